@@ -1,0 +1,469 @@
+"""The BASIC abstract syntax tree.
+
+One dataclass per construct, every node with a `coord` (file, line, column of its
+first token).  BASIC line numbers are labels (`Line.number`, `Stmt.label`), never
+locations.  The parser builds the tree flat, line by line, as the source is written:
+FOR/NEXT, WHILE/WEND and block IF/ELSE/ENDIF stay separate statements, and a
+semantic pass pairs them (a GOTO may jump anywhere, so nesting is a property of the
+control flow, not of the text).
+
+Names are stored upper-cased with their suffix: "A", "A1", "A$", "COUNT%", "FNA".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Iterator, Union
+
+from .errors import UNKNOWN, Coord
+
+
+@dataclass(slots=True, eq=False)
+class Node:
+    coord: Coord = field(default=UNKNOWN, kw_only=True, repr=False)
+
+    def children(self) -> Iterator["Node"]:
+        """Direct child nodes, in source order."""
+        for f in fields(self):
+            if f.name == "coord":
+                continue
+            value = getattr(self, f.name)
+            if isinstance(value, Node):
+                yield value
+            elif isinstance(value, (list, tuple)):
+                for item in value:
+                    if isinstance(item, Node):
+                        yield item
+
+    def walk(self) -> Iterator["Node"]:
+        """This node and all its descendants, pre-order."""
+        yield self
+        for child in self.children():
+            yield from child.walk()
+
+
+# --------------------------------------------------------------------------- expressions
+
+
+@dataclass(slots=True, eq=False)
+class Expr(Node):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class Num(Expr):
+    """A numeric constant; `text` is the spelling in the source (for messages)."""
+
+    value: float
+    text: str = ""
+
+
+@dataclass(slots=True, eq=False)
+class Str(Expr):
+    value: str
+
+
+@dataclass(slots=True, eq=False)
+class Var(Expr):
+    """A simple variable: numeric ("X", "X1", "COUNT%") or string ("A$")."""
+
+    name: str
+
+
+@dataclass(slots=True, eq=False)
+class Index(Expr):
+    """`A(I)`, `A(I, J)`: an array element, or in a kernel program a tile of `A`."""
+
+    name: str
+    indices: list[Expr]
+
+
+@dataclass(slots=True, eq=False)
+class Call(Expr):
+    """A call of a built-in function (SIN, RND, MMA, SUM...) or a DEF FN function.
+
+    `RND` without parentheses is `Call("RND", [])`.  `name` is upper-case; user
+    functions keep their FN prefix ("FNA", "FNSQUARE").
+    """
+
+    name: str
+    args: list[Expr]
+
+
+@dataclass(slots=True, eq=False)
+class Bid(Expr):
+    """The block index of a cuTile BASIC kernel: `BID` (axis 0) or `BID(1)`, `BID(2)`."""
+
+    axis: int = 0
+
+
+@dataclass(slots=True, eq=False)
+class UnaryOp(Expr):
+    op: str  # "-", "+", "NOT"
+    operand: Expr
+
+
+@dataclass(slots=True, eq=False)
+class BinOp(Expr):
+    """Arithmetic "+ - * / ^ MOD", comparison "= <> < > <= >=", logic "AND OR"."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+LValue = Union[Var, Index]
+
+
+# --------------------------------------------------------------------------- statements
+
+
+@dataclass(slots=True, eq=False)
+class Stmt(Node):
+    # The BASIC line number of the line holding this statement (None if unnumbered).
+    label: int | None = field(default=None, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
+class Let(Stmt):
+    """`LET X = e` or `X = e` (the keyword is optional outside strict ECMA-55)."""
+
+    target: LValue
+    value: Expr
+
+
+@dataclass(slots=True, eq=False)
+class PrintSep(Node):
+    """A separator in a PRINT list: "," (next zone) or ";" (no space)."""
+
+    sep: str
+
+
+@dataclass(slots=True, eq=False)
+class Tab(Node):
+    """`TAB(e)` inside a PRINT list."""
+
+    column: Expr
+
+
+PrintItem = Union[Expr, Tab, PrintSep]
+
+
+@dataclass(slots=True, eq=False)
+class Print(Stmt):
+    items: list[PrintItem]
+
+
+@dataclass(slots=True, eq=False)
+class Input(Stmt):
+    """INPUT.  In a legacy program it reads from stdin; in a cuTile BASIC program
+    `INPUT N, A(), B()` declares kernel parameters (`array_params` names the ones
+    written with empty parentheses).  Which one it is is decided by a pass."""
+
+    targets: list[LValue]
+    prompt: str | None = None
+    array_params: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class Read(Stmt):
+    targets: list[LValue]
+
+
+@dataclass(slots=True, eq=False)
+class Datum(Node):
+    """One DATA item.  `quoted` strings keep their spaces; unquoted ones are trimmed.
+    `number` is set when the item is a valid numeric constant."""
+
+    text: str
+    quoted: bool = False
+    number: float | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Data(Stmt):
+    items: list[Datum]
+
+
+@dataclass(slots=True, eq=False)
+class Restore(Stmt):
+    target: int | None = None  # extension: RESTORE 100
+
+
+@dataclass(slots=True, eq=False)
+class LineRef(Node):
+    """A line number used as a jump target, with its own location for errors."""
+
+    number: int
+
+
+@dataclass(slots=True, eq=False)
+class Goto(Stmt):
+    target: LineRef
+
+
+@dataclass(slots=True, eq=False)
+class Gosub(Stmt):
+    target: LineRef
+
+
+@dataclass(slots=True, eq=False)
+class Return(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class OnGoto(Stmt):
+    """`ON e GOTO l1, l2, ...` (or GOSUB)."""
+
+    selector: Expr
+    targets: list[LineRef]
+    gosub: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class If(Stmt):
+    """One-line IF.
+
+    `IF c THEN 100` has `then_line`; `IF c THEN PRINT X : Y = 1 ELSE 200` has a
+    statement list and/or a line for each branch.  A block IF (`IF c THEN` ending the
+    line) is `IfBlock` instead.
+    """
+
+    condition: Expr
+    then_body: list[Stmt] = field(default_factory=list)
+    then_line: LineRef | None = None
+    else_body: list[Stmt] = field(default_factory=list)
+    else_line: LineRef | None = None
+
+
+@dataclass(slots=True, eq=False)
+class IfBlock(Stmt):
+    """`IF c THEN` at the end of a line: opens a block closed by ENDIF / END IF."""
+
+    condition: Expr
+
+
+@dataclass(slots=True, eq=False)
+class ElseIf(Stmt):
+    condition: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Else(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class EndIf(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class For(Stmt):
+    var: Var
+    start: Expr
+    limit: Expr
+    step: Expr | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Next(Stmt):
+    """`NEXT I`, `NEXT I, J` (closes two loops), or bare `NEXT`."""
+
+    vars: list[Var]
+
+
+@dataclass(slots=True, eq=False)
+class While(Stmt):
+    condition: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Wend(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class ArrayDecl(Node):
+    """One array in DIM: `A(10)`, `B(3, 4)`; in a kernel program bounds may be INPUT names."""
+
+    name: str
+    bounds: list[Expr]
+
+
+@dataclass(slots=True, eq=False)
+class Dim(Stmt):
+    arrays: list[ArrayDecl]
+
+
+@dataclass(slots=True, eq=False)
+class OptionBase(Stmt):
+    base: int
+
+
+@dataclass(slots=True, eq=False)
+class DefFn(Stmt):
+    """`DEF FNA(X) = e` (ECMA-55 allows zero or one parameter; we allow more outside
+    strict mode)."""
+
+    name: str
+    params: list[str]
+    body: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Randomize(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class Rem(Stmt):
+    """REM or an apostrophe comment; kept so generated code can carry it along."""
+
+    text: str
+
+
+@dataclass(slots=True, eq=False)
+class Stop(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class End(Stmt):
+    pass
+
+
+# --------------------------------------------------------------------------- MAT statements
+
+
+@dataclass(slots=True, eq=False)
+class MatRead(Stmt):
+    """`MAT READ A, B(2, 3)`: fill arrays from DATA, optionally redimensioning."""
+
+    arrays: list[ArrayDecl]
+
+
+@dataclass(slots=True, eq=False)
+class MatPrint(Stmt):
+    """`MAT PRINT A; B,` the separator after each name chooses packed or zoned rows."""
+
+    names: list[str]
+    seps: list[str | None]
+
+
+@dataclass(slots=True, eq=False)
+class MatInput(Stmt):
+    arrays: list[ArrayDecl]
+
+
+@dataclass(slots=True, eq=False)
+class MatExpr(Node):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class MatRef(MatExpr):
+    name: str
+
+
+@dataclass(slots=True, eq=False)
+class MatBin(MatExpr):
+    """`A + B`, `A - B`, `A * B` (matrix product)."""
+
+    op: str
+    left: MatRef
+    right: MatRef
+
+
+@dataclass(slots=True, eq=False)
+class MatScale(MatExpr):
+    """`(k) * A`."""
+
+    factor: Expr
+    matrix: MatRef
+
+
+@dataclass(slots=True, eq=False)
+class MatFunc(MatExpr):
+    """`TRN(A)`, `INV(A)`."""
+
+    name: str
+    arg: MatRef
+
+
+@dataclass(slots=True, eq=False)
+class MatFill(MatExpr):
+    """`ZER`, `CON`, `IDN`, optionally with new dimensions: `ZER(3, 4)`."""
+
+    name: str
+    dims: list[Expr] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class MatAssign(Stmt):
+    target: str
+    value: MatExpr
+
+
+# --------------------------------------------------------------------------- cuTile BASIC
+
+
+@dataclass(slots=True, eq=False)
+class TileDecl(Node):
+    """`A(128, 32)` in a TILE statement: the tile shape of A (constants)."""
+
+    name: str
+    shape: list[Expr]
+
+
+@dataclass(slots=True, eq=False)
+class TileStmt(Stmt):
+    tiles: list[TileDecl]
+
+
+@dataclass(slots=True, eq=False)
+class Output(Stmt):
+    """`OUTPUT C, D`: arrays the kernel returns to the host."""
+
+    names: list[str]
+
+
+# --------------------------------------------------------------------------- program
+
+
+@dataclass(slots=True, eq=False)
+class Line(Node):
+    """One source line: an optional BASIC line number and its statements."""
+
+    number: int | None
+    statements: list[Stmt]
+
+
+@dataclass(slots=True, eq=False)
+class Program(Node):
+    lines: list[Line]
+    source_name: str = "<input>"
+
+    def statements(self) -> Iterator[Stmt]:
+        """Every top-level statement in source order (bodies of one-line IFs excluded)."""
+        for line in self.lines:
+            yield from line.statements
+
+
+class NodeVisitor:
+    """Dispatch `visit_<ClassName>`, falling back to `generic_visit` (visits children)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[type, object] = {}
+
+    def visit(self, node: Node):
+        method = self._cache.get(type(node))
+        if method is None:
+            method = getattr(self, "visit_" + type(node).__name__, self.generic_visit)
+            self._cache[type(node)] = method
+        return method(node)
+
+    def generic_visit(self, node: Node):
+        for child in node.children():
+            self.visit(child)

@@ -1,0 +1,111 @@
+"""The `basic2tile` command line.
+
+Every diagnostic about the user's program is printed as `file:line:col: error: ...`
+with the source line and a caret, exit status 1.  A bug in basic2tile is printed as
+`internal error` with the location being processed, exit status 2.  Never a traceback
+(set BASIC2TILE_TRACEBACK=1 to see one when debugging basic2tile itself).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from . import __version__
+from .errors import BasicError, CompileErrors, Coord, InternalError, SourceFile, current_coord
+from .options import Options
+
+
+def build_arg_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="basic2tile",
+        description="Translate BASIC to cuTile Python (.py) or CUDA C++ (.cu), or run it.",
+    )
+    p.add_argument("--version", action="version", version=f"basic2tile {__version__}")
+    p.add_argument("source", metavar="PROG.bas", help="the BASIC program")
+    p.add_argument("-o", "--output", metavar="OUT", help="write generated code (.py or .cu)")
+    p.add_argument(
+        "--target",
+        choices=("cutile", "cuda"),
+        help="code to generate (default: from the -o suffix, else cutile)",
+    )
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--interpret", action="store_true", help="run with the reference interpreter")
+    mode.add_argument("--run", action="store_true", help="translate, then run the generated program")
+    mode.add_argument(
+        "--check",
+        action="store_true",
+        help="run the generated program and the interpreter; exit 1 with a diff if they differ",
+    )
+    mode.add_argument("--explain", action="store_true", help="show the offload decision per loop")
+    mode.add_argument(
+        "--emit",
+        choices=("tileir", "cubin", "ptx"),
+        help="compile the generated kernels with NVIDIA's compiler (needs the [nvidia] extra)",
+    )
+    p.add_argument("--html", metavar="REPORT.html", help="write a side-by-side review page")
+    p.add_argument("--device", choices=("cpu", "gpu"), help="where --run/--check execute kernels")
+    p.add_argument("--arch", default="sm_90", help="GPU architecture for --emit (default sm_90)")
+    p.add_argument(
+        "--std",
+        choices=("extended", "ecma55"),
+        default="extended",
+        help="language level: extended (default) or strict ECMA-55 Minimal BASIC",
+    )
+    p.add_argument("--precision", choices=("f32", "f64"), help="numeric element type")
+    p.add_argument("--max-steps", type=int, metavar="N", help="stop the interpreter after N statements")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_arg_parser().parse_args(argv)
+    source: SourceFile | None = None
+    try:
+        try:
+            source = SourceFile.read(args.source)
+        except OSError as exc:
+            print(f"{args.source}: error: cannot read: {exc.strerror}", file=sys.stderr)
+            return 1
+        options = Options(std=args.std, precision=args.precision, max_steps=args.max_steps)
+        return _dispatch(args, source, options)
+    except CompileErrors as errs:
+        print(errs.render(source), file=sys.stderr)
+        return 1
+    except InternalError as err:
+        print(err.render(source), file=sys.stderr)
+        return 2
+    except BasicError as err:
+        print(err.render(source), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("basic2tile: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # `basic2tile prog.bas --interpret | head` must not print a traceback.
+        _silence_stdout()
+        return 1
+    except Exception as exc:  # noqa: BLE001 - the CLI must never show a traceback
+        if os.environ.get("BASIC2TILE_TRACEBACK"):
+            raise
+        err = InternalError(f"{type(exc).__name__}: {exc}", current_coord())
+        print(err.render(source), file=sys.stderr)
+        print("  note: this is a bug in basic2tile; please report it", file=sys.stderr)
+        return 2
+
+
+def _silence_stdout() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def _dispatch(args: argparse.Namespace, source: SourceFile, options: Options) -> int:
+    from . import driver
+
+    if args.output and Path(args.output).resolve() == Path(args.source).resolve():
+        raise BasicError("refusing to overwrite the input file (-o names the source)", Coord(args.source, 0, 0))
+    analysis = driver.front_end(source, options)
+    if args.interpret:
+        return driver.interpret(analysis)
+    raise BasicError("this mode is not implemented yet", Coord(source.name, 0, 0))

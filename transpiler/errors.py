@@ -1,0 +1,173 @@
+"""Source locations and the one error hierarchy of basic2tile.
+
+Every AST node and every diagnostic carries a `Coord`.  Errors print as
+
+    prog.bas:12:7: error: expected expression
+       12 LET A = 5 +
+                     ^
+
+and the CLI prints them; nothing in the pipeline prints a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """The text of one BASIC program, kept for quoting lines in diagnostics."""
+
+    name: str
+    text: str
+    lines: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lines", tuple(self.text.splitlines()))
+
+    @classmethod
+    def read(cls, path: str | Path) -> "SourceFile":
+        raw = Path(path).read_bytes()
+        # BASIC sources are ASCII in practice; decode leniently so a stray byte is a
+        # located lexical error rather than a UnicodeDecodeError.
+        return cls(str(path), raw.decode("utf-8", errors="replace"))
+
+    def line_text(self, line: int) -> str | None:
+        if 1 <= line <= len(self.lines):
+            return self.lines[line - 1]
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Coord:
+    """A position in a source file: 1-based line and column, optional span length."""
+
+    file: str
+    line: int
+    column: int
+    length: int = 1
+
+    def __str__(self) -> str:
+        if self.line <= 0:
+            return self.file  # a diagnostic about the whole file
+        if self.column <= 0:
+            return f"{self.file}:{self.line}"
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+UNKNOWN = Coord("<unknown>", 0, 0)
+
+
+class BasicError(Exception):
+    """Base of every diagnostic basic2tile reports about the user's program."""
+
+    severity = "error"
+
+    def __init__(self, message: str, coord: Coord | None = None, *, notes: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.message = message
+        self.coord = coord if coord is not None else _current_coord()
+        self.notes = notes
+
+    def __str__(self) -> str:
+        where = str(self.coord) if self.coord else "<unknown>"
+        return f"{where}: {self.severity}: {self.message}"
+
+    def render(self, source: SourceFile | None = None) -> str:
+        """The message, the offending source line and a caret under the span."""
+        out = [str(self)]
+        coord = self.coord
+        text = source.line_text(coord.line) if source and coord else None
+        if text is not None:
+            shown = text.expandtabs(8)
+            out.append(f"    {_printable(shown)}")
+            col = len(text[: max(coord.column - 1, 0)].expandtabs(8))
+            width = max(1, min(coord.length, max(1, len(shown) - col)))
+            out.append("    " + " " * col + "^" * width)
+        out.extend(f"  note: {n}" for n in self.notes)
+        return "\n".join(out)
+
+
+class BasicSyntaxError(BasicError):
+    """The text is not a BASIC program (lexer or parser)."""
+
+
+class BasicSemanticError(BasicError):
+    """Well-formed but meaningless: undefined line, type clash, bad nesting..."""
+
+
+class BasicUnsupportedError(BasicError):
+    """Valid BASIC that a chosen target cannot express (for example a non power-of-two TILE)."""
+
+
+class BasicRuntimeError(BasicError):
+    """A fatal error while running the program (subscript out of range, READ past DATA...)."""
+
+
+class BasicWarning(BasicError):
+    """A non-fatal condition, e.g. division by zero, which ECMA-55 says to report and continue."""
+
+    severity = "warning"
+
+
+class InternalError(BasicError):
+    """A bug in basic2tile itself; reported with the location being processed, exit status 2."""
+
+    severity = "internal error"
+
+
+class CompileErrors(Exception):
+    """Several diagnostics reported together (the parser recovers per statement)."""
+
+    def __init__(self, errors: list[BasicError]):
+        super().__init__(f"{len(errors)} error(s)")
+        self.errors = sorted(errors, key=lambda e: (e.coord.line, e.coord.column) if e.coord else (0, 0))
+
+    def render(self, source: SourceFile | None = None) -> str:
+        return "\n".join(e.render(source) for e in self.errors)
+
+
+class Diagnostics:
+    """Collects errors from a pass so that all of them are reported at once."""
+
+    def __init__(self) -> None:
+        self.errors: list[BasicError] = []
+
+    def error(self, error: BasicError) -> None:
+        self.errors.append(error)
+
+    def check(self) -> None:
+        """Raise everything collected so far, if anything."""
+        if self.errors:
+            raise CompileErrors(list(self.errors))
+
+
+# The coordinate being processed, so that errors raised deep inside a pass (or an
+# internal error) still point at the user's source.  Mirrors cuTile's `Loc` context.
+_CURRENT: contextvars.ContextVar[Coord | None] = contextvars.ContextVar("coord", default=None)
+
+
+def _current_coord() -> Coord:
+    return _CURRENT.get() or UNKNOWN
+
+
+@contextlib.contextmanager
+def at(coord: Coord):
+    """Within this block, errors without an explicit coord are stamped with `coord`."""
+    token = _CURRENT.set(coord)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+def current_coord() -> Coord:
+    return _current_coord()
+
+
+def _printable(text: str) -> str:
+    """Show control characters visibly so a diagnostic cannot corrupt the terminal."""
+    return "".join(ch if ch.isprintable() or ch == " " else f"\\x{ord(ch):02x}" for ch in text)
