@@ -290,6 +290,8 @@ class ArrayDecl(Node):
 
     name: str
     bounds: list[Expr]
+    # Element type written as `DIM A(N) AS F16` (extension; None: the default type).
+    dtype: str | None = None
 
 
 @dataclass(slots=True, eq=False)

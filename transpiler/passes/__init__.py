@@ -1,0 +1,60 @@
+"""Semantic passes: AST -> `transpiler.model.Analysis`.
+
+One pass per module; each is `run(analysis, diagnostics)`, reads what earlier passes
+filled in, adds its own fields and records errors in `diagnostics` instead of raising,
+so that one compilation reports every error.  `analyze` raises `CompileErrors` at the
+end if any pass found one.
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from ..errors import Diagnostics, SourceFile
+from ..model import Analysis
+from ..options import Options
+from . import (
+    blocks,
+    data,
+    end_rules,
+    flatten,
+    functions,
+    jump_rules,
+    jumps,
+    kind,
+    symbols,
+    typecheck,
+)
+
+
+def analyze(program: ast.Program, source: SourceFile, options: Options) -> Analysis:
+    analysis = Analysis(program=program, source=source, options=options)
+    diags = Diagnostics()
+    # 1. legacy or kernel program: decides which of the passes below apply, and the
+    #    number type.
+    kind.run(analysis, diags)
+    # 2. the flat statement list (one-line IFs lowered to blocks, NEXT I, J split) and
+    #    the line-number index: every later pass works on statement indices.
+    flatten.run(analysis, diags)
+    # 3. resolve every line-number reference (needs the line index).
+    jumps.run(analysis, diags)
+    # 4. ECMA-55's END rules (missing END, lines after END).
+    end_rules.run(analysis, diags)
+    # 5. pair FOR/NEXT, WHILE/WEND and IF/ELSEIF/ELSE/ENDIF textually.
+    blocks.run(analysis, diags)
+    # 6. no jump into a block from outside it (needs 3 and 5).
+    jump_rules.run(analysis, diags)
+    if analysis.kind == "legacy":
+        # 7. variables, arrays, DIM and OPTION BASE, in text order as ECMA-55 defines.
+        symbols.run(analysis, diags)
+        # 8. DEF FN: definitions, calls, arity, recursion (after 7: parameters shadow
+        #    variables).
+        functions.run(analysis, diags)
+        # 9. the type of every expression (needs the symbols of 7 and 8).
+        typecheck.run(analysis, diags)
+    # 10. DATA items and RESTORE positions.
+    data.run(analysis, diags)
+    # Kernel programs: the cuTile BASIC declarations (INPUT, DIM, TILE, OUTPUT) are
+    # checked by `kernel_dialect.analyze_kernel_program`, which the driver calls when
+    # `analysis.kind == "kernel"`.
+    diags.check()
+    return analysis

@@ -1,0 +1,918 @@
+// b2t_runtime.h -- the BASIC runtime of basic2tile's generated CUDA C++ host programs.
+//
+// A line-for-line port of the Python package transpiler/runtime (read its docstrings for
+// the rules; this file repeats only what C++ needs): the generated C++ program and the
+// reference interpreter print byte-identical text.  Header-only, C++17, standard library
+// only, everything in namespace b2t.
+//
+//   numformat.py  format_number, format_number_trimmed, parse_number, match_number
+//   faults.py     Fault (fatal, thrown), Notice + warn/notify + set_warning_hook
+//   strings.py    check_string (the 18-character limit)
+//   arith.py      div, mul, power, round_to_int, ABS ATN COS EXP INT LOG SGN SIN SQR TAN
+//   extended.py   MOD, MAX, MIN, to_integer (the `%` variables)
+//   rnd.py        SplitMix64, RND, RANDOMIZE, reset_rnd (bit-identical sequences)
+//   inputs.py     parse_reply, ReplyRejected
+//   console.py    Console: PRINT columns, zones, TAB, margin; INPUT with re-asking
+//   data.py       DataPool: READ and RESTORE
+//   (interpreter) Array<T>: DIM'd arrays with rounded, checked subscripts; GosubStack;
+//                 on_index (ON ... GOTO); f32 (--precision f32 stores)
+//
+// Python's str counts code points; these functions count UTF-8 code points wherever the
+// Python runtime calls len() on text (margins, the 18-character limit, INPUT's 72).
+#pragma once
+
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <initializer_list>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace b2t {
+
+// ============================================================================ text helpers
+
+// Number of code points of UTF-8 text (bytes that do not continue a sequence).
+inline std::size_t text_length(const std::string& text) {
+  std::size_t n = 0;
+  for (unsigned char c : text) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// Byte offset of code point `count` of `text` (text.size() if it has fewer).
+inline std::size_t text_offset(const std::string& text, std::size_t count) {
+  std::size_t i = 0;
+  for (; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+      if (count == 0) return i;
+      --count;
+    }
+  }
+  return i;
+}
+
+// ============================================================================ faults.py
+
+inline constexpr const char* WARNING = "warning";
+inline constexpr const char* ERROR = "error";
+
+inline std::string join_message(const std::string& what, const std::string& detail) {
+  return detail.empty() ? what : what + " " + detail;
+}
+
+// A fatal runtime condition: ends the program (the generated main catches it).
+class Fault : public std::exception {
+ public:
+  explicit Fault(std::string what_text, std::string detail_text = "")
+      : what_(std::move(what_text)), detail_(std::move(detail_text)),
+        message_(join_message(what_, detail_)) {}
+  const std::string& condition() const { return what_; }
+  const std::string& detail() const { return detail_; }
+  const std::string& message() const { return message_; }
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  std::string what_, detail_, message_;
+};
+
+// A non-fatal condition: a warning, or (severity ERROR) a rejected INPUT reply.
+struct Notice {
+  std::string what;
+  std::string detail;
+  const char* severity = WARNING;
+  std::string message() const { return join_message(what, detail); }
+};
+
+using NoticeHook = void (*)(const Notice&);
+
+// The default hook: "warning: division by zero" on stderr (stdout flushed first so that
+// a terminal shows both streams in order).
+inline void print_notice(const Notice& notice) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s: %s\n", notice.severity, notice.message().c_str());
+  std::fflush(stderr);
+}
+
+inline NoticeHook& notice_hook_slot() {
+  static NoticeHook hook = print_notice;
+  return hook;
+}
+
+// Route notices to `hook` (nullptr restores print_notice); returns the previous hook.
+inline NoticeHook set_warning_hook(NoticeHook hook) {
+  NoticeHook previous = notice_hook_slot();
+  notice_hook_slot() = hook != nullptr ? hook : print_notice;
+  return previous;
+}
+
+inline void notify(const Notice& notice) { notice_hook_slot()(notice); }
+
+// Report a non-fatal ECMA-55 exception; the caller goes on with its IEEE value.
+inline void warn(const std::string& what, const std::string& detail = "") {
+  notify(Notice{what, detail, WARNING});
+}
+
+// ============================================================================ numformat.py
+
+inline constexpr int SIGNIFICANT_DIGITS = 8;
+inline constexpr double INT_LIMIT = 1e8;  // integers below this print exactly
+
+// The exact PRINT text of `x`: sign or space, digits, trailing space.
+inline std::string format_number(double x) {
+  char buffer[64];
+  if (-INT_LIMIT < x && x < INT_LIMIT) {
+    const long long i = static_cast<long long>(x);  // truncation, as Python's int()
+    if (static_cast<double>(i) == x) {
+      std::snprintf(buffer, sizeof buffer, i >= 0 ? " %lld " : "%lld ", i);
+      return buffer;
+    }
+  } else if (std::isnan(x)) {
+    return " NAN ";
+  } else if (x == HUGE_VAL) {
+    return " INF ";
+  } else if (x == -HUGE_VAL) {
+    return "-INF ";
+  }
+  // "d.ddddddde+XX": the 8 correctly rounded significant digits and the exponent.
+  std::snprintf(buffer, sizeof buffer, "%.7e", std::fabs(x));
+  const std::string text = buffer;
+  const std::size_t e_pos = text.find('e');
+  const int e = std::atoi(text.c_str() + e_pos + 1);
+  std::string digits = text.substr(0, 1) + text.substr(2, e_pos - 2);
+  digits.erase(digits.find_last_not_of('0') + 1);
+  const int n = static_cast<int>(digits.size());
+  const std::string sign = x < 0 ? "-" : " ";
+  if (0 <= e && e < SIGNIFICANT_DIGITS) {
+    if (n <= e + 1) return sign + digits + std::string(e + 1 - n, '0') + " ";
+    return sign + digits.substr(0, e + 1) + "." + digits.substr(e + 1) + " ";
+  }
+  if (e < 0 && n - e <= SIGNIFICANT_DIGITS + 1) {
+    return sign + "." + std::string(-e - 1, '0') + digits + " ";
+  }
+  return sign + digits.substr(0, 1) + "." + digits.substr(1) + "E" + (e > 0 ? "+" : "-") +
+         std::to_string(std::abs(e)) + " ";
+}
+
+// The PRINT text without spaces, as bas55 quotes operands in its messages: "-2.5".
+inline std::string format_number_trimmed(double x) {
+  std::string text = format_number(x);
+  std::string out;
+  for (char c : text)
+    if (c != ' ') out += c;
+  return out;
+}
+
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The end of the longest ECMA-55 numeric constant starting at `pos`, or std::string::npos:
+//   [+-]? ( digits [ "." [digits] ] | "." digits ) [ "E" [+-]? digits ]
+inline std::size_t match_number(const std::string& text, std::size_t pos = 0) {
+  const std::size_t n = text.size();
+  std::size_t i = pos;
+  if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
+  if (i < n && is_digit(text[i])) {
+    while (i < n && is_digit(text[i])) ++i;
+    if (i < n && text[i] == '.') {
+      ++i;
+      while (i < n && is_digit(text[i])) ++i;
+    }
+  } else if (i + 1 < n && text[i] == '.' && is_digit(text[i + 1])) {
+    i += 2;
+    while (i < n && is_digit(text[i])) ++i;
+  } else {
+    return std::string::npos;
+  }
+  if (i < n && text[i] == 'E') {  // an exponent only if digits follow
+    std::size_t j = i + 1;
+    if (j < n && (text[j] == '+' || text[j] == '-')) ++j;
+    if (j < n && is_digit(text[j])) {
+      while (j < n && is_digit(text[j])) ++j;
+      i = j;
+    }
+  }
+  return i;
+}
+
+// The correctly rounded double of a numeric constant's text (overflow: +-inf,
+// underflow: 0 or a subnormal, as Python's float()).
+inline double number_value(const std::string& text) { return std::strtod(text.c_str(), nullptr); }
+
+// If all of `text` is a numeric constant: store its value in *value and return true.
+inline bool parse_number(const std::string& text, double* value) {
+  if (match_number(text, 0) != text.size()) return false;
+  *value = number_value(text);
+  return true;
+}
+
+// ============================================================================ strings.py
+
+inline constexpr std::size_t STRING_MAX_LENGTH = 18;
+inline constexpr const char* STRING_TOO_LONG = "string datum contains too many characters";
+
+// `value` itself if a string variable may hold it, else a fatal Fault.
+inline std::string check_string(std::string value) {
+  if (text_length(value) > STRING_MAX_LENGTH) throw Fault(STRING_TOO_LONG);
+  return value;
+}
+
+// ============================================================================ arith.py
+
+inline constexpr double INF = HUGE_VAL;
+inline constexpr double NAN_VALUE = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double TWO52 = 4503599627370496.0;  // every double this large is an integer
+inline constexpr int INT_MIN_VALUE = -2147483647 - 1;
+
+inline constexpr const char* DIVISION_BY_ZERO = "division by zero";
+inline constexpr const char* OPERATION_OVERFLOW = "operation overflow";
+inline constexpr const char* ZERO_TO_NEGATIVE = "zero raised to negative value";
+inline constexpr const char* NEGATIVE_TO_NON_INTEGER = "negative value raised to non-integral value";
+inline constexpr const char* DOMAIN_ERROR = "function domain error";
+
+// a / b; division by zero warns and gives the IEEE result (+-inf, NaN for 0/0).
+inline double div(double a, double b) {
+  if (b == 0.0) {
+    warn(DIVISION_BY_ZERO);
+    if (a == 0.0 || std::isnan(a)) return NAN_VALUE;
+    return (a > 0.0) == !std::signbit(b) ? INF : -INF;
+  }
+  return a / b;
+}
+
+// a * b; an overflow to +-inf warns (bas55 stays quiet only for INF * INF).
+inline double mul(double a, double b) {
+  const double r = a * b;
+  if (std::isinf(r) && (!std::isinf(a) || !std::isinf(b))) warn(OPERATION_OVERFLOW, "(*)");
+  return r;
+}
+
+inline bool is_integral(double y) { return std::isinf(y) || (std::isfinite(y) && y == std::floor(y)); }
+
+// Whether bas55 reports a `^` whose result is 0 or infinite (arith._pow_out_of_range).
+inline bool pow_out_of_range(double a, double b) {
+  if (std::isinf(a) || std::isinf(b) || std::isinf(std::fabs(b) * std::fabs(std::log(std::fabs(a)))))
+    return false;
+  const double magnitude = std::pow(std::fabs(a), std::fabs(b));
+  return std::isinf(magnitude) || magnitude == 0.0;
+}
+
+// a ^ b (ECMA-55 involution).
+inline double power(double a, double b) {
+  if (a == 0.0) {
+    if (b < 0.0) {
+      warn(ZERO_TO_NEGATIVE, "(0 ^ " + format_number_trimmed(b) + ")");
+      return INF;
+    }
+    if (b > 0.0) return 0.0;  // bas55 gives +0 also for (-0) ^ 3
+  } else if (a < 0.0 && !is_integral(b)) {
+    throw Fault(NEGATIVE_TO_NON_INTEGER,
+                "(" + format_number_trimmed(a) + " ^ " + format_number_trimmed(b) + ")");
+  }
+  const double r = std::pow(a, b);
+  if ((r == 0.0 || std::isinf(r)) && pow_out_of_range(a, b)) warn(OPERATION_OVERFLOW);
+  return r;
+}
+
+// bas55's rounding of TAB and ON ... GOTO arguments: (int) floor(x + 0.5), and INT_MIN
+// for values that do not fit a C int or NaN (what that conversion yields on x86-64).
+inline int round_to_int(double x) {
+  const double r = x + 0.5;
+  if (-2147483648.0 <= r && r < 2147483648.0) return static_cast<int>(std::floor(r));
+  return INT_MIN_VALUE;
+}
+
+inline Fault domain_error(const char* name, double x) {
+  return Fault(DOMAIN_ERROR, std::string(name) + "(" + format_number_trimmed(x) + ")");
+}
+
+// Python's math functions raise ValueError where libm returns NaN for a non-NaN
+// argument, or an infinity for a finite one (CPython's math_1 without can_overflow).
+inline bool python_value_error(double result, double x) {
+  return (std::isnan(result) && !std::isnan(x)) || (std::isinf(result) && std::isfinite(x));
+}
+
+inline double ABS(double x) { return std::fabs(x); }
+inline double ATN(double x) { return std::atan(x); }
+
+inline double COS(double x) {
+  const double r = std::cos(x);
+  if (python_value_error(r, x)) throw domain_error("COS", x);
+  return r;
+}
+
+inline double EXP(double x) {
+  const double r = std::exp(x);
+  if (std::isinf(r) && std::isfinite(x)) {
+    warn(OPERATION_OVERFLOW, "EXP(" + format_number_trimmed(x) + ")");
+    return INF;
+  }
+  if (r == 0.0 && x != -INF) warn(OPERATION_OVERFLOW, "EXP(" + format_number_trimmed(x) + ")");
+  return r;
+}
+
+// The greatest integer not above x (ECMA-55 INT is floor, not truncation).
+inline double INT(double x) {
+  if (-TWO52 < x && x < TWO52 && x != 0.0) return std::floor(x);
+  return x;  // already integral (zero keeps its sign), infinite or NaN
+}
+
+inline double LOG(double x) {
+  if (x > 0.0) return std::log(x);
+  if (std::isnan(x)) return x;
+  throw domain_error("LOG", x);
+}
+
+inline double SGN(double x) {
+  if (x > 0.0) return 1.0;
+  if (x == 0.0) return 0.0;
+  return -1.0;  // also for NaN, as bas55
+}
+
+inline double SIN(double x) {
+  const double r = std::sin(x);
+  if (python_value_error(r, x)) throw domain_error("SIN", x);
+  return r;
+}
+
+inline double SQR(double x) {
+  if (x < 0.0) throw domain_error("SQR", x);
+  return std::sqrt(x);
+}
+
+inline double TAN(double x) {
+  const double r = std::tan(x);
+  if (python_value_error(r, x)) throw domain_error("TAN", x);
+  return r;  // (the Python runtime's TAN overflow warning cannot be reached: see above)
+}
+
+// ============================================================================ extended.py
+
+inline constexpr const char* INTEGER_OVERFLOW = "integer overflow";
+
+// a MOD b: the remainder with the sign of a (C's fmod); MOD 0 warns and gives NaN.
+inline double MOD(double a, double b) {
+  if (b == 0.0) {
+    warn(DIVISION_BY_ZERO);
+    return NAN_VALUE;
+  }
+  return std::fmod(a, b);  // NaN for an infinite dividend, as the Python runtime
+}
+
+// The larger / smaller of two numbers; if one is NaN, the other.
+inline double MAX(double a, double b) {
+  if (std::isnan(a)) return b;
+  return b > a ? b : a;
+}
+
+inline double MIN(double a, double b) {
+  if (std::isnan(a)) return b;
+  return b < a ? b : a;
+}
+
+// The value a `%` variable stores for x: floor(x + 0.5), fatal outside 32 bits.
+inline double to_integer(double x) {
+  const double r = x + 0.5;
+  if (-2147483648.0 <= r && r < 2147483648.0) return std::floor(r);
+  throw Fault(INTEGER_OVERFLOW, "(" + format_number_trimmed(x) + ")");
+}
+
+// A value stored with --precision f32: rounded to the nearest float (overflow: +-inf).
+inline double f32(double x) { return static_cast<double>(static_cast<float>(x)); }
+
+// ============================================================================ rnd.py
+
+inline constexpr std::uint64_t INITIAL_STATE = 0x853C49E6748FEA9BULL;
+inline constexpr const char* SEED_VARIABLE = "BASIC2TILE_SEED";
+
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t state = INITIAL_STATE) : state(state) {}
+  std::uint64_t next_u64() {
+    state += 0x9E3779B97F4A7C15ULL;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  double random() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+  std::uint64_t state;
+};
+
+inline SplitMix64& generator() {
+  static SplitMix64 instance;
+  return instance;
+}
+
+// Python's str.isspace() for the characters an environment variable can hold in ASCII.
+inline bool is_python_space(char c) {
+  return c == ' ' || (c >= '\t' && c <= '\r') || (c >= '\x1c' && c <= '\x1f');
+}
+
+inline int digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'Z') return c - 'A' + 10;
+  return 99;
+}
+
+// Python's int(text, base) modulo 2**64 (a sign, the 0x prefix for base 16, single
+// underscores between digits); false if Python would raise ValueError.
+inline bool parse_python_int(const std::string& text, int base, std::uint64_t* value) {
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  bool negative = false;
+  if (i < n && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+  bool underscore_ok = false;  // an underscore may follow a digit (or the base prefix)
+  if (base == 16 && i + 1 < n && text[i] == '0' && (text[i + 1] == 'x' || text[i + 1] == 'X')) {
+    i += 2;
+    underscore_ok = true;
+  }
+  std::uint64_t result = 0;
+  bool any_digit = false;
+  for (; i < n; ++i) {
+    if (text[i] == '_') {
+      if (!underscore_ok) return false;
+      underscore_ok = false;
+      continue;
+    }
+    const int d = digit_value(text[i]);
+    if (d >= base) return false;
+    result = result * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
+    any_digit = true;
+    underscore_ok = true;
+  }
+  if (!any_digit || (n > 0 && text[n - 1] == '_')) return false;
+  *value = negative ? 0 - result : result;
+  return true;
+}
+
+// The seed RANDOMIZE uses: $BASIC2TILE_SEED if set (decimal, or hexadecimal with 0x),
+// else the time in nanoseconds.
+inline std::uint64_t randomize_seed() {
+  const char* raw = std::getenv(SEED_VARIABLE);
+  std::string text = raw != nullptr ? raw : "";
+  std::size_t first = 0, last = text.size();
+  while (first < last && is_python_space(text[first])) ++first;
+  while (last > first && is_python_space(text[last - 1])) --last;
+  text = text.substr(first, last - first);
+  if (text.empty()) {
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
+  }
+  const bool hex = text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  std::uint64_t seed = 0;
+  if (!parse_python_int(text, hex ? 16 : 10, &seed))
+    throw Fault(std::string(SEED_VARIABLE) + " is not an integer", "(" + text + ")");
+  return seed;
+}
+
+// The next pseudo-random number in [0, 1).
+inline double RND() { return generator().random(); }
+
+inline void RANDOMIZE() { generator().state = randomize_seed(); }
+
+// Restart the sequence, as at program start.
+inline void reset_rnd(std::uint64_t state = INITIAL_STATE) { generator().state = state; }
+
+// ============================================================================ inputs.py
+
+enum class Kind { NUMBER, STRING };
+inline constexpr Kind NUMBER = Kind::NUMBER;
+inline constexpr Kind STRING = Kind::STRING;
+
+inline constexpr std::size_t MAX_REPLY_LENGTH = 72;
+inline constexpr const char* LINE_TOO_LONG = "line too long";
+inline constexpr const char* INVALID_CHARACTERS = "invalid characters found";
+inline constexpr const char* TOO_FEW = "insuficient input data";  // bas55's spelling
+inline constexpr const char* TOO_MANY = "too much input data";
+inline constexpr const char* TYPE_MISMATCH = "type mismatch for variable";
+inline constexpr const char* SYNTAX_ERROR = "syntax error";
+inline constexpr const char* UNTERMINATED_STRING = "string not terminated";
+inline constexpr const char* CONSTANT_OVERFLOW = "numeric constant overflow";
+
+// One value of an INPUT reply: `number` for a NUMBER variable, `text` for a STRING one.
+struct Value {
+  double number = 0.0;
+  std::string text;
+};
+
+// The reply does not fit the variable list; `what` and `detail` say why, as bas55.
+struct ReplyRejected {
+  std::string what;
+  std::string detail;
+};
+
+inline bool is_unquoted_character(char c) {
+  return (c >= 'A' && c <= 'Z') || is_digit(c) || c == ' ' || c == '+' || c == '-' || c == '.';
+}
+
+inline bool is_valid_reply_character(char c) {
+  return (c >= ' ' && c <= '?') || (c >= 'A' && c <= 'Z') || c == '^' || c == '_';
+}
+
+inline void skip_spaces(const std::string& text, std::size_t* pos) {
+  while (*pos < text.size() && text[*pos] == ' ') ++*pos;
+}
+
+// The values of a reply (without its newline) for variables of the given kinds.
+// Throws ReplyRejected.
+inline std::vector<Value> parse_reply(std::string reply, const std::vector<Kind>& kinds) {
+  if (text_length(reply) > MAX_REPLY_LENGTH) throw ReplyRejected{LINE_TOO_LONG, ""};
+  for (char& c : reply)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  for (std::size_t i = 0; i < reply.size(); ++i) {
+    if (!is_valid_reply_character(reply[i])) {
+      const std::size_t end = i + text_offset(reply.substr(i), 1);  // the whole code point
+      throw ReplyRejected{INVALID_CHARACTERS, "(" + reply.substr(i, end - i) + ")"};
+    }
+  }
+  const std::size_t end = reply.size();
+  std::size_t pos = 0;
+  bool after_comma = false;
+  std::vector<Value> values;
+  for (Kind kind : kinds) {
+    const std::size_t start = pos;  // bas55 quotes an overflowing number with its spaces
+    skip_spaces(reply, &pos);
+    if (pos == end) throw ReplyRejected{TOO_FEW, ""};
+    Value value;
+    if (kind == NUMBER) {
+      const std::size_t stop = match_number(reply, pos);
+      if (stop == std::string::npos) {
+        const char first = reply[pos];
+        if (first == '"' || is_unquoted_character(first)) throw ReplyRejected{TYPE_MISMATCH, ""};
+        throw ReplyRejected{SYNTAX_ERROR, ""};
+      }
+      value.number = number_value(reply.substr(pos, stop - pos));
+      if (std::isinf(value.number))
+        throw ReplyRejected{CONSTANT_OVERFLOW, "(" + reply.substr(start, stop - start) + ")"};
+      pos = stop;
+    } else if (reply[pos] == '"') {
+      const std::size_t close = reply.find('"', pos + 1);
+      if (close == std::string::npos) throw ReplyRejected{UNTERMINATED_STRING, ""};
+      value.text = reply.substr(pos + 1, close - pos - 1);
+      pos = close + 1;
+    } else if (is_unquoted_character(reply[pos])) {
+      std::size_t stop = pos;
+      while (stop < end && is_unquoted_character(reply[stop])) ++stop;
+      std::size_t last = stop;
+      while (last > pos && reply[last - 1] == ' ') --last;
+      value.text = reply.substr(pos, last - pos);
+      pos = stop;
+    } else {
+      throw ReplyRejected{SYNTAX_ERROR, ""};
+    }
+    if (kind == STRING && value.text.size() > STRING_MAX_LENGTH)  // ASCII by now
+      throw ReplyRejected{STRING_TOO_LONG, ""};
+    values.push_back(std::move(value));
+    skip_spaces(reply, &pos);
+    after_comma = pos < end && reply[pos] == ',';
+    if (after_comma)
+      ++pos;
+    else if (pos < end)
+      throw ReplyRejected{SYNTAX_ERROR, ""};
+  }
+  skip_spaces(reply, &pos);
+  if (pos < end || after_comma) throw ReplyRejected{TOO_MANY, ""};
+  return values;
+}
+
+// ============================================================================ console.py
+
+inline constexpr int MARGIN = 80;
+inline constexpr int ZONE_WIDTH = 16;
+inline constexpr const char* INPUT_PROMPT = "? ";
+inline constexpr const char* INVALID_TAB = "invalid TAB argument";
+inline constexpr const char* INPUT_EOF = "error on input stream";
+
+// The BASIC program's terminal: output column tracking and INPUT replies.
+class Console {
+ public:
+  explicit Console(std::FILE* out = stdout, std::FILE* in = stdin) : out_(out), in_(in) {}
+
+  // The 0-based column where the next character goes.
+  int column() const { return column_; }
+
+  void write_string(const std::string& value) {
+    const std::size_t length = text_length(value);
+    if (column_ + length > static_cast<std::size_t>(MARGIN)) {
+      if (column_ > 0) put("\n");
+      std::string text = value;
+      while (text_length(text) > static_cast<std::size_t>(MARGIN)) {
+        const std::size_t cut = text_offset(text, MARGIN);
+        put(text.substr(0, cut) + "\n");
+        text = text.substr(cut);
+      }
+      put(text);
+      column_ = static_cast<int>(text_length(text));
+      return;
+    }
+    put(value);
+    column_ += static_cast<int>(length);
+  }
+
+  void write_number(double x) {
+    const std::string text = format_number(x);
+    const int length = static_cast<int>(text.size());
+    if (column_ + length > MARGIN) {
+      put("\n" + text);
+      column_ = length;
+    } else {
+      put(text);
+      column_ += length;
+    }
+  }
+
+  // The `,` separator: the next zone, or a new line from the last zone.
+  void next_zone() {
+    const int width = ZONE_WIDTH - column_ % ZONE_WIDTH;
+    if (column_ + width >= MARGIN) {
+      newline();
+    } else {
+      put(std::string(width, ' '));
+      column_ += width;
+    }
+  }
+
+  void tab(double x) {
+    int n = round_to_int(x);
+    if (n < 1) {
+      warn(INVALID_TAB, "(" + format_number_trimmed(n) + ")");
+      n = 1;
+    }
+    const int target = (n - 1) % MARGIN;
+    if (column_ > target) {
+      put("\n");
+      column_ = 0;
+    }
+    if (target > column_) {
+      put(std::string(target - column_, ' '));
+      column_ = target;
+    }
+  }
+
+  void newline() {
+    put("\n");
+    column_ = 0;
+  }
+
+  // End of the program (normal or not): end an unfinished line and flush.
+  void finish() {
+    if (column_ != 0) newline();
+    std::fflush(out_);
+  }
+
+  // One INPUT statement: prompt, read a reply, ask again until it fits `kinds`.
+  // `prompt` nullptr: only "? ".  End of input is fatal.
+  std::vector<Value> input(const char* prompt, const std::vector<Kind>& kinds) {
+    for (;;) {
+      if (prompt != nullptr) put(prompt);
+      put(INPUT_PROMPT);
+      std::fflush(out_);
+      column_ = 0;
+      std::string line;
+      if (!read_line(&line)) throw Fault(INPUT_EOF);
+      try {
+        return parse_reply(line, kinds);
+      } catch (const ReplyRejected& rejected) {
+        notify(Notice{rejected.what, rejected.detail, ERROR});
+      }
+    }
+  }
+
+  std::vector<Value> input(const std::string& prompt, const std::vector<Kind>& kinds) {
+    return input(prompt.c_str(), kinds);
+  }
+
+ private:
+  void put(const std::string& text) { std::fwrite(text.data(), 1, text.size(), out_); }
+
+  // One line without its end, as Python's text-mode readline: "\n", "\r\n" and "\r"
+  // all end a line.  False at end of input with nothing read.
+  bool read_line(std::string* line) {
+    int c = std::getc(in_);
+    if (c == EOF) return false;
+    while (c != EOF && c != '\n' && c != '\r') {
+      line->push_back(static_cast<char>(c));
+      c = std::getc(in_);
+    }
+    if (c == '\r') {
+      const int next = std::getc(in_);
+      if (next != '\n' && next != EOF) std::ungetc(next, in_);
+    }
+    return true;
+  }
+
+  std::FILE* out_;
+  std::FILE* in_;
+  int column_ = 0;
+};
+
+// ============================================================================ data.py
+
+inline constexpr const char* INSUFFICIENT_DATA = "insufficient data for READ";
+inline constexpr const char* STRING_INTO_NUMBER = "reading string into numeric variable";
+
+// One datum of a DATA statement: its text without quotes, and whether it was quoted.
+struct DataItem {
+  std::string text;
+  bool quoted = false;
+};
+
+// The program's DATA items and the READ pointer.
+class DataPool {
+ public:
+  DataPool(std::initializer_list<DataItem> items) : DataPool(std::vector<DataItem>(items)) {}
+  explicit DataPool(const std::vector<DataItem>& items) {
+    for (const DataItem& item : items) {
+      std::string text = item.text;
+      if (!item.quoted) {  // an unquoted datum has no surrounding spaces
+        const std::size_t first = text.find_first_not_of(' ');
+        text = first == std::string::npos ? "" : text.substr(first, text.find_last_not_of(' ') - first + 1);
+      }
+      double value = 0.0;
+      const bool numeric = !item.quoted && parse_number(text, &value);
+      texts_.push_back(text);
+      numbers_.push_back(value);
+      numeric_.push_back(numeric);
+    }
+  }
+
+  std::size_t size() const { return texts_.size(); }
+
+  // The index of the item the next READ takes.
+  std::size_t position() const { return position_; }
+
+  void restore(std::size_t position = 0) { position_ = position; }
+
+  double read_number() {
+    const std::size_t i = position_;
+    if (i >= numbers_.size()) throw Fault(INSUFFICIENT_DATA);
+    if (!numeric_[i]) throw Fault(STRING_INTO_NUMBER);
+    position_ = i + 1;
+    if (std::isinf(numbers_[i])) warn(CONSTANT_OVERFLOW);
+    return numbers_[i];
+  }
+
+  std::string read_string() {
+    const std::size_t i = position_;
+    if (i >= texts_.size()) throw Fault(INSUFFICIENT_DATA);
+    check_string(texts_[i]);
+    position_ = i + 1;
+    return texts_[i];
+  }
+
+ private:
+  std::vector<std::string> texts_;
+  std::vector<double> numbers_;
+  std::vector<bool> numeric_;
+  std::size_t position_ = 0;
+};
+
+// ============================================================================ arrays
+
+inline constexpr const char* SUBSCRIPT_OUT_OF_RANGE = "subscript out of range";
+inline constexpr const char* NOT_DIMENSIONED = "array used before its DIM statement ran";
+inline constexpr const char* BAD_BOUND = "invalid DIM bound";
+inline constexpr std::size_t TOO_MANY_ELEMENTS = std::size_t{1} << 28;
+
+// A BASIC array (interpreter/arrays.py): rank 1 or 2, subscripts from `base` (OPTION
+// BASE) to the upper bounds, rounded as floor(x + 0.5) and checked; elements stored
+// contiguously in row-major order (data() is what a kernel's device copy mirrors).
+template <class T>
+class Array {
+ public:
+  Array(const char* name, int base, int rank)
+      : name_(name), base_(base), upper_(static_cast<std::size_t>(rank), base - 1) {}
+
+  // An array with constant bounds, allocated at once (DIM with constants, or implicit).
+  Array(const char* name, int base, std::initializer_list<int> upper)
+      : name_(name), base_(base), upper_(upper) {
+    allocate(upper);
+  }
+
+  // DIM: give the array its bounds and zero (or empty) elements.
+  void allocate(const std::vector<double>& upper) {
+    std::vector<double> bounds;
+    double size = 1.0;  // exact while it matters: the limit is 2**28
+    for (double u : upper) {
+      const double r = std::isfinite(u) ? std::floor(u + 0.5) : u;
+      if (!std::isfinite(r) || !(r >= base_)) throw Fault(BAD_BOUND, name_ + "(" + format_number_trimmed(u) + ")");
+      bounds.push_back(r);
+      size *= r - base_ + 1.0;
+    }
+    if (!(size <= static_cast<double>(TOO_MANY_ELEMENTS))) {
+      std::string text;
+      char digits[400];
+      for (double r : bounds) {
+        std::snprintf(digits, sizeof digits, "%.0f", r);  // the exact integer, as Python's int
+        text += (text.empty() ? "" : ",") + std::string(digits);
+      }
+      throw Fault(BAD_BOUND, name_ + "(" + text + "): too many elements");
+    }
+    upper_.assign(bounds.begin(), bounds.end());
+    data_.assign(static_cast<std::size_t>(size), T());
+    allocated_ = true;
+  }
+
+  // DIM with constant bounds (checked by the compiler).
+  void allocate(std::initializer_list<int> upper) { allocate(std::vector<double>(upper.begin(), upper.end())); }
+
+  int base() const { return base_; }
+  int rank() const { return static_cast<int>(upper_.size()); }
+  int upper(int dim) const { return upper_[static_cast<std::size_t>(dim)]; }
+  int extent(int dim) const { return upper_[static_cast<std::size_t>(dim)] - base_ + 1; }
+  std::size_t size() const { return data_.size(); }
+  T* data() { return data_.data(); }
+  const T* data() const { return data_.data(); }
+
+  // The element A(i) / A(i, j), subscripts rounded and checked (evaluate the subscripts
+  // before calling: C++ leaves the order of function arguments unspecified).
+  template <class... Subscripts>
+  T& operator()(Subscripts... subscripts) {
+    return data_[flat_index({static_cast<double>(subscripts)...})];
+  }
+
+  // Row-major position of an element; a fatal fault outside the bounds.
+  std::size_t flat_index(std::initializer_list<double> subscripts) const {
+    std::size_t index = 0;
+    std::size_t d = 0;
+    for (double s : subscripts) {
+      const double t = s + 0.5;
+      if (!(t >= base_ && t < upper_[d] + 1.0)) throw out_of_range(subscripts);
+      index = index * static_cast<std::size_t>(extent(static_cast<int>(d))) +
+              static_cast<std::size_t>(static_cast<long long>(t) - base_);
+      ++d;
+    }
+    return index;
+  }
+
+ private:
+  Fault out_of_range(std::initializer_list<double> subscripts) const {
+    if (!allocated_) return Fault(NOT_DIMENSIONED, name_);
+    std::string shown, bounds;
+    for (double s : subscripts) {
+      const double t = s + 0.5;
+      shown += (shown.empty() ? "" : ",") + format_number_trimmed(std::isfinite(t) ? std::floor(t) : t);
+    }
+    for (int u : upper_) {
+      bounds += (bounds.empty() ? "" : ", ") + std::to_string(base_) + " to " + std::to_string(u);
+    }
+    return Fault(SUBSCRIPT_OUT_OF_RANGE, name_ + "(" + shown + ") [" + bounds + "]");
+  }
+
+  std::string name_;
+  int base_;
+  std::vector<int> upper_;
+  std::vector<T> data_;
+  bool allocated_ = false;
+};
+
+// ============================================================================ control flow
+
+inline constexpr const char* RETURN_WITHOUT_GOSUB = "RETURN without GOSUB";
+inline constexpr const char* GOSUB_TOO_DEEP = "GOSUB nested too deeply";
+inline constexpr const char* ON_OUT_OF_RANGE = "ON index out of range";
+
+// ON e GOTO / GOSUB with `count` targets: the 1-based choice, fatal out of range.
+inline int on_index(double value, int count) {
+  const int i = round_to_int(value);
+  if (1 <= i && i <= count) return i;
+  throw Fault(ON_OUT_OF_RANGE, "(" + std::to_string(i) + "; 1 to " + std::to_string(count) + " allowed)");
+}
+
+// The GOSUB return stack of a dispatch loop (labels are block numbers), and the depth
+// limit shared with structured subroutine calls: 256 in strict mode (bas55).
+class GosubStack {
+ public:
+  explicit GosubStack(int max_depth) : max_depth_(max_depth) {}
+  void push(int return_to) {
+    enter();
+    stack_.push_back(return_to);
+  }
+  int pop() {
+    if (stack_.empty()) throw Fault(RETURN_WITHOUT_GOSUB);
+    const int label = stack_.back();
+    stack_.pop_back();
+    leave();
+    return label;
+  }
+  // For a structured subroutine call (a C++ function call): count the level only.
+  void enter() {
+    if (depth_ >= max_depth_) throw Fault(GOSUB_TOO_DEEP, "(" + std::to_string(max_depth_) + " levels)");
+    ++depth_;
+  }
+  void leave() { --depth_; }
+  int depth() const { return depth_; }
+
+ private:
+  int max_depth_;
+  int depth_ = 0;
+  std::vector<int> stack_;
+};
+
+}  // namespace b2t

@@ -1,0 +1,98 @@
+"""Building and talking to the C++ test drivers of tests/cpp (g++ only, no GPU).
+
+`compile_cpp` builds a driver once per content (header + source + flags) into a cache
+folder shared by pytest-xdist workers; `LineDriver` keeps one driver process running and
+exchanges one request line for one reply line, so a test can check thousands of cases
+in a second.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+CUDA_TEMPLATES = ROOT / "templates" / "cuda"
+CPP_DIR = Path(__file__).resolve().parent
+CACHE = Path(tempfile.gettempdir()) / "b2t-cpp-test-cache"
+CXXFLAGS = ["-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror"]
+
+
+def gxx() -> str | None:
+    return shutil.which("g++")
+
+
+def compile_cpp(source: Path, headers: list[Path], flags: list[str] | None = None) -> Path:
+    """The executable built from `source` with -I templates/cuda, cached by content."""
+    flags = CXXFLAGS if flags is None else flags
+    digest = hashlib.sha256()
+    for path in [source, *headers]:
+        digest.update(path.read_bytes())
+    digest.update(" ".join(flags).encode())
+    exe = CACHE / f"{source.stem}-{digest.hexdigest()[:16]}"
+    if exe.exists():
+        return exe
+    CACHE.mkdir(parents=True, exist_ok=True)
+    partial = exe.with_name(f"{exe.name}.{os.getpid()}.tmp")
+    command = [gxx() or "g++", *flags, f"-I{CUDA_TEMPLATES}", str(source), "-o", str(partial)]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"g++ failed:\n{result.stderr}")
+    os.replace(partial, exe)  # atomic: another worker may be building the same file
+    return exe
+
+
+class LineDriver:
+    """A running driver: `ask(line)` sends one request and returns its reply line."""
+
+    def __init__(self, exe: Path, env: dict[str, str] | None = None):
+        self._process = subprocess.Popen(
+            [str(exe)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="ascii",
+            env=env,
+        )
+
+    def ask(self, line: str) -> str:
+        assert "\n" not in line
+        self._process.stdin.write(line + "\n")
+        self._process.stdin.flush()
+        reply = self._process.stdout.readline()
+        if not reply:
+            raise RuntimeError(f"driver died on request {line!r}")
+        return reply.rstrip("\n")
+
+    def ask_all(self, lines: list[str]) -> list[str]:
+        """Many requests at once (faster than `ask` in a loop)."""
+        text = "".join(line + "\n" for line in lines)
+        self._process.stdin.write(text)
+        self._process.stdin.flush()
+        return [self._process.stdout.readline().rstrip("\n") for _ in lines]
+
+    def close(self) -> None:
+        self._process.stdin.close()
+        self._process.wait(timeout=10)
+
+
+# ---- the wire format of runtime_driver.cpp
+
+
+def d(x: float) -> str:
+    """A double as its bits."""
+    return "d%016x" % struct.unpack("<Q", struct.pack("<d", float(x)))[0]
+
+
+def s(text: str) -> str:
+    """A string as the hex of its UTF-8 bytes."""
+    return "s" + text.encode().hex()
+
+
+def h(text: str) -> str:
+    return text.encode().hex()

@@ -1,0 +1,192 @@
+"""Real `@ct.kernel` kernels (tests/test_tilesim_kernels.py) run on the CPU by tilesim.launch."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import cuda.tile as ct
+import numpy as np
+import pytest
+
+from tests import test_tilesim_kernels as K
+from transpiler import tilesim as ts
+
+RNG = np.random.default_rng(7)
+
+
+def test_vector_add_with_a_partial_last_tile():
+    n = 1000
+    a, b = RNG.random(n).astype(np.float32), RNG.random(n).astype(np.float32)
+    c = np.full(n, np.nan, dtype=np.float32)
+    ts.launch(None, (ct.cdiv(n, 128),), K.vector_add, (a, b, c, 128))
+    np.testing.assert_array_equal(c, a + b)
+
+
+def test_saxpy_over_a_slice_uses_a_float32_alpha():
+    x, y = RNG.random(1000), RNG.random(1000)
+    before = y.copy()
+    lo, hi = 7, 990
+    ts.launch(None, (ct.cdiv(hi - lo, 128),), K.saxpy_slice, (x, y, 0.1, lo, hi, 128))
+    expected = before.copy()
+    # cuda.tile.launch passes a Python float as a float32 scalar: alpha is float32(0.1).
+    expected[lo:hi] = np.float64(np.float32(0.1)) * x[lo:hi] + before[lo:hi]
+    np.testing.assert_array_equal(y, expected)
+    assert not np.array_equal(y[lo:hi], 0.1 * x[lo:hi] + before[lo:hi])
+
+
+@pytest.mark.parametrize(
+    "in_dtype,out_dtype,rtol", [(np.float64, np.float64, 1e-13), (np.float16, np.float32, 1e-5)]
+)
+def test_tiled_matmul_with_k_loop_and_ragged_edges(in_dtype, out_dtype, rtol):
+    m, n, k = 100, 90, 70  # no multiple of the tile sizes
+    a = RNG.random((m, k)).astype(in_dtype)
+    b = RNG.random((k, n)).astype(in_dtype)
+    c = np.full((m, n), np.nan, dtype=out_dtype)
+    ts.launch(None, (ct.cdiv(m, 32), ct.cdiv(n, 32)), K.matmul_k_loop, (a, b, c, 32, 32, 16))
+    expected = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, expected, rtol=rtol)
+
+
+def test_row_reduction():
+    x = RNG.random((50, 300)).astype(np.float32)
+    out = np.zeros(50, dtype=np.float32)
+    ts.launch(None, (ct.cdiv(50, 16),), K.row_sums, (x, out, 16, 64))
+    np.testing.assert_allclose(out, x.sum(axis=1, dtype=np.float64), rtol=1e-5)
+
+
+def test_atomic_reduction_across_blocks_is_not_a_race():
+    x = RNG.random(1000).astype(np.float32)
+    total = np.zeros(1, dtype=np.float32)
+    ts.launch(None, (8,), K.atomic_total, (x, total, 128))
+    np.testing.assert_allclose(total[0], x.sum(dtype=np.float64), rtol=1e-5)
+
+
+def test_stores_from_several_blocks_to_one_element_are_a_data_race():
+    x = RNG.random(1000).astype(np.float32)
+    with pytest.raises(ts.DataRaceError, match=r"element \(0,\) of array 'total'") as info:
+        ts.launch(None, (8,), K.racy_total, (x, np.zeros(1, np.float32), 128))
+    assert info.value.loc.line > 0 and "racy_total" in str(info.value)
+    ts.launch(None, (8,), K.racy_total, (x, np.zeros(1, np.float32), 128), check_races=False)
+
+
+def test_a_loop_carried_dependence_run_in_parallel_is_caught():
+    with pytest.raises(ts.DataRaceError, match="reads it after block"):
+        ts.launch(None, (8,), K.shifted_copy, (np.arange(100.0), 16))
+
+
+def test_gather_and_masked_scatter_kernel():
+    src = np.arange(10, dtype=np.int32)
+    dst = np.full(10, -5, dtype=np.int32)
+    ts.launch(None, (2,), K.gather_scatter_reverse, (src, dst, 10, 8))
+    np.testing.assert_array_equal(dst, src[::-1])
+
+
+def test_errors_point_at_the_kernel_line_and_block():
+    with pytest.raises(ts.UndefinedBehaviorError, match="entirely outside") as info:
+        ts.launch(None, (1,), K.load_past_the_end, (np.arange(16.0), np.zeros(8), 8))
+    loc = info.value.loc
+    assert loc.filename == K.__file__
+    assert "ct.load(x" in Path(K.__file__).read_text().splitlines()[loc.line - 1]
+    assert "block (0, 0, 0)" in str(info.value)
+
+
+def test_type_errors_the_compiler_would_raise_are_raised():
+    with pytest.raises(ct.TileTypeError, match="float64 to float32"):
+        ts.launch(None, (1,), K.store_wrong_dtype, (np.arange(8.0), np.zeros(8, np.float32), 8))
+    with pytest.raises(ct.TileTypeError, match="2\\*\\*24"):
+        ts.launch(None, (1,), K.huge_tile, (np.zeros(8, np.float32),))
+
+
+def test_helper_functions_are_rebound_too():
+    x = RNG.normal(size=64).astype(np.float32)
+    y = np.zeros_like(x)
+    ts.launch(None, (4,), K.clamp_with_helper, (x, y, 16))
+    np.testing.assert_array_equal(y, np.clip(x, 0, 1))
+
+
+def test_three_dimensional_grid():
+    out = np.full((2, 3, 4), -1, dtype=np.int32)
+    ts.launch(None, (4, 3, 2), K.grid_ids, (out,))
+    np.testing.assert_array_equal(out.reshape(-1), np.arange(24))
+
+
+def test_range_induction_variable_is_an_int32_scalar():
+    out = np.zeros(1)
+    ts.launch(None, (1,), K.loop_index_typing, (out, 10))
+    # k * 0.1 is computed in float32 (k is int32, 0.1 a loose constant), then summed in f64.
+    expected = sum(float(np.float32(k) * np.float32(0.1)) for k in range(10))
+    assert out[0] == expected
+    assert out[0] != sum(k * 0.1 for k in range(10))
+
+
+def test_arguments_are_typed_like_cuda_tile_launch():
+    seen = {}
+
+    def probe(a, n, f, flag, c: ct.Constant[int], big: ct.ScalarInt64):
+        seen.update(a=a.dtype, n=n.dtype, f=f.dtype, flag=flag.dtype, c=c, big=big.dtype)
+        seen.update(bid=ct.bid(0).dtype, shape=a.shape[0].dtype)
+
+    ts.launch(None, (1,), probe, (np.zeros(4, np.int16), 3, 2.5, True, 8, 2**40))
+    assert seen == {
+        "a": ts.int16,
+        "n": ts.int32,
+        "f": ts.float32,
+        "flag": ts.bool_,
+        "c": 8,
+        "big": ts.int64,
+        "bid": ts.int32,
+        "shape": ts.int32,
+    }
+    with pytest.raises(TypeError, match="NumPy scalars"):
+        ts.launch(None, (1,), probe, (np.zeros(4), np.int32(3), 2.5, True, 8, 1))
+    with pytest.raises(ct.TileValueError, match="does not fit"):
+        ts.launch(None, (1,), probe, (np.zeros(4), 2**40, 2.5, True, 8, 1))
+    with pytest.raises(TypeError, match="takes 6 arguments"):
+        ts.launch(None, (1,), probe, (np.zeros(4),))
+
+
+def test_plain_functions_and_simulator_kernels_launch_too():
+    @ts.kernel
+    def fill(out, value: ct.Constant[int]):
+        ct.store(out, (ct.bid(0),), ct.full((4,), value, out.dtype))
+
+    out = np.zeros(8, dtype=np.int32)
+    ts.launch(None, (2,), fill, (out, 3))
+    assert out.tolist() == [3] * 8
+    with pytest.raises(TypeError):
+        fill(out, 3)
+
+
+def test_outside_a_launch_block_ids_are_unavailable():
+    with pytest.raises(RuntimeError, match="outside"):
+        ts.bid(0)
+
+
+def test_bad_grids_are_refused():
+    for grid in [(0,), (1, 1, 1, 1), (1, 70000), (1.5,)]:
+        with pytest.raises((TypeError, ValueError)):
+            ts.launch(None, grid, K.grid_ids, (np.zeros((1, 1, 1), np.int32),))
+
+
+def _cpu_seconds(function) -> float:
+    start = time.process_time()  # CPU time: the machine may be shared
+    function()
+    return time.process_time() - start
+
+
+def test_performance_saxpy_million_elements():
+    n = 1_000_000
+    x, y = RNG.random(n).astype(np.float32), RNG.random(n).astype(np.float32)
+    seconds = _cpu_seconds(
+        lambda: ts.launch(None, (ct.cdiv(n, 1024),), K.saxpy_slice, (x, y, 2.0, 0, n, 1024))
+    )
+    assert seconds < 1.0, f"saxpy of 10**6 elements took {seconds:.2f} s of CPU"
+
+
+def test_performance_matmul_256_f64():
+    a, b = RNG.random((256, 256)), RNG.random((256, 256))
+    c = np.zeros((256, 256))
+    seconds = _cpu_seconds(lambda: ts.launch(None, (4, 4), K.matmul_k_loop, (a, b, c, 64, 64, 64)))
+    np.testing.assert_allclose(c, a @ b, rtol=1e-12)
+    assert seconds < 1.0, f"256x256 matmul took {seconds:.2f} s of CPU"

@@ -1,0 +1,210 @@
+"""The cuTile Python backend: kernel IR (+ host program) -> a black-formatted module."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import black
+
+from .. import __version__, ir
+from ..errors import SourceFile
+from ..naming import Namer
+from .cutile_expr import NP_DTYPES, CutileExprPrinter, shape_tuple
+from .render import render
+
+
+def format_python(code: str) -> str:
+    return black.format_str(code, mode=black.Mode(line_length=100))
+
+
+def python_string(text: str) -> str:
+    """A Python literal for arbitrary text (quotes, backslashes, control characters)."""
+    return repr(text)
+
+
+def docstring_safe(text: str) -> str:
+    """Text that can sit inside a triple-quoted docstring without ending it or escaping."""
+    out = []
+    for ch in text:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif not ch.isprintable():
+            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def comment_safe(text: str) -> str:
+    """Text for a `#` comment: one line, printable."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
+class OriginComments:
+    """`# 50 LET C(BID) = ...` above the first IR statement translated from each BASIC
+    statement (later IR statements of the same statement get none)."""
+
+    def __init__(self, stmts: list[ir.KStmt]):
+        self._text: dict[int, str] = {}
+        self._last: tuple | None = None
+        self._walk(stmts)
+
+    def _walk(self, stmts: list[ir.KStmt]) -> None:
+        for s in stmts:
+            o = s.origin
+            if o is not None:
+                key = o.coord.line  # one comment per BASIC source line
+                if key != self._last:
+                    label = f"{o.label} " if o.label is not None else ""
+                    self._text[id(s)] = "# " + comment_safe(f"{label}{o.text}")
+                    self._last = key
+            for attr in ("body", "then_body", "else_body"):
+                inner = getattr(s, attr, None)
+                if inner:
+                    self._walk(inner)
+
+    def __call__(self, stmt: ir.KStmt) -> str:
+        return self._text.get(id(stmt), "")
+
+
+@dataclass
+class KernelInterface:
+    """How one IR kernel appears in cuTile Python: its parameter list, the statements
+    that unpack boxed parameters, and what the host passes for each IR parameter."""
+
+    params: list[str]  # the `def` parameter list
+    prologue: list[str]
+    # For each IR parameter, in order: ("array", name) | ("scalar", name) |
+    # ("box", name) (an f64 scalar passed in a 1-element array) | ("const", value).
+    passing: list[tuple[str, object]]
+
+
+def kernel_interface(kernel: ir.Kernel, namer: Namer, array_name) -> KernelInterface:
+    params, prologue, passing = [], [], []
+    for p in kernel.params:
+        if isinstance(p, ir.ArrayParam):
+            params.append(array_name(p.name))
+            passing.append(("array", p.name))
+        elif isinstance(p, ir.ScalarParam) and p.dtype == "f64":
+            # cuTile passes Python floats as f32, so f64 scalars travel in 1-element arrays.
+            var = namer.name(p.name)
+            box = namer.name(p.name, "box")
+            params.append(box)
+            prologue.append(f"{var} = ct.load({box}, index=(0,), shape=())")
+            passing.append(("box", p.name))
+        elif isinstance(p, ir.ScalarParam):
+            params.append(namer.name(p.name))
+            passing.append(("scalar", p.name))
+        else:
+            params.append(f"{namer.name(p.name)}: ct.Constant[int]")
+            passing.append(("const", p.value))
+    return KernelInterface(params, prologue, passing)
+
+
+def aot_param_specs(kernel: ir.Kernel):
+    """The parameter specifications NVIDIA's ahead-of-time compiler needs for `kernel`,
+    matching `kernel_interface` (boxed f64 scalars are 1-D f64 arrays)."""
+    import cuda.tile as ct
+
+    from ..verify.cutile_aot import ParamSpec
+
+    dtypes = {"f16": ct.float16, "bf16": ct.bfloat16, "f32": ct.float32, "f64": ct.float64, "i32": ct.int32, "i64": ct.int64}
+    specs = []
+    for p in kernel.params:
+        if isinstance(p, ir.ArrayParam):
+            specs.append(ParamSpec.array(dtypes[p.dtype], p.ndim))
+        elif isinstance(p, ir.ScalarParam) and p.dtype == "f64":
+            specs.append(ParamSpec.array(ct.float64, 1))
+        elif isinstance(p, ir.ScalarParam):
+            specs.append(ParamSpec.scalar(dtypes[p.dtype]))
+        else:
+            specs.append(ParamSpec.constant(p.value))
+    return specs
+
+
+def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
+    """The module for a cuTile BASIC program: the kernel, run(), and a self-test."""
+    namer = Namer("python")
+    array_names = {a.name: namer.name(a.name, "array") for a in lib.arrays}
+    printer = CutileExprPrinter(namer, array_ref=lambda n: array_names[n])
+    kernel = lib.kernel
+    iface = kernel_interface(kernel, namer, lambda n: array_names[n])
+    launch_args, boxes = [], []
+    for how, what in iface.passing:
+        if how == "array":
+            launch_args.append(array_names[what])
+        elif how == "box":
+            box = namer.name(what, "box")
+            launch_args.append(box)
+            boxes.append({"name": namer.name(what), "box": box, "basic": what})
+        elif how == "scalar":
+            launch_args.append(namer.name(what))
+        else:
+            launch_args.append(str(what))
+    scalars = [
+        {"name": namer.name(s.name), "convert": "int" if s.dtype in ("i32", "i64") else "float"}
+        for s in lib.scalars
+    ]
+    arrays = []
+    for a in lib.arrays:
+        arrays.append(
+            {
+                "name": array_names[a.name],
+                "basic": a.name,
+                "role": a.role,
+                "np_dtype": NP_DTYPES[a.dtype],
+                "shape": _host_shape(printer, a.extents),
+            }
+        )
+    first_input = next((array_names[a.name] for a in lib.arrays if a.role in ("input", "inout")), "None")
+    run_params = [namer.name(n) if n not in array_names else array_names[n] for n in lib.inputs]
+    outputs = [array_names[o] for o in lib.outputs]
+    code = render(
+        "cutile/library.py.jinja",
+        title=f"{kernel.name}: cuTile kernel translated from BASIC",
+        version=__version__,
+        source_name=docstring_safe(source.name),
+        basic_lines=[docstring_safe(line) for line in source.lines],
+        basic_source_literal=python_string(source.text),
+        kernel=kernel,
+        kernel_params=iface.params,
+        kernel_prologue=iface.prologue,
+        expr=printer,
+        name=printer.name,
+        comment=OriginComments(kernel.body),
+        view=printer.view,
+        index=printer.index,
+        run_params=run_params,
+        returns_doc=_returns_doc(lib),
+        inputs_doc=", ".join(n + ("()" if n in array_names else "") for n in lib.inputs),
+        outputs_doc=", ".join(lib.outputs),
+        scalars=scalars,
+        arrays=arrays,
+        boxes=boxes,
+        grid=_grid_text(printer, kernel.grid),
+        kernel_name=namer.name(kernel.name),
+        launch_args=launch_args,
+        outputs=outputs,
+        like=first_input,
+    )
+    return format_python(code)
+
+
+def _host_shape(printer: CutileExprPrinter, extents: tuple[ir.KExpr, ...]) -> str:
+    parts = [printer(e) for e in extents]
+    return "(" + parts[0] + ",)" if len(parts) == 1 else "(" + ", ".join(parts) + ")"
+
+
+def _grid_text(printer: CutileExprPrinter, grid: tuple[ir.KExpr, ...]) -> str:
+    parts = [printer(g) for g in grid] + ["1"] * (3 - len(grid))
+    return "(" + ", ".join(parts) + ")"
+
+
+def _returns_doc(lib: ir.KernelLibrary) -> str:
+    if len(lib.outputs) == 1:
+        return f"the OUTPUT array {lib.outputs[0]}"
+    return "the OUTPUT arrays " + ", ".join(lib.outputs) + " as a tuple"
+
+

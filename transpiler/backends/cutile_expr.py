@@ -1,0 +1,207 @@
+"""Kernel IR expressions as cuTile Python source text.
+
+Parentheses are emitted only where Python's precedence needs them (as pycparser's
+generator does for C).  Names go through a `Namer`, so BASIC names become readable,
+safe Python identifiers.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .. import ir
+from ..naming import Namer
+
+CT_DTYPES = {
+    "f16": "ct.float16",
+    "bf16": "ct.bfloat16",
+    "f32": "ct.float32",
+    "f64": "ct.float64",
+    "i32": "ct.int32",
+    "i64": "ct.int64",
+    "bool": "ct.bool_",
+}
+NP_DTYPES = {
+    "f16": "np.float16",
+    "bf16": "np.float32",  # NumPy has no bfloat16: host data is f32, converted on the device
+    "f32": "np.float32",
+    "f64": "np.float64",
+    "i32": "np.int32",
+    "i64": "np.int64",
+    "bool": "np.bool_",
+}
+
+# Python precedence, low to high (comparisons chain in Python, so they are never
+# nested without parentheses).
+_OPS = {
+    "or": ("|", 6),
+    "and": ("&", 8),
+    "lt": ("<", 5),
+    "le": ("<=", 5),
+    "gt": (">", 5),
+    "ge": (">=", 5),
+    "eq": ("==", 5),
+    "ne": ("!=", 5),
+    "add": ("+", 10),
+    "sub": ("-", 10),
+    "mul": ("*", 11),
+    "div": ("/", 11),
+    "floordiv": ("//", 11),
+    "mod": ("%", 11),
+    "pow": ("**", 13),
+}
+_CALLS = {"min": "ct.minimum", "max": "ct.maximum", "cdiv": "ct.cdiv"}
+_UNARY_PREC = 12
+_ATOM = 20
+_MATH = {
+    "abs": "ct.abs",
+    "sqrt": "ct.sqrt",
+    "exp": "ct.exp",
+    "log": "ct.log",
+    "sin": "ct.sin",
+    "cos": "ct.cos",
+    "tan": "ct.tan",
+    "floor": "ct.floor",
+    "ceil": "ct.ceil",
+}
+
+
+def python_literal(value: float | int | bool) -> str:
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, int):
+        return str(value)
+    value = float(value)
+    if value != value:
+        return 'float("nan")'
+    if value in (float("inf"), float("-inf")):
+        return 'float("inf")' if value > 0 else '-float("inf")'
+    return repr(value)
+
+
+def shape_tuple(shape: tuple[int, ...]) -> str:
+    if len(shape) == 1:
+        return f"({shape[0]},)"
+    return "(" + ", ".join(str(d) for d in shape) + ")"
+
+
+class CutileExprPrinter:
+    """Print IR expressions; `name_of(kind, basic_name)` maps names to identifiers."""
+
+    def __init__(self, namer: Namer, array_ref: Callable[[str], str] | None = None):
+        self.namer = namer
+        self.array_ref = array_ref or (lambda name: namer.name(name, "array"))
+
+    def name(self, basic_name: str) -> str:
+        return self.namer.name(basic_name)
+
+    def __call__(self, e: ir.KExpr) -> str:
+        return self._expr(e)[0]
+
+    def index(self, index: tuple[ir.KExpr, ...]) -> str:
+        parts = [self(i) for i in index]
+        return "(" + parts[0] + ",)" if len(parts) == 1 else "(" + ", ".join(parts) + ")"
+
+    def view(self, array: str, view: tuple[ir.ViewSlice, ...]) -> str:
+        text = self.array_ref(array)
+        for s in view:
+            text += f".slice({s.axis}, {self(s.start)}, {self(s.stop)})"
+        return text
+
+    def _wrap(self, e: ir.KExpr, min_prec: int) -> str:
+        text, prec = self._expr(e)
+        return f"({text})" if prec < min_prec else text
+
+    def _expr(self, e: ir.KExpr) -> tuple[str, int]:
+        method = getattr(self, "_" + type(e).__name__)
+        return method(e)
+
+    def _Param(self, e: ir.Param):
+        return self.name(e.name), _ATOM
+
+    def _ConstRef(self, e: ir.ConstRef):
+        return self.name(e.name), _ATOM
+
+    def _Local(self, e: ir.Local):
+        return self.name(e.name), _ATOM
+
+    def _Const(self, e: ir.Const):
+        text = python_literal(e.value)
+        return text, (_UNARY_PREC if text.startswith("-") else _ATOM)
+
+    def _BlockId(self, e: ir.BlockId):
+        return f"ct.bid({e.axis})", _ATOM
+
+    def _Load(self, e: ir.Load):
+        args = [self.view(e.array, e.view), f"index={self.index(e.index)}", f"shape={shape_tuple(e.type.shape) if e.type.shape else '()'}"]
+        if e.order is not None:
+            args.append(f"order={shape_tuple(e.order)}")
+        if e.type.shape:
+            args.append("padding_mode=ct.PaddingMode.ZERO")
+        return f"ct.load({', '.join(args)})", _ATOM
+
+    def _Gather(self, e: ir.Gather):
+        idx = self(e.indices[0]) if len(e.indices) == 1 else self.index(e.indices)
+        mask = f", mask={self(e.mask)}" if e.mask is not None else ""
+        return f"ct.gather({self.array_ref(e.array)}, {idx}{mask})", _ATOM
+
+    def _Extent(self, e: ir.Extent):
+        return f"{self.array_ref(e.array)}.shape[{e.axis}]", _ATOM
+
+    def _Arange(self, e: ir.Arange):
+        return f"ct.arange({e.type.shape[0]}, dtype=ct.int32)", _ATOM
+
+    def _Full(self, e: ir.Full):
+        dtype = CT_DTYPES[e.type.dtype]
+        if e.value == 0:
+            return f"ct.zeros({shape_tuple(e.type.shape)}, dtype={dtype})", _ATOM
+        return f"ct.full({shape_tuple(e.type.shape)}, {python_literal(e.value)}, dtype={dtype})", _ATOM
+
+    def _Unary(self, e: ir.Unary):
+        x = e.operand
+        if e.op == "neg":
+            return "-" + self._wrap(x, _UNARY_PREC), _UNARY_PREC
+        if e.op == "not":
+            return "~" + self._wrap(x, _UNARY_PREC), _UNARY_PREC
+        if e.op == "atan":
+            return f"ct.atan2({self(x)}, 1.0)", _ATOM
+        if e.op == "sign":
+            # SGN: 1 if positive, -1 if negative, 0 otherwise.
+            one, zero = ("1.0", "0.0") if e.type.dtype.startswith(("f", "b")) else ("1", "0")
+            inner = self._wrap(x, 6)
+            return (
+                f"ct.where({inner} > {zero}, {one}, {zero}) - ct.where({inner} < {zero}, {one}, {zero})",
+                10,
+            )
+        return f"{_MATH[e.op]}({self(x)})", _ATOM
+
+    def _Binary(self, e: ir.Binary):
+        if e.op in _CALLS:
+            return f"{_CALLS[e.op]}({self(e.left)}, {self(e.right)})", _ATOM
+        symbol, prec = _OPS[e.op]
+        if e.op == "pow":  # right-associative
+            left, right = self._wrap(e.left, prec + 1), self._wrap(e.right, _UNARY_PREC)
+        elif prec == 5:  # comparisons never chain
+            left, right = self._wrap(e.left, prec + 1), self._wrap(e.right, prec + 1)
+        else:
+            left, right = self._wrap(e.left, prec), self._wrap(e.right, prec + 1)
+        return f"{left} {symbol} {right}", prec
+
+    def _Select(self, e: ir.Select):
+        return f"ct.where({self(e.cond)}, {self(e.if_true)}, {self(e.if_false)})", _ATOM
+
+    def _Cast(self, e: ir.Cast):
+        return f"ct.astype({self(e.operand)}, {CT_DTYPES[e.type.dtype]})", _ATOM
+
+    def _Reduce(self, e: ir.Reduce):
+        axis = "" if e.axis is None else f", axis={e.axis}"
+        return f"ct.{e.op}({self(e.operand)}{axis})", _ATOM
+
+    def _Mma(self, e: ir.Mma):
+        return f"ct.mma({self(e.a)}, {self(e.b)}, {self(e.acc)})", _ATOM
+
+    def _Reshape(self, e: ir.Reshape):
+        return f"ct.reshape({self(e.operand)}, {shape_tuple(e.type.shape)})", _ATOM
+
+    def _Broadcast(self, e: ir.Broadcast):
+        return f"ct.broadcast_to({self(e.operand)}, {shape_tuple(e.type.shape)})", _ATOM

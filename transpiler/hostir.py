@@ -1,0 +1,300 @@
+"""The host program IR: a legacy BASIC program as structured control flow plus kernels.
+
+Built from `model.Analysis` by `passes/structure.py` (structured where the GOTOs allow,
+a dispatch loop where they do not), then rewritten by the offload pass, which replaces
+parallel FOR loops by kernel launches (`Launch`) and inserts the copies back to the
+host (`ToHost`).  Both backends print this same tree: the cuTile backend as Python,
+the CUDA backend as C++.  Expressions are the AST's own (`ast.Expr`, typed by
+`Analysis.expr_types`); printers translate them.
+
+Every node keeps the BASIC statement it came from (`origin`), so generated code can
+carry a `# 40 FOR I = 1 TO N` comment above each translated statement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from . import ast, ir
+from .model import Analysis
+
+
+@dataclass(eq=False)
+class HNode:
+    # The BASIC statement this node translates (None for synthesized nodes).
+    origin: ast.Stmt | None = field(default=None, kw_only=True)
+
+
+@dataclass(eq=False)
+class Simple(HNode):
+    """A statement translated one to one: LET, PRINT, INPUT, READ, RESTORE, DIM (with
+    non-constant bounds), RANDOMIZE, DEF (no code), REM (comment), and MAT statements."""
+
+    stmt: ast.Stmt
+
+
+@dataclass(eq=False)
+class ForLoop(HNode):
+    """A FOR...NEXT block with no jump across its boundary.
+
+    ECMA-55 semantics: start, limit and step are evaluated once, before the first
+    iteration; the loop runs zero times if start is already past the limit; after the
+    loop the control variable holds the first value past the limit.  `for_index` and
+    `next_index` are statement indices in `Analysis.stmts`.
+    """
+
+    stmt: ast.For
+    body: list["HNode"]
+    for_index: int
+    next_index: int
+
+
+@dataclass(eq=False)
+class WhileLoop(HNode):
+    stmt: ast.While
+    body: list["HNode"]
+
+
+@dataclass(eq=False)
+class If(HNode):
+    """IF/ELSEIF/ELSE: `arms` are (condition, body) in order."""
+
+    arms: list[tuple[ast.Expr, list["HNode"]]]
+    else_body: list["HNode"] | None = None
+
+
+@dataclass(eq=False)
+class Break(HNode):
+    """Leave the innermost ForLoop/WhileLoop (a GOTO just past its NEXT/WEND)."""
+
+
+@dataclass(eq=False)
+class Continue(HNode):
+    """Next iteration of the innermost loop (a GOTO to its NEXT/WEND)."""
+
+
+@dataclass(eq=False)
+class Call(HNode):
+    """GOSUB to a structured subroutine."""
+
+    subroutine: str
+
+
+@dataclass(eq=False)
+class Return(HNode):
+    """RETURN from a structured subroutine."""
+
+
+@dataclass(eq=False)
+class EndProgram(HNode):
+    """END or STOP: the program ends here."""
+
+
+@dataclass(eq=False)
+class OnGosub(HNode):
+    """`ON e GOSUB l1, l2` where every target is a structured subroutine (ON e GOTO
+    is handled by the dispatch loop)."""
+
+    selector: ast.Expr
+    subroutines: list[str]
+
+
+# ---- unstructured control flow: a dispatch loop over labelled blocks
+
+
+@dataclass(eq=False)
+class Block:
+    """A basic block of a dispatch loop.  `label` is the BASIC line number as text, or
+    "300:2" for a block starting at the 2nd statement of line 300."""
+
+    label: str
+    body: list["HNode"]
+
+
+@dataclass(eq=False)
+class Dispatch(HNode):
+    """`label = entry; while True: match label: case ...` — for code whose GOTOs do not
+    fit structured control flow.  Control leaves a block through a `Jump`, a `Gosub`,
+    a `ReturnJump`, `EndProgram`, or by falling through to `fallthrough[label]`
+    (None: the program ends, as after the last line)."""
+
+    entry: str
+    blocks: list[Block]
+    fallthrough: dict[str, str | None]
+
+
+@dataclass(eq=False)
+class Jump(HNode):
+    """GOTO inside a dispatch loop (also the taken branch of IF ... THEN 100)."""
+
+    target: str
+
+
+@dataclass(eq=False)
+class OnJump(HNode):
+    """ON e GOTO inside a dispatch loop; out of range is a fatal error."""
+
+    selector: ast.Expr
+    targets: list[str]
+
+
+@dataclass(eq=False)
+class GosubJump(HNode):
+    """GOSUB inside a dispatch loop: push `return_to`, jump to `target`."""
+
+    target: str
+    return_to: str
+
+
+@dataclass(eq=False)
+class OnGosubJump(HNode):
+    selector: ast.Expr
+    targets: list[str]
+    return_to: str
+
+
+@dataclass(eq=False)
+class ReturnJump(HNode):
+    """RETURN inside a dispatch loop: pop the return label (fatal if empty)."""
+
+
+# ---- offloading (inserted by passes/offload.py)
+
+
+@dataclass(eq=False)
+class HostValue:
+    """A value the offload pass needs on the host, in a tiny expression language both
+    printers know: ("var", basic_name) a BASIC scalar | ("num", value) | ("count", name)
+    a LoopCount computed before the launch | ("array", basic_name) a BASIC array's
+    storage | ("temp", name) a Temp array | ("cdiv"|"mul"|"add", a, b)."""
+
+    op: str
+    args: tuple
+
+
+@dataclass(eq=False)
+class LoopCount:
+    """Before the launch: `name` = the number of iterations of
+    `FOR var = start TO limit STEP step` (ECMA-55: limit evaluated once)."""
+
+    name: str
+    var: str
+    start: int
+    limit: ast.Expr
+    step: int
+
+
+@dataclass(eq=False)
+class Temp:
+    """A scratch array allocated for one launch (partial results, the error flag)."""
+
+    name: str
+    dtype: str
+    size: HostValue
+
+
+@dataclass(eq=False)
+class RangeCheck:
+    """Before the launch: BASIC subscripts `start + offset + k` (k < count) of `array`
+    along `axis` must be valid, else BASIC's "subscript out of range" at `node`."""
+
+    array: str
+    axis: int
+    start: int
+    offset: float
+    count: str
+    node: ast.Node
+
+
+@dataclass(eq=False)
+class Finish:
+    """What the host does after the launch.
+
+    "sum" | "sub" | "prod": `var = var op reduce(temp)`;
+    "max" | "min": scan `temp`'s block results in order, replacing `var` (and each
+      payload variable from its temp) when a block's value is better (`strict`: `>`/`<`,
+      else `>=`/`<=`);
+    "loop_var": `var = start + count * step`, BASIC's value after the loop (only if
+      the count named `when` is nonzero: an inner loop of a nest runs only if its outer
+      loop does);
+    "errors": if `temp[0]` is a site number, BASIC's "subscript out of range" error at
+      `sites[number]`.
+    """
+
+    kind: str
+    var: str = ""
+    temp: str = ""
+    strict: bool = True
+    payload: list[tuple[str, str]] = field(default_factory=list)  # (variable, temp)
+    start: int = 0
+    step: int = 1
+    count: str = ""
+    when: str = ""
+    sites: dict[int, ast.Stmt] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class Launch(HNode):
+    """Run a kernel for a FOR loop (nest) that the dependence pass found parallel.
+
+    The printers emit, in order: the `counts`, the `checks`, the `temps`, the launch
+    (`args` in kernel parameter order, `grid` blocks per axis; the kernel writes the
+    arrays in `writes`), then the `finish` steps.
+    """
+
+    kernel: ir.Kernel
+    decision: ir.LoopDecision
+    counts: list[LoopCount]
+    temps: list[Temp]
+    args: list[HostValue]
+    grid: list[HostValue]
+    checks: list[RangeCheck]
+    finish: list[Finish]
+    writes: list[str]
+
+
+@dataclass(eq=False)
+class ToHost(HNode):
+    """Make the host copies of these arrays current before host code uses them."""
+
+    arrays: list[str]
+
+
+@dataclass(eq=False)
+class Subroutine:
+    """A GOSUB target region turned into a function (entered only by GOSUB, leaves
+    only by RETURN)."""
+
+    name: str
+    label: int | None
+    body: list[HNode]
+    # Scalars the subroutine assigns (Python needs `nonlocal` for them).
+    assigns: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class HostProgram:
+    analysis: Analysis
+    body: list[HNode]
+    subroutines: list[Subroutine] = field(default_factory=list)
+    kernels: list[ir.Kernel] = field(default_factory=list)
+    decisions: list[ir.LoopDecision] = field(default_factory=list)
+    # Whether a GOSUB return stack / dispatch label variable are needed.
+    uses_dispatch: bool = False
+
+
+def walk(nodes: list[HNode]):
+    """Every node of a host tree, pre-order (bodies of loops, arms, blocks included)."""
+    for node in nodes:
+        yield node
+        if isinstance(node, (ForLoop, WhileLoop)):
+            yield from walk(node.body)
+        elif isinstance(node, If):
+            for _, body in node.arms:
+                yield from walk(body)
+            if node.else_body:
+                yield from walk(node.else_body)
+        elif isinstance(node, Dispatch):
+            for block in node.blocks:
+                yield from walk(block.body)

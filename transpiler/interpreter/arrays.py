@@ -1,0 +1,118 @@
+"""BASIC arrays at run time: a flat row-major element list and its current shape.
+
+The element list is created once and only ever changed in place, so compiled code can
+hold on to it.  Its shape changes when a DIM with run-time bounds runs (extended mode) or
+when a MAT statement redimensions the array (never beyond the number of elements it had
+first, as in Dartmouth BASIC).  Subscripts of dimension d run from `base` to
+`upper[d]`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..runtime import BasicFault, format_number_trimmed
+
+SUBSCRIPT_OUT_OF_RANGE = "subscript out of range"
+NOT_DIMENSIONED = "array used before its DIM statement ran"
+BAD_BOUND = "invalid DIM bound"
+TOO_LARGE = "MAT result larger than the array's DIM"
+TOO_MANY_ELEMENTS = 1 << 28  # refuse arrays that would exhaust memory
+
+
+class BasicArray:
+    __slots__ = ("name", "base", "upper", "data", "capacity", "fill", "allocated")
+
+    def __init__(self, name: str, base: int, rank: int, fill: float | str):
+        self.name = name
+        self.base = base
+        self.upper: tuple[int, ...] = (base - 1,) * rank  # empty until allocated
+        self.data: list = []
+        self.capacity = 0
+        self.fill = fill
+        self.allocated = False
+
+    @property
+    def rank(self) -> int:
+        return len(self.upper)
+
+    @property
+    def extents(self) -> tuple[int, ...]:
+        return tuple(u - self.base + 1 for u in self.upper)
+
+    def allocate(self, upper: tuple[float, ...] | tuple[int, ...]) -> None:
+        """DIM: give the array its bounds and zero (or empty) elements."""
+        bounds = self._check_bounds(upper)
+        size = math.prod(u - self.base + 1 for u in bounds)
+        self.upper = bounds
+        self.data[:] = [self.fill] * size
+        self.capacity = size
+        self.allocated = True
+
+    def reshape(self, upper: tuple[float, ...] | tuple[int, ...]) -> None:
+        """MAT redimensioning: new bounds within the original number of elements.
+        The elements are left as they are; every MAT statement then writes them all."""
+        bounds = self._check_bounds(upper)
+        size = math.prod(u - self.base + 1 for u in bounds)
+        if not self.allocated:
+            raise BasicFault(NOT_DIMENSIONED, self.name)
+        if size > self.capacity:
+            raise BasicFault(TOO_LARGE, f"{self.name}({self._text(bounds)})")
+        self.upper = bounds
+        if len(self.data) != size:
+            self.data[:] = [self.fill] * size
+
+    def _check_bounds(self, upper) -> tuple[int, ...]:
+        bounds = []
+        for u in upper:
+            value = math.floor(u + 0.5) if isinstance(u, float) and math.isfinite(u) else u
+            if not isinstance(value, int) or value < self.base:
+                raise BasicFault(BAD_BOUND, f"{self.name}({format_number_trimmed(float(u))})")
+            bounds.append(value)
+        if math.prod(b - self.base + 1 for b in bounds) > TOO_MANY_ELEMENTS:
+            raise BasicFault(BAD_BOUND, f"{self.name}({self._text(bounds)}): too many elements")
+        return tuple(bounds)
+
+    @staticmethod
+    def _text(bounds) -> str:
+        return ",".join(str(b) for b in bounds)
+
+    def index_cells(self) -> tuple[int, ...]:
+        """What compiled code keeps for an array whose shape can change: upper + 1 per
+        dimension, the stride per dimension, and the offset of element (base, base...)."""
+        extents = self.extents
+        strides = [1] * len(extents)
+        for d in range(len(extents) - 2, -1, -1):
+            strides[d] = strides[d + 1] * extents[d + 1]
+        offset = sum(self.base * s for s in strides)
+        return (*(u + 1 for u in self.upper), *strides, offset)
+
+    def flat_index(self, *shifted: float) -> int:
+        """The flat index of the element at subscripts x (given as x + 0.5), or the
+        located fault; the slow path of compiled element accesses."""
+        index = 0
+        base = self.base
+        for t, u, extent in zip(shifted, self.upper, self.extents):
+            if not base <= t < u + 1:
+                raise self.out_of_range(*shifted)
+            index = index * extent + (int(t) - base)
+        return index
+
+    def out_of_range(self, *shifted: float) -> BasicFault:
+        """The fault for a subscript outside the bounds (`shifted` are subscripts + 0.5,
+        as compiled code computes them)."""
+        if not self.allocated:
+            return BasicFault(NOT_DIMENSIONED, self.name)
+        shown = []
+        for t in shifted:
+            r = math.floor(t) if math.isfinite(t) else t
+            shown.append(format_number_trimmed(float(r)))
+        bounds = ", ".join(f"{self.base} to {u}" for u in self.upper)
+        return BasicFault(SUBSCRIPT_OUT_OF_RANGE, f"{self.name}({','.join(shown)}) [{bounds}]")
+
+    def rows(self) -> list[list]:
+        """The elements as rows (rank 2) or one row (rank 1), for MAT statements."""
+        if self.rank == 1:
+            return [list(self.data)]
+        n = self.extents[1]
+        return [self.data[i : i + n] for i in range(0, len(self.data), n)]

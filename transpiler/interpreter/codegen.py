@@ -1,0 +1,606 @@
+"""The flat statement list to one Python module, compiled once per run.
+
+Layout of the generated source (see `regions.py` for what a block is)::
+
+    def _program():
+        v_X = 0.0                 # every simple variable, FOR limit... is a local of
+        a_A = r_A.data            # _program, shared by the functions below as a cell
+        def fn_FNA(p_X):          # one function per DEF FN
+            return ...
+        def _b0():                # one function per leader: runs to the next leader
+            nonlocal v_X
+            ...
+            return 7              # the index of the next statement to run
+        ...
+        return {0: _b0, 7: _b7, ...}
+
+A block function returns a statement index, -1 for RETURN, or -2 to end the program.
+Every generated line is mapped back to the statement it came from (`line_stmt`), so
+that run-time errors and warnings can be located from a traceback or a frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ast
+from ..model import Analysis
+from . import names
+from .expressions import ExprCompiler, StoreConversion, Temps, number_literal
+from .regions import Regions
+
+RETURN = -1  # block result: RETURN
+END = -2  # block result: END, STOP, or the end of the program
+
+
+@dataclass
+class CompiledSource:
+    text: str
+    line_stmt: list[int]  # Python line number (1-based; index 0 unused) -> statement index
+    block_names: dict[int, str]  # leader index -> function name
+
+
+def static_arrays(analysis: Analysis) -> set[str]:
+    """Arrays whose shape is known when compiling and never changes."""
+    return {
+        name
+        for name, symbol in analysis.arrays.items()
+        if symbol.upper is not None and not symbol.redimensioned
+    }
+
+
+class _Function:
+    """The lines of one generated function, with the cells it assigns."""
+
+    def __init__(self, header: str, indent: int):
+        self.header = header
+        self.indent = indent
+        self.lines: list[tuple[str, int]] = []
+        self.assigned: set[str] = set()
+
+
+class Generator:
+    def __init__(self, analysis: Analysis, regions: Regions):
+        self.a = analysis
+        self.regions = regions
+        self.stmts = analysis.stmts
+        self.static = static_arrays(analysis)
+        self.temps = Temps()
+        self.exprs = ExprCompiler(analysis, self.static, self.temps)
+        self.store = StoreConversion(analysis)
+        self.count_steps = analysis.options.max_steps is not None
+        self.cells: dict[str, str] = {}  # cell name -> initial value text
+        self.fn: _Function | None = None
+        self.current = -1  # the statement being emitted
+        # structured FOR index -> its step text, for GOTOs compiled as `continue`
+        self.loop_steps: dict[int, str] = {}
+        # structured FOR index -> (shadow local, integer step) when it has a shadow
+        self.loop_shadows: dict[int, tuple[str, int]] = {}
+        for name, var in analysis.variables.items():
+            self.cells[names.variable(name)] = "''" if var.type == "str" else "0.0"
+
+    # ----------------------------------------------------------------- output helpers
+
+    def line(self, depth: int, text: str) -> None:
+        self.fn.lines.append(("    " * depth + text, self.current))
+
+    def assign_cell(self, name: str) -> None:
+        self.fn.assigned.add(name)
+
+    # ----------------------------------------------------------------- whole program
+
+    def generate(self) -> CompiledSource:
+        functions: list[_Function] = []
+        for name, fn in self.a.functions.items():
+            functions.append(self.user_function(name, fn))
+        leaders = self.regions.ordered_leaders()
+        block_names: dict[int, str] = {}
+        n = len(self.stmts)
+        for position, leader in enumerate(leaders):
+            if leader >= n:
+                continue
+            end = leaders[position + 1] if position + 1 < len(leaders) else n
+            name = f"_b{leader}"
+            block_names[leader] = name
+            self.fn = _Function(f"def {name}():", 1)
+            self.current = leader
+            self.steps(2, self.count_sequence(leader, end))
+            self.sequence(leader, end, 2)
+            self.current = end - 1
+            self.line(2, f"return {self.fallthrough(end)}")
+            functions.append(self.fn)
+        return self.assemble(functions, block_names)
+
+    def assemble(self, functions: list[_Function], block_names: dict[int, str]) -> CompiledSource:
+        out: list[str] = ["def _program():"]
+        line_stmt: list[int] = [-1, -1]
+        for cell, initial in self.cells.items():
+            out.append(f"    {cell} = {initial}")
+            line_stmt.append(-1)
+        for array in self.a.arrays:
+            obj = names.array_object(array)
+            out.append(f"    {obj} = _arrays[{array!r}]")
+            out.append(f"    {names.array_data(array)} = {obj}.data")
+            line_stmt += [-1, -1]
+            if array not in self.static:
+                out.append(f"    {self.index_cells(array)} = {obj}.index_cells()")
+                line_stmt.append(-1)
+        if self.count_steps:
+            out.append("    _steps = 0")
+            line_stmt.append(-1)
+        for fn in functions:
+            out.append("    " + fn.header)
+            line_stmt.append(fn.lines[0][1] if fn.lines else -1)
+            if fn.assigned:
+                out.append("        nonlocal " + ", ".join(sorted(fn.assigned)))
+                line_stmt.append(-1)
+            for text, stmt in fn.lines:
+                out.append(text)
+                line_stmt.append(stmt)
+        table = ", ".join(f"{index}: {name}" for index, name in block_names.items())
+        out.append(f"    return {{{table}}}")
+        line_stmt.append(-1)
+        return CompiledSource("\n".join(out) + "\n", line_stmt, block_names)
+
+    def index_cells(self, array: str) -> str:
+        rank = self.a.arrays[array].rank
+        cells = [names.array_limit(array, d) for d in range(rank)]
+        cells += [names.array_stride(array, d) for d in range(rank)]
+        cells.append(names.array_offset(array))
+        for cell in cells:
+            self.cells.setdefault(cell, "0")
+        return ", ".join(cells)
+
+    def refresh_shape(self, depth: int, array: str) -> None:
+        """After a statement that may change an array's shape: reload its index cells."""
+        if array in self.static:
+            return
+        text = self.index_cells(array)
+        for cell in text.split(", "):
+            self.assign_cell(cell)
+        self.line(depth, f"{text} = {names.array_object(array)}.index_cells()")
+
+    def user_function(self, name: str, fn) -> _Function:
+        params = [names.parameter(p) for p in fn.params]
+        self.fn = _Function(f"def {names.function(name)}({', '.join(params)}):", 1)
+        self.current = fn.index
+        self.exprs.params = dict(zip(fn.params, params))
+        body = self.store.convert(self.exprs.value(fn.body), fn.result_type)
+        self.exprs.params = {}
+        self.line(2, f"return {body}")
+        return self.fn
+
+    # ----------------------------------------------------------------- sequences
+
+    def fallthrough(self, end: int) -> int:
+        """Where control goes when it runs past the statement before `end`."""
+        if end >= len(self.stmts):
+            return END
+        stmt = self.stmts[end]
+        if isinstance(stmt, (ast.ElseIf, ast.Else)):
+            # the end of a branch of an unstructured IF: skip the other branches
+            return self.a.if_parts[self.a.block_if_of[end]].endif_index + 1
+        return end
+
+    def count_sequence(self, start: int, end: int) -> int:
+        """Statements run by one pass over [start, end) without entering blocks."""
+        count = 0
+        i = start
+        while i < end:
+            count += 1
+            if i in self.regions.structured:
+                i = self.closer(i)
+            i += 1
+        return count
+
+    def steps(self, depth: int, count: int) -> None:
+        if self.count_steps and count:
+            self.assign_cell("_steps")
+            self.line(depth, f"_steps += {count}")
+            self.line(depth, f"if _steps > {self.a.options.max_steps}: _step_limit()")
+
+    def closer(self, opener: int) -> int:
+        if opener in self.a.for_next:
+            return self.a.for_next[opener]
+        if opener in self.a.while_wend:
+            return self.a.while_wend[opener]
+        return self.a.if_parts[opener].endif_index
+
+    def sequence(self, start: int, end: int, depth: int) -> None:
+        """Emit statements [start, end) at `depth`."""
+        i = start
+        emitted = False
+        while i < end:
+            self.current = i
+            stmt = self.stmts[i]
+            if i in self.regions.structured:
+                if isinstance(stmt, ast.For):
+                    self.structured_for(i, depth)
+                elif isinstance(stmt, ast.While):
+                    self.structured_while(i, depth)
+                else:
+                    self.structured_if(i, depth)
+                i = self.closer(i) + 1
+                emitted = True
+                continue
+            if isinstance(stmt, ast.Else) and i != start:
+                # reached by falling out of the THEN branch of an unstructured IF
+                self.line(depth, f"return {self.a.if_parts[self.a.block_if_of[i]].endif_index + 1}")
+            else:
+                self.statement(i, stmt, depth)
+            emitted = True
+            i += 1
+        if not emitted:
+            self.line(depth, "pass")
+
+    # ----------------------------------------------------------------- structured blocks
+
+    def for_setup(self, index: int, stmt: ast.For, depth: int, cells: bool):
+        """Evaluate start, limit and step (in that order, once) and assign the variable.
+        Returns (limit text, step text, sign text or None, step constant or None)."""
+        var = names.variable(stmt.var.name)
+        start = self.temps.new()
+        self.line(depth, f"{start} = {self.exprs.value(stmt.start)}")
+        limit = _constant(stmt.limit)
+        if limit is not None:
+            limit_text = number_literal(limit)
+        else:
+            limit_text = names.for_limit(index) if cells else f"_lim{index}"
+            if cells:
+                self.assign_cell(limit_text)
+                self.cells.setdefault(limit_text, "0.0")
+            self.line(depth, f"{limit_text} = {self.exprs.value(stmt.limit)}")
+        step = _constant(stmt.step) if stmt.step is not None else 1.0
+        sign_text = None
+        if step is not None:
+            step_text = number_literal(step)
+        else:
+            step_text = names.for_step(index)
+            sign_text = names.for_sign(index)
+            if cells:
+                for cell in (step_text, sign_text):
+                    self.assign_cell(cell)
+                    self.cells.setdefault(cell, "0.0")
+            self.line(depth, f"{step_text} = {self.exprs.value(stmt.step)}")
+            self.line(
+                depth,
+                f"{sign_text} = 1.0 if {step_text} > 0.0 else (-1.0 if {step_text} < 0.0 else 0.0)",
+            )
+        self.assign_var(depth, stmt.var.name, start)
+        self.assign_cell(var)
+        return limit_text, step_text, sign_text, step
+
+    def loop_continues(self, var: str, limit: str, sign: str | None, step) -> str:
+        """ECMA-55 11.4: the loop ends when (v - limit) * SGN(step) > 0."""
+        if step is None:
+            return f"not ({var} - {limit}) * {sign} > 0.0"
+        if step > 0:
+            return f"not {var} > {limit}"
+        if step < 0:
+            return f"not {var} < {limit}"
+        return "True"
+
+    def increment(self, depth: int, for_index: int, step_text: str) -> None:
+        stmt: ast.For = self.stmts[for_index]
+        var = names.variable(stmt.var.name)
+        value = self.store.convert(f"{var} + {step_text}", _var_type(stmt.var.name))
+        self.assign_cell(var)
+        self.line(depth, f"{var} = {value}")
+        if for_index in self.loop_shadows:
+            shadow, step = self.loop_shadows[for_index]
+            self.line(depth, f"{shadow} += {step}")
+
+    def structured_for(self, index: int, depth: int) -> None:
+        stmt: ast.For = self.stmts[index]
+        next_index = self.a.for_next[index]
+        limit, step_text, sign, step = self.for_setup(index, stmt, depth, cells=False)
+        var = names.variable(stmt.var.name)
+        shadow = self.shadow_name(index, stmt, step)
+        if shadow is not None:
+            self.line(depth, f"{shadow} = _shadow({var})")
+            self.loop_shadows[index] = (shadow, int(step))
+        self.line(depth, f"while {self.loop_continues(var, limit, sign, step)}:")
+        self.steps(depth + 1, self.count_sequence(index + 1, next_index) + 1)
+        self.loop_steps[index] = step_text
+        outer = dict(self.exprs.shadows)
+        if shadow is not None:
+            self.exprs.shadows[stmt.var.name] = shadow
+        self.sequence(index + 1, next_index, depth + 1)
+        self.exprs.shadows = outer
+        self.current = next_index
+        self.increment(depth + 1, index, step_text)
+
+    def shadow_name(self, index: int, stmt: ast.For, step: float | None) -> str | None:
+        """A Python int kept equal to the FOR variable, for subscripts (see
+        expressions.py): possible when the loop steps by an integer constant, nothing in
+        its body can assign the variable (no assignment to it, no GOSUB), and values are
+        stored unrounded (f64)."""
+        if step is None or not float(step).is_integer() or _var_type(stmt.var.name) != "num":
+            return None
+        if self.store.f32:
+            return None
+        for inner in self.stmts[index + 1 : self.a.for_next[index]]:
+            if isinstance(inner, (ast.Gosub, ast.OnGoto)):
+                if isinstance(inner, ast.Gosub) or inner.gosub:
+                    return None
+            targets: list = []
+            if isinstance(inner, ast.Let):
+                targets = [inner.target]
+            elif isinstance(inner, (ast.Read, ast.Input)):
+                targets = inner.targets
+            elif isinstance(inner, ast.For):
+                targets = [inner.var]
+            if any(isinstance(t, ast.Var) and t.name == stmt.var.name for t in targets):
+                return None
+        return f"_sh{index}"
+
+    def structured_while(self, index: int, depth: int) -> None:
+        stmt: ast.While = self.stmts[index]
+        wend = self.a.while_wend[index]
+        self.line(depth, f"while {self.exprs.cond(stmt.condition)}:")
+        self.steps(depth + 1, self.count_sequence(index + 1, wend) + 1)
+        self.sequence(index + 1, wend, depth + 1)
+
+    def structured_if(self, index: int, depth: int) -> None:
+        parts = self.a.if_parts[index]
+        heads = list(parts.branch_heads)
+        ends = heads[1:] + [parts.endif_index]
+        for head, end in zip(heads, ends):
+            self.current = head
+            stmt = self.stmts[head]
+            if isinstance(stmt, ast.IfBlock):
+                self.line(depth, f"if {self.exprs.cond(stmt.condition)}:")
+            elif isinstance(stmt, ast.ElseIf):
+                self.line(depth, f"elif {self.exprs.cond(stmt.condition)}:")
+            else:
+                self.line(depth, "else:")
+            self.sequence(head + 1, end, depth + 1)
+
+    # ----------------------------------------------------------------- statements
+
+    def statement(self, index: int, stmt: ast.Stmt, depth: int) -> None:
+        method = getattr(self, "s_" + type(stmt).__name__, None)
+        if method is None:
+            raise NotImplementedError(f"statement {type(stmt).__name__}")
+        method(index, stmt, depth)
+
+    def assign_var(self, depth: int, name: str, value: str) -> None:
+        cell = names.variable(name)
+        self.assign_cell(cell)
+        self.line(depth, f"{cell} = {self.store.convert(value, _var_type(name))}")
+
+    def assign(self, depth: int, target: ast.LValue, value: str) -> None:
+        """Assign `value` (Python text, evaluated after the target's subscripts)."""
+        if isinstance(target, ast.Var):
+            self.assign_var(depth, target.name, value)
+            return
+        symbol = self.a.arrays[target.name]
+        where = self.temps.new()
+        self.line(depth, f"{where} = {self.exprs.flat_index(target.name, target.indices)}")
+        converted = self.store.convert(value, symbol.elem_type)
+        self.line(depth, f"{names.array_data(target.name)}[{where}] = {converted}")
+
+    def s_Let(self, index, stmt: ast.Let, depth) -> None:
+        if isinstance(stmt.target, ast.Var):
+            self.assign_var(depth, stmt.target.name, self.exprs.value(stmt.value))
+            return
+        symbol = self.a.arrays[stmt.target.name]
+        where = self.temps.new()
+        # ECMA-55 / bas55 order: the subscripts first, then the value.
+        self.line(depth, f"{where} = {self.exprs.flat_index(stmt.target.name, stmt.target.indices)}")
+        value = self.store.convert(self.exprs.value(stmt.value), symbol.elem_type)
+        self.line(depth, f"{names.array_data(stmt.target.name)}[{where}] = {value}")
+
+    def s_Print(self, index, stmt: ast.Print, depth) -> None:
+        ends_line = True
+        for item in stmt.items:
+            ends_line = True
+            if isinstance(item, ast.PrintSep):
+                ends_line = False
+                if item.sep == ",":
+                    self.line(depth, "_zone()")
+            elif isinstance(item, ast.Tab):
+                self.line(depth, f"_tab({self.exprs.value(item.column)})")
+            elif self.a.expr_types.get(item) == "str":
+                self.line(depth, f"_write_string({self.exprs.value(item)})")
+            else:
+                self.line(depth, f"_write_number({self.exprs.value(item)})")
+        if ends_line:
+            self.line(depth, "_newline()")
+
+    def s_Input(self, index, stmt: ast.Input, depth) -> None:
+        kinds = [
+            "_STRING" if self.a.expr_types.get(t) == "str" else "_NUMBER" for t in stmt.targets
+        ]
+        prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
+        reply = self.temps.new()
+        self.line(depth, f"{reply} = _input({prompt}, ({', '.join(kinds)},))")
+        for position, target in enumerate(stmt.targets):
+            self.assign(depth, target, f"{reply}[{position}]")
+
+    def s_Read(self, index, stmt: ast.Read, depth) -> None:
+        for target in stmt.targets:
+            reader = "_read_string()" if self.a.expr_types.get(target) == "str" else "_read_number()"
+            self.assign(depth, target, reader)
+
+    def s_Restore(self, index, stmt: ast.Restore, depth) -> None:
+        self.line(depth, f"_restore({self.a.restore_position.get(index, 0)})")
+
+    def s_Goto(self, index, stmt: ast.Goto, depth) -> None:
+        for_index = self.regions.continues.get(stmt.target)
+        if for_index is not None:
+            # a jump to the loop's own NEXT: increment, then test again at the top
+            step_text = self.loop_steps[for_index]
+            self.increment(depth, for_index, step_text)
+            self.line(depth, "continue")
+            return
+        self.line(depth, f"return {self.a.jump_target[stmt.target]}")
+
+    def s_Gosub(self, index, stmt: ast.Gosub, depth) -> None:
+        self.line(depth, f"_gosub({self.a.jump_target[stmt.target]})")
+
+    def s_OnGoto(self, index, stmt: ast.OnGoto, depth) -> None:
+        targets = ", ".join(str(self.a.jump_target[t]) for t in stmt.targets)
+        choice = f"_on({self.exprs.value(stmt.selector)}, ({targets},))"
+        if stmt.gosub:
+            self.line(depth, f"_gosub({choice})")
+        else:
+            self.line(depth, f"return {choice}")
+
+    def s_Return(self, index, stmt, depth) -> None:
+        # _return() is RETURN (-1) inside a GOSUB, a located fault outside one
+        self.line(depth, "return _return()")
+
+    def s_End(self, index, stmt, depth) -> None:
+        self.line(depth, f"return {END}")
+
+    s_Stop = s_End
+
+    def s_IfBlock(self, index, stmt: ast.IfBlock, depth) -> None:
+        parts = self.a.if_parts[index]
+        self.line(depth, f"if not {self.exprs.cond(stmt.condition)}:")
+        self.line(depth + 1, f"return {self.false_branch(parts, index)}")
+
+    def s_ElseIf(self, index, stmt: ast.ElseIf, depth) -> None:
+        parts = self.a.if_parts[self.a.block_if_of[index]]
+        self.line(depth, f"if not {self.exprs.cond(stmt.condition)}:")
+        self.line(depth + 1, f"return {self.false_branch(parts, index)}")
+
+    @staticmethod
+    def false_branch(parts, head: int) -> int:
+        """Where a false IF / ELSEIF condition at `head` goes: the next ELSEIF test, the
+        ELSE branch, or past the END IF."""
+        later = [e for e in parts.elseifs if e > head]
+        if later:
+            return later[0]
+        if parts.else_index is not None:
+            return parts.else_index + 1
+        return parts.endif_index + 1
+
+    def s_Else(self, index, stmt, depth) -> None:
+        # reached only by falling out of the previous branch (see `sequence`)
+        parts = self.a.if_parts[self.a.block_if_of[index]]
+        self.line(depth, f"return {parts.endif_index + 1}")
+
+    def s_EndIf(self, index, stmt, depth) -> None:
+        self.line(depth, "pass")
+
+    def s_For(self, index, stmt: ast.For, depth) -> None:
+        # unstructured FOR: test once here, NEXT tests again and jumps back to index + 1
+        limit, step_text, sign, step = self.for_setup(index, stmt, depth, cells=True)
+        var = names.variable(stmt.var.name)
+        self.line(depth, f"if not ({self.loop_continues(var, limit, sign, step)}):")
+        self.line(depth + 1, f"return {self.a.for_next[index] + 1}")
+
+    def s_Next(self, index, stmt: ast.Next, depth) -> None:
+        for_index = self.a.next_for[index]
+        for_stmt: ast.For = self.stmts[for_index]
+        limit, step_text, sign, step = self.unstructured_loop(for_index)
+        self.increment(depth, for_index, step_text)
+        var = names.variable(for_stmt.var.name)
+        self.line(depth, f"if {self.loop_continues(var, limit, sign, step)}:")
+        self.line(depth + 1, f"return {for_index + 1}")
+
+    def unstructured_loop(self, for_index: int):
+        """Limit, step and sign texts of an unstructured FOR (cells or constants)."""
+        stmt: ast.For = self.stmts[for_index]
+        limit = _constant(stmt.limit)
+        limit_text = number_literal(limit) if limit is not None else names.for_limit(for_index)
+        step = _constant(stmt.step) if stmt.step is not None else 1.0
+        if step is not None:
+            return limit_text, number_literal(step), None, step
+        return limit_text, names.for_step(for_index), names.for_sign(for_index), None
+
+    def s_While(self, index, stmt: ast.While, depth) -> None:
+        self.line(depth, f"if not {self.exprs.cond(stmt.condition)}:")
+        self.line(depth + 1, f"return {self.a.while_wend[index] + 1}")
+
+    def s_Wend(self, index, stmt, depth) -> None:
+        self.line(depth, f"return {self.a.wend_while[index]}")
+
+    def s_Dim(self, index, stmt: ast.Dim, depth) -> None:
+        emitted = False
+        for decl in stmt.arrays:
+            if decl.name in self.static:
+                continue
+            bounds = ", ".join(self.exprs.value(b) for b in decl.bounds)
+            self.line(depth, f"{names.array_object(decl.name)}.allocate(({bounds},))")
+            self.refresh_shape(depth, decl.name)
+            emitted = True
+        if not emitted:
+            self.line(depth, "pass")
+
+    def s_Randomize(self, index, stmt, depth) -> None:
+        self.line(depth, "_RANDOMIZE()")
+
+    def _nothing(self, index, stmt, depth) -> None:
+        self.line(depth, "pass")
+
+    s_Rem = s_Data = s_DefFn = s_OptionBase = _nothing
+
+    # ----------------------------------------------------------------- MAT statements
+
+    def s_MatRead(self, index, stmt: ast.MatRead, depth) -> None:
+        self.mat_fill_from(stmt, depth, "_mat_read")
+
+    def s_MatInput(self, index, stmt: ast.MatInput, depth) -> None:
+        self.mat_fill_from(stmt, depth, "_mat_input")
+
+    def mat_fill_from(self, stmt, depth: int, helper: str) -> None:
+        for decl in stmt.arrays:
+            obj = names.array_object(decl.name)
+            if decl.bounds:
+                bounds = ", ".join(self.exprs.value(b) for b in decl.bounds)
+                self.line(depth, f"{obj}.reshape(({bounds},))")
+                self.refresh_shape(depth, decl.name)
+            self.line(depth, f"{helper}({obj}, {_f32_flag(self.store)})")
+
+    def s_MatPrint(self, index, stmt: ast.MatPrint, depth) -> None:
+        arrays = ", ".join(names.array_object(n) for n in stmt.names)
+        self.line(depth, f"_mat_print(({arrays},), {tuple(stmt.seps)!r})")
+
+    def s_MatAssign(self, index, stmt: ast.MatAssign, depth) -> None:
+        value = stmt.value
+        target = names.array_object(stmt.target)
+        f32 = _f32_flag(self.store)
+        if isinstance(value, ast.MatFill):
+            dims = ", ".join(self.exprs.value(d) for d in value.dims)
+            dims_text = f"({dims},)" if value.dims else "None"
+            self.line(depth, f"_mat_fill({target}, {value.name!r}, {dims_text})")
+        elif isinstance(value, ast.MatScale):
+            factor = self.exprs.value(value.factor)
+            source = names.array_object(value.matrix.name)
+            self.line(depth, f"_mat_scale({target}, {factor}, {source}, {f32})")
+        elif isinstance(value, ast.MatFunc):
+            source = names.array_object(value.arg.name)
+            self.line(depth, f"_mat_function({target}, {value.name!r}, {source}, {f32})")
+        elif isinstance(value, ast.MatBin):
+            left = names.array_object(value.left.name)
+            right = names.array_object(value.right.name)
+            self.line(depth, f"_mat_binary({target}, {value.op!r}, {left}, {right}, {f32})")
+        else:
+            source = names.array_object(value.name)
+            self.line(depth, f"_mat_copy({target}, {source})")
+        self.refresh_shape(depth, stmt.target)
+
+
+def _f32_flag(store: StoreConversion) -> str:
+    return "True" if store.f32 else "False"
+
+
+def _var_type(name: str) -> str:
+    if name.endswith("$"):
+        return "str"
+    if name.endswith("%"):
+        return "int"
+    return "num"
+
+
+def _constant(expr: ast.Expr | None) -> float | None:
+    """The value of a numeric constant (possibly negated), else None."""
+    if isinstance(expr, ast.Num):
+        return float(expr.value)
+    if isinstance(expr, ast.UnaryOp) and expr.op in "+-" and isinstance(expr.operand, ast.Num):
+        value = float(expr.operand.value)
+        return -value if expr.op == "-" else value
+    return None

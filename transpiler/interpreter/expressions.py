@@ -1,0 +1,290 @@
+"""BASIC expressions to Python expression text.
+
+Numbers are Python floats and strings Python strs; every BASIC operation becomes inline
+Python where that is exact, and a runtime call where ECMA-55 needs a check:
+- `+` and `-` are plain float operations (bas55 reports nothing for them);
+- `*` is inline with a check of the result: only an infinite or NaN product calls
+  `runtime.mul`, which decides whether to warn;
+- `/` is inline unless the divisor is zero (`runtime.div` warns);
+- `^`, MOD and the functions are runtime calls;
+- comparisons give -1 (true) or 0 (false) as values, and plain Python booleans where
+  only the truth is needed (IF, WHILE, AND, OR, NOT);
+- AND and OR evaluate both operands (BASIC does not short-circuit: a division by zero
+  on the right still warns), as Python's `&` and `|` on booleans do;
+- a subscript is rounded as floor(x + 0.5) and checked against the bounds inline;
+  a FOR variable that steps by an integer from an integer (its *shadow*, an exact
+  Python int kept beside it) needs no rounding at all.
+
+Operands are evaluated left to right, as in bas55.  Temporaries are walrus-bound
+locals (`_t1`, `_t2`...), unique per site so that nested operations cannot clobber
+each other.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import ast
+from ..model import Analysis, ArraySymbol
+from ..passes.functions import is_user_function
+from . import names
+
+# Built-in functions: the Python callable each compiles to (names the program's
+# globals provide, see machine.py).
+BUILTIN_CALLS = {
+    "ABS": "abs",
+    "ATN": "_ATN",
+    "COS": "_COS",
+    "EXP": "_EXP",
+    "INT": "_INT",
+    "LOG": "_LOG",
+    "RND": "_RND",
+    "SGN": "_SGN",
+    "SIN": "_SIN",
+    "SQR": "_SQR",
+    "TAN": "_TAN",
+    "MAX": "_MAX",
+    "MIN": "_MIN",
+}
+
+_COMPARE = {"=": "==", "<>": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
+
+
+class Code:
+    """A piece of Python expression text; `atom` says it needs no parentheses as an
+    operand (a name, a call, a parenthesised expression)."""
+
+    __slots__ = ("text", "atom")
+
+    def __init__(self, text: str, atom: bool = True):
+        self.text = text
+        self.atom = atom
+
+    def operand(self) -> str:
+        return self.text if self.atom else f"({self.text})"
+
+
+class Temps:
+    """Fresh names for walrus temporaries."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def new(self) -> str:
+        self.count += 1
+        return f"_t{self.count}"
+
+
+def number_literal(value: float) -> str:
+    if math.isinf(value):
+        return "_INF" if value > 0 else "(-_INF)"
+    return repr(float(value))
+
+
+class ExprCompiler:
+    def __init__(self, analysis: Analysis, static_arrays: set[str], temps: Temps):
+        self.a = analysis
+        self.static_arrays = static_arrays  # arrays whose shape is fixed and known
+        self.temps = temps
+        self.params: dict[str, str] = {}  # DEF FN parameter -> Python local
+        # FOR variable -> the Python local holding its exact integer value (codegen.py)
+        self.shadows: dict[str, str] = {}
+        self.store = StoreConversion(analysis)
+
+    # ----------------------------------------------------------------- values
+
+    def value(self, e: ast.Expr) -> str:
+        return self.code(e).text
+
+    def operand(self, e: ast.Expr) -> str:
+        return self.code(e).operand()
+
+    def code(self, e: ast.Expr) -> Code:
+        if isinstance(e, ast.Num):
+            literal = number_literal(e.value)
+            return Code(literal, atom=not literal.startswith("-"))
+        if isinstance(e, ast.Str):
+            return Code(repr(e.value))
+        if isinstance(e, ast.Var):
+            return Code(self.params.get(e.name) or names.variable(e.name))
+        if isinstance(e, ast.Index):
+            return Code(self.element(e.name, e.indices))
+        if isinstance(e, ast.Call):
+            return Code(self.call(e))
+        if isinstance(e, ast.UnaryOp):
+            if e.op == "-":
+                return Code("-" + self.operand(e.operand), atom=False)
+            if e.op == "+":
+                return self.code(e.operand)
+            return Code(f"(0.0 if {self.cond(e.operand)} else -1.0)")  # NOT
+        if isinstance(e, ast.BinOp):
+            return self.binop(e)
+        raise TypeError(f"cannot interpret {type(e).__name__} here")
+
+    def binop(self, e: ast.BinOp) -> Code:
+        op = e.op
+        if op in ("+", "-"):
+            left = self.code(e.left)
+            right = self.code(e.right)
+            return Code(f"{left.text} {op} {right.operand()}", atom=False)
+        if op == "*":
+            t, a, b = self.temps.new(), self.temps.new(), self.temps.new()
+            return Code(
+                f"({t} if ({t} := ({a} := {self.value(e.left)}) * ({b} := {self.value(e.right)}))"
+                f" - {t} == 0.0 else _mul({a}, {b}))"
+            )
+        if op == "/":
+            a, b = self.temps.new(), self.temps.new()
+            return Code(
+                f"({a} / {b} if ({a} := {self.value(e.left)}) is {a} and "
+                f"({b} := {self.value(e.right)}) != 0.0 else _div({a}, {b}))"
+            )
+        if op == "^":
+            return Code(f"_power({self.value(e.left)}, {self.value(e.right)})")
+        if op == "MOD":
+            return Code(f"_MOD({self.value(e.left)}, {self.value(e.right)})")
+        if op in _COMPARE or op in ("AND", "OR"):
+            return Code(f"(-1.0 if {self.cond(e)} else 0.0)")
+        raise TypeError(f"unknown operator {op}")
+
+    # ----------------------------------------------------------------- conditions
+
+    def cond(self, e: ast.Expr) -> str:
+        """A Python expression that is true exactly when the BASIC value is nonzero
+        (parenthesised, so it can be an operand of `&`, `|` and `not`)."""
+        if isinstance(e, ast.BinOp) and e.op in _COMPARE:
+            return f"({self.value(e.left)} {_COMPARE[e.op]} {self.value(e.right)})"
+        if isinstance(e, ast.BinOp) and e.op == "AND":
+            return f"({self.cond(e.left)} & {self.cond(e.right)})"
+        if isinstance(e, ast.BinOp) and e.op == "OR":
+            return f"({self.cond(e.left)} | {self.cond(e.right)})"
+        if isinstance(e, ast.UnaryOp) and e.op == "NOT":
+            return f"(not {self.cond(e.operand)})"
+        return f"({self.value(e)} != 0.0)"
+
+    # ----------------------------------------------------------------- calls
+
+    def call(self, e: ast.Call) -> str:
+        if is_user_function(e.name):
+            fn = self.a.functions[e.name]
+            args = [
+                self.store.convert(self.value(arg), t) for arg, t in zip(e.args, fn.param_types)
+            ]
+            return f"{names.function(e.name)}({', '.join(args)})"
+        callee = BUILTIN_CALLS[e.name]
+        return f"{callee}({', '.join(self.value(arg) for arg in e.args)})"
+
+    # ----------------------------------------------------------------- array elements
+
+    def element(self, name: str, indices: list[ast.Expr]) -> str:
+        """`data[flat index]` with the subscripts rounded and checked."""
+        return f"{names.array_data(name)}[{self.flat_index(name, indices)}]"
+
+    def flat_index(self, name: str, indices: list[ast.Expr]) -> str:
+        """The flat element index, checked.  Each subscript is computed in one of three
+        ways: a constant known to be in range needs no code; an integer expression of
+        FOR shadows (`affine`) is checked as an int; anything else is rounded from its
+        float value, floor(x + 0.5), and checked.  If a check fails, `_index` redoes the
+        whole computation from the float values and raises the located fault."""
+        symbol: ArraySymbol = self.a.arrays[name]
+        base = symbol.base
+        rank = len(indices)
+        static = name in self.static_arrays
+        if static:
+            limits: list = [u + 1 for u in symbol.upper]
+            extents = symbol.extents
+            strides: list = [1] * rank
+            for d in range(rank - 2, -1, -1):
+                strides[d] = strides[d + 1] * extents[d + 1]
+            offset: int | str = sum(base * s for s in strides)
+        else:
+            limits = [names.array_limit(name, d) for d in range(rank)]
+            strides = [names.array_stride(name, d) for d in range(rank)]
+            offset = names.array_offset(name)
+        terms: list[str] = []
+        constant_part = 0
+        checks: list[str] = []
+        fallback: list[str] = []
+        for d, e in enumerate(indices):
+            affine = self.affine(e)
+            if isinstance(affine, int) and static and base <= affine < limits[d]:
+                constant_part += affine * strides[d]
+                fallback.append(f"{affine}.5")
+                continue
+            if affine is not None:
+                text = str(affine)
+                if not text.isidentifier():
+                    s = self.temps.new()
+                    checks.append(f"({base} <= ({s} := {text}) < {limits[d]})")
+                    text = s
+                else:
+                    checks.append(f"({base} <= {text} < {limits[d]})")
+                terms.append(_scaled(text, strides[d]))
+                fallback.append(f"{self.value(e)} + 0.5")
+                continue
+            t = self.temps.new()
+            checks.append(f"({base} <= ({t} := {self.value(e)} + 0.5) < {limits[d]})")
+            terms.append(_scaled(f"int({t})", strides[d]))
+            fallback.append(t)
+        if static:
+            shift = constant_part - offset
+            index = " + ".join(terms) if terms else "0"
+            if shift > 0:
+                index += f" + {shift}"
+            elif shift < 0:
+                index += f" - {-shift}"
+        else:
+            index = " + ".join(terms) + f" - {offset}"
+        if not checks:
+            return index
+        test = " & ".join(checks) if len(checks) > 1 else checks[0][1:-1]
+        return f"{index} if {test} else _index({names.array_object(name)}, {', '.join(fallback)})"
+
+    def affine(self, e: ast.Expr) -> int | str | None:
+        """An exact Python int expression for the rounded value of a subscript that is
+        built from integer constants and FOR shadows with + - and * by a constant
+        (its float value is then an exact integer, so rounding is the identity), or
+        None.  An int result is a constant."""
+        if isinstance(e, ast.Num):
+            v = e.value
+            return int(v) if float(v).is_integer() and abs(v) < 2**31 else None
+        if isinstance(e, ast.Var):
+            return self.shadows.get(e.name)
+        if isinstance(e, ast.UnaryOp) and e.op in "+-":
+            inner = self.affine(e.operand)
+            if inner is None or e.op == "+":
+                return inner
+            return -inner if isinstance(inner, int) else f"(-{inner})"
+        if isinstance(e, ast.BinOp) and e.op in ("+", "-", "*"):
+            left, right = self.affine(e.left), self.affine(e.right)
+            if left is None or right is None:
+                return None
+            if isinstance(left, int) and isinstance(right, int):
+                value = {"+": left + right, "-": left - right, "*": left * right}[e.op]
+                return value if abs(value) < 2**31 else None
+            if e.op == "*" and not (isinstance(left, int) or isinstance(right, int)):
+                return None  # shadow * shadow: keep to linear expressions
+            return f"({left} {e.op} {right})"
+        return None
+
+
+def _scaled(text: str, stride) -> str:
+    return text if stride == 1 else f"{text} * {stride}"
+
+
+class StoreConversion:
+    """What assigning a value to a variable of some type does to it:
+    `%` variables round to an integer (runtime `_interp_extras.to_integer`), numbers
+    round to float32 when the program's number type is f32, and strings are checked
+    against ECMA-55's length limit in strict mode."""
+
+    def __init__(self, analysis: Analysis):
+        self.f32 = analysis.number_type == "f32"
+        self.strict = analysis.options.strict
+
+    def convert(self, text: str, value_type: str) -> str:
+        if value_type == "int":
+            return f"_toint({text})"
+        if value_type == "str":
+            return f"_chkstr({text})" if self.strict else text
+        return f"_f32({text})" if self.f32 else text

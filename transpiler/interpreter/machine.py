@@ -1,0 +1,292 @@
+"""Running a compiled program: the names it uses, the dispatcher, GOSUB, and locating
+run-time errors and warnings in the BASIC source.
+
+The generated code (codegen.py) calls the shared runtime for everything ECMA-55 defines
+(arithmetic exceptions, functions, PRINT, INPUT, DATA, RND); this module binds those
+names for one run and adds what only the interpreter needs.  Errors and warnings carry
+no location when they are raised; they are located afterwards from the Python line of the
+generated code (a traceback for errors, the calling frame for warnings), which costs
+nothing while the program runs.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import TextIO
+
+from .. import ast
+from ..errors import BasicRuntimeError, BasicWarning, Coord, InternalError
+from ..model import Analysis
+from ..runtime import (
+    ATN,
+    COS,
+    EXP,
+    INT,
+    LOG,
+    NUMBER,
+    RANDOMIZE,
+    RND,
+    SGN,
+    SIN,
+    SQR,
+    STRING,
+    TAN,
+    BasicFault,
+    Console,
+    DataPool,
+    Notice,
+    check_string,
+    div,
+    mul,
+    power,
+    reset_rnd,
+    round_to_int,
+    set_warning_hook,
+)
+from ..runtime._interp_extras import MAX, MIN, MOD, to_integer
+from . import mat
+from .arrays import BasicArray
+from .codegen import END, RETURN, CompiledSource
+
+RETURN_WITHOUT_GOSUB = "RETURN without GOSUB"
+GOSUB_TOO_DEEP = "GOSUB nested too deeply"
+ON_OUT_OF_RANGE = "ON index out of range"
+STEP_LIMIT = "step limit exceeded"
+# bas55 allows 256 nested GOSUBs; extended programs may recurse deeper.
+STRICT_GOSUB_DEPTH = 256
+EXTENDED_GOSUB_DEPTH = 10000
+
+
+_NO_SHADOW = -(2**62)  # stays far below any array bound however long a loop runs
+
+
+def shadow(x: float) -> int:
+    """The exact integer shadow of a FOR variable's start value (codegen.py), or a
+    value that fails every subscript check when there is none."""
+    if x.is_integer() and -(2.0**52) < x < 2.0**52:
+        return int(x)
+    return _NO_SHADOW
+
+
+class _Halt(Exception):
+    """END or STOP inside a subroutine: unwinds every GOSUB."""
+
+
+class Machine:
+    def __init__(
+        self,
+        analysis: Analysis,
+        compiled: CompiledSource,
+        stdin: TextIO,
+        stdout: TextIO,
+        stderr: TextIO,
+    ):
+        self.analysis = analysis
+        self.compiled = compiled
+        self.stdout = stdout
+        self.stderr = stderr
+        self.console = Console(stdout, stdin)
+        self.pool = DataPool([(d.text, d.quoted) for d in analysis.data])
+        self.arrays = {name: self._make_array(symbol) for name, symbol in analysis.arrays.items()}
+        self.filename = f"<basic {analysis.source.name}>"
+        self.depth = 0
+        strict = analysis.options.strict
+        self.max_depth = STRICT_GOSUB_DEPTH if strict else EXTENDED_GOSUB_DEPTH
+        self.blocks: dict = {}
+
+    @staticmethod
+    def _make_array(symbol) -> BasicArray:
+        fill = "" if symbol.elem_type == "str" else 0.0
+        array = BasicArray(symbol.name, symbol.base, symbol.rank, fill)
+        if symbol.upper is not None:  # else its DIM allocates it when it runs
+            array.allocate(symbol.upper)
+        return array
+
+    # ----------------------------------------------------------------- the program's names
+
+    def namespace(self) -> dict:
+        console, pool, analysis = self.console, self.pool, self.analysis
+        f32 = analysis.number_type == "f32"
+        blocks = self.blocks
+        machine = self
+
+        def gosub(target: int) -> None:
+            if machine.depth >= machine.max_depth:
+                raise BasicFault(GOSUB_TOO_DEEP, f"({machine.max_depth} levels)")
+            machine.depth += 1
+            try:
+                pc = target
+                while pc >= 0:
+                    pc = blocks[pc]()
+            finally:
+                machine.depth -= 1
+            if pc == END:
+                raise _Halt
+
+        def do_return() -> int:
+            if machine.depth == 0:
+                raise BasicFault(RETURN_WITHOUT_GOSUB)
+            return RETURN
+
+        def on(value: float, targets: tuple[int, ...]) -> int:
+            i = round_to_int(value)
+            if 1 <= i <= len(targets):
+                return targets[i - 1]
+            raise BasicFault(ON_OUT_OF_RANGE, f"({i}; 1 to {len(targets)} allowed)")
+
+        def step_limit() -> None:
+            raise BasicFault(STEP_LIMIT, f"({analysis.options.max_steps} statements)")
+
+        def read_number() -> float:
+            value = pool.read_number()
+            return mat.to_f32(value) if f32 else value
+
+        def input_reply(prompt, kinds):
+            values = console.input(prompt, kinds)
+            if f32:
+                values = [mat.to_f32(v) if k == NUMBER else v for v, k in zip(values, kinds)]
+            return values
+
+        names = {
+            "__builtins__": __builtins__,
+            "_INF": math.inf,
+            "_mul": mul,
+            "_div": div,
+            "_power": power,
+            "_MOD": MOD,
+            "_ATN": ATN,
+            "_COS": COS,
+            "_EXP": EXP,
+            "_INT": INT,
+            "_LOG": LOG,
+            "_RND": RND,
+            "_SGN": SGN,
+            "_SIN": SIN,
+            "_SQR": SQR,
+            "_TAN": TAN,
+            "_MAX": MAX,
+            "_MIN": MIN,
+            "_RANDOMIZE": RANDOMIZE,
+            "_toint": to_integer,
+            "_f32": mat.to_f32,
+            "_chkstr": check_string,
+            "_write_string": console.write_string,
+            "_write_number": console.write_number,
+            "_zone": console.next_zone,
+            "_tab": console.tab,
+            "_newline": console.newline,
+            "_input": input_reply,
+            "_NUMBER": NUMBER,
+            "_STRING": STRING,
+            "_read_number": read_number,
+            "_read_string": pool.read_string,
+            "_restore": pool.restore,
+            "_gosub": gosub,
+            "_return": do_return,
+            "_on": on,
+            "_index": BasicArray.flat_index,
+            "_shadow": shadow,
+            "_step_limit": step_limit,
+            "_arrays": self.arrays,
+            "_mat_read": lambda a, f: mat.mat_read(a, pool, f),
+            "_mat_input": lambda a, f: mat.mat_input(a, console, f),
+            "_mat_print": lambda arrays, seps: mat.mat_print(arrays, seps, console),
+            "_mat_fill": mat.mat_fill,
+            "_mat_copy": mat.mat_copy,
+            "_mat_scale": mat.mat_scale,
+            "_mat_binary": mat.mat_binary,
+            "_mat_function": mat.mat_function,
+        }
+        return names
+
+    # ----------------------------------------------------------------- running
+
+    def run(self) -> int:
+        namespace = self.namespace()
+        code = compile(self.compiled.text, self.filename, "exec")
+        exec(code, namespace)
+        self.blocks.update(namespace["_program"]())
+        reset_rnd()
+        previous_hook = set_warning_hook(self.on_notice)
+        previous_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(previous_limit, 4 * self.max_depth + 1000))
+        try:
+            self._dispatch()
+        except BasicFault as fault:
+            self.console.finish()
+            coord, notes = self.locate_traceback(fault.__traceback__)
+            raise BasicRuntimeError(fault.message, coord, notes=notes) from None
+        except RecursionError as exc:
+            self.console.finish()
+            coord, notes = self.locate_traceback(exc.__traceback__)
+            raise BasicRuntimeError(GOSUB_TOO_DEEP, coord, notes=notes) from None
+        except (InternalError, BasicRuntimeError):
+            raise
+        except Exception as exc:  # a bug in basic2tile: say where the program was
+            self.console.finish()
+            coord, _ = self.locate_traceback(exc.__traceback__)
+            raise InternalError(f"{type(exc).__name__}: {exc}", coord) from exc
+        finally:
+            set_warning_hook(previous_hook)
+            sys.setrecursionlimit(previous_limit)
+        self.console.finish()
+        return 0
+
+    def _dispatch(self) -> None:
+        blocks = self.blocks
+        pc = 0
+        try:
+            while pc >= 0:
+                pc = blocks[pc]()
+        except _Halt:
+            pass
+
+    # ----------------------------------------------------------------- locations
+
+    def statement_at(self, line: int) -> ast.Stmt | None:
+        table = self.compiled.line_stmt
+        index = table[line] if 0 <= line < len(table) else -1
+        return self.analysis.stmts[index] if index >= 0 else None
+
+    def _coord_of(self, frames: list[tuple[str, int]]) -> tuple[Coord, tuple[str, ...]]:
+        """The location for generated frames (function name, line), outermost first:
+        the innermost statement frame; a DEF FN body is reported at its caller."""
+        notes: list[str] = []
+        for name, line in reversed(frames):
+            stmt = self.statement_at(line)
+            if name.startswith("fn_"):
+                if stmt is not None:
+                    notes.append(f"in the function {stmt.name} defined at {stmt.coord}")
+                continue
+            if stmt is not None:
+                return stmt.coord, tuple(notes)
+        return Coord(self.analysis.source.name, 0, 0), tuple(notes)
+
+    def locate_traceback(self, tb) -> tuple[Coord, tuple[str, ...]]:
+        frames = []
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                frames.append((tb.tb_frame.f_code.co_name, tb.tb_lineno))
+            tb = tb.tb_next
+        return self._coord_of(frames)
+
+    def locate_caller(self) -> tuple[Coord, tuple[str, ...]]:
+        frames = []
+        frame = sys._getframe(1)
+        while frame is not None:
+            if frame.f_code.co_filename == self.filename:
+                frames.append((frame.f_code.co_name, frame.f_lineno))
+            frame = frame.f_back
+        frames.reverse()
+        return self._coord_of(frames)
+
+    def on_notice(self, notice: Notice) -> None:
+        """Warnings (and rejected INPUT replies) go to stderr with their location."""
+        coord, notes = self.locate_caller()
+        self.stdout.flush()
+        warning = BasicWarning(notice.message, coord, notes=notes)
+        warning.severity = notice.severity
+        self.stderr.write(warning.render(self.analysis.source) + "\n")
+        self.stderr.flush()
+

@@ -1,0 +1,181 @@
+"""Typed constructors for kernel IR expressions.
+
+Both producers of kernels (the cuTile BASIC lowering and the legacy loop extraction)
+build expressions through these functions, so type promotion, broadcasting and the
+insertion of casts follow one set of rules:
+
+- integer op integer stays i32, except `/` and `^`, which give the float type;
+- a float with anything gives the wider float type (f16/bf16 < f32 < f64);
+- constants are weakly typed (they take the other operand's type, as Python scalars
+  do in cuTile), typed values of another type are cast explicitly;
+- a scalar combines with a tile by broadcasting; two tiles must have equal shapes.
+"""
+
+from __future__ import annotations
+
+from .errors import BasicSemanticError
+from .ir import (
+    FLOAT_TYPES,
+    Binary,
+    Broadcast,
+    Cast,
+    Const,
+    Full,
+    DType,
+    KExpr,
+    Select,
+    TileType,
+    Unary,
+)
+
+_FLOAT_RANK = {"f16": 1, "bf16": 1, "f32": 2, "f64": 3}
+ARITHMETIC = ("add", "sub", "mul", "div", "pow", "mod", "floordiv", "min", "max", "cdiv")
+COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
+LOGICAL = ("and", "or")
+# Unary operations that always produce a float.
+FLOAT_FUNCTIONS = ("sqrt", "exp", "log", "sin", "cos", "tan", "atan")
+
+
+def is_float(dtype: DType) -> bool:
+    return dtype in FLOAT_TYPES
+
+
+def wider_float(a: DType, b: DType) -> DType:
+    if not is_float(a):
+        return b
+    if not is_float(b):
+        return a
+    if _FLOAT_RANK[a] == _FLOAT_RANK[b] and a != b:
+        return "f32"  # f16 with bf16: meet in f32
+    return a if _FLOAT_RANK[a] >= _FLOAT_RANK[b] else b
+
+
+def broadcast_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """NumPy's broadcasting rule (cuTile follows it): (T0, 1) with (1, T1) is (T0, T1)."""
+    if a == b or not b:
+        return a
+    if not a:
+        return b
+    if len(a) == len(b) and all(x == y or x == 1 or y == 1 for x, y in zip(a, b)):
+        return tuple(max(x, y) for x, y in zip(a, b))
+    raise BasicSemanticError(f"tile shapes {_fmt(a)} and {_fmt(b)} do not match")
+
+
+def _fmt(shape: tuple[int, ...]) -> str:
+    return "(" + ", ".join(map(str, shape)) + ")"
+
+
+def const(value: float | int | bool, dtype: DType) -> Const:
+    return Const(value, type=TileType(dtype))
+
+
+def cast(expr: KExpr, dtype: DType) -> KExpr:
+    """`expr` converted to `dtype` (constants are simply retyped)."""
+    if expr.type.dtype == dtype:
+        return expr
+    if isinstance(expr, Const):
+        value = expr.value
+        if dtype in FLOAT_TYPES:
+            value = float(value)
+        elif dtype in ("i32", "i64"):
+            value = int(value)
+        return Const(value, type=TileType(dtype, expr.type.shape))
+    return Cast(expr, type=expr.type.with_dtype(dtype))
+
+
+def broadcast(expr: KExpr, shape: tuple[int, ...]) -> KExpr:
+    if expr.type.shape == shape:
+        return expr
+    if isinstance(expr, Const):
+        return Full(expr.value, type=TileType(expr.type.dtype, shape))
+    return Broadcast(expr, type=TileType(expr.type.dtype, shape))
+
+
+def _operand_dtype(left: KExpr, right: KExpr) -> DType:
+    """The common type of two operands, letting weak constants adapt."""
+    lt, rt = left.type.dtype, right.type.dtype
+    if isinstance(left, Const) and not isinstance(right, Const):
+        if not (is_float(lt) and not is_float(rt)):
+            return rt
+    if isinstance(right, Const) and not isinstance(left, Const):
+        if not (is_float(rt) and not is_float(lt)):
+            return lt
+    if is_float(lt) or is_float(rt):
+        return wider_float(lt, rt)
+    if "i64" in (lt, rt):
+        return "i64"
+    return lt if lt == rt else "i32"
+
+
+def binary(op: str, left: KExpr, right: KExpr, float_dtype: DType) -> KExpr:
+    """`left op right` with promotion; `float_dtype` is what int `/` and `^` produce."""
+    shape = broadcast_shape(left.type.shape, right.type.shape)
+    if op in LOGICAL:
+        return Binary(op, to_bool(left), to_bool(right), type=TileType("bool", shape))
+    dtype = _operand_dtype(left, right)
+    if op in ("div", "pow") and not is_float(dtype):
+        dtype = float_dtype
+    left, right = cast(left, dtype), cast(right, dtype)
+    if op in COMPARISONS:
+        return Binary(op, left, right, type=TileType("bool", shape))
+    if op == "cdiv" and is_float(dtype):
+        raise BasicSemanticError("CDIV needs integer operands")
+    return _fold(Binary(op, left, right, type=TileType(dtype, shape)))
+
+
+def _fold(e: Binary) -> KExpr:
+    """Simplify integer index arithmetic the lowering creates, e.g. `(x - 1) + 1` -> `x`
+    (BASIC's inclusive FOR limit meeting range()'s exclusive stop)."""
+    left, right = e.left, e.right
+    if e.type.dtype != "i32":
+        return e
+    if e.op == "add" and isinstance(left, Const) and left.value == 0:
+        return right
+    if not isinstance(right, Const):
+        return e
+    if isinstance(left, Const) and e.op in ("add", "sub", "mul"):
+        value = {"add": left.value + right.value, "sub": left.value - right.value}.get(
+            e.op, left.value * right.value
+        )
+        return Const(value, type=e.type)
+    if e.op in ("add", "sub") and right.value == 0:
+        return left
+    if e.op == "add" and isinstance(left, Const) and left.value == 0:
+        return right
+    if (
+        e.op in ("add", "sub")
+        and isinstance(left, Binary)
+        and left.op in ("add", "sub")
+        and left.op != e.op
+        and isinstance(left.right, Const)
+        and left.right.value == right.value
+    ):
+        return left.left
+    return e
+
+
+def unary(op: str, operand: KExpr, float_dtype: DType) -> KExpr:
+    dtype = operand.type.dtype
+    if op == "not":
+        operand = to_bool(operand)
+        return Unary("not", operand, type=operand.type)
+    if op in FLOAT_FUNCTIONS and not is_float(dtype):
+        operand = cast(operand, float_dtype)
+    return Unary(op, operand, type=operand.type)
+
+
+def to_bool(expr: KExpr) -> KExpr:
+    """BASIC truth: nonzero is true."""
+    if expr.type.dtype == "bool":
+        return expr
+    return Binary("ne", expr, const(0, expr.type.dtype), type=TileType("bool", expr.type.shape))
+
+
+def select(cond: KExpr, if_true: KExpr, if_false: KExpr, float_dtype: DType) -> KExpr:
+    shape = broadcast_shape(broadcast_shape(cond.type.shape, if_true.type.shape), if_false.type.shape)
+    dtype = _operand_dtype(if_true, if_false)
+    if not is_float(dtype) and (is_float(if_true.type.dtype) or is_float(if_false.type.dtype)):
+        dtype = float_dtype
+    return Select(
+        to_bool(cond), cast(if_true, dtype), cast(if_false, dtype), type=TileType(dtype, shape)
+    )

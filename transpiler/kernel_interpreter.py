@@ -1,0 +1,280 @@
+"""Reference semantics of cuTile BASIC kernel programs, straight from the AST.
+
+This interpreter is deliberately independent of the kernel IR and the backends: it
+walks the BASIC statements block by block with NumPy, so comparing its results with
+the generated kernels (on the CPU through tilesim, or on a GPU) checks the whole
+translation, not just the last step.
+
+Semantics (see also passes/kernel_dialect.py and the README):
+- the grid has one block per tile of the first OUTPUT array (flattened, unless BID(1)
+  or BID(2) is used);
+- `A(I, J)` is tile (I, J) of A under A's TILE shape; elements outside A read as 0 and
+  are never written;
+- integers stay integers under + - * MOD and INT(a / b) (floor division); `/` and `^`
+  give floats; INT is floor; arithmetic on float arrays happens in their element type;
+- MMA(a, b, acc) = a @ b + acc computed in the accumulator's type (f32 for f16/bf16
+  inputs, f64 for f64).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from . import ast
+from .errors import BasicRuntimeError, BasicSemanticError, at
+from .passes.kernel_dialect import KArray, KernelProgram
+from .passes.nesting import ForBlock, IfChain, Nested, WhileBlock
+
+NP_TYPES = {
+    "f16": np.float16,
+    "bf16": np.float32,  # bf16 data is held as f32 on the host (see README)
+    "f32": np.float32,
+    "f64": np.float64,
+    "i32": np.int32,
+    "i64": np.int64,
+}
+# Guard against a runaway WHILE in a kernel (reported, not silently truncated as
+# NVIDIA's compiler does).
+MAX_WHILE_ITERATIONS = 10_000_000
+
+
+def evaluate_extent(expr: ast.Expr, scalars: dict[str, int | float]) -> int:
+    """The value of a DIM size expression, given the INPUT scalars."""
+    value = _Block(None, scalars, {}, {}).eval(expr)
+    return int(value)
+
+
+def array_shapes(kp: KernelProgram, scalars: dict[str, int | float]) -> dict[str, tuple[int, ...]]:
+    return {name: tuple(evaluate_extent(e, scalars) for e in a.extents) for name, a in kp.arrays.items()}
+
+
+def run_kernel_program(
+    kp: KernelProgram, scalars: dict[str, int | float], arrays: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
+    """Run the program on the given INPUT values; returns the OUTPUT arrays.
+
+    `arrays` holds the INPUT arrays; OUTPUT and scratch arrays start as zeros.
+    """
+    shapes = array_shapes(kp, scalars)
+    memory: dict[str, np.ndarray] = {}
+    for name, array in kp.arrays.items():
+        dtype = NP_TYPES[array.dtype]
+        if array.is_input:
+            data = np.array(arrays[name], dtype=dtype, copy=True)
+            if data.shape != shapes[name]:
+                raise BasicRuntimeError(f"{name} has shape {data.shape}, DIM says {shapes[name]}", array.coord)
+            memory[name] = data
+        else:
+            memory[name] = np.zeros(shapes[name], dtype=dtype)
+    typed = {n: (int(v) if kp.scalars[n].dtype in ("i32", "i64") else NP_TYPES[kp.scalars[n].dtype](v)) for n, v in scalars.items()}
+    for bid in _grid(kp, shapes):
+        _Block(kp, typed, memory, {"BID": bid}).run(kp.body)
+    return {name: memory[name] for name in kp.outputs}
+
+
+def _grid(kp: KernelProgram, shapes: dict[str, tuple[int, ...]]):
+    out = kp.arrays[kp.outputs[0]]
+    tile = out.tile or (1,) * out.rank
+    counts = [-(-n // t) for n, t in zip(shapes[out.name], tile)]
+    if kp.grid_rank == 1:
+        total = math.prod(counts)
+        return ((b, 0, 0) for b in range(total))
+    counts += [1] * (3 - len(counts))
+    return (tuple(b) + (0,) * (3 - len(b)) for b in itertools.product(*(range(c) for c in counts[: kp.grid_rank])))
+
+
+class _Block:
+    """One block's execution: its scalars, tiles and the shared global arrays."""
+
+    def __init__(self, kp, scalars, memory, bid):
+        self.kp = kp
+        self.vars: dict[str, object] = dict(scalars)
+        self.memory = memory
+        self.bid = bid.get("BID", (0, 0, 0))
+
+    # ------------------------------------------------------------------ statements
+
+    def run(self, nodes: list[Nested]) -> None:
+        for node in nodes:
+            self.statement(node)
+
+    def statement(self, node: Nested) -> None:
+        if isinstance(node, ForBlock):
+            head = node.head
+            start, limit = int(self.eval(head.start)), int(self.eval(head.limit))
+            step = int(self.eval(head.step)) if head.step is not None else 1
+            value = start
+            while (value <= limit) if step > 0 else (value >= limit):
+                self.vars[head.var.name] = value
+                self.run(node.body)
+                value += step
+            return
+        if isinstance(node, WhileBlock):
+            for _ in range(MAX_WHILE_ITERATIONS):
+                if not self.truth(node.head.condition):
+                    return
+                self.run(node.body)
+            raise BasicRuntimeError("WHILE loop did not finish", node.head.coord)
+        if isinstance(node, IfChain):
+            for arm in node.arms:
+                if self.truth(arm.condition):
+                    self.run(arm.body)
+                    return
+            if node.else_body:
+                self.run(node.else_body)
+            return
+        if isinstance(node, ast.Let):
+            with at(node.coord):
+                self.let(node)
+
+    def truth(self, expr: ast.Expr) -> bool:
+        value = self.eval(expr)
+        if np.ndim(value) != 0:
+            raise BasicSemanticError("a condition must be a scalar", expr.coord)
+        return bool(value)
+
+    def let(self, stmt: ast.Let) -> None:
+        value = self.eval(stmt.value)
+        target = stmt.target
+        if isinstance(target, ast.Index):
+            array = self.kp.arrays[target.name]
+            index = [int(self.eval(i)) for i in target.indices]
+            self.store(array, index, value)
+            return
+        name = target.name
+        if name in self.kp.tile_vars:
+            shape = self.kp.tile_vars[name]
+            dtype = self.vars[name].dtype if name in self.vars else (np.float64 if self.kp.dtype == "f64" else np.float32)
+            value = np.broadcast_to(np.asarray(value, dtype=dtype), shape).copy()
+        elif name in self.vars and isinstance(self.vars[name], (int, np.generic, np.ndarray)):
+            previous = self.vars[name]
+            if isinstance(previous, int) and not isinstance(value, (int, np.integer)):
+                value = int(math.floor(value))
+            elif isinstance(previous, np.generic) and np.ndim(value) == 0:
+                value = previous.dtype.type(value)
+        self.vars[name] = value
+
+    # ------------------------------------------------------------------ memory
+
+    def _region(self, array: KArray, index: list[int]):
+        data = self.memory[array.name]
+        tile = array.tile or (1,) * array.rank
+        if len(index) != array.rank:
+            raise BasicSemanticError(f"{array.name} needs {array.rank} indices")
+        lo = [i * t for i, t in zip(index, tile)]
+        hi = [min(lo_ + t, n) for lo_, t, n in zip(lo, tile, data.shape)]
+        return data, tile, lo, hi
+
+    def load(self, array: KArray, index: list[int]):
+        data, tile, lo, hi = self._region(array, index)
+        out = np.zeros(tile, dtype=data.dtype)
+        if all(l < h for l, h in zip(lo, hi)) and all(i >= 0 for i in index):
+            out[tuple(slice(0, h - l) for l, h in zip(lo, hi))] = data[tuple(slice(l, h) for l, h in zip(lo, hi))]
+        return out if array.tile else out.reshape(())[()]
+
+    def store(self, array: KArray, index: list[int], value) -> None:
+        data, tile, lo, hi = self._region(array, index)
+        value = np.broadcast_to(np.asarray(value), tile).astype(data.dtype)
+        if all(l < h for l, h in zip(lo, hi)) and all(i >= 0 for i in index):
+            data[tuple(slice(l, h) for l, h in zip(lo, hi))] = value[tuple(slice(0, h - l) for l, h in zip(lo, hi))]
+
+    # ------------------------------------------------------------------ expressions
+
+    def eval(self, e: ast.Expr):
+        if isinstance(e, ast.Num):
+            if e.value == int(e.value) and e.text.isdigit():
+                return int(e.value)
+            return float(e.value) if self.kp is None else NP_TYPES[self.kp.dtype](e.value)
+        if isinstance(e, ast.Bid):
+            return int(self.bid[e.axis])
+        if isinstance(e, ast.Var):
+            if e.name not in self.vars:
+                raise BasicSemanticError(f"{e.name} is used before it is assigned", e.coord)
+            return self.vars[e.name]
+        if isinstance(e, ast.Index):
+            return self.load(self.kp.arrays[e.name], [int(self.eval(i)) for i in e.indices])
+        if isinstance(e, ast.UnaryOp):
+            v = self.eval(e.operand)
+            return {"-": lambda: -v, "+": lambda: v, "NOT": lambda: np.logical_not(v)}[e.op]()
+        if isinstance(e, ast.BinOp):
+            return self.binop(e)
+        if isinstance(e, ast.Call):
+            return self.call(e)
+        raise BasicSemanticError(f"{type(e).__name__} is not supported in a kernel", e.coord)
+
+    def _float_type(self):
+        return np.float64 if self.kp is None or self.kp.dtype == "f64" else NP_TYPES[self.kp.dtype]
+
+    def binop(self, e: ast.BinOp):
+        a, b = self.eval(e.left), self.eval(e.right)
+        both_int = isinstance(a, int) and isinstance(b, int)
+        op = e.op
+        if op == "+":
+            return a + b
+        if op == "-":
+            return a - b
+        if op == "*":
+            return a * b
+        if op == "/":
+            if both_int:
+                return self._float_type()(a) / self._float_type()(b)
+            return a / b
+        if op == "^":
+            if both_int:
+                return self._float_type()(a) ** self._float_type()(b)
+            return a**b
+        if op == "MOD":
+            return a % b if both_int else np.mod(a, b)
+        if op in ("=", "<>", "<", "<=", ">", ">="):
+            return {"=": np.equal, "<>": np.not_equal, "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}[op](a, b)
+        if op == "AND":
+            return np.logical_and(a, b)
+        if op == "OR":
+            return np.logical_or(a, b)
+        raise BasicSemanticError(f"operator {op} is not supported in a kernel", e.coord)
+
+    def call(self, e: ast.Call):
+        name, args = e.name, e.args
+        if name == "INT":
+            inner = args[0]
+            if isinstance(inner, ast.BinOp) and inner.op == "/":
+                a, b = self.eval(inner.left), self.eval(inner.right)
+                if isinstance(a, int) and isinstance(b, int):
+                    return a // b
+            v = self.eval(inner)
+            if isinstance(v, int):
+                return v
+            return int(math.floor(v)) if np.ndim(v) == 0 else np.floor(v)
+        if name == "MMA":
+            a, b, acc = (self.eval(x) for x in args)
+            acc_type = np.float64 if np.float64 in (a.dtype, b.dtype) else np.float32
+            return (a.astype(acc_type) @ b.astype(acc_type) + acc.astype(acc_type)).astype(acc_type)
+        if name in ("SUM", "MAX", "MIN"):
+            x = self.eval(args[0])
+            axis_given = len(args) == 2 and isinstance(args[1], ast.Num) and args[1].text.isdigit()
+            if np.ndim(x) > 0 and (len(args) == 1 or axis_given):
+                axis = int(args[1].value) if axis_given else None
+                fn = {"SUM": np.sum, "MAX": np.max, "MIN": np.min}[name]
+                return fn(x, axis=axis).astype(x.dtype)
+            y = self.eval(args[1])
+            return np.maximum(x, y) if name == "MAX" else np.minimum(x, y)
+        fns = {
+            "ABS": np.abs,
+            "ATN": np.arctan,
+            "COS": np.cos,
+            "EXP": np.exp,
+            "LOG": np.log,
+            "SGN": np.sign,
+            "SIN": np.sin,
+            "SQR": np.sqrt,
+            "TAN": np.tan,
+        }
+        if name in fns:
+            v = self.eval(args[0])
+            if isinstance(v, int) and name != "ABS" and name != "SGN":
+                v = self._float_type()(v)
+            return fns[name](v)
+        raise BasicSemanticError(f"{name} is not supported in a kernel", e.coord)

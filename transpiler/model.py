@@ -1,0 +1,206 @@
+"""The result of the semantic passes: what every consumer of a BASIC program reads.
+
+`Analysis` is the contract between the front end (parser + `transpiler.passes`) and the
+reference interpreter, the host-code structuring, the loop dependence analysis and the
+kernel extraction.  Everything a consumer needs to know about control flow, symbols and
+types is resolved here once, so that no consumer re-derives it (and so that they agree).
+
+Conventions
+- A *statement index* is a position in `Analysis.stmts`, the flat statement list in
+  execution order.  Every structural link (FOR -> NEXT, jump -> target...) is one.
+- AST nodes are compared by identity (`eq=False` dataclasses), so they key dicts directly:
+  `analysis.expr_types[node]`, `analysis.jump_target[line_ref]`.
+- Types of values: "num" (a floating-point number of `number_type`), "int" (a `%`
+  variable, a 32-bit signed integer) and "str".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from . import ast
+from .errors import BasicWarning, Coord, SourceFile
+from .options import Options
+
+Kind = Literal["legacy", "kernel"]
+ValueType = Literal["num", "int", "str"]
+NumberType = Literal["f32", "f64"]
+
+# The bounds of an array that is used without DIM (ECMA-55 8.4: 10 in each dimension).
+IMPLICIT_UPPER_BOUND = 10
+
+
+def type_of_name(name: str) -> ValueType:
+    """The type a variable, array or function name declares by its suffix."""
+    if name.endswith("$"):
+        return "str"
+    if name.endswith("%"):
+        return "int"
+    return "num"
+
+
+@dataclass(eq=False, slots=True)
+class VarSymbol:
+    """A simple variable ("X", "X1", "A$", "COUNT%")."""
+
+    name: str
+    type: ValueType
+    coord: Coord  # its first appearance in the text
+    assigned: bool = False  # some statement assigns it (LET, READ, INPUT, FOR, MAT...)
+
+
+@dataclass(eq=False, slots=True)
+class ArraySymbol:
+    """An array ("A", "B$", "C%").
+
+    The valid subscripts of dimension d run from `base` to `upper[d]` inclusive (ECMA-55:
+    a subscript is rounded to the nearest integer first).  `upper` is None when a DIM
+    bound is not a constant (extended mode: the DIM statement evaluates `bound_exprs`
+    when it runs, and the array does not exist before that).
+    """
+
+    name: str
+    rank: int
+    elem_type: ValueType
+    base: int  # OPTION BASE (0 or 1), the same for every array of the program
+    upper: tuple[int, ...] | None
+    declared: bool  # True: by DIM; False: implicitly by use (bounds 10, ECMA-55 8.4)
+    coord: Coord  # the DIM declaration (`A(10)` in the DIM statement), else the first use
+    dim_stmt: ast.Dim | None = None
+    bound_exprs: list[ast.Expr] | None = None  # the DIM bounds as written
+    # A MAT statement may change its current dimensions (MAT READ A(2, 3), MAT A = B * C,
+    # MAT A = ZER(N)): consumers must not assume `upper` stays the shape at run time.
+    redimensioned: bool = False
+
+    @property
+    def extents(self) -> tuple[int, ...] | None:
+        """Number of elements per dimension (None if the bounds are not constants)."""
+        if self.upper is None:
+            return None
+        return tuple(u - self.base + 1 for u in self.upper)
+
+
+@dataclass(eq=False, slots=True)
+class FunctionSymbol:
+    """A DEF FN function.  Parameters are local to the body and shadow variables of the
+    same name; every other name in the body is the program's variable."""
+
+    name: str  # "FNA", "FNSQUARE", "FNA$"
+    params: list[str]
+    param_types: list[ValueType]
+    result_type: ValueType
+    body: ast.Expr
+    stmt: ast.DefFn
+    index: int  # statement index of the DEF
+    # Functions called in the body (for the recursion check and call graphs).
+    calls: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class IfParts:
+    """The parts of one block IF, as statement indices."""
+
+    if_index: int  # the IfBlock
+    elseifs: tuple[int, ...]  # each ElseIf, in order
+    else_index: int | None  # the Else, if any
+    endif_index: int  # the EndIf
+
+    @property
+    def branch_heads(self) -> tuple[int, ...]:
+        """IfBlock, ElseIfs and Else in order: each one starts a branch that ends just
+        before the next head (or the EndIf)."""
+        heads = (self.if_index,) + self.elseifs
+        return heads + ((self.else_index,) if self.else_index is not None else ())
+
+
+@dataclass(eq=False)
+class Analysis:
+    """Everything the passes found out about one program.  Filled in pass by pass (see
+    `transpiler.passes.analyze` for the order); a field is complete when analyze returns.
+    """
+
+    program: ast.Program
+    source: SourceFile
+    options: Options
+    # "kernel": the program uses cuTile BASIC (TILE, OUTPUT, BID, MMA, SUM or
+    # `INPUT A()` array parameters); only the generic passes ran (flattening, structure,
+    # jumps, DATA) and `passes/kernel_dialect.py` did the rest.  "legacy": everything else.
+    kind: Kind = "legacy"
+    # Element type of numbers: options.precision, else f64 (legacy) or f32 (kernel).
+    number_type: NumberType = "f64"
+
+    # ---- flat statement list (passes/flatten.py)
+    # Every statement in execution order.  One-line IFs are lowered to the block form:
+    # `IF c THEN s1 : s2 ELSE s3` -> IfBlock(c), s1, s2, Else, s3, EndIf and
+    # `IF c THEN 100` -> IfBlock(c), Goto(100), EndIf; the new nodes carry the IF's coord
+    # and label, the Goto keeps the LineRef (and its coord) of the source.  `NEXT I, J`
+    # becomes Next([I]), Next([J]).  Every statement's `label` is its line's number.
+    stmts: list[ast.Stmt] = field(default_factory=list)
+    # BASIC line number -> statement index of the first statement of that line.
+    label_index: dict[int, int] = field(default_factory=dict)
+    # IfBlock index -> the one-line If it was lowered from (absent for source block IFs).
+    lowered_if: dict[int, ast.If] = field(default_factory=dict)
+
+    # ---- jumps (passes/jumps.py)
+    # Every LineRef (GOTO, GOSUB, IF ... THEN n, ON ... GOTO) -> statement index of its
+    # target.  Missing lines are errors, so after analyze every LineRef is here.
+    jump_target: dict[ast.LineRef, int] = field(default_factory=dict)
+    # Statement indices that some GOSUB / ON ... GOSUB enters.
+    gosub_targets: set[int] = field(default_factory=set)
+
+    # ---- block structure (passes/blocks.py); pairs are textual (ECMA-55 13: a FOR
+    # block is the text from FOR to its NEXT) and properly nested with each other.
+    for_next: dict[int, int] = field(default_factory=dict)  # FOR index -> its NEXT
+    next_for: dict[int, int] = field(default_factory=dict)  # NEXT index -> its FOR
+    while_wend: dict[int, int] = field(default_factory=dict)  # WHILE -> WEND
+    wend_while: dict[int, int] = field(default_factory=dict)  # WEND -> WHILE
+    if_parts: dict[int, IfParts] = field(default_factory=dict)  # IfBlock -> its parts
+    # ElseIf / Else / EndIf index -> the index of its IfBlock.
+    block_if_of: dict[int, int] = field(default_factory=dict)
+    # For every statement, the index of the innermost FOR / WHILE / IfBlock whose block
+    # contains it (the opener itself is not inside its own block; its closer is), or None.
+    enclosing: list[int | None] = field(default_factory=list)
+
+    # ---- symbols (passes/symbols.py, passes/functions.py; legacy programs)
+    variables: dict[str, VarSymbol] = field(default_factory=dict)
+    arrays: dict[str, ArraySymbol] = field(default_factory=dict)
+    functions: dict[str, FunctionSymbol] = field(default_factory=dict)
+    option_base: int = 0
+    option_base_stmt: ast.OptionBase | None = None
+
+    # ---- types (passes/typecheck.py; legacy programs)
+    # The type of every expression node of the program (DEF FN bodies included).
+    expr_types: dict[ast.Expr, ValueType] = field(default_factory=dict)
+
+    # ---- DATA (passes/data.py)
+    data: list[ast.Datum] = field(default_factory=list)  # every datum in program order
+    # Line number of each line holding DATA -> position of its first datum in `data`.
+    data_line_start: dict[int, int] = field(default_factory=dict)
+    # Statement index of each `RESTORE n` -> the position it resets the data pointer to:
+    # the first datum of the first DATA line numbered n or more (len(data) if none).
+    restore_position: dict[int, int] = field(default_factory=dict)
+
+    # Non-fatal diagnostics found while analysing (e.g. a numeric constant that
+    # overflows); the interpreter prints them before running.
+    warnings: list[BasicWarning] = field(default_factory=list)
+
+    _labels_by_source_line: dict[int, int] | None = field(default=None, repr=False)
+
+    def line_name(self, coord: Coord) -> str:
+        """How a message names the line of `coord`: "line 250" (its BASIC line number),
+        or "source line 7" for an unnumbered line."""
+        if self._labels_by_source_line is None:
+            self._labels_by_source_line = {
+                line.coord.line: line.number for line in self.program.lines if line.number
+            }
+        number = self._labels_by_source_line.get(coord.line)
+        return f"line {number}" if number is not None else f"source line {coord.line}"
+
+    def index_of(self, stmt: ast.Stmt) -> int:
+        """The statement index of a statement of `stmts` (linear search: for tests and
+        diagnostics, not for hot paths)."""
+        for i, s in enumerate(self.stmts):
+            if s is stmt:
+                return i
+        raise ValueError("statement not in the flat list")

@@ -1,0 +1,125 @@
+"""Pass 5: pair the block statements and check that blocks nest.
+
+FOR/NEXT (ECMA-55 11), WHILE/WEND and IF/ELSEIF/ELSE/ENDIF are paired by their text,
+not by the control flow: a FOR block is the text from the FOR to its NEXT, whatever
+the GOTOs do.  All three kinds share one stack, so they must nest properly inside each
+other; `NEXT` names the variable of the innermost open FOR (or none at all, outside
+strict mode), and a FOR may not reuse the variable of a FOR that encloses it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ast
+from ..errors import BasicSemanticError, Diagnostics
+from ..model import Analysis, IfParts
+
+_NAMES = {ast.For: "FOR", ast.While: "WHILE", ast.IfBlock: "IF"}
+
+
+@dataclass
+class _Open:
+    index: int
+    stmt: ast.Stmt
+    elseifs: list[int] = field(default_factory=list)
+    else_index: int | None = None
+
+    @property
+    def what(self) -> str:
+        if isinstance(self.stmt, ast.For):
+            return f"FOR {self.stmt.var.name}"
+        return _NAMES[type(self.stmt)]
+
+
+def _line(stmt: ast.Stmt) -> str:
+    return f"line {stmt.label}" if stmt.label is not None else f"source line {stmt.coord.line}"
+
+
+def run(analysis: Analysis, diags: Diagnostics) -> None:
+    stack: list[_Open] = []
+    enclosing = analysis.enclosing
+
+    def error(message: str, coord) -> None:
+        diags.error(BasicSemanticError(message, coord))
+
+    def unclosed_inside(top: _Open, closer: str, coord) -> None:
+        error(f"{closer} inside the unfinished {top.what} block of {_line(top.stmt)}", coord)
+
+    for index, stmt in enumerate(analysis.stmts):
+        enclosing.append(stack[-1].index if stack else None)
+        if isinstance(stmt, ast.For):
+            for outer in stack:
+                if isinstance(outer.stmt, ast.For) and outer.stmt.var.name == stmt.var.name:
+                    error(
+                        f"FOR {stmt.var.name} inside a FOR block with the same variable "
+                        f"({_line(outer.stmt)})",
+                        stmt.var.coord,
+                    )
+                    break
+            stack.append(_Open(index, stmt))
+        elif isinstance(stmt, (ast.While, ast.IfBlock)):
+            stack.append(_Open(index, stmt))
+        elif isinstance(stmt, ast.Next):
+            _close_for(analysis, stack, index, stmt, error, unclosed_inside)
+        elif isinstance(stmt, ast.Wend):
+            if not stack or not isinstance(stack[-1].stmt, ast.While):
+                if any(isinstance(o.stmt, ast.While) for o in stack):
+                    unclosed_inside(stack[-1], "WEND", stmt.coord)
+                else:
+                    error("WEND without WHILE", stmt.coord)
+                continue
+            top = stack.pop()
+            analysis.while_wend[top.index] = index
+            analysis.wend_while[index] = top.index
+        elif isinstance(stmt, (ast.ElseIf, ast.Else, ast.EndIf)):
+            word = {ast.ElseIf: "ELSEIF", ast.Else: "ELSE", ast.EndIf: "END IF"}[type(stmt)]
+            if not stack or not isinstance(stack[-1].stmt, ast.IfBlock):
+                if any(isinstance(o.stmt, ast.IfBlock) for o in stack):
+                    unclosed_inside(stack[-1], word, stmt.coord)
+                else:
+                    error(f"{word} without IF", stmt.coord)
+                continue
+            top = stack[-1]
+            analysis.block_if_of[index] = top.index
+            if isinstance(stmt, ast.EndIf):
+                stack.pop()
+                analysis.if_parts[top.index] = IfParts(
+                    top.index, tuple(top.elseifs), top.else_index, index
+                )
+            elif top.else_index is not None:
+                error(f"{word} after the ELSE of the IF of {_line(top.stmt)}", stmt.coord)
+            elif isinstance(stmt, ast.ElseIf):
+                top.elseifs.append(index)
+            else:
+                top.else_index = index
+    for still_open in stack:
+        closer = {ast.For: "NEXT", ast.While: "WEND", ast.IfBlock: "END IF"}[type(still_open.stmt)]
+        error(f"{still_open.what} without {closer}", still_open.stmt.coord)
+
+
+def _close_for(analysis: Analysis, stack, index, stmt: ast.Next, error, unclosed_inside) -> None:
+    name = stmt.vars[0].name if stmt.vars else None
+    shown = f"NEXT {name}" if name else "NEXT"
+    if not stack or not isinstance(stack[-1].stmt, ast.For):
+        if stack and any(isinstance(o.stmt, ast.For) for o in stack):
+            unclosed_inside(stack[-1], shown, stmt.coord)
+        else:
+            error(f"{shown} without FOR", stmt.coord)
+        return
+    top = stack[-1]
+    if name is not None and top.stmt.var.name != name:
+        if any(isinstance(o.stmt, ast.For) and o.stmt.var.name == name for o in stack):
+            error(
+                f"{shown} closes an outer loop before the inner {top.what} of "
+                f"{_line(top.stmt)} (interleaved FOR blocks)",
+                stmt.coord,
+            )
+        else:
+            error(
+                f"{shown} without FOR (the open FOR is {top.what} of {_line(top.stmt)})", stmt.coord
+            )
+        return
+    stack.pop()
+    analysis.for_next[top.index] = index
+    analysis.next_for[index] = top.index

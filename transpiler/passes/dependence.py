@@ -1,0 +1,617 @@
+"""Is a FOR loop (or a nest of them) parallel, and how?  The loop dependence pass.
+
+Each iteration of an offloaded loop becomes one *lane* of a tile kernel.  That is
+correct when no iteration needs another one's results, which this pass checks and
+records in a `LoopPlan`, or refuses with a `NotParallel` reason that --explain shows
+("loop-carried dependence: P(I) reads P(I - 1), line 50").
+
+What it accepts, per variable of the loop body:
+- the loop variable(s): a perfect (or nearly perfect) nest of FORs with constant
+  integer starts and steps becomes a 1-D or 2-D lane space; statements between the
+  FORs are repeated per lane when they only set temporaries;
+- scalars written in the body: *private* (set before being read in every iteration and
+  not read after the loop), or *reductions*: `S = S + e`, `S = S - e`, `S = S * e`, and
+  `IF e > M THEN M = e : J = I` (max/min with the index of the first/last extreme);
+- scalars only read: loop-invariant kernel parameters;
+- arrays: read anywhere; written only at the lane's own element (`Y(I) = ...`, read
+  back only there), or updated as a histogram (`H(B) = H(B) + 1`, atomics).
+The body may contain IF, DEF FN calls, GOSUB to a subroutine that only sets
+temporaries, inner FOR loops with bounds that do not vary per lane, and inner loops
+that run a data-dependent number of times (a WHILE or a GOTO loop: masked in the
+kernel).  PRINT, INPUT, READ, RND, strings, STOP... keep the loop on the host.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ast, hostir
+from ..model import Analysis
+from .exprutil import Affine, affine, constant_value, same_expr
+from .liveness import expr_vars
+
+MAX_LANE_DIMS = 2
+_REVERSED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+class NotParallel(Exception):
+    """The loop stays on the host; `reason` says why, `coord` where."""
+
+    def __init__(self, reason: str, node: ast.Node | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.coord = node.coord if node is not None else None
+
+
+@dataclass(eq=False)
+class LaneDim:
+    var: str
+    start: int
+    limit: ast.Expr
+    step: int
+    stmt: ast.For
+
+
+@dataclass(eq=False)
+class Reduction:
+    var: str
+    op: str  # "sum" (S = S + e), "sub" (S = S - e), "prod", "max", "min"
+    value: ast.Expr  # e
+    node: hostir.HNode  # the statement (or IF) that performs it
+    strict: bool = True  # max/min: `>` keeps the first extreme, `>=` the last
+    payload: list[tuple[str, ast.Expr]] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class LoopPlan:
+    loop: hostir.ForLoop
+    dims: list[LaneDim]
+    body: list[hostir.HNode]  # the per-lane statements, normalised
+    privates: set[str]
+    invariants: set[str]
+    reductions: list[Reduction]
+    written: dict[str, tuple[Affine, ...]]  # array -> the index every write uses
+    histograms: set[str]
+    kind: str
+
+    @property
+    def lane_vars(self) -> set[str]:
+        return {d.var for d in self.dims}
+
+    def reduction_for(self, node: hostir.HNode) -> Reduction | None:
+        for r in self.reductions:
+            if r.node is node:
+                return r
+        return None
+
+
+def plan_loop(
+    loop: hostir.ForLoop,
+    analysis: Analysis,
+    live_after: frozenset[str],
+    subroutines: dict[str, hostir.Subroutine],
+) -> LoopPlan:
+    """The LoopPlan for `loop`, or NotParallel."""
+    dims, body = _lane_space(loop, analysis)
+    body = _normalise(body, subroutines)
+    scan = _Scan(analysis, {d.var for d in dims})
+    scan.block(body)
+    reductions = _find_reductions(body, scan, {d.var for d in dims})
+    reduction_vars = {r.var for r in reductions} | {v for r in reductions for v, _ in r.payload}
+    lane_vars = {d.var for d in dims}
+    for var in sorted(scan.scalar_writes):
+        if var in lane_vars:
+            raise NotParallel(f"the loop changes its own control variable {var}", scan.first_write[var])
+    privates = (scan.scalar_writes | scan.inner_loop_vars) - reduction_vars
+    exposed = _upward_exposed(body, analysis, lane_vars, {r.node for r in reductions})
+    for var in sorted(privates):
+        if var in exposed:
+            raise NotParallel(
+                f"loop-carried dependence: {var} keeps its value from one iteration to the next",
+                exposed[var],
+            )
+        if var in live_after:
+            raise NotParallel(
+                f"{var} is set in the loop and used after it (the last iteration's value would be lost)",
+                scan.first_write.get(var),
+            )
+    for var in reduction_vars:
+        if var.endswith(("$", "%")):
+            raise NotParallel(f"{var} is not a floating-point variable", scan.first_write.get(var))
+    invariants = scan.scalar_reads - privates - reduction_vars - lane_vars - scan.inner_loop_vars
+    written, histograms = _check_arrays(scan, lane_vars, invariants, dims)
+    kind = _kind(dims, reductions, histograms, scan, written)
+    return LoopPlan(loop, dims, body, privates, invariants, reductions, written, histograms, kind)
+
+
+# --------------------------------------------------------------------------- lane space
+
+
+def _lane_space(loop: hostir.ForLoop, analysis: Analysis) -> tuple[list[LaneDim], list[hostir.HNode]]:
+    """The collapsed nest: up to MAX_LANE_DIMS rectangular FORs, and the lane body."""
+    dims = [_lane_dim(loop)]
+    prefix: list[hostir.HNode] = []
+    body = loop.body
+    while len(dims) < MAX_LANE_DIMS:
+        stmts = [n for n in body if not _is_rem(n)]
+        if not stmts or not isinstance(stmts[-1], hostir.ForLoop):
+            break
+        inner = stmts[-1]
+        before = stmts[:-1]
+        try:
+            dim = _lane_dim(inner)
+        except NotParallel:
+            break
+        outer_vars = {d.var for d in dims}
+        bound_vars = expr_vars(inner.stmt.limit, analysis)
+        set_before = _assigned_scalars(before)
+        if bound_vars & (outer_vars | set_before) or not all(_is_scalar_let(n) for n in before):
+            break
+        # Statements before the inner FOR run once per outer iteration; repeating them
+        # per lane is only right if the inner body does not change what they set.
+        if set_before & _assigned_scalars(inner.body):
+            break
+        dims.append(dim)
+        prefix.extend(before)
+        body = inner.body
+    return dims, prefix + list(body)
+
+
+def _lane_dim(loop: hostir.ForLoop) -> LaneDim:
+    stmt = loop.stmt
+    start = constant_value(stmt.start)
+    if start is None or start != int(start):
+        raise NotParallel("the loop's start is not a constant integer", stmt.start)
+    step = 1.0 if stmt.step is None else constant_value(stmt.step)
+    if step is None or step != int(step) or step == 0:
+        raise NotParallel("the loop's STEP is not a constant nonzero integer", stmt.step or stmt)
+    if stmt.var.name.endswith("%"):
+        raise NotParallel("integer (%) loop variables are kept on the host", stmt.var)
+    return LaneDim(stmt.var.name, int(start), stmt.limit, int(step), stmt)
+
+
+def _is_rem(node: hostir.HNode) -> bool:
+    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Rem)
+
+
+def _is_scalar_let(node: hostir.HNode) -> bool:
+    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let) and isinstance(node.stmt.target, ast.Var)
+
+
+def _assigned_scalars(nodes: list[hostir.HNode]) -> set[str]:
+    out: set[str] = set()
+    for node in hostir.walk(nodes):
+        if isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let) and isinstance(node.stmt.target, ast.Var):
+            out.add(node.stmt.target.name)
+        elif isinstance(node, hostir.ForLoop):
+            out.add(node.stmt.var.name)
+    return out
+
+
+# --------------------------------------------------------------------------- normalisation
+
+
+def _normalise(body: list[hostir.HNode], subroutines: dict[str, hostir.Subroutine]) -> list[hostir.HNode]:
+    """Inline GOSUBs to structured subroutines; turn `IF c THEN <next iteration>` into
+    an IF around the rest of the body."""
+    out: list[hostir.HNode] = []
+    for i, node in enumerate(body):
+        if isinstance(node, hostir.Call):
+            sub = subroutines.get(node.subroutine)
+            if sub is None:
+                raise NotParallel("GOSUB to code that is not a simple subroutine", node.origin)
+            inner = list(sub.body)
+            if inner and isinstance(inner[-1], hostir.Return):
+                inner = inner[:-1]
+            if any(isinstance(n, hostir.Return) for n in hostir.walk(inner)):
+                raise NotParallel("the subroutine returns from several places", node.origin)
+            out.extend(_normalise(inner, subroutines))
+            continue
+        if isinstance(node, hostir.If) and _ends_with_continue(node):
+            rest = _normalise(body[i + 1 :], subroutines)
+            arms = [(cond, _with_rest(b, rest, subroutines)) for cond, b in node.arms]
+            else_body = _with_rest(node.else_body or [], rest, subroutines)
+            out.append(hostir.If(arms, else_body or None, origin=node.origin))
+            return out
+        if isinstance(node, hostir.If):
+            node = hostir.If(
+                [(c, _normalise(b, subroutines)) for c, b in node.arms],
+                _normalise(node.else_body, subroutines) if node.else_body else None,
+                origin=node.origin,
+            )
+        elif isinstance(node, hostir.Continue):
+            return out  # the rest of this iteration is skipped
+        out.append(node)
+    return out
+
+
+def _ends_with_continue(node: hostir.If) -> bool:
+    bodies = [b for _, b in node.arms] + [node.else_body or []]
+    return any(b and isinstance(b[-1], hostir.Continue) for b in bodies)
+
+
+def _with_rest(body, rest, subroutines):
+    if body and isinstance(body[-1], hostir.Continue):
+        return _normalise(body[:-1], subroutines)
+    return _normalise(list(body) + list(rest), subroutines)
+
+
+# --------------------------------------------------------------------------- scanning
+
+
+@dataclass(eq=False)
+class _Access:
+    array: str
+    indices: list[ast.Expr]
+    node: ast.Node
+    write: bool
+    stmt: ast.Stmt | None
+
+
+class _Scan:
+    """Collects what the lane body reads and writes; rejects host-only statements."""
+
+    def __init__(self, analysis: Analysis, lane_vars: set[str]):
+        self.analysis = analysis
+        self.lane_vars = lane_vars
+        self.scalar_reads: set[str] = set()
+        self.scalar_writes: set[str] = set()
+        self.inner_loop_vars: set[str] = set()
+        self.first_write: dict[str, ast.Node] = {}
+        self.accesses: list[_Access] = []
+        self.has_inner_loop = False
+        self.has_lane_loop = False
+
+    def block(self, nodes: list[hostir.HNode]) -> None:
+        for node in nodes:
+            self.node(node)
+
+    def node(self, node: hostir.HNode) -> None:
+        if isinstance(node, hostir.Simple):
+            self.simple(node.stmt)
+        elif isinstance(node, hostir.If):
+            for cond, body in node.arms:
+                self.expr(cond, node.origin)
+                self.block(body)
+            if node.else_body:
+                self.block(node.else_body)
+        elif isinstance(node, hostir.ForLoop):
+            self.has_inner_loop = True
+            var = node.stmt.var.name
+            self.inner_loop_vars.add(var)
+            self.first_write.setdefault(var, node.stmt.var)
+            for e in (node.stmt.start, node.stmt.limit, node.stmt.step):
+                if e is not None:
+                    self.expr(e, node.stmt)
+            self.block(node.body)
+        elif isinstance(node, hostir.WhileLoop):
+            self.has_inner_loop = self.has_lane_loop = True
+            if getattr(node, "stmt", None) is not None and getattr(node.stmt, "condition", None) is not None:
+                self.expr(node.stmt.condition, node.stmt)
+            self.block(node.body)
+        elif isinstance(node, hostir.Break):
+            pass  # only meaningful inside an inner loop; checked by the lowering
+        elif isinstance(node, hostir.EndProgram):
+            raise NotParallel("END/STOP inside the loop", node.origin)
+        else:
+            what = type(node).__name__
+            raise NotParallel(f"control flow the kernel cannot express ({what})", node.origin)
+
+    def simple(self, stmt: ast.Stmt) -> None:
+        if isinstance(stmt, ast.Rem):
+            return
+        if not isinstance(stmt, ast.Let):
+            word = type(stmt).__name__.upper()
+            raise NotParallel(f"{word} inside the loop runs on the host", stmt)
+        target = stmt.target
+        self.expr(stmt.value, stmt)
+        if isinstance(target, ast.Var):
+            if target.name.endswith("$"):
+                raise NotParallel("string variables stay on the host", target)
+            self.scalar_writes.add(target.name)
+            self.first_write.setdefault(target.name, target)
+        else:
+            for index in target.indices:
+                self.expr(index, stmt)
+            self.accesses.append(_Access(target.name, target.indices, target, True, stmt))
+
+    def expr(self, expr: ast.Expr, stmt: ast.Stmt | None) -> None:
+        for node in expr.walk():
+            if isinstance(node, ast.Var):
+                self.scalar_reads.add(node.name)
+                if node.name.endswith("$"):
+                    raise NotParallel("string variables stay on the host", node)
+            elif isinstance(node, ast.Str):
+                raise NotParallel("strings stay on the host", node)
+            elif isinstance(node, ast.Index):
+                self.accesses.append(_Access(node.name, node.indices, node, False, stmt))
+            elif isinstance(node, ast.Call):
+                self.call(node, stmt)
+
+    def call(self, call: ast.Call, stmt) -> None:
+        if call.name == "RND":
+            raise NotParallel("RND inside the loop: its sequence is sequential", call)
+        fn = self.analysis.functions.get(call.name)
+        if fn is None:
+            return
+        if fn.result_type == "str":
+            raise NotParallel("string functions stay on the host", call)
+        params = set(fn.params)
+        for node in fn.body.walk():
+            if isinstance(node, ast.Var) and node.name not in params:
+                self.scalar_reads.add(node.name)
+            elif isinstance(node, ast.Index):
+                raise NotParallel(f"{fn.name} reads an array", node)
+            elif isinstance(node, ast.Call):
+                self.call(node, stmt)
+
+
+# --------------------------------------------------------------------------- reductions
+
+
+def _find_reductions(body: list[hostir.HNode], scan: _Scan, lane_vars: set[str]) -> list[Reduction]:
+    candidates: list[Reduction] = []
+    _collect_reductions(body, candidates, in_loop=False)
+    # A reduction variable may appear nowhere else in the body.
+    found: list[Reduction] = []
+    by_var: dict[str, list[Reduction]] = {}
+    for r in candidates:
+        by_var.setdefault(r.var, []).append(r)
+    for var, group in by_var.items():
+        ops = {r.op for r in group}
+        if len(ops) > 1 and not ops <= {"sum", "sub"}:
+            continue
+        if _occurrences(body, var, {id(r.node) for r in group}):
+            continue
+        payload_ok = all(
+            p not in lane_vars and not _occurrences(body, p, {id(r.node)}) and not _mentions(e, var)
+            for r in group
+            for p, e in r.payload
+        )
+        if payload_ok:
+            found.extend(group)
+    return found
+
+
+def _collect_reductions(nodes, out: list[Reduction], in_loop: bool) -> None:
+    for node in nodes:
+        if isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let):
+            r = _accumulation(node)
+            if r is not None:
+                out.append(r)
+        elif isinstance(node, hostir.If):
+            r = None if in_loop else _conditional_extreme(node)
+            if r is not None:
+                out.append(r)
+                continue
+            for _, body in node.arms:
+                _collect_reductions(body, out, in_loop)
+            if node.else_body:
+                _collect_reductions(node.else_body, out, in_loop)
+        elif isinstance(node, (hostir.ForLoop, hostir.WhileLoop)):
+            _collect_reductions(node.body, out, True)
+
+
+def _accumulation(node: hostir.Simple) -> Reduction | None:
+    stmt = node.stmt
+    if not isinstance(stmt.target, ast.Var):
+        return None
+    var = stmt.target.name
+    value = stmt.value
+    if not isinstance(value, ast.BinOp) or value.op not in "+-*":
+        return None
+    left_is_var = isinstance(value.left, ast.Var) and value.left.name == var
+    right_is_var = isinstance(value.right, ast.Var) and value.right.name == var
+    if left_is_var and not _mentions(value.right, var):
+        op = {"+": "sum", "-": "sub", "*": "prod"}[value.op]
+        return Reduction(var, op, value.right, node)
+    if right_is_var and value.op in "+*" and not _mentions(value.left, var):
+        return Reduction(var, "sum" if value.op == "+" else "prod", value.left, node)
+    return None
+
+
+def _conditional_extreme(node: hostir.If) -> Reduction | None:
+    """`IF e > M THEN M = e [: J = ...]` (any spelling of the comparison)."""
+    if len(node.arms) != 1 or node.else_body:
+        return None
+    cond, body = node.arms[0]
+    comparison = _comparison(cond)
+    if comparison is None or not body:
+        return None
+    op, left, right = comparison
+    first = body[0]
+    if not _is_scalar_let(first):
+        return None
+    var = first.stmt.target.name
+    if isinstance(right, ast.Var) and right.name == var:
+        cand, rel = left, op
+    elif isinstance(left, ast.Var) and left.name == var:
+        cand, rel = right, _REVERSED[op]
+    else:
+        return None
+    if not same_expr(first.stmt.value, cand) or _mentions(cand, var):
+        return None
+    payload = []
+    for extra in body[1:]:
+        if not _is_scalar_let(extra):
+            return None
+        payload.append((extra.stmt.target.name, extra.stmt.value))
+    kind = "max" if rel in (">", ">=") else "min"
+    return Reduction(var, kind, cand, node, strict=rel in (">", "<"), payload=payload)
+
+
+def _comparison(cond: ast.Expr):
+    negate = False
+    while isinstance(cond, ast.UnaryOp) and cond.op == "NOT":
+        negate, cond = not negate, cond.operand
+    if not isinstance(cond, ast.BinOp) or cond.op not in _NEGATED:
+        return None
+    op = _NEGATED[cond.op] if negate else cond.op
+    return op, cond.left, cond.right
+
+
+def _mentions(expr: ast.Node, var: str) -> bool:
+    return any(isinstance(n, ast.Var) and n.name == var for n in expr.walk())
+
+
+def _occurrences(nodes, var: str, except_ids: set[int]) -> bool:
+    """Does `var` appear in `nodes` outside the nodes whose ids are given?"""
+    for node in nodes:
+        if id(node) in except_ids:
+            continue
+        if isinstance(node, hostir.Simple):
+            if any(isinstance(n, ast.Var) and n.name == var for n in node.stmt.walk()):
+                return True
+        elif isinstance(node, hostir.If):
+            if any(_mentions(c, var) for c, _ in node.arms):
+                return True
+            if any(_occurrences(b, var, except_ids) for _, b in node.arms):
+                return True
+            if node.else_body and _occurrences(node.else_body, var, except_ids):
+                return True
+        elif isinstance(node, hostir.ForLoop):
+            if any(isinstance(n, ast.Var) and n.name == var for n in node.stmt.walk()):
+                return True
+            if _occurrences(node.body, var, except_ids):
+                return True
+        elif isinstance(node, hostir.WhileLoop):
+            if node.stmt is not None and any(isinstance(n, ast.Var) and n.name == var for n in node.stmt.walk()):
+                return True
+            if _occurrences(node.body, var, except_ids):
+                return True
+    return False
+
+
+# --------------------------------------------------------------------------- privates
+
+
+def _upward_exposed(body, analysis, lane_vars, reduction_nodes) -> dict[str, ast.Node]:
+    """Scalars read in an iteration before that iteration has set them."""
+    exposed: dict[str, ast.Node] = {}
+
+    def reads(expr: ast.Node, defined: set[str]) -> None:
+        for var in expr_vars(expr, analysis):
+            if var not in defined and var not in lane_vars and var not in exposed:
+                exposed[var] = expr
+
+    def block(nodes, defined: set[str]) -> set[str]:
+        defined = set(defined)
+        for node in nodes:
+            if node in reduction_nodes:
+                continue
+            if isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let):
+                reads(node.stmt.value, defined)
+                target = node.stmt.target
+                if isinstance(target, ast.Var):
+                    defined.add(target.name)
+                else:
+                    for index in target.indices:
+                        reads(index, defined)
+            elif isinstance(node, hostir.If):
+                after = None
+                for cond, arm in node.arms:
+                    reads(cond, defined)
+                    got = block(arm, defined)
+                    after = got if after is None else after & got
+                got = block(node.else_body or [], defined)
+                defined = after & got if after is not None else got
+            elif isinstance(node, hostir.ForLoop):
+                for e in (node.stmt.start, node.stmt.limit, node.stmt.step):
+                    if e is not None:
+                        reads(e, defined)
+                block(node.body, defined | {node.stmt.var.name})
+                defined.add(node.stmt.var.name)
+            elif isinstance(node, hostir.WhileLoop):
+                if node.stmt is not None and getattr(node.stmt, "condition", None) is not None:
+                    reads(node.stmt.condition, defined)
+                block(node.body, defined)
+        return defined
+
+    block(body, set())
+    return exposed
+
+
+# --------------------------------------------------------------------------- arrays
+
+
+def _check_arrays(scan: _Scan, lane_vars: set[str], invariants: set[str], dims: list[LaneDim]):
+    written: dict[str, tuple[Affine, ...]] = {}
+    histograms: set[str] = set()
+    by_array: dict[str, list[_Access]] = {}
+    for acc in scan.accesses:
+        by_array.setdefault(acc.array, []).append(acc)
+    order = [d.var for d in dims]
+    for name, accesses in by_array.items():
+        writes = [a for a in accesses if a.write]
+        if not writes:
+            continue
+        forms = [tuple(affine(i, lane_vars, invariants) for i in a.indices) for a in writes]
+        own = forms[0]
+        if all(f is not None for f in own) and _owns_lane(own, order) and all(f == own for f in forms):
+            for acc in accesses:
+                if acc.write:
+                    continue
+                form = tuple(affine(i, lane_vars, invariants) for i in acc.indices)
+                if form != own:
+                    raise NotParallel(
+                        f"loop-carried dependence: {_show(acc)} reads an element of {name} that "
+                        f"another iteration writes ({_show(writes[0])})",
+                        acc.node,
+                    )
+            written[name] = own
+            continue
+        if _is_histogram(accesses):
+            histograms.add(name)
+            continue
+        raise NotParallel(
+            f"{_show(writes[0])} is written at an element that is not the loop's own "
+            f"(iterations could write the same element)",
+            writes[0].node,
+        )
+    return written, histograms
+
+
+def _owns_lane(form: tuple[Affine, ...], order: list[str]) -> bool:
+    """Each lane variable indexes its own axis, in nest order, with coefficient 1."""
+    if len(form) != len(order):
+        return False
+    return all(f.coeffs == ((var, 1),) for f, var in zip(form, order))
+
+
+def _is_histogram(accesses: list[_Access]) -> bool:
+    """`H(e) = H(e) + v` (or - v) is the only use of H."""
+    writes = [a for a in accesses if a.write]
+    reads = [a for a in accesses if not a.write]
+    if len(writes) != 1 or len(reads) != 1:
+        return False
+    w, r = writes[0], reads[0]
+    stmt = w.stmt
+    value = stmt.value if isinstance(stmt, ast.Let) else None
+    if not isinstance(value, ast.BinOp) or value.op not in "+-" or value.left is not r.node:
+        return False
+    if any(isinstance(n, ast.Index) and n.name == w.array for n in value.right.walk()):
+        return False
+    return len(w.indices) == len(r.indices) and all(same_expr(a, b) for a, b in zip(w.indices, r.indices))
+
+
+def _show(acc: _Access) -> str:
+    from .show import show_expr
+
+    return f"{acc.array}({', '.join(show_expr(i) for i in acc.indices)})"
+
+
+def _kind(dims, reductions, histograms, scan: _Scan, written) -> str:
+    if histograms:
+        return "histogram"
+    if reductions:
+        return "reduce"
+    if scan.has_lane_loop:
+        return "iterate"
+    stencil = any(
+        any(f.const != 0 or f.symbols for f in form)
+        for acc in scan.accesses
+        if not acc.write
+        for form in [tuple(affine(i, {d.var for d in dims}, set()) or Affine((), 0.0) for i in acc.indices)]
+    )
+    return "stencil" if stencil else "map"

@@ -1,0 +1,37 @@
+"""Pass 3: resolve every line-number reference to a statement index.
+
+GOTO, GOSUB, IF ... THEN n (lowered to a Goto by pass 2), ON ... GOTO/GOSUB and
+RESTORE n must name an existing line (ECMA-55 10.4; RESTORE n is an extension).
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from ..errors import BasicSemanticError, Diagnostics
+from ..model import Analysis
+
+
+def line_refs(stmt: ast.Stmt) -> list[ast.LineRef]:
+    """The jump targets written in a statement of the flat list."""
+    if isinstance(stmt, (ast.Goto, ast.Gosub)):
+        return [stmt.target]
+    if isinstance(stmt, ast.OnGoto):
+        return list(stmt.targets)
+    return []
+
+
+def run(analysis: Analysis, diags: Diagnostics) -> None:
+    for index, stmt in enumerate(analysis.stmts):
+        for ref in line_refs(stmt):
+            target = analysis.label_index.get(ref.number)
+            if target is None:
+                diags.error(
+                    BasicSemanticError(f"jump to non-existing line {ref.number}", ref.coord)
+                )
+                continue
+            analysis.jump_target[ref] = target
+            if isinstance(stmt, ast.Gosub) or (isinstance(stmt, ast.OnGoto) and stmt.gosub):
+                analysis.gosub_targets.add(target)
+        restore = stmt.target if isinstance(stmt, ast.Restore) else None
+        if restore is not None and restore not in analysis.label_index:
+            diags.error(BasicSemanticError(f"RESTORE to non-existing line {restore}", stmt.coord))

@@ -1,0 +1,372 @@
+"""Declarations of a cuTile BASIC kernel program: INPUT, DIM, TILE, OUTPUT.
+
+NVIDIA's dialect (the `basic-experimental` branch of NVIDIA/cuda-tile) turns a whole
+program into one kernel: `INPUT N, A(), B()` are its parameters, `DIM` gives each
+array's shape, `TILE` the tile each block works on, `BID` the block index, `OUTPUT` the
+arrays copied back.  This pass checks the declarations and records them; the statements
+are lowered to the kernel IR by `kernel_lowering.py`.
+
+Where NVIDIA's compiler is silent we report errors: a GOTO, GOSUB or PRINT inside a
+kernel, a TILE size that is not a power of two, an array without a shape.
+
+Semantics we chose (documented in the README):
+- `DIM A(N)` in a kernel program is the array's extent (N elements, indices 0..N-1), as
+  in NVIDIA's dialect, not BASIC's upper bound.
+- INPUT scalars that size an array (appear in a DIM) or end in `%` are 32-bit integers;
+  other INPUT scalars have the program's element type (f32 unless --precision f64).
+- `DIM A(N) AS F16` (also BF16, F32, F64, I32) sets an array's element type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ast
+from ..errors import BasicSemanticError, BasicUnsupportedError, Coord, Diagnostics
+from ..ir import DType
+from ..options import Options
+from .nesting import Nested, nest
+
+# Statements that make a program a kernel program.
+_KERNEL_MARKERS = (ast.TileStmt, ast.Output)
+DTYPE_NAMES: dict[str, DType] = {
+    "F16": "f16",
+    "HALF": "f16",
+    "BF16": "bf16",
+    "F32": "f32",
+    "SINGLE": "f32",
+    "F64": "f64",
+    "DOUBLE": "f64",
+    "I32": "i32",
+    "INTEGER": "i32",
+}
+# cuTile rejects tiles of more than 2**24 elements (found only by tileiras otherwise).
+MAX_TILE_ELEMENTS = 1 << 24
+
+
+@dataclass(eq=False)
+class KArray:
+    name: str
+    dtype: DType
+    extents: list[ast.Expr]
+    coord: Coord
+    tile: tuple[int, ...] = ()  # () = addressed element by element
+    tile_coord: Coord | None = None
+    is_input: bool = False
+    is_output: bool = False
+
+    @property
+    def rank(self) -> int:
+        return len(self.extents)
+
+
+@dataclass(eq=False)
+class KScalar:
+    name: str
+    dtype: DType
+    coord: Coord
+
+
+@dataclass(eq=False)
+class KernelProgram:
+    name: str
+    dtype: DType  # default element type
+    inputs: list[str]  # INPUT names in order
+    scalars: dict[str, KScalar]
+    arrays: dict[str, KArray]
+    tile_vars: dict[str, tuple[int, ...]]  # TILE shapes of non-arrays (accumulators)
+    outputs: list[str]
+    body: list[Nested]
+    grid_rank: int
+    coord: Coord
+    decl_stmts: list[ast.Stmt] = field(default_factory=list)
+
+
+def is_kernel_program(program: ast.Program) -> bool:
+    for stmt in _all_statements(program):
+        if isinstance(stmt, _KERNEL_MARKERS):
+            return True
+        if isinstance(stmt, ast.Input) and stmt.array_params:
+            return True
+        for node in stmt.walk():
+            if isinstance(node, ast.Bid) or (isinstance(node, ast.Call) and node.name == "MMA"):
+                return True
+    return False
+
+
+def _all_statements(program: ast.Program):
+    for stmt in program.statements():
+        yield stmt
+        if isinstance(stmt, ast.If):
+            yield from stmt.then_body
+            yield from stmt.else_body
+
+
+def analyze_kernel_program(program: ast.Program, options: Options, name: str) -> KernelProgram:
+    """Check the declarations of a kernel program; raises CompileErrors."""
+    diags = Diagnostics()
+    dtype: DType = options.precision or "f32"
+    inputs: list[str] = []
+    input_arrays: set[str] = set()
+    input_coords: dict[str, Coord] = {}
+    dims: dict[str, ast.ArrayDecl] = {}
+    tiles: dict[str, ast.TileDecl] = {}
+    outputs: list[str] = []
+    output_coords: dict[str, Coord] = {}
+    body: list[ast.Stmt] = []
+    decls: list[ast.Stmt] = []
+    ended = False
+
+    for stmt in program.statements():
+        if ended and not isinstance(stmt, ast.Rem):
+            diags.error(BasicSemanticError("statement after END in a kernel program", stmt.coord))
+            continue
+        if isinstance(stmt, ast.Input):
+            decls.append(stmt)
+            for target in stmt.targets:
+                if not isinstance(target, ast.Var):
+                    diags.error(
+                        BasicSemanticError(
+                            "INPUT of a kernel names parameters, not elements", target.coord
+                        )
+                    )
+                    continue
+                if target.name in input_coords:
+                    diags.error(
+                        BasicSemanticError(
+                            f"parameter {target.name} is declared twice", target.coord
+                        )
+                    )
+                    continue
+                inputs.append(target.name)
+                input_coords[target.name] = target.coord
+                if target.name in stmt.array_params:
+                    input_arrays.add(target.name)
+        elif isinstance(stmt, ast.Dim):
+            decls.append(stmt)
+            for decl in stmt.arrays:
+                if decl.name in dims:
+                    diags.error(
+                        BasicSemanticError(f"array {decl.name} is dimensioned twice", decl.coord)
+                    )
+                dims[decl.name] = decl
+        elif isinstance(stmt, ast.TileStmt):
+            decls.append(stmt)
+            for decl in stmt.tiles:
+                if decl.name in tiles:
+                    diags.error(
+                        BasicSemanticError(f"TILE {decl.name} is declared twice", decl.coord)
+                    )
+                tiles[decl.name] = decl
+        elif isinstance(stmt, ast.Output):
+            decls.append(stmt)
+            for out in stmt.names:
+                if out not in outputs:
+                    outputs.append(out)
+                    output_coords[out] = stmt.coord
+        elif isinstance(stmt, ast.End):
+            ended = True
+        elif isinstance(stmt, ast.Rem):
+            continue
+        else:
+            _check_kernel_statement(stmt, diags)
+            body.append(stmt)
+
+    scalar_types = _scalar_types(inputs, input_arrays, dims, dtype)
+    scalars = {
+        n: KScalar(n, scalar_types[n], input_coords[n]) for n in inputs if n not in input_arrays
+    }
+    arrays: dict[str, KArray] = {}
+    for name_, decl in dims.items():
+        arrays[name_] = KArray(
+            name_,
+            _array_dtype(decl, dtype, diags),
+            list(decl.bounds),
+            decl.coord,
+            is_input=name_ in input_arrays,
+        )
+        for bound in decl.bounds:
+            _check_extent(bound, scalars, diags)
+    for name_ in input_arrays:
+        if name_ not in arrays:
+            diags.error(
+                BasicSemanticError(
+                    f"array parameter {name_}() needs a DIM statement giving its shape",
+                    input_coords[name_],
+                )
+            )
+    tile_vars: dict[str, tuple[int, ...]] = {}
+    for name_, decl in tiles.items():
+        shape = _tile_shape(decl, diags)
+        if shape is None:
+            continue
+        if name_ in arrays:
+            array = arrays[name_]
+            if len(shape) != array.rank:
+                diags.error(
+                    BasicSemanticError(
+                        f"TILE {name_} has {len(shape)} dimension(s) but DIM {name_} has {array.rank}",
+                        decl.coord,
+                    )
+                )
+            array.tile, array.tile_coord = shape, decl.coord
+        else:
+            tile_vars[name_] = shape
+    for out in outputs:
+        if out not in arrays:
+            diags.error(
+                BasicSemanticError(
+                    f"OUTPUT {out} is not an array declared by DIM", output_coords[out]
+                )
+            )
+        else:
+            arrays[out].is_output = True
+    if not outputs:
+        diags.error(BasicSemanticError("a kernel program needs an OUTPUT statement", program.coord))
+    try:
+        nested = nest(body)
+    except BasicSemanticError as err:
+        diags.error(err)
+        nested = []
+    diags.check()
+    return KernelProgram(
+        name=name,
+        dtype=dtype,
+        inputs=inputs,
+        scalars=scalars,
+        arrays=arrays,
+        tile_vars=tile_vars,
+        outputs=outputs,
+        body=nested,
+        grid_rank=_grid_rank(body),
+        coord=program.coord,
+        decl_stmts=decls,
+    )
+
+
+def _check_kernel_statement(stmt: ast.Stmt, diags: Diagnostics) -> None:
+    """Statements a kernel cannot contain; NVIDIA's compiler silently ignores some."""
+    rejected = {
+        ast.Goto: "GOTO",
+        ast.Gosub: "GOSUB",
+        ast.OnGoto: "ON ... GOTO",
+        ast.Return: "RETURN",
+        ast.Print: "PRINT",
+        ast.Read: "READ",
+        ast.Data: "DATA",
+        ast.Restore: "RESTORE",
+        ast.DefFn: "DEF FN",
+        ast.Randomize: "RANDOMIZE",
+        ast.Stop: "STOP",
+        ast.MatAssign: "MAT",
+        ast.MatRead: "MAT READ",
+        ast.MatPrint: "MAT PRINT",
+        ast.MatInput: "MAT INPUT",
+        ast.OptionBase: "OPTION BASE",
+    }
+    word = rejected.get(type(stmt))
+    if word is not None:
+        diags.error(
+            BasicUnsupportedError(
+                f"{word} is not supported inside a kernel program "
+                "(a kernel program is the body of one GPU kernel; NVIDIA's compiler ignores it silently)",
+                stmt.coord,
+            )
+        )
+    if isinstance(stmt, ast.If):
+        for inner in stmt.then_body + stmt.else_body:
+            _check_kernel_statement(inner, diags)
+        if stmt.then_line is not None or stmt.else_line is not None:
+            diags.error(
+                BasicUnsupportedError(
+                    "IF ... THEN <line> (a jump) is not supported in a kernel", stmt.coord
+                )
+            )
+
+
+def _scalar_types(
+    inputs: list[str], arrays: set[str], dims: dict[str, ast.ArrayDecl], dtype: DType
+) -> dict[str, DType]:
+    sizes = {
+        node.name
+        for decl in dims.values()
+        for bound in decl.bounds
+        for node in bound.walk()
+        if isinstance(node, ast.Var)
+    }
+    return {
+        n: ("i32" if n in sizes or n.endswith("%") else dtype) for n in inputs if n not in arrays
+    }
+
+
+def _array_dtype(decl: ast.ArrayDecl, default: DType, diags: Diagnostics) -> DType:
+    if decl.dtype is None:
+        return "i32" if decl.name.endswith("%") else default
+    dtype = DTYPE_NAMES.get(decl.dtype.upper())
+    if dtype is None:
+        diags.error(
+            BasicSemanticError(
+                f"unknown element type {decl.dtype} (use F16, BF16, F32, F64 or I32)", decl.coord
+            )
+        )
+        return default
+    return dtype
+
+
+def _check_extent(bound: ast.Expr, scalars: dict[str, KScalar], diags: Diagnostics) -> None:
+    for node in bound.walk():
+        if isinstance(node, ast.Var) and node.name not in scalars:
+            diags.error(
+                BasicSemanticError(
+                    f"array size uses {node.name}, which is not an INPUT scalar", node.coord
+                )
+            )
+        elif isinstance(node, (ast.Index, ast.Bid, ast.Str)):
+            diags.error(
+                BasicSemanticError(
+                    "an array size must be built from INPUT scalars and numbers", node.coord
+                )
+            )
+
+
+def _tile_shape(decl: ast.TileDecl, diags: Diagnostics) -> tuple[int, ...] | None:
+    shape: list[int] = []
+    for dim in decl.shape:
+        value = dim.value if isinstance(dim, ast.Num) else None
+        if value is None or value != int(value) or value < 1:
+            diags.error(
+                BasicSemanticError("a TILE size must be a positive integer constant", dim.coord)
+            )
+            return None
+        n = int(value)
+        if n & (n - 1):
+            lower = 1 << (n.bit_length() - 1)
+            diags.error(
+                BasicUnsupportedError(
+                    f"TILE size {n} is not a power of two (cuTile tiles are powers of two; "
+                    f"try {lower} or {lower * 2}; sizes that are not tile multiples are masked)",
+                    dim.coord,
+                )
+            )
+            return None
+        shape.append(n)
+    total = 1
+    for n in shape:
+        total *= n
+    if total > MAX_TILE_ELEMENTS:
+        diags.error(
+            BasicUnsupportedError(
+                f"TILE {decl.name} has {total} elements; the limit is 2^24", decl.coord
+            )
+        )
+        return None
+    return tuple(shape)
+
+
+def _grid_rank(body: list[ast.Stmt]) -> int:
+    rank = 1
+    for stmt in body:
+        for node in stmt.walk():
+            if isinstance(node, ast.Bid):
+                rank = max(rank, node.axis + 1)
+    return rank

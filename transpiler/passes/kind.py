@@ -1,0 +1,21 @@
+"""Pass 1: is this a legacy BASIC program or a cuTile BASIC kernel program?
+
+A program is a kernel program as soon as it uses one construct of NVIDIA's dialect
+(TILE, OUTPUT, BID, MMA or an `INPUT A()` array parameter); the kernel dialect pass owns
+that definition.  The choice sets the number type: f64 for legacy programs, f32 for
+kernels (NVIDIA's dialect is f32 only), unless `--precision` says otherwise.
+"""
+
+from __future__ import annotations
+
+from ..errors import Diagnostics
+from ..model import Analysis
+from .kernel_dialect import is_kernel_program
+
+
+def run(analysis: Analysis, diags: Diagnostics) -> None:
+    analysis.kind = "kernel" if is_kernel_program(analysis.program) else "legacy"
+    precision = analysis.options.precision
+    if precision is None:
+        precision = "f32" if analysis.kind == "kernel" else "f64"
+    analysis.number_type = precision

@@ -1,0 +1,193 @@
+"""Recognise the matrix-product loop nest and offload it as a tiled `mma` kernel.
+
+The pattern (either loop order, either operand order in the product):
+
+    FOR I = a TO b
+      FOR J = c TO d
+        S = 0
+        FOR K = e TO f
+          S = S + A(I, K) * B(K, J)
+        NEXT K
+        C(I, J) = S
+      NEXT J
+    NEXT I
+
+becomes one kernel in which each block computes a TM x TN tile of C with tensor-core
+`mma` over TK-wide slices of A and B (zero padded at the edges).  The generic
+vectorizer could run this nest too (lanes over I, J with a K loop of gathers); this
+pass exists because the mma form is an order of magnitude faster.
+"""
+
+from __future__ import annotations
+
+from .. import ast, hostir, ir
+from .. import irbuild as B
+from ..hostir import Finish, HostValue, LoopCount, RangeCheck
+from ..ir import TileType
+from ..model import Analysis
+from .exprutil import constant_value
+from .kernel_lowering import origin_of
+
+MMA_TILES = {"f64": (64, 64, 16), "f32": (128, 128, 32)}
+
+
+def try_matmul(node: hostir.ForLoop, analysis: Analysis, live_after: frozenset[str], name: str) -> hostir.Launch | None:
+    match = _match(node)
+    if match is None:
+        return None
+    outer, inner, s_init, k_loop, acc_stmt, store = match
+    s_var = s_init.target.name
+    k_var = k_loop.stmt.var.name
+    if s_var in live_after or k_var in live_after:
+        return None
+    product = acc_stmt.value.right if _is_var(acc_stmt.value.left, s_var) else acc_stmt.value.left
+    a_ref, b_ref = product.left, product.right
+    i_var, j_var = store.target.indices[0].name, store.target.indices[1].name
+    if not (_refs(a_ref, i_var, k_var) and _refs(b_ref, k_var, j_var)):
+        a_ref, b_ref = b_ref, a_ref
+        if not (_refs(a_ref, i_var, k_var) and _refs(b_ref, k_var, j_var)):
+            return None
+    arrays = {a_ref.name, b_ref.name, store.target.name}
+    if len(arrays) != 3 or any(analysis.arrays[n].elem_type != "num" or analysis.arrays[n].rank != 2 for n in arrays):
+        return None
+    loops = {outer.stmt.var.name: outer, inner.stmt.var.name: inner}
+    if set(loops) != {i_var, j_var}:
+        return None
+    for loop in (outer, inner, k_loop):
+        if _start(loop) is None or loop.stmt.step is not None and constant_value(loop.stmt.step) != 1:
+            return None
+    # The inner loops' bounds must not depend on the outer loop variables.
+    for e in (inner.stmt.limit, k_loop.stmt.limit):
+        if any(isinstance(n, ast.Var) and n.name in (i_var, j_var, k_var, s_var) for n in e.walk()):
+            return None
+    return _launch(analysis, name, loops[i_var], loops[j_var], k_loop, a_ref.name, b_ref.name, store.target.name, node)
+
+
+def _match(node: hostir.ForLoop):
+    body = _code(node.body)
+    if len(body) != 1 or not isinstance(body[0], hostir.ForLoop):
+        return None
+    inner = body[0]
+    body = _code(inner.body)
+    if len(body) != 3:
+        return None
+    init, k_loop, store = body
+    if not (_let_var(init) and isinstance(k_loop, hostir.ForLoop) and _let_index(store)):
+        return None
+    s_init, store = init.stmt, store.stmt
+    if constant_value(s_init.value) != 0 or not _is_var(store.value, s_init.target.name):
+        return None
+    if len(store.target.indices) != 2 or not all(isinstance(i, ast.Var) for i in store.target.indices):
+        return None
+    k_body = _code(k_loop.body)
+    if len(k_body) != 1 or not _let_var(k_body[0]):
+        return None
+    acc = k_body[0].stmt
+    s = s_init.target.name
+    value = acc.value
+    if acc.target.name != s or not isinstance(value, ast.BinOp) or value.op != "+":
+        return None
+    product = value.right if _is_var(value.left, s) else value.left if _is_var(value.right, s) else None
+    if not isinstance(product, ast.BinOp) or product.op != "*":
+        return None
+    if not (isinstance(product.left, ast.Index) and isinstance(product.right, ast.Index)):
+        return None
+    return node, inner, s_init, k_loop, acc, store
+
+
+def _code(nodes):
+    return [n for n in nodes if not (isinstance(n, hostir.Simple) and isinstance(n.stmt, ast.Rem))]
+
+
+def _let_var(node) -> bool:
+    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let) and isinstance(node.stmt.target, ast.Var)
+
+
+def _let_index(node) -> bool:
+    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let) and isinstance(node.stmt.target, ast.Index)
+
+
+def _is_var(e, name: str) -> bool:
+    return isinstance(e, ast.Var) and e.name == name
+
+
+def _refs(ref: ast.Index, row: str, col: str) -> bool:
+    return len(ref.indices) == 2 and _is_var(ref.indices[0], row) and _is_var(ref.indices[1], col)
+
+
+def _start(loop: hostir.ForLoop) -> int | None:
+    value = constant_value(loop.stmt.start)
+    return int(value) if value is not None and value == int(value) else None
+
+
+def _launch(analysis, name, i_loop, j_loop, k_loop, a, b, c, node) -> hostir.Launch:
+    dtype = analysis.number_type
+    tm, tn, tk = MMA_TILES[dtype]
+    base = analysis.option_base
+    loops = {"I": i_loop, "J": j_loop, "K": k_loop}
+    counts = {
+        key: LoopCount(f"{loop.stmt.var.name}_COUNT", loop.stmt.var.name, _start(loop), loop.stmt.limit, 1)
+        for key, loop in loops.items()
+    }
+    params: list[ir.KernelParam] = [
+        ir.ArrayParam(c, dtype, 2, reads=False, writes=True),
+        ir.ArrayParam(a, dtype, 2),
+        ir.ArrayParam(b, dtype, 2),
+    ]
+    args = [HostValue("array", (c,)), HostValue("array", (a,)), HostValue("array", (b,))]
+    count_param = {}
+    for key in "IJK":
+        cname = counts[key].name
+        params.append(ir.ScalarParam(cname, "i32"))
+        args.append(HostValue("count", (cname,)))
+        count_param[key] = ir.Param(cname, type=TileType("i32"))
+
+    def view(array, row_key, col_key):
+        out = []
+        for axis, key in enumerate((row_key, col_key)):
+            first = counts[key].start - base
+            stop = B.binary("add", B.const(first, "i32"), count_param[key], dtype)
+            out.append(ir.ViewSlice(axis, B.const(first, "i32"), stop))
+        return tuple(out)
+
+    i32 = TileType("i32")
+    bid0, bid1 = ir.BlockId(0, type=i32), ir.BlockId(1, type=i32)
+    origin = origin_of(node.stmt, analysis.source)
+    k_tiles = B.binary("cdiv", count_param["K"], B.const(tk, "i32"), dtype)
+    acc_t = TileType(dtype, (tm, tn))
+    kk = ir.Local("KK", type=i32)
+    a_tile = ir.Load(a, (bid0, kk), view(a, "I", "K"), type=TileType(dtype, (tm, tk)))
+    b_tile = ir.Load(b, (kk, bid1), view(b, "K", "J"), type=TileType(dtype, (tk, tn)))
+    acc = ir.Local(f"{c}_TILE", type=acc_t)
+    body: list[ir.KStmt] = [
+        ir.Let(acc.name, ir.Full(0.0, type=acc_t), origin=origin),
+        ir.ForRange(
+            "KK",
+            B.const(0, "i32"),
+            k_tiles,
+            [ir.Let(acc.name, ir.Mma(a_tile, b_tile, acc, type=acc_t), origin=origin_of(k_loop.stmt, analysis.source))],
+        ),
+        ir.Store(c, (bid0, bid1), acc, view(c, "I", "J")),
+    ]
+    grid = (
+        B.binary("cdiv", count_param["I"], B.const(tm, "i32"), dtype),
+        B.binary("cdiv", count_param["J"], B.const(tn, "i32"), dtype),
+    )
+    summary = f"matrix product {c} = {a} * {b}; one {tm}x{tn} tile of {c} per block, mma over {tk}-wide slices, {dtype}"
+    kernel = ir.Kernel(name, "mma", params, body, grid, (tm, tn), dtype, origin, summary)
+    checks = []
+    for array, (rk, ck) in ((a, ("I", "K")), (b, ("K", "J")), (c, ("I", "J"))):
+        for axis, key in enumerate((rk, ck)):
+            checks.append(RangeCheck(array, axis, counts[key].start, 0.0, counts[key].name, node.stmt))
+    host_grid = [
+        HostValue("cdiv", (HostValue("count", (counts["I"].name,)), HostValue("num", (tm,)))),
+        HostValue("cdiv", (HostValue("count", (counts["J"].name,)), HostValue("num", (tn,)))),
+    ]
+    outer = counts["I"] if i_loop is node else counts["J"]
+    inner = counts["J"] if i_loop is node else counts["I"]
+    finish = [
+        Finish("loop_var", var=outer.var, start=outer.start, count=outer.name),
+        Finish("loop_var", var=inner.var, start=inner.start, count=inner.name, when=outer.name),
+    ]
+    decision = ir.LoopDecision(node.stmt.label, node.stmt.coord, True, "mma", summary, name)
+    return hostir.Launch(kernel, decision, list(counts.values()), [], args, host_grid, checks, finish, [c], origin=node.stmt)

@@ -1,0 +1,201 @@
+"""Offload parallel loops: rewrite the host program, replacing each FOR loop (nest) that
+the dependence pass finds parallel by a kernel launch.
+
+Outermost loops are tried first; when a loop cannot be offloaded, its reason is
+recorded and the loops inside it are tried (a time-stepping loop stays on the host,
+the sweeps inside it become kernels).  Afterwards, `dev.to_host(...)` calls are placed
+before host code that touches arrays the kernels use (they are cheap no-ops when the
+host copy is already current).
+"""
+
+from __future__ import annotations
+
+from .. import ast, hostir, ir
+from ..model import Analysis
+from ..options import Options
+from .dependence import NotParallel, plan_loop
+from .liveness import live_in
+from .matmul import try_matmul
+from .vectorize import choose_tile, vectorize
+
+
+def offload(host: hostir.HostProgram, options: Options, tile: tuple[int, ...] | None = None) -> None:
+    """Rewrite `host` in place: Launch nodes, kernels, decisions, ToHost calls."""
+    Offloader(host, options, tile).run()
+
+
+class Offloader:
+    def __init__(self, host: hostir.HostProgram, options: Options, tile: tuple[int, ...] | None):
+        self.host = host
+        self.analysis: Analysis = host.analysis
+        self.options = options
+        self.tile = tile
+        self.live = live_in(self.analysis)
+        self.subroutines = {s.name: s for s in host.subroutines}
+        self.names: set[str] = set()
+
+    def run(self) -> None:
+        self.host.body = self.rewrite(self.host.body)
+        for sub in self.host.subroutines:
+            sub.body = self.rewrite(sub.body)
+        kernel_arrays = {
+            p.name
+            for k in self.host.kernels
+            for p in k.params
+            if isinstance(p, ir.ArrayParam) and p.name in self.analysis.arrays
+        }
+        if kernel_arrays:
+            self.host.body = place_to_host(self.host.body, kernel_arrays, launched=False)[0]
+            for sub in self.host.subroutines:
+                sub.body = place_to_host(sub.body, kernel_arrays, launched=True)[0]
+
+    def rewrite(self, nodes: list[hostir.HNode]) -> list[hostir.HNode]:
+        out: list[hostir.HNode] = []
+        for node in nodes:
+            if isinstance(node, hostir.ForLoop):
+                out.append(self.loop(node))
+            else:
+                self.descend(node)
+                out.append(node)
+        return out
+
+    def descend(self, node: hostir.HNode) -> None:
+        if isinstance(node, hostir.WhileLoop):
+            node.body = self.rewrite(node.body)
+        elif isinstance(node, hostir.If):
+            node.arms = [(c, self.rewrite(b)) for c, b in node.arms]
+            if node.else_body:
+                node.else_body = self.rewrite(node.else_body)
+        elif isinstance(node, hostir.Dispatch):
+            for block in node.blocks:
+                block.body = self.rewrite(block.body)
+        elif isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.MatAssign):
+            pass  # MAT products are offloaded by the matmul pass through `loop`-like launches
+
+    def loop(self, node: hostir.ForLoop) -> hostir.HNode:
+        stmt = node.stmt
+        live_after = self.live[min(node.next_index + 1, len(self.live) - 1)]
+        try:
+            launch = try_matmul(node, self.analysis, live_after, self.kernel_name("mma", stmt))
+            if launch is None:
+                plan = plan_loop(node, self.analysis, live_after, self.subroutines)
+                tile = choose_tile(plan, self.analysis.number_type, self.tile)
+                name = self.kernel_name(plan.kind, stmt)
+                launch = vectorize(plan, self.analysis, name, tile)
+        except NotParallel as why:
+            decision = ir.LoopDecision(stmt.label, stmt.coord, False, "host", _reason(why, stmt, self.analysis))
+            self.host.decisions.append(decision)
+            node.body = self.rewrite(node.body)
+            return node
+        self.host.kernels.append(launch.kernel)
+        self.host.decisions.append(launch.decision)
+        return launch
+
+    def kernel_name(self, kind: str, stmt: ast.For) -> str:
+        where = str(stmt.label) if stmt.label is not None else f"l{stmt.coord.line}"
+        name = f"{kind}_{where}"
+        n = 2
+        while name in self.names:
+            name = f"{kind}_{where}_{n}"
+            n += 1
+        self.names.add(name)
+        return name
+
+
+def _reason(why: NotParallel, stmt: ast.For, analysis: Analysis) -> str:
+    """The reason, with the BASIC line it points at when that is not the FOR's own."""
+    coord = why.coord
+    if coord is None or not coord.line or coord.line == stmt.coord.line:
+        return why.reason
+    label = _basic_label(analysis, coord.line)
+    return f"{why.reason}, line {label}" if label is not None else why.reason
+
+
+def _basic_label(analysis: Analysis, source_line: int) -> int | None:
+    for line in analysis.program.lines:
+        if line.coord.line == source_line:
+            return line.number
+    return None
+
+
+def place_to_host(nodes, kernel_arrays: set[str], launched: bool):
+    """Insert ToHost before runs of host statements touching kernel arrays.
+
+    `launched`: a kernel may have run before control reaches `nodes`.  Returns the new
+    list and whether a launch may have happened by its end.
+    """
+    out: list[hostir.HNode] = []
+    pending: set[str] = set()  # arrays a ToHost at the head of the current run covers
+    run_start: int | None = None
+    for node in nodes:
+        if isinstance(node, hostir.Launch) or _contains_launch(node):
+            if not isinstance(node, hostir.Launch):
+                _recurse(node, kernel_arrays, launched=True)
+            launched = True
+            run_start, pending = None, set()
+            out.append(node)
+            continue
+        touched = _arrays_touched(node) & kernel_arrays
+        if touched and launched:
+            if run_start is None:
+                run_start = len(out)
+                out.append(hostir.ToHost(sorted(touched)))
+                pending = set(touched)
+            elif not touched <= pending:
+                head = out[run_start]
+                pending |= touched
+                head.arrays = sorted(pending)
+        out.append(node)
+    return out, launched
+
+
+def _recurse(node, kernel_arrays, launched):
+    # Inside a loop that launches kernels, any statement may follow a launch (the
+    # previous iteration's), so every run of host code there syncs first.
+    if isinstance(node, (hostir.ForLoop, hostir.WhileLoop)):
+        node.body = place_to_host(node.body, kernel_arrays, True)[0]
+    elif isinstance(node, hostir.If):
+        node.arms = [(c, place_to_host(b, kernel_arrays, launched)[0]) for c, b in node.arms]
+        if node.else_body:
+            node.else_body = place_to_host(node.else_body, kernel_arrays, launched)[0]
+    elif isinstance(node, hostir.Dispatch):
+        for block in node.blocks:
+            block.body = place_to_host(block.body, kernel_arrays, True)[0]
+
+
+def _contains_launch(node) -> bool:
+    return any(isinstance(n, hostir.Launch) for n in hostir.walk([node]))
+
+
+def _arrays_touched(node) -> set[str]:
+    names: set[str] = set()
+    for n in hostir.walk([node]):
+        for expr in _exprs_of(n):
+            for sub in expr.walk():
+                if isinstance(sub, ast.Index):
+                    names.add(sub.name)
+                elif isinstance(sub, (ast.MatRef,)):
+                    names.add(sub.name)
+        if isinstance(n, hostir.Simple):
+            stmt = n.stmt
+            if isinstance(stmt, (ast.MatAssign,)):
+                names.add(stmt.target)
+            elif isinstance(stmt, (ast.MatRead, ast.MatInput, ast.Dim)):
+                names.update(a.name for a in stmt.arrays)
+            elif isinstance(stmt, ast.MatPrint):
+                names.update(stmt.names)
+    return names
+
+
+def _exprs_of(node):
+    if isinstance(node, hostir.Simple):
+        yield node.stmt
+    elif isinstance(node, hostir.If):
+        for cond, _ in node.arms:
+            yield cond
+    elif isinstance(node, hostir.ForLoop):
+        yield node.stmt
+    elif isinstance(node, hostir.WhileLoop) and node.stmt is not None:
+        yield node.stmt
+    elif isinstance(node, (hostir.OnJump, hostir.OnGosubJump, hostir.OnGosub)):
+        yield node.selector

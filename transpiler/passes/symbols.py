@@ -1,0 +1,308 @@
+"""Pass 7: simple variables, arrays, DIM and OPTION BASE.
+
+ECMA-55 defines these rules on the program text, in line order (bas55 checks them the
+same way), so this pass walks the flat list once, front to back:
+- OPTION BASE at most once, and before any DIM or array reference (15.4);
+- an array is DIMmed at most once, before any reference to it (15.4), with bounds of
+  at least the OPTION BASE; an array used without DIM has bounds 10 (8.4);
+- an array keeps one rank;
+- strict mode: a name is a simple variable or an array, not both, and an array name is
+  one letter (`A9(I)` is the simple variable A9 misused).  Extended mode keeps arrays
+  and simple variables in separate name spaces (as Microsoft BASICs do) and allows long
+  array names.
+Extended mode also allows DIM bounds that are expressions (evaluated when the DIM runs).
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from ..errors import BasicSemanticError, Coord, Diagnostics
+from ..model import IMPLICIT_UPPER_BOUND, Analysis, ArraySymbol, VarSymbol, type_of_name
+
+_RANK_WORDS = {1: "a one-dimensional array", 2: "a two-dimensional array"}
+
+
+def _rank_words(rank: int) -> str:
+    return _RANK_WORDS.get(rank, f"a {rank}-dimensional array")
+
+
+class _SymbolPass:
+    def __init__(self, analysis: Analysis, diags: Diagnostics) -> None:
+        self.a = analysis
+        self.diags = diags
+        self.strict = analysis.options.strict
+        self.array_seen: Coord | None = None  # first DIM or array reference
+        self.params: frozenset[str] = frozenset()  # parameters of the DEF being visited
+
+    def error(self, message: str, coord: Coord) -> None:
+        self.diags.error(BasicSemanticError(message, coord))
+
+    # ----------------------------------------------------------------- statements
+
+    def run(self) -> None:
+        for stmt in self.a.stmts:
+            self.statement(stmt)
+
+    def statement(self, stmt: ast.Stmt) -> None:
+        if isinstance(stmt, ast.OptionBase):
+            self.option_base(stmt)
+        elif isinstance(stmt, ast.Dim):
+            for decl in stmt.arrays:
+                self.dim(decl, stmt)
+        elif isinstance(stmt, ast.DefFn):
+            self.params = frozenset(stmt.params)
+            self.expr(stmt.body)
+            self.params = frozenset()
+        elif isinstance(stmt, ast.Let):
+            self.target(stmt.target)
+            self.expr(stmt.value)
+        elif isinstance(stmt, (ast.Read, ast.Input)):
+            for target in stmt.targets:
+                self.target(target)
+        elif isinstance(stmt, ast.For):
+            self.target(stmt.var)
+            for e in (stmt.start, stmt.limit, stmt.step):
+                if e is not None:
+                    self.expr(e)
+        elif isinstance(stmt, (ast.MatRead, ast.MatInput)):
+            for decl in stmt.arrays:
+                self.mat_array(
+                    decl.name, decl.coord, len(decl.bounds) or None, resized=bool(decl.bounds)
+                )
+                for bound in decl.bounds:
+                    self.expr(bound)
+        elif isinstance(stmt, ast.MatPrint):
+            for name in stmt.names:
+                self.mat_array(name, stmt.coord, None, resized=False)
+        elif isinstance(stmt, ast.MatAssign):
+            self.mat_assign(stmt)
+        else:
+            for child in stmt.children():
+                self.node(child)
+
+    def node(self, node: ast.Node) -> None:
+        if isinstance(node, ast.Expr):
+            self.expr(node)
+        else:  # PrintSep, Tab, LineRef, Datum, Var lists...
+            for child in node.children():
+                self.node(child)
+
+    def target(self, target: ast.LValue) -> None:
+        self.expr(target)
+        if isinstance(target, ast.Var):
+            symbol = self.a.variables.get(target.name)
+            if symbol is not None:
+                symbol.assigned = True
+
+    # ----------------------------------------------------------------- OPTION BASE, DIM
+
+    def option_base(self, stmt: ast.OptionBase) -> None:
+        first = self.a.option_base_stmt
+        if first is not None:
+            self.error(
+                f"OPTION BASE given twice (first at {self.a.line_name(first.coord)})", stmt.coord
+            )
+            return
+        self.a.option_base_stmt = stmt
+        if self.array_seen is not None:
+            self.error(
+                "OPTION BASE after an array is dimensioned or used "
+                f"(at {self.a.line_name(self.array_seen)})",
+                stmt.coord,
+            )
+        if stmt.base not in (0, 1):
+            self.error("OPTION BASE must be 0 or 1", stmt.coord)
+            return
+        self.a.option_base = stmt.base
+
+    def dim(self, decl: ast.ArrayDecl, stmt: ast.Dim) -> None:
+        self.array_seen = self.array_seen or decl.coord
+        if not self.check_array_name(decl.name, decl.coord):
+            return
+        upper: list[int] | None = []
+        for bound in decl.bounds:
+            self.expr(bound)
+            value = _constant(bound)
+            if value is None:
+                if self.strict:
+                    self.error("DIM bounds must be integer constants", bound.coord)
+                upper = None
+                continue
+            if value != int(value):
+                self.error(f"DIM bound {bound_text(bound)} is not an integer", bound.coord)
+                value = float(self.a.option_base)
+            if value < self.a.option_base:
+                self.error(
+                    f"DIM bound {int(value)} is below the OPTION BASE ({self.a.option_base})",
+                    bound.coord,
+                )
+                value = float(self.a.option_base)
+            if upper is not None:
+                upper.append(int(value))
+        old = self.a.arrays.get(decl.name)
+        if old is not None:
+            if old.rank != len(decl.bounds):
+                self.rank_mismatch(decl.name, old, decl.coord)
+            elif old.declared:
+                self.error(
+                    f"array {decl.name} dimensioned twice (first at {self.a.line_name(old.coord)})",
+                    decl.coord,
+                )
+            else:
+                self.error(
+                    f"DIM {decl.name} after its first use at {self.a.line_name(old.coord)} "
+                    "(DIM must come first)",
+                    decl.coord,
+                )
+            return
+        self.a.arrays[decl.name] = ArraySymbol(
+            name=decl.name,
+            rank=len(decl.bounds),
+            elem_type=type_of_name(decl.name),
+            base=self.a.option_base,
+            upper=tuple(upper) if upper is not None else None,
+            declared=True,
+            coord=decl.coord,
+            dim_stmt=stmt,
+            bound_exprs=list(decl.bounds),
+        )
+
+    # ----------------------------------------------------------------- references
+
+    def expr(self, expr: ast.Expr) -> None:
+        if isinstance(expr, ast.Var):
+            self.scalar(expr.name, expr.coord)
+        elif isinstance(expr, ast.Index):
+            self.array_ref(expr.name, len(expr.indices), expr.coord)
+            for index in expr.indices:
+                self.expr(index)
+        else:
+            for child in expr.children():
+                self.node(child)
+
+    def scalar(self, name: str, coord: Coord) -> None:
+        if name in self.params:
+            return
+        if self.strict and name in self.a.arrays:
+            old = self.a.arrays[name]
+            self.error(
+                f"{name} is {_rank_words(old.rank)} ({self.a.line_name(old.coord)}), "
+                "not a simple variable",
+                coord,
+            )
+            return
+        if name not in self.a.variables:
+            self.a.variables[name] = VarSymbol(name, type_of_name(name), coord)
+
+    def check_array_name(self, name: str, coord: Coord) -> bool:
+        if self.strict and any(ch.isdigit() for ch in name):
+            self.error(f"{name} is a simple variable name, not an array name", coord)
+            return False
+        if self.strict and name in self.a.variables:
+            old = self.a.variables[name]
+            self.error(
+                f"{name} is a simple variable ({self.a.line_name(old.coord)}), not an array", coord
+            )
+            return False
+        return True
+
+    def array_ref(self, name: str, rank: int, coord: Coord) -> ArraySymbol | None:
+        self.array_seen = self.array_seen or coord
+        if name in self.params:
+            self.error(f"parameter {name} used as an array", coord)
+            return None
+        if not self.check_array_name(name, coord):
+            return None
+        old = self.a.arrays.get(name)
+        if old is None:
+            old = self.a.arrays[name] = ArraySymbol(
+                name=name,
+                rank=rank,
+                elem_type=type_of_name(name),
+                base=self.a.option_base,
+                upper=(IMPLICIT_UPPER_BOUND,) * rank,
+                declared=False,
+                coord=coord,
+            )
+        elif old.rank != rank:
+            self.rank_mismatch(name, old, coord)
+            return None
+        return old
+
+    def rank_mismatch(self, name: str, old: ArraySymbol, coord: Coord) -> None:
+        how = "dimensioned" if old.declared else "used"
+        self.error(
+            f"array {name} was {how} as {_rank_words(old.rank)} ({self.a.line_name(old.coord)})",
+            coord,
+        )
+
+    # ----------------------------------------------------------------- MAT statements
+
+    def mat_array(self, name: str, coord: Coord, rank: int | None, *, resized: bool) -> None:
+        """An array named by a MAT statement; `rank` when the statement gives dimensions."""
+        old = self.a.arrays.get(name)
+        if old is None and rank is None:
+            self.array_seen = self.array_seen or coord
+            self.error(f"MAT needs the dimensions of {name}: DIM it before this statement", coord)
+            return
+        symbol = self.array_ref(name, rank if rank is not None else old.rank, coord)
+        if symbol is not None and resized:
+            symbol.redimensioned = True
+
+    def mat_operand(self, ref: ast.MatRef) -> int | None:
+        self.mat_array(ref.name, ref.coord, None, resized=False)
+        symbol = self.a.arrays.get(ref.name)
+        return symbol.rank if symbol is not None else None
+
+    def mat_assign(self, stmt: ast.MatAssign) -> None:
+        value = stmt.value
+        result_rank: int | None = None
+        if isinstance(value, ast.MatFill):
+            for dim in value.dims:
+                self.expr(dim)
+            if value.dims:
+                result_rank = len(value.dims)
+            elif value.name == "IDN":
+                result_rank = 2
+        elif isinstance(value, ast.MatScale):
+            self.expr(value.factor)
+            result_rank = self.mat_operand(value.matrix)
+        elif isinstance(value, ast.MatFunc):
+            self.mat_operand(value.arg)
+            result_rank = 2
+        elif isinstance(value, ast.MatBin):
+            left = self.mat_operand(value.left)
+            right = self.mat_operand(value.right)
+            if value.op != "*":
+                result_rank = left
+            elif left is not None and right is not None:
+                # matrix * matrix is a matrix; a vector on either side gives a vector
+                result_rank = 2 if left == right == 2 else 1
+        elif isinstance(value, ast.MatRef):
+            result_rank = self.mat_operand(value)
+        # The target takes the shape of the result (Dartmouth MAT semantics).
+        self.mat_array(stmt.target, stmt.coord, result_rank, resized=True)
+
+
+def _constant(expr: ast.Expr) -> float | None:
+    """The value of a DIM bound written as a number (or a negated one)."""
+    if isinstance(expr, ast.Num):
+        return expr.value
+    if isinstance(expr, ast.UnaryOp) and expr.op in "+-" and isinstance(expr.operand, ast.Num):
+        return -expr.operand.value if expr.op == "-" else expr.operand.value
+    return None
+
+
+def bound_text(expr: ast.Expr) -> str:
+    if isinstance(expr, ast.Num) and expr.text:
+        return expr.text
+    value = _constant(expr)
+    return f"{value:g}" if value is not None else "?"
+
+
+def run(analysis: Analysis, diags: Diagnostics) -> None:
+    _SymbolPass(analysis, diags).run()
+    # Arrays implicitly declared before an OPTION BASE got base 0; the OPTION BASE after
+    # them is an error already, so only the valid program's base matters.
+    for symbol in analysis.arrays.values():
+        symbol.base = analysis.option_base

@@ -1,0 +1,247 @@
+"""Pass 9: the type of every expression, and the checks that follow from it.
+
+Types are "num", "int" and "str" (see `transpiler.model`).  Strings and numbers never
+mix: assignments, comparisons and arguments must agree (ECMA-55 7, 9, 10, 16).
+- Arithmetic needs numbers; in extended mode `+` also joins two strings.  The result
+  is "int" when both operands are "int" and the operator is + - * or MOD (the value is
+  an integer; consumers may still compute it in floating point), else "num".
+- Comparisons give "int" (-1 for true, 0 for false).  Strings compare with = and <>
+  only in strict mode (ECMA-55 7.2); extended mode also orders them (code point order).
+- AND, OR, NOT take numbers (nonzero is true) and give "int" (-1 or 0).
+- Built-in functions have fixed arities (`passes/builtins.py`); DEF FN calls must match
+  the parameters' types.
+- A numeric constant too large for the number type is a warning (ECMA-55 5.5: it is
+  replaced by the largest representable value, machine infinity for IEEE numbers).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import ast
+from ..errors import BasicSemanticError, BasicWarning, Coord, Diagnostics
+from ..model import Analysis, ValueType, type_of_name
+from .builtins import BUILTINS
+from .functions import is_user_function
+
+ARITHMETIC = frozenset({"+", "-", "*", "/", "^", "MOD", "\\"})
+INTEGER_PRESERVING = frozenset({"+", "-", "*", "MOD"})
+COMPARISONS = frozenset({"=", "<>", "<", ">", "<=", ">="})
+LOGICAL = frozenset({"AND", "OR"})
+
+
+def is_numeric(t: ValueType | None) -> bool:
+    return t in ("num", "int")
+
+
+class _TypeChecker:
+    def __init__(self, analysis: Analysis, diags: Diagnostics) -> None:
+        self.a = analysis
+        self.diags = diags
+        self.types = analysis.expr_types
+        self.strict = analysis.options.strict
+        self.params: dict[str, ValueType] = {}
+
+    def error(self, message: str, coord: Coord) -> None:
+        self.diags.error(BasicSemanticError(message, coord))
+
+    # ----------------------------------------------------------------- expressions
+
+    def expr(self, e: ast.Expr) -> ValueType | None:
+        """The type of `e` (None after an error already reported inside it)."""
+        t = self._expr(e)
+        if t is not None:
+            self.types[e] = t
+        return t
+
+    def _expr(self, e: ast.Expr) -> ValueType | None:
+        if isinstance(e, ast.Num):
+            if math.isinf(e.value):
+                self.a.warnings.append(BasicWarning("numeric constant overflow", e.coord))
+            return "num"
+        if isinstance(e, ast.Str):
+            return "str"
+        if isinstance(e, ast.Var):
+            return self.params.get(e.name) or type_of_name(e.name)
+        if isinstance(e, ast.Index):
+            for index in e.indices:
+                self.expect_number(index)
+            symbol = self.a.arrays.get(e.name)
+            return symbol.elem_type if symbol is not None else type_of_name(e.name)
+        if isinstance(e, ast.Call):
+            return self.call(e)
+        if isinstance(e, ast.Bid):
+            return "int"
+        if isinstance(e, ast.UnaryOp):
+            t = self.expect_number(e.operand)
+            if t is None:
+                return None
+            return "int" if e.op == "NOT" else t
+        if isinstance(e, ast.BinOp):
+            return self.binop(e)
+        raise TypeError(f"unexpected expression {type(e).__name__}")
+
+    def binop(self, e: ast.BinOp) -> ValueType | None:
+        if e.op in COMPARISONS:
+            left = self.expr(e.left)
+            if left is None:
+                self.expr(e.right)
+                return None
+            if left == "str":
+                if self.expect_string(e.right) is None:
+                    return None
+                if self.strict and e.op not in ("=", "<>"):
+                    self.error("strings can only be compared with = and <>", e.coord)
+                    return None
+            elif self.expect_number(e.right) is None:
+                return None
+            return "int"
+        if e.op == "+" and not self.strict:
+            left = self.expr(e.left)
+            if left == "str":
+                return "str" if self.expect_string(e.right) is not None else None
+            if left is not None and not is_numeric(left):
+                return None
+            right = self.expect_number(e.right)
+            if left is None or right is None:
+                return None
+            return "int" if left == right == "int" else "num"
+        if e.op in ARITHMETIC or e.op in LOGICAL:
+            left = self.expect_number(e.left)
+            right = self.expect_number(e.right)
+            if left is None or right is None:
+                return None
+            if e.op in LOGICAL:
+                return "int"
+            if e.op in INTEGER_PRESERVING and left == right == "int":
+                return "int"
+            return "num"
+        raise TypeError(f"unexpected operator {e.op}")
+
+    def call(self, e: ast.Call) -> ValueType | None:
+        if is_user_function(e.name):
+            fn = self.a.functions.get(e.name)
+            if fn is None or len(fn.params) != len(e.args):
+                for arg in e.args:  # the functions pass reported the call itself
+                    self.expr(arg)
+                return type_of_name(e.name)
+            for arg, want in zip(e.args, fn.param_types):
+                self.expect(arg, want)
+            return fn.result_type
+        signature = BUILTINS.get(e.name)
+        if signature is None or (self.strict and not signature.strict):
+            self.error(f"unknown function {e.name}", e.coord)
+            for arg in e.args:
+                self.expr(arg)
+            return None
+        if len(e.args) != len(signature.params):
+            given = len(e.args)
+            want = len(signature.params)
+            self.error(
+                f"function {e.name} takes {want} argument{'s' if want != 1 else ''}, "
+                f"{given} given",
+                e.coord,
+            )
+            for arg in e.args:
+                self.expr(arg)
+            return None
+        for arg, want in zip(e.args, signature.params):
+            self.expect(arg, want)
+        return signature.result
+
+    # ----------------------------------------------------------------- expectations
+
+    def expect(self, e: ast.Expr, want: ValueType) -> ValueType | None:
+        return self.expect_string(e) if want == "str" else self.expect_number(e)
+
+    def expect_number(self, e: ast.Expr) -> ValueType | None:
+        t = self.expr(e)
+        if t == "str":
+            self.error("numeric expression expected, not a string", e.coord)
+            return None
+        return t
+
+    def expect_string(self, e: ast.Expr) -> ValueType | None:
+        t = self.expr(e)
+        if t is not None and t != "str":
+            self.error("string expression expected, not a number", e.coord)
+            return None
+        return t
+
+    # ----------------------------------------------------------------- statements
+
+    def statement(self, s: ast.Stmt) -> None:
+        if isinstance(s, ast.Let):
+            target = self.expr(s.target)
+            if target is None:
+                self.expr(s.value)
+            else:
+                self.expect(s.value, target)
+        elif isinstance(s, ast.Print):
+            for item in s.items:
+                if isinstance(item, ast.Tab):
+                    self.expect_number(item.column)
+                elif isinstance(item, ast.Expr):
+                    self.expr(item)
+        elif isinstance(s, (ast.Input, ast.Read)):
+            for target in s.targets:
+                self.expr(target)
+        elif isinstance(s, (ast.IfBlock, ast.ElseIf, ast.While)):
+            self.expect_number(s.condition)
+        elif isinstance(s, ast.OnGoto):
+            self.expect_number(s.selector)
+        elif isinstance(s, ast.For):
+            self.expect_number(s.var)
+            for e in (s.start, s.limit, s.step):
+                if e is not None:
+                    self.expect_number(e)
+        elif isinstance(s, ast.Next):
+            for var in s.vars:
+                self.expect_number(var)
+        elif isinstance(s, ast.Dim):
+            for decl in s.arrays:
+                for bound in decl.bounds:
+                    self.expect_number(bound)
+        elif isinstance(s, ast.DefFn):
+            fn = self.a.functions.get(s.name)
+            self.params = {p: type_of_name(p) for p in s.params}
+            self.expect(s.body, fn.result_type if fn else type_of_name(s.name))
+            self.params = {}
+        elif isinstance(s, (ast.MatRead, ast.MatInput)):
+            for decl in s.arrays:
+                for bound in decl.bounds:
+                    self.expect_number(bound)
+        elif isinstance(s, ast.MatAssign):
+            self.mat_assign(s)
+
+    def mat_assign(self, s: ast.MatAssign) -> None:
+        value = s.value
+        names = [s.target]
+        if isinstance(value, ast.MatFill):
+            for dim in value.dims:
+                self.expect_number(dim)
+        elif isinstance(value, ast.MatScale):
+            self.expect_number(value.factor)
+            names.append(value.matrix.name)
+        elif isinstance(value, ast.MatFunc):
+            names.append(value.arg.name)
+        elif isinstance(value, ast.MatBin):
+            names += [value.left.name, value.right.name]
+        elif isinstance(value, ast.MatRef):
+            names.append(value.name)
+        if isinstance(value, ast.MatRef):
+            symbols = [self.a.arrays.get(n) for n in names]
+            types = {sym.elem_type == "str" for sym in symbols if sym is not None}
+            if len(types) > 1:
+                self.error("MAT copies between a string array and a numeric one", s.coord)
+            return
+        for name in names:
+            symbol = self.a.arrays.get(name)
+            if symbol is not None and symbol.elem_type == "str":
+                self.error(f"MAT arithmetic on the string array {name}", s.coord)
+
+
+def run(analysis: Analysis, diags: Diagnostics) -> None:
+    checker = _TypeChecker(analysis, diags)
+    for stmt in analysis.stmts:
+        checker.statement(stmt)

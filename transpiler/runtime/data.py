@@ -1,0 +1,88 @@
+"""DATA, READ and RESTORE (ECMA-55 section 14), as bas55 does them.
+
+The program's DATA items, in program order, form one pool with a read pointer.  Each item
+is its source text and whether it was quoted; the pool decides at READ time what it is:
+
+* READ into a string variable takes any item as text (an unquoted ``123`` reads as the
+  string "123"); more than 18 characters is fatal (P100);
+* READ into a numeric variable needs an unquoted item whose whole text is a numeric
+  constant (numformat.NUMBER_PATTERN), else it is fatal "reading string into numeric
+  variable" (P098 unquoted, P099 quoted); a constant too large for a double gives +-inf
+  and the warning "numeric constant overflow", at every READ of it (P101); one too small
+  gives 0 silently (P096);
+* READ past the last item is fatal "insufficient data for READ" (P097).
+
+RESTORE moves the pointer back to the first item (`restore()`), or to an item index that
+the compiler worked out for a ``RESTORE line`` extension.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from .faults import BasicFault, warn
+from .numformat import parse_number
+from .strings import check_string
+
+INSUFFICIENT_DATA = "insufficient data for READ"
+STRING_INTO_NUMBER = "reading string into numeric variable"
+CONSTANT_OVERFLOW = "numeric constant overflow"
+
+
+class DataItem(NamedTuple):
+    """One datum of a DATA statement: its text without quotes, and whether it was quoted."""
+
+    text: str
+    quoted: bool = False
+
+
+class DataPool:
+    """The program's DATA items and the READ pointer."""
+
+    __slots__ = ("_numbers", "_position", "_texts")
+
+    def __init__(self, items: Iterable[DataItem | tuple[str, bool]]):
+        texts: list[str] = []
+        numbers: list[float | None] = []
+        for text, quoted in items:
+            if not quoted:
+                text = text.strip(" ")  # an unquoted datum has no surrounding spaces
+            texts.append(text)
+            # Parsed once here so that READ is a list lookup.
+            numbers.append(None if quoted else parse_number(text))
+        self._texts = texts
+        self._numbers = numbers
+        self._position = 0
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    @property
+    def position(self) -> int:
+        """The index of the item the next READ takes."""
+        return self._position
+
+    def restore(self, position: int = 0) -> None:
+        self._position = position
+
+    def read_number(self) -> float:
+        i = self._position
+        if i >= len(self._numbers):
+            raise BasicFault(INSUFFICIENT_DATA)
+        value = self._numbers[i]
+        if value is None:
+            raise BasicFault(STRING_INTO_NUMBER)
+        self._position = i + 1
+        if math.isinf(value):
+            warn(CONSTANT_OVERFLOW)
+        return value
+
+    def read_string(self) -> str:
+        i = self._position
+        if i >= len(self._texts):
+            raise BasicFault(INSUFFICIENT_DATA)
+        text = check_string(self._texts[i])
+        self._position = i + 1
+        return text

@@ -1,0 +1,54 @@
+"""Operations of the extended BASIC dialect (beyond ECMA-55 Minimal BASIC).
+
+Defined by the reference interpreter's author (first in `_interp_extras`) and kept here so
+that the interpreter and the generated host programs share one definition:
+
+- ``a MOD b`` is the remainder of the division truncated toward zero, with the sign of
+  `a` (C's fmod, Fortran's MOD, QBasic's MOD without its rounding to integers):
+  7 MOD 3 = 1, -7 MOD 3 = -1, 7 MOD -3 = 1, 7.5 MOD 2 = 1.5.  ``a MOD 0`` warns
+  "division by zero" and gives NaN (the IEEE fmod result); ``inf MOD b`` gives NaN.
+- MAX(a, b) and MIN(a, b): the larger / smaller of two numbers; if one is NaN, the other.
+- A ``%`` variable holds a 32-bit signed integer: assigning x stores floor(x + 0.5) (the
+  rounding ECMA-55 uses for subscripts, so BASIC has one rounding rule); a result outside
+  -2147483648..2147483647, or NaN, is fatal "integer overflow (x)".
+"""
+
+from __future__ import annotations
+
+import math
+
+from .arith import DIVISION_BY_ZERO
+from .faults import BasicFault, warn
+from .numformat import format_number_trimmed
+
+INTEGER_OVERFLOW = "integer overflow"
+
+
+def MOD(a: float, b: float) -> float:
+    if b == 0.0:
+        warn(DIVISION_BY_ZERO)
+        return math.nan
+    try:
+        return math.fmod(a, b)
+    except ValueError:  # an infinite dividend
+        return math.nan
+
+
+def MAX(a: float, b: float) -> float:
+    if math.isnan(a):
+        return b
+    return max(a, b)  # a unless b > a: a NaN `b` gives `a`
+
+
+def MIN(a: float, b: float) -> float:
+    if math.isnan(a):
+        return b
+    return min(a, b)  # a unless b < a: a NaN `b` gives `a`
+
+
+def to_integer(x: float) -> float:
+    """The value a ``%`` variable stores for x (an integral float)."""
+    r = x + 0.5
+    if -2147483648.0 <= r < 2147483648.0:
+        return float(math.floor(r))
+    raise BasicFault(INTEGER_OVERFLOW, f"({format_number_trimmed(x)})")

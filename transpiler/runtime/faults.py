@@ -1,0 +1,95 @@
+"""Fatal faults and non-fatal notices raised by the BASIC runtime.
+
+The runtime knows no source locations.  It reports two kinds of conditions:
+
+* a **fault** ends the program: the runtime raises `BasicFault`; the reference
+  interpreter turns it into a located `transpiler.errors.BasicRuntimeError`, the generated
+  program prints it and exits;
+* a **notice** does not: an ECMA-55 exception for which the standard says "report and
+  continue" (division by zero, overflow, TAB argument below one...), or a rejected INPUT
+  reply that is asked for again.  The runtime calls the current notice hook and goes on.
+
+Both carry bas55's wording: `what` is the fixed text of the condition ("division by
+zero") and `detail` the optional operands that bas55 prints after it ("(0 ^ -6)",
+"EXP(1140.5695)"), so a caller can print either our own format or bas55's exact line:
+bas55 writes ``f"{line}: {severity}: {what} {detail}\\n"``, the line number omitted for
+INPUT replies, and the space after `what` printed even when `detail` is empty.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+WARNING = "warning"
+ERROR = "error"
+
+
+def bas55_text(severity: str, what: str, detail: str, line: int | None = None) -> str:
+    """The diagnostic line bas55 writes to stderr (without the newline)."""
+    where = f"{line}: " if line is not None else ""
+    return f"{where}{severity}: {what} {detail}"
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A non-fatal condition: `severity` is WARNING, or ERROR for a rejected INPUT reply."""
+
+    what: str
+    detail: str = ""
+    severity: str = WARNING
+
+    @property
+    def message(self) -> str:
+        return f"{self.what} {self.detail}" if self.detail else self.what
+
+    def __str__(self) -> str:
+        return self.message
+
+    def bas55_text(self, line: int | None = None) -> str:
+        return bas55_text(self.severity, self.what, self.detail, line)
+
+
+class BasicFault(Exception):
+    """A fatal runtime condition (READ past the data, LOG of zero...).  Ends the program."""
+
+    def __init__(self, what: str, detail: str = ""):
+        self.what = what
+        self.detail = detail
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        return f"{self.what} {self.detail}" if self.detail else self.what
+
+    def bas55_text(self, line: int | None = None) -> str:
+        return bas55_text(ERROR, self.what, self.detail, line)
+
+
+NoticeHook = Callable[[Notice], None]
+
+
+def print_notice(notice: Notice) -> None:
+    """The default hook: ``warning: division by zero`` on stderr."""
+    sys.stderr.write(f"{notice.severity}: {notice.message}\n")
+
+
+_hook: NoticeHook = print_notice
+
+
+def set_warning_hook(hook: NoticeHook | None) -> NoticeHook:
+    """Route notices to `hook` (None restores `print_notice`); returns the previous hook."""
+    global _hook
+    previous = _hook
+    _hook = hook if hook is not None else print_notice
+    return previous
+
+
+def notify(notice: Notice) -> None:
+    _hook(notice)
+
+
+def warn(what: str, detail: str = "") -> None:
+    """Report a non-fatal ECMA-55 exception; the caller goes on with its IEEE value."""
+    _hook(Notice(what, detail))

@@ -1,0 +1,129 @@
+"""Test data and comparison for cuTile BASIC kernel programs.
+
+Used by `python generated.py` (the module's self-test), `basic2tile prog.bas --run` /
+`--check` on kernel programs, and the tests: make INPUT data, run the generated
+`run()` and the reference interpreter, compare the OUTPUT arrays.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from . import ast
+from .errors import SourceFile
+from .kernel_interpreter import NP_TYPES, array_shapes, run_kernel_program
+from .options import Options
+from .passes.kernel_dialect import KernelProgram, analyze_kernel_program
+
+# Relative tolerance per element type when comparing with the reference interpreter.
+TOLERANCE = {"f16": 2e-2, "bf16": 2e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0, "i64": 0.0}
+
+
+def kernel_program_from_text(text: str, name: str, options: Options | None = None) -> KernelProgram:
+    from .parser import parse
+
+    options = options or Options()
+    source = SourceFile(name + ".bas", text)
+    return analyze_kernel_program(parse(source, options), options, name)
+
+
+def default_scalars(kp: KernelProgram, given: dict[str, float] | None = None) -> dict[str, float]:
+    """INPUT scalar values: those given, else sizes of 2.5 tiles (to exercise the masked
+    edge tiles) for scalars that size arrays, 1.5 or 3 for the others."""
+    given = dict(given or {})
+    values: dict[str, float] = {}
+    for name, scalar in kp.scalars.items():
+        if name in given:
+            values[name] = given.pop(name)
+            continue
+        tile = 0
+        for array in kp.arrays.values():
+            for axis, extent in enumerate(array.extents):
+                if isinstance(extent, ast.Var) and extent.name == name:
+                    tile = max(tile, array.tile[axis] if array.tile else 64)
+        if tile:
+            values[name] = 2 * tile + max(tile // 2, 1)
+        else:
+            values[name] = 3 if scalar.dtype in ("i32", "i64") else 1.5
+    if given:
+        raise ValueError("not an INPUT scalar of this program: " + ", ".join(sorted(given)))
+    return values
+
+
+def make_inputs(kp: KernelProgram, scalars: dict[str, float], seed: int = 0) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    shapes = array_shapes(kp, scalars)
+    return {
+        name: rng.uniform(-1.0, 1.0, shapes[name]).astype(NP_TYPES[array.dtype])
+        for name, array in kp.arrays.items()
+        if array.is_input
+    }
+
+
+def run_generated(module, kp: KernelProgram, scalars, inputs, device=None) -> dict[str, np.ndarray]:
+    args = [scalars[n] if n in kp.scalars else inputs[n] for n in kp.inputs]
+    result = module.run(*args, device=device)
+    if len(kp.outputs) == 1:
+        result = (result,)
+    return {name: np.asarray(value) for name, value in zip(kp.outputs, result)}
+
+
+def compare(kp: KernelProgram, got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> list[str]:
+    """One line per OUTPUT array; lines starting with 'MISMATCH' are failures."""
+    lines = []
+    for name in kp.outputs:
+        a, b = np.asarray(got[name], dtype=np.float64), np.asarray(want[name], dtype=np.float64)
+        rtol = TOLERANCE[kp.arrays[name].dtype]
+        scale = max(1.0, float(np.max(np.abs(b)))) if b.size else 1.0
+        if a.shape != b.shape:
+            lines.append(f"MISMATCH {name}: shape {a.shape} != {b.shape}")
+            continue
+        diff = float(np.max(np.abs(a - b))) if a.size else 0.0
+        ok = diff <= rtol * scale
+        verdict = "ok" if ok else "MISMATCH"
+        lines.append(f"{verdict} {name}: shape {a.shape}, max |diff| = {diff:.3g} (tolerance {rtol * scale:.3g})")
+    return lines
+
+
+def summary(kp: KernelProgram, outputs: dict[str, np.ndarray]) -> str:
+    """A short, deterministic text description of OUTPUT arrays (for --interpret/--run)."""
+    lines = []
+    for name in kp.outputs:
+        a = np.asarray(outputs[name])
+        flat = a.reshape(-1).astype(np.float64)
+        head = ", ".join(f"{v:.6g}" for v in flat[:4])
+        lines.append(f"{name}: shape {a.shape}, sum {float(flat.sum()):.6g}, first [{head}]")
+    return "\n".join(lines)
+
+
+def parse_sizes(argv: list[str]) -> dict[str, float]:
+    sizes = {}
+    for arg in argv:
+        name, sep, value = arg.partition("=")
+        if not sep:
+            raise ValueError(f"expected NAME=VALUE, got {arg!r}")
+        sizes[name.strip().upper()] = float(value) if "." in value else int(value)
+    return sizes
+
+
+def main(module, argv: list[str]) -> int:
+    """Self-test of a generated kernel module: `python module.py [N=1000 ...]`."""
+    name = module.__name__ if module.__name__ != "__main__" else "kernel"
+    kp = kernel_program_from_text(module.BASIC_SOURCE, name)
+    scalars = default_scalars(kp, parse_sizes(argv))
+    inputs = make_inputs(kp, scalars)
+    got = run_generated(module, kp, scalars, inputs)
+    want = run_kernel_program(kp, scalars, inputs)
+    lines = compare(kp, got, want)
+    sizes = ", ".join(f"{k}={v}" for k, v in scalars.items())
+    print(f"{name}: {sizes}")
+    print("\n".join(lines))
+    failed = any(line.startswith("MISMATCH") for line in lines)
+    print("verification: " + ("FAILED" if failed else "PASSED") + " (against basic2tile's reference interpreter)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main(sys.modules["__main__"], sys.argv[1:]))

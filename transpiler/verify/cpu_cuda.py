@@ -1,0 +1,176 @@
+"""Build a CUDA C++ program for the CPU with g++ and the b2t_cuda_emu.h emulator, and run it.
+
+    exe = build_cpu("saxpy.cu")                 # cached by content; or build_cpu(cu, "saxpy")
+    result = run_cpu(exe, stdin="3\\n")          # a subprocess.CompletedProcess (text)
+
+The command is `g++ -std=c++20 -O2 -pthread -I<headers> -include b2t_cuda_emu.h -x c++`.
+Builds are cached in the temp folder under a hash of the compiler, the flags, basic2tile's
+headers and the .cu text (other local headers the .cu includes are not hashed: pass
+cache=False for such a program).  The emulator header is precompiled once per cache key,
+which halves the time of every build (3.4 s -> 1.5 s for a small program).  A g++
+failure raises CpuBuildError carrying the compiler's output.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from .cuda_headers import b2t_headers_digest, b2t_include_dir
+
+# -fcf-protection=none: the emulator switches fiber stacks by hand, which a CET shadow
+# stack (enabled by default in some distributions' compilers) would reject.
+FLAGS = ("-std=c++20", "-O2", "-pthread", "-fcf-protection=none")
+EMULATOR = "b2t_cuda_emu.h"
+
+
+class CpuBuildError(Exception):
+    """g++ rejected a program; `output` is what the compiler printed."""
+
+    def __init__(self, source: Path, command: list[str], output: str):
+        super().__init__(f"g++ failed to build {source}")
+        self.source = source
+        self.command = command
+        self.output = output
+
+    def __str__(self) -> str:
+        return f"{self.args[0]}:\n{self.output.rstrip()}"
+
+
+def build_cpu(
+    cu_path: str | Path,
+    exe_path: str | Path | None = None,
+    *,
+    extra_flags: Iterable[str] = (),
+    cache: bool = True,
+) -> Path:
+    """Compile `cu_path` for the CPU; return the executable (exe_path, or one in the cache)."""
+    source = Path(cu_path)
+    flags = (*FLAGS, *extra_flags)
+    key = _hash(_compiler_id(), *flags, b2t_headers_digest(), source.read_bytes())
+    cached = _cache_root() / key[:2] / key
+    if not (cache and cached.is_file()):
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        scratch = cached.with_name(f"{key}.{os.getpid()}.tmp")
+        command = [_compiler(), *flags, *_prelude(flags), "-x", "c++", str(source)]
+        command += ["-o", str(scratch)]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise CpuBuildError(source, command, done.stdout + done.stderr)
+        os.replace(scratch, cached)  # atomic: concurrent builders of one key both succeed
+    if exe_path is None:
+        return cached
+    target = Path(exe_path)
+    shutil.copy2(cached, target)
+    return target
+
+
+def run_cpu(
+    exe_path: str | Path,
+    stdin: str | None = None,
+    *,
+    args: Iterable[str] = (),
+    timeout: float | None = 120,
+    workers: int | None = None,
+    reverse: bool = False,
+    env: Mapping[str, str] | None = None,
+) -> subprocess.CompletedProcess:
+    """Run a program built by build_cpu; its exit status is for the caller to judge.
+
+    workers: OS threads that run blocks (default one per core; 1 is deterministic).
+    reverse: run each block's threads last to first, to expose a missing __syncthreads().
+    A run longer than `timeout` seconds raises subprocess.TimeoutExpired.
+    """
+    environment = dict(os.environ if env is None else env)
+    if workers is not None:
+        environment["B2T_EMU_WORKERS"] = str(workers)
+    if reverse:
+        environment["B2T_EMU_REVERSE"] = "1"
+    return subprocess.run(
+        [str(exe_path), *args],
+        input=stdin,
+        stdin=subprocess.DEVNULL if stdin is None else None,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=environment,
+    )
+
+
+def _prelude(flags: tuple[str, ...]) -> list[str]:
+    """-I and -include options: the emulator, precompiled when g++ manages to."""
+    include = b2t_include_dir()
+    pch = _precompiled_emulator(flags)
+    emulator = pch if pch is not None else include / EMULATOR
+    return [f"-I{include}", "-include", str(emulator)]
+
+
+def _precompiled_emulator(flags: tuple[str, ...]) -> Path | None:
+    """A wrapper header with its .gch beside it (g++ then reads the .gch), or None."""
+    key = _hash(_compiler_id(), *flags, b2t_headers_digest())
+    folder = _cache_root() / "pch" / key
+    wrapper = folder / "b2t_cuda_emu_pch.h"
+    if (folder / "b2t_cuda_emu_pch.h.gch").is_file():
+        return wrapper
+    if (folder / "failed").is_file():
+        return None
+    folder.mkdir(parents=True, exist_ok=True)
+    _prune(folder.parent, keep=folder)
+    text = folder / f"b2t_cuda_emu_pch.h.{os.getpid()}.tmp"
+    text.write_text(f'#include "{b2t_include_dir() / EMULATOR}"\n')
+    os.replace(text, wrapper)  # another process may be compiling the same wrapper
+    scratch = folder / f"b2t_cuda_emu_pch.h.gch.{os.getpid()}.tmp"
+    done = subprocess.run(
+        [_compiler(), *flags, "-x", "c++-header", str(wrapper), "-o", str(scratch)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:  # not fatal: build from the text header instead
+        (folder / "failed").write_text(done.stdout + done.stderr)
+        return None
+    os.replace(scratch, folder / "b2t_cuda_emu_pch.h.gch")
+    return wrapper
+
+
+def _prune(pch_root: Path, keep: Path, max_age_s: float = 86400) -> None:
+    """Drop precompiled headers of other keys unused for a day (each is about 80 MB)."""
+    now = time.time()
+    for folder in pch_root.iterdir():
+        if folder != keep and folder.is_dir() and now - folder.stat().st_mtime > max_age_s:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+@functools.cache
+def _compiler() -> str:
+    found = shutil.which(os.environ.get("CXX", "g++"))
+    if found is None:
+        raise FileNotFoundError("g++ not found (set CXX to a C++20 compiler)")
+    return found
+
+
+@functools.cache
+def _compiler_id() -> str:
+    done = subprocess.run([_compiler(), "--version"], capture_output=True, text=True)
+    return f"{_compiler()}\n{done.stdout}"
+
+
+@functools.cache
+def _cache_root() -> Path:
+    root = Path(tempfile.gettempdir()) / f"basic2tile-cpu-cuda-{os.getuid()}"
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return root
+
+
+def _hash(*parts: str | bytes) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part if isinstance(part, bytes) else part.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()[:32]
