@@ -57,14 +57,17 @@ def test_block_reduce_sum_is_the_harmonic_number():
     assert total == pytest.approx(math.fsum(1.0 / k for k in range(1, 1_000_001)), rel=1e-12)
 
 
-def test_tiled_matmul_checksum_matches_numpy():
+def test_tiled_matmul_elements_match_numpy():
     out = run_program("tiled_matmul")
     m, n, k = 77, 53, 91
     a = ((np.arange(m * k) * 37 % 101) - 50).astype(np.float32) / np.float32(25)
     b = ((np.arange(k * n) * 53 % 89) - 44).astype(np.float32) / np.float32(22)
     c = a.reshape(m, k).astype(np.float64) @ b.reshape(k, n).astype(np.float64)
-    checksum = float(re.search(r"checksum = (\S+)", out).group(1))
-    assert checksum == pytest.approx(c.sum(), rel=1e-6)
+    probes = re.findall(r"^c\[(\d+)\]\[(\d+)\] = (\S+)$", out, re.MULTILINE)
+    assert len(probes) == 5  # corners of the partial edge tiles among them
+    for i, j, value in probes:
+        # float32 accumulation of 91 products of magnitude <= 4
+        assert float(value) == pytest.approx(c[int(i), int(j)], abs=1e-4)
 
 
 def _bf16_value(bits: int) -> Fraction:
@@ -79,6 +82,8 @@ _BF16_POSITIVE = [_bf16_value(b) for b in range(0x7F80)] + [Fraction(2) ** 128]
 def _round_to_bf16(x: Fraction, negative: bool) -> int:
     """Round-to-nearest-even on exact rationals: a reference independent of bit tricks."""
     lo = bisect_right(_BF16_POSITIVE, abs(x)) - 1
+    if lo == len(_BF16_POSITIVE) - 1:  # at or past 2**128: infinity
+        return 0x7F80 | (0x8000 if negative else 0)
     if _BF16_POSITIVE[lo] != abs(x):
         below, above = abs(x) - _BF16_POSITIVE[lo], _BF16_POSITIVE[lo + 1] - abs(x)
         if above < below or (above == below and lo % 2 == 1):
@@ -88,12 +93,13 @@ def _round_to_bf16(x: Fraction, negative: bool) -> int:
 
 def test_half_and_bfloat16_conversions_round_correctly():
     out = run_program("atomics_types")
-    rows = re.findall(r"^lowp (\w{8}) (\w{4}) (\w{4}) (\w{4}) (\w{4})$", out, re.M)
+    rows = re.findall(r"^lowp (\w{8}) (\w{4}) (\w{4}) (\w{4}) (\w{4})$", out, re.MULTILINE)
     assert len(rows) == 22
     for row in rows:
         in_bits, half, bf16, half_plus_one, bf16_squared = (int(h, 16) for h in row)
         x = np.frombuffer(struct.pack("<I", in_bits), dtype=np.float32)[0]
-        h = x.astype(np.float16)
+        with np.errstate(over="ignore"):  # 65520 and up round to infinity, as they should
+            h = x.astype(np.float16)
         assert half == int(h.view(np.uint16)), hex(in_bits)
         assert half_plus_one == int((h + np.float16(1.0)).view(np.uint16)), hex(in_bits)
         if math.isinf(x):

@@ -566,6 +566,24 @@ def test_cutile_host_program_with_block_if_and_while():
     assert program.lines[1].statements[0].items[0].value == "Hello from BASIC!"
 
 
+def test_every_node_has_a_location_on_its_own_line():
+    text = SAXPY_KERNEL + "\n".join(
+        [
+            '80 IF A THEN PRINT "X", TAB(3); FNA ELSE 10',
+            "90 MAT READ A(2), B : MAT C = (2) * A : MAT C = TRN(A) : MAT PRINT C;",
+            "100 DIM Q(3) AS F16 : DATA 1, A : ON A GOSUB 10, 20 ' note",
+            "110 DEF FNA(X, Y) = -X ^ 2 : NEXT I, J : OPTION BASE 0",
+        ]
+    )
+    program = parse_text(text)
+    for line in program.lines:
+        for stmt in line.statements:
+            for node in stmt.walk():
+                assert node.coord.line == line.coord.line, node
+                assert node.coord.column >= 1 and node.coord.length >= 1, node
+                assert node.coord.file == "t.bas"
+
+
 # --------------------------------------------------------------------------- strict mode
 
 

@@ -190,3 +190,55 @@ def test_performance_matmul_256_f64():
     seconds = _cpu_seconds(lambda: ts.launch(None, (4, 4), K.matmul_k_loop, (a, b, c, 64, 64, 64)))
     np.testing.assert_allclose(c, a @ b, rtol=1e-12)
     assert seconds < 1.0, f"256x256 matmul took {seconds:.2f} s of CPU"
+
+
+def test_races_are_found_through_transposed_views_and_gathers():
+    def transpose_in_place(x):
+        i, j = ct.bid(0), ct.bid(1)
+        tile = ct.load(x, (i, j), (2, 2))
+        ct.store(x, (i, j), tile, order=(1, 0))  # writes the block of tile (j, i)
+
+    x = np.arange(16.0).reshape(4, 4)
+    with pytest.raises(ts.DataRaceError) as info:
+        ts.launch(None, (2, 2), transpose_in_place, (x,))
+    # Block (1, 0) runs first and writes x[0:2, 2:4], which block (0, 1) then reads.
+    assert "block (0, 1, 0) reads it after block (1, 0, 0) wrote it" in str(info.value)
+    index = tuple(int(v) for v in str(info.value).split("element (")[1].split(")")[0].split(","))
+    assert index[0] in (0, 1) and index[1] in (2, 3)
+
+    def gather_neighbour(x, y):
+        i = ct.bid(0)
+        ct.scatter(y, i, ct.gather(x, i) + ct.gather(y, i + 1, padding_value=0.0))
+
+    with pytest.raises(ts.DataRaceError, match=r"element \(1,\) of array 'y'"):
+        ts.launch(None, (4,), gather_neighbour, (np.ones(4), np.ones(4)))
+
+
+class _ArrayInterfaceOnly:
+    """A host buffer that is not a NumPy array, only exposing __array_interface__."""
+
+    def __init__(self, array):
+        self._array = array
+        self.__array_interface__ = array.__array_interface__
+
+
+class _DLPackOnly:
+    """A host buffer exposing only DLPack, like a torch CPU tensor."""
+
+    def __init__(self, array):
+        self._array = array
+
+    def __dlpack__(self, **kwargs):
+        return self._array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+
+@pytest.mark.parametrize("wrap", [_ArrayInterfaceOnly, _DLPackOnly])
+def test_foreign_host_arrays_are_written_in_place(wrap):
+    a = np.arange(16, dtype=np.float32)
+    b = np.ones(16, dtype=np.float32)
+    c = np.zeros(16, dtype=np.float32)
+    ts.launch(None, (2,), K.vector_add, (wrap(a), wrap(b), wrap(c), 8))
+    np.testing.assert_array_equal(c, a + 1)

@@ -5,8 +5,9 @@ once per file.  They are cached as JSON in `$XDG_CACHE_HOME/basic2tile/` (defaul
 `~/.cache/basic2tile/`; `BASIC2TILE_CACHE_DIR` overrides it), never in the working
 directory or the package.  The file name carries a hash of everything the tables
 depend on (PLY's version, the tokens, the precedence table, and every rule's name
-and BNF), so an edited grammar can never meet stale tables.  A missing, unreadable
-or unwritable cache only costs the generation time.
+and BNF), so an edited grammar can never meet stale tables; writing new tables
+removes the older ones.  A missing, unreadable or unwritable cache only costs the
+generation time.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import types
 from pathlib import Path
 
@@ -31,10 +31,12 @@ def load_tables(grammar: types.ModuleType) -> types.SimpleNamespace:
         signature = grammar_signature(grammar)
         path = cache_dir() / f"lalr-{signature[:20]}.json"
         data = _read(path)
-        if data is None:
+        tables = _bind(data, vars(grammar)) if data is not None else None
+        if tables is None:
             data = generate(grammar)
             _write(path, data)
-        _TABLES = _bind(data, vars(grammar))
+            tables = _bind(data, vars(grammar))
+        _TABLES = tables
     return _TABLES
 
 
@@ -69,17 +71,22 @@ def generate(grammar: types.ModuleType) -> dict:
     }
 
 
-def _bind(data: dict, namespace: dict) -> types.SimpleNamespace:
-    productions = []
-    for entry in data["productions"]:
-        production = yacc.MiniProduction(*entry)
-        production.bind(namespace)
-        productions.append(production)
-    return types.SimpleNamespace(
-        lr_action={int(k): v for k, v in data["action"].items()},
-        lr_goto={int(k): v for k, v in data["goto"].items()},
-        lr_productions=productions,
-    )
+def _bind(data: dict, namespace: dict) -> types.SimpleNamespace | None:
+    """PLY's table object, with each production bound to its p_ function (None if the
+    data do not fit this grammar, e.g. a cache file edited by hand)."""
+    try:
+        productions = []
+        for entry in data["productions"]:
+            production = yacc.MiniProduction(*entry)
+            production.bind(namespace)
+            productions.append(production)
+        return types.SimpleNamespace(
+            lr_action={int(k): v for k, v in data["action"].items()},
+            lr_goto={int(k): v for k, v in data["goto"].items()},
+            lr_productions=productions,
+        )
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def _read(path: Path) -> dict | None:
@@ -96,6 +103,8 @@ def _read(path: Path) -> dict | None:
 def _write(path: Path, data: dict) -> None:
     # Write to a temporary file and rename it, so that a process starting at the same
     # time never reads half a file.
+    import tempfile  # only when the cache is (re)written: it is slow to import
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".lalr-", suffix=".tmp")
@@ -106,5 +115,8 @@ def _write(path: Path, data: dict) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
+        for stale in path.parent.glob("lalr-*.json"):  # tables of earlier grammars
+            if stale != path:
+                stale.unlink(missing_ok=True)
     except OSError:
         pass

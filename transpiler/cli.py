@@ -56,6 +56,21 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--precision", choices=("f32", "f64"), help="numeric element type")
     p.add_argument("--max-steps", type=int, metavar="N", help="stop the interpreter after N statements")
+    p.add_argument(
+        "--tile",
+        metavar="T|TxT",
+        help="tile shape for offloaded loops (powers of two), e.g. 256 or 32x32",
+    )
+    p.add_argument(
+        "--no-offload", action="store_true", help="keep every loop on the host (no kernels)"
+    )
+    p.add_argument(
+        "--size",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="INPUT scalar of a cuTile BASIC kernel program for --interpret/--run/--check",
+    )
     return p
 
 
@@ -89,7 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the CLI must never show a traceback
         if os.environ.get("BASIC2TILE_TRACEBACK"):
             raise
-        err = InternalError(f"{type(exc).__name__}: {exc}", current_coord())
+        coord = current_coord()
+        if coord.line == 0 and source is not None:
+            coord = Coord(source.name, 0, 0)
+        err = InternalError(f"{type(exc).__name__}: {exc}", coord)
         print(err.render(source), file=sys.stderr)
         print("  note: this is a bug in basic2tile; please report it", file=sys.stderr)
         return 2
@@ -104,8 +122,66 @@ def _dispatch(args: argparse.Namespace, source: SourceFile, options: Options) ->
     from . import driver
 
     if args.output and Path(args.output).resolve() == Path(args.source).resolve():
-        raise BasicError("refusing to overwrite the input file (-o names the source)", Coord(args.source, 0, 0))
+        raise BasicError(
+            "refusing to overwrite the input file (-o names the source)", Coord(args.source, 0, 0)
+        )
+    target = args.target or ("cuda" if args.output and args.output.endswith(".cu") else "cutile")
+    tile = _parse_tile(args.tile, source) if args.tile else None
+    sizes = _parse_sizes(args.size, source)
     analysis = driver.front_end(source, options)
     if args.interpret:
-        return driver.interpret(analysis)
-    raise BasicError("this mode is not implemented yet", Coord(source.name, 0, 0))
+        return driver.interpret(analysis, sizes=sizes)
+    if args.explain:
+        from .explain import explain
+
+        print(explain(analysis, tile=tile, offload=not args.no_offload))
+        return 0
+    code = driver.generate(analysis, target, tile, offload=not args.no_offload)
+    if args.output:
+        try:
+            driver.write_atomically(args.output, code)
+        except OSError as exc:
+            raise BasicError(f"cannot write {args.output}: {exc.strerror}", Coord(args.output, 0, 0)) from None
+    if args.html:
+        from .report import write_report
+
+        write_report(analysis, args.html, tile=tile)
+    if args.emit:
+        for path in driver.emit_binaries(analysis, code, target, args.emit, args.arch, args.output):
+            print(f"wrote {path}", file=sys.stderr)
+        return 0
+    if args.run:
+        sys.stdout.flush()
+        return driver.run(analysis, code, target, args.device, sizes=sizes, capture=False).returncode
+    if args.check:
+        return driver.check(analysis, code, target, args.device, sizes=sizes, out=sys.stdout)
+    if not args.output and not args.html:
+        sys.stdout.write(code)
+    return 0
+
+
+def _parse_tile(text: str, source: SourceFile) -> tuple[int, ...]:
+    try:
+        shape = tuple(int(part) for part in text.lower().split("x"))
+    except ValueError:
+        shape = ()
+    if not shape or len(shape) > 2 or any(n < 1 or n & (n - 1) for n in shape):
+        raise BasicError(
+            f"--tile {text}: expected a power of two or two of them, e.g. 256 or 32x32",
+            Coord(source.name, 0, 0),
+        )
+    return shape
+
+
+def _parse_sizes(items: list[str], source: SourceFile) -> dict[str, float]:
+    sizes: dict[str, float] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or not name.strip():
+            raise BasicError(f"--size {item}: expected NAME=VALUE", Coord(source.name, 0, 0))
+        sizes[name.strip().upper()] = int(number) if number == int(number) else number
+    return sizes

@@ -1,14 +1,27 @@
 """The pipeline in one place: source -> AST -> analysis -> interpreter or backends.
 
-The CLI, the tests and the benchmarks all go through these functions.
+The CLI, the tests and the benchmarks all go through these functions, so each step
+(parse, analyse, structure, offload, generate, format) runs in exactly one order:
+
+    parse           PLY lexer + parser -> ast.Program
+    analyze         semantic passes -> model.Analysis (names, types, structure, DATA)
+    kernel programs kernel_dialect (checks) -> kernel_lowering -> ir.KernelLibrary
+    legacy programs structure (host control flow) -> offload (dependence analysis,
+                    kernel extraction, transfers) -> hostir.HostProgram
+    generate        cuTile Python (black) or CUDA C++ (clang-format)
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
-from .errors import SourceFile
+from .errors import BasicError, Coord, SourceFile
 from .options import Options
 
 
@@ -26,8 +39,11 @@ def interpret(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
+    sizes: dict | None = None,
 ) -> int:
     """Run with the reference interpreter; returns the exit status."""
+    if analysis.kind == "kernel":
+        return _interpret_kernel_program(analysis, sizes, stdout or sys.stdout)
     from .interpreter import run_program
 
     return run_program(
@@ -36,3 +52,179 @@ def interpret(
         stdout=stdout or sys.stdout,
         stderr=stderr or sys.stderr,
     )
+
+
+def program_name(source: SourceFile) -> str:
+    stem = Path(source.name).stem
+    ident = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in stem).strip("_").lower()
+    return ident if ident and not ident[0].isdigit() else f"prog_{ident}"
+
+
+def kernel_program(analysis):
+    from .passes.kernel_dialect import analyze_kernel_program
+
+    return analyze_kernel_program(analysis.program, analysis.options, program_name(analysis.source))
+
+
+def kernel_library(analysis):
+    from .passes.kernel_lowering import lower_kernel_program
+
+    return lower_kernel_program(kernel_program(analysis), analysis.source)
+
+
+def host_program(analysis, tile: tuple[int, ...] | None = None, offload: bool = True):
+    from .passes.offload import offload as offload_loops
+    from .passes.structure import build_host_program
+
+    host = build_host_program(analysis)
+    if offload:
+        offload_loops(host, analysis.options, tile)
+    return host
+
+
+def generate(analysis, target: str, tile: tuple[int, ...] | None = None, offload: bool = True) -> str:
+    """The generated program text for `target` ("cutile" or "cuda")."""
+    if target == "cutile":
+        if analysis.kind == "kernel":
+            from .backends.cutile import generate_library
+
+            return generate_library(kernel_library(analysis), analysis.source)
+        from .backends.python_host import generate_program
+
+        return generate_program(host_program(analysis, tile, offload))
+    from .backends.cuda import generate_cuda_library, generate_cuda_program
+
+    if analysis.kind == "kernel":
+        return generate_cuda_library(kernel_library(analysis), analysis.source)
+    return generate_cuda_program(host_program(analysis, tile, offload))
+
+
+def write_atomically(path: str | Path, text: str) -> None:
+    """Write via a temporary file in the same folder and rename, so a failure never
+    leaves a half-written output (and never touches the input)."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+@dataclass
+class RunResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_generated_python(
+    code: str,
+    name: str,
+    device: str | None,
+    stdin: str | None = None,
+    args: list[str] | None = None,
+    capture: bool = True,
+) -> RunResult:
+    """Run a generated cuTile Python module as a script (kernels need a real file).
+    Without `capture`, the program talks to this process's terminal directly."""
+    with tempfile.TemporaryDirectory(prefix="b2t-run-") as tmp:
+        path = Path(tmp) / f"{name}.py"
+        path.write_text(code, encoding="utf-8")
+        env = dict(os.environ)
+        if device:
+            env["BASIC2TILE_DEVICE"] = device
+        env.setdefault("CUDA_TILE_CACHE_DIR", str(Path(tmp) / "cache"))
+        env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent.parent)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+        proc = subprocess.run(
+            [sys.executable, str(path), *(args or [])],
+            input=stdin,
+            capture_output=capture,
+            text=True,
+            env=env,
+        )
+    return RunResult(proc.returncode, proc.stdout or "", proc.stderr or "")
+
+
+def run(
+    analysis,
+    code: str,
+    target: str,
+    device: str | None,
+    sizes: dict | None = None,
+    stdin: str | None = None,
+    capture: bool = True,
+) -> RunResult:
+    """Run generated code: a legacy program as a program, a kernel program's self-test."""
+    name = program_name(analysis.source)
+    args = [f"{k}={v}" for k, v in (sizes or {}).items()] if analysis.kind == "kernel" else []
+    if target == "cutile":
+        return run_generated_python(code, name, device, stdin, args, capture)
+    from .backends.cuda import run_cuda_program
+
+    return run_cuda_program(code, name, device, stdin, args, capture)
+
+
+def check(analysis, code: str, target: str, device: str | None, sizes: dict | None = None, out: TextIO = sys.stdout) -> int:
+    """Run the generated program and the interpreter; 0 if they agree, 1 with a diff."""
+    if analysis.kind == "kernel":
+        result = run(analysis, code, target, device, sizes)
+        out.write(result.stdout)
+        if result.stderr:
+            sys.stderr.write(result.stderr)
+        return 0 if result.returncode == 0 else 1
+    import io
+
+    from .compare import compare_outputs, unified_diff
+    from .errors import BasicRuntimeError
+
+    stdin = sys.stdin.read() if not sys.stdin.isatty() else ""
+    expected, errors = io.StringIO(), io.StringIO()
+    try:
+        status = interpret(analysis, stdin=io.StringIO(stdin), stdout=expected, stderr=errors)
+    except BasicRuntimeError:
+        status = 1
+    result = run(analysis, code, target, device, stdin=stdin)
+    diffs = compare_outputs(expected.getvalue(), result.stdout, analysis.number_type)
+    if status != result.returncode:
+        out.write(f"exit status differs: interpreter {status}, generated {result.returncode}\n")
+        if result.stderr:
+            out.write(result.stderr)
+    if diffs:
+        out.write(unified_diff(expected.getvalue(), result.stdout, "interpreter", f"generated ({target})"))
+    if diffs or status != result.returncode:
+        return 1
+    out.write(f"check passed: {target} output matches the interpreter ({len(expected.getvalue().splitlines())} lines)\n")
+    return 0
+
+
+def emit_binaries(analysis, code: str, target: str, fmt: str, arch: str, output: str | None) -> list[Path]:
+    """Compile the generated kernels with NVIDIA's compilers (no GPU needed)."""
+    out_dir = Path(output).parent if output else Path.cwd()
+    if target == "cutile":
+        from .backends.cutile import export_kernels
+
+        return export_kernels(analysis, code, fmt, arch, out_dir, program_name(analysis.source))
+    from .backends.cuda import compile_kernels
+
+    return compile_kernels(code, fmt, arch, out_dir, program_name(analysis.source))
+
+
+def _interpret_kernel_program(analysis, sizes, out: TextIO) -> int:
+    from .kernel_interpreter import run_kernel_program
+    from .selftest import default_scalars, make_inputs, summary
+
+    kp = kernel_program(analysis)
+    scalars = default_scalars(kp, sizes)
+    inputs = make_inputs(kp, scalars)
+    outputs = run_kernel_program(kp, scalars, inputs)
+    print(", ".join(f"{k}={v}" for k, v in scalars.items()), file=out)
+    print(summary(kp, outputs), file=out)
+    return 0
+
+
+def usage_error(source: SourceFile, message: str) -> BasicError:
+    return BasicError(message, Coord(source.name, 0, 0))

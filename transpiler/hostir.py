@@ -42,23 +42,42 @@ class ForLoop(HNode):
     iteration; the loop runs zero times if start is already past the limit; after the
     loop the control variable holds the first value past the limit.  `for_index` and
     `next_index` are statement indices in `Analysis.stmts`.
+
+    `counted`: start, limit and step are integer constants, the body (and the
+    subroutines it calls) never assigns the variable, and nothing reads it after the
+    loop before assigning it, so a counting loop over precomputed values (Python's
+    `for i in range(...)`) is equivalent.
     """
 
     stmt: ast.For
     body: list["HNode"]
     for_index: int
     next_index: int
+    counted: bool = False
 
 
 @dataclass(eq=False)
 class WhileLoop(HNode):
-    stmt: ast.While
+    """WHILE...WEND (`stmt`), or a loop the structuring built from a backward GOTO
+    (`stmt` None).  `condition` is tested before each iteration (WHILE's own condition
+    when `stmt` is given); None means an endless loop, left by Break, EndProgram or
+    Return.  A condition built from GOTOs may be a synthesized `NOT c`
+    (`ast.UnaryOp("NOT", c)`), typed in `Analysis.expr_types` like every expression."""
+
+    stmt: ast.While | None
     body: list["HNode"]
+    condition: ast.Expr | None = None
+
+    def __post_init__(self) -> None:
+        if self.stmt is not None and self.condition is None:
+            self.condition = self.stmt.condition
 
 
 @dataclass(eq=False)
 class If(HNode):
-    """IF/ELSEIF/ELSE: `arms` are (condition, body) in order."""
+    """IF/ELSEIF/ELSE: `arms` are (condition, body) in order.  An IF built from
+    `IF c THEN 200` skipping forward has the condition `NOT c` (synthesized, see
+    WhileLoop)."""
 
     arms: list[tuple[ast.Expr, list["HNode"]]]
     else_body: list["HNode"] | None = None
@@ -116,8 +135,12 @@ class Block:
 class Dispatch(HNode):
     """`label = entry; while True: match label: case ...` — for code whose GOTOs do not
     fit structured control flow.  Control leaves a block through a `Jump`, a `Gosub`,
-    a `ReturnJump`, `EndProgram`, or by falling through to `fallthrough[label]`
-    (None: the program ends, as after the last line)."""
+    a `ReturnJump`, `EndProgram`, or by falling through to `fallthrough[label]`.
+    None there (and `Jump(None)`) leaves the dispatch loop: execution goes on with the
+    node after the Dispatch (the program ends if there is none).  A Dispatch may cover
+    only part of a body; nothing outside it jumps into it except to its entry, and
+    nothing inside it jumps out of it except to the node after it (or by EndProgram,
+    Return)."""
 
     entry: str
     blocks: list[Block]
@@ -126,9 +149,10 @@ class Dispatch(HNode):
 
 @dataclass(eq=False)
 class Jump(HNode):
-    """GOTO inside a dispatch loop (also the taken branch of IF ... THEN 100)."""
+    """GOTO inside a dispatch loop (also the taken branch of IF ... THEN 100).
+    `target` None: leave the dispatch loop (go on after it)."""
 
-    target: str
+    target: str | None
 
 
 @dataclass(eq=False)
@@ -156,7 +180,32 @@ class OnGosubJump(HNode):
 
 @dataclass(eq=False)
 class ReturnJump(HNode):
-    """RETURN inside a dispatch loop: pop the return label (fatal if empty)."""
+    """RETURN inside a dispatch loop: pop the return label (fatal if empty).  In a
+    program without GosubJump (so without a return stack) it is always the fatal
+    "RETURN without GOSUB"."""
+
+
+@dataclass(eq=False)
+class ForInit(HNode):
+    """The FOR of a loop that jumps cut, inside a dispatch loop: evaluate the limit and
+    step once (ECMA-55 11.4), assign the variable, and jump to `exit` (the label after
+    the NEXT, None for the dispatch's exit) if the loop runs zero times.  The body
+    follows (the next block, or the rest of this one)."""
+
+    stmt: ast.For
+    for_index: int
+    exit: str | None
+
+
+@dataclass(eq=False)
+class ForNext(HNode):
+    """The NEXT of such a loop: add the step and jump back to `body` (the label of the
+    body's first statement) unless the variable is now past the limit.  `stmt` is the
+    loop's FOR; `origin` is the NEXT."""
+
+    stmt: ast.For
+    for_index: int
+    body: str | None
 
 
 # ---- offloading (inserted by passes/offload.py)
@@ -282,6 +331,12 @@ class HostProgram:
     decisions: list[ir.LoopDecision] = field(default_factory=list)
     # Whether a GOSUB return stack / dispatch label variable are needed.
     uses_dispatch: bool = False
+    # Simple variables that may be read before the program assigns them (they start
+    # at 0 or ""), and those a subroutine assigns that the main program never does:
+    # the host program creates these when it starts.
+    initialized: list[str] = field(default_factory=list)
+    # Whether some GosubJump pushes on a return stack.
+    return_stack: bool = False
 
 
 def walk(nodes: list[HNode]):

@@ -189,6 +189,9 @@ class Reduce(KExpr):
     op: Literal["sum", "max", "min", "prod"]
     operand: KExpr
     axis: int | None = None
+    # Keep the reduced axis with size 1, so the result broadcasts against the operand
+    # (how cuTile BASIC's SUM(T, 1) behaves: T - MAX(T, 1) works row by row).
+    keepdims: bool = False
 
 
 @dataclass(eq=False, slots=True)

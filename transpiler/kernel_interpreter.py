@@ -147,6 +147,8 @@ class _Block:
         name = target.name
         if name in self.kp.tile_vars:
             shape = self.kp.tile_vars[name]
+            if np.ndim(value) and np.shape(value) != shape and np.size(value) == np.prod(shape):
+                value = np.reshape(value, shape)
             dtype = self.vars[name].dtype if name in self.vars else (np.float64 if self.kp.dtype == "f64" else np.float32)
             value = np.broadcast_to(np.asarray(value, dtype=dtype), shape).copy()
         elif name in self.vars and isinstance(self.vars[name], (int, np.generic, np.ndarray)):
@@ -170,14 +172,23 @@ class _Block:
 
     def load(self, array: KArray, index: list[int]):
         data, tile, lo, hi = self._region(array, index)
+        if not (all(l < h for l, h in zip(lo, hi)) and all(i >= 0 for i in index)):
+            # cuTile leaves a load entirely outside the array undefined: report it.
+            where = ", ".join(map(str, index))
+            raise BasicRuntimeError(
+                f"tile ({where}) of {array.name} lies entirely outside the array "
+                f"(shape {data.shape}); check the grid and the tile indices"
+            )
         out = np.zeros(tile, dtype=data.dtype)
-        if all(l < h for l, h in zip(lo, hi)) and all(i >= 0 for i in index):
-            out[tuple(slice(0, h - l) for l, h in zip(lo, hi))] = data[tuple(slice(l, h) for l, h in zip(lo, hi))]
+        out[tuple(slice(0, h - l) for l, h in zip(lo, hi))] = data[tuple(slice(l, h) for l, h in zip(lo, hi))]
         return out if array.tile else out.reshape(())[()]
 
     def store(self, array: KArray, index: list[int], value) -> None:
         data, tile, lo, hi = self._region(array, index)
-        value = np.broadcast_to(np.asarray(value), tile).astype(data.dtype)
+        value = np.asarray(value)
+        if value.ndim and value.shape != tuple(tile) and value.size == np.prod(tile):
+            value = value.reshape(tile)  # SUM(T, 1) of a (16, 64) tile fills a TILE of 16
+        value = np.broadcast_to(value, tile).astype(data.dtype)
         if all(l < h for l, h in zip(lo, hi)) and all(i >= 0 for i in index):
             data[tuple(slice(l, h) for l, h in zip(lo, hi))] = value[tuple(slice(0, h - l) for l, h in zip(lo, hi))]
 
@@ -258,7 +269,7 @@ class _Block:
             if np.ndim(x) > 0 and (len(args) == 1 or axis_given):
                 axis = int(args[1].value) if axis_given else None
                 fn = {"SUM": np.sum, "MAX": np.max, "MIN": np.min}[name]
-                return fn(x, axis=axis).astype(x.dtype)
+                return fn(x, axis=axis, keepdims=axis is not None).astype(x.dtype)
             y = self.eval(args[1])
             return np.maximum(x, y) if name == "MAX" else np.minimum(x, y)
         fns = {

@@ -25,83 +25,36 @@ from ply import lex
 
 from .errors import BasicSyntaxError, Coord
 
+# fmt: off
 # Statement and operator words.  They cannot be variable names.
-KEYWORDS = frozenset(
-    [
-        "LET",
-        "PRINT",
-        "INPUT",
-        "READ",
-        "DATA",
-        "RESTORE",
-        "GOTO",
-        "GOSUB",
-        "RETURN",
-        "ON",
-        "IF",
-        "THEN",
-        "ELSE",
-        "ELSEIF",
-        "ENDIF",
-        "END",
-        "FOR",
-        "TO",
-        "STEP",
-        "NEXT",
-        "WHILE",
-        "WEND",
-        "DIM",
-        "OPTION",
-        "BASE",
-        "DEF",
-        "RANDOMIZE",
-        "STOP",
-        "REM",
-        "TAB",
-        "MAT",
-        "TILE",
-        "OUTPUT",
-        "BID",
-        "AND",
-        "OR",
-        "NOT",
-        "MOD",
-        "AS",
-    ]
-)
+KEYWORDS = frozenset((
+    "LET", "PRINT", "INPUT", "READ", "DATA", "RESTORE", "GOTO", "GOSUB", "RETURN", "ON",
+    "IF", "THEN", "ELSE", "ELSEIF", "ENDIF", "END", "FOR", "TO", "STEP", "NEXT", "WHILE",
+    "WEND", "DIM", "AS", "OPTION", "BASE", "DEF", "RANDOMIZE", "STOP", "REM", "TAB", "MAT",
+    "AND", "OR", "NOT", "MOD",
+    "TILE", "OUTPUT", "BID",  # cuTile BASIC
+))
 
 # The built-in functions of ECMA-55 Minimal BASIC.
-ECMA55_FUNCTIONS = frozenset(
-    ["ABS", "ATN", "COS", "EXP", "INT", "LOG", "RND", "SGN", "SIN", "SQR", "TAN"]
-)
+ECMA55_FUNCTIONS = frozenset((
+    "ABS", "ATN", "COS", "EXP", "INT", "LOG", "RND", "SGN", "SIN", "SQR", "TAN",
+))
 
 # Every built-in function name (reserved words too): ECMA-55 plus the cuTile BASIC
 # tile operations.  Arity is checked by the semantic passes, not by the grammar.
-BUILTIN_FUNCTIONS = ECMA55_FUNCTIONS | frozenset(["MMA", "SUM", "MAX", "MIN"])
+BUILTIN_FUNCTIONS = ECMA55_FUNCTIONS | frozenset(("MMA", "SUM", "MAX", "MIN"))
 
 tokens = tuple(sorted(KEYWORDS)) + (
-    "NAME",  # a variable or array name: X, A1, A$, COUNT%
+    "NAME",    # a variable or array name: X, A1, A$, COUNT%
     "FNNAME",  # a user function: FNA, FNSQUARE
-    "FUNC",  # a built-in function name
+    "FUNC",    # a built-in function name
     "NUMBER",  # the spelling of a numeric constant: 1, 1.5, .5, 1E10, 5.
     "STRING",  # the characters between the quotes
-    "PLUS",
-    "MINUS",
-    "TIMES",
-    "DIVIDE",
-    "POW",
-    "EQ",
-    "NE",
-    "LT",
-    "GT",
-    "LE",
-    "GE",
-    "LPAREN",
-    "RPAREN",
-    "COMMA",
-    "SEMI",
-    "COLON",
+    "PLUS", "MINUS", "TIMES", "DIVIDE", "POW",
+    "EQ", "NE", "LT", "GT", "LE", "GE",
+    "LPAREN", "RPAREN", "COMMA", "SEMI", "COLON",
 )
+# fmt: on
 
 # A name in strict ECMA-55: a letter and an optional digit, or a letter and `$`.
 _ECMA55_NAME = re.compile(r"[A-Z][0-9]?|[A-Z]\$")

@@ -926,8 +926,11 @@ def p_expr_unary(p):
 def p_expr_number(p):
     """expr : NUMBER"""
     s = p.slice
-    text = s[1].value
-    s[0].value = ast.Num(float(text), text, coord=_coord(p, 1))
+    tok = s[1]
+    text = tok.value
+    ctx = p.lexer.ctx  # _coord inlined: this is the hottest rule with p_expr_var
+    coord = Coord(ctx.file, ctx.line, tok.lexpos + 1, len(text))
+    s[0].value = ast.Num(float(text), text, coord=coord)
 
 
 def p_expr_string(p):
@@ -939,7 +942,10 @@ def p_expr_string(p):
 def p_expr_var(p):
     """expr : NAME"""
     s = p.slice
-    s[0].value = ast.Var(s[1].value, coord=_coord(p, 1))
+    tok = s[1]
+    name = tok.value
+    ctx = p.lexer.ctx
+    s[0].value = ast.Var(name, coord=Coord(ctx.file, ctx.line, tok.lexpos + 1, len(name)))
 
 
 def p_expr_index(p):

@@ -8,6 +8,7 @@ Used by `python generated.py` (the module's self-test), `basic2tile prog.bas --r
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -110,7 +111,7 @@ def parse_sizes(argv: list[str]) -> dict[str, float]:
 
 def main(module, argv: list[str]) -> int:
     """Self-test of a generated kernel module: `python module.py [N=1000 ...]`."""
-    name = module.__name__ if module.__name__ != "__main__" else "kernel"
+    name = Path(module.__file__).stem if module.__name__ == "__main__" else module.__name__
     kp = kernel_program_from_text(module.BASIC_SOURCE, name)
     scalars = default_scalars(kp, parse_sizes(argv))
     inputs = make_inputs(kp, scalars)

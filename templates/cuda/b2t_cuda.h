@@ -55,8 +55,7 @@ typedef unsigned long long uint64_t;
 #if defined(__CUDACC__)
 #define B2T_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block), __VA_ARGS__>>>
 #else
-#define B2T_LAUNCH(kernel, grid, block, ...) \
-  ::b2t_emu::launch(kernel, (grid), (block), __VA_ARGS__)
+#define B2T_LAUNCH(kernel, grid, block, ...) ::b2t_emu::launch(kernel, (grid), (block), __VA_ARGS__)
 #endif
 
 // B2T_DYNAMIC_SHARED(float, tile); is `extern __shared__ float tile[];`, the shared memory
@@ -64,18 +63,18 @@ typedef unsigned long long uint64_t;
 #if defined(__CUDACC__)
 #define B2T_DYNAMIC_SHARED(T, name) extern __shared__ T name[]
 #else
-#define B2T_DYNAMIC_SHARED(T, name) T* const name = static_cast<T*>(::b2t_emu::dynamic_shared_memory())
+#define B2T_DYNAMIC_SHARED(T, name) \
+  T* const name = static_cast<T*>(::b2t_emu::dynamic_shared_memory())
 #endif
 
 #if !defined(__CUDACC_RTC__)
 // B2T_CHECK(cudaMalloc(&p, n)); prints file:line, the error and the call, then exits.
 #define B2T_CHECK(call) ::b2t_check_cuda((call), #call, __FILE__, __LINE__)
-static inline void b2t_check_cuda(cudaError_t err, const char* call, const char* file,
-                                  int line) {
+static inline void b2t_check_cuda(cudaError_t err, const char* call, const char* file, int line) {
   if (err != cudaSuccess) {
     std::fflush(stdout);
-    std::fprintf(stderr, "%s:%d: CUDA error %s: %s\n    in %s\n", file, line,
-                 cudaGetErrorName(err), cudaGetErrorString(err), call);
+    std::fprintf(stderr, "%s:%d: CUDA error %s: %s\n    in %s\n", file, line, cudaGetErrorName(err),
+                 cudaGetErrorString(err), call);
     std::exit(EXIT_FAILURE);
   }
 }

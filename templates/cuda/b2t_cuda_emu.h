@@ -36,13 +36,13 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "b2t_emu/atomics.h"
 #include "b2t_emu/builtins.h"
 #include "b2t_emu/errors.h"
 #include "b2t_emu/fiber.h"
 #include "b2t_emu/launch.h"
-#include "b2t_emu/warp.h"
-#include "b2t_emu/atomics.h"
-#include "b2t_emu/math_extras.h"
 #include "b2t_emu/lowp.h"
-#include "b2t_emu/wmma.h"
+#include "b2t_emu/math_extras.h"
 #include "b2t_emu/runtime.h"
+#include "b2t_emu/warp.h"
+#include "b2t_emu/wmma.h"

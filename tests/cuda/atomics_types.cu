@@ -88,8 +88,8 @@ static int atomics_wrong() {
   B2T_CHECK(cudaMemcpy(d_ulls, ulls, sizeof ulls, cudaMemcpyHostToDevice));
   B2T_CHECK(cudaMemcpy(d_floats, floats, sizeof floats, cudaMemcpyHostToDevice));
   B2T_CHECK(cudaMemcpy(d_doubles, doubles, sizeof doubles, cudaMemcpyHostToDevice));
-  B2T_LAUNCH(atomics, blocks, threads, 0)(d_ints, d_uints, d_ulls, d_floats, d_doubles,
-                                           d_tickets, n);
+  B2T_LAUNCH(atomics, blocks, threads, 0)(d_ints, d_uints, d_ulls, d_floats, d_doubles, d_tickets,
+                                          n);
   B2T_CHECK(cudaGetLastError());
   std::vector<int> tickets(n);
   B2T_CHECK(cudaMemcpy(ints, d_ints, sizeof ints, cudaMemcpyDeviceToHost));
@@ -98,8 +98,8 @@ static int atomics_wrong() {
   B2T_CHECK(cudaMemcpy(floats, d_floats, sizeof floats, cudaMemcpyDeviceToHost));
   B2T_CHECK(cudaMemcpy(doubles, d_doubles, sizeof doubles, cudaMemcpyDeviceToHost));
   B2T_CHECK(cudaMemcpy(tickets.data(), d_tickets, n * sizeof(int), cudaMemcpyDeviceToHost));
-  for (void* p : {(void*)d_ints, (void*)d_uints, (void*)d_ulls, (void*)d_floats,
-                  (void*)d_doubles, (void*)d_tickets})
+  for (void* p : {(void*)d_ints, (void*)d_uints, (void*)d_ulls, (void*)d_floats, (void*)d_doubles,
+                  (void*)d_tickets})
     B2T_CHECK(cudaFree(p));
 
   int max_wobble = -1000, min_wobble = 1000;
@@ -121,16 +121,27 @@ static int atomics_wrong() {
   std::sort(tickets.begin(), tickets.end());
   int wrong = 0;
   for (int i = 0; i < n; ++i) wrong += tickets[i] != i;
-  const bool checks[] = {
-      ints[0] == n, ints[1] == -2 * n, ints[2] == max_wobble, ints[3] == min_wobble,
-      ints[4] == n, ints[5] >= 0 && ints[5] < n, ints[6] == n,
-      uints[0] == 3u * n, uints[1] == static_cast<unsigned>(n - 1), uints[2] == 5u,
-      uints[3] == static_cast<unsigned>(n % 10), uints[4] == 0xffffffffu, uints[5] == and_mask,
-      uints[6] == xor_all, ulls[0] == sum_shifted,
-      floats[0] == 0.5f * n, std::fabs(floats[1] - max_sin) < 1e-6f,
-      std::fabs(floats[2] - min_sin) < 1e-6f,
-      doubles[0] == 0.25 * (n - 1.0) * n / 2, std::fabs(doubles[1] - max_cos) < 1e-15,
-      std::fabs(doubles[2] - min_cos) < 1e-15};
+  const bool checks[] = {ints[0] == n,
+                         ints[1] == -2 * n,
+                         ints[2] == max_wobble,
+                         ints[3] == min_wobble,
+                         ints[4] == n,
+                         ints[5] >= 0 && ints[5] < n,
+                         ints[6] == n,
+                         uints[0] == 3u * n,
+                         uints[1] == static_cast<unsigned>(n - 1),
+                         uints[2] == 5u,
+                         uints[3] == static_cast<unsigned>(n % 10),
+                         uints[4] == 0xffffffffu,
+                         uints[5] == and_mask,
+                         uints[6] == xor_all,
+                         ulls[0] == sum_shifted,
+                         floats[0] == 0.5f * n,
+                         std::fabs(floats[1] - max_sin) < 1e-6f,
+                         std::fabs(floats[2] - min_sin) < 1e-6f,
+                         doubles[0] == 0.25 * (n - 1.0) * n / 2,
+                         std::fabs(doubles[1] - max_cos) < 1e-15,
+                         std::fabs(doubles[2] - min_cos) < 1e-15};
   for (bool ok : checks) wrong += !ok;
   return wrong;
 }
@@ -156,10 +167,11 @@ static int dynamic_shared_wrong() {
 }
 
 static int lowp_wrong() {
-  const float inputs[] = {0.0f, -0.0f, 1.0f, 1.0f / 3.0f, -2.5f, 3.14159265f,
-                          65504.0f, 65519.0f, 65520.0f, 1e-8f, 6e-8f, 1.00048828125f,
-                          1.00146484375f, 1.00390625f, 1.01171875f, 1e38f, 3.3961e38f,
-                          -123.456f, 0.1f, 1e-40f, INFINITY, -INFINITY};
+  const float inputs[] = {0.0f,        -0.0f,          1.0f,           1.0f / 3.0f, -2.5f,
+                          3.14159265f, 65504.0f,       65519.0f,       65520.0f,    1e-8f,
+                          6e-8f,       1.00048828125f, 1.00146484375f, 1.00390625f, 1.01171875f,
+                          1e38f,       3.3961e38f,     -123.456f,      0.1f,        1e-40f,
+                          INFINITY,    -INFINITY};
   const int n = sizeof inputs / sizeof inputs[0];
   float* d_in;
   unsigned short* d_bits;

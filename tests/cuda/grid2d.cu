@@ -13,8 +13,8 @@ extern "C" __global__ void fill_3d(int* __restrict__ out, int nx, int ny, int nz
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   const int z = blockIdx.z * blockDim.z + threadIdx.z;
   if (x < nx && y < ny && z < nz)
-    out[(z * ny + y) * nx + x] = static_cast<int>(gridDim.x * gridDim.y * blockIdx.z +
-                                                  gridDim.x * blockIdx.y + blockIdx.x);
+    out[(z * ny + y) * nx + x] =
+        static_cast<int>(gridDim.x * gridDim.y * blockIdx.z + gridDim.x * blockIdx.y + blockIdx.x);
 }
 
 #ifndef __CUDACC_RTC__
@@ -30,8 +30,7 @@ int main() {
   const dim3 grid2((width + block2.x - 1) / block2.x, (height + block2.y - 1) / block2.y);
   B2T_LAUNCH(fill_2d, grid2, block2, 0)(d_image, width, height);
   B2T_CHECK(cudaGetLastError());
-  B2T_CHECK(cudaMemcpy(image.data(), d_image, image.size() * sizeof(int),
-                       cudaMemcpyDeviceToHost));
+  B2T_CHECK(cudaMemcpy(image.data(), d_image, image.size() * sizeof(int), cudaMemcpyDeviceToHost));
   for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x) wrong += image[y * width + x] != y * 10000 + x;
   B2T_CHECK(cudaFree(d_image));
@@ -44,8 +43,8 @@ int main() {
   B2T_CHECK(cudaMalloc(&d_volume, volume.size() * sizeof(int)));
   B2T_LAUNCH(fill_3d, grid3, block3, 0)(d_volume, nx, ny, nz);
   B2T_CHECK(cudaGetLastError());
-  B2T_CHECK(cudaMemcpy(volume.data(), d_volume, volume.size() * sizeof(int),
-                       cudaMemcpyDeviceToHost));
+  B2T_CHECK(
+      cudaMemcpy(volume.data(), d_volume, volume.size() * sizeof(int), cudaMemcpyDeviceToHost));
   for (int z = 0; z < nz; ++z)
     for (int y = 0; y < ny; ++y)
       for (int x = 0; x < nx; ++x) {

@@ -18,7 +18,8 @@ extern "C" __global__ void math_f32(const float* __restrict__ x, float* __restri
   o[25] = fmodf(7.0f, v), o[26] = atan2f(v, 1.5f), o[27] = asinf(v / 3.0f), o[28] = acosf(v / 3.0f);
   o[29] = sinhf(v), o[30] = coshf(v), o[31] = tanhf(v), o[32] = cbrtf(v), o[33] = hypotf(v, 2.0f);
   o[34] = fmaf(v, 2.0f, 1.0f), o[35] = __saturatef(v - 1.0f), o[36] = copysignf(v, -1.0f);
-  o[37] = static_cast<float>(__float2int_rn(2.5f * v)), o[38] = static_cast<float>(min(3, 7) + max(2u, 5u));
+  o[37] = static_cast<float>(__float2int_rn(2.5f * v)),
+  o[38] = static_cast<float>(min(3, 7) + max(2u, 5u));
   o[39] = __int_as_float(__float_as_int(v));
 }
 
@@ -62,16 +63,46 @@ int main() {
   int wrong = 0;
   for (int i = 0; i < n; ++i) {
     const double v = xf[i];
-    const double f[kResults] = {
-        std::sin(v), std::cos(v), std::tan(v), std::atan(v), std::exp(v), std::log(v),
-        std::sqrt(v), v, std::floor(3.7f * xf[i]), std::pow(v, 1.7), std::fmin(v, 1.0),
-        std::fmax(v, 1.0), 1.0 / std::sqrt(v), 1.0 / v, std::exp(v), std::log(v), std::sin(v),
-        std::cos(v), std::sqrt(v), std::exp2(v), std::log2(v), std::log10(v),
-        std::ceil(3.7f * xf[i]), std::trunc(-3.7f * xf[i]), std::round(3.7f * xf[i]),
-        std::fmod(7.0, v), std::atan2(v, 1.5), std::asin(v / 3.0), std::acos(v / 3.0),
-        std::sinh(v), std::cosh(v), std::tanh(v), std::cbrt(v), std::hypot(v, 2.0),
-        2.0 * v + 1.0, std::clamp(v - 1.0, 0.0, 1.0), -v, std::nearbyint(2.5f * xf[i]),
-        8.0, v};
+    const double f[kResults] = {std::sin(v),
+                                std::cos(v),
+                                std::tan(v),
+                                std::atan(v),
+                                std::exp(v),
+                                std::log(v),
+                                std::sqrt(v),
+                                v,
+                                std::floor(3.7f * xf[i]),
+                                std::pow(v, 1.7),
+                                std::fmin(v, 1.0),
+                                std::fmax(v, 1.0),
+                                1.0 / std::sqrt(v),
+                                1.0 / v,
+                                std::exp(v),
+                                std::log(v),
+                                std::sin(v),
+                                std::cos(v),
+                                std::sqrt(v),
+                                std::exp2(v),
+                                std::log2(v),
+                                std::log10(v),
+                                std::ceil(3.7f * xf[i]),
+                                std::trunc(-3.7f * xf[i]),
+                                std::round(3.7f * xf[i]),
+                                std::fmod(7.0, v),
+                                std::atan2(v, 1.5),
+                                std::asin(v / 3.0),
+                                std::acos(v / 3.0),
+                                std::sinh(v),
+                                std::cosh(v),
+                                std::tanh(v),
+                                std::cbrt(v),
+                                std::hypot(v, 2.0),
+                                2.0 * v + 1.0,
+                                std::clamp(v - 1.0, 0.0, 1.0),
+                                -v,
+                                std::nearbyint(2.5f * xf[i]),
+                                8.0,
+                                v};
     for (int j = 0; j < kResults; ++j) {
       const double err = std::fabs(of[i * kResults + j] - f[j]);
       if (err > 2e-5 * std::max(1.0, std::fabs(f[j]))) {
@@ -80,10 +111,14 @@ int main() {
       }
     }
     const double w = xd[i];
-    const double d[16] = {std::sin(w), std::cos(w), std::tan(w), std::atan(w), std::exp(w),
-                          std::log(w), std::sqrt(w), w, std::floor(3.7 * w), std::pow(w, 1.7),
-                          std::fmin(w, 1.0), std::fmax(w, 1.0), 1.0 / std::sqrt(w), w,
-                          8.0 + 31.0 + 4.0, std::fma(w, w, -1.0)};
+    const double d[16] = {std::sin(w),         std::cos(w),
+                          std::tan(w),         std::atan(w),
+                          std::exp(w),         std::log(w),
+                          std::sqrt(w),        w,
+                          std::floor(3.7 * w), std::pow(w, 1.7),
+                          std::fmin(w, 1.0),   std::fmax(w, 1.0),
+                          1.0 / std::sqrt(w),  w,
+                          8.0 + 31.0 + 4.0,    std::fma(w, w, -1.0)};
     for (int j = 0; j < 16; ++j) {
       const double err = std::fabs(od[i * 16 + j] - d[j]);
       if (err > 1e-14 * std::max(1.0, std::fabs(d[j]))) {

@@ -11,7 +11,8 @@ extern "C" __global__ void warp_ops(const int* __restrict__ in, int* __restrict_
   const int v = in[i];
 
   int sum = v;  // lane 0 ends with the warp's sum
-  for (int offset = warpSize / 2; offset > 0; offset /= 2) sum += __shfl_down_sync(kFull, sum, offset);
+  for (int offset = warpSize / 2; offset > 0; offset /= 2)
+    sum += __shfl_down_sync(kFull, sum, offset);
 
   int biggest = v;  // every lane ends with the warp's maximum
   for (int mask = warpSize / 2; mask > 0; mask /= 2)
@@ -77,7 +78,7 @@ int main() {
       scan += v[l];
       int part = 0;
       for (int g = l / 8 * 8; g < l / 8 * 8 + 8; ++g) part += v[g];
-      const int expected[8] = {sum, biggest, v[0], scan, part, static_cast<int>(odd),
+      const int expected[8] = {sum,       biggest, v[0], scan, part, static_cast<int>(odd),
                                all_small, any_big};
       for (int j = 0; j < 8; ++j) wrong += o[j] != expected[j];
     }

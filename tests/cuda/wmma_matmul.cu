@@ -26,13 +26,13 @@ __device__ void wmma_gemm_tile(const T* __restrict__ a, const T* __restrict__ b,
   wmma::store_matrix_sync(c + tile_m * 16 * n + tile_n * 16, acc, n, wmma::mem_row_major);
 }
 
-extern "C" __global__ void wmma_gemm_f16(const __half* a, const __half* b, float* c, int m,
-                                         int n, int k) {
+extern "C" __global__ void wmma_gemm_f16(const __half* a, const __half* b, float* c, int m, int n,
+                                         int k) {
   wmma_gemm_tile(a, b, c, m, n, k);
 }
 
-extern "C" __global__ void wmma_gemm_bf16(const __nv_bfloat16* a, const __nv_bfloat16* b,
-                                          float* c, int m, int n, int k) {
+extern "C" __global__ void wmma_gemm_bf16(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c,
+                                          int m, int n, int k) {
   wmma_gemm_tile(a, b, c, m, n, k);
 }
 

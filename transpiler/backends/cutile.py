@@ -208,3 +208,34 @@ def _returns_doc(lib: ir.KernelLibrary) -> str:
     return "the OUTPUT arrays " + ", ".join(lib.outputs) + " as a tuple"
 
 
+
+
+def export_kernels(analysis, code: str, fmt: str, arch: str, out_dir, name: str) -> list:
+    """Compile every kernel of a generated module with NVIDIA's compiler: Tile IR
+    bytecode (`fmt` "tileir") or a cubin for `arch` ("cubin")."""
+    import importlib.util
+    import tempfile
+    from pathlib import Path
+
+    from .. import driver
+    from ..verify.cutile_aot import export
+
+    if fmt not in ("tileir", "cubin"):
+        raise ValueError(f"--emit {fmt} is for the CUDA target (--target cuda)")
+    kernels = (
+        [driver.kernel_library(analysis).kernel]
+        if analysis.kind == "kernel"
+        else driver.host_program(analysis).kernels
+    )
+    namer = Namer("python")
+    written = []
+    with tempfile.TemporaryDirectory(prefix="b2t-emit-") as tmp:
+        path = Path(tmp) / f"{name}.py"
+        path.write_text(code, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(f"b2t_emit_{name}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for kernel in kernels:
+            fn = getattr(module, namer.name(kernel.name))
+            written += export(fn, aot_param_specs(kernel), out_dir, formats=(fmt,), archs=(arch,))
+    return written

@@ -195,7 +195,8 @@ class CutileExprPrinter:
 
     def _Reduce(self, e: ir.Reduce):
         axis = "" if e.axis is None else f", axis={e.axis}"
-        return f"ct.{e.op}({self(e.operand)}{axis})", _ATOM
+        keep = ", keepdims=True" if e.keepdims else ""
+        return f"ct.{e.op}({self(e.operand)}{axis}{keep})", _ATOM
 
     def _Mma(self, e: ir.Mma):
         return f"ct.mma({self(e.a)}, {self(e.b)}, {self(e.acc)})", _ATOM

@@ -35,7 +35,7 @@ from .codegen import CompiledSource, Generator
 from .machine import Machine
 from .regions import find_regions
 
-__all__ = ["run_program", "compile_program"]
+__all__ = ["compile_program", "run_program"]
 
 
 def compile_program(analysis: Analysis) -> CompiledSource:

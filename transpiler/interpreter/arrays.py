@@ -21,7 +21,7 @@ TOO_MANY_ELEMENTS = 1 << 28  # refuse arrays that would exhaust memory
 
 
 class BasicArray:
-    __slots__ = ("name", "base", "upper", "data", "capacity", "fill", "allocated")
+    __slots__ = ("allocated", "base", "capacity", "data", "fill", "name", "upper")
 
     def __init__(self, name: str, base: int, rank: int, fill: float | str):
         self.name = name

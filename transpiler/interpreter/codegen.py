@@ -320,9 +320,8 @@ class Generator:
         if self.store.f32:
             return None
         for inner in self.stmts[index + 1 : self.a.for_next[index]]:
-            if isinstance(inner, (ast.Gosub, ast.OnGoto)):
-                if isinstance(inner, ast.Gosub) or inner.gosub:
-                    return None
+            if isinstance(inner, ast.Gosub) or (isinstance(inner, ast.OnGoto) and inner.gosub):
+                return None  # a subroutine may assign the variable
             targets: list = []
             if isinstance(inner, ast.Let):
                 targets = [inner.target]
@@ -387,7 +386,9 @@ class Generator:
         symbol = self.a.arrays[stmt.target.name]
         where = self.temps.new()
         # ECMA-55 / bas55 order: the subscripts first, then the value.
-        self.line(depth, f"{where} = {self.exprs.flat_index(stmt.target.name, stmt.target.indices)}")
+        self.line(
+            depth, f"{where} = {self.exprs.flat_index(stmt.target.name, stmt.target.indices)}"
+        )
         value = self.store.convert(self.exprs.value(stmt.value), symbol.elem_type)
         self.line(depth, f"{names.array_data(stmt.target.name)}[{where}] = {value}")
 
@@ -420,7 +421,9 @@ class Generator:
 
     def s_Read(self, index, stmt: ast.Read, depth) -> None:
         for target in stmt.targets:
-            reader = "_read_string()" if self.a.expr_types.get(target) == "str" else "_read_number()"
+            reader = (
+                "_read_string()" if self.a.expr_types.get(target) == "str" else "_read_number()"
+            )
             self.assign(depth, target, reader)
 
     def s_Restore(self, index, stmt: ast.Restore, depth) -> None:
@@ -487,7 +490,7 @@ class Generator:
 
     def s_For(self, index, stmt: ast.For, depth) -> None:
         # unstructured FOR: test once here, NEXT tests again and jumps back to index + 1
-        limit, step_text, sign, step = self.for_setup(index, stmt, depth, cells=True)
+        limit, _, sign, step = self.for_setup(index, stmt, depth, cells=True)
         var = names.variable(stmt.var.name)
         self.line(depth, f"if not ({self.loop_continues(var, limit, sign, step)}):")
         self.line(depth + 1, f"return {self.a.for_next[index] + 1}")

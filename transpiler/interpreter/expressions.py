@@ -54,7 +54,7 @@ class Code:
     """A piece of Python expression text; `atom` says it needs no parentheses as an
     operand (a name, a call, a parenthesised expression)."""
 
-    __slots__ = ("text", "atom")
+    __slots__ = ("atom", "text")
 
     def __init__(self, text: str, atom: bool = True):
         self.text = text
@@ -205,6 +205,7 @@ class ExprCompiler:
         constant_part = 0
         checks: list[str] = []
         fallback: list[str] = []
+        checks_temps: list[str] = []  # temporaries of float checks
         for d, e in enumerate(indices):
             affine = self.affine(e)
             if isinstance(affine, int) and static and base <= affine < limits[d]:
@@ -223,6 +224,7 @@ class ExprCompiler:
                 fallback.append(f"{self.value(e)} + 0.5")
                 continue
             t = self.temps.new()
+            checks_temps.append(t)
             checks.append(f"({base} <= ({t} := {self.value(e)} + 0.5) < {limits[d]})")
             terms.append(_scaled(f"int({t})", strides[d]))
             fallback.append(t)
@@ -237,7 +239,10 @@ class ExprCompiler:
             index = " + ".join(terms) + f" - {offset}"
         if not checks:
             return index
-        test = " & ".join(checks) if len(checks) > 1 else checks[0][1:-1]
+        # Float checks bind the temporaries the fallback reads, so all must run (`&`);
+        # integer checks have no effects and may stop at the first failure (`and`).
+        joiner = " & " if any(t in fallback for t in checks_temps) else " and "
+        test = joiner.join(checks) if len(checks) > 1 else checks[0][1:-1]
         return f"{index} if {test} else _index({names.array_object(name)}, {', '.join(fallback)})"
 
     def affine(self, e: ast.Expr) -> int | str | None:

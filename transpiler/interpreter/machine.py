@@ -205,7 +205,7 @@ class Machine:
     def run(self) -> int:
         namespace = self.namespace()
         code = compile(self.compiled.text, self.filename, "exec")
-        exec(code, namespace)
+        exec(code, namespace)  # noqa: S102 - our own generated code, the point of the design
         self.blocks.update(namespace["_program"]())
         reset_rnd()
         previous_hook = set_warning_hook(self.on_notice)
@@ -289,4 +289,3 @@ class Machine:
         warning.severity = notice.severity
         self.stderr.write(warning.render(self.analysis.source) + "\n")
         self.stderr.flush()
-

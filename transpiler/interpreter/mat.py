@@ -116,9 +116,7 @@ def mat_scale(target: BasicArray, factor: float, source: BasicArray, f32: bool) 
     _store(target, source.extents, [factor * x for x in source.data], f32)
 
 
-def mat_binary(
-    target: BasicArray, op: str, left: BasicArray, right: BasicArray, f32: bool
-) -> None:
+def mat_binary(target: BasicArray, op: str, left: BasicArray, right: BasicArray, f32: bool) -> None:
     if op in ("+", "-"):
         if left.extents != right.extents:
             raise BasicFault(

@@ -49,9 +49,7 @@ def closer_of(analysis: Analysis, opener: int) -> int:
 
 
 def _openers(analysis: Analysis) -> list[int]:
-    return sorted(
-        list(analysis.for_next) + list(analysis.while_wend) + list(analysis.if_parts)
-    )
+    return sorted(list(analysis.for_next) + list(analysis.while_wend) + list(analysis.if_parts))
 
 
 def _continue_candidates(analysis: Analysis) -> dict[ast.LineRef, tuple[int, int]]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .. import ast
 from .. import irbuild as B
-from ..errors import BasicSemanticError, BasicUnsupportedError, SourceFile, at
+from ..errors import BasicError, BasicSemanticError, BasicUnsupportedError, CompileErrors, SourceFile, at
 from ..ir import (
     ArrayParam,
     BlockId,
@@ -35,6 +35,7 @@ from ..ir import (
     Origin,
     Param,
     Reduce,
+    Reshape,
     ScalarParam,
     Store,
     TileType,
@@ -83,6 +84,13 @@ def origin_of(stmt: ast.Stmt, source: SourceFile | None) -> Origin:
 
 
 def lower_kernel_program(kp: KernelProgram, source: SourceFile | None) -> KernelLibrary:
+    try:
+        return _lower(kp, source)
+    except BasicError as err:
+        raise CompileErrors([err]) from None
+
+
+def _lower(kp: KernelProgram, source: SourceFile | None) -> KernelLibrary:
     lowering = _KernelLowering(kp, source)
     body = lowering.block(kp.body)
     params: list = []
@@ -113,7 +121,7 @@ def lower_kernel_program(kp: KernelProgram, source: SourceFile | None) -> Kernel
         grid=lowering.grid(),
         tile=kp.arrays[kp.outputs[0]].tile,
         dtype=kp.dtype,
-        summary="cuTile BASIC kernel",
+        summary=_summary(kp),
     )
     return KernelLibrary(kp.name, kernel, kp.inputs, scalars, host_arrays, kp.outputs)
 
@@ -276,6 +284,9 @@ class _KernelLowering:
             if hasattr(value, "value"):
                 return Full(value.value, type=want)
             return B.broadcast(B.cast(value, want.dtype), want.shape)
+        if value.type.shape != want.shape and _squeezed(value.type.shape) == _squeezed(want.shape):
+            # SUM(T, 1) of a (16, 64) tile is (16, 1): it fills a TILE of 16.
+            value = Reshape(value, type=TileType(value.type.dtype, want.shape))
         if value.type.shape != want.shape:
             raise BasicSemanticError(
                 f"a tile of shape {value.type.shape} cannot be assigned to {target.name}, whose TILE is {want.shape}",
@@ -400,8 +411,8 @@ class _KernelLowering:
                 f"axis {axis} is out of range for a {rank}-D tile (axes count from 0)",
                 e.args[1].coord,
             )
-        shape = tuple(d for i, d in enumerate(tile.type.shape) if i != axis)
-        return Reduce(op, tile, axis, type=TileType(tile.type.dtype, shape))
+        shape = tuple(1 if i == axis else d for i, d in enumerate(tile.type.shape))
+        return Reduce(op, tile, axis, keepdims=True, type=TileType(tile.type.dtype, shape))
 
     def mma(self, e: ast.Call) -> KExpr:
         self._arity(e, 3)
@@ -421,6 +432,16 @@ class _KernelLowering:
         acc_dtype = "f64" if in_dtype == "f64" else "f32"
         acc = B.cast(acc, acc_dtype)
         return Mma(a, b, acc, type=TileType(acc_dtype, (m, n)))
+
+
+def _summary(kp: KernelProgram) -> str:
+    out = kp.arrays[kp.outputs[0]]
+    shape = "x".join(map(str, out.tile)) if out.tile else "element"
+    return f"One block per {shape} tile of {out.name} (translated from cuTile BASIC)."
+
+
+def _squeezed(shape: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(d for d in shape if d != 1)
 
 
 def _looks_integer(text: str) -> bool:

@@ -138,9 +138,12 @@ def _int_mod(a, b):
 
 def _int_cdiv(a, b):
     zero = b == 0
-    safe = np.where(zero, 1, b)
-    result = -np.floor_divide(-a, safe) if a.dtype.kind == "i" else (a + safe - 1) // safe
-    return np.where(zero, _poison(a.dtype), np.where((a == 0) & ~zero, 0, result))
+    safe = np.where(zero, 1, b).astype(a.dtype)
+    if a.dtype.kind == "i":
+        result = -np.floor_divide(-a, safe)
+    else:  # as cuTile lowers unsigned cdiv: 0 if a == 0 else (a - 1) // b + 1
+        result = np.where(a == 0, 0, (a - 1) // safe + 1)
+    return np.where(zero, _poison(a.dtype), result)
 
 
 def _poison(np_dtype):

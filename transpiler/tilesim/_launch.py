@@ -5,8 +5,9 @@ function), copies its Python function with module globals in which `cuda.tile` (
 alias) and the names imported from it point to this simulator, and calls it once per block.
 Arguments are converted the way `cuda.tile.launch` types them: Python ints become int32
 scalars (int64 under `ct.ScalarInt64`), floats float32, bools bool; `ct.Constant`
-parameters stay Python values; NumPy arrays (or anything with `__array_interface__`)
-become `Array`s that write through to the caller's memory.
+parameters stay Python values; NumPy arrays (or anything with `__array_interface__` or
+`__dlpack__`, such as a torch CPU tensor) become `Array`s that write through to the caller's
+memory.
 """
 
 from __future__ import annotations
@@ -210,7 +211,6 @@ def _copy_function(function: types.FunctionType, new_globals: dict) -> types.Fun
 
 @dataclass
 class _ArgumentConverter:
-    tracked: dict
     pending_arrays: list
 
     def convert(self, name: str, value, annotation):
@@ -250,8 +250,8 @@ class _ArgumentConverter:
                 f"Kernel argument '{name}' is a NumPy scalar ({type(value).__name__}); "
                 "NumPy scalars are not accepted by cuda.tile.launch either"
             )
-        if isinstance(value, np.ndarray) or hasattr(value, "__array_interface__"):
-            data = np.asarray(value)
+        data = _host_array(value)
+        if data is not None:
             index_dtype = dt.int32
             if leaf is not None and leaf.array is not None:
                 index_dtype = dt.as_dtype(leaf.array.index_dtype)
@@ -259,6 +259,17 @@ class _ArgumentConverter:
             self.pending_arrays.append((name, array))
             return array
         raise TypeError(f"Kernel argument '{name}' has unsupported type {type(value).__name__}")
+
+
+def _host_array(value) -> np.ndarray | None:
+    """A NumPy view of an array argument (never a copy: the kernel's stores must land)."""
+    if isinstance(value, np.ndarray):
+        return value
+    if hasattr(value, "__array_interface__"):
+        return np.asarray(value)
+    if hasattr(value, "__dlpack__"):  # e.g. torch CPU tensors, without importing torch
+        return np.from_dlpack(value)
+    return None
 
 
 def _constant_argument(name: str, value):
@@ -274,7 +285,7 @@ def _convert_arguments(pyfunc, kernel, args, log: LaunchLog | None):
     names = list(annotated.pysig.parameters)
     if len(args) != len(names):
         raise TypeError(f"Kernel {pyfunc.__name__} takes {len(names)} arguments, got {len(args)}")
-    converter = _ArgumentConverter({}, [])
+    converter = _ArgumentConverter([])
     converted = [
         converter.convert(name, value, annotation)
         for name, value, annotation in zip(names, args, annotated.parameter_annotations)

@@ -8,7 +8,7 @@ lanes are skipped; with `check_bounds=False` they are undefined on the GPU and a
 from __future__ import annotations
 
 import numpy as np
-from cuda.tile import MemoryOrder, MemoryScope
+from cuda.tile import MemoryOrder, MemoryScope, PaddingMode
 
 from . import _dtypes as dt
 from ._array import Array, require_array
@@ -164,8 +164,6 @@ def _atomic(kind, array, indices, update, check_bounds, memory_order, memory_sco
 
 def padding_value_for_missing(dtype):
     """What an out-of-bounds atomic returns: "implementation-defined", so make it visible."""
-    from cuda.tile import PaddingMode
-
     return padding_value(PaddingMode.UNDETERMINED, dtype)
 
 
@@ -191,7 +189,7 @@ def _float_or_int_add(old, update):
 
 
 _ATOMICS = {
-    "xchg": ((_INT_FLOAT_32_64), False),
+    "xchg": (_INT_FLOAT_32_64, False),
     "add": (_INT_FLOAT_32_64 + (dt.float16,), False),
     "max": (_INT_32_64, False),
     "min": (_INT_32_64, False),

@@ -61,7 +61,7 @@ def build_cpu(
         scratch = cached.with_name(f"{key}.{os.getpid()}.tmp")
         command = [_compiler(), *flags, *_prelude(flags), "-x", "c++", str(source)]
         command += ["-o", str(scratch)]
-        done = subprocess.run(command, capture_output=True, text=True)
+        done = subprocess.run(command, check=False, capture_output=True, text=True)
         if done.returncode != 0:
             raise CpuBuildError(source, command, done.stdout + done.stderr)
         os.replace(scratch, cached)  # atomic: concurrent builders of one key both succeed
@@ -97,6 +97,7 @@ def run_cpu(
         [str(exe_path), *args],
         input=stdin,
         stdin=subprocess.DEVNULL if stdin is None else None,
+        check=False,
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -129,6 +130,7 @@ def _precompiled_emulator(flags: tuple[str, ...]) -> Path | None:
     scratch = folder / f"b2t_cuda_emu_pch.h.gch.{os.getpid()}.tmp"
     done = subprocess.run(
         [_compiler(), *flags, "-x", "c++-header", str(wrapper), "-o", str(scratch)],
+        check=False,
         capture_output=True,
         text=True,
     )
@@ -157,7 +159,7 @@ def _compiler() -> str:
 
 @functools.cache
 def _compiler_id() -> str:
-    done = subprocess.run([_compiler(), "--version"], capture_output=True, text=True)
+    done = subprocess.run([_compiler(), "--version"], check=False, capture_output=True, text=True)
     return f"{_compiler()}\n{done.stdout}"
 
 

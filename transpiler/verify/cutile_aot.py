@@ -138,7 +138,7 @@ def export(
 
     `bytecode_version` None means the newest the installed tileiras accepts; `symbol` None
     means cuTile's mangled kernel name; `jobs` bounds parallel tileiras runs (default: one
-    per architecture).
+    per architecture, at most one per CPU).
     """
     unknown = set(formats) - set(FORMATS)
     if unknown:
@@ -158,7 +158,8 @@ def export(
         written.append(path)
     if "cubin" in formats and archs:
         bytecodes = {arch: _bytecode(kernel, signature, arch, bytecode_version) for arch in archs}
-        with ThreadPoolExecutor(max_workers=jobs or len(archs)) as pool:
+        workers = jobs or min(len(archs), os.cpu_count() or 1)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
             cubins = pool.map(lambda arch: _cubin(kernel, name, arch, bytecodes[arch]), archs)
             for arch, cubin in zip(archs, cubins):
                 path = out / f"{name}.{arch}.cubin"

@@ -57,7 +57,7 @@ def build_nvcc(
     source, target = Path(cu_path), Path(exe_path)
     command = [str(nvcc), f"-arch={arch}", *FLAGS, f"-I{b2t_include_dir()}", *extra_flags]
     command += [str(source), "-o", str(target)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
         raise NvccError(source, command, done.stdout + done.stderr)
     return target

@@ -19,7 +19,7 @@ T atomic_update(T* address, F f) {  // CAS loop for the operations std::atomic l
 }
 }  // namespace b2t_emu
 
-#define B2T_EMU_ATOMIC_ADD_SUB(T)                                                            \
+#define B2T_EMU_ATOMIC_ADD_SUB(T) \
   inline T atomicAdd(T* a, T v) { return b2t_emu::atomic_at(a).fetch_add(v); }
 B2T_EMU_ATOMIC_ADD_SUB(int)
 B2T_EMU_ATOMIC_ADD_SUB(unsigned int)
@@ -30,15 +30,15 @@ B2T_EMU_ATOMIC_ADD_SUB(double)
 inline int atomicSub(int* a, int v) { return b2t_emu::atomic_at(a).fetch_sub(v); }
 inline unsigned atomicSub(unsigned* a, unsigned v) { return b2t_emu::atomic_at(a).fetch_sub(v); }
 
-#define B2T_EMU_ATOMIC_INT(T)                                                                \
-  inline T atomicMax(T* a, T v) {                                                            \
-    return b2t_emu::atomic_update(a, [v](T old) { return old < v ? v : old; });              \
-  }                                                                                          \
-  inline T atomicMin(T* a, T v) {                                                            \
-    return b2t_emu::atomic_update(a, [v](T old) { return v < old ? v : old; });              \
-  }                                                                                          \
-  inline T atomicAnd(T* a, T v) { return b2t_emu::atomic_at(a).fetch_and(v); }              \
-  inline T atomicOr(T* a, T v) { return b2t_emu::atomic_at(a).fetch_or(v); }                \
+#define B2T_EMU_ATOMIC_INT(T)                                                   \
+  inline T atomicMax(T* a, T v) {                                               \
+    return b2t_emu::atomic_update(a, [v](T old) { return old < v ? v : old; }); \
+  }                                                                             \
+  inline T atomicMin(T* a, T v) {                                               \
+    return b2t_emu::atomic_update(a, [v](T old) { return v < old ? v : old; }); \
+  }                                                                             \
+  inline T atomicAnd(T* a, T v) { return b2t_emu::atomic_at(a).fetch_and(v); }  \
+  inline T atomicOr(T* a, T v) { return b2t_emu::atomic_at(a).fetch_or(v); }    \
   inline T atomicXor(T* a, T v) { return b2t_emu::atomic_at(a).fetch_xor(v); }
 B2T_EMU_ATOMIC_INT(int)
 B2T_EMU_ATOMIC_INT(unsigned int)
@@ -51,11 +51,11 @@ inline long long atomicMin(long long* a, long long v) {
   return b2t_emu::atomic_update(a, [v](long long old) { return v < old ? v : old; });
 }
 
-#define B2T_EMU_ATOMIC_CAS_EXCH(T)                                                           \
-  inline T atomicCAS(T* a, T compare, T val) {                                               \
-    b2t_emu::atomic_at(a).compare_exchange_strong(compare, val);                             \
-    return compare;                                                                          \
-  }                                                                                          \
+#define B2T_EMU_ATOMIC_CAS_EXCH(T)                               \
+  inline T atomicCAS(T* a, T compare, T val) {                   \
+    b2t_emu::atomic_at(a).compare_exchange_strong(compare, val); \
+    return compare;                                              \
+  }                                                              \
   inline T atomicExch(T* a, T v) { return b2t_emu::atomic_at(a).exchange(v); }
 B2T_EMU_ATOMIC_CAS_EXCH(int)
 B2T_EMU_ATOMIC_CAS_EXCH(unsigned int)
@@ -69,4 +69,3 @@ inline unsigned atomicDec(unsigned* a, unsigned limit) {
   return b2t_emu::atomic_update(
       a, [limit](unsigned old) { return (old == 0 || old > limit) ? limit : old - 1; });
 }
-

@@ -16,20 +16,20 @@
 #define __launch_bounds__(...)
 // __restrict__ is a g++ keyword already.
 
-#define B2T_EMU_VEC2(T, name, A)                                                             \
-  struct alignas(A) name {                                                                   \
-    T x, y;                                                                                  \
-  };                                                                                         \
+#define B2T_EMU_VEC2(T, name, A) \
+  struct alignas(A) name {       \
+    T x, y;                      \
+  };                             \
   inline constexpr name make_##name(T x, T y) { return name{x, y}; }
-#define B2T_EMU_VEC3(T, name)                                                                \
-  struct name {                                                                              \
-    T x, y, z;                                                                               \
-  };                                                                                         \
+#define B2T_EMU_VEC3(T, name) \
+  struct name {               \
+    T x, y, z;                \
+  };                          \
   inline constexpr name make_##name(T x, T y, T z) { return name{x, y, z}; }
-#define B2T_EMU_VEC4(T, name, A)                                                             \
-  struct alignas(A) name {                                                                   \
-    T x, y, z, w;                                                                            \
-  };                                                                                         \
+#define B2T_EMU_VEC4(T, name, A) \
+  struct alignas(A) name {       \
+    T x, y, z, w;                \
+  };                             \
   inline constexpr name make_##name(T x, T y, T z, T w) { return name{x, y, z, w}; }
 B2T_EMU_VEC2(int, int2, 8)
 B2T_EMU_VEC3(int, int3)

@@ -94,9 +94,9 @@ class Context {
     asm volatile("fnstcw %0" : "=m"(fcw));
     frame[0] = fcw;
     frame[1] = mxcsr;
-    frame[2] = frame[3] = 0;                                 // r15, r14
-    frame[4] = reinterpret_cast<std::uint64_t>(entry);       // r13: called by the entry stub
-    frame[5] = frame[6] = frame[7] = 0;                      // r12, rbx, rbp
+    frame[2] = frame[3] = 0;                            // r15, r14
+    frame[4] = reinterpret_cast<std::uint64_t>(entry);  // r13: called by the entry stub
+    frame[5] = frame[6] = frame[7] = 0;                 // r12, rbx, rbp
     frame[8] = reinterpret_cast<std::uint64_t>(&b2t_emu_fiber_entry);  // return address
     sp_ = frame;  // after `ret` the stack pointer is 16-byte aligned for the call
 #endif

@@ -82,8 +82,8 @@ class Worker {
   void run(Grid& g) {
     prepare(g);
     const unsigned long long gx = g.grid.x, gxy = gx * g.grid.y;
-    for (unsigned long long b; (b = g.next_block.fetch_add(1, std::memory_order_relaxed)) <
-                               g.nblocks;)
+    for (unsigned long long b;
+         (b = g.next_block.fetch_add(1, std::memory_order_relaxed)) < g.nblocks;)
       run_block(uint3{static_cast<unsigned>(b % gx), static_cast<unsigned>(b / gx % g.grid.y),
                       static_cast<unsigned>(b / gxy)});
   }
@@ -326,8 +326,8 @@ struct Launch {
 };
 
 template <class... Params>
-Launch<Params...> launch(void (*kernel)(Params...), dim3 grid, dim3 block,
-                         std::size_t shmem = 0, cudaStream_t = nullptr) {
+Launch<Params...> launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shmem = 0,
+                         cudaStream_t = nullptr) {
   return Launch<Params...>{kernel, grid, block, shmem};
 }
 

@@ -84,7 +84,9 @@ inline int __half2int_rz(__half h) { return __float2int_rz(static_cast<float>(h)
 inline unsigned short __half_as_ushort(__half h) { return h.__x; }
 inline __half __ushort_as_half(unsigned short x) { return __half(__half_raw{x}); }
 inline short __half_as_short(__half h) { return static_cast<short>(h.__x); }
-inline __half __short_as_half(short x) { return __half(__half_raw{static_cast<unsigned short>(x)}); }
+inline __half __short_as_half(short x) {
+  return __half(__half_raw{static_cast<unsigned short>(x)});
+}
 
 inline __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
 inline __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
@@ -100,51 +102,50 @@ inline __nv_bfloat16 __ushort_as_bfloat16(unsigned short x) {
 
 // Arithmetic rounds the float result once, which is exact rounding for + - * / (a float
 // holds at least twice the 11- or 8-bit significand plus two bits).
-#define B2T_EMU_LOWP_OPS(H)                                                                  \
-  inline H operator+(const H& a, const H& b) { return H(float(a) + float(b)); }              \
-  inline H operator-(const H& a, const H& b) { return H(float(a) - float(b)); }              \
-  inline H operator*(const H& a, const H& b) { return H(float(a) * float(b)); }              \
-  inline H operator/(const H& a, const H& b) { return H(float(a) / float(b)); }              \
-  inline H operator-(const H& a) {                                                           \
-    H r = a;                                                                                 \
-    r.__x ^= 0x8000;                                                                         \
-    return r;                                                                                \
-  }                                                                                          \
-  inline H operator+(const H& a) { return a; }                                               \
-  inline H& operator+=(H& a, const H& b) { return a = a + b; }                               \
-  inline H& operator-=(H& a, const H& b) { return a = a - b; }                               \
-  inline H& operator*=(H& a, const H& b) { return a = a * b; }                               \
-  inline H& operator/=(H& a, const H& b) { return a = a / b; }                               \
-  inline bool operator==(const H& a, const H& b) { return float(a) == float(b); }            \
-  inline bool operator!=(const H& a, const H& b) { return float(a) != float(b); }            \
-  inline bool operator<(const H& a, const H& b) { return float(a) < float(b); }              \
-  inline bool operator<=(const H& a, const H& b) { return float(a) <= float(b); }            \
-  inline bool operator>(const H& a, const H& b) { return float(a) > float(b); }              \
-  inline bool operator>=(const H& a, const H& b) { return float(a) >= float(b); }            \
-  inline H __hadd(H a, H b) { return a + b; }                                                \
-  inline H __hsub(H a, H b) { return a - b; }                                                \
-  inline H __hmul(H a, H b) { return a * b; }                                                \
-  inline H __hdiv(H a, H b) { return a / b; }                                                \
-  inline H __hneg(H a) { return -a; }                                                        \
-  inline H __habs(H a) {                                                                     \
-    a.__x &= 0x7fff;                                                                         \
-    return a;                                                                                \
-  }                                                                                          \
-  inline H __hfma(H a, H b, H c) {                                                           \
-    return H(static_cast<double>(float(a)) * float(b) + float(c));                           \
-  }                                                                                          \
-  inline H __hmax(H a, H b) { return H(std::fmax(float(a), float(b))); }                     \
-  inline H __hmin(H a, H b) { return H(std::fmin(float(a), float(b))); }                     \
-  inline bool __heq(H a, H b) { return a == b; }                                             \
-  inline bool __hne(H a, H b) { return a != b; }                                             \
-  inline bool __hlt(H a, H b) { return a < b; }                                              \
-  inline bool __hle(H a, H b) { return a <= b; }                                             \
-  inline bool __hgt(H a, H b) { return a > b; }                                              \
-  inline bool __hge(H a, H b) { return a >= b; }                                             \
-  inline bool __hisnan(H a) { return std::isnan(float(a)); }                                 \
-  inline int __hisinf(H a) { return std::isinf(float(a)) ? (float(a) < 0 ? -1 : 1) : 0; }   \
+#define B2T_EMU_LOWP_OPS(H)                                                               \
+  inline H operator+(const H& a, const H& b) { return H(float(a) + float(b)); }           \
+  inline H operator-(const H& a, const H& b) { return H(float(a) - float(b)); }           \
+  inline H operator*(const H& a, const H& b) { return H(float(a) * float(b)); }           \
+  inline H operator/(const H& a, const H& b) { return H(float(a) / float(b)); }           \
+  inline H operator-(const H& a) {                                                        \
+    H r = a;                                                                              \
+    r.__x ^= 0x8000;                                                                      \
+    return r;                                                                             \
+  }                                                                                       \
+  inline H operator+(const H& a) { return a; }                                            \
+  inline H& operator+=(H& a, const H& b) { return a = a + b; }                            \
+  inline H& operator-=(H& a, const H& b) { return a = a - b; }                            \
+  inline H& operator*=(H& a, const H& b) { return a = a * b; }                            \
+  inline H& operator/=(H& a, const H& b) { return a = a / b; }                            \
+  inline bool operator==(const H& a, const H& b) { return float(a) == float(b); }         \
+  inline bool operator!=(const H& a, const H& b) { return float(a) != float(b); }         \
+  inline bool operator<(const H& a, const H& b) { return float(a) < float(b); }           \
+  inline bool operator<=(const H& a, const H& b) { return float(a) <= float(b); }         \
+  inline bool operator>(const H& a, const H& b) { return float(a) > float(b); }           \
+  inline bool operator>=(const H& a, const H& b) { return float(a) >= float(b); }         \
+  inline H __hadd(H a, H b) { return a + b; }                                             \
+  inline H __hsub(H a, H b) { return a - b; }                                             \
+  inline H __hmul(H a, H b) { return a * b; }                                             \
+  inline H __hdiv(H a, H b) { return a / b; }                                             \
+  inline H __hneg(H a) { return -a; }                                                     \
+  inline H __habs(H a) {                                                                  \
+    a.__x &= 0x7fff;                                                                      \
+    return a;                                                                             \
+  }                                                                                       \
+  inline H __hfma(H a, H b, H c) {                                                        \
+    return H(static_cast<double>(float(a)) * float(b) + float(c));                        \
+  }                                                                                       \
+  inline H __hmax(H a, H b) { return H(std::fmax(float(a), float(b))); }                  \
+  inline H __hmin(H a, H b) { return H(std::fmin(float(a), float(b))); }                  \
+  inline bool __heq(H a, H b) { return a == b; }                                          \
+  inline bool __hne(H a, H b) { return a != b; }                                          \
+  inline bool __hlt(H a, H b) { return a < b; }                                           \
+  inline bool __hle(H a, H b) { return a <= b; }                                          \
+  inline bool __hgt(H a, H b) { return a > b; }                                           \
+  inline bool __hge(H a, H b) { return a >= b; }                                          \
+  inline bool __hisnan(H a) { return std::isnan(float(a)); }                              \
+  inline int __hisinf(H a) { return std::isinf(float(a)) ? (float(a) < 0 ? -1 : 1) : 0; } \
   inline H hsqrt(H a) { return H(std::sqrt(float(a))); }
 B2T_EMU_LOWP_OPS(__half)
 B2T_EMU_LOWP_OPS(__nv_bfloat16)
 #undef B2T_EMU_LOWP_OPS
-

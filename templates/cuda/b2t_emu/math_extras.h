@@ -2,10 +2,11 @@
 // the fast intrinsics (__expf, ...) use libm here, so they are more accurate than on the GPU.
 #pragma once
 
+#include <math.h>  // after <cmath>: float overloads (sin(float), ...) in the global namespace
+
 #include <bit>
 #include <chrono>
 #include <cmath>
-#include <math.h>  // after <cmath>: float overloads (sin(float), ...) in the global namespace
 #include <thread>
 #include <type_traits>
 
@@ -97,15 +98,19 @@ template <class A, class B>
   requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B>)
 inline std::common_type_t<A, B> min(A a, B b) {
   using C = std::common_type_t<A, B>;
-  if constexpr (std::is_floating_point_v<C>) return std::fmin(C(a), C(b));
-  else return C(b) < C(a) ? C(b) : C(a);
+  if constexpr (std::is_floating_point_v<C>)
+    return std::fmin(C(a), C(b));
+  else
+    return C(b) < C(a) ? C(b) : C(a);
 }
 template <class A, class B>
   requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B>)
 inline std::common_type_t<A, B> max(A a, B b) {
   using C = std::common_type_t<A, B>;
-  if constexpr (std::is_floating_point_v<C>) return std::fmax(C(a), C(b));
-  else return C(a) < C(b) ? C(b) : C(a);
+  if constexpr (std::is_floating_point_v<C>)
+    return std::fmax(C(a), C(b));
+  else
+    return C(a) < C(b) ? C(b) : C(a);
 }
 
 template <class T>
@@ -119,4 +124,3 @@ inline long long clock64() {
 }
 inline void __nanosleep(unsigned ns) { std::this_thread::sleep_for(std::chrono::nanoseconds(ns)); }
 [[noreturn]] inline void __trap() { b2t_emu::fatal("__trap() called in device code"); }
-

@@ -118,8 +118,7 @@ template <class T>
 cudaError_t cudaMalloc(T** ptr, std::size_t size) {
   return cudaMalloc(reinterpret_cast<void**>(ptr), size);
 }
-inline cudaError_t cudaMallocManaged(void** ptr, std::size_t size,
-                                     unsigned = cudaMemAttachGlobal) {
+inline cudaError_t cudaMallocManaged(void** ptr, std::size_t size, unsigned = cudaMemAttachGlobal) {
   return b2t_emu::allocate(ptr, size, b2t_emu::Space::managed);
 }
 template <class T>
@@ -136,19 +135,28 @@ cudaError_t cudaMallocHost(T** ptr, std::size_t size) {
 inline cudaError_t cudaFree(void* p) { return b2t_emu::release(p, false); }
 inline cudaError_t cudaFreeHost(void* p) { return b2t_emu::release(p, true); }
 
-inline cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t count,
-                              cudaMemcpyKind kind) {
+inline cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
   using namespace b2t_emu;
   if (count == 0) return cudaSuccess;
   if (!dst || !src) return record(cudaErrorInvalidValue);
   bool ok = true;
   switch (kind) {
-    case cudaMemcpyHostToHost: ok = in_host_memory(dst, count) && in_host_memory(src, count); break;
-    case cudaMemcpyHostToDevice: ok = in_device_memory(dst, count) && in_host_memory(src, count); break;
-    case cudaMemcpyDeviceToHost: ok = in_host_memory(dst, count) && in_device_memory(src, count); break;
-    case cudaMemcpyDeviceToDevice: ok = in_device_memory(dst, count) && in_device_memory(src, count); break;
-    case cudaMemcpyDefault: break;
-    default: return record(cudaErrorInvalidMemcpyDirection);
+    case cudaMemcpyHostToHost:
+      ok = in_host_memory(dst, count) && in_host_memory(src, count);
+      break;
+    case cudaMemcpyHostToDevice:
+      ok = in_device_memory(dst, count) && in_host_memory(src, count);
+      break;
+    case cudaMemcpyDeviceToHost:
+      ok = in_host_memory(dst, count) && in_device_memory(src, count);
+      break;
+    case cudaMemcpyDeviceToDevice:
+      ok = in_device_memory(dst, count) && in_device_memory(src, count);
+      break;
+    case cudaMemcpyDefault:
+      break;
+    default:
+      return record(cudaErrorInvalidMemcpyDirection);
   }
   if (!ok) return record(cudaErrorInvalidValue);
   std::memmove(dst, src, count);

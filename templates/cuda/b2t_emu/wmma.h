@@ -91,4 +91,3 @@ void mma_sync(fragment<accumulator, M, N, K, TC>& d, const fragment<matrix_a, M,
 }
 }  // namespace wmma
 }  // namespace nvcuda
-

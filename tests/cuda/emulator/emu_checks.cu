@@ -1,11 +1,11 @@
 // Emulator behaviour that a GPU-valid test program cannot show (deadlocks, misuse, error
 // codes).  `emu_checks MODE` runs one check; tests/test_cuda_emu.py judges the output.
 // Not compiled for the GPU: some modes are deliberately wrong CUDA.
-#include "b2t_cuda.h"
-
 #include <chrono>
 #include <cstring>
 #include <vector>
+
+#include "b2t_cuda.h"
 
 extern "C" __global__ void sum_with_early_exit(const int* in, int* out, int n) {
   __shared__ int total;
@@ -20,8 +20,10 @@ extern "C" __global__ void sum_with_early_exit(const int* in, int* out, int n) {
 
 extern "C" __global__ void divergent_barriers(int* out) {
   int v = threadIdx.x;
-  if (threadIdx.x % 32 < 16) v = __shfl_down_sync(0xffffffffu, v, 1);  // lanes 16..31 never come
-  else __syncthreads();
+  if (threadIdx.x % 32 < 16)
+    v = __shfl_down_sync(0xffffffffu, v, 1);  // lanes 16..31 never come
+  else
+    __syncthreads();
   out[threadIdx.x] = v;
 }
 
@@ -102,7 +104,8 @@ static int memory_errors() {
     B2T_CHECK(cudaMemcpy(host, d, 4 * sizeof(int), cudaMemcpyDeviceToHost));
     return host[0];
   }());
-  printf("overflow %s\n", cudaGetErrorName(cudaMemcpy(host, d, sizeof host, cudaMemcpyDeviceToHost)));
+  printf("overflow %s\n",
+         cudaGetErrorName(cudaMemcpy(host, d, sizeof host, cudaMemcpyDeviceToHost)));
   printf("last %s\n", cudaGetErrorName(cudaGetLastError()));
   printf("cleared %s\n", cudaGetErrorName(cudaGetLastError()));
   printf("memset_host %s\n", cudaGetErrorName(cudaMemset(host, 0, sizeof host)));
@@ -153,8 +156,8 @@ static int speed() {
   B2T_CHECK(cudaMemcpy(sums.data(), d, blocks * sizeof(float), cudaMemcpyDeviceToHost));
   int wrong = 0;
   for (float s : sums) wrong += s != 256.0f;
-  printf("speed %d blocks x %d threads x 9 barriers: %.3f s, wrong %d\n", blocks, threads,
-         seconds, wrong);
+  printf("speed %d blocks x %d threads x 9 barriers: %.3f s, wrong %d\n", blocks, threads, seconds,
+         wrong);
   return 0;
 }
 

@@ -1,0 +1,168 @@
+"""What the host structuring needs to know about simple variables: which ones a stretch
+of code may assign, and which ones are live (may be read before being assigned again).
+
+Used for two decisions: a FOR loop can be a Python `for ... in range(...)` only if its
+variable is not assigned in the body and not read after the loop (where BASIC leaves it
+one step past the limit), and the program initializes only the variables that may be
+read before they are assigned.
+
+The analysis is conservative: a GOSUB may go into its subroutine or straight on, and a
+RETURN may come back after any GOSUB; a DEF FN call reads every variable the function's
+body reads (directly or through other functions).
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from ..model import Analysis
+from .structure_flow import Flow
+from .structure_procs import Procedures, is_gosub
+
+
+def expression_reads(analysis: Analysis, expr: ast.Node, params=frozenset()) -> set[str]:
+    """The simple variables an expression reads, DEF FN bodies included."""
+    found: set[str] = set()
+    for node in expr.walk():
+        if isinstance(node, ast.Var) and node.name not in params:
+            found.add(node.name)
+        elif isinstance(node, ast.Call) and node.name in analysis.functions:
+            found |= function_reads(analysis, node.name)
+    return found
+
+
+def function_reads(analysis: Analysis, name: str, _active=None) -> set[str]:
+    """The program's variables a DEF FN body reads (its parameters are its own)."""
+    active = _active or set()
+    if name in active:
+        return set()  # recursion is an error reported by the front end
+    active.add(name)
+    fn = analysis.functions[name]
+    found: set[str] = set()
+    for node in fn.body.walk():
+        if isinstance(node, ast.Var) and node.name not in fn.params:
+            found.add(node.name)
+        elif isinstance(node, ast.Call) and node.name in analysis.functions:
+            found |= function_reads(analysis, node.name, active)
+    active.discard(name)
+    return found
+
+
+def statement_reads(analysis: Analysis, stmt: ast.Stmt) -> set[str]:
+    found: set[str] = set()
+    if isinstance(stmt, ast.Let):
+        targets, exprs = [stmt.target], [stmt.value]
+    elif isinstance(stmt, (ast.Read, ast.Input)):
+        targets, exprs = stmt.targets, []
+    elif isinstance(stmt, ast.For):
+        targets, exprs = [stmt.var], [e for e in (stmt.start, stmt.limit, stmt.step) if e]
+    elif isinstance(stmt, ast.Next):
+        targets, exprs = [], list(stmt.vars)
+    elif isinstance(stmt, ast.DefFn):
+        return found
+    else:
+        targets, exprs = [], [stmt]
+    for target in targets:
+        if isinstance(target, ast.Index):
+            exprs.extend(target.indices)
+    for e in exprs:
+        found |= expression_reads(analysis, e)
+    return found
+
+
+def statement_writes(stmt: ast.Stmt) -> set[str]:
+    """The simple variables a statement assigns (always, when it completes)."""
+    if isinstance(stmt, ast.Let):
+        targets = [stmt.target]
+    elif isinstance(stmt, (ast.Read, ast.Input)):
+        targets = stmt.targets
+    elif isinstance(stmt, ast.For):
+        targets = [stmt.var]
+    elif isinstance(stmt, ast.Next):
+        targets = list(stmt.vars)
+    else:
+        return set()
+    return {t.name for t in targets if isinstance(t, ast.Var)}
+
+
+class Dataflow:
+    def __init__(self, flow: Flow, procs: Procedures):
+        self.flow = flow
+        self.a = flow.a
+        stmts = flow.stmts
+        self.reads = [statement_reads(self.a, s) for s in stmts]
+        self.writes = [statement_writes(s) for s in stmts]
+        self._region_writes = self._subroutine_writes(procs)
+        self._live = self._liveness()
+
+    # ----------------------------------------------------------------- assignments
+
+    def _subroutine_writes(self, procs: Procedures) -> dict[int, set[str]]:
+        """GOSUB target -> variables its region (and what it calls) may assign."""
+        flow = self.flow
+        own = {t: set().union(*(self.writes[i] for i in region)) for t, region in procs.regions.items()}
+        calls = {
+            t: {c for i in region for c in flow.gosub_targets(i)} for t, region in procs.regions.items()
+        }
+        result = {t: set(w) for t, w in own.items()}
+        changed = True
+        while changed:
+            changed = False
+            for t in result:
+                for c in calls[t]:
+                    extra = result.get(c, set()) - result[t]
+                    if extra:
+                        result[t] |= extra
+                        changed = True
+        return result
+
+    def assigned_between(self, lo: int, hi: int) -> set[str]:
+        """Variables statements [lo, hi) may assign, through GOSUBs too."""
+        found: set[str] = set()
+        for i in range(lo, hi):
+            found |= self.writes[i]
+            for t in self.flow.gosub_targets(i):
+                found |= self._region_writes.get(t, set())
+        return found
+
+    def subroutine_writes(self, entry: int) -> set[str]:
+        return self._region_writes.get(entry, set())
+
+    # ----------------------------------------------------------------- liveness
+
+    def _liveness(self) -> list[set[str]]:
+        flow = self.flow
+        n = flow.n
+        return_points = sorted({flow.flow_to(g + 1) for g in flow.gosubs})
+        succ: list[list[int]] = []
+        for i, stmt in enumerate(flow.stmts):
+            out = [s for s in flow.successors(i) if s < n]
+            if is_gosub(stmt):
+                out += [t for t in flow.gosub_targets(i) if t < n]
+            elif isinstance(stmt, ast.Return):
+                out += [r for r in return_points if r < n]
+            succ.append(out)
+        preds: list[list[int]] = [[] for _ in range(n)]
+        for i, out in enumerate(succ):
+            for s in out:
+                preds[s].append(i)
+        live_in: list[set[str]] = [set() for _ in range(n)]
+        work = list(range(n))
+        queued = [True] * n
+        while work:
+            i = work.pop()
+            queued[i] = False
+            out: set[str] = set()
+            for s in succ[i]:
+                out |= live_in[s]
+            new = self.reads[i] | (out - self.writes[i])
+            if new != live_in[i]:
+                live_in[i] = new
+                for p in preds[i]:
+                    if not queued[p]:
+                        queued[p] = True
+                        work.append(p)
+        return live_in
+
+    def live_at(self, index: int) -> set[str]:
+        """Variables that may be read, before being assigned, from statement `index` on."""
+        return self._live[index] if index < self.flow.n else set()
