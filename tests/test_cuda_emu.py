@@ -203,6 +203,27 @@ def test_thousands_of_blocks_with_barriers_are_fast(checks: Path):
     assert float(match.group(1)) < 10.0
 
 
+def test_address_sanitizer_catches_a_kernel_writing_past_its_buffer():
+    line = next(
+        number
+        for number, text in enumerate(CHECKS.read_text().splitlines(), start=1)
+        if "the bug: writes out[n]" in text
+    )
+    exe = build_cpu(CHECKS, extra_flags=["-fsanitize=address", "-g"])
+    result = run_cpu(exe, args=["out_of_bounds"])
+    assert result.returncode != 0
+    assert "ERROR: AddressSanitizer: heap-buffer-overflow" in result.stderr
+    assert re.search(rf"#0 .* in off_by_one \S*emu_checks\.cu:{line}\b", result.stderr)
+
+
+def test_ucontext_fallback_for_other_cpus():
+    # Targets other than x86-64 switch fibers with <ucontext.h>; force it here.
+    exe = build_cpu(CUDA_DIR / "warp_ops.cu", extra_flags=["-DB2T_EMU_UCONTEXT"])
+    result = run_cpu(exe)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "PASS warp_ops (0 wrong)\n"
+
+
 def test_build_errors_carry_the_compiler_output(tmp_path: Path):
     source = tmp_path / "broken.cu"
     source.write_text('#include "b2t_cuda.h"\n__global__ void k() { undeclared(); }\n')

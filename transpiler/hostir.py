@@ -54,6 +54,9 @@ class ForLoop(HNode):
     for_index: int
     next_index: int
     counted: bool = False
+    # The body (and what it calls) never assigns the control variable: its values are
+    # start, start + step, ... (never NaN when those are constants).
+    steady: bool = False
 
 
 @dataclass(eq=False)
@@ -157,10 +160,11 @@ class Jump(HNode):
 
 @dataclass(eq=False)
 class OnJump(HNode):
-    """ON e GOTO inside a dispatch loop; out of range is a fatal error."""
+    """ON e GOTO inside a dispatch loop; out of range is a fatal error.  A target None
+    is the dispatch loop's exit."""
 
     selector: ast.Expr
-    targets: list[str]
+    targets: list[str | None]
 
 
 @dataclass(eq=False)
@@ -353,3 +357,37 @@ def walk(nodes: list[HNode]):
         elif isinstance(node, Dispatch):
             for block in node.blocks:
                 yield from walk(block.body)
+
+
+_LEAVES = (Break, Continue, Return, EndProgram, Jump, OnJump, ReturnJump, GosubJump, OnGosubJump)
+
+
+def terminates(nodes: list[HNode]) -> bool:
+    """Does control never run past the end of these nodes (it always jumps, breaks,
+    returns or ends the program before)?"""
+    if not nodes:
+        return False
+    last = nodes[-1]
+    if isinstance(last, _LEAVES):
+        return True
+    if isinstance(last, If):
+        return (
+            last.else_body is not None
+            and all(terminates(body) for _, body in last.arms)
+            and terminates(last.else_body)
+        )
+    if isinstance(last, WhileLoop) and last.condition is None:
+        return not _breaks(last.body)
+    return False
+
+
+def _breaks(nodes: list[HNode]) -> bool:
+    """Is there a Break of the loop holding `nodes` (not of a loop nested in them)?"""
+    for node in nodes:
+        if isinstance(node, Break):
+            return True
+        if isinstance(node, If):
+            bodies = [body for _, body in node.arms] + [node.else_body or []]
+            if any(_breaks(body) for body in bodies):
+                return True
+    return False

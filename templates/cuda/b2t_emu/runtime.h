@@ -57,9 +57,11 @@ struct Allocation {
   Space space;
 };
 // Base address -> allocation, to check cudaMemcpy directions and bounds.
+// Never destroyed: it keeps device memory a program did not free reachable (as the GPU
+// frees it at exit), so LeakSanitizer does not report it.
 inline std::map<std::uintptr_t, Allocation>& allocations() {
-  static std::map<std::uintptr_t, Allocation> table;
-  return table;
+  static auto* table = new std::map<std::uintptr_t, Allocation>;
+  return *table;
 }
 // The allocation whose [base, base + size) holds p, and p's offset in it.
 inline const Allocation* containing(const void* p, std::size_t* offset) {
@@ -86,10 +88,10 @@ inline cudaError_t allocate(void** ptr, std::size_t size, Space space) {
   if (!ptr) return record(cudaErrorInvalidValue);
   *ptr = nullptr;
   if (size == 0) return cudaSuccess;
-  const std::size_t rounded = (size + 255) / 256 * 256;
-  void* p = ::operator new(rounded, std::align_val_t(256), std::nothrow);
+  // The exact size, so that -fsanitize=address catches a kernel running off the end.
+  void* p = ::operator new(size, std::align_val_t(256), std::nothrow);
   if (!p) return record(cudaErrorMemoryAllocation);
-  if (space == Space::device) std::memset(p, 0xFF, rounded);  // not zeroed on the GPU either
+  if (space == Space::device) std::memset(p, 0xFF, size);  // not zeroed on the GPU either
   allocations()[reinterpret_cast<std::uintptr_t>(p)] = Allocation{size, space};
   *ptr = p;
   return cudaSuccess;

@@ -166,6 +166,21 @@ extern "C" __global__ void iota(int* out, int n) {
   if (i < n) out[i] = i;
 }
 
+extern "C" __global__ void off_by_one(int* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n) out[i] = i;  // the bug: writes out[n]
+}
+
+static int out_of_bounds() {
+  const int n = 100;
+  int* d;
+  B2T_CHECK(cudaMalloc(&d, n * sizeof(int)));
+  B2T_LAUNCH(off_by_one, 1, 128, 0)(d, n);
+  B2T_CHECK(cudaGetLastError());
+  printf("no error seen\n");
+  return 0;
+}
+
 static int from_stdin() {  // sums 0..n-1 on the device for n read from stdin
   int n = 0;
   if (scanf("%d", &n) != 1 || n <= 0) return 3;
@@ -192,6 +207,7 @@ int main(int argc, char** argv) {
   if (!std::strcmp(mode, "launch_errors")) return launch_errors();
   if (!std::strcmp(mode, "speed")) return speed();
   if (!std::strcmp(mode, "stdin")) return from_stdin();
+  if (!std::strcmp(mode, "out_of_bounds")) return out_of_bounds();
   fprintf(stderr, "unknown mode %s\n", mode);
   return 2;
 }

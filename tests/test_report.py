@@ -1,0 +1,80 @@
+"""The --html review page, checked in a real headless browser (Debian's chromium)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.conftest import EXAMPLES
+from transpiler import driver
+from transpiler.errors import SourceFile
+from transpiler.options import Options
+from transpiler.report import build_report, link_lines, _PY_ORIGIN, _PY_TOP
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+def test_generated_lines_link_to_their_basic_line():
+    code = "def k():\n    # 50 LET C = 1\n    c = 1\n    d = 2\n    # 60 LET E = 2\n    e = 2\n\n\ndef run():\n    pass\n"
+    assert link_lines(code, _PY_ORIGIN, _PY_TOP) == [None, "50", "50", "50", "60", "60", "60", "60", None, None]
+
+
+def test_report_is_self_contained_and_escapes_source(tmp_path):
+    text = '10 PRINT "<script>alert(1)</script> & {{ x }}"\n20 END\n'
+    analysis = driver.front_end(SourceFile("x.bas", text), Options())
+    page = build_report(analysis)
+    assert "<script>alert(1)" not in page
+    assert "&lt;script&gt;" in page
+    assert "http://" not in page and "https://" not in page  # no external resources
+
+
+@pytest.fixture
+def browser():
+    if not (CHROMIUM and CHROMEDRIVER):
+        pytest.skip("chromium and chromedriver are not installed (apt install chromium chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1400,900",
+    ):
+        opts.add_argument(flag)
+    drv = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    yield drv
+    drv.quit()
+
+
+def test_report_in_headless_browser(browser, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    analysis = driver.front_end(SourceFile.read(EXAMPLES / "kernels" / "gemm.bas"), Options())
+    page = tmp_path / "report.html"
+    page.write_text(build_report(analysis))
+    browser.get(page.as_uri())
+    panes = browser.find_elements(By.CSS_SELECTOR, ".pane h2")
+    assert [p.text for p in panes] == ["BASIC", "cuTile Python", "CUDA C++"]
+    assert "one kernel, gemm" in browser.find_element(By.ID, "decisions").text
+    basic_line = browser.find_element(By.CSS_SELECTOR, '#pane-1 .ln[data-basic="110"]')
+    linked = browser.find_elements(By.CSS_SELECTOR, '#pane-2 .ln[data-basic="110"]')
+    assert linked, "the MMA line must be linked in the cuTile pane"
+    ActionChains(browser).move_to_element(basic_line).perform()
+    assert "hl" in linked[0].get_attribute("class")
+    basic_line.click()
+    assert "pinned" in linked[0].get_attribute("class")
+    assert "pinned" in basic_line.get_attribute("class")
+    shot = tmp_path / "report.png"
+    browser.save_screenshot(str(shot))
+    assert shot.stat().st_size > 10_000

@@ -1,0 +1,218 @@
+"""BASIC expressions as Python source text for generated host programs.
+
+The semantics are the reference interpreter's (`transpiler/interpreter/expressions.py`),
+written for a human reader:
+
+- numbers are Python floats (or ints, for the variable of a `for ... in range` loop);
+  `+` and `-` are plain Python; `*`, `/` and `^` are the runtime's `mul`, `div` and
+  `power`, which report ECMA-55's overflow and division-by-zero exceptions; MOD, MAX,
+  MIN and the built-in functions are the runtime's (ABS is Python's `abs`);
+- a comparison is a Python bool where only its truth matters (IF, WHILE, AND, OR,
+  NOT) and -1 / 0 as a value; AND and OR are `&` and `|` on bools, which evaluate both
+  operands as BASIC does;
+- operands are evaluated left to right, as Python does;
+- storing converts: `to_integer` for `%` variables, `to_f32` with --precision f32,
+  `check_string` for strings in strict ECMA-55 mode.
+
+Parentheses appear only where Python's precedence needs them.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import ast
+from ..model import Analysis
+from ..naming import Namer
+from ..passes.functions import is_user_function
+
+# Python precedence, low to high
+_COND_EXPR = 1
+_NOT = 4
+_COMPARE = 5
+_OR = 6
+_AND = 8
+_SUM = 10
+_UNARY = 12
+_ATOM = 20
+
+_COMPARISONS = {"=": "==", "<>": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
+# BASIC built-in -> the Python callable (runtime names, imported by the module)
+BUILTINS = {
+    "ABS": "abs",
+    "ATN": "ATN",
+    "COS": "COS",
+    "EXP": "EXP",
+    "INT": "INT",
+    "LOG": "LOG",
+    "RND": "RND",
+    "SGN": "SGN",
+    "SIN": "SIN",
+    "SQR": "SQR",
+    "TAN": "TAN",
+    "MAX": "MAX",
+    "MIN": "MIN",
+}
+_OPERATORS = {"*": "mul", "/": "div", "^": "power", "MOD": "MOD"}
+# Functions whose argument can make them fail (a fatal error, not just a warning).
+_FALLIBLE = {"SQR", "LOG", "SIN", "COS", "TAN"}
+
+
+def number_literal(value: float) -> str:
+    if math.isinf(value):
+        return "math.inf" if value > 0 else "-math.inf"
+    return repr(float(value))
+
+
+class ExprPrinter:
+    """Prints expressions of one program; records the runtime names it uses."""
+
+    def __init__(self, analysis: Analysis, namer: Namer, array_names: dict[str, str]):
+        self.a = analysis
+        self.namer = namer
+        self.array_names = array_names
+        self.uses: set[str] = set()  # runtime names the printed code needs
+        self.functions_called: set[str] = set()
+        self.f32 = analysis.number_type == "f32"
+        self.strict = analysis.options.strict
+
+    def need(self, name: str) -> str:
+        self.uses.add(name)
+        return name
+
+    def var(self, name: str) -> str:
+        return self.namer.name(name)
+
+    def array(self, name: str) -> str:
+        return self.array_names[name]
+
+    # ----------------------------------------------------------------- values
+
+    def value(self, e: ast.Expr) -> str:
+        return self._value(e)[0]
+
+    def _wrap(self, e: ast.Expr, min_prec: int) -> str:
+        text, prec = self._value(e)
+        return f"({text})" if prec < min_prec else text
+
+    def _value(self, e: ast.Expr) -> tuple[str, int]:
+        if isinstance(e, ast.Num):
+            text = number_literal(e.value)
+            if text.endswith("math.inf"):
+                self.need("math")
+            return text, (_UNARY if text.startswith("-") else _ATOM)
+        if isinstance(e, ast.Str):
+            return repr(e.value), _ATOM
+        if isinstance(e, ast.Var):
+            return self.var(e.name), _ATOM
+        if isinstance(e, ast.Index):
+            return self.element(e), _ATOM
+        if isinstance(e, ast.Call):
+            return self.call(e), _ATOM
+        if isinstance(e, ast.UnaryOp):
+            if e.op == "-":
+                return "-" + self._wrap(e.operand, _UNARY), _UNARY
+            if e.op == "+":
+                return self._value(e.operand)
+            return f"0.0 if {self.cond(e.operand)} else -1.0", _COND_EXPR  # NOT
+        if isinstance(e, ast.BinOp):
+            return self._binop(e)
+        raise TypeError(f"cannot print {type(e).__name__} in a host program")
+
+    def _binop(self, e: ast.BinOp) -> tuple[str, int]:
+        op = e.op
+        if op in ("+", "-"):
+            left = self._wrap(e.left, _SUM)
+            right = self._wrap(e.right, _SUM + 1)
+            return f"{left} {op} {right}", _SUM
+        if op in _OPERATORS:
+            fn = self.need(_OPERATORS[op])
+            return f"{fn}({self.value(e.left)}, {self.value(e.right)})", _ATOM
+        if op in _COMPARISONS or op in ("AND", "OR"):
+            return f"-1.0 if {self.cond(e)} else 0.0", _COND_EXPR
+        raise TypeError(f"operator {op} is not supported in host programs")
+
+    # ----------------------------------------------------------------- truth
+
+    def cond(self, e: ast.Expr) -> str:
+        """A Python expression true exactly when the BASIC value is nonzero."""
+        return self._cond(e)[0]
+
+    def _cond_wrap(self, e: ast.Expr, min_prec: int) -> str:
+        text, prec = self._cond(e)
+        return f"({text})" if prec < min_prec else text
+
+    def _cond(self, e: ast.Expr) -> tuple[str, int]:
+        if isinstance(e, ast.BinOp) and e.op in _COMPARISONS:
+            left = self._wrap(e.left, _COMPARE + 1)
+            right = self._wrap(e.right, _COMPARE + 1)
+            return f"{left} {_COMPARISONS[e.op]} {right}", _COMPARE
+        if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
+            symbol, prec = ("&", _AND) if e.op == "AND" else ("|", _OR)
+            left = self._cond_wrap(e.left, prec + 1)
+            right = self._cond_wrap(e.right, prec + 1)
+            return f"{left} {symbol} {right}", prec
+        if isinstance(e, ast.UnaryOp) and e.op == "NOT":
+            return "not " + self._cond_wrap(e.operand, _NOT), _NOT
+        return f"{self._wrap(e, _COMPARE + 1)} != 0.0", _COMPARE
+
+    # ----------------------------------------------------------------- calls and elements
+
+    def call(self, e: ast.Call) -> str:
+        if is_user_function(e.name):
+            self.functions_called.add(e.name)
+            fn = self.a.functions[e.name]
+            args = [self.store(self.value(a), t) for a, t in zip(e.args, fn.param_types)]
+            return f"{self.namer.name(e.name, 'function')}({', '.join(args)})"
+        callee = BUILTINS[e.name]
+        if callee != "abs":
+            self.need(callee)
+        return f"{callee}({', '.join(self.value(a) for a in e.args)})"
+
+    def element(self, e: ast.Index) -> str:
+        return f"{self.array(e.name)}[{', '.join(self.subscript(i) for i in e.indices)}]"
+
+    def subscript(self, e: ast.Expr) -> str:
+        """A subscript: integral constants print as ints (the array rounds anyway)."""
+        if isinstance(e, ast.Num) and math.isfinite(e.value) and e.value == int(e.value):
+            return str(int(e.value))
+        return self.value(e)
+
+    # ----------------------------------------------------------------- stores
+
+    def store(self, text: str, value_type: str) -> str:
+        """`text` converted for storing in a variable or element of `value_type`."""
+        if value_type == "int":
+            return f"{self.need('to_integer')}({text})"
+        if value_type == "str":
+            return f"{self.need('check_string')}({text})" if self.strict else text
+        return f"{self.need('to_f32')}({text})" if self.f32 else text
+
+    # ----------------------------------------------------------------- failures
+
+    def can_fail(self, e: ast.Node, safe_subscripts=frozenset()) -> bool:
+        """Can evaluating `e` end the program with a fatal error?  (Warnings do not
+        count.)  `safe_subscripts`: Index nodes known to be in range."""
+        for node in e.walk():
+            if isinstance(node, ast.Index) and node not in safe_subscripts:
+                return True
+            if isinstance(node, ast.Call):
+                if node.name in _FALLIBLE and not _positive_constant(node.args[0]):
+                    return True
+                if is_user_function(node.name):
+                    fn = self.a.functions[node.name]
+                    if fn.result_type == "int" or self.can_fail(fn.body, safe_subscripts):
+                        return True
+            if isinstance(node, ast.BinOp) and node.op == "^" and not _integral_constant(node.right):
+                return True
+        return False
+
+
+def _positive_constant(e: ast.Expr) -> bool:
+    return isinstance(e, ast.Num) and 0.0 < e.value < math.inf
+
+
+def _integral_constant(e: ast.Expr) -> bool:
+    if isinstance(e, ast.UnaryOp) and e.op in "+-":
+        e = e.operand
+    return isinstance(e, ast.Num) and math.isfinite(e.value) and e.value == int(e.value)

@@ -1,0 +1,43 @@
+"""The BASIC text quoted in `# 40 FOR I = 1 TO N` comments of generated host code.
+
+Each statement of a source line is quoted on its own: the text from its first column to
+the next statement's (without the `:` between them).  A one-line IF is quoted whole
+(`IF X > 0 THEN PRINT X : GOTO 100`) and the statements inside it get no comment of
+their own.  Comments are made one printable line, so BASIC text cannot end them.
+"""
+
+from __future__ import annotations
+
+from ..model import Analysis
+
+
+def statement_texts(analysis: Analysis) -> dict[int, str]:
+    """id(statement) -> its source text, for the statements of the flat list that
+    stand for a statement of the source (the IfBlock of a lowered one-line IF too)."""
+    texts: dict[int, str] = {}
+    source = analysis.source
+    for line in analysis.program.lines:
+        stmts = line.statements
+        for k, stmt in enumerate(stmts):
+            row = source.line_text(stmt.coord.line) or ""
+            start = max(stmt.coord.column - 1, 0)
+            following = stmts[k + 1] if k + 1 < len(stmts) else None
+            if following is not None and following.coord.line == stmt.coord.line:
+                end = max(following.coord.column - 1, start)
+            else:
+                end = len(row)
+            texts[id(stmt)] = row[start:end].strip().rstrip(":").rstrip()
+    for index, one_line_if in analysis.lowered_if.items():
+        if id(one_line_if) in texts:
+            texts[id(analysis.stmts[index])] = texts[id(one_line_if)]
+    return texts
+
+
+def comment_text(text: str) -> str:
+    """Text for a `#` comment: one line of printable characters."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
+def origin_comment(label: int | None, text: str) -> str:
+    where = f"{label} " if label is not None else ""
+    return "# " + comment_text(where + text)

@@ -1,0 +1,665 @@
+"""Pass: a legacy program as a host program tree (`transpiler.hostir`).
+
+`build_host_program(analysis)` turns the flat statement list into structured control
+flow where the jumps allow it, and into dispatch loops over labelled blocks where they
+do not.  Correctness first: every rule below only fires when it provably keeps the
+program's meaning, and anything else falls back to a dispatch loop.
+
+Procedures (structure_procs.py): GOSUB targets whose code is entered only by GOSUB and
+left only by RETURN become `Subroutine` functions, called with `Call`; the main program
+is everything else.  Each procedure is structured on its own.
+
+Inside a procedure the textual blocks come first: the front end guarantees that nothing
+jumps into a FOR, WHILE or IF block from outside it, so each block is one *item* of the
+sequence around it and its body is a sequence of its own (structure_items.py).  A
+sequence is structured left to right:
+
+- a kept FOR block is a `ForLoop`, WHILE a `WhileLoop`, a block IF an `If`;
+- inside a loop, a GOTO to its NEXT / WEND is `Continue`, to the statement after it
+  `Break`; a GOTO to an END or STOP line (or past the last line) is `EndProgram`;
+- a backward GOTO from a later item to item p makes the items from p to the last such
+  GOTO a loop (`WhileLoop` with no statement: `while True`, or `while not c` when it
+  starts with `IF c THEN <after the loop>`), provided nothing else jumps into it;
+- `IF c THEN 200` (an IF whose only branch ends with GOTO 200) skipping forward over
+  items that nothing else enters is `if not c: <those items>`, or `if c: ... else:
+  <those items>`; and if the skipped items end with `GOTO 300` over a second group,
+  the two groups are the two branches (`if c: <second> else: <first>`);
+- a GOTO that none of these rules explain is a *failure*: the pass then lowers the
+  loops it jumps out of (their FOR / NEXT, WHILE / WEND, IF / ELSE become explicit
+  tests and jumps: `ForInit`, `ForNext`...), or groups the items around the jump and
+  its target into a `Dispatch` (the smallest range of items that no other jump enters
+  or leaves), and starts the procedure again.  A jump between two branches of one
+  block IF lowers that IF.  Every restart lowers a block or widens a dispatch, so this
+  ends; a procedure that is all one dispatch loop always works.
+
+GOSUBs to targets that are not structured subroutines, and their RETURNs, are jumps
+through a return stack (`GosubJump`, `ReturnJump`), which puts them in the main
+program's dispatch loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ast, hostir
+from ..errors import InternalError
+from ..model import Analysis, type_of_name
+from .structure_dataflow import Dataflow
+from .structure_flow import Flow
+from .structure_items import Item, ItemBuilder, Sequence
+from .structure_procs import Procedures, find_procedures, sequence_range
+
+# A FOR loop becomes `for ... in range(...)` only with integer constants this small (its
+# values stay exact as Python ints, and as float32 with --precision f32).
+_RANGE_LIMIT = {"f64": 2**31, "f32": 2**24}
+
+
+def build_host_program(analysis: Analysis) -> hostir.HostProgram:
+    flow = Flow(analysis)
+    procs = find_procedures(flow)
+    dataflow = Dataflow(flow, procs)
+    names = {entry: subroutine_name(flow, entry) for entry in procs.subs}
+    subroutines = []
+    main_writes: set[str] = set()
+    for i in procs.main:
+        main_writes |= dataflow.writes[i]
+    needs_binding: set[str] = set()
+    for entry, region in procs.subs.items():
+        body = _Procedure(flow, procs, dataflow, names, entry, region, in_sub=True).build()
+        assigns = set()
+        for i in region:
+            assigns |= dataflow.writes[i]
+        needs_binding |= assigns - main_writes
+        stmt = flow.stmts[entry]
+        subroutines.append(
+            hostir.Subroutine(names[entry], stmt.label, body, sorted(assigns))
+        )
+    main = _Procedure(flow, procs, dataflow, names, procs.main_entry, procs.main, in_sub=False)
+    body = main.build()
+    nodes = list(hostir.walk(body))
+    for sub in subroutines:
+        nodes += list(hostir.walk(sub.body))
+    initialized = dataflow.live_at(procs.main_entry) | needs_binding
+    return hostir.HostProgram(
+        analysis=analysis,
+        body=body,
+        subroutines=subroutines,
+        uses_dispatch=any(isinstance(n, hostir.Dispatch) for n in nodes),
+        initialized=sorted(initialized),
+        return_stack=any(isinstance(n, (hostir.GosubJump, hostir.OnGosubJump)) for n in nodes),
+    )
+
+
+def subroutine_name(flow: Flow, entry: int) -> str:
+    return "gosub_" + flow.label(entry).replace(":", "_").lstrip("_")
+
+
+# --------------------------------------------------------------------------- restarts
+
+
+class _Restart(Exception):
+    """The current plan cannot express a jump: lower these blocks and/or make these
+    pairs of statements share a dispatch loop, then start the procedure again."""
+
+    def __init__(self, lower=(), seeds=(), why: str = "", stronger=()):
+        super().__init__(why)
+        self.lower = set(lower)
+        self.seeds = set(seeds)
+        # blocks to lower if this restart changes nothing
+        self.stronger = set(stronger)
+
+
+@dataclass
+class _Plan:
+    lowered: set[int] = field(default_factory=set)  # openers of blocks lowered to jumps
+    seeds: set[tuple[int, int]] = field(default_factory=set)  # (statement, statement)
+    everything: bool = False  # the fallback: one dispatch loop for the whole procedure
+
+    def apply(self, restart: _Restart) -> bool:
+        before = (len(self.lowered), len(self.seeds))
+        self.lowered |= restart.lower
+        self.seeds |= restart.seeds
+        return (len(self.lowered), len(self.seeds)) != before
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    """What a jump can become where it stands (between it and the procedure, the Python
+    loops decide: `break` and `continue` reach only the innermost one)."""
+
+    continues: frozenset[int] = frozenset()  # targets that are `continue` of the loop
+    brk: int | None = None  # the target that is `break`
+    labels: dict | None = None  # in a dispatch loop: statement -> label
+    dispatch_exit: int | None = None  # ... and the statement after the dispatch loop
+
+
+# --------------------------------------------------------------------------- one procedure
+
+
+class _Procedure:
+    def __init__(
+        self,
+        flow: Flow,
+        procs: Procedures,
+        dataflow: Dataflow,
+        names: dict[int, str],
+        entry: int,
+        members: set[int],
+        in_sub: bool,
+    ):
+        self.flow = flow
+        self.a = flow.a
+        self.stmts = flow.stmts
+        self.procs = procs
+        self.dataflow = dataflow
+        self.names = names
+        self.entry = entry
+        self.members = members
+        self.in_sub = in_sub
+        self.stacked_targets = set() if in_sub else set(procs.stacked)
+        self.stacked_gosubs = [
+            g
+            for g in flow.gosubs
+            if g in members and any(t in self.stacked_targets for t in flow.gosub_targets(g))
+        ]
+        self.return_points = sorted({flow.flow_to(g + 1) for g in self.stacked_gosubs})
+        self.plan = _Plan()
+
+    def build(self) -> list[hostir.HNode]:
+        for _ in range(10 * len(self.members) + 20):
+            self.items = ItemBuilder(
+                self.flow,
+                self.members,
+                self.plan.lowered,
+                self.stacked_targets,
+                self.return_points,
+            )
+            try:
+                return self._attempt()
+            except _Restart as restart:
+                if not self.plan.apply(restart) and not self._stronger(restart):
+                    if self.plan.everything:
+                        raise InternalError(f"cannot structure the program ({restart})") from None
+                    self._everything()
+        raise InternalError("the host structuring does not converge")
+
+    def _stronger(self, restart: _Restart) -> bool:
+        new = restart.stronger - self.plan.lowered
+        self.plan.lowered |= new
+        self.plan.seeds |= {(o, self.flow.closer(o)) for o in new}
+        return bool(new)
+
+    def _everything(self) -> None:
+        """The fallback: every block lowered, one dispatch loop over the procedure."""
+        self.plan.everything = True
+        self.plan.lowered |= {i for i in self.members if self.flow.is_opener(i)}
+
+    def _attempt(self) -> list[hostir.HNode]:
+        lo, hi = sequence_range(self.flow, self.entry) if self.in_sub else (0, self.flow.n)
+        if hi >= self.flow.n:
+            exit = self.flow.n
+        elif isinstance(self.stmts[hi], (ast.Next, ast.Wend)):
+            exit = hi
+        else:
+            exit = self.flow.flow_to(hi)
+        return self.sequence(lo, hi, exit, _Ctx(), top=True)
+
+    # ----------------------------------------------------------------- sequences
+
+    def sequence(self, lo: int, hi: int, exit: int, ctx: _Ctx, top: bool = False) -> list:
+        seq = self.items.build(lo, hi, exit)
+        entry = None
+        if top and seq.items and (seq.items[0].index != self.entry or self.plan.everything):
+            entry = self.entry
+        seq = self._group(seq, entry)
+        nodes = self.structure(seq, 0, len(seq.items), ctx)
+        return nodes + self.comments(seq.trailing)
+
+    def _group(self, seq: Sequence, entry: int | None) -> Sequence:
+        """Replace the ranges of items that must share a dispatch loop by one item each."""
+        count = len(seq.items)
+        ranges: list[list[int]] = []
+        for a, b in self.plan.seeds:
+            pa = seq.item_holding(a)
+            pb = seq.position_of(b)
+            if pb is None:
+                pb = seq.item_holding(b)
+            if pa is None or pb is None or (pa == pb and pb < count):
+                continue
+            ranges.append([min(pa, pb), min(max(pa, pb), count - 1)])
+        if entry is not None and count:
+            ranges.append([0, count - 1])
+        if not ranges:
+            return seq
+        ranges = self._close(seq, ranges)
+        items: list[Item] = []
+        p = 0
+        for lo, hi in ranges:
+            items.extend(seq.items[p:lo])
+            parts = seq.items[lo : hi + 1]
+            inside = {part.index for part in parts if part.is_target}
+            group = Item("dispatch", parts[0].index, parts[-1].last, parts=parts)
+            group.target = entry if (entry is not None and lo == 0) else parts[0].index
+            group.edges = [e for part in parts for e in part.edges if e[1] not in inside]
+            items.append(group)
+            p = hi + 1
+        items.extend(seq.items[p:])
+        return Sequence(seq.lo, seq.hi, seq.exit, items, seq.trailing)
+
+    def _close(self, seq: Sequence, ranges: list[list[int]]) -> list[list[int]]:
+        """Grow the ranges until no jump enters one except at its first item and none
+        leaves one except to the item just after it (or out of the sequence).  Jumps
+        to END lines need nothing: they end the program from anywhere."""
+        count = len(seq.items)
+        edges = [
+            (p, seq.position_of(t))
+            for p, item in enumerate(seq.items)
+            for _, t in item.edges
+            if not self.flow.is_end(t)
+        ]
+        changed = True
+        while changed:
+            changed = False
+            ranges.sort()
+            merged: list[list[int]] = []
+            for r in ranges:
+                if merged and r[0] <= merged[-1][1]:
+                    merged[-1][1] = max(merged[-1][1], r[1])
+                else:
+                    merged.append(r)
+            ranges = merged
+            for r in ranges:
+                for p, tp in edges:
+                    if tp is None:
+                        continue
+                    if r[0] <= p <= r[1]:
+                        if tp == count and r[1] != count - 1:
+                            r[1] = count - 1
+                            changed = True
+                        elif tp < r[0]:
+                            r[0] = tp
+                            changed = True
+                        elif r[1] + 1 < tp < count:
+                            r[1] = tp - 1
+                            changed = True
+                    elif r[0] < tp <= r[1]:
+                        r[0], r[1] = min(r[0], p), max(r[1], p)
+                        changed = True
+        return ranges
+
+    # ----------------------------------------------------------------- structuring
+
+    def structure(
+        self, seq: Sequence, lo: int, hi: int, ctx: _Ctx, head_comments: bool = True
+    ) -> list[hostir.HNode]:
+        """The nodes for items [lo, hi) of `seq`, continuing at position hi."""
+        out: list[hostir.HNode] = []
+        p = lo
+        while p < hi:
+            item = seq.items[p]
+            if p > lo or head_comments:
+                out.extend(self.comments(item.comments))
+            if item.kind == "dispatch":
+                out.append(self.dispatch(seq, p, ctx))
+                p += 1
+                continue
+            loop = self.loop_at(seq, p, hi, ctx)
+            if loop is not None:
+                node, p = loop
+                out.append(node)
+                continue
+            nodes, p = self.item(seq, p, hi, ctx)
+            out.extend(nodes)
+        return out
+
+    def entries(self, seq: Sequence, lo: int, hi: int, skip: int | None = None) -> list:
+        """Jumps into positions [lo, hi) from outside them (as (position, source,
+        target)); `skip`: a position whose jumps do not count."""
+        found = []
+        for p, item in enumerate(seq.items):
+            if lo <= p < hi or p == skip:
+                continue
+            for source, target in item.edges:
+                tp = seq.position.get(target)
+                if tp is not None and lo <= tp < hi and not self.flow.is_end(target):
+                    found.append((p, source, target))
+        return found
+
+    def loop_at(self, seq: Sequence, p: int, hi: int, ctx: _Ctx):
+        """A loop made by backward GOTOs to item p, if there is one: (node, next p)."""
+        head = seq.items[p]
+        if not head.is_target or head.index in ctx.continues or head.kind == "end":
+            return None
+        sources = [q for q in range(p, len(seq.items)) for _, t in seq.items[q].edges if t == head.index]
+        if not sources:
+            return None
+        last = max(sources)
+        if last >= hi:
+            self.fail_range(seq, p, last, "a loop entered from outside")
+        outside = self.entries(seq, p + 1, last + 1)
+        if outside:
+            q, source, target = outside[0]
+            self.fail_range(seq, min(p, q), max(last, q), "a jump into a loop")
+        after = seq.statement_at(last + 1)
+        body_ctx = _Ctx(continues=frozenset({head.index}), brk=after)
+        body = self.structure(seq, p, last + 1, body_ctx, head_comments=False)
+        if body and isinstance(body[-1], hostir.Continue):
+            body.pop()
+        elif not hostir.terminates(body):
+            body.append(hostir.Break())
+        condition = None
+        first = body[0] if body else None
+        if (
+            isinstance(first, hostir.If)
+            and len(first.arms) == 1
+            and first.else_body is None
+            and len(first.arms[0][1]) == 1
+            and isinstance(first.arms[0][1][0], hostir.Break)
+        ):
+            condition = self.negate(first.arms[0][0])
+            origin = first.origin
+            body = body[1:]
+        else:
+            origin = self.stmts[self._last_source(seq.items[last], head.index)]
+        return hostir.WhileLoop(None, body, condition, origin=origin), last + 1
+
+    @staticmethod
+    def _last_source(item: Item, target: int) -> int:
+        return max(source for source, t in item.edges if t == target)
+
+    def item(self, seq: Sequence, p: int, hi: int, ctx: _Ctx):
+        """The nodes of item p and the position after what they cover."""
+        item = seq.items[p]
+        stmt = self.stmts[item.index]
+        kind = item.kind
+        if kind == "goto":
+            node = self.translate(item.target, ctx)
+            if node is not None:
+                node.origin = stmt
+                return [node], p + 1
+            if item.target == seq.statement_at(p + 1) or (
+                p + 1 == hi and item.target == seq.statement_at(hi)
+            ):
+                return [], p + 1  # a GOTO to where control goes anyway
+            self.fail_jump(item.index, item.target)
+        if kind == "block" and isinstance(stmt, ast.IfBlock):
+            skip = self.skip_forward(seq, p, hi, ctx)
+            if skip is not None:
+                return skip
+        return self.node(item, ctx), p + 1
+
+    def node(self, item: Item, ctx: _Ctx) -> list[hostir.HNode]:
+        """The nodes of one item in any context (no pattern spanning several items)."""
+        k = item.index
+        stmt = self.stmts[k]
+        kind = item.kind
+        if kind == "stmt":
+            return [self.simple(k, stmt, ctx)]
+        if kind == "goto":
+            return [self.jump(k, item.target, ctx)]
+        if kind == "on_goto":
+            targets = [self.label_of(k, self.flow.target(t), ctx) for t in stmt.targets]
+            return [hostir.OnJump(stmt.selector, targets, origin=stmt)]
+        if kind == "return":
+            return [self.return_node(k, stmt, ctx)]
+        if kind == "end":
+            return [hostir.EndProgram(origin=stmt)]
+        if kind == "block":
+            return [self.block(k, ctx)]
+        return self.piece(item, ctx)
+
+    # ----------------------------------------------------------------- statements
+
+    def simple(self, k: int, stmt: ast.Stmt, ctx: _Ctx) -> hostir.HNode:
+        if isinstance(stmt, ast.Gosub) or (isinstance(stmt, ast.OnGoto) and stmt.gosub):
+            targets = self.flow.gosub_targets(k)
+            if all(t in self.names for t in targets):
+                subs = [self.names[t] for t in targets]
+                if isinstance(stmt, ast.Gosub):
+                    return hostir.Call(subs[0], origin=stmt)
+                return hostir.OnGosub(stmt.selector, subs, origin=stmt)
+            back = self.label_of(k, self.flow.flow_to(k + 1), ctx)
+            labels = [self.label_of(k, t, ctx) for t in targets]
+            if isinstance(stmt, ast.Gosub):
+                return hostir.GosubJump(labels[0], back, origin=stmt)
+            return hostir.OnGosubJump(stmt.selector, labels, back, origin=stmt)
+        return hostir.Simple(stmt, origin=stmt)
+
+    def return_node(self, k: int, stmt: ast.Stmt, ctx: _Ctx) -> hostir.HNode:
+        if self.in_sub:
+            return hostir.Return(origin=stmt)
+        for point in self.return_points:
+            self.label_of(k, point, ctx)  # every return point must be a label here
+        return hostir.ReturnJump(origin=stmt)
+
+    def jump(self, source: int, target: int, ctx: _Ctx) -> hostir.HNode:
+        node = self.translate(target, ctx)
+        if node is None:
+            self.fail_jump(source, target)
+        node.origin = self.stmts[source]
+        return node
+
+    def label_of(self, source: int, target: int, ctx: _Ctx) -> str | None:
+        """The dispatch label of a jump target (None: the dispatch loop's exit)."""
+        if ctx.labels is not None:
+            if target in ctx.labels:
+                return ctx.labels[target]
+            if target == ctx.dispatch_exit:
+                return None
+        self.fail_jump(source, target)
+
+    def translate(self, target: int, ctx: _Ctx) -> hostir.HNode | None:
+        """What a jump to `target` becomes here, if it can be expressed."""
+        if target in ctx.continues:
+            return hostir.Continue()
+        if target == ctx.brk:
+            return hostir.Break()
+        if ctx.labels is not None:
+            if target in ctx.labels:
+                return hostir.Jump(ctx.labels[target])
+            if target == ctx.dispatch_exit:
+                return hostir.Jump(None)
+        if self.flow.is_end(target):
+            return hostir.EndProgram()
+        return None
+
+    def comments(self, indices: list[int]) -> list[hostir.HNode]:
+        return [hostir.Simple(self.stmts[i], origin=self.stmts[i]) for i in indices]
+
+    # ----------------------------------------------------------------- blocks
+
+    def block(self, opener: int, ctx: _Ctx) -> hostir.HNode:
+        flow, a = self.flow, self.a
+        stmt = self.stmts[opener]
+        closer = flow.closer(opener)
+        if isinstance(stmt, ast.For):
+            steady = stmt.var.name not in self.dataflow.assigned_between(opener + 1, closer)
+            counted = steady and self.counted(opener, closer)
+            body_ctx = _Ctx(continues=frozenset({closer}), brk=flow.flow_to(closer + 1))
+            body = self.sequence(opener + 1, closer, closer, body_ctx)
+            return hostir.ForLoop(stmt, body, opener, closer, counted, steady, origin=stmt)
+        if isinstance(stmt, ast.While):
+            body_ctx = _Ctx(continues=frozenset({closer, opener}), brk=flow.flow_to(closer + 1))
+            body = self.sequence(opener + 1, closer, closer, body_ctx)
+            return hostir.WhileLoop(stmt, body, origin=stmt)
+        after = flow.flow_to(closer + 1)
+        arms = []
+        else_body = None
+        for arm in flow.arms(opener):
+            head = self.stmts[arm.head]
+            body = self.sequence(arm.lo, arm.hi, after, ctx)
+            if isinstance(head, ast.Else):
+                else_body = body
+            else:
+                arms.append((head.condition, body))
+        del a
+        return hostir.If(arms, else_body, origin=stmt)
+
+    def counted(self, opener: int, closer: int) -> bool:
+        stmt: ast.For = self.stmts[opener]
+        name = stmt.var.name
+        if type_of_name(name) != "num":
+            return False
+        limit = _RANGE_LIMIT[self.a.number_type]
+        values = [_constant(stmt.start), _constant(stmt.limit)]
+        values.append(_constant(stmt.step) if stmt.step is not None else 1.0)
+        if any(v is None or v != int(v) or abs(v) > limit for v in values) or values[2] == 0:
+            return False
+        return name not in self.dataflow.live_at(self.flow.flow_to(closer + 1))
+
+    def skip_forward(self, seq: Sequence, p: int, hi: int, ctx: _Ctx):
+        """`IF c THEN 200` (an IF with one branch that ends with GOTO 200) over items
+        that nothing else enters: an If whose else branch is those items."""
+        opener = seq.items[p].index
+        parts = self.a.if_parts[opener]
+        if parts.elseifs or parts.else_index is not None:
+            return None
+        arm = self.flow.arms(opener)[0]
+        arm_items = self.items.build(arm.lo, arm.hi, self.flow.flow_to(arm.hi)).items
+        if not arm_items or arm_items[-1].kind != "goto":
+            return None
+        target = arm_items[-1].target
+        if self.translate(target, ctx) is not None:
+            return None
+        q = seq.position_of(target)
+        if q is None or not p < q <= hi or (q == len(seq.items) and q != hi):
+            return None
+        if q < hi and seq.items[q].index != target:
+            return None
+        if self.entries(seq, p + 1, q, skip=p):
+            return None
+        stmt: ast.IfBlock = self.stmts[opener]
+        then_body = self.sequence(arm.lo, arm.hi, target, ctx)
+        # `IF c THEN q ... GOTO r / q: ... / r:` -> if c: <q..r> else: <...>
+        last = seq.items[q - 1] if q - 1 > p else None
+        if last is not None and last.kind == "goto" and self.translate(last.target, ctx) is None:
+            r = seq.position_of(last.target)
+            if r is not None and q < r <= hi and not self.entries(seq, q, r, skip=p):
+                then_part = then_body + self.structure(seq, q, r, ctx)
+                else_part = self.structure(seq, p + 1, q - 1, ctx)
+                else_part += self.comments(last.comments)
+                return [self.if_node(stmt, then_part, else_part)], r
+        else_part = self.structure(seq, p + 1, q, ctx)
+        return [self.if_node(stmt, then_body, else_part)], q
+
+    def if_node(self, stmt: ast.IfBlock, then_part: list, else_part: list) -> hostir.If:
+        if not then_part and else_part:
+            return hostir.If([(self.negate(stmt.condition), else_part)], origin=stmt)
+        return hostir.If([(stmt.condition, then_part)], else_part or None, origin=stmt)
+
+    def negate(self, condition: ast.Expr) -> ast.Expr:
+        """NOT c, as simple as exact: = and <> flip (IEEE != is exactly not ==), other
+        comparisons keep a NOT (with NaN, not < is not >=)."""
+        if isinstance(condition, ast.UnaryOp) and condition.op == "NOT":
+            return condition.operand
+        if isinstance(condition, ast.BinOp) and condition.op in ("=", "<>"):
+            op = "<>" if condition.op == "=" else "="
+            negated = ast.BinOp(op, condition.left, condition.right, coord=condition.coord)
+        else:
+            negated = ast.UnaryOp("NOT", condition, coord=condition.coord)
+        self.a.expr_types[negated] = "int"
+        return negated
+
+    # ----------------------------------------------------------------- dispatch loops
+
+    def dispatch(self, seq: Sequence, p: int, ctx: _Ctx) -> hostir.Dispatch:
+        group = seq.items[p]
+        parts = group.parts
+        inside = {part.index for part in parts if part.is_target}
+        targets = {group.target}
+        for part in parts:
+            targets |= {t for _, t in part.edges if t in inside}
+        targets |= {r for r in self.return_points if r in inside}
+        labels = {t: self.flow.label(t) for t in targets}
+        dctx = _Ctx(labels=labels, dispatch_exit=seq.statement_at(p + 1))
+        blocks: list[hostir.Block] = []
+        falls = False
+        for part in parts:
+            if part.is_target and part.index in labels:
+                blocks.append(hostir.Block(labels[part.index], []))
+            elif not blocks or not falls:
+                continue  # never reached: after a jump, before the next label
+            body = blocks[-1].body
+            body.extend(self.comments(part.comments))
+            nodes = self.node(part, dctx)
+            body.extend(nodes)
+            falls = not hostir.terminates(nodes)
+        fallthrough: dict[str, str | None] = {}
+        for n, block in enumerate(blocks):
+            fallthrough[block.label] = blocks[n + 1].label if n + 1 < len(blocks) else None
+        entry = labels[group.target]
+        return hostir.Dispatch(entry, blocks, fallthrough, origin=self.stmts[group.target])
+
+    def piece(self, item: Item, ctx: _Ctx) -> list[hostir.HNode]:
+        """A piece of a lowered block (always inside a dispatch loop)."""
+        flow, a = self.flow, self.a
+        k = item.index
+        stmt = self.stmts[k]
+        if item.kind == "for_init":
+            exit = self.label_of(k, flow.flow_to(a.for_next[k] + 1), ctx)
+            return [hostir.ForInit(stmt, k, exit, origin=stmt)]
+        if item.kind == "for_next":
+            opener = a.next_for[k]
+            body = self.label_of(k, flow.flow_to(opener + 1), ctx)
+            return [hostir.ForNext(self.stmts[opener], opener, body, origin=stmt)]
+        if item.kind == "while_test":
+            exit = self.translate_or_fail(k, flow.flow_to(a.while_wend[k] + 1), ctx)
+            return [hostir.If([(self.negate(stmt.condition), [exit])], origin=stmt)]
+        if item.kind == "wend":
+            return [self.jump(k, a.wend_while[k], ctx)]
+        if item.kind == "if_test":
+            other = self.translate_or_fail(k, flow.false_target(k), ctx)
+            return [hostir.If([(self.negate(stmt.condition), [other])], origin=stmt)]
+        if item.kind == "branch_end":
+            return [self.jump(k, item.target, ctx)]
+        raise InternalError(f"unknown item kind {item.kind}", stmt.coord)
+
+    def translate_or_fail(self, source: int, target: int, ctx: _Ctx) -> hostir.HNode:
+        node = self.translate(target, ctx)
+        if node is None:
+            self.fail_jump(source, target)
+        return node
+
+    # ----------------------------------------------------------------- failures
+
+    def fail_jump(self, source: int, target: int):
+        """A jump that cannot be expressed where it stands: lower the loops it leaves
+        (except a `break` of the outermost), else share a dispatch loop with its target."""
+        flow = self.flow
+        chain = [o for o in flow.openers_around(source) if o not in self.plan.lowered]
+        loops = [
+            o
+            for o in chain
+            if (o in self.a.for_next or o in self.a.while_wend) and not flow.contains(o, target)
+        ]
+        stronger = set(loops)
+        if loops and target == flow.flow_to(flow.closer(loops[-1]) + 1):
+            loops.pop()
+        if loops:
+            seeds = {(o, flow.closer(o)) for o in loops} | {(source, target)}
+            raise _Restart(lower=loops, seeds=seeds, why=f"jump {source}->{target} leaves loops")
+        for o in chain:
+            if o in self.a.if_parts and flow.contains(o, target):
+                if self._arm_of(o, source) != self._arm_of(o, target):
+                    raise _Restart(lower={o}, seeds={(o, flow.closer(o))}, why="jump across branches")
+                break
+        raise _Restart(seeds={(source, target)}, why=f"jump {source}->{target}", stronger=stronger)
+
+    def _arm_of(self, opener: int, index: int) -> int | None:
+        for arm in self.flow.arms(opener):
+            if arm.head <= index < arm.hi:
+                return arm.head
+        return None
+
+    def fail_range(self, seq: Sequence, pa: int, pb: int, why: str):
+        raise _Restart(seeds={(seq.statement_at(pa), seq.statement_at(pb))}, why=why)
+
+
+def _constant(expr: ast.Expr | None) -> float | None:
+    """The value of a numeric constant (possibly negated), else None."""
+    if isinstance(expr, ast.Num):
+        return float(expr.value)
+    if isinstance(expr, ast.UnaryOp) and expr.op in "+-" and isinstance(expr.operand, ast.Num):
+        value = float(expr.operand.value)
+        return -value if expr.op == "-" else value
+    return None
