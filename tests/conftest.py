@@ -14,8 +14,10 @@ GOLDEN = ROOT / "golden"
 # The NBS corpus lives beside the repository, never inside it.
 NBS_DIR = Path(os.environ.get("BASIC2TILE_NBS", ROOT.parent / "shared" / "corpus" / "nbs"))
 
-# cuTile writes a kernel cache under ~/.cache unless told otherwise.
-_CACHE = tempfile.mkdtemp(prefix="b2t-cutile-cache-")
+# cuTile writes a kernel cache under ~/.cache unless told otherwise; keep ours in one
+# per-user temporary folder, so repeated runs reuse compiled kernels.
+_CACHE = os.path.join(tempfile.gettempdir(), f"basic2tile-test-cache-{os.getuid()}")
+os.makedirs(_CACHE, exist_ok=True)
 os.environ.setdefault("CUDA_TILE_CACHE_DIR", _CACHE)
 os.environ.setdefault("CUDA_TILE_TEMP_DIR", _CACHE)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import re
 import struct
 
 import pytest
@@ -30,9 +31,18 @@ def driver():
     reset_rnd()
 
 
+_NAN = re.compile(r"d[7f]ff(?!0{13})[0-9a-f]{13}")
+
+
+def same_values(reply: str) -> str:
+    """The reply with every NaN written alike: BASIC cannot see a NaN's sign or payload."""
+    return _NAN.sub("dNaN", reply)
+
+
 def check_all(driver: LineDriver, requests: list[str]) -> None:
-    got = driver.ask_all(requests)
-    wrong = [(r, g, answer(r)) for r, g in zip(requests, got) if g != answer(r)]
+    got = [same_values(g) for g in driver.ask_all(requests)]
+    wrong = [(r, g, same_values(answer(r))) for r, g in zip(requests, got)]
+    wrong = [w for w in wrong if w[1] != w[2]]
     assert not wrong, f"{len(wrong)} of {len(requests)} differ, first: {wrong[:3]}"
 
 
@@ -101,7 +111,7 @@ def test_numeric_constants_match_python(driver):
 
 def test_arithmetic_matches_python(driver):
     rng = random.Random(3)
-    pool = SPECIAL + random_doubles(rng, 60)
+    pool = SPECIAL + random_doubles(rng, 30)
     binary = ["div", "mul", "power", "MOD", "MAX", "MIN"]
     unary = ["ABS", "ATN", "COS", "EXP", "INT", "LOG", "SGN", "SIN", "SQR", "TAN"]
     unary += ["to_integer", "round_to_int", "f32"]

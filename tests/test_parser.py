@@ -567,13 +567,11 @@ def test_cutile_host_program_with_block_if_and_while():
 
 
 def test_every_node_has_a_location_on_its_own_line():
-    text = SAXPY_KERNEL + "\n".join(
-        [
-            '80 IF A THEN PRINT "X", TAB(3); FNA ELSE 10',
-            "90 MAT READ A(2), B : MAT C = (2) * A : MAT C = TRN(A) : MAT PRINT C;",
-            "100 DIM Q(3) AS F16 : DATA 1, A : ON A GOSUB 10, 20 ' note",
-            "110 DEF FNA(X, Y) = -X ^ 2 : NEXT I, J : OPTION BASE 0",
-        ]
+    text = SAXPY_KERNEL + (
+        '80 IF A THEN PRINT "X", TAB(3); FNA ELSE 10\n'
+        "90 MAT READ A(2), B : MAT C = (2) * A : MAT C = TRN(A) : MAT PRINT C;\n"
+        "100 DIM Q(3) AS F16 : DATA 1, A : ON A GOSUB 10, 20 ' note\n"
+        "110 DEF FNA(X, Y) = -X ^ 2 : NEXT I, J : OPTION BASE 0\n"
     )
     program = parse_text(text)
     for line in program.lines:

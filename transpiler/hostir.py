@@ -84,6 +84,9 @@ class If(HNode):
 
     arms: list[tuple[ast.Expr, list["HNode"]]]
     else_body: list["HNode"] | None = None
+    # The statement each arm's condition comes from, when they differ (an elif chain
+    # built from several `IF c THEN n`); empty: all from `origin`.
+    origins: list[ast.Stmt] = field(default_factory=list)
 
 
 @dataclass(eq=False)

@@ -28,7 +28,9 @@
 // dynamic parallelism, cooperative groups, textures/surfaces, __syncthreads_count/and/or,
 // partial-warp masks, __half2/__nv_bfloat162, tf32/int8 WMMA, the GPU's rounding of fast
 // intrinsics (__expf etc. use libm), device malloc, detecting a kernel that dereferences a
-// host pointer, and `static __shared__` (write plain `__shared__`).
+// host pointer, `static __shared__` (write plain `__shared__`) and `__noinline__`.
+// Threads of a block switch only at barriers and warp operations, so a thread spinning
+// until another thread of its block (or a later block) sets a flag hangs here.
 #pragma once
 #define B2T_CUDA_EMU 1
 

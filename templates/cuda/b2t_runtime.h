@@ -691,19 +691,16 @@ class Console {
  private:
   void put(const std::string& text) { std::fwrite(text.data(), 1, text.size(), out_); }
 
-  // One line without its end, as Python's text-mode readline: "\n", "\r\n" and "\r"
-  // all end a line.  False at end of input with nothing read.
+  // One line without its "\n" (and a "\r" before it), as Python's sys.stdin.readline()
+  // and Console.input see it.  False at end of input with nothing read.
   bool read_line(std::string* line) {
     int c = std::getc(in_);
     if (c == EOF) return false;
-    while (c != EOF && c != '\n' && c != '\r') {
+    while (c != EOF && c != '\n') {
       line->push_back(static_cast<char>(c));
       c = std::getc(in_);
     }
-    if (c == '\r') {
-      const int next = std::getc(in_);
-      if (next != '\n' && next != EOF) std::ungetc(next, in_);
-    }
+    if (!line->empty() && line->back() == '\r') line->pop_back();
     return true;
   }
 

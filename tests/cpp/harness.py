@@ -14,6 +14,7 @@ import shutil
 import struct
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -72,9 +73,16 @@ class LineDriver:
     def ask_all(self, lines: list[str]) -> list[str]:
         """Many requests at once (faster than `ask` in a loop)."""
         text = "".join(line + "\n" for line in lines)
-        self._process.stdin.write(text)
-        self._process.stdin.flush()
-        return [self._process.stdout.readline().rstrip("\n") for _ in lines]
+
+        def feed() -> None:  # from a thread: both pipes may fill up at once
+            self._process.stdin.write(text)
+            self._process.stdin.flush()
+
+        writer = threading.Thread(target=feed)
+        writer.start()
+        replies = [self._process.stdout.readline().rstrip("\n") for _ in lines]
+        writer.join()
+        return replies
 
     def close(self) -> None:
         self._process.stdin.close()

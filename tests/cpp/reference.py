@@ -138,7 +138,7 @@ def _run(t: list[str]) -> str:
         return s(out.getvalue()) + f" i{console.column}" + fault
     if op == "input":
         out = io.StringIO()
-        console = Console(out, io.StringIO(to_text(t[3]), newline=None))
+        console = Console(out, io.StringIO(to_text(t[3]), newline="\n"))
         kinds = _kinds(t[2])
         prompt = None if t[1] == "none" else to_text(t[1])
         try:

@@ -111,7 +111,12 @@ class ExprPrinter:
             return self.call(e), _ATOM
         if isinstance(e, ast.UnaryOp):
             if e.op == "-":
-                return "-" + self._wrap(e.operand, _UNARY), _UNARY
+                inner = e.operand
+                if isinstance(inner, ast.UnaryOp) and inner.op == "-":
+                    return self._value(inner.operand)  # -(-X) is X, exactly
+                if isinstance(inner, ast.Num):
+                    return number_literal(-inner.value), _UNARY
+                return "-" + self._wrap(inner, _UNARY), _UNARY
             if e.op == "+":
                 return self._value(e.operand)
             return f"0.0 if {self.cond(e.operand)} else -1.0", _COND_EXPR  # NOT

@@ -30,6 +30,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from ..errors import BasicUnsupportedError, Coord
 from ..model import Analysis
 from .codegen import CompiledSource, Generator
 from .machine import Machine
@@ -38,9 +39,10 @@ from .regions import find_regions
 __all__ = ["compile_program", "run_program"]
 
 
-def compile_program(analysis: Analysis) -> CompiledSource:
-    """The Python source the interpreter runs for `analysis` (also for inspection)."""
-    return Generator(analysis, find_regions(analysis)).generate()
+def compile_program(analysis: Analysis, structure: bool = True) -> CompiledSource:
+    """The Python source the interpreter runs for `analysis` (also for inspection).
+    `structure=False` compiles no block to a Python loop or if (see regions.py)."""
+    return Generator(analysis, find_regions(analysis, structure)).generate()
 
 
 def run_program(
@@ -48,12 +50,20 @@ def run_program(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
+    structure: bool = True,
 ) -> int:
-    """Run a legacy program; returns the exit status (0).  Raises BasicRuntimeError."""
+    """Run a legacy program; returns the exit status (0).  Raises BasicRuntimeError.
+    `structure=False` runs it without structured blocks (for testing)."""
+    if analysis.kind == "kernel":
+        raise BasicUnsupportedError(
+            "this is a cuTile BASIC kernel program: the reference interpreter runs legacy "
+            "BASIC only",
+            Coord(analysis.source.name, 0, 0),
+        )
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
     stderr = stderr if stderr is not None else sys.stderr
     for warning in analysis.warnings:
         stderr.write(warning.render(analysis.source) + "\n")
-    compiled = compile_program(analysis)
+    compiled = compile_program(analysis, structure)
     return Machine(analysis, compiled, stdin, stdout, stderr).run()

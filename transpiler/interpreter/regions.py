@@ -71,7 +71,17 @@ def _continue_candidates(analysis: Analysis) -> dict[ast.LineRef, tuple[int, int
     return found
 
 
-def find_regions(analysis: Analysis) -> Regions:
+def find_regions(analysis: Analysis, structure: bool = True) -> Regions:
+    """The dispatch points and structured blocks.  `structure=False` makes every block
+    unstructured (explicit tests and jumps only): slower, and a second, independent way
+    to run a program, which the tests compare with the first."""
+    if not structure:
+        leaders = {0, len(analysis.stmts)} | analysis.gosub_targets
+        for stmt in analysis.stmts:
+            leaders.update(analysis.jump_target[ref] for ref in line_refs(stmt))
+        for opener in _openers(analysis):
+            leaders |= _unstructured_leaders(analysis, opener, closer_of(analysis, opener))
+        return Regions(leaders=leaders, structured=set())
     # Start with every candidate as a continue; a candidate whose loop (or an IF between)
     # turns out unstructured becomes a plain jump, which only adds leaders, so this
     # converges.

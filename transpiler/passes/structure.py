@@ -131,6 +131,9 @@ class _Ctx:
     brk: int | None = None  # the target that is `break`
     labels: dict | None = None  # in a dispatch loop: statement -> label
     dispatch_exit: int | None = None  # ... and the statement after the dispatch loop
+    # A `continue` here costs a copy of the NEXT (a FOR loop that is not a Python
+    # `for`): `IF c THEN <the NEXT>` reads better as `if not c: <the rest>`.
+    skip_to_next: bool = False
 
 
 # --------------------------------------------------------------------------- one procedure
@@ -373,15 +376,15 @@ class _Procedure:
         stmt = self.stmts[item.index]
         kind = item.kind
         if kind == "goto":
-            node = self.translate(item.target, ctx)
-            if node is not None:
-                node.origin = stmt
-                return [node], p + 1
             if item.target == seq.statement_at(p + 1) or (
                 p + 1 == hi and item.target == seq.statement_at(hi)
             ):
                 return [], p + 1  # a GOTO to where control goes anyway
-            self.fail_jump(item.index, item.target)
+            node = self.translate(item.target, ctx)
+            if node is None:
+                self.fail_jump(item.index, item.target)
+            node.origin = stmt
+            return [node], p + 1
         if kind == "block" and isinstance(stmt, ast.IfBlock):
             skip = self.skip_forward(seq, p, hi, ctx)
             if skip is not None:
@@ -475,7 +478,11 @@ class _Procedure:
         if isinstance(stmt, ast.For):
             steady = stmt.var.name not in self.dataflow.assigned_between(opener + 1, closer)
             counted = steady and self.counted(opener, closer)
-            body_ctx = _Ctx(continues=frozenset({closer}), brk=flow.flow_to(closer + 1))
+            body_ctx = _Ctx(
+                continues=frozenset({closer}),
+                brk=flow.flow_to(closer + 1),
+                skip_to_next=not counted,
+            )
             body = self.sequence(opener + 1, closer, closer, body_ctx)
             return hostir.ForLoop(stmt, body, opener, closer, counted, steady, origin=stmt)
         if isinstance(stmt, ast.While):
@@ -509,8 +516,31 @@ class _Procedure:
 
     def skip_forward(self, seq: Sequence, p: int, hi: int, ctx: _Ctx):
         """`IF c THEN 200` (an IF with one branch that ends with GOTO 200) over items
-        that nothing else enters: an If whose else branch is those items."""
-        opener = seq.items[p].index
+        that nothing else enters: an If whose else branch is those items.  A chain of
+        such IFs whose targets are blocks ending with GOTO to one place is an
+        if / elif / else (see `if_chain`)."""
+        first = self.goto_if(seq, p, hi, ctx)
+        if first is None:
+            return None
+        stmt, arm, target, q, only_goto = first
+        if only_goto:
+            chain = self.if_chain(seq, p, hi, ctx)
+            if chain is not None:
+                return chain
+        if self.entries(seq, p + 1, q, skip=p):
+            return None
+        then_body = self.sequence(arm.lo, arm.hi, target, ctx)
+        else_part = self.structure(seq, p + 1, q, ctx)
+        return [self.if_node(stmt, then_body, else_part)], q
+
+    def goto_if(self, seq: Sequence, p: int, hi: int, ctx: _Ctx):
+        """If item p is an IF with one branch ending with a forward GOTO to position q
+        in (p, hi] that is not a break or continue here: (IF statement, its branch,
+        target statement, q, whether the GOTO is all the branch holds)."""
+        item = seq.items[p]
+        if item.kind != "block" or not isinstance(self.stmts[item.index], ast.IfBlock):
+            return None
+        opener = item.index
         parts = self.a.if_parts[opener]
         if parts.elseifs or parts.else_index is not None:
             return None
@@ -519,28 +549,57 @@ class _Procedure:
         if not arm_items or arm_items[-1].kind != "goto":
             return None
         target = arm_items[-1].target
-        if self.translate(target, ctx) is not None:
+        node = self.translate(target, ctx)
+        if node is not None and not (isinstance(node, hostir.Continue) and ctx.skip_to_next):
             return None
         q = seq.position_of(target)
         if q is None or not p < q <= hi or (q == len(seq.items) and q != hi):
             return None
-        if q < hi and seq.items[q].index != target:
+        only_goto = len(arm_items) == 1 and not arm_items[0].comments
+        return self.stmts[opener], arm, target, q, only_goto
+
+    def if_chain(self, seq: Sequence, p: int, hi: int, ctx: _Ctx):
+        """IFs `IF c1 THEN t1`, `IF c2 THEN t2`... in a row, then a default block ending
+        with GOTO e, and each target's block (in text order) ending with GOTO e (the
+        last one may fall into e), nothing else entering any of them:
+        `if c1: <t1 block> elif c2: <t2 block> ... else: <default>`."""
+        run = []
+        k = p
+        while k < hi:
+            found = self.goto_if(seq, k, hi, ctx)
+            if found is None or not found[4] or (run and seq.items[k].comments):
+                break
+            run.append((k, found))
+            k += 1
+        starts = sorted(found[3] for _, found in run)
+        if len(set(starts)) != len(starts) or starts[0] <= k:
+            return None  # two IFs to one place, or no default block
+        default_goto = seq.items[starts[0] - 1]
+        if default_goto.kind != "goto":
             return None
-        if self.entries(seq, p + 1, q, skip=p):
+        end = seq.position_of(default_goto.target)
+        if end is None or not starts[-1] <= end <= hi or (end == len(seq.items) and end != hi):
             return None
-        stmt: ast.IfBlock = self.stmts[opener]
-        then_body = self.sequence(arm.lo, arm.hi, target, ctx)
-        # `IF c THEN q ... GOTO r / q: ... / r:` -> if c: <q..r> else: <...>
-        last = seq.items[q - 1] if q - 1 > p else None
-        if last is not None and last.kind == "goto" and self.translate(last.target, ctx) is None:
-            r = seq.position_of(last.target)
-            if r is not None and q < r <= hi and not self.entries(seq, q, r, skip=p):
-                then_part = then_body + self.structure(seq, q, r, ctx)
-                else_part = self.structure(seq, p + 1, q - 1, ctx)
-                else_part += self.comments(last.comments)
-                return [self.if_node(stmt, then_part, else_part)], r
-        else_part = self.structure(seq, p + 1, q, ctx)
-        return [self.if_node(stmt, then_body, else_part)], q
+        if self.entries(seq, k, starts[0]):
+            return None
+        bodies = {}
+        for n, q in enumerate(starts):
+            stop = starts[n + 1] if n + 1 < len(starts) else end
+            source = next(pos for pos, found in run if found[3] == q)
+            if self.entries(seq, q, stop, skip=source):
+                return None
+            last = seq.items[stop - 1] if stop > q else None
+            if last is not None and last.kind == "goto" and last.target == default_goto.target:
+                bodies[q] = self.structure(seq, q, stop - 1, ctx) + self.comments(last.comments)
+            elif n + 1 < len(starts):
+                return None  # a block that falls into the next one
+            else:
+                bodies[q] = self.structure(seq, q, stop, ctx)
+        default = self.structure(seq, k, starts[0] - 1, ctx) + self.comments(default_goto.comments)
+        arms = [(found[0].condition, bodies[found[3]]) for _, found in run]
+        origins = [found[0] for _, found in run]
+        node = hostir.If(arms, default or None, origin=origins[0], origins=origins)
+        return [node], end
 
     def if_node(self, stmt: ast.IfBlock, then_part: list, else_part: list) -> hostir.If:
         if not then_part and else_part:

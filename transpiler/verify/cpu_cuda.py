@@ -18,6 +18,7 @@ cudaMalloc'd buffer with the kernel's file and line.
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import hashlib
 import os
@@ -123,28 +124,30 @@ def _precompiled_emulator(flags: tuple[str, ...]) -> Path | None:
     """A wrapper header with its .gch beside it (g++ then reads the .gch), or None."""
     key = _hash(_compiler_id(), *flags, b2t_headers_digest())
     folder = _cache_root() / "pch" / key
-    wrapper = folder / "b2t_cuda_emu_pch.h"
-    if (folder / "b2t_cuda_emu_pch.h.gch").is_file():
+    wrapper, gch, failed = (folder / n for n in ("pch.h", "pch.h.gch", "failed"))
+    if gch.is_file():
         return wrapper
-    if (folder / "failed").is_file():
-        return None
     folder.mkdir(parents=True, exist_ok=True)
-    _prune(folder.parent, keep=folder)
-    text = folder / f"b2t_cuda_emu_pch.h.{os.getpid()}.tmp"
-    text.write_text(f'#include "{b2t_include_dir() / EMULATOR}"\n')
-    os.replace(text, wrapper)  # another process may be compiling the same wrapper
-    scratch = folder / f"b2t_cuda_emu_pch.h.gch.{os.getpid()}.tmp"
-    done = subprocess.run(
-        [_compiler(), *flags, "-x", "c++-header", str(wrapper), "-o", str(scratch)],
-        check=False,
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode != 0:  # not fatal: build from the text header instead
-        (folder / "failed").write_text(done.stdout + done.stderr)
-        return None
-    os.replace(scratch, folder / "b2t_cuda_emu_pch.h.gch")
-    return wrapper
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one builder; the others wait and reuse its work
+        if gch.is_file():
+            return wrapper
+        if failed.is_file():
+            return None
+        _prune(folder.parent, keep=folder)
+        wrapper.write_text(f'#include "{b2t_include_dir() / EMULATOR}"\n')
+        scratch = folder / "pch.h.gch.tmp"
+        done = subprocess.run(
+            [_compiler(), *flags, "-x", "c++-header", str(wrapper), "-o", str(scratch)],
+            check=False,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:  # not fatal: build from the text header instead
+            failed.write_text(done.stdout + done.stderr)
+            return None
+        os.replace(scratch, gch)
+        return wrapper
 
 
 def _prune(pch_root: Path, keep: Path, max_age_s: float = 86400) -> None:

@@ -179,10 +179,10 @@ inline cudaError_t cudaMemsetAsync(void* p, int value, std::size_t count, cudaSt
 }
 // __device__ / __constant__ variables are ordinary globals here.
 template <class T>
-cudaError_t cudaMemcpyToSymbol(T& symbol, const void* src, std::size_t count,
+cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, std::size_t count,
                                std::size_t offset = 0, cudaMemcpyKind = cudaMemcpyHostToDevice) {
   if (offset + count > sizeof(T)) return b2t_emu::record(cudaErrorInvalidValue);
-  std::memcpy(reinterpret_cast<char*>(&symbol) + offset, src, count);
+  std::memcpy(reinterpret_cast<char*>(const_cast<T*>(&symbol)) + offset, src, count);
   return cudaSuccess;
 }
 template <class T>

@@ -1,0 +1,361 @@
+"""Kernel IR expressions as CUDA C++ text, evaluated at one element of a tile.
+
+`ExprPrinter.at(e, index)` prints the value of `e` at element `index` (see cuda_index);
+`ExprPrinter.scalar(e)` prints a scalar (shape ()) expression.  Elementwise nodes print
+as C++ operators and math functions of their element type; broadcasting and reshaping
+only change which element of an operand is read.  Nodes that need other threads'
+elements (Reduce, Mma) were computed before the statement by the lowering and are read
+from their temporaries; register values read at an element the thread does not hold are
+read from a shared-memory copy that the statement makes first (`staged`).
+
+Loads and gathers name their element coordinates in `preludes` (declarations that the
+statement emits before its expression), so the expression reads like the BASIC:
+`t_at < 2 + i_count ? t[t_at] : 0.0`.  Parentheses are emitted only where C++
+precedence needs them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ir
+from ..errors import BasicUnsupportedError
+from . import cuda_types as T
+from .cuda_index import Index, add, mul
+
+# C++ precedence, high binds tighter.
+ATOM, UNARY, MUL, ADD, REL, EQ, AND, OR, COND = 16, 15, 13, 12, 10, 9, 5, 4, 3
+_BINARY_OPS = {
+    "add": ("+", ADD),
+    "sub": ("-", ADD),
+    "mul": ("*", MUL),
+    "div": ("/", MUL),
+    "lt": ("<", REL),
+    "le": ("<=", REL),
+    "gt": (">", REL),
+    "ge": (">=", REL),
+    "eq": ("==", EQ),
+    "ne": ("!=", EQ),
+    "and": ("&&", AND),
+    "or": ("||", OR),
+}
+_COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
+_MATH = {  # op -> (float function, double function)
+    "sqrt": ("sqrtf", "sqrt"),
+    "exp": ("expf", "exp"),
+    "log": ("logf", "log"),
+    "sin": ("sinf", "sin"),
+    "cos": ("cosf", "cos"),
+    "tan": ("tanf", "tan"),
+    "atan": ("atanf", "atan"),
+    "floor": ("floorf", "floor"),
+    "ceil": ("ceilf", "ceil"),
+    "abs": ("fabsf", "fabs"),
+    "pow": ("powf", "pow"),
+    "min": ("fminf", "fmin"),
+    "max": ("fmaxf", "fmax"),
+}
+# Integer operations with Python's rounding (floor division, remainder with the sign of
+# the divisor), as cuTile defines them: helper functions (cuda_helpers.py).
+_INT_HELPERS = {"floordiv": "b2t_floordiv", "mod": "b2t_mod", "cdiv": "b2t_cdiv"}
+
+
+@dataclass
+class ArrayInfo:
+    """A kernel array parameter: its pointer and extent parameter names."""
+
+    name: str
+    dtype: ir.DType
+    extents: list[str]
+
+
+@dataclass
+class ValueInfo:
+    """A value held by the threads: a local (Let) or a temporary made by the lowering.
+
+    storage: "scalar" (one variable, the same in every thread), "regs" (register array
+    `name[slot]` in the distributed layout) or "shared" (a shared-memory array indexed by
+    the linear element index).  `dtype` is the stored type (it may be the compute type of
+    the IR type, e.g. float for an f16 sum).  `definition`: for a local bound once to an
+    expression of element indices only (lanes, block ids, parameters), that expression,
+    which can be evaluated at any element instead of reading other threads' registers.
+    """
+
+    name: str
+    type: ir.TileType
+    storage: str
+    dtype: ir.DType
+    definition: ir.KExpr | None = None
+
+
+@dataclass
+class Statement:
+    """What printing one statement's expressions needs around them."""
+
+    preludes: list[str] = field(default_factory=list)
+    prelude_names: dict[str, str] = field(default_factory=dict)
+    staged: list[str] = field(default_factory=list)  # register values read remapped
+
+
+class ExprPrinter:
+    """Prints expressions of one kernel; `scope` resolves names (cuda_kernels.KernelScope)."""
+
+    def __init__(self, scope):
+        self.scope = scope
+        self.stmt = Statement()
+
+    def begin(self) -> Statement:
+        """Start a statement: preludes and staging needs are collected afresh."""
+        self.stmt = Statement()
+        return self.stmt
+
+    # ------------------------------------------------------------------ entry points
+
+    def scalar(self, e: ir.KExpr) -> str:
+        return self.expr(e, None)[0]
+
+    def at(self, e: ir.KExpr, index: Index | None) -> str:
+        return self.expr(e, index)[0]
+
+    def expr(self, e: ir.KExpr, index: Index | None) -> tuple[str, int]:
+        """(text, precedence) of `e` at `index` (None for scalars)."""
+        temp = self.scope.temp_of(e)
+        if temp is not None:
+            return self.value(temp, index)
+        if index is not None and not e.type.shape:
+            index = None
+        elif index is not None and index.shape != e.type.shape:
+            index = index.broadcast_from(e.type.shape)
+        return getattr(self, "_" + type(e).__name__)(e, index)
+
+    def wrap(self, e: ir.KExpr, index: Index | None, prec: int) -> str:
+        text, p = self.expr(e, index)
+        return f"({text})" if p < prec else text
+
+    def compute(self, e: ir.KExpr, index: Index | None, prec: int) -> str:
+        """`e` in its compute type (half precision as float), wrapped for `prec`."""
+        if e.type.dtype in T.LOW_PRECISION:
+            return T.to_compute(self.expr(e, index)[0], e.type.dtype)
+        return self.wrap(e, index, prec)
+
+    def value(self, v: ValueInfo, index: Index | None) -> tuple[str, int]:
+        if v.storage == "scalar" or index is None:
+            if v.storage != "scalar":
+                raise BasicUnsupportedError(f"a tile value is used as a scalar ({v.name})")
+            text = v.name
+        elif v.storage == "shared":
+            text = f"{v.name}[{index.linear}]"
+        elif index.own:
+            text = f"{v.name}[{self.scope.slot}]"
+        elif v.definition is not None:
+            return self.expr(v.definition, index)
+        else:
+            if v.name not in self.stmt.staged:
+                self.stmt.staged.append(v.name)
+            text = f"{self.scope.staged_copy(v)}[{index.linear}]"
+        if v.dtype != v.type.dtype:
+            return T.convert(text, v.dtype, v.type.dtype), ATOM
+        return text, ATOM
+
+    def prelude(self, key: str, wanted: str, value: str) -> str:
+        """A `const int` the statement declares before its expression (deduplicated)."""
+        if key not in self.stmt.prelude_names:
+            name = self.scope.fresh(wanted)
+            self.stmt.prelude_names[key] = name
+            self.stmt.preludes.append(f"const int {name} = {value};")
+        return self.stmt.prelude_names[key]
+
+    # ------------------------------------------------------------------ leaves
+
+    def _Param(self, e: ir.Param, index):
+        return self.scope.param(e.name), ATOM
+
+    def _ConstRef(self, e: ir.ConstRef, index):
+        return self.scope.param(e.name), ATOM
+
+    def _Local(self, e: ir.Local, index):
+        return self.value(self.scope.local(e.name), index)
+
+    def _Const(self, e: ir.Const, index):
+        text = T.literal(e.value, e.type.dtype)
+        return text, UNARY if text.startswith("-") else ATOM
+
+    def _Full(self, e: ir.Full, index):
+        return self._Const(ir.Const(e.value, type=e.type), index)
+
+    def _BlockId(self, e: ir.BlockId, index):
+        return self.scope.block_id(e.axis), ATOM
+
+    def _Arange(self, e: ir.Arange, index):
+        return index.coord(0), ATOM if index.coord(0).isidentifier() else ADD
+
+    def _Extent(self, e: ir.Extent, index):
+        return self.scope.array(e.array).extents[e.axis], ATOM
+
+    # ------------------------------------------------------------------ memory
+
+    def _Load(self, e: ir.Load, index):
+        array = self.scope.array(e.array)
+        coords, inside = self.tile_element(e.array, e.index, e.view, e.order, e.type.shape, index)
+        return self._loaded(
+            element(array, coords), array.dtype, e.type.dtype, inside, T.literal(0, array.dtype)
+        )
+
+    def tile_element(self, name, tile_index, view, order, shape, index: Index | None):
+        """Array coordinates of element `index` of tile `tile_index` (of `shape`) of array
+        `name` seen through `view` and axis `order`, and the condition that it exists."""
+        array = self.scope.array(name)
+        ndim = len(array.extents)
+        tile = shape or (1,) * ndim
+        order = order or tuple(range(ndim))
+        slices = {s.axis: s for s in view}
+        coords: list[str] = [""] * ndim
+        checks = []
+        for axis in range(ndim):
+            target = order[axis]
+            start = self.scalar(slices[target].start) if target in slices else "0"
+            block = self.scalar(tile_index[axis])
+            within = index.coord(axis) if shape else "0"
+            text = add(start, mul(block, tile[axis]), within)
+            coord = text if _is_name(text) else self.prelude(
+                f"element {name} {target} {text}", _coord_word(array, target), text
+            )
+            coords[target] = coord
+            if not self.scope.nonnegative(tile_index[axis]):
+                checks.append(f"{coord} >= {start}")
+            limit = self.scalar(slices[target].stop) if target in slices else array.extents[target]
+            checks.append(f"{coord} < {limit}")
+        return coords, " && ".join(checks)
+
+    def _loaded(self, element: str, stored: ir.DType, wanted: ir.DType, inside: str, zero: str):
+        if stored != wanted:
+            element = T.convert(element, stored, wanted)
+            zero = T.literal(0, wanted)
+        if not inside:
+            return element, ATOM
+        return f"{inside} ? {element} : {zero}", COND
+
+    def _Gather(self, e: ir.Gather, index):
+        array = self.scope.array(e.array)
+        coords, checks = [], []
+        for axis, idx in enumerate(e.indices):
+            text = self.at(idx, index)
+            if not _is_name(text):
+                word = f"{array.name}_at" if len(e.indices) == 1 else f"{array.name}_at{axis}"
+                text = self.prelude(f"gather {array.name} {axis} {text}", word, text)
+            coords.append(text)
+            checks.append(f"{text} >= 0 && {text} < {array.extents[axis]}")
+        if e.mask is not None:
+            checks.append(self.wrap(e.mask, index, AND))
+        return self._loaded(
+            element(array, coords),
+            array.dtype,
+            e.type.dtype,
+            " && ".join(checks),
+            T.literal(0, array.dtype),
+        )
+
+    # ------------------------------------------------------------------ arithmetic
+
+    def _Unary(self, e: ir.Unary, index):
+        dtype = e.type.dtype
+        cdt = T.compute_type(dtype)
+        x = e.operand
+        if e.op == "not":
+            return "!" + self.wrap(x, index, UNARY), UNARY
+        if e.op == "neg":
+            text, prec = "-" + self.compute(x, index, UNARY), UNARY
+        elif e.op == "sign":
+            self.scope.use_helper("b2t_sign")
+            text, prec = f"b2t_sign({self.compute(x, index, COND)})", ATOM
+        elif e.op == "abs" and cdt in T.INTEGERS:
+            text, prec = f"{'llabs' if cdt == 'i64' else 'abs'}({self.at(x, index)})", ATOM
+        elif e.op in _MATH and cdt in ("f32", "f64"):
+            fn = _MATH[e.op][cdt == "f64"]
+            text, prec = f"{fn}({self.compute(x, index, COND)})", ATOM
+        else:
+            raise BasicUnsupportedError(f"{e.op} of {dtype} values has no CUDA translation")
+        if dtype in T.LOW_PRECISION:
+            return T.from_compute(text, dtype), ATOM
+        return text, prec
+
+    def _Binary(self, e: ir.Binary, index):
+        op = e.op
+        operand = e.left.type.dtype
+        cdt = T.compute_type(operand)
+        if op in ("and", "or") or op in _COMPARISONS:
+            symbol, prec = _BINARY_OPS[op]
+            left_prec = prec + 1 if op in _COMPARISONS else prec
+            left = self.compute(e.left, index, left_prec)
+            right = self.compute(e.right, index, prec + 1)
+            return f"{left} {symbol} {right}", prec
+        if op in _INT_HELPERS and (cdt in T.INTEGERS or op == "mod"):
+            helper = _INT_HELPERS[op]
+            self.scope.use_helper(helper)
+            args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
+            text, prec = f"{helper}({args})", ATOM
+        elif op == "floordiv" and cdt in ("f32", "f64"):
+            quotient = f"{self.compute(e.left, index, MUL)} / {self.compute(e.right, index, MUL + 1)}"
+            text, prec = f"{_MATH['floor'][cdt == 'f64']}({quotient})", ATOM
+        elif op in ("min", "max") and cdt in T.INTEGERS:
+            args = f"{self.at(e.left, index)}, {self.at(e.right, index)}"
+            text, prec = f"{op}({args})", ATOM
+        elif op in ("pow", "min", "max") and cdt in ("f32", "f64"):
+            fn = _MATH[op][cdt == "f64"]
+            args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
+            text, prec = f"{fn}({args})", ATOM
+        elif op in _BINARY_OPS:
+            symbol, prec = _BINARY_OPS[op]
+            left = self.compute(e.left, index, prec)
+            right = self.compute(e.right, index, prec + 1)
+            text = f"{left} {symbol} {right}"
+        else:
+            raise BasicUnsupportedError(f"operation {op} on {operand} values has no CUDA translation")
+        if e.type.dtype in T.LOW_PRECISION:
+            return T.from_compute(text, e.type.dtype), ATOM
+        return text, prec
+
+    def _Select(self, e: ir.Select, index):
+        cond = self.wrap(e.cond, index, COND + 1)
+        return f"{cond} ? {self.wrap(e.if_true, index, COND)} : {self.wrap(e.if_false, index, COND)}", COND
+
+    def _Cast(self, e: ir.Cast, index):
+        source, target = e.operand.type.dtype, e.type.dtype
+        if source == target:
+            return self.expr(e.operand, index)
+        return T.convert(self.at(e.operand, index), source, target), ATOM
+
+    def _Reshape(self, e: ir.Reshape, index):
+        inner = index.reshaped(e.operand.type.shape) if index is not None else None
+        return self.expr(e.operand, inner)
+
+    def _Broadcast(self, e: ir.Broadcast, index):
+        return self.expr(e.operand, index)
+
+    def _Reduce(self, e: ir.Reduce, index):
+        raise AssertionError("Reduce must be lowered before printing")  # pragma: no cover
+
+    def _Mma(self, e: ir.Mma, index):
+        raise AssertionError("Mma must be lowered before printing")  # pragma: no cover
+
+
+def _is_name(text: str) -> bool:
+    return text.isidentifier() or text.lstrip("-").isdigit()
+
+
+def _coord_word(array: ArrayInfo, axis: int) -> str:
+    if len(array.extents) == 1:
+        return f"{array.name}_at"
+    if len(array.extents) == 2:
+        return f"{array.name}_{('row', 'col')[axis]}"
+    return f"{array.name}_at{axis}"
+
+
+def element(array: ArrayInfo, coords: list[str]) -> str:
+    """The array element at `coords` (row-major; a 64-bit offset for several axes)."""
+    if len(coords) == 1:
+        return f"{array.name}[{coords[0]}]"
+    offset = f"static_cast<long long>({coords[0]})"
+    for coord, extent in zip(coords[1:], array.extents[1:]):
+        offset = f"{offset if '+' not in offset else f'({offset})'} * {extent} + {coord}"
+    return f"{array.name}[{offset}]"

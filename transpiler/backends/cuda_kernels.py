@@ -1,0 +1,639 @@
+"""Kernel IR -> CUDA C++ kernels: one block per grid block, tiles spread over threads.
+
+Lowering rules (see also ir.py):
+- Block size: `threads` from the largest tile the kernel computes on (32 to 256, a
+  multiple of 32).  Thread t holds elements t, t + threads, ... of every tile value, in a
+  register array (`x[slot]`; a plain variable when a tile has at most `threads`
+  elements).  Scalars (shape ()) are computed identically by every thread.
+- Elementwise statements are loops over the thread's slots, unrolled by the compiler.
+- Reduce, Mma, and register values read at elements other threads hold (broadcasts
+  between different shapes) go through shared memory, with __syncthreads() between
+  the phases (cuda_reduce, cuda_mma).  IR control flow has scalar conditions only, so
+  every thread takes the same path and barriers inside loops are safe.
+- Loads, gathers, stores, scatters and atomics are per element with bounds checks
+  against the (viewed) array extents, which the kernel receives as int parameters;
+  loads outside read zero.
+
+`lower_kernel(kernel)` returns a `CudaKernel`: the kernel's C++ text plus what a launcher
+needs (parameters, block size, dynamic shared memory, helpers used).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .. import ir
+from ..errors import BasicUnsupportedError, at
+from ..naming import Namer
+from . import cuda_mma, cuda_reduce
+from . import cuda_types as T
+from .cuda_expr import ArrayInfo, ExprPrinter, ValueInfo, element
+from .cuda_index import Index, coords_of
+from .cuda_locals import all_statements, children, plan_locals, statement_exprs, walk
+from .render import render
+
+MAX_THREADS = 256
+STATIC_SHARED_LIMIT = 48 * 1024
+SYNC = "__syncthreads();"
+# Identifiers generated code uses that a BASIC name must not shadow.
+RESERVED = {
+    "wmma",
+    "nvcuda",
+    "size_t",
+    "llabs",
+    "fmod",
+    "fmodf",
+    "atomicAdd",
+    "atomicMax",
+    *(f + s for f in ("sqrt", "exp", "log", "sin", "cos", "tan", "atan", "floor", "ceil", "pow", "fmin", "fmax", "fabs") for s in ("", "f")),
+}
+
+
+@dataclass
+class SharedBuffer:
+    name: str
+    dtype: ir.DType
+    count: int
+    align: int = 0
+
+    @property
+    def bytes(self) -> int:
+        return self.count * _SIZES[self.dtype]
+
+
+_SIZES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i32": 4, "i64": 8, "bool": 1}
+
+
+@dataclass
+class CudaParam:
+    """One IR parameter as C++ parameters: an array's pointer and extents, or a scalar."""
+
+    param: ir.KernelParam
+    names: list[str]
+
+
+@dataclass
+class CudaKernel:
+    name: str
+    text: str
+    threads: int
+    params: list[CudaParam]
+    dynamic_shared: int = 0  # bytes the launch must request (0: all shared memory is static)
+    helpers: set[str] = field(default_factory=set)
+    kernel: ir.Kernel | None = None
+
+
+def choose_threads(kernel: ir.Kernel) -> int:
+    """Threads per block: one per element of the largest tile (e.g. a 256-element map),
+    at most 256 (two or more elements per thread beyond), at least one warp."""
+    largest = max((math.prod(t) for t in [kernel.tile] if t), default=1)
+    for s in all_statements(kernel.body):
+        for e in statement_exprs(s):
+            for node in walk(e):
+                largest = max(largest, node.type.size)
+    threads = 1 << max(0, (largest - 1).bit_length())
+    return max(32, min(MAX_THREADS, threads))
+
+
+def lower_kernel(kernel: ir.Kernel) -> CudaKernel:
+    with at(kernel.origin.coord) if kernel.origin else _nothing():
+        return KernelLowering(kernel).run()
+
+
+class _nothing:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+class KernelLowering:
+    """The state of printing one kernel (also the `scope` its ExprPrinter asks)."""
+
+    def __init__(self, kernel: ir.Kernel):
+        self.kernel = kernel
+        self.threads = choose_threads(kernel)
+        self.namer = Namer("cpp", taken=set(RESERVED))
+        self.plan = plan_locals(kernel)
+        self.arrays: dict[str, ArrayInfo] = {}
+        self.params: dict[str, str] = {}
+        self.cuda_params: list[CudaParam] = []
+        self._name_params()
+        self.values: dict[str, ValueInfo] = {}
+        for name, type_ in self.plan.types.items():
+            storage = "scalar" if type_.is_scalar else "regs"
+            definition = self.plan.index_values.get(name) if not type_.is_scalar else None
+            self.values[name] = ValueInfo(self.namer.name(name), type_, storage, type_.dtype, definition)
+        for var in sorted(self.plan.loop_vars):
+            self.values[var] = ValueInfo(self.namer.name(var), ir.TileType("i32"), "scalar", "i32")
+        # Names of the generated code itself come after the BASIC names, so BASIC names
+        # keep their plain spelling.
+        self.slot = self.namer.fresh("slot")
+        self.elem = self.namer.fresh("elem")
+        rank = max((len(t.shape) for t in self._types()), default=1)
+        words = ("row", "col") if rank == 2 else tuple(f"c{a}" for a in range(rank))
+        self.coord_names = [self.namer.fresh(w) for w in words] if rank > 1 else []
+        grid_rank = max(1, len(kernel.grid))
+        self.bid_names = [self.namer.fresh("bid" if grid_rank == 1 else f"bid{a}") for a in range(grid_rank)]
+        self.bids_used: set[int] = set()
+        self.temps: dict[int, ValueInfo] = {}
+        self.staged: dict[str, str] = {}
+        self.shared: list[SharedBuffer] = []
+        self.written_buffers: set[str] = set()
+        self.helpers: set[str] = set()
+        self.depth = 0  # loops around the statement being printed
+        self.out: list[str] = []
+        self.printer = ExprPrinter(self)
+        self.sync_after = _arrays_needing_sync(kernel)
+        self.comments = _origin_comments(kernel.body)
+
+    def _types(self):
+        for s in all_statements(self.kernel.body):
+            for e in statement_exprs(s):
+                for node in walk(e):
+                    yield node.type
+
+    def _name_params(self) -> None:
+        for p in self.kernel.params:
+            if isinstance(p, ir.ArrayParam):
+                name = self.namer.name(p.name, "array")
+                words = ["len"] if p.ndim == 1 else ["rows", "cols"] if p.ndim == 2 else [f"dim{a}" for a in range(p.ndim)]
+                extents = [self.namer.fresh(f"{name}_{w}") for w in words]
+                self.arrays[p.name] = ArrayInfo(name, p.dtype, extents)
+                self.cuda_params.append(CudaParam(p, [name, *extents]))
+            else:
+                name = self.namer.name(p.name)
+                self.params[p.name] = name
+                self.cuda_params.append(CudaParam(p, [] if isinstance(p, ir.ConstParam) else [name]))
+
+    # ------------------------------------------------------------------ scope (for ExprPrinter)
+
+    def fresh(self, wanted: str) -> str:
+        return self.namer.fresh(wanted)
+
+    def param(self, name: str) -> str:
+        return self.params[name]
+
+    def local(self, name: str) -> ValueInfo:
+        if name not in self.values:
+            raise BasicUnsupportedError(f"{name} is read but never assigned in the kernel")
+        return self.values[name]
+
+    def array(self, name: str) -> ArrayInfo:
+        return self.arrays[name]
+
+    def temp_of(self, e: ir.KExpr) -> ValueInfo | None:
+        return self.temps.get(id(e))
+
+    def block_id(self, axis: int) -> str:
+        if axis >= len(self.bid_names):
+            raise BasicUnsupportedError(f"BID({axis}) is used but the grid has {len(self.bid_names)} axes")
+        self.bids_used.add(axis)
+        return self.bid_names[axis]
+
+    def use_helper(self, name: str) -> None:
+        self.helpers.add(name)
+
+    def nonnegative(self, e: ir.KExpr) -> bool:
+        """True when `e` (a tile index) is certainly >= 0, so no lower bound check is needed."""
+        if isinstance(e, ir.BlockId):
+            return True
+        if isinstance(e, (ir.Const, ir.Full)):
+            return e.value >= 0
+        if isinstance(e, ir.Local):
+            if e.name in self.plan.index_values:
+                return self.nonnegative(self.plan.index_values[e.name])
+            return False
+        if isinstance(e, ir.Binary) and e.op in ("add", "mul", "floordiv", "cdiv", "min", "max"):
+            return self.nonnegative(e.left) and self.nonnegative(e.right)
+        return False
+
+    def staged_copy(self, v: ValueInfo) -> str:
+        """The shared-memory copy of register value `v` (for reads of other threads' elements)."""
+        if v.name not in self.staged:
+            self.staged[v.name] = self.shared_buffer(f"{v.name}_shared", v.dtype, v.type.size)
+        return self.staged[v.name]
+
+    # ------------------------------------------------------------------ emitting
+
+    def emit(self, line: str) -> None:
+        if line == SYNC and self.out and self.out[-1] == SYNC:
+            return
+        self.out.append(line)
+
+    def slots(self, shape: tuple[int, ...]) -> int:
+        return -(-math.prod(shape) // self.threads)
+
+    def reg(self, v: ValueInfo) -> str:
+        """The current thread's own element of register value `v` (in a slot loop)."""
+        return f"{v.name}[{self.slot}]" if self.slots(v.type.shape) > 1 else v.name
+
+    def declare(self, v: ValueInfo) -> None:
+        slots = self.slots(v.type.shape)
+        self.emit(f"{T.c_type(v.dtype)} {v.name}{f'[{slots}]' if slots > 1 else ''};")
+
+    def shared_buffer(self, word: str, dtype: ir.DType, count: int, align: int = 0) -> str:
+        name = self.fresh(word)
+        self.shared.append(SharedBuffer(name, dtype, count, align))
+        return name
+
+    def before_write(self, buffer: str) -> None:
+        """A barrier before overwriting a shared buffer other threads may still read."""
+        if self.depth > 0 or buffer in self.written_buffers:
+            self.emit(SYNC)
+        self.written_buffers.add(buffer)
+
+    def new_temp(
+        self, node: ir.KExpr, word: str, storage: str, dtype: ir.DType, fresh: bool = True
+    ) -> ValueInfo:
+        """A temporary holding the value of `node` (named `word`, made unique if `fresh`)."""
+        v = ValueInfo(self.fresh(word) if fresh else word, node.type, storage, dtype)
+        self.temps[id(node)] = v
+        self.values[v.name] = v
+        return v
+
+    def own_index(self, shape: tuple[int, ...], used: set[int]) -> Index:
+        """This thread's element in a slot loop over a tile of `shape`."""
+        coords = [self.elem] if len(shape) == 1 else self.coord_names[: len(shape)]
+        return Index(shape, self.elem, list(coords), own=True, used=used)
+
+    def element_loop(self, shape: tuple[int, ...], body) -> None:
+        """Emit `body(index)` (lines printed with self.printer) for each element of a tile
+        of `shape` this thread holds, after staging the register values it reads remapped."""
+        used: set[int] = set()
+        index = self.own_index(shape, used)
+        stmt = self.printer.begin()
+        lines = body(index)
+        self.stage(stmt.staged)
+        n, slots = math.prod(shape), self.slots(shape)
+        guard = n % self.threads != 0
+        head = []
+        if used or guard:
+            head.append(f"const int {self.elem} = threadIdx.x{f' + {self.threads} * {self.slot}' if slots > 1 else ''};")
+        if len(shape) > 1:
+            derived = coords_of(self.elem, shape)
+            head += [f"const int {self.coord_names[a]} = {derived[a]};" for a in sorted(used) if a >= 0]
+        inner = head + stmt.preludes + lines
+        if slots > 1:
+            self.emit("#pragma unroll")
+            self.emit(f"for (int {self.slot} = 0; {self.slot} < {slots}; ++{self.slot}) {{")
+            if guard:
+                self.emit(inner[0])
+                self.emit(f"if ({self.elem} < {n}) {{")
+                inner = inner[1:]
+        elif guard:
+            self.emit(f"if (threadIdx.x < {n}) {{")
+        else:
+            self.emit("{")
+        for line in inner:
+            self.emit(line)
+        if slots > 1 and guard:
+            self.emit("}")
+        self.emit("}")
+
+    def stage(self, names: list[str]) -> None:
+        """Copy register values to shared memory so any thread can read any element."""
+        for name in names:
+            v = self.values[name]
+            buffer = self.staged_copy(v)
+            self.before_write(buffer)
+            self.element_loop(v.type.shape, lambda index, v=v, b=buffer: [f"{b}[{index.linear}] = {self.reg(v)};"])
+            self.emit(SYNC)
+
+    def scalar_statement(self, make_line) -> None:
+        """A statement outside element loops: its preludes, then its line(s)."""
+        stmt = self.printer.begin()
+        lines = make_line()
+        if stmt.staged:  # a scalar statement reading single elements of a tile
+            self.stage(stmt.staged)
+        for line in stmt.preludes + lines:
+            self.emit(line)
+
+    def hoist(self, e: ir.KExpr) -> None:
+        """Compute the Reduce and Mma nodes of `e` (innermost first) into temporaries."""
+        for child in children(e):
+            self.hoist(child)
+        if id(e) in self.temps:
+            return
+        if isinstance(e, ir.Reduce):
+            cuda_reduce.lower(self, e)
+        elif isinstance(e, ir.Mma):
+            cuda_mma.lower(self, e, None)
+
+    # ------------------------------------------------------------------ statements
+
+    def run(self) -> CudaKernel:
+        for name in self.plan.declared_first:
+            self.declare(self.values[name])
+        for p in self.kernel.params:
+            if isinstance(p, ir.ConstParam):
+                self.emit(f"constexpr int {self.params[p.name]} = {p.value};")
+        self.statements(self.kernel.body)
+        prologue = [
+            f"const int {self.bid_names[a]} = blockIdx.{'xyz'[a]};" for a in sorted(self.bids_used)
+        ]
+        shared_lines, dynamic = self._shared_declarations()
+        body = shared_lines + prologue + self.out
+        name = self.namer.name(self.kernel.name)
+        text = render(
+            "cuda/kernel.cu.jinja",
+            name=name,
+            summary=_comment_text(self.kernel.summary),
+            layout=self._layout_comment(),
+            threads=self.threads,
+            params=self._signature(),
+            body=body,
+        )
+        return CudaKernel(name, text, self.threads, self.cuda_params, dynamic, set(self.helpers), self.kernel)
+
+    def _layout_comment(self) -> str:
+        t = self.threads
+        return (
+            f"{t} threads per block; thread t holds elements t, t + {t}, ... of each tile "
+            "(row-major)."
+        )
+
+    def _signature(self) -> list[str]:
+        out = []
+        for cp in self.cuda_params:
+            p = cp.param
+            if isinstance(p, ir.ArrayParam):
+                const = "" if p.writes or p.name in self._written_arrays() else "const "
+                out.append(f"{const}{T.c_type(p.dtype)}* __restrict__ {cp.names[0]}")
+                out += [f"int {e}" for e in cp.names[1:]]
+            elif isinstance(p, ir.ScalarParam):
+                out.append(f"{T.c_type(p.dtype)} {cp.names[0]}")
+        return out
+
+    def _written_arrays(self) -> set[str]:
+        return {
+            s.array
+            for s in all_statements(self.kernel.body)
+            if isinstance(s, (ir.Store, ir.Scatter, ir.AtomicAdd, ir.AtomicMax))
+        }
+
+    def _shared_declarations(self) -> tuple[list[str], int]:
+        total = 0
+        for b in self.shared:
+            total = -(-total // max(b.align, 8)) * max(b.align, 8) + b.bytes
+        if total <= STATIC_SHARED_LIMIT:
+            lines = []
+            for b in self.shared:
+                align = f"__align__({b.align}) " if b.align else ""
+                lines.append(f"__shared__ {align}{T.c_type(b.dtype)} {b.name}[{b.count}];")
+            return lines, 0
+        # More than the static limit: one dynamic buffer, carved by hand.
+        raw = self.fresh("shared_memory")
+        lines = [f"B2T_DYNAMIC_SHARED(unsigned char, {raw});"]
+        offset = 0
+        for b in self.shared:
+            offset = -(-offset // max(b.align, 8)) * max(b.align, 8)
+            ctype = T.c_type(b.dtype)
+            lines.append(f"{ctype}* const {b.name} = reinterpret_cast<{ctype}*>({raw} + {offset});")
+            offset += b.bytes
+        return lines, offset
+
+    def statements(self, stmts: list[ir.KStmt]) -> None:
+        for s in stmts:
+            comment = self.comments.get(id(s))
+            if comment:
+                self.emit(comment)
+            with at(s.origin.coord) if s.origin else _nothing():
+                getattr(self, "_" + type(s).__name__)(s)
+
+    def _Let(self, s: ir.Let) -> None:
+        v = self.values[s.name]
+        declare = self.plan.declared_at.get(id(s)) == s.name
+        value = s.value
+        if isinstance(value, ir.Mma) and v.storage == "regs":
+            for child in children(value):
+                self.hoist(child)
+            if declare:
+                self.declare(v)
+            cuda_mma.lower(self, value, v)
+            return
+        self.hoist(value)
+        if v.storage == "scalar":
+            const = "const " if declare and s.name in self.plan.bound_once else ""
+            decl = f"{const}{T.c_type(v.dtype)} " if declare else ""
+            self.scalar_statement(lambda: [f"{decl}{v.name} = {self.printer.scalar(value)};"])
+            return
+        if declare:
+            self.declare(v)
+        self.element_loop(v.type.shape, lambda index: [f"{self.reg(v)} = {self.printer.at(value, index)};"])
+
+    def _Store(self, s: ir.Store) -> None:
+        self.hoist(s.value)
+        array = self.arrays[s.array]
+        shape = s.value.type.shape
+
+        def line(index: Index | None) -> list[str]:
+            coords, inside = self.printer.tile_element(s.array, s.index, s.view, None, shape, index)
+            value = T.convert(self.printer.at(s.value, index), s.value.type.dtype, array.dtype)
+            return [f"if ({inside}) {element(array, coords)} = {value};"]
+
+        if shape:
+            self.element_loop(shape, line)
+        else:
+            self._first_thread(lambda: line(None))
+        self._after_write(s.array)
+
+    def _first_thread(self, make_lines) -> None:
+        """A scalar write: every thread has the value, thread 0 writes it."""
+        stmt = self.printer.begin()
+        lines = make_lines()
+        self.stage(stmt.staged)
+        self.emit("if (threadIdx.x == 0) {")
+        for line in stmt.preludes + lines:
+            self.emit(line)
+        self.emit("}")
+
+    def _after_write(self, array: str) -> None:
+        if array in self.sync_after:
+            self.emit(SYNC)
+
+    def _element_update(self, s, update) -> None:
+        """Scatter/atomics: `update(index)` for each element of the broadcast operands."""
+        operands = list(s.indices) + [s.value] + ([s.mask] if getattr(s, "mask", None) is not None else [])
+        for e in operands:
+            self.hoist(e)
+        shape = ()
+        for e in operands:
+            shape = _broadcast(shape, e.type.shape)
+        if shape:
+            self.element_loop(shape, update)
+        else:
+            self._first_thread(lambda: update(None))
+        self._after_write(s.array)
+
+    def _target(self, s, index: Index | None) -> tuple[str, str]:
+        """The element `s` writes at `index` and the condition that it exists."""
+        array = self.arrays[s.array]
+        coords, checks = [], []
+        for axis, idx in enumerate(s.indices):
+            text = self.printer.at(idx, index)
+            if not text.isidentifier():
+                word = f"{array.name}_at" if len(s.indices) == 1 else f"{array.name}_at{axis}"
+                text = self.printer.prelude(f"target {s.array} {axis} {text}", word, text)
+            coords.append(text)
+            checks.append(f"{text} >= 0 && {text} < {array.extents[axis]}")
+        mask = getattr(s, "mask", None)
+        if mask is not None:
+            checks.append(self.printer.wrap(mask, index, 5))
+        return element(array, coords), " && ".join(checks)
+
+    def _value_for(self, s, index) -> str:
+        return T.convert(self.printer.at(s.value, index), s.value.type.dtype, self.arrays[s.array].dtype)
+
+    def _Scatter(self, s: ir.Scatter) -> None:
+        def update(index):
+            target, inside = self._target(s, index)
+            return [f"if ({inside}) {target} = {self._value_for(s, index)};"]
+
+        self._element_update(s, update)
+
+    def _AtomicAdd(self, s: ir.AtomicAdd) -> None:
+        self._check_atomic(s, ("f32", "f64", "i32"))
+
+        def update(index):
+            target, inside = self._target(s, index)
+            return [f"if ({inside}) atomicAdd(&{target}, {self._value_for(s, index)});"]
+
+        self._element_update(s, update)
+
+    def _AtomicMax(self, s: ir.AtomicMax) -> None:
+        self._check_atomic(s, ("f32", "f64", "i32"))
+        function = "atomicMax" if self.arrays[s.array].dtype == "i32" else "b2t_atomic_max"
+
+        def update(index):
+            target, inside = self._target(s, index)
+            return [f"if ({inside}) {function}(&{target}, {self._value_for(s, index)});"]
+
+        self._element_update(s, update)
+
+    def _check_atomic(self, s, dtypes) -> None:
+        dtype = self.arrays[s.array].dtype
+        if dtype not in dtypes:
+            raise BasicUnsupportedError(f"atomic updates of {dtype} arrays have no CUDA translation here")
+
+    def _ForRange(self, s: ir.ForRange) -> None:
+        if cuda_mma.is_accumulation_loop(self, s):
+            cuda_mma.lower_accumulation_loop(self, s)
+            return
+        for e in (s.start, s.stop):
+            self.hoist(e)
+        var = self.values[s.var].name
+        assigned = {x.name for x in all_statements(s.body) if isinstance(x, ir.Let)}
+        stmt = self.printer.begin()
+        start, stop = self.printer.scalar(s.start), self.printer.scalar(s.stop)
+        for line in stmt.preludes:
+            self.emit(line)
+        if any(isinstance(n, ir.Local) and n.name in assigned for n in walk(s.stop)):
+            # range() evaluates its stop once; the body changes what it is made of.
+            bound = self.fresh(f"{var}_stop")
+            self.emit(f"const int {bound} = {stop};")
+            stop = bound
+        compare = "<" if s.step > 0 else ">"
+        step = {1: f"++{var}", -1: f"--{var}"}.get(s.step, f"{var} += {s.step}")
+        self.emit(f"for (int {var} = {start}; {var} {compare} {stop}; {step}) {{")
+        self.loop_body(s.body)
+        self.emit("}")
+
+    def loop_body(self, body: list[ir.KStmt]) -> None:
+        self.depth += 1
+        self.statements(body)
+        self.depth -= 1
+
+    def _WhileLoop(self, s: ir.WhileLoop) -> None:
+        needs_code = any(isinstance(n, (ir.Reduce, ir.Mma, ir.Gather, ir.Load)) for n in walk(s.cond))
+        if not needs_code:
+            stmt = self.printer.begin()
+            cond = self.printer.scalar(s.cond)
+            if not stmt.preludes and not stmt.staged:
+                self.emit(f"while ({cond}) {{")
+                self.loop_body(s.body)
+                self.emit("}")
+                return
+        # The condition needs statements (a reduction over the tile): test it at the top.
+        self.emit("for (;;) {")
+        self.depth += 1
+        self.hoist(s.cond)
+        self.scalar_statement(lambda: [f"if (!({self.printer.scalar(s.cond)})) break;"])
+        self.statements(s.body)
+        self.depth -= 1
+        self.emit("}")
+
+    def _IfScalar(self, s: ir.IfScalar) -> None:
+        self.hoist(s.cond)
+        self.scalar_statement(lambda: [f"if ({self.printer.scalar(s.cond)}) {{"])
+        self.statements(s.then_body)
+        if s.else_body:
+            self.emit("} else {")
+            self.statements(s.else_body)
+        self.emit("}")
+
+    def _Break(self, s: ir.Break) -> None:
+        self.emit("break;")
+
+
+def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    if not a:
+        return b
+    if not b:
+        return a
+    if len(a) != len(b):
+        raise BasicUnsupportedError(f"tile shapes {a} and {b} do not broadcast")
+    return tuple(max(x, y) for x, y in zip(a, b))
+
+
+def _arrays_needing_sync(kernel: ir.Kernel) -> set[str]:
+    """Arrays written and read in one kernel where a thread may read an element another
+    thread wrote (gathers, scatters, atomics, tiles of different shapes): a barrier
+    follows each write.  Tile loads and stores of one shape and view touch each element
+    from the same thread and need none."""
+    accesses: dict[str, set] = {}
+    writes: set[str] = set()
+    for s in all_statements(kernel.body):
+        if isinstance(s, ir.Store):
+            writes.add(s.array)
+            accesses.setdefault(s.array, set()).add(("tile", s.value.type.shape, _view_key(s.view), None))
+        elif isinstance(s, (ir.Scatter, ir.AtomicAdd, ir.AtomicMax)):
+            writes.add(s.array)
+            accesses.setdefault(s.array, set()).add(("element",))
+        for e in statement_exprs(s):
+            for node in walk(e):
+                if isinstance(node, ir.Load):
+                    key = ("tile", node.type.shape, _view_key(node.view), node.order)
+                    accesses.setdefault(node.array, set()).add(key)
+                elif isinstance(node, ir.Gather):
+                    accesses.setdefault(node.array, set()).add(("element",))
+    return {a for a in writes if len(accesses[a]) > 1 or ("element",) in accesses[a]}
+
+
+def _view_key(view) -> tuple:
+    from .cutile_expr import CutileExprPrinter  # a canonical text for comparing views
+
+    printer = CutileExprPrinter(Namer("python"))
+    return tuple((v.axis, printer(v.start), printer(v.stop)) for v in view)
+
+
+def _comment_text(text: str) -> str:
+    """Text for a `//` comment: one line, printable, not ending in a line continuation."""
+    text = "".join(ch if ch.isprintable() else "?" for ch in text).rstrip()
+    return text + " ." if text.endswith("\\") else text
+
+
+def _origin_comments(stmts: list[ir.KStmt]) -> dict[int, str]:
+    """`// 50 LET C(BID) = ...` above the first IR statement of each BASIC line."""
+    out: dict[int, str] = {}
+    last = None
+    for s in all_statements(stmts):
+        o = s.origin
+        if o is None or o.coord.line == last:
+            continue
+        last = o.coord.line
+        label = f"{o.label} " if o.label is not None else ""
+        out[id(s)] = "// " + _comment_text(f"{label}{o.text}")
+    return out

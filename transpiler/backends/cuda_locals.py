@@ -1,0 +1,179 @@
+"""What the CUDA lowering needs to know about a kernel's locals before printing it.
+
+- each local's type (a local keeps one type: C++ declares it once);
+- where it is declared: at its first binding when that is a statement of the kernel's
+  top level, else at the start of the kernel (a local first bound inside a loop or an IF
+  may be read after it);
+- which locals are bound once, at the top level, to an expression of element indices
+  only (lane numbers, block ids, parameters): such a value can be recomputed at any
+  element, so broadcasting it (a (16, 1) lane tile against a (16, 16) tile) needs no
+  shared memory;
+- FOR variables, which C++ scopes to their loop: reading one after its loop, or binding
+  it with LET, has no translation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ir
+from ..errors import BasicUnsupportedError
+
+_INDEX_NODES = (
+    ir.Const,
+    ir.Full,
+    ir.Param,
+    ir.ConstRef,
+    ir.BlockId,
+    ir.Arange,
+    ir.Extent,
+    ir.Unary,
+    ir.Binary,
+    ir.Select,
+    ir.Cast,
+    ir.Reshape,
+    ir.Broadcast,
+)
+
+
+def children(e: ir.KExpr) -> list[ir.KExpr]:
+    """The operand expressions of a node (tile indices and view bounds included)."""
+    if isinstance(e, ir.Load):
+        out = list(e.index)
+        for s in e.view:
+            out += [s.start, s.stop]
+        return out
+    if isinstance(e, ir.Gather):
+        return list(e.indices) + ([e.mask] if e.mask is not None else [])
+    if isinstance(e, ir.Unary):
+        return [e.operand]
+    if isinstance(e, ir.Binary):
+        return [e.left, e.right]
+    if isinstance(e, ir.Select):
+        return [e.cond, e.if_true, e.if_false]
+    if isinstance(e, (ir.Cast, ir.Reshape, ir.Broadcast, ir.Reduce)):
+        return [e.operand]
+    if isinstance(e, ir.Mma):
+        return [e.a, e.b, e.acc]
+    return []
+
+
+def walk(e: ir.KExpr):
+    yield e
+    for child in children(e):
+        yield from walk(child)
+
+
+def statement_exprs(s: ir.KStmt) -> list[ir.KExpr]:
+    if isinstance(s, ir.Let):
+        return [s.value]
+    if isinstance(s, ir.Store):
+        out = list(s.index) + [s.value]
+        for v in s.view:
+            out += [v.start, v.stop]
+        return out
+    if isinstance(s, (ir.Scatter, ir.AtomicAdd, ir.AtomicMax)):
+        mask = getattr(s, "mask", None)
+        return list(s.indices) + [s.value] + ([mask] if mask is not None else [])
+    if isinstance(s, ir.ForRange):
+        return [s.start, s.stop]
+    if isinstance(s, (ir.WhileLoop, ir.IfScalar)):
+        return [s.cond]
+    return []
+
+
+def bodies(s: ir.KStmt) -> list[list[ir.KStmt]]:
+    if isinstance(s, (ir.ForRange, ir.WhileLoop)):
+        return [s.body]
+    if isinstance(s, ir.IfScalar):
+        return [s.then_body, s.else_body]
+    return []
+
+
+def all_statements(stmts: list[ir.KStmt]):
+    for s in stmts:
+        yield s
+        for body in bodies(s):
+            yield from all_statements(body)
+
+
+@dataclass
+class LocalsPlan:
+    types: dict[str, ir.TileType] = field(default_factory=dict)
+    # id(Let) -> name, for the Let that declares its local
+    declared_at: dict[int, str] = field(default_factory=dict)
+    # locals declared at the start of the kernel, in order of first binding
+    declared_first: list[str] = field(default_factory=list)
+    bound_once: set[str] = field(default_factory=set)
+    # local -> the expression it can be recomputed from at any element
+    index_values: dict[str, ir.KExpr] = field(default_factory=dict)
+    loop_vars: set[str] = field(default_factory=set)
+
+
+def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
+    plan = LocalsPlan()
+    counts: dict[str, int] = {}
+    first: dict[str, ir.Let] = {}
+    top_level = {id(s) for s in kernel.body}
+    for s in all_statements(kernel.body):
+        if isinstance(s, ir.ForRange):
+            plan.loop_vars.add(s.var)
+        if not isinstance(s, ir.Let):
+            continue
+        counts[s.name] = counts.get(s.name, 0) + 1
+        previous = plan.types.get(s.name)
+        if previous is not None and previous != s.value.type:
+            raise BasicUnsupportedError(
+                f"{s.name} holds values of two types ({_show(previous)} and {_show(s.value.type)}); "
+                "a CUDA variable has one type",
+                s.origin.coord if s.origin else None,
+            )
+        plan.types[s.name] = s.value.type
+        first.setdefault(s.name, s)
+    for name in plan.loop_vars & set(plan.types):
+        raise BasicUnsupportedError(f"the FOR variable {name} is also assigned with LET in a kernel")
+    for name, let in first.items():
+        if id(let) in top_level:
+            plan.declared_at[id(let)] = name
+        else:
+            plan.declared_first.append(name)
+    plan.bound_once = {n for n, c in counts.items() if c == 1}
+    for s in kernel.body:  # top level, in order: a definition sees only earlier ones
+        if isinstance(s, ir.Let) and s.name in plan.bound_once and _index_only(s.value, plan):
+            plan.index_values[s.name] = s.value
+    _check_loop_vars(kernel.body, set(), set())
+    return plan
+
+
+def _index_only(e: ir.KExpr, plan: LocalsPlan) -> bool:
+    for node in walk(e):
+        if isinstance(node, ir.Local):
+            if node.name not in plan.index_values:
+                return False
+        elif not isinstance(node, _INDEX_NODES):
+            return False
+    return True
+
+
+def _check_loop_vars(stmts: list[ir.KStmt], live: set[str], ended: set[str]) -> None:
+    """A FOR variable may be read only inside its loop (C++ scopes it there); `ended`
+    collects the variables of loops already passed."""
+    for s in stmts:
+        for e in statement_exprs(s):
+            for node in walk(e):
+                if isinstance(node, ir.Local) and node.name in ended - live:
+                    raise BasicUnsupportedError(
+                        f"the FOR variable {node.name} is read after its loop; the CUDA "
+                        "backend scopes it to the loop",
+                        s.origin.coord if s.origin else None,
+                    )
+        if isinstance(s, ir.ForRange):
+            _check_loop_vars(s.body, live | {s.var}, ended)
+            ended.add(s.var)
+        else:
+            for body in bodies(s):
+                _check_loop_vars(body, live, ended)
+
+
+def _show(t: ir.TileType) -> str:
+    return f"{t.dtype}{list(t.shape)}" if t.shape else t.dtype

@@ -1,0 +1,149 @@
+"""Reduce nodes as block-wide reductions.
+
+A whole-tile reduction (axis None) gives a scalar: each thread combines its own
+elements, then `b2t_block_<op>` combines the threads (warp shuffles, then the warps'
+results in order) and hands every thread the same value.
+
+An axis reduction (softmax's MAX(T, 1)) gives one value per row (or column): G threads
+(a power of two up to 32, so they are lanes of one warp) share each output, each
+combining every G-th element along the axis, then a shuffle combines the G partial
+results.  The outputs go to a shared-memory array that any thread can read, with a
+barrier after it.
+
+Like cuTile: booleans are reduced as int32, float max/min ignore NaN (fmax) and start
+from -inf/+inf, half-precision values are combined in float.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import ir
+from . import cuda_types as T
+from .cuda_index import Index, coords_of, linear_of
+
+_IDENTITY = {"sum": 0, "prod": 1, "max": -math.inf, "min": math.inf}
+_INT_IDENTITY = {"sum": 0, "prod": 1, "max": -(2**31), "min": 2**31 - 1}
+
+
+def accumulator_type(dtype: ir.DType) -> ir.DType:
+    return "i32" if dtype == "bool" else T.compute_type(dtype)
+
+
+def identity(op: str, dtype: ir.DType) -> str:
+    """The start value of a reduction (what it gives for no elements)."""
+    if dtype == "i64" and op in ("max", "min"):
+        return "(-9223372036854775807LL - 1)" if op == "max" else "9223372036854775807LL"
+    if dtype in T.INTEGERS:
+        return T.literal(_INT_IDENTITY[op], dtype)
+    return T.literal(_IDENTITY[op], dtype)
+
+
+def combine(op: str, total: str, value: str) -> str:
+    """The statement adding `value` into `total`."""
+    if op == "sum":
+        return f"{total} += {value};"
+    if op == "prod":
+        return f"{total} *= {value};"
+    return f"{total} = {op}({total}, {value});"
+
+
+def lower(lw, e: ir.Reduce) -> None:
+    operand = e.operand
+    acc = accumulator_type(operand.type.dtype)
+    if not operand.type.shape:
+        v = lw.new_temp(e, e.op, "scalar", acc)
+        lw.scalar_statement(
+            lambda: [f"const {T.c_type(acc)} {v.name} = {_as(lw.printer.scalar(operand), operand, acc)};"]
+        )
+        return
+    if e.axis is None or len(operand.type.shape) == 1:
+        _whole_tile(lw, e, acc)
+    else:
+        _along_axis(lw, e, acc, e.axis)
+
+
+def _as(text: str, operand: ir.KExpr, acc: ir.DType) -> str:
+    return T.convert(text, operand.type.dtype, acc)
+
+
+def _whole_tile(lw, e: ir.Reduce, acc: ir.DType) -> None:
+    operand = e.operand
+    v = lw.new_temp(e, e.op, "scalar", acc)  # with keepdims too: one value for every element
+    lw.emit(f"{T.c_type(acc)} {v.name} = {identity(e.op, acc)};")
+    lw.element_loop(
+        operand.type.shape,
+        lambda index: [combine(e.op, v.name, _as(lw.printer.at(operand, index), operand, acc))],
+    )
+    helper = f"b2t_block_{e.op}"
+    lw.use_helper(helper)
+    lw.emit(f"{v.name} = {helper}({v.name});")
+
+
+def _along_axis(lw, e: ir.Reduce, acc: ir.DType, axis: int) -> None:
+    operand = e.operand
+    shape = operand.type.shape
+    length = shape[axis]
+    outputs = math.prod(shape) // length
+    threads = lw.threads
+    group = 1
+    while group * 2 <= min(32, length) and group * 2 * outputs <= threads:
+        group *= 2
+    per_round = threads // group
+    rounds = -(-outputs // per_round)
+    word = {0: "col_", 1: "row_"}.get(axis, "") if len(shape) == 2 else ""
+    buffer = lw.shared_buffer(f"{word}{e.op}", acc, outputs)
+    v = lw.new_temp(e, buffer, "shared", acc, fresh=False)
+    lw.before_write(v.name)
+    round_ = lw.fresh("round") if rounds > 1 else None
+    out = lw.fresh("out")
+    pos = lw.fresh("pos")
+    partial = lw.fresh("partial")
+    coords = _coords(shape, axis, out, pos)
+    index = Index(shape, linear_of(coords, shape), coords, own=False)
+    stmt = lw.printer.begin()
+    value = _as(lw.printer.at(operand, index), operand, acc)
+    lw.stage(stmt.staged)
+    guard = outputs % per_round != 0
+    if rounds > 1:
+        lw.emit("#pragma unroll")
+        lw.emit(f"for (int {round_} = 0; {round_} < {rounds}; ++{round_}) {{")
+    else:
+        lw.emit("{")
+    first = f"threadIdx.x / {group}" if group > 1 else "threadIdx.x"
+    lw.emit(f"const int {out} = {first}{f' + {per_round} * {round_}' if rounds > 1 else ''};")
+    lw.emit(f"{T.c_type(acc)} {partial} = {identity(e.op, acc)};")
+    start = f"threadIdx.x % {group}" if group > 1 else "0"
+    step = f"{pos} += {group}" if group > 1 else f"++{pos}"
+    if guard:
+        lw.emit(f"if ({out} < {outputs}) {{")
+    lw.emit(f"for (int {pos} = {start}; {pos} < {length}; {step}) {{")
+    for line in stmt.preludes:
+        lw.emit(line)
+    lw.emit(combine(e.op, partial, value))
+    lw.emit("}")
+    if guard:
+        lw.emit("}")
+    if group > 1:
+        lw.emit(f"for (int offset = {group // 2}; offset > 0; offset /= 2) {{")
+        lw.emit(combine(e.op, partial, f"__shfl_xor_sync(0xffffffffu, {partial}, offset)"))
+        lw.emit("}")
+    condition = [f"threadIdx.x % {group} == 0"] if group > 1 else []
+    if guard:
+        condition.append(f"{out} < {outputs}")
+    write = f"{v.name}[{out}] = {partial};"
+    lw.emit(f"if ({' && '.join(condition)}) {write}" if condition else write)
+    lw.emit("}")
+    lw.emit("__syncthreads();")
+
+
+def _coords(shape: tuple[int, ...], axis: int, out: str, pos: str) -> list[str]:
+    """Coordinates of element `pos` along `axis` of the row `out` of the other axes."""
+    outer, inner = shape[:axis], shape[axis + 1 :]
+    inner_size = math.prod(inner)
+    outer_index = f"{out} / {inner_size}" if inner_size > 1 and outer else out
+    inner_index = f"{out} % {inner_size}" if outer else out
+    coords = coords_of(outer_index, outer) if outer else []
+    coords.append(pos)
+    coords += coords_of(inner_index, inner) if inner else []
+    return coords

@@ -1,0 +1,295 @@
+"""The host part of the cuTile Python backend: a `hostir.HostProgram` as a Python module.
+
+`generate_program(host)` returns a black-formatted module that, run as a script (or
+through its `main(device=None)`), does what the reference interpreter does with the
+same program: the same standard output byte for byte, the same warnings on stderr
+(without their location), and a fatal run-time error printed as
+`<file>: error: line N: <message>` with exit status 1.
+
+Layout of the module (templates/cutile/program.py.jinja): imports of exactly the runtime
+names it uses, the DATA items, the kernels (when the offload pass made some), then
+`program(con, data)` whose body is the BASIC program (DEF FN functions and GOSUB
+subroutines nested in it, then the arrays, the variables that need a value before they
+are assigned, and the statements, each under a `# 40 FOR I = 1 TO N` comment), and
+`main()`.  Names come from `Namer`: `A` -> `a`, `A$` -> `a_str`, `FNA` -> `fn_a`.
+"""
+
+from __future__ import annotations
+
+from .. import __version__, ast, hostir
+from ..model import Analysis
+from ..naming import Namer
+from ..passes.structure_dataflow import expression_reads, statement_reads
+from ..passes.structure_flow import static_arrays
+from .cutile import docstring_safe, format_python
+from .python_host_expr import ExprPrinter
+from .python_host_kernels import KernelPrinter
+from .python_host_origin import origin_comment
+from .python_host_stmt import Code, StatementPrinter, _suite
+from .render import render
+
+# What the generated module may import, by module.
+_RUNTIME = {
+    "ABS", "ATN", "COS", "EXP", "INT", "LOG", "RND", "SGN", "SIN", "SQR", "TAN", "MAX", "MIN",
+    "MOD", "RANDOMIZE", "ZONE", "NUMBER", "STRING", "BasicFault", "Console", "DataPool",
+    "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "tab", "to_integer",
+}  # fmt: skip
+_ARRAYS = {
+    "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
+    "mat_scale", "mat_binary", "mat_function",
+}  # fmt: skip
+# Names of the module and of program() that BASIC names must not take.
+_MODULE_NAMES = {
+    "program", "basic_line", "linecache", "SOURCE_NAME", "DATA", "COMPILE_WARNINGS",
+    "EndProgram", "b2t_device", "warning", "fault",
+}  # fmt: skip
+_DATA_LINE_WIDTH = 92
+
+
+def generate_program(host: hostir.HostProgram) -> str:
+    return format_python(_ModulePrinter(host).render())
+
+
+class _ModulePrinter:
+    def __init__(self, host: hostir.HostProgram):
+        self.host = host
+        a: Analysis = host.analysis
+        self.a = a
+        self.namer = Namer("python", taken=_RUNTIME | _ARRAYS | _MODULE_NAMES)
+        for name in sorted(a.variables):
+            self.namer.name(name)
+        self.array_names = {name: self.namer.name(name, "array") for name in sorted(a.arrays)}
+        self.sub_names = {
+            sub.name: self.namer.fresh(sub.name) for sub in host.subroutines
+        }
+        for name in sorted(a.functions):
+            self.namer.name(name, "function")
+        self.expr = ExprPrinter(a, self.namer, self.array_names)
+        self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
+        self.stmts.has_return_stack = host.return_stack
+        self.stmts.read_vars = emitted_reads(host)
+        self.kernels = KernelPrinter(host, self.expr) if host.kernels else None
+        self.stmts.kernels = self.kernels
+
+    # ----------------------------------------------------------------- the module
+
+    def render(self) -> str:
+        body = self.program_body()
+        a = self.a
+        expr = self.expr
+        expr.need("Console")
+        expr.need("BasicFault")
+        uses_rnd = "RND" in expr.uses or "RANDOMIZE" in expr.uses
+        if uses_rnd:
+            expr.need("reset_rnd")
+        params, args = ["con: Console"], ["con"]
+        if self.uses_data:
+            expr.need("DataPool")
+            params.append("data: DataPool")
+            args.append("DataPool(DATA)")
+        if self.kernels is not None:
+            params.append("dev")
+            args.append("dev")
+        warnings = [repr(str(w)) for w in a.warnings]
+        return render(
+            "cutile/program.py.jinja",
+            title=f"{docstring_safe(_stem(a.source.name))}: a BASIC program translated to Python",
+            version=__version__,
+            source_name=docstring_safe(a.source.name),
+            source_literal=repr(a.source.name),
+            uses_linecache=True,
+            uses_math="math" in expr.uses,
+            imports=self.imports(),
+            compile_warnings=warnings,
+            data_lines=self.data_lines() if self.uses_data else [],
+            uses_end_exception=self.stmts.uses_end_exception,
+            kernels=self.kernels.definitions() if self.kernels is not None else [],
+            program_params=params,
+            program_args=args,
+            program_body=body,
+            uses_rnd=uses_rnd,
+        )
+
+    def imports(self) -> list[str]:
+        uses = self.expr.uses
+        lines = []
+        runtime = sorted(uses & _RUNTIME, key=_import_order)
+        if runtime:
+            lines.append(f"from transpiler.runtime import {', '.join(runtime)}")
+        arrays = sorted(uses & _ARRAYS, key=_import_order)
+        if arrays:
+            lines.append(f"from transpiler.runtime.arrays import {', '.join(arrays)}")
+        return lines
+
+    def data_lines(self) -> list[str]:
+        """One or more lines per DATA statement, each under its comment."""
+        a = self.a
+        lines = []
+        for stmt in a.stmts:
+            if not isinstance(stmt, ast.Data):
+                continue
+            lines.append(origin_comment(stmt.label, self.stmts.texts.get(id(stmt), "DATA")))
+            row = ""
+            for datum in stmt.items:
+                entry = f"({datum.text!r}, {datum.quoted}),"
+                if row and len(row) + 1 + len(entry) > _DATA_LINE_WIDTH:
+                    lines.append(row)
+                    row = ""
+                row = f"{row} {entry}" if row else entry
+            if row:
+                lines.append(row)
+        return lines
+
+    @property
+    def uses_data(self) -> bool:
+        return bool(self.a.data) or any(
+            isinstance(s, (ast.Read, ast.Restore, ast.MatRead)) for s in self.a.stmts
+        )
+
+    # ----------------------------------------------------------------- program()
+
+    def program_body(self) -> list[Code]:
+        host, a = self.host, self.a
+        leading = 0
+        while leading < len(host.body) and _is_rem(host.body[leading]):
+            leading += 1
+        header = self.stmts.nodes(host.body[:leading])  # the REMs describing the program
+        main = self.stmts.nodes(host.body[leading:])
+        subs = []
+        self.stmts.in_sub = True
+        for sub in host.subroutines:
+            subs.append(self.subroutine(sub))
+        self.stmts.in_sub = False
+        functions = self.functions()
+        arrays = self.arrays()
+        variables = self.variables()
+        state = []
+        if host.uses_dispatch and self.stmts.uses_return_stack:
+            state.append(Code(f"{self.stmts.returns_var} = []  # GOSUB return labels"))
+        if main and main[-1].text == "return" and main[-1].body is None:
+            main.pop()  # END on the last line
+        return _suite(header + functions + subs + arrays + variables + state + main)
+
+    def subroutine(self, sub: hostir.Subroutine) -> Code:
+        body = self.stmts.nodes(sub.body)
+        assigned = sorted(self.namer.name(n) for n in sub.assigns)
+        head = []
+        comments = []
+        while body and body[0].is_comment:
+            comments.append(body.pop(0))
+        if assigned:
+            head.append(Code("nonlocal " + ", ".join(assigned)))
+        if body and body[-1].text == "return" and body[-1].body is None:
+            body.pop()  # RETURN at the end
+        return Code(f"def {self.sub_names[sub.name]}():", _suite(comments + head + body))
+
+    def functions(self) -> list[Code]:
+        """The DEF FN functions the program calls (directly or through each other)."""
+        a = self.a
+        called = set(self.expr.functions_called)
+        work = list(called)
+        while work:
+            name = work.pop()
+            before = set(self.expr.functions_called)
+            self._function_body(name)  # records the functions it calls
+            for new in self.expr.functions_called - before:
+                if new not in called:
+                    called.add(new)
+                    work.append(new)
+        out = []
+        for name in sorted(called, key=lambda n: a.functions[n].index):
+            fn = a.functions[name]
+            comment = self.stmts.comment(hostir.Simple(fn.stmt, origin=fn.stmt))
+            params = ", ".join(self.namer.name(p) for p in fn.params)
+            body = [Code(f"return {self._function_body(name)}")]
+            out += comment + [Code(f"def {self.namer.name(name, 'function')}({params}):", body)]
+        return out
+
+    def _function_body(self, name: str) -> str:
+        fn = self.a.functions[name]
+        return self.expr.store(self.expr.value(fn.body), fn.result_type)
+
+    def arrays(self) -> list[Code]:
+        a = self.a
+        static = static_arrays(a)
+        out = []
+        for name, symbol in sorted(a.arrays.items(), key=lambda kv: (kv[1].coord.line, kv[1].coord.column)):
+            args = [repr(name)]
+            if symbol.upper is not None:
+                args += [str(u) for u in symbol.upper]
+            else:
+                args.append(f"rank={symbol.rank}")
+            if symbol.base:
+                args.append(f"base={symbol.base}")
+            dtype = {"int": "i32", "str": "str"}.get(symbol.elem_type, a.number_type)
+            if dtype != "f64":
+                args.append(f"dtype={dtype!r}")
+            if symbol.dim_stmt is not None:
+                out += self.stmts.comment(hostir.Simple(symbol.dim_stmt, origin=symbol.dim_stmt))
+            elif name in static:
+                out.append(Code(f"# {name}() is used without DIM: subscripts {symbol.base} to 10"))
+            new = f"{self.array_names[name]} = {self.expr.need('BasicArray')}({', '.join(args)})"
+            out.append(Code(new))
+        return out
+
+    def variables(self) -> list[Code]:
+        """The variables the program may read before assigning: 0 and "" (as the
+        interpreter starts them)."""
+        groups: dict[str, list[str]] = {"num": [], "int": [], "str": []}
+        for name in self.host.initialized:
+            kind = "str" if name.endswith("$") else "num"
+            groups[kind].append(self.namer.name(name))
+        out = []
+        for kind, initial in (("num", "0.0"), ("str", '""')):
+            names = groups[kind]
+            for i in range(0, len(names), 8):
+                out.append(Code(" = ".join(names[i : i + 8] + [initial])))
+        return out
+
+
+def emitted_reads(host: hostir.HostProgram) -> set[str]:
+    """The variables that the printed program reads somewhere (a variable that nothing
+    reads needs no assignment: only the effects of the value matter)."""
+    a = host.analysis
+    nodes = list(hostir.walk(host.body))
+    for sub in host.subroutines:
+        nodes += list(hostir.walk(sub.body))
+    found: set[str] = set()
+    for n in nodes:
+        if isinstance(n, hostir.Simple):
+            found |= statement_reads(a, n.stmt)
+        elif isinstance(n, hostir.If):
+            for condition, _ in n.arms:
+                found |= expression_reads(a, condition)
+        elif isinstance(n, hostir.WhileLoop) and n.condition is not None:
+            found |= expression_reads(a, n.condition)
+        elif isinstance(n, hostir.ForLoop):
+            found |= statement_reads(a, n.stmt)
+            if not n.counted:
+                found.add(n.stmt.var.name)
+        elif isinstance(n, (hostir.ForInit, hostir.ForNext)):
+            found |= statement_reads(a, n.stmt) | {n.stmt.var.name}
+        elif isinstance(n, (hostir.OnJump, hostir.OnGosub, hostir.OnGosubJump)):
+            found |= expression_reads(a, n.selector)
+        elif not isinstance(n, (hostir.Break, hostir.Continue, hostir.Call, hostir.Return,
+                                hostir.EndProgram, hostir.Dispatch, hostir.Jump,
+                                hostir.GosubJump, hostir.ReturnJump)):
+            found |= set(a.variables)  # kernels and what else may come: assume all
+    return found
+
+
+def _is_rem(node: hostir.HNode) -> bool:
+    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Rem)
+
+
+def _import_order(name: str) -> tuple:
+    """isort's order: CONSTANTS, Classes, functions."""
+    if name.isupper():
+        return (0, name)
+    if name[0].isupper():
+        return (1, name)
+    return (2, name)
+
+
+def _stem(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]

@@ -1,0 +1,747 @@
+"""Host program nodes (`transpiler.hostir`) as Python statements.
+
+The printer decides the text of every line; the template lays the lines out
+(`templates/cutile/host_body.py.jinja` indents the blocks).  Semantics follow the
+reference interpreter (`transpiler/interpreter/codegen.py`) statement by statement;
+where its text differs, the comment on the method says why it is equivalent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ast, hostir
+from ..model import Analysis
+from ..naming import Namer
+from .python_host_expr import ExprPrinter, number_literal
+from .python_host_origin import origin_comment, statement_texts
+
+# The reference interpreter's run-time messages (transpiler/interpreter/machine.py).
+RETURN_WITHOUT_GOSUB = "RETURN without GOSUB"
+GOSUB_TOO_DEEP = "GOSUB nested too deeply"
+ON_OUT_OF_RANGE = "ON index out of range"
+GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
+
+
+@dataclass
+class Code:
+    """One line of code, or a compound statement: its header line and its body."""
+
+    text: str
+    body: list["Code"] | None = None
+
+    @property
+    def is_comment(self) -> bool:
+        return self.text.startswith("#") and self.body is None
+
+
+def _suite(lines: list[Code]) -> list[Code]:
+    """A body Python accepts: `pass` if it has no statement (only comments)."""
+    if all(line.is_comment for line in lines):
+        return lines + [Code("pass")]
+    return lines
+
+
+@dataclass
+class _Loop:
+    """A Python loop around the code being printed: "for", "while" or "dispatch";
+    `next` are the lines a `continue` needs first (the NEXT of a while-form FOR)."""
+
+    kind: str
+    next: list[Code] | None = None
+
+
+class StatementPrinter:
+    def __init__(self, analysis: Analysis, namer: Namer, expr: ExprPrinter, sub_names: dict):
+        self.a = analysis
+        self.namer = namer
+        self.expr = expr
+        self.sub_names = sub_names  # hostir subroutine name -> Python name
+        self.texts = statement_texts(analysis)
+        self.commented: set[int] = set()
+        self.index_of = {id(s): i for i, s in enumerate(analysis.stmts)}
+        self.loops: list[_Loop] = []
+        self.in_sub = False
+        self.uses_end_exception = False
+        self.uses_return_stack = False
+        self.label_var = namer.fresh("label")
+        self.returns_var = namer.fresh("returns")
+        self.choice_var = namer.fresh("choice")
+        self.reply_var = namer.fresh("reply")
+        self._for_names: dict[tuple, str] = {}
+        self.ranges: dict[str, tuple[int, int]] = {}  # counted loop variables in scope
+        self.kernels = None  # set by the module printer when there are kernels
+        self.read_vars: set[str] = set()  # variables some emitted code reads
+
+    # ----------------------------------------------------------------- helpers
+
+    def need(self, name: str) -> str:
+        return self.expr.need(name)
+
+    def comment(self, node: hostir.HNode) -> list[Code]:
+        stmt = node.origin
+        if stmt is None or id(stmt) in self.commented or id(stmt) not in self.texts:
+            return []
+        self.commented.add(id(stmt))
+        return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
+
+    def block(self, nodes: list[hostir.HNode]) -> list[Code]:
+        return _suite(self.nodes(nodes))
+
+    def nodes(self, nodes: list[hostir.HNode]) -> list[Code]:
+        out: list[Code] = []
+        for node in nodes:
+            out.extend(self.comment(node))
+            out.extend(getattr(self, "n_" + type(node).__name__)(node))
+        return out
+
+    def var(self, name: str) -> str:
+        return self.namer.name(name)
+
+    def store_var(self, name: str, text: str) -> str:
+        return f"{self.var(name)} = {self.expr.store(text, _type_of(name))}"
+
+    def target(self, target: ast.LValue) -> str:
+        if isinstance(target, ast.Var):
+            return self.var(target.name)
+        return self.expr.element(target)
+
+    def target_type(self, target: ast.LValue) -> str:
+        if isinstance(target, ast.Index):
+            return self.a.arrays[target.name].elem_type
+        return _type_of(target.name)
+
+    def assign(self, target: ast.LValue, text: str) -> str:
+        return f"{self.target(target)} = {self.expr.store(text, self.target_type(target))}"
+
+    # ----------------------------------------------------------------- simple statements
+
+    def n_Simple(self, node: hostir.Simple) -> list[Code]:
+        stmt = node.stmt
+        method = getattr(self, "s_" + type(stmt).__name__, None)
+        if method is None:
+            raise NotImplementedError(f"{type(stmt).__name__} in a host program")
+        return method(stmt)
+
+    def s_Rem(self, stmt: ast.Rem) -> list[Code]:
+        return []  # its comment is all there is
+
+    def s_Let(self, stmt: ast.Let) -> list[Code]:
+        # Python evaluates the value before the subscripts of an element target; the
+        # interpreter the other way round.  Only an assignment whose subscript is out of
+        # range *and* whose value warns or fails could tell (it is fatal either way).
+        target = stmt.target
+        value = self.expr.store(self.expr.value(stmt.value), self.target_type(target))
+        if isinstance(target, ast.Var):
+            if value == self.var(target.name):
+                return []  # LET X = X
+            if target.name not in self.read_vars:
+                return self._discard(stmt.value, value, self.target_type(target))
+        return [Code(f"{self.target(target)} = {value}")]
+
+    def _discard(self, expr: ast.Expr, text: str, value_type: str) -> list[Code]:
+        """A value stored in a variable that nothing reads: only its effects (warnings,
+        faults, RND) matter."""
+        conversion_fails = value_type == "int" or (value_type == "str" and self.expr.strict)
+        if not _has_effects(expr) and not (conversion_fails and not _safe_constant(expr, value_type)):
+            return []
+        return [Code(f"_ = {text}")]
+
+    def s_Print(self, stmt: ast.Print) -> list[Code]:
+        """One `con.print` per run of items; an item that can fail starts a new call,
+        so that what the items before it print comes out first, as in the interpreter."""
+        con = "con"
+        calls: list[list[str]] = [[]]
+        for item in stmt.items:
+            if isinstance(item, ast.PrintSep):
+                if item.sep == ",":
+                    calls[-1].append(self.need("ZONE"))
+                continue
+            expr = item.column if isinstance(item, ast.Tab) else item
+            if calls[-1] and self.expr.can_fail(expr, self.safe_subscripts(expr)):
+                calls.append([])
+            text = self.expr.value(expr)
+            calls[-1].append(f"{self.need('tab')}({text})" if isinstance(item, ast.Tab) else text)
+        ends_line = not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep)
+        out = []
+        for n, args in enumerate(calls):
+            last = n == len(calls) - 1
+            if last and ends_line:
+                out.append(Code(f"{con}.print({', '.join(args)})"))
+            else:
+                out.append(Code(f"{con}.print({', '.join(args + ['end=' + repr('')])})"))
+        return out
+
+    def safe_subscripts(self, expr: ast.Expr) -> set:
+        """Elements of `expr` whose subscripts are in range for sure: integral constants
+        or counting loop variables within a constant DIM."""
+        safe = set()
+        for node in expr.walk():
+            if not isinstance(node, ast.Index):
+                continue
+            symbol = self.a.arrays[node.name]
+            if symbol.upper is None or symbol.redimensioned:
+                continue
+            ok = True
+            for sub, upper in zip(node.indices, symbol.upper):
+                span = self._span(sub)
+                if span is None or span[0] < symbol.base or span[1] > upper:
+                    ok = False
+            if ok:
+                safe.add(node)
+        return safe
+
+    def _span(self, e: ast.Expr) -> tuple[int, int] | None:
+        if isinstance(e, ast.Num) and e.value == int(e.value):
+            return int(e.value), int(e.value)
+        if isinstance(e, ast.Var):
+            return self.ranges.get(e.name)
+        return None
+
+    def s_Input(self, stmt: ast.Input) -> list[Code]:
+        kinds = [
+            self.need("STRING") if self.target_type(t) == "str" else self.need("NUMBER")
+            for t in stmt.targets
+        ]
+        prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
+        call = f"con.input({prompt}, ({', '.join(kinds)},))"
+        converted = [self.expr.store("x", self.target_type(t)) != "x" for t in stmt.targets]
+        if not any(converted):
+            names = ", ".join(self._target_or_discard(t) for t in stmt.targets)
+            if len(stmt.targets) == 1:
+                names = f"[{names}]"
+            return [Code(f"{names} = {call}")]
+        out = [Code(f"{self.reply_var} = {call}")]
+        for n, t in enumerate(stmt.targets):
+            if isinstance(t, ast.Var) and t.name not in self.read_vars:
+                continue
+            out.append(Code(self.assign(t, f"{self.reply_var}[{n}]")))
+        return out
+
+    def _target_or_discard(self, target: ast.LValue) -> str:
+        if isinstance(target, ast.Var) and target.name not in self.read_vars:
+            return "_"
+        return self.target(target)
+
+    def s_Read(self, stmt: ast.Read) -> list[Code]:
+        out = []
+        for t in stmt.targets:
+            reader = "data.read_string()" if self.target_type(t) == "str" else "data.read_number()"
+            if isinstance(t, ast.Var) and t.name not in self.read_vars:
+                out.append(Code(self.expr.store(reader, self.target_type(t))))
+            else:
+                out.append(Code(self.assign(t, reader)))
+        return out
+
+    def s_Restore(self, stmt: ast.Restore) -> list[Code]:
+        position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
+        return [Code(f"data.restore({position})" if position else "data.restore()")]
+
+    def s_Randomize(self, stmt: ast.Randomize) -> list[Code]:
+        return [Code(f"{self.need('RANDOMIZE')}()")]
+
+    def s_Dim(self, stmt: ast.Dim) -> list[Code]:
+        out = []
+        for decl in stmt.arrays:
+            bounds = ", ".join(self.expr.value(b) for b in decl.bounds)
+            out.append(Code(f"{self.expr.array(decl.name)}.allocate({bounds})"))
+        return out
+
+    # ----------------------------------------------------------------- MAT statements
+
+    def _f32(self) -> str:
+        return ", f32=True" if self.expr.f32 else ""
+
+    def s_MatRead(self, stmt: ast.MatRead) -> list[Code]:
+        return self._mat_fill_from(stmt, "mat_read", "data")
+
+    def s_MatInput(self, stmt: ast.MatInput) -> list[Code]:
+        return self._mat_fill_from(stmt, "mat_input", "con")
+
+    def _mat_fill_from(self, stmt, helper: str, source: str) -> list[Code]:
+        out = []
+        for decl in stmt.arrays:
+            name = self.expr.array(decl.name)
+            if decl.bounds:
+                bounds = ", ".join(self.expr.value(b) for b in decl.bounds)
+                out.append(Code(f"{name}.reshape({bounds})"))
+            out.append(Code(f"{self.need(helper)}({name}, {source}{self._f32()})"))
+        return out
+
+    def s_MatPrint(self, stmt: ast.MatPrint) -> list[Code]:
+        arrays = ", ".join(self.expr.array(n) for n in stmt.names)
+        if len(stmt.names) == 1:
+            arrays += ","
+        return [Code(f"{self.need('mat_print')}(({arrays}), {tuple(stmt.seps)!r}, con)")]
+
+    def s_MatAssign(self, stmt: ast.MatAssign) -> list[Code]:
+        value = stmt.value
+        target = self.expr.array(stmt.target)
+        if isinstance(value, ast.MatFill):
+            dims = ", ".join(self.expr.value(d) for d in value.dims)
+            dims_text = f", ({dims},)" if value.dims else ""
+            return [Code(f"{self.need('mat_fill')}({target}, {value.name!r}{dims_text})")]
+        if isinstance(value, ast.MatScale):
+            factor = self.expr.value(value.factor)
+            source = self.expr.array(value.matrix.name)
+            return [Code(f"{self.need('mat_scale')}({target}, {factor}, {source}{self._f32()})")]
+        if isinstance(value, ast.MatFunc):
+            source = self.expr.array(value.arg.name)
+            call = f"{self.need('mat_function')}({target}, {value.name!r}, {source}{self._f32()})"
+            return [Code(call)]
+        if isinstance(value, ast.MatBin):
+            left = self.expr.array(value.left.name)
+            right = self.expr.array(value.right.name)
+            call = f"{self.need('mat_binary')}({target}, {value.op!r}, {left}, {right}{self._f32()})"
+            return [Code(call)]
+        source = self.expr.array(value.name)
+        return [Code(f"{self.need('mat_copy')}({target}, {source})")]
+
+    # ----------------------------------------------------------------- FOR loops
+
+    def _for_name(self, stmt: ast.For, role: str, for_index: int, lowered: bool) -> str:
+        """`i_limit`, `i_step`...: one name per variable for structured loops (never two
+        active at once in one function), one per FOR statement for lowered loops (a
+        GOSUB through the return stack may run another FOR of the variable meanwhile)."""
+        key = (stmt.var.name, role, for_index if lowered else None)
+        if key not in self._for_names:
+            self._for_names[key] = self.namer.fresh(f"{self.var(stmt.var.name)}_{role}")
+        return self._for_names[key]
+
+    def _for_setup(self, stmt: ast.For, for_index: int, lowered: bool):
+        """Lines evaluating start, limit and step once (ECMA-55 11.4, in the
+        interpreter's order: start, limit, step), and the texts of limit and step."""
+        lines: list[Code] = []
+        start = self.expr.value(stmt.start)
+        limit_const = _constant(stmt.limit)
+        step_const = _constant(stmt.step) if stmt.step is not None else 1.0
+        needs_temp = _has_effects(stmt.start) and (
+            (limit_const is None and _has_effects(stmt.limit))
+            or (step_const is None and _has_effects(stmt.step))
+        )
+        if needs_temp:
+            temp = self._for_name(stmt, "start", for_index, lowered)
+            lines.append(Code(f"{temp} = {start}"))
+            start = temp
+        if limit_const is not None:
+            limit = number_literal(limit_const)
+            if "math" in limit:
+                self.need("math")
+        else:
+            limit = self._for_name(stmt, "limit", for_index, lowered)
+            lines.append(Code(f"{limit} = {self.expr.value(stmt.limit)}"))
+        sign = None
+        if step_const is not None:
+            step = number_literal(step_const)
+        else:
+            step = self._for_name(stmt, "step", for_index, lowered)
+            sign = self._for_name(stmt, "sign", for_index, lowered)
+            lines.append(Code(f"{step} = {self.expr.value(stmt.step)}"))
+            lines.append(
+                Code(f"{sign} = 1.0 if {step} > 0.0 else (-1.0 if {step} < 0.0 else 0.0)")
+            )
+        if self.expr.store(start, _type_of(stmt.var.name)) != self.var(stmt.var.name):
+            lines.append(Code(self.store_var(stmt.var.name, start)))  # not FOR I = I TO ...
+        return lines, limit, step, sign, step_const
+
+    def _past(self, var: str, limit: str, sign, step_const) -> str | None:
+        """The loop ends when (v - limit) * SGN(step) > 0 (ECMA-55 11.4); None: never
+        (a zero step)."""
+        if step_const is None:
+            return f"({var} - {limit}) * {sign} > 0.0"
+        if step_const > 0:
+            return f"{var} > {limit}"
+        if step_const < 0:
+            return f"{var} < {limit}"
+        return None
+
+    def _continues(self, var: str, limit: str, sign, step_const, exact: bool) -> str:
+        """The test at the top of a while-form FOR.  `exact`: the variable and the limit
+        cannot be NaN, so `<=` says the same as `not >`."""
+        if exact and step_const:
+            return f"{var} {'<=' if step_const > 0 else '>='} {limit}"
+        past = self._past(var, limit, sign, step_const)
+        return "True" if past is None else f"not {past}"
+
+    def _increment(self, stmt: ast.For, step: str) -> Code:
+        var = self.var(stmt.var.name)
+        return Code(self.store_var(stmt.var.name, f"{var} + {step}"))
+
+    def n_ForLoop(self, node: hostir.ForLoop) -> list[Code]:
+        stmt = node.stmt
+        var = self.var(stmt.var.name)
+        if node.counted:
+            start, limit = int(_constant(stmt.start)), int(_constant(stmt.limit))
+            step = int(_constant(stmt.step)) if stmt.step is not None else 1
+            stop = limit + 1 if step > 0 else limit - 1
+            if step != 1:
+                args = f"{start}, {stop}, {step}"
+            else:
+                args = f"{start}, {stop}" if start else str(stop)
+            count = len(range(start, stop, step))
+            span = (min(start, start + step * (count - 1)), max(start, start + step * (count - 1)))
+            saved = self.ranges.get(stmt.var.name)
+            self.ranges[stmt.var.name] = span if count else (0, -1)
+            self.loops.append(_Loop("for"))
+            body = self.block(node.body)
+            self.loops.pop()
+            self.ranges.pop(stmt.var.name)
+            if saved is not None:
+                self.ranges[stmt.var.name] = saved
+            return [Code(f"for {var} in range({args}):", body)]
+        lines, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, False)
+        exact = (
+            node.steady
+            and _constant(stmt.start) is not None
+            and _constant(stmt.limit) is not None
+            and step_const is not None
+        )
+        test = self._continues(var, limit, sign, step_const, exact)
+        next_stmt = self.a.stmts[node.next_index]
+        increment = self.comment(hostir.Simple(next_stmt, origin=next_stmt))
+        increment.append(self._increment(stmt, step))
+        self.loops.append(_Loop("for", [self._increment(stmt, step)]))
+        body = self.nodes(node.body)
+        self.loops.pop()
+        return lines + [Code(f"while {test}:", body + increment)]
+
+    def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
+        stmt = node.stmt
+        lines, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, True)
+        past = self._past(self.var(stmt.var.name), limit, sign, step_const)
+        return lines + ([Code(f"if {past}:", self._goto(node.exit))] if past else [])
+
+    def n_ForNext(self, node: hostir.ForNext) -> list[Code]:
+        stmt = node.stmt
+        limit, step, sign, step_const = self._lowered_loop(stmt, node.for_index)
+        test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
+        return [self._increment(stmt, step), Code(f"if {test}:", self._goto(node.body))]
+
+    def _lowered_loop(self, stmt: ast.For, for_index: int):
+        limit_const = _constant(stmt.limit)
+        step_const = _constant(stmt.step) if stmt.step is not None else 1.0
+        limit = (
+            number_literal(limit_const)
+            if limit_const is not None
+            else self._for_name(stmt, "limit", for_index, True)
+        )
+        if step_const is not None:
+            return limit, number_literal(step_const), None, step_const
+        step = self._for_name(stmt, "step", for_index, True)
+        return limit, step, self._for_name(stmt, "sign", for_index, True), None
+
+    # ----------------------------------------------------------------- other control flow
+
+    def n_WhileLoop(self, node: hostir.WhileLoop) -> list[Code]:
+        test = "True" if node.condition is None else self.expr.cond(node.condition)
+        self.loops.append(_Loop("while"))
+        body = self.block(node.body)
+        self.loops.pop()
+        return [Code(f"while {test}:", body)]
+
+    def n_If(self, node: hostir.If) -> list[Code]:
+        arms = []
+        origins = node.origins or [node.origin] * len(node.arms)
+        for (condition, body), origin in zip(node.arms, origins):
+            known = _constant_truth(condition)
+            if known is False:
+                continue  # a comparison of two constants: decided here, exactly as at run time
+            if known is True:
+                if not arms:
+                    return self.nodes(body)
+                arms.append((None, body, origin))
+                break
+            arms.append((condition, body, origin))
+        else:
+            if not arms:
+                return self.nodes(node.else_body or [])
+            if node.else_body:
+                arms.append((None, node.else_body, None))
+        if len(arms) == 1 and arms[0][0] is not None:
+            special = self._min_max(arms[0][0], arms[0][1])
+            if special is not None:
+                return special
+        out = []
+        for n, (condition, body, origin) in enumerate(arms):
+            if condition is None:
+                out.append(Code("else:", self.block(body)))
+                continue
+            keyword = "if" if n == 0 else "elif"
+            test = self.expr.cond(condition)
+            comments: list[Code] = []
+            if len(arms) == 1:
+                test, body, comments = self._collapse(test, body)
+            header = f"{keyword} {test}:"
+            if n > 0 and origin is not None and origin is not node.origin:
+                comment = self.comment(hostir.Simple(origin, origin=origin))
+                if comment:
+                    header += "  " + comment[0].text  # the IF this arm's test comes from
+            out.append(Code(header, self.block(body)))
+            out[-1:-1] = comments
+        return out
+
+    def _collapse(self, test: str, body: list[hostir.HNode]):
+        """`if a: if b: ...` (nothing else in either) is `if a and b: ...`: `and` skips
+        b when a is false, as the nested form does."""
+        comments: list[Code] = []
+        while True:
+            inner = [n for n in body if not _is_comment_node(n)]
+            if len(inner) != 1 or not isinstance(inner[0], hostir.If):
+                return test, body, comments
+            node = inner[0]
+            if len(node.arms) != 1 or node.else_body or _constant_truth(node.arms[0][0]) is not None:
+                return test, body, comments
+            if self._min_max_shape(node.arms[0][0], node.arms[0][1]) is not None:
+                return test, body, comments
+            for n in body:
+                if n is not node:
+                    comments += self.nodes([n])
+            comments += self.comment(node)
+            test = f"{test} and {self.expr.cond(node.arms[0][0])}"
+            body = node.arms[0][1]
+
+    def _min_max_shape(self, condition: ast.Expr, body: list[hostir.HNode]):
+        """`IF A > B THEN B = A` (A a variable, constant or element, B a variable): the
+        function and operands of the equivalent `b = max(b, a)`, else None."""
+        stmts = [n for n in body if not _is_comment_node(n)]
+        if len(stmts) != 1 or not isinstance(stmts[0], hostir.Simple):
+            return None
+        let = stmts[0].stmt
+        if not isinstance(let, ast.Let) or not isinstance(let.target, ast.Var):
+            return None
+        if not isinstance(condition, ast.BinOp) or condition.op not in ("<", ">", "<=", ">="):
+            return None
+        name = let.target.name
+        if _type_of(name) != "num" or self.expr.f32 or not _plain_operand(let.value):
+            return None
+        left, right, op = condition.left, condition.right, condition.op
+        if _same(left, let.value) and _is_var(right, name):
+            bigger = op in (">", ">=")  # IF A > B THEN B = A
+        elif _same(right, let.value) and _is_var(left, name):
+            bigger = op in ("<", "<=")  # IF B < A THEN B = A
+        else:
+            return None
+        return ("max" if bigger else "min"), op in ("<", ">"), name, let.value
+
+    def _min_max(self, condition: ast.Expr, body: list[hostir.HNode]) -> list[Code] | None:
+        """The max/min form of `IF A > B THEN B = A`, exact: Python's max(b, a) is
+        `a if a > b else b`, NaN and signed zeros included.  With >= the comparison
+        cannot be a max (a NaN A would win), so the IF stays, marked for ruff."""
+        shape = self._min_max_shape(condition, body)
+        if shape is None:
+            return None
+        fn, strict, name, value = shape
+        if not strict:
+            out = self.n_If_plain(condition, body)
+            out[0].text += "  # noqa: PLR1730 (with NaN, max/min would differ)"
+            return out
+        out = []
+        for n in body:
+            out.extend(self.comment(n))
+        var = self.var(name)
+        out.append(Code(f"{var} = {fn}({var}, {self.expr.value(value)})"))
+        return out
+
+    def n_If_plain(self, condition: ast.Expr, body: list[hostir.HNode]) -> list[Code]:
+        return [Code(f"if {self.expr.cond(condition)}:", self.block(body))]
+
+    def n_Break(self, node: hostir.Break) -> list[Code]:
+        return [Code("break")]
+
+    def n_Continue(self, node: hostir.Continue) -> list[Code]:
+        loop = self.loops[-1]
+        return list(loop.next or []) + [Code("continue")]
+
+    def n_Call(self, node: hostir.Call) -> list[Code]:
+        return [Code(f"{self.sub_names[node.subroutine]}()")]
+
+    def n_OnGosub(self, node: hostir.OnGosub) -> list[Code]:
+        arms = [[Code(f"{self.sub_names[s]}()")] for s in node.subroutines]
+        return self._on(node.selector, arms)
+
+    def _on(self, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
+        """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5); out of range is
+        fatal, as in the interpreter."""
+        cases = [Code(f"case {n}:", arm) for n, arm in enumerate(arms, 1)]
+        fault = (
+            f"raise {self.need('BasicFault')}({ON_OUT_OF_RANGE!r}, "
+            f'f"({{{self.choice_var}}}; 1 to {len(arms)} allowed)")'
+        )
+        cases.append(Code(f"case {self.choice_var}:", [Code(fault)]))
+        selector_text = f"{self.need('round_to_int')}({self.expr.value(selector)})"
+        return [Code(f"match {selector_text}:", cases)]
+
+    def n_Return(self, node: hostir.Return) -> list[Code]:
+        return [Code("return")]
+
+    def n_EndProgram(self, node: hostir.EndProgram) -> list[Code]:
+        if self.in_sub:
+            self.uses_end_exception = True
+            return [Code("raise EndProgram")]
+        return [Code("return")]
+
+    # ----------------------------------------------------------------- dispatch loops
+
+    def _goto(self, label: str | None) -> list[Code]:
+        if label is None:
+            return [Code("break")]  # leave the dispatch loop
+        return [Code(f"{self.label_var} = {label!r}"), Code("continue")]
+
+    def n_Jump(self, node: hostir.Jump) -> list[Code]:
+        return self._goto(node.target)
+
+    def n_OnJump(self, node: hostir.OnJump) -> list[Code]:
+        arms = []
+        for label in node.targets:
+            arms.append([Code("break")] if label is None else [Code(f"{self.label_var} = {label!r}")])
+        return self._on(node.selector, arms) + [Code("continue")]
+
+    def _push(self, return_to: str) -> list[Code]:
+        self.uses_return_stack = True
+        limit = GOSUB_DEPTH[self.a.options.strict]
+        fault = f"raise {self.need('BasicFault')}({GOSUB_TOO_DEEP!r}, '({limit} levels)')"
+        return [
+            Code(f"if len({self.returns_var}) >= {limit}:", [Code(fault)]),
+            Code(f"{self.returns_var}.append({return_to!r})"),
+        ]
+
+    def n_GosubJump(self, node: hostir.GosubJump) -> list[Code]:
+        return self._push(node.return_to) + self._goto(node.target)
+
+    def n_OnGosubJump(self, node: hostir.OnGosubJump) -> list[Code]:
+        arms = [[Code(f"{self.label_var} = {label!r}")] for label in node.targets]
+        return self._on(node.selector, arms) + self._push(node.return_to) + [Code("continue")]
+
+    def n_ReturnJump(self, node: hostir.ReturnJump) -> list[Code]:
+        fault = Code(f"raise {self.need('BasicFault')}({RETURN_WITHOUT_GOSUB!r})")
+        if not self.has_return_stack:
+            return [fault]
+        return [
+            Code(f"if not {self.returns_var}:", [fault]),
+            Code(f"{self.label_var} = {self.returns_var}.pop()"),
+            Code("continue"),
+        ]
+
+    def n_Dispatch(self, node: hostir.Dispatch) -> list[Code]:
+        self.loops.append(_Loop("dispatch"))
+        cases = []
+        for block in node.blocks:
+            body = self.nodes(block.body)
+            if not hostir.terminates(block.body):
+                body += self._goto(node.fallthrough.get(block.label))
+            while body and body[-1].text == "continue" and body[-1].body is None:
+                body.pop()  # the end of a case goes round the loop anyway
+            cases.append(Code(f"case {block.label!r}:", _suite(body)))
+        self.loops.pop()
+        return [
+            Code(f"{self.label_var} = {node.entry!r}"),
+            Code("while True:", [Code(f"match {self.label_var}:", cases)]),
+        ]
+
+    # ----------------------------------------------------------------- kernels
+
+    def n_Launch(self, node: hostir.Launch) -> list[Code]:
+        return self.kernels.launch(node, self)
+
+    def n_ToHost(self, node: hostir.ToHost) -> list[Code]:
+        return [Code(f"dev.to_host({self.expr.array(name)}.data)") for name in node.arrays]
+
+
+def _type_of(name: str) -> str:
+    if name.endswith("$"):
+        return "str"
+    if name.endswith("%"):
+        return "int"
+    return "num"
+
+
+def _constant(expr: ast.Expr | None) -> float | None:
+    if isinstance(expr, ast.Num):
+        return float(expr.value)
+    if isinstance(expr, ast.UnaryOp) and expr.op in "+-" and isinstance(expr.operand, ast.Num):
+        value = float(expr.operand.value)
+        return -value if expr.op == "-" else value
+    return None
+
+
+_QUIET_FUNCTIONS = {"ABS", "SGN", "INT", "ATN"}
+
+
+def _has_effects(e: ast.Expr | None) -> bool:
+    """Can evaluating `e` warn, fail, or draw a random number?  (If not, when it is
+    evaluated relative to other expressions does not matter.)"""
+    if e is None:
+        return False
+    for node in e.walk():
+        if isinstance(node, ast.Index):
+            return True
+        if isinstance(node, ast.Call) and node.name not in _QUIET_FUNCTIONS:
+            return True
+        if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
+            return True
+    return False
+
+
+def _is_comment_node(node: hostir.HNode) -> bool:
+    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Rem)
+
+
+def _constant_truth(e: ast.Expr) -> bool | None:
+    """The truth of a comparison of two constants (decided now, exactly as at run time:
+    the same floats compared the same way), else None."""
+    if not isinstance(e, ast.BinOp) or e.op not in ("=", "<>", "<", ">", "<=", ">="):
+        return None
+    left, right = _literal(e.left), _literal(e.right)
+    if left is None or right is None or type(left) is not type(right):
+        return None
+    return {
+        "=": left == right,
+        "<>": left != right,
+        "<": left < right,
+        ">": left > right,
+        "<=": left <= right,
+        ">=": left >= right,
+    }[e.op]
+
+
+def _literal(e: ast.Expr):
+    if isinstance(e, ast.Str):
+        return e.value
+    value = _constant(e)
+    return float(value) if value is not None else None
+
+
+def _is_var(e: ast.Expr, name: str) -> bool:
+    return isinstance(e, ast.Var) and e.name == name
+
+
+def _plain_operand(e: ast.Expr) -> bool:
+    """A variable, a constant or an element with such subscripts: evaluating it twice
+    is evaluating it once."""
+    if isinstance(e, (ast.Var, ast.Num)):
+        return True
+    if isinstance(e, ast.Index):
+        return all(isinstance(i, (ast.Var, ast.Num)) for i in e.indices)
+    return False
+
+
+def _same(a: ast.Expr, b: ast.Expr) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, ast.Var):
+        return a.name == b.name
+    if isinstance(a, ast.Num):
+        return a.value == b.value
+    if isinstance(a, ast.Index):
+        return a.name == b.name and len(a.indices) == len(b.indices) and all(
+            _same(x, y) for x, y in zip(a.indices, b.indices)
+        )
+    return False
+
+
+def _safe_constant(e: ast.Expr, value_type: str) -> bool:
+    """A constant whose conversion for storing cannot fail."""
+    if value_type == "str":
+        return isinstance(e, ast.Str) and len(e.value) <= 18
+    value = _constant(e)
+    return value is not None and -2147483648.0 <= value + 0.5 < 2147483648.0
