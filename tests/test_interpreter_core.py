@@ -137,8 +137,7 @@ def test_loop_over_float_subscripts_and_shadowed_subscripts_agree():
     """
     # X = .6 rounds to 1; X + 1 = 1.6 -> 2; 2 * X - 1 = .2 -> 0 ... X = 3.6 -> 4, 5, 6
     assert output(program) == (
-        " 1  4  0  4  9  4  9  16  16  16  25  36 \n"
-        " 1  4  1  4  9  9  9  16  25 \n"
+        " 1  4  0  4  9  4  9  16  16  16  25  36 \n" " 1  4  1  4  9  9  9  16  25 \n"
     )
 
 
@@ -192,7 +191,7 @@ def test_arrays_without_dim_have_bounds_ten_and_option_base():
 
 
 def test_subscript_out_of_range_is_fatal_and_located():
-    out, err, error = run_capturing('10 PRINT "BEFORE";\n20 DIM A(5)\n30 A(6) = 1\n')
+    out, _, error = run_capturing('10 PRINT "BEFORE";\n20 DIM A(5)\n30 A(6) = 1\n')
     assert out == "BEFORE\n"  # the unfinished line is ended before the error
     assert str(error) == "prog.bas:3:4: error: subscript out of range A(6) [0 to 5]"
     _, _, error = run_capturing("10 OPTION BASE 1\n20 LET X = B(2, 0)\n30 END\n", std="ecma55")
@@ -303,7 +302,7 @@ def test_read_past_the_data_is_fatal():
 
 
 def test_input_prompts_and_reads_a_reply():
-    out, err = run('10 INPUT A, B$\n20 PRINT A + 1; B$\n30 END\n', stdin="41, HELLO\n")
+    out, err = run("10 INPUT A, B$\n20 PRINT A + 1; B$\n30 END\n", stdin="41, HELLO\n")
     assert (out, err) == ("?  42 HELLO\n", "")
 
 
@@ -332,14 +331,12 @@ def test_print_zones_tab_and_trailing_separators():
     """
     assert output(program, std="ecma55") == (
         "A               BC\n"
-        "    D           E\n"
-        + (" " * 13).join([" 1 ", " 2 ", " 3 ", " 4 ", " 5 "])
-        + "\n 6 \n"
+        "    D           E\n" + (" " * 13).join([" 1 ", " 2 ", " 3 ", " 4 ", " 5 "]) + "\n 6 \n"
     )
 
 
 def test_strict_string_length_limit():
-    out, _, error = run_capturing('10 LET A$ = "12345678901234567890"\n20 END\n', std="ecma55")
+    _, _, error = run_capturing('10 LET A$ = "12345678901234567890"\n20 END\n', std="ecma55")
     assert str(error) == "prog.bas:1:4: error: string datum contains too many characters"
 
 

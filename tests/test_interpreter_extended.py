@@ -65,9 +65,7 @@ def test_one_line_if_with_statements_and_else():
 
 
 def test_logical_operators_give_minus_one_for_true():
-    assert output("10 PRINT 3 AND 5; 0 OR 0; NOT 0; NOT 7; (1 < 2) + 1\n") == (
-        "-1  0 -1  0  0 \n"
-    )
+    assert output("10 PRINT 3 AND 5; 0 OR 0; NOT 0; NOT 7; (1 < 2) + 1\n") == ("-1  0 -1  0  0 \n")
 
 
 def test_and_does_not_short_circuit():
@@ -130,9 +128,7 @@ def test_program_without_end_stops_after_its_last_line():
 def test_step_limit_is_a_located_error():
     _, _, error = run_capturing("10 X = 1\n20 GOTO 20\n", max_steps=50)
     assert str(error) == "prog.bas:2:4: error: step limit exceeded (50 statements)"
-    _, _, error = run_capturing(
-        "10 FOR I = 1 TO 1E9\n20 X = X + 1\n30 NEXT I\n", max_steps=1000
-    )
+    _, _, error = run_capturing("10 FOR I = 1 TO 1E9\n20 X = X + 1\n30 NEXT I\n", max_steps=1000)
     assert error.message == "step limit exceeded (1000 statements)"
     # a program that finishes under the limit is not affected
     assert output("10 FOR I = 1 TO 3\n20 NEXT I\n30 PRINT I\n", max_steps=100) == " 4 \n"

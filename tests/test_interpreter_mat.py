@@ -39,8 +39,7 @@ def test_transpose_sum_difference_and_scale():
 
 def test_vector_times_matrix_and_matrix_times_vector():
     program = SETUP + (
-        "60 MAT V = CON\n70 MAT W = V * B\n80 MAT PRINT W;\n"
-        "90 MAT W = A * V\n100 MAT PRINT W;\n"
+        "60 MAT V = CON\n70 MAT W = V * B\n80 MAT PRINT W;\n" "90 MAT W = A * V\n100 MAT PRINT W;\n"
     )
     # V * B: column sums of B; A * V: row sums of A (W takes each result's length)
     assert output(program) == " 27  30 \n 6  15 \n"
@@ -80,7 +79,9 @@ def test_inverse():
 
 
 def test_singular_matrix_and_mismatched_shapes_are_fatal():
-    program = "10 OPTION BASE 1\n20 DIM S(2, 2)\n30 MAT READ S\n40 DATA 1, 2, 2, 4\n50 MAT S = INV(S)\n"
+    program = (
+        "10 OPTION BASE 1\n20 DIM S(2, 2)\n30 MAT READ S\n40 DATA 1, 2, 2, 4\n50 MAT S = INV(S)\n"
+    )
     _, _, error = run_capturing(program)
     assert str(error) == "prog.bas:5:4: error: singular matrix INV(S)"
     _, _, error = run_capturing(SETUP + "60 MAT E = A + B\n")

@@ -21,8 +21,7 @@ from .passes_helpers import analysis_of
 
 
 def test_nested_loops_compile_to_one_function_of_python_loops():
-    a = analysis_of(
-        """
+    a = analysis_of("""
         10 FOR I = 1 TO 3
         20 FOR J = 1 TO 3
         30 IF I = J THEN 50
@@ -30,8 +29,7 @@ def test_nested_loops_compile_to_one_function_of_python_loops():
         50 NEXT J
         60 NEXT I
         70 END
-        """
-    )
+        """)
     regions = find_regions(a)
     assert regions.leaders == {0, len(a.stmts)}
     assert regions.structured == set(a.for_next) | set(a.if_parts)
@@ -42,16 +40,14 @@ def test_nested_loops_compile_to_one_function_of_python_loops():
 
 
 def test_a_jump_into_the_middle_of_a_body_unstructures_the_loop_around_it():
-    a = analysis_of(
-        """
+    a = analysis_of("""
         10 FOR I = 1 TO 3
         20 IF I = 2 THEN 40
         30 PRINT "A";
         40 PRINT I;
         50 NEXT I
         60 END
-        """
-    )
+        """)
     regions = find_regions(a)
     for_index = 0
     assert for_index not in regions.structured
@@ -62,8 +58,7 @@ def test_a_jump_into_the_middle_of_a_body_unstructures_the_loop_around_it():
 
 
 def test_continue_out_of_an_inner_loop_is_a_plain_jump():
-    a = analysis_of(
-        """
+    a = analysis_of("""
         10 FOR I = 1 TO 3
         20 FOR J = 1 TO 3
         30 IF J = 2 THEN 60
@@ -71,8 +66,7 @@ def test_continue_out_of_an_inner_loop_is_a_plain_jump():
         50 PRINT I;
         60 NEXT I
         70 END
-        """
-    )
+        """)
     regions = find_regions(a)
     assert regions.continues == {}
     assert 0 not in regions.structured and 1 in regions.structured
@@ -129,8 +123,8 @@ class _RandomProgram:
 
     def condition(self) -> str:
         r = self.rng
-        return r.choice(["X", "Y", "I", "J"]) + r.choice(["=", "<", ">", "<>"]) + str(
-            r.randint(0, 4)
+        return (
+            r.choice(["X", "Y", "I", "J"]) + r.choice(["=", "<", ">", "<>"]) + str(r.randint(0, 4))
         )
 
     def block(self, depth: int, free_vars: list[str]) -> None:
@@ -169,7 +163,7 @@ class _RandomProgram:
     def text(self) -> str:
         self.block(0, list(self.loop_vars))
         self.add("END")
-        self.add("PRINT \"SUB\"; : RETURN")
+        self.add('PRINT "SUB"; : RETURN')
         numbered = []
         count = len(self.lines)
         for n, line in enumerate(self.lines, 1):

@@ -12,16 +12,14 @@ from .passes_helpers import analysis_of, errors_of, kinds
 def test_legacy_program_is_f64_and_kernel_program_is_f32():
     legacy = analysis_of("10 PRINT 1\n20 END\n")
     assert (legacy.kind, legacy.number_type) == ("legacy", "f64")
-    kernel = analysis_of(
-        """
+    kernel = analysis_of("""
         10 INPUT N, A(), B()
         20 DIM A(N), B(N)
         30 TILE A(128), B(128)
         40 B(BID) = A(BID) * 2
         50 OUTPUT B
         60 END
-        """
-    )
+        """)
     assert (kernel.kind, kernel.number_type) == ("kernel", "f32")
     # the generic passes ran: the flat list and the line index exist
     assert kernel.label_index[40] == 3
@@ -88,9 +86,7 @@ def test_gosub_targets_are_recorded():
 
 
 def test_strict_mode_requires_end_on_the_last_line():
-    assert errors_of("10 PRINT 1\n", std="ecma55") == [
-        (1, 1, "program must have an END statement")
-    ]
+    assert errors_of("10 PRINT 1\n", std="ecma55") == [(1, 1, "program must have an END statement")]
     errs = errors_of("10 END\n20 PRINT 1\n30 PRINT 2\n", std="ecma55")
     assert [e[:2] for e in errs] == [(2, 1), (3, 1)]
     assert all("after the END" in e[2] for e in errs)
@@ -128,8 +124,7 @@ def test_bare_next_closes_the_innermost_for():
 
 
 def test_while_wend_and_block_if_pairing():
-    a = analysis_of(
-        """
+    a = analysis_of("""
         10 WHILE X < 3
         20 IF X = 1 THEN
         30 PRINT 1
@@ -139,8 +134,7 @@ def test_while_wend_and_block_if_pairing():
         70 PRINT 3
         80 END IF
         90 WEND
-        """
-    )
+        """)
     assert a.while_wend == {0: 8} and a.wend_while == {8: 0}
     parts = a.if_parts[1]
     assert (parts.elseifs, parts.else_index, parts.endif_index) == ((3,), 5, 7)
@@ -172,15 +166,12 @@ def test_next_in_a_one_line_if_is_rejected():
 
 
 def test_jump_into_a_for_block_from_outside():
-    errs = errors_of(
-        "10 GOTO 30\n20 FOR I = 1 TO 9\n30 PRINT I\n40 NEXT I\n50 END\n", std="ecma55"
-    )
+    errs = errors_of("10 GOTO 30\n20 FOR I = 1 TO 9\n30 PRINT I\n40 NEXT I\n50 END\n", std="ecma55")
     assert errs == [(1, 9, "jump into the FOR I block of line 20 from outside it")]
 
 
 def test_jumps_within_out_of_and_to_the_head_of_a_block_are_allowed():
-    a = analysis_of(
-        """
+    a = analysis_of("""
         10 FOR I = 1 TO 9
         20 IF I = 2 THEN 50
         30 IF I = 8 THEN 70
@@ -189,8 +180,7 @@ def test_jumps_within_out_of_and_to_the_head_of_a_block_are_allowed():
         60 GOSUB 80
         70 END
         80 RETURN
-        """
-    )
+        """)
     assert len(a.jump_target) == 4
 
 

@@ -141,7 +141,5 @@ def test_recursive_functions():
 
 def test_use_before_def_is_strict_only():
     text = "10 LET A = FND(5)\n20 DEF FND(X) = X\n30 END\n"
-    assert errors_of(text, std="ecma55") == [
-        (1, 12, "function FND used before its DEF (line 20)")
-    ]
+    assert errors_of(text, std="ecma55") == [(1, 12, "function FND used before its DEF (line 20)")]
     assert analysis_of(text).functions["FND"].index == 1

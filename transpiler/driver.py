@@ -28,9 +28,11 @@ from .options import Options
 def front_end(source: SourceFile, options: Options):
     """Parse and analyse; raises CompileErrors with every diagnostic found."""
     from .parser import parse
-    from .passes import analyze
 
     program = parse(source, options)
+    # Imported after parsing, so a syntax error never depends on the passes importing.
+    from .passes import analyze
+
     return analyze(program, source, options)
 
 

@@ -61,11 +61,13 @@ class ForLoop(HNode):
 
 @dataclass(eq=False)
 class WhileLoop(HNode):
-    """WHILE...WEND (`stmt`), or a loop the structuring built from a backward GOTO
-    (`stmt` None).  `condition` is tested before each iteration (WHILE's own condition
-    when `stmt` is given); None means an endless loop, left by Break, EndProgram or
-    Return.  A condition built from GOTOs may be a synthesized `NOT c`
-    (`ast.UnaryOp("NOT", c)`), typed in `Analysis.expr_types` like every expression."""
+    """WHILE...WEND, or a loop the structuring built from a backward GOTO.
+    `condition` is tested before each iteration, and is always `stmt.condition`: for a
+    GOTO loop that starts with `IF c THEN <after the loop>`, `stmt` is a synthesized
+    `ast.While(NOT c)` (not in `Analysis.stmts`; `origin` is the IF).  `stmt` and
+    `condition` are None for an endless loop (`while True`), left by Break,
+    EndProgram or Return.  A synthesized `NOT c` is an `ast.UnaryOp("NOT", c)` typed in
+    `Analysis.expr_types` like every expression."""
 
     stmt: ast.While | None
     body: list["HNode"]

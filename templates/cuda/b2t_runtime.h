@@ -381,6 +381,9 @@ inline double to_integer(double x) {
   throw Fault(INTEGER_OVERFLOW, "(" + format_number_trimmed(x) + ")");
 }
 
+// The value a `%` variable (an int32) stores for x, fatal outside 32 bits.
+inline std::int32_t to_int32(double x) { return static_cast<std::int32_t>(to_integer(x)); }
+
 // A value stored with --precision f32: rounded to the nearest float (overflow: +-inf).
 inline double f32(double x) { return static_cast<double>(static_cast<float>(x)); }
 
@@ -638,7 +641,7 @@ class Console {
     }
   }
 
-  void tab(double x) {
+  Console& tab(double x) {
     int n = round_to_int(x);
     if (n < 1) {
       warn(INVALID_TAB, "(" + format_number_trimmed(n) + ")");
@@ -653,11 +656,30 @@ class Console {
       put(std::string(target - column_, ' '));
       column_ = target;
     }
+    return *this;
   }
 
-  void newline() {
+  Console& newline() {
     put("\n");
     column_ = 0;
+    return *this;
+  }
+
+  // One PRINT statement as a chain, item by item (C++17 runs a chain of member calls
+  // left to right, so an item is evaluated after the previous one is printed):
+  //   con.print("X = ").print(x).zone().tab(30).print(y).newline();
+  Console& print(const std::string& text) {
+    write_string(text);
+    return *this;
+  }
+  Console& print(const char* text) { return print(std::string(text)); }
+  Console& print(double x) {
+    write_number(x);
+    return *this;
+  }
+  Console& zone() {
+    next_zone();
+    return *this;
   }
 
   // End of the program (normal or not): end an unfinished line and flush.
@@ -684,9 +706,7 @@ class Console {
     }
   }
 
-  std::vector<Value> input(const std::string& prompt, const std::vector<Kind>& kinds) {
-    return input(prompt.c_str(), kinds);
-  }
+  std::vector<Value> input(const std::vector<Kind>& kinds) { return input(nullptr, kinds); }
 
  private:
   void put(const std::string& text) { std::fwrite(text.data(), 1, text.size(), out_); }
@@ -724,6 +744,8 @@ struct DataItem {
 class DataPool {
  public:
   DataPool(std::initializer_list<DataItem> items) : DataPool(std::vector<DataItem>(items)) {}
+  template <std::size_t N>
+  explicit DataPool(const DataItem (&items)[N]) : DataPool(std::vector<DataItem>(items, items + N)) {}
   explicit DataPool(const std::vector<DataItem>& items) {
     for (const DataItem& item : items) {
       std::string text = item.text;
@@ -882,34 +904,37 @@ inline int on_index(double value, int count) {
   throw Fault(ON_OUT_OF_RANGE, "(" + std::to_string(i) + "; 1 to " + std::to_string(count) + " allowed)");
 }
 
-// The GOSUB return stack of a dispatch loop (labels are block numbers), and the depth
-// limit shared with structured subroutine calls: 256 in strict mode (bas55).
+// The GOSUB return stack of a dispatch loop: the labels to return to, at most
+// `max_depth` of them (256 in strict mode, as bas55).
 class GosubStack {
  public:
-  explicit GosubStack(int max_depth) : max_depth_(max_depth) {}
+  explicit GosubStack(std::size_t max_depth) : max_depth_(max_depth) {}
   void push(int return_to) {
-    enter();
+    if (stack_.size() >= max_depth_) throw Fault(GOSUB_TOO_DEEP, "(" + std::to_string(max_depth_) + " levels)");
     stack_.push_back(return_to);
   }
   int pop() {
     if (stack_.empty()) throw Fault(RETURN_WITHOUT_GOSUB);
     const int label = stack_.back();
     stack_.pop_back();
-    leave();
     return label;
   }
-  // For a structured subroutine call (a C++ function call): count the level only.
-  void enter() {
-    if (depth_ >= max_depth_) throw Fault(GOSUB_TOO_DEEP, "(" + std::to_string(max_depth_) + " levels)");
-    ++depth_;
-  }
-  void leave() { --depth_; }
-  int depth() const { return depth_; }
 
  private:
-  int max_depth_;
-  int depth_ = 0;
+  std::size_t max_depth_;
   std::vector<int> stack_;
 };
+
+// END or STOP inside a subroutine: thrown to leave every GOSUB at once.
+struct EndProgram {};
+
+// The message of a fatal error, as the Python host programs print it:
+// "prog.bas: error: line 150: string datum contains too many characters".
+inline void print_fault(const char* source_name, int line, const Fault& fault) {
+  std::fflush(stdout);
+  const std::string where = line > 0 ? "line " + std::to_string(line) + ": " : "";
+  std::fprintf(stderr, "%s: error: %s%s\n", source_name, where.c_str(), fault.what());
+  std::fflush(stderr);
+}
 
 }  // namespace b2t

@@ -86,6 +86,7 @@ class ValueInfo:
     storage: str
     dtype: ir.DType
     definition: ir.KExpr | None = None
+    read_in_registers: bool = False
 
 
 @dataclass
@@ -94,7 +95,8 @@ class Statement:
 
     preludes: list[str] = field(default_factory=list)
     prelude_names: dict[str, str] = field(default_factory=dict)
-    staged: list[str] = field(default_factory=list)  # register values read remapped
+    staged: list[ValueInfo] = field(default_factory=list)  # register values read remapped
+    reads_shared: bool = False
 
 
 class ExprPrinter:
@@ -103,6 +105,9 @@ class ExprPrinter:
     def __init__(self, scope):
         self.scope = scope
         self.stmt = Statement()
+        # Recompute locals from their definitions even where registers hold them (while
+        # printing another such definition, so that unread ones can be dropped).
+        self.recompute = False
 
     def begin(self) -> Statement:
         """Start a statement: preludes and staging needs are collected afresh."""
@@ -119,13 +124,13 @@ class ExprPrinter:
 
     def expr(self, e: ir.KExpr, index: Index | None) -> tuple[str, int]:
         """(text, precedence) of `e` at `index` (None for scalars)."""
-        temp = self.scope.temp_of(e)
-        if temp is not None:
-            return self.value(temp, index)
         if index is not None and not e.type.shape:
             index = None
         elif index is not None and index.shape != e.type.shape:
             index = index.broadcast_from(e.type.shape)
+        temp = self.scope.temp_of(e)
+        if temp is not None:
+            return self.value(temp, index)
         return getattr(self, "_" + type(e).__name__)(e, index)
 
     def wrap(self, e: ir.KExpr, index: Index | None, prec: int) -> str:
@@ -144,14 +149,17 @@ class ExprPrinter:
                 raise BasicUnsupportedError(f"a tile value is used as a scalar ({v.name})")
             text = v.name
         elif v.storage == "shared":
+            self.stmt.reads_shared = True
             text = f"{v.name}[{index.linear}]"
-        elif index.own:
-            text = f"{v.name}[{self.scope.slot}]"
+        elif index.own and not (self.recompute and v.definition is not None):
+            v.read_in_registers = True
+            text = self.scope.reg(v)
         elif v.definition is not None:
             return self.expr(v.definition, index)
         else:
-            if v.name not in self.stmt.staged:
-                self.stmt.staged.append(v.name)
+            if all(v is not w for w in self.stmt.staged):
+                self.stmt.staged.append(v)
+            self.stmt.reads_shared = True
             text = f"{self.scope.staged_copy(v)}[{index.linear}]"
         if v.dtype != v.type.dtype:
             return T.convert(text, v.dtype, v.type.dtype), ATOM
@@ -217,14 +225,15 @@ class ExprPrinter:
             block = self.scalar(tile_index[axis])
             within = index.coord(axis) if shape else "0"
             text = add(start, mul(block, tile[axis]), within)
-            coord = text if _is_name(text) else self.prelude(
-                f"element {name} {target} {text}", _coord_word(array, target), text
-            )
+            coord = text if _is_name(text) else self.prelude(text, _coord_word(ndim, target), text)
             coords[target] = coord
             if not self.scope.nonnegative(tile_index[axis]):
                 checks.append(f"{coord} >= {start}")
-            limit = self.scalar(slices[target].stop) if target in slices else array.extents[target]
-            checks.append(f"{coord} < {limit}")
+            if target in slices:
+                # The view's end, and the array's: the host checked that the first lies
+                # within the second, but memory safety should not depend on it.
+                checks.append(f"{coord} < {self.scalar(slices[target].stop)}")
+            checks.append(f"{coord} < {array.extents[target]}")
         return coords, " && ".join(checks)
 
     def _loaded(self, element: str, stored: ir.DType, wanted: ir.DType, inside: str, zero: str):
@@ -242,7 +251,7 @@ class ExprPrinter:
             text = self.at(idx, index)
             if not _is_name(text):
                 word = f"{array.name}_at" if len(e.indices) == 1 else f"{array.name}_at{axis}"
-                text = self.prelude(f"gather {array.name} {axis} {text}", word, text)
+                text = self.prelude(text, word, text)
             coords.append(text)
             checks.append(f"{text} >= 0 && {text} < {array.extents[axis]}")
         if e.mask is not None:
@@ -343,12 +352,13 @@ def _is_name(text: str) -> bool:
     return text.isidentifier() or text.lstrip("-").isdigit()
 
 
-def _coord_word(array: ArrayInfo, axis: int) -> str:
-    if len(array.extents) == 1:
-        return f"{array.name}_at"
-    if len(array.extents) == 2:
-        return f"{array.name}_{('row', 'col')[axis]}"
-    return f"{array.name}_at{axis}"
+def _coord_word(ndim: int, axis: int) -> str:
+    """The name of an element coordinate in an array (shared by the arrays it indexes)."""
+    if ndim == 1:
+        return "at"
+    if ndim == 2:
+        return ("at_row", "at_col")[axis]
+    return f"at{axis}"
 
 
 def element(array: ArrayInfo, coords: list[str]) -> str:

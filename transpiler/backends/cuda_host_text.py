@@ -64,8 +64,4 @@ def cpp_number(value: float) -> str:
     """A C++ double literal with exactly `value` (Python's shortest round-trip text)."""
     if math.isinf(value):
         return "b2t::INF" if value > 0 else "-b2t::INF"
-    text = repr(float(value))
-    if "e" in text and "." not in text.split("e")[0]:
-        mantissa, exponent = text.split("e")
-        text = f"{mantissa}.0e{exponent}"  # 1e+30 -> 1.0e+30: reads as a double
-    return text
+    return repr(float(value))  # "2.0", "0.1", "1e+30": double literals in C++ too

@@ -141,13 +141,17 @@ class KernelLowering:
         self.temps: dict[int, ValueInfo] = {}
         self.staged: dict[str, str] = {}
         self.shared: list[SharedBuffer] = []
-        self.written_buffers: set[str] = set()
+        # Whether shared memory may have been read since the last barrier (then writing
+        # shared memory needs one first).
+        self.shared_reads = False
         self.helpers: set[str] = set()
         self.depth = 0  # loops around the statement being printed
         self.out: list[str] = []
         self.printer = ExprPrinter(self)
         self.sync_after = _arrays_needing_sync(kernel)
         self.comments = _origin_comments(kernel.body)
+        # (local, first line, end line) of the code computing recomputable locals
+        self.recomputable: list[tuple[ValueInfo, int, int]] = []
 
     def _types(self):
         for s in all_statements(self.kernel.body):
@@ -205,7 +209,7 @@ class KernelLowering:
         if isinstance(e, ir.Local):
             if e.name in self.plan.index_values:
                 return self.nonnegative(self.plan.index_values[e.name])
-            return False
+            return e.name in self.plan.counting_vars
         if isinstance(e, ir.Binary) and e.op in ("add", "mul", "floordiv", "cdiv", "min", "max"):
             return self.nonnegative(e.left) and self.nonnegative(e.right)
         return False
@@ -219,9 +223,21 @@ class KernelLowering:
     # ------------------------------------------------------------------ emitting
 
     def emit(self, line: str) -> None:
-        if line == SYNC and self.out and self.out[-1] == SYNC:
-            return
         self.out.append(line)
+
+    def barrier(self) -> None:
+        """__syncthreads(): what threads wrote before it is visible to all after it."""
+        if not (self.out and self.out[-1] == SYNC):
+            self.out.append(SYNC)
+        self.shared_reads = False
+
+    def read_shared(self) -> None:
+        """Code just emitted reads shared memory: a write must wait for a barrier."""
+        self.shared_reads = True
+
+    def barrier_done(self) -> None:
+        """Code just emitted ended with a barrier (a block reduction helper)."""
+        self.shared_reads = False
 
     def slots(self, shape: tuple[int, ...]) -> int:
         return -(-math.prod(shape) // self.threads)
@@ -239,11 +255,18 @@ class KernelLowering:
         self.shared.append(SharedBuffer(name, dtype, count, align))
         return name
 
-    def before_write(self, buffer: str) -> None:
-        """A barrier before overwriting a shared buffer other threads may still read."""
-        if self.depth > 0 or buffer in self.written_buffers:
-            self.emit(SYNC)
-        self.written_buffers.add(buffer)
+    def before_write(self) -> None:
+        """A barrier before writing shared memory other threads may still be reading."""
+        if self.shared_reads:
+            self.barrier()
+
+    def enter_loop(self) -> None:
+        self.depth += 1
+        self.shared_reads = True  # the previous iteration's reads
+
+    def leave_loop(self) -> None:
+        self.depth -= 1
+        self.shared_reads = True
 
     def new_temp(
         self, node: ir.KExpr, word: str, storage: str, dtype: ir.DType, fresh: bool = True
@@ -276,6 +299,11 @@ class KernelLowering:
             derived = coords_of(self.elem, shape)
             head += [f"const int {self.coord_names[a]} = {derived[a]};" for a in sorted(used) if a >= 0]
         inner = head + stmt.preludes + lines
+        if slots == 1 and not guard and not head and not stmt.preludes:
+            for line in lines:
+                self.emit(line)
+            self.after(stmt)
+            return
         if slots > 1:
             self.emit("#pragma unroll")
             self.emit(f"for (int {self.slot} = 0; {self.slot} < {slots}; ++{self.slot}) {{")
@@ -292,15 +320,20 @@ class KernelLowering:
         if slots > 1 and guard:
             self.emit("}")
         self.emit("}")
+        self.after(stmt)
 
-    def stage(self, names: list[str]) -> None:
+    def after(self, stmt) -> None:
+        """Note what the statement just emitted read (for the next shared-memory write)."""
+        if stmt.reads_shared or stmt.staged:
+            self.read_shared()
+
+    def stage(self, values: list[ValueInfo]) -> None:
         """Copy register values to shared memory so any thread can read any element."""
-        for name in names:
-            v = self.values[name]
+        for v in values:
             buffer = self.staged_copy(v)
-            self.before_write(buffer)
+            self.before_write()
             self.element_loop(v.type.shape, lambda index, v=v, b=buffer: [f"{b}[{index.linear}] = {self.reg(v)};"])
-            self.emit(SYNC)
+            self.barrier()
 
     def scalar_statement(self, make_line) -> None:
         """A statement outside element loops: its preludes, then its line(s)."""
@@ -310,6 +343,7 @@ class KernelLowering:
             self.stage(stmt.staged)
         for line in stmt.preludes + lines:
             self.emit(line)
+        self.after(stmt)
 
     def hoist(self, e: ir.KExpr) -> None:
         """Compute the Reduce and Mma nodes of `e` (innermost first) into temporaries."""
@@ -331,6 +365,9 @@ class KernelLowering:
             if isinstance(p, ir.ConstParam):
                 self.emit(f"constexpr int {self.params[p.name]} = {p.value};")
         self.statements(self.kernel.body)
+        for v, start, end in reversed(self.recomputable):
+            if not v.read_in_registers:  # every use recomputed it from its definition
+                del self.out[start:end]
         prologue = [
             f"const int {self.bid_names[a]} = blockIdx.{'xyz'[a]};" for a in sorted(self.bids_used)
         ]
@@ -420,9 +457,17 @@ class KernelLowering:
             decl = f"{const}{T.c_type(v.dtype)} " if declare else ""
             self.scalar_statement(lambda: [f"{decl}{v.name} = {self.printer.scalar(value)};"])
             return
+        start = len(self.out)
         if declare:
             self.declare(v)
+        self.printer.recompute = v.definition is not None
         self.element_loop(v.type.shape, lambda index: [f"{self.reg(v)} = {self.printer.at(value, index)};"])
+        self.printer.recompute = False
+        if declare and len(self.out) == start + 2 and self.out[start + 1].startswith(f"{v.name} = "):
+            # `float x; x = ...;` -> `float x = ...;`
+            self.out[start:] = [self.out[start][:-1] + self.out[start + 1][len(v.name) :]]
+        if v.definition is not None:
+            self.recomputable.append((v, start, len(self.out)))
 
     def _Store(self, s: ir.Store) -> None:
         self.hoist(s.value)
@@ -449,10 +494,11 @@ class KernelLowering:
         for line in stmt.preludes + lines:
             self.emit(line)
         self.emit("}")
+        self.after(stmt)
 
     def _after_write(self, array: str) -> None:
         if array in self.sync_after:
-            self.emit(SYNC)
+            self.barrier()
 
     def _element_update(self, s, update) -> None:
         """Scatter/atomics: `update(index)` for each element of the broadcast operands."""
@@ -476,7 +522,7 @@ class KernelLowering:
             text = self.printer.at(idx, index)
             if not text.isidentifier():
                 word = f"{array.name}_at" if len(s.indices) == 1 else f"{array.name}_at{axis}"
-                text = self.printer.prelude(f"target {s.array} {axis} {text}", word, text)
+                text = self.printer.prelude(text, word, text)
             coords.append(text)
             checks.append(f"{text} >= 0 && {text} < {array.extents[axis]}")
         mask = getattr(s, "mask", None)
@@ -522,6 +568,12 @@ class KernelLowering:
         if cuda_mma.is_accumulation_loop(self, s):
             cuda_mma.lower_accumulation_loop(self, s)
             return
+        self.for_header(s)
+        self.loop_body(s.body)
+        self.emit("}")
+
+    def for_header(self, s: ir.ForRange) -> None:
+        """`for (int v = start; v < stop; ++v) {` (Python's range: stop evaluated once)."""
         for e in (s.start, s.stop):
             self.hoist(e)
         var = self.values[s.var].name
@@ -530,21 +582,19 @@ class KernelLowering:
         start, stop = self.printer.scalar(s.start), self.printer.scalar(s.stop)
         for line in stmt.preludes:
             self.emit(line)
+        self.after(stmt)
         if any(isinstance(n, ir.Local) and n.name in assigned for n in walk(s.stop)):
-            # range() evaluates its stop once; the body changes what it is made of.
             bound = self.fresh(f"{var}_stop")
             self.emit(f"const int {bound} = {stop};")
             stop = bound
         compare = "<" if s.step > 0 else ">"
         step = {1: f"++{var}", -1: f"--{var}"}.get(s.step, f"{var} += {s.step}")
         self.emit(f"for (int {var} = {start}; {var} {compare} {stop}; {step}) {{")
-        self.loop_body(s.body)
-        self.emit("}")
 
     def loop_body(self, body: list[ir.KStmt]) -> None:
-        self.depth += 1
+        self.enter_loop()
         self.statements(body)
-        self.depth -= 1
+        self.leave_loop()
 
     def _WhileLoop(self, s: ir.WhileLoop) -> None:
         needs_code = any(isinstance(n, (ir.Reduce, ir.Mma, ir.Gather, ir.Load)) for n in walk(s.cond))
@@ -558,11 +608,11 @@ class KernelLowering:
                 return
         # The condition needs statements (a reduction over the tile): test it at the top.
         self.emit("for (;;) {")
-        self.depth += 1
+        self.enter_loop()
         self.hoist(s.cond)
         self.scalar_statement(lambda: [f"if (!({self.printer.scalar(s.cond)})) break;"])
         self.statements(s.body)
-        self.depth -= 1
+        self.leave_loop()
         self.emit("}")
 
     def _IfScalar(self, s: ir.IfScalar) -> None:
@@ -573,6 +623,7 @@ class KernelLowering:
             self.emit("} else {")
             self.statements(s.else_body)
         self.emit("}")
+        self.shared_reads = True  # either branch's
 
     def _Break(self, s: ir.Break) -> None:
         self.emit("break;")
@@ -595,6 +646,7 @@ def _arrays_needing_sync(kernel: ir.Kernel) -> set[str]:
     from the same thread and need none."""
     accesses: dict[str, set] = {}
     writes: set[str] = set()
+    reads: set[str] = set()
     for s in all_statements(kernel.body):
         if isinstance(s, ir.Store):
             writes.add(s.array)
@@ -604,12 +656,14 @@ def _arrays_needing_sync(kernel: ir.Kernel) -> set[str]:
             accesses.setdefault(s.array, set()).add(("element",))
         for e in statement_exprs(s):
             for node in walk(e):
+                if isinstance(node, (ir.Load, ir.Gather)):
+                    reads.add(node.array)
                 if isinstance(node, ir.Load):
                     key = ("tile", node.type.shape, _view_key(node.view), node.order)
                     accesses.setdefault(node.array, set()).add(key)
                 elif isinstance(node, ir.Gather):
                     accesses.setdefault(node.array, set()).add(("element",))
-    return {a for a in writes if len(accesses[a]) > 1 or ("element",) in accesses[a]}
+    return {a for a in writes & reads if len(accesses[a]) > 1 or ("element",) in accesses[a]}
 
 
 def _view_key(view) -> tuple:

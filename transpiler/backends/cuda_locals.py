@@ -108,16 +108,22 @@ class LocalsPlan:
     # local -> the expression it can be recomputed from at any element
     index_values: dict[str, ir.KExpr] = field(default_factory=dict)
     loop_vars: set[str] = field(default_factory=set)
+    # FOR variables counting up from a constant >= 0 (never negative)
+    counting_vars: set[str] = field(default_factory=set)
 
 
 def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
     plan = LocalsPlan()
+    counting: set[str] = set()
+    not_counting: set[str] = set()
     counts: dict[str, int] = {}
     first: dict[str, ir.Let] = {}
     top_level = {id(s) for s in kernel.body}
     for s in all_statements(kernel.body):
         if isinstance(s, ir.ForRange):
             plan.loop_vars.add(s.var)
+            up = s.step > 0 and isinstance(s.start, ir.Const) and s.start.value >= 0
+            (counting if up else not_counting).add(s.var)
         if not isinstance(s, ir.Let):
             continue
         counts[s.name] = counts.get(s.name, 0) + 1
@@ -137,6 +143,7 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
             plan.declared_at[id(let)] = name
         else:
             plan.declared_first.append(name)
+    plan.counting_vars = counting - not_counting
     plan.bound_once = {n for n, c in counts.items() if c == 1}
     for s in kernel.body:  # top level, in order: a definition sees only earlier ones
         if isinstance(s, ir.Let) and s.name in plan.bound_once and _index_only(s.value, plan):

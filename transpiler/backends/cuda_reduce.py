@@ -52,7 +52,7 @@ def lower(lw, e: ir.Reduce) -> None:
     operand = e.operand
     acc = accumulator_type(operand.type.dtype)
     if not operand.type.shape:
-        v = lw.new_temp(e, e.op, "scalar", acc)
+        v = lw.new_temp(e, f"{_operand_word(lw, operand)}_{e.op}", "scalar", acc)
         lw.scalar_statement(
             lambda: [f"const {T.c_type(acc)} {v.name} = {_as(lw.printer.scalar(operand), operand, acc)};"]
         )
@@ -63,13 +63,23 @@ def lower(lw, e: ir.Reduce) -> None:
         _along_axis(lw, e, acc, e.axis)
 
 
+def _operand_word(lw, operand: ir.KExpr) -> str:
+    """`s_acc` for SUM(S_ACC): temporaries are named after what they reduce."""
+    while isinstance(operand, (ir.Cast, ir.Reshape, ir.Broadcast)):
+        operand = operand.operand
+    if isinstance(operand, ir.Local):
+        return lw.local(operand.name).name
+    return "block"
+
+
 def _as(text: str, operand: ir.KExpr, acc: ir.DType) -> str:
     return T.convert(text, operand.type.dtype, acc)
 
 
 def _whole_tile(lw, e: ir.Reduce, acc: ir.DType) -> None:
     operand = e.operand
-    v = lw.new_temp(e, e.op, "scalar", acc)  # with keepdims too: one value for every element
+    # with keepdims too: one value for every element
+    v = lw.new_temp(e, f"{_operand_word(lw, operand)}_{e.op}", "scalar", acc)
     lw.emit(f"{T.c_type(acc)} {v.name} = {identity(e.op, acc)};")
     lw.element_loop(
         operand.type.shape,
@@ -78,6 +88,7 @@ def _whole_tile(lw, e: ir.Reduce, acc: ir.DType) -> None:
     helper = f"b2t_block_{e.op}"
     lw.use_helper(helper)
     lw.emit(f"{v.name} = {helper}({v.name});")
+    lw.barrier_done()
 
 
 def _along_axis(lw, e: ir.Reduce, acc: ir.DType, axis: int) -> None:
@@ -94,7 +105,7 @@ def _along_axis(lw, e: ir.Reduce, acc: ir.DType, axis: int) -> None:
     word = {0: "col_", 1: "row_"}.get(axis, "") if len(shape) == 2 else ""
     buffer = lw.shared_buffer(f"{word}{e.op}", acc, outputs)
     v = lw.new_temp(e, buffer, "shared", acc, fresh=False)
-    lw.before_write(v.name)
+    lw.before_write()
     round_ = lw.fresh("round") if rounds > 1 else None
     out = lw.fresh("out")
     pos = lw.fresh("pos")
@@ -134,7 +145,8 @@ def _along_axis(lw, e: ir.Reduce, acc: ir.DType, axis: int) -> None:
     write = f"{v.name}[{out}] = {partial};"
     lw.emit(f"if ({' && '.join(condition)}) {write}" if condition else write)
     lw.emit("}")
-    lw.emit("__syncthreads();")
+    lw.read_shared()
+    lw.barrier()
 
 
 def _coords(shape: tuple[int, ...], axis: int, out: str, pos: str) -> list[str]:

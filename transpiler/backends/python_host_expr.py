@@ -119,7 +119,10 @@ class ExprPrinter:
                 return "-" + self._wrap(inner, _UNARY), _UNARY
             if e.op == "+":
                 return self._value(e.operand)
-            return f"0.0 if {self.cond(e.operand)} else -1.0", _COND_EXPR  # NOT
+            known = constant_truth(e)  # NOT
+            if known is not None:
+                return ("-1.0" if known else "0.0"), (_UNARY if known else _ATOM)
+            return f"0.0 if {self.cond(e.operand)} else -1.0", _COND_EXPR
         if isinstance(e, ast.BinOp):
             return self._binop(e)
         raise TypeError(f"cannot print {type(e).__name__} in a host program")
@@ -134,6 +137,9 @@ class ExprPrinter:
             fn = self.need(_OPERATORS[op])
             return f"{fn}({self.value(e.left)}, {self.value(e.right)})", _ATOM
         if op in _COMPARISONS or op in ("AND", "OR"):
+            known = constant_truth(e)
+            if known is not None:
+                return ("-1.0" if known else "0.0"), (_UNARY if known else _ATOM)
             return f"-1.0 if {self.cond(e)} else 0.0", _COND_EXPR
         raise TypeError(f"operator {op} is not supported in host programs")
 
@@ -148,6 +154,9 @@ class ExprPrinter:
         return f"({text})" if prec < min_prec else text
 
     def _cond(self, e: ast.Expr) -> tuple[str, int]:
+        known = constant_truth(e)
+        if known is not None:
+            return str(known), _ATOM  # decided now, exactly as at run time
         if isinstance(e, ast.BinOp) and e.op in _COMPARISONS:
             left = self._wrap(e.left, _COMPARE + 1)
             right = self._wrap(e.right, _COMPARE + 1)
@@ -221,3 +230,47 @@ def _integral_constant(e: ast.Expr) -> bool:
     if isinstance(e, ast.UnaryOp) and e.op in "+-":
         e = e.operand
     return isinstance(e, ast.Num) and math.isfinite(e.value) and e.value == int(e.value)
+
+
+def constant_truth(e: ast.Expr) -> bool | None:
+    """The truth of a condition made of constants only (comparisons of constants, AND,
+    OR, NOT): decided when translating, exactly as at run time (the same floats and
+    strings compared the same way, and none of these operations warns).  None if
+    it depends on the run."""
+    if isinstance(e, ast.BinOp) and e.op in _COMPARISONS:
+        left, right = _literal(e.left), _literal(e.right)
+        if left is None or right is None or type(left) is not type(right):
+            return None
+        return {
+            "=": left == right,
+            "<>": left != right,
+            "<": left < right,
+            ">": left > right,
+            "<=": left <= right,
+            ">=": left >= right,
+        }[e.op]
+    if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
+        left, right = constant_truth(e.left), constant_truth(e.right)
+        if left is None or right is None:
+            return None
+        return (left and right) if e.op == "AND" else (left or right)
+    if isinstance(e, ast.UnaryOp) and e.op == "NOT":
+        inner = constant_truth(e.operand)
+        return None if inner is None else not inner
+    value = _literal(e)
+    if isinstance(value, float):
+        return value != 0.0
+    return None
+
+
+def _literal(e: ast.Expr):
+    """The value of a numeric constant (possibly signed) or string constant, else None."""
+    if isinstance(e, ast.Str):
+        return e.value
+    sign = 1.0
+    while isinstance(e, ast.UnaryOp) and e.op in "+-":
+        sign = -sign if e.op == "-" else sign
+        e = e.operand
+    if isinstance(e, ast.Num):
+        return sign * float(e.value)
+    return None

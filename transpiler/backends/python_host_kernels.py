@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from .. import ast, hostir, ir
 from ..naming import Namer
 from .cutile import OriginComments
-from .cutile_expr import CutileExprPrinter
+from .cutile_expr import NP_DTYPES, CutileExprPrinter
 from .python_host_expr import ExprPrinter, number_literal
 
 
@@ -80,11 +80,30 @@ class KernelPrinter:
     # ----------------------------------------------------------------- launches
 
     def launch(self, node: hostir.Launch, stmts) -> list:
+        """The counts, range checks and scratch arrays, the launch, then the finish."""
         from .python_host_stmt import Code
 
+        expr = self.expr
+        self.values: dict[str, str] = {}  # LoopCount / Temp name -> Python name
+        out: list = []
+        for count in node.counts:
+            name = self.values[count.name] = expr.namer.fresh(count.name.lower())
+            out.append(Code(f"{name} = {self.count_text(count)}"))
+        by_count: dict[str, list] = {}
+        for check in node.checks:
+            by_count.setdefault(check.count, []).append(check)
+        for count, checks in by_count.items():
+            body = []
+            for check in checks:
+                body += self.check(check, node, stmts)
+            out.append(Code(f"if {self.values[count]} > 0:", body))
+        for temp in node.temps:
+            name = self.values[temp.name] = expr.namer.fresh(temp.name.lower())
+            size = self.arg(temp.size)
+            out.append(Code(f"{name} = np.zeros({size}, dtype={NP_DTYPES[temp.dtype]})"))
         kernel = node.kernel
         view = self.views[kernel.name]
-        args, writes = [], []
+        args = []
         for p, arg in zip(kernel.params, node.args):
             if isinstance(p, ir.ConstParam):
                 args.append(str(p.value))
@@ -93,12 +112,83 @@ class KernelPrinter:
             if isinstance(p, ir.ScalarParam) and p.name in view.boxed:
                 text = f"np.array([{text}], dtype=np.float64)"
             args.append(text)
-            if isinstance(p, ir.ArrayParam) and p.writes:
-                writes.append(text)
-        grid = "(" + ", ".join(self.arg(g) for g in node.grid) + ("," if len(node.grid) == 1 else "") + ")"
+        writes = [f"{expr.array(name)}.data" for name in node.writes]
+        writes += [self.values[t.name] for t in node.temps]
+        grid = _tuple([self.arg(g) for g in node.grid])
         call = f"dev.launch({self.names[kernel.name]}, {grid}, {_tuple(args)}"
         call += f", writes={_tuple(writes)})" if writes else ")"
-        return [Code(call)] + stmts.nodes(node.after)
+        out.append(Code(call))
+        for temp in node.temps:
+            out.append(Code(f"dev.to_host({self.values[temp.name]})"))
+        for finish in node.finish:
+            out += self.finish(finish, stmts)
+        return out
+
+    def count_text(self, count: hostir.LoopCount) -> str:
+        """The number of iterations of FOR v = start TO limit STEP step (integers start
+        and step, the limit evaluated once)."""
+        math = self.expr.need("math")
+        limit = self.expr.value(count.limit)
+        start, step = count.start, count.step
+        if step == 1:
+            offset = 1 - start
+            tail = f" + {offset}" if offset > 0 else (f" - {-offset}" if offset < 0 else "")
+            return f"max(0, {math}.floor({limit}){tail})"
+        return f"max(0, {math}.floor(({limit} - {start}) / {step}) + 1)"
+
+    def check(self, check: hostir.RangeCheck, launch: hostir.Launch, stmts) -> list:
+        """BASIC's subscript check for the elements the kernel touches, before it runs
+        (under the comment of the statement whose subscript it is, which locates the
+        error)."""
+        from .python_host_stmt import Code
+
+        out = []
+        if isinstance(check.node, ast.Stmt) and check.node is not launch.origin:
+            out += [Code(c.text) for c in stmts.comment_of(check.node)]
+        first = number_text(check.start + check.offset)
+        count = self.values[check.count]
+        out.append(Code(f"{self.expr.array(check.array)}.check_run({check.axis}, {first}, {count})"))
+        return out
+
+    def finish(self, finish: hostir.Finish, stmts) -> list:
+        from .python_host_stmt import Code
+
+        expr = self.expr
+        var = expr.var(finish.var) if finish.var else ""
+        temp = self.values.get(finish.temp, "")
+        kind = finish.kind
+        if kind in ("sum", "sub"):
+            op = "+" if kind == "sum" else "-"
+            return [Code(f"{var} = {var} {op} sum({temp}.tolist())")]
+        if kind == "prod":
+            return [Code(f"{var} = {var} * {expr.need('math')}.prod({temp}.tolist())")]
+        if kind in ("max", "min"):
+            compare = (">" if kind == "max" else "<") + ("" if finish.strict else "=")
+            body = [Code(f"{var} = value")]
+            for payload_var, payload_temp in finish.payload:
+                body.append(Code(f"{expr.var(payload_var)} = {self.values[payload_temp]}[k]"))
+            return [
+                Code(
+                    f"for k, value in enumerate({temp}.tolist()):",
+                    [Code(f"if value {compare} {var}:", body)],
+                )
+            ]
+        if kind == "loop_var":
+            count = self.values[finish.count]
+            steps = count if finish.step == 1 else f"{count} * {finish.step}"
+            value = Code(f"{var} = float({finish.start} + {steps})")
+            if finish.when:
+                return [Code(f"if {self.values[finish.when]} > 0:", [value])]
+            return [value]
+        if kind == "errors":
+            fault = expr.need("BasicFault")
+            out = []
+            for number, stmt in sorted(finish.sites.items()):
+                body = [Code(c.text) for c in stmts.comment_of(stmt)]
+                body.append(Code(f"raise {fault}('subscript out of range')"))
+                out.append(Code(f"if {temp}[0] == {number}:", body))
+            return out
+        raise NotImplementedError(f"finish step {kind!r}")
 
     def arg(self, arg) -> str:
         if isinstance(arg, ast.Expr):
@@ -107,14 +197,16 @@ class KernelPrinter:
         if op == "var":
             return self.expr.var(args[0])
         if op == "num":
-            return number_literal(args[0]) if isinstance(args[0], float) else str(args[0])
+            return number_text(args[0])
+        if op in ("count", "temp"):
+            return self.values[args[0]]
         if op == "int":
             return f"{self.expr.need('round_to_int')}({self.expr.value(args[0])})"
         if op == "cdiv":
             return f"-(-{self._operand(args[0])} // {self._operand(args[1])})"
         if op in ("add", "sub", "mul"):
-            symbol = {"add": "+", "sub": "-", "mul": "*"}[op]
-            return f"({self.arg(args[0])} {symbol} {self.arg(args[1])})"
+            symbol = {"add": " + ", "sub": " - ", "mul": " * "}[op]
+            return "(" + symbol.join(self.arg(a) for a in args) + ")"
         if op == "array":
             return f"{self.expr.array(args[0])}.data"
         if op == "len":
@@ -123,7 +215,13 @@ class KernelPrinter:
 
     def _operand(self, arg) -> str:
         text = self.arg(arg)
-        return text if text.replace("_", "").isalnum() else f"({text})"
+        return text if text.replace("_", "").replace(".", "").isalnum() else f"({text})"
+
+
+def number_text(value) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return number_literal(value) if isinstance(value, float) else str(value)
 
 
 def _tuple(items: list[str]) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .. import ast, hostir
 from ..model import Analysis
 from ..naming import Namer
-from .python_host_expr import ExprPrinter, number_literal
+from .python_host_expr import ExprPrinter, constant_truth, number_literal
 from .python_host_origin import origin_comment, statement_texts
 
 # The reference interpreter's run-time messages (transpiler/interpreter/machine.py).
@@ -83,6 +83,12 @@ class StatementPrinter:
         if stmt is None or id(stmt) in self.commented or id(stmt) not in self.texts:
             return []
         self.commented.add(id(stmt))
+        return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
+
+    def comment_of(self, stmt: ast.Stmt) -> list[Code]:
+        """The `# 40 ...` comment of a statement, even if it was printed before."""
+        if id(stmt) not in self.texts:
+            return []
         return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
 
     def block(self, nodes: list[hostir.HNode]) -> list[Code]:
@@ -443,7 +449,7 @@ class StatementPrinter:
         arms = []
         origins = node.origins or [node.origin] * len(node.arms)
         for (condition, body), origin in zip(node.arms, origins):
-            known = _constant_truth(condition)
+            known = constant_truth(condition)
             if known is False:
                 continue  # a comparison of two constants: decided here, exactly as at run time
             if known is True:
@@ -489,7 +495,7 @@ class StatementPrinter:
             if len(inner) != 1 or not isinstance(inner[0], hostir.If):
                 return test, body, comments
             node = inner[0]
-            if len(node.arms) != 1 or node.else_body or _constant_truth(node.arms[0][0]) is not None:
+            if len(node.arms) != 1 or node.else_body or constant_truth(node.arms[0][0]) is not None:
                 return test, body, comments
             if self._min_max_shape(node.arms[0][0], node.arms[0][1]) is not None:
                 return test, body, comments
@@ -684,31 +690,6 @@ def _has_effects(e: ast.Expr | None) -> bool:
 
 def _is_comment_node(node: hostir.HNode) -> bool:
     return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Rem)
-
-
-def _constant_truth(e: ast.Expr) -> bool | None:
-    """The truth of a comparison of two constants (decided now, exactly as at run time:
-    the same floats compared the same way), else None."""
-    if not isinstance(e, ast.BinOp) or e.op not in ("=", "<>", "<", ">", "<=", ">="):
-        return None
-    left, right = _literal(e.left), _literal(e.right)
-    if left is None or right is None or type(left) is not type(right):
-        return None
-    return {
-        "=": left == right,
-        "<>": left != right,
-        "<": left < right,
-        ">": left > right,
-        "<=": left <= right,
-        ">=": left >= right,
-    }[e.op]
-
-
-def _literal(e: ast.Expr):
-    if isinstance(e, ast.Str):
-        return e.value
-    value = _constant(e)
-    return float(value) if value is not None else None
 
 
 def _is_var(e: ast.Expr, name: str) -> bool:

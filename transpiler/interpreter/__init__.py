@@ -16,7 +16,7 @@ Semantics chosen where ECMA-55 is silent or for the extensions (see also
   is fatal.
 - Strings: at most 18 characters in strict mode (bas55, ECMA-55's minimum); in extended
   mode LET has no limit (READ and INPUT still apply the runtime's 18).
-- `--precision f32` (or a kernel program run here): every value stored in a numeric
+- `--precision f32`: every value stored in a numeric
   variable or array element is rounded to float32; arithmetic itself is done in double.
 - GOSUB nests at most 256 deep in strict mode (bas55), 10000 in extended mode.
 - `Options.max_steps`: the program stops with the located error "step limit exceeded"

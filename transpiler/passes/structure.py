@@ -362,9 +362,12 @@ class _Procedure:
             condition = self.negate(first.arms[0][0])
             origin = first.origin
             body = body[1:]
-        else:
-            origin = self.stmts[self._last_source(seq.items[last], head.index)]
-        return hostir.WhileLoop(None, body, condition, origin=origin), last + 1
+            # A loop tested before each iteration is a WHILE loop: give it one, so that
+            # every consumer of WhileLoop.stmt sees its test.
+            stmt = ast.While(condition, coord=origin.coord, label=origin.label)
+            return hostir.WhileLoop(stmt, body, condition, origin=origin), last + 1
+        origin = self.stmts[self._last_source(seq.items[last], head.index)]
+        return hostir.WhileLoop(None, body, None, origin=origin), last + 1
 
     @staticmethod
     def _last_source(item: Item, target: int) -> int:

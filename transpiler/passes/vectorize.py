@@ -97,7 +97,7 @@ class _Vectorizer:
         self.lane_type = TileType(self.ndt, tile)
         self.params: list[ir.KernelParam] = []
         self.args: list[hostir.HostValue] = []
-        self._param_names: set[str] = set()
+        self._param_names: set[tuple[str, str]] = set()
         self.counts: list[LoopCount] = []
         self.temps: list[Temp] = []
         self.checks: list[RangeCheck] = []
@@ -140,16 +140,17 @@ class _Vectorizer:
         return origin_of(stmt, self.analysis.source) if stmt is not None else None
 
     def scalar_param(self, name: str, dtype: ir.DType, arg: hostir.HostValue) -> ir.Param:
-        if name not in self._param_names:
-            self._param_names.add(name)
+        # Keyed by kind: extended BASIC may have a scalar A and an array A.
+        if ("scalar", name) not in self._param_names:
+            self._param_names.add(("scalar", name))
             self.params.append(ir.ScalarParam(name, dtype))
             self.args.append(arg)
         return ir.Param(name, type=TileType(dtype))
 
     def array_param(self, name: str, dtype: ir.DType | None = None, rank: int | None = None, temp: bool = False):
-        if name in self._param_names:
+        if ("array", name) in self._param_names:
             return
-        self._param_names.add(name)
+        self._param_names.add(("array", name))
         if dtype is None:
             sym = self.analysis.arrays[name]
             if sym.elem_type != "num":

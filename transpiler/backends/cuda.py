@@ -1,0 +1,349 @@
+"""The CUDA C++ backend: kernel IR (+ host program) -> a clang-formatted .cu file.
+
+Public entry points (used by driver.py):
+- `generate_cuda_library(lib, source)`: a cuTile BASIC kernel program as a complete .cu
+  (the kernel, `run_<name>()`, and a `main()` that reads INPUT values from stdin and
+  prints the OUTPUT arrays);
+- `generate_cuda_program(host)`: a legacy program (host code by cuda_host.py, which
+  receives this module's `device_code()` for the kernels);
+- `compile_kernels(...)`: `--emit ptx|cubin` through NVRTC;
+- `run_cuda_program(...)`: `--run`/`--check`, on the CPU (g++ and the CUDA emulator) or
+  on a GPU (nvcc).  A kernel program runs as a self-test against the reference
+  interpreter, like the cuTile module's.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import __version__, ir
+from ..errors import BasicError, Coord, SourceFile
+from ..naming import Namer
+from . import cuda_types as T
+from .cuda_expr import ExprPrinter
+from .cuda_helpers import helpers_text
+from .cuda_kernels import CudaKernel, lower_kernel
+from .render import render
+
+# clang-format style of generated code (explicit, so no .clang-format file changes it).
+# Comments are not reflowed: the BASIC source quoted in a header must stay line for line.
+CLANG_FORMAT_STYLE = "{BasedOnStyle: Google, ColumnLimit: 100, ReflowComments: false}"
+SOURCE_MARKER = "BASIC source"
+SOURCE_END = "end of BASIC source"
+
+
+# ---------------------------------------------------------------------- formatting
+
+
+@functools.cache
+def clang_format_binary() -> str:
+    """The clang-format of the `clang-format` PyPI package (a dependency), else PATH's."""
+    candidates = [Path(sys.executable).parent / "clang-format", Path(sysconfig.get_path("scripts")) / "clang-format"]
+    for candidate in candidates:
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    found = shutil.which("clang-format")
+    if found is None:
+        raise FileNotFoundError("clang-format not found (pip install clang-format)")
+    return found
+
+
+def format_cpp(code: str) -> str:
+    done = subprocess.run(
+        [clang_format_binary(), f"--style={CLANG_FORMAT_STYLE}", "--assume-filename=generated.cu"],
+        input=code,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"clang-format failed: {done.stderr.strip()}")
+    return done.stdout
+
+
+# ---------------------------------------------------------------------- device code
+
+
+@dataclass
+class DeviceCode:
+    """The device part of a program: helper functions and kernels (unformatted text), and
+    per IR kernel name what a launcher needs (`CudaKernel`)."""
+
+    text: str
+    kernels: dict[str, CudaKernel]
+
+
+def device_code(kernels: list[ir.Kernel], host_helpers: set[str] = frozenset()) -> DeviceCode:
+    """Lower `kernels`; `host_helpers` are helper functions host code calls too (b2t_cdiv)."""
+    lowered = {k.name: lower_kernel(k) for k in kernels}
+    used = set(host_helpers)
+    for ck in lowered.values():
+        used |= ck.helpers
+    parts = [helpers_text(used)] + [ck.text for ck in lowered.values()]
+    return DeviceCode("\n".join(p for p in parts if p.strip()), lowered)
+
+
+class HostScope:
+    """Scope for printing scalar IR expressions in host code (DIM extents, grid sizes):
+    parameters are host variables."""
+
+    def __init__(self, names: dict[str, str]):
+        self.names = names
+        self.helpers: set[str] = set()
+
+    def param(self, name: str) -> str:
+        return self.names[name]
+
+    def use_helper(self, name: str) -> None:
+        self.helpers.add(name)
+
+    def temp_of(self, e):
+        return None
+
+    def __getattr__(self, attr):  # locals, arrays, block ids: not in host expressions
+        raise BasicError(f"a host-side size expression uses {attr}, which only a kernel has")
+
+
+def host_convert(text: str, source: ir.DType, target: ir.DType) -> str:
+    """Host-side conversion (the device-only __double2int_rz etc. are not available)."""
+    if source == target:
+        return text
+    if target in T.LOW_PRECISION or source in T.LOW_PRECISION:
+        return T.convert(text, source, target)
+    return f"static_cast<{T.c_type(target)}>({text})"
+
+
+# ---------------------------------------------------------------------- kernel programs
+
+
+def generate_cuda_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
+    """The .cu file of a cuTile BASIC kernel program (see the module docstring)."""
+    kernel = lib.kernel
+    # The program's element type is f32 unless --precision said otherwise; the self-test
+    # must analyse the quoted source the same way.
+    precision = kernel.dtype if kernel.dtype != "f32" else None
+    name = _identifier(lib.name)
+    host = Namer("cpp", taken={f"run_{name}", "read_number", "grid", "element", "main"})
+    names = {s.name: host.name(s.name) for s in lib.scalars}
+    scope = HostScope(names)
+    printer = ExprPrinter(scope)
+    arrays = []
+    extent_names: dict[str, list[str]] = {}
+    extents = []
+    for a in lib.arrays:
+        hname = host.name(a.name, "array")
+        words = ["len"] if len(a.extents) == 1 else ["rows", "cols"] if len(a.extents) == 2 else [f"dim{k}" for k in range(len(a.extents))]
+        extent_names[a.name] = [host.fresh(f"{hname}_{w}") for w in words]
+        for ename, e in zip(extent_names[a.name], a.extents):
+            extents.append(f"const int {ename} = {printer.scalar(e)};")
+        count = " * ".join([f"static_cast<std::size_t>({extent_names[a.name][0]})"] + extent_names[a.name][1:])
+        ctype = T.c_type(a.dtype)
+        size = " * ".join([f"sizeof({ctype})"] + extent_names[a.name])
+        arrays.append(
+            {
+                "basic": a.name,
+                "host": hname,
+                "device": host.fresh(f"d_{hname}"),
+                "ctype": ctype,
+                "dtype": a.dtype,
+                "count": count,
+                "bytes": host.fresh(f"{hname}_bytes"),
+                "size": size,
+                "copy_in": a.role in ("input", "inout"),
+                "copy_out": a.name in lib.outputs,
+                "role": a.role,
+                "extents": extent_names[a.name],
+                "rank": len(a.extents),
+            }
+        )
+    by_name = {a["basic"]: a for a in arrays}
+    run_params, call_args = [], []
+    for n in lib.inputs:
+        if n in by_name:
+            a = by_name[n]
+            const = "" if a["copy_out"] else "const "
+            run_params.append(f"{const}{a['ctype']}* {a['host']}")
+            call_args.append(f"{a['host']}.data()")
+        else:
+            s = next(s for s in lib.scalars if s.name == n)
+            run_params.append(f"{T.c_type(s.dtype)} {names[n]}")
+            call_args.append(names[n])
+    for n in lib.outputs:
+        if n not in lib.inputs:
+            run_params.append(f"{by_name[n]['ctype']}* {by_name[n]['host']}")
+            call_args.append(f"{by_name[n]['host']}.data()")
+    cuda_kernel = lower_kernel(kernel)
+    launch_args = []
+    for cp in cuda_kernel.params:
+        p = cp.param
+        if isinstance(p, ir.ArrayParam):
+            launch_args += [by_name[p.name]["device"], *by_name[p.name]["extents"]]
+        elif isinstance(p, ir.ScalarParam):
+            launch_args.append(names[p.name])
+    grid = [printer.scalar(g) for g in kernel.grid]
+    grid += ["1"] * (3 - len(grid))
+    main_scalars = [
+        {
+            "ctype": T.c_type(s.dtype),
+            "name": names[s.name],
+            "read": host_convert(f'read_number("{s.name}")', "f64", s.dtype),
+        }
+        for s in lib.scalars
+    ]
+    main_arrays = [
+        {
+            "ctype": a["ctype"],
+            "host": a["host"],
+            "count": a["count"],
+            "read": host_convert(f'read_number("{a["basic"]}")', "f64", a["dtype"]) if a["copy_in"] else "",
+        }
+        for a in (by_name[n] for n in lib.inputs + lib.outputs if n in by_name)
+    ]
+    main_arrays = list({a["host"]: a for a in main_arrays}.values())
+    outputs = [dict(by_name[n], print=host_convert("element", by_name[n]["dtype"], "f64")) for n in lib.outputs]
+    helpers = helpers_text(cuda_kernel.helpers | scope.helpers)
+    precision = f", --precision {precision}" if precision else ""
+    code = render(
+        "cuda/library.cu.jinja",
+        title=f"{name}.cu: CUDA C++ translated from BASIC by basic2tile",
+        version=__version__,
+        source_name=_comment(Path(source.name).name),
+        file_name=f"{name}.cu",
+        name=name,
+        source_marker=f"{SOURCE_MARKER} ({_comment(Path(source.name).name)}{precision}):",
+        source_end=SOURCE_END,
+        basic_lines=[_comment(line) for line in source.lines],
+        helpers=helpers,
+        kernel=cuda_kernel.text,
+        run_doc=_run_doc(lib),
+        run_params=run_params,
+        extents=extents,
+        arrays=arrays,
+        grid=grid,
+        grid_nonempty="grid.x > 0 && grid.y > 0 && grid.z > 0",
+        kernel_name=cuda_kernel.name,
+        threads=cuda_kernel.threads,
+        dynamic_shared=cuda_kernel.dynamic_shared,
+        launch_args=launch_args,
+        scalar_names=", ".join(s.name for s in lib.scalars) or "(none)",
+        input_array_names=", ".join(n for n in lib.inputs if n in by_name) or "(none)",
+        main_scalars=main_scalars,
+        main_arrays=main_arrays,
+        call_args=call_args,
+        outputs=outputs,
+    )
+    return format_cpp(code)
+
+
+def _run_doc(lib: ir.KernelLibrary) -> str:
+    inputs = ", ".join(n + ("()" if any(a.name == n for a in lib.arrays) else "") for n in lib.inputs)
+    outs = [n for n in lib.outputs if n not in lib.inputs]
+    where = f" into the host arrays {', '.join(outs)} (of their DIM sizes)" if outs else " in place"
+    return f"INPUT {inputs}; the OUTPUT arrays {', '.join(lib.outputs)} are written{where}."
+
+
+def _identifier(name: str) -> str:
+    ident = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
+    return ident if ident and not ident[0].isdigit() else f"prog_{ident}"
+
+
+def _comment(text: str) -> str:
+    """Text for a `//` comment: printable, and not ending in a line continuation."""
+    text = "".join(ch if ch.isprintable() else "?" for ch in text).rstrip()
+    return text + " ." if text.endswith("\\") else text
+
+
+def basic_source_of(code: str) -> tuple[str, str | None] | None:
+    """The BASIC source quoted in a generated kernel-program .cu file and its
+    --precision, or None when `code` is not one."""
+    lines = code.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(f"// {SOURCE_MARKER} (")), None)
+    if start is None:
+        return None
+    header = lines[start]
+    precision = header.split("--precision ", 1)[1].rstrip("):").strip() if "--precision " in header else None
+    body = []
+    for line in lines[start + 1 :]:
+        if line.startswith(f"// {SOURCE_END}"):
+            return "\n".join(body) + "\n", precision
+        body.append(line[5:] if line.startswith("//   ") else line[2:].lstrip())
+    return None
+
+
+# ---------------------------------------------------------------------- legacy programs
+
+
+def generate_cuda_program(host) -> str:
+    """A legacy program with offloaded loops: host code from cuda_host.py."""
+    try:
+        from . import cuda_host
+    except ImportError:
+        raise BasicError(
+            "CUDA output for programs with host code (PRINT, INPUT, legacy loops) needs the "
+            "C++ host printer (transpiler/backends/cuda_host.py), which is not part of this "
+            "build yet; use --target cutile, or a cuTile BASIC kernel program",
+            Coord(host.analysis.source.name, 0, 0),
+        ) from None
+    kernels = list(host.kernels)
+    return format_cpp(cuda_host.generate_cuda_program(host, device_code(kernels, {"b2t_cdiv"})))
+
+
+# ---------------------------------------------------------------------- binaries
+
+
+def compile_kernels(code: str, fmt: str, arch: str, out_dir, name: str) -> list[Path]:
+    """`--emit ptx|cubin`: compile the device code of `code` with NVRTC for `arch`."""
+    from ..verify.nvrtc import NvrtcError, compile_cuda
+
+    if fmt not in ("ptx", "cubin"):
+        raise BasicError(f"--emit {fmt} is for the cuTile target (--target cutile)", Coord(name, 0, 0))
+    try:
+        binary = compile_cuda(code, f"{name}.cu", arch=arch, output=fmt)
+    except (NvrtcError, ValueError) as exc:
+        raise BasicError(f"NVRTC could not compile the generated CUDA: {exc}", Coord(f"{name}.cu", 0, 0)) from None
+    path = Path(out_dir) / f"{name}.{arch}.{fmt}"
+    path.write_bytes(binary)
+    return [path]
+
+
+def run_cuda_program(
+    code: str,
+    name: str,
+    device: str | None,
+    stdin: str | None = None,
+    args: list[str] | None = None,
+    capture: bool = True,
+):
+    """Build and run a generated program: device "cpu" (g++ + the CUDA emulator), "gpu"
+    (nvcc, then the real GPU), or None (the GPU if usable, else the CPU with a notice).
+    A kernel program runs its self-test (`args` are NAME=VALUE sizes)."""
+    from .cuda_run import run_built, self_test
+
+    device = _choose_device(device)
+    source = basic_source_of(code)
+    if source is not None:
+        return self_test(code, name, device, source[0], source[1], args or [])
+    return run_built(code, name, device, stdin, args or [], capture)
+
+
+def _choose_device(device: str | None) -> str:
+    from ..device import gpu_unavailable_reason
+
+    if device == "cpu":
+        return "cpu"
+    reason = gpu_unavailable_reason()
+    if device == "gpu":
+        if reason is not None:
+            raise BasicError(f"--device gpu: no usable GPU ({reason})", Coord("<device>", 0, 0))
+        return "gpu"
+    if reason is None:
+        return "gpu"
+    print(f"basic2tile: no usable GPU ({reason}); running the CUDA program on the CPU emulator", file=sys.stderr)
+    return "cpu"

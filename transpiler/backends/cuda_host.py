@@ -1,0 +1,300 @@
+"""The host part of the CUDA C++ backend: a `hostir.HostProgram` as a complete .cu program.
+
+`generate_cuda_program(host, kernels_code)` returns a clang-formatted C++17 program that,
+built and run, does what the reference interpreter does with the same program: the same
+standard output byte for byte, the same warnings on stderr, and a fatal run-time error
+printed as `<file>: error: line N: <message>` with exit status 1.  It is the C++ twin of
+`python_host.py` (same tree, same decisions); the kernels (`__global__` functions) are
+printed by the kernel backend and arrive as `kernels_code`, inserted after the first
+include.
+
+Layout (templates/cuda/program.cu.jinja): `#include "b2t_cuda.h"`, the kernels, then the
+host code fenced from NVRTC by `#ifndef __CUDACC_RTC__`: `#include "b2t_runtime.h"` (the
+C++ port of transpiler/runtime), the DATA items, and `struct Program`, whose members are
+the BASIC variables and arrays, whose member functions are the DEF FN functions, the
+GOSUB subroutines and `run()`, the program itself, each statement under a
+`// 40 FOR I = 1 TO N` comment.  `main()` runs it and reports a fatal error.
+
+The two headers are written beside the .cu (`write_cuda_program`), so
+`nvcc -arch=sm_90 -std=c++17 prog.cu -o prog` needs nothing else; for the CPU, build with
+`transpiler.verify.cpu_cuda.build_cpu` (g++ and the CUDA emulator).
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+from pathlib import Path
+
+from .. import __version__, ast, hostir
+from ..model import Analysis
+from ..naming import Namer
+from ..passes.structure_flow import static_arrays
+from .cuda_host_expr import ExprPrinter
+from .cuda_host_launch import KernelLaunches
+from .cuda_host_stmt import Code, StatementPrinter
+from .cuda_host_text import cpp_string, line_comment, origin_comment
+from .render import render, templates_dir
+
+# The one clang-format style of generated C++ (kernels and host code alike).
+CLANG_FORMAT_STYLE = (
+    "{BasedOnStyle: Google, ColumnLimit: 100, SortIncludes: Never, ReflowComments: false, "
+    "BreakStringLiterals: false, AllowShortFunctionsOnASingleLine: Empty, "
+    "AllowShortIfStatementsOnASingleLine: Never, AllowShortLoopsOnASingleLine: false, "
+    "AllowShortBlocksOnASingleLine: Never, AllowShortCaseLabelsOnASingleLine: false, "
+    "MaxEmptyLinesToKeep: 1}"
+)
+# Headers a generated program includes, written beside it.
+SUPPORT_HEADERS = ("b2t_cuda.h", "b2t_runtime.h")
+# Names the generated program uses itself, which BASIC names must not take.
+_PROGRAM_NAMES = {"con", "data", "line", "returns", "run", "program", "tmp"}
+_DATA_LINE_WIDTH = 92
+
+
+def generate_cuda_program(
+    host: hostir.HostProgram, kernels_code: str = "", file_name: str | None = None
+) -> str:
+    """The .cu program for `host`; `kernels_code` holds the kernels' definitions."""
+    return format_cpp(_ModulePrinter(host, kernels_code, file_name).render())
+
+
+def support_files() -> dict[str, str]:
+    """The headers a generated program needs beside it: file name -> text."""
+    folder = templates_dir() / "cuda"
+    return {name: (folder / name).read_text() for name in SUPPORT_HEADERS}
+
+
+def write_cuda_program(code: str, path: str | Path) -> list[Path]:
+    """Write a generated program and its headers; returns the files written."""
+    path = Path(path)
+    written = [path]
+    path.write_text(code, encoding="utf-8")
+    for name, text in support_files().items():
+        header = path.parent / name
+        header.write_text(text, encoding="utf-8")
+        written.append(header)
+    return written
+
+
+@functools.cache
+def clang_format_path() -> str:
+    import clang_format
+
+    return clang_format.get_executable("clang-format")
+
+
+def format_cpp(code: str) -> str:
+    """`code` formatted by clang-format in the backend's style."""
+    done = subprocess.run(
+        [clang_format_path(), f"--style={CLANG_FORMAT_STYLE}", "--assume-filename=program.cu"],
+        input=code,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"clang-format failed: {done.stderr}")
+    return done.stdout
+
+
+class _ModulePrinter:
+    def __init__(self, host: hostir.HostProgram, kernels_code: str, file_name: str | None):
+        self.host = host
+        a: Analysis = host.analysis
+        self.a = a
+        self.kernels_code = kernels_code.strip("\n")
+        self.file_name = file_name or _stem(a.source.name).rsplit(".", 1)[0] + ".cu"
+        self.namer = Namer("cpp", taken=_PROGRAM_NAMES)
+        for name in sorted(a.variables):
+            self.namer.name(name)
+        self.array_names = {name: self.namer.name(name, "array") for name in sorted(a.arrays)}
+        self.sub_names = {sub.name: self.namer.fresh(sub.name) for sub in host.subroutines}
+        for name in sorted(a.functions):
+            self.namer.name(name, "function")
+        self.expr = ExprPrinter(a, self.namer, self.array_names)
+        self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
+        self.stmts.has_return_stack = host.return_stack
+        self.stmts.static_arrays = static_arrays(a)
+        self.kernels = KernelLaunches(host, self.expr, self.namer)
+        self.stmts.kernels = self.kernels
+
+    # ----------------------------------------------------------------- the file
+
+    def render(self) -> str:
+        a = self.a
+        header, run_body = self.run_body()
+        subs = [self.subroutine(sub) for sub in self.host.subroutines]
+        functions = self.functions()
+        members = self.members()
+        return render(
+            "cuda/program.cu.jinja",
+            title=f"{line_comment(_stem(a.source.name))[3:]}: a BASIC program translated to CUDA C++",
+            version=__version__,
+            source_name=line_comment(a.source.name)[3:],
+            file_name=line_comment(self.file_name)[3:],
+            exe_name=line_comment(self.file_name.rsplit(".", 1)[0])[3:] or "prog",
+            source_literal=cpp_string(a.source.name),
+            kernels_code=self.kernels_code,
+            compile_warnings=[cpp_string(str(w)) for w in a.warnings],
+            data_lines=self.data_lines() if self.uses_data else [],
+            uses_data=self.uses_data,
+            device_code=self.kernels.helpers(),
+            header=header,
+            members=members,
+            functions=functions + subs,
+            run_body=run_body,
+            uses_end_exception=self.stmts.uses_end_exception,
+        )
+
+    @property
+    def uses_data(self) -> bool:
+        return bool(self.a.data) or any(
+            isinstance(s, (ast.Read, ast.Restore, ast.MatRead)) for s in self.a.stmts
+        )
+
+    def data_lines(self) -> list[str]:
+        """The DATA items, each DATA statement's under its comment."""
+        lines = []
+        for stmt in self.a.stmts:
+            if not isinstance(stmt, ast.Data):
+                continue
+            lines.append(origin_comment(stmt.label, self.stmts.texts.get(id(stmt), "DATA")))
+            row = ""
+            for datum in stmt.items:
+                entry = f"{{{cpp_string(datum.text)}, {'true' if datum.quoted else 'false'}}},"
+                if row and len(row) + 1 + len(entry) > _DATA_LINE_WIDTH:
+                    lines.append(row)
+                    row = ""
+                row = f"{row} {entry}" if row else entry
+            if row:
+                lines.append(row)
+        return lines
+
+    # ----------------------------------------------------------------- struct Program
+
+    def members(self) -> list[Code]:
+        a = self.a
+        out: list[Code] = []
+        groups: dict[str, list[str]] = {"num": [], "int": [], "str": []}
+        for name in sorted(a.variables):
+            groups[_type_of(name)].append(self.namer.name(name))
+        initial = {"num": " = 0.0", "int": " = 0", "str": ""}
+        for kind in ("num", "int", "str"):
+            names = groups[kind]
+            for i in range(0, len(names), 8):
+                declared = ", ".join(n + initial[kind] for n in names[i : i + 8])
+                out.append(Code(f"{self.expr.cpp_type(kind)} {declared};"))
+        for name, symbol in self._arrays_in_order():
+            element = self.expr.cpp_type(symbol.elem_type)
+            rank = symbol.rank
+            array = self.array_names[name]
+            out.append(Code(f"b2t::Array<{element}> {array}{{{cpp_string(name)}, {symbol.base}, {rank}}};"))
+        if self.host.return_stack:
+            depth = {True: 256, False: 10000}[a.options.strict]
+            out.append(Code(f"b2t::GosubStack returns{{{depth}}};  // GOSUB return labels"))
+        if self.stmts.labels:
+            labels = list(self.stmts.labels) + (["DONE"] if self.stmts.uses_done_label else [])
+            out.append(Code("// The blocks of the dispatch loops (GOTO targets)."))
+            out.append(Code(f"enum Label {{ {', '.join(labels)} }};"))
+        out += self.kernels.members()
+        return out
+
+    def _arrays_in_order(self):
+        return sorted(self.a.arrays.items(), key=lambda kv: (kv[1].coord.line, kv[1].coord.column))
+
+    def allocations(self) -> list[Code]:
+        """The arrays whose bounds are constants, allocated when the program starts."""
+        static = static_arrays(self.a)
+        out: list[Code] = []
+        for name, symbol in self._arrays_in_order():
+            if symbol.upper is None:
+                continue  # its DIM statement allocates it
+            if symbol.dim_stmt is not None:
+                out += self.stmts.comment(hostir.Simple(symbol.dim_stmt, origin=symbol.dim_stmt))
+            elif name in static:
+                out.append(Code(f"// {name}() is used without DIM: subscripts {symbol.base} to 10"))
+            bounds = ", ".join(str(u) for u in symbol.upper)
+            out.append(Code(f"{self.array_names[name]}.allocate({{{bounds}}});"))
+        return out
+
+    def run_body(self) -> tuple[list[Code], list[Code]]:
+        """The leading REMs (the program's description) and the body of run()."""
+        host = self.host
+        leading = 0
+        while leading < len(host.body) and _is_rem(host.body[leading]):
+            leading += 1
+        header = self.stmts.nodes(host.body[:leading])
+        self.stmts.function_locals = {}
+        allocations = self.allocations()
+        body = self.stmts.nodes(host.body[leading:])
+        if body and body[-1].text == "return;" and body[-1].body is None:
+            body.pop()  # END on the last line
+        return header, self._locals() + allocations + body
+
+    def _locals(self) -> list[Code]:
+        """Declarations of the function's loop limits and steps shared by dispatch blocks."""
+        return [Code(f"{ctype} {name} = 0.0;") for name, ctype in self.stmts.function_locals.items()]
+
+    def subroutine(self, sub: hostir.Subroutine) -> list[Code]:
+        self.stmts.in_sub = True
+        self.stmts.function_locals = {}
+        body = self.stmts.nodes(sub.body)
+        self.stmts.in_sub = False
+        comments = []
+        while body and body[0].is_comment:
+            comments.append(body.pop(0))
+        return comments + [Code(f"void {self.sub_names[sub.name]}()", self._locals() + body)]
+
+    def functions(self) -> list[list[Code]]:
+        """The DEF FN functions the program calls (directly or through each other)."""
+        a = self.a
+        called = set(self.expr.functions_called)
+        bodies: dict[str, list[Code]] = {}
+        work = list(called)
+        while work:
+            name = work.pop()
+            before = set(self.expr.functions_called)
+            bodies[name] = self._function_body(name)  # records the functions it calls
+            for new in self.expr.functions_called - before:
+                if new not in called:
+                    called.add(new)
+                    work.append(new)
+        out = []
+        for name in sorted(called, key=lambda n: a.functions[n].index):
+            fn = a.functions[name]
+            comment = self.stmts.comment(hostir.Simple(fn.stmt, origin=fn.stmt))
+            params = ", ".join(
+                f"{self.expr.cpp_type(t)} {self.namer.name(p)}" for p, t in zip(fn.params, fn.param_types)
+            )
+            result = self.expr.cpp_type(fn.result_type)
+            head = f"{result} {self.namer.name(name, 'function')}({params})"
+            out.append(comment + [Code(head, bodies[name])])
+        return out
+
+    def _function_body(self, name: str) -> list[Code]:
+        fn = self.a.functions[name]
+        saved_ranges, self.expr.ranges = self.expr.ranges, {}
+        self.expr.params = dict(zip(fn.params, fn.param_types))
+        pre: list[str] = []
+        value = self.expr.value(fn.body, pre)
+        self.expr.params = {}
+        self.expr.ranges = saved_ranges
+        return [Code(line) for line in pre] + [
+            Code(f"return {self.expr.store(value, fn.result_type)};")
+        ]
+
+
+def _type_of(name: str) -> str:
+    if name.endswith("$"):
+        return "str"
+    if name.endswith("%"):
+        return "int"
+    return "num"
+
+
+def _is_rem(node: hostir.HNode) -> bool:
+    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Rem)
+
+
+def _stem(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]

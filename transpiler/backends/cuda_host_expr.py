@@ -1,0 +1,436 @@
+"""BASIC expressions as C++ source text for generated host programs.
+
+The semantics are the reference interpreter's, as in `python_host_expr.py`, with what C++
+needs on top:
+
+- Types.  Numbers are `double` (`float` for variables and arrays with --precision f32),
+  `%` variables and arrays are `std::int32_t`, strings `std::string`.  Arithmetic is done
+  in double, as the interpreter does it: when neither operand of a binary operation is a
+  double, the left one is converted (`double(a_int) + b_int`), so two floats or two
+  int32s never meet in float or int arithmetic (which would round, or overflow).
+- Operations.  `+` and `-` are C++'s; `*`, `/`, `^`, MOD, the functions and the stores
+  are the runtime's (`b2t::mul`, `b2t::div`, `b2t::power`...), which report ECMA-55's
+  exceptions.  A comparison is a `bool` where only its truth matters and -1 / 0 as a
+  value; AND and OR are `&&` and `||`, or `&` and `|` (which evaluate both sides, as
+  BASIC does) when the right side could warn, fail or draw a random number.
+- Order of evaluation.  BASIC evaluates operands left to right; C++ leaves the order of
+  the operands of `+`, `<`, `&` and of function arguments unspecified.  Where two
+  operands could be told apart by the order (both draw random numbers, or they can
+  report different warnings, or one can warn and the other fail), the earlier ones are
+  evaluated first into `const auto tmp = ...;` lines (`pre`) before the statement, or
+  inside an immediately invoked lambda where no statement can go first (a WHILE or ELSE
+  IF condition).  When two operands could each end the program with an error, which
+  error is reported is left to the compiler (the program stops at the same statement).
+
+Parentheses appear only where C++'s precedence (or GCC's -Wparentheses) needs them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .. import ast
+from ..errors import BasicUnsupportedError
+from ..model import Analysis
+from ..naming import Namer
+from ..passes.functions import is_user_function
+from .cuda_host_text import cpp_number, cpp_string
+
+# C++ precedence, low to high
+_COND = 2
+_OR = 4
+_AND = 5
+_BIT = 7  # & and | (kept apart from comparisons by parentheses)
+_EQUALITY = 9
+_RELATIONAL = 10
+_SUM = 12
+_UNARY = 15
+_PRIMARY = 17
+
+_COMPARISONS = {"=": "==", "<>": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
+_OPERATORS = {"*": "b2t::mul", "/": "b2t::div", "^": "b2t::power", "MOD": "b2t::MOD"}
+# Functions whose argument can make them fail (a fatal error, not just a warning).
+_FALLIBLE = {"SQR", "LOG", "SIN", "COS", "TAN"}
+_QUIET = {"ABS", "SGN", "INT", "ATN", "MAX", "MIN"}
+
+# C++ types of values: "double", "float", "int32", "string", "literal" (a string literal,
+# a `const char*`).
+CTYPES = {"double": "double", "float": "float", "int32": "std::int32_t", "string": "std::string"}
+
+
+@dataclass(frozen=True)
+class Effects:
+    """What evaluating an expression can do besides giving its value: draw random
+    numbers, report warnings (identified by their message where it is fixed), fail."""
+
+    rnd: bool = False
+    warnings: frozenset = frozenset()
+    fails: bool = False
+
+    def __or__(self, other: "Effects") -> "Effects":
+        return Effects(
+            self.rnd or other.rnd, self.warnings | other.warnings, self.fails or other.fails
+        )
+
+    @property
+    def any(self) -> bool:
+        return self.rnd or bool(self.warnings) or self.fails
+
+
+NONE = Effects()
+
+
+def conflict(first: Effects, second: Effects) -> bool:
+    """Could evaluating `second` before `first` be seen in the output or the warnings?"""
+    if first.rnd and second.rnd:
+        return True
+    if first.warnings and second.warnings and len(first.warnings | second.warnings) > 1:
+        return True
+    return bool((first.warnings and second.fails) or (first.fails and second.warnings))
+
+
+@dataclass
+class Code:
+    """C++ expression text, its precedence and its C++ type."""
+
+    text: str
+    prec: int
+    ctype: str
+
+    def wrap(self, min_prec: int) -> str:
+        return f"({self.text})" if self.prec < min_prec else self.text
+
+
+class ExprPrinter:
+    """Prints expressions of one program; `pre` lists collect the lines a statement
+    needs first (see the module docstring)."""
+
+    def __init__(self, analysis: Analysis, namer: Namer, array_names: dict[str, str]):
+        self.a = analysis
+        self.namer = namer
+        self.array_names = array_names
+        self.f32 = analysis.number_type == "f32"
+        self.strict = analysis.options.strict
+        self.number = "float" if self.f32 else "double"
+        self.functions_called: set[str] = set()
+        self.params: dict[str, str] = {}  # DEF FN parameter -> its type, in a body
+        # Counting loop variables in scope -> the range of their values (from the
+        # statement printer): their subscripts cannot be out of range.
+        self.ranges: dict[str, tuple[int, int]] = {}
+        self._effects: dict[int, Effects] = {}
+
+    # ----------------------------------------------------------------- names and types
+
+    def var(self, name: str) -> str:
+        return self.namer.name(name)
+
+    def array(self, name: str) -> str:
+        return self.array_names[name]
+
+    def ctype_of(self, value_type: str) -> str:
+        """The C++ type storing a BASIC value type ("num", "int", "str")."""
+        return {"num": self.number, "int": "int32", "str": "string"}[value_type]
+
+    def cpp_type(self, value_type: str) -> str:
+        return CTYPES[self.ctype_of(value_type)]
+
+    def var_type(self, name: str) -> str:
+        if name in self.params:
+            return self.params[name]
+        return _type_of(name)
+
+    # ----------------------------------------------------------------- statement level
+
+    def value(self, e: ast.Expr, pre: list[str] | None) -> str:
+        """The text of `e`; lines it needs first go to `pre` (None: nowhere, then a
+        lambda evaluates them in place)."""
+        return self.value_code(e, pre).text
+
+    def value_code(self, e: ast.Expr, pre: list[str] | None) -> Code:
+        if pre is not None:
+            return self._value(e, pre)
+        local: list[str] = []
+        code = self._value(e, local)
+        return self._in_lambda(local, code)
+
+    def double_value(self, e: ast.Expr, pre: list[str] | None) -> str:
+        """The value of a numeric `e` as a double (for braced lists of doubles)."""
+        code = self.value_code(e, pre)
+        if code.ctype == "double":
+            return code.text
+        return f"double({code.text})"
+
+    def cond(self, e: ast.Expr, pre: list[str] | None) -> str:
+        """A C++ condition true exactly when the BASIC value is nonzero."""
+        if pre is not None:
+            return self._cond(e, pre).text
+        local: list[str] = []
+        code = self._cond(e, local)
+        return self._in_lambda(local, code).text
+
+    @staticmethod
+    def _in_lambda(lines: list[str], code: Code) -> Code:
+        if not lines:
+            return code
+        return Code(f"[&] {{ {' '.join(lines)} return {code.text}; }}()", _PRIMARY, code.ctype)
+
+    def store(self, text: str, value_type: str) -> str:
+        """`text` converted for storing in a variable or element of `value_type`."""
+        if value_type == "int":
+            return f"b2t::to_int32({text})"
+        if value_type == "str":
+            return f"b2t::check_string({text})" if self.strict else text
+        return f"static_cast<float>({text})" if self.f32 else text
+
+    # ----------------------------------------------------------------- values
+
+    def _value(self, e: ast.Expr, pre: list[str]) -> Code:
+        if isinstance(e, ast.Num):
+            text = cpp_number(e.value)
+            return Code(text, _UNARY if text.startswith("-") else _PRIMARY, "double")
+        if isinstance(e, ast.Str):
+            return Code(cpp_string(e.value), _PRIMARY, "literal")
+        if isinstance(e, ast.Var):
+            return Code(self.var(e.name), _PRIMARY, self.ctype_of(self.var_type(e.name)))
+        if isinstance(e, ast.Index):
+            return self.element(e, pre)
+        if isinstance(e, ast.Call):
+            return self.call(e, pre)
+        if isinstance(e, ast.UnaryOp):
+            return self._unary(e, pre)
+        if isinstance(e, ast.BinOp):
+            return self._binop(e, pre)
+        raise TypeError(f"cannot print {type(e).__name__} in a host program")
+
+    def _unary(self, e: ast.UnaryOp, pre: list[str]) -> Code:
+        if e.op == "+":
+            return self._value(e.operand, pre)
+        if e.op == "-":
+            operand = self._value(e.operand, pre)
+            if operand.ctype == "int32":  # -(-2147483648) does not fit an int32
+                return Code(f"-double({operand.text})", _UNARY, "double")
+            text = operand.wrap(_UNARY)
+            if text.startswith("-"):
+                text = f"({text})"  # not `--x`
+            return Code("-" + text, _UNARY, operand.ctype)
+        condition = self._cond(e.operand, pre)  # NOT
+        return Code(f"{condition.wrap(_COND + 1)} ? 0.0 : -1.0", _COND, "double")
+
+    def _binop(self, e: ast.BinOp, pre: list[str]) -> Code:
+        op = e.op
+        if op in _COMPARISONS or op in ("AND", "OR"):
+            condition = self._cond(e, pre)
+            return Code(f"{condition.wrap(_COND + 1)} ? -1.0 : 0.0", _COND, "double")
+        left, right = self._operands([e.left, e.right], pre)
+        if op in ("+", "-"):
+            if left.ctype in ("string", "literal"):  # string concatenation
+                text = left.text
+                if left.ctype == "literal" and right.ctype == "literal":
+                    text = f"std::string({text})"
+                return Code(f"{text} + {right.wrap(_SUM + 1)}", _SUM, "string")
+            left_text = _as_double(left, right, _SUM)
+            return Code(f"{left_text} {op} {right.wrap(_SUM + 1)}", _SUM, "double")
+        if op in _OPERATORS:
+            return Code(f"{_OPERATORS[op]}({left.text}, {right.text})", _PRIMARY, "double")
+        raise BasicUnsupportedError(
+            f"the operator {op} is not supported by the CUDA C++ backend yet", e.coord
+        )
+
+    def _operands(self, exprs: list[ast.Expr], pre: list[str]) -> list[Code]:
+        """The operands of one operation, evaluated so that the order C++ picks cannot
+        be seen: the earlier effectful operands go to temporaries when they conflict."""
+        effects = [self.effects(x) for x in exprs]
+        ordered = any(
+            conflict(effects[i], effects[j])
+            for i in range(len(exprs))
+            for j in range(i + 1, len(exprs))
+        )
+        last = max((i for i, fx in enumerate(effects) if fx.any), default=-1)
+        codes = []
+        for i, x in enumerate(exprs):
+            code = self._value(x, pre)
+            if ordered and i < last and effects[i].any:
+                temp = self.namer.fresh("tmp")
+                pre.append(f"const auto {temp} = {code.text};")
+                code = Code(temp, _PRIMARY, code.ctype)
+            codes.append(code)
+        return codes
+
+    # ----------------------------------------------------------------- conditions
+
+    def _cond(self, e: ast.Expr, pre: list[str]) -> Code:
+        if isinstance(e, ast.BinOp) and e.op in _COMPARISONS:
+            left, right = self._operands([e.left, e.right], pre)
+            prec = _EQUALITY if e.op in ("=", "<>") else _RELATIONAL
+            if left.ctype == "literal" and right.ctype == "literal":
+                left = Code(f"std::string({left.text})", _PRIMARY, "string")
+            left_text = _as_double(left, right, prec + 1)
+            return Code(f"{left_text} {_COMPARISONS[e.op]} {right.wrap(prec + 1)}", prec, "bool")
+        if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
+            both = self.effects(e.right).any  # BASIC evaluates both sides
+            if both:
+                left, right = self._cond_operands([e.left, e.right], pre)
+                symbol = "&" if e.op == "AND" else "|"
+                return Code(f"{left.wrap(_UNARY)} {symbol} {right.wrap(_UNARY)}", _BIT, "bool")
+            left = self._cond(e.left, pre)
+            right = self._cond(e.right, pre)
+            symbol, prec = ("&&", _AND) if e.op == "AND" else ("||", _OR)
+            return Code(f"{left.wrap(_AND + 1)} {symbol} {right.wrap(_AND + 1)}", prec, "bool")
+        if isinstance(e, ast.UnaryOp) and e.op == "NOT":
+            return Code("!" + self._cond(e.operand, pre).wrap(_UNARY), _UNARY, "bool")
+        value = self._value(e, pre)
+        return Code(f"{value.wrap(_EQUALITY + 1)} != 0.0", _EQUALITY, "bool")
+
+    def _cond_operands(self, exprs: list[ast.Expr], pre: list[str]) -> list[Code]:
+        effects = [self.effects(x) for x in exprs]
+        ordered = conflict(effects[0], effects[1])
+        codes = []
+        for i, x in enumerate(exprs):
+            code = self._cond(x, pre)
+            if ordered and i == 0 and effects[0].any:
+                temp = self.namer.fresh("tmp")
+                pre.append(f"const bool {temp} = {code.text};")
+                code = Code(temp, _PRIMARY, "bool")
+            codes.append(code)
+        return codes
+
+    # ----------------------------------------------------------------- calls and elements
+
+    def call(self, e: ast.Call, pre: list[str]) -> Code:
+        if is_user_function(e.name):
+            self.functions_called.add(e.name)
+            fn = self.a.functions[e.name]
+            codes = self._operands(e.args, pre)
+            args = [self.store(c.text, t) for c, t in zip(codes, fn.param_types)]
+            name = self.namer.name(e.name, "function")
+            return Code(f"{name}({', '.join(args)})", _PRIMARY, self.ctype_of(fn.result_type))
+        if e.name not in _FALLIBLE | _QUIET | {"EXP", "RND"}:
+            raise BasicUnsupportedError(
+                f"the function {e.name} is not supported by the CUDA C++ backend yet", e.coord
+            )
+        args = ", ".join(c.text for c in self._operands(e.args, pre))
+        return Code(f"b2t::{e.name}({args})", _PRIMARY, "double")
+
+    def element(self, e: ast.Index, pre: list[str]) -> Code:
+        subscripts = ", ".join(self.subscript(c) for c in self._operands(e.indices, pre))
+        symbol = self.a.arrays[e.name]
+        return Code(f"{self.array(e.name)}({subscripts})", _PRIMARY, self.ctype_of(symbol.elem_type))
+
+    @staticmethod
+    def subscript(code: Code) -> str:
+        """Integral constants print as ints (the array rounds anyway)."""
+        text = code.text
+        if text.endswith(".0") and text[:-2].isdigit():
+            return text[:-2]
+        return text
+
+    # ----------------------------------------------------------------- effects
+
+    def effects(self, e: ast.Expr) -> Effects:
+        """What evaluating `e` can do besides giving its value (cached per node)."""
+        key = id(e)
+        if key not in self._effects:
+            self._effects[key] = self._compute_effects(e)
+        return self._effects[key]
+
+    def _compute_effects(self, e: ast.Expr) -> Effects:
+        inner = NONE
+        for child in _children(e):
+            inner = inner | self.effects(child)
+        if isinstance(e, ast.Index):
+            return inner | Effects(fails=not self._safe_element(e))
+        if isinstance(e, ast.Call):
+            if is_user_function(e.name):
+                return inner | self.function_effects(e.name)
+            if e.name == "RND":
+                return inner | Effects(rnd=True)
+            if e.name == "EXP":
+                return inner | Effects(warnings=frozenset({f"EXP@{id(e)}"}))
+            if e.name in _FALLIBLE:
+                return inner | Effects(fails=not _positive_constant(e.args[0]))
+            return inner
+        if isinstance(e, ast.BinOp):
+            if e.op == "*":
+                return inner | Effects(warnings=frozenset({"operation overflow (*)"}))
+            if e.op in ("/", "MOD"):
+                return inner | Effects(warnings=frozenset({"division by zero"}))
+            if e.op == "^":
+                warnings = {"operation overflow"}
+                if not _positive_constant(e.right):
+                    warnings.add(f"zero raised to negative value@{id(e)}")
+                return inner | Effects(
+                    warnings=frozenset(warnings), fails=not _integral_constant(e.right)
+                )
+        return inner
+
+    def function_effects(self, name: str) -> Effects:
+        """What a call of a DEF FN function can do (its body, and the conversions of its
+        arguments and result).  Its body runs in many places, so no loop ranges apply."""
+        key = ("function", name)
+        if key not in self._effects:
+            fn = self.a.functions[name]
+            saved, self.ranges = self.ranges, {}
+            body = self.effects(fn.body)
+            self.ranges = saved
+            converts = fn.result_type == "int" or "int" in fn.param_types
+            checks = self.strict and "str" in (fn.result_type, *fn.param_types)
+            self._effects[key] = body | Effects(fails=converts or checks)
+        return self._effects[key]
+
+    def _safe_element(self, e: ast.Index) -> bool:
+        """Are the subscripts in range for sure: integral constants, or counting loop
+        variables, within a DIM that never changes?"""
+        symbol = self.a.arrays[e.name]
+        if symbol.upper is None or symbol.redimensioned:
+            return False
+        for sub, upper in zip(e.indices, symbol.upper):
+            span = self._span(sub)
+            if span is None or span[0] < symbol.base or span[1] > upper:
+                return False
+        return True
+
+    def _span(self, e: ast.Expr) -> tuple[int, int] | None:
+        if isinstance(e, ast.Num) and math.isfinite(e.value) and e.value == int(e.value):
+            return int(e.value), int(e.value)
+        if isinstance(e, ast.Var) and e.name not in self.params:
+            return self.ranges.get(e.name)
+        return None
+
+
+def _as_double(left: Code, right: Code, min_prec: int) -> str:
+    """The left operand's text, converted to double when neither operand is one."""
+    numeric = ("double", "float", "int32")
+    if left.ctype in numeric and right.ctype in numeric and "double" not in (left.ctype, right.ctype):
+        return f"double({left.text})"
+    return left.wrap(min_prec)
+
+
+def _children(e: ast.Expr) -> list[ast.Expr]:
+    if isinstance(e, ast.Index):
+        return list(e.indices)
+    if isinstance(e, ast.Call):
+        return list(e.args)
+    if isinstance(e, ast.UnaryOp):
+        return [e.operand]
+    if isinstance(e, ast.BinOp):
+        return [e.left, e.right]
+    return []
+
+
+def _type_of(name: str) -> str:
+    if name.endswith("$"):
+        return "str"
+    if name.endswith("%"):
+        return "int"
+    return "num"
+
+
+def _positive_constant(e: ast.Expr) -> bool:
+    return isinstance(e, ast.Num) and 0.0 < e.value < math.inf
+
+
+def _integral_constant(e: ast.Expr) -> bool:
+    if isinstance(e, ast.UnaryOp) and e.op in "+-":
+        e = e.operand
+    return isinstance(e, ast.Num) and math.isfinite(e.value) and e.value == int(e.value)

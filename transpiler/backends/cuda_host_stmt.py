@@ -1,0 +1,536 @@
+"""Host program nodes (`transpiler.hostir`) as C++ statements.
+
+The C++ twin of `python_host_stmt.py`: the same nodes, the same decisions, the same run-
+time behaviour, in C++ idiom.  The printer decides the text of every line; the template
+lays the lines out (`templates/cuda/host_body.cu.jinja`) and clang-format indents.
+
+Differences of form, each with the same effect as the Python code:
+- PRINT is one chain `con.print(a).zone().print(b).newline();` (C++17 evaluates a chain
+  of member calls left to right, so each item is evaluated after the one before it is
+  printed, as in the interpreter).
+- A FOR loop is a C++ `for` whose increment is the NEXT (so `continue` needs nothing
+  first); its limit and step are `const` locals named after the variable.
+- A dispatch loop is `for (Label label = L100;;) { switch (label) { case L100: ... } break; }`;
+  a jump is `label = L200; continue;`, leaving the loop is `break;`.
+- A statement that can end the program with an error first sets `line`, the BASIC line
+  number that `main` prints with the message (the Python module finds it from its
+  traceback instead).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ast, hostir
+from ..errors import BasicUnsupportedError
+from ..model import Analysis
+from ..naming import Namer
+from .cuda_host_expr import ExprPrinter
+from .cuda_host_text import cpp_number, cpp_string, origin_comment
+from .python_host_origin import statement_texts
+
+GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
+
+
+@dataclass
+class Code:
+    """One line of code, or a compound statement: its head (`for (...)`) and body."""
+
+    text: str
+    body: list["Code"] | None = None
+    braces: bool = True  # `case 1:` bodies of an ON switch go without
+
+    @property
+    def is_comment(self) -> bool:
+        return self.text.startswith("//") and self.body is None
+
+
+class StatementPrinter:
+    def __init__(self, analysis: Analysis, namer: Namer, expr: ExprPrinter, sub_names: dict):
+        self.a = analysis
+        self.namer = namer
+        self.expr = expr
+        self.sub_names = sub_names  # hostir subroutine name -> C++ member function name
+        self.texts = statement_texts(analysis)
+        self.commented: set[int] = set()
+        self.index_of = {id(s): i for i, s in enumerate(analysis.stmts)}
+        self.in_sub = False
+        self.uses_end_exception = False
+        self.has_return_stack = False
+        self.labels: list[str] = []  # dispatch labels in order of first use
+        self.uses_done_label = False
+        self.tracks_lines = any(line.number is not None for line in analysis.program.lines)
+        # source line -> BASIC line number
+        self.line_numbers = {
+            line.coord.line: line.number for line in analysis.program.lines if line.number
+        }
+        self.line_var = "line"
+        self.returns_var = "returns"
+        self.label_var = namer.fresh("label")
+        self.reply_var = namer.fresh("reply")
+        # Locals of the function being printed that outlive one statement: the limits
+        # and steps of loops lowered into a dispatch loop.  name -> C++ type
+        self.function_locals: dict[str, str] = {}
+        self._for_names: dict[tuple, str] = {}
+        self.kernels = None  # a KernelLaunches, set by the module printer
+
+    # ----------------------------------------------------------------- helpers
+
+    def comment(self, node: hostir.HNode) -> list[Code]:
+        stmt = node.origin
+        if stmt is None or id(stmt) in self.commented or id(stmt) not in self.texts:
+            return []
+        self.commented.add(id(stmt))
+        return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
+
+    def nodes(self, nodes: list[hostir.HNode]) -> list[Code]:
+        out: list[Code] = []
+        for node in nodes:
+            out.extend(self.comment(node))
+            out.extend(getattr(self, "n_" + type(node).__name__)(node))
+        return out
+
+    def at_line(self, node: hostir.HNode, fails: bool) -> list[Code]:
+        """`line = 40;` before a statement that can end the program with an error."""
+        if not fails or not self.tracks_lines:
+            return []
+        label = node.origin.label if node.origin is not None else None
+        return [Code(f"{self.line_var} = {label if label is not None else 0};")]
+
+    def fails(self, *exprs: ast.Expr | None) -> bool:
+        return any(e is not None and self.expr.effects(e).fails for e in exprs)
+
+    def var(self, name: str) -> str:
+        return self.namer.name(name)
+
+    def target_type(self, target: ast.LValue) -> str:
+        if isinstance(target, ast.Index):
+            return self.a.arrays[target.name].elem_type
+        return _type_of(target.name)
+
+    def store_fails(self, target: ast.LValue) -> bool:
+        """Can storing into `target` fail (a subscript, a `%` conversion, a long string)?"""
+        kind = self.target_type(target)
+        if kind == "int" or (kind == "str" and self.expr.strict):
+            return True
+        return isinstance(target, ast.Index) and self.fails(target)
+
+    def assign(self, target: ast.LValue, value: str, pre: list[str]) -> list[Code]:
+        """`target = value;` with the store conversion.  C++17 evaluates the value before
+        the target's subscripts, as Python does (the interpreter the other way round;
+        only an assignment whose subscript is out of range *and* whose value warns could
+        tell, and it is fatal either way)."""
+        converted = self.expr.store(value, self.target_type(target))
+        if isinstance(target, ast.Var):
+            return [Code(line) for line in pre] + [Code(f"{self.var(target.name)} = {converted};")]
+        target_pre: list[str] = []
+        element = self.expr.element(target, target_pre).text
+        if target_pre:  # keep the value first
+            temp = self.namer.fresh("tmp")
+            pre = pre + [f"const auto {temp} = {converted};"]
+            converted = temp
+        lines = pre + target_pre + [f"{element} = {converted};"]
+        return [Code(line) for line in lines]
+
+    # ----------------------------------------------------------------- simple statements
+
+    def n_Simple(self, node: hostir.Simple) -> list[Code]:
+        stmt = node.stmt
+        method = getattr(self, "s_" + type(stmt).__name__, None)
+        if method is None:
+            raise BasicUnsupportedError(
+                f"{type(stmt).__name__} statements are not supported by the CUDA C++ backend yet",
+                stmt.coord,
+            )
+        return method(node, stmt)
+
+    def _nothing(self, node, stmt) -> list[Code]:
+        return []  # its comment is all there is
+
+    s_Rem = s_Data = s_DefFn = s_OptionBase = _nothing
+
+    def s_Let(self, node, stmt: ast.Let) -> list[Code]:
+        pre: list[str] = []
+        value = self.expr.value(stmt.value, pre)
+        fails = self.fails(stmt.value) or self.store_fails(stmt.target)
+        return self.at_line(node, fails) + self.assign(stmt.target, value, pre)
+
+    def s_Print(self, node, stmt: ast.Print) -> list[Code]:
+        chains: list[list[str]] = [[]]  # the calls of each statement `con.print(...)...;`
+        lines: list[Code] = []
+        fails = False
+        for item in stmt.items:
+            if isinstance(item, ast.PrintSep):
+                if item.sep == ",":
+                    chains[-1].append("zone()")
+                continue
+            expr = item.column if isinstance(item, ast.Tab) else item
+            fails = fails or self.fails(expr)
+            pre: list[str] = []
+            text = self.expr.value(expr, pre)
+            if pre:  # what it needs first runs after the items before it are printed
+                lines += self._print_chain(chains[-1])
+                lines += [Code(line) for line in pre]
+                chains.append([])
+            chains[-1].append(f"tab({text})" if isinstance(item, ast.Tab) else f"print({text})")
+        if not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep):
+            chains[-1].append("newline()")
+        lines += self._print_chain(chains[-1])
+        return self.at_line(node, fails) + lines
+
+    @staticmethod
+    def _print_chain(calls: list[str]) -> list[Code]:
+        if not calls:
+            return []
+        return [Code("con." + ".".join(calls) + ";")]
+
+    def s_Input(self, node, stmt: ast.Input) -> list[Code]:
+        kinds = [
+            "b2t::STRING" if self.target_type(t) == "str" else "b2t::NUMBER" for t in stmt.targets
+        ]
+        args = "{" + ", ".join(kinds) + "}"
+        if stmt.prompt is not None:
+            args = f"{cpp_string(stmt.prompt)}, {args}"
+        call = f"con.input({args})"
+        head = self.at_line(node, True)  # end of input is fatal
+        fields = [".text" if k == "b2t::STRING" else ".number" for k in kinds]
+        if len(stmt.targets) == 1:
+            return head + self.assign(stmt.targets[0], f"{call}[0]{fields[0]}", [])
+        body = [Code(f"const auto {self.reply_var} = {call};")]
+        for n, (target, field_name) in enumerate(zip(stmt.targets, fields)):
+            body += self.assign(target, f"{self.reply_var}[{n}]{field_name}", [])
+        return head + [Code("", body)]
+
+    def s_Read(self, node, stmt: ast.Read) -> list[Code]:
+        out = self.at_line(node, True)  # reading past the data is fatal
+        for t in stmt.targets:
+            reader = "data.read_string()" if self.target_type(t) == "str" else "data.read_number()"
+            out += self.assign(t, reader, [])
+        return out
+
+    def s_Restore(self, node, stmt: ast.Restore) -> list[Code]:
+        position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
+        return [Code(f"data.restore({position});" if position else "data.restore();")]
+
+    def s_Randomize(self, node, stmt: ast.Randomize) -> list[Code]:
+        # fatal only for a BASIC2TILE_SEED that is not a number
+        return self.at_line(node, True) + [Code("b2t::RANDOMIZE();")]
+
+    def s_Dim(self, node, stmt: ast.Dim) -> list[Code]:
+        out = []
+        for decl in stmt.arrays:
+            if decl.name in self.static_arrays:
+                continue  # allocated when the program starts
+            bounds = ", ".join(self.expr.double_value(b, None) for b in decl.bounds)
+            out.append(Code(f"{self.expr.array(decl.name)}.allocate({{{bounds}}});"))
+        return self.at_line(node, bool(out)) + out
+
+    static_arrays: set[str] = set()  # set by the module printer
+
+    # ----------------------------------------------------------------- FOR loops
+
+    def _for_name(self, stmt: ast.For, role: str, for_index: int) -> str:
+        """`i_limit`, `i_step`...: one name per FOR statement and role."""
+        key = (role, for_index)
+        if key not in self._for_names:
+            self._for_names[key] = self.namer.fresh(f"{self.var(stmt.var.name)}_{role}")
+        return self._for_names[key]
+
+    def _for_setup(self, stmt: ast.For, for_index: int, lowered: bool):
+        """Lines evaluating start, limit and step once (ECMA-55 11.4, in the
+        interpreter's order: start, limit, step), the texts of start, limit and step, and
+        the sign's name.  `lowered`: the names are locals of the function (a dispatch
+        loop's blocks share them), else `const` locals declared here."""
+        lines: list[Code] = []
+        number = self.expr.cpp_type("num")
+
+        def define(role: str, value: str, ctype: str) -> str:
+            name = self._for_name(stmt, role, for_index)
+            if lowered:
+                self.function_locals[name] = ctype
+                lines.append(Code(f"{name} = {value};"))
+            else:
+                lines.append(Code(f"const {ctype} {name} = {value};"))
+            return name
+
+        pre: list[str] = []
+        start = self.expr.value(stmt.start, pre)
+        limit_const = _constant(stmt.limit)
+        step_const = _constant(stmt.step) if stmt.step is not None else 1.0
+        needs_temp = _has_effects(stmt.start) and (
+            (limit_const is None and _has_effects(stmt.limit))
+            or (step_const is None and _has_effects(stmt.step))
+        )
+        lines += [Code(line) for line in pre]
+        if needs_temp:
+            start = define("start", start, "double")
+        if limit_const is not None:
+            limit = cpp_number(limit_const)
+        else:
+            pre = []
+            value = self.expr.value(stmt.limit, pre)
+            lines += [Code(line) for line in pre]
+            limit = define("limit", value, "double")
+        sign = None
+        if step_const is not None:
+            step = cpp_number(step_const)
+        else:
+            pre = []
+            value = self.expr.value(stmt.step, pre)
+            lines += [Code(line) for line in pre]
+            step = define("step", value, "double")
+            sign = define("sign", f"{step} > 0.0 ? 1.0 : ({step} < 0.0 ? -1.0 : 0.0)", "double")
+        del number
+        return lines, start, limit, step, sign, step_const
+
+    def _continues(self, var: str, limit: str, sign, step_const, exact: bool) -> str:
+        """The loop goes on while not (v - limit) * SGN(step) > 0 (ECMA-55 11.4).
+        `exact`: the variable and the limit cannot be NaN, so `<=` says the same."""
+        if step_const is None:
+            return f"!(({var} - {limit}) * {sign} > 0.0)"
+        if step_const > 0:
+            return f"{var} <= {limit}" if exact else f"!({var} > {limit})"
+        if step_const < 0:
+            return f"{var} >= {limit}" if exact else f"!({var} < {limit})"
+        return "true"
+
+    def _increment(self, stmt: ast.For, step: str) -> str:
+        var = self.var(stmt.var.name)
+        kind = _type_of(stmt.var.name)
+        if kind == "int":
+            return f"{var} = {self.expr.store(f'{var} + {step}', kind)}"
+        return f"{var} += {step}"  # in double, then rounded to the variable's type
+
+    def _start(self, stmt: ast.For, start: str) -> str:
+        return f"{self.var(stmt.var.name)} = {self.expr.store(start, _type_of(stmt.var.name))}"
+
+    def n_ForLoop(self, node: hostir.ForLoop) -> list[Code]:
+        stmt = node.stmt
+        var = self.var(stmt.var.name)
+        next_stmt = self.a.stmts[node.next_index]
+        if node.counted:
+            start, limit = int(_constant(stmt.start)), int(_constant(stmt.limit))
+            step = int(_constant(stmt.step)) if stmt.step is not None else 1
+            test = f"{var} <= {limit}" if step > 0 else f"{var} >= {limit}"
+            increment = {1: f"++{var}", -1: f"--{var}"}.get(step, f"{var} += {step}")
+            count = len(range(start, limit + (1 if step > 0 else -1), step))
+            last = start + step * (count - 1)
+            saved = self.expr.ranges.get(stmt.var.name)
+            self.expr.ranges[stmt.var.name] = (min(start, last), max(start, last)) if count else (0, -1)
+            body = self.nodes(node.body)
+            self.expr.ranges.pop(stmt.var.name)
+            if saved is not None:
+                self.expr.ranges[stmt.var.name] = saved
+            body += self.comment(hostir.Simple(next_stmt, origin=next_stmt))
+            return [Code(f"for ({var} = {start}; {test}; {increment})", body)]
+        fails = self.fails(stmt.start, stmt.limit, stmt.step) or _type_of(stmt.var.name) == "int"
+        lines, start, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, False)
+        exact = (
+            node.steady
+            and _constant(stmt.start) is not None
+            and _constant(stmt.limit) is not None
+            and step_const is not None
+        )
+        test = self._continues(var, limit, sign, step_const, exact)
+        body = self.nodes(node.body)
+        body += self.comment(hostir.Simple(next_stmt, origin=next_stmt))
+        header = f"for ({self._start(stmt, start)}; {test}; {self._increment(stmt, step)})"
+        return self.at_line(node, fails) + lines + [Code(header, body)]
+
+    def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
+        stmt = node.stmt
+        fails = self.fails(stmt.start, stmt.limit, stmt.step) or _type_of(stmt.var.name) == "int"
+        lines, start, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, True)
+        test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
+        lines.append(Code(self._start(stmt, start) + ";"))
+        return self.at_line(node, fails) + lines + [Code(f"if (!({test}))", self._goto(node.exit))]
+
+    def n_ForNext(self, node: hostir.ForNext) -> list[Code]:
+        stmt = node.stmt
+        limit, step, sign, step_const = self._lowered_loop(stmt, node.for_index)
+        test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
+        head = self.at_line(node, _type_of(stmt.var.name) == "int")
+        return head + [Code(self._increment(stmt, step) + ";"), Code(f"if ({test})", self._goto(node.body))]
+
+    def _lowered_loop(self, stmt: ast.For, for_index: int):
+        limit_const = _constant(stmt.limit)
+        step_const = _constant(stmt.step) if stmt.step is not None else 1.0
+        limit = (
+            cpp_number(limit_const)
+            if limit_const is not None
+            else self._for_name(stmt, "limit", for_index)
+        )
+        if step_const is not None:
+            return limit, cpp_number(step_const), None, step_const
+        step = self._for_name(stmt, "step", for_index)
+        return limit, step, self._for_name(stmt, "sign", for_index), None
+
+    # ----------------------------------------------------------------- other control flow
+
+    def n_WhileLoop(self, node: hostir.WhileLoop) -> list[Code]:
+        if node.condition is None:
+            return [Code("while (true)", self.nodes(node.body))]
+        pre: list[str] = []
+        test = self.expr.cond(node.condition, pre)
+        track = self.at_line(node, self.fails(node.condition))
+        if not pre and not track:
+            return [Code(f"while ({test})", self.nodes(node.body))]
+        # The test needs lines first, each time: at the top of an endless loop.
+        check = track + [Code(line) for line in pre] + [Code(f"if (!({test}))", [Code("break;")])]
+        return [Code("while (true)", check + self.nodes(node.body))]
+
+    def n_If(self, node: hostir.If) -> list[Code]:
+        out: list[Code] = []
+        head: list[Code] = []
+        for n, (condition, body) in enumerate(node.arms):
+            pre: list[str] = []
+            test = self.expr.cond(condition, pre)
+            if n == 0:
+                head = self.at_line(node, self.fails(condition)) + [Code(line) for line in pre]
+                out.append(Code(f"if ({test})", self.nodes(body)))
+                continue
+            # An ELSE IF test cannot have lines before it: they go in a lambda.
+            track = self._line_of(condition) if self.fails(condition) else []
+            lines = [c.text for c in track] + pre
+            if lines:
+                test = f"[&] {{ {' '.join(lines)} return {test}; }}()"
+            out.append(Code(f"else if ({test})", self.nodes(body)))
+        if node.else_body:
+            out.append(Code("else", self.nodes(node.else_body)))
+        return head + out
+
+    def _line_of(self, e: ast.Expr) -> list[Code]:
+        """`line = N;` for the BASIC line holding expression `e`."""
+        if not self.tracks_lines:
+            return []
+        number = self.line_numbers.get(e.coord.line, 0)
+        return [Code(f"{self.line_var} = {number};")]
+
+    def n_Break(self, node: hostir.Break) -> list[Code]:
+        return [Code("break;")]
+
+    def n_Continue(self, node: hostir.Continue) -> list[Code]:
+        return [Code("continue;")]  # a C++ `for` runs its increment (the NEXT) first
+
+    def n_Call(self, node: hostir.Call) -> list[Code]:
+        return [Code(f"{self.sub_names[node.subroutine]}();")]
+
+    def n_OnGosub(self, node: hostir.OnGosub) -> list[Code]:
+        arms = [[Code(f"{self.sub_names[s]}();")] for s in node.subroutines]
+        return self._on(node, node.selector, arms)
+
+    def _on(self, node, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
+        """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5); out of range is
+        fatal, as in the interpreter (b2t::on_index)."""
+        pre: list[str] = []
+        value = self.expr.value(selector, pre)
+        cases = [
+            Code(f"case {n}:", arm + [Code("break;")], braces=False) for n, arm in enumerate(arms, 1)
+        ]
+        switch = Code(f"switch (b2t::on_index({value}, {len(arms)}))", cases)
+        return self.at_line(node, True) + [Code(line) for line in pre] + [switch]
+
+    def n_Return(self, node: hostir.Return) -> list[Code]:
+        return [Code("return;")]
+
+    def n_EndProgram(self, node: hostir.EndProgram) -> list[Code]:
+        if self.in_sub:
+            self.uses_end_exception = True
+            return [Code("throw b2t::EndProgram();")]
+        return [Code("return;")]
+
+    # ----------------------------------------------------------------- dispatch loops
+
+    def label(self, label: str | None) -> str:
+        if label is None:
+            self.uses_done_label = True
+            return "DONE"
+        name = "L" + label.replace(":", "_")
+        if name not in self.labels:
+            self.labels.append(name)
+        return name
+
+    def _goto(self, label: str | None) -> list[Code]:
+        if label is None:
+            return [Code("break;")]  # leave the switch, then the dispatch loop
+        return [Code(f"{self.label_var} = {self.label(label)};"), Code("continue;")]
+
+    def n_Jump(self, node: hostir.Jump) -> list[Code]:
+        return self._goto(node.target)
+
+    def n_OnJump(self, node: hostir.OnJump) -> list[Code]:
+        arms = [[Code(f"{self.label_var} = {self.label(t)};")] for t in node.targets]
+        return self._on(node, node.selector, arms) + [Code("continue;")]
+
+    def _push(self, return_to: str) -> list[Code]:
+        return [Code(f"{self.returns_var}.push({self.label(return_to)});")]
+
+    def n_GosubJump(self, node: hostir.GosubJump) -> list[Code]:
+        return self.at_line(node, True) + self._push(node.return_to) + self._goto(node.target)
+
+    def n_OnGosubJump(self, node: hostir.OnGosubJump) -> list[Code]:
+        arms = [[Code(f"{self.label_var} = {self.label(t)};")] for t in node.targets]
+        return self._on(node, node.selector, arms) + self._push(node.return_to) + [Code("continue;")]
+
+    def n_ReturnJump(self, node: hostir.ReturnJump) -> list[Code]:
+        head = self.at_line(node, True)
+        if not self.has_return_stack:
+            return head + [Code("throw b2t::Fault(b2t::RETURN_WITHOUT_GOSUB);")]
+        pop = f"{self.label_var} = static_cast<Label>({self.returns_var}.pop());"
+        return head + [Code(pop), Code("continue;")]
+
+    def n_Dispatch(self, node: hostir.Dispatch) -> list[Code]:
+        for block in node.blocks:  # the enumerators in block order
+            self.label(block.label)
+        cases = []
+        for block in node.blocks:
+            body = self.nodes(block.body)
+            if not hostir.terminates(block.body):
+                body += self._goto(node.fallthrough.get(block.label))
+            cases.append(Code(f"case {self.label(block.label)}:", body))
+        cases.append(Code("default:  // DONE, or a block of another loop", [Code("break;")], braces=False))
+        loop_body = [Code(f"switch ({self.label_var})", cases), Code("break;")]
+        return [Code(f"for (Label {self.label_var} = {self.label(node.entry)};;)", loop_body)]
+
+    # ----------------------------------------------------------------- kernels
+
+    def n_Launch(self, node: hostir.Launch) -> list[Code]:
+        return self.kernels.launch(node, self)
+
+    def n_ToHost(self, node: hostir.ToHost) -> list[Code]:
+        return self.kernels.to_host(node)
+
+
+def _type_of(name: str) -> str:
+    if name.endswith("$"):
+        return "str"
+    if name.endswith("%"):
+        return "int"
+    return "num"
+
+
+def _constant(expr: ast.Expr | None) -> float | None:
+    if isinstance(expr, ast.Num):
+        return float(expr.value)
+    if isinstance(expr, ast.UnaryOp) and expr.op in "+-" and isinstance(expr.operand, ast.Num):
+        value = float(expr.operand.value)
+        return -value if expr.op == "-" else value
+    return None
+
+
+_QUIET_FUNCTIONS = {"ABS", "SGN", "INT", "ATN"}
+
+
+def _has_effects(e: ast.Expr | None) -> bool:
+    """Can evaluating `e` warn, fail, or draw a random number?  (The Python printer's
+    rule, so that both evaluate a FOR's start into a temporary in the same cases.)"""
+    if e is None:
+        return False
+    for node in e.walk():
+        if isinstance(node, ast.Index):
+            return True
+        if isinstance(node, ast.Call) and node.name not in _QUIET_FUNCTIONS:
+            return True
+        if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
+            return True
+    return False

@@ -1,0 +1,286 @@
+"""Mma nodes (`a @ b + acc` on 2-D tiles) as shared-memory matrix products.
+
+Both operands are staged in shared memory (their loads are coalesced: consecutive
+threads read consecutive elements), then:
+- tensor cores (WMMA) when the inputs are f16/bf16 (m16n16k16, f32 accumulation) or f64
+  (m8n8k4) and the tile shapes are multiples of the fragment shape: the accumulator goes
+  through shared memory into fragments, each warp computes some 16x16 (8x8) tiles of the
+  result, and the result comes back to the threads' registers;
+- otherwise a classic SIMT product: each thread accumulates its own elements of the result
+  in registers.  When every thread holds elements of one column (the usual case), it
+  reads one B element per k and reuses it for all its rows.
+
+A FOR loop whose body is only `ACC = MMA(a, b, ACC)` (a GEMM main loop) keeps the
+accumulator in WMMA fragments for the whole loop instead of moving it through shared
+memory at every step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ir
+from . import cuda_types as T
+from .cuda_expr import ValueInfo
+from .cuda_locals import walk
+
+@dataclass(frozen=True)
+class Fragment:
+    m: int
+    n: int
+    k: int
+    input: ir.DType
+    acc: ir.DType
+
+
+def fragment_shape(e: ir.Mma) -> Fragment | None:
+    """The WMMA shape for `e`, or None for the SIMT product."""
+    (m, k), (_, n) = e.a.type.shape, e.b.type.shape
+    dtype, acc = e.a.type.dtype, e.type.dtype
+    if dtype != e.b.type.dtype:
+        return None
+    if dtype in T.LOW_PRECISION and acc == "f32":
+        frag = Fragment(16, 16, 16, dtype, acc)
+    elif dtype == "f64" and acc == "f64":
+        frag = Fragment(8, 8, 4, dtype, acc)
+    else:
+        return None
+    if m % frag.m or n % frag.n or k % frag.k:
+        return None
+    return frag
+
+
+def lower(lw, e: ir.Mma, target: ValueInfo | None) -> None:
+    """Compute `e` into register value `target` (a new temporary when None)."""
+    if target is None:
+        target = lw.new_temp(e, "product", "regs", e.type.dtype)
+        lw.declare(target)
+    frag = fragment_shape(e)
+    align = 32 if frag else 0
+    a_tile = stage(lw, e.a, "lhs", align)
+    b_tile = stage(lw, e.b, "rhs", align)
+    if frag is not None:
+        _wmma(lw, e, target, a_tile, b_tile, frag)
+        return
+    acc = e.acc
+    if not (isinstance(acc, ir.Local) and lw.values.get(acc.name) is target):
+        _assign(lw, target, acc)
+    lw.barrier()
+    _simt(lw, e, target, a_tile, b_tile)
+
+
+def stage(lw, x: ir.KExpr, word: str, align: int) -> str:
+    """Copy tile `x` into a new shared-memory array (row-major); returns its name."""
+    if isinstance(x, ir.Load):
+        word = lw.array(x.array).name + "_tile"
+    elif isinstance(x, ir.Cast) and isinstance(x.operand, ir.Load):
+        word = lw.array(x.operand.array).name + "_tile"
+    buffer = lw.shared_buffer(word, x.type.dtype, x.type.size, align)
+    lw.before_write()
+    lw.element_loop(x.type.shape, lambda index: [f"{buffer}[{index.linear}] = {lw.printer.at(x, index)};"])
+    return buffer
+
+
+def _assign(lw, target: ValueInfo, value: ir.KExpr) -> None:
+    def line(index):
+        text = T.convert(lw.printer.at(value, index), value.type.dtype, target.dtype)
+        return [f"{lw.reg(target)} = {text};"]
+
+    lw.element_loop(target.type.shape, line)
+
+
+def _simt(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str) -> None:
+    (m, k_size), (_, n) = e.a.type.shape, e.b.type.shape
+    dtype = e.a.type.dtype
+    threads = lw.threads
+    k = lw.fresh("k")
+
+    def a(at: str) -> str:
+        return T.to_compute(f"{a_tile}[{at}]", dtype)
+
+    def b(at: str) -> str:
+        return T.to_compute(f"{b_tile}[{at}]", dtype)
+
+    row, col = lw.coord_names[:2]
+    if (m * n) % threads == 0 and threads % n == 0:
+        # Every thread holds one column: rows row, row + rows_apart, ...
+        rows_apart = threads // n
+        slots = lw.slots((m, n))
+        rhs = lw.fresh("rhs")
+        lw.emit("{")
+        lw.emit(f"const int {col} = threadIdx.x % {n};")
+        lw.emit(f"const int {row} = threadIdx.x / {n};  // then every {rows_apart} rows" if slots > 1 else f"const int {row} = threadIdx.x / {n};")
+        lw.emit(f"for (int {k} = 0; {k} < {k_size}; ++{k}) {{")
+        lw.emit(f"const {T.c_type(T.compute_type(dtype))} {rhs} = {b(f'{k} * {n} + {col}')};")
+        if slots > 1:
+            lw.emit("#pragma unroll")
+            lw.emit(f"for (int {lw.slot} = 0; {lw.slot} < {slots}; ++{lw.slot}) {{")
+            at = f"({row} + {rows_apart} * {lw.slot}) * {k_size} + {k}"
+            lw.emit(f"{lw.reg(target)} += {a(at)} * {rhs};")
+            lw.emit("}")
+        else:
+            lw.emit(f"{lw.reg(target)} += {a(f'{row} * {k_size} + {k}')} * {rhs};")
+        lw.emit("}")
+        lw.emit("}")
+        lw.read_shared()
+        return
+
+    def body(index):
+        r, c = index.coord(0), index.coord(1)
+        return [
+            f"for (int {k} = 0; {k} < {k_size}; ++{k}) {{",
+            f"{lw.reg(target)} += {a(f'{r} * {k_size} + {k}')} * {b(f'{k} * {n} + {c}')};",
+            "}",
+        ]
+
+    lw.element_loop((m, n), body)
+    lw.read_shared()
+
+
+class _Fragments:
+    """Names and C++ types for the WMMA code of one product."""
+
+    def __init__(self, lw, frag: Fragment, m: int, n: int, k_size: int):
+        self.lw, self.frag, self.m, self.n, self.k_size = lw, frag, m, n, k_size
+        self.tiles = (m // frag.m) * (n // frag.n)
+        self.warps = lw.threads // 32
+        self.warp = lw.fresh("warp")
+        self.tile = lw.fresh("tile")
+        self.tile_row = lw.fresh("tile_row")
+        self.tile_col = lw.fresh("tile_col")
+        self.k = lw.fresh("k")
+
+    def type(self, use: str, dtype: ir.DType, layout: str = "") -> str:
+        f = self.frag
+        layout = f", wmma::{layout}" if layout else ""
+        return f"wmma::fragment<wmma::{use}, {f.m}, {f.n}, {f.k}, {T.c_type(dtype)}{layout}>"
+
+    def open(self) -> None:
+        self.lw.emit("{")
+        self.lw.emit("namespace wmma = nvcuda::wmma;")
+        self.lw.emit(f"const int {self.warp} = threadIdx.x / 32;")
+
+    def position(self) -> None:
+        """Declare the top-left element (tile_row, tile_col) of result tile `tile`."""
+        per_row = self.n // self.frag.n
+        self.lw.emit(
+            f"const int {self.tile_row} = {self.tile} / {per_row} * {self.frag.m}, "
+            f"{self.tile_col} = {self.tile} % {per_row} * {self.frag.n};"
+        )
+
+    def accumulator_at(self, c_tile: str) -> str:
+        return f"{c_tile} + {self.tile_row} * {self.n} + {self.tile_col}"
+
+    def multiply(self, acc: str, a_tile: str, b_tile: str) -> None:
+        """acc += the (tile_row, tile_col) tile of a_tile @ b_tile, over all of k."""
+        f, lw, k = self.frag, self.lw, self.k
+        a_frag, b_frag = lw.fresh("a_frag"), lw.fresh("b_frag")
+        lw.emit(f"for (int {k} = 0; {k} < {self.k_size}; {k} += {f.k}) {{")
+        lw.emit(f"{self.type('matrix_a', f.input, 'row_major')} {a_frag};")
+        lw.emit(f"{self.type('matrix_b', f.input, 'row_major')} {b_frag};")
+        lw.emit(f"wmma::load_matrix_sync({a_frag}, {a_tile} + {self.tile_row} * {self.k_size} + {k}, {self.k_size});")
+        lw.emit(f"wmma::load_matrix_sync({b_frag}, {b_tile} + {k} * {self.n} + {self.tile_col}, {self.n});")
+        lw.emit(f"wmma::mma_sync({acc}, {a_frag}, {b_frag}, {acc});")
+        lw.emit("}")
+
+
+def _wmma(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, frag: Fragment) -> None:
+    (m, k_size), (_, n) = e.a.type.shape, e.b.type.shape
+    c_tile = lw.shared_buffer("acc_tile", frag.acc, m * n, 32)
+    lw.before_write()
+    lw.element_loop(
+        (m, n),
+        lambda index: [f"{c_tile}[{index.linear}] = {T.convert(lw.printer.at(e.acc, index), e.acc.type.dtype, frag.acc)};"],
+    )
+    lw.barrier()
+    f = _Fragments(lw, frag, m, n, k_size)
+    acc = lw.fresh("acc_frag")
+    f.open()
+    lw.emit(f"for (int {f.tile} = {f.warp}; {f.tile} < {f.tiles}; {f.tile} += {f.warps}) {{")
+    f.position()
+    lw.emit(f"{f.type('accumulator', frag.acc)} {acc};")
+    lw.emit(f"wmma::load_matrix_sync({acc}, {f.accumulator_at(c_tile)}, {n}, wmma::mem_row_major);")
+    f.multiply(acc, a_tile, b_tile)
+    lw.emit(f"wmma::store_matrix_sync({f.accumulator_at(c_tile)}, {acc}, {n}, wmma::mem_row_major);")
+    lw.emit("}")
+    lw.emit("}")
+    lw.read_shared()
+    lw.barrier()
+    _read_back(lw, target, c_tile)
+
+
+def _read_back(lw, target: ValueInfo, c_tile: str) -> None:
+    lw.element_loop(target.type.shape, lambda index: [f"{lw.reg(target)} = {c_tile}[{index.linear}];"])
+    lw.read_shared()
+
+
+# ---------------------------------------------------------------------- GEMM main loops
+
+
+def is_accumulation_loop(lw, s: ir.ForRange) -> bool:
+    """`for ...: X = mma(a, b, X)` with tensor-core shapes and a, b not reading X."""
+    if len(s.body) != 1 or not isinstance(s.body[0], ir.Let):
+        return False
+    let = s.body[0]
+    e = let.value
+    if not isinstance(e, ir.Mma) or fragment_shape(e) is None:
+        return False
+    target = lw.values.get(let.name)
+    if target is None or target.storage != "regs" or target.type != e.type:
+        return False
+    if not (isinstance(e.acc, ir.Local) and e.acc.name == let.name):
+        return False
+    return not any(isinstance(n, ir.Local) and n.name == let.name for x in (e.a, e.b) for n in walk(x))
+
+
+def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
+    let = s.body[0]
+    e: ir.Mma = let.value
+    target = lw.values[let.name]
+    frag = fragment_shape(e)
+    (m, k_size), (_, n) = e.a.type.shape, e.b.type.shape
+    c_tile = lw.shared_buffer("acc_tile", frag.acc, m * n, 32)
+    lw.before_write()
+    lw.element_loop((m, n), lambda index: [f"{c_tile}[{index.linear}] = {lw.reg(target)};"])
+    lw.barrier()
+    f = _Fragments(lw, frag, m, n, k_size)
+    per_warp = -(-f.tiles // f.warps)
+    partial = f.tiles % f.warps != 0
+    acc = lw.fresh("acc_frag")
+    part = lw.fresh("part")
+    f.open()
+    lw.emit(f"// The accumulator stays in tensor-core fragments for the whole loop: warp w holds result tiles w, w + {f.warps}, ...")
+    lw.emit(f"{f.type('accumulator', frag.acc)} {acc}[{per_warp}];")
+
+    def each_tile(action) -> None:
+        lw.emit("#pragma unroll")
+        lw.emit(f"for (int {part} = 0; {part} < {per_warp}; ++{part}) {{")
+        lw.emit(f"const int {f.tile} = {f.warp} + {f.warps} * {part};")
+        if partial:
+            lw.emit(f"if ({f.tile} < {f.tiles}) {{")
+        f.position()
+        action()
+        if partial:
+            lw.emit("}")
+        lw.emit("}")
+
+    each_tile(lambda: lw.emit(f"wmma::load_matrix_sync({acc}[{part}], {f.accumulator_at(c_tile)}, {n}, wmma::mem_row_major);"))
+    lw.read_shared()
+    lw.for_header(s)
+    lw.enter_loop()
+    comment = lw.comments.get(id(let))
+    if comment:
+        lw.emit(comment)
+    for x in (e.a, e.b):
+        lw.hoist(x)
+    a_tile = stage(lw, e.a, "lhs", 32)
+    b_tile = stage(lw, e.b, "rhs", 32)
+    lw.barrier()
+    each_tile(lambda: f.multiply(f"{acc}[{part}]", a_tile, b_tile))
+    lw.read_shared()
+    lw.leave_loop()
+    lw.emit("}")
+    each_tile(lambda: lw.emit(f"wmma::store_matrix_sync({f.accumulator_at(c_tile)}, {acc}[{part}], {n}, wmma::mem_row_major);"))
+    lw.emit("}")
+    lw.barrier()
+    _read_back(lw, target, c_tile)

@@ -1,0 +1,108 @@
+"""Build and run generated CUDA programs for --run/--check.
+
+On the CPU a program is built with g++ and the CUDA emulator (verify/cpu_cuda.py, cached
+by content); on a GPU with nvcc (verify/nvcc.py).  A kernel program's main() reads INPUT
+values from stdin and prints its OUTPUT arrays; `self_test` feeds it the data the cuTile
+module's self-test would use and compares the result with the reference interpreter,
+printing the same verification lines.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from ..driver import RunResult
+from ..errors import BasicError, Coord
+
+
+def build(code: str, name: str, device: str, folder: Path) -> Path:
+    """The executable of `code` for `device` ("cpu" or "gpu")."""
+    source = folder / f"{name}.cu"
+    source.write_text(code, encoding="utf-8")
+    if device == "cpu":
+        from ..verify.cpu_cuda import CpuBuildError, build_cpu
+
+        try:
+            return build_cpu(source)
+        except CpuBuildError as exc:
+            raise BasicError(f"g++ could not build the generated CUDA:\n{exc.output}", Coord(str(source), 0, 0)) from None
+    from ..verify.nvcc import NvccError, build_nvcc
+
+    try:
+        return build_nvcc(source, folder / name)
+    except (NvccError, FileNotFoundError) as exc:
+        raise BasicError(f"nvcc could not build the generated CUDA: {exc}", Coord(str(source), 0, 0)) from None
+
+
+def run_built(code: str, name: str, device: str, stdin: str | None, args: list[str], capture: bool) -> RunResult:
+    with tempfile.TemporaryDirectory(prefix="b2t-cuda-") as tmp:
+        exe = build(code, name, device, Path(tmp))
+        proc = subprocess.run(
+            [str(exe), *args],
+            input=stdin,
+            stdin=None if stdin is not None else (subprocess.DEVNULL if capture else None),
+            capture_output=capture,
+            text=True,
+            check=False,
+        )
+    return RunResult(proc.returncode, proc.stdout or "", proc.stderr or "")
+
+
+def format_inputs(kp, scalars: dict, inputs: dict) -> str:
+    """stdin of a kernel program's main(): INPUT scalars, then INPUT arrays, in order."""
+    words = [repr(float(scalars[n])) if kp.scalars[n].dtype not in ("i32", "i64") else str(int(scalars[n])) for n in kp.inputs if n in kp.scalars]
+    lines = [" ".join(words)]
+    for n in kp.inputs:
+        if n in inputs:
+            flat = np.asarray(inputs[n]).reshape(-1)
+            lines.append(" ".join(repr(float(x)) for x in flat))
+    return "\n".join(lines) + "\n"
+
+
+def parse_outputs(text: str, kp) -> dict[str, np.ndarray]:
+    """The OUTPUT arrays a kernel program's main() printed."""
+    from ..kernel_interpreter import NP_TYPES
+
+    tokens = text.split()
+    pos, out = 0, {}
+    while pos < len(tokens):
+        name, rank = tokens[pos], int(tokens[pos + 1])
+        shape = tuple(int(t) for t in tokens[pos + 2 : pos + 2 + rank])
+        pos += 2 + rank
+        count = int(np.prod(shape))
+        values = np.array([float(t) for t in tokens[pos : pos + count]], dtype=np.float64)
+        pos += count
+        out[name] = values.reshape(shape).astype(NP_TYPES[kp.arrays[name].dtype])
+    return out
+
+
+def self_test(code: str, name: str, device: str, basic: str, precision: str | None, args: list[str]) -> RunResult:
+    """Run a kernel program on generated data and compare with the reference interpreter."""
+    from ..kernel_interpreter import run_kernel_program
+    from ..options import Options
+    from ..selftest import compare, default_scalars, kernel_program_from_text, make_inputs, parse_sizes
+
+    kp = kernel_program_from_text(basic, name, Options(precision=precision))
+    scalars = default_scalars(kp, parse_sizes(args))
+    inputs = make_inputs(kp, scalars)
+    result = run_built(code, name, device, format_inputs(kp, scalars, inputs), [], True)
+    if result.returncode != 0:
+        return result
+    got = parse_outputs(result.stdout, kp)
+    missing = [n for n in kp.outputs if n not in got]
+    if missing:
+        return RunResult(1, "", f"{name}: the program printed no values for {', '.join(missing)}\n")
+    want = run_kernel_program(kp, scalars, inputs)
+    lines = compare(kp, got, want)
+    sizes = ", ".join(f"{k}={v}" for k, v in scalars.items())
+    failed = any(line.startswith("MISMATCH") for line in lines)
+    report = [f"{name}: {sizes}", *lines]
+    report.append(
+        "verification: " + ("FAILED" if failed else "PASSED") + f" (CUDA on the {device.upper()}, against basic2tile's reference interpreter)"
+    )
+    return RunResult(1 if failed else 0, "\n".join(report) + "\n", result.stderr)
