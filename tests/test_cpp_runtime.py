@@ -86,7 +86,9 @@ def random_doubles(rng: random.Random, count: int) -> list[float]:
 def test_format_number_matches_python(driver):
     rng = random.Random(1)
     values = SPECIAL + random_doubles(rng, 40000)
-    check_all(driver, [f"format {d(x)}" for x in values] + [f"trimmed {d(x)}" for x in values[:500]])
+    check_all(
+        driver, [f"format {d(x)}" for x in values] + [f"trimmed {d(x)}" for x in values[:500]]
+    )
 
 
 def test_format_number_known_texts(driver):

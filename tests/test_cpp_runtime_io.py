@@ -143,7 +143,8 @@ def test_array_subscripts_match_python(driver):
         rank = rng.choice([1, 2])
         upper = [d(rng.choice(bounds)) for _ in range(rank)]
         groups = [
-            " ".join(d(rng.choice(subscripts)) for _ in range(rank)) for _ in range(rng.randrange(1, 5))
+            " ".join(d(rng.choice(subscripts)) for _ in range(rank))
+            for _ in range(rng.randrange(1, 5))
         ]
         requests.append(f"array {rng.choice([0, 1])} {' '.join(upper)} -- {' / '.join(groups)}")
     check_all(driver, requests)
@@ -151,5 +152,7 @@ def test_array_subscripts_match_python(driver):
 
 def test_array_fault_text(driver):
     reply = driver.ask(f"array 1 {d(10)} {d(5)} -- {d(11)} {d(2)}").split()
-    assert bytes.fromhex(reply[1][1:]).decode() == "subscript out of range A(11,2) [1 to 10, 1 to 5]"
+    assert (
+        bytes.fromhex(reply[1][1:]).decode() == "subscript out of range A(11,2) [1 to 10, 1 to 5]"
+    )
     assert answer(f"array 1 {d(10)} {d(5)} -- {d(11)} {d(2)}").split() == reply

@@ -33,6 +33,7 @@ from transpiler.errors import BasicUnsupportedError, SourceFile
 from transpiler.naming import Namer
 from transpiler.options import Options
 from transpiler.verify.cpu_cuda import build_cpu, run_cpu
+from transpiler.verify.nvcc import build_nvcc, find_nvcc
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")
 
@@ -63,8 +64,14 @@ def run_tilesim(case: Case, folder: Path) -> list:
     iface = kernel_interface(case.kernel, namer, lambda n: namer.name(n, "array"))
     macros = environment().get_template("cutile/macros.py.jinja").module
     text = macros.kernel_def(
-        case.kernel, iface.params, iface.prologue, printer, printer.name,
-        OriginComments(case.kernel.body), printer.view, printer.index,
+        case.kernel,
+        iface.params,
+        iface.prologue,
+        printer,
+        printer.name,
+        OriginComments(case.kernel.body),
+        printer.view,
+        printer.index,
     )
     path = folder / f"sim_{case.kernel.name}.py"
     path.write_text("import cuda.tile as ct\n\n\n" + str(text))
@@ -93,8 +100,16 @@ def run_tilesim(case: Case, folder: Path) -> list:
 def harness(cases: list[Case]) -> str:
     """One program running every case: stdin gives a case number, then its inputs."""
     code = device_code([c.kernel for c in cases], {"b2t_cdiv"})
-    out = ['#include "b2t_cuda.h"', code.text, "#include <cstdio>", "#include <cstdlib>", "#include <vector>"]
-    out.append("static double next_number() { double v; if (std::scanf(\"%lf\", &v) != 1) std::exit(3); return v; }")
+    out = [
+        '#include "b2t_cuda.h"',
+        code.text,
+        "#include <cstdio>",
+        "#include <cstdlib>",
+        "#include <vector>",
+    ]
+    out.append(
+        'static double next_number() { double v; if (std::scanf("%lf", &v) != 1) std::exit(3); return v; }'
+    )
     for i, case in enumerate(cases):
         ck = code.kernels[case.kernel.name]
         body, args, arrays = [], [], []
@@ -106,31 +121,46 @@ def harness(cases: list[Case]) -> str:
                 body += [f"const int {e} = static_cast<int>(next_number());" for e in ext]
                 size = " * ".join(["static_cast<size_t>(1)"] + ext)
                 body.append(f"std::vector<{ctype}> h{k}({size});")
-                body.append(f"for (auto& x : h{k}) x = {host_convert('next_number()', 'f64', p.dtype)};")
+                body.append(
+                    f"for (auto& x : h{k}) x = {host_convert('next_number()', 'f64', p.dtype)};"
+                )
                 body.append(f"{ctype}* d{k} = nullptr;")
                 body.append(f"B2T_CHECK(cudaMalloc(&d{k}, sizeof({ctype}) * h{k}.size()));")
-                body.append(f"B2T_CHECK(cudaMemcpy(d{k}, h{k}.data(), sizeof({ctype}) * h{k}.size(), cudaMemcpyHostToDevice));")
+                body.append(
+                    f"B2T_CHECK(cudaMemcpy(d{k}, h{k}.data(), sizeof({ctype}) * h{k}.size(), cudaMemcpyHostToDevice));"
+                )
                 args += [f"d{k}", *ext]
                 arrays.append((k, p))
             elif isinstance(p, ir.ScalarParam):
-                body.append(f"const {T.c_type(p.dtype)} s{k} = {host_convert('next_number()', 'f64', p.dtype)};")
+                body.append(
+                    f"const {T.c_type(p.dtype)} s{k} = {host_convert('next_number()', 'f64', p.dtype)};"
+                )
                 args.append(f"s{k}")
         body.append("const int gx = next_number(), gy = next_number(), gz = next_number();")
-        body.append(f"B2T_LAUNCH({ck.name}, dim3(gx, gy, gz), {ck.threads}, {ck.dynamic_shared})({', '.join(args)});")
+        body.append(
+            f"B2T_LAUNCH({ck.name}, dim3(gx, gy, gz), {ck.threads}, {ck.dynamic_shared})({', '.join(args)});"
+        )
         if ck.dynamic_shared:
-            body.insert(-1, f"B2T_CHECK(cudaFuncSetAttribute({ck.name}, cudaFuncAttributeMaxDynamicSharedMemorySize, {ck.dynamic_shared}));")
+            body.insert(
+                -1,
+                f"B2T_CHECK(cudaFuncSetAttribute({ck.name}, cudaFuncAttributeMaxDynamicSharedMemorySize, {ck.dynamic_shared}));",
+            )
         body.append("B2T_CHECK(cudaGetLastError());")
         for k, p in arrays:
             ctype = T.c_type(p.dtype)
-            body.append(f"B2T_CHECK(cudaMemcpy(h{k}.data(), d{k}, sizeof({ctype}) * h{k}.size(), cudaMemcpyDeviceToHost));")
-            body.append(f"for (const auto& x : h{k}) std::printf(\"%.17g\\n\", {host_convert('x', p.dtype, 'f64')});")
+            body.append(
+                f"B2T_CHECK(cudaMemcpy(h{k}.data(), d{k}, sizeof({ctype}) * h{k}.size(), cudaMemcpyDeviceToHost));"
+            )
+            body.append(
+                f"for (const auto& x : h{k}) std::printf(\"%.17g\\n\", {host_convert('x', p.dtype, 'f64')});"
+            )
             body.append(f"B2T_CHECK(cudaFree(d{k}));")
         out.append(f"static void run_case_{i}() {{\n" + "\n".join(body) + "\n}")
     switch = "\n".join(f"case {i}: run_case_{i}(); break;" for i in range(len(cases)))
     out.append(
-        "int main() {\n  int which;\n  while (std::scanf(\"%d\", &which) == 1) {\n"
+        'int main() {\n  int which;\n  while (std::scanf("%d", &which) == 1) {\n'
         f"    switch (which) {{\n{switch}\n      default: return 2;\n    }}\n"
-        "    std::printf(\"end\\n\");\n  }\n  return 0;\n}"
+        '    std::printf("end\\n");\n  }\n  return 0;\n}'
     )
     return format_cpp("\n\n".join(out) + "\n")
 
@@ -231,7 +261,9 @@ def _legacy_case(stem: str, launch: hostir.Launch, analysis, rng) -> Case:
         elif isinstance(p, ir.ArrayParam):
             # Arrays only gathered from (or atomically updated) are small, so that some
             # subscripts fall outside and set the error flag; tile-accessed ones fit.
-            stored = any(isinstance(s, ir.Store) and s.array == p.name and s.view for s in kernel.body)
+            stored = any(
+                isinstance(s, ir.Store) and s.array == p.name and s.view for s in kernel.body
+            )
             extents = [max(counts.values()) + 8 if stored else 16] * p.ndim
             for check in launch.checks:
                 if check.array == p.name:
@@ -243,7 +275,9 @@ def _legacy_case(stem: str, launch: hostir.Launch, analysis, rng) -> Case:
         else:
             scalars[value.args[0]] = float(np.round(rng.uniform(2.0, 9.0), 2))
             args.append(scalars[value.args[0]])
-    grid = tuple(int(_host_value(g, counts, scalars)) for g in launch.grid) + (1,) * (3 - len(launch.grid))
+    grid = tuple(int(_host_value(g, counts, scalars)) for g in launch.grid) + (1,) * (
+        3 - len(launch.grid)
+    )
     kernel = replace(kernel, name=f"{stem}_{kernel.name}")
     return Case(f"{stem}.bas {kernel.name}", kernel, args, grid)
 
@@ -296,26 +330,84 @@ def feature_cases(rng) -> list[Case]:
         ir.Let("Q", B.binary("floordiv", x, B.const(-7, "i32"), f32)),
         ir.Let("R", B.binary("mod", x, B.const(5, "i32"), f32)),
         ir.Let("C", B.binary("cdiv", x, B.const(3, "i32"), f32)),
-        ir.Store("Y", (_bid(),), B.binary("add", B.binary("mul", _local("Q", t), B.const(100, "i32"), f32),
-                                          B.binary("add", _local("R", t), B.binary("mul", _local("C", t), B.const(10000, "i32"), f32), f32), f32)),
+        ir.Store(
+            "Y",
+            (_bid(),),
+            B.binary(
+                "add",
+                B.binary("mul", _local("Q", t), B.const(100, "i32"), f32),
+                B.binary(
+                    "add",
+                    _local("R", t),
+                    B.binary("mul", _local("C", t), B.const(10000, "i32"), f32),
+                    f32,
+                ),
+                f32,
+            ),
+        ),
     ]
-    k = _kernel("int_math", [ir.ArrayParam("X", "i32", 1), ir.ArrayParam("Y", "i32", 1, reads=False, writes=True)], body, [], (64,))
-    cases.append(Case("floordiv/mod/cdiv of negative i32", k, [rng.integers(-50, 50, 150).astype(np.int32), np.zeros(150, np.int32)], (3, 1, 1)))
+    k = _kernel(
+        "int_math",
+        [ir.ArrayParam("X", "i32", 1), ir.ArrayParam("Y", "i32", 1, reads=False, writes=True)],
+        body,
+        [],
+        (64,),
+    )
+    cases.append(
+        Case(
+            "floordiv/mod/cdiv of negative i32",
+            k,
+            [rng.integers(-50, 50, 150).astype(np.int32), np.zeros(150, np.int32)],
+            (3, 1, 1),
+        )
+    )
 
     # Float math functions, MOD, SGN, pow, min/max, select, casts (f32), scalar f32 param.
     t = ir.TileType(f32, (128,))
     x = _load("X", f32, (128,), [_bid()])
     s = _param("S", f32)
-    value = B.binary("add", B.unary("sqrt", B.unary("abs", x, f32), f32), B.unary("exp", B.binary("mul", x, s, f32), f32), f32)
+    value = B.binary(
+        "add",
+        B.unary("sqrt", B.unary("abs", x, f32), f32),
+        B.unary("exp", B.binary("mul", x, s, f32), f32),
+        f32,
+    )
     value = B.binary("add", value, B.binary("mod", x, B.const(0.3, f32), f32), f32)
     value = B.binary("add", value, B.unary("sign", x, f32), f32)
-    value = B.binary("add", value, B.binary("pow", B.unary("abs", x, f32), B.const(1.5, f32), f32), f32)
-    value = B.binary("add", value, B.binary("max", B.unary("atan", x, f32), B.unary("floor", x, f32), f32), f32)
-    value = B.select(B.binary("gt", x, B.const(0.0, f32), f32), value, B.unary("neg", B.unary("cos", x, f32), f32), f32)
-    value = B.binary("add", value, B.cast(B.cast(B.binary("mul", x, B.const(10.0, f32), f32), "i32"), f32), f32)
-    k = _kernel("float_math", [ir.ArrayParam("X", f32, 1), ir.ScalarParam("S", f32), ir.ArrayParam("Y", f32, 1, reads=False, writes=True)],
-                [ir.Store("Y", (_bid(),), value)], [], (128,))
-    cases.append(Case("math functions", k, [rng.uniform(-3, 3, 300).astype(np.float32), 0.75, np.zeros(300, np.float32)], (3, 1, 1)))
+    value = B.binary(
+        "add", value, B.binary("pow", B.unary("abs", x, f32), B.const(1.5, f32), f32), f32
+    )
+    value = B.binary(
+        "add", value, B.binary("max", B.unary("atan", x, f32), B.unary("floor", x, f32), f32), f32
+    )
+    value = B.select(
+        B.binary("gt", x, B.const(0.0, f32), f32),
+        value,
+        B.unary("neg", B.unary("cos", x, f32), f32),
+        f32,
+    )
+    value = B.binary(
+        "add", value, B.cast(B.cast(B.binary("mul", x, B.const(10.0, f32), f32), "i32"), f32), f32
+    )
+    k = _kernel(
+        "float_math",
+        [
+            ir.ArrayParam("X", f32, 1),
+            ir.ScalarParam("S", f32),
+            ir.ArrayParam("Y", f32, 1, reads=False, writes=True),
+        ],
+        [ir.Store("Y", (_bid(),), value)],
+        [],
+        (128,),
+    )
+    cases.append(
+        Case(
+            "math functions",
+            k,
+            [rng.uniform(-3, 3, 300).astype(np.float32), 0.75, np.zeros(300, np.float32)],
+            (3, 1, 1),
+        )
+    )
 
     # Axis reductions along both axes (keepdims), prod and min, an f16 tile computed in f32,
     # a transposed load (order), a 2-D store of a broadcast (row) value.
@@ -329,15 +421,38 @@ def feature_cases(rng) -> list[Case]:
         ir.Let("T", xt),
         ir.Let("H", B.binary("mul", half, half, f32)),
         ir.Let("U", B.binary("add", B.binary("sub", _local("T", t2), col_min, f32), row_prod, f32)),
-        ir.Let("U", B.binary("add", _local("U", t2), B.cast(_local("H", ir.TileType("f16", (16, 32))), f32), f32)),
+        ir.Let(
+            "U",
+            B.binary(
+                "add", _local("U", t2), B.cast(_local("H", ir.TileType("f16", (16, 32))), f32), f32
+            ),
+        ),
         ir.Store("Y", (_bid(), B.const(0, "i32")), _local("U", t2)),
         ir.Store("Z", (B.const(0, "i32"), _bid()), tt),
     ]
-    k = _kernel("axis_reduce", [ir.ArrayParam("X", f32, 2), ir.ArrayParam("Y", f32, 2, reads=False, writes=True),
-                                ir.ArrayParam("Z", f32, 2, reads=False, writes=True)], body, [], (16, 32))
-    cases.append(Case("axis reductions, f16, transposed load", k,
-                      [rng.uniform(0.5, 1.5, (40, 32)).astype(np.float32), np.zeros((40, 32), np.float32),
-                       np.zeros((32, 40), np.float32)], (3, 1, 1)))
+    k = _kernel(
+        "axis_reduce",
+        [
+            ir.ArrayParam("X", f32, 2),
+            ir.ArrayParam("Y", f32, 2, reads=False, writes=True),
+            ir.ArrayParam("Z", f32, 2, reads=False, writes=True),
+        ],
+        body,
+        [],
+        (16, 32),
+    )
+    cases.append(
+        Case(
+            "axis reductions, f16, transposed load",
+            k,
+            [
+                rng.uniform(0.5, 1.5, (40, 32)).astype(np.float32),
+                np.zeros((40, 32), np.float32),
+                np.zeros((32, 40), np.float32),
+            ],
+            (3, 1, 1),
+        )
+    )
 
     # Gather with a mask, scatter, atomic add (f32), atomic max (i32), Reshape of a lane tile
     # to (16, 1) broadcast against (1, 16), a view with a lower bound, scalar store.
@@ -345,49 +460,167 @@ def feature_cases(rng) -> list[Case]:
     idx = B.binary("add", B.binary("mul", _bid(), B.const(256, "i32"), f32), _arange(256), f32)
     body = [
         ir.Let("LANE", idx),
-        ir.Let("G", ir.Gather("X", (B.binary("mul", _local("LANE", ir.TileType("i32", (256,))), B.const(3, "i32"), f32),),
-                              B.binary("lt", _local("LANE", ir.TileType("i32", (256,))), B.const(300, "i32"), f32), type=n)),
-        ir.Scatter("Y", (B.binary("sub", B.const(600, "i32"), _local("LANE", ir.TileType("i32", (256,))), f32),), _local("G", n)),
-        ir.AtomicAdd("H", (B.binary("mod", _local("LANE", ir.TileType("i32", (256,))), B.const(7, "i32"), f32),), _local("G", n)),
-        ir.AtomicMax("M", (B.const(0, "i32"),), ir.Reduce("max", B.cast(B.binary("gt", _local("G", n), B.const(2.5, f32), f32), "i32"), None, type=I32)),
-        ir.Let("OUTER", B.binary("mul", ir.Reshape(_arange(16), type=ir.TileType("i32", (16, 1))), ir.Reshape(_arange(16), type=ir.TileType("i32", (1, 16))), f32)),
-        ir.Store("P", (_bid(),), B.cast(_local("OUTER", ir.TileType("i32", (16, 16))), f32), view=(ir.ViewSlice(0, B.const(2, "i32"), B.const(14, "i32")), ir.ViewSlice(1, B.const(1, "i32"), B.const(17, "i32")))),
+        ir.Let(
+            "G",
+            ir.Gather(
+                "X",
+                (
+                    B.binary(
+                        "mul", _local("LANE", ir.TileType("i32", (256,))), B.const(3, "i32"), f32
+                    ),
+                ),
+                B.binary(
+                    "lt", _local("LANE", ir.TileType("i32", (256,))), B.const(300, "i32"), f32
+                ),
+                type=n,
+            ),
+        ),
+        ir.Scatter(
+            "Y",
+            (
+                B.binary(
+                    "sub", B.const(600, "i32"), _local("LANE", ir.TileType("i32", (256,))), f32
+                ),
+            ),
+            _local("G", n),
+        ),
+        ir.AtomicAdd(
+            "H",
+            (B.binary("mod", _local("LANE", ir.TileType("i32", (256,))), B.const(7, "i32"), f32),),
+            _local("G", n),
+        ),
+        ir.AtomicMax(
+            "M",
+            (B.const(0, "i32"),),
+            ir.Reduce(
+                "max",
+                B.cast(B.binary("gt", _local("G", n), B.const(2.5, f32), f32), "i32"),
+                None,
+                type=I32,
+            ),
+        ),
+        ir.Let(
+            "OUTER",
+            B.binary(
+                "mul",
+                ir.Reshape(_arange(16), type=ir.TileType("i32", (16, 1))),
+                ir.Reshape(_arange(16), type=ir.TileType("i32", (1, 16))),
+                f32,
+            ),
+        ),
+        ir.Store(
+            "P",
+            (_bid(), B.const(0, "i32")),
+            B.cast(_local("OUTER", ir.TileType("i32", (16, 16))), f32),
+            view=(
+                ir.ViewSlice(0, B.const(2, "i32"), B.const(34, "i32")),
+                ir.ViewSlice(1, B.const(1, "i32"), B.const(17, "i32")),
+            ),
+        ),
         ir.Store("S", (_bid(),), ir.Reduce("sum", _local("G", n), None, type=ir.TileType(f32))),
     ]
-    k = _kernel("gather_scatter", [ir.ArrayParam("X", f32, 1), ir.ArrayParam("Y", f32, 1, reads=False, writes=True),
-                                   ir.ArrayParam("H", f32, 1, writes=True), ir.ArrayParam("M", "i32", 1, writes=True),
-                                   ir.ArrayParam("P", f32, 2, writes=True), ir.ArrayParam("S", f32, 1, writes=True)], body, [], (256,))
-    cases.append(Case("gather/scatter/atomics/reshape/view", k,
-                      [rng.uniform(0, 3, 800).astype(np.float32), np.zeros(700, np.float32), np.zeros(7, np.float32),
-                       np.zeros(1, np.int32), np.zeros((16, 20), np.float32), np.zeros(2, np.float32)], (2, 1, 1)))
+    k = _kernel(
+        "gather_scatter",
+        [
+            ir.ArrayParam("X", f32, 1),
+            ir.ArrayParam("Y", f32, 1, reads=False, writes=True),
+            ir.ArrayParam("H", f32, 1, writes=True),
+            ir.ArrayParam("M", "i32", 1, writes=True),
+            ir.ArrayParam("P", f32, 2, writes=True),
+            ir.ArrayParam("S", f32, 1, writes=True),
+        ],
+        body,
+        [],
+        (256,),
+    )
+    cases.append(
+        Case(
+            "gather/scatter/atomics/reshape/view",
+            k,
+            [
+                rng.uniform(0, 3, 800).astype(np.float32),
+                np.zeros(700, np.float32),
+                np.zeros(7, np.float32),
+                np.zeros(1, np.int32),
+                np.zeros((40, 20), np.float32),
+                np.zeros(2, np.float32),
+            ],
+            (2, 1, 1),
+        )
+    )
 
-    # Control flow: a FOR counting down, WHILE on a scalar, IF/ELSE, BREAK, a tile
+    # Control flow: a FOR with a step, WHILE on a scalar, IF/ELSE, BREAK, a tile
     # accumulated under a changing scalar, a constant parameter.
     t = ir.TileType(f64, (64,))
     i_ = _local("I", I32)
     body = [
         ir.Let("ACC", ir.Full(0.0, type=t)),
         ir.Let("STEPS", B.const(0, "i32")),
-        ir.ForRange("I", ir.ConstRef("TOP", type=I32), B.const(-1, "i32"), [
-            ir.IfScalar(B.binary("eq", B.binary("mod", i_, B.const(3, "i32"), f64), B.const(0, "i32"), f64),
-                        [ir.Let("ACC", B.binary("add", _local("ACC", t), B.cast(i_, f64), f64))],
-                        [ir.Let("ACC", B.binary("sub", _local("ACC", t), _load("X", f64, (64,), [_bid()]), f64))]),
-            ir.IfScalar(B.binary("lt", i_, B.const(2, "i32"), f64), [ir.Break()]),
-        ], step=-1),
-        ir.WhileLoop(B.binary("lt", _local("STEPS", I32), _param("N"), f64), [
-            ir.Let("STEPS", B.binary("add", _local("STEPS", I32), B.const(1, "i32"), f64)),
-            ir.Let("ACC", B.binary("mul", _local("ACC", t), B.const(0.5, f64), f64)),
-        ]),
+        ir.ForRange(
+            "I",
+            B.const(1, "i32"),
+            ir.ConstRef("TOP", type=I32),
+            [
+                ir.IfScalar(
+                    B.binary(
+                        "eq", B.binary("mod", i_, B.const(3, "i32"), f64), B.const(0, "i32"), f64
+                    ),
+                    [ir.Let("ACC", B.binary("add", _local("ACC", t), B.cast(i_, f64), f64))],
+                    [
+                        ir.Let(
+                            "ACC",
+                            B.binary(
+                                "sub", _local("ACC", t), _load("X", f64, (64,), [_bid()]), f64
+                            ),
+                        )
+                    ],
+                ),
+                ir.IfScalar(B.binary("gt", i_, B.const(6, "i32"), f64), [ir.Break()]),
+            ],
+            step=2,
+        ),
+        ir.WhileLoop(
+            B.binary("lt", _local("STEPS", I32), _param("N"), f64),
+            [
+                ir.Let("STEPS", B.binary("add", _local("STEPS", I32), B.const(1, "i32"), f64)),
+                ir.Let("ACC", B.binary("mul", _local("ACC", t), B.const(0.5, f64), f64)),
+            ],
+        ),
         ir.Store("Y", (_bid(),), _local("ACC", t)),
     ]
-    k = _kernel("control", [ir.ConstParam("TOP", 9), ir.ArrayParam("X", f64, 1), ir.ScalarParam("N", "i32"),
-                            ir.ArrayParam("Y", f64, 1, reads=False, writes=True)], body, [], (64,), f64)
-    cases.append(Case("FOR down, WHILE, IF/ELSE, BREAK, constant", k,
-                      [None, rng.uniform(-1, 1, 100), 3, np.zeros(100)], (2, 1, 1)))
+    k = _kernel(
+        "control",
+        [
+            ir.ConstParam("TOP", 9),
+            ir.ArrayParam("X", f64, 1),
+            ir.ScalarParam("N", "i32"),
+            ir.ArrayParam("Y", f64, 1, reads=False, writes=True),
+        ],
+        body,
+        [],
+        (64,),
+        f64,
+    )
+    cases.append(
+        Case(
+            "FOR with a step, WHILE, IF/ELSE, BREAK, constant",
+            k,
+            [None, rng.uniform(-1, 1, 100), 3, np.zeros(100)],
+            (2, 1, 1),
+        )
+    )
 
-    # Matrix products: f16 inputs on tensor cores with a non-loop MMA, f64 products on
-    # tensor cores (8x8x4) in a K loop, f32 in SIMT with shapes that do not fit WMMA.
-    for dtype, (m, n_, kk), loop in (("f16", (32, 48, 32), False), ("f64", (32, 32, 8), True), ("f32", (24, 40, 8), True)):
+    # Matrix products: f16 inputs on tensor cores outside a loop, f64 on tensor cores (8x8x4)
+    # in a K loop, f16 with a K tile too thin for WMMA and f32 on the SIMT path (once with
+    # one column per thread, once with the general element order).
+    products = (
+        ("f16", (32, 64, 32), False),
+        ("f64", (32, 32, 8), True),
+        ("f16", (32, 64, 8), True),
+        ("f32", (32, 32, 8), True),
+        ("f32", (16, 512, 8), False),
+    )
+    for number, (dtype, (m, n_, kk), loop) in enumerate(products):
         acc_dtype = "f64" if dtype == "f64" else "f32"
         acc_t = ir.TileType(acc_dtype, (m, n_))
         kt = _local("KT", I32)
@@ -396,17 +629,39 @@ def feature_cases(rng) -> list[Case]:
         mma = ir.Mma(a_, b_, _local("ACC", acc_t), type=acc_t)
         body = [ir.Let("ACC", ir.Full(0.5, type=acc_t))]
         if loop:
-            body.append(ir.ForRange("KT", B.const(0, "i32"), B.binary("cdiv", _param("K"), B.const(kk, "i32"), acc_dtype), [ir.Let("ACC", mma)]))
+            body.append(
+                ir.ForRange(
+                    "KT",
+                    B.const(0, "i32"),
+                    B.binary("cdiv", _param("K"), B.const(kk, "i32"), acc_dtype),
+                    [ir.Let("ACC", mma)],
+                )
+            )
         else:
             body.append(ir.Let("ACC", B.binary("mul", mma, B.const(2.0, acc_dtype), acc_dtype)))
         body.append(ir.Store("C", (_bid(), _bid(1)), _local("ACC", acc_t)))
-        params = [ir.ArrayParam("A", dtype, 2), ir.ArrayParam("B", dtype, 2), ir.ScalarParam("K", "i32"),
-                  ir.ArrayParam("C", acc_dtype, 2, reads=False, writes=True)]
-        k = _kernel(f"mma_{dtype}", params, body, [], (m, n_), dtype)
+        params = [
+            ir.ArrayParam("A", dtype, 2),
+            ir.ArrayParam("B", dtype, 2),
+            ir.ScalarParam("K", "i32"),
+            ir.ArrayParam("C", acc_dtype, 2, reads=False, writes=True),
+        ]
+        grid = [B.const(0, "i32"), B.const(0, "i32")]  # two axes (the harness sets the sizes)
+        k = _kernel(f"mma_{dtype}_{number}", params, body, grid, (m, n_), dtype)
         rows, cols, depth = 2 * m + 3, n_ + 5, kk * 2 + 3 if loop else kk
-        cases.append(Case(f"MMA {dtype}", k, [rng.uniform(-1, 1, (rows, depth)).astype(NP[dtype]),
-                                              rng.uniform(-1, 1, (depth, cols)).astype(NP[dtype]), depth,
-                                              np.zeros((rows, cols), NP[acc_dtype])], (3, 2, 1)))
+        cases.append(
+            Case(
+                f"MMA {dtype} {m}x{n_}x{kk}",
+                k,
+                [
+                    rng.uniform(-1, 1, (rows, depth)).astype(NP[dtype]),
+                    rng.uniform(-1, 1, (depth, cols)).astype(NP[dtype]),
+                    depth,
+                    np.zeros((rows, cols), NP[acc_dtype]),
+                ],
+                (3, 2, 1),
+            )
+        )
     return cases
 
 
@@ -416,7 +671,11 @@ def test_hand_built_kernels_agree_with_cutile_on_tilesim(tmp_path):
 
 def test_reversed_thread_order_gives_the_same_results(tmp_path):
     """The emulator runs each block's threads last to first: a missing barrier would show."""
-    cases = [c for c in feature_cases(np.random.default_rng(5)) if c.kernel.name in ("axis_reduce", "mma_f64", "gather_scatter")]
+    cases = [
+        c
+        for c in feature_cases(np.random.default_rng(5))
+        if c.kernel.name in ("axis_reduce", "mma_f64_1", "gather_scatter")
+    ]
     check_cases(cases, tmp_path, reverse=True)
 
 
@@ -430,7 +689,13 @@ def _text(kernel: ir.Kernel) -> str:
 def test_block_size_follows_the_principal_tile():
     def kernel(n):
         t = ir.TileType("f32", (n,))
-        return _kernel("k", [ir.ArrayParam("Y", "f32", 1, writes=True)], [ir.Store("Y", (_bid(),), ir.Full(1.0, type=t))], [], (n,))
+        return _kernel(
+            "k",
+            [ir.ArrayParam("Y", "f32", 1, writes=True)],
+            [ir.Store("Y", (_bid(),), ir.Full(1.0, type=t))],
+            [],
+            (n,),
+        )
 
     assert [choose_threads(kernel(n)) for n in (16, 64, 256, 512, 1024)] == [32, 64, 256, 256, 256]
     text = _text(kernel(512))
@@ -442,7 +707,14 @@ def test_literals_and_math_functions_follow_the_element_type():
         t = ir.TileType(dtype, (32,))
         x = _load("X", dtype, (32,), [_bid()])
         value = B.unary("sqrt", B.binary("add", x, B.const(0.5, dtype), dtype), dtype)
-        k = _kernel("k", [ir.ArrayParam("X", dtype, 1), ir.ArrayParam("Y", dtype, 1, writes=True)], [ir.Store("Y", (_bid(),), value)], [], (32,), dtype)
+        k = _kernel(
+            "k",
+            [ir.ArrayParam("X", dtype, 1), ir.ArrayParam("Y", dtype, 1, writes=True)],
+            [ir.Store("Y", (_bid(),), value)],
+            [],
+            (32,),
+            dtype,
+        )
         text = _text(k)
         assert f"+ {literal})" in text and sqrt in text, text
         assert t.size == 32
@@ -451,8 +723,29 @@ def test_literals_and_math_functions_follow_the_element_type():
 def test_shared_memory_beyond_48_kb_is_dynamic():
     t = ir.TileType("f64", (64, 128))
     x = _load("X", "f64", (64, 128), [_bid(), B.const(0, "i32")])
-    body = [ir.Let("T", x), ir.Store("Y", (_bid(), B.const(0, "i32")), B.binary("sub", _local("T", t), ir.Reduce("max", _local("T", t), 1, keepdims=True, type=ir.TileType("f64", (64, 1))), "f64"))]
-    k = _kernel("big", [ir.ArrayParam("X", "f64", 2), ir.ArrayParam("Y", "f64", 2, writes=True)], body, [], (64, 128), "f64")
+    body = [
+        ir.Let("T", x),
+        ir.Store(
+            "Y",
+            (_bid(), B.const(0, "i32")),
+            B.binary(
+                "sub",
+                _local("T", t),
+                ir.Reduce(
+                    "max", _local("T", t), 1, keepdims=True, type=ir.TileType("f64", (64, 1))
+                ),
+                "f64",
+            ),
+        ),
+    ]
+    k = _kernel(
+        "big",
+        [ir.ArrayParam("X", "f64", 2), ir.ArrayParam("Y", "f64", 2, writes=True)],
+        body,
+        [],
+        (64, 128),
+        "f64",
+    )
     ck = lower_kernel(k)
     assert ck.dynamic_shared >= 64 * 128 * 8 and "B2T_DYNAMIC_SHARED" in ck.text
 
@@ -460,21 +753,85 @@ def test_shared_memory_beyond_48_kb_is_dynamic():
 def test_big_shared_memory_kernel_runs(tmp_path):
     t = ir.TileType("f64", (64, 128))
     x = _load("X", "f64", (64, 128), [_bid(), B.const(0, "i32")])
-    body = [ir.Let("T", x), ir.Store("Y", (_bid(), B.const(0, "i32")), B.binary("sub", _local("T", t), ir.Reduce("max", _local("T", t), 1, keepdims=True, type=ir.TileType("f64", (64, 1))), "f64"))]
-    k = _kernel("big", [ir.ArrayParam("X", "f64", 2), ir.ArrayParam("Y", "f64", 2, writes=True)], body, [], (64, 128), "f64")
+    body = [
+        ir.Let("T", x),
+        ir.Store(
+            "Y",
+            (_bid(), B.const(0, "i32")),
+            B.binary(
+                "sub",
+                _local("T", t),
+                ir.Reduce(
+                    "max", _local("T", t), 1, keepdims=True, type=ir.TileType("f64", (64, 1))
+                ),
+                "f64",
+            ),
+        ),
+    ]
+    k = _kernel(
+        "big",
+        [ir.ArrayParam("X", "f64", 2), ir.ArrayParam("Y", "f64", 2, writes=True)],
+        body,
+        [],
+        (64, 128),
+        "f64",
+    )
     rng = np.random.default_rng(3)
-    check_cases([Case("dynamic shared memory", k, [rng.uniform(-1, 1, (100, 128)), np.zeros((100, 128))], (2, 1, 1))], tmp_path)
+    check_cases(
+        [
+            Case(
+                "dynamic shared memory",
+                k,
+                [rng.uniform(-1, 1, (100, 128)), np.zeros((100, 128))],
+                (2, 1, 1),
+            )
+        ],
+        tmp_path,
+    )
 
 
 @pytest.mark.parametrize(
     "make, message",
     [
-        (lambda: [ir.ForRange("I", B.const(0, "i32"), B.const(3, "i32"), []),
-                  ir.Store("Y", (_local("I", I32),), ir.Full(1.0, type=ir.TileType("f32", (32,))))],
-         "read after its loop"),
-        (lambda: [ir.Let("A", B.const(1, "i32")), ir.Let("A", ir.Full(1.0, type=ir.TileType("f32", (32,))))],
-         "holds values of two types"),
-        (lambda: [ir.AtomicAdd("Z", (B.const(0, "i32"),), B.const(1.0, "f16"))], "atomic updates of f16"),
+        (
+            lambda: [
+                ir.ForRange("I", B.const(0, "i32"), B.const(3, "i32"), []),
+                ir.Store("Y", (_local("I", I32),), ir.Full(1.0, type=ir.TileType("f32", (32,)))),
+            ],
+            "read after its loop",
+        ),
+        (
+            lambda: [
+                ir.Let("A", B.const(1, "i32")),
+                ir.Let("A", ir.Full(1.0, type=ir.TileType("f32", (32,)))),
+            ],
+            "holds values of two types",
+        ),
+        (
+            lambda: [ir.AtomicAdd("Z", (B.const(0, "i32"),), B.const(1.0, "f16"))],
+            "atomic updates of f16",
+        ),
+        (
+            lambda: [ir.Store("Y", (_bid(),), ir.Full(1.0, type=ir.TileType("f32", (131072,))))],
+            "too large for the CUDA backend",
+        ),
+        (
+            lambda: [
+                ir.Let("T", ir.Full(1.0, type=ir.TileType("f64", (256, 256)))),
+                ir.Let("T", ir.Full(2.0, type=ir.TileType("f64", (256, 256)))),  # not constant
+                ir.Let(
+                    "R",
+                    ir.Reduce(
+                        "sum",
+                        _local("T", ir.TileType("f64", (256, 256))),
+                        1,
+                        keepdims=True,
+                        type=ir.TileType("f64", (256, 1)),
+                    ),
+                ),
+            ],
+            "KB of shared memory",
+        ),
     ],
 )
 def test_unsupported_constructs_raise_clear_errors(make, message):
@@ -490,3 +847,70 @@ def test_no_unused_registers_for_lane_numbers():
     text = _text(kernel)
     assert "i_lane" not in text and "j_lane" not in text, text
     assert math.prod(kernel.tile) == 1024
+
+
+# ---------------------------------------------------------------------- launches in programs
+
+
+@pytest.mark.parametrize("name", ["stats", "histogram", "matmul", "mandel"])
+def test_legacy_program_with_kernels_matches_the_interpreter(name):
+    """Launch code (cuda_launch.py) in whole programs: device mirrors, counts, checks,
+    partial results combined on the host (sums, max/min), atomics, 2-D grids, mma."""
+    import io
+
+    analysis = driver.front_end(SourceFile.read(EXAMPLES / f"{name}.bas"), Options())
+    assert driver.host_program(analysis).kernels
+    expected = io.StringIO()
+    assert (
+        driver.interpret(analysis, stdin=io.StringIO(""), stdout=expected, stderr=io.StringIO())
+        == 0
+    )
+    result = driver.run(analysis, driver.generate(analysis, "cuda"), "cuda", "cpu", stdin="")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == expected.getvalue()
+
+
+@pytest.mark.parametrize(
+    "program, message",
+    [
+        # checked on the host before the launch: the interpreter's message and line
+        (
+            "10 DIM A(10), B(20)\n20 FOR I = 1 TO 12\n30 LET B(I) = A(I) + 1\n40 NEXT I\n50 END\n",
+            "line 30: subscript out of range A(11) [0 to 10]",
+        ),
+        # found by the kernel (a computed subscript), reported through the error flag
+        (
+            (
+                "10 DIM H(5), V(100)\n20 FOR I = 1 TO 100\n30 LET V(I) = I / 10\n40 NEXT I\n"
+                "50 FOR I = 1 TO 100\n60 LET H(INT(V(I))) = H(INT(V(I))) + 1\n70 NEXT I\n80 END\n"
+            ),
+            "line 60: subscript out of range",
+        ),
+    ],
+)
+def test_subscript_errors_in_offloaded_loops(program, message, tmp_path):
+    analysis = driver.front_end(SourceFile("prog.bas", program), Options())
+    assert driver.host_program(analysis).kernels
+    result = driver.run(analysis, driver.generate(analysis, "cuda"), "cuda", "cpu")
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"prog.bas: error: {message}"
+
+
+@pytest.mark.skipif(find_nvcc() is None, reason="nvcc not installed")
+def test_nvcc_compiles_a_program_with_launches(tmp_path):
+    """Launch code with the real CUDA headers (compile only: there is no GPU here)."""
+    analysis = driver.front_end(SourceFile.read(EXAMPLES / "matmul.bas"), Options())
+    source = tmp_path / "matmul.cu"
+    source.write_text(driver.generate(analysis, "cuda"))
+    assert build_nvcc(source, tmp_path / "matmul.o", extra_flags=("-c",)).stat().st_size > 0
+
+
+def test_without_a_gpu_the_cpu_runs_it_with_a_notice(capsys, monkeypatch):
+    from transpiler.backends.cuda import run_cuda_program
+
+    monkeypatch.setattr("transpiler.device.gpu_unavailable_reason", lambda: "no CUDA device")
+    analysis = driver.front_end(SourceFile.read(EXAMPLES / "saxpy.bas"), Options())
+    result = run_cuda_program(driver.generate(analysis, "cuda"), "saxpy", None)
+    assert result.returncode == 0 and "CHECKSUM" in result.stdout
+    notice = capsys.readouterr().err
+    assert notice.count("\n") == 1 and "no usable GPU (no CUDA device)" in notice

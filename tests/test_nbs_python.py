@@ -33,7 +33,9 @@ from transpiler.passes.structure import build_host_program
 from . import test_nbs
 from .test_python_host import run_script
 
-PROGRAMS = sorted(p for p, row in test_nbs.MANIFEST.items() if row["kind"] in ("normal", "exception"))
+PROGRAMS = sorted(
+    p for p, row in test_nbs.MANIFEST.items() if row["kind"] in ("normal", "exception")
+)
 _interpreter_run = test_nbs.run_nbs  # the graders' run_nbs is replaced during each test
 
 

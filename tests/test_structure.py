@@ -51,7 +51,9 @@ def test_for_variable_read_after_the_loop_keeps_ecma_semantics() -> None:
 def test_for_variable_assigned_in_the_body_or_a_subroutine() -> None:
     loop = only(host("10 FOR I = 1 TO 10", "20 I = I + 1", "30 NEXT I", "40 END"), hostir.ForLoop)
     assert not loop.counted and not loop.steady
-    h = host("10 FOR I = 1 TO 10", "20 GOSUB 100", "30 NEXT I", "40 END", "100 I = 20", "110 RETURN")
+    h = host(
+        "10 FOR I = 1 TO 10", "20 GOSUB 100", "30 NEXT I", "40 END", "100 I = 20", "110 RETURN"
+    )
     loop = only(h, hostir.ForLoop)
     assert not loop.counted and not loop.steady
 
@@ -142,13 +144,37 @@ def test_if_chain_is_if_elif_else() -> None:
     assert len(node.arms) == 2 and node.else_body and len(node.origins) == 2
 
 
+def test_ifs_to_one_place_and_to_the_default_block(tmp_path: Path) -> None:
+    text = program(
+        "10 READ C, A",
+        "20 IF C < 1 THEN 50",
+        "30 IF C > 9 THEN 50",
+        "40 IF A = 55 THEN 70",
+        '50 PRINT "FAILED"',
+        "60 GOTO 80",
+        '70 PRINT "PASSED"',
+        "80 DATA 5, 55",
+        "90 END",
+    )
+    h = build_host_program(analyse(text))
+    node = only(h, hostir.If)
+    assert node.else_body and len(node.arms) == 1 and "Dispatch" not in kinds(h)
+    assert_same(text, tmp_path)
+    text = program(
+        "10 X = 2", "20 IF X > 5 THEN 50", "30 IF X = 2 THEN 60", "50 PRINT 5", "60 PRINT 6"
+    )
+    h = build_host_program(analyse(text))
+    assert only(h, hostir.If).arms[0][0].op == "OR" and "Dispatch" not in kinds(h)
+    assert_same(text, tmp_path)
+
+
 def test_goto_end_is_end_program() -> None:
     h = host("10 FOR I = 1 TO 3", "20 IF I = 2 THEN 90", "30 NEXT I", "90 END")
     assert "EndProgram" in kinds(h) and "Dispatch" not in kinds(h)
 
 
 def test_unreachable_code_is_dropped() -> None:
-    h = host("10 GOTO 30", "20 PRINT \"DEAD\"", "30 END")
+    h = host("10 GOTO 30", '20 PRINT "DEAD"', "30 END")
     assert "Simple" not in kinds(h)
 
 
@@ -207,9 +233,9 @@ def test_jump_out_of_a_loop_lowers_it() -> None:
         "10 FOR I = 1 TO 5",
         "20 IF I = 3 THEN 60",
         "30 NEXT I",
-        "40 PRINT \"NONE\"",
+        '40 PRINT "NONE"',
         "50 GOTO 70",
-        "60 PRINT \"FOUND\"; I",
+        '60 PRINT "FOUND"; I',
         "70 END",
     )
     names = kinds(h)
@@ -220,11 +246,11 @@ def test_jump_between_if_branches_lowers_the_if(tmp_path: Path) -> None:
     text = program(
         "10 X = 1",
         "20 IF X = 1 THEN",
-        "30 PRINT \"THEN\"",
+        '30 PRINT "THEN"',
         "40 GOTO 70",
         "50 ELSE",
-        "60 PRINT \"ELSE\"",
-        "70 PRINT \"BOTH\"",
+        '60 PRINT "ELSE"',
+        '70 PRINT "BOTH"',
         "80 END IF",
     )
     h = build_host_program(analyse(text))

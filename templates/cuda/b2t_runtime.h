@@ -9,13 +9,19 @@
 //   faults.py     Fault (fatal, thrown), Notice + warn/notify + set_warning_hook
 //   strings.py    check_string (the 18-character limit)
 //   arith.py      div, mul, power, round_to_int, ABS ATN COS EXP INT LOG SGN SIN SQR TAN
-//   extended.py   MOD, MAX, MIN, to_integer (the `%` variables)
+//   extended.py   MOD, MAX, MIN, to_integer / to_int32 (the `%` variables)
 //   rnd.py        SplitMix64, RND, RANDOMIZE, reset_rnd (bit-identical sequences)
 //   inputs.py     parse_reply, ReplyRejected
-//   console.py    Console: PRINT columns, zones, TAB, margin; INPUT with re-asking
+//   console.py    Console: PRINT columns, zones, TAB, margin (write_string, write_number,
+//                 next_zone, tab, newline, finish, and the chain con.print(x).zone()...);
+//                 INPUT with the "? " prompt and re-asking (input)
 //   data.py       DataPool: READ and RESTORE
-//   (interpreter) Array<T>: DIM'd arrays with rounded, checked subscripts; GosubStack;
-//                 on_index (ON ... GOTO); f32 (--precision f32 stores)
+//   arrays.py     Array<T>: DIM'd arrays with rounded, checked subscripts, OPTION BASE and
+//                 contiguous row-major storage (data()); MAT statements (mat_read,
+//                 mat_input, mat_print, mat_fill, mat_identity, mat_copy, mat_scale,
+//                 mat_add, mat_sub, mat_mul, mat_transpose, mat_inverse)
+//   (host code)   GosubStack, on_index (ON ... GOTO/GOSUB), EndProgram, print_fault,
+//                 f32 (--precision f32 stores)
 //
 // Python's str counts code points; these functions count UTF-8 code points wherever the
 // Python runtime calls len() on text (margins, the 18-character limit, INPUT's 72).
@@ -31,6 +37,7 @@
 #include <initializer_list>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -41,7 +48,8 @@ namespace b2t {
 // Number of code points of UTF-8 text (bytes that do not continue a sequence).
 inline std::size_t text_length(const std::string& text) {
   std::size_t n = 0;
-  for (unsigned char c : text) n += (c & 0xC0) != 0x80;
+  for (unsigned char c : text)
+    n += (c & 0xC0) != 0x80;
   return n;
 }
 
@@ -50,7 +58,8 @@ inline std::size_t text_offset(const std::string& text, std::size_t count) {
   std::size_t i = 0;
   for (; i < text.size(); ++i) {
     if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-      if (count == 0) return i;
+      if (count == 0)
+        return i;
       --count;
     }
   }
@@ -70,12 +79,21 @@ inline std::string join_message(const std::string& what, const std::string& deta
 class Fault : public std::exception {
  public:
   explicit Fault(std::string what_text, std::string detail_text = "")
-      : what_(std::move(what_text)), detail_(std::move(detail_text)),
+      : what_(std::move(what_text)),
+        detail_(std::move(detail_text)),
         message_(join_message(what_, detail_)) {}
-  const std::string& condition() const { return what_; }
-  const std::string& detail() const { return detail_; }
-  const std::string& message() const { return message_; }
-  const char* what() const noexcept override { return message_.c_str(); }
+  const std::string& condition() const {
+    return what_;
+  }
+  const std::string& detail() const {
+    return detail_;
+  }
+  const std::string& message() const {
+    return message_;
+  }
+  const char* what() const noexcept override {
+    return message_.c_str();
+  }
 
  private:
   std::string what_, detail_, message_;
@@ -86,7 +104,9 @@ struct Notice {
   std::string what;
   std::string detail;
   const char* severity = WARNING;
-  std::string message() const { return join_message(what, detail); }
+  std::string message() const {
+    return join_message(what, detail);
+  }
 };
 
 using NoticeHook = void (*)(const Notice&);
@@ -111,7 +131,9 @@ inline NoticeHook set_warning_hook(NoticeHook hook) {
   return previous;
 }
 
-inline void notify(const Notice& notice) { notice_hook_slot()(notice); }
+inline void notify(const Notice& notice) {
+  notice_hook_slot()(notice);
+}
 
 // Report a non-fatal ECMA-55 exception; the caller goes on with its IEEE value.
 inline void warn(const std::string& what, const std::string& detail = "") {
@@ -149,7 +171,8 @@ inline std::string format_number(double x) {
   const int n = static_cast<int>(digits.size());
   const std::string sign = x < 0 ? "-" : " ";
   if (0 <= e && e < SIGNIFICANT_DIGITS) {
-    if (n <= e + 1) return sign + digits + std::string(e + 1 - n, '0') + " ";
+    if (n <= e + 1)
+      return sign + digits + std::string(e + 1 - n, '0') + " ";
     return sign + digits.substr(0, e + 1) + "." + digits.substr(e + 1) + " ";
   }
   if (e < 0 && n - e <= SIGNIFICANT_DIGITS + 1) {
@@ -164,35 +187,44 @@ inline std::string format_number_trimmed(double x) {
   std::string text = format_number(x);
   std::string out;
   for (char c : text)
-    if (c != ' ') out += c;
+    if (c != ' ')
+      out += c;
   return out;
 }
 
-inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+inline bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // The end of the longest ECMA-55 numeric constant starting at `pos`, or std::string::npos:
 //   [+-]? ( digits [ "." [digits] ] | "." digits ) [ "E" [+-]? digits ]
 inline std::size_t match_number(const std::string& text, std::size_t pos = 0) {
   const std::size_t n = text.size();
   std::size_t i = pos;
-  if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
+  if (i < n && (text[i] == '+' || text[i] == '-'))
+    ++i;
   if (i < n && is_digit(text[i])) {
-    while (i < n && is_digit(text[i])) ++i;
+    while (i < n && is_digit(text[i]))
+      ++i;
     if (i < n && text[i] == '.') {
       ++i;
-      while (i < n && is_digit(text[i])) ++i;
+      while (i < n && is_digit(text[i]))
+        ++i;
     }
   } else if (i + 1 < n && text[i] == '.' && is_digit(text[i + 1])) {
     i += 2;
-    while (i < n && is_digit(text[i])) ++i;
+    while (i < n && is_digit(text[i]))
+      ++i;
   } else {
     return std::string::npos;
   }
   if (i < n && text[i] == 'E') {  // an exponent only if digits follow
     std::size_t j = i + 1;
-    if (j < n && (text[j] == '+' || text[j] == '-')) ++j;
+    if (j < n && (text[j] == '+' || text[j] == '-'))
+      ++j;
     if (j < n && is_digit(text[j])) {
-      while (j < n && is_digit(text[j])) ++j;
+      while (j < n && is_digit(text[j]))
+        ++j;
       i = j;
     }
   }
@@ -201,11 +233,14 @@ inline std::size_t match_number(const std::string& text, std::size_t pos = 0) {
 
 // The correctly rounded double of a numeric constant's text (overflow: +-inf,
 // underflow: 0 or a subnormal, as Python's float()).
-inline double number_value(const std::string& text) { return std::strtod(text.c_str(), nullptr); }
+inline double number_value(const std::string& text) {
+  return std::strtod(text.c_str(), nullptr);
+}
 
 // If all of `text` is a numeric constant: store its value in *value and return true.
 inline bool parse_number(const std::string& text, double* value) {
-  if (match_number(text, 0) != text.size()) return false;
+  if (match_number(text, 0) != text.size())
+    return false;
   *value = number_value(text);
   return true;
 }
@@ -217,7 +252,8 @@ inline constexpr const char* STRING_TOO_LONG = "string datum contains too many c
 
 // `value` itself if a string variable may hold it, else a fatal Fault.
 inline std::string check_string(std::string value) {
-  if (text_length(value) > STRING_MAX_LENGTH) throw Fault(STRING_TOO_LONG);
+  if (text_length(value) > STRING_MAX_LENGTH)
+    throw Fault(STRING_TOO_LONG);
   return value;
 }
 
@@ -231,14 +267,16 @@ inline constexpr int INT_MIN_VALUE = -2147483647 - 1;
 inline constexpr const char* DIVISION_BY_ZERO = "division by zero";
 inline constexpr const char* OPERATION_OVERFLOW = "operation overflow";
 inline constexpr const char* ZERO_TO_NEGATIVE = "zero raised to negative value";
-inline constexpr const char* NEGATIVE_TO_NON_INTEGER = "negative value raised to non-integral value";
+inline constexpr const char* NEGATIVE_TO_NON_INTEGER =
+    "negative value raised to non-integral value";
 inline constexpr const char* DOMAIN_ERROR = "function domain error";
 
 // a / b; division by zero warns and gives the IEEE result (+-inf, NaN for 0/0).
 inline double div(double a, double b) {
   if (b == 0.0) {
     warn(DIVISION_BY_ZERO);
-    if (a == 0.0 || std::isnan(a)) return NAN_VALUE;
+    if (a == 0.0 || std::isnan(a))
+      return NAN_VALUE;
     return (a > 0.0) == !std::signbit(b) ? INF : -INF;
   }
   return a / b;
@@ -247,15 +285,19 @@ inline double div(double a, double b) {
 // a * b; an overflow to +-inf warns (bas55 stays quiet only for INF * INF).
 inline double mul(double a, double b) {
   const double r = a * b;
-  if (std::isinf(r) && (!std::isinf(a) || !std::isinf(b))) warn(OPERATION_OVERFLOW, "(*)");
+  if (std::isinf(r) && (!std::isinf(a) || !std::isinf(b)))
+    warn(OPERATION_OVERFLOW, "(*)");
   return r;
 }
 
-inline bool is_integral(double y) { return std::isinf(y) || (std::isfinite(y) && y == std::floor(y)); }
+inline bool is_integral(double y) {
+  return std::isinf(y) || (std::isfinite(y) && y == std::floor(y));
+}
 
 // Whether bas55 reports a `^` whose result is 0 or infinite (arith._pow_out_of_range).
 inline bool pow_out_of_range(double a, double b) {
-  if (std::isinf(a) || std::isinf(b) || std::isinf(std::fabs(b) * std::fabs(std::log(std::fabs(a)))))
+  if (std::isinf(a) || std::isinf(b) ||
+      std::isinf(std::fabs(b) * std::fabs(std::log(std::fabs(a)))))
     return false;
   const double magnitude = std::pow(std::fabs(a), std::fabs(b));
   return std::isinf(magnitude) || magnitude == 0.0;
@@ -268,13 +310,15 @@ inline double power(double a, double b) {
       warn(ZERO_TO_NEGATIVE, "(0 ^ " + format_number_trimmed(b) + ")");
       return INF;
     }
-    if (b > 0.0) return 0.0;  // bas55 gives +0 also for (-0) ^ 3
+    if (b > 0.0)
+      return 0.0;  // bas55 gives +0 also for (-0) ^ 3
   } else if (a < 0.0 && !is_integral(b)) {
     throw Fault(NEGATIVE_TO_NON_INTEGER,
                 "(" + format_number_trimmed(a) + " ^ " + format_number_trimmed(b) + ")");
   }
   const double r = std::pow(a, b);
-  if ((r == 0.0 || std::isinf(r)) && pow_out_of_range(a, b)) warn(OPERATION_OVERFLOW);
+  if ((r == 0.0 || std::isinf(r)) && pow_out_of_range(a, b))
+    warn(OPERATION_OVERFLOW);
   return r;
 }
 
@@ -282,7 +326,8 @@ inline double power(double a, double b) {
 // for values that do not fit a C int or NaN (what that conversion yields on x86-64).
 inline int round_to_int(double x) {
   const double r = x + 0.5;
-  if (-2147483648.0 <= r && r < 2147483648.0) return static_cast<int>(std::floor(r));
+  if (-2147483648.0 <= r && r < 2147483648.0)
+    return static_cast<int>(std::floor(r));
   return INT_MIN_VALUE;
 }
 
@@ -296,12 +341,17 @@ inline bool python_value_error(double result, double x) {
   return (std::isnan(result) && !std::isnan(x)) || (std::isinf(result) && std::isfinite(x));
 }
 
-inline double ABS(double x) { return std::fabs(x); }
-inline double ATN(double x) { return std::atan(x); }
+inline double ABS(double x) {
+  return std::fabs(x);
+}
+inline double ATN(double x) {
+  return std::atan(x);
+}
 
 inline double COS(double x) {
   const double r = std::cos(x);
-  if (python_value_error(r, x)) throw domain_error("COS", x);
+  if (python_value_error(r, x))
+    throw domain_error("COS", x);
   return r;
 }
 
@@ -311,42 +361,51 @@ inline double EXP(double x) {
     warn(OPERATION_OVERFLOW, "EXP(" + format_number_trimmed(x) + ")");
     return INF;
   }
-  if (r == 0.0 && x != -INF) warn(OPERATION_OVERFLOW, "EXP(" + format_number_trimmed(x) + ")");
+  if (r == 0.0 && x != -INF)
+    warn(OPERATION_OVERFLOW, "EXP(" + format_number_trimmed(x) + ")");
   return r;
 }
 
 // The greatest integer not above x (ECMA-55 INT is floor, not truncation).
 inline double INT(double x) {
-  if (-TWO52 < x && x < TWO52 && x != 0.0) return std::floor(x);
+  if (-TWO52 < x && x < TWO52 && x != 0.0)
+    return std::floor(x);
   return x;  // already integral (zero keeps its sign), infinite or NaN
 }
 
 inline double LOG(double x) {
-  if (x > 0.0) return std::log(x);
-  if (std::isnan(x)) return x;
+  if (x > 0.0)
+    return std::log(x);
+  if (std::isnan(x))
+    return x;
   throw domain_error("LOG", x);
 }
 
 inline double SGN(double x) {
-  if (x > 0.0) return 1.0;
-  if (x == 0.0) return 0.0;
+  if (x > 0.0)
+    return 1.0;
+  if (x == 0.0)
+    return 0.0;
   return -1.0;  // also for NaN, as bas55
 }
 
 inline double SIN(double x) {
   const double r = std::sin(x);
-  if (python_value_error(r, x)) throw domain_error("SIN", x);
+  if (python_value_error(r, x))
+    throw domain_error("SIN", x);
   return r;
 }
 
 inline double SQR(double x) {
-  if (x < 0.0) throw domain_error("SQR", x);
+  if (x < 0.0)
+    throw domain_error("SQR", x);
   return std::sqrt(x);
 }
 
 inline double TAN(double x) {
   const double r = std::tan(x);
-  if (python_value_error(r, x)) throw domain_error("TAN", x);
+  if (python_value_error(r, x))
+    throw domain_error("TAN", x);
   return r;  // (the Python runtime's TAN overflow warning cannot be reached: see above)
 }
 
@@ -365,27 +424,34 @@ inline double MOD(double a, double b) {
 
 // The larger / smaller of two numbers; if one is NaN, the other.
 inline double MAX(double a, double b) {
-  if (std::isnan(a)) return b;
+  if (std::isnan(a))
+    return b;
   return b > a ? b : a;
 }
 
 inline double MIN(double a, double b) {
-  if (std::isnan(a)) return b;
+  if (std::isnan(a))
+    return b;
   return b < a ? b : a;
 }
 
 // The value a `%` variable stores for x: floor(x + 0.5), fatal outside 32 bits.
 inline double to_integer(double x) {
   const double r = x + 0.5;
-  if (-2147483648.0 <= r && r < 2147483648.0) return std::floor(r);
+  if (-2147483648.0 <= r && r < 2147483648.0)
+    return std::floor(r);
   throw Fault(INTEGER_OVERFLOW, "(" + format_number_trimmed(x) + ")");
 }
 
 // The value a `%` variable (an int32) stores for x, fatal outside 32 bits.
-inline std::int32_t to_int32(double x) { return static_cast<std::int32_t>(to_integer(x)); }
+inline std::int32_t to_int32(double x) {
+  return static_cast<std::int32_t>(to_integer(x));
+}
 
 // A value stored with --precision f32: rounded to the nearest float (overflow: +-inf).
-inline double f32(double x) { return static_cast<double>(static_cast<float>(x)); }
+inline double f32(double x) {
+  return static_cast<double>(static_cast<float>(x));
+}
 
 // ============================================================================ rnd.py
 
@@ -394,7 +460,7 @@ inline constexpr const char* SEED_VARIABLE = "BASIC2TILE_SEED";
 
 class SplitMix64 {
  public:
-  explicit SplitMix64(std::uint64_t state = INITIAL_STATE) : state(state) {}
+  explicit SplitMix64(std::uint64_t seed = INITIAL_STATE) : state(seed) {}
   std::uint64_t next_u64() {
     state += 0x9E3779B97F4A7C15ULL;
     std::uint64_t z = state;
@@ -402,7 +468,9 @@ class SplitMix64 {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
   }
-  double random() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+  double random() {
+    return static_cast<double>(next_u64() >> 11) * 0x1.0p-53;
+  }
   std::uint64_t state;
 };
 
@@ -417,9 +485,12 @@ inline bool is_python_space(char c) {
 }
 
 inline int digit_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'Z') return c - 'A' + 10;
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'z')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'Z')
+    return c - 'A' + 10;
   return 99;
 }
 
@@ -429,7 +500,8 @@ inline bool parse_python_int(const std::string& text, int base, std::uint64_t* v
   std::size_t i = 0;
   const std::size_t n = text.size();
   bool negative = false;
-  if (i < n && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+  if (i < n && (text[i] == '+' || text[i] == '-'))
+    negative = text[i++] == '-';
   bool underscore_ok = false;  // an underscore may follow a digit (or the base prefix)
   if (base == 16 && i + 1 < n && text[i] == '0' && (text[i + 1] == 'x' || text[i + 1] == 'X')) {
     i += 2;
@@ -439,17 +511,20 @@ inline bool parse_python_int(const std::string& text, int base, std::uint64_t* v
   bool any_digit = false;
   for (; i < n; ++i) {
     if (text[i] == '_') {
-      if (!underscore_ok) return false;
+      if (!underscore_ok)
+        return false;
       underscore_ok = false;
       continue;
     }
     const int d = digit_value(text[i]);
-    if (d >= base) return false;
+    if (d >= base)
+      return false;
     result = result * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
     any_digit = true;
     underscore_ok = true;
   }
-  if (!any_digit || (n > 0 && text[n - 1] == '_')) return false;
+  if (!any_digit || (n > 0 && text[n - 1] == '_'))
+    return false;
   *value = negative ? 0 - result : result;
   return true;
 }
@@ -460,12 +535,15 @@ inline std::uint64_t randomize_seed() {
   const char* raw = std::getenv(SEED_VARIABLE);
   std::string text = raw != nullptr ? raw : "";
   std::size_t first = 0, last = text.size();
-  while (first < last && is_python_space(text[first])) ++first;
-  while (last > first && is_python_space(text[last - 1])) --last;
+  while (first < last && is_python_space(text[first]))
+    ++first;
+  while (last > first && is_python_space(text[last - 1]))
+    --last;
   text = text.substr(first, last - first);
   if (text.empty()) {
     const auto now = std::chrono::system_clock::now().time_since_epoch();
-    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
   }
   const bool hex = text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
   std::uint64_t seed = 0;
@@ -475,12 +553,18 @@ inline std::uint64_t randomize_seed() {
 }
 
 // The next pseudo-random number in [0, 1).
-inline double RND() { return generator().random(); }
+inline double RND() {
+  return generator().random();
+}
 
-inline void RANDOMIZE() { generator().state = randomize_seed(); }
+inline void RANDOMIZE() {
+  generator().state = randomize_seed();
+}
 
 // Restart the sequence, as at program start.
-inline void reset_rnd(std::uint64_t state = INITIAL_STATE) { generator().state = state; }
+inline void reset_rnd(std::uint64_t state = INITIAL_STATE) {
+  generator().state = state;
+}
 
 // ============================================================================ inputs.py
 
@@ -519,15 +603,18 @@ inline bool is_valid_reply_character(char c) {
 }
 
 inline void skip_spaces(const std::string& text, std::size_t* pos) {
-  while (*pos < text.size() && text[*pos] == ' ') ++*pos;
+  while (*pos < text.size() && text[*pos] == ' ')
+    ++*pos;
 }
 
 // The values of a reply (without its newline) for variables of the given kinds.
 // Throws ReplyRejected.
 inline std::vector<Value> parse_reply(std::string reply, const std::vector<Kind>& kinds) {
-  if (text_length(reply) > MAX_REPLY_LENGTH) throw ReplyRejected{LINE_TOO_LONG, ""};
+  if (text_length(reply) > MAX_REPLY_LENGTH)
+    throw ReplyRejected{LINE_TOO_LONG, ""};
   for (char& c : reply)
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    if (c >= 'a' && c <= 'z')
+      c = static_cast<char>(c - 'a' + 'A');
   for (std::size_t i = 0; i < reply.size(); ++i) {
     if (!is_valid_reply_character(reply[i])) {
       const std::size_t end = i + text_offset(reply.substr(i), 1);  // the whole code point
@@ -541,13 +628,15 @@ inline std::vector<Value> parse_reply(std::string reply, const std::vector<Kind>
   for (Kind kind : kinds) {
     const std::size_t start = pos;  // bas55 quotes an overflowing number with its spaces
     skip_spaces(reply, &pos);
-    if (pos == end) throw ReplyRejected{TOO_FEW, ""};
+    if (pos == end)
+      throw ReplyRejected{TOO_FEW, ""};
     Value value;
     if (kind == NUMBER) {
       const std::size_t stop = match_number(reply, pos);
       if (stop == std::string::npos) {
         const char first = reply[pos];
-        if (first == '"' || is_unquoted_character(first)) throw ReplyRejected{TYPE_MISMATCH, ""};
+        if (first == '"' || is_unquoted_character(first))
+          throw ReplyRejected{TYPE_MISMATCH, ""};
         throw ReplyRejected{SYNTAX_ERROR, ""};
       }
       value.number = number_value(reply.substr(pos, stop - pos));
@@ -556,14 +645,17 @@ inline std::vector<Value> parse_reply(std::string reply, const std::vector<Kind>
       pos = stop;
     } else if (reply[pos] == '"') {
       const std::size_t close = reply.find('"', pos + 1);
-      if (close == std::string::npos) throw ReplyRejected{UNTERMINATED_STRING, ""};
+      if (close == std::string::npos)
+        throw ReplyRejected{UNTERMINATED_STRING, ""};
       value.text = reply.substr(pos + 1, close - pos - 1);
       pos = close + 1;
     } else if (is_unquoted_character(reply[pos])) {
       std::size_t stop = pos;
-      while (stop < end && is_unquoted_character(reply[stop])) ++stop;
+      while (stop < end && is_unquoted_character(reply[stop]))
+        ++stop;
       std::size_t last = stop;
-      while (last > pos && reply[last - 1] == ' ') --last;
+      while (last > pos && reply[last - 1] == ' ')
+        --last;
       value.text = reply.substr(pos, last - pos);
       pos = stop;
     } else {
@@ -580,7 +672,8 @@ inline std::vector<Value> parse_reply(std::string reply, const std::vector<Kind>
       throw ReplyRejected{SYNTAX_ERROR, ""};
   }
   skip_spaces(reply, &pos);
-  if (pos < end || after_comma) throw ReplyRejected{TOO_MANY, ""};
+  if (pos < end || after_comma)
+    throw ReplyRejected{TOO_MANY, ""};
   return values;
 }
 
@@ -598,12 +691,15 @@ class Console {
   explicit Console(std::FILE* out = stdout, std::FILE* in = stdin) : out_(out), in_(in) {}
 
   // The 0-based column where the next character goes.
-  int column() const { return column_; }
+  int column() const {
+    return column_;
+  }
 
   void write_string(const std::string& value) {
     const std::size_t length = text_length(value);
     if (column_ + length > static_cast<std::size_t>(MARGIN)) {
-      if (column_ > 0) put("\n");
+      if (column_ > 0)
+        put("\n");
       std::string text = value;
       while (text_length(text) > static_cast<std::size_t>(MARGIN)) {
         const std::size_t cut = text_offset(text, MARGIN);
@@ -672,7 +768,9 @@ class Console {
     write_string(text);
     return *this;
   }
-  Console& print(const char* text) { return print(std::string(text)); }
+  Console& print(const char* text) {
+    return print(std::string(text));
+  }
   Console& print(double x) {
     write_number(x);
     return *this;
@@ -684,7 +782,8 @@ class Console {
 
   // End of the program (normal or not): end an unfinished line and flush.
   void finish() {
-    if (column_ != 0) newline();
+    if (column_ != 0)
+      newline();
     std::fflush(out_);
   }
 
@@ -692,12 +791,14 @@ class Console {
   // `prompt` nullptr: only "? ".  End of input is fatal.
   std::vector<Value> input(const char* prompt, const std::vector<Kind>& kinds) {
     for (;;) {
-      if (prompt != nullptr) put(prompt);
+      if (prompt != nullptr)
+        put(prompt);
       put(INPUT_PROMPT);
       std::fflush(out_);
       column_ = 0;
       std::string line;
-      if (!read_line(&line)) throw Fault(INPUT_EOF);
+      if (!read_line(&line))
+        throw Fault(INPUT_EOF);
       try {
         return parse_reply(line, kinds);
       } catch (const ReplyRejected& rejected) {
@@ -706,21 +807,27 @@ class Console {
     }
   }
 
-  std::vector<Value> input(const std::vector<Kind>& kinds) { return input(nullptr, kinds); }
+  std::vector<Value> input(const std::vector<Kind>& kinds) {
+    return input(nullptr, kinds);
+  }
 
  private:
-  void put(const std::string& text) { std::fwrite(text.data(), 1, text.size(), out_); }
+  void put(const std::string& text) {
+    std::fwrite(text.data(), 1, text.size(), out_);
+  }
 
   // One line without its "\n" (and a "\r" before it), as Python's sys.stdin.readline()
   // and Console.input see it.  False at end of input with nothing read.
   bool read_line(std::string* line) {
     int c = std::getc(in_);
-    if (c == EOF) return false;
+    if (c == EOF)
+      return false;
     while (c != EOF && c != '\n') {
       line->push_back(static_cast<char>(c));
       c = std::getc(in_);
     }
-    if (!line->empty() && line->back() == '\r') line->pop_back();
+    if (!line->empty() && line->back() == '\r')
+      line->pop_back();
     return true;
   }
 
@@ -745,13 +852,16 @@ class DataPool {
  public:
   DataPool(std::initializer_list<DataItem> items) : DataPool(std::vector<DataItem>(items)) {}
   template <std::size_t N>
-  explicit DataPool(const DataItem (&items)[N]) : DataPool(std::vector<DataItem>(items, items + N)) {}
+  explicit DataPool(const DataItem (&items)[N])
+      : DataPool(std::vector<DataItem>(items, items + N)) {}
   explicit DataPool(const std::vector<DataItem>& items) {
     for (const DataItem& item : items) {
       std::string text = item.text;
       if (!item.quoted) {  // an unquoted datum has no surrounding spaces
         const std::size_t first = text.find_first_not_of(' ');
-        text = first == std::string::npos ? "" : text.substr(first, text.find_last_not_of(' ') - first + 1);
+        text = first == std::string::npos
+                   ? ""
+                   : text.substr(first, text.find_last_not_of(' ') - first + 1);
       }
       double value = 0.0;
       const bool numeric = !item.quoted && parse_number(text, &value);
@@ -761,25 +871,35 @@ class DataPool {
     }
   }
 
-  std::size_t size() const { return texts_.size(); }
+  std::size_t size() const {
+    return texts_.size();
+  }
 
   // The index of the item the next READ takes.
-  std::size_t position() const { return position_; }
+  std::size_t position() const {
+    return position_;
+  }
 
-  void restore(std::size_t position = 0) { position_ = position; }
+  void restore(std::size_t position = 0) {
+    position_ = position;
+  }
 
   double read_number() {
     const std::size_t i = position_;
-    if (i >= numbers_.size()) throw Fault(INSUFFICIENT_DATA);
-    if (!numeric_[i]) throw Fault(STRING_INTO_NUMBER);
+    if (i >= numbers_.size())
+      throw Fault(INSUFFICIENT_DATA);
+    if (!numeric_[i])
+      throw Fault(STRING_INTO_NUMBER);
     position_ = i + 1;
-    if (std::isinf(numbers_[i])) warn(CONSTANT_OVERFLOW);
+    if (std::isinf(numbers_[i]))
+      warn(CONSTANT_OVERFLOW);
     return numbers_[i];
   }
 
   std::string read_string() {
     const std::size_t i = position_;
-    if (i >= texts_.size()) throw Fault(INSUFFICIENT_DATA);
+    if (i >= texts_.size())
+      throw Fault(INSUFFICIENT_DATA);
     check_string(texts_[i]);
     position_ = i + 1;
     return texts_[i];
@@ -798,6 +918,7 @@ inline constexpr const char* SUBSCRIPT_OUT_OF_RANGE = "subscript out of range";
 inline constexpr const char* NOT_DIMENSIONED = "array used before its DIM statement ran";
 inline constexpr const char* BAD_BOUND = "invalid DIM bound";
 inline constexpr std::size_t TOO_MANY_ELEMENTS = std::size_t{1} << 28;
+inline constexpr const char* MAT_TOO_LARGE = "MAT result larger than the array's DIM";
 
 // A BASIC array (interpreter/arrays.py): rank 1 or 2, subscripts from `base` (OPTION
 // BASE) to the upper bounds, rounded as floor(x + 0.5) and checked; elements stored
@@ -811,43 +932,68 @@ class Array {
   // An array with constant bounds, allocated at once (DIM with constants, or implicit).
   Array(const char* name, int base, std::initializer_list<int> upper)
       : name_(name), base_(base), upper_(upper) {
-    allocate(upper);
+    allocate(std::vector<double>(upper.begin(), upper.end()));
   }
 
   // DIM: give the array its bounds and zero (or empty) elements.
   void allocate(const std::vector<double>& upper) {
-    std::vector<double> bounds;
-    double size = 1.0;  // exact while it matters: the limit is 2**28
-    for (double u : upper) {
-      const double r = std::isfinite(u) ? std::floor(u + 0.5) : u;
-      if (!std::isfinite(r) || !(r >= base_)) throw Fault(BAD_BOUND, name_ + "(" + format_number_trimmed(u) + ")");
-      bounds.push_back(r);
-      size *= r - base_ + 1.0;
-    }
-    if (!(size <= static_cast<double>(TOO_MANY_ELEMENTS))) {
-      std::string text;
-      char digits[400];
-      for (double r : bounds) {
-        std::snprintf(digits, sizeof digits, "%.0f", r);  // the exact integer, as Python's int
-        text += (text.empty() ? "" : ",") + std::string(digits);
-      }
-      throw Fault(BAD_BOUND, name_ + "(" + text + "): too many elements");
-    }
-    upper_.assign(bounds.begin(), bounds.end());
-    data_.assign(static_cast<std::size_t>(size), T());
+    const std::size_t size = checked_bounds(upper);
+    data_.assign(size, T());
+    size_ = size;
     allocated_ = true;
   }
 
-  // DIM with constant bounds (checked by the compiler).
-  void allocate(std::initializer_list<int> upper) { allocate(std::vector<double>(upper.begin(), upper.end())); }
+  // A MAT statement's new dimensions: at most the elements the array was created with.
+  // The elements are left as they are; the MAT statement writes them all.
+  void reshape(const std::vector<double>& upper) {
+    const std::vector<int> previous = upper_;
+    const std::size_t size = checked_bounds(upper);
+    if (!allocated_) {
+      upper_ = previous;
+      throw Fault(NOT_DIMENSIONED, name_);
+    }
+    if (size > data_.size()) {
+      std::string text;
+      for (int u : upper_)
+        text += (text.empty() ? "" : ",") + std::to_string(u);
+      upper_ = previous;
+      throw Fault(MAT_TOO_LARGE, name_ + "(" + text + ")");
+    }
+    size_ = size;
+  }
 
-  int base() const { return base_; }
-  int rank() const { return static_cast<int>(upper_.size()); }
-  int upper(int dim) const { return upper_[static_cast<std::size_t>(dim)]; }
-  int extent(int dim) const { return upper_[static_cast<std::size_t>(dim)] - base_ + 1; }
-  std::size_t size() const { return data_.size(); }
-  T* data() { return data_.data(); }
-  const T* data() const { return data_.data(); }
+  const std::string& name() const {
+    return name_;
+  }
+  int base() const {
+    return base_;
+  }
+  int rank() const {
+    return static_cast<int>(upper_.size());
+  }
+  int upper(int dim) const {
+    return upper_[static_cast<std::size_t>(dim)];
+  }
+  int extent(int dim) const {
+    return upper_[static_cast<std::size_t>(dim)] - base_ + 1;
+  }
+  std::vector<int> extents() const {
+    std::vector<int> out;
+    for (int d = 0; d < rank(); ++d)
+      out.push_back(extent(d));
+    return out;
+  }
+  // The number of elements (the first size() of the storage: a MAT statement may have
+  // given the array fewer elements than its DIM).
+  std::size_t size() const {
+    return size_;
+  }
+  T* data() {
+    return data_.data();
+  }
+  const T* data() const {
+    return data_.data();
+  }
 
   // The element A(i) / A(i, j), subscripts rounded and checked (evaluate the subscripts
   // before calling: C++ leaves the order of function arguments unspecified).
@@ -862,7 +1008,8 @@ class Array {
     std::size_t d = 0;
     for (double s : subscripts) {
       const double t = s + 0.5;
-      if (!(t >= base_ && t < upper_[d] + 1.0)) throw out_of_range(subscripts);
+      if (!(t >= base_ && t < upper_[d] + 1.0))
+        throw out_of_range(subscripts);
       index = index * static_cast<std::size_t>(extent(static_cast<int>(d))) +
               static_cast<std::size_t>(static_cast<long long>(t) - base_);
       ++d;
@@ -870,13 +1017,54 @@ class Array {
     return index;
   }
 
+  // Subscripts first, first + 1, ..., first + count - 1 along `dim` (a loop a kernel runs)
+  // must all be valid: else the fault for the first invalid one, the other subscripts
+  // shown at their lower bound (runtime/arrays.py check_run).
+  void check_run(int dim, double first, int count) const {
+    const double lo = std::floor(first + 0.5), hi = std::floor(first + count - 1 + 0.5);
+    const std::size_t d = static_cast<std::size_t>(dim);
+    if (allocated_ && base_ <= lo && hi <= upper_[d])
+      return;
+    const double bad = lo < base_ ? first : first + (upper_[d] + 1 - lo);
+    const double low = base_;
+    if (upper_.size() == 1)
+      throw out_of_range({bad});
+    throw dim == 0 ? out_of_range({bad, low}) : out_of_range({low, bad});
+  }
+
  private:
+  // Checks DIM bounds (rounded as subscripts), makes them the array's; its element count.
+  std::size_t checked_bounds(const std::vector<double>& upper) {
+    std::vector<double> bounds;
+    double size = 1.0;  // exact while it matters: the limit is 2**28
+    for (double u : upper) {
+      const double r = std::isfinite(u) ? std::floor(u + 0.5) : u;
+      if (!std::isfinite(r) || !(r >= base_))
+        throw Fault(BAD_BOUND, name_ + "(" + format_number_trimmed(u) + ")");
+      bounds.push_back(r);
+      size *= r - base_ + 1.0;
+    }
+    if (!(size <= static_cast<double>(TOO_MANY_ELEMENTS))) {
+      std::string text;
+      char digits[400];
+      for (double r : bounds) {
+        std::snprintf(digits, sizeof digits, "%.0f", r);  // the exact integer, as Python's int
+        text += (text.empty() ? "" : ",") + std::string(digits);
+      }
+      throw Fault(BAD_BOUND, name_ + "(" + text + "): too many elements");
+    }
+    upper_.assign(bounds.begin(), bounds.end());
+    return static_cast<std::size_t>(size);
+  }
+
   Fault out_of_range(std::initializer_list<double> subscripts) const {
-    if (!allocated_) return Fault(NOT_DIMENSIONED, name_);
+    if (!allocated_)
+      return Fault(NOT_DIMENSIONED, name_);
     std::string shown, bounds;
     for (double s : subscripts) {
       const double t = s + 0.5;
-      shown += (shown.empty() ? "" : ",") + format_number_trimmed(std::isfinite(t) ? std::floor(t) : t);
+      shown +=
+          (shown.empty() ? "" : ",") + format_number_trimmed(std::isfinite(t) ? std::floor(t) : t);
     }
     for (int u : upper_) {
       bounds += (bounds.empty() ? "" : ", ") + std::to_string(base_) + " to " + std::to_string(u);
@@ -887,9 +1075,272 @@ class Array {
   std::string name_;
   int base_;
   std::vector<int> upper_;
-  std::vector<T> data_;
+  std::vector<T> data_;  // the storage, as large as the first DIM made it
+  std::size_t size_ = 0;
   bool allocated_ = false;
 };
+
+// ============================================================================ MAT statements
+// As runtime/arrays.py (the Python host programs'): the same shapes, the same order of
+// floating-point operations, the same messages.
+
+inline constexpr const char* SHAPE_MISMATCH = "MAT dimensions do not match";
+inline constexpr const char* SINGULAR = "singular matrix";
+inline constexpr const char* NOT_SQUARE = "matrix is not square";
+inline constexpr const char* NEEDS_MATRIX = "MAT needs a two-dimensional array";
+
+// A double stored in an element: rounded to float, or (for `%` arrays) truncated as
+// NumPy's float-to-int32 assignment does (INT_MIN when it does not fit).
+template <class T>
+T element_from(double x) {
+  if constexpr (std::is_same_v<T, std::int32_t>) {
+    if (!(x > -2147483649.0 && x < 2147483648.0))
+      return INT_MIN_VALUE;
+    return static_cast<std::int32_t>(x);
+  } else {
+    return static_cast<T>(x);
+  }
+}
+
+template <class T>
+std::string shape_text(const Array<T>& a) {
+  std::string text;
+  for (int e : a.extents())
+    text += (text.empty() ? "" : "x") + std::to_string(e);
+  return text;
+}
+
+// The elements as doubles, row by row.
+template <class T>
+std::vector<double> numbers_of(const Array<T>& a) {
+  return std::vector<double>(a.data(), a.data() + a.size());
+}
+
+// The target takes the shape `extents` (at most its DIM's elements) and the values.
+template <class T, class V>
+void store_values(Array<T>& target, const std::vector<int>& extents, const std::vector<V>& values) {
+  std::vector<double> upper;
+  for (int e : extents)
+    upper.push_back(target.base() + e - 1.0);
+  target.reshape(upper);
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if constexpr (std::is_same_v<T, std::string>) {
+      target.data()[k] = values[k];
+    } else {
+      target.data()[k] = element_from<T>(values[k]);
+    }
+  }
+}
+
+// MAT READ: every element, row by row, from DATA.
+template <class T>
+void mat_read(Array<T>& target, DataPool& pool) {
+  for (std::size_t k = 0; k < target.size(); ++k) {
+    if constexpr (std::is_same_v<T, std::string>) {
+      target.data()[k] = pool.read_string();
+    } else {
+      target.data()[k] = element_from<T>(pool.read_number());
+    }
+  }
+}
+
+// MAT INPUT: one reply per row (a vector: one reply for all of it).
+template <class T>
+void mat_input(Array<T>& target, Console& con) {
+  constexpr bool text = std::is_same_v<T, std::string>;
+  const std::size_t size = target.size();
+  const std::size_t width = target.rank() == 2 ? static_cast<std::size_t>(target.extent(1)) : size;
+  const std::vector<Kind> kinds(width, text ? STRING : NUMBER);
+  for (std::size_t start = 0; start < size; start += width > 0 ? width : 1) {
+    const std::vector<Value> values = con.input(kinds);
+    for (std::size_t k = 0; k < width && start + k < size; ++k) {
+      if constexpr (text) {
+        target.data()[start + k] = values[k].text;
+      } else {
+        target.data()[start + k] = element_from<T>(values[k].number);
+      }
+    }
+  }
+}
+
+// MAT PRINT of one array: each row on its own line, zoned after `,` (the default) or
+// packed after `;`.  A blank line goes between two arrays (con.newline() before).
+template <class T>
+void mat_print(Console& con, const Array<T>& source, bool zoned) {
+  if (con.column() != 0)
+    con.newline();
+  const std::size_t width =
+      source.rank() == 2 ? static_cast<std::size_t>(source.extent(1)) : source.size();
+  for (std::size_t start = 0; start < source.size(); start += width) {
+    for (std::size_t j = 0; j < width; ++j) {
+      if (j > 0 && zoned)
+        con.next_zone();
+      if constexpr (std::is_same_v<T, std::string>) {
+        con.write_string(source.data()[start + j]);
+      } else {
+        con.write_number(static_cast<double>(source.data()[start + j]));
+      }
+    }
+    con.newline();
+  }
+  if (source.size() == 0)
+    con.newline();
+}
+
+// MAT A = ZER, CON (after a.reshape() for new dimensions).
+template <class T>
+void mat_fill(Array<T>& target, double value) {
+  for (std::size_t k = 0; k < target.size(); ++k)
+    target.data()[k] = element_from<T>(value);
+}
+
+// MAT A = IDN.
+template <class T>
+void mat_identity(Array<T>& target) {
+  if (target.rank() != 2)
+    throw Fault(NEEDS_MATRIX, "IDN (" + target.name() + ")");
+  const int rows = target.extent(0), cols = target.extent(1);
+  if (rows != cols)
+    throw Fault(NOT_SQUARE, "IDN (" + target.name() + " is " + shape_text(target) + ")");
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j)
+      target.data()[i * cols + j] = element_from<T>(i == j ? 1.0 : 0.0);
+}
+
+// MAT A = B.
+template <class T, class U>
+void mat_copy(Array<T>& target, const Array<U>& source) {
+  if (static_cast<const void*>(&target) == static_cast<const void*>(&source))
+    return;
+  if constexpr (std::is_same_v<T, std::string>) {
+    store_values(target, source.extents(),
+                 std::vector<std::string>(source.data(), source.data() + source.size()));
+  } else {
+    store_values(target, source.extents(), numbers_of(source));
+  }
+}
+
+// MAT A = (k) * B.
+template <class T, class U>
+void mat_scale(Array<T>& target, double factor, const Array<U>& source) {
+  std::vector<double> values = numbers_of(source);
+  for (double& x : values)
+    x = factor * x;
+  store_values(target, source.extents(), values);
+}
+
+template <class U, class V>
+Fault shape_mismatch(const Array<U>& left, const Array<V>& right) {
+  return Fault(SHAPE_MISMATCH, "(" + left.name() + " is " + shape_text(left) + ", " + right.name() +
+                                   " is " + shape_text(right) + ")");
+}
+
+// MAT A = B + C and MAT A = B - C.
+template <class T, class U, class V>
+void mat_add(Array<T>& target, const Array<U>& left, const Array<V>& right, double sign = 1.0) {
+  if (left.extents() != right.extents())
+    throw shape_mismatch(left, right);
+  const std::vector<double> a = numbers_of(left), b = numbers_of(right);
+  std::vector<double> values(a.size());
+  for (std::size_t k = 0; k < a.size(); ++k)
+    values[k] = sign > 0 ? a[k] + b[k] : a[k] - b[k];
+  store_values(target, left.extents(), values);
+}
+
+template <class T, class U, class V>
+void mat_sub(Array<T>& target, const Array<U>& left, const Array<V>& right) {
+  mat_add(target, left, right, -1.0);
+}
+
+// MAT A = B * C: the matrix product, each element summed left to right from zero (as
+// the loop S = S + B(I, K) * C(K, J) would), without overflow warnings.  A vector on the
+// left is a row, on the right a column.
+template <class T, class U, class V>
+void mat_mul(Array<T>& target, const Array<U>& left, const Array<V>& right) {
+  if (left.rank() == 1 && right.rank() == 1)
+    throw Fault(NEEDS_MATRIX, "(" + left.name() + " * " + right.name() + ")");
+  const std::size_t rows = left.rank() == 2 ? static_cast<std::size_t>(left.extent(0)) : 1;
+  const std::size_t inner =
+      left.rank() == 2 ? static_cast<std::size_t>(left.extent(1)) : left.size();
+  const std::size_t right_rows =
+      right.rank() == 2 ? static_cast<std::size_t>(right.extent(0)) : right.size();
+  const std::size_t cols = right.rank() == 2 ? static_cast<std::size_t>(right.extent(1)) : 1;
+  if (inner != right_rows)
+    throw shape_mismatch(left, right);
+  const std::vector<double> a = numbers_of(left), b = numbers_of(right);
+  std::vector<double> values;
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t j = 0; j < cols; ++j) {
+      double sum = 0.0;
+      for (std::size_t k = 0; k < inner; ++k)
+        sum = sum + a[i * inner + k] * b[k * cols + j];
+      values.push_back(sum);
+    }
+  }
+  std::vector<int> extents;
+  if (left.rank() == 1) {
+    extents = {static_cast<int>(cols)};
+  } else if (right.rank() == 1) {
+    extents = {static_cast<int>(rows)};
+  } else {
+    extents = {static_cast<int>(rows), static_cast<int>(cols)};
+  }
+  store_values(target, extents, values);
+}
+
+// MAT A = TRN(B).
+template <class T, class U>
+void mat_transpose(Array<T>& target, const Array<U>& source) {
+  if (source.rank() != 2)
+    throw Fault(NEEDS_MATRIX, "TRN(" + source.name() + ")");
+  const int rows = source.extent(0), cols = source.extent(1);
+  const std::vector<double> m = numbers_of(source);
+  std::vector<double> values;
+  for (int j = 0; j < cols; ++j)
+    for (int i = 0; i < rows; ++i)
+      values.push_back(m[static_cast<std::size_t>(i * cols + j)]);
+  store_values(target, {cols, rows}, values);
+}
+
+// MAT A = INV(B): Gauss-Jordan elimination with partial pivoting.
+template <class T, class U>
+void mat_inverse(Array<T>& target, const Array<U>& source) {
+  if (source.rank() != 2)
+    throw Fault(NEEDS_MATRIX, "INV(" + source.name() + ")");
+  const std::size_t n = static_cast<std::size_t>(source.extent(0));
+  if (source.extent(0) != source.extent(1))
+    throw Fault(NOT_SQUARE, "INV(" + source.name() + " is " + shape_text(source) + ")");
+  const std::vector<double> m = numbers_of(source);
+  std::vector<std::vector<double>> a(n, std::vector<double>(2 * n, 0.0));
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j)
+      a[i][j] = m[i * n + j];
+    a[i][n + i] = 1.0;
+  }
+  for (std::size_t col = 0; col < n; ++col) {
+    std::size_t pivot = col;  // the first row with the largest magnitude, as Python's max
+    for (std::size_t r = col + 1; r < n; ++r)
+      if (std::fabs(a[r][col]) > std::fabs(a[pivot][col]))
+        pivot = r;
+    if (a[pivot][col] == 0.0)
+      throw Fault(SINGULAR, "INV(" + source.name() + ")");
+    std::swap(a[col], a[pivot]);
+    const double p = a[col][col];
+    for (double& x : a[col])
+      x = x / p;
+    for (std::size_t r = 0; r < n; ++r) {
+      if (r != col && a[r][col] != 0.0) {
+        const double f = a[r][col];
+        for (std::size_t j = 0; j < 2 * n; ++j)
+          a[r][j] = a[r][j] - f * a[col][j];
+      }
+    }
+  }
+  std::vector<double> values;
+  for (std::size_t i = 0; i < n; ++i)
+    values.insert(values.end(), a[i].begin() + static_cast<long>(n), a[i].end());
+  store_values(target, {static_cast<int>(n), static_cast<int>(n)}, values);
+}
 
 // ============================================================================ control flow
 
@@ -900,8 +1351,10 @@ inline constexpr const char* ON_OUT_OF_RANGE = "ON index out of range";
 // ON e GOTO / GOSUB with `count` targets: the 1-based choice, fatal out of range.
 inline int on_index(double value, int count) {
   const int i = round_to_int(value);
-  if (1 <= i && i <= count) return i;
-  throw Fault(ON_OUT_OF_RANGE, "(" + std::to_string(i) + "; 1 to " + std::to_string(count) + " allowed)");
+  if (1 <= i && i <= count)
+    return i;
+  throw Fault(ON_OUT_OF_RANGE,
+              "(" + std::to_string(i) + "; 1 to " + std::to_string(count) + " allowed)");
 }
 
 // The GOSUB return stack of a dispatch loop: the labels to return to, at most
@@ -910,11 +1363,13 @@ class GosubStack {
  public:
   explicit GosubStack(std::size_t max_depth) : max_depth_(max_depth) {}
   void push(int return_to) {
-    if (stack_.size() >= max_depth_) throw Fault(GOSUB_TOO_DEEP, "(" + std::to_string(max_depth_) + " levels)");
+    if (stack_.size() >= max_depth_)
+      throw Fault(GOSUB_TOO_DEEP, "(" + std::to_string(max_depth_) + " levels)");
     stack_.push_back(return_to);
   }
   int pop() {
-    if (stack_.empty()) throw Fault(RETURN_WITHOUT_GOSUB);
+    if (stack_.empty())
+      throw Fault(RETURN_WITHOUT_GOSUB);
     const int label = stack_.back();
     stack_.pop_back();
     return label;

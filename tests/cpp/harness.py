@@ -41,7 +41,7 @@ def compile_cpp(source: Path, headers: list[Path], flags: list[str] | None = Non
     CACHE.mkdir(parents=True, exist_ok=True)
     partial = exe.with_name(f"{exe.name}.{os.getpid()}.tmp")
     command = [gxx() or "g++", *flags, f"-I{CUDA_TEMPLATES}", str(source), "-o", str(partial)]
-    result = subprocess.run(command, capture_output=True, text=True)
+    result = subprocess.run(command, check=False, capture_output=True, text=True)
     if result.returncode != 0:
         raise RuntimeError(f"g++ failed:\n{result.stderr}")
     os.replace(partial, exe)  # atomic: another worker may be building the same file
@@ -94,7 +94,8 @@ class LineDriver:
 
 def d(x: float) -> str:
     """A double as its bits."""
-    return "d%016x" % struct.unpack("<Q", struct.pack("<d", float(x)))[0]
+    bits = struct.unpack("<Q", struct.pack("<d", float(x)))[0]
+    return f"d{bits:016x}"
 
 
 def s(text: str) -> str:

@@ -20,13 +20,15 @@ from transpiler.runtime import (
     Console,
     DataPool,
     ReplyRejected,
+    arith,
+    extended,
     format_number,
     format_number_trimmed,
     parse_number,
     parse_reply,
+    rnd,
     set_warning_hook,
 )
-from transpiler.runtime import arith, extended, rnd
 from transpiler.runtime.numformat import match_number
 from transpiler.runtime.strings import check_string
 

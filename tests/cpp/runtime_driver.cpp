@@ -68,22 +68,31 @@ std::string from_double(double x) {
   return buffer;
 }
 
-std::string text_of(const std::string& token) { return unhex(token.substr(1)); }  // "s" + hex
+std::string text_of(const std::string& token) {
+  return unhex(token.substr(1));
+}  // "s" + hex
 
-std::string str(const std::string& text) { return "s" + hex(text); }
+std::string str(const std::string& text) {
+  return "s" + hex(text);
+}
 
 // Text written to a FILE*, read back.
 class Capture {
  public:
   Capture() : file_(std::tmpfile()) {}
-  ~Capture() { std::fclose(file_); }
-  std::FILE* file() { return file_; }
+  ~Capture() {
+    std::fclose(file_);
+  }
+  std::FILE* file() {
+    return file_;
+  }
   std::string text() {
     std::fflush(file_);
     std::rewind(file_);
     std::string out;
     int c;
-    while ((c = std::getc(file_)) != EOF) out += static_cast<char>(c);
+    while ((c = std::getc(file_)) != EOF)
+      out += static_cast<char>(c);
     return out;
   }
 
@@ -100,7 +109,8 @@ std::FILE* file_with(const std::string& text) {
 
 std::vector<b2t::Kind> kinds_of(const std::string& letters) {
   std::vector<b2t::Kind> kinds;
-  for (char c : letters) kinds.push_back(c == 'S' ? b2t::STRING : b2t::NUMBER);
+  for (char c : letters)
+    kinds.push_back(c == 'S' ? b2t::STRING : b2t::NUMBER);
   return kinds;
 }
 
@@ -112,32 +122,53 @@ std::string values_of(const std::vector<b2t::Value>& values, const std::vector<b
 }
 
 double arith(const std::string& name, double x, double y) {
-  if (name == "div") return b2t::div(x, y);
-  if (name == "mul") return b2t::mul(x, y);
-  if (name == "power") return b2t::power(x, y);
-  if (name == "MOD") return b2t::MOD(x, y);
-  if (name == "MAX") return b2t::MAX(x, y);
-  if (name == "MIN") return b2t::MIN(x, y);
-  if (name == "ABS") return b2t::ABS(x);
-  if (name == "ATN") return b2t::ATN(x);
-  if (name == "COS") return b2t::COS(x);
-  if (name == "EXP") return b2t::EXP(x);
-  if (name == "INT") return b2t::INT(x);
-  if (name == "LOG") return b2t::LOG(x);
-  if (name == "SGN") return b2t::SGN(x);
-  if (name == "SIN") return b2t::SIN(x);
-  if (name == "SQR") return b2t::SQR(x);
-  if (name == "TAN") return b2t::TAN(x);
-  if (name == "to_integer") return b2t::to_integer(x);
-  if (name == "round_to_int") return b2t::round_to_int(x);
-  if (name == "f32") return b2t::f32(x);
+  if (name == "div")
+    return b2t::div(x, y);
+  if (name == "mul")
+    return b2t::mul(x, y);
+  if (name == "power")
+    return b2t::power(x, y);
+  if (name == "MOD")
+    return b2t::MOD(x, y);
+  if (name == "MAX")
+    return b2t::MAX(x, y);
+  if (name == "MIN")
+    return b2t::MIN(x, y);
+  if (name == "ABS")
+    return b2t::ABS(x);
+  if (name == "ATN")
+    return b2t::ATN(x);
+  if (name == "COS")
+    return b2t::COS(x);
+  if (name == "EXP")
+    return b2t::EXP(x);
+  if (name == "INT")
+    return b2t::INT(x);
+  if (name == "LOG")
+    return b2t::LOG(x);
+  if (name == "SGN")
+    return b2t::SGN(x);
+  if (name == "SIN")
+    return b2t::SIN(x);
+  if (name == "SQR")
+    return b2t::SQR(x);
+  if (name == "TAN")
+    return b2t::TAN(x);
+  if (name == "to_integer")
+    return b2t::to_integer(x);
+  if (name == "round_to_int")
+    return b2t::round_to_int(x);
+  if (name == "f32")
+    return b2t::f32(x);
   throw std::runtime_error("unknown arith " + name);
 }
 
 std::string run(const std::vector<std::string>& t) {
   const std::string& op = t[0];
-  if (op == "format") return str(b2t::format_number(to_double(t[1])));
-  if (op == "trimmed") return str(b2t::format_number_trimmed(to_double(t[1])));
+  if (op == "format")
+    return str(b2t::format_number(to_double(t[1])));
+  if (op == "trimmed")
+    return str(b2t::format_number_trimmed(to_double(t[1])));
   if (op == "parse") {
     double value;
     return b2t::parse_number(text_of(t[1]), &value) ? from_double(value) : "none";
@@ -147,7 +178,8 @@ std::string run(const std::vector<std::string>& t) {
     return end == std::string::npos ? "none" : "i" + std::to_string(end);
   }
   if (op == "arith") {
-    if (t[1] == "check_string") return str(b2t::check_string(text_of(t[2])));
+    if (t[1] == "check_string")
+      return str(b2t::check_string(text_of(t[2])));
     return from_double(arith(t[1], to_double(t[2]), t.size() > 3 ? to_double(t[3]) : 0.0));
   }
   if (op == "rnd" || op == "randomize") {
@@ -161,7 +193,8 @@ std::string run(const std::vector<std::string>& t) {
       b2t::RANDOMIZE();
     }
     std::string out;
-    for (int i = std::stoi(t[2]); i > 0; --i) out += " " + from_double(b2t::RND());
+    for (int i = std::stoi(t[2]); i > 0; --i)
+      out += " " + from_double(b2t::RND());
     return out;
   }
   if (op == "console") {
@@ -207,8 +240,8 @@ std::string run(const std::vector<std::string>& t) {
     const auto kinds = kinds_of(t[2]);
     std::string out;
     try {
-      const auto values =
-          t[1] == "none" ? console.input(nullptr, kinds) : console.input(text_of(t[1]), kinds);
+      const auto values = t[1] == "none" ? console.input(nullptr, kinds)
+                                         : console.input(text_of(t[1]).c_str(), kinds);
       out = values_of(values, kinds);
     } catch (const b2t::Fault& fault) {
       out = " F" + hex(fault.message());
@@ -227,7 +260,8 @@ std::string run(const std::vector<std::string>& t) {
   if (op == "data") {
     std::vector<b2t::DataItem> items;
     std::size_t i = 1;
-    for (; t[i] != "--"; ++i) items.push_back({text_of(t[i].substr(2)), t[i][0] == 'q'});
+    for (; t[i] != "--"; ++i)
+      items.push_back({text_of(t[i].substr(2)), t[i][0] == 'q'});
     b2t::DataPool pool(items);
     std::string out = "i" + std::to_string(pool.size());
     try {
@@ -248,7 +282,8 @@ std::string run(const std::vector<std::string>& t) {
   if (op == "array") {
     std::vector<double> upper;
     std::size_t i = 2;
-    for (; t[i] != "--"; ++i) upper.push_back(to_double(t[i]));
+    for (; t[i] != "--"; ++i)
+      upper.push_back(to_double(t[i]));
     b2t::Array<double> array("A", std::stoi(t[1]), static_cast<int>(upper.size()));
     try {
       array.allocate(upper);
@@ -260,7 +295,8 @@ std::string run(const std::vector<std::string>& t) {
     try {
       for (++i; i <= t.size(); ++i) {
         if (i == t.size() || t[i] == "/") {
-          if (group.empty()) continue;
+          if (group.empty())
+            continue;
           if (group.size() == 1)
             out += " i" + std::to_string(array.flat_index({group[0]}));
           else
@@ -286,7 +322,8 @@ int main() {
   while (std::getline(std::cin, line)) {
     std::istringstream words(line);
     std::vector<std::string> tokens;
-    for (std::string w; words >> w;) tokens.push_back(w);
+    for (std::string w; words >> w;)
+      tokens.push_back(w);
     notices.clear();
     std::string reply;
     try {
@@ -294,7 +331,8 @@ int main() {
     } catch (const b2t::Fault& fault) {
       reply += " F" + hex(fault.message());
     }
-    for (const std::string& notice : notices) reply += " W" + hex(notice);
+    for (const std::string& notice : notices)
+      reply += " W" + hex(notice);
     std::cout << reply << "\n" << std::flush;
   }
   return 0;

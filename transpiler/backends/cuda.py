@@ -4,8 +4,8 @@ Public entry points (used by driver.py):
 - `generate_cuda_library(lib, source)`: a cuTile BASIC kernel program as a complete .cu
   (the kernel, `run_<name>()`, and a `main()` that reads INPUT values from stdin and
   prints the OUTPUT arrays);
-- `generate_cuda_program(host)`: a legacy program (host code by cuda_host.py, which
-  receives this module's `device_code()` for the kernels);
+- `generate_cuda_program(host)`: a legacy program: host code by cuda_host.py around
+  this module's `device_code()` (helpers and kernels); the launches are cuda_launch.py's;
 - `compile_kernels(...)`: `--emit ptx|cubin` through NVRTC;
 - `run_cuda_program(...)`: `--run`/`--check`, on the CPU (g++ and the CUDA emulator) or
   on a GPU (nvcc).  A kernel program runs as a self-test against the reference
@@ -14,12 +14,7 @@ Public entry points (used by driver.py):
 
 from __future__ import annotations
 
-import functools
-import os
-import shutil
-import subprocess
 import sys
-import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,40 +27,15 @@ from .cuda_helpers import helpers_text
 from .cuda_kernels import CudaKernel, lower_kernel
 from .render import render
 
-# clang-format style of generated code (explicit, so no .clang-format file changes it).
-# Comments are not reflowed: the BASIC source quoted in a header must stay line for line.
-CLANG_FORMAT_STYLE = "{BasedOnStyle: Google, ColumnLimit: 100, ReflowComments: false}"
 SOURCE_MARKER = "BASIC source"
 SOURCE_END = "end of BASIC source"
 
 
-# ---------------------------------------------------------------------- formatting
-
-
-@functools.cache
-def clang_format_binary() -> str:
-    """The clang-format of the `clang-format` PyPI package (a dependency), else PATH's."""
-    candidates = [Path(sys.executable).parent / "clang-format", Path(sysconfig.get_path("scripts")) / "clang-format"]
-    for candidate in candidates:
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    found = shutil.which("clang-format")
-    if found is None:
-        raise FileNotFoundError("clang-format not found (pip install clang-format)")
-    return found
-
-
 def format_cpp(code: str) -> str:
-    done = subprocess.run(
-        [clang_format_binary(), f"--style={CLANG_FORMAT_STYLE}", "--assume-filename=generated.cu"],
-        input=code,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"clang-format failed: {done.stderr.strip()}")
-    return done.stdout
+    """clang-format in the one style of generated C++ (cuda_host.CLANG_FORMAT_STYLE)."""
+    from .cuda_host import format_cpp as clang_format
+
+    return clang_format(code)
 
 
 # ---------------------------------------------------------------------- device code
@@ -139,11 +109,21 @@ def generate_cuda_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
     extents = []
     for a in lib.arrays:
         hname = host.name(a.name, "array")
-        words = ["len"] if len(a.extents) == 1 else ["rows", "cols"] if len(a.extents) == 2 else [f"dim{k}" for k in range(len(a.extents))]
+        words = (
+            ["len"]
+            if len(a.extents) == 1
+            else (
+                ["rows", "cols"]
+                if len(a.extents) == 2
+                else [f"dim{k}" for k in range(len(a.extents))]
+            )
+        )
         extent_names[a.name] = [host.fresh(f"{hname}_{w}") for w in words]
         for ename, e in zip(extent_names[a.name], a.extents):
             extents.append(f"const int {ename} = {printer.scalar(e)};")
-        count = " * ".join([f"static_cast<std::size_t>({extent_names[a.name][0]})"] + extent_names[a.name][1:])
+        count = " * ".join(
+            [f"static_cast<std::size_t>({extent_names[a.name][0]})"] + extent_names[a.name][1:]
+        )
         ctype = T.c_type(a.dtype)
         size = " * ".join([f"sizeof({ctype})"] + extent_names[a.name])
         arrays.append(
@@ -202,12 +182,19 @@ def generate_cuda_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
             "ctype": a["ctype"],
             "host": a["host"],
             "count": a["count"],
-            "read": host_convert(f'read_number("{a["basic"]}")', "f64", a["dtype"]) if a["copy_in"] else "",
+            "read": (
+                host_convert(f'read_number("{a["basic"]}")', "f64", a["dtype"])
+                if a["copy_in"]
+                else ""
+            ),
         }
         for a in (by_name[n] for n in lib.inputs + lib.outputs if n in by_name)
     ]
     main_arrays = list({a["host"]: a for a in main_arrays}.values())
-    outputs = [dict(by_name[n], print=host_convert("element", by_name[n]["dtype"], "f64")) for n in lib.outputs]
+    outputs = [
+        dict(by_name[n], print=host_convert("element", by_name[n]["dtype"], "f64"))
+        for n in lib.outputs
+    ]
     helpers = helpers_text(cuda_kernel.helpers | scope.helpers)
     precision = f", --precision {precision}" if precision else ""
     code = render(
@@ -243,7 +230,9 @@ def generate_cuda_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
 
 
 def _run_doc(lib: ir.KernelLibrary) -> str:
-    inputs = ", ".join(n + ("()" if any(a.name == n for a in lib.arrays) else "") for n in lib.inputs)
+    inputs = ", ".join(
+        n + ("()" if any(a.name == n for a in lib.arrays) else "") for n in lib.inputs
+    )
     outs = [n for n in lib.outputs if n not in lib.inputs]
     where = f" into the host arrays {', '.join(outs)} (of their DIM sizes)" if outs else " in place"
     return f"INPUT {inputs}; the OUTPUT arrays {', '.join(lib.outputs)} are written{where}."
@@ -264,11 +253,17 @@ def basic_source_of(code: str) -> tuple[str, str | None] | None:
     """The BASIC source quoted in a generated kernel-program .cu file and its
     --precision, or None when `code` is not one."""
     lines = code.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(f"// {SOURCE_MARKER} (")), None)
+    start = next(
+        (i for i, line in enumerate(lines) if line.startswith(f"// {SOURCE_MARKER} (")), None
+    )
     if start is None:
         return None
     header = lines[start]
-    precision = header.split("--precision ", 1)[1].rstrip("):").strip() if "--precision " in header else None
+    precision = (
+        header.split("--precision ", 1)[1].rstrip("):").strip()
+        if "--precision " in header
+        else None
+    )
     body = []
     for line in lines[start + 1 :]:
         if line.startswith(f"// {SOURCE_END}"):
@@ -281,18 +276,14 @@ def basic_source_of(code: str) -> tuple[str, str | None] | None:
 
 
 def generate_cuda_program(host) -> str:
-    """A legacy program with offloaded loops: host code from cuda_host.py."""
-    try:
-        from . import cuda_host
-    except ImportError:
-        raise BasicError(
-            "CUDA output for programs with host code (PRINT, INPUT, legacy loops) needs the "
-            "C++ host printer (transpiler/backends/cuda_host.py), which is not part of this "
-            "build yet; use --target cutile, or a cuTile BASIC kernel program",
-            Coord(host.analysis.source.name, 0, 0),
-        ) from None
-    kernels = list(host.kernels)
-    return format_cpp(cuda_host.generate_cuda_program(host, device_code(kernels, {"b2t_cdiv"})))
+    """A legacy program with offloaded loops: host code by cuda_host.py around this
+    backend's kernels (launch code: cuda_launch.py)."""
+    from . import cuda_host
+
+    if not host.kernels:
+        return cuda_host.generate_cuda_program(host, "")
+    # The grid sizes of the launches are cdiv()s on the host.
+    return cuda_host.generate_cuda_program(host, device_code(host.kernels, {"b2t_cdiv"}).text)
 
 
 # ---------------------------------------------------------------------- binaries
@@ -303,11 +294,15 @@ def compile_kernels(code: str, fmt: str, arch: str, out_dir, name: str) -> list[
     from ..verify.nvrtc import NvrtcError, compile_cuda
 
     if fmt not in ("ptx", "cubin"):
-        raise BasicError(f"--emit {fmt} is for the cuTile target (--target cutile)", Coord(name, 0, 0))
+        raise BasicError(
+            f"--emit {fmt} is for the cuTile target (--target cutile)", Coord(name, 0, 0)
+        )
     try:
         binary = compile_cuda(code, f"{name}.cu", arch=arch, output=fmt)
     except (NvrtcError, ValueError) as exc:
-        raise BasicError(f"NVRTC could not compile the generated CUDA: {exc}", Coord(f"{name}.cu", 0, 0)) from None
+        raise BasicError(
+            f"NVRTC could not compile the generated CUDA: {exc}", Coord(f"{name}.cu", 0, 0)
+        ) from None
     path = Path(out_dir) / f"{name}.{arch}.{fmt}"
     path.write_bytes(binary)
     return [path]
@@ -345,5 +340,8 @@ def _choose_device(device: str | None) -> str:
         return "gpu"
     if reason is None:
         return "gpu"
-    print(f"basic2tile: no usable GPU ({reason}); running the CUDA program on the CPU emulator", file=sys.stderr)
+    print(
+        f"basic2tile: no usable GPU ({reason}); running the CUDA program on the CPU emulator",
+        file=sys.stderr,
+    )
     return "cpu"

@@ -214,6 +214,11 @@ class ExprPrinter:
         `name` seen through `view` and axis `order`, and the condition that it exists."""
         array = self.scope.array(name)
         ndim = len(array.extents)
+        if len(tile_index) != ndim or (shape and len(shape) != ndim):
+            raise BasicUnsupportedError(
+                f"a tile of {name} is addressed with {len(tile_index)} indices and shape "
+                f"{shape}, but {name} has {ndim} dimension(s)"
+            )
         tile = shape or (1,) * ndim
         order = order or tuple(range(ndim))
         slices = {s.axis: s for s in view}
@@ -304,7 +309,9 @@ class ExprPrinter:
             args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
             text, prec = f"{helper}({args})", ATOM
         elif op == "floordiv" and cdt in ("f32", "f64"):
-            quotient = f"{self.compute(e.left, index, MUL)} / {self.compute(e.right, index, MUL + 1)}"
+            quotient = (
+                f"{self.compute(e.left, index, MUL)} / {self.compute(e.right, index, MUL + 1)}"
+            )
             text, prec = f"{_MATH['floor'][cdt == 'f64']}({quotient})", ATOM
         elif op in ("min", "max") and cdt in T.INTEGERS:
             args = f"{self.at(e.left, index)}, {self.at(e.right, index)}"
@@ -319,14 +326,19 @@ class ExprPrinter:
             right = self.compute(e.right, index, prec + 1)
             text = f"{left} {symbol} {right}"
         else:
-            raise BasicUnsupportedError(f"operation {op} on {operand} values has no CUDA translation")
+            raise BasicUnsupportedError(
+                f"operation {op} on {operand} values has no CUDA translation"
+            )
         if e.type.dtype in T.LOW_PRECISION:
             return T.from_compute(text, e.type.dtype), ATOM
         return text, prec
 
     def _Select(self, e: ir.Select, index):
         cond = self.wrap(e.cond, index, COND + 1)
-        return f"{cond} ? {self.wrap(e.if_true, index, COND)} : {self.wrap(e.if_false, index, COND)}", COND
+        return (
+            f"{cond} ? {self.wrap(e.if_true, index, COND)} : {self.wrap(e.if_false, index, COND)}",
+            COND,
+        )
 
     def _Cast(self, e: ir.Cast, index):
         source, target = e.operand.type.dtype, e.type.dtype

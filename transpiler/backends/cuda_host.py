@@ -31,9 +31,9 @@ from ..model import Analysis
 from ..naming import Namer
 from ..passes.structure_flow import static_arrays
 from .cuda_host_expr import ExprPrinter
-from .cuda_host_launch import KernelLaunches
-from .cuda_host_stmt import Code, StatementPrinter
-from .cuda_host_text import cpp_string, line_comment, origin_comment
+from .cuda_host_stmt import GOSUB_DEPTH, Code, StatementPrinter
+from .cuda_host_text import comment_text, cpp_string, origin_comment
+from .cuda_launch import KernelLaunches
 from .render import render, templates_dir
 
 # The one clang-format style of generated C++ (kernels and host code alike).
@@ -47,7 +47,7 @@ CLANG_FORMAT_STYLE = (
 # Headers a generated program includes, written beside it.
 SUPPORT_HEADERS = ("b2t_cuda.h", "b2t_runtime.h")
 # Names the generated program uses itself, which BASIC names must not take.
-_PROGRAM_NAMES = {"con", "data", "line", "returns", "run", "program", "tmp"}
+_PROGRAM_NAMES = {"con", "data", "line", "returns", "run", "program"}
 _DATA_LINE_WIDTH = 92
 
 
@@ -128,11 +128,11 @@ class _ModulePrinter:
         members = self.members()
         return render(
             "cuda/program.cu.jinja",
-            title=f"{line_comment(_stem(a.source.name))[3:]}: a BASIC program translated to CUDA C++",
+            title=comment_text(f"{_stem(a.source.name)}: a BASIC program translated to CUDA C++"),
             version=__version__,
-            source_name=line_comment(a.source.name)[3:],
-            file_name=line_comment(self.file_name)[3:],
-            exe_name=line_comment(self.file_name.rsplit(".", 1)[0])[3:] or "prog",
+            source_name=comment_text(a.source.name),
+            file_name=comment_text(self.file_name),
+            exe_name=comment_text(self.file_name.rsplit(".", 1)[0]) or "prog",
             source_literal=cpp_string(a.source.name),
             kernels_code=self.kernels_code,
             compile_warnings=[cpp_string(str(w)) for w in a.warnings],
@@ -188,9 +188,11 @@ class _ModulePrinter:
             element = self.expr.cpp_type(symbol.elem_type)
             rank = symbol.rank
             array = self.array_names[name]
-            out.append(Code(f"b2t::Array<{element}> {array}{{{cpp_string(name)}, {symbol.base}, {rank}}};"))
+            out.append(
+                Code(f"b2t::Array<{element}> {array}{{{cpp_string(name)}, {symbol.base}, {rank}}};")
+            )
         if self.host.return_stack:
-            depth = {True: 256, False: 10000}[a.options.strict]
+            depth = GOSUB_DEPTH[a.options.strict]
             out.append(Code(f"b2t::GosubStack returns{{{depth}}};  // GOSUB return labels"))
         if self.stmts.labels:
             labels = list(self.stmts.labels) + (["DONE"] if self.stmts.uses_done_label else [])
@@ -233,15 +235,17 @@ class _ModulePrinter:
 
     def _locals(self) -> list[Code]:
         """Declarations of the function's loop limits and steps shared by dispatch blocks."""
-        return [Code(f"{ctype} {name} = 0.0;") for name, ctype in self.stmts.function_locals.items()]
+        return [
+            Code(f"{ctype} {name} = 0.0;") for name, ctype in self.stmts.function_locals.items()
+        ]
 
     def subroutine(self, sub: hostir.Subroutine) -> list[Code]:
         self.stmts.in_sub = True
         self.stmts.function_locals = {}
         body = self.stmts.nodes(sub.body)
         self.stmts.in_sub = False
-        comments = []
-        while body and body[0].is_comment:
+        comments = []  # the REMs before the first statement describe the subroutine
+        while len(body) > 1 and body[0].is_comment and body[1].is_comment:
             comments.append(body.pop(0))
         return comments + [Code(f"void {self.sub_names[sub.name]}()", self._locals() + body)]
 
@@ -264,7 +268,8 @@ class _ModulePrinter:
             fn = a.functions[name]
             comment = self.stmts.comment(hostir.Simple(fn.stmt, origin=fn.stmt))
             params = ", ".join(
-                f"{self.expr.cpp_type(t)} {self.namer.name(p)}" for p, t in zip(fn.params, fn.param_types)
+                f"{self.expr.cpp_type(t)} {self.namer.name(p)}"
+                for p, t in zip(fn.params, fn.param_types)
             )
             result = self.expr.cpp_type(fn.result_type)
             head = f"{result} {self.namer.name(name, 'function')}({params})"

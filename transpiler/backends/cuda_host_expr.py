@@ -14,13 +14,14 @@ needs on top:
   value; AND and OR are `&&` and `||`, or `&` and `|` (which evaluate both sides, as
   BASIC does) when the right side could warn, fail or draw a random number.
 - Order of evaluation.  BASIC evaluates operands left to right; C++ leaves the order of
-  the operands of `+`, `<`, `&` and of function arguments unspecified.  Where two
-  operands could be told apart by the order (both draw random numbers, or they can
-  report different warnings, or one can warn and the other fail), the earlier ones are
-  evaluated first into `const auto tmp = ...;` lines (`pre`) before the statement, or
-  inside an immediately invoked lambda where no statement can go first (a WHILE or ELSE
-  IF condition).  When two operands could each end the program with an error, which
-  error is reported is left to the compiler (the program stops at the same statement).
+  the operands of `+`, `<`, `&` and of function arguments unspecified.  Where the order
+  changes what the program prints, i.e. when two operands draw random numbers (RND, or
+  a DEF FN that does), the earlier ones are evaluated first into `const auto tmp = ...;`
+  lines (`pre`) before the statement, or inside an immediately invoked lambda where no
+  statement can go first (an ELSE IF condition).  The order of two warnings, or of a
+  warning and an error, raised by one expression is left to the compiler: it shows only
+  on stderr, and hoisting every operand that may warn (`*`, `/`, `^` all may) would
+  bury the arithmetic.  `Effects` and `conflict` say which operands are hoisted.
 
 Parentheses appear only where C++'s precedence (or GCC's -Wparentheses) needs them.
 """
@@ -68,7 +69,7 @@ class Effects:
     warnings: frozenset = frozenset()
     fails: bool = False
 
-    def __or__(self, other: "Effects") -> "Effects":
+    def __or__(self, other: Effects) -> Effects:
         return Effects(
             self.rnd or other.rnd, self.warnings | other.warnings, self.fails or other.fails
         )
@@ -82,12 +83,8 @@ NONE = Effects()
 
 
 def conflict(first: Effects, second: Effects) -> bool:
-    """Could evaluating `second` before `first` be seen in the output or the warnings?"""
-    if first.rnd and second.rnd:
-        return True
-    if first.warnings and second.warnings and len(first.warnings | second.warnings) > 1:
-        return True
-    return bool((first.warnings and second.fails) or (first.fails and second.warnings))
+    """Could evaluating `second` before `first` change what the program prints?"""
+    return first.rnd and second.rnd
 
 
 @dataclass
@@ -190,6 +187,9 @@ class ExprPrinter:
             text = cpp_number(e.value)
             return Code(text, _UNARY if text.startswith("-") else _PRIMARY, "double")
         if isinstance(e, ast.Str):
+            if "\0" in e.value:  # a `const char*` would end at the NUL
+                size = len(e.value.encode("utf-8"))
+                return Code(f"std::string({cpp_string(e.value)}, {size})", _PRIMARY, "string")
             return Code(cpp_string(e.value), _PRIMARY, "literal")
         if isinstance(e, ast.Var):
             return Code(self.var(e.name), _PRIMARY, self.ctype_of(self.var_type(e.name)))
@@ -275,8 +275,11 @@ class ExprPrinter:
                 return Code(f"{left.wrap(_UNARY)} {symbol} {right.wrap(_UNARY)}", _BIT, "bool")
             left = self._cond(e.left, pre)
             right = self._cond(e.right, pre)
-            symbol, prec = ("&&", _AND) if e.op == "AND" else ("||", _OR)
-            return Code(f"{left.wrap(_AND + 1)} {symbol} {right.wrap(_AND + 1)}", prec, "bool")
+            if e.op == "AND":  # a && b && c; || inside && needs parentheses
+                return Code(f"{left.wrap(_AND)} && {right.wrap(_AND + 1)}", _AND, "bool")
+            # a || b || c; && inside || gets them too (GCC's -Wparentheses asks for them)
+            left_text = left.text if left.prec == _OR or left.prec > _AND else f"({left.text})"
+            return Code(f"{left_text} || {right.wrap(_AND + 1)}", _OR, "bool")
         if isinstance(e, ast.UnaryOp) and e.op == "NOT":
             return Code("!" + self._cond(e.operand, pre).wrap(_UNARY), _UNARY, "bool")
         value = self._value(e, pre)
@@ -315,7 +318,9 @@ class ExprPrinter:
     def element(self, e: ast.Index, pre: list[str]) -> Code:
         subscripts = ", ".join(self.subscript(c) for c in self._operands(e.indices, pre))
         symbol = self.a.arrays[e.name]
-        return Code(f"{self.array(e.name)}({subscripts})", _PRIMARY, self.ctype_of(symbol.elem_type))
+        return Code(
+            f"{self.array(e.name)}({subscripts})", _PRIMARY, self.ctype_of(symbol.elem_type)
+        )
 
     @staticmethod
     def subscript(code: Code) -> str:
@@ -401,7 +406,11 @@ class ExprPrinter:
 def _as_double(left: Code, right: Code, min_prec: int) -> str:
     """The left operand's text, converted to double when neither operand is one."""
     numeric = ("double", "float", "int32")
-    if left.ctype in numeric and right.ctype in numeric and "double" not in (left.ctype, right.ctype):
+    if (
+        left.ctype in numeric
+        and right.ctype in numeric
+        and "double" not in (left.ctype, right.ctype)
+    ):
         return f"double({left.text})"
     return left.wrap(min_prec)
 

@@ -37,7 +37,7 @@ class Code:
     """One line of code, or a compound statement: its head (`for (...)`) and body."""
 
     text: str
-    body: list["Code"] | None = None
+    body: list[Code] | None = None
     braces: bool = True  # `case 1:` bodies of an ON switch go without
 
     @property
@@ -73,6 +73,7 @@ class StatementPrinter:
         self.function_locals: dict[str, str] = {}
         self._for_names: dict[tuple, str] = {}
         self.kernels = None  # a KernelLaunches, set by the module printer
+        self.static_arrays: set[str] = set()  # allocated at the start (module printer)
 
     # ----------------------------------------------------------------- helpers
 
@@ -225,7 +226,61 @@ class StatementPrinter:
             out.append(Code(f"{self.expr.array(decl.name)}.allocate({{{bounds}}});"))
         return self.at_line(node, bool(out)) + out
 
-    static_arrays: set[str] = set()  # set by the module printer
+    # ----------------------------------------------------------------- MAT statements
+
+    def _reshape(self, name: str, bounds: list[ast.Expr]) -> list[Code]:
+        dims = ", ".join(self.expr.double_value(b, None) for b in bounds)
+        return [Code(f"{self.expr.array(name)}.reshape({{{dims}}});")]
+
+    def s_MatRead(self, node, stmt: ast.MatRead) -> list[Code]:
+        return self._mat_fill_from(node, stmt, "b2t::mat_read", "data")
+
+    def s_MatInput(self, node, stmt: ast.MatInput) -> list[Code]:
+        return self._mat_fill_from(node, stmt, "b2t::mat_input", "con")
+
+    def _mat_fill_from(self, node, stmt, helper: str, source: str) -> list[Code]:
+        out = self.at_line(node, True)
+        for decl in stmt.arrays:
+            if decl.bounds:
+                out += self._reshape(decl.name, decl.bounds)
+            out.append(Code(f"{helper}({self.expr.array(decl.name)}, {source});"))
+        return out
+
+    def s_MatPrint(self, node, stmt: ast.MatPrint) -> list[Code]:
+        out: list[Code] = []
+        for k, name in enumerate(stmt.names):
+            if k > 0:
+                out.append(Code("con.newline();"))  # a blank line between two arrays
+            zoned = (stmt.seps[k] if k < len(stmt.seps) else None) != ";"
+            call = f"b2t::mat_print(con, {self.expr.array(name)}, {'true' if zoned else 'false'});"
+            out.append(Code(call))
+        return self.at_line(node, False) + out
+
+    def s_MatAssign(self, node, stmt: ast.MatAssign) -> list[Code]:
+        value = stmt.value
+        target = self.expr.array(stmt.target)
+        out = self.at_line(node, True)
+        if isinstance(value, ast.MatFill):
+            if value.dims:
+                out += self._reshape(stmt.target, value.dims)
+            if value.name == "IDN":
+                return out + [Code(f"b2t::mat_identity({target});")]
+            fill = "1.0" if value.name == "CON" else "0.0"
+            return out + [Code(f"b2t::mat_fill({target}, {fill});")]
+        if isinstance(value, ast.MatScale):
+            pre: list[str] = []
+            factor = self.expr.value(value.factor, pre)
+            source = self.expr.array(value.matrix.name)
+            call = f"b2t::mat_scale({target}, {factor}, {source});"
+            return out + [Code(line) for line in pre] + [Code(call)]
+        if isinstance(value, ast.MatFunc):
+            helper = "b2t::mat_transpose" if value.name == "TRN" else "b2t::mat_inverse"
+            return out + [Code(f"{helper}({target}, {self.expr.array(value.arg.name)});")]
+        if isinstance(value, ast.MatBin):
+            helper = {"+": "b2t::mat_add", "-": "b2t::mat_sub", "*": "b2t::mat_mul"}[value.op]
+            left, right = self.expr.array(value.left.name), self.expr.array(value.right.name)
+            return out + [Code(f"{helper}({target}, {left}, {right});")]
+        return out + [Code(f"b2t::mat_copy({target}, {self.expr.array(value.name)});")]
 
     # ----------------------------------------------------------------- FOR loops
 
@@ -242,7 +297,6 @@ class StatementPrinter:
         the sign's name.  `lowered`: the names are locals of the function (a dispatch
         loop's blocks share them), else `const` locals declared here."""
         lines: list[Code] = []
-        number = self.expr.cpp_type("num")
 
         def define(role: str, value: str, ctype: str) -> str:
             name = self._for_name(stmt, role, for_index)
@@ -280,7 +334,6 @@ class StatementPrinter:
             lines += [Code(line) for line in pre]
             step = define("step", value, "double")
             sign = define("sign", f"{step} > 0.0 ? 1.0 : ({step} < 0.0 ? -1.0 : 0.0)", "double")
-        del number
         return lines, start, limit, step, sign, step_const
 
     def _continues(self, var: str, limit: str, sign, step_const, exact: bool) -> str:
@@ -293,6 +346,16 @@ class StatementPrinter:
         if step_const < 0:
             return f"{var} >= {limit}" if exact else f"!({var} < {limit})"
         return "true"
+
+    def _past(self, var: str, limit: str, sign, step_const) -> str:
+        """The negation of `_continues`: the loop runs zero times."""
+        if step_const is None:
+            return f"({var} - {limit}) * {sign} > 0.0"
+        if step_const > 0:
+            return f"{var} > {limit}"
+        if step_const < 0:
+            return f"{var} < {limit}"
+        return "false"
 
     def _increment(self, stmt: ast.For, step: str) -> str:
         var = self.var(stmt.var.name)
@@ -316,7 +379,9 @@ class StatementPrinter:
             count = len(range(start, limit + (1 if step > 0 else -1), step))
             last = start + step * (count - 1)
             saved = self.expr.ranges.get(stmt.var.name)
-            self.expr.ranges[stmt.var.name] = (min(start, last), max(start, last)) if count else (0, -1)
+            self.expr.ranges[stmt.var.name] = (
+                (min(start, last), max(start, last)) if count else (0, -1)
+            )
             body = self.nodes(node.body)
             self.expr.ranges.pop(stmt.var.name)
             if saved is not None:
@@ -340,17 +405,20 @@ class StatementPrinter:
     def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
         stmt = node.stmt
         fails = self.fails(stmt.start, stmt.limit, stmt.step) or _type_of(stmt.var.name) == "int"
-        lines, start, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, True)
-        test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
+        lines, start, limit, _, sign, step_const = self._for_setup(stmt, node.for_index, True)
+        past = self._past(self.var(stmt.var.name), limit, sign, step_const)
         lines.append(Code(self._start(stmt, start) + ";"))
-        return self.at_line(node, fails) + lines + [Code(f"if (!({test}))", self._goto(node.exit))]
+        return self.at_line(node, fails) + lines + [Code(f"if ({past})", self._goto(node.exit))]
 
     def n_ForNext(self, node: hostir.ForNext) -> list[Code]:
         stmt = node.stmt
         limit, step, sign, step_const = self._lowered_loop(stmt, node.for_index)
         test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
         head = self.at_line(node, _type_of(stmt.var.name) == "int")
-        return head + [Code(self._increment(stmt, step) + ";"), Code(f"if ({test})", self._goto(node.body))]
+        return head + [
+            Code(self._increment(stmt, step) + ";"),
+            Code(f"if ({test})", self._goto(node.body)),
+        ]
 
     def _lowered_loop(self, stmt: ast.For, for_index: int):
         limit_const = _constant(stmt.limit)
@@ -425,7 +493,8 @@ class StatementPrinter:
         pre: list[str] = []
         value = self.expr.value(selector, pre)
         cases = [
-            Code(f"case {n}:", arm + [Code("break;")], braces=False) for n, arm in enumerate(arms, 1)
+            Code(f"case {n}:", arm + [Code("break;")], braces=False)
+            for n, arm in enumerate(arms, 1)
         ]
         switch = Code(f"switch (b2t::on_index({value}, {len(arms)}))", cases)
         return self.at_line(node, True) + [Code(line) for line in pre] + [switch]
@@ -470,7 +539,9 @@ class StatementPrinter:
 
     def n_OnGosubJump(self, node: hostir.OnGosubJump) -> list[Code]:
         arms = [[Code(f"{self.label_var} = {self.label(t)};")] for t in node.targets]
-        return self._on(node, node.selector, arms) + self._push(node.return_to) + [Code("continue;")]
+        return (
+            self._on(node, node.selector, arms) + self._push(node.return_to) + [Code("continue;")]
+        )
 
     def n_ReturnJump(self, node: hostir.ReturnJump) -> list[Code]:
         head = self.at_line(node, True)
@@ -488,7 +559,9 @@ class StatementPrinter:
             if not hostir.terminates(block.body):
                 body += self._goto(node.fallthrough.get(block.label))
             cases.append(Code(f"case {self.label(block.label)}:", body))
-        cases.append(Code("default:  // DONE, or a block of another loop", [Code("break;")], braces=False))
+        cases.append(
+            Code("default:  // DONE, or a block of another loop", [Code("break;")], braces=False)
+        )
         loop_body = [Code(f"switch ({self.label_var})", cases), Code("break;")]
         return [Code(f"for (Label {self.label_var} = {self.label(node.entry)};;)", loop_body)]
 

@@ -97,7 +97,7 @@ class Index:
             self.used.add(axis)
         return self._coords[axis]
 
-    def reshaped(self, shape: tuple[int, ...]) -> "Index":
+    def reshaped(self, shape: tuple[int, ...]) -> Index:
         """The same element seen in a tile of another shape with as many elements."""
         if shape == self.shape:
             return self
@@ -105,7 +105,7 @@ class Index:
             return Index(shape, self.linear, [self.linear], self.own)
         return Index(shape, self.linear, None, self.own)
 
-    def broadcast_from(self, shape: tuple[int, ...]) -> "Index":
+    def broadcast_from(self, shape: tuple[int, ...]) -> Index:
         """The element of a tile of `shape` that broadcasts (NumPy rules) to this one."""
         if shape == self.shape:
             return self

@@ -20,6 +20,7 @@ needs (parameters, block size, dynamic shared memory, helpers used).
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass, field
 
@@ -34,20 +35,28 @@ from .cuda_locals import all_statements, children, plan_locals, statement_exprs,
 from .render import render
 
 MAX_THREADS = 256
+MAX_SLOTS = 256  # elements of one tile per thread (registers, unrolled loops)
 STATIC_SHARED_LIMIT = 48 * 1024
+SHARED_LIMIT = 227 * 1024  # per block, with the opt-in (sm_90 and later)
 SYNC = "__syncthreads();"
 # Identifiers generated code uses that a BASIC name must not shadow.
-RESERVED = {
-    "wmma",
-    "nvcuda",
-    "size_t",
-    "llabs",
-    "fmod",
-    "fmodf",
-    "atomicAdd",
-    "atomicMax",
-    *(f + s for f in ("sqrt", "exp", "log", "sin", "cos", "tan", "atan", "floor", "ceil", "pow", "fmin", "fmax", "fabs") for s in ("", "f")),
-}
+_MATH = (
+    "sqrt",
+    "exp",
+    "log",
+    "sin",
+    "cos",
+    "tan",
+    "atan",
+    "floor",
+    "ceil",
+    "pow",
+    "fmin",
+    "fmax",
+    "fabs",
+)
+RESERVED = {"wmma", "nvcuda", "size_t", "llabs", "fmod", "fmodf", "atomicAdd", "atomicMax"}
+RESERVED |= {name + suffix for name in _MATH for suffix in ("", "f")}
 
 
 @dataclass
@@ -81,7 +90,6 @@ class CudaKernel:
     params: list[CudaParam]
     dynamic_shared: int = 0  # bytes the launch must request (0: all shared memory is static)
     helpers: set[str] = field(default_factory=set)
-    kernel: ir.Kernel | None = None
 
 
 def choose_threads(kernel: ir.Kernel) -> int:
@@ -97,16 +105,8 @@ def choose_threads(kernel: ir.Kernel) -> int:
 
 
 def lower_kernel(kernel: ir.Kernel) -> CudaKernel:
-    with at(kernel.origin.coord) if kernel.origin else _nothing():
+    with at(kernel.origin.coord) if kernel.origin else contextlib.nullcontext():
         return KernelLowering(kernel).run()
-
-
-class _nothing:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
 
 
 class KernelLowering:
@@ -125,7 +125,9 @@ class KernelLowering:
         for name, type_ in self.plan.types.items():
             storage = "scalar" if type_.is_scalar else "regs"
             definition = self.plan.index_values.get(name) if not type_.is_scalar else None
-            self.values[name] = ValueInfo(self.namer.name(name), type_, storage, type_.dtype, definition)
+            self.values[name] = ValueInfo(
+                self.namer.name(name), type_, storage, type_.dtype, definition
+            )
         for var in sorted(self.plan.loop_vars):
             self.values[var] = ValueInfo(self.namer.name(var), ir.TileType("i32"), "scalar", "i32")
         # Names of the generated code itself come after the BASIC names, so BASIC names
@@ -136,7 +138,9 @@ class KernelLowering:
         words = ("row", "col") if rank == 2 else tuple(f"c{a}" for a in range(rank))
         self.coord_names = [self.namer.fresh(w) for w in words] if rank > 1 else []
         grid_rank = max(1, len(kernel.grid))
-        self.bid_names = [self.namer.fresh("bid" if grid_rank == 1 else f"bid{a}") for a in range(grid_rank)]
+        self.bid_names = [
+            self.namer.fresh("bid" if grid_rank == 1 else f"bid{a}") for a in range(grid_rank)
+        ]
         self.bids_used: set[int] = set()
         self.temps: dict[int, ValueInfo] = {}
         self.staged: dict[str, str] = {}
@@ -148,6 +152,7 @@ class KernelLowering:
         self.depth = 0  # loops around the statement being printed
         self.out: list[str] = []
         self.printer = ExprPrinter(self)
+        self.thread_zero = False  # printing a write that only thread 0 does
         self.sync_after = _arrays_needing_sync(kernel)
         self.comments = _origin_comments(kernel.body)
         # (local, first line, end line) of the code computing recomputable locals
@@ -163,14 +168,20 @@ class KernelLowering:
         for p in self.kernel.params:
             if isinstance(p, ir.ArrayParam):
                 name = self.namer.name(p.name, "array")
-                words = ["len"] if p.ndim == 1 else ["rows", "cols"] if p.ndim == 2 else [f"dim{a}" for a in range(p.ndim)]
+                words = (
+                    ["len"]
+                    if p.ndim == 1
+                    else ["rows", "cols"] if p.ndim == 2 else [f"dim{a}" for a in range(p.ndim)]
+                )
                 extents = [self.namer.fresh(f"{name}_{w}") for w in words]
                 self.arrays[p.name] = ArrayInfo(name, p.dtype, extents)
                 self.cuda_params.append(CudaParam(p, [name, *extents]))
             else:
                 name = self.namer.name(p.name)
                 self.params[p.name] = name
-                self.cuda_params.append(CudaParam(p, [] if isinstance(p, ir.ConstParam) else [name]))
+                self.cuda_params.append(
+                    CudaParam(p, [] if isinstance(p, ir.ConstParam) else [name])
+                )
 
     # ------------------------------------------------------------------ scope (for ExprPrinter)
 
@@ -193,7 +204,9 @@ class KernelLowering:
 
     def block_id(self, axis: int) -> str:
         if axis >= len(self.bid_names):
-            raise BasicUnsupportedError(f"BID({axis}) is used but the grid has {len(self.bid_names)} axes")
+            raise BasicUnsupportedError(
+                f"BID({axis}) is used but the grid has {len(self.bid_names)} axes"
+            )
         self.bids_used.add(axis)
         return self.bid_names[axis]
 
@@ -223,6 +236,10 @@ class KernelLowering:
     # ------------------------------------------------------------------ emitting
 
     def emit(self, line: str) -> None:
+        if line.startswith("#") and self.out and self.out[-1].startswith("//"):
+            # clang-format puts a comment just above a directive in column 0: keep the
+            # BASIC line's comment with the code by a blank line in between
+            self.out.append("")
         self.out.append(line)
 
     def barrier(self) -> None:
@@ -240,7 +257,13 @@ class KernelLowering:
         self.shared_reads = False
 
     def slots(self, shape: tuple[int, ...]) -> int:
-        return -(-math.prod(shape) // self.threads)
+        slots = -(-math.prod(shape) // self.threads)
+        if slots > MAX_SLOTS:
+            raise BasicUnsupportedError(
+                f"a tile of {math.prod(shape)} elements is too large for the CUDA backend "
+                f"(at most {MAX_SLOTS * self.threads}: {MAX_SLOTS} per thread of a block)"
+            )
+        return slots
 
     def reg(self, v: ValueInfo) -> str:
         """The current thread's own element of register value `v` (in a slot loop)."""
@@ -294,10 +317,14 @@ class KernelLowering:
         guard = n % self.threads != 0
         head = []
         if used or guard:
-            head.append(f"const int {self.elem} = threadIdx.x{f' + {self.threads} * {self.slot}' if slots > 1 else ''};")
+            head.append(
+                f"const int {self.elem} = threadIdx.x{f' + {self.threads} * {self.slot}' if slots > 1 else ''};"
+            )
         if len(shape) > 1:
             derived = coords_of(self.elem, shape)
-            head += [f"const int {self.coord_names[a]} = {derived[a]};" for a in sorted(used) if a >= 0]
+            head += [
+                f"const int {self.coord_names[a]} = {derived[a]};" for a in sorted(used) if a >= 0
+            ]
         inner = head + stmt.preludes + lines
         if slots == 1 and not guard and not head and not stmt.preludes:
             for line in lines:
@@ -332,7 +359,9 @@ class KernelLowering:
         for v in values:
             buffer = self.staged_copy(v)
             self.before_write()
-            self.element_loop(v.type.shape, lambda index, v=v, b=buffer: [f"{b}[{index.linear}] = {self.reg(v)};"])
+            self.element_loop(
+                v.type.shape, lambda index, v=v, b=buffer: [f"{b}[{index.linear}] = {self.reg(v)};"]
+            )
             self.barrier()
 
     def scalar_statement(self, make_line) -> None:
@@ -383,7 +412,7 @@ class KernelLowering:
             params=self._signature(),
             body=body,
         )
-        return CudaKernel(name, text, self.threads, self.cuda_params, dynamic, set(self.helpers), self.kernel)
+        return CudaKernel(name, text, self.threads, self.cuda_params, dynamic, set(self.helpers))
 
     def _layout_comment(self) -> str:
         t = self.threads
@@ -415,6 +444,11 @@ class KernelLowering:
         total = 0
         for b in self.shared:
             total = -(-total // max(b.align, 8)) * max(b.align, 8) + b.bytes
+        if total > SHARED_LIMIT:
+            raise BasicUnsupportedError(
+                f"kernel {self.kernel.name} needs {total // 1024} KB of shared memory for its "
+                f"tiles; a CUDA block has at most {SHARED_LIMIT // 1024} KB (use smaller TILEs)"
+            )
         if total <= STATIC_SHARED_LIMIT:
             lines = []
             for b in self.shared:
@@ -437,7 +471,7 @@ class KernelLowering:
             comment = self.comments.get(id(s))
             if comment:
                 self.emit(comment)
-            with at(s.origin.coord) if s.origin else _nothing():
+            with at(s.origin.coord) if s.origin else contextlib.nullcontext():
                 getattr(self, "_" + type(s).__name__)(s)
 
     def _Let(self, s: ir.Let) -> None:
@@ -451,6 +485,12 @@ class KernelLowering:
                 self.declare(v)
             cuda_mma.lower(self, value, v)
             return
+        if (
+            isinstance(value, ir.Reduce)
+            and v.storage == "scalar"
+            and cuda_reduce.into_local(self, value, v, declare)
+        ):
+            return
         self.hoist(value)
         if v.storage == "scalar":
             const = "const " if declare and s.name in self.plan.bound_once else ""
@@ -461,9 +501,15 @@ class KernelLowering:
         if declare:
             self.declare(v)
         self.printer.recompute = v.definition is not None
-        self.element_loop(v.type.shape, lambda index: [f"{self.reg(v)} = {self.printer.at(value, index)};"])
+        self.element_loop(
+            v.type.shape, lambda index: [f"{self.reg(v)} = {self.printer.at(value, index)};"]
+        )
         self.printer.recompute = False
-        if declare and len(self.out) == start + 2 and self.out[start + 1].startswith(f"{v.name} = "):
+        if (
+            declare
+            and len(self.out) == start + 2
+            and self.out[start + 1].startswith(f"{v.name} = ")
+        ):
             # `float x; x = ...;` -> `float x = ...;`
             self.out[start:] = [self.out[start][:-1] + self.out[start + 1][len(v.name) :]]
         if v.definition is not None:
@@ -477,7 +523,7 @@ class KernelLowering:
         def line(index: Index | None) -> list[str]:
             coords, inside = self.printer.tile_element(s.array, s.index, s.view, None, shape, index)
             value = T.convert(self.printer.at(s.value, index), s.value.type.dtype, array.dtype)
-            return [f"if ({inside}) {element(array, coords)} = {value};"]
+            return [self.guarded(inside, f"{element(array, coords)} = {value};")]
 
         if shape:
             self.element_loop(shape, line)
@@ -488,13 +534,19 @@ class KernelLowering:
     def _first_thread(self, make_lines) -> None:
         """A scalar write: every thread has the value, thread 0 writes it."""
         stmt = self.printer.begin()
+        self.thread_zero = True
         lines = make_lines()
+        self.thread_zero = False
         self.stage(stmt.staged)
-        self.emit("if (threadIdx.x == 0) {")
         for line in stmt.preludes + lines:
             self.emit(line)
-        self.emit("}")
         self.after(stmt)
+
+    def guarded(self, condition: str, action: str) -> str:
+        """`if (condition) action` (by thread 0 only in a scalar write)."""
+        if self.thread_zero:
+            condition = f"threadIdx.x == 0 && {condition}" if condition else "threadIdx.x == 0"
+        return f"if ({condition}) {action}" if condition else action
 
     def _after_write(self, array: str) -> None:
         if array in self.sync_after:
@@ -502,7 +554,9 @@ class KernelLowering:
 
     def _element_update(self, s, update) -> None:
         """Scatter/atomics: `update(index)` for each element of the broadcast operands."""
-        operands = list(s.indices) + [s.value] + ([s.mask] if getattr(s, "mask", None) is not None else [])
+        operands = (
+            list(s.indices) + [s.value] + ([s.mask] if getattr(s, "mask", None) is not None else [])
+        )
         for e in operands:
             self.hoist(e)
         shape = ()
@@ -531,12 +585,14 @@ class KernelLowering:
         return element(array, coords), " && ".join(checks)
 
     def _value_for(self, s, index) -> str:
-        return T.convert(self.printer.at(s.value, index), s.value.type.dtype, self.arrays[s.array].dtype)
+        return T.convert(
+            self.printer.at(s.value, index), s.value.type.dtype, self.arrays[s.array].dtype
+        )
 
     def _Scatter(self, s: ir.Scatter) -> None:
         def update(index):
             target, inside = self._target(s, index)
-            return [f"if ({inside}) {target} = {self._value_for(s, index)};"]
+            return [self.guarded(inside, f"{target} = {self._value_for(s, index)};")]
 
         self._element_update(s, update)
 
@@ -545,7 +601,7 @@ class KernelLowering:
 
         def update(index):
             target, inside = self._target(s, index)
-            return [f"if ({inside}) atomicAdd(&{target}, {self._value_for(s, index)});"]
+            return [self.guarded(inside, f"atomicAdd(&{target}, {self._value_for(s, index)});")]
 
         self._element_update(s, update)
 
@@ -555,14 +611,16 @@ class KernelLowering:
 
         def update(index):
             target, inside = self._target(s, index)
-            return [f"if ({inside}) {function}(&{target}, {self._value_for(s, index)});"]
+            return [self.guarded(inside, f"{function}(&{target}, {self._value_for(s, index)});")]
 
         self._element_update(s, update)
 
     def _check_atomic(self, s, dtypes) -> None:
         dtype = self.arrays[s.array].dtype
         if dtype not in dtypes:
-            raise BasicUnsupportedError(f"atomic updates of {dtype} arrays have no CUDA translation here")
+            raise BasicUnsupportedError(
+                f"atomic updates of {dtype} arrays have no CUDA translation here"
+            )
 
     def _ForRange(self, s: ir.ForRange) -> None:
         if cuda_mma.is_accumulation_loop(self, s):
@@ -597,7 +655,9 @@ class KernelLowering:
         self.leave_loop()
 
     def _WhileLoop(self, s: ir.WhileLoop) -> None:
-        needs_code = any(isinstance(n, (ir.Reduce, ir.Mma, ir.Gather, ir.Load)) for n in walk(s.cond))
+        needs_code = any(
+            isinstance(n, (ir.Reduce, ir.Mma, ir.Gather, ir.Load)) for n in walk(s.cond)
+        )
         if not needs_code:
             stmt = self.printer.begin()
             cond = self.printer.scalar(s.cond)
@@ -650,7 +710,9 @@ def _arrays_needing_sync(kernel: ir.Kernel) -> set[str]:
     for s in all_statements(kernel.body):
         if isinstance(s, ir.Store):
             writes.add(s.array)
-            accesses.setdefault(s.array, set()).add(("tile", s.value.type.shape, _view_key(s.view), None))
+            accesses.setdefault(s.array, set()).add(
+                ("tile", s.value.type.shape, _view_key(s.view), None)
+            )
         elif isinstance(s, (ir.Scatter, ir.AtomicAdd, ir.AtomicMax)):
             writes.add(s.array)
             accesses.setdefault(s.array, set()).add(("element",))
@@ -667,10 +729,8 @@ def _arrays_needing_sync(kernel: ir.Kernel) -> set[str]:
 
 
 def _view_key(view) -> tuple:
-    from .cutile_expr import CutileExprPrinter  # a canonical text for comparing views
-
-    printer = CutileExprPrinter(Namer("python"))
-    return tuple((v.axis, printer(v.start), printer(v.stop)) for v in view)
+    """Views compare by structure (IR nodes have no value equality; their repr does)."""
+    return tuple((v.axis, repr(v.start), repr(v.stop)) for v in view)
 
 
 def _comment_text(text: str) -> str:

@@ -137,7 +137,9 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
         plan.types[s.name] = s.value.type
         first.setdefault(s.name, s)
     for name in plan.loop_vars & set(plan.types):
-        raise BasicUnsupportedError(f"the FOR variable {name} is also assigned with LET in a kernel")
+        raise BasicUnsupportedError(
+            f"the FOR variable {name} is also assigned with LET in a kernel"
+        )
     for name, let in first.items():
         if id(let) in top_level:
             plan.declared_at[id(let)] = name

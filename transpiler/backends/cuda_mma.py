@@ -8,7 +8,9 @@ threads read consecutive elements), then:
   result, and the result comes back to the threads' registers;
 - otherwise a classic SIMT product: each thread accumulates its own elements of the result
   in registers.  When every thread holds elements of one column (the usual case), it
-  reads one B element per k and reuses it for all its rows.
+  reads B's elements of its column once per k for all its rows, and A's four (f32) or
+  two (f64) consecutive k of a row with one 16-byte shared load, the same for the whole
+  warp (a broadcast): about one shared load per four FMAs.
 
 A FOR loop whose body is only `ACC = MMA(a, b, ACC)` (a GEMM main loop) keeps the
 accumulator in WMMA fragments for the whole loop instead of moving it through shared
@@ -23,6 +25,10 @@ from .. import ir
 from . import cuda_types as T
 from .cuda_expr import ValueInfo
 from .cuda_locals import walk
+
+# Elements per 16-byte shared-memory load in the SIMT product's k loop.
+VECTOR = {"f32": 4, "f64": 2}
+
 
 @dataclass(frozen=True)
 class Fragment:
@@ -56,7 +62,7 @@ def lower(lw, e: ir.Mma, target: ValueInfo | None) -> None:
         target = lw.new_temp(e, "product", "regs", e.type.dtype)
         lw.declare(target)
     frag = fragment_shape(e)
-    align = 32 if frag else 0
+    align = 32 if frag else 16  # WMMA loads need 32 bytes, vector loads 16
     a_tile = stage(lw, e.a, "lhs", align)
     b_tile = stage(lw, e.b, "rhs", align)
     if frag is not None:
@@ -77,7 +83,9 @@ def stage(lw, x: ir.KExpr, word: str, align: int) -> str:
         word = lw.array(x.operand.array).name + "_tile"
     buffer = lw.shared_buffer(word, x.type.dtype, x.type.size, align)
     lw.before_write()
-    lw.element_loop(x.type.shape, lambda index: [f"{buffer}[{index.linear}] = {lw.printer.at(x, index)};"])
+    lw.element_loop(
+        x.type.shape, lambda index: [f"{buffer}[{index.linear}] = {lw.printer.at(x, index)};"]
+    )
     return buffer
 
 
@@ -109,17 +117,47 @@ def _simt(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str) -> None:
         rhs = lw.fresh("rhs")
         lw.emit("{")
         lw.emit(f"const int {col} = threadIdx.x % {n};")
-        lw.emit(f"const int {row} = threadIdx.x / {n};  // then every {rows_apart} rows" if slots > 1 else f"const int {row} = threadIdx.x / {n};")
-        lw.emit(f"for (int {k} = 0; {k} < {k_size}; ++{k}) {{")
-        lw.emit(f"const {T.c_type(T.compute_type(dtype))} {rhs} = {b(f'{k} * {n} + {col}')};")
-        if slots > 1:
+        lw.emit(
+            f"const int {row} = threadIdx.x / {n};  // then every {rows_apart} rows"
+            if slots > 1
+            else f"const int {row} = threadIdx.x / {n};"
+        )
+        ctype = T.c_type(T.compute_type(dtype))
+        step = VECTOR.get(dtype, 1) if k_size % VECTOR.get(dtype, 1) == 0 else 1
+        if step > 1:
+            # `step` consecutive k at a time: A's values are adjacent in a row of a_tile
+            # (one 16-byte shared load), B's are reused by all of this thread's rows.
+            i, lhs = lw.fresh("i"), lw.fresh("lhs")
+            lw.emit(f"for (int {k} = 0; {k} < {k_size}; {k} += {step}) {{")
+            lw.emit(f"{ctype} {rhs}[{step}];")
             lw.emit("#pragma unroll")
-            lw.emit(f"for (int {lw.slot} = 0; {lw.slot} < {slots}; ++{lw.slot}) {{")
-            at = f"({row} + {rows_apart} * {lw.slot}) * {k_size} + {k}"
-            lw.emit(f"{lw.reg(target)} += {a(at)} * {rhs};")
+            lw.emit(
+                f"for (int {i} = 0; {i} < {step}; ++{i}) {rhs}[{i}] = {b(f'({k} + {i}) * {n} + {col}')};"
+            )
+            if slots > 1:
+                lw.emit("#pragma unroll")
+                lw.emit(f"for (int {lw.slot} = 0; {lw.slot} < {slots}; ++{lw.slot}) {{")
+                first = f"({row} + {rows_apart} * {lw.slot}) * {k_size} + {k}"
+            else:
+                lw.emit("{")
+                first = f"{row} * {k_size} + {k}"
+            lw.emit(f"const {ctype}* {lhs} = {a_tile} + {first};")
+            lw.emit("#pragma unroll")
+            lw.emit(
+                f"for (int {i} = 0; {i} < {step}; ++{i}) {lw.reg(target)} += {lhs}[{i}] * {rhs}[{i}];"
+            )
             lw.emit("}")
         else:
-            lw.emit(f"{lw.reg(target)} += {a(f'{row} * {k_size} + {k}')} * {rhs};")
+            lw.emit(f"for (int {k} = 0; {k} < {k_size}; ++{k}) {{")
+            lw.emit(f"const {ctype} {rhs} = {b(f'{k} * {n} + {col}')};")
+            if slots > 1:
+                lw.emit("#pragma unroll")
+                lw.emit(f"for (int {lw.slot} = 0; {lw.slot} < {slots}; ++{lw.slot}) {{")
+                at = f"({row} + {rows_apart} * {lw.slot}) * {k_size} + {k}"
+                lw.emit(f"{lw.reg(target)} += {a(at)} * {rhs};")
+                lw.emit("}")
+            else:
+                lw.emit(f"{lw.reg(target)} += {a(f'{row} * {k_size} + {k}')} * {rhs};")
         lw.emit("}")
         lw.emit("}")
         lw.read_shared()
@@ -178,8 +216,12 @@ class _Fragments:
         lw.emit(f"for (int {k} = 0; {k} < {self.k_size}; {k} += {f.k}) {{")
         lw.emit(f"{self.type('matrix_a', f.input, 'row_major')} {a_frag};")
         lw.emit(f"{self.type('matrix_b', f.input, 'row_major')} {b_frag};")
-        lw.emit(f"wmma::load_matrix_sync({a_frag}, {a_tile} + {self.tile_row} * {self.k_size} + {k}, {self.k_size});")
-        lw.emit(f"wmma::load_matrix_sync({b_frag}, {b_tile} + {k} * {self.n} + {self.tile_col}, {self.n});")
+        lw.emit(
+            f"wmma::load_matrix_sync({a_frag}, {a_tile} + {self.tile_row} * {self.k_size} + {k}, {self.k_size});"
+        )
+        lw.emit(
+            f"wmma::load_matrix_sync({b_frag}, {b_tile} + {k} * {self.n} + {self.tile_col}, {self.n});"
+        )
         lw.emit(f"wmma::mma_sync({acc}, {a_frag}, {b_frag}, {acc});")
         lw.emit("}")
 
@@ -190,7 +232,9 @@ def _wmma(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, frag: Frag
     lw.before_write()
     lw.element_loop(
         (m, n),
-        lambda index: [f"{c_tile}[{index.linear}] = {T.convert(lw.printer.at(e.acc, index), e.acc.type.dtype, frag.acc)};"],
+        lambda index: [
+            f"{c_tile}[{index.linear}] = {T.convert(lw.printer.at(e.acc, index), e.acc.type.dtype, frag.acc)};"
+        ],
     )
     lw.barrier()
     f = _Fragments(lw, frag, m, n, k_size)
@@ -201,7 +245,9 @@ def _wmma(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, frag: Frag
     lw.emit(f"{f.type('accumulator', frag.acc)} {acc};")
     lw.emit(f"wmma::load_matrix_sync({acc}, {f.accumulator_at(c_tile)}, {n}, wmma::mem_row_major);")
     f.multiply(acc, a_tile, b_tile)
-    lw.emit(f"wmma::store_matrix_sync({f.accumulator_at(c_tile)}, {acc}, {n}, wmma::mem_row_major);")
+    lw.emit(
+        f"wmma::store_matrix_sync({f.accumulator_at(c_tile)}, {acc}, {n}, wmma::mem_row_major);"
+    )
     lw.emit("}")
     lw.emit("}")
     lw.read_shared()
@@ -210,7 +256,9 @@ def _wmma(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, frag: Frag
 
 
 def _read_back(lw, target: ValueInfo, c_tile: str) -> None:
-    lw.element_loop(target.type.shape, lambda index: [f"{lw.reg(target)} = {c_tile}[{index.linear}];"])
+    lw.element_loop(
+        target.type.shape, lambda index: [f"{lw.reg(target)} = {c_tile}[{index.linear}];"]
+    )
     lw.read_shared()
 
 
@@ -230,7 +278,9 @@ def is_accumulation_loop(lw, s: ir.ForRange) -> bool:
         return False
     if not (isinstance(e.acc, ir.Local) and e.acc.name == let.name):
         return False
-    return not any(isinstance(n, ir.Local) and n.name == let.name for x in (e.a, e.b) for n in walk(x))
+    return not any(
+        isinstance(n, ir.Local) and n.name == let.name for x in (e.a, e.b) for n in walk(x)
+    )
 
 
 def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
@@ -249,7 +299,9 @@ def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
     acc = lw.fresh("acc_frag")
     part = lw.fresh("part")
     f.open()
-    lw.emit(f"// The accumulator stays in tensor-core fragments for the whole loop: warp w holds result tiles w, w + {f.warps}, ...")
+    lw.emit(
+        f"// The accumulator stays in tensor-core fragments for the whole loop: warp w holds result tiles w, w + {f.warps}, ..."
+    )
     lw.emit(f"{f.type('accumulator', frag.acc)} {acc}[{per_warp}];")
 
     def each_tile(action) -> None:
@@ -264,7 +316,11 @@ def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
             lw.emit("}")
         lw.emit("}")
 
-    each_tile(lambda: lw.emit(f"wmma::load_matrix_sync({acc}[{part}], {f.accumulator_at(c_tile)}, {n}, wmma::mem_row_major);"))
+    each_tile(
+        lambda: lw.emit(
+            f"wmma::load_matrix_sync({acc}[{part}], {f.accumulator_at(c_tile)}, {n}, wmma::mem_row_major);"
+        )
+    )
     lw.read_shared()
     lw.for_header(s)
     lw.enter_loop()
@@ -280,7 +336,11 @@ def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
     lw.read_shared()
     lw.leave_loop()
     lw.emit("}")
-    each_tile(lambda: lw.emit(f"wmma::store_matrix_sync({f.accumulator_at(c_tile)}, {acc}[{part}], {n}, wmma::mem_row_major);"))
+    each_tile(
+        lambda: lw.emit(
+            f"wmma::store_matrix_sync({f.accumulator_at(c_tile)}, {acc}[{part}], {n}, wmma::mem_row_major);"
+        )
+    )
     lw.emit("}")
     lw.barrier()
     _read_back(lw, target, c_tile)

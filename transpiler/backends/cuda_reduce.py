@@ -21,6 +21,7 @@ import math
 from .. import ir
 from . import cuda_types as T
 from .cuda_index import Index, coords_of, linear_of
+from .cuda_locals import walk
 
 _IDENTITY = {"sum": 0, "prod": 1, "max": -math.inf, "min": math.inf}
 _INT_IDENTITY = {"sum": 0, "prod": 1, "max": -(2**31), "min": 2**31 - 1}
@@ -54,7 +55,9 @@ def lower(lw, e: ir.Reduce) -> None:
     if not operand.type.shape:
         v = lw.new_temp(e, f"{_operand_word(lw, operand)}_{e.op}", "scalar", acc)
         lw.scalar_statement(
-            lambda: [f"const {T.c_type(acc)} {v.name} = {_as(lw.printer.scalar(operand), operand, acc)};"]
+            lambda: [
+                f"const {T.c_type(acc)} {v.name} = {_as(lw.printer.scalar(operand), operand, acc)};"
+            ]
         )
         return
     if e.axis is None or len(operand.type.shape) == 1:
@@ -76,11 +79,30 @@ def _as(text: str, operand: ir.KExpr, acc: ir.DType) -> str:
     return T.convert(text, operand.type.dtype, acc)
 
 
-def _whole_tile(lw, e: ir.Reduce, acc: ir.DType) -> None:
+def into_local(lw, e: ir.Reduce, local, declare: bool) -> bool:
+    """`LET S = SUM(T)`: reduce straight into the scalar local (False: not that case)."""
     operand = e.operand
-    # with keepdims too: one value for every element
-    v = lw.new_temp(e, f"{_operand_word(lw, operand)}_{e.op}", "scalar", acc)
-    lw.emit(f"{T.c_type(acc)} {v.name} = {identity(e.op, acc)};")
+    if (
+        e.axis is not None
+        or not operand.type.shape
+        or accumulator_type(operand.type.dtype) != local.dtype
+    ):
+        return False
+    if any(isinstance(n, ir.Local) and lw.local(n.name) is local for n in walk(operand)):
+        return False  # the reduction reads the local it replaces
+    lw.hoist(operand)
+    _whole_tile(lw, e, local.dtype, local, declare)
+    return True
+
+
+def _whole_tile(lw, e: ir.Reduce, acc: ir.DType, local=None, declare: bool = True) -> None:
+    operand = e.operand
+    if local is None:  # with keepdims too: one value for every element
+        v = lw.new_temp(e, f"{_operand_word(lw, operand)}_{e.op}", "scalar", acc)
+    else:
+        v = local
+    decl = f"{T.c_type(acc)} " if declare else ""
+    lw.emit(f"{decl}{v.name} = {identity(e.op, acc)};")
     lw.element_loop(
         operand.type.shape,
         lambda index: [combine(e.op, v.name, _as(lw.printer.at(operand, index), operand, acc))],

@@ -10,7 +10,6 @@ printing the same verification lines.
 from __future__ import annotations
 
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -30,16 +29,22 @@ def build(code: str, name: str, device: str, folder: Path) -> Path:
         try:
             return build_cpu(source)
         except CpuBuildError as exc:
-            raise BasicError(f"g++ could not build the generated CUDA:\n{exc.output}", Coord(str(source), 0, 0)) from None
+            raise BasicError(
+                f"g++ could not build the generated CUDA:\n{exc.output}", Coord(str(source), 0, 0)
+            ) from None
     from ..verify.nvcc import NvccError, build_nvcc
 
     try:
         return build_nvcc(source, folder / name)
     except (NvccError, FileNotFoundError) as exc:
-        raise BasicError(f"nvcc could not build the generated CUDA: {exc}", Coord(str(source), 0, 0)) from None
+        raise BasicError(
+            f"nvcc could not build the generated CUDA: {exc}", Coord(str(source), 0, 0)
+        ) from None
 
 
-def run_built(code: str, name: str, device: str, stdin: str | None, args: list[str], capture: bool) -> RunResult:
+def run_built(
+    code: str, name: str, device: str, stdin: str | None, args: list[str], capture: bool
+) -> RunResult:
     with tempfile.TemporaryDirectory(prefix="b2t-cuda-") as tmp:
         exe = build(code, name, device, Path(tmp))
         proc = subprocess.run(
@@ -55,7 +60,15 @@ def run_built(code: str, name: str, device: str, stdin: str | None, args: list[s
 
 def format_inputs(kp, scalars: dict, inputs: dict) -> str:
     """stdin of a kernel program's main(): INPUT scalars, then INPUT arrays, in order."""
-    words = [repr(float(scalars[n])) if kp.scalars[n].dtype not in ("i32", "i64") else str(int(scalars[n])) for n in kp.inputs if n in kp.scalars]
+    words = [
+        (
+            repr(float(scalars[n]))
+            if kp.scalars[n].dtype not in ("i32", "i64")
+            else str(int(scalars[n]))
+        )
+        for n in kp.inputs
+        if n in kp.scalars
+    ]
     lines = [" ".join(words)]
     for n in kp.inputs:
         if n in inputs:
@@ -81,15 +94,36 @@ def parse_outputs(text: str, kp) -> dict[str, np.ndarray]:
     return out
 
 
-def self_test(code: str, name: str, device: str, basic: str, precision: str | None, args: list[str]) -> RunResult:
+def representable(kp, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The inputs rounded to their arrays' element types: bf16 data travels as float32
+    (NumPy has no bfloat16), and the CUDA program rounds it to bf16 on input, so the
+    interpreter must see the same values."""
+    out = dict(inputs)
+    for name, values in inputs.items():
+        if kp.arrays[name].dtype == "bf16":
+            bits = np.asarray(values, np.float32).view(np.uint32).astype(np.uint64)
+            rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000  # to nearest even
+            out[name] = rounded.astype(np.uint32).view(np.float32)
+    return out
+
+
+def self_test(
+    code: str, name: str, device: str, basic: str, precision: str | None, args: list[str]
+) -> RunResult:
     """Run a kernel program on generated data and compare with the reference interpreter."""
     from ..kernel_interpreter import run_kernel_program
     from ..options import Options
-    from ..selftest import compare, default_scalars, kernel_program_from_text, make_inputs, parse_sizes
+    from ..selftest import (
+        compare,
+        default_scalars,
+        kernel_program_from_text,
+        make_inputs,
+        parse_sizes,
+    )
 
     kp = kernel_program_from_text(basic, name, Options(precision=precision))
     scalars = default_scalars(kp, parse_sizes(args))
-    inputs = make_inputs(kp, scalars)
+    inputs = representable(kp, make_inputs(kp, scalars))
     result = run_built(code, name, device, format_inputs(kp, scalars, inputs), [], True)
     if result.returncode != 0:
         return result
@@ -103,6 +137,8 @@ def self_test(code: str, name: str, device: str, basic: str, precision: str | No
     failed = any(line.startswith("MISMATCH") for line in lines)
     report = [f"{name}: {sizes}", *lines]
     report.append(
-        "verification: " + ("FAILED" if failed else "PASSED") + f" (CUDA on the {device.upper()}, against basic2tile's reference interpreter)"
+        "verification: "
+        + ("FAILED" if failed else "PASSED")
+        + f" (CUDA on the {device.upper()}, against basic2tile's reference interpreter)"
     )
     return RunResult(1 if failed else 0, "\n".join(report) + "\n", result.stderr)

@@ -47,7 +47,7 @@ def is_float(dtype: ir.DType) -> bool:
     return dtype in ir.FLOAT_TYPES
 
 
-def literal(value: float | int | bool, dtype: ir.DType) -> str:
+def literal(value: float | bool, dtype: ir.DType) -> str:
     """`value` as a C++ literal of `dtype` (1.0 for double, 1.0f for float)."""
     if dtype == "bool":
         return "true" if value else "false"

@@ -59,9 +59,7 @@ class _ModulePrinter:
         for name in sorted(a.variables):
             self.namer.name(name)
         self.array_names = {name: self.namer.name(name, "array") for name in sorted(a.arrays)}
-        self.sub_names = {
-            sub.name: self.namer.fresh(sub.name) for sub in host.subroutines
-        }
+        self.sub_names = {sub.name: self.namer.fresh(sub.name) for sub in host.subroutines}
         for name in sorted(a.functions):
             self.namer.name(name, "function")
         self.expr = ExprPrinter(a, self.namer, self.array_names)
@@ -99,6 +97,7 @@ class _ModulePrinter:
             source_literal=repr(a.source.name),
             uses_linecache=True,
             uses_math="math" in expr.uses,
+            uses_numpy="np" in expr.uses,
             imports=self.imports(),
             compile_warnings=warnings,
             data_lines=self.data_lines() if self.uses_data else [],
@@ -149,7 +148,7 @@ class _ModulePrinter:
     # ----------------------------------------------------------------- program()
 
     def program_body(self) -> list[Code]:
-        host, a = self.host, self.a
+        host = self.host
         leading = 0
         while leading < len(host.body) and _is_rem(host.body[leading]):
             leading += 1
@@ -213,7 +212,9 @@ class _ModulePrinter:
         a = self.a
         static = static_arrays(a)
         out = []
-        for name, symbol in sorted(a.arrays.items(), key=lambda kv: (kv[1].coord.line, kv[1].coord.column)):
+        for name, symbol in sorted(
+            a.arrays.items(), key=lambda kv: (kv[1].coord.line, kv[1].coord.column)
+        ):
             args = [repr(name)]
             if symbol.upper is not None:
                 args += [str(u) for u in symbol.upper]
@@ -271,10 +272,46 @@ def emitted_reads(host: hostir.HostProgram) -> set[str]:
             found |= statement_reads(a, n.stmt) | {n.stmt.var.name}
         elif isinstance(n, (hostir.OnJump, hostir.OnGosub, hostir.OnGosubJump)):
             found |= expression_reads(a, n.selector)
-        elif not isinstance(n, (hostir.Break, hostir.Continue, hostir.Call, hostir.Return,
-                                hostir.EndProgram, hostir.Dispatch, hostir.Jump,
-                                hostir.GosubJump, hostir.ReturnJump)):
-            found |= set(a.variables)  # kernels and what else may come: assume all
+        elif isinstance(n, hostir.Launch):
+            found |= _launch_reads(a, n)
+        elif not isinstance(
+            n,
+            (
+                hostir.Break,
+                hostir.Continue,
+                hostir.Call,
+                hostir.Return,
+                hostir.EndProgram,
+                hostir.Dispatch,
+                hostir.Jump,
+                hostir.GosubJump,
+                hostir.ReturnJump,
+                hostir.ToHost,
+            ),
+        ):
+            found |= set(a.variables)  # what else may come: assume it reads everything
+    return found
+
+
+def _launch_reads(a: Analysis, launch: hostir.Launch) -> set[str]:
+    found: set[str] = set()
+
+    def value(v) -> None:
+        if isinstance(v, hostir.HostValue):
+            if v.op == "var":
+                found.add(v.args[0])
+            for arg in v.args:
+                value(arg)
+        elif isinstance(v, ast.Expr):
+            found.update(expression_reads(a, v))
+
+    for v in launch.args + launch.grid + [t.size for t in launch.temps]:
+        value(v)
+    for count in launch.counts:
+        found |= expression_reads(a, count.limit)
+    for finish in launch.finish:
+        if finish.kind != "loop_var" and finish.var:
+            found.add(finish.var)  # var = var + sum(...), or compared with block results
     return found
 
 

@@ -28,6 +28,8 @@ from ..passes.functions import is_user_function
 
 # Python precedence, low to high
 _COND_EXPR = 1
+_BOOL_OR = 2
+_BOOL_AND = 3
 _NOT = 4
 _COMPARE = 5
 _OR = 6
@@ -162,8 +164,20 @@ class ExprPrinter:
             right = self._wrap(e.right, _COMPARE + 1)
             return f"{left} {_COMPARISONS[e.op]} {right}", _COMPARE
         if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
-            symbol, prec = ("&", _AND) if e.op == "AND" else ("|", _OR)
-            left = self._cond_wrap(e.left, prec + 1)
+            if _quiet(e.right):
+                # Python's `and` / `or` may skip the right operand; BASIC evaluates it,
+                # which nobody can notice when it cannot warn, fail or draw RND.
+                symbol, prec = ("and", _BOOL_AND) if e.op == "AND" else ("or", _BOOL_OR)
+            else:
+                symbol, prec = ("&", _AND) if e.op == "AND" else ("|", _OR)
+            left = self._cond_wrap(
+                e.left,
+                (
+                    prec
+                    if e.left.__class__ is e.__class__ and getattr(e.left, "op", None) == e.op
+                    else prec + 1
+                ),
+            )
             right = self._cond_wrap(e.right, prec + 1)
             return f"{left} {symbol} {right}", prec
         if isinstance(e, ast.UnaryOp) and e.op == "NOT":
@@ -217,9 +231,28 @@ class ExprPrinter:
                     fn = self.a.functions[node.name]
                     if fn.result_type == "int" or self.can_fail(fn.body, safe_subscripts):
                         return True
-            if isinstance(node, ast.BinOp) and node.op == "^" and not _integral_constant(node.right):
+            if (
+                isinstance(node, ast.BinOp)
+                and node.op == "^"
+                and not _integral_constant(node.right)
+            ):
                 return True
         return False
+
+
+_QUIET_FUNCTIONS = {"ABS", "SGN", "INT", "ATN"}
+
+
+def _quiet(e: ast.Expr) -> bool:
+    """Can evaluating `e` be skipped unnoticed (no warning, fault, RND, DEF FN)?"""
+    for node in e.walk():
+        if isinstance(node, ast.Index):
+            return False
+        if isinstance(node, ast.Call) and node.name not in _QUIET_FUNCTIONS:
+            return False
+        if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
+            return False
+    return True
 
 
 def _positive_constant(e: ast.Expr) -> bool:

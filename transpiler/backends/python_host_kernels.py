@@ -100,7 +100,8 @@ class KernelPrinter:
         for temp in node.temps:
             name = self.values[temp.name] = expr.namer.fresh(temp.name.lower())
             size = self.arg(temp.size)
-            out.append(Code(f"{name} = np.zeros({size}, dtype={NP_DTYPES[temp.dtype]})"))
+            np = self.expr.need("np")
+            out.append(Code(f"{name} = {np}.zeros({size}, dtype={NP_DTYPES[temp.dtype]})"))
         kernel = node.kernel
         view = self.views[kernel.name]
         args = []
@@ -110,7 +111,7 @@ class KernelPrinter:
                 continue
             text = self.arg(arg)
             if isinstance(p, ir.ScalarParam) and p.name in view.boxed:
-                text = f"np.array([{text}], dtype=np.float64)"
+                text = f"{self.expr.need('np')}.array([{text}], dtype=np.float64)"
             args.append(text)
         writes = [f"{expr.array(name)}.data" for name in node.writes]
         writes += [self.values[t.name] for t in node.temps]
@@ -147,7 +148,9 @@ class KernelPrinter:
             out += [Code(c.text) for c in stmts.comment_of(check.node)]
         first = number_text(check.start + check.offset)
         count = self.values[check.count]
-        out.append(Code(f"{self.expr.array(check.array)}.check_run({check.axis}, {first}, {count})"))
+        out.append(
+            Code(f"{self.expr.array(check.array)}.check_run({check.axis}, {first}, {count})")
+        )
         return out
 
     def finish(self, finish: hostir.Finish, stmts) -> list:
@@ -164,6 +167,9 @@ class KernelPrinter:
             return [Code(f"{var} = {var} * {expr.need('math')}.prod({temp}.tolist())")]
         if kind in ("max", "min"):
             compare = (">" if kind == "max" else "<") + ("" if finish.strict else "=")
+            if finish.strict and not finish.payload:
+                # max(v, value) is `value if value > v else v`, NaN included
+                return [Code(f"{var} = {kind}([{var}, *{temp}.tolist()])")]
             body = [Code(f"{var} = value")]
             for payload_var, payload_temp in finish.payload:
                 body.append(Code(f"{expr.var(payload_var)} = {self.values[payload_temp]}[k]"))
@@ -174,6 +180,8 @@ class KernelPrinter:
                 )
             ]
         if kind == "loop_var":
+            if finish.var not in stmts.read_vars:
+                return []  # nothing reads it: BASIC's value after the loop does not matter
             count = self.values[finish.count]
             steps = count if finish.step == 1 else f"{count} * {finish.step}"
             value = Code(f"{var} = float({finish.start} + {steps})")

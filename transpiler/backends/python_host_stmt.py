@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .. import ast, hostir
 from ..model import Analysis
 from ..naming import Namer
+from ..passes.structure_flow import static_arrays
 from .python_host_expr import ExprPrinter, constant_truth, number_literal
 from .python_host_origin import origin_comment, statement_texts
 
@@ -28,7 +29,7 @@ class Code:
     """One line of code, or a compound statement: its header line and its body."""
 
     text: str
-    body: list["Code"] | None = None
+    body: list[Code] | None = None
 
     @property
     def is_comment(self) -> bool:
@@ -72,6 +73,7 @@ class StatementPrinter:
         self.ranges: dict[str, tuple[int, int]] = {}  # counted loop variables in scope
         self.kernels = None  # set by the module printer when there are kernels
         self.read_vars: set[str] = set()  # variables some emitted code reads
+        self.static_arrays = static_arrays(analysis)
 
     # ----------------------------------------------------------------- helpers
 
@@ -149,7 +151,9 @@ class StatementPrinter:
         """A value stored in a variable that nothing reads: only its effects (warnings,
         faults, RND) matter."""
         conversion_fails = value_type == "int" or (value_type == "str" and self.expr.strict)
-        if not _has_effects(expr) and not (conversion_fails and not _safe_constant(expr, value_type)):
+        if not _has_effects(expr) and not (
+            conversion_fails and not _safe_constant(expr, value_type)
+        ):
             return []
         return [Code(f"_ = {text}")]
 
@@ -247,8 +251,13 @@ class StatementPrinter:
         return [Code(f"{self.need('RANDOMIZE')}()")]
 
     def s_Dim(self, stmt: ast.Dim) -> list[Code]:
+        """A DIM that runs: it allocates the arrays whose shape is not fixed (run-time
+        bounds, or reshaped by MAT); the others exist from the start, as in the
+        interpreter."""
         out = []
         for decl in stmt.arrays:
+            if decl.name in self.static_arrays:
+                continue
             bounds = ", ".join(self.expr.value(b) for b in decl.bounds)
             out.append(Code(f"{self.expr.array(decl.name)}.allocate({bounds})"))
         return out
@@ -298,7 +307,9 @@ class StatementPrinter:
         if isinstance(value, ast.MatBin):
             left = self.expr.array(value.left.name)
             right = self.expr.array(value.right.name)
-            call = f"{self.need('mat_binary')}({target}, {value.op!r}, {left}, {right}{self._f32()})"
+            call = (
+                f"{self.need('mat_binary')}({target}, {value.op!r}, {left}, {right}{self._f32()})"
+            )
             return [Code(call)]
         source = self.expr.array(value.name)
         return [Code(f"{self.need('mat_copy')}({target}, {source})")]
@@ -343,9 +354,7 @@ class StatementPrinter:
             step = self._for_name(stmt, "step", for_index, lowered)
             sign = self._for_name(stmt, "sign", for_index, lowered)
             lines.append(Code(f"{step} = {self.expr.value(stmt.step)}"))
-            lines.append(
-                Code(f"{sign} = 1.0 if {step} > 0.0 else (-1.0 if {step} < 0.0 else 0.0)")
-            )
+            lines.append(Code(f"{sign} = 1.0 if {step} > 0.0 else (-1.0 if {step} < 0.0 else 0.0)"))
         if self.expr.store(start, _type_of(stmt.var.name)) != self.var(stmt.var.name):
             lines.append(Code(self.store_var(stmt.var.name, start)))  # not FOR I = I TO ...
         return lines, limit, step, sign, step_const
@@ -413,7 +422,7 @@ class StatementPrinter:
 
     def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
         stmt = node.stmt
-        lines, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, True)
+        lines, limit, _, sign, step_const = self._for_setup(stmt, node.for_index, True)
         past = self._past(self.var(stmt.var.name), limit, sign, step_const)
         return lines + ([Code(f"if {past}:", self._goto(node.exit))] if past else [])
 
@@ -599,7 +608,9 @@ class StatementPrinter:
     def n_OnJump(self, node: hostir.OnJump) -> list[Code]:
         arms = []
         for label in node.targets:
-            arms.append([Code("break")] if label is None else [Code(f"{self.label_var} = {label!r}")])
+            arms.append(
+                [Code("break")] if label is None else [Code(f"{self.label_var} = {label!r}")]
+            )
         return self._on(node.selector, arms) + [Code("continue")]
 
     def _push(self, return_to: str) -> list[Code]:
@@ -714,8 +725,10 @@ def _same(a: ast.Expr, b: ast.Expr) -> bool:
     if isinstance(a, ast.Num):
         return a.value == b.value
     if isinstance(a, ast.Index):
-        return a.name == b.name and len(a.indices) == len(b.indices) and all(
-            _same(x, y) for x, y in zip(a.indices, b.indices)
+        return (
+            a.name == b.name
+            and len(a.indices) == len(b.indices)
+            and all(_same(x, y) for x, y in zip(a.indices, b.indices))
         )
     return False
 

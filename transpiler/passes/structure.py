@@ -71,9 +71,7 @@ def build_host_program(analysis: Analysis) -> hostir.HostProgram:
             assigns |= dataflow.writes[i]
         needs_binding |= assigns - main_writes
         stmt = flow.stmts[entry]
-        subroutines.append(
-            hostir.Subroutine(names[entry], stmt.label, body, sorted(assigns))
-        )
+        subroutines.append(hostir.Subroutine(names[entry], stmt.label, body, sorted(assigns)))
     main = _Procedure(flow, procs, dataflow, names, procs.main_entry, procs.main, in_sub=False)
     body = main.build()
     nodes = list(hostir.walk(body))
@@ -315,12 +313,13 @@ class _Procedure:
             out.extend(nodes)
         return out
 
-    def entries(self, seq: Sequence, lo: int, hi: int, skip: int | None = None) -> list:
+    def entries(self, seq: Sequence, lo: int, hi: int, skip=()) -> list:
         """Jumps into positions [lo, hi) from outside them (as (position, source,
-        target)); `skip`: a position whose jumps do not count."""
+        target)); `skip`: positions whose jumps do not count."""
+        skip = {skip} if isinstance(skip, int) else set(skip)
         found = []
         for p, item in enumerate(seq.items):
-            if lo <= p < hi or p == skip:
+            if lo <= p < hi or p in skip:
                 continue
             for source, target in item.edges:
                 tp = seq.position.get(target)
@@ -333,7 +332,9 @@ class _Procedure:
         head = seq.items[p]
         if not head.is_target or head.index in ctx.continues or head.kind == "end":
             return None
-        sources = [q for q in range(p, len(seq.items)) for _, t in seq.items[q].edges if t == head.index]
+        sources = [
+            q for q in range(p, len(seq.items)) for _, t in seq.items[q].edges if t == head.index
+        ]
         if not sources:
             return None
         last = max(sources)
@@ -341,7 +342,7 @@ class _Procedure:
             self.fail_range(seq, p, last, "a loop entered from outside")
         outside = self.entries(seq, p + 1, last + 1)
         if outside:
-            q, source, target = outside[0]
+            q = outside[0][0]
             self.fail_range(seq, min(p, q), max(last, q), "a jump into a loop")
         after = seq.statement_at(last + 1)
         body_ctx = _Ctx(continues=frozenset({head.index}), brk=after)
@@ -567,13 +568,44 @@ class _Procedure:
         last one may fall into e), nothing else entering any of them:
         `if c1: <t1 block> elif c2: <t2 block> ... else: <default>`."""
         run = []
+        members: dict[int, set[int]] = {}  # target position -> the run items jumping there
         k = p
         while k < hi:
             found = self.goto_if(seq, k, hi, ctx)
             if found is None or not found[4] or (run and seq.items[k].comments):
                 break
+            if run and run[-1][1][3] == found[3]:
+                # `IF a THEN 100` then `IF b THEN 100`: `IF a OR b THEN 100` when b has no
+                # effects (BASIC's OR evaluates b even if a is true; that is unobservable)
+                if not _pure(found[0].condition):
+                    return None
+                previous = run[-1][1]
+                merged = ast.BinOp("OR", _condition(previous[0], previous), found[0].condition)
+                merged.coord = previous[0].coord
+                self.a.expr_types[merged] = "int"
+                run[-1] = (
+                    run[-1][0],
+                    (previous[0], previous[1], previous[2], previous[3], True, merged),
+                )
+                members[found[3]].add(k)
+                k += 1
+                continue
             run.append((k, found))
+            members.setdefault(found[3], set()).add(k)
             k += 1
+        if not run:
+            return None
+        # IFs to the statement right after the run go to the default block: with pure
+        # conditions they fold into the others' (`IF a THEN d`, `IF b THEN 200`, d: ...
+        # is `if not a and b: <200 block> else: <d block>`).
+        if any(found[3] == k for _, found in run):
+            if len(run) < 2 or not all(_pure(_condition(f[0], f)) for _, f in run):
+                return None
+            return self._chain_with_defaults(seq, k, hi, ctx, run, members)
+        return self._plain_chain(seq, k, hi, ctx, run, members)
+
+    def _plain_chain(self, seq, k, hi, ctx, run, members):
+        """The chain without IFs to the default block (see `if_chain`)."""
         starts = sorted(found[3] for _, found in run)
         if len(set(starts)) != len(starts) or starts[0] <= k:
             return None  # two IFs to one place, or no default block
@@ -583,13 +615,12 @@ class _Procedure:
         end = seq.position_of(default_goto.target)
         if end is None or not starts[-1] <= end <= hi or (end == len(seq.items) and end != hi):
             return None
-        if self.entries(seq, k, starts[0]):
+        if self.entries(seq, k, starts[0], skip=set().union(*members.values())):
             return None
         bodies = {}
         for n, q in enumerate(starts):
             stop = starts[n + 1] if n + 1 < len(starts) else end
-            source = next(pos for pos, found in run if found[3] == q)
-            if self.entries(seq, q, stop, skip=source):
+            if self.entries(seq, q, stop, skip=members[q]):
                 return None
             last = seq.items[stop - 1] if stop > q else None
             if last is not None and last.kind == "goto" and last.target == default_goto.target:
@@ -599,10 +630,53 @@ class _Procedure:
             else:
                 bodies[q] = self.structure(seq, q, stop, ctx)
         default = self.structure(seq, k, starts[0] - 1, ctx) + self.comments(default_goto.comments)
-        arms = [(found[0].condition, bodies[found[3]]) for _, found in run]
+        arms = [(_condition(found[0], found), bodies[found[3]]) for _, found in run]
         origins = [found[0] for _, found in run]
         node = hostir.If(arms, default or None, origin=origins[0], origins=origins)
         return [node], end
+
+    def _chain_with_defaults(self, seq, k, hi, ctx, run, members):
+        """An IF chain some of whose IFs go to the default block (right after the run,
+        position k); all conditions are pure, so they may be combined freely.  Handled:
+        one other IF, last in the run, jumping to where the default block ends
+        (`IF a THEN d`, `IF b THEN e`, d: ... e:  ->  `if a or not b: <d..e>`); and
+        other IFs with blocks of their own, whose conditions then include `not a` for
+        each default IF before them."""
+        others = [(pos, found) for pos, found in run if found[3] != k]
+        if len(others) == 1 and others[0][0] == run[-1][0]:
+            last = others[0][1]
+            end = last[3]
+            tail = seq.items[end - 1]
+            falls = tail.kind != "goto" or tail.target == seq.statement_at(end)
+            if falls and end <= hi and not self.entries(seq, k, end, skip=range(run[0][0], k)):
+                terms = [_condition(f[0], f) for _, f in run[:-1]]
+                terms.append(self.negate(_condition(last[0], last)))
+                condition = terms[0]
+                for term in terms[1:]:
+                    condition = self._logic("OR", condition, term)
+                body = self.structure(seq, k, end, ctx)
+                return [hostir.If([(condition, body)], origin=run[0][1][0])], end
+        guarded = []
+        defaults: list[ast.Expr] = []
+        for pos, found in run:
+            condition = _condition(found[0], found)
+            if found[3] == k:
+                defaults.append(condition)
+                continue
+            for earlier in reversed(defaults):
+                condition = self._logic("AND", self.negate(earlier), condition)
+            guarded.append((pos, found[:4] + (True, condition)))
+        for q in members:
+            members[q] = set(range(run[0][0], k))  # every IF of the run may lead anywhere
+        chain = self._plain_chain(seq, k, hi, ctx, guarded, members)
+        if chain is not None:
+            chain[0][0].origin = run[0][1][0]
+        return chain
+
+    def _logic(self, op: str, left: ast.Expr, right: ast.Expr) -> ast.Expr:
+        node = ast.BinOp(op, left, right, coord=left.coord)
+        self.a.expr_types[node] = "int"
+        return node
 
     def if_node(self, stmt: ast.IfBlock, then_part: list, else_part: list) -> hostir.If:
         if not then_part and else_part:
@@ -703,7 +777,9 @@ class _Procedure:
         for o in chain:
             if o in self.a.if_parts and flow.contains(o, target):
                 if self._arm_of(o, source) != self._arm_of(o, target):
-                    raise _Restart(lower={o}, seeds={(o, flow.closer(o))}, why="jump across branches")
+                    raise _Restart(
+                        lower={o}, seeds={(o, flow.closer(o))}, why="jump across branches"
+                    )
                 break
         raise _Restart(seeds={(source, target)}, why=f"jump {source}->{target}", stronger=stronger)
 
@@ -715,6 +791,26 @@ class _Procedure:
 
     def fail_range(self, seq: Sequence, pa: int, pb: int, why: str):
         raise _Restart(seeds={(seq.statement_at(pa), seq.statement_at(pb))}, why=why)
+
+
+def _condition(stmt: ast.IfBlock, found: tuple = ()) -> ast.Expr:
+    """The condition of a chain arm: merged ones (see `if_chain`) ride along in `found`."""
+    return found[5] if len(found) > 5 else stmt.condition
+
+
+_QUIET = {"ABS", "SGN", "INT", "ATN"}
+
+
+def _pure(e: ast.Expr) -> bool:
+    """Can evaluating `e` be skipped unnoticed (no warning, fault, RND, DEF FN)?"""
+    for node in e.walk():
+        if isinstance(node, ast.Index):
+            return False
+        if isinstance(node, ast.Call) and node.name not in _QUIET:
+            return False
+        if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
+            return False
+    return True
 
 
 def _constant(expr: ast.Expr | None) -> float | None:

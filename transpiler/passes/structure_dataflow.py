@@ -99,19 +99,22 @@ class Dataflow:
     def _subroutine_writes(self, procs: Procedures) -> dict[int, set[str]]:
         """GOSUB target -> variables its region (and what it calls) may assign."""
         flow = self.flow
-        own = {t: set().union(*(self.writes[i] for i in region)) for t, region in procs.regions.items()}
+        own = {
+            t: set().union(*(self.writes[i] for i in region)) for t, region in procs.regions.items()
+        }
         calls = {
-            t: {c for i in region for c in flow.gosub_targets(i)} for t, region in procs.regions.items()
+            t: {c for i in region for c in flow.gosub_targets(i)}
+            for t, region in procs.regions.items()
         }
         result = {t: set(w) for t, w in own.items()}
         changed = True
         while changed:
             changed = False
-            for t in result:
+            for t, writes in result.items():
                 for c in calls[t]:
-                    extra = result.get(c, set()) - result[t]
+                    extra = result.get(c, set()) - writes
                     if extra:
-                        result[t] |= extra
+                        writes |= extra
                         changed = True
         return result
 

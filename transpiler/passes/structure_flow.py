@@ -177,7 +177,7 @@ class Flow:
             return [self.target(t) for t in stmt.targets]
         return []
 
-    def reach(self, start: int, within: set[int] | None = None) -> set[int]:
+    def reach(self, start: int) -> set[int]:
         """Statements reachable from `start` (GOSUBs continue after themselves)."""
         seen: set[int] = set()
         work = [start]

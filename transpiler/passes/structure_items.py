@@ -34,7 +34,7 @@ class Item:
     # Transfers from inside the item to statements outside it: (source, target).
     edges: list[tuple[int, int]] = field(default_factory=list)
     target: int | None = None  # the statement a "goto" or "branch_end" goes to
-    parts: list["Item"] = field(default_factory=list)  # a dispatch's items
+    parts: list[Item] = field(default_factory=list)  # a dispatch's items
 
     @property
     def is_target(self) -> bool:

@@ -67,14 +67,17 @@ class BasicArray:
     1; `BasicArray("A", rank=1)` is an array whose DIM has run-time bounds and has not run
     yet (`allocate` is that DIM)."""
 
-    __slots__ = ("name", "base", "upper", "dtype", "data", "_buffer")
+    __slots__ = ("_buffer", "base", "data", "dtype", "name", "upper")
 
     def __new__(cls, name: str, *upper: float, rank: int | None = None, base: int = 0, dtype="f64"):
+        own = cls
         if cls is BasicArray:  # each array gets its own class: see the module docstring
-            cls = type("BasicArray_" + _identifier(name), (BasicArray,), {"__slots__": ()})
-        return object.__new__(cls)
+            own = type("BasicArray_" + _identifier(name), (BasicArray,), {"__slots__": ()})
+        return object.__new__(own)
 
-    def __init__(self, name: str, *upper: float, rank: int | None = None, base: int = 0, dtype="f64"):
+    def __init__(
+        self, name: str, *upper: float, rank: int | None = None, base: int = 0, dtype="f64"
+    ):
         self.name = name  # the BASIC name, for messages
         self.base = base
         self.dtype = dtype
@@ -423,7 +426,9 @@ def _product(left: BasicArray, right: BasicArray) -> tuple[tuple[int, ...], list
     if left.rank == 1 and right.rank == 1:
         raise BasicFault(NEEDS_MATRIX, f"({left.name} * {right.name})")
     a = left.rows()  # a vector on the left is a row
-    b = right.rows() if right.rank == 2 else [[x] for x in right.values()]  # ... on the right a column
+    b = (
+        right.rows() if right.rank == 2 else [[x] for x in right.values()]
+    )  # ... on the right a column
     inner = len(a[0]) if a else 0
     if inner != len(b):
         raise BasicFault(
@@ -481,13 +486,13 @@ def _inverse(m: list[list[float]], name: str) -> list[float]:
 
 __all__ = [
     "BasicArray",
-    "to_f32",
-    "mat_read",
+    "mat_binary",
+    "mat_copy",
+    "mat_fill",
+    "mat_function",
     "mat_input",
     "mat_print",
-    "mat_fill",
-    "mat_copy",
+    "mat_read",
     "mat_scale",
-    "mat_binary",
-    "mat_function",
+    "to_f32",
 ]

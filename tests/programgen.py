@@ -1,0 +1,219 @@
+"""A generator of random, valid, deterministic BASIC programs (for differential testing).
+
+Each program is built from statement templates that exercise what basic2tile
+translates: arithmetic with the built-ins, arrays, FOR loops that the offload pass
+turns into kernels (maps, stencils, reductions, max/min, 2-D nests, histograms) and
+loops it must keep on the host (carried dependences, PRINT inside), IF/ELSE, WHILE,
+GOTO, GOSUB and PRINT.  Values stay finite and away from the exceptional cases
+(division by zero, LOG of negatives...), so every program runs to its END.
+
+Programs use one statement per line and no MAT, so Debian's bwbasic can run them too.
+"""
+
+from __future__ import annotations
+
+import random
+
+SCALARS = ["A", "B", "C", "D", "E", "F"]
+ARRAYS_1D = ["X", "Y", "Z"]
+ARRAY_2D = "M"
+
+
+class ProgramGenerator:
+    def __init__(self, seed: int, statements: int = 12):
+        self.rng = random.Random(seed)
+        self.statements = statements
+        self.lines: list[str] = []
+        self.subroutines: list[list[str]] = []
+        self.n = self.rng.randint(12, 70)
+        self.m = self.rng.randint(3, 9)
+
+    # ------------------------------------------------------------------ expressions
+
+    def leaf(self, index: str | None = None) -> str:
+        r = self.rng.random()
+        if index and r < 0.3:
+            return index
+        if index and r < 0.55:
+            return f"{self.rng.choice(ARRAYS_1D)}({index})"
+        if r < 0.75:
+            return self.rng.choice(SCALARS)
+        return self.number()
+
+    def number(self) -> str:
+        if self.rng.random() < 0.5:
+            return str(self.rng.randint(1, 9))
+        return f"{self.rng.randint(1, 99) / 10:g}"
+
+    def expr(self, index: str | None = None, depth: int = 0) -> str:
+        if depth > 2 or self.rng.random() < 0.3:
+            return self.leaf(index)
+        kind = self.rng.random()
+        a = self.expr(index, depth + 1)
+        b = self.expr(index, depth + 1)
+        if kind < 0.45:
+            return f"{a} {self.rng.choice(['+', '-', '*'])} {b}"
+        if kind < 0.6:
+            return f"({a}) / (1 + ABS({b}))"
+        if kind < 0.75:
+            fn = self.rng.choice(["SIN", "COS", "ATN"])
+            return f"{fn}({a})"
+        if kind < 0.85:
+            return f"SQR(ABS({a}))"
+        if kind < 0.92:
+            return f"INT({a})"
+        return f"LOG(1 + ABS({a}))"
+
+    def bounded(self, e: str) -> str:
+        """Keep values in a range where nothing overflows across loops."""
+        return f"ATN({e}) * 10"
+
+    # ------------------------------------------------------------------ statements
+
+    def emit(self, text: str) -> None:
+        self.lines.append(text)
+
+    def stmt_map(self) -> None:
+        a = self.rng.choice(ARRAYS_1D)
+        self.emit(f"FOR I = 1 TO {self.n}")
+        self.emit(f"LET {a}(I) = {self.bounded(self.expr('I'))}")
+        self.emit("NEXT I")
+
+    def stmt_stencil(self) -> None:
+        src, dst = self.rng.sample(ARRAYS_1D, 2)
+        self.emit(f"FOR I = 2 TO {self.n - 1}")
+        self.emit(f"LET {dst}(I) = ({src}(I - 1) + {src}(I + 1)) / 2 - {src}(I) * {self.number()}")
+        self.emit("NEXT I")
+
+    def stmt_reduce(self) -> None:
+        s = self.rng.choice(SCALARS)
+        self.emit(f"LET {s} = 0")
+        self.emit(f"FOR I = 1 TO {self.n}")
+        self.emit(f"LET {s} = {s} + {self.expr('I')}")
+        self.emit("NEXT I")
+        self.emit(f"LET {s} = {self.bounded(s)}")
+        self.emit(f'PRINT "SUM"; {s}')
+
+    def stmt_extreme(self) -> None:
+        s, j = self.rng.sample(SCALARS, 2)
+        a = self.rng.choice(ARRAYS_1D)
+        op = self.rng.choice([">", "<"])
+        self.emit(f"LET {s} = {a}(1)")
+        self.emit(f"LET {j} = 1")
+        self.emit(f"FOR I = 2 TO {self.n}")
+        self.emit(f"IF {a}(I) {op} {s} THEN {s} = {a}(I) : {j} = I")
+        self.emit("NEXT I")
+        self.emit(f'PRINT "EXTREME"; {s}; "AT"; {j}')
+
+    def stmt_nest(self) -> None:
+        self.emit(f"FOR R = 1 TO {self.m}")
+        self.emit(f"FOR K = 1 TO {self.m}")
+        self.emit(f"LET {ARRAY_2D}(R, K) = {self.bounded(self.expr('R') + ' * K')}")
+        self.emit("NEXT K")
+        self.emit("NEXT R")
+        self.emit(f'PRINT "M"; {ARRAY_2D}(1, 1); {ARRAY_2D}({self.m}, {self.m})')
+
+    def stmt_carried(self) -> None:
+        a = self.rng.choice(ARRAYS_1D)
+        self.emit(f"FOR I = 2 TO {self.n}")
+        self.emit(f"LET {a}(I) = {self.bounded(f'{a}(I - 1) + {self.leaf()}')}")
+        self.emit("NEXT I")
+
+    def stmt_print(self) -> None:
+        items = [self.rng.choice(SCALARS), f"{self.rng.choice(ARRAYS_1D)}({self.rng.randint(1, self.n)})"]
+        sep = self.rng.choice([";", ","])
+        self.emit(f'PRINT "V"{sep} {items[0]}{sep} {items[1]}')
+
+    def stmt_if(self) -> None:
+        s = self.rng.choice(SCALARS)
+        self.emit(f"IF {self.expr()} > {self.number()} THEN {s} = {self.bounded(self.expr())} ELSE {s} = {self.number()}")
+
+    def stmt_while(self) -> None:
+        self.emit("LET W = 0")
+        self.emit(f"WHILE W < {self.rng.randint(1, 5)}")
+        s = self.rng.choice(SCALARS)
+        self.emit(f"LET {s} = {self.bounded(f'{s} + W')}")
+        self.emit("LET W = W + 1")
+        self.emit("WEND")
+
+    def stmt_gosub(self) -> None:
+        label = len(self.subroutines)
+        s = self.rng.choice(SCALARS)
+        self.subroutines.append([f"LET {s} = {self.bounded(self.expr())}", "RETURN"])
+        self.emit(f"GOSUB @SUB{label}")
+
+    def stmt_goto(self) -> None:
+        s = self.rng.choice(SCALARS)
+        self.emit(f"IF {s} < {self.number()} THEN @SKIP{len(self.lines)}")
+        self.emit(f"LET {s} = {self.bounded(self.expr())}")
+        self.emit(f"@TARGET{len(self.lines) - 2} PRINT \"SKIP\"; {s}")
+
+    def stmt_histogram(self) -> None:
+        a = self.rng.choice(ARRAYS_1D)
+        self.emit("FOR B = 0 TO 9")
+        self.emit("LET H(B) = 0")
+        self.emit("NEXT B")
+        self.emit(f"FOR I = 1 TO {self.n}")
+        self.emit(f"LET B = INT(ABS(SIN({a}(I) + I)) * 9.99)")
+        self.emit("LET H(B) = H(B) + 1")
+        self.emit("NEXT I")
+        self.emit('PRINT "H"; H(0); H(5); H(9)')
+
+    def program(self) -> str:
+        self.emit(f"DIM X({self.n}), Y({self.n}), Z({self.n}), M({self.m}, {self.m}), H(9)")
+        for s in SCALARS:
+            self.emit(f"LET {s} = {self.number()}")
+        for a in ARRAYS_1D:
+            self.emit(f"FOR I = 1 TO {self.n}")
+            self.emit(f"LET {a}(I) = SIN(I * {self.number()})")
+            self.emit("NEXT I")
+        choices = [
+            self.stmt_map,
+            self.stmt_stencil,
+            self.stmt_reduce,
+            self.stmt_extreme,
+            self.stmt_nest,
+            self.stmt_carried,
+            self.stmt_print,
+            self.stmt_if,
+            self.stmt_while,
+            self.stmt_gosub,
+            self.stmt_goto,
+            self.stmt_histogram,
+        ]
+        for _ in range(self.statements):
+            self.rng.choice(choices)()
+        for s in SCALARS:
+            self.emit(f'PRINT "{s} ="; {s}')
+        self.emit(f'PRINT "X"; X(1); X({self.n}); "Y"; Y(2); "Z"; Z({self.n - 1})')
+        self.emit("GOTO @END")
+        for i, body in enumerate(self.subroutines):
+            self.emit(f"@LABEL_SUB{i} " + body[0])
+            for line in body[1:]:
+                self.emit(line)
+        self.emit("@LABEL_END END")
+        return self._number()
+
+    def _number(self) -> str:
+        """Give every line a number and resolve the @ labels."""
+        numbered: list[str] = []
+        labels: dict[str, int] = {}
+        for i, text in enumerate(self.lines):
+            number = 10 * (i + 1)
+            if text.startswith("@TARGET"):
+                key, _, text = text.partition(" ")
+                labels["@SKIP" + key[len("@TARGET"):]] = number
+            elif text.startswith("@LABEL_"):
+                key, _, text = text.partition(" ")
+                labels["@" + key[len("@LABEL_"):]] = number
+            numbered.append(f"{number} {text}")
+        out = []
+        for line in numbered:
+            for key in sorted(labels, key=len, reverse=True):
+                line = line.replace(key, str(labels[key]))
+            out.append(line)
+        return "\n".join(out) + "\n"
+
+
+def random_program(seed: int, statements: int = 12) -> str:
+    return ProgramGenerator(seed, statements).program()
