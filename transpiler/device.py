@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
+import weakref
 from typing import Any, Sequence
 
 import numpy as np
@@ -108,7 +109,8 @@ class CpuDevice(Device):
     def launch(self, kernel, grid, args, writes=()):
         from . import tilesim
 
-        tilesim.launch(None, _grid3(grid), kernel, tuple(args))
+        if min(grid) > 0:  # a loop that runs zero times launches nothing
+            tilesim.launch(None, _grid3(grid), kernel, tuple(args))
 
     def array(self, value, shape, dtype, name):
         if hasattr(value, "__cuda_array_interface__") or type(value).__module__.startswith("torch"):
@@ -141,7 +143,8 @@ class GpuDevice(Device):
         except ImportError as exc:  # pragma: no cover - needs a GPU machine
             raise DeviceError("running on the GPU needs CuPy: pip install cupy-cuda13x") from exc
         self._cp = cupy
-        # id(host array) -> [host array, device array, device_is_newer, host_may_differ]
+        # id(host array) -> [device array, device_is_newer, host_may_differ]; an entry
+        # goes when its host array does (scalar boxes and scratch arrays are per launch).
         self._mirrors: dict[int, list] = {}
 
     def _stream(self):
@@ -150,31 +153,35 @@ class GpuDevice(Device):
     def _device_arg(self, arg):
         if not isinstance(arg, np.ndarray):
             return arg
-        entry = self._mirrors.get(id(arg))
+        key = id(arg)
+        entry = self._mirrors.get(key)
         if entry is None:
-            entry = [arg, self._cp.asarray(arg), False, False]
-            self._mirrors[id(arg)] = entry
-        elif entry[3]:
-            entry[1].set(arg)
-            entry[3] = False
-        return entry[1]
+            entry = [self._cp.asarray(arg), False, False]
+            self._mirrors[key] = entry
+            weakref.finalize(arg, self._mirrors.pop, key, None)
+        elif entry[2]:
+            entry[0].set(arg)
+            entry[2] = False
+        return entry[0]
 
     def launch(self, kernel, grid, args, writes=()):
         import cuda.tile as ct
 
+        if min(grid) <= 0:  # a loop that runs zero times launches nothing
+            return
         dev_args = tuple(self._device_arg(a) for a in args)
         ct.launch(self._stream(), _grid3(grid), kernel, dev_args)
         for arr in writes:
             if isinstance(arr, np.ndarray):
-                self._mirrors[id(arr)][2] = True
+                self._mirrors[id(arr)][1] = True
 
     def to_host(self, array):
         entry = self._mirrors.get(id(array))
         if entry is not None:
-            if entry[2]:
-                entry[1].get(out=array)
-                entry[2] = False
-            entry[3] = True  # host code may now change it
+            if entry[1]:
+                entry[0].get(out=array)
+                entry[1] = False
+            entry[2] = True  # host code may now change it
         return array
 
     def array(self, value, shape, dtype, name):

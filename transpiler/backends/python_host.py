@@ -32,7 +32,7 @@ from .render import render
 _RUNTIME = {
     "ABS", "ATN", "COS", "EXP", "INT", "LOG", "RND", "SGN", "SIN", "SQR", "TAN", "MAX", "MIN",
     "MOD", "RANDOMIZE", "ZONE", "NUMBER", "STRING", "BasicFault", "Console", "DataPool",
-    "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "tab", "to_integer",
+    "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "tab", "to_integer", "loop_count",
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",

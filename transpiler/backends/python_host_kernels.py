@@ -128,14 +128,8 @@ class KernelPrinter:
     def count_text(self, count: hostir.LoopCount) -> str:
         """The number of iterations of FOR v = start TO limit STEP step (integers start
         and step, the limit evaluated once)."""
-        math = self.expr.need("math")
         limit = self.expr.value(count.limit)
-        start, step = count.start, count.step
-        if step == 1:
-            offset = 1 - start
-            tail = f" + {offset}" if offset > 0 else (f" - {-offset}" if offset < 0 else "")
-            return f"max(0, {math}.floor({limit}){tail})"
-        return f"max(0, {math}.floor(({limit} - {start}) / {step}) + 1)"
+        return f"{self.expr.need('loop_count')}({count.start}, {limit}, {count.step})"
 
     def check(self, check: hostir.RangeCheck, launch: hostir.Launch, stmts) -> list:
         """BASIC's subscript check for the elements the kernel touches, before it runs
@@ -144,8 +138,9 @@ class KernelPrinter:
         from .python_host_stmt import Code
 
         out = []
-        if isinstance(check.node, ast.Stmt) and check.node is not launch.origin:
-            out += [Code(c.text) for c in stmts.comment_of(check.node)]
+        stmt = stmts.statement_holding(check.node)
+        if stmt is not None and stmt is not launch.origin:
+            out += [Code(c.text) for c in stmts.comment_of(stmt)]
         first = number_text(check.start + check.offset)
         count = self.values[check.count]
         out.append(

@@ -93,6 +93,15 @@ class StatementPrinter:
             return []
         return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
 
+    def statement_holding(self, node: ast.Node) -> ast.Stmt | None:
+        """The statement `node` is part of (a subscript's LET, say)."""
+        if isinstance(node, ast.Stmt):
+            return node
+        for stmt in self.a.stmts:
+            if stmt.coord.line == node.coord.line and any(sub is node for sub in stmt.walk()):
+                return stmt
+        return None
+
     def block(self, nodes: list[hostir.HNode]) -> list[Code]:
         return _suite(self.nodes(nodes))
 

@@ -152,10 +152,26 @@ def _lane_space(loop: hostir.ForLoop, analysis: Analysis) -> tuple[list[LaneDim]
         # per lane is only right if the inner body does not change what they set.
         if set_before & _assigned_scalars(inner.body):
             break
+        # A statement that reads what it (or an earlier one) has not yet set in this
+        # iteration, such as `T = T + F(I, I)`, accumulates; per lane it would run once
+        # per inner iteration instead of once per outer one.
+        if _reads_before_set(before, analysis):
+            break
         dims.append(dim)
         prefix.extend(before)
         body = inner.body
     return dims, prefix + list(body)
+
+
+def _reads_before_set(lets: list[hostir.HNode], analysis: Analysis) -> bool:
+    set_so_far: set[str] = set()
+    assigned = _assigned_scalars(lets)
+    for node in lets:
+        reads = expr_vars(node.stmt.value, analysis) & assigned
+        if reads - set_so_far:
+            return True
+        set_so_far.add(node.stmt.target.name)
+    return False
 
 
 def _lane_dim(loop: hostir.ForLoop) -> LaneDim:

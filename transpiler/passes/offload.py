@@ -193,9 +193,12 @@ def _exprs_of(node):
     elif isinstance(node, hostir.If):
         for cond, _ in node.arms:
             yield cond
-    elif isinstance(node, hostir.ForLoop):
+    elif isinstance(node, (hostir.ForLoop, hostir.ForInit, hostir.ForNext)):
         yield node.stmt
-    elif isinstance(node, hostir.WhileLoop) and node.stmt is not None:
-        yield node.stmt
+    elif isinstance(node, hostir.WhileLoop):
+        if node.stmt is not None:
+            yield node.stmt
+        if node.condition is not None:
+            yield node.condition
     elif isinstance(node, (hostir.OnJump, hostir.OnGosubJump, hostir.OnGosub)):
         yield node.selector

@@ -275,9 +275,21 @@ class _Vectorizer:
             self.array_param(name)
             local = name + "_TILE"
             self.array_tiles[name] = local
+            form = self.plan.written[name]
             if self._needs_initial_load(name):
-                self.let(local, self.aligned_or_gather(name, self.plan.written[name], None))
+                self.let(local, self.aligned_or_gather(name, form, None))
+            elif self._aligned(name, form):
+                # No load checks the subscripts, so the store's range is checked here.
+                self.add_range_checks(name, form, self._first_write(name))
             self.writes.add(name)
+
+    def _first_write(self, name: str) -> ast.Node | None:
+        for node in hostir.walk(self.plan.body):
+            if isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let):
+                target = node.stmt.target
+                if isinstance(target, ast.Index) and target.name == name:
+                    return target
+        return None
 
     def _needs_initial_load(self, name: str) -> bool:
         """False when the body's first use of the array is an unconditional write that
@@ -705,9 +717,7 @@ class _Vectorizer:
         key = (name, tuple(f.const for f in form))
         if cache and key in self.loads:
             return self.loads[key]
-        for axis, (f, dim) in enumerate(zip(form, self.plan.dims)):
-            count = self.counts[axis].name
-            self.checks.append(RangeCheck(name, axis, dim.start, f.const, count, node or self.plan.loop.stmt))
+        self.add_range_checks(name, form, node)
         index = tuple(ir.BlockId(a, type=TileType("i32")) for a in range(self.rank))
         load = ir.Load(name, index, self.view(name, form), type=self.lane_type)
         if not cache:
@@ -717,6 +727,11 @@ class _Vectorizer:
         self.locals[local] = load.type
         self.loads[key] = ir.Local(local, type=load.type)
         return self.loads[key]
+
+    def add_range_checks(self, name: str, form, node) -> None:
+        for axis, (f, dim) in enumerate(zip(form, self.plan.dims)):
+            count = self.counts[axis].name
+            self.checks.append(RangeCheck(name, axis, dim.start, f.const, count, node or self.plan.loop.stmt))
 
     def affine_index(self, f: Affine) -> KExpr:
         """A storage index tile from an affine subscript (integer arithmetic)."""

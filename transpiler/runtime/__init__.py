@@ -29,7 +29,7 @@ from .arith import (
 )
 from .console import MARGIN, ZONE, ZONE_WIDTH, Console, Tab, tab
 from .data import DataItem, DataPool
-from .extended import MAX, MIN, MOD, to_integer
+from .extended import MAX, MIN, MOD, loop_count, to_integer
 from .faults import ERROR, WARNING, BasicFault, Notice, set_warning_hook, warn
 from .inputs import NUMBER, STRING, ReplyRejected, parse_reply
 from .numformat import format_number, format_number_trimmed, parse_number
@@ -71,6 +71,7 @@ __all__ = [
     "check_string",
     "div",
     "format_number",
+    "loop_count",
     "format_number_trimmed",
     "mul",
     "parse_number",

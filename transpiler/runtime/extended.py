@@ -52,3 +52,19 @@ def to_integer(x: float) -> float:
     if -2147483648.0 <= r < 2147483648.0:
         return float(math.floor(r))
     raise BasicFault(INTEGER_OVERFLOW, f"({format_number_trimmed(x)})")
+
+
+# The most iterations one kernel launch covers (the lane counts are 32-bit).
+MAX_LOOP_COUNT = 2**31 - 1
+LOOP_TOO_LONG = "FOR loop too long for one kernel launch"
+
+
+def loop_count(start: int, limit: float, step: int) -> int:
+    """How many times `FOR v = start TO limit STEP step` runs (the limit evaluated once).
+
+    A loop the interpreter would run more than MAX_LOOP_COUNT times (a NaN limit never
+    ends it: v > NaN is false) is a fatal error rather than a silently shorter loop."""
+    n = (limit - start) / step + 1.0
+    if math.isnan(n) or n > MAX_LOOP_COUNT:
+        raise BasicFault(LOOP_TOO_LONG, f"(limit {format_number_trimmed(limit)})")
+    return max(0, math.floor(n))

@@ -1,0 +1,73 @@
+"""Offload corner cases, run through the command line on both targets (CPU device):
+each once produced a wrong answer or a traceback instead of BASIC's behaviour."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TARGETS = ["cutile", "cuda"]
+
+
+def _basic2tile(path: Path, *args: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "transpiler", str(path), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300)
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "prog.bas"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_accumulation_before_an_inner_loop_runs_once_per_outer_iteration(tmp_path, target):
+    # T = T + F(I, I) sits between the FORs: collapsing the nest would add it N times.
+    path = _write(
+        tmp_path,
+        "10 DIM F(20,20)\n20 FOR I = 1 TO 20\n30 FOR J = 1 TO 20\n40 LET F(I,J) = I + J\n"
+        "50 NEXT J\n60 NEXT I\n70 LET T = 0\n80 LET S = 0\n90 FOR I = 1 TO 20\n"
+        "100 LET T = T + F(I,I)\n110 FOR J = 1 TO 20\n120 LET S = S + F(I,J)\n"
+        "130 NEXT J\n140 NEXT I\n150 PRINT T; S\n160 END\n",
+    )
+    result = _basic2tile(path, "--run", "--target", target, "--device", "cpu")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == " 420  8400 \n"
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_kernel_that_only_writes_an_array_still_checks_subscripts(tmp_path, target):
+    path = _write(tmp_path, "10 DIM A(10)\n20 FOR I = 1 TO 12\n30 LET A(I) = 2 * I\n40 NEXT I\n50 END\n")
+    result = _basic2tile(path, "--run", "--target", target, "--device", "cpu")
+    assert result.returncode == 1
+    assert "line 30: subscript out of range" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("limit", ["Z", "Z - Z"], ids=["infinite", "nan"])
+def test_a_loop_too_long_for_a_launch_is_a_basic_error_not_a_crash(tmp_path, target, limit):
+    # The interpreter would run these for ever; a launch covers at most 2**31 - 1 lanes.
+    path = _write(
+        tmp_path,
+        f"10 DIM A(10)\n20 LET Z = 1E300 * 1E300\n30 FOR I = 1 TO {limit}\n"
+        "40 LET S = S + I\n50 NEXT I\n60 PRINT S\n70 END\n",
+    )
+    result = _basic2tile(path, "--run", "--target", target, "--device", "cpu")
+    assert result.returncode == 1
+    assert "error: " in result.stderr and "FOR loop too long for one kernel launch" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_loop_that_runs_zero_times_launches_nothing(tmp_path, target):
+    path = _write(
+        tmp_path,
+        "10 DIM A(10)\n20 LET N = 0\n30 FOR I = 1 TO N\n40 LET A(I) = I\n50 LET S = S + I\n"
+        "60 NEXT I\n70 PRINT A(1); I; S\n80 END\n",
+    )
+    result = _basic2tile(path, "--run", "--target", target, "--device", "cpu")
+    assert (result.returncode, result.stdout) == (0, " 0  1  0 \n")
