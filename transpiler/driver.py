@@ -220,7 +220,7 @@ def emit_binaries(analysis, code: str, target: str, fmt: str, arch: str, output:
     if target == "cutile":
         from .backends.cutile import export_kernels
 
-        return export_kernels(analysis, code, fmt, arch, out_dir, program_name(analysis.source))
+        return export_kernels(analysis, code, (fmt,), (arch,), out_dir, program_name(analysis.source))
     from .backends.cuda import compile_kernels
 
     return compile_kernels(code, fmt, arch, out_dir, program_name(analysis.source))

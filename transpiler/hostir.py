@@ -293,12 +293,25 @@ class Finish:
 
 
 @dataclass(eq=False)
+class MatProductShape:
+    """Before the launch of `MAT target = left * right` (matrices): the checks the host
+    MAT statement makes (conformable shapes, else BASIC's error at `node`), then the
+    target's new shape rows(left) x cols(right)."""
+
+    target: str
+    left: str
+    right: str
+    node: ast.Stmt
+
+
+@dataclass(eq=False)
 class Launch(HNode):
     """Run a kernel for a FOR loop (nest) that the dependence pass found parallel.
 
-    The printers emit, in order: the `counts`, the `checks`, the `temps`, the launch
-    (`args` in kernel parameter order, `grid` blocks per axis; the kernel writes the
-    arrays in `writes`), then the `finish` steps.
+    The printers emit, in order: the `shapes`, the `counts`, the `checks`, the `temps`,
+    the launch (`args` in kernel parameter order, `grid` blocks per axis; the kernel
+    writes the arrays in `writes`), then the `finish` steps.  (A Launch for a MAT
+    statement rather than a loop has `shapes` and no counts.)
     """
 
     kernel: ir.Kernel
@@ -310,6 +323,7 @@ class Launch(HNode):
     checks: list[RangeCheck]
     finish: list[Finish]
     writes: list[str]
+    shapes: list[MatProductShape] = field(default_factory=list)
 
 
 @dataclass(eq=False)

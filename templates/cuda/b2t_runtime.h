@@ -19,7 +19,8 @@
 //   arrays.py     Array<T>: DIM'd arrays with rounded, checked subscripts, OPTION BASE and
 //                 contiguous row-major storage (data()); MAT statements (mat_read,
 //                 mat_input, mat_print, mat_fill, mat_identity, mat_copy, mat_scale,
-//                 mat_add, mat_sub, mat_mul, mat_transpose, mat_inverse)
+//                 mat_add, mat_sub, mat_mul, mat_product_shape, mat_transpose,
+//                 mat_inverse)
 //   (host code)   GosubStack, on_index (ON ... GOTO/GOSUB), EndProgram, print_fault,
 //                 f32 (--precision f32 stores)
 //
@@ -1286,6 +1287,15 @@ void mat_mul(Array<T>& target, const Array<U>& left, const Array<V>& right) {
     extents = {static_cast<int>(rows), static_cast<int>(cols)};
   }
   store_values(target, extents, values);
+}
+
+// MAT A = B * C of two matrices whose product a GPU kernel computes: the checks mat_mul
+// makes, then the target's new shape rows(B) x cols(C).
+template <class T, class U, class V>
+void mat_product_shape(Array<T>& target, const Array<U>& left, const Array<V>& right) {
+  if (left.extent(1) != right.extent(0))
+    throw shape_mismatch(left, right);
+  target.reshape({target.base() + left.extent(0) - 1.0, target.base() + right.extent(1) - 1.0});
 }
 
 // MAT A = TRN(B).

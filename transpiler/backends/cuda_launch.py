@@ -83,6 +83,14 @@ class KernelLaunches:
         cuda = self.kernels[node.kernel.name]
         out: list = []
         self.values = {}
+        for shape in node.shapes:  # MAT C = A * B: check A and B, give C its shape
+            if stmts.tracks_lines:
+                line = stmts.line_numbers.get(shape.node.coord.line, 0)
+                out.append(Code(f"{stmts.line_var} = {line};"))
+            arrays = ", ".join(
+                self.expr.array(n) for n in (shape.target, shape.left, shape.right)
+            )
+            out.append(Code(f"b2t::mat_product_shape({arrays});"))
         for count in node.counts:
             name = self.values[count.name] = self.namer.fresh(count.name.lower())
             pre: list[str] = []

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import black
 
 from .. import __version__, ir
-from ..errors import SourceFile
+from ..errors import BasicError, Coord, SourceFile
 from ..naming import Namer
 from .cutile_expr import NP_DTYPES, CutileExprPrinter, shape_tuple
 from .render import render
@@ -210,9 +210,9 @@ def _returns_doc(lib: ir.KernelLibrary) -> str:
 
 
 
-def export_kernels(analysis, code: str, fmt: str, arch: str, out_dir, name: str) -> list:
+def export_kernels(analysis, code: str, formats, archs, out_dir, name: str) -> list:
     """Compile every kernel of a generated module with NVIDIA's compiler: Tile IR
-    bytecode (`fmt` "tileir") or a cubin for `arch` ("cubin")."""
+    bytecode (format "tileir") and/or cubins ("cubin") for each of `archs`."""
     import importlib.util
     import tempfile
     from pathlib import Path
@@ -220,8 +220,9 @@ def export_kernels(analysis, code: str, fmt: str, arch: str, out_dir, name: str)
     from .. import driver
     from ..verify.cutile_aot import export
 
-    if fmt not in ("tileir", "cubin"):
-        raise ValueError(f"--emit {fmt} is for the CUDA target (--target cuda)")
+    for fmt in formats:
+        if fmt not in ("tileir", "cubin"):
+            raise BasicError(f"--emit {fmt} is for the CUDA target (--target cuda)", Coord(name, 0, 0))
     kernels = (
         [driver.kernel_library(analysis).kernel]
         if analysis.kind == "kernel"
@@ -237,5 +238,5 @@ def export_kernels(analysis, code: str, fmt: str, arch: str, out_dir, name: str)
         spec.loader.exec_module(module)
         for kernel in kernels:
             fn = getattr(module, namer.name(kernel.name))
-            written += export(fn, aot_param_specs(kernel), out_dir, formats=(fmt,), archs=(arch,))
+            written += export(fn, aot_param_specs(kernel), out_dir, formats=tuple(formats), archs=tuple(archs))
     return written

@@ -36,7 +36,7 @@ _RUNTIME = {
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
-    "mat_scale", "mat_binary", "mat_function",
+    "mat_scale", "mat_binary", "mat_function", "mat_product_shape",
 }  # fmt: skip
 # Names of the module and of program() that BASIC names must not take.
 _MODULE_NAMES = {

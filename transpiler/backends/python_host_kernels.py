@@ -86,6 +86,10 @@ class KernelPrinter:
         expr = self.expr
         self.values: dict[str, str] = {}  # LoopCount / Temp name -> Python name
         out: list = []
+        for shape in node.shapes:  # MAT C = A * B: check A and B, give C its shape
+            helper = expr.need("mat_product_shape")
+            arrays = ", ".join(expr.array(n) for n in (shape.target, shape.left, shape.right))
+            out.append(Code(f"{helper}({arrays})"))
         for count in node.counts:
             name = self.values[count.name] = expr.namer.fresh(count.name.lower())
             out.append(Code(f"{name} = {self.count_text(count)}"))

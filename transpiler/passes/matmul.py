@@ -25,6 +25,7 @@ from .. import irbuild as B
 from ..hostir import Finish, HostValue, LoopCount, RangeCheck
 from ..ir import TileType
 from ..model import Analysis
+from .dependence import NotParallel
 from .exprutil import constant_value
 from .kernel_lowering import origin_of
 
@@ -122,59 +123,20 @@ def _start(loop: hostir.ForLoop) -> int | None:
 
 def _launch(analysis, name, i_loop, j_loop, k_loop, a, b, c, node) -> hostir.Launch:
     dtype = analysis.number_type
-    tm, tn, tk = MMA_TILES[dtype]
+    tm, tn, _ = MMA_TILES[dtype]
     base = analysis.option_base
     loops = {"I": i_loop, "J": j_loop, "K": k_loop}
     counts = {
         key: LoopCount(f"{loop.stmt.var.name}_COUNT", loop.stmt.var.name, _start(loop), loop.stmt.limit, 1)
         for key, loop in loops.items()
     }
-    params: list[ir.KernelParam] = [
-        ir.ArrayParam(c, dtype, 2, reads=False, writes=True),
-        ir.ArrayParam(a, dtype, 2),
-        ir.ArrayParam(b, dtype, 2),
-    ]
-    args = [HostValue("array", (c,)), HostValue("array", (a,)), HostValue("array", (b,))]
-    count_param = {}
-    for key in "IJK":
-        cname = counts[key].name
-        params.append(ir.ScalarParam(cname, "i32"))
-        args.append(HostValue("count", (cname,)))
-        count_param[key] = ir.Param(cname, type=TileType("i32"))
-
-    def view(array, row_key, col_key):
-        out = []
-        for axis, key in enumerate((row_key, col_key)):
-            first = counts[key].start - base
-            stop = B.binary("add", B.const(first, "i32"), count_param[key], dtype)
-            out.append(ir.ViewSlice(axis, B.const(first, "i32"), stop))
-        return tuple(out)
-
-    i32 = TileType("i32")
-    bid0, bid1 = ir.BlockId(0, type=i32), ir.BlockId(1, type=i32)
+    firsts = {key: counts[key].start - base for key in "IJK"}
     origin = origin_of(node.stmt, analysis.source)
-    k_tiles = B.binary("cdiv", count_param["K"], B.const(tk, "i32"), dtype)
-    acc_t = TileType(dtype, (tm, tn))
-    kk = ir.Local("KK", type=i32)
-    a_tile = ir.Load(a, (bid0, kk), view(a, "I", "K"), type=TileType(dtype, (tm, tk)))
-    b_tile = ir.Load(b, (kk, bid1), view(b, "K", "J"), type=TileType(dtype, (tk, tn)))
-    acc = ir.Local(f"{c}_TILE", type=acc_t)
-    body: list[ir.KStmt] = [
-        ir.Let(acc.name, ir.Full(0.0, type=acc_t), origin=origin),
-        ir.ForRange(
-            "KK",
-            B.const(0, "i32"),
-            k_tiles,
-            [ir.Let(acc.name, ir.Mma(a_tile, b_tile, acc, type=acc_t), origin=origin_of(k_loop.stmt, analysis.source))],
-        ),
-        ir.Store(c, (bid0, bid1), acc, view(c, "I", "J")),
-    ]
-    grid = (
-        B.binary("cdiv", count_param["I"], B.const(tm, "i32"), dtype),
-        B.binary("cdiv", count_param["J"], B.const(tn, "i32"), dtype),
-    )
-    summary = f"matrix product {c} = {a} * {b}; one {tm}x{tn} tile of {c} per block, mma over {tk}-wide slices, {dtype}"
-    kernel = ir.Kernel(name, "mma", params, body, grid, (tm, tn), dtype, origin, summary)
+    k_origin = origin_of(k_loop.stmt, analysis.source)
+    count_names = {key: counts[key].name for key in "IJK"}
+    kernel = _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin)
+    args = [HostValue("array", (c,)), HostValue("array", (a,)), HostValue("array", (b,))]
+    args += [HostValue("count", (counts[key].name,)) for key in "IJK"]
     checks = []
     for array, (rk, ck) in ((a, ("I", "K")), (b, ("K", "J")), (c, ("I", "J"))):
         for axis, key in enumerate((rk, ck)):
@@ -189,5 +151,104 @@ def _launch(analysis, name, i_loop, j_loop, k_loop, a, b, c, node) -> hostir.Lau
         Finish("loop_var", var=outer.var, start=outer.start, count=outer.name),
         Finish("loop_var", var=inner.var, start=inner.start, count=inner.name, when=outer.name),
     ]
-    decision = ir.LoopDecision(node.stmt.label, node.stmt.coord, True, "mma", summary, name)
+    decision = ir.LoopDecision(node.stmt.label, node.stmt.coord, True, "mma", kernel.summary, name)
     return hostir.Launch(kernel, decision, list(counts.values()), [], args, host_grid, checks, finish, [c], origin=node.stmt)
+
+
+# ---------------------------------------------------------------- MAT C = A * B
+
+
+def is_mat_product(stmt: ast.Stmt) -> bool:
+    return isinstance(stmt, ast.MatAssign) and isinstance(stmt.value, ast.MatBin) and stmt.value.op == "*"
+
+
+def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> hostir.Launch:
+    """The launch for `MAT C = A * B` (see `is_mat_product`) of three numeric matrices.
+
+    A MAT statement covers every element of its arrays, from the OPTION BASE to the
+    current upper bounds (the interpreter's `interpreter/mat.py`), so the kernel runs over
+    the whole storage of A and B, whatever the base.  Before the launch the host makes the
+    interpreter's checks and gives C its new shape, rows(A) x cols(B) (`MatProductShape`);
+    the counts are then the current extents.  Raises NotParallel (the statement stays on
+    the host) when C is also an operand or an array is not a numeric matrix.
+    """
+    stmt = node.stmt
+    a, b, c = stmt.value.left.name, stmt.value.right.name, stmt.target
+    if c in (a, b):
+        raise NotParallel(f"MAT product: {c} is both the result and an operand (needs a copy)")
+    for array in (a, b, c):
+        symbol = analysis.arrays[array]
+        if symbol.rank != 2:
+            raise NotParallel(f"MAT product: {array} is a vector (the kernel multiplies matrices)")
+        if symbol.elem_type != "num":
+            raise NotParallel(f"MAT product: {array} is not an array of numbers")
+    dtype = analysis.number_type
+    tm, tn, _ = MMA_TILES[dtype]
+    # The kernel's count parameters and the host values they take: the operands' extents.
+    count_names = {"I": "ROWS", "J": "COLS", "K": "INNER"}
+    extents = {"I": (a, 0), "J": (b, 1), "K": (a, 1)}
+    origin = origin_of(stmt, analysis.source)
+    firsts = {key: 0 for key in "IJK"}
+    kernel = _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, origin)
+    args = [HostValue("array", (c,)), HostValue("array", (a,)), HostValue("array", (b,))]
+    args += [HostValue("len", extents[key]) for key in "IJK"]
+    host_grid = [
+        HostValue("cdiv", (HostValue("len", extents["I"]), HostValue("num", (tm,)))),
+        HostValue("cdiv", (HostValue("len", extents["J"]), HostValue("num", (tn,)))),
+    ]
+    decision = ir.LoopDecision(stmt.label, stmt.coord, True, "mma", kernel.summary, name)
+    shapes = [hostir.MatProductShape(c, a, b, stmt)]
+    return hostir.Launch(kernel, decision, [], [], args, host_grid, [], [], [c], shapes, origin=stmt)
+
+
+# ---------------------------------------------------------------- the kernel
+
+
+def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin) -> ir.Kernel:
+    """C(I, J) = sum over K of A(I, K) * B(K, J) for I, J, K counting from the storage
+    indices `firsts[key]`, `count_names[key]` (i32 parameters) of them."""
+    dtype = analysis.number_type
+    tm, tn, tk = MMA_TILES[dtype]
+    params: list[ir.KernelParam] = [
+        ir.ArrayParam(c, dtype, 2, reads=False, writes=True),
+        ir.ArrayParam(a, dtype, 2),
+        ir.ArrayParam(b, dtype, 2),
+    ]
+    count_param = {}
+    for key in "IJK":
+        cname = count_names[key]
+        params.append(ir.ScalarParam(cname, "i32"))
+        count_param[key] = ir.Param(cname, type=TileType("i32"))
+
+    def view(array, row_key, col_key):
+        out = []
+        for axis, key in enumerate((row_key, col_key)):
+            first = firsts[key]
+            stop = B.binary("add", B.const(first, "i32"), count_param[key], dtype)
+            out.append(ir.ViewSlice(axis, B.const(first, "i32"), stop))
+        return tuple(out)
+
+    i32 = TileType("i32")
+    bid0, bid1 = ir.BlockId(0, type=i32), ir.BlockId(1, type=i32)
+    k_tiles = B.binary("cdiv", count_param["K"], B.const(tk, "i32"), dtype)
+    acc_t = TileType(dtype, (tm, tn))
+    kk = ir.Local("KK", type=i32)
+    a_tile = ir.Load(a, (bid0, kk), view(a, "I", "K"), type=TileType(dtype, (tm, tk)))
+    b_tile = ir.Load(b, (kk, bid1), view(b, "K", "J"), type=TileType(dtype, (tk, tn)))
+    acc = ir.Local(f"{c}_TILE", type=acc_t)
+    body: list[ir.KStmt] = [
+        ir.Let(acc.name, ir.Full(0.0, type=acc_t), origin=origin),
+        ir.ForRange(
+            "KK",
+            B.const(0, "i32"),
+            k_tiles,
+            [ir.Let(acc.name, ir.Mma(a_tile, b_tile, acc, type=acc_t), origin=k_origin)],
+        ),
+        ir.Store(c, (bid0, bid1), acc, view(c, "I", "J")),
+    ]
+    grid = (
+        B.binary("cdiv", count_param["I"], B.const(tm, "i32"), dtype),
+        B.binary("cdiv", count_param["J"], B.const(tn, "i32"), dtype),
+    )
+    summary = f"matrix product {c} = {a} * {b}; one {tm}x{tn} tile of {c} per block, mma over {tk}-wide slices, {dtype}"
+    return ir.Kernel(name, "mma", params, body, grid, (tm, tn), dtype, origin, summary)

@@ -452,6 +452,23 @@ def _product(left: BasicArray, right: BasicArray) -> tuple[tuple[int, ...], list
     return extents, values
 
 
+def mat_product_shape(target: BasicArray, left: BasicArray, right: BasicArray) -> None:
+    """MAT target = left * right of two matrices whose product a GPU kernel computes: the
+    checks `mat_binary` makes, then the target's new shape rows(left) x cols(right)."""
+    rows = left.extents[0] if left.data.size else 0  # as len(left.rows())
+    inner = left.extents[1] if rows else 0
+    right_rows = right.extents[0] if right.data.size else 0
+    cols = right.extents[1] if right_rows else 0
+    if inner != right_rows:
+        raise BasicFault(
+            SHAPE_MISMATCH,
+            f"({left.name} is {_shape_text(left)}, {right.name} is {_shape_text(right)})",
+        )
+    if target.allocated and target.extents == (rows, cols):
+        return  # keep `target.data` itself: the GPU keeps its device copy
+    target.reshape(target.base + rows - 1, target.base + cols - 1)
+
+
 def mat_function(target: BasicArray, name: str, source: BasicArray, f32: bool = False) -> None:
     """MAT A = TRN(B) or INV(B) (Gauss-Jordan with partial pivoting)."""
     if source.rank != 2:
@@ -492,6 +509,7 @@ __all__ = [
     "mat_function",
     "mat_input",
     "mat_print",
+    "mat_product_shape",
     "mat_read",
     "mat_scale",
     "to_f32",
