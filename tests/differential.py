@@ -123,6 +123,7 @@ def run_bwbasic(program: str, timeout: float = 30) -> str:
         proc = subprocess.run(
             [BWBASIC, str(path)],
             stdin=subprocess.DEVNULL,
+            check=False,
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -156,4 +157,4 @@ def compare_with_bwbasic(program: str, reference_stdout: str) -> list[str]:
     return problems
 
 
-__all__ = ["Outcome", "Run", "differential", "compare_with_bwbasic", "BWBASIC"]
+__all__ = ["BWBASIC", "Outcome", "Run", "compare_with_bwbasic", "differential"]

@@ -188,9 +188,9 @@ def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> ho
     count_names = {"I": "ROWS", "J": "COLS", "K": "INNER"}
     extents = {"I": (a, 0), "J": (b, 1), "K": (a, 1)}
     origin = origin_of(stmt, analysis.source)
-    firsts = {key: 0 for key in "IJK"}
+    firsts = {key: 1 for key in "IJK"}
     kernel = _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, origin)
-    args = [HostValue("array", (c,)), HostValue("array", (a,)), HostValue("array", (b,))]
+    args = [HostValue("array", (name,)) for name in (c, *_operands(a, b))]
     args += [HostValue("len", extents[key]) for key in "IJK"]
     host_grid = [
         HostValue("cdiv", (HostValue("len", extents["I"]), HostValue("num", (tm,)))),
@@ -211,8 +211,7 @@ def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin) 
     tm, tn, tk = MMA_TILES[dtype]
     params: list[ir.KernelParam] = [
         ir.ArrayParam(c, dtype, 2, reads=False, writes=True),
-        ir.ArrayParam(a, dtype, 2),
-        ir.ArrayParam(b, dtype, 2),
+        *(ir.ArrayParam(name, dtype, 2) for name in _operands(a, b)),
     ]
     count_param = {}
     for key in "IJK":
@@ -252,3 +251,8 @@ def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin) 
     )
     summary = f"matrix product {c} = {a} * {b}; one {tm}x{tn} tile of {c} per block, mma over {tk}-wide slices, {dtype}"
     return ir.Kernel(name, "mma", params, body, grid, (tm, tn), dtype, origin, summary)
+
+
+def _operands(a: str, b: str) -> tuple[str, ...]:
+    """The operand arrays the kernel takes: one parameter for `MAT C = A * A`."""
+    return (a,) if a == b else (a, b)

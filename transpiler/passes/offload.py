@@ -1,5 +1,6 @@
 """Offload parallel loops: rewrite the host program, replacing each FOR loop (nest) that
-the dependence pass finds parallel by a kernel launch.
+the dependence pass finds parallel by a kernel launch, and each `MAT C = A * B` by the
+matrix product kernel of the I/J/K loop nest (passes/matmul.py).
 
 Outermost loops are tried first; when a loop cannot be offloaded, its reason is
 recorded and the loops inside it are tried (a time-stepping loop stays on the host,
@@ -15,7 +16,7 @@ from ..model import Analysis
 from ..options import Options
 from .dependence import NotParallel, plan_loop
 from .liveness import live_in
-from .matmul import try_matmul
+from .matmul import is_mat_product, mat_product_launch, try_matmul
 from .vectorize import choose_tile, vectorize
 
 
@@ -54,6 +55,8 @@ class Offloader:
         for node in nodes:
             if isinstance(node, hostir.ForLoop):
                 out.append(self.loop(node))
+            elif isinstance(node, hostir.Simple) and is_mat_product(node.stmt):
+                out.append(self.mat_product(node))
             else:
                 self.descend(node)
                 out.append(node)
@@ -69,8 +72,6 @@ class Offloader:
         elif isinstance(node, hostir.Dispatch):
             for block in node.blocks:
                 block.body = self.rewrite(block.body)
-        elif isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.MatAssign):
-            pass  # MAT products are offloaded by the matmul pass through `loop`-like launches
 
     def loop(self, node: hostir.ForLoop) -> hostir.HNode:
         stmt = node.stmt
@@ -91,7 +92,21 @@ class Offloader:
         self.host.decisions.append(launch.decision)
         return launch
 
-    def kernel_name(self, kind: str, stmt: ast.For) -> str:
+    def mat_product(self, node: hostir.Simple) -> hostir.HNode:
+        """`MAT C = A * B`: the matrix product kernel the loop nest gets, or the host
+        statement (with the reason, for --explain)."""
+        stmt = node.stmt
+        try:
+            launch = mat_product_launch(node, self.analysis, self.kernel_name("mma", stmt))
+        except NotParallel as why:
+            decision = ir.LoopDecision(stmt.label, stmt.coord, False, "host", why.reason)
+            self.host.decisions.append(decision)
+            return node
+        self.host.kernels.append(launch.kernel)
+        self.host.decisions.append(launch.decision)
+        return launch
+
+    def kernel_name(self, kind: str, stmt: ast.Stmt) -> str:
         where = str(stmt.label) if stmt.label is not None else f"l{stmt.coord.line}"
         name = f"{kind}_{where}"
         n = 2
