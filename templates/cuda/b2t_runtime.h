@@ -610,8 +610,10 @@ inline void skip_spaces(const std::string& text, std::size_t* pos) {
 
 // The values of a reply (without its newline) for variables of the given kinds.
 // Throws ReplyRejected.
-inline std::vector<Value> parse_reply(std::string reply, const std::vector<Kind>& kinds) {
-  if (text_length(reply) > MAX_REPLY_LENGTH)
+// `strict`: ECMA-55's limits (72-character replies, 18-character strings).
+inline std::vector<Value> parse_reply(std::string reply, const std::vector<Kind>& kinds,
+                                      bool strict = true) {
+  if (strict && text_length(reply) > MAX_REPLY_LENGTH)
     throw ReplyRejected{LINE_TOO_LONG, ""};
   for (char& c : reply)
     if (c >= 'a' && c <= 'z')
@@ -662,7 +664,7 @@ inline std::vector<Value> parse_reply(std::string reply, const std::vector<Kind>
     } else {
       throw ReplyRejected{SYNTAX_ERROR, ""};
     }
-    if (kind == STRING && value.text.size() > STRING_MAX_LENGTH)  // ASCII by now
+    if (strict && kind == STRING && value.text.size() > STRING_MAX_LENGTH)  // ASCII by now
       throw ReplyRejected{STRING_TOO_LONG, ""};
     values.push_back(std::move(value));
     skip_spaces(reply, &pos);
@@ -689,7 +691,9 @@ inline constexpr const char* INPUT_EOF = "error on input stream";
 // The BASIC program's terminal: output column tracking and INPUT replies.
 class Console {
  public:
-  explicit Console(std::FILE* out = stdout, std::FILE* in = stdin) : out_(out), in_(in) {}
+  // `strict`: ECMA-55's limits on INPUT replies (parse_reply).
+  explicit Console(std::FILE* out = stdout, std::FILE* in = stdin, bool strict = true)
+      : out_(out), in_(in), strict_(strict) {}
 
   // The 0-based column where the next character goes.
   int column() const {
@@ -801,7 +805,7 @@ class Console {
       if (!read_line(&line))
         throw Fault(INPUT_EOF);
       try {
-        return parse_reply(line, kinds);
+        return parse_reply(line, kinds, strict_);
       } catch (const ReplyRejected& rejected) {
         notify(Notice{rejected.what, rejected.detail, ERROR});
       }
@@ -834,6 +838,7 @@ class Console {
 
   std::FILE* out_;
   std::FILE* in_;
+  bool strict_;
   int column_ = 0;
 };
 
@@ -852,10 +857,11 @@ struct DataItem {
 class DataPool {
  public:
   DataPool(std::initializer_list<DataItem> items) : DataPool(std::vector<DataItem>(items)) {}
+  // `strict`: ECMA-55's 18-character limit on string data.
   template <std::size_t N>
-  explicit DataPool(const DataItem (&items)[N])
-      : DataPool(std::vector<DataItem>(items, items + N)) {}
-  explicit DataPool(const std::vector<DataItem>& items) {
+  explicit DataPool(const DataItem (&items)[N], bool strict = true)
+      : DataPool(std::vector<DataItem>(items, items + N), strict) {}
+  explicit DataPool(const std::vector<DataItem>& items, bool strict = true) : strict_(strict) {
     for (const DataItem& item : items) {
       std::string text = item.text;
       if (!item.quoted) {  // an unquoted datum has no surrounding spaces
@@ -901,7 +907,8 @@ class DataPool {
     const std::size_t i = position_;
     if (i >= texts_.size())
       throw Fault(INSUFFICIENT_DATA);
-    check_string(texts_[i]);
+    if (strict_)
+      check_string(texts_[i]);
     position_ = i + 1;
     return texts_[i];
   }
@@ -911,6 +918,7 @@ class DataPool {
   std::vector<double> numbers_;
   std::vector<bool> numeric_;
   std::size_t position_ = 0;
+  bool strict_;
 };
 
 // ============================================================================ arrays

@@ -47,7 +47,9 @@ CLANG_FORMAT_STYLE = (
 # Headers a generated program includes, written beside it.
 SUPPORT_HEADERS = ("b2t_cuda.h", "b2t_runtime.h")
 # Names the generated program uses itself, which BASIC names must not take.
-_PROGRAM_NAMES = {"con", "data", "line", "returns", "run", "program"}
+# Names run() uses besides the BASIC ones: members, launch_support.cu.jinja's loop_count,
+# cuda_launch.py's `dim3 grid` (a BASIC GRID or LOOP_COUNT must not hide them).
+_PROGRAM_NAMES = {"con", "data", "line", "returns", "run", "program", "loop_count", "grid"}
 _DATA_LINE_WIDTH = 92
 
 
@@ -138,6 +140,7 @@ class _ModulePrinter:
             compile_warnings=[cpp_string(str(w)) for w in a.warnings],
             data_lines=self.data_lines() if self.uses_data else [],
             uses_data=self.uses_data,
+            strict=a.options.strict,
             device_code=self.kernels.helpers(),
             header=header,
             members=members,

@@ -84,7 +84,7 @@ class _ModulePrinter:
         if self.uses_data:
             expr.need("DataPool")
             params.append("data: DataPool")
-            args.append("DataPool(DATA)")
+            args.append("DataPool(DATA)" if a.options.strict else "DataPool(DATA, strict=False)")
         if self.kernels is not None:
             params.append("dev")
             args.append("dev")
@@ -107,6 +107,7 @@ class _ModulePrinter:
             program_args=args,
             program_body=body,
             uses_rnd=uses_rnd,
+            strict=a.options.strict,
         )
 
     def imports(self) -> list[str]:

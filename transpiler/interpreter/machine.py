@@ -86,8 +86,9 @@ class Machine:
         self.compiled = compiled
         self.stdout = stdout
         self.stderr = stderr
-        self.console = Console(stdout, stdin)
-        self.pool = DataPool([(d.text, d.quoted) for d in analysis.data])
+        strict = analysis.options.strict
+        self.console = Console(stdout, stdin, strict)
+        self.pool = DataPool([(d.text, d.quoted) for d in analysis.data], strict)
         self.arrays = {name: self._make_array(symbol) for name, symbol in analysis.arrays.items()}
         self.filename = f"<basic {analysis.source.name}>"
         self.depth = 0

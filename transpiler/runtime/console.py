@@ -66,9 +66,10 @@ def tab(x: float) -> Tab:
 class Console:
     """The BASIC program's terminal: output column tracking and INPUT replies."""
 
-    __slots__ = ("_column", "_in", "_out")
+    __slots__ = ("_column", "_in", "_out", "_strict")
 
-    def __init__(self, out: TextIO | None = None, inp: TextIO | None = None):
+    def __init__(self, out: TextIO | None = None, inp: TextIO | None = None, strict: bool = True):
+        self._strict = strict  # ECMA-55's limits on INPUT replies (inputs.parse_reply)
         self._out = out if out is not None else sys.stdout
         self._in = inp if inp is not None else sys.stdin
         self._column = 0
@@ -173,6 +174,6 @@ class Console:
                 raise BasicFault(INPUT_EOF)
             line = line.removesuffix("\n").removesuffix("\r")
             try:
-                return parse_reply(line, kinds)
+                return parse_reply(line, kinds, self._strict)
             except ReplyRejected as rejected:
                 notify(Notice(rejected.what, rejected.detail, ERROR))

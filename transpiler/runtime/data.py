@@ -41,9 +41,10 @@ class DataItem(NamedTuple):
 class DataPool:
     """The program's DATA items and the READ pointer."""
 
-    __slots__ = ("_numbers", "_position", "_texts")
+    __slots__ = ("_numbers", "_position", "_strict", "_texts")
 
-    def __init__(self, items: Iterable[DataItem | tuple[str, bool]]):
+    def __init__(self, items: Iterable[DataItem | tuple[str, bool]], strict: bool = True):
+        self._strict = strict  # ECMA-55's 18-character limit on string data
         texts: list[str] = []
         numbers: list[float | None] = []
         for text, quoted in items:
@@ -83,6 +84,6 @@ class DataPool:
         i = self._position
         if i >= len(self._texts):
             raise BasicFault(INSUFFICIENT_DATA)
-        text = check_string(self._texts[i])
+        text = check_string(self._texts[i]) if self._strict else self._texts[i]
         self._position = i + 1
         return text

@@ -64,12 +64,14 @@ class ReplyRejected(Exception):
         self.detail = detail
 
 
-def parse_reply(reply: str, kinds: Sequence[str]) -> list[float | str]:
+def parse_reply(reply: str, kinds: Sequence[str], strict: bool = True) -> list[float | str]:
     """The values of a reply (without its newline) for variables of the given kinds.
 
-    `kinds` holds NUMBER or STRING per variable.  Raises `ReplyRejected`.
+    `kinds` holds NUMBER or STRING per variable.  Raises `ReplyRejected`.  `strict`:
+    ECMA-55's limits (72-character replies, 18-character strings); extended BASIC
+    has neither.
     """
-    if len(reply) > MAX_REPLY_LENGTH:
+    if strict and len(reply) > MAX_REPLY_LENGTH:
         raise ReplyRejected(LINE_TOO_LONG)
     reply = reply.translate(_TO_UPPER)
     bad = _INVALID_CHARACTER.search(reply)
@@ -89,6 +91,8 @@ def parse_reply(reply: str, kinds: Sequence[str]) -> list[float | str]:
             value, pos = _number(reply, pos, start)
         elif kind == STRING:
             value, pos = _string(reply, pos)
+            if strict and len(value) > STRING_MAX_LENGTH:
+                raise ReplyRejected(STRING_TOO_LONG)
         else:
             raise ValueError(f"unknown INPUT variable kind {kind!r}")
         values.append(value)
@@ -130,6 +134,4 @@ def _string(reply: str, pos: int) -> tuple[str, int]:
         text, pos = run.group().rstrip(" "), run.end()
     else:
         raise ReplyRejected(SYNTAX_ERROR)
-    if len(text) > STRING_MAX_LENGTH:
-        raise ReplyRejected(STRING_TOO_LONG)
     return text, pos
