@@ -19,12 +19,20 @@ $(VENV)/.installed-test: $(VENV)/bin/python pyproject.toml
 	touch $@ $(VENV)/.installed
 
 demo: $(VENV)/.installed
-	@echo "== basic2tile examples/saxpy.bas --interpret"
+	@echo "== basic2tile examples/saxpy.bas --interpret      (the reference interpreter)"
 	@$(B2T) examples/saxpy.bas --interpret
-	@echo "== basic2tile examples/saxpy.bas -o out/saxpy.py"
-	@mkdir -p out && $(B2T) examples/saxpy.bas -o out/saxpy.py && sed -n '1,60p' out/saxpy.py
-	@echo "== basic2tile examples/saxpy.bas --run --device cpu"
+	@echo "== basic2tile examples/saxpy.bas --explain        (which loops become kernels)"
+	@$(B2T) examples/saxpy.bas --explain
+	@echo "== basic2tile examples/saxpy.bas -o out/saxpy.py  (cuTile Python; first kernel shown)"
+	@mkdir -p out && $(B2T) examples/saxpy.bas -o out/saxpy.py && awk '/^@ct.kernel/{f=1} f&&/^$$/{exit} f' out/saxpy.py
+	@echo "== basic2tile examples/saxpy.bas -o out/saxpy.cu  (CUDA C++)"
+	@$(B2T) examples/saxpy.bas -o out/saxpy.cu && echo "wrote out/saxpy.cu ($$(wc -l < out/saxpy.cu) lines)"
+	@echo "== basic2tile examples/saxpy.bas --run --device cpu   (generated Python, CPU tile simulator)"
 	@$(B2T) examples/saxpy.bas --run --device cpu
+	@echo "== basic2tile examples/saxpy.bas --check --target cuda --device cpu   (generated C++ vs interpreter)"
+	@$(B2T) examples/saxpy.bas --check --target cuda --device cpu
+	@echo "== basic2tile examples/kernels/gemm.bas --run --device cpu   (a cuTile BASIC kernel program)"
+	@$(B2T) examples/kernels/gemm.bas --run --device cpu
 
 test: $(VENV)/.installed-test
 	$(PY) -m pytest -n auto -q
