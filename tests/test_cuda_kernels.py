@@ -245,7 +245,44 @@ def legacy_cases(precision: str | None, rng) -> list[Case]:
     return cases
 
 
+def _mat_product_case(stem: str, launch: hostir.Launch, rng) -> Case:
+    """`MAT C = A * B`: the kernel runs over whole matrices, sized by their extents."""
+    kernel = launch.kernel
+    tm, tn = kernel.tile
+    # Two and a half tiles of rows and columns, and an inner extent that is not a
+    # multiple of the K slice: every edge of every tile is partial somewhere.
+    rows, cols, inner = 2 * tm + tm // 2 + 1, 2 * tn + tn // 2 + 1, 37
+    (shape,) = launch.shapes
+    dims = {shape.target: (rows, cols), shape.left: (rows, inner), shape.right: (inner, cols)}
+    arrays = {}
+    args = []
+    for p, value in zip(kernel.params, launch.args):
+        if isinstance(p, ir.ArrayParam):
+            data = rng.uniform(0.25, 1.75, dims[p.name])
+            arrays[p.name] = data.astype(NP[p.dtype])
+            args.append(arrays[p.name])
+        else:
+            assert value.op == "len", value
+            array, axis = value.args
+            args.append(dims[array][axis])
+
+    def extent(v: hostir.HostValue) -> int:
+        if v.op == "len":
+            return dims[v.args[0]][v.args[1]]
+        if v.op == "num":
+            return v.args[0]
+        assert v.op == "cdiv", v
+        a, b = (extent(x) for x in v.args)
+        return -(-a // b)
+
+    grid = tuple(extent(g) for g in launch.grid) + (1,) * (3 - len(launch.grid))
+    kernel = replace(kernel, name=f"{stem}_{kernel.name}")
+    return Case(f"{stem}.bas {kernel.name}", kernel, args, grid)
+
+
 def _legacy_case(stem: str, launch: hostir.Launch, analysis, rng) -> Case:
+    if launch.shapes:
+        return _mat_product_case(stem, launch, rng)
     kernel = launch.kernel
     tile = list(kernel.tile) + [37] * (len(launch.counts) - len(kernel.tile))
     # Two and a half tiles per axis: full tiles and a partial edge tile.

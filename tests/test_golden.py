@@ -100,3 +100,33 @@ def test_golden_cuda_compiles_with_nvrtc(case, arch):
     code = case.golden(".cu").read_text()
     cubin = compile_cuda(code, f"{case.name}.cu", arch=arch, output="cubin")
     assert cubin[:4] == b"\x7fELF"
+
+
+def test_golden_python_is_ruff_and_black_clean():
+    import subprocess
+    import sys
+
+    files = [str(p) for p in sorted(GOLDEN.glob("*/*.py"))]
+    ruff = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", *files], capture_output=True, text=True
+    )
+    assert ruff.returncode == 0, ruff.stdout
+    black = subprocess.run(
+        [sys.executable, "-m", "black", "--check", "-q", *files], capture_output=True, text=True
+    )
+    assert black.returncode == 0, black.stderr
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_golden_cuda_is_clang_format_clean(case):
+    import subprocess
+
+    from transpiler.backends.cuda_host import CLANG_FORMAT_STYLE, clang_format_path
+
+    path = case.golden(".cu")
+    result = subprocess.run(
+        [clang_format_path(), f"--style={CLANG_FORMAT_STYLE}", "--dry-run", "-Werror", str(path)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr[:2000]

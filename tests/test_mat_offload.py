@@ -125,9 +125,9 @@ PROGRAMS: dict[str, tuple[str, dict[int, bool], int | None]] = {
 }
 
 
-def _analysis(name: str):
+def _analysis(name: str, options: Options | None = None):
     text = PROGRAMS[name][0]
-    return driver.front_end(SourceFile(f"{name}.bas", text), Options())
+    return driver.front_end(SourceFile(f"{name}.bas", text), options or Options())
 
 
 def _interpret(analysis) -> tuple[str, str, int]:
@@ -188,6 +188,18 @@ def test_mat_product_runs_like_the_interpreter(name: str, target: str) -> None:
         assert want_status == 1
         assert f"    {error_line} " in want_err  # the interpreter shows the failing line
         assert f"line {error_line}: {_error_message(want_err)}" in got.stderr
+
+
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_mat_product_in_f32_runs_like_the_interpreter(target: str) -> None:
+    # --precision f32: the kernel's f32 tiles (128x128, 32-wide slices); small integers
+    # are exact in f32, so the output must still be the interpreter's, digit for digit.
+    analysis = _analysis("base1_nonsquare", Options(precision="f32"))
+    code = driver.generate(analysis, target)
+    assert "mma_60" in code and "mma_80" in code
+    want_out, want_err, want_status = _interpret(analysis)
+    got = driver.run(analysis, code, target, "cpu")
+    assert (got.stdout, got.returncode) == (want_out, want_status) == (want_out, 0), want_err
 
 
 def test_explain_reports_the_mat_statements_of_matmat() -> None:

@@ -28,7 +28,7 @@ import pytest
 from transpiler import cli
 
 CHUNKS = 8  # parametrized slices, so pytest-xdist spreads the work
-MUTANTS_PER_CHUNK = 14
+MUTANTS_PER_CHUNK = 50
 SUBPROCESS_MUTANTS = 6
 SECONDS_PER_CALL = 20
 
@@ -79,8 +79,38 @@ def _insert(text: str, rng: random.Random, piece: str) -> str:
     return text[:at] + piece + text[at:]
 
 
+def _replace_token(text: str, rng: random.Random, pattern: str, pool: tuple[str, ...]) -> str:
+    """Replace one token matching `pattern` by a choice from `pool` (or another such token)."""
+    tokens = _TOKEN.findall(text)
+    spots = [i for i, t in enumerate(tokens) if re.fullmatch(pattern, t)]
+    if not spots:
+        return text
+    tokens[rng.choice(spots)] = rng.choice(pool or tuple(tokens[i] for i in spots))
+    return "".join(tokens)
+
+
+def _swap_line_bodies(text: str, rng: random.Random) -> str:
+    """Swap the statements of two lines but keep the line numbers in order, so the
+    mutant more often parses and reaches the passes and the backends."""
+    lines = text.splitlines(keepends=True)
+    if len(lines) < 2:
+        return text
+    i, j = rng.sample(range(len(lines)), 2)
+    (ni, _, bi), (nj, _, bj) = (lines[i].partition(" "), lines[j].partition(" "))
+    lines[i], lines[j] = f"{ni} {bj}", f"{nj} {bi}"
+    return "".join(lines)
+
+
 def mutate_once(text: str, rng: random.Random) -> str:
-    kind = rng.choice(("char", "token", "line", "keyword", "punct", "number", "odd"))
+    kinds = ("char", "token", "line", "keyword", "punct", "number", "odd") + ("deep",) * 4
+    kind = rng.choice(kinds)
+    if kind == "deep":  # mutations that keep the program well-formed more often
+        what = rng.randrange(3)
+        if what == 0:
+            return _replace_token(text, rng, r"\d+(?:\.\d*)?(?:E[+-]?\d+)?", HUGE_NUMBERS[:9])
+        if what == 1:
+            return _replace_token(text, rng, r"[A-Z]\d?\$?", ())
+        return _swap_line_bodies(text, rng)
     if kind in ("char", "token", "line"):
         what = rng.choice(("delete", "duplicate", "swap"))
         if kind == "char":

@@ -18,9 +18,9 @@ BASIC source:
 
 import sys
 
+import cuda.tile as ct
 import numpy as np
 
-import cuda.tile as ct
 from transpiler import device as b2t_device
 
 BASIC_SOURCE = "10 REM PER-BLOCK DOT PRODUCTS IN DOUBLE PRECISION: P(B) = SUM OF X*Y OVER TILE B\n20 INPUT N, X(), Y()\n30 DIM X(N) AS F64, Y(N) AS F64, P(INT((N + 511) / 512)) AS F64\n40 TILE X(512), Y(512)\n50 LET P(BID) = SUM(X(BID) * Y(BID))\n60 OUTPUT P\n70 END\n"

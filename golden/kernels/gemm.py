@@ -26,9 +26,9 @@ BASIC source:
 
 import sys
 
+import cuda.tile as ct
 import numpy as np
 
-import cuda.tile as ct
 from transpiler import device as b2t_device
 
 BASIC_SOURCE = "10 REM MATRIX MULTIPLY C(M,N) = A(M,K) * B(K,N) WITH TENSOR-CORE MMA\n20 REM ONE 128 X 128 TILE OF C PER BLOCK, K IN STEPS OF 32\n30 INPUT M, N, K, A(), B()\n40 DIM A(M, K), B(K, N), C(M, N)\n50 TILE A(128, 32), B(32, 128), C(128, 128), ACC(128, 128)\n60 LET NT = INT((N + 127) / 128)\n70 LET TM = INT(BID / NT)\n80 LET TN = BID MOD NT\n90 LET ACC = 0.0\n100 FOR KT = 0 TO INT((K + 31) / 32) - 1\n110   LET ACC = MMA(A(TM, KT), B(KT, TN), ACC)\n120 NEXT KT\n130 LET C(TM, TN) = ACC\n140 OUTPUT C\n150 END\n"

@@ -60,7 +60,7 @@ def basic_line(error: BaseException) -> str:
 
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
-    con = Console()
+    con = Console(strict=False)
     try:
         program(con)
     except BasicFault as fault:

@@ -24,9 +24,9 @@ BASIC source:
 
 import sys
 
+import cuda.tile as ct
 import numpy as np
 
-import cuda.tile as ct
 from transpiler import device as b2t_device
 
 BASIC_SOURCE = "10 REM HALF-PRECISION INPUTS, SINGLE-PRECISION ACCUMULATION AND OUTPUT\n20 INPUT M, N, K, A(), B()\n30 DIM A(M, K) AS F16, B(K, N) AS F16, C(M, N) AS F32\n40 TILE A(64, 32), B(32, 64), C(64, 64), ACC(64, 64)\n50 LET TM = BID(0)\n60 LET TN = BID(1)\n70 LET ACC = 0.0\n80 FOR KT = 0 TO INT((K + 31) / 32) - 1\n90   LET ACC = MMA(A(TM, KT), B(KT, TN), ACC)\n100 NEXT KT\n110 LET C(TM, TN) = ACC\n120 OUTPUT C\n130 END\n"

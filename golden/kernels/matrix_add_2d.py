@@ -18,9 +18,9 @@ BASIC source:
 
 import sys
 
+import cuda.tile as ct
 import numpy as np
 
-import cuda.tile as ct
 from transpiler import device as b2t_device
 
 BASIC_SOURCE = "10 REM 2-D GRID: BID(0) PICKS THE TILE ROW, BID(1) THE TILE COLUMN\n20 INPUT M, N, A(), B()\n30 DIM A(M, N), B(M, N), C(M, N)\n40 TILE A(32, 32), B(32, 32), C(32, 32)\n50 LET C(BID(0), BID(1)) = 2.5 * A(BID(0), BID(1)) - SQR(ABS(B(BID(0), BID(1))))\n60 OUTPUT C\n70 END\n"

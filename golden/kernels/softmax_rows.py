@@ -21,9 +21,9 @@ BASIC source:
 
 import sys
 
+import cuda.tile as ct
 import numpy as np
 
-import cuda.tile as ct
 from transpiler import device as b2t_device
 
 BASIC_SOURCE = "10 REM ROW-WISE SOFTMAX OF X(R, 64): ONE 16-ROW TILE PER BLOCK\n20 REM TILE MATH (EXP) AND REDUCTIONS ALONG AXIS 1 (MAX, SUM)\n30 INPUT R, X()\n40 DIM X(R, 64), Y(R, 64)\n50 TILE X(16, 64), Y(16, 64), E(16, 64)\n60 LET T = X(BID, 0)\n70 LET E = EXP(T - MAX(T, 1))\n80 LET Y(BID, 0) = E / SUM(E, 1)\n90 OUTPUT Y\n100 END\n"

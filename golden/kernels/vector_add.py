@@ -19,9 +19,9 @@ BASIC source:
 
 import sys
 
+import cuda.tile as ct
 import numpy as np
 
-import cuda.tile as ct
 from transpiler import device as b2t_device
 
 BASIC_SOURCE = "10 REM VECTOR ADD IN CUTILE BASIC: C = A + B\n20 REM EACH BLOCK ADDS ONE 1024-ELEMENT TILE; N NEED NOT BE A MULTIPLE\n30 INPUT N, A(), B()\n40 DIM A(N), B(N), C(N)\n50 TILE A(1024), B(1024), C(1024)\n60 LET C(BID) = A(BID) + B(BID)\n70 OUTPUT C\n80 END\n"

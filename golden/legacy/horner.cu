@@ -258,7 +258,7 @@ struct Program {
   explicit Program(b2t::Console& console) : con(console) {}
 
   b2t::Console& con;
-  b2t::DataPool data{DATA};
+  b2t::DataPool data{DATA, false};
   int line = 0;  // the BASIC line of the statement running, for error messages
   double d = 0.0, i = 0.0, j = 0.0, p = 0.0, s = 0.0, x = 0.0;
   b2t::Array<double> c{"C", 0, 1};
@@ -350,7 +350,7 @@ struct Program {
 }  // namespace
 
 int main() {
-  b2t::Console con;
+  b2t::Console con{stdout, stdin, false};
   Program program(con);
   try {
     program.run();

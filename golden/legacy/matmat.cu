@@ -54,6 +54,105 @@ __device__ T b2t_block_max(T value) {
   return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
 }
 
+// matrix product C = A * B; one 64x64 tile of C per block, mma over 16-wide slices, f64
+// 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
+extern "C" __global__ void __launch_bounds__(256)
+    mma_110(double* __restrict__ c, int c_rows, int c_cols, const double* __restrict__ a,
+            int a_rows, int a_cols, const double* __restrict__ b, int b_rows, int b_cols, int rows,
+            int cols, int inner) {
+  __shared__ __align__(32) double acc_tile[4096];
+  __shared__ __align__(32) double a_tile[1024];
+  __shared__ __align__(32) double b_tile[1024];
+  const int bid0 = blockIdx.x;
+  const int bid1 = blockIdx.y;
+  // 110 MAT C = A * B
+  double c_tile[16];
+#pragma unroll
+  for (int slot = 0; slot < 16; ++slot) {
+    c_tile[slot] = 0.0;
+  }
+#pragma unroll
+  for (int slot = 0; slot < 16; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    acc_tile[elem] = c_tile[slot];
+  }
+  __syncthreads();
+  {
+    namespace wmma = nvcuda::wmma;
+    const int warp = threadIdx.x / 32;
+    // The accumulator stays in tensor-core fragments for the whole loop: warp w holds result tiles w, w + 8, ...
+    wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc_frag[8];
+#pragma unroll
+    for (int part = 0; part < 8; ++part) {
+      const int tile = warp + 8 * part;
+      const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+      wmma::load_matrix_sync(acc_frag[part], acc_tile + tile_row * 64 + tile_col, 64,
+                             wmma::mem_row_major);
+    }
+    for (int kk = 0; kk < b2t_cdiv(inner, 16); ++kk) {
+      __syncthreads();
+#pragma unroll
+      for (int slot = 0; slot < 4; ++slot) {
+        const int elem = threadIdx.x + 256 * slot;
+        const int row = elem / 16;
+        const int col = elem % 16;
+        const int at_row = bid0 * 64 + row;
+        const int at_col = kk * 16 + col;
+        a_tile[elem] = at_row < rows && at_row < a_rows && at_col < inner && at_col < a_cols
+                           ? a[static_cast<long long>(at_row) * a_cols + at_col]
+                           : 0.0;
+      }
+#pragma unroll
+      for (int slot = 0; slot < 4; ++slot) {
+        const int elem = threadIdx.x + 256 * slot;
+        const int row = elem / 64;
+        const int col = elem % 64;
+        const int at_row_2 = kk * 16 + row;
+        const int at_col_2 = bid1 * 64 + col;
+        b_tile[elem] = at_row_2 < inner && at_row_2 < b_rows && at_col_2 < cols && at_col_2 < b_cols
+                           ? b[static_cast<long long>(at_row_2) * b_cols + at_col_2]
+                           : 0.0;
+      }
+      __syncthreads();
+#pragma unroll
+      for (int part = 0; part < 8; ++part) {
+        const int tile = warp + 8 * part;
+        const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+        for (int k = 0; k < 16; k += 4) {
+          wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::row_major> a_frag;
+          wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::row_major> b_frag;
+          wmma::load_matrix_sync(a_frag, a_tile + tile_row * 16 + k, 16);
+          wmma::load_matrix_sync(b_frag, b_tile + k * 64 + tile_col, 64);
+          wmma::mma_sync(acc_frag[part], a_frag, b_frag, acc_frag[part]);
+        }
+      }
+    }
+#pragma unroll
+    for (int part = 0; part < 8; ++part) {
+      const int tile = warp + 8 * part;
+      const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+      wmma::store_matrix_sync(acc_tile + tile_row * 64 + tile_col, acc_frag[part], 64,
+                              wmma::mem_row_major);
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int slot = 0; slot < 16; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    c_tile[slot] = acc_tile[elem];
+  }
+#pragma unroll
+  for (int slot = 0; slot < 16; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    const int row = elem / 64;
+    const int col = elem % 64;
+    const int at_row_3 = bid0 * 64 + row;
+    const int at_col_3 = bid1 * 64 + col;
+    if (at_row_3 < rows && at_row_3 < c_rows && at_col_3 < cols && at_col_3 < c_cols)
+      c[static_cast<long long>(at_row_3) * c_cols + at_col_3] = c_tile[slot];
+  }
+}
+
 // elementwise map over I, J; one 32x32 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
@@ -102,6 +201,105 @@ extern "C" __global__ void __launch_bounds__(256)
     const int at_col_2 = bid1 * 32 + col;
     if (at_row_2 < i_count && at_row_2 < e_rows && at_col_2 < j_count && at_col_2 < e_cols)
       e[static_cast<long long>(at_row_2) * e_cols + at_col_2] = e_tile[slot];
+  }
+}
+
+// matrix product F = D * E; one 64x64 tile of F per block, mma over 16-wide slices, f64
+// 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
+extern "C" __global__ void __launch_bounds__(256)
+    mma_220(double* __restrict__ f, int f_rows, int f_cols, const double* __restrict__ d,
+            int d_rows, int d_cols, const double* __restrict__ e, int e_rows, int e_cols, int rows,
+            int cols, int inner) {
+  __shared__ __align__(32) double acc_tile[4096];
+  __shared__ __align__(32) double d_tile[1024];
+  __shared__ __align__(32) double e_tile[1024];
+  const int bid0 = blockIdx.x;
+  const int bid1 = blockIdx.y;
+  // 220 MAT F = D * E
+  double f_tile[16];
+#pragma unroll
+  for (int slot = 0; slot < 16; ++slot) {
+    f_tile[slot] = 0.0;
+  }
+#pragma unroll
+  for (int slot = 0; slot < 16; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    acc_tile[elem] = f_tile[slot];
+  }
+  __syncthreads();
+  {
+    namespace wmma = nvcuda::wmma;
+    const int warp = threadIdx.x / 32;
+    // The accumulator stays in tensor-core fragments for the whole loop: warp w holds result tiles w, w + 8, ...
+    wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc_frag[8];
+#pragma unroll
+    for (int part = 0; part < 8; ++part) {
+      const int tile = warp + 8 * part;
+      const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+      wmma::load_matrix_sync(acc_frag[part], acc_tile + tile_row * 64 + tile_col, 64,
+                             wmma::mem_row_major);
+    }
+    for (int kk = 0; kk < b2t_cdiv(inner, 16); ++kk) {
+      __syncthreads();
+#pragma unroll
+      for (int slot = 0; slot < 4; ++slot) {
+        const int elem = threadIdx.x + 256 * slot;
+        const int row = elem / 16;
+        const int col = elem % 16;
+        const int at_row = bid0 * 64 + row;
+        const int at_col = kk * 16 + col;
+        d_tile[elem] = at_row < rows && at_row < d_rows && at_col < inner && at_col < d_cols
+                           ? d[static_cast<long long>(at_row) * d_cols + at_col]
+                           : 0.0;
+      }
+#pragma unroll
+      for (int slot = 0; slot < 4; ++slot) {
+        const int elem = threadIdx.x + 256 * slot;
+        const int row = elem / 64;
+        const int col = elem % 64;
+        const int at_row_2 = kk * 16 + row;
+        const int at_col_2 = bid1 * 64 + col;
+        e_tile[elem] = at_row_2 < inner && at_row_2 < e_rows && at_col_2 < cols && at_col_2 < e_cols
+                           ? e[static_cast<long long>(at_row_2) * e_cols + at_col_2]
+                           : 0.0;
+      }
+      __syncthreads();
+#pragma unroll
+      for (int part = 0; part < 8; ++part) {
+        const int tile = warp + 8 * part;
+        const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+        for (int k = 0; k < 16; k += 4) {
+          wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::row_major> a_frag;
+          wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::row_major> b_frag;
+          wmma::load_matrix_sync(a_frag, d_tile + tile_row * 16 + k, 16);
+          wmma::load_matrix_sync(b_frag, e_tile + k * 64 + tile_col, 64);
+          wmma::mma_sync(acc_frag[part], a_frag, b_frag, acc_frag[part]);
+        }
+      }
+    }
+#pragma unroll
+    for (int part = 0; part < 8; ++part) {
+      const int tile = warp + 8 * part;
+      const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+      wmma::store_matrix_sync(acc_tile + tile_row * 64 + tile_col, acc_frag[part], 64,
+                              wmma::mem_row_major);
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int slot = 0; slot < 16; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    f_tile[slot] = acc_tile[elem];
+  }
+#pragma unroll
+  for (int slot = 0; slot < 16; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    const int row = elem / 64;
+    const int col = elem % 64;
+    const int at_row_3 = bid0 * 64 + row;
+    const int at_col_3 = bid1 * 64 + col;
+    if (at_row_3 < rows && at_row_3 < f_rows && at_col_3 < cols && at_col_3 < f_cols)
+      f[static_cast<long long>(at_row_3) * f_cols + at_col_3] = f_tile[slot];
   }
 }
 
@@ -341,7 +539,7 @@ struct Program {
   explicit Program(b2t::Console& console) : con(console) {}
 
   b2t::Console& con;
-  b2t::DataPool data{DATA};
+  b2t::DataPool data{DATA, false};
   int line = 0;  // the BASIC line of the statement running, for error messages
   double i = 0.0, j = 0.0, n = 0.0, s = 0.0, t = 0.0;
   b2t::Array<double> a{"A", 1, 2};
@@ -351,6 +549,9 @@ struct Program {
   b2t::Array<double> e{"E", 1, 2};
   b2t::Array<double> f{"F", 1, 2};
   // The device copies of the arrays the kernels use.
+  DeviceArray<double> a_device;
+  DeviceArray<double> b_device;
+  DeviceArray<double> c_device;
   DeviceArray<double> d_device;
   DeviceArray<double> e_device;
   DeviceArray<double> f_device;
@@ -373,10 +574,22 @@ struct Program {
     b2t::mat_read(a, data);
     b2t::mat_read(b, data);
     // 110 MAT C = A * B
-    line = 110;
-    b2t::mat_mul(c, a, b);
+    {
+      line = 110;
+      b2t::mat_product_shape(c, a, b);
+      const dim3 grid(b2t_cdiv(a.extent(0), 64), b2t_cdiv(b.extent(1), 64), 1);
+      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        B2T_LAUNCH(::mma_110, grid, 256, 0)(c_device.upload(c), c.extent(0), c.extent(1),
+                                            a_device.upload(a), a.extent(0), a.extent(1),
+                                            b_device.upload(b), b.extent(0), b.extent(1),
+                                            a.extent(0), b.extent(1), a.extent(1));
+        B2T_CHECK(cudaGetLastError());
+        c_device.written();
+      }
+    }
     // 120 PRINT "SMALL PRODUCT C = A*B"
     con.print("SMALL PRODUCT C = A*B").newline();
+    c_device.download(c);
     // 130 MAT PRINT C
     b2t::mat_print(con, c, true);
     // 140 REM THE LARGE PRODUCT
@@ -412,16 +625,25 @@ struct Program {
         j = 1 + j_count;
       }
     }
-    d_device.download(d);
-    e_device.download(e);
-    f_device.download(f);
     // 220 MAT F = D * E
-    line = 220;
-    b2t::mat_mul(f, d, e);
+    {
+      line = 220;
+      b2t::mat_product_shape(f, d, e);
+      const dim3 grid(b2t_cdiv(d.extent(0), 64), b2t_cdiv(e.extent(1), 64), 1);
+      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        B2T_LAUNCH(::mma_220, grid, 256, 0)(f_device.upload(f), f.extent(0), f.extent(1),
+                                            d_device.upload(d), d.extent(0), d.extent(1),
+                                            e_device.upload(e), e.extent(0), e.extent(1),
+                                            d.extent(0), e.extent(1), d.extent(1));
+        B2T_CHECK(cudaGetLastError());
+        f_device.written();
+      }
+    }
     // 230 PRINT "LARGE PRODUCT F = D*E"
     con.print("LARGE PRODUCT F = D*E").newline();
     // 240 PRINT "N ="; N
     con.print("N =").print(n).newline();
+    f_device.download(f);
     // 250 PRINT "F(1,1) ="; F(1,1)
     line = 250;
     con.print("F(1,1) =").print(f(1, 1)).newline();
@@ -474,7 +696,7 @@ struct Program {
 }  // namespace
 
 int main() {
-  b2t::Console con;
+  b2t::Console con{stdout, stdin, false};
   Program program(con);
   try {
     program.run();

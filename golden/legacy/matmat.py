@@ -14,7 +14,7 @@ import numpy as np
 
 from transpiler import device as b2t_device
 from transpiler.runtime import BasicFault, Console, DataPool, loop_count
-from transpiler.runtime.arrays import BasicArray, mat_binary, mat_print, mat_read
+from transpiler.runtime.arrays import BasicArray, mat_print, mat_product_shape, mat_read
 
 SOURCE_NAME = "examples/matmat.bas"
 # The items of the DATA statements, in order: (text, quoted).
@@ -35,6 +35,31 @@ DATA = [
 
 
 @ct.kernel
+def mma_110(c, a, b, rows, cols, inner):
+    """matrix product C = A * B; one 64x64 tile of C per block, mma over 16-wide slices, f64"""
+    # 110 MAT C = A * B
+    c_tile = ct.zeros((64, 64), dtype=ct.float64)
+    for kk in range(ct.cdiv(inner, 16)):
+        c_tile = ct.mma(
+            ct.load(
+                a.slice(0, 0, rows).slice(1, 0, inner),
+                index=(ct.bid(0), kk),
+                shape=(64, 16),
+                padding_mode=ct.PaddingMode.ZERO,
+            ),
+            ct.load(
+                b.slice(0, 0, inner).slice(1, 0, cols),
+                index=(kk, ct.bid(1)),
+                shape=(16, 64),
+                padding_mode=ct.PaddingMode.ZERO,
+            ),
+            c_tile,
+        )
+
+    ct.store(c.slice(0, 0, rows).slice(1, 0, cols), index=(ct.bid(0), ct.bid(1)), tile=c_tile)
+
+
+@ct.kernel
 def map_160(i_count, j_count, d, e, n_box):
     """elementwise map over I, J; one 32x32 tile of iterations per block, f64"""
     n = ct.load(n_box, index=(0,), shape=())
@@ -49,6 +74,31 @@ def map_160(i_count, j_count, d, e, n_box):
     e_tile = (ct.astype(i, ct.float64) + 2.0 * ct.astype(j, ct.float64)) / n
     ct.store(d.slice(0, 0, i_count).slice(1, 0, j_count), index=(ct.bid(0), ct.bid(1)), tile=d_tile)
     ct.store(e.slice(0, 0, i_count).slice(1, 0, j_count), index=(ct.bid(0), ct.bid(1)), tile=e_tile)
+
+
+@ct.kernel
+def mma_220(f, d, e, rows, cols, inner):
+    """matrix product F = D * E; one 64x64 tile of F per block, mma over 16-wide slices, f64"""
+    # 220 MAT F = D * E
+    f_tile = ct.zeros((64, 64), dtype=ct.float64)
+    for kk in range(ct.cdiv(inner, 16)):
+        f_tile = ct.mma(
+            ct.load(
+                d.slice(0, 0, rows).slice(1, 0, inner),
+                index=(ct.bid(0), kk),
+                shape=(64, 16),
+                padding_mode=ct.PaddingMode.ZERO,
+            ),
+            ct.load(
+                e.slice(0, 0, inner).slice(1, 0, cols),
+                index=(kk, ct.bid(1)),
+                shape=(16, 64),
+                padding_mode=ct.PaddingMode.ZERO,
+            ),
+            f_tile,
+        )
+
+    ct.store(f.slice(0, 0, rows).slice(1, 0, cols), index=(ct.bid(0), ct.bid(1)), tile=f_tile)
 
 
 @ct.kernel
@@ -116,9 +166,16 @@ def program(con: Console, data: DataPool, dev) -> None:
     mat_read(a, data)
     mat_read(b, data)
     # 110 MAT C = A * B
-    mat_binary(c, "*", a, b)
+    mat_product_shape(c, a, b)
+    dev.launch(
+        mma_110,
+        (-(-(a.data.shape[0]) // 64), -(-(b.data.shape[1]) // 64)),
+        (c.data, a.data, b.data, a.data.shape[0], b.data.shape[1], a.data.shape[1]),
+        writes=(c.data,),
+    )
     # 120 PRINT "SMALL PRODUCT C = A*B"
     con.print("SMALL PRODUCT C = A*B")
+    dev.to_host(c.data)
     # 130 MAT PRINT C
     mat_print((c,), (None,), con)
     # 140 REM THE LARGE PRODUCT
@@ -143,15 +200,19 @@ def program(con: Console, data: DataPool, dev) -> None:
         (i_count, j_count, d.data, e.data, np.array([n], dtype=np.float64)),
         writes=(d.data, e.data),
     )
-    dev.to_host(d.data)
-    dev.to_host(e.data)
-    dev.to_host(f.data)
     # 220 MAT F = D * E
-    mat_binary(f, "*", d, e)
+    mat_product_shape(f, d, e)
+    dev.launch(
+        mma_220,
+        (-(-(d.data.shape[0]) // 64), -(-(e.data.shape[1]) // 64)),
+        (f.data, d.data, e.data, d.data.shape[0], e.data.shape[1], d.data.shape[1]),
+        writes=(f.data,),
+    )
     # 230 PRINT "LARGE PRODUCT F = D*E"
     con.print("LARGE PRODUCT F = D*E")
     # 240 PRINT "N ="; N
     con.print("N =", n)
+    dev.to_host(f.data)
     # 250 PRINT "F(1,1) ="; F(1,1)
     con.print("F(1,1) =", end="")
     con.print(f[1, 1])
@@ -211,10 +272,10 @@ def basic_line(error: BaseException) -> str:
 
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
-    con = Console()
+    con = Console(strict=False)
     dev = b2t_device.select(device)
     try:
-        program(con, DataPool(DATA), dev)
+        program(con, DataPool(DATA, strict=False), dev)
     except BasicFault as fault:
         con.finish()
         print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)

@@ -394,7 +394,7 @@ struct Program {
   explicit Program(b2t::Console& console) : con(console) {}
 
   b2t::Console& con;
-  b2t::DataPool data{DATA};
+  b2t::DataPool data{DATA, false};
   int line = 0;  // the BASIC line of the statement running, for error messages
   double a = 0.0, d = 0.0, e = 0.0, i = 0.0, j = 0.0, k = 0.0, l = 0.0, n = 0.0;
   double s = 0.0, t = 0.0, x = 0.0;
@@ -538,7 +538,7 @@ struct Program {
 }  // namespace
 
 int main() {
-  b2t::Console con;
+  b2t::Console con{stdout, stdin, false};
   Program program(con);
   try {
     program.run();

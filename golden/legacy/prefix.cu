@@ -225,7 +225,7 @@ struct Program {
   explicit Program(b2t::Console& console) : con(console) {}
 
   b2t::Console& con;
-  b2t::DataPool data{DATA};
+  b2t::DataPool data{DATA, false};
   int line = 0;  // the BASIC line of the statement running, for error messages
   double i = 0.0, j = 0.0, n = 0.0;
   b2t::Array<double> x{"X", 0, 1};
@@ -313,7 +313,7 @@ struct Program {
 }  // namespace
 
 int main() {
-  b2t::Console con;
+  b2t::Console con{stdout, stdin, false};
   Program program(con);
   try {
     program.run();

@@ -295,7 +295,7 @@ struct Program {
 }  // namespace
 
 int main() {
-  b2t::Console con;
+  b2t::Console con{stdout, stdin, false};
   Program program(con);
   try {
     program.run();

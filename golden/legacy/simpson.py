@@ -115,7 +115,7 @@ def basic_line(error: BaseException) -> str:
 
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
-    con = Console()
+    con = Console(strict=False)
     dev = b2t_device.select(device)
     try:
         program(con, dev)

@@ -414,7 +414,7 @@ struct Program {
   explicit Program(b2t::Console& console) : con(console) {}
 
   b2t::Console& con;
-  b2t::DataPool data{DATA};
+  b2t::DataPool data{DATA, false};
   int line = 0;  // the BASIC line of the statement running, for error messages
   double above = 0.0, below = 0.0, i = 0.0, largest = 0.0, mean = 0.0, n = 0.0, smallest = 0.0,
          stddev = 0.0;
@@ -574,7 +574,7 @@ struct Program {
 }  // namespace
 
 int main() {
-  b2t::Console con;
+  b2t::Console con{stdout, stdin, false};
   Program program(con);
   try {
     program.run();

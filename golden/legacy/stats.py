@@ -268,10 +268,10 @@ def basic_line(error: BaseException) -> str:
 
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
-    con = Console()
+    con = Console(strict=False)
     dev = b2t_device.select(device)
     try:
-        program(con, DataPool(DATA), dev)
+        program(con, DataPool(DATA, strict=False), dev)
     except BasicFault as fault:
         con.finish()
         print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)

@@ -42,8 +42,8 @@ class KernelPrinter:
     def __init__(self, host: hostir.HostProgram, expr: ExprPrinter):
         self.host = host
         self.expr = expr
-        self.views = {k.name: self._view(k) for k in host.kernels}
         self.names = {k.name: expr.namer.fresh(Namer("python").name(k.name)) for k in host.kernels}
+        self.views = {k.name: self._view(k) for k in host.kernels}
 
     def definitions(self) -> list[KernelView]:
         return [self.views[k.name] for k in self.host.kernels]
@@ -65,12 +65,20 @@ class KernelPrinter:
                 params.append(namer.name(p.name))
             else:
                 params.append(f"{namer.name(p.name)}: ct.Constant[int]")
+        def_name = self.names[kernel.name]
+
+        def name(basic_name: str) -> str:
+            # The def takes the launch's name, which the host namer kept clear of BASIC
+            # variables (a scalar MAP_30 would otherwise hide kernel map_30).  Kernel names
+            # are lower case and BASIC names upper case, so the two never mix up.
+            return def_name if basic_name == kernel.name else printer.name(basic_name)
+
         return KernelView(
             kernel,
             params,
             prologue,
             printer,
-            printer.name,
+            name,
             OriginComments(kernel.body),
             printer.view,
             printer.index,

@@ -32,7 +32,9 @@ from .kernel_lowering import origin_of
 MMA_TILES = {"f64": (64, 64, 16), "f32": (128, 128, 32)}
 
 
-def try_matmul(node: hostir.ForLoop, analysis: Analysis, live_after: frozenset[str], name: str) -> hostir.Launch | None:
+def try_matmul(
+    node: hostir.ForLoop, analysis: Analysis, live_after: frozenset[str], name: str
+) -> hostir.Launch | None:
     match = _match(node)
     if match is None:
         return None
@@ -49,19 +51,35 @@ def try_matmul(node: hostir.ForLoop, analysis: Analysis, live_after: frozenset[s
         if not (_refs(a_ref, i_var, k_var) and _refs(b_ref, k_var, j_var)):
             return None
     arrays = {a_ref.name, b_ref.name, store.target.name}
-    if len(arrays) != 3 or any(analysis.arrays[n].elem_type != "num" or analysis.arrays[n].rank != 2 for n in arrays):
+    if len(arrays) != 3 or any(
+        analysis.arrays[n].elem_type != "num" or analysis.arrays[n].rank != 2 for n in arrays
+    ):
         return None
     loops = {outer.stmt.var.name: outer, inner.stmt.var.name: inner}
     if set(loops) != {i_var, j_var}:
         return None
     for loop in (outer, inner, k_loop):
-        if _start(loop) is None or loop.stmt.step is not None and constant_value(loop.stmt.step) != 1:
+        if (
+            _start(loop) is None
+            or loop.stmt.step is not None
+            and constant_value(loop.stmt.step) != 1
+        ):
             return None
     # The inner loops' bounds must not depend on the outer loop variables.
     for e in (inner.stmt.limit, k_loop.stmt.limit):
         if any(isinstance(n, ast.Var) and n.name in (i_var, j_var, k_var, s_var) for n in e.walk()):
             return None
-    return _launch(analysis, name, loops[i_var], loops[j_var], k_loop, a_ref.name, b_ref.name, store.target.name, node)
+    return _launch(
+        analysis,
+        name,
+        loops[i_var],
+        loops[j_var],
+        k_loop,
+        a_ref.name,
+        b_ref.name,
+        store.target.name,
+        node,
+    )
 
 
 def _match(node: hostir.ForLoop):
@@ -78,7 +96,9 @@ def _match(node: hostir.ForLoop):
     s_init, store = init.stmt, store.stmt
     if constant_value(s_init.value) != 0 or not _is_var(store.value, s_init.target.name):
         return None
-    if len(store.target.indices) != 2 or not all(isinstance(i, ast.Var) for i in store.target.indices):
+    if len(store.target.indices) != 2 or not all(
+        isinstance(i, ast.Var) for i in store.target.indices
+    ):
         return None
     k_body = _code(k_loop.body)
     if len(k_body) != 1 or not _let_var(k_body[0]):
@@ -88,7 +108,9 @@ def _match(node: hostir.ForLoop):
     value = acc.value
     if acc.target.name != s or not isinstance(value, ast.BinOp) or value.op != "+":
         return None
-    product = value.right if _is_var(value.left, s) else value.left if _is_var(value.right, s) else None
+    product = (
+        value.right if _is_var(value.left, s) else value.left if _is_var(value.right, s) else None
+    )
     if not isinstance(product, ast.BinOp) or product.op != "*":
         return None
     if not (isinstance(product.left, ast.Index) and isinstance(product.right, ast.Index)):
@@ -101,11 +123,19 @@ def _code(nodes):
 
 
 def _let_var(node) -> bool:
-    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let) and isinstance(node.stmt.target, ast.Var)
+    return (
+        isinstance(node, hostir.Simple)
+        and isinstance(node.stmt, ast.Let)
+        and isinstance(node.stmt.target, ast.Var)
+    )
 
 
 def _let_index(node) -> bool:
-    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let) and isinstance(node.stmt.target, ast.Index)
+    return (
+        isinstance(node, hostir.Simple)
+        and isinstance(node.stmt, ast.Let)
+        and isinstance(node.stmt.target, ast.Index)
+    )
 
 
 def _is_var(e, name: str) -> bool:
@@ -127,7 +157,9 @@ def _launch(analysis, name, i_loop, j_loop, k_loop, a, b, c, node) -> hostir.Lau
     base = analysis.option_base
     loops = {"I": i_loop, "J": j_loop, "K": k_loop}
     counts = {
-        key: LoopCount(f"{loop.stmt.var.name}_COUNT", loop.stmt.var.name, _start(loop), loop.stmt.limit, 1)
+        key: LoopCount(
+            f"{loop.stmt.var.name}_COUNT", loop.stmt.var.name, _start(loop), loop.stmt.limit, 1
+        )
         for key, loop in loops.items()
     }
     firsts = {key: counts[key].start - base for key in "IJK"}
@@ -140,7 +172,9 @@ def _launch(analysis, name, i_loop, j_loop, k_loop, a, b, c, node) -> hostir.Lau
     checks = []
     for array, (rk, ck) in ((a, ("I", "K")), (b, ("K", "J")), (c, ("I", "J"))):
         for axis, key in enumerate((rk, ck)):
-            checks.append(RangeCheck(array, axis, counts[key].start, 0.0, counts[key].name, node.stmt))
+            checks.append(
+                RangeCheck(array, axis, counts[key].start, 0.0, counts[key].name, node.stmt)
+            )
     host_grid = [
         HostValue("cdiv", (HostValue("count", (counts["I"].name,)), HostValue("num", (tm,)))),
         HostValue("cdiv", (HostValue("count", (counts["J"].name,)), HostValue("num", (tn,)))),
@@ -152,14 +186,29 @@ def _launch(analysis, name, i_loop, j_loop, k_loop, a, b, c, node) -> hostir.Lau
         Finish("loop_var", var=inner.var, start=inner.start, count=inner.name, when=outer.name),
     ]
     decision = ir.LoopDecision(node.stmt.label, node.stmt.coord, True, "mma", kernel.summary, name)
-    return hostir.Launch(kernel, decision, list(counts.values()), [], args, host_grid, checks, finish, [c], origin=node.stmt)
+    return hostir.Launch(
+        kernel,
+        decision,
+        list(counts.values()),
+        [],
+        args,
+        host_grid,
+        checks,
+        finish,
+        [c],
+        origin=node.stmt,
+    )
 
 
 # ---------------------------------------------------------------- MAT C = A * B
 
 
 def is_mat_product(stmt: ast.Stmt) -> bool:
-    return isinstance(stmt, ast.MatAssign) and isinstance(stmt.value, ast.MatBin) and stmt.value.op == "*"
+    return (
+        isinstance(stmt, ast.MatAssign)
+        and isinstance(stmt.value, ast.MatBin)
+        and stmt.value.op == "*"
+    )
 
 
 def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> hostir.Launch:
@@ -188,7 +237,7 @@ def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> ho
     count_names = {"I": "ROWS", "J": "COLS", "K": "INNER"}
     extents = {"I": (a, 0), "J": (b, 1), "K": (a, 1)}
     origin = origin_of(stmt, analysis.source)
-    firsts = {key: 1 for key in "IJK"}
+    firsts = {key: 0 for key in "IJK"}
     kernel = _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, origin)
     args = [HostValue("array", (name,)) for name in (c, *_operands(a, b))]
     args += [HostValue("len", extents[key]) for key in "IJK"]
@@ -198,7 +247,9 @@ def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> ho
     ]
     decision = ir.LoopDecision(stmt.label, stmt.coord, True, "mma", kernel.summary, name)
     shapes = [hostir.MatProductShape(c, a, b, stmt)]
-    return hostir.Launch(kernel, decision, [], [], args, host_grid, [], [], [c], shapes, origin=stmt)
+    return hostir.Launch(
+        kernel, decision, [], [], args, host_grid, [], [], [c], shapes, origin=stmt
+    )
 
 
 # ---------------------------------------------------------------- the kernel

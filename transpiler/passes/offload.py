@@ -20,7 +20,9 @@ from .matmul import is_mat_product, mat_product_launch, try_matmul
 from .vectorize import choose_tile, vectorize
 
 
-def offload(host: hostir.HostProgram, options: Options, tile: tuple[int, ...] | None = None) -> None:
+def offload(
+    host: hostir.HostProgram, options: Options, tile: tuple[int, ...] | None = None
+) -> None:
     """Rewrite `host` in place: Launch nodes, kernels, decisions, ToHost calls."""
     Offloader(host, options, tile).run()
 
@@ -84,7 +86,9 @@ class Offloader:
                 name = self.kernel_name(plan.kind, stmt)
                 launch = vectorize(plan, self.analysis, name, tile)
         except NotParallel as why:
-            decision = ir.LoopDecision(stmt.label, stmt.coord, False, "host", _reason(why, stmt, self.analysis))
+            decision = ir.LoopDecision(
+                stmt.label, stmt.coord, False, "host", _reason(why, stmt, self.analysis)
+            )
             self.host.decisions.append(decision)
             node.body = self.rewrite(node.body)
             return node
@@ -187,9 +191,7 @@ def _arrays_touched(node) -> set[str]:
     for n in hostir.walk([node]):
         for expr in _exprs_of(n):
             for sub in expr.walk():
-                if isinstance(sub, ast.Index):
-                    names.add(sub.name)
-                elif isinstance(sub, (ast.MatRef,)):
+                if isinstance(sub, (ast.Index, ast.MatRef)):
                     names.add(sub.name)
         if isinstance(n, hostir.Simple):
             stmt = n.stmt
