@@ -219,7 +219,7 @@ def program(con: Console, data: DataPool, dev) -> None:
     for k, value in enumerate(d_partial.tolist()):
         if value > d:
             d = value
-            j = j_partial[k]
+            j = float(j_partial[k])
     i = float(1 + i_count_3)
     # 470 PRINT "TOTAL STEPS ="; T
     con.print("TOTAL STEPS =", t)

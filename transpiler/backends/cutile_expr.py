@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
+
 from .. import ir
 from ..naming import Namer
 
@@ -66,6 +68,28 @@ _MATH = {
 }
 
 
+# cuTile's default types of Python constants (its "loosely typed" scalars).
+_DEFAULT_DTYPES = ("f32", "i32", "bool")
+
+
+def is_loose(e: ir.KExpr) -> bool:
+    """Whether cuTile sees `e` as a Python constant: literals and compile-time constants,
+    and operators or math functions applied only to those, which it folds in Python."""
+    if isinstance(e, (ir.Const, ir.ConstRef)):
+        return True
+    if isinstance(e, ir.Unary):
+        return e.op in ("neg", "not", *_MATH) and is_loose(e.operand)
+    if isinstance(e, ir.Binary):
+        return e.op in _OPS and is_loose(e.left) and is_loose(e.right)
+    return False
+
+
+def _exact_in_default_type(value: float | int | bool) -> bool:
+    if isinstance(value, (bool, int)):
+        return -(2**31) <= value < 2**31
+    return value != value or float(np.float32(value)) == value
+
+
 def python_literal(value: float | int | bool) -> str:
     if isinstance(value, bool):
         return "True" if value else "False"
@@ -107,6 +131,22 @@ class CutileExprPrinter:
         for s in view:
             text += f".slice({s.axis}, {self(s.start)}, {self(s.stop)})"
         return text
+
+    def typed(self, e: ir.KExpr, dtype: str) -> str:
+        """`e` as text that has element type `dtype` even where cuTile would give a Python
+        constant its default type (ct.atan2, ct.where... make f32 tiles of constants)."""
+        if dtype in _DEFAULT_DTYPES or not is_loose(e):
+            return self(e)
+        return f"ct.astype({self(e)}, {CT_DTYPES[dtype]})"
+
+    def either(self, a: ir.KExpr, b: ir.KExpr, dtype: str) -> tuple[str, str]:
+        """The two operands of an op that picks one of them (ct.where, ct.minimum): when
+        both are Python constants, one converted to `dtype` types the result, unless the
+        default type holds both exactly (1.0 and 0.0 need no conversion)."""
+        exact = all(isinstance(x, ir.Const) and _exact_in_default_type(x.value) for x in (a, b))
+        if is_loose(b) and not exact:
+            return self.typed(a, dtype), self(b)
+        return self(a), self(b)
 
     def _wrap(self, e: ir.KExpr, min_prec: int) -> str:
         text, prec = self._expr(e)
@@ -164,7 +204,7 @@ class CutileExprPrinter:
         if e.op == "not":
             return "~" + self._wrap(x, _UNARY_PREC), _UNARY_PREC
         if e.op == "atan":
-            return f"ct.atan2({self(x)}, 1.0)", _ATOM
+            return f"ct.atan2({self.typed(x, e.type.dtype)}, 1.0)", _ATOM
         if e.op == "sign":
             # SGN: 1 if positive, -1 if negative, 0 otherwise.
             one, zero = ("1.0", "0.0") if e.type.dtype.startswith(("f", "b")) else ("1", "0")
@@ -177,7 +217,8 @@ class CutileExprPrinter:
 
     def _Binary(self, e: ir.Binary):
         if e.op in _CALLS:
-            return f"{_CALLS[e.op]}({self(e.left)}, {self(e.right)})", _ATOM
+            left, right = self.either(e.left, e.right, e.type.dtype)
+            return f"{_CALLS[e.op]}({left}, {right})", _ATOM
         symbol, prec = _OPS[e.op]
         if e.op == "pow":  # right-associative
             left, right = self._wrap(e.left, prec + 1), self._wrap(e.right, _UNARY_PREC)
@@ -188,7 +229,8 @@ class CutileExprPrinter:
         return f"{left} {symbol} {right}", prec
 
     def _Select(self, e: ir.Select):
-        return f"ct.where({self(e.cond)}, {self(e.if_true)}, {self(e.if_false)})", _ATOM
+        if_true, if_false = self.either(e.if_true, e.if_false, e.type.dtype)
+        return f"ct.where({self(e.cond)}, {if_true}, {if_false})", _ATOM
 
     def _Cast(self, e: ir.Cast):
         return f"ct.astype({self(e.operand)}, {CT_DTYPES[e.type.dtype]})", _ATOM

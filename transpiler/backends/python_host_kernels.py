@@ -179,7 +179,9 @@ class KernelPrinter:
                 return [Code(f"{var} = {kind}([{var}, *{temp}.tolist()])")]
             body = [Code(f"{var} = value")]
             for payload_var, payload_temp in finish.payload:
-                body.append(Code(f"{expr.var(payload_var)} = {self.values[payload_temp]}[k]"))
+                # float(): a NumPy scalar would not be a valid kernel argument later
+                payload = f"float({self.values[payload_temp]}[k])"
+                body.append(Code(f"{expr.var(payload_var)} = {payload}"))
             return [
                 Code(
                     f"for k, value in enumerate({temp}.tolist()):",
