@@ -71,3 +71,17 @@ def test_a_loop_that_runs_zero_times_launches_nothing(tmp_path, target):
     )
     result = _basic2tile(path, "--run", "--target", target, "--device", "cpu")
     assert (result.returncode, result.stdout) == (0, " 0  1  0 \n")
+
+
+def test_a_program_named_like_a_python_module_still_runs(tmp_path):
+    # select.py beside the generated script once hid the standard `select` module
+    # (imported by subprocess, imported by cuda.tile): the run died in an import.
+    path = tmp_path / "select.bas"
+    path.write_text("10 DIM Y(100)\n20 FOR I = 1 TO 100\n30 LET Y(I) = I\n40 NEXT I\n50 PRINT Y(9)\n60 END\n")
+    result = _basic2tile(path, "--check", "--device", "cpu")
+    assert result.returncode == 0, result.stderr
+    assert "check passed: cutile output matches the interpreter (1 line)" in result.stdout
+    written = _basic2tile(path, "-o", str(tmp_path / "select.py"))
+    assert written.returncode == 0
+    assert "warning: " in written.stderr and "'select'" in written.stderr
+    assert "warning" not in _basic2tile(path, "-o", str(tmp_path / "histogram.py")).stderr

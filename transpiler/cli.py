@@ -142,6 +142,13 @@ def _dispatch(args: argparse.Namespace, source: SourceFile, options: Options) ->
             driver.write_atomically(args.output, code)
         except OSError as exc:
             raise BasicError(f"cannot write {args.output}: {exc.strerror}", Coord(args.output, 0, 0)) from None
+        stem = Path(args.output).stem
+        if args.output.endswith(".py") and driver.shadows_a_module(stem):
+            print(
+                f"basic2tile: warning: {args.output} has the name of the Python module "
+                f"'{stem}': run as a script it would hide that module; choose another name",
+                file=sys.stderr,
+            )
     if args.html:
         from .report import write_report
 

@@ -134,6 +134,23 @@ class RunResult:
     stderr: str
 
 
+def shadows_a_module(name: str) -> bool:
+    """Whether a script `name`.py would hide a module it imports (Python puts the
+    script's folder first on sys.path): `select.py` breaks `import subprocess`."""
+    import importlib.util
+
+    if name in sys.stdlib_module_names:
+        return True
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def script_name(name: str) -> str:
+    return f"{name}_program" if shadows_a_module(name) else name
+
+
 def run_generated_python(
     code: str,
     name: str,
@@ -145,7 +162,7 @@ def run_generated_python(
     """Run a generated cuTile Python module as a script (kernels need a real file).
     Without `capture`, the program talks to this process's terminal directly."""
     with tempfile.TemporaryDirectory(prefix="b2t-run-") as tmp:
-        path = Path(tmp) / f"{name}.py"
+        path = Path(tmp) / f"{script_name(name)}.py"
         path.write_text(code, encoding="utf-8")
         env = dict(os.environ)
         if device:
@@ -210,7 +227,11 @@ def check(analysis, code: str, target: str, device: str | None, sizes: dict | No
         out.write(unified_diff(expected.getvalue(), result.stdout, "interpreter", f"generated ({target})"))
     if diffs or status != result.returncode:
         return 1
-    out.write(f"check passed: {target} output matches the interpreter ({len(expected.getvalue().splitlines())} lines)\n")
+    lines = len(expected.getvalue().splitlines())
+    out.write(
+        f"check passed: {target} output matches the interpreter "
+        f"({lines} line{'' if lines == 1 else 's'})\n"
+    )
     return 0
 
 

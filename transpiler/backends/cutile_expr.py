@@ -139,6 +139,13 @@ class CutileExprPrinter:
             return self(e)
         return f"ct.astype({self(e)}, {CT_DTYPES[dtype]})"
 
+    def materialized(self, e: ir.KExpr, dtype: str) -> str:
+        """`e` where cuTile makes a tile of it (ct.broadcast_to, ct.reshape): a Python
+        constant would become a tile of its default type."""
+        if isinstance(e, ir.Const) and _exact_in_default_type(e.value):
+            return self(e)
+        return self.typed(e, dtype)
+
     def either(self, a: ir.KExpr, b: ir.KExpr, dtype: str) -> tuple[str, str]:
         """The two operands of an op that picks one of them (ct.where, ct.minimum): when
         both are Python constants, one converted to `dtype` types the result, unless the
@@ -244,7 +251,9 @@ class CutileExprPrinter:
         return f"ct.mma({self(e.a)}, {self(e.b)}, {self(e.acc)})", _ATOM
 
     def _Reshape(self, e: ir.Reshape):
-        return f"ct.reshape({self(e.operand)}, {shape_tuple(e.type.shape)})", _ATOM
+        operand = self.materialized(e.operand, e.type.dtype)
+        return f"ct.reshape({operand}, {shape_tuple(e.type.shape)})", _ATOM
 
     def _Broadcast(self, e: ir.Broadcast):
-        return f"ct.broadcast_to({self(e.operand)}, {shape_tuple(e.type.shape)})", _ATOM
+        operand = self.materialized(e.operand, e.type.dtype)
+        return f"ct.broadcast_to({operand}, {shape_tuple(e.type.shape)})", _ATOM

@@ -33,6 +33,7 @@ from ..ir import KExpr, TileType
 from ..model import Analysis
 from .dependence import LaneDim, LoopPlan, NotParallel, Reduction
 from .exprutil import Affine, affine, constant_value
+from .kernel_access import array_access
 from .kernel_lowering import origin_of
 from .kernel_cleanup import remove_dead_lets
 from .liveness import expr_vars
@@ -185,9 +186,10 @@ class _Vectorizer:
             hostir.HostValue("cdiv", (hostir.HostValue("count", (c.name,)), hostir.HostValue("num", (t,))))
             for c, t in zip(self.counts, self.tile)
         ]
+        reads, writes = array_access(self.out)
         for p in self.params:
-            if isinstance(p, ir.ArrayParam) and p.name in self.writes:
-                p.writes = True
+            if isinstance(p, ir.ArrayParam):
+                p.reads, p.writes = p.name in reads, p.name in writes or p.name in self.writes
         kernel = ir.Kernel(
             name=self.name,
             kind=plan.kind,
