@@ -92,6 +92,33 @@ def test_gemm_with_sizes_not_multiple_of_tiles_equals_numpy(tmp_path):
     np.testing.assert_allclose(c, a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4)
 
 
+# A GEMM in the style of NVIDIA's gemm.bas: tiles per row counted with INT(N / 64), so
+# it is only right when the sizes it divides are multiples of the tile.
+WHOLE_TILE_GEMM = """10 INPUT M, N, K, A(), B()
+20 DIM A(M, K), B(K, N), C(M, N)
+30 TILE A(64, 16), B(16, 64), C(64, 64), S(64, 64)
+40 LET R = INT(BID / INT(N / 64))
+50 LET Q = BID MOD INT(N / 64)
+60 LET S = 0.0
+70 FOR T = 0 TO INT(K / 16) - 1
+80 LET S = MMA(A(R, T), B(T, Q), S)
+90 NEXT T
+100 LET C(R, Q) = S
+110 OUTPUT C
+"""
+
+
+def test_self_test_uses_whole_tiles_where_the_program_counts_them_with_int(tmp_path):
+    analysis = _analysis(WHOLE_TILE_GEMM, "whole.bas")
+    kp = driver.kernel_program(analysis)
+    scalars = default_scalars(kp)
+    # N and K are divided with INT: whole tiles; M is not: 2.5 tiles, masked edge.
+    assert scalars == {"M": 160, "N": 192, "K": 48}
+    result = driver.run(analysis, driver.generate(analysis, "cutile"), "cutile", "cpu")
+    assert result.returncode == 0, result.stderr
+    assert "verification: PASSED" in result.stdout
+
+
 @pytest.mark.parametrize(
     "source, message, line, column",
     [

@@ -30,10 +30,53 @@ def kernel_program_from_text(text: str, name: str, options: Options | None = Non
     return analyze_kernel_program(parse(source, options), options, name)
 
 
+def _exprs(nodes) -> list[ast.Expr]:
+    """Every expression in a nested kernel body (statements, FOR bounds, IF conditions)."""
+    from .passes import nesting
+
+    out: list[ast.Expr] = []
+    for node in nodes:
+        if isinstance(node, nesting.ForBlock):
+            out += [node.head.start, node.head.limit] + ([node.head.step] if node.head.step else [])
+            out += _exprs(node.body)
+        elif isinstance(node, nesting.WhileBlock):
+            out += [node.head.condition] + _exprs(node.body)
+        elif isinstance(node, nesting.IfChain):
+            for arm in node.arms:
+                out += [arm.condition] + _exprs(arm.body)
+            out += _exprs(node.else_body or [])
+        else:
+            out += [e for e in node.walk() if isinstance(e, ast.Expr)]
+    return out
+
+
+def whole_tile_sizes(kp: KernelProgram) -> set[str]:
+    """INPUT scalars the program divides by a constant and rounds down, `INT(N / 128)`:
+    it counts whole tiles only (as NVIDIA's gemm.bas does), so its sizes must be
+    multiples of the tile."""
+    names = set()
+    for e in _exprs(kp.body):
+        for node in e.walk():
+            if not (isinstance(node, ast.Call) and node.name == "INT" and len(node.args) == 1):
+                continue
+            arg = node.args[0]
+            if (
+                isinstance(arg, ast.BinOp)
+                and arg.op == "/"
+                and isinstance(arg.left, ast.Var)
+                and isinstance(arg.right, ast.Num)
+                and arg.left.name in kp.scalars
+            ):
+                names.add(arg.left.name)
+    return names
+
+
 def default_scalars(kp: KernelProgram, given: dict[str, float] | None = None) -> dict[str, float]:
     """INPUT scalar values: those given, else sizes of 2.5 tiles (to exercise the masked
-    edge tiles) for scalars that size arrays, 1.5 or 3 for the others."""
+    edge tiles) for scalars that size arrays, or 3 whole tiles where the program counts
+    tiles with `INT(N / tile)`; 1.5 or 3 for the other scalars."""
     given = dict(given or {})
+    whole = whole_tile_sizes(kp)
     values: dict[str, float] = {}
     for name, scalar in kp.scalars.items():
         if name in given:
@@ -44,7 +87,9 @@ def default_scalars(kp: KernelProgram, given: dict[str, float] | None = None) ->
             for axis, extent in enumerate(array.extents):
                 if isinstance(extent, ast.Var) and extent.name == name:
                     tile = max(tile, array.tile[axis] if array.tile else 64)
-        if tile:
+        if tile and name in whole:
+            values[name] = 3 * tile
+        elif tile:
             values[name] = 2 * tile + max(tile // 2, 1)
         else:
             values[name] = 3 if scalar.dtype in ("i32", "i64") else 1.5
