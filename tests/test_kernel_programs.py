@@ -42,7 +42,7 @@ def generated(request, tmp_path):
     return analysis, code, _import(path, f"gen_{request.param.stem}")
 
 
-def test_generated_module_is_black_formatted(generated):
+def test_generated_module_is_formatted(generated):
     _, code, _ = generated
     assert format_python(code) == code
     assert "# 60 " in code or "# 50 " in code  # BASIC line comments over statements

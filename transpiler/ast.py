@@ -12,6 +12,7 @@ Names are stored upper-cased with their suffix: "A", "A1", "A$", "COUNT%", "FNA"
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
 from typing import Iterator, Union
 
@@ -24,10 +25,8 @@ class Node:
 
     def children(self) -> Iterator["Node"]:
         """Direct child nodes, in source order."""
-        for f in fields(self):
-            if f.name == "coord":
-                continue
-            value = getattr(self, f.name)
+        for name in _child_fields(type(self)):
+            value = getattr(self, name)
             if isinstance(value, Node):
                 yield value
             elif isinstance(value, (list, tuple)):
@@ -37,9 +36,36 @@ class Node:
 
     def walk(self) -> Iterator["Node"]:
         """This node and all its descendants, pre-order."""
-        yield self
-        for child in self.children():
-            yield from child.walk()
+        # An explicit stack, not recursive generators: a deep expression costs one
+        # frame, and every node is yielded once instead of once per ancestor.
+        stack = [self]
+        pop, extend = stack.pop, stack.extend
+        while stack:
+            node = pop()
+            yield node
+            kids = list(node.children())
+            if kids:
+                kids.reverse()
+                extend(kids)
+
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+# Field types that never hold a node: names, operators, numbers, flags, lists of names.
+_LEAF_TYPE = re.compile(r"(list\[)?(str|int|float|bool)( \| None)?\]?( \| None)?")
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The names of the fields of a node class that may hold nodes: all but coord and
+    those declared as strings, numbers or flags (tests/test_ast_walk.py checks that no
+    node hides in one)."""
+    names = _CHILD_FIELDS.get(cls)
+    if names is None:
+        names = _CHILD_FIELDS[cls] = tuple(
+            f.name
+            for f in fields(cls)
+            if f.name != "coord" and not _LEAF_TYPE.fullmatch(str(f.type).split("#")[0].strip())
+        )
+    return names
 
 
 # --------------------------------------------------------------------------- expressions

@@ -63,11 +63,17 @@ def _base(basic_name: str) -> str:
     return ident
 
 
+_BUILTINS: frozenset[str] | None = None
+
+
 def python_reserved(ident: str) -> bool:
+    global _BUILTINS
+    if _BUILTINS is None:
+        _BUILTINS = frozenset(dir(builtins))
     return (
         keyword.iskeyword(ident)
         or keyword.issoftkeyword(ident)
-        or ident in dir(builtins)
+        or ident in _BUILTINS
         or ident in _PYTHON_MODULE_NAMES
     )
 
@@ -87,6 +93,9 @@ class Namer:
         self._reserved = python_reserved if target == "python" else cpp_reserved
         self._taken: set[str] = set(taken or ())
         self._names: dict[tuple[str, str], str] = {}
+        # identifier -> the first n worth trying for `identifier_n` (all below are taken,
+        # and taken names stay taken): many kernels share a wanted name
+        self._next: dict[str, int] = {}
 
     def name(self, basic_name: str, kind: str = "var") -> str:
         key = (kind, basic_name.upper())
@@ -99,10 +108,13 @@ class Namer:
         ident = wanted
         if self._reserved(ident):
             ident += "_"
-        candidate, n = ident, 2
-        while candidate in self._taken:
+        candidate, n = ident, self._next.get(ident, 2)
+        if candidate in self._taken:
             candidate = f"{ident}_{n}"
-            n += 1
+            while candidate in self._taken:
+                n += 1
+                candidate = f"{ident}_{n}"
+            self._next[ident] = n + 1
         self._taken.add(candidate)
         return candidate
 

@@ -56,8 +56,10 @@ def device_code(kernels: list[ir.Kernel], host_helpers: set[str] = frozenset()) 
     used = set(host_helpers)
     for ck in lowered.values():
         used |= ck.helpers
+    from .cuda_host import join_pieces
+
     parts = [helpers_text(used)] + [ck.text for ck in lowered.values()]
-    return DeviceCode("\n".join(p for p in parts if p.strip()), lowered)
+    return DeviceCode(join_pieces(parts), lowered)
 
 
 class HostScope:
@@ -283,7 +285,8 @@ def generate_cuda_program(host) -> str:
     if not host.kernels:
         return cuda_host.generate_cuda_program(host, "")
     # The grid sizes of the launches are cdiv()s on the host.
-    return cuda_host.generate_cuda_program(host, device_code(host.kernels, {"b2t_cdiv"}).text)
+    device = device_code(host.kernels, {"b2t_cdiv"})
+    return cuda_host.generate_cuda_program(host, device.text, lowered=device.kernels)
 
 
 # ---------------------------------------------------------------------- binaries

@@ -23,6 +23,7 @@ The two headers are written beside the .cu (`write_cuda_program`), so
 from __future__ import annotations
 
 import functools
+import os
 import subprocess
 from pathlib import Path
 
@@ -54,10 +55,15 @@ _DATA_LINE_WIDTH = 92
 
 
 def generate_cuda_program(
-    host: hostir.HostProgram, kernels_code: str = "", file_name: str | None = None
+    host: hostir.HostProgram,
+    kernels_code: str = "",
+    file_name: str | None = None,
+    lowered: dict | None = None,
 ) -> str:
-    """The .cu program for `host`; `kernels_code` holds the kernels' definitions."""
-    return format_cpp(_ModulePrinter(host, kernels_code, file_name).render())
+    """The .cu program for `host`; `kernels_code` holds the kernels' definitions and
+    `lowered` the kernels as cuda_kernels lowered them for it (by IR kernel name; the
+    launches lower them again without it)."""
+    return format_cpp(_ModulePrinter(host, kernels_code, file_name, lowered).render())
 
 
 def support_files() -> dict[str, str]:
@@ -85,13 +91,67 @@ def clang_format_path() -> str:
     return clang_format.get_executable("clang-format")
 
 
-def format_cpp(code: str) -> str:
-    """`code` formatted by clang-format in the backend's style."""
+# A line the C++ printers write between two top-level pieces of a file (the kernels, the
+# host part) in place of the blank line there: `format_cpp` may format the pieces in
+# separate clang-format processes, side by side.  clang-format lays out a top-level
+# definition the same whatever precedes it across a blank line (no alignment or
+# indentation crosses one), so the result is what one process would write for the
+# file with blank lines there; tests/test_cuda_format.py checks it.  No generated line
+# can be this one: comments quoting BASIC start with a line number or a statement.
+SPLIT = "// @@b2t: clang-format may split the file here@@"
+_SPLIT_LINE = SPLIT + "\n"
+# Below this many lines one clang-format process is quicker than several.
+_PARALLEL_LINES = 4000
+
+
+def join_pieces(pieces: list[str]) -> str:
+    """Top-level pieces of C++ one after the other, a blank line (a SPLIT) between each
+    two; blank lines at their ends are dropped (clang-format keeps at most one)."""
+    kept = [p.strip("\n") + "\n" for p in pieces if p.strip()]
+    return _SPLIT_LINE.join(kept)
+
+
+def format_cpp(code: str, jobs: int | None = None, parallel_lines: int = _PARALLEL_LINES) -> str:
+    """`code` formatted by clang-format in the backend's style; SPLIT lines become blank
+    lines.  A long file is formatted in up to `jobs` (default: the CPUs) processes at
+    once, cut at SPLIT lines into runs of about equal length."""
+    pieces = [p.strip("\n") + "\n" for p in code.split(_SPLIT_LINE) if p.strip()]
+    if len(pieces) <= 1:
+        return _clang_format(code.replace(_SPLIT_LINE, "\n"))
+    lines = [p.count("\n") for p in pieces]
+    jobs = min(jobs or _cpus(), len(pieces), max(1, sum(lines) // max(parallel_lines, 1)))
+    if jobs <= 1:
+        return _clang_format("\n".join(pieces))
+    share = sum(lines) / jobs
+    runs: list[list[str]] = [[]]
+    done = 0  # lines in the runs so far
+    for piece, count in zip(pieces, lines):
+        # a new run once this piece would lie mostly beyond the current run's share
+        if runs[-1] and len(runs) < jobs and done + count / 2 > share * len(runs):
+            runs.append([])
+        runs[-1].append(piece)
+        done += count
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(runs)) as pool:
+        formatted = list(pool.map(_clang_format, ["\n".join(run) for run in runs]))
+    return "\n".join(formatted)
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _clang_format(code: str) -> str:
     done = subprocess.run(
         [clang_format_path(), f"--style={CLANG_FORMAT_STYLE}", "--assume-filename=program.cu"],
         input=code,
         capture_output=True,
         text=True,
+        encoding="utf-8",
         check=False,
     )
     if done.returncode != 0:
@@ -100,7 +160,13 @@ def format_cpp(code: str) -> str:
 
 
 class _ModulePrinter:
-    def __init__(self, host: hostir.HostProgram, kernels_code: str, file_name: str | None):
+    def __init__(
+        self,
+        host: hostir.HostProgram,
+        kernels_code: str,
+        file_name: str | None,
+        lowered: dict | None = None,
+    ):
         self.host = host
         a: Analysis = host.analysis
         self.a = a
@@ -117,7 +183,7 @@ class _ModulePrinter:
         self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
         self.stmts.has_return_stack = host.return_stack
         self.stmts.static_arrays = static_arrays(a)
-        self.kernels = KernelLaunches(host, self.expr, self.namer)
+        self.kernels = KernelLaunches(host, self.expr, self.namer, lowered)
         self.stmts.kernels = self.kernels
 
     # ----------------------------------------------------------------- the file
@@ -137,6 +203,7 @@ class _ModulePrinter:
             exe_name=comment_text(self.file_name.rsplit(".", 1)[0]) or "prog",
             source_literal=cpp_string(a.source.name),
             kernels_code=self.kernels_code,
+            split=SPLIT,
             compile_warnings=[cpp_string(str(w)) for w in a.warnings],
             data_lines=self.data_lines() if self.uses_data else [],
             uses_data=self.uses_data,

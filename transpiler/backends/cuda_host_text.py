@@ -39,7 +39,7 @@ def cpp_string(text: str) -> str:
 
 def comment_text(text: str) -> str:
     """`text` made safe for the inside of a `//` comment (one line)."""
-    safe = "".join(ch if ch.isprintable() else "?" for ch in text)
+    safe = text if text.isprintable() else "".join(ch if ch.isprintable() else "?" for ch in text)
     while "*/" in safe:
         safe = safe.replace("*/", "* /")
     while "??" in safe:

@@ -31,11 +31,14 @@ class KernelLaunches:
     """Launch code of one host program; `expr` is the host printer's expression printer
     (cuda_host_expr.ExprPrinter) and `namer` its namer."""
 
-    def __init__(self, host: hostir.HostProgram, expr, namer: Namer):
+    def __init__(self, host: hostir.HostProgram, expr, namer: Namer, lowered: dict | None = None):
         self.host = host
         self.expr = expr
         self.namer = namer
-        self.kernels: dict[str, CudaKernel] = {k.name: lower_kernel(k) for k in host.kernels}
+        lowered = lowered or {}
+        self.kernels: dict[str, CudaKernel] = {
+            k.name: lowered.get(k.name) or lower_kernel(k) for k in host.kernels
+        }
         used = sorted(
             {
                 p.name

@@ -59,9 +59,15 @@ def children(e: ir.KExpr) -> list[ir.KExpr]:
 
 
 def walk(e: ir.KExpr):
-    yield e
-    for child in children(e):
-        yield from walk(child)
+    """`e` and every expression under it, pre-order."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        kids = children(node)
+        if kids:
+            kids.reverse()
+            stack.extend(kids)
 
 
 def statement_exprs(s: ir.KStmt) -> list[ir.KExpr]:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-import numpy as np
-
 from .. import ir
 from ..naming import Namer
 
@@ -87,6 +85,8 @@ def is_loose(e: ir.KExpr) -> bool:
 def _exact_in_default_type(value: float | int | bool) -> bool:
     if isinstance(value, (bool, int)):
         return -(2**31) <= value < 2**31
+    import numpy as np  # here, not at the top: it is most of the CLI's start-up time
+
     return value != value or float(np.float32(value)) == value
 
 

@@ -1,9 +1,9 @@
 """The host part of the cuTile Python backend: a `hostir.HostProgram` as a Python module.
 
-`generate_program(host)` returns a black-formatted module that, run as a script (or
-through its `main(device=None)`), does what the reference interpreter does with the
-same program: the same standard output byte for byte, the same warnings on stderr
-(without their location), and a fatal run-time error printed as
+`generate_program(host)` returns a module in Black's style (Ruff's formatter) that, run
+as a script (or through its `main(device=None)`), does what the reference interpreter
+does with the same program: the same standard output byte for byte, the same warnings
+on stderr (without their location), and a fatal run-time error printed as
 `<file>: error: line N: <message>` with exit status 1.
 
 Layout of the module (templates/cutile/program.py.jinja): imports of exactly the runtime

@@ -35,6 +35,8 @@ def statement_texts(analysis: Analysis) -> dict[int, str]:
 
 def comment_text(text: str) -> str:
     """Text for a `#` comment: one line of printable characters."""
+    if text.isprintable():
+        return text
     return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 

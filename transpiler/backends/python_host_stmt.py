@@ -74,6 +74,7 @@ class StatementPrinter:
         self.kernels = None  # set by the module printer when there are kernels
         self.read_vars: set[str] = set()  # variables some emitted code reads
         self.static_arrays = static_arrays(analysis)
+        self._stmts_by_line: dict[int, list[ast.Stmt]] | None = None
 
     # ----------------------------------------------------------------- helpers
 
@@ -97,8 +98,12 @@ class StatementPrinter:
         """The statement `node` is part of (a subscript's LET, say)."""
         if isinstance(node, ast.Stmt):
             return node
-        for stmt in self.a.stmts:
-            if stmt.coord.line == node.coord.line and any(sub is node for sub in stmt.walk()):
+        if self._stmts_by_line is None:
+            self._stmts_by_line = {}
+            for stmt in self.a.stmts:
+                self._stmts_by_line.setdefault(stmt.coord.line, []).append(stmt)
+        for stmt in self._stmts_by_line.get(node.coord.line, ()):
+            if any(sub is node for sub in stmt.walk()):
                 return stmt
         return None
 

@@ -12,6 +12,16 @@ _WRITES = (ir.Store, ir.Scatter, ir.AtomicAdd, ir.AtomicMax)
 _READ_MODIFY_WRITE = (ir.AtomicAdd, ir.AtomicMax)
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
 def array_access(body: list[ir.KStmt]) -> tuple[set[str], set[str]]:
     """(arrays read, arrays written) anywhere in `body`, nested loops and IFs included."""
     reads: set[str] = set()
@@ -23,8 +33,8 @@ def array_access(body: list[ir.KStmt]) -> tuple[set[str], set[str]]:
             reads.add(node.array)
         if isinstance(node, _WRITES):
             writes.add(node.array)
-        for f in fields(node):
-            value = getattr(node, f.name)
+        for name in _field_names(type(node)):
+            value = getattr(node, name)
             if isinstance(value, (ir.KExpr, ir.KStmt, ir.ViewSlice)):
                 pending.append(value)
             elif isinstance(value, (list, tuple)):

@@ -43,10 +43,20 @@ def _prune(stmts: list[ir.KStmt], used: set[str]) -> bool:
     return changed
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
 def _reads(stmts: list[ir.KStmt], used: set[str]) -> None:
     for s in stmts:
-        for f in fields(s):
-            value = getattr(s, f.name)
+        for name in _field_names(type(s)):
+            value = getattr(s, name)
             if isinstance(value, ir.KExpr):
                 _expr_reads(value, used)
             elif isinstance(value, tuple):
@@ -64,8 +74,8 @@ def _expr_reads(e: ir.KExpr, used: set[str]) -> None:
     if isinstance(e, ir.Local):
         used.add(e.name)
         return
-    for f in fields(e):
-        value = getattr(e, f.name)
+    for name in _field_names(type(e)):
+        value = getattr(e, name)
         if isinstance(value, ir.KExpr):
             _expr_reads(value, used)
         elif isinstance(value, tuple):

@@ -76,15 +76,30 @@ def uses_defs(stmt: ast.Stmt, analysis: Analysis) -> tuple[set[str], set[str]]:
 def live_in(analysis: Analysis) -> list[frozenset[str]]:
     """live_in[i]: variables live just before statement i; index len(stmts) is the end."""
     stmts = analysis.stmts
+    n = len(stmts)
     succ = successors(analysis)
-    pred: list[list[int]] = [[] for _ in range(len(stmts) + 1)]
+    # Every RETURN goes to every return point: one extra node, n + 1, stands for them
+    # all (RETURN -> n + 1 -> each return point), reading and writing nothing, so the
+    # graph has as many edges as RETURNs plus return points, not their product.
+    hub = n + 1
+    hub_succ: list[int] | None = None
+    for i, stmt in enumerate(stmts):
+        if isinstance(stmt, ast.Return):
+            hub_succ = succ[i]  # the same for every RETURN
+            succ[i] = [hub]
+    succ.append([])  # n: the end of the program
+    succ.append(hub_succ or [])  # n + 1: the RETURN hub
+    pred: list[list[int]] = [[] for _ in range(n + 2)]
     for i, targets in enumerate(succ):
         for t in targets:
             pred[t].append(i)
     info = [uses_defs(s, analysis) for s in stmts]
-    live: list[frozenset[str]] = [frozenset()] * (len(stmts) + 1)
-    work = deque(range(len(stmts) - 1, -1, -1))
-    queued = [True] * len(stmts)
+    info.append((set(), set()))  # the end
+    info.append((set(), set()))  # the RETURN hub
+    live: list[frozenset[str]] = [frozenset()] * (n + 2)
+    work = deque([*range(n - 1, -1, -1), hub])
+    queued = [True] * (n + 2)
+    queued[n] = False  # never changes
     while work:
         i = work.popleft()
         queued[i] = False
@@ -99,4 +114,4 @@ def live_in(analysis: Analysis) -> list[frozenset[str]]:
                 if not queued[p]:
                     queued[p] = True
                     work.append(p)
-    return live
+    return live[: n + 1]

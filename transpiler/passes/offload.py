@@ -36,6 +36,15 @@ class Offloader:
         self.live = live_in(self.analysis)
         self.subroutines = {s.name: s for s in host.subroutines}
         self.names: set[str] = set()
+        self._labels: dict[int, int | None] | None = None
+
+    def basic_labels(self) -> dict[int, int | None]:
+        """Source line -> its BASIC line number (the first line on it)."""
+        if self._labels is None:
+            self._labels = {}
+            for line in self.analysis.program.lines:
+                self._labels.setdefault(line.coord.line, line.number)
+        return self._labels
 
     def run(self) -> None:
         self.host.body = self.rewrite(self.host.body)
@@ -87,7 +96,7 @@ class Offloader:
                 launch = vectorize(plan, self.analysis, name, tile)
         except NotParallel as why:
             decision = ir.LoopDecision(
-                stmt.label, stmt.coord, False, "host", _reason(why, stmt, self.analysis)
+                stmt.label, stmt.coord, False, "host", _reason(why, stmt, self.basic_labels())
             )
             self.host.decisions.append(decision)
             node.body = self.rewrite(node.body)
@@ -121,20 +130,14 @@ class Offloader:
         return name
 
 
-def _reason(why: NotParallel, stmt: ast.For, analysis: Analysis) -> str:
-    """The reason, with the BASIC line it points at when that is not the FOR's own."""
+def _reason(why: NotParallel, stmt: ast.For, labels: dict[int, int | None]) -> str:
+    """The reason, with the BASIC line it points at when that is not the FOR's own
+    (`labels`: source line -> BASIC line number)."""
     coord = why.coord
     if coord is None or not coord.line or coord.line == stmt.coord.line:
         return why.reason
-    label = _basic_label(analysis, coord.line)
+    label = labels.get(coord.line)
     return f"{why.reason}, line {label}" if label is not None else why.reason
-
-
-def _basic_label(analysis: Analysis, source_line: int) -> int | None:
-    for line in analysis.program.lines:
-        if line.coord.line == source_line:
-            return line.number
-    return None
 
 
 def place_to_host(nodes, kernel_arrays: set[str], launched: bool):

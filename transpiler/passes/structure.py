@@ -317,27 +317,21 @@ class _Procedure:
         """Jumps into positions [lo, hi) from outside them (as (position, source,
         target)); `skip`: positions whose jumps do not count."""
         skip = {skip} if isinstance(skip, int) else set(skip)
-        found = []
-        for p, item in enumerate(seq.items):
-            if lo <= p < hi or p in skip:
-                continue
-            for source, target in item.edges:
-                tp = seq.position.get(target)
-                if tp is not None and lo <= tp < hi and not self.flow.is_end(target):
-                    found.append((p, source, target))
-        return found
+        return [
+            (p, source, target)
+            for p, source, target in seq.edges_into(lo, hi)
+            if not (lo <= p < hi or p in skip) and not self.flow.is_end(target)
+        ]
 
     def loop_at(self, seq: Sequence, p: int, hi: int, ctx: _Ctx):
         """A loop made by backward GOTOs to item p, if there is one: (node, next p)."""
         head = seq.items[p]
         if not head.is_target or head.index in ctx.continues or head.kind == "end":
             return None
-        sources = [
-            q for q in range(p, len(seq.items)) for _, t in seq.items[q].edges if t == head.index
-        ]
-        if not sources:
+        sources = seq.sources_of(head.index)  # positions, ascending
+        if not sources or sources[-1] < p:
             return None
-        last = max(sources)
+        last = sources[-1]
         if last >= hi:
             self.fail_range(seq, p, last, "a loop entered from outside")
         outside = self.entries(seq, p + 1, last + 1)

@@ -135,6 +135,11 @@ class Dataflow:
     def _liveness(self) -> list[set[str]]:
         flow = self.flow
         n = flow.n
+        # Every RETURN may go back to every return point: one extra node, n, stands for
+        # them all (RETURN -> n -> each return point), so the graph has as many edges as
+        # RETURNs plus return points, not their product.  It reads and writes nothing,
+        # so the live sets of the statements are the same.
+        hub = n
         return_points = sorted({flow.flow_to(g + 1) for g in flow.gosubs})
         succ: list[list[int]] = []
         for i, stmt in enumerate(flow.stmts):
@@ -142,28 +147,32 @@ class Dataflow:
             if is_gosub(stmt):
                 out += [t for t in flow.gosub_targets(i) if t < n]
             elif isinstance(stmt, ast.Return):
-                out += [r for r in return_points if r < n]
+                out.append(hub)
             succ.append(out)
-        preds: list[list[int]] = [[] for _ in range(n)]
+        succ.append([r for r in return_points if r < n])
+        preds: list[list[int]] = [[] for _ in range(n + 1)]
         for i, out in enumerate(succ):
             for s in out:
                 preds[s].append(i)
-        live_in: list[set[str]] = [set() for _ in range(n)]
-        work = list(range(n))
-        queued = [True] * n
+        reads = self.reads + [set()]
+        writes = self.writes + [set()]
+        live_in: list[set[str]] = [set() for _ in range(n + 1)]
+        work = list(range(n + 1))
+        queued = [True] * (n + 1)
         while work:
             i = work.pop()
             queued[i] = False
             out: set[str] = set()
             for s in succ[i]:
                 out |= live_in[s]
-            new = self.reads[i] | (out - self.writes[i])
+            new = reads[i] | (out - writes[i])
             if new != live_in[i]:
                 live_in[i] = new
                 for p in preds[i]:
                     if not queued[p]:
                         queued[p] = True
                         work.append(p)
+        del live_in[hub]
         return live_in
 
     def live_at(self, index: int) -> set[str]:

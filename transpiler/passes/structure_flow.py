@@ -51,6 +51,9 @@ class Flow:
         self.n = len(analysis.stmts)
         self.static = static_arrays(analysis)
         self._labels = self._make_labels()
+        # Both asked about every statement many times over: computed once.
+        self._passive = [self._is_passive(stmt) for stmt in self.stmts]
+        self._openers = set(analysis.for_next) | set(analysis.while_wend) | set(analysis.if_parts)
         # every GOSUB statement (and ON ... GOSUB) in the flat list
         self.gosubs = [
             i
@@ -62,7 +65,9 @@ class Flow:
 
     def passive(self, index: int) -> bool:
         """Does the statement do nothing when it runs?"""
-        stmt = self.stmts[index]
+        return self._passive[index]
+
+    def _is_passive(self, stmt: ast.Stmt) -> bool:
         if isinstance(stmt, _DECLARATIONS):
             return True
         if isinstance(stmt, ast.Dim):
@@ -77,12 +82,12 @@ class Flow:
 
     def flow_to(self, index: int) -> int:
         """The statement that runs when control falls through to `index`."""
-        stmts = self.stmts
+        stmts, passive = self.stmts, self._passive
         while index < self.n:
             stmt = stmts[index]
             if isinstance(stmt, (ast.Else, ast.ElseIf)):
                 index = self.endif_of(index) + 1  # the end of a branch: skip the others
-            elif self.passive(index):
+            elif passive[index]:
                 index += 1
             else:
                 break
@@ -128,8 +133,7 @@ class Flow:
         return self.flow_to(parts.endif_index + 1)
 
     def is_opener(self, index: int) -> bool:
-        a = self.a
-        return index in a.for_next or index in a.while_wend or index in a.if_parts
+        return index in self._openers
 
     def contains(self, opener: int, index: int) -> bool:
         """Is `index` inside the block of `opener` (after the opener, up to its closer)?"""

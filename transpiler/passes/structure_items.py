@@ -15,6 +15,7 @@ structured control flow, or groups items into a dispatch loop where it cannot.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from .. import ast
@@ -55,6 +56,40 @@ class Sequence:
         for p, item in enumerate(self.items):
             if item.is_target:
                 self.position.setdefault(item.index, p)
+        self._sources: dict[int, list[int]] | None = None
+        self._holding: list[tuple[int, int, int]] | None = None
+        self._landing: list[tuple[int, int, int, int, int]] | None = None
+
+    def sources_of(self, target: int) -> list[int]:
+        """The positions of the items with an edge to statement `target`, ascending
+        (one entry per edge)."""
+        if self._sources is None:
+            self._sources = {}
+            for p, item in enumerate(self.items):
+                for _, t in item.edges:
+                    self._sources.setdefault(t, []).append(p)
+        return self._sources.get(target, [])
+
+    def edges_into(self, lo: int, hi: int) -> list[tuple[int, int, int]]:
+        """The edges (position, source, target) whose target lands on a position in
+        [lo, hi), in item order."""
+        if self._landing is None:
+            landing = []
+            for p, item in enumerate(self.items):
+                for source, target in item.edges:
+                    tp = self.position.get(target)
+                    if tp is not None:
+                        landing.append((tp, len(landing), p, source, target))
+            landing.sort()
+            self._landing = landing
+        landing = self._landing
+        i = bisect_left(landing, (lo,))
+        found = []
+        while i < len(landing) and landing[i][0] < hi:
+            found.append(landing[i][1:])
+            i += 1
+        found.sort()
+        return [edge[1:] for edge in found]
 
     def statement_at(self, p: int) -> int:
         """The statement control reaches at position p (the exit at the end)."""
@@ -70,12 +105,27 @@ class Sequence:
 
     def item_holding(self, index: int) -> int | None:
         """The position of the item covering statement `index` (None: not here)."""
-        for p, item in enumerate(self.items):
-            if item.kind == "dispatch":
-                if any(part.index <= index <= part.last for part in item.parts):
-                    return p
-            elif item.index <= index <= item.last:
-                return p
+        if self._holding is None:
+            # (first statement, position, last statement) of every item (of every part of
+            # a dispatch), sorted.  Items cover disjoint ranges of statements, except
+            # the end of one IF branch and the test of the next (both at its head).
+            spans = []
+            for p, item in enumerate(self.items):
+                for part in item.parts if item.kind == "dispatch" else (item,):
+                    spans.append((part.index, p, part.last))
+            spans.sort()
+            self._holding = spans
+        spans = self._holding
+        i = bisect_right(spans, (index, len(self.items))) - 1
+        if i < 0:
+            return None
+        first = spans[i][0]
+        while i > 0 and spans[i - 1][0] == first:
+            i -= 1  # the first item in order, as a scan would find
+        while i < len(spans) and spans[i][0] == first:
+            if index <= spans[i][2]:
+                return spans[i][1]
+            i += 1
         return None
 
 
@@ -96,6 +146,7 @@ class ItemBuilder:
         # GOSUB targets that the dispatch loop handles, and where their RETURNs go back to
         self.stacked_targets = stacked_targets
         self.stacked_returns = stacked_returns
+        self._sorted_members: list[int] | None = None
 
     def build(self, lo: int, hi: int, exit: int) -> Sequence:
         items: list[Item] = []
@@ -106,7 +157,7 @@ class ItemBuilder:
     # ----------------------------------------------------------------- collecting
 
     def _collect(self, lo: int, hi: int, items: list[Item], comments: list[int]) -> None:
-        flow, stmts = self.flow, self.flow.stmts
+        flow, stmts, members = self.flow, self.flow.stmts, self.members
         k = lo
         while k < hi:
             stmt = stmts[k]
@@ -117,9 +168,10 @@ class ItemBuilder:
             if flow.passive(k):
                 k += 1
                 continue
-            if k not in self.members:  # dead here (or another procedure's code)
+            if k not in members:  # dead here (or another procedure's code)
                 comments.clear()
                 k = flow.closer(k) + 1 if flow.is_opener(k) else k + 1
+                k = self._skip_foreign(k, hi, comments)
                 continue
             if flow.is_opener(k):
                 if k in self.lowered:
@@ -134,6 +186,43 @@ class ItemBuilder:
             items.append(self._statement(k, comments))
             comments.clear()
             k += 1
+
+    def _skip_foreign(self, k: int, hi: int, comments: list[int]) -> int:
+        """Where the scan of [k, hi) reaches something of this procedure, having just
+        left a statement that is not (`comments` is empty): what a statement by
+        statement scan would do, without visiting the statements in between (a
+        subroutine's sequence is often the whole program).
+
+        The scan visits the statements of one nesting level.  The next statement that
+        belongs to the procedure, m, is on that level unless a block that does not
+        belong holds it: then the scan goes on at that block's opener (the outermost
+        one after k).  Either way, only the REMs right before that point (with passive
+        statements between them, no block closer) reach it as comments."""
+        if self._sorted_members is None:
+            self._sorted_members = sorted(self.members)
+        order = self._sorted_members
+        i = bisect_left(order, k)
+        stop = order[i] if i < len(order) and order[i] < hi else hi
+        if stop < hi:
+            enclosing, outer = self.flow.a.enclosing, None
+            opener = enclosing[stop]
+            while opener is not None and opener >= k:
+                outer, opener = opener, enclosing[opener]
+            if outer is not None:
+                stop = outer
+        stmts, flow = self.flow.stmts, self.flow
+        found = []
+        p = stop - 1
+        while p >= k:
+            stmt = stmts[p]
+            if isinstance(stmt, ast.Rem):
+                found.append(p)
+            elif not flow.passive(p) or isinstance(stmt, ast.EndIf):
+                break
+            p -= 1
+        found.reverse()
+        comments.extend(found)
+        return stop
 
     def _statement(self, k: int, comments: list[int]) -> Item:
         stmt = self.flow.stmts[k]

@@ -1,0 +1,76 @@
+"""clang-format of generated C++ in pieces, side by side (cuda_host.format_cpp).
+
+A long .cu file is cut at the SPLIT lines the printers write between top-level pieces
+(the kernels, the host part) and the runs of pieces are formatted by separate
+clang-format processes at once.  That is only right if the result is, byte for byte,
+what one clang-format process writes for the whole file: checked here on every example
+and on random programs, cut into as many runs as possible.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import EXAMPLES
+from tests.programgen import random_program
+from transpiler import driver
+from transpiler.backends import cuda_host
+from transpiler.backends.cuda_host import SPLIT, format_cpp, join_pieces
+from transpiler.errors import SourceFile
+from transpiler.options import Options
+
+PROGRAMS = sorted(EXAMPLES.glob("*.bas"))
+
+
+def _raw_and_formatted(name: str, text: str, monkeypatch) -> tuple[str, str]:
+    """The program's C++ before formatting (with its SPLIT lines), and as generated."""
+    analysis = driver.front_end(SourceFile(name, text), Options())
+    seen = []
+    real = cuda_host.format_cpp
+
+    def capture(code, *args, **kwargs):
+        seen.append(code)
+        return real(code, *args, **kwargs)
+
+    monkeypatch.setattr(cuda_host, "format_cpp", capture)
+    code = driver.generate(analysis, "cuda")
+    monkeypatch.undo()
+    [raw] = seen
+    return raw, code
+
+
+def _check(raw: str, code: str) -> None:
+    assert SPLIT not in code
+    whole = cuda_host._clang_format(raw.replace(SPLIT + "\n", "\n"))
+    assert code == whole
+    for jobs in (2, 3, 64):
+        assert format_cpp(raw, jobs=jobs, parallel_lines=1) == whole, jobs
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
+def test_examples_formatted_in_pieces_are_formatted_as_a_whole(path, monkeypatch):
+    raw, code = _raw_and_formatted(path.name, path.read_text(), monkeypatch)
+    if "@ct" in raw or "__global__" in raw:
+        assert raw.count(SPLIT) >= 2  # around the kernels, between them
+    _check(raw, code)
+
+
+@pytest.mark.parametrize("seed", [5, 11])
+def test_random_programs_formatted_in_pieces_are_formatted_as_a_whole(seed, monkeypatch):
+    raw, code = _raw_and_formatted(
+        f"rand{seed}.bas", random_program(seed=seed, statements=150), monkeypatch
+    )
+    assert raw.count(SPLIT) > 5
+    _check(raw, code)
+
+
+def test_join_pieces_leaves_one_blank_line_between_pieces():
+    joined = join_pieces(["int a;\n\n\n", "", "\n\nint b;", "  \n"])
+    assert joined == f"int a;\n{SPLIT}\nint b;\n"
+    assert format_cpp(joined) == "int a;\n\nint b;\n"
+    assert format_cpp(joined, jobs=2, parallel_lines=1) == "int a;\n\nint b;\n"
+
+
+def test_a_file_without_split_lines_is_formatted_in_one_piece():
+    code = "int  f( ) {return 1;}\n"
+    assert format_cpp(code, jobs=8, parallel_lines=1) == "int f() {\n  return 1;\n}\n"
