@@ -20,7 +20,7 @@ this IR exists; templates only lay it out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal, Union
 
 from .errors import Coord
@@ -391,3 +391,15 @@ class KernelLibrary:
     scalars: list[ScalarParam]
     arrays: list[HostArray]
     outputs: list[str]
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    """The field names of an IR node class, cached: passes walk nodes field by field, and
+    `dataclasses.fields` is slow enough to show in profiles."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names

@@ -3,23 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 from .. import ir
 
 _READS = (ir.Load, ir.Gather)
 _WRITES = (ir.Store, ir.Scatter, ir.AtomicAdd, ir.AtomicMax)
 _READ_MODIFY_WRITE = (ir.AtomicAdd, ir.AtomicMax)
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
-    return names
 
 
 def array_access(body: list[ir.KStmt]) -> tuple[set[str], set[str]]:
@@ -33,7 +21,7 @@ def array_access(body: list[ir.KStmt]) -> tuple[set[str], set[str]]:
             reads.add(node.array)
         if isinstance(node, _WRITES):
             writes.add(node.array)
-        for name in _field_names(type(node)):
+        for name in ir.field_names(type(node)):
             value = getattr(node, name)
             if isinstance(value, (ir.KExpr, ir.KStmt, ir.ViewSlice)):
                 pending.append(value)

@@ -7,8 +7,6 @@ until nothing changes.
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 from .. import ir
 
 
@@ -43,19 +41,9 @@ def _prune(stmts: list[ir.KStmt], used: set[str]) -> bool:
     return changed
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
-    return names
-
-
 def _reads(stmts: list[ir.KStmt], used: set[str]) -> None:
     for s in stmts:
-        for name in _field_names(type(s)):
+        for name in ir.field_names(type(s)):
             value = getattr(s, name)
             if isinstance(value, ir.KExpr):
                 _expr_reads(value, used)
@@ -74,7 +62,7 @@ def _expr_reads(e: ir.KExpr, used: set[str]) -> None:
     if isinstance(e, ir.Local):
         used.add(e.name)
         return
-    for name in _field_names(type(e)):
+    for name in ir.field_names(type(e)):
         value = getattr(e, name)
         if isinstance(value, ir.KExpr):
             _expr_reads(value, used)
