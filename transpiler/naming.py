@@ -63,13 +63,10 @@ def _base(basic_name: str) -> str:
     return ident
 
 
-_BUILTINS: frozenset[str] | None = None
+_BUILTINS = frozenset(dir(builtins))
 
 
 def python_reserved(ident: str) -> bool:
-    global _BUILTINS
-    if _BUILTINS is None:
-        _BUILTINS = frozenset(dir(builtins))
     return (
         keyword.iskeyword(ident)
         or keyword.issoftkeyword(ident)

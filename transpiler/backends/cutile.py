@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from .. import __version__, ir
 from ..errors import BasicError, Coord, SourceFile
 from ..naming import Namer
-from .cutile_expr import NP_DTYPES, CutileExprPrinter, shape_tuple
+from .cutile_expr import NP_DTYPES, CutileExprPrinter
+from .python_host_origin import comment_text
 from .render import render
 
 # Ruff's formatter writes Black's style (tests check the output against black itself)
@@ -75,13 +76,6 @@ def docstring_safe(text: str) -> str:
     return "".join(out)
 
 
-def comment_safe(text: str) -> str:
-    """Text for a `#` comment: one line, printable."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
-
-
 class OriginComments:
     """`# 50 LET C(BID) = ...` above the first IR statement translated from each BASIC
     statement (later IR statements of the same statement get none)."""
@@ -98,7 +92,7 @@ class OriginComments:
                 key = o.coord.line  # one comment per BASIC source line
                 if key != self._last:
                     label = f"{o.label} " if o.label is not None else ""
-                    self._text[id(s)] = "# " + comment_safe(f"{label}{o.text}")
+                    self._text[id(s)] = "# " + comment_text(f"{label}{o.text}")
                     self._last = key
             for attr in ("body", "then_body", "else_body"):
                 inner = getattr(s, attr, None)
