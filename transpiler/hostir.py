@@ -14,7 +14,6 @@ carry a `# 40 FOR I = 1 TO N` comment above each translated statement.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from . import ast, ir
 from .model import Analysis

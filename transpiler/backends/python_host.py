@@ -19,7 +19,7 @@ from __future__ import annotations
 from .. import __version__, ast, hostir
 from ..model import Analysis
 from ..naming import Namer
-from ..passes.structure_dataflow import expression_reads, statement_reads
+from ..passes.liveness import expression_reads, statement_reads
 from ..passes.structure_flow import static_arrays
 from .cutile import docstring_safe, format_python
 from .python_host_expr import ExprPrinter

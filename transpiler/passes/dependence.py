@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from .. import ast, hostir
 from ..model import Analysis
 from .exprutil import Affine, affine, constant_value, same_expr
-from .liveness import expr_vars
+from .liveness import expression_reads
 
 MAX_LANE_DIMS = 2
 _REVERSED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -144,7 +144,7 @@ def _lane_space(loop: hostir.ForLoop, analysis: Analysis) -> tuple[list[LaneDim]
         except NotParallel:
             break
         outer_vars = {d.var for d in dims}
-        bound_vars = expr_vars(inner.stmt.limit, analysis)
+        bound_vars = expression_reads(analysis, inner.stmt.limit)
         set_before = _assigned_scalars(before)
         if bound_vars & (outer_vars | set_before) or not all(_is_scalar_let(n) for n in before):
             break
@@ -167,7 +167,7 @@ def _reads_before_set(lets: list[hostir.HNode], analysis: Analysis) -> bool:
     set_so_far: set[str] = set()
     assigned = _assigned_scalars(lets)
     for node in lets:
-        reads = expr_vars(node.stmt.value, analysis) & assigned
+        reads = expression_reads(analysis, node.stmt.value) & assigned
         if reads - set_so_far:
             return True
         set_so_far.add(node.stmt.target.name)
@@ -507,7 +507,7 @@ def _upward_exposed(body, analysis, lane_vars, reduction_nodes) -> dict[str, ast
     exposed: dict[str, ast.Node] = {}
 
     def reads(expr: ast.Node, defined: set[str]) -> None:
-        for var in expr_vars(expr, analysis):
+        for var in expression_reads(analysis, expr):
             if var not in defined and var not in lane_vars and var not in exposed:
                 exposed[var] = expr
 

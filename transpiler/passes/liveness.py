@@ -1,76 +1,118 @@
-"""Which simple variables are live (may be read before being written) at each statement.
+"""Which simple variables a statement reads and writes, and which are live (may be read
+before being written) at each statement.
 
-The offload pass needs it to know whether a scalar that a parallel loop uses as a
-per-iteration temporary is read after the loop: if it is, BASIC's "value of the last
-iteration" must survive, and the loop stays on the host.
+One solver serves two graphs: the offload pass's (`live_in`, over `cfg.successors`: is a
+parallel loop's per-iteration temporary read after the loop? then BASIC's "value of the
+last iteration" must survive, and the loop stays on the host) and the host structuring's
+(`structure_dataflow.Dataflow`, over its own flow graph).
+
+A DEF FN call reads every variable the function's body reads (directly or through other
+functions), its parameters excepted.
 """
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Sequence, Set
 
 from .. import ast
 from ..model import Analysis
 from .cfg import successors
 
 
-def expr_vars(expr: ast.Node, analysis: Analysis) -> set[str]:
-    """Simple variables an expression reads, including through DEF FN calls."""
+def expression_reads(analysis: Analysis, expr: ast.Node, params=frozenset()) -> set[str]:
+    """The simple variables an expression reads, DEF FN bodies included."""
     found: set[str] = set()
-    _collect(expr, analysis, found, set())
+    for node in expr.walk():
+        if isinstance(node, ast.Var) and node.name not in params:
+            found.add(node.name)
+        elif isinstance(node, ast.Call) and node.name in analysis.functions:
+            found |= function_reads(analysis, node.name)
     return found
 
 
-def _collect(node: ast.Node, analysis: Analysis, found: set[str], seen_fns: set[str]) -> None:
-    for sub in node.walk():
-        if isinstance(sub, ast.Var):
-            found.add(sub.name)
-        elif isinstance(sub, ast.Call) and sub.name in analysis.functions and sub.name not in seen_fns:
-            fn = analysis.functions[sub.name]
-            seen_fns.add(sub.name)
-            inner: set[str] = set()
-            _collect(fn.body, analysis, inner, seen_fns)
-            found.update(inner - set(fn.params))
+def function_reads(analysis: Analysis, name: str, _active=None) -> set[str]:
+    """The program's variables a DEF FN body reads (its parameters are its own)."""
+    active = _active or set()
+    if name in active:
+        return set()  # recursion is an error reported by the front end
+    active.add(name)
+    fn = analysis.functions[name]
+    found: set[str] = set()
+    for node in fn.body.walk():
+        if isinstance(node, ast.Var) and node.name not in fn.params:
+            found.add(node.name)
+        elif isinstance(node, ast.Call) and node.name in analysis.functions:
+            found |= function_reads(analysis, node.name, active)
+    active.discard(name)
+    return found
 
 
-def uses_defs(stmt: ast.Stmt, analysis: Analysis) -> tuple[set[str], set[str]]:
-    """(variables read, variables written) by one flat statement."""
-    uses: set[str] = set()
-    defs: set[str] = set()
-
-    def read(node: ast.Node | None) -> None:
-        if node is not None:
-            uses.update(expr_vars(node, analysis))
-
-    def write(target: ast.Node) -> None:
-        if isinstance(target, ast.Var):
-            defs.add(target.name)
-        elif isinstance(target, ast.Index):
-            for index in target.indices:
-                read(index)
-
+def statement_reads(analysis: Analysis, stmt: ast.Stmt) -> set[str]:
+    """The simple variables a flat statement reads (a DEF FN's body is read where the
+    function is called, not where it is defined)."""
+    found: set[str] = set()
     if isinstance(stmt, ast.Let):
-        read(stmt.value)
-        write(stmt.target)
+        targets, exprs = [stmt.target], [stmt.value]
     elif isinstance(stmt, (ast.Read, ast.Input)):
-        for target in stmt.targets:
-            write(target)
+        targets, exprs = stmt.targets, []
     elif isinstance(stmt, ast.For):
-        read(stmt.start)
-        read(stmt.limit)
-        read(stmt.step)
-        defs.add(stmt.var.name)
+        targets, exprs = [stmt.var], [e for e in (stmt.start, stmt.limit, stmt.step) if e]
     elif isinstance(stmt, ast.Next):
-        for var in stmt.vars:
-            uses.add(var.name)
-            defs.add(var.name)
+        targets, exprs = [], list(stmt.vars)
     elif isinstance(stmt, ast.DefFn):
-        pass  # the body runs where the function is called
+        return found
     else:
-        for child in stmt.children():
-            if isinstance(child, (ast.Expr, ast.Tab, ast.MatExpr, ast.ArrayDecl)):
-                read(child)
-    return uses, defs
+        targets, exprs = [], [stmt]
+    for target in targets:
+        if isinstance(target, ast.Index):
+            exprs.extend(target.indices)
+    for e in exprs:
+        found |= expression_reads(analysis, e)
+    return found
+
+
+def statement_writes(stmt: ast.Stmt) -> set[str]:
+    """The simple variables a statement assigns (always, when it completes)."""
+    if isinstance(stmt, ast.Let):
+        targets = [stmt.target]
+    elif isinstance(stmt, (ast.Read, ast.Input)):
+        targets = stmt.targets
+    elif isinstance(stmt, ast.For):
+        targets = [stmt.var]
+    elif isinstance(stmt, ast.Next):
+        targets = list(stmt.vars)
+    else:
+        return set()
+    return {t.name for t in targets if isinstance(t, ast.Var)}
+
+
+def solve(
+    succ: Sequence[Sequence[int]], reads: Sequence[Set[str]], writes: Sequence[Set[str]]
+) -> list[frozenset[str]]:
+    """live[i] = reads[i] | (union of live[s] for s in succ[i]) - writes[i], the least
+    fixpoint, by a worklist over the predecessors of what changed."""
+    n = len(succ)
+    preds: list[list[int]] = [[] for _ in range(n)]
+    for i, out in enumerate(succ):
+        for s in out:
+            preds[s].append(i)
+    live: list[frozenset[str]] = [frozenset()] * n
+    work = list(range(n))  # popped from the end: the last statement first
+    queued = [True] * n
+    while work:
+        i = work.pop()
+        queued[i] = False
+        out: set[str] = set()
+        for s in succ[i]:
+            out |= live[s]
+        new = frozenset(reads[i] | (out - writes[i]))
+        if new != live[i]:
+            live[i] = new
+            for p in preds[i]:
+                if not queued[p]:
+                    queued[p] = True
+                    work.append(p)
+    return live
 
 
 def live_in(analysis: Analysis) -> list[frozenset[str]]:
@@ -89,29 +131,7 @@ def live_in(analysis: Analysis) -> list[frozenset[str]]:
             succ[i] = [hub]
     succ.append([])  # n: the end of the program
     succ.append(hub_succ or [])  # n + 1: the RETURN hub
-    pred: list[list[int]] = [[] for _ in range(n + 2)]
-    for i, targets in enumerate(succ):
-        for t in targets:
-            pred[t].append(i)
-    info = [uses_defs(s, analysis) for s in stmts]
-    info.append((set(), set()))  # the end
-    info.append((set(), set()))  # the RETURN hub
-    live: list[frozenset[str]] = [frozenset()] * (n + 2)
-    work = deque([*range(n - 1, -1, -1), hub])
-    queued = [True] * (n + 2)
-    queued[n] = False  # never changes
-    while work:
-        i = work.popleft()
-        queued[i] = False
-        out: set[str] = set()
-        for t in succ[i]:
-            out |= live[t]
-        uses, defs = info[i]
-        new = frozenset(uses | (out - defs))
-        if new != live[i]:
-            live[i] = new
-            for p in pred[i]:
-                if not queued[p]:
-                    queued[p] = True
-                    work.append(p)
-    return live[: n + 1]
+    nothing: set[str] = set()
+    reads = [statement_reads(analysis, s) for s in stmts] + [nothing, nothing]
+    writes = [statement_writes(s) for s in stmts] + [nothing, nothing]
+    return solve(succ, reads, writes)[: n + 1]

@@ -14,74 +14,9 @@ body reads (directly or through other functions).
 from __future__ import annotations
 
 from .. import ast
-from ..model import Analysis
+from .liveness import solve, statement_reads, statement_writes
 from .structure_flow import Flow
 from .structure_procs import Procedures, is_gosub
-
-
-def expression_reads(analysis: Analysis, expr: ast.Node, params=frozenset()) -> set[str]:
-    """The simple variables an expression reads, DEF FN bodies included."""
-    found: set[str] = set()
-    for node in expr.walk():
-        if isinstance(node, ast.Var) and node.name not in params:
-            found.add(node.name)
-        elif isinstance(node, ast.Call) and node.name in analysis.functions:
-            found |= function_reads(analysis, node.name)
-    return found
-
-
-def function_reads(analysis: Analysis, name: str, _active=None) -> set[str]:
-    """The program's variables a DEF FN body reads (its parameters are its own)."""
-    active = _active or set()
-    if name in active:
-        return set()  # recursion is an error reported by the front end
-    active.add(name)
-    fn = analysis.functions[name]
-    found: set[str] = set()
-    for node in fn.body.walk():
-        if isinstance(node, ast.Var) and node.name not in fn.params:
-            found.add(node.name)
-        elif isinstance(node, ast.Call) and node.name in analysis.functions:
-            found |= function_reads(analysis, node.name, active)
-    active.discard(name)
-    return found
-
-
-def statement_reads(analysis: Analysis, stmt: ast.Stmt) -> set[str]:
-    found: set[str] = set()
-    if isinstance(stmt, ast.Let):
-        targets, exprs = [stmt.target], [stmt.value]
-    elif isinstance(stmt, (ast.Read, ast.Input)):
-        targets, exprs = stmt.targets, []
-    elif isinstance(stmt, ast.For):
-        targets, exprs = [stmt.var], [e for e in (stmt.start, stmt.limit, stmt.step) if e]
-    elif isinstance(stmt, ast.Next):
-        targets, exprs = [], list(stmt.vars)
-    elif isinstance(stmt, ast.DefFn):
-        return found
-    else:
-        targets, exprs = [], [stmt]
-    for target in targets:
-        if isinstance(target, ast.Index):
-            exprs.extend(target.indices)
-    for e in exprs:
-        found |= expression_reads(analysis, e)
-    return found
-
-
-def statement_writes(stmt: ast.Stmt) -> set[str]:
-    """The simple variables a statement assigns (always, when it completes)."""
-    if isinstance(stmt, ast.Let):
-        targets = [stmt.target]
-    elif isinstance(stmt, (ast.Read, ast.Input)):
-        targets = stmt.targets
-    elif isinstance(stmt, ast.For):
-        targets = [stmt.var]
-    elif isinstance(stmt, ast.Next):
-        targets = list(stmt.vars)
-    else:
-        return set()
-    return {t.name for t in targets if isinstance(t, ast.Var)}
 
 
 class Dataflow:
@@ -132,7 +67,7 @@ class Dataflow:
 
     # ----------------------------------------------------------------- liveness
 
-    def _liveness(self) -> list[set[str]]:
+    def _liveness(self) -> list[frozenset[str]]:
         flow = self.flow
         n = flow.n
         # Every RETURN may go back to every return point: one extra node, n, stands for
@@ -150,31 +85,9 @@ class Dataflow:
                 out.append(hub)
             succ.append(out)
         succ.append([r for r in return_points if r < n])
-        preds: list[list[int]] = [[] for _ in range(n + 1)]
-        for i, out in enumerate(succ):
-            for s in out:
-                preds[s].append(i)
-        reads = self.reads + [set()]
-        writes = self.writes + [set()]
-        live_in: list[set[str]] = [set() for _ in range(n + 1)]
-        work = list(range(n + 1))
-        queued = [True] * (n + 1)
-        while work:
-            i = work.pop()
-            queued[i] = False
-            out: set[str] = set()
-            for s in succ[i]:
-                out |= live_in[s]
-            new = reads[i] | (out - writes[i])
-            if new != live_in[i]:
-                live_in[i] = new
-                for p in preds[i]:
-                    if not queued[p]:
-                        queued[p] = True
-                        work.append(p)
-        del live_in[hub]
-        return live_in
+        live = solve(succ, self.reads + [set()], self.writes + [set()])
+        return live[:hub]
 
-    def live_at(self, index: int) -> set[str]:
+    def live_at(self, index: int) -> frozenset[str]:
         """Variables that may be read, before being assigned, from statement `index` on."""
-        return self._live[index] if index < self.flow.n else set()
+        return self._live[index] if index < self.flow.n else frozenset()

@@ -31,12 +31,12 @@ from .. import irbuild as B
 from .. import ir
 from ..ir import KExpr, TileType
 from ..model import Analysis
-from .dependence import LaneDim, LoopPlan, NotParallel, Reduction
+from .dependence import LoopPlan, NotParallel, Reduction
 from .exprutil import Affine, affine, constant_value
 from .kernel_access import array_access
 from .kernel_lowering import origin_of
 from .kernel_cleanup import remove_dead_lets
-from .liveness import expr_vars
+from .liveness import expression_reads
 
 _UNARY = {
     "ABS": "abs",
@@ -580,7 +580,7 @@ class _Vectorizer:
     # ------------------------------------------------------------------ expressions
 
     def _is_uniform(self, expr: ast.Expr) -> bool:
-        for var in expr_vars(expr, self.analysis):
+        for var in expression_reads(self.analysis, expr):
             if var in self.plan.lane_vars or (var in self.plan.privates and var not in self.uniform):
                 return False
         return not any(isinstance(n, ast.Index) for n in expr.walk())
