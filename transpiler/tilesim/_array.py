@@ -27,6 +27,15 @@ def scalar_int(value, what: str) -> int:
     raise TileTypeError(f"{what} must be a signed integer scalar, got {value!r}")
 
 
+def scalar_index(value, what: str) -> int | np.ndarray:
+    """`scalar_int`, or the (batch,) int64 values of a batched scalar (`_batch.py`)."""
+    if isinstance(value, Tile) and value._batched:
+        if value.ndim != 0 or not value.dtype.is_integral or not value.dtype.signed:
+            raise TileTypeError(f"{what} must be a signed integer scalar, got a batched tile")
+        return value._raw.astype(np.int64)
+    return scalar_int(value, what)
+
+
 class Array:
     """A global array as seen by a kernel."""
 

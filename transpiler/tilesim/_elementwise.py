@@ -3,6 +3,7 @@
 Typing follows cuda/tile/_ir/arithmetic_ops.py: operands are promoted to a common dtype
 (`_dtypes.promote_operands`), shapes broadcast NumPy-style, and two Python constants fold
 with Python semantics, as the compiler folds them.  Integer arithmetic wraps like the GPU.
+Batched operands (`_batch.py`) broadcast by their logical shapes; the result is batched.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 from cuda.tile import RoundingMode
 
 from . import _dtypes as dt
+from ._batch import align, batch_size, lead
 from ._dtypes import DType
 from ._errors import NotSimulatedError, TileTypeError, TileValueError
 from ._tile import Tile, is_loose
@@ -23,9 +25,9 @@ from ._tile import Tile, is_loose
 _EXACT_ROUNDING = (None, RoundingMode.RN, RoundingMode.FULL, RoundingMode.APPROX)
 
 
-def make_tile(values, dtype: DType) -> Tile:
+def make_tile(values, dtype: DType, batched: bool = False) -> Tile:
     """A tile of `dtype` from values already in (or castable to) its storage type."""
-    return Tile(dt.round_to(values, dtype), dtype)
+    return Tile(dt.round_to(values, dtype), dtype, batched)
 
 
 def as_operand_dtype(x, what: str = "operand"):
@@ -88,6 +90,13 @@ def values_as(x, dtype: DType) -> np.ndarray:
     """The values of a tile or constant operand, converted to `dtype`."""
     if isinstance(x, Tile):
         return convert(x._values, x._dtype, dtype)
+    return constant_values(x, dtype)
+
+
+def batch_values_as(x, dtype: DType, ndim: int) -> np.ndarray:
+    """`values_as` for batched operands too, aligned for a result of logical rank `ndim`."""
+    if isinstance(x, Tile):
+        return align(convert(x._raw, x._dtype, dtype), x._batched, ndim)
     return constant_values(x, dtype)
 
 
@@ -297,24 +306,26 @@ def _bitwise_dtype(op: str, xd, yd) -> DType:
 
 def _apply(np_op, x, y, common: DType, result_dtype: DType) -> Tile:
     shape = broadcast_shape(_shape_of(x), _shape_of(y))
-    a = values_as(x, common)
-    b = values_as(y, common)
+    batch = batch_size(x, y)
+    a = batch_values_as(x, common, len(shape))
+    b = batch_values_as(y, common, len(shape))
     with np.errstate(all="ignore"):
         values = np_op(a, b)
     values = np.asarray(values)
+    shape = lead(batch) + shape
     if values.shape != shape:
         values = np.broadcast_to(values, shape)
-    return make_tile(values, result_dtype)
+    return make_tile(values, result_dtype, bool(batch))
 
 
 def _flush_operand(x):
     if isinstance(x, Tile) and x._dtype is dt.float32:
-        return Tile(_flush_subnormals(x._values), x._dtype)
+        return Tile(_flush_subnormals(x._raw), x._dtype, x._batched)
     return x
 
 
 def _flush_result(t: Tile) -> Tile:
-    return Tile(_flush_subnormals(t._values), t._dtype)
+    return Tile(_flush_subnormals(t._raw), t._dtype, t._batched)
 
 
 def divmod_(x, y):
@@ -398,12 +409,12 @@ def unary(op: str, x, *, rounding_mode=None, flush_to_zero=False):
         raise TileTypeError(f"{op}: Float inputs are not supported")
     dtype = x._dtype
     _check_rounding(rounding_mode, flush_to_zero, dtype, op)
-    values = _flush_subnormals(x._values) if flush_to_zero else x._values
+    values = _flush_subnormals(x._raw) if flush_to_zero else x._raw
     with np.errstate(all="ignore"):
         result = np.asarray(np_op(values))
     if flush_to_zero:
         result = _flush_subnormals(result)
-    return make_tile(result, dtype)
+    return make_tile(result, dtype, x._batched)
 
 
 def isnan(x):
@@ -412,7 +423,7 @@ def isnan(x):
         return math.isnan(x)
     if not xd.is_float:
         raise TileTypeError(f"isnan: unexpected input dtype {xd}")
-    return Tile(np.isnan(x._values), dt.bool_)
+    return Tile(np.isnan(x._raw), dt.bool_, x._batched)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -428,9 +439,11 @@ def where(cond, x, y):
         raise TileTypeError(f"where: condition of dtype {cd} is not numeric")
     common = dt.promote_operands(xd, yd)
     shape = broadcast_shape(_shape_of(cond), _shape_of(x), _shape_of(y))
-    c = values_as(cond, dt.bool_) if isinstance(cond, Tile) else np.asarray(bool(cond))
-    values = np.where(c, values_as(x, common), values_as(y, common))
-    return make_tile(np.broadcast_to(values, shape), common)
+    rank = len(shape)
+    c = batch_values_as(cond, dt.bool_, rank) if isinstance(cond, Tile) else np.asarray(bool(cond))
+    values = np.where(c, batch_values_as(x, common, rank), batch_values_as(y, common, rank))
+    batch = batch_size(cond, x, y)
+    return make_tile(np.broadcast_to(values, lead(batch) + shape), common, bool(batch))
 
 
 def astype(x, dtype, /, *, rounding_mode=None) -> Tile:
@@ -449,7 +462,7 @@ def astype(x, dtype, /, *, rounding_mode=None) -> Tile:
         raise NotSimulatedError(f"astype: rounding_mode={rounding_mode} is not simulated")
     if source is target:
         return x
-    return Tile(convert(x._values, source, target), target)
+    return Tile(convert(x._raw, source, target), target, x._batched)
 
 
 def dtype_constructor(dtype: DType, value) -> Tile:
@@ -482,10 +495,10 @@ def bitcast(x, /, dtype) -> Tile:
         )
     if dt.tfloat32 in (source, target):
         raise NotSimulatedError("bitcast to or from tfloat32 is not simulated")
-    values = np.array(x._values, order="C")  # ascontiguousarray would make 0-d 1-d
+    values = np.array(x._raw, order="C")  # ascontiguousarray would make 0-d 1-d
     if source is dt.bfloat16:  # stored as float32 whose low 16 bits are zero
         values = (values.view(np.uint32) >> 16).astype(np.uint16)
     if target is dt.bfloat16:
         bits = values.view(np.uint16).astype(np.uint32) << 16
-        return Tile(bits.view(np.float32), target)
-    return Tile(values.view(target.storage), target)
+        return Tile(bits.view(np.float32), target, x._batched)
+    return Tile(values.view(target.storage), target, x._batched)

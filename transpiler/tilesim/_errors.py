@@ -39,3 +39,10 @@ class DataRaceError(UndefinedBehaviorError):
 
 class NotSimulatedError(TileUnsupportedFeatureError):
     """Valid cuTile that this simulator does not model (a rounding mode, an fp8 dtype, ...)."""
+
+
+class NotBatchable(Exception):
+    """Internal: this kernel cannot run with all blocks batched; run it block by block.
+
+    Deliberately not a `TileError`: it never reaches the caller, `launch` falls back instead.
+    """

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _dtypes as dt
+from ._batch import align, batch_size, lead
 from ._constants import require_constant_int, require_constant_shape
 from ._elementwise import astype, binary, constant_values
 from ._errors import TileTypeError
@@ -24,12 +25,14 @@ def full(shape, fill_value, dtype) -> Tile:
     if isinstance(fill_value, Tile):
         if fill_value.ndim != 0 or fill_value.dtype.restricted:
             raise TileTypeError(f"fill_value must be a numeric scalar, got {fill_value!r}")
-        scalar = astype(fill_value, dtype)._values
+        scalar = astype(fill_value, dtype)._raw
+        batch = batch_size(fill_value)
     elif is_loose(fill_value):
-        scalar = constant_values(fill_value, dtype)
+        scalar, batch = constant_values(fill_value, dtype), 0
     else:
         raise TileTypeError(f"fill_value must be a scalar, got {type(fill_value).__name__}")
-    return Tile(np.broadcast_to(scalar, shape), dtype)
+    scalar = align(scalar, bool(batch), len(shape))
+    return Tile(np.broadcast_to(scalar, lead(batch) + shape), dtype, bool(batch))
 
 
 def zeros(shape, dtype) -> Tile:

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import builtins
 
+import numpy as np
 from cuda.tile import TileStaticAssertionError
 
+from . import _batch
 from ._elementwise import binary, divmod_, unary
-from ._errors import TileTypeError, UndefinedBehaviorError
+from ._errors import NotBatchable, TileTypeError, UndefinedBehaviorError
 from ._tile import Tile
 
 
@@ -183,6 +185,10 @@ def assume_divisible_by(x, divisor):
     """A promise to the compiler; the simulator checks it instead of trusting it."""
     if type(divisor) is not int or divisor <= 0:
         raise TileTypeError(f"divisor must be a positive constant integer, got {divisor!r}")
+    if isinstance(x, Tile) and x._batched:
+        if np.any(x._raw % divisor):
+            raise NotBatchable("assume_divisible_by fails for some block")
+        return x
     value = int(x._values) if isinstance(x, Tile) else x
     if value % divisor:
         raise UndefinedBehaviorError(f"assume_divisible_by({value}, {divisor}) is false")
@@ -192,7 +198,7 @@ def assume_divisible_by(x, divisor):
 def assert_(cond, /, message=None):
     if not isinstance(cond, Tile) or not cond.dtype.is_bool:
         raise TileTypeError(f"Type of condition must be bool, got {cond!r}")
-    if not cond._values.all():
+    if not cond._raw.all():
         raise AssertionError(message or "ct.assert_ failed")
 
 
@@ -224,11 +230,18 @@ def ensure_constant(value, /):
     return value
 
 
+def _require_block_by_block() -> None:
+    if _batch.current() is not None:
+        raise NotBatchable("each block prints in turn")
+
+
 def print(*args, sep=" ", end="\n"):
+    _require_block_by_block()
     builtins.print(*args, sep=sep, end=end)
 
 
 def printf(format, *args):
+    _require_block_by_block()
     values = []
     for arg in args:
         if not isinstance(arg, Tile):

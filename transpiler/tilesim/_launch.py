@@ -8,11 +8,19 @@ scalars (int64 under `ct.ScalarInt64`), floats float32, bools bool; `ct.Constant
 parameters stay Python values; NumPy arrays (or anything with `__array_interface__` or
 `__dlpack__`, such as a torch CPU tensor) become `Array`s that write through to the caller's
 memory.
+
+By default `launch` runs the blocks batched (`_batch.py`): one call of the kernel body per
+batch of up to 65536 blocks, falling back to one call per block, with the same results and
+errors, when a kernel needs it (control flow on a per-block value, atomics, printing, an
+error, blocks sharing elements).  `batched=False`, or the environment variable
+`TILESIM_BATCHED=0`, always runs block by block.
 """
 
 from __future__ import annotations
 
 import builtins
+import math
+import os
 import sys
 import threading
 import traceback
@@ -30,12 +38,13 @@ from cuda.tile._annotated_function import (
 )
 from cuda.tile._exception import FunctionDesc, Loc
 
+from . import _batch
 from . import _dtypes as dt
 from ._array import Array
 from ._constants import require_constant_int
 from ._elementwise import binary, constant_values, unary
-from ._errors import TileError, TileTypeError, TileValueError
-from ._races import LaunchLog, track_arguments
+from ._errors import NotBatchable, TileError, TileTypeError, TileValueError
+from ._races import LaunchLog, arrays_overlap, track_arguments
 from ._tile import Tile, is_loose
 
 _MAX_GRID = (2**31 - 1, 65535, 65535)  # CUDA's grid limits
@@ -58,6 +67,9 @@ def bid(axis) -> Tile:
     axis = require_constant_int(axis, "axis")
     if axis not in (0, 1, 2):
         raise TileTypeError(f"Axis must be 0, 1, or 2, but {axis} was given.")
+    run = _batch.current()
+    if run is not None:
+        return run.bids[axis]
     block, _ = _current_block()
     return Tile(np.asarray(block[axis], dtype=np.int32), dt.int32)
 
@@ -67,7 +79,8 @@ def num_blocks(axis) -> Tile:
     axis = require_constant_int(axis, "axis")
     if axis not in (0, 1, 2):
         raise TileTypeError(f"Axis must be 0, 1, or 2, but {axis} was given.")
-    _, grid = _current_block()
+    run = _batch.current()
+    grid = run.grid if run is not None else _current_block()[1]
     return Tile(np.asarray(grid[axis], dtype=np.int32), dt.int32)
 
 
@@ -123,7 +136,14 @@ def _abs(x):
     return unary("abs", x) if isinstance(x, Tile) else builtins.abs(x)
 
 
-_BUILTIN_OVERRIDES = {"range": TileRange, "min": _min, "max": _max, "abs": _abs}
+def _print(*args, **kwargs):
+    # Each block prints in turn: a batch would print once for all of them.
+    if _batch.current() is not None:
+        raise NotBatchable("each block prints in turn")
+    builtins.print(*args, **kwargs)
+
+
+_BUILTIN_OVERRIDES = {"range": TileRange, "min": _min, "max": _max, "abs": _abs, "print": _print}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -281,6 +301,7 @@ def _constant_argument(name: str, value):
 
 
 def _convert_arguments(pyfunc, kernel, args, log: LaunchLog | None):
+    """The kernel's arguments, and the `Array`s among them."""
     annotated = getattr(kernel, "_annotated_function", None) or get_annotated_function(pyfunc)
     names = list(annotated.pysig.parameters)
     if len(args) != len(names):
@@ -294,7 +315,7 @@ def _convert_arguments(pyfunc, kernel, args, log: LaunchLog | None):
         tracked = track_arguments([(n, a._data) for n, a in converter.pending_arrays], log)
         for _, array in converter.pending_arrays:
             array._track = tracked[id(array._data)]
-    return converted
+    return converted, [array for _, array in converter.pending_arrays]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -312,19 +333,34 @@ def _normalize_grid(grid) -> tuple[int, int, int]:
     return tuple(grid) + (1,) * (3 - len(grid))
 
 
-def launch(stream, grid, kernel, kernel_args, /, *, check_races: bool = True) -> None:
-    """Run `kernel` over `grid` on the CPU, block after block.
+def launch(
+    stream, grid, kernel, kernel_args, /, *, check_races: bool = True, batched: bool = True
+) -> None:
+    """Run `kernel` over `grid` on the CPU.
 
     `stream` is ignored.  With `check_races` (the default) two blocks touching one array
-    element, one of them writing it non-atomically, raise `DataRaceError`.
+    element, one of them writing it non-atomically, raise `DataRaceError`.  `batched` runs
+    many blocks per call of the kernel body where that gives the block-by-block result.
     """
     grid3 = _normalize_grid(grid)
     pyfunc = _python_function(kernel)
     if not isinstance(kernel_args, tuple):
         raise TypeError("kernel_args must be a tuple")
-    log = LaunchLog(grid3) if check_races else None
-    args = _convert_arguments(pyfunc, kernel, kernel_args, log)
     body = rebind(pyfunc)
+    if batched and os.environ.get("TILESIM_BATCHED", "1") != "0" and math.prod(grid3) > 1:
+        args, arrays = _convert_arguments(pyfunc, kernel, kernel_args, None)
+        # Block numbers of accesses are kept per element address: aliased arrays of other
+        # element sizes would escape that, and race checking refuses aliases anyway.
+        if not arrays_overlap([a._data for a in arrays]):
+            with np.errstate(all="ignore"):
+                if _batch.run_batched(body, args, grid3, arrays):
+                    return
+    log = LaunchLog(grid3) if check_races else None
+    args, _ = _convert_arguments(pyfunc, kernel, kernel_args, log)
+    _run_sequential(body, args, grid3, log)
+
+
+def _run_sequential(body, args, grid3, log: LaunchLog | None) -> None:
     gx, gy, gz = grid3
     previous = getattr(_state, "block", None), getattr(_state, "grid", None)
     _state.grid = grid3

@@ -3,6 +3,7 @@
 The dtype rules are cuTile's own (`_resolve_mma_supported_dtype`): f16 accumulates in f16
 or f32, bf16 and tf32 in f32, f32 in f32, f64 in f64, int8/uint8 in int32.  Products are
 summed in the accumulator's precision, then rounded to the accumulator dtype.
+Batched operands (`_batch.py`) multiply block by block: np.matmul broadcasts leading axes.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import numpy as np
 from cuda.tile import _datatype as ct_datatype
 
 from . import _dtypes as dt
+from ._batch import align, batch_size, lead
 from ._constants import require_constant_bool
 from ._elementwise import convert, make_tile
 from ._errors import TileTypeError
@@ -55,14 +57,14 @@ def _products(x: Tile, y: Tile, x_shape, y_shape, acc_dtype: dt.DType) -> np.nda
         work = np.float64
     else:
         work = np.float32
-    a = x._values.astype(work)
-    b = y._values.astype(work)
-    if a.ndim == 1:
-        a = a.reshape(1, -1)
-    if b.ndim == 1:
-        b = b.reshape(-1, 1)
-    a = np.broadcast_to(a, x_shape)
-    b = np.broadcast_to(b, y_shape)
+    a = x._raw.astype(work)
+    b = y._raw.astype(work)
+    if x.ndim == 1:
+        a = a.reshape(a.shape[:-1] + (1, -1))
+    if y.ndim == 1:
+        b = b.reshape(b.shape[:-1] + (-1, 1))
+    a = np.broadcast_to(align(a, x._batched, len(x_shape)), lead(batch_size(x)) + x_shape)
+    b = np.broadcast_to(align(b, y._batched, len(y_shape)), lead(batch_size(y)) + y_shape)
     return np.matmul(a, b)
 
 
@@ -82,14 +84,16 @@ def mma(x, y, /, acc, *, use_fast_acc=False) -> Tile:
     if use_fast_acc:
         raise TileTypeError("use_fast_acc is only supported for fp8 input dtypes")
     ct_datatype._resolve_mma_supported_dtype(x.dtype.ct, y.dtype.ct, acc.dtype.ct)
+    batched = bool(batch_size(x, y, acc))
+    acc_values = align(acc._raw, acc._batched, len(out_shape))
     if x.dtype.is_integral:
         # Integer products are exact in int64; the int32 accumulator wraps.
-        total = _products(x, y, x_shape, y_shape, acc.dtype) + acc._values.astype(np.int64)
-        return Tile(total.astype(np.int32), acc.dtype)
+        total = _products(x, y, x_shape, y_shape, acc.dtype) + acc_values.astype(np.int64)
+        return Tile(total.astype(np.int32), acc.dtype, batched)
     total = _products(x, y, x_shape, y_shape, acc.dtype)
     with np.errstate(all="ignore"):
-        total = total + acc._values.astype(total.dtype)
-    return make_tile(total, acc.dtype)
+        total = total + acc_values.astype(total.dtype)
+    return make_tile(total, acc.dtype, batched)
 
 
 def matmul(x, y, /) -> Tile:
@@ -99,12 +103,13 @@ def matmul(x, y, /) -> Tile:
     x_shape, y_shape, _, out_shape = _broadcast_shapes(x.shape, y.shape)
     common = dt.promote(x.dtype, y.dtype)
     acc_dtype = dt.as_dtype(ct_datatype._resolve_mma_supported_dtype(common.ct, common.ct, None))
-    xc = Tile(convert(x._values, x.dtype, common), common)
-    yc = Tile(convert(y._values, y.dtype, common), common)
+    xc = Tile(convert(x._raw, x.dtype, common), common, x._batched)
+    yc = Tile(convert(y._raw, y.dtype, common), common, y._batched)
     total = _products(xc, yc, x_shape, y_shape, acc_dtype)
     if acc_dtype.is_integral:
         acc_values = total.astype(np.int32)
     else:
         acc_values = dt.round_to(total, acc_dtype)
     result = convert(acc_values, acc_dtype, common)
-    return make_tile(result.reshape(out_shape), common)
+    batch = batch_size(x, y)
+    return make_tile(result.reshape(lead(batch) + out_shape), common, bool(batch))

@@ -3,7 +3,8 @@
 `load(array, index, shape)` reads the tile at `index` of the array partitioned into tiles of
 `shape` (after permuting the array's axes by `order`).  Elements outside the array are
 padded; a tile wholly outside is undefined on the GPU and an error here.  Stores write only
-the elements inside the array.
+the elements inside the array.  A tile index that depends on the block (`_batch.py`) makes
+the access a gather or scatter of every block's tile at once.
 """
 
 from __future__ import annotations
@@ -11,16 +12,17 @@ from __future__ import annotations
 import numpy as np
 from cuda.tile import MemoryOrder, MemoryScope, PaddingMode
 
+from . import _batch
 from . import _dtypes as dt
-from ._array import Array, require_array, scalar_int
+from ._array import Array, require_array, scalar_index
 from ._constants import (
     normalize_axis,
     require_axis_order,
     require_constant_bool,
     require_constant_shape,
 )
-from ._elementwise import as_operand_dtype, values_as
-from ._errors import TileTypeError, TileValueError, UndefinedBehaviorError
+from ._elementwise import as_operand_dtype, batch_values_as, values_as
+from ._errors import NotBatchable, TileTypeError, TileValueError, UndefinedBehaviorError
 from ._races import View
 from ._tile import Tile
 
@@ -70,11 +72,37 @@ def padding_value(mode, dtype: dt.DType):
     }[mode]
 
 
-def _index_items(array: Array, index) -> tuple[int, ...]:
+def _index_items(array: Array, index) -> tuple:
+    """The tile index: ints, or (batch,) arrays for the items that depend on the block."""
     items = index if isinstance(index, tuple) else (index,)
     if len(items) != array.ndim:
         raise TileTypeError(f"Index size {len(items)} does not match the array rank {array.ndim}")
-    return tuple(scalar_int(item, f"Index #{i}") for i, item in enumerate(items))
+    return tuple(scalar_index(item, f"Index #{i}") for i, item in enumerate(items))
+
+
+def _is_batched(items) -> bool:
+    return any(isinstance(item, np.ndarray) for item in items)
+
+
+def _require_weak(memory_order) -> None:
+    if memory_order != MemoryOrder.WEAK:
+        raise NotBatchable("ordered loads and stores run block by block")
+
+
+def _load_batched(view: Array, items, shape, tile_shape, pad, check_bounds) -> Tile:
+    run = _batch.current()
+    index, live = _batch.tile_lanes(run, view._data.shape, items, tile_shape, check_bounds)
+    values = np.full(live.shape, pad, dtype=view.dtype.storage)
+    values[live] = view._track.gather(index, run.block_of(live))
+    return Tile(values.reshape(live.shape[:1] + shape), view.dtype, True)
+
+
+def _store_batched(view: Array, items, tile, tile_shape, check_bounds) -> None:
+    run = _batch.current()
+    index, live = _batch.tile_lanes(run, view._data.shape, items, tile_shape, check_bounds)
+    values = batch_values_as(tile, view.dtype, len(tile_shape))
+    values = np.broadcast_to(values, live.shape)[live]
+    view._track.scatter(index, values, run.block_of(live))
 
 
 def _tile_region(shape, index, tile_shape):
@@ -130,6 +158,9 @@ def load(
     pad = padding_value(padding_mode, array.dtype)
     view = _permuted(array, order)
     tile_shape = shape if shape else (1,) * array.ndim
+    if _is_batched(items):
+        _require_weak(memory_order)
+        return _load_batched(view, items, shape, tile_shape, pad, check_bounds)
     region = _tile_region(view._data.shape, items, tile_shape)
     if region is None:
         raise _outside("load", array._data.shape, items, tile_shape, order)
@@ -178,11 +209,15 @@ def store(
         raise TileTypeError(
             f"Stored tile of rank {len(tile_shape)} does not match the array rank {array.ndim}"
         )
-    values = values_as(tile, array.dtype)
+    batched = _is_batched(items) or _batch.batch_size(tile)
     if not tile_shape:
         tile_shape = (1,) * array.ndim
-        values = values.reshape(tile_shape)
+    if not batched:
+        values = values_as(tile, array.dtype).reshape(tile_shape)
     view = _permuted(array, order)
+    if batched:
+        _require_weak(memory_order)
+        return _store_batched(view, items, tile, tile_shape, check_bounds)
     region = _tile_region(view._data.shape, items, tile_shape)
     if region is None:
         raise _outside("store", array._data.shape, items, tile_shape, order)

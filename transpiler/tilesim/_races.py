@@ -151,6 +151,12 @@ def track_arguments(arrays: list[tuple[str, np.ndarray]], log: LaunchLog) -> dic
     return tracked
 
 
+def arrays_overlap(arrays: list[np.ndarray]) -> bool:
+    """Do two distinct arrays among `arrays` share memory?"""
+    distinct = list({id(a): a for a in arrays}.values())
+    return any(_overlap(a, b) for i, a in enumerate(distinct) for b in distinct[i + 1 :])
+
+
 def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
     if not np.may_share_memory(a, b):
         return False

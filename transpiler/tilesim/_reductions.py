@@ -2,6 +2,7 @@
 
 As in cuda/tile/_ir/ops.py: booleans are reduced as int32, the result keeps the input dtype
 (integer sums wrap), and float max/min ignore NaN unless `propagate_nan=True`.
+Batched tiles (`_batch.py`) reduce along the axes after their batch axis.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _dtypes as dt
+from ._batch import per_block
 from ._constants import normalize_axis, require_constant_bool
 from ._elementwise import _check_rounding, _flush_subnormals, astype, make_tile
 from ._errors import TileTypeError
@@ -41,13 +43,18 @@ def _reduce(op: str, ufunc, x, axis, keepdims, *, rounding_mode=None, flush_to_z
     keepdims = require_constant_bool(keepdims, "keepdims")
     _check_rounding(rounding_mode, flush_to_zero, x.dtype, op)
     axes = _axes(axis, x.ndim)
-    values = _flush_subnormals(x._values) if flush_to_zero else x._values
+    values = _flush_subnormals(x._raw) if flush_to_zero else x._raw
     with np.errstate(all="ignore"):
-        result = ufunc(values, axes, keepdims)
+        if not x._batched:
+            result = ufunc(values, axes, keepdims)
+        elif x.dtype.is_float:  # float results depend on NumPy's order: keep each block's
+            result = per_block(values, lambda v: ufunc(v, axes, keepdims))
+        else:
+            result = ufunc(values, tuple(a + 1 for a in axes), keepdims)
     result = np.asarray(result, dtype=x.dtype.storage)
     if flush_to_zero:
         result = _flush_subnormals(result)
-    return make_tile(result, x.dtype)
+    return make_tile(result, x.dtype, x._batched)
 
 
 def sum(x, /, axis=None, *, keepdims=False, rounding_mode=None, flush_to_zero=False) -> Tile:
@@ -104,13 +111,15 @@ def _arg_extreme(x, axis, keepdims, propagate_nan: bool, largest: bool) -> Tile:
     if isinstance(axis, tuple):
         raise TileTypeError("Reduction over a tuple of axes is not supported for argmax/argmin")
     final_shape = None
-    values = x._values
+    values = x._raw
+    lead = values.shape[:1] if x._batched else ()
     if axis is None:
         if keepdims:
-            final_shape = (1,) * x.ndim
-        values, axis, keepdims = values.reshape(-1), 0, False
+            final_shape = lead + (1,) * x.ndim
+        values, axis, keepdims = values.reshape(lead + (-1,)), 0, False
     else:
         axis = normalize_axis(axis, x.ndim)
+    axis += x._batched
     if values.dtype.kind == "f":
         nan = np.isnan(values)
         filled = np.where(nan, -np.inf if largest else np.inf, values)
@@ -128,7 +137,7 @@ def _arg_extreme(x, axis, keepdims, propagate_nan: bool, largest: bool) -> Tile:
         index = np.expand_dims(index, axis)
     if final_shape is not None:
         index = index.reshape(final_shape)
-    return Tile(index, dt.int32)
+    return Tile(index, dt.int32, x._batched)
 
 
 def argmax(x, /, axis=None, *, keepdims=False, propagate_nan=False) -> Tile:
@@ -147,8 +156,8 @@ def _scan(op: str, ufunc, x, axis, reverse, rounding_mode, flush_to_zero) -> Til
     x = _prepare(x, op)
     reverse = require_constant_bool(reverse, "reverse")
     _check_rounding(rounding_mode, flush_to_zero, x.dtype, op)
-    axis = normalize_axis(axis, x.ndim)
-    values = _flush_subnormals(x._values) if flush_to_zero else x._values
+    axis = normalize_axis(axis, x.ndim) + x._batched
+    values = _flush_subnormals(x._raw) if flush_to_zero else x._raw
     if reverse:
         values = np.flip(values, axis)
     with np.errstate(all="ignore"):
@@ -157,7 +166,7 @@ def _scan(op: str, ufunc, x, axis, reverse, rounding_mode, flush_to_zero) -> Til
         result = np.flip(result, axis)
     if flush_to_zero:
         result = _flush_subnormals(result)
-    return make_tile(np.array(result, order="C"), x.dtype)
+    return make_tile(np.array(result, order="C"), x.dtype, x._batched)
 
 
 def cumsum(x, /, axis=0, *, reverse=False, rounding_mode=None, flush_to_zero=False) -> Tile:

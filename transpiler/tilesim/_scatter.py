@@ -3,6 +3,8 @@
 Indices are integer tiles or scalars broadcast to one shape; negative indices are out of
 bounds (cuTile reinterprets them as unsigned).  With `check_bounds=True` out-of-bounds
 lanes are skipped; with `check_bounds=False` they are undefined on the GPU and an error here.
+Batched operands (`_batch.py`) give every block of the batch its own lanes.  Atomics always
+run block by block (the array's batch tracker refuses them).
 """
 
 from __future__ import annotations
@@ -10,10 +12,12 @@ from __future__ import annotations
 import numpy as np
 from cuda.tile import MemoryOrder, MemoryScope, PaddingMode
 
+from . import _batch
 from . import _dtypes as dt
 from ._array import Array, require_array
+from ._batch import align, lead
 from ._constants import require_constant_bool
-from ._elementwise import as_operand_dtype, broadcast_shape, values_as
+from ._elementwise import as_operand_dtype, batch_values_as, broadcast_shape
 from ._errors import TileTypeError, UndefinedBehaviorError
 from ._memory import check_hints, check_memory_order, padding_value
 from ._tile import Tile, is_loose
@@ -29,9 +33,13 @@ _INT_FLOAT_32_64 = _INT_32_64 + (dt.float32, dt.float64)
 
 
 class _Lanes:
-    """The element positions an indexed access touches, and which lanes are live."""
+    """The element positions an indexed access touches, and which lanes are live.
 
-    def __init__(self, array: Array, indices, check_bounds: bool, mask=None):
+    With batched operands (among indices, mask and `values`) the lanes of all the blocks of
+    the batch: `live` then has a leading batch axis, and `full` is the storage shape.
+    """
+
+    def __init__(self, array: Array, indices, check_bounds: bool, mask=None, values=()):
         items = indices if isinstance(indices, tuple) else (indices,)
         if len(items) != array.ndim:
             raise TileTypeError(
@@ -46,39 +54,50 @@ class _Lanes:
                 raise TileTypeError(f"Index for dimension {dim} has non-integer data type {kind}")
             shapes.append(item.shape if isinstance(item, Tile) else ())
         self.shape = broadcast_shape(*shapes) if shapes else ()
+        self.batch = _batch.batch_size(*items, mask, *values)
+        self.full = lead(self.batch) + self.shape
+        rank = len(self.shape)
         positions = []
-        live = np.ones(self.shape, dtype=bool)
+        live = np.ones(self.full, dtype=bool)
         for item, size in zip(items, array._data.shape):
-            raw = item._values if isinstance(item, Tile) else np.asarray(item)
-            raw = np.broadcast_to(raw.astype(np.int64), self.shape)
+            if isinstance(item, Tile):
+                raw = align(item._raw, item._batched, rank)
+            else:
+                raw = np.asarray(item)
+            wide = np.broadcast_to(raw.astype(np.int64), self.full)
             if isinstance(item, Tile) and item.dtype is dt.uint64:
-                raw = np.where(item._values > np.iinfo(np.int64).max, -1, raw)
-            live &= (raw >= 0) & (raw < size)
-            positions.append(raw)
-        if not check_bounds and not np.all(live | ~_mask_values(mask, self.shape)):
+                wide = np.where(raw > np.iinfo(np.int64).max, -1, wide)
+            live &= (wide >= 0) & (wide < size)
+            positions.append(wide)
+        mask_values = _mask_values(mask, self.shape, self.full)
+        if not check_bounds and not np.all(live | ~mask_values):
             raise UndefinedBehaviorError(
                 f"indexed access with check_bounds=False reaches outside the array of shape "
                 f"{array._data.shape}"
             )
-        self.live = live & _mask_values(mask, self.shape)
+        self.live = live & mask_values
         self.region = tuple(p[self.live] for p in positions)
 
+    def blocks(self):
+        """The block of each live lane of a batched access."""
+        return _batch.current().block_of(self.live)
 
-def _mask_values(mask, shape) -> np.ndarray:
+
+def _mask_values(mask, shape, full) -> np.ndarray:
     if mask is None:
-        return np.ones(shape, dtype=bool)
+        return np.ones(full, dtype=bool)
     dtype = as_operand_dtype(mask, "mask")
     if isinstance(dtype, dt.DType):
         if not dtype.is_bool:
             raise TileTypeError(f"Custom mask must have boolean dtype, but got {dtype}")
         mask_shape = mask.shape
-        values = mask._values
+        values = align(mask._raw, mask._batched, len(shape))
     else:
         if type(mask) is not bool:
             raise TileTypeError(f"Custom mask must be boolean, got {mask!r}")
         mask_shape, values = (), np.asarray(mask)
     _require_broadcastable(mask_shape, shape, "Custom mask")
-    return np.broadcast_to(values, shape)
+    return np.broadcast_to(values, full)
 
 
 def _require_broadcastable(source, target, what: str) -> None:
@@ -96,37 +115,51 @@ def _value_for_lanes(value, lanes: _Lanes, array: Array, what: str, cast: bool =
     _require_broadcastable(shape, lanes.shape, what)
     if cast:
         dt.check_implicit_cast(dtype, array.dtype, f"{what} is incompatible with the array's dtype")
-    return np.broadcast_to(values_as(value, array.dtype), lanes.shape)
+    values = batch_values_as(value, array.dtype, len(lanes.shape))
+    return np.broadcast_to(values, lanes.full)
 
 
 def gather(array, indices, /, *, mask=None, padding_value=0, check_bounds=True, latency=None):
     array = require_array(array)
     check_bounds = require_constant_bool(check_bounds, "check_bounds")
     check_hints(latency)
-    lanes = _Lanes(array, indices, check_bounds, mask)
+    lanes = _Lanes(array, indices, check_bounds, mask, (padding_value,))
     fill = _value_for_lanes(padding_value, lanes, array, "Padding value")
     result = np.array(fill, dtype=array.dtype.storage)
-    result[lanes.live] = array.read(lanes.region)
-    return Tile(result, array.dtype)
+    if lanes.batch:
+        result[lanes.live] = array._track.gather(lanes.region, lanes.blocks())
+    else:
+        result[lanes.live] = array.read(lanes.region)
+    return Tile(result, array.dtype, bool(lanes.batch))
 
 
 def scatter(array, indices, value, /, *, mask=None, check_bounds=True, latency=None) -> None:
     array = require_array(array)
     check_bounds = require_constant_bool(check_bounds, "check_bounds")
     check_hints(latency)
-    lanes = _Lanes(array, indices, check_bounds, mask)
+    lanes = _Lanes(array, indices, check_bounds, mask, (value,))
     values = _value_for_lanes(value, lanes, array, "Stored value")[lanes.live]
-    _reject_conflicting_duplicates(array, lanes.region, values)
-    array.write(lanes.region, values)
+    blocks = lanes.blocks() if lanes.batch else None
+    _reject_conflicting_duplicates(array, lanes.region, values, blocks)
+    if lanes.batch:
+        array._track.scatter(lanes.region, values, blocks)
+    else:
+        array.write(lanes.region, values)
 
 
-def _reject_conflicting_duplicates(array: Array, region, values: np.ndarray) -> None:
-    """Two lanes writing different values to one element: the GPU keeps either."""
+def _reject_conflicting_duplicates(array: Array, region, values: np.ndarray, blocks) -> None:
+    """Two lanes of a block writing different values to one element: the GPU keeps either."""
     if not values.size:
         return
     flat = np.ravel_multi_index(region, array._data.shape) if region else np.zeros(1, np.int64)
-    order = np.argsort(flat, kind="stable")
-    same_place = flat[order][1:] == flat[order][:-1]
+    if blocks is None:
+        order = np.argsort(flat, kind="stable")
+        same_place = flat[order][1:] == flat[order][:-1]
+    else:
+        order = np.lexsort((flat, blocks))
+        same_place = (flat[order][1:] == flat[order][:-1]) & (
+            blocks[order][1:] == blocks[order][:-1]
+        )
     differs = values[order][1:] != values[order][:-1]
     if np.any(same_place & differs):
         raise UndefinedBehaviorError(
@@ -145,7 +178,7 @@ def _atomic(kind, array, indices, update, check_bounds, memory_order, memory_sco
         raise TileTypeError(f"Unsupported array dtype: {array.dtype}")
     check_bounds = require_constant_bool(check_bounds, "check_bounds")
     check_memory_order(memory_order, memory_scope, _ATOMIC_ORDERS, "atomic operation")
-    lanes = _Lanes(array, indices, check_bounds)
+    lanes = _Lanes(array, indices, check_bounds, values=(update,))
     if bitwise:
         update_dtype = as_operand_dtype(update, "update")
         if isinstance(update_dtype, dt.DType) and update_dtype is not array.dtype:
@@ -252,7 +285,7 @@ def atomic_cas(
         raise TileTypeError(f"Unsupported array dtype: {array.dtype}")
     check_bounds = require_constant_bool(check_bounds, "check_bounds")
     check_memory_order(memory_order, memory_scope, _ATOMIC_ORDERS, "atomic_cas")
-    lanes = _Lanes(array, indices, check_bounds)
+    lanes = _Lanes(array, indices, check_bounds, values=(expected, desired))
     expect = _value_for_lanes(expected, lanes, array, "Expected value")
     desire = _value_for_lanes(desired, lanes, array, "Desired value")
     old = np.array(expect, dtype=array.dtype.storage)  # out-of-bounds lanes return `expected`

@@ -1,6 +1,7 @@
 """Shape operations: reshape, broadcast, expand_dims, permute, transpose, cat, extract, insert.
 
 All of them return new tiles (tiles are immutable); results must keep power-of-two shapes.
+On batched tiles (`_batch.py`) they act on the axes after the batch axis.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import math
 import numpy as np
 
 from . import _dtypes as dt
+from ._batch import align, batch_size
 from ._constants import normalize_axis, require_constant_int, require_constant_shape
 from ._elementwise import as_operand_dtype, constant_values
 from ._errors import TileTypeError
@@ -45,7 +47,17 @@ def reshape(x, shape) -> Tile:
     check_tile_shape(shape)
     if shape == x.shape:
         return x
-    return Tile(x._values.reshape(shape), x._dtype)
+    return Tile(x._raw.reshape(_lead_of(x) + shape), x._dtype, x._batched)
+
+
+def _lead_of(x: Tile) -> tuple[int, ...]:
+    """The batch part of a tile's storage shape."""
+    return x._raw.shape[:1] if x._batched else ()
+
+
+def _batch_axes(x: Tile, axes) -> tuple[int, ...]:
+    """Storage axes for logical `axes` (the batch axis, if any, stays first)."""
+    return (0, *(a + 1 for a in axes)) if x._batched else tuple(axes)
 
 
 def broadcast_to(x, shape) -> Tile:
@@ -56,13 +68,14 @@ def broadcast_to(x, shape) -> Tile:
         a not in (b, 1) for a, b in zip(reversed(old), reversed(shape))
     ):
         raise TileTypeError(f"Shape {old} is not broadcastable to {shape}")
-    return Tile(np.broadcast_to(x._values, shape), x._dtype)
+    values = align(x._raw, x._batched, len(shape))
+    return Tile(np.broadcast_to(values, _lead_of(x) + shape), x._dtype, x._batched)
 
 
 def expand_dims(x, /, axis) -> Tile:
     x = as_tile(x)
     axis = normalize_axis(axis, x.ndim + 1)
-    return Tile(np.expand_dims(x._values, axis), x._dtype)
+    return Tile(np.expand_dims(x._raw, axis + x._batched), x._dtype, x._batched)
 
 
 def getitem_expand_dims(x: Tile, index) -> Tile:
@@ -79,7 +92,9 @@ def getitem_expand_dims(x: Tile, index) -> Tile:
         raise TileTypeError(f"Tile is {x.ndim}-dimensional, but more axes were indexed")
     if sum(1 for item in index if item is Ellipsis) > 1:
         raise TileTypeError("Only one ellipsis is allowed")
-    return Tile(x._values[index], x._dtype)
+    if x._batched:
+        index = (slice(None), *index)
+    return Tile(x._raw[index], x._dtype, x._batched)
 
 
 def permute(x, /, axes) -> Tile:
@@ -91,7 +106,7 @@ def permute(x, /, axes) -> Tile:
     normalized = tuple(normalize_axis(a, x.ndim) for a in axes)
     if len(set(normalized)) != len(normalized):
         raise TileTypeError(f"Repeated axis in {axes}")
-    return Tile(np.transpose(x._values, normalized), x._dtype)
+    return Tile(np.transpose(x._raw, _batch_axes(x, normalized)), x._dtype, x._batched)
 
 
 def transpose(x, /, axis0=None, axis1=None) -> Tile:
@@ -108,7 +123,7 @@ def transpose(x, /, axis0=None, axis1=None) -> Tile:
     a1 = normalize_axis(axis1, x.ndim)
     axes = list(range(x.ndim))
     axes[a0], axes[a1] = axes[a1], axes[a0]
-    return Tile(np.transpose(x._values, axes), x._dtype)
+    return Tile(np.transpose(x._raw, _batch_axes(x, axes)), x._dtype, x._batched)
 
 
 def cat(tiles, /, axis) -> Tile:
@@ -133,9 +148,18 @@ def cat(tiles, /, axis) -> Tile:
                 "Expected tiles to have the same shape for non axis dimensions, "
                 f"got {x.shape} and {y.shape}"
             )
-    values = np.concatenate((x._values, y._values), axis=axis)
-    check_tile_shape(values.shape, "Result tile shape")
-    return Tile(values, x._dtype)
+    batch = batch_size(x, y)
+    parts = [_batch_broadcast(t, batch) for t in (x, y)]
+    values = np.concatenate(parts, axis=axis + bool(batch))
+    check_tile_shape(values.shape[bool(batch) :], "Result tile shape")
+    return Tile(values, x._dtype, bool(batch))
+
+
+def _batch_broadcast(x: Tile, batch: int) -> np.ndarray:
+    """The storage of `x` with a batch axis of `batch` blocks (none if `batch` is 0)."""
+    if x._batched or not batch:
+        return x._raw
+    return np.broadcast_to(x._raw, (batch, *x.shape))
 
 
 def _subtile_slices(x: Tile, index, shape: tuple[int, ...], noun: str) -> tuple[slice, ...]:
@@ -173,7 +197,9 @@ def extract(x, /, index, shape) -> Tile:
     if not shape:
         shape = (1,) * x.ndim
     slices = _subtile_slices(x, index, shape, "result")
-    return Tile(x._values[slices].reshape(result_shape), x._dtype)
+    lead_slice = (slice(None),) if x._batched else ()
+    values = x._raw[lead_slice + slices].reshape(_lead_of(x) + result_shape)
+    return Tile(values, x._dtype, x._batched)
 
 
 def insert(x, /, index, value) -> Tile:
@@ -187,6 +213,8 @@ def insert(x, /, index, value) -> Tile:
     if len(shape) != x.ndim:
         raise TileTypeError(f"Value rank {value.ndim} does not match the tile rank {x.ndim}")
     slices = _subtile_slices(x, index, shape, "value")
-    values = x._values.copy()
-    values[slices] = value._values.reshape(shape)
-    return Tile(values, x._dtype)
+    batch = batch_size(x, value)
+    values = np.array(_batch_broadcast(x, batch))
+    lead_slice = (slice(None),) if batch else ()
+    values[lead_slice + slices] = value._raw.reshape(_lead_of(value) + shape)
+    return Tile(values, x._dtype, bool(batch))

@@ -1,7 +1,13 @@
 """The simulated `Tile`: an immutable NumPy array with a cuTile dtype.
 
 Scalars are 0-d tiles, as in cuTile.  Python numbers stay Python numbers (cuTile's
-"loosely typed" constants) until they meet a tile.  Operators follow `cuda.tile.Tile` in
+"loosely typed" constants) until they meet a tile.
+
+A *batched* tile (see `_batch.py`) holds one value per block of a batch: its storage `_raw`
+has a leading batch axis, while `shape` and `dtype` stay the per-block ones, so every type
+check reads the same in both modes.  `_values` is the per-block storage of an unbatched
+tile; on a batched tile it raises `NotBatchable`, so code that was not written for batches
+falls back to block-by-block execution instead of misreading the batch axis.  Operators follow `cuda.tile.Tile` in
 `_stub.py`: each one calls the matching module-level operation.
 """
 
@@ -10,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._dtypes import DType
-from ._errors import TileTypeError
+from ._errors import NotBatchable, TileTypeError
 
 # cuTile lowers every tile to Tile IR, whose shapes are powers of two; tileiras also refuses
 # tiles of more than 2**24 elements.
@@ -40,27 +46,38 @@ def check_tile_shape(shape: tuple[int, ...], what: str = "Tile shape") -> tuple[
 class Tile:
     """An immutable tile.  Build tiles with the `tilesim` operations, not this constructor."""
 
-    __slots__ = ("_dtype", "_values")
+    __slots__ = ("_batched", "_dtype", "_raw")
     # Let our reflected operators win over NumPy's broadcasting of unknown objects.
     __array_ufunc__ = None
+    # The largest batched storage made since the launcher last reset it (sizes batches).
+    peak_batched_bytes = 0
 
-    def __init__(self, values: np.ndarray, dtype: DType):
+    def __init__(self, values: np.ndarray, dtype: DType, batched: bool = False):
         values.flags.writeable = False
-        self._values = values
+        self._raw = values
         self._dtype = dtype
+        self._batched = batched
+        if batched and values.nbytes > Tile.peak_batched_bytes:
+            Tile.peak_batched_bytes = values.nbytes
 
     # -- attributes ------------------------------------------------------------------------
+    @property
+    def _values(self) -> np.ndarray:
+        if self._batched:
+            raise NotBatchable("a per-block value is needed as one Python value")
+        return self._raw
+
     @property
     def dtype(self) -> DType:
         return self._dtype
 
     @property
     def shape(self) -> tuple[int, ...]:
-        return self._values.shape
+        return self._raw.shape[1:] if self._batched else self._raw.shape
 
     @property
     def ndim(self) -> int:
-        return self._values.ndim
+        return self._raw.ndim - self._batched
 
     def to_numpy(self) -> np.ndarray:
         """Simulator only: a writable copy of the values (bfloat16/tfloat32 as float32)."""
@@ -110,7 +127,7 @@ class Tile:
     # -- Python protocols cuTile gives a meaning (or refuses) ------------------------------
     def __bool__(self) -> bool:
         # cuTile converts a condition with `ct.bool_(x)`, which needs a numeric scalar.
-        if self._values.ndim != 0:
+        if self.ndim != 0:
             raise TileTypeError(f"Expected a scalar condition, got a tile of shape {self.shape}")
         return bool(self._values)
 
