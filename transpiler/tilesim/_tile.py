@@ -7,8 +7,10 @@ A *batched* tile (see `_batch.py`) holds one value per block of a batch: its sto
 has a leading batch axis, while `shape` and `dtype` stay the per-block ones, so every type
 check reads the same in both modes.  `_values` is the per-block storage of an unbatched
 tile; on a batched tile it raises `NotBatchable`, so code that was not written for batches
-falls back to block-by-block execution instead of misreading the batch axis.  Operators follow `cuda.tile.Tile` in
-`_stub.py`: each one calls the matching module-level operation.
+falls back to block-by-block execution instead of misreading the batch axis.
+
+Operators follow `cuda.tile.Tile` in `_stub.py`: each one calls the matching module-level
+operation.
 """
 
 from __future__ import annotations
