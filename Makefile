@@ -4,17 +4,20 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check
 B2T := $(VENV)/bin/basic2tile
+# The exact versions CI tests (pyproject.toml states the ranges); the environment
+# variable also reaches pip's isolated build of the package.
+export PIP_CONSTRAINT := $(CURDIR)/constraints.txt
 
 .PHONY: demo test golden bench fuzz clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: $(VENV)/bin/python pyproject.toml
+$(VENV)/.installed: $(VENV)/bin/python pyproject.toml constraints.txt
 	$(PIP) install -q -e .
 	touch $@
 
-$(VENV)/.installed-test: $(VENV)/bin/python pyproject.toml
+$(VENV)/.installed-test: $(VENV)/bin/python pyproject.toml constraints.txt
 	$(PIP) install -q -e '.[test]'
 	touch $@ $(VENV)/.installed
 

@@ -12,8 +12,7 @@
 #
 #  * the run-time dependencies of pyproject.toml ([project] dependencies, markers evaluated
 #    for CPython 3.12 on Linux x86_64), numpy excepted, with their own dependencies; versions:
-#    the pins, and for the unpinned ones those of this project's .venv when it exists (as a
-#    pip constraints file).  Python 3.12 manylinux x86_64 wheels;
+#    those of constraints.txt (the versions CI tests).  Python 3.12 manylinux x86_64 wheels;
 #  * cuda-tile's [tileiras] extra.  As NVIDIA ships it, that is three wheels of 154 MiB
 #    (nvidia-cuda-tileiras, nvidia-cuda-nvcc and nvidia-nvvm carry a whole compiler driver),
 #    more than the 64 MiB that a device run can carry.  cuda.tile JIT-compiles each kernel
@@ -21,7 +20,7 @@
 #    distributions are installed, of one major.minor version), and tileiras needs only ptxas
 #    and libnvvm beside it: checked here, every example kernel compiles to an sm_90 cubin
 #    with just these files, and it fails with CUDA 13.0's ptxas (the image's nvcc may be
-#    that old).  The version is the nvidia-cuda-runtime pin of the [nvidia] extra.
+#    that old).  The version is constraints.txt's nvidia-cuda-runtime pin.
 #
 # The wheels whose payload is one large native binary (ruff, clang-format) and the tileiras
 # files go into one archive, .whl/tools-kit.tar.xz (xz with the x86 filter: 25% smaller than
@@ -88,11 +87,12 @@ for req in applicable(project["dependencies"]):
 if os.environ["WITH_ALL"] == "1":
     wanted += [str(r) for r in applicable(project["optional-dependencies"]["test"]) if r.name == "black"]
 
-# The tileiras kit: the version of the [nvidia] extra's nvidia-cuda-runtime pin, which must
+# The tileiras kit: constraints.txt's nvidia-cuda-runtime version, which must
 # satisfy cuda-tile[tileiras]'s cuda-toolkit range (checked by pip when it resolves below).
 nvidia = {r.name: r for r in applicable(project["optional-dependencies"]["nvidia"])}
-runtime = nvidia["nvidia-cuda-runtime"].specifier
-(version,) = [s.version for s in runtime if s.operator == "=="]
+pins = dict(line.split(";")[0].strip().split("==") for line in Path("constraints.txt").read_text().splitlines()
+            if "==" in line and not line.startswith("#"))
+version = pins["nvidia-cuda-runtime"]
 kit = [f"{n}=={version}" for n in ("nvidia-cuda-tileiras", "nvidia-cuda-nvcc", "nvidia-nvvm",
                                     "nvidia-cuda-runtime", "nvidia-cuda-crt")]
 tile = nvidia["cuda-tile"]
@@ -102,11 +102,9 @@ print("  wheels:", " ".join(wanted))
 print("  tileiras kit from:", " ".join(kit), f"(for {tile})")
 PYEOF
 
-constraints=()
-if [ -x .venv/bin/python ]; then
-    .venv/bin/python -m pip freeze --exclude-editable 2>/dev/null | grep -v '^-e ' >"$scratch/constraints" || true
-    constraints=(-c "$scratch/constraints")
-fi
+# The versions CI tests (constraints.txt), for the 3.12 image.
+grep -v 'python_version < "3.11"' constraints.txt | sed 's/; python_version >= "3.11"//' >"$scratch/constraints"
+constraints=(-c "$scratch/constraints")
 
 download() {  # download DEST [--no-deps] REQUIREMENT...
     local dest=$1
