@@ -154,3 +154,21 @@ def test_reference_interpreter_reports_tile_outside_array():
     kp = driver.kernel_program(_analysis(text))
     with pytest.raises(BasicRuntimeError, match="entirely outside"):
         run_kernel_program(kp, {"N": 32}, {"A": np.zeros(32, np.float32)})
+
+
+def test_reference_interpreter_rejects_sum_of_two_values_as_the_lowering_does():
+    # SUM(x, y) of two values once ran as MIN(x, y) in the reference interpreter.
+    from transpiler.errors import BasicSemanticError
+
+    text = (
+        "10 INPUT N, A()\n20 DIM A(N), C(N)\n30 TILE A(16), C(16)\n40 LET X = SUM(2, 3)\n"
+        "50 LET C(BID) = A(BID) + X\n60 OUTPUT C\n"
+    )
+    analysis = _analysis(text)
+    with pytest.raises(CompileErrors) as lowering:
+        driver.kernel_library(analysis)
+    assert [e.message for e in lowering.value.errors] == ["SUM needs a tile (and optionally an axis number)"]
+    kp = driver.kernel_program(analysis)
+    with pytest.raises(BasicSemanticError, match="SUM needs a tile") as info:
+        run_kernel_program(kp, {"N": 32}, {"A": np.zeros(32, np.float32)})
+    assert (info.value.coord.line, info.value.coord.column) == (4, 12)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from transpiler.errors import BasicSyntaxError
-from transpiler.lexer import BUILTIN_FUNCTIONS, KEYWORDS, DataText, tokenize
+from transpiler.builtins import FUNCTION_NAMES
+from transpiler.lexer import KEYWORDS, DataText, tokenize
 
 
 def kinds(text: str, **kw) -> list[str]:
@@ -55,7 +56,7 @@ def test_name_suffixes_and_underscores():
 
 
 def test_builtin_function_names_are_reserved():
-    assert {"SIN", "RND", "MMA", "SUM", "MAX", "MIN"} <= BUILTIN_FUNCTIONS
+    assert {"SIN", "RND", "MMA", "SUM", "MAX", "MIN"} <= FUNCTION_NAMES
     assert [(t.type, t.value) for t in tokenize("sin rnd mma")] == [
         ("FUNC", "SIN"),
         ("FUNC", "RND"),

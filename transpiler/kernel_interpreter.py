@@ -24,6 +24,7 @@ import math
 import numpy as np
 
 from . import ast
+from .builtins import BUILTINS
 from .errors import BasicRuntimeError, BasicSemanticError, at
 from .passes.kernel_dialect import KArray, KernelProgram
 from .passes.nesting import ForBlock, IfChain, Nested, WhileBlock
@@ -39,6 +40,22 @@ NP_TYPES = {
 # Guard against a runaway WHILE in a kernel (reported, not silently truncated as
 # NVIDIA's compiler does).
 MAX_WHILE_ITERATIONS = 10_000_000
+
+# NumPy for the kernel IR operations of the built-ins (`tile_op` in transpiler/builtins.py).
+_ELEMENTWISE = {
+    "abs": np.abs,
+    "atan": np.arctan,
+    "cos": np.cos,
+    "exp": np.exp,
+    "log": np.log,
+    "sign": np.sign,
+    "sin": np.sin,
+    "sqrt": np.sqrt,
+    "tan": np.tan,
+}
+_INTEGER_OPS = frozenset(("abs", "sign"))  # an integer operand stays an integer
+_BINARY_OPS = {"max": np.maximum, "min": np.minimum}
+_REDUCTIONS = {"sum": np.sum, "max": np.max, "min": np.min}
 
 
 def evaluate_extent(expr: ast.Expr, scalars: dict[str, int | float]) -> int:
@@ -249,7 +266,9 @@ class _Block:
 
     def call(self, e: ast.Call):
         name, args = e.name, e.args
-        if name == "INT":
+        builtin = BUILTINS.get(name)
+        form = builtin.kernel_program if builtin is not None else None
+        if form == "floor":
             inner = args[0]
             if isinstance(inner, ast.BinOp) and inner.op == "/":
                 a, b = self.eval(inner.left), self.eval(inner.right)
@@ -259,33 +278,25 @@ class _Block:
             if isinstance(v, int):
                 return v
             return int(math.floor(v)) if np.ndim(v) == 0 else np.floor(v)
-        if name == "MMA":
+        if form == "mma":
             a, b, acc = (self.eval(x) for x in args)
             acc_type = np.float64 if np.float64 in (a.dtype, b.dtype) else np.float32
             return (a.astype(acc_type) @ b.astype(acc_type) + acc.astype(acc_type)).astype(acc_type)
-        if name in ("SUM", "MAX", "MIN"):
+        if form == "reduce":
             x = self.eval(args[0])
             axis_given = len(args) == 2 and isinstance(args[1], ast.Num) and args[1].text.isdigit()
             if np.ndim(x) > 0 and (len(args) == 1 or axis_given):
                 axis = int(args[1].value) if axis_given else None
-                fn = {"SUM": np.sum, "MAX": np.max, "MIN": np.min}[name]
+                fn = _REDUCTIONS[name.lower()]
                 return fn(x, axis=axis, keepdims=axis is not None).astype(x.dtype)
-            y = self.eval(args[1])
-            return np.maximum(x, y) if name == "MAX" else np.minimum(x, y)
-        fns = {
-            "ABS": np.abs,
-            "ATN": np.arctan,
-            "COS": np.cos,
-            "EXP": np.exp,
-            "LOG": np.log,
-            "SGN": np.sign,
-            "SIN": np.sin,
-            "SQR": np.sqrt,
-            "TAN": np.tan,
-        }
-        if name in fns:
+            if builtin.tile_op is None or len(args) != 2:
+                raise BasicSemanticError(
+                    f"{name} needs a tile (and optionally an axis number)", e.coord
+                )
+            return _BINARY_OPS[builtin.tile_op](x, self.eval(args[1]))
+        if form == "elementwise":
             v = self.eval(args[0])
-            if isinstance(v, int) and name != "ABS" and name != "SGN":
+            if isinstance(v, int) and builtin.tile_op not in _INTEGER_OPS:
                 v = self._float_type()(v)
-            return fns[name](v)
+            return _ELEMENTWISE[builtin.tile_op](v)
         raise BasicSemanticError(f"{name} is not supported in a kernel", e.coord)

@@ -23,6 +23,7 @@ import sys
 
 from ply import lex
 
+from .builtins import FUNCTION_NAMES
 from .errors import BasicSyntaxError, Coord
 
 # fmt: off
@@ -35,19 +36,10 @@ KEYWORDS = frozenset((
     "TILE", "OUTPUT", "BID",  # cuTile BASIC
 ))
 
-# The built-in functions of ECMA-55 Minimal BASIC.
-ECMA55_FUNCTIONS = frozenset((
-    "ABS", "ATN", "COS", "EXP", "INT", "LOG", "RND", "SGN", "SIN", "SQR", "TAN",
-))
-
-# Every built-in function name (reserved words too): ECMA-55 plus the cuTile BASIC
-# tile operations.  Arity is checked by the semantic passes, not by the grammar.
-BUILTIN_FUNCTIONS = ECMA55_FUNCTIONS | frozenset(("MMA", "SUM", "MAX", "MIN"))
-
 tokens = tuple(sorted(KEYWORDS)) + (
     "NAME",    # a variable or array name: X, A1, A$, COUNT%
     "FNNAME",  # a user function: FNA, FNSQUARE
-    "FUNC",    # a built-in function name
+    "FUNC",    # a built-in function name (transpiler/builtins.py)
     "NUMBER",  # the spelling of a numeric constant: 1, 1.5, .5, 1E10, 5.
     "STRING",  # the characters between the quotes
     "PLUS", "MINUS", "TIMES", "DIVIDE", "POW",
@@ -136,7 +128,7 @@ def t_NAME(t):
             _read_remark(t, t.lexpos + 3)
         elif word == "DATA":
             _read_data(t, ctx)
-    elif word in BUILTIN_FUNCTIONS:
+    elif word in FUNCTION_NAMES:
         t.type = "FUNC"
     elif ctx.strict and word.startswith("REM"):
         # ECMA-55 has no reserved words: `REMARK` is REM followed by the text "ARK".

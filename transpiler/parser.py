@@ -33,8 +33,8 @@ from ._line_format import LineNumber, check_strict_layout, read_line_number
 from ._parse_tables import load_tables
 from ._syntax_messages import describe_syntax_error
 from .errors import BasicSyntaxError, CompileErrors, Coord, SourceFile
+from .builtins import BUILTINS
 from .lexer import (
-    ECMA55_FUNCTIONS,
     LineContext,
     build_lexer,
     start_line,
@@ -975,7 +975,7 @@ def p_expr_call_bare(p):
     | FNNAME"""
     # RND, a parameterless FN, or TAN written without arguments (the semantic pass
     # reports the arity).
-    if p.slice[1].type == "FUNC" and p[1] not in ECMA55_FUNCTIONS:
+    if p.slice[1].type == "FUNC" and "ecma55" not in BUILTINS[p[1]].dialects:
         _extension(p, 1, p[1])
     p[0] = ast.Call(p[1], [], coord=_coord(p, 1))
 
@@ -985,7 +985,7 @@ def p_expr_call(p):
     | FNNAME LPAREN expr_list RPAREN"""
     name, args = p[1], p[3]
     if p.lexer.ctx.strict:
-        if p.slice[1].type == "FUNC" and name not in ECMA55_FUNCTIONS:
+        if p.slice[1].type == "FUNC" and "ecma55" not in BUILTINS[name].dialects:
             _extension(p, 1, name)
         elif len(args) > 1:
             _strict_error(p, args[1].coord, "too many arguments: ECMA-55 functions take one")

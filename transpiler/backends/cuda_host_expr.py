@@ -32,6 +32,7 @@ import math
 from dataclasses import dataclass
 
 from .. import ast
+from ..builtins import BUILTINS, effect_of
 from ..errors import BasicUnsupportedError
 from ..model import Analysis
 from ..naming import Namer
@@ -51,9 +52,6 @@ _PRIMARY = 17
 
 _COMPARISONS = {"=": "==", "<>": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 _OPERATORS = {"*": "b2t::mul", "/": "b2t::div", "^": "b2t::power", "MOD": "b2t::MOD"}
-# Functions whose argument can make them fail (a fatal error, not just a warning).
-_FALLIBLE = {"SQR", "LOG", "SIN", "COS", "TAN"}
-_QUIET = {"ABS", "SGN", "INT", "ATN", "MAX", "MIN"}
 
 # C++ types of values: "double", "float", "int32", "string", "literal" (a string literal,
 # a `const char*`).
@@ -308,12 +306,13 @@ class ExprPrinter:
             args = [self.store(c.text, t) for c, t in zip(codes, fn.param_types)]
             name = self.namer.name(e.name, "function")
             return Code(f"{name}({', '.join(args)})", _PRIMARY, self.ctype_of(fn.result_type))
-        if e.name not in _FALLIBLE | _QUIET | {"EXP", "RND"}:
+        builtin = BUILTINS.get(e.name)
+        if builtin is None or builtin.cpp is None:
             raise BasicUnsupportedError(
                 f"the function {e.name} is not supported by the CUDA C++ backend yet", e.coord
             )
         args = ", ".join(c.text for c in self._operands(e.args, pre))
-        return Code(f"b2t::{e.name}({args})", _PRIMARY, "double")
+        return Code(f"b2t::{builtin.cpp}({args})", _PRIMARY, "double")
 
     def element(self, e: ast.Index, pre: list[str]) -> Code:
         subscripts = ", ".join(self.subscript(c) for c in self._operands(e.indices, pre))
@@ -348,11 +347,12 @@ class ExprPrinter:
         if isinstance(e, ast.Call):
             if is_user_function(e.name):
                 return inner | self.function_effects(e.name)
-            if e.name == "RND":
+            effect = effect_of(e.name)
+            if effect == "random":
                 return inner | Effects(rnd=True)
-            if e.name == "EXP":
-                return inner | Effects(warnings=frozenset({f"EXP@{id(e)}"}))
-            if e.name in _FALLIBLE:
+            if effect == "warns":  # its message names the argument: one per call
+                return inner | Effects(warnings=frozenset({f"{e.name}@{id(e)}"}))
+            if effect == "fails":
                 return inner | Effects(fails=not _positive_constant(e.args[0]))
             return inner
         if isinstance(e, ast.BinOp):

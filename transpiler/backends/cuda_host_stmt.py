@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ast, hostir
+from ..builtins import effect_of
 from ..errors import BasicUnsupportedError
 from ..model import Analysis
 from ..naming import Namer
@@ -591,9 +592,6 @@ def _constant(expr: ast.Expr | None) -> float | None:
     return None
 
 
-_QUIET_FUNCTIONS = {"ABS", "SGN", "INT", "ATN"}
-
-
 def _has_effects(e: ast.Expr | None) -> bool:
     """Can evaluating `e` warn, fail, or draw a random number?  (The Python printer's
     rule, so that both evaluate a FOR's start into a temporary in the same cases.)"""
@@ -602,7 +600,7 @@ def _has_effects(e: ast.Expr | None) -> bool:
     for node in e.walk():
         if isinstance(node, ast.Index):
             return True
-        if isinstance(node, ast.Call) and node.name not in _QUIET_FUNCTIONS:
+        if isinstance(node, ast.Call) and effect_of(node.name) != "none":
             return True
         if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
             return True

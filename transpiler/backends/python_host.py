@@ -17,6 +17,7 @@ are assigned, and the statements, each under a `# 40 FOR I = 1 TO N` comment), a
 from __future__ import annotations
 
 from .. import __version__, ast, hostir
+from ..builtins import BUILTINS
 from ..model import Analysis
 from ..naming import Namer
 from ..passes.liveness import expression_reads, statement_reads
@@ -28,9 +29,8 @@ from .python_host_origin import origin_comment
 from .python_host_stmt import Code, StatementPrinter, _suite
 from .render import render
 
-# What the generated module may import, by module.
-_RUNTIME = {
-    "ABS", "ATN", "COS", "EXP", "INT", "LOG", "RND", "SGN", "SIN", "SQR", "TAN", "MAX", "MIN",
+# What the generated module may import, by module (ABS is Python's own abs).
+_RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs"} | {
     "MOD", "RANDOMIZE", "ZONE", "NUMBER", "STRING", "BasicFault", "Console", "DataPool",
     "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "tab", "to_integer", "loop_count",
 }  # fmt: skip

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 
 from .. import ast
+from ..builtins import BUILTINS, effect_of
 from ..model import Analysis
 from ..naming import Namer
 from ..passes.functions import is_user_function
@@ -39,25 +40,7 @@ _UNARY = 12
 _ATOM = 20
 
 _COMPARISONS = {"=": "==", "<>": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
-# BASIC built-in -> the Python callable (runtime names, imported by the module)
-BUILTINS = {
-    "ABS": "abs",
-    "ATN": "ATN",
-    "COS": "COS",
-    "EXP": "EXP",
-    "INT": "INT",
-    "LOG": "LOG",
-    "RND": "RND",
-    "SGN": "SGN",
-    "SIN": "SIN",
-    "SQR": "SQR",
-    "TAN": "TAN",
-    "MAX": "MAX",
-    "MIN": "MIN",
-}
 _OPERATORS = {"*": "mul", "/": "div", "^": "power", "MOD": "MOD"}
-# Functions whose argument can make them fail (a fatal error, not just a warning).
-_FALLIBLE = {"SQR", "LOG", "SIN", "COS", "TAN"}
 
 
 def number_literal(value: float) -> str:
@@ -192,7 +175,7 @@ class ExprPrinter:
             fn = self.a.functions[e.name]
             args = [self.store(self.value(a), t) for a, t in zip(e.args, fn.param_types)]
             return f"{self.namer.name(e.name, 'function')}({', '.join(args)})"
-        callee = BUILTINS[e.name]
+        callee = BUILTINS[e.name].python
         if callee != "abs":
             self.need(callee)
         return f"{callee}({', '.join(self.value(a) for a in e.args)})"
@@ -225,7 +208,7 @@ class ExprPrinter:
             if isinstance(node, ast.Index) and node not in safe_subscripts:
                 return True
             if isinstance(node, ast.Call):
-                if node.name in _FALLIBLE and not _positive_constant(node.args[0]):
+                if effect_of(node.name) == "fails" and not _positive_constant(node.args[0]):
                     return True
                 if is_user_function(node.name):
                     fn = self.a.functions[node.name]
@@ -240,15 +223,12 @@ class ExprPrinter:
         return False
 
 
-_QUIET_FUNCTIONS = {"ABS", "SGN", "INT", "ATN"}
-
-
 def _quiet(e: ast.Expr) -> bool:
     """Can evaluating `e` be skipped unnoticed (no warning, fault, RND, DEF FN)?"""
     for node in e.walk():
         if isinstance(node, ast.Index):
             return False
-        if isinstance(node, ast.Call) and node.name not in _QUIET_FUNCTIONS:
+        if isinstance(node, ast.Call) and effect_of(node.name) != "none":
             return False
         if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
             return False

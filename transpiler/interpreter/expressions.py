@@ -22,30 +22,24 @@ each other.
 
 from __future__ import annotations
 
+import builtins
 import math
 
 from .. import ast
+from ..builtins import BUILTINS, Builtin
 from ..model import Analysis, ArraySymbol
 from ..passes.functions import is_user_function
 from . import names
 
-# Built-in functions: the Python callable each compiles to (names the program's
-# globals provide, see machine.py).
-BUILTIN_CALLS = {
-    "ABS": "abs",
-    "ATN": "_ATN",
-    "COS": "_COS",
-    "EXP": "_EXP",
-    "INT": "_INT",
-    "LOG": "_LOG",
-    "RND": "_RND",
-    "SGN": "_SGN",
-    "SIN": "_SIN",
-    "SQR": "_SQR",
-    "TAN": "_TAN",
-    "MAX": "_MAX",
-    "MIN": "_MIN",
-}
+_PYTHON_BUILTINS = frozenset(dir(builtins))
+
+
+def builtin_callee(builtin: Builtin) -> str:
+    """The name compiled code calls for a built-in function: a Python built-in (`abs`) as
+    it is, a runtime function behind an underscore (machine.py binds those names)."""
+    name = builtin.python
+    return name if name in _PYTHON_BUILTINS else f"_{name}"
+
 
 _COMPARE = {"=": "==", "<>": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 
@@ -171,7 +165,7 @@ class ExprCompiler:
                 self.store.convert(self.value(arg), t) for arg, t in zip(e.args, fn.param_types)
             ]
             return f"{names.function(e.name)}({', '.join(args)})"
-        callee = BUILTIN_CALLS[e.name]
+        callee = builtin_callee(BUILTINS[e.name])
         return f"{callee}({', '.join(self.value(arg) for arg in e.args)})"
 
     # ----------------------------------------------------------------- array elements

@@ -15,23 +15,14 @@ import math
 import sys
 from typing import TextIO
 
-from .. import ast
+from .. import ast, runtime
+from ..builtins import BUILTINS
 from ..errors import BasicRuntimeError, BasicWarning, Coord, InternalError
 from ..model import Analysis
 from ..runtime import (
-    ATN,
-    COS,
-    EXP,
-    INT,
-    LOG,
     NUMBER,
     RANDOMIZE,
-    RND,
-    SGN,
-    SIN,
-    SQR,
     STRING,
-    TAN,
     BasicFault,
     Console,
     DataPool,
@@ -44,11 +35,18 @@ from ..runtime import (
     round_to_int,
     set_warning_hook,
 )
-from ..runtime._interp_extras import MAX, MIN, MOD, to_integer
+from ..runtime._interp_extras import MOD, to_integer
 from . import mat
 from .arrays import BasicArray
 from .codegen import END, RETURN, CompiledSource
+from .expressions import builtin_callee
 
+# The runtime functions of the built-ins, by the names compiled code calls them.
+_BUILTIN_FUNCTIONS = {
+    builtin_callee(b): getattr(runtime, b.python)
+    for b in BUILTINS.values()
+    if b.syntax == "call" and b.python and builtin_callee(b) != b.python
+}
 RETURN_WITHOUT_GOSUB = "RETURN without GOSUB"
 GOSUB_TOO_DEEP = "GOSUB nested too deeply"
 ON_OUT_OF_RANGE = "ON index out of range"
@@ -156,18 +154,7 @@ class Machine:
             "_div": div,
             "_power": power,
             "_MOD": MOD,
-            "_ATN": ATN,
-            "_COS": COS,
-            "_EXP": EXP,
-            "_INT": INT,
-            "_LOG": LOG,
-            "_RND": RND,
-            "_SGN": SGN,
-            "_SIN": SIN,
-            "_SQR": SQR,
-            "_TAN": TAN,
-            "_MAX": MAX,
-            "_MIN": MIN,
+            **_BUILTIN_FUNCTIONS,
             "_RANDOMIZE": RANDOMIZE,
             "_toint": to_integer,
             "_f32": mat.to_f32,

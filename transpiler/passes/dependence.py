@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import ast, hostir
+from ..builtins import effect_of
 from ..model import Analysis
 from .exprutil import Affine, affine, constant_value, same_expr
 from .liveness import expression_reads
@@ -346,8 +347,8 @@ class _Scan:
                 self.call(node, stmt)
 
     def call(self, call: ast.Call, stmt) -> None:
-        if call.name == "RND":
-            raise NotParallel("RND inside the loop: its sequence is sequential", call)
+        if effect_of(call.name) == "random":
+            raise NotParallel(f"{call.name} inside the loop: its sequence is sequential", call)
         fn = self.analysis.functions.get(call.name)
         if fn is None:
             return

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .. import ast
 from .. import irbuild as B
+from ..builtins import BUILTINS, Builtin
 from ..errors import BasicError, BasicSemanticError, BasicUnsupportedError, CompileErrors, SourceFile, at
 from ..ir import (
     ArrayParam,
@@ -60,18 +61,6 @@ _BINARY_OPS = {
     "AND": "and",
     "OR": "or",
 }
-_ELEMENTWISE = {
-    "ABS": "abs",
-    "ATN": "atan",
-    "COS": "cos",
-    "EXP": "exp",
-    "LOG": "log",
-    "SGN": "sign",
-    "SIN": "sin",
-    "SQR": "sqrt",
-    "TAN": "tan",
-}
-_REDUCTIONS = {"SUM": "sum", "MAX": "max", "MIN": "min"}
 
 
 def origin_of(stmt: ast.Stmt, source: SourceFile | None) -> Origin:
@@ -367,35 +356,42 @@ class _KernelLowering:
         return B.binary(op, self.expr(e.left), self.expr(e.right), self.kp.dtype)
 
     def call(self, e: ast.Call) -> KExpr:
-        name, args = e.name, e.args
-        if name == "MMA":
+        builtin = BUILTINS.get(e.name)
+        form = builtin.kernel_program if builtin is not None else None
+        if form == "mma":
             return self.mma(e)
-        if name == "INT":
+        if form == "floor":
+            return self.floor(e)
+        if form == "reduce" and e.args:
+            return self.reduction(e, builtin)
+        if form == "elementwise":
             self._arity(e, 1)
-            inner = args[0]
-            # INT(a / b) of integers is an exact floor division, not a float round trip.
-            if isinstance(inner, ast.BinOp) and inner.op == "/":
-                left, right = self.expr(inner.left), self.expr(inner.right)
-                if not B.is_float(left.type.dtype) and not B.is_float(right.type.dtype):
-                    return B.binary("floordiv", left, right, self.kp.dtype)
-            value = self.expr(inner)
-            if not B.is_float(value.type.dtype):
-                return value
-            floored = B.unary("floor", value, self.kp.dtype)
-            return B.cast(floored, "i32") if floored.type.is_scalar else floored
-        if name in _REDUCTIONS and args:
-            first = self.expr(args[0])
-            if not first.type.is_scalar and (len(args) == 1 or _axis_literal(args[1]) is not None):
-                return self.reduce(e, _REDUCTIONS[name], first)
-            if name in ("MAX", "MIN") and len(args) == 2:
-                return B.binary(name.lower(), first, self.expr(args[1]), self.kp.dtype)
-            raise BasicSemanticError(
-                f"{name} needs a tile (and optionally an axis number)", e.coord
-            )
-        if name in _ELEMENTWISE:
-            self._arity(e, 1)
-            return B.unary(_ELEMENTWISE[name], self.expr(args[0]), self.kp.dtype)
-        raise BasicUnsupportedError(f"{name} is not supported in a kernel", e.coord)
+            return B.unary(builtin.tile_op, self.expr(e.args[0]), self.kp.dtype)
+        raise BasicUnsupportedError(f"{e.name} is not supported in a kernel", e.coord)
+
+    def floor(self, e: ast.Call) -> KExpr:
+        self._arity(e, 1)
+        inner = e.args[0]
+        # INT(a / b) of integers is an exact floor division, not a float round trip.
+        if isinstance(inner, ast.BinOp) and inner.op == "/":
+            left, right = self.expr(inner.left), self.expr(inner.right)
+            if not B.is_float(left.type.dtype) and not B.is_float(right.type.dtype):
+                return B.binary("floordiv", left, right, self.kp.dtype)
+        value = self.expr(inner)
+        if not B.is_float(value.type.dtype):
+            return value
+        floored = B.unary("floor", value, self.kp.dtype)
+        return B.cast(floored, "i32") if floored.type.is_scalar else floored
+
+    def reduction(self, e: ast.Call, builtin: Builtin) -> KExpr:
+        """SUM, MAX or MIN of a tile (or along an axis); MAX and MIN of two values."""
+        args = e.args
+        first = self.expr(args[0])
+        if not first.type.is_scalar and (len(args) == 1 or _axis_literal(args[1]) is not None):
+            return self.reduce(e, builtin.name.lower(), first)
+        if builtin.tile_op is not None and len(args) == 2:
+            return B.binary(builtin.tile_op, first, self.expr(args[1]), self.kp.dtype)
+        raise BasicSemanticError(f"{e.name} needs a tile (and optionally an axis number)", e.coord)
 
     def _arity(self, e: ast.Call, n: int) -> None:
         if len(e.args) != n:

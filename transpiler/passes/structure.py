@@ -42,6 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import ast, hostir
+from ..builtins import effect_of
 from ..errors import InternalError
 from ..model import Analysis, type_of_name
 from .structure_dataflow import Dataflow
@@ -792,15 +793,12 @@ def _condition(stmt: ast.IfBlock, found: tuple = ()) -> ast.Expr:
     return found[5] if len(found) > 5 else stmt.condition
 
 
-_QUIET = {"ABS", "SGN", "INT", "ATN"}
-
-
 def _pure(e: ast.Expr) -> bool:
     """Can evaluating `e` be skipped unnoticed (no warning, fault, RND, DEF FN)?"""
     for node in e.walk():
         if isinstance(node, ast.Index):
             return False
-        if isinstance(node, ast.Call) and node.name not in _QUIET:
+        if isinstance(node, ast.Call) and effect_of(node.name) != "none":
             return False
         if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
             return False

@@ -8,8 +8,9 @@ mix: assignments, comparisons and arguments must agree (ECMA-55 7, 9, 10, 16).
 - Comparisons give "int" (-1 for true, 0 for false).  Strings compare with = and <>
   only in strict mode (ECMA-55 7.2); extended mode also orders them (code point order).
 - AND, OR, NOT take numbers (nonzero is true) and give "int" (-1 or 0).
-- Built-in functions have fixed arities (`passes/builtins.py`); DEF FN calls must match
-  the parameters' types.
+- Built-in functions take the parameter lists of their entry in `transpiler/builtins.py`
+  (the functions of the program's language level only); DEF FN calls must match the
+  parameters' types.
 - A numeric constant too large for the number type is a warning (ECMA-55 5.5: it is
   replaced by the largest representable value, machine infinity for IEEE numbers).
 """
@@ -19,9 +20,9 @@ from __future__ import annotations
 import math
 
 from .. import ast
+from ..builtins import legacy_builtin
 from ..errors import BasicSemanticError, BasicWarning, Coord, Diagnostics
 from ..model import Analysis, ValueType, type_of_name
-from .builtins import BUILTINS
 from .functions import is_user_function
 
 ARITHMETIC = frozenset({"+", "-", "*", "/", "^", "MOD", "\\"})
@@ -128,26 +129,23 @@ class _TypeChecker:
             for arg, want in zip(e.args, fn.param_types):
                 self.expect(arg, want)
             return fn.result_type
-        signature = BUILTINS.get(e.name)
-        if signature is None or (self.strict and not signature.strict):
+        builtin = legacy_builtin(e.name, self.strict)
+        if builtin is None:
             self.error(f"unknown function {e.name}", e.coord)
             for arg in e.args:
                 self.expr(arg)
             return None
-        if len(e.args) != len(signature.params):
-            given = len(e.args)
-            want = len(signature.params)
+        params = builtin.accepts(len(e.args))
+        if params is None:
             self.error(
-                f"function {e.name} takes {want} argument{'s' if want != 1 else ''}, "
-                f"{given} given",
-                e.coord,
+                f"function {e.name} takes {builtin.arity_text()}, {len(e.args)} given", e.coord
             )
             for arg in e.args:
                 self.expr(arg)
             return None
-        for arg, want in zip(e.args, signature.params):
+        for arg, want in zip(e.args, params):
             self.expect(arg, want)
-        return signature.result
+        return builtin.result
 
     # ----------------------------------------------------------------- expectations
 

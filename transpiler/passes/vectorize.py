@@ -26,6 +26,7 @@ import math
 from dataclasses import dataclass
 
 from .. import ast, hostir
+from ..builtins import BUILTINS
 from ..hostir import Finish, LoopCount, RangeCheck, Temp
 from .. import irbuild as B
 from .. import ir
@@ -38,18 +39,6 @@ from .kernel_lowering import origin_of
 from .kernel_cleanup import remove_dead_lets
 from .liveness import expression_reads
 
-_UNARY = {
-    "ABS": "abs",
-    "ATN": "atan",
-    "COS": "cos",
-    "EXP": "exp",
-    "LOG": "log",
-    "SGN": "sign",
-    "SIN": "sin",
-    "SQR": "sqrt",
-    "TAN": "tan",
-    "INT": "floor",
-}
 _BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "MOD": "mod"}
 _COMPARE = {"=": "eq", "<>": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 ERROR_FLAG = "SUBSCRIPT_ERROR"
@@ -645,10 +634,14 @@ class _Vectorizer:
         fn = self.analysis.functions.get(e.name)
         if fn is not None:
             return self.inline_function(fn, e)
-        if e.name in _UNARY and len(e.args) == 1:
-            return B.unary(_UNARY[e.name], B.cast(self.value(e.args[0]), self.ndt), self.ndt)
-        if e.name in ("MAX", "MIN") and len(e.args) == 2:
-            return B.binary(e.name.lower(), self.value(e.args[0]), self.value(e.args[1]), self.ndt)
+        builtin = BUILTINS.get(e.name)
+        if builtin is not None and builtin.kernel:
+            if len(e.args) == 1:
+                operand = B.cast(self.value(e.args[0]), self.ndt)
+                return B.unary(builtin.tile_op, operand, self.ndt)
+            if len(e.args) == 2:
+                left, right = self.value(e.args[0]), self.value(e.args[1])
+                return B.binary(builtin.tile_op, left, right, self.ndt)
         raise NotParallel(f"{e.name} cannot be computed in a kernel", e)
 
     def inline_function(self, fn, call: ast.Call) -> KExpr:

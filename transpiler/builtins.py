@@ -1,0 +1,193 @@
+"""The one table of built-in functions: what every engine knows about each of them.
+
+Each `Builtin` says, once, for one name:
+
+- its forms: the parameter lists it accepts (`MID$(s, i[, n])` would have two) and its
+  result type; no forms means the name is reserved but not implemented yet;
+- the dialects that have it: ECMA-55 Minimal BASIC, our extended BASIC, Microsoft BASIC
+  (GW-BASIC and QBasic), Dartmouth BASIC, cuTile BASIC kernel programs;
+- what host code evaluating it can do besides giving its value (`effect`): nothing, warn
+  (overflow, the program goes on), fail (a fatal domain error) or draw a random number;
+- its name in the Python runtime (`transpiler.runtime`, or a Python built-in) and in
+  `b2t_runtime.h` (namespace `b2t`);
+- whether an offloaded loop kernel can evaluate it, as which kernel IR operation
+  (`tile_op`), and how a cuTile BASIC kernel program evaluates it (`kernel_program`).
+
+The lexer reads every name of the table as a function (never as an implicit array; a
+name without forms is a located "unsupported function" error), the type checker reads
+the forms, the interpreter and both host printers the runtime names and effects, the
+vectorizer, the kernel lowering and the kernel interpreter the kernel facts.
+`tests/test_builtins_table.py` runs every entry through every engine it claims.
+
+This module sits below the lexer in the import order: it imports nothing of the package.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .model import ValueType
+
+Dialect = Literal["ecma55", "extended", "ms", "dartmouth", "kernel"]
+# What evaluating the function on the host can do besides giving its value.
+Effect = Literal["none", "warns", "fails", "random"]
+# How a cuTile BASIC kernel program evaluates it: `tile_op` on each element, INT's floor
+# (an exact floor division for INT(a / b) of integers), a reduction of a tile (or MAX and
+# MIN of two values), a matrix multiply-add, the block index.
+KernelForm = Literal["elementwise", "floor", "reduce", "mma", "block_index"]
+# How it is written: a function call in an expression, a keyword with its own grammar
+# rule (TAB in PRINT, BID), or a word of the MAT assignment (`MAT C = TRN(A)`).
+Syntax = Literal["call", "keyword", "mat"]
+
+DIALECT_NAMES: dict[str, str] = {
+    "ecma55": "ECMA-55 Minimal BASIC",
+    "extended": "extended BASIC",
+    "ms": "Microsoft BASIC",
+    "dartmouth": "Dartmouth BASIC",
+    "kernel": "cuTile BASIC",
+}
+# The dialects whose functions a legacy program may call, by language level.
+STRICT_DIALECTS = frozenset(("ecma55",))
+EXTENDED_DIALECTS = frozenset(("ecma55", "extended", "ms", "dartmouth"))
+
+
+@dataclass(frozen=True, slots=True)
+class Builtin:
+    name: str
+    dialects: frozenset[Dialect]
+    forms: tuple[tuple[ValueType, ...], ...] = ()
+    result: ValueType | None = "num"  # None: no value (TAB is a PRINT item)
+    effect: Effect = "none"
+    python: str | None = None  # a name `transpiler.runtime` exports, or a Python built-in
+    cpp: str | None = None  # a function of namespace b2t in b2t_runtime.h
+    tile_op: str | None = None  # the kernel IR operation (unary or binary by arity)
+    kernel: bool = False  # an offloaded loop kernel can evaluate it (as `tile_op`)
+    kernel_program: KernelForm | None = None
+    syntax: Syntax = "call"
+
+    @property
+    def implemented(self) -> bool:
+        return bool(self.forms)
+
+    def accepts(self, count: int) -> tuple[ValueType, ...] | None:
+        """The parameter types for `count` arguments, or None if no form has that many."""
+        for form in self.forms:
+            if len(form) == count:
+                return form
+        return None
+
+    def arity_text(self) -> str:
+        """'1 argument', '2 or 3 arguments'."""
+        counts = sorted({len(form) for form in self.forms})
+        text = " or ".join(str(n) for n in counts)
+        return f"{text} argument{'' if counts == [1] else 's'}"
+
+    def dialect_name(self) -> str:
+        """The dialect to name in a message about this function (the first that has it)."""
+        for dialect in ("ecma55", "extended", "ms", "dartmouth", "kernel"):
+            if dialect in self.dialects:
+                return DIALECT_NAMES[dialect]
+        raise AssertionError(self.name)
+
+
+# fmt: off
+_LEGACY = frozenset(("ecma55", "extended", "ms", "dartmouth"))
+_NUM = (("num",),)
+
+
+def _ecma55(name: str, effect: Effect = "none", tile_op: str | None = None,
+            kernel_program: KernelForm | None = "elementwise") -> Builtin:
+    """A numeric function of one number from ECMA-55 (every legacy dialect has it)."""
+    return Builtin(
+        name, _LEGACY | {"kernel"}, _NUM, effect=effect, python=name, cpp=name,
+        tile_op=tile_op, kernel=True, kernel_program=kernel_program,
+    )
+
+
+_IMPLEMENTED = (
+    # ECMA-55 7.4: ABS is Python's own abs (exact for floats); the others are runtime
+    # functions that report bas55's warnings and domain errors.
+    Builtin("ABS", _LEGACY | {"kernel"}, _NUM, python="abs", cpp="ABS", tile_op="abs",
+            kernel=True, kernel_program="elementwise"),
+    _ecma55("ATN", tile_op="atan"),
+    _ecma55("COS", "fails", "cos"),
+    _ecma55("EXP", "warns", "exp"),
+    _ecma55("INT", tile_op="floor", kernel_program="floor"),
+    _ecma55("LOG", "fails", "log"),
+    _ecma55("SGN", tile_op="sign"),
+    _ecma55("SIN", "fails", "sin"),
+    _ecma55("SQR", "fails", "sqrt"),
+    _ecma55("TAN", "fails", "tan"),
+    # RND's sequence is sequential: it stays on the host.  (Microsoft's RND(x) is not
+    # implemented: RND takes no argument.)
+    Builtin("RND", _LEGACY, ((),), effect="random", python="RND", cpp="RND"),
+    # Extended BASIC; in kernel programs also reductions of one tile.
+    Builtin("MAX", frozenset(("extended", "kernel")), (("num", "num"),), python="MAX",
+            cpp="MAX", tile_op="max", kernel=True, kernel_program="reduce"),
+    Builtin("MIN", frozenset(("extended", "kernel")), (("num", "num"),), python="MIN",
+            cpp="MIN", tile_op="min", kernel=True, kernel_program="reduce"),
+    # cuTile BASIC kernel programs only.
+    Builtin("SUM", frozenset(("kernel",)), (("num",), ("num", "num")), kernel_program="reduce"),
+    Builtin("MMA", frozenset(("kernel",)), (("num", "num", "num"),), kernel_program="mma"),
+    Builtin("BID", frozenset(("kernel",)), ((), ("num",)), result="int",
+            kernel_program="block_index", syntax="keyword"),
+    # TAB(n) is a PRINT item of every legacy dialect.
+    Builtin("TAB", _LEGACY, _NUM, result=None, python="tab", cpp="tab", syntax="keyword"),
+    # The MAT assignment's functions (Dartmouth): `MAT C = ZER`, `ZER(3, 4)`, `TRN(A)`.
+    # They are names everywhere else; the MAT grammar checks their operands.
+    *(Builtin(name, frozenset(("dartmouth", "extended")), syntax="mat")
+      for name in ("ZER", "CON", "IDN", "TRN", "INV")),
+)
+
+# Reserved function names of the supported dialects that are not implemented yet: a
+# program that calls one gets a located error instead of an implicit array.
+_MICROSOFT = (
+    # GW-BASIC 3.23 (its manual's function list)
+    "ASC", "CDBL", "CHR$", "CINT", "CSNG", "CSRLIN", "CVD", "CVI", "CVS", "DATE$",
+    "ENVIRON$", "EOF", "ERDEV", "ERDEV$", "ERL", "ERR", "EXTERR", "FIX", "FRE", "HEX$",
+    "INKEY$", "INP", "INPUT$", "INSTR", "IOCTL$", "LEFT$", "LEN", "LOC", "LOF", "LPOS",
+    "MID$", "MKD$", "MKI$", "MKS$", "OCT$", "PEEK", "PEN", "PLAY", "PMAP", "POINT", "POS",
+    "RIGHT$", "SCREEN", "SPACE$", "SPC", "STICK", "STR$", "STRIG", "STRING$", "TIME$",
+    "TIMER", "USR", "VAL", "VARPTR", "VARPTR$",
+    # QBasic / QuickBASIC
+    "CLNG", "CVL", "LBOUND", "LCASE$", "LTRIM$", "MKL$", "RTRIM$", "UBOUND", "UCASE$",
+)
+_DARTMOUTH = (
+    "DET",  # the determinant of the last MAT INV
+    "NUM",  # the number of values the last MAT INPUT read
+)
+# fmt: on
+
+_UNIMPLEMENTED = tuple(Builtin(name, frozenset(("ms",))) for name in _MICROSOFT) + tuple(
+    Builtin(name, frozenset(("dartmouth",))) for name in _DARTMOUTH
+)
+
+BUILTINS: dict[str, Builtin] = {entry.name: entry for entry in _IMPLEMENTED + _UNIMPLEMENTED}
+
+# The names the lexer reads as function names (token FUNC).  Keyword entries have tokens
+# of their own; MAT words are names.
+FUNCTION_NAMES = frozenset(
+    name for name, b in BUILTINS.items() if b.syntax == "call" and b.implemented
+)
+
+
+def lookup(name: str) -> Builtin | None:
+    return BUILTINS.get(name)
+
+
+def effect_of(name: str) -> Effect | None:
+    """What host code calling built-in `name` can do besides giving its value (None: not
+    a built-in, e.g. a DEF FN, whose body decides)."""
+    entry = BUILTINS.get(name)
+    return entry.effect if entry is not None else None
+
+
+def legacy_builtin(name: str, strict: bool) -> Builtin | None:
+    """The implemented function `name` as a legacy program of that level may call it."""
+    entry = BUILTINS.get(name)
+    dialects = STRICT_DIALECTS if strict else EXTENDED_DIALECTS
+    if entry is None or not entry.implemented or entry.syntax != "call":
+        return None
+    return entry if entry.dialects & dialects else None
