@@ -166,11 +166,9 @@ _UNIMPLEMENTED = tuple(Builtin(name, frozenset(("ms",))) for name in _MICROSOFT)
 
 BUILTINS: dict[str, Builtin] = {entry.name: entry for entry in _IMPLEMENTED + _UNIMPLEMENTED}
 
-# The names the lexer reads as function names (token FUNC).  Keyword entries have tokens
-# of their own; MAT words are names.
-FUNCTION_NAMES = frozenset(
-    name for name, b in BUILTINS.items() if b.syntax == "call" and b.implemented
-)
+# The names the lexer reads as function names (token FUNC; an unimplemented one is an
+# error there).  Keyword entries have tokens of their own; MAT words are names.
+FUNCTION_NAMES = frozenset(name for name, b in BUILTINS.items() if b.syntax == "call")
 
 
 def lookup(name: str) -> Builtin | None:

@@ -9,8 +9,14 @@ because their text is not made of tokens:
 - `DATA ...` runs to the end of the line (extended mode: to a `:` outside quotes),
   so that `DATA ABC, D E F` works; `_data_items.py` splits it into items.
 
-A lexical error (an illegal character, an unterminated string) raises
-`BasicSyntaxError` at once: the parser recovers at the next line.  Deviations from
+Reserved words come from two tables: `keywords.py` (the grammar's keywords, and the
+statement and operator words of the dialects that are not implemented) and
+`builtins.py` (every built-in function, token FUNC).  A reserved word that is not
+implemented (`CLS`, `STR$`, `ON ERROR`) is a located error here, in every mode, so it
+can never become a variable or an implicit array.
+
+A lexical error (an illegal character, an unterminated string, an unsupported word)
+raises `BasicSyntaxError` at once: the parser recovers at the next line.  Deviations from
 ECMA-55 that the lexer notices in strict mode are fatal too when the line would
 otherwise be misread (`LETX=10` is a name, not LET X), and merely recorded in
 `LineContext.errors` when the line can still be understood (an apostrophe comment).
@@ -23,19 +29,11 @@ import sys
 
 from ply import lex
 
-from .builtins import FUNCTION_NAMES
+from .builtins import BUILTINS, FUNCTION_NAMES
 from .errors import BasicSyntaxError, Coord
+from .keywords import KEYWORDS, TWO_WORD_STATEMENTS, UNSUPPORTED
 
 # fmt: off
-# Statement and operator words.  They cannot be variable names.
-KEYWORDS = frozenset((
-    "LET", "PRINT", "INPUT", "READ", "DATA", "RESTORE", "GOTO", "GOSUB", "RETURN", "ON",
-    "IF", "THEN", "ELSE", "ELSEIF", "ENDIF", "END", "FOR", "TO", "STEP", "NEXT", "WHILE",
-    "WEND", "DIM", "AS", "OPTION", "BASE", "DEF", "RANDOMIZE", "STOP", "REM", "TAB", "MAT",
-    "AND", "OR", "NOT", "MOD",
-    "TILE", "OUTPUT", "BID",  # cuTile BASIC
-))
-
 tokens = tuple(sorted(KEYWORDS)) + (
     "NAME",    # a variable or array name: X, A1, A$, COUNT%
     "FNNAME",  # a user function: FNA, FNSQUARE
@@ -66,7 +64,7 @@ class DataText:
 class LineContext:
     """What the lexer and the grammar actions share while one file is parsed."""
 
-    __slots__ = ("comment", "errors", "file", "line", "rem_start", "strict")
+    __slots__ = ("body", "comment", "errors", "file", "line", "rem_start", "strict")
 
     def __init__(self, file: str, strict: bool):
         self.file = file
@@ -78,6 +76,8 @@ class LineContext:
         self.comment: tuple[str, int] | None = None
         # 0-based column where REM text starts on the current line (exempt from checks).
         self.rem_start: int | None = None
+        # 0-based column where the statements of the current line start.
+        self.body = 0
 
     def start_line(self, line: int) -> None:
         self.line = line
@@ -130,6 +130,10 @@ def t_NAME(t):
             _read_data(t, ctx)
     elif word in FUNCTION_NAMES:
         t.type = "FUNC"
+        if not BUILTINS[word].implemented:
+            raise _unsupported(t, word)
+    elif word in UNSUPPORTED:
+        raise _unsupported(t, word)
     elif ctx.strict and word.startswith("REM"):
         # ECMA-55 has no reserved words: `REMARK` is REM followed by the text "ARK".
         t.type = "REM"
@@ -150,6 +154,64 @@ def t_NAME(t):
             len(word),
         )
     return t
+
+
+# A word as the lexer reads names (to find the words around a reserved one).
+_WORD_AT_END = re.compile(r"([A-Z][A-Z0-9_]*[$%]?)$", re.IGNORECASE)
+_WORD_AT_START = re.compile(r"[ \t]*([A-Z][A-Z0-9_]*[$%]?)", re.IGNORECASE)
+
+
+def _unsupported(t, word: str) -> BasicSyntaxError:
+    """The error for a reserved word of a dialect that is not implemented: a statement
+    (of one or two words), a function, an operator, or a reserved word used as a name."""
+    ctx = t.lexer.ctx
+    text = t.lexer.lexdata
+    start, end = t.lexpos, t.lexpos + len(word)
+    previous = _WORD_AT_END.search(text[ctx.body : start].rstrip())
+    if previous and (previous.group(1).upper(), word) in TWO_WORD_STATEMENTS:
+        first = ctx.body + previous.start(1)
+        words = f"{previous.group(1).upper()} {word}"
+        return ctx.error(_statement_message(words), first, end - first)
+    following = _WORD_AT_START.match(text, end)
+    if following and (word, following.group(1).upper()) in TWO_WORD_STATEMENTS:
+        words = f"{word} {following.group(1).upper()}"
+        return ctx.error(_statement_message(words), start, following.end() - start)
+    statement_start = _starts_statement(ctx, text, start)
+    reserved = UNSUPPORTED.get(word)
+    if reserved is not None and reserved.kind == "statement" and statement_start:
+        return ctx.error(_statement_message(word), start, len(word))
+    function = BUILTINS.get(word)
+    if function is not None:
+        message = f"unsupported function {word} ({function.dialect_name()})"
+        # At the start of a statement it was probably meant as a variable (`LEN = 3`).
+        notes = (f"{word} is a reserved word: a variable needs another name",)
+        return BasicSyntaxError(
+            message, ctx.coord(start, len(word)), notes=notes if statement_start else ()
+        )
+    if reserved.kind == "operator":
+        return ctx.error(f"unsupported operator {word} ({reserved.dialect})", start, len(word))
+    return ctx.error(
+        f"{word} is a reserved word of {reserved.dialect}, not a name", start, len(word)
+    )
+
+
+def _starts_statement(ctx: LineContext, text: str, pos: int) -> bool:
+    """Whether a statement starts at column `pos`: the first on the line, or after ':',
+    THEN or ELSE."""
+    before = text[ctx.body : pos].rstrip()
+    if not before or before.endswith(":"):
+        return True
+    previous = _WORD_AT_END.search(before)
+    return previous is not None and previous.group(1).upper() in ("THEN", "ELSE")
+
+
+def _statement_message(words: str) -> str:
+    for word in reversed(words.split()):
+        if word in UNSUPPORTED:
+            return f"unsupported statement {words} ({UNSUPPORTED[word].dialect})"
+        if word in BUILTINS and not BUILTINS[word].implemented:
+            return f"unsupported statement {words} ({BUILTINS[word].dialect_name()})"
+    raise AssertionError(words)
 
 
 def _read_remark(t, start: int) -> None:
@@ -233,8 +295,31 @@ t_COLON = r":"
 
 def t_error(t):
     ch = t.value[0]
-    shown = ch if ch.isprintable() else f"\\x{ord(ch):02x}"
-    raise t.lexer.ctx.error(f"unexpected character '{shown}'", t.lexpos)
+    message = _microsoft_character(t.lexer.ctx, t.lexer.lexdata, t.lexpos)
+    if message is None:
+        shown = ch if ch.isprintable() else f"\\x{ord(ch):02x}"
+        message = f"unexpected character '{shown}'"
+    raise t.lexer.ctx.error(message, t.lexpos)
+
+
+def _microsoft_character(ctx: LineContext, text: str, pos: int) -> str | None:
+    """What a character that starts no token means in Microsoft BASIC, if anything."""
+    ch = text[pos]
+    if ch in "#!" and pos > 0 and (text[pos - 1].isalnum() or text[pos - 1] in "._"):
+        word = _WORD_AT_END.search(text[:pos])
+        keyword = word is not None and word.group(1).upper() in KEYWORDS | UNSUPPORTED.keys()
+        if not keyword:  # `X#`, `1#`; but `PRINT#1` is a file number
+            precision = "double" if ch == "#" else "single"
+            return f"type suffix '{ch}' is not supported (Microsoft BASIC {precision} precision)"
+    if ch == "#":  # PRINT #1, INPUT #1, ...
+        return "file numbers ('#') are not supported (Microsoft BASIC file I/O)"
+    if ch == "&" and text[pos + 1 : pos + 2].upper() in ("H", "O"):
+        return "'&H' and '&O' constants are not supported (Microsoft BASIC)"
+    if ch == "?" and _starts_statement(ctx, text, pos):
+        return "'?' for PRINT is not supported (Microsoft BASIC): write PRINT"
+    if ch == "\\":
+        return "integer division '\\' is not supported (Microsoft BASIC)"
+    return None
 
 
 # --------------------------------------------------------------------------- construction
@@ -261,6 +346,7 @@ def start_line(lexer: lex.Lexer, text: str, line: int, start: int) -> None:
     lexer.input(text)
     lexer.lexpos = start
     lexer.ctx.start_line(line)
+    lexer.ctx.body = start
 
 
 def tokenize(text: str, *, strict: bool = False, file: str = "<input>") -> list[lex.LexToken]:
