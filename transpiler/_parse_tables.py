@@ -1,4 +1,5 @@
-"""The LALR tables of parser.py: generated once, then cached per user.
+"""The LALR tables of the grammar (the `grammar` package): generated once, then cached
+per user.
 
 Generating the tables takes PLY about 0.15 s, too long for a compiler that starts
 once per file.  They are cached as JSON in `$XDG_CACHE_HOME/basic2tile/` (default
@@ -25,7 +26,7 @@ _TABLES: types.SimpleNamespace | None = None
 
 
 def load_tables(grammar: types.ModuleType) -> types.SimpleNamespace:
-    """Tables for PLY's `LRParser` for the grammar module (once per process)."""
+    """Tables for PLY's `LRParser` for the grammar namespace (once per process)."""
     global _TABLES
     if _TABLES is None:
         signature = grammar_signature(grammar)

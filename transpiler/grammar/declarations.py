@@ -1,0 +1,102 @@
+"""The grammar of assignments and declarations: LET, DIM, OPTION BASE, DEF FN,
+RANDOMIZE and REM.
+
+    simple_statement ::= [LET] lvalue '=' expr
+                       | DIM array_decl {',' array_decl}
+                       | OPTION BASE NUMBER
+                       | DEF FNNAME ['(' var_list ')'] '=' expr
+                       | RANDOMIZE
+                       | REM                           (the rest of the line)
+    array_decl       ::= NAME '(' expr_list ')' [AS NAME]
+
+ECMA-55 wants LET, integer constants as DIM bounds and at most one numeric parameter;
+`AS type` is cuTile BASIC's element type.
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from ._actions import extension, extension_at, fail, location, strict_error, through
+
+
+def p_let(p):
+    """simple_statement : LET lvalue EQ expr"""
+    s = p.slice
+    s[0].value = ast.Let(s[2].value, s[4].value, coord=location(p, 1))
+
+
+def p_let_implicit(p):
+    """simple_statement : lvalue EQ expr"""
+    target = p[1]
+    extension_at(p, target.coord, "an assignment without LET")
+    p[0] = ast.Let(target, p[3], coord=target.coord)
+
+
+def p_dim(p):
+    """simple_statement : DIM array_list"""
+    p[0] = ast.Dim(p[2], coord=location(p, 1))
+
+
+def p_array_list(p):
+    """array_list : array_decl
+    | array_list COMMA array_decl"""
+    if len(p) == 2:
+        p[0] = [p[1]]
+    else:
+        p[1].append(p[3])
+        p[0] = p[1]
+
+
+def p_array_decl(p):
+    """array_decl : NAME LPAREN expr_list RPAREN"""
+    bounds = p[3]
+    if p.lexer.ctx.strict:
+        for bound in bounds:
+            if not (isinstance(bound, ast.Num) and bound.text.isdigit()):
+                extension_at(p, bound.coord, "a DIM bound that is not an integer constant")
+    p[0] = ast.ArrayDecl(p[1], bounds, coord=through(location(p, 1), p, 4))
+
+
+def p_array_decl_typed(p):
+    """array_decl : NAME LPAREN expr_list RPAREN AS NAME"""
+    # `DIM A(N) AS F16`: the element type, checked by the kernel-dialect pass.
+    extension(p, 5, "DIM ... AS type")
+    coord = through(location(p, 1), p, 6)
+    p[0] = ast.ArrayDecl(p[1], p[3], dtype=p[6], coord=coord)
+
+
+def p_option(p):
+    """simple_statement : OPTION BASE NUMBER"""
+    if p[3] not in ("0", "1"):
+        fail(p, 3, "OPTION BASE must be 0 or 1")
+    p[0] = ast.OptionBase(int(p[3]), coord=location(p, 1))
+
+
+def p_def(p):
+    """simple_statement : DEF FNNAME EQ expr"""
+    p[0] = ast.DefFn(p[2], [], p[4], coord=location(p, 1))
+
+
+def p_def_params(p):
+    """simple_statement : DEF FNNAME LPAREN var_list RPAREN EQ expr"""
+    params = p[4]
+    if p.lexer.ctx.strict:
+        for param in params:
+            if param.name.endswith("$"):
+                strict_error(p, param.coord, "numeric variable expected (ECMA-55 parameter)")
+        if len(params) > 1:
+            strict_error(p, params[1].coord, "ECMA-55 functions have at most one parameter")
+    p[0] = ast.DefFn(p[2], [v.name for v in params], p[7], coord=location(p, 1))
+
+
+def p_randomize(p):
+    """simple_statement : RANDOMIZE"""
+    p[0] = ast.Randomize(coord=location(p, 1))
+
+
+def p_rem(p):
+    """simple_statement : REM"""
+    tok = p.slice[1]
+    ctx = p.lexer.ctx
+    length = len(p.lexer.lexdata) - tok.lexpos
+    p[0] = ast.Rem(p[1], coord=ctx.coord(tok.lexpos, length))
