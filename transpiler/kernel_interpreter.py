@@ -41,21 +41,23 @@ NP_TYPES = {
 # NVIDIA's compiler does).
 MAX_WHILE_ITERATIONS = 10_000_000
 
-# NumPy for the kernel IR operations of the built-ins (`tile_op` in transpiler/builtins.py).
-_ELEMENTWISE = {
-    "abs": np.abs,
-    "atan": np.arctan,
-    "cos": np.cos,
-    "exp": np.exp,
-    "log": np.log,
-    "sign": np.sign,
-    "sin": np.sin,
-    "sqrt": np.sqrt,
-    "tan": np.tan,
+# The NumPy implementation of each built-in a kernel program may call (by BASIC name:
+# this reference stays independent of the kernel IR; `tests/test_builtins_table.py`
+# checks it against the table's `kernel_program` entries).
+ELEMENTWISE = {
+    "ABS": np.abs,
+    "ATN": np.arctan,
+    "COS": np.cos,
+    "EXP": np.exp,
+    "LOG": np.log,
+    "SGN": np.sign,
+    "SIN": np.sin,
+    "SQR": np.sqrt,
+    "TAN": np.tan,
 }
-_INTEGER_OPS = frozenset(("abs", "sign"))  # an integer operand stays an integer
-_BINARY_OPS = {"max": np.maximum, "min": np.minimum}
-_REDUCTIONS = {"sum": np.sum, "max": np.max, "min": np.min}
+_KEEP_INTEGERS = frozenset(("ABS", "SGN"))  # an integer operand stays an integer
+REDUCTIONS = {"SUM": np.sum, "MAX": np.max, "MIN": np.min}
+PAIRWISE = {"MAX": np.maximum, "MIN": np.minimum}  # MAX(a, b), MIN(a, b)
 
 
 def evaluate_extent(expr: ast.Expr, scalars: dict[str, int | float]) -> int:
@@ -287,16 +289,16 @@ class _Block:
             axis_given = len(args) == 2 and isinstance(args[1], ast.Num) and args[1].text.isdigit()
             if np.ndim(x) > 0 and (len(args) == 1 or axis_given):
                 axis = int(args[1].value) if axis_given else None
-                fn = _REDUCTIONS[name.lower()]
+                fn = REDUCTIONS[name]
                 return fn(x, axis=axis, keepdims=axis is not None).astype(x.dtype)
-            if builtin.tile_op is None or len(args) != 2:
+            if name not in PAIRWISE or len(args) != 2:
                 raise BasicSemanticError(
                     f"{name} needs a tile (and optionally an axis number)", e.coord
                 )
-            return _BINARY_OPS[builtin.tile_op](x, self.eval(args[1]))
+            return PAIRWISE[name](x, self.eval(args[1]))
         if form == "elementwise":
             v = self.eval(args[0])
-            if isinstance(v, int) and builtin.tile_op not in _INTEGER_OPS:
+            if isinstance(v, int) and name not in _KEEP_INTEGERS:
                 v = self._float_type()(v)
-            return _ELEMENTWISE[builtin.tile_op](v)
+            return ELEMENTWISE[name](v)
         raise BasicSemanticError(f"{name} is not supported in a kernel", e.coord)
