@@ -1,3 +1,15 @@
-"""basic2tile: BASIC to cuTile Python and CUDA C++."""
+"""basic2tile: BASIC to cuTile Python and CUDA C++.
+
+The pipeline, in the order a program goes through it (`driver.py` runs it):
+
+    builtins.py keywords.py  the tables of built-in functions and reserved words
+    lexer.py grammar/        PLY lexer and grammar (one module per statement family)
+    parser.py                source text -> `ast.Program`, line by line
+    passes/                  semantic passes -> `model.Analysis`; host structure,
+                             offload and kernel lowering -> `hostir`, `ir`
+    interpreter/             the reference semantics (kernel_interpreter.py for kernels)
+    backends/                cuTile Python and CUDA C++ printers (templates/ beside)
+    runtime/ tilesim/        what generated programs run on, on the CPU too
+"""
 
 __version__ = "0.1.0"
