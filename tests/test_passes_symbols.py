@@ -143,3 +143,16 @@ def test_use_before_def_is_strict_only():
     text = "10 LET A = FND(5)\n20 DEF FND(X) = X\n30 END\n"
     assert errors_of(text, std="ecma55") == [(1, 12, "function FND used before its DEF (line 20)")]
     assert analysis_of(text).functions["FND"].index == 1
+
+
+def test_an_element_type_in_a_legacy_program_is_an_error_not_ignored():
+    # `DIM A(5) AS INTEGER` once stored 1.7 and printed it back.
+    errs = errors_of("10 DIM A(5) AS INTEGER\n20 LET A(1) = 1.7\n30 PRINT A(1)\n40 END\n")
+    assert errs == [
+        (
+            1,
+            8,
+            "DIM ... AS INTEGER is for cuTile BASIC kernel programs; the elements of a legacy "
+            "array have the type of its name (A% for integers)",
+        )
+    ]

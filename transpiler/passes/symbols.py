@@ -11,6 +11,7 @@ same way), so this pass walks the flat list once, front to back:
   and simple variables in separate name spaces (as Microsoft BASICs do) and allows long
   array names.
 Extended mode also allows DIM bounds that are expressions (evaluated when the DIM runs).
+An element type (`DIM A(N) AS F16`) belongs to kernel programs: here it is an error.
 """
 
 from __future__ import annotations
@@ -117,6 +118,14 @@ class _SymbolPass:
 
     def dim(self, decl: ast.ArrayDecl, stmt: ast.Dim) -> None:
         self.array_seen = self.array_seen or decl.coord
+        if decl.dtype is not None:
+            # Not ignored: QBasic's `AS INTEGER` would round what the array stores.
+            self.error(
+                f"DIM ... AS {decl.dtype} is for cuTile BASIC kernel programs; the elements "
+                f"of a legacy array have the type of its name ({decl.name.rstrip('$%')}% for "
+                "integers)",
+                decl.coord,
+            )
         if not self.check_array_name(decl.name, decl.coord):
             return
         upper: list[int] | None = []
