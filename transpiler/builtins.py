@@ -3,7 +3,7 @@
 Each `Builtin` says, once, for one name:
 
 - its forms: the parameter lists it accepts (`MID$(s, i[, n])` would have two) and its
-  result type; no forms means the name is reserved but not implemented yet;
+  result type; a function without forms is reserved but not implemented yet;
 - the dialects that have it: ECMA-55 Minimal BASIC, our extended BASIC, Microsoft BASIC
   (GW-BASIC and QBasic), Dartmouth BASIC, cuTile BASIC kernel programs;
 - what host code evaluating it can do besides giving its value (`effect`): nothing, warn
@@ -61,7 +61,7 @@ class Builtin:
     result: ValueType | None = "num"  # None: no value (TAB is a PRINT item)
     effect: Effect = "none"
     python: str | None = None  # a name `transpiler.runtime` exports, or a Python built-in
-    cpp: str | None = None  # a function of namespace b2t in b2t_runtime.h
+    cpp: str | None = None  # a function in namespace b2t of b2t_runtime.h (TAB: of Console)
     tile_op: str | None = None  # the kernel IR operation (unary or binary by arity)
     kernel: bool = False  # an offloaded loop kernel can evaluate it (as `tile_op`)
     kernel_program: KernelForm | None = None
@@ -69,7 +69,8 @@ class Builtin:
 
     @property
     def implemented(self) -> bool:
-        return bool(self.forms)
+        # MAT words have no forms: the MAT grammar checks their operands (matrices).
+        return bool(self.forms) or self.syntax == "mat"
 
     def accepts(self, count: int) -> tuple[ValueType, ...] | None:
         """The parameter types for `count` arguments, or None if no form has that many."""
