@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from transpiler.errors import BasicSyntaxError
 from transpiler.builtins import FUNCTION_NAMES
+from transpiler.errors import BasicSyntaxError
 from transpiler.lexer import KEYWORDS, DataText, tokenize
 
 

@@ -720,7 +720,7 @@ def test_nbs_error_lists_match_the_manifest(nbs_dir):
 def test_grammar_has_no_conflicts(tmp_path):
     from ply import yacc
 
-    import transpiler.grammar as grammar
+    from transpiler import grammar
 
     log_path = tmp_path / "parser.out"
     with open(log_path, "w") as log:

@@ -152,7 +152,9 @@ def test_an_element_type_in_a_legacy_program_is_an_error_not_ignored():
         (
             1,
             8,
-            "DIM ... AS INTEGER is for cuTile BASIC kernel programs; the elements of a legacy "
-            "array have the type of its name (A% for integers)",
+            (
+                "DIM ... AS INTEGER is for cuTile BASIC kernel programs; the elements of a "
+                "legacy array have the type of its name (A% for integers)"
+            ),
         )
     ]
