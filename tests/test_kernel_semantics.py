@@ -1,0 +1,78 @@
+"""Semantics of cuTile BASIC kernel programs that the reference interpreter, the cuTile
+module (on the tile simulator) and the CUDA program (on g++) must share, and the
+self-test that compares them.  Each test runs a small program through all three."""
+
+from __future__ import annotations
+
+import io
+import shutil
+
+import numpy as np
+import pytest
+
+from transpiler import driver
+from transpiler.errors import SourceFile
+from transpiler.kernel_interpreter import run_kernel_program
+from transpiler.options import Options
+from transpiler.selftest import compare, default_scalars, make_inputs
+
+needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")
+
+
+def _analysis(text: str, precision: str | None = None):
+    return driver.front_end(SourceFile("prog.bas", text), Options(precision=precision))
+
+
+def _check(text: str, target: str, precision: str | None = None) -> str:
+    """`basic2tile prog.bas --check --target TARGET --device cpu`: the report, which must
+    say PASSED."""
+    analysis = _analysis(text, precision)
+    report = io.StringIO()
+    status = driver.check(analysis, driver.generate(analysis, target), target, "cpu", out=report)
+    assert status == 0, report.getvalue()
+    assert "verification: PASSED" in report.getvalue()
+    return report.getvalue()
+
+
+def _reference(text: str, inputs: dict, scalars: dict, precision: str | None = None) -> dict:
+    kp = driver.kernel_program(_analysis(text, precision))
+    return run_kernel_program(kp, scalars, inputs)
+
+
+# --------------------------------------------------------------------------- the self-test
+
+SQR_LOG = """10 INPUT N, A()
+20 DIM A(N), C(N)
+30 TILE A(16), C(16)
+40 LET C(BID) = SQR(A(BID)) + LOG(A(BID)) + A(BID) ^ 1.5
+50 OUTPUT C
+"""
+
+
+def test_self_test_feeds_square_roots_logarithms_and_powers_their_domain():
+    kp = driver.kernel_program(_analysis(SQR_LOG))
+    scalars = default_scalars(kp)
+    inputs = make_inputs(kp, scalars)
+    assert inputs["A"].min() >= 0.5
+    want = run_kernel_program(kp, scalars, inputs)["C"]
+    # Only the zero padding of the edge tile meets LOG(0); the stored elements are numbers.
+    assert np.all(np.isfinite(want))
+
+
+@needs_gxx
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_self_test_of_square_roots_and_logarithms_passes(target):
+    _check(SQR_LOG, target)
+
+
+def test_compare_takes_nan_at_the_same_element_as_equal():
+    kp = driver.kernel_program(_analysis(SQR_LOG))
+    want = {"C": np.array([1.0, np.nan, np.inf, -np.inf], np.float32)}
+    same = {"C": np.array([1.0, np.nan, np.inf, -np.inf], np.float32)}
+    assert compare(kp, same, want) == [
+        "ok C: shape (4,), max |diff| = 0 (tolerance 0.0001)"
+    ]
+    moved = {"C": np.array([np.nan, 1.0, np.inf, -np.inf], np.float32)}
+    assert compare(kp, moved, want)[0].startswith("MISMATCH C: shape (4,), NaN in one result only")
+    flipped = {"C": np.array([1.0, np.nan, -np.inf, -np.inf], np.float32)}
+    assert compare(kp, flipped, want)[0].startswith("MISMATCH C")
