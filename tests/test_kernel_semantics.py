@@ -76,3 +76,33 @@ def test_compare_takes_nan_at_the_same_element_as_equal():
     assert compare(kp, moved, want)[0].startswith("MISMATCH C: shape (4,), NaN in one result only")
     flipped = {"C": np.array([1.0, np.nan, -np.inf, -np.inf], np.float32)}
     assert compare(kp, flipped, want)[0].startswith("MISMATCH C")
+
+
+# --------------------------------------------------------------------------- truth values
+
+CHAINED = """10 INPUT N, A()
+20 DIM A(N), C(N), D(N)
+30 TILE A(16), C(16), D(16)
+40 LET X = 1
+50 IF 1 < 2 < 3 THEN LET X = 5
+60 IF 3 > 2 > 1 THEN LET X = X + 10
+70 IF (2 > 1) + (3 > 2) = 2 THEN LET X = X + 100
+80 LET C(BID) = (A(BID) > 0) + (A(BID) > 0.5) + X
+90 LET D(BID) = (A(BID) > -2 > 0.5) * 3
+100 OUTPUT C, D
+"""
+
+
+def test_a_truth_value_used_as_a_number_is_one_or_zero():
+    a = np.array([-1.0, 0.25, 0.75, 0.0], np.float32)
+    got = _reference(CHAINED, {"A": a}, {"N": 4})
+    # 1 < 2 < 3 is (1) < 3: true; 3 > 2 > 1 is (1) > 1: false; true + true = 2.
+    np.testing.assert_array_equal(got["C"], (a > 0).astype(int) + (a > 0.5).astype(int) + 105.0)
+    np.testing.assert_array_equal(got["D"], np.full(4, 3.0))  # (1) > 0.5
+
+
+@needs_gxx
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_chained_comparisons_and_truth_arithmetic_match_the_interpreter(target):
+    # The CUDA translation compared (1 < 2) with `true` (3 converted to bool).
+    _check(CHAINED, target)

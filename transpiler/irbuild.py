@@ -8,7 +8,8 @@ insertion of casts follow one set of rules:
 - a float with anything gives the wider float type (f16/bf16 < f32 < f64);
 - constants are weakly typed (they take the other operand's type, as Python scalars
   do in cuTile), typed values of another type are cast explicitly;
-- a scalar combines with a tile by broadcasting; two tiles must have equal shapes.
+- a scalar combines with a tile by broadcasting; two tiles must have equal shapes;
+- a truth value in arithmetic or compared with a number is the integer 1 or 0.
 """
 
 from __future__ import annotations
@@ -112,6 +113,10 @@ def binary(op: str, left: KExpr, right: KExpr, float_dtype: DType) -> KExpr:
     shape = broadcast_shape(left.type.shape, right.type.shape)
     if op in LOGICAL:
         return Binary(op, to_bool(left), to_bool(right), type=TileType("bool", shape))
+    if "bool" in (left.type.dtype, right.type.dtype) and not (op in COMPARISONS and left.type.dtype == right.type.dtype):
+        # A truth value used as a number is 1 or 0 (`1 < 2 < 3` is `1 < 3`): the number
+        # must not be converted to a truth value instead.
+        left, right = _as_number(left), _as_number(right)
     dtype = _operand_dtype(left, right)
     if op in ("div", "pow") and not is_float(dtype):
         dtype = float_dtype
@@ -121,6 +126,10 @@ def binary(op: str, left: KExpr, right: KExpr, float_dtype: DType) -> KExpr:
     if op == "cdiv" and is_float(dtype):
         raise BasicSemanticError("CDIV needs integer operands")
     return _fold(Binary(op, left, right, type=TileType(dtype, shape)))
+
+
+def _as_number(expr: KExpr) -> KExpr:
+    return cast(expr, "i32") if expr.type.dtype == "bool" else expr
 
 
 def _fold(e: Binary) -> KExpr:

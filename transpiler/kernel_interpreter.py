@@ -12,6 +12,8 @@ Semantics (see also passes/kernel_dialect.py and the README):
   are never written;
 - integers stay integers under + - * MOD and INT(a / b) (floor division); `/` and `^`
   give floats; INT is floor; arithmetic on float arrays happens in their element type;
+- a comparison gives a truth value, which is the integer 1 or 0 where it is used as a
+  number (`1 < 2 < 3` compares 1 with 3);
 - MMA(a, b, acc) = a @ b + acc computed in the accumulator's type (f32 for f16/bf16
   inputs, f64 for f64).
 """
@@ -224,6 +226,8 @@ class _Block:
 
     def binop(self, e: ast.BinOp):
         a, b = self.eval(e.left), self.eval(e.right)
+        if e.op not in ("AND", "OR"):
+            a, b = _as_number(a), _as_number(b)
         both_int = isinstance(a, int) and isinstance(b, int)
         op = e.op
         if op == "+":
@@ -292,3 +296,13 @@ class _Block:
                 v = self._float_type()(v)
             return fns[name](v)
         raise BasicSemanticError(f"{name} is not supported in a kernel", e.coord)
+
+
+def _as_number(value):
+    """A truth value used as a number (in arithmetic, or compared with a number) is 1 or
+    0, an integer; NumPy would add booleans as a logical OR."""
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if isinstance(value, np.ndarray) and value.dtype == np.bool_:
+        return value.astype(np.int32)
+    return value
