@@ -106,3 +106,49 @@ def test_a_truth_value_used_as_a_number_is_one_or_zero():
 def test_chained_comparisons_and_truth_arithmetic_match_the_interpreter(target):
     # The CUDA translation compared (1 < 2) with `true` (3 converted to bool).
     _check(CHAINED, target)
+
+
+# --------------------------------------------------------------------------- MOD
+
+KERNEL_MOD = """10 INPUT N, A(), B(), K()
+20 DIM A(N), B(N), K(N) AS I32, C(N), D(N), E(N) AS I32
+30 TILE A(16), B(16), K(16), C(16), D(16), E(16)
+40 LET X = -7 MOD 3
+50 LET Y = 7 MOD -3
+60 LET C(BID) = (A(BID) - 0.25) MOD (B(BID) + 2)
+70 LET D(BID) = A(BID) * 0 + X * 10 + Y
+80 LET E(BID) = K(BID) MOD 3 + (BID - 2) MOD 2 * 100
+90 OUTPUT C, D, E
+"""
+
+
+def test_mod_truncates_toward_zero_in_the_reference_interpreter():
+    a = np.array([-1.0, -0.5, 0.5, 0.9] * 8, np.float32)
+    b = np.array([-3.0, -2.5, -1.0, 0.5] * 8, np.float32)
+    k = np.array([-7, -6, 5, 7] * 8, np.int32)
+    got = _reference(KERNEL_MOD, {"A": a, "B": b, "K": k}, {"N": 32})
+    np.testing.assert_array_equal(got["C"], np.fmod(a - np.float32(0.25), b + np.float32(2)))
+    np.testing.assert_array_equal(got["D"], np.full(32, -10.0 + 1.0))  # -7 MOD 3 = -1, 7 MOD -3 = 1
+    bid = np.arange(32) // 16
+    np.testing.assert_array_equal(got["E"], np.fmod(k, 3) + np.fmod(bid - 2, 2) * 100)
+
+
+@needs_gxx
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_mod_of_negative_values_matches_the_interpreter(target):
+    # -7 MOD 3 gave 2 in both generated programs (Python's and cuTile's % take the sign of
+    # the divisor); NVIDIA's remf/remi and our interpreter give -1.
+    _check(KERNEL_MOD, target)
+
+
+def test_the_mod_functions_compile_with_nvidia_compiler(tmp_path):
+    """basic_mod and basic_mod_int (cuTile has no truncating remainder) are tile code
+    that cuTile's front end and tileiras accept, for f32, f64 and i32."""
+    for precision in (None, "f64"):
+        analysis = _analysis(KERNEL_MOD.replace("-7 MOD 3", "(N - 50) MOD 3"), precision)
+        code = driver.generate(analysis, "cutile")
+        assert "def basic_mod(a, b):" in code and "def basic_mod_int(a, b):" in code
+        out = tmp_path / (precision or "f32")
+        out.mkdir()
+        files = driver.emit_binaries(analysis, code, "cutile", "cubin", "sm_90", str(out / "m.py"))
+        assert [f.name for f in files] == ["prog.sm_90.cubin"]

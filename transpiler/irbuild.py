@@ -14,6 +14,8 @@ insertion of casts follow one set of rules:
 
 from __future__ import annotations
 
+import math
+
 from .errors import BasicSemanticError
 from .ir import (
     FLOAT_TYPES,
@@ -30,7 +32,7 @@ from .ir import (
 )
 
 _FLOAT_RANK = {"f16": 1, "bf16": 1, "f32": 2, "f64": 3}
-ARITHMETIC = ("add", "sub", "mul", "div", "pow", "mod", "floordiv", "min", "max", "cdiv")
+ARITHMETIC = ("add", "sub", "mul", "div", "pow", "rem", "mod", "floordiv", "min", "max", "cdiv")
 COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
 LOGICAL = ("and", "or")
 # Unary operations that always produce a float.
@@ -136,6 +138,9 @@ def _fold(e: Binary) -> KExpr:
     """Simplify integer index arithmetic the lowering creates, e.g. `(x - 1) + 1` -> `x`
     (BASIC's inclusive FOR limit meeting range()'s exclusive stop)."""
     left, right = e.left, e.right
+    if e.op == "rem" and isinstance(left, Const) and isinstance(right, Const):
+        value = _constant_remainder(left.value, right.value)
+        return e if value is None else Const(value, type=e.type)
     if e.type.dtype != "i32":
         return e
     if e.op == "add" and isinstance(left, Const) and left.value == 0:
@@ -163,6 +168,17 @@ def _fold(e: Binary) -> KExpr:
     return e
 
 
+def _constant_remainder(a: float | int, b: float | int) -> float | int | None:
+    """`a MOD b` of two constants (truncated toward zero, as the kernels compute it), or
+    None where a kernel should compute it (a zero divisor, an infinite dividend)."""
+    if b == 0 or a != a or b != b or a in (math.inf, -math.inf):
+        return None
+    if isinstance(a, int) and isinstance(b, int):
+        r = abs(a) % abs(b)
+        return -r if a < 0 else r
+    return math.fmod(a, b)
+
+
 def unary(op: str, operand: KExpr, float_dtype: DType) -> KExpr:
     dtype = operand.type.dtype
     if op == "not":
@@ -170,6 +186,8 @@ def unary(op: str, operand: KExpr, float_dtype: DType) -> KExpr:
         return Unary("not", operand, type=operand.type)
     if op in FLOAT_FUNCTIONS and not is_float(dtype):
         operand = cast(operand, float_dtype)
+    if op == "neg" and isinstance(operand, Const) and not isinstance(operand.value, bool):
+        return Const(-operand.value, type=operand.type)
     return Unary(op, operand, type=operand.type)
 
 

@@ -12,6 +12,8 @@ Semantics (see also passes/kernel_dialect.py and the README):
   are never written;
 - integers stay integers under + - * MOD and INT(a / b) (floor division); `/` and `^`
   give floats; INT is floor; arithmetic on float arrays happens in their element type;
+- `a MOD b` is the remainder of the division truncated toward zero: it has the sign of a
+  (NVIDIA's remf/remi, C's fmod): -7 MOD 3 = -1;
 - a comparison gives a truth value, which is the integer 1 or 0 where it is used as a
   number (`1 < 2 < 3` compares 1 with 3);
 - MMA(a, b, acc) = a @ b + acc computed in the accumulator's type (f32 for f16/bf16
@@ -245,7 +247,7 @@ class _Block:
                 return self._float_type()(a) ** self._float_type()(b)
             return a**b
         if op == "MOD":
-            return a % b if both_int else np.mod(a, b)
+            return _remainder(a, b, e)
         if op in ("=", "<>", "<", "<=", ">", ">="):
             return {"=": np.equal, "<>": np.not_equal, "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}[op](a, b)
         if op == "AND":
@@ -296,6 +298,25 @@ class _Block:
                 v = self._float_type()(v)
             return fns[name](v)
         raise BasicSemanticError(f"{name} is not supported in a kernel", e.coord)
+
+
+def _remainder(a, b, e: ast.BinOp):
+    """`a MOD b`: the remainder of the division truncated toward zero, with the sign of a
+    (NVIDIA's remf/remi, C's fmod and %).  An integer divisor of 0 is an error here: the
+    GPU's result is undefined."""
+    if _is_integer(a) and _is_integer(b):
+        if np.any(np.asarray(b) == 0):
+            raise BasicRuntimeError("integer MOD by zero (undefined on the GPU)", e.coord)
+        if isinstance(a, int) and isinstance(b, int):
+            r = abs(a) % abs(b)
+            return -r if a < 0 else r
+    return np.fmod(a, b)
+
+
+def _is_integer(value) -> bool:
+    return isinstance(value, (int, np.integer)) or (
+        isinstance(value, np.ndarray) and value.dtype.kind in "iu"
+    )
 
 
 def _as_number(value):

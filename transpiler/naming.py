@@ -29,6 +29,9 @@ _PYTHON_MODULE_NAMES = {
     "grid",
     "kernel",
     "tilesim",
+    # tile functions the kernels call (backends/cutile_helpers.py)
+    "basic_mod",
+    "basic_mod_int",
 }
 
 _CPP_KEYWORDS = set(

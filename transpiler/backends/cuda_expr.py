@@ -52,12 +52,14 @@ _MATH = {  # op -> (float function, double function)
     "ceil": ("ceilf", "ceil"),
     "abs": ("fabsf", "fabs"),
     "pow": ("powf", "pow"),
+    "rem": ("fmodf", "fmod"),  # BASIC's MOD: the sign of the dividend
     "min": ("fminf", "fmin"),
     "max": ("fmaxf", "fmax"),
 }
-# Integer operations with Python's rounding (floor division, remainder with the sign of
-# the divisor), as cuTile defines them: helper functions (cuda_helpers.py).
-_INT_HELPERS = {"floordiv": "b2t_floordiv", "mod": "b2t_mod", "cdiv": "b2t_cdiv"}
+# Integer divisions rounded as cuTile rounds them (toward -inf for floordiv, +inf for cdiv),
+# Python's remainder (cuTile's %, IR `mod`) and C's % defined for every divisor (IR `rem`,
+# BASIC's MOD): helper functions (cuda_helpers.py).
+_INT_HELPERS = {"floordiv": "b2t_floordiv", "mod": "b2t_mod", "rem": "b2t_rem", "cdiv": "b2t_cdiv"}
 
 
 @dataclass
@@ -316,7 +318,7 @@ class ExprPrinter:
         elif op in ("min", "max") and cdt in T.INTEGERS:
             args = f"{self.at(e.left, index)}, {self.at(e.right, index)}"
             text, prec = f"{op}({args})", ATOM
-        elif op in ("pow", "min", "max") and cdt in ("f32", "f64"):
+        elif op in ("pow", "min", "max", "rem") and cdt in ("f32", "f64"):
             fn = _MATH[op][cdt == "f64"]
             args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
             text, prec = f"{fn}({args})", ATOM

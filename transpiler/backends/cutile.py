@@ -11,6 +11,7 @@ from .. import __version__, ir
 from ..errors import BasicError, Coord, SourceFile
 from ..naming import Namer
 from .cutile_expr import NP_DTYPES, CutileExprPrinter
+from .cutile_helpers import helpers_text, helpers_used
 from .python_host_origin import comment_text
 from .render import render
 
@@ -202,6 +203,7 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         source_name=docstring_safe(source.name),
         basic_lines=[docstring_safe(line) for line in source.lines],
         basic_source_literal=python_string(source.text),
+        helpers=helpers_text(helpers_used([kernel])),
         kernel=kernel,
         kernel_params=iface.params,
         kernel_prologue=iface.prologue,

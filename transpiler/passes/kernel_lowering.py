@@ -42,6 +42,7 @@ from ..ir import (
     WhileLoop,
 )
 from .kernel_dialect import KernelProgram
+from .kernel_facts import assignment_counts, nonnegative, size_scalars
 from .nesting import ForBlock, IfChain, Nested, WhileBlock
 
 _BINARY_OPS = {
@@ -50,7 +51,7 @@ _BINARY_OPS = {
     "*": "mul",
     "/": "div",
     "^": "pow",
-    "MOD": "mod",
+    "MOD": "rem",
     "=": "eq",
     "<>": "ne",
     "<": "lt",
@@ -133,6 +134,10 @@ class _KernelLowering:
         self.locals: dict[str, TileType] = {}
         self.reads: set[str] = set()
         self.writes: set[str] = set()
+        self.assignments = assignment_counts(kp.body)
+        self.size_params = size_scalars(kp)
+        # Variables assigned once, from a value that is never negative.
+        self.nonnegative_locals: set[str] = set()
 
     # ------------------------------------------------------------------ declarations
 
@@ -220,6 +225,8 @@ class _KernelLowering:
             stop = B.binary("add" if step > 0 else "sub", limit, B.const(1, "i32"), self.kp.dtype)
             var = head.var.name
             self.locals[var] = TileType("i32")
+            if self.assignments[var] == 1 and step > 0 and self.nonnegative(start):
+                self.nonnegative_locals.add(var)
             body = self.block(node.body)
         return ForRange(var, start, stop, body, step, origin=self.origin(head))
 
@@ -273,7 +280,12 @@ class _KernelLowering:
                 )
             value = B.cast(value, previous.dtype)
         self.locals[name] = value.type
+        if self.assignments[name] == 1 and self.nonnegative(value):
+            self.nonnegative_locals.add(name)
         return Let(name, value, origin=origin)
+
+    def nonnegative(self, value: KExpr) -> bool:
+        return nonnegative(value, self.size_params, self.nonnegative_locals)
 
     def _acc_dtype(self):
         # Accumulators are at least f32 (f16 inputs accumulate in f32, as cuTile's mma wants).
@@ -364,7 +376,10 @@ class _KernelLowering:
         op = _BINARY_OPS.get(e.op)
         if op is None:
             raise BasicUnsupportedError(f"operator {e.op} is not supported in a kernel", e.coord)
-        return B.binary(op, self.expr(e.left), self.expr(e.right), self.kp.dtype)
+        left, right = self.expr(e.left), self.expr(e.right)
+        if op == "rem" and self.nonnegative(left) and self.nonnegative(right):
+            op = "mod"  # the same value, and cuTile's own %
+        return B.binary(op, left, right, self.kp.dtype)
 
     def call(self, e: ast.Call) -> KExpr:
         name, args = e.name, e.args

@@ -50,7 +50,7 @@ _UNARY = {
     "TAN": "tan",
     "INT": "floor",
 }
-_BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "MOD": "mod"}
+_BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "MOD": "rem"}
 _COMPARE = {"=": "eq", "<>": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 ERROR_FLAG = "SUBSCRIPT_ERROR"
 

@@ -1,0 +1,55 @@
+"""Offloaded loops of legacy programs compute what the reference interpreter computes:
+each program here has its loop made a kernel (asserted), and `--check` runs the
+generated cuTile module (tile simulator) and CUDA program (g++) against the interpreter
+on the CPU."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.differential import Run, interpret, run_target
+from transpiler import driver
+from transpiler.errors import SourceFile
+from transpiler.options import Options
+
+TARGETS = ["cutile", "cuda"]
+needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")
+
+
+def _analysis(text: str):
+    return driver.front_end(SourceFile("prog.bas", text), Options())
+
+
+def interpreted(text: str) -> str:
+    return interpret(_analysis(text)).stdout
+
+
+def check(text: str, target: str) -> Run:
+    """The loops of `text` became kernels, and the generated program prints exactly what
+    the interpreter prints and exits as it does; returns the generated program's run."""
+    analysis = _analysis(text)
+    assert driver.host_program(analysis).kernels, "the loop stayed on the host: nothing checked"
+    reference = interpret(analysis)
+    run = run_target(analysis, target)
+    assert (run.status, run.stdout) == (reference.status, reference.stdout), run.stderr
+    return run
+
+
+NEGATIVE_MOD = """10 DIM A(4), B(4)
+20 FOR I = 1 TO 4 : A(I) = (0 - I) MOD 3 : B(I) = (I + 0.5) MOD (-2) : NEXT I
+30 PRINT A(1); A(2); A(3); A(4)
+40 PRINT B(1); B(2); B(3); B(4)
+"""
+
+
+def test_mod_takes_the_sign_of_the_dividend_in_the_interpreter():
+    assert interpreted(NEGATIVE_MOD) == "-1 -2  0 -1 \n 1.5  .5  1.5  .5 \n"
+
+
+@needs_gxx
+@pytest.mark.parametrize("target", TARGETS)
+def test_mod_of_negative_operands_in_a_kernel(target):
+    # The kernels printed 2 1 (cuTile's and Python's % take the sign of the divisor).
+    check(NEGATIVE_MOD, target)
