@@ -152,3 +152,36 @@ def test_the_mod_functions_compile_with_nvidia_compiler(tmp_path):
         out.mkdir()
         files = driver.emit_binaries(analysis, code, "cutile", "cubin", "sm_90", str(out / "m.py"))
         assert [f.name for f in files] == ["prog.sm_90.cubin"]
+
+
+# --------------------------------------------------------------------------- INT
+
+KERNEL_INT = """10 INPUT N, A(), K()
+20 DIM A(N), K(N) AS I32, C(N), D(N), E(N) AS I32
+30 TILE A(16), K(16), C(16), D(16), E(16)
+40 LET X = INT(-7.5)
+50 LET Y = INT(-7 / 2) * 10 + INT((BID - 3) / 2) * 100
+60 LET C(BID) = INT(A(BID) * 3) + X + Y
+70 LET D(BID) = INT(A(BID) * 1E12)
+80 LET E(BID) = INT(K(BID) / 3)
+90 OUTPUT C, D, E
+"""
+
+
+def test_int_truncates_toward_zero_as_nvidia_documents_it():
+    """NVIDIA's INT is "integer truncation (returns I32)": ftoi, which saturates."""
+    a = np.array([-1.0, -0.5, 0.5, np.nan] * 8, np.float32)
+    k = np.array([-7, -6, 5, 7] * 8, np.int32)
+    got = _reference(KERNEL_INT, {"A": a, "K": k}, {"N": 32})
+    y = -3 * 10 - 1 * 100  # INT(-7 / 2) = -3; INT(-3 / 2) = INT(-2 / 2) = -1 (BID 0, 1)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(got["C"], np.where(np.isnan(a), 0, np.trunc(a * 3)) - 7 + y)
+    saturated = np.where(np.isnan(a), 0, np.where(a > 0, 2**31 - 1, -(2**31)))
+    np.testing.assert_array_equal(got["D"], saturated.astype(np.float32))
+    np.testing.assert_array_equal(got["E"], np.trunc(k / 3).astype(np.int32))
+
+
+@needs_gxx
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_int_of_negative_values_matches_the_interpreter(target):
+    _check(KERNEL_INT, target)

@@ -162,11 +162,12 @@ class Unary(KExpr):
 
 @dataclass(eq=False, slots=True)
 class Binary(KExpr):
-    # add sub mul div pow rem mod min max floordiv cdiv | lt le gt ge eq ne | and or
+    # add sub mul div pow rem mod min max floordiv truncdiv cdiv | lt le gt ge eq ne | and or
     # `rem` is BASIC's MOD: the remainder of the division truncated toward zero, with the
     # sign of the dividend (C's fmod and %); `mod` is Python's and cuTile's % (the sign of
     # the divisor), which the passes use where both operands are known to be >= 0 (the
-    # two agree there); `floordiv` and `cdiv` round toward -inf and +inf.
+    # two agree there); integer `truncdiv`, `floordiv` and `cdiv` round toward zero, -inf
+    # and +inf (INT(a / b) of a kernel program truncates).
     op: str
     left: KExpr
     right: KExpr

@@ -32,7 +32,9 @@ from .ir import (
 )
 
 _FLOAT_RANK = {"f16": 1, "bf16": 1, "f32": 2, "f64": 3}
-ARITHMETIC = ("add", "sub", "mul", "div", "pow", "rem", "mod", "floordiv", "min", "max", "cdiv")
+ARITHMETIC = (
+    "add", "sub", "mul", "div", "pow", "rem", "mod", "floordiv", "truncdiv", "min", "max", "cdiv",
+)  # fmt: skip
 COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
 LOGICAL = ("and", "or")
 # Unary operations that always produce a float.
@@ -81,9 +83,23 @@ def cast(expr: KExpr, dtype: DType) -> KExpr:
         if dtype in FLOAT_TYPES:
             value = float(value)
         elif dtype in ("i32", "i64"):
-            value = int(value)
+            value = _to_integer(value, dtype)
         return Const(value, type=TileType(dtype, expr.type.shape))
     return Cast(expr, type=expr.type.with_dtype(dtype))
+
+
+def _to_integer(value: float | int | bool, dtype: DType) -> int:
+    """A constant converted as the GPU converts (cuTile's astype): truncated toward zero,
+    saturated to the type's range, NaN to 0."""
+    bits = 64 if dtype == "i64" else 32
+    low, high = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+    if isinstance(value, float):
+        if value != value:
+            return 0
+        if value in (math.inf, -math.inf):
+            return high if value > 0 else low
+        value = math.trunc(value)
+    return min(max(int(value), low), high)
 
 
 def broadcast(expr: KExpr, shape: tuple[int, ...]) -> KExpr:
@@ -141,6 +157,9 @@ def _fold(e: Binary) -> KExpr:
     if e.op == "rem" and isinstance(left, Const) and isinstance(right, Const):
         value = _constant_remainder(left.value, right.value)
         return e if value is None else Const(value, type=e.type)
+    if e.op == "truncdiv" and isinstance(left, Const) and isinstance(right, Const) and right.value:
+        quotient = abs(left.value) // abs(right.value)
+        return Const(quotient if (left.value < 0) == (right.value < 0) else -quotient, type=e.type)
     if e.type.dtype != "i32":
         return e
     if e.op == "add" and isinstance(left, Const) and left.value == 0:

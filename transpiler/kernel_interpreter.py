@@ -10,8 +10,10 @@ Semantics (see also passes/kernel_dialect.py and the README):
   or BID(2) is used);
 - `A(I, J)` is tile (I, J) of A under A's TILE shape; elements outside A read as 0 and
   are never written;
-- integers stay integers under + - * MOD and INT(a / b) (floor division); `/` and `^`
-  give floats; INT is floor; arithmetic on float arrays happens in their element type;
+- integers stay integers under + - * MOD and INT(a / b); `/` and `^` give floats; INT
+  truncates toward zero to a 32-bit integer, as NVIDIA documents it (beyond the range it
+  saturates, NaN gives 0, as the GPU's conversion does); arithmetic on float arrays
+  happens in their element type;
 - `a MOD b` is the remainder of the division truncated toward zero: it has the sign of a
   (NVIDIA's remf/remi, C's fmod): -7 MOD 3 = -1;
 - a comparison gives a truth value, which is the integer 1 or 0 where it is used as a
@@ -226,11 +228,16 @@ class _Block:
     def _float_type(self):
         return np.float64 if self.kp is None or self.kp.dtype == "f64" else NP_TYPES[self.kp.dtype]
 
+    def _as_float(self, value):
+        """An integer (Python int or int32 array) in the program's float type."""
+        ftype = self._float_type()
+        return value.astype(ftype) if isinstance(value, np.ndarray) else ftype(value)
+
     def binop(self, e: ast.BinOp):
         a, b = self.eval(e.left), self.eval(e.right)
         if e.op not in ("AND", "OR"):
             a, b = _as_number(a), _as_number(b)
-        both_int = isinstance(a, int) and isinstance(b, int)
+        both_int = _is_integer(a) and _is_integer(b)
         op = e.op
         if op == "+":
             return a + b
@@ -240,11 +247,11 @@ class _Block:
             return a * b
         if op == "/":
             if both_int:
-                return self._float_type()(a) / self._float_type()(b)
+                return self._as_float(a) / self._as_float(b)
             return a / b
         if op == "^":
             if both_int:
-                return self._float_type()(a) ** self._float_type()(b)
+                return self._as_float(a) ** self._as_float(b)
             return a**b
         if op == "MOD":
             return _remainder(a, b, e)
@@ -261,13 +268,10 @@ class _Block:
         if name == "INT":
             inner = args[0]
             if isinstance(inner, ast.BinOp) and inner.op == "/":
-                a, b = self.eval(inner.left), self.eval(inner.right)
-                if isinstance(a, int) and isinstance(b, int):
-                    return a // b
-            v = self.eval(inner)
-            if isinstance(v, int):
-                return v
-            return int(math.floor(v)) if np.ndim(v) == 0 else np.floor(v)
+                a, b = _as_number(self.eval(inner.left)), _as_number(self.eval(inner.right))
+                if _is_integer(a) and _is_integer(b):
+                    return _truncated_quotient(a, b, e)
+            return _to_i32(_as_number(self.eval(inner)))
         if name == "MMA":
             a, b, acc = (self.eval(x) for x in args)
             acc_type = np.float64 if np.float64 in (a.dtype, b.dtype) else np.float32
@@ -311,6 +315,40 @@ def _remainder(a, b, e: ast.BinOp):
             r = abs(a) % abs(b)
             return -r if a < 0 else r
     return np.fmod(a, b)
+
+
+def _truncated_quotient(a, b, e: ast.Call):
+    """INT(a / b) of integers: the quotient truncated toward zero (C's /)."""
+    if np.any(np.asarray(b) == 0):
+        raise BasicRuntimeError("integer division by zero in INT (undefined on the GPU)", e.coord)
+    if isinstance(a, int) and isinstance(b, int):
+        q = abs(a) // abs(b)
+        return q if (a < 0) == (b < 0) else -q
+    a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+    q = np.abs(a) // np.abs(b)
+    return np.where((a < 0) == (b < 0), q, -q).astype(np.int32)
+
+
+_I32_LOW, _I32_HIGH = -(2**31), 2**31 - 1
+
+
+def _to_i32(value):
+    """INT(x): x truncated toward zero to a 32-bit integer, as the GPU converts (cuTile's
+    astype, NVIDIA's ftoi): values beyond the range saturate, NaN gives 0."""
+    if isinstance(value, int):
+        return value
+    if np.ndim(value) == 0:
+        x = float(value)
+        if math.isnan(x):
+            return 0
+        return int(min(max(math.trunc(x), _I32_LOW), _I32_HIGH)) if math.isfinite(x) else (
+            _I32_HIGH if x > 0 else _I32_LOW
+        )
+    x = np.asarray(value, np.float64)
+    if x.dtype.kind in "iu":
+        return value
+    out = np.clip(np.trunc(np.nan_to_num(x, nan=0.0)), _I32_LOW, _I32_HIGH)
+    return out.astype(np.int32)
 
 
 def _is_integer(value) -> bool:

@@ -32,6 +32,7 @@ _PYTHON_MODULE_NAMES = {
     # tile functions the kernels call (backends/cutile_helpers.py)
     "basic_mod",
     "basic_mod_int",
+    "basic_div_int",
 }
 
 _CPP_KEYWORDS = set(

@@ -126,11 +126,18 @@ def make_inputs(kp: KernelProgram, scalars: dict[str, float], seed: int = 0) -> 
     rng = np.random.default_rng(seed)
     shapes = array_shapes(kp, scalars)
     low, high = (0.5, 1.5) if needs_positive_inputs(kp) else (-1.0, 1.0)
-    return {
-        name: rng.uniform(low, high, shapes[name]).astype(NP_TYPES[array.dtype])
-        for name, array in kp.arrays.items()
-        if array.is_input
-    }
+    out = {}
+    for name, array in kp.arrays.items():
+        if not array.is_input:
+            continue
+        shape = shapes[name]
+        if array.dtype in ("i32", "i64"):
+            # Integers from -9 to 9 but not 0 (a divisor of 0 has no defined result).
+            values = rng.integers(1, 10, shape) * rng.choice([-1, 1], shape)
+        else:
+            values = rng.uniform(low, high, shape)
+        out[name] = values.astype(NP_TYPES[array.dtype])
+    return out
 
 
 def run_generated(module, kp: KernelProgram, scalars, inputs, device=None) -> dict[str, np.ndarray]:

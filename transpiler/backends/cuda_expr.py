@@ -59,7 +59,13 @@ _MATH = {  # op -> (float function, double function)
 # Integer divisions rounded as cuTile rounds them (toward -inf for floordiv, +inf for cdiv),
 # Python's remainder (cuTile's %, IR `mod`) and C's % defined for every divisor (IR `rem`,
 # BASIC's MOD): helper functions (cuda_helpers.py).
-_INT_HELPERS = {"floordiv": "b2t_floordiv", "mod": "b2t_mod", "rem": "b2t_rem", "cdiv": "b2t_cdiv"}
+_INT_HELPERS = {
+    "floordiv": "b2t_floordiv",
+    "truncdiv": "b2t_truncdiv",
+    "mod": "b2t_mod",
+    "rem": "b2t_rem",
+    "cdiv": "b2t_cdiv",
+}
 
 
 @dataclass

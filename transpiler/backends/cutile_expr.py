@@ -226,6 +226,8 @@ class CutileExprPrinter:
     def _Binary(self, e: ir.Binary):
         if e.op == "rem":
             return f"{remainder_function(e.left.type.dtype)}({self(e.left)}, {self(e.right)})", _ATOM
+        if e.op == "truncdiv":
+            return f"basic_div_int({self(e.left)}, {self(e.right)})", _ATOM
         if e.op in _CALLS:
             left, right = self.either(e.left, e.right, e.type.dtype)
             return f"{_CALLS[e.op]}({left}, {right})", _ATOM

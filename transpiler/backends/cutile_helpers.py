@@ -1,7 +1,8 @@
 """The tile functions generated cuTile kernels call (templates/cutile/helpers.py.jinja).
 
 cuTile has no operator for a remainder with the sign of the dividend (BASIC's MOD, C's
-fmod): its `%` follows Python.  The printer calls a small function of the module instead;
+fmod) nor for an integer division truncated toward zero (INT(a / b) of a kernel program):
+its `%` and `//` follow Python.  The printer calls a small function of the module instead;
 the module defines only the functions its kernels call, before the kernels.
 """
 
@@ -11,7 +12,7 @@ from .. import ir
 from .render import render
 
 # Names the generated module defines at its top level (BASIC names must not take them).
-NAMES = ("basic_mod", "basic_mod_int")
+NAMES = ("basic_mod", "basic_mod_int", "basic_div_int")
 
 
 def remainder_function(dtype: ir.DType) -> str:
@@ -25,6 +26,8 @@ def helpers_used(kernels: list[ir.Kernel]) -> set[str]:
     def visit(node) -> None:
         if isinstance(node, ir.Binary) and node.op == "rem":
             used.add(remainder_function(node.left.type.dtype))
+        if isinstance(node, ir.Binary) and node.op == "truncdiv":
+            used.add("basic_div_int")
         for name in ir.field_names(type(node)):
             value = getattr(node, name)
             for item in value if isinstance(value, (list, tuple)) else (value,):

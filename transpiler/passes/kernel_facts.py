@@ -2,7 +2,8 @@
 
 BASIC's MOD (and INT of a quotient) round toward zero, cuTile's `%` and `//` toward minus
 infinity; for operands that are never negative the two agree, and the lowering can use
-the operator cuTile has (`BID MOD NT` stays `ct.bid(0) % nt`).  `nonnegative` is a
+the operators cuTile has (`BID MOD NT` stays `ct.bid(0) % nt`, `INT(BID / NT)` stays
+`ct.bid(0) // nt`).  `nonnegative` is a
 conservative check: it says True only for values built from block ids, non-negative
 constants, array sizes and variables assigned once from such values.
 """
@@ -17,7 +18,7 @@ from .nesting import ForBlock, IfChain, Nested, WhileBlock
 
 # Operations whose result is >= 0 when both operands are.  (Integer overflow could wrap a
 # sum or product of sizes past 2**31; such a kernel indexes nothing sensible anyway.)
-_CLOSED = ("add", "mul", "floordiv", "cdiv", "mod", "rem", "min")
+_CLOSED = ("add", "mul", "floordiv", "truncdiv", "cdiv", "mod", "rem", "min")
 
 
 def assignment_counts(nodes: list[Nested]) -> Counter:

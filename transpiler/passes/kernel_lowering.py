@@ -386,18 +386,19 @@ class _KernelLowering:
         if name == "MMA":
             return self.mma(e)
         if name == "INT":
+            # NVIDIA's INT: truncation toward zero, an I32 result (cuTile's astype
+            # truncates, saturates and makes NaN 0, as the GPU's conversion does).
             self._arity(e, 1)
             inner = args[0]
-            # INT(a / b) of integers is an exact floor division, not a float round trip.
+            # INT(a / b) of integers is an exact integer division, not a float round trip.
             if isinstance(inner, ast.BinOp) and inner.op == "/":
                 left, right = self.expr(inner.left), self.expr(inner.right)
                 if not B.is_float(left.type.dtype) and not B.is_float(right.type.dtype):
-                    return B.binary("floordiv", left, right, self.kp.dtype)
+                    both = self.nonnegative(left) and self.nonnegative(right)
+                    # Floor and truncation agree on values >= 0: keep cuTile's own //.
+                    return B.binary("floordiv" if both else "truncdiv", left, right, self.kp.dtype)
             value = self.expr(inner)
-            if not B.is_float(value.type.dtype):
-                return value
-            floored = B.unary("floor", value, self.kp.dtype)
-            return B.cast(floored, "i32") if floored.type.is_scalar else floored
+            return B.cast(value, "i32")
         if name in _REDUCTIONS and args:
             first = self.expr(args[0])
             if not first.type.is_scalar and (len(args) == 1 or _axis_literal(args[1]) is not None):
