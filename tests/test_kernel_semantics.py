@@ -185,3 +185,47 @@ def test_int_truncates_toward_zero_as_nvidia_documents_it():
 @pytest.mark.parametrize("target", ["cutile", "cuda"])
 def test_int_of_negative_values_matches_the_interpreter(target):
     _check(KERNEL_INT, target)
+
+
+# --------------------------------------------------------------------------- variable types
+
+WIDENED = """10 INPUT N, A()
+20 DIM A(N), C(N), D(N)
+30 TILE A(16), C(16), D(16)
+40 LET X = 7
+50 LET X = X / 2
+60 LET K = 16777217
+70 LET J = K
+80 LET K = K * 0.5
+90 LET C(BID) = A(BID) * 0 + X
+100 LET D(BID) = A(BID) * 0 + (J - 16777216)
+110 OUTPUT C, D
+"""
+
+
+def test_a_variable_assigned_a_float_anywhere_is_a_float_from_the_start():
+    """As NVIDIA's analyzer widens I32 to F32: X is 3.5, not 3.  J copies K, a float (in
+    f32 16777217 is 16777216), so J - 16777216 is 0."""
+    kp = driver.kernel_program(_analysis(WIDENED))
+    assert kp.float_vars == {"X", "K", "J"}
+    got = _reference(WIDENED, {"A": np.zeros(20, np.float32)}, {"N": 20})
+    np.testing.assert_array_equal(got["C"], np.full(20, 3.5, np.float32))
+    np.testing.assert_array_equal(got["D"], np.zeros(20, np.float32))
+
+
+@needs_gxx
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_widened_variables_match_the_interpreter(target):
+    # The generated code was x = ct.astype(ct.astype(x, ct.float32) / 2.0, ct.int32): 3.
+    _check(WIDENED, target)
+
+
+def test_a_loop_variable_assigned_a_float_is_an_error():
+    from transpiler.errors import CompileErrors
+
+    text = "10 INPUT N, A()\n20 DIM A(N), C(N)\n30 TILE A(16), C(16)\n40 FOR I = 1 TO 3\n50 LET I = I / 2\n60 NEXT I\n70 LET C(BID) = A(BID)\n80 OUTPUT C\n"
+    with pytest.raises(CompileErrors) as info:
+        driver.kernel_program(_analysis(text))
+    (err,) = info.value.errors
+    assert "FOR variable I is assigned a non-integer value" in err.message
+    assert (err.coord.line, err.coord.column) == (5, 8)

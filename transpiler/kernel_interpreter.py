@@ -160,12 +160,15 @@ class _Block:
                 value = np.reshape(value, shape)
             dtype = self.vars[name].dtype if name in self.vars else (np.float64 if self.kp.dtype == "f64" else np.float32)
             value = np.broadcast_to(np.asarray(value, dtype=dtype), shape).copy()
-        elif name in self.vars and isinstance(self.vars[name], (int, np.generic, np.ndarray)):
-            previous = self.vars[name]
-            if isinstance(previous, int) and not isinstance(value, (int, np.integer)):
-                value = int(math.floor(value))
-            elif isinstance(previous, np.generic) and np.ndim(value) == 0:
-                value = previous.dtype.type(value)
+        elif name in self.kp.float_vars:
+            # A float from its first assignment on (kernel_types.py); later assignments
+            # keep the first one's float type.
+            previous = self.vars.get(name)
+            value = _as_number(value)
+            if isinstance(previous, (np.floating, np.ndarray)) and previous.dtype.kind == "f":
+                value = np.asarray(value).astype(previous.dtype)[()]
+            elif _is_integer(value):
+                value = self._as_float(value)
         self.vars[name] = value
 
     # ------------------------------------------------------------------ memory

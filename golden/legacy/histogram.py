@@ -41,7 +41,7 @@ def map_160(b_count, h):
 @ct.kernel
 def histogram_190(i_count, v, h, subscript_error):
     """histogram (atomic adds) over I; one 512 tile of iterations per block, f64"""
-    bad_site = 0
+    bad_site = ct.int32(0)
     # 190 FOR I = 1 TO NVALUES
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     v_i = ct.load(

@@ -33,7 +33,7 @@ DATA = [
 def reduce_220(i_count, c, d_box, s_partial, subscript_error):
     """reduction over I; one 128 tile of iterations per block, f64"""
     d = ct.load(d_box, index=(0,), shape=())
-    bad_site = 0
+    bad_site = ct.int32(0)
     # 220 FOR I = 0 TO 200
     i_lane = ct.bid(0) * 128 + ct.arange(128, dtype=ct.int32)
     i = i_lane

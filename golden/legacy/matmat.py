@@ -105,7 +105,7 @@ def mma_220(f, d, e, rows, cols, inner):
 def reduce_290(i_count, f, n_box, t_partial, s_partial, subscript_error):
     """reduction over I; one 128 tile of iterations per block, f64"""
     n = ct.load(n_box, index=(0,), shape=())
-    bad_site = 0
+    bad_site = ct.int32(0)
     # 290 FOR I = 1 TO N
     i_lane = ct.bid(0) * 128 + ct.arange(128, dtype=ct.int32)
     i = 1 + i_lane

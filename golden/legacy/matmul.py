@@ -77,7 +77,7 @@ def mma_140(c, a, b, i_count, j_count, k_count):
 @ct.kernel
 def reduce_320(i_count, c, t_partial, subscript_error):
     """reduction over I; one 512 tile of iterations per block, f64"""
-    bad_site = 0
+    bad_site = ct.int32(0)
     # 320 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane

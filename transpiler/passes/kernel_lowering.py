@@ -278,7 +278,12 @@ class _KernelLowering:
                     f"{value.type.shape}; a variable keeps one shape",
                     target.coord,
                 )
+            # kernel_types made every variable that is ever assigned a float a float from
+            # its first assignment: an integer variable never gets a float here.
+            assert B.is_float(previous.dtype) or not B.is_float(value.type.dtype), name
             value = B.cast(value, previous.dtype)
+        elif name in self.kp.float_vars and not B.is_float(value.type.dtype):
+            value = B.cast(value, self.kp.dtype)  # LET X = 7 where X is later X / 2
         self.locals[name] = value.type
         if self.assignments[name] == 1 and self.nonnegative(value):
             self.nonnegative_locals.add(name)
