@@ -229,3 +229,47 @@ def test_a_loop_variable_assigned_a_float_is_an_error():
     (err,) = info.value.errors
     assert "FOR variable I is assigned a non-integer value" in err.message
     assert (err.coord.line, err.coord.column) == (5, 8)
+
+
+# --------------------------------------------------------------------------- I32 overflow
+
+OVERFLOW = """10 INPUT N, A(), K()
+20 DIM A(N), K(N) AS I32, C(N) AS I32, D(N) AS I32, E(N) AS I32
+30 TILE A(16), K(16), C(16), D(16), E(16)
+40 LET X = 2147483647 + 1
+50 LET Y = N + 2147483647
+60 LET Z = -X
+70 LET C(BID) = K(BID) * 0 + X
+80 LET D(BID) = K(BID) * 0 + Y + Z
+90 LET E(BID) = K(BID) * 1000000000
+100 OUTPUT C, D, E
+"""
+
+
+def test_i32_arithmetic_wraps_around_in_the_reference_interpreter():
+    k = np.array([3, -3, 2, 1] * 5, np.int32)
+    got = _reference(OVERFLOW, {"A": np.zeros(20, np.float32), "K": k}, {"N": 20})
+    low = -(2**31)
+    np.testing.assert_array_equal(got["C"], np.full(20, low))  # 2147483647 + 1
+    # Y = 20 + 2147483647 wraps to low + 19; Z = -low wraps to low; Y + Z wraps to 19.
+    np.testing.assert_array_equal(got["D"], np.full(20, 19))
+    np.testing.assert_array_equal(got["E"], (k.astype(np.int64) * 10**9 + 2**31) % 2**32 - 2**31)
+
+
+@needs_gxx
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_i32_overflow_wraps_in_both_generated_programs(target):
+    # 2147483647 + 1 wrapped in the .cu (undefined behaviour in C++) but not in the .py
+    # (Python folded the constants), and the interpreter did not wrap at all.
+    _check(OVERFLOW, target)
+
+
+def test_an_integer_constant_beyond_i32_is_an_error():
+    from transpiler.errors import CompileErrors
+
+    text = OVERFLOW.replace("2147483647 + 1", "2147483648")
+    with pytest.raises(CompileErrors) as info:
+        driver.kernel_program(_analysis(text))
+    (err,) = info.value.errors
+    assert err.message.startswith("integer constant 2147483648 does not fit a 32-bit integer")
+    assert (err.coord.line, err.coord.column) == (4, 12)

@@ -9,7 +9,8 @@ insertion of casts follow one set of rules:
 - constants are weakly typed (they take the other operand's type, as Python scalars
   do in cuTile), typed values of another type are cast explicitly;
 - a scalar combines with a tile by broadcasting; two tiles must have equal shapes;
-- a truth value in arithmetic or compared with a number is the integer 1 or 0.
+- a truth value in arithmetic or compared with a number is the integer 1 or 0;
+- i32 arithmetic wraps around (two's complement), also where constants are folded.
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ def _fold(e: Binary) -> KExpr:
         value = {"add": left.value + right.value, "sub": left.value - right.value}.get(
             e.op, left.value * right.value
         )
-        return Const(value, type=e.type)
+        return Const(wrap_i32(value), type=e.type)
     if e.op in ("add", "sub") and right.value == 0:
         return left
     if e.op == "add" and isinstance(left, Const) and left.value == 0:
@@ -185,6 +186,11 @@ def _fold(e: Binary) -> KExpr:
     ):
         return left.left
     return e
+
+
+def wrap_i32(value: int) -> int:
+    """`value` wrapped around to a 32-bit integer, as the GPU's i32 arithmetic does."""
+    return (value + 2**31) % 2**32 - 2**31
 
 
 def _constant_remainder(a: float | int, b: float | int) -> float | int | None:
@@ -206,7 +212,8 @@ def unary(op: str, operand: KExpr, float_dtype: DType) -> KExpr:
     if op in FLOAT_FUNCTIONS and not is_float(dtype):
         operand = cast(operand, float_dtype)
     if op == "neg" and isinstance(operand, Const) and not isinstance(operand.value, bool):
-        return Const(-operand.value, type=operand.type)
+        value = -operand.value
+        return Const(wrap_i32(value) if dtype == "i32" else value, type=operand.type)
     return Unary(op, operand, type=operand.type)
 
 

@@ -18,6 +18,7 @@ Semantics (see also passes/kernel_dialect.py and the README):
   (NVIDIA's remf/remi, C's fmod): -7 MOD 3 = -1;
 - a comparison gives a truth value, which is the integer 1 or 0 where it is used as a
   number (`1 < 2 < 3` compares 1 with 3);
+- I32 arithmetic wraps around (two's complement): 2147483647 + 1 is -2147483648;
 - MMA(a, b, acc) = a @ b + acc computed in the accumulator's type (f32 for f16/bf16
   inputs, f64 for f64).
 """
@@ -221,7 +222,7 @@ class _Block:
             return self.load(self.kp.arrays[e.name], [int(self.eval(i)) for i in e.indices])
         if isinstance(e, ast.UnaryOp):
             v = self.eval(e.operand)
-            return {"-": lambda: -v, "+": lambda: v, "NOT": lambda: np.logical_not(v)}[e.op]()
+            return {"-": lambda: _wrapped(-v), "+": lambda: v, "NOT": lambda: np.logical_not(v)}[e.op]()
         if isinstance(e, ast.BinOp):
             return self.binop(e)
         if isinstance(e, ast.Call):
@@ -243,11 +244,11 @@ class _Block:
         both_int = _is_integer(a) and _is_integer(b)
         op = e.op
         if op == "+":
-            return a + b
+            return _wrapped(a + b)
         if op == "-":
-            return a - b
+            return _wrapped(a - b)
         if op == "*":
-            return a * b
+            return _wrapped(a * b)
         if op == "/":
             if both_int:
                 return self._as_float(a) / self._as_float(b)
@@ -358,6 +359,14 @@ def _is_integer(value) -> bool:
     return isinstance(value, (int, np.integer)) or (
         isinstance(value, np.ndarray) and value.dtype.kind in "iu"
     )
+
+
+def _wrapped(value):
+    """A Python integer result wrapped around to an I32, as the GPU's i32 arithmetic does
+    (NumPy's int32 values wrap by themselves)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value + 2**31) % 2**32 - 2**31
+    return value
 
 
 def _as_number(value):

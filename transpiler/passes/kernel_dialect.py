@@ -17,6 +17,8 @@ Semantics we chose (documented in the README):
 - `DIM A(N) AS F16` (also BF16, F32, F64, I32) sets an array's element type.
 - A variable assigned a float anywhere holds floats from its first assignment on, as
   NVIDIA's analyzer widens I32 to F32 (kernel_types.py).
+- I32 arithmetic wraps around (two's complement), as NVIDIA's addi/muli do; an integer
+  literal that does not fit an I32 is an error.
 """
 
 from __future__ import annotations
@@ -175,6 +177,7 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
             continue
         else:
             _check_kernel_statement(stmt, diags)
+            _check_integer_constants(stmt, diags)
             body.append(stmt)
 
     scalar_types = _scalar_types(inputs, input_arrays, dims, dtype)
@@ -253,6 +256,22 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
         diags.error(err)
     diags.check()
     return kp
+
+
+def _check_integer_constants(stmt: ast.Stmt, diags: Diagnostics) -> None:
+    """An integer literal is an I32; one that does not fit would wrap silently."""
+    for node in stmt.walk():
+        if isinstance(node, ast.Num) and node.text.isdigit() and node.value > _I32_MAX:
+            diags.error(
+                BasicSemanticError(
+                    f"integer constant {node.text} does not fit a 32-bit integer "
+                    f"(write {node.text}.0 for a float)",
+                    node.coord,
+                )
+            )
+
+
+_I32_MAX = 2**31 - 1
 
 
 def _check_kernel_statement(stmt: ast.Stmt, diags: Diagnostics) -> None:
