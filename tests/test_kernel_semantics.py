@@ -273,3 +273,68 @@ def test_an_integer_constant_beyond_i32_is_an_error():
     (err,) = info.value.errors
     assert err.message.startswith("integer constant 2147483648 does not fit a 32-bit integer")
     assert (err.coord.line, err.coord.column) == (4, 12)
+
+
+# --------------------------------------------------------------------------- run()
+
+IN_PLACE = """10 INPUT N, A(), B()
+20 DIM A(N), B(N), C(N)
+30 TILE A(16), B(16), C(16)
+40 LET A(BID) = A(BID) * 2
+50 LET C(BID) = B(BID) + 1
+60 OUTPUT A, C
+"""
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_run_never_writes_into_its_arguments(tmp_path, dtype):
+    """An INPUT array the kernel writes (here also an OUTPUT) is copied: run() returns a
+    new array and leaves the caller's alone, whatever its element type (a float32 array
+    was written in place and returned, a float64 one copied)."""
+    import importlib.util
+
+    analysis = _analysis(IN_PLACE)
+    path = tmp_path / "in_place.py"
+    path.write_text(driver.generate(analysis, "cutile"))
+    assert 'dev.array(a, (n,), np.float32, "A", copy=True)' in path.read_text()
+    assert 'dev.array(b, (n,), np.float32, "B")' in path.read_text()  # only read
+    spec = importlib.util.spec_from_file_location("in_place", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    a = np.arange(20).astype(dtype)
+    b = np.ones(20, dtype)
+    out_a, out_c = module.run(20, a, b, device="cpu")
+    np.testing.assert_array_equal(a, np.arange(20))  # untouched
+    assert out_a is not a and isinstance(out_a, np.ndarray)
+    np.testing.assert_array_equal(out_a, 2 * np.arange(20))
+    np.testing.assert_array_equal(out_c, np.full(20, 2.0))
+
+
+@needs_gxx
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_self_test_of_an_array_that_is_input_and_output(target):
+    # The self-test ran run() first, which doubled its own input data in place; the
+    # reference interpreter then saw the doubled data.
+    _check(IN_PLACE, target)
+
+
+def test_the_gpu_device_follows_the_same_rule_with_cupy_stood_in_by_numpy():
+    """GpuDevice shares Device.array; with NumPy in CuPy's place its conversions copy a
+    written argument, return NumPy results for NumPy arguments, and check shapes."""
+    import types
+
+    from transpiler.device import DeviceError, GpuDevice
+
+    dev = object.__new__(GpuDevice)
+    dev._cp = types.SimpleNamespace(
+        array=np.array, asarray=np.asarray, ascontiguousarray=np.ascontiguousarray, asnumpy=np.array
+    )
+    a = np.arange(4, dtype=np.float32)
+    written = dev.array(a, (4,), np.float32, "A", copy=True)
+    assert written is not a and not np.shares_memory(written, a)
+    assert dev.array(a, (4,), np.float32, "A") is a  # only read: no copy needed
+    assert dev.device_inputs is False
+    result = dev.result(written)
+    assert isinstance(result, np.ndarray) and result is not written
+    with pytest.raises(DeviceError, match="A has shape"):
+        dev.array(a, (5,), np.float32, "A", copy=True)
