@@ -167,7 +167,9 @@ class Binary(KExpr):
     # sign of the dividend (C's fmod and %); `mod` is Python's and cuTile's % (the sign of
     # the divisor), which the passes use where both operands are known to be >= 0 (the
     # two agree there); integer `truncdiv`, `floordiv` and `cdiv` round toward zero, -inf
-    # and +inf (INT(a / b) of a kernel program truncates).
+    # and +inf (INT(a / b) of a kernel program truncates).  Float `max(a, b)` is b if
+    # b > a or a is NaN, else a (BASIC's MAX: a NaN operand gives the other, a tie, -0
+    # with 0 included, gives a); `min` likewise with b < a.
     op: str
     left: KExpr
     right: KExpr

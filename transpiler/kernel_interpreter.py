@@ -287,15 +287,23 @@ class _Block:
                 axis = int(args[1].value) if axis_given else None
                 fn = {"SUM": np.sum, "MAX": np.max, "MIN": np.min}[name]
                 return fn(x, axis=axis, keepdims=axis is not None).astype(x.dtype)
-            y = self.eval(args[1])
-            return np.maximum(x, y) if name == "MAX" else np.minimum(x, y)
+            y = _as_number(self.eval(args[1]))
+            x = _as_number(x)
+            # b if it is larger (smaller) or a is NaN, else a: ties keep the first operand
+            if isinstance(x, int) and isinstance(y, int):
+                return max(x, y) if name == "MAX" else min(x, y)
+            better = np.greater(y, x) if name == "MAX" else np.less(y, x)
+            if not _is_integer(x):
+                better = better | np.isnan(x)
+            picked = np.where(better, y, x)
+            return picked[()] if np.ndim(picked) == 0 else picked
         fns = {
             "ABS": np.abs,
             "ATN": np.arctan,
             "COS": np.cos,
             "EXP": np.exp,
             "LOG": np.log,
-            "SGN": np.sign,
+            "SGN": _sign,
             "SIN": np.sin,
             "SQR": np.sqrt,
             "TAN": np.tan,
@@ -359,6 +367,11 @@ def _is_integer(value) -> bool:
     return isinstance(value, (int, np.integer)) or (
         isinstance(value, np.ndarray) and value.dtype.kind in "iu"
     )
+
+
+def _sign(x):
+    """SGN: 1, 0 or -1, and 0 for NaN (NVIDIA's select of two ordered comparisons)."""
+    return np.sign(np.nan_to_num(x, nan=0.0)) if np.asarray(x).dtype.kind == "f" else np.sign(x)
 
 
 def _wrapped(value):

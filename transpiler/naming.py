@@ -33,6 +33,8 @@ _PYTHON_MODULE_NAMES = {
     "basic_mod",
     "basic_mod_int",
     "basic_div_int",
+    "basic_max",
+    "basic_min",
 }
 
 _CPP_KEYWORDS = set(

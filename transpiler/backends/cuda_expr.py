@@ -53,8 +53,6 @@ _MATH = {  # op -> (float function, double function)
     "abs": ("fabsf", "fabs"),
     "pow": ("powf", "pow"),
     "rem": ("fmodf", "fmod"),  # BASIC's MOD: the sign of the dividend
-    "min": ("fminf", "fmin"),
-    "max": ("fmaxf", "fmax"),
 }
 # Integer divisions rounded as cuTile rounds them (toward -inf for floordiv, +inf for cdiv),
 # Python's remainder (cuTile's %, IR `mod`) and C's % defined for every divisor (IR `rem`,
@@ -324,7 +322,12 @@ class ExprPrinter:
         elif op in ("min", "max") and cdt in T.INTEGERS:
             args = f"{self.at(e.left, index)}, {self.at(e.right, index)}"
             text, prec = f"{op}({args})", ATOM
-        elif op in ("pow", "min", "max", "rem") and cdt in ("f32", "f64"):
+        elif op in ("min", "max") and cdt in ("f32", "f64"):
+            helper = f"b2t_{op}"
+            self.scope.use_helper(helper)
+            args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
+            text, prec = f"{helper}({args})", ATOM
+        elif op in ("pow", "rem") and cdt in ("f32", "f64"):
             fn = _MATH[op][cdt == "f64"]
             args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
             text, prec = f"{fn}({args})", ATOM

@@ -11,7 +11,7 @@ from typing import Callable
 
 from .. import ir
 from ..naming import Namer
-from .cutile_helpers import remainder_function
+from .cutile_helpers import function_of
 
 CT_DTYPES = {
     "f16": "ct.float16",
@@ -236,10 +236,10 @@ class CutileExprPrinter:
         return f"{_MATH[e.op]}({self(x)})", _ATOM
 
     def _Binary(self, e: ir.Binary):
-        if e.op == "rem":
-            return f"{remainder_function(e.left.type.dtype)}({self(e.left)}, {self(e.right)})", _ATOM
-        if e.op == "truncdiv":
-            return f"basic_div_int({self(e.left)}, {self(e.right)})", _ATOM
+        function = function_of(e)
+        if function is not None:  # its ct.where would make a f32 tile of two constants
+            left, right = self.either(e.left, e.right, e.type.dtype)
+            return f"{function}({left}, {right})", _ATOM
         if e.op in _CALLS:
             left, right = self.either(e.left, e.right, e.type.dtype)
             return f"{_CALLS[e.op]}({left}, {right})", _ATOM

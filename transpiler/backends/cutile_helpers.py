@@ -2,7 +2,8 @@
 
 cuTile has no operator for a remainder with the sign of the dividend (BASIC's MOD, C's
 fmod) nor for an integer division truncated toward zero (INT(a / b) of a kernel program):
-its `%` and `//` follow Python.  The printer calls a small function of the module instead;
+its `%` and `//` follow Python; and ct.maximum/ct.minimum leave the sign of a zero tie
+open, where BASIC's MAX and MIN give their first operand.  The printer calls a small function of the module instead;
 the module defines only the functions its kernels call, before the kernels.
 """
 
@@ -12,7 +13,7 @@ from .. import ir
 from .render import render
 
 # Names the generated module defines at its top level (BASIC names must not take them).
-NAMES = ("basic_mod", "basic_mod_int", "basic_div_int")
+NAMES = ("basic_mod", "basic_mod_int", "basic_div_int", "basic_max", "basic_min")
 
 
 def remainder_function(dtype: ir.DType) -> str:
@@ -20,14 +21,23 @@ def remainder_function(dtype: ir.DType) -> str:
     return "basic_mod" if dtype in ir.FLOAT_TYPES else "basic_mod_int"
 
 
+def function_of(e: ir.Binary) -> str | None:
+    """The tile function that prints `e`, or None where cuTile has an operator for it."""
+    if e.op == "rem":
+        return remainder_function(e.left.type.dtype)
+    if e.op == "truncdiv":
+        return "basic_div_int"
+    if e.op in ("max", "min") and e.left.type.dtype in ir.FLOAT_TYPES:
+        return f"basic_{e.op}"
+    return None
+
+
 def helpers_used(kernels: list[ir.Kernel]) -> set[str]:
     used: set[str] = set()
 
     def visit(node) -> None:
-        if isinstance(node, ir.Binary) and node.op == "rem":
-            used.add(remainder_function(node.left.type.dtype))
-        if isinstance(node, ir.Binary) and node.op == "truncdiv":
-            used.add("basic_div_int")
+        if isinstance(node, ir.Binary) and function_of(node) is not None:
+            used.add(function_of(node))
         for name in ir.field_names(type(node)):
             value = getattr(node, name)
             for item in value if isinstance(value, (list, tuple)) else (value,):
