@@ -53,3 +53,35 @@ def test_mod_takes_the_sign_of_the_dividend_in_the_interpreter():
 def test_mod_of_negative_operands_in_a_kernel(target):
     # The kernels printed 2 1 (cuTile's and Python's % take the sign of the divisor).
     check(NEGATIVE_MOD, target)
+
+
+# A loop whose lane 3 meets a fatal error of the interpreter; the message the generated
+# program gives (its operand is not known to the host, which only learns the site).
+FATAL = {
+    "sqr": ("LET A(I) = SQR(2 - I)", "function domain error SQR"),
+    "log_of_zero": ("LET A(I) = LOG(3 - I)", "function domain error LOG"),
+    "log_of_negative": ("LET A(I) = LOG(2 - I)", "function domain error LOG"),
+    "sin_of_inf": ("LET A(I) = SIN(H * H * (I - 2))", "function domain error SIN"),
+    "tan_of_inf": ("LET A(I) = TAN(H * H * (I - 2))", "function domain error TAN"),
+    "cos_of_inf": ("LET A(I) = COS(-H * H * (I - 2))", "function domain error COS"),
+    "fractional_power": ("LET A(I) = (2 - I) ^ 0.5", "negative value raised to non-integral value"),
+    "nan_power": ("LET A(I) = (2 - I) ^ (Z * (H * H))", "negative value raised to non-integral value"),
+}
+
+
+@needs_gxx
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("case", sorted(FATAL))
+def test_a_fatal_domain_error_in_a_kernel_stops_the_program(case, target):
+    """SQR(-1), LOG(0), SIN(INF), (-1) ^ .5 in a kernel gave NaN and the program went on;
+    the interpreter stops with a fatal error.  (Z * (H * H) is 0 * INF, NaN: not integral.)"""
+    statement, message = FATAL[case]
+    text = (
+        f'10 DIM A(5)\n20 LET H = 1E300\n25 LET Z = 0\n30 PRINT "BEFORE"\n40 FOR I = 1 TO 5\n'
+        f'50 {statement}\n60 NEXT I\n70 PRINT "AFTER"; A(1)\n80 END\n'
+    )
+    assert interpret(_analysis(text)).status == 1
+    run = check(text, target)
+    assert run.stdout == "BEFORE\n"
+    assert f"line 50: {message}" in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
