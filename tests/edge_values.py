@@ -214,6 +214,8 @@ KERNEL_FLOAT_EXACT = {
     "SGNV": "SGN(V(@))",
     "SQRV": "SQR(V(@))",
 }
+# Reductions of whole tiles (only on tiles): the largest and smallest elements, NaN skipped.
+KERNEL_FLOAT_REDUCTIONS = {"TILEMAXS": "MAX(X(@))", "TILEMINS": "MIN(V(@) * Y(@))"}
 KERNEL_FLOAT_LIBM = {
     "POWS": "X(@) ^ Y(@)",
     "ATNV": "ATN(V(@))",

@@ -20,7 +20,9 @@ Semantics (see also passes/kernel_dialect.py and the README):
   number (`1 < 2 < 3` compares 1 with 3);
 - I32 arithmetic wraps around (two's complement): 2147483647 + 1 is -2147483648;
 - MMA(a, b, acc) = a @ b + acc computed in the accumulator's type (f32 for f16/bf16
-  inputs, f64 for f64).
+  inputs, f64 for f64);
+- MAX(T) and MIN(T) of a tile skip NaN elements, as cuTile's max/min do (a tile of NaN
+  only gives -INF or INF).
 """
 
 from __future__ import annotations
@@ -286,6 +288,9 @@ class _Block:
             if np.ndim(x) > 0 and (len(args) == 1 or axis_given):
                 axis = int(args[1].value) if axis_given else None
                 fn = {"SUM": np.sum, "MAX": np.max, "MIN": np.min}[name]
+                if name != "SUM" and x.dtype.kind == "f":
+                    # cuTile's max/min (and CUDA's fmax) skip NaN; from -inf/+inf
+                    x = np.where(np.isnan(x), -np.inf if name == "MAX" else np.inf, x)
                 return fn(x, axis=axis, keepdims=axis is not None).astype(x.dtype)
             y = _as_number(self.eval(args[1]))
             x = _as_number(x)
