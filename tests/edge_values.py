@@ -23,6 +23,8 @@ INF = math.inf
 
 # The edge values: signs, signed zeros, a tiny and a huge magnitude, infinities, NaN.
 LEGACY_VALUES = [-7.0, -2.5, -1.0, -0.0, 0.0, 0.5, 1.0, 3.0, 1e-300, 1e300, -1e300, INF, -INF, NAN]
+# With --precision f32 (stored values are rounded to float32): a tiny and a huge float32.
+LEGACY_F32_VALUES = [-7.0, -2.5, -1.0, -0.0, 0.0, 0.5, 1.0, 3.0, 1e-30, 1e30, -1e30, INF, -INF, NAN]
 # DATA cannot spell these: the program maps the codes back (subroutine 9000).
 _CODES = {"inf": 90001, "-inf": 90002, "nan": 90003, "-0": 90004}
 TRANSCENDENTAL_MARKER = "TRANSCENDENTAL"
