@@ -88,6 +88,13 @@ def test_float_modulo_zero_keeps_the_sign_of_fmod_as_cutile_lowers_it():
     assert list(np.signbit(got[:3])) == [True, True, False]
 
 
+def test_isnan_of_tiles_and_scalars():
+    got = ts.isnan(tile(np.array([1.0, np.nan, np.inf, -0.0]), ts.float64)).to_numpy()
+    np.testing.assert_array_equal(got, [False, True, False, False])
+    scalar = ts.isnan(ts.full((), np.nan, ts.float32))  # a 0-d tile (NumPy gives a scalar)
+    assert scalar.shape == () and bool(scalar.to_numpy())
+
+
 def test_integer_arithmetic_wraps_like_the_gpu():
     big = ts.full((2,), 2**31 - 1, ts.int32)
     np.testing.assert_array_equal((big + 1).to_numpy(), [-(2**31)] * 2)

@@ -430,7 +430,7 @@ def isnan(x):
         return math.isnan(x)
     if not xd.is_float:
         raise TileTypeError(f"isnan: unexpected input dtype {xd}")
-    return Tile(np.isnan(x._raw), dt.bool_, x._batched)
+    return Tile(np.asarray(np.isnan(x._raw)), dt.bool_, x._batched)  # 0-d stays an array
 
 
 # ----------------------------------------------------------------------------------------------
