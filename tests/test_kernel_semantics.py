@@ -141,17 +141,27 @@ def test_mod_of_negative_values_matches_the_interpreter(target):
     _check(KERNEL_MOD, target)
 
 
-def test_the_mod_functions_compile_with_nvidia_compiler(tmp_path):
-    """basic_mod and basic_mod_int (cuTile has no truncating remainder) are tile code
-    that cuTile's front end and tileiras accept, for f32, f64 and i32."""
-    for precision in (None, "f64"):
-        analysis = _analysis(KERNEL_MOD.replace("-7 MOD 3", "(N - 50) MOD 3"), precision)
+def test_the_tile_functions_compile_with_nvidia_compiler(tmp_path):
+    """basic_mod, basic_mod_int, basic_div_int, basic_max and basic_min (cuTile has no
+    operator for them) are tile code that cuTile's front end and tileiras accept, for
+    f32, f64 and i32 operands."""
+    from tests import edge_values as E
+
+    programs = {
+        "f32": (E.kernel_program(E.KERNEL_FLOAT_EXACT, ["X", "Y", "V"], None, True), None),
+        "f64": (E.kernel_program(E.KERNEL_FLOAT_EXACT, ["X", "Y", "V"], None, False), "f64"),
+        "i32": (E.kernel_program(E.KERNEL_INT_OPS, ["X", "Y", "D"], "I32", True), None),
+    }
+    used = set()
+    for name, (text, precision) in programs.items():
+        analysis = _analysis(text, precision)
         code = driver.generate(analysis, "cutile")
-        assert "def basic_mod(a, b):" in code and "def basic_mod_int(a, b):" in code
-        out = tmp_path / (precision or "f32")
+        used |= {f for f in ("basic_mod", "basic_mod_int", "basic_div_int", "basic_max", "basic_min") if f"def {f}(" in code}
+        out = tmp_path / name
         out.mkdir()
         files = driver.emit_binaries(analysis, code, "cutile", "cubin", "sm_90", str(out / "m.py"))
         assert [f.name for f in files] == ["prog.sm_90.cubin"]
+    assert used == {"basic_mod", "basic_mod_int", "basic_div_int", "basic_max", "basic_min"}
 
 
 # --------------------------------------------------------------------------- INT

@@ -85,3 +85,16 @@ def test_a_fatal_domain_error_in_a_kernel_stops_the_program(case, target):
     assert run.stdout == "BEFORE\n"
     assert f"line 50: {message}" in run.stderr, run.stderr
     assert "Traceback" not in run.stderr
+
+
+@needs_gxx
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_nan_subscript_in_a_kernel_is_out_of_range(target):
+    # The conversion of NaN to an integer gives 0: the kernels read B(0) silently.
+    text = (
+        "10 DIM A(5), B(5)\n20 LET Z = 0\n30 LET H = 1E300\n40 FOR I = 0 TO 5 : B(I) = 10 + I : NEXT I\n"
+        "50 FOR I = 1 TO 3\n60 LET A(I) = B(I + Z * (H * H) * (I - 2))\n70 NEXT I\n"
+        "80 PRINT A(1); A(2); A(3)\n"
+    )
+    run = check(text, target)
+    assert run.status == 1 and "line 60: subscript out of range" in run.stderr

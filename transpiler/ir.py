@@ -155,7 +155,7 @@ class Full(KExpr):
 
 @dataclass(eq=False, slots=True)
 class Unary(KExpr):
-    # neg not abs sqrt exp log sin cos tan atan floor ceil sign
+    # neg not abs sqrt exp log sin cos tan atan floor ceil sign | isnan (a bool result)
     op: str
     operand: KExpr
 

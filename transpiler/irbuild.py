@@ -217,6 +217,11 @@ def unary(op: str, operand: KExpr, float_dtype: DType) -> KExpr:
     return Unary(op, operand, type=operand.type)
 
 
+def isnan(expr: KExpr) -> KExpr:
+    """Whether `expr` is NaN (elementwise)."""
+    return Unary("isnan", expr, type=TileType("bool", expr.type.shape))
+
+
 def to_bool(expr: KExpr) -> KExpr:
     """BASIC truth: nonzero is true."""
     if expr.type.dtype == "bool":

@@ -119,15 +119,20 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     b[slot] = floor(v_i[slot] * 10.0);
   }
+  double h_b_rounded[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    h_b_rounded[slot] = floor(b[slot] + 0.5);
+  }
   int h_b_at[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    h_b_at[slot] = __double2int_rz(floor(b[slot] + 0.5));
+    h_b_at[slot] = __double2int_rz(h_b_rounded[slot]);
   }
   bool h_b_ok[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    h_b_ok[slot] = h_b_at[slot] >= 0 && h_b_at[slot] < h_len;
+    h_b_ok[slot] = h_b_at[slot] >= 0 && h_b_at[slot] < h_len && !isnan(h_b_rounded[slot]);
   }
   int block_max = (-2147483647 - 1);
 #pragma unroll

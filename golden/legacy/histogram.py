@@ -53,8 +53,9 @@ def histogram_190(i_count, v, h, basic_error):
     valid = i_lane < i_count
     # 200 B = INT(V(I) * 10) : H(B) = H(B) + 1
     b = ct.floor(v_i * 10.0)
-    h_b_at = ct.astype(ct.floor(b + 0.5), ct.int32)
-    h_b_ok = (h_b_at >= 0) & (h_b_at < h.shape[0])
+    h_b_rounded = ct.floor(b + 0.5)
+    h_b_at = ct.astype(h_b_rounded, ct.int32)
+    h_b_ok = (h_b_at >= 0) & (h_b_at < h.shape[0]) & ~ct.isnan(h_b_rounded)
     bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~h_b_ok, 1, 0)))
     ct.atomic_add(h, (ct.where(valid & h_b_ok, h_b_at, -1),), 1.0)
     ct.atomic_max(basic_error, (0,), bad_site)

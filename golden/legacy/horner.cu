@@ -62,6 +62,7 @@ extern "C" __global__ void __launch_bounds__(128)
                int basic_error_len) {
   const int bid = blockIdx.x;
   double j;
+  double c_j_rounded;
   int c_j_at;
   bool c_j_ok;
   int bad_site = 0;
@@ -78,8 +79,9 @@ extern "C" __global__ void __launch_bounds__(128)
     const int elem = threadIdx.x;
     x = -1.0 + static_cast<double>(bid * 128 + elem) / 100.0;
   }
-  const int c_d_at = __double2int_rz(floor(d + 0.5));
-  const bool c_d_ok = c_d_at >= 0 && c_d_at < c_len;
+  const double c_d_rounded = floor(d + 0.5);
+  const int c_d_at = __double2int_rz(c_d_rounded);
+  const bool c_d_ok = c_d_at >= 0 && c_d_at < c_len && !isnan(c_d_rounded);
   // 310 LET P = C(D)
   int block_max = (-2147483647 - 1);
   block_max = max(block_max, valid && !c_d_ok ? 1 : 0);
@@ -92,8 +94,9 @@ extern "C" __global__ void __launch_bounds__(128)
   const int j_trips = max(__double2int_rz(floor((0.0 - j_start) / j_step)) + 1, 0);
   for (int j_k = 0; j_k < j_trips; ++j_k) {
     j = j_start + static_cast<double>(j_k) * j_step;
-    c_j_at = __double2int_rz(floor(j + 0.5));
-    c_j_ok = c_j_at >= 0 && c_j_at < c_len;
+    c_j_rounded = floor(j + 0.5);
+    c_j_at = __double2int_rz(c_j_rounded);
+    c_j_ok = c_j_at >= 0 && c_j_at < c_len && !isnan(c_j_rounded);
     // 330 LET P = P * X + C(J)
     int block_max_2 = (-2147483647 - 1);
     block_max_2 = max(block_max_2, valid && !c_j_ok ? 2 : 0);

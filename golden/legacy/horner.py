@@ -41,8 +41,9 @@ def reduce_220(i_count, c, d_box, s_partial, basic_error):
     s_acc = ct.zeros((128,), dtype=ct.float64)
     # 230 LET X = -1 + I / 100
     x = -1.0 + ct.astype(i, ct.float64) / 100.0
-    c_d_at = ct.astype(ct.floor(d + 0.5), ct.int32)
-    c_d_ok = (c_d_at >= 0) & (c_d_at < c.shape[0])
+    c_d_rounded = ct.floor(d + 0.5)
+    c_d_at = ct.astype(c_d_rounded, ct.int32)
+    c_d_ok = (c_d_at >= 0) & (c_d_at < c.shape[0]) & ~ct.isnan(c_d_rounded)
     # 310 LET P = C(D)
     bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~c_d_ok, 1, 0)))
     p = ct.broadcast_to(ct.gather(c, c_d_at), (128,))
@@ -52,8 +53,9 @@ def reduce_220(i_count, c, d_box, s_partial, basic_error):
     j_trips = ct.maximum(ct.astype(ct.floor((0.0 - j_start) / j_step), ct.int32) + 1, 0)
     for j_k in range(j_trips):
         j = j_start + ct.astype(j_k, ct.float64) * j_step
-        c_j_at = ct.astype(ct.floor(j + 0.5), ct.int32)
-        c_j_ok = (c_j_at >= 0) & (c_j_at < c.shape[0])
+        c_j_rounded = ct.floor(j + 0.5)
+        c_j_at = ct.astype(c_j_rounded, ct.int32)
+        c_j_ok = (c_j_at >= 0) & (c_j_at < c.shape[0]) & ~ct.isnan(c_j_rounded)
         # 330 LET P = P * X + C(J)
         bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~c_j_ok, 2, 0)))
         p = p * x + ct.gather(c, c_j_at)

@@ -312,6 +312,7 @@ extern "C" __global__ void __launch_bounds__(128)
   const int bid = blockIdx.x;
   double j;
   int f_i_j_at0;
+  double f_i_j_rounded1;
   int f_i_j_at1;
   bool f_i_j_ok;
   int bad_site = 0;
@@ -361,8 +362,10 @@ extern "C" __global__ void __launch_bounds__(128)
   for (int j_k = 0; j_k < j_trips; ++j_k) {
     j = j_start + static_cast<double>(j_k) * j_step;
     f_i_j_at0 = i + -1;
-    f_i_j_at1 = __double2int_rz(floor(j + 0.5)) - 1;
-    f_i_j_ok = f_i_j_at0 >= 0 && f_i_j_at0 < f_rows && (f_i_j_at1 >= 0 && f_i_j_at1 < f_cols);
+    f_i_j_rounded1 = floor(j + 0.5);
+    f_i_j_at1 = __double2int_rz(f_i_j_rounded1) - 1;
+    f_i_j_ok = f_i_j_at0 >= 0 && f_i_j_at0 < f_rows &&
+               (f_i_j_at1 >= 0 && f_i_j_at1 < f_cols && !isnan(f_i_j_rounded1));
     // 320 LET S = S + F(I,J)
     int block_max_2 = (-2147483647 - 1);
     block_max_2 = max(block_max_2, valid && !f_i_j_ok ? 2 : 0);

@@ -127,11 +127,12 @@ def reduce_290(i_count, f, n_box, t_partial, s_partial, basic_error):
     for j_k in range(j_trips):
         j = j_start + ct.astype(j_k, ct.float64) * j_step
         f_i_j_at0 = i + -1
-        f_i_j_at1 = ct.astype(ct.floor(j + 0.5), ct.int32) - 1
+        f_i_j_rounded1 = ct.floor(j + 0.5)
+        f_i_j_at1 = ct.astype(f_i_j_rounded1, ct.int32) - 1
         f_i_j_ok = (
             (f_i_j_at0 >= 0)
             & (f_i_j_at0 < f.shape[0])
-            & ((f_i_j_at1 >= 0) & (f_i_j_at1 < f.shape[1]))
+            & ((f_i_j_at1 >= 0) & (f_i_j_at1 < f.shape[1]) & ~ct.isnan(f_i_j_rounded1))
         )
         # 320 LET S = S + F(I,J)
         bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~f_i_j_ok, 2, 0)))

@@ -283,6 +283,8 @@ class ExprPrinter:
         x = e.operand
         if e.op == "not":
             return "!" + self.wrap(x, index, UNARY), UNARY
+        if e.op == "isnan":
+            return f"isnan({self.compute(x, index, COND)})", ATOM
         if e.op == "neg":
             text, prec = "-" + self.compute(x, index, UNARY), UNARY
         elif e.op == "sign":

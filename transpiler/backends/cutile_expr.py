@@ -64,6 +64,7 @@ _MATH = {
     "tan": "ct.tan",
     "floor": "ct.floor",
     "ceil": "ct.ceil",
+    "isnan": "ct.isnan",
 }
 
 

@@ -807,21 +807,27 @@ class _Vectorizer:
         stem = f"{name}_" + "_".join(_index_word(i) for i in indices)
         for axis, index in enumerate(indices):
             f = affine(index, self.plan.lane_vars, set())
+            suffix = "" if len(indices) == 1 else str(axis)
+            rounded = None
             if f is not None and not f.symbols and f.const == int(f.const):
                 idx = self.affine_index(f)
             else:
                 # ECMA-55: a subscript is rounded to the nearest integer.
                 x = B.cast(self.value(index), self.ndt)
                 rounded = B.unary("floor", B.binary("add", x, B.const(0.5, self.ndt), self.ndt), self.ndt)
+                rounded = self.let(f"{stem}_ROUNDED{suffix}", rounded)
                 idx = B.binary("sub", B.cast(rounded, "i32"), B.const(self.base, "i32"), self.ndt)
             # Name it: it is used for the access, the mask and the error check.
-            idx = self.let(f"{stem}_AT" if len(indices) == 1 else f"{stem}_AT{axis}", idx)
+            idx = self.let(f"{stem}_AT{suffix}", idx)
             inside = B.binary(
                 "and",
                 B.binary("ge", idx, B.const(0, "i32"), self.ndt),
                 B.binary("lt", idx, ir.Extent(name, axis, type=TileType("i32")), self.ndt),
                 self.ndt,
             )
+            if rounded is not None:
+                # A NaN subscript is out of range (the conversion to an integer makes it 0).
+                inside = B.binary("and", inside, B.unary("not", B.isnan(rounded), self.ndt), self.ndt)
             ok = inside if ok is None else B.binary("and", ok, inside, self.ndt)
             out.append(idx)
         ok = self.let(f"{stem}_OK", ok)
