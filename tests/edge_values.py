@@ -182,8 +182,8 @@ def legacy_program(values: list[float] = LEGACY_VALUES) -> str:
         "9110 RETURN",
     ]
     data = [v for pair in pairs for v in pair] + [v for pair in powers for v in pair]
-    for name in unary_inputs:
-        data += unary_inputs[name]
+    for inputs in unary_inputs.values():
+        data += inputs
     number = 10000
     for i in range(0, len(data), 8):
         lines.append(f"{number} DATA " + ", ".join(_code(v) for v in data[i : i + 8]))

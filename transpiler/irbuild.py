@@ -89,15 +89,15 @@ def cast(expr: KExpr, dtype: DType) -> KExpr:
     return Cast(expr, type=expr.type.with_dtype(dtype))
 
 
-def _to_integer(value: float | int | bool, dtype: DType) -> int:
+def _to_integer(value: float, dtype: DType) -> int:
     """A constant converted as the GPU converts (cuTile's astype): truncated toward zero,
     saturated to the type's range, NaN to 0."""
     bits = 64 if dtype == "i64" else 32
     low, high = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
     if isinstance(value, float):
-        if value != value:
+        if math.isnan(value):
             return 0
-        if value in (math.inf, -math.inf):
+        if math.isinf(value):
             return high if value > 0 else low
         value = math.trunc(value)
     return min(max(int(value), low), high)
@@ -193,10 +193,10 @@ def wrap_i32(value: int) -> int:
     return (value + 2**31) % 2**32 - 2**31
 
 
-def _constant_remainder(a: float | int, b: float | int) -> float | int | None:
+def _constant_remainder(a: float, b: float) -> float | None:
     """`a MOD b` of two constants (truncated toward zero, as the kernels compute it), or
     None where a kernel should compute it (a zero divisor, an infinite dividend)."""
-    if b == 0 or a != a or b != b or a in (math.inf, -math.inf):
+    if b == 0 or math.isnan(a) or math.isnan(b) or math.isinf(a):
         return None
     if isinstance(a, int) and isinstance(b, int):
         r = abs(a) % abs(b)

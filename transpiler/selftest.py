@@ -108,9 +108,9 @@ def needs_positive_inputs(kp: KernelProgram) -> bool:
     [-1, 1), so that results are numbers, not NaN.  `SQR(ABS(X))` and `X ^ 2` need not."""
     for e in _exprs(kp.body):
         for node in e.walk():
-            if isinstance(node, ast.Call) and node.name in _NONNEGATIVE_DOMAIN:
-                if not _is_abs(node.args[0]):
-                    return True
+            domain = isinstance(node, ast.Call) and node.name in _NONNEGATIVE_DOMAIN
+            if domain and not _is_abs(node.args[0]):
+                return True
             if isinstance(node, ast.BinOp) and node.op == "^":
                 integral = isinstance(node.right, ast.Num) and node.right.text.isdigit()
                 if not (integral or _is_abs(node.left)):
