@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from tests import edge_values as E
-from tests.differential import interpret, run_target
+from tests.differential import Run, interpret, run_target
 from transpiler import driver
 from transpiler.backends.cuda_run import format_inputs, parse_outputs
 from transpiler.compare import compare_outputs
@@ -57,6 +57,20 @@ def _split(text: str) -> tuple[str, str]:
 def test_legacy_kernels_compute_what_the_interpreter_computes(legacy, target):
     analysis, reference = legacy
     run = run_target(analysis, target)
+    _assert_same_results(run, reference, analysis)
+
+
+@needs_gxx
+def test_the_cuda_host_runtime_computes_what_the_interpreter_computes(legacy):
+    """The same program with every loop on the host: C++'s runtime (b2t_runtime.h) has
+    its own MOD, MAX, ^, SGN...; the Python host shares the interpreter's."""
+    analysis, reference = legacy
+    code = driver.generate(analysis, "cuda", offload=False)
+    result = driver.run(analysis, code, "cuda", "cpu", stdin="")
+    _assert_same_results(Run(result.returncode, result.stdout, result.stderr), reference, analysis)
+
+
+def _assert_same_results(run, reference, analysis) -> None:
     assert run.status == 0, run.stderr
     exact, libm = _split(run.stdout)
     want_exact, want_libm = _split(reference.stdout)
