@@ -348,3 +348,16 @@ def test_the_gpu_device_follows_the_same_rule_with_cupy_stood_in_by_numpy():
     assert isinstance(result, np.ndarray) and result is not written
     with pytest.raises(DeviceError, match="A has shape"):
         dev.array(a, (5,), np.float32, "A", copy=True)
+
+
+def test_abs_of_an_i32_scalar_stays_i32():
+    # ABS(-2147483648) wraps as the GPU's abs does: it is negative (NumPy's int64 was not).
+    text = (
+        "10 INPUT N, K()\n20 DIM K(N) AS I32, C(N) AS I32\n30 TILE K(16), C(16)\n"
+        "40 LET X = -2147483647 - 1\n50 LET Z = 2\n60 IF ABS(X) < 0 THEN LET Z = 1\n"
+        "70 LET C(BID) = K(BID) * 0 + Z * 10 + SGN(X)\n80 OUTPUT C\n"
+    )
+    got = _reference(text, {"K": np.ones(20, np.int32)}, {"N": 20})
+    np.testing.assert_array_equal(got["C"], np.full(20, 1 * 10 - 1))
+    for target in ("cutile", "cuda"):
+        _check(text, target)

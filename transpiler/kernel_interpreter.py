@@ -314,8 +314,10 @@ class _Block:
             "TAN": np.tan,
         }
         if name in fns:
-            v = self.eval(args[0])
-            if isinstance(v, int) and name != "ABS" and name != "SGN":
+            v = _as_number(self.eval(args[0]))
+            if isinstance(v, int) and name in ("ABS", "SGN"):
+                return _wrapped(abs(v)) if name == "ABS" else (v > 0) - (v < 0)  # I32 stays I32
+            if isinstance(v, int):
                 v = self._float_type()(v)
             return fns[name](v)
         raise BasicSemanticError(f"{name} is not supported in a kernel", e.coord)
