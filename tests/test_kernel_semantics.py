@@ -350,6 +350,7 @@ def test_the_gpu_device_follows_the_same_rule_with_cupy_stood_in_by_numpy():
         dev.array(a, (5,), np.float32, "A", copy=True)
 
 
+@needs_gxx
 def test_abs_of_an_i32_scalar_stays_i32():
     # ABS(-2147483648) wraps as the GPU's abs does: it is negative (NumPy's int64 was not).
     text = (
