@@ -109,6 +109,23 @@ def test_half_and_bfloat16_conversions_round_correctly():
         assert bf16_squared == _round_to_bf16(_bf16_value(bf16 & 0x7FFF) ** 2, False), hex(in_bits)
 
 
+def test_float_to_int_conversions_saturate_and_take_nan_to_zero_as_on_the_gpu(tmp_path):
+    # PTX cvt saturates; a C++ cast of an out-of-range float is undefined (x86: INT_MIN).
+    source = tmp_path / "cvt.cu"
+    source.write_text(
+        '#include "b2t_cuda.h"\n#include <cstdio>\n'
+        "volatile float big = 3e9f, not_a_number = NAN, two_and_a_half = 2.5f;\n"
+        "volatile double d = -7.9, huge = 1e300;\n"
+        "int main() {\n"
+        '  printf("%d %d %d %d %d %lld\\n", __float2int_rz(big), __float2int_rz(-big),\n'
+        "         __float2int_rz(not_a_number), __double2int_rz(d), __float2int_rn(two_and_a_half),\n"
+        "         __double2ll_rn(huge));\n"
+        "}\n"
+    )
+    result = run_cpu(build_cpu(source))
+    assert result.stdout == "2147483647 -2147483648 0 -7 2 9223372036854775807\n", result.stderr
+
+
 @pytest.mark.parametrize("workers, reverse", [(1, False), (1, True), (2, True)])
 def test_results_do_not_depend_on_scheduling(workers: int, reverse: bool):
     for name in ("block_reduce", "tiled_matmul", "warp_ops", "wmma_matmul"):

@@ -58,6 +58,7 @@ class Case:
 
 def run_tilesim(case: Case, folder: Path) -> list:
     from transpiler import tilesim
+    from transpiler.backends.cutile_helpers import helpers_text, helpers_used
 
     namer = Namer("python")
     printer = CutileExprPrinter(namer)
@@ -74,7 +75,8 @@ def run_tilesim(case: Case, folder: Path) -> list:
         printer.index,
     )
     path = folder / f"sim_{case.kernel.name}.py"
-    path.write_text("import cuda.tile as ct\n\n\n" + str(text))
+    helpers = helpers_text(helpers_used([case.kernel]))  # basic_mod, basic_max...
+    path.write_text("import cuda.tile as ct\n\n\n" + helpers + str(text))
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[path.stem] = module

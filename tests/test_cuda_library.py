@@ -73,6 +73,23 @@ def test_cli_check_on_the_cpu_matches_the_reference_interpreter(example):
 
 
 @needs_gxx
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_cli_run_prints_the_same_verification_report_for_both_targets(target, capfd):
+    """`basic2tile kernel.bas --run` shows the self-test's report for either target (the
+    CUDA report was computed and then dropped)."""
+    from transpiler.cli import main
+
+    path = str(EXAMPLES / "kernels" / "vector_add.bas")
+    status = main([path, "--run", "--target", target, "--device", "cpu", "--size", "N=100"])
+    out = capfd.readouterr().out
+    assert status == 0, out
+    lines = out.splitlines()
+    assert lines[0] == "vector_add: N=100"
+    assert lines[1].startswith("ok C: shape (100,)")
+    assert lines[2].startswith("verification: PASSED")
+
+
+@needs_gxx
 def test_main_reads_documented_input_and_prints_outputs(tmp_path):
     """vector_add's main() on hand-written stdin: C = A + B exactly, in the documented
     format (independent of the self-test helpers)."""

@@ -78,6 +78,23 @@ def test_float_floor_division_is_floor_of_quotient():
     )
 
 
+def test_float_modulo_zero_keeps_the_sign_of_fmod_as_cutile_lowers_it():
+    # cuTile computes fmod(a, b) and adds b where the signs differ; a zero fmod is kept,
+    # sign and all (NumPy's np.mod and Python's % would give +0.0).
+    a = np.array([-0.0, -6.0, 6.0, -7.0, 3.0, -3.0, 7.0, -1e-20], np.float64)
+    b = np.array([3.0, 3.0, -3.0, 3.0, np.inf, np.inf, -2.0, 3.0], np.float64)
+    got = (tile(a, ts.float64) % tile(b, ts.float64)).to_numpy()
+    np.testing.assert_array_equal(got, [-0.0, -0.0, 0.0, 2.0, 3.0, np.inf, -1.0, 3.0])
+    assert list(np.signbit(got[:3])) == [True, True, False]
+
+
+def test_isnan_of_tiles_and_scalars():
+    got = ts.isnan(tile(np.array([1.0, np.nan, np.inf, -0.0]), ts.float64)).to_numpy()
+    np.testing.assert_array_equal(got, [False, True, False, False])
+    scalar = ts.isnan(ts.full((), np.nan, ts.float32))  # a 0-d tile (NumPy gives a scalar)
+    assert scalar.shape == () and bool(scalar.to_numpy())
+
+
 def test_integer_arithmetic_wraps_like_the_gpu():
     big = ts.full((2,), 2**31 - 1, ts.int32)
     np.testing.assert_array_equal((big + 1).to_numpy(), [-(2**31)] * 2)

@@ -33,13 +33,17 @@ if TYPE_CHECKING:
 Dialect = Literal["ecma55", "extended", "ms", "dartmouth", "kernel"]
 # What evaluating the function on the host can do besides giving its value.
 Effect = Literal["none", "warns", "fails", "random"]
-# How a cuTile BASIC kernel program evaluates it: `tile_op` on each element, INT's floor
-# (an exact floor division for INT(a / b) of integers), a reduction of a tile (or MAX and
-# MIN of two values), a matrix multiply-add, the block index.
-KernelForm = Literal["elementwise", "floor", "reduce", "mma", "block_index"]
+# How a cuTile BASIC kernel program evaluates it: `tile_op` on each element, NVIDIA's INT
+# (truncation toward zero to I32; an exact integer division for INT(a / b) of integers),
+# a reduction of a tile (or MAX and MIN of two values), a matrix multiply-add, the block
+# index.
+KernelForm = Literal["elementwise", "to_int", "reduce", "mma", "block_index"]
 # How it is written: a function call in an expression, a keyword with its own grammar
 # rule (TAB in PRINT, BID), or a word of the MAT assignment (`MAT C = TRN(A)`).
 Syntax = Literal["call", "keyword", "mat"]
+# The arguments for which a function that `fails` stops the program with a domain error:
+# below zero (SQR), zero or below (LOG), an infinity (SIN, COS, TAN).
+Domain = Literal["any", "nonnegative", "positive", "finite"]
 
 DIALECT_NAMES: dict[str, str] = {
     "ecma55": "ECMA-55 Minimal BASIC",
@@ -65,6 +69,10 @@ class Builtin:
     tile_op: str | None = None  # the kernel IR operation (unary or binary by arity)
     kernel: bool = False  # an offloaded loop kernel can evaluate it (as `tile_op`)
     kernel_program: KernelForm | None = None
+    # In a kernel program, an integer operand gives an integer result (ABS, SGN, the
+    # reductions); the other functions compute in floating point.
+    keeps_kind: bool = False
+    domain: Domain = "any"
     syntax: Syntax = "call"
 
     @property
@@ -99,11 +107,13 @@ _NUM = (("num",),)
 
 
 def _ecma55(name: str, effect: Effect = "none", tile_op: str | None = None,
-            kernel_program: KernelForm | None = "elementwise") -> Builtin:
+            kernel_program: KernelForm | None = "elementwise", keeps_kind: bool = False,
+            domain: Domain = "any") -> Builtin:
     """A numeric function of one number from ECMA-55 (every legacy dialect has it)."""
     return Builtin(
         name, _LEGACY | {"kernel"}, _NUM, effect=effect, python=name, cpp=name,
-        tile_op=tile_op, kernel=True, kernel_program=kernel_program,
+        tile_op=tile_op, kernel=True, kernel_program=kernel_program, keeps_kind=keeps_kind,
+        domain=domain,
     )
 
 
@@ -111,26 +121,27 @@ _IMPLEMENTED = (
     # ECMA-55 7.4: ABS is Python's own abs (exact for floats); the others are runtime
     # functions that report bas55's warnings and domain errors.
     Builtin("ABS", _LEGACY | {"kernel"}, _NUM, python="abs", cpp="ABS", tile_op="abs",
-            kernel=True, kernel_program="elementwise"),
+            kernel=True, kernel_program="elementwise", keeps_kind=True),
     _ecma55("ATN", tile_op="atan"),
-    _ecma55("COS", "fails", "cos"),
+    _ecma55("COS", "fails", "cos", domain="finite"),
     _ecma55("EXP", "warns", "exp"),
-    _ecma55("INT", tile_op="floor", kernel_program="floor"),
-    _ecma55("LOG", "fails", "log"),
-    _ecma55("SGN", tile_op="sign"),
-    _ecma55("SIN", "fails", "sin"),
-    _ecma55("SQR", "fails", "sqrt"),
-    _ecma55("TAN", "fails", "tan"),
+    _ecma55("INT", tile_op="floor", kernel_program="to_int"),
+    _ecma55("LOG", "fails", "log", domain="positive"),
+    _ecma55("SGN", tile_op="sign", keeps_kind=True),
+    _ecma55("SIN", "fails", "sin", domain="finite"),
+    _ecma55("SQR", "fails", "sqrt", domain="nonnegative"),
+    _ecma55("TAN", "fails", "tan", domain="finite"),
     # RND's sequence is sequential: it stays on the host.  (Microsoft's RND(x) is not
     # implemented: RND takes no argument.)
     Builtin("RND", _LEGACY, ((),), effect="random", python="RND", cpp="RND"),
     # Extended BASIC; in kernel programs also reductions of one tile.
     Builtin("MAX", frozenset(("extended", "kernel")), (("num", "num"),), python="MAX",
-            cpp="MAX", tile_op="max", kernel=True, kernel_program="reduce"),
+            cpp="MAX", tile_op="max", kernel=True, kernel_program="reduce", keeps_kind=True),
     Builtin("MIN", frozenset(("extended", "kernel")), (("num", "num"),), python="MIN",
-            cpp="MIN", tile_op="min", kernel=True, kernel_program="reduce"),
+            cpp="MIN", tile_op="min", kernel=True, kernel_program="reduce", keeps_kind=True),
     # cuTile BASIC kernel programs only.
-    Builtin("SUM", frozenset(("kernel",)), (("num",), ("num", "num")), kernel_program="reduce"),
+    Builtin("SUM", frozenset(("kernel",)), (("num",), ("num", "num")), kernel_program="reduce",
+            keeps_kind=True),
     Builtin("MMA", frozenset(("kernel",)), (("num", "num", "num"),), kernel_program="mma"),
     Builtin("BID", frozenset(("kernel",)), ((), ("num",)), result="int",
             kernel_program="block_index", syntax="keyword"),

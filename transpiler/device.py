@@ -66,6 +66,9 @@ def gpu_unavailable_reason() -> str | None:
 
 class Device:
     name = "?"
+    # Whether run()'s first array argument lives on a GPU (CuPy, PyTorch): results are
+    # returned the same way; None until run() converts an argument.
+    device_inputs: bool | None = None
 
     def launch(self, kernel, grid: Sequence[int], args: Sequence[Any], writes: Sequence = ()) -> None:
         raise NotImplementedError
@@ -74,15 +77,28 @@ class Device:
         """Make the host copy of `array` current (a no-op on the CPU)."""
         return array
 
-    def array(self, value, shape: tuple[int, ...], dtype, name: str):
-        """Convert an argument of a kernel program's run() to an array of this device."""
+    def array(self, value, shape: tuple[int, ...], dtype, name: str, *, copy: bool = False):
+        """An argument of a kernel program's run() as a contiguous array of this device
+        with element type `dtype`.  With `copy` (the kernel writes the array) always a new
+        array: run() never writes into the caller's data, on either device, whatever its
+        type (NVIDIA's runner copies INPUT arrays to the device and OUTPUT arrays back
+        into new host arrays)."""
+        if self.device_inputs is None:
+            self.device_inputs = _is_device_array(value)
+        arr = self._contiguous(value, dtype, copy)
+        if arr.shape != tuple(shape):
+            raise DeviceError(f"{name} has shape {arr.shape}, but its DIM says {tuple(shape)}")
+        return arr
+
+    def _contiguous(self, value, dtype, copy: bool):
         raise NotImplementedError
 
     def zeros(self, shape: tuple[int, ...], dtype):
         raise NotImplementedError
 
-    def result(self, array, like=None):
-        """What run() returns for an OUTPUT array."""
+    def result(self, array):
+        """What run() returns for an OUTPUT array: a NumPy array, or a device array where
+        run() was given device arrays."""
         return array
 
     def synchronize(self) -> None:
@@ -92,13 +108,6 @@ class Device:
 def _grid3(grid: Sequence[int]) -> tuple[int, int, int]:
     g = tuple(int(x) for x in grid) + (1, 1, 1)
     return g[:3]
-
-
-def _checked_host_array(value, shape, dtype, name) -> np.ndarray:
-    arr = np.ascontiguousarray(np.asarray(value), dtype=dtype)
-    if arr.shape != tuple(shape):
-        raise DeviceError(f"{name} has shape {arr.shape}, but its DIM says {tuple(shape)}")
-    return arr
 
 
 class CpuDevice(Device):
@@ -112,16 +121,20 @@ class CpuDevice(Device):
         if min(grid) > 0:  # a loop that runs zero times launches nothing
             tilesim.launch(None, _grid3(grid), kernel, tuple(args))
 
-    def array(self, value, shape, dtype, name):
-        if hasattr(value, "__cuda_array_interface__") or type(value).__module__.startswith("torch"):
+    def _contiguous(self, value, dtype, copy):
+        if _is_device_array(value):
             value = _to_numpy(value)
-        return _checked_host_array(value, shape, dtype, name)
+        if copy:
+            return np.array(value, dtype=dtype, order="C", copy=True)
+        return np.ascontiguousarray(np.asarray(value), dtype=dtype)
 
     def zeros(self, shape, dtype):
         return np.zeros(shape, dtype=dtype)
 
-    def result(self, array, like=None):
-        return array
+
+
+def _is_device_array(value) -> bool:
+    return hasattr(value, "__cuda_array_interface__") or type(value).__module__.startswith("torch")
 
 
 def _to_numpy(value) -> np.ndarray:
@@ -184,20 +197,17 @@ class GpuDevice(Device):
             entry[2] = True  # host code may now change it
         return array
 
-    def array(self, value, shape, dtype, name):
+    def _contiguous(self, value, dtype, copy):
         cp = self._cp
-        arr = cp.ascontiguousarray(cp.asarray(value, dtype=dtype))
-        if arr.shape != tuple(shape):
-            raise DeviceError(f"{name} has shape {arr.shape}, but its DIM says {tuple(shape)}")
-        return arr
+        if copy:
+            return cp.array(value, dtype=dtype, order="C", copy=True)
+        return cp.ascontiguousarray(cp.asarray(value, dtype=dtype))
 
     def zeros(self, shape, dtype):
         return self._cp.zeros(shape, dtype=dtype)
 
-    def result(self, array, like=None):
-        if isinstance(like, np.ndarray) or like is None:
-            return self._cp.asnumpy(array)
-        return array
+    def result(self, array):
+        return array if self.device_inputs else self._cp.asnumpy(array)
 
     def synchronize(self):
         self._stream().synchronize()

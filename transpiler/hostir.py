@@ -264,6 +264,17 @@ class RangeCheck:
     node: ast.Node
 
 
+@dataclass(frozen=True)
+class ErrorSite:
+    """A fatal BASIC error a kernel detected: its kind ("subscript": subscript out of
+    range; "domain": function domain error, `detail` names the function; "power":
+    negative value raised to non-integral value) and the statement it happened in."""
+
+    stmt: ast.Stmt
+    kind: str = "subscript"
+    detail: str = ""
+
+
 @dataclass(eq=False)
 class Finish:
     """What the host does after the launch.
@@ -275,8 +286,7 @@ class Finish:
     "loop_var": `var = start + count * step`, BASIC's value after the loop (only if
       the count named `when` is nonzero: an inner loop of a nest runs only if its outer
       loop does);
-    "errors": if `temp[0]` is a site number, BASIC's "subscript out of range" error at
-      `sites[number]`.
+    "errors": if `temp[0]` is a site number, the BASIC error of `sites[number]`.
     """
 
     kind: str
@@ -288,7 +298,7 @@ class Finish:
     step: int = 1
     count: str = ""
     when: str = ""
-    sites: dict[int, ast.Stmt] = field(default_factory=dict)
+    sites: dict[int, ErrorSite] = field(default_factory=dict)
 
 
 @dataclass(eq=False)

@@ -155,14 +155,21 @@ class Full(KExpr):
 
 @dataclass(eq=False, slots=True)
 class Unary(KExpr):
-    # neg not abs sqrt exp log sin cos tan atan floor ceil sign
+    # neg not abs sqrt exp log sin cos tan atan floor ceil sign | isnan (a bool result)
     op: str
     operand: KExpr
 
 
 @dataclass(eq=False, slots=True)
 class Binary(KExpr):
-    # add sub mul div pow mod min max | lt le gt ge eq ne | and or
+    # add sub mul div pow rem mod min max floordiv truncdiv cdiv | lt le gt ge eq ne | and or
+    # `rem` is BASIC's MOD: the remainder of the division truncated toward zero, with the
+    # sign of the dividend (C's fmod and %); `mod` is Python's and cuTile's % (the sign of
+    # the divisor), which the passes use where both operands are known to be >= 0 (the
+    # two agree there); integer `truncdiv`, `floordiv` and `cdiv` round toward zero, -inf
+    # and +inf (INT(a / b) of a kernel program truncates).  Float `max(a, b)` is b if
+    # b > a or a is NaN, else a (BASIC's MAX: a NaN operand gives the other, a tie, -0
+    # with 0 included, gives a); `min` likewise with b < a.
     op: str
     left: KExpr
     right: KExpr

@@ -8,10 +8,14 @@ insertion of casts follow one set of rules:
 - a float with anything gives the wider float type (f16/bf16 < f32 < f64);
 - constants are weakly typed (they take the other operand's type, as Python scalars
   do in cuTile), typed values of another type are cast explicitly;
-- a scalar combines with a tile by broadcasting; two tiles must have equal shapes.
+- a scalar combines with a tile by broadcasting; two tiles must have equal shapes;
+- a truth value in arithmetic or compared with a number is the integer 1 or 0;
+- i32 arithmetic wraps around (two's complement), also where constants are folded.
 """
 
 from __future__ import annotations
+
+import math
 
 from .errors import BasicSemanticError
 from .ir import (
@@ -29,7 +33,9 @@ from .ir import (
 )
 
 _FLOAT_RANK = {"f16": 1, "bf16": 1, "f32": 2, "f64": 3}
-ARITHMETIC = ("add", "sub", "mul", "div", "pow", "mod", "floordiv", "min", "max", "cdiv")
+ARITHMETIC = (
+    "add", "sub", "mul", "div", "pow", "rem", "mod", "floordiv", "truncdiv", "min", "max", "cdiv",
+)  # fmt: skip
 COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
 LOGICAL = ("and", "or")
 # Unary operations that always produce a float.
@@ -78,9 +84,23 @@ def cast(expr: KExpr, dtype: DType) -> KExpr:
         if dtype in FLOAT_TYPES:
             value = float(value)
         elif dtype in ("i32", "i64"):
-            value = int(value)
+            value = _to_integer(value, dtype)
         return Const(value, type=TileType(dtype, expr.type.shape))
     return Cast(expr, type=expr.type.with_dtype(dtype))
+
+
+def _to_integer(value: float, dtype: DType) -> int:
+    """A constant converted as the GPU converts (cuTile's astype): truncated toward zero,
+    saturated to the type's range, NaN to 0."""
+    bits = 64 if dtype == "i64" else 32
+    low, high = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+    if isinstance(value, float):
+        if math.isnan(value):
+            return 0
+        if math.isinf(value):
+            return high if value > 0 else low
+        value = math.trunc(value)
+    return min(max(int(value), low), high)
 
 
 def broadcast(expr: KExpr, shape: tuple[int, ...]) -> KExpr:
@@ -112,6 +132,10 @@ def binary(op: str, left: KExpr, right: KExpr, float_dtype: DType) -> KExpr:
     shape = broadcast_shape(left.type.shape, right.type.shape)
     if op in LOGICAL:
         return Binary(op, to_bool(left), to_bool(right), type=TileType("bool", shape))
+    if "bool" in (left.type.dtype, right.type.dtype) and not (op in COMPARISONS and left.type.dtype == right.type.dtype):
+        # A truth value used as a number is 1 or 0 (`1 < 2 < 3` is `1 < 3`): the number
+        # must not be converted to a truth value instead.
+        left, right = _as_number(left), _as_number(right)
     dtype = _operand_dtype(left, right)
     if op in ("div", "pow") and not is_float(dtype):
         dtype = float_dtype
@@ -123,10 +147,20 @@ def binary(op: str, left: KExpr, right: KExpr, float_dtype: DType) -> KExpr:
     return _fold(Binary(op, left, right, type=TileType(dtype, shape)))
 
 
+def _as_number(expr: KExpr) -> KExpr:
+    return cast(expr, "i32") if expr.type.dtype == "bool" else expr
+
+
 def _fold(e: Binary) -> KExpr:
     """Simplify integer index arithmetic the lowering creates, e.g. `(x - 1) + 1` -> `x`
     (BASIC's inclusive FOR limit meeting range()'s exclusive stop)."""
     left, right = e.left, e.right
+    if e.op == "rem" and isinstance(left, Const) and isinstance(right, Const):
+        value = _constant_remainder(left.value, right.value)
+        return e if value is None else Const(value, type=e.type)
+    if e.op == "truncdiv" and isinstance(left, Const) and isinstance(right, Const) and right.value:
+        quotient = abs(left.value) // abs(right.value)
+        return Const(quotient if (left.value < 0) == (right.value < 0) else -quotient, type=e.type)
     if e.type.dtype != "i32":
         return e
     if e.op == "add" and isinstance(left, Const) and left.value == 0:
@@ -137,7 +171,7 @@ def _fold(e: Binary) -> KExpr:
         value = {"add": left.value + right.value, "sub": left.value - right.value}.get(
             e.op, left.value * right.value
         )
-        return Const(value, type=e.type)
+        return Const(wrap_i32(value), type=e.type)
     if e.op in ("add", "sub") and right.value == 0:
         return left
     if e.op == "add" and isinstance(left, Const) and left.value == 0:
@@ -154,6 +188,22 @@ def _fold(e: Binary) -> KExpr:
     return e
 
 
+def wrap_i32(value: int) -> int:
+    """`value` wrapped around to a 32-bit integer, as the GPU's i32 arithmetic does."""
+    return (value + 2**31) % 2**32 - 2**31
+
+
+def _constant_remainder(a: float, b: float) -> float | None:
+    """`a MOD b` of two constants (truncated toward zero, as the kernels compute it), or
+    None where a kernel should compute it (a zero divisor, an infinite dividend)."""
+    if b == 0 or math.isnan(a) or math.isnan(b) or math.isinf(a):
+        return None
+    if isinstance(a, int) and isinstance(b, int):
+        r = abs(a) % abs(b)
+        return -r if a < 0 else r
+    return math.fmod(a, b)
+
+
 def unary(op: str, operand: KExpr, float_dtype: DType) -> KExpr:
     dtype = operand.type.dtype
     if op == "not":
@@ -161,7 +211,15 @@ def unary(op: str, operand: KExpr, float_dtype: DType) -> KExpr:
         return Unary("not", operand, type=operand.type)
     if op in FLOAT_FUNCTIONS and not is_float(dtype):
         operand = cast(operand, float_dtype)
+    if op == "neg" and isinstance(operand, Const) and not isinstance(operand.value, bool):
+        value = -operand.value
+        return Const(wrap_i32(value) if dtype == "i32" else value, type=operand.type)
     return Unary(op, operand, type=operand.type)
+
+
+def isnan(expr: KExpr) -> KExpr:
+    """Whether `expr` is NaN (elementwise)."""
+    return Unary("isnan", expr, type=TileType("bool", expr.type.shape))
 
 
 def to_bool(expr: KExpr) -> KExpr:

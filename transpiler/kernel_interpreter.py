@@ -10,10 +10,19 @@ Semantics (see also passes/kernel_dialect.py and the README):
   or BID(2) is used);
 - `A(I, J)` is tile (I, J) of A under A's TILE shape; elements outside A read as 0 and
   are never written;
-- integers stay integers under + - * MOD and INT(a / b) (floor division); `/` and `^`
-  give floats; INT is floor; arithmetic on float arrays happens in their element type;
+- integers stay integers under + - * MOD and INT(a / b); `/` and `^` give floats; INT
+  truncates toward zero to a 32-bit integer, as NVIDIA documents it (beyond the range it
+  saturates, NaN gives 0, as the GPU's conversion does); arithmetic on float arrays
+  happens in their element type;
+- `a MOD b` is the remainder of the division truncated toward zero: it has the sign of a
+  (NVIDIA's remf/remi, C's fmod): -7 MOD 3 = -1;
+- a comparison gives a truth value, which is the integer 1 or 0 where it is used as a
+  number (`1 < 2 < 3` compares 1 with 3);
+- I32 arithmetic wraps around (two's complement): 2147483647 + 1 is -2147483648;
 - MMA(a, b, acc) = a @ b + acc computed in the accumulator's type (f32 for f16/bf16
-  inputs, f64 for f64).
+  inputs, f64 for f64);
+- MAX(T) and MIN(T) of a tile skip NaN elements, as cuTile's max/min do (a tile of NaN
+  only gives -INF or INF).
 """
 
 from __future__ import annotations
@@ -41,6 +50,12 @@ NP_TYPES = {
 # NVIDIA's compiler does).
 MAX_WHILE_ITERATIONS = 10_000_000
 
+
+def _sign(x):
+    """SGN: 1, 0 or -1, and 0 for NaN (NVIDIA's select of two ordered comparisons)."""
+    return np.sign(np.nan_to_num(x, nan=0.0)) if np.asarray(x).dtype.kind == "f" else np.sign(x)
+
+
 # The NumPy implementation of each built-in a kernel program may call (by BASIC name:
 # this reference stays independent of the kernel IR; `tests/test_builtins_table.py`
 # checks it against the table's `kernel_program` entries).
@@ -50,14 +65,14 @@ ELEMENTWISE = {
     "COS": np.cos,
     "EXP": np.exp,
     "LOG": np.log,
-    "SGN": np.sign,
+    "SGN": _sign,
     "SIN": np.sin,
     "SQR": np.sqrt,
     "TAN": np.tan,
 }
-_KEEP_INTEGERS = frozenset(("ABS", "SGN"))  # an integer operand stays an integer
 REDUCTIONS = {"SUM": np.sum, "MAX": np.max, "MIN": np.min}
-PAIRWISE = {"MAX": np.maximum, "MIN": np.minimum}  # MAX(a, b), MIN(a, b)
+# MAX(a, b), MIN(a, b): the comparison by which b wins (ties keep a).
+PAIRWISE = {"MAX": np.greater, "MIN": np.less}
 
 
 def evaluate_extent(expr: ast.Expr, scalars: dict[str, int | float]) -> int:
@@ -89,8 +104,11 @@ def run_kernel_program(
         else:
             memory[name] = np.zeros(shapes[name], dtype=dtype)
     typed = {n: (int(v) if kp.scalars[n].dtype in ("i32", "i64") else NP_TYPES[kp.scalars[n].dtype](v)) for n, v in scalars.items()}
-    for bid in _grid(kp, shapes):
-        _Block(kp, typed, memory, {"BID": bid}).run(kp.body)
+    # NaN and infinities are results like any other (the zero padding of an edge tile
+    # meets LOG, 1/X...): NumPy must not warn about them on stderr.
+    with np.errstate(all="ignore"):
+        for bid in _grid(kp, shapes):
+            _Block(kp, typed, memory, {"BID": bid}).run(kp.body)
     return {name: memory[name] for name in kp.outputs}
 
 
@@ -170,12 +188,15 @@ class _Block:
                 value = np.reshape(value, shape)
             dtype = self.vars[name].dtype if name in self.vars else (np.float64 if self.kp.dtype == "f64" else np.float32)
             value = np.broadcast_to(np.asarray(value, dtype=dtype), shape).copy()
-        elif name in self.vars and isinstance(self.vars[name], (int, np.generic, np.ndarray)):
-            previous = self.vars[name]
-            if isinstance(previous, int) and not isinstance(value, (int, np.integer)):
-                value = int(math.floor(value))
-            elif isinstance(previous, np.generic) and np.ndim(value) == 0:
-                value = previous.dtype.type(value)
+        elif name in self.kp.float_vars:
+            # A float from its first assignment on (kernel_types.py); later assignments
+            # keep the first one's float type.
+            previous = self.vars.get(name)
+            value = _as_number(value)
+            if isinstance(previous, (np.floating, np.ndarray)) and previous.dtype.kind == "f":
+                value = np.asarray(value).astype(previous.dtype)[()]
+            elif _is_integer(value):
+                value = self._as_float(value)
         self.vars[name] = value
 
     # ------------------------------------------------------------------ memory
@@ -228,7 +249,7 @@ class _Block:
             return self.load(self.kp.arrays[e.name], [int(self.eval(i)) for i in e.indices])
         if isinstance(e, ast.UnaryOp):
             v = self.eval(e.operand)
-            return {"-": lambda: -v, "+": lambda: v, "NOT": lambda: np.logical_not(v)}[e.op]()
+            return {"-": lambda: _wrapped(-v), "+": lambda: v, "NOT": lambda: np.logical_not(v)}[e.op]()
         if isinstance(e, ast.BinOp):
             return self.binop(e)
         if isinstance(e, ast.Call):
@@ -238,26 +259,33 @@ class _Block:
     def _float_type(self):
         return np.float64 if self.kp is None or self.kp.dtype == "f64" else NP_TYPES[self.kp.dtype]
 
+    def _as_float(self, value):
+        """An integer (Python int or int32 array) in the program's float type."""
+        ftype = self._float_type()
+        return value.astype(ftype) if isinstance(value, np.ndarray) else ftype(value)
+
     def binop(self, e: ast.BinOp):
         a, b = self.eval(e.left), self.eval(e.right)
-        both_int = isinstance(a, int) and isinstance(b, int)
+        if e.op not in ("AND", "OR"):
+            a, b = _as_number(a), _as_number(b)
+        both_int = _is_integer(a) and _is_integer(b)
         op = e.op
         if op == "+":
-            return a + b
+            return _wrapped(a + b)
         if op == "-":
-            return a - b
+            return _wrapped(a - b)
         if op == "*":
-            return a * b
+            return _wrapped(a * b)
         if op == "/":
             if both_int:
-                return self._float_type()(a) / self._float_type()(b)
+                return self._as_float(a) / self._as_float(b)
             return a / b
         if op == "^":
             if both_int:
-                return self._float_type()(a) ** self._float_type()(b)
+                return self._as_float(a) ** self._as_float(b)
             return a**b
         if op == "MOD":
-            return a % b if both_int else np.mod(a, b)
+            return _remainder(a, b, e)
         if op in ("=", "<>", "<", "<=", ">", ">="):
             return {"=": np.equal, "<>": np.not_equal, "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}[op](a, b)
         if op == "AND":
@@ -270,16 +298,13 @@ class _Block:
         name, args = e.name, e.args
         builtin = BUILTINS.get(name)
         form = builtin.kernel_program if builtin is not None else None
-        if form == "floor":
+        if form == "to_int":
             inner = args[0]
             if isinstance(inner, ast.BinOp) and inner.op == "/":
-                a, b = self.eval(inner.left), self.eval(inner.right)
-                if isinstance(a, int) and isinstance(b, int):
-                    return a // b
-            v = self.eval(inner)
-            if isinstance(v, int):
-                return v
-            return int(math.floor(v)) if np.ndim(v) == 0 else np.floor(v)
+                a, b = _as_number(self.eval(inner.left)), _as_number(self.eval(inner.right))
+                if _is_integer(a) and _is_integer(b):
+                    return _truncated_quotient(a, b, e)
+            return _to_i32(_as_number(self.eval(inner)))
         if form == "mma":
             a, b, acc = (self.eval(x) for x in args)
             acc_type = np.float64 if np.float64 in (a.dtype, b.dtype) else np.float32
@@ -289,16 +314,100 @@ class _Block:
             axis_given = len(args) == 2 and isinstance(args[1], ast.Num) and args[1].text.isdigit()
             if np.ndim(x) > 0 and (len(args) == 1 or axis_given):
                 axis = int(args[1].value) if axis_given else None
-                fn = REDUCTIONS[name]
-                return fn(x, axis=axis, keepdims=axis is not None).astype(x.dtype)
+                if name != "SUM" and x.dtype.kind == "f":
+                    # cuTile's max/min (and CUDA's fmax) skip NaN; from -inf/+inf
+                    x = np.where(np.isnan(x), -np.inf if name == "MAX" else np.inf, x)
+                return REDUCTIONS[name](x, axis=axis, keepdims=axis is not None).astype(x.dtype)
             if name not in PAIRWISE or len(args) != 2:
                 raise BasicSemanticError(
                     f"{name} needs a tile (and optionally an axis number)", e.coord
                 )
-            return PAIRWISE[name](x, self.eval(args[1]))
+            y = _as_number(self.eval(args[1]))
+            x = _as_number(x)
+            # b if it is larger (smaller) or a is NaN, else a: ties keep the first operand
+            if isinstance(x, int) and isinstance(y, int):
+                return max(x, y) if name == "MAX" else min(x, y)
+            better = PAIRWISE[name](y, x)
+            if not _is_integer(x):
+                better = better | np.isnan(x)
+            picked = np.where(better, y, x)
+            return picked[()] if np.ndim(picked) == 0 else picked
         if form == "elementwise":
-            v = self.eval(args[0])
-            if isinstance(v, int) and name not in _KEEP_INTEGERS:
+            v = _as_number(self.eval(args[0]))
+            if isinstance(v, int) and builtin.keeps_kind:
+                return _wrapped(abs(v)) if name == "ABS" else (v > 0) - (v < 0)  # I32 stays I32
+            if isinstance(v, int):
                 v = self._float_type()(v)
             return ELEMENTWISE[name](v)
         raise BasicSemanticError(f"{name} is not supported in a kernel", e.coord)
+
+
+def _remainder(a, b, e: ast.BinOp):
+    """`a MOD b`: the remainder of the division truncated toward zero, with the sign of a
+    (NVIDIA's remf/remi, C's fmod and %).  An integer divisor of 0 is an error here: the
+    GPU's result is undefined."""
+    if _is_integer(a) and _is_integer(b):
+        if np.any(np.asarray(b) == 0):
+            raise BasicRuntimeError("integer MOD by zero (undefined on the GPU)", e.coord)
+        if isinstance(a, int) and isinstance(b, int):
+            r = abs(a) % abs(b)
+            return -r if a < 0 else r
+    return np.fmod(a, b)
+
+
+def _truncated_quotient(a, b, e: ast.Call):
+    """INT(a / b) of integers: the quotient truncated toward zero (C's /)."""
+    if np.any(np.asarray(b) == 0):
+        raise BasicRuntimeError("integer division by zero in INT (undefined on the GPU)", e.coord)
+    if isinstance(a, int) and isinstance(b, int):
+        q = abs(a) // abs(b)
+        return q if (a < 0) == (b < 0) else -q
+    a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+    q = np.abs(a) // np.abs(b)
+    return np.where((a < 0) == (b < 0), q, -q).astype(np.int32)
+
+
+_I32_LOW, _I32_HIGH = -(2**31), 2**31 - 1
+
+
+def _to_i32(value):
+    """INT(x): x truncated toward zero to a 32-bit integer, as the GPU converts (cuTile's
+    astype, NVIDIA's ftoi): values beyond the range saturate, NaN gives 0."""
+    if isinstance(value, int):
+        return value
+    if np.ndim(value) == 0:
+        x = float(value)
+        if math.isnan(x):
+            return 0
+        return int(min(max(math.trunc(x), _I32_LOW), _I32_HIGH)) if math.isfinite(x) else (
+            _I32_HIGH if x > 0 else _I32_LOW
+        )
+    x = np.asarray(value, np.float64)
+    if x.dtype.kind in "iu":
+        return value
+    out = np.clip(np.trunc(np.nan_to_num(x, nan=0.0)), _I32_LOW, _I32_HIGH)
+    return out.astype(np.int32)
+
+
+def _is_integer(value) -> bool:
+    return isinstance(value, (int, np.integer)) or (
+        isinstance(value, np.ndarray) and value.dtype.kind in "iu"
+    )
+
+
+def _wrapped(value):
+    """A Python integer result wrapped around to an I32, as the GPU's i32 arithmetic does
+    (NumPy's int32 values wrap by themselves)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value + 2**31) % 2**32 - 2**31
+    return value
+
+
+def _as_number(value):
+    """A truth value used as a number (in arithmetic, or compared with a number) is 1 or
+    0, an integer; NumPy would add booleans as a logical OR."""
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if isinstance(value, np.ndarray) and value.dtype == np.bool_:
+        return value.astype(np.int32)
+    return value

@@ -29,6 +29,12 @@ _PYTHON_MODULE_NAMES = {
     "grid",
     "kernel",
     "tilesim",
+    # tile functions the kernels call (backends/cutile_helpers.py)
+    "basic_mod",
+    "basic_mod_int",
+    "basic_div_int",
+    "basic_max",
+    "basic_min",
 }
 
 _CPP_KEYWORDS = set(

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from . import ast
+from .builtins import BUILTINS
 from .errors import SourceFile
 from .kernel_interpreter import NP_TYPES, array_shapes, run_kernel_program
 from .options import Options
@@ -98,14 +99,46 @@ def default_scalars(kp: KernelProgram, given: dict[str, float] | None = None) ->
     return values
 
 
+
+
+def needs_positive_inputs(kp: KernelProgram) -> bool:
+    """Whether the program takes a square root, a logarithm or a fractional power of
+    something that may be negative: then its data is drawn from [0.5, 1.5) rather than
+    [-1, 1), so that results are numbers, not NaN.  `SQR(ABS(X))` and `X ^ 2` need not."""
+    for e in _exprs(kp.body):
+        for node in e.walk():
+            # a function whose argument must not be negative (the base of `^` neither)
+            builtin = BUILTINS.get(node.name) if isinstance(node, ast.Call) else None
+            domain = builtin is not None and builtin.domain in ("nonnegative", "positive")
+            if domain and not _is_abs(node.args[0]):
+                return True
+            if isinstance(node, ast.BinOp) and node.op == "^":
+                integral = isinstance(node.right, ast.Num) and node.right.text.isdigit()
+                if not (integral or _is_abs(node.left)):
+                    return True
+    return False
+
+
+def _is_abs(e: ast.Expr) -> bool:
+    return isinstance(e, ast.Call) and e.name == "ABS"
+
+
 def make_inputs(kp: KernelProgram, scalars: dict[str, float], seed: int = 0) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     shapes = array_shapes(kp, scalars)
-    return {
-        name: rng.uniform(-1.0, 1.0, shapes[name]).astype(NP_TYPES[array.dtype])
-        for name, array in kp.arrays.items()
-        if array.is_input
-    }
+    low, high = (0.5, 1.5) if needs_positive_inputs(kp) else (-1.0, 1.0)
+    out = {}
+    for name, array in kp.arrays.items():
+        if not array.is_input:
+            continue
+        shape = shapes[name]
+        if array.dtype in ("i32", "i64"):
+            # Integers from -9 to 9 but not 0 (a divisor of 0 has no defined result).
+            values = rng.integers(1, 10, shape) * rng.choice([-1, 1], shape)
+        else:
+            values = rng.uniform(low, high, shape)
+        out[name] = values.astype(NP_TYPES[array.dtype])
+    return out
 
 
 def run_generated(module, kp: KernelProgram, scalars, inputs, device=None) -> dict[str, np.ndarray]:
@@ -117,16 +150,27 @@ def run_generated(module, kp: KernelProgram, scalars, inputs, device=None) -> di
 
 
 def compare(kp: KernelProgram, got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> list[str]:
-    """One line per OUTPUT array; lines starting with 'MISMATCH' are failures."""
+    """One line per OUTPUT array; lines starting with 'MISMATCH' are failures.  NaN equals
+    NaN at the same element (and an infinity the same infinity); elsewhere the largest
+    difference must be within the element type's tolerance, relative to the largest
+    finite value."""
     lines = []
     for name in kp.outputs:
         a, b = np.asarray(got[name], dtype=np.float64), np.asarray(want[name], dtype=np.float64)
         rtol = TOLERANCE[kp.arrays[name].dtype]
-        scale = max(1.0, float(np.max(np.abs(b)))) if b.size else 1.0
         if a.shape != b.shape:
             lines.append(f"MISMATCH {name}: shape {a.shape} != {b.shape}")
             continue
-        diff = float(np.max(np.abs(a - b))) if a.size else 0.0
+        finite = np.abs(b[np.isfinite(b)])
+        scale = max(1.0, float(np.max(finite))) if finite.size else 1.0
+        nan_a, nan_b = np.isnan(a), np.isnan(b)
+        if np.any(nan_a != nan_b):
+            count = int(np.count_nonzero(nan_a != nan_b))
+            lines.append(f"MISMATCH {name}: shape {a.shape}, NaN in one result only at {count} element(s)")
+            continue
+        differ = (a != b) & ~nan_a
+        with np.errstate(invalid="ignore"):
+            diff = float(np.max(np.abs(a[differ] - b[differ]))) if np.any(differ) else 0.0
         ok = diff <= rtol * scale
         verdict = "ok" if ok else "MISMATCH"
         lines.append(f"{verdict} {name}: shape {a.shape}, max |diff| = {diff:.3g} (tolerance {rtol * scale:.3g})")

@@ -58,7 +58,7 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
   return a % b != 0 && (a < 0) == (b < 0) ? quotient + 1 : quotient;
 }
 
-// The remainder with the sign of the divisor (Python's %, cuTile's mod and BASIC's MOD).
+// The remainder with the sign of the divisor (Python's %, cuTile's mod).
 template <class I>
 __host__ __device__ inline I b2t_mod(I a, I b) {
   if (b == 0)

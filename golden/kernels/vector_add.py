@@ -48,7 +48,7 @@ def run(n, a, b, device=None):
     c = dev.zeros((n,), np.float32)
     grid = (ct.cdiv(n, 1024), 1, 1)
     dev.launch(vector_add, grid, (n, a, b, c))
-    return dev.result(c, like=a)
+    return dev.result(c)
 
 
 if __name__ == "__main__":

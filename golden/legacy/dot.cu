@@ -49,14 +49,25 @@ template <class T>
 __device__ T b2t_block_sum(T value) {
   return b2t_block_reduce(value, [](T a, T b) { return a + b; });
 }
+template <class T>
+__device__ T b2t_block_max(T value) {
+  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
+}
 
 // elementwise map over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     map_70(int i_count, double* __restrict__ x, int x_len, double* __restrict__ y, int y_len,
-           double n) {
+           double n, int* __restrict__ basic_error, int basic_error_len) {
   const int bid = blockIdx.x;
+  int bad_site = 0;
   // 70 FOR I = 1 TO N
+  bool valid[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    valid[slot] = bid * 512 + elem < i_count;
+  }
   // 80 LET X(I) = I / N
   double x_tile[2];
 #pragma unroll
@@ -65,6 +76,19 @@ extern "C" __global__ void __launch_bounds__(256)
     x_tile[slot] = static_cast<double>(1 + (bid * 512 + elem)) / n;
   }
   // 90 LET Y(I) = COS(I / N)
+  double cos_arg_1[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    cos_arg_1[slot] = static_cast<double>(1 + (bid * 512 + elem)) / n;
+  }
+  int block_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    block_max = max(block_max, valid[slot] && fabs(cos_arg_1[slot]) == INFINITY ? 1 : 0);
+  }
+  block_max = b2t_block_max(block_max);
+  bad_site = max(bad_site, block_max);
   double y_tile[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -85,6 +109,9 @@ extern "C" __global__ void __launch_bounds__(256)
     if (at_2 < 1 + i_count && at_2 < y_len)
       y[at_2] = y_tile[slot];
   }
+  const int basic_error_at = 0;
+  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
+    atomicMax(&basic_error[basic_error_at], bad_site);
 }
 
 // reduction over I; one 512 tile of iterations per block, f64
@@ -289,13 +316,21 @@ struct Program {
         line = 90;
         y.check_run(0, 1, i_count);
       }
+      DeviceTemp<int> basic_error(1);
       const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
       if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
         B2T_LAUNCH(::map_70, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0),
-                                           y_device.upload(y), y.extent(0), n);
+                                           y_device.upload(y), y.extent(0), n, basic_error.data(),
+                                           basic_error.size());
         B2T_CHECK(cudaGetLastError());
         x_device.written();
         y_device.written();
+      }
+      basic_error.download();
+      if (basic_error[0] == 1) {
+        // 90 LET Y(I) = COS(I / N)
+        line = 90;
+        throw b2t::Fault(b2t::DOMAIN_ERROR, "COS");
       }
       i = 1 + i_count;
     }

@@ -20,18 +20,25 @@ SOURCE_NAME = "examples/dot.bas"
 
 
 @ct.kernel
-def map_70(i_count, x, y, n_box):
+def map_70(i_count, x, y, n_box, basic_error):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     n = ct.load(n_box, index=(0,), shape=())
+    bad_site = ct.int32(0)
     # 70 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
+    valid = i_lane < i_count
     # 80 LET X(I) = I / N
     x_tile = ct.astype(i, ct.float64) / n
     # 90 LET Y(I) = COS(I / N)
-    y_tile = ct.cos(ct.astype(i, ct.float64) / n)
+    cos_arg_1 = ct.astype(i, ct.float64) / n
+    bad_site = ct.maximum(
+        bad_site, ct.max(ct.where(valid & (ct.abs(cos_arg_1) == float("inf")), 1, 0))
+    )
+    y_tile = ct.cos(cos_arg_1)
     ct.store(x.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=x_tile)
     ct.store(y.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=y_tile)
+    ct.atomic_max(basic_error, (0,), bad_site)
 
 
 @ct.kernel
@@ -77,12 +84,17 @@ def program(con: Console, dev) -> None:
         x.check_run(0, 1, i_count)
         # 90 LET Y(I) = COS(I / N)
         y.check_run(0, 1, i_count)
+    basic_error = np.zeros(1, dtype=np.int32)
     dev.launch(
         map_70,
         (-(-i_count // 512),),
-        (i_count, x.data, y.data, np.array([n], dtype=np.float64)),
-        writes=(x.data, y.data),
+        (i_count, x.data, y.data, np.array([n], dtype=np.float64), basic_error),
+        writes=(x.data, y.data, basic_error),
     )
+    dev.to_host(basic_error)
+    if basic_error[0] == 1:
+        # 90 LET Y(I) = COS(I / N)
+        raise BasicFault("function domain error", "COS")
     # 110 REM THE REDUCTION
     # 120 LET S = 0
     s = 0.0

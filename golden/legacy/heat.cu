@@ -49,14 +49,39 @@ template <class T>
 __device__ T b2t_block_sum(T value) {
   return b2t_block_reduce(value, [](T a, T b) { return a + b; });
 }
+template <class T>
+__device__ T b2t_block_max(T value) {
+  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
+}
 
 // elementwise map over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    map_120(int i_count, double* __restrict__ t, int t_len, double p, double m) {
+    map_120(int i_count, double* __restrict__ t, int t_len, double p, double m,
+            int* __restrict__ basic_error, int basic_error_len) {
   const int bid = blockIdx.x;
+  int bad_site = 0;
   // 120 FOR I = 1 TO M
+  bool valid[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    valid[slot] = bid * 512 + elem < i_count;
+  }
   // 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
+  double sin_arg_1[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    sin_arg_1[slot] = p * (static_cast<double>(1 + (bid * 512 + elem)) - 1.0) / (m - 1.0);
+  }
+  int block_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    block_max = max(block_max, valid[slot] && fabs(sin_arg_1[slot]) == INFINITY ? 1 : 0);
+  }
+  block_max = b2t_block_max(block_max);
+  bad_site = max(bad_site, block_max);
   double t_tile[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -70,6 +95,9 @@ extern "C" __global__ void __launch_bounds__(256)
     if (at < 1 + i_count && at < t_len)
       t[at] = t_tile[slot];
   }
+  const int basic_error_at = 0;
+  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
+    atomicMax(&basic_error[basic_error_at], bad_site);
 }
 
 // reduction over I; one 512 tile of iterations per block, f64
@@ -385,11 +413,19 @@ struct Program {
         line = 130;
         t.check_run(0, 1, i_count);
       }
+      DeviceTemp<int> basic_error(1);
       const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
       if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::map_120, grid, 256, 0)(i_count, t_device.upload(t), t.extent(0), p, m);
+        B2T_LAUNCH(::map_120, grid, 256, 0)(i_count, t_device.upload(t), t.extent(0), p, m,
+                                            basic_error.data(), basic_error.size());
         B2T_CHECK(cudaGetLastError());
         t_device.written();
+      }
+      basic_error.download();
+      if (basic_error[0] == 1) {
+        // 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
+        line = 130;
+        throw b2t::Fault(b2t::DOMAIN_ERROR, "SIN");
       }
       i = 1 + i_count;
     }

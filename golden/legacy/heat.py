@@ -20,16 +20,23 @@ SOURCE_NAME = "examples/heat.bas"
 
 
 @ct.kernel
-def map_120(i_count, t, p_box, m_box):
+def map_120(i_count, t, p_box, m_box, basic_error):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     p = ct.load(p_box, index=(0,), shape=())
     m = ct.load(m_box, index=(0,), shape=())
+    bad_site = ct.int32(0)
     # 120 FOR I = 1 TO M
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
+    valid = i_lane < i_count
     # 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
-    t_tile = 100.0 * ct.sin(p * (ct.astype(i, ct.float64) - 1.0) / (m - 1.0))
+    sin_arg_1 = p * (ct.astype(i, ct.float64) - 1.0) / (m - 1.0)
+    bad_site = ct.maximum(
+        bad_site, ct.max(ct.where(valid & (ct.abs(sin_arg_1) == float("inf")), 1, 0))
+    )
+    t_tile = 100.0 * ct.sin(sin_arg_1)
     ct.store(t.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=t_tile)
+    ct.atomic_max(basic_error, (0,), bad_site)
 
 
 @ct.kernel
@@ -135,12 +142,23 @@ def program(con: Console, dev) -> None:
     if i_count > 0:
         # 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
         t.check_run(0, 1, i_count)
+    basic_error = np.zeros(1, dtype=np.int32)
     dev.launch(
         map_120,
         (-(-i_count // 512),),
-        (i_count, t.data, np.array([p], dtype=np.float64), np.array([m], dtype=np.float64)),
-        writes=(t.data,),
+        (
+            i_count,
+            t.data,
+            np.array([p], dtype=np.float64),
+            np.array([m], dtype=np.float64),
+            basic_error,
+        ),
+        writes=(t.data, basic_error),
     )
+    dev.to_host(basic_error)
+    if basic_error[0] == 1:
+        # 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
+        raise BasicFault("function domain error", "SIN")
     dev.to_host(t.data)
     dev.to_host(u.data)
     # 150 LET T(1) = 0

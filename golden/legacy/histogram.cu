@@ -96,7 +96,7 @@ extern "C" __global__ void __launch_bounds__(256)
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     histogram_190(int i_count, const double* __restrict__ v, int v_len, double* __restrict__ h,
-                  int h_len, int* __restrict__ subscript_error, int subscript_error_len) {
+                  int h_len, int* __restrict__ basic_error, int basic_error_len) {
   const int bid = blockIdx.x;
   int bad_site = 0;
   // 190 FOR I = 1 TO NVALUES
@@ -119,15 +119,20 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     b[slot] = floor(v_i[slot] * 10.0);
   }
+  double h_b_rounded[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    h_b_rounded[slot] = floor(b[slot] + 0.5);
+  }
   int h_b_at[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    h_b_at[slot] = __double2int_rz(floor(b[slot] + 0.5));
+    h_b_at[slot] = __double2int_rz(h_b_rounded[slot]);
   }
   bool h_b_ok[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    h_b_ok[slot] = h_b_at[slot] >= 0 && h_b_at[slot] < h_len;
+    h_b_ok[slot] = h_b_at[slot] >= 0 && h_b_at[slot] < h_len && !isnan(h_b_rounded[slot]);
   }
   int block_max = (-2147483647 - 1);
 #pragma unroll
@@ -142,9 +147,9 @@ extern "C" __global__ void __launch_bounds__(256)
     if (h_at >= 0 && h_at < h_len)
       atomicAdd(&h[h_at], 1.0);
   }
-  const int subscript_error_at = 0;
-  if (threadIdx.x == 0 && subscript_error_at >= 0 && subscript_error_at < subscript_error_len)
-    atomicMax(&subscript_error[subscript_error_at], bad_site);
+  const int basic_error_at = 0;
+  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
+    atomicMax(&basic_error[basic_error_at], bad_site);
 }
 
 #ifndef __CUDACC_RTC__
@@ -336,17 +341,17 @@ struct Program {
         line = 200;
         v.check_run(0, 1, i_count_2);
       }
-      DeviceTemp<int> subscript_error(1);
+      DeviceTemp<int> basic_error(1);
       const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
       if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
         B2T_LAUNCH(::histogram_190, grid, 256, 0)(i_count_2, v_device.upload(v), v.extent(0),
                                                   h_device.upload(h), h.extent(0),
-                                                  subscript_error.data(), subscript_error.size());
+                                                  basic_error.data(), basic_error.size());
         B2T_CHECK(cudaGetLastError());
         h_device.written();
       }
-      subscript_error.download();
-      if (subscript_error[0] == 1) {
+      basic_error.download();
+      if (basic_error[0] == 1) {
         // 200 H(B) = H(B) + 1
         line = 200;
         throw b2t::Fault(b2t::SUBSCRIPT_OUT_OF_RANGE);

@@ -39,9 +39,9 @@ def map_160(b_count, h):
 
 
 @ct.kernel
-def histogram_190(i_count, v, h, subscript_error):
+def histogram_190(i_count, v, h, basic_error):
     """histogram (atomic adds) over I; one 512 tile of iterations per block, f64"""
-    bad_site = 0
+    bad_site = ct.int32(0)
     # 190 FOR I = 1 TO NVALUES
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     v_i = ct.load(
@@ -53,11 +53,12 @@ def histogram_190(i_count, v, h, subscript_error):
     valid = i_lane < i_count
     # 200 B = INT(V(I) * 10) : H(B) = H(B) + 1
     b = ct.floor(v_i * 10.0)
-    h_b_at = ct.astype(ct.floor(b + 0.5), ct.int32)
-    h_b_ok = (h_b_at >= 0) & (h_b_at < h.shape[0])
+    h_b_rounded = ct.floor(b + 0.5)
+    h_b_at = ct.astype(h_b_rounded, ct.int32)
+    h_b_ok = (h_b_at >= 0) & (h_b_at < h.shape[0]) & ~ct.isnan(h_b_rounded)
     bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~h_b_ok, 1, 0)))
     ct.atomic_add(h, (ct.where(valid & h_b_ok, h_b_at, -1),), 1.0)
-    ct.atomic_max(subscript_error, (0,), bad_site)
+    ct.atomic_max(basic_error, (0,), bad_site)
 
 
 def program(con: Console, dev) -> None:
@@ -95,15 +96,15 @@ def program(con: Console, dev) -> None:
     if i_count_2 > 0:
         # 200 B = INT(V(I) * 10)
         v.check_run(0, 1, i_count_2)
-    subscript_error = np.zeros(1, dtype=np.int32)
+    basic_error = np.zeros(1, dtype=np.int32)
     dev.launch(
         histogram_190,
         (-(-i_count_2 // 512),),
-        (i_count_2, v.data, h.data, subscript_error),
-        writes=(h.data, subscript_error),
+        (i_count_2, v.data, h.data, basic_error),
+        writes=(h.data, basic_error),
     )
-    dev.to_host(subscript_error)
-    if subscript_error[0] == 1:
+    dev.to_host(basic_error)
+    if basic_error[0] == 1:
         # 200 H(B) = H(B) + 1
         raise BasicFault("subscript out of range")
     # 220 PRINT "HISTOGRAM OF V(I) = (1 + SIN(I))/2"

@@ -58,10 +58,11 @@ __device__ T b2t_block_max(T value) {
 // 128 threads per block; thread t holds elements t, t + 128, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(128)
     reduce_220(int i_count, const double* __restrict__ c, int c_len, double d,
-               double* __restrict__ s_partial, int s_partial_len, int* __restrict__ subscript_error,
-               int subscript_error_len) {
+               double* __restrict__ s_partial, int s_partial_len, int* __restrict__ basic_error,
+               int basic_error_len) {
   const int bid = blockIdx.x;
   double j;
+  double c_j_rounded;
   int c_j_at;
   bool c_j_ok;
   int bad_site = 0;
@@ -78,13 +79,14 @@ extern "C" __global__ void __launch_bounds__(128)
     const int elem = threadIdx.x;
     x = -1.0 + static_cast<double>(bid * 128 + elem) / 100.0;
   }
-  const int c_d_at = __double2int_rz(floor(d + 0.5));
-  const bool c_d_ok = c_d_at >= 0 && c_d_at < c_len;
+  const double c_d_rounded = floor(d + 0.5);
+  const int c_d_at = __double2int_rz(c_d_rounded);
+  const bool c_d_ok = c_d_at >= 0 && c_d_at < c_len && !isnan(c_d_rounded);
+  // 310 LET P = C(D)
   int block_max = (-2147483647 - 1);
   block_max = max(block_max, valid && !c_d_ok ? 1 : 0);
   block_max = b2t_block_max(block_max);
   bad_site = max(bad_site, block_max);
-  // 310 LET P = C(D)
   double p = c_d_at >= 0 && c_d_at < c_len ? c[c_d_at] : 0.0;
   // 320 FOR J = D - 1 TO 0 STEP -1
   const double j_start = d - 1.0;
@@ -92,13 +94,14 @@ extern "C" __global__ void __launch_bounds__(128)
   const int j_trips = max(__double2int_rz(floor((0.0 - j_start) / j_step)) + 1, 0);
   for (int j_k = 0; j_k < j_trips; ++j_k) {
     j = j_start + static_cast<double>(j_k) * j_step;
-    c_j_at = __double2int_rz(floor(j + 0.5));
-    c_j_ok = c_j_at >= 0 && c_j_at < c_len;
+    c_j_rounded = floor(j + 0.5);
+    c_j_at = __double2int_rz(c_j_rounded);
+    c_j_ok = c_j_at >= 0 && c_j_at < c_len && !isnan(c_j_rounded);
+    // 330 LET P = P * X + C(J)
     int block_max_2 = (-2147483647 - 1);
     block_max_2 = max(block_max_2, valid && !c_j_ok ? 2 : 0);
     block_max_2 = b2t_block_max(block_max_2);
     bad_site = max(bad_site, block_max_2);
-    // 330 LET P = P * X + C(J)
     p = p * x + (c_j_at >= 0 && c_j_at < c_len ? c[c_j_at] : 0.0);
   }
   j = j_start + static_cast<double>(j_trips) * j_step;
@@ -109,9 +112,9 @@ extern "C" __global__ void __launch_bounds__(128)
   s_acc_sum = b2t_block_sum(s_acc_sum);
   if (threadIdx.x == 0 && bid < s_partial_len)
     s_partial[bid] = s_acc_sum;
-  const int subscript_error_at = 0;
-  if (threadIdx.x == 0 && subscript_error_at >= 0 && subscript_error_at < subscript_error_len)
-    atomicMax(&subscript_error[subscript_error_at], bad_site);
+  const int basic_error_at = 0;
+  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
+    atomicMax(&basic_error[basic_error_at], bad_site);
 }
 
 #ifndef __CUDACC_RTC__
@@ -318,23 +321,23 @@ struct Program {
     {
       const int i_count = loop_count(0, 200.0, 1);
       DeviceTemp<double> s_partial(b2t_cdiv(i_count, 128));
-      DeviceTemp<int> subscript_error(1);
+      DeviceTemp<int> basic_error(1);
       const dim3 grid(b2t_cdiv(i_count, 128), 1, 1);
       if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
         B2T_LAUNCH(::reduce_220, grid, 128, 0)(i_count, c_device.upload(c), c.extent(0), d,
                                                s_partial.data(), s_partial.size(),
-                                               subscript_error.data(), subscript_error.size());
+                                               basic_error.data(), basic_error.size());
         B2T_CHECK(cudaGetLastError());
       }
       s_partial.download();
-      subscript_error.download();
+      basic_error.download();
       s = s + s_partial.sum();
-      if (subscript_error[0] == 1) {
+      if (basic_error[0] == 1) {
         // 310 LET P = C(D)
         line = 310;
         throw b2t::Fault(b2t::SUBSCRIPT_OUT_OF_RANGE);
       }
-      if (subscript_error[0] == 2) {
+      if (basic_error[0] == 2) {
         // 330 LET P = P * X + C(J)
         line = 330;
         throw b2t::Fault(b2t::SUBSCRIPT_OUT_OF_RANGE);

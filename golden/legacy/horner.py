@@ -30,10 +30,10 @@ DATA = [
 
 
 @ct.kernel
-def reduce_220(i_count, c, d_box, s_partial, subscript_error):
+def reduce_220(i_count, c, d_box, s_partial, basic_error):
     """reduction over I; one 128 tile of iterations per block, f64"""
     d = ct.load(d_box, index=(0,), shape=())
-    bad_site = 0
+    bad_site = ct.int32(0)
     # 220 FOR I = 0 TO 200
     i_lane = ct.bid(0) * 128 + ct.arange(128, dtype=ct.int32)
     i = i_lane
@@ -41,10 +41,11 @@ def reduce_220(i_count, c, d_box, s_partial, subscript_error):
     s_acc = ct.zeros((128,), dtype=ct.float64)
     # 230 LET X = -1 + I / 100
     x = -1.0 + ct.astype(i, ct.float64) / 100.0
-    c_d_at = ct.astype(ct.floor(d + 0.5), ct.int32)
-    c_d_ok = (c_d_at >= 0) & (c_d_at < c.shape[0])
-    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~c_d_ok, 1, 0)))
+    c_d_rounded = ct.floor(d + 0.5)
+    c_d_at = ct.astype(c_d_rounded, ct.int32)
+    c_d_ok = (c_d_at >= 0) & (c_d_at < c.shape[0]) & ~ct.isnan(c_d_rounded)
     # 310 LET P = C(D)
+    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~c_d_ok, 1, 0)))
     p = ct.broadcast_to(ct.gather(c, c_d_at), (128,))
     # 320 FOR J = D - 1 TO 0 STEP -1
     j_start = d - 1.0
@@ -52,17 +53,18 @@ def reduce_220(i_count, c, d_box, s_partial, subscript_error):
     j_trips = ct.maximum(ct.astype(ct.floor((0.0 - j_start) / j_step), ct.int32) + 1, 0)
     for j_k in range(j_trips):
         j = j_start + ct.astype(j_k, ct.float64) * j_step
-        c_j_at = ct.astype(ct.floor(j + 0.5), ct.int32)
-        c_j_ok = (c_j_at >= 0) & (c_j_at < c.shape[0])
-        bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~c_j_ok, 2, 0)))
+        c_j_rounded = ct.floor(j + 0.5)
+        c_j_at = ct.astype(c_j_rounded, ct.int32)
+        c_j_ok = (c_j_at >= 0) & (c_j_at < c.shape[0]) & ~ct.isnan(c_j_rounded)
         # 330 LET P = P * X + C(J)
+        bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~c_j_ok, 2, 0)))
         p = p * x + ct.gather(c, c_j_at)
 
     j = j_start + ct.astype(j_trips, ct.float64) * j_step
     # 250 LET S = S + P * P
     s_acc = s_acc + ct.where(valid, p * p, 0.0)
     ct.store(s_partial, index=(ct.bid(0),), tile=ct.sum(s_acc))
-    ct.atomic_max(subscript_error, (0,), bad_site)
+    ct.atomic_max(basic_error, (0,), bad_site)
 
 
 def program(con: Console, data: DataPool, dev) -> None:
@@ -124,20 +126,20 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 220 FOR I = 0 TO 200
     i_count = loop_count(0, 200.0, 1)
     s_partial = np.zeros(-(-i_count // 128), dtype=np.float64)
-    subscript_error = np.zeros(1, dtype=np.int32)
+    basic_error = np.zeros(1, dtype=np.int32)
     dev.launch(
         reduce_220,
         (-(-i_count // 128),),
-        (i_count, c.data, np.array([d], dtype=np.float64), s_partial, subscript_error),
-        writes=(s_partial, subscript_error),
+        (i_count, c.data, np.array([d], dtype=np.float64), s_partial, basic_error),
+        writes=(s_partial, basic_error),
     )
     dev.to_host(s_partial)
-    dev.to_host(subscript_error)
+    dev.to_host(basic_error)
     s = s + sum(s_partial.tolist())
-    if subscript_error[0] == 1:
+    if basic_error[0] == 1:
         # 310 LET P = C(D)
         raise BasicFault("subscript out of range")
-    if subscript_error[0] == 2:
+    if basic_error[0] == 2:
         # 330 LET P = P * X + C(J)
         raise BasicFault("subscript out of range")
     i = float(0 + i_count)

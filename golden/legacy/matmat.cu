@@ -308,10 +308,11 @@ extern "C" __global__ void __launch_bounds__(256)
 extern "C" __global__ void __launch_bounds__(128)
     reduce_290(int i_count, const double* __restrict__ f, int f_rows, int f_cols, double n,
                double* __restrict__ t_partial, int t_partial_len, double* __restrict__ s_partial,
-               int s_partial_len, int* __restrict__ subscript_error, int subscript_error_len) {
+               int s_partial_len, int* __restrict__ basic_error, int basic_error_len) {
   const int bid = blockIdx.x;
   double j;
   int f_i_j_at0;
+  double f_i_j_rounded1;
   int f_i_j_at1;
   bool f_i_j_ok;
   int bad_site = 0;
@@ -344,11 +345,11 @@ extern "C" __global__ void __launch_bounds__(128)
     f_i_i_ok = 1 + (bid * 128 + elem) + -1 >= 0 && 1 + (bid * 128 + elem) + -1 < f_rows &&
                (1 + (bid * 128 + elem) + -1 >= 0 && 1 + (bid * 128 + elem) + -1 < f_cols);
   }
+  // 300 LET T = T + F(I,I)
   int block_max = (-2147483647 - 1);
   block_max = max(block_max, valid && !f_i_i_ok ? 1 : 0);
   block_max = b2t_block_max(block_max);
   bad_site = max(bad_site, block_max);
-  // 300 LET T = T + F(I,I)
   t_acc =
       t_acc + (valid ? f_i_i_at0 >= 0 && f_i_i_at0 < f_rows && f_i_i_at1 >= 0 && f_i_i_at1 < f_cols
                            ? f[static_cast<long long>(f_i_i_at0) * f_cols + f_i_i_at1]
@@ -361,13 +362,15 @@ extern "C" __global__ void __launch_bounds__(128)
   for (int j_k = 0; j_k < j_trips; ++j_k) {
     j = j_start + static_cast<double>(j_k) * j_step;
     f_i_j_at0 = i + -1;
-    f_i_j_at1 = __double2int_rz(floor(j + 0.5)) - 1;
-    f_i_j_ok = f_i_j_at0 >= 0 && f_i_j_at0 < f_rows && (f_i_j_at1 >= 0 && f_i_j_at1 < f_cols);
+    f_i_j_rounded1 = floor(j + 0.5);
+    f_i_j_at1 = __double2int_rz(f_i_j_rounded1) - 1;
+    f_i_j_ok = f_i_j_at0 >= 0 && f_i_j_at0 < f_rows &&
+               (f_i_j_at1 >= 0 && f_i_j_at1 < f_cols && !isnan(f_i_j_rounded1));
+    // 320 LET S = S + F(I,J)
     int block_max_2 = (-2147483647 - 1);
     block_max_2 = max(block_max_2, valid && !f_i_j_ok ? 2 : 0);
     block_max_2 = b2t_block_max(block_max_2);
     bad_site = max(bad_site, block_max_2);
-    // 320 LET S = S + F(I,J)
     s_acc = s_acc +
             (valid ? f_i_j_at0 >= 0 && f_i_j_at0 < f_rows && f_i_j_at1 >= 0 && f_i_j_at1 < f_cols
                          ? f[static_cast<long long>(f_i_j_at0) * f_cols + f_i_j_at1]
@@ -385,9 +388,9 @@ extern "C" __global__ void __launch_bounds__(128)
   s_acc_sum = b2t_block_sum(s_acc_sum);
   if (threadIdx.x == 0 && bid < s_partial_len)
     s_partial[bid] = s_acc_sum;
-  const int subscript_error_at = 0;
-  if (threadIdx.x == 0 && subscript_error_at >= 0 && subscript_error_at < subscript_error_len)
-    atomicMax(&subscript_error[subscript_error_at], bad_site);
+  const int basic_error_at = 0;
+  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
+    atomicMax(&basic_error[basic_error_at], bad_site);
 }
 
 #ifndef __CUDACC_RTC__
@@ -659,26 +662,26 @@ struct Program {
       const int i_count_2 = loop_count(1, n, 1);
       DeviceTemp<double> t_partial(b2t_cdiv(i_count_2, 128));
       DeviceTemp<double> s_partial(b2t_cdiv(i_count_2, 128));
-      DeviceTemp<int> subscript_error(1);
+      DeviceTemp<int> basic_error(1);
       const dim3 grid(b2t_cdiv(i_count_2, 128), 1, 1);
       if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
         B2T_LAUNCH(::reduce_290, grid, 128, 0)(i_count_2, f_device.upload(f), f.extent(0),
                                                f.extent(1), n, t_partial.data(), t_partial.size(),
                                                s_partial.data(), s_partial.size(),
-                                               subscript_error.data(), subscript_error.size());
+                                               basic_error.data(), basic_error.size());
         B2T_CHECK(cudaGetLastError());
       }
       t_partial.download();
       s_partial.download();
-      subscript_error.download();
+      basic_error.download();
       t = t + t_partial.sum();
       s = s + s_partial.sum();
-      if (subscript_error[0] == 1) {
+      if (basic_error[0] == 1) {
         // 300 LET T = T + F(I,I)
         line = 300;
         throw b2t::Fault(b2t::SUBSCRIPT_OUT_OF_RANGE);
       }
-      if (subscript_error[0] == 2) {
+      if (basic_error[0] == 2) {
         // 320 LET S = S + F(I,J)
         line = 320;
         throw b2t::Fault(b2t::SUBSCRIPT_OUT_OF_RANGE);

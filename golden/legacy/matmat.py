@@ -102,10 +102,10 @@ def mma_220(f, d, e, rows, cols, inner):
 
 
 @ct.kernel
-def reduce_290(i_count, f, n_box, t_partial, s_partial, subscript_error):
+def reduce_290(i_count, f, n_box, t_partial, s_partial, basic_error):
     """reduction over I; one 128 tile of iterations per block, f64"""
     n = ct.load(n_box, index=(0,), shape=())
-    bad_site = 0
+    bad_site = ct.int32(0)
     # 290 FOR I = 1 TO N
     i_lane = ct.bid(0) * 128 + ct.arange(128, dtype=ct.int32)
     i = 1 + i_lane
@@ -117,8 +117,8 @@ def reduce_290(i_count, f, n_box, t_partial, s_partial, subscript_error):
     f_i_i_ok = (
         (f_i_i_at0 >= 0) & (f_i_i_at0 < f.shape[0]) & ((f_i_i_at1 >= 0) & (f_i_i_at1 < f.shape[1]))
     )
-    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~f_i_i_ok, 1, 0)))
     # 300 LET T = T + F(I,I)
+    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~f_i_i_ok, 1, 0)))
     t_acc = t_acc + ct.where(valid, ct.gather(f, (f_i_i_at0, f_i_i_at1)), 0.0)
     # 310 FOR J = 1 TO N
     j_start = 1.0
@@ -127,20 +127,21 @@ def reduce_290(i_count, f, n_box, t_partial, s_partial, subscript_error):
     for j_k in range(j_trips):
         j = j_start + ct.astype(j_k, ct.float64) * j_step
         f_i_j_at0 = i + -1
-        f_i_j_at1 = ct.astype(ct.floor(j + 0.5), ct.int32) - 1
+        f_i_j_rounded1 = ct.floor(j + 0.5)
+        f_i_j_at1 = ct.astype(f_i_j_rounded1, ct.int32) - 1
         f_i_j_ok = (
             (f_i_j_at0 >= 0)
             & (f_i_j_at0 < f.shape[0])
-            & ((f_i_j_at1 >= 0) & (f_i_j_at1 < f.shape[1]))
+            & ((f_i_j_at1 >= 0) & (f_i_j_at1 < f.shape[1]) & ~ct.isnan(f_i_j_rounded1))
         )
-        bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~f_i_j_ok, 2, 0)))
         # 320 LET S = S + F(I,J)
+        bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~f_i_j_ok, 2, 0)))
         s_acc = s_acc + ct.where(valid, ct.gather(f, (f_i_j_at0, f_i_j_at1)), 0.0)
 
     j = j_start + ct.astype(j_trips, ct.float64) * j_step
     ct.store(t_partial, index=(ct.bid(0),), tile=ct.sum(t_acc))
     ct.store(s_partial, index=(ct.bid(0),), tile=ct.sum(s_acc))
-    ct.atomic_max(subscript_error, (0,), bad_site)
+    ct.atomic_max(basic_error, (0,), bad_site)
 
 
 def program(con: Console, data: DataPool, dev) -> None:
@@ -227,22 +228,22 @@ def program(con: Console, data: DataPool, dev) -> None:
     i_count_2 = loop_count(1, n, 1)
     t_partial = np.zeros(-(-i_count_2 // 128), dtype=np.float64)
     s_partial = np.zeros(-(-i_count_2 // 128), dtype=np.float64)
-    subscript_error = np.zeros(1, dtype=np.int32)
+    basic_error = np.zeros(1, dtype=np.int32)
     dev.launch(
         reduce_290,
         (-(-i_count_2 // 128),),
-        (i_count_2, f.data, np.array([n], dtype=np.float64), t_partial, s_partial, subscript_error),
-        writes=(t_partial, s_partial, subscript_error),
+        (i_count_2, f.data, np.array([n], dtype=np.float64), t_partial, s_partial, basic_error),
+        writes=(t_partial, s_partial, basic_error),
     )
     dev.to_host(t_partial)
     dev.to_host(s_partial)
-    dev.to_host(subscript_error)
+    dev.to_host(basic_error)
     t = t + sum(t_partial.tolist())
     s = s + sum(s_partial.tolist())
-    if subscript_error[0] == 1:
+    if basic_error[0] == 1:
         # 300 LET T = T + F(I,I)
         raise BasicFault("subscript out of range")
-    if subscript_error[0] == 2:
+    if basic_error[0] == 2:
         # 320 LET S = S + F(I,J)
         raise BasicFault("subscript out of range")
     # 350 PRINT "TRACE ="; T

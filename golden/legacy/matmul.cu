@@ -211,8 +211,8 @@ extern "C" __global__ void __launch_bounds__(256)
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     reduce_320(int i_count, const double* __restrict__ c, int c_rows, int c_cols,
-               double* __restrict__ t_partial, int t_partial_len, int* __restrict__ subscript_error,
-               int subscript_error_len) {
+               double* __restrict__ t_partial, int t_partial_len, int* __restrict__ basic_error,
+               int basic_error_len) {
   const int bid = blockIdx.x;
   int bad_site = 0;
   // 320 FOR I = 1 TO N
@@ -246,6 +246,7 @@ extern "C" __global__ void __launch_bounds__(256)
     c_i_i_ok[slot] = 1 + (bid * 512 + elem) >= 0 && 1 + (bid * 512 + elem) < c_rows &&
                      (1 + (bid * 512 + elem) >= 0 && 1 + (bid * 512 + elem) < c_cols);
   }
+  // 330 LET T = T + C(I,I)
   int block_max = (-2147483647 - 1);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -253,8 +254,6 @@ extern "C" __global__ void __launch_bounds__(256)
   }
   block_max = b2t_block_max(block_max);
   bad_site = max(bad_site, block_max);
-  // 330 LET T = T + C(I,I)
-
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int c_at0 = c_i_i_at0[slot];
@@ -273,9 +272,9 @@ extern "C" __global__ void __launch_bounds__(256)
   t_acc_sum = b2t_block_sum(t_acc_sum);
   if (threadIdx.x == 0 && bid < t_partial_len)
     t_partial[bid] = t_acc_sum;
-  const int subscript_error_at = 0;
-  if (threadIdx.x == 0 && subscript_error_at >= 0 && subscript_error_at < subscript_error_len)
-    atomicMax(&subscript_error[subscript_error_at], bad_site);
+  const int basic_error_at = 0;
+  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
+    atomicMax(&basic_error[basic_error_at], bad_site);
 }
 
 #ifndef __CUDACC_RTC__
@@ -516,18 +515,18 @@ struct Program {
     {
       const int i_count_3 = loop_count(1, n, 1);
       DeviceTemp<double> t_partial(b2t_cdiv(i_count_3, 512));
-      DeviceTemp<int> subscript_error(1);
+      DeviceTemp<int> basic_error(1);
       const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
       if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
         B2T_LAUNCH(::reduce_320, grid, 256, 0)(i_count_3, c_device.upload(c), c.extent(0),
                                                c.extent(1), t_partial.data(), t_partial.size(),
-                                               subscript_error.data(), subscript_error.size());
+                                               basic_error.data(), basic_error.size());
         B2T_CHECK(cudaGetLastError());
       }
       t_partial.download();
-      subscript_error.download();
+      basic_error.download();
       t = t + t_partial.sum();
-      if (subscript_error[0] == 1) {
+      if (basic_error[0] == 1) {
         // 330 LET T = T + C(I,I)
         line = 330;
         throw b2t::Fault(b2t::SUBSCRIPT_OUT_OF_RANGE);

@@ -75,9 +75,9 @@ def mma_140(c, a, b, i_count, j_count, k_count):
 
 
 @ct.kernel
-def reduce_320(i_count, c, t_partial, subscript_error):
+def reduce_320(i_count, c, t_partial, basic_error):
     """reduction over I; one 512 tile of iterations per block, f64"""
-    bad_site = 0
+    bad_site = ct.int32(0)
     # 320 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
@@ -88,11 +88,11 @@ def reduce_320(i_count, c, t_partial, subscript_error):
     c_i_i_ok = (
         (c_i_i_at0 >= 0) & (c_i_i_at0 < c.shape[0]) & ((c_i_i_at1 >= 0) & (c_i_i_at1 < c.shape[1]))
     )
-    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~c_i_i_ok, 1, 0)))
     # 330 LET T = T + C(I,I)
+    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~c_i_i_ok, 1, 0)))
     t_acc = t_acc + ct.where(valid, ct.gather(c, (c_i_i_at0, c_i_i_at1)), 0.0)
     ct.store(t_partial, index=(ct.bid(0),), tile=ct.sum(t_acc))
-    ct.atomic_max(subscript_error, (0,), bad_site)
+    ct.atomic_max(basic_error, (0,), bad_site)
 
 
 def program(con: Console, dev) -> None:
@@ -168,17 +168,17 @@ def program(con: Console, dev) -> None:
     # 320 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
     t_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
-    subscript_error = np.zeros(1, dtype=np.int32)
+    basic_error = np.zeros(1, dtype=np.int32)
     dev.launch(
         reduce_320,
         (-(-i_count_3 // 512),),
-        (i_count_3, c.data, t_partial, subscript_error),
-        writes=(t_partial, subscript_error),
+        (i_count_3, c.data, t_partial, basic_error),
+        writes=(t_partial, basic_error),
     )
     dev.to_host(t_partial)
-    dev.to_host(subscript_error)
+    dev.to_host(basic_error)
     t = t + sum(t_partial.tolist())
-    if subscript_error[0] == 1:
+    if basic_error[0] == 1:
         # 330 LET T = T + C(I,I)
         raise BasicFault("subscript out of range")
     # 350 PRINT "TRACE ="; T

@@ -147,20 +147,15 @@ extern "C" __global__ void __launch_bounds__(256)
                int r_len, const double* __restrict__ v, int v_len, double* __restrict__ t_partial,
                int t_partial_len, double* __restrict__ l_partial, int l_partial_len,
                double* __restrict__ d_partial, int d_partial_len, double* __restrict__ j_partial,
-               int j_partial_len) {
+               int j_partial_len, int* __restrict__ basic_error, int basic_error_len) {
   const int bid = blockIdx.x;
+  int bad_site = 0;
   // 390 FOR I = 1 TO N
   int i_lane[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
     i_lane[slot] = bid * 512 + elem;
-  }
-  bool valid[2];
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
   }
   double c_i[2];
 #pragma unroll
@@ -183,6 +178,12 @@ extern "C" __global__ void __launch_bounds__(256)
     const int at_3 = 1 + bid * 512 + elem;
     v_i[slot] = at_3 < 1 + i_count && at_3 < v_len ? v[at_3] : 0.0;
   }
+  bool valid[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    valid[slot] = bid * 512 + elem < i_count;
+  }
   double t_acc[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -201,6 +202,13 @@ extern "C" __global__ void __launch_bounds__(256)
     l_cand[slot] = valid[slot] ? c_i[slot] : -INFINITY;
   }
   // 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
+  int block_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    block_max = max(block_max, valid[slot] && v_i[slot] < 0.0 ? 1 : 0);
+  }
+  block_max = b2t_block_max(block_max);
+  bad_site = max(bad_site, block_max);
   double d_cand[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -242,14 +250,17 @@ extern "C" __global__ void __launch_bounds__(256)
     d_lane_pick = min(d_lane_pick, d_cand[slot] == d_block ? i_lane[slot] : 2147483647);
   }
   d_lane_pick = b2t_block_min(d_lane_pick);
-  double block_max = -INFINITY;
+  double block_max_2 = -INFINITY;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    block_max = max(block_max, i_lane[slot] == d_lane_pick ? j_cand[slot] : -INFINITY);
+    block_max_2 = max(block_max_2, i_lane[slot] == d_lane_pick ? j_cand[slot] : -INFINITY);
   }
-  block_max = b2t_block_max(block_max);
+  block_max_2 = b2t_block_max(block_max_2);
   if (threadIdx.x == 0 && bid < j_partial_len)
-    j_partial[bid] = block_max;
+    j_partial[bid] = block_max_2;
+  const int basic_error_at = 0;
+  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
+    atomicMax(&basic_error[basic_error_at], bad_site);
 }
 
 #ifndef __CUDACC_RTC__
@@ -496,19 +507,21 @@ struct Program {
       DeviceTemp<double> l_partial(b2t_cdiv(i_count_3, 512));
       DeviceTemp<double> d_partial(b2t_cdiv(i_count_3, 512));
       DeviceTemp<double> j_partial(b2t_cdiv(i_count_3, 512));
+      DeviceTemp<int> basic_error(1);
       const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
       if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
         B2T_LAUNCH(::reduce_390, grid, 256, 0)(
             i_count_3, c_device.upload(c), c.extent(0), r_device.upload(r), r.extent(0),
             v_device.upload(v), v.extent(0), t_partial.data(), t_partial.size(), l_partial.data(),
             l_partial.size(), d_partial.data(), d_partial.size(), j_partial.data(),
-            j_partial.size());
+            j_partial.size(), basic_error.data(), basic_error.size());
         B2T_CHECK(cudaGetLastError());
       }
       t_partial.download();
       l_partial.download();
       d_partial.download();
       j_partial.download();
+      basic_error.download();
       t = t + t_partial.sum();
       for (int block = 0; block < l_partial.size(); ++block) {
         if (l_partial[block] > l) {
@@ -520,6 +533,11 @@ struct Program {
           d = d_partial[block_2];
           j = j_partial[block_2];
         }
+      }
+      if (basic_error[0] == 1) {
+        // 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
+        line = 430;
+        throw b2t::Fault(b2t::DOMAIN_ERROR, "SQR");
       }
       i = 1 + i_count_3;
     }

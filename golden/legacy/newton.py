@@ -78,12 +78,12 @@ def iterate_140(i_count, c, r, v, e_box):
 
 
 @ct.kernel
-def reduce_390(i_count, c, r, v, t_partial, l_partial, d_partial, j_partial):
+def reduce_390(i_count, c, r, v, t_partial, l_partial, d_partial, j_partial, basic_error):
     """reduction over I; one 512 tile of iterations per block, f64"""
+    bad_site = ct.int32(0)
     # 390 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
-    valid = i_lane < i_count
     c_i = ct.load(
         c.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
@@ -102,12 +102,14 @@ def reduce_390(i_count, c, r, v, t_partial, l_partial, d_partial, j_partial):
         shape=(512,),
         padding_mode=ct.PaddingMode.ZERO,
     )
+    valid = i_lane < i_count
     t_acc = ct.zeros((512,), dtype=ct.float64)
     # 400 LET T = T + C(I)
     t_acc = t_acc + ct.where(valid, c_i, 0.0)
     # 410 IF C(I) <= L THEN 430
     l_cand = ct.where(valid, c_i, -float("inf"))
     # 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
+    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & (v_i < 0.0), 1, 0)))
     d_cand = ct.where(valid, ct.abs(r_i - ct.sqrt(v_i)), -float("inf"))
     j_cand = ct.astype(i, ct.float64)
     ct.store(t_partial, index=(ct.bid(0),), tile=ct.sum(t_acc))
@@ -121,6 +123,7 @@ def reduce_390(i_count, c, r, v, t_partial, l_partial, d_partial, j_partial):
         index=(ct.bid(0),),
         tile=ct.max(ct.where(i_lane == d_lane_pick, j_cand, -float("inf"))),
     )
+    ct.atomic_max(basic_error, (0,), bad_site)
 
 
 def program(con: Console, data: DataPool, dev) -> None:
@@ -204,22 +207,37 @@ def program(con: Console, data: DataPool, dev) -> None:
     l_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
     d_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
     j_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
+    basic_error = np.zeros(1, dtype=np.int32)
     dev.launch(
         reduce_390,
         (-(-i_count_3 // 512),),
-        (i_count_3, c.data, r.data, v.data, t_partial, l_partial, d_partial, j_partial),
-        writes=(t_partial, l_partial, d_partial, j_partial),
+        (
+            i_count_3,
+            c.data,
+            r.data,
+            v.data,
+            t_partial,
+            l_partial,
+            d_partial,
+            j_partial,
+            basic_error,
+        ),
+        writes=(t_partial, l_partial, d_partial, j_partial, basic_error),
     )
     dev.to_host(t_partial)
     dev.to_host(l_partial)
     dev.to_host(d_partial)
     dev.to_host(j_partial)
+    dev.to_host(basic_error)
     t = t + sum(t_partial.tolist())
     l = max([l, *l_partial.tolist()])
     for k, value in enumerate(d_partial.tolist()):
         if value > d:
             d = value
             j = float(j_partial[k])
+    if basic_error[0] == 1:
+        # 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
+        raise BasicFault("function domain error", "SQR")
     i = float(1 + i_count_3)
     # 470 PRINT "TOTAL STEPS ="; T
     con.print("TOTAL STEPS =", t)

@@ -26,6 +26,30 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
   return a % b != 0 && (a < 0) == (b < 0) ? quotient + 1 : quotient;
 }
 
+// Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
+// every thread the result: lanes combine by shuffles, then every thread combines the
+// warps' results in the same order, so all threads hold the same bits.
+template <class T, class Combine>
+__device__ T b2t_block_reduce(T value, Combine combine) {
+  __shared__ T warp_results[32];
+  for (int offset = 16; offset > 0; offset /= 2) {
+    value = combine(value, __shfl_xor_sync(0xffffffffu, value, offset));
+  }
+  if (threadIdx.x % 32 == 0)
+    warp_results[threadIdx.x / 32] = value;
+  __syncthreads();
+  value = warp_results[0];
+  for (int warp = 1; warp < static_cast<int>(blockDim.x) / 32; ++warp) {
+    value = combine(value, warp_results[warp]);
+  }
+  __syncthreads();  // the next reduction reuses warp_results
+  return value;
+}
+template <class T>
+__device__ T b2t_block_max(T value) {
+  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
+}
+
 // elementwise map over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
@@ -51,9 +75,10 @@ extern "C" __global__ void __launch_bounds__(256)
 // elementwise map over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    map_180(int i_count, double* __restrict__ g, int g_len, const double* __restrict__ p,
-            int p_len) {
+    map_180(int i_count, double* __restrict__ g, int g_len, const double* __restrict__ p, int p_len,
+            int* __restrict__ basic_error, int basic_error_len) {
   const int bid = blockIdx.x;
+  int bad_site = 0;
   // 180 FOR I = 1 TO N
   int i[2];
 #pragma unroll
@@ -68,12 +93,30 @@ extern "C" __global__ void __launch_bounds__(256)
     const int at = 1 + bid * 512 + elem;
     p_i[slot] = at < 1 + i_count && at < p_len ? p[at] : 0.0;
   }
+  bool valid[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    valid[slot] = bid * 512 + elem < i_count;
+  }
   // 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
+  double log_arg_1[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    log_arg_1[slot] = static_cast<double>(1 + (bid * 512 + elem));
+  }
+  int block_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    block_max = max(block_max, valid[slot] && log_arg_1[slot] <= 0.0 ? 1 : 0);
+  }
+  block_max = b2t_block_max(block_max);
+  bad_site = max(bad_site, block_max);
   double g_tile[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    g_tile[slot] =
-        p_i[slot] - log(static_cast<double>(i[slot])) - 1.0 / (2.0 * static_cast<double>(i[slot]));
+    g_tile[slot] = p_i[slot] - log(log_arg_1[slot]) - 1.0 / (2.0 * static_cast<double>(i[slot]));
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -82,6 +125,9 @@ extern "C" __global__ void __launch_bounds__(256)
     if (at_2 < 1 + i_count && at_2 < g_len)
       g[at_2] = g_tile[slot];
   }
+  const int basic_error_at = 0;
+  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
+    atomicMax(&basic_error[basic_error_at], bad_site);
 }
 
 #ifndef __CUDACC_RTC__
@@ -281,12 +327,20 @@ struct Program {
         line = 190;
         p.check_run(0, 1, i_count_2);
       }
+      DeviceTemp<int> basic_error(1);
       const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
       if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
         B2T_LAUNCH(::map_180, grid, 256, 0)(i_count_2, g_device.upload(g), g.extent(0),
-                                            p_device.upload(p), p.extent(0));
+                                            p_device.upload(p), p.extent(0), basic_error.data(),
+                                            basic_error.size());
         B2T_CHECK(cudaGetLastError());
         g_device.written();
+      }
+      basic_error.download();
+      if (basic_error[0] == 1) {
+        // 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
+        line = 190;
+        throw b2t::Fault(b2t::DOMAIN_ERROR, "LOG");
       }
       i = 1 + i_count_2;
     }

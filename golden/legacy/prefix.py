@@ -10,6 +10,7 @@ import linecache
 import sys
 
 import cuda.tile as ct
+import numpy as np
 
 from transpiler import device as b2t_device
 from transpiler.runtime import ZONE, BasicFault, Console, DataPool, loop_count
@@ -37,8 +38,9 @@ def map_90(i_count, x):
 
 
 @ct.kernel
-def map_180(i_count, g, p):
+def map_180(i_count, g, p, basic_error):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
+    bad_site = ct.int32(0)
     # 180 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
@@ -48,9 +50,13 @@ def map_180(i_count, g, p):
         shape=(512,),
         padding_mode=ct.PaddingMode.ZERO,
     )
+    valid = i_lane < i_count
     # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
-    g_tile = p_i - ct.log(ct.astype(i, ct.float64)) - 1.0 / (2.0 * ct.astype(i, ct.float64))
+    log_arg_1 = ct.astype(i, ct.float64)
+    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & (log_arg_1 <= 0.0), 1, 0)))
+    g_tile = p_i - ct.log(log_arg_1) - 1.0 / (2.0 * ct.astype(i, ct.float64))
     ct.store(g.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=g_tile)
+    ct.atomic_max(basic_error, (0,), bad_site)
 
 
 def program(con: Console, data: DataPool, dev) -> None:
@@ -96,7 +102,17 @@ def program(con: Console, data: DataPool, dev) -> None:
         g.check_run(0, 1, i_count_2)
         # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
         p.check_run(0, 1, i_count_2)
-    dev.launch(map_180, (-(-i_count_2 // 512),), (i_count_2, g.data, p.data), writes=(g.data,))
+    basic_error = np.zeros(1, dtype=np.int32)
+    dev.launch(
+        map_180,
+        (-(-i_count_2 // 512),),
+        (i_count_2, g.data, p.data, basic_error),
+        writes=(g.data, basic_error),
+    )
+    dev.to_host(basic_error)
+    if basic_error[0] == 1:
+        # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
+        raise BasicFault("function domain error", "LOG")
     i = float(1 + i_count_2)
     # 210 PRINT "PREFIX SUMS OF X(I) = 1/I"
     con.print("PREFIX SUMS OF X(I) = 1/I")

@@ -125,11 +125,14 @@ extern "C" __global__ void __launch_bounds__(256)
     sumsq_acc[slot] = 0.0;
   }
   // 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
-
+  double base_1[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    sumsq_acc[slot] =
-        sumsq_acc[slot] + (valid[slot] ? (x_i[slot] - mean) * (x_i[slot] - mean) : 0.0);
+    base_1[slot] = x_i[slot] - mean;
+  }
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    sumsq_acc[slot] = sumsq_acc[slot] + (valid[slot] ? base_1[slot] * base_1[slot] : 0.0);
   }
   double sumsq_acc_sum = 0.0;
 #pragma unroll

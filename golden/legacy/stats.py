@@ -68,7 +68,8 @@ def reduce_200(i_count, x, mean_box, sumsq_partial):
     )
     sumsq_acc = ct.zeros((512,), dtype=ct.float64)
     # 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
-    sumsq_acc = sumsq_acc + ct.where(valid, (x_i - mean) * (x_i - mean), 0.0)
+    base_1 = x_i - mean
+    sumsq_acc = sumsq_acc + ct.where(valid, base_1 * base_1, 0.0)
     ct.store(sumsq_partial, index=(ct.bid(0),), tile=ct.sum(sumsq_acc))
 
 

@@ -327,7 +327,11 @@ def run_cuda_program(
     device = _choose_device(device)
     source = basic_source_of(code)
     if source is not None:
-        return self_test(code, name, device, source[0], source[1], args or [])
+        result = self_test(code, name, device, source[0], source[1], args or [])
+        if not capture:  # --run: the report goes to the terminal, as the cuTile module's does
+            sys.stdout.write(result.stdout)
+            sys.stderr.write(result.stderr)
+        return result
     return run_built(code, name, device, stdin, args or [], capture)
 
 

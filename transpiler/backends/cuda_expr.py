@@ -52,12 +52,18 @@ _MATH = {  # op -> (float function, double function)
     "ceil": ("ceilf", "ceil"),
     "abs": ("fabsf", "fabs"),
     "pow": ("powf", "pow"),
-    "min": ("fminf", "fmin"),
-    "max": ("fmaxf", "fmax"),
+    "rem": ("fmodf", "fmod"),  # BASIC's MOD: the sign of the dividend
 }
-# Integer operations with Python's rounding (floor division, remainder with the sign of
-# the divisor), as cuTile defines them: helper functions (cuda_helpers.py).
-_INT_HELPERS = {"floordiv": "b2t_floordiv", "mod": "b2t_mod", "cdiv": "b2t_cdiv"}
+# Integer divisions rounded as cuTile rounds them (toward -inf for floordiv, +inf for cdiv),
+# Python's remainder (cuTile's %, IR `mod`) and C's % defined for every divisor (IR `rem`,
+# BASIC's MOD): helper functions (cuda_helpers.py).
+_INT_HELPERS = {
+    "floordiv": "b2t_floordiv",
+    "truncdiv": "b2t_truncdiv",
+    "mod": "b2t_mod",
+    "rem": "b2t_rem",
+    "cdiv": "b2t_cdiv",
+}
 
 
 @dataclass
@@ -277,6 +283,8 @@ class ExprPrinter:
         x = e.operand
         if e.op == "not":
             return "!" + self.wrap(x, index, UNARY), UNARY
+        if e.op == "isnan":
+            return f"isnan({self.compute(x, index, COND)})", ATOM
         if e.op == "neg":
             text, prec = "-" + self.compute(x, index, UNARY), UNARY
         elif e.op == "sign":
@@ -316,7 +324,12 @@ class ExprPrinter:
         elif op in ("min", "max") and cdt in T.INTEGERS:
             args = f"{self.at(e.left, index)}, {self.at(e.right, index)}"
             text, prec = f"{op}({args})", ATOM
-        elif op in ("pow", "min", "max") and cdt in ("f32", "f64"):
+        elif op in ("min", "max") and cdt in ("f32", "f64"):
+            helper = f"b2t_{op}"
+            self.scope.use_helper(helper)
+            args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
+            text, prec = f"{helper}({args})", ATOM
+        elif op in ("pow", "rem") and cdt in ("f32", "f64"):
             fn = _MATH[op][cdt == "f64"]
             args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
             text, prec = f"{fn}({args})", ATOM

@@ -10,8 +10,10 @@ from .render import render
 
 _DEPENDS = {
     "b2t_floordiv": ("b2t_int_min",),
+    "b2t_truncdiv": ("b2t_int_min",),
     "b2t_cdiv": ("b2t_int_min",),
     "b2t_mod": ("b2t_int_min",),
+    "b2t_rem": ("b2t_int_min",),
     "b2t_block_sum": ("b2t_block_reduce",),
     "b2t_block_prod": ("b2t_block_reduce",),
     "b2t_block_max": ("b2t_block_reduce",),

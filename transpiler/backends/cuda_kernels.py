@@ -223,7 +223,7 @@ class KernelLowering:
             if e.name in self.plan.index_values:
                 return self.nonnegative(self.plan.index_values[e.name])
             return e.name in self.plan.counting_vars
-        if isinstance(e, ir.Binary) and e.op in ("add", "mul", "floordiv", "cdiv", "min", "max"):
+        if isinstance(e, ir.Binary) and e.op in ("add", "mul", "floordiv", "truncdiv", "cdiv", "min", "max"):
             return self.nonnegative(e.left) and self.nonnegative(e.right)
         return False
 

@@ -26,6 +26,13 @@ from .cuda_kernels import CudaKernel, lower_kernel
 from .cuda_types import c_type
 from .render import render
 
+# The runtime's message of each kind of error a kernel reports (hostir.ErrorSite).
+_ERROR_CONSTANTS = {
+    "subscript": "b2t::SUBSCRIPT_OUT_OF_RANGE",
+    "domain": "b2t::DOMAIN_ERROR",
+    "power": "b2t::NEGATIVE_TO_NON_INTEGER",
+}
+
 
 class KernelLaunches:
     """Launch code of one host program; `expr` is the host printer's expression printer
@@ -208,13 +215,15 @@ class KernelLaunches:
             return [value]
         if kind == "errors":
             out = []
-            for number, stmt in sorted(finish.sites.items()):
+            for number, site in sorted(finish.sites.items()):
+                stmt = site.stmt
                 body = list(stmts.comment(hostir.Simple(stmt, origin=stmt)))
                 if stmts.tracks_lines:
                     body.append(
                         Code(f"{stmts.line_var} = {stmts.line_numbers.get(stmt.coord.line, 0)};")
                     )
-                body.append(Code("throw b2t::Fault(b2t::SUBSCRIPT_OUT_OF_RANGE);"))
+                detail = f', "{site.detail}"' if site.detail else ""
+                body.append(Code(f"throw b2t::Fault({_ERROR_CONSTANTS[site.kind]}{detail});"))
                 out.append(Code(f"if ({temp}[0] == {number})", body))
             return out
         raise NotImplementedError(f"finish step {kind!r}")

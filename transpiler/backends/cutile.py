@@ -11,6 +11,7 @@ from .. import __version__, ir
 from ..errors import BasicError, Coord, SourceFile
 from ..naming import Namer
 from .cutile_expr import NP_DTYPES, CutileExprPrinter
+from .cutile_helpers import helpers_text, helpers_used
 from .python_host_origin import comment_text
 from .render import render
 
@@ -190,9 +191,10 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
                 "role": a.role,
                 "np_dtype": NP_DTYPES[a.dtype],
                 "shape": _host_shape(printer, a.extents),
+                # run() never writes into its arguments: a written INPUT array is copied.
+                "written": a.role in ("input", "inout") and kernel.param(a.name).writes,
             }
         )
-    first_input = next((array_names[a.name] for a in lib.arrays if a.role in ("input", "inout")), "None")
     run_params = [namer.name(n) if n not in array_names else array_names[n] for n in lib.inputs]
     outputs = [array_names[o] for o in lib.outputs]
     code = render(
@@ -202,6 +204,7 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         source_name=docstring_safe(source.name),
         basic_lines=[docstring_safe(line) for line in source.lines],
         basic_source_literal=python_string(source.text),
+        helpers=helpers_text(helpers_used([kernel])),
         kernel=kernel,
         kernel_params=iface.params,
         kernel_prologue=iface.prologue,
@@ -221,7 +224,6 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         kernel_name=namer.name(kernel.name),
         launch_args=launch_args,
         outputs=outputs,
-        like=first_input,
     )
     return format_python(code)
 

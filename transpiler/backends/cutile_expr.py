@@ -11,6 +11,7 @@ from typing import Callable
 
 from .. import ir
 from ..naming import Namer
+from .cutile_helpers import function_of
 
 CT_DTYPES = {
     "f16": "ct.float16",
@@ -63,11 +64,15 @@ _MATH = {
     "tan": "ct.tan",
     "floor": "ct.floor",
     "ceil": "ct.ceil",
+    "isnan": "ct.isnan",
 }
 
 
 # cuTile's default types of Python constants (its "loosely typed" scalars).
 _DEFAULT_DTYPES = ("f32", "i32", "bool")
+# Where a Python constant computes differently from its cuTile type (in double, without
+# wrap-around), the constructor of a value of that type.
+_STRICT_CONSTRUCTORS = {"f32": "ct.float32", "i32": "ct.int32"}
 
 
 def is_loose(e: ir.KExpr) -> bool:
@@ -138,6 +143,15 @@ class CutileExprPrinter:
         if dtype in _DEFAULT_DTYPES or not is_loose(e):
             return self(e)
         return f"ct.astype({self(e)}, {CT_DTYPES[dtype]})"
+
+    def bound(self, e: ir.KExpr) -> str:
+        """`e` as the value of a local.  A Python constant bound to a name stays a Python
+        constant in cuTile, and arithmetic on such constants is folded by Python: in double
+        precision and without 32-bit wrap-around.  A constant f32 or i32 value is made a
+        value of that type (`ct.float32(0.1)`), so it computes as the BASIC program does."""
+        if is_loose(e) and e.type.dtype in _STRICT_CONSTRUCTORS:
+            return f"{_STRICT_CONSTRUCTORS[e.type.dtype]}({self(e)})"
+        return self(e)
 
     def materialized(self, e: ir.KExpr, dtype: str) -> str:
         """`e` where cuTile makes a tile of it (ct.broadcast_to, ct.reshape): a Python
@@ -223,6 +237,10 @@ class CutileExprPrinter:
         return f"{_MATH[e.op]}({self(x)})", _ATOM
 
     def _Binary(self, e: ir.Binary):
+        function = function_of(e)
+        if function is not None:  # its ct.where would make a f32 tile of two constants
+            left, right = self.either(e.left, e.right, e.type.dtype)
+            return f"{function}({left}, {right})", _ATOM
         if e.op in _CALLS:
             left, right = self.either(e.left, e.right, e.type.dtype)
             return f"{_CALLS[e.op]}({left}, {right})", _ATOM

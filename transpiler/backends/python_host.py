@@ -23,6 +23,7 @@ from ..naming import Namer
 from ..passes.liveness import expression_reads, statement_reads
 from ..passes.structure_flow import static_arrays
 from .cutile import docstring_safe, format_python
+from .cutile_helpers import helpers_text, helpers_used
 from .python_host_expr import ExprPrinter
 from .python_host_kernels import KernelPrinter
 from .python_host_origin import origin_comment
@@ -102,6 +103,7 @@ class _ModulePrinter:
             compile_warnings=warnings,
             data_lines=self.data_lines() if self.uses_data else [],
             uses_end_exception=self.stmts.uses_end_exception,
+            helpers=helpers_text(helpers_used(self.host.kernels)),
             kernels=self.kernels.definitions() if self.kernels is not None else [],
             program_params=params,
             program_args=args,

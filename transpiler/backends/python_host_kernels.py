@@ -22,6 +22,14 @@ from .cutile import OriginComments
 from .cutile_expr import NP_DTYPES, CutileExprPrinter
 from .python_host_expr import ExprPrinter, number_literal
 
+# The runtime's message of each kind of error a kernel reports (hostir.ErrorSite), as
+# runtime/arith.py words it.
+ERROR_TEXT = {
+    "subscript": "subscript out of range",
+    "domain": "function domain error",
+    "power": "negative value raised to non-integral value",
+}
+
 
 @dataclass
 class KernelView:
@@ -200,9 +208,10 @@ class KernelPrinter:
         if kind == "errors":
             fault = expr.need("BasicFault")
             out = []
-            for number, stmt in sorted(finish.sites.items()):
-                body = [Code(c.text) for c in stmts.comment_of(stmt)]
-                body.append(Code(f"raise {fault}('subscript out of range')"))
+            for number, site in sorted(finish.sites.items()):
+                body = [Code(c.text) for c in stmts.comment_of(site.stmt)]
+                args = ", ".join(repr(a) for a in (ERROR_TEXT[site.kind], site.detail) if a)
+                body.append(Code(f"raise {fault}({args})"))
                 out.append(Code(f"if {temp}[0] == {number}:", body))
             return out
         raise NotImplementedError(f"finish step {kind!r}")

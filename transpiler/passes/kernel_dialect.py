@@ -15,6 +15,10 @@ Semantics we chose (documented in the README):
 - INPUT scalars that size an array (appear in a DIM) or end in `%` are 32-bit integers;
   other INPUT scalars have the program's element type (f32 unless --precision f64).
 - `DIM A(N) AS F16` (also BF16, F32, F64, I32) sets an array's element type.
+- A variable assigned a float anywhere holds floats from its first assignment on, as
+  NVIDIA's analyzer widens I32 to F32 (kernel_types.py).
+- I32 arithmetic wraps around (two's complement), as NVIDIA's addi/muli do; an integer
+  literal that does not fit an I32 is an error.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from .. import ast
 from ..errors import BasicSemanticError, BasicUnsupportedError, Coord, Diagnostics
 from ..ir import DType
 from ..options import Options
+from .kernel_types import float_variables
 from .nesting import Nested, nest
 
 # Statements that make a program a kernel program.
@@ -80,6 +85,8 @@ class KernelProgram:
     grid_rank: int
     coord: Coord
     decl_stmts: list[ast.Stmt] = field(default_factory=list)
+    # Variables that hold floats from their first assignment on (kernel_types.py).
+    float_vars: set[str] = field(default_factory=set)
 
 
 def is_kernel_program(program: ast.Program) -> bool:
@@ -170,6 +177,7 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
             continue
         else:
             _check_kernel_statement(stmt, diags)
+            _check_integer_constants(stmt, diags)
             body.append(stmt)
 
     scalar_types = _scalar_types(inputs, input_arrays, dims, dtype)
@@ -229,7 +237,7 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
         diags.error(err)
         nested = []
     diags.check()
-    return KernelProgram(
+    kp = KernelProgram(
         name=name,
         dtype=dtype,
         inputs=inputs,
@@ -242,6 +250,28 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
         coord=program.coord,
         decl_stmts=decls,
     )
+    try:
+        kp.float_vars = float_variables(kp)
+    except BasicSemanticError as err:
+        diags.error(err)
+    diags.check()
+    return kp
+
+
+def _check_integer_constants(stmt: ast.Stmt, diags: Diagnostics) -> None:
+    """An integer literal is an I32; one that does not fit would wrap silently."""
+    for node in stmt.walk():
+        if isinstance(node, ast.Num) and node.text.isdigit() and node.value > _I32_MAX:
+            diags.error(
+                BasicSemanticError(
+                    f"integer constant {node.text} does not fit a 32-bit integer "
+                    f"(write {node.text}.0 for a float)",
+                    node.coord,
+                )
+            )
+
+
+_I32_MAX = 2**31 - 1
 
 
 def _check_kernel_statement(stmt: ast.Stmt, diags: Diagnostics) -> None:

@@ -43,6 +43,7 @@ from ..ir import (
     WhileLoop,
 )
 from .kernel_dialect import KernelProgram
+from .kernel_facts import assignment_counts, nonnegative, size_scalars
 from .nesting import ForBlock, IfChain, Nested, WhileBlock
 
 _BINARY_OPS = {
@@ -51,7 +52,7 @@ _BINARY_OPS = {
     "*": "mul",
     "/": "div",
     "^": "pow",
-    "MOD": "mod",
+    "MOD": "rem",
     "=": "eq",
     "<>": "ne",
     "<": "lt",
@@ -122,6 +123,10 @@ class _KernelLowering:
         self.locals: dict[str, TileType] = {}
         self.reads: set[str] = set()
         self.writes: set[str] = set()
+        self.assignments = assignment_counts(kp.body)
+        self.size_params = size_scalars(kp)
+        # Variables assigned once, from a value that is never negative.
+        self.nonnegative_locals: set[str] = set()
 
     # ------------------------------------------------------------------ declarations
 
@@ -209,6 +214,8 @@ class _KernelLowering:
             stop = B.binary("add" if step > 0 else "sub", limit, B.const(1, "i32"), self.kp.dtype)
             var = head.var.name
             self.locals[var] = TileType("i32")
+            if self.assignments[var] == 1 and step > 0 and self.nonnegative(start):
+                self.nonnegative_locals.add(var)
             body = self.block(node.body)
         return ForRange(var, start, stop, body, step, origin=self.origin(head))
 
@@ -260,9 +267,19 @@ class _KernelLowering:
                     f"{value.type.shape}; a variable keeps one shape",
                     target.coord,
                 )
+            # kernel_types made every variable that is ever assigned a float a float from
+            # its first assignment: an integer variable never gets a float here.
+            assert B.is_float(previous.dtype) or not B.is_float(value.type.dtype), name
             value = B.cast(value, previous.dtype)
+        elif name in self.kp.float_vars and not B.is_float(value.type.dtype):
+            value = B.cast(value, self.kp.dtype)  # LET X = 7 where X is later X / 2
         self.locals[name] = value.type
+        if self.assignments[name] == 1 and self.nonnegative(value):
+            self.nonnegative_locals.add(name)
         return Let(name, value, origin=origin)
+
+    def nonnegative(self, value: KExpr) -> bool:
+        return nonnegative(value, self.size_params, self.nonnegative_locals)
 
     def _acc_dtype(self):
         # Accumulators are at least f32 (f16 inputs accumulate in f32, as cuTile's mma wants).
@@ -353,15 +370,18 @@ class _KernelLowering:
         op = _BINARY_OPS.get(e.op)
         if op is None:
             raise BasicUnsupportedError(f"operator {e.op} is not supported in a kernel", e.coord)
-        return B.binary(op, self.expr(e.left), self.expr(e.right), self.kp.dtype)
+        left, right = self.expr(e.left), self.expr(e.right)
+        if op == "rem" and self.nonnegative(left) and self.nonnegative(right):
+            op = "mod"  # the same value, and cuTile's own %
+        return B.binary(op, left, right, self.kp.dtype)
 
     def call(self, e: ast.Call) -> KExpr:
         builtin = BUILTINS.get(e.name)
         form = builtin.kernel_program if builtin is not None else None
         if form == "mma":
             return self.mma(e)
-        if form == "floor":
-            return self.floor(e)
+        if form == "to_int":
+            return self.to_int(e)
         if form == "reduce" and e.args:
             return self.reduction(e, builtin)
         if form == "elementwise":
@@ -369,19 +389,19 @@ class _KernelLowering:
             return B.unary(builtin.tile_op, self.expr(e.args[0]), self.kp.dtype)
         raise BasicUnsupportedError(f"{e.name} is not supported in a kernel", e.coord)
 
-    def floor(self, e: ast.Call) -> KExpr:
+    def to_int(self, e: ast.Call) -> KExpr:
+        """NVIDIA's INT: truncation toward zero, an I32 result (cuTile's astype truncates,
+        saturates and makes NaN 0, as the GPU's conversion does)."""
         self._arity(e, 1)
         inner = e.args[0]
-        # INT(a / b) of integers is an exact floor division, not a float round trip.
+        # INT(a / b) of integers is an exact integer division, not a float round trip.
         if isinstance(inner, ast.BinOp) and inner.op == "/":
             left, right = self.expr(inner.left), self.expr(inner.right)
             if not B.is_float(left.type.dtype) and not B.is_float(right.type.dtype):
-                return B.binary("floordiv", left, right, self.kp.dtype)
-        value = self.expr(inner)
-        if not B.is_float(value.type.dtype):
-            return value
-        floored = B.unary("floor", value, self.kp.dtype)
-        return B.cast(floored, "i32") if floored.type.is_scalar else floored
+                both = self.nonnegative(left) and self.nonnegative(right)
+                # Floor and truncation agree on values >= 0: keep cuTile's own //.
+                return B.binary("floordiv" if both else "truncdiv", left, right, self.kp.dtype)
+        return B.cast(self.expr(inner), "i32")
 
     def reduction(self, e: ast.Call, builtin: Builtin) -> KExpr:
         """SUM, MAX or MIN of a tile (or along an axis); MAX and MIN of two values."""

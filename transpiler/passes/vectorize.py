@@ -39,9 +39,10 @@ from .kernel_lowering import origin_of
 from .kernel_cleanup import remove_dead_lets
 from .liveness import expression_reads
 
-_BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "MOD": "mod"}
+_BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "MOD": "rem"}
 _COMPARE = {"=": "eq", "<>": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
-ERROR_FLAG = "SUBSCRIPT_ERROR"
+# The one-element array in which a kernel reports the site of a fatal BASIC error.
+ERROR_FLAG = "BASIC_ERROR"
 
 
 def choose_tile(plan: LoopPlan, dtype: ir.DType, override: tuple[int, ...] | None) -> tuple[int, ...]:
@@ -99,7 +100,7 @@ class _Vectorizer:
         self.fresh_counter = 0
         self.uniform: dict[str, str] = {}  # inner uniform FOR variable -> its float local
         self.array_tiles: dict[str, str] = {}  # written array -> local holding its lane tile
-        self.error_sites: dict[int, ast.Stmt] = {}
+        self.error_sites: dict[int, hostir.ErrorSite] = {}
         self.current_stmt: ast.Stmt | None = None
         self.reads: set[str] = set()
         self.writes: set[str] = set()
@@ -621,28 +622,77 @@ class _Vectorizer:
             raise NotParallel("a comparison used as a number stays on the host", e)
         left = self.value(e.left)
         if e.op == "^":
-            exponent = constant_value(e.right)
-            if exponent is not None and exponent == int(exponent) and 0 <= exponent <= 4:
-                return _integer_power(left, int(exponent), self.ndt)
-            return B.binary("pow", left, self.value(e.right), self.ndt)
+            return self.power(left, e.right)
         op = _BINARY.get(e.op)
         if op is None:
             raise NotParallel(f"operator {e.op} stays on the host", e)
         return B.binary(op, left, self.value(e.right), self.ndt)
+
+    def power(self, left: KExpr, right: ast.Expr) -> KExpr:
+        """`left ^ right` as the interpreter computes it (runtime/arith.power): a negative
+        base needs an integral exponent (else a fatal error), 0 ^ y is +inf for y < 0 and
+        +0 for y > 0 (also for a base of -0)."""
+        ndt = self.ndt
+        exponent = constant_value(right)
+        if exponent is not None and exponent == int(exponent) and 0 <= exponent <= 4:
+            return _integer_power(self.operand(left, "BASE"), int(exponent), ndt)
+        base = self.operand(B.cast(left, ndt), "BASE")
+        exp = self.operand(B.cast(self.value(right), ndt), "EXPONENT")
+        zero = B.const(0.0, ndt)
+        integral = exponent is not None and exponent == int(exponent)
+        if not integral:
+            bad = B.binary("lt", base, zero, ndt)
+            if exponent is None:  # NaN is not integral either: floor(NaN) != NaN
+                fraction = B.binary("ne", B.unary("floor", exp, ndt), exp, ndt)
+                bad = B.binary("and", bad, fraction, ndt)
+            self.flag_errors(B.binary("and", self.full_mask(), bad, ndt), "power")
+        result = B.binary("pow", base, exp, ndt)
+        if exponent == 0:
+            return result
+        at_zero = B.binary("eq", base, zero, ndt)
+        if exponent is None or exponent > 0:
+            positive = at_zero if exponent is not None else B.binary("and", at_zero, B.binary("gt", exp, zero, ndt), ndt)
+            result = B.select(positive, zero, result, ndt)
+        if exponent is None or exponent < 0:
+            negative = at_zero if exponent is not None else B.binary("and", at_zero, B.binary("lt", exp, zero, ndt), ndt)
+            result = B.select(negative, B.const(math.inf, ndt), result, ndt)
+        return result
+
+    def operand(self, value: KExpr, word: str) -> KExpr:
+        """`value`, bound to a local first if it is an expression that would otherwise be
+        printed (and computed) more than once."""
+        if isinstance(value, (ir.Local, ir.Param, ir.Const, ir.Load, ir.Full)):
+            return value
+        return self.let(self.fresh(word), value, self.origin(self.current_stmt))
 
     def call(self, e: ast.Call) -> KExpr:
         fn = self.analysis.functions.get(e.name)
         if fn is not None:
             return self.inline_function(fn, e)
         builtin = BUILTINS.get(e.name)
-        if builtin is not None and builtin.kernel:
-            if len(e.args) == 1:
-                operand = B.cast(self.value(e.args[0]), self.ndt)
-                return B.unary(builtin.tile_op, operand, self.ndt)
-            if len(e.args) == 2:
-                left, right = self.value(e.args[0]), self.value(e.args[1])
-                return B.binary(builtin.tile_op, left, right, self.ndt)
+        if builtin is not None and builtin.kernel and len(e.args) == 1:
+            x = B.cast(self.value(e.args[0]), self.ndt)
+            if e.name == "SGN":
+                return self.sign(self.operand(x, "SGN_ARG"))
+            outside = _OUTSIDE_DOMAIN[builtin.domain]
+            if outside is _infinite and isinstance(x, ir.Cast) and not B.is_float(x.operand.type.dtype):
+                outside = None  # an integer (a loop variable) is never infinite
+            if outside is not None:
+                x = self.operand(x, f"{e.name}_ARG")
+                bad = B.binary("and", self.full_mask(), outside(x, self.ndt), self.ndt)
+                self.flag_errors(bad, "domain", e.name)
+            return B.unary(builtin.tile_op, x, self.ndt)
+        if builtin is not None and builtin.kernel and len(e.args) == 2:
+            left, right = self.value(e.args[0]), self.value(e.args[1])
+            return B.binary(builtin.tile_op, left, right, self.ndt)
         raise NotParallel(f"{e.name} cannot be computed in a kernel", e)
+
+    def sign(self, x: KExpr) -> KExpr:
+        """SGN as the interpreter computes it: 1, 0, or -1 (also for NaN, as bas55)."""
+        ndt = self.ndt
+        zero = B.const(0.0, ndt)
+        rest = B.select(B.binary("eq", x, zero, ndt), zero, B.const(-1.0, ndt), ndt)
+        return B.select(B.binary("gt", x, zero, ndt), B.const(1.0, ndt), rest, ndt)
 
     def inline_function(self, fn, call: ast.Call) -> KExpr:
         bindings = {
@@ -748,36 +798,43 @@ class _Vectorizer:
         stem = f"{name}_" + "_".join(_index_word(i) for i in indices)
         for axis, index in enumerate(indices):
             f = affine(index, self.plan.lane_vars, set())
+            suffix = "" if len(indices) == 1 else str(axis)
+            rounded = None
             if f is not None and not f.symbols and f.const == int(f.const):
                 idx = self.affine_index(f)
             else:
                 # ECMA-55: a subscript is rounded to the nearest integer.
                 x = B.cast(self.value(index), self.ndt)
                 rounded = B.unary("floor", B.binary("add", x, B.const(0.5, self.ndt), self.ndt), self.ndt)
+                rounded = self.let(f"{stem}_ROUNDED{suffix}", rounded)
                 idx = B.binary("sub", B.cast(rounded, "i32"), B.const(self.base, "i32"), self.ndt)
             # Name it: it is used for the access, the mask and the error check.
-            idx = self.let(f"{stem}_AT" if len(indices) == 1 else f"{stem}_AT{axis}", idx)
+            idx = self.let(f"{stem}_AT{suffix}", idx)
             inside = B.binary(
                 "and",
                 B.binary("ge", idx, B.const(0, "i32"), self.ndt),
                 B.binary("lt", idx, ir.Extent(name, axis, type=TileType("i32")), self.ndt),
                 self.ndt,
             )
+            if rounded is not None:
+                # A NaN subscript is out of range (the conversion to an integer makes it 0).
+                inside = B.binary("and", inside, B.unary("not", B.isnan(rounded), self.ndt), self.ndt)
             ok = inside if ok is None else B.binary("and", ok, inside, self.ndt)
             out.append(idx)
         ok = self.let(f"{stem}_OK", ok)
         return tuple(out), ok
 
-    def flag_errors(self, bad: KExpr) -> None:
-        """Record (for the host) that lanes in `bad` used an invalid subscript here."""
+    def flag_errors(self, bad: KExpr, kind: str = "subscript", detail: str = "") -> None:
+        """Record (for the host) that lanes in `bad` met a fatal BASIC error here: an
+        invalid subscript, or a function or power outside its domain (hostir.ErrorSite)."""
         site = len(self.error_sites) + 1
-        self.error_sites[site] = self.current_stmt
+        self.error_sites[site] = hostir.ErrorSite(self.current_stmt, kind, detail)
         if "BAD_SITE" not in self.locals:
             self.out.insert(0, ir.Let("BAD_SITE", B.const(0, "i32")))
             self.locals["BAD_SITE"] = TileType("i32")
         bad = B.broadcast(bad, self.lane_type.shape)
         here = ir.Reduce("max", B.select(bad, B.const(site, "i32"), B.const(0, "i32"), self.ndt), None, type=TileType("i32"))
-        self.let("BAD_SITE", B.binary("max", self.local("BAD_SITE"), here, self.ndt))
+        self.let("BAD_SITE", B.binary("max", self.local("BAD_SITE"), here, self.ndt), self.origin(self.current_stmt))
 
 
 def _index_word(expr: ast.Expr) -> str:
@@ -802,12 +859,40 @@ def remove_dead_lets_of(body: list[ir.KStmt]) -> None:
 
 
 def _integer_power(x: KExpr, n: int, ndt) -> KExpr:
+    """x ^ n for n = 0..4 by multiplication.  An odd power of -0 is -0 by multiplication
+    but +0 in BASIC (runtime/arith.power): a zero base gives 0."""
     if n == 0:
         return B.const(1.0, ndt)
     result = x
     for _ in range(n - 1):
         result = B.binary("mul", result, x, ndt)
+    if n % 2:
+        zero = B.const(0.0, ndt)
+        result = B.select(B.binary("eq", x, zero, ndt), zero, result, ndt)
     return result
+
+
+def _below_zero(x: KExpr, ndt) -> KExpr:
+    return B.binary("lt", x, B.const(0.0, ndt), ndt)
+
+
+def _not_positive(x: KExpr, ndt) -> KExpr:
+    return B.binary("le", x, B.const(0.0, ndt), ndt)
+
+
+def _infinite(x: KExpr, ndt) -> KExpr:
+    return B.binary("eq", B.unary("abs", x, ndt), B.const(math.inf, ndt), ndt)
+
+
+# The arguments for which the interpreter stops with "function domain error"
+# (runtime/arith.py), by the table's domain of the function; a kernel flags them for the
+# host to report.
+_OUTSIDE_DOMAIN = {
+    "any": None,
+    "nonnegative": _below_zero,
+    "positive": _not_positive,
+    "finite": _infinite,
+}
 
 
 def _mentions_array(node: ast.Node, name: str) -> bool:

@@ -174,6 +174,13 @@ def _shift(func):
     return shifted
 
 
+def _float_mod(a, b):
+    # As cuTile lowers float %: C's fmod, plus b where the signs differ.  Unlike NumPy's
+    # np.mod, a zero result keeps the sign of fmod's (-0.0 % 3.0 is -0.0, not 0.0).
+    c = np.fmod(a, b)
+    return np.where(((c < 0) != (b < 0)) & (c != 0), c + b, c)
+
+
 def _float_floordiv(a, b):
     # cuTile lowers float floordiv to floor(a / b), which differs from Python's in rare cases.
     return np.floor(np.true_divide(a, b))
@@ -195,7 +202,7 @@ _ARITHMETIC = {
     "mul": (np.multiply, np.multiply, operator.mul),
     "truediv": (None, np.true_divide, operator.truediv),
     "floordiv": (_int_floordiv, _float_floordiv, operator.floordiv),
-    "mod": (_int_mod, np.mod, operator.mod),
+    "mod": (_int_mod, _float_mod, operator.mod),
     "pow": (None, np.power, operator.pow),
     "atan2": (None, np.arctan2, math.atan2),
     "cdiv": (_int_cdiv, None, lambda x, y: -((-x) // y)),
@@ -423,7 +430,7 @@ def isnan(x):
         return math.isnan(x)
     if not xd.is_float:
         raise TileTypeError(f"isnan: unexpected input dtype {xd}")
-    return Tile(np.isnan(x._raw), dt.bool_, x._batched)
+    return Tile(np.asarray(np.isnan(x._raw)), dt.bool_, x._batched)  # 0-d stays an array
 
 
 # ----------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
     exe = build_cpu("saxpy.cu")                 # cached by content; or build_cpu(cu, "saxpy")
     result = run_cpu(exe, stdin="3\\n")          # a subprocess.CompletedProcess (text)
 
-The command is `g++ -std=c++20 -O2 -pthread -I<headers> -include b2t_cuda_emu.h -x c++`.
+The command is `g++ -std=c++20 -O2 -pthread -fwrapv -I<headers> -include b2t_cuda_emu.h -x c++`.
 Builds are cached in the temp folder under a hash of the compiler, the flags, basic2tile's
 headers and the .cu text (other local headers the .cu includes are not hashed: pass
 cache=False for such a program).  With the default flags the emulator header is
@@ -33,7 +33,9 @@ from .cuda_headers import b2t_headers_digest, b2t_include_dir
 
 # -fcf-protection=none: the emulator switches fiber stacks by hand, which a CET shadow
 # stack (enabled by default in some distributions' compilers) would reject.
-FLAGS = ("-std=c++20", "-O2", "-pthread", "-fcf-protection=none")
+# -fwrapv: signed integer arithmetic wraps around, as the GPU's does (and as basic2tile
+# defines I32 arithmetic); without it a C++ compiler may assume it never overflows.
+FLAGS = ("-std=c++20", "-O2", "-pthread", "-fcf-protection=none", "-fwrapv")
 EMULATOR = "b2t_cuda_emu.h"
 
 

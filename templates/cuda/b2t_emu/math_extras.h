@@ -7,6 +7,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <thread>
 #include <type_traits>
 
@@ -48,16 +49,26 @@ inline double __drcp_rn(double a) { return 1.0 / a; }
 inline double __dsqrt_rn(double a) { return std::sqrt(a); }
 inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
 
-inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }
-inline int __float2int_rz(float x) { return static_cast<int>(std::trunc(x)); }
-inline int __float2int_rd(float x) { return static_cast<int>(std::floor(x)); }
-inline int __float2int_ru(float x) { return static_cast<int>(std::ceil(x)); }
-inline long long __float2ll_rn(float x) { return static_cast<long long>(std::nearbyint(x)); }
-inline int __double2int_rn(double x) { return static_cast<int>(std::nearbyint(x)); }
-inline int __double2int_rz(double x) { return static_cast<int>(std::trunc(x)); }
-inline int __double2int_rd(double x) { return static_cast<int>(std::floor(x)); }
-inline int __double2int_ru(double x) { return static_cast<int>(std::ceil(x)); }
-inline long long __double2ll_rn(double x) { return static_cast<long long>(std::nearbyint(x)); }
+// The GPU's float-to-integer conversions (PTX cvt.rni/rzi/rmi/rpi) saturate to the
+// integer type's range and give 0 for NaN; a C++ cast of such a value is undefined (x86
+// gives INT_MIN).  `rounded` is the value already rounded to an integral double.
+template <class I>
+inline I b2t_emu_saturated(double rounded) {
+  if (std::isnan(rounded)) return 0;
+  if (rounded <= static_cast<double>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+  if (rounded >= static_cast<double>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+  return static_cast<I>(rounded);
+}
+inline int __float2int_rn(float x) { return b2t_emu_saturated<int>(std::nearbyint(x)); }
+inline int __float2int_rz(float x) { return b2t_emu_saturated<int>(std::trunc(x)); }
+inline int __float2int_rd(float x) { return b2t_emu_saturated<int>(std::floor(x)); }
+inline int __float2int_ru(float x) { return b2t_emu_saturated<int>(std::ceil(x)); }
+inline long long __float2ll_rn(float x) { return b2t_emu_saturated<long long>(std::nearbyint(x)); }
+inline int __double2int_rn(double x) { return b2t_emu_saturated<int>(std::nearbyint(x)); }
+inline int __double2int_rz(double x) { return b2t_emu_saturated<int>(std::trunc(x)); }
+inline int __double2int_rd(double x) { return b2t_emu_saturated<int>(std::floor(x)); }
+inline int __double2int_ru(double x) { return b2t_emu_saturated<int>(std::ceil(x)); }
+inline long long __double2ll_rn(double x) { return b2t_emu_saturated<long long>(std::nearbyint(x)); }
 inline float __int2float_rn(int x) { return static_cast<float>(x); }
 inline double __int2double_rn(int x) { return static_cast<double>(x); }
 inline float __double2float_rn(double x) { return static_cast<float>(x); }
