@@ -318,17 +318,19 @@ def run_cuda_program(
     stdin: str | None = None,
     args: list[str] | None = None,
     capture: bool = True,
+    timeout: float | None = None,
 ):
     """Build and run a generated program: device "cpu" (g++ + the CUDA emulator), "gpu"
     (nvcc, then the real GPU), or None (the GPU if usable, else the CPU with a notice).
-    A kernel program runs its self-test (`args` are NAME=VALUE sizes)."""
+    A kernel program runs its self-test (`args` are NAME=VALUE sizes).  `timeout`
+    limits the run, not the build."""
     from .cuda_run import run_built, self_test
 
     device = _choose_device(device)
     source = basic_source_of(code)
     if source is not None:
-        return self_test(code, name, device, source[0], source[1], args or [])
-    return run_built(code, name, device, stdin, args or [], capture)
+        return self_test(code, name, device, source[0], source[1], args or [], timeout)
+    return run_built(code, name, device, stdin, args or [], capture, timeout)
 
 
 def _choose_device(device: str | None) -> str:

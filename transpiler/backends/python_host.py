@@ -32,7 +32,8 @@ from .render import render
 _RUNTIME = {
     "ABS", "ATN", "COS", "EXP", "INT", "LOG", "RND", "SGN", "SIN", "SQR", "TAN", "MAX", "MIN",
     "MOD", "RANDOMIZE", "ZONE", "NUMBER", "STRING", "BasicFault", "Console", "DataPool",
-    "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "tab", "to_integer", "loop_count",
+    "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "run_command", "tab", "to_integer",
+    "loop_count",
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
@@ -77,6 +78,7 @@ class _ModulePrinter:
         expr = self.expr
         expr.need("Console")
         expr.need("BasicFault")
+        expr.need("run_command")
         uses_rnd = "RND" in expr.uses or "RANDOMIZE" in expr.uses
         if uses_rnd:
             expr.need("reset_rnd")
