@@ -208,7 +208,9 @@ def generate_cuda_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         name=name,
         source_marker=f"{SOURCE_MARKER} ({_comment(Path(source.name).name)}{precision}):",
         source_end=SOURCE_END,
-        basic_lines=[_comment(line) for line in source.lines],
+        # Tabs as spaces (a TAB is white space to BASIC): the self-test reads the program
+        # back from these lines, and _comment would make a TAB a "?".
+        basic_lines=[_comment(line.expandtabs(8)) for line in source.lines],
         helpers=helpers,
         kernel=cuda_kernel.text,
         run_doc=_run_doc(lib),
