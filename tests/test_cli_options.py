@@ -180,3 +180,18 @@ def test_a_missing_nvidia_extra_says_what_to_install(capsys, monkeypatch, tmp_pa
         "here; they come with the optional extra: pip install 'basic2tile[nvidia]'\n"
     )
     assert "internal error" not in err and list(tmp_path.glob("*.cubin")) == []
+
+
+@pytest.mark.parametrize("bound", ["1E9", "1E300"])
+@pytest.mark.parametrize("mode", [["--interpret"], ["-o", "out.py"], ["-o", "out.cu"]])
+def test_a_dim_too_large_is_one_located_error_in_every_engine(tmp_path, capsys, bound, mode):
+    prog = tmp_path / "big.bas"
+    prog.write_text(f"10 DIM A({bound})\n20 PRINT 1\n")
+    argv = [str(prog), *mode[:1], *(str(tmp_path / m) for m in mode[1:])]
+    assert cli.main(argv) == 1
+    assert capsys.readouterr().err == (
+        f"{prog}:1:8: error: invalid DIM bound A({bound}): too many elements (at most 268435456)\n"
+        "    10 DIM A(" + bound + ")\n"
+        "           " + "^" * (len(bound) + 3) + "\n"
+    )
+    assert not (tmp_path / "out.py").exists() and not (tmp_path / "out.cu").exists()

@@ -18,8 +18,8 @@ from .errors import BasicError, BasicRuntimeError, SourceFile
 from .kernel_interpreter import NP_TYPES, array_shapes, extent_value, run_kernel_program
 from .options import Options, parse_size
 from .passes.kernel_dialect import KernelProgram, analyze_kernel_program
-from .runtime.arrays import TOO_MANY_ELEMENTS
 from .runtime.command import run_command
+from .runtime.limits import TOO_MANY_ELEMENTS
 
 # Relative tolerance per element type when comparing with the reference interpreter.
 TOLERANCE = {"f16": 2e-2, "bf16": 2e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0, "i64": 0.0}
