@@ -289,6 +289,13 @@ def _silence_stdout() -> None:
 
 
 def _dispatch(args: argparse.Namespace, source: SourceFile, options: Options) -> int:
+    from .passes.expression_depth import deep_recursion
+
+    with deep_recursion():  # --explain and --html walk expressions too
+        return _modes(args, source, options)
+
+
+def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> int:
     from . import driver
 
     target = _target(args)

@@ -30,7 +30,9 @@ from .options import Options
 
 
 def _gc_paused(step):
-    """Run a compiling step with the cyclic garbage collector paused.  What the steps
+    """Run a compiling step with the cyclic garbage collector paused, and with a
+    recursion limit that fits the deepest expression the front end accepts (the passes
+    and printers recurse over expressions: passes/expression_depth.py).  What the steps
     build (trees, analyses, IR, text) stays alive until the step ends, so collections
     would only re-scan an ever larger heap: for a 10,000-line program they cost about a
     third of the time of structuring, offloading and printing.  Whatever garbage the
@@ -38,10 +40,13 @@ def _gc_paused(step):
 
     @functools.wraps(step)
     def paused(*args, **kwargs):
+        from .passes.expression_depth import deep_recursion
+
         enabled = gc.isenabled()
         gc.disable()
         try:
-            return step(*args, **kwargs)
+            with deep_recursion():
+                return step(*args, **kwargs)
         finally:
             if enabled:
                 gc.enable()
@@ -69,16 +74,20 @@ def interpret(
     sizes: dict | None = None,
 ) -> int:
     """Run with the reference interpreter; returns the exit status."""
+    from .passes.expression_depth import deep_recursion
+
     if analysis.kind == "kernel":
-        return _interpret_kernel_program(analysis, sizes, stdout or sys.stdout)
+        with deep_recursion():
+            return _interpret_kernel_program(analysis, sizes, stdout or sys.stdout)
     from .interpreter import run_program
 
-    return run_program(
-        analysis,
-        stdin=stdin or sys.stdin,
-        stdout=stdout or sys.stdout,
-        stderr=stderr or sys.stderr,
-    )
+    with deep_recursion():  # compiling the program walks its expressions
+        return run_program(
+            analysis,
+            stdin=stdin or sys.stdin,
+            stdout=stdout or sys.stdout,
+            stderr=stderr or sys.stderr,
+        )
 
 
 def program_name(source: SourceFile) -> str:
@@ -87,6 +96,7 @@ def program_name(source: SourceFile) -> str:
     return ident if ident and not ident[0].isdigit() else f"prog_{ident}"
 
 
+@_gc_paused
 def kernel_program(analysis):
     from .passes.kernel_dialect import analyze_kernel_program
 
