@@ -151,7 +151,12 @@ def test_a_generated_program_told_to_use_a_missing_gpu_says_so_in_one_line(tmp_p
 
 
 def _without_nvrtc(monkeypatch):
+    import cuda.bindings
+
+    # As if cuda-bindings had no NVRTC: `from cuda.bindings import nvrtc` fails, even
+    # where an earlier test imported it.
     monkeypatch.setitem(sys.modules, "cuda.bindings.nvrtc", None)
+    monkeypatch.delattr(cuda.bindings, "nvrtc", raising=False)
     monkeypatch.delitem(sys.modules, "transpiler.verify.nvrtc", raising=False)
 
 
