@@ -297,12 +297,11 @@ def _dispatch(args: argparse.Namespace, source: SourceFile, options: Options) ->
 
 def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> int:
     from . import driver
+    from .outfiles import check_output, write_output
 
     target = _target(args)
     protected = [] if args.source == STDIN_PATH else [args.source]
     to_file = args.output if args.output not in (None, STDIN_PATH) else None
-    from .outfiles import check_output
-
     for path in (to_file, args.html):
         if path:
             check_output(path, protected)  # before any work, and before writing anything
@@ -323,8 +322,6 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
         return 0
     code = driver.generate(analysis, target, args.tile, offload=not args.no_offload)
     if to_file:
-        from .outfiles import write_output
-
         write_output(to_file, code, protected)
         stem = Path(to_file).stem
         if to_file.endswith(".py") and driver.shadows_a_module(stem):
