@@ -93,6 +93,26 @@ def test_main_reads_documented_input_and_prints_outputs(tmp_path):
 
 
 @needs_gxx
+def test_main_fails_when_its_outputs_cannot_be_written(tmp_path):
+    """A closed stdout: main() must not end as a success with its OUTPUT arrays lost."""
+    import subprocess
+
+    _, code = _generate(EXAMPLES / "kernels" / "vector_add.bas")
+    source = tmp_path / "vector_add.cu"
+    source.write_text(code)
+    exe = build_cpu(source)
+    result = subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", str(exe)],
+        input="3\n1 2 3\n4 5 6\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert result.stderr == "vector_add: cannot write the OUTPUT arrays to stdout\n"
+
+
+@needs_gxx
 def test_main_reports_missing_input(tmp_path):
     _, code = _generate(EXAMPLES / "kernels" / "vector_add.bas")
     source = tmp_path / "vector_add.cu"
