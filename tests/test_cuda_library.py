@@ -110,6 +110,26 @@ def test_main_reads_documented_input_and_prints_outputs(tmp_path):
 
 
 @needs_gxx
+def test_main_fails_when_its_outputs_cannot_be_written(tmp_path):
+    """A closed stdout: main() must not end as a success with its OUTPUT arrays lost."""
+    import subprocess
+
+    _, code = _generate(EXAMPLES / "kernels" / "vector_add.bas")
+    source = tmp_path / "vector_add.cu"
+    source.write_text(code)
+    exe = build_cpu(source)
+    result = subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", str(exe)],
+        input="3\n1 2 3\n4 5 6\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert result.stderr == "vector_add: cannot write the OUTPUT arrays to stdout\n"
+
+
+@needs_gxx
 def test_main_reports_missing_input(tmp_path):
     _, code = _generate(EXAMPLES / "kernels" / "vector_add.bas")
     source = tmp_path / "vector_add.cu"
@@ -129,6 +149,29 @@ def test_f64_precision_and_sizes_reach_the_self_test(tmp_path):
     result = run_cuda_program(code, "gemm", "cpu", args=["M=130", "N=70", "K=33"])
     assert result.returncode == 0, result.stdout + result.stderr
     assert "M=130, N=70, K=33" in result.stdout and "verification: PASSED" in result.stdout
+
+
+def test_tabs_in_the_quoted_source_read_back_as_white_space():
+    """The self-test reparses the BASIC quoted in the .cu: a TAB there was a "?", which
+    made --run and --check of a program with a TAB fail for CUDA only."""
+    text = (EXAMPLES / "kernels" / "vector_add.bas").read_text()
+    text = text.replace("60 LET C(BID) = A(BID) + B(BID)", "60\tLET C(BID) = A(BID)\t+ B(BID)")
+    analysis = driver.front_end(SourceFile("tabs.bas", text), Options())
+    source, _ = basic_source_of(driver.generate(analysis, "cuda"))
+    assert "60      LET C(BID) = A(BID)     + B(BID)" in source  # tab stops of 8
+    assert driver.kernel_program(analysis) is not None  # the original parses...
+    from transpiler.selftest import kernel_program_from_text
+
+    assert kernel_program_from_text(source, "tabs").outputs == ["C"]  # ...and so does the copy
+
+
+@needs_gxx
+def test_a_kernel_program_with_tabs_checks_on_the_cpu():
+    text = (EXAMPLES / "kernels" / "vector_add.bas").read_text().replace("60 LET", "60\tLET")
+    analysis = driver.front_end(SourceFile("tabs.bas", text), Options())
+    report = io.StringIO()
+    assert driver.check(analysis, driver.generate(analysis, "cuda"), "cuda", "cpu", out=report) == 0
+    assert report.getvalue().splitlines()[-1].startswith("verification: PASSED")
 
 
 @needs_gxx

@@ -41,6 +41,19 @@ def test_dim_bound_below_option_base():
     ]
 
 
+def test_dim_bounds_with_too_many_elements_are_refused_when_compiling():
+    # 2**28 elements at most, as the runtimes refuse when a DIM with computed bounds runs.
+    too_many = "too many elements (at most 268435456)"
+    assert errors_of("10 DIM A(1E9)\n20 END\n") == [
+        (1, 8, f"invalid DIM bound A(1E9): {too_many}")
+    ]
+    assert errors_of("10 DIM A(1E400), B(20000, 20000)\n20 END\n") == [
+        (1, 8, f"invalid DIM bound A(1E400): {too_many}"),
+        (1, 18, f"invalid DIM bound B(20000,20000): {too_many}"),
+    ]
+    assert analysis_of("10 DIM A(268435455)\n20 END\n").arrays["A"].extents == (2**28,)
+
+
 def test_dim_twice_and_dim_after_use():
     assert errors_of("10 DIM A(3)\n20 DIM A(4)\n30 END\n") == [
         (2, 8, "array A dimensioned twice (first at line 10)")

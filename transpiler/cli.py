@@ -4,18 +4,41 @@ Every diagnostic about the user's program is printed as `file:line:col: error: .
 with the source line and a caret, exit status 1.  A bug in basic2tile is printed as
 `internal error` with the location being processed, exit status 2.  Never a traceback
 (set BASIC2TILE_TRACEBACK=1 to see one when debugging basic2tile itself).
+
+Option values are checked when the arguments are parsed (argparse: the usage line, exit
+status 2).  As a Unix tool: `-` reads the program from stdin and `-o -` writes to
+stdout; a reader that goes away (`| head`) ends the command silently with status 141,
+as SIGPIPE ends a C tool; Ctrl-C and SIGTERM stop the generated program of --run or
+--check too, remove the temporary files and end with one line and status 130 or 143;
+a closed or full standard output is an error (process.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import re
+import signal
 import sys
 from pathlib import Path
 
 from . import __version__
-from .errors import BasicError, CompileErrors, Coord, InternalError, SourceFile, current_coord
-from .options import Options
+from .errors import (
+    STDIN_PATH,
+    BasicError,
+    CompileErrors,
+    Coord,
+    InternalError,
+    SourceFile,
+    current_coord,
+)
+from .options import Options, parse_size
+
+# cuTile rejects tiles of more than 2**24 elements.
+MAX_TILE_ELEMENTS = 1 << 24
+# Exit statuses of a command ended by these signals, as a shell reports them.
+INTERRUPTED, BROKEN_PIPE, TERMINATED = 128 + 2, 128 + 13, 128 + 15
 
 
 def build_arg_parser() -> argparse.ArgumentParser:
@@ -24,8 +47,10 @@ def build_arg_parser() -> argparse.ArgumentParser:
         description="Translate BASIC to cuTile Python (.py) or CUDA C++ (.cu), or run it.",
     )
     p.add_argument("--version", action="version", version=f"basic2tile {__version__}")
-    p.add_argument("source", metavar="PROG.bas", help="the BASIC program")
-    p.add_argument("-o", "--output", metavar="OUT", help="write generated code (.py or .cu)")
+    p.add_argument("source", metavar="PROG.bas", help="the BASIC program (- reads stdin)")
+    p.add_argument(
+        "-o", "--output", metavar="OUT", help="write generated code (.py or .cu; - for stdout)"
+    )
     p.add_argument(
         "--target",
         choices=("cutile", "cuda"),
@@ -33,7 +58,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--interpret", action="store_true", help="run with the reference interpreter")
-    mode.add_argument("--run", action="store_true", help="translate, then run the generated program")
+    mode.add_argument(
+        "--run", action="store_true", help="translate, then run the generated program"
+    )
     mode.add_argument(
         "--check",
         action="store_true",
@@ -47,7 +74,12 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--html", metavar="REPORT.html", help="write a side-by-side review page")
     p.add_argument("--device", choices=("cpu", "gpu"), help="where --run/--check execute kernels")
-    p.add_argument("--arch", default="sm_90", help="GPU architecture for --emit (default sm_90)")
+    p.add_argument(
+        "--arch",
+        type=_arch,
+        default="sm_90",
+        help="GPU architecture for --emit, sm_80 or later (default sm_90)",
+    )
     p.add_argument(
         "--std",
         choices=("extended", "ecma55"),
@@ -55,9 +87,21 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="language level: extended (default) or strict ECMA-55 Minimal BASIC",
     )
     p.add_argument("--precision", choices=("f32", "f64"), help="numeric element type")
-    p.add_argument("--max-steps", type=int, metavar="N", help="stop the interpreter after N statements")
+    p.add_argument(
+        "--max-steps",
+        type=_positive_int,
+        metavar="N",
+        help="stop the interpreter after N statements (--interpret, --check)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="stop the generated program of --run or --check after SECONDS",
+    )
     p.add_argument(
         "--tile",
+        type=_tile,
         metavar="T|TxT",
         help="tile shape for offloaded loops (powers of two), e.g. 256 or 32x32",
     )
@@ -66,6 +110,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--size",
+        type=_size,
         action="append",
         default=[],
         metavar="NAME=VALUE",
@@ -74,8 +119,106 @@ def build_arg_parser() -> argparse.ArgumentParser:
     return p
 
 
+# ---------------------------------------------------------------------- option values
+
+
+def _arch(text: str) -> str:
+    match = re.fullmatch(r"sm_(\d{2,3})[af]?", text)
+    if not match or int(match.group(1)) < 80:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a GPU architecture of compute capability 8.0 or later "
+            "(e.g. sm_80, sm_90, sm_90a, sm_100)"
+        )
+    return text
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
+def _tile(text: str) -> tuple[int, ...]:
+    try:
+        shape = tuple(int(part) for part in text.lower().split("x"))
+    except ValueError:
+        shape = ()
+    if not shape or len(shape) > 2 or any(n < 1 or n & (n - 1) for n in shape):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected a power of two or two of them, e.g. 256 or 32x32"
+        )
+    if math.prod(shape) > MAX_TILE_ELEMENTS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a tile has at most {MAX_TILE_ELEMENTS} (2**24) elements"
+        )
+    return shape
+
+
+def _size(text: str) -> tuple[str, int | float]:
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _target(args: argparse.Namespace) -> str:
+    if args.target:
+        return args.target
+    return "cuda" if args.output and args.output.endswith(".cu") else "cutile"
+
+
+def _check_combinations(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Options that make no sense together: a usage error rather than one ignored."""
+    if args.max_steps is not None and args.run:
+        parser.error(
+            "--max-steps counts the interpreter's statements (--interpret, --check); "
+            "limit --run with --timeout SECONDS"
+        )
+    if args.timeout is not None and not (args.run or args.check):
+        parser.error("--timeout limits the generated program of --run or --check")
+    if args.emit:
+        wanted = "cuda" if args.emit == "ptx" else "cutile" if args.emit == "tileir" else None
+        if wanted and _target(args) != wanted:
+            parser.error(f"--emit {args.emit} is for --target {wanted}")
+        if args.output == STDIN_PATH:
+            parser.error("--emit writes its files beside -o, which cannot be - (stdout)")
+    if args.html == STDIN_PATH:
+        parser.error("--html needs a file name")
+    if args.output and args.html and os.path.realpath(args.output) == os.path.realpath(args.html):
+        parser.error("-o and --html name the same file")
+
+
+# ---------------------------------------------------------------------- main
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_arg_parser().parse_args(argv)
+    from .process import reopen_closed_standard_streams, sigterm_raises
+
+    reopen_closed_standard_streams()
+    parser = build_arg_parser()
+    args = parser.parse_args(argv)
+    _check_combinations(parser, args)
+    with sigterm_raises():
+        return _main(args)
+
+
+def _main(args: argparse.Namespace) -> int:
+    from .process import ChildTimeout, Terminated
+
     source: SourceFile | None = None
     try:
         try:
@@ -84,7 +227,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.source}: error: cannot read: {exc.strerror}", file=sys.stderr)
             return 1
         options = Options(std=args.std, precision=args.precision, max_steps=args.max_steps)
-        return _dispatch(args, source, options)
+        status = _dispatch(args, source, options)
+        sys.stdout.flush()  # a full disk or a closed stdout must fail here, not at exit
+        return status
     except CompileErrors as errs:
         print(errs.render(source), file=sys.stderr)
         return 1
@@ -94,11 +239,22 @@ def main(argv: list[str] | None = None) -> int:
     except BasicError as err:
         print(err.render(source), file=sys.stderr)
         return 1
+    except ChildTimeout as exc:
+        name = source.name if source else args.source
+        print(f"{name}: error: the generated program {exc} (--timeout)", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("basic2tile: interrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED
+    except Terminated:
+        print("basic2tile: terminated", file=sys.stderr)
+        return TERMINATED
     except BrokenPipeError:
-        # `basic2tile prog.bas --interpret | head` must not print a traceback.
+        _silence_stdout()
+        return BROKEN_PIPE
+    except OSError as exc:
+        # A stream or file the system would not read or write: not a bug of ours.
+        print(f"basic2tile: error: {_os_error_text(exc)}", file=sys.stderr)
         _silence_stdout()
         return 1
     except Exception as exc:  # noqa: BLE001 - the CLI must never show a traceback
@@ -113,82 +269,106 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def _os_error_text(exc: OSError) -> str:
+    from .runtime.command import stream_error_text
+
+    if exc.filename:
+        return f"{exc.filename}: {exc.strerror}"
+    if exc.errno is not None and exc.strerror:
+        return stream_error_text(exc)  # only the standard streams have no file name
+    return str(exc)
+
+
 def _silence_stdout() -> None:
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    """Point stdout at /dev/null, so that flushing it at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the rest of the process
 
 
 def _dispatch(args: argparse.Namespace, source: SourceFile, options: Options) -> int:
-    from . import driver
+    from .passes.expression_depth import deep_recursion
 
-    if args.output and Path(args.output).resolve() == Path(args.source).resolve():
-        raise BasicError(
-            "refusing to overwrite the input file (-o names the source)", Coord(args.source, 0, 0)
-        )
-    target = args.target or ("cuda" if args.output and args.output.endswith(".cu") else "cutile")
-    tile = _parse_tile(args.tile, source) if args.tile else None
-    sizes = _parse_sizes(args.size, source)
+    with deep_recursion():  # --explain and --html walk expressions too
+        return _modes(args, source, options)
+
+
+def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> int:
+    from . import driver
+    from .outfiles import check_output, write_output
+
+    target = _target(args)
+    protected = [] if args.source == STDIN_PATH else [args.source]
+    to_file = args.output if args.output not in (None, STDIN_PATH) else None
+    for path in (to_file, args.html):
+        if path:
+            check_output(path, protected)  # before any work, and before writing anything
+    sizes = dict(args.size)
     analysis = driver.front_end(source, options)
+    if sizes and analysis.kind != "kernel":
+        raise BasicError(
+            "--size gives INPUT scalars of cuTile BASIC kernel programs; this program reads "
+            "its INPUT from stdin",
+            Coord(source.name, 0, 0),
+        )
     if args.interpret:
         return driver.interpret(analysis, sizes=sizes)
     if args.explain:
         from .explain import explain
 
-        print(explain(analysis, tile=tile, offload=not args.no_offload))
+        print(explain(analysis, tile=args.tile, offload=not args.no_offload))
         return 0
-    code = driver.generate(analysis, target, tile, offload=not args.no_offload)
-    if args.output:
-        try:
-            driver.write_atomically(args.output, code)
-        except OSError as exc:
-            raise BasicError(f"cannot write {args.output}: {exc.strerror}", Coord(args.output, 0, 0)) from None
-        stem = Path(args.output).stem
-        if args.output.endswith(".py") and driver.shadows_a_module(stem):
+    code = driver.generate(analysis, target, args.tile, offload=not args.no_offload)
+    if to_file:
+        write_output(to_file, code, protected)
+        stem = Path(to_file).stem
+        if to_file.endswith(".py") and driver.shadows_a_module(stem):
             print(
-                f"basic2tile: warning: {args.output} has the name of the Python module "
+                f"basic2tile: warning: {to_file} has the name of the Python module "
                 f"'{stem}': run as a script it would hide that module; choose another name",
                 file=sys.stderr,
             )
     if args.html:
         from .report import write_report
 
-        write_report(analysis, args.html, tile=tile)
+        write_report(analysis, args.html, tile=args.tile, protected=protected)
     if args.emit:
-        for path in driver.emit_binaries(analysis, code, target, args.emit, args.arch, args.output):
+        for path in driver.emit_binaries(
+            analysis, code, target, args.emit, args.arch, to_file, protected
+        ):
             print(f"wrote {path}", file=sys.stderr)
         return 0
     if args.run:
         sys.stdout.flush()
-        return driver.run(analysis, code, target, args.device, sizes=sizes, capture=False).returncode
+        result = driver.run(
+            analysis, code, target, args.device, sizes=sizes, capture=False, timeout=args.timeout
+        )
+        # What was captured (a CUDA kernel program's self-test report) is shown here.
+        if result.stdout:
+            sys.stdout.write(result.stdout)
+        if result.stderr:
+            sys.stderr.write(result.stderr)
+        return _child_status(result.returncode)
     if args.check:
-        return driver.check(analysis, code, target, args.device, sizes=sizes, out=sys.stdout)
-    if not args.output and not args.html:
+        return driver.check(
+            analysis, code, target, args.device, sizes=sizes, out=sys.stdout, timeout=args.timeout
+        )
+    if args.output == STDIN_PATH or (not args.output and not args.html):
         sys.stdout.write(code)
     return 0
 
 
-def _parse_tile(text: str, source: SourceFile) -> tuple[int, ...]:
-    try:
-        shape = tuple(int(part) for part in text.lower().split("x"))
-    except ValueError:
-        shape = ()
-    if not shape or len(shape) > 2 or any(n < 1 or n & (n - 1) for n in shape):
-        raise BasicError(
-            f"--tile {text}: expected a power of two or two of them, e.g. 256 or 32x32",
-            Coord(source.name, 0, 0),
+def _child_status(returncode: int) -> int:
+    """The exit status of --run: the program's own, or 128 + N when signal N ended it
+    (told on stderr unless the user or a closed pipe sent it)."""
+    from .process import exit_status
+
+    if returncode < 0 and -returncode not in (signal.SIGINT, signal.SIGPIPE, signal.SIGTERM):
+        name = signal.Signals(-returncode).name if -returncode in signal.valid_signals() else ""
+        print(
+            f"basic2tile: the generated program was killed by signal {name or -returncode}",
+            file=sys.stderr,
         )
-    return shape
-
-
-def _parse_sizes(items: list[str], source: SourceFile) -> dict[str, float]:
-    sizes: dict[str, float] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        try:
-            number = float(value)
-        except ValueError:
-            sep = ""
-        if not sep or not name.strip():
-            raise BasicError(f"--size {item}: expected NAME=VALUE", Coord(source.name, 0, 0))
-        sizes[name.strip().upper()] = int(number) if number == int(number) else number
-    return sizes
+    return exit_status(returncode)

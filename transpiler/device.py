@@ -22,11 +22,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .runtime.command import DeviceError  # generated programs report it as one line
+
 _ENV = "BASIC2TILE_DEVICE"
-
-
-class DeviceError(RuntimeError):
-    pass
 
 
 def select(device: str | None = None, *, quiet: bool = False) -> "Device":

@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 import gc
 import os
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -31,7 +30,9 @@ from .options import Options
 
 
 def _gc_paused(step):
-    """Run a compiling step with the cyclic garbage collector paused.  What the steps
+    """Run a compiling step with the cyclic garbage collector paused, and with a
+    recursion limit that fits the deepest expression the front end accepts (the passes
+    and printers recurse over expressions: passes/expression_depth.py).  What the steps
     build (trees, analyses, IR, text) stays alive until the step ends, so collections
     would only re-scan an ever larger heap: for a 10,000-line program they cost about a
     third of the time of structuring, offloading and printing.  Whatever garbage the
@@ -39,10 +40,13 @@ def _gc_paused(step):
 
     @functools.wraps(step)
     def paused(*args, **kwargs):
+        from .passes.expression_depth import deep_recursion
+
         enabled = gc.isenabled()
         gc.disable()
         try:
-            return step(*args, **kwargs)
+            with deep_recursion():
+                return step(*args, **kwargs)
         finally:
             if enabled:
                 gc.enable()
@@ -70,16 +74,20 @@ def interpret(
     sizes: dict | None = None,
 ) -> int:
     """Run with the reference interpreter; returns the exit status."""
+    from .passes.expression_depth import deep_recursion
+
     if analysis.kind == "kernel":
-        return _interpret_kernel_program(analysis, sizes, stdout or sys.stdout)
+        with deep_recursion():
+            return _interpret_kernel_program(analysis, sizes, stdout or sys.stdout)
     from .interpreter import run_program
 
-    return run_program(
-        analysis,
-        stdin=stdin or sys.stdin,
-        stdout=stdout or sys.stdout,
-        stderr=stderr or sys.stderr,
-    )
+    with deep_recursion():  # compiling the program walks its expressions
+        return run_program(
+            analysis,
+            stdin=stdin or sys.stdin,
+            stdout=stdout or sys.stdout,
+            stderr=stderr or sys.stderr,
+        )
 
 
 def program_name(source: SourceFile) -> str:
@@ -88,6 +96,7 @@ def program_name(source: SourceFile) -> str:
     return ident if ident and not ident[0].isdigit() else f"prog_{ident}"
 
 
+@_gc_paused
 def kernel_program(analysis):
     from .passes.kernel_dialect import analyze_kernel_program
 
@@ -129,32 +138,6 @@ def generate(analysis, target: str, tile: tuple[int, ...] | None = None, offload
     return generate_cuda_program(host_program(analysis, tile, offload))
 
 
-def write_atomically(path: str | Path, text: str) -> None:
-    """Write via a temporary file in the same folder and rename, so a failure never
-    leaves a half-written output (and never touches the input)."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.chmod(tmp, _new_file_mode(path))
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _new_file_mode(path: Path) -> int:
-    """An existing file keeps its mode; a new one gets the usual 0666 minus umask."""
-    try:
-        return path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
 @dataclass
 class RunResult:
     returncode: int
@@ -186,9 +169,12 @@ def run_generated_python(
     stdin: str | None = None,
     args: list[str] | None = None,
     capture: bool = True,
+    timeout: float | None = None,
 ) -> RunResult:
     """Run a generated cuTile Python module as a script (kernels need a real file).
     Without `capture`, the program talks to this process's terminal directly."""
+    from .process import run_child
+
     with tempfile.TemporaryDirectory(prefix="b2t-run-") as tmp:
         path = Path(tmp) / f"{script_name(name)}.py"
         path.write_text(code, encoding="utf-8")
@@ -197,14 +183,14 @@ def run_generated_python(
             env["BASIC2TILE_DEVICE"] = device
         env.setdefault("CUDA_TILE_CACHE_DIR", str(Path(tmp) / "cache"))
         env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent.parent)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
-        proc = subprocess.run(
+        proc = run_child(
             [sys.executable, str(path), *(args or [])],
             input=stdin,
-            capture_output=capture,
-            text=True,
+            capture=capture,
             env=env,
+            timeout=timeout,
         )
-    return RunResult(proc.returncode, proc.stdout or "", proc.stderr or "")
+    return RunResult(proc.returncode, proc.stdout, proc.stderr)
 
 
 def run(
@@ -215,21 +201,48 @@ def run(
     sizes: dict | None = None,
     stdin: str | None = None,
     capture: bool = True,
+    timeout: float | None = None,
 ) -> RunResult:
-    """Run generated code: a legacy program as a program, a kernel program's self-test."""
+    """Run generated code: a legacy program as a program, a kernel program's self-test.
+    `timeout`: seconds the program may run (process.ChildTimeout after that)."""
     name = program_name(analysis.source)
-    args = [f"{k}={v}" for k, v in (sizes or {}).items()] if analysis.kind == "kernel" else []
+    args = []
+    if analysis.kind == "kernel":
+        from .selftest import default_scalars
+
+        default_scalars(kernel_program(analysis), sizes)  # located errors for bad sizes
+        args = [f"{k}={v}" for k, v in (sizes or {}).items()]
+    if device == "gpu":
+        _require_gpu()
     if target == "cutile":
-        return run_generated_python(code, name, device, stdin, args, capture)
+        return run_generated_python(code, name, device, stdin, args, capture, timeout)
     from .backends.cuda import run_cuda_program
 
-    return run_cuda_program(code, name, device, stdin, args, capture)
+    return run_cuda_program(code, name, device, stdin, args, capture, timeout)
 
 
-def check(analysis, code: str, target: str, device: str | None, sizes: dict | None = None, out: TextIO = sys.stdout) -> int:
-    """Run the generated program and the interpreter; 0 if they agree, 1 with a diff."""
+def _require_gpu() -> None:
+    from .device import gpu_unavailable_reason
+
+    reason = gpu_unavailable_reason()
+    if reason is not None:
+        raise BasicError(f"--device gpu: no usable GPU ({reason})", Coord("basic2tile", 0, 0))
+
+
+def check(
+    analysis,
+    code: str,
+    target: str,
+    device: str | None,
+    sizes: dict | None = None,
+    out: TextIO = sys.stdout,
+    timeout: float | None = None,
+) -> int:
+    """Run the generated program and the interpreter; 0 if they agree, 1 with a diff.
+    When the interpreter stops at its step limit (--max-steps) there is nothing to
+    compare: the error is raised and the generated program is not run."""
     if analysis.kind == "kernel":
-        result = run(analysis, code, target, device, sizes)
+        result = run(analysis, code, target, device, sizes, timeout=timeout)
         out.write(result.stdout)
         if result.stderr:
             sys.stderr.write(result.stderr)
@@ -238,14 +251,18 @@ def check(analysis, code: str, target: str, device: str | None, sizes: dict | No
 
     from .compare import compare_outputs, unified_diff
     from .errors import BasicRuntimeError
+    from .interpreter.machine import STEP_LIMIT
 
     stdin = sys.stdin.read() if not sys.stdin.isatty() else ""
     expected, errors = io.StringIO(), io.StringIO()
     try:
         status = interpret(analysis, stdin=io.StringIO(stdin), stdout=expected, stderr=errors)
-    except BasicRuntimeError:
+    except BasicRuntimeError as error:
+        if error.message.startswith(STEP_LIMIT):
+            note = "--check compares whole runs: the generated program was not run"
+            raise BasicRuntimeError(error.message, error.coord, notes=(*error.notes, note)) from None
         status = 1
-    result = run(analysis, code, target, device, stdin=stdin)
+    result = run(analysis, code, target, device, stdin=stdin, timeout=timeout)
     diffs = compare_outputs(expected.getvalue(), result.stdout, analysis.number_type)
     if status != result.returncode:
         out.write(f"exit status differs: interpreter {status}, generated {result.returncode}\n")
@@ -263,16 +280,43 @@ def check(analysis, code: str, target: str, device: str | None, sizes: dict | No
     return 0
 
 
-def emit_binaries(analysis, code: str, target: str, fmt: str, arch: str, output: str | None) -> list[Path]:
-    """Compile the generated kernels with NVIDIA's compilers (no GPU needed)."""
+# Where --emit's compilers come from when they are missing.
+NVIDIA_EXTRA = "pip install 'basic2tile[nvidia]'"
+
+
+def emit_binaries(
+    analysis, code: str, target: str, fmt: str, arch: str, output: str | None, protected=()
+) -> list[Path]:
+    """Compile the generated kernels with NVIDIA's compilers (no GPU needed) into the
+    folder of `output` (else the current one), never over a `protected` file."""
+    from .outfiles import write_output
+
     out_dir = Path(output).parent if output else Path.cwd()
+    written = []
+    with tempfile.TemporaryDirectory(prefix="b2t-emit-") as tmp:
+        try:
+            made = _compile_binaries(analysis, code, target, fmt, arch, Path(tmp))
+        except (ImportError, FileNotFoundError) as exc:
+            raise BasicError(
+                f"--emit {fmt} needs NVIDIA's compilers, which are not installed here; they "
+                f"come with the optional extra: {NVIDIA_EXTRA}",
+                Coord("basic2tile", 0, 0),
+                notes=(str(exc),),
+            ) from None
+        for path in made:
+            write_output(out_dir / path.name, path.read_bytes(), protected)
+            written.append(out_dir / path.name)
+    return written
+
+
+def _compile_binaries(analysis, code: str, target: str, fmt: str, arch: str, folder: Path) -> list[Path]:
     if target == "cutile":
         from .backends.cutile import export_kernels
 
-        return export_kernels(analysis, code, (fmt,), (arch,), out_dir, program_name(analysis.source))
+        return export_kernels(analysis, code, (fmt,), (arch,), folder, program_name(analysis.source))
     from .backends.cuda import compile_kernels
 
-    return compile_kernels(code, fmt, arch, out_dir, program_name(analysis.source))
+    return compile_kernels(code, fmt, arch, folder, program_name(analysis.source))
 
 
 def _interpret_kernel_program(analysis, sizes, out: TextIO) -> int:

@@ -11,8 +11,10 @@ and the CLI prints them; nothing in the pipeline prints a traceback.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import contextvars
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,15 +32,43 @@ class SourceFile:
 
     @classmethod
     def read(cls, path: str | Path) -> "SourceFile":
-        raw = Path(path).read_bytes()
-        # BASIC sources are ASCII in practice; decode leniently so a stray byte is a
-        # located lexical error rather than a UnicodeDecodeError.
-        return cls(str(path), raw.decode("utf-8", errors="replace"))
+        """The program in the file `path`; `-` reads it from standard input."""
+        if str(path) == STDIN_PATH:
+            stdin = sys.stdin
+            raw = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
+            return cls.decode(STDIN_NAME, raw)
+        return cls.decode(str(path), Path(path).read_bytes())
+
+    @classmethod
+    def decode(cls, name: str, raw: bytes) -> "SourceFile":
+        """BASIC sources are ASCII in practice; UTF-8 is decoded leniently (a stray byte is
+        a located lexical error, not a UnicodeDecodeError) and its byte-order mark, which
+        Windows editors write, is dropped.  UTF-16 and UTF-32 text is refused by name."""
+        for mark, encoding in _WIDE_MARKS:
+            if raw.startswith(mark):
+                raise BasicError(
+                    f"the file is {encoding} text: save it as UTF-8 or ASCII", Coord(name, 0, 0)
+                )
+        if raw.startswith(codecs.BOM_UTF8):
+            raw = raw[len(codecs.BOM_UTF8) :]
+        return cls(name, raw.decode("utf-8", errors="replace"))
 
     def line_text(self, line: int) -> str | None:
         if 1 <= line <= len(self.lines):
             return self.lines[line - 1]
         return None
+
+
+STDIN_PATH = "-"  # the program path that means standard input
+STDIN_NAME = "<stdin>"  # ... and its name in diagnostics
+# Byte-order marks of the encodings that are not ASCII-compatible (UTF-32 LE first: its
+# mark starts with UTF-16 LE's).
+_WIDE_MARKS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
 
 
 @dataclass(frozen=True, slots=True)

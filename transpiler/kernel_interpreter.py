@@ -51,6 +51,11 @@ NP_TYPES = {
 MAX_WHILE_ITERATIONS = 10_000_000
 
 
+def extent_value(expr: ast.Expr, scalars: dict[str, int | float]) -> float:
+    """The value of a DIM size expression, given the INPUT scalars (not yet an int)."""
+    return float(_Block(None, scalars, {}, {}).eval(expr))
+
+
 def _sign(x):
     """SGN: 1, 0 or -1, and 0 for NaN (NVIDIA's select of two ordered comparisons)."""
     return np.sign(np.nan_to_num(x, nan=0.0)) if np.asarray(x).dtype.kind == "f" else np.sign(x)
@@ -76,9 +81,8 @@ PAIRWISE = {"MAX": np.greater, "MIN": np.less}
 
 
 def evaluate_extent(expr: ast.Expr, scalars: dict[str, int | float]) -> int:
-    """The value of a DIM size expression, given the INPUT scalars."""
-    value = _Block(None, scalars, {}, {}).eval(expr)
-    return int(value)
+    """The number of elements of a DIM size expression, given the INPUT scalars."""
+    return int(extent_value(expr, scalars))
 
 
 def array_shapes(kp: KernelProgram, scalars: dict[str, int | float]) -> dict[str, tuple[int, ...]]:

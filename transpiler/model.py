@@ -30,6 +30,12 @@ NumberType = Literal["f32", "f64"]
 # The bounds of an array that is used without DIM (ECMA-55 8.4: 10 in each dimension).
 IMPLICIT_UPPER_BOUND = 10
 
+# How many FOR, WHILE and IF blocks may nest as Python blocks in generated code (the
+# interpreter's and the Python backend's).  CPython allows 20 nested loops in a function
+# and 100 levels of indentation; deeper BASIC nests keep their inner levels as Python
+# blocks and run the outer ones as explicit jumps (any nesting works, only slower).
+MAX_BLOCK_DEPTH = 16
+
 
 def type_of_name(name: str) -> ValueType:
     """The type a variable, array or function name declares by its suffix."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -24,3 +26,22 @@ class Options:
     @property
     def strict(self) -> bool:
         return self.std == "ecma55"
+
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def parse_size(text: str) -> tuple[str, int | float]:
+    """`N=1000` (an INPUT scalar of a kernel program) as ("N", 1000); ValueError with the
+    reason for anything else.  The value is a finite number; integers stay ints."""
+    name, sep, value = text.partition("=")
+    name = name.strip()
+    if not sep or not _NAME.fullmatch(name):
+        raise ValueError(f"expected NAME=VALUE, e.g. N=1000, not {text!r}")
+    try:
+        number = float(value)
+    except ValueError:
+        raise ValueError(f"{name}: {value.strip()!r} is not a number") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{name}: the value must be a finite number, not {value.strip()}")
+    return name.upper(), int(number) if number.is_integer() else number

@@ -120,10 +120,11 @@ def build_report(analysis, tile=None) -> str:
     )
 
 
-def write_report(analysis, path, tile=None) -> None:
-    from .driver import write_atomically
+def write_report(analysis, path, tile=None, protected=()) -> None:
+    """Write the page to `path`, never over a `protected` file (outfiles.py)."""
+    from .outfiles import write_output
 
-    write_atomically(path, build_report(analysis, tile))
+    write_output(path, build_report(analysis, tile), protected)
 
 
 __all__ = ["build_report", "write_report", "Token"]

@@ -7,6 +7,7 @@ Used by `python generated.py` (the module's self-test), `basic2tile prog.bas --r
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -14,10 +15,12 @@ import numpy as np
 
 from . import ast
 from .builtins import BUILTINS
-from .errors import SourceFile
-from .kernel_interpreter import NP_TYPES, array_shapes, run_kernel_program
-from .options import Options
+from .errors import BasicError, BasicRuntimeError, SourceFile
+from .kernel_interpreter import NP_TYPES, array_shapes, extent_value, run_kernel_program
+from .options import Options, parse_size
 from .passes.kernel_dialect import KernelProgram, analyze_kernel_program
+from .runtime.command import run_command
+from .runtime.limits import TOO_MANY_ELEMENTS
 
 # Relative tolerance per element type when comparing with the reference interpreter.
 TOLERANCE = {"f16": 2e-2, "bf16": 2e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0, "i64": 0.0}
@@ -75,7 +78,9 @@ def whole_tile_sizes(kp: KernelProgram) -> set[str]:
 def default_scalars(kp: KernelProgram, given: dict[str, float] | None = None) -> dict[str, float]:
     """INPUT scalar values: those given, else sizes of 2.5 tiles (to exercise the masked
     edge tiles) for scalars that size arrays, or 3 whole tiles where the program counts
-    tiles with `INT(N / tile)`; 1.5 or 3 for the other scalars."""
+    tiles with `INT(N / tile)`; 1.5 or 3 for the other scalars.  A located
+    BasicRuntimeError for a given name that is not an INPUT scalar, or for values that
+    give an array a negative or too large DIM."""
     given = dict(given or {})
     whole = whole_tile_sizes(kp)
     values: dict[str, float] = {}
@@ -95,10 +100,36 @@ def default_scalars(kp: KernelProgram, given: dict[str, float] | None = None) ->
         else:
             values[name] = 3 if scalar.dtype in ("i32", "i64") else 1.5
     if given:
-        raise ValueError("not an INPUT scalar of this program: " + ", ".join(sorted(given)))
+        known = ", ".join(kp.scalars) or "none"
+        raise BasicRuntimeError(
+            f"not an INPUT scalar of this program: {', '.join(sorted(given))} "
+            f"(its INPUT scalars: {known})",
+            next((s.coord for s in kp.scalars.values()), kp.coord),
+        )
+    _check_extents(kp, values)
     return values
 
 
+def _check_extents(kp: KernelProgram, scalars: dict[str, float]) -> None:
+    """Every DIM extent a whole number of elements from 0 up, and no array larger than
+    the BASIC runtime allows."""
+    shown = ", ".join(f"{k}={v}" for k, v in scalars.items())
+    for name, array in kp.arrays.items():
+        count = 1
+        for extent in array.extents:
+            value = extent_value(extent, scalars)
+            if not (math.isfinite(value) and value >= 0):
+                raise BasicRuntimeError(
+                    f"with {shown}, an extent of {name} is {value:g}: DIM extents must be "
+                    "0 or more",
+                    array.coord,
+                )
+            count *= int(value)
+        if count > TOO_MANY_ELEMENTS:
+            raise BasicRuntimeError(
+                f"with {shown}, {name} has {count} elements, more than {TOO_MANY_ELEMENTS}",
+                array.coord,
+            )
 
 
 def needs_positive_inputs(kp: KernelProgram) -> bool:
@@ -189,20 +220,27 @@ def summary(kp: KernelProgram, outputs: dict[str, np.ndarray]) -> str:
 
 
 def parse_sizes(argv: list[str]) -> dict[str, float]:
-    sizes = {}
-    for arg in argv:
-        name, sep, value = arg.partition("=")
-        if not sep:
-            raise ValueError(f"expected NAME=VALUE, got {arg!r}")
-        sizes[name.strip().upper()] = float(value) if "." in value else int(value)
-    return sizes
+    """`N=1000 M=64` as {"N": 1000, "M": 64}; ValueError for anything else."""
+    return dict(parse_size(arg) for arg in argv)
 
 
 def main(module, argv: list[str]) -> int:
-    """Self-test of a generated kernel module: `python module.py [N=1000 ...]`."""
+    """Self-test of a generated kernel module: `python module.py [N=1000 ...]`, as a
+    command (runtime/command.py); bad sizes are one located error line."""
     name = Path(module.__file__).stem if module.__name__ == "__main__" else module.__name__
+    return run_command(_self_test, name, module, name, argv)
+
+
+def _self_test(module, name: str, argv: list[str]) -> int:
     kp = kernel_program_from_text(module.BASIC_SOURCE, name)
-    scalars = default_scalars(kp, parse_sizes(argv))
+    try:
+        scalars = default_scalars(kp, parse_sizes(argv))
+    except ValueError as error:
+        print(f"{name}: error: {error}", file=sys.stderr)
+        return 1
+    except BasicError as error:
+        print(error, file=sys.stderr)
+        return 1
     inputs = make_inputs(kp, scalars)
     got = run_generated(module, kp, scalars, inputs)
     want = run_kernel_program(kp, scalars, inputs)

@@ -158,6 +158,10 @@ int main() {
   std::printf("P 1 %d\n", p_len);
   for (const auto& element : p)
     std::printf("%.17g\n", element);
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {  // closed or full: not a success
+    std::fprintf(stderr, "dot_blocks: cannot write the OUTPUT arrays to stdout\n");
+    return EXIT_FAILURE;
+  }
   return 0;
 }
 #endif

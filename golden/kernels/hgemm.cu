@@ -238,6 +238,10 @@ int main() {
   std::printf("C 2 %d %d\n", c_rows, c_cols);
   for (const auto& element : c)
     std::printf("%.17g\n", static_cast<double>(element));
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {  // closed or full: not a success
+    std::fprintf(stderr, "hgemm: cannot write the OUTPUT arrays to stdout\n");
+    return EXIT_FAILURE;
+  }
   return 0;
 }
 #endif

@@ -182,6 +182,10 @@ int main() {
   std::printf("Y 2 %d %d\n", y_rows, y_cols);
   for (const auto& element : y)
     std::printf("%.17g\n", static_cast<double>(element));
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {  // closed or full: not a success
+    std::fprintf(stderr, "softmax_rows: cannot write the OUTPUT arrays to stdout\n");
+    return EXIT_FAILURE;
+  }
   return 0;
 }
 #endif

@@ -122,6 +122,10 @@ int main() {
   std::printf("C 1 %d\n", c_len);
   for (const auto& element : c)
     std::printf("%.17g\n", static_cast<double>(element));
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {  // closed or full: not a success
+    std::fprintf(stderr, "vector_add: cannot write the OUTPUT arrays to stdout\n");
+    return EXIT_FAILURE;
+  }
   return 0;
 }
 #endif

@@ -363,6 +363,6 @@ int main() {
     return 1;
   }
   con.finish();
-  return 0;
+  return b2t::output_written(SOURCE_NAME) ? 0 : 1;
 }
 #endif  // __CUDACC_RTC__

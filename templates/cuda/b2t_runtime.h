@@ -28,12 +28,14 @@
 // Python runtime calls len() on text (margins, the 18-character limit, INPUT's 72).
 #pragma once
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <initializer_list>
 #include <limits>
@@ -1408,6 +1410,18 @@ inline void print_fault(const char* source_name, int line, const Fault& fault) {
   const std::string where = line > 0 ? "line " + std::to_string(line) + ": " : "";
   std::fprintf(stderr, "%s: error: %s%s\n", source_name, where.c_str(), fault.what());
   std::fflush(stderr);
+}
+
+// Whether everything printed reached stdout; if not (closed, full disk), says so on
+// stderr: the program must not end as a success.  A closed pipe ends the program by
+// SIGPIPE before this, as it ends any C tool.
+inline bool output_written(const char* source_name) {
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout))
+    return true;
+  const int error = errno;
+  std::fprintf(stderr, "%s: error: cannot write standard output%s%s\n", source_name,
+               error != 0 ? ": " : "", error != 0 ? std::strerror(error) : "");
+  return false;
 }
 
 }  // namespace b2t

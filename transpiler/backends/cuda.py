@@ -208,7 +208,9 @@ def generate_cuda_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         name=name,
         source_marker=f"{SOURCE_MARKER} ({_comment(Path(source.name).name)}{precision}):",
         source_end=SOURCE_END,
-        basic_lines=[_comment(line) for line in source.lines],
+        # Tabs as spaces (a TAB is white space to BASIC): the self-test reads the program
+        # back from these lines, and _comment would make a TAB a "?".
+        basic_lines=[_comment(line.expandtabs(8)) for line in source.lines],
         helpers=helpers,
         kernel=cuda_kernel.text,
         run_doc=_run_doc(lib),
@@ -318,21 +320,19 @@ def run_cuda_program(
     stdin: str | None = None,
     args: list[str] | None = None,
     capture: bool = True,
+    timeout: float | None = None,
 ):
     """Build and run a generated program: device "cpu" (g++ + the CUDA emulator), "gpu"
     (nvcc, then the real GPU), or None (the GPU if usable, else the CPU with a notice).
-    A kernel program runs its self-test (`args` are NAME=VALUE sizes)."""
+    A kernel program runs its self-test (`args` are NAME=VALUE sizes).  `timeout`
+    limits the run, not the build."""
     from .cuda_run import run_built, self_test
 
     device = _choose_device(device)
     source = basic_source_of(code)
     if source is not None:
-        result = self_test(code, name, device, source[0], source[1], args or [])
-        if not capture:  # --run: the report goes to the terminal, as the cuTile module's does
-            sys.stdout.write(result.stdout)
-            sys.stderr.write(result.stderr)
-        return result
-    return run_built(code, name, device, stdin, args or [], capture)
+        return self_test(code, name, device, source[0], source[1], args or [], timeout)
+    return run_built(code, name, device, stdin, args or [], capture, timeout)
 
 
 def _choose_device(device: str | None) -> str:

@@ -9,7 +9,6 @@ printing the same verification lines.
 
 from __future__ import annotations
 
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -43,19 +42,20 @@ def build(code: str, name: str, device: str, folder: Path) -> Path:
 
 
 def run_built(
-    code: str, name: str, device: str, stdin: str | None, args: list[str], capture: bool
+    code: str,
+    name: str,
+    device: str,
+    stdin: str | None,
+    args: list[str],
+    capture: bool,
+    timeout: float | None = None,
 ) -> RunResult:
+    from ..process import run_child
+
     with tempfile.TemporaryDirectory(prefix="b2t-cuda-") as tmp:
         exe = build(code, name, device, Path(tmp))
-        proc = subprocess.run(
-            [str(exe), *args],
-            input=stdin,
-            stdin=None if stdin is not None else (subprocess.DEVNULL if capture else None),
-            capture_output=capture,
-            text=True,
-            check=False,
-        )
-    return RunResult(proc.returncode, proc.stdout or "", proc.stderr or "")
+        proc = run_child([str(exe), *args], input=stdin, capture=capture, timeout=timeout)
+    return RunResult(proc.returncode, proc.stdout, proc.stderr)
 
 
 def format_inputs(kp, scalars: dict, inputs: dict) -> str:
@@ -108,7 +108,13 @@ def representable(kp, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 
 def self_test(
-    code: str, name: str, device: str, basic: str, precision: str | None, args: list[str]
+    code: str,
+    name: str,
+    device: str,
+    basic: str,
+    precision: str | None,
+    args: list[str],
+    timeout: float | None = None,
 ) -> RunResult:
     """Run a kernel program on generated data and compare with the reference interpreter."""
     from ..kernel_interpreter import run_kernel_program
@@ -124,7 +130,7 @@ def self_test(
     kp = kernel_program_from_text(basic, name, Options(precision=precision))
     scalars = default_scalars(kp, parse_sizes(args))
     inputs = representable(kp, make_inputs(kp, scalars))
-    result = run_built(code, name, device, format_inputs(kp, scalars, inputs), [], True)
+    result = run_built(code, name, device, format_inputs(kp, scalars, inputs), [], True, timeout)
     if result.returncode != 0:
         return result
     got = parse_outputs(result.stdout, kp)

@@ -33,7 +33,8 @@ from .render import render
 # What the generated module may import, by module (ABS is Python's own abs).
 _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs"} | {
     "MOD", "RANDOMIZE", "ZONE", "NUMBER", "STRING", "BasicFault", "Console", "DataPool",
-    "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "tab", "to_integer", "loop_count",
+    "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "run_command", "tab", "to_integer",
+    "loop_count",
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
@@ -78,6 +79,7 @@ class _ModulePrinter:
         expr = self.expr
         expr.need("Console")
         expr.need("BasicFault")
+        expr.need("run_command")
         uses_rnd = "RND" in expr.uses or "RANDOMIZE" in expr.uses
         if uses_rnd:
             expr.need("reset_rnd")

@@ -42,7 +42,10 @@ __all__ = ["compile_program", "run_program"]
 def compile_program(analysis: Analysis, structure: bool = True) -> CompiledSource:
     """The Python source the interpreter runs for `analysis` (also for inspection).
     `structure=False` compiles no block to a Python loop or if (see regions.py)."""
-    return Generator(analysis, find_regions(analysis, structure)).generate()
+    from ..passes.expression_depth import deep_recursion
+
+    with deep_recursion():  # the generator recurses over expressions
+        return Generator(analysis, find_regions(analysis, structure)).generate()
 
 
 def run_program(

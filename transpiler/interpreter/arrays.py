@@ -12,12 +12,12 @@ from __future__ import annotations
 import math
 
 from ..runtime import BasicFault, format_number_trimmed
+from ..runtime.limits import TOO_MANY_ELEMENTS
 
 SUBSCRIPT_OUT_OF_RANGE = "subscript out of range"
 NOT_DIMENSIONED = "array used before its DIM statement ran"
 BAD_BOUND = "invalid DIM bound"
 TOO_LARGE = "MAT result larger than the array's DIM"
-TOO_MANY_ELEMENTS = 1 << 28  # refuse arrays that would exhaust memory
 
 
 class BasicArray:

@@ -209,8 +209,8 @@ class Machine:
             self.console.finish()
             coord, notes = self.locate_traceback(exc.__traceback__)
             raise BasicRuntimeError(GOSUB_TOO_DEEP, coord, notes=notes) from None
-        except (InternalError, BasicRuntimeError):
-            raise
+        except (InternalError, BasicRuntimeError, OSError):
+            raise  # located already, or the streams failed (a closed pipe, a full disk)
         except Exception as exc:  # a bug in basic2tile: say where the program was
             self.console.finish()
             coord, _ = self.locate_traceback(exc.__traceback__)
@@ -223,7 +223,7 @@ class Machine:
 
     def _dispatch(self) -> None:
         blocks = self.blocks
-        pc = 0
+        pc = 0 if self.analysis.stmts else END  # an empty program has no block 0
         try:
             while pc >= 0:
                 pc = blocks[pc]()

@@ -14,6 +14,9 @@ A block with a leader inside (something jumps into the middle of it, from within
 leaders that they jump to, which may in turn unstructure the blocks around it; this
 repeats until nothing changes.
 
+A nest deeper than MAX_BLOCK_DEPTH (Python's limits on nested blocks) keeps its inner
+levels structured and makes the outer ones unstructured.
+
 One common jump needs no leader: a GOTO from a FOR body to the loop's own NEXT (a
 "continue") when only IF blocks lie between them; it is compiled as the NEXT's
 increment and a Python `continue`.
@@ -25,7 +28,7 @@ import bisect
 from dataclasses import dataclass, field
 
 from .. import ast
-from ..model import Analysis
+from ..model import MAX_BLOCK_DEPTH, Analysis
 from ..passes.jumps import line_refs
 
 
@@ -112,14 +115,28 @@ def _solve(analysis: Analysis, continues) -> Regions:
     while changed:
         changed = False
         ordered = sorted(leaders)
+        too_deep = _too_deep(analysis, structured)
         for opener in openers:
             if opener in structured:
                 closer = closer_of(analysis, opener)
-                if _has_leader_in(ordered, opener + 1, closer + 1):
+                if opener in too_deep or _has_leader_in(ordered, opener + 1, closer + 1):
                     structured.discard(opener)
                     leaders |= _unstructured_leaders(analysis, opener, closer)
                     changed = True
     return Regions(leaders=leaders, structured=structured)
+
+
+def _too_deep(analysis: Analysis, structured: set[int]) -> set[int]:
+    """Structured blocks with more than MAX_BLOCK_DEPTH structured levels in them
+    (themselves included): the outer levels of a deep nest, which then run as explicit
+    jumps while the inner levels stay Python blocks."""
+    height: dict[int, int] = {}  # opener -> its levels (first: the most of its children)
+    for opener in sorted(structured, reverse=True):  # inner blocks come later in the text
+        height[opener] = height.get(opener, 0) + 1
+        parent = analysis.enclosing[opener]
+        if parent in structured:
+            height[parent] = max(height.get(parent, 0), height[opener])
+    return {opener for opener, levels in height.items() if levels > MAX_BLOCK_DEPTH}
 
 
 def _path_structured(analysis: Analysis, source: int, for_index: int, structured) -> bool:

@@ -16,6 +16,7 @@ from . import (
     blocks,
     data,
     end_rules,
+    expression_depth,
     flatten,
     functions,
     jump_rules,
@@ -29,6 +30,10 @@ from . import (
 def analyze(program: ast.Program, source: SourceFile, options: Options) -> Analysis:
     analysis = Analysis(program=program, source=source, options=options)
     diags = Diagnostics()
+    # 0. no expression deeper than the engines take; the passes below recurse over
+    #    expressions, so a deeper one stops the analysis here.
+    expression_depth.run(analysis, diags)
+    diags.check()
     # 1. legacy or kernel program: decides which of the passes below apply, and the
     #    number type.
     kind.run(analysis, diags)

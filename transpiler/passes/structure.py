@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from .. import ast, hostir
 from ..builtins import effect_of
 from ..errors import InternalError
-from ..model import Analysis, type_of_name
+from ..model import MAX_BLOCK_DEPTH, Analysis, type_of_name
 from .structure_dataflow import Dataflow
 from .structure_flow import Flow
 from .structure_items import Item, ItemBuilder, Sequence
@@ -91,6 +91,64 @@ def build_host_program(analysis: Analysis) -> hostir.HostProgram:
 
 def subroutine_name(flow: Flow, entry: int) -> str:
     return "gosub_" + flow.label(entry).replace(":", "_").lstrip("_")
+
+
+# --------------------------------------------------------------------------- nesting depth
+
+# Python indentation levels that a node's body sits below the node: a dispatch loop's
+# blocks are `case`s of a `match` inside a `while True`.
+_LEVELS = {hostir.ForLoop: 1, hostir.WhileLoop: 1, hostir.If: 1, hostir.Dispatch: 3}
+_NO_BLOCK = -1
+
+
+def _bodies(node: hostir.HNode) -> list[list[hostir.HNode]]:
+    if isinstance(node, (hostir.ForLoop, hostir.WhileLoop)):
+        return [node.body]
+    if isinstance(node, hostir.If):
+        return [body for _, body in node.arms] + ([node.else_body] if node.else_body else [])
+    if isinstance(node, hostir.Dispatch):
+        return [block.body for block in node.blocks]
+    return []
+
+
+def _height(nodes: list[hostir.HNode], memo: dict[int, int]) -> int:
+    """The indentation levels of the deepest block in `nodes` (0: none)."""
+    most = 0
+    for node in nodes:
+        levels = _LEVELS.get(type(node))
+        if levels is None:
+            continue
+        if id(node) not in memo:
+            memo[id(node)] = levels + max((_height(b, memo) for b in _bodies(node)), default=0)
+        most = max(most, memo[id(node)])
+    return most
+
+
+def _too_deep(body: list[hostir.HNode], stmts: list[ast.Stmt]) -> int | None:
+    """None if `body` nests at most MAX_BLOCK_DEPTH levels of Python blocks; else the
+    opener of the outermost BASIC block on a path that nests deeper (lowering it to
+    explicit jumps, and then the next one, shortens the path), or _NO_BLOCK when only
+    loops made from GOTOs lie on it."""
+    memo: dict[int, int] = {}
+    if _height(body, memo) <= MAX_BLOCK_DEPTH:
+        return None
+    index = {id(stmt): i for i, stmt in enumerate(stmts)}
+    depth, nodes = 0, body
+    while True:
+        deep = next(
+            (n for n in nodes if _LEVELS.get(type(n)) and depth + memo[id(n)] > MAX_BLOCK_DEPTH),
+            None,
+        )
+        if deep is None:
+            return _NO_BLOCK
+        opener = index.get(id(deep.stmt if isinstance(deep, hostir.ForLoop) else deep.origin))
+        textual = isinstance(deep, hostir.ForLoop) or (
+            isinstance(deep, hostir.WhileLoop) and isinstance(deep.origin, ast.While)
+        ) or (isinstance(deep, hostir.If) and isinstance(deep.origin, ast.IfBlock))
+        if textual and opener is not None:
+            return opener
+        depth += _LEVELS[type(deep)]
+        nodes = max(_bodies(deep), key=lambda b: _height(b, memo))
 
 
 # --------------------------------------------------------------------------- restarts
@@ -177,12 +235,21 @@ class _Procedure:
                 self.return_points,
             )
             try:
-                return self._attempt()
+                body = self._attempt()
             except _Restart as restart:
                 if not self.plan.apply(restart) and not self._stronger(restart):
                     if self.plan.everything:
                         raise InternalError(f"cannot structure the program ({restart})") from None
                     self._everything()
+                continue
+            opener = _too_deep(body, self.stmts)
+            if opener is None or self.plan.everything:
+                return body
+            if opener == _NO_BLOCK:
+                self._everything()
+            else:
+                self.plan.lowered.add(opener)
+                self.plan.seeds.add((opener, self.flow.closer(opener)))
         raise InternalError("the host structuring does not converge")
 
     def _stronger(self, restart: _Restart) -> bool:

@@ -16,9 +16,12 @@ An element type (`DIM A(N) AS F16`) belongs to kernel programs: here it is an er
 
 from __future__ import annotations
 
+import math
+
 from .. import ast
 from ..errors import BasicSemanticError, Coord, Diagnostics
 from ..model import IMPLICIT_UPPER_BOUND, Analysis, ArraySymbol, VarSymbol, type_of_name
+from ..runtime.limits import TOO_MANY_ELEMENTS
 
 _RANK_WORDS = {1: "a one-dimensional array", 2: "a two-dimensional array"}
 
@@ -137,7 +140,7 @@ class _SymbolPass:
                     self.error("DIM bounds must be integer constants", bound.coord)
                 upper = None
                 continue
-            if value != int(value):
+            if math.isfinite(value) and value != int(value):
                 self.error(f"DIM bound {bound_text(bound)} is not an integer", bound.coord)
                 value = float(self.a.option_base)
             if value < self.a.option_base:
@@ -147,7 +150,17 @@ class _SymbolPass:
                 )
                 value = float(self.a.option_base)
             if upper is not None:
-                upper.append(int(value))
+                upper.append(int(value) if math.isfinite(value) else TOO_MANY_ELEMENTS)
+        if upper and math.prod(u - self.a.option_base + 1 for u in upper) > TOO_MANY_ELEMENTS:
+            # Refused here, the same for every engine (else the interpreter fails when the
+            # DIM runs and C++ gets a literal of hundreds of digits).
+            bounds = ",".join(bound_text(b) for b in decl.bounds)
+            self.error(
+                f"invalid DIM bound {decl.name}({bounds}): too many elements "
+                f"(at most {TOO_MANY_ELEMENTS})",
+                decl.coord,
+            )
+            upper = [self.a.option_base] * len(decl.bounds)
         old = self.a.arrays.get(decl.name)
         if old is not None:
             if old.rank != len(decl.bounds):

@@ -27,6 +27,7 @@ from .arith import (
     power,
     round_to_int,
 )
+from .command import run_command
 from .console import MARGIN, ZONE, ZONE_WIDTH, Console, Tab, tab
 from .data import DataItem, DataPool
 from .extended import MAX, MIN, MOD, loop_count, to_integer
@@ -78,6 +79,7 @@ __all__ = [
     "parse_reply",
     "power",
     "reset_rnd",
+    "run_command",
     "round_to_int",
     "set_warning_hook",
     "tab",

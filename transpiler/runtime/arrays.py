@@ -38,6 +38,7 @@ from .console import Console
 from .data import DataPool
 from .faults import BasicFault
 from .inputs import NUMBER, STRING
+from .limits import TOO_MANY_ELEMENTS
 from .numformat import format_number_trimmed
 
 SUBSCRIPT_OUT_OF_RANGE = "subscript out of range"
@@ -48,7 +49,6 @@ SHAPE_MISMATCH = "MAT dimensions do not match"
 SINGULAR = "singular matrix"
 NOT_SQUARE = "matrix is not square"
 NEEDS_MATRIX = "MAT needs a two-dimensional array"
-TOO_MANY_ELEMENTS = 1 << 28  # refuse arrays that would exhaust memory
 
 # Storage type per element kind: "f64" and "f32" numbers, "i32" for `%`, "str".
 DTYPES = {"f64": np.float64, "f32": np.float32, "i32": np.int32, "str": object}

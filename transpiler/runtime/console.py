@@ -24,12 +24,12 @@ match bas55 there prints item by item with `write_string`, `write_number`, `next
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from numbers import Real
 from typing import NamedTuple, TextIO
 
 from .arith import round_to_int
+from .command import InputError, standard_input, standard_output
 from .faults import ERROR, BasicFault, Notice, notify, warn
 from .inputs import ReplyRejected, parse_reply
 from .numformat import format_number, format_number_trimmed
@@ -70,8 +70,8 @@ class Console:
 
     def __init__(self, out: TextIO | None = None, inp: TextIO | None = None, strict: bool = True):
         self._strict = strict  # ECMA-55's limits on INPUT replies (inputs.parse_reply)
-        self._out = out if out is not None else sys.stdout
-        self._in = inp if inp is not None else sys.stdin
+        self._out = out if out is not None else standard_output()
+        self._in = inp if inp is not None else standard_input()
         self._column = 0
 
     @property
@@ -169,7 +169,10 @@ class Console:
             self._out.write(INPUT_PROMPT if prompt is None else prompt + INPUT_PROMPT)
             self._out.flush()
             self._column = 0
-            line = self._in.readline()
+            try:
+                line = self._in.readline()
+            except OSError as error:
+                raise InputError(error.errno, error.strerror) from None
             if not line:
                 raise BasicFault(INPUT_EOF)
             line = line.removesuffix("\n").removesuffix("\r")

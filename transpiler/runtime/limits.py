@@ -1,0 +1,6 @@
+"""Sizes the BASIC runtime refuses, shared by the front end (constant DIM bounds are
+checked when compiling), the interpreter and the generated Python (bounds known only
+when the DIM runs).  templates/cuda/b2t_runtime.h has the same number."""
+
+# The most elements an array may have: more would exhaust memory (2 GiB of doubles).
+TOO_MANY_ELEMENTS = 1 << 28
