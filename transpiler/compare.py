@@ -5,6 +5,11 @@ a printed sum may differ in its last digit.  Each line is split into numbers and
 text between them; the text must match exactly (runs of spaces may differ in length
 only next to a number whose printed width changed), numbers must agree within `rtol`
 relative (and `atol` absolute for values near zero).
+
+Run-time diagnostics (warnings, the fatal error) are compared as lists of
+"warning: line 30: division by zero": the interpreter writes them with their place and a
+quote of the source (`prog.bas:3:4: warning: ...`), a generated program as
+`prog.bas: warning: line 30: ...`.  Their order and number must be the same.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ import difflib
 import math
 import re
 from dataclasses import dataclass
+
+from .errors import Coord
 
 # ECMA-55 PRINT numbers: 12, -3.5, .5, 1.2345679E+9, INF, NAN.
 _NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:E[+-]\d+)?|-?INF|NAN")
@@ -84,3 +91,35 @@ def unified_diff(expected: str, actual: str, expected_name: str, actual_name: st
             tofile=actual_name,
         )
     )
+
+
+def interpreter_diagnostics(analysis, stderr: str, error=None) -> list[str]:
+    """The interpreter's warnings in `stderr` and its fatal `error` (a BasicRuntimeError
+    or None), as "warning: line 30: division by zero"."""
+    out = program_diagnostics(analysis, stderr)
+    if error is not None:
+        out.append(f"error: {_where(analysis, error.coord.line)}{error.message}")
+    return out
+
+
+def program_diagnostics(analysis, stderr: str) -> list[str]:
+    """The warnings and errors in `stderr` of a run of the program of `analysis`, in that
+    form: a generated program's, and those located at a source line and column (the
+    interpreter's, and the translation's warnings that both print first)."""
+    name = re.escape(analysis.source.name)
+    located = re.compile(name + r":(\d+):\d+: (warning|error): (.*)$")
+    generated = re.compile(name + r": (warning|error): (.*)$")
+    out = []
+    for line in stderr.splitlines():
+        m = located.match(line)
+        if m:
+            out.append(f"{m[2]}: {_where(analysis, int(m[1]))}{m[3]}")
+        elif m := generated.match(line):
+            out.append(f"{m[1]}: {m[2]}")
+    return out
+
+
+def _where(analysis, line: int) -> str:
+    """ "line 30: " as a generated program names a source line ("" without a number)."""
+    name = analysis.line_name(Coord(analysis.source.name, line, 0))
+    return f"{name}: " if name.startswith("line ") else ""

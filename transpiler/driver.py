@@ -236,24 +236,30 @@ def check(analysis, code: str, target: str, device: str | None, sizes: dict | No
         return 0 if result.returncode == 0 else 1
     import io
 
-    from .compare import compare_outputs, unified_diff
+    from .compare import compare_outputs, interpreter_diagnostics, program_diagnostics, unified_diff
     from .errors import BasicRuntimeError
 
     stdin = sys.stdin.read() if not sys.stdin.isatty() else ""
     expected, errors = io.StringIO(), io.StringIO()
+    error = None
     try:
         status = interpret(analysis, stdin=io.StringIO(stdin), stdout=expected, stderr=errors)
-    except BasicRuntimeError:
-        status = 1
+    except BasicRuntimeError as exc:
+        status, error = 1, exc
     result = run(analysis, code, target, device, stdin=stdin)
     diffs = compare_outputs(expected.getvalue(), result.stdout, analysis.number_type)
+    reported = interpreter_diagnostics(analysis, errors.getvalue(), error)
+    generated_reports = program_diagnostics(analysis, result.stderr)
     if status != result.returncode:
         out.write(f"exit status differs: interpreter {status}, generated {result.returncode}\n")
         if result.stderr:
             out.write(result.stderr)
     if diffs:
         out.write(unified_diff(expected.getvalue(), result.stdout, "interpreter", f"generated ({target})"))
-    if diffs or status != result.returncode:
+    if reported != generated_reports:
+        out.write("warnings and errors differ:\n")
+        out.write(_diagnostics_diff(reported, generated_reports, target))
+    if diffs or status != result.returncode or reported != generated_reports:
         return 1
     lines = len(expected.getvalue().splitlines())
     out.write(
@@ -261,6 +267,18 @@ def check(analysis, code: str, target: str, device: str | None, sizes: dict | No
         f"({lines} line{'' if lines == 1 else 's'})\n"
     )
     return 0
+
+
+def _diagnostics_diff(expected: list[str], actual: list[str], target: str) -> str:
+    from .compare import unified_diff
+
+    text = unified_diff(
+        "".join(d + "\n" for d in expected),
+        "".join(d + "\n" for d in actual),
+        "interpreter (stderr)",
+        f"generated ({target}, stderr)",
+    )
+    return text if text.endswith("\n") else text + "\n"
 
 
 def emit_binaries(analysis, code: str, target: str, fmt: str, arch: str, output: str | None) -> list[Path]:

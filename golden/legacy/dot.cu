@@ -330,6 +330,7 @@ struct Program {
     // 180 PRINT "S ="; S
     con.print("S =").print(s).newline();
     // 190 PRINT "S / N ="; S / N
+    line = 190;
     con.print("S / N =").print(b2t::div(s, n)).newline();
     // 200 PRINT "INTEGRAL ="; COS(1) + SIN(1) - 1
     con.print("INTEGRAL =").print(b2t::COS(1.0) + b2t::SIN(1.0) - 1.0).newline();
@@ -342,6 +343,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

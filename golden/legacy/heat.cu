@@ -377,6 +377,7 @@ struct Program {
     // 100 LET R = .25
     r = 0.25;
     // 110 LET P = 4 * ATN(1)
+    line = 110;
     p = b2t::mul(4.0, b2t::ATN(1.0));
     // 120 FOR I = 1 TO M
     {
@@ -511,12 +512,14 @@ struct Program {
     // 450 PRINT "FINAL TOTAL HEAT ="; Q
     con.print("FINAL TOTAL HEAT =").print(q).newline();
     // 460 PRINT "DECAY FACTOR ="; Q / H
+    line = 460;
     con.print("DECAY FACTOR =").print(b2t::div(q, h)).newline();
     // 470 LET G = 1 - 4 * R * SIN(P / (2 * (M - 1))) ^ 2
     line = 470;
     g = 1.0 -
         b2t::mul(b2t::mul(4.0, r), b2t::power(b2t::SIN(b2t::div(p, b2t::mul(2.0, m - 1.0))), 2.0));
     // 480 PRINT "PREDICTED FACTOR G^100 ="; G ^ 100
+    line = 480;
     con.print("PREDICTED FACTOR G^100 =").print(b2t::power(g, 100.0)).newline();
     // 490 END
   }
@@ -527,6 +530,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

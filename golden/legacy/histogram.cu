@@ -369,8 +369,10 @@ struct Program {
     // 280 FOR BIN = 0 TO 9
     for (bin = 0; bin <= 9; ++bin) {
       // 290 PRINT BIN; TAB(6); H(BIN); TAB(13);
+      line = 290;
       con.print(bin).tab(6.0).print(h(bin)).tab(13.0);
       // 300 STARS = INT(H(BIN) / 5 + .5)
+      line = 300;
       stars = b2t::INT(b2t::div(h(bin), 5.0) + 0.5);
       // 310 WHILE STARS > 0
       while (stars > 0.0) {
@@ -407,6 +409,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

@@ -304,6 +304,7 @@ struct Program {
     // 150 FOR I = 0 TO 10
     for (i = 0; i <= 10; ++i) {
       // 160 LET X = -1 + I / 5
+      line = 160;
       x = -1.0 + b2t::div(i, 5.0);
       // 170 GOSUB 310
       gosub_310();
@@ -352,6 +353,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

@@ -420,6 +420,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

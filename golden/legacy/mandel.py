@@ -8,12 +8,13 @@ returns the exit status: 1 after a fatal run-time error.
 
 import linecache
 import sys
+import traceback
 
 import cuda.tile as ct
 import numpy as np
 
 from transpiler import device as b2t_device
-from transpiler.runtime import BasicFault, Console, loop_count
+from transpiler.runtime import BasicFault, Console, Notice, loop_count, set_warning_hook
 from transpiler.runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/mandel.bas"
@@ -174,15 +175,15 @@ def program(con: Console, dev) -> None:
     # 560 END
 
 
-def basic_line(error: BaseException) -> str:
-    """ "line N: " for the BASIC line that raised `error`: the `# N ...` comment above the
-    line of this file that ran last (a DEF FN function's caller, as the interpreter)."""
-    tb, row = error.__traceback__, 0
-    while tb is not None:
-        code = tb.tb_frame.f_code
+def basic_line(frames) -> str:
+    """ "line N: " for the BASIC line running in `frames` ((frame, row) pairs, outermost
+    first): the `# N ...` comment above the row of this file that ran last (a DEF FN
+    function's caller, as the interpreter)."""
+    row = 0
+    for frame, line in frames:
+        code = frame.f_code
         if code.co_filename == __file__ and not code.co_name.startswith("fn_"):
-            row = tb.tb_lineno
-        tb = tb.tb_next
+            row = line
     while row > 0:
         text = linecache.getline(__file__, row).strip()
         if text.startswith("#"):
@@ -192,16 +193,27 @@ def basic_line(error: BaseException) -> str:
     return ""
 
 
+def report_notice(notice: Notice) -> None:
+    """A warning (or a rejected INPUT reply) on stderr, located like a fatal error."""
+    sys.stdout.flush()
+    where = basic_line(reversed(list(traceback.walk_stack(None))))
+    print(f"{SOURCE_NAME}: {notice.severity}: {where}{notice.message}", file=sys.stderr)
+
+
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
     con = Console(strict=False)
     dev = b2t_device.select(device)
+    previous_hook = set_warning_hook(report_notice)
     try:
         program(con, dev)
     except BasicFault as fault:
         con.finish()
-        print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)
+        where = basic_line(traceback.walk_tb(fault.__traceback__))
+        print(f"{SOURCE_NAME}: error: {where}{fault.message}", file=sys.stderr)
         return 1
+    finally:
+        set_warning_hook(previous_hook)
     con.finish()
     return 0
 

@@ -528,6 +528,7 @@ struct Program {
     // 480 PRINT "MOST STEPS FOR ONE ELEMENT ="; L
     con.print("MOST STEPS FOR ONE ELEMENT =").print(l).newline();
     // 490 PRINT "MAX ERROR VS SQR, TIMES 1E6 ="; D * 1E6
+    line = 490;
     con.print("MAX ERROR VS SQR, TIMES 1E6 =").print(b2t::mul(d, 1000000.0)).newline();
     // 500 PRINT "AT I ="; J
     con.print("AT I =").print(j).newline();
@@ -540,6 +541,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

@@ -247,8 +247,10 @@ struct Program {
     // 90 LET B = 1
     b = 1.0;
     // 100 LET H = (B - A) / N
+    line = 100;
     h = b2t::div(b - a, n);
     // 110 LET S = FNF(A) + FNF(B)
+    line = 110;
     s = fn_f(a) + fn_f(b);
     // 120 FOR I = 1 TO N - 1
     {
@@ -264,8 +266,10 @@ struct Program {
       i = 1 + i_count;
     }
     // 160 LET Q = S * H / 3
+    line = 160;
     q = b2t::div(b2t::mul(s, h), 3.0);
     // 170 LET P = 4 * ATN(1)
+    line = 170;
     p = b2t::mul(4.0, b2t::ATN(1.0));
     // 180 PRINT "SIMPSON'S RULE, INTEGRAL OF 4/(1+X^2) FROM 0 TO 1"
     con.print("SIMPSON'S RULE, INTEGRAL OF 4/(1+X^2) FROM 0 TO 1").newline();
@@ -274,6 +278,7 @@ struct Program {
     // 200 PRINT "INTEGRAL ="; Q
     con.print("INTEGRAL =").print(q).newline();
     // 210 PRINT "ROUNDED TO 6 DECIMALS ="; INT(Q * 1E6 + .5) / 1E6
+    line = 210;
     con.print("ROUNDED TO 6 DECIMALS =")
         .print(b2t::div(b2t::INT(b2t::mul(q, 1000000.0) + 0.5), 1000000.0))
         .newline();
@@ -297,6 +302,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

@@ -459,6 +459,7 @@ struct Program {
       i = 1 + i_count;
     }
     // 170 MEAN = SUMX / N
+    line = 170;
     mean = b2t::div(sumx, n);
     // 180 REM SECOND PASS: SQUARED DEVIATIONS FROM THE MEAN
     // 190 SUMSQ = 0
@@ -482,6 +483,7 @@ struct Program {
       i = 1 + i_count_2;
     }
     // 230 VARIANCE = SUMSQ / (N - 1)
+    line = 230;
     variance = b2t::div(sumsq, n - 1.0);
     // 240 STDDEV = SQR(VARIANCE)
     line = 240;
@@ -576,6 +578,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

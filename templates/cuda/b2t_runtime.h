@@ -112,11 +112,36 @@ struct Notice {
 
 using NoticeHook = void (*)(const Notice&);
 
-// The default hook: "warning: division by zero" on stderr (stdout flushed first so that
-// a terminal shows both streams in order).
+// Where the default hook says a notice comes from: the program's file and the BASIC line
+// running (the generated main() calls locate_notices with its Program's `line`).
+struct NoticeLocation {
+  const char* source_name = nullptr;
+  const int* line = nullptr;
+};
+
+inline NoticeLocation& notice_location() {
+  static NoticeLocation location;
+  return location;
+}
+
+inline void locate_notices(const char* source_name, const int* line) {
+  notice_location() = NoticeLocation{source_name, line};
+}
+
+// The default hook: "prog.bas: warning: line 30: division by zero" on stderr, located
+// like print_fault's errors ("warning: division by zero" before locate_notices); stdout
+// is flushed first so that a terminal shows both streams in order.
 inline void print_notice(const Notice& notice) {
   std::fflush(stdout);
-  std::fprintf(stderr, "%s: %s\n", notice.severity, notice.message().c_str());
+  const NoticeLocation& at = notice_location();
+  if (at.source_name != nullptr) {
+    const int line = at.line != nullptr ? *at.line : 0;
+    const std::string where = line > 0 ? "line " + std::to_string(line) + ": " : "";
+    std::fprintf(stderr, "%s: %s: %s%s\n", at.source_name, notice.severity, where.c_str(),
+                 notice.message().c_str());
+  } else {
+    std::fprintf(stderr, "%s: %s\n", notice.severity, notice.message().c_str());
+  }
   std::fflush(stderr);
 }
 

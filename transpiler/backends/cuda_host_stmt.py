@@ -92,14 +92,16 @@ class StatementPrinter:
         return out
 
     def at_line(self, node: hostir.HNode, fails: bool) -> list[Code]:
-        """`line = 40;` before a statement that can end the program with an error."""
+        """`line = 40;` before a statement that can end the program with an error or
+        report a warning (both name the line)."""
         if not fails or not self.tracks_lines:
             return []
         label = node.origin.label if node.origin is not None else None
         return [Code(f"{self.line_var} = {label if label is not None else 0};")]
 
     def fails(self, *exprs: ast.Expr | None) -> bool:
-        return any(e is not None and self.expr.effects(e).fails for e in exprs)
+        """Can evaluating one of `exprs` fail or warn (report something naming its line)?"""
+        return any(e is not None and _reports(self.expr.effects(e)) for e in exprs)
 
     def var(self, name: str) -> str:
         return self.namer.name(name)
@@ -166,7 +168,8 @@ class StatementPrinter:
                     chains[-1].append("zone()")
                 continue
             expr = item.column if isinstance(item, ast.Tab) else item
-            fails = fails or self.fails(expr)
+            # TAB warns about an argument below one
+            fails = fails or isinstance(item, ast.Tab) or self.fails(expr)
             pre: list[str] = []
             text = self.expr.value(expr, pre)
             if pre:  # what it needs first runs after the items before it are printed
@@ -607,3 +610,7 @@ def _has_effects(e: ast.Expr | None) -> bool:
         if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
             return True
     return False
+
+
+def _reports(effects) -> bool:
+    return effects.fails or bool(effects.warnings)

@@ -3,8 +3,8 @@
 `generate_program(host)` returns a module in Black's style (Ruff's formatter) that, run
 as a script (or through its `main(device=None)`), does what the reference interpreter
 does with the same program: the same standard output byte for byte, the same warnings
-on stderr (without their location), and a fatal run-time error printed as
-`<file>: error: line N: <message>` with exit status 1.
+on stderr, each as `<file>: warning: line N: <message>`, and a fatal run-time error printed
+as `<file>: error: line N: <message>` with exit status 1.
 
 Layout of the module (templates/cutile/program.py.jinja): imports of exactly the runtime
 names it uses, the DATA items, the kernels (when the offload pass made some), then
@@ -33,6 +33,7 @@ _RUNTIME = {
     "ABS", "ATN", "COS", "EXP", "INT", "LOG", "RND", "SGN", "SIN", "SQR", "TAN", "MAX", "MIN",
     "MOD", "RANDOMIZE", "ZONE", "NUMBER", "STRING", "BasicFault", "Console", "DataPool",
     "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "tab", "to_integer", "loop_count",
+    "Notice", "set_warning_hook",
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
@@ -40,8 +41,8 @@ _ARRAYS = {
 }  # fmt: skip
 # Names of the module and of program() that BASIC names must not take.
 _MODULE_NAMES = {
-    "program", "basic_line", "linecache", "SOURCE_NAME", "DATA", "COMPILE_WARNINGS",
-    "EndProgram", "b2t_device", "warning", "fault",
+    "program", "basic_line", "report_notice", "linecache", "traceback", "SOURCE_NAME", "DATA",
+    "COMPILE_WARNINGS", "EndProgram", "b2t_device", "warning", "fault", "where", "previous_hook",
 }  # fmt: skip
 _DATA_LINE_WIDTH = 92
 
@@ -77,6 +78,8 @@ class _ModulePrinter:
         expr = self.expr
         expr.need("Console")
         expr.need("BasicFault")
+        expr.need("Notice")
+        expr.need("set_warning_hook")
         uses_rnd = "RND" in expr.uses or "RANDOMIZE" in expr.uses
         if uses_rnd:
             expr.need("reset_rnd")
@@ -95,7 +98,6 @@ class _ModulePrinter:
             version=__version__,
             source_name=docstring_safe(a.source.name),
             source_literal=repr(a.source.name),
-            uses_linecache=True,
             uses_math="math" in expr.uses,
             uses_numpy="np" in expr.uses,
             imports=self.imports(),
