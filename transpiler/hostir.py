@@ -56,6 +56,10 @@ class ForLoop(HNode):
     # The body (and what it calls) never assigns the control variable: its values are
     # start, start + step, ... (never NaN when those are constants).
     steady: bool = False
+    # The loop surely ends: steady, with constant start, limit and a non-zero step that
+    # moves the variable (integral ones for a `%` variable).  Others may run for ever,
+    # as BASIC says (a body that resets the variable, STEP 0...).
+    ends: bool = False
 
 
 @dataclass(eq=False)

@@ -376,6 +376,7 @@ struct Program {
       stars = b2t::INT(b2t::div(h(bin), 5.0) + 0.5);
       // 310 WHILE STARS > 0
       while (stars > 0.0) {
+        b2t::forward_progress();
         // 320 PRINT "*";
         con.print("*");
         // 330 STARS = STARS - 1

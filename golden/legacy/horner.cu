@@ -273,6 +273,7 @@ struct Program {
     p = c(d);
     // 320 FOR J = D - 1 TO 0 STEP -1
     for (j = d - 1.0; !(j < 0.0); j += -1.0) {
+      b2t::forward_progress();
       line = 330;
       p = b2t::mul(p, x) + c(j);
       // 340 NEXT J
@@ -290,6 +291,7 @@ struct Program {
     // 90 FOR J = 0 TO D
     const double j_limit = d;
     for (j = 0.0; !(j > j_limit); j += 1.0) {
+      b2t::forward_progress();
       // 100 READ C(J)
       line = 100;
       c(j) = data.read_number();

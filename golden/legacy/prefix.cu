@@ -266,6 +266,7 @@ struct Program {
     // 140 FOR I = 1 TO N
     const double i_limit = n;
     for (i = 1.0; !(i > i_limit); i += 1.0) {
+      b2t::forward_progress();
       // 150 LET P(I) = P(I - 1) + X(I)
       line = 150;
       p(i) = p(i - 1.0) + x(i);

@@ -432,6 +432,7 @@ struct Program {
     // 90 FOR I = 1 TO N
     const double i_limit = n;
     for (i = 1.0; !(i > i_limit); i += 1.0) {
+      b2t::forward_progress();
       // 100 READ X(I)
       line = 100;
       x(i) = data.read_number();

@@ -21,8 +21,8 @@
 //                 mat_input, mat_print, mat_fill, mat_identity, mat_copy, mat_scale,
 //                 mat_add, mat_sub, mat_mul, mat_product_shape, mat_transpose,
 //                 mat_inverse)
-//   (host code)   GosubStack, on_index (ON ... GOTO/GOSUB), EndProgram, print_fault,
-//                 f32 (--precision f32 stores)
+//   (host code)   GosubStack, on_index (ON ... GOTO/GOSUB), EndProgram, forward_progress,
+//                 print_fault, f32 (--precision f32 stores)
 //
 // Python's str counts code points; these functions count UTF-8 code points wherever the
 // Python runtime calls len() on text (margins, the 18-character limit, INPUT's 72).
@@ -1428,6 +1428,14 @@ struct EndProgram {};
 
 // The message of a fatal error, as the Python host programs print it:
 // "prog.bas: error: line 150: string datum contains too many characters".
+// Called in each iteration of a loop that may never end (a WHILE, a GOTO loop, a FOR whose
+// body changes its variable): C++ lets a compiler assume that a loop without I/O, volatile
+// or atomic operations ends, and delete it; an endless BASIC loop must stay endless.
+inline void forward_progress() {
+  static volatile unsigned char pulse = 0;
+  pulse = 0;
+}
+
 inline void print_fault(const char* source_name, int line, const Fault& fault) {
   std::fflush(stdout);
   const std::string where = line > 0 ? "line " + std::to_string(line) + ": " : "";

@@ -400,7 +400,7 @@ class StatementPrinter:
             and step_const is not None
         )
         test = self._continues(var, limit, sign, step_const, exact)
-        body = self.nodes(node.body)
+        body = ([] if node.ends else [_PROGRESS]) + self.nodes(node.body)
         body += self.comment(hostir.Simple(next_stmt, origin=next_stmt))
         header = f"for ({self._start(stmt, start)}; {test}; {self._increment(stmt, step)})"
         return self.at_line(node, fails) + lines + [Code(header, body)]
@@ -440,15 +440,15 @@ class StatementPrinter:
 
     def n_WhileLoop(self, node: hostir.WhileLoop) -> list[Code]:
         if node.condition is None:
-            return [Code("while (true)", self.nodes(node.body))]
+            return [Code("while (true)", [_PROGRESS] + self.nodes(node.body))]
         pre: list[str] = []
         test = self.expr.cond(node.condition, pre)
         track = self.at_line(node, self.fails(node.condition))
         if not pre and not track:
-            return [Code(f"while ({test})", self.nodes(node.body))]
+            return [Code(f"while ({test})", [_PROGRESS] + self.nodes(node.body))]
         # The test needs lines first, each time: at the top of an endless loop.
         check = track + [Code(line) for line in pre] + [Code(f"if (!({test}))", [Code("break;")])]
-        return [Code("while (true)", check + self.nodes(node.body))]
+        return [Code("while (true)", [_PROGRESS] + check + self.nodes(node.body))]
 
     def n_If(self, node: hostir.If) -> list[Code]:
         out: list[Code] = []
@@ -565,7 +565,7 @@ class StatementPrinter:
         cases.append(
             Code("default:  // DONE, or a block of another loop", [Code("break;")], braces=False)
         )
-        loop_body = [Code(f"switch ({self.label_var})", cases), Code("break;")]
+        loop_body = [_PROGRESS, Code(f"switch ({self.label_var})", cases), Code("break;")]
         return [Code(f"for (Label {self.label_var} = {self.label(node.entry)};;)", loop_body)]
 
     # ----------------------------------------------------------------- kernels
@@ -575,6 +575,11 @@ class StatementPrinter:
 
     def n_ToHost(self, node: hostir.ToHost) -> list[Code]:
         return self.kernels.to_host(node)
+
+
+# In each iteration of a loop that may never end: C++ lets a compiler assume that a loop
+# without I/O, volatile or atomic operations ends (and delete it), BASIC does not.
+_PROGRESS = Code("b2t::forward_progress();")
 
 
 def _type_of(name: str) -> str:
