@@ -58,3 +58,30 @@ def test_check_fails_when_a_warning_is_lost():
     out = io.StringIO()
     assert driver.check(analysis, quiet, "cutile", "cpu", out=out) == 1
     assert "-warning: line 20: division by zero" in out.getvalue()
+
+
+def test_a_number_near_zero_may_change_sign_within_the_tolerance():
+    # PRINT puts a space where a minus sign goes: " 0" against "-5.5511151E-17" is a
+    # number that moved by 5.6E-17 (within 1e-12 absolute), not text that changed.
+    from transpiler.compare import lines_match
+
+    assert lines_match(" 0               1 \n", "-5.5511151E-17   1 \n", 1e-6, 1e-12)
+    assert not lines_match(" 0 \n", "-1E-9 \n", 1e-6, 1e-12)
+    assert not lines_match("X = 5 \n", "X =-5 \n", 1e-6, 1e-12)
+
+
+INVERSE_PRODUCT = (
+    "5 OPTION BASE 1\n10 DIM A(3,3), B(3,3), C(3,3)\n20 MAT READ A\n30 DATA 4,7,2,3,6,1,2,5,3\n"
+    "40 MAT B = INV(A)\n50 MAT C = A * B\n60 MAT PRINT C\n70 END\n"
+)
+
+
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_check_accepts_a_matrix_product_summed_in_another_order(target):
+    # The kernel's products add per tile of K (NumPy's matrix product on the CPU): an
+    # element the interpreter computes as exactly 0 can be -5.6E-17 (README, Semantics).
+    analysis = _analysis(INVERSE_PRODUCT)
+    assert any(d.offloaded and d.kind == "mma" for d in driver.host_program(analysis).decisions)
+    out = io.StringIO()
+    code = driver.generate(analysis, target)
+    assert driver.check(analysis, code, target, "cpu", out=out) == 0, out.getvalue()

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 from .errors import Coord
 
-# ECMA-55 PRINT numbers: 12, -3.5, .5, 1.2345679E+9, INF, NAN.
-_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:E[+-]\d+)?|-?INF|NAN")
+# ECMA-55 PRINT numbers: 12, -3.5, .5, 1.2345679E+9, INF, NAN, with the space PRINT puts
+# in place of a minus sign (" 0" and "-1E-17" differ in the number, not in the text).
+_NUMBER = re.compile(r"[ -]?(?:\d+\.?\d*|\.\d+)(?:E[+-]\d+)?|[ -]?INF|[ -]?NAN")
 
 # Tolerances per number type: 8 printed digits, so f64 results differ at most in the
 # last printed digit; f32 kernels carry about 7 digits of their own.
@@ -43,7 +44,7 @@ def _split(line: str) -> tuple[list[str], list[str]]:
 
 
 def _close(a: str, b: str, rtol: float, atol: float) -> bool:
-    if a == b:
+    if a.strip() == b.strip():
         return True
     try:
         x, y = _value(a), _value(b)
@@ -55,6 +56,7 @@ def _close(a: str, b: str, rtol: float, atol: float) -> bool:
 
 
 def _value(token: str) -> float:
+    token = token.strip()
     return {"INF": math.inf, "-INF": -math.inf, "NAN": math.nan}.get(token) or float(token)
 
 
