@@ -22,6 +22,7 @@ from transpiler.runtime import (
     Notice,
     div,
     loop_count,
+    mul,
     set_warning_hook,
 )
 from transpiler.runtime.arrays import BasicArray
@@ -30,26 +31,35 @@ SOURCE_NAME = "examples/dot.bas"
 
 
 @ct.kernel
-def map_70(i_count, x, y, n_box):
+def map_70(i_count, x, y, n_box, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     n = ct.load(n_box, index=(0,), shape=())
     # 70 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
+    valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     # 80 LET X(I) = I / N
     x_tile = ct.astype(i, ct.float64) / n
+    exceptions = exceptions | valid & ~(ct.abs(x_tile) < float("inf"))
     # 90 LET Y(I) = COS(I / N)
     y_tile = ct.cos(ct.astype(i, ct.float64) / n)
-    ct.store(x.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=x_tile)
-    ct.store(y.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=y_tile)
+    exceptions = exceptions | valid & ~(ct.abs(y_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(x.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=x_tile)
+        ct.store(y.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=y_tile)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 @ct.kernel
-def reduce_130(i_count, x, y, s_partial):
+def reduce_130(i_count, x, y, done, s_partial):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 130 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     x_i = ct.load(
         x.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
@@ -63,8 +73,12 @@ def reduce_130(i_count, x, y, s_partial):
         padding_mode=ct.PaddingMode.ZERO,
     )
     s_acc = ct.zeros((512,), dtype=ct.float64)
+    s_term_1 = x_i * y_i
+    exceptions = exceptions | valid & ~(ct.abs(s_term_1) < float("inf"))
     # 140 LET S = S + X(I) * Y(I)
-    s_acc = s_acc + ct.where(valid, x_i * y_i, 0.0)
+    s_acc = s_acc + ct.where(valid, s_term_1, 0.0)
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(s_partial, index=(ct.bid(0),), tile=ct.sum(s_acc))
 
 
@@ -82,36 +96,58 @@ def program(con: Console, dev) -> None:
     n = 1000.0
     # 70 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    if i_count > 0:
-        # 80 LET X(I) = I / N
-        x.check_run(0, 1, i_count)
-        # 90 LET Y(I) = COS(I / N)
-        y.check_run(0, 1, i_count)
-    dev.launch(
-        map_70,
-        (-(-i_count // 512),),
-        (i_count, x.data, y.data, np.array([n], dtype=np.float64)),
-        writes=(x.data, y.data),
-    )
+    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    if x.covers(0, 1, i_count) and y.covers(0, 1, i_count):
+        dev.launch(
+            map_70,
+            (-(-i_count // 512),),
+            (i_count, x.data, y.data, np.array([n], dtype=np.float64), done),
+            writes=(x.data, y.data, done),
+        )
+        dev.to_host(done)
+    if not (done.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(x.data)
+        dev.to_host(y.data)
+        for block, finished in enumerate(done.tolist()):
+            if finished:
+                continue
+            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+                i = float(1 + i_lane)
+                # 80 LET X(I) = I / N
+                x[i] = div(i, n)
+                # 90 LET Y(I) = COS(I / N)
+                y[i] = COS(div(i, n))
     # 110 REM THE REDUCTION
     # 120 LET S = 0
     s = 0.0
     # 130 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    if i_count_2 > 0:
-        # 140 LET S = S + X(I) * Y(I)
-        x.check_run(0, 1, i_count_2)
-        # 140 LET S = S + X(I) * Y(I)
-        y.check_run(0, 1, i_count_2)
+    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
     s_partial = np.zeros(-(-i_count_2 // 512), dtype=np.float64)
-    dev.launch(
-        reduce_130,
-        (-(-i_count_2 // 512),),
-        (i_count_2, x.data, y.data, s_partial),
-        writes=(s_partial,),
-    )
-    dev.to_host(s_partial)
-    s = s + sum(s_partial.tolist())
+    if x.covers(0, 1, i_count_2) and y.covers(0, 1, i_count_2):
+        dev.launch(
+            reduce_130,
+            (-(-i_count_2 // 512),),
+            (i_count_2, x.data, y.data, done_2, s_partial),
+            writes=(done_2, s_partial),
+        )
+        dev.to_host(done_2)
+        dev.to_host(s_partial)
+    if done_2.all():
+        s = s + sum(s_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(x.data)
+        dev.to_host(y.data)
+        for block_2, finished_2 in enumerate(done_2.tolist()):
+            if finished_2:
+                s = s + s_partial.item(block_2)
+                continue
+            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
+                i = float(1 + i_lane_2)
+                # 140 LET S = S + X(I) * Y(I)
+                s = s + mul(x[i], y[i])
     # 160 PRINT "DOT PRODUCT OF X AND Y"
     con.print("DOT PRODUCT OF X AND Y")
     # 170 PRINT "N ="; N

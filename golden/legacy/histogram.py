@@ -16,11 +16,13 @@ import numpy as np
 from transpiler import device as b2t_device
 from transpiler.runtime import (
     INT,
+    SIN,
     BasicFault,
     Console,
     Notice,
     div,
     loop_count,
+    mul,
     set_warning_hook,
     tab,
 )
@@ -30,14 +32,21 @@ SOURCE_NAME = "examples/histogram.bas"
 
 
 @ct.kernel
-def map_120(i_count, v):
+def map_120(i_count, v, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     # 120 FOR I = 1 TO NVALUES
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
+    valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     # 130 V(I) = (1 + SIN(I)) / 2
     v_tile = (1.0 + ct.sin(ct.astype(i, ct.float64))) / 2.0
-    ct.store(v.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=v_tile)
+    exceptions = exceptions | valid & ~(ct.abs(v_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(v.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=v_tile)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 @ct.kernel
@@ -49,25 +58,31 @@ def map_160(b_count, h):
 
 
 @ct.kernel
-def histogram_190(i_count, v, h, subscript_error):
+def histogram_190(i_count, v, h, done):
     """histogram (atomic adds) over I; one 512 tile of iterations per block, f64"""
-    bad_site = 0
     # 190 FOR I = 1 TO NVALUES
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     v_i = ct.load(
         v.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
         shape=(512,),
         padding_mode=ct.PaddingMode.ZERO,
     )
-    valid = i_lane < i_count
     # 200 B = INT(V(I) * 10) : H(B) = H(B) + 1
     b = ct.floor(v_i * 10.0)
-    h_b_at = ct.astype(ct.floor(b + 0.5), ct.int32)
-    h_b_ok = (h_b_at >= 0) & (h_b_at < h.shape[0])
-    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~h_b_ok, 1, 0)))
-    ct.atomic_add(h, (ct.where(valid & h_b_ok, h_b_at, -1),), 1.0)
-    ct.atomic_max(subscript_error, (0,), bad_site)
+    exceptions = exceptions | valid & ~(ct.abs(b) < float("inf"))
+    h_b_subscript = ct.floor(b + 0.5)
+    h_b_ok = (h_b_subscript >= 0.0) & (h_b_subscript < ct.astype(h.shape[0], ct.float64))
+    h_b_at = ct.astype(ct.where(h_b_ok, h_b_subscript, -1.0), ct.int32)
+    exceptions = exceptions | valid & ~h_b_ok
+    h_bin = ct.where(valid & h_b_ok, h_b_at, -1)
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.atomic_add(h, (h_bin,), 1.0)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 def program(con: Console, dev) -> None:
@@ -89,33 +104,57 @@ def program(con: Console, dev) -> None:
     nvalues = 1000.0
     # 120 FOR I = 1 TO NVALUES
     i_count = loop_count(1, nvalues, 1)
-    if i_count > 0:
-        # 130 V(I) = (1 + SIN(I)) / 2
-        v.check_run(0, 1, i_count)
-    dev.launch(map_120, (-(-i_count // 512),), (i_count, v.data), writes=(v.data,))
+    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    if v.covers(0, 1, i_count):
+        dev.launch(map_120, (-(-i_count // 512),), (i_count, v.data, done), writes=(v.data, done))
+        dev.to_host(done)
+    if not (done.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(v.data)
+        for block, finished in enumerate(done.tolist()):
+            if finished:
+                continue
+            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+                i = float(1 + i_lane)
+                # 130 V(I) = (1 + SIN(I)) / 2
+                v[i] = div(1.0 + SIN(i), 2.0)
     # 150 REM CLEAR THE BINS (MINIMAL BASIC LEAVES INITIAL VALUES UNDEFINED)
     # 160 FOR B = 0 TO 9
     b_count = loop_count(0, 9.0, 1)
-    if b_count > 0:
-        # 170 H(B) = 0
-        h.check_run(0, 0, b_count)
-    dev.launch(map_160, (-(-b_count // 512),), (b_count, h.data), writes=(h.data,))
+    if h.covers(0, 0, b_count):
+        dev.launch(map_160, (-(-b_count // 512),), (b_count, h.data), writes=(h.data,))
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(h.data)
+        for b_lane in range(b_count):
+            b = float(b_lane)
+            # 170 H(B) = 0
+            h[b] = 0.0
+    b = float(0 + b_count)
     # 190 FOR I = 1 TO NVALUES
     i_count_2 = loop_count(1, nvalues, 1)
-    if i_count_2 > 0:
-        # 200 B = INT(V(I) * 10)
-        v.check_run(0, 1, i_count_2)
-    subscript_error = np.zeros(1, dtype=np.int32)
-    dev.launch(
-        histogram_190,
-        (-(-i_count_2 // 512),),
-        (i_count_2, v.data, h.data, subscript_error),
-        writes=(h.data, subscript_error),
-    )
-    dev.to_host(subscript_error)
-    if subscript_error[0] == 1:
-        # 200 H(B) = H(B) + 1
-        raise BasicFault("subscript out of range")
+    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
+    if v.covers(0, 1, i_count_2):
+        dev.launch(
+            histogram_190,
+            (-(-i_count_2 // 512),),
+            (i_count_2, v.data, h.data, done_2),
+            writes=(h.data, done_2),
+        )
+        dev.to_host(done_2)
+    if not (done_2.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(h.data)
+        dev.to_host(v.data)
+        for block_2, finished_2 in enumerate(done_2.tolist()):
+            if finished_2:
+                continue
+            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
+                i = float(1 + i_lane_2)
+                # 200 B = INT(V(I) * 10)
+                b = INT(mul(v[i], 10.0))
+                # 200 H(B) = H(B) + 1
+                h[b] = h[b] + 1.0
     # 220 PRINT "HISTOGRAM OF V(I) = (1 + SIN(I))/2"
     con.print("HISTOGRAM OF V(I) = (1 + SIN(I))/2")
     # 230 PRINT "N ="; NVALUES

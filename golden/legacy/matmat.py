@@ -14,7 +14,16 @@ import cuda.tile as ct
 import numpy as np
 
 from transpiler import device as b2t_device
-from transpiler.runtime import BasicFault, Console, DataPool, Notice, loop_count, set_warning_hook
+from transpiler.runtime import (
+    BasicFault,
+    Console,
+    DataPool,
+    Notice,
+    div,
+    loop_count,
+    mul,
+    set_warning_hook,
+)
 from transpiler.runtime.arrays import BasicArray, mat_print, mat_product_shape, mat_read
 
 SOURCE_NAME = "examples/matmat.bas"
@@ -61,7 +70,7 @@ def mma_110(c, a, b, rows, cols, inner):
 
 
 @ct.kernel
-def map_160(i_count, j_count, d, e, n_box):
+def map_160(i_count, j_count, d, e, n_box, done):
     """elementwise map over I, J; one 32x32 tile of iterations per block, f64"""
     n = ct.load(n_box, index=(0,), shape=())
     # 160 FOR I = 1 TO N
@@ -69,12 +78,28 @@ def map_160(i_count, j_count, d, e, n_box):
     i = 1 + i_lane
     j_lane = ct.bid(1) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (1, 32))
     j = 1 + j_lane
+    valid = (i_lane < i_count) & (j_lane < j_count)
+    exceptions = ct.zeros((32, 32), dtype=ct.bool_)
     # 180 LET D(I,J) = 1 / (I + J - 1)
     d_tile = 1.0 / (ct.astype(i, ct.float64) + ct.astype(j, ct.float64) - 1.0)
+    exceptions = exceptions | valid & ~(ct.abs(d_tile) < float("inf"))
     # 190 LET E(I,J) = (I + 2 * J) / N
     e_tile = (ct.astype(i, ct.float64) + 2.0 * ct.astype(j, ct.float64)) / n
-    ct.store(d.slice(0, 0, i_count).slice(1, 0, j_count), index=(ct.bid(0), ct.bid(1)), tile=d_tile)
-    ct.store(e.slice(0, 0, i_count).slice(1, 0, j_count), index=(ct.bid(0), ct.bid(1)), tile=e_tile)
+    exceptions = exceptions | valid & ~(ct.abs(e_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(
+            d.slice(0, 0, i_count).slice(1, 0, j_count), index=(ct.bid(0), ct.bid(1)), tile=d_tile
+        )
+        ct.store(
+            e.slice(0, 0, i_count).slice(1, 0, j_count), index=(ct.bid(0), ct.bid(1)), tile=e_tile
+        )
+
+    ct.store(
+        done,
+        index=(ct.bid(0) * ct.cdiv(j_count, 32) + ct.bid(1),),
+        tile=ct.astype(finished, ct.int32),
+    )
 
 
 @ct.kernel
@@ -103,14 +128,14 @@ def mma_220(f, d, e, rows, cols, inner):
 
 
 @ct.kernel
-def reduce_290(i_count, f, n_box, t_partial, s_partial, subscript_error):
+def reduce_290(i_count, f, n_box, done, t_partial, s_partial):
     """reduction over I; one 128 tile of iterations per block, f64"""
     n = ct.load(n_box, index=(0,), shape=())
-    bad_site = 0
     # 290 FOR I = 1 TO N
     i_lane = ct.bid(0) * 128 + ct.arange(128, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
+    exceptions = ct.zeros((128,), dtype=ct.bool_)
     t_acc = ct.zeros((128,), dtype=ct.float64)
     s_acc = ct.zeros((128,), dtype=ct.float64)
     f_i_i_at0 = i + -1
@@ -118,30 +143,34 @@ def reduce_290(i_count, f, n_box, t_partial, s_partial, subscript_error):
     f_i_i_ok = (
         (f_i_i_at0 >= 0) & (f_i_i_at0 < f.shape[0]) & ((f_i_i_at1 >= 0) & (f_i_i_at1 < f.shape[1]))
     )
-    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~f_i_i_ok, 1, 0)))
+    exceptions = exceptions | valid & ~f_i_i_ok
     # 300 LET T = T + F(I,I)
     t_acc = t_acc + ct.where(valid, ct.gather(f, (f_i_i_at0, f_i_i_at1)), 0.0)
     # 310 FOR J = 1 TO N
     j_start = 1.0
     j_step = 1.0
-    j_trips = ct.maximum(ct.astype(ct.floor((n - j_start) / j_step), ct.int32) + 1, 0)
+    j_span = ct.floor((n - j_start) / j_step) + 1.0
+    j_ends = (j_span < 2147483647.0) & (j_step != 0.0)
+    exceptions = exceptions | valid & ~ct.broadcast_to(j_ends, (128,))
+    j_trips = ct.astype(ct.where(j_ends, ct.maximum(j_span, 0.0), 0.0), ct.int32)
     for j_k in range(j_trips):
         j = j_start + ct.astype(j_k, ct.float64) * j_step
         f_i_j_at0 = i + -1
-        f_i_j_at1 = ct.astype(ct.floor(j + 0.5), ct.int32) - 1
-        f_i_j_ok = (
-            (f_i_j_at0 >= 0)
-            & (f_i_j_at0 < f.shape[0])
-            & ((f_i_j_at1 >= 0) & (f_i_j_at1 < f.shape[1]))
+        f_i_j_subscript1 = ct.floor(j + 0.5) - 1.0
+        f_i_j_in1 = (f_i_j_subscript1 >= 0.0) & (
+            f_i_j_subscript1 < ct.astype(f.shape[1], ct.float64)
         )
-        bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~f_i_j_ok, 2, 0)))
+        f_i_j_at1 = ct.astype(ct.where(f_i_j_in1, f_i_j_subscript1, -1.0), ct.int32)
+        f_i_j_ok = (f_i_j_at0 >= 0) & (f_i_j_at0 < f.shape[0]) & f_i_j_in1
+        exceptions = exceptions | valid & ~f_i_j_ok
         # 320 LET S = S + F(I,J)
         s_acc = s_acc + ct.where(valid, ct.gather(f, (f_i_j_at0, f_i_j_at1)), 0.0)
 
     j = j_start + ct.astype(j_trips, ct.float64) * j_step
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(t_partial, index=(ct.bid(0),), tile=ct.sum(t_acc))
     ct.store(s_partial, index=(ct.bid(0),), tile=ct.sum(s_acc))
-    ct.atomic_max(subscript_error, (0,), bad_site)
 
 
 def program(con: Console, data: DataPool, dev) -> None:
@@ -185,22 +214,35 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 160 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
     j_count = loop_count(1, n, 1)
+    done = np.zeros((-(-i_count // 32) * -(-j_count // 32)), dtype=np.int32)
+    if (
+        d.covers(0, 1, i_count)
+        and d.covers(1, 1, j_count)
+        and e.covers(0, 1, i_count)
+        and e.covers(1, 1, j_count)
+    ):
+        dev.launch(
+            map_160,
+            (-(-i_count // 32), -(-j_count // 32)),
+            (i_count, j_count, d.data, e.data, np.array([n], dtype=np.float64), done),
+            writes=(d.data, e.data, done),
+        )
+        dev.to_host(done)
+    if not (done.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(d.data)
+        dev.to_host(e.data)
+        for i_lane in range(i_count):
+            for j_lane in range(j_count):
+                if not done[(i_lane // 32) * -(-j_count // 32) + j_lane // 32]:
+                    i = float(1 + i_lane)
+                    j = float(1 + j_lane)
+                    # 180 LET D(I,J) = 1 / (I + J - 1)
+                    d[i, j] = div(1.0, i + j - 1.0)
+                    # 190 LET E(I,J) = (I + 2 * J) / N
+                    e[i, j] = div(i + mul(2.0, j), n)
     if i_count > 0:
-        # 180 LET D(I,J) = 1 / (I + J - 1)
-        d.check_run(0, 1, i_count)
-        # 190 LET E(I,J) = (I + 2 * J) / N
-        e.check_run(0, 1, i_count)
-    if j_count > 0:
-        # 180 LET D(I,J) = 1 / (I + J - 1)
-        d.check_run(1, 1, j_count)
-        # 190 LET E(I,J) = (I + 2 * J) / N
-        e.check_run(1, 1, j_count)
-    dev.launch(
-        map_160,
-        (-(-i_count // 32), -(-j_count // 32)),
-        (i_count, j_count, d.data, e.data, np.array([n], dtype=np.float64)),
-        writes=(d.data, e.data),
-    )
+        j = float(1 + j_count)
     # 220 MAT F = D * E
     mat_product_shape(f, d, e)
     dev.launch(
@@ -226,26 +268,41 @@ def program(con: Console, data: DataPool, dev) -> None:
     s = 0.0
     # 290 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
+    done_2 = np.zeros(-(-i_count_2 // 128), dtype=np.int32)
     t_partial = np.zeros(-(-i_count_2 // 128), dtype=np.float64)
     s_partial = np.zeros(-(-i_count_2 // 128), dtype=np.float64)
-    subscript_error = np.zeros(1, dtype=np.int32)
     dev.launch(
         reduce_290,
         (-(-i_count_2 // 128),),
-        (i_count_2, f.data, np.array([n], dtype=np.float64), t_partial, s_partial, subscript_error),
-        writes=(t_partial, s_partial, subscript_error),
+        (i_count_2, f.data, np.array([n], dtype=np.float64), done_2, t_partial, s_partial),
+        writes=(done_2, t_partial, s_partial),
     )
+    dev.to_host(done_2)
     dev.to_host(t_partial)
     dev.to_host(s_partial)
-    dev.to_host(subscript_error)
-    t = t + sum(t_partial.tolist())
-    s = s + sum(s_partial.tolist())
-    if subscript_error[0] == 1:
-        # 300 LET T = T + F(I,I)
-        raise BasicFault("subscript out of range")
-    if subscript_error[0] == 2:
-        # 320 LET S = S + F(I,J)
-        raise BasicFault("subscript out of range")
+    if done_2.all():
+        t = t + sum(t_partial.tolist())
+        s = s + sum(s_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(f.data)
+        for block, finished in enumerate(done_2.tolist()):
+            if finished:
+                t = t + t_partial.item(block)
+                s = s + s_partial.item(block)
+                continue
+            for i_lane_2 in range(block * 128, min(block * 128 + 128, i_count_2)):
+                i = float(1 + i_lane_2)
+                # 300 LET T = T + F(I,I)
+                t = t + f[i, i]
+                # 310 FOR J = 1 TO N
+                j_limit = n
+                j = 1.0
+                while not j > j_limit:
+                    # 320 LET S = S + F(I,J)
+                    s = s + f[i, j]
+                    # 330 NEXT J
+                    j = j + 1.0
     # 350 PRINT "TRACE ="; T
     con.print("TRACE =", t)
     # 360 PRINT "SUM OF ALL ELEMENTS ="; S

@@ -11,15 +11,19 @@ import sys
 import traceback
 
 import cuda.tile as ct
+import numpy as np
 
 from transpiler import device as b2t_device
 from transpiler.runtime import (
+    LOG,
     ZONE,
     BasicFault,
     Console,
     DataPool,
     Notice,
+    div,
     loop_count,
+    mul,
     set_warning_hook,
 )
 from transpiler.runtime.arrays import BasicArray
@@ -35,31 +39,47 @@ DATA = [
 
 
 @ct.kernel
-def map_90(i_count, x):
+def map_90(i_count, x, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     # 90 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
+    valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     # 100 LET X(I) = 1 / I
     x_tile = 1.0 / ct.astype(i, ct.float64)
-    ct.store(x.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=x_tile)
+    exceptions = exceptions | valid & ~(ct.abs(x_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(x.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=x_tile)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 @ct.kernel
-def map_180(i_count, g, p):
+def map_180(i_count, g, p, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     # 180 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
+    valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     p_i = ct.load(
         p.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
         shape=(512,),
         padding_mode=ct.PaddingMode.ZERO,
     )
+    value_1 = 2.0 * ct.astype(i, ct.float64)
+    exceptions = exceptions | valid & ~(ct.abs(value_1) < float("inf"))
     # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
-    g_tile = p_i - ct.log(ct.astype(i, ct.float64)) - 1.0 / (2.0 * ct.astype(i, ct.float64))
-    ct.store(g.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=g_tile)
+    g_tile = p_i - ct.log(ct.astype(i, ct.float64)) - 1.0 / value_1
+    exceptions = exceptions | valid & ~(ct.abs(g_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(g.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=g_tile)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 def program(con: Console, data: DataPool, dev) -> None:
@@ -79,10 +99,20 @@ def program(con: Console, data: DataPool, dev) -> None:
     n = 1000.0
     # 90 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    if i_count > 0:
-        # 100 LET X(I) = 1 / I
-        x.check_run(0, 1, i_count)
-    dev.launch(map_90, (-(-i_count // 512),), (i_count, x.data), writes=(x.data,))
+    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    if x.covers(0, 1, i_count):
+        dev.launch(map_90, (-(-i_count // 512),), (i_count, x.data, done), writes=(x.data, done))
+        dev.to_host(done)
+    if not (done.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(x.data)
+        for block, finished in enumerate(done.tolist()):
+            if finished:
+                continue
+            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+                i = float(1 + i_lane)
+                # 100 LET X(I) = 1 / I
+                x[i] = div(1.0, i)
     i = float(1 + i_count)
     # 120 REM THE SCAN
     dev.to_host(p.data)
@@ -100,12 +130,26 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 170 REM AN ELEMENTWISE LOOP OVER THE RESULT (PARALLEL AGAIN)
     # 180 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    if i_count_2 > 0:
-        # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
-        g.check_run(0, 1, i_count_2)
-        # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
-        p.check_run(0, 1, i_count_2)
-    dev.launch(map_180, (-(-i_count_2 // 512),), (i_count_2, g.data, p.data), writes=(g.data,))
+    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
+    if g.covers(0, 1, i_count_2) and p.covers(0, 1, i_count_2):
+        dev.launch(
+            map_180,
+            (-(-i_count_2 // 512),),
+            (i_count_2, g.data, p.data, done_2),
+            writes=(g.data, done_2),
+        )
+        dev.to_host(done_2)
+    if not (done_2.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(g.data)
+        dev.to_host(p.data)
+        for block_2, finished_2 in enumerate(done_2.tolist()):
+            if finished_2:
+                continue
+            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
+                i = float(1 + i_lane_2)
+                # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
+                g[i] = p[i] - LOG(i) - div(1.0, mul(2.0, i))
     i = float(1 + i_count_2)
     # 210 PRINT "PREFIX SUMS OF X(I) = 1/I"
     con.print("PREFIX SUMS OF X(I) = 1/I")

@@ -30,7 +30,7 @@ SOURCE_NAME = "examples/simpson.bas"
 
 
 @ct.kernel
-def reduce_120(i_count, a_box, h_box, s_partial):
+def reduce_120(i_count, a_box, h_box, done, s_partial):
     """reduction over I; one 512 tile of iterations per block, f64"""
     a = ct.load(a_box, index=(0,), shape=())
     h = ct.load(h_box, index=(0,), shape=())
@@ -38,12 +38,20 @@ def reduce_120(i_count, a_box, h_box, s_partial):
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     s_acc = ct.zeros((512,), dtype=ct.float64)
     # 130 LET W = 2 + 2 * (I - 2 * INT(I / 2))
     w = 2.0 + 2.0 * (ct.astype(i, ct.float64) - 2.0 * ct.floor(ct.astype(i, ct.float64) / 2.0))
+    exceptions = exceptions | valid & ~(ct.abs(w) < float("inf"))
     fn_f_x_1 = a + ct.astype(i, ct.float64) * h
+    value_2 = 1.0 + fn_f_x_1 * fn_f_x_1
+    exceptions = exceptions | valid & ~(ct.abs(value_2) < float("inf"))
+    s_term_3 = w * (4.0 / value_2)
+    exceptions = exceptions | valid & ~(ct.abs(s_term_3) < float("inf"))
     # 140 LET S = S + W * FNF(A + I * H)
-    s_acc = s_acc + ct.where(valid, w * (4.0 / (1.0 + fn_f_x_1 * fn_f_x_1)), 0.0)
+    s_acc = s_acc + ct.where(valid, s_term_3, 0.0)
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(s_partial, index=(ct.bid(0),), tile=ct.sum(s_acc))
 
 
@@ -72,15 +80,36 @@ def program(con: Console, dev) -> None:
     s = fn_f(a) + fn_f(b)
     # 120 FOR I = 1 TO N - 1
     i_count = loop_count(1, n - 1.0, 1)
+    done = np.zeros(-(-i_count // 512), dtype=np.int32)
     s_partial = np.zeros(-(-i_count // 512), dtype=np.float64)
     dev.launch(
         reduce_120,
         (-(-i_count // 512),),
-        (i_count, np.array([a], dtype=np.float64), np.array([h], dtype=np.float64), s_partial),
-        writes=(s_partial,),
+        (
+            i_count,
+            np.array([a], dtype=np.float64),
+            np.array([h], dtype=np.float64),
+            done,
+            s_partial,
+        ),
+        writes=(done, s_partial),
     )
+    dev.to_host(done)
     dev.to_host(s_partial)
-    s = s + sum(s_partial.tolist())
+    if done.all():
+        s = s + sum(s_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        for block, finished in enumerate(done.tolist()):
+            if finished:
+                s = s + s_partial.item(block)
+                continue
+            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+                i = float(1 + i_lane)
+                # 130 LET W = 2 + 2 * (I - 2 * INT(I / 2))
+                w = 2.0 + mul(2.0, i - mul(2.0, INT(div(i, 2.0))))
+                # 140 LET S = S + W * FNF(A + I * H)
+                s = s + mul(w, fn_f(a + mul(i, h)))
     # 160 LET Q = S * H / 3
     q = div(mul(s, h), 3.0)
     # 170 LET P = 4 * ATN(1)

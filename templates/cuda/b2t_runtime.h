@@ -28,6 +28,7 @@
 // Python runtime calls len() on text (margins, the 18-character limit, INPUT's 72).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
@@ -1051,19 +1052,13 @@ class Array {
     return index;
   }
 
-  // Subscripts first, first + 1, ..., first + count - 1 along `dim` (a loop a kernel runs)
-  // must all be valid: else the fault for the first invalid one, the other subscripts
-  // shown at their lower bound (runtime/arrays.py check_run).
-  void check_run(int dim, double first, int count) const {
+  // Whether subscripts first, first + 1, ..., first + count - 1 along `dim` (a loop a kernel
+  // runs) are all valid (none for count 0; runtime/arrays.py covers).
+  bool covers(int dim, double first, int count) const {
+    if (count <= 0)
+      return true;
     const double lo = std::floor(first + 0.5), hi = std::floor(first + count - 1 + 0.5);
-    const std::size_t d = static_cast<std::size_t>(dim);
-    if (allocated_ && base_ <= lo && hi <= upper_[d])
-      return;
-    const double bad = lo < base_ ? first : first + (upper_[d] + 1 - lo);
-    const double low = base_;
-    if (upper_.size() == 1)
-      throw out_of_range({bad});
-    throw dim == 0 ? out_of_range({bad, low}) : out_of_range({low, bad});
+    return allocated_ && base_ <= lo && hi <= upper_[static_cast<std::size_t>(dim)];
   }
 
  private:
@@ -1433,7 +1428,7 @@ struct EndProgram {};
 // or atomic operations ends, and delete it; an endless BASIC loop must stay endless.
 inline void forward_progress() {
   static volatile unsigned char pulse = 0;
-  pulse = 0;
+  pulse = static_cast<unsigned char>(pulse + 1);
 }
 
 inline void print_fault(const char* source_name, int line, const Fault& fault) {

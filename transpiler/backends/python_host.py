@@ -259,40 +259,58 @@ def emitted_reads(host: hostir.HostProgram) -> set[str]:
     for sub in host.subroutines:
         nodes += list(hostir.walk(sub.body))
     found: set[str] = set()
+    # A replay of a launch sets the loop variables before each iteration: reads of them
+    # there do not need BASIC's value after the loop.
+    replayed: dict[int, set[str]] = {}
     for n in nodes:
-        if isinstance(n, hostir.Simple):
-            found |= statement_reads(a, n.stmt)
-        elif isinstance(n, hostir.If):
-            for condition, _ in n.arms:
-                found |= expression_reads(a, condition)
-        elif isinstance(n, hostir.WhileLoop) and n.condition is not None:
-            found |= expression_reads(a, n.condition)
-        elif isinstance(n, hostir.ForLoop):
-            found |= statement_reads(a, n.stmt)
-            if not n.counted:
-                found.add(n.stmt.var.name)
-        elif isinstance(n, (hostir.ForInit, hostir.ForNext)):
-            found |= statement_reads(a, n.stmt) | {n.stmt.var.name}
-        elif isinstance(n, (hostir.OnJump, hostir.OnGosub, hostir.OnGosubJump)):
-            found |= expression_reads(a, n.selector)
-        elif isinstance(n, hostir.Launch):
-            found |= _launch_reads(a, n)
-        elif not isinstance(
-            n,
-            (
-                hostir.Break,
-                hostir.Continue,
-                hostir.Call,
-                hostir.Return,
-                hostir.EndProgram,
-                hostir.Dispatch,
-                hostir.Jump,
-                hostir.GosubJump,
-                hostir.ReturnJump,
-                hostir.ToHost,
-            ),
-        ):
-            found |= set(a.variables)  # what else may come: assume it reads everything
+        if isinstance(n, hostir.Launch) and n.replay is not None:
+            own = {loop.var for loop in n.replay.loops}
+            for m in hostir.walk(n.replay.prefix + n.replay.body):
+                replayed[id(m)] = own
+    for n in nodes:
+        if id(n) in replayed:
+            found |= _node_reads(a, n) - replayed[id(n)]
+        else:
+            found |= _node_reads(a, n)
+    return found
+
+
+def _node_reads(a: Analysis, n: hostir.HNode) -> set[str]:
+    """The variables the code printed for `n` itself (not its body) reads."""
+    found: set[str] = set()
+    if isinstance(n, hostir.Simple):
+        found |= statement_reads(a, n.stmt)
+    elif isinstance(n, hostir.If):
+        for condition, _ in n.arms:
+            found |= expression_reads(a, condition)
+    elif isinstance(n, hostir.WhileLoop) and n.condition is not None:
+        found |= expression_reads(a, n.condition)
+    elif isinstance(n, hostir.ForLoop):
+        found |= statement_reads(a, n.stmt)
+        if not n.counted:
+            found.add(n.stmt.var.name)
+    elif isinstance(n, (hostir.ForInit, hostir.ForNext)):
+        found |= statement_reads(a, n.stmt) | {n.stmt.var.name}
+    elif isinstance(n, (hostir.OnJump, hostir.OnGosub, hostir.OnGosubJump)):
+        found |= expression_reads(a, n.selector)
+    elif isinstance(n, hostir.Launch):
+        found |= _launch_reads(a, n)
+    elif not isinstance(
+        n,
+        (
+            hostir.Break,
+            hostir.Continue,
+            hostir.Call,
+            hostir.Return,
+            hostir.EndProgram,
+            hostir.Dispatch,
+            hostir.Jump,
+            hostir.GosubJump,
+            hostir.ReturnJump,
+            hostir.ToHost,
+        ),
+    ):
+        found |= set(a.variables)  # what else may come: assume it reads everything
     return found
 
 
