@@ -18,7 +18,12 @@ import subprocess
 from dataclasses import dataclass, field
 
 from transpiler import driver
-from transpiler.compare import compare_outputs, interpreter_diagnostics, program_diagnostics
+from transpiler.compare import (
+    compare_outputs,
+    diagnostics_match,
+    interpreter_diagnostics,
+    program_diagnostics,
+)
 from transpiler.errors import BasicError, BasicRuntimeError, CompileErrors, SourceFile
 from transpiler.options import Options
 
@@ -88,7 +93,7 @@ def compare_runs(
     if analysis is not None:
         expected = interpreter_diagnostics(analysis, reference.stderr)
         got = program_diagnostics(analysis, other.stderr)
-        if expected != got:
+        if not diagnostics_match(expected, got, precision):
             problems.append(f"{label}: stderr: interpreter {expected[:6]!r}, got {got[:6]!r}")
     return problems
 

@@ -9,7 +9,8 @@ relative (and `atol` absolute for values near zero).
 Run-time diagnostics (warnings, the fatal error) are compared as lists of
 "warning: line 30: division by zero": the interpreter writes them with their place and a
 quote of the source (`prog.bas:3:4: warning: ...`), a generated program as
-`prog.bas: warning: line 30: ...`.  Their order and number must be the same.
+`prog.bas: warning: line 30: ...`.  Their order and number must be the same, numbers in
+their messages (`LOG(-.5)`) within the tolerance.
 """
 
 from __future__ import annotations
@@ -119,6 +120,15 @@ def program_diagnostics(analysis, stderr: str) -> list[str]:
         elif m := generated.match(line):
             out.append(f"{m[1]}: {m[2]}")
     return out
+
+
+def diagnostics_match(expected: list[str], actual: list[str], precision: str = "f64") -> bool:
+    """The same diagnostics, in order; numbers in their messages (LOG(-.2234948)) within
+    the tolerance, as on stdout."""
+    rtol, atol = TOLERANCES[precision]
+    return len(expected) == len(actual) and all(
+        lines_match(e, a, rtol, atol) for e, a in zip(expected, actual)
+    )
 
 
 def _where(analysis, line: int) -> str:

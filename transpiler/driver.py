@@ -236,7 +236,13 @@ def check(analysis, code: str, target: str, device: str | None, sizes: dict | No
         return 0 if result.returncode == 0 else 1
     import io
 
-    from .compare import compare_outputs, interpreter_diagnostics, program_diagnostics, unified_diff
+    from .compare import (
+        compare_outputs,
+        diagnostics_match,
+        interpreter_diagnostics,
+        program_diagnostics,
+        unified_diff,
+    )
     from .errors import BasicRuntimeError
 
     stdin = sys.stdin.read() if not sys.stdin.isatty() else ""
@@ -250,16 +256,17 @@ def check(analysis, code: str, target: str, device: str | None, sizes: dict | No
     diffs = compare_outputs(expected.getvalue(), result.stdout, analysis.number_type)
     reported = interpreter_diagnostics(analysis, errors.getvalue(), error)
     generated_reports = program_diagnostics(analysis, result.stderr)
+    same_reports = diagnostics_match(reported, generated_reports, analysis.number_type)
     if status != result.returncode:
         out.write(f"exit status differs: interpreter {status}, generated {result.returncode}\n")
         if result.stderr:
             out.write(result.stderr)
     if diffs:
         out.write(unified_diff(expected.getvalue(), result.stdout, "interpreter", f"generated ({target})"))
-    if reported != generated_reports:
+    if not same_reports:
         out.write("warnings and errors differ:\n")
         out.write(_diagnostics_diff(reported, generated_reports, target))
-    if diffs or status != result.returncode or reported != generated_reports:
+    if diffs or status != result.returncode or not same_reports:
         return 1
     lines = len(expected.getvalue().splitlines())
     out.write(
