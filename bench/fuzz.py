@@ -2,10 +2,12 @@
 generated cuTile Python and the generated CUDA C++ (both on the CPU), and bwbasic.
 
     python bench/fuzz.py [--count 10000] [--seed 0] [--jobs 2] [--targets cutile,cuda]
-                         [--precision both|f64|f32] [--no-bwbasic]
+                         [--precision both|f64|f32] [--no-bwbasic] [--exceptions]
 
 Program i is tests/programgen.random_program(seed + i, statements), so a failing seed
-reproduces with `--seed S --count 1`.  With `--precision both` (the default) odd seeds run
+reproduces with `--seed S --count 1`.  `--exceptions` adds the generator's near misses of
+run-time exceptions (warnings and errors are compared too; bwbasic is not asked, its
+messages differ).  With `--precision both` (the default) odd seeds run
 with `--precision f32`, even ones with f64.  Prints a summary (programs, agreements, failures
 with their seeds, time) and exits 1 when any program disagrees.  Not part of `make test`
 (about 2 s of CPU per program with CUDA); tests/test_fuzz.py runs a handful.
@@ -42,9 +44,9 @@ def precision_for(seed: int, choice: str) -> str | None:
 
 
 def check_seed(
-    seed: int, targets: tuple[str, ...], bwbasic: bool, precision: str
+    seed: int, targets: tuple[str, ...], bwbasic: bool, precision: str, exceptions: bool = False
 ) -> tuple[int, list[str]]:
-    program = random_program(seed, statements_for(seed))
+    program = random_program(seed, statements_for(seed), exceptions)
     chosen = precision_for(seed, precision)
     try:
         # bwbasic computes in double: compare its numbers only with f64 runs.
@@ -72,6 +74,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--precision", choices=("both", "f64", "f32"), default="both", help="number type"
     )
     p.add_argument("--no-bwbasic", action="store_true", help="skip the comparison with bwbasic")
+    p.add_argument(
+        "--exceptions", action="store_true", help="near misses of run-time exceptions too"
+    )
     p.add_argument("--quiet", action="store_true", help="no progress line")
     return p.parse_args(argv)
 
@@ -79,14 +84,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     targets = tuple(t for t in args.targets.split(",") if t)
-    bwbasic = not args.no_bwbasic and BWBASIC is not None
+    bwbasic = not args.no_bwbasic and not args.exceptions and BWBASIC is not None
     seeds = range(args.seed, args.seed + args.count)
     failures: dict[int, list[str]] = {}
     rounding: dict[int, list[str]] = {}
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         n = len(seeds)
-        results = pool.map(check_seed, seeds, [targets] * n, [bwbasic] * n, [args.precision] * n)
+        results = pool.map(
+            check_seed,
+            seeds,
+            [targets] * n,
+            [bwbasic] * n,
+            [args.precision] * n,
+            [args.exceptions] * n,
+        )
         for done, (seed, problems) in enumerate(results, 1):
             if problems and problems[0] == ROUNDING_ONLY:
                 rounding[seed] = problems[1:]

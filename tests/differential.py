@@ -18,7 +18,12 @@ import subprocess
 from dataclasses import dataclass, field
 
 from transpiler import driver
-from transpiler.compare import compare_outputs
+from transpiler.compare import (
+    compare_outputs,
+    diagnostics_match,
+    interpreter_diagnostics,
+    program_diagnostics,
+)
 from transpiler.errors import BasicError, BasicRuntimeError, CompileErrors, SourceFile
 from transpiler.options import Options
 
@@ -72,7 +77,11 @@ def run_target(analysis, target: str) -> Run:
     return Run(result.returncode, result.stdout, result.stderr)
 
 
-def compare_runs(reference: Run, other: Run, label: str, precision: str) -> list[str]:
+def compare_runs(
+    reference: Run, other: Run, label: str, precision: str, analysis=None
+) -> list[str]:
+    """Differences of exit status and stdout, and (given the program's `analysis`) of
+    the warnings and the fatal error on stderr."""
     problems = []
     if reference.status != other.status:
         problems.append(
@@ -81,6 +90,11 @@ def compare_runs(reference: Run, other: Run, label: str, precision: str) -> list
         )
     for d in compare_outputs(reference.stdout, other.stdout, precision)[:5]:
         problems.append(f"{label}: line {d.line}: interpreter {d.expected!r}, got {d.actual!r}")
+    if analysis is not None:
+        expected = interpreter_diagnostics(analysis, reference.stderr)
+        got = program_diagnostics(analysis, other.stderr)
+        if not diagnostics_match(expected, got, precision):
+            problems.append(f"{label}: stderr: interpreter {expected[:6]!r}, got {got[:6]!r}")
     return problems
 
 
@@ -106,7 +120,7 @@ def differential(
         except BasicError as exc:  # e.g. g++ rejected the generated CUDA
             run = Run(-1, "", exc.render(source))
         outcome.runs[target] = run
-        outcome.problems += compare_runs(reference, run, target, analysis.number_type)
+        outcome.problems += compare_runs(reference, run, target, analysis.number_type, analysis)
     if bwbasic and BWBASIC:
         outcome.problems += compare_with_bwbasic(program, reference.stdout)
     return outcome

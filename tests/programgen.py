@@ -7,6 +7,11 @@ loops it must keep on the host (carried dependences, PRINT inside), IF/ELSE, WHI
 GOTO, GOSUB and PRINT.  Values stay finite and away from the exceptional cases
 (division by zero, LOG of negatives...), so every program runs to its END.
 
+With `exceptions=True` programs also contain near misses of BASIC's run-time exceptions
+in offloaded loops: inner loops that may run zero times, stencils whose out-of-range
+neighbour is guarded by an IF, LOG and SQR of values that can be negative, divisions by
+array elements that can be zero.  Such a program may warn, or stop with an error.
+
 Programs use one statement per line and no MAT, so Debian's bwbasic can run them too.
 """
 
@@ -20,9 +25,10 @@ ARRAY_2D = "M"
 
 
 class ProgramGenerator:
-    def __init__(self, seed: int, statements: int = 12):
+    def __init__(self, seed: int, statements: int = 12, exceptions: bool = False):
         self.rng = random.Random(seed)
         self.statements = statements
+        self.exceptions = exceptions
         self.lines: list[str] = []
         self.subroutines: list[list[str]] = []
         self.n = self.rng.randint(12, 70)
@@ -159,6 +165,43 @@ class ProgramGenerator:
         self.emit("NEXT I")
         self.emit('PRINT "H"; H(0); H(5); H(9)')
 
+    # ------------------------------------------------------------------ near misses
+
+    def stmt_zero_trip_inner_loop(self) -> None:
+        a, b = self.rng.sample(ARRAYS_1D, 2)
+        self.emit(f"LET W = {self.rng.choice([0, 0, 1, 3])}")
+        self.emit(f"FOR I = 1 TO {self.n}")
+        self.emit("LET T = 0")
+        self.emit("FOR J = 1 TO W")
+        self.emit(f"LET T = T + {a}(J) * I")
+        self.emit("NEXT J")
+        self.emit(f"LET {b}(I) = {self.bounded(f'T + {a}(I)')}")
+        self.emit("NEXT I")
+
+    def stmt_guarded_stencil(self) -> None:
+        src, dst = self.rng.sample(ARRAYS_1D, 2)
+        self.emit(f"FOR I = 1 TO {self.n}")
+        if self.rng.random() < 0.5:  # X(N + 1) does not exist
+            self.emit(f"IF I < {self.n} THEN {dst}(I) = {src}(I + 1) - {src}(I)")
+        else:  # nor does X(-1)
+            self.emit(f"IF I > 1 THEN {dst}(I) = ({src}(I - 2) + {src}(I)) / 2")
+        self.emit("NEXT I")
+
+    def stmt_log_or_sqr(self) -> None:
+        a, b = self.rng.sample(ARRAYS_1D, 2)
+        fn = self.rng.choice(["LOG", "SQR"])
+        # Mostly in the domain (by a hair); sometimes not: a fatal error.
+        arg = f"ABS({a}(I)) + 0.001" if self.rng.random() < 0.75 else f"{a}(I) + 0.5"
+        self.emit(f"FOR I = 1 TO {self.n}")
+        self.emit(f"LET {b}(I) = {fn}({arg})")
+        self.emit("NEXT I")
+
+    def stmt_divide_by_elements(self) -> None:
+        a, b = self.rng.sample(ARRAYS_1D, 2)
+        self.emit(f"FOR I = 1 TO {self.n}")
+        self.emit(f"LET {b}(I) = {self.bounded(f'1 / INT({a}(I) * 2)')}")  # 0 for a in [0, .5)
+        self.emit("NEXT I")
+
     def program(self) -> str:
         self.emit(f"DIM X({self.n}), Y({self.n}), Z({self.n}), M({self.m}, {self.m}), H(9)")
         for s in SCALARS:
@@ -181,6 +224,13 @@ class ProgramGenerator:
             self.stmt_goto,
             self.stmt_histogram,
         ]
+        if self.exceptions:
+            choices += [
+                self.stmt_zero_trip_inner_loop,
+                self.stmt_guarded_stencil,
+                self.stmt_log_or_sqr,
+                self.stmt_divide_by_elements,
+            ]
         for _ in range(self.statements):
             self.rng.choice(choices)()
         for s in SCALARS:
@@ -215,5 +265,5 @@ class ProgramGenerator:
         return "\n".join(out) + "\n"
 
 
-def random_program(seed: int, statements: int = 12) -> str:
-    return ProgramGenerator(seed, statements).program()
+def random_program(seed: int, statements: int = 12, exceptions: bool = False) -> str:
+    return ProgramGenerator(seed, statements, exceptions).program()

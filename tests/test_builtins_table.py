@@ -73,6 +73,9 @@ def test_entries_are_consistent(b):
     assert len({len(form) for form in b.forms}) == len(b.forms)  # one form per arity
     # A domain is what makes a function fail; kernels check it (vectorize._OUTSIDE_DOMAIN).
     assert (b.domain != "any") == (b.effect == "fails")
+    if b.bounded:  # finite for every argument, infinities included
+        fn = getattr(runtime, b.python)
+        assert all(math.isfinite(fn(x)) for x in (-math.inf, math.inf, 0.0, 1e308))
 
 
 @pytest.mark.parametrize("b", [b for b in BUILTINS.values() if b.python], ids=lambda b: b.name)

@@ -334,7 +334,7 @@ def test_program_prints_what_the_interpreter_prints(name, monkeypatch):
     stdin = PROGRAMS[name][2]
     reference = interpret(analysis_of(name), stdin)
     run = run_program(executable(), name, stdin, dict(os.environ))
-    assert outcome_of_run(run) == reference
+    assert outcome_of_run(run, analysis_of(name)) == reference
 
 
 def test_each_statement_has_its_basic_comment():

@@ -912,18 +912,18 @@ def test_legacy_program_with_kernels_matches_the_interpreter(name):
 @pytest.mark.parametrize(
     "program, message",
     [
-        # checked on the host before the launch: the interpreter's message and line
+        # out of range before the launch: the host runs the loop, BASIC reports it
         (
             "10 DIM A(10), B(20)\n20 FOR I = 1 TO 12\n30 LET B(I) = A(I) + 1\n40 NEXT I\n50 END\n",
             "line 30: subscript out of range A(11) [0 to 10]",
         ),
-        # found by the kernel (a computed subscript), reported through the error flag
+        # found by the kernel (a computed subscript): the host runs the block again
         (
             (
                 "10 DIM H(5), V(100)\n20 FOR I = 1 TO 100\n30 LET V(I) = I / 10\n40 NEXT I\n"
                 "50 FOR I = 1 TO 100\n60 LET H(INT(V(I))) = H(INT(V(I))) + 1\n70 NEXT I\n80 END\n"
             ),
-            "line 60: subscript out of range",
+            "line 60: subscript out of range H(6) [0 to 5]",
         ),
     ],
 )

@@ -42,6 +42,23 @@ def test_cuda_and_cutile_on_cpu_agree_with_interpreter(seed, statements):
     assert outcome.agrees, f"{outcome.describe()}\n{program}"
 
 
+@settings(max_examples=16, **BOUNDED)
+@given(seed=SEEDS, statements=SIZES, precision=st.sampled_from([None, "f32"]))
+def test_near_misses_of_exceptions_report_alike_on_cutile(seed, statements, precision):
+    # Warnings and errors too: the harness compares stderr's diagnostics.
+    program = random_program(seed, statements, exceptions=True)
+    outcome = differential(program, f"seed{seed}", targets=("cutile",), precision=precision)
+    assert outcome.agrees, f"{outcome.describe()}\n{program}"
+
+
+@settings(max_examples=4, **BOUNDED)
+@given(seed=SEEDS, statements=SIZES)
+def test_near_misses_of_exceptions_report_alike_on_both_targets(seed, statements):
+    program = random_program(seed, statements, exceptions=True)
+    outcome = differential(program, f"seed{seed}", targets=("cutile", "cuda"))
+    assert outcome.agrees, f"{outcome.describe()}\n{program}"
+
+
 @pytest.mark.skipif(BWBASIC is None, reason="bwbasic is not installed (apt install bwbasic)")
 @settings(max_examples=12, **BOUNDED)
 @given(seed=SEEDS, statements=SIZES)

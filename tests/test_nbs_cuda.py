@@ -104,7 +104,7 @@ def test_cuda_program_matches_interpreter(nbs_dir, prog, monkeypatch):
     monkeypatch.setenv("BASIC2TILE_SEED", SEED)
     reference = interpret(analysis_of(prog), stdin)
     run = run_cuda(prog, stdin, SEED)
-    assert outcome_of_run(run) == reference
+    assert outcome_of_run(run, analysis_of(prog)) == reference
     if row["uses_rnd"] == "y" and row["informative"] != "y":  # graded as in test_nbs.py
         assert "TEST PASSED" in run.stdout and "FAILED" not in run.stdout
 

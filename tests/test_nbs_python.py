@@ -10,7 +10,8 @@ run here with `run_nbs` replaced by `_GeneratedRun`, which
    RANDOMIZE seed ($BASIC2TILE_SEED, new for every run so that P131's two runs differ);
 3. requires the same stdout as the interpreter, byte for byte (the runtime's RND is the
    same generator, so the RND programs print the same numbers), the same exit status,
-   and output on stderr exactly when the interpreter wrote some;
+   and the same warnings and fatal error on stderr, with their BASIC lines
+   (transpiler.compare.program_diagnostics);
 4. hands the generated program's run to test_nbs's grader: stdout equal to bas55's
    P###.ok, the PASSED lines of the RND and INPUT programs...
 
@@ -27,6 +28,7 @@ import pytest
 
 from transpiler import driver
 from transpiler.backends.python_host import generate_program
+from transpiler.compare import interpreter_diagnostics, program_diagnostics
 from transpiler.errors import BasicRuntimeError, Coord, SourceFile
 from transpiler.passes.structure import build_host_program
 
@@ -76,7 +78,9 @@ class _GeneratedRun:
 
         assert stdout == expected.stdout
         assert status == (1 if expected.error is not None else 0), stderr
-        assert bool(stderr.strip()) == bool(expected.stderr.strip() or expected.error), stderr
+        assert program_diagnostics(analysis, stderr) == interpreter_diagnostics(
+            analysis, expected.stderr, expected.error
+        ), stderr
         error = None
         if status == 1:
             error = BasicRuntimeError(stderr.strip(), Coord(source.name, 1, 0))

@@ -85,3 +85,44 @@ def test_a_program_named_like_a_python_module_still_runs(tmp_path):
     assert written.returncode == 0
     assert "warning: " in written.stderr and "'select'" in written.stderr
     assert "warning" not in _basic2tile(path, "-o", str(tmp_path / "histogram.py")).stderr
+
+
+RESETS_ITS_VARIABLE = (
+    "10 DIM A(10)\n20 FOR I = 1 TO 10\n30 LET A(I) = I\n40 LET I = 1\n50 NEXT I\n"
+    '60 PRINT "DONE"\n70 END\n'
+)
+
+
+def test_a_loop_that_resets_its_variable_stays_on_the_host_and_never_ends(tmp_path):
+    # The interpreter runs until --max-steps stops it; both generated programs must loop
+    # as long (a C++ compiler may delete a loop without side effects it assumes to end).
+    from transpiler import driver
+    from transpiler.backends.cuda_host import write_cuda_program
+    from transpiler.errors import SourceFile
+    from transpiler.options import Options
+    from transpiler.verify.cpu_cuda import build_cpu
+
+    path = _write(tmp_path, RESETS_ITS_VARIABLE)
+    explained = _basic2tile(path, "--explain").stdout
+    assert "host: the loop changes its own control variable I, line 40" in explained
+    analysis = driver.front_end(SourceFile.read(path), Options())
+    cu, py = tmp_path / "prog.cu", tmp_path / "prog.py"
+    write_cuda_program(driver.generate(analysis, "cuda"), cu)
+    assert "b2t::forward_progress();" in cu.read_text()
+    py.write_text(driver.generate(analysis, "cutile"))
+    programs = {"cuda": [str(build_cpu(cu, tmp_path / "prog"))], "cutile": [sys.executable, str(py)]}
+    for target, command in programs.items():
+        # The program itself, not a wrapper that would leave it running when killed.
+        with pytest.raises(subprocess.TimeoutExpired):
+            done = subprocess.run(command, capture_output=True, text=True, timeout=3)
+            pytest.fail(f"{target}: exit status {done.returncode}, {done.stdout!r}")
+
+
+def test_only_loops_that_may_not_end_mark_their_progress():
+    from transpiler import driver
+    from transpiler.errors import SourceFile
+    from transpiler.options import Options
+
+    text = "10 FOR I = 1 TO 3\n20 PRINT I\n30 NEXT I\n40 FOR J = 1 TO 3 STEP S\n50 NEXT J\n"
+    code = driver.generate(driver.front_end(SourceFile("p.bas", text), Options()), "cuda")
+    assert code.count("b2t::forward_progress();") == 1  # STEP S may be 0

@@ -307,13 +307,21 @@ def test_print_keeps_what_precedes_a_failing_item(tmp_path: Path) -> None:
     assert_same(text, tmp_path)
 
 
-def test_warnings_go_to_stderr_and_the_program_goes_on(tmp_path: Path) -> None:
-    text = program("10 PRINT 1 / 0", "20 PRINT 2 ^ 5000", '30 PRINT "GOES ON"', "40 END")
+def test_warnings_go_to_stderr_with_their_line_and_the_program_goes_on(tmp_path: Path) -> None:
+    text = program(
+        "10 DEF FNR(X) = 1 / X", "20 PRINT 1 / 0", "30 PRINT 2 ^ 5000", "40 PRINT FNR(0)",
+        '50 PRINT "GOES ON"', "60 END",
+    )  # fmt: skip
     path = tmp_path / "warn.py"
     path.write_text(translate(text))
     out, err, status = run_module(path)
     assert out == interpret(text)[0] and status == 0
-    assert err == "warning: division by zero\nwarning: operation overflow\n"
+    # A DEF FN body's warning is located at its caller, as the interpreter does.
+    assert err == (
+        "prog.bas: warning: line 20: division by zero\n"
+        "prog.bas: warning: line 30: operation overflow\n"
+        "prog.bas: warning: line 40: division by zero\n"
+    )
 
 
 def test_return_without_gosub_and_on_out_of_range(tmp_path: Path) -> None:

@@ -173,10 +173,31 @@ def test_large_grids_run_in_several_batches(monkeypatch):
     assert isinstance(error, ts.DataRaceError)
 
 
-def test_control_flow_on_per_block_values_falls_back():
+def test_control_flow_on_per_block_values_falls_back_where_blocks_disagree():
     x = (RNG.random(512) * 20).astype(np.float32)
+    x[:128] *= 0.01  # the first block never halves, the others do
     check_same((4,), halve_until_small, (x, np.zeros(512, np.float32), 128), "fallback")
     check_same((4,), odd_blocks_negate, (x, 128), "fallback")
+
+
+@ct.kernel
+def store_if_finite(x, y, done, TILE: ConstInt):
+    """A store under an `if` on a per-block value (as the offloaded loops' kernels do)."""
+    t = ct.load(x, (ct.bid(0),), (TILE,), padding_mode=ZERO) * 2.0
+    finished = ct.max(ct.astype(~(ct.abs(t) < float("inf")), ct.int32)) == 0
+    if finished:
+        ct.store(y, (ct.bid(0),), t)
+    ct.store(done, (ct.bid(0),), ct.astype(finished, ct.int32))
+
+
+def test_a_branch_all_blocks_of_a_batch_take_alike_stays_batched():
+    x = RNG.random(512)
+    args = (x, np.zeros(512), np.zeros(4, np.int32), 128)
+    got, _ = check_same((4,), store_if_finite, args, "batched")
+    assert got[2].tolist() == [1, 1, 1, 1]
+    x[300] = np.inf  # block 2 stores nothing
+    got, _ = check_same((4,), store_if_finite, (x, *args[1:]), "fallback")
+    assert got[2].tolist() == [1, 1, 0, 1] and not got[1][256:384].any()
 
 
 def test_atomics_fall_back():

@@ -5,6 +5,12 @@ a printed sum may differ in its last digit.  Each line is split into numbers and
 text between them; the text must match exactly (runs of spaces may differ in length
 only next to a number whose printed width changed), numbers must agree within `rtol`
 relative (and `atol` absolute for values near zero).
+
+Run-time diagnostics (warnings, the fatal error) are compared as lists of
+"warning: line 30: division by zero": the interpreter writes them with their place and a
+quote of the source (`prog.bas:3:4: warning: ...`), a generated program as
+`prog.bas: warning: line 30: ...`.  Their order and number must be the same, numbers in
+their messages (`LOG(-.5)`) within the tolerance.
 """
 
 from __future__ import annotations
@@ -14,8 +20,11 @@ import math
 import re
 from dataclasses import dataclass
 
-# ECMA-55 PRINT numbers: 12, -3.5, .5, 1.2345679E+9, INF, NAN.
-_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:E[+-]\d+)?|-?INF|NAN")
+from .errors import Coord
+
+# ECMA-55 PRINT numbers: 12, -3.5, .5, 1.2345679E+9, INF, NAN, with the space PRINT puts
+# in place of a minus sign (" 0" and "-1E-17" differ in the number, not in the text).
+_NUMBER = re.compile(r"[ -]?(?:\d+\.?\d*|\.\d+)(?:E[+-]\d+)?|[ -]?INF|[ -]?NAN")
 
 # Tolerances per number type: 8 printed digits, so f64 results differ at most in the
 # last printed digit; f32 kernels carry about 7 digits of their own.
@@ -36,7 +45,7 @@ def _split(line: str) -> tuple[list[str], list[str]]:
 
 
 def _close(a: str, b: str, rtol: float, atol: float) -> bool:
-    if a == b:
+    if a.strip() == b.strip():
         return True
     try:
         x, y = _value(a), _value(b)
@@ -48,6 +57,7 @@ def _close(a: str, b: str, rtol: float, atol: float) -> bool:
 
 
 def _value(token: str) -> float:
+    token = token.strip()
     return {"INF": math.inf, "-INF": -math.inf, "NAN": math.nan}.get(token) or float(token)
 
 
@@ -84,3 +94,44 @@ def unified_diff(expected: str, actual: str, expected_name: str, actual_name: st
             tofile=actual_name,
         )
     )
+
+
+def interpreter_diagnostics(analysis, stderr: str, error=None) -> list[str]:
+    """The interpreter's warnings in `stderr` and its fatal `error` (a BasicRuntimeError
+    or None), as "warning: line 30: division by zero"."""
+    out = program_diagnostics(analysis, stderr)
+    if error is not None:
+        out.append(f"error: {_where(analysis, error.coord.line)}{error.message}")
+    return out
+
+
+def program_diagnostics(analysis, stderr: str) -> list[str]:
+    """The warnings and errors in `stderr` of a run of the program of `analysis`, in that
+    form: a generated program's, and those located at a source line and column (the
+    interpreter's, and the translation's warnings that both print first)."""
+    name = re.escape(analysis.source.name)
+    located = re.compile(name + r":(\d+):\d+: (warning|error): (.*)$")
+    generated = re.compile(name + r": (warning|error): (.*)$")
+    out = []
+    for line in stderr.splitlines():
+        m = located.match(line)
+        if m:
+            out.append(f"{m[2]}: {_where(analysis, int(m[1]))}{m[3]}")
+        elif m := generated.match(line):
+            out.append(f"{m[1]}: {m[2]}")
+    return out
+
+
+def diagnostics_match(expected: list[str], actual: list[str], precision: str = "f64") -> bool:
+    """The same diagnostics, in order; numbers in their messages (LOG(-.2234948)) within
+    the tolerance, as on stdout."""
+    rtol, atol = TOLERANCES[precision]
+    return len(expected) == len(actual) and all(
+        lines_match(e, a, rtol, atol) for e, a in zip(expected, actual)
+    )
+
+
+def _where(analysis, line: int) -> str:
+    """ "line 30: " as a generated program names a source line ("" without a number)."""
+    name = analysis.line_name(Coord(analysis.source.name, line, 0))
+    return f"{name}: " if name.startswith("line ") else ""

@@ -249,28 +249,41 @@ def check(
         return 0 if result.returncode == 0 else 1
     import io
 
-    from .compare import compare_outputs, unified_diff
+    from .compare import (
+        compare_outputs,
+        diagnostics_match,
+        interpreter_diagnostics,
+        program_diagnostics,
+        unified_diff,
+    )
     from .errors import BasicRuntimeError
     from .interpreter.machine import STEP_LIMIT
 
     stdin = sys.stdin.read() if not sys.stdin.isatty() else ""
     expected, errors = io.StringIO(), io.StringIO()
+    error = None
     try:
         status = interpret(analysis, stdin=io.StringIO(stdin), stdout=expected, stderr=errors)
-    except BasicRuntimeError as error:
-        if error.message.startswith(STEP_LIMIT):
+    except BasicRuntimeError as exc:
+        if exc.message.startswith(STEP_LIMIT):
             note = "--check compares whole runs: the generated program was not run"
-            raise BasicRuntimeError(error.message, error.coord, notes=(*error.notes, note)) from None
-        status = 1
+            raise BasicRuntimeError(exc.message, exc.coord, notes=(*exc.notes, note)) from None
+        status, error = 1, exc
     result = run(analysis, code, target, device, stdin=stdin, timeout=timeout)
     diffs = compare_outputs(expected.getvalue(), result.stdout, analysis.number_type)
+    reported = interpreter_diagnostics(analysis, errors.getvalue(), error)
+    generated_reports = program_diagnostics(analysis, result.stderr)
+    same_reports = diagnostics_match(reported, generated_reports, analysis.number_type)
     if status != result.returncode:
         out.write(f"exit status differs: interpreter {status}, generated {result.returncode}\n")
         if result.stderr:
             out.write(result.stderr)
     if diffs:
         out.write(unified_diff(expected.getvalue(), result.stdout, "interpreter", f"generated ({target})"))
-    if diffs or status != result.returncode:
+    if not same_reports:
+        out.write("warnings and errors differ:\n")
+        out.write(_diagnostics_diff(reported, generated_reports, target))
+    if diffs or status != result.returncode or not same_reports:
         return 1
     lines = len(expected.getvalue().splitlines())
     out.write(
@@ -278,6 +291,18 @@ def check(
         f"({lines} line{'' if lines == 1 else 's'})\n"
     )
     return 0
+
+
+def _diagnostics_diff(expected: list[str], actual: list[str], target: str) -> str:
+    from .compare import unified_diff
+
+    text = unified_diff(
+        "".join(d + "\n" for d in expected),
+        "".join(d + "\n" for d in actual),
+        "interpreter (stderr)",
+        f"generated ({target}, stderr)",
+    )
+    return text if text.endswith("\n") else text + "\n"
 
 
 # Where --emit's compilers come from when they are missing.

@@ -56,6 +56,10 @@ class ForLoop(HNode):
     # The body (and what it calls) never assigns the control variable: its values are
     # start, start + step, ... (never NaN when those are constants).
     steady: bool = False
+    # The loop surely ends: steady, with constant start, limit and a non-zero step that
+    # moves the variable (integral ones for a `%` variable).  Others may run for ever,
+    # as BASIC says (a body that resets the variable, STEP 0...).
+    ends: bool = False
 
 
 @dataclass(eq=False)
@@ -253,8 +257,10 @@ class Temp:
 
 @dataclass(eq=False)
 class RangeCheck:
-    """Before the launch: BASIC subscripts `start + offset + k` (k < count) of `array`
-    along `axis` must be valid, else BASIC's "subscript out of range" at `node`."""
+    """A condition of the launch: BASIC subscripts `start + offset + k` (k < count) of
+    `array` along `axis` are all valid (the kernel's tile loads and stores assume it).
+    When one is not, the kernel does not run and the host runs the whole loop (`Replay`),
+    which reports the error where and when BASIC does; `node` is the subscript's place."""
 
     array: str
     axis: int
@@ -279,14 +285,13 @@ class ErrorSite:
 class Finish:
     """What the host does after the launch.
 
-    "sum" | "sub" | "prod": `var = var op reduce(temp)`;
+    "sum" | "sub": `var = var op sum(temp)`;
     "max" | "min": scan `temp`'s block results in order, replacing `var` (and each
       payload variable from its temp) when a block's value is better (`strict`: `>`/`<`,
       else `>=`/`<=`);
     "loop_var": `var = start + count * step`, BASIC's value after the loop (only if
       the count named `when` is nonzero: an inner loop of a nest runs only if its outer
-      loop does);
-    "errors": if `temp[0]` is a site number, the BASIC error of `sites[number]`.
+      loop does).
     """
 
     kind: str
@@ -298,7 +303,11 @@ class Finish:
     step: int = 1
     count: str = ""
     when: str = ""
-    sites: dict[int, ErrorSite] = field(default_factory=dict)
+
+    @property
+    def combines(self) -> bool:
+        """Combines the blocks' partial results (a reduction)."""
+        return self.kind in ("sum", "sub", "max", "min")
 
 
 @dataclass(eq=False)
@@ -314,13 +323,56 @@ class MatProductShape:
 
 
 @dataclass(eq=False)
+class ReplayLoop:
+    """One FOR of an offloaded loop (nest), as the host replays it: `var` takes the values
+    start + k * step for k < the LoopCount `count`; the kernel's blocks cover `tile`
+    consecutive k along grid axis `axis`."""
+
+    var: str
+    start: int
+    step: int
+    count: str
+    tile: int
+    axis: int
+
+
+@dataclass(eq=False)
+class Replay:
+    """The host's share of an offloaded loop: the iterations of the blocks the kernel
+    did not finish.
+
+    A kernel block finishes only if none of its iterations meets a BASIC exception
+    (division by zero, overflow, a domain error, a subscript out of range...) or a
+    value that could hide one (an infinity or NaN): then it stores its results and
+    sets its flag in the temp `done` (one int per block, in block order).  Otherwise it
+    stores nothing, and the host runs that block's iterations with BASIC's semantics,
+    in order, which prints the interpreter's warnings and raises its error exactly.
+    When a launch condition (`Launch.checks`) fails, no block runs on the device.
+    `done` is None for a kernel that cannot meet an exception (every block finishes):
+    the host runs all the iterations or none.
+
+    `loops` are the FORs, outermost first; `body` is one iteration of the innermost;
+    `prefix`, for a nest, the statements between the FORs, which run once per outer
+    iteration (also when the inner loop runs zero times: they may warn).  `to_host`: the
+    device arrays the loop uses (set by the offload pass).
+    """
+
+    done: str | None
+    loops: list[ReplayLoop]
+    body: list[HNode]
+    prefix: list[HNode] = field(default_factory=list)
+    to_host: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False)
 class Launch(HNode):
     """Run a kernel for a FOR loop (nest) that the dependence pass found parallel.
 
-    The printers emit, in order: the `shapes`, the `counts`, the `checks`, the `temps`,
-    the launch (`args` in kernel parameter order, `grid` blocks per axis; the kernel
-    writes the arrays in `writes`), then the `finish` steps.  (A Launch for a MAT
-    statement rather than a loop has `shapes` and no counts.)
+    The printers emit, in order: the `shapes`, the `counts`, the `temps`, the launch
+    (`args` in kernel parameter order, `grid` blocks per axis; the kernel writes the
+    arrays in `writes`) if all the `checks` hold, then the `finish` steps, with the
+    `replay` of unfinished blocks in place of the reductions' when there are some.  (A
+    Launch for a MAT statement rather than a loop has `shapes` and no counts.)
     """
 
     kernel: ir.Kernel
@@ -333,6 +385,7 @@ class Launch(HNode):
     finish: list[Finish]
     writes: list[str]
     shapes: list[MatProductShape] = field(default_factory=list)
+    replay: Replay | None = None
 
 
 @dataclass(eq=False)
@@ -372,11 +425,14 @@ class HostProgram:
 
 
 def walk(nodes: list[HNode]):
-    """Every node of a host tree, pre-order (bodies of loops, arms, blocks included)."""
+    """Every node of a host tree, pre-order (bodies of loops, arms, blocks and the host
+    replays of launches included)."""
     for node in nodes:
         yield node
         if isinstance(node, (ForLoop, WhileLoop)):
             yield from walk(node.body)
+        elif isinstance(node, Launch) and node.replay is not None:
+            yield from walk(node.replay.prefix + node.replay.body)
         elif isinstance(node, If):
             for _, body in node.arms:
                 yield from walk(body)

@@ -35,6 +35,7 @@ struct Program {
     // 30 LET X = 21
     x = 21.0;
     // 40 LET Y = X * 2
+    line = 40;
     y = b2t::mul(x, 2.0);
     // 50 PRINT "X ="; X, "Y ="; Y
     con.print("X =").print(x).zone().print("Y =").print(y).newline();
@@ -49,6 +50,7 @@ struct Program {
     // 110 FOR I = 1 TO 3
     for (i = 1; i <= 3; ++i) {
       // 120 PRINT "STEP"; I; "SQUARE"; I * I
+      line = 120;
       con.print("STEP").print(i).print("SQUARE").print(b2t::mul(i, i)).newline();
       // 130 NEXT I
     }
@@ -61,6 +63,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

@@ -10,8 +10,9 @@ when standard output cannot be written.
 
 import linecache
 import sys
+import traceback
 
-from transpiler.runtime import ZONE, BasicFault, Console, mul, run_command
+from transpiler.runtime import ZONE, BasicFault, Console, Notice, mul, run_command, set_warning_hook
 
 SOURCE_NAME = "examples/kernels/hello.bas"
 
@@ -42,15 +43,15 @@ def program(con: Console) -> None:
     # 140 END
 
 
-def basic_line(error: BaseException) -> str:
-    """ "line N: " for the BASIC line that raised `error`: the `# N ...` comment above the
-    line of this file that ran last (a DEF FN function's caller, as the interpreter)."""
-    tb, row = error.__traceback__, 0
-    while tb is not None:
-        code = tb.tb_frame.f_code
+def basic_line(frames) -> str:
+    """ "line N: " for the BASIC line running in `frames` ((frame, row) pairs, outermost
+    first): the `# N ...` comment above the row of this file that ran last (a DEF FN
+    function's caller, as the interpreter)."""
+    row = 0
+    for frame, line in frames:
+        code = frame.f_code
         if code.co_filename == __file__ and not code.co_name.startswith("fn_"):
-            row = tb.tb_lineno
-        tb = tb.tb_next
+            row = line
     while row > 0:
         text = linecache.getline(__file__, row).strip()
         if text.startswith("#"):
@@ -60,15 +61,26 @@ def basic_line(error: BaseException) -> str:
     return ""
 
 
+def report_notice(notice: Notice) -> None:
+    """A warning (or a rejected INPUT reply) on stderr, located like a fatal error."""
+    sys.stdout.flush()
+    where = basic_line(reversed(list(traceback.walk_stack(None))))
+    print(f"{SOURCE_NAME}: {notice.severity}: {where}{notice.message}", file=sys.stderr)
+
+
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
     con = Console(strict=False)
+    previous_hook = set_warning_hook(report_notice)
     try:
         program(con)
     except BasicFault as fault:
         con.finish()
-        print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)
+        where = basic_line(traceback.walk_tb(fault.__traceback__))
+        print(f"{SOURCE_NAME}: error: {where}{fault.message}", file=sys.stderr)
         return 1
+    finally:
+        set_warning_hook(previous_hook)
     con.finish()
     return 0
 

@@ -58,15 +58,19 @@ __device__ T b2t_block_max(T value) {
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     map_70(int i_count, double* __restrict__ x, int x_len, double* __restrict__ y, int y_len,
-           double n, int* __restrict__ basic_error, int basic_error_len) {
+           double n, int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
-  int bad_site = 0;
   // 70 FOR I = 1 TO N
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
     valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
   }
   // 80 LET X(I) = I / N
   double x_tile[2];
@@ -75,20 +79,11 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     x_tile[slot] = static_cast<double>(1 + (bid * 512 + elem)) / n;
   }
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(x_tile[slot]) < INFINITY);
+  }
   // 90 LET Y(I) = COS(I / N)
-  double cos_arg_1[2];
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    cos_arg_1[slot] = static_cast<double>(1 + (bid * 512 + elem)) / n;
-  }
-  int block_max = (-2147483647 - 1);
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    block_max = max(block_max, valid[slot] && fabs(cos_arg_1[slot]) == INFINITY ? 1 : 0);
-  }
-  block_max = b2t_block_max(block_max);
-  bad_site = max(bad_site, block_max);
   double y_tile[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -97,28 +92,41 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
-    if (at < 1 + i_count && at < x_len)
-      x[at] = x_tile[slot];
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(y_tile[slot]) < INFINITY);
   }
+  int exceptions_max = (-2147483647 - 1);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 1 + bid * 512 + elem;
-    if (at_2 < 1 + i_count && at_2 < y_len)
-      y[at_2] = y_tile[slot];
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
   }
-  const int basic_error_at = 0;
-  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
-    atomicMax(&basic_error[basic_error_at], bad_site);
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (finished) {
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int at = 1 + bid * 512 + elem;
+      if (at < 1 + i_count && at < x_len)
+        x[at] = x_tile[slot];
+    }
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int at_2 = 1 + bid * 512 + elem;
+      if (at_2 < 1 + i_count && at_2 < y_len)
+        y[at_2] = y_tile[slot];
+    }
+  }
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
 }
 
 // reduction over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     reduce_130(int i_count, const double* __restrict__ x, int x_len, const double* __restrict__ y,
-               int y_len, double* __restrict__ s_partial, int s_partial_len) {
+               int y_len, int* __restrict__ done, int done_len, double* __restrict__ s_partial,
+               int s_partial_len) {
   const int bid = blockIdx.x;
   // 130 FOR I = 1 TO N
   bool valid[2];
@@ -126,6 +134,11 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
     valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
   }
   double x_i[2];
 #pragma unroll
@@ -146,12 +159,30 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     s_acc[slot] = 0.0;
   }
+  double s_term_1[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    s_term_1[slot] = x_i[slot] * y_i[slot];
+  }
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(s_term_1[slot]) < INFINITY);
+  }
   // 140 LET S = S + X(I) * Y(I)
 
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    s_acc[slot] = s_acc[slot] + (valid[slot] ? x_i[slot] * y_i[slot] : 0.0);
+    s_acc[slot] = s_acc[slot] + (valid[slot] ? s_term_1[slot] : 0.0);
   }
+  int exceptions_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+  }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
   double s_acc_sum = 0.0;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -252,17 +283,22 @@ class DeviceTemp {
   T operator[](int i) const {
     return values_[static_cast<std::size_t>(i)];
   }
-  // The blocks' results combined in block order, in double (as Python's sum and math.prod).
+  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
+  // launch's flags.
+  bool all() const {
+    return all(0, size());
+  }
+  bool all(int begin, int end) const {
+    for (int i = begin; i < end; ++i)
+      if (values_[static_cast<std::size_t>(i)] == 0)
+        return false;
+    return true;
+  }
+  // The blocks' results combined in block order, in double (as Python's sum).
   double sum() const {
     double total = 0.0;
     for (T v : values_)
       total += v;
-    return total;
-  }
-  double product() const {
-    double total = 1.0;
-    for (T v : values_)
-      total *= v;
     return total;
   }
 
@@ -310,27 +346,37 @@ struct Program {
     // 70 FOR I = 1 TO N
     {
       const int i_count = loop_count(1, n, 1);
-      if (i_count > 0) {
-        line = 80;
-        x.check_run(0, 1, i_count);
-        line = 90;
-        y.check_run(0, 1, i_count);
+      DeviceTemp<int> done(b2t_cdiv(i_count, 512));
+      if (x.covers(0, 1, i_count) && y.covers(0, 1, i_count)) {
+        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::map_70, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0),
+                                             y_device.upload(y), y.extent(0), n, done.data(),
+                                             done.size());
+          B2T_CHECK(cudaGetLastError());
+          x_device.written();
+          y_device.written();
+        }
+        done.download();
       }
-      DeviceTemp<int> basic_error(1);
-      const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::map_70, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0),
-                                           y_device.upload(y), y.extent(0), n, basic_error.data(),
-                                           basic_error.size());
-        B2T_CHECK(cudaGetLastError());
-        x_device.written();
-        y_device.written();
-      }
-      basic_error.download();
-      if (basic_error[0] == 1) {
-        // 90 LET Y(I) = COS(I / N)
-        line = 90;
-        throw b2t::Fault(b2t::DOMAIN_ERROR, "COS");
+      if (!(done.all())) {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        x_device.download(x);
+        y_device.download(y);
+        for (int block = 0; block < done.size(); ++block) {
+          if (done[block]) {
+            continue;
+          }
+          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+            i = 1 + i_lane;
+            // 80 LET X(I) = I / N
+            line = 80;
+            x(i) = b2t::div(i, n);
+            // 90 LET Y(I) = COS(I / N)
+            line = 90;
+            y(i) = b2t::COS(b2t::div(i, n));
+          }
+        }
       }
       i = 1 + i_count;
     }
@@ -340,22 +386,39 @@ struct Program {
     // 130 FOR I = 1 TO N
     {
       const int i_count_2 = loop_count(1, n, 1);
-      if (i_count_2 > 0) {
-        line = 140;
-        x.check_run(0, 1, i_count_2);
-        line = 140;
-        y.check_run(0, 1, i_count_2);
-      }
+      DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
       DeviceTemp<double> s_partial(b2t_cdiv(i_count_2, 512));
-      const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::reduce_130, grid, 256, 0)(i_count_2, x_device.upload(x), x.extent(0),
-                                               y_device.upload(y), y.extent(0), s_partial.data(),
-                                               s_partial.size());
-        B2T_CHECK(cudaGetLastError());
+      if (x.covers(0, 1, i_count_2) && y.covers(0, 1, i_count_2)) {
+        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::reduce_130, grid, 256, 0)(i_count_2, x_device.upload(x), x.extent(0),
+                                                 y_device.upload(y), y.extent(0), done_2.data(),
+                                                 done_2.size(), s_partial.data(), s_partial.size());
+          B2T_CHECK(cudaGetLastError());
+        }
+        done_2.download();
+        s_partial.download();
       }
-      s_partial.download();
-      s = s + s_partial.sum();
+      if (done_2.all()) {
+        s = s + s_partial.sum();
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        x_device.download(x);
+        y_device.download(y);
+        for (int block_2 = 0; block_2 < done_2.size(); ++block_2) {
+          if (done_2[block_2]) {
+            s = s + s_partial[block_2];
+            continue;
+          }
+          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
+               ++i_lane_2) {
+            i = 1 + i_lane_2;
+            // 140 LET S = S + X(I) * Y(I)
+            line = 140;
+            s = s + b2t::mul(x(i), y(i));
+          }
+        }
+      }
       i = 1 + i_count_2;
     }
     // 160 PRINT "DOT PRODUCT OF X AND Y"
@@ -365,6 +428,7 @@ struct Program {
     // 180 PRINT "S ="; S
     con.print("S =").print(s).newline();
     // 190 PRINT "S / N ="; S / N
+    line = 190;
     con.print("S / N =").print(b2t::div(s, n)).newline();
     // 200 PRINT "INTEGRAL ="; COS(1) + SIN(1) - 1
     con.print("INTEGRAL =").print(b2t::COS(1.0) + b2t::SIN(1.0) - 1.0).newline();
@@ -377,6 +441,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

@@ -10,45 +10,59 @@ when standard output cannot be written.
 
 import linecache
 import sys
+import traceback
 
 import cuda.tile as ct
 import numpy as np
 
 from transpiler import device as b2t_device
-from transpiler.runtime import COS, SIN, BasicFault, Console, div, loop_count, run_command
+from transpiler.runtime import (
+    COS,
+    SIN,
+    BasicFault,
+    Console,
+    Notice,
+    div,
+    loop_count,
+    mul,
+    run_command,
+    set_warning_hook,
+)
 from transpiler.runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/dot.bas"
 
 
 @ct.kernel
-def map_70(i_count, x, y, n_box, basic_error):
+def map_70(i_count, x, y, n_box, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     n = ct.load(n_box, index=(0,), shape=())
-    bad_site = ct.int32(0)
     # 70 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     # 80 LET X(I) = I / N
     x_tile = ct.astype(i, ct.float64) / n
+    exceptions = exceptions | valid & ~(ct.abs(x_tile) < float("inf"))
     # 90 LET Y(I) = COS(I / N)
-    cos_arg_1 = ct.astype(i, ct.float64) / n
-    bad_site = ct.maximum(
-        bad_site, ct.max(ct.where(valid & (ct.abs(cos_arg_1) == float("inf")), 1, 0))
-    )
-    y_tile = ct.cos(cos_arg_1)
-    ct.store(x.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=x_tile)
-    ct.store(y.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=y_tile)
-    ct.atomic_max(basic_error, (0,), bad_site)
+    y_tile = ct.cos(ct.astype(i, ct.float64) / n)
+    exceptions = exceptions | valid & ~(ct.abs(y_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(x.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=x_tile)
+        ct.store(y.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=y_tile)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 @ct.kernel
-def reduce_130(i_count, x, y, s_partial):
+def reduce_130(i_count, x, y, done, s_partial):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 130 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     x_i = ct.load(
         x.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
@@ -62,8 +76,12 @@ def reduce_130(i_count, x, y, s_partial):
         padding_mode=ct.PaddingMode.ZERO,
     )
     s_acc = ct.zeros((512,), dtype=ct.float64)
+    s_term_1 = x_i * y_i
+    exceptions = exceptions | valid & ~(ct.abs(s_term_1) < float("inf"))
     # 140 LET S = S + X(I) * Y(I)
-    s_acc = s_acc + ct.where(valid, x_i * y_i, 0.0)
+    s_acc = s_acc + ct.where(valid, s_term_1, 0.0)
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(s_partial, index=(ct.bid(0),), tile=ct.sum(s_acc))
 
 
@@ -81,41 +99,58 @@ def program(con: Console, dev) -> None:
     n = 1000.0
     # 70 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    if i_count > 0:
-        # 80 LET X(I) = I / N
-        x.check_run(0, 1, i_count)
-        # 90 LET Y(I) = COS(I / N)
-        y.check_run(0, 1, i_count)
-    basic_error = np.zeros(1, dtype=np.int32)
-    dev.launch(
-        map_70,
-        (-(-i_count // 512),),
-        (i_count, x.data, y.data, np.array([n], dtype=np.float64), basic_error),
-        writes=(x.data, y.data, basic_error),
-    )
-    dev.to_host(basic_error)
-    if basic_error[0] == 1:
-        # 90 LET Y(I) = COS(I / N)
-        raise BasicFault("function domain error", "COS")
+    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    if x.covers(0, 1, i_count) and y.covers(0, 1, i_count):
+        dev.launch(
+            map_70,
+            (-(-i_count // 512),),
+            (i_count, x.data, y.data, np.array([n], dtype=np.float64), done),
+            writes=(x.data, y.data, done),
+        )
+        dev.to_host(done)
+    if not (done.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(x.data)
+        dev.to_host(y.data)
+        for block, finished in enumerate(done.tolist()):
+            if finished:
+                continue
+            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+                i = float(1 + i_lane)
+                # 80 LET X(I) = I / N
+                x[i] = div(i, n)
+                # 90 LET Y(I) = COS(I / N)
+                y[i] = COS(div(i, n))
     # 110 REM THE REDUCTION
     # 120 LET S = 0
     s = 0.0
     # 130 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    if i_count_2 > 0:
-        # 140 LET S = S + X(I) * Y(I)
-        x.check_run(0, 1, i_count_2)
-        # 140 LET S = S + X(I) * Y(I)
-        y.check_run(0, 1, i_count_2)
+    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
     s_partial = np.zeros(-(-i_count_2 // 512), dtype=np.float64)
-    dev.launch(
-        reduce_130,
-        (-(-i_count_2 // 512),),
-        (i_count_2, x.data, y.data, s_partial),
-        writes=(s_partial,),
-    )
-    dev.to_host(s_partial)
-    s = s + sum(s_partial.tolist())
+    if x.covers(0, 1, i_count_2) and y.covers(0, 1, i_count_2):
+        dev.launch(
+            reduce_130,
+            (-(-i_count_2 // 512),),
+            (i_count_2, x.data, y.data, done_2, s_partial),
+            writes=(done_2, s_partial),
+        )
+        dev.to_host(done_2)
+        dev.to_host(s_partial)
+    if done_2.all():
+        s = s + sum(s_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(x.data)
+        dev.to_host(y.data)
+        for block_2, finished_2 in enumerate(done_2.tolist()):
+            if finished_2:
+                s = s + s_partial.item(block_2)
+                continue
+            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
+                i = float(1 + i_lane_2)
+                # 140 LET S = S + X(I) * Y(I)
+                s = s + mul(x[i], y[i])
     # 160 PRINT "DOT PRODUCT OF X AND Y"
     con.print("DOT PRODUCT OF X AND Y")
     # 170 PRINT "N ="; N
@@ -129,15 +164,15 @@ def program(con: Console, dev) -> None:
     # 210 END
 
 
-def basic_line(error: BaseException) -> str:
-    """ "line N: " for the BASIC line that raised `error`: the `# N ...` comment above the
-    line of this file that ran last (a DEF FN function's caller, as the interpreter)."""
-    tb, row = error.__traceback__, 0
-    while tb is not None:
-        code = tb.tb_frame.f_code
+def basic_line(frames) -> str:
+    """ "line N: " for the BASIC line running in `frames` ((frame, row) pairs, outermost
+    first): the `# N ...` comment above the row of this file that ran last (a DEF FN
+    function's caller, as the interpreter)."""
+    row = 0
+    for frame, line in frames:
+        code = frame.f_code
         if code.co_filename == __file__ and not code.co_name.startswith("fn_"):
-            row = tb.tb_lineno
-        tb = tb.tb_next
+            row = line
     while row > 0:
         text = linecache.getline(__file__, row).strip()
         if text.startswith("#"):
@@ -147,16 +182,27 @@ def basic_line(error: BaseException) -> str:
     return ""
 
 
+def report_notice(notice: Notice) -> None:
+    """A warning (or a rejected INPUT reply) on stderr, located like a fatal error."""
+    sys.stdout.flush()
+    where = basic_line(reversed(list(traceback.walk_stack(None))))
+    print(f"{SOURCE_NAME}: {notice.severity}: {where}{notice.message}", file=sys.stderr)
+
+
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
     con = Console(strict=False)
     dev = b2t_device.select(device)
+    previous_hook = set_warning_hook(report_notice)
     try:
         program(con, dev)
     except BasicFault as fault:
         con.finish()
-        print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)
+        where = basic_line(traceback.walk_tb(fault.__traceback__))
+        print(f"{SOURCE_NAME}: error: {where}{fault.message}", file=sys.stderr)
         return 1
+    finally:
+        set_warning_hook(previous_hook)
     con.finish()
     return 0
 

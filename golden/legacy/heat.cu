@@ -58,9 +58,8 @@ __device__ T b2t_block_max(T value) {
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     map_120(int i_count, double* __restrict__ t, int t_len, double p, double m,
-            int* __restrict__ basic_error, int basic_error_len) {
+            int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
-  int bad_site = 0;
   // 120 FOR I = 1 TO M
   bool valid[2];
 #pragma unroll
@@ -68,20 +67,12 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     valid[slot] = bid * 512 + elem < i_count;
   }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
+  }
   // 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
-  double sin_arg_1[2];
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    sin_arg_1[slot] = p * (static_cast<double>(1 + (bid * 512 + elem)) - 1.0) / (m - 1.0);
-  }
-  int block_max = (-2147483647 - 1);
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    block_max = max(block_max, valid[slot] && fabs(sin_arg_1[slot]) == INFINITY ? 1 : 0);
-  }
-  block_max = b2t_block_max(block_max);
-  bad_site = max(bad_site, block_max);
   double t_tile[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -90,14 +81,26 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
-    if (at < 1 + i_count && at < t_len)
-      t[at] = t_tile[slot];
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(t_tile[slot]) < INFINITY);
   }
-  const int basic_error_at = 0;
-  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
-    atomicMax(&basic_error[basic_error_at], bad_site);
+  int exceptions_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+  }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (finished) {
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int at = 1 + bid * 512 + elem;
+      if (at < 1 + i_count && at < t_len)
+        t[at] = t_tile[slot];
+    }
+  }
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
 }
 
 // reduction over I; one 512 tile of iterations per block, f64
@@ -145,9 +148,20 @@ extern "C" __global__ void __launch_bounds__(256)
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     stencil_260(int i_count, double* __restrict__ u, int u_len, const double* __restrict__ t,
-                int t_len, double r) {
+                int t_len, double r, int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
   // 260 FOR I = 2 TO M - 1
+  bool valid[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
+  }
   double t_i[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -177,11 +191,26 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int at_4 = 2 + bid * 512 + elem;
-    if (at_4 < 2 + i_count && at_4 < u_len)
-      u[at_4] = u_tile[slot];
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(u_tile[slot]) < INFINITY);
   }
+  int exceptions_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+  }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (finished) {
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int at_4 = 2 + bid * 512 + elem;
+      if (at_4 < 2 + i_count && at_4 < u_len)
+        u[at_4] = u_tile[slot];
+    }
+  }
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
 }
 
 // elementwise map over I; one 512 tile of iterations per block, f64
@@ -344,17 +373,22 @@ class DeviceTemp {
   T operator[](int i) const {
     return values_[static_cast<std::size_t>(i)];
   }
-  // The blocks' results combined in block order, in double (as Python's sum and math.prod).
+  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
+  // launch's flags.
+  bool all() const {
+    return all(0, size());
+  }
+  bool all(int begin, int end) const {
+    for (int i = begin; i < end; ++i)
+      if (values_[static_cast<std::size_t>(i)] == 0)
+        return false;
+    return true;
+  }
+  // The blocks' results combined in block order, in double (as Python's sum).
   double sum() const {
     double total = 0.0;
     for (T v : values_)
       total += v;
-    return total;
-  }
-  double product() const {
-    double total = 1.0;
-    for (T v : values_)
-      total *= v;
     return total;
   }
 
@@ -405,27 +439,36 @@ struct Program {
     // 100 LET R = .25
     r = 0.25;
     // 110 LET P = 4 * ATN(1)
+    line = 110;
     p = b2t::mul(4.0, b2t::ATN(1.0));
     // 120 FOR I = 1 TO M
     {
       const int i_count = loop_count(1, m, 1);
-      if (i_count > 0) {
-        line = 130;
-        t.check_run(0, 1, i_count);
+      DeviceTemp<int> done(b2t_cdiv(i_count, 512));
+      if (t.covers(0, 1, i_count)) {
+        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::map_120, grid, 256, 0)(i_count, t_device.upload(t), t.extent(0), p, m,
+                                              done.data(), done.size());
+          B2T_CHECK(cudaGetLastError());
+          t_device.written();
+        }
+        done.download();
       }
-      DeviceTemp<int> basic_error(1);
-      const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::map_120, grid, 256, 0)(i_count, t_device.upload(t), t.extent(0), p, m,
-                                            basic_error.data(), basic_error.size());
-        B2T_CHECK(cudaGetLastError());
-        t_device.written();
-      }
-      basic_error.download();
-      if (basic_error[0] == 1) {
-        // 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
-        line = 130;
-        throw b2t::Fault(b2t::DOMAIN_ERROR, "SIN");
+      if (!(done.all())) {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        t_device.download(t);
+        for (int block = 0; block < done.size(); ++block) {
+          if (done[block]) {
+            continue;
+          }
+          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+            i = 1 + i_lane;
+            // 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
+            line = 130;
+            t(i) = b2t::mul(100.0, b2t::SIN(b2t::div(b2t::mul(p, i - 1.0), m - 1.0)));
+          }
+        }
       }
       i = 1 + i_count;
     }
@@ -447,19 +490,26 @@ struct Program {
     // 210 FOR I = 1 TO M
     {
       const int i_count_2 = loop_count(1, m, 1);
-      if (i_count_2 > 0) {
-        line = 220;
-        t.check_run(0, 1, i_count_2);
-      }
       DeviceTemp<double> h_partial(b2t_cdiv(i_count_2, 512));
-      const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::reduce_210, grid, 256, 0)(i_count_2, t_device.upload(t), t.extent(0),
-                                               h_partial.data(), h_partial.size());
-        B2T_CHECK(cudaGetLastError());
+      if (t.covers(0, 1, i_count_2)) {
+        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::reduce_210, grid, 256, 0)(i_count_2, t_device.upload(t), t.extent(0),
+                                                 h_partial.data(), h_partial.size());
+          B2T_CHECK(cudaGetLastError());
+        }
+        h_partial.download();
+        h = h + h_partial.sum();
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        t_device.download(t);
+        for (int i_lane_2 = 0; i_lane_2 < i_count_2; ++i_lane_2) {
+          i = 1 + i_lane_2;
+          // 220 LET H = H + T(I)
+          line = 220;
+          h = h + t(i);
+        }
       }
-      h_partial.download();
-      h = h + h_partial.sum();
       i = 1 + i_count_2;
     }
     // 240 REM TIME STEPPING
@@ -468,40 +518,59 @@ struct Program {
       // 260 FOR I = 2 TO M - 1
       {
         const int i_count_3 = loop_count(2, m - 1.0, 1);
-        if (i_count_3 > 0) {
-          line = 270;
-          u.check_run(0, 2, i_count_3);
-          line = 270;
-          t.check_run(0, 2, i_count_3);
-          line = 270;
-          t.check_run(0, 1, i_count_3);
-          line = 270;
-          t.check_run(0, 3, i_count_3);
+        DeviceTemp<int> done_2(b2t_cdiv(i_count_3, 512));
+        if (u.covers(0, 2, i_count_3) && t.covers(0, 2, i_count_3) && t.covers(0, 1, i_count_3) &&
+            t.covers(0, 3, i_count_3)) {
+          const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
+          if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+            B2T_LAUNCH(::stencil_260, grid, 256, 0)(i_count_3, u_device.upload(u), u.extent(0),
+                                                    t_device.upload(t), t.extent(0), r,
+                                                    done_2.data(), done_2.size());
+            B2T_CHECK(cudaGetLastError());
+            u_device.written();
+          }
+          done_2.download();
         }
-        const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-          B2T_LAUNCH(::stencil_260, grid, 256, 0)(i_count_3, u_device.upload(u), u.extent(0),
-                                                  t_device.upload(t), t.extent(0), r);
-          B2T_CHECK(cudaGetLastError());
-          u_device.written();
+        if (!(done_2.all())) {
+          // Blocks the kernel did not finish run here: BASIC reports their exceptions
+          t_device.download(t);
+          u_device.download(u);
+          for (int block_2 = 0; block_2 < done_2.size(); ++block_2) {
+            if (done_2[block_2]) {
+              continue;
+            }
+            for (int i_lane_3 = block_2 * 512; i_lane_3 < std::min(block_2 * 512 + 512, i_count_3);
+                 ++i_lane_3) {
+              i = 2 + i_lane_3;
+              // 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
+              line = 270;
+              u(i) = t(i) + b2t::mul(r, t(i - 1.0) - b2t::mul(2.0, t(i)) + t(i + 1.0));
+            }
+          }
         }
         i = 2 + i_count_3;
       }
       // 290 FOR I = 2 TO M - 1
       {
         const int i_count_4 = loop_count(2, m - 1.0, 1);
-        if (i_count_4 > 0) {
-          line = 300;
-          t.check_run(0, 2, i_count_4);
-          line = 300;
-          u.check_run(0, 2, i_count_4);
-        }
-        const dim3 grid(b2t_cdiv(i_count_4, 512), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-          B2T_LAUNCH(::map_290, grid, 256, 0)(i_count_4, t_device.upload(t), t.extent(0),
-                                              u_device.upload(u), u.extent(0));
-          B2T_CHECK(cudaGetLastError());
-          t_device.written();
+        if (t.covers(0, 2, i_count_4) && u.covers(0, 2, i_count_4)) {
+          const dim3 grid(b2t_cdiv(i_count_4, 512), 1, 1);
+          if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+            B2T_LAUNCH(::map_290, grid, 256, 0)(i_count_4, t_device.upload(t), t.extent(0),
+                                                u_device.upload(u), u.extent(0));
+            B2T_CHECK(cudaGetLastError());
+            t_device.written();
+          }
+        } else {
+          // Blocks the kernel did not finish run here: BASIC reports their exceptions
+          t_device.download(t);
+          u_device.download(u);
+          for (int i_lane_4 = 0; i_lane_4 < i_count_4; ++i_lane_4) {
+            i = 2 + i_lane_4;
+            // 300 LET T(I) = U(I)
+            line = 300;
+            t(i) = u(i);
+          }
         }
         i = 2 + i_count_4;
       }
@@ -527,19 +596,26 @@ struct Program {
     // 410 FOR I = 1 TO M
     {
       const int i_count_5 = loop_count(1, m, 1);
-      if (i_count_5 > 0) {
-        line = 420;
-        t.check_run(0, 1, i_count_5);
-      }
       DeviceTemp<double> q_partial(b2t_cdiv(i_count_5, 512));
-      const dim3 grid(b2t_cdiv(i_count_5, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::reduce_410, grid, 256, 0)(i_count_5, t_device.upload(t), t.extent(0),
-                                               q_partial.data(), q_partial.size());
-        B2T_CHECK(cudaGetLastError());
+      if (t.covers(0, 1, i_count_5)) {
+        const dim3 grid(b2t_cdiv(i_count_5, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::reduce_410, grid, 256, 0)(i_count_5, t_device.upload(t), t.extent(0),
+                                                 q_partial.data(), q_partial.size());
+          B2T_CHECK(cudaGetLastError());
+        }
+        q_partial.download();
+        q = q + q_partial.sum();
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        t_device.download(t);
+        for (int i_lane_5 = 0; i_lane_5 < i_count_5; ++i_lane_5) {
+          i = 1 + i_lane_5;
+          // 420 LET Q = Q + T(I)
+          line = 420;
+          q = q + t(i);
+        }
       }
-      q_partial.download();
-      q = q + q_partial.sum();
       i = 1 + i_count_5;
     }
     // 440 PRINT "INITIAL TOTAL HEAT ="; H
@@ -547,12 +623,14 @@ struct Program {
     // 450 PRINT "FINAL TOTAL HEAT ="; Q
     con.print("FINAL TOTAL HEAT =").print(q).newline();
     // 460 PRINT "DECAY FACTOR ="; Q / H
+    line = 460;
     con.print("DECAY FACTOR =").print(b2t::div(q, h)).newline();
     // 470 LET G = 1 - 4 * R * SIN(P / (2 * (M - 1))) ^ 2
     line = 470;
     g = 1.0 -
         b2t::mul(b2t::mul(4.0, r), b2t::power(b2t::SIN(b2t::div(p, b2t::mul(2.0, m - 1.0))), 2.0));
     // 480 PRINT "PREDICTED FACTOR G^100 ="; G ^ 100
+    line = 480;
     con.print("PREDICTED FACTOR G^100 =").print(b2t::power(g, 100.0)).newline();
     // 490 END
   }
@@ -563,6 +641,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

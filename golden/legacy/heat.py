@@ -10,6 +10,7 @@ when standard output cannot be written.
 
 import linecache
 import sys
+import traceback
 
 import cuda.tile as ct
 import numpy as np
@@ -20,11 +21,13 @@ from transpiler.runtime import (
     SIN,
     BasicFault,
     Console,
+    Notice,
     div,
     loop_count,
     mul,
     power,
     run_command,
+    set_warning_hook,
 )
 from transpiler.runtime.arrays import BasicArray
 
@@ -32,23 +35,23 @@ SOURCE_NAME = "examples/heat.bas"
 
 
 @ct.kernel
-def map_120(i_count, t, p_box, m_box, basic_error):
+def map_120(i_count, t, p_box, m_box, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     p = ct.load(p_box, index=(0,), shape=())
     m = ct.load(m_box, index=(0,), shape=())
-    bad_site = ct.int32(0)
     # 120 FOR I = 1 TO M
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     # 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
-    sin_arg_1 = p * (ct.astype(i, ct.float64) - 1.0) / (m - 1.0)
-    bad_site = ct.maximum(
-        bad_site, ct.max(ct.where(valid & (ct.abs(sin_arg_1) == float("inf")), 1, 0))
-    )
-    t_tile = 100.0 * ct.sin(sin_arg_1)
-    ct.store(t.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=t_tile)
-    ct.atomic_max(basic_error, (0,), bad_site)
+    t_tile = 100.0 * ct.sin(p * (ct.astype(i, ct.float64) - 1.0) / (m - 1.0))
+    exceptions = exceptions | valid & ~(ct.abs(t_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(t.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=t_tile)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 @ct.kernel
@@ -70,10 +73,13 @@ def reduce_210(i_count, t, h_partial):
 
 
 @ct.kernel
-def stencil_260(i_count, u, t, r_box):
+def stencil_260(i_count, u, t, r_box, done):
     """stencil (neighbour reads) over I; one 512 tile of iterations per block, f64"""
     r = ct.load(r_box, index=(0,), shape=())
     # 260 FOR I = 2 TO M - 1
+    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     t_i = ct.load(
         t.slice(0, 2, 2 + i_count),
         index=(ct.bid(0),),
@@ -94,7 +100,12 @@ def stencil_260(i_count, u, t, r_box):
     )
     # 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
     u_tile = t_i + r * (t_i_m1 - 2.0 * t_i + t_i_p1)
-    ct.store(u.slice(0, 2, 2 + i_count), index=(ct.bid(0),), tile=u_tile)
+    exceptions = exceptions | valid & ~(ct.abs(u_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(u.slice(0, 2, 2 + i_count), index=(ct.bid(0),), tile=u_tile)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 @ct.kernel
@@ -151,26 +162,31 @@ def program(con: Console, dev) -> None:
     p = mul(4.0, ATN(1.0))
     # 120 FOR I = 1 TO M
     i_count = loop_count(1, m, 1)
-    if i_count > 0:
-        # 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
-        t.check_run(0, 1, i_count)
-    basic_error = np.zeros(1, dtype=np.int32)
-    dev.launch(
-        map_120,
-        (-(-i_count // 512),),
-        (
-            i_count,
-            t.data,
-            np.array([p], dtype=np.float64),
-            np.array([m], dtype=np.float64),
-            basic_error,
-        ),
-        writes=(t.data, basic_error),
-    )
-    dev.to_host(basic_error)
-    if basic_error[0] == 1:
-        # 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
-        raise BasicFault("function domain error", "SIN")
+    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    if t.covers(0, 1, i_count):
+        dev.launch(
+            map_120,
+            (-(-i_count // 512),),
+            (
+                i_count,
+                t.data,
+                np.array([p], dtype=np.float64),
+                np.array([m], dtype=np.float64),
+                done,
+            ),
+            writes=(t.data, done),
+        )
+        dev.to_host(done)
+    if not (done.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(t.data)
+        for block, finished in enumerate(done.tolist()):
+            if finished:
+                continue
+            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+                i = float(1 + i_lane)
+                # 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
+                t[i] = mul(100.0, SIN(div(mul(p, i - 1.0), m - 1.0)))
     dev.to_host(t.data)
     dev.to_host(u.data)
     # 150 LET T(1) = 0
@@ -186,43 +202,64 @@ def program(con: Console, dev) -> None:
     h = 0.0
     # 210 FOR I = 1 TO M
     i_count_2 = loop_count(1, m, 1)
-    if i_count_2 > 0:
-        # 220 LET H = H + T(I)
-        t.check_run(0, 1, i_count_2)
     h_partial = np.zeros(-(-i_count_2 // 512), dtype=np.float64)
-    dev.launch(
-        reduce_210, (-(-i_count_2 // 512),), (i_count_2, t.data, h_partial), writes=(h_partial,)
-    )
-    dev.to_host(h_partial)
-    h = h + sum(h_partial.tolist())
+    if t.covers(0, 1, i_count_2):
+        dev.launch(
+            reduce_210, (-(-i_count_2 // 512),), (i_count_2, t.data, h_partial), writes=(h_partial,)
+        )
+        dev.to_host(h_partial)
+        h = h + sum(h_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(t.data)
+        for i_lane_2 in range(i_count_2):
+            i = float(1 + i_lane_2)
+            # 220 LET H = H + T(I)
+            h = h + t[i]
     # 240 REM TIME STEPPING
     # 250 FOR S = 1 TO 100
     for s in range(1, 101):
         # 260 FOR I = 2 TO M - 1
         i_count_3 = loop_count(2, m - 1.0, 1)
-        if i_count_3 > 0:
-            # 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
-            u.check_run(0, 2, i_count_3)
-            # 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
-            t.check_run(0, 2, i_count_3)
-            # 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
-            t.check_run(0, 1, i_count_3)
-            # 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
-            t.check_run(0, 3, i_count_3)
-        dev.launch(
-            stencil_260,
-            (-(-i_count_3 // 512),),
-            (i_count_3, u.data, t.data, np.array([r], dtype=np.float64)),
-            writes=(u.data,),
-        )
+        done_2 = np.zeros(-(-i_count_3 // 512), dtype=np.int32)
+        if (
+            u.covers(0, 2, i_count_3)
+            and t.covers(0, 2, i_count_3)
+            and t.covers(0, 1, i_count_3)
+            and t.covers(0, 3, i_count_3)
+        ):
+            dev.launch(
+                stencil_260,
+                (-(-i_count_3 // 512),),
+                (i_count_3, u.data, t.data, np.array([r], dtype=np.float64), done_2),
+                writes=(u.data, done_2),
+            )
+            dev.to_host(done_2)
+        if not (done_2.all()):
+            # Blocks the kernel did not finish run here: BASIC reports their exceptions
+            dev.to_host(t.data)
+            dev.to_host(u.data)
+            for block_2, finished_2 in enumerate(done_2.tolist()):
+                if finished_2:
+                    continue
+                for i_lane_3 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_3)):
+                    i = float(2 + i_lane_3)
+                    # 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
+                    u[i] = t[i] + mul(r, t[i - 1.0] - mul(2.0, t[i]) + t[i + 1.0])
         # 290 FOR I = 2 TO M - 1
         i_count_4 = loop_count(2, m - 1.0, 1)
-        if i_count_4 > 0:
-            # 300 LET T(I) = U(I)
-            t.check_run(0, 2, i_count_4)
-            # 300 LET T(I) = U(I)
-            u.check_run(0, 2, i_count_4)
-        dev.launch(map_290, (-(-i_count_4 // 512),), (i_count_4, t.data, u.data), writes=(t.data,))
+        if t.covers(0, 2, i_count_4) and u.covers(0, 2, i_count_4):
+            dev.launch(
+                map_290, (-(-i_count_4 // 512),), (i_count_4, t.data, u.data), writes=(t.data,)
+            )
+        else:
+            # Blocks the kernel did not finish run here: BASIC reports their exceptions
+            dev.to_host(t.data)
+            dev.to_host(u.data)
+            for i_lane_4 in range(i_count_4):
+                i = float(2 + i_lane_4)
+                # 300 LET T(I) = U(I)
+                t[i] = u[i]
     # 330 PRINT "HEAT EQUATION, 200 POINTS, 100 STEPS"
     con.print("HEAT EQUATION, 200 POINTS, 100 STEPS")
     # 340 PRINT "R ="; R
@@ -242,15 +279,20 @@ def program(con: Console, dev) -> None:
     q = 0.0
     # 410 FOR I = 1 TO M
     i_count_5 = loop_count(1, m, 1)
-    if i_count_5 > 0:
-        # 420 LET Q = Q + T(I)
-        t.check_run(0, 1, i_count_5)
     q_partial = np.zeros(-(-i_count_5 // 512), dtype=np.float64)
-    dev.launch(
-        reduce_410, (-(-i_count_5 // 512),), (i_count_5, t.data, q_partial), writes=(q_partial,)
-    )
-    dev.to_host(q_partial)
-    q = q + sum(q_partial.tolist())
+    if t.covers(0, 1, i_count_5):
+        dev.launch(
+            reduce_410, (-(-i_count_5 // 512),), (i_count_5, t.data, q_partial), writes=(q_partial,)
+        )
+        dev.to_host(q_partial)
+        q = q + sum(q_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(t.data)
+        for i_lane_5 in range(i_count_5):
+            i = float(1 + i_lane_5)
+            # 420 LET Q = Q + T(I)
+            q = q + t[i]
     # 440 PRINT "INITIAL TOTAL HEAT ="; H
     con.print("INITIAL TOTAL HEAT =", h)
     # 450 PRINT "FINAL TOTAL HEAT ="; Q
@@ -264,15 +306,15 @@ def program(con: Console, dev) -> None:
     # 490 END
 
 
-def basic_line(error: BaseException) -> str:
-    """ "line N: " for the BASIC line that raised `error`: the `# N ...` comment above the
-    line of this file that ran last (a DEF FN function's caller, as the interpreter)."""
-    tb, row = error.__traceback__, 0
-    while tb is not None:
-        code = tb.tb_frame.f_code
+def basic_line(frames) -> str:
+    """ "line N: " for the BASIC line running in `frames` ((frame, row) pairs, outermost
+    first): the `# N ...` comment above the row of this file that ran last (a DEF FN
+    function's caller, as the interpreter)."""
+    row = 0
+    for frame, line in frames:
+        code = frame.f_code
         if code.co_filename == __file__ and not code.co_name.startswith("fn_"):
-            row = tb.tb_lineno
-        tb = tb.tb_next
+            row = line
     while row > 0:
         text = linecache.getline(__file__, row).strip()
         if text.startswith("#"):
@@ -282,16 +324,27 @@ def basic_line(error: BaseException) -> str:
     return ""
 
 
+def report_notice(notice: Notice) -> None:
+    """A warning (or a rejected INPUT reply) on stderr, located like a fatal error."""
+    sys.stdout.flush()
+    where = basic_line(reversed(list(traceback.walk_stack(None))))
+    print(f"{SOURCE_NAME}: {notice.severity}: {where}{notice.message}", file=sys.stderr)
+
+
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
     con = Console(strict=False)
     dev = b2t_device.select(device)
+    previous_hook = set_warning_hook(report_notice)
     try:
         program(con, dev)
     except BasicFault as fault:
         con.finish()
-        print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)
+        where = basic_line(traceback.walk_tb(fault.__traceback__))
+        print(f"{SOURCE_NAME}: error: {where}{fault.message}", file=sys.stderr)
         return 1
+    finally:
+        set_warning_hook(previous_hook)
     con.finish()
     return 0
 

@@ -53,9 +53,20 @@ __device__ T b2t_block_max(T value) {
 // elementwise map over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    map_120(int i_count, double* __restrict__ v, int v_len) {
+    map_120(int i_count, double* __restrict__ v, int v_len, int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
   // 120 FOR I = 1 TO NVALUES
+  bool valid[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
+  }
   // 130 V(I) = (1 + SIN(I)) / 2
   double v_tile[2];
 #pragma unroll
@@ -65,11 +76,26 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
-    if (at < 1 + i_count && at < v_len)
-      v[at] = v_tile[slot];
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(v_tile[slot]) < INFINITY);
   }
+  int exceptions_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+  }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (finished) {
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int at = 1 + bid * 512 + elem;
+      if (at < 1 + i_count && at < v_len)
+        v[at] = v_tile[slot];
+    }
+  }
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
 }
 
 // elementwise map over B; one 512 tile of iterations per block, f64
@@ -96,10 +122,20 @@ extern "C" __global__ void __launch_bounds__(256)
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     histogram_190(int i_count, const double* __restrict__ v, int v_len, double* __restrict__ h,
-                  int h_len, int* __restrict__ basic_error, int basic_error_len) {
+                  int h_len, int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
-  int bad_site = 0;
   // 190 FOR I = 1 TO NVALUES
+  bool valid[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
+  }
   double v_i[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -107,49 +143,57 @@ extern "C" __global__ void __launch_bounds__(256)
     const int at = 1 + bid * 512 + elem;
     v_i[slot] = at < 1 + i_count && at < v_len ? v[at] : 0.0;
   }
-  bool valid[2];
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
-  }
   // 200 B = INT(V(I) * 10) : H(B) = H(B) + 1
   double b[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     b[slot] = floor(v_i[slot] * 10.0);
   }
-  double h_b_rounded[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    h_b_rounded[slot] = floor(b[slot] + 0.5);
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(b[slot]) < INFINITY);
   }
-  int h_b_at[2];
+  double h_b_subscript[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    h_b_at[slot] = __double2int_rz(h_b_rounded[slot]);
+    h_b_subscript[slot] = floor(b[slot] + 0.5);
   }
   bool h_b_ok[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    h_b_ok[slot] = h_b_at[slot] >= 0 && h_b_at[slot] < h_len && !isnan(h_b_rounded[slot]);
+    h_b_ok[slot] = h_b_subscript[slot] >= 0.0 && h_b_subscript[slot] < static_cast<double>(h_len);
   }
-  int block_max = (-2147483647 - 1);
+  int h_b_at[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    block_max = max(block_max, valid[slot] && !h_b_ok[slot] ? 1 : 0);
+    h_b_at[slot] = __double2int_rz(h_b_ok[slot] ? h_b_subscript[slot] : -1.0);
   }
-  block_max = b2t_block_max(block_max);
-  bad_site = max(bad_site, block_max);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    const int h_at = valid[slot] && h_b_ok[slot] ? h_b_at[slot] : -1;
-    if (h_at >= 0 && h_at < h_len)
-      atomicAdd(&h[h_at], 1.0);
+    exceptions[slot] = exceptions[slot] || valid[slot] && !h_b_ok[slot];
   }
-  const int basic_error_at = 0;
-  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
-    atomicMax(&basic_error[basic_error_at], bad_site);
+  int h_bin[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    h_bin[slot] = valid[slot] && h_b_ok[slot] ? h_b_at[slot] : -1;
+  }
+  int exceptions_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+  }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (finished) {
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int h_at = h_bin[slot];
+      if (h_at >= 0 && h_at < h_len)
+        atomicAdd(&h[h_at], 1.0);
+    }
+  }
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
 }
 
 #ifndef __CUDACC_RTC__
@@ -242,17 +286,22 @@ class DeviceTemp {
   T operator[](int i) const {
     return values_[static_cast<std::size_t>(i)];
   }
-  // The blocks' results combined in block order, in double (as Python's sum and math.prod).
+  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
+  // launch's flags.
+  bool all() const {
+    return all(0, size());
+  }
+  bool all(int begin, int end) const {
+    for (int i = begin; i < end; ++i)
+      if (values_[static_cast<std::size_t>(i)] == 0)
+        return false;
+    return true;
+  }
+  // The blocks' results combined in block order, in double (as Python's sum).
   double sum() const {
     double total = 0.0;
     for (T v : values_)
       total += v;
-    return total;
-  }
-  double product() const {
-    double total = 1.0;
-    for (T v : values_)
-      total *= v;
     return total;
   }
 
@@ -306,15 +355,31 @@ struct Program {
     // 120 FOR I = 1 TO NVALUES
     {
       const int i_count = loop_count(1, nvalues, 1);
-      if (i_count > 0) {
-        line = 130;
-        v.check_run(0, 1, i_count);
+      DeviceTemp<int> done(b2t_cdiv(i_count, 512));
+      if (v.covers(0, 1, i_count)) {
+        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::map_120, grid, 256, 0)(i_count, v_device.upload(v), v.extent(0), done.data(),
+                                              done.size());
+          B2T_CHECK(cudaGetLastError());
+          v_device.written();
+        }
+        done.download();
       }
-      const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::map_120, grid, 256, 0)(i_count, v_device.upload(v), v.extent(0));
-        B2T_CHECK(cudaGetLastError());
-        v_device.written();
+      if (!(done.all())) {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        v_device.download(v);
+        for (int block = 0; block < done.size(); ++block) {
+          if (done[block]) {
+            continue;
+          }
+          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+            i = 1 + i_lane;
+            // 130 V(I) = (1 + SIN(I)) / 2
+            line = 130;
+            v(i) = b2t::div(1.0 + b2t::SIN(i), 2.0);
+          }
+        }
       }
       i = 1 + i_count;
     }
@@ -322,39 +387,59 @@ struct Program {
     // 160 FOR B = 0 TO 9
     {
       const int b_count = loop_count(0, 9.0, 1);
-      if (b_count > 0) {
-        line = 170;
-        h.check_run(0, 0, b_count);
-      }
-      const dim3 grid(b2t_cdiv(b_count, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::map_160, grid, 256, 0)(b_count, h_device.upload(h), h.extent(0));
-        B2T_CHECK(cudaGetLastError());
-        h_device.written();
+      if (h.covers(0, 0, b_count)) {
+        const dim3 grid(b2t_cdiv(b_count, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::map_160, grid, 256, 0)(b_count, h_device.upload(h), h.extent(0));
+          B2T_CHECK(cudaGetLastError());
+          h_device.written();
+        }
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        h_device.download(h);
+        for (int b_lane = 0; b_lane < b_count; ++b_lane) {
+          b = b_lane;
+          // 170 H(B) = 0
+          line = 170;
+          h(b) = 0.0;
+        }
       }
       b = 0 + b_count;
     }
     // 190 FOR I = 1 TO NVALUES
     {
       const int i_count_2 = loop_count(1, nvalues, 1);
-      if (i_count_2 > 0) {
-        line = 200;
-        v.check_run(0, 1, i_count_2);
+      DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
+      if (v.covers(0, 1, i_count_2)) {
+        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::histogram_190, grid, 256, 0)(i_count_2, v_device.upload(v), v.extent(0),
+                                                    h_device.upload(h), h.extent(0), done_2.data(),
+                                                    done_2.size());
+          B2T_CHECK(cudaGetLastError());
+          h_device.written();
+        }
+        done_2.download();
       }
-      DeviceTemp<int> basic_error(1);
-      const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::histogram_190, grid, 256, 0)(i_count_2, v_device.upload(v), v.extent(0),
-                                                  h_device.upload(h), h.extent(0),
-                                                  basic_error.data(), basic_error.size());
-        B2T_CHECK(cudaGetLastError());
-        h_device.written();
-      }
-      basic_error.download();
-      if (basic_error[0] == 1) {
-        // 200 H(B) = H(B) + 1
-        line = 200;
-        throw b2t::Fault(b2t::SUBSCRIPT_OUT_OF_RANGE);
+      if (!(done_2.all())) {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        h_device.download(h);
+        v_device.download(v);
+        for (int block_2 = 0; block_2 < done_2.size(); ++block_2) {
+          if (done_2[block_2]) {
+            continue;
+          }
+          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
+               ++i_lane_2) {
+            i = 1 + i_lane_2;
+            // 200 B = INT(V(I) * 10)
+            line = 200;
+            b = b2t::INT(b2t::mul(v(i), 10.0));
+            // 200 H(B) = H(B) + 1
+            line = 200;
+            h(b) = h(b) + 1.0;
+          }
+        }
       }
       i = 1 + i_count_2;
     }
@@ -374,11 +459,14 @@ struct Program {
     // 280 FOR BIN = 0 TO 9
     for (bin = 0; bin <= 9; ++bin) {
       // 290 PRINT BIN; TAB(6); H(BIN); TAB(13);
+      line = 290;
       con.print(bin).tab(6.0).print(h(bin)).tab(13.0);
       // 300 STARS = INT(H(BIN) / 5 + .5)
+      line = 300;
       stars = b2t::INT(b2t::div(h(bin), 5.0) + 0.5);
       // 310 WHILE STARS > 0
       while (stars > 0.0) {
+        b2t::forward_progress();
         // 320 PRINT "*";
         con.print("*");
         // 330 STARS = STARS - 1
@@ -412,6 +500,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

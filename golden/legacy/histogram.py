@@ -10,26 +10,46 @@ when standard output cannot be written.
 
 import linecache
 import sys
+import traceback
 
 import cuda.tile as ct
 import numpy as np
 
 from transpiler import device as b2t_device
-from transpiler.runtime import INT, BasicFault, Console, div, loop_count, run_command, tab
+from transpiler.runtime import (
+    INT,
+    SIN,
+    BasicFault,
+    Console,
+    Notice,
+    div,
+    loop_count,
+    mul,
+    run_command,
+    set_warning_hook,
+    tab,
+)
 from transpiler.runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/histogram.bas"
 
 
 @ct.kernel
-def map_120(i_count, v):
+def map_120(i_count, v, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     # 120 FOR I = 1 TO NVALUES
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
+    valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     # 130 V(I) = (1 + SIN(I)) / 2
     v_tile = (1.0 + ct.sin(ct.astype(i, ct.float64))) / 2.0
-    ct.store(v.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=v_tile)
+    exceptions = exceptions | valid & ~(ct.abs(v_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(v.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=v_tile)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 @ct.kernel
@@ -41,26 +61,31 @@ def map_160(b_count, h):
 
 
 @ct.kernel
-def histogram_190(i_count, v, h, basic_error):
+def histogram_190(i_count, v, h, done):
     """histogram (atomic adds) over I; one 512 tile of iterations per block, f64"""
-    bad_site = ct.int32(0)
     # 190 FOR I = 1 TO NVALUES
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     v_i = ct.load(
         v.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
         shape=(512,),
         padding_mode=ct.PaddingMode.ZERO,
     )
-    valid = i_lane < i_count
     # 200 B = INT(V(I) * 10) : H(B) = H(B) + 1
     b = ct.floor(v_i * 10.0)
-    h_b_rounded = ct.floor(b + 0.5)
-    h_b_at = ct.astype(h_b_rounded, ct.int32)
-    h_b_ok = (h_b_at >= 0) & (h_b_at < h.shape[0]) & ~ct.isnan(h_b_rounded)
-    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~h_b_ok, 1, 0)))
-    ct.atomic_add(h, (ct.where(valid & h_b_ok, h_b_at, -1),), 1.0)
-    ct.atomic_max(basic_error, (0,), bad_site)
+    exceptions = exceptions | valid & ~(ct.abs(b) < float("inf"))
+    h_b_subscript = ct.floor(b + 0.5)
+    h_b_ok = (h_b_subscript >= 0.0) & (h_b_subscript < ct.astype(h.shape[0], ct.float64))
+    h_b_at = ct.astype(ct.where(h_b_ok, h_b_subscript, -1.0), ct.int32)
+    exceptions = exceptions | valid & ~h_b_ok
+    h_bin = ct.where(valid & h_b_ok, h_b_at, -1)
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.atomic_add(h, (h_bin,), 1.0)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 def program(con: Console, dev) -> None:
@@ -82,33 +107,57 @@ def program(con: Console, dev) -> None:
     nvalues = 1000.0
     # 120 FOR I = 1 TO NVALUES
     i_count = loop_count(1, nvalues, 1)
-    if i_count > 0:
-        # 130 V(I) = (1 + SIN(I)) / 2
-        v.check_run(0, 1, i_count)
-    dev.launch(map_120, (-(-i_count // 512),), (i_count, v.data), writes=(v.data,))
+    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    if v.covers(0, 1, i_count):
+        dev.launch(map_120, (-(-i_count // 512),), (i_count, v.data, done), writes=(v.data, done))
+        dev.to_host(done)
+    if not (done.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(v.data)
+        for block, finished in enumerate(done.tolist()):
+            if finished:
+                continue
+            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+                i = float(1 + i_lane)
+                # 130 V(I) = (1 + SIN(I)) / 2
+                v[i] = div(1.0 + SIN(i), 2.0)
     # 150 REM CLEAR THE BINS (MINIMAL BASIC LEAVES INITIAL VALUES UNDEFINED)
     # 160 FOR B = 0 TO 9
     b_count = loop_count(0, 9.0, 1)
-    if b_count > 0:
-        # 170 H(B) = 0
-        h.check_run(0, 0, b_count)
-    dev.launch(map_160, (-(-b_count // 512),), (b_count, h.data), writes=(h.data,))
+    if h.covers(0, 0, b_count):
+        dev.launch(map_160, (-(-b_count // 512),), (b_count, h.data), writes=(h.data,))
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(h.data)
+        for b_lane in range(b_count):
+            b = float(b_lane)
+            # 170 H(B) = 0
+            h[b] = 0.0
+    b = float(0 + b_count)
     # 190 FOR I = 1 TO NVALUES
     i_count_2 = loop_count(1, nvalues, 1)
-    if i_count_2 > 0:
-        # 200 B = INT(V(I) * 10)
-        v.check_run(0, 1, i_count_2)
-    basic_error = np.zeros(1, dtype=np.int32)
-    dev.launch(
-        histogram_190,
-        (-(-i_count_2 // 512),),
-        (i_count_2, v.data, h.data, basic_error),
-        writes=(h.data, basic_error),
-    )
-    dev.to_host(basic_error)
-    if basic_error[0] == 1:
-        # 200 H(B) = H(B) + 1
-        raise BasicFault("subscript out of range")
+    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
+    if v.covers(0, 1, i_count_2):
+        dev.launch(
+            histogram_190,
+            (-(-i_count_2 // 512),),
+            (i_count_2, v.data, h.data, done_2),
+            writes=(h.data, done_2),
+        )
+        dev.to_host(done_2)
+    if not (done_2.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(h.data)
+        dev.to_host(v.data)
+        for block_2, finished_2 in enumerate(done_2.tolist()):
+            if finished_2:
+                continue
+            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
+                i = float(1 + i_lane_2)
+                # 200 B = INT(V(I) * 10)
+                b = INT(mul(v[i], 10.0))
+                # 200 H(B) = H(B) + 1
+                h[b] = h[b] + 1.0
     # 220 PRINT "HISTOGRAM OF V(I) = (1 + SIN(I))/2"
     con.print("HISTOGRAM OF V(I) = (1 + SIN(I))/2")
     # 230 PRINT "N ="; NVALUES
@@ -153,15 +202,15 @@ def program(con: Console, dev) -> None:
     # 450 END
 
 
-def basic_line(error: BaseException) -> str:
-    """ "line N: " for the BASIC line that raised `error`: the `# N ...` comment above the
-    line of this file that ran last (a DEF FN function's caller, as the interpreter)."""
-    tb, row = error.__traceback__, 0
-    while tb is not None:
-        code = tb.tb_frame.f_code
+def basic_line(frames) -> str:
+    """ "line N: " for the BASIC line running in `frames` ((frame, row) pairs, outermost
+    first): the `# N ...` comment above the row of this file that ran last (a DEF FN
+    function's caller, as the interpreter)."""
+    row = 0
+    for frame, line in frames:
+        code = frame.f_code
         if code.co_filename == __file__ and not code.co_name.startswith("fn_"):
-            row = tb.tb_lineno
-        tb = tb.tb_next
+            row = line
     while row > 0:
         text = linecache.getline(__file__, row).strip()
         if text.startswith("#"):
@@ -171,16 +220,27 @@ def basic_line(error: BaseException) -> str:
     return ""
 
 
+def report_notice(notice: Notice) -> None:
+    """A warning (or a rejected INPUT reply) on stderr, located like a fatal error."""
+    sys.stdout.flush()
+    where = basic_line(reversed(list(traceback.walk_stack(None))))
+    print(f"{SOURCE_NAME}: {notice.severity}: {where}{notice.message}", file=sys.stderr)
+
+
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
     con = Console(strict=False)
     dev = b2t_device.select(device)
+    previous_hook = set_warning_hook(report_notice)
     try:
         program(con, dev)
     except BasicFault as fault:
         con.finish()
-        print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)
+        where = basic_line(traceback.walk_tb(fault.__traceback__))
+        print(f"{SOURCE_NAME}: error: {where}{fault.message}", file=sys.stderr)
         return 1
+    finally:
+        set_warning_hook(previous_hook)
     con.finish()
     return 0
 

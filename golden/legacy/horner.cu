@@ -26,6 +26,13 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
   return a % b != 0 && (a < 0) == (b < 0) ? quotient + 1 : quotient;
 }
 
+// BASIC's MAX of floats: b if it is larger or a is NaN, else a (the first of equal
+// values, -0.0 and 0.0 included, where fmax may return either).
+template <class T>
+__host__ __device__ inline T b2t_max(T a, T b) {
+  return b > a || isnan(a) ? b : a;
+}
+
 // Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
 // every thread the result: lanes combine by shuffles, then every thread combines the
 // warps' results in the same order, so all threads hold the same bits.
@@ -58,20 +65,20 @@ __device__ T b2t_block_max(T value) {
 // 128 threads per block; thread t holds elements t, t + 128, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(128)
     reduce_220(int i_count, const double* __restrict__ c, int c_len, double d,
-               double* __restrict__ s_partial, int s_partial_len, int* __restrict__ basic_error,
-               int basic_error_len) {
+               int* __restrict__ done, int done_len, double* __restrict__ s_partial,
+               int s_partial_len) {
   const int bid = blockIdx.x;
   double j;
-  double c_j_rounded;
-  int c_j_at;
+  double c_j_subscript;
   bool c_j_ok;
-  int bad_site = 0;
+  int c_j_at;
   // 220 FOR I = 0 TO 200
   bool valid;
   {
     const int elem = threadIdx.x;
     valid = bid * 128 + elem < i_count;
   }
+  bool exceptions = false;
   double s_acc = 0.0;
   // 230 LET X = -1 + I / 100
   double x;
@@ -79,42 +86,45 @@ extern "C" __global__ void __launch_bounds__(128)
     const int elem = threadIdx.x;
     x = -1.0 + static_cast<double>(bid * 128 + elem) / 100.0;
   }
-  const double c_d_rounded = floor(d + 0.5);
-  const int c_d_at = __double2int_rz(c_d_rounded);
-  const bool c_d_ok = c_d_at >= 0 && c_d_at < c_len && !isnan(c_d_rounded);
+  const double c_d_subscript = floor(d + 0.5);
+  const bool c_d_ok = c_d_subscript >= 0.0 && c_d_subscript < static_cast<double>(c_len);
+  const int c_d_at = __double2int_rz(c_d_ok ? c_d_subscript : -1.0);
+  exceptions = exceptions || valid && !c_d_ok;
   // 310 LET P = C(D)
-  int block_max = (-2147483647 - 1);
-  block_max = max(block_max, valid && !c_d_ok ? 1 : 0);
-  block_max = b2t_block_max(block_max);
-  bad_site = max(bad_site, block_max);
   double p = c_d_at >= 0 && c_d_at < c_len ? c[c_d_at] : 0.0;
   // 320 FOR J = D - 1 TO 0 STEP -1
   const double j_start = d - 1.0;
   const double j_step = -1.0;
-  const int j_trips = max(__double2int_rz(floor((0.0 - j_start) / j_step)) + 1, 0);
+  const double j_span = floor((0.0 - j_start) / j_step) + 1.0;
+  const bool j_ends = j_span < 2147483647.0 && j_step != 0.0;
+  exceptions = exceptions || valid && !j_ends;
+  const int j_trips = __double2int_rz(j_ends ? b2t_max(j_span, 0.0) : 0.0);
   for (int j_k = 0; j_k < j_trips; ++j_k) {
     j = j_start + static_cast<double>(j_k) * j_step;
-    c_j_rounded = floor(j + 0.5);
-    c_j_at = __double2int_rz(c_j_rounded);
-    c_j_ok = c_j_at >= 0 && c_j_at < c_len && !isnan(c_j_rounded);
+    c_j_subscript = floor(j + 0.5);
+    c_j_ok = c_j_subscript >= 0.0 && c_j_subscript < static_cast<double>(c_len);
+    c_j_at = __double2int_rz(c_j_ok ? c_j_subscript : -1.0);
+    exceptions = exceptions || valid && !c_j_ok;
     // 330 LET P = P * X + C(J)
-    int block_max_2 = (-2147483647 - 1);
-    block_max_2 = max(block_max_2, valid && !c_j_ok ? 2 : 0);
-    block_max_2 = b2t_block_max(block_max_2);
-    bad_site = max(bad_site, block_max_2);
     p = p * x + (c_j_at >= 0 && c_j_at < c_len ? c[c_j_at] : 0.0);
+    exceptions = exceptions || valid && !(fabs(p) < INFINITY);
   }
   j = j_start + static_cast<double>(j_trips) * j_step;
+  double s_term_1 = p * p;
+  exceptions = exceptions || valid && !(fabs(s_term_1) < INFINITY);
   // 250 LET S = S + P * P
-  s_acc = s_acc + (valid ? p * p : 0.0);
+  s_acc = s_acc + (valid ? s_term_1 : 0.0);
+  int exceptions_max = (-2147483647 - 1);
+  exceptions_max = max(exceptions_max, static_cast<int>(exceptions));
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
   double s_acc_sum = 0.0;
   s_acc_sum += s_acc;
   s_acc_sum = b2t_block_sum(s_acc_sum);
   if (threadIdx.x == 0 && bid < s_partial_len)
     s_partial[bid] = s_acc_sum;
-  const int basic_error_at = 0;
-  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
-    atomicMax(&basic_error[basic_error_at], bad_site);
 }
 
 #ifndef __CUDACC_RTC__
@@ -218,17 +228,22 @@ class DeviceTemp {
   T operator[](int i) const {
     return values_[static_cast<std::size_t>(i)];
   }
-  // The blocks' results combined in block order, in double (as Python's sum and math.prod).
+  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
+  // launch's flags.
+  bool all() const {
+    return all(0, size());
+  }
+  bool all(int begin, int end) const {
+    for (int i = begin; i < end; ++i)
+      if (values_[static_cast<std::size_t>(i)] == 0)
+        return false;
+    return true;
+  }
+  // The blocks' results combined in block order, in double (as Python's sum).
   double sum() const {
     double total = 0.0;
     for (T v : values_)
       total += v;
-    return total;
-  }
-  double product() const {
-    double total = 1.0;
-    for (T v : values_)
-      total *= v;
     return total;
   }
 
@@ -272,10 +287,13 @@ struct Program {
   void gosub_310() {
     // 300 REM IN: X, D, C(). OUT: P. USES J.
     c_device.download(c);
+    // 310 LET P = C(D)
     line = 310;
     p = c(d);
     // 320 FOR J = D - 1 TO 0 STEP -1
     for (j = d - 1.0; !(j < 0.0); j += -1.0) {
+      b2t::forward_progress();
+      // 330 LET P = P * X + C(J)
       line = 330;
       p = b2t::mul(p, x) + c(j);
       // 340 NEXT J
@@ -293,6 +311,7 @@ struct Program {
     // 90 FOR J = 0 TO D
     const double j_limit = d;
     for (j = 0.0; !(j > j_limit); j += 1.0) {
+      b2t::forward_progress();
       // 100 READ C(J)
       line = 100;
       c(j) = data.read_number();
@@ -307,6 +326,7 @@ struct Program {
     // 150 FOR I = 0 TO 10
     for (i = 0; i <= 10; ++i) {
       // 160 LET X = -1 + I / 5
+      line = 160;
       x = -1.0 + b2t::div(i, 5.0);
       // 170 GOSUB 310
       gosub_310();
@@ -320,27 +340,41 @@ struct Program {
     // 220 FOR I = 0 TO 200
     {
       const int i_count = loop_count(0, 200.0, 1);
+      DeviceTemp<int> done(b2t_cdiv(i_count, 128));
       DeviceTemp<double> s_partial(b2t_cdiv(i_count, 128));
-      DeviceTemp<int> basic_error(1);
-      const dim3 grid(b2t_cdiv(i_count, 128), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::reduce_220, grid, 128, 0)(i_count, c_device.upload(c), c.extent(0), d,
-                                               s_partial.data(), s_partial.size(),
-                                               basic_error.data(), basic_error.size());
-        B2T_CHECK(cudaGetLastError());
+      {
+        const dim3 grid(b2t_cdiv(i_count, 128), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::reduce_220, grid, 128, 0)(i_count, c_device.upload(c), c.extent(0), d,
+                                                 done.data(), done.size(), s_partial.data(),
+                                                 s_partial.size());
+          B2T_CHECK(cudaGetLastError());
+        }
+        done.download();
+        s_partial.download();
       }
-      s_partial.download();
-      basic_error.download();
-      s = s + s_partial.sum();
-      if (basic_error[0] == 1) {
-        // 310 LET P = C(D)
-        line = 310;
-        throw b2t::Fault(b2t::SUBSCRIPT_OUT_OF_RANGE);
-      }
-      if (basic_error[0] == 2) {
-        // 330 LET P = P * X + C(J)
-        line = 330;
-        throw b2t::Fault(b2t::SUBSCRIPT_OUT_OF_RANGE);
+      if (done.all()) {
+        s = s + s_partial.sum();
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        c_device.download(c);
+        for (int block = 0; block < done.size(); ++block) {
+          if (done[block]) {
+            s = s + s_partial[block];
+            continue;
+          }
+          for (int i_lane = block * 128; i_lane < std::min(block * 128 + 128, i_count); ++i_lane) {
+            i = i_lane;
+            // 230 LET X = -1 + I / 100
+            line = 230;
+            x = -1.0 + b2t::div(i, 100.0);
+            // 240 GOSUB 310
+            gosub_310();
+            // 250 LET S = S + P * P
+            line = 250;
+            s = s + b2t::mul(p, p);
+          }
+        }
       }
       i = 0 + i_count;
     }
@@ -355,6 +389,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

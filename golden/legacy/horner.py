@@ -10,6 +10,7 @@ when standard output cannot be written.
 
 import linecache
 import sys
+import traceback
 
 import cuda.tile as ct
 import numpy as np
@@ -20,10 +21,12 @@ from transpiler.runtime import (
     BasicFault,
     Console,
     DataPool,
+    Notice,
     div,
     loop_count,
     mul,
     run_command,
+    set_warning_hook,
 )
 from transpiler.runtime.arrays import BasicArray
 
@@ -40,42 +43,55 @@ DATA = [
 # fmt: on
 
 
+def basic_max(a, b):
+    """BASIC's MAX of floats: b if it is larger or a is NaN, else a (the first of equal
+    values, -0.0 and 0.0 included, where ct.maximum may pick either)."""
+    return ct.where((b > a) | ct.isnan(a), b, a)
+
+
 @ct.kernel
-def reduce_220(i_count, c, d_box, s_partial, basic_error):
+def reduce_220(i_count, c, d_box, done, s_partial):
     """reduction over I; one 128 tile of iterations per block, f64"""
     d = ct.load(d_box, index=(0,), shape=())
-    bad_site = ct.int32(0)
     # 220 FOR I = 0 TO 200
     i_lane = ct.bid(0) * 128 + ct.arange(128, dtype=ct.int32)
     i = i_lane
     valid = i_lane < i_count
+    exceptions = ct.zeros((128,), dtype=ct.bool_)
     s_acc = ct.zeros((128,), dtype=ct.float64)
     # 230 LET X = -1 + I / 100
     x = -1.0 + ct.astype(i, ct.float64) / 100.0
-    c_d_rounded = ct.floor(d + 0.5)
-    c_d_at = ct.astype(c_d_rounded, ct.int32)
-    c_d_ok = (c_d_at >= 0) & (c_d_at < c.shape[0]) & ~ct.isnan(c_d_rounded)
+    c_d_subscript = ct.floor(d + 0.5)
+    c_d_ok = (c_d_subscript >= 0.0) & (c_d_subscript < ct.astype(c.shape[0], ct.float64))
+    c_d_at = ct.astype(ct.where(c_d_ok, c_d_subscript, -1.0), ct.int32)
+    exceptions = exceptions | valid & ~ct.broadcast_to(c_d_ok, (128,))
     # 310 LET P = C(D)
-    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~c_d_ok, 1, 0)))
     p = ct.broadcast_to(ct.gather(c, c_d_at), (128,))
     # 320 FOR J = D - 1 TO 0 STEP -1
     j_start = d - 1.0
     j_step = -1.0
-    j_trips = ct.maximum(ct.astype(ct.floor((0.0 - j_start) / j_step), ct.int32) + 1, 0)
+    j_span = ct.floor((0.0 - j_start) / j_step) + 1.0
+    j_ends = (j_span < 2147483647.0) & (j_step != 0.0)
+    exceptions = exceptions | valid & ~ct.broadcast_to(j_ends, (128,))
+    j_trips = ct.astype(ct.where(j_ends, basic_max(j_span, 0.0), 0.0), ct.int32)
     for j_k in range(j_trips):
         j = j_start + ct.astype(j_k, ct.float64) * j_step
-        c_j_rounded = ct.floor(j + 0.5)
-        c_j_at = ct.astype(c_j_rounded, ct.int32)
-        c_j_ok = (c_j_at >= 0) & (c_j_at < c.shape[0]) & ~ct.isnan(c_j_rounded)
+        c_j_subscript = ct.floor(j + 0.5)
+        c_j_ok = (c_j_subscript >= 0.0) & (c_j_subscript < ct.astype(c.shape[0], ct.float64))
+        c_j_at = ct.astype(ct.where(c_j_ok, c_j_subscript, -1.0), ct.int32)
+        exceptions = exceptions | valid & ~ct.broadcast_to(c_j_ok, (128,))
         # 330 LET P = P * X + C(J)
-        bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~c_j_ok, 2, 0)))
         p = p * x + ct.gather(c, c_j_at)
+        exceptions = exceptions | valid & ~(ct.abs(p) < float("inf"))
 
     j = j_start + ct.astype(j_trips, ct.float64) * j_step
+    s_term_1 = p * p
+    exceptions = exceptions | valid & ~(ct.abs(s_term_1) < float("inf"))
     # 250 LET S = S + P * P
-    s_acc = s_acc + ct.where(valid, p * p, 0.0)
+    s_acc = s_acc + ct.where(valid, s_term_1, 0.0)
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(s_partial, index=(ct.bid(0),), tile=ct.sum(s_acc))
-    ct.atomic_max(basic_error, (0,), bad_site)
 
 
 def program(con: Console, data: DataPool, dev) -> None:
@@ -136,38 +152,48 @@ def program(con: Console, data: DataPool, dev) -> None:
     s = 0.0
     # 220 FOR I = 0 TO 200
     i_count = loop_count(0, 200.0, 1)
+    done = np.zeros(-(-i_count // 128), dtype=np.int32)
     s_partial = np.zeros(-(-i_count // 128), dtype=np.float64)
-    basic_error = np.zeros(1, dtype=np.int32)
     dev.launch(
         reduce_220,
         (-(-i_count // 128),),
-        (i_count, c.data, np.array([d], dtype=np.float64), s_partial, basic_error),
-        writes=(s_partial, basic_error),
+        (i_count, c.data, np.array([d], dtype=np.float64), done, s_partial),
+        writes=(done, s_partial),
     )
+    dev.to_host(done)
     dev.to_host(s_partial)
-    dev.to_host(basic_error)
-    s = s + sum(s_partial.tolist())
-    if basic_error[0] == 1:
-        # 310 LET P = C(D)
-        raise BasicFault("subscript out of range")
-    if basic_error[0] == 2:
-        # 330 LET P = P * X + C(J)
-        raise BasicFault("subscript out of range")
+    if done.all():
+        s = s + sum(s_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(c.data)
+        for block, finished in enumerate(done.tolist()):
+            if finished:
+                s = s + s_partial.item(block)
+                continue
+            for i_lane in range(block * 128, min(block * 128 + 128, i_count)):
+                i = float(i_lane)
+                # 230 LET X = -1 + I / 100
+                x = -1.0 + div(i, 100.0)
+                # 240 GOSUB 310
+                gosub_310()
+                # 250 LET S = S + P * P
+                s = s + mul(p, p)
     i = float(0 + i_count)
     # 270 PRINT "SUM OF P(X)^2 AT 201 POINTS ="; S
     con.print("SUM OF P(X)^2 AT 201 POINTS =", s)
     # 380 END
 
 
-def basic_line(error: BaseException) -> str:
-    """ "line N: " for the BASIC line that raised `error`: the `# N ...` comment above the
-    line of this file that ran last (a DEF FN function's caller, as the interpreter)."""
-    tb, row = error.__traceback__, 0
-    while tb is not None:
-        code = tb.tb_frame.f_code
+def basic_line(frames) -> str:
+    """ "line N: " for the BASIC line running in `frames` ((frame, row) pairs, outermost
+    first): the `# N ...` comment above the row of this file that ran last (a DEF FN
+    function's caller, as the interpreter)."""
+    row = 0
+    for frame, line in frames:
+        code = frame.f_code
         if code.co_filename == __file__ and not code.co_name.startswith("fn_"):
-            row = tb.tb_lineno
-        tb = tb.tb_next
+            row = line
     while row > 0:
         text = linecache.getline(__file__, row).strip()
         if text.startswith("#"):
@@ -177,16 +203,27 @@ def basic_line(error: BaseException) -> str:
     return ""
 
 
+def report_notice(notice: Notice) -> None:
+    """A warning (or a rejected INPUT reply) on stderr, located like a fatal error."""
+    sys.stdout.flush()
+    where = basic_line(reversed(list(traceback.walk_stack(None))))
+    print(f"{SOURCE_NAME}: {notice.severity}: {where}{notice.message}", file=sys.stderr)
+
+
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
     con = Console(strict=False)
     dev = b2t_device.select(device)
+    previous_hook = set_warning_hook(report_notice)
     try:
         program(con, DataPool(DATA, strict=False), dev)
     except BasicFault as fault:
         con.finish()
-        print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)
+        where = basic_line(traceback.walk_tb(fault.__traceback__))
+        print(f"{SOURCE_NAME}: error: {where}{fault.message}", file=sys.stderr)
         return 1
+    finally:
+        set_warning_hook(previous_hook)
     con.finish()
     return 0
 

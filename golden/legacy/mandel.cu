@@ -57,11 +57,12 @@ __device__ T b2t_block_max(T value) {
 // per-element iteration (masked inner loop) over R, K; one 16x16 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    iterate_100(int r_count, int k_count, double* __restrict__ c, int c_rows, int c_cols,
-                double m) {
+    iterate_100(int r_count, int k_count, double* __restrict__ c, int c_rows, int c_cols, double m,
+                int* __restrict__ done, int done_len) {
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
-  bool taken_2;
+  bool taken_3;
+  double value_4;
   // 100 FOR R = 1 TO 20
   bool valid;
   {
@@ -70,6 +71,7 @@ extern "C" __global__ void __launch_bounds__(256)
     const int col = elem % 16;
     valid = bid0 * 16 + row < r_count && bid1 * 16 + col < k_count;
   }
+  bool exceptions = false;
   // 110 LET Y = -1.1875 + (R - 1) * .125
   double y;
   {
@@ -77,6 +79,7 @@ extern "C" __global__ void __launch_bounds__(256)
     const int row = elem / 16;
     y = -1.1875 + (static_cast<double>(1 + (bid0 * 16 + row)) - 1.0) * 0.125;
   }
+  exceptions = exceptions || valid && !(fabs(y) < INFINITY);
   // 130 LET X = -2 + (K - 1) * .0625
   double x;
   {
@@ -84,14 +87,17 @@ extern "C" __global__ void __launch_bounds__(256)
     const int col = elem % 16;
     x = -2.0 + (static_cast<double>(1 + (bid1 * 16 + col)) - 1.0) * 0.0625;
   }
+  exceptions = exceptions || valid && !(fabs(x) < INFINITY);
   // 140 LET U = 0
   double u = 0.0;
   // 150 LET V = 0
   double v = 0.0;
   // 160 LET N = 0
   double n = 0.0;
+  double value_2 = u * u + v * v;
+  exceptions = exceptions || valid && !(fabs(value_2) < INFINITY);
   // 170 IF U * U + V * V > 4 THEN 240
-  bool looping_1 = valid && !(u * u + v * v > 4.0);
+  bool looping_1 = valid && !(value_2 > 4.0);
   double t = 0.0;
   for (;;) {
     int looping_1_max = (-2147483647 - 1);
@@ -100,29 +106,42 @@ extern "C" __global__ void __launch_bounds__(256)
     if (!(looping_1_max > 0))
       break;
     // 180 IF N >= M THEN 240
-    taken_2 = looping_1 && n >= m;
-    looping_1 = looping_1 && !taken_2;
+    taken_3 = looping_1 && n >= m;
+    looping_1 = looping_1 && !taken_3;
     // 190 LET T = U * U - V * V + X
     t = looping_1 ? u * u - v * v + x : t;
+    exceptions = exceptions || valid && looping_1 && !(fabs(t) < INFINITY);
     // 200 LET V = 2 * U * V + Y
     v = looping_1 ? 2.0 * u * v + y : v;
+    exceptions = exceptions || valid && looping_1 && !(fabs(v) < INFINITY);
     // 210 LET U = T
     u = looping_1 ? t : u;
     // 220 LET N = N + 1
     n = looping_1 ? n + 1.0 : n;
-    looping_1 = looping_1 && !(u * u + v * v > 4.0);
+    value_4 = u * u + v * v;
+    exceptions = exceptions || valid && looping_1 && !(fabs(value_4) < INFINITY);
+    looping_1 = looping_1 && !(value_4 > 4.0);
   }
   // 240 LET C(R,K) = N
   double c_tile = n;
-  {
-    const int elem = threadIdx.x;
-    const int row = elem / 16;
-    const int col = elem % 16;
-    const int at_row = 1 + bid0 * 16 + row;
-    const int at_col = 1 + bid1 * 16 + col;
-    if (at_row < 1 + r_count && at_row < c_rows && at_col < 1 + k_count && at_col < c_cols)
-      c[static_cast<long long>(at_row) * c_cols + at_col] = c_tile;
+  int exceptions_max = (-2147483647 - 1);
+  exceptions_max = max(exceptions_max, static_cast<int>(exceptions));
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (finished) {
+    {
+      const int elem = threadIdx.x;
+      const int row = elem / 16;
+      const int col = elem % 16;
+      const int at_row = 1 + bid0 * 16 + row;
+      const int at_col = 1 + bid1 * 16 + col;
+      if (at_row < 1 + r_count && at_row < c_rows && at_col < 1 + k_count && at_col < c_cols)
+        c[static_cast<long long>(at_row) * c_cols + at_col] = c_tile;
+    }
   }
+  const int at = bid0 * b2t_cdiv(k_count, 16) + bid1;
+  if (threadIdx.x == 0 && at >= 0 && at < done_len)
+    done[at] = static_cast<int>(finished);
 }
 
 // reduction over R, K; one 32x32 tile of iterations per block, f64
@@ -265,17 +284,22 @@ class DeviceTemp {
   T operator[](int i) const {
     return values_[static_cast<std::size_t>(i)];
   }
-  // The blocks' results combined in block order, in double (as Python's sum and math.prod).
+  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
+  // launch's flags.
+  bool all() const {
+    return all(0, size());
+  }
+  bool all(int begin, int end) const {
+    for (int i = begin; i < end; ++i)
+      if (values_[static_cast<std::size_t>(i)] == 0)
+        return false;
+    return true;
+  }
+  // The blocks' results combined in block order, in double (as Python's sum).
   double sum() const {
     double total = 0.0;
     for (T v : values_)
       total += v;
-    return total;
-  }
-  double product() const {
-    double total = 1.0;
-    for (T v : values_)
-      total *= v;
     return total;
   }
 
@@ -325,20 +349,70 @@ struct Program {
     {
       const int r_count = loop_count(1, 20.0, 1);
       const int k_count = loop_count(1, 40.0, 1);
-      if (r_count > 0) {
-        line = 240;
-        c.check_run(0, 1, r_count);
+      DeviceTemp<int> done((b2t_cdiv(r_count, 16) * b2t_cdiv(k_count, 16)));
+      if (c.covers(0, 1, r_count) && c.covers(1, 1, k_count)) {
+        const dim3 grid(b2t_cdiv(r_count, 16), b2t_cdiv(k_count, 16), 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::iterate_100, grid, 256, 0)(r_count, k_count, c_device.upload(c), c.extent(0),
+                                                  c.extent(1), m, done.data(), done.size());
+          B2T_CHECK(cudaGetLastError());
+          c_device.written();
+        }
+        done.download();
       }
-      if (k_count > 0) {
-        line = 240;
-        c.check_run(1, 1, k_count);
-      }
-      const dim3 grid(b2t_cdiv(r_count, 16), b2t_cdiv(k_count, 16), 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::iterate_100, grid, 256, 0)(r_count, k_count, c_device.upload(c), c.extent(0),
-                                                c.extent(1), m);
-        B2T_CHECK(cudaGetLastError());
-        c_device.written();
+      if (!(done.all() && k_count > 0)) {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        c_device.download(c);
+        for (int r_lane = 0; r_lane < r_count; ++r_lane) {
+          const int row = r_lane / 16 * b2t_cdiv(k_count, 16);
+          if (k_count > 0 && done.all(row, row + b2t_cdiv(k_count, 16))) {
+            continue;
+          }
+          r = 1 + r_lane;
+          // 110 LET Y = -1.1875 + (R - 1) * .125
+          line = 110;
+          y = -1.1875 + b2t::mul(r - 1.0, 0.125);
+          for (int k_lane = 0; k_lane < k_count; ++k_lane) {
+            if (done[row + k_lane / 16]) {
+              continue;
+            }
+            k = 1 + k_lane;
+            // 130 LET X = -2 + (K - 1) * .0625
+            line = 130;
+            x = -2.0 + b2t::mul(k - 1.0, 0.0625);
+            // 140 LET U = 0
+            u = 0.0;
+            // 150 LET V = 0
+            v = 0.0;
+            // 160 LET N = 0
+            n = 0.0;
+            // 170 IF U * U + V * V > 4 THEN 240
+            while (true) {
+              b2t::forward_progress();
+              line = 170;
+              if (!(!(b2t::mul(u, u) + b2t::mul(v, v) > 4.0))) {
+                break;
+              }
+              // 180 IF N >= M THEN 240
+              if (n >= m) {
+                break;
+              }
+              // 190 LET T = U * U - V * V + X
+              line = 190;
+              t = b2t::mul(u, u) - b2t::mul(v, v) + x;
+              // 200 LET V = 2 * U * V + Y
+              line = 200;
+              v = b2t::mul(b2t::mul(2.0, u), v) + y;
+              // 210 LET U = T
+              u = t;
+              // 220 LET N = N + 1
+              n = n + 1.0;
+            }
+            // 240 LET C(R,K) = N
+            line = 240;
+            c(r, k) = n;
+          }
+        }
       }
       r = 1 + r_count;
       if (r_count > 0) {
@@ -386,24 +460,30 @@ struct Program {
     {
       const int r_count_2 = loop_count(1, 20.0, 1);
       const int k_count_2 = loop_count(1, 40.0, 1);
-      if (r_count_2 > 0) {
-        line = 520;
-        c.check_run(0, 1, r_count_2);
-      }
-      if (k_count_2 > 0) {
-        line = 520;
-        c.check_run(1, 1, k_count_2);
-      }
       DeviceTemp<double> s_partial((b2t_cdiv(r_count_2, 32) * b2t_cdiv(k_count_2, 32)));
-      const dim3 grid(b2t_cdiv(r_count_2, 32), b2t_cdiv(k_count_2, 32), 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::reduce_500, grid, 256, 0)(r_count_2, k_count_2, c_device.upload(c),
-                                               c.extent(0), c.extent(1), s_partial.data(),
-                                               s_partial.size());
-        B2T_CHECK(cudaGetLastError());
+      if (c.covers(0, 1, r_count_2) && c.covers(1, 1, k_count_2)) {
+        const dim3 grid(b2t_cdiv(r_count_2, 32), b2t_cdiv(k_count_2, 32), 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::reduce_500, grid, 256, 0)(r_count_2, k_count_2, c_device.upload(c),
+                                                 c.extent(0), c.extent(1), s_partial.data(),
+                                                 s_partial.size());
+          B2T_CHECK(cudaGetLastError());
+        }
+        s_partial.download();
+        s = s + s_partial.sum();
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        c_device.download(c);
+        for (int r_lane_2 = 0; r_lane_2 < r_count_2; ++r_lane_2) {
+          for (int k_lane_2 = 0; k_lane_2 < k_count_2; ++k_lane_2) {
+            r = 1 + r_lane_2;
+            k = 1 + k_lane_2;
+            // 520 LET S = S + C(R,K)
+            line = 520;
+            s = s + c(r, k);
+          }
+        }
       }
-      s_partial.download();
-      s = s + s_partial.sum();
       r = 1 + r_count_2;
       if (r_count_2 > 0) {
         k = 1 + k_count_2;
@@ -420,6 +500,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

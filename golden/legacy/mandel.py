@@ -10,19 +10,28 @@ when standard output cannot be written.
 
 import linecache
 import sys
+import traceback
 
 import cuda.tile as ct
 import numpy as np
 
 from transpiler import device as b2t_device
-from transpiler.runtime import BasicFault, Console, loop_count, run_command
+from transpiler.runtime import (
+    BasicFault,
+    Console,
+    Notice,
+    loop_count,
+    mul,
+    run_command,
+    set_warning_hook,
+)
 from transpiler.runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/mandel.bas"
 
 
 @ct.kernel
-def iterate_100(r_count, k_count, c, m_box):
+def iterate_100(r_count, k_count, c, m_box, done):
     """per-element iteration (masked inner loop) over R, K; one 16x16 tile of iterations per block, f64"""
     m = ct.load(m_box, index=(0,), shape=())
     # 100 FOR R = 1 TO 20
@@ -31,39 +40,56 @@ def iterate_100(r_count, k_count, c, m_box):
     k_lane = ct.bid(1) * 16 + ct.reshape(ct.arange(16, dtype=ct.int32), (1, 16))
     k = 1 + k_lane
     valid = (r_lane < r_count) & (k_lane < k_count)
+    exceptions = ct.zeros((16, 16), dtype=ct.bool_)
     # 110 LET Y = -1.1875 + (R - 1) * .125
     y = ct.broadcast_to(-1.1875 + (ct.astype(r, ct.float64) - 1.0) * 0.125, (16, 16))
+    exceptions = exceptions | valid & ~(ct.abs(y) < float("inf"))
     # 130 LET X = -2 + (K - 1) * .0625
     x = ct.broadcast_to(-2.0 + (ct.astype(k, ct.float64) - 1.0) * 0.0625, (16, 16))
+    exceptions = exceptions | valid & ~(ct.abs(x) < float("inf"))
     # 140 LET U = 0
     u = ct.zeros((16, 16), dtype=ct.float64)
     # 150 LET V = 0
     v = ct.zeros((16, 16), dtype=ct.float64)
     # 160 LET N = 0
     n = ct.zeros((16, 16), dtype=ct.float64)
+    value_2 = u * u + v * v
+    exceptions = exceptions | valid & ~(ct.abs(value_2) < float("inf"))
     # 170 IF U * U + V * V > 4 THEN 240
-    looping_1 = valid & ~(u * u + v * v > 4.0)
+    looping_1 = valid & ~(value_2 > 4.0)
     t = ct.zeros((16, 16), dtype=ct.float64)
     while ct.max(ct.astype(looping_1, ct.int32)) > 0:
         # 180 IF N >= M THEN 240
-        taken_2 = looping_1 & (n >= m)
-        looping_1 = looping_1 & ~taken_2
+        taken_3 = looping_1 & (n >= m)
+        looping_1 = looping_1 & ~taken_3
         # 190 LET T = U * U - V * V + X
         t = ct.where(looping_1, u * u - v * v + x, t)
+        exceptions = exceptions | valid & looping_1 & ~(ct.abs(t) < float("inf"))
         # 200 LET V = 2 * U * V + Y
         v = ct.where(looping_1, 2.0 * u * v + y, v)
+        exceptions = exceptions | valid & looping_1 & ~(ct.abs(v) < float("inf"))
         # 210 LET U = T
         u = ct.where(looping_1, t, u)
         # 220 LET N = N + 1
         n = ct.where(looping_1, n + 1.0, n)
-        looping_1 = looping_1 & ~(u * u + v * v > 4.0)
+        value_4 = u * u + v * v
+        exceptions = exceptions | valid & looping_1 & ~(ct.abs(value_4) < float("inf"))
+        looping_1 = looping_1 & ~(value_4 > 4.0)
 
     # 240 LET C(R,K) = N
     c_tile = n
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(
+            c.slice(0, 1, 1 + r_count).slice(1, 1, 1 + k_count),
+            index=(ct.bid(0), ct.bid(1)),
+            tile=c_tile,
+        )
+
     ct.store(
-        c.slice(0, 1, 1 + r_count).slice(1, 1, 1 + k_count),
-        index=(ct.bid(0), ct.bid(1)),
-        tile=c_tile,
+        done,
+        index=(ct.bid(0) * ct.cdiv(k_count, 16) + ct.bid(1),),
+        tile=ct.astype(finished, ct.int32),
     )
 
 
@@ -103,18 +129,51 @@ def program(con: Console, dev) -> None:
     # 100 FOR R = 1 TO 20
     r_count = loop_count(1, 20.0, 1)
     k_count = loop_count(1, 40.0, 1)
-    if r_count > 0:
-        # 240 LET C(R,K) = N
-        c.check_run(0, 1, r_count)
-    if k_count > 0:
-        # 240 LET C(R,K) = N
-        c.check_run(1, 1, k_count)
-    dev.launch(
-        iterate_100,
-        (-(-r_count // 16), -(-k_count // 16)),
-        (r_count, k_count, c.data, np.array([m], dtype=np.float64)),
-        writes=(c.data,),
-    )
+    done = np.zeros((-(-r_count // 16) * -(-k_count // 16)), dtype=np.int32)
+    if c.covers(0, 1, r_count) and c.covers(1, 1, k_count):
+        dev.launch(
+            iterate_100,
+            (-(-r_count // 16), -(-k_count // 16)),
+            (r_count, k_count, c.data, np.array([m], dtype=np.float64), done),
+            writes=(c.data, done),
+        )
+        dev.to_host(done)
+    if not (done.all() and k_count > 0):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(c.data)
+        for r_lane in range(r_count):
+            row = r_lane // 16 * -(-k_count // 16)
+            if k_count > 0 and done[row : row + -(-k_count // 16)].all():
+                continue
+            r = float(1 + r_lane)
+            # 110 LET Y = -1.1875 + (R - 1) * .125
+            y = -1.1875 + mul(r - 1.0, 0.125)
+            for k_lane in range(k_count):
+                if not done[row + k_lane // 16]:
+                    k = float(1 + k_lane)
+                    # 130 LET X = -2 + (K - 1) * .0625
+                    x = -2.0 + mul(k - 1.0, 0.0625)
+                    # 140 LET U = 0
+                    u = 0.0
+                    # 150 LET V = 0
+                    v = 0.0
+                    # 160 LET N = 0
+                    n = 0.0
+                    # 170 IF U * U + V * V > 4 THEN 240
+                    while not mul(u, u) + mul(v, v) > 4.0:
+                        # 180 IF N >= M THEN 240
+                        if n >= m:
+                            break
+                        # 190 LET T = U * U - V * V + X
+                        t = mul(u, u) - mul(v, v) + x
+                        # 200 LET V = 2 * U * V + Y
+                        v = mul(mul(2.0, u), v) + y
+                        # 210 LET U = T
+                        u = t
+                        # 220 LET N = N + 1
+                        n = n + 1.0
+                    # 240 LET C(R,K) = N
+                    c[r, k] = n
     r = float(1 + r_count)
     if r_count > 0:
         k = float(1 + k_count)
@@ -153,21 +212,25 @@ def program(con: Console, dev) -> None:
     # 500 FOR R = 1 TO 20
     r_count_2 = loop_count(1, 20.0, 1)
     k_count_2 = loop_count(1, 40.0, 1)
-    if r_count_2 > 0:
-        # 520 LET S = S + C(R,K)
-        c.check_run(0, 1, r_count_2)
-    if k_count_2 > 0:
-        # 520 LET S = S + C(R,K)
-        c.check_run(1, 1, k_count_2)
     s_partial = np.zeros((-(-r_count_2 // 32) * -(-k_count_2 // 32)), dtype=np.float64)
-    dev.launch(
-        reduce_500,
-        (-(-r_count_2 // 32), -(-k_count_2 // 32)),
-        (r_count_2, k_count_2, c.data, s_partial),
-        writes=(s_partial,),
-    )
-    dev.to_host(s_partial)
-    s = s + sum(s_partial.tolist())
+    if c.covers(0, 1, r_count_2) and c.covers(1, 1, k_count_2):
+        dev.launch(
+            reduce_500,
+            (-(-r_count_2 // 32), -(-k_count_2 // 32)),
+            (r_count_2, k_count_2, c.data, s_partial),
+            writes=(s_partial,),
+        )
+        dev.to_host(s_partial)
+        s = s + sum(s_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(c.data)
+        for r_lane_2 in range(r_count_2):
+            for k_lane_2 in range(k_count_2):
+                r = float(1 + r_lane_2)
+                k = float(1 + k_lane_2)
+                # 520 LET S = S + C(R,K)
+                s = s + c[r, k]
     r = float(1 + r_count_2)
     if r_count_2 > 0:
         k = float(1 + k_count_2)
@@ -176,15 +239,15 @@ def program(con: Console, dev) -> None:
     # 560 END
 
 
-def basic_line(error: BaseException) -> str:
-    """ "line N: " for the BASIC line that raised `error`: the `# N ...` comment above the
-    line of this file that ran last (a DEF FN function's caller, as the interpreter)."""
-    tb, row = error.__traceback__, 0
-    while tb is not None:
-        code = tb.tb_frame.f_code
+def basic_line(frames) -> str:
+    """ "line N: " for the BASIC line running in `frames` ((frame, row) pairs, outermost
+    first): the `# N ...` comment above the row of this file that ran last (a DEF FN
+    function's caller, as the interpreter)."""
+    row = 0
+    for frame, line in frames:
+        code = frame.f_code
         if code.co_filename == __file__ and not code.co_name.startswith("fn_"):
-            row = tb.tb_lineno
-        tb = tb.tb_next
+            row = line
     while row > 0:
         text = linecache.getline(__file__, row).strip()
         if text.startswith("#"):
@@ -194,16 +257,27 @@ def basic_line(error: BaseException) -> str:
     return ""
 
 
+def report_notice(notice: Notice) -> None:
+    """A warning (or a rejected INPUT reply) on stderr, located like a fatal error."""
+    sys.stdout.flush()
+    where = basic_line(reversed(list(traceback.walk_stack(None))))
+    print(f"{SOURCE_NAME}: {notice.severity}: {where}{notice.message}", file=sys.stderr)
+
+
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
     con = Console(strict=False)
     dev = b2t_device.select(device)
+    previous_hook = set_warning_hook(report_notice)
     try:
         program(con, dev)
     except BasicFault as fault:
         con.finish()
-        print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)
+        where = basic_line(traceback.walk_tb(fault.__traceback__))
+        print(f"{SOURCE_NAME}: error: {where}{fault.message}", file=sys.stderr)
         return 1
+    finally:
+        set_warning_hook(previous_hook)
     con.finish()
     return 0
 

@@ -26,6 +26,13 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
   return a % b != 0 && (a < 0) == (b < 0) ? quotient + 1 : quotient;
 }
 
+// BASIC's MAX of floats: b if it is larger or a is NaN, else a (the first of equal
+// values, -0.0 and 0.0 included, where fmax may return either).
+template <class T>
+__host__ __device__ inline T b2t_max(T a, T b) {
+  return b > a || isnan(a) ? b : a;
+}
+
 // Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
 // every thread the result: lanes combine by shuffles, then every thread combines the
 // warps' results in the same order, so all threads hold the same bits.
@@ -157,10 +164,24 @@ extern "C" __global__ void __launch_bounds__(256)
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     map_160(int i_count, int j_count, double* __restrict__ d, int d_rows, int d_cols,
-            double* __restrict__ e, int e_rows, int e_cols, double n) {
+            double* __restrict__ e, int e_rows, int e_cols, double n, int* __restrict__ done,
+            int done_len) {
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
   // 160 FOR I = 1 TO N
+  bool valid[4];
+#pragma unroll
+  for (int slot = 0; slot < 4; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    const int row = elem / 32;
+    const int col = elem % 32;
+    valid[slot] = bid0 * 32 + row < i_count && bid1 * 32 + col < j_count;
+  }
+  bool exceptions[4];
+#pragma unroll
+  for (int slot = 0; slot < 4; ++slot) {
+    exceptions[slot] = false;
+  }
   // 180 LET D(I,J) = 1 / (I + J - 1)
   double d_tile[4];
 #pragma unroll
@@ -170,6 +191,10 @@ extern "C" __global__ void __launch_bounds__(256)
     const int col = elem % 32;
     d_tile[slot] = 1.0 / (static_cast<double>(1 + (bid0 * 32 + row)) +
                           static_cast<double>(1 + (bid1 * 32 + col)) - 1.0);
+  }
+#pragma unroll
+  for (int slot = 0; slot < 4; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(d_tile[slot]) < INFINITY);
   }
   // 190 LET E(I,J) = (I + 2 * J) / N
   double e_tile[4];
@@ -184,24 +209,40 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int row = elem / 32;
-    const int col = elem % 32;
-    const int at_row = bid0 * 32 + row;
-    const int at_col = bid1 * 32 + col;
-    if (at_row < i_count && at_row < d_rows && at_col < j_count && at_col < d_cols)
-      d[static_cast<long long>(at_row) * d_cols + at_col] = d_tile[slot];
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(e_tile[slot]) < INFINITY);
   }
+  int exceptions_max = (-2147483647 - 1);
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int row = elem / 32;
-    const int col = elem % 32;
-    const int at_row_2 = bid0 * 32 + row;
-    const int at_col_2 = bid1 * 32 + col;
-    if (at_row_2 < i_count && at_row_2 < e_rows && at_col_2 < j_count && at_col_2 < e_cols)
-      e[static_cast<long long>(at_row_2) * e_cols + at_col_2] = e_tile[slot];
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
   }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (finished) {
+#pragma unroll
+    for (int slot = 0; slot < 4; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int row = elem / 32;
+      const int col = elem % 32;
+      const int at_row = bid0 * 32 + row;
+      const int at_col = bid1 * 32 + col;
+      if (at_row < i_count && at_row < d_rows && at_col < j_count && at_col < d_cols)
+        d[static_cast<long long>(at_row) * d_cols + at_col] = d_tile[slot];
+    }
+#pragma unroll
+    for (int slot = 0; slot < 4; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int row = elem / 32;
+      const int col = elem % 32;
+      const int at_row_2 = bid0 * 32 + row;
+      const int at_col_2 = bid1 * 32 + col;
+      if (at_row_2 < i_count && at_row_2 < e_rows && at_col_2 < j_count && at_col_2 < e_cols)
+        e[static_cast<long long>(at_row_2) * e_cols + at_col_2] = e_tile[slot];
+    }
+  }
+  const int at = bid0 * b2t_cdiv(j_count, 32) + bid1;
+  if (threadIdx.x == 0 && at >= 0 && at < done_len)
+    done[at] = static_cast<int>(finished);
 }
 
 // matrix product F = D * E; one 64x64 tile of F per block, mma over 16-wide slices, f64
@@ -307,15 +348,15 @@ extern "C" __global__ void __launch_bounds__(256)
 // 128 threads per block; thread t holds elements t, t + 128, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(128)
     reduce_290(int i_count, const double* __restrict__ f, int f_rows, int f_cols, double n,
-               double* __restrict__ t_partial, int t_partial_len, double* __restrict__ s_partial,
-               int s_partial_len, int* __restrict__ basic_error, int basic_error_len) {
+               int* __restrict__ done, int done_len, double* __restrict__ t_partial,
+               int t_partial_len, double* __restrict__ s_partial, int s_partial_len) {
   const int bid = blockIdx.x;
   double j;
   int f_i_j_at0;
-  double f_i_j_rounded1;
+  double f_i_j_subscript1;
+  bool f_i_j_in1;
   int f_i_j_at1;
   bool f_i_j_ok;
-  int bad_site = 0;
   // 290 FOR I = 1 TO N
   int i;
   {
@@ -327,6 +368,7 @@ extern "C" __global__ void __launch_bounds__(128)
     const int elem = threadIdx.x;
     valid = bid * 128 + elem < i_count;
   }
+  bool exceptions = false;
   double t_acc = 0.0;
   double s_acc = 0.0;
   int f_i_i_at0;
@@ -345,11 +387,8 @@ extern "C" __global__ void __launch_bounds__(128)
     f_i_i_ok = 1 + (bid * 128 + elem) + -1 >= 0 && 1 + (bid * 128 + elem) + -1 < f_rows &&
                (1 + (bid * 128 + elem) + -1 >= 0 && 1 + (bid * 128 + elem) + -1 < f_cols);
   }
+  exceptions = exceptions || valid && !f_i_i_ok;
   // 300 LET T = T + F(I,I)
-  int block_max = (-2147483647 - 1);
-  block_max = max(block_max, valid && !f_i_i_ok ? 1 : 0);
-  block_max = b2t_block_max(block_max);
-  bad_site = max(bad_site, block_max);
   t_acc =
       t_acc + (valid ? f_i_i_at0 >= 0 && f_i_i_at0 < f_rows && f_i_i_at1 >= 0 && f_i_i_at1 < f_cols
                            ? f[static_cast<long long>(f_i_i_at0) * f_cols + f_i_i_at1]
@@ -358,19 +397,19 @@ extern "C" __global__ void __launch_bounds__(128)
   // 310 FOR J = 1 TO N
   const double j_start = 1.0;
   const double j_step = 1.0;
-  const int j_trips = max(__double2int_rz(floor((n - j_start) / j_step)) + 1, 0);
+  const double j_span = floor((n - j_start) / j_step) + 1.0;
+  const bool j_ends = j_span < 2147483647.0 && j_step != 0.0;
+  exceptions = exceptions || valid && !j_ends;
+  const int j_trips = __double2int_rz(j_ends ? b2t_max(j_span, 0.0) : 0.0);
   for (int j_k = 0; j_k < j_trips; ++j_k) {
     j = j_start + static_cast<double>(j_k) * j_step;
     f_i_j_at0 = i + -1;
-    f_i_j_rounded1 = floor(j + 0.5);
-    f_i_j_at1 = __double2int_rz(f_i_j_rounded1) - 1;
-    f_i_j_ok = f_i_j_at0 >= 0 && f_i_j_at0 < f_rows &&
-               (f_i_j_at1 >= 0 && f_i_j_at1 < f_cols && !isnan(f_i_j_rounded1));
+    f_i_j_subscript1 = floor(j + 0.5) - 1.0;
+    f_i_j_in1 = f_i_j_subscript1 >= 0.0 && f_i_j_subscript1 < static_cast<double>(f_cols);
+    f_i_j_at1 = __double2int_rz(f_i_j_in1 ? f_i_j_subscript1 : -1.0);
+    f_i_j_ok = f_i_j_at0 >= 0 && f_i_j_at0 < f_rows && f_i_j_in1;
+    exceptions = exceptions || valid && !f_i_j_ok;
     // 320 LET S = S + F(I,J)
-    int block_max_2 = (-2147483647 - 1);
-    block_max_2 = max(block_max_2, valid && !f_i_j_ok ? 2 : 0);
-    block_max_2 = b2t_block_max(block_max_2);
-    bad_site = max(bad_site, block_max_2);
     s_acc = s_acc +
             (valid ? f_i_j_at0 >= 0 && f_i_j_at0 < f_rows && f_i_j_at1 >= 0 && f_i_j_at1 < f_cols
                          ? f[static_cast<long long>(f_i_j_at0) * f_cols + f_i_j_at1]
@@ -378,6 +417,12 @@ extern "C" __global__ void __launch_bounds__(128)
                    : 0.0);
   }
   j = j_start + static_cast<double>(j_trips) * j_step;
+  int exceptions_max = (-2147483647 - 1);
+  exceptions_max = max(exceptions_max, static_cast<int>(exceptions));
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
   double t_acc_sum = 0.0;
   t_acc_sum += t_acc;
   t_acc_sum = b2t_block_sum(t_acc_sum);
@@ -388,9 +433,6 @@ extern "C" __global__ void __launch_bounds__(128)
   s_acc_sum = b2t_block_sum(s_acc_sum);
   if (threadIdx.x == 0 && bid < s_partial_len)
     s_partial[bid] = s_acc_sum;
-  const int basic_error_at = 0;
-  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
-    atomicMax(&basic_error[basic_error_at], bad_site);
 }
 
 #ifndef __CUDACC_RTC__
@@ -499,17 +541,22 @@ class DeviceTemp {
   T operator[](int i) const {
     return values_[static_cast<std::size_t>(i)];
   }
-  // The blocks' results combined in block order, in double (as Python's sum and math.prod).
+  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
+  // launch's flags.
+  bool all() const {
+    return all(0, size());
+  }
+  bool all(int begin, int end) const {
+    for (int i = begin; i < end; ++i)
+      if (values_[static_cast<std::size_t>(i)] == 0)
+        return false;
+    return true;
+  }
+  // The blocks' results combined in block order, in double (as Python's sum).
   double sum() const {
     double total = 0.0;
     for (T v : values_)
       total += v;
-    return total;
-  }
-  double product() const {
-    double total = 1.0;
-    for (T v : values_)
-      total *= v;
     return total;
   }
 
@@ -602,26 +649,39 @@ struct Program {
     {
       const int i_count = loop_count(1, n, 1);
       const int j_count = loop_count(1, n, 1);
-      if (i_count > 0) {
-        line = 180;
-        d.check_run(0, 1, i_count);
-        line = 190;
-        e.check_run(0, 1, i_count);
+      DeviceTemp<int> done((b2t_cdiv(i_count, 32) * b2t_cdiv(j_count, 32)));
+      if (d.covers(0, 1, i_count) && d.covers(1, 1, j_count) && e.covers(0, 1, i_count) &&
+          e.covers(1, 1, j_count)) {
+        const dim3 grid(b2t_cdiv(i_count, 32), b2t_cdiv(j_count, 32), 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::map_160, grid, 256, 0)(i_count, j_count, d_device.upload(d), d.extent(0),
+                                              d.extent(1), e_device.upload(e), e.extent(0),
+                                              e.extent(1), n, done.data(), done.size());
+          B2T_CHECK(cudaGetLastError());
+          d_device.written();
+          e_device.written();
+        }
+        done.download();
       }
-      if (j_count > 0) {
-        line = 180;
-        d.check_run(1, 1, j_count);
-        line = 190;
-        e.check_run(1, 1, j_count);
-      }
-      const dim3 grid(b2t_cdiv(i_count, 32), b2t_cdiv(j_count, 32), 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::map_160, grid, 256, 0)(i_count, j_count, d_device.upload(d), d.extent(0),
-                                            d.extent(1), e_device.upload(e), e.extent(0),
-                                            e.extent(1), n);
-        B2T_CHECK(cudaGetLastError());
-        d_device.written();
-        e_device.written();
+      if (!(done.all())) {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        d_device.download(d);
+        e_device.download(e);
+        for (int i_lane = 0; i_lane < i_count; ++i_lane) {
+          for (int j_lane = 0; j_lane < j_count; ++j_lane) {
+            if (done[i_lane / 32 * b2t_cdiv(j_count, 32) + j_lane / 32]) {
+              continue;
+            }
+            i = 1 + i_lane;
+            j = 1 + j_lane;
+            // 180 LET D(I,J) = 1 / (I + J - 1)
+            line = 180;
+            d(i, j) = b2t::div(1.0, i + j - 1.0);
+            // 190 LET E(I,J) = (I + 2 * J) / N
+            line = 190;
+            e(i, j) = b2t::div(i + b2t::mul(2.0, j), n);
+          }
+        }
       }
       i = 1 + i_count;
       if (i_count > 0) {
@@ -660,31 +720,51 @@ struct Program {
     // 290 FOR I = 1 TO N
     {
       const int i_count_2 = loop_count(1, n, 1);
+      DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 128));
       DeviceTemp<double> t_partial(b2t_cdiv(i_count_2, 128));
       DeviceTemp<double> s_partial(b2t_cdiv(i_count_2, 128));
-      DeviceTemp<int> basic_error(1);
-      const dim3 grid(b2t_cdiv(i_count_2, 128), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::reduce_290, grid, 128, 0)(i_count_2, f_device.upload(f), f.extent(0),
-                                               f.extent(1), n, t_partial.data(), t_partial.size(),
-                                               s_partial.data(), s_partial.size(),
-                                               basic_error.data(), basic_error.size());
-        B2T_CHECK(cudaGetLastError());
+      {
+        const dim3 grid(b2t_cdiv(i_count_2, 128), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::reduce_290, grid, 128, 0)(i_count_2, f_device.upload(f), f.extent(0),
+                                                 f.extent(1), n, done_2.data(), done_2.size(),
+                                                 t_partial.data(), t_partial.size(),
+                                                 s_partial.data(), s_partial.size());
+          B2T_CHECK(cudaGetLastError());
+        }
+        done_2.download();
+        t_partial.download();
+        s_partial.download();
       }
-      t_partial.download();
-      s_partial.download();
-      basic_error.download();
-      t = t + t_partial.sum();
-      s = s + s_partial.sum();
-      if (basic_error[0] == 1) {
-        // 300 LET T = T + F(I,I)
-        line = 300;
-        throw b2t::Fault(b2t::SUBSCRIPT_OUT_OF_RANGE);
-      }
-      if (basic_error[0] == 2) {
-        // 320 LET S = S + F(I,J)
-        line = 320;
-        throw b2t::Fault(b2t::SUBSCRIPT_OUT_OF_RANGE);
+      if (done_2.all()) {
+        t = t + t_partial.sum();
+        s = s + s_partial.sum();
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        f_device.download(f);
+        for (int block = 0; block < done_2.size(); ++block) {
+          if (done_2[block]) {
+            t = t + t_partial[block];
+            s = s + s_partial[block];
+            continue;
+          }
+          for (int i_lane_2 = block * 128; i_lane_2 < std::min(block * 128 + 128, i_count_2);
+               ++i_lane_2) {
+            i = 1 + i_lane_2;
+            // 300 LET T = T + F(I,I)
+            line = 300;
+            t = t + f(i, i);
+            // 310 FOR J = 1 TO N
+            const double j_limit = n;
+            for (j = 1.0; !(j > j_limit); j += 1.0) {
+              b2t::forward_progress();
+              // 320 LET S = S + F(I,J)
+              line = 320;
+              s = s + f(i, j);
+              // 330 NEXT J
+            }
+          }
+        }
       }
       i = 1 + i_count_2;
     }
@@ -701,6 +781,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

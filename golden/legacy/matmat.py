@@ -10,12 +10,23 @@ when standard output cannot be written.
 
 import linecache
 import sys
+import traceback
 
 import cuda.tile as ct
 import numpy as np
 
 from transpiler import device as b2t_device
-from transpiler.runtime import BasicFault, Console, DataPool, loop_count, run_command
+from transpiler.runtime import (
+    BasicFault,
+    Console,
+    DataPool,
+    Notice,
+    div,
+    loop_count,
+    mul,
+    run_command,
+    set_warning_hook,
+)
 from transpiler.runtime.arrays import BasicArray, mat_print, mat_product_shape, mat_read
 
 SOURCE_NAME = "examples/matmat.bas"
@@ -34,6 +45,12 @@ DATA = [
     ('11', False), ('12', False),
 ]
 # fmt: on
+
+
+def basic_max(a, b):
+    """BASIC's MAX of floats: b if it is larger or a is NaN, else a (the first of equal
+    values, -0.0 and 0.0 included, where ct.maximum may pick either)."""
+    return ct.where((b > a) | ct.isnan(a), b, a)
 
 
 @ct.kernel
@@ -62,7 +79,7 @@ def mma_110(c, a, b, rows, cols, inner):
 
 
 @ct.kernel
-def map_160(i_count, j_count, d, e, n_box):
+def map_160(i_count, j_count, d, e, n_box, done):
     """elementwise map over I, J; one 32x32 tile of iterations per block, f64"""
     n = ct.load(n_box, index=(0,), shape=())
     # 160 FOR I = 1 TO N
@@ -70,12 +87,28 @@ def map_160(i_count, j_count, d, e, n_box):
     i = 1 + i_lane
     j_lane = ct.bid(1) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (1, 32))
     j = 1 + j_lane
+    valid = (i_lane < i_count) & (j_lane < j_count)
+    exceptions = ct.zeros((32, 32), dtype=ct.bool_)
     # 180 LET D(I,J) = 1 / (I + J - 1)
     d_tile = 1.0 / (ct.astype(i, ct.float64) + ct.astype(j, ct.float64) - 1.0)
+    exceptions = exceptions | valid & ~(ct.abs(d_tile) < float("inf"))
     # 190 LET E(I,J) = (I + 2 * J) / N
     e_tile = (ct.astype(i, ct.float64) + 2.0 * ct.astype(j, ct.float64)) / n
-    ct.store(d.slice(0, 0, i_count).slice(1, 0, j_count), index=(ct.bid(0), ct.bid(1)), tile=d_tile)
-    ct.store(e.slice(0, 0, i_count).slice(1, 0, j_count), index=(ct.bid(0), ct.bid(1)), tile=e_tile)
+    exceptions = exceptions | valid & ~(ct.abs(e_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(
+            d.slice(0, 0, i_count).slice(1, 0, j_count), index=(ct.bid(0), ct.bid(1)), tile=d_tile
+        )
+        ct.store(
+            e.slice(0, 0, i_count).slice(1, 0, j_count), index=(ct.bid(0), ct.bid(1)), tile=e_tile
+        )
+
+    ct.store(
+        done,
+        index=(ct.bid(0) * ct.cdiv(j_count, 32) + ct.bid(1),),
+        tile=ct.astype(finished, ct.int32),
+    )
 
 
 @ct.kernel
@@ -104,14 +137,14 @@ def mma_220(f, d, e, rows, cols, inner):
 
 
 @ct.kernel
-def reduce_290(i_count, f, n_box, t_partial, s_partial, basic_error):
+def reduce_290(i_count, f, n_box, done, t_partial, s_partial):
     """reduction over I; one 128 tile of iterations per block, f64"""
     n = ct.load(n_box, index=(0,), shape=())
-    bad_site = ct.int32(0)
     # 290 FOR I = 1 TO N
     i_lane = ct.bid(0) * 128 + ct.arange(128, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
+    exceptions = ct.zeros((128,), dtype=ct.bool_)
     t_acc = ct.zeros((128,), dtype=ct.float64)
     s_acc = ct.zeros((128,), dtype=ct.float64)
     f_i_i_at0 = i + -1
@@ -119,31 +152,34 @@ def reduce_290(i_count, f, n_box, t_partial, s_partial, basic_error):
     f_i_i_ok = (
         (f_i_i_at0 >= 0) & (f_i_i_at0 < f.shape[0]) & ((f_i_i_at1 >= 0) & (f_i_i_at1 < f.shape[1]))
     )
+    exceptions = exceptions | valid & ~f_i_i_ok
     # 300 LET T = T + F(I,I)
-    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~f_i_i_ok, 1, 0)))
     t_acc = t_acc + ct.where(valid, ct.gather(f, (f_i_i_at0, f_i_i_at1)), 0.0)
     # 310 FOR J = 1 TO N
     j_start = 1.0
     j_step = 1.0
-    j_trips = ct.maximum(ct.astype(ct.floor((n - j_start) / j_step), ct.int32) + 1, 0)
+    j_span = ct.floor((n - j_start) / j_step) + 1.0
+    j_ends = (j_span < 2147483647.0) & (j_step != 0.0)
+    exceptions = exceptions | valid & ~ct.broadcast_to(j_ends, (128,))
+    j_trips = ct.astype(ct.where(j_ends, basic_max(j_span, 0.0), 0.0), ct.int32)
     for j_k in range(j_trips):
         j = j_start + ct.astype(j_k, ct.float64) * j_step
         f_i_j_at0 = i + -1
-        f_i_j_rounded1 = ct.floor(j + 0.5)
-        f_i_j_at1 = ct.astype(f_i_j_rounded1, ct.int32) - 1
-        f_i_j_ok = (
-            (f_i_j_at0 >= 0)
-            & (f_i_j_at0 < f.shape[0])
-            & ((f_i_j_at1 >= 0) & (f_i_j_at1 < f.shape[1]) & ~ct.isnan(f_i_j_rounded1))
+        f_i_j_subscript1 = ct.floor(j + 0.5) - 1.0
+        f_i_j_in1 = (f_i_j_subscript1 >= 0.0) & (
+            f_i_j_subscript1 < ct.astype(f.shape[1], ct.float64)
         )
+        f_i_j_at1 = ct.astype(ct.where(f_i_j_in1, f_i_j_subscript1, -1.0), ct.int32)
+        f_i_j_ok = (f_i_j_at0 >= 0) & (f_i_j_at0 < f.shape[0]) & f_i_j_in1
+        exceptions = exceptions | valid & ~f_i_j_ok
         # 320 LET S = S + F(I,J)
-        bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~f_i_j_ok, 2, 0)))
         s_acc = s_acc + ct.where(valid, ct.gather(f, (f_i_j_at0, f_i_j_at1)), 0.0)
 
     j = j_start + ct.astype(j_trips, ct.float64) * j_step
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(t_partial, index=(ct.bid(0),), tile=ct.sum(t_acc))
     ct.store(s_partial, index=(ct.bid(0),), tile=ct.sum(s_acc))
-    ct.atomic_max(basic_error, (0,), bad_site)
 
 
 def program(con: Console, data: DataPool, dev) -> None:
@@ -187,22 +223,35 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 160 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
     j_count = loop_count(1, n, 1)
+    done = np.zeros((-(-i_count // 32) * -(-j_count // 32)), dtype=np.int32)
+    if (
+        d.covers(0, 1, i_count)
+        and d.covers(1, 1, j_count)
+        and e.covers(0, 1, i_count)
+        and e.covers(1, 1, j_count)
+    ):
+        dev.launch(
+            map_160,
+            (-(-i_count // 32), -(-j_count // 32)),
+            (i_count, j_count, d.data, e.data, np.array([n], dtype=np.float64), done),
+            writes=(d.data, e.data, done),
+        )
+        dev.to_host(done)
+    if not (done.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(d.data)
+        dev.to_host(e.data)
+        for i_lane in range(i_count):
+            for j_lane in range(j_count):
+                if not done[(i_lane // 32) * -(-j_count // 32) + j_lane // 32]:
+                    i = float(1 + i_lane)
+                    j = float(1 + j_lane)
+                    # 180 LET D(I,J) = 1 / (I + J - 1)
+                    d[i, j] = div(1.0, i + j - 1.0)
+                    # 190 LET E(I,J) = (I + 2 * J) / N
+                    e[i, j] = div(i + mul(2.0, j), n)
     if i_count > 0:
-        # 180 LET D(I,J) = 1 / (I + J - 1)
-        d.check_run(0, 1, i_count)
-        # 190 LET E(I,J) = (I + 2 * J) / N
-        e.check_run(0, 1, i_count)
-    if j_count > 0:
-        # 180 LET D(I,J) = 1 / (I + J - 1)
-        d.check_run(1, 1, j_count)
-        # 190 LET E(I,J) = (I + 2 * J) / N
-        e.check_run(1, 1, j_count)
-    dev.launch(
-        map_160,
-        (-(-i_count // 32), -(-j_count // 32)),
-        (i_count, j_count, d.data, e.data, np.array([n], dtype=np.float64)),
-        writes=(d.data, e.data),
-    )
+        j = float(1 + j_count)
     # 220 MAT F = D * E
     mat_product_shape(f, d, e)
     dev.launch(
@@ -228,26 +277,41 @@ def program(con: Console, data: DataPool, dev) -> None:
     s = 0.0
     # 290 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
+    done_2 = np.zeros(-(-i_count_2 // 128), dtype=np.int32)
     t_partial = np.zeros(-(-i_count_2 // 128), dtype=np.float64)
     s_partial = np.zeros(-(-i_count_2 // 128), dtype=np.float64)
-    basic_error = np.zeros(1, dtype=np.int32)
     dev.launch(
         reduce_290,
         (-(-i_count_2 // 128),),
-        (i_count_2, f.data, np.array([n], dtype=np.float64), t_partial, s_partial, basic_error),
-        writes=(t_partial, s_partial, basic_error),
+        (i_count_2, f.data, np.array([n], dtype=np.float64), done_2, t_partial, s_partial),
+        writes=(done_2, t_partial, s_partial),
     )
+    dev.to_host(done_2)
     dev.to_host(t_partial)
     dev.to_host(s_partial)
-    dev.to_host(basic_error)
-    t = t + sum(t_partial.tolist())
-    s = s + sum(s_partial.tolist())
-    if basic_error[0] == 1:
-        # 300 LET T = T + F(I,I)
-        raise BasicFault("subscript out of range")
-    if basic_error[0] == 2:
-        # 320 LET S = S + F(I,J)
-        raise BasicFault("subscript out of range")
+    if done_2.all():
+        t = t + sum(t_partial.tolist())
+        s = s + sum(s_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(f.data)
+        for block, finished in enumerate(done_2.tolist()):
+            if finished:
+                t = t + t_partial.item(block)
+                s = s + s_partial.item(block)
+                continue
+            for i_lane_2 in range(block * 128, min(block * 128 + 128, i_count_2)):
+                i = float(1 + i_lane_2)
+                # 300 LET T = T + F(I,I)
+                t = t + f[i, i]
+                # 310 FOR J = 1 TO N
+                j_limit = n
+                j = 1.0
+                while not j > j_limit:
+                    # 320 LET S = S + F(I,J)
+                    s = s + f[i, j]
+                    # 330 NEXT J
+                    j = j + 1.0
     # 350 PRINT "TRACE ="; T
     con.print("TRACE =", t)
     # 360 PRINT "SUM OF ALL ELEMENTS ="; S
@@ -255,15 +319,15 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 420 END
 
 
-def basic_line(error: BaseException) -> str:
-    """ "line N: " for the BASIC line that raised `error`: the `# N ...` comment above the
-    line of this file that ran last (a DEF FN function's caller, as the interpreter)."""
-    tb, row = error.__traceback__, 0
-    while tb is not None:
-        code = tb.tb_frame.f_code
+def basic_line(frames) -> str:
+    """ "line N: " for the BASIC line running in `frames` ((frame, row) pairs, outermost
+    first): the `# N ...` comment above the row of this file that ran last (a DEF FN
+    function's caller, as the interpreter)."""
+    row = 0
+    for frame, line in frames:
+        code = frame.f_code
         if code.co_filename == __file__ and not code.co_name.startswith("fn_"):
-            row = tb.tb_lineno
-        tb = tb.tb_next
+            row = line
     while row > 0:
         text = linecache.getline(__file__, row).strip()
         if text.startswith("#"):
@@ -273,16 +337,27 @@ def basic_line(error: BaseException) -> str:
     return ""
 
 
+def report_notice(notice: Notice) -> None:
+    """A warning (or a rejected INPUT reply) on stderr, located like a fatal error."""
+    sys.stdout.flush()
+    where = basic_line(reversed(list(traceback.walk_stack(None))))
+    print(f"{SOURCE_NAME}: {notice.severity}: {where}{notice.message}", file=sys.stderr)
+
+
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
     con = Console(strict=False)
     dev = b2t_device.select(device)
+    previous_hook = set_warning_hook(report_notice)
     try:
         program(con, DataPool(DATA, strict=False), dev)
     except BasicFault as fault:
         con.finish()
-        print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)
+        where = basic_line(traceback.walk_tb(fault.__traceback__))
+        print(f"{SOURCE_NAME}: error: {where}{fault.message}", file=sys.stderr)
         return 1
+    finally:
+        set_warning_hook(previous_hook)
     con.finish()
     return 0
 

@@ -58,10 +58,24 @@ __device__ T b2t_block_max(T value) {
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     map_70(int i_count, int j_count, double* __restrict__ a, int a_rows, int a_cols,
-           double* __restrict__ b, int b_rows, int b_cols, double n) {
+           double* __restrict__ b, int b_rows, int b_cols, double n, int* __restrict__ done,
+           int done_len) {
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
   // 70 FOR I = 1 TO N
+  bool valid[4];
+#pragma unroll
+  for (int slot = 0; slot < 4; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    const int row = elem / 32;
+    const int col = elem % 32;
+    valid[slot] = bid0 * 32 + row < i_count && bid1 * 32 + col < j_count;
+  }
+  bool exceptions[4];
+#pragma unroll
+  for (int slot = 0; slot < 4; ++slot) {
+    exceptions[slot] = false;
+  }
   // 90 LET A(I,J) = 1 / (I + J - 1)
   double a_tile[4];
 #pragma unroll
@@ -71,6 +85,10 @@ extern "C" __global__ void __launch_bounds__(256)
     const int col = elem % 32;
     a_tile[slot] = 1.0 / (static_cast<double>(1 + (bid0 * 32 + row)) +
                           static_cast<double>(1 + (bid1 * 32 + col)) - 1.0);
+  }
+#pragma unroll
+  for (int slot = 0; slot < 4; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(a_tile[slot]) < INFINITY);
   }
   // 100 LET B(I,J) = (I + 2 * J) / N
   double b_tile[4];
@@ -85,24 +103,41 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int row = elem / 32;
-    const int col = elem % 32;
-    const int at_row = 1 + bid0 * 32 + row;
-    const int at_col = 1 + bid1 * 32 + col;
-    if (at_row < 1 + i_count && at_row < a_rows && at_col < 1 + j_count && at_col < a_cols)
-      a[static_cast<long long>(at_row) * a_cols + at_col] = a_tile[slot];
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(b_tile[slot]) < INFINITY);
   }
+  int exceptions_max = (-2147483647 - 1);
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int row = elem / 32;
-    const int col = elem % 32;
-    const int at_row_2 = 1 + bid0 * 32 + row;
-    const int at_col_2 = 1 + bid1 * 32 + col;
-    if (at_row_2 < 1 + i_count && at_row_2 < b_rows && at_col_2 < 1 + j_count && at_col_2 < b_cols)
-      b[static_cast<long long>(at_row_2) * b_cols + at_col_2] = b_tile[slot];
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
   }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (finished) {
+#pragma unroll
+    for (int slot = 0; slot < 4; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int row = elem / 32;
+      const int col = elem % 32;
+      const int at_row = 1 + bid0 * 32 + row;
+      const int at_col = 1 + bid1 * 32 + col;
+      if (at_row < 1 + i_count && at_row < a_rows && at_col < 1 + j_count && at_col < a_cols)
+        a[static_cast<long long>(at_row) * a_cols + at_col] = a_tile[slot];
+    }
+#pragma unroll
+    for (int slot = 0; slot < 4; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int row = elem / 32;
+      const int col = elem % 32;
+      const int at_row_2 = 1 + bid0 * 32 + row;
+      const int at_col_2 = 1 + bid1 * 32 + col;
+      if (at_row_2 < 1 + i_count && at_row_2 < b_rows && at_col_2 < 1 + j_count &&
+          at_col_2 < b_cols)
+        b[static_cast<long long>(at_row_2) * b_cols + at_col_2] = b_tile[slot];
+    }
+  }
+  const int at = bid0 * b2t_cdiv(j_count, 32) + bid1;
+  if (threadIdx.x == 0 && at >= 0 && at < done_len)
+    done[at] = static_cast<int>(finished);
 }
 
 // matrix product C = A * B; one 64x64 tile of C per block, mma over 16-wide slices, f64
@@ -110,10 +145,11 @@ extern "C" __global__ void __launch_bounds__(256)
 extern "C" __global__ void __launch_bounds__(256)
     mma_140(double* __restrict__ c, int c_rows, int c_cols, const double* __restrict__ a,
             int a_rows, int a_cols, const double* __restrict__ b, int b_rows, int b_cols,
-            int i_count, int j_count, int k_count) {
-  __shared__ __align__(32) double acc_tile[4096];
-  __shared__ __align__(32) double a_tile[1024];
-  __shared__ __align__(32) double b_tile[1024];
+            int i_count, int j_count, int k_count, int* __restrict__ done, int done_len) {
+  B2T_DYNAMIC_SHARED(unsigned char, shared_memory);
+  double* const acc_tile = reinterpret_cast<double*>(shared_memory + 0);
+  double* const a_tile = reinterpret_cast<double*>(shared_memory + 32768);
+  double* const b_tile = reinterpret_cast<double*>(shared_memory + 40960);
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
   // 140 FOR I = 1 TO N
@@ -195,32 +231,49 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     c_tile[slot] = acc_tile[elem];
   }
+  int block_max = (-2147483647 - 1);
 #pragma unroll
   for (int slot = 0; slot < 16; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int row = elem / 64;
-    const int col = elem % 64;
-    const int at_row_3 = 1 + bid0 * 64 + row;
-    const int at_col_3 = 1 + bid1 * 64 + col;
-    if (at_row_3 < 1 + i_count && at_row_3 < c_rows && at_col_3 < 1 + j_count && at_col_3 < c_cols)
-      c[static_cast<long long>(at_row_3) * c_cols + at_col_3] = c_tile[slot];
+    block_max = max(block_max, static_cast<int>(!(fabs(c_tile[slot]) < INFINITY)));
   }
+  block_max = b2t_block_max(block_max);
+  const bool finished = block_max == 0;
+  if (finished) {
+#pragma unroll
+    for (int slot = 0; slot < 16; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int row = elem / 64;
+      const int col = elem % 64;
+      const int at_row_3 = 1 + bid0 * 64 + row;
+      const int at_col_3 = 1 + bid1 * 64 + col;
+      if (at_row_3 < 1 + i_count && at_row_3 < c_rows && at_col_3 < 1 + j_count &&
+          at_col_3 < c_cols)
+        c[static_cast<long long>(at_row_3) * c_cols + at_col_3] = c_tile[slot];
+    }
+  }
+  const int at = bid0 * b2t_cdiv(j_count, 64) + bid1;
+  if (threadIdx.x == 0 && at >= 0 && at < done_len)
+    done[at] = static_cast<int>(finished);
 }
 
 // reduction over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     reduce_320(int i_count, const double* __restrict__ c, int c_rows, int c_cols,
-               double* __restrict__ t_partial, int t_partial_len, int* __restrict__ basic_error,
-               int basic_error_len) {
+               int* __restrict__ done, int done_len, double* __restrict__ t_partial,
+               int t_partial_len) {
   const int bid = blockIdx.x;
-  int bad_site = 0;
   // 320 FOR I = 1 TO N
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
     valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
   }
   double t_acc[2];
 #pragma unroll
@@ -246,14 +299,12 @@ extern "C" __global__ void __launch_bounds__(256)
     c_i_i_ok[slot] = 1 + (bid * 512 + elem) >= 0 && 1 + (bid * 512 + elem) < c_rows &&
                      (1 + (bid * 512 + elem) >= 0 && 1 + (bid * 512 + elem) < c_cols);
   }
-  // 330 LET T = T + C(I,I)
-  int block_max = (-2147483647 - 1);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    block_max = max(block_max, valid[slot] && !c_i_i_ok[slot] ? 1 : 0);
+    exceptions[slot] = exceptions[slot] || valid[slot] && !c_i_i_ok[slot];
   }
-  block_max = b2t_block_max(block_max);
-  bad_site = max(bad_site, block_max);
+  // 330 LET T = T + C(I,I)
+
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int c_at0 = c_i_i_at0[slot];
@@ -264,6 +315,15 @@ extern "C" __global__ void __launch_bounds__(256)
                                          : 0.0
                                    : 0.0);
   }
+  int exceptions_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+  }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
   double t_acc_sum = 0.0;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -272,9 +332,6 @@ extern "C" __global__ void __launch_bounds__(256)
   t_acc_sum = b2t_block_sum(t_acc_sum);
   if (threadIdx.x == 0 && bid < t_partial_len)
     t_partial[bid] = t_acc_sum;
-  const int basic_error_at = 0;
-  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
-    atomicMax(&basic_error[basic_error_at], bad_site);
 }
 
 #ifndef __CUDACC_RTC__
@@ -367,17 +424,22 @@ class DeviceTemp {
   T operator[](int i) const {
     return values_[static_cast<std::size_t>(i)];
   }
-  // The blocks' results combined in block order, in double (as Python's sum and math.prod).
+  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
+  // launch's flags.
+  bool all() const {
+    return all(0, size());
+  }
+  bool all(int begin, int end) const {
+    for (int i = begin; i < end; ++i)
+      if (values_[static_cast<std::size_t>(i)] == 0)
+        return false;
+    return true;
+  }
+  // The blocks' results combined in block order, in double (as Python's sum).
   double sum() const {
     double total = 0.0;
     for (T v : values_)
       total += v;
-    return total;
-  }
-  double product() const {
-    double total = 1.0;
-    for (T v : values_)
-      total *= v;
     return total;
   }
 
@@ -429,26 +491,39 @@ struct Program {
     {
       const int i_count = loop_count(1, n, 1);
       const int j_count = loop_count(1, n, 1);
-      if (i_count > 0) {
-        line = 90;
-        a.check_run(0, 1, i_count);
-        line = 100;
-        b.check_run(0, 1, i_count);
+      DeviceTemp<int> done((b2t_cdiv(i_count, 32) * b2t_cdiv(j_count, 32)));
+      if (a.covers(0, 1, i_count) && a.covers(1, 1, j_count) && b.covers(0, 1, i_count) &&
+          b.covers(1, 1, j_count)) {
+        const dim3 grid(b2t_cdiv(i_count, 32), b2t_cdiv(j_count, 32), 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::map_70, grid, 256, 0)(i_count, j_count, a_device.upload(a), a.extent(0),
+                                             a.extent(1), b_device.upload(b), b.extent(0),
+                                             b.extent(1), n, done.data(), done.size());
+          B2T_CHECK(cudaGetLastError());
+          a_device.written();
+          b_device.written();
+        }
+        done.download();
       }
-      if (j_count > 0) {
-        line = 90;
-        a.check_run(1, 1, j_count);
-        line = 100;
-        b.check_run(1, 1, j_count);
-      }
-      const dim3 grid(b2t_cdiv(i_count, 32), b2t_cdiv(j_count, 32), 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::map_70, grid, 256, 0)(i_count, j_count, a_device.upload(a), a.extent(0),
-                                           a.extent(1), b_device.upload(b), b.extent(0),
-                                           b.extent(1), n);
-        B2T_CHECK(cudaGetLastError());
-        a_device.written();
-        b_device.written();
+      if (!(done.all())) {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        a_device.download(a);
+        b_device.download(b);
+        for (int i_lane = 0; i_lane < i_count; ++i_lane) {
+          for (int j_lane = 0; j_lane < j_count; ++j_lane) {
+            if (done[i_lane / 32 * b2t_cdiv(j_count, 32) + j_lane / 32]) {
+              continue;
+            }
+            i = 1 + i_lane;
+            j = 1 + j_lane;
+            // 90 LET A(I,J) = 1 / (I + J - 1)
+            line = 90;
+            a(i, j) = b2t::div(1.0, i + j - 1.0);
+            // 100 LET B(I,J) = (I + 2 * J) / N
+            line = 100;
+            b(i, j) = b2t::div(i + b2t::mul(2.0, j), n);
+          }
+        }
       }
       i = 1 + i_count;
       if (i_count > 0) {
@@ -461,32 +536,50 @@ struct Program {
       const int i_count_2 = loop_count(1, n, 1);
       const int j_count_2 = loop_count(1, n, 1);
       const int k_count = loop_count(1, n, 1);
-      if (i_count_2 > 0) {
-        line = 140;
-        a.check_run(0, 1, i_count_2);
-        line = 140;
-        c.check_run(0, 1, i_count_2);
+      DeviceTemp<int> done_2((b2t_cdiv(i_count_2, 64) * b2t_cdiv(j_count_2, 64)));
+      if (a.covers(0, 1, i_count_2) && a.covers(1, 1, k_count) && b.covers(0, 1, k_count) &&
+          b.covers(1, 1, j_count_2) && c.covers(0, 1, i_count_2) && c.covers(1, 1, j_count_2)) {
+        const dim3 grid(b2t_cdiv(i_count_2, 64), b2t_cdiv(j_count_2, 64), 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_CHECK(
+              cudaFuncSetAttribute(::mma_140, cudaFuncAttributeMaxDynamicSharedMemorySize, 49152));
+          B2T_LAUNCH(::mma_140, grid, 256, 49152)(
+              c_device.upload(c), c.extent(0), c.extent(1), a_device.upload(a), a.extent(0),
+              a.extent(1), b_device.upload(b), b.extent(0), b.extent(1), i_count_2, j_count_2,
+              k_count, done_2.data(), done_2.size());
+          B2T_CHECK(cudaGetLastError());
+          c_device.written();
+        }
+        done_2.download();
       }
-      if (k_count > 0) {
-        line = 140;
-        a.check_run(1, 1, k_count);
-        line = 140;
-        b.check_run(0, 1, k_count);
-      }
-      if (j_count_2 > 0) {
-        line = 140;
-        b.check_run(1, 1, j_count_2);
-        line = 140;
-        c.check_run(1, 1, j_count_2);
-      }
-      const dim3 grid(b2t_cdiv(i_count_2, 64), b2t_cdiv(j_count_2, 64), 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::mma_140, grid, 256, 0)(c_device.upload(c), c.extent(0), c.extent(1),
-                                            a_device.upload(a), a.extent(0), a.extent(1),
-                                            b_device.upload(b), b.extent(0), b.extent(1), i_count_2,
-                                            j_count_2, k_count);
-        B2T_CHECK(cudaGetLastError());
-        c_device.written();
+      if (!(done_2.all())) {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        a_device.download(a);
+        b_device.download(b);
+        c_device.download(c);
+        for (int i_lane_2 = 0; i_lane_2 < i_count_2; ++i_lane_2) {
+          for (int j_lane_2 = 0; j_lane_2 < j_count_2; ++j_lane_2) {
+            if (done_2[i_lane_2 / 64 * b2t_cdiv(j_count_2, 64) + j_lane_2 / 64]) {
+              continue;
+            }
+            i = 1 + i_lane_2;
+            j = 1 + j_lane_2;
+            // 160 LET S = 0
+            s = 0.0;
+            // 170 FOR K = 1 TO N
+            const double k_limit = n;
+            for (k = 1.0; !(k > k_limit); k += 1.0) {
+              b2t::forward_progress();
+              // 180 LET S = S + A(I,K) * B(K,J)
+              line = 180;
+              s = s + b2t::mul(a(i, k), b(k, j));
+              // 190 NEXT K
+            }
+            // 200 LET C(I,J) = S
+            line = 200;
+            c(i, j) = s;
+          }
+        }
       }
       i = 1 + i_count_2;
       if (i_count_2 > 0) {
@@ -514,22 +607,37 @@ struct Program {
     // 320 FOR I = 1 TO N
     {
       const int i_count_3 = loop_count(1, n, 1);
+      DeviceTemp<int> done_3(b2t_cdiv(i_count_3, 512));
       DeviceTemp<double> t_partial(b2t_cdiv(i_count_3, 512));
-      DeviceTemp<int> basic_error(1);
-      const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::reduce_320, grid, 256, 0)(i_count_3, c_device.upload(c), c.extent(0),
-                                               c.extent(1), t_partial.data(), t_partial.size(),
-                                               basic_error.data(), basic_error.size());
-        B2T_CHECK(cudaGetLastError());
+      {
+        const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::reduce_320, grid, 256, 0)(i_count_3, c_device.upload(c), c.extent(0),
+                                                 c.extent(1), done_3.data(), done_3.size(),
+                                                 t_partial.data(), t_partial.size());
+          B2T_CHECK(cudaGetLastError());
+        }
+        done_3.download();
+        t_partial.download();
       }
-      t_partial.download();
-      basic_error.download();
-      t = t + t_partial.sum();
-      if (basic_error[0] == 1) {
-        // 330 LET T = T + C(I,I)
-        line = 330;
-        throw b2t::Fault(b2t::SUBSCRIPT_OUT_OF_RANGE);
+      if (done_3.all()) {
+        t = t + t_partial.sum();
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        c_device.download(c);
+        for (int block = 0; block < done_3.size(); ++block) {
+          if (done_3[block]) {
+            t = t + t_partial[block];
+            continue;
+          }
+          for (int i_lane_3 = block * 512; i_lane_3 < std::min(block * 512 + 512, i_count_3);
+               ++i_lane_3) {
+            i = 1 + i_lane_3;
+            // 330 LET T = T + C(I,I)
+            line = 330;
+            t = t + c(i, i);
+          }
+        }
       }
       i = 1 + i_count_3;
     }
@@ -544,6 +652,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

@@ -10,19 +10,29 @@ when standard output cannot be written.
 
 import linecache
 import sys
+import traceback
 
 import cuda.tile as ct
 import numpy as np
 
 from transpiler import device as b2t_device
-from transpiler.runtime import BasicFault, Console, loop_count, run_command
+from transpiler.runtime import (
+    BasicFault,
+    Console,
+    Notice,
+    div,
+    loop_count,
+    mul,
+    run_command,
+    set_warning_hook,
+)
 from transpiler.runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/matmul.bas"
 
 
 @ct.kernel
-def map_70(i_count, j_count, a, b, n_box):
+def map_70(i_count, j_count, a, b, n_box, done):
     """elementwise map over I, J; one 32x32 tile of iterations per block, f64"""
     n = ct.load(n_box, index=(0,), shape=())
     # 70 FOR I = 1 TO N
@@ -30,24 +40,36 @@ def map_70(i_count, j_count, a, b, n_box):
     i = 1 + i_lane
     j_lane = ct.bid(1) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (1, 32))
     j = 1 + j_lane
+    valid = (i_lane < i_count) & (j_lane < j_count)
+    exceptions = ct.zeros((32, 32), dtype=ct.bool_)
     # 90 LET A(I,J) = 1 / (I + J - 1)
     a_tile = 1.0 / (ct.astype(i, ct.float64) + ct.astype(j, ct.float64) - 1.0)
+    exceptions = exceptions | valid & ~(ct.abs(a_tile) < float("inf"))
     # 100 LET B(I,J) = (I + 2 * J) / N
     b_tile = (ct.astype(i, ct.float64) + 2.0 * ct.astype(j, ct.float64)) / n
+    exceptions = exceptions | valid & ~(ct.abs(b_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(
+            a.slice(0, 1, 1 + i_count).slice(1, 1, 1 + j_count),
+            index=(ct.bid(0), ct.bid(1)),
+            tile=a_tile,
+        )
+        ct.store(
+            b.slice(0, 1, 1 + i_count).slice(1, 1, 1 + j_count),
+            index=(ct.bid(0), ct.bid(1)),
+            tile=b_tile,
+        )
+
     ct.store(
-        a.slice(0, 1, 1 + i_count).slice(1, 1, 1 + j_count),
-        index=(ct.bid(0), ct.bid(1)),
-        tile=a_tile,
-    )
-    ct.store(
-        b.slice(0, 1, 1 + i_count).slice(1, 1, 1 + j_count),
-        index=(ct.bid(0), ct.bid(1)),
-        tile=b_tile,
+        done,
+        index=(ct.bid(0) * ct.cdiv(j_count, 32) + ct.bid(1),),
+        tile=ct.astype(finished, ct.int32),
     )
 
 
 @ct.kernel
-def mma_140(c, a, b, i_count, j_count, k_count):
+def mma_140(c, a, b, i_count, j_count, k_count, done):
     """matrix product C = A * B; one 64x64 tile of C per block, mma over 16-wide slices, f64"""
     # 140 FOR I = 1 TO N
     c_tile = ct.zeros((64, 64), dtype=ct.float64)
@@ -69,32 +91,41 @@ def mma_140(c, a, b, i_count, j_count, k_count):
             c_tile,
         )
 
+    finished = ct.max(ct.astype(~(ct.abs(c_tile) < float("inf")), ct.int32)) == 0
+    if finished:
+        ct.store(
+            c.slice(0, 1, 1 + i_count).slice(1, 1, 1 + j_count),
+            index=(ct.bid(0), ct.bid(1)),
+            tile=c_tile,
+        )
+
     ct.store(
-        c.slice(0, 1, 1 + i_count).slice(1, 1, 1 + j_count),
-        index=(ct.bid(0), ct.bid(1)),
-        tile=c_tile,
+        done,
+        index=(ct.bid(0) * ct.cdiv(j_count, 64) + ct.bid(1),),
+        tile=ct.astype(finished, ct.int32),
     )
 
 
 @ct.kernel
-def reduce_320(i_count, c, t_partial, basic_error):
+def reduce_320(i_count, c, done, t_partial):
     """reduction over I; one 512 tile of iterations per block, f64"""
-    bad_site = ct.int32(0)
     # 320 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     t_acc = ct.zeros((512,), dtype=ct.float64)
     c_i_i_at0 = i
     c_i_i_at1 = i
     c_i_i_ok = (
         (c_i_i_at0 >= 0) & (c_i_i_at0 < c.shape[0]) & ((c_i_i_at1 >= 0) & (c_i_i_at1 < c.shape[1]))
     )
+    exceptions = exceptions | valid & ~c_i_i_ok
     # 330 LET T = T + C(I,I)
-    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & ~c_i_i_ok, 1, 0)))
     t_acc = t_acc + ct.where(valid, ct.gather(c, (c_i_i_at0, c_i_i_at1)), 0.0)
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(t_partial, index=(ct.bid(0),), tile=ct.sum(t_acc))
-    ct.atomic_max(basic_error, (0,), bad_site)
 
 
 def program(con: Console, dev) -> None:
@@ -113,42 +144,76 @@ def program(con: Console, dev) -> None:
     # 70 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
     j_count = loop_count(1, n, 1)
-    if i_count > 0:
-        # 90 LET A(I,J) = 1 / (I + J - 1)
-        a.check_run(0, 1, i_count)
-        # 100 LET B(I,J) = (I + 2 * J) / N
-        b.check_run(0, 1, i_count)
-    if j_count > 0:
-        # 90 LET A(I,J) = 1 / (I + J - 1)
-        a.check_run(1, 1, j_count)
-        # 100 LET B(I,J) = (I + 2 * J) / N
-        b.check_run(1, 1, j_count)
-    dev.launch(
-        map_70,
-        (-(-i_count // 32), -(-j_count // 32)),
-        (i_count, j_count, a.data, b.data, np.array([n], dtype=np.float64)),
-        writes=(a.data, b.data),
-    )
+    done = np.zeros((-(-i_count // 32) * -(-j_count // 32)), dtype=np.int32)
+    if (
+        a.covers(0, 1, i_count)
+        and a.covers(1, 1, j_count)
+        and b.covers(0, 1, i_count)
+        and b.covers(1, 1, j_count)
+    ):
+        dev.launch(
+            map_70,
+            (-(-i_count // 32), -(-j_count // 32)),
+            (i_count, j_count, a.data, b.data, np.array([n], dtype=np.float64), done),
+            writes=(a.data, b.data, done),
+        )
+        dev.to_host(done)
+    if not (done.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(a.data)
+        dev.to_host(b.data)
+        for i_lane in range(i_count):
+            for j_lane in range(j_count):
+                if not done[(i_lane // 32) * -(-j_count // 32) + j_lane // 32]:
+                    i = float(1 + i_lane)
+                    j = float(1 + j_lane)
+                    # 90 LET A(I,J) = 1 / (I + J - 1)
+                    a[i, j] = div(1.0, i + j - 1.0)
+                    # 100 LET B(I,J) = (I + 2 * J) / N
+                    b[i, j] = div(i + mul(2.0, j), n)
     # 130 REM THE PRODUCT
     # 140 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
     j_count_2 = loop_count(1, n, 1)
     k_count = loop_count(1, n, 1)
-    if i_count_2 > 0:
-        a.check_run(0, 1, i_count_2)
-        c.check_run(0, 1, i_count_2)
-    if k_count > 0:
-        a.check_run(1, 1, k_count)
-        b.check_run(0, 1, k_count)
-    if j_count_2 > 0:
-        b.check_run(1, 1, j_count_2)
-        c.check_run(1, 1, j_count_2)
-    dev.launch(
-        mma_140,
-        (-(-i_count_2 // 64), -(-j_count_2 // 64)),
-        (c.data, a.data, b.data, i_count_2, j_count_2, k_count),
-        writes=(c.data,),
-    )
+    done_2 = np.zeros((-(-i_count_2 // 64) * -(-j_count_2 // 64)), dtype=np.int32)
+    if (
+        a.covers(0, 1, i_count_2)
+        and a.covers(1, 1, k_count)
+        and b.covers(0, 1, k_count)
+        and b.covers(1, 1, j_count_2)
+        and c.covers(0, 1, i_count_2)
+        and c.covers(1, 1, j_count_2)
+    ):
+        dev.launch(
+            mma_140,
+            (-(-i_count_2 // 64), -(-j_count_2 // 64)),
+            (c.data, a.data, b.data, i_count_2, j_count_2, k_count, done_2),
+            writes=(c.data, done_2),
+        )
+        dev.to_host(done_2)
+    if not (done_2.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(a.data)
+        dev.to_host(b.data)
+        dev.to_host(c.data)
+        for i_lane_2 in range(i_count_2):
+            for j_lane_2 in range(j_count_2):
+                if not done_2[(i_lane_2 // 64) * -(-j_count_2 // 64) + j_lane_2 // 64]:
+                    i = float(1 + i_lane_2)
+                    j = float(1 + j_lane_2)
+                    # 160 LET S = 0
+                    s = 0.0
+                    # 170 FOR K = 1 TO N
+                    k_limit = n
+                    k = 1.0
+                    while not k > k_limit:
+                        # 180 LET S = S + A(I,K) * B(K,J)
+                        s = s + mul(a[i, k], b[k, j])
+                        # 190 NEXT K
+                        k = k + 1.0
+                    # 200 LET C(I,J) = S
+                    c[i, j] = s
     # 230 PRINT "MATRIX PRODUCT C = A*B"
     con.print("MATRIX PRODUCT C = A*B")
     # 240 PRINT "N ="; N
@@ -169,34 +234,43 @@ def program(con: Console, dev) -> None:
     t = 0.0
     # 320 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
+    done_3 = np.zeros(-(-i_count_3 // 512), dtype=np.int32)
     t_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
-    basic_error = np.zeros(1, dtype=np.int32)
     dev.launch(
         reduce_320,
         (-(-i_count_3 // 512),),
-        (i_count_3, c.data, t_partial, basic_error),
-        writes=(t_partial, basic_error),
+        (i_count_3, c.data, done_3, t_partial),
+        writes=(done_3, t_partial),
     )
+    dev.to_host(done_3)
     dev.to_host(t_partial)
-    dev.to_host(basic_error)
-    t = t + sum(t_partial.tolist())
-    if basic_error[0] == 1:
-        # 330 LET T = T + C(I,I)
-        raise BasicFault("subscript out of range")
+    if done_3.all():
+        t = t + sum(t_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(c.data)
+        for block, finished in enumerate(done_3.tolist()):
+            if finished:
+                t = t + t_partial.item(block)
+                continue
+            for i_lane_3 in range(block * 512, min(block * 512 + 512, i_count_3)):
+                i = float(1 + i_lane_3)
+                # 330 LET T = T + C(I,I)
+                t = t + c[i, i]
     # 350 PRINT "TRACE ="; T
     con.print("TRACE =", t)
     # 360 END
 
 
-def basic_line(error: BaseException) -> str:
-    """ "line N: " for the BASIC line that raised `error`: the `# N ...` comment above the
-    line of this file that ran last (a DEF FN function's caller, as the interpreter)."""
-    tb, row = error.__traceback__, 0
-    while tb is not None:
-        code = tb.tb_frame.f_code
+def basic_line(frames) -> str:
+    """ "line N: " for the BASIC line running in `frames` ((frame, row) pairs, outermost
+    first): the `# N ...` comment above the row of this file that ran last (a DEF FN
+    function's caller, as the interpreter)."""
+    row = 0
+    for frame, line in frames:
+        code = frame.f_code
         if code.co_filename == __file__ and not code.co_name.startswith("fn_"):
-            row = tb.tb_lineno
-        tb = tb.tb_next
+            row = line
     while row > 0:
         text = linecache.getline(__file__, row).strip()
         if text.startswith("#"):
@@ -206,16 +280,27 @@ def basic_line(error: BaseException) -> str:
     return ""
 
 
+def report_notice(notice: Notice) -> None:
+    """A warning (or a rejected INPUT reply) on stderr, located like a fatal error."""
+    sys.stdout.flush()
+    where = basic_line(reversed(list(traceback.walk_stack(None))))
+    print(f"{SOURCE_NAME}: {notice.severity}: {where}{notice.message}", file=sys.stderr)
+
+
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
     con = Console(strict=False)
     dev = b2t_device.select(device)
+    previous_hook = set_warning_hook(report_notice)
     try:
         program(con, dev)
     except BasicFault as fault:
         con.finish()
-        print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)
+        where = basic_line(traceback.walk_tb(fault.__traceback__))
+        print(f"{SOURCE_NAME}: error: {where}{fault.message}", file=sys.stderr)
         return 1
+    finally:
+        set_warning_hook(previous_hook)
     con.finish()
     return 0
 

@@ -84,15 +84,18 @@ extern "C" __global__ void __launch_bounds__(256)
 // 128 threads per block; thread t holds elements t, t + 128, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(128)
     iterate_140(int i_count, double* __restrict__ c, int c_len, double* __restrict__ r, int r_len,
-                const double* __restrict__ v, int v_len, double e) {
+                const double* __restrict__ v, int v_len, double e, int* __restrict__ done,
+                int done_len) {
   const int bid = blockIdx.x;
-  bool taken_2;
+  bool taken_3;
+  double value_4;
   // 140 FOR I = 1 TO N
   bool valid;
   {
     const int elem = threadIdx.x;
     valid = bid * 128 + elem < i_count;
   }
+  bool exceptions = false;
   double v_i;
   {
     const int elem = threadIdx.x;
@@ -105,8 +108,10 @@ extern "C" __global__ void __launch_bounds__(128)
   double x = a;
   // 170 LET K = 0
   double k = 0.0;
+  double value_2 = fabs(x * x - a);
+  exceptions = exceptions || valid && !(fabs(value_2) < INFINITY);
   // 180 IF ABS(X * X - A) < E THEN 230
-  bool looping_1 = valid && !(fabs(x * x - a) < e);
+  bool looping_1 = valid && !(value_2 < e);
   for (;;) {
     int looping_1_max = (-2147483647 - 1);
     looping_1_max = max(looping_1_max, static_cast<int>(looping_1));
@@ -114,48 +119,69 @@ extern "C" __global__ void __launch_bounds__(128)
     if (!(looping_1_max > 0))
       break;
     // 190 IF K >= 50 THEN 230
-    taken_2 = looping_1 && k >= 50.0;
-    looping_1 = looping_1 && !taken_2;
+    taken_3 = looping_1 && k >= 50.0;
+    looping_1 = looping_1 && !taken_3;
     // 200 LET X = (X + A / X) / 2
     x = looping_1 ? (x + a / x) / 2.0 : x;
+    exceptions = exceptions || valid && looping_1 && !(fabs(x) < INFINITY);
     // 210 LET K = K + 1
     k = looping_1 ? k + 1.0 : k;
-    looping_1 = looping_1 && !(fabs(x * x - a) < e);
+    value_4 = fabs(x * x - a);
+    exceptions = exceptions || valid && looping_1 && !(fabs(value_4) < INFINITY);
+    looping_1 = looping_1 && !(value_4 < e);
   }
   // 230 LET R(I) = X
   double r_tile = x;
   // 240 LET C(I) = K
   double c_tile = k;
-  {
-    const int elem = threadIdx.x;
-    const int at_2 = 1 + bid * 128 + elem;
-    if (at_2 < 1 + i_count && at_2 < c_len)
-      c[at_2] = c_tile;
+  int exceptions_max = (-2147483647 - 1);
+  exceptions_max = max(exceptions_max, static_cast<int>(exceptions));
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (finished) {
+    {
+      const int elem = threadIdx.x;
+      const int at_2 = 1 + bid * 128 + elem;
+      if (at_2 < 1 + i_count && at_2 < c_len)
+        c[at_2] = c_tile;
+    }
+    {
+      const int elem = threadIdx.x;
+      const int at_3 = 1 + bid * 128 + elem;
+      if (at_3 < 1 + i_count && at_3 < r_len)
+        r[at_3] = r_tile;
+    }
   }
-  {
-    const int elem = threadIdx.x;
-    const int at_3 = 1 + bid * 128 + elem;
-    if (at_3 < 1 + i_count && at_3 < r_len)
-      r[at_3] = r_tile;
-  }
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
 }
 
 // reduction over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     reduce_390(int i_count, const double* __restrict__ c, int c_len, const double* __restrict__ r,
-               int r_len, const double* __restrict__ v, int v_len, double* __restrict__ t_partial,
-               int t_partial_len, double* __restrict__ l_partial, int l_partial_len,
-               double* __restrict__ d_partial, int d_partial_len, double* __restrict__ j_partial,
-               int j_partial_len, int* __restrict__ basic_error, int basic_error_len) {
+               int r_len, const double* __restrict__ v, int v_len, int* __restrict__ done,
+               int done_len, double* __restrict__ t_partial, int t_partial_len,
+               double* __restrict__ l_partial, int l_partial_len, double* __restrict__ d_partial,
+               int d_partial_len, double* __restrict__ j_partial, int j_partial_len) {
   const int bid = blockIdx.x;
-  int bad_site = 0;
   // 390 FOR I = 1 TO N
   int i_lane[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
     i_lane[slot] = bid * 512 + elem;
+  }
+  bool valid[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
   }
   double c_i[2];
 #pragma unroll
@@ -178,12 +204,6 @@ extern "C" __global__ void __launch_bounds__(256)
     const int at_3 = 1 + bid * 512 + elem;
     v_i[slot] = at_3 < 1 + i_count && at_3 < v_len ? v[at_3] : 0.0;
   }
-  bool valid[2];
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
-  }
   double t_acc[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -201,18 +221,20 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     l_cand[slot] = valid[slot] ? c_i[slot] : -INFINITY;
   }
-  // 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
-  int block_max = (-2147483647 - 1);
+  double d_term_1[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    block_max = max(block_max, valid[slot] && v_i[slot] < 0.0 ? 1 : 0);
+    d_term_1[slot] = fabs(r_i[slot] - sqrt(v_i[slot]));
   }
-  block_max = b2t_block_max(block_max);
-  bad_site = max(bad_site, block_max);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(d_term_1[slot]) < INFINITY);
+  }
+  // 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
   double d_cand[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    d_cand[slot] = valid[slot] ? fabs(r_i[slot] - sqrt(v_i[slot])) : -INFINITY;
+    d_cand[slot] = valid[slot] ? d_term_1[slot] : -INFINITY;
   }
   double j_cand[2];
 #pragma unroll
@@ -220,6 +242,15 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     j_cand[slot] = static_cast<double>(1 + (bid * 512 + elem));
   }
+  int exceptions_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+  }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
   double t_acc_sum = 0.0;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -250,17 +281,14 @@ extern "C" __global__ void __launch_bounds__(256)
     d_lane_pick = min(d_lane_pick, d_cand[slot] == d_block ? i_lane[slot] : 2147483647);
   }
   d_lane_pick = b2t_block_min(d_lane_pick);
-  double block_max_2 = -INFINITY;
+  double block_max = -INFINITY;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    block_max_2 = max(block_max_2, i_lane[slot] == d_lane_pick ? j_cand[slot] : -INFINITY);
+    block_max = max(block_max, i_lane[slot] == d_lane_pick ? j_cand[slot] : -INFINITY);
   }
-  block_max_2 = b2t_block_max(block_max_2);
+  block_max = b2t_block_max(block_max);
   if (threadIdx.x == 0 && bid < j_partial_len)
-    j_partial[bid] = block_max_2;
-  const int basic_error_at = 0;
-  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
-    atomicMax(&basic_error[basic_error_at], bad_site);
+    j_partial[bid] = block_max;
 }
 
 #ifndef __CUDACC_RTC__
@@ -362,17 +390,22 @@ class DeviceTemp {
   T operator[](int i) const {
     return values_[static_cast<std::size_t>(i)];
   }
-  // The blocks' results combined in block order, in double (as Python's sum and math.prod).
+  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
+  // launch's flags.
+  bool all() const {
+    return all(0, size());
+  }
+  bool all(int begin, int end) const {
+    for (int i = begin; i < end; ++i)
+      if (values_[static_cast<std::size_t>(i)] == 0)
+        return false;
+    return true;
+  }
+  // The blocks' results combined in block order, in double (as Python's sum).
   double sum() const {
     double total = 0.0;
     for (T v : values_)
       total += v;
-    return total;
-  }
-  double product() const {
-    double total = 1.0;
-    for (T v : values_)
-      total *= v;
     return total;
   }
 
@@ -429,15 +462,22 @@ struct Program {
     // 100 FOR I = 1 TO N
     {
       const int i_count = loop_count(1, n, 1);
-      if (i_count > 0) {
-        line = 110;
-        v.check_run(0, 1, i_count);
-      }
-      const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::map_100, grid, 256, 0)(i_count, v_device.upload(v), v.extent(0));
-        B2T_CHECK(cudaGetLastError());
-        v_device.written();
+      if (v.covers(0, 1, i_count)) {
+        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::map_100, grid, 256, 0)(i_count, v_device.upload(v), v.extent(0));
+          B2T_CHECK(cudaGetLastError());
+          v_device.written();
+        }
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        v_device.download(v);
+        for (int i_lane = 0; i_lane < i_count; ++i_lane) {
+          i = 1 + i_lane;
+          // 110 LET V(I) = I / 4
+          line = 110;
+          v(i) = b2t::div(i, 4.0);
+        }
       }
       i = 1 + i_count;
     }
@@ -445,22 +485,63 @@ struct Program {
     // 140 FOR I = 1 TO N
     {
       const int i_count_2 = loop_count(1, n, 1);
-      if (i_count_2 > 0) {
-        line = 240;
-        c.check_run(0, 1, i_count_2);
-        line = 230;
-        r.check_run(0, 1, i_count_2);
-        line = 150;
-        v.check_run(0, 1, i_count_2);
+      DeviceTemp<int> done(b2t_cdiv(i_count_2, 128));
+      if (c.covers(0, 1, i_count_2) && r.covers(0, 1, i_count_2) && v.covers(0, 1, i_count_2)) {
+        const dim3 grid(b2t_cdiv(i_count_2, 128), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::iterate_140, grid, 128, 0)(
+              i_count_2, c_device.upload(c), c.extent(0), r_device.upload(r), r.extent(0),
+              v_device.upload(v), v.extent(0), e, done.data(), done.size());
+          B2T_CHECK(cudaGetLastError());
+          c_device.written();
+          r_device.written();
+        }
+        done.download();
       }
-      const dim3 grid(b2t_cdiv(i_count_2, 128), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::iterate_140, grid, 128, 0)(i_count_2, c_device.upload(c), c.extent(0),
-                                                r_device.upload(r), r.extent(0), v_device.upload(v),
-                                                v.extent(0), e);
-        B2T_CHECK(cudaGetLastError());
-        c_device.written();
-        r_device.written();
+      if (!(done.all())) {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        c_device.download(c);
+        r_device.download(r);
+        v_device.download(v);
+        for (int block = 0; block < done.size(); ++block) {
+          if (done[block]) {
+            continue;
+          }
+          for (int i_lane_2 = block * 128; i_lane_2 < std::min(block * 128 + 128, i_count_2);
+               ++i_lane_2) {
+            i = 1 + i_lane_2;
+            // 150 LET A = V(I)
+            line = 150;
+            a = v(i);
+            // 160 LET X = A
+            x = a;
+            // 170 LET K = 0
+            k = 0.0;
+            // 180 IF ABS(X * X - A) < E THEN 230
+            while (true) {
+              b2t::forward_progress();
+              line = 180;
+              if (!(!(b2t::ABS(b2t::mul(x, x) - a) < e))) {
+                break;
+              }
+              // 190 IF K >= 50 THEN 230
+              if (k >= 50.0) {
+                break;
+              }
+              // 200 LET X = (X + A / X) / 2
+              line = 200;
+              x = b2t::div(x + b2t::div(a, x), 2.0);
+              // 210 LET K = K + 1
+              k = k + 1.0;
+            }
+            // 230 LET R(I) = X
+            line = 230;
+            r(i) = x;
+            // 240 LET C(I) = K
+            line = 240;
+            c(i) = k;
+          }
+        }
       }
       i = 1 + i_count_2;
     }
@@ -495,49 +576,81 @@ struct Program {
     // 390 FOR I = 1 TO N
     {
       const int i_count_3 = loop_count(1, n, 1);
-      if (i_count_3 > 0) {
-        line = 400;
-        c.check_run(0, 1, i_count_3);
-        line = 430;
-        r.check_run(0, 1, i_count_3);
-        line = 430;
-        v.check_run(0, 1, i_count_3);
-      }
+      DeviceTemp<int> done_2(b2t_cdiv(i_count_3, 512));
       DeviceTemp<double> t_partial(b2t_cdiv(i_count_3, 512));
       DeviceTemp<double> l_partial(b2t_cdiv(i_count_3, 512));
       DeviceTemp<double> d_partial(b2t_cdiv(i_count_3, 512));
       DeviceTemp<double> j_partial(b2t_cdiv(i_count_3, 512));
-      DeviceTemp<int> basic_error(1);
-      const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::reduce_390, grid, 256, 0)(
-            i_count_3, c_device.upload(c), c.extent(0), r_device.upload(r), r.extent(0),
-            v_device.upload(v), v.extent(0), t_partial.data(), t_partial.size(), l_partial.data(),
-            l_partial.size(), d_partial.data(), d_partial.size(), j_partial.data(),
-            j_partial.size(), basic_error.data(), basic_error.size());
-        B2T_CHECK(cudaGetLastError());
-      }
-      t_partial.download();
-      l_partial.download();
-      d_partial.download();
-      j_partial.download();
-      basic_error.download();
-      t = t + t_partial.sum();
-      for (int block = 0; block < l_partial.size(); ++block) {
-        if (l_partial[block] > l) {
-          l = l_partial[block];
+      if (c.covers(0, 1, i_count_3) && r.covers(0, 1, i_count_3) && v.covers(0, 1, i_count_3)) {
+        const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::reduce_390, grid, 256, 0)(
+              i_count_3, c_device.upload(c), c.extent(0), r_device.upload(r), r.extent(0),
+              v_device.upload(v), v.extent(0), done_2.data(), done_2.size(), t_partial.data(),
+              t_partial.size(), l_partial.data(), l_partial.size(), d_partial.data(),
+              d_partial.size(), j_partial.data(), j_partial.size());
+          B2T_CHECK(cudaGetLastError());
         }
+        done_2.download();
+        t_partial.download();
+        l_partial.download();
+        d_partial.download();
+        j_partial.download();
       }
-      for (int block_2 = 0; block_2 < d_partial.size(); ++block_2) {
-        if (d_partial[block_2] > d) {
-          d = d_partial[block_2];
-          j = j_partial[block_2];
+      if (done_2.all()) {
+        t = t + t_partial.sum();
+        for (int block_2 = 0; block_2 < l_partial.size(); ++block_2) {
+          if (l_partial[block_2] > l) {
+            l = l_partial[block_2];
+          }
         }
-      }
-      if (basic_error[0] == 1) {
-        // 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
-        line = 430;
-        throw b2t::Fault(b2t::DOMAIN_ERROR, "SQR");
+        for (int block_3 = 0; block_3 < d_partial.size(); ++block_3) {
+          if (d_partial[block_3] > d) {
+            d = d_partial[block_3];
+            j = j_partial[block_3];
+          }
+        }
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        c_device.download(c);
+        r_device.download(r);
+        v_device.download(v);
+        for (int block_4 = 0; block_4 < done_2.size(); ++block_4) {
+          if (done_2[block_4]) {
+            t = t + t_partial[block_4];
+            if (l_partial[block_4] > l) {
+              l = l_partial[block_4];
+            }
+            if (d_partial[block_4] > d) {
+              d = d_partial[block_4];
+              j = j_partial[block_4];
+            }
+            continue;
+          }
+          for (int i_lane_3 = block_4 * 512; i_lane_3 < std::min(block_4 * 512 + 512, i_count_3);
+               ++i_lane_3) {
+            i = 1 + i_lane_3;
+            // 400 LET T = T + C(I)
+            line = 400;
+            t = t + c(i);
+            // 410 IF C(I) <= L THEN 430
+            line = 410;
+            if (!(c(i) <= l)) {
+              // 420 LET L = C(I)
+              line = 420;
+              l = c(i);
+            }
+            // 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
+            line = 430;
+            if (!(b2t::ABS(r(i) - b2t::SQR(v(i))) <= d)) {
+              // 440 LET D = ABS(R(I) - SQR(V(I)))
+              line = 440;
+              d = b2t::ABS(r(i) - b2t::SQR(v(i)));
+              // 450 LET J = I
+              j = i;
+            }
+          }
+        }
       }
       i = 1 + i_count_3;
     }
@@ -546,6 +659,7 @@ struct Program {
     // 480 PRINT "MOST STEPS FOR ONE ELEMENT ="; L
     con.print("MOST STEPS FOR ONE ELEMENT =").print(l).newline();
     // 490 PRINT "MAX ERROR VS SQR, TIMES 1E6 ="; D * 1E6
+    line = 490;
     con.print("MAX ERROR VS SQR, TIMES 1E6 =").print(b2t::mul(d, 1000000.0)).newline();
     // 500 PRINT "AT I ="; J
     con.print("AT I =").print(j).newline();
@@ -558,6 +672,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

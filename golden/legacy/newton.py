@@ -10,12 +10,25 @@ when standard output cannot be written.
 
 import linecache
 import sys
+import traceback
 
 import cuda.tile as ct
 import numpy as np
 
 from transpiler import device as b2t_device
-from transpiler.runtime import ZONE, BasicFault, Console, DataPool, loop_count, mul, run_command
+from transpiler.runtime import (
+    SQR,
+    ZONE,
+    BasicFault,
+    Console,
+    DataPool,
+    Notice,
+    div,
+    loop_count,
+    mul,
+    run_command,
+    set_warning_hook,
+)
 from transpiler.runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/newton.bas"
@@ -41,12 +54,13 @@ def map_100(i_count, v):
 
 
 @ct.kernel
-def iterate_140(i_count, c, r, v, e_box):
+def iterate_140(i_count, c, r, v, e_box, done):
     """per-element iteration (masked inner loop) over I; one 128 tile of iterations per block, f64"""
     e = ct.load(e_box, index=(0,), shape=())
     # 140 FOR I = 1 TO N
     i_lane = ct.bid(0) * 128 + ct.arange(128, dtype=ct.int32)
     valid = i_lane < i_count
+    exceptions = ct.zeros((128,), dtype=ct.bool_)
     v_i = ct.load(
         v.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
@@ -59,33 +73,43 @@ def iterate_140(i_count, c, r, v, e_box):
     x = a
     # 170 LET K = 0
     k = ct.zeros((128,), dtype=ct.float64)
+    value_2 = ct.abs(x * x - a)
+    exceptions = exceptions | valid & ~(ct.abs(value_2) < float("inf"))
     # 180 IF ABS(X * X - A) < E THEN 230
-    looping_1 = valid & ~(ct.abs(x * x - a) < e)
+    looping_1 = valid & ~(value_2 < e)
     while ct.max(ct.astype(looping_1, ct.int32)) > 0:
         # 190 IF K >= 50 THEN 230
-        taken_2 = looping_1 & (k >= 50.0)
-        looping_1 = looping_1 & ~taken_2
+        taken_3 = looping_1 & (k >= 50.0)
+        looping_1 = looping_1 & ~taken_3
         # 200 LET X = (X + A / X) / 2
         x = ct.where(looping_1, (x + a / x) / 2.0, x)
+        exceptions = exceptions | valid & looping_1 & ~(ct.abs(x) < float("inf"))
         # 210 LET K = K + 1
         k = ct.where(looping_1, k + 1.0, k)
-        looping_1 = looping_1 & ~(ct.abs(x * x - a) < e)
+        value_4 = ct.abs(x * x - a)
+        exceptions = exceptions | valid & looping_1 & ~(ct.abs(value_4) < float("inf"))
+        looping_1 = looping_1 & ~(value_4 < e)
 
     # 230 LET R(I) = X
     r_tile = x
     # 240 LET C(I) = K
     c_tile = k
-    ct.store(c.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=c_tile)
-    ct.store(r.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=r_tile)
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(c.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=c_tile)
+        ct.store(r.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=r_tile)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 @ct.kernel
-def reduce_390(i_count, c, r, v, t_partial, l_partial, d_partial, j_partial, basic_error):
+def reduce_390(i_count, c, r, v, done, t_partial, l_partial, d_partial, j_partial):
     """reduction over I; one 512 tile of iterations per block, f64"""
-    bad_site = ct.int32(0)
     # 390 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
+    valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     c_i = ct.load(
         c.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
@@ -104,16 +128,18 @@ def reduce_390(i_count, c, r, v, t_partial, l_partial, d_partial, j_partial, bas
         shape=(512,),
         padding_mode=ct.PaddingMode.ZERO,
     )
-    valid = i_lane < i_count
     t_acc = ct.zeros((512,), dtype=ct.float64)
     # 400 LET T = T + C(I)
     t_acc = t_acc + ct.where(valid, c_i, 0.0)
     # 410 IF C(I) <= L THEN 430
     l_cand = ct.where(valid, c_i, -float("inf"))
+    d_term_1 = ct.abs(r_i - ct.sqrt(v_i))
+    exceptions = exceptions | valid & ~(ct.abs(d_term_1) < float("inf"))
     # 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
-    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & (v_i < 0.0), 1, 0)))
-    d_cand = ct.where(valid, ct.abs(r_i - ct.sqrt(v_i)), -float("inf"))
+    d_cand = ct.where(valid, d_term_1, -float("inf"))
     j_cand = ct.astype(i, ct.float64)
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(t_partial, index=(ct.bid(0),), tile=ct.sum(t_acc))
     l_block = ct.max(l_cand)
     ct.store(l_partial, index=(ct.bid(0),), tile=l_block)
@@ -125,7 +151,6 @@ def reduce_390(i_count, c, r, v, t_partial, l_partial, d_partial, j_partial, bas
         index=(ct.bid(0),),
         tile=ct.max(ct.where(i_lane == d_lane_pick, j_cand, -float("inf"))),
     )
-    ct.atomic_max(basic_error, (0,), bad_site)
 
 
 def program(con: Console, data: DataPool, dev) -> None:
@@ -147,27 +172,57 @@ def program(con: Console, data: DataPool, dev) -> None:
     e = 1e-06
     # 100 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    if i_count > 0:
-        # 110 LET V(I) = I / 4
-        v.check_run(0, 1, i_count)
-    dev.launch(map_100, (-(-i_count // 512),), (i_count, v.data), writes=(v.data,))
+    if v.covers(0, 1, i_count):
+        dev.launch(map_100, (-(-i_count // 512),), (i_count, v.data), writes=(v.data,))
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(v.data)
+        for i_lane in range(i_count):
+            i = float(1 + i_lane)
+            # 110 LET V(I) = I / 4
+            v[i] = div(i, 4.0)
     i = float(1 + i_count)
     # 130 REM NEWTON'S METHOD FOR EACH ELEMENT IN TURN
     # 140 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    if i_count_2 > 0:
-        # 240 LET C(I) = K
-        c.check_run(0, 1, i_count_2)
-        # 230 LET R(I) = X
-        r.check_run(0, 1, i_count_2)
-        # 150 LET A = V(I)
-        v.check_run(0, 1, i_count_2)
-    dev.launch(
-        iterate_140,
-        (-(-i_count_2 // 128),),
-        (i_count_2, c.data, r.data, v.data, np.array([e], dtype=np.float64)),
-        writes=(c.data, r.data),
-    )
+    done = np.zeros(-(-i_count_2 // 128), dtype=np.int32)
+    if c.covers(0, 1, i_count_2) and r.covers(0, 1, i_count_2) and v.covers(0, 1, i_count_2):
+        dev.launch(
+            iterate_140,
+            (-(-i_count_2 // 128),),
+            (i_count_2, c.data, r.data, v.data, np.array([e], dtype=np.float64), done),
+            writes=(c.data, r.data, done),
+        )
+        dev.to_host(done)
+    if not (done.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(c.data)
+        dev.to_host(r.data)
+        dev.to_host(v.data)
+        for block, finished in enumerate(done.tolist()):
+            if finished:
+                continue
+            for i_lane_2 in range(block * 128, min(block * 128 + 128, i_count_2)):
+                i = float(1 + i_lane_2)
+                # 150 LET A = V(I)
+                a = v[i]
+                # 160 LET X = A
+                x = a
+                # 170 LET K = 0
+                k = 0.0
+                # 180 IF ABS(X * X - A) < E THEN 230
+                while not abs(mul(x, x) - a) < e:
+                    # 190 IF K >= 50 THEN 230
+                    if k >= 50.0:
+                        break
+                    # 200 LET X = (X + A / X) / 2
+                    x = div(x + div(a, x), 2.0)
+                    # 210 LET K = K + 1
+                    k = k + 1.0
+                # 230 LET R(I) = X
+                r[i] = x
+                # 240 LET C(I) = K
+                c[i] = k
     i = float(1 + i_count_2)
     # 260 PRINT "NEWTON SQUARE ROOTS OF V(I) = I/4"
     con.print("NEWTON SQUARE ROOTS OF V(I) = I/4")
@@ -198,48 +253,57 @@ def program(con: Console, data: DataPool, dev) -> None:
     j = 0.0
     # 390 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
-    if i_count_3 > 0:
-        # 400 LET T = T + C(I)
-        c.check_run(0, 1, i_count_3)
-        # 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
-        r.check_run(0, 1, i_count_3)
-        # 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
-        v.check_run(0, 1, i_count_3)
+    done_2 = np.zeros(-(-i_count_3 // 512), dtype=np.int32)
     t_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
     l_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
     d_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
     j_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
-    basic_error = np.zeros(1, dtype=np.int32)
-    dev.launch(
-        reduce_390,
-        (-(-i_count_3 // 512),),
-        (
-            i_count_3,
-            c.data,
-            r.data,
-            v.data,
-            t_partial,
-            l_partial,
-            d_partial,
-            j_partial,
-            basic_error,
-        ),
-        writes=(t_partial, l_partial, d_partial, j_partial, basic_error),
-    )
-    dev.to_host(t_partial)
-    dev.to_host(l_partial)
-    dev.to_host(d_partial)
-    dev.to_host(j_partial)
-    dev.to_host(basic_error)
-    t = t + sum(t_partial.tolist())
-    l = max([l, *l_partial.tolist()])
-    for k, value in enumerate(d_partial.tolist()):
-        if value > d:
-            d = value
-            j = float(j_partial[k])
-    if basic_error[0] == 1:
-        # 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
-        raise BasicFault("function domain error", "SQR")
+    if c.covers(0, 1, i_count_3) and r.covers(0, 1, i_count_3) and v.covers(0, 1, i_count_3):
+        dev.launch(
+            reduce_390,
+            (-(-i_count_3 // 512),),
+            (i_count_3, c.data, r.data, v.data, done_2, t_partial, l_partial, d_partial, j_partial),
+            writes=(done_2, t_partial, l_partial, d_partial, j_partial),
+        )
+        dev.to_host(done_2)
+        dev.to_host(t_partial)
+        dev.to_host(l_partial)
+        dev.to_host(d_partial)
+        dev.to_host(j_partial)
+    if done_2.all():
+        t = t + sum(t_partial.tolist())
+        l = max([l, *l_partial.tolist()])
+        for k, value in enumerate(d_partial.tolist()):
+            if value > d:
+                d = value
+                j = float(j_partial[k])
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(c.data)
+        dev.to_host(r.data)
+        dev.to_host(v.data)
+        for block_2, finished_2 in enumerate(done_2.tolist()):
+            if finished_2:
+                t = t + t_partial.item(block_2)
+                l = max(l, l_partial.item(block_2))
+                if d_partial.item(block_2) > d:
+                    d = d_partial.item(block_2)
+                    j = j_partial.item(block_2)
+                continue
+            for i_lane_3 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_3)):
+                i = float(1 + i_lane_3)
+                # 400 LET T = T + C(I)
+                t = t + c[i]
+                # 410 IF C(I) <= L THEN 430
+                if not c[i] <= l:
+                    # 420 LET L = C(I)
+                    l = c[i]
+                # 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
+                if not abs(r[i] - SQR(v[i])) <= d:
+                    # 440 LET D = ABS(R(I) - SQR(V(I)))
+                    d = abs(r[i] - SQR(v[i]))
+                    # 450 LET J = I
+                    j = i
     i = float(1 + i_count_3)
     # 470 PRINT "TOTAL STEPS ="; T
     con.print("TOTAL STEPS =", t)
@@ -252,15 +316,15 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 510 END
 
 
-def basic_line(error: BaseException) -> str:
-    """ "line N: " for the BASIC line that raised `error`: the `# N ...` comment above the
-    line of this file that ran last (a DEF FN function's caller, as the interpreter)."""
-    tb, row = error.__traceback__, 0
-    while tb is not None:
-        code = tb.tb_frame.f_code
+def basic_line(frames) -> str:
+    """ "line N: " for the BASIC line running in `frames` ((frame, row) pairs, outermost
+    first): the `# N ...` comment above the row of this file that ran last (a DEF FN
+    function's caller, as the interpreter)."""
+    row = 0
+    for frame, line in frames:
+        code = frame.f_code
         if code.co_filename == __file__ and not code.co_name.startswith("fn_"):
-            row = tb.tb_lineno
-        tb = tb.tb_next
+            row = line
     while row > 0:
         text = linecache.getline(__file__, row).strip()
         if text.startswith("#"):
@@ -270,16 +334,27 @@ def basic_line(error: BaseException) -> str:
     return ""
 
 
+def report_notice(notice: Notice) -> None:
+    """A warning (or a rejected INPUT reply) on stderr, located like a fatal error."""
+    sys.stdout.flush()
+    where = basic_line(reversed(list(traceback.walk_stack(None))))
+    print(f"{SOURCE_NAME}: {notice.severity}: {where}{notice.message}", file=sys.stderr)
+
+
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
     con = Console(strict=False)
     dev = b2t_device.select(device)
+    previous_hook = set_warning_hook(report_notice)
     try:
         program(con, DataPool(DATA, strict=False), dev)
     except BasicFault as fault:
         con.finish()
-        print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)
+        where = basic_line(traceback.walk_tb(fault.__traceback__))
+        print(f"{SOURCE_NAME}: error: {where}{fault.message}", file=sys.stderr)
         return 1
+    finally:
+        set_warning_hook(previous_hook)
     con.finish()
     return 0
 

@@ -53,9 +53,20 @@ __device__ T b2t_block_max(T value) {
 // elementwise map over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    map_90(int i_count, double* __restrict__ x, int x_len) {
+    map_90(int i_count, double* __restrict__ x, int x_len, int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
   // 90 FOR I = 1 TO N
+  bool valid[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
+  }
   // 100 LET X(I) = 1 / I
   double x_tile[2];
 #pragma unroll
@@ -65,26 +76,51 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
-    if (at < 1 + i_count && at < x_len)
-      x[at] = x_tile[slot];
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(x_tile[slot]) < INFINITY);
   }
+  int exceptions_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+  }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (finished) {
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int at = 1 + bid * 512 + elem;
+      if (at < 1 + i_count && at < x_len)
+        x[at] = x_tile[slot];
+    }
+  }
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
 }
 
 // elementwise map over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     map_180(int i_count, double* __restrict__ g, int g_len, const double* __restrict__ p, int p_len,
-            int* __restrict__ basic_error, int basic_error_len) {
+            int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
-  int bad_site = 0;
   // 180 FOR I = 1 TO N
   int i[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
     i[slot] = 1 + (bid * 512 + elem);
+  }
+  bool valid[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
   }
   double p_i[2];
 #pragma unroll
@@ -93,41 +129,44 @@ extern "C" __global__ void __launch_bounds__(256)
     const int at = 1 + bid * 512 + elem;
     p_i[slot] = at < 1 + i_count && at < p_len ? p[at] : 0.0;
   }
-  bool valid[2];
+  double value_1[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    value_1[slot] = 2.0 * static_cast<double>(1 + (bid * 512 + elem));
+  }
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(value_1[slot]) < INFINITY);
   }
   // 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
-  double log_arg_1[2];
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    log_arg_1[slot] = static_cast<double>(1 + (bid * 512 + elem));
-  }
-  int block_max = (-2147483647 - 1);
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    block_max = max(block_max, valid[slot] && log_arg_1[slot] <= 0.0 ? 1 : 0);
-  }
-  block_max = b2t_block_max(block_max);
-  bad_site = max(bad_site, block_max);
   double g_tile[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    g_tile[slot] = p_i[slot] - log(log_arg_1[slot]) - 1.0 / (2.0 * static_cast<double>(i[slot]));
+    g_tile[slot] = p_i[slot] - log(static_cast<double>(i[slot])) - 1.0 / value_1[slot];
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 1 + bid * 512 + elem;
-    if (at_2 < 1 + i_count && at_2 < g_len)
-      g[at_2] = g_tile[slot];
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(g_tile[slot]) < INFINITY);
   }
-  const int basic_error_at = 0;
-  if (threadIdx.x == 0 && basic_error_at >= 0 && basic_error_at < basic_error_len)
-    atomicMax(&basic_error[basic_error_at], bad_site);
+  int exceptions_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+  }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (finished) {
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int at_2 = 1 + bid * 512 + elem;
+      if (at_2 < 1 + i_count && at_2 < g_len)
+        g[at_2] = g_tile[slot];
+    }
+  }
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
 }
 
 #ifndef __CUDACC_RTC__
@@ -228,17 +267,22 @@ class DeviceTemp {
   T operator[](int i) const {
     return values_[static_cast<std::size_t>(i)];
   }
-  // The blocks' results combined in block order, in double (as Python's sum and math.prod).
+  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
+  // launch's flags.
+  bool all() const {
+    return all(0, size());
+  }
+  bool all(int begin, int end) const {
+    for (int i = begin; i < end; ++i)
+      if (values_[static_cast<std::size_t>(i)] == 0)
+        return false;
+    return true;
+  }
+  // The blocks' results combined in block order, in double (as Python's sum).
   double sum() const {
     double total = 0.0;
     for (T v : values_)
       total += v;
-    return total;
-  }
-  double product() const {
-    double total = 1.0;
-    for (T v : values_)
-      total *= v;
     return total;
   }
 
@@ -292,15 +336,31 @@ struct Program {
     // 90 FOR I = 1 TO N
     {
       const int i_count = loop_count(1, n, 1);
-      if (i_count > 0) {
-        line = 100;
-        x.check_run(0, 1, i_count);
+      DeviceTemp<int> done(b2t_cdiv(i_count, 512));
+      if (x.covers(0, 1, i_count)) {
+        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::map_90, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0), done.data(),
+                                             done.size());
+          B2T_CHECK(cudaGetLastError());
+          x_device.written();
+        }
+        done.download();
       }
-      const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::map_90, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0));
-        B2T_CHECK(cudaGetLastError());
-        x_device.written();
+      if (!(done.all())) {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        x_device.download(x);
+        for (int block = 0; block < done.size(); ++block) {
+          if (done[block]) {
+            continue;
+          }
+          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+            i = 1 + i_lane;
+            // 100 LET X(I) = 1 / I
+            line = 100;
+            x(i) = b2t::div(1.0, i);
+          }
+        }
       }
       i = 1 + i_count;
     }
@@ -312,6 +372,7 @@ struct Program {
     // 140 FOR I = 1 TO N
     const double i_limit = n;
     for (i = 1.0; !(i > i_limit); i += 1.0) {
+      b2t::forward_progress();
       // 150 LET P(I) = P(I - 1) + X(I)
       line = 150;
       p(i) = p(i - 1.0) + x(i);
@@ -321,26 +382,34 @@ struct Program {
     // 180 FOR I = 1 TO N
     {
       const int i_count_2 = loop_count(1, n, 1);
-      if (i_count_2 > 0) {
-        line = 190;
-        g.check_run(0, 1, i_count_2);
-        line = 190;
-        p.check_run(0, 1, i_count_2);
+      DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
+      if (g.covers(0, 1, i_count_2) && p.covers(0, 1, i_count_2)) {
+        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::map_180, grid, 256, 0)(i_count_2, g_device.upload(g), g.extent(0),
+                                              p_device.upload(p), p.extent(0), done_2.data(),
+                                              done_2.size());
+          B2T_CHECK(cudaGetLastError());
+          g_device.written();
+        }
+        done_2.download();
       }
-      DeviceTemp<int> basic_error(1);
-      const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::map_180, grid, 256, 0)(i_count_2, g_device.upload(g), g.extent(0),
-                                            p_device.upload(p), p.extent(0), basic_error.data(),
-                                            basic_error.size());
-        B2T_CHECK(cudaGetLastError());
-        g_device.written();
-      }
-      basic_error.download();
-      if (basic_error[0] == 1) {
-        // 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
-        line = 190;
-        throw b2t::Fault(b2t::DOMAIN_ERROR, "LOG");
+      if (!(done_2.all())) {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        g_device.download(g);
+        p_device.download(p);
+        for (int block_2 = 0; block_2 < done_2.size(); ++block_2) {
+          if (done_2[block_2]) {
+            continue;
+          }
+          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
+               ++i_lane_2) {
+            i = 1 + i_lane_2;
+            // 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
+            line = 190;
+            g(i) = p(i) - b2t::LOG(i) - b2t::div(1.0, b2t::mul(2.0, i));
+          }
+        }
       }
       i = 1 + i_count_2;
     }
@@ -369,6 +438,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

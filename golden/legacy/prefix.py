@@ -10,12 +10,25 @@ when standard output cannot be written.
 
 import linecache
 import sys
+import traceback
 
 import cuda.tile as ct
 import numpy as np
 
 from transpiler import device as b2t_device
-from transpiler.runtime import ZONE, BasicFault, Console, DataPool, loop_count, run_command
+from transpiler.runtime import (
+    LOG,
+    ZONE,
+    BasicFault,
+    Console,
+    DataPool,
+    Notice,
+    div,
+    loop_count,
+    mul,
+    run_command,
+    set_warning_hook,
+)
 from transpiler.runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/prefix.bas"
@@ -29,36 +42,47 @@ DATA = [
 
 
 @ct.kernel
-def map_90(i_count, x):
+def map_90(i_count, x, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     # 90 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
+    valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     # 100 LET X(I) = 1 / I
     x_tile = 1.0 / ct.astype(i, ct.float64)
-    ct.store(x.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=x_tile)
+    exceptions = exceptions | valid & ~(ct.abs(x_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(x.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=x_tile)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 @ct.kernel
-def map_180(i_count, g, p, basic_error):
+def map_180(i_count, g, p, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
-    bad_site = ct.int32(0)
     # 180 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
+    valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     p_i = ct.load(
         p.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
         shape=(512,),
         padding_mode=ct.PaddingMode.ZERO,
     )
-    valid = i_lane < i_count
+    value_1 = 2.0 * ct.astype(i, ct.float64)
+    exceptions = exceptions | valid & ~(ct.abs(value_1) < float("inf"))
     # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
-    log_arg_1 = ct.astype(i, ct.float64)
-    bad_site = ct.maximum(bad_site, ct.max(ct.where(valid & (log_arg_1 <= 0.0), 1, 0)))
-    g_tile = p_i - ct.log(log_arg_1) - 1.0 / (2.0 * ct.astype(i, ct.float64))
-    ct.store(g.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=g_tile)
-    ct.atomic_max(basic_error, (0,), bad_site)
+    g_tile = p_i - ct.log(ct.astype(i, ct.float64)) - 1.0 / value_1
+    exceptions = exceptions | valid & ~(ct.abs(g_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(g.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=g_tile)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 def program(con: Console, data: DataPool, dev) -> None:
@@ -78,10 +102,20 @@ def program(con: Console, data: DataPool, dev) -> None:
     n = 1000.0
     # 90 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    if i_count > 0:
-        # 100 LET X(I) = 1 / I
-        x.check_run(0, 1, i_count)
-    dev.launch(map_90, (-(-i_count // 512),), (i_count, x.data), writes=(x.data,))
+    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    if x.covers(0, 1, i_count):
+        dev.launch(map_90, (-(-i_count // 512),), (i_count, x.data, done), writes=(x.data, done))
+        dev.to_host(done)
+    if not (done.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(x.data)
+        for block, finished in enumerate(done.tolist()):
+            if finished:
+                continue
+            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+                i = float(1 + i_lane)
+                # 100 LET X(I) = 1 / I
+                x[i] = div(1.0, i)
     i = float(1 + i_count)
     # 120 REM THE SCAN
     dev.to_host(p.data)
@@ -99,22 +133,26 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 170 REM AN ELEMENTWISE LOOP OVER THE RESULT (PARALLEL AGAIN)
     # 180 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    if i_count_2 > 0:
-        # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
-        g.check_run(0, 1, i_count_2)
-        # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
-        p.check_run(0, 1, i_count_2)
-    basic_error = np.zeros(1, dtype=np.int32)
-    dev.launch(
-        map_180,
-        (-(-i_count_2 // 512),),
-        (i_count_2, g.data, p.data, basic_error),
-        writes=(g.data, basic_error),
-    )
-    dev.to_host(basic_error)
-    if basic_error[0] == 1:
-        # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
-        raise BasicFault("function domain error", "LOG")
+    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
+    if g.covers(0, 1, i_count_2) and p.covers(0, 1, i_count_2):
+        dev.launch(
+            map_180,
+            (-(-i_count_2 // 512),),
+            (i_count_2, g.data, p.data, done_2),
+            writes=(g.data, done_2),
+        )
+        dev.to_host(done_2)
+    if not (done_2.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(g.data)
+        dev.to_host(p.data)
+        for block_2, finished_2 in enumerate(done_2.tolist()):
+            if finished_2:
+                continue
+            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
+                i = float(1 + i_lane_2)
+                # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
+                g[i] = p[i] - LOG(i) - div(1.0, mul(2.0, i))
     i = float(1 + i_count_2)
     # 210 PRINT "PREFIX SUMS OF X(I) = 1/I"
     con.print("PREFIX SUMS OF X(I) = 1/I")
@@ -133,15 +171,15 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 280 END
 
 
-def basic_line(error: BaseException) -> str:
-    """ "line N: " for the BASIC line that raised `error`: the `# N ...` comment above the
-    line of this file that ran last (a DEF FN function's caller, as the interpreter)."""
-    tb, row = error.__traceback__, 0
-    while tb is not None:
-        code = tb.tb_frame.f_code
+def basic_line(frames) -> str:
+    """ "line N: " for the BASIC line running in `frames` ((frame, row) pairs, outermost
+    first): the `# N ...` comment above the row of this file that ran last (a DEF FN
+    function's caller, as the interpreter)."""
+    row = 0
+    for frame, line in frames:
+        code = frame.f_code
         if code.co_filename == __file__ and not code.co_name.startswith("fn_"):
-            row = tb.tb_lineno
-        tb = tb.tb_next
+            row = line
     while row > 0:
         text = linecache.getline(__file__, row).strip()
         if text.startswith("#"):
@@ -151,16 +189,27 @@ def basic_line(error: BaseException) -> str:
     return ""
 
 
+def report_notice(notice: Notice) -> None:
+    """A warning (or a rejected INPUT reply) on stderr, located like a fatal error."""
+    sys.stdout.flush()
+    where = basic_line(reversed(list(traceback.walk_stack(None))))
+    print(f"{SOURCE_NAME}: {notice.severity}: {where}{notice.message}", file=sys.stderr)
+
+
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
     con = Console(strict=False)
     dev = b2t_device.select(device)
+    previous_hook = set_warning_hook(report_notice)
     try:
         program(con, DataPool(DATA, strict=False), dev)
     except BasicFault as fault:
         con.finish()
-        print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)
+        where = basic_line(traceback.walk_tb(fault.__traceback__))
+        print(f"{SOURCE_NAME}: error: {where}{fault.message}", file=sys.stderr)
         return 1
+    finally:
+        set_warning_hook(previous_hook)
     con.finish()
     return 0
 

@@ -49,20 +49,39 @@ template <class T>
 __device__ T b2t_block_sum(T value) {
   return b2t_block_reduce(value, [](T a, T b) { return a + b; });
 }
+template <class T>
+__device__ T b2t_block_max(T value) {
+  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
+}
 
 // elementwise map over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     map_100(int i_count, double* __restrict__ x, int x_len, double* __restrict__ y, int y_len,
-            double n) {
+            double n, int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
   // 100 FOR I = 1 TO N
+  bool valid[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
+  }
   // 110 LET X(I) = I / N
   double x_tile[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
     x_tile[slot] = static_cast<double>(1 + (bid * 512 + elem)) / n;
+  }
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(x_tile[slot]) < INFINITY);
   }
   // 120 LET Y(I) = 1 - I / N
   double y_tile[2];
@@ -73,27 +92,53 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
-    if (at < 1 + i_count && at < x_len)
-      x[at] = x_tile[slot];
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(y_tile[slot]) < INFINITY);
   }
+  int exceptions_max = (-2147483647 - 1);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 1 + bid * 512 + elem;
-    if (at_2 < 1 + i_count && at_2 < y_len)
-      y[at_2] = y_tile[slot];
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
   }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (finished) {
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int at = 1 + bid * 512 + elem;
+      if (at < 1 + i_count && at < x_len)
+        x[at] = x_tile[slot];
+    }
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int at_2 = 1 + bid * 512 + elem;
+      if (at_2 < 1 + i_count && at_2 < y_len)
+        y[at_2] = y_tile[slot];
+    }
+  }
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
 }
 
 // elementwise map over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     map_150(int i_count, double* __restrict__ y, int y_len, double a, const double* __restrict__ x,
-            int x_len) {
+            int x_len, int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
   // 150 FOR I = 1 TO N
+  bool valid[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
+  }
   double x_i[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -116,11 +161,26 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    const int elem = threadIdx.x + 256 * slot;
-    const int at_3 = 1 + bid * 512 + elem;
-    if (at_3 < 1 + i_count && at_3 < y_len)
-      y[at_3] = y_tile[slot];
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(y_tile[slot]) < INFINITY);
   }
+  int exceptions_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+  }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (finished) {
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int at_3 = 1 + bid * 512 + elem;
+      if (at_3 < 1 + i_count && at_3 < y_len)
+        y[at_3] = y_tile[slot];
+    }
+  }
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
 }
 
 // reduction over I; one 512 tile of iterations per block, f64
@@ -254,17 +314,22 @@ class DeviceTemp {
   T operator[](int i) const {
     return values_[static_cast<std::size_t>(i)];
   }
-  // The blocks' results combined in block order, in double (as Python's sum and math.prod).
+  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
+  // launch's flags.
+  bool all() const {
+    return all(0, size());
+  }
+  bool all(int begin, int end) const {
+    for (int i = begin; i < end; ++i)
+      if (values_[static_cast<std::size_t>(i)] == 0)
+        return false;
+    return true;
+  }
+  // The blocks' results combined in block order, in double (as Python's sum).
   double sum() const {
     double total = 0.0;
     for (T v : values_)
       total += v;
-    return total;
-  }
-  double product() const {
-    double total = 1.0;
-    for (T v : values_)
-      total *= v;
     return total;
   }
 
@@ -316,19 +381,37 @@ struct Program {
     // 100 FOR I = 1 TO N
     {
       const int i_count = loop_count(1, n, 1);
-      if (i_count > 0) {
-        line = 110;
-        x.check_run(0, 1, i_count);
-        line = 120;
-        y.check_run(0, 1, i_count);
+      DeviceTemp<int> done(b2t_cdiv(i_count, 512));
+      if (x.covers(0, 1, i_count) && y.covers(0, 1, i_count)) {
+        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::map_100, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0),
+                                              y_device.upload(y), y.extent(0), n, done.data(),
+                                              done.size());
+          B2T_CHECK(cudaGetLastError());
+          x_device.written();
+          y_device.written();
+        }
+        done.download();
       }
-      const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::map_100, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0),
-                                            y_device.upload(y), y.extent(0), n);
-        B2T_CHECK(cudaGetLastError());
-        x_device.written();
-        y_device.written();
+      if (!(done.all())) {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        x_device.download(x);
+        y_device.download(y);
+        for (int block = 0; block < done.size(); ++block) {
+          if (done[block]) {
+            continue;
+          }
+          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+            i = 1 + i_lane;
+            // 110 LET X(I) = I / N
+            line = 110;
+            x(i) = b2t::div(i, n);
+            // 120 LET Y(I) = 1 - I / N
+            line = 120;
+            y(i) = 1.0 - b2t::div(i, n);
+          }
+        }
       }
       i = 1 + i_count;
     }
@@ -336,18 +419,34 @@ struct Program {
     // 150 FOR I = 1 TO N
     {
       const int i_count_2 = loop_count(1, n, 1);
-      if (i_count_2 > 0) {
-        line = 150;
-        y.check_run(0, 1, i_count_2);
-        line = 160;
-        x.check_run(0, 1, i_count_2);
+      DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
+      if (y.covers(0, 1, i_count_2) && x.covers(0, 1, i_count_2)) {
+        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::map_150, grid, 256, 0)(i_count_2, y_device.upload(y), y.extent(0), a,
+                                              x_device.upload(x), x.extent(0), done_2.data(),
+                                              done_2.size());
+          B2T_CHECK(cudaGetLastError());
+          y_device.written();
+        }
+        done_2.download();
       }
-      const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::map_150, grid, 256, 0)(i_count_2, y_device.upload(y), y.extent(0), a,
-                                            x_device.upload(x), x.extent(0));
-        B2T_CHECK(cudaGetLastError());
-        y_device.written();
+      if (!(done_2.all())) {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        x_device.download(x);
+        y_device.download(y);
+        for (int block_2 = 0; block_2 < done_2.size(); ++block_2) {
+          if (done_2[block_2]) {
+            continue;
+          }
+          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
+               ++i_lane_2) {
+            i = 1 + i_lane_2;
+            // 160 LET Y(I) = A * X(I) + Y(I)
+            line = 160;
+            y(i) = b2t::mul(a, x(i)) + y(i);
+          }
+        }
       }
       i = 1 + i_count_2;
     }
@@ -374,19 +473,26 @@ struct Program {
     // 280 FOR I = 1 TO N
     {
       const int i_count_3 = loop_count(1, n, 1);
-      if (i_count_3 > 0) {
-        line = 290;
-        y.check_run(0, 1, i_count_3);
-      }
       DeviceTemp<double> s_partial(b2t_cdiv(i_count_3, 512));
-      const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::reduce_280, grid, 256, 0)(i_count_3, y_device.upload(y), y.extent(0),
-                                               s_partial.data(), s_partial.size());
-        B2T_CHECK(cudaGetLastError());
+      if (y.covers(0, 1, i_count_3)) {
+        const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::reduce_280, grid, 256, 0)(i_count_3, y_device.upload(y), y.extent(0),
+                                                 s_partial.data(), s_partial.size());
+          B2T_CHECK(cudaGetLastError());
+        }
+        s_partial.download();
+        s = s + s_partial.sum();
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        y_device.download(y);
+        for (int i_lane_3 = 0; i_lane_3 < i_count_3; ++i_lane_3) {
+          i = 1 + i_lane_3;
+          // 290 LET S = S + Y(I)
+          line = 290;
+          s = s + y(i);
+        }
       }
-      s_partial.download();
-      s = s + s_partial.sum();
       i = 1 + i_count_3;
     }
     // 310 PRINT "CHECKSUM (SUM OF Y) ="; S
@@ -400,6 +506,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

@@ -10,37 +10,58 @@ when standard output cannot be written.
 
 import linecache
 import sys
+import traceback
 
 import cuda.tile as ct
 import numpy as np
 
 from transpiler import device as b2t_device
-from transpiler.runtime import BasicFault, Console, loop_count, run_command
+from transpiler.runtime import (
+    BasicFault,
+    Console,
+    Notice,
+    div,
+    loop_count,
+    mul,
+    run_command,
+    set_warning_hook,
+)
 from transpiler.runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/saxpy.bas"
 
 
 @ct.kernel
-def map_100(i_count, x, y, n_box):
+def map_100(i_count, x, y, n_box, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     n = ct.load(n_box, index=(0,), shape=())
     # 100 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
+    valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     # 110 LET X(I) = I / N
     x_tile = ct.astype(i, ct.float64) / n
+    exceptions = exceptions | valid & ~(ct.abs(x_tile) < float("inf"))
     # 120 LET Y(I) = 1 - I / N
     y_tile = 1.0 - ct.astype(i, ct.float64) / n
-    ct.store(x.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=x_tile)
-    ct.store(y.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=y_tile)
+    exceptions = exceptions | valid & ~(ct.abs(y_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(x.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=x_tile)
+        ct.store(y.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=y_tile)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 @ct.kernel
-def map_150(i_count, y, a_box, x):
+def map_150(i_count, y, a_box, x, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     a = ct.load(a_box, index=(0,), shape=())
     # 150 FOR I = 1 TO N
+    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     x_i = ct.load(
         x.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
@@ -55,7 +76,12 @@ def map_150(i_count, y, a_box, x):
     )
     # 160 LET Y(I) = A * X(I) + Y(I)
     y_tile = a * x_i + y_tile
-    ct.store(y.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=y_tile)
+    exceptions = exceptions | valid & ~(ct.abs(y_tile) < float("inf"))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    if finished:
+        ct.store(y.slice(0, 1, 1 + i_count), index=(ct.bid(0),), tile=y_tile)
+
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
 
 
 @ct.kernel
@@ -94,30 +120,51 @@ def program(con: Console, dev) -> None:
     # 90 REM FILL THE INPUT VECTORS
     # 100 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    if i_count > 0:
-        # 110 LET X(I) = I / N
-        x.check_run(0, 1, i_count)
-        # 120 LET Y(I) = 1 - I / N
-        y.check_run(0, 1, i_count)
-    dev.launch(
-        map_100,
-        (-(-i_count // 512),),
-        (i_count, x.data, y.data, np.array([n], dtype=np.float64)),
-        writes=(x.data, y.data),
-    )
+    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    if x.covers(0, 1, i_count) and y.covers(0, 1, i_count):
+        dev.launch(
+            map_100,
+            (-(-i_count // 512),),
+            (i_count, x.data, y.data, np.array([n], dtype=np.float64), done),
+            writes=(x.data, y.data, done),
+        )
+        dev.to_host(done)
+    if not (done.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(x.data)
+        dev.to_host(y.data)
+        for block, finished in enumerate(done.tolist()):
+            if finished:
+                continue
+            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+                i = float(1 + i_lane)
+                # 110 LET X(I) = I / N
+                x[i] = div(i, n)
+                # 120 LET Y(I) = 1 - I / N
+                y[i] = 1.0 - div(i, n)
     # 140 REM THE SAXPY LOOP
     # 150 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    if i_count_2 > 0:
-        y.check_run(0, 1, i_count_2)
-        # 160 LET Y(I) = A * X(I) + Y(I)
-        x.check_run(0, 1, i_count_2)
-    dev.launch(
-        map_150,
-        (-(-i_count_2 // 512),),
-        (i_count_2, y.data, np.array([a], dtype=np.float64), x.data),
-        writes=(y.data,),
-    )
+    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
+    if y.covers(0, 1, i_count_2) and x.covers(0, 1, i_count_2):
+        dev.launch(
+            map_150,
+            (-(-i_count_2 // 512),),
+            (i_count_2, y.data, np.array([a], dtype=np.float64), x.data, done_2),
+            writes=(y.data, done_2),
+        )
+        dev.to_host(done_2)
+    if not (done_2.all()):
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(x.data)
+        dev.to_host(y.data)
+        for block_2, finished_2 in enumerate(done_2.tolist()):
+            if finished_2:
+                continue
+            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
+                i = float(1 + i_lane_2)
+                # 160 LET Y(I) = A * X(I) + Y(I)
+                y[i] = mul(a, x[i]) + y[i]
     # 180 PRINT "SAXPY  Y = A*X + Y"
     con.print("SAXPY  Y = A*X + Y")
     # 190 PRINT "N ="; N
@@ -140,29 +187,34 @@ def program(con: Console, dev) -> None:
     s = 0.0
     # 280 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
-    if i_count_3 > 0:
-        # 290 LET S = S + Y(I)
-        y.check_run(0, 1, i_count_3)
     s_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
-    dev.launch(
-        reduce_280, (-(-i_count_3 // 512),), (i_count_3, y.data, s_partial), writes=(s_partial,)
-    )
-    dev.to_host(s_partial)
-    s = s + sum(s_partial.tolist())
+    if y.covers(0, 1, i_count_3):
+        dev.launch(
+            reduce_280, (-(-i_count_3 // 512),), (i_count_3, y.data, s_partial), writes=(s_partial,)
+        )
+        dev.to_host(s_partial)
+        s = s + sum(s_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(y.data)
+        for i_lane_3 in range(i_count_3):
+            i = float(1 + i_lane_3)
+            # 290 LET S = S + Y(I)
+            s = s + y[i]
     # 310 PRINT "CHECKSUM (SUM OF Y) ="; S
     con.print("CHECKSUM (SUM OF Y) =", s)
     # 320 END
 
 
-def basic_line(error: BaseException) -> str:
-    """ "line N: " for the BASIC line that raised `error`: the `# N ...` comment above the
-    line of this file that ran last (a DEF FN function's caller, as the interpreter)."""
-    tb, row = error.__traceback__, 0
-    while tb is not None:
-        code = tb.tb_frame.f_code
+def basic_line(frames) -> str:
+    """ "line N: " for the BASIC line running in `frames` ((frame, row) pairs, outermost
+    first): the `# N ...` comment above the row of this file that ran last (a DEF FN
+    function's caller, as the interpreter)."""
+    row = 0
+    for frame, line in frames:
+        code = frame.f_code
         if code.co_filename == __file__ and not code.co_name.startswith("fn_"):
-            row = tb.tb_lineno
-        tb = tb.tb_next
+            row = line
     while row > 0:
         text = linecache.getline(__file__, row).strip()
         if text.startswith("#"):
@@ -172,16 +224,27 @@ def basic_line(error: BaseException) -> str:
     return ""
 
 
+def report_notice(notice: Notice) -> None:
+    """A warning (or a rejected INPUT reply) on stderr, located like a fatal error."""
+    sys.stdout.flush()
+    where = basic_line(reversed(list(traceback.walk_stack(None))))
+    print(f"{SOURCE_NAME}: {notice.severity}: {where}{notice.message}", file=sys.stderr)
+
+
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
     con = Console(strict=False)
     dev = b2t_device.select(device)
+    previous_hook = set_warning_hook(report_notice)
     try:
         program(con, dev)
     except BasicFault as fault:
         con.finish()
-        print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)
+        where = basic_line(traceback.walk_tb(fault.__traceback__))
+        print(f"{SOURCE_NAME}: error: {where}{fault.message}", file=sys.stderr)
         return 1
+    finally:
+        set_warning_hook(previous_hook)
     con.finish()
     return 0
 

@@ -49,11 +49,16 @@ template <class T>
 __device__ T b2t_block_sum(T value) {
   return b2t_block_reduce(value, [](T a, T b) { return a + b; });
 }
+template <class T>
+__device__ T b2t_block_max(T value) {
+  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
+}
 
 // reduction over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    reduce_120(int i_count, double a, double h, double* __restrict__ s_partial, int s_partial_len) {
+    reduce_120(int i_count, double a, double h, int* __restrict__ done, int done_len,
+               double* __restrict__ s_partial, int s_partial_len) {
   const int bid = blockIdx.x;
   // 120 FOR I = 1 TO N - 1
   bool valid[2];
@@ -61,6 +66,11 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
     valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
   }
   double s_acc[2];
 #pragma unroll
@@ -75,19 +85,50 @@ extern "C" __global__ void __launch_bounds__(256)
     w[slot] = 2.0 + 2.0 * (static_cast<double>(1 + (bid * 512 + elem)) -
                            2.0 * floor(static_cast<double>(1 + (bid * 512 + elem)) / 2.0));
   }
-  double fn_f_x_1[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(w[slot]) < INFINITY);
+  }
+  double value_2[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    fn_f_x_1[slot] = a + static_cast<double>(1 + (bid * 512 + elem)) * h;
+    value_2[slot] = 1.0 + (a + static_cast<double>(1 + (bid * 512 + elem)) * h) *
+                              (a + static_cast<double>(1 + (bid * 512 + elem)) * h);
+  }
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(value_2[slot]) < INFINITY);
+  }
+  double s_term_3[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    s_term_3[slot] =
+        (2.0 + 2.0 * (static_cast<double>(1 + (bid * 512 + elem)) -
+                      2.0 * floor(static_cast<double>(1 + (bid * 512 + elem)) / 2.0))) *
+        (4.0 / (1.0 + (a + static_cast<double>(1 + (bid * 512 + elem)) * h) *
+                          (a + static_cast<double>(1 + (bid * 512 + elem)) * h)));
+  }
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(s_term_3[slot]) < INFINITY);
   }
   // 140 LET S = S + W * FNF(A + I * H)
 
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    s_acc[slot] = s_acc[slot] +
-                  (valid[slot] ? w[slot] * (4.0 / (1.0 + fn_f_x_1[slot] * fn_f_x_1[slot])) : 0.0);
+    s_acc[slot] = s_acc[slot] + (valid[slot] ? s_term_3[slot] : 0.0);
   }
+  int exceptions_max = (-2147483647 - 1);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+  }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
   double s_acc_sum = 0.0;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -188,17 +229,22 @@ class DeviceTemp {
   T operator[](int i) const {
     return values_[static_cast<std::size_t>(i)];
   }
-  // The blocks' results combined in block order, in double (as Python's sum and math.prod).
+  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
+  // launch's flags.
+  bool all() const {
+    return all(0, size());
+  }
+  bool all(int begin, int end) const {
+    for (int i = begin; i < end; ++i)
+      if (values_[static_cast<std::size_t>(i)] == 0)
+        return false;
+    return true;
+  }
+  // The blocks' results combined in block order, in double (as Python's sum).
   double sum() const {
     double total = 0.0;
     for (T v : values_)
       total += v;
-    return total;
-  }
-  double product() const {
-    double total = 1.0;
-    for (T v : values_)
-      total *= v;
     return total;
   }
 
@@ -247,25 +293,53 @@ struct Program {
     // 90 LET B = 1
     b = 1.0;
     // 100 LET H = (B - A) / N
+    line = 100;
     h = b2t::div(b - a, n);
     // 110 LET S = FNF(A) + FNF(B)
+    line = 110;
     s = fn_f(a) + fn_f(b);
     // 120 FOR I = 1 TO N - 1
     {
       const int i_count = loop_count(1, n - 1.0, 1);
+      DeviceTemp<int> done(b2t_cdiv(i_count, 512));
       DeviceTemp<double> s_partial(b2t_cdiv(i_count, 512));
-      const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::reduce_120, grid, 256, 0)(i_count, a, h, s_partial.data(), s_partial.size());
-        B2T_CHECK(cudaGetLastError());
+      {
+        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::reduce_120, grid, 256, 0)(i_count, a, h, done.data(), done.size(),
+                                                 s_partial.data(), s_partial.size());
+          B2T_CHECK(cudaGetLastError());
+        }
+        done.download();
+        s_partial.download();
       }
-      s_partial.download();
-      s = s + s_partial.sum();
+      if (done.all()) {
+        s = s + s_partial.sum();
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        for (int block = 0; block < done.size(); ++block) {
+          if (done[block]) {
+            s = s + s_partial[block];
+            continue;
+          }
+          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+            i = 1 + i_lane;
+            // 130 LET W = 2 + 2 * (I - 2 * INT(I / 2))
+            line = 130;
+            w = 2.0 + b2t::mul(2.0, i - b2t::mul(2.0, b2t::INT(b2t::div(i, 2.0))));
+            // 140 LET S = S + W * FNF(A + I * H)
+            line = 140;
+            s = s + b2t::mul(w, fn_f(a + b2t::mul(i, h)));
+          }
+        }
+      }
       i = 1 + i_count;
     }
     // 160 LET Q = S * H / 3
+    line = 160;
     q = b2t::div(b2t::mul(s, h), 3.0);
     // 170 LET P = 4 * ATN(1)
+    line = 170;
     p = b2t::mul(4.0, b2t::ATN(1.0));
     // 180 PRINT "SIMPSON'S RULE, INTEGRAL OF 4/(1+X^2) FROM 0 TO 1"
     con.print("SIMPSON'S RULE, INTEGRAL OF 4/(1+X^2) FROM 0 TO 1").newline();
@@ -274,6 +348,7 @@ struct Program {
     // 200 PRINT "INTEGRAL ="; Q
     con.print("INTEGRAL =").print(q).newline();
     // 210 PRINT "ROUNDED TO 6 DECIMALS ="; INT(Q * 1E6 + .5) / 1E6
+    line = 210;
     con.print("ROUNDED TO 6 DECIMALS =")
         .print(b2t::div(b2t::INT(b2t::mul(q, 1000000.0) + 0.5), 1000000.0))
         .newline();
@@ -297,6 +372,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

@@ -10,18 +10,30 @@ when standard output cannot be written.
 
 import linecache
 import sys
+import traceback
 
 import cuda.tile as ct
 import numpy as np
 
 from transpiler import device as b2t_device
-from transpiler.runtime import ATN, INT, BasicFault, Console, div, loop_count, mul, run_command
+from transpiler.runtime import (
+    ATN,
+    INT,
+    BasicFault,
+    Console,
+    Notice,
+    div,
+    loop_count,
+    mul,
+    run_command,
+    set_warning_hook,
+)
 
 SOURCE_NAME = "examples/simpson.bas"
 
 
 @ct.kernel
-def reduce_120(i_count, a_box, h_box, s_partial):
+def reduce_120(i_count, a_box, h_box, done, s_partial):
     """reduction over I; one 512 tile of iterations per block, f64"""
     a = ct.load(a_box, index=(0,), shape=())
     h = ct.load(h_box, index=(0,), shape=())
@@ -29,12 +41,20 @@ def reduce_120(i_count, a_box, h_box, s_partial):
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     s_acc = ct.zeros((512,), dtype=ct.float64)
     # 130 LET W = 2 + 2 * (I - 2 * INT(I / 2))
     w = 2.0 + 2.0 * (ct.astype(i, ct.float64) - 2.0 * ct.floor(ct.astype(i, ct.float64) / 2.0))
+    exceptions = exceptions | valid & ~(ct.abs(w) < float("inf"))
     fn_f_x_1 = a + ct.astype(i, ct.float64) * h
+    value_2 = 1.0 + fn_f_x_1 * fn_f_x_1
+    exceptions = exceptions | valid & ~(ct.abs(value_2) < float("inf"))
+    s_term_3 = w * (4.0 / value_2)
+    exceptions = exceptions | valid & ~(ct.abs(s_term_3) < float("inf"))
     # 140 LET S = S + W * FNF(A + I * H)
-    s_acc = s_acc + ct.where(valid, w * (4.0 / (1.0 + fn_f_x_1 * fn_f_x_1)), 0.0)
+    s_acc = s_acc + ct.where(valid, s_term_3, 0.0)
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(s_partial, index=(ct.bid(0),), tile=ct.sum(s_acc))
 
 
@@ -63,15 +83,36 @@ def program(con: Console, dev) -> None:
     s = fn_f(a) + fn_f(b)
     # 120 FOR I = 1 TO N - 1
     i_count = loop_count(1, n - 1.0, 1)
+    done = np.zeros(-(-i_count // 512), dtype=np.int32)
     s_partial = np.zeros(-(-i_count // 512), dtype=np.float64)
     dev.launch(
         reduce_120,
         (-(-i_count // 512),),
-        (i_count, np.array([a], dtype=np.float64), np.array([h], dtype=np.float64), s_partial),
-        writes=(s_partial,),
+        (
+            i_count,
+            np.array([a], dtype=np.float64),
+            np.array([h], dtype=np.float64),
+            done,
+            s_partial,
+        ),
+        writes=(done, s_partial),
     )
+    dev.to_host(done)
     dev.to_host(s_partial)
-    s = s + sum(s_partial.tolist())
+    if done.all():
+        s = s + sum(s_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        for block, finished in enumerate(done.tolist()):
+            if finished:
+                s = s + s_partial.item(block)
+                continue
+            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+                i = float(1 + i_lane)
+                # 130 LET W = 2 + 2 * (I - 2 * INT(I / 2))
+                w = 2.0 + mul(2.0, i - mul(2.0, INT(div(i, 2.0))))
+                # 140 LET S = S + W * FNF(A + I * H)
+                s = s + mul(w, fn_f(a + mul(i, h)))
     # 160 LET Q = S * H / 3
     q = div(mul(s, h), 3.0)
     # 170 LET P = 4 * ATN(1)
@@ -97,15 +138,15 @@ def program(con: Console, dev) -> None:
     # 280 END
 
 
-def basic_line(error: BaseException) -> str:
-    """ "line N: " for the BASIC line that raised `error`: the `# N ...` comment above the
-    line of this file that ran last (a DEF FN function's caller, as the interpreter)."""
-    tb, row = error.__traceback__, 0
-    while tb is not None:
-        code = tb.tb_frame.f_code
+def basic_line(frames) -> str:
+    """ "line N: " for the BASIC line running in `frames` ((frame, row) pairs, outermost
+    first): the `# N ...` comment above the row of this file that ran last (a DEF FN
+    function's caller, as the interpreter)."""
+    row = 0
+    for frame, line in frames:
+        code = frame.f_code
         if code.co_filename == __file__ and not code.co_name.startswith("fn_"):
-            row = tb.tb_lineno
-        tb = tb.tb_next
+            row = line
     while row > 0:
         text = linecache.getline(__file__, row).strip()
         if text.startswith("#"):
@@ -115,16 +156,27 @@ def basic_line(error: BaseException) -> str:
     return ""
 
 
+def report_notice(notice: Notice) -> None:
+    """A warning (or a rejected INPUT reply) on stderr, located like a fatal error."""
+    sys.stdout.flush()
+    where = basic_line(reversed(list(traceback.walk_stack(None))))
+    print(f"{SOURCE_NAME}: {notice.severity}: {where}{notice.message}", file=sys.stderr)
+
+
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
     con = Console(strict=False)
     dev = b2t_device.select(device)
+    previous_hook = set_warning_hook(report_notice)
     try:
         program(con, dev)
     except BasicFault as fault:
         con.finish()
-        print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)
+        where = basic_line(traceback.walk_tb(fault.__traceback__))
+        print(f"{SOURCE_NAME}: error: {where}{fault.message}", file=sys.stderr)
         return 1
+    finally:
+        set_warning_hook(previous_hook)
     con.finish()
     return 0
 

@@ -103,7 +103,8 @@ extern "C" __global__ void __launch_bounds__(256)
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     reduce_200(int i_count, const double* __restrict__ x, int x_len, double mean,
-               double* __restrict__ sumsq_partial, int sumsq_partial_len) {
+               int* __restrict__ done, int done_len, double* __restrict__ sumsq_partial,
+               int sumsq_partial_len) {
   const int bid = blockIdx.x;
   // 200 FOR I = 1 TO N
   bool valid[2];
@@ -111,6 +112,11 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
     valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
   }
   double x_i[2];
 #pragma unroll
@@ -124,16 +130,30 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     sumsq_acc[slot] = 0.0;
   }
+  double sumsq_term_1[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    sumsq_term_1[slot] = (x_i[slot] - mean) * (x_i[slot] - mean);
+  }
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(sumsq_term_1[slot]) < INFINITY);
+  }
   // 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
-  double base_1[2];
+
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    base_1[slot] = x_i[slot] - mean;
+    sumsq_acc[slot] = sumsq_acc[slot] + (valid[slot] ? sumsq_term_1[slot] : 0.0);
   }
+  int exceptions_max = (-2147483647 - 1);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    sumsq_acc[slot] = sumsq_acc[slot] + (valid[slot] ? base_1[slot] * base_1[slot] : 0.0);
+    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
   }
+  exceptions_max = b2t_block_max(exceptions_max);
+  const bool finished = exceptions_max == 0;
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
   double sumsq_acc_sum = 0.0;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -374,17 +394,22 @@ class DeviceTemp {
   T operator[](int i) const {
     return values_[static_cast<std::size_t>(i)];
   }
-  // The blocks' results combined in block order, in double (as Python's sum and math.prod).
+  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
+  // launch's flags.
+  bool all() const {
+    return all(0, size());
+  }
+  bool all(int begin, int end) const {
+    for (int i = begin; i < end; ++i)
+      if (values_[static_cast<std::size_t>(i)] == 0)
+        return false;
+    return true;
+  }
+  // The blocks' results combined in block order, in double (as Python's sum).
   double sum() const {
     double total = 0.0;
     for (T v : values_)
       total += v;
-    return total;
-  }
-  double product() const {
-    double total = 1.0;
-    for (T v : values_)
-      total *= v;
     return total;
   }
 
@@ -435,6 +460,7 @@ struct Program {
     // 90 FOR I = 1 TO N
     const double i_limit = n;
     for (i = 1.0; !(i > i_limit); i += 1.0) {
+      b2t::forward_progress();
       // 100 READ X(I)
       line = 100;
       x(i) = data.read_number();
@@ -446,22 +472,30 @@ struct Program {
     // 140 FOR I = 1 TO N
     {
       const int i_count = loop_count(1, n, 1);
-      if (i_count > 0) {
-        line = 150;
-        x.check_run(0, 1, i_count);
-      }
       DeviceTemp<double> sumx_partial(b2t_cdiv(i_count, 512));
-      const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::reduce_140, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0),
-                                               sumx_partial.data(), sumx_partial.size());
-        B2T_CHECK(cudaGetLastError());
+      if (x.covers(0, 1, i_count)) {
+        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::reduce_140, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0),
+                                                 sumx_partial.data(), sumx_partial.size());
+          B2T_CHECK(cudaGetLastError());
+        }
+        sumx_partial.download();
+        sumx = sumx + sumx_partial.sum();
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        x_device.download(x);
+        for (int i_lane = 0; i_lane < i_count; ++i_lane) {
+          i = 1 + i_lane;
+          // 150 SUMX = SUMX + X(I)
+          line = 150;
+          sumx = sumx + x(i);
+        }
       }
-      sumx_partial.download();
-      sumx = sumx + sumx_partial.sum();
       i = 1 + i_count;
     }
     // 170 MEAN = SUMX / N
+    line = 170;
     mean = b2t::div(sumx, n);
     // 180 REM SECOND PASS: SQUARED DEVIATIONS FROM THE MEAN
     // 190 SUMSQ = 0
@@ -469,22 +503,42 @@ struct Program {
     // 200 FOR I = 1 TO N
     {
       const int i_count_2 = loop_count(1, n, 1);
-      if (i_count_2 > 0) {
-        line = 210;
-        x.check_run(0, 1, i_count_2);
-      }
+      DeviceTemp<int> done(b2t_cdiv(i_count_2, 512));
       DeviceTemp<double> sumsq_partial(b2t_cdiv(i_count_2, 512));
-      const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::reduce_200, grid, 256, 0)(i_count_2, x_device.upload(x), x.extent(0), mean,
-                                               sumsq_partial.data(), sumsq_partial.size());
-        B2T_CHECK(cudaGetLastError());
+      if (x.covers(0, 1, i_count_2)) {
+        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::reduce_200, grid, 256, 0)(i_count_2, x_device.upload(x), x.extent(0), mean,
+                                                 done.data(), done.size(), sumsq_partial.data(),
+                                                 sumsq_partial.size());
+          B2T_CHECK(cudaGetLastError());
+        }
+        done.download();
+        sumsq_partial.download();
       }
-      sumsq_partial.download();
-      sumsq = sumsq + sumsq_partial.sum();
+      if (done.all()) {
+        sumsq = sumsq + sumsq_partial.sum();
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        x_device.download(x);
+        for (int block = 0; block < done.size(); ++block) {
+          if (done[block]) {
+            sumsq = sumsq + sumsq_partial[block];
+            continue;
+          }
+          for (int i_lane_2 = block * 512; i_lane_2 < std::min(block * 512 + 512, i_count_2);
+               ++i_lane_2) {
+            i = 1 + i_lane_2;
+            // 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
+            line = 210;
+            sumsq = sumsq + b2t::power(x(i) - mean, 2.0);
+          }
+        }
+      }
       i = 1 + i_count_2;
     }
     // 230 VARIANCE = SUMSQ / (N - 1)
+    line = 230;
     variance = b2t::div(sumsq, n - 1.0);
     // 240 STDDEV = SQR(VARIANCE)
     line = 240;
@@ -498,29 +552,45 @@ struct Program {
     // 280 FOR I = 2 TO N
     {
       const int i_count_3 = loop_count(2, n, 1);
-      if (i_count_3 > 0) {
-        line = 290;
-        x.check_run(0, 2, i_count_3);
-      }
       DeviceTemp<double> smallest_partial(b2t_cdiv(i_count_3, 512));
       DeviceTemp<double> largest_partial(b2t_cdiv(i_count_3, 512));
-      const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::reduce_280, grid, 256, 0)(i_count_3, x_device.upload(x), x.extent(0),
-                                               smallest_partial.data(), smallest_partial.size(),
-                                               largest_partial.data(), largest_partial.size());
-        B2T_CHECK(cudaGetLastError());
-      }
-      smallest_partial.download();
-      largest_partial.download();
-      for (int block = 0; block < smallest_partial.size(); ++block) {
-        if (smallest_partial[block] < smallest) {
-          smallest = smallest_partial[block];
+      if (x.covers(0, 2, i_count_3)) {
+        const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::reduce_280, grid, 256, 0)(i_count_3, x_device.upload(x), x.extent(0),
+                                                 smallest_partial.data(), smallest_partial.size(),
+                                                 largest_partial.data(), largest_partial.size());
+          B2T_CHECK(cudaGetLastError());
         }
-      }
-      for (int block_2 = 0; block_2 < largest_partial.size(); ++block_2) {
-        if (largest_partial[block_2] > largest) {
-          largest = largest_partial[block_2];
+        smallest_partial.download();
+        largest_partial.download();
+        for (int block_2 = 0; block_2 < smallest_partial.size(); ++block_2) {
+          if (smallest_partial[block_2] < smallest) {
+            smallest = smallest_partial[block_2];
+          }
+        }
+        for (int block_3 = 0; block_3 < largest_partial.size(); ++block_3) {
+          if (largest_partial[block_3] > largest) {
+            largest = largest_partial[block_3];
+          }
+        }
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        x_device.download(x);
+        for (int i_lane_3 = 0; i_lane_3 < i_count_3; ++i_lane_3) {
+          i = 2 + i_lane_3;
+          // 290 IF X(I) < SMALLEST THEN SMALLEST = X(I)
+          line = 290;
+          if (x(i) < smallest) {
+            line = 290;
+            smallest = x(i);
+          }
+          // 300 IF X(I) > LARGEST THEN LARGEST = X(I)
+          line = 300;
+          if (x(i) > largest) {
+            line = 300;
+            largest = x(i);
+          }
         }
       }
       i = 2 + i_count_3;
@@ -533,23 +603,36 @@ struct Program {
     // 350 FOR I = 1 TO N
     {
       const int i_count_4 = loop_count(1, n, 1);
-      if (i_count_4 > 0) {
-        line = 360;
-        x.check_run(0, 1, i_count_4);
-      }
       DeviceTemp<double> above_partial(b2t_cdiv(i_count_4, 512));
       DeviceTemp<double> below_partial(b2t_cdiv(i_count_4, 512));
-      const dim3 grid(b2t_cdiv(i_count_4, 512), 1, 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-        B2T_LAUNCH(::reduce_350, grid, 256, 0)(i_count_4, x_device.upload(x), x.extent(0), mean,
-                                               above_partial.data(), above_partial.size(),
-                                               below_partial.data(), below_partial.size());
-        B2T_CHECK(cudaGetLastError());
+      if (x.covers(0, 1, i_count_4)) {
+        const dim3 grid(b2t_cdiv(i_count_4, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::reduce_350, grid, 256, 0)(i_count_4, x_device.upload(x), x.extent(0), mean,
+                                                 above_partial.data(), above_partial.size(),
+                                                 below_partial.data(), below_partial.size());
+          B2T_CHECK(cudaGetLastError());
+        }
+        above_partial.download();
+        below_partial.download();
+        above = above + above_partial.sum();
+        below = below + below_partial.sum();
+      } else {
+        // Blocks the kernel did not finish run here: BASIC reports their exceptions
+        x_device.download(x);
+        for (int i_lane_4 = 0; i_lane_4 < i_count_4; ++i_lane_4) {
+          i = 1 + i_lane_4;
+          // 360 IF X(I) > MEAN THEN
+          line = 360;
+          if (x(i) > mean) {
+            // 370 ABOVE = ABOVE + 1
+            above = above + 1.0;
+          } else {
+            // 390 BELOW = BELOW + 1
+            below = below + 1.0;
+          }
+        }
       }
-      above_partial.download();
-      below_partial.download();
-      above = above + above_partial.sum();
-      below = below + below_partial.sum();
       i = 1 + i_count_4;
     }
     // 420 PRINT "NUMBER OF VALUES ="; N
@@ -579,6 +662,7 @@ struct Program {
 int main() {
   b2t::Console con{stdout, stdin, false};
   Program program(con);
+  b2t::locate_notices(SOURCE_NAME, &program.line);
   try {
     program.run();
   } catch (const b2t::Fault& fault) {

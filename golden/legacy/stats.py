@@ -10,12 +10,24 @@ when standard output cannot be written.
 
 import linecache
 import sys
+import traceback
 
 import cuda.tile as ct
 import numpy as np
 
 from transpiler import device as b2t_device
-from transpiler.runtime import SQR, BasicFault, Console, DataPool, div, loop_count, run_command
+from transpiler.runtime import (
+    SQR,
+    BasicFault,
+    Console,
+    DataPool,
+    Notice,
+    div,
+    loop_count,
+    power,
+    run_command,
+    set_warning_hook,
+)
 from transpiler.runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/stats.bas"
@@ -56,12 +68,13 @@ def reduce_140(i_count, x, sumx_partial):
 
 
 @ct.kernel
-def reduce_200(i_count, x, mean_box, sumsq_partial):
+def reduce_200(i_count, x, mean_box, done, sumsq_partial):
     """reduction over I; one 512 tile of iterations per block, f64"""
     mean = ct.load(mean_box, index=(0,), shape=())
     # 200 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     x_i = ct.load(
         x.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
@@ -69,9 +82,12 @@ def reduce_200(i_count, x, mean_box, sumsq_partial):
         padding_mode=ct.PaddingMode.ZERO,
     )
     sumsq_acc = ct.zeros((512,), dtype=ct.float64)
+    sumsq_term_1 = (x_i - mean) * (x_i - mean)
+    exceptions = exceptions | valid & ~(ct.abs(sumsq_term_1) < float("inf"))
     # 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
-    base_1 = x_i - mean
-    sumsq_acc = sumsq_acc + ct.where(valid, base_1 * base_1, 0.0)
+    sumsq_acc = sumsq_acc + ct.where(valid, sumsq_term_1, 0.0)
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(sumsq_partial, index=(ct.bid(0),), tile=ct.sum(sumsq_acc))
 
 
@@ -149,15 +165,23 @@ def program(con: Console, data: DataPool, dev) -> None:
     sumx = 0.0
     # 140 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    if i_count > 0:
-        # 150 SUMX = SUMX + X(I)
-        x.check_run(0, 1, i_count)
     sumx_partial = np.zeros(-(-i_count // 512), dtype=np.float64)
-    dev.launch(
-        reduce_140, (-(-i_count // 512),), (i_count, x.data, sumx_partial), writes=(sumx_partial,)
-    )
-    dev.to_host(sumx_partial)
-    sumx = sumx + sum(sumx_partial.tolist())
+    if x.covers(0, 1, i_count):
+        dev.launch(
+            reduce_140,
+            (-(-i_count // 512),),
+            (i_count, x.data, sumx_partial),
+            writes=(sumx_partial,),
+        )
+        dev.to_host(sumx_partial)
+        sumx = sumx + sum(sumx_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(x.data)
+        for i_lane in range(i_count):
+            i = float(1 + i_lane)
+            # 150 SUMX = SUMX + X(I)
+            sumx = sumx + x[i]
     i = float(1 + i_count)
     # 170 MEAN = SUMX / N
     mean = div(sumx, n)
@@ -166,18 +190,30 @@ def program(con: Console, data: DataPool, dev) -> None:
     sumsq = 0.0
     # 200 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    if i_count_2 > 0:
-        # 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
-        x.check_run(0, 1, i_count_2)
+    done = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
     sumsq_partial = np.zeros(-(-i_count_2 // 512), dtype=np.float64)
-    dev.launch(
-        reduce_200,
-        (-(-i_count_2 // 512),),
-        (i_count_2, x.data, np.array([mean], dtype=np.float64), sumsq_partial),
-        writes=(sumsq_partial,),
-    )
-    dev.to_host(sumsq_partial)
-    sumsq = sumsq + sum(sumsq_partial.tolist())
+    if x.covers(0, 1, i_count_2):
+        dev.launch(
+            reduce_200,
+            (-(-i_count_2 // 512),),
+            (i_count_2, x.data, np.array([mean], dtype=np.float64), done, sumsq_partial),
+            writes=(done, sumsq_partial),
+        )
+        dev.to_host(done)
+        dev.to_host(sumsq_partial)
+    if done.all():
+        sumsq = sumsq + sum(sumsq_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(x.data)
+        for block, finished in enumerate(done.tolist()):
+            if finished:
+                sumsq = sumsq + sumsq_partial.item(block)
+                continue
+            for i_lane_2 in range(block * 512, min(block * 512 + 512, i_count_2)):
+                i = float(1 + i_lane_2)
+                # 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
+                sumsq = sumsq + power(x[i] - mean, 2.0)
     i = float(1 + i_count_2)
     # 230 VARIANCE = SUMSQ / (N - 1)
     variance = div(sumsq, n - 1.0)
@@ -191,21 +227,28 @@ def program(con: Console, data: DataPool, dev) -> None:
     largest = x[1]
     # 280 FOR I = 2 TO N
     i_count_3 = loop_count(2, n, 1)
-    if i_count_3 > 0:
-        # 290 IF X(I) < SMALLEST THEN SMALLEST = X(I)
-        x.check_run(0, 2, i_count_3)
     smallest_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
     largest_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
-    dev.launch(
-        reduce_280,
-        (-(-i_count_3 // 512),),
-        (i_count_3, x.data, smallest_partial, largest_partial),
-        writes=(smallest_partial, largest_partial),
-    )
-    dev.to_host(smallest_partial)
-    dev.to_host(largest_partial)
-    smallest = min([smallest, *smallest_partial.tolist()])
-    largest = max([largest, *largest_partial.tolist()])
+    if x.covers(0, 2, i_count_3):
+        dev.launch(
+            reduce_280,
+            (-(-i_count_3 // 512),),
+            (i_count_3, x.data, smallest_partial, largest_partial),
+            writes=(smallest_partial, largest_partial),
+        )
+        dev.to_host(smallest_partial)
+        dev.to_host(largest_partial)
+        smallest = min([smallest, *smallest_partial.tolist()])
+        largest = max([largest, *largest_partial.tolist()])
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(x.data)
+        for i_lane_3 in range(i_count_3):
+            i = float(2 + i_lane_3)
+            # 290 IF X(I) < SMALLEST THEN SMALLEST = X(I)
+            smallest = min(smallest, x[i])
+            # 300 IF X(I) > LARGEST THEN LARGEST = X(I)
+            largest = max(largest, x[i])
     i = float(2 + i_count_3)
     # 320 REM COUNT THE VALUES ON EACH SIDE OF THE MEAN
     # 330 ABOVE = 0
@@ -214,21 +257,31 @@ def program(con: Console, data: DataPool, dev) -> None:
     below = 0.0
     # 350 FOR I = 1 TO N
     i_count_4 = loop_count(1, n, 1)
-    if i_count_4 > 0:
-        # 360 IF X(I) > MEAN THEN
-        x.check_run(0, 1, i_count_4)
     above_partial = np.zeros(-(-i_count_4 // 512), dtype=np.float64)
     below_partial = np.zeros(-(-i_count_4 // 512), dtype=np.float64)
-    dev.launch(
-        reduce_350,
-        (-(-i_count_4 // 512),),
-        (i_count_4, x.data, np.array([mean], dtype=np.float64), above_partial, below_partial),
-        writes=(above_partial, below_partial),
-    )
-    dev.to_host(above_partial)
-    dev.to_host(below_partial)
-    above = above + sum(above_partial.tolist())
-    below = below + sum(below_partial.tolist())
+    if x.covers(0, 1, i_count_4):
+        dev.launch(
+            reduce_350,
+            (-(-i_count_4 // 512),),
+            (i_count_4, x.data, np.array([mean], dtype=np.float64), above_partial, below_partial),
+            writes=(above_partial, below_partial),
+        )
+        dev.to_host(above_partial)
+        dev.to_host(below_partial)
+        above = above + sum(above_partial.tolist())
+        below = below + sum(below_partial.tolist())
+    else:
+        # Blocks the kernel did not finish run here: BASIC reports their exceptions
+        dev.to_host(x.data)
+        for i_lane_4 in range(i_count_4):
+            i = float(1 + i_lane_4)
+            # 360 IF X(I) > MEAN THEN
+            if x[i] > mean:
+                # 370 ABOVE = ABOVE + 1
+                above = above + 1.0
+            else:
+                # 390 BELOW = BELOW + 1
+                below = below + 1.0
     i = float(1 + i_count_4)
     # 420 PRINT "NUMBER OF VALUES ="; N
     con.print("NUMBER OF VALUES =", n)
@@ -251,15 +304,15 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 550 END
 
 
-def basic_line(error: BaseException) -> str:
-    """ "line N: " for the BASIC line that raised `error`: the `# N ...` comment above the
-    line of this file that ran last (a DEF FN function's caller, as the interpreter)."""
-    tb, row = error.__traceback__, 0
-    while tb is not None:
-        code = tb.tb_frame.f_code
+def basic_line(frames) -> str:
+    """ "line N: " for the BASIC line running in `frames` ((frame, row) pairs, outermost
+    first): the `# N ...` comment above the row of this file that ran last (a DEF FN
+    function's caller, as the interpreter)."""
+    row = 0
+    for frame, line in frames:
+        code = frame.f_code
         if code.co_filename == __file__ and not code.co_name.startswith("fn_"):
-            row = tb.tb_lineno
-        tb = tb.tb_next
+            row = line
     while row > 0:
         text = linecache.getline(__file__, row).strip()
         if text.startswith("#"):
@@ -269,16 +322,27 @@ def basic_line(error: BaseException) -> str:
     return ""
 
 
+def report_notice(notice: Notice) -> None:
+    """A warning (or a rejected INPUT reply) on stderr, located like a fatal error."""
+    sys.stdout.flush()
+    where = basic_line(reversed(list(traceback.walk_stack(None))))
+    print(f"{SOURCE_NAME}: {notice.severity}: {where}{notice.message}", file=sys.stderr)
+
+
 def main(device=None) -> int:
     """Run the program on stdin and stdout; returns the exit status."""
     con = Console(strict=False)
     dev = b2t_device.select(device)
+    previous_hook = set_warning_hook(report_notice)
     try:
         program(con, DataPool(DATA, strict=False), dev)
     except BasicFault as fault:
         con.finish()
-        print(f"{SOURCE_NAME}: error: {basic_line(fault)}{fault.message}", file=sys.stderr)
+        where = basic_line(traceback.walk_tb(fault.__traceback__))
+        print(f"{SOURCE_NAME}: error: {where}{fault.message}", file=sys.stderr)
         return 1
+    finally:
+        set_warning_hook(previous_hook)
     con.finish()
     return 0
 

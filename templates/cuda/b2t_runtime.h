@@ -21,13 +21,14 @@
 //                 mat_input, mat_print, mat_fill, mat_identity, mat_copy, mat_scale,
 //                 mat_add, mat_sub, mat_mul, mat_product_shape, mat_transpose,
 //                 mat_inverse)
-//   (host code)   GosubStack, on_index (ON ... GOTO/GOSUB), EndProgram, print_fault,
-//                 f32 (--precision f32 stores)
+//   (host code)   GosubStack, on_index (ON ... GOTO/GOSUB), EndProgram, forward_progress,
+//                 print_fault, f32 (--precision f32 stores)
 //
 // Python's str counts code points; these functions count UTF-8 code points wherever the
 // Python runtime calls len() on text (margins, the 18-character limit, INPUT's 72).
 #pragma once
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -114,11 +115,36 @@ struct Notice {
 
 using NoticeHook = void (*)(const Notice&);
 
-// The default hook: "warning: division by zero" on stderr (stdout flushed first so that
-// a terminal shows both streams in order).
+// Where the default hook says a notice comes from: the program's file and the BASIC line
+// running (the generated main() calls locate_notices with its Program's `line`).
+struct NoticeLocation {
+  const char* source_name = nullptr;
+  const int* line = nullptr;
+};
+
+inline NoticeLocation& notice_location() {
+  static NoticeLocation location;
+  return location;
+}
+
+inline void locate_notices(const char* source_name, const int* line) {
+  notice_location() = NoticeLocation{source_name, line};
+}
+
+// The default hook: "prog.bas: warning: line 30: division by zero" on stderr, located
+// like print_fault's errors ("warning: division by zero" before locate_notices); stdout
+// is flushed first so that a terminal shows both streams in order.
 inline void print_notice(const Notice& notice) {
   std::fflush(stdout);
-  std::fprintf(stderr, "%s: %s\n", notice.severity, notice.message().c_str());
+  const NoticeLocation& at = notice_location();
+  if (at.source_name != nullptr) {
+    const int line = at.line != nullptr ? *at.line : 0;
+    const std::string where = line > 0 ? "line " + std::to_string(line) + ": " : "";
+    std::fprintf(stderr, "%s: %s: %s%s\n", at.source_name, notice.severity, where.c_str(),
+                 notice.message().c_str());
+  } else {
+    std::fprintf(stderr, "%s: %s\n", notice.severity, notice.message().c_str());
+  }
   std::fflush(stderr);
 }
 
@@ -1028,19 +1054,13 @@ class Array {
     return index;
   }
 
-  // Subscripts first, first + 1, ..., first + count - 1 along `dim` (a loop a kernel runs)
-  // must all be valid: else the fault for the first invalid one, the other subscripts
-  // shown at their lower bound (runtime/arrays.py check_run).
-  void check_run(int dim, double first, int count) const {
+  // Whether subscripts first, first + 1, ..., first + count - 1 along `dim` (a loop a kernel
+  // runs) are all valid (none for count 0; runtime/arrays.py covers).
+  bool covers(int dim, double first, int count) const {
+    if (count <= 0)
+      return true;
     const double lo = std::floor(first + 0.5), hi = std::floor(first + count - 1 + 0.5);
-    const std::size_t d = static_cast<std::size_t>(dim);
-    if (allocated_ && base_ <= lo && hi <= upper_[d])
-      return;
-    const double bad = lo < base_ ? first : first + (upper_[d] + 1 - lo);
-    const double low = base_;
-    if (upper_.size() == 1)
-      throw out_of_range({bad});
-    throw dim == 0 ? out_of_range({bad, low}) : out_of_range({low, bad});
+    return allocated_ && base_ <= lo && hi <= upper_[static_cast<std::size_t>(dim)];
   }
 
  private:
@@ -1405,6 +1425,14 @@ struct EndProgram {};
 
 // The message of a fatal error, as the Python host programs print it:
 // "prog.bas: error: line 150: string datum contains too many characters".
+// Called in each iteration of a loop that may never end (a WHILE, a GOTO loop, a FOR whose
+// body changes its variable): C++ lets a compiler assume that a loop without I/O, volatile
+// or atomic operations ends, and delete it; an endless BASIC loop must stay endless.
+inline void forward_progress() {
+  static volatile unsigned char pulse = 0;
+  pulse = static_cast<unsigned char>(pulse + 1);
+}
+
 inline void print_fault(const char* source_name, int line, const Fault& fault) {
   std::fflush(stdout);
   const std::string where = line > 0 ? "line " + std::to_string(line) + ": " : "";

@@ -93,14 +93,16 @@ class StatementPrinter:
         return out
 
     def at_line(self, node: hostir.HNode, fails: bool) -> list[Code]:
-        """`line = 40;` before a statement that can end the program with an error."""
+        """`line = 40;` before a statement that can end the program with an error or
+        report a warning (both name the line)."""
         if not fails or not self.tracks_lines:
             return []
         label = node.origin.label if node.origin is not None else None
         return [Code(f"{self.line_var} = {label if label is not None else 0};")]
 
     def fails(self, *exprs: ast.Expr | None) -> bool:
-        return any(e is not None and self.expr.effects(e).fails for e in exprs)
+        """Can evaluating one of `exprs` fail or warn (report something naming its line)?"""
+        return any(e is not None and _reports(self.expr.effects(e)) for e in exprs)
 
     def var(self, name: str) -> str:
         return self.namer.name(name)
@@ -167,7 +169,8 @@ class StatementPrinter:
                     chains[-1].append("zone()")
                 continue
             expr = item.column if isinstance(item, ast.Tab) else item
-            fails = fails or self.fails(expr)
+            # TAB warns about an argument below one
+            fails = fails or isinstance(item, ast.Tab) or self.fails(expr)
             pre: list[str] = []
             text = self.expr.value(expr, pre)
             if pre:  # what it needs first runs after the items before it are printed
@@ -398,7 +401,7 @@ class StatementPrinter:
             and step_const is not None
         )
         test = self._continues(var, limit, sign, step_const, exact)
-        body = self.nodes(node.body)
+        body = ([] if node.ends else [_PROGRESS]) + self.nodes(node.body)
         body += self.comment(hostir.Simple(next_stmt, origin=next_stmt))
         header = f"for ({self._start(stmt, start)}; {test}; {self._increment(stmt, step)})"
         return self.at_line(node, fails) + lines + [Code(header, body)]
@@ -438,15 +441,15 @@ class StatementPrinter:
 
     def n_WhileLoop(self, node: hostir.WhileLoop) -> list[Code]:
         if node.condition is None:
-            return [Code("while (true)", self.nodes(node.body))]
+            return [Code("while (true)", [_PROGRESS] + self.nodes(node.body))]
         pre: list[str] = []
         test = self.expr.cond(node.condition, pre)
         track = self.at_line(node, self.fails(node.condition))
         if not pre and not track:
-            return [Code(f"while ({test})", self.nodes(node.body))]
+            return [Code(f"while ({test})", [_PROGRESS] + self.nodes(node.body))]
         # The test needs lines first, each time: at the top of an endless loop.
         check = track + [Code(line) for line in pre] + [Code(f"if (!({test}))", [Code("break;")])]
-        return [Code("while (true)", check + self.nodes(node.body))]
+        return [Code("while (true)", [_PROGRESS] + check + self.nodes(node.body))]
 
     def n_If(self, node: hostir.If) -> list[Code]:
         out: list[Code] = []
@@ -563,7 +566,7 @@ class StatementPrinter:
         cases.append(
             Code("default:  // DONE, or a block of another loop", [Code("break;")], braces=False)
         )
-        loop_body = [Code(f"switch ({self.label_var})", cases), Code("break;")]
+        loop_body = [_PROGRESS, Code(f"switch ({self.label_var})", cases), Code("break;")]
         return [Code(f"for (Label {self.label_var} = {self.label(node.entry)};;)", loop_body)]
 
     # ----------------------------------------------------------------- kernels
@@ -573,6 +576,11 @@ class StatementPrinter:
 
     def n_ToHost(self, node: hostir.ToHost) -> list[Code]:
         return self.kernels.to_host(node)
+
+
+# In each iteration of a loop that may never end: C++ lets a compiler assume that a loop
+# without I/O, volatile or atomic operations ends (and delete it), BASIC does not.
+_PROGRESS = Code("b2t::forward_progress();")
 
 
 def _type_of(name: str) -> str:
@@ -605,3 +613,7 @@ def _has_effects(e: ast.Expr | None) -> bool:
         if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
             return True
     return False
+
+
+def _reports(effects) -> bool:
+    return effects.fails or bool(effects.warnings)

@@ -10,10 +10,11 @@ results).  Each BASIC array a kernel uses gets a device mirror, a member of
   downloads them when they are newer there, after which host code may change them.
 So arrays stay on the GPU across consecutive launches.
 
-A launch is: the loop counts, the subscript checks (BASIC's "subscript out of range" at
-the statement whose subscript it is, before anything runs), the scratch arrays (partial
-results, the error flag), the kernel, then the finish steps (combining the blocks'
-partial results in block order, the loop variables' final values, the error flag).
+A launch is: the loop counts, the scratch arrays (partial results, the flags of the
+blocks the kernel finished), the kernel if the subscripts its tiles use are in range,
+then the finish steps (combining the blocks' partial results in block order, the loop
+variables' final values), and the host's replay of the iterations of the blocks the
+kernel left (hostir.Replay): BASIC's exceptions are reported by host code.
 
 `KernelLaunches` is the object the host printer (cuda_host.py) asks for these lines.
 """
@@ -109,14 +110,6 @@ class KernelLaunches:
             out.append(
                 Code(f"const int {name} = loop_count({count.start}, {limit}, {count.step});")
             )
-        by_count: dict[str, list] = {}
-        for check in node.checks:
-            by_count.setdefault(check.count, []).append(check)
-        for count, checks in by_count.items():
-            body = []
-            for check in checks:
-                body += self.check(check, stmts)
-            out.append(Code(f"if ({self.values[count]} > 0)", body))
         for temp in node.temps:
             name = self.values[temp.name] = self.namer.fresh(temp.name.lower())
             out.append(Code(f"DeviceTemp<{c_type(temp.dtype)}> {name}({self.arg(temp.size)});"))
@@ -146,12 +139,160 @@ class KernelLaunches:
         body.append(Code("B2T_CHECK(cudaGetLastError());"))
         body += [Code(f"{self.mirrors[a]}.written();") for a in node.writes if a in self.mirrors]
         launch.append(Code("if (grid.x > 0 && grid.y > 0 && grid.z > 0)", body))
-        out += launch
-        for temp in node.temps:
-            out.append(Code(f"{self.values[temp.name]}.download();"))
+        launch += [Code(f"{self.values[temp.name]}.download();") for temp in node.temps]
+        combine = [line for f in node.finish if f.combines for line in self.finish(f, stmts)]
+        replay = node.replay
+        if replay is None:
+            out += launch + combine
+        elif replay.done is None:  # every block finishes once the kernel runs
+            out.append(Code(f"if ({self.launch_condition(node)})", launch + combine))
+            out.append(Code("else", self.replay(node, stmts)))
+        else:
+            if node.checks:
+                out.append(Code(f"if ({self.launch_condition(node)})", launch))
+            else:
+                out.append(Code("", launch))  # a block: `grid` is local to it
+            done = self.values[replay.done]
+            finished = f"{done}.all()"
+            if replay.prefix:  # it runs even where the inner loop does not (no blocks)
+                finished += f" && {self.values[replay.loops[1].count]} > 0"
+            if combine:
+                out.append(Code(f"if ({finished})", combine))
+                out.append(Code("else", self.replay(node, stmts)))
+            else:
+                out.append(Code(f"if (!({finished}))", self.replay(node, stmts)))
         for finish in node.finish:
-            out += self.finish(finish, stmts)
+            if not finish.combines:
+                out += self.finish(finish, stmts)
         return [Code("", out)]  # a block: its names are local to this launch
+
+    def launch_condition(self, node: hostir.Launch) -> str:
+        """The subscripts the kernel's tile loads and stores use are all in range."""
+        tests = []
+        for check in node.checks:
+            first = _number(check.start + check.offset)
+            count = self.values[check.count]
+            tests.append(f"{self.expr.array(check.array)}.covers({check.axis}, {first}, {count})")
+        return " && ".join(dict.fromkeys(tests))
+
+    # ----------------------------------------------------------------- the replay
+
+    def replay(self, node: hostir.Launch, stmts) -> list:
+        """The iterations of the blocks the kernel did not finish (all of them when it did
+        not run), in BASIC's order, as host code: BASIC's warnings and errors come out
+        where and when the interpreter reports them."""
+        from .cuda_host_stmt import Code
+
+        replay = node.replay
+        out: list = [Code("// Blocks the kernel did not finish run here: BASIC reports their exceptions")]
+        out += self.to_host(hostir.ToHost(replay.to_host))
+        combine = [f for f in node.finish if f.combines]
+        if len(replay.loops) == 1 and replay.done is not None:
+            return out + self.replay_blocks(node, combine, stmts)
+        if combine and replay.done is not None:  # a nest: the finished blocks' results first
+            block = self.namer.fresh("block")
+            done = self.values[replay.done]
+            body = [line for f in combine for line in self.block_finish(f, block)]
+            loop = Code(f"if ({done}[{block}])", body)
+            out.append(Code(f"for (int {block} = 0; {block} < {done}.size(); ++{block})", [loop]))
+        return out + self.replay_lanes(node, stmts)
+
+    def replay_blocks(self, node: hostir.Launch, combine, stmts) -> list:
+        """A 1-D loop: block by block, in order, a finished block's partial results or an
+        unfinished block's iterations."""
+        from .cuda_host_stmt import Code
+
+        replay = node.replay
+        (loop,) = replay.loops
+        block = self.namer.fresh("block")
+        lane = self.namer.fresh(f"{loop.var.lower()}_lane")
+        count = self.values[loop.count]
+        done = self.values[replay.done]
+        first = f"{block} * {loop.tile}"
+        header = (
+            f"for (int {lane} = {first}; {lane} < std::min({first} + {loop.tile}, {count}); ++{lane})"
+        )
+        iteration = [self.loop_value(loop, lane)] + stmts.nodes(replay.body)
+        skip = [line for f in combine for line in self.block_finish(f, block)]
+        body = [Code(f"if ({done}[{block}])", skip + [Code("continue;")]), Code(header, iteration)]
+        return [Code(f"for (int {block} = 0; {block} < {done}.size(); ++{block})", body)]
+
+    def replay_lanes(self, node: hostir.Launch, stmts) -> list:
+        """Every iteration in BASIC's order (outer loop first), those of finished blocks
+        skipped."""
+        from .cuda_host_stmt import Code
+
+        replay = node.replay
+        lanes = {loop.var: self.namer.fresh(f"{loop.var.lower()}_lane") for loop in replay.loops}
+        if replay.prefix:
+            return self.replay_rows(node, stmts, lanes)
+        body = []
+        if replay.done is not None:
+            done = self.values[replay.done]
+            by_axis = sorted(replay.loops, key=lambda loop: loop.axis)
+            index = f"{lanes[by_axis[0].var]} / {by_axis[0].tile}"
+            for loop in by_axis[1:]:
+                blocks = f"b2t_cdiv({self.values[loop.count]}, {loop.tile})"
+                index = f"{index} * {blocks} + {lanes[loop.var]} / {loop.tile}"
+            body.append(Code(f"if ({done}[{index}])", [Code("continue;")]))
+        body += [self.loop_value(loop, lanes[loop.var]) for loop in replay.loops]
+        body += stmts.nodes(replay.body)
+        for loop in reversed(replay.loops):
+            lane, count = lanes[loop.var], self.values[loop.count]
+            body = [Code(f"for (int {lane} = 0; {lane} < {count}; ++{lane})", body)]
+        return body
+
+    def replay_rows(self, node: hostir.Launch, stmts, lanes: dict[str, str]) -> list:
+        """A nest with statements between its FORs: per outer iteration (a row of blocks),
+        those statements once, then the inner iterations of unfinished blocks; a row
+        whose blocks all finished is skipped (had a statement before the inner FOR met an
+        exception, every block of the row would have)."""
+        from .cuda_host_stmt import Code
+
+        replay = node.replay
+        outer, inner = replay.loops  # grid axes 0 and 1
+        outer_lane, inner_lane = lanes[outer.var], lanes[inner.var]
+        inner_count = self.values[inner.count]
+        iteration = [self.loop_value(inner, inner_lane)] + stmts.nodes(replay.body)
+        row_body = []
+        if replay.done is not None:
+            done = self.values[replay.done]
+            row = self.namer.fresh("row")
+            blocks = f"b2t_cdiv({inner_count}, {inner.tile})"
+            row_body.append(Code(f"const int {row} = {outer_lane} / {outer.tile} * {blocks};"))
+            row_finished = f"{inner_count} > 0 && {done}.all({row}, {row} + {blocks})"
+            row_body.append(Code(f"if ({row_finished})", [Code("continue;")]))
+            skip = Code(f"if ({done}[{row} + {inner_lane} / {inner.tile}])", [Code("continue;")])
+            iteration = [skip] + iteration
+        row_body.append(self.loop_value(outer, outer_lane))
+        row_body += stmts.nodes(replay.prefix)
+        header = f"for (int {inner_lane} = 0; {inner_lane} < {inner_count}; ++{inner_lane})"
+        row_body.append(Code(header, iteration))
+        outer_count = self.values[outer.count]
+        return [Code(f"for (int {outer_lane} = 0; {outer_lane} < {outer_count}; ++{outer_lane})", row_body)]
+
+    def loop_value(self, loop: hostir.ReplayLoop, lane: str):
+        """The control variable's value in iteration `lane` (k): start + k * step."""
+        from .cuda_host_stmt import Code
+
+        steps = lane if loop.step == 1 else f"{lane} * {loop.step}"
+        value = steps if loop.start == 0 else f"{loop.start} + {steps}"
+        return Code(f"{self.expr.var(loop.var)} = {self.expr.store(value, 'num')};")
+
+    def block_finish(self, finish: hostir.Finish, block: str) -> list:
+        """One block's partial result combined into its variable (a finished block)."""
+        from .cuda_host_stmt import Code
+
+        var = self.expr.var(finish.var)
+        part = f"{self.values[finish.temp]}[{block}]"
+        if finish.kind in ("sum", "sub"):
+            op = "+" if finish.kind == "sum" else "-"
+            return [Code(f"{var} = {self.expr.store(f'{var} {op} {part}', 'num')};")]
+        compare = (">" if finish.kind == "max" else "<") + ("" if finish.strict else "=")
+        body = [Code(f"{var} = {part};")]
+        for payload_var, payload_temp in finish.payload:
+            body.append(Code(f"{self.expr.var(payload_var)} = {self.values[payload_temp]}[{block}];"))
+        return [Code(f"if ({part} {compare} {var})", body)]
 
     def array_args(self, p: ir.ArrayParam, arg) -> list[str]:
         """A kernel's array argument: the device pointer, then the extents."""
@@ -164,25 +305,6 @@ class KernelLaunches:
             f"{array}.extent({a})" for a in range(p.ndim)
         ]
 
-    def check(self, check: hostir.RangeCheck, stmts) -> list:
-        """BASIC's subscript check for the elements the kernel will touch, located at the
-        statement whose subscript it is."""
-        from .cuda_host_stmt import Code
-
-        out = []
-        node = check.node
-        if isinstance(node, ast.Stmt):
-            out += stmts.comment(hostir.Simple(node, origin=node))
-        if stmts.tracks_lines:
-            out.append(Code(f"{stmts.line_var} = {stmts.line_numbers.get(node.coord.line, 0)};"))
-        first = _number(check.start + check.offset)
-        out.append(
-            Code(
-                f"{self.expr.array(check.array)}.check_run({check.axis}, {first}, {self.values[check.count]});"
-            )
-        )
-        return out
-
     def finish(self, finish: hostir.Finish, stmts) -> list:
         from .cuda_host_stmt import Code
 
@@ -193,8 +315,6 @@ class KernelLaunches:
         if kind in ("sum", "sub"):
             op = "+" if kind == "sum" else "-"
             return [Code(f"{var} = {expr.store(f'{var} {op} {temp}.sum()', 'num')};")]
-        if kind == "prod":
-            return [Code(f"{var} = {expr.store(f'{var} * {temp}.product()', 'num')};")]
         if kind in ("max", "min"):
             compare = (">" if kind == "max" else "<") + ("" if finish.strict else "=")
             k = self.namer.fresh("block")
@@ -213,19 +333,6 @@ class KernelLaunches:
             if finish.when:
                 return [Code(f"if ({self.values[finish.when]} > 0)", [value])]
             return [value]
-        if kind == "errors":
-            out = []
-            for number, site in sorted(finish.sites.items()):
-                stmt = site.stmt
-                body = list(stmts.comment(hostir.Simple(stmt, origin=stmt)))
-                if stmts.tracks_lines:
-                    body.append(
-                        Code(f"{stmts.line_var} = {stmts.line_numbers.get(stmt.coord.line, 0)};")
-                    )
-                detail = f', "{site.detail}"' if site.detail else ""
-                body.append(Code(f"throw b2t::Fault({_ERROR_CONSTANTS[site.kind]}{detail});"))
-                out.append(Code(f"if ({temp}[0] == {number})", body))
-            return out
         raise NotImplementedError(f"finish step {kind!r}")
 
     def arg(self, arg) -> str:

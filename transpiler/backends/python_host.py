@@ -3,8 +3,8 @@
 `generate_program(host)` returns a module in Black's style (Ruff's formatter) that, run
 as a script (or through its `main(device=None)`), does what the reference interpreter
 does with the same program: the same standard output byte for byte, the same warnings
-on stderr (without their location), and a fatal run-time error printed as
-`<file>: error: line N: <message>` with exit status 1.
+on stderr, each as `<file>: warning: line N: <message>`, and a fatal run-time error printed
+as `<file>: error: line N: <message>` with exit status 1.
 
 Layout of the module (templates/cutile/program.py.jinja): imports of exactly the runtime
 names it uses, the DATA items, the kernels (when the offload pass made some), then
@@ -33,8 +33,8 @@ from .render import render
 # What the generated module may import, by module (ABS is Python's own abs).
 _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs"} | {
     "MOD", "RANDOMIZE", "ZONE", "NUMBER", "STRING", "BasicFault", "Console", "DataPool",
-    "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "run_command", "tab", "to_integer",
-    "loop_count",
+    "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "run_command", "tab",
+    "to_integer", "loop_count", "Notice", "set_warning_hook",
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
@@ -42,8 +42,8 @@ _ARRAYS = {
 }  # fmt: skip
 # Names of the module and of program() that BASIC names must not take.
 _MODULE_NAMES = {
-    "program", "basic_line", "linecache", "SOURCE_NAME", "DATA", "COMPILE_WARNINGS",
-    "EndProgram", "b2t_device", "warning", "fault",
+    "program", "basic_line", "report_notice", "linecache", "traceback", "SOURCE_NAME", "DATA",
+    "COMPILE_WARNINGS", "EndProgram", "b2t_device", "warning", "fault", "where", "previous_hook",
 }  # fmt: skip
 _DATA_LINE_WIDTH = 92
 
@@ -80,6 +80,8 @@ class _ModulePrinter:
         expr.need("Console")
         expr.need("BasicFault")
         expr.need("run_command")
+        expr.need("Notice")
+        expr.need("set_warning_hook")
         uses_rnd = "RND" in expr.uses or "RANDOMIZE" in expr.uses
         if uses_rnd:
             expr.need("reset_rnd")
@@ -98,7 +100,6 @@ class _ModulePrinter:
             version=__version__,
             source_name=docstring_safe(a.source.name),
             source_literal=repr(a.source.name),
-            uses_linecache=True,
             uses_math="math" in expr.uses,
             uses_numpy="np" in expr.uses,
             imports=self.imports(),
@@ -261,40 +262,58 @@ def emitted_reads(host: hostir.HostProgram) -> set[str]:
     for sub in host.subroutines:
         nodes += list(hostir.walk(sub.body))
     found: set[str] = set()
+    # A replay of a launch sets the loop variables before each iteration: reads of them
+    # there do not need BASIC's value after the loop.
+    replayed: dict[int, set[str]] = {}
     for n in nodes:
-        if isinstance(n, hostir.Simple):
-            found |= statement_reads(a, n.stmt)
-        elif isinstance(n, hostir.If):
-            for condition, _ in n.arms:
-                found |= expression_reads(a, condition)
-        elif isinstance(n, hostir.WhileLoop) and n.condition is not None:
-            found |= expression_reads(a, n.condition)
-        elif isinstance(n, hostir.ForLoop):
-            found |= statement_reads(a, n.stmt)
-            if not n.counted:
-                found.add(n.stmt.var.name)
-        elif isinstance(n, (hostir.ForInit, hostir.ForNext)):
-            found |= statement_reads(a, n.stmt) | {n.stmt.var.name}
-        elif isinstance(n, (hostir.OnJump, hostir.OnGosub, hostir.OnGosubJump)):
-            found |= expression_reads(a, n.selector)
-        elif isinstance(n, hostir.Launch):
-            found |= _launch_reads(a, n)
-        elif not isinstance(
-            n,
-            (
-                hostir.Break,
-                hostir.Continue,
-                hostir.Call,
-                hostir.Return,
-                hostir.EndProgram,
-                hostir.Dispatch,
-                hostir.Jump,
-                hostir.GosubJump,
-                hostir.ReturnJump,
-                hostir.ToHost,
-            ),
-        ):
-            found |= set(a.variables)  # what else may come: assume it reads everything
+        if isinstance(n, hostir.Launch) and n.replay is not None:
+            own = {loop.var for loop in n.replay.loops}
+            for m in hostir.walk(n.replay.prefix + n.replay.body):
+                replayed[id(m)] = own
+    for n in nodes:
+        if id(n) in replayed:
+            found |= _node_reads(a, n) - replayed[id(n)]
+        else:
+            found |= _node_reads(a, n)
+    return found
+
+
+def _node_reads(a: Analysis, n: hostir.HNode) -> set[str]:
+    """The variables the code printed for `n` itself (not its body) reads."""
+    found: set[str] = set()
+    if isinstance(n, hostir.Simple):
+        found |= statement_reads(a, n.stmt)
+    elif isinstance(n, hostir.If):
+        for condition, _ in n.arms:
+            found |= expression_reads(a, condition)
+    elif isinstance(n, hostir.WhileLoop) and n.condition is not None:
+        found |= expression_reads(a, n.condition)
+    elif isinstance(n, hostir.ForLoop):
+        found |= statement_reads(a, n.stmt)
+        if not n.counted:
+            found.add(n.stmt.var.name)
+    elif isinstance(n, (hostir.ForInit, hostir.ForNext)):
+        found |= statement_reads(a, n.stmt) | {n.stmt.var.name}
+    elif isinstance(n, (hostir.OnJump, hostir.OnGosub, hostir.OnGosubJump)):
+        found |= expression_reads(a, n.selector)
+    elif isinstance(n, hostir.Launch):
+        found |= _launch_reads(a, n)
+    elif not isinstance(
+        n,
+        (
+            hostir.Break,
+            hostir.Continue,
+            hostir.Call,
+            hostir.Return,
+            hostir.EndProgram,
+            hostir.Dispatch,
+            hostir.Jump,
+            hostir.GosubJump,
+            hostir.ReturnJump,
+            hostir.ToHost,
+        ),
+    ):
+        found |= set(a.variables)  # what else may come: assume it reads everything
     return found
 
 

@@ -96,7 +96,8 @@ class KernelPrinter:
     # ----------------------------------------------------------------- launches
 
     def launch(self, node: hostir.Launch, stmts) -> list:
-        """The counts, range checks and scratch arrays, the launch, then the finish."""
+        """The counts and scratch arrays, the launch (if the subscripts its tiles use are
+        in range), then the finish, or the host's replay of unfinished blocks."""
         from .python_host_stmt import Code
 
         expr = self.expr
@@ -109,14 +110,6 @@ class KernelPrinter:
         for count in node.counts:
             name = self.values[count.name] = expr.namer.fresh(count.name.lower())
             out.append(Code(f"{name} = {self.count_text(count)}"))
-        by_count: dict[str, list] = {}
-        for check in node.checks:
-            by_count.setdefault(check.count, []).append(check)
-        for count, checks in by_count.items():
-            body = []
-            for check in checks:
-                body += self.check(check, node, stmts)
-            out.append(Code(f"if {self.values[count]} > 0:", body))
         for temp in node.temps:
             name = self.values[temp.name] = expr.namer.fresh(temp.name.lower())
             size = self.arg(temp.size)
@@ -138,35 +131,168 @@ class KernelPrinter:
         grid = _tuple([self.arg(g) for g in node.grid])
         call = f"dev.launch({self.names[kernel.name]}, {grid}, {_tuple(args)}"
         call += f", writes={_tuple(writes)})" if writes else ")"
-        out.append(Code(call))
-        for temp in node.temps:
-            out.append(Code(f"dev.to_host({self.values[temp.name]})"))
+        launch = [Code(call)] + [Code(f"dev.to_host({self.values[t.name]})") for t in node.temps]
+        combine = [line for f in node.finish if f.combines for line in self.finish(f, stmts)]
+        replay = node.replay
+        if replay is None:
+            out += launch + combine
+        elif replay.done is None:  # every block finishes once the kernel runs
+            condition = self.launch_condition(node)
+            out.append(Code(f"if {condition}:", launch + combine))
+            out.append(Code("else:", self.replay(node, stmts)))
+        else:
+            if node.checks:
+                out.append(Code(f"if {self.launch_condition(node)}:", launch))
+            else:
+                out += launch
+            done = self.values[replay.done]
+            finished = f"{done}.all()"
+            if replay.prefix:  # it runs even where the inner loop does not (no blocks)
+                finished += f" and {self.values[replay.loops[1].count]} > 0"
+            if combine:
+                out.append(Code(f"if {finished}:", combine))
+                out.append(Code("else:", self.replay(node, stmts)))
+            else:
+                out.append(Code(f"if not ({finished}):", self.replay(node, stmts)))
         for finish in node.finish:
-            out += self.finish(finish, stmts)
+            if not finish.combines:
+                out += self.finish(finish, stmts)
         return out
+
+    def launch_condition(self, node: hostir.Launch) -> str:
+        """The subscripts the kernel's tile loads and stores use are all in range."""
+        tests = []
+        for check in node.checks:
+            first = number_text(check.start + check.offset)
+            count = self.values[check.count]
+            tests.append(f"{self.expr.array(check.array)}.covers({check.axis}, {first}, {count})")
+        return " and ".join(dict.fromkeys(tests))
+
+    # ----------------------------------------------------------------- the replay
+
+    def replay(self, node: hostir.Launch, stmts) -> list:
+        """The iterations of the blocks the kernel did not finish (all of them when it did
+        not run), in BASIC's order, as host code: BASIC's warnings and errors come out
+        where and when the interpreter reports them."""
+        from .python_host_stmt import Code
+
+        replay = node.replay
+        out: list = [Code("# Blocks the kernel did not finish run here: BASIC reports their exceptions")]
+        out += stmts.n_ToHost(hostir.ToHost(replay.to_host))
+        combine = [f for f in node.finish if f.combines]
+        if len(replay.loops) == 1 and replay.done is not None:
+            return out + self.replay_blocks(node, combine, stmts)
+        if combine and replay.done is not None:  # a nest: the finished blocks' results first
+            block, finished = self.expr.namer.fresh("block"), self.expr.namer.fresh("finished")
+            done = self.values[replay.done]
+            body = [line for f in combine for line in self.block_finish(f, block)]
+            loop = Code(f"if {finished}:", body)
+            out.append(Code(f"for {block}, {finished} in enumerate({done}.tolist()):", [loop]))
+        return out + self.replay_lanes(node, stmts)
+
+    def replay_blocks(self, node: hostir.Launch, combine, stmts) -> list:
+        """A 1-D loop: block by block, in order, a finished block's partial results or an
+        unfinished block's iterations."""
+        from .python_host_stmt import Code
+
+        replay = node.replay
+        (loop,) = replay.loops
+        namer = self.expr.namer
+        block, finished = namer.fresh("block"), namer.fresh("finished")
+        lane = namer.fresh(f"{loop.var.lower()}_lane")
+        count = self.values[loop.count]
+        first = f"{block} * {loop.tile}"
+        lanes = f"range({first}, min({first} + {loop.tile}, {count}))"
+        iteration = [self.loop_value(loop, lane)] + stmts.lane_body(replay.body)
+        skip = [line for f in combine for line in self.block_finish(f, block)]
+        body = [
+            Code(f"if {finished}:", skip + [Code("continue")]),
+            Code(f"for {lane} in {lanes}:", iteration),
+        ]
+        done = self.values[replay.done]
+        return [Code(f"for {block}, {finished} in enumerate({done}.tolist()):", body)]
+
+    def replay_lanes(self, node: hostir.Launch, stmts) -> list:
+        """Every iteration in BASIC's order (outer loop first), those of finished blocks
+        skipped."""
+        from .python_host_stmt import Code
+
+        replay = node.replay
+        namer = self.expr.namer
+        lanes = {loop.var: namer.fresh(f"{loop.var.lower()}_lane") for loop in replay.loops}
+        if replay.prefix:
+            return self.replay_rows(node, stmts, lanes)
+        body = [self.loop_value(loop, lanes[loop.var]) for loop in replay.loops]
+        body += stmts.lane_body(replay.body)
+        if replay.done is not None:
+            done = self.values[replay.done]
+            by_axis = sorted(replay.loops, key=lambda loop: loop.axis)
+            index = f"{lanes[by_axis[0].var]} // {by_axis[0].tile}"
+            for loop in by_axis[1:]:
+                blocks = f"-(-{self.values[loop.count]} // {loop.tile})"
+                index = f"({index}) * {blocks} + {lanes[loop.var]} // {loop.tile}"
+            body = [Code(f"if not {done}[{index}]:", body)]
+        for loop in reversed(replay.loops):
+            body = [Code(f"for {lanes[loop.var]} in range({self.values[loop.count]}):", body)]
+        return body
+
+    def replay_rows(self, node: hostir.Launch, stmts, lanes: dict[str, str]) -> list:
+        """A nest with statements between its FORs: per outer iteration (a row of blocks),
+        those statements once, then the inner iterations of unfinished blocks; a row
+        whose blocks all finished is skipped (had a statement before the inner FOR met an
+        exception, every block of the row would have)."""
+        from .python_host_stmt import Code
+
+        replay = node.replay
+        outer, inner = replay.loops  # grid axes 0 and 1
+        outer_lane, inner_lane = lanes[outer.var], lanes[inner.var]
+        inner_count = self.values[inner.count]
+        iteration = [self.loop_value(inner, inner_lane)] + stmts.lane_body(replay.body)
+        row_body = []
+        if replay.done is not None:
+            done = self.values[replay.done]
+            row = self.expr.namer.fresh("row")
+            blocks = f"-(-{inner_count} // {inner.tile})"
+            row_body.append(Code(f"{row} = {outer_lane} // {outer.tile} * {blocks}"))
+            row_finished = f"{inner_count} > 0 and {done}[{row} : {row} + {blocks}].all()"
+            row_body.append(Code(f"if {row_finished}:", [Code("continue")]))
+            iteration = [Code(f"if not {done}[{row} + {inner_lane} // {inner.tile}]:", iteration)]
+        row_body.append(self.loop_value(outer, outer_lane))
+        row_body += stmts.lane_body(replay.prefix)
+        row_body.append(Code(f"for {inner_lane} in range({inner_count}):", iteration))
+        return [Code(f"for {outer_lane} in range({self.values[outer.count]}):", row_body)]
+
+    def loop_value(self, loop: hostir.ReplayLoop, lane: str):
+        """The control variable's value in iteration `lane` (k): start + k * step."""
+        from .python_host_stmt import Code
+
+        steps = lane if loop.step == 1 else f"{lane} * {loop.step}"
+        value = steps if loop.start == 0 else f"{loop.start} + {steps}"
+        return Code(f"{self.expr.var(loop.var)} = {self.expr.store(f'float({value})', 'num')}")
+
+    def block_finish(self, finish: hostir.Finish, block: str) -> list:
+        """One block's partial result combined into its variable (a finished block)."""
+        from .python_host_stmt import Code
+
+        var = self.expr.var(finish.var)
+        part = f"{self.values[finish.temp]}.item({block})"
+        if finish.kind in ("sum", "sub"):
+            op = "+" if finish.kind == "sum" else "-"
+            return [Code(f"{var} = {var} {op} {part}")]
+        if finish.strict and not finish.payload:
+            # max(v, value) is `value if value > v else v`, NaN included
+            return [Code(f"{var} = {finish.kind}({var}, {part})")]
+        compare = (">" if finish.kind == "max" else "<") + ("" if finish.strict else "=")
+        body = [Code(f"{var} = {part}")]
+        for payload_var, payload_temp in finish.payload:
+            body.append(Code(f"{self.expr.var(payload_var)} = {self.values[payload_temp]}.item({block})"))
+        return [Code(f"if {part} {compare} {var}:", body)]
 
     def count_text(self, count: hostir.LoopCount) -> str:
         """The number of iterations of FOR v = start TO limit STEP step (integers start
         and step, the limit evaluated once)."""
         limit = self.expr.value(count.limit)
         return f"{self.expr.need('loop_count')}({count.start}, {limit}, {count.step})"
-
-    def check(self, check: hostir.RangeCheck, launch: hostir.Launch, stmts) -> list:
-        """BASIC's subscript check for the elements the kernel touches, before it runs
-        (under the comment of the statement whose subscript it is, which locates the
-        error)."""
-        from .python_host_stmt import Code
-
-        out = []
-        stmt = stmts.statement_holding(check.node)
-        if stmt is not None and stmt is not launch.origin:
-            out += [Code(c.text) for c in stmts.comment_of(stmt)]
-        first = number_text(check.start + check.offset)
-        count = self.values[check.count]
-        out.append(
-            Code(f"{self.expr.array(check.array)}.check_run({check.axis}, {first}, {count})")
-        )
-        return out
 
     def finish(self, finish: hostir.Finish, stmts) -> list:
         from .python_host_stmt import Code
@@ -178,8 +304,6 @@ class KernelPrinter:
         if kind in ("sum", "sub"):
             op = "+" if kind == "sum" else "-"
             return [Code(f"{var} = {var} {op} sum({temp}.tolist())")]
-        if kind == "prod":
-            return [Code(f"{var} = {var} * {expr.need('math')}.prod({temp}.tolist())")]
         if kind in ("max", "min"):
             compare = (">" if kind == "max" else "<") + ("" if finish.strict else "=")
             if finish.strict and not finish.payload:
@@ -205,15 +329,6 @@ class KernelPrinter:
             if finish.when:
                 return [Code(f"if {self.values[finish.when]} > 0:", [value])]
             return [value]
-        if kind == "errors":
-            fault = expr.need("BasicFault")
-            out = []
-            for number, site in sorted(finish.sites.items()):
-                body = [Code(c.text) for c in stmts.comment_of(site.stmt)]
-                args = ", ".join(repr(a) for a in (ERROR_TEXT[site.kind], site.detail) if a)
-                body.append(Code(f"raise {fault}({args})"))
-                out.append(Code(f"if {temp}[0] == {number}:", body))
-            return out
         raise NotImplementedError(f"finish step {kind!r}")
 
     def arg(self, arg) -> str:

@@ -672,6 +672,14 @@ class StatementPrinter:
 
     # ----------------------------------------------------------------- kernels
 
+    def lane_body(self, nodes: list[hostir.HNode]) -> list[Code]:
+        """One iteration of an offloaded loop that the host runs again (`hostir.Replay`):
+        a GOTO to the loop's NEXT is a `continue` of the loop over its iterations."""
+        self.loops.append(_Loop("for"))
+        body = self.block(nodes)
+        self.loops.pop()
+        return body
+
     def n_Launch(self, node: hostir.Launch) -> list[Code]:
         return self.kernels.launch(node, self)
 

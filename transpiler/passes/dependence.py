@@ -10,8 +10,9 @@ What it accepts, per variable of the loop body:
   integer starts and steps becomes a 1-D or 2-D lane space; statements between the
   FORs are repeated per lane when they only set temporaries;
 - scalars written in the body: *private* (set before being read in every iteration and
-  not read after the loop), or *reductions*: `S = S + e`, `S = S - e`, `S = S * e`, and
+  not read after the loop), or *reductions*: `S = S + e`, `S = S - e`, and
   `IF e > M THEN M = e : J = I` (max/min with the index of the first/last extreme);
+  a product `S = S * e` stays on the host (where it overflows depends on the order);
 - scalars only read: loop-invariant kernel parameters;
 - arrays: read anywhere; written only at the lane's own element (`Y(I) = ...`, read
   back only there), or updated as a histogram (`H(B) = H(B) + 1`, atomics).
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from .. import ast, hostir
 from ..builtins import effect_of
 from ..model import Analysis
+from .exceptions import is_quiet
 from .exprutil import Affine, affine, constant_value, same_expr
 from .liveness import expression_reads
 
@@ -57,7 +59,7 @@ class LaneDim:
 @dataclass(eq=False)
 class Reduction:
     var: str
-    op: str  # "sum" (S = S + e), "sub" (S = S - e), "prod", "max", "min"
+    op: str  # "sum" (S = S + e), "sub" (S = S - e), "prod" (kept on the host), "max", "min"
     value: ast.Expr  # e
     node: hostir.HNode  # the statement (or IF) that performs it
     strict: bool = True  # max/min: `>` keeps the first extreme, `>=` the last
@@ -99,6 +101,12 @@ def plan_loop(
     scan = _Scan(analysis, {d.var for d in dims})
     scan.block(body)
     reductions = _find_reductions(body, scan, {d.var for d in dims})
+    for r in reductions:
+        if r.op == "prod":
+            raise NotParallel(
+                f"the product {r.var} overflows (and warns) in the order of the iterations",
+                r.node.origin,
+            )
     reduction_vars = {r.var for r in reductions} | {v for r in reductions for v, _ in r.payload}
     lane_vars = {d.var for d in dims}
     for var in sorted(scan.scalar_writes):
@@ -148,6 +156,10 @@ def _lane_space(loop: hostir.ForLoop, analysis: Analysis) -> tuple[list[LaneDim]
         bound_vars = expression_reads(analysis, inner.stmt.limit)
         set_before = _assigned_scalars(before)
         if bound_vars & (outer_vars | set_before) or not all(_is_scalar_let(n) for n in before):
+            break
+        # BASIC evaluates the inner limit once per outer iteration, the host once before
+        # the launch: only where that cannot change what the program reports.
+        if not is_quiet(inner.stmt.limit, analysis.functions):
             break
         # Statements before the inner FOR run once per outer iteration; repeating them
         # per lane is only right if the inner body does not change what they set.

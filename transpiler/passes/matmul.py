@@ -16,6 +16,13 @@ becomes one kernel in which each block computes a TM x TN tile of C with tensor-
 `mma` over TK-wide slices of A and B (zero padded at the edges).  The generic
 vectorizer could run this nest too (lanes over I, J with a K loop of gathers); this
 pass exists because the mma form is an order of magnitude faster.
+
+The sums are formed in another order than BASIC's (tiles of K, fused multiply-adds), so
+the results can differ from the interpreter's by rounding: an element that cancels to
+exactly 0 there can be a tiny number here.  A product that overflows warns in BASIC: a
+block whose C tile holds an infinity or NaN stores nothing and the host runs its
+iterations (hostir.Replay).  `MAT C = A * B` never warns (interpreter/mat.py), so its
+kernel stores every tile.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from ..model import Analysis
 from .dependence import NotParallel
 from .exprutil import constant_value
 from .kernel_lowering import origin_of
+from .vectorize import DONE_FLAGS
 
 MMA_TILES = {"f64": (64, 64, 16), "f32": (128, 128, 32)}
 
@@ -166,9 +174,10 @@ def _launch(analysis, name, i_loop, j_loop, k_loop, a, b, c, node) -> hostir.Lau
     origin = origin_of(node.stmt, analysis.source)
     k_origin = origin_of(k_loop.stmt, analysis.source)
     count_names = {key: counts[key].name for key in "IJK"}
-    kernel = _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin)
+    kernel = _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin, True)
     args = [HostValue("array", (c,)), HostValue("array", (a,)), HostValue("array", (b,))]
     args += [HostValue("count", (counts[key].name,)) for key in "IJK"]
+    args.append(HostValue("temp", (DONE_FLAGS,)))
     checks = []
     for array, (rk, ck) in ((a, ("I", "K")), (b, ("K", "J")), (c, ("I", "J"))):
         for axis, key in enumerate((rk, ck)):
@@ -181,6 +190,15 @@ def _launch(analysis, name, i_loop, j_loop, k_loop, a, b, c, node) -> hostir.Lau
     ]
     outer = counts["I"] if i_loop is node else counts["J"]
     inner = counts["J"] if i_loop is node else counts["I"]
+    blocks = HostValue("mul", tuple(host_grid))
+    temps = [hostir.Temp(DONE_FLAGS, "i32", blocks)]
+    tiles = {counts["I"].name: (tm, 0), counts["J"].name: (tn, 1)}
+    loops = [
+        hostir.ReplayLoop(count.var, count.start, 1, count.name, *tiles[count.name])
+        for count in (outer, inner)
+    ]
+    inner_loop = j_loop if i_loop is node else i_loop
+    replay = hostir.Replay(DONE_FLAGS, loops, list(inner_loop.body))
     finish = [
         Finish("loop_var", var=outer.var, start=outer.start, count=outer.name),
         Finish("loop_var", var=inner.var, start=inner.start, count=inner.name, when=outer.name),
@@ -190,12 +208,13 @@ def _launch(analysis, name, i_loop, j_loop, k_loop, a, b, c, node) -> hostir.Lau
         kernel,
         decision,
         list(counts.values()),
-        [],
+        temps,
         args,
         host_grid,
         checks,
         finish,
         [c],
+        replay=replay,
         origin=node.stmt,
     )
 
@@ -238,7 +257,7 @@ def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> ho
     extents = {"I": (a, 0), "J": (b, 1), "K": (a, 1)}
     origin = origin_of(stmt, analysis.source)
     firsts = {key: 0 for key in "IJK"}
-    kernel = _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, origin)
+    kernel = _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, origin, False)
     args = [HostValue("array", (name,)) for name in (c, *_operands(a, b))]
     args += [HostValue("len", extents[key]) for key in "IJK"]
     host_grid = [
@@ -255,9 +274,11 @@ def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> ho
 # ---------------------------------------------------------------- the kernel
 
 
-def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin) -> ir.Kernel:
+def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin, watch) -> ir.Kernel:
     """C(I, J) = sum over K of A(I, K) * B(K, J) for I, J, K counting from the storage
-    indices `firsts[key]`, `count_names[key]` (i32 parameters) of them."""
+    indices `firsts[key]`, `count_names[key]` (i32 parameters) of them.  With `watch`, a
+    block whose tile of C is not all finite stores nothing, and each block sets its flag
+    in the DONE_FLAGS temp (1: stored)."""
     dtype = analysis.number_type
     tm, tn, tk = MMA_TILES[dtype]
     params: list[ir.KernelParam] = [
@@ -286,6 +307,7 @@ def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin) 
     a_tile = ir.Load(a, (bid0, kk), view(a, "I", "K"), type=TileType(dtype, (tm, tk)))
     b_tile = ir.Load(b, (kk, bid1), view(b, "K", "J"), type=TileType(dtype, (tk, tn)))
     acc = ir.Local(f"{c}_TILE", type=acc_t)
+    store = ir.Store(c, (bid0, bid1), acc, view(c, "I", "J"))
     body: list[ir.KStmt] = [
         ir.Let(acc.name, ir.Full(0.0, type=acc_t), origin=origin),
         ir.ForRange(
@@ -294,14 +316,39 @@ def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin) 
             k_tiles,
             [ir.Let(acc.name, ir.Mma(a_tile, b_tile, acc, type=acc_t), origin=k_origin)],
         ),
-        ir.Store(c, (bid0, bid1), acc, view(c, "I", "J")),
     ]
+    if watch:
+        params.append(ir.ArrayParam(DONE_FLAGS, "i32", 1, reads=False, writes=True))
+        body += _store_if_finite(acc, store, count_param["J"], tn, dtype)
+    else:
+        body.append(store)
     grid = (
         B.binary("cdiv", count_param["I"], B.const(tm, "i32"), dtype),
         B.binary("cdiv", count_param["J"], B.const(tn, "i32"), dtype),
     )
     summary = f"matrix product {c} = {a} * {b}; one {tm}x{tn} tile of {c} per block, mma over {tk}-wide slices, {dtype}"
     return ir.Kernel(name, "mma", params, body, grid, (tm, tn), dtype, origin, summary)
+
+
+def _store_if_finite(acc: ir.Local, store: ir.Store, cols: ir.Param, tn: int, dtype) -> list[ir.KStmt]:
+    """Store the tile only if every element is finite (a product that overflowed makes an
+    infinity or NaN, and BASIC warns for it), and set the block's flag."""
+    i32 = TileType("i32")
+    finite = B.binary("lt", B.unary("abs", acc, dtype), B.const(float("inf"), dtype), dtype)
+    bad = ir.Reduce("max", B.cast(B.unary("not", finite, dtype), "i32"), None, type=i32)
+    finished = ir.Local("FINISHED", type=TileType("bool"))
+    blocks_per_row = B.binary("cdiv", cols, B.const(tn, "i32"), dtype)
+    block = B.binary(
+        "add",
+        B.binary("mul", ir.BlockId(0, type=i32), blocks_per_row, dtype),
+        ir.BlockId(1, type=i32),
+        dtype,
+    )
+    return [
+        ir.Let(finished.name, B.binary("eq", bad, B.const(0, "i32"), dtype)),
+        ir.IfScalar(finished, [store]),
+        ir.Store(DONE_FLAGS, (block,), B.cast(finished, "i32")),
+    ]
 
 
 def _operands(a: str, b: str) -> tuple[str, ...]:

@@ -60,6 +60,12 @@ class Offloader:
             self.host.body = place_to_host(self.host.body, kernel_arrays, launched=False)[0]
             for sub in self.host.subroutines:
                 sub.body = place_to_host(sub.body, kernel_arrays, launched=True)[0]
+            for node in hostir.walk(self.host.body + [n for s in self.host.subroutines for n in s.body]):
+                if isinstance(node, hostir.Launch) and node.replay is not None:
+                    # The kernel's arrays are those the loop uses (the subroutines it
+                    # calls included): the host's copies must be current for the replay.
+                    used = {p.name for p in node.kernel.params if isinstance(p, ir.ArrayParam)}
+                    node.replay.to_host = sorted(used & kernel_arrays)
 
     def rewrite(self, nodes: list[hostir.HNode]) -> list[hostir.HNode]:
         out: list[hostir.HNode] = []

@@ -39,6 +39,7 @@ program's dispatch loop.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from .. import ast, hostir
@@ -550,7 +551,8 @@ class _Procedure:
                 skip_to_next=not counted,
             )
             body = self.sequence(opener + 1, closer, closer, body_ctx)
-            return hostir.ForLoop(stmt, body, opener, closer, counted, steady, origin=stmt)
+            ends = steady and _moves_to_constant_limit(stmt, a.number_type)
+            return hostir.ForLoop(stmt, body, opener, closer, counted, steady, ends, origin=stmt)
         if isinstance(stmt, ast.While):
             body_ctx = _Ctx(continues=frozenset({closer, opener}), brk=flow.flow_to(closer + 1))
             body = self.sequence(opener + 1, closer, closer, body_ctx)
@@ -880,3 +882,18 @@ def _constant(expr: ast.Expr | None) -> float | None:
         value = float(expr.operand.value)
         return -value if expr.op == "-" else value
     return None
+
+
+def _moves_to_constant_limit(stmt: ast.For, number_type: str) -> bool:
+    """Constant start and limit, and a constant step that surely changes the variable
+    (stored in `number_type`; integral values for a `%` variable)."""
+    values = [_constant(stmt.start), _constant(stmt.limit)]
+    values.append(_constant(stmt.step) if stmt.step is not None else 1.0)
+    if any(v is None or not math.isfinite(v) for v in values):
+        return False
+    start, limit, step = values
+    if type_of_name(stmt.var.name) != "num":
+        return step != 0 and all(v == int(v) for v in values)
+    # Far below the spacing of the numbers it is added to, a step changes nothing.
+    bits = 20 if number_type == "f32" else 49
+    return abs(step) >= math.ldexp(max(abs(start), abs(limit)), -bits) and step != 0

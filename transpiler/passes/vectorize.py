@@ -15,9 +15,12 @@ The loop body runs for all lanes of the tile at once:
 - reductions accumulate per lane and end as one partial result per block, which the
   host combines in block order; histograms use atomic adds.
 
-Subscripts that the host cannot check before the launch (gathers, histogram bins) are
-checked in the kernel: an out-of-range lane records the failing statement in an
-error flag that the host turns into BASIC's "subscript out of range" error.
+BASIC's run-time exceptions stay exact (see `hostir.Replay`): a lane that meets one (a
+subscript out of range, a division by zero, an overflow, a domain error), or an
+infinity or NaN that could hide one, marks its block; a marked block stores nothing
+and the host runs its iterations with BASIC's semantics, in order.  Subscripts the
+kernel's tile loads and stores use are checked before the launch instead: when one is
+out of range the loop runs on the host.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from .. import ir
 from ..ir import KExpr, TileType
 from ..model import Analysis
 from .dependence import LoopPlan, NotParallel, Reduction
+from .exceptions import can_report, constant_reports
 from .exprutil import Affine, affine, constant_value
 from .kernel_access import array_access
 from .kernel_lowering import origin_of
@@ -41,8 +45,12 @@ from .liveness import expression_reads
 
 _BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "MOD": "rem"}
 _COMPARE = {"=": "eq", "<>": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
-# The one-element array in which a kernel reports the site of a fatal BASIC error.
-ERROR_FLAG = "BASIC_ERROR"
+# One flag per block: 1 when the block finished without a BASIC exception (hostir.Replay).
+DONE_FLAGS = "DONE"
+EVENTS = "EXCEPTIONS"  # the lanes that met an exception (or an infinity or NaN)
+# |x| below this for EXP(x): neither overflow nor underflow to zero.
+_EXP_SAFE = {"f64": 700.0, "f32": 80.0}
+_TRIPS_LIMIT = 2.0**31 - 1  # an inner loop longer than this runs on the host
 
 
 def choose_tile(plan: LoopPlan, dtype: ir.DType, override: tuple[int, ...] | None) -> tuple[int, ...]:
@@ -100,8 +108,15 @@ class _Vectorizer:
         self.fresh_counter = 0
         self.uniform: dict[str, str] = {}  # inner uniform FOR variable -> its float local
         self.array_tiles: dict[str, str] = {}  # written array -> local holding its lane tile
-        self.error_sites: dict[int, hostir.ErrorSite] = {}
-        self.current_stmt: ast.Stmt | None = None
+        # Storage index tiles and in-range masks of written arrays that are not aligned.
+        self.scatter_at: dict[str, tuple[KExpr, ...]] = {}
+        self.top: list[ir.KStmt] = self.out  # the kernel's top level
+        self.events_at = 0  # where in `top` the EVENTS tile starts as all False
+        self.deferred: list[ir.KStmt] = []  # histogram updates, made by finished blocks only
+        self.inner_depth = 0  # inner loops around the statement being lowered
+        self.constant = False  # lowering a constant expression (checked when compiling)
+        self.guards = 0  # IFs around the statement being lowered
+        self.scalar_ifs = 0  # of which IFs on a condition the same in every lane
         self.reads: set[str] = set()
         self.writes: set[str] = set()
         # max/min reductions, finished at the end of the kernel: (reduction, lane
@@ -158,17 +173,69 @@ class _Vectorizer:
         count = ir.Reduce("max", B.cast(mask, "i32"), None, type=TileType("i32"))
         return B.binary("gt", count, B.const(0, "i32"), self.ndt)
 
+    # ------------------------------------------------------------------ exceptions
+
+    def event(self, cond: KExpr, negated: bool = False) -> None:
+        """The active lanes where `cond` holds (with `negated`: does not hold) meet an
+        exception: their block is left to the host."""
+        if EVENTS not in self.locals:
+            lanes = TileType("bool", self.lane_type.shape)
+            self.top.insert(self.events_at, ir.Let(EVENTS, ir.Full(False, type=lanes)))
+            self.locals[EVENTS] = lanes
+        # A tile before `~`: a scalar condition may be a plain Python bool in the kernel.
+        cond = B.broadcast(B.to_bool(cond), self.lane_type.shape)
+        if negated:
+            cond = B.unary("not", cond, self.ndt)
+        hit = B.binary("and", self.full_mask(), cond, self.ndt)
+        self.let(EVENTS, B.binary("or", self.local(EVENTS), hit, self.ndt))
+
+    def event_unless(self, ok: KExpr) -> None:
+        self.event(ok, negated=True)
+
+    def finite(self, x: KExpr) -> KExpr:
+        """Neither an infinity nor NaN (`|x| < inf`)."""
+        return B.binary("lt", B.unary("abs", x, self.ndt), B.const(math.inf, x.type.dtype), self.ndt)
+
+    def reports(self, e: ast.Expr) -> bool:
+        """Can evaluating `e` in the kernel report an exception?  A constant expression
+        cannot: it was evaluated when compiling (one that reports keeps the loop on the
+        host, BASIC reports it in every iteration)."""
+        if self.constant or not can_report(e, self.analysis.functions):
+            return False
+        constant = constant_reports(e)
+        if constant:
+            raise NotParallel("a constant expression warns or fails in every iteration", e)
+        return constant is None
+
+    def watched(self, e: ast.Expr, stem: str = "VALUE") -> KExpr:
+        """`e` as an operand that could hide an exception of its own (the divisor of `/`,
+        a comparison's side, ATN's argument...: 1 / (A * X(I)) is 0 for an overflowed
+        product): an infinity or NaN there is an exception."""
+        value = self.value(e)
+        if not self.reports(e):
+            return value
+        if not isinstance(value, (ir.Local, ir.Param, ir.Const)):
+            value = self.let(self.fresh(stem), value)
+        self.event_unless(self.finite(value))
+        return value
+
+    def watch_result(self, e: ast.Expr, value: KExpr) -> None:
+        """A value a statement stores: an infinity or NaN made by `e` is an exception."""
+        if self.reports(e):
+            self.event_unless(self.finite(value))
+
     # ------------------------------------------------------------------ driver
 
     def run(self) -> hostir.Launch:
         plan = self.plan
         first = plan.loop.stmt
         self.prologue()
-        self.current_stmt = first
-        loads_at = len(self.out)
+        loads_at = self.events_at = len(self.out)
         self.array_tile_prologue()
         self.reduction_prologue()
         self.block(plan.body)
+        if EVENTS in self.locals:
+            loads_at += 1  # after the EVENTS tile: the prologue's last line
         self.out[loads_at:loads_at] = self.load_stmts
         self.epilogue()
         remove_dead_lets_of(self.out)
@@ -192,8 +259,15 @@ class _Vectorizer:
             summary=self.summary(),
         )
         writes = sorted(self.writes)
-        if self.error_sites:
-            self.finish.append(Finish("errors", temp=ERROR_FLAG, sites=dict(self.error_sites)))
+        replay = None
+        if EVENTS in self.locals or self.checks:
+            loops = [
+                hostir.ReplayLoop(dim.var, dim.start, dim.step, count.name, t, axis)
+                for axis, (dim, count, t) in enumerate(zip(plan.dims, self.counts, self.tile))
+            ]
+            done = DONE_FLAGS if EVENTS in self.locals else None
+            prefix, body = replay_body(plan.loop, self.rank)
+            replay = hostir.Replay(done, loops, body, prefix)
         for axis, (dim, count) in enumerate(zip(plan.dims, self.counts)):
             when = self.counts[0].name if axis else ""
             self.finish.append(
@@ -210,6 +284,7 @@ class _Vectorizer:
             self.checks,
             self.finish,
             writes,
+            replay=replay,
             origin=first,
         )
 
@@ -268,11 +343,21 @@ class _Vectorizer:
             local = name + "_TILE"
             self.array_tiles[name] = local
             form = self.plan.written[name]
-            if self._needs_initial_load(name):
-                self.let(local, self.aligned_or_gather(name, form, None))
-            elif self._aligned(name, form):
-                # No load checks the subscripts, so the store's range is checked here.
-                self.add_range_checks(name, form, self._first_write(name))
+            if self._aligned(name, form):
+                if self._needs_initial_load(name):
+                    self.let(local, self.aligned_load(name, form, None, cache=False))
+                else:
+                    # No load checks the subscripts, so the store's range is checked here.
+                    self.add_range_checks(name, form, self._first_write(name))
+            else:
+                # Every write uses the same subscripts (the dependence pass made sure):
+                # their elements, from the first write (rounded, with loop-invariant
+                # scalars: Y(I + K)), and the lanes where one is out of range.
+                indices, ok = self.subscripts(name, self._first_write(name).indices)
+                self.event_unless(ok)
+                self.scatter_at[name] = indices
+                if self._needs_initial_load(name):
+                    self.let(local, ir.Gather(name, indices, None, type=self.lane_type))
             self.writes.add(name)
 
     def _first_write(self, name: str) -> ast.Node | None:
@@ -298,9 +383,8 @@ class _Vectorizer:
 
     def reduction_prologue(self) -> None:
         for r in self.plan.reductions:
-            if r.op in ("sum", "sub", "prod"):
-                identity = 1.0 if r.op == "prod" else 0.0
-                self.let(r.var + "_ACC", ir.Full(identity, type=self.lane_type))
+            if r.op in ("sum", "sub"):
+                self.let(r.var + "_ACC", ir.Full(0.0, type=self.lane_type))
 
     # ------------------------------------------------------------------ statements
 
@@ -317,7 +401,6 @@ class _Vectorizer:
             stmt = node.stmt
             if isinstance(stmt, ast.Rem):
                 return
-            self.current_stmt = stmt
             self.assign(stmt)
         elif isinstance(node, hostir.If):
             self.if_node(node)
@@ -349,13 +432,13 @@ class _Vectorizer:
                 if name not in self.locals:
                     self.predefine([name])
                 value = B.select(self.mask, value, self.local(name), self.ndt)
-            self.let(name, value, origin)
+            self.watch_result(stmt.value, self.let(name, value, origin))
             return
         local = self.array_tiles[target.name]
         value = B.broadcast(B.cast(value, self.ndt), self.lane_type.shape)
         if self.mask is not None:
             value = B.select(self.mask, value, self.local(local), self.ndt)
-        self.let(local, value, origin)
+        self.watch_result(stmt.value, self.let(local, value, origin))
 
     def predefine(self, names) -> None:
         """Give private variables a value before the first branch or loop that sets
@@ -375,7 +458,11 @@ class _Vectorizer:
         for i, (cond_expr, body) in enumerate(node.arms):
             cond = B.to_bool(self.value_or_cond(cond_expr))
             if cond.type.is_scalar and saved is None and not else_mask_needed:
+                self.guards += 1
+                self.scalar_ifs += 1
                 then_out = self._capture(lambda b=body: self.block(b))
+                self.scalar_ifs -= 1
+                self.guards -= 1
                 self.out.append(ir.IfScalar(cond, then_out, [], origin=origin))
                 return
             cond = B.broadcast(cond, self.lane_type.shape)
@@ -387,11 +474,15 @@ class _Vectorizer:
                 rest_expr = not_cond if rest is None else B.binary("and", rest, not_cond, self.ndt)
                 rest = self.let(self.fresh("OTHERS"), rest_expr)
             self.mask = arm
+            self.guards += 1
             self.block(body)
+            self.guards -= 1
             self.mask = saved
         if node.else_body:
             self.mask = rest
+            self.guards += 1
             self.block(node.else_body)
+            self.guards -= 1
             self.mask = saved
 
     def _capture(self, fn) -> list[ir.KStmt]:
@@ -417,10 +508,16 @@ class _Vectorizer:
         self.predefine(_assigned_in_list(node.body))
         start_l = self.let(var + "_START", start, origin)
         step_l = self.let(var + "_STEP", step)
-        # ECMA-55: the body runs max(0, floor((limit - start) / step) + 1) times.
-        trips = B.binary("div", B.binary("sub", limit, start_l, self.ndt), step_l, self.ndt)
-        trips = B.binary("add", B.cast(B.unary("floor", trips, self.ndt), "i32"), B.const(1, "i32"), self.ndt)
-        count = self.let(var + "_TRIPS", B.binary("max", trips, B.const(0, "i32"), self.ndt))
+        # ECMA-55: the body runs max(0, floor((limit - start) / step) + 1) times.  A
+        # count that is not a number, or too large (STEP 0 runs for ever), is the host's.
+        span = B.binary("div", B.binary("sub", limit, start_l, self.ndt), step_l, self.ndt)
+        trips = self.let(var + "_SPAN", B.binary("add", B.unary("floor", span, self.ndt), B.const(1.0, self.ndt), self.ndt))
+        ends = B.binary("lt", trips, B.const(_TRIPS_LIMIT, self.ndt), self.ndt)  # not NaN
+        ends = B.binary("and", ends, B.binary("ne", step_l, B.const(0.0, self.ndt), self.ndt), self.ndt)
+        ends = self.let(var + "_ENDS", ends)
+        self.event_unless(ends)
+        safe = B.select(ends, B.binary("max", trips, B.const(0.0, self.ndt), self.ndt), B.const(0.0, self.ndt), self.ndt)
+        count = self.let(var + "_TRIPS", B.cast(safe, "i32"))
         counter = var + "_K"
         saved_out = self.out
         self.out = []
@@ -428,7 +525,9 @@ class _Vectorizer:
         value = B.binary("add", start_l, B.binary("mul", B.cast(ir.Local(counter, type=TileType("i32")), self.ndt), step_l, self.ndt), self.ndt)
         self.let(var, value)
         self.uniform[var] = var
+        self.inner_depth += 1
         self.block(node.body)
+        self.inner_depth -= 1
         body = self.out
         self.out = saved_out
         self.out.append(ir.ForRange(counter, B.const(0, "i32"), count, body, origin=None))
@@ -449,7 +548,9 @@ class _Vectorizer:
         self.out = []
         self.loops.append(_LoopContext(live_name))
         self.mask = self.local(live_name)
+        self.inner_depth += 1
         self.block(node.body)
+        self.inner_depth -= 1
         if cond_expr is not None:
             again = B.broadcast(B.to_bool(self.value_or_cond(cond_expr)), self.lane_type.shape)
             self.let(live_name, B.binary("and", self.local(live_name), again, self.ndt))
@@ -462,15 +563,13 @@ class _Vectorizer:
 
     def reduction(self, r: Reduction) -> None:
         stmt = r.node.origin
-        self.current_stmt = stmt
         origin = self.origin(stmt)
-        value = B.cast(self.value(r.value), self.ndt)
+        value = B.cast(self.watched(r.value, r.var + "_TERM"), self.ndt)
         mask = self.full_mask()
-        if r.op in ("sum", "sub", "prod"):
-            identity = B.const(1.0 if r.op == "prod" else 0.0, self.ndt)
+        if r.op in ("sum", "sub"):
             acc = self.local(r.var + "_ACC")
-            op = "mul" if r.op == "prod" else "add"
-            self.let(r.var + "_ACC", B.binary(op, acc, B.select(mask, value, identity, self.ndt), self.ndt), origin)
+            term = B.select(mask, value, B.const(0.0, self.ndt), self.ndt)
+            self.let(r.var + "_ACC", B.binary("add", acc, term, self.ndt), origin)
             return
         if self.loops:
             raise NotParallel("a maximum/minimum is updated inside an inner loop", stmt)
@@ -478,27 +577,42 @@ class _Vectorizer:
         cand = self.let(r.var + "_CAND", B.select(mask, value, B.const(worst, self.ndt), self.ndt), origin)
         payloads = []
         for var, expr in r.payload:
-            payloads.append((var, self.let(var + "_CAND", B.broadcast(B.cast(self.value(expr), self.ndt), self.lane_type.shape))))
+            candidate = self.let(var + "_CAND", B.broadcast(B.cast(self.value(expr), self.ndt), self.lane_type.shape))
+            self.watch_result(expr, candidate)
+            payloads.append((var, candidate))
         self.extremes.append((r, cand, payloads))
 
     def histogram(self, stmt: ast.Let, origin) -> None:
+        """`H(B) = H(B) + e`: an atomic add, made at the end of the kernel by a block that
+        finished (a block left to the host must not have counted)."""
         target = stmt.target
+        if self.inner_depth or self.scalar_ifs:
+            raise NotParallel("a histogram updated in an inner loop or a uniform IF stays on the host", stmt)
         increment = self.value(stmt.value.right)
         if stmt.value.op == "-":
             increment = B.unary("neg", increment, self.ndt)
         increment = B.cast(increment, self.ndt)
+        if not isinstance(increment, ir.Const):  # its value now, added at the end
+            increment = B.broadcast(increment, self.lane_type.shape)
+            increment = self.let(f"{target.name}_ADD", increment, origin)
+            self.watch_result(stmt.value.right, increment)
         indices, ok = self.subscripts(target.name, target.indices)
         active = B.binary("and", self.full_mask(), ok, self.ndt)
-        self.flag_errors(B.binary("and", self.full_mask(), B.unary("not", ok, self.ndt), self.ndt))
+        self.event_unless(ok)
         # Lanes that must not count get index -1, which atomic_add skips.
-        safe = tuple(B.select(active, B.broadcast(i, self.lane_type.shape), B.const(-1, "i32"), self.ndt) for i in indices)
+        safe = []
+        for axis, index in enumerate(indices):
+            bin_index = B.select(active, B.broadcast(index, self.lane_type.shape), B.const(-1, "i32"), self.ndt)
+            word = f"{target.name}_BIN" if len(indices) == 1 else f"{target.name}_BIN{axis}"
+            safe.append(self.let(self.fresh(word) if word in self.locals else word, bin_index))
         self.array_param(target.name)
         self.writes.add(target.name)
-        self.out.append(ir.AtomicAdd(target.name, safe, increment, origin=origin))
+        self.deferred.append(ir.AtomicAdd(target.name, tuple(safe), increment, origin=origin))
 
     # ------------------------------------------------------------------ epilogue
 
     def epilogue(self) -> None:
+        stores: list[ir.KStmt] = []
         for name in sorted(self.plan.written):
             local = self.array_tiles[name]
             if local not in self.locals:
@@ -507,23 +621,36 @@ class _Vectorizer:
             if self._aligned(name, form):
                 view = self.view(name, form)
                 index = tuple(ir.BlockId(a, type=TileType("i32")) for a in range(self.rank))
-                self.out.append(ir.Store(name, index, self.local(local), view))
+                stores.append(ir.Store(name, index, self.local(local), view))
             else:
-                indices = tuple(self.affine_index(f) for f in form)
-                self.out.append(ir.Scatter(name, indices, self.local(local), self.local("VALID")))
+                indices = self.scatter_at[name]
+                stores.append(ir.Scatter(name, indices, self.local(local), self.local("VALID")))
+        stores += self.deferred
         block_id = self.block_linear()
+        if EVENTS in self.locals:
+            self.finish_or_leave(stores, block_id)
+        else:
+            self.out += stores
         for r in self.plan.reductions:
-            if r.op in ("sum", "sub", "prod"):
+            if r.op in ("sum", "sub"):
                 temp = self.partial_temp(r.var)
-                total = ir.Reduce("prod" if r.op == "prod" else "sum", self.local(r.var + "_ACC"), None, type=TileType(self.ndt))
+                total = ir.Reduce("sum", self.local(r.var + "_ACC"), None, type=TileType(self.ndt))
                 self.out.append(ir.Store(temp, (block_id,), total))
                 self.finish.append(Finish(r.op, var=r.var, temp=temp))
         for r, cand, payloads in self.extremes:
             self.extreme_epilogue(r, cand, payloads, block_id)
-        if self.error_sites:
-            self.array_param(ERROR_FLAG, "i32", 1, temp=True)
-            self.temps.append(Temp(ERROR_FLAG, "i32", hostir.HostValue("num", (1,))))
-            self.out.append(ir.AtomicMax(ERROR_FLAG, (B.const(0, "i32"),), self.local("BAD_SITE")))
+
+    def finish_or_leave(self, stores: list[ir.KStmt], block_id: KExpr) -> None:
+        """A block whose lanes met no exception stores its results and sets its flag;
+        another stores nothing: the host runs its iterations (its partial results, if
+        any, are not used)."""
+        met = ir.Reduce("max", B.cast(self.local(EVENTS), "i32"), None, type=TileType("i32"))
+        finished = self.let("FINISHED", B.binary("eq", met, B.const(0, "i32"), self.ndt))
+        if stores:
+            self.out.append(ir.IfScalar(finished, stores))
+        self.array_param(DONE_FLAGS, "i32", 1, temp=True)
+        self.temps.append(Temp(DONE_FLAGS, "i32", self.block_count()))
+        self.out.append(ir.Store(DONE_FLAGS, (block_id,), B.cast(finished, "i32")))
 
     def extreme_epilogue(self, r: Reduction, cand: ir.Local, payloads, block_id) -> None:
         if payloads and self.rank != 1:
@@ -551,14 +678,17 @@ class _Vectorizer:
 
     def partial_temp(self, var: str) -> str:
         name = f"{var}_PARTIAL"
+        self.temps.append(Temp(name, self.ndt, self.block_count()))
+        self.array_param(name, self.ndt, 1, temp=True)
+        return name
+
+    def block_count(self) -> hostir.HostValue:
+        """The number of blocks of the launch (the product over the grid's axes)."""
         per_axis = [
             hostir.HostValue("cdiv", (hostir.HostValue("count", (c.name,)), hostir.HostValue("num", (t,))))
             for c, t in zip(self.counts, self.tile)
         ]
-        blocks = per_axis[0] if len(per_axis) == 1 else hostir.HostValue("mul", tuple(per_axis))
-        self.temps.append(Temp(name, self.ndt, blocks))
-        self.array_param(name, self.ndt, 1, temp=True)
-        return name
+        return per_axis[0] if len(per_axis) == 1 else hostir.HostValue("mul", tuple(per_axis))
 
     def block_linear(self) -> KExpr:
         bid0 = ir.BlockId(0, type=TileType("i32"))
@@ -583,7 +713,7 @@ class _Vectorizer:
         if isinstance(e, ast.UnaryOp) and e.op == "NOT":
             return B.unary("not", B.to_bool(self.value_or_cond(e.operand)), self.ndt)
         if isinstance(e, ast.BinOp) and e.op in _COMPARE:
-            return B.binary(_COMPARE[e.op], self.value(e.left), self.value(e.right), self.ndt)
+            return B.binary(_COMPARE[e.op], self.watched(e.left), self.watched(e.right), self.ndt)
         return self.value(e)
 
     def value(self, e: ast.Expr) -> KExpr:
@@ -599,6 +729,17 @@ class _Vectorizer:
             if e.op == "-":
                 return B.unary("neg", self.value(e.operand), self.ndt)
             raise NotParallel("NOT used as a number stays on the host", e)
+        if (
+            isinstance(e, (ast.BinOp, ast.Call))
+            and not self.constant
+            and not self.reports(e)
+            and constant_reports(e) is not None  # the same value in every iteration
+        ):
+            self.constant = True
+            try:
+                return self.value(e)
+            finally:
+                self.constant = False
         if isinstance(e, ast.BinOp):
             return self.binop(e)
         if isinstance(e, ast.Call):
@@ -620,35 +761,38 @@ class _Vectorizer:
     def binop(self, e: ast.BinOp) -> KExpr:
         if e.op in _COMPARE or e.op in ("AND", "OR"):
             raise NotParallel("a comparison used as a number stays on the host", e)
-        left = self.value(e.left)
-        if e.op == "^":
-            return self.power(left, e.right)
         op = _BINARY.get(e.op)
-        if op is None:
+        if op is None and e.op != "^":
             raise NotParallel(f"operator {e.op} stays on the host", e)
-        return B.binary(op, left, self.value(e.right), self.ndt)
+        if e.op == "^":
+            exponent = constant_value(e.right)
+            if exponent is not None and exponent == int(exponent) and 0 <= exponent <= 4:
+                return _integer_power(self.value(e.left), int(exponent), self.ndt)
+            return self.power(e)
+        if op == "mod":  # x MOD inf is x
+            return B.binary(op, self.watched(e.left), self.watched(e.right), self.ndt)
+        left = self.value(e.left)
+        right = self.watched(e.right) if op == "div" else self.value(e.right)  # x / inf is 0
+        return B.binary(op, left, right, self.ndt)
 
-    def power(self, left: KExpr, right: ast.Expr) -> KExpr:
-        """`left ^ right` as the interpreter computes it (runtime/arith.power): a negative
-        base needs an integral exponent (else a fatal error), 0 ^ y is +inf for y < 0 and
-        +0 for y > 0 (also for a base of -0)."""
+    def power(self, e: ast.BinOp) -> KExpr:
+        """`a ^ b` as the interpreter computes it (runtime/arith.power): 0 ^ y is +inf for
+        y < 0 and +0 for y > 0 (also for a base of -0).  An underflow to 0 warns; an
+        overflow (an infinity) or a negative base to a fractional power (NaN) is seen
+        where the value is stored or used; infinite operands can give a finite result
+        (1 ^ inf), so they are watched."""
         ndt = self.ndt
-        exponent = constant_value(right)
-        if exponent is not None and exponent == int(exponent) and 0 <= exponent <= 4:
-            return _integer_power(self.operand(left, "BASE"), int(exponent), ndt)
-        base = self.operand(B.cast(left, ndt), "BASE")
-        exp = self.operand(B.cast(self.value(right), ndt), "EXPONENT")
+        exponent = constant_value(e.right)
+        base = self.watched(e.left, "BASE")
+        exp = self.watched(e.right, "EXPONENT")
+        if self.constant:
+            return B.binary("pow", base, exp, ndt)
         zero = B.const(0.0, ndt)
-        integral = exponent is not None and exponent == int(exponent)
-        if not integral:
-            bad = B.binary("lt", base, zero, ndt)
-            if exponent is None:  # NaN is not integral either: floor(NaN) != NaN
-                fraction = B.binary("ne", B.unary("floor", exp, ndt), exp, ndt)
-                bad = B.binary("and", bad, fraction, ndt)
-            self.flag_errors(B.binary("and", self.full_mask(), bad, ndt), "power")
-        result = B.binary("pow", base, exp, ndt)
+        result = self.let(self.fresh("POWER"), B.binary("pow", base, exp, ndt))
+        self.event(B.binary("and", B.binary("eq", result, zero, ndt), B.binary("ne", base, zero, ndt), ndt))
         if exponent == 0:
             return result
+        base = self.operand(B.cast(base, ndt), "BASE")
         at_zero = B.binary("eq", base, zero, ndt)
         if exponent is None or exponent > 0:
             positive = at_zero if exponent is not None else B.binary("and", at_zero, B.binary("gt", exp, zero, ndt), ndt)
@@ -663,7 +807,7 @@ class _Vectorizer:
         printed (and computed) more than once."""
         if isinstance(value, (ir.Local, ir.Param, ir.Const, ir.Load, ir.Full)):
             return value
-        return self.let(self.fresh(word), value, self.origin(self.current_stmt))
+        return self.let(self.fresh(word), value)
 
     def call(self, e: ast.Call) -> KExpr:
         fn = self.analysis.functions.get(e.name)
@@ -671,19 +815,16 @@ class _Vectorizer:
             return self.inline_function(fn, e)
         builtin = BUILTINS.get(e.name)
         if builtin is not None and builtin.kernel and len(e.args) == 1:
-            x = B.cast(self.value(e.args[0]), self.ndt)
+            if e.name == "EXP":
+                return self.exp(e.args[0])
+            # ATN and SGN make a finite value of an infinite one.
+            arg = self.watched(e.args[0]) if builtin.bounded else self.value(e.args[0])
+            arg = B.cast(arg, self.ndt)
             if e.name == "SGN":
-                return self.sign(self.operand(x, "SGN_ARG"))
-            outside = _OUTSIDE_DOMAIN[builtin.domain]
-            if outside is _infinite and isinstance(x, ir.Cast) and not B.is_float(x.operand.type.dtype):
-                outside = None  # an integer (a loop variable) is never infinite
-            if outside is not None:
-                x = self.operand(x, f"{e.name}_ARG")
-                bad = B.binary("and", self.full_mask(), outside(x, self.ndt), self.ndt)
-                self.flag_errors(bad, "domain", e.name)
-            return B.unary(builtin.tile_op, x, self.ndt)
+                return self.sign(self.operand(arg, "SGN_ARG"))
+            return B.unary(builtin.tile_op, arg, self.ndt)
         if builtin is not None and builtin.kernel and len(e.args) == 2:
-            left, right = self.value(e.args[0]), self.value(e.args[1])
+            left, right = self.watched(e.args[0]), self.watched(e.args[1])
             return B.binary(builtin.tile_op, left, right, self.ndt)
         raise NotParallel(f"{e.name} cannot be computed in a kernel", e)
 
@@ -693,6 +834,17 @@ class _Vectorizer:
         zero = B.const(0.0, ndt)
         rest = B.select(B.binary("eq", x, zero, ndt), zero, B.const(-1.0, ndt), ndt)
         return B.select(B.binary("gt", x, zero, ndt), B.const(1.0, ndt), rest, ndt)
+
+    def exp(self, arg_expr: ast.Expr) -> KExpr:
+        """EXP warns when it overflows or underflows to 0: for an argument this large."""
+        arg = B.cast(self.value(arg_expr), self.ndt)
+        if self.constant:
+            return B.unary("exp", arg, self.ndt)
+        if not isinstance(arg, (ir.Local, ir.Param, ir.Const)):
+            arg = self.let(self.fresh("EXP_ARG"), arg)
+        size = B.unary("abs", arg, self.ndt)
+        self.event_unless(B.binary("lt", size, B.const(_EXP_SAFE[self.ndt], self.ndt), self.ndt))
+        return B.unary("exp", arg, self.ndt)
 
     def inline_function(self, fn, call: ast.Call) -> KExpr:
         bindings = {
@@ -728,9 +880,14 @@ class _Vectorizer:
         lane_vars = self.plan.lane_vars
         form = tuple(affine(i, lane_vars, set()) for i in e.indices)
         if all(f is not None for f in form) and self._aligned(name, form):
-            return self.aligned_load(name, form, e)
+            key = (name, tuple(f.const for f in form))
+            # A tile load's range is a condition of the launch; under an IF, BASIC reads
+            # the element only where the condition holds (IF I < N THEN ... T(I + 1)):
+            # a gather, whose lanes check their own subscripts.
+            if not self.guards or key in self.loads:
+                return self.aligned_load(name, form, e)
         indices, ok = self.subscripts(name, e.indices)
-        self.flag_errors(B.binary("and", self.full_mask(), B.unary("not", ok, self.ndt), self.ndt))
+        self.event_unless(ok)
         shape = B.broadcast_shape(*(i.type.shape for i in indices)) if len(indices) > 1 else indices[0].type.shape
         return ir.Gather(name, indices, None, type=TileType(self.ndt, shape))
 
@@ -742,12 +899,6 @@ class _Vectorizer:
             if f.coeffs != ((dim.var, 1),) or f.symbols or f.const != int(f.const) or dim.step != 1:
                 return False
         return True
-
-    def aligned_or_gather(self, name: str, form, node) -> KExpr:
-        if self._aligned(name, form):
-            return self.aligned_load(name, form, node, cache=False)
-        indices = tuple(self.affine_index(f) for f in form)
-        return ir.Gather(name, indices, None, type=self.lane_type)
 
     def view(self, name: str, form) -> tuple[ir.ViewSlice, ...]:
         view = []
@@ -799,42 +950,48 @@ class _Vectorizer:
         for axis, index in enumerate(indices):
             f = affine(index, self.plan.lane_vars, set())
             suffix = "" if len(indices) == 1 else str(axis)
-            rounded = None
+            word = f"{stem}_AT{suffix}"
+            extent = ir.Extent(name, axis, type=TileType("i32"))
             if f is not None and not f.symbols and f.const == int(f.const):
-                idx = self.affine_index(f)
+                # Name it: it is used for the access, the mask and the error check.
+                idx = self.let(word, self.affine_index(f))
+                inside = B.binary(
+                    "and",
+                    B.binary("ge", idx, B.const(0, "i32"), self.ndt),
+                    B.binary("lt", idx, extent, self.ndt),
+                    self.ndt,
+                )
             else:
-                # ECMA-55: a subscript is rounded to the nearest integer.
+                # ECMA-55: a subscript is rounded to the nearest integer.  The range is
+                # checked before the conversion to an integer, so that NaN is outside.
                 x = B.cast(self.value(index), self.ndt)
-                rounded = B.unary("floor", B.binary("add", x, B.const(0.5, self.ndt), self.ndt), self.ndt)
-                rounded = self.let(f"{stem}_ROUNDED{suffix}", rounded)
-                idx = B.binary("sub", B.cast(rounded, "i32"), B.const(self.base, "i32"), self.ndt)
-            # Name it: it is used for the access, the mask and the error check.
-            idx = self.let(f"{stem}_AT{suffix}", idx)
-            inside = B.binary(
-                "and",
-                B.binary("ge", idx, B.const(0, "i32"), self.ndt),
-                B.binary("lt", idx, ir.Extent(name, axis, type=TileType("i32")), self.ndt),
-                self.ndt,
-            )
-            if rounded is not None:
-                # A NaN subscript is out of range (the conversion to an integer makes it 0).
-                inside = B.binary("and", inside, B.unary("not", B.isnan(rounded), self.ndt), self.ndt)
+                element = B.unary("floor", B.binary("add", x, B.const(0.5, self.ndt), self.ndt), self.ndt)
+                if self.base:
+                    element = B.binary("sub", element, B.const(float(self.base), self.ndt), self.ndt)
+                element = self.let(f"{stem}_SUBSCRIPT{suffix}", element)
+                inside = B.binary(
+                    "and",
+                    B.binary("ge", element, B.const(0.0, self.ndt), self.ndt),
+                    B.binary("lt", element, B.cast(extent, self.ndt), self.ndt),
+                    self.ndt,
+                )
+                inside = self.let(f"{stem}_IN{suffix}" if suffix else f"{stem}_OK", inside)
+                safe = B.select(inside, element, B.const(-1.0, self.ndt), self.ndt)
+                idx = self.let(word, B.cast(safe, "i32"))
             ok = inside if ok is None else B.binary("and", ok, inside, self.ndt)
             out.append(idx)
-        ok = self.let(f"{stem}_OK", ok)
+        if not (isinstance(ok, ir.Local) and ok.name == f"{stem}_OK"):
+            ok = self.let(f"{stem}_OK", ok)
         return tuple(out), ok
 
-    def flag_errors(self, bad: KExpr, kind: str = "subscript", detail: str = "") -> None:
-        """Record (for the host) that lanes in `bad` met a fatal BASIC error here: an
-        invalid subscript, or a function or power outside its domain (hostir.ErrorSite)."""
-        site = len(self.error_sites) + 1
-        self.error_sites[site] = hostir.ErrorSite(self.current_stmt, kind, detail)
-        if "BAD_SITE" not in self.locals:
-            self.out.insert(0, ir.Let("BAD_SITE", B.const(0, "i32")))
-            self.locals["BAD_SITE"] = TileType("i32")
-        bad = B.broadcast(bad, self.lane_type.shape)
-        here = ir.Reduce("max", B.select(bad, B.const(site, "i32"), B.const(0, "i32"), self.ndt), None, type=TileType("i32"))
-        self.let("BAD_SITE", B.binary("max", self.local("BAD_SITE"), here, self.ndt), self.origin(self.current_stmt))
+
+def replay_body(loop: hostir.ForLoop, rank: int) -> tuple[list[hostir.HNode], list[hostir.HNode]]:
+    """The statements of the offloaded nest before its inner FOR (none for one loop), and
+    the body of the innermost loop."""
+    if rank == 1:
+        return [], list(loop.body)
+    inner = [n for n in loop.body if isinstance(n, hostir.ForLoop)][-1]
+    return [n for n in loop.body if n is not inner], list(inner.body)
 
 
 def _index_word(expr: ast.Expr) -> str:

@@ -167,18 +167,14 @@ class BasicArray:
         bounds = ", ".join(f"{self.base} to {u}" for u in self.upper)
         return BasicFault(SUBSCRIPT_OUT_OF_RANGE, f"{self.name}({','.join(shown)}) [{bounds}]")
 
-    def check_run(self, axis: int, first: float, count: int) -> None:
-        """Subscripts first, first + 1, ..., first + count - 1 along `axis` (a loop a
-        kernel runs) must all be valid: else the fault for the first invalid one (the
-        other subscripts shown at their lower bound)."""
+    def covers(self, axis: int, first: float, count: int) -> bool:
+        """Whether subscripts first, first + 1, ..., first + count - 1 along `axis` (a loop
+        a kernel runs) are all valid (none for count 0)."""
+        if count <= 0:
+            return True
         lo = math.floor(first + 0.5)
         hi = math.floor(first + count - 1 + 0.5)
-        if self.base <= lo and hi <= self.upper[axis]:
-            return
-        bad = first if lo < self.base else first + (self.upper[axis] + 1 - lo)
-        subscripts = [float(self.base)] * self.rank
-        subscripts[axis] = bad
-        raise self.out_of_range(*subscripts)
+        return self.base <= lo and hi <= self.upper[axis]
 
     def _bind(self) -> None:
         """(Re)build this array's element accessors for its current shape."""

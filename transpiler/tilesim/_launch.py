@@ -11,7 +11,7 @@ memory.
 
 By default `launch` runs the blocks batched (`_batch.py`): one call of the kernel body per
 batch of up to 65536 blocks, falling back to one call per block, with the same results and
-errors, when a kernel needs it (control flow on a per-block value, atomics, printing, an
+errors, when a kernel needs it (blocks taking different branches, atomics, printing, an
 error, blocks sharing elements).  `batched=False`, or the environment variable
 `TILESIM_BATCHED=0`, always runs block by block.
 """

@@ -131,6 +131,12 @@ class Tile:
         # cuTile converts a condition with `ct.bool_(x)`, which needs a numeric scalar.
         if self.ndim != 0:
             raise TileTypeError(f"Expected a scalar condition, got a tile of shape {self.shape}")
+        if self._batched:
+            # A batch branches as one when its blocks agree (as they would one by one).
+            truth = self._raw.astype(bool)
+            if truth.all() or not truth.any():
+                return bool(truth[0])
+            raise NotBatchable("the blocks of a batch take different branches")
         return bool(self._values)
 
     def __int__(self):

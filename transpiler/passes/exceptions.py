@@ -1,0 +1,99 @@
+"""Which BASIC expressions can report an ECMA-55 exception at run time.
+
+The runtime (`runtime/arith.py`) warns for division by zero (also `MOD 0`), overflow of
+`*`, `^` and EXP, EXP's underflow and TAN's overflow, and fails for LOG, SQR, SIN, COS
+and TAN outside their domain and for `^` of a negative number; a subscript out of range
+is fatal.  `+`, `-`, comparisons and the other built-ins never report anything.  The
+offload pass asks these questions to decide which values a kernel must watch, and
+which statements may be repeated without changing what the program reports.
+"""
+
+from __future__ import annotations
+
+import builtins
+import operator
+
+from .. import ast, runtime
+from ..builtins import BUILTINS
+from ..runtime import MOD, BasicFault, arith, set_warning_hook
+from .exprutil import constant_value
+
+# Operators and built-ins whose result can be an exception (or an infinity or NaN made
+# from finite operands, which is how a kernel sees one).
+REPORTING_OPERATORS = frozenset({"*", "/", "^", "MOD"})
+REPORTING_FUNCTIONS = frozenset(b.name for b in BUILTINS.values() if b.effect in ("warns", "fails"))
+
+
+def can_report(expr: ast.Expr, functions: dict) -> bool:
+    """Can evaluating `expr` warn or fail (other than by a subscript out of range)?
+    `functions`: the program's DEF FN functions by name (their bodies count)."""
+    for node in expr.walk():
+        if isinstance(node, ast.BinOp) and node.op in REPORTING_OPERATORS:
+            # x / c and x MOD c never report for a constant c other than 0 (a quotient
+            # that overflows is not reported; an infinite x gives an infinity or NaN).
+            if node.op in ("/", "MOD") and constant_value(node.right) not in (None, 0):
+                continue
+            return True
+        if isinstance(node, ast.Call):
+            if node.name in REPORTING_FUNCTIONS:
+                return True
+            fn = functions.get(node.name)
+            if fn is not None and can_report(fn.body, functions):
+                return True
+    return False
+
+
+def is_quiet(expr: ast.Expr, functions: dict) -> bool:
+    """Can evaluating `expr` never warn nor fail (no reporting operation, no subscript)?"""
+    if can_report(expr, functions):
+        return False
+    nodes = list(expr.walk())
+    if any(isinstance(node, ast.Index) for node in nodes):
+        return False
+    called = [functions[n.name] for n in nodes if isinstance(n, ast.Call) and n.name in functions]
+    return all(is_quiet(fn.body, functions) for fn in called)
+
+
+def constant_reports(expr: ast.Expr) -> bool | None:
+    """For an expression of constants only (no variable, subscript, DEF FN or RND): does
+    evaluating it report something?  None for any other expression.  Evaluated with the
+    runtime's own arithmetic, so the answer is the interpreter's."""
+    notices: list = []
+    previous = set_warning_hook(notices.append)
+    try:
+        _evaluate(expr)
+    except _NotConstant:
+        return None
+    except BasicFault:
+        return True
+    finally:
+        set_warning_hook(previous)
+    return bool(notices)
+
+
+class _NotConstant(Exception):
+    pass
+
+
+_BINARY = {"+": operator.add, "-": operator.sub, "*": arith.mul, "/": arith.div, "^": arith.power}
+# The numeric functions a constant expression may call, as the interpreter runs them.
+_FUNCTIONS = {
+    b.name: getattr(runtime, b.python, None) or getattr(builtins, b.python)
+    for b in BUILTINS.values()
+    if b.python and b.syntax == "call" and b.effect != "random" and b.result == "num"
+    and all(t == "num" for form in b.forms for t in form)
+}
+
+
+def _evaluate(e: ast.Expr) -> float:
+    if isinstance(e, ast.Num):
+        return float(e.value)
+    if isinstance(e, ast.UnaryOp) and e.op in "+-":
+        value = _evaluate(e.operand)
+        return -value if e.op == "-" else value
+    if isinstance(e, ast.BinOp) and (e.op in _BINARY or e.op == "MOD"):
+        left, right = _evaluate(e.left), _evaluate(e.right)
+        return MOD(left, right) if e.op == "MOD" else _BINARY[e.op](left, right)
+    if isinstance(e, ast.Call) and e.name in _FUNCTIONS:
+        return _FUNCTIONS[e.name](*(_evaluate(arg) for arg in e.args))
+    raise _NotConstant
