@@ -473,9 +473,9 @@ class Generator:
     def false_branch(parts, head: int) -> int:
         """Where a false IF / ELSEIF condition at `head` goes: the next ELSEIF test, the
         ELSE branch, or past the END IF."""
-        later = [e for e in parts.elseifs if e > head]
-        if later:
-            return later[0]
+        later = parts.later_elseif(head)
+        if later is not None:
+            return later
         if parts.else_index is not None:
             return parts.else_index + 1
         return parts.endif_index + 1

@@ -1,0 +1,70 @@
+"""Every stage does work linear in the size of the program (issue 13).
+
+Each stage runs on programs of N, 2N and 4N lines in each shape of `program_shapes`,
+and the lines of basic2tile's code it runs must grow linearly (`scaling.growth`); the
+external formatters are left out here (tests/test_python_comment_runs.py covers Ruff's).
+These counts are deterministic; the `slow` tests below time whole commands at sizes
+where a quadratic stage would stand out, as the issue measured them.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from tests import program_shapes
+from tests.scaling import LINEAR_GROWTH, growth, lines_run
+from transpiler import driver, report
+from transpiler.backends import cuda, cuda_host, cutile, python_host
+from transpiler.errors import SourceFile
+from transpiler.explain import explain
+from transpiler.options import Options
+
+
+def _interpret(analysis) -> None:
+    quiet = io.StringIO
+    driver.interpret(analysis, stdin=quiet(), stdout=quiet(), stderr=quiet())
+
+
+STAGES = {
+    "front_end": lambda source, analysis: driver.front_end(source, Options()),
+    "interpreter": lambda source, analysis: _interpret(analysis),
+    "structuring": lambda source, analysis: driver.host_program(analysis),
+    "cutile": lambda source, analysis: driver.generate(analysis, "cutile"),
+    "cuda": lambda source, analysis: driver.generate(analysis, "cuda"),
+    "explain": lambda source, analysis: explain(analysis),
+    "html": lambda source, analysis: report.build_report(analysis),
+}
+# The random programs vary in kind as they grow; they are timed by bench/transpile.py.
+SHAPES = [name for name in program_shapes.SHAPES if name != "generated"]
+
+
+@pytest.fixture
+def no_formatters(monkeypatch):
+    """The printers' text as it is: the formatters run in their own processes."""
+    for module, name in (
+        (cutile, "format_python"),
+        (python_host, "format_python"),
+        (cuda, "format_cpp"),
+        (cuda_host, "format_cpp"),
+    ):
+        monkeypatch.setattr(module, name, lambda code, **_: code)
+
+
+def _lines_run_at(shape: str, stage: str):
+    def measure(size: int) -> int:
+        source = SourceFile(f"{shape}.bas", program_shapes.SHAPES[shape](size))
+        analysis = driver.front_end(source, Options())
+        return lines_run(lambda: STAGES[stage](source, analysis))
+
+    return measure
+
+
+@pytest.mark.parametrize("stage", list(STAGES))
+@pytest.mark.parametrize("shape", SHAPES)
+def test_each_stage_is_linear_in_each_shape(shape, stage, no_formatters):
+    measure = _lines_run_at(shape, stage)
+    measure(50)  # imports, caches and compiled templates, once
+    found, counts = growth(measure, 200)
+    assert found <= LINEAR_GROWTH, f"{stage} on {shape}: lines run at 200/400/800: {counts}"
