@@ -11,13 +11,11 @@ The CLI, the tests and the benchmarks all go through these functions, so each st
     generate        cuTile Python (Ruff's formatter, Black's style) or CUDA C++
                     (clang-format)
 
-The compiling steps run with Python's cyclic garbage collector paused (`_gc_paused`).
+The compiling steps run with Python's cyclic garbage collector paused (`collector.py`).
 """
 
 from __future__ import annotations
 
-import functools
-import gc
 import os
 import subprocess
 import sys
@@ -26,31 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from .collector import collector_paused
 from .errors import BasicError, Coord, SourceFile
 from .options import Options
 
 
-def _gc_paused(step):
-    """Run a compiling step with the cyclic garbage collector paused.  What the steps
-    build (trees, analyses, IR, text) stays alive until the step ends, so collections
-    would only re-scan an ever larger heap: for a 10,000-line program they cost about a
-    third of the time of structuring, offloading and printing.  Whatever garbage the
-    step leaves is collected as usual once the collector runs again."""
-
-    @functools.wraps(step)
-    def paused(*args, **kwargs):
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return step(*args, **kwargs)
-        finally:
-            if enabled:
-                gc.enable()
-
-    return paused
-
-
-@_gc_paused
+@collector_paused()
 def front_end(source: SourceFile, options: Options):
     """Parse and analyse; raises CompileErrors with every diagnostic found."""
     from .parser import parse
@@ -100,7 +79,7 @@ def kernel_library(analysis):
     return lower_kernel_program(kernel_program(analysis), analysis.source)
 
 
-@_gc_paused
+@collector_paused()
 def host_program(analysis, tile: tuple[int, ...] | None = None, offload: bool = True):
     from .passes.offload import offload as offload_loops
     from .passes.structure import build_host_program
@@ -111,7 +90,7 @@ def host_program(analysis, tile: tuple[int, ...] | None = None, offload: bool = 
     return host
 
 
-@_gc_paused
+@collector_paused()
 def generate(analysis, target: str, tile: tuple[int, ...] | None = None, offload: bool = True) -> str:
     """The generated program text for `target` ("cutile" or "cuda")."""
     if target == "cutile":
