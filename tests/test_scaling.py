@@ -14,7 +14,7 @@ import io
 import pytest
 
 from tests import program_shapes
-from tests.scaling import LINEAR_GROWTH, growth, lines_run
+from tests.scaling import LINEAR_GROWTH, cpu_seconds, growth, lines_run, time_ratio
 from transpiler import driver, report
 from transpiler.backends import cuda, cuda_host, cutile, python_host
 from transpiler.errors import SourceFile
@@ -95,3 +95,15 @@ def test_the_interpreter_compiles_with_the_collector_paused(monkeypatch):
     analysis = driver.front_end(SourceFile("p.bas", "10 PRINT 1\n20 END\n"), Options())
     _interpret(analysis)
     assert seen == [("generate", False), ("compile", False), ("run", True)]
+
+
+@pytest.mark.slow
+def test_the_interpreter_appends_to_a_string_in_linear_time():
+    """`A$ = A$ + "X"` copied the whole string each time (a million times: 187 s)."""
+
+    def seconds(count: int) -> float:
+        text = f'10 LET A$ = ""\n20 FOR I = 1 TO {count}\n30 LET A$ = A$ + "X"\n40 NEXT I\n'
+        analysis = driver.front_end(SourceFile("append.bas", text), Options())
+        return cpu_seconds(lambda: _interpret(analysis))
+
+    assert time_ratio(seconds, 250_000) <= 5

@@ -299,7 +299,7 @@ class Generator:
         if shadow is not None:
             self.line(depth, f"{shadow} = _shadow({var})")
             self.loop_shadows[index] = (shadow, int(step))
-        self.line(depth, f"while {self.loop_continues(var, limit, sign, step)}:")
+        self.loop_header(depth, self.loop_continues(var, limit, sign, step))
         self.steps(depth + 1, self.count_sequence(index + 1, next_index) + 1)
         self.loop_steps[index] = step_text
         outer = dict(self.exprs.shadows)
@@ -333,10 +333,20 @@ class Generator:
                 return None
         return f"_sh{index}"
 
+    def loop_header(self, depth: int, condition: str) -> None:
+        """`while True:` and a test that breaks out: the loop then ends with an
+        unconditional jump back, which is what makes CPython 3.11 specialize the code of
+        a function called once (`while condition:` ends with a conditional jump, which
+        does not count, and unspecialized code copies a string on every `+=`)."""
+        self.line(depth, "while True:")
+        if condition != "True":
+            self.line(depth + 1, f"if not ({condition}):")
+            self.line(depth + 2, "break")
+
     def structured_while(self, index: int, depth: int) -> None:
         stmt: ast.While = self.stmts[index]
         wend = self.a.while_wend[index]
-        self.line(depth, f"while {self.exprs.cond(stmt.condition)}:")
+        self.loop_header(depth, self.exprs.cond(stmt.condition))
         self.steps(depth + 1, self.count_sequence(index + 1, wend) + 1)
         self.sequence(index + 1, wend, depth + 1)
 
@@ -368,6 +378,18 @@ class Generator:
         self.assign_cell(cell)
         self.line(depth, f"{cell} = {self.store.convert(value, _var_type(name))}")
 
+    def append_string(self, depth: int, name: str, parts: list[ast.Expr]) -> None:
+        """`A$ = A$ + X + Y` as `A$ += X + Y` on a local: a variable is a cell of the
+        program's function, and a string in a cell is copied whole by every `+`, so
+        building a string that way took time quadratic in its length.  Taken out of its
+        cell, the string has one reference and Python extends it in place."""
+        cell, text = names.variable(name), self.temps.new()
+        self.assign_cell(cell)
+        self.line(depth, f"{text} = {cell}")
+        self.line(depth, f"{cell} = None")
+        self.line(depth, f"{text} += {' + '.join(self.exprs.operand(p) for p in parts)}")
+        self.line(depth, f"{cell} = {self.store.convert(text, 'str')}")
+
     def assign(self, depth: int, target: ast.LValue, value: str) -> None:
         """Assign `value` (Python text, evaluated after the target's subscripts)."""
         if isinstance(target, ast.Var):
@@ -381,6 +403,10 @@ class Generator:
 
     def s_Let(self, index, stmt: ast.Let, depth) -> None:
         if isinstance(stmt.target, ast.Var):
+            appended = _appended(stmt)
+            if appended:
+                self.append_string(depth, stmt.target.name, appended)
+                return
             self.assign_var(depth, stmt.target.name, self.exprs.value(stmt.value))
             return
         symbol = self.a.arrays[stmt.target.name]
@@ -589,6 +615,26 @@ class Generator:
 
 def _f32_flag(store: StoreConversion) -> str:
     return "True" if store.f32 else "False"
+
+
+def _appended(stmt: ast.Let) -> list[ast.Expr]:
+    """X, Y... when `stmt` is `LET A$ = A$ + X + Y...` and X, Y... neither read A$ nor
+    call a function (which might read it): what is appended to A$, in order."""
+    name = stmt.target.name
+    if not name.endswith("$"):
+        return []
+    parts: list[ast.Expr] = []
+    node = stmt.value
+    while isinstance(node, ast.BinOp) and node.op == "+":
+        parts.append(node.right)
+        node = node.left
+    if not parts or not (isinstance(node, ast.Var) and node.name == name):
+        return []
+    for part in parts:
+        for inner in part.walk():
+            if isinstance(inner, ast.Call) or (isinstance(inner, ast.Var) and inner.name == name):
+                return []
+    return parts[::-1]
 
 
 def _var_type(name: str) -> str:
