@@ -31,7 +31,9 @@ def _numbered(body: list[str]) -> str:
 
 def rem_run(lines: int) -> str:
     body = ["LET S = 1"]
-    body += [f"REM {k:5d} THE OLD VERSION OF THIS ROUTINE, KEPT FOR REFERENCE" for k in range(lines - 3)]
+    body += [
+        f"REM {k:5d} THE OLD VERSION OF THIS ROUTINE, KEPT FOR REFERENCE" for k in range(lines - 3)
+    ]
     return _numbered(body + ["PRINT S", "END"])
 
 
@@ -90,7 +92,7 @@ def if_chain(lines: int) -> str:
     arms = (lines - 10) // 4
     body = ["LET S = 0", "FOR K = 1 TO 5"]
     body += [f"IF K = {k % 5 + 1} THEN LET S = S + {k}" for k in range(arms)]
-    body += ["PRINT S;", "NEXT K", "PRINT", "FOR K = 1 TO 3", f"IF K = 0 THEN"]
+    body += ["PRINT S;", "NEXT K", "PRINT", "FOR K = 1 TO 3", "IF K = 0 THEN"]
     for k in range(arms):
         body += [f"LET S = S - {k}", f"ELSEIF K = {k % 7} THEN"]
     back = 10 * (len(body) - 2 * arms + 2)  # the first ELSEIF

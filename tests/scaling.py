@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from collections.abc import Callable
 
 import transpiler
