@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable
 
 import transpiler
@@ -54,10 +55,16 @@ def growth(measure: Callable[[int], float], size: int) -> tuple[float, list[floa
 def cpu_seconds(fn: Callable[[], object]) -> float:
     """CPU time of this process and of the processes it waited for while `fn()` ran
     (less disturbed than wall time by other work on the machine)."""
-    before = os.times()
+    before, own = os.times(), time.process_time()
     fn()
-    after = os.times()
-    return sum(after[k] - before[k] for k in range(4))
+    own, after = time.process_time() - own, os.times()
+    return (
+        own
+        + after.children_user
+        - before.children_user
+        + after.children_system
+        - before.children_system
+    )
 
 
 def time_ratio(measure: Callable[[int], float], size: int, repeat: int = 2) -> float:
