@@ -144,6 +144,24 @@ def test_every_mode_is_linear_in_rem_lines(mode):
 
 
 @pytest.mark.slow
+def test_the_interpreter_compiles_many_blocks_in_linear_time():
+    """Each GOSUB target is a block function; nested in `_program`, each one cost
+    CPython's compiler a copy of all of `_program`'s names (25,000 blocks: 20 s)."""
+    from transpiler.collector import collector_paused
+    from transpiler.interpreter import compile_program
+
+    @collector_paused()  # as run_program and Machine compile
+    def compiled(analysis):
+        return compile(compile_program(analysis).text, "g", "exec")
+
+    def seconds(lines: int) -> float:
+        analysis = driver.front_end(SourceFile("g.bas", program_shapes.gosubs(lines)), Options())
+        return cpu_seconds(lambda: compiled(analysis))
+
+    assert time_ratio(seconds, 10_000) <= 5
+
+
+@pytest.mark.slow
 def test_the_cuda_printer_records_dispatch_labels_in_constant_time(monkeypatch):
     """The labels of a dispatch loop were a list searched at every use (100,000 lines
     of an IF chain entered by a GOTO: 12.6 s of the 20 s of printing)."""
