@@ -14,9 +14,9 @@ END in time linear in its length (loops have fixed trip counts), so every mode o
     if_chain    long chains of one-line IFs in a loop, and a block IF with many ELSEIFs
                 whose ELSE may jump out of the loop or back to the first ELSEIF
     gosubs      many subroutines, each called once, each able to call the next
-    strings     every string variable name there is, assigned, joined and printed
+    strings     all 286 string variables of ECMA-55 (A$ to Z9$), assigned, joined, printed
     one_line    the whole computation on one line of `:`-separated statements
-    data_line   one DATA line with every item
+    data_line   one DATA line of 10 items for each line asked for, summed by READ
     generated   the random programs of the differential tests (arrays, kernels, ...)
 """
 
