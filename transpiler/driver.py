@@ -11,13 +11,13 @@ The CLI, the tests and the benchmarks all go through these functions, so each st
     generate        cuTile Python (Ruff's formatter, Black's style) or CUDA C++
                     (clang-format)
 
-The compiling steps run with Python's cyclic garbage collector paused (`_gc_paused`).
+The compiling steps run with Python's cyclic garbage collector paused (`collector.py`)
+and a recursion limit that fits the deepest expression the front end accepts.
 """
 
 from __future__ import annotations
 
 import functools
-import gc
 import os
 import sys
 import tempfile
@@ -25,36 +25,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from .collector import collector_paused
 from .errors import BasicError, Coord, SourceFile
 from .options import Options
 
 
-def _gc_paused(step):
-    """Run a compiling step with the cyclic garbage collector paused, and with a
-    recursion limit that fits the deepest expression the front end accepts (the passes
-    and printers recurse over expressions: passes/expression_depth.py).  What the steps
-    build (trees, analyses, IR, text) stays alive until the step ends, so collections
-    would only re-scan an ever larger heap: for a 10,000-line program they cost about a
-    third of the time of structuring, offloading and printing.  Whatever garbage the
-    step leaves is collected as usual once the collector runs again."""
+def _compiling(step):
+    """Run a compiling step with the cyclic garbage collector paused (collector.py) and
+    with a recursion limit that fits the deepest expression the front end accepts (the
+    passes and printers recurse over expressions: passes/expression_depth.py)."""
 
     @functools.wraps(step)
-    def paused(*args, **kwargs):
+    def compiling(*args, **kwargs):
         from .passes.expression_depth import deep_recursion
 
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            with deep_recursion():
-                return step(*args, **kwargs)
-        finally:
-            if enabled:
-                gc.enable()
+        with collector_paused(), deep_recursion():
+            return step(*args, **kwargs)
 
-    return paused
+    return compiling
 
 
-@_gc_paused
+@_compiling
 def front_end(source: SourceFile, options: Options):
     """Parse and analyse; raises CompileErrors with every diagnostic found."""
     from .parser import parse
@@ -96,7 +87,7 @@ def program_name(source: SourceFile) -> str:
     return ident if ident and not ident[0].isdigit() else f"prog_{ident}"
 
 
-@_gc_paused
+@_compiling
 def kernel_program(analysis):
     from .passes.kernel_dialect import analyze_kernel_program
 
@@ -109,7 +100,7 @@ def kernel_library(analysis):
     return lower_kernel_program(kernel_program(analysis), analysis.source)
 
 
-@_gc_paused
+@_compiling
 def host_program(analysis, tile: tuple[int, ...] | None = None, offload: bool = True):
     from .passes.offload import offload as offload_loops
     from .passes.structure import build_host_program
@@ -120,7 +111,7 @@ def host_program(analysis, tile: tuple[int, ...] | None = None, offload: bool = 
     return host
 
 
-@_gc_paused
+@_compiling
 def generate(analysis, target: str, tile: tuple[int, ...] | None = None, offload: bool = True) -> str:
     """The generated program text for `target` ("cutile" or "cuda")."""
     if target == "cutile":

@@ -16,6 +16,8 @@ Conventions
 
 from __future__ import annotations
 
+import bisect
+
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -118,6 +120,12 @@ class IfParts:
         before the next head (or the EndIf)."""
         heads = (self.if_index,) + self.elseifs
         return heads + ((self.else_index,) if self.else_index is not None else ())
+
+    def later_elseif(self, head: int) -> int | None:
+        """The first ELSEIF after statement `head`, if any (a binary search: a chain of
+        ELSEIFs asks about each of its heads)."""
+        at = bisect.bisect_right(self.elseifs, head)
+        return self.elseifs[at] if at < len(self.elseifs) else None
 
 
 @dataclass(eq=False)

@@ -31,6 +31,7 @@ from .. import __version__, ast, hostir
 from ..model import Analysis
 from ..naming import Namer
 from ..passes.structure_flow import static_arrays
+from .cpp_verbatim import put_back, set_aside
 from .cuda_host_expr import ExprPrinter
 from .cuda_host_stmt import GOSUB_DEPTH, Code, StatementPrinter
 from .cuda_host_text import comment_text, cpp_string, origin_comment
@@ -114,7 +115,13 @@ def join_pieces(pieces: list[str]) -> str:
 def format_cpp(code: str, jobs: int | None = None, parallel_lines: int = _PARALLEL_LINES) -> str:
     """`code` formatted by clang-format in the backend's style; SPLIT lines become blank
     lines.  A long file is formatted in up to `jobs` (default: the CPUs) processes at
-    once, cut at SPLIT lines into runs of about equal length."""
+    once, cut at SPLIT lines into runs of about equal length.  What clang-format must
+    leave alone (the DATA table) does not go through it (cpp_verbatim.py)."""
+    code, verbatim = set_aside(code, keep_with=SPLIT)
+    return put_back(_format_pieces(code, jobs, parallel_lines), verbatim)
+
+
+def _format_pieces(code: str, jobs: int | None, parallel_lines: int) -> str:
     pieces = [p.strip("\n") + "\n" for p in code.split(_SPLIT_LINE) if p.strip()]
     if len(pieces) <= 1:
         return _clang_format(code.replace(_SPLIT_LINE, "\n"))

@@ -58,7 +58,8 @@ class StatementPrinter:
         self.in_sub = False
         self.uses_end_exception = False
         self.has_return_stack = False
-        self.labels: list[str] = []  # dispatch labels in order of first use
+        # dispatch labels in order of first use (a dict: a list was searched on each use)
+        self.labels: dict[str, None] = {}
         self.uses_done_label = False
         self.tracks_lines = any(line.number is not None for line in analysis.program.lines)
         # source line -> BASIC line number
@@ -519,8 +520,7 @@ class StatementPrinter:
             self.uses_done_label = True
             return "DONE"
         name = "L" + label.replace(":", "_")
-        if name not in self.labels:
-            self.labels.append(name)
+        self.labels.setdefault(name)
         return name
 
     def _goto(self, label: str | None) -> list[Code]:

@@ -12,6 +12,7 @@ from ..errors import BasicError, Coord, SourceFile
 from ..naming import Namer
 from .cutile_expr import NP_DTYPES, CutileExprPrinter
 from .cutile_helpers import helpers_text, helpers_used
+from .python_comment_runs import fold, unfold
 from .python_host_origin import comment_text
 from .render import render
 
@@ -45,14 +46,19 @@ def ruff_path() -> str:
 
 
 def format_python(code: str) -> str:
-    """`code` in Black's style at line length 100, formatted by Ruff's formatter."""
+    """`code` in Black's style at line length 100, formatted by Ruff's formatter (runs
+    of comment lines folded, as the formatter is slow on them)."""
+    folded = fold(code)
     done = subprocess.run(
-        [ruff_path(), *RUFF_FORMAT], input=code.encode("utf-8"), capture_output=True, check=False
+        [ruff_path(), *RUFF_FORMAT],
+        input=folded.code.encode("utf-8"),
+        capture_output=True,
+        check=False,
     )
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip()
         raise RuntimeError(f"ruff format failed on the generated module: {message}")
-    return done.stdout.decode("utf-8")
+    return unfold(done.stdout.decode("utf-8"), folded.runs)
 
 
 def python_string(text: str) -> str:

@@ -17,6 +17,7 @@ from typing import TextIO
 
 from .. import ast, runtime
 from ..builtins import BUILTINS
+from ..collector import collector_paused
 from ..errors import BasicRuntimeError, BasicWarning, Coord, InternalError
 from ..model import Analysis
 from ..runtime import (
@@ -191,10 +192,7 @@ class Machine:
     # ----------------------------------------------------------------- running
 
     def run(self) -> int:
-        namespace = self.namespace()
-        code = compile(self.compiled.text, self.filename, "exec")
-        exec(code, namespace)  # noqa: S102 - our own generated code, the point of the design
-        self.blocks.update(namespace["_program"]())
+        self._load()
         reset_rnd()
         previous_hook = set_warning_hook(self.on_notice)
         previous_limit = sys.getrecursionlimit()
@@ -220,6 +218,14 @@ class Machine:
             sys.setrecursionlimit(previous_limit)
         self.console.finish()
         return 0
+
+    @collector_paused()  # compiling, not running (see collector.py)
+    def _load(self) -> None:
+        """Compile the generated source and make its block functions."""
+        namespace = self.namespace()
+        code = compile(self.compiled.text, self.filename, "exec")
+        exec(code, namespace)  # noqa: S102 - our own generated code, the point of the design
+        self.blocks.update(namespace["_program"]())
 
     def _dispatch(self) -> None:
         blocks = self.blocks

@@ -218,9 +218,10 @@ class _Procedure:
         self.members = members
         self.in_sub = in_sub
         self.stacked_targets = set() if in_sub else set(procs.stacked)
+        # (a subroutine has none: asking each one about every GOSUB would be quadratic)
         self.stacked_gosubs = [
             g
-            for g in flow.gosubs
+            for g in (flow.gosubs if self.stacked_targets else ())
             if g in members and any(t in self.stacked_targets for t in flow.gosub_targets(g))
         ]
         self.return_points = sorted({flow.flow_to(g + 1) for g in self.stacked_gosubs})
