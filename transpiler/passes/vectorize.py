@@ -381,10 +381,19 @@ class _Vectorizer:
             return True
         return True
 
-    def reduction_prologue(self) -> None:
+    def sums(self) -> dict[str, str]:
+        """The variables summed by the loop, each with the operation its partial sum is
+        finished with on the host: the first of its updates (`S = S + e` or `S = S - e`)
+        decides; one variable may be updated by several statements."""
+        found: dict[str, str] = {}
         for r in self.plan.reductions:
             if r.op in ("sum", "sub"):
-                self.let(r.var + "_ACC", ir.Full(0.0, type=self.lane_type))
+                found.setdefault(r.var, r.op)
+        return found
+
+    def reduction_prologue(self) -> None:
+        for var in self.sums():
+            self.let(var + "_ACC", ir.Full(0.0, type=self.lane_type))
 
     # ------------------------------------------------------------------ statements
 
@@ -568,6 +577,8 @@ class _Vectorizer:
         mask = self.full_mask()
         if r.op in ("sum", "sub"):
             acc = self.local(r.var + "_ACC")
+            if r.op != self.sums()[r.var]:  # S = S - e in a sum finished by +, or the reverse
+                value = B.unary("neg", value, self.ndt)
             term = B.select(mask, value, B.const(0.0, self.ndt), self.ndt)
             self.let(r.var + "_ACC", B.binary("add", acc, term, self.ndt), origin)
             return
@@ -631,12 +642,11 @@ class _Vectorizer:
             self.finish_or_leave(stores, block_id)
         else:
             self.out += stores
-        for r in self.plan.reductions:
-            if r.op in ("sum", "sub"):
-                temp = self.partial_temp(r.var)
-                total = ir.Reduce("sum", self.local(r.var + "_ACC"), None, type=TileType(self.ndt))
-                self.out.append(ir.Store(temp, (block_id,), total))
-                self.finish.append(Finish(r.op, var=r.var, temp=temp))
+        for var, op in self.sums().items():
+            temp = self.partial_temp(var)
+            total = ir.Reduce("sum", self.local(var + "_ACC"), None, type=TileType(self.ndt))
+            self.out.append(ir.Store(temp, (block_id,), total))
+            self.finish.append(Finish(op, var=var, temp=temp))
         for r, cand, payloads in self.extremes:
             self.extreme_epilogue(r, cand, payloads, block_id)
 
