@@ -26,7 +26,8 @@ from pygments.token import (
     Whitespace,
 )
 
-from .lexer import BUILTIN_FUNCTIONS, KEYWORDS
+from .builtins import BUILTINS
+from .keywords import KEYWORDS, UNSUPPORTED
 
 _NAME_END = r"(?![A-Za-z0-9_$%])"
 
@@ -44,8 +45,8 @@ class BasicLexer(RegexLexer):
             (r"'.*$", Comment.Single),
             (r'"[^"\n]*"?', String.Double),
             (r"(GO[ \t]+(?:TO|SUB))" + _NAME_END, Keyword),
-            (words(sorted(KEYWORDS - {"REM"}), suffix=_NAME_END), Keyword),
-            (words(sorted(BUILTIN_FUNCTIONS), suffix=_NAME_END), Name.Builtin),
+            (words(sorted((KEYWORDS | UNSUPPORTED.keys()) - {"REM"}), suffix=_NAME_END), Keyword),
+            (words(sorted(BUILTINS), suffix=_NAME_END), Name.Builtin),
             (r"FN[A-Z][A-Z0-9_]*[$%]?", Name.Function),
             (r"[A-Z][A-Z0-9_]*[$%]?", Name.Variable),
             (r"(\d+\.?\d*|\.\d+)(E[+-]?\d+)?", Number),
