@@ -12,6 +12,8 @@
 //   extended.py   MOD, MAX, MIN, to_integer / to_int32 (the `%` variables)
 //   rnd.py        SplitMix64, RND, RANDOMIZE, reset_rnd (bit-identical sequences)
 //   inputs.py     parse_reply, ReplyRejected
+//   using.py      PRINT USING: parse_format, format_string_field, format_number_field,
+//                 UsingWriter (the chain con.print_using(fmt).item(x).end())
 //   console.py    Console: PRINT columns, zones, TAB, margin (write_string, write_number,
 //                 next_zone, tab, newline, finish, and the chain con.print(x).zone()...);
 //                 INPUT with the "? " prompt and re-asking (input)
@@ -708,9 +710,396 @@ inline std::vector<Value> parse_reply(std::string reply, const std::vector<Kind>
   return values;
 }
 
+// ============================================================================ using.py
+
+inline constexpr const char* ILLEGAL_FUNCTION_CALL = "Illegal function call";
+inline constexpr const char* WRONG_TYPE = "Type mismatch";
+inline constexpr int USING_MAX_DIGITS = 24;  // digit positions of one numeric field
+
+// How PRINT USING turns numbers into decimal digits: `digits` significant digits, and the
+// letter of the exponent.
+struct UsingPrecision {
+  int digits;
+  char letter;
+};
+inline constexpr UsingPrecision SINGLE{7, 'E'};   // Microsoft single precision (f32)
+inline constexpr UsingPrecision DOUBLE{16, 'D'};  // Microsoft double precision
+inline constexpr UsingPrecision REAL{15, 'E'};    // the other dialects' IEEE doubles
+
+// A piece of a format: literal text, a string field or a numeric field.
+struct UsingPiece {
+  enum class Kind { LITERAL, STRING, NUMBER } kind = Kind::LITERAL;
+  std::string text;      // LITERAL
+  char string_kind = 0;  // STRING: '!', '&' or '\\'
+  int width = 0;         // STRING ('\\' fields) and NUMBER: characters of the field
+  int before = 0;        // NUMBER: digit positions before the point
+  int decimals = 0;      // NUMBER: digit positions after the point
+  bool point = false;
+  bool comma = false;
+  bool dollar = false;
+  bool stars = false;
+  bool leading_sign = false;
+  char trailing = 0;  // '+', '-' or 0
+  int exponent = 0;   // digits of the exponent (2 or 3), 0: none
+};
+
+// The byte offset after the code point that starts at `i`.
+inline std::size_t next_code_point(const std::string& text, std::size_t i) {
+  ++i;
+  while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
+    ++i;
+  return i;
+}
+
+inline bool using_string_field(const std::string& fmt, std::size_t* i, UsingPiece* piece) {
+  const char c = fmt[*i];
+  if (c == '!' || c == '&') {
+    piece->kind = UsingPiece::Kind::STRING;
+    piece->string_kind = c;
+    piece->width = 1;
+    ++*i;
+    return true;
+  }
+  if (c != '\\')
+    return false;
+  std::size_t j = *i + 1;
+  while (j < fmt.size() && fmt[j] == ' ')
+    ++j;
+  if (j >= fmt.size() || fmt[j] != '\\')
+    return false;
+  piece->kind = UsingPiece::Kind::STRING;
+  piece->string_kind = c;
+  piece->width = static_cast<int>(j - *i + 1);
+  *i = j + 1;
+  return true;
+}
+
+inline bool using_number_field(const std::string& fmt, std::size_t* position, UsingPiece* piece) {
+  const std::size_t start = *position;
+  auto at = [&fmt](std::size_t k, const char* text) {
+    return fmt.compare(k, std::strlen(text), text) == 0;
+  };
+  auto next_is = [&fmt](std::size_t k, char c) { return k < fmt.size() && fmt[k] == c; };
+  UsingPiece f;
+  f.kind = UsingPiece::Kind::NUMBER;
+  std::size_t i = start;
+  f.leading_sign = next_is(i, '+');
+  if (f.leading_sign)
+    ++i;
+  if (at(i, "**")) {
+    f.stars = true;
+    f.before = 2;
+    i += 2;
+    if (next_is(i, '$')) {
+      f.dollar = true;
+      ++i;
+    }
+  } else if (at(i, "$$")) {
+    f.dollar = true;
+    f.before = 1;
+    i += 2;
+  } else if (next_is(i, '$') || next_is(i, '*')) {
+    return false;
+  }
+  if (next_is(i, '#') || next_is(i, '.')) {  // digit positions; commas count before the point
+    for (; i < fmt.size(); ++i) {
+      const char c = fmt[i];
+      if (c == '#') {
+        ++(f.point ? f.decimals : f.before);
+      } else if (c == '.' && !f.point) {
+        f.point = true;
+      } else if (c == ',' && !f.point) {
+        ++f.before;
+        f.comma = true;
+      } else {
+        break;
+      }
+    }
+  }
+  if (f.before + f.decimals == 0)
+    return false;
+  if (at(i, "^^^^")) {
+    f.exponent = at(i, "^^^^^") ? 3 : 2;
+    i += f.exponent + 2;
+  }
+  if (!f.leading_sign && (next_is(i, '+') || next_is(i, '-')))
+    f.trailing = fmt[i++];
+  f.width = static_cast<int>(i - start);
+  *piece = f;
+  *position = i;
+  return true;
+}
+
+// The fields and literal texts of a format, in order (adjacent literals joined).
+inline std::vector<UsingPiece> parse_format(const std::string& fmt) {
+  std::vector<UsingPiece> pieces;
+  std::string literal;
+  auto flush = [&]() {
+    if (!literal.empty()) {
+      UsingPiece piece;
+      piece.text = literal;
+      pieces.push_back(piece);
+      literal.clear();
+    }
+  };
+  std::size_t i = 0;
+  while (i < fmt.size()) {
+    if (fmt[i] == '_') {  // the next character as it is (a final "_" prints itself)
+      if (i + 1 < fmt.size()) {
+        const std::size_t end = next_code_point(fmt, i + 1);
+        literal += fmt.substr(i + 1, end - i - 1);
+        i = end;
+      } else {
+        literal += '_';
+        i += 1;
+      }
+      continue;
+    }
+    UsingPiece field;
+    if (using_string_field(fmt, &i, &field) || using_number_field(fmt, &i, &field)) {
+      flush();
+      pieces.push_back(field);
+      continue;
+    }
+    const std::size_t end = next_code_point(fmt, i);
+    literal += fmt.substr(i, end - i);
+    i = end;
+  }
+  flush();
+  return pieces;
+}
+
+inline std::string format_string_field(const UsingPiece& field, const std::string& value) {
+  if (field.string_kind == '&')
+    return value;
+  const std::size_t width = static_cast<std::size_t>(field.width);
+  std::string text = value.substr(0, text_offset(value, width));
+  return text + std::string(width - text_length(text), ' ');
+}
+
+// `x` > 0 rounded to `digits` significant decimal digits (correctly, from its binary
+// value): the digits, and *exponent e with x ~ 0.DIGITS * 10**e.
+inline std::string decimal_digits(double x, int digits, int* exponent) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*e", digits - 1, x);
+  const std::string text(buffer);
+  const std::size_t e = text.find('e');
+  std::string mantissa = text.substr(0, e);
+  mantissa.erase(std::remove(mantissa.begin(), mantissa.end(), '.'), mantissa.end());
+  *exponent = std::atoi(text.c_str() + e + 1) + 1;
+  return mantissa;
+}
+
+// The first `keep` (>= 1) of `digits`, rounded half away from zero on the next one;
+// *carried is set when the rounding carried out of them ("99" -> "100").
+inline std::string round_half_up(const std::string& digits, int keep, bool* carried) {
+  const std::size_t n = static_cast<std::size_t>(keep);
+  std::string head = digits.substr(0, n);
+  head.resize(n, '0');
+  *carried = false;
+  if (n >= digits.size() || digits[n] < '5')
+    return head;
+  std::size_t k = n;
+  while (k > 0 && head[k - 1] == '9')
+    head[--k] = '0';
+  if (k == 0) {
+    *carried = true;
+    return "1" + head;
+  }
+  ++head[k - 1];
+  return head;
+}
+
+inline std::string group_thousands(const std::string& integer) {
+  std::string out;
+  const std::size_t head = integer.size() % 3 == 0 ? 3 : integer.size() % 3;
+  for (std::size_t k = 0; k < integer.size(); ++k) {
+    if (k >= head && (k - head) % 3 == 0)
+      out += ',';
+    out += integer[k];
+  }
+  return out;
+}
+
+inline std::string using_fixed(double x, int decimals, bool point, bool comma, int precision) {
+  if (x == 0)
+    return point ? "." + std::string(decimals, '0') : "0";
+  int e = 0;
+  const std::string digits = decimal_digits(x, precision, &e);
+  const int keep = e + decimals;  // digits of the decimal value that the field shows
+  std::string shown;
+  if (keep <= 0) {
+    shown = keep == 0 && digits[0] >= '5' ? "1" : "0";
+  } else {
+    bool carried = false;
+    shown = round_half_up(digits, keep, &carried);
+  }
+  const int integer_digits = static_cast<int>(shown.size()) - decimals;
+  std::string integer, fraction;
+  if (integer_digits > 0) {
+    integer = shown.substr(0, integer_digits);
+    fraction = shown.substr(integer_digits);
+  } else {
+    fraction = std::string(-integer_digits, '0') + shown;
+  }
+  if (comma)
+    integer = group_thousands(integer);
+  return integer + (point ? "." + fraction : "");
+}
+
+inline std::string using_scientific(double x, int before, int decimals, const UsingPiece& field,
+                                    UsingPrecision precision) {
+  const char letter = precision.letter;
+  const std::string zeros(field.exponent, '0');
+  if (x == 0) {
+    if (field.point)
+      return "." + std::string(decimals, '0') + letter + "+" + zeros;
+    return (letter == 'E' ? "E+" : "0D+") + zeros;  // GW-BASIC's own output
+  }
+  const int shown_digits = before + decimals;
+  int e = 0;
+  const std::string digits = decimal_digits(x, precision.digits, &e);
+  const int work = std::min(precision.digits, shown_digits);
+  std::string mantissa;
+  if (work == 0) {
+    e = std::max(e, 0);
+  } else {
+    bool carried = false;
+    mantissa = round_half_up(digits, work, &carried);
+    if (carried) {
+      mantissa.resize(work);
+      ++e;
+    }
+  }
+  mantissa.resize(shown_digits, '0');
+  std::string text = mantissa.substr(0, before);
+  if (static_cast<int>(mantissa.size()) > before)
+    text += "." + mantissa.substr(before);
+  else if (field.point)
+    text += ".";
+  const int exponent = e - before;
+  std::string number = std::to_string(exponent < 0 ? -exponent : exponent);
+  if (static_cast<int>(number.size()) < field.exponent)
+    number.insert(0, field.exponent - number.size(), '0');
+  return text + letter + (exponent < 0 ? "-" : "+") + number;
+}
+
+inline std::string format_number_field(const UsingPiece& field, double x,
+                                       UsingPrecision precision = REAL) {
+  int before = field.before;
+  const int decimals = field.decimals;
+  if (before + decimals > USING_MAX_DIGITS)
+    throw Fault(ILLEGAL_FUNCTION_CALL, "(more than 24 digits in a PRINT USING field)");
+  const bool negative = x < 0;
+  const std::string sign = negative ? "-" : "+";
+  std::string prefix, suffix;
+  if (field.leading_sign) {
+    prefix = sign;
+  } else if (field.trailing == '+') {
+    suffix = sign;
+  } else if (field.trailing == '-') {
+    suffix = negative ? "-" : " ";
+  } else {
+    prefix = negative ? "-" : "";
+    if (!field.dollar)
+      before = std::max(before - 1, 0);  // a minus sign may take the first position
+  }
+  if (std::isnan(x) || std::isinf(x))
+    return std::string("%") + (negative ? "-" : "") + (std::isnan(x) ? "NAN" : "INF");
+  const double magnitude = std::fabs(x);
+  const std::string body =
+      field.exponent ? using_scientific(magnitude, before, decimals, field, precision)
+                     : using_fixed(magnitude, decimals, field.point, field.comma, precision.digits);
+  std::string text = prefix + (field.dollar ? "$" : "") + body + suffix;
+  const std::size_t width = static_cast<std::size_t>(field.width);
+  if (text.size() < width) {  // room for a 0 before the point
+    for (const char* start : {".", "+.", "-."}) {
+      const std::size_t n = std::strlen(start);
+      if (text.compare(0, n, start) == 0) {
+        text.insert(n - 1, "0");
+        break;
+      }
+    }
+  }
+  if (text.size() > width)
+    return "%" + text;
+  return std::string(width - text.size(), field.stars ? '*' : ' ') + text;
+}
+
+// One PRINT USING statement on a channel (the Console, or a file open for output):
+// `item` formats each value into the next field as it is evaluated, `end` prints the
+// literal text that follows and ends the line.  A chain, as PRINT's:
+//   con.print_using("##.##").item(x).item(y).end();
+template <class Channel>
+class UsingWriter {
+ public:
+  UsingWriter(Channel& channel, const std::string& fmt, UsingPrecision precision)
+      : channel_(channel), pieces_(parse_format(fmt)), precision_(precision) {
+    bool has_field = false;
+    std::string text;
+    for (const UsingPiece& piece : pieces_) {
+      has_field = has_field || piece.kind != UsingPiece::Kind::LITERAL;
+      text += piece.text;
+    }
+    if (!has_field) {
+      channel_.write_string(text);
+      throw Fault(ILLEGAL_FUNCTION_CALL, "(a PRINT USING format without a field)");
+    }
+  }
+
+  UsingWriter& item(double x) {
+    const UsingPiece& field = next_field();
+    if (field.kind == UsingPiece::Kind::STRING)
+      throw Fault(WRONG_TYPE, "(a number for a PRINT USING string field)");
+    channel_.write_string(format_number_field(field, x, precision_));
+    return *this;
+  }
+
+  UsingWriter& item(const std::string& text) {
+    const UsingPiece& field = next_field();
+    if (field.kind == UsingPiece::Kind::NUMBER)
+      throw Fault(WRONG_TYPE, "(a string for a PRINT USING number field)");
+    channel_.write_string(format_string_field(field, text));
+    return *this;
+  }
+
+  UsingWriter& item(const char* text) {
+    return item(std::string(text));
+  }
+
+  // After the last item: the literal text up to the next field or the end of the format,
+  // then the newline (`newline` false when the statement ends with ; or ,).
+  void end(bool newline = true) {
+    for (; next_ < pieces_.size() && pieces_[next_].kind == UsingPiece::Kind::LITERAL; ++next_)
+      channel_.write_string(pieces_[next_].text);
+    if (newline)
+      channel_.newline();
+  }
+
+ private:
+  // Print the literal text up to the next field (from the start of the format again
+  // when it runs out) and return that field.
+  const UsingPiece& next_field() {
+    for (;;) {
+      if (next_ == pieces_.size())
+        next_ = 0;
+      const UsingPiece& piece = pieces_[next_++];
+      if (piece.kind != UsingPiece::Kind::LITERAL)
+        return piece;
+      channel_.write_string(piece.text);
+    }
+  }
+
+  Channel& channel_;
+  std::vector<UsingPiece> pieces_;
+  UsingPrecision precision_;
+  std::size_t next_ = 0;
+};
+
 // ============================================================================ console.py
 
 inline constexpr int MARGIN = 80;
+inline constexpr int UNLIMITED = 2147483647;  // the margin of a file: lines are never folded
 inline constexpr int ZONE_WIDTH = 16;
 inline constexpr const char* INPUT_PROMPT = "? ";
 inline constexpr const char* INVALID_TAB = "invalid TAB argument";
@@ -719,9 +1108,11 @@ inline constexpr const char* INPUT_EOF = "error on input stream";
 // The BASIC program's terminal: output column tracking and INPUT replies.
 class Console {
  public:
-  // `strict`: ECMA-55's limits on INPUT replies (parse_reply).
-  explicit Console(std::FILE* out = stdout, std::FILE* in = stdin, bool strict = true)
-      : out_(out), in_(in), strict_(strict) {}
+  // `strict`: ECMA-55's limits on INPUT replies (parse_reply); `precision`: PRINT USING's
+  // numbers; `margin`: UNLIMITED for a file.
+  explicit Console(std::FILE* out = stdout, std::FILE* in = stdin, bool strict = true,
+                   UsingPrecision precision = REAL, int margin = MARGIN)
+      : out_(out), in_(in), strict_(strict), precision_(precision), margin_(margin) {}
 
   // The 0-based column where the next character goes.
   int column() const {
@@ -730,12 +1121,13 @@ class Console {
 
   void write_string(const std::string& value) {
     const std::size_t length = text_length(value);
-    if (column_ + length > static_cast<std::size_t>(MARGIN)) {
+    const std::size_t margin = static_cast<std::size_t>(margin_);
+    if (column_ + length > margin) {
       if (column_ > 0)
         put("\n");
       std::string text = value;
-      while (text_length(text) > static_cast<std::size_t>(MARGIN)) {
-        const std::size_t cut = text_offset(text, MARGIN);
+      while (text_length(text) > margin) {
+        const std::size_t cut = text_offset(text, margin);
         put(text.substr(0, cut) + "\n");
         text = text.substr(cut);
       }
@@ -750,7 +1142,7 @@ class Console {
   void write_number(double x) {
     const std::string text = format_number(x);
     const int length = static_cast<int>(text.size());
-    if (column_ + length > MARGIN) {
+    if (column_ + length > margin_) {
       put("\n" + text);
       column_ = length;
     } else {
@@ -762,7 +1154,7 @@ class Console {
   // The `,` separator: the next zone, or a new line from the last zone.
   void next_zone() {
     const int width = ZONE_WIDTH - column_ % ZONE_WIDTH;
-    if (column_ + width >= MARGIN) {
+    if (column_ + width >= margin_) {
       newline();
     } else {
       put(std::string(width, ' '));
@@ -776,7 +1168,7 @@ class Console {
       warn(INVALID_TAB, "(" + format_number_trimmed(n) + ")");
       n = 1;
     }
-    const int target = (n - 1) % MARGIN;
+    const int target = (n - 1) % margin_;
     if (column_ > target) {
       put("\n");
       column_ = 0;
@@ -792,6 +1184,11 @@ class Console {
     put("\n");
     column_ = 0;
     return *this;
+  }
+
+  // One PRINT USING statement: con.print_using("##.##").item(x).item(y).end();
+  UsingWriter<Console> print_using(const std::string& fmt) {
+    return UsingWriter<Console>(*this, fmt, precision_);
   }
 
   // One PRINT statement as a chain, item by item (C++17 runs a chain of member calls
@@ -867,6 +1264,8 @@ class Console {
   std::FILE* out_;
   std::FILE* in_;
   bool strict_;
+  UsingPrecision precision_;
+  int margin_;
   int column_ = 0;
 };
 

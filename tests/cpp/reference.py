@@ -31,6 +31,7 @@ from transpiler.runtime import (
 )
 from transpiler.runtime.numformat import match_number
 from transpiler.runtime.strings import check_string
+from transpiler.runtime.using import DOUBLE, REAL, SINGLE
 
 from .harness import d, h, s
 
@@ -138,6 +139,18 @@ def _run(t: list[str]) -> str:
         except BasicFault as exc:
             fault = " F" + h(exc.message)
         return s(out.getvalue()) + f" i{console.column}" + fault
+    if op == "using":
+        out = io.StringIO()
+        precision = {"single": SINGLE, "double": DOUBLE, "real": REAL}[t[1]]
+        fault = ""
+        try:
+            writer = Console(out, precision=precision).print_using(to_text(t[2]))
+            for item in t[3:-1]:
+                writer.item(to_float(item) if item[0] == "d" else to_text(item))
+            writer.end("\n" if t[-1] == "l" else "")
+        except BasicFault as exc:
+            fault = " F" + h(exc.message)
+        return s(out.getvalue()) + fault
     if op == "input":
         out = io.StringIO()
         console = Console(out, io.StringIO(to_text(t[3]), newline="\n"))

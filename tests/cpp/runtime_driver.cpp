@@ -13,6 +13,9 @@
 //   randomize S|unset COUNT   RANDOMIZE with BASIC2TILE_SEED=S, then COUNT values
 //   console OP...             s:S write_string, n:X write_number, z zone, t:X tab,
 //                             l newline, f finish; replies with the text written
+//   using P FMT ITEM... END   one PRINT USING at precision P (single, double, real):
+//                             ITEM d<bits> or s<hex>, END l (newline) or n; replies
+//                             with the text written
 //   input PROMPT|none KINDS STDIN   one Console::input (KINDS: N and S letters)
 //   reply KINDS S             parse_reply; rejected: R<hex of "what|detail">
 //   data ITEM... -- OP...     ITEM q:S or u:S; OP n read_number, s read_string, r:I restore
@@ -232,6 +235,26 @@ std::string run(const std::vector<std::string>& t) {
       out = " F" + hex(fault.message());
     }
     return str(capture.text()) + " i" + std::to_string(console.column()) + out;
+  }
+  if (op == "using") {
+    Capture capture;
+    const b2t::UsingPrecision precision =
+        t[1] == "single" ? b2t::SINGLE : (t[1] == "double" ? b2t::DOUBLE : b2t::REAL);
+    b2t::Console console(capture.file(), stdin, true, precision);
+    std::string fault;
+    try {
+      auto writer = console.print_using(text_of(t[2]));
+      for (std::size_t i = 3; i + 1 < t.size(); ++i) {
+        if (t[i][0] == 'd')
+          writer.item(to_double(t[i]));
+        else
+          writer.item(text_of(t[i]));
+      }
+      writer.end(t.back() == "l");
+    } catch (const b2t::Fault& exc) {
+      fault = " F" + hex(exc.message());
+    }
+    return str(capture.text()) + fault;
   }
   if (op == "input") {
     Capture capture;
