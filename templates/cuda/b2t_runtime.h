@@ -14,6 +14,8 @@
 //   inputs.py     parse_reply, ReplyRejected
 //   using.py      PRINT USING: parse_format, format_string_field, format_number_field,
 //                 UsingWriter (the chain con.print_using(fmt).item(x).end())
+//   files.py      FileTable: OPEN, CLOSE, file_output (PRINT #, WRITE #), file_input,
+//                 file_line, file_eof, file_lof, KILL, NAME; reset_files; ItemWriter (WRITE)
 //   console.py    Console: PRINT columns, zones, TAB, margin (write_string, write_number,
 //                 next_zone, tab, newline, finish, and the chain con.print(x).zone()...);
 //                 INPUT with the "? " prompt and re-asking (input)
@@ -40,12 +42,18 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <initializer_list>
 #include <limits>
+#include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 namespace b2t {
 
@@ -1191,6 +1199,9 @@ class Console {
     return UsingWriter<Console>(*this, fmt, precision_);
   }
 
+  // One WRITE statement: con.write_items().item(a).item(b).end();
+  class ItemWriter write_items();
+
   // One PRINT statement as a chain, item by item (C++17 runs a chain of member calls
   // left to right, so an item is evaluated after the previous one is printed):
   //   con.print("X = ").print(x).zone().tab(30).print(y).newline();
@@ -1268,6 +1279,547 @@ class Console {
   int margin_;
   int column_ = 0;
 };
+
+// One WRITE statement: items separated by commas, strings in quotes, numbers as PRINT
+// writes them without the spaces around them.  con.write_items().item(a).item(b).end();
+class ItemWriter {
+ public:
+  explicit ItemWriter(Console& channel) : channel_(channel) {}
+
+  ItemWriter& item(double x) {
+    return put(format_number_trimmed(x));
+  }
+  ItemWriter& item(const std::string& text) {
+    return put("\"" + text + "\"");
+  }
+  ItemWriter& item(const char* text) {
+    return item(std::string(text));
+  }
+  void end(bool newline = true) {
+    if (newline)
+      channel_.newline();
+  }
+
+ private:
+  ItemWriter& put(const std::string& text) {
+    channel_.write_string(first_ ? text : "," + text);
+    first_ = false;
+    return *this;
+  }
+
+  Console& channel_;
+  bool first_ = true;
+};
+
+inline ItemWriter Console::write_items() {
+  return ItemWriter(*this);
+}
+
+// ============================================================================ files.py
+
+inline constexpr const char* SCRATCH_VARIABLE = "BASIC2TILE_SCRATCH";
+inline constexpr int MAX_FILE_NUMBER = 255;
+inline constexpr const char* BAD_FILE_NUMBER = "Bad file number";
+inline constexpr const char* BAD_FILE_MODE = "Bad file mode";
+inline constexpr const char* BAD_FILE_NAME = "Bad file name";
+inline constexpr const char* FILE_NOT_FOUND = "File not found";
+inline constexpr const char* FILE_ALREADY_OPEN = "File already open";
+inline constexpr const char* FILE_ALREADY_EXISTS = "File already exists";
+inline constexpr const char* INPUT_PAST_END = "Input past end";
+inline constexpr const char* PATH_NOT_FOUND = "Path not found";
+inline constexpr const char* ACCESS_ERROR = "Path/File access error";
+
+namespace fs = std::filesystem;
+
+inline char upper_ascii(char c) {
+  return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+}
+
+// A DOS device (KYBD: SCRN: CONS: LPTn: COMn: CASn:) or a drive letter (A:...).
+inline bool is_dos_device(const std::string& name) {
+  const std::size_t colon = name.find(':');
+  if (colon == std::string::npos)
+    return false;
+  std::string head;
+  for (std::size_t i = 0; i < colon; ++i)
+    head += upper_ascii(name[i]);
+  if (head.size() == 1)
+    return head[0] >= 'A' && head[0] <= 'Z';
+  if (head == "KYBD" || head == "SCRN" || head == "CONS")
+    return true;
+  const std::string prefix = head.substr(0, 3);
+  return head.size() == 4 && (prefix == "LPT" || prefix == "COM" || prefix == "CAS") &&
+         is_digit(head[3]);
+}
+
+// Why `path` cannot be found, if it cannot ("" if it exists).
+inline std::string missing_reason(const fs::path& path) {
+  std::error_code error;
+  if (fs::exists(fs::symlink_status(path, error)))
+    return "";
+  return fs::is_directory(path.parent_path(), error) ? FILE_NOT_FOUND : PATH_NOT_FOUND;
+}
+
+inline Fault file_fault(const fs::path& path, const std::string& name) {
+  const std::string missing = missing_reason(path);
+  return Fault(missing.empty() ? ACCESS_ERROR : missing.c_str(), "(" + name + ")");
+}
+
+// Where a BASIC file name is read and written: in place, or in a scratch folder.
+class FileSystem {
+ public:
+  explicit FileSystem(std::string scratch = "") : scratch_(std::move(scratch)) {}
+
+  bool scratch() const {
+    return !scratch_.empty();
+  }
+
+  static fs::path key(const std::string& name) {
+    if (name.empty() || name.find('\0') != std::string::npos)
+      throw Fault(BAD_FILE_NAME, name.empty() ? "(an empty name)" : "");
+    if (is_dos_device(name))
+      throw Fault(BAD_FILE_NAME, "(" + name + ": devices and drive letters are not supported)");
+    std::error_code error;
+    return fs::absolute(fs::path(name), error).lexically_normal();
+  }
+
+  // The path to read `name` from (it may not exist); empty if KILL removed it.
+  fs::path reading(const std::string& name) const {
+    const fs::path real = key(name);
+    if (!scratch())
+      return real;
+    const fs::path copy = mirror(real);
+    std::error_code error;
+    if (fs::exists(fs::symlink_status(copy, error)))
+      return copy;
+    return hidden_.count(real.string()) ? fs::path() : real;
+  }
+
+  // The path to write `name` to; for APPEND, a real file is copied there first.
+  fs::path writing(const std::string& name, bool append) {
+    const fs::path real = key(name);
+    if (!scratch())
+      return real;
+    const fs::path copy = mirror(real);
+    std::error_code error;
+    if (!fs::is_directory(real.parent_path(), error))
+      return real;  // fails as the real path would: "Path not found"
+    fs::create_directories(copy.parent_path(), error);
+    const bool copied =
+        append && !fs::exists(fs::symlink_status(copy, error)) && !hidden_.count(real.string());
+    if (copied && fs::is_regular_file(real, error))
+      fs::copy_file(real, copy, fs::copy_options::overwrite_existing, error);
+    hidden_.erase(real.string());
+    return copy;
+  }
+
+  bool exists(const std::string& name) const {
+    const fs::path path = reading(name);
+    std::error_code error;
+    return !path.empty() && fs::is_regular_file(path, error);
+  }
+
+  void remove(const std::string& name) {
+    if (!exists(name))
+      throw Fault(FILE_NOT_FOUND, "(" + name + ")");
+    const fs::path path = reading(name);
+    if (scratch() && path == key(name)) {
+      hidden_.insert(path.string());
+      return;
+    }
+    if (::unlink(path.c_str()) != 0)
+      throw file_fault(path, name);
+    if (scratch())
+      hidden_.insert(key(name).string());
+  }
+
+ private:
+  fs::path mirror(const fs::path& real) const {
+    return fs::path(scratch_) / real.relative_path();
+  }
+
+  std::string scratch_;
+  std::set<std::string> hidden_;  // real files KILLed in scratch mode
+};
+
+// A file open for INPUT: its text, read whole when it is opened.
+class InputFile {
+ public:
+  InputFile(const fs::path& path, const std::string& name) {
+    std::error_code error;
+    if (path.empty())
+      throw Fault(FILE_NOT_FOUND, "(" + name + ")");
+    std::FILE* handle = fs::is_directory(path, error) ? nullptr : std::fopen(path.c_str(), "rb");
+    if (handle == nullptr)
+      throw file_fault(path, name);
+    std::string data;
+    char buffer[65536];
+    std::size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, handle)) > 0)
+      data.append(buffer, n);
+    std::fclose(handle);
+    size_ = data.size();
+    data = data.substr(0, data.find('\x1a'));  // Ctrl-Z ends a DOS text file
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      if (data[i] == '\r') {
+        text_ += '\n';
+        if (i + 1 < data.size() && data[i + 1] == '\n')
+          ++i;
+      } else {
+        text_ += data[i];
+      }
+    }
+  }
+
+  bool at_end() const {
+    return pos_ >= text_.size();
+  }
+  std::size_t size() const {
+    return size_;
+  }
+
+  double number() {
+    start_item();
+    const std::size_t start = pos_;
+    std::size_t end = start;
+    while (end < text_.size() && text_[end] != ' ' && text_[end] != ',' && text_[end] != '\n')
+      ++end;
+    pos_ = end;
+    separator();
+    std::string word;
+    for (std::size_t i = start; i < end; ++i)
+      word += upper_ascii(text_[i]);
+    const std::size_t stop = number_prefix(word);
+    if (stop == 0)
+      return 0.0;
+    std::string constant = word.substr(0, stop);
+    std::replace(constant.begin(), constant.end(), 'D', 'E');
+    return number_value(constant);
+  }
+
+  std::string string() {
+    start_item();
+    const std::size_t start = pos_;
+    if (text_[start] == '"') {
+      std::size_t close = text_.find('"', start + 1);
+      if (close == std::string::npos)
+        close = text_.size();
+      pos_ = close + 1;
+      separator();
+      return text_.substr(start + 1, close - start - 1);
+    }
+    std::size_t end = start;
+    while (end < text_.size() && text_[end] != ',' && text_[end] != '\n')
+      ++end;
+    pos_ = end + 1;  // past the comma or line end
+    std::size_t last = end;
+    while (last > start && text_[last - 1] == ' ')
+      --last;
+    return text_.substr(start, last - start);
+  }
+
+  std::string line() {
+    if (at_end())
+      throw Fault(INPUT_PAST_END);
+    std::size_t end = text_.find('\n', pos_);
+    if (end == std::string::npos)
+      end = text_.size();
+    const std::string text = text_.substr(pos_, end - pos_);
+    pos_ = end + 1;
+    return text;
+  }
+
+ private:
+  void skip(const char* characters) {
+    while (pos_ < text_.size() && std::strchr(characters, text_[pos_]) != nullptr &&
+           text_[pos_] != '\0')
+      ++pos_;
+  }
+
+  void start_item() {
+    skip(" \n");
+    if (at_end())
+      throw Fault(INPUT_PAST_END);
+  }
+
+  // After an item: skip spaces, then one comma or line end.
+  void separator() {
+    skip(" ");
+    if (!at_end() && (text_[pos_] == ',' || text_[pos_] == '\n'))
+      ++pos_;
+  }
+
+  // The length of the longest numeric constant at the start of `word` (upper case):
+  // [+-] (digits [. digits] | . digits) [(E|D) [+-] digits].
+  static std::size_t number_prefix(const std::string& word) {
+    std::size_t i = 0;
+    if (i < word.size() && (word[i] == '+' || word[i] == '-'))
+      ++i;
+    const std::size_t digits_start = i;
+    while (i < word.size() && is_digit(word[i]))
+      ++i;
+    bool any = i > digits_start;
+    if (i < word.size() && word[i] == '.') {
+      std::size_t j = i + 1;
+      while (j < word.size() && is_digit(word[j]))
+        ++j;
+      if (any || j > i + 1) {
+        any = true;
+        i = j;
+      }
+    }
+    if (!any)
+      return 0;
+    if (i < word.size() && (word[i] == 'E' || word[i] == 'D')) {
+      std::size_t j = i + 1;
+      if (j < word.size() && (word[j] == '+' || word[j] == '-'))
+        ++j;
+      const std::size_t exponent_start = j;
+      while (j < word.size() && is_digit(word[j]))
+        ++j;
+      if (j > exponent_start)
+        i = j;
+    }
+    return i;
+  }
+
+  std::string text_;
+  std::size_t pos_ = 0;
+  std::size_t size_ = 0;
+};
+
+// A file open for OUTPUT or APPEND: a Console without a margin.
+class OutputFile {
+ public:
+  OutputFile(const fs::path& path, const std::string& name, bool append, UsingPrecision precision)
+      : mode_(append ? 'A' : 'O') {
+    std::error_code error;
+    handle_ =
+        fs::is_directory(path, error) ? nullptr : std::fopen(path.c_str(), append ? "ab" : "wb");
+    if (handle_ == nullptr)
+      throw file_fault(path, name);
+    console_ = std::make_unique<Console>(handle_, stdin, false, precision, UNLIMITED);
+  }
+  ~OutputFile() {
+    std::fclose(handle_);
+  }
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  char mode() const {
+    return mode_;
+  }
+  Console& console() {
+    return *console_;
+  }
+  std::size_t size() {
+    std::fflush(handle_);
+    return static_cast<std::size_t>(std::ftell(handle_));
+  }
+
+ private:
+  char mode_;
+  std::FILE* handle_;
+  std::unique_ptr<Console> console_;
+};
+
+// The mode of OPEN: 'I', 'O' or 'A' (the first letter of the old form's string).
+inline char open_mode(const std::string& mode) {
+  const char letter = mode.empty() ? '\0' : upper_ascii(mode[0]);
+  if (letter == 'R')
+    throw Fault(BAD_FILE_MODE, "(random-access files are not supported)");
+  if (letter != 'I' && letter != 'O' && letter != 'A')
+    throw Fault(BAD_FILE_MODE, "(\"" + mode + "\")");
+  return letter;
+}
+
+// The files a program has open, by number.
+class FileTable {
+ public:
+  explicit FileTable(UsingPrecision precision = REAL, std::string scratch = "")
+      : precision_(precision), system_(std::move(scratch)) {}
+
+  static int number(double n) {
+    if (!(1 <= n && n < MAX_FILE_NUMBER + 0.5))
+      throw Fault(BAD_FILE_NUMBER, "(#" + format_number_trimmed(n) + ")");
+    return static_cast<int>(n + 0.5);
+  }
+
+  void open(const std::string& name, const std::string& mode_text, double n) {
+    const int num = number(n);
+    if (inputs_.count(num) || outputs_.count(num))
+      throw Fault(FILE_ALREADY_OPEN, "(#" + std::to_string(num) + ")");
+    const char mode = open_mode(mode_text);
+    const std::string key = FileSystem::key(name).string();
+    for (const auto& [other, path] : paths_) {
+      if (path == key && (mode != 'I' || !inputs_.count(other)))
+        throw Fault(FILE_ALREADY_OPEN, "(" + name + " as #" + std::to_string(other) + ")");
+    }
+    if (mode == 'I') {
+      inputs_.emplace(num, std::make_unique<InputFile>(system_.reading(name), name));
+    } else {
+      const fs::path path = system_.writing(name, mode == 'A');
+      outputs_.emplace(num, std::make_unique<OutputFile>(path, name, mode == 'A', precision_));
+    }
+    paths_[num] = key;
+  }
+
+  Console& output(double n) {
+    const int num = open_number(n);
+    if (inputs_.count(num))
+      throw Fault(BAD_FILE_MODE, "(#" + std::to_string(num) + " is open for input)");
+    return outputs_.at(num)->console();
+  }
+
+  std::vector<Value> input(double n, const std::vector<Kind>& kinds) {
+    InputFile& file = input_file(n);
+    std::vector<Value> values;
+    for (Kind kind : kinds) {
+      Value value;
+      if (kind == NUMBER)
+        value.number = file.number();
+      else
+        value.text = file.string();
+      values.push_back(std::move(value));
+    }
+    return values;
+  }
+
+  std::string line(double n) {
+    return input_file(n).line();
+  }
+
+  double eof(double n) {
+    const int num = open_number(n);
+    return inputs_.count(num) && inputs_.at(num)->at_end() ? -1.0 : 0.0;
+  }
+
+  double lof(double n) {
+    const int num = open_number(n);
+    if (inputs_.count(num))
+      return static_cast<double>(inputs_.at(num)->size());
+    return static_cast<double>(outputs_.at(num)->size());
+  }
+
+  void close(const std::vector<double>& numbers) {
+    std::vector<int> chosen;
+    for (double n : numbers)
+      chosen.push_back(number(n));
+    if (numbers.empty())
+      for (const auto& entry : paths_)
+        chosen.push_back(entry.first);
+    for (int num : chosen) {
+      inputs_.erase(num);
+      outputs_.erase(num);
+      paths_.erase(num);
+    }
+  }
+
+  void kill(const std::string& name) {
+    if (is_open(FileSystem::key(name).string()))
+      throw Fault(FILE_ALREADY_OPEN, "(" + name + ")");
+    system_.remove(name);
+  }
+
+  void rename(const std::string& old_name, const std::string& new_name) {
+    if (!system_.exists(old_name))
+      throw Fault(FILE_NOT_FOUND, "(" + old_name + ")");
+    if (system_.exists(new_name))
+      throw Fault(FILE_ALREADY_EXISTS, "(" + new_name + ")");
+    if (is_open(FileSystem::key(old_name).string()))
+      throw Fault(FILE_ALREADY_OPEN, "(" + old_name + ")");
+    const fs::path source = system_.reading(old_name);
+    const fs::path target = system_.writing(new_name, false);
+    if (!system_.scratch()) {
+      if (std::rename(source.c_str(), target.c_str()) != 0)
+        throw file_fault(source, old_name);
+      return;
+    }
+    std::error_code error;
+    if (!fs::copy_file(source, target, fs::copy_options::overwrite_existing, error))
+      throw file_fault(source, old_name);
+    system_.remove(old_name);
+  }
+
+ private:
+  int open_number(double n) {
+    const int num = number(n);
+    if (!inputs_.count(num) && !outputs_.count(num))
+      throw Fault(BAD_FILE_NUMBER, "(#" + std::to_string(num) + " is not open)");
+    return num;
+  }
+
+  InputFile& input_file(double n) {
+    const int num = open_number(n);
+    if (!inputs_.count(num))
+      throw Fault(BAD_FILE_MODE, "(#" + std::to_string(num) + " is open for output)");
+    return *inputs_.at(num);
+  }
+
+  bool is_open(const std::string& key) const {
+    for (const auto& entry : paths_)
+      if (entry.second == key)
+        return true;
+    return false;
+  }
+
+  UsingPrecision precision_;
+  FileSystem system_;
+  std::map<int, std::unique_ptr<InputFile>> inputs_;
+  std::map<int, std::unique_ptr<OutputFile>> outputs_;
+  std::map<int, std::string> paths_;  // number -> the key of its name
+};
+
+inline FileTable& file_table() {
+  static FileTable table;
+  return table;
+}
+
+// At the start of a run: no file open; scratch mode if $BASIC2TILE_SCRATCH is set.
+inline void reset_files(UsingPrecision precision = REAL) {
+  const char* scratch = std::getenv(SCRATCH_VARIABLE);
+  file_table() = FileTable(precision, scratch != nullptr ? scratch : "");
+}
+
+inline void open_file(const std::string& name, const std::string& mode, double number) {
+  file_table().open(name, mode, number);
+}
+
+// CLOSE the numbers given, or every file (also at the end of the program).
+template <class... Numbers>
+inline void close_files(Numbers... numbers) {
+  file_table().close({static_cast<double>(numbers)...});
+}
+
+// The channel PRINT #, PRINT # USING and WRITE # write to.
+inline Console& file_output(double number) {
+  return file_table().output(number);
+}
+
+inline std::vector<Value> file_input(double number, const std::vector<Kind>& kinds) {
+  return file_table().input(number, kinds);
+}
+
+inline std::string file_line(double number) {
+  return file_table().line(number);
+}
+
+inline void kill_file(const std::string& name) {
+  file_table().kill(name);
+}
+
+inline void rename_file(const std::string& old_name, const std::string& new_name) {
+  file_table().rename(old_name, new_name);
+}
+
+// EOF(n) and LOF(n) (EOF is a macro of <cstdio>).
+inline double file_eof(double number) {
+  return file_table().eof(number);
+}
+
+inline double file_lof(double number) {
+  return file_table().lof(number);
+}
 
 // ============================================================================ data.py
 

@@ -162,6 +162,10 @@ class Console:
         self._out.write("\n")
         self._column = 0
 
+    def write_items(self) -> ItemWriter:
+        """One WRITE statement: ``con.write_items().item(a).item(b).end()``."""
+        return ItemWriter(self)
+
     def print_using(self, fmt: str) -> UsingWriter:
         """One PRINT USING statement: ``con.print_using("##.##").item(x).item(y).end()``
         (each item is printed before the next one is evaluated)."""
@@ -196,3 +200,24 @@ class Console:
                 return parse_reply(line, kinds, self._strict)
             except ReplyRejected as rejected:
                 notify(Notice(rejected.what, rejected.detail, ERROR))
+
+
+class ItemWriter:
+    """WRITE's items, one at a time: separated by commas, strings in quotes, numbers as
+    PRINT writes them without the spaces around them; `end` ends the line."""
+
+    __slots__ = ("_channel", "_first")
+
+    def __init__(self, channel: Console):
+        self._channel = channel
+        self._first = True
+
+    def item(self, value: float | str) -> ItemWriter:
+        text = f'"{value}"' if isinstance(value, str) else format_number_trimmed(float(value))
+        self._channel.write_string(text if self._first else "," + text)
+        self._first = False
+        return self
+
+    def end(self, end: str = "\n") -> None:
+        if end:
+            self._channel.newline()
