@@ -69,6 +69,7 @@ class StatementPrinter:
         self.returns_var = "returns"
         self.label_var = namer.fresh("label")
         self.reply_var = namer.fresh("reply")
+        self.channel_var = namer.fresh("channel")
         # Locals of the function being printed that outlive one statement: the limits
         # and steps of loops lowered into a dispatch loop.  name -> C++ type
         self.function_locals: dict[str, str] = {}
@@ -151,7 +152,7 @@ class StatementPrinter:
     def _nothing(self, node, stmt) -> list[Code]:
         return []  # its comment is all there is
 
-    s_Rem = s_Data = s_DefFn = s_OptionBase = _nothing
+    s_Rem = s_NoEffect = s_Data = s_DefFn = s_OptionBase = _nothing
 
     def s_Let(self, node, stmt: ast.Let) -> list[Code]:
         pre: list[str] = []
@@ -159,7 +160,57 @@ class StatementPrinter:
         fails = self.fails(stmt.value) or self.store_fails(stmt.target)
         return self.at_line(node, fails) + self.assign(stmt.target, value, pre)
 
+    # ----------------------------------------------------------------- files, PRINT USING
+
+    def file_number(self, e: ast.Expr) -> str:
+        return self.expr.subscript(self.expr.value_code(e, None))
+
+    def channel(self, number: ast.Expr | None) -> str:
+        """What PRINT and WRITE write to: the console, or the file numbered `number`."""
+        return "con" if number is None else f"b2t::file_output({self.file_number(number)})"
+
+    def items(self, items: list[ast.Expr]) -> str:
+        """`.item(a).item(b)`: each is written before the next one is evaluated."""
+        texts = []
+        for item in items:
+            if self.a.expr_types.get(item) == "str":
+                texts.append(self.expr.value(item, None))
+            else:
+                texts.append(self.expr.double_value(item, None))
+        return "".join(f".item({text})" for text in texts)
+
+    def print_using(self, node, stmt: ast.Print) -> list[Code]:
+        items = [i for i in stmt.items if not isinstance(i, ast.PrintSep)]
+        end = ".end();" if not isinstance(stmt.items[-1], ast.PrintSep) else ".end(false);"
+        fmt = self.expr.value(stmt.using, None)
+        chain = f"{self.channel(stmt.channel)}.print_using({fmt}){self.items(items)}{end}"
+        return self.at_line(node, True) + [Code(chain)]  # a format can be wrong
+
+    def s_Write(self, node, stmt: ast.Write) -> list[Code]:
+        fails = stmt.channel is not None or self.fails(*stmt.items)
+        chain = f"{self.channel(stmt.channel)}.write_items(){self.items(stmt.items)}.end();"
+        return self.at_line(node, fails) + [Code(chain)]
+
+    def s_Open(self, node, stmt: ast.Open) -> list[Code]:
+        name, mode = self.expr.value(stmt.name, None), self.expr.value(stmt.mode, None)
+        call = f"b2t::open_file({name}, {mode}, {self.file_number(stmt.number)});"
+        return self.at_line(node, True) + [Code(call)]
+
+    def s_Close(self, node, stmt: ast.Close) -> list[Code]:
+        numbers = ", ".join(self.file_number(n) for n in stmt.numbers)
+        return self.at_line(node, bool(stmt.numbers)) + [Code(f"b2t::close_files({numbers});")]
+
+    def s_Kill(self, node, stmt: ast.Kill) -> list[Code]:
+        call = f"b2t::kill_file({self.expr.value(stmt.name, None)});"
+        return self.at_line(node, True) + [Code(call)]
+
+    def s_Rename(self, node, stmt: ast.Rename) -> list[Code]:
+        old, new = self.expr.value(stmt.old, None), self.expr.value(stmt.new, None)
+        return self.at_line(node, True) + [Code(f"b2t::rename_file({old}, {new});")]
+
     def s_Print(self, node, stmt: ast.Print) -> list[Code]:
+        if stmt.using is not None:
+            return self.print_using(node, stmt)
         chains: list[list[str]] = [[]]  # the calls of each statement `con.print(...)...;`
         lines: list[Code] = []
         fails = False
@@ -181,6 +232,18 @@ class StatementPrinter:
         if not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep):
             chains[-1].append("newline()")
         lines += self._print_chain(chains[-1])
+        if stmt.channel is not None:  # the file number is evaluated once
+            channel = self.channel(stmt.channel)
+            if len([line for line in lines if line.text.startswith("con.")]) == 1:
+                lines = [Code(channel + line.text[3:]) if line.text.startswith("con.") else line
+                         for line in lines]  # fmt: skip
+            else:
+                lines = [Code(f"b2t::Console& {self.channel_var} = {channel};")] + [
+                    Code(self.channel_var + line.text[3:]) if line.text.startswith("con.") else line
+                    for line in lines
+                ]
+                lines = [Code("", lines)]
+            fails = True  # a file that is not open
         return self.at_line(node, fails) + lines
 
     @staticmethod
@@ -194,9 +257,15 @@ class StatementPrinter:
             "b2t::STRING" if self.target_type(t) == "str" else "b2t::NUMBER" for t in stmt.targets
         ]
         args = "{" + ", ".join(kinds) + "}"
-        if stmt.prompt is not None:
-            args = f"{cpp_string(stmt.prompt)}, {args}"
-        call = f"con.input({args})"
+        if stmt.channel is not None and stmt.line:
+            line = f"b2t::file_line({self.file_number(stmt.channel)})"
+            return self.at_line(node, True) + self.assign(stmt.targets[0], line, [])
+        if stmt.channel is not None:
+            call = f"b2t::file_input({self.file_number(stmt.channel)}, {args})"
+        elif stmt.prompt is not None:
+            call = f"con.input({cpp_string(stmt.prompt)}, {args})"
+        else:
+            call = f"con.input({args})"
         head = self.at_line(node, True)  # end of input is fatal
         fields = [".text" if k == "b2t::STRING" else ".number" for k in kinds]
         if len(stmt.targets) == 1:
