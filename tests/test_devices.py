@@ -97,3 +97,22 @@ def test_strict_mode_reports_them_as_extensions():
     with pytest.raises(CompileErrors) as info:
         driver.front_end(SourceFile("e.bas", "10 CLS\n20 END\n"), Options(std="ecma55"))
     assert info.value.errors[0].message == "CLS is not ECMA-55 Minimal BASIC"
+
+
+POS_PROGRAM = """\
+10 PRINT "ABC"; POS(0)
+20 PRINT POS(0); "X";
+30 PRINT POS(0)
+40 FOR I = 1 TO 25 : PRINT "*"; : IF POS(0) > 10 THEN PRINT
+50 NEXT I
+60 PRINT
+"""
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_pos_is_the_column_of_the_screen(tmp_path, target):
+    """Oracle: PC-BASIC prints the same (checked when this was written)."""
+    done = basic2tile(tmp_path, POS_PROGRAM, "--interpret")
+    assert done.stdout == "ABC 4 \n 1 X 5 \n" + "*" * 10 + "\n" + "*" * 10 + "\n*****\n"
+    done = basic2tile(tmp_path, POS_PROGRAM, "--check", "--device", "cpu", "--target", target)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -1,9 +1,10 @@
 """PRINT USING's formatter (transpiler/runtime/using.py).
 
 Oracle: PC-BASIC 2.0.8 (GW-BASIC 3.23), through tests/pcbasic_oracle.py.  The table
-test runs a few hundred formats x numbers through it once per session, in single and
-in double precision, and compares them with the formatter; the known texts below were
-checked against it the same way and need no oracle to run.
+test runs a thousand formats x numbers through it once per session, in single and in
+double precision, and compares them with the formatter, then the single-precision
+table with the interpreter, the generated Python and the generated C++ (--precision
+f32); the known texts below were checked against it the same way and need no oracle.
 """
 
 from __future__ import annotations
@@ -229,21 +230,44 @@ def oracle_table():
     return table
 
 
-@pytest.mark.parametrize("single", [True, False], ids=["single", "double"])
-def test_against_gw_basic(oracle_table, single):
+def _compared(oracle_table, single: bool):
+    """The (format, value, GW-BASIC's text) cases of the table that are compared."""
     precision = SINGLE if single else DOUBLE
-    wrong, compared = [], 0
     for (fmt, value), expected in oracle_table[single].items():
         if single and len(value.replace(".", "").replace("-", "").strip("0")) > 7:
             continue  # GW-BASIC reads such a constant as double precision
         if (single, value) in PCBASIC_OWN_DIGITS:
             continue
-        x = _value(value, single)
-        if _pcbasic_quirk(fmt, x, precision):
-            continue
-        compared += 1
-        got = using(fmt, x, precision=precision)
-        if got != expected:
-            wrong.append((fmt, value, expected, got))
-    assert compared > 900
+        if not _pcbasic_quirk(fmt, _value(value, single), precision):
+            yield fmt, value, expected
+
+
+def test_engines_against_gw_basic(oracle_table, tmp_path):
+    """The single-precision table as one program: the interpreter prints GW-BASIC's
+    lines, and --check finds the generated Python and C++ print the interpreter's."""
+    from tests.test_files import GXX, basic2tile
+
+    cases = list(_compared(oracle_table, True))
+    lines = [f'{10 * (n + 1)} PRINT USING "{f}"; {v}' for n, (f, v, _) in enumerate(cases)]
+    text = "\n".join(lines) + "\n"
+    done = basic2tile(tmp_path, text, "--interpret", "--precision", "f32")
+    assert done.returncode == 0, done.stderr
+    wrong = [(c, got) for c, got in zip(cases, done.stdout.splitlines()) if c[2] != got]
+    assert not wrong and len(done.stdout.splitlines()) == len(cases), wrong[:5]
+    for target in ["cutile", "cuda"] if GXX else ["cutile"]:
+        done = basic2tile(tmp_path, text, "--check", "--device", "cpu", "--target", target,
+                          "--precision", "f32")  # fmt: skip
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+
+
+@pytest.mark.parametrize("single", [True, False], ids=["single", "double"])
+def test_against_gw_basic(oracle_table, single):
+    precision = SINGLE if single else DOUBLE
+    cases = list(_compared(oracle_table, single))
+    assert len(cases) > 900
+    wrong = [
+        (fmt, value, expected, got)
+        for fmt, value, expected in cases
+        if (got := using(fmt, _value(value, single), precision=precision)) != expected
+    ]
     assert not wrong, f"{len(wrong)} differ (format, value, GW-BASIC, ours): {wrong[:5]}"

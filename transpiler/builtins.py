@@ -153,6 +153,8 @@ _IMPLEMENTED = (
     # (-1 there), the size in bytes.
     Builtin("EOF", frozenset(("ms",)), _NUM, effect="io", python="EOF", cpp="file_eof"),
     Builtin("LOF", frozenset(("ms",)), _NUM, effect="io", python="LOF", cpp="file_lof"),
+    # The column of the screen's cursor (1 at the start of a line; the argument is a dummy).
+    Builtin("POS", frozenset(("ms",)), _NUM, effect="io", python="POS", cpp="POS"),
     # TAB(n) is a PRINT item of every legacy dialect.
     Builtin("TAB", _LEGACY, _NUM, result=None, python="tab", cpp="tab", syntax="keyword"),
     # The MAT assignment's functions (Dartmouth): `MAT C = ZER`, `ZER(3, 4)`, `TRN(A)`.
@@ -168,7 +170,7 @@ _MICROSOFT = (
     "ASC", "CDBL", "CHR$", "CINT", "CSNG", "CSRLIN", "CVD", "CVI", "CVS", "DATE$",
     "ENVIRON$", "ERDEV", "ERDEV$", "ERL", "ERR", "EXTERR", "FIX", "FRE", "HEX$",
     "INKEY$", "INP", "INPUT$", "INSTR", "IOCTL$", "LEFT$", "LEN", "LOC", "LPOS",
-    "MID$", "MKD$", "MKI$", "MKS$", "OCT$", "PEEK", "PEN", "PLAY", "PMAP", "POINT", "POS",
+    "MID$", "MKD$", "MKI$", "MKS$", "OCT$", "PEEK", "PEN", "PLAY", "PMAP", "POINT",
     "RIGHT$", "SCREEN", "SPACE$", "SPC", "STICK", "STR$", "STRIG", "STRING$", "TIME$",
     "TIMER", "USR", "VAL", "VARPTR", "VARPTR$",
     # QBasic / QuickBASIC

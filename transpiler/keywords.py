@@ -108,4 +108,5 @@ REASONS: dict[str, str] = {
     **dict.fromkeys(("RUN", "CHAIN", "MERGE", "LOAD", "NEW", "COMMON"), _PROGRAMS),
     "LOCATE": "it moves the cursor of a screen: the output here is a text stream",
     "CSRLIN": "it reads the cursor line of a screen: the output here is a text stream",
+    "FRE": "it reports the free memory of an IBM PC",
 }  # fmt: skip

@@ -1120,7 +1120,16 @@ class Console {
   // numbers; `margin`: UNLIMITED for a file.
   explicit Console(std::FILE* out = stdout, std::FILE* in = stdin, bool strict = true,
                    UsingPrecision precision = REAL, int margin = MARGIN)
-      : out_(out), in_(in), strict_(strict), precision_(precision), margin_(margin) {}
+      : out_(out), in_(in), strict_(strict), precision_(precision), margin_(margin) {
+    if (margin != UNLIMITED)  // the screen, whose column POS reads
+      screen() = this;
+  }
+
+  // The last screen made.
+  static Console*& screen() {
+    static Console* console = nullptr;
+    return console;
+  }
 
   // The 0-based column where the next character goes.
   int column() const {
@@ -1313,6 +1322,12 @@ class ItemWriter {
 
 inline ItemWriter Console::write_items() {
   return ItemWriter(*this);
+}
+
+// The column of the screen's cursor, 1 at the start of a line (Microsoft BASIC; the
+// argument is a dummy).
+inline double POS(double) {
+  return Console::screen() != nullptr ? Console::screen()->column() + 1.0 : 1.0;
 }
 
 // ============================================================================ files.py

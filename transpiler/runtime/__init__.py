@@ -28,7 +28,7 @@ from .arith import (
     round_to_int,
 )
 from .command import run_command
-from .console import MARGIN, ZONE, ZONE_WIDTH, Console, Tab, tab
+from .console import MARGIN, POS, ZONE, ZONE_WIDTH, Console, Tab, tab
 from .data import DataItem, DataPool
 from .extended import MAX, MIN, MOD, loop_count, to_integer
 from .faults import ERROR, WARNING, BasicFault, Notice, set_warning_hook, warn
@@ -66,6 +66,7 @@ __all__ = [
     "MIN",
     "MOD",
     "NUMBER",
+    "POS",
     "RANDOMIZE",
     "REAL",
     "RND",

@@ -65,8 +65,18 @@ def tab(x: float) -> Tab:
     return Tab(x)
 
 
+_screen: Console | None = None  # the last screen made
+
+
+def POS(x: float) -> float:
+    """The column of the screen's cursor, 1 at the start of a line (Microsoft BASIC; `x`
+    is a dummy)."""
+    return float(_screen.column + 1) if _screen is not None else 1.0
+
+
 class Console:
-    """The BASIC program's terminal: output column tracking and INPUT replies."""
+    """The BASIC program's terminal: output column tracking and INPUT replies.  A file
+    open for output is a Console too, without a margin."""
 
     __slots__ = ("_column", "_in", "_margin", "_out", "_precision", "_strict")
 
@@ -84,6 +94,9 @@ class Console:
         self._column = 0
         self._precision = precision  # of PRINT USING's numbers (using.py)
         self._margin = margin  # files have none: UNLIMITED
+        if margin != UNLIMITED:  # the screen, whose column POS reads
+            global _screen
+            _screen = self
 
     @property
     def column(self) -> int:
