@@ -211,46 +211,37 @@ class StatementPrinter:
     def s_Print(self, node, stmt: ast.Print) -> list[Code]:
         if stmt.using is not None:
             return self.print_using(node, stmt)
-        chains: list[list[str]] = [[]]  # the calls of each statement `con.print(...)...;`
-        lines: list[Code] = []
-        fails = False
+        # The chains of calls `con.print(...)...;`, and the lines an item needs first
+        # between them (they run after the items before it are printed).
+        parts: list[list[str] | str] = [[]]
+        fails = stmt.channel is not None  # a file that is not open
         for item in stmt.items:
             if isinstance(item, ast.PrintSep):
                 if item.sep == ",":
-                    chains[-1].append("zone()")
+                    parts[-1].append("zone()")
                 continue
             expr = item.column if isinstance(item, ast.Tab) else item
             # TAB warns about an argument below one
             fails = fails or isinstance(item, ast.Tab) or self.fails(expr)
             pre: list[str] = []
             text = self.expr.value(expr, pre)
-            if pre:  # what it needs first runs after the items before it are printed
-                lines += self._print_chain(chains[-1])
-                lines += [Code(line) for line in pre]
-                chains.append([])
-            chains[-1].append(f"tab({text})" if isinstance(item, ast.Tab) else f"print({text})")
+            if pre:
+                parts += [*pre, []]
+            parts[-1].append(f"tab({text})" if isinstance(item, ast.Tab) else f"print({text})")
         if not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep):
-            chains[-1].append("newline()")
-        lines += self._print_chain(chains[-1])
-        if stmt.channel is not None:  # the file number is evaluated once
-            channel = self.channel(stmt.channel)
-            if len([line for line in lines if line.text.startswith("con.")]) == 1:
-                lines = [Code(channel + line.text[3:]) if line.text.startswith("con.") else line
-                         for line in lines]  # fmt: skip
-            else:
-                lines = [Code(f"b2t::Console& {self.channel_var} = {channel};")] + [
-                    Code(self.channel_var + line.text[3:]) if line.text.startswith("con.") else line
-                    for line in lines
-                ]
-                lines = [Code("", lines)]
-            fails = True  # a file that is not open
-        return self.at_line(node, fails) + lines
-
-    @staticmethod
-    def _print_chain(calls: list[str]) -> list[Code]:
-        if not calls:
-            return []
-        return [Code("con." + ".".join(calls) + ";")]
+            parts[-1].append("newline()")
+        chains = [part for part in parts if isinstance(part, list) and part]
+        receiver = self.channel(stmt.channel)
+        head: list[Code] = []
+        if stmt.channel is not None and len(chains) > 1:  # the file number is evaluated once
+            head = [Code(f"b2t::Console& {self.channel_var} = {receiver};")]
+            receiver = self.channel_var
+        lines = head + [
+            Code(f"{receiver}.{'.'.join(part)};") if isinstance(part, list) else Code(part)
+            for part in parts
+            if part
+        ]
+        return self.at_line(node, fails) + ([Code("", lines)] if head else lines)
 
     def s_Input(self, node, stmt: ast.Input) -> list[Code]:
         kinds = [
