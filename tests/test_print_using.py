@@ -84,11 +84,12 @@ def test_generated_programs_agree(tmp_path, target, precision):
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_lprint_and_files(tmp_path, target):
-    text = '10 LPRINT USING "(###)"; -5; 6\n20 OPEN "O", #1, "OUT.TXT"\n'
+    text = '5 LPRINT "L"; 1 : WRITE .5, "A", -2\n10 LPRINT USING "(###)"; -5; 6\n'
+    text += '20 OPEN "O", #1, "OUT.TXT"\n'
     text += '30 PRINT #1, USING "##.#;"; 1.25; 2.5;\n40 PRINT #1, USING "&"; "!"\n50 CLOSE\n'
     text += '60 OPEN "OUT.TXT" FOR INPUT AS 1\n70 LINE INPUT #1, L$\n80 PRINT L$\n'
     done = basic2tile(tmp_path, text, "--interpret")
-    assert done.stdout == "( -5)(  6)\n 1.3; 2.5;!\n"
+    assert done.stdout == 'L 1 \n.5,"A",-2\n( -5)(  6)\n 1.3; 2.5;!\n'
     done = basic2tile(tmp_path, text, "--check", "--device", "cpu", "--target", target)
     assert done.returncode == 0, done.stdout + done.stderr
 
