@@ -53,8 +53,6 @@
 #include <utility>
 #include <vector>
 
-#include <unistd.h>
-
 namespace b2t {
 
 // ============================================================================ text helpers
@@ -1442,7 +1440,7 @@ class FileSystem {
       hidden_.insert(path.string());
       return;
     }
-    if (::unlink(path.c_str()) != 0)
+    if (std::remove(path.c_str()) != 0)  // a file: exists() checked it
       throw file_fault(path, name);
     if (scratch())
       hidden_.insert(key(name).string());
