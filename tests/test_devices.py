@@ -61,6 +61,8 @@ def test_generated_programs_warn_the_same(tmp_path, target):
     [
         ("SCREEN 1", "SCREEN 1: graphics modes are not supported: the output is a text stream", 11),
         ("WIDTH 40", "WIDTH 40: lines are 80 characters wide: other widths are not supported", 10),
+        ("SCREEN M", "SCREEN M: graphics modes are not supported: the output is a text stream", 11),
+        ('WIDTH "LPT1:", 80', 'WIDTH "LPT1:": lines are 80 characters wide: other widths are not supported', 10),
         ('KEY 1, "LIST"', "KEY defines a function key or traps one: only KEY ON and KEY OFF are supported", 4),
         ("X = 1 : CLEAR", "CLEAR after the program has started is not supported (it resets every variable, array and file)", 12),
         ("LOCATE 5, 10", "unsupported statement LOCATE (Microsoft BASIC)", 4),

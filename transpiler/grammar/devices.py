@@ -68,8 +68,9 @@ def _only(p, word: str, value: int, why: str) -> None:
     first = args[0] if args else None
     if first is None or (isinstance(first, ast.Num) and first.value == value):
         return
-    coord = first.coord
-    raise p.lexer.ctx.error(f"{word} {first.text or '...'}: {why}", coord.column - 1, coord.length)
+    start, length = first.coord.column - 1, first.coord.length
+    written = p.lexer.lexdata[start : start + length]
+    raise p.lexer.ctx.error(f"{word} {written}: {why}", start, length)
 
 
 def p_system(p):
