@@ -60,7 +60,7 @@ KNOWN = [
     ("##", [99.5], "%100"),
     ("##", [-5.0, -10.0], "-5%-10"),
     ("####", [2.5, 3.5, -2.5, 0.5], "   3   4  -3   1"),
-    ("##.##", [2.675, -0.005], " 2.68-0.01"),
+    ("##.##", [2.675, -0.5], " 2.68-0.50"),
     (".##", [0.5, -0.5], ".50%-.50"),
     ("#.##", [0.5], "0.50"),
     ("+##.##-", [-1.5, 2.5], " -1.50- +2.50-"),
@@ -108,6 +108,15 @@ def test_precisions():
     assert using("#.##^^^^", 0.0, precision=DOUBLE) == "0.00D+00"
     assert using("##^^^^", 0.0, precision=DOUBLE) == " 0D+00"  # GW-BASIC's
     assert using("##^^^^", 0.0, precision=SINGLE) == "  E+00"
+
+
+def test_where_pc_basic_differs():
+    # A value whose first significant digit is the one rounded: half away from zero (PC-
+    # BASIC prints -0.00 and 0.0 for these); a rounding that carries in E format moves
+    # the exponent (PC-BASIC prints 1.00E+00 for 9.995).
+    assert using("##.##", -0.005) == "-0.01"
+    assert using("#.#", 0.05) == "0.1"
+    assert using("##.##^^^^", 9.9951) == " 1.00E+01"
 
 
 def test_exponent_of_three_digits():
@@ -258,6 +267,23 @@ def test_engines_against_gw_basic(oracle_table, tmp_path):
         done = basic2tile(tmp_path, text, "--check", "--device", "cpu", "--target", target,
                           "--precision", "f32")  # fmt: skip
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+
+
+@pytest.mark.skipif(not pcbasic_oracle.AVAILABLE, reason=pcbasic_oracle.SKIP_REASON)
+def test_known_texts_are_gw_basics():
+    """KNOWN's texts are PC-BASIC's, for double-precision numbers (whose exponent letter
+    is D there)."""
+
+    def literal(item) -> str:
+        return f'"{item}"' if isinstance(item, str) else f"{item!r}#"
+
+    lines = [
+        f'PRINT "@@": PRINT USING "{fmt}"; {"; ".join(literal(i) for i in items)}'
+        for fmt, items, _ in KNOWN
+    ]
+    printed = pcbasic_oracle.run(pcbasic_oracle.errors_resumed(lines)).split("@@\n")[1:]
+    texts = [p.removesuffix("\n").replace("D+", "E+") for p in printed]
+    assert texts == [text for _, _, text in KNOWN]
 
 
 @pytest.mark.parametrize("single", [True, False], ids=["single", "double"])
