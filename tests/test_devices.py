@@ -85,7 +85,7 @@ def test_clear_reached_again_by_a_jump_is_an_error():
 
 
 def test_a_loop_with_cls_is_still_offloaded_and_one_with_files_is_not():
-    text = "10 DIM A(100)\n20 OPEN \"O\", 1, \"X\"\n30 FOR I = 1 TO 100\n40 A(I) = I * 2 : CLS\n"
+    text = '10 DIM A(100)\n20 OPEN "O", 1, "X"\n30 FOR I = 1 TO 100\n40 A(I) = I * 2 : CLS\n'
     text += "50 NEXT I\n60 FOR I = 1 TO 100\n70 PRINT #1, A(I)\n80 NEXT I\n"
     text += "90 FOR I = 1 TO 100\n100 A(I) = LOF(1) + I\n110 NEXT I\n120 END\n"
     analysis = driver.front_end(SourceFile("e.bas", text), Options())

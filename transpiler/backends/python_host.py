@@ -368,4 +368,3 @@ def _import_order(name: str) -> tuple:
 
 def _stem(path: str) -> str:
     return path.replace("\\", "/").rsplit("/", 1)[-1]
-
