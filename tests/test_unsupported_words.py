@@ -10,7 +10,7 @@ import pytest
 
 from transpiler.builtins import BUILTINS
 from transpiler.errors import BasicSyntaxError, CompileErrors, SourceFile
-from transpiler.keywords import UNSUPPORTED
+from transpiler.keywords import REASONS, UNSUPPORTED
 from transpiler.options import Options
 from transpiler.parser import parse
 
@@ -52,7 +52,8 @@ def described(err: BasicSyntaxError) -> tuple[str, int, int]:
 def test_microsoft_functions_are_located_errors_not_implicit_arrays(statement, name, column):
     err = error(f"10 {statement}\n20 END\n")
     assert described(err) == (f"unsupported function {name} (Microsoft BASIC)", column, len(name))
-    assert err.notes == ()
+    # a note says why where the name does not (FRE: the free memory of an IBM PC)
+    assert err.notes == ((f"{name} is not supported: {REASONS[name]}",) if name in REASONS else ())
 
 
 @pytest.mark.parametrize("name", UNIMPLEMENTED_FUNCTIONS)
