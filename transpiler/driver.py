@@ -17,6 +17,7 @@ and a recursion limit that fits the deepest expression the front end accepts.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -173,7 +174,10 @@ def run_generated_python(
         if device:
             env["BASIC2TILE_DEVICE"] = device
         env.setdefault("CUDA_TILE_CACHE_DIR", str(Path(tmp) / "cache"))
-        env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent.parent)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(Path(__file__).resolve().parent.parent)]
+            + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+        )
         proc = run_child(
             [sys.executable, str(path), *(args or [])],
             input=stdin,
@@ -250,17 +254,30 @@ def check(
     from .errors import BasicRuntimeError
     from .interpreter.machine import STEP_LIMIT
 
+    from .scratch import files_difference, scratch_folder, written_files
+
     stdin = sys.stdin.read() if not sys.stdin.isatty() else ""
     expected, errors = io.StringIO(), io.StringIO()
     error = None
-    try:
-        status = interpret(analysis, stdin=io.StringIO(stdin), stdout=expected, stderr=errors)
-    except BasicRuntimeError as exc:
-        if exc.message.startswith(STEP_LIMIT):
-            note = "--check compares whole runs: the generated program was not run"
-            raise BasicRuntimeError(exc.message, exc.coord, notes=(*exc.notes, note)) from None
-        status, error = 1, exc
-    result = run(analysis, code, target, device, stdin=stdin, timeout=timeout)
+    # A program that uses files runs twice in scratch folders (scratch.py); others in place.
+    with tempfile.TemporaryDirectory(prefix="b2t-check-") as tmp:
+        folders = [Path(tmp) / "interpreter", Path(tmp) / "generated"]
+        scratch = [
+            scratch_folder(f) if analysis.uses_files else contextlib.nullcontext() for f in folders
+        ]
+        try:
+            with scratch[0]:
+                status = interpret(
+                    analysis, stdin=io.StringIO(stdin), stdout=expected, stderr=errors
+                )
+        except BasicRuntimeError as exc:
+            if exc.message.startswith(STEP_LIMIT):
+                note = "--check compares whole runs: the generated program was not run"
+                raise BasicRuntimeError(exc.message, exc.coord, notes=(*exc.notes, note)) from None
+            status, error = 1, exc
+        with scratch[1]:
+            result = run(analysis, code, target, device, stdin=stdin, timeout=timeout)
+        files_report = files_difference(*(written_files(f) for f in folders), analysis.number_type)
     diffs = compare_outputs(expected.getvalue(), result.stdout, analysis.number_type)
     reported = interpreter_diagnostics(analysis, errors.getvalue(), error)
     generated_reports = program_diagnostics(analysis, result.stderr)
@@ -270,11 +287,14 @@ def check(
         if result.stderr:
             out.write(result.stderr)
     if diffs:
-        out.write(unified_diff(expected.getvalue(), result.stdout, "interpreter", f"generated ({target})"))
+        out.write(
+            unified_diff(expected.getvalue(), result.stdout, "interpreter", f"generated ({target})")
+        )
     if not same_reports:
         out.write("warnings and errors differ:\n")
         out.write(_diagnostics_diff(reported, generated_reports, target))
-    if diffs or status != result.returncode or not same_reports:
+    out.write(files_report)
+    if diffs or status != result.returncode or not same_reports or files_report:
         return 1
     lines = len(expected.getvalue().splitlines())
     out.write(
@@ -325,11 +345,15 @@ def emit_binaries(
     return written
 
 
-def _compile_binaries(analysis, code: str, target: str, fmt: str, arch: str, folder: Path) -> list[Path]:
+def _compile_binaries(
+    analysis, code: str, target: str, fmt: str, arch: str, folder: Path
+) -> list[Path]:
     if target == "cutile":
         from .backends.cutile import export_kernels
 
-        return export_kernels(analysis, code, (fmt,), (arch,), folder, program_name(analysis.source))
+        return export_kernels(
+            analysis, code, (fmt,), (arch,), folder, program_name(analysis.source)
+        )
     from .backends.cuda import compile_kernels
 
     return compile_kernels(code, fmt, arch, folder, program_name(analysis.source))

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from . import ast
+from .builtins import effect_of
 from .errors import BasicWarning, Coord, SourceFile
 from .options import Options
 
@@ -200,6 +201,30 @@ class Analysis:
     warnings: list[BasicWarning] = field(default_factory=list)
 
     _labels_by_source_line: dict[int, int] | None = field(default=None, repr=False)
+
+    @property
+    def uses_files(self) -> bool:
+        """Does the program use Microsoft BASIC's files (the host opens and closes the
+        table of files around the run)?"""
+        for stmt in self.stmts:
+            if isinstance(stmt, (ast.Open, ast.Close, ast.Kill, ast.Rename)):
+                return True
+            if getattr(stmt, "channel", None) is not None:
+                return True
+            for node in stmt.walk():
+                if isinstance(node, ast.Call) and effect_of(node.name) == "io":
+                    return True
+        return False
+
+    @property
+    def uses_print_using(self) -> bool:
+        return any(isinstance(s, ast.Print) and s.using is not None for s in self.stmts)
+
+    @property
+    def using_precision(self) -> str:
+        """How PRINT USING writes numbers: the name of a `runtime.using` precision
+        (SINGLE: 7 digits for --precision f32; REAL: 15 for IEEE doubles)."""
+        return "SINGLE" if self.number_type == "f32" else "REAL"
 
     def line_name(self, coord: Coord) -> str:
         """How a message names the line of `coord`: "line 250" (its BASIC line number),

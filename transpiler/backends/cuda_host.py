@@ -215,6 +215,9 @@ class _ModulePrinter:
             data_lines=self.data_lines() if self.uses_data else [],
             uses_data=self.uses_data,
             strict=a.options.strict,
+            console_args=self.console_args(),
+            uses_files=a.uses_files,
+            file_precision="" if a.using_precision == "REAL" else f"b2t::{a.using_precision}",
             device_code=self.kernels.helpers(),
             header=header,
             members=members,
@@ -222,6 +225,14 @@ class _ModulePrinter:
             run_body=run_body,
             uses_end_exception=self.stmts.uses_end_exception,
         )
+
+    def console_args(self) -> str:
+        """The Console's constructor arguments: INPUT's strictness, PRINT USING's digits."""
+        a = self.a
+        if a.using_precision != "REAL" and a.uses_print_using:
+            strict = "true" if a.options.strict else "false"
+            return f"{{stdout, stdin, {strict}, b2t::{a.using_precision}}}"
+        return "" if a.options.strict else "{stdout, stdin, false}"
 
     @property
     def uses_data(self) -> bool:

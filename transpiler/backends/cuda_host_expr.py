@@ -354,6 +354,8 @@ class ExprPrinter:
                 return inner | Effects(warnings=frozenset({f"{e.name}@{id(e)}"}))
             if effect == "fails":
                 return inner | Effects(fails=not _positive_constant(e.args[0]))
+            if effect == "io":  # a file number that is not open
+                return inner | Effects(fails=True)
             return inner
         if isinstance(e, ast.BinOp):
             if e.op == "*":

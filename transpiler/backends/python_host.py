@@ -34,7 +34,9 @@ from .render import render
 _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs"} | {
     "MOD", "RANDOMIZE", "ZONE", "NUMBER", "STRING", "BasicFault", "Console", "DataPool",
     "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "run_command", "tab",
-    "to_integer", "loop_count", "Notice", "set_warning_hook",
+    "to_integer", "loop_count", "Notice", "set_warning_hook", "open_file", "close_files",
+    "file_output", "file_input", "file_line", "kill_file", "rename_file", "reset_files",
+    "SINGLE", "DOUBLE", "REAL",
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
@@ -94,6 +96,16 @@ class _ModulePrinter:
             params.append("dev")
             args.append("dev")
         warnings = [repr(str(w)) for w in a.warnings]
+        console_args = [] if a.options.strict else ["strict=False"]
+        precision = a.using_precision
+        if precision != "REAL" and a.uses_print_using:
+            console_args.append(f"precision={expr.need(precision)}")
+        uses_files = a.uses_files
+        if uses_files:
+            expr.need("reset_files")
+            expr.need("close_files")
+            if precision != "REAL":
+                expr.need(precision)
         return render(
             "cutile/program.py.jinja",
             title=f"{docstring_safe(_stem(a.source.name))}: a BASIC program translated to Python",
@@ -112,7 +124,9 @@ class _ModulePrinter:
             program_args=args,
             program_body=body,
             uses_rnd=uses_rnd,
-            strict=a.options.strict,
+            console_args=console_args,
+            uses_files=uses_files,
+            file_precision=precision,
         )
 
     def imports(self) -> list[str]:

@@ -208,7 +208,10 @@ class ExprPrinter:
             if isinstance(node, ast.Index) and node not in safe_subscripts:
                 return True
             if isinstance(node, ast.Call):
-                if effect_of(node.name) == "fails" and not _positive_constant(node.args[0]):
+                effect = effect_of(node.name)
+                if effect == "fails" and not _positive_constant(node.args[0]):
+                    return True
+                if effect == "io":  # a file number that is not open
                     return True
                 if is_user_function(node.name):
                     fn = self.a.functions[node.name]

@@ -433,29 +433,78 @@ class Generator:
         self.line(depth, f"{names.array_data(stmt.target.name)}[{where}] = {value}")
 
     def s_Print(self, index, stmt: ast.Print, depth) -> None:
+        # The console's methods are bound to names; a file's are called on its channel.
+        call = "_{}"
+        if stmt.channel is not None:
+            channel = self.temps.new()
+            self.line(depth, f"{channel} = _file_output({self.exprs.value(stmt.channel)})")
+            call = channel + ".{}"
+        if stmt.using is not None:
+            self.print_using(stmt, depth, "_console" if stmt.channel is None else channel)
+            return
         ends_line = True
         for item in stmt.items:
             ends_line = True
             if isinstance(item, ast.PrintSep):
                 ends_line = False
                 if item.sep == ",":
-                    self.line(depth, "_zone()")
+                    self.line(
+                        depth, call.format("zone" if stmt.channel is None else "next_zone") + "()"
+                    )
             elif isinstance(item, ast.Tab):
-                self.line(depth, f"_tab({self.exprs.value(item.column)})")
+                self.line(depth, f"{call.format('tab')}({self.exprs.value(item.column)})")
             elif self.a.expr_types.get(item) == "str":
-                self.line(depth, f"_write_string({self.exprs.value(item)})")
+                self.line(depth, f"{call.format('write_string')}({self.exprs.value(item)})")
             else:
-                self.line(depth, f"_write_number({self.exprs.value(item)})")
+                self.line(depth, f"{call.format('write_number')}({self.exprs.value(item)})")
         if ends_line:
-            self.line(depth, "_newline()")
+            self.line(depth, f"{call.format('newline')}()")
+
+    def print_using(self, stmt: ast.Print, depth: int, channel: str) -> None:
+        """`channel.print_using(fmt).item(a).item(b).end()`: each item is formatted before
+        the next is evaluated, as GW-BASIC does."""
+        items = [i for i in stmt.items if not isinstance(i, ast.PrintSep)]
+        chain = "".join(f".item({self.exprs.value(item)})" for item in items)
+        ends_line = not isinstance(stmt.items[-1], ast.PrintSep)
+        end = ".end()" if ends_line else ".end('')"
+        self.line(depth, f"{channel}.print_using({self.exprs.value(stmt.using)}){chain}{end}")
+
+    def s_Write(self, index, stmt: ast.Write, depth) -> None:
+        channel = "_console"
+        if stmt.channel is not None:
+            channel = f"_file_output({self.exprs.value(stmt.channel)})"
+        chain = "".join(f".item({self.exprs.value(item)})" for item in stmt.items)
+        self.line(depth, f"{channel}.write_items(){chain}.end()")
+
+    def s_Open(self, index, stmt: ast.Open, depth) -> None:
+        args = ", ".join(self.exprs.value(e) for e in (stmt.name, stmt.mode, stmt.number))
+        self.line(depth, f"_open_file({args})")
+
+    def s_Close(self, index, stmt: ast.Close, depth) -> None:
+        self.line(depth, f"_close_files({', '.join(self.exprs.value(n) for n in stmt.numbers)})")
+
+    def s_Kill(self, index, stmt: ast.Kill, depth) -> None:
+        self.line(depth, f"_kill_file({self.exprs.value(stmt.name)})")
+
+    def s_Rename(self, index, stmt: ast.Rename, depth) -> None:
+        self.line(
+            depth, f"_rename_file({self.exprs.value(stmt.old)}, {self.exprs.value(stmt.new)})"
+        )
 
     def s_Input(self, index, stmt: ast.Input, depth) -> None:
         kinds = [
             "_STRING" if self.a.expr_types.get(t) == "str" else "_NUMBER" for t in stmt.targets
         ]
-        prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
         reply = self.temps.new()
-        self.line(depth, f"{reply} = _input({prompt}, ({', '.join(kinds)},))")
+        if stmt.channel is not None and stmt.line:
+            self.assign(depth, stmt.targets[0], f"_file_line({self.exprs.value(stmt.channel)})")
+            return
+        if stmt.channel is not None:
+            number = self.exprs.value(stmt.channel)
+            self.line(depth, f"{reply} = _file_input({number}, ({', '.join(kinds)},))")
+        else:
+            prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
+            self.line(depth, f"{reply} = _input({prompt}, ({', '.join(kinds)},))")
         for position, target in enumerate(stmt.targets):
             self.assign(depth, target, f"{reply}[{position}]")
 
@@ -579,7 +628,7 @@ class Generator:
     def _nothing(self, index, stmt, depth) -> None:
         self.line(depth, "pass")
 
-    s_Rem = s_Data = s_DefFn = s_OptionBase = _nothing
+    s_Rem = s_NoEffect = s_Data = s_DefFn = s_OptionBase = _nothing
 
     # ----------------------------------------------------------------- MAT statements
 

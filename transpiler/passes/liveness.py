@@ -53,8 +53,10 @@ def statement_reads(analysis: Analysis, stmt: ast.Stmt) -> set[str]:
     found: set[str] = set()
     if isinstance(stmt, ast.Let):
         targets, exprs = [stmt.target], [stmt.value]
-    elif isinstance(stmt, (ast.Read, ast.Input)):
+    elif isinstance(stmt, ast.Read):
         targets, exprs = stmt.targets, []
+    elif isinstance(stmt, ast.Input):
+        targets, exprs = stmt.targets, [stmt.channel] if stmt.channel is not None else []
     elif isinstance(stmt, ast.For):
         targets, exprs = [stmt.var], [e for e in (stmt.start, stmt.limit, stmt.step) if e]
     elif isinstance(stmt, ast.Next):

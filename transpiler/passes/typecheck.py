@@ -176,14 +176,40 @@ class _TypeChecker:
             else:
                 self.expect(s.value, target)
         elif isinstance(s, ast.Print):
+            self.channel(s.channel)
+            if s.using is not None:
+                self.expect_string(s.using)
             for item in s.items:
                 if isinstance(item, ast.Tab):
                     self.expect_number(item.column)
                 elif isinstance(item, ast.Expr):
                     self.expr(item)
-        elif isinstance(s, (ast.Input, ast.Read)):
+        elif isinstance(s, ast.Input):
+            self.channel(s.channel)
+            for target in s.targets:
+                if s.line:
+                    self.expect_string(target)
+                else:
+                    self.expr(target)
+        elif isinstance(s, ast.Read):
             for target in s.targets:
                 self.expr(target)
+        elif isinstance(s, ast.Write):
+            self.channel(s.channel)
+            for item in s.items:
+                self.expr(item)
+        elif isinstance(s, ast.Open):
+            self.expect_string(s.name)
+            self.expect_string(s.mode)
+            self.expect_number(s.number)
+        elif isinstance(s, ast.Close):
+            for number in s.numbers:
+                self.expect_number(number)
+        elif isinstance(s, ast.Kill):
+            self.expect_string(s.name)
+        elif isinstance(s, ast.Rename):
+            self.expect_string(s.old)
+            self.expect_string(s.new)
         elif isinstance(s, (ast.IfBlock, ast.ElseIf, ast.While)):
             self.expect_number(s.condition)
         elif isinstance(s, ast.OnGoto):
@@ -211,6 +237,11 @@ class _TypeChecker:
                     self.expect_number(bound)
         elif isinstance(s, ast.MatAssign):
             self.mat_assign(s)
+
+    def channel(self, number: ast.Expr | None) -> None:
+        """The file number of PRINT #, INPUT #, WRITE #."""
+        if number is not None:
+            self.expect_number(number)
 
     def mat_assign(self, s: ast.MatAssign) -> None:
         value = s.value
