@@ -46,7 +46,11 @@ def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess:
 def test_headers_are_written_beside_the_output(capsys, tmp_path):
     status, err = _translate(capsys, ROOT / "examples" / "saxpy.bas", tmp_path / "my_saxpy.cu")
     assert (status, err) == (0, "")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["b2t_cuda.h", "b2t_runtime.h", "my_saxpy.cu"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "b2t_cuda.h",
+        "b2t_runtime.h",
+        "my_saxpy.cu",
+    ]
     assert (tmp_path / "b2t_cuda.h").read_text() == (b2t_include_dir() / "b2t_cuda.h").read_text()
     # The header names the -o file, not the program's.
     assert _build_command(tmp_path / "my_saxpy.cu", "nvcc").endswith("my_saxpy.cu -o my_saxpy")
@@ -79,7 +83,9 @@ def test_another_versions_header_is_replaced_with_a_note(capsys, tmp_path):
 
 
 def test_no_headers_beside_a_special_file(capsys, tmp_path):
-    assert cli.main([str(ROOT / "examples" / "saxpy.bas"), "--target", "cuda", "-o", os.devnull]) == 0
+    assert (
+        cli.main([str(ROOT / "examples" / "saxpy.bas"), "--target", "cuda", "-o", os.devnull]) == 0
+    )
     assert not (Path(os.devnull).parent / "b2t_runtime.h").exists()
 
 
