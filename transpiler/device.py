@@ -278,9 +278,11 @@ class GpuDevice(Device):
         return self._cp.zeros(shape, dtype=dtype)
 
     def result(self, array):
-        if not self.device_inputs:
-            self.synchronize()  # the caller gets host data: the kernel must be done
-        return _like(self.caller_array, array)
+        if self.device_inputs:
+            return _like(self.caller_array, array)
+        if self.stream is not None:
+            self.stream.synchronize()  # asnumpy waits for CuPy's current stream only
+        return self._cp.asnumpy(array)
 
     def synchronize(self):
         (self.stream or self._stream()).synchronize()
