@@ -121,9 +121,14 @@ def kernels_of(analysis) -> list:
 
 @_compiling
 def generate(
-    analysis, target: str, tile: tuple[int, ...] | None = None, offload: bool = True
+    analysis,
+    target: str,
+    tile: tuple[int, ...] | None = None,
+    offload: bool = True,
+    file_name: str | None = None,
 ) -> str:
-    """The generated program text for `target` ("cutile" or "cuda")."""
+    """The generated program text for `target` ("cutile" or "cuda"); a .cu file's build
+    commands name `file_name` (the -o file's name; default: the program's)."""
     if target == "cutile":
         if analysis.kind == "kernel":
             from .backends.cutile import generate_library
@@ -135,8 +140,8 @@ def generate(
     from .backends.cuda import generate_cuda_library, generate_cuda_program
 
     if analysis.kind == "kernel":
-        return generate_cuda_library(kernel_library(analysis), analysis.source)
-    return generate_cuda_program(host_program(analysis, tile, offload))
+        return generate_cuda_library(kernel_library(analysis), analysis.source, file_name)
+    return generate_cuda_program(host_program(analysis, tile, offload), file_name)
 
 
 def shadows_a_module(name: str) -> bool:

@@ -26,6 +26,8 @@ _PYTHON_MODULE_NAMES = {
     "main",
     "run",
     "device",
+    "stream",
+    "argparse",
     "grid",
     "kernel",
     "tilesim",

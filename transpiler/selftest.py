@@ -225,13 +225,39 @@ def parse_sizes(argv: list[str]) -> dict[str, float]:
 
 
 def main(module, argv: list[str]) -> int:
-    """Self-test of a generated kernel module: `python module.py [N=1000 ...]`, as a
-    command (runtime/command.py); bad sizes are one located error line."""
+    """Self-test of a generated kernel module: `python module.py [--device cpu|gpu]
+    [N=1000 ...]`, as a command (runtime/command.py); the arguments are parsed by
+    argparse (`--help`; a wrong option is its usage line and status 2), bad sizes are one
+    located error line."""
     name = Path(module.__file__).stem if module.__name__ == "__main__" else module.__name__
-    return run_command(_self_test, name, module, name, argv)
+    args = _arg_parser(name).parse_args(argv)
+    return run_command(_self_test, name, module, name, args.sizes, args.device)
 
 
-def _self_test(module, name: str, argv: list[str]) -> int:
+def _arg_parser(name: str):
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog=f"python {name}.py",
+        description=f"Run the kernel {name} on generated data and compare its OUTPUT arrays "
+        "with basic2tile's reference interpreter.",
+    )
+    parser.add_argument(
+        "sizes",
+        nargs="*",
+        metavar="NAME=VALUE",
+        help="an INPUT scalar (default: sizes of a few tiles, partial tiles included)",
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="where the kernel runs: cuda.tile on the GPU, or basic2tile's tile simulator "
+        "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
+    )
+    return parser
+
+
+def _self_test(module, name: str, argv: list[str], device: str | None = None) -> int:
     kp = kernel_program_from_text(module.BASIC_SOURCE, name)
     try:
         scalars = default_scalars(kp, parse_sizes(argv))
@@ -242,7 +268,7 @@ def _self_test(module, name: str, argv: list[str]) -> int:
         print(error, file=sys.stderr)
         return 1
     inputs = make_inputs(kp, scalars)
-    got = run_generated(module, kp, scalars, inputs)
+    got = run_generated(module, kp, scalars, inputs, device)
     want = run_kernel_program(kp, scalars, inputs)
     lines = compare(kp, got, want)
     sizes = ", ".join(f"{k}={v}" for k, v in scalars.items())

@@ -21,6 +21,7 @@ from pathlib import Path
 from .. import __version__, ir
 from ..errors import BasicError, Coord, SourceFile
 from ..naming import Namer
+from . import cuda_build
 from . import cuda_types as T
 from .cuda_expr import ExprPrinter
 from .cuda_helpers import helpers_text
@@ -95,8 +96,11 @@ def host_convert(text: str, source: ir.DType, target: ir.DType) -> str:
 # ---------------------------------------------------------------------- kernel programs
 
 
-def generate_cuda_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
-    """The .cu file of a cuTile BASIC kernel program (see the module docstring)."""
+def generate_cuda_library(
+    lib: ir.KernelLibrary, source: SourceFile, file_name: str | None = None
+) -> str:
+    """The .cu file of a cuTile BASIC kernel program (see the module docstring); its
+    header's build commands name `file_name` (default: the program's name + .cu)."""
     kernel = lib.kernel
     # The program's element type is f32 unless --precision said otherwise; the self-test
     # must analyse the quoted source the same way.
@@ -204,7 +208,8 @@ def generate_cuda_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         title=f"{name}.cu: CUDA C++ translated from BASIC by basic2tile",
         version=__version__,
         source_name=_comment(Path(source.name).name),
-        file_name=f"{name}.cu",
+        nvcc_command=_comment(cuda_build.nvcc_command(file_name or f"{name}.cu")),
+        cpu_command=_comment(cuda_build.cpu_command(file_name or f"{name}.cu")),
         name=name,
         source_marker=f"{SOURCE_MARKER} ({_comment(Path(source.name).name)}{precision}):",
         source_end=SOURCE_END,
@@ -279,16 +284,16 @@ def basic_source_of(code: str) -> tuple[str, str | None] | None:
 # ---------------------------------------------------------------------- legacy programs
 
 
-def generate_cuda_program(host) -> str:
+def generate_cuda_program(host, file_name: str | None = None) -> str:
     """A legacy program with offloaded loops: host code by cuda_host.py around this
     backend's kernels (launch code: cuda_launch.py)."""
     from . import cuda_host
 
     if not host.kernels:
-        return cuda_host.generate_cuda_program(host, "")
+        return cuda_host.generate_cuda_program(host, "", file_name)
     # The grid sizes of the launches are cdiv()s on the host.
     device = device_code(host.kernels, {"b2t_cdiv"})
-    return cuda_host.generate_cuda_program(host, device.text, lowered=device.kernels)
+    return cuda_host.generate_cuda_program(host, device.text, file_name, device.kernels)
 
 
 # ---------------------------------------------------------------------- binaries

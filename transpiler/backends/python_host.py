@@ -44,6 +44,7 @@ _ARRAYS = {
 _MODULE_NAMES = {
     "program", "basic_line", "report_notice", "linecache", "traceback", "SOURCE_NAME", "DATA",
     "COMPILE_WARNINGS", "EndProgram", "b2t_device", "warning", "fault", "where", "previous_hook",
+    "argparse", "parser", "args",
 }  # fmt: skip
 _DATA_LINE_WIDTH = 92
 

@@ -11,6 +11,10 @@ Generated code reads like the BASIC it came from::
     con.print("X = ", X, ZONE, power(X, 2.0), tab(30), SQR(Y))
 """
 
+from .._identity import require_basic2tile
+
+require_basic2tile()  # generated modules import this package: a plain message if foreign
+
 from .arith import (
     ABS,
     ATN,
