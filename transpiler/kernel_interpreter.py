@@ -192,6 +192,8 @@ class _Block:
                 value = np.reshape(value, shape)
             dtype = self.vars[name].dtype if name in self.vars else (np.float64 if self.kp.dtype == "f64" else np.float32)
             value = np.broadcast_to(np.asarray(value, dtype=dtype), shape).copy()
+        elif name.endswith("%"):
+            value = _to_i32(_as_number(value))  # truncated toward zero, as NVIDIA's ftoi
         elif name in self.kp.float_vars:
             # A float from its first assignment on (kernel_types.py); later assignments
             # keep the first one's float type.

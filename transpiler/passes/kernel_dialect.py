@@ -12,8 +12,8 @@ kernel, a TILE size that is not a power of two, an array without a shape.
 Semantics we chose (documented in the README):
 - `DIM A(N)` in a kernel program is the array's extent (N elements, indices 0..N-1), as
   in NVIDIA's dialect, not BASIC's upper bound.
-- INPUT scalars that size an array (appear in a DIM) or end in `%` are 32-bit integers;
-  other INPUT scalars have the program's element type (f32 unless --precision f64).
+- Every INPUT scalar is a 32-bit integer, as NVIDIA documents; a variable whose name
+  ends in `%` is one too (a float assigned to it is truncated toward zero).
 - `DIM A(N) AS F16` (also BF16, F32, F64, I32) sets an array's element type.
 - A variable assigned a float anywhere holds floats from its first assignment on, as
   NVIDIA's analyzer widens I32 to F32 (kernel_types.py).
@@ -182,7 +182,7 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
             _check_integer_constants(stmt, diags)
             body.append(stmt)
 
-    scalar_types = _scalar_types(inputs, input_arrays, dims, dtype)
+    scalar_types = _scalar_types(inputs, input_arrays)
     scalars = {
         n: KScalar(n, scalar_types[n], input_coords[n]) for n in inputs if n not in input_arrays
     }
@@ -321,19 +321,9 @@ def _check_kernel_statement(stmt: ast.Stmt, diags: Diagnostics) -> None:
             )
 
 
-def _scalar_types(
-    inputs: list[str], arrays: set[str], dims: dict[str, ast.ArrayDecl], dtype: DType
-) -> dict[str, DType]:
-    sizes = {
-        node.name
-        for decl in dims.values()
-        for bound in decl.bounds
-        for node in bound.walk()
-        if isinstance(node, ast.Var)
-    }
-    return {
-        n: ("i32" if n in sizes or n.endswith("%") else dtype) for n in inputs if n not in arrays
-    }
+def _scalar_types(inputs: list[str], arrays: set[str]) -> dict[str, DType]:
+    """Every INPUT scalar is a 32-bit integer, as NVIDIA documents (sizes, loop bounds)."""
+    return {n: "i32" for n in inputs if n not in arrays}
 
 
 def _array_dtype(decl: ast.ArrayDecl, default: DType, diags: Diagnostics) -> DType:

@@ -210,14 +210,40 @@ class _KernelLowering:
                         "a kernel FOR needs a nonzero integer STEP", head.step.coord
                     )
                 step = int(value.value)
-            # BASIC's limit is inclusive, range()'s stop is not.
-            stop = B.binary("add" if step > 0 else "sub", limit, B.const(1, "i32"), self.kp.dtype)
             var = head.var.name
             self.locals[var] = TileType("i32")
-            if self.assignments[var] == 1 and step > 0 and self.nonnegative(start):
+            if step < 0:
+                return self.counted_down(var, start, limit, -step, node)
+            # BASIC's limit is inclusive, range()'s stop is not.
+            stop = B.binary("add", limit, B.const(1, "i32"), self.kp.dtype)
+            if self.assignments[var] == 1 and self.nonnegative(start):
                 self.nonnegative_locals.add(var)
             body = self.block(node.body)
         return ForRange(var, start, stop, body, step, origin=self.origin(head))
+
+    def counted_down(self, var: str, start: KExpr, limit: KExpr, down: int, node: ForBlock) -> KStmt:
+        """`FOR I = S TO L STEP -d`: cuTile's range() only counts up, so the loop counts
+        its trips, (S - L + d) / d of them (none when S < L), and sets I = S - trip * d."""
+        trip = self.fresh(f"{var}_trip")
+        self.locals[trip] = TileType("i32")
+        f = self.kp.dtype
+        span = B.binary("add", B.binary("sub", start, limit, f), B.const(down, "i32"), f)
+        trips, counted = span, Local(trip, type=TileType("i32"))
+        if down != 1:
+            trips = B.binary("floordiv", span, B.const(down, "i32"), f)
+            counted = B.binary("mul", counted, B.const(down, "i32"), f)
+        value = B.binary("sub", start, counted, f)
+        body = [Let(var, value)] + self.block(node.body)
+        return ForRange(trip, B.const(0, "i32"), trips, body, 1, origin=self.origin(node.head))
+
+    def fresh(self, name: str) -> str:
+        """`name`, or `name_2`... if the program already uses it."""
+        taken = set(self.assignments) | set(self.locals) | set(self.kp.scalars) | set(self.kp.arrays)
+        candidate, n = name, 1
+        while candidate in taken:
+            n += 1
+            candidate = f"{name}_{n}"
+        return candidate
 
     def if_chain(self, chain: IfChain, arm: int) -> KStmt:
         head = chain.arms[arm]
@@ -259,6 +285,8 @@ class _KernelLowering:
             shape = self.kp.tile_vars[name]
             dtype = self.locals.get(name, TileType(self._acc_dtype())).dtype
             value = self.fill(value, TileType(dtype, shape), target)
+        elif name.endswith("%"):
+            value = B.cast(value, "i32")  # truncated toward zero, as NVIDIA's ftoi
         elif name in self.locals:
             previous = self.locals[name]
             if previous.shape != value.type.shape:
@@ -323,7 +351,17 @@ class _KernelLowering:
                 f"{array.name} has {array.rank} dimension(s) but {len(ref.indices)} index(es) are given",
                 ref.coord,
             )
-        return tuple(self.integer(i, "a tile index") for i in ref.indices)
+        return tuple(self.index_value(i) for i in ref.indices)
+
+    def index_value(self, expr: ast.Expr) -> KExpr:
+        """A tile index; a float one (`LET T = BID / 4`, then `A(T)`) is truncated toward
+        zero, as NVIDIA's compiler converts it (ftoi)."""
+        value = self.expr(expr)
+        if value.type.is_scalar and B.is_float(value.type.dtype):
+            value = B.cast(value, "i32")
+        if value.type.dtype != "i32" or not value.type.is_scalar:
+            raise BasicSemanticError("a tile index must be an integer scalar (use INT(...))", expr.coord)
+        return value
 
     def expr(self, e: ast.Expr) -> KExpr:
         with at(e.coord):

@@ -31,6 +31,8 @@ def float_variables(kp) -> set[str]:
         changed = False
         for stmt in lets:
             name = stmt.target.name
+            if name.endswith("%"):
+                continue  # X% is an I32 whatever it is assigned (NVIDIA's suffix rule)
             if name not in floats and _is_float(stmt.value, kp, floats):
                 if name in loop_vars:
                     raise BasicSemanticError(

@@ -1,0 +1,124 @@
+"""Kernel programs that NVIDIA's cuTile BASIC compiler accepts, with the meaning its
+language reference gives them: each runs through the reference interpreter (checked
+against NumPy) and through both generated programs (`--check`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from transpiler.selftest import default_scalars, make_inputs
+from transpiler import driver
+
+from .test_kernel_semantics import _analysis, _check, _reference
+
+TARGETS = ["cutile", pytest.param("cuda", marks=pytest.mark.skipif(
+    __import__("shutil").which("g++") is None, reason="g++ not installed"))]
+
+
+def _run(text: str, **sizes) -> tuple[dict, dict, dict]:
+    kp = driver.kernel_program(_analysis(text))
+    scalars = default_scalars(kp, sizes or None)
+    inputs = make_inputs(kp, scalars)
+    return _reference(text, inputs, scalars), inputs, scalars
+
+
+COUNT_DOWN = """10 INPUT N, A()
+20 DIM A(N), C(N)
+30 TILE A(16), C(16)
+40 LET S = 0
+50 FOR I = 3 TO -4 STEP -2
+60 LET S = S * 10 + I
+70 NEXT I
+80 FOR J = 1 TO 0 STEP (-1)
+90 LET S = S + J
+100 NEXT J
+110 FOR K = 0 TO 2 STEP -1
+120 LET S = S + 1000
+130 NEXT K
+140 LET C(BID) = A(BID) + S
+150 OUTPUT C
+"""
+
+
+def test_a_negative_step_counts_down_to_the_limit_inclusive():
+    out, inputs, _ = _run(COUNT_DOWN)
+    s = ((3 * 10 + 1) * 10 - 1) * 10 - 3  # I = 3, 1, -1, -3; then J = 1, 0; K never runs
+    np.testing.assert_allclose(out["C"], inputs["A"] + s + 1)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_negative_step_matches_the_interpreter(target):
+    _check(COUNT_DOWN, target)
+
+
+def test_cutile_counts_trips_up_because_its_range_only_counts_up():
+    code = driver.generate(_analysis(COUNT_DOWN), "cutile")
+    assert "for i_trip in range(" in code and "i = 3 - i_trip * 2" in code
+    assert ", -" not in code.split("range(", 1)[1].split("\n", 1)[0]
+
+
+PERCENT = """10 INPUT N, A()
+20 DIM A(N), C(N)
+30 TILE A(16), C(16)
+40 LET X% = 2.7
+50 LET Y% = -2.7
+60 LET C(BID + X% - 2) = A(BID) + Y%
+70 OUTPUT C
+"""
+
+
+def test_a_percent_variable_is_an_integer_truncated_toward_zero():
+    out, inputs, _ = _run(PERCENT)
+    np.testing.assert_allclose(out["C"], inputs["A"] - 2)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_percent_variable_is_a_tile_index_in_both_programs(target):
+    _check(PERCENT, target)
+
+
+INPUT_BOUND = """10 INPUT N, R, A()
+20 DIM A(N), C(N)
+30 TILE A(16), C(16)
+40 LET S = 0
+50 FOR I = 1 TO R
+60 LET S = S + I
+70 NEXT I
+80 LET C(BID) = A(BID) * S
+90 OUTPUT C
+"""
+
+
+def test_every_input_scalar_is_an_integer():
+    kp = driver.kernel_program(_analysis(INPUT_BOUND))
+    assert kp.scalars["R"].dtype == "i32"
+    out, inputs, scalars = _run(INPUT_BOUND)
+    r = scalars["R"]
+    np.testing.assert_allclose(out["C"], inputs["A"] * (r * (r + 1) // 2))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_an_input_scalar_bounds_a_loop_in_both_programs(target):
+    _check(INPUT_BOUND, target)
+
+
+FLOAT_INDEX = """10 INPUT N, A()
+20 DIM A(N), C(N)
+30 TILE A(16), C(16)
+40 LET T = (2 * BID + 1) / 2
+50 LET C(T) = A(T) + T
+60 OUTPUT C
+"""
+
+
+def test_a_float_tile_index_is_truncated_as_nvidia_converts_it():
+    out, inputs, _ = _run(FLOAT_INDEX)
+    # T = BID + 0.5 selects tile BID; the value added is T itself, still a float.
+    n = len(inputs["A"])
+    np.testing.assert_allclose(out["C"], inputs["A"] + np.arange(n) // 16 + 0.5)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_float_tile_index_matches_the_interpreter(target):
+    _check(FLOAT_INDEX, target)
