@@ -10,6 +10,8 @@ import pytest
 from transpiler.selftest import default_scalars, make_inputs
 from transpiler import driver
 
+from transpiler.kernel_interpreter import run_kernel_program
+
 from .test_kernel_semantics import _analysis, _check, _reference
 
 TARGETS = ["cutile", pytest.param("cuda", marks=pytest.mark.skipif(
@@ -122,3 +124,96 @@ def test_a_float_tile_index_is_truncated_as_nvidia_converts_it():
 @pytest.mark.parametrize("target", TARGETS)
 def test_a_float_tile_index_matches_the_interpreter(target):
     _check(FLOAT_INDEX, target)
+
+
+READ_STOP = """10 INPUT N, A()
+20 DIM A(N), C(N)
+30 TILE A(16), C(16)
+40 DATA 3, -2.5
+50 READ K, X
+60 DATA 7
+70 READ J%
+80 LET C(BID) = A(BID) * K + X + J%
+90 STOP
+100 LET C(BID) = 0
+110 OUTPUT C
+"""
+
+
+def test_read_binds_data_items_in_order_and_stop_ends_the_kernel():
+    out, inputs, _ = _run(READ_STOP)
+    np.testing.assert_allclose(out["C"], inputs["A"] * 3 - 2.5 + 7, rtol=1e-6)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_read_and_stop_match_the_interpreter(target):
+    _check(READ_STOP, target)
+
+
+@pytest.mark.parametrize(
+    "body, message, line, column",
+    [
+        ("50 FOR I = 1 TO 2\n60 READ K\n70 NEXT I\n", "READ inside FOR, WHILE or IF", 6, 4),
+        ("50 IF N > 1 THEN STOP\n", "STOP inside FOR, WHILE or IF", 5, 18),
+        ("50 READ K, L\n", "READ past the last DATA item", 5, 12),
+        ("50 DATA \"X\"\n", "DATA holds numbers only", 5, 9),
+        ("50 GOTO 80\n", "NVIDIA's compiler ignores it silently", 5, 4),
+    ],
+)
+def test_what_a_kernel_cannot_read_or_stop_is_a_located_error(body, message, line, column):
+    from transpiler.errors import CompileErrors
+
+    text = ("10 INPUT N, A()\n20 DIM A(N), C(N)\n30 TILE A(16), C(16)\n40 DATA 1\n" + body
+            + "80 LET C(BID) = A(BID)\n90 OUTPUT C\n")
+    with pytest.raises(CompileErrors) as info:
+        driver.kernel_library(_analysis(text))
+    err = next(e for e in info.value.errors if message in e.message)
+    assert (err.coord.line, err.coord.column) == (line, column)
+
+
+def test_only_goto_gosub_and_return_are_said_to_be_ignored_by_nvidia():
+    from transpiler.errors import CompileErrors
+
+    text = "10 INPUT N, A()\n20 DIM A(N), C(N)\n30 TILE A(16), C(16)\n40 RANDOMIZE\n50 OUTPUT C\n"
+    with pytest.raises(CompileErrors) as info:
+        driver.kernel_library(_analysis(text))
+    assert "ignores it silently" not in info.value.errors[0].message
+
+
+PRINTS = """10 INPUT N, A()
+20 DIM A(N), C(N)
+30 TILE A(16), C(16)
+40 LET X = BID / 2
+50 PRINT "block "; BID, " x="; X; " 100%"
+60 PRINT "then ";
+70 PRINT N > 1
+80 LET C(BID) = A(BID)
+90 OUTPUT C
+"""
+
+
+def test_print_in_a_kernel_prints_once_per_block_in_nvidia_format():
+    import io
+
+    kp = driver.kernel_program(_analysis(PRINTS))
+    scalars = {"N": 40}
+    text = io.StringIO()
+    run_kernel_program(kp, scalars, {"A": np.zeros(40, np.float32)}, text)
+    assert text.getvalue() == "".join(
+        f"block {b} x={b / 2:f} 100%\nthen 1\n" for b in range(3)
+    )
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_print_output_matches_the_interpreter(target):
+    report = _check(PRINTS, target)
+    assert "ok PRINT: " in report
+    assert "block 2 x=1.000000 100%\nthen 1\n" in report
+
+
+def test_the_self_test_reports_print_text_that_differs():
+    from transpiler.selftest import compare_printed
+
+    assert compare_printed("a 1\n", "a 1\n")[0].startswith("ok PRINT")
+    assert compare_printed("a 1\n", "a 2\n")[0].startswith("MISMATCH PRINT line 1")
+    assert compare_printed("", "") == []

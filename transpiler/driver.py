@@ -366,7 +366,7 @@ def _interpret_kernel_program(analysis, sizes, out: TextIO) -> int:
     kp = kernel_program(analysis)
     scalars = default_scalars(kp, sizes)
     inputs = make_inputs(kp, scalars)
-    outputs = run_kernel_program(kp, scalars, inputs)
+    outputs = run_kernel_program(kp, scalars, inputs, out)
     print(", ".join(f"{k}={v}" for k, v in scalars.items()), file=out)
     print(summary(kp, outputs), file=out)
     return 0

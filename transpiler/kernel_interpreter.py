@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
+from typing import TextIO
 
 import numpy as np
 
@@ -90,11 +92,15 @@ def array_shapes(kp: KernelProgram, scalars: dict[str, int | float]) -> dict[str
 
 
 def run_kernel_program(
-    kp: KernelProgram, scalars: dict[str, int | float], arrays: dict[str, np.ndarray]
+    kp: KernelProgram,
+    scalars: dict[str, int | float],
+    arrays: dict[str, np.ndarray],
+    out: TextIO | None = None,
 ) -> dict[str, np.ndarray]:
     """Run the program on the given INPUT values; returns the OUTPUT arrays.
 
-    `arrays` holds the INPUT arrays; OUTPUT and scratch arrays start as zeros.
+    `arrays` holds the INPUT arrays; OUTPUT and scratch arrays start as zeros.  PRINT
+    writes to `out` (standard output by default), block after block.
     """
     shapes = array_shapes(kp, scalars)
     memory: dict[str, np.ndarray] = {}
@@ -112,7 +118,7 @@ def run_kernel_program(
     # meets LOG, 1/X...): NumPy must not warn about them on stderr.
     with np.errstate(all="ignore"):
         for bid in _grid(kp, shapes):
-            _Block(kp, typed, memory, {"BID": bid}).run(kp.body)
+            _Block(kp, typed, memory, {"BID": bid}, out or sys.stdout).run(kp.body)
     return {name: memory[name] for name in kp.outputs}
 
 
@@ -130,8 +136,9 @@ def _grid(kp: KernelProgram, shapes: dict[str, tuple[int, ...]]):
 class _Block:
     """One block's execution: its scalars, tiles and the shared global arrays."""
 
-    def __init__(self, kp, scalars, memory, bid):
+    def __init__(self, kp, scalars, memory, bid, out=None):
         self.kp = kp
+        self.out = out
         self.vars: dict[str, object] = dict(scalars)
         self.memory = memory
         self.bid = bid.get("BID", (0, 0, 0))
@@ -170,6 +177,23 @@ class _Block:
         if isinstance(node, ast.Let):
             with at(node.coord):
                 self.let(node)
+        elif isinstance(node, ast.Print):
+            with at(node.coord):
+                self.print(node)
+
+    def print(self, stmt: ast.Print) -> None:
+        """NVIDIA's device print: items side by side, an integer as C's %d, a float as
+        %f (six decimals), a newline unless a separator ends the list."""
+        text = []
+        for item in stmt.items:
+            if isinstance(item, ast.Str):
+                text.append(item.value)
+            elif isinstance(item, ast.Expr):
+                value = _as_number(self.eval(item))
+                text.append("%d" % value if _is_integer(value) else "%f" % value)
+        if not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep):
+            text.append("\n")
+        self.out.write("".join(text))
 
     def truth(self, expr: ast.Expr) -> bool:
         value = self.eval(expr)

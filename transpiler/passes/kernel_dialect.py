@@ -29,6 +29,7 @@ from .. import ast
 from ..errors import BasicSemanticError, BasicUnsupportedError, Coord, Diagnostics
 from ..ir import DType
 from ..options import Options
+from .kernel_data import data_items, resolve_reads
 from .kernel_types import float_variables
 from .nesting import Nested, nest
 
@@ -122,6 +123,7 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
     output_coords: dict[str, Coord] = {}
     body: list[ast.Stmt] = []
     decls: list[ast.Stmt] = []
+    data: list[ast.Data] = []
     ended = False
 
     for stmt in program.statements():
@@ -175,6 +177,8 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
                     output_coords[out] = stmt.coord
         elif isinstance(stmt, ast.End):
             ended = True
+        elif isinstance(stmt, ast.Data):
+            data.append(stmt)
         elif isinstance(stmt, ast.Rem):
             continue
         else:
@@ -234,7 +238,7 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
     if not outputs:
         diags.error(BasicSemanticError("a kernel program needs an OUTPUT statement", program.coord))
     try:
-        nested = nest(body)
+        nested = resolve_reads(nest(body), data_items(data, diags), diags)
     except BasicSemanticError as err:
         diags.error(err)
         nested = []
@@ -277,36 +281,22 @@ _I32_MAX = 2**31 - 1
 
 
 def _check_kernel_statement(stmt: ast.Stmt, diags: Diagnostics) -> None:
-    """Statements a kernel cannot contain; NVIDIA's compiler silently ignores some."""
-    rejected = {
-        ast.Goto: "GOTO",
-        ast.Gosub: "GOSUB",
-        ast.OnGoto: "ON ... GOTO",
-        ast.Return: "RETURN",
-        ast.Print: "PRINT",
-        ast.Read: "READ",
-        ast.Data: "DATA",
-        ast.Restore: "RESTORE",
-        ast.DefFn: "DEF FN",
-        ast.Randomize: "RANDOMIZE",
-        ast.Stop: "STOP",
-        ast.MatAssign: "MAT",
-        ast.MatRead: "MAT READ",
-        ast.MatPrint: "MAT PRINT",
-        ast.MatInput: "MAT INPUT",
-        ast.OptionBase: "OPTION BASE",
-        ast.Write: "WRITE",
-        ast.Open: "OPEN",
-        ast.Close: "CLOSE",
-        ast.Kill: "KILL",
-        ast.Rename: "NAME",
-    }
-    word = rejected.get(type(stmt))
+    """Statements a kernel cannot contain."""
+    word = _IGNORED_BY_NVIDIA.get(type(stmt))
     if word is not None:
         diags.error(
             BasicUnsupportedError(
                 f"{word} is not supported inside a kernel program "
                 "(a kernel program is the body of one GPU kernel; NVIDIA's compiler ignores it silently)",
+                stmt.coord,
+            )
+        )
+    word = _REJECTED.get(type(stmt))
+    if word is not None:
+        diags.error(
+            BasicUnsupportedError(
+                f"{word} is not supported inside a kernel program "
+                "(a kernel program is the body of one GPU kernel)",
                 stmt.coord,
             )
         )
@@ -319,6 +309,26 @@ def _check_kernel_statement(stmt: ast.Stmt, diags: Diagnostics) -> None:
                     "IF ... THEN <line> (a jump) is not supported in a kernel", stmt.coord
                 )
             )
+
+
+# NVIDIA's compiler parses these and drops them: a kernel would silently run on.
+_IGNORED_BY_NVIDIA = {ast.Goto: "GOTO", ast.Gosub: "GOSUB", ast.Return: "RETURN"}
+_REJECTED = {
+    ast.OnGoto: "ON ... GOTO",
+    ast.Restore: "RESTORE",
+    ast.DefFn: "DEF FN",
+    ast.Randomize: "RANDOMIZE",
+    ast.MatAssign: "MAT",
+    ast.MatRead: "MAT READ",
+    ast.MatPrint: "MAT PRINT",
+    ast.MatInput: "MAT INPUT",
+    ast.OptionBase: "OPTION BASE",
+    ast.Write: "WRITE",
+    ast.Open: "OPEN",
+    ast.Close: "CLOSE",
+    ast.Kill: "KILL",
+    ast.Rename: "NAME",
+}
 
 
 def _scalar_types(inputs: list[str], arrays: set[str]) -> dict[str, DType]:

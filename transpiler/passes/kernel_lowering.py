@@ -35,6 +35,7 @@ from ..ir import (
     Mma,
     Origin,
     Param,
+    Print,
     Reduce,
     Reshape,
     ScalarParam,
@@ -186,6 +187,8 @@ class _KernelLowering:
                 return [self.let(node)]
             if isinstance(node, ast.Rem):
                 return []
+            if isinstance(node, ast.Print):
+                return [self.print(node)]
         raise BasicUnsupportedError(
             f"{type(node).__name__.upper()} is not supported in a kernel", node.coord
         )
@@ -305,6 +308,35 @@ class _KernelLowering:
         if self.assignments[name] == 1 and self.nonnegative(value):
             self.nonnegative_locals.add(name)
         return Let(name, value, origin=origin)
+
+    def print(self, stmt: ast.Print) -> KStmt:
+        """NVIDIA's device print: the items side by side (`;` and `,` alike), an I32 as
+        `%d`, a float as `%f`, a newline unless a separator ends the list."""
+        if stmt.channel is not None or stmt.using is not None:
+            raise BasicUnsupportedError("PRINT # and PRINT USING are not supported in a kernel", stmt.coord)
+        parts: list[str] = []
+        args: list[KExpr] = []
+        for item in stmt.items:
+            if isinstance(item, ast.PrintSep):
+                continue
+            if isinstance(item, ast.Str):
+                parts.append(item.value.replace("%", "%%"))
+                continue
+            if not isinstance(item, ast.Expr):
+                raise BasicUnsupportedError("TAB and SPC are not supported in a kernel's PRINT", item.coord)
+            value = self.expr(item)
+            if not value.type.is_scalar:
+                raise BasicUnsupportedError(
+                    "a kernel's PRINT prints scalars, not tiles (reduce the tile with SUM/MAX/MIN)",
+                    item.coord,
+                )
+            if value.type.dtype == "bool":
+                value = B.cast(value, "i32")
+            parts.append("%f" if B.is_float(value.type.dtype) else "%d")
+            args.append(B.cast(value, "f64") if value.type.dtype in ("f16", "bf16") else value)
+        if not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep):
+            parts.append("\n")
+        return Print("".join(parts), tuple(args), origin=self.origin(stmt))
 
     def nonnegative(self, value: KExpr) -> bool:
         return nonnegative(value, self.size_params, self.nonnegative_locals)
