@@ -217,3 +217,16 @@ def test_the_self_test_reports_print_text_that_differs():
     assert compare_printed("a 1\n", "a 1\n")[0].startswith("ok PRINT")
     assert compare_printed("a 1\n", "a 2\n")[0].startswith("MISMATCH PRINT line 1")
     assert compare_printed("", "") == []
+
+
+NO_INPUT = """20 DIM A(64, 64), C(64, 64)
+30 TILE A(32, 32), C(32, 32)
+40 LET C(BID / 2, BID MOD 2) = A(0, 0) + BID
+50 OUTPUT C
+"""
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_kernel_program_without_input_compiles_and_runs(target):
+    # The cuTile module's run() had a parameter list starting with a comma.
+    _check(NO_INPUT, target)
