@@ -230,3 +230,36 @@ NO_INPUT = """20 DIM A(64, 64), C(64, 64)
 def test_a_kernel_program_without_input_compiles_and_runs(target):
     # The cuTile module's run() had a parameter list starting with a comma.
     _check(NO_INPUT, target)
+
+
+POWERS = """10 INPUT N, A()
+20 DIM A(N), C(N)
+30 TILE A(16), C(16)
+40 LET P = -2 ^ 2
+50 LET Q = 2 ^ 3 ^ 2
+60 LET R = (2 ^ 3) ^ 2 + 2 ^ -1
+70 LET C(BID) = A(BID) + P * 1000000 + Q * 1000 + R
+80 OUTPUT C
+"""
+
+
+def test_kernel_programs_take_nvidia_precedence_for_minus_and_powers():
+    # -2^2 is (-2)^2 and 2^3^2 is 2^(3^2), as NVIDIA's parser reads them; parentheses
+    # still group (2^3)^2.
+    out, inputs, _ = _run(POWERS)
+    np.testing.assert_allclose(out["C"], inputs["A"] + 4_000_000 + 512_000 + 64.5)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_kernel_powers_match_the_interpreter(target):
+    # The generated module's self-test reads the BASIC text back: with the same grammar.
+    _check(POWERS, target)
+
+
+def test_legacy_programs_keep_ecma_precedence():
+    import io
+
+    analysis = _analysis("10 PRINT -2 ^ 2; 2 ^ 3 ^ 2\n")
+    out = io.StringIO()
+    assert driver.interpret(analysis, stdout=out) == 0
+    assert out.getvalue().split() == ["-4", "64"]

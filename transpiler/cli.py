@@ -317,10 +317,11 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
     sizes = dict(args.size)
     if args.dump_tokens or args.dump_ast:
         from . import dumps
-        from .parser import parse
 
         sys.stdout.write(
-            dumps.dump_tokens(source, options) if args.dump_tokens else dumps.dump_ast(parse(source, options))
+            dumps.dump_tokens(source, options)
+            if args.dump_tokens
+            else dumps.dump_ast(driver.parse_program(source, options))
         )
         return 0
     analysis = driver.front_end(source, options)

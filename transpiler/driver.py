@@ -49,13 +49,24 @@ def _compiling(step):
 @_compiling
 def front_end(source: SourceFile, options: Options):
     """Parse and analyse; raises CompileErrors with every diagnostic found."""
-    from .parser import parse
-
-    program = parse(source, options)
+    program = parse_program(source, options)
     # Imported after parsing, so a syntax error never depends on the passes importing.
     from .passes import analyze
 
     return analyze(program, source, options)
+
+
+def parse_program(source: SourceFile, options: Options):
+    """The syntax tree; a kernel program's with NVIDIA's precedence of unary minus and
+    `^` (grammar/kernel_precedence.py), so it is parsed again if it has a `^`."""
+    from .parser import parse
+
+    program = parse(source, options)
+    from .passes.kernel_dialect import is_kernel_program
+
+    if "^" in source.text and is_kernel_program(program):
+        program = parse(source, options, kernel=True)
+    return program
 
 
 def interpret(
