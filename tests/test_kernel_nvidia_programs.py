@@ -263,3 +263,45 @@ def test_legacy_programs_keep_ecma_precedence():
     out = io.StringIO()
     assert driver.interpret(analysis, stdout=out) == 0
     assert out.getvalue().split() == ["-4", "64"]
+
+
+WHILES = """10 INPUT N, A()
+20 DIM A(N), C(N)
+30 TILE A(16), C(16)
+40 LET X = 1
+50 WHILE X < 100
+60 LET X = X * 2
+70 WEND
+80 LET K = 0
+90 WHILE K >= 0 AND X > 0
+100 LET K = K + 1
+110 WEND
+120 LET C(BID) = A(BID) + X + K
+130 OUTPUT C
+"""
+
+
+def test_a_kernel_while_stops_after_nvidias_documented_number_of_passes(monkeypatch):
+    from transpiler import kernel_interpreter
+    from transpiler.passes import kernel_lowering
+
+    monkeypatch.setattr(kernel_interpreter, "MAX_WHILE_PASSES", 50)
+    monkeypatch.setattr(kernel_lowering, "MAX_WHILE_PASSES", 50)
+    out, inputs, _ = _run(WHILES, N=16)
+    np.testing.assert_allclose(out["C"], inputs["A"] + 128 + 50)
+    code = driver.generate(_analysis(WHILES), "cutile")
+    assert "for while_pass in range(50):" in code and "break" in code
+
+
+def test_the_documented_bound_is_a_million_passes():
+    from transpiler.passes.kernel_dialect import MAX_WHILE_PASSES
+
+    assert MAX_WHILE_PASSES == 1_000_000
+
+
+FINITE_WHILE = WHILES.replace("90 WHILE K >= 0 AND X > 0", "90 WHILE K < 5")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_kernel_while_matches_the_interpreter(target):
+    _check(FINITE_WHILE, target)

@@ -46,6 +46,9 @@ DTYPE_NAMES: dict[str, DType] = {
     "I32": "i32",
     "INTEGER": "i32",
 }
+# A kernel's WHILE makes at most this many passes, then the kernel goes on: the bound
+# NVIDIA's language reference documents (its compiler lowers WHILE to a bounded loop).
+MAX_WHILE_PASSES = 1_000_000
 # cuTile rejects tiles of more than 2**24 elements (found only by tileiras otherwise).
 MAX_TILE_ELEMENTS = 1 << 24
 

@@ -21,6 +21,7 @@ from ..errors import BasicError, BasicSemanticError, BasicUnsupportedError, Comp
 from ..ir import (
     ArrayParam,
     BlockId,
+    Break,
     Full,
     ForRange,
     HostArray,
@@ -43,7 +44,7 @@ from ..ir import (
     TileType,
     WhileLoop,
 )
-from .kernel_dialect import KernelProgram
+from .kernel_dialect import MAX_WHILE_PASSES, KernelProgram
 from .kernel_facts import assignment_counts, nonnegative, size_scalars
 from .nesting import ForBlock, IfChain, Nested, WhileBlock
 
@@ -177,9 +178,7 @@ class _KernelLowering:
         if isinstance(node, ForBlock):
             return [self.for_loop(node)]
         if isinstance(node, WhileBlock):
-            with at(node.head.coord):
-                cond = self.condition(node.head.condition)
-                return [WhileLoop(cond, self.block(node.body), origin=self.origin(node.head))]
+            return [self.while_loop(node)]
         if isinstance(node, IfChain):
             return [self.if_chain(node, 0)]
         with at(node.coord):
@@ -238,6 +237,17 @@ class _KernelLowering:
         value = B.binary("sub", start, counted, f)
         body = [Let(var, value)] + self.block(node.body)
         return ForRange(trip, B.const(0, "i32"), trips, body, 1, origin=self.origin(node.head))
+
+    def while_loop(self, node: WhileBlock) -> KStmt:
+        """NVIDIA's WHILE: at most MAX_WHILE_PASSES passes, then the kernel goes on (its
+        documented bound): `for pass in range(cap): if cond: body else: break`."""
+        with at(node.head.coord):
+            cond = self.condition(node.head.condition)
+        counter = self.fresh("WHILE_PASS")
+        self.locals[counter] = TileType("i32")
+        guarded = IfScalar(cond, self.block(node.body), [Break()])
+        cap = B.const(MAX_WHILE_PASSES, "i32")
+        return ForRange(counter, B.const(0, "i32"), cap, [guarded], origin=self.origin(node.head))
 
     def fresh(self, name: str) -> str:
         """`name`, or `name_2`... if the program already uses it."""
