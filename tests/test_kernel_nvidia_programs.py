@@ -305,3 +305,30 @@ FINITE_WHILE = WHILES.replace("90 WHILE K >= 0 AND X > 0", "90 WHILE K < 5")
 @pytest.mark.parametrize("target", TARGETS)
 def test_a_kernel_while_matches_the_interpreter(target):
     _check(FINITE_WHILE, target)
+
+
+def test_a_name_spelled_in_two_cases_is_a_located_error():
+    # NVIDIA's identifiers are case-sensitive (its compiler dropped the store to c(BID));
+    # ours are not: either reading would be a guess.
+    from transpiler.errors import CompileErrors
+
+    text = ("10 INPUT N, A()\n20 DIM A(N), C(N)\n30 TILE A(16), C(16)\n40 LET X = 1\n"
+            "50 LET c(BID) = A(BID) + x\n60 OUTPUT C\n")
+    with pytest.raises(CompileErrors) as info:
+        driver.kernel_library(_analysis(text))
+    found = {(e.coord.line, e.coord.column): e.message for e in info.value.errors}
+    assert found[(5, 8)].startswith("c and C (line 2) are two names in cuTile BASIC")
+    assert found[(5, 26)].startswith("x and X (line 4) are two names")
+
+
+LOWER_CASE = """10 input n, a()
+20 dim a(n), c(n)
+30 tile a(16), c(16)
+40 let c(bid) = a(bid) * 2
+50 output c
+"""
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_program_spelled_in_lower_case_runs(target):
+    _check(LOWER_CASE, target)

@@ -103,7 +103,9 @@ def program_name(source: SourceFile) -> str:
 def kernel_program(analysis):
     from .passes.kernel_dialect import analyze_kernel_program
 
-    return analyze_kernel_program(analysis.program, analysis.options, program_name(analysis.source))
+    return analyze_kernel_program(
+        analysis.program, analysis.options, program_name(analysis.source), analysis.source
+    )
 
 
 def kernel_library(analysis):

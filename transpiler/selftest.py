@@ -33,7 +33,7 @@ def kernel_program_from_text(text: str, name: str, options: Options | None = Non
 
     options = options or Options()
     source = SourceFile(name + ".bas", text)
-    return analyze_kernel_program(parse(source, options, kernel=True), options, name)
+    return analyze_kernel_program(parse(source, options, kernel=True), options, name, source)
 
 
 def _exprs(nodes) -> list[ast.Expr]:

@@ -26,9 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import ast
-from ..errors import BasicSemanticError, BasicUnsupportedError, Coord, Diagnostics
+from ..errors import BasicSemanticError, BasicUnsupportedError, Coord, Diagnostics, SourceFile
 from ..ir import DType
 from ..options import Options
+from .kernel_case import check_identifier_case
 from .kernel_data import data_items, resolve_reads
 from .kernel_types import float_variables
 from .nesting import Nested, nest
@@ -113,9 +114,13 @@ def _all_statements(program: ast.Program):
             yield from stmt.else_body
 
 
-def analyze_kernel_program(program: ast.Program, options: Options, name: str) -> KernelProgram:
-    """Check the declarations of a kernel program; raises CompileErrors."""
+def analyze_kernel_program(
+    program: ast.Program, options: Options, name: str, source: SourceFile | None = None
+) -> KernelProgram:
+    """Check the declarations of a kernel program; raises CompileErrors.  With `source`,
+    also that each name is spelled one way (kernel_case.py)."""
     diags = Diagnostics()
+    check_identifier_case(program, source, diags)
     dtype: DType = options.precision or "f32"
     inputs: list[str] = []
     input_arrays: set[str] = set()
