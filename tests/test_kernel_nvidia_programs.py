@@ -332,3 +332,34 @@ LOWER_CASE = """10 input n, a()
 @pytest.mark.parametrize("target", TARGETS)
 def test_a_program_spelled_in_lower_case_runs(target):
     _check(LOWER_CASE, target)
+
+
+def test_reading_a_for_variable_after_its_loop_is_a_located_error():
+    # cuTile and the interpreter kept the last value (2), BASIC gives the first value
+    # past the limit (3): no kernel reading of it agrees with BASIC for free.
+    from transpiler.errors import CompileErrors
+
+    text = ("10 INPUT N, A()\n20 DIM A(N), C(N)\n30 TILE A(16), C(16)\n40 FOR I = 1 TO 2\n"
+            "50 LET Q = I\n60 NEXT I\n70 LET C(BID) = A(BID) + I\n80 OUTPUT C\n")
+    with pytest.raises(CompileErrors) as info:
+        driver.kernel_library(_analysis(text))
+    err = info.value.errors[0]
+    assert err.message.startswith("FOR variable I is read after its loop (line 4)")
+    assert (err.coord.line, err.coord.column) == (7, 26)
+
+
+EMPTY_LOOP = """10 INPUT N, A()
+20 DIM A(N), C(N)
+30 TILE A(16), C(16)
+40 FOR I = 1 TO 2
+50 NEXT I
+60 LET C(BID) = A(BID) + 1
+70 OUTPUT C
+"""
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_an_empty_kernel_loop_is_dropped(target):
+    # The cuTile module had a `for` with no body (ruff could not parse it).
+    _check(EMPTY_LOOP, target)
+    assert "range(" not in driver.generate(_analysis(EMPTY_LOOP), "cutile").split("@ct.kernel")[1].split("def run")[0]

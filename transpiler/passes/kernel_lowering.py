@@ -127,6 +127,9 @@ class _KernelLowering:
         self.writes: set[str] = set()
         self.assignments = assignment_counts(kp.body)
         self.size_params = size_scalars(kp)
+        # FOR variables whose loop has ended (BASIC gives them the first value past the
+        # limit; a kernel does not keep it): reading one is an error.
+        self.ended_loops: dict[str, object] = {}
         # Variables assigned once, from a value that is never negative.
         self.nonnegative_locals: set[str] = set()
 
@@ -176,7 +179,12 @@ class _KernelLowering:
 
     def statement(self, node: Nested) -> list[KStmt]:
         if isinstance(node, ForBlock):
-            return [self.for_loop(node)]
+            loop = self.for_loop(node)
+            # The loop variable is not kept after the loop (`ended_loops`): an empty loop
+            # has no effect at all.
+            self.locals.pop(node.head.var.name, None)
+            self.ended_loops[node.head.var.name] = node.head.coord
+            return [loop] if any(not isinstance(s, Let) or s.name != node.head.var.name for s in loop.body) else []
         if isinstance(node, WhileBlock):
             return [self.while_loop(node)]
         if isinstance(node, IfChain):
@@ -424,6 +432,13 @@ class _KernelLowering:
             if e.name in self.kp.arrays:
                 raise BasicSemanticError(
                     f"{e.name} is an array; use a tile of it, e.g. {e.name}(BID)", e.coord
+                )
+            if e.name in self.ended_loops:
+                raise BasicUnsupportedError(
+                    f"FOR variable {e.name} is read after its loop (line "
+                    f"{self.ended_loops[e.name].line}); a kernel does not keep its final value "
+                    "(BASIC's first value past the limit): assign it to another variable in the loop",
+                    e.coord,
                 )
             raise BasicSemanticError(f"{e.name} is used before it is assigned", e.coord)
         if isinstance(e, ast.Index):
