@@ -363,3 +363,38 @@ def test_an_empty_kernel_loop_is_dropped(target):
     # The cuTile module had a `for` with no body (ruff could not parse it).
     _check(EMPTY_LOOP, target)
     assert "range(" not in driver.generate(_analysis(EMPTY_LOOP), "cutile").split("@ct.kernel")[1].split("def run")[0]
+
+
+FIRST_IN_A_BLOCK = """10 INPUT N, A()
+20 DIM A(N), C(N)
+30 TILE A(16), C(16)
+40 IF N > 20 THEN
+50 LET Y = 3
+60 ENDIF
+70 FOR I = 1 TO 2
+80 LET Z = I * 10
+90 NEXT I
+100 LET C(BID) = A(BID) + Y + Z
+110 OUTPUT C
+"""
+
+
+@pytest.mark.parametrize("n, y", [(16, 0), (40, 3)])
+def test_a_variable_first_assigned_in_a_block_keeps_its_value_and_starts_at_zero(n, y):
+    # NVIDIA's compiler reads 0 after the block whatever ran; BASIC keeps the value the
+    # block assigned, and an unassigned variable is 0 (was an error, and the cuTile
+    # module failed where the IF did not run).
+    out, inputs, _ = _run(FIRST_IN_A_BLOCK, N=n)
+    np.testing.assert_allclose(out["C"], inputs["A"] + y + 20)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("n", ["16", "40"])
+def test_a_variable_first_assigned_in_a_block_in_both_programs(target, n):
+    from transpiler import driver as d
+    import io
+
+    analysis = _analysis(FIRST_IN_A_BLOCK)
+    report = io.StringIO()
+    status = d.check(analysis, d.generate(analysis, target), target, "cpu", out=report, sizes={"N": int(n)})
+    assert status == 0 and "verification: PASSED" in report.getvalue(), report.getvalue()

@@ -137,6 +137,8 @@ class _Block:
         self.kp = kp
         self.out = out
         self.vars: dict[str, object] = dict(scalars)
+        for name in kp.zero_vars if kp else ():  # first assigned in a block: 0 before
+            self.vars[name] = self._as_float(0) if name in kp.float_vars else 0
         self.memory = memory
         self.bid = bid.get("BID", (0, 0, 0))
 

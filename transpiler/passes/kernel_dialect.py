@@ -31,7 +31,7 @@ from ..ir import DType
 from ..options import Options
 from .kernel_case import check_identifier_case
 from .kernel_data import data_items, resolve_reads
-from .kernel_types import float_variables
+from .kernel_types import float_variables, zero_started_variables
 from .nesting import Nested, nest
 
 # Statements that make a program a kernel program.
@@ -92,6 +92,8 @@ class KernelProgram:
     decl_stmts: list[ast.Stmt] = field(default_factory=list)
     # Variables that hold floats from their first assignment on (kernel_types.py).
     float_vars: set[str] = field(default_factory=set)
+    # Variables first assigned inside a block, which start at 0 (kernel_types.py).
+    zero_vars: list[str] = field(default_factory=list)
 
 
 def is_kernel_program(program: ast.Program) -> bool:
@@ -266,6 +268,7 @@ def analyze_kernel_program(
     )
     try:
         kp.float_vars = float_variables(kp)
+        kp.zero_vars = zero_started_variables(kp)
     except BasicSemanticError as err:
         diags.error(err)
     diags.check()

@@ -84,7 +84,7 @@ def lower_kernel_program(kp: KernelProgram, source: SourceFile | None) -> Kernel
 
 def _lower(kp: KernelProgram, source: SourceFile | None) -> KernelLibrary:
     lowering = _KernelLowering(kp, source)
-    body = lowering.block(kp.body)
+    body = lowering.zero_starts() + lowering.block(kp.body)
     params: list = []
     scalars: list[ScalarParam] = []
     for name in kp.inputs:
@@ -245,6 +245,16 @@ class _KernelLowering:
         value = B.binary("sub", start, counted, f)
         body = [Let(var, value)] + self.block(node.body)
         return ForRange(trip, B.const(0, "i32"), trips, body, 1, origin=self.origin(node.head))
+
+    def zero_starts(self) -> list[KStmt]:
+        """`Y = 0` for the variables first assigned inside a block (kernel_types.py)."""
+        out: list[KStmt] = []
+        for name in self.kp.zero_vars:
+            dtype = self.kp.dtype if name in self.kp.float_vars else "i32"
+            self.locals[name] = TileType(dtype)
+            self.assignments[name] += 1  # not assigned once any more
+            out.append(Let(name, B.const(0, dtype)))
+        return out
 
     def while_loop(self, node: WhileBlock) -> KStmt:
         """NVIDIA's WHILE: at most MAX_WHILE_PASSES passes, then the kernel goes on (its
