@@ -73,6 +73,15 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )
     mode.add_argument("--explain", action="store_true", help="show the offload decision per loop")
     mode.add_argument(
+        "--dump-tokens", action="store_true", help="print the tokens, with their locations"
+    )
+    mode.add_argument("--dump-ast", action="store_true", help="print the syntax tree, with locations")
+    mode.add_argument(
+        "--dump-analyzed",
+        action="store_true",
+        help="print the typed kernel IR (legacy programs: variable types, offloaded kernels)",
+    )
+    mode.add_argument(
         "--emit",
         choices=("tileir", "cubin", "ptx"),
         help="compile the generated kernels with NVIDIA's compiler (needs the [nvidia] extra)",
@@ -326,7 +335,21 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
     if to_file and target == "cuda":
         check_headers_beside(to_file, protected)
     sizes = dict(args.size)
+    if args.dump_tokens or args.dump_ast:
+        from . import dumps
+
+        sys.stdout.write(
+            dumps.dump_tokens(source, options)
+            if args.dump_tokens
+            else dumps.dump_ast(driver.parse_program(source, options))
+        )
+        return 0
     analysis = driver.front_end(source, options)
+    if args.dump_analyzed:
+        from .dumps import dump_analyzed
+
+        sys.stdout.write(dump_analyzed(analysis))
+        return 0
     if sizes and analysis.kind != "kernel":
         raise BasicError(
             "--size gives INPUT scalars of cuTile BASIC kernel programs; this program reads "

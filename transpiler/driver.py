@@ -49,13 +49,24 @@ def _compiling(step):
 @_compiling
 def front_end(source: SourceFile, options: Options):
     """Parse and analyse; raises CompileErrors with every diagnostic found."""
-    from .parser import parse
-
-    program = parse(source, options)
+    program = parse_program(source, options)
     # Imported after parsing, so a syntax error never depends on the passes importing.
     from .passes import analyze
 
     return analyze(program, source, options)
+
+
+def parse_program(source: SourceFile, options: Options):
+    """The syntax tree; a kernel program's with NVIDIA's precedence of unary minus and
+    `^` (grammar/kernel_precedence.py), so it is parsed again if it has a `^`."""
+    from .parser import parse
+
+    program = parse(source, options)
+    from .passes.kernel_dialect import is_kernel_program
+
+    if "^" in source.text and is_kernel_program(program):
+        program = parse(source, options, kernel=True)
+    return program
 
 
 def interpret(
@@ -92,7 +103,9 @@ def program_name(source: SourceFile) -> str:
 def kernel_program(analysis):
     from .passes.kernel_dialect import analyze_kernel_program
 
-    return analyze_kernel_program(analysis.program, analysis.options, program_name(analysis.source))
+    return analyze_kernel_program(
+        analysis.program, analysis.options, program_name(analysis.source), analysis.source
+    )
 
 
 def kernel_library(analysis):
@@ -373,7 +386,7 @@ def _interpret_kernel_program(analysis, sizes, out: TextIO) -> int:
     kp = kernel_program(analysis)
     scalars = default_scalars(kp, sizes)
     inputs = make_inputs(kp, scalars)
-    outputs = run_kernel_program(kp, scalars, inputs)
+    outputs = run_kernel_program(kp, scalars, inputs, out)
     print(", ".join(f"{k}={v}" for k, v in scalars.items()), file=out)
     print(summary(kp, outputs), file=out)
     return 0

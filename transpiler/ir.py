@@ -309,6 +309,15 @@ class Break(KStmt):
     pass
 
 
+@dataclass(eq=False, slots=True)
+class Print(KStmt):
+    """`printf(format, *args)` once per block (a kernel's PRINT, NVIDIA's device print):
+    `format` is C's, with `%d` for an i32 and `%f` for a float scalar in `args`."""
+
+    format: str
+    args: tuple[KExpr, ...]
+
+
 # --------------------------------------------------------------------------- kernels
 
 

@@ -7,6 +7,8 @@ Used by `python generated.py` (the module's self-test), `basic2tile prog.bas --r
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
 import sys
 from pathlib import Path
@@ -31,7 +33,7 @@ def kernel_program_from_text(text: str, name: str, options: Options | None = Non
 
     options = options or Options()
     source = SourceFile(name + ".bas", text)
-    return analyze_kernel_program(parse(source, options), options, name)
+    return analyze_kernel_program(parse(source, options, kernel=True), options, name, source)
 
 
 def _exprs(nodes) -> list[ast.Expr]:
@@ -208,6 +210,21 @@ def compare(kp: KernelProgram, got: dict[str, np.ndarray], want: dict[str, np.nd
     return lines
 
 
+def compare_printed(got: str, want: str) -> list[str]:
+    """A line comparing what the kernel PRINTed with the interpreter's text (none when
+    neither printed; a GPU's device printf bypasses Python's stdout: not compared)."""
+    if not want:
+        return [] if not got else ["MISMATCH PRINT: the interpreter printed nothing"]
+    if not got:
+        return ["PRINT output not compared (the device printed it directly)"]
+    if got == want:
+        return [f"ok PRINT: {want.count(chr(10))} line(s) as the interpreter printed them"]
+    for number, (a, b) in enumerate(zip(got.splitlines(), want.splitlines()), 1):
+        if a != b:
+            return [f"MISMATCH PRINT line {number}: {a!r}, the interpreter printed {b!r}"]
+    return ["MISMATCH PRINT: the texts differ in length"]
+
+
 def summary(kp: KernelProgram, outputs: dict[str, np.ndarray]) -> str:
     """A short, deterministic text description of OUTPUT arrays (for --interpret/--run)."""
     lines = []
@@ -268,9 +285,12 @@ def _self_test(module, name: str, argv: list[str], device: str | None = None) ->
         print(error, file=sys.stderr)
         return 1
     inputs = make_inputs(kp, scalars)
-    got = run_generated(module, kp, scalars, inputs, device)
-    want = run_kernel_program(kp, scalars, inputs)
-    lines = compare(kp, got, want)
+    printed, want_printed = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(printed):  # the simulator's printf writes here
+        got = run_generated(module, kp, scalars, inputs, device)
+    sys.stdout.write(printed.getvalue())
+    want = run_kernel_program(kp, scalars, inputs, want_printed)
+    lines = compare(kp, got, want) + compare_printed(printed.getvalue(), want_printed.getvalue())
     sizes = ", ".join(f"{k}={v}" for k, v in scalars.items())
     print(f"{name}: {sizes}")
     print("\n".join(lines))

@@ -158,6 +158,7 @@ int main() {
     element = read_number("Y");
   std::vector<double> p(static_cast<std::size_t>(p_len));
   run_dot_blocks(n, x.data(), y.data(), p.data());
+  std::printf("--- OUTPUT arrays ---\n");  // what the kernel PRINTed comes before it
   std::printf("P 1 %d\n", p_len);
   for (const auto& element : p)
     std::printf("%.17g\n", element);

@@ -238,6 +238,7 @@ int main() {
     element = __double2half(read_number("B"));
   std::vector<float> c(static_cast<std::size_t>(c_rows) * c_cols);
   run_hgemm(m, n, k, a.data(), b.data(), c.data());
+  std::printf("--- OUTPUT arrays ---\n");  // what the kernel PRINTed comes before it
   std::printf("C 2 %d %d\n", c_rows, c_cols);
   for (const auto& element : c)
     std::printf("%.17g\n", static_cast<double>(element));

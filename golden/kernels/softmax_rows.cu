@@ -182,6 +182,7 @@ int main() {
     element = static_cast<float>(read_number("X"));
   std::vector<float> y(static_cast<std::size_t>(y_rows) * y_cols);
   run_softmax_rows(r, x.data(), y.data());
+  std::printf("--- OUTPUT arrays ---\n");  // what the kernel PRINTed comes before it
   std::printf("Y 2 %d %d\n", y_rows, y_cols);
   for (const auto& element : y)
     std::printf("%.17g\n", static_cast<double>(element));

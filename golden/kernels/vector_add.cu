@@ -122,6 +122,7 @@ int main() {
     element = static_cast<float>(read_number("B"));
   std::vector<float> c(static_cast<std::size_t>(c_len));
   run_vector_add(n, a.data(), b.data(), c.data());
+  std::printf("--- OUTPUT arrays ---\n");  // what the kernel PRINTed comes before it
   std::printf("C 1 %d\n", c_len);
   for (const auto& element : c)
     std::printf("%.17g\n", static_cast<double>(element));

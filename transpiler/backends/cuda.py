@@ -26,6 +26,7 @@ from . import cuda_types as T
 from .cuda_expr import ExprPrinter
 from .cuda_helpers import helpers_text
 from .cuda_kernels import CudaKernel, lower_kernel
+from .cuda_run import OUTPUT_MARKER
 from .render import render
 
 SOURCE_MARKER = "BASIC source"
@@ -213,6 +214,7 @@ def generate_cuda_library(
         name=name,
         source_marker=f"{SOURCE_MARKER} ({_comment(Path(source.name).name)}{precision}):",
         source_end=SOURCE_END,
+        output_marker=OUTPUT_MARKER,
         # Tabs as spaces (a TAB is white space to BASIC): the self-test reads the program
         # back from these lines, and _comment would make a TAB a "?".
         basic_lines=[_comment(line.expandtabs(8)) for line in source.lines],

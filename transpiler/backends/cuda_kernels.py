@@ -29,6 +29,7 @@ from ..errors import BasicUnsupportedError, at
 from ..naming import Namer
 from . import cuda_mma, cuda_reduce
 from . import cuda_types as T
+from .cuda_host_text import cpp_string as c_string
 from .cuda_expr import ArrayInfo, ExprPrinter, ValueInfo, element
 from .cuda_index import Index, coords_of
 from .cuda_locals import all_statements, children, plan_locals, statement_exprs, walk
@@ -690,6 +691,17 @@ class KernelLowering:
 
     def _Break(self, s: ir.Break) -> None:
         self.emit("break;")
+
+    def _Print(self, s: ir.Print) -> None:
+        for arg in s.args:
+            self.hoist(arg)
+
+        def line() -> list[str]:
+            args = "".join(f", {self.printer.scalar(a)}" for a in s.args)
+            # One thread prints for the block, as cuTile's printf of a scalar does.
+            return [f"if (threadIdx.x == 0) printf({c_string(s.format)}{args});"]
+
+        self.scalar_statement(line)
 
 
 def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
