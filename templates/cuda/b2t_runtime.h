@@ -821,11 +821,20 @@ class Console {
   }
 
   // One INPUT statement: prompt, read a reply, ask again until it fits `kinds`.
-  // `prompt` nullptr: only "? ".  End of input is fatal.
-  std::vector<Value> input(const char* prompt, const std::vector<Kind>& kinds) {
+  // End of input is fatal.
+  std::vector<Value> input(const std::string& prompt, const std::vector<Kind>& kinds) {
+    return ask(&prompt, kinds);
+  }
+  std::vector<Value> input(const std::vector<Kind>& kinds) {
+    return ask(nullptr, kinds);
+  }
+
+ private:
+  // `prompt` nullptr: only "? ".
+  std::vector<Value> ask(const std::string* prompt, const std::vector<Kind>& kinds) {
     for (;;) {
       if (prompt != nullptr)
-        put(prompt);
+        put(*prompt);
       put(INPUT_PROMPT);
       std::fflush(out_);
       column_ = 0;
@@ -840,11 +849,6 @@ class Console {
     }
   }
 
-  std::vector<Value> input(const std::vector<Kind>& kinds) {
-    return input(nullptr, kinds);
-  }
-
- private:
   void put(const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), out_);
   }

@@ -240,8 +240,8 @@ std::string run(const std::vector<std::string>& t) {
     const auto kinds = kinds_of(t[2]);
     std::string out;
     try {
-      const auto values = t[1] == "none" ? console.input(nullptr, kinds)
-                                         : console.input(text_of(t[1]).c_str(), kinds);
+      const auto values = t[1] == "none" ? console.input(kinds)
+                                         : console.input(text_of(t[1]), kinds);
       out = values_of(values, kinds);
     } catch (const b2t::Fault& fault) {
       out = " F" + hex(fault.message());

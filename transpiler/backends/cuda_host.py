@@ -33,7 +33,7 @@ from ..naming import Namer
 from ..passes.structure_flow import static_arrays
 from .cuda_host_expr import ExprPrinter
 from .cuda_host_stmt import GOSUB_DEPTH, Code, StatementPrinter
-from .cuda_host_text import comment_text, cpp_string, origin_comment
+from .cuda_host_text import comment_text, cpp_std_string, cpp_string, origin_comment
 from .cuda_launch import KernelLaunches
 from .render import render, templates_dir
 
@@ -231,7 +231,7 @@ class _ModulePrinter:
             lines.append(origin_comment(stmt.label, self.stmts.texts.get(id(stmt), "DATA")))
             row = ""
             for datum in stmt.items:
-                entry = f"{{{cpp_string(datum.text)}, {'true' if datum.quoted else 'false'}}},"
+                entry = f"{{{cpp_std_string(datum.text)}, {'true' if datum.quoted else 'false'}}},"
                 if row and len(row) + 1 + len(entry) > _DATA_LINE_WIDTH:
                     lines.append(row)
                     row = ""

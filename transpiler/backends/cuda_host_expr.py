@@ -37,7 +37,7 @@ from ..errors import BasicUnsupportedError
 from ..model import Analysis
 from ..naming import Namer
 from ..passes.functions import is_user_function
-from .cuda_host_text import cpp_number, cpp_string
+from .cuda_host_text import cpp_number, cpp_std_string, cpp_string
 
 # C++ precedence, low to high
 _COND = 2
@@ -186,8 +186,7 @@ class ExprPrinter:
             return Code(text, _UNARY if text.startswith("-") else _PRIMARY, "double")
         if isinstance(e, ast.Str):
             if "\0" in e.value:  # a `const char*` would end at the NUL
-                size = len(e.value.encode("utf-8"))
-                return Code(f"std::string({cpp_string(e.value)}, {size})", _PRIMARY, "string")
+                return Code(cpp_std_string(e.value), _PRIMARY, "string")
             return Code(cpp_string(e.value), _PRIMARY, "literal")
         if isinstance(e, ast.Var):
             return Code(self.var(e.name), _PRIMARY, self.ctype_of(self.var_type(e.name)))

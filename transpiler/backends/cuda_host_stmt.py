@@ -27,7 +27,7 @@ from ..errors import BasicUnsupportedError
 from ..model import Analysis
 from ..naming import Namer
 from .cuda_host_expr import ExprPrinter
-from .cuda_host_text import cpp_number, cpp_string, origin_comment
+from .cuda_host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
 from .python_host_origin import statement_texts
 
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
@@ -195,7 +195,7 @@ class StatementPrinter:
         ]
         args = "{" + ", ".join(kinds) + "}"
         if stmt.prompt is not None:
-            args = f"{cpp_string(stmt.prompt)}, {args}"
+            args = f"{cpp_std_string(stmt.prompt)}, {args}"
         call = f"con.input({args})"
         head = self.at_line(node, True)  # end of input is fatal
         fields = [".text" if k == "b2t::STRING" else ".number" for k in kinds]
