@@ -174,6 +174,16 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     s_acc[slot] = s_acc[slot] + (valid[slot] ? s_term_1[slot] : 0.0);
   }
+  double s_total = 0.0;
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    s_total += s_acc[slot];
+  }
+  s_total = b2t_block_sum(s_total);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(s_total) < INFINITY);
+  }
   int exceptions_max = (-2147483647 - 1);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -183,14 +193,8 @@ extern "C" __global__ void __launch_bounds__(256)
   const bool finished = exceptions_max == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
-  double s_acc_sum = 0.0;
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    s_acc_sum += s_acc[slot];
-  }
-  s_acc_sum = b2t_block_sum(s_acc_sum);
   if (threadIdx.x == 0 && bid < s_partial_len)
-    s_partial[bid] = s_acc_sum;
+    s_partial[bid] = s_total;
 }
 
 #ifndef __CUDACC_RTC__
@@ -294,11 +298,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -400,14 +409,18 @@ struct Program {
         s_partial.download();
       }
       if (done_2.all()) {
-        s = s + s_partial.sum();
+        // 140 LET S = S + X(I) * Y(I)
+        line = 140;
+        s = s_partial.added_to(s);
       } else {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         x_device.download(x);
         y_device.download(y);
         for (int block_2 = 0; block_2 < done_2.size(); ++block_2) {
           if (done_2[block_2]) {
-            s = s + s_partial[block_2];
+            // 140 LET S = S + X(I) * Y(I)
+            line = 140;
+            s = b2t::add(s, s_partial[block_2]);
             continue;
           }
           for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
@@ -415,7 +428,8 @@ struct Program {
             i = 1 + i_lane_2;
             // 140 LET S = S + X(I) * Y(I)
             line = 140;
-            s = s + b2t::mul(x(i), y(i));
+            const auto tmp = x(i);
+            s = b2t::add(s, b2t::mul(tmp, y(i)));
           }
         }
       }

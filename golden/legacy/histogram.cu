@@ -297,11 +297,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -475,7 +480,8 @@ struct Program {
       // 350 PRINT
       con.newline();
       // 360 CHECKSUM = CHECKSUM + H(BIN)
-      checksum = checksum + h(bin);
+      line = 360;
+      checksum = b2t::add(checksum, h(bin));
       // 370 IF H(BIN) > PEAK THEN
       if (h(bin) > peak) {
         // 380 PEAK = H(BIN)

@@ -114,17 +114,18 @@ extern "C" __global__ void __launch_bounds__(128)
   exceptions = exceptions || valid && !(fabs(s_term_1) < INFINITY);
   // 250 LET S = S + P * P
   s_acc = s_acc + (valid ? s_term_1 : 0.0);
+  double s_total = 0.0;
+  s_total += s_acc;
+  s_total = b2t_block_sum(s_total);
+  exceptions = exceptions || valid && !(fabs(s_total) < INFINITY);
   int exceptions_max = (-2147483647 - 1);
   exceptions_max = max(exceptions_max, static_cast<int>(exceptions));
   exceptions_max = b2t_block_max(exceptions_max);
   const bool finished = exceptions_max == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
-  double s_acc_sum = 0.0;
-  s_acc_sum += s_acc;
-  s_acc_sum = b2t_block_sum(s_acc_sum);
   if (threadIdx.x == 0 && bid < s_partial_len)
-    s_partial[bid] = s_acc_sum;
+    s_partial[bid] = s_total;
 }
 
 #ifndef __CUDACC_RTC__
@@ -239,11 +240,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -295,7 +301,8 @@ struct Program {
       b2t::forward_progress();
       // 330 LET P = P * X + C(J)
       line = 330;
-      p = b2t::mul(p, x) + c(j);
+      const auto tmp = b2t::mul(p, x);
+      p = b2t::add(tmp, c(j));
       // 340 NEXT J
     }
     // 350 RETURN
@@ -354,13 +361,17 @@ struct Program {
         s_partial.download();
       }
       if (done.all()) {
-        s = s + s_partial.sum();
+        // 250 LET S = S + P * P
+        line = 250;
+        s = s_partial.added_to(s);
       } else {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         c_device.download(c);
         for (int block = 0; block < done.size(); ++block) {
           if (done[block]) {
-            s = s + s_partial[block];
+            // 250 LET S = S + P * P
+            line = 250;
+            s = b2t::add(s, s_partial[block]);
             continue;
           }
           for (int i_lane = block * 128; i_lane < std::min(block * 128 + 128, i_count); ++i_lane) {
@@ -372,7 +383,7 @@ struct Program {
             gosub_310();
             // 250 LET S = S + P * P
             line = 250;
-            s = s + b2t::mul(p, p);
+            s = b2t::add(s, b2t::mul(p, p));
           }
         }
       }

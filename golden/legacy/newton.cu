@@ -242,6 +242,16 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     j_cand[slot] = static_cast<double>(1 + (bid * 512 + elem));
   }
+  double t_total = 0.0;
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    t_total += t_acc[slot];
+  }
+  t_total = b2t_block_sum(t_total);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(t_total) < INFINITY);
+  }
   int exceptions_max = (-2147483647 - 1);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -251,14 +261,8 @@ extern "C" __global__ void __launch_bounds__(256)
   const bool finished = exceptions_max == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
-  double t_acc_sum = 0.0;
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    t_acc_sum += t_acc[slot];
-  }
-  t_acc_sum = b2t_block_sum(t_acc_sum);
   if (threadIdx.x == 0 && bid < t_partial_len)
-    t_partial[bid] = t_acc_sum;
+    t_partial[bid] = t_total;
   double l_block = -INFINITY;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -401,11 +405,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -521,7 +530,7 @@ struct Program {
             while (true) {
               b2t::forward_progress();
               line = 180;
-              if (!(!(b2t::ABS(b2t::mul(x, x) - a) < e))) {
+              if (!(!(b2t::ABS(b2t::sub(b2t::mul(x, x), a)) < e))) {
                 break;
               }
               // 190 IF K >= 50 THEN 230
@@ -530,7 +539,7 @@ struct Program {
               }
               // 200 LET X = (X + A / X) / 2
               line = 200;
-              x = b2t::div(x + b2t::div(a, x), 2.0);
+              x = b2t::div(b2t::add(x, b2t::div(a, x)), 2.0);
               // 210 LET K = K + 1
               k = k + 1.0;
             }
@@ -598,7 +607,9 @@ struct Program {
         j_partial.download();
       }
       if (done_2.all()) {
-        t = t + t_partial.sum();
+        // 400 LET T = T + C(I)
+        line = 400;
+        t = t_partial.added_to(t);
         for (int block_2 = 0; block_2 < l_partial.size(); ++block_2) {
           if (l_partial[block_2] > l) {
             l = l_partial[block_2];
@@ -617,7 +628,9 @@ struct Program {
         v_device.download(v);
         for (int block_4 = 0; block_4 < done_2.size(); ++block_4) {
           if (done_2[block_4]) {
-            t = t + t_partial[block_4];
+            // 400 LET T = T + C(I)
+            line = 400;
+            t = b2t::add(t, t_partial[block_4]);
             if (l_partial[block_4] > l) {
               l = l_partial[block_4];
             }
@@ -632,7 +645,7 @@ struct Program {
             i = 1 + i_lane_3;
             // 400 LET T = T + C(I)
             line = 400;
-            t = t + c(i);
+            t = b2t::add(t, c(i));
             // 410 IF C(I) <= L THEN 430
             line = 410;
             if (!(c(i) <= l)) {
@@ -642,10 +655,12 @@ struct Program {
             }
             // 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
             line = 430;
-            if (!(b2t::ABS(r(i) - b2t::SQR(v(i))) <= d)) {
+            const auto tmp = r(i);
+            if (!(b2t::ABS(b2t::sub(tmp, b2t::SQR(v(i)))) <= d)) {
               // 440 LET D = ABS(R(I) - SQR(V(I)))
               line = 440;
-              d = b2t::ABS(r(i) - b2t::SQR(v(i)));
+              const auto tmp_2 = r(i);
+              d = b2t::ABS(b2t::sub(tmp_2, b2t::SQR(v(i))));
               // 450 LET J = I
               j = i;
             }

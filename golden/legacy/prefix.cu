@@ -278,11 +278,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -375,7 +380,8 @@ struct Program {
       b2t::forward_progress();
       // 150 LET P(I) = P(I - 1) + X(I)
       line = 150;
-      p(i) = p(i - 1.0) + x(i);
+      const auto tmp = p(i - 1.0);
+      p(i) = b2t::add(tmp, x(i));
       // 160 NEXT I
     }
     // 170 REM AN ELEMENTWISE LOOP OVER THE RESULT (PARALLEL AGAIN)
@@ -407,7 +413,9 @@ struct Program {
             i = 1 + i_lane_2;
             // 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
             line = 190;
-            g(i) = p(i) - b2t::LOG(i) - b2t::div(1.0, b2t::mul(2.0, i));
+            const auto tmp_2 = p(i);
+            const auto tmp_3 = b2t::sub(tmp_2, b2t::LOG(i));
+            g(i) = b2t::sub(tmp_3, b2t::div(1.0, b2t::mul(2.0, i)));
           }
         }
       }

@@ -300,7 +300,22 @@ inline constexpr const char* NEGATIVE_TO_NON_INTEGER =
     "negative value raised to non-integral value";
 inline constexpr const char* DOMAIN_ERROR = "function domain error";
 
-// a / b; division by zero warns and gives the IEEE result (+-inf, NaN for 0/0).
+// a + b and a - b; finite operands whose result overflows to +-inf warn.
+inline double add(double a, double b) {
+  const double r = a + b;
+  if (std::isinf(r) && !std::isinf(a) && !std::isinf(b))
+    warn(OPERATION_OVERFLOW, "(+)");
+  return r;
+}
+inline double sub(double a, double b) {
+  const double r = a - b;
+  if (std::isinf(r) && !std::isinf(a) && !std::isinf(b))
+    warn(OPERATION_OVERFLOW, "(-)");
+  return r;
+}
+
+// a / b; division by zero warns and gives the IEEE result (+-inf, NaN for 0/0), a quotient
+// of a finite dividend that overflows to +-inf warns.
 inline double div(double a, double b) {
   if (b == 0.0) {
     warn(DIVISION_BY_ZERO);
@@ -308,7 +323,10 @@ inline double div(double a, double b) {
       return NAN_VALUE;
     return (a > 0.0) == !std::signbit(b) ? INF : -INF;
   }
-  return a / b;
+  const double r = a / b;
+  if (std::isinf(r) && !std::isinf(a))
+    warn(OPERATION_OVERFLOW, "(/)");
+  return r;
 }
 
 // a * b; an overflow to +-inf warns (bas55 stays quiet only for INF * INF).

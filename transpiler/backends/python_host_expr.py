@@ -4,9 +4,10 @@ The semantics are the reference interpreter's (`transpiler/interpreter/expressio
 written for a human reader:
 
 - numbers are Python floats (or ints, for the variable of a `for ... in range` loop);
-  `+` and `-` are plain Python; `*`, `/` and `^` are the runtime's `mul`, `div` and
-  `power`, which report ECMA-55's overflow and division-by-zero exceptions; MOD, MAX,
-  MIN and the built-in functions are the runtime's (ABS is Python's `abs`);
+  `*`, `/` and `^` are the runtime's `mul`, `div` and `power`, which report ECMA-55's
+  overflow and division-by-zero exceptions, and so are `+` and `-` (`add`, `sub`) unless
+  they cannot overflow (`I + 1`: `exprutil.sum_may_overflow`); MOD, MAX, MIN and the
+  built-in functions are the runtime's (ABS is Python's `abs`);
 - a comparison is a Python bool where only its truth matters (IF, WHILE, AND, OR,
   NOT) and -1 / 0 as a value; AND and OR are `&` and `|` on bools, which evaluate both
   operands as BASIC does;
@@ -25,6 +26,7 @@ from .. import ast
 from ..builtins import BUILTINS, effect_of
 from ..model import Analysis
 from ..naming import Namer
+from ..passes.exprutil import sum_may_overflow
 from ..passes.functions import is_user_function
 
 # Python precedence, low to high
@@ -115,6 +117,9 @@ class ExprPrinter:
     def _binop(self, e: ast.BinOp) -> tuple[str, int]:
         op = e.op
         if op in ("+", "-"):
+            if sum_may_overflow(e, self.a.expr_types):
+                fn = self.need("add" if op == "+" else "sub")
+                return f"{fn}({self.value(e.left)}, {self.value(e.right)})", _ATOM
             left = self._wrap(e.left, _SUM)
             right = self._wrap(e.right, _SUM + 1)
             return f"{left} {op} {right}", _SUM
@@ -147,7 +152,7 @@ class ExprPrinter:
             right = self._wrap(e.right, _COMPARE + 1)
             return f"{left} {_COMPARISONS[e.op]} {right}", _COMPARE
         if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
-            if _quiet(e.right):
+            if _quiet(e.right, self.a.expr_types):
                 # Python's `and` / `or` may skip the right operand; BASIC evaluates it,
                 # which nobody can notice when it cannot warn, fail or draw RND.
                 symbol, prec = ("and", _BOOL_AND) if e.op == "AND" else ("or", _BOOL_OR)
@@ -223,7 +228,7 @@ class ExprPrinter:
         return False
 
 
-def _quiet(e: ast.Expr) -> bool:
+def _quiet(e: ast.Expr, types: dict) -> bool:
     """Can evaluating `e` be skipped unnoticed (no warning, fault, RND, DEF FN)?"""
     for node in e.walk():
         if isinstance(node, ast.Index):
@@ -231,6 +236,8 @@ def _quiet(e: ast.Expr) -> bool:
         if isinstance(node, ast.Call) and effect_of(node.name) != "none":
             return False
         if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
+            return False
+        if isinstance(node, ast.BinOp) and node.op in ("+", "-") and sum_may_overflow(node, types):
             return False
     return True
 

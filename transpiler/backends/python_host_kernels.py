@@ -185,7 +185,7 @@ class KernelPrinter:
         if combine and replay.done is not None:  # a nest: the finished blocks' results first
             block, finished = self.expr.namer.fresh("block"), self.expr.namer.fresh("finished")
             done = self.values[replay.done]
-            body = [line for f in combine for line in self.block_finish(f, block)]
+            body = [line for f in combine for line in self.block_finish(f, block, stmts)]
             loop = Code(f"if {finished}:", body)
             out.append(Code(f"for {block}, {finished} in enumerate({done}.tolist()):", [loop]))
         return out + self.replay_lanes(node, stmts)
@@ -204,7 +204,7 @@ class KernelPrinter:
         first = f"{block} * {loop.tile}"
         lanes = f"range({first}, min({first} + {loop.tile}, {count}))"
         iteration = [self.loop_value(loop, lane)] + stmts.lane_body(replay.body)
-        skip = [line for f in combine for line in self.block_finish(f, block)]
+        skip = [line for f in combine for line in self.block_finish(f, block, stmts)]
         body = [
             Code(f"if {finished}:", skip + [Code("continue")]),
             Code(f"for {lane} in {lanes}:", iteration),
@@ -270,15 +270,17 @@ class KernelPrinter:
         value = steps if loop.start == 0 else f"{loop.start} + {steps}"
         return Code(f"{self.expr.var(loop.var)} = {self.expr.store(f'float({value})', 'num')}")
 
-    def block_finish(self, finish: hostir.Finish, block: str) -> list:
+    def block_finish(self, finish: hostir.Finish, block: str, stmts) -> list:
         """One block's partial result combined into its variable (a finished block)."""
         from .python_host_stmt import Code
 
         var = self.expr.var(finish.var)
         part = f"{self.values[finish.temp]}.item({block})"
         if finish.kind in ("sum", "sub"):
-            op = "+" if finish.kind == "sum" else "-"
-            return [Code(f"{var} = {var} {op} {part}")]
+            # BASIC's + and -, which report an overflow of the running total (under the
+            # comment of the accumulating statement, which names the warning's line)
+            combine = self.expr.need("add" if finish.kind == "sum" else "sub")
+            return stmts.comment_of(finish.origin) + [Code(f"{var} = {combine}({var}, {part})")]
         if finish.strict and not finish.payload:
             # max(v, value) is `value if value > v else v`, NaN included
             return [Code(f"{var} = {finish.kind}({var}, {part})")]
@@ -302,8 +304,10 @@ class KernelPrinter:
         temp = self.values.get(finish.temp, "")
         kind = finish.kind
         if kind in ("sum", "sub"):
-            op = "+" if kind == "sum" else "-"
-            return [Code(f"{var} = {var} {op} sum({temp}.tolist())")]
+            # block by block, each addition reported as BASIC's + and - report it
+            combine = expr.need("add_all" if kind == "sum" else "sub_all")
+            code = Code(f"{var} = {combine}({var}, {temp}.tolist())")
+            return stmts.comment_of(finish.origin) + [code]
         if kind in ("max", "min"):
             compare = (">" if kind == "max" else "<") + ("" if finish.strict else "=")
             if finish.strict and not finish.payload:

@@ -27,6 +27,7 @@ from ..runtime import (
     Console,
     DataPool,
     Notice,
+    add,
     check_string,
     div,
     mul,
@@ -34,6 +35,7 @@ from ..runtime import (
     reset_rnd,
     round_to_int,
     set_warning_hook,
+    sub,
 )
 from ..runtime._interp_extras import MOD, to_integer
 from . import mat
@@ -150,6 +152,8 @@ class Machine:
         names = {
             "__builtins__": __builtins__,
             "_INF": math.inf,
+            "_add": add,
+            "_sub": sub,
             "_mul": mul,
             "_div": div,
             "_power": power,

@@ -37,7 +37,7 @@ from ..ir import KExpr, TileType
 from ..model import Analysis
 from .dependence import LoopPlan, NotParallel, Reduction
 from .exceptions import can_report, constant_reports
-from .exprutil import Affine, affine, constant_value
+from .exprutil import Affine, affine, constant_value, sum_may_overflow
 from .kernel_access import array_access
 from .kernel_lowering import origin_of
 from .kernel_cleanup import remove_dead_lets
@@ -200,7 +200,7 @@ class _Vectorizer:
         """Can evaluating `e` in the kernel report an exception?  A constant expression
         cannot: it was evaluated when compiling (one that reports keeps the loop on the
         host, BASIC reports it in every iteration)."""
-        if self.constant or not can_report(e, self.analysis.functions):
+        if self.constant or not can_report(e, self.analysis):
             return False
         constant = constant_reports(e)
         if constant:
@@ -627,18 +627,28 @@ class _Vectorizer:
                 stores.append(ir.Scatter(name, indices, self.local(local), self.local("VALID")))
         stores += self.deferred
         block_id = self.block_linear()
+        totals = [(r, self.block_total(r)) for r in self.plan.reductions if r.op in ("sum", "sub")]
         if EVENTS in self.locals:
             self.finish_or_leave(stores, block_id)
         else:
             self.out += stores
-        for r in self.plan.reductions:
-            if r.op in ("sum", "sub"):
-                temp = self.partial_temp(r.var)
-                total = ir.Reduce("sum", self.local(r.var + "_ACC"), None, type=TileType(self.ndt))
-                self.out.append(ir.Store(temp, (block_id,), total))
-                self.finish.append(Finish(r.op, var=r.var, temp=temp))
+        for r, total in totals:
+            temp = self.partial_temp(r.var)
+            self.out.append(ir.Store(temp, (block_id,), total))
+            self.finish.append(Finish(r.op, var=r.var, temp=temp, origin=r.node.origin))
         for r, cand, payloads in self.extremes:
             self.extreme_epilogue(r, cand, payloads, block_id)
+
+    def block_total(self, r: Reduction) -> KExpr:
+        """The block's sum of a sum reduction's terms.  Where BASIC's `S + E` could
+        overflow, a total that is not finite is an exception: the interpreter warns at
+        the addition that overflows, so the host runs the block's iterations."""
+        total: KExpr = ir.Reduce("sum", self.local(r.var + "_ACC"), None, type=TileType(self.ndt))
+        if not sum_may_overflow(r.node.stmt.value, self.analysis.expr_types):
+            return total
+        total = self.let(r.var + "_TOTAL", total)
+        self.event_unless(self.finite(total))
+        return total
 
     def finish_or_leave(self, stores: list[ir.KStmt], block_id: KExpr) -> None:
         """A block whose lanes met no exception stores its results and sets its flag;
