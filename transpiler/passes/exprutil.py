@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from .. import ast
+from ..builtins import BUILTINS
 
 
 def same_expr(a: ast.Node, b: ast.Node) -> bool:
@@ -107,21 +108,19 @@ def affine(expr: ast.Expr, lane_vars: set[str], invariants: set[str]) -> Affine 
 _NEVER_OVERFLOWS_A_SUM = 2.0**970
 
 
-# Built-in functions whose values are at most 2 in magnitude.
-_SMALL_FUNCTIONS = frozenset({"SIN", "COS", "ATN", "SGN", "RND"})
-
-
 def sum_may_overflow(expr: ast.BinOp, types: dict) -> bool:
     """Whether `+` or `-` of two numbers can overflow (and must be checked, ECMA-55 7.5):
-    not when an operand is an integer (a `%` variable, a comparison...), SIN, COS, ATN,
-    SGN or RND of anything, or a constant below 2**970 in magnitude.  `types`: the
+    not when an operand is an integer (a `%` variable, a comparison...), a built-in whose
+    values are small (SIN, COS, ATN, SGN, RND: the table's `small`), or a constant below
+    2**970 in magnitude.  `types`: the
     analysis' expr_types."""
     if "str" in (types.get(expr), types.get(expr.left), types.get(expr.right)):
         return False
     for operand in (expr.left, expr.right):
         if types.get(operand) == "int":
             return False
-        if isinstance(operand, ast.Call) and operand.name in _SMALL_FUNCTIONS:
+        builtin = BUILTINS.get(operand.name) if isinstance(operand, ast.Call) else None
+        if builtin is not None and builtin.small:
             return False
         value = constant_value(operand)
         if value is not None and abs(value) < _NEVER_OVERFLOWS_A_SUM:
