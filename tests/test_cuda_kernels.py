@@ -30,7 +30,7 @@ from transpiler.backends.cutile import OriginComments, kernel_interface
 from transpiler.backends.cutile_expr import CutileExprPrinter
 from transpiler.backends.render import environment
 from transpiler.errors import BasicUnsupportedError, SourceFile
-from transpiler.naming import Namer
+from transpiler.naming import kernel_namer
 from transpiler.options import Options
 from transpiler.verify.cpu_cuda import build_cpu, run_cpu
 from transpiler.verify.nvcc import build_nvcc, find_nvcc
@@ -60,9 +60,9 @@ def run_tilesim(case: Case, folder: Path) -> list:
     from transpiler import tilesim
     from transpiler.backends.cutile_helpers import helpers_text, helpers_used
 
-    namer = Namer("python")
+    namer = kernel_namer(case.kernel, "python")
     printer = CutileExprPrinter(namer)
-    iface = kernel_interface(case.kernel, namer, lambda n: namer.name(n, "array"))
+    iface = kernel_interface(case.kernel, namer)
     macros = environment().get_template("cutile/macros.py.jinja").module
     text = macros.kernel_def(
         case.kernel,
@@ -92,7 +92,7 @@ def run_tilesim(case: Case, folder: Path) -> list:
             args.append(value)
         else:
             args.append(what)
-    tilesim.launch(None, case.grid, getattr(module, namer.name(case.kernel.name)), tuple(args))
+    tilesim.launch(None, case.grid, getattr(module, namer.ident(case.kernel.name)), tuple(args))
     return values
 
 

@@ -279,25 +279,25 @@ def program(con: Console, data: DataPool, dev) -> None:
         # 400 LET T = T + C(I)
         t = add_all(t, t_partial.tolist())
         l = max([l, *l_partial.tolist()])
-        for k, value in enumerate(d_partial.tolist()):
+        for block_2, value in enumerate(d_partial.tolist()):
             if value > d:
                 d = value
-                j = float(j_partial[k])
+                j = float(j_partial[block_2])
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(c.data)
         dev.to_host(r.data)
         dev.to_host(v.data)
-        for block_2, finished_2 in enumerate(done_2.tolist()):
+        for block_3, finished_2 in enumerate(done_2.tolist()):
             if finished_2:
                 # 400 LET T = T + C(I)
-                t = add(t, t_partial.item(block_2))
-                l = max(l, l_partial.item(block_2))
-                if d_partial.item(block_2) > d:
-                    d = d_partial.item(block_2)
-                    j = j_partial.item(block_2)
+                t = add(t, t_partial.item(block_3))
+                l = max(l, l_partial.item(block_3))
+                if d_partial.item(block_3) > d:
+                    d = d_partial.item(block_3)
+                    j = j_partial.item(block_3)
                 continue
-            for i_lane_3 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_3)):
+            for i_lane_3 in range(block_3 * 512, min(block_3 * 512 + 512, i_count_3)):
                 i = float(1 + i_lane_3)
                 # 400 LET T = T + C(I)
                 t = add(t, c[i])

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from .. import __version__, ast, hostir
 from ..model import Analysis
-from ..naming import Namer
+from ..naming import Namer, declare_program_names
 from ..passes.structure_flow import static_arrays
 from .cuda_host_expr import ExprPrinter
 from .cuda_host_stmt import GOSUB_DEPTH, Code, StatementPrinter
@@ -173,12 +173,9 @@ class _ModulePrinter:
         self.kernels_code = kernels_code.strip("\n")
         self.file_name = file_name or _stem(a.source.name).rsplit(".", 1)[0] + ".cu"
         self.namer = Namer("cpp", taken=_PROGRAM_NAMES)
-        for name in sorted(a.variables):
-            self.namer.name(name)
+        declare_program_names(self.namer, a)
         self.array_names = {name: self.namer.name(name, "array") for name in sorted(a.arrays)}
-        self.sub_names = {sub.name: self.namer.fresh(sub.name) for sub in host.subroutines}
-        for name in sorted(a.functions):
-            self.namer.name(name, "function")
+        self.sub_names = {sub.name: self.namer.ident(sub.name) for sub in host.subroutines}
         self.expr = ExprPrinter(a, self.namer, self.array_names)
         self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
         self.stmts.has_return_stack = host.return_stack

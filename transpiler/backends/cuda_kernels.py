@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..errors import BasicUnsupportedError, at
-from ..naming import Namer
+from ..naming import kernel_namer
 from . import cuda_mma, cuda_reduce
 from . import cuda_types as T
 from .cuda_expr import ArrayInfo, ExprPrinter, ValueInfo, element
@@ -116,7 +116,8 @@ class KernelLowering:
     def __init__(self, kernel: ir.Kernel):
         self.kernel = kernel
         self.threads = choose_threads(kernel)
-        self.namer = Namer("cpp", taken=set(RESERVED))
+        self.namer = kernel_namer(kernel, "cpp", taken=set(RESERVED))
+        self.function_name = self.namer.ident(kernel.name)
         self.plan = plan_locals(kernel)
         self.arrays: dict[str, ArrayInfo] = {}
         self.params: dict[str, str] = {}
@@ -127,12 +128,11 @@ class KernelLowering:
             storage = "scalar" if type_.is_scalar else "regs"
             definition = self.plan.index_values.get(name) if not type_.is_scalar else None
             self.values[name] = ValueInfo(
-                self.namer.name(name), type_, storage, type_.dtype, definition
+                self.namer.ident(name), type_, storage, type_.dtype, definition
             )
         for var in sorted(self.plan.loop_vars):
-            self.values[var] = ValueInfo(self.namer.name(var), ir.TileType("i32"), "scalar", "i32")
-        # Names of the generated code itself come after the BASIC names, so BASIC names
-        # keep their plain spelling.
+            self.values[var] = ValueInfo(self.namer.ident(var), ir.TileType("i32"), "scalar", "i32")
+        # The lowering's own names come after the kernel's (kernel_namer named those).
         self.slot = self.namer.fresh("slot")
         self.elem = self.namer.fresh("elem")
         rank = max((len(t.shape) for t in self._types()), default=1)
@@ -168,7 +168,7 @@ class KernelLowering:
     def _name_params(self) -> None:
         for p in self.kernel.params:
             if isinstance(p, ir.ArrayParam):
-                name = self.namer.name(p.name, "array")
+                name = self.namer.ident(p.name, "array")
                 words = (
                     ["len"]
                     if p.ndim == 1
@@ -178,7 +178,7 @@ class KernelLowering:
                 self.arrays[p.name] = ArrayInfo(name, p.dtype, extents)
                 self.cuda_params.append(CudaParam(p, [name, *extents]))
             else:
-                name = self.namer.name(p.name)
+                name = self.namer.ident(p.name)
                 self.params[p.name] = name
                 self.cuda_params.append(
                     CudaParam(p, [] if isinstance(p, ir.ConstParam) else [name])
@@ -403,7 +403,7 @@ class KernelLowering:
         ]
         shared_lines, dynamic = self._shared_declarations()
         body = shared_lines + prologue + self.out
-        name = self.namer.name(self.kernel.name)
+        name = self.function_name
         text = render(
             "cuda/kernel.cu.jinja",
             name=name,

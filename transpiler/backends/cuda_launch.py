@@ -22,7 +22,7 @@ kernel left (hostir.Replay): BASIC's exceptions are reported by host code.
 from __future__ import annotations
 
 from .. import ast, hostir, ir
-from ..naming import Namer
+from ..naming import Namer, generated_name
 from .cuda_kernels import CudaKernel, lower_kernel
 from .cuda_types import c_type
 from .render import render
@@ -103,7 +103,7 @@ class KernelLaunches:
             )
             out.append(Code(f"b2t::mat_product_shape({arrays});"))
         for count in node.counts:
-            name = self.values[count.name] = self.namer.fresh(count.name.lower())
+            name = self.values[count.name] = self.namer.fresh(count.name)
             pre: list[str] = []
             limit = self.expr.double_value(count.limit, pre)
             out += [Code(line) for line in pre]
@@ -111,7 +111,7 @@ class KernelLaunches:
                 Code(f"const int {name} = loop_count({count.start}, {limit}, {count.step});")
             )
         for temp in node.temps:
-            name = self.values[temp.name] = self.namer.fresh(temp.name.lower())
+            name = self.values[temp.name] = self.namer.fresh(temp.name)
             out.append(Code(f"DeviceTemp<{c_type(temp.dtype)}> {name}({self.arg(temp.size)});"))
         args = []
         for p, arg in zip(node.kernel.params, node.args):
@@ -205,7 +205,7 @@ class KernelLaunches:
         replay = node.replay
         (loop,) = replay.loops
         block = self.namer.fresh("block")
-        lane = self.namer.fresh(f"{loop.var.lower()}_lane")
+        lane = self.namer.fresh(generated_name(loop.var, "lane"))
         count = self.values[loop.count]
         done = self.values[replay.done]
         first = f"{block} * {loop.tile}"
@@ -223,7 +223,7 @@ class KernelLaunches:
         from .cuda_host_stmt import Code
 
         replay = node.replay
-        lanes = {loop.var: self.namer.fresh(f"{loop.var.lower()}_lane") for loop in replay.loops}
+        lanes = {loop.var: self.namer.fresh(generated_name(loop.var, "lane")) for loop in replay.loops}
         if replay.prefix:
             return self.replay_rows(node, stmts, lanes)
         body = []

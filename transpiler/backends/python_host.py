@@ -19,7 +19,7 @@ from __future__ import annotations
 from .. import __version__, ast, hostir
 from ..builtins import BUILTINS
 from ..model import Analysis
-from ..naming import Namer
+from ..naming import Namer, declare_program_names
 from ..passes.liveness import expression_reads, statement_reads
 from ..passes.structure_flow import static_arrays
 from .cutile import docstring_safe, format_python
@@ -53,18 +53,21 @@ def generate_program(host: hostir.HostProgram) -> str:
     return format_python(_ModulePrinter(host).render())
 
 
+def kernel_def_names(host: hostir.HostProgram) -> dict[str, str]:
+    """The names the module gives the kernels (IR kernel name -> Python name)."""
+    printer = _ModulePrinter(host)
+    return dict(printer.kernels.names) if printer.kernels is not None else {}
+
+
 class _ModulePrinter:
     def __init__(self, host: hostir.HostProgram):
         self.host = host
         a: Analysis = host.analysis
         self.a = a
         self.namer = Namer("python", taken=_RUNTIME | _ARRAYS | _MODULE_NAMES)
-        for name in sorted(a.variables):
-            self.namer.name(name)
+        declare_program_names(self.namer, a)
         self.array_names = {name: self.namer.name(name, "array") for name in sorted(a.arrays)}
-        self.sub_names = {sub.name: self.namer.fresh(sub.name) for sub in host.subroutines}
-        for name in sorted(a.functions):
-            self.namer.name(name, "function")
+        self.sub_names = {sub.name: self.namer.ident(sub.name) for sub in host.subroutines}
         self.expr = ExprPrinter(a, self.namer, self.array_names)
         self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
         self.stmts.has_return_stack = host.return_stack
