@@ -235,6 +235,24 @@ def test_f32_kernels_leave_their_overflows_to_the_host():
     _check(analysis, "cutile")
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_f32_kernels_leave_constants_beyond_the_f32_range_to_the_host(target):
+    # EXP(100) and 1E300 are no float32 values (cuTile stopped the program on them: a
+    # constant out of range of float32); the interpreter computes with them in double.
+    analysis = _analysis(
+        "10 DIM X(10), Y(10), Z(10)\n20 FOR I = 1 TO 10\n30 LET X(I) = I / 10\n40 NEXT I\n"
+        "50 FOR I = 1 TO 10\n60 LET Y(I) = X(I) * EXP(100) * EXP(-90)\n70 NEXT I\n"
+        "80 FOR I = 1 TO 10\n90 LET Z(I) = X(I) * 1E-300 * 1E300\n100 NEXT I\n"
+        "110 PRINT Y(3); Z(3)\n120 END\n",
+        "f32",
+    )
+    reasons = {d.label: d.reason for d in driver.host_program(analysis).decisions}
+    assert reasons[50] == "the constant 2.6881171E+43 is beyond the range of f32, line 60"
+    assert reasons[80] == "the constant 1E+300 is beyond the range of f32, line 90"
+    assert 20 in _offloaded(analysis)
+    _check(analysis, target)
+
+
 def test_loops_that_report_in_every_iteration_or_multiply_stay_on_the_host():
     analysis = _analysis(
         "10 DIM Y(10)\n20 FOR I = 1 TO 10\n30 LET Y(I) = 1 / 0\n40 NEXT I\n"

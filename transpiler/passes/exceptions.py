@@ -83,6 +83,20 @@ def constant_reports(expr: ast.Expr) -> bool | None:
     return bool(notices)
 
 
+def constant_number(expr: ast.Expr) -> float | None:
+    """The value of an expression of constants only that reports nothing, as the
+    interpreter computes it (in double); None for any other expression."""
+    notices: list = []
+    previous = set_warning_hook(notices.append)
+    try:
+        value = _evaluate(expr)
+    except (_NotConstant, BasicFault):
+        return None
+    finally:
+        set_warning_hook(previous)
+    return None if notices else value
+
+
 class _NotConstant(Exception):
     pass
 

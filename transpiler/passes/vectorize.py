@@ -37,7 +37,7 @@ from ..ir import KExpr, TileType
 from ..model import Analysis
 from ..naming import generated_name
 from .dependence import LoopPlan, NotParallel, Reduction
-from .exceptions import can_report, constant_reports
+from .exceptions import can_report, constant_number, constant_reports
 from .exprutil import Affine, affine, constant_value, sum_may_overflow
 from .kernel_access import array_access
 from .kernel_lowering import origin_of
@@ -52,6 +52,9 @@ DONE_FLAGS = "done"
 # |x| below this for EXP(x): neither overflow nor underflow to zero.
 _EXP_SAFE = {"f64": 700.0, "f32": 80.0}
 _TRIPS_LIMIT = 2.0**31 - 1  # an inner loop longer than this runs on the host
+# From this magnitude on, a number rounds to infinity in float32 (the largest float32
+# plus half an ulp).
+_F32_OVERFLOW = (2.0 - 2.0**-24) * 2.0**127
 
 
 def choose_tile(plan: LoopPlan, dtype: ir.DType, override: tuple[int, ...] | None) -> tuple[int, ...]:
@@ -749,6 +752,8 @@ class _Vectorizer:
 
     def value(self, e: ast.Expr) -> KExpr:
         if isinstance(e, ast.Num):
+            if not self.constant:
+                self.representable(float(e.value), e)
             return B.const(float(e.value), self.ndt)
         if isinstance(e, ast.Var):
             return self.variable(e)
@@ -766,6 +771,7 @@ class _Vectorizer:
             and not self.reports(e)
             and constant_reports(e) is not None  # the same value in every iteration
         ):
+            self.representable(constant_number(e), e)
             self.constant = True
             try:
                 return self.value(e)
@@ -776,6 +782,15 @@ class _Vectorizer:
         if isinstance(e, ast.Call):
             return self.call(e)
         raise NotParallel(f"{type(e).__name__} cannot be computed in a kernel", e)
+
+    def representable(self, value: float | None, e: ast.Expr) -> None:
+        """A constant meets the kernel's tiles in their element type: one beyond the range
+        of float32 (1E300, EXP(100)) is no f32 value (cuTile rejects it; the interpreter
+        computes with it in double), so its loop stays on the host."""
+        if value is None or self.ndt != "f32" or not math.isfinite(value):
+            return
+        if abs(value) >= _F32_OVERFLOW:
+            raise NotParallel(f"the constant {value:.8G} is beyond the range of f32", e)
 
     def variable(self, e: ast.Var) -> KExpr:
         name = e.name
