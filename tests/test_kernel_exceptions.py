@@ -276,3 +276,19 @@ def test_a_statement_between_the_fors_of_a_nest_warns_once_per_outer_iteration(t
     assert _offloaded(analysis) == {30: "map"}
     assert _interpreter_stderr(analysis)[1].count("warning: division by zero") == 3
     _check(analysis, target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("where", [1, 256, 257, 512, 700])
+def test_one_lane_anywhere_in_a_block_sends_the_whole_block_to_the_host(target, where):
+    # Blocks of 512 iterations, 256 CUDA threads of 2 slots: the lane that divides by zero
+    # is the first or last thread's first or second slot (b2t_block_any gives every
+    # thread of the block the flag; a block whose flag is lost would store an infinity).
+    analysis = _analysis(
+        f"10 DIM X(1000), Y(1000)\n20 FOR I = 1 TO 1000\n30 LET X(I) = I\n40 NEXT I\n"
+        f"50 LET X({where}) = 0\n60 FOR I = 1 TO 1000\n70 LET Y(I) = 2 / X(I)\n80 NEXT I\n"
+        f"90 PRINT Y({where}); Y(1000)\n100 END\n"
+    )
+    assert 60 in _offloaded(analysis)
+    assert _interpreter_stderr(analysis)[1].count("warning: division by zero") == 1
+    _check(analysis, target)

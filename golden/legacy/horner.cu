@@ -33,6 +33,21 @@ __host__ __device__ inline T b2t_max(T a, T b) {
   return b > a || isnan(a) ? b : a;
 }
 
+// Whether `value` is true in some thread of the block, for every thread: one flag in
+// shared memory and barriers, no shuffles (a block's "did any lane meet an exception").
+// Threads that set the flag all write the same value.
+__device__ inline bool b2t_block_any(bool value) {
+  __shared__ int any;
+  __syncthreads();  // the previous call's readers are done
+  if (threadIdx.x == 0)
+    any = 0;
+  __syncthreads();
+  if (value)
+    any = 1;
+  __syncthreads();
+  return any != 0;
+}
+
 // Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
 // every thread the result: lanes combine by shuffles, then every thread combines the
 // warps' results in the same order, so all threads hold the same bits.
@@ -55,10 +70,6 @@ __device__ T b2t_block_reduce(T value, Combine combine) {
 template <class T>
 __device__ T b2t_block_sum(T value) {
   return b2t_block_reduce(value, [](T a, T b) { return a + b; });
-}
-template <class T>
-__device__ T b2t_block_max(T value) {
-  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
 }
 
 // reduction over I; one 128 tile of iterations per block, f64
@@ -118,9 +129,9 @@ extern "C" __global__ void __launch_bounds__(128)
   s_total += s_acc;
   s_total = b2t_block_sum(s_total);
   exceptions = exceptions || valid && !(fabs(s_total) < INFINITY);
-  int exceptions_max = (-2147483647 - 1);
-  exceptions_max = max(exceptions_max, static_cast<int>(exceptions));
-  exceptions_max = b2t_block_max(exceptions_max);
+  bool exceptions_max_any = false;
+  exceptions_max_any = exceptions_max_any || exceptions;
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);

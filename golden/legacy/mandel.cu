@@ -26,6 +26,21 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
   return a % b != 0 && (a < 0) == (b < 0) ? quotient + 1 : quotient;
 }
 
+// Whether `value` is true in some thread of the block, for every thread: one flag in
+// shared memory and barriers, no shuffles (a block's "did any lane meet an exception").
+// Threads that set the flag all write the same value.
+__device__ inline bool b2t_block_any(bool value) {
+  __shared__ int any;
+  __syncthreads();  // the previous call's readers are done
+  if (threadIdx.x == 0)
+    any = 0;
+  __syncthreads();
+  if (value)
+    any = 1;
+  __syncthreads();
+  return any != 0;
+}
+
 // Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
 // every thread the result: lanes combine by shuffles, then every thread combines the
 // warps' results in the same order, so all threads hold the same bits.
@@ -48,10 +63,6 @@ __device__ T b2t_block_reduce(T value, Combine combine) {
 template <class T>
 __device__ T b2t_block_sum(T value) {
   return b2t_block_reduce(value, [](T a, T b) { return a + b; });
-}
-template <class T>
-__device__ T b2t_block_max(T value) {
-  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
 }
 
 // per-element iteration (masked inner loop) over R, K; one 16x16 tile of iterations per block, f64
@@ -100,9 +111,9 @@ extern "C" __global__ void __launch_bounds__(256)
   bool looping_1 = valid && !(value_2 > 4.0);
   double t = 0.0;
   for (;;) {
-    int looping_1_max = (-2147483647 - 1);
-    looping_1_max = max(looping_1_max, static_cast<int>(looping_1));
-    looping_1_max = b2t_block_max(looping_1_max);
+    bool looping_1_max_any = false;
+    looping_1_max_any = looping_1_max_any || looping_1;
+    int looping_1_max = b2t_block_any(looping_1_max_any) ? 1 : 0;
     if (!(looping_1_max > 0))
       break;
     // 180 IF N >= M THEN 240
@@ -124,9 +135,9 @@ extern "C" __global__ void __launch_bounds__(256)
   }
   // 240 LET C(R,K) = N
   double c_tile = n;
-  int exceptions_max = (-2147483647 - 1);
-  exceptions_max = max(exceptions_max, static_cast<int>(exceptions));
-  exceptions_max = b2t_block_max(exceptions_max);
+  bool exceptions_max_any = false;
+  exceptions_max_any = exceptions_max_any || exceptions;
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (finished) {
     {
@@ -199,12 +210,12 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 4; ++slot) {
     exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(s_total) < INFINITY);
   }
-  int exceptions_max = (-2147483647 - 1);
+  bool exceptions_max_any = false;
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
   }
-  exceptions_max = b2t_block_max(exceptions_max);
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   const int at = bid0 * b2t_cdiv(k_count, 32) + bid1;
   if (threadIdx.x == 0 && at >= 0 && at < done_len)
