@@ -38,7 +38,7 @@ MAX_THREADS = 256
 MAX_SLOTS = 256  # elements of one tile per thread (registers, unrolled loops)
 STATIC_SHARED_LIMIT = 48 * 1024
 SHARED_LIMIT = 227 * 1024  # per block, with the opt-in (sm_90 and later)
-HELPER_SHARED = 2 * 32 * 8  # b2t_block_reduce's warp results, for up to two value types
+WARPS = 32  # b2t_block_reduce keeps one result per warp (a block has at most 32 warps)
 SYNC = "__syncthreads();"
 # Identifiers generated code uses that a BASIC name must not shadow.
 _MATH = (
@@ -150,6 +150,10 @@ class KernelLowering:
         # shared memory needs one first).
         self.shared_reads = False
         self.helpers: set[str] = set()
+        # Static shared memory inside helper functions: (op, type) of each block reduction
+        # (every instantiation of b2t_block_reduce has its own warp results), and whether
+        # b2t_block_any's flag is used.
+        self.block_reductions: set[tuple[str, ir.DType]] = set()
         self.depth = 0  # loops around the statement being printed
         self.out: list[str] = []
         self.printer = ExprPrinter(self)
@@ -213,6 +217,10 @@ class KernelLowering:
 
     def use_helper(self, name: str) -> None:
         self.helpers.add(name)
+
+    def use_block_reduction(self, op: str, dtype: ir.DType) -> None:
+        self.block_reductions.add((op, dtype))
+        self.use_helper(f"b2t_block_{op}")
 
     def nonnegative(self, e: ir.KExpr) -> bool:
         """True when `e` (a tile index) is certainly >= 0, so no lower bound check is needed."""
@@ -445,8 +453,7 @@ class KernelLowering:
         total = 0
         for b in self.shared:
             total = -(-total // max(b.align, 8)) * max(b.align, 8) + b.bytes
-        # Block reductions keep 32 partial results of their type in static shared memory.
-        helpers = HELPER_SHARED if any(h.startswith("b2t_block_") for h in self.helpers) else 0
+        helpers = self._helper_shared()
         if total + helpers > SHARED_LIMIT:
             raise BasicUnsupportedError(
                 f"kernel {self.kernel.name} needs {total // 1024} KB of shared memory for its "
@@ -468,6 +475,12 @@ class KernelLowering:
             lines.append(f"{ctype}* const {b.name} = reinterpret_cast<{ctype}*>({raw} + {offset});")
             offset += b.bytes
         return lines, offset
+
+    def _helper_shared(self) -> int:
+        """Bytes of the static shared memory helper functions declare for this kernel (they
+        count against the same per-block limits as the kernel's own)."""
+        total = sum(-(-WARPS * _SIZES[d] // 8) * 8 for _, d in self.block_reductions)
+        return total + (8 if "b2t_block_any" in self.helpers else 0)
 
     def statements(self, stmts: list[ir.KStmt]) -> None:
         for s in stmts:

@@ -121,9 +121,8 @@ def _whole_tile(lw, e: ir.Reduce, acc: ir.DType, local=None, declare: bool = Tru
         operand.type.shape,
         lambda index: [combine(e.op, v.name, _as(lw.printer.at(operand, index), operand, acc))],
     )
-    helper = f"b2t_block_{e.op}"
-    lw.use_helper(helper)
-    lw.emit(f"{v.name} = {helper}({v.name});")
+    lw.use_block_reduction(e.op, acc)
+    lw.emit(f"{v.name} = b2t_block_{e.op}({v.name});")
     lw.barrier_done()
 
 
