@@ -1,7 +1,9 @@
-"""Transpiler speed: lines per second end to end, per stage and per target, and the CLI's
-cold start.
+"""Transpiler speed: lines per second end to end, per stage and per target, the CLI's
+cold start, and how each mode's time grows with the length of realistic programs.
 
     python bench/transpile.py [--sizes 1000,10000,100000] [--no-cold]
+                              [--shape-lines 2500] [--shapes rem_run,data,...]
+                              [--modes interpret,py,...] [--no-shapes]
 
 Programs come from the random program generator used by the differential tests
 (arithmetic, arrays, parallel and carried loops, IF, WHILE, GOTO, GOSUB, PRINT); a
@@ -19,6 +21,16 @@ and the lines per second of each target are BASIC lines over the sum of its stag
 `--version`, and a 100-line program to Python and to CUDA C++ (goal: under 0.5 s; best
 of 3).  Every time is the wall time of one run on this machine: compare the shares and
 rates of one run, not seconds across machines.
+
+Growth: each shape of `tests/program_shapes.py` (a long run of REM lines, commented
+code, DATA lines, host code, GOTOs, IF chains, GOSUB chains, string variables, one long
+line, one long DATA line, the random programs) at N and 4N lines (`--shape-lines`, N =
+2,500 by default), through each mode as the command line runs it in-process, formatters
+and subprocesses included: `interpret`, `py` (-o x.py), `cu` (-o x.cu), `explain`,
+`html` (--html, both targets) and `check` (--check --device cpu: the interpreter, the
+cuTile Python and its run in a fresh Python).  Each cell is the CPU time (of this
+process and of the processes it starts) at N and at 4N, and their ratio (goal: at most
+5x, which linear work meets with room for noise).
 """
 
 from __future__ import annotations
@@ -26,6 +38,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import io
 import os
 import subprocess
 import sys
@@ -36,14 +49,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.program_shapes import SHAPES
 from tests.programgen import random_program
 from transpiler import driver
 from transpiler.backends import cuda_host, python_host
 from transpiler.errors import SourceFile
+from transpiler.explain import explain
 from transpiler.options import Options
+from transpiler.report import build_report
 
 GOAL_RATE = 20_000  # BASIC lines per second, end to end
 GOAL_COLD = 0.5  # seconds
+GOAL_GROWTH = 5.0  # time at 4N lines over time at N
 
 
 def program_of(lines: int) -> str:
@@ -174,10 +191,69 @@ def _run_seconds(command: list[str], env: dict) -> float:
     return time.perf_counter() - start
 
 
+def _check(analysis) -> None:
+    stdin, sys.stdin = sys.stdin, io.StringIO()  # driver.check reads a piped stdin
+    try:
+        driver.check(
+            analysis, driver.generate(analysis, "cutile"), "cutile", "cpu", out=io.StringIO()
+        )
+    finally:
+        sys.stdin = stdin
+
+
+MODES = {
+    "interpret": lambda a: driver.interpret(a, stdout=io.StringIO(), stderr=io.StringIO()),
+    "py": lambda a: driver.generate(a, "cutile"),
+    "cu": lambda a: driver.generate(a, "cuda"),
+    "explain": lambda a: explain(a),
+    "html": lambda a: build_report(a),
+    "check": _check,
+}
+
+
+def mode_seconds(shape: str, lines: int, mode: str) -> float:
+    """CPU time of the front end and `mode` on `shape` at `lines` lines: this process's
+    and its children's (the formatters, the generated program), less disturbed than
+    wall time by other work on the machine."""
+    source = SourceFile(f"{shape}.bas", SHAPES[shape](lines))
+    before = os.times()
+    MODES[mode](driver.front_end(source, Options()))
+    after = os.times()
+    return sum(after[k] - before[k] for k in range(4))
+
+
+def growth_table(lines: int, shapes: list[str], modes: list[str]) -> None:
+    print(
+        f"\nCPU time at {lines} and {4 * lines} lines, and their ratio "
+        f"(goal: at most {GOAL_GROWTH:g}x)"
+    )
+    print(f"{'shape':<11}" + "".join(f"{mode:>22}" for mode in modes))
+    for mode in modes:
+        mode_seconds("host", 50, mode)  # imports and caches, once
+    worst = (0.0, "")
+    for shape in shapes:
+        cells = []
+        for mode in modes:
+            small, large = mode_seconds(shape, lines, mode), mode_seconds(shape, 4 * lines, mode)
+            ratio = large / small
+            worst = max(worst, (ratio, f"{shape} {mode}"))
+            mark = " " if ratio <= GOAL_GROWTH else "!"
+            cells.append(f"{small:6.2f}s {large:6.2f}s {ratio:4.1f}x{mark}")
+        print(f"{shape:<11}" + "".join(f"{cell:>22}" for cell in cells), flush=True)
+    verdict = "met" if worst[0] <= GOAL_GROWTH else "NOT met"
+    print(
+        f"goal (at most {GOAL_GROWTH:g}x from N to 4N lines): {verdict} (worst {worst[0]:.1f}x: {worst[1]})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--no-cold", action="store_true", help="skip the cold-start runs")
+    parser.add_argument("--shape-lines", type=int, default=2500, help="N of the growth table")
+    parser.add_argument("--shapes", default=",".join(SHAPES), help="shapes of the growth table")
+    parser.add_argument("--modes", default=",".join(MODES), help="modes of the growth table")
+    parser.add_argument("--no-shapes", action="store_true", help="skip the growth table")
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
@@ -187,8 +263,10 @@ def main() -> None:
     if not args.no_cold:
         cold_start()
     bench_size(50)  # imports and template compiles happen here, not in the first size
-    for size in (int(s) for s in args.sizes.split(",")):
+    for size in (int(s) for s in args.sizes.split(",") if s):
         report(bench_size(size))
+    if not args.no_shapes:
+        growth_table(args.shape_lines, args.shapes.split(","), args.modes.split(","))
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from transpiler.builtins import (
 from transpiler.compare import compare_outputs
 from transpiler.errors import CompileErrors, SourceFile
 from transpiler.grammar import mat as mat_grammar
-from transpiler.keywords import KEYWORDS
+from transpiler.keywords import KEYWORDS, STATEMENT_FUNCTIONS
 from transpiler.lexer import tokenize
 from transpiler.options import Options
 from transpiler.parser import parse
@@ -38,6 +38,9 @@ from .conftest import ROOT
 
 CALLS = [b for b in BUILTINS.values() if b.syntax == "call"]
 HOST = [b for b in CALLS if b.implemented and b.dialects & EXTENDED_DIALECTS]
+# The host functions of the program below: those of files (EOF, LOF) need an open file,
+# tests/test_files.py runs them in every engine.
+PURE_HOST = [b for b in HOST if b.effect != "io"]
 KERNEL = [b for b in BUILTINS.values() if b.kernel]
 KERNEL_PROGRAM = [b for b in BUILTINS.values() if b.kernel_program]
 # Generated CUDA runs on the CPU through g++ and the emulation header.
@@ -98,7 +101,7 @@ def test_cpp_runtime_declares_names(b):
 def host_program() -> tuple[str, list[tuple[str, list[str]]]]:
     """PRINT every form of every host function (and TAB) on sample arguments."""
     lines, calls = [], []
-    for b in HOST:
+    for b in PURE_HOST:
         for form in b.forms:
             args = [SAMPLE[t][i] for i, t in enumerate(form)]
             call = f"{b.name}({', '.join(args)})" if args else b.name
@@ -224,7 +227,9 @@ def test_kernel_programs_evaluate_every_kernel_program_function(target):
 
 def test_the_lexer_reads_the_function_names_from_the_table():
     assert FUNCTION_NAMES == {b.name for b in CALLS}
-    assert not FUNCTION_NAMES & KEYWORDS
+    # Statements that are functions too: the lexer reads `WORD(` away from the start of
+    # a statement as the function (tests/test_unsupported_words.py).
+    assert FUNCTION_NAMES & KEYWORDS == STATEMENT_FUNCTIONS
     for b in BUILTINS.values():
         if b.syntax == "call" and b.implemented:
             assert [t.type for t in tokenize(b.name)] == ["FUNC"]

@@ -74,3 +74,35 @@ def test_join_pieces_leaves_one_blank_line_between_pieces():
 def test_a_file_without_split_lines_is_formatted_in_one_piece():
     code = "int  f( ) {return 1;}\n"
     assert format_cpp(code, jobs=8, parallel_lines=1) == "int f() {\n  return 1;\n}\n"
+
+
+def _data_table(items: int) -> str:
+    rows = "".join(f'    {{"{k}", false}}, {{"{k + 1}", true}},\n' for k in range(0, items, 2))
+    return f"// clang-format off\nconst Item DATA[] = {{\n{rows}}};\n// clang-format on\n"
+
+
+def test_clang_format_does_not_read_the_lines_it_leaves_alone(monkeypatch):
+    """The DATA table of 10,000 DATA lines took clang-format 11 s, to leave it as it was."""
+    code = f"int  a;\n{_data_table(4000)}int  b;\n"
+    expected = cuda_host._clang_format(code)
+    sent = []
+    real = cuda_host._clang_format
+    monkeypatch.setattr(cuda_host, "_clang_format", lambda text: sent.append(text) or real(text))
+    assert format_cpp(code) == expected
+    assert sum(text.count("\n") for text in sent) < 10
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        f"int  a;\n{_data_table(4)}",  # at the end of the file
+        f"int  a;\n{_data_table(4)}{_data_table(6)}int  b;\n",  # two regions
+        "int  a;\n// clang-format off\nint   b;\n",  # off to the end of the file
+        f"int  a;\n// clang-format off\nint   b;\n{SPLIT}\n// clang-format on\nint  c;\n",
+        "// clang-format off\n// @@b2t: verbatim lines 0@@\n// clang-format on\nint  a;\n",
+        "int  a;\n// clang-format off\n// clang-format on\nint  b;\n",  # empty
+    ],
+    ids=["at-end", "two", "unended", "with-split", "like-a-placeholder", "empty"],
+)
+def test_setting_regions_aside_changes_nothing_clang_format_writes(code):
+    assert format_cpp(code) == cuda_host._clang_format(code.replace(SPLIT + "\n", "\n"))

@@ -97,6 +97,24 @@ def test_strings_join_and_order():
     )
 
 
+def test_appending_to_a_string_variable():
+    """`A$ = A$ + ...` is compiled to an append in place (codegen.append_string): the
+    same values, in loops, GOSUBs and when the appended text reads the variable."""
+    program = """
+        10 LET A$ = "" : LET B$ = "B"
+        20 FOR I = 1 TO 3
+        30 LET A$ = A$ + "X" + B$
+        40 NEXT I
+        50 GOSUB 100
+        60 LET A$ = A$ + A$
+        70 LET B$ = B$ + "-" + A$
+        80 PRINT A$ : PRINT B$
+        90 END
+        100 LET A$ = A$ + "<" : RETURN
+    """
+    assert output(program) == "XBXBXB<XBXBXB<\nB-XBXBXB<XBXBXB<\n"
+
+
 def test_max_and_min():
     assert output("10 PRINT MAX(3, 4); MIN(3, 4); MAX(-1, -2)\n") == " 4  3 -1 \n"
 

@@ -126,3 +126,20 @@ def test_only_loops_that_may_not_end_mark_their_progress():
     text = "10 FOR I = 1 TO 3\n20 PRINT I\n30 NEXT I\n40 FOR J = 1 TO 3 STEP S\n50 NEXT J\n"
     code = driver.generate(driver.front_end(SourceFile("p.bas", text), Options()), "cuda")
     assert code.count("b2t::forward_progress();") == 1  # STEP S may be 0
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_sum_updated_by_several_statements_is_added_once(tmp_path, target):
+    # S and T are each updated by several statements (under IFs, with + and -): the kernel
+    # keeps one partial sum per variable (it added S's twice: 22 instead of 11).
+    path = _write(
+        tmp_path,
+        "10 LET S = 0\n15 LET T = 100\n20 FOR K = 1 TO 5\n30 IF K = 1 THEN LET S = S + 1\n"
+        "40 IF K = 2 THEN LET S = S + 10\n42 LET T = T - K\n44 IF K > 3 THEN LET T = T + 2 * K\n"
+        "50 NEXT K\n60 PRINT S; T\n70 END\n",
+    )
+    result = _basic2tile(path, "--run", "--target", target, "--device", "cpu")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == " 11  103 \n"
+    explain = _basic2tile(path, "--explain")
+    assert "GPU kernel reduce_20" in explain.stdout  # the case is offloaded, not kept on the host

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import html
+import re
 import shutil
 
 import pytest
 
 from tests.conftest import EXAMPLES
+from tests.scaling import cpu_seconds, time_ratio
 from transpiler import driver
 from transpiler.errors import SourceFile
 from transpiler.options import Options
-from transpiler.report import build_report, link_lines, _PY_ORIGIN, _PY_TOP
+from transpiler.report import (
+    _PY_ORIGIN,
+    _PY_TOP,
+    _basic_lexer,
+    build_report,
+    highlight_lines,
+    link_lines,
+)
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -19,6 +29,49 @@ CHROMEDRIVER = shutil.which("chromedriver")
 def test_generated_lines_link_to_their_basic_line():
     code = "def k():\n    # 50 LET C = 1\n    c = 1\n    d = 2\n    # 60 LET E = 2\n    e = 2\n\n\ndef run():\n    pass\n"
     assert link_lines(code, _PY_ORIGIN, _PY_TOP) == [None, "50", "50", "50", "60", "60", "60", "60", None, None]
+
+
+def _basic_rows(page: str) -> list[tuple[str | None, str]]:
+    """(data-basic, text) of each row of the BASIC pane."""
+    pane = page[page.index('id="pane-1"') : page.index('id="pane-2"')]
+    rows = re.findall(r'<div class="ln"(?: data-basic="(\d+)")?>(.*?)</div>', pane)
+    return [(number or None, html.unescape(re.sub("<[^>]+>", "", text))) for number, text in rows]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_basic_rows_keep_their_lines_around_blank_lines(newline):
+    """Pygments dropped the blank lines at the start, so every row showed (and linked)
+    the line after its own."""
+    lines = ["", "", "10 LET A = 1", "", "20 PRINT A", "30 END", "", ""]
+    analysis = driver.front_end(SourceFile("b.bas", newline.join(lines)), Options())
+    rows = _basic_rows(build_report(analysis))
+    numbers = [line.split()[0] if line else None for line in lines[:-1]]
+    assert rows == list(zip(numbers, lines[:-1]))
+
+
+def test_basic_highlighting_keeps_the_text_and_colours_the_words():
+    lines = ['  10 PRINT "A"; FNA(X) : REM NOTE', "20 LET A$=1.5E3 ' WHY", "30 REMARK = 2"]
+    lexer = _basic_lexer()
+    examples = [(EXAMPLES / name).read_text().splitlines() for name in ("saxpy.bas", "dot.bas")]
+    for text in [lines, *examples]:
+        rows = highlight_lines(text, lexer)
+        assert [html.unescape(re.sub("<[^>]+>", "", row)) for row in rows] == text
+    classes = re.findall(r'class="(\w+)">([^<]*)<', "".join(highlight_lines(lines, lexer)))
+    assert ("nl", "10") in classes and ("nl", "20") in classes  # line numbers
+    assert ("k", "PRINT") in classes and ("nf", "FNA") in classes
+    assert ("c1", " NOTE") in classes and ("c1", "&#x27; WHY") in classes
+    assert ("nv", "REMARK") in classes  # a name in extended BASIC, not a comment
+
+
+@pytest.mark.slow
+def test_highlighting_is_linear_in_the_length_of_a_line():
+    """One 80 KB DATA line took 41 s: each token was added to the line's string."""
+
+    def seconds(items: int) -> float:
+        line = "10 DATA " + ", ".join(str(k % 1000) for k in range(items))
+        return cpu_seconds(lambda: highlight_lines([line], _basic_lexer()))
+
+    assert time_ratio(seconds, 10_000) <= 5
 
 
 def test_report_is_self_contained_and_escapes_source(tmp_path):

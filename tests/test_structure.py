@@ -199,6 +199,17 @@ def test_recursive_gosub_uses_the_return_stack() -> None:
     assert not h.subroutines and h.return_stack
 
 
+def test_mutually_recursive_gosubs_and_their_callers_use_the_return_stack() -> None:
+    h = host(
+        "10 GOSUB 300", "20 GOSUB 400", "30 END",
+        "100 C = C + 1", "110 IF C < 3 THEN GOSUB 200", "120 RETURN",
+        "200 IF C < 3 THEN GOSUB 100", "210 RETURN",
+        "300 GOSUB 100", "310 RETURN",
+        "400 D = D + 1", "410 RETURN",
+    )  # fmt: skip
+    assert [s.name for s in h.subroutines] == ["gosub_400"] and h.return_stack
+
+
 def test_subroutine_calling_a_stacked_one_is_not_structured() -> None:
     h = host(
         "10 GOSUB 100", "20 GOSUB 200", "30 END",

@@ -10,7 +10,7 @@ import pytest
 
 from transpiler.builtins import BUILTINS
 from transpiler.errors import BasicSyntaxError, CompileErrors, SourceFile
-from transpiler.keywords import UNSUPPORTED
+from transpiler.keywords import REASONS, UNSUPPORTED
 from transpiler.options import Options
 from transpiler.parser import parse
 
@@ -52,7 +52,8 @@ def described(err: BasicSyntaxError) -> tuple[str, int, int]:
 def test_microsoft_functions_are_located_errors_not_implicit_arrays(statement, name, column):
     err = error(f"10 {statement}\n20 END\n")
     assert described(err) == (f"unsupported function {name} (Microsoft BASIC)", column, len(name))
-    assert err.notes == ()
+    # a note says why where the name does not (FRE: the free memory of an IBM PC)
+    assert err.notes == ((f"{name} is not supported: {REASONS[name]}",) if name in REASONS else ())
 
 
 @pytest.mark.parametrize("name", UNIMPLEMENTED_FUNCTIONS)
@@ -109,17 +110,18 @@ def test_every_unsupported_statement_is_an_error(word):
 @pytest.mark.parametrize(
     "statement, words",
     [
-        ("CLS = 3", "CLS"),  # was an assignment to a variable CLS
+        ("LOCATE = 3", "LOCATE"),  # was an assignment to a variable LOCATE
         ("ON ERROR GOTO 10", "ON ERROR"),  # was ON ... GOTO on a variable ERROR
         ("ON TIMER(60) GOSUB 10", "ON TIMER"),
         ("LINE INPUT A$", "LINE INPUT"),
-        ('PRINT USING "##.#"; X', "PRINT USING"),
+        ("LINE (1, 1)-(5, 5)", "LINE"),
+        ("POKE 1047, 0", "POKE"),
         ("DEF SEG = 0", "DEF SEG"),
         ("DEF USR0 = 0", None),  # USR0 is a name: only USR is reserved
         ("SWAP A, B", "SWAP"),
         ("DEFINT A-Z", "DEFINT"),
         ('MID$(A$, 1, 1) = "X"', "MID$"),  # MID$ is a statement too
-        ("KEY OFF", "KEY"),
+        ("RUN", "RUN"),
         ("END SUB", "END SUB"),
     ],
 )
@@ -132,19 +134,36 @@ def test_statements_of_microsoft_basic(statement, words):
 
 
 def test_a_statement_after_then_or_else():
-    err = error("10 IF X THEN 20 ELSE CLS\n20 END\n")
-    assert described(err) == ("unsupported statement CLS (Microsoft BASIC)", 22, 3)
+    err = error("10 IF X THEN 20 ELSE LOCATE 1, 1\n20 END\n")
+    assert described(err) == ("unsupported statement LOCATE (Microsoft BASIC)", 22, 6)
+
+
+@pytest.mark.parametrize(
+    "statement, note",
+    [
+        ("POKE 1047, 0", "POKE is not supported: it reads or writes the memory or ports of an IBM PC"),
+        ("DEF SEG = 0", "DEF SEG is not supported: it reads or writes the memory or ports of an IBM PC"),
+        ("CALL X", "CALL is not supported: it calls machine code"),
+        ('CHAIN "NEXT.BAS"', "CHAIN is not supported: it loads or runs another program"),
+        ("X = PEEK(1047)", "PEEK is not supported: it reads or writes the memory or ports of an IBM PC"),
+        ("LOCATE 1, 1", "LOCATE is not supported: it moves the cursor of a screen: the output here is a text stream"),
+    ],
+)  # fmt: skip
+def test_machine_statements_say_why_they_are_not_supported(statement, note):
+    assert error(f"10 {statement}\n20 END\n").notes[-1] == note
 
 
 @pytest.mark.parametrize(
     "statement, message, column",
     [
-        ("X = WIDTH + 1", "WIDTH is a reserved word of Microsoft BASIC, not a name", 8),
+        ("X = LOCATE + 1", "LOCATE is a reserved word of Microsoft BASIC, not a name", 8),
+        ("X = WIDTH + 1", "expected expression, found WIDTH", 8),
+        ("PRINT NAME", "NAME is a reserved word of Microsoft BASIC, not a name", 10),
+        ("X = PLAY(1)", "unsupported function PLAY (Microsoft BASIC)", 8),
         ("LET LINE = 2", "LINE is a reserved word of Microsoft BASIC, not a name", 8),
         ("X = A XOR B", "unsupported operator XOR (Microsoft BASIC)", 10),
         ("IF A EQV B THEN 10", "unsupported operator EQV (Microsoft BASIC)", 9),
-        ("PRINT #1, A", "file numbers ('#') are not supported (Microsoft BASIC file I/O)", 10),
-        ("INPUT#1, A", "file numbers ('#') are not supported (Microsoft BASIC file I/O)", 9),
+        ("PRINT A#", "type suffix '#' is not supported (Microsoft BASIC double precision)", 11),
         ("X# = 1", "type suffix '#' is not supported (Microsoft BASIC double precision)", 5),
         ("X = 1#", "type suffix '#' is not supported (Microsoft BASIC double precision)", 9),
         ("X! = 2", "type suffix '!' is not supported (Microsoft BASIC single precision)", 5),

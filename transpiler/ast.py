@@ -116,6 +116,11 @@ class Call(Expr):
     args: list[Expr]
 
 
+def is_user_function(name: str) -> bool:
+    """Whether a call's name is a DEF FN function's (the FN prefix), not a built-in's."""
+    return name.startswith("FN")
+
+
 @dataclass(slots=True, eq=False)
 class Bid(Expr):
     """The block index of a cuTile BASIC kernel: `BID` (axis 0) or `BID(1)`, `BID(2)`."""
@@ -177,18 +182,68 @@ PrintItem = Union[Expr, Tab, PrintSep]
 
 @dataclass(slots=True, eq=False)
 class Print(Stmt):
+    """PRINT (and LPRINT, which prints to standard output too).  `channel`: the file
+    number of `PRINT #n,`; `using`: the format of `PRINT USING f$;`, whose items are
+    expressions separated by PrintSeps (a final one keeps the line open)."""
+
     items: list[PrintItem]
+    channel: Expr | None = None
+    using: Expr | None = None
 
 
 @dataclass(slots=True, eq=False)
 class Input(Stmt):
     """INPUT.  In a legacy program it reads from stdin; in a cuTile BASIC program
     `INPUT N, A(), B()` declares kernel parameters (`array_params` names the ones
-    written with empty parentheses).  Which one it is is decided by a pass."""
+    written with empty parentheses).  Which one it is is decided by a pass.
+    `channel`: the file number of `INPUT #n,`; `line`: LINE INPUT (the whole line into
+    the one string target)."""
 
     targets: list[LValue]
     prompt: str | None = None
     array_params: list[str] = field(default_factory=list)
+    channel: Expr | None = None
+    line: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class Write(Stmt):
+    """`WRITE [#n,] e, ...`: the values separated by commas, strings in quotes."""
+
+    items: list[Expr]
+    channel: Expr | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Open(Stmt):
+    """`OPEN name FOR INPUT AS #n` (mode the constant "I", "O" or "A"), or the older
+    `OPEN mode, #n, name` (mode a string expression)."""
+
+    name: Expr
+    mode: Expr
+    number: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Close(Stmt):
+    """`CLOSE #1, #2`; no numbers: every open file."""
+
+    numbers: list[Expr]
+
+
+@dataclass(slots=True, eq=False)
+class Kill(Stmt):
+    """`KILL name`: delete a file."""
+
+    name: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Rename(Stmt):
+    """`NAME old AS new`: rename a file."""
+
+    old: Expr
+    new: Expr
 
 
 @dataclass(slots=True, eq=False)
@@ -350,6 +405,14 @@ class Rem(Stmt):
     """REM or an apostrophe comment; kept so generated code can carry it along."""
 
     text: str
+
+
+@dataclass(slots=True, eq=False)
+class NoEffect(Rem):
+    """A statement that cannot change what a program writes to a text stream (CLS,
+    COLOR, BEEP, KEY OFF, SCREEN 0, WIDTH 80, SOUND, PLAY; CLEAR before anything is
+    assigned): no code, and a compile-time warning.  `text` is its keyword; its
+    arguments are not evaluated."""
 
 
 @dataclass(slots=True, eq=False)

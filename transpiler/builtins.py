@@ -31,8 +31,9 @@ if TYPE_CHECKING:
     from .model import ValueType
 
 Dialect = Literal["ecma55", "extended", "ms", "dartmouth", "kernel"]
-# What evaluating the function on the host can do besides giving its value.
-Effect = Literal["none", "warns", "fails", "random"]
+# What evaluating the function on the host can do besides giving its value: "io" reads
+# the state of the program's files (and fails on a file number that is not open).
+Effect = Literal["none", "warns", "fails", "random", "io"]
 # How a cuTile BASIC kernel program evaluates it: `tile_op` on each element, NVIDIA's INT
 # (truncation toward zero to I32; an exact integer division for INT(a / b) of integers),
 # a reduction of a tile (or MAX and MIN of two values), a matrix multiply-add, the block
@@ -151,6 +152,12 @@ _IMPLEMENTED = (
     Builtin("MMA", frozenset(("kernel",)), (("num", "num", "num"),), kernel_program="mma"),
     Builtin("BID", frozenset(("kernel",)), ((), ("num",)), result="int",
             kernel_program="block_index", syntax="keyword"),
+    # Microsoft BASIC's sequential files (runtime/files.py): the end of an input file
+    # (-1 there), the size in bytes.
+    Builtin("EOF", frozenset(("ms",)), _NUM, effect="io", python="EOF", cpp="file_eof"),
+    Builtin("LOF", frozenset(("ms",)), _NUM, effect="io", python="LOF", cpp="file_lof"),
+    # The column of the screen's cursor (1 at the start of a line; the argument is a dummy).
+    Builtin("POS", frozenset(("ms",)), _NUM, effect="io", python="POS", cpp="POS"),
     # TAB(n) is a PRINT item of every legacy dialect.
     Builtin("TAB", _LEGACY, _NUM, result=None, python="tab", cpp="tab", syntax="keyword"),
     # The MAT assignment's functions (Dartmouth): `MAT C = ZER`, `ZER(3, 4)`, `TRN(A)`.
@@ -164,9 +171,9 @@ _IMPLEMENTED = (
 _MICROSOFT = (
     # GW-BASIC 3.23 (its manual's function list)
     "ASC", "CDBL", "CHR$", "CINT", "CSNG", "CSRLIN", "CVD", "CVI", "CVS", "DATE$",
-    "ENVIRON$", "EOF", "ERDEV", "ERDEV$", "ERL", "ERR", "EXTERR", "FIX", "FRE", "HEX$",
-    "INKEY$", "INP", "INPUT$", "INSTR", "IOCTL$", "LEFT$", "LEN", "LOC", "LOF", "LPOS",
-    "MID$", "MKD$", "MKI$", "MKS$", "OCT$", "PEEK", "PEN", "PLAY", "PMAP", "POINT", "POS",
+    "ENVIRON$", "ERDEV", "ERDEV$", "ERL", "ERR", "EXTERR", "FIX", "FRE", "HEX$",
+    "INKEY$", "INP", "INPUT$", "INSTR", "IOCTL$", "LEFT$", "LEN", "LOC", "LPOS",
+    "MID$", "MKD$", "MKI$", "MKS$", "OCT$", "PEEK", "PEN", "PLAY", "PMAP", "POINT",
     "RIGHT$", "SCREEN", "SPACE$", "SPC", "STICK", "STR$", "STRIG", "STRING$", "TIME$",
     "TIMER", "USR", "VAL", "VARPTR", "VARPTR$",
     # QBasic / QuickBASIC

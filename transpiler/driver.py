@@ -11,50 +11,42 @@ The CLI, the tests and the benchmarks all go through these functions, so each st
     generate        cuTile Python (Ruff's formatter, Black's style) or CUDA C++
                     (clang-format)
 
-The compiling steps run with Python's cyclic garbage collector paused (`_gc_paused`).
+The compiling steps run with Python's cyclic garbage collector paused (`collector.py`)
+and a recursion limit that fits the deepest expression the front end accepts.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import gc
 import os
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from .collector import collector_paused
 from .errors import BasicError, Coord, SourceFile
 from .options import Options
+from .process import RunResult  # noqa: F401  (callers of run() and check() read it here)
 
 
-def _gc_paused(step):
-    """Run a compiling step with the cyclic garbage collector paused, and with a
-    recursion limit that fits the deepest expression the front end accepts (the passes
-    and printers recurse over expressions: passes/expression_depth.py).  What the steps
-    build (trees, analyses, IR, text) stays alive until the step ends, so collections
-    would only re-scan an ever larger heap: for a 10,000-line program they cost about a
-    third of the time of structuring, offloading and printing.  Whatever garbage the
-    step leaves is collected as usual once the collector runs again."""
+def _compiling(step):
+    """Run a compiling step with the cyclic garbage collector paused (collector.py) and
+    with a recursion limit that fits the deepest expression the front end accepts (the
+    passes and printers recurse over expressions: passes/expression_depth.py)."""
 
     @functools.wraps(step)
-    def paused(*args, **kwargs):
+    def compiling(*args, **kwargs):
         from .passes.expression_depth import deep_recursion
 
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            with deep_recursion():
-                return step(*args, **kwargs)
-        finally:
-            if enabled:
-                gc.enable()
+        with collector_paused(), deep_recursion():
+            return step(*args, **kwargs)
 
-    return paused
+    return compiling
 
 
-@_gc_paused
+@_compiling
 def front_end(source: SourceFile, options: Options):
     """Parse and analyse; raises CompileErrors with every diagnostic found."""
     from .parser import parse
@@ -96,7 +88,7 @@ def program_name(source: SourceFile) -> str:
     return ident if ident and not ident[0].isdigit() else f"prog_{ident}"
 
 
-@_gc_paused
+@_compiling
 def kernel_program(analysis):
     from .passes.kernel_dialect import analyze_kernel_program
 
@@ -109,7 +101,7 @@ def kernel_library(analysis):
     return lower_kernel_program(kernel_program(analysis), analysis.source)
 
 
-@_gc_paused
+@_compiling
 def host_program(analysis, tile: tuple[int, ...] | None = None, offload: bool = True):
     from .passes.offload import offload as offload_loops
     from .passes.structure import build_host_program
@@ -120,8 +112,25 @@ def host_program(analysis, tile: tuple[int, ...] | None = None, offload: bool = 
     return host
 
 
-@_gc_paused
-def generate(analysis, target: str, tile: tuple[int, ...] | None = None, offload: bool = True) -> str:
+def kernels_of(analysis) -> list:
+    """The kernels a generated cuTile module holds (with the default tile, offloading on),
+    each with the name the module gives it: (kernel, Python name)."""
+    if analysis.kind == "kernel":
+        from .backends.cutile import library_namer
+
+        kernel = kernel_library(analysis).kernel
+        return [(kernel, library_namer(kernel).ident(kernel.name))]
+    from .backends.python_host import kernel_def_names
+
+    host = host_program(analysis)
+    names = kernel_def_names(host)
+    return [(kernel, names[kernel.name]) for kernel in host.kernels]
+
+
+@_compiling
+def generate(
+    analysis, target: str, tile: tuple[int, ...] | None = None, offload: bool = True
+) -> str:
     """The generated program text for `target` ("cutile" or "cuda")."""
     if target == "cutile":
         if analysis.kind == "kernel":
@@ -136,13 +145,6 @@ def generate(analysis, target: str, tile: tuple[int, ...] | None = None, offload
     if analysis.kind == "kernel":
         return generate_cuda_library(kernel_library(analysis), analysis.source)
     return generate_cuda_program(host_program(analysis, tile, offload))
-
-
-@dataclass
-class RunResult:
-    returncode: int
-    stdout: str
-    stderr: str
 
 
 def shadows_a_module(name: str) -> bool:
@@ -182,7 +184,10 @@ def run_generated_python(
         if device:
             env["BASIC2TILE_DEVICE"] = device
         env.setdefault("CUDA_TILE_CACHE_DIR", str(Path(tmp) / "cache"))
-        env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent.parent)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(Path(__file__).resolve().parent.parent)]
+            + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+        )
         proc = run_child(
             [sys.executable, str(path), *(args or [])],
             input=stdin,
@@ -259,17 +264,30 @@ def check(
     from .errors import BasicRuntimeError
     from .interpreter.machine import STEP_LIMIT
 
+    from .scratch import files_difference, scratch_folder, written_files
+
     stdin = sys.stdin.read() if not sys.stdin.isatty() else ""
     expected, errors = io.StringIO(), io.StringIO()
     error = None
-    try:
-        status = interpret(analysis, stdin=io.StringIO(stdin), stdout=expected, stderr=errors)
-    except BasicRuntimeError as exc:
-        if exc.message.startswith(STEP_LIMIT):
-            note = "--check compares whole runs: the generated program was not run"
-            raise BasicRuntimeError(exc.message, exc.coord, notes=(*exc.notes, note)) from None
-        status, error = 1, exc
-    result = run(analysis, code, target, device, stdin=stdin, timeout=timeout)
+    # A program that uses files runs twice in scratch folders (scratch.py); others in place.
+    with tempfile.TemporaryDirectory(prefix="b2t-check-") as tmp:
+        folders = [Path(tmp) / "interpreter", Path(tmp) / "generated"]
+        scratch = [
+            scratch_folder(f) if analysis.uses_files else contextlib.nullcontext() for f in folders
+        ]
+        try:
+            with scratch[0]:
+                status = interpret(
+                    analysis, stdin=io.StringIO(stdin), stdout=expected, stderr=errors
+                )
+        except BasicRuntimeError as exc:
+            if exc.message.startswith(STEP_LIMIT):
+                note = "--check compares whole runs: the generated program was not run"
+                raise BasicRuntimeError(exc.message, exc.coord, notes=(*exc.notes, note)) from None
+            status, error = 1, exc
+        with scratch[1]:
+            result = run(analysis, code, target, device, stdin=stdin, timeout=timeout)
+        files_report = files_difference(*(written_files(f) for f in folders), analysis.number_type)
     diffs = compare_outputs(expected.getvalue(), result.stdout, analysis.number_type)
     reported = interpreter_diagnostics(analysis, errors.getvalue(), error)
     generated_reports = program_diagnostics(analysis, result.stderr)
@@ -279,11 +297,14 @@ def check(
         if result.stderr:
             out.write(result.stderr)
     if diffs:
-        out.write(unified_diff(expected.getvalue(), result.stdout, "interpreter", f"generated ({target})"))
+        out.write(
+            unified_diff(expected.getvalue(), result.stdout, "interpreter", f"generated ({target})")
+        )
     if not same_reports:
         out.write("warnings and errors differ:\n")
         out.write(_diagnostics_diff(reported, generated_reports, target))
-    if diffs or status != result.returncode or not same_reports:
+    out.write(files_report)
+    if diffs or status != result.returncode or not same_reports or files_report:
         return 1
     lines = len(expected.getvalue().splitlines())
     out.write(
@@ -334,11 +355,15 @@ def emit_binaries(
     return written
 
 
-def _compile_binaries(analysis, code: str, target: str, fmt: str, arch: str, folder: Path) -> list[Path]:
+def _compile_binaries(
+    analysis, code: str, target: str, fmt: str, arch: str, folder: Path
+) -> list[Path]:
     if target == "cutile":
         from .backends.cutile import export_kernels
 
-        return export_kernels(analysis, code, (fmt,), (arch,), folder, program_name(analysis.source))
+        return export_kernels(
+            kernels_of(analysis), code, (fmt,), (arch,), folder, program_name(analysis.source)
+        )
     from .backends.cuda import compile_kernels
 
     return compile_kernels(code, fmt, arch, folder, program_name(analysis.source))

@@ -25,7 +25,19 @@ KEYWORDS = frozenset((
     "WEND", "DIM", "AS", "OPTION", "BASE", "DEF", "RANDOMIZE", "STOP", "REM", "TAB", "MAT",
     "AND", "OR", "NOT", "MOD",
     "TILE", "OUTPUT", "BID",  # cuTile BASIC
+    # Microsoft BASIC: files, PRINT USING, and the screen statements that do nothing on
+    # a text stream.  (NAME, which renames a file, is the lexer's: see RENAME_WORD.)
+    "USING", "LPRINT", "OPEN", "CLOSE", "WRITE", "KILL", "LINE",
+    "CLS", "COLOR", "BEEP", "KEY", "OFF", "SCREEN", "WIDTH", "SOUND", "PLAY", "SYSTEM", "CLEAR",
 ))
+
+# Statements of Microsoft BASIC that are functions too (PLAY(n), SCREEN(r, c)): the lexer
+# reads the word followed by `(` away from the start of a statement as the function.
+STATEMENT_FUNCTIONS = frozenset(("PLAY", "SCREEN"))
+
+# `NAME old AS new`: the word is a statement only where a statement starts (token
+# NAME_FILE); anywhere else it is a reserved word, not a variable.
+RENAME_WORD = "NAME"
 
 WordKind = Literal["statement", "operator", "word"]
 
@@ -41,20 +53,18 @@ class Unsupported:
 
 _MICROSOFT_STATEMENTS = (
     # GW-BASIC 3.23 (its manual's statement and command list)
-    "AUTO", "BEEP", "BLOAD", "BSAVE", "CALL", "CHAIN", "CHDIR", "CIRCLE", "CLEAR",
-    "CLOSE", "CLS", "COLOR", "COM", "COMMON", "CONT", "DATE$", "DEFDBL", "DEFINT",
-    "DEFSNG", "DEFSTR", "DELETE", "DRAW", "EDIT", "ENVIRON", "ERASE", "ERROR", "FIELD",
-    "FILES", "GET", "IOCTL", "KEY", "KILL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE",
-    "LOCK", "LPRINT", "LSET", "MERGE", "MID$", "MKDIR", "MOTOR", "NAME", "NEW", "OPEN", "OUT",
-    "PAINT", "PALETTE", "PCOPY", "PEN", "PLAY", "POKE", "PRESET", "PSET", "PUT", "RENUM",
-    "RESET", "RESUME", "RMDIR", "RSET", "RUN", "SAVE", "SCREEN", "SHELL", "SOUND", "STRIG",
-    "SWAP", "SYSTEM", "TIME$", "TIMER", "TROFF", "TRON", "UNLOCK", "VIEW", "WAIT", "WIDTH",
-    "WINDOW", "WRITE",
+    "AUTO", "BLOAD", "BSAVE", "CALL", "CHAIN", "CHDIR", "CIRCLE", "COM", "COMMON", "CONT",
+    "DATE$", "DEFDBL", "DEFINT", "DEFSNG", "DEFSTR", "DELETE", "DRAW", "EDIT", "ENVIRON",
+    "ERASE", "ERROR", "FIELD", "FILES", "GET", "IOCTL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE",
+    "LOCK", "LSET", "MERGE", "MID$", "MKDIR", "MOTOR", "NEW", "OUT", "PAINT", "PALETTE",
+    "PCOPY", "PEN", "POKE", "PRESET", "PSET", "PUT", "RENUM", "RESET", "RESUME", "RMDIR",
+    "RSET", "RUN", "SAVE", "SHELL", "STRIG", "SWAP", "TIME$", "TIMER", "TROFF", "TRON",
+    "UNLOCK", "VIEW", "WAIT", "WINDOW",
     # QBasic / QuickBASIC structured statements
     "CASE", "CONST", "DECLARE", "DO", "EXIT", "FUNCTION", "LOOP", "REDIM", "SELECT", "SUB",
 )
 _MICROSOFT_OPERATORS = ("EQV", "IMP", "XOR")
-_MICROSOFT_WORDS = ("OFF", "SEG", "USING")
+_MICROSOFT_WORDS = ("SEG",)
 _DARTMOUTH_STATEMENTS = ("CHANGE",)
 # fmt: on
 
@@ -67,7 +77,36 @@ UNSUPPORTED: dict[str, Unsupported] = {
 
 # Statements of two words; a message names both (`ON ERROR`, `LINE INPUT`).
 TWO_WORD_STATEMENTS = frozenset((
-    ("LINE", "INPUT"), ("DEF", "SEG"), ("DEF", "USR"), ("PRINT", "USING"),
-    ("LPRINT", "USING"), ("END", "SUB"), ("END", "FUNCTION"), ("END", "SELECT"),
+    ("LINE", "INPUT"), ("DEF", "SEG"), ("DEF", "USR"), ("END", "SUB"), ("END", "FUNCTION"),
+    ("END", "SELECT"),
     *(("ON", event) for event in ("ERROR", "KEY", "TIMER", "COM", "PEN", "PLAY", "STRIG")),
 ))  # fmt: skip
+
+# The statements that cannot change what a program writes to a text stream, and why (a
+# compile-time warning says it: passes/devices.py).
+NO_EFFECT: dict[str, str] = {
+    "CLS": "the output is a text stream, not a screen",
+    "COLOR": "the output is plain text",
+    "BEEP": "there is no sound",
+    "SOUND": "there is no sound",
+    "PLAY": "there is no sound",
+    "KEY ON": "there is no function-key line",
+    "KEY OFF": "there is no function-key line",
+    "SCREEN": "text is the only mode",
+    "WIDTH": "lines are 80 characters wide already",
+    "CLEAR": "nothing has been assigned yet",
+}
+
+# Why a reserved statement or function is not supported, where the word alone does not
+# say it (a note under the error).
+_MACHINE = "it reads or writes the memory or ports of an IBM PC"
+_PROGRAMS = "it loads or runs another program"
+REASONS: dict[str, str] = {
+    **dict.fromkeys(("POKE", "PEEK", "DEF SEG", "OUT", "INP", "WAIT", "VARPTR",
+                     "VARPTR$", "BLOAD", "BSAVE"), _MACHINE),
+    **dict.fromkeys(("CALL", "USR", "DEF USR"), "it calls machine code"),
+    **dict.fromkeys(("RUN", "CHAIN", "MERGE", "LOAD", "NEW", "COMMON"), _PROGRAMS),
+    "LOCATE": "it moves the cursor of a screen: the output here is a text stream",
+    "CSRLIN": "it reads the cursor line of a screen: the output here is a text stream",
+    "FRE": "it reports the free memory of an IBM PC",
+}  # fmt: skip

@@ -31,7 +31,14 @@ from ply import lex
 
 from .builtins import BUILTINS, FUNCTION_NAMES
 from .errors import BasicSyntaxError, Coord
-from .keywords import KEYWORDS, TWO_WORD_STATEMENTS, UNSUPPORTED
+from .keywords import (
+    KEYWORDS,
+    REASONS,
+    RENAME_WORD,
+    STATEMENT_FUNCTIONS,
+    TWO_WORD_STATEMENTS,
+    UNSUPPORTED,
+)
 
 # fmt: off
 tokens = tuple(sorted(KEYWORDS)) + (
@@ -43,6 +50,8 @@ tokens = tuple(sorted(KEYWORDS)) + (
     "PLUS", "MINUS", "TIMES", "DIVIDE", "POW",
     "EQ", "NE", "LT", "GT", "LE", "GE",
     "LPAREN", "RPAREN", "COMMA", "SEMI", "COLON",
+    "HASH",       # the '#' before a file number: PRINT #1, ...
+    "NAME_FILE",  # the statement NAME old AS new (renames a file)
 )
 # fmt: on
 
@@ -122,15 +131,25 @@ def t_NAME(t):
     word = t.value.upper()
     t.value = word
     ctx = t.lexer.ctx
+    if word in STATEMENT_FUNCTIONS and _function_call(t):
+        raise _unsupported(t, word)  # PLAY(n), SCREEN(r, c): functions as well as statements
     if word in KEYWORDS:
         t.type = word
         if word == "REM":
             _read_remark(t, t.lexpos + 3)
         elif word == "DATA":
             _read_data(t, ctx)
+        elif word == "LINE" and not _LINE_INPUT_FILE.match(t.lexer.lexdata, t.lexer.lexpos):
+            raise _unsupported(t, word)  # LINE INPUT from the keyboard, LINE graphics
+    elif word == RENAME_WORD:
+        if not _starts_statement(ctx, t.lexer.lexdata, t.lexpos):
+            raise ctx.error(
+                f"{word} is a reserved word of Microsoft BASIC, not a name", t.lexpos, len(word)
+            )
+        t.type = "NAME_FILE"
     elif word in FUNCTION_NAMES:
         t.type = "FUNC"
-        if not BUILTINS[word].implemented:
+        if not BUILTINS[word].implemented and not _len_clause(t, word):
             raise _unsupported(t, word)
     elif word in UNSUPPORTED:
         raise _unsupported(t, word)
@@ -156,6 +175,28 @@ def t_NAME(t):
     return t
 
 
+_LINE_INPUT_FILE = re.compile(r"[ \t]*INPUT[ \t]*#", re.IGNORECASE)
+_EQUALS = re.compile(r"[ \t]*=")
+
+
+def _function_call(t) -> bool:
+    """Is the word at `t` followed by `(` away from the start of a statement?"""
+    text = t.lexer.lexdata
+    return text[t.lexer.lexpos :].lstrip(" \t").startswith("(") and not _starts_statement(
+        t.lexer.ctx, text, t.lexpos
+    )
+
+
+def _len_clause(t, word: str) -> bool:
+    """`LEN = 128` in OPEN (the record length), which is not a call of LEN."""
+    text = t.lexer.lexdata
+    return (
+        word == "LEN"
+        and _EQUALS.match(text, t.lexer.lexpos) is not None
+        and not _starts_statement(t.lexer.ctx, text, t.lexpos)
+    )
+
+
 # A word as the lexer reads names (to find the words around a reserved one).
 _WORD_AT_END = re.compile(r"([A-Z][A-Z0-9_]*[$%]?)$", re.IGNORECASE)
 _WORD_AT_START = re.compile(r"[ \t]*([A-Z][A-Z0-9_]*[$%]?)", re.IGNORECASE)
@@ -171,28 +212,38 @@ def _unsupported(t, word: str) -> BasicSyntaxError:
     if previous and (previous.group(1).upper(), word) in TWO_WORD_STATEMENTS:
         first = ctx.body + previous.start(1)
         words = f"{previous.group(1).upper()} {word}"
-        return ctx.error(_statement_message(words), first, end - first)
+        return _with_reason(ctx.error(_statement_message(words), first, end - first), words)
     following = _WORD_AT_START.match(text, end)
     if following and (word, following.group(1).upper()) in TWO_WORD_STATEMENTS:
         words = f"{word} {following.group(1).upper()}"
-        return ctx.error(_statement_message(words), start, following.end() - start)
+        error = ctx.error(_statement_message(words), start, following.end() - start)
+        return _with_reason(error, words)
     statement_start = _starts_statement(ctx, text, start)
     reserved = UNSUPPORTED.get(word)
     if reserved is not None and reserved.kind == "statement" and statement_start:
-        return ctx.error(_statement_message(word), start, len(word))
+        return _with_reason(ctx.error(_statement_message(word), start, len(word)), word)
     function = BUILTINS.get(word)
     if function is not None:
         message = f"unsupported function {word} ({function.dialect_name()})"
         # At the start of a statement it was probably meant as a variable (`LEN = 3`).
         notes = (f"{word} is a reserved word: a variable needs another name",)
-        return BasicSyntaxError(
+        error = BasicSyntaxError(
             message, ctx.coord(start, len(word)), notes=notes if statement_start else ()
         )
+        return _with_reason(error, word)
     if reserved.kind == "operator":
         return ctx.error(f"unsupported operator {word} ({reserved.dialect})", start, len(word))
     return ctx.error(
         f"{word} is a reserved word of {reserved.dialect}, not a name", start, len(word)
     )
+
+
+def _with_reason(error: BasicSyntaxError, words: str) -> BasicSyntaxError:
+    """The error with a note saying why the words are not supported (keywords.REASONS)."""
+    reason = REASONS.get(words)
+    if reason is not None:
+        error.notes = (*error.notes, f"{words} is not supported: {reason}")
+    return error
 
 
 def _starts_statement(ctx: LineContext, text: str, pos: int) -> bool:
@@ -238,6 +289,16 @@ def _read_data(t, ctx: LineContext) -> None:
                 break
     t.value = DataText(text[start:end], start)
     lexer.lexpos = end
+
+
+def t_HASH(t):
+    r"\#"
+    # `PRINT #1`, `CLOSE #1, #2`, `OPEN "I", #1, F$`; after a name or a number that is
+    # not a keyword it is a type suffix (`X#`, `1#`).
+    message = _type_suffix(t.lexer.lexdata, t.lexpos)
+    if message is not None:
+        raise t.lexer.ctx.error(message, t.lexpos)
+    return t
 
 
 def t_STRING(t):
@@ -302,17 +363,23 @@ def t_error(t):
     raise t.lexer.ctx.error(message, t.lexpos)
 
 
-def _microsoft_character(ctx: LineContext, text: str, pos: int) -> str | None:
-    """What a character that starts no token means in Microsoft BASIC, if anything."""
+def _type_suffix(text: str, pos: int) -> str | None:
+    """The error for a type suffix '#' or '!' at `pos`, or None if it is not one."""
     ch = text[pos]
-    if ch in "#!" and pos > 0 and (text[pos - 1].isalnum() or text[pos - 1] in "._"):
+    if pos > 0 and (text[pos - 1].isalnum() or text[pos - 1] in "._"):
         word = _WORD_AT_END.search(text[:pos])
         keyword = word is not None and word.group(1).upper() in KEYWORDS | UNSUPPORTED.keys()
         if not keyword:  # `X#`, `1#`; but `PRINT#1` is a file number
             precision = "double" if ch == "#" else "single"
             return f"type suffix '{ch}' is not supported (Microsoft BASIC {precision} precision)"
-    if ch == "#":  # PRINT #1, INPUT #1, ...
-        return "file numbers ('#') are not supported (Microsoft BASIC file I/O)"
+    return None
+
+
+def _microsoft_character(ctx: LineContext, text: str, pos: int) -> str | None:
+    """What a character that starts no token means in Microsoft BASIC, if anything."""
+    ch = text[pos]
+    if ch == "!" and _type_suffix(text, pos) is not None:
+        return _type_suffix(text, pos)
     if ch == "&" and text[pos + 1 : pos + 2].upper() in ("H", "O"):
         return "'&H' and '&O' constants are not supported (Microsoft BASIC)"
     if ch == "?" and _starts_statement(ctx, text, pos):

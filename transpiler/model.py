@@ -16,10 +16,13 @@ Conventions
 
 from __future__ import annotations
 
+import bisect
+
 from dataclasses import dataclass, field
 from typing import Literal
 
 from . import ast
+from .builtins import effect_of
 from .errors import BasicWarning, Coord, SourceFile
 from .options import Options
 
@@ -119,6 +122,12 @@ class IfParts:
         heads = (self.if_index,) + self.elseifs
         return heads + ((self.else_index,) if self.else_index is not None else ())
 
+    def later_elseif(self, head: int) -> int | None:
+        """The first ELSEIF after statement `head`, if any (a binary search: a chain of
+        ELSEIFs asks about each of its heads)."""
+        at = bisect.bisect_right(self.elseifs, head)
+        return self.elseifs[at] if at < len(self.elseifs) else None
+
 
 @dataclass(eq=False)
 class Analysis:
@@ -178,6 +187,9 @@ class Analysis:
     # ---- types (passes/typecheck.py; legacy programs)
     # The type of every expression node of the program (DEF FN bodies included).
     expr_types: dict[ast.Expr, ValueType] = field(default_factory=dict)
+    # The `+` and `-` nodes that cannot overflow (passes/exprutil.sum_may_overflow): plain
+    # operators in generated code; every other sum is checked (ECMA-55 7.5).
+    plain_sums: set[ast.Expr] = field(default_factory=set)
 
     # ---- DATA (passes/data.py)
     data: list[ast.Datum] = field(default_factory=list)  # every datum in program order
@@ -192,6 +204,30 @@ class Analysis:
     warnings: list[BasicWarning] = field(default_factory=list)
 
     _labels_by_source_line: dict[int, int] | None = field(default=None, repr=False)
+
+    @property
+    def uses_files(self) -> bool:
+        """Does the program use Microsoft BASIC's files (the host opens and closes the
+        table of files around the run)?"""
+        for stmt in self.stmts:
+            if isinstance(stmt, (ast.Open, ast.Close, ast.Kill, ast.Rename)):
+                return True
+            if getattr(stmt, "channel", None) is not None:
+                return True
+            for node in stmt.walk():
+                if isinstance(node, ast.Call) and effect_of(node.name) == "io":
+                    return True
+        return False
+
+    @property
+    def uses_print_using(self) -> bool:
+        return any(isinstance(s, ast.Print) and s.using is not None for s in self.stmts)
+
+    @property
+    def using_precision(self) -> str:
+        """How PRINT USING writes numbers: the name of a `runtime.using` precision
+        (SINGLE: 7 digits for --precision f32; REAL: 15 for IEEE doubles)."""
+        return "SINGLE" if self.number_type == "f32" else "REAL"
 
     def line_name(self, coord: Coord) -> str:
         """How a message names the line of `coord`: "line 250" (its BASIC line number),

@@ -20,8 +20,6 @@ from a per-user cache (`_parse_tables.py`).
 
 from __future__ import annotations
 
-import contextlib
-import gc
 
 from ply import yacc
 
@@ -29,6 +27,7 @@ from . import ast, grammar
 from ._line_format import LineNumber, check_strict_layout, read_line_number
 from ._parse_tables import load_tables
 from ._syntax_messages import describe_syntax_error
+from .collector import collector_paused
 from .errors import BasicSyntaxError, CompileErrors, Coord, SourceFile
 from .grammar import SyntaxAbort
 from .lexer import LineContext, build_lexer, start_line
@@ -44,7 +43,7 @@ def parse(source: SourceFile, options: Options) -> ast.Program:
     parser = yacc.LRParser(load_tables(grammar), grammar.p_error)
     lines: list[ast.Line] = []
     previous: tuple[int, int] | None = None  # (number, source line) of the last numbered line
-    with _gc_paused():
+    with collector_paused():  # the tree is acyclic and all of it is kept
         for line_no, text in enumerate(source.lines, 1):
             if not text or text.isspace():
                 continue
@@ -103,17 +102,6 @@ def _statements(parser, lexer, text: str, body: int, ctx: LineContext):
         return None, error.coord.column - 1
 
 
-@contextlib.contextmanager
-def _gc_paused():
-    """The tree is acyclic and all of it is kept, so the cyclic collector would only
-    re-scan a growing heap: pausing it makes 100k-line programs parse ~30% faster."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _stamp_labels(statements: list[ast.Stmt], label: int) -> None:

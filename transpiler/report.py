@@ -4,20 +4,23 @@ The BASIC source sits beside the generated cuTile Python and CUDA C++.  Every
 generated line belongs to the BASIC line named by the nearest `# 50 ...` / `// 50 ...`
 comment above it, so hovering or clicking a line highlights the same BASIC line in all
 three panes.  The offload decisions (--explain) head the page.  Syntax highlighting is
-Pygments'; the page has no external resources.
+Pygments' (the BASIC with basic_highlight.py's lexer); the page has no external
+resources.
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass
 
 from pygments.formatters import HtmlFormatter
-from pygments.lexers import CppLexer, PythonLexer, get_lexer_by_name
-from pygments.token import Token
+from pygments.lexers import CppLexer, PythonLexer
+from pygments.token import STANDARD_TYPES, Token
 
 from .backends.render import render
+from .basic_highlight import BasicLexer
 
 _PY_ORIGIN = re.compile(r"^\s*# (\d+) ")
 _CPP_ORIGIN = re.compile(r"^\s*// (\d+) ")
@@ -33,26 +36,26 @@ class Pane:
     error: str = ""
 
 
-def highlight_lines(code: str, lexer) -> list[str]:
-    """Pygments HTML, one string per source line (tokens spanning lines are split)."""
-    lines: list[str] = [""]
-    for token, value in lexer.get_tokens(code):
+def highlight_lines(lines: list[str], lexer) -> list[str]:
+    """Pygments HTML, one string per line of `lines` (tokens spanning lines are split).
+    The lexer must keep blank lines at the start and end (`stripnl=False`): Pygments
+    drops them by default, and every row after them would belong to the wrong line."""
+    rows: list[list[str]] = [[]]
+    for token, value in lexer.get_tokens("\n".join(lines)):
         css = _css_class(token)
-        parts = value.split("\n")
-        for i, part in enumerate(parts):
+        for i, part in enumerate(value.split("\n")):
             if i:
-                lines.append("")
+                rows.append([])
             if part:
                 text = html.escape(part)
-                lines[-1] += f'<span class="{css}">{text}</span>' if css else text
-    if lines and lines[-1] == "" and code.endswith("\n"):
-        lines.pop()
-    return lines
+                rows[-1].append(f'<span class="{css}">{text}</span>' if css else text)
+    # Joined once per line: adding each token to a string was quadratic in a long line.
+    highlighted = ["".join(row) for row in rows[: len(lines)]]
+    return highlighted + [""] * (len(lines) - len(highlighted))
 
 
+@functools.cache
 def _css_class(token) -> str:
-    from pygments.token import STANDARD_TYPES
-
     while token not in STANDARD_TYPES and token.parent is not None:
         token = token.parent
     return STANDARD_TYPES.get(token, "")
@@ -74,7 +77,7 @@ def link_lines(code: str, origin: re.Pattern, top: re.Pattern) -> list[str | Non
 
 def basic_pane(source) -> Pane:
     lines = []
-    highlighted = highlight_lines(source.text, _basic_lexer())
+    highlighted = highlight_lines(list(source.lines), _basic_lexer())
     for text, html_line in zip(source.lines, highlighted):
         m = re.match(r"\s*(\d+)", text)
         lines.append((m.group(1) if m else None, html_line))
@@ -82,14 +85,12 @@ def basic_pane(source) -> Pane:
 
 
 def _basic_lexer():
-    try:
-        return get_lexer_by_name("qbasic")
-    except Exception:  # pragma: no cover - Pygments always has it
-        return get_lexer_by_name("text")
+    return BasicLexer(stripnl=False)
 
 
 def code_pane(title: str, code: str, lexer, origin, top) -> Pane:
-    return Pane(title, list(zip(link_lines(code, origin, top), highlight_lines(code, lexer))))
+    highlighted = highlight_lines(code.splitlines(), lexer)
+    return Pane(title, list(zip(link_lines(code, origin, top), highlighted)))
 
 
 def build_report(analysis, tile=None) -> str:
@@ -98,8 +99,8 @@ def build_report(analysis, tile=None) -> str:
 
     panes = [basic_pane(analysis.source)]
     for title, target, lexer, origin, top in (
-        ("cuTile Python", "cutile", PythonLexer(), _PY_ORIGIN, _PY_TOP),
-        ("CUDA C++", "cuda", CppLexer(), _CPP_ORIGIN, _CPP_TOP),
+        ("cuTile Python", "cutile", PythonLexer(stripnl=False), _PY_ORIGIN, _PY_TOP),
+        ("CUDA C++", "cuda", CppLexer(stripnl=False), _CPP_ORIGIN, _CPP_TOP),
     ):
         try:
             code = driver.generate(analysis, target, tile)

@@ -12,6 +12,10 @@
 //   extended.py   MOD, MAX, MIN, to_integer / to_int32 (the `%` variables)
 //   rnd.py        SplitMix64, RND, RANDOMIZE, reset_rnd (bit-identical sequences)
 //   inputs.py     parse_reply, ReplyRejected
+//   using.py      PRINT USING: parse_format, format_string_field, format_number_field,
+//                 UsingWriter (the chain con.print_using(fmt).item(x).end())
+//   files.py      FileTable: OPEN, CLOSE, file_output (PRINT #, WRITE #), file_input,
+//                 file_line, file_eof, file_lof, KILL, NAME; reset_files; ItemWriter (WRITE)
 //   console.py    Console: PRINT columns, zones, TAB, margin (write_string, write_number,
 //                 next_zone, tab, newline, finish, and the chain con.print(x).zone()...);
 //                 INPUT with the "? " prompt and re-asking (input)
@@ -38,8 +42,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <initializer_list>
 #include <limits>
+#include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -726,9 +734,396 @@ inline std::vector<Value> parse_reply(std::string reply, const std::vector<Kind>
   return values;
 }
 
+// ============================================================================ using.py
+
+inline constexpr const char* ILLEGAL_FUNCTION_CALL = "Illegal function call";
+inline constexpr const char* WRONG_TYPE = "Type mismatch";
+inline constexpr int USING_MAX_DIGITS = 24;  // digit positions of one numeric field
+
+// How PRINT USING turns numbers into decimal digits: `digits` significant digits, and the
+// letter of the exponent.
+struct UsingPrecision {
+  int digits;
+  char letter;
+};
+inline constexpr UsingPrecision SINGLE{7, 'E'};   // Microsoft single precision (f32)
+inline constexpr UsingPrecision DOUBLE{16, 'D'};  // Microsoft double precision
+inline constexpr UsingPrecision REAL{15, 'E'};    // the other dialects' IEEE doubles
+
+// A piece of a format: literal text, a string field or a numeric field.
+struct UsingPiece {
+  enum class Kind { LITERAL, STRING, NUMBER } kind = Kind::LITERAL;
+  std::string text;      // LITERAL
+  char string_kind = 0;  // STRING: '!', '&' or '\\'
+  int width = 0;         // STRING ('\\' fields) and NUMBER: characters of the field
+  int before = 0;        // NUMBER: digit positions before the point
+  int decimals = 0;      // NUMBER: digit positions after the point
+  bool point = false;
+  bool comma = false;
+  bool dollar = false;
+  bool stars = false;
+  bool leading_sign = false;
+  char trailing = 0;  // '+', '-' or 0
+  int exponent = 0;   // digits of the exponent (2 or 3), 0: none
+};
+
+// The byte offset after the code point that starts at `i`.
+inline std::size_t next_code_point(const std::string& text, std::size_t i) {
+  ++i;
+  while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
+    ++i;
+  return i;
+}
+
+inline bool using_string_field(const std::string& fmt, std::size_t* i, UsingPiece* piece) {
+  const char c = fmt[*i];
+  if (c == '!' || c == '&') {
+    piece->kind = UsingPiece::Kind::STRING;
+    piece->string_kind = c;
+    piece->width = 1;
+    ++*i;
+    return true;
+  }
+  if (c != '\\')
+    return false;
+  std::size_t j = *i + 1;
+  while (j < fmt.size() && fmt[j] == ' ')
+    ++j;
+  if (j >= fmt.size() || fmt[j] != '\\')
+    return false;
+  piece->kind = UsingPiece::Kind::STRING;
+  piece->string_kind = c;
+  piece->width = static_cast<int>(j - *i + 1);
+  *i = j + 1;
+  return true;
+}
+
+inline bool using_number_field(const std::string& fmt, std::size_t* position, UsingPiece* piece) {
+  const std::size_t start = *position;
+  auto at = [&fmt](std::size_t k, const char* text) {
+    return fmt.compare(k, std::strlen(text), text) == 0;
+  };
+  auto next_is = [&fmt](std::size_t k, char c) { return k < fmt.size() && fmt[k] == c; };
+  UsingPiece f;
+  f.kind = UsingPiece::Kind::NUMBER;
+  std::size_t i = start;
+  f.leading_sign = next_is(i, '+');
+  if (f.leading_sign)
+    ++i;
+  if (at(i, "**")) {
+    f.stars = true;
+    f.before = 2;
+    i += 2;
+    if (next_is(i, '$')) {
+      f.dollar = true;
+      ++i;
+    }
+  } else if (at(i, "$$")) {
+    f.dollar = true;
+    f.before = 1;
+    i += 2;
+  } else if (next_is(i, '$') || next_is(i, '*')) {
+    return false;
+  }
+  if (next_is(i, '#') || next_is(i, '.')) {  // digit positions; commas count before the point
+    for (; i < fmt.size(); ++i) {
+      const char c = fmt[i];
+      if (c == '#') {
+        ++(f.point ? f.decimals : f.before);
+      } else if (c == '.' && !f.point) {
+        f.point = true;
+      } else if (c == ',' && !f.point) {
+        ++f.before;
+        f.comma = true;
+      } else {
+        break;
+      }
+    }
+  }
+  if (f.before + f.decimals == 0)
+    return false;
+  if (at(i, "^^^^")) {
+    f.exponent = at(i, "^^^^^") ? 3 : 2;
+    i += f.exponent + 2;
+  }
+  if (!f.leading_sign && (next_is(i, '+') || next_is(i, '-')))
+    f.trailing = fmt[i++];
+  f.width = static_cast<int>(i - start);
+  *piece = f;
+  *position = i;
+  return true;
+}
+
+// The fields and literal texts of a format, in order (adjacent literals joined).
+inline std::vector<UsingPiece> parse_format(const std::string& fmt) {
+  std::vector<UsingPiece> pieces;
+  std::string literal;
+  auto flush = [&]() {
+    if (!literal.empty()) {
+      UsingPiece piece;
+      piece.text = literal;
+      pieces.push_back(piece);
+      literal.clear();
+    }
+  };
+  std::size_t i = 0;
+  while (i < fmt.size()) {
+    if (fmt[i] == '_') {  // the next character as it is (a final "_" prints itself)
+      if (i + 1 < fmt.size()) {
+        const std::size_t end = next_code_point(fmt, i + 1);
+        literal += fmt.substr(i + 1, end - i - 1);
+        i = end;
+      } else {
+        literal += '_';
+        i += 1;
+      }
+      continue;
+    }
+    UsingPiece field;
+    if (using_string_field(fmt, &i, &field) || using_number_field(fmt, &i, &field)) {
+      flush();
+      pieces.push_back(field);
+      continue;
+    }
+    const std::size_t end = next_code_point(fmt, i);
+    literal += fmt.substr(i, end - i);
+    i = end;
+  }
+  flush();
+  return pieces;
+}
+
+inline std::string format_string_field(const UsingPiece& field, const std::string& value) {
+  if (field.string_kind == '&')
+    return value;
+  const std::size_t width = static_cast<std::size_t>(field.width);
+  std::string text = value.substr(0, text_offset(value, width));
+  return text + std::string(width - text_length(text), ' ');
+}
+
+// `x` > 0 rounded to `digits` significant decimal digits (correctly, from its binary
+// value): the digits, and *exponent e with x ~ 0.DIGITS * 10**e.
+inline std::string decimal_digits(double x, int digits, int* exponent) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*e", digits - 1, x);
+  const std::string text(buffer);
+  const std::size_t e = text.find('e');
+  std::string mantissa = text.substr(0, e);
+  mantissa.erase(std::remove(mantissa.begin(), mantissa.end(), '.'), mantissa.end());
+  *exponent = std::atoi(text.c_str() + e + 1) + 1;
+  return mantissa;
+}
+
+// The first `keep` (>= 1) of `digits`, rounded half away from zero on the next one;
+// *carried is set when the rounding carried out of them ("99" -> "100").
+inline std::string round_half_up(const std::string& digits, int keep, bool* carried) {
+  const std::size_t n = static_cast<std::size_t>(keep);
+  std::string head = digits.substr(0, n);
+  head.resize(n, '0');
+  *carried = false;
+  if (n >= digits.size() || digits[n] < '5')
+    return head;
+  std::size_t k = n;
+  while (k > 0 && head[k - 1] == '9')
+    head[--k] = '0';
+  if (k == 0) {
+    *carried = true;
+    return "1" + head;
+  }
+  ++head[k - 1];
+  return head;
+}
+
+inline std::string group_thousands(const std::string& integer) {
+  std::string out;
+  const std::size_t head = integer.size() % 3 == 0 ? 3 : integer.size() % 3;
+  for (std::size_t k = 0; k < integer.size(); ++k) {
+    if (k >= head && (k - head) % 3 == 0)
+      out += ',';
+    out += integer[k];
+  }
+  return out;
+}
+
+inline std::string using_fixed(double x, int decimals, bool point, bool comma, int precision) {
+  if (x == 0)
+    return point ? "." + std::string(decimals, '0') : "0";
+  int e = 0;
+  const std::string digits = decimal_digits(x, precision, &e);
+  const int keep = e + decimals;  // digits of the decimal value that the field shows
+  std::string shown;
+  if (keep <= 0) {
+    shown = keep == 0 && digits[0] >= '5' ? "1" : "0";
+  } else {
+    bool carried = false;
+    shown = round_half_up(digits, keep, &carried);
+  }
+  const int integer_digits = static_cast<int>(shown.size()) - decimals;
+  std::string integer, fraction;
+  if (integer_digits > 0) {
+    integer = shown.substr(0, integer_digits);
+    fraction = shown.substr(integer_digits);
+  } else {
+    fraction = std::string(-integer_digits, '0') + shown;
+  }
+  if (comma)
+    integer = group_thousands(integer);
+  return integer + (point ? "." + fraction : "");
+}
+
+inline std::string using_scientific(double x, int before, int decimals, const UsingPiece& field,
+                                    UsingPrecision precision) {
+  const char letter = precision.letter;
+  const std::string zeros(field.exponent, '0');
+  if (x == 0) {
+    if (field.point)
+      return "." + std::string(decimals, '0') + letter + "+" + zeros;
+    return (letter == 'E' ? "E+" : "0D+") + zeros;  // GW-BASIC's own output
+  }
+  const int shown_digits = before + decimals;
+  int e = 0;
+  const std::string digits = decimal_digits(x, precision.digits, &e);
+  const int work = std::min(precision.digits, shown_digits);
+  std::string mantissa;
+  if (work == 0) {
+    e = std::max(e, 0);
+  } else {
+    bool carried = false;
+    mantissa = round_half_up(digits, work, &carried);
+    if (carried) {
+      mantissa.resize(work);
+      ++e;
+    }
+  }
+  mantissa.resize(shown_digits, '0');
+  std::string text = mantissa.substr(0, before);
+  if (static_cast<int>(mantissa.size()) > before)
+    text += "." + mantissa.substr(before);
+  else if (field.point)
+    text += ".";
+  const int exponent = e - before;
+  std::string number = std::to_string(exponent < 0 ? -exponent : exponent);
+  if (static_cast<int>(number.size()) < field.exponent)
+    number.insert(0, field.exponent - number.size(), '0');
+  return text + letter + (exponent < 0 ? "-" : "+") + number;
+}
+
+inline std::string format_number_field(const UsingPiece& field, double x,
+                                       UsingPrecision precision = REAL) {
+  int before = field.before;
+  const int decimals = field.decimals;
+  if (before + decimals > USING_MAX_DIGITS)
+    throw Fault(ILLEGAL_FUNCTION_CALL, "(more than 24 digits in a PRINT USING field)");
+  const bool negative = x < 0;
+  const std::string sign = negative ? "-" : "+";
+  std::string prefix, suffix;
+  if (field.leading_sign) {
+    prefix = sign;
+  } else if (field.trailing == '+') {
+    suffix = sign;
+  } else if (field.trailing == '-') {
+    suffix = negative ? "-" : " ";
+  } else {
+    prefix = negative ? "-" : "";
+    if (!field.dollar)
+      before = std::max(before - 1, 0);  // a minus sign may take the first position
+  }
+  if (std::isnan(x) || std::isinf(x))
+    return std::string("%") + (negative ? "-" : "") + (std::isnan(x) ? "NAN" : "INF");
+  const double magnitude = std::fabs(x);
+  const std::string body =
+      field.exponent ? using_scientific(magnitude, before, decimals, field, precision)
+                     : using_fixed(magnitude, decimals, field.point, field.comma, precision.digits);
+  std::string text = prefix + (field.dollar ? "$" : "") + body + suffix;
+  const std::size_t width = static_cast<std::size_t>(field.width);
+  if (text.size() < width) {  // room for a 0 before the point
+    for (const char* start : {".", "+.", "-."}) {
+      const std::size_t n = std::strlen(start);
+      if (text.compare(0, n, start) == 0) {
+        text.insert(n - 1, "0");
+        break;
+      }
+    }
+  }
+  if (text.size() > width)
+    return "%" + text;
+  return std::string(width - text.size(), field.stars ? '*' : ' ') + text;
+}
+
+// One PRINT USING statement on a channel (the Console, or a file open for output):
+// `item` formats each value into the next field as it is evaluated, `end` prints the
+// literal text that follows and ends the line.  A chain, as PRINT's:
+//   con.print_using("##.##").item(x).item(y).end();
+template <class Channel>
+class UsingWriter {
+ public:
+  UsingWriter(Channel& channel, const std::string& fmt, UsingPrecision precision)
+      : channel_(channel), pieces_(parse_format(fmt)), precision_(precision) {
+    bool has_field = false;
+    std::string text;
+    for (const UsingPiece& piece : pieces_) {
+      has_field = has_field || piece.kind != UsingPiece::Kind::LITERAL;
+      text += piece.text;
+    }
+    if (!has_field) {
+      channel_.write_string(text);
+      throw Fault(ILLEGAL_FUNCTION_CALL, "(a PRINT USING format without a field)");
+    }
+  }
+
+  UsingWriter& item(double x) {
+    const UsingPiece& field = next_field();
+    if (field.kind == UsingPiece::Kind::STRING)
+      throw Fault(WRONG_TYPE, "(a number for a PRINT USING string field)");
+    channel_.write_string(format_number_field(field, x, precision_));
+    return *this;
+  }
+
+  UsingWriter& item(const std::string& text) {
+    const UsingPiece& field = next_field();
+    if (field.kind == UsingPiece::Kind::NUMBER)
+      throw Fault(WRONG_TYPE, "(a string for a PRINT USING number field)");
+    channel_.write_string(format_string_field(field, text));
+    return *this;
+  }
+
+  UsingWriter& item(const char* text) {
+    return item(std::string(text));
+  }
+
+  // After the last item: the literal text up to the next field or the end of the format,
+  // then the newline (`newline` false when the statement ends with ; or ,).
+  void end(bool newline = true) {
+    for (; next_ < pieces_.size() && pieces_[next_].kind == UsingPiece::Kind::LITERAL; ++next_)
+      channel_.write_string(pieces_[next_].text);
+    if (newline)
+      channel_.newline();
+  }
+
+ private:
+  // Print the literal text up to the next field (from the start of the format again
+  // when it runs out) and return that field.
+  const UsingPiece& next_field() {
+    for (;;) {
+      if (next_ == pieces_.size())
+        next_ = 0;
+      const UsingPiece& piece = pieces_[next_++];
+      if (piece.kind != UsingPiece::Kind::LITERAL)
+        return piece;
+      channel_.write_string(piece.text);
+    }
+  }
+
+  Channel& channel_;
+  std::vector<UsingPiece> pieces_;
+  UsingPrecision precision_;
+  std::size_t next_ = 0;
+};
+
 // ============================================================================ console.py
 
 inline constexpr int MARGIN = 80;
+inline constexpr int UNLIMITED = 2147483647;  // the margin of a file: lines are never folded
 inline constexpr int ZONE_WIDTH = 16;
 inline constexpr const char* INPUT_PROMPT = "? ";
 inline constexpr const char* INVALID_TAB = "invalid TAB argument";
@@ -737,9 +1132,20 @@ inline constexpr const char* INPUT_EOF = "error on input stream";
 // The BASIC program's terminal: output column tracking and INPUT replies.
 class Console {
  public:
-  // `strict`: ECMA-55's limits on INPUT replies (parse_reply).
-  explicit Console(std::FILE* out = stdout, std::FILE* in = stdin, bool strict = true)
-      : out_(out), in_(in), strict_(strict) {}
+  // `strict`: ECMA-55's limits on INPUT replies (parse_reply); `precision`: PRINT USING's
+  // numbers; `margin`: UNLIMITED for a file.
+  explicit Console(std::FILE* out = stdout, std::FILE* in = stdin, bool strict = true,
+                   UsingPrecision precision = REAL, int margin = MARGIN)
+      : out_(out), in_(in), strict_(strict), precision_(precision), margin_(margin) {
+    if (margin != UNLIMITED)  // the screen, whose column POS reads
+      screen() = this;
+  }
+
+  // The last screen made.
+  static Console*& screen() {
+    static Console* console = nullptr;
+    return console;
+  }
 
   // The 0-based column where the next character goes.
   int column() const {
@@ -748,12 +1154,13 @@ class Console {
 
   void write_string(const std::string& value) {
     const std::size_t length = text_length(value);
-    if (column_ + length > static_cast<std::size_t>(MARGIN)) {
+    const std::size_t margin = static_cast<std::size_t>(margin_);
+    if (column_ + length > margin) {
       if (column_ > 0)
         put("\n");
       std::string text = value;
-      while (text_length(text) > static_cast<std::size_t>(MARGIN)) {
-        const std::size_t cut = text_offset(text, MARGIN);
+      while (text_length(text) > margin) {
+        const std::size_t cut = text_offset(text, margin);
         put(text.substr(0, cut) + "\n");
         text = text.substr(cut);
       }
@@ -768,7 +1175,7 @@ class Console {
   void write_number(double x) {
     const std::string text = format_number(x);
     const int length = static_cast<int>(text.size());
-    if (column_ + length > MARGIN) {
+    if (column_ + length > margin_) {
       put("\n" + text);
       column_ = length;
     } else {
@@ -780,7 +1187,7 @@ class Console {
   // The `,` separator: the next zone, or a new line from the last zone.
   void next_zone() {
     const int width = ZONE_WIDTH - column_ % ZONE_WIDTH;
-    if (column_ + width >= MARGIN) {
+    if (column_ + width >= margin_) {
       newline();
     } else {
       put(std::string(width, ' '));
@@ -794,7 +1201,7 @@ class Console {
       warn(INVALID_TAB, "(" + format_number_trimmed(n) + ")");
       n = 1;
     }
-    const int target = (n - 1) % MARGIN;
+    const int target = (n - 1) % margin_;
     if (column_ > target) {
       put("\n");
       column_ = 0;
@@ -811,6 +1218,14 @@ class Console {
     column_ = 0;
     return *this;
   }
+
+  // One PRINT USING statement: con.print_using("##.##").item(x).item(y).end();
+  UsingWriter<Console> print_using(const std::string& fmt) {
+    return UsingWriter<Console>(*this, fmt, precision_);
+  }
+
+  // One WRITE statement: con.write_items().item(a).item(b).end();
+  class ItemWriter write_items();
 
   // One PRINT statement as a chain, item by item (C++17 runs a chain of member calls
   // left to right, so an item is evaluated after the previous one is printed):
@@ -889,8 +1304,557 @@ class Console {
   std::FILE* out_;
   std::FILE* in_;
   bool strict_;
+  UsingPrecision precision_;
+  int margin_;
   int column_ = 0;
 };
+
+// One WRITE statement: items separated by commas, strings in quotes, numbers as PRINT
+// writes them without the spaces around them.  con.write_items().item(a).item(b).end();
+class ItemWriter {
+ public:
+  explicit ItemWriter(Console& channel) : channel_(channel) {}
+
+  ItemWriter& item(double x) {
+    return put(format_number_trimmed(x));
+  }
+  ItemWriter& item(const std::string& text) {
+    return put("\"" + text + "\"");
+  }
+  ItemWriter& item(const char* text) {
+    return item(std::string(text));
+  }
+  void end(bool newline = true) {
+    if (newline)
+      channel_.newline();
+  }
+
+ private:
+  ItemWriter& put(const std::string& text) {
+    channel_.write_string(first_ ? text : "," + text);
+    first_ = false;
+    return *this;
+  }
+
+  Console& channel_;
+  bool first_ = true;
+};
+
+inline ItemWriter Console::write_items() {
+  return ItemWriter(*this);
+}
+
+// The column of the screen's cursor, 1 at the start of a line (Microsoft BASIC; the
+// argument is a dummy).
+inline double POS(double) {
+  return Console::screen() != nullptr ? Console::screen()->column() + 1.0 : 1.0;
+}
+
+// ============================================================================ files.py
+
+inline constexpr const char* SCRATCH_VARIABLE = "BASIC2TILE_SCRATCH";
+inline constexpr int MAX_FILE_NUMBER = 255;
+inline constexpr const char* BAD_FILE_NUMBER = "Bad file number";
+inline constexpr const char* BAD_FILE_MODE = "Bad file mode";
+inline constexpr const char* BAD_FILE_NAME = "Bad file name";
+inline constexpr const char* FILE_NOT_FOUND = "File not found";
+inline constexpr const char* FILE_ALREADY_OPEN = "File already open";
+inline constexpr const char* FILE_ALREADY_EXISTS = "File already exists";
+inline constexpr const char* INPUT_PAST_END = "Input past end";
+inline constexpr const char* PATH_NOT_FOUND = "Path not found";
+inline constexpr const char* ACCESS_ERROR = "Path/File access error";
+
+namespace fs = std::filesystem;
+
+inline char upper_ascii(char c) {
+  return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+}
+
+// A DOS device (KYBD: SCRN: CONS: LPTn: COMn: CASn:) or a drive letter (A:...).
+inline bool is_dos_device(const std::string& name) {
+  const std::size_t colon = name.find(':');
+  if (colon == std::string::npos)
+    return false;
+  std::string head;
+  for (std::size_t i = 0; i < colon; ++i)
+    head += upper_ascii(name[i]);
+  if (head.size() == 1)
+    return head[0] >= 'A' && head[0] <= 'Z';
+  if (head == "KYBD" || head == "SCRN" || head == "CONS")
+    return true;
+  const std::string prefix = head.substr(0, 3);
+  return head.size() == 4 && (prefix == "LPT" || prefix == "COM" || prefix == "CAS") &&
+         is_digit(head[3]);
+}
+
+// Why `path` cannot be found, if it cannot ("" if it exists).
+inline std::string missing_reason(const fs::path& path) {
+  std::error_code error;
+  if (fs::exists(fs::symlink_status(path, error)))
+    return "";
+  return fs::is_directory(path.parent_path(), error) ? FILE_NOT_FOUND : PATH_NOT_FOUND;
+}
+
+inline Fault file_fault(const fs::path& path, const std::string& name) {
+  const std::string missing = missing_reason(path);
+  return Fault(missing.empty() ? ACCESS_ERROR : missing.c_str(), "(" + name + ")");
+}
+
+// Where a BASIC file name is read and written: in place, or in a scratch folder.
+class FileSystem {
+ public:
+  explicit FileSystem(std::string scratch = "") : scratch_(std::move(scratch)) {}
+
+  bool scratch() const {
+    return !scratch_.empty();
+  }
+
+  static fs::path key(const std::string& name) {
+    if (name.empty() || name.find('\0') != std::string::npos)
+      throw Fault(BAD_FILE_NAME, name.empty() ? "(an empty name)" : "");
+    if (is_dos_device(name))
+      throw Fault(BAD_FILE_NAME, "(" + name + ": devices and drive letters are not supported)");
+    std::error_code error;
+    return fs::absolute(fs::path(name), error).lexically_normal();
+  }
+
+  // The path to read `name` from (it may not exist); empty if KILL removed it.
+  fs::path reading(const std::string& name) const {
+    const fs::path real = key(name);
+    if (!scratch())
+      return real;
+    const fs::path copy = mirror(real);
+    std::error_code error;
+    if (fs::exists(fs::symlink_status(copy, error)))
+      return copy;
+    return hidden_.count(real.string()) ? fs::path() : real;
+  }
+
+  // The path to write `name` to; for APPEND, a real file is copied there first.
+  fs::path writing(const std::string& name, bool append) {
+    const fs::path real = key(name);
+    if (!scratch())
+      return real;
+    const fs::path copy = mirror(real);
+    std::error_code error;
+    if (!fs::is_directory(real.parent_path(), error))
+      return real;  // fails as the real path would: "Path not found"
+    fs::create_directories(copy.parent_path(), error);
+    const bool copied =
+        append && !fs::exists(fs::symlink_status(copy, error)) && !hidden_.count(real.string());
+    if (copied && fs::is_regular_file(real, error))
+      fs::copy_file(real, copy, fs::copy_options::overwrite_existing, error);
+    hidden_.erase(real.string());
+    return copy;
+  }
+
+  bool exists(const std::string& name) const {
+    const fs::path path = reading(name);
+    std::error_code error;
+    return !path.empty() && fs::is_regular_file(path, error);
+  }
+
+  void remove(const std::string& name) {
+    if (!exists(name))
+      throw Fault(FILE_NOT_FOUND, "(" + name + ")");
+    const fs::path path = reading(name);
+    if (scratch() && path == key(name)) {
+      hidden_.insert(path.string());
+      return;
+    }
+    if (std::remove(path.c_str()) != 0)  // a file: exists() checked it
+      throw file_fault(path, name);
+    if (scratch())
+      hidden_.insert(key(name).string());
+  }
+
+ private:
+  fs::path mirror(const fs::path& real) const {
+    return fs::path(scratch_) / real.relative_path();
+  }
+
+  std::string scratch_;
+  std::set<std::string> hidden_;  // real files KILLed in scratch mode
+};
+
+// A file open for INPUT: its text, read whole when it is opened.
+class InputFile {
+ public:
+  InputFile(const fs::path& path, const std::string& name) {
+    std::error_code error;
+    if (path.empty())
+      throw Fault(FILE_NOT_FOUND, "(" + name + ")");
+    std::FILE* handle = fs::is_directory(path, error) ? nullptr : std::fopen(path.c_str(), "rb");
+    if (handle == nullptr)
+      throw file_fault(path, name);
+    std::string data;
+    char buffer[65536];
+    std::size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, handle)) > 0)
+      data.append(buffer, n);
+    std::fclose(handle);
+    size_ = data.size();
+    data = data.substr(0, data.find('\x1a'));  // Ctrl-Z ends a DOS text file
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      if (data[i] == '\r') {
+        text_ += '\n';
+        if (i + 1 < data.size() && data[i + 1] == '\n')
+          ++i;
+      } else {
+        text_ += data[i];
+      }
+    }
+  }
+
+  bool at_end() const {
+    return pos_ >= text_.size();
+  }
+  std::size_t size() const {
+    return size_;
+  }
+
+  double number() {
+    start_item();
+    const std::size_t start = pos_;
+    std::size_t end = start;
+    while (end < text_.size() && text_[end] != ' ' && text_[end] != ',' && text_[end] != '\n')
+      ++end;
+    pos_ = end;
+    separator();
+    std::string word;
+    for (std::size_t i = start; i < end; ++i)
+      word += upper_ascii(text_[i]);
+    const std::size_t stop = number_prefix(word);
+    if (stop == 0)
+      return 0.0;
+    std::string constant = word.substr(0, stop);
+    std::replace(constant.begin(), constant.end(), 'D', 'E');
+    return number_value(constant);
+  }
+
+  std::string string() {
+    start_item();
+    const std::size_t start = pos_;
+    if (text_[start] == '"') {
+      std::size_t close = text_.find('"', start + 1);
+      if (close == std::string::npos)
+        close = text_.size();
+      pos_ = close + 1;
+      separator();
+      return text_.substr(start + 1, close - start - 1);
+    }
+    std::size_t end = start;
+    while (end < text_.size() && text_[end] != ',' && text_[end] != '\n')
+      ++end;
+    pos_ = end + 1;  // past the comma or line end
+    std::size_t last = end;
+    while (last > start && text_[last - 1] == ' ')
+      --last;
+    return text_.substr(start, last - start);
+  }
+
+  std::string line() {
+    if (at_end())
+      throw Fault(INPUT_PAST_END);
+    std::size_t end = text_.find('\n', pos_);
+    if (end == std::string::npos)
+      end = text_.size();
+    const std::string text = text_.substr(pos_, end - pos_);
+    pos_ = end + 1;
+    return text;
+  }
+
+ private:
+  void skip(const char* characters) {
+    while (pos_ < text_.size() && std::strchr(characters, text_[pos_]) != nullptr &&
+           text_[pos_] != '\0')
+      ++pos_;
+  }
+
+  void start_item() {
+    skip(" \n");
+    if (at_end())
+      throw Fault(INPUT_PAST_END);
+  }
+
+  // After an item: skip spaces, then one comma or line end.
+  void separator() {
+    skip(" ");
+    if (!at_end() && (text_[pos_] == ',' || text_[pos_] == '\n'))
+      ++pos_;
+  }
+
+  // The length of the longest numeric constant at the start of `word` (upper case):
+  // [+-] (digits [. digits] | . digits) [(E|D) [+-] digits].
+  static std::size_t number_prefix(const std::string& word) {
+    std::size_t i = 0;
+    if (i < word.size() && (word[i] == '+' || word[i] == '-'))
+      ++i;
+    const std::size_t digits_start = i;
+    while (i < word.size() && is_digit(word[i]))
+      ++i;
+    bool any = i > digits_start;
+    if (i < word.size() && word[i] == '.') {
+      std::size_t j = i + 1;
+      while (j < word.size() && is_digit(word[j]))
+        ++j;
+      if (any || j > i + 1) {
+        any = true;
+        i = j;
+      }
+    }
+    if (!any)
+      return 0;
+    if (i < word.size() && (word[i] == 'E' || word[i] == 'D')) {
+      std::size_t j = i + 1;
+      if (j < word.size() && (word[j] == '+' || word[j] == '-'))
+        ++j;
+      const std::size_t exponent_start = j;
+      while (j < word.size() && is_digit(word[j]))
+        ++j;
+      if (j > exponent_start)
+        i = j;
+    }
+    return i;
+  }
+
+  std::string text_;
+  std::size_t pos_ = 0;
+  std::size_t size_ = 0;
+};
+
+// A file open for OUTPUT or APPEND: a Console without a margin.
+class OutputFile {
+ public:
+  OutputFile(const fs::path& path, const std::string& name, bool append, UsingPrecision precision)
+      : mode_(append ? 'A' : 'O') {
+    std::error_code error;
+    handle_ =
+        fs::is_directory(path, error) ? nullptr : std::fopen(path.c_str(), append ? "ab" : "wb");
+    if (handle_ == nullptr)
+      throw file_fault(path, name);
+    console_ = std::make_unique<Console>(handle_, stdin, false, precision, UNLIMITED);
+  }
+  ~OutputFile() {
+    std::fclose(handle_);
+  }
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  char mode() const {
+    return mode_;
+  }
+  Console& console() {
+    return *console_;
+  }
+  std::size_t size() {
+    std::fflush(handle_);
+    return static_cast<std::size_t>(std::ftell(handle_));
+  }
+
+ private:
+  char mode_;
+  std::FILE* handle_;
+  std::unique_ptr<Console> console_;
+};
+
+// The mode of OPEN: 'I', 'O' or 'A' (the first letter of the old form's string).
+inline char open_mode(const std::string& mode) {
+  const char letter = mode.empty() ? '\0' : upper_ascii(mode[0]);
+  if (letter == 'R')
+    throw Fault(BAD_FILE_MODE, "(random-access files are not supported)");
+  if (letter != 'I' && letter != 'O' && letter != 'A')
+    throw Fault(BAD_FILE_MODE, "(\"" + mode + "\")");
+  return letter;
+}
+
+// The files a program has open, by number.
+class FileTable {
+ public:
+  explicit FileTable(UsingPrecision precision = REAL, std::string scratch = "")
+      : precision_(precision), system_(std::move(scratch)) {}
+
+  static int number(double n) {
+    if (!(1 <= n && n < MAX_FILE_NUMBER + 0.5))
+      throw Fault(BAD_FILE_NUMBER, "(#" + format_number_trimmed(n) + ")");
+    return static_cast<int>(n + 0.5);
+  }
+
+  void open(const std::string& name, const std::string& mode_text, double n) {
+    const int num = number(n);
+    if (inputs_.count(num) || outputs_.count(num))
+      throw Fault(FILE_ALREADY_OPEN, "(#" + std::to_string(num) + ")");
+    const char mode = open_mode(mode_text);
+    const std::string key = FileSystem::key(name).string();
+    for (const auto& [other, path] : paths_) {
+      if (path == key && (mode != 'I' || !inputs_.count(other)))
+        throw Fault(FILE_ALREADY_OPEN, "(" + name + " as #" + std::to_string(other) + ")");
+    }
+    if (mode == 'I') {
+      inputs_.emplace(num, std::make_unique<InputFile>(system_.reading(name), name));
+    } else {
+      const fs::path path = system_.writing(name, mode == 'A');
+      outputs_.emplace(num, std::make_unique<OutputFile>(path, name, mode == 'A', precision_));
+    }
+    paths_[num] = key;
+  }
+
+  Console& output(double n) {
+    const int num = open_number(n);
+    if (inputs_.count(num))
+      throw Fault(BAD_FILE_MODE, "(#" + std::to_string(num) + " is open for input)");
+    return outputs_.at(num)->console();
+  }
+
+  std::vector<Value> input(double n, const std::vector<Kind>& kinds) {
+    InputFile& file = input_file(n);
+    std::vector<Value> values;
+    for (Kind kind : kinds) {
+      Value value;
+      if (kind == NUMBER)
+        value.number = file.number();
+      else
+        value.text = file.string();
+      values.push_back(std::move(value));
+    }
+    return values;
+  }
+
+  std::string line(double n) {
+    return input_file(n).line();
+  }
+
+  double eof(double n) {
+    const int num = open_number(n);
+    return inputs_.count(num) && inputs_.at(num)->at_end() ? -1.0 : 0.0;
+  }
+
+  double lof(double n) {
+    const int num = open_number(n);
+    if (inputs_.count(num))
+      return static_cast<double>(inputs_.at(num)->size());
+    return static_cast<double>(outputs_.at(num)->size());
+  }
+
+  void close(const std::vector<double>& numbers) {
+    std::vector<int> chosen;
+    for (double n : numbers)
+      chosen.push_back(number(n));
+    if (numbers.empty())
+      for (const auto& entry : paths_)
+        chosen.push_back(entry.first);
+    for (int num : chosen) {
+      inputs_.erase(num);
+      outputs_.erase(num);
+      paths_.erase(num);
+    }
+  }
+
+  void kill(const std::string& name) {
+    if (is_open(FileSystem::key(name).string()))
+      throw Fault(FILE_ALREADY_OPEN, "(" + name + ")");
+    system_.remove(name);
+  }
+
+  void rename(const std::string& old_name, const std::string& new_name) {
+    if (!system_.exists(old_name))
+      throw Fault(FILE_NOT_FOUND, "(" + old_name + ")");
+    if (system_.exists(new_name))
+      throw Fault(FILE_ALREADY_EXISTS, "(" + new_name + ")");
+    if (is_open(FileSystem::key(old_name).string()))
+      throw Fault(FILE_ALREADY_OPEN, "(" + old_name + ")");
+    const fs::path source = system_.reading(old_name);
+    const fs::path target = system_.writing(new_name, false);
+    if (!system_.scratch()) {
+      if (std::rename(source.c_str(), target.c_str()) != 0)
+        throw file_fault(source, old_name);
+      return;
+    }
+    std::error_code error;
+    if (!fs::copy_file(source, target, fs::copy_options::overwrite_existing, error))
+      throw file_fault(source, old_name);
+    system_.remove(old_name);
+  }
+
+ private:
+  int open_number(double n) {
+    const int num = number(n);
+    if (!inputs_.count(num) && !outputs_.count(num))
+      throw Fault(BAD_FILE_NUMBER, "(#" + std::to_string(num) + " is not open)");
+    return num;
+  }
+
+  InputFile& input_file(double n) {
+    const int num = open_number(n);
+    if (!inputs_.count(num))
+      throw Fault(BAD_FILE_MODE, "(#" + std::to_string(num) + " is open for output)");
+    return *inputs_.at(num);
+  }
+
+  bool is_open(const std::string& key) const {
+    for (const auto& entry : paths_)
+      if (entry.second == key)
+        return true;
+    return false;
+  }
+
+  UsingPrecision precision_;
+  FileSystem system_;
+  std::map<int, std::unique_ptr<InputFile>> inputs_;
+  std::map<int, std::unique_ptr<OutputFile>> outputs_;
+  std::map<int, std::string> paths_;  // number -> the key of its name
+};
+
+inline FileTable& file_table() {
+  static FileTable table;
+  return table;
+}
+
+// At the start of a run: no file open; scratch mode if $BASIC2TILE_SCRATCH is set.
+inline void reset_files(UsingPrecision precision = REAL) {
+  const char* scratch = std::getenv(SCRATCH_VARIABLE);
+  file_table() = FileTable(precision, scratch != nullptr ? scratch : "");
+}
+
+inline void open_file(const std::string& name, const std::string& mode, double number) {
+  file_table().open(name, mode, number);
+}
+
+// CLOSE the numbers given, or every file (also at the end of the program).
+template <class... Numbers>
+inline void close_files(Numbers... numbers) {
+  file_table().close({static_cast<double>(numbers)...});
+}
+
+// The channel PRINT #, PRINT # USING and WRITE # write to.
+inline Console& file_output(double number) {
+  return file_table().output(number);
+}
+
+inline std::vector<Value> file_input(double number, const std::vector<Kind>& kinds) {
+  return file_table().input(number, kinds);
+}
+
+inline std::string file_line(double number) {
+  return file_table().line(number);
+}
+
+inline void kill_file(const std::string& name) {
+  file_table().kill(name);
+}
+
+inline void rename_file(const std::string& old_name, const std::string& new_name) {
+  file_table().rename(old_name, new_name);
+}
+
+// EOF(n) and LOF(n) (EOF is a macro of <cstdio>).
+inline double file_eof(double number) {
+  return file_table().eof(number);
+}
+
+inline double file_lof(double number) {
+  return file_table().lof(number);
+}
 
 // ============================================================================ data.py
 

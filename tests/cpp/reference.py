@@ -30,7 +30,9 @@ from transpiler.runtime import (
     set_warning_hook,
 )
 from transpiler.runtime.numformat import match_number
+from transpiler.runtime import files
 from transpiler.runtime.strings import check_string
+from transpiler.runtime.using import DOUBLE, REAL, SINGLE
 
 from .harness import d, h, s
 
@@ -140,6 +142,41 @@ def _run(t: list[str]) -> str:
         except BasicFault as exc:
             fault = " F" + h(exc.message)
         return s(out.getvalue()) + f" i{console.column}" + fault
+    if op == "using":
+        out = io.StringIO()
+        precision = {"single": SINGLE, "double": DOUBLE, "real": REAL}[t[1]]
+        fault = ""
+        try:
+            writer = Console(out, precision=precision).print_using(to_text(t[2]))
+            for item in t[3:-1]:
+                writer.item(to_float(item) if item[0] == "d" else to_text(item))
+            writer.end("\n" if t[-1] == "l" else "")
+        except BasicFault as exc:
+            fault = " F" + h(exc.message)
+        return s(out.getvalue()) + fault
+    if op == "readfile":
+        path = os.environ["B2T_TEST_FILE"]
+        with open(path, "wb") as handle:
+            handle.write(to_text(t[1]).encode("utf-8", "surrogateescape"))
+        out = ""
+        try:
+            files.reset_files()
+            files.open_file(path, "I", 1)
+            for op in t[2] if len(t) > 2 else "":
+                if op == "N":
+                    out += " " + d(files.file_input(1, [NUMBER])[0])
+                elif op == "S":
+                    out += " " + s(files.file_input(1, [STRING])[0])
+                elif op == "L":
+                    out += " " + s(files.file_line(1))
+                elif op == "E":
+                    out += " " + d(files.EOF(1))
+                else:
+                    out += " " + d(files.LOF(1))
+        except BasicFault as exc:
+            out += " F" + h(exc.message)
+        files.close_files()
+        return out
     if op == "input":
         out = io.StringIO()
         console = Console(out, io.StringIO(to_text(t[3]), newline="\n"))

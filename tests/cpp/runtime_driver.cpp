@@ -13,6 +13,11 @@
 //   randomize S|unset COUNT   RANDOMIZE with BASIC2TILE_SEED=S, then COUNT values
 //   console OP...             s:S write_string, n:X write_number, z zone, t:X tab,
 //                             l newline, f finish; replies with the text written
+//   using P FMT ITEM... END   one PRINT USING at precision P (single, double, real):
+//                             ITEM d<bits> or s<hex>, END l (newline) or n; replies
+//                             with the text written
+//   readfile S OPS            INPUT # from a file holding S: OPS letters N (number),
+//                             S (string), L (LINE INPUT #), E (EOF), Z (LOF)
 //   input PROMPT|none KINDS STDIN   one Console::input (KINDS: N and S letters)
 //   reply KINDS S             parse_reply; rejected: R<hex of "what|detail">
 //   data ITEM... -- OP...     ITEM q:S or u:S; OP n read_number, s read_string, r:I restore
@@ -236,6 +241,54 @@ std::string run(const std::vector<std::string>& t) {
       out = " F" + hex(fault.message());
     }
     return str(capture.text()) + " i" + std::to_string(console.column()) + out;
+  }
+  if (op == "using") {
+    Capture capture;
+    const b2t::UsingPrecision precision =
+        t[1] == "single" ? b2t::SINGLE : (t[1] == "double" ? b2t::DOUBLE : b2t::REAL);
+    b2t::Console console(capture.file(), stdin, true, precision);
+    std::string fault;
+    try {
+      auto writer = console.print_using(text_of(t[2]));
+      for (std::size_t i = 3; i + 1 < t.size(); ++i) {
+        if (t[i][0] == 'd')
+          writer.item(to_double(t[i]));
+        else
+          writer.item(text_of(t[i]));
+      }
+      writer.end(t.back() == "l");
+    } catch (const b2t::Fault& exc) {
+      fault = " F" + hex(exc.message());
+    }
+    return str(capture.text()) + fault;
+  }
+  if (op == "readfile") {
+    const std::string path = std::string(std::getenv("B2T_TEST_FILE"));
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    const std::string content = text_of(t[1]);
+    std::fwrite(content.data(), 1, content.size(), file);
+    std::fclose(file);
+    std::string out;
+    try {
+      b2t::reset_files();
+      b2t::open_file(path, "I", 1);
+      for (char c : t.size() > 2 ? t[2] : std::string()) {
+        if (c == 'N')
+          out += " " + from_double(b2t::file_input(1, {b2t::NUMBER})[0].number);
+        else if (c == 'S')
+          out += " " + str(b2t::file_input(1, {b2t::STRING})[0].text);
+        else if (c == 'L')
+          out += " " + str(b2t::file_line(1));
+        else if (c == 'E')
+          out += " " + from_double(b2t::file_eof(1));
+        else
+          out += " " + from_double(b2t::file_lof(1));
+      }
+    } catch (const b2t::Fault& fault) {
+      out += " F" + hex(fault.message());
+    }
+    b2t::close_files();
+    return out;
   }
   if (op == "input") {
     Capture capture;

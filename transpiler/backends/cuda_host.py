@@ -30,7 +30,7 @@ from pathlib import Path
 from .. import __version__, ast, hostir
 from ..model import Analysis
 from ..naming import Namer, declare_program_names
-from ..passes.structure_flow import static_arrays
+from .cpp_verbatim import put_back, set_aside
 from .cuda_host_expr import ExprPrinter
 from .cuda_host_stmt import GOSUB_DEPTH, Code, StatementPrinter
 from .cuda_host_text import comment_text, cpp_std_string, cpp_string, origin_comment
@@ -114,7 +114,13 @@ def join_pieces(pieces: list[str]) -> str:
 def format_cpp(code: str, jobs: int | None = None, parallel_lines: int = _PARALLEL_LINES) -> str:
     """`code` formatted by clang-format in the backend's style; SPLIT lines become blank
     lines.  A long file is formatted in up to `jobs` (default: the CPUs) processes at
-    once, cut at SPLIT lines into runs of about equal length."""
+    once, cut at SPLIT lines into runs of about equal length.  What clang-format must
+    leave alone (the DATA table) does not go through it (cpp_verbatim.py)."""
+    code, verbatim = set_aside(code, keep_with=SPLIT)
+    return put_back(_format_pieces(code, jobs, parallel_lines), verbatim)
+
+
+def _format_pieces(code: str, jobs: int | None, parallel_lines: int) -> str:
     pieces = [p.strip("\n") + "\n" for p in code.split(_SPLIT_LINE) if p.strip()]
     if len(pieces) <= 1:
         return _clang_format(code.replace(_SPLIT_LINE, "\n"))
@@ -179,7 +185,7 @@ class _ModulePrinter:
         self.expr = ExprPrinter(a, self.namer, self.array_names)
         self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
         self.stmts.has_return_stack = host.return_stack
-        self.stmts.static_arrays = static_arrays(a)
+        self.stmts.static_arrays = host.static_arrays
         self.kernels = KernelLaunches(host, self.expr, self.namer, lowered)
         self.stmts.kernels = self.kernels
 
@@ -205,6 +211,9 @@ class _ModulePrinter:
             data_lines=self.data_lines() if self.uses_data else [],
             uses_data=self.uses_data,
             strict=a.options.strict,
+            console_args=self.console_args(),
+            uses_files=a.uses_files,
+            file_precision="" if a.using_precision == "REAL" else f"b2t::{a.using_precision}",
             device_code=self.kernels.helpers(),
             header=header,
             members=members,
@@ -212,6 +221,14 @@ class _ModulePrinter:
             run_body=run_body,
             uses_end_exception=self.stmts.uses_end_exception,
         )
+
+    def console_args(self) -> str:
+        """The Console's constructor arguments: INPUT's strictness, PRINT USING's digits."""
+        a = self.a
+        if a.using_precision != "REAL" and a.uses_print_using:
+            strict = "true" if a.options.strict else "false"
+            return f"{{stdout, stdin, {strict}, b2t::{a.using_precision}}}"
+        return "" if a.options.strict else "{stdout, stdin, false}"
 
     @property
     def uses_data(self) -> bool:
@@ -273,7 +290,7 @@ class _ModulePrinter:
 
     def allocations(self) -> list[Code]:
         """The arrays whose bounds are constants, allocated when the program starts."""
-        static = static_arrays(self.a)
+        static = self.host.static_arrays
         out: list[Code] = []
         for name, symbol in self._arrays_in_order():
             if symbol.upper is None:

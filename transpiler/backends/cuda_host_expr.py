@@ -11,7 +11,7 @@ needs on top:
 - Operations.  `*`, `/`, `^`, MOD, the functions and the stores are the runtime's
   (`b2t::mul`, `b2t::div`, `b2t::power`...), which report ECMA-55's exceptions, and so
   are `+` and `-` (`b2t::add`, `b2t::sub`) unless they cannot overflow (`I + 1`:
-  `exprutil.sum_may_overflow`); string `+` is std::string's.  A comparison is a `bool`
+  the analysis' `plain_sums`); string `+` is std::string's.  A comparison is a `bool`
   where only its truth matters and -1 / 0 as a value; AND and OR are `&&` and `||`, or
   `&` and `|` (which evaluate both sides, as BASIC does) when the right side could warn,
   fail or draw a random number.
@@ -38,8 +38,7 @@ from ..builtins import BUILTINS, effect_of
 from ..errors import BasicUnsupportedError
 from ..model import Analysis
 from ..naming import Namer
-from ..passes.exprutil import sum_may_overflow
-from ..passes.functions import is_user_function
+from ..ast import is_user_function
 from .cuda_host_text import cpp_number, cpp_std_string, cpp_string
 
 # C++ precedence, low to high
@@ -236,7 +235,7 @@ class ExprPrinter:
                 if left.ctype == "literal" and right.ctype == "literal":
                     text = f"std::string({text})"
                 return Code(f"{text} + {right.wrap(_SUM + 1)}", _SUM, "string")
-            if sum_may_overflow(e, self.a.expr_types):
+            if e not in self.a.plain_sums:
                 fn = "b2t::add" if op == "+" else "b2t::sub"
                 return Code(f"{fn}({left.text}, {right.text})", _PRIMARY, "double")
             left_text = _as_double(left, right, _SUM)
@@ -366,9 +365,11 @@ class ExprPrinter:
                 return inner | Effects(warnings=frozenset({f"{e.name}@{id(e)}"}))
             if effect == "fails":
                 return inner | Effects(fails=not _positive_constant(e.args[0]))
+            if effect == "io":  # a file number that is not open
+                return inner | Effects(fails=True)
             return inner
         if isinstance(e, ast.BinOp):
-            if e.op in ("+", "-") and sum_may_overflow(e, self.a.expr_types):
+            if e.op in ("+", "-") and e not in self.a.plain_sums:
                 return inner | Effects(warnings=frozenset({f"operation overflow ({e.op})"}))
             if e.op == "*":
                 return inner | Effects(warnings=frozenset({"operation overflow (*)"}))

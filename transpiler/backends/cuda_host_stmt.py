@@ -58,7 +58,8 @@ class StatementPrinter:
         self.in_sub = False
         self.uses_end_exception = False
         self.has_return_stack = False
-        self.labels: list[str] = []  # dispatch labels in order of first use
+        # dispatch labels in order of first use (a dict: a list was searched on each use)
+        self.labels: dict[str, None] = {}
         self.uses_done_label = False
         self.tracks_lines = any(line.number is not None for line in analysis.program.lines)
         # source line -> BASIC line number
@@ -69,6 +70,7 @@ class StatementPrinter:
         self.returns_var = "returns"
         self.label_var = namer.fresh("label")
         self.reply_var = namer.fresh("reply")
+        self.channel_var = namer.fresh("channel")
         # Locals of the function being printed that outlive one statement: the limits
         # and steps of loops lowered into a dispatch loop.  name -> C++ type
         self.function_locals: dict[str, str] = {}
@@ -157,7 +159,7 @@ class StatementPrinter:
     def _nothing(self, node, stmt) -> list[Code]:
         return []  # its comment is all there is
 
-    s_Rem = s_Data = s_DefFn = s_OptionBase = _nothing
+    s_Rem = s_NoEffect = s_Data = s_DefFn = s_OptionBase = _nothing
 
     def s_Let(self, node, stmt: ast.Let) -> list[Code]:
         pre: list[str] = []
@@ -165,44 +167,103 @@ class StatementPrinter:
         fails = self.fails(stmt.value) or self.store_fails(stmt.target)
         return self.at_line(node, fails) + self.assign(stmt.target, value, pre)
 
+    # ----------------------------------------------------------------- files, PRINT USING
+
+    def file_number(self, e: ast.Expr) -> str:
+        return self.expr.subscript(self.expr.value_code(e, None))
+
+    def channel(self, number: ast.Expr | None) -> str:
+        """What PRINT and WRITE write to: the console, or the file numbered `number`."""
+        return "con" if number is None else f"b2t::file_output({self.file_number(number)})"
+
+    def items(self, items: list[ast.Expr]) -> str:
+        """`.item(a).item(b)`: each is written before the next one is evaluated."""
+        texts = []
+        for item in items:
+            if self.a.expr_types.get(item) == "str":
+                texts.append(self.expr.value(item, None))
+            else:
+                texts.append(self.expr.double_value(item, None))
+        return "".join(f".item({text})" for text in texts)
+
+    def print_using(self, node, stmt: ast.Print) -> list[Code]:
+        items = [i for i in stmt.items if not isinstance(i, ast.PrintSep)]
+        end = ".end();" if not isinstance(stmt.items[-1], ast.PrintSep) else ".end(false);"
+        fmt = self.expr.value(stmt.using, None)
+        chain = f"{self.channel(stmt.channel)}.print_using({fmt}){self.items(items)}{end}"
+        return self.at_line(node, True) + [Code(chain)]  # a format can be wrong
+
+    def s_Write(self, node, stmt: ast.Write) -> list[Code]:
+        fails = stmt.channel is not None or self.fails(*stmt.items)
+        chain = f"{self.channel(stmt.channel)}.write_items(){self.items(stmt.items)}.end();"
+        return self.at_line(node, fails) + [Code(chain)]
+
+    def s_Open(self, node, stmt: ast.Open) -> list[Code]:
+        name, mode = self.expr.value(stmt.name, None), self.expr.value(stmt.mode, None)
+        call = f"b2t::open_file({name}, {mode}, {self.file_number(stmt.number)});"
+        return self.at_line(node, True) + [Code(call)]
+
+    def s_Close(self, node, stmt: ast.Close) -> list[Code]:
+        numbers = ", ".join(self.file_number(n) for n in stmt.numbers)
+        return self.at_line(node, bool(stmt.numbers)) + [Code(f"b2t::close_files({numbers});")]
+
+    def s_Kill(self, node, stmt: ast.Kill) -> list[Code]:
+        call = f"b2t::kill_file({self.expr.value(stmt.name, None)});"
+        return self.at_line(node, True) + [Code(call)]
+
+    def s_Rename(self, node, stmt: ast.Rename) -> list[Code]:
+        old, new = self.expr.value(stmt.old, None), self.expr.value(stmt.new, None)
+        return self.at_line(node, True) + [Code(f"b2t::rename_file({old}, {new});")]
+
     def s_Print(self, node, stmt: ast.Print) -> list[Code]:
-        chains: list[list[str]] = [[]]  # the calls of each statement `con.print(...)...;`
-        lines: list[Code] = []
-        fails = False
+        if stmt.using is not None:
+            return self.print_using(node, stmt)
+        # The chains of calls `con.print(...)...;`, and the lines an item needs first
+        # between them (they run after the items before it are printed).
+        parts: list[list[str] | str] = [[]]
+        fails = stmt.channel is not None  # a file that is not open
         for item in stmt.items:
             if isinstance(item, ast.PrintSep):
                 if item.sep == ",":
-                    chains[-1].append("zone()")
+                    parts[-1].append("zone()")
                 continue
             expr = item.column if isinstance(item, ast.Tab) else item
             # TAB warns about an argument below one
             fails = fails or isinstance(item, ast.Tab) or self.fails(expr)
             pre: list[str] = []
             text = self.expr.value(expr, pre)
-            if pre:  # what it needs first runs after the items before it are printed
-                lines += self._print_chain(chains[-1])
-                lines += [Code(line) for line in pre]
-                chains.append([])
-            chains[-1].append(f"tab({text})" if isinstance(item, ast.Tab) else f"print({text})")
+            if pre:
+                parts += [*pre, []]
+            parts[-1].append(f"tab({text})" if isinstance(item, ast.Tab) else f"print({text})")
         if not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep):
-            chains[-1].append("newline()")
-        lines += self._print_chain(chains[-1])
-        return self.at_line(node, fails) + lines
-
-    @staticmethod
-    def _print_chain(calls: list[str]) -> list[Code]:
-        if not calls:
-            return []
-        return [Code("con." + ".".join(calls) + ";")]
+            parts[-1].append("newline()")
+        chains = [part for part in parts if isinstance(part, list) and part]
+        receiver = self.channel(stmt.channel)
+        head: list[Code] = []
+        if stmt.channel is not None and len(chains) > 1:  # the file number is evaluated once
+            head = [Code(f"b2t::Console& {self.channel_var} = {receiver};")]
+            receiver = self.channel_var
+        lines = head + [
+            Code(f"{receiver}.{'.'.join(part)};") if isinstance(part, list) else Code(part)
+            for part in parts
+            if part
+        ]
+        return self.at_line(node, fails) + ([Code("", lines)] if head else lines)
 
     def s_Input(self, node, stmt: ast.Input) -> list[Code]:
         kinds = [
             "b2t::STRING" if self.target_type(t) == "str" else "b2t::NUMBER" for t in stmt.targets
         ]
         args = "{" + ", ".join(kinds) + "}"
-        if stmt.prompt is not None:
-            args = f"{cpp_std_string(stmt.prompt)}, {args}"
-        call = f"con.input({args})"
+        if stmt.channel is not None and stmt.line:
+            line = f"b2t::file_line({self.file_number(stmt.channel)})"
+            return self.at_line(node, True) + self.assign(stmt.targets[0], line, [])
+        if stmt.channel is not None:
+            call = f"b2t::file_input({self.file_number(stmt.channel)}, {args})"
+        elif stmt.prompt is not None:
+            call = f"con.input({cpp_std_string(stmt.prompt)}, {args})"
+        else:
+            call = f"con.input({args})"
         head = self.at_line(node, True)  # end of input is fatal
         fields = [".text" if k == "b2t::STRING" else ".number" for k in kinds]
         if len(stmt.targets) == 1:
@@ -525,8 +586,7 @@ class StatementPrinter:
             self.uses_done_label = True
             return "DONE"
         name = "L" + label.replace(":", "_")
-        if name not in self.labels:
-            self.labels.append(name)
+        self.labels.setdefault(name)
         return name
 
     def _goto(self, label: str | None) -> list[Code]:

@@ -12,6 +12,7 @@ from ..errors import BasicError, Coord, SourceFile
 from ..naming import Namer, generated_name, kernel_namer
 from .cutile_expr import NP_DTYPES, CutileExprPrinter
 from .cutile_helpers import helpers_text, helpers_used
+from .python_comment_runs import fold, unfold
 from .python_host_origin import comment_text
 from .render import render
 
@@ -45,14 +46,19 @@ def ruff_path() -> str:
 
 
 def format_python(code: str) -> str:
-    """`code` in Black's style at line length 100, formatted by Ruff's formatter."""
+    """`code` in Black's style at line length 100, formatted by Ruff's formatter (runs
+    of comment lines folded, as the formatter is slow on them)."""
+    folded = fold(code)
     done = subprocess.run(
-        [ruff_path(), *RUFF_FORMAT], input=code.encode("utf-8"), capture_output=True, check=False
+        [ruff_path(), *RUFF_FORMAT],
+        input=folded.code.encode("utf-8"),
+        capture_output=True,
+        check=False,
     )
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip()
         raise RuntimeError(f"ruff format failed on the generated module: {message}")
-    return done.stdout.decode("utf-8")
+    return unfold(done.stdout.decode("utf-8"), folded.runs)
 
 
 def python_string(text: str) -> str:
@@ -156,7 +162,14 @@ def aot_param_specs(kernel: ir.Kernel):
 
     from ..verify.cutile_aot import ParamSpec
 
-    dtypes = {"f16": ct.float16, "bf16": ct.bfloat16, "f32": ct.float32, "f64": ct.float64, "i32": ct.int32, "i64": ct.int64}
+    dtypes = {
+        "f16": ct.float16,
+        "bf16": ct.bfloat16,
+        "f32": ct.float32,
+        "f64": ct.float64,
+        "i32": ct.int32,
+        "i64": ct.int64,
+    }
     specs = []
     for p in kernel.params:
         if isinstance(p, ir.ArrayParam):
@@ -264,29 +277,23 @@ def _returns_doc(lib: ir.KernelLibrary) -> str:
     return "the OUTPUT arrays " + ", ".join(lib.outputs) + " as a tuple"
 
 
-
-
-def export_kernels(analysis, code: str, formats, archs, out_dir, name: str) -> list:
-    """Compile every kernel of a generated module with NVIDIA's compiler: Tile IR
-    bytecode (format "tileir") and/or cubins ("cubin") for each of `archs`."""
+def export_kernels(
+    kernels: list[tuple[ir.Kernel, str]], code: str, formats, archs, out_dir, name: str
+) -> list:
+    """Compile `kernels` (those of the generated module `code`, each with its name there)
+    with NVIDIA's compiler: Tile IR bytecode (format "tileir") and/or cubins ("cubin") for
+    each of `archs`."""
     import importlib.util
     import tempfile
     from pathlib import Path
 
-    from .. import driver
     from ..verify.cutile_aot import export
 
     for fmt in formats:
         if fmt not in ("tileir", "cubin"):
-            raise BasicError(f"--emit {fmt} is for the CUDA target (--target cuda)", Coord(name, 0, 0))
-    if analysis.kind == "kernel":
-        kernel = driver.kernel_library(analysis).kernel
-        kernels, def_names = [kernel], {kernel.name: library_namer(kernel).ident(kernel.name)}
-    else:
-        from .python_host import kernel_def_names
-
-        host = driver.host_program(analysis)
-        kernels, def_names = host.kernels, kernel_def_names(host)
+            raise BasicError(
+                f"--emit {fmt} is for the CUDA target (--target cuda)", Coord(name, 0, 0)
+            )
     written = []
     with tempfile.TemporaryDirectory(prefix="b2t-emit-") as tmp:
         path = Path(tmp) / f"{name}.py"
@@ -294,7 +301,9 @@ def export_kernels(analysis, code: str, formats, archs, out_dir, name: str) -> l
         spec = importlib.util.spec_from_file_location(f"b2t_emit_{name}", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        for kernel in kernels:
-            fn = getattr(module, def_names[kernel.name])
-            written += export(fn, aot_param_specs(kernel), out_dir, formats=tuple(formats), archs=tuple(archs))
+        for kernel, def_name in kernels:
+            fn = getattr(module, def_name)
+            written += export(
+                fn, aot_param_specs(kernel), out_dir, formats=tuple(formats), archs=tuple(archs)
+            )
     return written

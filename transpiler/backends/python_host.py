@@ -20,8 +20,6 @@ from .. import __version__, ast, hostir
 from ..builtins import BUILTINS
 from ..model import Analysis
 from ..naming import Namer, declare_program_names
-from ..passes.liveness import expression_reads, statement_reads
-from ..passes.structure_flow import static_arrays
 from .cutile import docstring_safe, format_python
 from .cutile_helpers import helpers_text, helpers_used
 from .python_host_expr import ExprPrinter
@@ -35,7 +33,8 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "MOD", "RANDOMIZE", "ZONE", "NUMBER", "STRING", "BasicFault", "Console", "DataPool",
     "add", "add_all", "check_string", "div", "mul", "power", "reset_rnd", "round_to_int",
     "run_command", "sub", "sub_all", "tab", "to_integer", "loop_count", "Notice",
-    "set_warning_hook",
+    "set_warning_hook", "open_file", "close_files", "file_output", "file_input", "file_line",
+    "kill_file", "rename_file", "reset_files", "SINGLE", "DOUBLE", "REAL",
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
@@ -71,7 +70,8 @@ class _ModulePrinter:
         self.expr = ExprPrinter(a, self.namer, self.array_names)
         self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
         self.stmts.has_return_stack = host.return_stack
-        self.stmts.read_vars = emitted_reads(host)
+        self.stmts.read_vars = host.read_vars
+        self.stmts.static_arrays = host.static_arrays
         self.kernels = KernelPrinter(host, self.expr) if host.kernels else None
         self.stmts.kernels = self.kernels
 
@@ -98,6 +98,16 @@ class _ModulePrinter:
             params.append("dev")
             args.append("dev")
         warnings = [repr(str(w)) for w in a.warnings]
+        console_args = [] if a.options.strict else ["strict=False"]
+        precision = a.using_precision
+        if precision != "REAL" and a.uses_print_using:
+            console_args.append(f"precision={expr.need(precision)}")
+        uses_files = a.uses_files
+        if uses_files:
+            expr.need("reset_files")
+            expr.need("close_files")
+            if precision != "REAL":
+                expr.need(precision)
         return render(
             "cutile/program.py.jinja",
             title=f"{docstring_safe(_stem(a.source.name))}: a BASIC program translated to Python",
@@ -116,7 +126,9 @@ class _ModulePrinter:
             program_args=args,
             program_body=body,
             uses_rnd=uses_rnd,
-            strict=a.options.strict,
+            console_args=console_args,
+            uses_files=uses_files,
+            file_precision=precision,
         )
 
     def imports(self) -> list[str]:
@@ -220,7 +232,7 @@ class _ModulePrinter:
 
     def arrays(self) -> list[Code]:
         a = self.a
-        static = static_arrays(a)
+        static = self.host.static_arrays
         out = []
         for name, symbol in sorted(
             a.arrays.items(), key=lambda kv: (kv[1].coord.line, kv[1].coord.column)
@@ -256,91 +268,6 @@ class _ModulePrinter:
             for i in range(0, len(names), 8):
                 out.append(Code(" = ".join(names[i : i + 8] + [initial])))
         return out
-
-
-def emitted_reads(host: hostir.HostProgram) -> set[str]:
-    """The variables that the printed program reads somewhere (a variable that nothing
-    reads needs no assignment: only the effects of the value matter)."""
-    a = host.analysis
-    nodes = list(hostir.walk(host.body))
-    for sub in host.subroutines:
-        nodes += list(hostir.walk(sub.body))
-    found: set[str] = set()
-    # A replay of a launch sets the loop variables before each iteration: reads of them
-    # there do not need BASIC's value after the loop.
-    replayed: dict[int, set[str]] = {}
-    for n in nodes:
-        if isinstance(n, hostir.Launch) and n.replay is not None:
-            own = {loop.var for loop in n.replay.loops}
-            for m in hostir.walk(n.replay.prefix + n.replay.body):
-                replayed[id(m)] = own
-    for n in nodes:
-        if id(n) in replayed:
-            found |= _node_reads(a, n) - replayed[id(n)]
-        else:
-            found |= _node_reads(a, n)
-    return found
-
-
-def _node_reads(a: Analysis, n: hostir.HNode) -> set[str]:
-    """The variables the code printed for `n` itself (not its body) reads."""
-    found: set[str] = set()
-    if isinstance(n, hostir.Simple):
-        found |= statement_reads(a, n.stmt)
-    elif isinstance(n, hostir.If):
-        for condition, _ in n.arms:
-            found |= expression_reads(a, condition)
-    elif isinstance(n, hostir.WhileLoop) and n.condition is not None:
-        found |= expression_reads(a, n.condition)
-    elif isinstance(n, hostir.ForLoop):
-        found |= statement_reads(a, n.stmt)
-        if not n.counted:
-            found.add(n.stmt.var.name)
-    elif isinstance(n, (hostir.ForInit, hostir.ForNext)):
-        found |= statement_reads(a, n.stmt) | {n.stmt.var.name}
-    elif isinstance(n, (hostir.OnJump, hostir.OnGosub, hostir.OnGosubJump)):
-        found |= expression_reads(a, n.selector)
-    elif isinstance(n, hostir.Launch):
-        found |= _launch_reads(a, n)
-    elif not isinstance(
-        n,
-        (
-            hostir.Break,
-            hostir.Continue,
-            hostir.Call,
-            hostir.Return,
-            hostir.EndProgram,
-            hostir.Dispatch,
-            hostir.Jump,
-            hostir.GosubJump,
-            hostir.ReturnJump,
-            hostir.ToHost,
-        ),
-    ):
-        found |= set(a.variables)  # what else may come: assume it reads everything
-    return found
-
-
-def _launch_reads(a: Analysis, launch: hostir.Launch) -> set[str]:
-    found: set[str] = set()
-
-    def value(v) -> None:
-        if isinstance(v, hostir.HostValue):
-            if v.op == "var":
-                found.add(v.args[0])
-            for arg in v.args:
-                value(arg)
-        elif isinstance(v, ast.Expr):
-            found.update(expression_reads(a, v))
-
-    for v in launch.args + launch.grid + [t.size for t in launch.temps]:
-        value(v)
-    for count in launch.counts:
-        found |= expression_reads(a, count.limit)
-    for finish in launch.finish:
-        if finish.kind != "loop_var" and finish.var:
-            found.add(finish.var)  # var = var + sum(...), or compared with block results
-    return found
 
 
 def _is_rem(node: hostir.HNode) -> bool:

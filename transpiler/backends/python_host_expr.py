@@ -6,7 +6,7 @@ written for a human reader:
 - numbers are Python floats (or ints, for the variable of a `for ... in range` loop);
   `*`, `/` and `^` are the runtime's `mul`, `div` and `power`, which report ECMA-55's
   overflow and division-by-zero exceptions, and so are `+` and `-` (`add`, `sub`) unless
-  they cannot overflow (`I + 1`: `exprutil.sum_may_overflow`); MOD, MAX, MIN and the
+  they cannot overflow (`I + 1`: the analysis' `plain_sums`); MOD, MAX, MIN and the
   built-in functions are the runtime's (ABS is Python's `abs`);
 - a comparison is a Python bool where only its truth matters (IF, WHILE, AND, OR,
   NOT) and -1 / 0 as a value; AND and OR are `&` and `|` on bools, which evaluate both
@@ -26,8 +26,7 @@ from .. import ast
 from ..builtins import BUILTINS, effect_of
 from ..model import Analysis
 from ..naming import Namer
-from ..passes.exprutil import sum_may_overflow
-from ..passes.functions import is_user_function
+from ..ast import is_user_function
 
 # Python precedence, low to high
 _COND_EXPR = 1
@@ -117,7 +116,7 @@ class ExprPrinter:
     def _binop(self, e: ast.BinOp) -> tuple[str, int]:
         op = e.op
         if op in ("+", "-"):
-            if sum_may_overflow(e, self.a.expr_types):
+            if e not in self.a.plain_sums:
                 fn = self.need("add" if op == "+" else "sub")
                 return f"{fn}({self.value(e.left)}, {self.value(e.right)})", _ATOM
             left = self._wrap(e.left, _SUM)
@@ -152,7 +151,7 @@ class ExprPrinter:
             right = self._wrap(e.right, _COMPARE + 1)
             return f"{left} {_COMPARISONS[e.op]} {right}", _COMPARE
         if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
-            if _quiet(e.right, self.a.expr_types):
+            if _quiet(e.right, self.a.plain_sums):
                 # Python's `and` / `or` may skip the right operand; BASIC evaluates it,
                 # which nobody can notice when it cannot warn, fail or draw RND.
                 symbol, prec = ("and", _BOOL_AND) if e.op == "AND" else ("or", _BOOL_OR)
@@ -213,7 +212,10 @@ class ExprPrinter:
             if isinstance(node, ast.Index) and node not in safe_subscripts:
                 return True
             if isinstance(node, ast.Call):
-                if effect_of(node.name) == "fails" and not _positive_constant(node.args[0]):
+                effect = effect_of(node.name)
+                if effect == "fails" and not _positive_constant(node.args[0]):
+                    return True
+                if effect == "io":  # a file number that is not open
                     return True
                 if is_user_function(node.name):
                     fn = self.a.functions[node.name]
@@ -228,7 +230,7 @@ class ExprPrinter:
         return False
 
 
-def _quiet(e: ast.Expr, types: dict) -> bool:
+def _quiet(e: ast.Expr, plain_sums: set) -> bool:
     """Can evaluating `e` be skipped unnoticed (no warning, fault, RND, DEF FN)?"""
     for node in e.walk():
         if isinstance(node, ast.Index):
@@ -237,7 +239,7 @@ def _quiet(e: ast.Expr, types: dict) -> bool:
             return False
         if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
             return False
-        if isinstance(node, ast.BinOp) and node.op in ("+", "-") and sum_may_overflow(node, types):
+        if isinstance(node, ast.BinOp) and node.op in ("+", "-") and node not in plain_sums:
             return False
     return True
 

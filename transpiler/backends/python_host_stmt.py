@@ -14,7 +14,6 @@ from .. import ast, hostir
 from ..builtins import effect_of
 from ..model import Analysis
 from ..naming import Namer
-from ..passes.structure_flow import static_arrays
 from .python_host_expr import ExprPrinter, constant_truth, number_literal
 from .python_host_origin import origin_comment, statement_texts
 
@@ -70,11 +69,12 @@ class StatementPrinter:
         self.returns_var = namer.fresh("returns")
         self.choice_var = namer.fresh("choice")
         self.reply_var = namer.fresh("reply")
+        self.channel_var = namer.fresh("channel")
         self._for_names: dict[tuple, str] = {}
         self.ranges: dict[str, tuple[int, int]] = {}  # counted loop variables in scope
         self.kernels = None  # set by the module printer when there are kernels
         self.read_vars: set[str] = set()  # variables some emitted code reads
-        self.static_arrays = static_arrays(analysis)
+        self.static_arrays: frozenset[str] = frozenset()  # set by the module printer
         self._stmts_by_line: dict[int, list[ast.Stmt]] | None = None
 
     # ----------------------------------------------------------------- helpers
@@ -149,6 +149,8 @@ class StatementPrinter:
     def s_Rem(self, stmt: ast.Rem) -> list[Code]:
         return []  # its comment is all there is
 
+    s_NoEffect = s_Rem
+
     def s_Let(self, stmt: ast.Let) -> list[Code]:
         # Python evaluates the value before the subscripts of an element target; the
         # interpreter the other way round.  Only an assignment whose subscript is out of
@@ -172,10 +174,22 @@ class StatementPrinter:
             return []
         return [Code(f"_ = {text}")]
 
+    def channel(self, number: ast.Expr | None) -> str:
+        """What PRINT and WRITE write to: the console, or the file numbered `number`."""
+        if number is None:
+            return "con"
+        return f"{self.need('file_output')}({self.expr.subscript(number)})"
+
     def s_Print(self, stmt: ast.Print) -> list[Code]:
         """One `con.print` per run of items; an item that can fail starts a new call,
         so that what the items before it print comes out first, as in the interpreter."""
-        con = "con"
+        con = self.channel(stmt.channel)
+        if stmt.using is not None:
+            items = [i for i in stmt.items if not isinstance(i, ast.PrintSep)]
+            end = ".end()" if not isinstance(stmt.items[-1], ast.PrintSep) else ".end('')"
+            return [
+                Code(f"{con}.print_using({self.expr.value(stmt.using)}){self._items(items)}{end}")
+            ]
         calls: list[list[str]] = [[]]
         for item in stmt.items:
             if isinstance(item, ast.PrintSep):
@@ -189,6 +203,9 @@ class StatementPrinter:
             calls[-1].append(f"{self.need('tab')}({text})" if isinstance(item, ast.Tab) else text)
         ends_line = not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep)
         out = []
+        if len(calls) > 1 and stmt.channel is not None:  # the file number is evaluated once
+            out.append(Code(f"{self.channel_var} = {con}"))
+            con = self.channel_var
         for n, args in enumerate(calls):
             last = n == len(calls) - 1
             if last and ends_line:
@@ -196,6 +213,29 @@ class StatementPrinter:
             else:
                 out.append(Code(f"{con}.print({', '.join(args + ['end=' + repr('')])})"))
         return out
+
+    def _items(self, items: list[ast.Expr]) -> str:
+        """`.item(a).item(b)`: each is written before the next one is evaluated."""
+        return "".join(f".item({self.expr.value(item)})" for item in items)
+
+    def s_Write(self, stmt: ast.Write) -> list[Code]:
+        return [Code(f"{self.channel(stmt.channel)}.write_items(){self._items(stmt.items)}.end()")]
+
+    def s_Open(self, stmt: ast.Open) -> list[Code]:
+        name, mode = self.expr.value(stmt.name), self.expr.value(stmt.mode)
+        number = self.expr.subscript(stmt.number)
+        return [Code(f"{self.need('open_file')}({name}, {mode}, {number})")]
+
+    def s_Close(self, stmt: ast.Close) -> list[Code]:
+        numbers = ", ".join(self.expr.subscript(n) for n in stmt.numbers)
+        return [Code(f"{self.need('close_files')}({numbers})")]
+
+    def s_Kill(self, stmt: ast.Kill) -> list[Code]:
+        return [Code(f"{self.need('kill_file')}({self.expr.value(stmt.name)})")]
+
+    def s_Rename(self, stmt: ast.Rename) -> list[Code]:
+        old, new = self.expr.value(stmt.old), self.expr.value(stmt.new)
+        return [Code(f"{self.need('rename_file')}({old}, {new})")]
 
     def safe_subscripts(self, expr: ast.Expr) -> set:
         """Elements of `expr` whose subscripts are in range for sure: integral constants
@@ -228,8 +268,15 @@ class StatementPrinter:
             self.need("STRING") if self.target_type(t) == "str" else self.need("NUMBER")
             for t in stmt.targets
         ]
-        prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
-        call = f"con.input({prompt}, ({', '.join(kinds)},))"
+        if stmt.channel is not None and stmt.line:
+            line = f"{self.need('file_line')}({self.expr.subscript(stmt.channel)})"
+            return [Code(self.assign(stmt.targets[0], line))]
+        if stmt.channel is not None:
+            number = self.expr.subscript(stmt.channel)
+            call = f"{self.need('file_input')}({number}, {_tuple(kinds)})"
+        else:
+            prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
+            call = f"con.input({prompt}, ({', '.join(kinds)},))"
         converted = [self.expr.store("x", self.target_type(t)) != "x" for t in stmt.targets]
         if not any(converted):
             names = ", ".join(self._target_or_discard(t) for t in stmt.targets)
@@ -685,6 +732,10 @@ class StatementPrinter:
 
     def n_ToHost(self, node: hostir.ToHost) -> list[Code]:
         return [Code(f"dev.to_host({self.expr.array(name)}.data)") for name in node.arrays]
+
+
+def _tuple(items: list[str]) -> str:
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
 
 
 def _type_of(name: str) -> str:

@@ -3,7 +3,9 @@
     lines.py         a line: statements separated by ':'
     control.py       IF (one line and block), GOTO, GOSUB, RETURN, ON, FOR/NEXT,
                      WHILE/WEND, STOP, END
-    print_input.py   PRINT, INPUT, READ, DATA, RESTORE
+    print_input.py   PRINT, INPUT, READ, DATA, RESTORE (PRINT USING, LPRINT)
+    files.py         Microsoft BASIC's sequential files: OPEN, CLOSE, PRINT #, INPUT #...
+    devices.py       Microsoft BASIC's screen and sound statements (CLS, COLOR...), SYSTEM
     declarations.py  LET, DIM, OPTION BASE, DEF FN, RANDOMIZE, REM
     mat.py           Dartmouth's MAT statements
     kernel.py        cuTile BASIC: TILE, OUTPUT, INPUT A(), BID
@@ -24,9 +26,19 @@ error without stopping the parse (`_actions.extension`).
 from __future__ import annotations
 
 from ..lexer import tokens  # noqa: F401  (PLY reads the token list from this module)
-from . import control, declarations, expressions, kernel, lines, mat, print_input
+from . import (
+    control,
+    declarations,
+    devices,
+    expressions,
+    files,
+    kernel,
+    lines,
+    mat,
+    print_input,
+)
 
-FAMILIES = (lines, control, print_input, declarations, mat, kernel, expressions)
+FAMILIES = (lines, control, print_input, files, devices, declarations, mat, kernel, expressions)
 
 # Precedence, lowest first.  `^` binds tighter than unary minus (-A^B is -(A^B)) and
 # is left-associative (2^3^2 is 64), as in ECMA-55.  IFX/ELSE attach a dangling ELSE

@@ -1,12 +1,17 @@
 """The grammar of PRINT, INPUT, READ, DATA and RESTORE.
 
-    simple_statement ::= PRINT print_list
+    simple_statement ::= (PRINT | LPRINT) print_list
+                       | (PRINT | LPRINT) USING expr ';' using_list
                        | INPUT [STRING (';' | ',')] input_list
                        | READ lvalue_list
                        | DATA                          (its raw text: `_data_items.py`)
                        | RESTORE [line_ref]
     print_list       ::= print_item {(',' | ';') print_item}
     print_item       ::= expr | TAB '(' expr ')' | empty
+    using_list       ::= expr {(',' | ';') expr} [',' | ';']
+
+LPRINT (Microsoft BASIC's printer) writes to standard output, as PRINT does.  The
+file forms (PRINT #n, INPUT #n...) are in `files.py`.
     input_list       ::= input_target {',' input_target}
     input_target     ::= lvalue | NAME '(' ')'     (the second in `kernel.py`)
 """
@@ -15,12 +20,51 @@ from __future__ import annotations
 
 from .. import ast
 from .._data_items import split_data
-from ._actions import extension, extension_at, location, through
+from ._actions import extension, extension_at, fail, location, through
 
 
 def p_print(p):
     """simple_statement : PRINT print_list"""
     p[0] = ast.Print(p[2], coord=location(p, 1))
+
+
+def p_lprint(p):
+    """simple_statement : LPRINT print_list"""
+    extension(p, 1, "LPRINT")
+    p[0] = ast.Print(p[2], coord=location(p, 1))
+
+
+def p_print_using(p):
+    """simple_statement : PRINT USING expr SEMI using_list
+    | LPRINT USING expr SEMI using_list"""
+    extension(p, 2, "PRINT USING")
+    p[0] = ast.Print(p[5], using=p[3], coord=location(p, 1))
+
+
+def p_print_using_comma(p):
+    """simple_statement : PRINT USING expr COMMA using_list
+    | LPRINT USING expr COMMA using_list"""
+    fail(p, 4, "PRINT USING wants ';' after its format")
+
+
+def p_using_list_first(p):
+    """using_list : expr"""
+    p[0] = [p[1]]
+
+
+def p_using_list_next(p):
+    """using_list : using_list COMMA expr
+    | using_list SEMI expr"""
+    p[1].append(ast.PrintSep(p[2], coord=location(p, 2)))
+    p[1].append(p[3])
+    p[0] = p[1]
+
+
+def p_using_list_open(p):
+    """using_list : using_list COMMA
+    | using_list SEMI"""
+    p[1].append(ast.PrintSep(p[2], coord=location(p, 2)))
+    p[0] = p[1]
 
 
 def p_print_list_first(p):

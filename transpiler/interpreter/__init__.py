@@ -30,6 +30,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from ..collector import collector_paused
 from ..errors import BasicUnsupportedError, Coord
 from ..model import Analysis
 from .codegen import CompiledSource, Generator
@@ -68,5 +69,6 @@ def run_program(
     stderr = stderr if stderr is not None else sys.stderr
     for warning in analysis.warnings:
         stderr.write(warning.render(analysis.source) + "\n")
-    compiled = compile_program(analysis, structure)
+    with collector_paused():  # compiling, not running (see collector.py)
+        compiled = compile_program(analysis, structure)
     return Machine(analysis, compiled, stdin, stdout, stderr).run()

@@ -7,14 +7,19 @@ Layout of the generated source (see `regions.py` for what a block is)::
         a_A = r_A.data            # _program, shared by the functions below as a cell
         def fn_FNA(p_X):          # one function per DEF FN
             return ...
-        def _b0():                # one function per leader: runs to the next leader
-            nonlocal v_X
+        class _Blocks:
+            def _b0():            # one function per leader: runs to the next leader
+                nonlocal v_X
+                ...
+                return 7          # the index of the next statement to run
             ...
-            return 7              # the index of the next statement to run
-        ...
-        return {0: _b0, 7: _b7, ...}
+            table = {0: _b0, 7: _b7, ...}
+        return _Blocks.table
 
 A block function returns a statement index, -1 for RETURN, or -2 to end the program.
+The block functions are defined in a class body so that their names are not locals of
+`_program`: CPython's compiler copies the names bound in the enclosing functions for
+each nested function, which made compiling 25,000 blocks 40 times slower than 6,250.
 Every generated line is mapped back to the statement it came from (`line_stmt`), so
 that run-time errors and warnings can be located from a traceback or a frame.
 """
@@ -90,9 +95,8 @@ class Generator:
     # ----------------------------------------------------------------- whole program
 
     def generate(self) -> CompiledSource:
-        functions: list[_Function] = []
-        for name, fn in self.a.functions.items():
-            functions.append(self.user_function(name, fn))
+        functions = [self.user_function(name, fn) for name, fn in self.a.functions.items()]
+        blocks: list[_Function] = []
         leaders = self.regions.ordered_leaders()
         block_names: dict[int, str] = {}
         n = len(self.stmts)
@@ -108,10 +112,12 @@ class Generator:
             self.sequence(leader, end, 2)
             self.current = end - 1
             self.line(2, f"return {self.fallthrough(end)}")
-            functions.append(self.fn)
-        return self.assemble(functions, block_names)
+            blocks.append(self.fn)
+        return self.assemble(functions, blocks, block_names)
 
-    def assemble(self, functions: list[_Function], block_names: dict[int, str]) -> CompiledSource:
+    def assemble(
+        self, functions: list[_Function], blocks: list[_Function], block_names: dict[int, str]
+    ) -> CompiledSource:
         out: list[str] = ["def _program():"]
         line_stmt: list[int] = [-1, -1]
         for cell, initial in self.cells.items():
@@ -129,18 +135,26 @@ class Generator:
             out.append("    _steps = 0")
             line_stmt.append(-1)
         for fn in functions:
-            out.append("    " + fn.header)
-            line_stmt.append(fn.lines[0][1] if fn.lines else -1)
-            if fn.assigned:
-                out.append("        nonlocal " + ", ".join(sorted(fn.assigned)))
-                line_stmt.append(-1)
-            for text, stmt in fn.lines:
-                out.append(text)
-                line_stmt.append(stmt)
-        table = ", ".join(f"{index}: {name}" for index, name in block_names.items())
-        out.append(f"    return {{{table}}}")
+            self.emit_function(fn, "", out, line_stmt)
+        out.append("    class _Blocks:")
         line_stmt.append(-1)
+        for fn in blocks:
+            self.emit_function(fn, "    ", out, line_stmt)
+        table = ", ".join(f"{index}: {name}" for index, name in block_names.items())
+        out += [f"        table = {{{table}}}", "    return _Blocks.table"]
+        line_stmt += [-1, -1]
         return CompiledSource("\n".join(out) + "\n", line_stmt, block_names)
+
+    @staticmethod
+    def emit_function(fn: _Function, indent: str, out: list[str], line_stmt: list[int]) -> None:
+        out.append(indent + "    " + fn.header)
+        line_stmt.append(fn.lines[0][1] if fn.lines else -1)
+        if fn.assigned:
+            out.append(indent + "        nonlocal " + ", ".join(sorted(fn.assigned)))
+            line_stmt.append(-1)
+        for text, stmt in fn.lines:
+            out.append(indent + text)
+            line_stmt.append(stmt)
 
     def index_cells(self, array: str) -> str:
         rank = self.a.arrays[array].rank
@@ -299,7 +313,7 @@ class Generator:
         if shadow is not None:
             self.line(depth, f"{shadow} = _shadow({var})")
             self.loop_shadows[index] = (shadow, int(step))
-        self.line(depth, f"while {self.loop_continues(var, limit, sign, step)}:")
+        self.loop_header(depth, self.loop_continues(var, limit, sign, step))
         self.steps(depth + 1, self.count_sequence(index + 1, next_index) + 1)
         self.loop_steps[index] = step_text
         outer = dict(self.exprs.shadows)
@@ -333,10 +347,20 @@ class Generator:
                 return None
         return f"_sh{index}"
 
+    def loop_header(self, depth: int, condition: str) -> None:
+        """`while True:` and a test that breaks out: the loop then ends with an
+        unconditional jump back, which is what makes CPython 3.11 specialize the code of
+        a function called once (`while condition:` ends with a conditional jump, which
+        does not count, and unspecialized code copies a string on every `+=`)."""
+        self.line(depth, "while True:")
+        if condition != "True":
+            self.line(depth + 1, f"if not ({condition}):")
+            self.line(depth + 2, "break")
+
     def structured_while(self, index: int, depth: int) -> None:
         stmt: ast.While = self.stmts[index]
         wend = self.a.while_wend[index]
-        self.line(depth, f"while {self.exprs.cond(stmt.condition)}:")
+        self.loop_header(depth, self.exprs.cond(stmt.condition))
         self.steps(depth + 1, self.count_sequence(index + 1, wend) + 1)
         self.sequence(index + 1, wend, depth + 1)
 
@@ -368,6 +392,18 @@ class Generator:
         self.assign_cell(cell)
         self.line(depth, f"{cell} = {self.store.convert(value, _var_type(name))}")
 
+    def append_string(self, depth: int, name: str, parts: list[ast.Expr]) -> None:
+        """`A$ = A$ + X + Y` as `A$ += X + Y` on a local: a variable is a cell of the
+        program's function, and a string in a cell is copied whole by every `+`, so
+        building a string that way took time quadratic in its length.  Taken out of its
+        cell, the string has one reference and Python extends it in place."""
+        cell, text = names.variable(name), self.temps.new()
+        self.assign_cell(cell)
+        self.line(depth, f"{text} = {cell}")
+        self.line(depth, f"{cell} = None")
+        self.line(depth, f"{text} += {' + '.join(self.exprs.operand(p) for p in parts)}")
+        self.line(depth, f"{cell} = {self.store.convert(text, 'str')}")
+
     def assign(self, depth: int, target: ast.LValue, value: str) -> None:
         """Assign `value` (Python text, evaluated after the target's subscripts)."""
         if isinstance(target, ast.Var):
@@ -381,6 +417,10 @@ class Generator:
 
     def s_Let(self, index, stmt: ast.Let, depth) -> None:
         if isinstance(stmt.target, ast.Var):
+            appended = _appended(stmt)
+            if appended:
+                self.append_string(depth, stmt.target.name, appended)
+                return
             self.assign_var(depth, stmt.target.name, self.exprs.value(stmt.value))
             return
         symbol = self.a.arrays[stmt.target.name]
@@ -393,29 +433,78 @@ class Generator:
         self.line(depth, f"{names.array_data(stmt.target.name)}[{where}] = {value}")
 
     def s_Print(self, index, stmt: ast.Print, depth) -> None:
+        # The console's methods are bound to names; a file's are called on its channel.
+        call = "_{}"
+        if stmt.channel is not None:
+            channel = self.temps.new()
+            self.line(depth, f"{channel} = _file_output({self.exprs.value(stmt.channel)})")
+            call = channel + ".{}"
+        if stmt.using is not None:
+            self.print_using(stmt, depth, "_console" if stmt.channel is None else channel)
+            return
         ends_line = True
         for item in stmt.items:
             ends_line = True
             if isinstance(item, ast.PrintSep):
                 ends_line = False
                 if item.sep == ",":
-                    self.line(depth, "_zone()")
+                    self.line(
+                        depth, call.format("zone" if stmt.channel is None else "next_zone") + "()"
+                    )
             elif isinstance(item, ast.Tab):
-                self.line(depth, f"_tab({self.exprs.value(item.column)})")
+                self.line(depth, f"{call.format('tab')}({self.exprs.value(item.column)})")
             elif self.a.expr_types.get(item) == "str":
-                self.line(depth, f"_write_string({self.exprs.value(item)})")
+                self.line(depth, f"{call.format('write_string')}({self.exprs.value(item)})")
             else:
-                self.line(depth, f"_write_number({self.exprs.value(item)})")
+                self.line(depth, f"{call.format('write_number')}({self.exprs.value(item)})")
         if ends_line:
-            self.line(depth, "_newline()")
+            self.line(depth, f"{call.format('newline')}()")
+
+    def print_using(self, stmt: ast.Print, depth: int, channel: str) -> None:
+        """`channel.print_using(fmt).item(a).item(b).end()`: each item is formatted before
+        the next is evaluated, as GW-BASIC does."""
+        items = [i for i in stmt.items if not isinstance(i, ast.PrintSep)]
+        chain = "".join(f".item({self.exprs.value(item)})" for item in items)
+        ends_line = not isinstance(stmt.items[-1], ast.PrintSep)
+        end = ".end()" if ends_line else ".end('')"
+        self.line(depth, f"{channel}.print_using({self.exprs.value(stmt.using)}){chain}{end}")
+
+    def s_Write(self, index, stmt: ast.Write, depth) -> None:
+        channel = "_console"
+        if stmt.channel is not None:
+            channel = f"_file_output({self.exprs.value(stmt.channel)})"
+        chain = "".join(f".item({self.exprs.value(item)})" for item in stmt.items)
+        self.line(depth, f"{channel}.write_items(){chain}.end()")
+
+    def s_Open(self, index, stmt: ast.Open, depth) -> None:
+        args = ", ".join(self.exprs.value(e) for e in (stmt.name, stmt.mode, stmt.number))
+        self.line(depth, f"_open_file({args})")
+
+    def s_Close(self, index, stmt: ast.Close, depth) -> None:
+        self.line(depth, f"_close_files({', '.join(self.exprs.value(n) for n in stmt.numbers)})")
+
+    def s_Kill(self, index, stmt: ast.Kill, depth) -> None:
+        self.line(depth, f"_kill_file({self.exprs.value(stmt.name)})")
+
+    def s_Rename(self, index, stmt: ast.Rename, depth) -> None:
+        self.line(
+            depth, f"_rename_file({self.exprs.value(stmt.old)}, {self.exprs.value(stmt.new)})"
+        )
 
     def s_Input(self, index, stmt: ast.Input, depth) -> None:
         kinds = [
             "_STRING" if self.a.expr_types.get(t) == "str" else "_NUMBER" for t in stmt.targets
         ]
-        prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
         reply = self.temps.new()
-        self.line(depth, f"{reply} = _input({prompt}, ({', '.join(kinds)},))")
+        if stmt.channel is not None and stmt.line:
+            self.assign(depth, stmt.targets[0], f"_file_line({self.exprs.value(stmt.channel)})")
+            return
+        if stmt.channel is not None:
+            number = self.exprs.value(stmt.channel)
+            self.line(depth, f"{reply} = _file_input({number}, ({', '.join(kinds)},))")
+        else:
+            prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
+            self.line(depth, f"{reply} = _input({prompt}, ({', '.join(kinds)},))")
         for position, target in enumerate(stmt.targets):
             self.assign(depth, target, f"{reply}[{position}]")
 
@@ -473,9 +562,9 @@ class Generator:
     def false_branch(parts, head: int) -> int:
         """Where a false IF / ELSEIF condition at `head` goes: the next ELSEIF test, the
         ELSE branch, or past the END IF."""
-        later = [e for e in parts.elseifs if e > head]
-        if later:
-            return later[0]
+        later = parts.later_elseif(head)
+        if later is not None:
+            return later
         if parts.else_index is not None:
             return parts.else_index + 1
         return parts.endif_index + 1
@@ -539,7 +628,7 @@ class Generator:
     def _nothing(self, index, stmt, depth) -> None:
         self.line(depth, "pass")
 
-    s_Rem = s_Data = s_DefFn = s_OptionBase = _nothing
+    s_Rem = s_NoEffect = s_Data = s_DefFn = s_OptionBase = _nothing
 
     # ----------------------------------------------------------------- MAT statements
 
@@ -589,6 +678,26 @@ class Generator:
 
 def _f32_flag(store: StoreConversion) -> str:
     return "True" if store.f32 else "False"
+
+
+def _appended(stmt: ast.Let) -> list[ast.Expr]:
+    """X, Y... when `stmt` is `LET A$ = A$ + X + Y...` and X, Y... neither read A$ nor
+    call a function (which might read it): what is appended to A$, in order."""
+    name = stmt.target.name
+    if not name.endswith("$"):
+        return []
+    parts: list[ast.Expr] = []
+    node = stmt.value
+    while isinstance(node, ast.BinOp) and node.op == "+":
+        parts.append(node.right)
+        node = node.left
+    if not parts or not (isinstance(node, ast.Var) and node.name == name):
+        return []
+    for part in parts:
+        for inner in part.walk():
+            if isinstance(inner, ast.Call) or (isinstance(inner, ast.Var) and inner.name == name):
+                return []
+    return parts[::-1]
 
 
 def _var_type(name: str) -> str:

@@ -29,8 +29,8 @@ import math
 from .. import ast
 from ..builtins import BUILTINS, Builtin
 from ..model import Analysis, ArraySymbol
+from ..ast import is_user_function
 from ..passes.exprutil import sum_may_overflow
-from ..passes.functions import is_user_function
 from . import names
 
 _PYTHON_BUILTINS = frozenset(dir(builtins))

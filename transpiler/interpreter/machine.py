@@ -17,6 +17,7 @@ from typing import TextIO
 
 from .. import ast, runtime
 from ..builtins import BUILTINS
+from ..collector import collector_paused
 from ..errors import BasicRuntimeError, BasicWarning, Coord, InternalError
 from ..model import Analysis
 from ..runtime import (
@@ -29,14 +30,23 @@ from ..runtime import (
     Notice,
     add,
     check_string,
+    close_files,
     div,
+    file_input,
+    file_line,
+    file_output,
+    kill_file,
     mul,
+    open_file,
     power,
+    rename_file,
+    reset_files,
     reset_rnd,
     round_to_int,
     set_warning_hook,
     sub,
 )
+from ..runtime import using as print_using
 from ..runtime._interp_extras import MOD, to_integer
 from . import mat
 from .arrays import BasicArray
@@ -87,7 +97,8 @@ class Machine:
         self.stdout = stdout
         self.stderr = stderr
         strict = analysis.options.strict
-        self.console = Console(stdout, stdin, strict)
+        self.precision = getattr(print_using, analysis.using_precision)
+        self.console = Console(stdout, stdin, strict, self.precision)
         self.pool = DataPool([(d.text, d.quoted) for d in analysis.data], strict)
         self.arrays = {name: self._make_array(symbol) for name, symbol in analysis.arrays.items()}
         self.filename = f"<basic {analysis.source.name}>"
@@ -149,6 +160,12 @@ class Machine:
                 values = [mat.to_f32(v) if k == NUMBER else v for v, k in zip(values, kinds)]
             return values
 
+        def file_input_numbers(number, kinds):
+            values = file_input(number, kinds)
+            if f32:
+                values = [mat.to_f32(v) if k == NUMBER else v for v, k in zip(values, kinds)]
+            return values
+
         names = {
             "__builtins__": __builtins__,
             "_INF": math.inf,
@@ -169,6 +186,14 @@ class Machine:
             "_tab": console.tab,
             "_newline": console.newline,
             "_input": input_reply,
+            "_console": console,
+            "_open_file": open_file,
+            "_close_files": close_files,
+            "_file_output": file_output,
+            "_file_input": file_input_numbers,
+            "_file_line": file_line,
+            "_kill_file": kill_file,
+            "_rename_file": rename_file,
             "_NUMBER": NUMBER,
             "_STRING": STRING,
             "_read_number": read_number,
@@ -195,11 +220,9 @@ class Machine:
     # ----------------------------------------------------------------- running
 
     def run(self) -> int:
-        namespace = self.namespace()
-        code = compile(self.compiled.text, self.filename, "exec")
-        exec(code, namespace)  # noqa: S102 - our own generated code, the point of the design
-        self.blocks.update(namespace["_program"]())
+        self._load()
         reset_rnd()
+        reset_files(self.precision)
         previous_hook = set_warning_hook(self.on_notice)
         previous_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(previous_limit, 4 * self.max_depth + 1000))
@@ -222,8 +245,17 @@ class Machine:
         finally:
             set_warning_hook(previous_hook)
             sys.setrecursionlimit(previous_limit)
+            close_files()
         self.console.finish()
         return 0
+
+    @collector_paused()  # compiling, not running (see collector.py)
+    def _load(self) -> None:
+        """Compile the generated source and make its block functions."""
+        namespace = self.namespace()
+        code = compile(self.compiled.text, self.filename, "exec")
+        exec(code, namespace)  # noqa: S102 - our own generated code, the point of the design
+        self.blocks.update(namespace["_program"]())
 
     def _dispatch(self) -> None:
         blocks = self.blocks

@@ -15,6 +15,7 @@ from ..options import Options
 from . import (
     blocks,
     data,
+    devices,
     end_rules,
     expression_depth,
     flatten,
@@ -48,6 +49,9 @@ def analyze(program: ast.Program, source: SourceFile, options: Options) -> Analy
     blocks.run(analysis, diags)
     # 6. no jump into a block from outside it (needs 3 and 5).
     jump_rules.run(analysis, diags)
+    # 6b. screen and sound statements without effect: warnings; CLEAR only at the start
+    #     (needs 3).
+    devices.run(analysis, diags)
     if analysis.kind == "legacy":
         # 7. variables, arrays, DIM and OPTION BASE, in text order as ECMA-55 defines.
         symbols.run(analysis, diags)

@@ -4,7 +4,8 @@
 `Analysis.stmts`; index `len(stmts)` stands for "the program ends".  GOSUB goes to
 its target, and every RETURN may go back to any statement after a GOSUB (the return
 stack is not modelled: that is safe for the analyses built on this graph, which only
-need a superset of the real paths).
+need a superset of the real paths).  Every RETURN shares one list of return points
+(do not modify it), so the graph costs as much as its RETURNs plus its GOSUBs.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from ..model import Analysis
 def successors(analysis: Analysis) -> list[list[int]]:
     stmts = analysis.stmts
     end = len(stmts)
-    return_points = sorted(
-        i + 1 for i, s in enumerate(stmts) if isinstance(s, ast.Gosub) or (isinstance(s, ast.OnGoto) and s.gosub)
-    )
+    return_points = [
+        i + 1
+        for i, s in enumerate(stmts)
+        if isinstance(s, ast.Gosub) or (isinstance(s, ast.OnGoto) and s.gosub)
+    ]
     succ: list[list[int]] = []
     for i, stmt in enumerate(stmts):
         nxt = i + 1
@@ -30,7 +33,8 @@ def successors(analysis: Analysis) -> list[list[int]]:
             # Out-of-range selectors are fatal errors, so only the targets follow.
             out = [analysis.jump_target[t] for t in stmt.targets]
         elif isinstance(stmt, ast.Return):
-            out = list(return_points)
+            succ.append(return_points)
+            continue
         elif isinstance(stmt, (ast.End, ast.Stop)):
             out = [end]
         elif isinstance(stmt, ast.For):
@@ -43,9 +47,9 @@ def successors(analysis: Analysis) -> list[list[int]]:
             out = [analysis.wend_while[i]]
         elif isinstance(stmt, (ast.IfBlock, ast.ElseIf)):
             parts = analysis.if_parts[analysis.block_if_of.get(i, i)]
-            heads = list(parts.branch_heads)
-            pos = heads.index(i)
-            following = heads[pos + 1] if pos + 1 < len(heads) else parts.endif_index
+            following = parts.later_elseif(i)
+            if following is None:
+                following = parts.endif_index if parts.else_index is None else parts.else_index
             # True: into this branch.  False: the next ELSEIF test, the ELSE branch's
             # first statement, or past the ENDIF.
             if following == parts.else_index:

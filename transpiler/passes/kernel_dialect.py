@@ -128,7 +128,9 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
         if ended and not isinstance(stmt, ast.Rem):
             diags.error(BasicSemanticError("statement after END in a kernel program", stmt.coord))
             continue
-        if isinstance(stmt, ast.Input):
+        if isinstance(stmt, ast.Input) and stmt.channel is not None:
+            diags.error(BasicUnsupportedError("INPUT # in a kernel program", stmt.coord))
+        elif isinstance(stmt, ast.Input):
             decls.append(stmt)
             for target in stmt.targets:
                 if not isinstance(target, ast.Var):
@@ -293,6 +295,11 @@ def _check_kernel_statement(stmt: ast.Stmt, diags: Diagnostics) -> None:
         ast.MatPrint: "MAT PRINT",
         ast.MatInput: "MAT INPUT",
         ast.OptionBase: "OPTION BASE",
+        ast.Write: "WRITE",
+        ast.Open: "OPEN",
+        ast.Close: "CLOSE",
+        ast.Kill: "KILL",
+        ast.Rename: "NAME",
     }
     word = rejected.get(type(stmt))
     if word is not None:

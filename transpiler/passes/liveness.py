@@ -53,8 +53,10 @@ def statement_reads(analysis: Analysis, stmt: ast.Stmt) -> set[str]:
     found: set[str] = set()
     if isinstance(stmt, ast.Let):
         targets, exprs = [stmt.target], [stmt.value]
-    elif isinstance(stmt, (ast.Read, ast.Input)):
+    elif isinstance(stmt, ast.Read):
         targets, exprs = stmt.targets, []
+    elif isinstance(stmt, ast.Input):
+        targets, exprs = stmt.targets, [stmt.channel] if stmt.channel is not None else []
     elif isinstance(stmt, ast.For):
         targets, exprs = [stmt.var], [e for e in (stmt.start, stmt.limit, stmt.step) if e]
     elif isinstance(stmt, ast.Next):
@@ -90,25 +92,30 @@ def solve(
     succ: Sequence[Sequence[int]], reads: Sequence[Set[str]], writes: Sequence[Set[str]]
 ) -> list[frozenset[str]]:
     """live[i] = reads[i] | (union of live[s] for s in succ[i]) - writes[i], the least
-    fixpoint, by a worklist over the predecessors of what changed."""
+    fixpoint, by a worklist over the predecessors of what changed.  Live sets only grow,
+    so what flows out of a statement is kept and only the variables new in a successor
+    are added to it: a statement with many successors (the RETURN hub) is not re-united
+    with all of them each time one of them changes."""
     n = len(succ)
     preds: list[list[int]] = [[] for _ in range(n)]
     for i, out in enumerate(succ):
         for s in out:
             preds[s].append(i)
     live: list[frozenset[str]] = [frozenset()] * n
+    flowing_out: list[set[str]] = [set() for _ in range(n)]
     work = list(range(n))  # popped from the end: the last statement first
     queued = [True] * n
     while work:
         i = work.pop()
         queued[i] = False
-        out: set[str] = set()
-        for s in succ[i]:
-            out |= live[s]
-        new = frozenset(reads[i] | (out - writes[i]))
-        if new != live[i]:
-            live[i] = new
-            for p in preds[i]:
+        new = reads[i] | (flowing_out[i] - writes[i])
+        if len(new) == len(live[i]):
+            continue  # it only grows: the same size is the same set
+        added = new - live[i]
+        live[i] = frozenset(new)
+        for p in preds[i]:
+            if not added <= flowing_out[p]:
+                flowing_out[p] |= added
                 if not queued[p]:
                     queued[p] = True
                     work.append(p)

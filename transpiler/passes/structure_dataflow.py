@@ -41,16 +41,18 @@ class Dataflow:
             t: {c for i in region for c in flow.gosub_targets(i)}
             for t, region in procs.regions.items()
         }
+        callers: dict[int, set[int]] = {}
+        for t, called in calls.items():
+            for c in called:
+                callers.setdefault(c, set()).add(t)
         result = {t: set(w) for t, w in own.items()}
-        changed = True
-        while changed:
-            changed = False
-            for t, writes in result.items():
-                for c in calls[t]:
-                    extra = result.get(c, set()) - writes
-                    if extra:
-                        writes |= extra
-                        changed = True
+        work = list(result)  # a worklist over the callers of what grew
+        while work:
+            c = work.pop()
+            for t in callers.get(c, ()):
+                if not result[c] <= result[t]:
+                    result[t] |= result[c]
+                    work.append(t)
         return result
 
     def assigned_between(self, lo: int, hi: int) -> set[str]:

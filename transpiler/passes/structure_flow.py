@@ -53,6 +53,7 @@ class Flow:
         self._labels = self._make_labels()
         # Both asked about every statement many times over: computed once.
         self._passive = [self._is_passive(stmt) for stmt in self.stmts]
+        self._arrival = self._make_arrivals()
         self._openers = set(analysis.for_next) | set(analysis.while_wend) | set(analysis.if_parts)
         # every GOSUB statement (and ON ... GOSUB) in the flat list
         self.gosubs = [
@@ -82,16 +83,20 @@ class Flow:
 
     def flow_to(self, index: int) -> int:
         """The statement that runs when control falls through to `index`."""
-        stmts, passive = self.stmts, self._passive
-        while index < self.n:
-            stmt = stmts[index]
-            if isinstance(stmt, (ast.Else, ast.ElseIf)):
-                index = self.endif_of(index) + 1  # the end of a branch: skip the others
-            elif passive[index]:
-                index += 1
-            else:
-                break
-        return index
+        return self._arrival[index] if index < self.n else index
+
+    def _make_arrivals(self) -> list[int]:
+        """flow_to of every statement, from the last one back: each answer is the next
+        statement's or the one after an END IF, already known (a walk from each
+        statement would be quadratic in a run of REM or DATA lines)."""
+        arrival = list(range(self.n + 1))
+        for index in range(self.n - 1, -1, -1):
+            if isinstance(self.stmts[index], (ast.Else, ast.ElseIf)):
+                # the end of a branch: skip the others
+                arrival[index] = arrival[self.endif_of(index) + 1]
+            elif self._passive[index]:
+                arrival[index] = arrival[index + 1]
+        return arrival
 
     def jump_to(self, index: int) -> int:
         """The statement that runs when a GOTO (GOSUB, ON ... GOTO) targets `index`."""
@@ -125,9 +130,9 @@ class Flow:
     def false_target(self, head: int) -> int:
         """Where a false IF / ELSEIF condition at `head` goes."""
         parts = self.a.if_parts[self.a.block_if_of.get(head, head)]
-        later = [e for e in parts.elseifs if e > head]
-        if later:
-            return later[0]
+        later = parts.later_elseif(head)
+        if later is not None:
+            return later
         if parts.else_index is not None:
             return self.flow_to(parts.else_index + 1)
         return self.flow_to(parts.endif_index + 1)

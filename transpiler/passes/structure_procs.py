@@ -85,11 +85,7 @@ def find_procedures(flow: Flow) -> Procedures:
         for t, region in regions.items()
         if t != entry and _single_entry(region, predecessors) and _in_one_sequence(flow, t, region)
     }
-    for t in list(valid):
-        for other in valid:
-            if other != t and regions[t] & regions[other]:
-                valid.discard(t)
-                break
+    _drop_overlapping(regions, valid)
     _drop_unstructured_callers(flow, regions, valid)
 
     main = set(main_region)
@@ -123,31 +119,82 @@ def _in_one_sequence(flow: Flow, entry: int, region: set[int]) -> bool:
     return all(lo <= v < hi for v in region)
 
 
+def _drop_overlapping(regions: dict[int, set[int]], valid: set[int]) -> None:
+    """Remove from `valid`, one at a time, each subroutine that shares a statement with
+    another one still valid.  How many valid regions hold each statement is counted,
+    so each region is looked at once, not against every other."""
+    holders: dict[int, int] = {}
+    for t in valid:
+        for v in regions[t]:
+            holders[v] = holders.get(v, 0) + 1
+    for t in list(valid):
+        if any(holders[v] > 1 for v in regions[t]):
+            valid.discard(t)
+            for v in regions[t]:
+                holders[v] -= 1
+
+
 def _drop_unstructured_callers(flow: Flow, regions: dict[int, set[int]], valid: set[int]) -> None:
-    """Remove from `valid` the subroutines that GOSUB a target which is not structured,
-    and those on a cycle of GOSUBs, until nothing changes."""
+    """Remove from `valid` the subroutines on a cycle of GOSUBs, then, until nothing
+    changes, those that GOSUB a target which is not structured (a worklist over the
+    callers of what was removed)."""
     calls = {t: set(_called(flow, regions[t])) for t in regions}
-    changed = True
-    while changed:
-        changed = False
-        for t in sorted(valid):
-            if any(c not in valid for c in calls[t]) or _recursive(t, calls):
-                valid.discard(t)
-                changed = True
-
-
-def _recursive(start: int, calls: dict[int, set[int]]) -> bool:
-    seen: set[int] = set()
-    work = list(calls.get(start, ()))
+    callers: dict[int, set[int]] = {}
+    for t, called in calls.items():
+        for c in called:
+            callers.setdefault(c, set()).add(t)
+    recursive = _recursive(calls)
+    work = [t for t in valid if t in recursive or any(c not in valid for c in calls[t])]
     while work:
         t = work.pop()
-        if t == start:
-            return True
-        if t in seen:
+        if t in valid:
+            valid.discard(t)
+            work.extend(callers.get(t, ()))
+
+
+def _recursive(calls: dict[int, set[int]]) -> set[int]:
+    """The targets on a cycle of GOSUBs: the members of a strongly connected component
+    of the call graph with more than one member or with a call to itself (Tarjan's
+    algorithm, without recursion)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    stack: list[int] = []
+    on_stack: set[int] = set()
+    found: set[int] = set()
+    for root in calls:
+        if root in index:
             continue
-        seen.add(t)
-        work.extend(calls.get(t, ()))
-    return False
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        frames = [(root, iter(sorted(calls.get(root, ()))))]
+        while frames:
+            node, todo = frames[-1]
+            child = next(todo, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    frames.append((child, iter(sorted(calls.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            frames.pop()
+            if frames:
+                parent = frames[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1 or node in calls.get(node, ()):
+                    found.update(component)
+    return found
 
 
 def is_gosub(stmt: ast.Stmt) -> bool:

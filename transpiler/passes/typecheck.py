@@ -13,6 +13,8 @@ mix: assignments, comparisons and arguments must agree (ECMA-55 7, 9, 10, 16).
   parameters' types.
 - A numeric constant too large for the number type is a warning (ECMA-55 5.5: it is
   replaced by the largest representable value, machine infinity for IEEE numbers).
+- The `+` and `-` that cannot overflow (`exprutil.sum_may_overflow`) are recorded in
+  `plain_sums`: the printers write them as plain operators, every other sum checked.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from .. import ast
 from ..builtins import legacy_builtin
 from ..errors import BasicSemanticError, BasicWarning, Coord, Diagnostics
 from ..model import Analysis, ValueType, type_of_name
-from .functions import is_user_function
+from ..ast import is_user_function
+from .exprutil import sum_may_overflow
 
 ARITHMETIC = frozenset({"+", "-", "*", "/", "^", "MOD", "\\"})
 INTEGER_PRESERVING = frozenset({"+", "-", "*", "MOD"})
@@ -176,14 +179,40 @@ class _TypeChecker:
             else:
                 self.expect(s.value, target)
         elif isinstance(s, ast.Print):
+            self.channel(s.channel)
+            if s.using is not None:
+                self.expect_string(s.using)
             for item in s.items:
                 if isinstance(item, ast.Tab):
                     self.expect_number(item.column)
                 elif isinstance(item, ast.Expr):
                     self.expr(item)
-        elif isinstance(s, (ast.Input, ast.Read)):
+        elif isinstance(s, ast.Input):
+            self.channel(s.channel)
+            for target in s.targets:
+                if s.line:
+                    self.expect_string(target)
+                else:
+                    self.expr(target)
+        elif isinstance(s, ast.Read):
             for target in s.targets:
                 self.expr(target)
+        elif isinstance(s, ast.Write):
+            self.channel(s.channel)
+            for item in s.items:
+                self.expr(item)
+        elif isinstance(s, ast.Open):
+            self.expect_string(s.name)
+            self.expect_string(s.mode)
+            self.expect_number(s.number)
+        elif isinstance(s, ast.Close):
+            for number in s.numbers:
+                self.expect_number(number)
+        elif isinstance(s, ast.Kill):
+            self.expect_string(s.name)
+        elif isinstance(s, ast.Rename):
+            self.expect_string(s.old)
+            self.expect_string(s.new)
         elif isinstance(s, (ast.IfBlock, ast.ElseIf, ast.While)):
             self.expect_number(s.condition)
         elif isinstance(s, ast.OnGoto):
@@ -211,6 +240,11 @@ class _TypeChecker:
                     self.expect_number(bound)
         elif isinstance(s, ast.MatAssign):
             self.mat_assign(s)
+
+    def channel(self, number: ast.Expr | None) -> None:
+        """The file number of PRINT #, INPUT #, WRITE #."""
+        if number is not None:
+            self.expect_number(number)
 
     def mat_assign(self, s: ast.MatAssign) -> None:
         value = s.value
@@ -243,3 +277,11 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
     checker = _TypeChecker(analysis, diags)
     for stmt in analysis.stmts:
         checker.statement(stmt)
+    types = analysis.expr_types
+    analysis.plain_sums = {
+        node
+        for node in types
+        if isinstance(node, ast.BinOp)
+        and node.op in ("+", "-")
+        and not sum_may_overflow(node, types)
+    }

@@ -404,11 +404,20 @@ class _Vectorizer:
             return True
         return True
 
-    def reduction_prologue(self) -> None:
+    def sums(self) -> dict[str, Reduction]:
+        """The variables summed by the loop, each with its first update (`S = S + e` or
+        `S = S - e`), whose operation the host finishes the partial sums with; one
+        variable may be updated by several statements."""
+        found: dict[str, Reduction] = {}
         for r in self.plan.reductions:
             if r.op in ("sum", "sub"):
-                self.accumulators[r.var] = self.new_name(r.var, "acc")
-                self.let(self.accumulators[r.var], ir.Full(0.0, type=self.lane_type))
+                found.setdefault(r.var, r)
+        return found
+
+    def reduction_prologue(self) -> None:
+        for var in self.sums():
+            self.accumulators[var] = self.new_name(var, "acc")
+            self.let(self.accumulators[var], ir.Full(0.0, type=self.lane_type))
 
     # ------------------------------------------------------------------ statements
 
@@ -592,6 +601,8 @@ class _Vectorizer:
         mask = self.full_mask()
         if r.op in ("sum", "sub"):
             acc = self.local(self.accumulators[r.var])
+            if r.op != self.sums()[r.var].op:  # S = S - e in a sum finished by +, or the reverse
+                value = B.unary("neg", value, self.ndt)
             term = B.select(mask, value, B.const(0.0, self.ndt), self.ndt)
             self.let(acc.name, B.binary("add", acc, term, self.ndt), origin)
             return
@@ -651,26 +662,27 @@ class _Vectorizer:
                 stores.append(ir.Scatter(name, indices, self.local(local), self.local(self.valid)))
         stores += self.deferred
         block_id = self.block_linear()
-        totals = [(r, self.block_total(r)) for r in self.plan.reductions if r.op in ("sum", "sub")]
+        totals = {var: (first, self.block_total(var)) for var, first in self.sums().items()}
         if self.events is not None:
             self.finish_or_leave(stores, block_id)
         else:
             self.out += stores
-        for r, total in totals:
-            temp = self.partial_temp(r.var)
+        for var, (first, total) in totals.items():
+            temp = self.partial_temp(var)
             self.out.append(ir.Store(temp, (block_id,), total))
-            self.finish.append(Finish(r.op, var=r.var, temp=temp, origin=r.node.origin))
+            self.finish.append(Finish(first.op, var=var, temp=temp, origin=first.node.origin))
         for r, cand, payloads in self.extremes:
             self.extreme_epilogue(r, cand, payloads, block_id)
 
-    def block_total(self, r: Reduction) -> KExpr:
-        """The block's sum of a sum reduction's terms.  Where BASIC's `S + E` could
+    def block_total(self, var: str) -> KExpr:
+        """The block's sum of a sum variable's terms.  Where one of BASIC's `S + E` could
         overflow, a total that is not finite is an exception: the interpreter warns at
         the addition that overflows, so the host runs the block's iterations."""
-        total: KExpr = ir.Reduce("sum", self.local(self.accumulators[r.var]), None, type=TileType(self.ndt))
-        if not sum_may_overflow(r.node.stmt.value, self.analysis.expr_types):
+        total: KExpr = ir.Reduce("sum", self.local(self.accumulators[var]), None, type=TileType(self.ndt))
+        updates = [r for r in self.plan.reductions if r.var == var and r.op in ("sum", "sub")]
+        if not any(sum_may_overflow(r.node.stmt.value, self.analysis.expr_types) for r in updates):
             return total
-        total = self.let(self.new_name(r.var, "total"), total)
+        total = self.let(self.new_name(var, "total"), total)
         self.event_unless(self.finite(total))
         return total
 

@@ -32,32 +32,51 @@ from .arith import (
     sub_all,
 )
 from .command import run_command
-from .console import MARGIN, ZONE, ZONE_WIDTH, Console, Tab, tab
+from .console import MARGIN, POS, ZONE, ZONE_WIDTH, Console, Tab, tab
 from .data import DataItem, DataPool
 from .extended import MAX, MIN, MOD, loop_count, to_integer
 from .faults import ERROR, WARNING, BasicFault, Notice, set_warning_hook, warn
+from .files import (
+    EOF,
+    LOF,
+    close_files,
+    file_input,
+    file_line,
+    file_output,
+    kill_file,
+    open_file,
+    rename_file,
+    reset_files,
+)
 from .inputs import NUMBER, STRING, ReplyRejected, parse_reply
 from .numformat import format_number, format_number_trimmed, parse_number
 from .rnd import RANDOMIZE, RND, SplitMix64, reset_rnd
 from .strings import STRING_MAX_LENGTH, check_string
+from .using import DOUBLE, REAL, SINGLE, UsingPrecision
 
 __all__ = [
     "ABS",
     "ATN",
     "COS",
+    "DOUBLE",
+    "EOF",
     "ERROR",
     "EXP",
     "INT",
+    "LOF",
     "LOG",
     "MARGIN",
     "MAX",
     "MIN",
     "MOD",
     "NUMBER",
+    "POS",
     "RANDOMIZE",
+    "REAL",
     "RND",
     "SGN",
     "SIN",
+    "SINGLE",
     "SQR",
     "STRING",
     "STRING_MAX_LENGTH",
@@ -73,17 +92,26 @@ __all__ = [
     "ReplyRejected",
     "SplitMix64",
     "Tab",
+    "UsingPrecision",
     "add",
     "add_all",
     "check_string",
+    "close_files",
     "div",
+    "file_input",
+    "file_line",
+    "file_output",
     "format_number",
     "format_number_trimmed",
+    "kill_file",
     "loop_count",
     "mul",
+    "open_file",
     "parse_number",
     "parse_reply",
     "power",
+    "rename_file",
+    "reset_files",
     "reset_rnd",
     "round_to_int",
     "run_command",

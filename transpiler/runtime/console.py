@@ -33,8 +33,10 @@ from .command import InputError, standard_input, standard_output
 from .faults import ERROR, BasicFault, Notice, notify, warn
 from .inputs import ReplyRejected, parse_reply
 from .numformat import format_number, format_number_trimmed
+from .using import REAL, UsingPrecision, UsingWriter
 
 MARGIN = 80
+UNLIMITED = 2**31 - 1  # the margin of a file: lines are never folded
 ZONE_WIDTH = 16
 INPUT_PROMPT = "? "
 INVALID_TAB = "invalid TAB argument"
@@ -63,16 +65,38 @@ def tab(x: float) -> Tab:
     return Tab(x)
 
 
+_screen: Console | None = None  # the last screen made
+
+
+def POS(x: float) -> float:
+    """The column of the screen's cursor, 1 at the start of a line (Microsoft BASIC; `x`
+    is a dummy)."""
+    return float(_screen.column + 1) if _screen is not None else 1.0
+
+
 class Console:
-    """The BASIC program's terminal: output column tracking and INPUT replies."""
+    """The BASIC program's terminal: output column tracking and INPUT replies.  A file
+    open for output is a Console too, without a margin."""
 
-    __slots__ = ("_column", "_in", "_out", "_strict")
+    __slots__ = ("_column", "_in", "_margin", "_out", "_precision", "_strict")
 
-    def __init__(self, out: TextIO | None = None, inp: TextIO | None = None, strict: bool = True):
+    def __init__(
+        self,
+        out: TextIO | None = None,
+        inp: TextIO | None = None,
+        strict: bool = True,
+        precision: UsingPrecision = REAL,
+        margin: int = MARGIN,
+    ):
         self._strict = strict  # ECMA-55's limits on INPUT replies (inputs.parse_reply)
         self._out = out if out is not None else standard_output()
         self._in = inp if inp is not None else standard_input()
         self._column = 0
+        self._precision = precision  # of PRINT USING's numbers (using.py)
+        self._margin = margin  # files have none: UNLIMITED
+        if margin != UNLIMITED:  # the screen, whose column POS reads
+            global _screen
+            _screen = self
 
     @property
     def column(self) -> int:
@@ -105,20 +129,20 @@ class Console:
             raise ValueError(f'end must be "\\n" or "", not {end!r}')
 
     def write_string(self, text: str) -> None:
-        column = self._column
-        if column + len(text) > MARGIN:
+        column, margin = self._column, self._margin
+        if column + len(text) > margin:
             if column > 0:
                 self._out.write("\n")
-            while len(text) > MARGIN:
-                self._out.write(text[:MARGIN] + "\n")
-                text = text[MARGIN:]
+            while len(text) > margin:
+                self._out.write(text[:margin] + "\n")
+                text = text[margin:]
             column = 0
         self._out.write(text)
         self._column = column + len(text)
 
     def write_number(self, x: float) -> None:
         text = format_number(x)
-        if self._column + len(text) > MARGIN:
+        if self._column + len(text) > self._margin:
             self._out.write("\n" + text)
             self._column = len(text)
         else:
@@ -128,7 +152,7 @@ class Console:
     def next_zone(self) -> None:
         column = self._column
         width = ZONE_WIDTH - column % ZONE_WIDTH
-        if column + width >= MARGIN:
+        if column + width >= self._margin:
             self.newline()
         else:
             self._out.write(" " * width)
@@ -139,7 +163,7 @@ class Console:
         if n < 1:
             warn(INVALID_TAB, f"({format_number_trimmed(n)})")
             n = 1
-        target = (n - 1) % MARGIN
+        target = (n - 1) % self._margin
         if self._column > target:
             self._out.write("\n")
             self._column = 0
@@ -150,6 +174,15 @@ class Console:
     def newline(self) -> None:
         self._out.write("\n")
         self._column = 0
+
+    def write_items(self) -> ItemWriter:
+        """One WRITE statement: ``con.write_items().item(a).item(b).end()``."""
+        return ItemWriter(self)
+
+    def print_using(self, fmt: str) -> UsingWriter:
+        """One PRINT USING statement: ``con.print_using("##.##").item(x).item(y).end()``
+        (each item is printed before the next one is evaluated)."""
+        return UsingWriter(self, fmt, self._precision)
 
     def finish(self) -> None:
         """End of the program (normal or not): end an unfinished line and flush."""
@@ -180,3 +213,24 @@ class Console:
                 return parse_reply(line, kinds, self._strict)
             except ReplyRejected as rejected:
                 notify(Notice(rejected.what, rejected.detail, ERROR))
+
+
+class ItemWriter:
+    """WRITE's items, one at a time: separated by commas, strings in quotes, numbers as
+    PRINT writes them without the spaces around them; `end` ends the line."""
+
+    __slots__ = ("_channel", "_first")
+
+    def __init__(self, channel: Console):
+        self._channel = channel
+        self._first = True
+
+    def item(self, value: float | str) -> ItemWriter:
+        text = f'"{value}"' if isinstance(value, str) else format_number_trimmed(float(value))
+        self._channel.write_string(text if self._first else "," + text)
+        self._first = False
+        return self
+
+    def end(self, end: str = "\n") -> None:
+        if end:
+            self._channel.newline()

@@ -187,24 +187,52 @@ def _python_function(kernel) -> types.FunctionType:
 
 
 def rebind(pyfunc: types.FunctionType) -> types.FunctionType:
-    """A copy of `pyfunc` (and of the functions of its module) whose `ct` is the simulator."""
+    """A copy of `pyfunc` whose `ct` is the simulator, with copies of the functions of its
+    module that it calls (directly or through each other) sharing its new globals.  Only
+    the global names their code uses are looked up and copied: a module can hold
+    thousands of kernels (one per loop of a long BASIC program), and copying all of its
+    globals and functions at each launch made running them quadratic."""
     original_globals = pyfunc.__globals__
     table = _replacement_table()
-    new_globals = dict(original_globals)
+    new_globals = {
+        name: original_globals[name] for name in _MODULE_NAMES if name in original_globals
+    }
     copies: list[tuple[str, types.FunctionType]] = []
-    for name, value in original_globals.items():
-        replacement = table.get(id(value))
-        if replacement is not None:
-            new_globals[name] = replacement
-            continue
-        inner = getattr(value, "__wrapped__", None) if _is_tile_function(value) else value
-        if isinstance(inner, types.FunctionType) and inner.__globals__ is original_globals:
-            copies.append((name, inner))
+    pending = [pyfunc]
+    while pending:
+        for name in _global_names(pending.pop().__code__):
+            if name in new_globals or name not in original_globals:
+                continue
+            value = original_globals[name]
+            replacement = table.get(id(value))
+            if replacement is not None:
+                new_globals[name] = replacement
+                continue
+            new_globals[name] = value
+            inner = getattr(value, "__wrapped__", None) if _is_tile_function(value) else value
+            if isinstance(inner, types.FunctionType) and inner.__globals__ is original_globals:
+                copies.append((name, inner))
+                pending.append(inner)
     for name, function in copies:
         new_globals[name] = _copy_function(function, new_globals)
     for name, override in _BUILTIN_OVERRIDES.items():
         new_globals.setdefault(name, override)
     return _copy_function(pyfunc, new_globals)
+
+
+_MODULE_NAMES = ("__name__", "__builtins__", "__file__", "__package__", "__spec__")
+
+
+def _global_names(code: types.CodeType) -> set[str]:
+    """The names `code` and the code nested in it (comprehensions, lambdas) may look up
+    as globals."""
+    names: set[str] = set()
+    work = [code]
+    while work:
+        current = work.pop()
+        names.update(current.co_names)
+        work.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+    return names
 
 
 def _is_tile_function(value) -> bool:

@@ -1,0 +1,112 @@
+"""Long runs of comment lines are folded while Ruff's formatter runs (its time is
+quadratic in them), and the formatted module is exactly what the formatter alone
+writes."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from tests import program_shapes
+from tests.conftest import EXAMPLES
+from transpiler import driver
+from transpiler.backends import cutile, python_host
+from transpiler.backends.cutile import RUFF_FORMAT, format_python, ruff_path
+from transpiler.backends.python_comment_runs import LONG_RUN, fold, unfold
+from transpiler.errors import SourceFile
+from transpiler.options import Options
+
+TRICKY = '''\
+def f():
+    """A docstring:
+    # not a comment
+    # nor this
+    """
+    x = 1
+    # a run at the end of a block   \n\
+    #
+    #no space after the hash
+    # basic2tile-folded
+y = [
+    # inside brackets
+    # the formatter's business
+    1,
+]
+# fmt: off
+# after a pragma
+z = [1,
+  2]
+# fmt: on
+def g():
+    x = 1
+# less indented than the next statement
+# (the formatter indents them as the statement)
+    return x
+s = "# a string"  # a trailing comment
+# one
+# two
+'''
+
+
+def _ruff_alone(code: str) -> str:
+    done = subprocess.run(
+        [ruff_path(), *RUFF_FORMAT], input=code.encode(), capture_output=True, check=True
+    )
+    return done.stdout.decode()
+
+
+def _folded_and_formatted(code: str, shortest: int) -> str:
+    folded = fold(code, shortest)
+    return unfold(_ruff_alone(folded.code), folded.runs)
+
+
+def _unformatted_module(name: str, text: str) -> str:
+    analysis = driver.front_end(SourceFile(name, text), Options())
+    printer = python_host._ModulePrinter(driver.host_program(analysis))
+    return printer.render()
+
+
+def test_folding_every_run_changes_nothing_the_formatter_writes():
+    folded = fold(TRICKY, shortest=2)
+    assert len(folded.runs) == 3  # the end of f, before g's return, the end of the module
+    assert _folded_and_formatted(TRICKY, shortest=2) == _ruff_alone(TRICKY)
+
+
+@pytest.mark.parametrize("name", ["heat", "histogram", "horner", "newton", "prefix", "commented"])
+def test_folding_every_run_of_a_generated_module_changes_nothing(name):
+    if name == "commented":
+        text = program_shapes.commented(80)
+    else:
+        text = (EXAMPLES / f"{name}.bas").read_text()
+    code = _unformatted_module(f"{name}.bas", text)
+    assert fold(code, shortest=2).runs
+    assert _folded_and_formatted(code, shortest=2) == _ruff_alone(code)
+
+
+def test_a_long_run_of_comments_reaches_the_formatter_as_one_line(monkeypatch):
+    comments = "".join(f"    # 10{k} REM NOTE {k}  \n" for k in range(5000))
+    code = f"def f():\n    x = 1\n{comments}    return x\n"
+    sent = []
+    run = subprocess.run
+
+    def spy(command, input, **kwargs):
+        sent.append(input.decode())
+        return run(command, input=input, **kwargs)
+
+    monkeypatch.setattr(cutile.subprocess, "run", spy)
+    formatted = format_python(code)
+    assert sent[0].count("#") == 1
+    assert formatted == code.replace("  \n", "\n")
+
+
+def test_a_comment_like_the_marker_turns_folding_off():
+    comments = "".join(f"# basic2tile-folded-comments {k}\n" for k in range(LONG_RUN))
+    code = f"x = 1\n{comments}y = 2\n"
+    assert fold(code).runs == []
+    assert format_python(code) == _ruff_alone(code)
+
+
+def test_short_runs_are_left_to_the_formatter():
+    code = "x = 1\n" + "# c\n" * (LONG_RUN - 1) + "y = 2\n"
+    assert fold(code).code == code

@@ -1,0 +1,149 @@
+"""The grammar of Microsoft BASIC's sequential files.
+
+    simple_statement ::= OPEN expr FOR mode AS ['#'] expr [LEN '=' expr]
+                       | OPEN expr ',' ['#'] expr ',' expr [',' expr]
+                       | CLOSE [['#'] expr {',' ['#'] expr}]
+                       | PRINT '#' expr [',' print_list]
+                       | PRINT '#' expr ',' USING expr ';' using_list
+                       | WRITE [write_list] | WRITE '#' expr [',' write_list]
+                       | INPUT '#' expr ',' input_list
+                       | LINE INPUT '#' expr ',' lvalue
+                       | KILL expr | NAME expr AS expr
+    mode             ::= INPUT | OUTPUT | APPEND
+    write_list       ::= expr {',' expr}
+
+The second OPEN is the older form: `OPEN "I", #1, "DATA.TXT"` (a mode string: I, O or
+A; the record length after it is ignored, as `LEN =` is: both only size buffers of
+sequential files).  Random-access files (mode RANDOM or "R", FIELD, GET, PUT) are not
+supported.
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from ._actions import extension, fail, location
+
+_MODES = {"INPUT": "I", "OUTPUT": "O", "APPEND": "A"}
+
+
+def p_open(p):
+    """simple_statement : OPEN expr FOR open_mode AS file_number
+    | OPEN expr FOR open_mode AS file_number FUNC EQ expr"""
+    extension(p, 1, "OPEN")
+    if len(p) > 7 and p[7] != "LEN":
+        fail(p, 7, f"expected LEN = record length, found {p[7]}")
+    p[0] = ast.Open(p[2], p[4], p[6], coord=location(p, 1))
+
+
+def p_open_mode(p):
+    """open_mode : INPUT
+    | OUTPUT
+    | NAME"""
+    word = p[1]
+    if word == "RANDOM":
+        fail(p, 1, "random-access files (FOR RANDOM) are not supported")
+    if word not in _MODES:
+        fail(p, 1, f"expected INPUT, OUTPUT or APPEND after FOR, found {word}")
+    p[0] = ast.Str(_MODES[word], coord=location(p, 1))
+
+
+def p_open_old(p):
+    """simple_statement : OPEN expr COMMA file_number COMMA expr
+    | OPEN expr COMMA file_number COMMA expr COMMA expr"""
+    extension(p, 1, "OPEN")
+    mode = p[2]
+    if isinstance(mode, ast.Str) and mode.value[:1].upper() == "R":
+        raise p.lexer.ctx.error(
+            'random-access files (OPEN "R") are not supported',
+            mode.coord.column - 1,
+            mode.coord.length,
+        )
+    p[0] = ast.Open(p[6], mode, p[4], coord=location(p, 1))
+
+
+def p_file_number(p):
+    """file_number : HASH expr
+    | expr"""
+    p[0] = p[len(p) - 1]
+
+
+def p_close(p):
+    """simple_statement : CLOSE
+    | CLOSE file_number_list"""
+    extension(p, 1, "CLOSE")
+    p[0] = ast.Close(p[2] if len(p) > 2 else [], coord=location(p, 1))
+
+
+def p_file_number_list(p):
+    """file_number_list : file_number
+    | file_number_list COMMA file_number"""
+    if len(p) == 2:
+        p[0] = [p[1]]
+    else:
+        p[1].append(p[3])
+        p[0] = p[1]
+
+
+def p_print_file(p):
+    """simple_statement : PRINT HASH expr
+    | PRINT HASH expr COMMA print_list"""
+    extension(p, 2, "PRINT #")
+    items = p[5] if len(p) > 4 else []
+    p[0] = ast.Print(items, channel=p[3], coord=location(p, 1))
+
+
+def p_print_file_using(p):
+    """simple_statement : PRINT HASH expr COMMA USING expr SEMI using_list"""
+    extension(p, 2, "PRINT # USING")
+    p[0] = ast.Print(p[8], channel=p[3], using=p[6], coord=location(p, 1))
+
+
+def p_write(p):
+    """simple_statement : WRITE
+    | WRITE write_list"""
+    extension(p, 1, "WRITE")
+    p[0] = ast.Write(p[2] if len(p) > 2 else [], coord=location(p, 1))
+
+
+def p_write_file(p):
+    """simple_statement : WRITE HASH expr
+    | WRITE HASH expr COMMA write_list"""
+    extension(p, 1, "WRITE #")
+    p[0] = ast.Write(p[5] if len(p) > 4 else [], channel=p[3], coord=location(p, 1))
+
+
+def p_write_list(p):
+    """write_list : expr
+    | write_list COMMA expr"""
+    if len(p) == 2:
+        p[0] = [p[1]]
+    else:
+        p[1].append(p[3])
+        p[0] = p[1]
+
+
+def p_input_file(p):
+    """simple_statement : INPUT HASH expr COMMA input_list"""
+    extension(p, 2, "INPUT #")
+    targets, arrays = p[5]
+    if arrays:
+        fail(p, 1, "INPUT # reads variables and array elements, not whole arrays")
+    p[0] = ast.Input(targets, channel=p[3], coord=location(p, 1))
+
+
+def p_line_input_file(p):
+    """simple_statement : LINE INPUT HASH expr COMMA lvalue"""
+    extension(p, 1, "LINE INPUT #")
+    p[0] = ast.Input([p[6]], channel=p[4], line=True, coord=location(p, 1))
+
+
+def p_kill(p):
+    """simple_statement : KILL expr"""
+    extension(p, 1, "KILL")
+    p[0] = ast.Kill(p[2], coord=location(p, 1))
+
+
+def p_name_file(p):
+    """simple_statement : NAME_FILE expr AS expr"""
+    extension(p, 1, "NAME")
+    p[0] = ast.Rename(p[2], p[4], coord=location(p, 1))
