@@ -28,6 +28,10 @@ from ..model import Analysis
 from ..naming import Namer
 from ..ast import is_user_function
 
+# A run of this many checked sums `A + B + ...` is not printed as nested add calls (a
+# nest of 1000 passes Python's limit of 200 nested parentheses).
+_LONG_RUN = 8
+
 # Python precedence, low to high
 _COND_EXPR = 1
 _BOOL_OR = 2
@@ -116,6 +120,9 @@ class ExprPrinter:
     def _binop(self, e: ast.BinOp) -> tuple[str, int]:
         op = e.op
         if op in ("+", "-"):
+            run = self._checked_run(e)
+            if len(run) >= _LONG_RUN:  # A + B + C + ...: not a nest of calls
+                return self._long_sum(run), _ATOM
             if e not in self.a.plain_sums:
                 fn = self.need("add" if op == "+" else "sub")
                 return f"{fn}({self.value(e.left)}, {self.value(e.right)})", _ATOM
@@ -131,6 +138,29 @@ class ExprPrinter:
                 return ("-1.0" if known else "0.0"), (_UNARY if known else _ATOM)
             return f"-1.0 if {self.cond(e)} else 0.0", _COND_EXPR
         raise TypeError(f"operator {op} is not supported in host programs")
+
+    def _checked_run(self, e: ast.BinOp) -> list[ast.BinOp]:
+        """The checked sums of `e`'s operator nested to the left from `e` (outermost first)."""
+        run, node = [], e
+        while isinstance(node, ast.BinOp) and node.op == e.op and node not in self.a.plain_sums:
+            run.append(node)
+            node = node.left
+        return run
+
+    def _long_sum(self, run: list[ast.BinOp]) -> str:
+        """`A + B + C + ...` as one add_all call when the terms are quiet (evaluating them
+        first is unobservable), else as a running total updated term by term."""
+        fn = "add" if run[0].op == "+" else "sub"
+        first = self.value(run[-1].left)
+        if all(_quiet(n.right, self.a.plain_sums) for n in run):
+            terms = ", ".join(self.value(n.right) for n in reversed(run))
+            return f"{self.need(fn + '_all')}({first}, ({terms}))"
+        total = self.namer.fresh("total")
+        steps = [f"{total} := {first}"]
+        steps += [
+            f"{total} := {self.need(fn)}({total}, {self.value(n.right)})" for n in reversed(run)
+        ]
+        return f"({', '.join(steps)})[-1]"
 
     # ----------------------------------------------------------------- truth
 

@@ -121,6 +121,8 @@ class ExprCompiler:
     def binop(self, e: ast.BinOp) -> Code:
         op = e.op
         if op in ("+", "-"):
+            if self._numeric_sum(e) and self._numeric_sum(e.left):
+                return self.sum_chain(e)
             if sum_may_overflow(e, self.types):
                 t, a, b = self.temps.new(), self.temps.new(), self.temps.new()
                 checked = "_add" if op == "+" else "_sub"
@@ -151,6 +153,31 @@ class ExprCompiler:
         if op in _COMPARE or op in ("AND", "OR"):
             return Code(f"(-1.0 if {self.cond(e)} else 0.0)")
         raise TypeError(f"unknown operator {op}")
+
+    def _numeric_sum(self, e: ast.Expr) -> bool:
+        return isinstance(e, ast.BinOp) and e.op in ("+", "-") and self.types.get(e) != "str"
+
+    def sum_chain(self, e: ast.BinOp) -> Code:
+        """`A + B - C + ...` (sums nested to the left) as a flat tuple of steps updating a
+        running total in BASIC's order, each checked as one sum is: nested walruses would
+        pass Python's limit of 200 nested parentheses in a long chain."""
+        steps = []
+        while self._numeric_sum(e):
+            steps.append(e)
+            e = e.left
+        total, t, b = self.temps.new(), self.temps.new(), self.temps.new()
+        parts = [f"{total} := {self.value(e)}"]
+        for step in reversed(steps):
+            op = step.op
+            if sum_may_overflow(step, self.types):
+                checked = "_add" if op == "+" else "_sub"
+                parts.append(
+                    f"{total} := ({t} if ({t} := {total} {op} ({b} := {self.value(step.right)}))"
+                    f" - {t} == 0.0 else {checked}({total}, {b}))"
+                )
+            else:
+                parts.append(f"{total} := {total} {op} {self.operand(step.right)}")
+        return Code(f"({', '.join(parts)})[-1]")
 
     # ----------------------------------------------------------------- conditions
 
