@@ -292,3 +292,18 @@ def test_one_lane_anywhere_in_a_block_sends_the_whole_block_to_the_host(target, 
     assert 60 in _offloaded(analysis)
     assert _interpreter_stderr(analysis)[1].count("warning: division by zero") == 1
     _check(analysis, target)
+
+
+def test_only_constant_expressions_are_evaluated_when_compiling():
+    # LOG(-1) + I fails in the iterations only if I is finite: it is no constant (it was
+    # evaluated from the left up to its failing term); LOF(1) reads the program's files
+    # and POS(0) its screen, not the compiler's.
+    from transpiler.passes.exceptions import constant_number, constant_reports
+
+    analysis = _analysis(
+        "10 LET I = 1\n20 LET A = LOG(-1) + I\n30 LET B = LOF(1)\n40 LET C = POS(0)\n"
+        "50 LET D = EXP(1000) + 1\n60 LET E = 2 + 3\n70 END\n"
+    )
+    values = [s.value for s in analysis.stmts[1:6]]
+    assert [constant_reports(v) for v in values] == [None, None, None, True, False]
+    assert [constant_number(v) for v in values] == [None, None, None, None, 5.0]

@@ -70,6 +70,8 @@ def constant_reports(expr: ast.Expr) -> bool | None:
     """For an expression of constants only (no variable, subscript, DEF FN or RND): does
     evaluating it report something?  None for any other expression.  Evaluated with the
     runtime's own arithmetic, so the answer is the interpreter's."""
+    if not _constant(expr):
+        return None
     notices: list = []
     previous = set_warning_hook(notices.append)
     try:
@@ -86,6 +88,8 @@ def constant_reports(expr: ast.Expr) -> bool | None:
 def constant_number(expr: ast.Expr) -> float | None:
     """The value of an expression of constants only that reports nothing, as the
     interpreter computes it (in double); None for any other expression."""
+    if not _constant(expr):
+        return None
     notices: list = []
     previous = set_warning_hook(notices.append)
     try:
@@ -102,13 +106,28 @@ class _NotConstant(Exception):
 
 
 _BINARY = {"+": arith.add, "-": arith.sub, "*": arith.mul, "/": arith.div, "^": arith.power}
-# The numeric functions a constant expression may call, as the interpreter runs them.
+# The numeric functions a constant expression may call, as the interpreter runs them
+# (not RND, nor the ones that read files or the screen: EOF, LOF, POS).
 _FUNCTIONS = {
     b.name: getattr(runtime, b.python, None) or getattr(builtins, b.python)
     for b in BUILTINS.values()
-    if b.python and b.syntax == "call" and b.effect != "random" and b.result == "num"
+    if b.python
+    and b.syntax == "call"
+    and b.effect not in ("random", "io")
+    and b.result == "num"
     and all(t == "num" for form in b.forms for t in form)
 }
+
+
+def _constant(e: ast.Expr) -> bool:
+    """Only constants, operators and the functions above (checked before evaluating: a
+    failing operand left of a variable must not make `LOG(-1) + I` a constant)."""
+    for node in e.walk():
+        if isinstance(node, ast.Call) and node.name not in _FUNCTIONS:
+            return False
+        if not isinstance(node, (ast.Num, ast.UnaryOp, ast.BinOp, ast.Call)):
+            return False
+    return True
 
 
 def _evaluate(e: ast.Expr) -> float:
