@@ -140,26 +140,30 @@ class ExprPrinter:
         raise TypeError(f"operator {op} is not supported in host programs")
 
     def _checked_run(self, e: ast.BinOp) -> list[ast.BinOp]:
-        """The checked sums of `e`'s operator nested to the left from `e` (outermost first)."""
+        """The checked sums and differences nested to the left from `e` (outermost first)."""
         run, node = [], e
-        while isinstance(node, ast.BinOp) and node.op == e.op and node not in self.a.plain_sums:
+        while (
+            isinstance(node, ast.BinOp) and node.op in ("+", "-") and node not in self.a.plain_sums
+        ):
             run.append(node)
             node = node.left
         return run
 
     def _long_sum(self, run: list[ast.BinOp]) -> str:
-        """`A + B + C + ...` as one add_all call when the terms are quiet (evaluating them
-        first is unobservable), else as a running total updated term by term."""
-        fn = "add" if run[0].op == "+" else "sub"
+        """`A + B + C + ...` as one add_all (sub_all) call when the terms are quiet and
+        the operators the same (evaluating the terms first is unobservable), else as a
+        running total updated term by term."""
         first = self.value(run[-1].left)
-        if all(_quiet(n.right, self.a.plain_sums) for n in run):
+        quiet = all(_quiet(n.right, self.a.plain_sums) for n in run)
+        if quiet and all(n.op == run[0].op for n in run):
+            fn = "add_all" if run[0].op == "+" else "sub_all"
             terms = ", ".join(self.value(n.right) for n in reversed(run))
-            return f"{self.need(fn + '_all')}({first}, ({terms}))"
+            return f"{self.need(fn)}({first}, ({terms}))"
         total = self.namer.fresh("total")
         steps = [f"{total} := {first}"]
-        steps += [
-            f"{total} := {self.need(fn)}({total}, {self.value(n.right)})" for n in reversed(run)
-        ]
+        for n in reversed(run):
+            fn = self.need("add" if n.op == "+" else "sub")
+            steps.append(f"{total} := {fn}({total}, {self.value(n.right)})")
         return f"({', '.join(steps)})[-1]"
 
     # ----------------------------------------------------------------- truth
