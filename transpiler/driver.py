@@ -126,10 +126,18 @@ def host_program(analysis, tile: tuple[int, ...] | None = None, offload: bool = 
 
 
 def kernels_of(analysis) -> list:
-    """The kernels a generated program holds (with the default tile, offloading on)."""
+    """The kernels a generated cuTile module holds (with the default tile, offloading on),
+    each with the name the module gives it: (kernel, Python name)."""
     if analysis.kind == "kernel":
-        return [kernel_library(analysis).kernel]
-    return host_program(analysis).kernels
+        from .backends.cutile import library_namer
+
+        kernel = kernel_library(analysis).kernel
+        return [(kernel, library_namer(kernel).ident(kernel.name))]
+    from .backends.python_host import kernel_def_names
+
+    host = host_program(analysis)
+    names = kernel_def_names(host)
+    return [(kernel, names[kernel.name]) for kernel in host.kernels]
 
 
 @_compiling

@@ -15,7 +15,9 @@ Kernels come from two places, and backends do not care which:
   the kernel extraction pass.
 
 Decisions (names, tile shapes, what is parallel, element types) are all made before
-this IR exists; templates only lay it out.
+this IR exists; templates only lay it out.  A name is a BASIC name (upper case, as the
+lexer reads it) or one the compiler invented (lower case: `valid`, `i_count`, `y_tile`),
+so the two never meet; each backend's namer (naming.py) turns both into identifiers.
 """
 
 from __future__ import annotations

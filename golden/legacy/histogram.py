@@ -23,6 +23,7 @@ from transpiler.runtime import (
     BasicFault,
     Console,
     Notice,
+    add,
     div,
     loop_count,
     mul,
@@ -187,7 +188,7 @@ def program(con: Console, dev) -> None:
         # 350 PRINT
         con.print()
         # 360 CHECKSUM = CHECKSUM + H(BIN)
-        checksum = checksum + h[bin_]
+        checksum = add(checksum, h[bin_])
         # 370 IF H(BIN) > PEAK THEN
         if h[bin_] > peak:
             # 380 PEAK = H(BIN)

@@ -107,7 +107,10 @@ def generate_cuda_library(
     # must analyse the quoted source the same way.
     precision = kernel.dtype if kernel.dtype != "f32" else None
     name = _identifier(lib.name)
-    host = Namer("cpp", taken={f"run_{name}", "read_number", "grid", "element", "main"})
+    cuda_kernel = lower_kernel(kernel)
+    # run_NAME()'s names must not hide the kernel (a file-scope function).
+    taken = {f"run_{name}", "read_number", "grid", "element", "main", cuda_kernel.name}
+    host = Namer("cpp", taken=taken)
     names = {s.name: host.name(s.name) for s in lib.scalars}
     scope = HostScope(names)
     printer = ExprPrinter(scope)
@@ -166,7 +169,6 @@ def generate_cuda_library(
         if n not in lib.inputs:
             run_params.append(f"{by_name[n]['ctype']}* {by_name[n]['host']}")
             call_args.append(f"{by_name[n]['host']}.data()")
-    cuda_kernel = lower_kernel(kernel)
     launch_args = []
     for cp in cuda_kernel.params:
         p = cp.param

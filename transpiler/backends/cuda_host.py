@@ -29,12 +29,12 @@ from pathlib import Path
 
 from .. import __version__, ast, hostir
 from ..model import Analysis
-from ..naming import Namer
+from ..naming import Namer, declare_program_names
 from . import cuda_build
 from .cpp_verbatim import put_back, set_aside
 from .cuda_host_expr import ExprPrinter
 from .cuda_host_stmt import GOSUB_DEPTH, Code, StatementPrinter
-from .cuda_host_text import comment_text, cpp_string, origin_comment
+from .cuda_host_text import comment_text, cpp_std_string, cpp_string, origin_comment
 from .cuda_launch import KernelLaunches
 from .render import render, templates_dir
 
@@ -180,12 +180,9 @@ class _ModulePrinter:
         self.kernels_code = kernels_code.strip("\n")
         self.file_name = file_name or _stem(a.source.name).rsplit(".", 1)[0] + ".cu"
         self.namer = Namer("cpp", taken=_PROGRAM_NAMES)
-        for name in sorted(a.variables):
-            self.namer.name(name)
+        declare_program_names(self.namer, a)
         self.array_names = {name: self.namer.name(name, "array") for name in sorted(a.arrays)}
-        self.sub_names = {sub.name: self.namer.fresh(sub.name) for sub in host.subroutines}
-        for name in sorted(a.functions):
-            self.namer.name(name, "function")
+        self.sub_names = {sub.name: self.namer.ident(sub.name) for sub in host.subroutines}
         self.expr = ExprPrinter(a, self.namer, self.array_names)
         self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
         self.stmts.has_return_stack = host.return_stack
@@ -249,7 +246,7 @@ class _ModulePrinter:
             lines.append(origin_comment(stmt.label, self.stmts.texts.get(id(stmt), "DATA")))
             row = ""
             for datum in stmt.items:
-                entry = f"{{{cpp_string(datum.text)}, {'true' if datum.quoted else 'false'}}},"
+                entry = f"{{{cpp_std_string(datum.text)}, {'true' if datum.quoted else 'false'}}},"
                 if row and len(row) + 1 + len(entry) > _DATA_LINE_WIDTH:
                     lines.append(row)
                     row = ""

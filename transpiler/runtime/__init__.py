@@ -26,10 +26,14 @@ from .arith import (
     SIN,
     SQR,
     TAN,
+    add,
+    add_all,
     div,
     mul,
     power,
     round_to_int,
+    sub,
+    sub_all,
 )
 from .command import run_command
 from .console import MARGIN, POS, ZONE, ZONE_WIDTH, Console, Tab, tab
@@ -93,6 +97,8 @@ __all__ = [
     "SplitMix64",
     "Tab",
     "UsingPrecision",
+    "add",
+    "add_all",
     "check_string",
     "close_files",
     "div",
@@ -114,6 +120,8 @@ __all__ = [
     "round_to_int",
     "run_command",
     "set_warning_hook",
+    "sub",
+    "sub_all",
     "tab",
     "to_integer",
     "warn",
