@@ -898,7 +898,9 @@ class _Vectorizer:
                 return self.aligned_load(name, form, e)
         indices, ok = self.subscripts(name, e.indices)
         self.event_unless(ok)
-        shape = B.broadcast_shape(*(i.type.shape for i in indices)) if len(indices) > 1 else indices[0].type.shape
+        shape = indices[0].type.shape
+        for index in indices[1:]:  # a rank-3 array has three subscripts
+            shape = B.broadcast_shape(shape, index.type.shape)
         return ir.Gather(name, indices, None, type=TileType(self.ndt, shape))
 
     def _aligned(self, name: str, form: tuple[Affine | None, ...]) -> bool:
