@@ -50,7 +50,7 @@ PARALLEL = {
 }
 # Offloaded parallel loops today (70 by our count; the goal is 66 of its 72): a floor that a
 # change may raise, never lower.
-OFFLOADED_AT_LEAST = 45
+OFFLOADED_AT_LEAST = 55
 
 _KERNEL = re.compile(r"^  line (\d+)\s+FOR .*\n\s+-> GPU kernel \S+ \(\w+\): .*? over ([A-Z0-9_, ]+);", re.M)
 
@@ -111,7 +111,8 @@ def test_offload_coverage_of_the_parallel_loops(capsys):
 @pytest.mark.parametrize("name", sorted(PARALLEL))
 def test_polybench_program_agrees_with_the_interpreter(name, target):
     path = HERE / f"{name}.bas"
-    tiles = [[], ["--tile", "4"], ["--tile", "2x2"]] if target == "cutile" else [[], ["--tile", "2x2"]]
+    # --tile 4 is 4 for a loop and 2x2 for a nest: partial tiles and many blocks.
+    tiles = [[], ["--tile", "4"]] if target == "cutile" else [["--tile", "4"]]
     for tile in tiles:
         result = _run(path, "--check", "--device", "cpu", "--target", target, *tile)
         assert result.returncode == 0, f"{tile}: {result.stdout}{result.stderr}"

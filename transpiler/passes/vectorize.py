@@ -126,6 +126,7 @@ class _Vectorizer:
         # (named after the BASIC reference: X(I) -> X_I, T(I - 1) -> T_I_M1).
         self.loads: dict[tuple, ir.Local] = {}
         self.load_stmts: list[ir.KStmt] = []
+        self.starts_fit: list[ir.Local] = []  # computed starts that fit in a lane number
 
     # ------------------------------------------------------------------ helpers
 
@@ -231,6 +232,8 @@ class _Vectorizer:
         first = plan.loop.stmt
         self.prologue()
         loads_at = self.events_at = len(self.out)
+        for fits in self.starts_fit:
+            self.event_unless(fits)
         self.array_tile_prologue()
         self.reduction_prologue()
         self.block(plan.body)
@@ -331,10 +334,22 @@ class _Vectorizer:
             ok = B.binary("lt", lane, count, self.ndt)
             valid = ok if valid is None else B.binary("and", valid, ok, self.ndt)
             value = B.binary("mul", lane, B.const(dim.step, "i32"), self.ndt) if dim.step != 1 else lane
-            self.let(dim.var, B.binary("add", B.const(dim.start, "i32"), value, self.ndt))
+            self.let(dim.var, B.binary("add", self.lane_start(dim), value, self.ndt))
         if self.rank == 2:
             valid = B.broadcast(valid, self.tile)
         self.let("VALID", valid)
+
+    def lane_start(self, dim) -> KExpr:
+        """The first value of a lane variable: a constant, or an integer expression of
+        enclosing loops' variables (a triangular nest).  A start too large for the
+        kernel's 32-bit lane numbers leaves every block to the host."""
+        if isinstance(dim.start, int):
+            return B.const(dim.start, "i32")
+        start = self.let(dim.var + "_FIRST", B.cast(self.value(dim.start), self.ndt))
+        fits = self.let(dim.var + "_FITS", B.binary("lt", B.unary("abs", start, self.ndt), B.const(2.0**30, self.ndt), self.ndt))
+        self.starts_fit.append(fits)
+        safe = B.select(fits, start, B.const(0.0, self.ndt), self.ndt)
+        return B.cast(safe, "i32")
 
     def array_tile_prologue(self) -> None:
         """Arrays the loop writes: their lane tile lives in a local until the end."""
@@ -910,6 +925,8 @@ class _Vectorizer:
         for f, dim in zip(form, self.plan.dims):
             if f.coeffs != ((dim.var, 1),) or f.symbols or f.const != int(f.const) or dim.step != 1:
                 return False
+            if not isinstance(dim.start, int):
+                return False  # a view needs a constant first element
         return True
 
     def view(self, name: str, form) -> tuple[ir.ViewSlice, ...]:
