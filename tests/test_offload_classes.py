@@ -127,3 +127,29 @@ def test_an_outer_variable_the_body_changes_is_not_a_start():
     )
     found = decisions(text)
     assert not found[30].offloaded and "start" in found[30].reason, found[30].reason
+
+
+SUMS = """10 DIM X(20), Y(20)
+20 FOR I = 1 TO 20
+30 LET X(I) = I / 3
+40 LET Y(I) = 1 / I
+50 NEXT I
+60 FOR I = 1 TO 20
+70 LET C = C + X(I) + Y(I)
+80 LET E = X(I) - Y(I) + E
+90 NEXT I
+100 PRINT C, E
+"""
+
+
+def test_a_sum_of_several_terms_is_a_reduction(tmp_path):
+    found = decisions(SUMS)
+    assert found[60].offloaded and found[60].kind == "reduce", found[60].reason
+    check(tmp_path, SUMS)
+
+
+def test_a_subtracted_accumulator_is_not_a_sum():
+    # D = X(I) - D - Y(I) flips D's sign each iteration: not a reduction.
+    text = SUMS.replace("80 LET E = X(I) - Y(I) + E", "80 LET E = X(I) - E - Y(I)")
+    found = decisions(text)
+    assert not found[60].offloaded and "E keeps its value" in found[60].reason, found[60].reason

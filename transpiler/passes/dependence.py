@@ -502,7 +502,35 @@ def _accumulation(node: hostir.Simple) -> Reduction | None:
         return Reduction(var, op, value.right, node)
     if right_is_var and value.op in "+*" and not _mentions(value.left, var):
         return Reduction(var, "sum" if value.op == "+" else "prod", value.left, node)
-    return None
+    return _sum_of_terms(var, value, node)
+
+
+def _sum_of_terms(var: str, value: ast.BinOp, node: hostir.Simple) -> Reduction | None:
+    """`S = S + X + Y` (parsed `(S + X) + Y`), `S = X - Y + S`: S once, added, among
+    terms that do not mention it.  The kernel adds X + Y to S (kernels add in another
+    order than the interpreter, as every reduction)."""
+    terms: list[tuple[int, ast.Expr]] = []
+
+    def flatten(e: ast.Expr, sign: int) -> None:
+        if isinstance(e, ast.BinOp) and e.op in "+-":
+            flatten(e.left, sign)
+            flatten(e.right, sign if e.op == "+" else -sign)
+        else:
+            terms.append((sign, e))
+
+    flatten(value, 1)
+    own = [k for k, (sign, e) in enumerate(terms) if isinstance(e, ast.Var) and e.name == var]
+    if len(own) != 1 or terms[own[0]][0] != 1:
+        return None
+    rest = [t for k, t in enumerate(terms) if k != own[0]]
+    if any(_mentions(e, var) for _, e in rest):
+        return None
+    sign, total = rest[0]
+    if sign < 0:
+        total = ast.UnaryOp("-", total, coord=total.coord)
+    for sign, e in rest[1:]:
+        total = ast.BinOp("+" if sign > 0 else "-", total, e, coord=value.coord)
+    return Reduction(var, "sum", total, node)
 
 
 def _conditional_extreme(node: hostir.If) -> Reduction | None:
