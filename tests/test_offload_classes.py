@@ -153,3 +153,13 @@ def test_a_subtracted_accumulator_is_not_a_sum():
     text = SUMS.replace("80 LET E = X(I) - Y(I) + E", "80 LET E = X(I) - E - Y(I)")
     found = decisions(text)
     assert not found[60].offloaded and "E keeps its value" in found[60].reason, found[60].reason
+
+
+def test_explain_names_the_goto_not_an_internal_node():
+    text = (
+        "10 DIM A(10)\n20 FOR I = 1 TO 10\n30 LET K = 0\n40 IF K > 3 THEN 90\n50 LET K = K + 1\n"
+        "60 IF K = 2 THEN 40\n70 LET A(I) = A(I) + K\n80 GOTO 50\n90 NEXT I\n100 PRINT A(1)\n"
+    )
+    found = decisions(text)[20]
+    assert not found.offloaded
+    assert found.reason == "GOTOs inside the loop that form neither an IF nor a loop, line 40"

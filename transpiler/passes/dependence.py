@@ -389,8 +389,8 @@ class _Scan:
         elif isinstance(node, hostir.EndProgram):
             raise NotParallel("END/STOP inside the loop", node.origin)
         else:
-            what = type(node).__name__
-            raise NotParallel(f"control flow the kernel cannot express ({what})", node.origin)
+            reason, origin = unexpressible(node)
+            raise NotParallel(reason, origin)
 
     def simple(self, stmt: ast.Stmt) -> None:
         if isinstance(stmt, ast.Rem):
@@ -439,6 +439,28 @@ class _Scan:
                 raise NotParallel(f"{fn.name} reads an array", node)
             elif isinstance(node, ast.Call):
                 self.call(node, stmt)
+
+
+def unexpressible(node: hostir.HNode) -> tuple[str, ast.Node | None]:
+    """Why a kernel cannot run host control flow `node`, in BASIC's words, and the
+    statement to point at (for a dispatch loop: its first jump)."""
+    if isinstance(node, hostir.Dispatch):
+        jumps = (hostir.Jump, hostir.OnJump, hostir.GosubJump, hostir.OnGosubJump, hostir.ReturnJump)
+        inner = [n for b in node.blocks for n in hostir.walk(b.body)]
+        first = next((n for n in inner if isinstance(n, jumps) and n.origin is not None), None)
+        origin = first.origin if first is not None else node.origin
+        return "GOTOs inside the loop that form neither an IF nor a loop", origin
+    words = {
+        hostir.Return: "RETURN inside the loop",
+        hostir.Continue: "a GOTO to the loop's NEXT from inside an inner loop",
+        hostir.OnGosub: "ON ... GOSUB inside the loop",
+        hostir.Jump: "a GOTO the kernel cannot follow",
+        hostir.OnJump: "ON ... GOTO inside the loop",
+        hostir.GosubJump: "GOSUB inside GOTO-structured code",
+        hostir.OnGosubJump: "ON ... GOSUB inside GOTO-structured code",
+        hostir.ReturnJump: "RETURN inside GOTO-structured code",
+    }
+    return words.get(type(node), "control flow a kernel cannot express"), node.origin
 
 
 # --------------------------------------------------------------------------- reductions

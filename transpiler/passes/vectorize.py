@@ -35,7 +35,7 @@ from .. import irbuild as B
 from .. import ir
 from ..ir import KExpr, TileType
 from ..model import Analysis
-from .dependence import LoopPlan, NotParallel, Reduction
+from .dependence import LoopPlan, NotParallel, Reduction, unexpressible
 from .exceptions import can_report, constant_reports
 from .exprutil import Affine, affine, constant_value
 from .kernel_access import array_access
@@ -440,7 +440,7 @@ class _Vectorizer:
             live = self.local(ctx.live)
             self.let(ctx.live, B.binary("and", live, B.unary("not", leaving, self.ndt), self.ndt))
         else:
-            raise NotParallel(f"{type(node).__name__} cannot be expressed in a kernel", node.origin)
+            raise NotParallel(*unexpressible(node))
 
     def assign(self, stmt: ast.Let) -> None:
         origin = self.origin(stmt)
