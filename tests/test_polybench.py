@@ -53,7 +53,7 @@ PARALLEL = {
 OFFLOADED_AT_LEAST = 55
 
 _KERNEL = re.compile(
-    r"^  line (\d+)\s+FOR .*\n\s+-> GPU kernel \S+ \(\w+\): .*? over ([A-Z0-9_, ]+);", re.M
+    r"^  line (\d+)\s+FOR .*\n\s+-> GPU kernel \S+ \(\w+\): .*? over ([A-Z0-9_, ]+);", re.MULTILINE
 )
 
 
