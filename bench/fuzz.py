@@ -3,9 +3,12 @@ generated cuTile Python and the generated CUDA C++ (both on the CPU), and bwbasi
 
     python bench/fuzz.py [--count 10000] [--seed 0] [--jobs 2] [--targets cutile,cuda]
                          [--precision both|f64|f32] [--no-bwbasic] [--exceptions]
+                         [--tile T]
 
 Program i is tests/programgen.random_program(seed + i, statements), so a failing seed
-reproduces with `--seed S --count 1`.  `--exceptions` adds the generator's near misses of
+reproduces with `--seed S --count 1`.  `--tile 4` gives every kernel tiny tiles (2x2 for a
+nest): partial tiles and many blocks, which the programs' small loops rarely need.
+`--exceptions` adds the generator's near misses of
 run-time exceptions (warnings and errors are compared too; bwbasic is not asked, its
 messages differ).  With `--precision both` (the default) odd seeds run
 with `--precision f32`, even ones with f64.  Prints a summary (programs, agreements, failures
@@ -44,20 +47,30 @@ def precision_for(seed: int, choice: str) -> str | None:
 
 
 def check_seed(
-    seed: int, targets: tuple[str, ...], bwbasic: bool, precision: str, exceptions: bool = False
+    seed: int,
+    targets: tuple[str, ...],
+    bwbasic: bool,
+    precision: str,
+    exceptions: bool = False,
+    tile: tuple[int, ...] | None = None,
 ) -> tuple[int, list[str]]:
     program = random_program(seed, statements_for(seed), exceptions)
     chosen = precision_for(seed, precision)
     try:
         # bwbasic computes in double: compare its numbers only with f64 runs.
         outcome = differential(
-            program, f"seed{seed}", targets, precision=chosen, bwbasic=bwbasic and not chosen
+            program,
+            f"seed{seed}",
+            targets,
+            precision=chosen,
+            bwbasic=bwbasic and not chosen,
+            tile=tile,
         )
         if chosen and outcome.problems:
             # Kernels compute in float32 where the interpreter keeps double intermediates
             # (README: --precision): a value near an INT step or a sum with cancellation
             # may differ.  If the same program agrees in f64, the logic is right.
-            if differential(program, f"seed{seed}", targets).agrees:
+            if differential(program, f"seed{seed}", targets, tile=tile).agrees:
                 return seed, [ROUNDING_ONLY, *outcome.problems]
     except Exception as exc:  # noqa: BLE001 - a crash is a finding, not the end of the run
         return seed, [f"crash: {type(exc).__name__}: {exc}"]
@@ -76,6 +89,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--no-bwbasic", action="store_true", help="skip the comparison with bwbasic")
     p.add_argument(
         "--exceptions", action="store_true", help="near misses of run-time exceptions too"
+    )
+    p.add_argument(
+        "--tile", type=int, default=None, help="tile size of every kernel (a power of two)"
     )
     p.add_argument("--quiet", action="store_true", help="no progress line")
     return p.parse_args(argv)
@@ -98,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             [bwbasic] * n,
             [args.precision] * n,
             [args.exceptions] * n,
+            [(args.tile,) if args.tile else None] * n,
         )
         for done, (seed, problems) in enumerate(results, 1):
             if problems and problems[0] == ROUNDING_ONLY:

@@ -70,9 +70,10 @@ def interpret(analysis) -> Run:
     return Run(status, out.getvalue(), err.getvalue())
 
 
-def run_target(analysis, target: str) -> Run:
-    """Generate code for `target` and run it on the CPU with empty stdin."""
-    code = driver.generate(analysis, target)
+def run_target(analysis, target: str, tile: tuple[int, ...] | None = None) -> Run:
+    """Generate code for `target` (kernels with `tile`, else their own tiles) and run it
+    on the CPU with empty stdin."""
+    code = driver.generate(analysis, target, tile)
     result = driver.run(analysis, code, target, "cpu", stdin="")
     return Run(result.returncode, result.stdout, result.stderr)
 
@@ -104,6 +105,7 @@ def differential(
     targets: tuple[str, ...] = ("cutile", "cuda"),
     precision: str | None = None,
     bwbasic: bool = False,
+    tile: tuple[int, ...] | None = None,
 ) -> Outcome:
     """Run `program` everywhere asked for and list every disagreement with the interpreter."""
     source = SourceFile(f"{name}.bas", program)
@@ -116,7 +118,7 @@ def differential(
     outcome = Outcome(name, program, reference)
     for target in targets:
         try:
-            run = run_target(analysis, target)
+            run = run_target(analysis, target, tile)
         except BasicError as exc:  # e.g. g++ rejected the generated CUDA
             run = Run(-1, "", exc.render(source))
         outcome.runs[target] = run

@@ -2,7 +2,9 @@
 
 Each program is built from statement templates that exercise what basic2tile
 translates: arithmetic with the built-ins, arrays, FOR loops that the offload pass
-turns into kernels (maps, stencils, reductions, max/min, 2-D nests, histograms) and
+turns into kernels (maps, stencils, reductions, max/min, 2-D nests, histograms,
+triangular and imperfect nests, row writes, 3-deep nests over rank-3 arrays, sums of
+several terms, scans) and
 loops it must keep on the host (carried dependences, PRINT inside), IF/ELSE, WHILE,
 GOTO, GOSUB and PRINT.  Values stay finite and away from the exceptional cases
 (division by zero, LOG of negatives...), so every program runs to its END.
@@ -119,6 +121,62 @@ class ProgramGenerator:
         self.emit("NEXT R")
         self.emit(f'PRINT "M"; {ARRAY_2D}(1, 1); {ARRAY_2D}({self.m}, {self.m})')
 
+    def stmt_triangle(self) -> None:
+        """A triangular nest (the inner start or limit is the outer variable), writing a
+        row of M per outer iteration."""
+        start, limit = self.rng.choice([("R", str(self.m)), ("R + 1", str(self.m)), ("1", "R"), ("R - 1", "R + 1")])
+        self.emit(f"FOR R = 1 TO {self.m - 1}")
+        self.emit(f"FOR K = {start} TO {limit}")
+        self.emit(f"LET {ARRAY_2D}(R, K) = {self.bounded(f'{ARRAY_2D}(R, K) * {self.number()} + ' + self.expr('K'))}")
+        self.emit("NEXT K")
+        self.emit("NEXT R")
+        self.emit(f'PRINT "T"; {ARRAY_2D}(1, 2); {ARRAY_2D}({self.m - 1}, {self.m})')
+
+    def stmt_imperfect_nest(self) -> None:
+        """A statement before the inner loop (an imperfect nest) and a row write."""
+        a = self.rng.choice(ARRAYS_1D)
+        self.emit(f"FOR R = 1 TO {self.m}")
+        self.emit(f"LET {a}(R) = {self.bounded(self.expr('R'))}")
+        self.emit(f"FOR K = 1 TO {self.m}")
+        self.emit(f"LET {ARRAY_2D}(R, K) = {self.bounded(f'{a}(R) * K - ' + self.expr('K'))}")
+        self.emit("NEXT K")
+        self.emit("NEXT R")
+        self.emit(f'PRINT "N"; {ARRAY_2D}(2, 1); {a}(3)')
+
+    def stmt_constant_row(self) -> None:
+        row = self.rng.randint(0, self.m)
+        self.emit(f"FOR K = 1 TO {self.m}")
+        self.emit(f"LET {ARRAY_2D}({row}, K) = {self.bounded(self.expr('K'))}")
+        self.emit("NEXT K")
+
+    def stmt_deep_nest(self) -> None:
+        """Three nested parallel loops over a rank-3 array."""
+        self.emit(f"FOR R = 1 TO {self.m}")
+        self.emit(f"FOR K = 1 TO {self.m}")
+        self.emit(f"FOR L = 1 TO {self.m}")
+        self.emit(f"LET Q(R, K, L) = {self.bounded(self.expr('L') + ' * R - K')}")
+        self.emit("NEXT L")
+        self.emit("NEXT K")
+        self.emit("NEXT R")
+        self.emit(f'PRINT "Q"; Q(1, 2, 3); Q({self.m}, 1, {self.m})')
+
+    def stmt_scan(self) -> None:
+        """A first-order linear recurrence (prefix sum or P(I) = A * P(I-1) + X(I))."""
+        a, b = self.rng.sample(ARRAYS_1D, 2)
+        factor = self.rng.choice(["", "0.5 * ", "-0.9 * "])
+        self.emit(f"FOR I = 2 TO {self.n}")
+        self.emit(f"LET {a}(I) = {factor}{a}(I - 1) + {b}(I)")
+        self.emit("NEXT I")
+        self.emit(f"LET {a}(1) = {self.bounded(f'{a}({self.n})')}")
+
+    def stmt_sum_of_terms(self) -> None:
+        s = self.rng.choice(SCALARS)
+        self.emit(f"LET {s} = 0")
+        self.emit(f"FOR I = 1 TO {self.n}")
+        self.emit(f"LET {s} = {s} + {self.expr('I')} - {self.expr('I')}")
+        self.emit("NEXT I")
+        self.emit(f"LET {s} = {self.bounded(s)}")
+
     def stmt_carried(self) -> None:
         a = self.rng.choice(ARRAYS_1D)
         self.emit(f"FOR I = 2 TO {self.n}")
@@ -203,7 +261,7 @@ class ProgramGenerator:
         self.emit("NEXT I")
 
     def program(self) -> str:
-        self.emit(f"DIM X({self.n}), Y({self.n}), Z({self.n}), M({self.m}, {self.m}), H(9)")
+        self.emit(f"DIM X({self.n}), Y({self.n}), Z({self.n}), M({self.m}, {self.m}), H(9), Q({self.m}, {self.m}, {self.m})")
         for s in SCALARS:
             self.emit(f"LET {s} = {self.number()}")
         for a in ARRAYS_1D:
@@ -223,6 +281,12 @@ class ProgramGenerator:
             self.stmt_gosub,
             self.stmt_goto,
             self.stmt_histogram,
+            self.stmt_triangle,
+            self.stmt_imperfect_nest,
+            self.stmt_constant_row,
+            self.stmt_deep_nest,
+            self.stmt_scan,
+            self.stmt_sum_of_terms,
         ]
         if self.exceptions:
             choices += [

@@ -107,9 +107,11 @@ class KernelLaunches:
             pre: list[str] = []
             limit = self.expr.double_value(count.limit, pre)
             out += [Code(line) for line in pre]
-            out.append(
-                Code(f"const int {name} = loop_count({count.start}, {limit}, {count.step});")
-            )
+            if isinstance(count.start, int):
+                counted = f"loop_count({count.start}, {limit}, {count.step})"
+            else:  # a start of enclosing loops' variables: count from 0 to limit - start
+                counted = f"loop_count(0, ({limit}) - {self.start_text(count.start)}, {count.step})"
+            out.append(Code(f"const int {name} = {counted};"))
         for temp in node.temps:
             name = self.values[temp.name] = self.namer.fresh(temp.name)
             out.append(Code(f"DeviceTemp<{c_type(temp.dtype)}> {name}({self.arg(temp.size)});"))
@@ -276,8 +278,12 @@ class KernelLaunches:
         from .cuda_host_stmt import Code
 
         steps = lane if loop.step == 1 else f"{lane} * {loop.step}"
-        value = steps if loop.start == 0 else f"{loop.start} + {steps}"
+        value = steps if loop.start == 0 else f"{self.start_text(loop.start)} + {steps}"
         return Code(f"{self.expr.var(loop.var)} = {self.expr.store(value, 'num')};")
+
+    def start_text(self, start) -> str:
+        """A FOR's first value: a constant, or an expression of enclosing loops' variables."""
+        return str(start) if isinstance(start, int) else f"({self.expr.double_value(start, None)})"
 
     def block_finish(self, finish: hostir.Finish, block: str, stmts) -> list:
         """One block's partial result combined into its variable (a finished block)."""
@@ -340,7 +346,7 @@ class KernelLaunches:
                 return []  # nothing reads it: BASIC's value after the loop does not matter
             count = self.values[finish.count]
             steps = count if finish.step == 1 else f"{count} * {finish.step}"
-            value = Code(f"{var} = {expr.store(f'{finish.start} + {steps}', 'num')};")
+            value = Code(f"{var} = {expr.store(f'{self.start_text(finish.start)} + {steps}', 'num')};")
             if finish.when:
                 return [Code(f"if ({self.values[finish.when]} > 0)", [value])]
             return [value]

@@ -268,8 +268,12 @@ class KernelPrinter:
         from .python_host_stmt import Code
 
         steps = lane if loop.step == 1 else f"{lane} * {loop.step}"
-        value = steps if loop.start == 0 else f"{loop.start} + {steps}"
+        value = steps if loop.start == 0 else f"{self.start_text(loop.start)} + {steps}"
         return Code(f"{self.expr.var(loop.var)} = {self.expr.store(f'float({value})', 'num')}")
+
+    def start_text(self, start) -> str:
+        """A FOR's first value: a constant, or an expression of enclosing loops' variables."""
+        return str(start) if isinstance(start, int) else f"({self.expr.value(start)})"
 
     def block_finish(self, finish: hostir.Finish, block: str, stmts) -> list:
         """One block's partial result combined into its variable (a finished block)."""
@@ -301,7 +305,7 @@ class KernelPrinter:
         """The number of iterations of FOR v = start TO limit STEP step (integers start
         and step, the limit evaluated once)."""
         limit = self.expr.value(count.limit)
-        return f"{self.expr.need('loop_count')}({count.start}, {limit}, {count.step})"
+        return f"{self.expr.need('loop_count')}({self.start_text(count.start)}, {limit}, {count.step})"
 
     def finish(self, finish: hostir.Finish, stmts) -> list:
         from .python_host_stmt import Code
@@ -337,7 +341,7 @@ class KernelPrinter:
                 return []  # nothing reads it: BASIC's value after the loop does not matter
             count = self.values[finish.count]
             steps = count if finish.step == 1 else f"{count} * {finish.step}"
-            value = Code(f"{var} = float({finish.start} + {steps})")
+            value = Code(f"{var} = float({self.start_text(finish.start)} + {steps})")
             if finish.when:
                 return [Code(f"if {self.values[finish.when]} > 0:", [value])]
             return [value]

@@ -7,15 +7,17 @@ records in a `LoopPlan`, or refuses with a `NotParallel` reason that --explain s
 
 What it accepts, per variable of the loop body:
 - the loop variable(s): a perfect (or nearly perfect) nest of FORs with constant
-  integer starts and steps becomes a 1-D or 2-D lane space; statements between the
-  FORs are repeated per lane when they only set temporaries;
+  integer steps becomes a 1-D or 2-D lane space; a start is a constant integer or an
+  enclosing host FOR's integer variable plus one (`FOR J = I + 1`: triangular nests);
+  statements between the FORs are repeated per lane when they only set temporaries;
 - scalars written in the body: *private* (set before being read in every iteration and
   not read after the loop), or *reductions*: `S = S + e`, `S = S - e`, and
   `IF e > M THEN M = e : J = I` (max/min with the index of the first/last extreme);
   a product `S = S * e` stays on the host (where it overflows depends on the order);
 - scalars only read: loop-invariant kernel parameters;
-- arrays: read anywhere; written only at the lane's own element (`Y(I) = ...`, read
-  back only there), or updated as a histogram (`H(B) = H(B) + 1`, atomics).
+- arrays: read anywhere; written only at the lane's own element (`Y(I) = ...`, a row
+  `C(I, J)` of a loop over J, `EY(0, J)`; read back only there), or updated as a
+  histogram (`H(B) = H(B) + 1`, atomics).
 The body may contain IF, DEF FN calls, GOSUB to a subroutine that only sets
 temporaries, inner FOR loops with bounds that do not vary per lane, and inner loops
 that run a data-dependent number of times (a WHILE or a GOTO loop: masked in the
@@ -50,7 +52,9 @@ class NotParallel(Exception):
 @dataclass(eq=False)
 class LaneDim:
     var: str
-    start: int
+    # A constant, or an integer-valued expression of enclosing loops' variables
+    # (`FOR J = I + 1 TO N`: a triangular nest), evaluated before the launch.
+    start: int | ast.Expr
     limit: ast.Expr
     step: int
     stmt: ast.For
@@ -94,9 +98,11 @@ def plan_loop(
     analysis: Analysis,
     live_after: frozenset[str],
     subroutines: dict[str, hostir.Subroutine],
+    integral: frozenset[str] = frozenset(),
 ) -> LoopPlan:
-    """The LoopPlan for `loop`, or NotParallel."""
-    dims, body = _lane_space(loop, analysis)
+    """The LoopPlan for `loop`, or NotParallel.  `integral`: the variables of the
+    enclosing host loops that hold an integer throughout `loop` (a start may use them)."""
+    dims, body = _lane_space(loop, analysis, integral)
     body = _normalise(body, subroutines)
     scan = _Scan(analysis, {d.var for d in dims})
     scan.block(body)
@@ -137,9 +143,11 @@ def plan_loop(
 # --------------------------------------------------------------------------- lane space
 
 
-def _lane_space(loop: hostir.ForLoop, analysis: Analysis) -> tuple[list[LaneDim], list[hostir.HNode]]:
+def _lane_space(
+    loop: hostir.ForLoop, analysis: Analysis, integral: frozenset[str]
+) -> tuple[list[LaneDim], list[hostir.HNode]]:
     """The collapsed nest: up to MAX_LANE_DIMS rectangular FORs, and the lane body."""
-    dims = [_lane_dim(loop)]
+    dims = [_lane_dim(loop, integral)]
     prefix: list[hostir.HNode] = []
     body = loop.body
     while len(dims) < MAX_LANE_DIMS:
@@ -149,7 +157,8 @@ def _lane_space(loop: hostir.ForLoop, analysis: Analysis) -> tuple[list[LaneDim]
         inner = stmts[-1]
         before = stmts[:-1]
         try:
-            dim = _lane_dim(inner)
+            # A start made of the outer lanes' variables would not be rectangular.
+            dim = _lane_dim(inner, integral)
         except NotParallel:
             break
         outer_vars = {d.var for d in dims}
@@ -187,17 +196,73 @@ def _reads_before_set(lets: list[hostir.HNode], analysis: Analysis) -> bool:
     return False
 
 
-def _lane_dim(loop: hostir.ForLoop) -> LaneDim:
+def _lane_dim(loop: hostir.ForLoop, integral: frozenset[str]) -> LaneDim:
     stmt = loop.stmt
-    start = constant_value(stmt.start)
-    if start is None or start != int(start):
-        raise NotParallel("the loop's start is not a constant integer", stmt.start)
+    start: int | ast.Expr | None = constant_value(stmt.start)
+    if start is None and _integer_valued(stmt.start, integral):
+        start = stmt.start
+    elif start is None or start != int(start):
+        raise NotParallel(
+            "the loop's start is neither a constant integer nor an enclosing loop's variable "
+            "plus a constant integer",
+            stmt.start,
+        )
+    else:
+        start = int(start)
     step = 1.0 if stmt.step is None else constant_value(stmt.step)
     if step is None or step != int(step) or step == 0:
         raise NotParallel("the loop's STEP is not a constant nonzero integer", stmt.step or stmt)
     if stmt.var.name.endswith("%"):
         raise NotParallel("integer (%) loop variables are kept on the host", stmt.var)
-    return LaneDim(stmt.var.name, int(start), stmt.limit, int(step), stmt)
+    return LaneDim(stmt.var.name, start, stmt.limit, int(step), stmt)
+
+
+def _integer_valued(expr: ast.Expr, integral: frozenset[str]) -> bool:
+    """`I`, `I + 1`, `K - 2`, `I + J`: integer variables plus or minus integer constants
+    (each lane's subscripts stay integers, and the start is the same for every lane)."""
+    form = affine(expr, set(integral), set())
+    return (
+        form is not None
+        and bool(form.coeffs)
+        and all(c == 1 for _, c in form.coeffs)
+        and form.const == int(form.const)
+    )
+
+
+def integral_loop_vars(enclosing: list[hostir.ForLoop]) -> frozenset[str]:
+    """The control variables of `enclosing` FORs (outermost first) that hold integers
+    in their bodies: a constant integer start and step, and a body that never sets the
+    variable (nor calls a subroutine, reads data or jumps in a way that could)."""
+    out: set[str] = set()
+    for loop in enclosing:
+        stmt = loop.stmt
+        start = constant_value(stmt.start)
+        step = 1.0 if stmt.step is None else constant_value(stmt.step)
+        if start is None or step is None or start != int(start) or step != int(step):
+            continue
+        var = stmt.var.name
+        if not var.endswith(("$", "%")) and not _may_set(loop.body, var):
+            out.add(var)
+    return frozenset(out)
+
+
+def _may_set(nodes: list[hostir.HNode], var: str) -> bool:
+    for node in hostir.walk(nodes):
+        if isinstance(node, hostir.ForLoop):
+            if node.stmt.var.name == var:
+                return True
+        elif isinstance(node, hostir.Simple):
+            stmt = node.stmt
+            if isinstance(stmt, ast.Let):
+                if isinstance(stmt.target, ast.Var) and stmt.target.name == var:
+                    return True
+            elif not isinstance(stmt, (ast.Rem, ast.Print)) and any(
+                isinstance(n, ast.Var) and n.name == var for n in stmt.walk()
+            ):
+                return True  # READ, INPUT, ...: conservatively a write
+        elif not isinstance(node, (hostir.If, hostir.WhileLoop, hostir.Break, hostir.Continue)):
+            return True  # GOSUB, dispatch, ...
+    return False
 
 
 def _is_rem(node: hostir.HNode) -> bool:
@@ -324,8 +389,8 @@ class _Scan:
         elif isinstance(node, hostir.EndProgram):
             raise NotParallel("END/STOP inside the loop", node.origin)
         else:
-            what = type(node).__name__
-            raise NotParallel(f"control flow the kernel cannot express ({what})", node.origin)
+            reason, origin = unexpressible(node)
+            raise NotParallel(reason, origin)
 
     def simple(self, stmt: ast.Stmt) -> None:
         if isinstance(stmt, ast.Rem):
@@ -374,6 +439,28 @@ class _Scan:
                 raise NotParallel(f"{fn.name} reads an array", node)
             elif isinstance(node, ast.Call):
                 self.call(node, stmt)
+
+
+def unexpressible(node: hostir.HNode) -> tuple[str, ast.Node | None]:
+    """Why a kernel cannot run host control flow `node`, in BASIC's words, and the
+    statement to point at (for a dispatch loop: its first jump)."""
+    if isinstance(node, hostir.Dispatch):
+        jumps = (hostir.Jump, hostir.OnJump, hostir.GosubJump, hostir.OnGosubJump, hostir.ReturnJump)
+        inner = [n for b in node.blocks for n in hostir.walk(b.body)]
+        first = next((n for n in inner if isinstance(n, jumps) and n.origin is not None), None)
+        origin = first.origin if first is not None else node.origin
+        return "GOTOs inside the loop that form neither an IF nor a loop", origin
+    words = {
+        hostir.Return: "RETURN inside the loop",
+        hostir.Continue: "a GOTO to the loop's NEXT from inside an inner loop",
+        hostir.OnGosub: "ON ... GOSUB inside the loop",
+        hostir.Jump: "a GOTO the kernel cannot follow",
+        hostir.OnJump: "ON ... GOTO inside the loop",
+        hostir.GosubJump: "GOSUB inside GOTO-structured code",
+        hostir.OnGosubJump: "ON ... GOSUB inside GOTO-structured code",
+        hostir.ReturnJump: "RETURN inside GOTO-structured code",
+    }
+    return words.get(type(node), "control flow a kernel cannot express"), node.origin
 
 
 # --------------------------------------------------------------------------- reductions
@@ -437,7 +524,35 @@ def _accumulation(node: hostir.Simple) -> Reduction | None:
         return Reduction(var, op, value.right, node)
     if right_is_var and value.op in "+*" and not _mentions(value.left, var):
         return Reduction(var, "sum" if value.op == "+" else "prod", value.left, node)
-    return None
+    return _sum_of_terms(var, value, node)
+
+
+def _sum_of_terms(var: str, value: ast.BinOp, node: hostir.Simple) -> Reduction | None:
+    """`S = S + X + Y` (parsed `(S + X) + Y`), `S = X - Y + S`: S once, added, among
+    terms that do not mention it.  The kernel adds X + Y to S (kernels add in another
+    order than the interpreter, as every reduction)."""
+    terms: list[tuple[int, ast.Expr]] = []
+
+    def flatten(e: ast.Expr, sign: int) -> None:
+        if isinstance(e, ast.BinOp) and e.op in "+-":
+            flatten(e.left, sign)
+            flatten(e.right, sign if e.op == "+" else -sign)
+        else:
+            terms.append((sign, e))
+
+    flatten(value, 1)
+    own = [k for k, (sign, e) in enumerate(terms) if isinstance(e, ast.Var) and e.name == var]
+    if len(own) != 1 or terms[own[0]][0] != 1:
+        return None
+    rest = [t for k, t in enumerate(terms) if k != own[0]]
+    if any(_mentions(e, var) for _, e in rest):
+        return None
+    sign, total = rest[0]
+    if sign < 0:
+        total = ast.UnaryOp("-", total, coord=total.coord)
+    for sign, e in rest[1:]:
+        total = ast.BinOp("+" if sign > 0 else "-", total, e, coord=value.coord)
+    return Reduction(var, "sum", total, node)
 
 
 def _conditional_extreme(node: hostir.If) -> Reduction | None:
@@ -602,10 +717,21 @@ def _check_arrays(scan: _Scan, lane_vars: set[str], invariants: set[str], dims: 
 
 
 def _owns_lane(form: tuple[Affine, ...], order: list[str]) -> bool:
-    """Each lane variable indexes its own axis, in nest order, with coefficient 1."""
-    if len(form) != len(order):
-        return False
-    return all(f.coeffs == ((var, 1),) for f, var in zip(form, order))
+    """Different lanes write different elements: each lane variable is, with coefficient
+    1, the only lane variable of one subscript (plus a constant or loop-invariant
+    scalars: `C(I, J + K)` with lane J), and the other subscripts hold no lane variable
+    (`EY(0, J)`, a row `C(I, J)` of a loop over J alone)."""
+    owner: dict[str, int] = {}
+    for axis, f in enumerate(form):
+        if not f.lane_vars:
+            continue
+        if len(f.coeffs) != 1 or f.coeffs[0][1] != 1:
+            return False
+        var = f.coeffs[0][0]
+        if var in owner:
+            return False
+        owner[var] = axis
+    return set(owner) == set(order)
 
 
 def _is_histogram(accesses: list[_Access]) -> bool:

@@ -15,7 +15,7 @@ from .. import ast, hostir, ir
 from ..model import Analysis
 from ..options import Options
 from . import host_facts
-from .dependence import NotParallel, plan_loop
+from .dependence import NotParallel, integral_loop_vars, plan_loop
 from .liveness import live_in
 from .matmul import is_mat_product, mat_product_launch, try_matmul
 from .vectorize import choose_tile, vectorize
@@ -38,6 +38,8 @@ class Offloader:
         self.subroutines = {s.name: s for s in host.subroutines}
         self.names: set[str] = set()
         self._labels: dict[int, int | None] | None = None
+        self.enclosing: list[hostir.ForLoop] = []  # the host FORs around the loop tried
+        self.integral: frozenset[str] = frozenset()  # their variables that hold integers
 
     def basic_labels(self) -> dict[int, int | None]:
         """Source line -> its BASIC line number (the first line on it)."""
@@ -100,7 +102,7 @@ class Offloader:
                 raise NotParallel("the loop body is empty: a kernel would do nothing")
             launch = try_matmul(node, self.analysis, live_after, self.kernel_name("mma", stmt))
             if launch is None:
-                plan = plan_loop(node, self.analysis, live_after, self.subroutines)
+                plan = plan_loop(node, self.analysis, live_after, self.subroutines, self.integral)
                 tile = choose_tile(plan, self.analysis.number_type, self.tile)
                 name = self.kernel_name(plan.kind, stmt)
                 launch = vectorize(plan, self.analysis, name, tile)
@@ -109,7 +111,14 @@ class Offloader:
                 stmt.label, stmt.coord, False, "host", _reason(why, stmt, self.basic_labels())
             )
             self.host.decisions.append(decision)
-            node.body = self.rewrite(node.body)
+            saved = self.integral
+            self.enclosing.append(node)
+            self.integral = integral_loop_vars(self.enclosing)
+            try:
+                node.body = self.rewrite(node.body)
+            finally:
+                self.enclosing.pop()
+                self.integral = saved
             return node
         self.host.kernels.append(launch.kernel)
         self.host.decisions.append(launch.decision)

@@ -36,7 +36,7 @@ from .. import ir
 from ..ir import KExpr, TileType
 from ..model import Analysis
 from ..naming import generated_name
-from .dependence import LoopPlan, NotParallel, Reduction
+from .dependence import LoopPlan, NotParallel, Reduction, unexpressible
 from .exceptions import can_report, constant_number, constant_reports
 from .exprutil import Affine, affine, constant_value, sum_may_overflow
 from .kernel_access import array_access
@@ -137,6 +137,7 @@ class _Vectorizer:
         # (named after the BASIC reference: X(I) -> x_i, T(I - 1) -> t_i_m1).
         self.loads: dict[tuple, ir.Local] = {}
         self.load_stmts: list[ir.KStmt] = []
+        self.starts_fit: list[ir.Local] = []  # computed starts that fit in a lane number
 
     # ------------------------------------------------------------------ helpers
 
@@ -253,6 +254,8 @@ class _Vectorizer:
         first = plan.loop.stmt
         self.prologue()
         loads_at = self.events_at = len(self.out)
+        for fits in self.starts_fit:
+            self.event_unless(fits)
         self.array_tile_prologue()
         self.reduction_prologue()
         self.block(plan.body)
@@ -354,10 +357,22 @@ class _Vectorizer:
             ok = B.binary("lt", lane, count, self.ndt)
             valid = ok if valid is None else B.binary("and", valid, ok, self.ndt)
             value = B.binary("mul", lane, B.const(dim.step, "i32"), self.ndt) if dim.step != 1 else lane
-            self.let(dim.var, B.binary("add", B.const(dim.start, "i32"), value, self.ndt))
+            self.let(dim.var, B.binary("add", self.lane_start(dim), value, self.ndt))
         if self.rank == 2:
             valid = B.broadcast(valid, self.tile)
         self.let(self.valid, valid)
+
+    def lane_start(self, dim) -> KExpr:
+        """The first value of a lane variable: a constant, or an integer expression of
+        enclosing loops' variables (a triangular nest).  A start too large for the
+        kernel's 32-bit lane numbers leaves every block to the host."""
+        if isinstance(dim.start, int):
+            return B.const(dim.start, "i32")
+        start = self.let(dim.var + "_FIRST", B.cast(self.value(dim.start), self.ndt))
+        fits = self.let(dim.var + "_FITS", B.binary("lt", B.unary("abs", start, self.ndt), B.const(2.0**30, self.ndt), self.ndt))
+        self.starts_fit.append(fits)
+        safe = B.select(fits, start, B.const(0.0, self.ndt), self.ndt)
+        return B.cast(safe, "i32")
 
     def array_tile_prologue(self) -> None:
         """Arrays the loop writes: their lane tile lives in a local until the end."""
@@ -449,7 +464,7 @@ class _Vectorizer:
             live = self.local(ctx.live)
             self.let(ctx.live, B.binary("and", live, B.unary("not", leaving, self.ndt), self.ndt))
         else:
-            raise NotParallel(f"{type(node).__name__} cannot be expressed in a kernel", node.origin)
+            raise NotParallel(*unexpressible(node))
 
     def assign(self, stmt: ast.Let) -> None:
         origin = self.origin(stmt)
@@ -946,7 +961,9 @@ class _Vectorizer:
                 return self.aligned_load(name, form, e)
         indices, ok = self.subscripts(name, e.indices)
         self.event_unless(ok)
-        shape = B.broadcast_shape(*(i.type.shape for i in indices)) if len(indices) > 1 else indices[0].type.shape
+        shape = indices[0].type.shape
+        for index in indices[1:]:  # a rank-3 array has three subscripts
+            shape = B.broadcast_shape(shape, index.type.shape)
         return ir.Gather(name, indices, None, type=TileType(self.ndt, shape))
 
     def _aligned(self, name: str, form: tuple[Affine | None, ...]) -> bool:
@@ -956,6 +973,8 @@ class _Vectorizer:
         for f, dim in zip(form, self.plan.dims):
             if f.coeffs != ((dim.var, 1),) or f.symbols or f.const != int(f.const) or dim.step != 1:
                 return False
+            if not isinstance(dim.start, int):
+                return False  # a view needs a constant first element
         return True
 
     def view(self, name: str, form) -> tuple[ir.ViewSlice, ...]:

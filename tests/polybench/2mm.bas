@@ -1,0 +1,30 @@
+1 REM 2MM: D = ALPHA*A*B*C + BETA*D, through the temporary T = ALPHA*A*B
+10 LET N = 6 : LET ALPHA = 1.5 : LET BETA = 1.2
+20 DIM A(6,6), B(6,6), C(6,6), D(6,6), T(6,6)
+30 FOR I = 0 TO N - 1
+40 FOR J = 0 TO N - 1
+50 LET A(I,J) = (I*J+1)/N : LET B(I,J) = (I*(J+1))/N : LET C(I,J) = (I*(J+3)+1)/N : LET D(I,J) = (I*(J+2))/N
+60 NEXT J
+70 NEXT I
+100 FOR I = 0 TO N - 1
+110 FOR J = 0 TO N - 1
+120 LET T(I,J) = 0
+130 FOR K = 0 TO N - 1
+140 LET T(I,J) = T(I,J) + ALPHA * A(I,K) * B(K,J)
+150 NEXT K
+160 NEXT J
+170 NEXT I
+200 FOR I = 0 TO N - 1
+210 FOR J = 0 TO N - 1
+220 LET D(I,J) = D(I,J) * BETA
+230 FOR K = 0 TO N - 1
+240 LET D(I,J) = D(I,J) + T(I,K) * C(K,J)
+250 NEXT K
+260 NEXT J
+270 NEXT I
+500 FOR I = 0 TO N - 1
+510 FOR J = 0 TO N - 1
+520 LET S = S + D(I,J) * (J + 1)
+530 NEXT J
+540 NEXT I
+550 PRINT "2MM"; S

@@ -1,0 +1,38 @@
+1 REM 3MM: G = (A*B)*(C*D) through E = A*B and F = C*D
+10 LET N = 6
+20 DIM A(6,6), B(6,6), C(6,6), D(6,6), E(6,6), F(6,6), G(6,6)
+30 FOR I = 0 TO N - 1
+40 FOR J = 0 TO N - 1
+50 LET A(I,J) = (I*J+1)/N : LET B(I,J) = (I*(J+1)+2)/N : LET C(I,J) = I*(J+3)/N : LET D(I,J) = (I*(J+2)+2)/N
+60 NEXT J
+70 NEXT I
+100 FOR I = 0 TO N - 1
+110 FOR J = 0 TO N - 1
+120 LET E(I,J) = 0
+130 FOR K = 0 TO N - 1
+140 LET E(I,J) = E(I,J) + A(I,K) * B(K,J)
+150 NEXT K
+160 NEXT J
+170 NEXT I
+200 FOR I = 0 TO N - 1
+210 FOR J = 0 TO N - 1
+220 LET F(I,J) = 0
+230 FOR K = 0 TO N - 1
+240 LET F(I,J) = F(I,J) + C(I,K) * D(K,J)
+250 NEXT K
+260 NEXT J
+270 NEXT I
+300 FOR I = 0 TO N - 1
+310 FOR J = 0 TO N - 1
+320 LET G(I,J) = 0
+330 FOR K = 0 TO N - 1
+340 LET G(I,J) = G(I,J) + E(I,K) * F(K,J)
+350 NEXT K
+360 NEXT J
+370 NEXT I
+500 FOR I = 0 TO N - 1
+510 FOR J = 0 TO N - 1
+520 LET S = S + G(I,J) * (I - J)
+530 NEXT J
+540 NEXT I
+550 PRINT "3MM"; S

@@ -1,0 +1,23 @@
+1 REM ATAX: Y = A' * (A * X)
+10 LET M = 5 : LET N = 7
+20 DIM A(5,7), X(7), Y(7), T(5)
+30 FOR I = 0 TO M - 1
+40 FOR J = 0 TO N - 1
+50 LET A(I,J) = (I+J+1)/(5*M)
+60 NEXT J
+70 NEXT I
+80 FOR J = 0 TO N - 1 : LET X(J) = 1 + J/N : NEXT J
+100 FOR I = 0 TO N - 1
+110 LET Y(I) = 0
+120 NEXT I
+130 FOR I = 0 TO M - 1
+140 LET T(I) = 0
+150 FOR J = 0 TO N - 1
+160 LET T(I) = T(I) + A(I,J) * X(J)
+170 NEXT J
+180 FOR J = 0 TO N - 1
+190 LET Y(J) = Y(J) + A(I,J) * T(I)
+200 NEXT J
+210 NEXT I
+500 FOR J = 0 TO N - 1 : LET S = S + Y(J) * (J + 1) : NEXT J
+550 PRINT "ATAX"; S

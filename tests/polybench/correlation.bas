@@ -1,0 +1,43 @@
+1 REM CORRELATION: the correlation matrix of M columns of N samples
+10 LET M = 5 : LET N = 6 : LET EPS = 0.1
+20 DIM D(6,5), MEAN(5), SD(5), CR(5,5)
+30 FOR I = 0 TO N - 1
+40 FOR J = 0 TO M - 1 : LET D(I,J) = (I*J)/M + I + J*J/3 : NEXT J
+50 NEXT I
+100 FOR J = 0 TO M - 1
+110 LET MEAN(J) = 0
+120 FOR I = 0 TO N - 1
+130 LET MEAN(J) = MEAN(J) + D(I,J)
+140 NEXT I
+150 LET MEAN(J) = MEAN(J) / N
+160 NEXT J
+200 FOR J = 0 TO M - 1
+210 LET SD(J) = 0
+220 FOR I = 0 TO N - 1
+230 LET SD(J) = SD(J) + (D(I,J) - MEAN(J)) * (D(I,J) - MEAN(J))
+240 NEXT I
+250 LET SD(J) = SQR(SD(J) / N)
+260 IF SD(J) <= EPS THEN LET SD(J) = 1
+270 NEXT J
+300 FOR I = 0 TO N - 1
+310 FOR J = 0 TO M - 1
+320 LET D(I,J) = (D(I,J) - MEAN(J)) / (SQR(N) * SD(J))
+330 NEXT J
+340 NEXT I
+400 FOR I = 0 TO M - 2
+410 LET CR(I,I) = 1
+420 FOR J = I + 1 TO M - 1
+430 LET CR(I,J) = 0
+440 FOR K = 0 TO N - 1
+450 LET CR(I,J) = CR(I,J) + D(K,I) * D(K,J)
+460 NEXT K
+470 LET CR(J,I) = CR(I,J)
+480 NEXT J
+490 NEXT I
+495 LET CR(M-1,M-1) = 1
+500 FOR I = 0 TO M - 1
+510 FOR J = 0 TO M - 1
+520 LET S = S + CR(I,J) * (I + 2*J)
+530 NEXT J
+540 NEXT I
+550 PRINT "CORRELATION"; S

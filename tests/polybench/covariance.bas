@@ -1,0 +1,34 @@
+1 REM COVARIANCE: the covariance matrix of M columns of N samples
+10 LET M = 5 : LET N = 6
+20 DIM D(6,5), MEAN(5), CV(5,5)
+30 FOR I = 0 TO N - 1
+40 FOR J = 0 TO M - 1 : LET D(I,J) = (I*J)/M + I/7 : NEXT J
+50 NEXT I
+100 FOR J = 0 TO M - 1
+110 LET MEAN(J) = 0
+120 FOR I = 0 TO N - 1
+130 LET MEAN(J) = MEAN(J) + D(I,J)
+140 NEXT I
+150 LET MEAN(J) = MEAN(J) / N
+160 NEXT J
+200 FOR I = 0 TO N - 1
+210 FOR J = 0 TO M - 1
+220 LET D(I,J) = D(I,J) - MEAN(J)
+230 NEXT J
+240 NEXT I
+300 FOR I = 0 TO M - 1
+310 FOR J = I TO M - 1
+320 LET CV(I,J) = 0
+330 FOR K = 0 TO N - 1
+340 LET CV(I,J) = CV(I,J) + D(K,I) * D(K,J)
+350 NEXT K
+360 LET CV(I,J) = CV(I,J) / (N - 1)
+370 LET CV(J,I) = CV(I,J)
+380 NEXT J
+390 NEXT I
+500 FOR I = 0 TO M - 1
+510 FOR J = 0 TO M - 1
+520 LET S = S + CV(I,J) * (I + 2*J)
+530 NEXT J
+540 NEXT I
+550 PRINT "COVARIANCE"; S

@@ -1,0 +1,33 @@
+1 REM FDTD-2D: 2-D finite-difference time domain (EX, EY, HZ fields)
+10 LET NX = 6 : LET NY = 7 : LET TMAX = 3
+20 DIM EX(6,7), EY(6,7), HZ(6,7), FICT(3)
+30 FOR T = 0 TO TMAX - 1 : LET FICT(T) = T : NEXT T
+40 FOR I = 0 TO NX - 1
+50 FOR J = 0 TO NY - 1 : LET EX(I,J) = (I*(J+1))/NX : LET EY(I,J) = (I*(J+2))/NY : LET HZ(I,J) = (I*(J+3))/NX : NEXT J
+60 NEXT I
+100 FOR T = 0 TO TMAX - 1
+110 FOR J = 0 TO NY - 1
+120 LET EY(0,J) = FICT(T)
+130 NEXT J
+140 FOR I = 1 TO NX - 1
+150 FOR J = 0 TO NY - 1
+160 LET EY(I,J) = EY(I,J) - 0.5 * (HZ(I,J) - HZ(I-1,J))
+170 NEXT J
+180 NEXT I
+190 FOR I = 0 TO NX - 1
+200 FOR J = 1 TO NY - 1
+210 LET EX(I,J) = EX(I,J) - 0.5 * (HZ(I,J) - HZ(I,J-1))
+220 NEXT J
+230 NEXT I
+240 FOR I = 0 TO NX - 2
+250 FOR J = 0 TO NY - 2
+260 LET HZ(I,J) = HZ(I,J) - 0.7 * (EX(I,J+1) - EX(I,J) + EY(I+1,J) - EY(I,J))
+270 NEXT J
+280 NEXT I
+290 NEXT T
+500 FOR I = 0 TO NX - 1
+510 FOR J = 0 TO NY - 1
+520 LET S = S + HZ(I,J) * (I + 2*J) + EX(I,J) - EY(I,J)
+530 NEXT J
+540 NEXT I
+550 PRINT "FDTD-2D"; S

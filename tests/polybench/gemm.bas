@@ -1,0 +1,24 @@
+1 REM GEMM: C = ALPHA*A*B + BETA*C (PolyBench loop order I, K, J)
+10 LET N = 6 : LET ALPHA = 1.5 : LET BETA = 1.2
+20 DIM A(6,6), B(6,6), C(6,6)
+30 FOR I = 0 TO N - 1
+40 FOR J = 0 TO N - 1
+50 LET A(I,J) = (I*J+1)/N : LET B(I,J) = (I+J)/N : LET C(I,J) = (I-J)/N
+60 NEXT J
+70 NEXT I
+100 FOR I = 0 TO N - 1
+110 FOR J = 0 TO N - 1
+120 LET C(I,J) = C(I,J) * BETA
+130 NEXT J
+140 FOR K = 0 TO N - 1
+150 FOR J = 0 TO N - 1
+160 LET C(I,J) = C(I,J) + ALPHA * A(I,K) * B(K,J)
+170 NEXT J
+180 NEXT K
+190 NEXT I
+500 FOR I = 0 TO N - 1
+510 FOR J = 0 TO N - 1
+520 LET S = S + C(I,J) * (I + 1)
+530 NEXT J
+540 NEXT I
+550 PRINT "GEMM"; S

@@ -1,0 +1,20 @@
+1 REM GESUMMV: Y = ALPHA*A*X + BETA*B*X
+10 LET N = 7 : LET ALPHA = 1.5 : LET BETA = 1.2
+20 DIM A(7,7), B(7,7), X(7), Y(7), T(7)
+30 FOR I = 0 TO N - 1
+40 LET X(I) = I / N
+50 FOR J = 0 TO N - 1
+60 LET A(I,J) = (I*J+1)/N : LET B(I,J) = (I*J+2)/N
+70 NEXT J
+80 NEXT I
+100 FOR I = 0 TO N - 1
+110 LET T(I) = 0
+120 LET Y(I) = 0
+130 FOR J = 0 TO N - 1
+140 LET T(I) = A(I,J) * X(J) + T(I)
+150 LET Y(I) = B(I,J) * X(J) + Y(I)
+160 NEXT J
+170 LET Y(I) = ALPHA * T(I) + BETA * Y(I)
+180 NEXT I
+500 FOR I = 0 TO N - 1 : LET S = S + Y(I) * (I + 1) : NEXT I
+550 PRINT "GESUMMV"; S

@@ -1,0 +1,31 @@
+1 REM GRAMSCHMIDT: QR decomposition by modified Gram-Schmidt
+10 LET M = 6 : LET N = 5
+20 DIM A(6,5), R(5,5), Q(6,5)
+30 FOR I = 0 TO M - 1
+40 FOR J = 0 TO N - 1 : LET A(I,J) = (((I*J) - INT(I*J/M)*M)/M)*100 + 10 + (I=J)*50 : NEXT J
+50 NEXT I
+100 FOR K = 0 TO N - 1
+110 LET NRM = 0
+120 FOR I = 0 TO M - 1
+130 LET NRM = NRM + A(I,K) * A(I,K)
+140 NEXT I
+150 LET R(K,K) = SQR(NRM)
+160 FOR I = 0 TO M - 1
+170 LET Q(I,K) = A(I,K) / R(K,K)
+180 NEXT I
+190 FOR J = K + 1 TO N - 1
+200 LET R(K,J) = 0
+210 FOR I = 0 TO M - 1
+220 LET R(K,J) = R(K,J) + Q(I,K) * A(I,J)
+230 NEXT I
+240 FOR I = 0 TO M - 1
+250 LET A(I,J) = A(I,J) - Q(I,K) * R(K,J)
+260 NEXT I
+270 NEXT J
+280 NEXT K
+500 FOR I = 0 TO N - 1
+510 FOR J = 0 TO N - 1
+520 LET S = S + R(I,J) * (I + 2*J)
+530 NEXT J
+540 NEXT I
+550 PRINT "GRAMSCHMIDT"; S

@@ -1,0 +1,23 @@
+1 REM SYRK: C = ALPHA*A*A' + BETA*C on the lower triangle
+10 LET N = 6 : LET M = 5 : LET ALPHA = 1.5 : LET BETA = 1.2
+20 DIM A(6,5), C(6,6)
+30 FOR I = 0 TO N - 1
+40 FOR J = 0 TO M - 1 : LET A(I,J) = ((I*J+1) - INT((I*J+1)/N)*N)/N : NEXT J
+50 FOR J = 0 TO N - 1 : LET C(I,J) = ((I*J+2) - INT((I*J+2)/M)*M)/M : NEXT J
+60 NEXT I
+100 FOR I = 0 TO N - 1
+110 FOR J = 0 TO I
+120 LET C(I,J) = C(I,J) * BETA
+130 NEXT J
+140 FOR K = 0 TO M - 1
+150 FOR J = 0 TO I
+160 LET C(I,J) = C(I,J) + ALPHA * A(I,K) * A(J,K)
+170 NEXT J
+180 NEXT K
+190 NEXT I
+500 FOR I = 0 TO N - 1
+510 FOR J = 0 TO N - 1
+520 LET S = S + C(I,J) * (I + 2*J)
+530 NEXT J
+540 NEXT I
+550 PRINT "SYRK"; S

@@ -1,0 +1,181 @@
+"""Loops that become kernels since the offload classes of PolyBench-style code (row
+writes, triangular nests...), each with a near miss that must stay on the host, and each
+program checked against the interpreter on both targets with small tiles."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from transpiler import driver
+from transpiler.errors import SourceFile
+from transpiler.options import Options
+
+
+def decisions(text: str) -> dict[int, object]:
+    analysis = driver.front_end(SourceFile("prog.bas", text), Options())
+    out = {}
+    for d in driver.host_program(analysis).decisions:
+        out.setdefault(d.label, d)
+    return out
+
+
+def check(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "prog.bas"
+    path.write_text(text)
+    for target in ("cutile", "cuda"):
+        command = [sys.executable, "-m", "transpiler", str(path), "--check", "--device", "cpu"]
+        command += ["--target", target, "--tile", "4"]
+        result = subprocess.run(command, check=False, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, f"{target}: {result.stdout}{result.stderr}"
+
+
+ROWS = """10 DIM C(5,6), E(3,7)
+20 FOR I = 0 TO 5
+30 FOR J = 0 TO 6
+40 LET C(I,J) = I + J / 7
+50 NEXT J
+60 NEXT I
+70 FOR I = 0 TO 5
+80 FOR J = 0 TO 6 STEP 2
+90 LET C(I,J) = C(I,J) * 1.5 + I
+100 NEXT J
+110 FOR J = 1 TO 6
+120 LET E(0,J) = C(I,J-1) + E(0,J)
+130 NEXT J
+140 NEXT I
+150 FOR I = 0 TO 5
+160 FOR J = 0 TO 6
+170 PRINT C(I,J);
+180 NEXT J
+190 PRINT
+200 NEXT I
+210 PRINT E(0,3)
+"""
+
+
+def test_a_row_of_a_matrix_and_a_constant_row_are_the_lanes_own_elements(tmp_path):
+    found = decisions(ROWS)
+    assert found[80].offloaded and found[110].offloaded, (found[80].reason, found[110].reason)
+    check(tmp_path, ROWS)
+
+
+@pytest.mark.parametrize(
+    "body, line, why",
+    [
+        # Every I writes the same row (the J loop alone is parallel, the nest is not).
+        (
+            "FOR I = 0 TO 3 : FOR J = 0 TO 3 : LET E(0,J) = I + J : NEXT J : NEXT I",
+            20,
+            "not the loop's own",
+        ),
+        # E(I, J + 1) is the next lane's element: a row write that aliases another lane's read.
+        (
+            "FOR I = 0 TO 3 : FOR J = 0 TO 3 : LET E(I,J) = E(I,J + 1) + 1 : NEXT J : NEXT I",
+            30,
+            "reads an element",
+        ),
+        # E(J, J) does not hold I: iterations of the nest write the same element.
+        (
+            "FOR I = 0 TO 3 : FOR J = 0 TO 3 : LET E(J,J) = I * J : NEXT J : NEXT I",
+            20,
+            "not the loop's own",
+        ),
+    ],
+)
+def test_near_misses_of_row_writes_stay_on_the_host(body, line, why):
+    lines = body.split(" : ")
+    text = (
+        "10 DIM E(5,5)\n"
+        + "".join(f"{20 + 10 * k} {s}\n" for k, s in enumerate(lines))
+        + "900 PRINT E(1,1)\n"
+    )
+    found = decisions(text)[line]
+    assert not found.offloaded and why in found.reason, found.reason
+
+
+TRIANGLE = """10 DIM C(6,6)
+20 FOR I = 0 TO 6
+30 FOR J = I + 1 TO 6
+40 LET C(I,J) = I * 10 + J
+50 NEXT J
+60 FOR J = 0 TO I
+70 LET C(I,J) = C(I,J) - I
+80 NEXT J
+90 NEXT I
+100 FOR I = 0 TO 6
+110 FOR J = 0 TO 6
+120 PRINT C(I,J);
+130 NEXT J
+140 PRINT
+150 NEXT I
+"""
+
+
+def test_a_triangular_inner_loop_is_a_kernel_per_outer_iteration(tmp_path):
+    found = decisions(TRIANGLE)
+    assert found[30].offloaded and found[60].offloaded, (found[30].reason, found[60].reason)
+    check(tmp_path, TRIANGLE)
+
+
+@pytest.mark.parametrize(
+    "outer, start",
+    [
+        ("FOR I = 0 TO 6", "S"),  # S may hold any number: lanes need integers
+        ("FOR I = 0 TO 6", "I + 0.5"),
+        ("FOR I = 0.5 TO 6", "I"),  # the outer variable is not an integer
+        ("FOR I = 0 TO 6 STEP 0.5", "I"),
+    ],
+)
+def test_starts_that_are_not_integers_of_enclosing_loops_stay_on_the_host(outer, start):
+    text = f"10 DIM C(6,6)\n15 LET S = 1.5\n20 {outer}\n30 FOR J = {start} TO 6\n40 LET C(I,J) = J\n50 NEXT J\n60 NEXT I\n70 PRINT C(1,2)\n"
+    found = decisions(text)
+    assert not found[30].offloaded and "start" in found[30].reason, found[30].reason
+
+
+def test_an_outer_variable_the_body_changes_is_not_a_start():
+    text = (
+        "10 DIM C(6,6)\n20 FOR I = 0 TO 6\n30 FOR J = I TO 6\n40 LET C(I,J) = J\n50 NEXT J\n"
+        "55 LET I = I + 0.5\n60 NEXT I\n70 PRINT C(1,2)\n"
+    )
+    found = decisions(text)
+    assert not found[30].offloaded and "start" in found[30].reason, found[30].reason
+
+
+SUMS = """10 DIM X(20), Y(20)
+20 FOR I = 1 TO 20
+30 LET X(I) = I / 3
+40 LET Y(I) = 1 / I
+50 NEXT I
+60 FOR I = 1 TO 20
+70 LET C = C + X(I) + Y(I)
+80 LET E = X(I) - Y(I) + E
+90 NEXT I
+100 PRINT C, E
+"""
+
+
+def test_a_sum_of_several_terms_is_a_reduction(tmp_path):
+    found = decisions(SUMS)
+    assert found[60].offloaded and found[60].kind == "reduce", found[60].reason
+    check(tmp_path, SUMS)
+
+
+def test_a_subtracted_accumulator_is_not_a_sum():
+    # D = X(I) - D - Y(I) flips D's sign each iteration: not a reduction.
+    text = SUMS.replace("80 LET E = X(I) - Y(I) + E", "80 LET E = X(I) - E - Y(I)")
+    found = decisions(text)
+    assert not found[60].offloaded and "E keeps its value" in found[60].reason, found[60].reason
+
+
+def test_explain_names_the_goto_not_an_internal_node():
+    text = (
+        "10 DIM A(10)\n20 FOR I = 1 TO 10\n30 LET K = 0\n40 IF K > 3 THEN 90\n50 LET K = K + 1\n"
+        "60 IF K = 2 THEN 40\n70 LET A(I) = A(I) + K\n80 GOTO 50\n90 NEXT I\n100 PRINT A(1)\n"
+    )
+    found = decisions(text)[20]
+    assert not found.offloaded
+    assert found.reason == "GOTOs inside the loop that form neither an IF nor a loop, line 40"
