@@ -47,7 +47,7 @@ def run(n, x, y, device=None):
     x = dev.array(x, (n,), np.float64, "X")
     y = dev.array(y, (n,), np.float64, "Y")
     p = dev.zeros(((n + 511) // 512,), np.float64)
-    grid = (ct.cdiv((n + 511) // 512, 1), 1, 1)
+    grid = ((n + 511) // 512, 1, 1)
     dev.launch(dot_blocks, grid, (n, x, y, p))
     return dev.result(p)
 

@@ -99,11 +99,11 @@ def program(con: Console, dev) -> None:
     n = 1000.0
     # 70 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
     if x.covers(0, 1, i_count) and y.covers(0, 1, i_count):
         dev.launch(
             map_70,
-            (-(-i_count // 512),),
+            (ct.cdiv(i_count, 512),),
             (i_count, x.data, y.data, np.array([n], dtype=np.float64), done),
             writes=(x.data, y.data, done),
         )
@@ -126,12 +126,12 @@ def program(con: Console, dev) -> None:
     s = 0.0
     # 130 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
-    s_partial = np.zeros(-(-i_count_2 // 512), dtype=np.float64)
+    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
+    s_partial = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.float64)
     if x.covers(0, 1, i_count_2) and y.covers(0, 1, i_count_2):
         dev.launch(
             reduce_130,
-            (-(-i_count_2 // 512),),
+            (ct.cdiv(i_count_2, 512),),
             (i_count_2, x.data, y.data, done_2, s_partial),
             writes=(done_2, s_partial),
         )

@@ -162,11 +162,11 @@ def program(con: Console, dev) -> None:
     p = mul(4.0, ATN(1.0))
     # 120 FOR I = 1 TO M
     i_count = loop_count(1, m, 1)
-    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
     if t.covers(0, 1, i_count):
         dev.launch(
             map_120,
-            (-(-i_count // 512),),
+            (ct.cdiv(i_count, 512),),
             (
                 i_count,
                 t.data,
@@ -202,10 +202,13 @@ def program(con: Console, dev) -> None:
     h = 0.0
     # 210 FOR I = 1 TO M
     i_count_2 = loop_count(1, m, 1)
-    h_partial = np.zeros(-(-i_count_2 // 512), dtype=np.float64)
+    h_partial = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.float64)
     if t.covers(0, 1, i_count_2):
         dev.launch(
-            reduce_210, (-(-i_count_2 // 512),), (i_count_2, t.data, h_partial), writes=(h_partial,)
+            reduce_210,
+            (ct.cdiv(i_count_2, 512),),
+            (i_count_2, t.data, h_partial),
+            writes=(h_partial,),
         )
         dev.to_host(h_partial)
         h = h + sum(h_partial.tolist())
@@ -221,7 +224,7 @@ def program(con: Console, dev) -> None:
     for s in range(1, 101):
         # 260 FOR I = 2 TO M - 1
         i_count_3 = loop_count(2, m - 1.0, 1)
-        done_2 = np.zeros(-(-i_count_3 // 512), dtype=np.int32)
+        done_2 = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.int32)
         if (
             u.covers(0, 2, i_count_3)
             and t.covers(0, 2, i_count_3)
@@ -230,7 +233,7 @@ def program(con: Console, dev) -> None:
         ):
             dev.launch(
                 stencil_260,
-                (-(-i_count_3 // 512),),
+                (ct.cdiv(i_count_3, 512),),
                 (i_count_3, u.data, t.data, np.array([r], dtype=np.float64), done_2),
                 writes=(u.data, done_2),
             )
@@ -250,7 +253,7 @@ def program(con: Console, dev) -> None:
         i_count_4 = loop_count(2, m - 1.0, 1)
         if t.covers(0, 2, i_count_4) and u.covers(0, 2, i_count_4):
             dev.launch(
-                map_290, (-(-i_count_4 // 512),), (i_count_4, t.data, u.data), writes=(t.data,)
+                map_290, (ct.cdiv(i_count_4, 512),), (i_count_4, t.data, u.data), writes=(t.data,)
             )
         else:
             # Blocks the kernel did not finish run here: BASIC reports their exceptions
@@ -279,10 +282,13 @@ def program(con: Console, dev) -> None:
     q = 0.0
     # 410 FOR I = 1 TO M
     i_count_5 = loop_count(1, m, 1)
-    q_partial = np.zeros(-(-i_count_5 // 512), dtype=np.float64)
+    q_partial = np.zeros(ct.cdiv(i_count_5, 512), dtype=np.float64)
     if t.covers(0, 1, i_count_5):
         dev.launch(
-            reduce_410, (-(-i_count_5 // 512),), (i_count_5, t.data, q_partial), writes=(q_partial,)
+            reduce_410,
+            (ct.cdiv(i_count_5, 512),),
+            (i_count_5, t.data, q_partial),
+            writes=(q_partial,),
         )
         dev.to_host(q_partial)
         q = q + sum(q_partial.tolist())

@@ -107,9 +107,11 @@ def program(con: Console, dev) -> None:
     nvalues = 1000.0
     # 120 FOR I = 1 TO NVALUES
     i_count = loop_count(1, nvalues, 1)
-    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
     if v.covers(0, 1, i_count):
-        dev.launch(map_120, (-(-i_count // 512),), (i_count, v.data, done), writes=(v.data, done))
+        dev.launch(
+            map_120, (ct.cdiv(i_count, 512),), (i_count, v.data, done), writes=(v.data, done)
+        )
         dev.to_host(done)
     if not (done.all()):
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
@@ -125,7 +127,7 @@ def program(con: Console, dev) -> None:
     # 160 FOR B = 0 TO 9
     b_count = loop_count(0, 9.0, 1)
     if h.covers(0, 0, b_count):
-        dev.launch(map_160, (-(-b_count // 512),), (b_count, h.data), writes=(h.data,))
+        dev.launch(map_160, (ct.cdiv(b_count, 512),), (b_count, h.data), writes=(h.data,))
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(h.data)
@@ -136,11 +138,11 @@ def program(con: Console, dev) -> None:
     b = float(0 + b_count)
     # 190 FOR I = 1 TO NVALUES
     i_count_2 = loop_count(1, nvalues, 1)
-    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
+    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
     if v.covers(0, 1, i_count_2):
         dev.launch(
             histogram_190,
-            (-(-i_count_2 // 512),),
+            (ct.cdiv(i_count_2, 512),),
             (i_count_2, v.data, h.data, done_2),
             writes=(h.data, done_2),
         )

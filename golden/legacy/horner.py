@@ -152,11 +152,11 @@ def program(con: Console, data: DataPool, dev) -> None:
     s = 0.0
     # 220 FOR I = 0 TO 200
     i_count = loop_count(0, 200.0, 1)
-    done = np.zeros(-(-i_count // 128), dtype=np.int32)
-    s_partial = np.zeros(-(-i_count // 128), dtype=np.float64)
+    done = np.zeros(ct.cdiv(i_count, 128), dtype=np.int32)
+    s_partial = np.zeros(ct.cdiv(i_count, 128), dtype=np.float64)
     dev.launch(
         reduce_220,
-        (-(-i_count // 128),),
+        (ct.cdiv(i_count, 128),),
         (i_count, c.data, np.array([d], dtype=np.float64), done, s_partial),
         writes=(done, s_partial),
     )

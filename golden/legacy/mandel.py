@@ -129,11 +129,11 @@ def program(con: Console, dev) -> None:
     # 100 FOR R = 1 TO 20
     r_count = loop_count(1, 20.0, 1)
     k_count = loop_count(1, 40.0, 1)
-    done = np.zeros((-(-r_count // 16) * -(-k_count // 16)), dtype=np.int32)
+    done = np.zeros((ct.cdiv(r_count, 16) * ct.cdiv(k_count, 16)), dtype=np.int32)
     if c.covers(0, 1, r_count) and c.covers(1, 1, k_count):
         dev.launch(
             iterate_100,
-            (-(-r_count // 16), -(-k_count // 16)),
+            (ct.cdiv(r_count, 16), ct.cdiv(k_count, 16)),
             (r_count, k_count, c.data, np.array([m], dtype=np.float64), done),
             writes=(c.data, done),
         )
@@ -142,8 +142,8 @@ def program(con: Console, dev) -> None:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(c.data)
         for r_lane in range(r_count):
-            row = r_lane // 16 * -(-k_count // 16)
-            if k_count > 0 and done[row : row + -(-k_count // 16)].all():
+            row = r_lane // 16 * ct.cdiv(k_count, 16)
+            if k_count > 0 and done[row : row + ct.cdiv(k_count, 16)].all():
                 continue
             r = float(1 + r_lane)
             # 110 LET Y = -1.1875 + (R - 1) * .125
@@ -212,11 +212,11 @@ def program(con: Console, dev) -> None:
     # 500 FOR R = 1 TO 20
     r_count_2 = loop_count(1, 20.0, 1)
     k_count_2 = loop_count(1, 40.0, 1)
-    s_partial = np.zeros((-(-r_count_2 // 32) * -(-k_count_2 // 32)), dtype=np.float64)
+    s_partial = np.zeros((ct.cdiv(r_count_2, 32) * ct.cdiv(k_count_2, 32)), dtype=np.float64)
     if c.covers(0, 1, r_count_2) and c.covers(1, 1, k_count_2):
         dev.launch(
             reduce_500,
-            (-(-r_count_2 // 32), -(-k_count_2 // 32)),
+            (ct.cdiv(r_count_2, 32), ct.cdiv(k_count_2, 32)),
             (r_count_2, k_count_2, c.data, s_partial),
             writes=(s_partial,),
         )

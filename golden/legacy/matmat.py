@@ -208,7 +208,7 @@ def program(con: Console, data: DataPool, dev) -> None:
     mat_product_shape(c, a, b)
     dev.launch(
         mma_110,
-        (-(-(a.data.shape[0]) // 64), -(-(b.data.shape[1]) // 64)),
+        (ct.cdiv(a.data.shape[0], 64), ct.cdiv(b.data.shape[1], 64)),
         (c.data, a.data, b.data, a.data.shape[0], b.data.shape[1], a.data.shape[1]),
         writes=(c.data,),
     )
@@ -223,7 +223,7 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 160 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
     j_count = loop_count(1, n, 1)
-    done = np.zeros((-(-i_count // 32) * -(-j_count // 32)), dtype=np.int32)
+    done = np.zeros((ct.cdiv(i_count, 32) * ct.cdiv(j_count, 32)), dtype=np.int32)
     if (
         d.covers(0, 1, i_count)
         and d.covers(1, 1, j_count)
@@ -232,7 +232,7 @@ def program(con: Console, data: DataPool, dev) -> None:
     ):
         dev.launch(
             map_160,
-            (-(-i_count // 32), -(-j_count // 32)),
+            (ct.cdiv(i_count, 32), ct.cdiv(j_count, 32)),
             (i_count, j_count, d.data, e.data, np.array([n], dtype=np.float64), done),
             writes=(d.data, e.data, done),
         )
@@ -243,7 +243,7 @@ def program(con: Console, data: DataPool, dev) -> None:
         dev.to_host(e.data)
         for i_lane in range(i_count):
             for j_lane in range(j_count):
-                if not done[(i_lane // 32) * -(-j_count // 32) + j_lane // 32]:
+                if not done[(i_lane // 32) * ct.cdiv(j_count, 32) + j_lane // 32]:
                     i = float(1 + i_lane)
                     j = float(1 + j_lane)
                     # 180 LET D(I,J) = 1 / (I + J - 1)
@@ -256,7 +256,7 @@ def program(con: Console, data: DataPool, dev) -> None:
     mat_product_shape(f, d, e)
     dev.launch(
         mma_220,
-        (-(-(d.data.shape[0]) // 64), -(-(e.data.shape[1]) // 64)),
+        (ct.cdiv(d.data.shape[0], 64), ct.cdiv(e.data.shape[1], 64)),
         (f.data, d.data, e.data, d.data.shape[0], e.data.shape[1], d.data.shape[1]),
         writes=(f.data,),
     )
@@ -277,12 +277,12 @@ def program(con: Console, data: DataPool, dev) -> None:
     s = 0.0
     # 290 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done_2 = np.zeros(-(-i_count_2 // 128), dtype=np.int32)
-    t_partial = np.zeros(-(-i_count_2 // 128), dtype=np.float64)
-    s_partial = np.zeros(-(-i_count_2 // 128), dtype=np.float64)
+    done_2 = np.zeros(ct.cdiv(i_count_2, 128), dtype=np.int32)
+    t_partial = np.zeros(ct.cdiv(i_count_2, 128), dtype=np.float64)
+    s_partial = np.zeros(ct.cdiv(i_count_2, 128), dtype=np.float64)
     dev.launch(
         reduce_290,
-        (-(-i_count_2 // 128),),
+        (ct.cdiv(i_count_2, 128),),
         (i_count_2, f.data, np.array([n], dtype=np.float64), done_2, t_partial, s_partial),
         writes=(done_2, t_partial, s_partial),
     )

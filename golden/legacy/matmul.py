@@ -144,7 +144,7 @@ def program(con: Console, dev) -> None:
     # 70 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
     j_count = loop_count(1, n, 1)
-    done = np.zeros((-(-i_count // 32) * -(-j_count // 32)), dtype=np.int32)
+    done = np.zeros((ct.cdiv(i_count, 32) * ct.cdiv(j_count, 32)), dtype=np.int32)
     if (
         a.covers(0, 1, i_count)
         and a.covers(1, 1, j_count)
@@ -153,7 +153,7 @@ def program(con: Console, dev) -> None:
     ):
         dev.launch(
             map_70,
-            (-(-i_count // 32), -(-j_count // 32)),
+            (ct.cdiv(i_count, 32), ct.cdiv(j_count, 32)),
             (i_count, j_count, a.data, b.data, np.array([n], dtype=np.float64), done),
             writes=(a.data, b.data, done),
         )
@@ -164,7 +164,7 @@ def program(con: Console, dev) -> None:
         dev.to_host(b.data)
         for i_lane in range(i_count):
             for j_lane in range(j_count):
-                if not done[(i_lane // 32) * -(-j_count // 32) + j_lane // 32]:
+                if not done[(i_lane // 32) * ct.cdiv(j_count, 32) + j_lane // 32]:
                     i = float(1 + i_lane)
                     j = float(1 + j_lane)
                     # 90 LET A(I,J) = 1 / (I + J - 1)
@@ -176,7 +176,7 @@ def program(con: Console, dev) -> None:
     i_count_2 = loop_count(1, n, 1)
     j_count_2 = loop_count(1, n, 1)
     k_count = loop_count(1, n, 1)
-    done_2 = np.zeros((-(-i_count_2 // 64) * -(-j_count_2 // 64)), dtype=np.int32)
+    done_2 = np.zeros((ct.cdiv(i_count_2, 64) * ct.cdiv(j_count_2, 64)), dtype=np.int32)
     if (
         a.covers(0, 1, i_count_2)
         and a.covers(1, 1, k_count)
@@ -187,7 +187,7 @@ def program(con: Console, dev) -> None:
     ):
         dev.launch(
             mma_140,
-            (-(-i_count_2 // 64), -(-j_count_2 // 64)),
+            (ct.cdiv(i_count_2, 64), ct.cdiv(j_count_2, 64)),
             (c.data, a.data, b.data, i_count_2, j_count_2, k_count, done_2),
             writes=(c.data, done_2),
         )
@@ -199,7 +199,7 @@ def program(con: Console, dev) -> None:
         dev.to_host(c.data)
         for i_lane_2 in range(i_count_2):
             for j_lane_2 in range(j_count_2):
-                if not done_2[(i_lane_2 // 64) * -(-j_count_2 // 64) + j_lane_2 // 64]:
+                if not done_2[(i_lane_2 // 64) * ct.cdiv(j_count_2, 64) + j_lane_2 // 64]:
                     i = float(1 + i_lane_2)
                     j = float(1 + j_lane_2)
                     # 160 LET S = 0
@@ -234,11 +234,11 @@ def program(con: Console, dev) -> None:
     t = 0.0
     # 320 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
-    done_3 = np.zeros(-(-i_count_3 // 512), dtype=np.int32)
-    t_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
+    done_3 = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.int32)
+    t_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
     dev.launch(
         reduce_320,
-        (-(-i_count_3 // 512),),
+        (ct.cdiv(i_count_3, 512),),
         (i_count_3, c.data, done_3, t_partial),
         writes=(done_3, t_partial),
     )

@@ -173,7 +173,7 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 100 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
     if v.covers(0, 1, i_count):
-        dev.launch(map_100, (-(-i_count // 512),), (i_count, v.data), writes=(v.data,))
+        dev.launch(map_100, (ct.cdiv(i_count, 512),), (i_count, v.data), writes=(v.data,))
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(v.data)
@@ -185,11 +185,11 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 130 REM NEWTON'S METHOD FOR EACH ELEMENT IN TURN
     # 140 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done = np.zeros(-(-i_count_2 // 128), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count_2, 128), dtype=np.int32)
     if c.covers(0, 1, i_count_2) and r.covers(0, 1, i_count_2) and v.covers(0, 1, i_count_2):
         dev.launch(
             iterate_140,
-            (-(-i_count_2 // 128),),
+            (ct.cdiv(i_count_2, 128),),
             (i_count_2, c.data, r.data, v.data, np.array([e], dtype=np.float64), done),
             writes=(c.data, r.data, done),
         )
@@ -253,15 +253,15 @@ def program(con: Console, data: DataPool, dev) -> None:
     j = 0.0
     # 390 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
-    done_2 = np.zeros(-(-i_count_3 // 512), dtype=np.int32)
-    t_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
-    l_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
-    d_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
-    j_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
+    done_2 = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.int32)
+    t_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
+    l_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
+    d_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
+    j_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
     if c.covers(0, 1, i_count_3) and r.covers(0, 1, i_count_3) and v.covers(0, 1, i_count_3):
         dev.launch(
             reduce_390,
-            (-(-i_count_3 // 512),),
+            (ct.cdiv(i_count_3, 512),),
             (i_count_3, c.data, r.data, v.data, done_2, t_partial, l_partial, d_partial, j_partial),
             writes=(done_2, t_partial, l_partial, d_partial, j_partial),
         )

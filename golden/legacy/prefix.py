@@ -102,9 +102,9 @@ def program(con: Console, data: DataPool, dev) -> None:
     n = 1000.0
     # 90 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
     if x.covers(0, 1, i_count):
-        dev.launch(map_90, (-(-i_count // 512),), (i_count, x.data, done), writes=(x.data, done))
+        dev.launch(map_90, (ct.cdiv(i_count, 512),), (i_count, x.data, done), writes=(x.data, done))
         dev.to_host(done)
     if not (done.all()):
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
@@ -133,11 +133,11 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 170 REM AN ELEMENTWISE LOOP OVER THE RESULT (PARALLEL AGAIN)
     # 180 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
+    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
     if g.covers(0, 1, i_count_2) and p.covers(0, 1, i_count_2):
         dev.launch(
             map_180,
-            (-(-i_count_2 // 512),),
+            (ct.cdiv(i_count_2, 512),),
             (i_count_2, g.data, p.data, done_2),
             writes=(g.data, done_2),
         )

@@ -120,11 +120,11 @@ def program(con: Console, dev) -> None:
     # 90 REM FILL THE INPUT VECTORS
     # 100 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
     if x.covers(0, 1, i_count) and y.covers(0, 1, i_count):
         dev.launch(
             map_100,
-            (-(-i_count // 512),),
+            (ct.cdiv(i_count, 512),),
             (i_count, x.data, y.data, np.array([n], dtype=np.float64), done),
             writes=(x.data, y.data, done),
         )
@@ -145,11 +145,11 @@ def program(con: Console, dev) -> None:
     # 140 REM THE SAXPY LOOP
     # 150 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
+    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
     if y.covers(0, 1, i_count_2) and x.covers(0, 1, i_count_2):
         dev.launch(
             map_150,
-            (-(-i_count_2 // 512),),
+            (ct.cdiv(i_count_2, 512),),
             (i_count_2, y.data, np.array([a], dtype=np.float64), x.data, done_2),
             writes=(y.data, done_2),
         )
@@ -187,10 +187,13 @@ def program(con: Console, dev) -> None:
     s = 0.0
     # 280 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
-    s_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
+    s_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
     if y.covers(0, 1, i_count_3):
         dev.launch(
-            reduce_280, (-(-i_count_3 // 512),), (i_count_3, y.data, s_partial), writes=(s_partial,)
+            reduce_280,
+            (ct.cdiv(i_count_3, 512),),
+            (i_count_3, y.data, s_partial),
+            writes=(s_partial,),
         )
         dev.to_host(s_partial)
         s = s + sum(s_partial.tolist())

@@ -83,11 +83,11 @@ def program(con: Console, dev) -> None:
     s = fn_f(a) + fn_f(b)
     # 120 FOR I = 1 TO N - 1
     i_count = loop_count(1, n - 1.0, 1)
-    done = np.zeros(-(-i_count // 512), dtype=np.int32)
-    s_partial = np.zeros(-(-i_count // 512), dtype=np.float64)
+    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
+    s_partial = np.zeros(ct.cdiv(i_count, 512), dtype=np.float64)
     dev.launch(
         reduce_120,
-        (-(-i_count // 512),),
+        (ct.cdiv(i_count, 512),),
         (
             i_count,
             np.array([a], dtype=np.float64),

@@ -165,11 +165,11 @@ def program(con: Console, data: DataPool, dev) -> None:
     sumx = 0.0
     # 140 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    sumx_partial = np.zeros(-(-i_count // 512), dtype=np.float64)
+    sumx_partial = np.zeros(ct.cdiv(i_count, 512), dtype=np.float64)
     if x.covers(0, 1, i_count):
         dev.launch(
             reduce_140,
-            (-(-i_count // 512),),
+            (ct.cdiv(i_count, 512),),
             (i_count, x.data, sumx_partial),
             writes=(sumx_partial,),
         )
@@ -190,12 +190,12 @@ def program(con: Console, data: DataPool, dev) -> None:
     sumsq = 0.0
     # 200 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
-    sumsq_partial = np.zeros(-(-i_count_2 // 512), dtype=np.float64)
+    done = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
+    sumsq_partial = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.float64)
     if x.covers(0, 1, i_count_2):
         dev.launch(
             reduce_200,
-            (-(-i_count_2 // 512),),
+            (ct.cdiv(i_count_2, 512),),
             (i_count_2, x.data, np.array([mean], dtype=np.float64), done, sumsq_partial),
             writes=(done, sumsq_partial),
         )
@@ -227,12 +227,12 @@ def program(con: Console, data: DataPool, dev) -> None:
     largest = x[1]
     # 280 FOR I = 2 TO N
     i_count_3 = loop_count(2, n, 1)
-    smallest_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
-    largest_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
+    smallest_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
+    largest_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
     if x.covers(0, 2, i_count_3):
         dev.launch(
             reduce_280,
-            (-(-i_count_3 // 512),),
+            (ct.cdiv(i_count_3, 512),),
             (i_count_3, x.data, smallest_partial, largest_partial),
             writes=(smallest_partial, largest_partial),
         )
@@ -257,12 +257,12 @@ def program(con: Console, data: DataPool, dev) -> None:
     below = 0.0
     # 350 FOR I = 1 TO N
     i_count_4 = loop_count(1, n, 1)
-    above_partial = np.zeros(-(-i_count_4 // 512), dtype=np.float64)
-    below_partial = np.zeros(-(-i_count_4 // 512), dtype=np.float64)
+    above_partial = np.zeros(ct.cdiv(i_count_4, 512), dtype=np.float64)
+    below_partial = np.zeros(ct.cdiv(i_count_4, 512), dtype=np.float64)
     if x.covers(0, 1, i_count_4):
         dev.launch(
             reduce_350,
-            (-(-i_count_4 // 512),),
+            (ct.cdiv(i_count_4, 512),),
             (i_count_4, x.data, np.array([mean], dtype=np.float64), above_partial, below_partial),
             writes=(above_partial, below_partial),
         )
