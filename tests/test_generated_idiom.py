@@ -1,5 +1,6 @@
 """Generated cuTile Python reads like NVIDIA's samples (issue 14): grids with
-`ct.cdiv`, no grid arithmetic a reader must simplify in their head."""
+`ct.cdiv`, no grid arithmetic a reader must simplify in their head, no kernel parameter
+the kernel does not read, and a comment where an f64 scalar travels in an array."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import re
 
 import pytest
 
-from tests.golden_cases import cases
+from tests.golden_cases import analyse, cases
+from transpiler import driver, ir
 from transpiler import irbuild as B
+from transpiler.backends.cutile import BOX_COMMENT
 from transpiler.ir import Const, Param, TileType
+from transpiler.passes.kernel_params import params_read
 
 CASES = cases()
 
@@ -38,3 +42,46 @@ def test_golden_python_divides_into_tiles_with_cdiv(case):
     assert not re.search(r"-\(-\w+ // ", text), "a grid as -(-n // tile), not ct.cdiv(n, tile)"
     assert not re.search(r"ct\.cdiv\(\d+, \d+\)", text), "ct.cdiv of two constants"
     assert not re.search(r"ct\.cdiv\([^()]*(\([^()]*\))?[^()]*, 1\)", text), "ct.cdiv(x, 1)"
+
+
+KERNEL_CASES = [c for c in CASES if c.group == "kernels"]
+
+
+@pytest.mark.parametrize("case", KERNEL_CASES, ids=[c.id for c in KERNEL_CASES])
+def test_kernel_programs_take_only_the_scalars_their_kernel_reads(case):
+    """vector_add(n, a, b, c) never used n: a scalar that only sizes the grid stays
+    with run(), which computes the grid."""
+    analysis = analyse(case)
+    if analysis.kind != "kernel":
+        pytest.skip("a BASIC program, not a cuTile BASIC kernel program")
+    lib = driver.kernel_library(analysis)
+    read = params_read(lib.kernel.body)
+    taken = {p.name for p in lib.kernel.params if isinstance(p, ir.ScalarParam)}
+    assert taken == read & {s.name for s in lib.scalars}
+    assert [s.name for s in lib.scalars] == [
+        n for n in lib.inputs if n in {s.name for s in lib.scalars}
+    ]
+
+
+def test_vector_add_kernel_has_no_size_parameter():
+    text = next(c for c in KERNEL_CASES if c.name == "vector_add").golden(".py").read_text()
+    assert "def vector_add(a, b, c):" in text
+    assert "def run(n, a, b, device=None):" in text
+
+
+def test_params_read_sees_indices_and_view_bounds():
+    n, m = _param("n"), _param("m")
+    store = ir.Store("c", (B.binary("add", n, B.const(2, "i32"), "f32"),), B.const(1.0, "f32"))
+    assert params_read([store]) == {"n"}
+    assert params_read([ir.Let("t", m)]) == {"m"}
+    assert params_read([]) == set()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_a_boxed_scalar_says_why(case):
+    lines = case.golden(".py").read_text().splitlines()
+    for k, line in enumerate(lines):
+        if re.match(r"\s+\w+ = ct\.load\(\w+_box, ", line) and not re.match(
+            r"\s+\w+ = ct\.load\(\w+_box, ", lines[k - 1]
+        ):
+            assert lines[k - 1].strip() == BOX_COMMENT

@@ -66,8 +66,8 @@ __device__ T b2t_block_sum(T value) {
 // One block per element tile of P (translated from cuTile BASIC).
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    dot_blocks(int n, const double* __restrict__ x, int x_len, const double* __restrict__ y,
-               int y_len, double* __restrict__ p, int p_len) {
+    dot_blocks(const double* __restrict__ x, int x_len, const double* __restrict__ y, int y_len,
+               double* __restrict__ p, int p_len) {
   const int bid = blockIdx.x;
   // 50 LET P(BID) = SUM(X(BID) * Y(BID))
   double block_sum = 0.0;
@@ -107,7 +107,7 @@ void run_dot_blocks(int n, const double* x, const double* y, double* p) {
   B2T_CHECK(cudaMemset(d_p, 0, p_bytes));
   const dim3 grid(b2t_floordiv(n + 511, 512), 1, 1);
   if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-    B2T_LAUNCH(dot_blocks, grid, 256, 0)(n, d_x, x_len, d_y, y_len, d_p, p_len);
+    B2T_LAUNCH(dot_blocks, grid, 256, 0)(d_x, x_len, d_y, y_len, d_p, p_len);
     B2T_CHECK(cudaGetLastError());
   }
   B2T_CHECK(cudaMemcpy(p, d_p, p_bytes, cudaMemcpyDeviceToHost));

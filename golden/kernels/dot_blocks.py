@@ -27,7 +27,7 @@ BASIC_SOURCE = "10 REM PER-BLOCK DOT PRODUCTS IN DOUBLE PRECISION: P(B) = SUM OF
 
 
 @ct.kernel
-def dot_blocks(n, x, y, p):
+def dot_blocks(x, y, p):
     """One block per element tile of P (translated from cuTile BASIC)."""
     # 50 LET P(BID) = SUM(X(BID) * Y(BID))
     ct.store(
@@ -48,7 +48,7 @@ def run(n, x, y, device=None):
     y = dev.array(y, (n,), np.float64, "Y")
     p = dev.zeros(((n + 511) // 512,), np.float64)
     grid = ((n + 511) // 512, 1, 1)
-    dev.launch(dot_blocks, grid, (n, x, y, p))
+    dev.launch(dot_blocks, grid, (x, y, p))
     return dev.result(p)
 
 

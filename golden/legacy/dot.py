@@ -36,6 +36,7 @@ SOURCE_NAME = "examples/dot.bas"
 @ct.kernel
 def map_70(i_count, x, y, n_box, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     n = ct.load(n_box, index=(0,), shape=())
     # 70 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)

@@ -37,6 +37,7 @@ SOURCE_NAME = "examples/heat.bas"
 @ct.kernel
 def map_120(i_count, t, p_box, m_box, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     p = ct.load(p_box, index=(0,), shape=())
     m = ct.load(m_box, index=(0,), shape=())
     # 120 FOR I = 1 TO M
@@ -75,6 +76,7 @@ def reduce_210(i_count, t, h_partial):
 @ct.kernel
 def stencil_260(i_count, u, t, r_box, done):
     """stencil (neighbour reads) over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     r = ct.load(r_box, index=(0,), shape=())
     # 260 FOR I = 2 TO M - 1
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)

@@ -52,6 +52,7 @@ def basic_max(a, b):
 @ct.kernel
 def reduce_220(i_count, c, d_box, done, s_partial):
     """reduction over I; one 128 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     d = ct.load(d_box, index=(0,), shape=())
     # 220 FOR I = 0 TO 200
     i_lane = ct.bid(0) * 128 + ct.arange(128, dtype=ct.int32)

@@ -33,6 +33,7 @@ SOURCE_NAME = "examples/mandel.bas"
 @ct.kernel
 def iterate_100(r_count, k_count, c, m_box, done):
     """per-element iteration (masked inner loop) over R, K; one 16x16 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     m = ct.load(m_box, index=(0,), shape=())
     # 100 FOR R = 1 TO 20
     r_lane = ct.bid(0) * 16 + ct.reshape(ct.arange(16, dtype=ct.int32), (16, 1))

@@ -81,6 +81,7 @@ def mma_110(c, a, b, rows, cols, inner):
 @ct.kernel
 def map_160(i_count, j_count, d, e, n_box, done):
     """elementwise map over I, J; one 32x32 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     n = ct.load(n_box, index=(0,), shape=())
     # 160 FOR I = 1 TO N
     i_lane = ct.bid(0) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (32, 1))
@@ -139,6 +140,7 @@ def mma_220(f, d, e, rows, cols, inner):
 @ct.kernel
 def reduce_290(i_count, f, n_box, done, t_partial, s_partial):
     """reduction over I; one 128 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     n = ct.load(n_box, index=(0,), shape=())
     # 290 FOR I = 1 TO N
     i_lane = ct.bid(0) * 128 + ct.arange(128, dtype=ct.int32)

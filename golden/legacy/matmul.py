@@ -34,6 +34,7 @@ SOURCE_NAME = "examples/matmul.bas"
 @ct.kernel
 def map_70(i_count, j_count, a, b, n_box, done):
     """elementwise map over I, J; one 32x32 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     n = ct.load(n_box, index=(0,), shape=())
     # 70 FOR I = 1 TO N
     i_lane = ct.bid(0) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (32, 1))

@@ -56,6 +56,7 @@ def map_100(i_count, v):
 @ct.kernel
 def iterate_140(i_count, c, r, v, e_box, done):
     """per-element iteration (masked inner loop) over I; one 128 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     e = ct.load(e_box, index=(0,), shape=())
     # 140 FOR I = 1 TO N
     i_lane = ct.bid(0) * 128 + ct.arange(128, dtype=ct.int32)

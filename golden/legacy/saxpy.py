@@ -34,6 +34,7 @@ SOURCE_NAME = "examples/saxpy.bas"
 @ct.kernel
 def map_100(i_count, x, y, n_box, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     n = ct.load(n_box, index=(0,), shape=())
     # 100 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
@@ -57,6 +58,7 @@ def map_100(i_count, x, y, n_box, done):
 @ct.kernel
 def map_150(i_count, y, a_box, x, done):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     a = ct.load(a_box, index=(0,), shape=())
     # 150 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)

@@ -35,6 +35,7 @@ SOURCE_NAME = "examples/simpson.bas"
 @ct.kernel
 def reduce_120(i_count, a_box, h_box, done, s_partial):
     """reduction over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     a = ct.load(a_box, index=(0,), shape=())
     h = ct.load(h_box, index=(0,), shape=())
     # 120 FOR I = 1 TO N - 1

@@ -70,6 +70,7 @@ def reduce_140(i_count, x, sumx_partial):
 @ct.kernel
 def reduce_200(i_count, x, mean_box, done, sumsq_partial):
     """reduction over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     mean = ct.load(mean_box, index=(0,), shape=())
     # 200 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
@@ -116,6 +117,7 @@ def reduce_280(i_count, x, smallest_partial, largest_partial):
 @ct.kernel
 def reduce_350(i_count, x, mean_box, above_partial, below_partial):
     """reduction over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     mean = ct.load(mean_box, index=(0,), shape=())
     # 350 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)

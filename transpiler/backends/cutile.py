@@ -122,6 +122,14 @@ class KernelInterface:
     passing: list[tuple[str, object]]
 
 
+BOX_COMMENT = "# f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32"
+
+
+def box_unpacking(var: str, box: str, first: bool) -> list[str]:
+    """The kernel's first lines for a boxed f64 scalar; the first box says why."""
+    return ([BOX_COMMENT] if first else []) + [f"{var} = ct.load({box}, index=(0,), shape=())"]
+
+
 def kernel_interface(kernel: ir.Kernel, namer: Namer, array_name) -> KernelInterface:
     params, prologue, passing = [], [], []
     for p in kernel.params:
@@ -133,7 +141,7 @@ def kernel_interface(kernel: ir.Kernel, namer: Namer, array_name) -> KernelInter
             var = namer.name(p.name)
             box = namer.name(p.name, "box")
             params.append(box)
-            prologue.append(f"{var} = ct.load({box}, index=(0,), shape=())")
+            prologue += box_unpacking(var, box, first=not prologue)
             passing.append(("box", p.name))
         elif isinstance(p, ir.ScalarParam):
             params.append(namer.name(p.name))

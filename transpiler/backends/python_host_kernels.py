@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .. import ast, hostir, ir
 from ..naming import Namer
-from .cutile import OriginComments
+from .cutile import OriginComments, box_unpacking
 from .cutile_expr import NP_DTYPES, CutileExprPrinter
 from .python_host_expr import ExprPrinter, number_literal
 
@@ -67,7 +67,7 @@ class KernelPrinter:
                 var = namer.name(p.name)
                 box = namer.fresh(var + "_box")
                 params.append(box)
-                prologue.append(f"{var} = ct.load({box}, index=(0,), shape=())")
+                prologue += box_unpacking(var, box, first=not prologue)
                 boxed.add(p.name)
             elif isinstance(p, ir.ScalarParam):
                 params.append(namer.name(p.name))
