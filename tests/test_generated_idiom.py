@@ -85,3 +85,40 @@ def test_a_boxed_scalar_says_why(case):
             r"\s+\w+ = ct\.load\(\w+_box, ", lines[k - 1]
         ):
             assert lines[k - 1].strip() == BOX_COMMENT
+
+
+LEGACY_CASES = [c for c in CASES if c.group == "legacy"]
+
+
+@pytest.mark.parametrize("case", LEGACY_CASES, ids=[c.id for c in LEGACY_CASES])
+def test_offloaded_kernels_name_their_tile_sizes(case):
+    """`512` appeared six times in saxpy.py: a tile size is a `ct.Constant[int]`
+    parameter, and the shapes and block offsets name it."""
+    text = case.golden(".py").read_text()
+    kernels = re.findall(r"@ct\.kernel\ndef \w+\((.*?)\):\n(.*?)(?=\n\n\n)", text, re.DOTALL)
+    assert kernels
+    for params, body in kernels:
+        assert re.search(r"\btile(_\w+)?: ct\.Constant\[int\]", params), params
+        assert not re.search(r"(ct\.arange\(|shape=\(|ct\.zeros\(\(|ct\.full\(\()\d", body)
+        assert not re.search(r"ct\.bid\(\d\) \* \d", body)
+
+
+def test_a_tile_size_name_never_takes_a_basic_variables_name(tmp_path, monkeypatch):
+    """With a 16x32 tile the sizes are TILE_I and TILE_J; a program variable TILE_I
+    (read in the kernel) keeps its own value."""
+    import io
+
+    from transpiler.errors import SourceFile
+    from transpiler.options import Options
+
+    source = (
+        "10 DIM X(40, 40)\n20 LET TILE_I = 3\n30 FOR I = 1 TO 40\n40 FOR J = 1 TO 40\n"
+        "50 LET X(I, J) = TILE_I * I + J\n60 NEXT J\n70 NEXT I\n80 PRINT X(5, 7); X(40, 40)\n"
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    monkeypatch.chdir(tmp_path)
+    analysis = driver.front_end(SourceFile("clash.bas", source), Options())
+    code = driver.generate(analysis, "cutile", (16, 32))
+    assert "tile_i_size: ct.Constant[int]" in code and "tile_j: ct.Constant[int]" in code
+    out = io.StringIO()
+    assert driver.check(analysis, code, "cutile", "cpu", out=out) == 0, out.getvalue()

@@ -60,12 +60,13 @@ extern "C" __global__ void __launch_bounds__(256)
     map_120(int i_count, double* __restrict__ t, int t_len, double p, double m,
             int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 120 FOR I = 1 TO M
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll
@@ -77,7 +78,8 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    t_tile[slot] = 100.0 * sin(p * (static_cast<double>(1 + (bid * 512 + elem)) - 1.0) / (m - 1.0));
+    t_tile[slot] =
+        100.0 * sin(p * (static_cast<double>(1 + (bid * tile + elem)) - 1.0) / (m - 1.0));
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -109,12 +111,13 @@ extern "C" __global__ void __launch_bounds__(256)
     reduce_210(int i_count, const double* __restrict__ t, int t_len, double* __restrict__ h_partial,
                int h_partial_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 210 FOR I = 1 TO M
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   double t_i[2];
 #pragma unroll
@@ -150,12 +153,13 @@ extern "C" __global__ void __launch_bounds__(256)
     stencil_260(int i_count, double* __restrict__ u, int u_len, const double* __restrict__ t,
                 int t_len, double r, int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 260 FOR I = 2 TO M - 1
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll
@@ -219,6 +223,7 @@ extern "C" __global__ void __launch_bounds__(256)
     map_290(int i_count, double* __restrict__ t, int t_len, const double* __restrict__ u,
             int u_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 290 FOR I = 2 TO M - 1
   double u_i[2];
 #pragma unroll
@@ -248,12 +253,13 @@ extern "C" __global__ void __launch_bounds__(256)
     reduce_410(int i_count, const double* __restrict__ t, int t_len, double* __restrict__ q_partial,
                int q_partial_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 410 FOR I = 1 TO M
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   double t_i[2];
 #pragma unroll

@@ -63,13 +63,14 @@ extern "C" __global__ void __launch_bounds__(256)
   const int bid1 = blockIdx.y;
   bool taken_3;
   double value_4;
+  constexpr int tile = 16;
   // 100 FOR R = 1 TO 20
   bool valid;
   {
     const int elem = threadIdx.x;
     const int row = elem / 16;
     const int col = elem % 16;
-    valid = bid0 * 16 + row < r_count && bid1 * 16 + col < k_count;
+    valid = bid0 * tile + row < r_count && bid1 * tile + col < k_count;
   }
   bool exceptions = false;
   // 110 LET Y = -1.1875 + (R - 1) * .125
@@ -77,7 +78,7 @@ extern "C" __global__ void __launch_bounds__(256)
   {
     const int elem = threadIdx.x;
     const int row = elem / 16;
-    y = -1.1875 + (static_cast<double>(1 + (bid0 * 16 + row)) - 1.0) * 0.125;
+    y = -1.1875 + (static_cast<double>(1 + (bid0 * tile + row)) - 1.0) * 0.125;
   }
   exceptions = exceptions || valid && !(fabs(y) < INFINITY);
   // 130 LET X = -2 + (K - 1) * .0625
@@ -85,7 +86,7 @@ extern "C" __global__ void __launch_bounds__(256)
   {
     const int elem = threadIdx.x;
     const int col = elem % 16;
-    x = -2.0 + (static_cast<double>(1 + (bid1 * 16 + col)) - 1.0) * 0.0625;
+    x = -2.0 + (static_cast<double>(1 + (bid1 * tile + col)) - 1.0) * 0.0625;
   }
   exceptions = exceptions || valid && !(fabs(x) < INFINITY);
   // 140 LET U = 0
@@ -139,7 +140,7 @@ extern "C" __global__ void __launch_bounds__(256)
         c[static_cast<long long>(at_row) * c_cols + at_col] = c_tile;
     }
   }
-  const int at = bid0 * b2t_cdiv(k_count, 16) + bid1;
+  const int at = bid0 * b2t_cdiv(k_count, tile) + bid1;
   if (threadIdx.x == 0 && at >= 0 && at < done_len)
     done[at] = static_cast<int>(finished);
 }
@@ -151,6 +152,7 @@ extern "C" __global__ void __launch_bounds__(256)
                double* __restrict__ s_partial, int s_partial_len) {
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
+  constexpr int tile = 32;
   // 500 FOR R = 1 TO 20
   bool valid[4];
 #pragma unroll
@@ -158,7 +160,7 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 32;
     const int col = elem % 32;
-    valid[slot] = bid0 * 32 + row < r_count && bid1 * 32 + col < k_count;
+    valid[slot] = bid0 * tile + row < r_count && bid1 * tile + col < k_count;
   }
   double c_r_k[4];
 #pragma unroll
@@ -189,7 +191,7 @@ extern "C" __global__ void __launch_bounds__(256)
     s_acc_sum += s_acc[slot];
   }
   s_acc_sum = b2t_block_sum(s_acc_sum);
-  const int at = bid0 * b2t_cdiv(k_count, 32) + bid1;
+  const int at = bid0 * b2t_cdiv(k_count, tile) + bid1;
   if (threadIdx.x == 0 && at >= 0 && at < s_partial_len)
     s_partial[at] = s_acc_sum;
 }

@@ -32,17 +32,17 @@ SOURCE_NAME = "examples/matmul.bas"
 
 
 @ct.kernel
-def map_70(i_count, j_count, a, b, n_box, done):
+def map_70(i_count, j_count, a, b, n_box, done, tile: ct.Constant[int]):
     """elementwise map over I, J; one 32x32 tile of iterations per block, f64"""
     # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     n = ct.load(n_box, index=(0,), shape=())
     # 70 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (32, 1))
+    i_lane = ct.bid(0) * tile + ct.reshape(ct.arange(tile, dtype=ct.int32), (tile, 1))
     i = 1 + i_lane
-    j_lane = ct.bid(1) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (1, 32))
+    j_lane = ct.bid(1) * tile + ct.reshape(ct.arange(tile, dtype=ct.int32), (1, tile))
     j = 1 + j_lane
     valid = (i_lane < i_count) & (j_lane < j_count)
-    exceptions = ct.zeros((32, 32), dtype=ct.bool_)
+    exceptions = ct.zeros((tile, tile), dtype=ct.bool_)
     # 90 LET A(I,J) = 1 / (I + J - 1)
     a_tile = 1.0 / (ct.astype(i, ct.float64) + ct.astype(j, ct.float64) - 1.0)
     exceptions = exceptions | valid & ~(ct.abs(a_tile) < float("inf"))
@@ -64,29 +64,31 @@ def map_70(i_count, j_count, a, b, n_box, done):
 
     ct.store(
         done,
-        index=(ct.bid(0) * ct.cdiv(j_count, 32) + ct.bid(1),),
+        index=(ct.bid(0) * ct.cdiv(j_count, tile) + ct.bid(1),),
         tile=ct.astype(finished, ct.int32),
     )
 
 
 @ct.kernel
-def mma_140(c, a, b, i_count, j_count, k_count, done):
+def mma_140(
+    c, a, b, i_count, j_count, k_count, done, tile: ct.Constant[int], tile_k: ct.Constant[int]
+):
     """matrix product C = A * B; one 64x64 tile of C per block, mma over 16-wide slices, f64"""
     # 140 FOR I = 1 TO N
-    c_tile = ct.zeros((64, 64), dtype=ct.float64)
-    for kk in range(ct.cdiv(k_count, 16)):
+    c_tile = ct.zeros((tile, tile), dtype=ct.float64)
+    for kk in range(ct.cdiv(k_count, tile_k)):
         # 170 FOR K = 1 TO N
         c_tile = ct.mma(
             ct.load(
                 a.slice(0, 1, 1 + i_count).slice(1, 1, 1 + k_count),
                 index=(ct.bid(0), kk),
-                shape=(64, 16),
+                shape=(tile, tile_k),
                 padding_mode=ct.PaddingMode.ZERO,
             ),
             ct.load(
                 b.slice(0, 1, 1 + k_count).slice(1, 1, 1 + j_count),
                 index=(kk, ct.bid(1)),
-                shape=(16, 64),
+                shape=(tile_k, tile),
                 padding_mode=ct.PaddingMode.ZERO,
             ),
             c_tile,
@@ -102,20 +104,20 @@ def mma_140(c, a, b, i_count, j_count, k_count, done):
 
     ct.store(
         done,
-        index=(ct.bid(0) * ct.cdiv(j_count, 64) + ct.bid(1),),
+        index=(ct.bid(0) * ct.cdiv(j_count, tile) + ct.bid(1),),
         tile=ct.astype(finished, ct.int32),
     )
 
 
 @ct.kernel
-def reduce_320(i_count, c, done, t_partial):
+def reduce_320(i_count, c, done, t_partial, tile: ct.Constant[int]):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 320 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
-    t_acc = ct.zeros((512,), dtype=ct.float64)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
+    t_acc = ct.zeros((tile,), dtype=ct.float64)
     c_i_i_at0 = i
     c_i_i_at1 = i
     c_i_i_ok = (
@@ -155,7 +157,7 @@ def program(con: Console, dev) -> None:
         dev.launch(
             map_70,
             (ct.cdiv(i_count, 32), ct.cdiv(j_count, 32)),
-            (i_count, j_count, a.data, b.data, np.array([n], dtype=np.float64), done),
+            (i_count, j_count, a.data, b.data, np.array([n], dtype=np.float64), done, 32),
             writes=(a.data, b.data, done),
         )
         dev.to_host(done)
@@ -189,7 +191,7 @@ def program(con: Console, dev) -> None:
         dev.launch(
             mma_140,
             (ct.cdiv(i_count_2, 64), ct.cdiv(j_count_2, 64)),
-            (c.data, a.data, b.data, i_count_2, j_count_2, k_count, done_2),
+            (c.data, a.data, b.data, i_count_2, j_count_2, k_count, done_2, 64, 16),
             writes=(c.data, done_2),
         )
         dev.to_host(done_2)
@@ -240,7 +242,7 @@ def program(con: Console, dev) -> None:
     dev.launch(
         reduce_320,
         (ct.cdiv(i_count_3, 512),),
-        (i_count_3, c.data, done_3, t_partial),
+        (i_count_3, c.data, done_3, t_partial, 512),
         writes=(done_3, t_partial),
     )
     dev.to_host(done_3)

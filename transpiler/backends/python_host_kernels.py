@@ -58,7 +58,7 @@ class KernelPrinter:
 
     def _view(self, kernel: ir.Kernel) -> KernelView:
         namer = Namer("python")
-        printer = CutileExprPrinter(namer)
+        printer = CutileExprPrinter(namer, kernel=kernel)
         params, prologue, boxed = [], [], set()
         for p in kernel.params:
             if isinstance(p, ir.ArrayParam):

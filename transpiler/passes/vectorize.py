@@ -84,6 +84,23 @@ class _LoopContext:
     live: str  # name of the local holding the mask of lanes still looping
 
 
+def tile_size_params(axes: list[str], tile: tuple[int, ...], analysis: Analysis) -> list[ir.ConstParam]:
+    """One constant parameter per distinct tile size: TILE when every axis has the same
+    size, else TILE_<loop variable> per axis (so a printed shape names its axis).  A name
+    the program gives a variable or array gets a suffix: kernel names share one space."""
+    if len(set(tile)) == 1:
+        names = ["TILE"]
+    else:
+        names = [f"TILE_{axis}" for axis in axes]
+    return [ir.ConstParam(unused_name(name, analysis), t) for name, t in zip(names, tile)]
+
+
+def unused_name(name: str, analysis: Analysis) -> str:
+    while name in analysis.variables or name in analysis.arrays:
+        name += "_SIZE"
+    return name
+
+
 class _Vectorizer:
     def __init__(self, plan: LoopPlan, analysis: Analysis, name: str, tile: tuple[int, ...]):
         self.plan = plan
@@ -98,6 +115,9 @@ class _Vectorizer:
         self.args: list[hostir.HostValue] = []
         self._param_names: set[tuple[str, str]] = set()
         self.counts: list[LoopCount] = []
+        # The tile size along each axis, a `ct.Constant[int]` / constexpr parameter of the
+        # kernel (NVIDIA's samples name tile sizes; the literal repeated is hard to change).
+        self.tile_sizes = tile_size_params([d.var for d in plan.dims], tile, analysis)
         self.temps: list[Temp] = []
         self.checks: list[RangeCheck] = []
         self.finish: list[Finish] = []
@@ -247,6 +267,9 @@ class _Vectorizer:
         for p in self.params:
             if isinstance(p, ir.ArrayParam):
                 p.reads, p.writes = p.name in reads, p.name in writes or p.name in self.writes
+        for size in self.tile_sizes:  # last, as in NVIDIA's samples; the host passes the value
+            self.params.append(size)
+            self.args.append(hostir.HostValue("num", (size.value,)))
         kernel = ir.Kernel(
             name=self.name,
             kind=plan.kind,
@@ -307,6 +330,10 @@ class _Vectorizer:
             for i, t in enumerate(self.tile)
         ]
 
+    def tile_size(self, axis: int) -> ir.ConstRef:
+        size = next(p for p in self.tile_sizes if p.value == self.tile[axis])
+        return ir.ConstRef(size.name, type=TileType("i32"))
+
     def count_param(self, axis: int) -> ir.Param:
         count = self.counts[axis]
         return ir.Param(count.name, type=TileType("i32"))
@@ -325,7 +352,7 @@ class _Vectorizer:
             if self.rank == 2:
                 shape = (t, 1) if axis == 0 else (1, t)
                 lanes = ir.Reshape(lanes, type=TileType("i32", shape))
-            offset = B.binary("mul", ir.BlockId(axis, type=TileType("i32")), B.const(t, "i32"), self.ndt)
+            offset = B.binary("mul", ir.BlockId(axis, type=TileType("i32")), self.tile_size(axis), self.ndt)
             lane = self.let(f"{dim.var}_LANE", B.binary("add", offset, lanes, self.ndt), origin)
             origin = None
             ok = B.binary("lt", lane, count, self.ndt)
@@ -704,7 +731,7 @@ class _Vectorizer:
         bid0 = ir.BlockId(0, type=TileType("i32"))
         if self.rank == 1:
             return bid0
-        blocks1 = B.binary("cdiv", self.count_param(1), B.const(self.tile[1], "i32"), self.ndt)
+        blocks1 = B.binary("cdiv", self.count_param(1), self.tile_size(1), self.ndt)
         return B.binary("add", B.binary("mul", bid0, blocks1, self.ndt), ir.BlockId(1, type=TileType("i32")), self.ndt)
 
     # ------------------------------------------------------------------ expressions
