@@ -86,7 +86,7 @@ def _code_links(page: str, pane: int) -> list[str | None]:
     start = page.index(f'id="pane-{pane}"')
     end = page.find(f'id="pane-{pane + 1}"')
     rows = re.findall(
-        r'<div class="ln"(?: data-basic="(\d+)")?>', page[start : end if end > 0 else None]
+        r'<div class="ln"(?: data-basic="(\d+)")?[^>]*>', page[start : end if end > 0 else None]
     )
     return [number or None for number in rows]
 
@@ -123,10 +123,31 @@ def test_no_offload_page_shows_the_code_without_kernels():
     assert "map_100" in build_report(analysis)
 
 
+def test_outline_gives_each_loop_its_decision_and_marks_the_kernel_lines():
+    analysis = driver.front_end(SourceFile.read(EXAMPLES / "matmul.bas"), Options())
+    page = build_report(analysis)
+    buttons = re.findall(
+        r'<button type="button" class="(\w+)" data-line="(\d+)">(.*?)</button>', page
+    )
+    assert [(cls, line) for cls, line, _ in buttons] == [
+        ("kernel", "70"),
+        ("kernel", "140"),
+        ("kernel", "320"),
+    ]
+    assert "GPU kernel mma_140 (mma): matrix product C = A * B" in html.unescape(buttons[1][2])
+    pane = page[page.index('id="pane-1"') : page.index('id="pane-2"')]
+    marked = re.findall(r'data-basic="(\d+)" data-kernel="(\w+)"', pane)
+    assert marked == [("70", "map_70"), ("140", "mma_140"), ("320", "reduce_320")]
+    # --no-offload: no decision was made, no kernel exists, no line is marked
+    page = build_report(analysis, offload=False)
+    assert '<nav id="outline"' not in page
+    assert "data-kernel=" not in page.replace(".ln[data-kernel]", "")
+
+
 def _basic_rows(page: str) -> list[tuple[str | None, str]]:
     """(data-basic, text) of each row of the BASIC pane."""
     pane = page[page.index('id="pane-1"') : page.index('id="pane-2"')]
-    rows = re.findall(r'<div class="ln"(?: data-basic="(\d+)")?>(.*?)</div>', pane)
+    rows = re.findall(r'<div class="ln"(?: data-basic="(\d+)")?[^>]*>(.*?)</div>', pane)
     return [(number or None, html.unescape(re.sub("<[^>]+>", "", text))) for number, text in rows]
 
 
@@ -206,6 +227,7 @@ def browser():
 def test_report_in_headless_browser(browser, tmp_path):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 
     analysis = driver.front_end(SourceFile.read(EXAMPLES / "kernels" / "gemm.bas"), Options())
     page = tmp_path / "report.html"
@@ -222,6 +244,20 @@ def test_report_in_headless_browser(browser, tmp_path):
     basic_line.click()
     assert "pinned" in linked[0].get_attribute("class")
     assert "pinned" in basic_line.get_attribute("class")
+    # keyboard: n pins the outline's first entry (the kernel's first line), Escape unpins
+    entry = browser.find_element(By.CSS_SELECTOR, "#outline button")
+    marked = browser.find_elements(By.CSS_SELECTOR, "#pane-1 .ln[data-kernel]")
+    assert marked and entry.get_attribute("data-line") == marked[0].get_attribute("data-basic")
+    basic_line.click()  # unpin 110
+    ActionChains(browser).send_keys("n").perform()
+    first = entry.get_attribute("data-line")
+    pinned = browser.find_elements(By.CSS_SELECTOR, ".ln.pinned")
+    assert pinned and {el.get_attribute("data-basic") for el in pinned} == {first}
+    assert browser.switch_to.active_element == entry
+    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+    assert not browser.find_elements(By.CSS_SELECTOR, ".ln.pinned")
+    entry.send_keys(Keys.ENTER)
+    assert browser.find_elements(By.CSS_SELECTOR, ".ln.pinned")
     shot = tmp_path / "report.png"
     browser.save_screenshot(str(shot))
     assert shot.stat().st_size > 10_000

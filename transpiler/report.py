@@ -1,11 +1,13 @@
 """`basic2tile prog.bas --html report.html`: a self-contained review page.
 
-The BASIC source sits beside the generated cuTile Python and CUDA C++.  Every
-generated line belongs to the BASIC statement whose `# 50 ...` / `// 50 ...` comment
-opens the block it sits in (link_lines), so hovering or clicking a line highlights the same BASIC line in all
-three panes.  The offload decisions (--explain) head the page.  Syntax highlighting is
-Pygments' (the BASIC with basic_highlight.py's lexer); the page has no external
-resources.
+The BASIC source sits beside the generated cuTile Python and CUDA C++, with line
+numbers.  Every generated line belongs to the BASIC statement whose `# 50 ...` /
+`// 50 ...` comment opens the block it sits in (link_lines), so hovering or clicking a
+line highlights the same BASIC line in all three panes.  An outline lists every loop
+with its --explain decision (report_outline.py); BASIC lines that became kernels are
+marked.  Keyboard: Tab to an outline entry and Enter pins its line; n / p pin the next
+or previous entry, Escape unpins.  Syntax highlighting is Pygments' (the BASIC with
+basic_highlight.py's lexer); the page has no external resources.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import functools
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import CppLexer, PythonLexer
@@ -21,6 +23,7 @@ from pygments.token import STANDARD_TYPES, Token
 
 from .backends.render import render
 from .basic_highlight import BasicLexer
+from .report_outline import kernel_lines, outline
 
 _PY_ORIGIN = re.compile(r"^\s*# (\d+) ")
 _CPP_ORIGIN = re.compile(r"^\s*// (\d+) ")
@@ -31,6 +34,7 @@ class Pane:
     title: str
     lines: list[tuple[str | None, str]]  # (BASIC line number or None, highlighted HTML)
     error: str = ""
+    marks: dict[str, str] = field(default_factory=dict)  # BASIC line -> kernel it became
 
 
 def highlight_lines(lines: list[str], lexer) -> list[str]:
@@ -125,12 +129,16 @@ def build_report(analysis, tile=None, offload: bool = True) -> str:
             panes.append(Pane(title, [], error=f"{type(exc).__name__}: {exc}"))
     try:
         decisions = explain(analysis, tile=tile, offload=offload)
+        entries = outline(analysis, tile, offload)
+        panes[0].marks = kernel_lines(analysis, entries)
     except Exception as exc:  # noqa: BLE001
         decisions = f"(offload analysis failed: {exc})"
+        entries = []
     return render(
         "report/report.html.jinja",
         title=html.escape(analysis.source.name),
         decisions=html.escape(decisions),
+        outline=entries,
         panes=panes,
         css=HtmlFormatter(style="default").get_style_defs(".code"),
         escape=html.escape,
