@@ -70,9 +70,8 @@ def link_lines(code: str, origin: re.Pattern, labels: set[str] | None = None) ->
     or the code returns to a lower indentation than the comment (its block ended, and
     the enclosing statement's scope, if any, takes over again).  Only comments naming
     one of `labels` (the program's line numbers) are statements: `// 256 threads per
-    block` is not.  Preprocessor lines
-    (`#pragma unroll`) and blank lines never end a scope (blank lines link nowhere); a definition at column 0 ends
-    them all."""
+    block` is not.  Preprocessor lines (`#pragma unroll`) and blank lines never end a
+    scope (blank lines link nowhere); code at column 0 (a new definition) ends them all."""
     scopes: list[tuple[int, str]] = []  # (indentation, BASIC line), innermost last
     out: list[str | None] = []
     for line in code.splitlines():
