@@ -66,7 +66,7 @@ def test_kernel_programs_take_only_the_scalars_their_kernel_reads(case):
 def test_vector_add_kernel_has_no_size_parameter():
     text = next(c for c in KERNEL_CASES if c.name == "vector_add").golden(".py").read_text()
     assert "def vector_add(a, b, c):" in text
-    assert "def run(n, a, b, device=None):" in text
+    assert "def run(n, a, b, device=None, stream=None):" in text
 
 
 def test_params_read_sees_indices_and_view_bounds():
@@ -103,22 +103,30 @@ def test_offloaded_kernels_name_their_tile_sizes(case):
         assert not re.search(r"ct\.bid\(\d\) \* \d", body)
 
 
-def test_a_tile_size_name_never_takes_a_basic_variables_name(tmp_path, monkeypatch):
-    """With a 16x32 tile the sizes are TILE_I and TILE_J; a program variable TILE_I
-    (read in the kernel) keeps its own value."""
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_a_tile_size_name_never_takes_a_basic_variables_name(target, tmp_path, monkeypatch):
+    """With a 16x32 tile the sizes are the generated names tile_i and tile_j; program
+    variables TILE_I, TILE_J and VALID (read in the kernel) keep their identifiers and
+    their values, and the kernel's namer numbers the sizes instead."""
     import io
 
     from transpiler.errors import SourceFile
     from transpiler.options import Options
 
     source = (
-        "10 DIM X(40, 40)\n20 LET TILE_I = 3\n30 FOR I = 1 TO 40\n40 FOR J = 1 TO 40\n"
-        "50 LET X(I, J) = TILE_I * I + J\n60 NEXT J\n70 NEXT I\n80 PRINT X(5, 7); X(40, 40)\n"
+        "10 DIM X(40, 40)\n20 LET TILE_I = 3 : LET TILE_J = 5 : LET VALID = 7\n"
+        "30 FOR I = 1 TO 40\n40 FOR J = 1 TO 40\n"
+        "50 LET X(I, J) = TILE_I * I + TILE_J * J + VALID\n60 NEXT J\n70 NEXT I\n"
+        "80 PRINT X(5, 7); X(40, 40)\n"
     )
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     monkeypatch.chdir(tmp_path)
     analysis = driver.front_end(SourceFile("clash.bas", source), Options())
-    code = driver.generate(analysis, "cutile", (16, 32))
-    assert "tile_i_size: ct.Constant[int]" in code and "tile_j: ct.Constant[int]" in code
+    code = driver.generate(analysis, target, (16, 32))
+    if target == "cutile":
+        assert "tile_i = ct.load(tile_i_box" in code
+        assert "tile_i_2: ct.Constant[int]" in code and "tile_j_2: ct.Constant[int]" in code
+    else:
+        assert "constexpr int tile_i_2 = 16;" in code and "constexpr int tile_j_2 = 32;" in code
     out = io.StringIO()
-    assert driver.check(analysis, code, "cutile", "cpu", out=out) == 0, out.getvalue()
+    assert driver.check(analysis, code, target, "cpu", out=out) == 0, out.getvalue()

@@ -308,7 +308,22 @@ inline constexpr const char* NEGATIVE_TO_NON_INTEGER =
     "negative value raised to non-integral value";
 inline constexpr const char* DOMAIN_ERROR = "function domain error";
 
-// a / b; division by zero warns and gives the IEEE result (+-inf, NaN for 0/0).
+// a + b and a - b; finite operands whose result overflows to +-inf warn.
+inline double add(double a, double b) {
+  const double r = a + b;
+  if (std::isinf(r) && !std::isinf(a) && !std::isinf(b))
+    warn(OPERATION_OVERFLOW, "(+)");
+  return r;
+}
+inline double sub(double a, double b) {
+  const double r = a - b;
+  if (std::isinf(r) && !std::isinf(a) && !std::isinf(b))
+    warn(OPERATION_OVERFLOW, "(-)");
+  return r;
+}
+
+// a / b; division by zero warns and gives the IEEE result (+-inf, NaN for 0/0), a quotient
+// of a finite dividend that overflows to +-inf warns.
 inline double div(double a, double b) {
   if (b == 0.0) {
     warn(DIVISION_BY_ZERO);
@@ -316,7 +331,10 @@ inline double div(double a, double b) {
       return NAN_VALUE;
     return (a > 0.0) == !std::signbit(b) ? INF : -INF;
   }
-  return a / b;
+  const double r = a / b;
+  if (std::isinf(r) && !std::isinf(a))
+    warn(OPERATION_OVERFLOW, "(/)");
+  return r;
 }
 
 // a * b; an overflow to +-inf warns (bas55 stays quiet only for INF * INF).
@@ -1236,11 +1254,20 @@ class Console {
   }
 
   // One INPUT statement: prompt, read a reply, ask again until it fits `kinds`.
-  // `prompt` nullptr: only "? ".  End of input is fatal.
-  std::vector<Value> input(const char* prompt, const std::vector<Kind>& kinds) {
+  // End of input is fatal.
+  std::vector<Value> input(const std::string& prompt, const std::vector<Kind>& kinds) {
+    return ask(&prompt, kinds);
+  }
+  std::vector<Value> input(const std::vector<Kind>& kinds) {
+    return ask(nullptr, kinds);
+  }
+
+ private:
+  // `prompt` nullptr: only "? ".
+  std::vector<Value> ask(const std::string* prompt, const std::vector<Kind>& kinds) {
     for (;;) {
       if (prompt != nullptr)
-        put(prompt);
+        put(*prompt);
       put(INPUT_PROMPT);
       std::fflush(out_);
       column_ = 0;
@@ -1255,11 +1282,6 @@ class Console {
     }
   }
 
-  std::vector<Value> input(const std::vector<Kind>& kinds) {
-    return input(nullptr, kinds);
-  }
-
- private:
   void put(const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), out_);
   }

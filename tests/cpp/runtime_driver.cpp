@@ -7,7 +7,7 @@
 // then `W<hex>` per notice ("severity: message") and `F<hex>` if a Fault ended the
 // request.  Requests:
 //   format X | trimmed X | parse S | match S POS
-//   arith NAME X [Y]          div mul power MOD MAX MIN ABS ATN COS EXP INT LOG SGN SIN
+//   arith NAME X [Y]          add sub div mul power MOD MAX MIN ABS ATN COS EXP INT LOG SGN SIN
 //                             SQR TAN to_integer round_to_int f32 check_string(S)
 //   rnd STATE COUNT           COUNT values of RND after reset_rnd(STATE)
 //   randomize S|unset COUNT   RANDOMIZE with BASIC2TILE_SEED=S, then COUNT values
@@ -127,6 +127,10 @@ std::string values_of(const std::vector<b2t::Value>& values, const std::vector<b
 }
 
 double arith(const std::string& name, double x, double y) {
+  if (name == "add")
+    return b2t::add(x, y);
+  if (name == "sub")
+    return b2t::sub(x, y);
   if (name == "div")
     return b2t::div(x, y);
   if (name == "mul")
@@ -293,8 +297,8 @@ std::string run(const std::vector<std::string>& t) {
     const auto kinds = kinds_of(t[2]);
     std::string out;
     try {
-      const auto values = t[1] == "none" ? console.input(nullptr, kinds)
-                                         : console.input(text_of(t[1]).c_str(), kinds);
+      const auto values = t[1] == "none" ? console.input(kinds)
+                                         : console.input(text_of(t[1]), kinds);
       out = values_of(values, kinds);
     } catch (const b2t::Fault& fault) {
       out = " F" + hex(fault.message());

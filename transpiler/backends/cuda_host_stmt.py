@@ -27,7 +27,7 @@ from ..errors import BasicUnsupportedError
 from ..model import Analysis
 from ..naming import Namer
 from .cuda_host_expr import ExprPrinter
-from .cuda_host_text import cpp_number, cpp_string, origin_comment
+from .cuda_host_text import cpp_number, cpp_std_string, origin_comment
 from .python_host_origin import statement_texts
 
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
@@ -85,6 +85,12 @@ class StatementPrinter:
         if stmt is None or id(stmt) in self.commented or id(stmt) not in self.texts:
             return []
         self.commented.add(id(stmt))
+        return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
+
+    def comment_of(self, stmt: ast.Stmt | None) -> list[Code]:
+        """The `// 40 ...` comment of a statement, even if it was printed before."""
+        if stmt is None or id(stmt) not in self.texts:
+            return []
         return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
 
     def nodes(self, nodes: list[hostir.HNode]) -> list[Code]:
@@ -255,7 +261,7 @@ class StatementPrinter:
         if stmt.channel is not None:
             call = f"b2t::file_input({self.file_number(stmt.channel)}, {args})"
         elif stmt.prompt is not None:
-            call = f"con.input({cpp_string(stmt.prompt)}, {args})"
+            call = f"con.input({cpp_std_string(stmt.prompt)}, {args})"
         else:
             call = f"con.input({args})"
         head = self.at_line(node, True)  # end of input is fatal

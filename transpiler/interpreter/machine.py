@@ -28,6 +28,7 @@ from ..runtime import (
     Console,
     DataPool,
     Notice,
+    add,
     check_string,
     close_files,
     div,
@@ -43,6 +44,7 @@ from ..runtime import (
     reset_rnd,
     round_to_int,
     set_warning_hook,
+    sub,
 )
 from ..runtime import using as print_using
 from ..runtime._interp_extras import MOD, to_integer
@@ -167,6 +169,8 @@ class Machine:
         names = {
             "__builtins__": __builtins__,
             "_INF": math.inf,
+            "_add": add,
+            "_sub": sub,
             "_mul": mul,
             "_div": div,
             "_power": power,

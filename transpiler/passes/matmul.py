@@ -32,10 +32,11 @@ from .. import irbuild as B
 from ..hostir import Finish, HostValue, LoopCount, RangeCheck
 from ..ir import TileType
 from ..model import Analysis
+from ..naming import generated_name
 from .dependence import NotParallel
 from .exprutil import constant_value
 from .kernel_lowering import origin_of
-from .vectorize import DONE_FLAGS, tile_size_params, unused_name
+from .vectorize import DONE_FLAGS, tile_size_names
 
 MMA_TILES = {"f64": (64, 64, 16), "f32": (128, 128, 32)}
 
@@ -166,7 +167,11 @@ def _launch(analysis, name, i_loop, j_loop, k_loop, a, b, c, node) -> hostir.Lau
     loops = {"I": i_loop, "J": j_loop, "K": k_loop}
     counts = {
         key: LoopCount(
-            f"{loop.stmt.var.name}_COUNT", loop.stmt.var.name, _start(loop), loop.stmt.limit, 1
+            generated_name(loop.stmt.var.name, "count"),
+            loop.stmt.var.name,
+            _start(loop),
+            loop.stmt.limit,
+            1,
         )
         for key, loop in loops.items()
     }
@@ -254,7 +259,7 @@ def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> ho
     dtype = analysis.number_type
     tm, tn, _ = MMA_TILES[dtype]
     # The kernel's count parameters and the host values they take: the operands' extents.
-    count_names = {"I": "ROWS", "J": "COLS", "K": "INNER"}
+    count_names = {"I": "rows", "J": "cols", "K": "inner"}
     extents = {"I": (a, 0), "J": (b, 1), "K": (a, 1)}
     origin = origin_of(stmt, analysis.source)
     firsts = {key: 0 for key in "IJK"}
@@ -277,12 +282,13 @@ def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> ho
 
 
 def mma_tile_sizes(analysis: Analysis) -> list[ir.ConstParam]:
-    """The block's tile of C (TILE x TILE, or TILE_I x TILE_J) and the width of the slices of A and B
-    each mma step takes (TILE_K), as constant parameters of the kernel."""
+    """The block's tile of C (tile x tile, or tile_i x tile_j) and the width of the slices of A and B
+    each mma step takes (tile_k), as constant parameters of the kernel.  Generated names: the
+    kernel's other invented names (counts, kk, finished, <C>_tile, done) never take these,
+    and each backend's namer keeps them apart from the program's own (a BASIC TILE_K)."""
     tm, tn, tk = MMA_TILES[analysis.number_type]
-    return tile_size_params(["I", "J"], (tm, tn), analysis) + [
-        ir.ConstParam(unused_name("TILE_K", analysis), tk)
-    ]
+    block = [ir.ConstParam(name, t) for name, t in zip(tile_size_names(["I", "J"], (tm, tn)), (tm, tn))]
+    return block + [ir.ConstParam(generated_name("tile", "k"), tk)]
 
 
 def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin, watch) -> ir.Kernel:
@@ -320,15 +326,15 @@ def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin, 
     }
     k_tiles = B.binary("cdiv", count_param["K"], size["K"], dtype)
     acc_t = TileType(dtype, (tm, tn))
-    kk = ir.Local("KK", type=i32)
+    kk = ir.Local("kk", type=i32)
     a_tile = ir.Load(a, (bid0, kk), view(a, "I", "K"), type=TileType(dtype, (tm, tk)))
     b_tile = ir.Load(b, (kk, bid1), view(b, "K", "J"), type=TileType(dtype, (tk, tn)))
-    acc = ir.Local(f"{c}_TILE", type=acc_t)
+    acc = ir.Local(generated_name(c, "tile"), type=acc_t)
     store = ir.Store(c, (bid0, bid1), acc, view(c, "I", "J"))
     body: list[ir.KStmt] = [
         ir.Let(acc.name, ir.Full(0.0, type=acc_t), origin=origin),
         ir.ForRange(
-            "KK",
+            kk.name,
             B.const(0, "i32"),
             k_tiles,
             [ir.Let(acc.name, ir.Mma(a_tile, b_tile, acc, type=acc_t), origin=k_origin)],
@@ -354,7 +360,7 @@ def _store_if_finite(acc: ir.Local, store: ir.Store, cols: ir.Param, tn: ir.Cons
     i32 = TileType("i32")
     finite = B.binary("lt", B.unary("abs", acc, dtype), B.const(float("inf"), dtype), dtype)
     bad = ir.Reduce("max", B.cast(B.unary("not", finite, dtype), "i32"), None, type=i32)
-    finished = ir.Local("FINISHED", type=TileType("bool"))
+    finished = ir.Local("finished", type=TileType("bool"))
     blocks_per_row = B.binary("cdiv", cols, tn, dtype)
     block = B.binary(
         "add",

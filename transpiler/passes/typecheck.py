@@ -13,6 +13,8 @@ mix: assignments, comparisons and arguments must agree (ECMA-55 7, 9, 10, 16).
   parameters' types.
 - A numeric constant too large for the number type is a warning (ECMA-55 5.5: it is
   replaced by the largest representable value, machine infinity for IEEE numbers).
+- The `+` and `-` that cannot overflow (`exprutil.sum_may_overflow`) are recorded in
+  `plain_sums`: the printers write them as plain operators, every other sum checked.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from ..builtins import legacy_builtin
 from ..errors import BasicSemanticError, BasicWarning, Coord, Diagnostics
 from ..model import Analysis, ValueType, type_of_name
 from ..ast import is_user_function
+from .exprutil import sum_may_overflow
 
 ARITHMETIC = frozenset({"+", "-", "*", "/", "^", "MOD", "\\"})
 INTEGER_PRESERVING = frozenset({"+", "-", "*", "MOD"})
@@ -274,3 +277,11 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
     checker = _TypeChecker(analysis, diags)
     for stmt in analysis.stmts:
         checker.statement(stmt)
+    types = analysis.expr_types
+    analysis.plain_sums = {
+        node
+        for node in types
+        if isinstance(node, ast.BinOp)
+        and node.op in ("+", "-")
+        and not sum_may_overflow(node, types)
+    }
