@@ -263,6 +263,9 @@ def _mat_product_case(stem: str, launch: hostir.Launch, rng) -> Case:
             data = rng.uniform(0.25, 1.75, dims[p.name])
             arrays[p.name] = data.astype(NP[p.dtype])
             args.append(arrays[p.name])
+        elif isinstance(p, ir.ConstParam):  # a tile size
+            assert value.op == "num", value
+            args.append(p.value)
         else:
             assert value.op == "len", value
             array, axis = value.args
@@ -311,6 +314,8 @@ def _legacy_case(stem: str, launch: hostir.Launch, analysis, rng) -> Case:
             args.append(rng.uniform(0.25, 1.75, extents).astype(NP[p.dtype]))
         elif value.op == "count":
             args.append(counts[value.args[0]])
+        elif isinstance(p, ir.ConstParam):  # a tile size
+            args.append(p.value)
         else:
             scalars[value.args[0]] = float(np.round(rng.uniform(2.0, 9.0), 2))
             args.append(scalars[value.args[0]])

@@ -34,7 +34,12 @@ def test_the_ast_is_a_tree_with_locations(tmp_path, capsys):
 
 def test_analyzed_shows_the_typed_kernel_ir(tmp_path, capsys):
     out = _dump(tmp_path, capsys, KERNEL, "--dump-analyzed")
-    assert out.startswith("kernel prog (tile), grid 1-D\n  param ScalarParam name='N' dtype='i32'\n")
+    # N only sizes the grid (run() keeps it), so the kernel's parameters are the arrays
+    assert out.startswith(
+        "kernel prog (tile), grid 1-D\n"
+        "  param ArrayParam name='A' dtype='f32' ndim=1 reads=True writes=False\n"
+        "  param ArrayParam name='C' dtype='f32' ndim=1 reads=False writes=True\n"
+    )
     assert "    value: Binary op='mul' : f32[16]\n" in out
 
 

@@ -41,7 +41,7 @@ def harvested_names() -> tuple[str, ...]:
 def test_the_harvest_holds_invented_names_only():
     names = set(harvested_names())
     # invented by the passes, the kernel backends, the host printers and the templates
-    for invented in ("VALID", "I_COUNT", "PX_TILE", "PX_I", "PS_PARTIAL", "DONE", "EXCEPTIONS"):
+    for invented in ("VALID", "I_COUNT", "PX_TILE", "PX_I", "PS_PARTIAL", "DONE", "EXCEPTIONS", "TILE_K"):
         assert invented in names
     for invented in ("SLOT", "ELEM", "DEV", "PROGRAM", "GRID", "VALUE", "LOOP_COUNT"):
         assert invented in names
@@ -126,6 +126,22 @@ ISSUE_CASES = {
 120 NEXT I_LANE
 130 PRINT S, Y(9)
 140 END
+""",
+    # TILE_K is the matrix product's slice width, VALID the lane mask (TILE itself is a
+    # keyword, so no BASIC name can be the tile size `tile`)
+    "tile sizes": """
+10 DIM X(100), A(70, 70), B(70, 70), C(70, 70)
+20 TILE_K = 3
+30 VALID = 2
+40 FOR I = 1 TO 100
+50 X(I) = TILE_K * I + VALID
+60 NEXT I
+70 PRINT X(5), X(100)
+80 MAT A = CON
+90 MAT B = CON
+100 MAT C = A * B
+110 PRINT C(1, 1) + TILE_K, C(70, 70) * VALID
+120 END
 """,
     # K and VALUE are the host's loop over the blocks' arg-max results
     "host": """

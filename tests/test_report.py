@@ -14,8 +14,8 @@ from transpiler import driver
 from transpiler.errors import SourceFile
 from transpiler.options import Options
 from transpiler.report import (
+    _CPP_ORIGIN,
     _PY_ORIGIN,
-    _PY_TOP,
     _basic_lexer,
     build_report,
     highlight_lines,
@@ -28,13 +28,126 @@ CHROMEDRIVER = shutil.which("chromedriver")
 
 def test_generated_lines_link_to_their_basic_line():
     code = "def k():\n    # 50 LET C = 1\n    c = 1\n    d = 2\n    # 60 LET E = 2\n    e = 2\n\n\ndef run():\n    pass\n"
-    assert link_lines(code, _PY_ORIGIN, _PY_TOP) == [None, "50", "50", "50", "60", "60", "60", "60", None, None]
+    assert link_lines(code, _PY_ORIGIN) == [
+        None,
+        "50",
+        "50",
+        "50",
+        "60",
+        "60",
+        None,
+        None,
+        None,
+        None,
+    ]
+
+
+def test_a_pragma_does_not_end_a_statement_and_a_block_returns_to_its_loop():
+    """`#pragma unroll` at column 0 ended the statement (saxpy's CUDA: 109 of 413 lines
+    linked); the host lines after a nested statement's block belong to the loop again."""
+    code = """__global__ void k() {
+  // 256 threads per block
+  // 110 LET X(I) = I / N
+  double x_tile[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    x_tile[slot] = 1.0;
+  }
+}
+void run() {
+  // 100 FOR I = 1 TO N
+  {
+    launch();
+    for (int i = 0; i < n; ++i) {
+      // 110 LET X(I) = I / N
+      x(i) = 1.0;
+    }
+    i = 1 + n;
+  }
+}
+"""
+    links = link_lines(code, _CPP_ORIGIN, {"100", "110"})
+    assert links == [None, None, "110", "110", "110", "110", "110", "110", None, None] + [
+        "100",
+        "100",
+        "100",
+        "100",
+        "110",
+        "110",
+        "100",
+        "100",
+        "100",
+        None,
+    ]
+
+
+def _code_links(page: str, pane: int) -> list[str | None]:
+    """data-basic of each row of code pane `pane` (2: cuTile Python, 3: CUDA C++)."""
+    start = page.index(f'id="pane-{pane}"')
+    end = page.find(f'id="pane-{pane + 1}"')
+    rows = re.findall(
+        r'<div class="ln"(?: data-basic="(\d+)")?[^>]*>', page[start : end if end > 0 else None]
+    )
+    return [number or None for number in rows]
+
+
+def test_every_translated_line_of_saxpy_is_linked_in_both_panes():
+    analysis = driver.front_end(SourceFile.read(EXAMPLES / "saxpy.bas"), Options())
+    page = build_report(analysis)
+    for pane, target in ((2, "cutile"), (3, "cuda")):
+        code = driver.generate(analysis, target).splitlines()
+        links = _code_links(page, pane)
+        assert len(links) == len(code)
+        # the statements that do the work, in the kernel and in the host code
+        for needle, line in (
+            ("x_tile[slot] = static_cast", "110"),
+            ("x_tile = ct.astype", "110"),
+            ("B2T_LAUNCH(::map_100", "100"),
+            ("map_100,", "100"),
+            ("y[at_3] = y_tile[slot]", "160"),
+            ("s_acc_sum = b2t_block_sum", "290"),
+        ):
+            rows = [k for k, text in enumerate(code) if needle in text]
+            assert all(links[k] == line for k in rows), (needle, [links[k] for k in rows])
+        # no line outside a BASIC statement is linked: the runtime helpers and main()
+        for k, text in enumerate(code):
+            if text.startswith(("template", "int main", "def main", "class DeviceArray")):
+                assert links[k] is None, text
+
+
+def test_no_offload_page_shows_the_code_without_kernels():
+    analysis = driver.front_end(SourceFile.read(EXAMPLES / "saxpy.bas"), Options())
+    page = build_report(analysis, offload=False)
+    assert "map_100" not in page and "__global__" not in page and "ct.kernel" not in page
+    assert "0 offloaded" in page
+    assert "map_100" in build_report(analysis)
+
+
+def test_outline_gives_each_loop_its_decision_and_marks_the_kernel_lines():
+    analysis = driver.front_end(SourceFile.read(EXAMPLES / "matmul.bas"), Options())
+    page = build_report(analysis)
+    buttons = re.findall(
+        r'<button type="button" class="(\w+)" data-line="(\d+)">(.*?)</button>', page
+    )
+    assert [(cls, line) for cls, line, _ in buttons] == [
+        ("kernel", "70"),
+        ("kernel", "140"),
+        ("kernel", "320"),
+    ]
+    assert "GPU kernel mma_140 (mma): matrix product C = A * B" in html.unescape(buttons[1][2])
+    pane = page[page.index('id="pane-1"') : page.index('id="pane-2"')]
+    marked = re.findall(r'data-basic="(\d+)" data-kernel="(\w+)"', pane)
+    assert marked == [("70", "map_70"), ("140", "mma_140"), ("320", "reduce_320")]
+    # --no-offload: no decision was made, no kernel exists, no line is marked
+    page = build_report(analysis, offload=False)
+    assert '<nav id="outline"' not in page
+    assert "data-kernel=" not in page.replace(".ln[data-kernel]", "")
 
 
 def _basic_rows(page: str) -> list[tuple[str | None, str]]:
     """(data-basic, text) of each row of the BASIC pane."""
     pane = page[page.index('id="pane-1"') : page.index('id="pane-2"')]
-    rows = re.findall(r'<div class="ln"(?: data-basic="(\d+)")?>(.*?)</div>', pane)
+    rows = re.findall(r'<div class="ln"(?: data-basic="(\d+)")?[^>]*>(.*?)</div>', pane)
     return [(number or None, html.unescape(re.sub("<[^>]+>", "", text))) for number, text in rows]
 
 
@@ -86,7 +199,9 @@ def test_report_is_self_contained_and_escapes_source(tmp_path):
 @pytest.fixture
 def browser():
     if not (CHROMIUM and CHROMEDRIVER):
-        pytest.skip("chromium and chromedriver are not installed (apt install chromium chromium-driver)")
+        pytest.skip(
+            "chromium and chromedriver are not installed (apt install chromium chromium-driver)"
+        )
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -112,6 +227,7 @@ def browser():
 def test_report_in_headless_browser(browser, tmp_path):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 
     analysis = driver.front_end(SourceFile.read(EXAMPLES / "kernels" / "gemm.bas"), Options())
     page = tmp_path / "report.html"
@@ -128,6 +244,20 @@ def test_report_in_headless_browser(browser, tmp_path):
     basic_line.click()
     assert "pinned" in linked[0].get_attribute("class")
     assert "pinned" in basic_line.get_attribute("class")
+    # keyboard: n pins the outline's first entry (the kernel's first line), Escape unpins
+    entry = browser.find_element(By.CSS_SELECTOR, "#outline button")
+    marked = browser.find_elements(By.CSS_SELECTOR, "#pane-1 .ln[data-kernel]")
+    assert marked and entry.get_attribute("data-line") == marked[0].get_attribute("data-basic")
+    basic_line.click()  # unpin 110
+    ActionChains(browser).send_keys("n").perform()
+    first = entry.get_attribute("data-line")
+    pinned = browser.find_elements(By.CSS_SELECTOR, ".ln.pinned")
+    assert pinned and {el.get_attribute("data-basic") for el in pinned} == {first}
+    assert browser.switch_to.active_element == entry
+    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+    assert not browser.find_elements(By.CSS_SELECTOR, ".ln.pinned")
+    entry.send_keys(Keys.ENTER)
+    assert browser.find_elements(By.CSS_SELECTOR, ".ln.pinned")
     shot = tmp_path / "report.png"
     browser.save_screenshot(str(shot))
     assert shot.stat().st_size > 10_000

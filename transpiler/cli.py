@@ -380,7 +380,9 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
     if args.html:
         from .report import write_report
 
-        write_report(analysis, args.html, tile=args.tile, protected=protected)
+        write_report(
+            analysis, args.html, tile=args.tile, protected=protected, offload=not args.no_offload
+        )
     if args.emit:
         for path in driver.emit_binaries(
             analysis, code, target, args.emit, args.arch, to_file, protected

@@ -31,7 +31,7 @@ def explain_decisions(analysis, decisions: list[ir.LoopDecision], kernels: list[
     lines = [f"{analysis.source.name}: {len(decisions)} loop(s), {len(kernels)} offloaded to GPU kernels"]
     for d in sorted(decisions, key=lambda d: (d.coord.line, d.coord.column)):
         where = f"line {d.label}" if d.label is not None else f"source line {d.coord.line}"
-        text = _loop_text(analysis, d)
+        text = loop_text(analysis, d)
         if d.offloaded:
             k = by_name[d.kernel]
             lines.append(f"  {where:<10} {text}")
@@ -43,7 +43,7 @@ def explain_decisions(analysis, decisions: list[ir.LoopDecision], kernels: list[
     return "\n".join(lines)
 
 
-def _loop_text(analysis, d: ir.LoopDecision) -> str:
+def loop_text(analysis, d: ir.LoopDecision) -> str:
     line = analysis.source.line_text(d.coord.line) or ""
     text = line[d.coord.column - 1 :].split(":")[0].strip() if d.coord.column else line.strip()
     return text

@@ -165,6 +165,8 @@ def _fold(e: Binary) -> KExpr:
         return e
     if e.op == "add" and isinstance(left, Const) and left.value == 0:
         return right
+    if e.op == "mul" and isinstance(left, Const) and left.value == 1:
+        return right
     if not isinstance(right, Const):
         return e
     if isinstance(left, Const) and e.op in ("add", "sub", "mul"):
@@ -172,8 +174,12 @@ def _fold(e: Binary) -> KExpr:
             e.op, left.value * right.value
         )
         return Const(wrap_i32(value), type=e.type)
+    if isinstance(left, Const) and e.op == "cdiv" and right.value > 0:
+        return Const(-(-left.value // right.value), type=e.type)  # a grid of 64 / 64 is 1
     if e.op in ("add", "sub") and right.value == 0:
         return left
+    if e.op in ("mul", "cdiv") and right.value == 1:
+        return left  # one tile per element along an axis: the count itself
     if e.op == "add" and isinstance(left, Const) and left.value == 0:
         return right
     if (

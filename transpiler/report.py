@@ -1,11 +1,13 @@
 """`basic2tile prog.bas --html report.html`: a self-contained review page.
 
-The BASIC source sits beside the generated cuTile Python and CUDA C++.  Every
-generated line belongs to the BASIC line named by the nearest `# 50 ...` / `// 50 ...`
-comment above it, so hovering or clicking a line highlights the same BASIC line in all
-three panes.  The offload decisions (--explain) head the page.  Syntax highlighting is
-Pygments' (the BASIC with basic_highlight.py's lexer); the page has no external
-resources.
+The BASIC source sits beside the generated cuTile Python and CUDA C++, with line
+numbers.  Every generated line belongs to the BASIC statement whose `# 50 ...` /
+`// 50 ...` comment opens the block it sits in (link_lines), so hovering or clicking a
+line highlights the same BASIC line in all three panes.  An outline lists every loop
+with its --explain decision (report_outline.py); BASIC lines that became kernels are
+marked.  Keyboard: Tab to an outline entry and Enter pins its line; n / p pin the next
+or previous entry, Escape unpins.  Syntax highlighting is Pygments' (the BASIC with
+basic_highlight.py's lexer); the page has no external resources.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import functools
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import CppLexer, PythonLexer
@@ -21,12 +23,10 @@ from pygments.token import STANDARD_TYPES, Token
 
 from .backends.render import render
 from .basic_highlight import BasicLexer
+from .report_outline import kernel_lines, outline
 
 _PY_ORIGIN = re.compile(r"^\s*# (\d+) ")
 _CPP_ORIGIN = re.compile(r"^\s*// (\d+) ")
-# A generated line that starts a new top-level definition ends the current BASIC line.
-_PY_TOP = re.compile(r"^(def |class |@|\S)")
-_CPP_TOP = re.compile(r"^(extern |static |int main|}|#|\S)")
 
 
 @dataclass
@@ -34,6 +34,7 @@ class Pane:
     title: str
     lines: list[tuple[str | None, str]]  # (BASIC line number or None, highlighted HTML)
     error: str = ""
+    marks: dict[str, str] = field(default_factory=dict)  # BASIC line -> kernel it became
 
 
 def highlight_lines(lines: list[str], lexer) -> list[str]:
@@ -61,17 +62,32 @@ def _css_class(token) -> str:
     return STANDARD_TYPES.get(token, "")
 
 
-def link_lines(code: str, origin: re.Pattern, top: re.Pattern) -> list[str | None]:
-    """The BASIC line each generated line belongs to (None outside translated code)."""
-    current: str | None = None
+def link_lines(code: str, origin: re.Pattern, labels: set[str] | None = None) -> list[str | None]:
+    """The BASIC line each generated line belongs to (None outside translated code).
+
+    A statement's comment opens a scope at its indentation: the lines after it belong
+    to it until a comment at the same or a lower indentation starts the next statement,
+    or the code returns to a lower indentation than the comment (its block ended, and
+    the enclosing statement's scope, if any, takes over again).  Only comments naming
+    one of `labels` (the program's line numbers) are statements: `// 256 threads per
+    block` is not.  Preprocessor lines (`#pragma unroll`) and blank lines never end a
+    scope (blank lines link nowhere); code at column 0 (a new definition) ends them all."""
+    scopes: list[tuple[int, str]] = []  # (indentation, BASIC line), innermost last
     out: list[str | None] = []
     for line in code.splitlines():
+        stripped = line.lstrip()
+        depth = len(line) - len(stripped)
         m = origin.match(line)
-        if m:
-            current = m.group(1)
-        elif top.match(line) and not line.startswith((" ", "\t")):
-            current = None
-        out.append(current)
+        if m and (labels is None or m.group(1) in labels):
+            while scopes and scopes[-1][0] >= depth:
+                scopes.pop()
+            scopes.append((depth, m.group(1)))
+        elif stripped and not stripped.startswith("#pragma"):
+            if depth == 0 and not stripped.startswith(("}", ")", "]")):
+                scopes.clear()
+            while scopes and scopes[-1][0] > depth:
+                scopes.pop()
+        out.append(scopes[-1][1] if scopes and stripped else None)
     return out
 
 
@@ -88,44 +104,51 @@ def _basic_lexer():
     return BasicLexer(stripnl=False)
 
 
-def code_pane(title: str, code: str, lexer, origin, top) -> Pane:
+def code_pane(title: str, code: str, lexer, origin, labels: set[str]) -> Pane:
     highlighted = highlight_lines(code.splitlines(), lexer)
-    return Pane(title, list(zip(link_lines(code, origin, top), highlighted)))
+    return Pane(title, list(zip(link_lines(code, origin, labels), highlighted)))
 
 
-def build_report(analysis, tile=None) -> str:
+def build_report(analysis, tile=None, offload: bool = True) -> str:
+    """The page for `analysis` as the CLI would generate it (`offload` False is
+    --no-offload: the panes and the decisions show host loops, as the code has them)."""
     from . import driver
     from .explain import explain
 
     panes = [basic_pane(analysis.source)]
-    for title, target, lexer, origin, top in (
-        ("cuTile Python", "cutile", PythonLexer(stripnl=False), _PY_ORIGIN, _PY_TOP),
-        ("CUDA C++", "cuda", CppLexer(stripnl=False), _CPP_ORIGIN, _CPP_TOP),
+    labels = {number for number, _ in panes[0].lines if number is not None}
+    for title, target, lexer, origin in (
+        ("cuTile Python", "cutile", PythonLexer(stripnl=False), _PY_ORIGIN),
+        ("CUDA C++", "cuda", CppLexer(stripnl=False), _CPP_ORIGIN),
     ):
         try:
-            code = driver.generate(analysis, target, tile)
-            panes.append(code_pane(title, code, lexer, origin, top))
+            code = driver.generate(analysis, target, tile, offload=offload)
+            panes.append(code_pane(title, code, lexer, origin, labels))
         except Exception as exc:  # noqa: BLE001 - a failing backend is shown, not fatal
             panes.append(Pane(title, [], error=f"{type(exc).__name__}: {exc}"))
     try:
-        decisions = explain(analysis, tile=tile)
+        decisions = explain(analysis, tile=tile, offload=offload)
+        entries = outline(analysis, tile, offload)
+        panes[0].marks = kernel_lines(analysis, entries)
     except Exception as exc:  # noqa: BLE001
         decisions = f"(offload analysis failed: {exc})"
+        entries = []
     return render(
         "report/report.html.jinja",
         title=html.escape(analysis.source.name),
         decisions=html.escape(decisions),
+        outline=entries,
         panes=panes,
         css=HtmlFormatter(style="default").get_style_defs(".code"),
         escape=html.escape,
     )
 
 
-def write_report(analysis, path, tile=None, protected=()) -> None:
+def write_report(analysis, path, tile=None, protected=(), offload: bool = True) -> None:
     """Write the page to `path`, never over a `protected` file (outfiles.py)."""
     from .outfiles import write_output
 
-    write_output(path, build_report(analysis, tile), protected)
+    write_output(path, build_report(analysis, tile, offload), protected)
 
 
 __all__ = ["build_report", "write_report", "Token"]

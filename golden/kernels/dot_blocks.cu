@@ -42,17 +42,6 @@ __host__ __device__ inline I b2t_floordiv(I a, I b) {
   return a % b != 0 && (a < 0) != (b < 0) ? quotient - 1 : quotient;
 }
 
-// Integer division rounded toward plus infinity (cuTile's cdiv): the number of tiles.
-template <class I>
-__host__ __device__ inline I b2t_cdiv(I a, I b) {
-  if (b == 0)
-    return b2t_int_min<I>();
-  if (b == -1)
-    return static_cast<I>(0ull - static_cast<unsigned long long>(a));
-  const I quotient = a / b;
-  return a % b != 0 && (a < 0) == (b < 0) ? quotient + 1 : quotient;
-}
-
 // Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
 // every thread the result: lanes combine by shuffles, then every thread combines the
 // warps' results in the same order, so all threads hold the same bits.
@@ -80,8 +69,8 @@ __device__ T b2t_block_sum(T value) {
 // One block per element tile of P (translated from cuTile BASIC).
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    dot_blocks(int n, const double* __restrict__ x, int x_len, const double* __restrict__ y,
-               int y_len, double* __restrict__ p, int p_len) {
+    dot_blocks(const double* __restrict__ x, int x_len, const double* __restrict__ y, int y_len,
+               double* __restrict__ p, int p_len) {
   const int bid = blockIdx.x;
   // 50 LET P(BID) = SUM(X(BID) * Y(BID))
   double block_sum = 0.0;
@@ -119,9 +108,9 @@ void run_dot_blocks(int n, const double* x, const double* y, double* p) {
   double* d_p = nullptr;
   B2T_CHECK(cudaMalloc(&d_p, p_bytes));
   B2T_CHECK(cudaMemset(d_p, 0, p_bytes));
-  const dim3 grid(b2t_cdiv(b2t_floordiv(n + 511, 512), 1), 1, 1);
+  const dim3 grid(b2t_floordiv(n + 511, 512), 1, 1);
   if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-    B2T_LAUNCH(dot_blocks, grid, 256, 0)(n, d_x, x_len, d_y, y_len, d_p, p_len);
+    B2T_LAUNCH(dot_blocks, grid, 256, 0)(d_x, x_len, d_y, y_len, d_p, p_len);
     B2T_CHECK(cudaGetLastError());
   }
   B2T_CHECK(cudaMemcpy(p, d_p, p_bytes, cudaMemcpyDeviceToHost));

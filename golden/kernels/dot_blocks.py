@@ -31,7 +31,7 @@ BASIC_SOURCE = "10 REM PER-BLOCK DOT PRODUCTS IN DOUBLE PRECISION: P(B) = SUM OF
 
 
 @ct.kernel
-def dot_blocks(n, x, y, p):
+def dot_blocks(x, y, p):
     """One block per element tile of P (translated from cuTile BASIC)."""
     # 50 LET P(BID) = SUM(X(BID) * Y(BID))
     ct.store(
@@ -51,8 +51,8 @@ def run(n, x, y, device=None, stream=None):
     x = dev.array(x, (n,), np.float64, "X")
     y = dev.array(y, (n,), np.float64, "Y")
     p = dev.zeros(((n + 511) // 512,), np.float64)
-    grid = (ct.cdiv((n + 511) // 512, 1), 1, 1)
-    dev.launch(dot_blocks, grid, (n, x, y, p))
+    grid = ((n + 511) // 512, 1, 1)
+    dev.launch(dot_blocks, grid, (x, y, p))
     return dev.result(p)
 
 

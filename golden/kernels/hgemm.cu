@@ -62,9 +62,8 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
 // One block per 64x64 tile of C (translated from cuTile BASIC).
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    hgemm(int m, int n, int k, const __half* __restrict__ a, int a_rows, int a_cols,
-          const __half* __restrict__ b, int b_rows, int b_cols, float* __restrict__ c, int c_rows,
-          int c_cols) {
+    hgemm(int k, const __half* __restrict__ a, int a_rows, int a_cols, const __half* __restrict__ b,
+          int b_rows, int b_cols, float* __restrict__ c, int c_rows, int c_cols) {
   __shared__ __align__(32) float acc_tile[4096];
   __shared__ __align__(32) __half a_tile[2048];
   __shared__ __align__(32) __half b_tile[2048];
@@ -195,7 +194,7 @@ void run_hgemm(int m, int n, int k, const __half* a, const __half* b, float* c) 
   B2T_CHECK(cudaMemset(d_c, 0, c_bytes));
   const dim3 grid(b2t_cdiv(m, 64), b2t_cdiv(n, 64), 1);
   if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-    B2T_LAUNCH(hgemm, grid, 256, 0)(m, n, k, d_a, a_rows, a_cols, d_b, b_rows, b_cols, d_c, c_rows,
+    B2T_LAUNCH(hgemm, grid, 256, 0)(k, d_a, a_rows, a_cols, d_b, b_rows, b_cols, d_c, c_rows,
                                     c_cols);
     B2T_CHECK(cudaGetLastError());
   }

@@ -37,7 +37,7 @@ BASIC_SOURCE = "10 REM HALF-PRECISION INPUTS, SINGLE-PRECISION ACCUMULATION AND 
 
 
 @ct.kernel
-def hgemm(m, n, k, a, b, c):
+def hgemm(k, a, b, c):
     """One block per 64x64 tile of C (translated from cuTile BASIC)."""
     # 50 LET TM = BID(0)
     tm = ct.bid(0)
@@ -68,7 +68,7 @@ def run(m, n, k, a, b, device=None, stream=None):
     b = dev.array(b, (k, n), np.float16, "B")
     c = dev.zeros((m, n), np.float32)
     grid = (ct.cdiv(m, 64), ct.cdiv(n, 64), 1)
-    dev.launch(hgemm, grid, (m, n, k, a, b, c))
+    dev.launch(hgemm, grid, (k, a, b, c))
     return dev.result(c)
 
 

@@ -45,9 +45,8 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
 // One block per 32x32 tile of C (translated from cuTile BASIC).
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    matrix_add_2d(int m, int n, const float* __restrict__ a, int a_rows, int a_cols,
-                  const float* __restrict__ b, int b_rows, int b_cols, float* __restrict__ c,
-                  int c_rows, int c_cols) {
+    matrix_add_2d(const float* __restrict__ a, int a_rows, int a_cols, const float* __restrict__ b,
+                  int b_rows, int b_cols, float* __restrict__ c, int c_rows, int c_cols) {
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
   // 50 LET C(BID(0), BID(1)) = 2.5 * A(BID(0), BID(1)) - SQR(ABS(B(BID(0), BID(1))))
@@ -98,8 +97,8 @@ void run_matrix_add_2d(int m, int n, const float* a, const float* b, float* c) {
   B2T_CHECK(cudaMemset(d_c, 0, c_bytes));
   const dim3 grid(b2t_cdiv(m, 32), b2t_cdiv(n, 32), 1);
   if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-    B2T_LAUNCH(matrix_add_2d, grid, 256, 0)(m, n, d_a, a_rows, a_cols, d_b, b_rows, b_cols, d_c,
-                                            c_rows, c_cols);
+    B2T_LAUNCH(matrix_add_2d, grid, 256, 0)(d_a, a_rows, a_cols, d_b, b_rows, b_cols, d_c, c_rows,
+                                            c_cols);
     B2T_CHECK(cudaGetLastError());
   }
   B2T_CHECK(cudaMemcpy(c, d_c, c_bytes, cudaMemcpyDeviceToHost));

@@ -31,7 +31,7 @@ BASIC_SOURCE = "10 REM 2-D GRID: BID(0) PICKS THE TILE ROW, BID(1) THE TILE COLU
 
 
 @ct.kernel
-def matrix_add_2d(m, n, a, b, c):
+def matrix_add_2d(a, b, c):
     """One block per 32x32 tile of C (translated from cuTile BASIC)."""
     # 50 LET C(BID(0), BID(1)) = 2.5 * A(BID(0), BID(1)) - SQR(ABS(B(BID(0), BID(1))))
     ct.store(
@@ -61,7 +61,7 @@ def run(m, n, a, b, device=None, stream=None):
     b = dev.array(b, (m, n), np.float32, "B")
     c = dev.zeros((m, n), np.float32)
     grid = (ct.cdiv(m, 32), ct.cdiv(n, 32), 1)
-    dev.launch(matrix_add_2d, grid, (m, n, a, b, c))
+    dev.launch(matrix_add_2d, grid, (a, b, c))
     return dev.result(c)
 
 

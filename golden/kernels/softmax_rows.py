@@ -34,7 +34,7 @@ BASIC_SOURCE = "10 REM ROW-WISE SOFTMAX OF X(R, 64): ONE 16-ROW TILE PER BLOCK\n
 
 
 @ct.kernel
-def softmax_rows(r, x, y):
+def softmax_rows(x, y):
     """One block per 16x64 tile of Y (translated from cuTile BASIC)."""
     # 60 LET T = X(BID, 0)
     t = ct.load(x, index=(ct.bid(0), 0), shape=(16, 64), padding_mode=ct.PaddingMode.ZERO)
@@ -50,8 +50,8 @@ def run(r, x, device=None, stream=None):
     r = int(r)
     x = dev.array(x, (r, 64), np.float32, "X")
     y = dev.zeros((r, 64), np.float32)
-    grid = (ct.cdiv(r, 16) * ct.cdiv(64, 64), 1, 1)
-    dev.launch(softmax_rows, grid, (r, x, y))
+    grid = (ct.cdiv(r, 16), 1, 1)
+    dev.launch(softmax_rows, grid, (x, y))
     return dev.result(y)
 
 

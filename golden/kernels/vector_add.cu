@@ -46,8 +46,8 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
 // One block per 1024 tile of C (translated from cuTile BASIC).
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    vector_add(int n, const float* __restrict__ a, int a_len, const float* __restrict__ b,
-               int b_len, float* __restrict__ c, int c_len) {
+    vector_add(const float* __restrict__ a, int a_len, const float* __restrict__ b, int b_len,
+               float* __restrict__ c, int c_len) {
   const int bid = blockIdx.x;
   // 60 LET C(BID) = A(BID) + B(BID)
 
@@ -85,7 +85,7 @@ void run_vector_add(int n, const float* a, const float* b, float* c) {
   B2T_CHECK(cudaMemset(d_c, 0, c_bytes));
   const dim3 grid(b2t_cdiv(n, 1024), 1, 1);
   if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-    B2T_LAUNCH(vector_add, grid, 256, 0)(n, d_a, a_len, d_b, b_len, d_c, c_len);
+    B2T_LAUNCH(vector_add, grid, 256, 0)(d_a, a_len, d_b, b_len, d_c, c_len);
     B2T_CHECK(cudaGetLastError());
   }
   B2T_CHECK(cudaMemcpy(c, d_c, c_bytes, cudaMemcpyDeviceToHost));

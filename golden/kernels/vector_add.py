@@ -32,7 +32,7 @@ BASIC_SOURCE = "10 REM VECTOR ADD IN CUTILE BASIC: C = A + B\n20 REM EACH BLOCK 
 
 
 @ct.kernel
-def vector_add(n, a, b, c):
+def vector_add(a, b, c):
     """One block per 1024 tile of C (translated from cuTile BASIC)."""
     # 60 LET C(BID) = A(BID) + B(BID)
     ct.store(
@@ -51,7 +51,7 @@ def run(n, a, b, device=None, stream=None):
     b = dev.array(b, (n,), np.float32, "B")
     c = dev.zeros((n,), np.float32)
     grid = (ct.cdiv(n, 1024), 1, 1)
-    dev.launch(vector_add, grid, (n, a, b, c))
+    dev.launch(vector_add, grid, (a, b, c))
     return dev.result(c)
 
 

@@ -73,12 +73,13 @@ extern "C" __global__ void __launch_bounds__(256)
     map_70(int i_count, double* __restrict__ x, int x_len, double* __restrict__ y, int y_len,
            double n, int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 70 FOR I = 1 TO N
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll
@@ -90,7 +91,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    x_tile[slot] = static_cast<double>(1 + (bid * 512 + elem)) / n;
+    x_tile[slot] = static_cast<double>(1 + (bid * tile + elem)) / n;
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -101,7 +102,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    y_tile[slot] = cos(static_cast<double>(1 + (bid * 512 + elem)) / n);
+    y_tile[slot] = cos(static_cast<double>(1 + (bid * tile + elem)) / n);
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -141,12 +142,13 @@ extern "C" __global__ void __launch_bounds__(256)
                int y_len, int* __restrict__ done, int done_len, double* __restrict__ s_partial,
                int s_partial_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 130 FOR I = 1 TO N
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll

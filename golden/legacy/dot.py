@@ -37,14 +37,15 @@ SOURCE_NAME = "examples/dot.bas"
 
 
 @ct.kernel
-def map_70(i_count, x, y, n_box, done):
+def map_70(i_count, x, y, n_box, done, tile: ct.Constant[int]):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     n = ct.load(n_box, index=(0,), shape=())
     # 70 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     # 80 LET X(I) = I / N
     x_tile = ct.astype(i, ct.float64) / n
     exceptions = exceptions | valid & ~(ct.abs(x_tile) < float("inf"))
@@ -60,31 +61,31 @@ def map_70(i_count, x, y, n_box, done):
 
 
 @ct.kernel
-def reduce_130(i_count, x, y, done, s_partial):
+def reduce_130(i_count, x, y, done, s_partial, tile: ct.Constant[int]):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 130 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     x_i = ct.load(
         x.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
     y_i = ct.load(
         y.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
-    s_acc = ct.zeros((512,), dtype=ct.float64)
+    s_acc = ct.zeros((tile,), dtype=ct.float64)
     s_term_1 = x_i * y_i
     exceptions = exceptions | valid & ~(ct.abs(s_term_1) < float("inf"))
     # 140 LET S = S + X(I) * Y(I)
     s_acc = s_acc + ct.where(valid, s_term_1, 0.0)
     s_total = ct.sum(s_acc)
-    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (512,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (tile,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(s_partial, index=(ct.bid(0),), tile=s_total)
@@ -104,12 +105,12 @@ def program(con: Console, dev) -> None:
     n = 1000.0
     # 70 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
     if x.covers(0, 1, i_count) and y.covers(0, 1, i_count):
         dev.launch(
             map_70,
-            (-(-i_count // 512),),
-            (i_count, x.data, y.data, np.array([n], dtype=np.float64), done),
+            (ct.cdiv(i_count, 512),),
+            (i_count, x.data, y.data, np.array([n], dtype=np.float64), done, 512),
             writes=(x.data, y.data, done),
         )
         dev.to_host(done)
@@ -131,13 +132,13 @@ def program(con: Console, dev) -> None:
     s = 0.0
     # 130 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
-    s_partial = np.zeros(-(-i_count_2 // 512), dtype=np.float64)
+    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
+    s_partial = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.float64)
     if x.covers(0, 1, i_count_2) and y.covers(0, 1, i_count_2):
         dev.launch(
             reduce_130,
-            (-(-i_count_2 // 512),),
-            (i_count_2, x.data, y.data, done_2, s_partial),
+            (ct.cdiv(i_count_2, 512),),
+            (i_count_2, x.data, y.data, done_2, s_partial, 512),
             writes=(done_2, s_partial),
         )
         dev.to_host(done_2)

@@ -73,12 +73,13 @@ extern "C" __global__ void __launch_bounds__(256)
     map_120(int i_count, double* __restrict__ t, int t_len, double p, double m,
             int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 120 FOR I = 1 TO M
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll
@@ -90,7 +91,8 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    t_tile[slot] = 100.0 * sin(p * (static_cast<double>(1 + (bid * 512 + elem)) - 1.0) / (m - 1.0));
+    t_tile[slot] =
+        100.0 * sin(p * (static_cast<double>(1 + (bid * tile + elem)) - 1.0) / (m - 1.0));
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -122,12 +124,13 @@ extern "C" __global__ void __launch_bounds__(256)
     reduce_210(int i_count, const double* __restrict__ t, int t_len, int* __restrict__ done,
                int done_len, double* __restrict__ h_partial, int h_partial_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 210 FOR I = 1 TO M
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll
@@ -181,12 +184,13 @@ extern "C" __global__ void __launch_bounds__(256)
     stencil_260(int i_count, double* __restrict__ u, int u_len, const double* __restrict__ t,
                 int t_len, double r, int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 260 FOR I = 2 TO M - 1
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll
@@ -250,6 +254,7 @@ extern "C" __global__ void __launch_bounds__(256)
     map_290(int i_count, double* __restrict__ t, int t_len, const double* __restrict__ u,
             int u_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 290 FOR I = 2 TO M - 1
   double u_i[2];
 #pragma unroll
@@ -279,12 +284,13 @@ extern "C" __global__ void __launch_bounds__(256)
     reduce_410(int i_count, const double* __restrict__ t, int t_len, int* __restrict__ done,
                int done_len, double* __restrict__ q_partial, int q_partial_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 410 FOR I = 1 TO M
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll

@@ -39,15 +39,16 @@ SOURCE_NAME = "examples/heat.bas"
 
 
 @ct.kernel
-def map_120(i_count, t, p_box, m_box, done):
+def map_120(i_count, t, p_box, m_box, done, tile: ct.Constant[int]):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     p = ct.load(p_box, index=(0,), shape=())
     m = ct.load(m_box, index=(0,), shape=())
     # 120 FOR I = 1 TO M
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     # 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
     t_tile = 100.0 * ct.sin(p * (ct.astype(i, ct.float64) - 1.0) / (m - 1.0))
     exceptions = exceptions | valid & ~(ct.abs(t_tile) < float("inf"))
@@ -59,52 +60,53 @@ def map_120(i_count, t, p_box, m_box, done):
 
 
 @ct.kernel
-def reduce_210(i_count, t, done, h_partial):
+def reduce_210(i_count, t, done, h_partial, tile: ct.Constant[int]):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 210 FOR I = 1 TO M
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     t_i = ct.load(
         t.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
-    h_acc = ct.zeros((512,), dtype=ct.float64)
+    h_acc = ct.zeros((tile,), dtype=ct.float64)
     # 220 LET H = H + T(I)
     h_acc = h_acc + ct.where(valid, t_i, 0.0)
     h_total = ct.sum(h_acc)
-    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(h_total) < float("inf"), (512,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(h_total) < float("inf"), (tile,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(h_partial, index=(ct.bid(0),), tile=h_total)
 
 
 @ct.kernel
-def stencil_260(i_count, u, t, r_box, done):
+def stencil_260(i_count, u, t, r_box, done, tile: ct.Constant[int]):
     """stencil (neighbour reads) over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     r = ct.load(r_box, index=(0,), shape=())
     # 260 FOR I = 2 TO M - 1
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     t_i = ct.load(
         t.slice(0, 2, 2 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
     t_i_m1 = ct.load(
         t.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
     t_i_p1 = ct.load(
         t.slice(0, 3, 3 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
     # 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
@@ -118,13 +120,13 @@ def stencil_260(i_count, u, t, r_box, done):
 
 
 @ct.kernel
-def map_290(i_count, t, u):
+def map_290(i_count, t, u, tile: ct.Constant[int]):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     # 290 FOR I = 2 TO M - 1
     u_i = ct.load(
         u.slice(0, 2, 2 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
     # 300 LET T(I) = U(I)
@@ -133,23 +135,23 @@ def map_290(i_count, t, u):
 
 
 @ct.kernel
-def reduce_410(i_count, t, done, q_partial):
+def reduce_410(i_count, t, done, q_partial, tile: ct.Constant[int]):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 410 FOR I = 1 TO M
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     t_i = ct.load(
         t.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
-    q_acc = ct.zeros((512,), dtype=ct.float64)
+    q_acc = ct.zeros((tile,), dtype=ct.float64)
     # 420 LET Q = Q + T(I)
     q_acc = q_acc + ct.where(valid, t_i, 0.0)
     q_total = ct.sum(q_acc)
-    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(q_total) < float("inf"), (512,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(q_total) < float("inf"), (tile,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(q_partial, index=(ct.bid(0),), tile=q_total)
@@ -176,17 +178,18 @@ def program(con: Console, dev) -> None:
     p = mul(4.0, ATN(1.0))
     # 120 FOR I = 1 TO M
     i_count = loop_count(1, m, 1)
-    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
     if t.covers(0, 1, i_count):
         dev.launch(
             map_120,
-            (-(-i_count // 512),),
+            (ct.cdiv(i_count, 512),),
             (
                 i_count,
                 t.data,
                 np.array([p], dtype=np.float64),
                 np.array([m], dtype=np.float64),
                 done,
+                512,
             ),
             writes=(t.data, done),
         )
@@ -216,13 +219,13 @@ def program(con: Console, dev) -> None:
     h = 0.0
     # 210 FOR I = 1 TO M
     i_count_2 = loop_count(1, m, 1)
-    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
-    h_partial = np.zeros(-(-i_count_2 // 512), dtype=np.float64)
+    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
+    h_partial = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.float64)
     if t.covers(0, 1, i_count_2):
         dev.launch(
             reduce_210,
-            (-(-i_count_2 // 512),),
-            (i_count_2, t.data, done_2, h_partial),
+            (ct.cdiv(i_count_2, 512),),
+            (i_count_2, t.data, done_2, h_partial, 512),
             writes=(done_2, h_partial),
         )
         dev.to_host(done_2)
@@ -247,7 +250,7 @@ def program(con: Console, dev) -> None:
     for s in range(1, 101):
         # 260 FOR I = 2 TO M - 1
         i_count_3 = loop_count(2, m - 1.0, 1)
-        done_3 = np.zeros(-(-i_count_3 // 512), dtype=np.int32)
+        done_3 = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.int32)
         if (
             u.covers(0, 2, i_count_3)
             and t.covers(0, 2, i_count_3)
@@ -256,8 +259,8 @@ def program(con: Console, dev) -> None:
         ):
             dev.launch(
                 stencil_260,
-                (-(-i_count_3 // 512),),
-                (i_count_3, u.data, t.data, np.array([r], dtype=np.float64), done_3),
+                (ct.cdiv(i_count_3, 512),),
+                (i_count_3, u.data, t.data, np.array([r], dtype=np.float64), done_3, 512),
                 writes=(u.data, done_3),
             )
             dev.to_host(done_3)
@@ -276,7 +279,10 @@ def program(con: Console, dev) -> None:
         i_count_4 = loop_count(2, m - 1.0, 1)
         if t.covers(0, 2, i_count_4) and u.covers(0, 2, i_count_4):
             dev.launch(
-                map_290, (-(-i_count_4 // 512),), (i_count_4, t.data, u.data), writes=(t.data,)
+                map_290,
+                (ct.cdiv(i_count_4, 512),),
+                (i_count_4, t.data, u.data, 512),
+                writes=(t.data,),
             )
         else:
             # Blocks the kernel did not finish run here: BASIC reports their exceptions
@@ -305,13 +311,13 @@ def program(con: Console, dev) -> None:
     q = 0.0
     # 410 FOR I = 1 TO M
     i_count_5 = loop_count(1, m, 1)
-    done_4 = np.zeros(-(-i_count_5 // 512), dtype=np.int32)
-    q_partial = np.zeros(-(-i_count_5 // 512), dtype=np.float64)
+    done_4 = np.zeros(ct.cdiv(i_count_5, 512), dtype=np.int32)
+    q_partial = np.zeros(ct.cdiv(i_count_5, 512), dtype=np.float64)
     if t.covers(0, 1, i_count_5):
         dev.launch(
             reduce_410,
-            (-(-i_count_5 // 512),),
-            (i_count_5, t.data, done_4, q_partial),
+            (ct.cdiv(i_count_5, 512),),
+            (i_count_5, t.data, done_4, q_partial, 512),
             writes=(done_4, q_partial),
         )
         dev.to_host(done_4)

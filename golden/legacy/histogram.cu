@@ -48,12 +48,13 @@ __device__ inline bool b2t_block_any(bool value) {
 extern "C" __global__ void __launch_bounds__(256)
     map_120(int i_count, double* __restrict__ v, int v_len, int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 120 FOR I = 1 TO NVALUES
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll
@@ -65,7 +66,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    v_tile[slot] = (1.0 + sin(static_cast<double>(1 + (bid * 512 + elem)))) / 2.0;
+    v_tile[slot] = (1.0 + sin(static_cast<double>(1 + (bid * tile + elem)))) / 2.0;
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -96,6 +97,7 @@ extern "C" __global__ void __launch_bounds__(256)
 extern "C" __global__ void __launch_bounds__(256)
     map_160(int b_count, double* __restrict__ h, int h_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 170 H(B) = 0
   double h_tile[2];
 #pragma unroll
@@ -117,12 +119,13 @@ extern "C" __global__ void __launch_bounds__(256)
     histogram_190(int i_count, const double* __restrict__ v, int v_len, double* __restrict__ h,
                   int h_len, int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 190 FOR I = 1 TO NVALUES
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll

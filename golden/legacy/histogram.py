@@ -37,13 +37,13 @@ SOURCE_NAME = "examples/histogram.bas"
 
 
 @ct.kernel
-def map_120(i_count, v, done):
+def map_120(i_count, v, done, tile: ct.Constant[int]):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     # 120 FOR I = 1 TO NVALUES
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     # 130 V(I) = (1 + SIN(I)) / 2
     v_tile = (1.0 + ct.sin(ct.astype(i, ct.float64))) / 2.0
     exceptions = exceptions | valid & ~(ct.abs(v_tile) < float("inf"))
@@ -55,24 +55,24 @@ def map_120(i_count, v, done):
 
 
 @ct.kernel
-def map_160(b_count, h):
+def map_160(b_count, h, tile: ct.Constant[int]):
     """elementwise map over B; one 512 tile of iterations per block, f64"""
     # 170 H(B) = 0
-    h_tile = ct.zeros((512,), dtype=ct.float64)
+    h_tile = ct.zeros((tile,), dtype=ct.float64)
     ct.store(h.slice(0, 0, b_count), index=(ct.bid(0),), tile=h_tile)
 
 
 @ct.kernel
-def histogram_190(i_count, v, h, done):
+def histogram_190(i_count, v, h, done, tile: ct.Constant[int]):
     """histogram (atomic adds) over I; one 512 tile of iterations per block, f64"""
     # 190 FOR I = 1 TO NVALUES
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     v_i = ct.load(
         v.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
     # 200 B = INT(V(I) * 10) : H(B) = H(B) + 1
@@ -109,9 +109,11 @@ def program(con: Console, dev) -> None:
     nvalues = 1000.0
     # 120 FOR I = 1 TO NVALUES
     i_count = loop_count(1, nvalues, 1)
-    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
     if v.covers(0, 1, i_count):
-        dev.launch(map_120, (-(-i_count // 512),), (i_count, v.data, done), writes=(v.data, done))
+        dev.launch(
+            map_120, (ct.cdiv(i_count, 512),), (i_count, v.data, done, 512), writes=(v.data, done)
+        )
         dev.to_host(done)
     if not (done.all()):
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
@@ -127,7 +129,7 @@ def program(con: Console, dev) -> None:
     # 160 FOR B = 0 TO 9
     b_count = loop_count(0, 9.0, 1)
     if h.covers(0, 0, b_count):
-        dev.launch(map_160, (-(-b_count // 512),), (b_count, h.data), writes=(h.data,))
+        dev.launch(map_160, (ct.cdiv(b_count, 512),), (b_count, h.data, 512), writes=(h.data,))
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(h.data)
@@ -138,12 +140,12 @@ def program(con: Console, dev) -> None:
     b = float(0 + b_count)
     # 190 FOR I = 1 TO NVALUES
     i_count_2 = loop_count(1, nvalues, 1)
-    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
+    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
     if v.covers(0, 1, i_count_2):
         dev.launch(
             histogram_190,
-            (-(-i_count_2 // 512),),
-            (i_count_2, v.data, h.data, done_2),
+            (ct.cdiv(i_count_2, 512),),
+            (i_count_2, v.data, h.data, done_2, 512),
             writes=(h.data, done_2),
         )
         dev.to_host(done_2)

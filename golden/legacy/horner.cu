@@ -85,11 +85,12 @@ extern "C" __global__ void __launch_bounds__(128)
   double c_j_subscript;
   bool c_j_ok;
   int c_j_at;
+  constexpr int tile = 128;
   // 220 FOR I = 0 TO 200
   bool valid;
   {
     const int elem = threadIdx.x;
-    valid = bid * 128 + elem < i_count;
+    valid = bid * tile + elem < i_count;
   }
   bool exceptions = false;
   double s_acc = 0.0;
@@ -97,7 +98,7 @@ extern "C" __global__ void __launch_bounds__(128)
   double x;
   {
     const int elem = threadIdx.x;
-    x = -1.0 + static_cast<double>(bid * 128 + elem) / 100.0;
+    x = -1.0 + static_cast<double>(bid * tile + elem) / 100.0;
   }
   const double c_d_subscript = floor(d + 0.5);
   const bool c_d_ok = c_d_subscript >= 0.0 && c_d_subscript < static_cast<double>(c_len);

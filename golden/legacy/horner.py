@@ -53,36 +53,37 @@ def basic_max(a, b):
 
 
 @ct.kernel
-def reduce_220(i_count, c, d_box, done, s_partial):
+def reduce_220(i_count, c, d_box, done, s_partial, tile: ct.Constant[int]):
     """reduction over I; one 128 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     d = ct.load(d_box, index=(0,), shape=())
     # 220 FOR I = 0 TO 200
-    i_lane = ct.bid(0) * 128 + ct.arange(128, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     i = i_lane
     valid = i_lane < i_count
-    exceptions = ct.zeros((128,), dtype=ct.bool_)
-    s_acc = ct.zeros((128,), dtype=ct.float64)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
+    s_acc = ct.zeros((tile,), dtype=ct.float64)
     # 230 LET X = -1 + I / 100
     x = -1.0 + ct.astype(i, ct.float64) / 100.0
     c_d_subscript = ct.floor(d + 0.5)
     c_d_ok = (c_d_subscript >= 0.0) & (c_d_subscript < ct.astype(c.shape[0], ct.float64))
     c_d_at = ct.astype(ct.where(c_d_ok, c_d_subscript, -1.0), ct.int32)
-    exceptions = exceptions | valid & ~ct.broadcast_to(c_d_ok, (128,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(c_d_ok, (tile,))
     # 310 LET P = C(D)
-    p = ct.broadcast_to(ct.gather(c, c_d_at), (128,))
+    p = ct.broadcast_to(ct.gather(c, c_d_at), (tile,))
     # 320 FOR J = D - 1 TO 0 STEP -1
     j_start = d - 1.0
     j_step = -1.0
     j_span = ct.floor((0.0 - j_start) / j_step) + 1.0
     j_ends = (j_span < 2147483647.0) & (j_step != 0.0)
-    exceptions = exceptions | valid & ~ct.broadcast_to(j_ends, (128,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(j_ends, (tile,))
     j_trips = ct.astype(ct.where(j_ends, basic_max(j_span, 0.0), 0.0), ct.int32)
     for j_k in range(j_trips):
         j = j_start + ct.astype(j_k, ct.float64) * j_step
         c_j_subscript = ct.floor(j + 0.5)
         c_j_ok = (c_j_subscript >= 0.0) & (c_j_subscript < ct.astype(c.shape[0], ct.float64))
         c_j_at = ct.astype(ct.where(c_j_ok, c_j_subscript, -1.0), ct.int32)
-        exceptions = exceptions | valid & ~ct.broadcast_to(c_j_ok, (128,))
+        exceptions = exceptions | valid & ~ct.broadcast_to(c_j_ok, (tile,))
         # 330 LET P = P * X + C(J)
         p = p * x + ct.gather(c, c_j_at)
         exceptions = exceptions | valid & ~(ct.abs(p) < float("inf"))
@@ -93,7 +94,7 @@ def reduce_220(i_count, c, d_box, done, s_partial):
     # 250 LET S = S + P * P
     s_acc = s_acc + ct.where(valid, s_term_1, 0.0)
     s_total = ct.sum(s_acc)
-    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (128,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (tile,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(s_partial, index=(ct.bid(0),), tile=s_total)
@@ -157,12 +158,12 @@ def program(con: Console, data: DataPool, dev) -> None:
     s = 0.0
     # 220 FOR I = 0 TO 200
     i_count = loop_count(0, 200.0, 1)
-    done = np.zeros(-(-i_count // 128), dtype=np.int32)
-    s_partial = np.zeros(-(-i_count // 128), dtype=np.float64)
+    done = np.zeros(ct.cdiv(i_count, 128), dtype=np.int32)
+    s_partial = np.zeros(ct.cdiv(i_count, 128), dtype=np.float64)
     dev.launch(
         reduce_220,
-        (-(-i_count // 128),),
-        (i_count, c.data, np.array([d], dtype=np.float64), done, s_partial),
+        (ct.cdiv(i_count, 128),),
+        (i_count, c.data, np.array([d], dtype=np.float64), done, s_partial, 128),
         writes=(done, s_partial),
     )
     dev.to_host(done)

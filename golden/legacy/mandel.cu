@@ -76,13 +76,14 @@ extern "C" __global__ void __launch_bounds__(256)
   const int bid1 = blockIdx.y;
   bool taken_3;
   double value_4;
+  constexpr int tile = 16;
   // 100 FOR R = 1 TO 20
   bool valid;
   {
     const int elem = threadIdx.x;
     const int row = elem / 16;
     const int col = elem % 16;
-    valid = bid0 * 16 + row < r_count && bid1 * 16 + col < k_count;
+    valid = bid0 * tile + row < r_count && bid1 * tile + col < k_count;
   }
   bool exceptions = false;
   // 110 LET Y = -1.1875 + (R - 1) * .125
@@ -90,7 +91,7 @@ extern "C" __global__ void __launch_bounds__(256)
   {
     const int elem = threadIdx.x;
     const int row = elem / 16;
-    y = -1.1875 + (static_cast<double>(1 + (bid0 * 16 + row)) - 1.0) * 0.125;
+    y = -1.1875 + (static_cast<double>(1 + (bid0 * tile + row)) - 1.0) * 0.125;
   }
   exceptions = exceptions || valid && !(fabs(y) < INFINITY);
   // 130 LET X = -2 + (K - 1) * .0625
@@ -98,7 +99,7 @@ extern "C" __global__ void __launch_bounds__(256)
   {
     const int elem = threadIdx.x;
     const int col = elem % 16;
-    x = -2.0 + (static_cast<double>(1 + (bid1 * 16 + col)) - 1.0) * 0.0625;
+    x = -2.0 + (static_cast<double>(1 + (bid1 * tile + col)) - 1.0) * 0.0625;
   }
   exceptions = exceptions || valid && !(fabs(x) < INFINITY);
   // 140 LET U = 0
@@ -152,7 +153,7 @@ extern "C" __global__ void __launch_bounds__(256)
         c[static_cast<long long>(at_row) * c_cols + at_col] = c_tile;
     }
   }
-  const int at = bid0 * b2t_cdiv(k_count, 16) + bid1;
+  const int at = bid0 * b2t_cdiv(k_count, tile) + bid1;
   if (threadIdx.x == 0 && at >= 0 && at < done_len)
     done[at] = static_cast<int>(finished);
 }
@@ -165,6 +166,7 @@ extern "C" __global__ void __launch_bounds__(256)
                int s_partial_len) {
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
+  constexpr int tile = 32;
   // 500 FOR R = 1 TO 20
   bool valid[4];
 #pragma unroll
@@ -172,7 +174,7 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 32;
     const int col = elem % 32;
-    valid[slot] = bid0 * 32 + row < r_count && bid1 * 32 + col < k_count;
+    valid[slot] = bid0 * tile + row < r_count && bid1 * tile + col < k_count;
   }
   bool exceptions[4];
 #pragma unroll
@@ -219,10 +221,10 @@ extern "C" __global__ void __launch_bounds__(256)
   }
   int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
-  const int at = bid0 * b2t_cdiv(k_count, 32) + bid1;
+  const int at = bid0 * b2t_cdiv(k_count, tile) + bid1;
   if (threadIdx.x == 0 && at >= 0 && at < done_len)
     done[at] = static_cast<int>(finished);
-  const int at_2 = bid0 * b2t_cdiv(k_count, 32) + bid1;
+  const int at_2 = bid0 * b2t_cdiv(k_count, tile) + bid1;
   if (threadIdx.x == 0 && at_2 >= 0 && at_2 < s_partial_len)
     s_partial[at_2] = s_total;
 }

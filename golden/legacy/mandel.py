@@ -35,33 +35,34 @@ SOURCE_NAME = "examples/mandel.bas"
 
 
 @ct.kernel
-def iterate_100(r_count, k_count, c, m_box, done):
+def iterate_100(r_count, k_count, c, m_box, done, tile: ct.Constant[int]):
     """per-element iteration (masked inner loop) over R, K; one 16x16 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     m = ct.load(m_box, index=(0,), shape=())
     # 100 FOR R = 1 TO 20
-    r_lane = ct.bid(0) * 16 + ct.reshape(ct.arange(16, dtype=ct.int32), (16, 1))
+    r_lane = ct.bid(0) * tile + ct.reshape(ct.arange(tile, dtype=ct.int32), (tile, 1))
     r = 1 + r_lane
-    k_lane = ct.bid(1) * 16 + ct.reshape(ct.arange(16, dtype=ct.int32), (1, 16))
+    k_lane = ct.bid(1) * tile + ct.reshape(ct.arange(tile, dtype=ct.int32), (1, tile))
     k = 1 + k_lane
     valid = (r_lane < r_count) & (k_lane < k_count)
-    exceptions = ct.zeros((16, 16), dtype=ct.bool_)
+    exceptions = ct.zeros((tile, tile), dtype=ct.bool_)
     # 110 LET Y = -1.1875 + (R - 1) * .125
-    y = ct.broadcast_to(-1.1875 + (ct.astype(r, ct.float64) - 1.0) * 0.125, (16, 16))
+    y = ct.broadcast_to(-1.1875 + (ct.astype(r, ct.float64) - 1.0) * 0.125, (tile, tile))
     exceptions = exceptions | valid & ~(ct.abs(y) < float("inf"))
     # 130 LET X = -2 + (K - 1) * .0625
-    x = ct.broadcast_to(-2.0 + (ct.astype(k, ct.float64) - 1.0) * 0.0625, (16, 16))
+    x = ct.broadcast_to(-2.0 + (ct.astype(k, ct.float64) - 1.0) * 0.0625, (tile, tile))
     exceptions = exceptions | valid & ~(ct.abs(x) < float("inf"))
     # 140 LET U = 0
-    u = ct.zeros((16, 16), dtype=ct.float64)
+    u = ct.zeros((tile, tile), dtype=ct.float64)
     # 150 LET V = 0
-    v = ct.zeros((16, 16), dtype=ct.float64)
+    v = ct.zeros((tile, tile), dtype=ct.float64)
     # 160 LET N = 0
-    n = ct.zeros((16, 16), dtype=ct.float64)
+    n = ct.zeros((tile, tile), dtype=ct.float64)
     value_2 = u * u + v * v
     exceptions = exceptions | valid & ~(ct.abs(value_2) < float("inf"))
     # 170 IF U * U + V * V > 4 THEN 240
     looping_1 = valid & ~(value_2 > 4.0)
-    t = ct.zeros((16, 16), dtype=ct.float64)
+    t = ct.zeros((tile, tile), dtype=ct.float64)
     while ct.max(ct.astype(looping_1, ct.int32)) > 0:
         # 180 IF N >= M THEN 240
         taken_3 = looping_1 & (n >= m)
@@ -92,37 +93,37 @@ def iterate_100(r_count, k_count, c, m_box, done):
 
     ct.store(
         done,
-        index=(ct.bid(0) * ct.cdiv(k_count, 16) + ct.bid(1),),
+        index=(ct.bid(0) * ct.cdiv(k_count, tile) + ct.bid(1),),
         tile=ct.astype(finished, ct.int32),
     )
 
 
 @ct.kernel
-def reduce_500(r_count, k_count, c, done, s_partial):
+def reduce_500(r_count, k_count, c, done, s_partial, tile: ct.Constant[int]):
     """reduction over R, K; one 32x32 tile of iterations per block, f64"""
     # 500 FOR R = 1 TO 20
-    r_lane = ct.bid(0) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (32, 1))
-    k_lane = ct.bid(1) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (1, 32))
+    r_lane = ct.bid(0) * tile + ct.reshape(ct.arange(tile, dtype=ct.int32), (tile, 1))
+    k_lane = ct.bid(1) * tile + ct.reshape(ct.arange(tile, dtype=ct.int32), (1, tile))
     valid = (r_lane < r_count) & (k_lane < k_count)
-    exceptions = ct.zeros((32, 32), dtype=ct.bool_)
+    exceptions = ct.zeros((tile, tile), dtype=ct.bool_)
     c_r_k = ct.load(
         c.slice(0, 1, 1 + r_count).slice(1, 1, 1 + k_count),
         index=(ct.bid(0), ct.bid(1)),
-        shape=(32, 32),
+        shape=(tile, tile),
         padding_mode=ct.PaddingMode.ZERO,
     )
-    s_acc = ct.zeros((32, 32), dtype=ct.float64)
+    s_acc = ct.zeros((tile, tile), dtype=ct.float64)
     # 520 LET S = S + C(R,K)
     s_acc = s_acc + ct.where(valid, c_r_k, 0.0)
     s_total = ct.sum(s_acc)
-    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (32, 32))
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (tile, tile))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(
         done,
-        index=(ct.bid(0) * ct.cdiv(k_count, 32) + ct.bid(1),),
+        index=(ct.bid(0) * ct.cdiv(k_count, tile) + ct.bid(1),),
         tile=ct.astype(finished, ct.int32),
     )
-    ct.store(s_partial, index=(ct.bid(0) * ct.cdiv(k_count, 32) + ct.bid(1),), tile=s_total)
+    ct.store(s_partial, index=(ct.bid(0) * ct.cdiv(k_count, tile) + ct.bid(1),), tile=s_total)
 
 
 def program(con: Console, dev) -> None:
@@ -142,12 +143,12 @@ def program(con: Console, dev) -> None:
     # 100 FOR R = 1 TO 20
     r_count = loop_count(1, 20.0, 1)
     k_count = loop_count(1, 40.0, 1)
-    done = np.zeros((-(-r_count // 16) * -(-k_count // 16)), dtype=np.int32)
+    done = np.zeros((ct.cdiv(r_count, 16) * ct.cdiv(k_count, 16)), dtype=np.int32)
     if c.covers(0, 1, r_count) and c.covers(1, 1, k_count):
         dev.launch(
             iterate_100,
-            (-(-r_count // 16), -(-k_count // 16)),
-            (r_count, k_count, c.data, np.array([m], dtype=np.float64), done),
+            (ct.cdiv(r_count, 16), ct.cdiv(k_count, 16)),
+            (r_count, k_count, c.data, np.array([m], dtype=np.float64), done, 16),
             writes=(c.data, done),
         )
         dev.to_host(done)
@@ -155,8 +156,8 @@ def program(con: Console, dev) -> None:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(c.data)
         for r_lane in range(r_count):
-            row = r_lane // 16 * -(-k_count // 16)
-            if k_count > 0 and done[row : row + -(-k_count // 16)].all():
+            row = r_lane // 16 * ct.cdiv(k_count, 16)
+            if k_count > 0 and done[row : row + ct.cdiv(k_count, 16)].all():
                 continue
             r = float(1 + r_lane)
             # 110 LET Y = -1.1875 + (R - 1) * .125
@@ -225,13 +226,13 @@ def program(con: Console, dev) -> None:
     # 500 FOR R = 1 TO 20
     r_count_2 = loop_count(1, 20.0, 1)
     k_count_2 = loop_count(1, 40.0, 1)
-    done_2 = np.zeros((-(-r_count_2 // 32) * -(-k_count_2 // 32)), dtype=np.int32)
-    s_partial = np.zeros((-(-r_count_2 // 32) * -(-k_count_2 // 32)), dtype=np.float64)
+    done_2 = np.zeros((ct.cdiv(r_count_2, 32) * ct.cdiv(k_count_2, 32)), dtype=np.int32)
+    s_partial = np.zeros((ct.cdiv(r_count_2, 32) * ct.cdiv(k_count_2, 32)), dtype=np.float64)
     if c.covers(0, 1, r_count_2) and c.covers(1, 1, k_count_2):
         dev.launch(
             reduce_500,
-            (-(-r_count_2 // 32), -(-k_count_2 // 32)),
-            (r_count_2, k_count_2, c.data, done_2, s_partial),
+            (ct.cdiv(r_count_2, 32), ct.cdiv(k_count_2, 32)),
+            (r_count_2, k_count_2, c.data, done_2, s_partial, 32),
             writes=(done_2, s_partial),
         )
         dev.to_host(done_2)
@@ -248,7 +249,7 @@ def program(con: Console, dev) -> None:
                 s = add(s, s_partial.item(block))
         for r_lane_2 in range(r_count_2):
             for k_lane_2 in range(k_count_2):
-                if not done_2[(r_lane_2 // 32) * -(-k_count_2 // 32) + k_lane_2 // 32]:
+                if not done_2[(r_lane_2 // 32) * ct.cdiv(k_count_2, 32) + k_lane_2 // 32]:
                     r = float(1 + r_lane_2)
                     k = float(1 + k_lane_2)
                     # 520 LET S = S + C(R,K)

@@ -85,6 +85,8 @@ extern "C" __global__ void __launch_bounds__(256)
   __shared__ __align__(32) double b_tile[1024];
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
+  constexpr int tile = 64;
+  constexpr int tile_k = 16;
   // 110 MAT C = A * B
   double c_tile[16];
 #pragma unroll
@@ -104,12 +106,12 @@ extern "C" __global__ void __launch_bounds__(256)
     wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc_frag[8];
 #pragma unroll
     for (int part = 0; part < 8; ++part) {
-      const int tile = warp + 8 * part;
-      const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+      const int tile_2 = warp + 8 * part;
+      const int tile_row = tile_2 / 8 * 8, tile_col = tile_2 % 8 * 8;
       wmma::load_matrix_sync(acc_frag[part], acc_tile + tile_row * 64 + tile_col, 64,
                              wmma::mem_row_major);
     }
-    for (int kk = 0; kk < b2t_cdiv(inner, 16); ++kk) {
+    for (int kk = 0; kk < b2t_cdiv(inner, tile_k); ++kk) {
       __syncthreads();
 #pragma unroll
       for (int slot = 0; slot < 4; ++slot) {
@@ -136,8 +138,8 @@ extern "C" __global__ void __launch_bounds__(256)
       __syncthreads();
 #pragma unroll
       for (int part = 0; part < 8; ++part) {
-        const int tile = warp + 8 * part;
-        const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+        const int tile_2 = warp + 8 * part;
+        const int tile_row = tile_2 / 8 * 8, tile_col = tile_2 % 8 * 8;
         for (int k = 0; k < 16; k += 4) {
           wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::row_major> a_frag;
           wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::row_major> b_frag;
@@ -149,8 +151,8 @@ extern "C" __global__ void __launch_bounds__(256)
     }
 #pragma unroll
     for (int part = 0; part < 8; ++part) {
-      const int tile = warp + 8 * part;
-      const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+      const int tile_2 = warp + 8 * part;
+      const int tile_row = tile_2 / 8 * 8, tile_col = tile_2 % 8 * 8;
       wmma::store_matrix_sync(acc_tile + tile_row * 64 + tile_col, acc_frag[part], 64,
                               wmma::mem_row_major);
     }
@@ -181,6 +183,7 @@ extern "C" __global__ void __launch_bounds__(256)
             int done_len) {
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
+  constexpr int tile = 32;
   // 160 FOR I = 1 TO N
   bool valid[4];
 #pragma unroll
@@ -188,7 +191,7 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 32;
     const int col = elem % 32;
-    valid[slot] = bid0 * 32 + row < i_count && bid1 * 32 + col < j_count;
+    valid[slot] = bid0 * tile + row < i_count && bid1 * tile + col < j_count;
   }
   bool exceptions[4];
 #pragma unroll
@@ -201,8 +204,8 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 32;
     const int col = elem % 32;
-    value_1[slot] = static_cast<double>(1 + (bid0 * 32 + row)) +
-                    static_cast<double>(1 + (bid1 * 32 + col)) - 1.0;
+    value_1[slot] = static_cast<double>(1 + (bid0 * tile + row)) +
+                    static_cast<double>(1 + (bid1 * tile + col)) - 1.0;
   }
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
@@ -215,8 +218,8 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 32;
     const int col = elem % 32;
-    d_tile[slot] = 1.0 / (static_cast<double>(1 + (bid0 * 32 + row)) +
-                          static_cast<double>(1 + (bid1 * 32 + col)) - 1.0);
+    d_tile[slot] = 1.0 / (static_cast<double>(1 + (bid0 * tile + row)) +
+                          static_cast<double>(1 + (bid1 * tile + col)) - 1.0);
   }
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
@@ -229,8 +232,8 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 32;
     const int col = elem % 32;
-    e_tile[slot] = (static_cast<double>(1 + (bid0 * 32 + row)) +
-                    2.0 * static_cast<double>(1 + (bid1 * 32 + col))) /
+    e_tile[slot] = (static_cast<double>(1 + (bid0 * tile + row)) +
+                    2.0 * static_cast<double>(1 + (bid1 * tile + col))) /
                    n;
   }
 #pragma unroll
@@ -266,7 +269,7 @@ extern "C" __global__ void __launch_bounds__(256)
         e[static_cast<long long>(at_row_2) * e_cols + at_col_2] = e_tile[slot];
     }
   }
-  const int at = bid0 * b2t_cdiv(j_count, 32) + bid1;
+  const int at = bid0 * b2t_cdiv(j_count, tile) + bid1;
   if (threadIdx.x == 0 && at >= 0 && at < done_len)
     done[at] = static_cast<int>(finished);
 }
@@ -282,6 +285,8 @@ extern "C" __global__ void __launch_bounds__(256)
   __shared__ __align__(32) double e_tile[1024];
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
+  constexpr int tile = 64;
+  constexpr int tile_k = 16;
   // 220 MAT F = D * E
   double f_tile[16];
 #pragma unroll
@@ -301,12 +306,12 @@ extern "C" __global__ void __launch_bounds__(256)
     wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc_frag[8];
 #pragma unroll
     for (int part = 0; part < 8; ++part) {
-      const int tile = warp + 8 * part;
-      const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+      const int tile_2 = warp + 8 * part;
+      const int tile_row = tile_2 / 8 * 8, tile_col = tile_2 % 8 * 8;
       wmma::load_matrix_sync(acc_frag[part], acc_tile + tile_row * 64 + tile_col, 64,
                              wmma::mem_row_major);
     }
-    for (int kk = 0; kk < b2t_cdiv(inner, 16); ++kk) {
+    for (int kk = 0; kk < b2t_cdiv(inner, tile_k); ++kk) {
       __syncthreads();
 #pragma unroll
       for (int slot = 0; slot < 4; ++slot) {
@@ -333,8 +338,8 @@ extern "C" __global__ void __launch_bounds__(256)
       __syncthreads();
 #pragma unroll
       for (int part = 0; part < 8; ++part) {
-        const int tile = warp + 8 * part;
-        const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+        const int tile_2 = warp + 8 * part;
+        const int tile_row = tile_2 / 8 * 8, tile_col = tile_2 % 8 * 8;
         for (int k = 0; k < 16; k += 4) {
           wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::row_major> a_frag;
           wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::row_major> b_frag;
@@ -346,8 +351,8 @@ extern "C" __global__ void __launch_bounds__(256)
     }
 #pragma unroll
     for (int part = 0; part < 8; ++part) {
-      const int tile = warp + 8 * part;
-      const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+      const int tile_2 = warp + 8 * part;
+      const int tile_row = tile_2 / 8 * 8, tile_col = tile_2 % 8 * 8;
       wmma::store_matrix_sync(acc_tile + tile_row * 64 + tile_col, acc_frag[part], 64,
                               wmma::mem_row_major);
     }
@@ -383,16 +388,17 @@ extern "C" __global__ void __launch_bounds__(128)
   bool f_i_j_in1;
   int f_i_j_at1;
   bool f_i_j_ok;
+  constexpr int tile = 128;
   // 290 FOR I = 1 TO N
   int i;
   {
     const int elem = threadIdx.x;
-    i = 1 + (bid * 128 + elem);
+    i = 1 + (bid * tile + elem);
   }
   bool valid;
   {
     const int elem = threadIdx.x;
-    valid = bid * 128 + elem < i_count;
+    valid = bid * tile + elem < i_count;
   }
   bool exceptions = false;
   double t_acc = 0.0;
@@ -400,18 +406,18 @@ extern "C" __global__ void __launch_bounds__(128)
   int f_i_i_at0;
   {
     const int elem = threadIdx.x;
-    f_i_i_at0 = 1 + (bid * 128 + elem) + -1;
+    f_i_i_at0 = 1 + (bid * tile + elem) + -1;
   }
   int f_i_i_at1;
   {
     const int elem = threadIdx.x;
-    f_i_i_at1 = 1 + (bid * 128 + elem) + -1;
+    f_i_i_at1 = 1 + (bid * tile + elem) + -1;
   }
   bool f_i_i_ok;
   {
     const int elem = threadIdx.x;
-    f_i_i_ok = 1 + (bid * 128 + elem) + -1 >= 0 && 1 + (bid * 128 + elem) + -1 < f_rows &&
-               (1 + (bid * 128 + elem) + -1 >= 0 && 1 + (bid * 128 + elem) + -1 < f_cols);
+    f_i_i_ok = 1 + (bid * tile + elem) + -1 >= 0 && 1 + (bid * tile + elem) + -1 < f_rows &&
+               (1 + (bid * tile + elem) + -1 >= 0 && 1 + (bid * tile + elem) + -1 < f_cols);
   }
   exceptions = exceptions || valid && !f_i_i_ok;
   // 300 LET T = T + F(I,I)

@@ -57,22 +57,22 @@ def basic_max(a, b):
 
 
 @ct.kernel
-def mma_110(c, a, b, rows, cols, inner):
+def mma_110(c, a, b, rows, cols, inner, tile: ct.Constant[int], tile_k: ct.Constant[int]):
     """matrix product C = A * B; one 64x64 tile of C per block, mma over 16-wide slices, f64"""
     # 110 MAT C = A * B
-    c_tile = ct.zeros((64, 64), dtype=ct.float64)
-    for kk in range(ct.cdiv(inner, 16)):
+    c_tile = ct.zeros((tile, tile), dtype=ct.float64)
+    for kk in range(ct.cdiv(inner, tile_k)):
         c_tile = ct.mma(
             ct.load(
                 a.slice(0, 0, rows).slice(1, 0, inner),
                 index=(ct.bid(0), kk),
-                shape=(64, 16),
+                shape=(tile, tile_k),
                 padding_mode=ct.PaddingMode.ZERO,
             ),
             ct.load(
                 b.slice(0, 0, inner).slice(1, 0, cols),
                 index=(kk, ct.bid(1)),
-                shape=(16, 64),
+                shape=(tile_k, tile),
                 padding_mode=ct.PaddingMode.ZERO,
             ),
             c_tile,
@@ -82,16 +82,17 @@ def mma_110(c, a, b, rows, cols, inner):
 
 
 @ct.kernel
-def map_160(i_count, j_count, d, e, n_box, done):
+def map_160(i_count, j_count, d, e, n_box, done, tile: ct.Constant[int]):
     """elementwise map over I, J; one 32x32 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     n = ct.load(n_box, index=(0,), shape=())
     # 160 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (32, 1))
+    i_lane = ct.bid(0) * tile + ct.reshape(ct.arange(tile, dtype=ct.int32), (tile, 1))
     i = 1 + i_lane
-    j_lane = ct.bid(1) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (1, 32))
+    j_lane = ct.bid(1) * tile + ct.reshape(ct.arange(tile, dtype=ct.int32), (1, tile))
     j = 1 + j_lane
     valid = (i_lane < i_count) & (j_lane < j_count)
-    exceptions = ct.zeros((32, 32), dtype=ct.bool_)
+    exceptions = ct.zeros((tile, tile), dtype=ct.bool_)
     value_1 = ct.astype(i, ct.float64) + ct.astype(j, ct.float64) - 1.0
     exceptions = exceptions | valid & ~(ct.abs(value_1) < float("inf"))
     # 180 LET D(I,J) = 1 / (I + J - 1)
@@ -111,28 +112,28 @@ def map_160(i_count, j_count, d, e, n_box, done):
 
     ct.store(
         done,
-        index=(ct.bid(0) * ct.cdiv(j_count, 32) + ct.bid(1),),
+        index=(ct.bid(0) * ct.cdiv(j_count, tile) + ct.bid(1),),
         tile=ct.astype(finished, ct.int32),
     )
 
 
 @ct.kernel
-def mma_220(f, d, e, rows, cols, inner):
+def mma_220(f, d, e, rows, cols, inner, tile: ct.Constant[int], tile_k: ct.Constant[int]):
     """matrix product F = D * E; one 64x64 tile of F per block, mma over 16-wide slices, f64"""
     # 220 MAT F = D * E
-    f_tile = ct.zeros((64, 64), dtype=ct.float64)
-    for kk in range(ct.cdiv(inner, 16)):
+    f_tile = ct.zeros((tile, tile), dtype=ct.float64)
+    for kk in range(ct.cdiv(inner, tile_k)):
         f_tile = ct.mma(
             ct.load(
                 d.slice(0, 0, rows).slice(1, 0, inner),
                 index=(ct.bid(0), kk),
-                shape=(64, 16),
+                shape=(tile, tile_k),
                 padding_mode=ct.PaddingMode.ZERO,
             ),
             ct.load(
                 e.slice(0, 0, inner).slice(1, 0, cols),
                 index=(kk, ct.bid(1)),
-                shape=(16, 64),
+                shape=(tile_k, tile),
                 padding_mode=ct.PaddingMode.ZERO,
             ),
             f_tile,
@@ -142,16 +143,17 @@ def mma_220(f, d, e, rows, cols, inner):
 
 
 @ct.kernel
-def reduce_290(i_count, f, n_box, done, t_partial, s_partial):
+def reduce_290(i_count, f, n_box, done, t_partial, s_partial, tile: ct.Constant[int]):
     """reduction over I; one 128 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     n = ct.load(n_box, index=(0,), shape=())
     # 290 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 128 + ct.arange(128, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
-    exceptions = ct.zeros((128,), dtype=ct.bool_)
-    t_acc = ct.zeros((128,), dtype=ct.float64)
-    s_acc = ct.zeros((128,), dtype=ct.float64)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
+    t_acc = ct.zeros((tile,), dtype=ct.float64)
+    s_acc = ct.zeros((tile,), dtype=ct.float64)
     f_i_i_at0 = i + -1
     f_i_i_at1 = i + -1
     f_i_i_ok = (
@@ -165,7 +167,7 @@ def reduce_290(i_count, f, n_box, done, t_partial, s_partial):
     j_step = 1.0
     j_span = ct.floor((n - j_start) / j_step) + 1.0
     j_ends = (j_span < 2147483647.0) & (j_step != 0.0)
-    exceptions = exceptions | valid & ~ct.broadcast_to(j_ends, (128,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(j_ends, (tile,))
     j_trips = ct.astype(ct.where(j_ends, basic_max(j_span, 0.0), 0.0), ct.int32)
     for j_k in range(j_trips):
         j = j_start + ct.astype(j_k, ct.float64) * j_step
@@ -182,9 +184,9 @@ def reduce_290(i_count, f, n_box, done, t_partial, s_partial):
 
     j = j_start + ct.astype(j_trips, ct.float64) * j_step
     t_total = ct.sum(t_acc)
-    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(t_total) < float("inf"), (128,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(t_total) < float("inf"), (tile,))
     s_total = ct.sum(s_acc)
-    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (128,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (tile,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(t_partial, index=(ct.bid(0),), tile=t_total)
@@ -217,8 +219,8 @@ def program(con: Console, data: DataPool, dev) -> None:
     mat_product_shape(c, a, b)
     dev.launch(
         mma_110,
-        (-(-(a.data.shape[0]) // 64), -(-(b.data.shape[1]) // 64)),
-        (c.data, a.data, b.data, a.data.shape[0], b.data.shape[1], a.data.shape[1]),
+        (ct.cdiv(a.data.shape[0], 64), ct.cdiv(b.data.shape[1], 64)),
+        (c.data, a.data, b.data, a.data.shape[0], b.data.shape[1], a.data.shape[1], 64, 16),
         writes=(c.data,),
     )
     # 120 PRINT "SMALL PRODUCT C = A*B"
@@ -232,7 +234,7 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 160 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
     j_count = loop_count(1, n, 1)
-    done = np.zeros((-(-i_count // 32) * -(-j_count // 32)), dtype=np.int32)
+    done = np.zeros((ct.cdiv(i_count, 32) * ct.cdiv(j_count, 32)), dtype=np.int32)
     if (
         d.covers(0, 1, i_count)
         and d.covers(1, 1, j_count)
@@ -241,8 +243,8 @@ def program(con: Console, data: DataPool, dev) -> None:
     ):
         dev.launch(
             map_160,
-            (-(-i_count // 32), -(-j_count // 32)),
-            (i_count, j_count, d.data, e.data, np.array([n], dtype=np.float64), done),
+            (ct.cdiv(i_count, 32), ct.cdiv(j_count, 32)),
+            (i_count, j_count, d.data, e.data, np.array([n], dtype=np.float64), done, 32),
             writes=(d.data, e.data, done),
         )
         dev.to_host(done)
@@ -252,7 +254,7 @@ def program(con: Console, data: DataPool, dev) -> None:
         dev.to_host(e.data)
         for i_lane in range(i_count):
             for j_lane in range(j_count):
-                if not done[(i_lane // 32) * -(-j_count // 32) + j_lane // 32]:
+                if not done[(i_lane // 32) * ct.cdiv(j_count, 32) + j_lane // 32]:
                     i = float(1 + i_lane)
                     j = float(1 + j_lane)
                     # 180 LET D(I,J) = 1 / (I + J - 1)
@@ -265,8 +267,8 @@ def program(con: Console, data: DataPool, dev) -> None:
     mat_product_shape(f, d, e)
     dev.launch(
         mma_220,
-        (-(-(d.data.shape[0]) // 64), -(-(e.data.shape[1]) // 64)),
-        (f.data, d.data, e.data, d.data.shape[0], e.data.shape[1], d.data.shape[1]),
+        (ct.cdiv(d.data.shape[0], 64), ct.cdiv(e.data.shape[1], 64)),
+        (f.data, d.data, e.data, d.data.shape[0], e.data.shape[1], d.data.shape[1], 64, 16),
         writes=(f.data,),
     )
     # 230 PRINT "LARGE PRODUCT F = D*E"
@@ -286,13 +288,13 @@ def program(con: Console, data: DataPool, dev) -> None:
     s = 0.0
     # 290 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done_2 = np.zeros(-(-i_count_2 // 128), dtype=np.int32)
-    t_partial = np.zeros(-(-i_count_2 // 128), dtype=np.float64)
-    s_partial = np.zeros(-(-i_count_2 // 128), dtype=np.float64)
+    done_2 = np.zeros(ct.cdiv(i_count_2, 128), dtype=np.int32)
+    t_partial = np.zeros(ct.cdiv(i_count_2, 128), dtype=np.float64)
+    s_partial = np.zeros(ct.cdiv(i_count_2, 128), dtype=np.float64)
     dev.launch(
         reduce_290,
-        (-(-i_count_2 // 128),),
-        (i_count_2, f.data, np.array([n], dtype=np.float64), done_2, t_partial, s_partial),
+        (ct.cdiv(i_count_2, 128),),
+        (i_count_2, f.data, np.array([n], dtype=np.float64), done_2, t_partial, s_partial, 128),
         writes=(done_2, t_partial, s_partial),
     )
     dev.to_host(done_2)

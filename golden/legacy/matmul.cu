@@ -75,6 +75,7 @@ extern "C" __global__ void __launch_bounds__(256)
            int done_len) {
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
+  constexpr int tile = 32;
   // 70 FOR I = 1 TO N
   bool valid[4];
 #pragma unroll
@@ -82,7 +83,7 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 32;
     const int col = elem % 32;
-    valid[slot] = bid0 * 32 + row < i_count && bid1 * 32 + col < j_count;
+    valid[slot] = bid0 * tile + row < i_count && bid1 * tile + col < j_count;
   }
   bool exceptions[4];
 #pragma unroll
@@ -95,8 +96,8 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 32;
     const int col = elem % 32;
-    value_1[slot] = static_cast<double>(1 + (bid0 * 32 + row)) +
-                    static_cast<double>(1 + (bid1 * 32 + col)) - 1.0;
+    value_1[slot] = static_cast<double>(1 + (bid0 * tile + row)) +
+                    static_cast<double>(1 + (bid1 * tile + col)) - 1.0;
   }
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
@@ -109,8 +110,8 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 32;
     const int col = elem % 32;
-    a_tile[slot] = 1.0 / (static_cast<double>(1 + (bid0 * 32 + row)) +
-                          static_cast<double>(1 + (bid1 * 32 + col)) - 1.0);
+    a_tile[slot] = 1.0 / (static_cast<double>(1 + (bid0 * tile + row)) +
+                          static_cast<double>(1 + (bid1 * tile + col)) - 1.0);
   }
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
@@ -123,8 +124,8 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 32;
     const int col = elem % 32;
-    b_tile[slot] = (static_cast<double>(1 + (bid0 * 32 + row)) +
-                    2.0 * static_cast<double>(1 + (bid1 * 32 + col))) /
+    b_tile[slot] = (static_cast<double>(1 + (bid0 * tile + row)) +
+                    2.0 * static_cast<double>(1 + (bid1 * tile + col))) /
                    n;
   }
 #pragma unroll
@@ -161,7 +162,7 @@ extern "C" __global__ void __launch_bounds__(256)
         b[static_cast<long long>(at_row_2) * b_cols + at_col_2] = b_tile[slot];
     }
   }
-  const int at = bid0 * b2t_cdiv(j_count, 32) + bid1;
+  const int at = bid0 * b2t_cdiv(j_count, tile) + bid1;
   if (threadIdx.x == 0 && at >= 0 && at < done_len)
     done[at] = static_cast<int>(finished);
 }
@@ -178,6 +179,8 @@ extern "C" __global__ void __launch_bounds__(256)
   double* const b_tile = reinterpret_cast<double*>(shared_memory + 40960);
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
+  constexpr int tile = 64;
+  constexpr int tile_k = 16;
   // 140 FOR I = 1 TO N
   double c_tile[16];
 #pragma unroll
@@ -197,12 +200,12 @@ extern "C" __global__ void __launch_bounds__(256)
     wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc_frag[8];
 #pragma unroll
     for (int part = 0; part < 8; ++part) {
-      const int tile = warp + 8 * part;
-      const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+      const int tile_2 = warp + 8 * part;
+      const int tile_row = tile_2 / 8 * 8, tile_col = tile_2 % 8 * 8;
       wmma::load_matrix_sync(acc_frag[part], acc_tile + tile_row * 64 + tile_col, 64,
                              wmma::mem_row_major);
     }
-    for (int kk = 0; kk < b2t_cdiv(k_count, 16); ++kk) {
+    for (int kk = 0; kk < b2t_cdiv(k_count, tile_k); ++kk) {
       // 170 FOR K = 1 TO N
       __syncthreads();
 #pragma unroll
@@ -232,8 +235,8 @@ extern "C" __global__ void __launch_bounds__(256)
       __syncthreads();
 #pragma unroll
       for (int part = 0; part < 8; ++part) {
-        const int tile = warp + 8 * part;
-        const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+        const int tile_2 = warp + 8 * part;
+        const int tile_row = tile_2 / 8 * 8, tile_col = tile_2 % 8 * 8;
         for (int k = 0; k < 16; k += 4) {
           wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::row_major> a_frag;
           wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::row_major> b_frag;
@@ -245,8 +248,8 @@ extern "C" __global__ void __launch_bounds__(256)
     }
 #pragma unroll
     for (int part = 0; part < 8; ++part) {
-      const int tile = warp + 8 * part;
-      const int tile_row = tile / 8 * 8, tile_col = tile % 8 * 8;
+      const int tile_2 = warp + 8 * part;
+      const int tile_row = tile_2 / 8 * 8, tile_col = tile_2 % 8 * 8;
       wmma::store_matrix_sync(acc_tile + tile_row * 64 + tile_col, acc_frag[part], 64,
                               wmma::mem_row_major);
     }
@@ -277,7 +280,7 @@ extern "C" __global__ void __launch_bounds__(256)
         c[static_cast<long long>(at_row_3) * c_cols + at_col_3] = c_tile[slot];
     }
   }
-  const int at = bid0 * b2t_cdiv(j_count, 64) + bid1;
+  const int at = bid0 * b2t_cdiv(j_count, tile) + bid1;
   if (threadIdx.x == 0 && at >= 0 && at < done_len)
     done[at] = static_cast<int>(finished);
 }
@@ -289,12 +292,13 @@ extern "C" __global__ void __launch_bounds__(256)
                int* __restrict__ done, int done_len, double* __restrict__ t_partial,
                int t_partial_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 320 FOR I = 1 TO N
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll
@@ -310,20 +314,20 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    c_i_i_at0[slot] = 1 + (bid * 512 + elem);
+    c_i_i_at0[slot] = 1 + (bid * tile + elem);
   }
   int c_i_i_at1[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    c_i_i_at1[slot] = 1 + (bid * 512 + elem);
+    c_i_i_at1[slot] = 1 + (bid * tile + elem);
   }
   bool c_i_i_ok[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    c_i_i_ok[slot] = 1 + (bid * 512 + elem) >= 0 && 1 + (bid * 512 + elem) < c_rows &&
-                     (1 + (bid * 512 + elem) >= 0 && 1 + (bid * 512 + elem) < c_cols);
+    c_i_i_ok[slot] = 1 + (bid * tile + elem) >= 0 && 1 + (bid * tile + elem) < c_rows &&
+                     (1 + (bid * tile + elem) >= 0 && 1 + (bid * tile + elem) < c_cols);
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {

@@ -35,16 +35,17 @@ SOURCE_NAME = "examples/matmul.bas"
 
 
 @ct.kernel
-def map_70(i_count, j_count, a, b, n_box, done):
+def map_70(i_count, j_count, a, b, n_box, done, tile: ct.Constant[int]):
     """elementwise map over I, J; one 32x32 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     n = ct.load(n_box, index=(0,), shape=())
     # 70 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (32, 1))
+    i_lane = ct.bid(0) * tile + ct.reshape(ct.arange(tile, dtype=ct.int32), (tile, 1))
     i = 1 + i_lane
-    j_lane = ct.bid(1) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (1, 32))
+    j_lane = ct.bid(1) * tile + ct.reshape(ct.arange(tile, dtype=ct.int32), (1, tile))
     j = 1 + j_lane
     valid = (i_lane < i_count) & (j_lane < j_count)
-    exceptions = ct.zeros((32, 32), dtype=ct.bool_)
+    exceptions = ct.zeros((tile, tile), dtype=ct.bool_)
     value_1 = ct.astype(i, ct.float64) + ct.astype(j, ct.float64) - 1.0
     exceptions = exceptions | valid & ~(ct.abs(value_1) < float("inf"))
     # 90 LET A(I,J) = 1 / (I + J - 1)
@@ -68,29 +69,31 @@ def map_70(i_count, j_count, a, b, n_box, done):
 
     ct.store(
         done,
-        index=(ct.bid(0) * ct.cdiv(j_count, 32) + ct.bid(1),),
+        index=(ct.bid(0) * ct.cdiv(j_count, tile) + ct.bid(1),),
         tile=ct.astype(finished, ct.int32),
     )
 
 
 @ct.kernel
-def mma_140(c, a, b, i_count, j_count, k_count, done):
+def mma_140(
+    c, a, b, i_count, j_count, k_count, done, tile: ct.Constant[int], tile_k: ct.Constant[int]
+):
     """matrix product C = A * B; one 64x64 tile of C per block, mma over 16-wide slices, f64"""
     # 140 FOR I = 1 TO N
-    c_tile = ct.zeros((64, 64), dtype=ct.float64)
-    for kk in range(ct.cdiv(k_count, 16)):
+    c_tile = ct.zeros((tile, tile), dtype=ct.float64)
+    for kk in range(ct.cdiv(k_count, tile_k)):
         # 170 FOR K = 1 TO N
         c_tile = ct.mma(
             ct.load(
                 a.slice(0, 1, 1 + i_count).slice(1, 1, 1 + k_count),
                 index=(ct.bid(0), kk),
-                shape=(64, 16),
+                shape=(tile, tile_k),
                 padding_mode=ct.PaddingMode.ZERO,
             ),
             ct.load(
                 b.slice(0, 1, 1 + k_count).slice(1, 1, 1 + j_count),
                 index=(kk, ct.bid(1)),
-                shape=(16, 64),
+                shape=(tile_k, tile),
                 padding_mode=ct.PaddingMode.ZERO,
             ),
             c_tile,
@@ -106,20 +109,20 @@ def mma_140(c, a, b, i_count, j_count, k_count, done):
 
     ct.store(
         done,
-        index=(ct.bid(0) * ct.cdiv(j_count, 64) + ct.bid(1),),
+        index=(ct.bid(0) * ct.cdiv(j_count, tile) + ct.bid(1),),
         tile=ct.astype(finished, ct.int32),
     )
 
 
 @ct.kernel
-def reduce_320(i_count, c, done, t_partial):
+def reduce_320(i_count, c, done, t_partial, tile: ct.Constant[int]):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 320 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
-    t_acc = ct.zeros((512,), dtype=ct.float64)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
+    t_acc = ct.zeros((tile,), dtype=ct.float64)
     c_i_i_at0 = i
     c_i_i_at1 = i
     c_i_i_ok = (
@@ -129,7 +132,7 @@ def reduce_320(i_count, c, done, t_partial):
     # 330 LET T = T + C(I,I)
     t_acc = t_acc + ct.where(valid, ct.gather(c, (c_i_i_at0, c_i_i_at1)), 0.0)
     t_total = ct.sum(t_acc)
-    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(t_total) < float("inf"), (512,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(t_total) < float("inf"), (tile,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(t_partial, index=(ct.bid(0),), tile=t_total)
@@ -151,7 +154,7 @@ def program(con: Console, dev) -> None:
     # 70 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
     j_count = loop_count(1, n, 1)
-    done = np.zeros((-(-i_count // 32) * -(-j_count // 32)), dtype=np.int32)
+    done = np.zeros((ct.cdiv(i_count, 32) * ct.cdiv(j_count, 32)), dtype=np.int32)
     if (
         a.covers(0, 1, i_count)
         and a.covers(1, 1, j_count)
@@ -160,8 +163,8 @@ def program(con: Console, dev) -> None:
     ):
         dev.launch(
             map_70,
-            (-(-i_count // 32), -(-j_count // 32)),
-            (i_count, j_count, a.data, b.data, np.array([n], dtype=np.float64), done),
+            (ct.cdiv(i_count, 32), ct.cdiv(j_count, 32)),
+            (i_count, j_count, a.data, b.data, np.array([n], dtype=np.float64), done, 32),
             writes=(a.data, b.data, done),
         )
         dev.to_host(done)
@@ -171,7 +174,7 @@ def program(con: Console, dev) -> None:
         dev.to_host(b.data)
         for i_lane in range(i_count):
             for j_lane in range(j_count):
-                if not done[(i_lane // 32) * -(-j_count // 32) + j_lane // 32]:
+                if not done[(i_lane // 32) * ct.cdiv(j_count, 32) + j_lane // 32]:
                     i = float(1 + i_lane)
                     j = float(1 + j_lane)
                     # 90 LET A(I,J) = 1 / (I + J - 1)
@@ -183,7 +186,7 @@ def program(con: Console, dev) -> None:
     i_count_2 = loop_count(1, n, 1)
     j_count_2 = loop_count(1, n, 1)
     k_count = loop_count(1, n, 1)
-    done_2 = np.zeros((-(-i_count_2 // 64) * -(-j_count_2 // 64)), dtype=np.int32)
+    done_2 = np.zeros((ct.cdiv(i_count_2, 64) * ct.cdiv(j_count_2, 64)), dtype=np.int32)
     if (
         a.covers(0, 1, i_count_2)
         and a.covers(1, 1, k_count)
@@ -194,8 +197,8 @@ def program(con: Console, dev) -> None:
     ):
         dev.launch(
             mma_140,
-            (-(-i_count_2 // 64), -(-j_count_2 // 64)),
-            (c.data, a.data, b.data, i_count_2, j_count_2, k_count, done_2),
+            (ct.cdiv(i_count_2, 64), ct.cdiv(j_count_2, 64)),
+            (c.data, a.data, b.data, i_count_2, j_count_2, k_count, done_2, 64, 16),
             writes=(c.data, done_2),
         )
         dev.to_host(done_2)
@@ -206,7 +209,7 @@ def program(con: Console, dev) -> None:
         dev.to_host(c.data)
         for i_lane_2 in range(i_count_2):
             for j_lane_2 in range(j_count_2):
-                if not done_2[(i_lane_2 // 64) * -(-j_count_2 // 64) + j_lane_2 // 64]:
+                if not done_2[(i_lane_2 // 64) * ct.cdiv(j_count_2, 64) + j_lane_2 // 64]:
                     i = float(1 + i_lane_2)
                     j = float(1 + j_lane_2)
                     # 160 LET S = 0
@@ -241,12 +244,12 @@ def program(con: Console, dev) -> None:
     t = 0.0
     # 320 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
-    done_3 = np.zeros(-(-i_count_3 // 512), dtype=np.int32)
-    t_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
+    done_3 = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.int32)
+    t_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
     dev.launch(
         reduce_320,
-        (-(-i_count_3 // 512),),
-        (i_count_3, c.data, done_3, t_partial),
+        (ct.cdiv(i_count_3, 512),),
+        (i_count_3, c.data, done_3, t_partial, 512),
         writes=(done_3, t_partial),
     )
     dev.to_host(done_3)

@@ -80,13 +80,14 @@ __device__ T b2t_block_min(T value) {
 extern "C" __global__ void __launch_bounds__(256)
     map_100(int i_count, double* __restrict__ v, int v_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 100 FOR I = 1 TO N
   // 110 LET V(I) = I / 4
   double v_tile[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    v_tile[slot] = static_cast<double>(1 + (bid * 512 + elem)) / 4.0;
+    v_tile[slot] = static_cast<double>(1 + (bid * tile + elem)) / 4.0;
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -106,11 +107,12 @@ extern "C" __global__ void __launch_bounds__(128)
   const int bid = blockIdx.x;
   bool taken_3;
   double value_4;
+  constexpr int tile = 128;
   // 140 FOR I = 1 TO N
   bool valid;
   {
     const int elem = threadIdx.x;
-    valid = bid * 128 + elem < i_count;
+    valid = bid * tile + elem < i_count;
   }
   bool exceptions = false;
   double v_i;
@@ -182,18 +184,19 @@ extern "C" __global__ void __launch_bounds__(256)
                double* __restrict__ l_partial, int l_partial_len, double* __restrict__ d_partial,
                int d_partial_len, double* __restrict__ j_partial, int j_partial_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 390 FOR I = 1 TO N
   int i_lane[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    i_lane[slot] = bid * 512 + elem;
+    i_lane[slot] = bid * tile + elem;
   }
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll
@@ -257,7 +260,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    j_cand[slot] = static_cast<double>(1 + (bid * 512 + elem));
+    j_cand[slot] = static_cast<double>(1 + (bid * tile + elem));
   }
   double t_total = 0.0;
 #pragma unroll

@@ -47,10 +47,10 @@ DATA = [
 
 
 @ct.kernel
-def map_100(i_count, v):
+def map_100(i_count, v, tile: ct.Constant[int]):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     # 100 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     i = 1 + i_lane
     # 110 LET V(I) = I / 4
     v_tile = ct.astype(i, ct.float64) / 4.0
@@ -58,17 +58,18 @@ def map_100(i_count, v):
 
 
 @ct.kernel
-def iterate_140(i_count, c, r, v, e_box, done):
+def iterate_140(i_count, c, r, v, e_box, done, tile: ct.Constant[int]):
     """per-element iteration (masked inner loop) over I; one 128 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     e = ct.load(e_box, index=(0,), shape=())
     # 140 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 128 + ct.arange(128, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     valid = i_lane < i_count
-    exceptions = ct.zeros((128,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     v_i = ct.load(
         v.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(128,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
     # 150 LET A = V(I)
@@ -76,7 +77,7 @@ def iterate_140(i_count, c, r, v, e_box, done):
     # 160 LET X = A
     x = a
     # 170 LET K = 0
-    k = ct.zeros((128,), dtype=ct.float64)
+    k = ct.zeros((tile,), dtype=ct.float64)
     value_2 = ct.abs(x * x - a)
     exceptions = exceptions | valid & ~(ct.abs(value_2) < float("inf"))
     # 180 IF ABS(X * X - A) < E THEN 230
@@ -107,32 +108,34 @@ def iterate_140(i_count, c, r, v, e_box, done):
 
 
 @ct.kernel
-def reduce_390(i_count, c, r, v, done, t_partial, l_partial, d_partial, j_partial):
+def reduce_390(
+    i_count, c, r, v, done, t_partial, l_partial, d_partial, j_partial, tile: ct.Constant[int]
+):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 390 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     c_i = ct.load(
         c.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
     r_i = ct.load(
         r.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
     v_i = ct.load(
         v.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
-    t_acc = ct.zeros((512,), dtype=ct.float64)
+    t_acc = ct.zeros((tile,), dtype=ct.float64)
     # 400 LET T = T + C(I)
     t_acc = t_acc + ct.where(valid, c_i, 0.0)
     # 410 IF C(I) <= L THEN 430
@@ -143,7 +146,7 @@ def reduce_390(i_count, c, r, v, done, t_partial, l_partial, d_partial, j_partia
     d_cand = ct.where(valid, d_term_1, -float("inf"))
     j_cand = ct.astype(i, ct.float64)
     t_total = ct.sum(t_acc)
-    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(t_total) < float("inf"), (512,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(t_total) < float("inf"), (tile,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(t_partial, index=(ct.bid(0),), tile=t_total)
@@ -179,7 +182,7 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 100 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
     if v.covers(0, 1, i_count):
-        dev.launch(map_100, (-(-i_count // 512),), (i_count, v.data), writes=(v.data,))
+        dev.launch(map_100, (ct.cdiv(i_count, 512),), (i_count, v.data, 512), writes=(v.data,))
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(v.data)
@@ -191,12 +194,12 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 130 REM NEWTON'S METHOD FOR EACH ELEMENT IN TURN
     # 140 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done = np.zeros(-(-i_count_2 // 128), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count_2, 128), dtype=np.int32)
     if c.covers(0, 1, i_count_2) and r.covers(0, 1, i_count_2) and v.covers(0, 1, i_count_2):
         dev.launch(
             iterate_140,
-            (-(-i_count_2 // 128),),
-            (i_count_2, c.data, r.data, v.data, np.array([e], dtype=np.float64), done),
+            (ct.cdiv(i_count_2, 128),),
+            (i_count_2, c.data, r.data, v.data, np.array([e], dtype=np.float64), done, 128),
             writes=(c.data, r.data, done),
         )
         dev.to_host(done)
@@ -259,16 +262,27 @@ def program(con: Console, data: DataPool, dev) -> None:
     j = 0.0
     # 390 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
-    done_2 = np.zeros(-(-i_count_3 // 512), dtype=np.int32)
-    t_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
-    l_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
-    d_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
-    j_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
+    done_2 = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.int32)
+    t_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
+    l_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
+    d_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
+    j_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
     if c.covers(0, 1, i_count_3) and r.covers(0, 1, i_count_3) and v.covers(0, 1, i_count_3):
         dev.launch(
             reduce_390,
-            (-(-i_count_3 // 512),),
-            (i_count_3, c.data, r.data, v.data, done_2, t_partial, l_partial, d_partial, j_partial),
+            (ct.cdiv(i_count_3, 512),),
+            (
+                i_count_3,
+                c.data,
+                r.data,
+                v.data,
+                done_2,
+                t_partial,
+                l_partial,
+                d_partial,
+                j_partial,
+                512,
+            ),
             writes=(done_2, t_partial, l_partial, d_partial, j_partial),
         )
         dev.to_host(done_2)

@@ -48,12 +48,13 @@ __device__ inline bool b2t_block_any(bool value) {
 extern "C" __global__ void __launch_bounds__(256)
     map_90(int i_count, double* __restrict__ x, int x_len, int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 90 FOR I = 1 TO N
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll
@@ -65,7 +66,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    x_tile[slot] = 1.0 / static_cast<double>(1 + (bid * 512 + elem));
+    x_tile[slot] = 1.0 / static_cast<double>(1 + (bid * tile + elem));
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -97,18 +98,19 @@ extern "C" __global__ void __launch_bounds__(256)
     map_180(int i_count, double* __restrict__ g, int g_len, const double* __restrict__ p, int p_len,
             int* __restrict__ done, int done_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 180 FOR I = 1 TO N
   int i[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    i[slot] = 1 + (bid * 512 + elem);
+    i[slot] = 1 + (bid * tile + elem);
   }
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll
@@ -126,7 +128,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    value_1[slot] = 2.0 * static_cast<double>(1 + (bid * 512 + elem));
+    value_1[slot] = 2.0 * static_cast<double>(1 + (bid * tile + elem));
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {

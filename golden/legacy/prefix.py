@@ -45,13 +45,13 @@ DATA = [
 
 
 @ct.kernel
-def map_90(i_count, x, done):
+def map_90(i_count, x, done, tile: ct.Constant[int]):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     # 90 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     # 100 LET X(I) = 1 / I
     x_tile = 1.0 / ct.astype(i, ct.float64)
     exceptions = exceptions | valid & ~(ct.abs(x_tile) < float("inf"))
@@ -63,17 +63,17 @@ def map_90(i_count, x, done):
 
 
 @ct.kernel
-def map_180(i_count, g, p, done):
+def map_180(i_count, g, p, done, tile: ct.Constant[int]):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     # 180 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     p_i = ct.load(
         p.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
     value_1 = 2.0 * ct.astype(i, ct.float64)
@@ -105,9 +105,11 @@ def program(con: Console, data: DataPool, dev) -> None:
     n = 1000.0
     # 90 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
     if x.covers(0, 1, i_count):
-        dev.launch(map_90, (-(-i_count // 512),), (i_count, x.data, done), writes=(x.data, done))
+        dev.launch(
+            map_90, (ct.cdiv(i_count, 512),), (i_count, x.data, done, 512), writes=(x.data, done)
+        )
         dev.to_host(done)
     if not (done.all()):
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
@@ -136,12 +138,12 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 170 REM AN ELEMENTWISE LOOP OVER THE RESULT (PARALLEL AGAIN)
     # 180 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
+    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
     if g.covers(0, 1, i_count_2) and p.covers(0, 1, i_count_2):
         dev.launch(
             map_180,
-            (-(-i_count_2 // 512),),
-            (i_count_2, g.data, p.data, done_2),
+            (ct.cdiv(i_count_2, 512),),
+            (i_count_2, g.data, p.data, done_2, 512),
             writes=(g.data, done_2),
         )
         dev.to_host(done_2)

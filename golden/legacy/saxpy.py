@@ -35,14 +35,15 @@ SOURCE_NAME = "examples/saxpy.bas"
 
 
 @ct.kernel
-def map_100(i_count, x, y, n_box, done):
+def map_100(i_count, x, y, n_box, done, tile: ct.Constant[int]):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     n = ct.load(n_box, index=(0,), shape=())
     # 100 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     # 110 LET X(I) = I / N
     x_tile = ct.astype(i, ct.float64) / n
     exceptions = exceptions | valid & ~(ct.abs(x_tile) < float("inf"))
@@ -58,23 +59,24 @@ def map_100(i_count, x, y, n_box, done):
 
 
 @ct.kernel
-def map_150(i_count, y, a_box, x, done):
+def map_150(i_count, y, a_box, x, done, tile: ct.Constant[int]):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     a = ct.load(a_box, index=(0,), shape=())
     # 150 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     x_i = ct.load(
         x.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
     y_tile = ct.load(
         y.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
     # 160 LET Y(I) = A * X(I) + Y(I)
@@ -88,23 +90,23 @@ def map_150(i_count, y, a_box, x, done):
 
 
 @ct.kernel
-def reduce_280(i_count, y, done, s_partial):
+def reduce_280(i_count, y, done, s_partial, tile: ct.Constant[int]):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 280 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     y_i = ct.load(
         y.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
-    s_acc = ct.zeros((512,), dtype=ct.float64)
+    s_acc = ct.zeros((tile,), dtype=ct.float64)
     # 290 LET S = S + Y(I)
     s_acc = s_acc + ct.where(valid, y_i, 0.0)
     s_total = ct.sum(s_acc)
-    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (512,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (tile,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(s_partial, index=(ct.bid(0),), tile=s_total)
@@ -128,12 +130,12 @@ def program(con: Console, dev) -> None:
     # 90 REM FILL THE INPUT VECTORS
     # 100 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    done = np.zeros(-(-i_count // 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
     if x.covers(0, 1, i_count) and y.covers(0, 1, i_count):
         dev.launch(
             map_100,
-            (-(-i_count // 512),),
-            (i_count, x.data, y.data, np.array([n], dtype=np.float64), done),
+            (ct.cdiv(i_count, 512),),
+            (i_count, x.data, y.data, np.array([n], dtype=np.float64), done, 512),
             writes=(x.data, y.data, done),
         )
         dev.to_host(done)
@@ -153,12 +155,12 @@ def program(con: Console, dev) -> None:
     # 140 REM THE SAXPY LOOP
     # 150 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
+    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
     if y.covers(0, 1, i_count_2) and x.covers(0, 1, i_count_2):
         dev.launch(
             map_150,
-            (-(-i_count_2 // 512),),
-            (i_count_2, y.data, np.array([a], dtype=np.float64), x.data, done_2),
+            (ct.cdiv(i_count_2, 512),),
+            (i_count_2, y.data, np.array([a], dtype=np.float64), x.data, done_2, 512),
             writes=(y.data, done_2),
         )
         dev.to_host(done_2)
@@ -195,13 +197,13 @@ def program(con: Console, dev) -> None:
     s = 0.0
     # 280 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
-    done_3 = np.zeros(-(-i_count_3 // 512), dtype=np.int32)
-    s_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
+    done_3 = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.int32)
+    s_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
     if y.covers(0, 1, i_count_3):
         dev.launch(
             reduce_280,
-            (-(-i_count_3 // 512),),
-            (i_count_3, y.data, done_3, s_partial),
+            (ct.cdiv(i_count_3, 512),),
+            (i_count_3, y.data, done_3, s_partial, 512),
             writes=(done_3, s_partial),
         )
         dev.to_host(done_3)

@@ -73,12 +73,13 @@ extern "C" __global__ void __launch_bounds__(256)
     reduce_120(int i_count, double a, double h, int* __restrict__ done, int done_len,
                double* __restrict__ s_partial, int s_partial_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 120 FOR I = 1 TO N - 1
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll
@@ -95,8 +96,8 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    w[slot] = 2.0 + 2.0 * (static_cast<double>(1 + (bid * 512 + elem)) -
-                           2.0 * floor(static_cast<double>(1 + (bid * 512 + elem)) / 2.0));
+    w[slot] = 2.0 + 2.0 * (static_cast<double>(1 + (bid * tile + elem)) -
+                           2.0 * floor(static_cast<double>(1 + (bid * tile + elem)) / 2.0));
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -106,8 +107,8 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    value_2[slot] = 1.0 + (a + static_cast<double>(1 + (bid * 512 + elem)) * h) *
-                              (a + static_cast<double>(1 + (bid * 512 + elem)) * h);
+    value_2[slot] = 1.0 + (a + static_cast<double>(1 + (bid * tile + elem)) * h) *
+                              (a + static_cast<double>(1 + (bid * tile + elem)) * h);
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -118,10 +119,10 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
     s_term_3[slot] =
-        (2.0 + 2.0 * (static_cast<double>(1 + (bid * 512 + elem)) -
-                      2.0 * floor(static_cast<double>(1 + (bid * 512 + elem)) / 2.0))) *
-        (4.0 / (1.0 + (a + static_cast<double>(1 + (bid * 512 + elem)) * h) *
-                          (a + static_cast<double>(1 + (bid * 512 + elem)) * h)));
+        (2.0 + 2.0 * (static_cast<double>(1 + (bid * tile + elem)) -
+                      2.0 * floor(static_cast<double>(1 + (bid * tile + elem)) / 2.0))) *
+        (4.0 / (1.0 + (a + static_cast<double>(1 + (bid * tile + elem)) * h) *
+                          (a + static_cast<double>(1 + (bid * tile + elem)) * h)));
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {

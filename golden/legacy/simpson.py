@@ -37,16 +37,17 @@ SOURCE_NAME = "examples/simpson.bas"
 
 
 @ct.kernel
-def reduce_120(i_count, a_box, h_box, done, s_partial):
+def reduce_120(i_count, a_box, h_box, done, s_partial, tile: ct.Constant[int]):
     """reduction over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     a = ct.load(a_box, index=(0,), shape=())
     h = ct.load(h_box, index=(0,), shape=())
     # 120 FOR I = 1 TO N - 1
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     i = 1 + i_lane
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
-    s_acc = ct.zeros((512,), dtype=ct.float64)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
+    s_acc = ct.zeros((tile,), dtype=ct.float64)
     # 130 LET W = 2 + 2 * (I - 2 * INT(I / 2))
     w = 2.0 + 2.0 * (ct.astype(i, ct.float64) - 2.0 * ct.floor(ct.astype(i, ct.float64) / 2.0))
     exceptions = exceptions | valid & ~(ct.abs(w) < float("inf"))
@@ -58,7 +59,7 @@ def reduce_120(i_count, a_box, h_box, done, s_partial):
     # 140 LET S = S + W * FNF(A + I * H)
     s_acc = s_acc + ct.where(valid, s_term_3, 0.0)
     s_total = ct.sum(s_acc)
-    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (512,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (tile,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(s_partial, index=(ct.bid(0),), tile=s_total)
@@ -89,17 +90,18 @@ def program(con: Console, dev) -> None:
     s = add(fn_f(a), fn_f(b))
     # 120 FOR I = 1 TO N - 1
     i_count = loop_count(1, n - 1.0, 1)
-    done = np.zeros(-(-i_count // 512), dtype=np.int32)
-    s_partial = np.zeros(-(-i_count // 512), dtype=np.float64)
+    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
+    s_partial = np.zeros(ct.cdiv(i_count, 512), dtype=np.float64)
     dev.launch(
         reduce_120,
-        (-(-i_count // 512),),
+        (ct.cdiv(i_count, 512),),
         (
             i_count,
             np.array([a], dtype=np.float64),
             np.array([h], dtype=np.float64),
             done,
             s_partial,
+            512,
         ),
         writes=(done, s_partial),
     )

@@ -81,12 +81,13 @@ extern "C" __global__ void __launch_bounds__(256)
     reduce_140(int i_count, const double* __restrict__ x, int x_len, int* __restrict__ done,
                int done_len, double* __restrict__ sumx_partial, int sumx_partial_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 140 FOR I = 1 TO N
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll
@@ -141,12 +142,13 @@ extern "C" __global__ void __launch_bounds__(256)
                int* __restrict__ done, int done_len, double* __restrict__ sumsq_partial,
                int sumsq_partial_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 200 FOR I = 1 TO N
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   bool exceptions[2];
 #pragma unroll
@@ -210,12 +212,13 @@ extern "C" __global__ void __launch_bounds__(256)
                double* __restrict__ smallest_partial, int smallest_partial_len,
                double* __restrict__ largest_partial, int largest_partial_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 280 FOR I = 2 TO N
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   double x_i[2];
 #pragma unroll
@@ -261,12 +264,13 @@ extern "C" __global__ void __launch_bounds__(256)
                double* __restrict__ above_partial, int above_partial_len,
                double* __restrict__ below_partial, int below_partial_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 350 FOR I = 1 TO N
   bool valid[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    valid[slot] = bid * 512 + elem < i_count;
+    valid[slot] = bid * tile + elem < i_count;
   }
   double x_i[2];
 #pragma unroll

@@ -54,64 +54,65 @@ DATA = [
 
 
 @ct.kernel
-def reduce_140(i_count, x, done, sumx_partial):
+def reduce_140(i_count, x, done, sumx_partial, tile: ct.Constant[int]):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 140 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     x_i = ct.load(
         x.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
-    sumx_acc = ct.zeros((512,), dtype=ct.float64)
+    sumx_acc = ct.zeros((tile,), dtype=ct.float64)
     # 150 SUMX = SUMX + X(I)
     sumx_acc = sumx_acc + ct.where(valid, x_i, 0.0)
     sumx_total = ct.sum(sumx_acc)
-    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(sumx_total) < float("inf"), (512,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(sumx_total) < float("inf"), (tile,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(sumx_partial, index=(ct.bid(0),), tile=sumx_total)
 
 
 @ct.kernel
-def reduce_200(i_count, x, mean_box, done, sumsq_partial):
+def reduce_200(i_count, x, mean_box, done, sumsq_partial, tile: ct.Constant[int]):
     """reduction over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     mean = ct.load(mean_box, index=(0,), shape=())
     # 200 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     valid = i_lane < i_count
-    exceptions = ct.zeros((512,), dtype=ct.bool_)
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
     x_i = ct.load(
         x.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
-    sumsq_acc = ct.zeros((512,), dtype=ct.float64)
+    sumsq_acc = ct.zeros((tile,), dtype=ct.float64)
     sumsq_term_1 = (x_i - mean) * (x_i - mean)
     exceptions = exceptions | valid & ~(ct.abs(sumsq_term_1) < float("inf"))
     # 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
     sumsq_acc = sumsq_acc + ct.where(valid, sumsq_term_1, 0.0)
     sumsq_total = ct.sum(sumsq_acc)
-    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(sumsq_total) < float("inf"), (512,))
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(sumsq_total) < float("inf"), (tile,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
     ct.store(sumsq_partial, index=(ct.bid(0),), tile=sumsq_total)
 
 
 @ct.kernel
-def reduce_280(i_count, x, smallest_partial, largest_partial):
+def reduce_280(i_count, x, smallest_partial, largest_partial, tile: ct.Constant[int]):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 280 FOR I = 2 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     valid = i_lane < i_count
     x_i = ct.load(
         x.slice(0, 2, 2 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
     # 290 IF X(I) < SMALLEST THEN SMALLEST = X(I)
@@ -125,20 +126,21 @@ def reduce_280(i_count, x, smallest_partial, largest_partial):
 
 
 @ct.kernel
-def reduce_350(i_count, x, mean_box, above_partial, below_partial):
+def reduce_350(i_count, x, mean_box, above_partial, below_partial, tile: ct.Constant[int]):
     """reduction over I; one 512 tile of iterations per block, f64"""
+    # f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32
     mean = ct.load(mean_box, index=(0,), shape=())
     # 350 FOR I = 1 TO N
-    i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
+    i_lane = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
     valid = i_lane < i_count
     x_i = ct.load(
         x.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
-        shape=(512,),
+        shape=(tile,),
         padding_mode=ct.PaddingMode.ZERO,
     )
-    above_acc = ct.zeros((512,), dtype=ct.float64)
-    below_acc = ct.zeros((512,), dtype=ct.float64)
+    above_acc = ct.zeros((tile,), dtype=ct.float64)
+    below_acc = ct.zeros((tile,), dtype=ct.float64)
     # 360 IF X(I) > MEAN THEN
     taken_1 = x_i > mean
     others_2 = ~(x_i > mean)
@@ -176,13 +178,13 @@ def program(con: Console, data: DataPool, dev) -> None:
     sumx = 0.0
     # 140 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    done = np.zeros(-(-i_count // 512), dtype=np.int32)
-    sumx_partial = np.zeros(-(-i_count // 512), dtype=np.float64)
+    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
+    sumx_partial = np.zeros(ct.cdiv(i_count, 512), dtype=np.float64)
     if x.covers(0, 1, i_count):
         dev.launch(
             reduce_140,
-            (-(-i_count // 512),),
-            (i_count, x.data, done, sumx_partial),
+            (ct.cdiv(i_count, 512),),
+            (i_count, x.data, done, sumx_partial, 512),
             writes=(done, sumx_partial),
         )
         dev.to_host(done)
@@ -210,13 +212,13 @@ def program(con: Console, data: DataPool, dev) -> None:
     sumsq = 0.0
     # 200 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
-    sumsq_partial = np.zeros(-(-i_count_2 // 512), dtype=np.float64)
+    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
+    sumsq_partial = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.float64)
     if x.covers(0, 1, i_count_2):
         dev.launch(
             reduce_200,
-            (-(-i_count_2 // 512),),
-            (i_count_2, x.data, np.array([mean], dtype=np.float64), done_2, sumsq_partial),
+            (ct.cdiv(i_count_2, 512),),
+            (i_count_2, x.data, np.array([mean], dtype=np.float64), done_2, sumsq_partial, 512),
             writes=(done_2, sumsq_partial),
         )
         dev.to_host(done_2)
@@ -249,13 +251,13 @@ def program(con: Console, data: DataPool, dev) -> None:
     largest = x[1]
     # 280 FOR I = 2 TO N
     i_count_3 = loop_count(2, n, 1)
-    smallest_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
-    largest_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
+    smallest_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
+    largest_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
     if x.covers(0, 2, i_count_3):
         dev.launch(
             reduce_280,
-            (-(-i_count_3 // 512),),
-            (i_count_3, x.data, smallest_partial, largest_partial),
+            (ct.cdiv(i_count_3, 512),),
+            (i_count_3, x.data, smallest_partial, largest_partial, 512),
             writes=(smallest_partial, largest_partial),
         )
         dev.to_host(smallest_partial)
@@ -279,13 +281,20 @@ def program(con: Console, data: DataPool, dev) -> None:
     below = 0.0
     # 350 FOR I = 1 TO N
     i_count_4 = loop_count(1, n, 1)
-    above_partial = np.zeros(-(-i_count_4 // 512), dtype=np.float64)
-    below_partial = np.zeros(-(-i_count_4 // 512), dtype=np.float64)
+    above_partial = np.zeros(ct.cdiv(i_count_4, 512), dtype=np.float64)
+    below_partial = np.zeros(ct.cdiv(i_count_4, 512), dtype=np.float64)
     if x.covers(0, 1, i_count_4):
         dev.launch(
             reduce_350,
-            (-(-i_count_4 // 512),),
-            (i_count_4, x.data, np.array([mean], dtype=np.float64), above_partial, below_partial),
+            (ct.cdiv(i_count_4, 512),),
+            (
+                i_count_4,
+                x.data,
+                np.array([mean], dtype=np.float64),
+                above_partial,
+                below_partial,
+                512,
+            ),
             writes=(above_partial, below_partial),
         )
         dev.to_host(above_partial)

@@ -127,6 +127,14 @@ class KernelInterface:
     passing: list[tuple[str, object]]
 
 
+BOX_COMMENT = "# f64 scalars arrive in one-element arrays: cuTile passes a Python float as f32"
+
+
+def box_unpacking(var: str, box: str, first: bool) -> list[str]:
+    """The kernel's first lines for a boxed f64 scalar; the first box says why."""
+    return ([BOX_COMMENT] if first else []) + [f"{var} = ct.load({box}, index=(0,), shape=())"]
+
+
 def kernel_interface(kernel: ir.Kernel, namer: Namer) -> KernelInterface:
     """`namer`: the kernel's (naming.kernel_namer), which names the boxes too."""
     params, prologue, passing = [], [], []
@@ -139,7 +147,7 @@ def kernel_interface(kernel: ir.Kernel, namer: Namer) -> KernelInterface:
             var = namer.ident(p.name)
             box = box_name(namer, p.name)
             params.append(box)
-            prologue.append(f"{var} = ct.load({box}, index=(0,), shape=())")
+            prologue += box_unpacking(var, box, first=not prologue)
             passing.append(("box", p.name))
         elif isinstance(p, ir.ScalarParam):
             params.append(namer.ident(p.name))

@@ -115,8 +115,19 @@ def shape_tuple(shape: tuple[int, ...]) -> str:
 class CutileExprPrinter:
     """Print IR expressions; `namer` (naming.kernel_namer) gives names their identifiers."""
 
-    def __init__(self, namer: Namer):
+    def __init__(self, namer: Namer, kernel: ir.Kernel | None = None):
         self.namer = namer
+        # A tile dimension equal to a constant parameter's value is that parameter (the
+        # passes give each distinct tile size its own: tile, tile_k).
+        params = kernel.params if kernel is not None else []
+        self.sizes = {p.value: p.name for p in params if isinstance(p, ir.ConstParam)}
+
+    def dim(self, size: int) -> str:
+        return self.name(self.sizes[size]) if size in self.sizes else str(size)
+
+    def shape(self, shape: tuple[int, ...]) -> str:
+        dims = [self.dim(d) for d in shape]
+        return f"({dims[0]},)" if len(dims) == 1 else "(" + ", ".join(dims) + ")"
 
     def name(self, ir_name: str) -> str:
         return self.namer.ident(ir_name)
@@ -194,7 +205,7 @@ class CutileExprPrinter:
         return f"ct.bid({e.axis})", _ATOM
 
     def _Load(self, e: ir.Load):
-        args = [self.view(e.array, e.view), f"index={self.index(e.index)}", f"shape={shape_tuple(e.type.shape) if e.type.shape else '()'}"]
+        args = [self.view(e.array, e.view), f"index={self.index(e.index)}", f"shape={self.shape(e.type.shape) if e.type.shape else '()'}"]
         if e.order is not None:
             args.append(f"order={shape_tuple(e.order)}")
         if e.type.shape:
@@ -210,13 +221,13 @@ class CutileExprPrinter:
         return f"{self.array_ref(e.array)}.shape[{e.axis}]", _ATOM
 
     def _Arange(self, e: ir.Arange):
-        return f"ct.arange({e.type.shape[0]}, dtype=ct.int32)", _ATOM
+        return f"ct.arange({self.dim(e.type.shape[0])}, dtype=ct.int32)", _ATOM
 
     def _Full(self, e: ir.Full):
         dtype = CT_DTYPES[e.type.dtype]
         if e.value == 0:
-            return f"ct.zeros({shape_tuple(e.type.shape)}, dtype={dtype})", _ATOM
-        return f"ct.full({shape_tuple(e.type.shape)}, {python_literal(e.value)}, dtype={dtype})", _ATOM
+            return f"ct.zeros({self.shape(e.type.shape)}, dtype={dtype})", _ATOM
+        return f"ct.full({self.shape(e.type.shape)}, {python_literal(e.value)}, dtype={dtype})", _ATOM
 
     def _Unary(self, e: ir.Unary):
         x = e.operand
@@ -270,8 +281,8 @@ class CutileExprPrinter:
 
     def _Reshape(self, e: ir.Reshape):
         operand = self.materialized(e.operand, e.type.dtype)
-        return f"ct.reshape({operand}, {shape_tuple(e.type.shape)})", _ATOM
+        return f"ct.reshape({operand}, {self.shape(e.type.shape)})", _ATOM
 
     def _Broadcast(self, e: ir.Broadcast):
         operand = self.materialized(e.operand, e.type.dtype)
-        return f"ct.broadcast_to({operand}, {shape_tuple(e.type.shape)})", _ATOM
+        return f"ct.broadcast_to({operand}, {self.shape(e.type.shape)})", _ATOM

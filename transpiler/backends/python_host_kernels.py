@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .. import ast, hostir, ir
 from ..naming import generated_name, kernel_namer
-from .cutile import OriginComments, box_name
+from .cutile import OriginComments, box_name, box_unpacking
 from .cutile_expr import NP_DTYPES, CutileExprPrinter
 from .python_host_expr import ExprPrinter, number_literal
 
@@ -61,7 +61,7 @@ class KernelPrinter:
 
     def _view(self, kernel: ir.Kernel) -> KernelView:
         namer = kernel_namer(kernel, "python")
-        printer = CutileExprPrinter(namer)
+        printer = CutileExprPrinter(namer, kernel=kernel)
         params, prologue, boxed = [], [], set()
         for p in kernel.params:
             if isinstance(p, ir.ArrayParam):
@@ -70,7 +70,7 @@ class KernelPrinter:
                 var = namer.ident(p.name)
                 box = box_name(namer, p.name)
                 params.append(box)
-                prologue.append(f"{var} = ct.load({box}, index=(0,), shape=())")
+                prologue += box_unpacking(var, box, first=not prologue)
                 boxed.add(p.name)
             elif isinstance(p, ir.ScalarParam):
                 params.append(namer.ident(p.name))
@@ -230,7 +230,7 @@ class KernelPrinter:
             by_axis = sorted(replay.loops, key=lambda loop: loop.axis)
             index = f"{lanes[by_axis[0].var]} // {by_axis[0].tile}"
             for loop in by_axis[1:]:
-                blocks = f"-(-{self.values[loop.count]} // {loop.tile})"
+                blocks = f"ct.cdiv({self.values[loop.count]}, {loop.tile})"
                 index = f"({index}) * {blocks} + {lanes[loop.var]} // {loop.tile}"
             body = [Code(f"if not {done}[{index}]:", body)]
         for loop in reversed(replay.loops):
@@ -253,7 +253,7 @@ class KernelPrinter:
         if replay.done is not None:
             done = self.values[replay.done]
             row = self.expr.namer.fresh("row")
-            blocks = f"-(-{inner_count} // {inner.tile})"
+            blocks = f"ct.cdiv({inner_count}, {inner.tile})"
             row_body.append(Code(f"{row} = {outer_lane} // {outer.tile} * {blocks}"))
             row_finished = f"{inner_count} > 0 and {done}[{row} : {row} + {blocks}].all()"
             row_body.append(Code(f"if {row_finished}:", [Code("continue")]))
@@ -360,7 +360,7 @@ class KernelPrinter:
         if op == "int":
             return f"{self.expr.need('round_to_int')}({self.expr.value(args[0])})"
         if op == "cdiv":
-            return f"-(-{self._operand(args[0])} // {self._operand(args[1])})"
+            return f"ct.cdiv({self.arg(args[0])}, {self.arg(args[1])})"
         if op in ("add", "sub", "mul"):
             symbol = {"add": " + ", "sub": " - ", "mul": " * "}[op]
             return "(" + symbol.join(self.arg(a) for a in args) + ")"

@@ -46,6 +46,7 @@ from ..ir import (
 )
 from .kernel_dialect import MAX_WHILE_PASSES, KernelProgram
 from .kernel_facts import assignment_counts, nonnegative, size_scalars
+from .kernel_params import params_read
 from .nesting import ForBlock, IfChain, Nested, WhileBlock
 
 _BINARY_OPS = {
@@ -87,11 +88,13 @@ def _lower(kp: KernelProgram, source: SourceFile | None) -> KernelLibrary:
     body = lowering.zero_starts() + lowering.block(kp.body)
     params: list = []
     scalars: list[ScalarParam] = []
+    read = params_read(body)
     for name in kp.inputs:
         if name in kp.scalars:
             sp = ScalarParam(name, kp.scalars[name].dtype)
-            params.append(sp)
             scalars.append(sp)
+            if name in read:  # one only sizing the grid stays on the host
+                params.append(sp)
         else:
             params.append(lowering.array_param(name))
     host_arrays: list[HostArray] = []

@@ -36,7 +36,7 @@ from ..naming import generated_name
 from .dependence import NotParallel
 from .exprutil import constant_value
 from .kernel_lowering import origin_of
-from .vectorize import DONE_FLAGS
+from .vectorize import DONE_FLAGS, tile_size_names
 
 MMA_TILES = {"f64": (64, 64, 16), "f32": (128, 128, 32)}
 
@@ -183,6 +183,7 @@ def _launch(analysis, name, i_loop, j_loop, k_loop, a, b, c, node) -> hostir.Lau
     args = [HostValue("array", (c,)), HostValue("array", (a,)), HostValue("array", (b,))]
     args += [HostValue("count", (counts[key].name,)) for key in "IJK"]
     args.append(HostValue("temp", (DONE_FLAGS,)))
+    args += [HostValue("num", (p.value,)) for p in mma_tile_sizes(analysis)]
     checks = []
     for array, (rk, ck) in ((a, ("I", "K")), (b, ("K", "J")), (c, ("I", "J"))):
         for axis, key in enumerate((rk, ck)):
@@ -265,6 +266,7 @@ def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> ho
     kernel = _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, origin, False)
     args = [HostValue("array", (name,)) for name in (c, *_operands(a, b))]
     args += [HostValue("len", extents[key]) for key in "IJK"]
+    args += [HostValue("num", (p.value,)) for p in mma_tile_sizes(analysis)]
     host_grid = [
         HostValue("cdiv", (HostValue("len", extents["I"]), HostValue("num", (tm,)))),
         HostValue("cdiv", (HostValue("len", extents["J"]), HostValue("num", (tn,)))),
@@ -277,6 +279,16 @@ def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> ho
 
 
 # ---------------------------------------------------------------- the kernel
+
+
+def mma_tile_sizes(analysis: Analysis) -> list[ir.ConstParam]:
+    """The block's tile of C (tile x tile, or tile_i x tile_j) and the width of the slices of A and B
+    each mma step takes (tile_k), as constant parameters of the kernel.  Generated names: the
+    kernel's other invented names (counts, kk, finished, <C>_tile, done) never take these,
+    and each backend's namer keeps them apart from the program's own (a BASIC TILE_K)."""
+    tm, tn, tk = MMA_TILES[analysis.number_type]
+    block = [ir.ConstParam(name, t) for name, t in zip(tile_size_names(["I", "J"], (tm, tn)), (tm, tn))]
+    return block + [ir.ConstParam(generated_name("tile", "k"), tk)]
 
 
 def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin, watch) -> ir.Kernel:
@@ -306,7 +318,13 @@ def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin, 
 
     i32 = TileType("i32")
     bid0, bid1 = ir.BlockId(0, type=i32), ir.BlockId(1, type=i32)
-    k_tiles = B.binary("cdiv", count_param["K"], B.const(tk, "i32"), dtype)
+    sizes = mma_tile_sizes(analysis)
+    by_value = {p.value: p.name for p in sizes[:-1]}
+    size = {
+        key: ir.ConstRef(by_value[t] if key != "K" else sizes[-1].name, type=TileType("i32"))
+        for key, t in zip("IJK", (tm, tn, tk))
+    }
+    k_tiles = B.binary("cdiv", count_param["K"], size["K"], dtype)
     acc_t = TileType(dtype, (tm, tn))
     kk = ir.Local("kk", type=i32)
     a_tile = ir.Load(a, (bid0, kk), view(a, "I", "K"), type=TileType(dtype, (tm, tk)))
@@ -324,25 +342,26 @@ def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin, 
     ]
     if watch:
         params.append(ir.ArrayParam(DONE_FLAGS, "i32", 1, reads=False, writes=True))
-        body += _store_if_finite(acc, store, count_param["J"], tn, dtype)
+        body += _store_if_finite(acc, store, count_param["J"], size["J"], dtype)
     else:
         body.append(store)
     grid = (
         B.binary("cdiv", count_param["I"], B.const(tm, "i32"), dtype),
         B.binary("cdiv", count_param["J"], B.const(tn, "i32"), dtype),
     )
+    params += sizes  # last, as in NVIDIA's samples; the host passes their values
     summary = f"matrix product {c} = {a} * {b}; one {tm}x{tn} tile of {c} per block, mma over {tk}-wide slices, {dtype}"
     return ir.Kernel(name, "mma", params, body, grid, (tm, tn), dtype, origin, summary)
 
 
-def _store_if_finite(acc: ir.Local, store: ir.Store, cols: ir.Param, tn: int, dtype) -> list[ir.KStmt]:
+def _store_if_finite(acc: ir.Local, store: ir.Store, cols: ir.Param, tn: ir.ConstRef, dtype) -> list[ir.KStmt]:
     """Store the tile only if every element is finite (a product that overflowed makes an
     infinity or NaN, and BASIC warns for it), and set the block's flag."""
     i32 = TileType("i32")
     finite = B.binary("lt", B.unary("abs", acc, dtype), B.const(float("inf"), dtype), dtype)
     bad = ir.Reduce("max", B.cast(B.unary("not", finite, dtype), "i32"), None, type=i32)
     finished = ir.Local("finished", type=TileType("bool"))
-    blocks_per_row = B.binary("cdiv", cols, B.const(tn, "i32"), dtype)
+    blocks_per_row = B.binary("cdiv", cols, tn, dtype)
     block = B.binary(
         "add",
         B.binary("mul", ir.BlockId(0, type=i32), blocks_per_row, dtype),

@@ -88,6 +88,15 @@ class _LoopContext:
     live: str  # name of the local holding the mask of lanes still looping
 
 
+def tile_size_names(axes: list[str], tile: tuple[int, ...]) -> list[str]:
+    """The generated names of the constant parameters giving each distinct tile size:
+    `tile` when every axis has the same size, else `tile_<loop variable>` per axis (so a
+    printed shape names its axis)."""
+    if len(set(tile)) == 1:
+        return [generated_name("tile")]
+    return [generated_name("tile", axis) for axis in axes]
+
+
 class _Vectorizer:
     def __init__(self, plan: LoopPlan, analysis: Analysis, name: str, tile: tuple[int, ...]):
         self.plan = plan
@@ -114,6 +123,12 @@ class _Vectorizer:
         # each allocated once: two values never share one.
         self.generated: set[str] = {DONE_FLAGS}
         self.valid = self.new_name("valid")  # the mask of lanes that are iterations
+        # The tile size along each axis, a `ct.Constant[int]` / constexpr parameter of the
+        # kernel (NVIDIA's samples name tile sizes; the literal repeated is hard to change).
+        self.tile_sizes = [
+            ir.ConstParam(self.new_name(name), t)
+            for name, t in zip(tile_size_names([d.var for d in plan.dims], tile), tile)
+        ]
         self.lanes: list[str] = []  # per axis: the lane numbers
         self.accumulators: dict[str, str] = {}  # sum variable -> its lane partials
         self.events: str | None = None  # the lanes that met an exception (or inf, NaN)
@@ -272,6 +287,9 @@ class _Vectorizer:
         for p in self.params:
             if isinstance(p, ir.ArrayParam):
                 p.reads, p.writes = p.name in reads, p.name in writes or p.name in self.writes
+        for size in self.tile_sizes:  # last, as in NVIDIA's samples; the host passes the value
+            self.params.append(size)
+            self.args.append(hostir.HostValue("num", (size.value,)))
         kernel = ir.Kernel(
             name=self.name,
             kind=plan.kind,
@@ -332,6 +350,10 @@ class _Vectorizer:
             for i, t in enumerate(self.tile)
         ]
 
+    def tile_size(self, axis: int) -> ir.ConstRef:
+        size = next(p for p in self.tile_sizes if p.value == self.tile[axis])
+        return ir.ConstRef(size.name, type=TileType("i32"))
+
     def count_param(self, axis: int) -> ir.Param:
         count = self.counts[axis]
         return ir.Param(count.name, type=TileType("i32"))
@@ -350,7 +372,7 @@ class _Vectorizer:
             if self.rank == 2:
                 shape = (t, 1) if axis == 0 else (1, t)
                 lanes = ir.Reshape(lanes, type=TileType("i32", shape))
-            offset = B.binary("mul", ir.BlockId(axis, type=TileType("i32")), B.const(t, "i32"), self.ndt)
+            offset = B.binary("mul", ir.BlockId(axis, type=TileType("i32")), self.tile_size(axis), self.ndt)
             self.lanes.append(self.new_name(dim.var, "lane"))
             lane = self.let(self.lanes[axis], B.binary("add", offset, lanes, self.ndt), origin)
             origin = None
@@ -755,7 +777,7 @@ class _Vectorizer:
         bid0 = ir.BlockId(0, type=TileType("i32"))
         if self.rank == 1:
             return bid0
-        blocks1 = B.binary("cdiv", self.count_param(1), B.const(self.tile[1], "i32"), self.ndt)
+        blocks1 = B.binary("cdiv", self.count_param(1), self.tile_size(1), self.ndt)
         return B.binary("add", B.binary("mul", bid0, blocks1, self.ndt), ir.BlockId(1, type=TileType("i32")), self.ndt)
 
     # ------------------------------------------------------------------ expressions

@@ -1,0 +1,25 @@
+"""Which scalar parameters a kernel body reads.
+
+A cuTile BASIC program's INPUT scalars are all parameters of its `run()`, but the
+kernel takes only those its body reads: `vector_add(n, a, b, c)` with `n` unused only
+sizes the grid, which the host computes (NVIDIA's samples pass no unused argument).
+"""
+
+from __future__ import annotations
+
+from .. import ir
+
+
+def params_read(body: list[ir.KStmt]) -> set[str]:
+    """The names of the `ir.Param`s anywhere in `body` (expressions, indices, bounds)."""
+    names: set[str] = set()
+    stack: list[object] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.Param):
+            names.add(node.name)
+        elif isinstance(node, (list, tuple)):
+            stack.extend(node)
+        elif isinstance(node, (ir.KExpr, ir.KStmt, ir.ViewSlice)):
+            stack.extend(getattr(node, name) for name in ir.field_names(type(node)))
+    return names
