@@ -16,6 +16,8 @@ The compiling steps run with Python's cyclic garbage collector paused (`_gc_paus
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import gc
 import os
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from .errors import BasicError, Coord, SourceFile
+from .errors import BasicError, BasicNote, Coord, SourceFile
 from .options import Options
 
 
@@ -60,10 +62,20 @@ def front_end(source: SourceFile, options: Options):
     from .parser import parse
 
     program = parse(source, options)
+    note = None
+    if options.std is None and program.microsoft_pins:
+        # A construct that only Microsoft BASIC has decides the dialect (README,
+        # "Dialects"); the note names the first one, where it stands.
+        what, coord = program.microsoft_pins[0]
+        note = BasicNote(f"{what}: assuming --dialect ms", Coord(coord.file, coord.line, 0))
+        options = dataclasses.replace(options, std="ms")
     # Imported after parsing, so a syntax error never depends on the passes importing.
     from .passes import analyze
 
-    return analyze(program, source, options)
+    analysis = analyze(program, source, options)
+    if note is not None:
+        analysis.notes.append(note)
+    return analysis
 
 
 def interpret(
@@ -229,6 +241,22 @@ def _require_gpu() -> None:
         raise BasicError(f"--device gpu: no usable GPU ({reason})", Coord("basic2tile", 0, 0))
 
 
+@contextlib.contextmanager
+def _one_clock():
+    """Both runs of --check read the same TIMER (Microsoft BASIC's clock): the time when
+    the check starts, unless $BASIC2TILE_TIMER fixes it already."""
+    from .runtime.msnumbers import TIMER, TIMER_VARIABLE
+
+    if os.environ.get(TIMER_VARIABLE, "").strip():
+        yield
+        return
+    os.environ[TIMER_VARIABLE] = repr(TIMER())
+    try:
+        yield
+    finally:
+        del os.environ[TIMER_VARIABLE]
+
+
 def check(
     analysis,
     code: str,
@@ -262,14 +290,15 @@ def check(
     stdin = sys.stdin.read() if not sys.stdin.isatty() else ""
     expected, errors = io.StringIO(), io.StringIO()
     error = None
-    try:
-        status = interpret(analysis, stdin=io.StringIO(stdin), stdout=expected, stderr=errors)
-    except BasicRuntimeError as exc:
-        if exc.message.startswith(STEP_LIMIT):
-            note = "--check compares whole runs: the generated program was not run"
-            raise BasicRuntimeError(exc.message, exc.coord, notes=(*exc.notes, note)) from None
-        status, error = 1, exc
-    result = run(analysis, code, target, device, stdin=stdin, timeout=timeout)
+    with _one_clock():
+        try:
+            status = interpret(analysis, stdin=io.StringIO(stdin), stdout=expected, stderr=errors)
+        except BasicRuntimeError as exc:
+            if exc.message.startswith(STEP_LIMIT):
+                note = "--check compares whole runs: the generated program was not run"
+                raise BasicRuntimeError(exc.message, exc.coord, notes=(*exc.notes, note)) from None
+            status, error = 1, exc
+        result = run(analysis, code, target, device, stdin=stdin, timeout=timeout)
     diffs = compare_outputs(expected.getvalue(), result.stdout, analysis.number_type)
     reported = interpreter_diagnostics(analysis, errors.getvalue(), error)
     generated_reports = program_diagnostics(analysis, result.stderr)

@@ -24,10 +24,12 @@ KEYWORDS = frozenset((
     "IF", "THEN", "ELSE", "ELSEIF", "ENDIF", "END", "FOR", "TO", "STEP", "NEXT", "WHILE",
     "WEND", "DIM", "AS", "OPTION", "BASE", "DEF", "RANDOMIZE", "STOP", "REM", "TAB", "MAT",
     "AND", "OR", "NOT", "MOD",
+    # Microsoft BASIC (--dialect ms; grammar/microsoft.py)
+    "XOR", "EQV", "IMP", "DEFINT", "DEFSNG", "DEFDBL", "DEFSTR",
     "TILE", "OUTPUT", "BID",  # cuTile BASIC
 ))
 
-WordKind = Literal["statement", "operator", "word"]
+WordKind = Literal["statement", "word"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +44,7 @@ class Unsupported:
 _MICROSOFT_STATEMENTS = (
     # GW-BASIC 3.23 (its manual's statement and command list)
     "AUTO", "BEEP", "BLOAD", "BSAVE", "CALL", "CHAIN", "CHDIR", "CIRCLE", "CLEAR",
-    "CLOSE", "CLS", "COLOR", "COM", "COMMON", "CONT", "DATE$", "DEFDBL", "DEFINT",
-    "DEFSNG", "DEFSTR", "DELETE", "DRAW", "EDIT", "ENVIRON", "ERASE", "ERROR", "FIELD",
+    "CLOSE", "CLS", "COLOR", "COM", "COMMON", "CONT", "DATE$", "DELETE", "DRAW", "EDIT", "ENVIRON", "ERASE", "ERROR", "FIELD",
     "FILES", "GET", "IOCTL", "KEY", "KILL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE",
     "LOCK", "LPRINT", "LSET", "MERGE", "MID$", "MKDIR", "MOTOR", "NAME", "NEW", "OPEN", "OUT",
     "PAINT", "PALETTE", "PCOPY", "PEN", "PLAY", "POKE", "PRESET", "PSET", "PUT", "RENUM",
@@ -53,14 +54,12 @@ _MICROSOFT_STATEMENTS = (
     # QBasic / QuickBASIC structured statements
     "CASE", "CONST", "DECLARE", "DO", "EXIT", "FUNCTION", "LOOP", "REDIM", "SELECT", "SUB",
 )
-_MICROSOFT_OPERATORS = ("EQV", "IMP", "XOR")
 _MICROSOFT_WORDS = ("OFF", "SEG", "USING")
 _DARTMOUTH_STATEMENTS = ("CHANGE",)
 # fmt: on
 
 UNSUPPORTED: dict[str, Unsupported] = {
     **{w: Unsupported(w, "statement", "Microsoft BASIC") for w in _MICROSOFT_STATEMENTS},
-    **{w: Unsupported(w, "operator", "Microsoft BASIC") for w in _MICROSOFT_OPERATORS},
     **{w: Unsupported(w, "word", "Microsoft BASIC") for w in _MICROSOFT_WORDS},
     **{w: Unsupported(w, "statement", "Dartmouth BASIC") for w in _DARTMOUTH_STATEMENTS},
 }

@@ -5,6 +5,7 @@
                      WHILE/WEND, STOP, END
     print_input.py   PRINT, INPUT, READ, DATA, RESTORE
     declarations.py  LET, DIM, OPTION BASE, DEF FN, RANDOMIZE, REM
+    microsoft.py     DEFINT, DEFSNG, DEFDBL, DEFSTR (Microsoft BASIC)
     mat.py           Dartmouth's MAT statements
     kernel.py        cuTile BASIC: TILE, OUTPUT, INPUT A(), BID
     expressions.py   expressions, variables, array elements, function calls
@@ -24,22 +25,28 @@ error without stopping the parse (`_actions.extension`).
 from __future__ import annotations
 
 from ..lexer import tokens  # noqa: F401  (PLY reads the token list from this module)
-from . import control, declarations, expressions, kernel, lines, mat, print_input
+from . import control, declarations, expressions, kernel, lines, mat, microsoft, print_input
 
-FAMILIES = (lines, control, print_input, declarations, mat, kernel, expressions)
+FAMILIES = (lines, control, print_input, declarations, microsoft, mat, kernel, expressions)
 
-# Precedence, lowest first.  `^` binds tighter than unary minus (-A^B is -(A^B)) and
-# is left-associative (2^3^2 is 64), as in ECMA-55.  IFX/ELSE attach a dangling ELSE
-# to the nearest IF.
+# Precedence, lowest first, as in Microsoft BASIC (GW-BASIC's manual): IMP, EQV, XOR,
+# OR, AND, NOT, relations, + -, MOD, \ (integer division), * /, unary minus, ^.  `^`
+# binds tighter than unary minus (-A^B is -(A^B)) and is left-associative (2^3^2 is 64),
+# as in ECMA-55.  IFX/ELSE attach a dangling ELSE to the nearest IF.
 precedence = (
     ("nonassoc", "IFX"),
     ("nonassoc", "ELSE"),
+    ("left", "IMP"),
+    ("left", "EQV"),
+    ("left", "XOR"),
     ("left", "OR"),
     ("left", "AND"),
     ("right", "NOT"),
     ("left", "EQ", "NE", "LT", "GT", "LE", "GE"),
     ("left", "PLUS", "MINUS"),
-    ("left", "TIMES", "DIVIDE", "MOD"),
+    ("left", "MOD"),
+    ("left", "INTDIV"),
+    ("left", "TIMES", "DIVIDE"),
     ("right", "UMINUS"),
     ("left", "POW"),
 )

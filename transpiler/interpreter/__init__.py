@@ -32,6 +32,7 @@ from typing import TextIO
 
 from ..errors import BasicUnsupportedError, Coord
 from ..model import Analysis
+from ..runtime.dialect import running_dialect
 from .codegen import CompiledSource, Generator
 from .machine import Machine
 from .regions import find_regions
@@ -69,4 +70,5 @@ def run_program(
     for warning in analysis.warnings:
         stderr.write(warning.render(analysis.source) + "\n")
     compiled = compile_program(analysis, structure)
-    return Machine(analysis, compiled, stdin, stdout, stderr).run()
+    with running_dialect(analysis.options.dialect):
+        return Machine(analysis, compiled, stdin, stdout, stderr).run()

@@ -30,9 +30,35 @@ from .arith import (
 from .command import run_command
 from .console import MARGIN, ZONE, ZONE_WIDTH, Console, Tab, tab
 from .data import DataItem, DataPool
+from .dialect import use_dialect
 from .extended import MAX, MIN, MOD, loop_count, to_integer
 from .faults import ERROR, WARNING, BasicFault, Notice, set_warning_hook, warn
 from .inputs import NUMBER, STRING, ReplyRejected, parse_reply
+from .msformat import Double
+from .msnumbers import (
+    CDBL,
+    CINT,
+    CSNG,
+    FIX,
+    TIMER,
+    bit_and,
+    bit_eqv,
+    bit_imp,
+    bit_not,
+    bit_or,
+    bit_xor,
+    cint,
+    dbl,
+    double_div,
+    double_power,
+    int_div,
+    int_mod,
+    single_div,
+    single_power,
+    single_power_int,
+    single_result,
+    sng,
+)
 from .numformat import format_number, format_number_trimmed, parse_number
 from .rnd import RANDOMIZE, RND, SplitMix64, reset_rnd
 from .strings import STRING_MAX_LENGTH, check_string
@@ -40,7 +66,31 @@ from .strings import STRING_MAX_LENGTH, check_string
 __all__ = [
     "ABS",
     "ATN",
+    "CDBL",
+    "CINT",
     "COS",
+    "CSNG",
+    "Double",
+    "FIX",
+    "TIMER",
+    "bit_and",
+    "bit_eqv",
+    "bit_imp",
+    "bit_not",
+    "bit_or",
+    "bit_xor",
+    "cint",
+    "dbl",
+    "double_div",
+    "double_power",
+    "int_div",
+    "int_mod",
+    "single_div",
+    "single_power",
+    "single_power_int",
+    "single_result",
+    "sng",
+    "use_dialect",
     "ERROR",
     "EXP",
     "INT",
