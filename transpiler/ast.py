@@ -392,7 +392,19 @@ class DefFn(Stmt):
 
 @dataclass(slots=True, eq=False)
 class Randomize(Stmt):
-    pass
+    """RANDOMIZE, or `RANDOMIZE seed` (extended and Microsoft BASIC)."""
+
+    seed: Expr | None = None
+
+
+@dataclass(slots=True, eq=False)
+class DefType(Stmt):
+    """Microsoft's `DEFINT I-N, X` (DEFSNG, DEFDBL, DEFSTR): variables and arrays named
+    without a suffix that start with one of `letters` have type `type` ("int", "num",
+    "dbl" or "str").  `passes/default_types.py` gives them their suffix."""
+
+    type: str
+    letters: list[str]
 
 
 @dataclass(slots=True, eq=False)
@@ -530,6 +542,9 @@ class Line(Node):
 class Program(Node):
     lines: list[Line]
     source_name: str = "<input>"
+    # Constructs only Microsoft BASIC has, in text order, found while no dialect was
+    # chosen: (what, where).  The first pins the program to --dialect ms (driver.py).
+    microsoft_pins: list[tuple[str, Coord]] = field(default_factory=list)
 
     def statements(self) -> Iterator[Stmt]:
         """Every top-level statement in source order (bodies of one-line IFs excluded)."""

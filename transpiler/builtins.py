@@ -43,8 +43,13 @@ KernelForm = Literal["elementwise", "to_int", "reduce", "mma", "block_index"]
 # rule (TAB in PRINT, BID), or a word of the MAT assignment (`MAT C = TRN(A)`).
 Syntax = Literal["call", "keyword", "mat"]
 # The arguments for which a function that `fails` stops the program with a domain error:
-# below zero (SQR), zero or below (LOG), an infinity (SIN, COS, TAN).
-Domain = Literal["any", "nonnegative", "positive", "finite"]
+# below zero (SQR), zero or below (LOG), an infinity (SIN, COS, TAN), one that does not
+# round into 16 bits (Microsoft's CINT: "Overflow").
+Domain = Literal["any", "nonnegative", "positive", "finite", "int16"]
+# The type of the result in Microsoft BASIC (GW-BASIC's, as PC-BASIC has it): a single,
+# the argument's type (INT, FIX), the argument's floating type (ABS: an integer gives a
+# single), an integer, a double.
+MicrosoftResult = Literal["single", "same", "float", "int", "double"]
 
 DIALECT_NAMES: dict[str, str] = {
     "ecma55": "ECMA-55 Minimal BASIC",
@@ -78,6 +83,10 @@ class Builtin:
     # how a kernel sees an overflow, leaves no trace in the result.
     bounded: bool = False
     syntax: Syntax = "call"
+    ms_result: MicrosoftResult = "single"
+    # GW-BASIC computes it in single precision: the argument is rounded to a single, the
+    # result converted to one (runtime/msnumbers.single_result), even for a double.
+    single_precision: bool = False
 
     @property
     def implemented(self) -> bool:
@@ -107,17 +116,21 @@ class Builtin:
 
 # fmt: off
 _LEGACY = frozenset(("ecma55", "extended", "ms", "dartmouth"))
+_MS = frozenset(("ms",))
+_MS_FILES = frozenset(("extended", "ms"))
 _NUM = (("num",),)
 
 
 def _ecma55(name: str, effect: Effect = "none", tile_op: str | None = None,
             kernel_program: KernelForm | None = "elementwise", keeps_kind: bool = False,
-            domain: Domain = "any", bounded: bool = False) -> Builtin:
+            domain: Domain = "any", bounded: bool = False,
+            ms_result: MicrosoftResult = "single", single_precision: bool = True) -> Builtin:
     """A numeric function of one number from ECMA-55 (every legacy dialect has it)."""
     return Builtin(
         name, _LEGACY | {"kernel"}, _NUM, effect=effect, python=name, cpp=name,
         tile_op=tile_op, kernel=True, kernel_program=kernel_program, keeps_kind=keeps_kind,
-        domain=domain, bounded=bounded,
+        domain=domain, bounded=bounded, ms_result=ms_result,
+        single_precision=single_precision,
     )
 
 
@@ -125,19 +138,29 @@ _IMPLEMENTED = (
     # ECMA-55 7.4: ABS is Python's own abs (exact for floats); the others are runtime
     # functions that report bas55's warnings and domain errors.
     Builtin("ABS", _LEGACY | {"kernel"}, _NUM, python="abs", cpp="ABS", tile_op="abs",
-            kernel=True, kernel_program="elementwise", keeps_kind=True),
+            kernel=True, kernel_program="elementwise", keeps_kind=True, ms_result="float"),
     _ecma55("ATN", tile_op="atan", bounded=True),
     _ecma55("COS", "fails", "cos", domain="finite"),
     _ecma55("EXP", "warns", "exp"),
-    _ecma55("INT", tile_op="floor", kernel_program="to_int"),
+    _ecma55("INT", tile_op="floor", kernel_program="to_int", ms_result="same",
+            single_precision=False),
     _ecma55("LOG", "fails", "log", domain="positive"),
-    _ecma55("SGN", tile_op="sign", keeps_kind=True, bounded=True),
+    _ecma55("SGN", tile_op="sign", keeps_kind=True, bounded=True, ms_result="int",
+            single_precision=False),
     _ecma55("SIN", "fails", "sin", domain="finite"),
     _ecma55("SQR", "fails", "sqrt", domain="nonnegative"),
     _ecma55("TAN", "fails", "tan", domain="finite"),
-    # RND's sequence is sequential: it stays on the host.  (Microsoft's RND(x) is not
-    # implemented: RND takes no argument.)
-    Builtin("RND", _LEGACY, ((),), effect="random", python="RND", cpp="RND"),
+    # RND's sequence is sequential: it stays on the host.  RND(x) takes Microsoft's
+    # argument (ECMA-55 has none): runtime/rnd.py.
+    Builtin("RND", _LEGACY, ((), ("num",)), effect="random", python="RND", cpp="RND"),
+    # Microsoft BASIC's conversions and clock (they pin --dialect ms; their result types
+    # are the type checker's: FIX keeps its argument's, CINT gives an integer...).
+    Builtin("FIX", _MS, _NUM, python="FIX", cpp="FIX", ms_result="same"),
+    Builtin("CINT", _MS, _NUM, effect="fails", python="CINT", cpp="CINT", domain="int16",
+            ms_result="int"),
+    Builtin("CSNG", _MS, _NUM, effect="warns", python="CSNG", cpp="CSNG"),
+    Builtin("CDBL", _MS, _NUM, python="CDBL", cpp="CDBL", ms_result="double"),
+    Builtin("TIMER", _MS, ((),), python="TIMER", cpp="TIMER"),
     # Extended BASIC; in kernel programs also reductions of one tile.
     Builtin("MAX", frozenset(("extended", "kernel")), (("num", "num"),), python="MAX",
             cpp="MAX", tile_op="max", kernel=True, kernel_program="reduce", keeps_kind=True),
@@ -150,11 +173,12 @@ _IMPLEMENTED = (
     Builtin("BID", frozenset(("kernel",)), ((), ("num",)), result="int",
             kernel_program="block_index", syntax="keyword"),
     # Microsoft BASIC's sequential files (runtime/files.py): the end of an input file
-    # (-1 there), the size in bytes.
-    Builtin("EOF", frozenset(("ms",)), _NUM, effect="io", python="EOF", cpp="file_eof"),
-    Builtin("LOF", frozenset(("ms",)), _NUM, effect="io", python="LOF", cpp="file_lof"),
+    # (-1 there), the size in bytes.  Files are extended BASIC too (a program that uses
+    # them keeps its numbers: they do not pin --dialect ms).
+    Builtin("EOF", _MS_FILES, _NUM, effect="io", python="EOF", cpp="file_eof"),
+    Builtin("LOF", _MS_FILES, _NUM, effect="io", python="LOF", cpp="file_lof"),
     # The column of the screen's cursor (1 at the start of a line; the argument is a dummy).
-    Builtin("POS", frozenset(("ms",)), _NUM, effect="io", python="POS", cpp="POS"),
+    Builtin("POS", _MS_FILES, _NUM, effect="io", python="POS", cpp="POS"),
     # TAB(n) is a PRINT item of every legacy dialect.
     Builtin("TAB", _LEGACY, _NUM, result=None, python="tab", cpp="tab", syntax="keyword"),
     # The MAT assignment's functions (Dartmouth): `MAT C = ZER`, `ZER(3, 4)`, `TRN(A)`.
@@ -167,12 +191,12 @@ _IMPLEMENTED = (
 # program that calls one gets a located error instead of an implicit array.
 _MICROSOFT = (
     # GW-BASIC 3.23 (its manual's function list)
-    "ASC", "CDBL", "CHR$", "CINT", "CSNG", "CSRLIN", "CVD", "CVI", "CVS", "DATE$",
-    "ENVIRON$", "ERDEV", "ERDEV$", "ERL", "ERR", "EXTERR", "FIX", "FRE", "HEX$",
-    "INKEY$", "INP", "INPUT$", "INSTR", "IOCTL$", "LEFT$", "LEN", "LOC", "LPOS",
-    "MID$", "MKD$", "MKI$", "MKS$", "OCT$", "PEEK", "PEN", "PLAY", "PMAP", "POINT",
+    "ASC", "CHR$", "CSRLIN", "CVD", "CVI", "CVS", "DATE$", "ENVIRON$", "ERDEV", "ERDEV$",
+    "ERL", "ERR", "EXTERR", "FRE", "HEX$", "INKEY$", "INP", "INPUT$", "INSTR", "IOCTL$",
+    "LEFT$", "LEN", "LOC", "LPOS", "MID$", "MKD$", "MKI$", "MKS$", "OCT$", "PEEK", "PEN",
+    "PLAY", "PMAP", "POINT",
     "RIGHT$", "SCREEN", "SPACE$", "SPC", "STICK", "STR$", "STRIG", "STRING$", "TIME$",
-    "TIMER", "USR", "VAL", "VARPTR", "VARPTR$",
+    "USR", "VAL", "VARPTR", "VARPTR$",
     # QBasic / QuickBASIC
     "CLNG", "CVL", "LBOUND", "LCASE$", "LTRIM$", "MKL$", "RTRIM$", "UBOUND", "UCASE$",
 )
@@ -202,6 +226,12 @@ def effect_of(name: str) -> Effect | None:
     a built-in, e.g. a DEF FN, whose body decides)."""
     entry = BUILTINS.get(name)
     return entry.effect if entry is not None else None
+
+
+def microsoft_only(entry: Builtin) -> bool:
+    """Whether only Microsoft BASIC, of the legacy dialects, has this function (a call of
+    it pins --dialect ms)."""
+    return "ms" in entry.dialects and not entry.dialects & {"ecma55", "extended", "dartmouth"}
 
 
 def legacy_builtin(name: str, strict: bool) -> Builtin | None:

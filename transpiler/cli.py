@@ -33,7 +33,7 @@ from .errors import (
     SourceFile,
     current_coord,
 )
-from .options import Options, parse_size
+from .options import DIALECTS, Options, parse_size
 
 # cuTile rejects tiles of more than 2**24 elements.
 MAX_TILE_ELEMENTS = 1 << 24
@@ -81,10 +81,12 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="GPU architecture for --emit, sm_80 or later (default sm_90)",
     )
     p.add_argument(
+        "--dialect",
         "--std",
-        choices=("extended", "ecma55"),
-        default="extended",
-        help="language level: extended (default) or strict ECMA-55 Minimal BASIC",
+        dest="std",
+        choices=DIALECTS,
+        help="the BASIC dialect: extended (the default, unless a construct of one dialect "
+        "pins it), ecma55 (strict ECMA-55 Minimal BASIC), ms (GW-BASIC, MBASIC), dartmouth",
     )
     p.add_argument("--precision", choices=("f32", "f64"), help="numeric element type")
     p.add_argument(
@@ -307,6 +309,8 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
             check_output(path, protected)  # before any work, and before writing anything
     sizes = dict(args.size)
     analysis = driver.front_end(source, options)
+    for note in analysis.notes:
+        print(note, file=sys.stderr)
     if sizes and analysis.kind != "kernel":
         raise BasicError(
             "--size gives INPUT scalars of cuTile BASIC kernel programs; this program reads "

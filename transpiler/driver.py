@@ -18,6 +18,7 @@ and a recursion limit that fits the deepest expression the front end accepts.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import os
 import sys
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .collector import collector_paused
-from .errors import BasicError, Coord, SourceFile
+from .errors import BasicError, BasicNote, Coord, SourceFile
 from .options import Options
 
 
@@ -52,10 +53,20 @@ def front_end(source: SourceFile, options: Options):
     from .parser import parse
 
     program = parse(source, options)
+    note = None
+    if options.std is None and program.microsoft_pins:
+        # A construct that only Microsoft BASIC has decides the dialect (README,
+        # "Dialects"); the note names the first one, where it stands.
+        what, coord = program.microsoft_pins[0]
+        note = BasicNote(f"{what}: assuming --dialect ms", Coord(coord.file, coord.line, 0))
+        options = dataclasses.replace(options, std="ms")
     # Imported after parsing, so a syntax error never depends on the passes importing.
     from .passes import analyze
 
-    return analyze(program, source, options)
+    analysis = analyze(program, source, options)
+    if note is not None:
+        analysis.notes.append(note)
+    return analysis
 
 
 def interpret(
@@ -113,7 +124,9 @@ def host_program(analysis, tile: tuple[int, ...] | None = None, offload: bool = 
 
 
 @_compiling
-def generate(analysis, target: str, tile: tuple[int, ...] | None = None, offload: bool = True) -> str:
+def generate(
+    analysis, target: str, tile: tuple[int, ...] | None = None, offload: bool = True
+) -> str:
     """The generated program text for `target` ("cutile" or "cuda")."""
     if target == "cutile":
         if analysis.kind == "kernel":
@@ -224,6 +237,22 @@ def _require_gpu() -> None:
         raise BasicError(f"--device gpu: no usable GPU ({reason})", Coord("basic2tile", 0, 0))
 
 
+@contextlib.contextmanager
+def _one_clock():
+    """Both runs of --check read the same TIMER (Microsoft BASIC's clock): the time when
+    the check starts, unless $BASIC2TILE_TIMER fixes it already."""
+    from .runtime.msnumbers import TIMER, TIMER_VARIABLE
+
+    if os.environ.get(TIMER_VARIABLE, "").strip():
+        yield
+        return
+    os.environ[TIMER_VARIABLE] = repr(TIMER())
+    try:
+        yield
+    finally:
+        del os.environ[TIMER_VARIABLE]
+
+
 def check(
     analysis,
     code: str,
@@ -253,14 +282,13 @@ def check(
     )
     from .errors import BasicRuntimeError
     from .interpreter.machine import STEP_LIMIT
-
     from .scratch import files_difference, scratch_folder, written_files
 
     stdin = sys.stdin.read() if not sys.stdin.isatty() else ""
     expected, errors = io.StringIO(), io.StringIO()
     error = None
     # A program that uses files runs twice in scratch folders (scratch.py); others in place.
-    with tempfile.TemporaryDirectory(prefix="b2t-check-") as tmp:
+    with _one_clock(), tempfile.TemporaryDirectory(prefix="b2t-check-") as tmp:
         folders = [Path(tmp) / "interpreter", Path(tmp) / "generated"]
         scratch = [
             scratch_folder(f) if analysis.uses_files else contextlib.nullcontext() for f in folders

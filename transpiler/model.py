@@ -11,23 +11,23 @@ Conventions
 - AST nodes are compared by identity (`eq=False` dataclasses), so they key dicts directly:
   `analysis.expr_types[node]`, `analysis.jump_target[line_ref]`.
 - Types of values: "num" (a floating-point number of `number_type`), "int" (a `%`
-  variable, a 32-bit signed integer) and "str".
+  variable, a 32-bit signed integer; 16-bit in Microsoft BASIC), "str", and in Microsoft
+  BASIC "dbl" (a `#` variable or constant, double precision; "num" is then a single).
 """
 
 from __future__ import annotations
 
 import bisect
-
 from dataclasses import dataclass, field
 from typing import Literal
 
 from . import ast
 from .builtins import effect_of
-from .errors import BasicWarning, Coord, SourceFile
+from .errors import BasicNote, BasicWarning, Coord, SourceFile
 from .options import Options
 
 Kind = Literal["legacy", "kernel"]
-ValueType = Literal["num", "int", "str"]
+ValueType = Literal["num", "int", "str", "dbl"]
 NumberType = Literal["f32", "f64"]
 
 # The bounds of an array that is used without DIM (ECMA-55 8.4: 10 in each dimension).
@@ -46,6 +46,8 @@ def type_of_name(name: str) -> ValueType:
         return "str"
     if name.endswith("%"):
         return "int"
+    if name.endswith("#"):
+        return "dbl"
     return "num"
 
 
@@ -199,6 +201,9 @@ class Analysis:
     # Non-fatal diagnostics found while analysing (e.g. a numeric constant that
     # overflows); the interpreter prints them before running.
     warnings: list[BasicWarning] = field(default_factory=list)
+    # How the program was read (the construct that pinned its dialect); the command
+    # line prints them once, whatever it does with the program.
+    notes: list[BasicNote] = field(default_factory=list)
 
     _labels_by_source_line: dict[int, int] | None = field(default=None, repr=False)
 
@@ -235,6 +240,23 @@ class Analysis:
             }
         number = self._labels_by_source_line.get(coord.line)
         return f"line {number}" if number is not None else f"source line {coord.line}"
+
+    def runtime_dialect(self) -> str | None:
+        """The dialect a generated program must tell the runtime (runtime/dialect.py), or
+        None where the runtime's default behaves the same: Microsoft BASIC always (its
+        numbers, PRINT layout and RND), Dartmouth BASIC when it draws random numbers."""
+        dialect = self.options.dialect
+        if dialect == "ms":
+            return dialect
+        if dialect == "dartmouth":
+            for stmt in self.stmts:
+                for node in stmt.walk():
+                    if (
+                        isinstance(node, (ast.Call, ast.Randomize))
+                        and getattr(node, "name", "RND") == "RND"
+                    ):
+                        return dialect
+        return None
 
     def index_of(self, stmt: ast.Stmt) -> int:
         """The statement index of a statement of `stmts` (linear search: for tests and

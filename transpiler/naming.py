@@ -1,10 +1,10 @@
 """Identifiers in generated code, derived from BASIC names.
 
 Generated code must read like the BASIC it came from, so `TILEM` becomes `tilem`,
-`A$` becomes `a_str`, `COUNT%` becomes `count_int` and `FNA` becomes `fn_a`.  A name
-that is a keyword or a name the generated module needs (Python builtins, `ct`, `np`,
-C++ keywords, CUDA built-ins...) gets a trailing underscore, so no BASIC identifier can
-shadow or inject anything.
+`A$` becomes `a_str`, `COUNT%` becomes `count_int`, `X#` becomes `x_dbl` and `FNA`
+becomes `fn_a`.  A name that is a keyword or a name the generated module needs (Python
+builtins, `ct`, `np`, C++ keywords, CUDA built-ins...) gets a trailing underscore, so no
+BASIC identifier can shadow or inject anything.
 """
 
 from __future__ import annotations
@@ -61,6 +61,10 @@ def _base(basic_name: str) -> str:
         name, suffix = name[:-1], "_str"
     elif name.endswith("%"):
         name, suffix = name[:-1], "_int"
+    elif name.endswith("#"):
+        name, suffix = name[:-1], "_dbl"
+    elif name.endswith("!"):
+        name, suffix = name[:-1], "_sng"
     if name.startswith("FN") and len(name) > 2:
         name = "FN_" + name[2:]
     ident = re.sub(r"[^A-Za-z0-9_]", "_", name).lower() + suffix

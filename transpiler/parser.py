@@ -38,7 +38,7 @@ __all__ = ["parse"]
 
 def parse(source: SourceFile, options: Options) -> ast.Program:
     """Parse a whole program; raises CompileErrors with every syntax error found."""
-    ctx = LineContext(source.name, options.strict)
+    ctx = LineContext(source.name, options.strict, options.std)
     lexer = build_lexer(ctx)
     parser = yacc.LRParser(load_tables(grammar), grammar.p_error)
     lines: list[ast.Line] = []
@@ -58,7 +58,9 @@ def parse(source: SourceFile, options: Options) -> ast.Program:
                 lines.append(line)
     if ctx.errors:
         raise CompileErrors(_one_per_position(ctx.errors))
-    return ast.Program(lines, source_name=source.name, coord=Coord(source.name, 1, 1))
+    return ast.Program(
+        lines, source_name=source.name, microsoft_pins=ctx.pins, coord=Coord(source.name, 1, 1)
+    )
 
 
 def _parse_line(parser, lexer, text: str, number: LineNumber, ctx: LineContext) -> ast.Line | None:

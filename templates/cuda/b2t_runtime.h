@@ -41,6 +41,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <exception>
 #include <filesystem>
 #include <initializer_list>
@@ -177,13 +178,204 @@ inline void warn(const std::string& what, const std::string& detail = "") {
   notify(Notice{what, detail, WARNING});
 }
 
+// ============================================================================ dialect.py
+
+// The dialect the program runs in (use_dialect, after rnd.py, sets it and restarts RND).
+enum class Dialect { ecma55, extended, ms, dartmouth };
+
+inline Dialect& dialect_slot() {
+  static Dialect dialect = Dialect::extended;
+  return dialect;
+}
+
+inline Dialect current_dialect() {
+  return dialect_slot();
+}
+
+inline bool microsoft() {
+  return dialect_slot() == Dialect::ms;
+}
+
+// ============================================================================ msformat.py
+
+// Numbers as Microsoft BASIC prints them (GW-BASIC's decimal conversion on the mantissa
+// bits; see msformat.py).  `bits` is 32 for singles, 64 for doubles; (e, m) is the value
+// m * 2^(e - 128 - bits), m with its top bit set.
+using wide = unsigned __int128;
+
+struct MsDen {
+  int e;
+  wide m;
+};
+
+inline bool ms_den_greater(const MsDen& a, const MsDen& b) {
+  return a.e != b.e ? a.e > b.e : a.m > b.m;
+}
+
+class MsFormat {
+ public:
+  MsFormat(int bits, int digits, char letter) : bits_(bits), digits_(digits), letter_(letter) {
+    upper_ = wide(1) << bits;
+    top_bit_ = wide(1) << (bits - 1);
+    ten_ = wide(0xA) << (bits - 4);
+    double power = 1.0;
+    for (int i = 0; i < digits - 1; ++i)
+      power *= 10.0;
+    bottom_ = den(power);
+    bottom_.m -= 0x100;
+    top_ = den(power * 10.0);
+    top_.m -= 0x100;
+  }
+
+  // The text of x: a sign or a space, the digits; no trailing space.
+  std::string text(double x) const {
+    if (x == 0.0)
+      return " 0";
+    if (!std::isfinite(x))  // never a BASIC value here; in a message, as bas55
+      return std::isnan(x) ? " NAN" : (x > 0 ? " INF" : "-INF");
+    const std::string sign = x < 0 ? "-" : " ";
+    int e10 = 0;
+    const wide number = decimal(std::fabs(x), &e10);
+    std::string digits = to_decimal_string(number);
+    if (static_cast<int>(digits.size()) < digits_)
+      digits = std::string(digits_ - digits.size(), '0') + digits;
+    digits.erase(digits.find_last_not_of('0') + 1);
+    const int first = e10 + digits_ - 1;
+    const int count = static_cast<int>(digits.size());
+    if (first > digits_ - 1 || count - first > digits_ + 1) {
+      std::string mantissa = digits.substr(0, 1);
+      if (count > 1)
+        mantissa += "." + digits.substr(1);
+      char exponent[16];
+      std::snprintf(exponent, sizeof exponent, "%c%c%02d", letter_, first < 0 ? '-' : '+',
+                    std::abs(first));
+      return sign + mantissa + exponent;
+    }
+    const int before = first + 1;
+    if (before >= count)
+      return sign + digits + std::string(before - count, '0');
+    if (before > 0)
+      return sign + digits.substr(0, before) + "." + digits.substr(before);
+    return sign + "." + std::string(-before, '0') + digits;
+  }
+
+ private:
+  MsDen den(double x) const {
+    int exponent = 0;
+    const double fraction = std::frexp(x, &exponent);  // at most 53 bits of mantissa
+    if (bits_ <= 53)
+      return MsDen{exponent + 128, wide(static_cast<std::uint64_t>(std::ldexp(fraction, bits_)))};
+    const auto mantissa = static_cast<std::uint64_t>(std::ldexp(fraction, 53));
+    return MsDen{exponent + 128, wide(mantissa) << (bits_ - 53)};
+  }
+
+  MsDen divide_by_ten(MsDen v) const {
+    wide quotient = 0, rest = v.m, divisor = ten_;
+    for (int i = 0; i < bits_; ++i) {
+      quotient <<= 1;
+      if (rest > divisor) {
+        rest -= divisor;
+        quotient |= 1;
+      }
+      divisor >>= 1;
+    }
+    v.e -= 3;
+    while (quotient < top_bit_) {
+      v.e -= 1;
+      quotient <<= 1;
+    }
+    v.m = quotient;
+    return v;
+  }
+
+  MsDen multiply_by_ten(MsDen v) const {
+    wide total = v.m + (v.m >> 2);
+    v.e += 3;
+    if (total >= upper_) {
+      v.e += 1;
+      total >>= 1;
+    }
+    if (v.m & 3)
+      total |= 1;
+    v.m = total;
+    return v;
+  }
+
+  MsDen round_guard(MsDen v) const {
+    if ((v.m & 0xFF) > 0x7F)
+      v.m += 0x100;
+    if (v.m >= upper_) {
+      v.e += 1;
+      v.m >>= 1;
+    }
+    v.m &= ~wide(0xFF);
+    return v;
+  }
+
+  wide decimal(double x, int* e10) const {
+    MsDen v = den(x);
+    *e10 = 0;
+    while (ms_den_greater(v, top_)) {
+      v = divide_by_ten(v);
+      ++*e10;
+    }
+    v = round_guard(v);
+    while (ms_den_greater(bottom_, v)) {
+      v = multiply_by_ten(v);
+      --*e10;
+    }
+    v = round_guard(v);
+    const int shift = v.e - (128 + bits_ - 8);
+    wide scaled = shift > 0 ? v.m << shift : v.m >> -shift;
+    if (scaled & 0x80)
+      scaled += 0x80;
+    return scaled >> 8;
+  }
+
+  static std::string to_decimal_string(wide n) {
+    std::string out;
+    do {
+      out.insert(out.begin(), static_cast<char>('0' + static_cast<int>(n % 10)));
+      n /= 10;
+    } while (n != 0);
+    return out;
+  }
+
+  int bits_, digits_;
+  char letter_;
+  wide upper_, top_bit_, ten_;
+  MsDen top_{}, bottom_{};
+};
+
+// The PRINT text of a single (rounded to a float first) or a double, without the
+// trailing space: " .3333334", "-1.5E-07", " .3333333333333333".
+inline std::string format_single(double x) {
+  static const MsFormat single(32, 7, 'E');
+  if (std::fabs(x) > std::numeric_limits<float>::max())  // an infinity as a float
+    return single.text(std::isnan(x) ? x : std::copysign(INFINITY, x));
+  return single.text(static_cast<double>(static_cast<float>(x)));
+}
+
+inline std::string format_double(double x) {
+  static const MsFormat double_format(64, 16, 'D');
+  return double_format.text(x);
+}
+
+// A number PRINT shows as a double (the generated code wraps double-precision items).
+struct Double {
+  double value;
+};
+
 // ============================================================================ numformat.py
 
 inline constexpr int SIGNIFICANT_DIGITS = 8;
 inline constexpr double INT_LIMIT = 1e8;  // integers below this print exactly
 
-// The exact PRINT text of `x`: sign or space, digits, trailing space.
+// The exact PRINT text of `x`: sign or space, digits, trailing space (Microsoft
+// BASIC's text in --dialect ms).
 inline std::string format_number(double x) {
+  if (microsoft())
+    return format_single(x) + " ";
   char buffer[64];
   if (-INT_LIMIT < x && x < INT_LIMIT) {
     const long long i = static_cast<long long>(x);  // truncation, as Python's int()
@@ -369,8 +561,12 @@ inline int round_to_int(double x) {
 }
 
 inline Fault domain_error(const char* name, double x) {
-  return Fault(DOMAIN_ERROR, std::string(name) + "(" + format_number_trimmed(x) + ")");
+  const char* what = microsoft() ? "Illegal function call" : DOMAIN_ERROR;
+  return Fault(what, std::string(name) + "(" + format_number_trimmed(x) + ")");
 }
+
+// PC-BASIC's SIN, COS and TAN of an argument this large (Microsoft BASIC): 0, 1, 0.
+inline constexpr double MICROSOFT_TRIG_LIMIT = 5e16;
 
 // Python's math functions raise ValueError where libm returns NaN for a non-NaN
 // argument, or an infinity for a finite one (CPython's math_1 without can_overflow).
@@ -386,6 +582,8 @@ inline double ATN(double x) {
 }
 
 inline double COS(double x) {
+  if (std::fabs(x) >= MICROSOFT_TRIG_LIMIT && microsoft())
+    return 1.0;
   const double r = std::cos(x);
   if (python_value_error(r, x))
     throw domain_error("COS", x);
@@ -394,12 +592,11 @@ inline double COS(double x) {
 
 inline double EXP(double x) {
   const double r = std::exp(x);
-  if (std::isinf(r) && std::isfinite(x)) {
-    warn(OPERATION_OVERFLOW, "EXP(" + format_number_trimmed(x) + ")");
-    return INF;
+  // Microsoft BASIC: the single the result is rounded to reports an overflow.
+  if ((std::isinf(r) && std::isfinite(x)) || (r == 0.0 && x != -INF)) {
+    if (!microsoft())
+      warn(OPERATION_OVERFLOW, "EXP(" + format_number_trimmed(x) + ")");
   }
-  if (r == 0.0 && x != -INF)
-    warn(OPERATION_OVERFLOW, "EXP(" + format_number_trimmed(x) + ")");
   return r;
 }
 
@@ -427,6 +624,8 @@ inline double SGN(double x) {
 }
 
 inline double SIN(double x) {
+  if (std::fabs(x) >= MICROSOFT_TRIG_LIMIT && microsoft())
+    return 0.0;
   const double r = std::sin(x);
   if (python_value_error(r, x))
     throw domain_error("SIN", x);
@@ -440,6 +639,8 @@ inline double SQR(double x) {
 }
 
 inline double TAN(double x) {
+  if (std::fabs(x) >= MICROSOFT_TRIG_LIMIT && microsoft())
+    return 0.0;
   const double r = std::tan(x);
   if (python_value_error(r, x))
     throw domain_error("TAN", x);
@@ -490,6 +691,271 @@ inline double f32(double x) {
   return static_cast<double>(static_cast<float>(x));
 }
 
+// ============================================================================ msnumbers.py
+
+// Microsoft BASIC arithmetic (--dialect ms): singles are floats, doubles doubles, both
+// within GW-BASIC's range; `%` integers have 16 bits (see msnumbers.py for the table).
+inline constexpr const char* OVERFLOW_MS = "Overflow";
+inline constexpr const char* DIVISION_BY_ZERO_MS = "Division by zero";
+inline constexpr const char* ILLEGAL_FUNCTION_CALL = "Illegal function call";
+inline constexpr double SINGLE_MAX = (2.0 - 0x1.0p-23) * 0x1.0p126;
+inline constexpr double DOUBLE_MAX = (2.0 - 0x1.0p-52) * 0x1.0p126;
+inline constexpr double SMALLEST = 0x1.0p-128;
+inline constexpr double SINGLE_LIMIT = SINGLE_MAX + 0x1.0p102;  // rounds above SINGLE_MAX
+
+inline double out_of_range(double x, double largest) {
+  if (std::isnan(x))
+    return x;
+  warn(OVERFLOW_MS);
+  return x > 0.0 ? largest : -largest;
+}
+
+// x as a single: rounded to a float, within GW-BASIC's range.
+inline double sng(double x) {
+  if (-SINGLE_LIMIT < x && x < SINGLE_LIMIT) {
+    const double r = static_cast<double>(static_cast<float>(x));
+    return -SMALLEST < r && r < SMALLEST ? 0.0 : r;
+  }
+  return out_of_range(x, SINGLE_MAX);
+}
+
+// x as a double, within GW-BASIC's range.
+inline double dbl(double x) {
+  if (-DOUBLE_MAX <= x && x <= DOUBLE_MAX)
+    return -SMALLEST < x && x < SMALLEST ? 0.0 : x;
+  return out_of_range(x, DOUBLE_MAX);
+}
+
+// x rounded half away from zero (a is |x|, below 2^52 where it is called).
+inline double round_half_away(double x) {
+  const double a = std::fabs(x);
+  double whole = std::floor(a);
+  if (a - whole >= 0.5)
+    whole += 1.0;
+  return x >= 0.0 || whole == 0.0 ? whole : -whole;  // an integer: no -0
+}
+
+// CINT(x), and the value a `%` variable stores: fatal "Overflow" outside 16 bits.
+inline double cint(double x) {
+  if (std::fabs(x) < 32768.5) {
+    const double r = round_half_away(x);
+    if (-32768.0 <= r && r <= 32767.0)
+      return r;
+  }
+  throw Fault(OVERFLOW_MS, "(" + format_number_trimmed(x) + ")");
+}
+
+// TAB's argument: a signed or unsigned 16-bit integer.
+inline int cint_unsigned(double x) {
+  if (-32768.5 < x && x < 65535.5)
+    return static_cast<int>(round_half_away(x));
+  throw Fault(OVERFLOW_MS, "(" + format_number_trimmed(x) + ")");
+}
+
+inline double fix(double x) {
+  if (!std::isfinite(x))
+    return x;
+  const double r = std::trunc(x);
+  return r == 0.0 ? 0.0 : r;  // an integer: no -0 (Python's int)
+}
+
+inline double divided_by_zero(double a, double largest) {
+  warn(DIVISION_BY_ZERO_MS);
+  return a < 0.0 ? -largest : largest;
+}
+
+inline double single_div(double a, double b) {
+  return b == 0.0 ? divided_by_zero(a, SINGLE_MAX) : sng(a / b);
+}
+
+inline double double_div(double a, double b) {
+  return b == 0.0 ? divided_by_zero(a, DOUBLE_MAX) : dbl(a / b);
+}
+
+inline long int_of(double x) {
+  return static_cast<long>(cint(x));
+}
+
+// a \ b: the operands rounded to integers, the quotient truncated toward zero.
+inline double int_div(double a, double b) {
+  const long left = int_of(a), right = int_of(b);
+  if (right == 0)
+    return divided_by_zero(static_cast<double>(left), SINGLE_MAX);
+  const long quotient = left / right;  // C++ truncates toward zero
+  if (quotient > 32767)
+    throw Fault(OVERFLOW_MS, "(" + std::to_string(left) + " \\ " + std::to_string(right) + ")");
+  return static_cast<double>(quotient);
+}
+
+// a MOD b: the operands rounded to integers; the remainder has the sign of a.
+inline double int_mod(double a, double b) {
+  const long left = int_of(a), right = int_of(b);
+  if (right == 0)
+    return divided_by_zero(static_cast<double>(left), SINGLE_MAX);
+  return static_cast<double>(left % right);  // C++ gives the sign of the dividend
+}
+
+// The value a `%` variable stores for x (an int32 holding a 16-bit integer).
+inline std::int32_t to_int16(double x) {
+  return static_cast<std::int32_t>(cint(x));
+}
+
+// The 16-bit two's complement integer of the low bits of `bits`.
+inline double from_bits16(long bits) {
+  return static_cast<double>(static_cast<std::int16_t>(static_cast<std::uint16_t>(bits & 0xFFFF)));
+}
+
+inline double bit_and(double a, double b) {
+  return from_bits16(int_of(a) & int_of(b));
+}
+inline double bit_or(double a, double b) {
+  return from_bits16(int_of(a) | int_of(b));
+}
+inline double bit_xor(double a, double b) {
+  return from_bits16(int_of(a) ^ int_of(b));
+}
+inline double bit_eqv(double a, double b) {
+  return from_bits16(~(int_of(a) ^ int_of(b)));
+}
+inline double bit_imp(double a, double b) {
+  return from_bits16(~int_of(a) | int_of(b));
+}
+inline double bit_not(double a) {
+  return from_bits16(~int_of(a));
+}
+
+// A function's double result as a single, converted as PC-BASIC converts it (see
+// msnumbers.single_result: 23 bits below 2^23, truncated).
+inline double single_result(double x) {
+  if (x == 0.0 || std::isnan(x))
+    return x;
+  const double a = std::fabs(x);
+  if (a < SMALLEST)
+    return 0.0;
+  if (a >= SINGLE_LIMIT) {  // (an infinity too)
+    warn(OVERFLOW_MS);
+    return SINGLE_MAX;
+  }
+  long long k = static_cast<long long>(std::log(a) / std::log(2.0) - 23);
+  long long m = static_cast<long long>(a * std::pow(0.5, static_cast<double>(k)));
+  while (m <= 0x7FFFFF) {
+    --k;
+    m <<= 1;
+  }
+  while (m > 0xFFFFFF) {
+    ++k;
+    m >>= 1;
+  }
+  const double r = std::ldexp(static_cast<double>(m), static_cast<int>(k));
+  if (r > SINGLE_MAX) {
+    warn(OVERFLOW_MS);
+    return SINGLE_MAX;
+  }
+  if (r < SMALLEST)
+    return 0.0;
+  return x > 0.0 ? r : -r;
+}
+
+inline double ms_power(double a, double b, double largest, double (*rounded)(double)) {
+  if (a == 0.0 && b < 0.0) {
+    warn(DIVISION_BY_ZERO_MS);
+    return largest;
+  }
+  if (a < 0.0 && b != std::floor(b))
+    throw Fault(ILLEGAL_FUNCTION_CALL,
+                "(" + format_number_trimmed(a) + " ^ " + format_number_trimmed(b) + ")");
+  const double r = std::pow(a, b);
+  if (largest == DOUBLE_MAX && std::fabs(r) > DOUBLE_MAX) {
+    warn(OVERFLOW_MS);
+    return largest;
+  }
+  return rounded(r);
+}
+
+// a ^ b for an exponent that is not an integer expression: a single.
+inline double single_power(double a, double b) {
+  return ms_power(a, b, SINGLE_MAX, single_result);
+}
+
+// a ^ b computed in double (--precision f64).
+inline double double_power(double a, double b) {
+  return ms_power(a, b, DOUBLE_MAX, dbl);
+}
+
+struct ProductOverflow {
+  double value;
+};
+
+inline double ms_product(double a, double b) {
+  const double r = a * b;
+  if (std::fabs(r) >= SINGLE_LIMIT)
+    throw ProductOverflow{r > 0.0 ? SINGLE_MAX : -SINGLE_MAX};
+  return sng(r);
+}
+
+inline double power_by_squaring(double a, long long n) {
+  if (n == 0)
+    return 1.0;
+  if (n == 1)
+    return a;
+  const double half = power_by_squaring(a, n / 2);
+  const double square = ms_product(half, half);
+  return n % 2 != 0 ? ms_product(square, a) : square;
+}
+
+// a ^ n for an integer expression n: repeated squaring in singles (GW-BASIC's way).
+inline double single_power_int(double a, double n) {
+  const auto exponent = static_cast<long long>(n);
+  double power = 0.0;
+  try {
+    power = power_by_squaring(sng(a), exponent < 0 ? -exponent : exponent);
+  } catch (const ProductOverflow& overflow) {
+    warn(OVERFLOW_MS);
+    return overflow.value;
+  }
+  return exponent < 0 ? single_div(1.0, power) : power;
+}
+
+inline constexpr const char* TIMER_VARIABLE = "BASIC2TILE_TIMER";
+
+inline double FIX(double x) {
+  return fix(x);
+}
+inline double CINT(double x) {
+  return cint(x);
+}
+inline double CSNG(double x) {
+  return sng(x);
+}
+inline double CDBL(double x) {
+  return x;
+}
+
+// Seconds since midnight in twentieths of a second (a single); $BASIC2TILE_TIMER if set.
+inline double TIMER() {
+  const char* raw = std::getenv(TIMER_VARIABLE);
+  std::string text = raw != nullptr ? raw : "";
+  const std::size_t first = text.find_first_not_of(" \t\n\r\f\v");
+  if (first != std::string::npos) {
+    text = text.substr(first, text.find_last_not_of(" \t\n\r\f\v") - first + 1);
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() + text.size())
+      return sng(value);
+    throw Fault(std::string(TIMER_VARIABLE) + " is not a number", "(" + text + ")");
+  }
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
+  const double fraction =
+      static_cast<double>(
+          std::chrono::duration_cast<std::chrono::microseconds>(since_epoch).count() % 1000000) /
+      1e6;
+  const double seconds = local.tm_hour * 3600 + local.tm_min * 60 + local.tm_sec + fraction;
+  return sng(std::floor(seconds * 20.0) / 20.0);
+}
+
 // ============================================================================ rnd.py
 
 inline constexpr std::uint64_t INITIAL_STATE = 0x853C49E6748FEA9BULL;
@@ -511,10 +977,6 @@ class SplitMix64 {
   std::uint64_t state;
 };
 
-inline SplitMix64& generator() {
-  static SplitMix64 instance;
-  return instance;
-}
 
 // Python's str.isspace() for the characters an environment variable can hold in ASCII.
 inline bool is_python_space(char c) {
@@ -589,18 +1051,140 @@ inline std::uint64_t randomize_seed() {
   return seed;
 }
 
+// GW-BASIC's generator (--dialect ms; rnd.py): a 24-bit linear congruential generator.
+inline constexpr std::uint32_t GW_INITIAL_SEED = 0x4FC752;
+inline constexpr std::uint32_t GW_PERIOD = 1u << 24;
+inline constexpr std::int64_t GW_SEED_STEP = 0x43FD00;
+
+// The generators' state: SplitMix64 with the last number drawn (extended and Dartmouth
+// BASIC), and GW-BASIC's seed.
+struct RndState {
+  SplitMix64 splitmix;
+  double last = 0.0;
+  std::uint32_t gw_seed = GW_INITIAL_SEED;
+};
+
+inline RndState& rnd_state() {
+  static RndState state;
+  return state;
+}
+
+inline SplitMix64& generator() {
+  return rnd_state().splitmix;
+}
+
+inline void gw_step() {
+  std::uint32_t& seed = rnd_state().gw_seed;
+  seed = static_cast<std::uint32_t>((static_cast<std::uint64_t>(seed) * 214013u + 2531011u) %
+                                    GW_PERIOD);
+}
+
+inline double gw_value() {
+  return static_cast<double>(rnd_state().gw_seed) / GW_PERIOD;
+}
+
+inline std::uint64_t double_bits(double x) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
 // The next pseudo-random number in [0, 1).
 inline double RND() {
-  return generator().random();
+  if (microsoft()) {
+    gw_step();
+    return gw_value();
+  }
+  RndState& state = rnd_state();
+  state.last = state.splitmix.random();
+  return state.last;
+}
+
+// RND(x): Microsoft's argument (x > 0 next, 0 the last again, x < 0 restarts from x);
+// Dartmouth BASIC ignores it.
+inline double RND(double x) {
+  RndState& state = rnd_state();
+  if (microsoft()) {
+    const double single = static_cast<double>(static_cast<float>(x));
+    if (single < 0.0) {
+      int exponent = 0;
+      state.gw_seed = static_cast<std::uint32_t>(std::ldexp(std::frexp(-single, &exponent), 24));
+    }
+    if (single != 0.0)
+      gw_step();
+    return gw_value();
+  }
+  if (current_dialect() != Dialect::dartmouth) {
+    if (x == 0.0)
+      return state.last;
+    if (x < 0.0)
+      state.splitmix.state = double_bits(x);
+  }
+  return RND();
+}
+
+// The bytes of x in GW-BASIC's memory (rnd.mbf_bytes): "int", "single" or "double".
+inline std::vector<unsigned char> mbf_bytes(double x, const std::string& kind) {
+  std::vector<unsigned char> out;
+  if (kind == "int" && -32768.0 <= x && x <= 32767.0) {
+    const auto bits = static_cast<std::uint16_t>(static_cast<std::int16_t>(x));
+    return {static_cast<unsigned char>(bits & 0xFF), static_cast<unsigned char>(bits >> 8)};
+  }
+  const int size = kind == "double" ? 7 : 3;  // (an "int" beyond 16 bits: a single)
+  if (size == 3)
+    x = static_cast<double>(static_cast<float>(x));
+  if (x == 0.0)
+    return std::vector<unsigned char>(size + 1, 0);
+  int exponent = 0;
+  const double fraction = std::frexp(std::fabs(x), &exponent);
+  std::uint64_t mantissa = size == 3 ? static_cast<std::uint64_t>(std::ldexp(fraction, 24))
+                                     : static_cast<std::uint64_t>(std::ldexp(fraction, 53)) << 3;
+  const std::uint64_t sign_bit = std::uint64_t(1) << (8 * size - 1);
+  mantissa &= sign_bit - 1;
+  if (x < 0.0)
+    mantissa |= sign_bit;
+  for (int i = 0; i < size; ++i)
+    out.push_back(static_cast<unsigned char>((mantissa >> (8 * i)) & 0xFF));
+  out.push_back(static_cast<unsigned char>(exponent + 128));
+  return out;
 }
 
 inline void RANDOMIZE() {
   generator().state = randomize_seed();
 }
 
-// Restart the sequence, as at program start.
+// RANDOMIZE seed; `kind` is the BASIC type of the seed ("int", "single" or "double"):
+// GW-BASIC mixes in the bytes of its value (rnd.py), the other dialects restart
+// SplitMix64 from the bits of the double.
+inline void RANDOMIZE(double seed, const std::string& kind) {
+  if (!microsoft()) {
+    generator().state = double_bits(seed);
+    return;
+  }
+  const std::vector<unsigned char> raw = mbf_bytes(seed, kind);
+  const std::size_t n = raw.size();
+  unsigned low = raw[n - 2], high = raw[n - 1];
+  if (n >= 4) {
+    low ^= raw[n - 4];
+    high ^= raw[n - 3];
+  }
+  const auto mixed = static_cast<std::int16_t>(static_cast<std::uint16_t>(low | (high << 8)));
+  std::uint32_t& state = rnd_state().gw_seed;
+  state &= 0xFF;
+  gw_step();
+  const std::int64_t next = (static_cast<std::int64_t>(state) + mixed * GW_SEED_STEP) % GW_PERIOD;
+  state = static_cast<std::uint32_t>(next < 0 ? next + GW_PERIOD : next);
+}
+
+// Restart the sequences, as at program start.
 inline void reset_rnd(std::uint64_t state = INITIAL_STATE) {
-  generator().state = state;
+  rnd_state() = RndState{SplitMix64(state), 0.0, GW_INITIAL_SEED};
+}
+
+// Run the program in dialect `d` (the generated main() calls it first).
+inline void use_dialect(Dialect d) {
+  dialect_slot() = d;
+  reset_rnd();
 }
 
 // ============================================================================ inputs.py
@@ -718,7 +1302,7 @@ inline std::vector<Value> parse_reply(std::string reply, const std::vector<Kind>
 
 // ============================================================================ using.py
 
-inline constexpr const char* ILLEGAL_FUNCTION_CALL = "Illegal function call";
+// (ILLEGAL_FUNCTION_CALL is msnumbers.py's, above.)
 inline constexpr const char* WRONG_TYPE = "Type mismatch";
 inline constexpr int USING_MAX_DIGITS = 24;  // digit positions of one numeric field
 
@@ -1060,7 +1644,6 @@ class UsingWriter {
     channel_.write_string(format_number_field(field, x, precision_));
     return *this;
   }
-
   UsingWriter& item(const std::string& text) {
     const UsingPiece& field = next_field();
     if (field.kind == UsingPiece::Kind::NUMBER)
@@ -1107,18 +1690,26 @@ class UsingWriter {
 inline constexpr int MARGIN = 80;
 inline constexpr int UNLIMITED = 2147483647;  // the margin of a file: lines are never folded
 inline constexpr int ZONE_WIDTH = 16;
+inline constexpr int MS_ZONE_WIDTH = 14;  // Microsoft BASIC
 inline constexpr const char* INPUT_PROMPT = "? ";
 inline constexpr const char* INVALID_TAB = "invalid TAB argument";
 inline constexpr const char* INPUT_EOF = "error on input stream";
+inline constexpr const char* SEED_PROMPT = "Random number seed (-32768 to 32767)? ";
 
 // The BASIC program's terminal: output column tracking and INPUT replies.
 class Console {
  public:
   // `strict`: ECMA-55's limits on INPUT replies (parse_reply); `precision`: PRINT USING's
-  // numbers; `margin`: UNLIMITED for a file.
+  // numbers; `margin`: UNLIMITED for a file.  The layout is GW-BASIC's when the program
+  // runs as Microsoft BASIC (`use_dialect`, before any console is made).
   explicit Console(std::FILE* out = stdout, std::FILE* in = stdin, bool strict = true,
                    UsingPrecision precision = REAL, int margin = MARGIN)
-      : out_(out), in_(in), strict_(strict), precision_(precision), margin_(margin) {
+      : out_(out),
+        in_(in),
+        strict_(strict),
+        precision_(precision),
+        margin_(margin),
+        microsoft_(microsoft()) {
     if (margin != UNLIMITED)  // the screen, whose column POS reads
       screen() = this;
   }
@@ -1135,6 +1726,10 @@ class Console {
   }
 
   void write_string(const std::string& value) {
+    if (microsoft_) {
+      write_microsoft(value);
+      return;
+    }
     const std::size_t length = text_length(value);
     const std::size_t margin = static_cast<std::size_t>(margin_);
     if (column_ + length > margin) {
@@ -1156,6 +1751,10 @@ class Console {
 
   void write_number(double x) {
     const std::string text = format_number(x);
+    if (microsoft_) {
+      write_microsoft(text);
+      return;
+    }
     const int length = static_cast<int>(text.size());
     if (column_ + length > margin_) {
       put("\n" + text);
@@ -1166,8 +1765,23 @@ class Console {
     }
   }
 
+  // A double-precision number (Microsoft BASIC): 16 digits.
+  void write_double(double x) {
+    write_microsoft(format_double(x) + " ");
+  }
+
   // The `,` separator: the next zone, or a new line from the last zone.
   void next_zone() {
+    if (microsoft_) {
+      const int zone = column_ / MS_ZONE_WIDTH + 1;
+      if (zone >= margin_ / MS_ZONE_WIDTH) {
+        line_feed();
+      } else {
+        put(std::string(MS_ZONE_WIDTH * zone - column_, ' '));
+        column_ = MS_ZONE_WIDTH * zone;
+      }
+      return;
+    }
     const int width = ZONE_WIDTH - column_ % ZONE_WIDTH;
     if (column_ + width >= margin_) {
       newline();
@@ -1178,6 +1792,14 @@ class Console {
   }
 
   Console& tab(double x) {
+    if (microsoft_) {
+      const int target = std::max(0, cint_unsigned(x) - 1) % margin_;
+      if (target < column_)
+        line_feed();
+      put(std::string(target - column_, ' '));
+      column_ = target;
+      return *this;
+    }
     int n = round_to_int(x);
     if (n < 1) {
       warn(INVALID_TAB, "(" + format_number_trimmed(n) + ")");
@@ -1196,8 +1818,9 @@ class Console {
   }
 
   Console& newline() {
-    put("\n");
-    column_ = 0;
+    if (microsoft_ && column_ == margin_)
+      put("\n");  // GW-BASIC's screen: a full line leaves the cursor after it
+    line_feed();
     return *this;
   }
 
@@ -1221,6 +1844,10 @@ class Console {
   }
   Console& print(double x) {
     write_number(x);
+    return *this;
+  }
+  Console& print(Double x) {
+    write_double(x.value);
     return *this;
   }
   Console& zone() {
@@ -1259,9 +1886,48 @@ class Console {
     return input(nullptr, kinds);
   }
 
+  // GW-BASIC's RANDOMIZE without a seed: asks until the reply is a number (an empty one
+  // is 0), rounded to an integer (beyond 16 bits, the fatal "Overflow").
+  double ask_seed() {
+    for (;;) {
+      put(SEED_PROMPT);
+      std::fflush(out_);
+      column_ = 0;
+      std::string line;
+      if (!read_line(&line))
+        throw Fault(INPUT_EOF);
+      const std::size_t first = line.find_first_not_of(' ');
+      if (first == std::string::npos)
+        return 0.0;
+      const std::string text = line.substr(first, line.find_last_not_of(' ') - first + 1);
+      double value = 0.0;
+      if (parse_number(text, &value))
+        return cint(value);
+    }
+  }
+
  private:
   void put(const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), out_);
+  }
+
+  void line_feed() {
+    put("\n");
+    column_ = 0;
+  }
+
+  // GW-BASIC's layout (console.py): an item that would pass column 80 starts a new line
+  // unless the line is empty; a longer one wraps on the screen (the column goes on from
+  // 0) without a newline in the output.
+  void write_microsoft(const std::string& text) {
+    const int length = static_cast<int>(text_length(text));
+    if (column_ > 0 && column_ + length > margin_)
+      line_feed();
+    put(text);
+    int column = column_ + length;
+    while (column > margin_)
+      column -= margin_;
+    column_ = column;
   }
 
   // One line without its "\n" (and a "\r" before it), as Python's sys.stdin.readline()
@@ -1284,6 +1950,7 @@ class Console {
   bool strict_;
   UsingPrecision precision_;
   int margin_;
+  bool microsoft_;
   int column_ = 0;
 };
 

@@ -23,6 +23,15 @@
 //   data ITEM... -- OP...     ITEM q:S or u:S; OP n read_number, s read_string, r:I restore
 //   array BASE U1 [U2] -- SUB...   allocate, then flat_index of each subscript group
 //                                  (groups separated by /); A: allocate faults
+// Microsoft BASIC (run under use_dialect(Dialect::ms)):
+//   ms NAME X [Y]             sng dbl cint fix single_result single_div double_div int_div
+//                             int_mod bit_and bit_or bit_xor bit_eqv bit_imp bit_not
+//                             single_power single_power_int double_power and the
+//                             functions ATN COS EXP LOG SIN SQR TAN
+//   msformat single|double X  format_single / format_double
+//   msrnd X KIND ARG...       RANDOMIZE(X, KIND) unless KIND is none, then RND for "-"
+//                             and RND(ARG) for a double
+//   msconsole OP...           as console, in Microsoft's layout; d:X write_double
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -168,8 +177,119 @@ double arith(const std::string& name, double x, double y) {
   throw std::runtime_error("unknown arith " + name);
 }
 
+double ms_arith(const std::string& name, double x, double y) {
+  if (name == "sng")
+    return b2t::sng(x);
+  if (name == "dbl")
+    return b2t::dbl(x);
+  if (name == "cint")
+    return b2t::cint(x);
+  if (name == "fix")
+    return b2t::fix(x);
+  if (name == "single_result")
+    return b2t::single_result(x);
+  if (name == "single_div")
+    return b2t::single_div(x, y);
+  if (name == "double_div")
+    return b2t::double_div(x, y);
+  if (name == "int_div")
+    return b2t::int_div(x, y);
+  if (name == "int_mod")
+    return b2t::int_mod(x, y);
+  if (name == "bit_and")
+    return b2t::bit_and(x, y);
+  if (name == "bit_or")
+    return b2t::bit_or(x, y);
+  if (name == "bit_xor")
+    return b2t::bit_xor(x, y);
+  if (name == "bit_eqv")
+    return b2t::bit_eqv(x, y);
+  if (name == "bit_imp")
+    return b2t::bit_imp(x, y);
+  if (name == "bit_not")
+    return b2t::bit_not(x);
+  if (name == "single_power")
+    return b2t::single_power(x, y);
+  if (name == "single_power_int")
+    return b2t::single_power_int(x, y);
+  if (name == "double_power")
+    return b2t::double_power(x, y);
+  return arith(name, x, y);
+}
+
+// Microsoft BASIC for one request, then the extended dialect again.
+struct MicrosoftDialect {
+  MicrosoftDialect() {
+    b2t::use_dialect(b2t::Dialect::ms);
+  }
+  ~MicrosoftDialect() {
+    b2t::use_dialect(b2t::Dialect::extended);
+  }
+};
+
+std::string console_ops(const std::vector<std::string>& t) {
+  Capture capture;
+  b2t::Console console(capture.file());
+  std::string out;
+  try {
+    for (std::size_t i = 1; i < t.size(); ++i) {
+      const std::string& item = t[i];
+      const std::string arg = item.size() > 2 ? item.substr(2) : "";
+      switch (item[0]) {
+        case 's':
+          console.write_string(text_of(arg));
+          break;
+        case 'n':
+          console.write_number(to_double(arg));
+          break;
+        case 'd':
+          console.write_double(to_double(arg));
+          break;
+        case 'z':
+          console.next_zone();
+          break;
+        case 't':
+          console.tab(to_double(arg));
+          break;
+        case 'l':
+          console.newline();
+          break;
+        case 'f':
+          console.finish();
+          break;
+        default:
+          throw std::runtime_error("unknown console op " + item);
+      }
+    }
+  } catch (const b2t::Fault& fault) {
+    out = " F" + hex(fault.message());
+  }
+  return str(capture.text()) + " i" + std::to_string(console.column()) + out;
+}
+
 std::string run(const std::vector<std::string>& t) {
   const std::string& op = t[0];
+  if (op == "ms") {
+    MicrosoftDialect ms;
+    return from_double(ms_arith(t[1], to_double(t[2]), t.size() > 3 ? to_double(t[3]) : 0.0));
+  }
+  if (op == "msformat") {
+    const double x = to_double(t[2]);
+    return str(t[1] == "single" ? b2t::format_single(x) : b2t::format_double(x));
+  }
+  if (op == "msrnd") {
+    MicrosoftDialect ms;
+    if (t[2] != "none")
+      b2t::RANDOMIZE(to_double(t[1]), t[2]);
+    std::string out;
+    for (std::size_t i = 3; i < t.size(); ++i)
+      out += " " + from_double(t[i] == "-" ? b2t::RND() : b2t::RND(to_double(t[i])));
+    return out;
+  }
+  if (op == "msconsole") {
+    MicrosoftDialect ms;
+    return console_ops(t);
+  }
   if (op == "format")
     return str(b2t::format_number(to_double(t[1])));
   if (op == "trimmed")
@@ -202,42 +322,8 @@ std::string run(const std::vector<std::string>& t) {
       out += " " + from_double(b2t::RND());
     return out;
   }
-  if (op == "console") {
-    Capture capture;
-    b2t::Console console(capture.file());
-    std::string out;
-    try {
-      for (std::size_t i = 1; i < t.size(); ++i) {
-        const std::string& item = t[i];
-        const std::string arg = item.size() > 2 ? item.substr(2) : "";
-        switch (item[0]) {
-          case 's':
-            console.write_string(text_of(arg));
-            break;
-          case 'n':
-            console.write_number(to_double(arg));
-            break;
-          case 'z':
-            console.next_zone();
-            break;
-          case 't':
-            console.tab(to_double(arg));
-            break;
-          case 'l':
-            console.newline();
-            break;
-          case 'f':
-            console.finish();
-            break;
-          default:
-            throw std::runtime_error("unknown console op " + item);
-        }
-      }
-    } catch (const b2t::Fault& fault) {
-      out = " F" + hex(fault.message());
-    }
-    return str(capture.text()) + " i" + std::to_string(console.column()) + out;
-  }
+  if (op == "console")
+    return console_ops(t);
   if (op == "using") {
     Capture capture;
     const b2t::UsingPrecision precision =

@@ -28,11 +28,12 @@ import subprocess
 from pathlib import Path
 
 from .. import __version__, ast, hostir
-from ..model import Analysis
+from ..model import Analysis, type_of_name
 from ..naming import Namer
 from ..passes.structure_flow import static_arrays
 from .cpp_verbatim import put_back, set_aside
 from .cuda_host_expr import ExprPrinter
+from .cuda_host_microsoft import MicrosoftExprPrinter
 from .cuda_host_stmt import GOSUB_DEPTH, Code, StatementPrinter
 from .cuda_host_text import comment_text, cpp_string, origin_comment
 from .cuda_launch import KernelLaunches
@@ -186,7 +187,8 @@ class _ModulePrinter:
         self.sub_names = {sub.name: self.namer.fresh(sub.name) for sub in host.subroutines}
         for name in sorted(a.functions):
             self.namer.name(name, "function")
-        self.expr = ExprPrinter(a, self.namer, self.array_names)
+        printer = MicrosoftExprPrinter if a.options.microsoft else ExprPrinter
+        self.expr = printer(a, self.namer, self.array_names)
         self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
         self.stmts.has_return_stack = host.return_stack
         self.stmts.static_arrays = static_arrays(a)
@@ -218,6 +220,7 @@ class _ModulePrinter:
             console_args=self.console_args(),
             uses_files=a.uses_files,
             file_precision="" if a.using_precision == "REAL" else f"b2t::{a.using_precision}",
+            runtime_dialect=a.runtime_dialect(),
             device_code=self.kernels.helpers(),
             header=header,
             members=members,
@@ -263,11 +266,11 @@ class _ModulePrinter:
     def members(self) -> list[Code]:
         a = self.a
         out: list[Code] = []
-        groups: dict[str, list[str]] = {"num": [], "int": [], "str": []}
+        groups: dict[str, list[str]] = {"num": [], "dbl": [], "int": [], "str": []}
         for name in sorted(a.variables):
             groups[_type_of(name)].append(self.namer.name(name))
-        initial = {"num": " = 0.0", "int": " = 0", "str": ""}
-        for kind in ("num", "int", "str"):
+        initial = {"num": " = 0.0", "dbl": " = 0.0", "int": " = 0", "str": ""}
+        for kind in ("num", "dbl", "int", "str"):
             names = groups[kind]
             for i in range(0, len(names), 8):
                 declared = ", ".join(n + initial[kind] for n in names[i : i + 8])
@@ -378,11 +381,7 @@ class _ModulePrinter:
 
 
 def _type_of(name: str) -> str:
-    if name.endswith("$"):
-        return "str"
-    if name.endswith("%"):
-        return "int"
-    return "num"
+    return type_of_name(name)
 
 
 def _is_rem(node: hostir.HNode) -> bool:

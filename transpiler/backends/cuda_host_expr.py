@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from .. import ast
 from ..builtins import BUILTINS, effect_of
 from ..errors import BasicUnsupportedError
-from ..model import Analysis
+from ..model import Analysis, type_of_name
 from ..naming import Namer
 from ..passes.functions import is_user_function
 from .cuda_host_text import cpp_number, cpp_string
@@ -169,6 +169,10 @@ class ExprPrinter:
         if not lines:
             return code
         return Code(f"[&] {{ {' '.join(lines)} return {code.text}; }}()", _PRIMARY, code.ctype)
+
+    def print_item(self, e: ast.Expr, pre: list[str]) -> str:
+        """An expression printed by PRINT."""
+        return self.value(e, pre)
 
     def store(self, text: str, value_type: str) -> str:
         """`text` converted for storing in a variable or element of `value_type`."""
@@ -430,11 +434,7 @@ def _children(e: ast.Expr) -> list[ast.Expr]:
 
 
 def _type_of(name: str) -> str:
-    if name.endswith("$"):
-        return "str"
-    if name.endswith("%"):
-        return "int"
-    return "num"
+    return type_of_name(name)
 
 
 def _positive_constant(e: ast.Expr) -> bool:

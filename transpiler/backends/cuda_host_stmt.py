@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from .. import ast, hostir
 from ..builtins import effect_of
 from ..errors import BasicUnsupportedError
-from ..model import Analysis
+from ..interpreter.codegen import RANDOMIZE_KINDS
+from ..model import Analysis, type_of_name
 from ..naming import Namer
 from .cuda_host_expr import ExprPrinter
 from .cuda_host_text import cpp_number, cpp_string, origin_comment
@@ -115,9 +116,12 @@ class StatementPrinter:
         return _type_of(target.name)
 
     def store_fails(self, target: ast.LValue) -> bool:
-        """Can storing into `target` fail (a subscript, a `%` conversion, a long string)?"""
+        """Can storing into `target` fail (a subscript, a `%` conversion, a long string)
+        or warn (Microsoft BASIC: a number beyond a single's range)?"""
         kind = self.target_type(target)
         if kind == "int" or (kind == "str" and self.expr.strict):
+            return True
+        if self.a.options.microsoft and kind != "str":
             return True
         return isinstance(target, ast.Index) and self.fails(target)
 
@@ -153,7 +157,7 @@ class StatementPrinter:
     def _nothing(self, node, stmt) -> list[Code]:
         return []  # its comment is all there is
 
-    s_Rem = s_NoEffect = s_Data = s_DefFn = s_OptionBase = _nothing
+    s_Rem = s_NoEffect = s_Data = s_DefFn = s_OptionBase = s_DefType = _nothing
 
     def s_Let(self, node, stmt: ast.Let) -> list[Code]:
         pre: list[str] = []
@@ -225,7 +229,9 @@ class StatementPrinter:
             # TAB warns about an argument below one
             fails = fails or isinstance(item, ast.Tab) or self.fails(expr)
             pre: list[str] = []
-            text = self.expr.value(expr, pre)
+            text = (
+                self.expr.value(expr, pre) if expr is not item else self.expr.print_item(item, pre)
+            )
             if pre:
                 parts += [*pre, []]
             parts[-1].append(f"tab({text})" if isinstance(item, ast.Tab) else f"print({text})")
@@ -279,8 +285,18 @@ class StatementPrinter:
         return [Code(f"data.restore({position});" if position else "data.restore();")]
 
     def s_Randomize(self, node, stmt: ast.Randomize) -> list[Code]:
-        # fatal only for a BASIC2TILE_SEED that is not a number
-        return self.at_line(node, True) + [Code("b2t::RANDOMIZE();")]
+        # fatal only for a BASIC2TILE_SEED that is not a number (or GW-BASIC's seed reply)
+        head = self.at_line(node, True)
+        if stmt.seed is not None:
+            pre: list[str] = []
+            seed = self.expr.value(stmt.seed, pre)
+            kind = RANDOMIZE_KINDS[self.a.expr_types[stmt.seed]]
+            return (
+                head + [Code(line) for line in pre] + [Code(f'b2t::RANDOMIZE({seed}, "{kind}");')]
+            )
+        if self.a.options.microsoft:  # GW-BASIC asks for the seed
+            return head + [Code('b2t::RANDOMIZE(con.ask_seed(), "int");')]
+        return head + [Code("b2t::RANDOMIZE();")]
 
     def s_Dim(self, node, stmt: ast.Dim) -> list[Code]:
         out = []
@@ -376,9 +392,10 @@ class StatementPrinter:
         start = self.expr.value(stmt.start, pre)
         limit_const = _constant(stmt.limit)
         step_const = _constant(stmt.step) if stmt.step is not None else 1.0
-        needs_temp = _has_effects(stmt.start) and (
-            (limit_const is None and _has_effects(stmt.limit))
-            or (step_const is None and _has_effects(stmt.step))
+        ms = self.a.options.microsoft
+        needs_temp = _has_effects(stmt.start, ms) and (
+            (limit_const is None and _has_effects(stmt.limit, ms))
+            or (step_const is None and _has_effects(stmt.step, ms))
         )
         lines += [Code(line) for line in pre]
         if needs_temp:
@@ -644,11 +661,7 @@ _PROGRESS = Code("b2t::forward_progress();")
 
 
 def _type_of(name: str) -> str:
-    if name.endswith("$"):
-        return "str"
-    if name.endswith("%"):
-        return "int"
-    return "num"
+    return type_of_name(name)
 
 
 def _constant(expr: ast.Expr | None) -> float | None:
@@ -660,7 +673,7 @@ def _constant(expr: ast.Expr | None) -> float | None:
     return None
 
 
-def _has_effects(e: ast.Expr | None) -> bool:
+def _has_effects(e: ast.Expr | None, microsoft: bool = False) -> bool:
     """Can evaluating `e` warn, fail, or draw a random number?  (The Python printer's
     rule, so that both evaluate a FOR's start into a temporary in the same cases.)"""
     if e is None:
@@ -672,7 +685,16 @@ def _has_effects(e: ast.Expr | None) -> bool:
             return True
         if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
             return True
+        if microsoft and _microsoft_effects(node):
+            return True
     return False
+
+
+def _microsoft_effects(node: ast.Node) -> bool:
+    """Microsoft BASIC: + and - may overflow; \\ and the bitwise operators may fail."""
+    if isinstance(node, ast.BinOp):
+        return node.op in ("+", "-", "\\", "AND", "OR", "XOR", "EQV", "IMP")
+    return isinstance(node, ast.UnaryOp) and node.op == "NOT"
 
 
 def _reports(effects) -> bool:

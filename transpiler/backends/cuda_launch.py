@@ -98,9 +98,7 @@ class KernelLaunches:
             if stmts.tracks_lines:
                 line = stmts.line_numbers.get(shape.node.coord.line, 0)
                 out.append(Code(f"{stmts.line_var} = {line};"))
-            arrays = ", ".join(
-                self.expr.array(n) for n in (shape.target, shape.left, shape.right)
-            )
+            arrays = ", ".join(self.expr.array(n) for n in (shape.target, shape.left, shape.right))
             out.append(Code(f"b2t::mat_product_shape({arrays});"))
         for count in node.counts:
             name = self.values[count.name] = self.namer.fresh(count.name.lower())
@@ -184,7 +182,9 @@ class KernelLaunches:
         from .cuda_host_stmt import Code
 
         replay = node.replay
-        out: list = [Code("// Blocks the kernel did not finish run here: BASIC reports their exceptions")]
+        out: list = [
+            Code("// Blocks the kernel did not finish run here: BASIC reports their exceptions")
+        ]
         out += self.to_host(hostir.ToHost(replay.to_host))
         combine = [f for f in node.finish if f.combines]
         if len(replay.loops) == 1 and replay.done is not None:
@@ -209,9 +209,7 @@ class KernelLaunches:
         count = self.values[loop.count]
         done = self.values[replay.done]
         first = f"{block} * {loop.tile}"
-        header = (
-            f"for (int {lane} = {first}; {lane} < std::min({first} + {loop.tile}, {count}); ++{lane})"
-        )
+        header = f"for (int {lane} = {first}; {lane} < std::min({first} + {loop.tile}, {count}); ++{lane})"
         iteration = [self.loop_value(loop, lane)] + stmts.nodes(replay.body)
         skip = [line for f in combine for line in self.block_finish(f, block)]
         body = [Code(f"if ({done}[{block}])", skip + [Code("continue;")]), Code(header, iteration)]
@@ -269,7 +267,12 @@ class KernelLaunches:
         header = f"for (int {inner_lane} = 0; {inner_lane} < {inner_count}; ++{inner_lane})"
         row_body.append(Code(header, iteration))
         outer_count = self.values[outer.count]
-        return [Code(f"for (int {outer_lane} = 0; {outer_lane} < {outer_count}; ++{outer_lane})", row_body)]
+        return [
+            Code(
+                f"for (int {outer_lane} = 0; {outer_lane} < {outer_count}; ++{outer_lane})",
+                row_body,
+            )
+        ]
 
     def loop_value(self, loop: hostir.ReplayLoop, lane: str):
         """The control variable's value in iteration `lane` (k): start + k * step."""
@@ -291,7 +294,9 @@ class KernelLaunches:
         compare = (">" if finish.kind == "max" else "<") + ("" if finish.strict else "=")
         body = [Code(f"{var} = {part};")]
         for payload_var, payload_temp in finish.payload:
-            body.append(Code(f"{self.expr.var(payload_var)} = {self.values[payload_temp]}[{block}];"))
+            body.append(
+                Code(f"{self.expr.var(payload_var)} = {self.values[payload_temp]}[{block}];")
+            )
         return [Code(f"if ({part} {compare} {var})", body)]
 
     def array_args(self, p: ir.ArrayParam, arg) -> list[str]:

@@ -151,7 +151,14 @@ def aot_param_specs(kernel: ir.Kernel):
 
     from ..verify.cutile_aot import ParamSpec
 
-    dtypes = {"f16": ct.float16, "bf16": ct.bfloat16, "f32": ct.float32, "f64": ct.float64, "i32": ct.int32, "i64": ct.int64}
+    dtypes = {
+        "f16": ct.float16,
+        "bf16": ct.bfloat16,
+        "f32": ct.float32,
+        "f64": ct.float64,
+        "i32": ct.int32,
+        "i64": ct.int64,
+    }
     specs = []
     for p in kernel.params:
         if isinstance(p, ir.ArrayParam):
@@ -250,8 +257,6 @@ def _returns_doc(lib: ir.KernelLibrary) -> str:
     return "the OUTPUT arrays " + ", ".join(lib.outputs) + " as a tuple"
 
 
-
-
 def export_kernels(analysis, code: str, formats, archs, out_dir, name: str) -> list:
     """Compile every kernel of a generated module with NVIDIA's compiler: Tile IR
     bytecode (format "tileir") and/or cubins ("cubin") for each of `archs`."""
@@ -264,7 +269,9 @@ def export_kernels(analysis, code: str, formats, archs, out_dir, name: str) -> l
 
     for fmt in formats:
         if fmt not in ("tileir", "cubin"):
-            raise BasicError(f"--emit {fmt} is for the CUDA target (--target cuda)", Coord(name, 0, 0))
+            raise BasicError(
+                f"--emit {fmt} is for the CUDA target (--target cuda)", Coord(name, 0, 0)
+            )
     kernels = (
         [driver.kernel_library(analysis).kernel]
         if analysis.kind == "kernel"
@@ -280,5 +287,7 @@ def export_kernels(analysis, code: str, formats, archs, out_dir, name: str) -> l
         spec.loader.exec_module(module)
         for kernel in kernels:
             fn = getattr(module, namer.name(kernel.name))
-            written += export(fn, aot_param_specs(kernel), out_dir, formats=tuple(formats), archs=tuple(archs))
+            written += export(
+                fn, aot_param_specs(kernel), out_dir, formats=tuple(formats), archs=tuple(archs)
+            )
     return written

@@ -194,7 +194,11 @@ class CutileExprPrinter:
         return f"ct.bid({e.axis})", _ATOM
 
     def _Load(self, e: ir.Load):
-        args = [self.view(e.array, e.view), f"index={self.index(e.index)}", f"shape={shape_tuple(e.type.shape) if e.type.shape else '()'}"]
+        args = [
+            self.view(e.array, e.view),
+            f"index={self.index(e.index)}",
+            f"shape={shape_tuple(e.type.shape) if e.type.shape else '()'}",
+        ]
         if e.order is not None:
             args.append(f"order={shape_tuple(e.order)}")
         if e.type.shape:
@@ -216,7 +220,10 @@ class CutileExprPrinter:
         dtype = CT_DTYPES[e.type.dtype]
         if e.value == 0:
             return f"ct.zeros({shape_tuple(e.type.shape)}, dtype={dtype})", _ATOM
-        return f"ct.full({shape_tuple(e.type.shape)}, {python_literal(e.value)}, dtype={dtype})", _ATOM
+        return (
+            f"ct.full({shape_tuple(e.type.shape)}, {python_literal(e.value)}, dtype={dtype})",
+            _ATOM,
+        )
 
     def _Unary(self, e: ir.Unary):
         x = e.operand

@@ -26,6 +26,7 @@ from .cutile import docstring_safe, format_python
 from .cutile_helpers import helpers_text, helpers_used
 from .python_host_expr import ExprPrinter
 from .python_host_kernels import KernelPrinter
+from .python_host_microsoft import MicrosoftExprPrinter
 from .python_host_origin import origin_comment
 from .python_host_stmt import Code, StatementPrinter, _suite
 from .render import render
@@ -37,6 +38,10 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "to_integer", "loop_count", "Notice", "set_warning_hook", "open_file", "close_files",
     "file_output", "file_input", "file_line", "kill_file", "rename_file", "reset_files",
     "SINGLE", "DOUBLE", "REAL",
+    # Microsoft BASIC (python_host_microsoft.py)
+    "use_dialect", "Double", "sng", "dbl", "cint", "single_div", "double_div", "int_div",
+    "int_mod", "bit_and", "bit_or", "bit_xor", "bit_eqv", "bit_imp", "bit_not",
+    "single_power", "single_power_int", "double_power", "single_result",
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
@@ -66,7 +71,8 @@ class _ModulePrinter:
         self.sub_names = {sub.name: self.namer.fresh(sub.name) for sub in host.subroutines}
         for name in sorted(a.functions):
             self.namer.name(name, "function")
-        self.expr = ExprPrinter(a, self.namer, self.array_names)
+        printer = MicrosoftExprPrinter if a.options.microsoft else ExprPrinter
+        self.expr = printer(a, self.namer, self.array_names)
         self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
         self.stmts.has_return_stack = host.return_stack
         self.stmts.read_vars = emitted_reads(host)
@@ -85,7 +91,12 @@ class _ModulePrinter:
         expr.need("Notice")
         expr.need("set_warning_hook")
         uses_rnd = "RND" in expr.uses or "RANDOMIZE" in expr.uses
-        if uses_rnd:
+        # The runtime's dialect (runtime/dialect.py) where it changes what runs: Microsoft
+        # BASIC's numbers, layout and RND; Dartmouth's RND.  It restarts RND itself.
+        runtime_dialect = a.runtime_dialect()
+        if runtime_dialect:
+            expr.need("use_dialect")
+        elif uses_rnd:
             expr.need("reset_rnd")
         params, args = ["con: Console"], ["con"]
         if self.uses_data:
@@ -127,6 +138,7 @@ class _ModulePrinter:
             console_args=console_args,
             uses_files=uses_files,
             file_precision=precision,
+            runtime_dialect=runtime_dialect,
         )
 
     def imports(self) -> list[str]:

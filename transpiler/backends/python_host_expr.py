@@ -189,6 +189,10 @@ class ExprPrinter:
             return str(int(e.value))
         return self.value(e)
 
+    def print_item(self, e: ast.Expr) -> str:
+        """An expression printed by PRINT."""
+        return self.value(e)
+
     # ----------------------------------------------------------------- stores
 
     def store(self, text: str, value_type: str) -> str:

@@ -177,7 +177,9 @@ class KernelPrinter:
         from .python_host_stmt import Code
 
         replay = node.replay
-        out: list = [Code("# Blocks the kernel did not finish run here: BASIC reports their exceptions")]
+        out: list = [
+            Code("# Blocks the kernel did not finish run here: BASIC reports their exceptions")
+        ]
         out += stmts.n_ToHost(hostir.ToHost(replay.to_host))
         combine = [f for f in node.finish if f.combines]
         if len(replay.loops) == 1 and replay.done is not None:
@@ -285,7 +287,9 @@ class KernelPrinter:
         compare = (">" if finish.kind == "max" else "<") + ("" if finish.strict else "=")
         body = [Code(f"{var} = {part}")]
         for payload_var, payload_temp in finish.payload:
-            body.append(Code(f"{self.expr.var(payload_var)} = {self.values[payload_temp]}.item({block})"))
+            body.append(
+                Code(f"{self.expr.var(payload_var)} = {self.values[payload_temp]}.item({block})")
+            )
         return [Code(f"if {part} {compare} {var}:", body)]
 
     def count_text(self, count: hostir.LoopCount) -> str:

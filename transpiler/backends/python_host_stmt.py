@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from .. import ast, hostir
 from ..builtins import effect_of
-from ..model import Analysis
+from ..interpreter.codegen import RANDOMIZE_KINDS
+from ..model import Analysis, type_of_name
 from ..naming import Namer
 from ..passes.structure_flow import static_arrays
 from .python_host_expr import ExprPrinter, constant_truth, number_literal
@@ -168,9 +169,12 @@ class StatementPrinter:
     def _discard(self, expr: ast.Expr, text: str, value_type: str) -> list[Code]:
         """A value stored in a variable that nothing reads: only its effects (warnings,
         faults, RND) matter."""
+        microsoft = self.a.options.microsoft
+        # (Microsoft BASIC: storing a number may warn "Overflow" or fail too.)
         conversion_fails = value_type == "int" or (value_type == "str" and self.expr.strict)
-        if not _has_effects(expr) and not (
-            conversion_fails and not _safe_constant(expr, value_type)
+        conversion_fails = conversion_fails or (microsoft and value_type != "str")
+        if not _has_effects(expr, microsoft) and not (
+            conversion_fails and not _safe_constant(expr, value_type, microsoft)
         ):
             return []
         return [Code(f"_ = {text}")]
@@ -200,8 +204,10 @@ class StatementPrinter:
             expr = item.column if isinstance(item, ast.Tab) else item
             if calls[-1] and self.expr.can_fail(expr, self.safe_subscripts(expr)):
                 calls.append([])
-            text = self.expr.value(expr)
-            calls[-1].append(f"{self.need('tab')}({text})" if isinstance(item, ast.Tab) else text)
+            if isinstance(item, ast.Tab):
+                calls[-1].append(f"{self.need('tab')}({self.expr.value(expr)})")
+            else:
+                calls[-1].append(self.expr.print_item(expr))
         ends_line = not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep)
         out = []
         if len(calls) > 1 and stmt.channel is not None:  # the file number is evaluated once
@@ -311,7 +317,13 @@ class StatementPrinter:
         return [Code(f"data.restore({position})" if position else "data.restore()")]
 
     def s_Randomize(self, stmt: ast.Randomize) -> list[Code]:
-        return [Code(f"{self.need('RANDOMIZE')}()")]
+        randomize = self.need("RANDOMIZE")
+        if stmt.seed is not None:
+            kind = RANDOMIZE_KINDS[self.a.expr_types[stmt.seed]]
+            return [Code(f"{randomize}({self.expr.value(stmt.seed)}, {kind!r})")]
+        if self.a.options.microsoft:  # GW-BASIC asks for the seed
+            return [Code(f"{randomize}(con.ask_seed(), 'int')")]
+        return [Code(f"{randomize}()")]
 
     def s_Dim(self, stmt: ast.Dim) -> list[Code]:
         """A DIM that runs: it allocates the arrays whose shape is not fixed (run-time
@@ -395,9 +407,10 @@ class StatementPrinter:
         start = self.expr.value(stmt.start)
         limit_const = _constant(stmt.limit)
         step_const = _constant(stmt.step) if stmt.step is not None else 1.0
-        needs_temp = _has_effects(stmt.start) and (
-            (limit_const is None and _has_effects(stmt.limit))
-            or (step_const is None and _has_effects(stmt.step))
+        ms = self.a.options.microsoft
+        needs_temp = _has_effects(stmt.start, ms) and (
+            (limit_const is None and _has_effects(stmt.limit, ms))
+            or (step_const is None and _has_effects(stmt.step, ms))
         )
         if needs_temp:
             temp = self._for_name(stmt, "start", for_index, lowered)
@@ -590,7 +603,9 @@ class StatementPrinter:
         if not isinstance(condition, ast.BinOp) or condition.op not in ("<", ">", "<=", ">="):
             return None
         name = let.target.name
-        if _type_of(name) != "num" or self.expr.f32 or not _plain_operand(let.value):
+        if _type_of(name) != "num" or self.expr.f32 or self.a.options.microsoft:
+            return None
+        if not _plain_operand(let.value):
             return None
         left, right, op = condition.left, condition.right, condition.op
         if _same(left, let.value) and _is_var(right, name):
@@ -740,11 +755,7 @@ def _tuple(items: list[str]) -> str:
 
 
 def _type_of(name: str) -> str:
-    if name.endswith("$"):
-        return "str"
-    if name.endswith("%"):
-        return "int"
-    return "num"
+    return type_of_name(name)
 
 
 def _constant(expr: ast.Expr | None) -> float | None:
@@ -756,7 +767,7 @@ def _constant(expr: ast.Expr | None) -> float | None:
     return None
 
 
-def _has_effects(e: ast.Expr | None) -> bool:
+def _has_effects(e: ast.Expr | None, microsoft: bool = False) -> bool:
     """Can evaluating `e` warn, fail, or draw a random number?  (If not, when it is
     evaluated relative to other expressions does not matter.)"""
     if e is None:
@@ -768,7 +779,16 @@ def _has_effects(e: ast.Expr | None) -> bool:
             return True
         if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
             return True
+        if microsoft and _microsoft_effects(node):
+            return True
     return False
+
+
+def _microsoft_effects(node: ast.Node) -> bool:
+    """Microsoft BASIC: + and - may overflow; \\ and the bitwise operators may fail."""
+    if isinstance(node, ast.BinOp):
+        return node.op in ("+", "-", "\\", "AND", "OR", "XOR", "EQV", "IMP")
+    return isinstance(node, ast.UnaryOp) and node.op == "NOT"
 
 
 def _is_comment_node(node: hostir.HNode) -> bool:
@@ -805,9 +825,13 @@ def _same(a: ast.Expr, b: ast.Expr) -> bool:
     return False
 
 
-def _safe_constant(e: ast.Expr, value_type: str) -> bool:
+def _safe_constant(e: ast.Expr, value_type: str, microsoft: bool = False) -> bool:
     """A constant whose conversion for storing cannot fail."""
     if value_type == "str":
         return isinstance(e, ast.Str) and len(e.value) <= 18
     value = _constant(e)
-    return value is not None and -2147483648.0 <= value + 0.5 < 2147483648.0
+    if value is None:
+        return False
+    if microsoft:  # CINT's 16 bits; a floating constant is in range already
+        return value_type != "int" or -32768.5 < value < 32767.5
+    return -2147483648.0 <= value + 0.5 < 2147483648.0

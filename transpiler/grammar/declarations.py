@@ -5,7 +5,7 @@ RANDOMIZE and REM.
                        | DIM array_decl {',' array_decl}
                        | OPTION BASE NUMBER
                        | DEF FNNAME ['(' var_list ')'] '=' expr
-                       | RANDOMIZE
+                       | RANDOMIZE [expr]
                        | REM                           (the rest of the line)
     array_decl       ::= NAME '(' expr_list ')' [AS NAME]
 
@@ -92,6 +92,12 @@ def p_def_params(p):
 def p_randomize(p):
     """simple_statement : RANDOMIZE"""
     p[0] = ast.Randomize(coord=location(p, 1))
+
+
+def p_randomize_seed(p):
+    """simple_statement : RANDOMIZE expr"""
+    extension(p, 1, "RANDOMIZE with a seed")
+    p[0] = ast.Randomize(p[2], coord=location(p, 1))
 
 
 def p_rem(p):

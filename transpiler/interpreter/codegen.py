@@ -29,9 +29,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ast
-from ..model import Analysis
+from ..model import Analysis, type_of_name
 from . import names
 from .expressions import ExprCompiler, StoreConversion, Temps, number_literal
+from .microsoft import MicrosoftExprCompiler
 from .regions import Regions
 
 RETURN = -1  # block result: RETURN
@@ -71,7 +72,8 @@ class Generator:
         self.stmts = analysis.stmts
         self.static = static_arrays(analysis)
         self.temps = Temps()
-        self.exprs = ExprCompiler(analysis, self.static, self.temps)
+        compiler = MicrosoftExprCompiler if analysis.options.microsoft else ExprCompiler
+        self.exprs = compiler(analysis, self.static, self.temps)
         self.store = StoreConversion(analysis)
         self.count_steps = analysis.options.max_steps is not None
         self.cells: dict[str, str] = {}  # cell name -> initial value text
@@ -455,6 +457,8 @@ class Generator:
                 self.line(depth, f"{call.format('tab')}({self.exprs.value(item.column)})")
             elif self.a.expr_types.get(item) == "str":
                 self.line(depth, f"{call.format('write_string')}({self.exprs.value(item)})")
+            elif self.a.expr_types.get(item) == "dbl":
+                self.line(depth, f"{call.format('write_double')}({self.exprs.value(item)})")
             else:
                 self.line(depth, f"{call.format('write_number')}({self.exprs.value(item)})")
         if ends_line:
@@ -622,13 +626,19 @@ class Generator:
         if not emitted:
             self.line(depth, "pass")
 
-    def s_Randomize(self, index, stmt, depth) -> None:
-        self.line(depth, "_RANDOMIZE()")
+    def s_Randomize(self, index, stmt: ast.Randomize, depth) -> None:
+        if stmt.seed is not None:
+            kind = RANDOMIZE_KINDS[self.a.expr_types[stmt.seed]]
+            self.line(depth, f"_RANDOMIZE({self.exprs.value(stmt.seed)}, {kind!r})")
+        elif self.a.options.microsoft:  # GW-BASIC asks for the seed
+            self.line(depth, "_RANDOMIZE(_ask_seed(), 'int')")
+        else:
+            self.line(depth, "_RANDOMIZE()")
 
     def _nothing(self, index, stmt, depth) -> None:
         self.line(depth, "pass")
 
-    s_Rem = s_NoEffect = s_Data = s_DefFn = s_OptionBase = _nothing
+    s_Rem = s_NoEffect = s_Data = s_DefFn = s_OptionBase = s_DefType = _nothing
 
     # ----------------------------------------------------------------- MAT statements
 
@@ -700,12 +710,12 @@ def _appended(stmt: ast.Let) -> list[ast.Expr]:
     return parts[::-1]
 
 
+# The type of a RANDOMIZE seed as runtime/rnd.py takes it (GW-BASIC mixes in its bytes).
+RANDOMIZE_KINDS = {"int": "int", "num": "single", "dbl": "double"}
+
+
 def _var_type(name: str) -> str:
-    if name.endswith("$"):
-        return "str"
-    if name.endswith("%"):
-        return "int"
-    return "num"
+    return type_of_name(name)
 
 
 def _constant(expr: ast.Expr | None) -> float | None:

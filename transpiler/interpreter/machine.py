@@ -77,6 +77,32 @@ def shadow(x: float) -> int:
     return _NO_SHADOW
 
 
+def _microsoft_names(console: Console) -> dict:
+    """The runtime's Microsoft arithmetic (runtime/msnumbers.py), by the names
+    interpreter/microsoft.py compiles to."""
+    return {
+        "_sng": runtime.sng,
+        "_dbl": runtime.dbl,
+        "_cint": runtime.cint,
+        "_sdiv": runtime.single_div,
+        "_ddiv": runtime.double_div,
+        "_spow": runtime.single_power,
+        "_spowi": runtime.single_power_int,
+        "_dpow": runtime.double_power,
+        "_sfn": runtime.single_result,
+        "_idiv": runtime.int_div,
+        "_imod": runtime.int_mod,
+        "_band": runtime.bit_and,
+        "_bor": runtime.bit_or,
+        "_bxor": runtime.bit_xor,
+        "_beqv": runtime.bit_eqv,
+        "_bimp": runtime.bit_imp,
+        "_bnot": runtime.bit_not,
+        "_write_double": console.write_double,
+        "_ask_seed": console.ask_seed,
+    }
+
+
 class _Halt(Exception):
     """END or STOP inside a subroutine: unwinds every GOSUB."""
 
@@ -211,6 +237,8 @@ class Machine:
             "_mat_binary": mat.mat_binary,
             "_mat_function": mat.mat_function,
         }
+        if analysis.options.microsoft:
+            names.update(_microsoft_names(console))
         return names
 
     # ----------------------------------------------------------------- running

@@ -19,7 +19,7 @@ from .. import ast
 from ..model import Analysis
 
 # Statements that are declarations only: no code where they stand.
-_DECLARATIONS = (ast.Rem, ast.Data, ast.DefFn, ast.OptionBase, ast.EndIf)
+_DECLARATIONS = (ast.Rem, ast.Data, ast.DefFn, ast.OptionBase, ast.EndIf, ast.DefType)
 
 
 def static_arrays(analysis: Analysis) -> set[str]:

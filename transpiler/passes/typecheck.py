@@ -13,6 +13,17 @@ mix: assignments, comparisons and arguments must agree (ECMA-55 7, 9, 10, 16).
   parameters' types.
 - A numeric constant too large for the number type is a warning (ECMA-55 5.5: it is
   replaced by the largest representable value, machine infinity for IEEE numbers).
+
+Microsoft BASIC (--dialect ms) has GW-BASIC's types, "num" being a single and "dbl" a
+double (PC-BASIC agrees on each rule):
+- a constant has the type its spelling gives (msconstants.py: `5` is an integer, `1.5`
+  a single, `12345678` and `1D3` doubles); a single constant takes its float32 value;
+- + - * / give a double if an operand is one, else a single (integers too: 32767 + 1 is
+  32768); ^ gives a single; \\ and MOD an integer; comparisons, AND, OR, XOR, EQV, IMP
+  and NOT an integer (bitwise on 16 bits); unary minus of an integer a single;
+- functions give singles (GW-BASIC computes SQR, LOG... in single precision even for a
+  double), except CINT and SGN (integers), CDBL (a double), INT and FIX (their
+  argument's type).
 """
 
 from __future__ import annotations
@@ -23,6 +34,8 @@ from .. import ast
 from ..builtins import legacy_builtin
 from ..errors import BasicSemanticError, BasicWarning, Coord, Diagnostics
 from ..model import Analysis, ValueType, type_of_name
+from ..msconstants import constant_type
+from ..runtime.msnumbers import OVERFLOW, SINGLE_MAX, SMALLEST, float32
 from .functions import is_user_function
 
 ARITHMETIC = frozenset({"+", "-", "*", "/", "^", "MOD", "\\"})
@@ -31,8 +44,26 @@ COMPARISONS = frozenset({"=", "<>", "<", ">", "<=", ">="})
 LOGICAL = frozenset({"AND", "OR"})
 
 
+MICROSOFT_BITWISE = frozenset({"AND", "OR", "XOR", "EQV", "IMP"})
+
+
 def is_numeric(t: ValueType | None) -> bool:
-    return t in ("num", "int")
+    return t in ("num", "int", "dbl")
+
+
+def wider(left: ValueType, right: ValueType) -> ValueType:
+    """Microsoft BASIC's type of + - * / of two numbers: double if either is one, else
+    single (integers are added as singles: 32767 + 1 is 32768)."""
+    return "dbl" if "dbl" in (left, right) else "num"
+
+
+def _microsoft_result(result: str, argument: ValueType | None) -> ValueType:
+    """The type of a function's result in Microsoft BASIC (builtins.MicrosoftResult)."""
+    if result == "same" and argument is not None:
+        return argument
+    if result == "float":
+        return "dbl" if argument == "dbl" else "num"
+    return {"int": "int", "double": "dbl"}.get(result, "num")
 
 
 class _TypeChecker:
@@ -41,6 +72,7 @@ class _TypeChecker:
         self.diags = diags
         self.types = analysis.expr_types
         self.strict = analysis.options.strict
+        self.microsoft = analysis.options.microsoft
         self.params: dict[str, ValueType] = {}
 
     def error(self, message: str, coord: Coord) -> None:
@@ -57,6 +89,8 @@ class _TypeChecker:
 
     def _expr(self, e: ast.Expr) -> ValueType | None:
         if isinstance(e, ast.Num):
+            if self.microsoft:
+                return self.microsoft_constant(e)
             if math.isinf(e.value):
                 self.a.warnings.append(BasicWarning("numeric constant overflow", e.coord))
             return "num"
@@ -77,7 +111,11 @@ class _TypeChecker:
             t = self.expect_number(e.operand)
             if t is None:
                 return None
-            return "int" if e.op == "NOT" else t
+            if e.op == "NOT":
+                return "int"
+            if self.microsoft and e.op == "-" and t == "int":
+                return "num"  # GW-BASIC negates an integer as a single (-(-32768))
+            return t
         if isinstance(e, ast.BinOp):
             return self.binop(e)
         raise TypeError(f"unexpected expression {type(e).__name__}")
@@ -106,18 +144,48 @@ class _TypeChecker:
             right = self.expect_number(e.right)
             if left is None or right is None:
                 return None
+            if self.microsoft:
+                return wider(left, right)
             return "int" if left == right == "int" else "num"
-        if e.op in ARITHMETIC or e.op in LOGICAL:
+        if e.op in ARITHMETIC or e.op in LOGICAL or e.op in MICROSOFT_BITWISE:
             left = self.expect_number(e.left)
             right = self.expect_number(e.right)
             if left is None or right is None:
                 return None
-            if e.op in LOGICAL:
+            if e.op in LOGICAL or e.op in MICROSOFT_BITWISE:
                 return "int"
+            if self.microsoft:
+                return self.microsoft_arithmetic(e.op, left, right)
             if e.op in INTEGER_PRESERVING and left == right == "int":
                 return "int"
             return "num"
         raise TypeError(f"unexpected operator {e.op}")
+
+    # ----------------------------------------------------------------- Microsoft BASIC
+
+    def microsoft_constant(self, e: ast.Num) -> ValueType:
+        """A constant's type by its spelling (msconstants.py); a single takes the value
+        of a float32 (with --precision f32, the default), beyond GW-BASIC's range it is
+        the largest single, with the warning GW-BASIC gives when it reads the line, and
+        below it 0."""
+        t = constant_type(e.text)
+        if t == "num" and self.a.number_type == "f32":
+            value = float32(e.value)
+            if abs(value) > SINGLE_MAX:
+                self.a.warnings.append(BasicWarning(OVERFLOW, e.coord))
+                value = math.copysign(SINGLE_MAX, value)
+            elif abs(value) < SMALLEST:
+                value = 0.0  # below GW-BASIC's range, silently
+            e.value = value
+        return t
+
+    @staticmethod
+    def microsoft_arithmetic(op: str, left: ValueType, right: ValueType) -> ValueType:
+        if op in ("\\", "MOD"):
+            return "int"
+        if op == "^":
+            return "num"  # GW-BASIC raises to a power in single precision
+        return wider(left, right)
 
     def call(self, e: ast.Call) -> ValueType | None:
         if is_user_function(e.name):
@@ -136,15 +204,17 @@ class _TypeChecker:
                 self.expr(arg)
             return None
         params = builtin.accepts(len(e.args))
+        if self.strict and e.name == "RND" and e.args:
+            params = None  # ECMA-55's RND has no argument (Microsoft's RND(x) is an extension)
         if params is None:
-            self.error(
-                f"function {e.name} takes {builtin.arity_text()}, {len(e.args)} given", e.coord
-            )
+            arity = "0 arguments" if self.strict and e.name == "RND" else builtin.arity_text()
+            self.error(f"function {e.name} takes {arity}, {len(e.args)} given", e.coord)
             for arg in e.args:
                 self.expr(arg)
             return None
-        for arg, want in zip(e.args, params):
-            self.expect(arg, want)
+        types = [self.expect(arg, want) for arg, want in zip(e.args, params)]
+        if self.microsoft and builtin.result == "num":
+            return _microsoft_result(builtin.ms_result, types[0] if types else None)
         return builtin.result
 
     # ----------------------------------------------------------------- expectations
@@ -214,6 +284,8 @@ class _TypeChecker:
             self.expect_number(s.condition)
         elif isinstance(s, ast.OnGoto):
             self.expect_number(s.selector)
+        elif isinstance(s, ast.Randomize) and s.seed is not None:
+            self.expect_number(s.seed)
         elif isinstance(s, ast.For):
             self.expect_number(s.var)
             for e in (s.start, s.limit, s.step):

@@ -34,7 +34,9 @@ from ..hostir import Finish, LoopCount, RangeCheck, Temp
 from .. import irbuild as B
 from .. import ir
 from ..ir import KExpr, TileType
+from ..interpreter.microsoft import is_truth_value
 from ..model import Analysis
+from ..runtime.msnumbers import DOUBLE_MAX, SINGLE_MAX, SMALLEST
 from .dependence import LoopPlan, NotParallel, Reduction
 from .exceptions import can_report, constant_reports
 from .exprutil import Affine, affine, constant_value
@@ -91,6 +93,8 @@ class _Vectorizer:
         self.name = name
         self.tile = tile
         self.ndt: ir.DType = analysis.number_type
+        # Microsoft BASIC: every operation may overflow GW-BASIC's range (see `finite`).
+        self.microsoft = analysis.options.microsoft
         self.base = analysis.option_base
         self.rank = len(plan.dims)
         self.lane_type = TileType(self.ndt, tile)
@@ -193,14 +197,27 @@ class _Vectorizer:
         self.event(ok, negated=True)
 
     def finite(self, x: KExpr) -> KExpr:
-        """Neither an infinity nor NaN (`|x| < inf`)."""
-        return B.binary("lt", B.unary("abs", x, self.ndt), B.const(math.inf, x.type.dtype), self.ndt)
+        """Neither an infinity nor NaN (`|x| < inf`).  In Microsoft BASIC: within
+        GW-BASIC's range, where the interpreter neither warns "Overflow" nor flushes an
+        underflow to 0 (runtime/msnumbers.py): 0, or a magnitude from 2^-128 to the
+        largest single (or double)."""
+        dtype = x.type.dtype
+        if not self.microsoft:
+            return B.binary("lt", B.unary("abs", x, self.ndt), B.const(math.inf, dtype), self.ndt)
+        magnitude = B.unary("abs", x, self.ndt)
+        largest = SINGLE_MAX if dtype == "f32" else DOUBLE_MAX
+        in_range = B.binary("le", magnitude, B.const(largest, dtype), self.ndt)
+        zero = B.binary("eq", x, B.const(0.0, dtype), self.ndt)
+        normal = B.binary("ge", magnitude, B.const(SMALLEST, dtype), self.ndt)
+        return B.binary("and", in_range, B.binary("or", zero, normal, self.ndt), self.ndt)
 
     def reports(self, e: ast.Expr) -> bool:
         """Can evaluating `e` in the kernel report an exception?  A constant expression
         cannot: it was evaluated when compiling (one that reports keeps the loop on the
         host, BASIC reports it in every iteration)."""
-        if self.constant or not can_report(e, self.analysis.functions):
+        if self.constant:
+            return False
+        if not (self.microsoft or can_report(e, self.analysis.functions)):
             return False
         constant = constant_reports(e)
         if constant:
@@ -717,6 +734,7 @@ class _Vectorizer:
 
     def value_or_cond(self, e: ast.Expr) -> KExpr:
         """An expression used as a condition: comparisons and logic stay boolean."""
+        self.microsoft_check(e)
         if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
             op = "and" if e.op == "AND" else "or"
             return B.binary(op, B.to_bool(self.value_or_cond(e.left)), B.to_bool(self.value_or_cond(e.right)), self.ndt)
@@ -726,7 +744,23 @@ class _Vectorizer:
             return B.binary(_COMPARE[e.op], self.watched(e.left), self.watched(e.right), self.ndt)
         return self.value(e)
 
+    def microsoft_check(self, e: ast.Expr) -> None:
+        """What a kernel cannot compute as Microsoft BASIC does stays on the host: its
+        bitwise AND, OR and NOT (of numbers that are not truth values), MOD of integers,
+        and doubles in a single-precision kernel."""
+        if not self.microsoft:
+            return
+        if self.analysis.expr_types.get(e) == "dbl" and self.ndt == "f32":
+            raise NotParallel("double-precision values stay on the host", e)
+        bitwise = isinstance(e, ast.BinOp) and e.op in ("AND", "OR")
+        bitwise = bitwise or isinstance(e, ast.UnaryOp) and e.op == "NOT"
+        if bitwise and not is_truth_value(e):
+            raise NotParallel("Microsoft BASIC's bitwise AND, OR, NOT stay on the host", e)
+        if isinstance(e, ast.BinOp) and e.op == "MOD":
+            raise NotParallel("Microsoft BASIC's MOD (of integers) stays on the host", e)
+
     def value(self, e: ast.Expr) -> KExpr:
+        self.microsoft_check(e)
         if isinstance(e, ast.Num):
             return B.const(float(e.value), self.ndt)
         if isinstance(e, ast.Var):
@@ -1059,6 +1093,7 @@ _OUTSIDE_DOMAIN = {
     "nonnegative": _below_zero,
     "positive": _not_positive,
     "finite": _infinite,
+    "int16": None,  # CINT (Microsoft BASIC): no kernel evaluates it
 }
 
 

@@ -30,6 +30,7 @@ from .arith import (
 from .command import run_command
 from .console import MARGIN, POS, ZONE, ZONE_WIDTH, Console, Tab, tab
 from .data import DataItem, DataPool
+from .dialect import use_dialect
 from .extended import MAX, MIN, MOD, loop_count, to_integer
 from .faults import ERROR, WARNING, BasicFault, Notice, set_warning_hook, warn
 from .files import (
@@ -45,6 +46,31 @@ from .files import (
     reset_files,
 )
 from .inputs import NUMBER, STRING, ReplyRejected, parse_reply
+from .msformat import Double
+from .msnumbers import (
+    CDBL,
+    CINT,
+    CSNG,
+    FIX,
+    TIMER,
+    bit_and,
+    bit_eqv,
+    bit_imp,
+    bit_not,
+    bit_or,
+    bit_xor,
+    cint,
+    dbl,
+    double_div,
+    double_power,
+    int_div,
+    int_mod,
+    single_div,
+    single_power,
+    single_power_int,
+    single_result,
+    sng,
+)
 from .numformat import format_number, format_number_trimmed, parse_number
 from .rnd import RANDOMIZE, RND, SplitMix64, reset_rnd
 from .strings import STRING_MAX_LENGTH, check_string
@@ -53,11 +79,15 @@ from .using import DOUBLE, REAL, SINGLE, UsingPrecision
 __all__ = [
     "ABS",
     "ATN",
+    "CDBL",
+    "CINT",
     "COS",
+    "CSNG",
     "DOUBLE",
     "EOF",
     "ERROR",
     "EXP",
+    "FIX",
     "INT",
     "LOF",
     "LOG",
@@ -77,6 +107,7 @@ __all__ = [
     "STRING",
     "STRING_MAX_LENGTH",
     "TAN",
+    "TIMER",
     "WARNING",
     "ZONE",
     "ZONE_WIDTH",
@@ -84,19 +115,32 @@ __all__ = [
     "Console",
     "DataItem",
     "DataPool",
+    "Double",
     "Notice",
     "ReplyRejected",
     "SplitMix64",
     "Tab",
     "UsingPrecision",
+    "bit_and",
+    "bit_eqv",
+    "bit_imp",
+    "bit_not",
+    "bit_or",
+    "bit_xor",
     "check_string",
+    "cint",
     "close_files",
+    "dbl",
     "div",
+    "double_div",
+    "double_power",
     "file_input",
     "file_line",
     "file_output",
     "format_number",
     "format_number_trimmed",
+    "int_div",
+    "int_mod",
     "kill_file",
     "loop_count",
     "mul",
@@ -110,7 +154,13 @@ __all__ = [
     "round_to_int",
     "run_command",
     "set_warning_hook",
+    "single_div",
+    "single_power",
+    "single_power_int",
+    "single_result",
+    "sng",
     "tab",
     "to_integer",
+    "use_dialect",
     "warn",
 ]

@@ -30,17 +30,22 @@ from typing import NamedTuple, TextIO
 
 from .arith import round_to_int
 from .command import InputError, standard_input, standard_output
+from .dialect import microsoft
 from .faults import ERROR, BasicFault, Notice, notify, warn
 from .inputs import ReplyRejected, parse_reply
-from .numformat import format_number, format_number_trimmed
+from .msformat import Double, format_double
+from .msnumbers import cint, cint_unsigned
+from .numformat import format_number, format_number_trimmed, match_number
 from .using import REAL, UsingPrecision, UsingWriter
 
 MARGIN = 80
 UNLIMITED = 2**31 - 1  # the margin of a file: lines are never folded
 ZONE_WIDTH = 16
+MS_ZONE_WIDTH = 14  # Microsoft BASIC
 INPUT_PROMPT = "? "
 INVALID_TAB = "invalid TAB argument"
 INPUT_EOF = "error on input stream"
+SEED_PROMPT = "Random number seed (-32768 to 32767)? "  # GW-BASIC's plain RANDOMIZE
 
 
 class _Zone:
@@ -78,7 +83,7 @@ class Console:
     """The BASIC program's terminal: output column tracking and INPUT replies.  A file
     open for output is a Console too, without a margin."""
 
-    __slots__ = ("_column", "_in", "_margin", "_out", "_precision", "_strict")
+    __slots__ = ("_column", "_in", "_margin", "_microsoft", "_out", "_precision", "_strict")
 
     def __init__(
         self,
@@ -97,6 +102,8 @@ class Console:
         if margin != UNLIMITED:  # the screen, whose column POS reads
             global _screen
             _screen = self
+        # GW-BASIC's layout (see `_write_microsoft`): the dialect the program runs in.
+        self._microsoft = microsoft()
 
     @property
     def column(self) -> int:
@@ -119,6 +126,8 @@ class Console:
                 self.next_zone()
             elif kind is Tab:
                 self.tab(item.argument)
+            elif kind is Double:
+                self.write_double(item)
             elif isinstance(item, Real):  # numpy scalars, other int and float types
                 self.write_number(float(item))
             else:
@@ -129,6 +138,9 @@ class Console:
             raise ValueError(f'end must be "\\n" or "", not {end!r}')
 
     def write_string(self, text: str) -> None:
+        if self._microsoft:
+            self._write_microsoft(text)
+            return
         column, margin = self._column, self._margin
         if column + len(text) > margin:
             if column > 0:
@@ -142,6 +154,9 @@ class Console:
 
     def write_number(self, x: float) -> None:
         text = format_number(x)
+        if self._microsoft:
+            self._write_microsoft(text)
+            return
         if self._column + len(text) > self._margin:
             self._out.write("\n" + text)
             self._column = len(text)
@@ -149,8 +164,20 @@ class Console:
             self._out.write(text)
             self._column += len(text)
 
+    def write_double(self, x: float) -> None:
+        """A double-precision number (Microsoft BASIC): 16 digits."""
+        self._write_microsoft(format_double(x) + " ")
+
     def next_zone(self) -> None:
         column = self._column
+        if self._microsoft:
+            zone = column // MS_ZONE_WIDTH + 1
+            if zone >= self._margin // MS_ZONE_WIDTH:
+                self._line_feed()
+            else:
+                self._out.write(" " * (MS_ZONE_WIDTH * zone - column))
+                self._column = MS_ZONE_WIDTH * zone
+            return
         width = ZONE_WIDTH - column % ZONE_WIDTH
         if column + width >= self._margin:
             self.newline()
@@ -159,6 +186,9 @@ class Console:
             self._column = column + width
 
     def tab(self, x: float) -> None:
+        if self._microsoft:
+            self._tab_microsoft(x)
+            return
         n = round_to_int(x)
         if n < 1:
             warn(INVALID_TAB, f"({format_number_trimmed(n)})")
@@ -172,6 +202,11 @@ class Console:
             self._column = target
 
     def newline(self) -> None:
+        if self._microsoft and self._column == self._margin:
+            self._out.write("\n")  # GW-BASIC's screen: a full line leaves the cursor after it
+        self._line_feed()
+
+    def _line_feed(self) -> None:
         self._out.write("\n")
         self._column = 0
 
@@ -184,11 +219,62 @@ class Console:
         (each item is printed before the next one is evaluated)."""
         return UsingWriter(self, fmt, self._precision)
 
+    # GW-BASIC's layout (--dialect ms), as PC-BASIC shows it: an item (a string, or a
+    # number with its trailing space) that would pass column 80 starts a new line unless
+    # the line is empty; a longer one wraps on the screen (the column goes on from 0)
+    # without a newline in the output; zones are 14 columns, and `,` in the fifth (from
+    # column 56) ends the line; TAB(n) goes to column (n - 1) mod 80, on a new line if
+    # the line is past it, and TAB(n) for n < 1 is TAB(1) without a warning; a PRINT that
+    # ends a line exactly at column 80 prints an empty line after it.  A file has no
+    # margin: its lines are never ended for it.
+
+    def _write_microsoft(self, text: str) -> None:
+        margin = self._margin
+        if self._column > 0 and self._column + len(text) > margin:
+            self._line_feed()
+        self._out.write(text)
+        column = self._column + len(text)
+        while column > margin:
+            column -= margin
+        self._column = column
+
+    def _tab_microsoft(self, x: float) -> None:
+        n = cint_unsigned(x)
+        target = max(0, n - 1) % self._margin
+        if target < self._column:
+            self._line_feed()
+        self._out.write(" " * (target - self._column))
+        self._column = target
+
     def finish(self) -> None:
         """End of the program (normal or not): end an unfinished line and flush."""
         if self._column != 0:
             self.newline()
         self._out.flush()
+
+    def ask_seed(self) -> float:
+        """GW-BASIC's RANDOMIZE without a seed: asks for one until the reply is a number
+        (an empty one is 0), which is rounded to an integer (beyond 16 bits, the fatal
+        "Overflow")."""
+        while True:
+            self._out.write(SEED_PROMPT)
+            self._out.flush()
+            self._column = 0
+            reply = self._read_line().strip(" ")
+            if not reply:
+                return 0.0
+            match = match_number(reply)
+            if match is not None and match.end() == len(reply):
+                return cint(float(match.group(0)))
+
+    def _read_line(self) -> str:
+        try:
+            line = self._in.readline()
+        except OSError as error:
+            raise InputError(error.errno, error.strerror) from None
+        if not line:
+            raise BasicFault(INPUT_EOF)
+        return line.removesuffix("\n").removesuffix("\r")
 
     def input(self, prompt: str | None, kinds: Sequence[str]) -> list[float | str]:
         """One INPUT statement: prompt, read a reply, and ask again until it fits `kinds`.
@@ -202,13 +288,7 @@ class Console:
             self._out.write(INPUT_PROMPT if prompt is None else prompt + INPUT_PROMPT)
             self._out.flush()
             self._column = 0
-            try:
-                line = self._in.readline()
-            except OSError as error:
-                raise InputError(error.errno, error.strerror) from None
-            if not line:
-                raise BasicFault(INPUT_EOF)
-            line = line.removesuffix("\n").removesuffix("\r")
+            line = self._read_line()
             try:
                 return parse_reply(line, kinds, self._strict)
             except ReplyRejected as rejected:
