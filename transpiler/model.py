@@ -228,8 +228,10 @@ class Analysis:
     @property
     def using_precision(self) -> str:
         """How PRINT USING writes numbers: the name of a `runtime.using` precision
-        (SINGLE: 7 digits for --precision f32; REAL: 15 for IEEE doubles)."""
-        return "SINGLE" if self.number_type == "f32" else "REAL"
+        (SINGLE: 7 digits for --precision f32 and Microsoft BASIC's singles, whatever
+        they are computed in; REAL: 15 for IEEE doubles).  A double of Microsoft BASIC
+        is marked as one and has 16 digits (DOUBLE)."""
+        return "SINGLE" if self.number_type == "f32" or self.options.microsoft else "REAL"
 
     def line_name(self, coord: Coord) -> str:
         """How a message names the line of `coord`: "line 250" (its BASIC line number),

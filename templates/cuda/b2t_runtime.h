@@ -1638,11 +1638,11 @@ class UsingWriter {
   }
 
   UsingWriter& item(double x) {
-    const UsingPiece& field = next_field();
-    if (field.kind == UsingPiece::Kind::STRING)
-      throw Fault(WRONG_TYPE, "(a number for a PRINT USING string field)");
-    channel_.write_string(format_number_field(field, x, precision_));
-    return *this;
+    return number(x, precision_);
+  }
+  // A double of Microsoft BASIC (generated code marks it): its 16 digits.
+  UsingWriter& item(Double x) {
+    return number(x.value, DOUBLE);
   }
   UsingWriter& item(const std::string& text) {
     const UsingPiece& field = next_field();
@@ -1666,6 +1666,14 @@ class UsingWriter {
   }
 
  private:
+  UsingWriter& number(double x, UsingPrecision precision) {
+    const UsingPiece& field = next_field();
+    if (field.kind == UsingPiece::Kind::STRING)
+      throw Fault(WRONG_TYPE, "(a number for a PRINT USING string field)");
+    channel_.write_string(format_number_field(field, x, precision));
+    return *this;
+  }
+
   // Print the literal text up to the next field (from the start of the format again
   // when it runs out) and return that field.
   const UsingPiece& next_field() {
@@ -1962,6 +1970,10 @@ class ItemWriter {
 
   ItemWriter& item(double x) {
     return put(format_number_trimmed(x));
+  }
+  ItemWriter& item(Double x) {  // Microsoft BASIC: its 16 digits, without the space
+    const std::string text = format_double(x.value);
+    return put(text[0] == ' ' ? text.substr(1) : text);
   }
   ItemWriter& item(const std::string& text) {
     return put("\"" + text + "\"");

@@ -223,7 +223,7 @@ class StatementPrinter:
 
     def _items(self, items: list[ast.Expr]) -> str:
         """`.item(a).item(b)`: each is written before the next one is evaluated."""
-        return "".join(f".item({self.expr.value(item)})" for item in items)
+        return "".join(f".item({self.expr.print_item(item)})" for item in items)
 
     def s_Write(self, stmt: ast.Write) -> list[Code]:
         return [Code(f"{self.channel(stmt.channel)}.write_items(){self._items(stmt.items)}.end()")]

@@ -468,7 +468,7 @@ class Generator:
         """`channel.print_using(fmt).item(a).item(b).end()`: each item is formatted before
         the next is evaluated, as GW-BASIC does."""
         items = [i for i in stmt.items if not isinstance(i, ast.PrintSep)]
-        chain = "".join(f".item({self.exprs.value(item)})" for item in items)
+        chain = "".join(f".item({self.item_value(item)})" for item in items)
         ends_line = not isinstance(stmt.items[-1], ast.PrintSep)
         end = ".end()" if ends_line else ".end('')"
         self.line(depth, f"{channel}.print_using({self.exprs.value(stmt.using)}){chain}{end}")
@@ -477,8 +477,14 @@ class Generator:
         channel = "_console"
         if stmt.channel is not None:
             channel = f"_file_output({self.exprs.value(stmt.channel)})"
-        chain = "".join(f".item({self.exprs.value(item)})" for item in stmt.items)
+        chain = "".join(f".item({self.item_value(item)})" for item in stmt.items)
         self.line(depth, f"{channel}.write_items(){chain}.end()")
+
+    def item_value(self, item: ast.Expr) -> str:
+        """An item of PRINT USING or WRITE: a double (Microsoft BASIC) is marked so, to be
+        written with its 16 digits."""
+        value = self.exprs.value(item)
+        return f"_Double({value})" if self.a.expr_types.get(item) == "dbl" else value
 
     def s_Open(self, index, stmt: ast.Open, depth) -> None:
         args = ", ".join(self.exprs.value(e) for e in (stmt.name, stmt.mode, stmt.number))

@@ -99,6 +99,7 @@ def _microsoft_names(console: Console) -> dict:
         "_bimp": runtime.bit_imp,
         "_bnot": runtime.bit_not,
         "_write_double": console.write_double,
+        "_Double": runtime.Double,
         "_ask_seed": console.ask_seed,
     }
 

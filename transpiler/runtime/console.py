@@ -306,7 +306,10 @@ class ItemWriter:
         self._first = True
 
     def item(self, value: float | str) -> ItemWriter:
-        text = f'"{value}"' if isinstance(value, str) else format_number_trimmed(float(value))
+        if isinstance(value, str):
+            text = f'"{value}"'
+        else:  # a Double (Microsoft BASIC) keeps its type: 16 digits
+            text = format_number_trimmed(value if isinstance(value, Double) else float(value))
         self._channel.write_string(text if self._first else "," + text)
         self._first = False
         return self
