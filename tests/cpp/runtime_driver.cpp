@@ -18,6 +18,11 @@
 //   data ITEM... -- OP...     ITEM q:S or u:S; OP n read_number, s read_string, r:I restore
 //   array BASE U1 [U2] -- SUB...   allocate, then flat_index of each subscript group
 //                                  (groups separated by /); A: allocate faults
+//   strfn NAME ARG...         a Microsoft string function (stringfns.py), ARG d or s
+//   msreply KINDS S           parse_ms_reply; rejected: R<hex of "what|detail">
+//   msconsole OP...           console with Microsoft's rules; also p:X spc
+//   msinput PROMPT|none KINDS STDIN Q S   Console::input(prompt, kinds, Q, S) (0 or 1)
+//   keys STDIN COUNT PROMPT|none          COUNT INKEY$, then one LINE INPUT (or none)
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -163,6 +168,52 @@ double arith(const std::string& name, double x, double y) {
   throw std::runtime_error("unknown arith " + name);
 }
 
+// A Microsoft string function on wire tokens (d: number, s: string).
+std::string string_function(const std::vector<std::string>& t) {
+  const std::string& name = t[1];
+  const std::size_t n = t.size() - 2;
+  auto num = [&](std::size_t i) { return to_double(t[2 + i]); };
+  auto text = [&](std::size_t i) { return text_of(t[2 + i]); };
+  auto is_text = [&](std::size_t i) { return t[2 + i][0] == 's'; };
+  if (name == "concat")
+    return str(b2t::concat(text(0), text(1)));
+  if (name == "LEFTS")
+    return str(b2t::LEFTS(text(0), num(1)));
+  if (name == "RIGHTS")
+    return str(b2t::RIGHTS(text(0), num(1)));
+  if (name == "MIDS")
+    return str(n == 2 ? b2t::MIDS(text(0), num(1)) : b2t::MIDS(text(0), num(1), num(2)));
+  if (name == "LEN")
+    return from_double(b2t::LEN(text(0)));
+  if (name == "ASC")
+    return from_double(b2t::ASC(text(0)));
+  if (name == "VAL")
+    return from_double(b2t::VAL(text(0)));
+  if (name == "CHRS")
+    return str(b2t::CHRS(num(0)));
+  if (name == "SPACES")
+    return str(b2t::SPACES(num(0)));
+  if (name == "STRINGS")
+    return str(is_text(1) ? b2t::STRINGS(num(0), text(1)) : b2t::STRINGS(num(0), num(1)));
+  if (name == "INSTR")
+    return from_double(n == 2 ? b2t::INSTR(text(0), text(1))
+                              : b2t::INSTR(num(0), text(1), text(2)));
+  if (name == "STRS")
+    return str(b2t::STRS(num(0)));
+  if (name == "HEXS")
+    return str(b2t::HEXS(num(0)));
+  if (name == "OCTS")
+    return str(b2t::OCTS(num(0)));
+  if (name == "UCASES")
+    return str(b2t::UCASES(text(0)));
+  if (name == "LCASES")
+    return str(b2t::LCASES(text(0)));
+  if (name == "mid_assign")
+    return str(n == 3 ? b2t::mid_assign(text(0), num(1), text(2))
+                      : b2t::mid_assign(text(0), num(1), num(2), text(3)));
+  throw std::runtime_error("unknown string function " + name);
+}
+
 std::string run(const std::vector<std::string>& t) {
   const std::string& op = t[0];
   if (op == "format")
@@ -197,9 +248,52 @@ std::string run(const std::vector<std::string>& t) {
       out += " " + from_double(b2t::RND());
     return out;
   }
-  if (op == "console") {
+  if (op == "strfn")
+    return string_function(t);
+  if (op == "msreply") {
+    const auto kinds = kinds_of(t[1]);
+    try {
+      return values_of(b2t::parse_ms_reply(text_of(t[2]), kinds), kinds);
+    } catch (const b2t::ReplyRejected& rejected) {
+      return "R" + hex(rejected.what + "|" + rejected.detail);
+    }
+  }
+  if (op == "msinput") {
     Capture capture;
-    b2t::Console console(capture.file());
+    std::FILE* in = file_with(text_of(t[3]));
+    b2t::Console console(capture.file(), in, false, true);
+    const auto kinds = kinds_of(t[2]);
+    std::string out;
+    try {
+      const std::string prompt = t[1] == "none" ? "" : text_of(t[1]);
+      const auto values = console.input(t[1] == "none" ? nullptr : prompt.c_str(), kinds,
+                                        t[4] == "1", t[5] == "1");
+      out = values_of(values, kinds) + " i" + std::to_string(console.column());
+    } catch (const b2t::Fault& fault) {
+      out = " F" + hex(fault.message());
+    }
+    std::fclose(in);
+    return str(capture.text()) + out;
+  }
+  if (op == "keys") {
+    Capture capture;
+    std::FILE* in = file_with(text_of(t[1]));
+    b2t::Console console(capture.file(), in, false, true);
+    std::string out;
+    try {
+      for (int i = std::stoi(t[2]); i > 0; --i)
+        out += " " + str(b2t::INKEYS());
+      const std::string prompt = t[3] == "none" ? "" : text_of(t[3]);
+      out += " " + str(console.line_input(t[3] == "none" ? nullptr : prompt.c_str()));
+    } catch (const b2t::Fault& fault) {
+      out += " F" + hex(fault.message());
+    }
+    std::fclose(in);
+    return str(capture.text()) + out;
+  }
+  if (op == "console" || op == "msconsole") {
+    Capture capture;
+    b2t::Console console(capture.file(), stdin, true, op == "msconsole");
     std::string out;
     try {
       for (std::size_t i = 1; i < t.size(); ++i) {
@@ -217,6 +311,9 @@ std::string run(const std::vector<std::string>& t) {
             break;
           case 't':
             console.tab(to_double(arg));
+            break;
+          case 'p':
+            console.spc(to_double(arg));
             break;
           case 'l':
             console.newline();

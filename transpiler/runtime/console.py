@@ -13,7 +13,17 @@ The console keeps the column (0-based) of the output line.  bas55's rules (ECMA-
   started; then spaces up to it;
 * ``;`` prints nothing between items; a PRINT that does not end with ``,`` or ``;`` ends
   the line;
+* Microsoft BASIC (`ms=True`): TAB's argument is a 16-bit integer as HEX$ takes it
+  (`stringfns.to_word`: -1 is 65535), column ((n - 1) mod 80) for n >= 1 and the
+  first column for 0, without a warning, as GW-BASIC (PC-BASIC) does;
+* ``SPC(n)`` (Microsoft BASIC): n spaces, n taken as TAB takes it and reduced modulo 80;
+  spaces that pass the margin continue on a new line;
 * at the end of the program (`finish`), an unfinished line is ended.
+
+INPUT asks again when a reply does not fit: with ECMA-55's rules (inputs.py) after an
+error notice on stderr, with Microsoft's (`ms=True`, ms_inputs.py) after printing
+"?Redo from start".  Microsoft BASIC also has `LINE INPUT` (a whole line) and `INKEY$`
+(one character, see `inkey`).
 
 `print(*items)` takes all the items of a PRINT statement at once.  Python evaluates them
 all before the call, so a fatal error in a later item would lose the earlier ones that
@@ -32,7 +42,9 @@ from .arith import round_to_int
 from .command import InputError, standard_input, standard_output
 from .faults import ERROR, BasicFault, Notice, notify, warn
 from .inputs import ReplyRejected, parse_reply
+from .ms_inputs import REDO, parse_ms_reply
 from .numformat import format_number, format_number_trimmed
+from .stringfns import MAX_LENGTH, to_word
 
 MARGIN = 80
 ZONE_WIDTH = 16
@@ -63,16 +75,38 @@ def tab(x: float) -> Tab:
     return Tab(x)
 
 
+class Spc(NamedTuple):
+    """A ``SPC(n)`` print item."""
+
+    count: float
+
+
+def spc(x: float) -> Spc:
+    return Spc(x)
+
+
+# The console INKEY$ reads from: the last one made (a program has one).
+_keyboard: list[Console] = []
+
+
 class Console:
     """The BASIC program's terminal: output column tracking and INPUT replies."""
 
-    __slots__ = ("_column", "_in", "_out", "_strict")
+    __slots__ = ("_column", "_in", "_ms", "_out", "_strict")
 
-    def __init__(self, out: TextIO | None = None, inp: TextIO | None = None, strict: bool = True):
+    def __init__(
+        self,
+        out: TextIO | None = None,
+        inp: TextIO | None = None,
+        strict: bool = True,
+        ms: bool = False,
+    ):
         self._strict = strict  # ECMA-55's limits on INPUT replies (inputs.parse_reply)
+        self._ms = ms  # Microsoft BASIC's TAB and INPUT replies
         self._out = out if out is not None else standard_output()
         self._in = inp if inp is not None else standard_input()
         self._column = 0
+        _keyboard[:] = [self]
 
     @property
     def column(self) -> int:
@@ -95,6 +129,8 @@ class Console:
                 self.next_zone()
             elif kind is Tab:
                 self.tab(item.argument)
+            elif kind is Spc:
+                self.spc(item.count)
             elif isinstance(item, Real):  # numpy scalars, other int and float types
                 self.write_number(float(item))
             else:
@@ -135,17 +171,29 @@ class Console:
             self._column = column + width
 
     def tab(self, x: float) -> None:
-        n = round_to_int(x)
-        if n < 1:
-            warn(INVALID_TAB, f"({format_number_trimmed(n)})")
-            n = 1
-        target = (n - 1) % MARGIN
+        if self._ms:
+            target = max(to_word(x) - 1, 0) % MARGIN
+        else:
+            n = round_to_int(x)
+            if n < 1:
+                warn(INVALID_TAB, f"({format_number_trimmed(n)})")
+                n = 1
+            target = (n - 1) % MARGIN
         if self._column > target:
             self._out.write("\n")
             self._column = 0
         if target > self._column:
             self._out.write(" " * (target - self._column))
             self._column = target
+
+    def spc(self, x: float) -> None:
+        count = to_word(x) % MARGIN
+        room = MARGIN - self._column
+        if count > room:
+            self._out.write(" " * room + "\n")
+            self._column, count = 0, count - room
+        self._out.write(" " * count)
+        self._column += count
 
     def newline(self) -> None:
         self._out.write("\n")
@@ -157,26 +205,68 @@ class Console:
             self.newline()
         self._out.flush()
 
-    def input(self, prompt: str | None, kinds: Sequence[str]) -> list[float | str]:
+    def input(
+        self,
+        prompt: str | None,
+        kinds: Sequence[str],
+        question: bool = True,
+        stay: bool = False,
+    ) -> list[float | str]:
         """One INPUT statement: prompt, read a reply, and ask again until it fits `kinds`.
 
-        Prints `prompt` (if any) and ``"? "``, reads one line, and returns one value per
-        entry of `kinds` (inputs.NUMBER -> float, inputs.STRING -> str).  A rejected reply
-        is reported as an ERROR notice and asked for again; end of input is fatal.
-        The column restarts at 0: the reply's newline ended the line on the terminal.
+        Prints `prompt` (if any) and ``"? "`` (not after a prompt when `question` is
+        false: Microsoft's `INPUT "prompt", A`), reads one line, and returns one value
+        per entry of `kinds` (inputs.NUMBER -> float, inputs.STRING -> str).  A reply
+        that does not fit is reported and asked for again (see the module docstring);
+        end of input is fatal.  The column restarts at 0: the reply's newline ended the
+        line on the terminal; `stay` (Microsoft's `INPUT;`) keeps the line going after
+        the prompt instead.
         """
+        text = (prompt or "") + (INPUT_PROMPT if question or prompt is None else "")
         while True:
-            self._out.write(INPUT_PROMPT if prompt is None else prompt + INPUT_PROMPT)
-            self._out.flush()
-            self._column = 0
+            line = self._ask(text, stay)
             try:
-                line = self._in.readline()
-            except OSError as error:
-                raise InputError(error.errno, error.strerror) from None
-            if not line:
-                raise BasicFault(INPUT_EOF)
-            line = line.removesuffix("\n").removesuffix("\r")
-            try:
+                if self._ms:
+                    return parse_ms_reply(line, kinds)
                 return parse_reply(line, kinds, self._strict)
             except ReplyRejected as rejected:
-                notify(Notice(rejected.what, rejected.detail, ERROR))
+                if not self._ms:
+                    notify(Notice(rejected.what, rejected.detail, ERROR))
+                    continue
+                self.write_string(REDO)
+                self.newline()
+
+    def line_input(self, prompt: str | None, stay: bool = False) -> str:
+        """LINE INPUT: prints `prompt` (no "? ") and returns the next line of input
+        whole, without its newline, up to 255 characters (GW-BASIC's line length: the
+        rest of a longer line is dropped); end of input is fatal."""
+        return self._ask(prompt or "", stay)[:MAX_LENGTH]
+
+    def inkey(self) -> str:
+        """INKEY$: the next character of standard input, "" at its end.  A line break is
+        CHR$(13), as the Enter key gives it.  Input that is not a terminal is read as
+        keys typed in advance; a terminal hands over a line at a time, so INKEY$ waits
+        for Enter there (GW-BASIC would return "" at once when no key was pressed)."""
+        try:
+            c = self._in.read(1)
+        except OSError as error:
+            raise InputError(error.errno, error.strerror) from None
+        return "\r" if c == "\n" else c
+
+    def _ask(self, prompt: str, stay: bool) -> str:
+        """Print `prompt` and read one line (without its line break)."""
+        self._out.write(prompt)
+        self._out.flush()
+        self._column = self._column + len(prompt) if stay else 0
+        try:
+            line = self._in.readline()
+        except OSError as error:
+            raise InputError(error.errno, error.strerror) from None
+        if not line:
+            raise BasicFault(INPUT_EOF)
+        return line.removesuffix("\n").removesuffix("\r")
+
+
+def INKEYS() -> str:
+    """INKEY$, read from the program's console (`Console.inkey`)."""
+    return _keyboard[0].inkey() if _keyboard else ""

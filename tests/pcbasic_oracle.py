@@ -1,0 +1,85 @@
+"""PC-BASIC (PyPI `pcbasic`, a GW-BASIC 3.23 emulator) as an independent oracle.
+
+`run(source)` runs a GW-BASIC program in a child process through PC-BASIC's Python API
+(its command line prints nothing without a terminal) and returns what it printed, with
+"\\n" line ends.  The program's files live in `folder` (drive C:, the current drive), so
+a test can give it input files and read back what it wrote.  Tests skip with
+`SKIP_REASON` where `pcbasic` is not installed (it is in the `test` extra).
+
+Good to know when writing oracle programs:
+- a run ends at the program's end; an error prints "<message> in <line>" and ends it
+  (use `ON ERROR GOTO` to go on; `errors_resumed` does that for a table of cases);
+- PC-BASIC echoes what INPUT reads, as a terminal would, so compare programs without
+  INPUT, or strip the echo;
+- numbers are GW-BASIC's: single precision unless a name or constant says `#`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+AVAILABLE = importlib.util.find_spec("pcbasic") is not None
+SKIP_REASON = "PC-BASIC (pip install pcbasic) is not installed: no GW-BASIC oracle"
+
+# Runs in the child: the program is typed in line by line, then RUN.  Input lines end in
+# "\r" (PC-BASIC's keyboard); the session's output goes to stdout as bytes.
+_DRIVER = r"""
+import io, sys, pcbasic
+source, folder, stdin = sys.argv[1], sys.argv[2], sys.argv[3]
+text = open(source, encoding="latin-1").read()
+keys = open(stdin, "rb").read().replace(b"\r\n", b"\r").replace(b"\n", b"\r")
+with pcbasic.Session(output_streams=sys.stdout.buffer, input_streams=io.BytesIO(keys),
+                     devices={"C:": folder}, current_device="C:") as session:
+    for line in text.splitlines():
+        if line.strip():
+            session.execute(line)
+    session.execute("RUN")
+"""
+
+
+class OracleError(RuntimeError):
+    pass
+
+
+def run(source: str, stdin: str = "", folder: Path | None = None, timeout: float = 60) -> str:
+    """What GW-BASIC (as PC-BASIC emulates it) prints for `source`, "\\n"-terminated lines.
+
+    `folder`: the program's current directory (a fresh temporary one if None)."""
+    with tempfile.TemporaryDirectory(prefix="b2t-pcbasic-") as tmp:
+        work = Path(tmp)
+        (work / "prog.bas").write_text(source, encoding="latin-1")
+        (work / "stdin.txt").write_text(stdin, encoding="latin-1")
+        where = folder if folder is not None else work / "files"
+        where.mkdir(exist_ok=True)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                _DRIVER,
+                str(work / "prog.bas"),
+                str(where),
+                str(work / "stdin.txt"),
+            ],
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+    if proc.returncode != 0:
+        raise OracleError(f"PC-BASIC failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
+    return proc.stdout.decode("latin-1").replace("\r\n", "\n")
+
+
+ERROR_MARK = "<ERROR "
+
+
+def errors_resumed(lines: list[str]) -> str:
+    """Numbered lines 1..n from `lines`, after an ON ERROR GOTO that prints
+    "<ERROR n>" (GW-BASIC's error code) on a line of its own and resumes with the next
+    statement: a table of cases, some of which fail, in one run."""
+    body = [f"{n} {text}" for n, text in enumerate(lines, start=2)]
+    handler = f'60000 PRINT : PRINT "{ERROR_MARK}"; ERR; ">" : RESUME NEXT'
+    return "\n".join(["1 ON ERROR GOTO 60000", *body, "59999 END", handler]) + "\n"
