@@ -159,6 +159,24 @@ class Let(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class MidAssign(Stmt):
+    """`MID$(T$, start[, count]) = V$` (Microsoft BASIC): overwrite characters of T$."""
+
+    target: LValue
+    start: Expr
+    count: Expr | None
+    value: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Swap(Stmt):
+    """`SWAP A, B` (Microsoft BASIC): exchange the values of two variables or elements."""
+
+    first: LValue
+    second: LValue
+
+
+@dataclass(slots=True, eq=False)
 class PrintSep(Node):
     """A separator in a PRINT list: "," (next zone) or ";" (no space)."""
 
@@ -172,7 +190,14 @@ class Tab(Node):
     column: Expr
 
 
-PrintItem = Union[Expr, Tab, PrintSep]
+@dataclass(slots=True, eq=False)
+class Spc(Node):
+    """`SPC(e)` inside a PRINT list (Microsoft BASIC): e spaces."""
+
+    count: Expr
+
+
+PrintItem = Union[Expr, Tab, Spc, PrintSep]
 
 
 @dataclass(slots=True, eq=False)
@@ -189,6 +214,19 @@ class Input(Stmt):
     targets: list[LValue]
     prompt: str | None = None
     array_params: list[str] = field(default_factory=list)
+    # Microsoft BASIC: `INPUT "prompt", A` prints no "? " after its prompt (question
+    # False); `INPUT; A` leaves the cursor on the line after the reply (stay True).
+    question: bool = True
+    stay: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class LineInput(Stmt):
+    """`LINE INPUT [;] ["prompt";] A$` (Microsoft BASIC): a whole line into A$."""
+
+    target: LValue
+    prompt: str | None = None
+    stay: bool = False
 
 
 @dataclass(slots=True, eq=False)

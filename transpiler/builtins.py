@@ -31,8 +31,9 @@ if TYPE_CHECKING:
     from .model import ValueType
 
 Dialect = Literal["ecma55", "extended", "ms", "dartmouth", "kernel"]
-# What evaluating the function on the host can do besides giving its value.
-Effect = Literal["none", "warns", "fails", "random"]
+# What evaluating the function on the host can do besides giving its value: read
+# standard input (INKEY$) is an effect on the program's order like drawing a number.
+Effect = Literal["none", "warns", "fails", "random", "input"]
 # How a cuTile BASIC kernel program evaluates it: `tile_op` on each element, NVIDIA's INT
 # (truncation toward zero to I32; an exact integer division for INT(a / b) of integers),
 # a reduction of a tile (or MAX and MIN of two values), a matrix multiply-add, the block
@@ -42,8 +43,12 @@ KernelForm = Literal["elementwise", "to_int", "reduce", "mma", "block_index"]
 # rule (TAB in PRINT, BID), or a word of the MAT assignment (`MAT C = TRN(A)`).
 Syntax = Literal["call", "keyword", "mat"]
 # The arguments for which a function that `fails` stops the program with a domain error:
-# below zero (SQR), zero or below (LOG), an infinity (SIN, COS, TAN).
-Domain = Literal["any", "nonnegative", "positive", "finite"]
+# below zero (SQR), zero or below (LOG), an infinity (SIN, COS, TAN); "checked": the
+# runtime function checks its arguments itself (the string functions: "Illegal function
+# call", "Overflow"), never in a kernel.
+Domain = Literal["any", "nonnegative", "positive", "finite", "checked"]
+# A parameter type: a value type, or "any" (a number or a string: STRING$'s second).
+ParamType = Literal["num", "int", "str", "any"]
 
 DIALECT_NAMES: dict[str, str] = {
     "ecma55": "ECMA-55 Minimal BASIC",
@@ -61,7 +66,7 @@ EXTENDED_DIALECTS = frozenset(("ecma55", "extended", "ms", "dartmouth"))
 class Builtin:
     name: str
     dialects: frozenset[Dialect]
-    forms: tuple[tuple[ValueType, ...], ...] = ()
+    forms: tuple[tuple[ParamType, ...], ...] = ()
     result: ValueType | None = "num"  # None: no value (TAB is a PRINT item)
     effect: Effect = "none"
     python: str | None = None  # a name `transpiler.runtime` exports, or a Python built-in
@@ -83,7 +88,13 @@ class Builtin:
         # MAT words have no forms: the MAT grammar checks their operands (matrices).
         return bool(self.forms) or self.syntax == "mat"
 
-    def accepts(self, count: int) -> tuple[ValueType, ...] | None:
+    @property
+    def numeric_domain(self) -> bool:
+        """It fails only outside a domain of numbers (SQR, LOG...): a positive constant
+        argument is inside it."""
+        return self.domain in ("nonnegative", "positive", "finite")
+
+    def accepts(self, count: int) -> tuple[ParamType, ...] | None:
         """The parameter types for `count` arguments, or None if no form has that many."""
         for form in self.forms:
             if len(form) == count:
@@ -120,6 +131,38 @@ def _ecma55(name: str, effect: Effect = "none", tile_op: str | None = None,
     )
 
 
+def _ms_string(name: str, forms: tuple, result: ValueType, runtime: str,
+               checked: bool = True, dialects: frozenset = frozenset(("ms",))) -> Builtin:
+    """A Microsoft string function, the same name in both runtimes; `checked`: it fails
+    on arguments out of range."""
+    return Builtin(name, dialects, forms, result=result, python=runtime, cpp=runtime,
+                   effect="fails" if checked else "none",
+                   domain="checked" if checked else "any")
+
+
+_STR, _STR_NUM = (("str",),), (("str", "num"),)
+_MS_STRING_FUNCTIONS = (
+    _ms_string("LEFT$", _STR_NUM, "str", "LEFTS"),
+    _ms_string("RIGHT$", _STR_NUM, "str", "RIGHTS"),
+    _ms_string("MID$", (("str", "num"), ("str", "num", "num")), "str", "MIDS"),
+    _ms_string("LEN", _STR, "num", "LEN", checked=False),
+    _ms_string("VAL", _STR, "num", "VAL"),  # "Overflow"
+    _ms_string("STR$", _NUM, "str", "STRS", checked=False),
+    _ms_string("CHR$", _NUM, "str", "CHRS"),
+    _ms_string("ASC", _STR, "num", "ASC"),
+    _ms_string("INSTR", (("str", "str"), ("num", "str", "str")), "num", "INSTR"),
+    _ms_string("STRING$", (("num", "any"),), "str", "STRINGS"),
+    _ms_string("SPACE$", _NUM, "str", "SPACES"),
+    _ms_string("HEX$", _NUM, "str", "HEXS"),
+    _ms_string("OCT$", _NUM, "str", "OCTS"),
+    # QBasic's; GW-BASIC lacks them.
+    *(_ms_string(name, _STR, "str", name[:-1] + "S", checked=False,
+                 dialects=frozenset(("extended",))) for name in ("UCASE$", "LCASE$")),
+    # A key from the keyboard without waiting (Console.inkey: see its docstring).
+    Builtin("INKEY$", frozenset(("ms",)), ((),), result="str", effect="input",
+            python="INKEYS", cpp="INKEYS"),
+)
+
 _IMPLEMENTED = (
     # ECMA-55 7.4: ABS is Python's own abs (exact for floats); the others are runtime
     # functions that report bas55's warnings and domain errors.
@@ -148,8 +191,12 @@ _IMPLEMENTED = (
     Builtin("MMA", frozenset(("kernel",)), (("num", "num", "num"),), kernel_program="mma"),
     Builtin("BID", frozenset(("kernel",)), ((), ("num",)), result="int",
             kernel_program="block_index", syntax="keyword"),
-    # TAB(n) is a PRINT item of every legacy dialect.
+    # Microsoft BASIC's string functions (runtime/stringfns.py: GW-BASIC's rules).
+    *_MS_STRING_FUNCTIONS,
+    # TAB(n) is a PRINT item of every legacy dialect, SPC(n) of Microsoft's.
     Builtin("TAB", _LEGACY, _NUM, result=None, python="tab", cpp="tab", syntax="keyword"),
+    Builtin("SPC", frozenset(("ms",)), _NUM, result=None, python="spc", cpp="spc",
+            syntax="keyword"),
     # The MAT assignment's functions (Dartmouth): `MAT C = ZER`, `ZER(3, 4)`, `TRN(A)`.
     # They are names everywhere else; the MAT grammar checks their operands.
     *(Builtin(name, frozenset(("dartmouth", "extended")), syntax="mat")
@@ -175,9 +222,12 @@ _DARTMOUTH = (
 )
 # fmt: on
 
-_UNIMPLEMENTED = tuple(Builtin(name, frozenset(("ms",))) for name in _MICROSOFT) + tuple(
-    Builtin(name, frozenset(("dartmouth",))) for name in _DARTMOUTH
-)
+# (A name of these lists that `_IMPLEMENTED` has is implemented: the lists name what the
+# dialects have, the table what we do.)
+_DONE = frozenset(entry.name for entry in _IMPLEMENTED)
+_UNIMPLEMENTED = tuple(
+    Builtin(name, frozenset(("ms",))) for name in _MICROSOFT if name not in _DONE
+) + tuple(Builtin(name, frozenset(("dartmouth",))) for name in _DARTMOUTH if name not in _DONE)
 
 BUILTINS: dict[str, Builtin] = {entry.name: entry for entry in _IMPLEMENTED + _UNIMPLEMENTED}
 

@@ -23,6 +23,7 @@ KEYWORDS = frozenset((
     "LET", "PRINT", "INPUT", "READ", "DATA", "RESTORE", "GOTO", "GOSUB", "RETURN", "ON",
     "IF", "THEN", "ELSE", "ELSEIF", "ENDIF", "END", "FOR", "TO", "STEP", "NEXT", "WHILE",
     "WEND", "DIM", "AS", "OPTION", "BASE", "DEF", "RANDOMIZE", "STOP", "REM", "TAB", "MAT",
+    "SPC", "LPRINT", "SWAP",  # Microsoft BASIC
     "AND", "OR", "NOT", "MOD",
     "TILE", "OUTPUT", "BID",  # cuTile BASIC
 ))
@@ -45,10 +46,10 @@ _MICROSOFT_STATEMENTS = (
     "CLOSE", "CLS", "COLOR", "COM", "COMMON", "CONT", "DATE$", "DEFDBL", "DEFINT",
     "DEFSNG", "DEFSTR", "DELETE", "DRAW", "EDIT", "ENVIRON", "ERASE", "ERROR", "FIELD",
     "FILES", "GET", "IOCTL", "KEY", "KILL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE",
-    "LOCK", "LPRINT", "LSET", "MERGE", "MID$", "MKDIR", "MOTOR", "NAME", "NEW", "OPEN", "OUT",
+    "LOCK", "LSET", "MERGE", "MKDIR", "MOTOR", "NAME", "NEW", "OPEN", "OUT",
     "PAINT", "PALETTE", "PCOPY", "PEN", "PLAY", "POKE", "PRESET", "PSET", "PUT", "RENUM",
     "RESET", "RESUME", "RMDIR", "RSET", "RUN", "SAVE", "SCREEN", "SHELL", "SOUND", "STRIG",
-    "SWAP", "SYSTEM", "TIME$", "TIMER", "TROFF", "TRON", "UNLOCK", "VIEW", "WAIT", "WIDTH",
+    "SYSTEM", "TIME$", "TIMER", "TROFF", "TRON", "UNLOCK", "VIEW", "WAIT", "WIDTH",
     "WINDOW", "WRITE",
     # QBasic / QuickBASIC structured statements
     "CASE", "CONST", "DECLARE", "DO", "EXIT", "FUNCTION", "LOOP", "REDIM", "SELECT", "SUB",
@@ -65,9 +66,13 @@ UNSUPPORTED: dict[str, Unsupported] = {
     **{w: Unsupported(w, "statement", "Dartmouth BASIC") for w in _DARTMOUTH_STATEMENTS},
 }
 
-# Statements of two words; a message names both (`ON ERROR`, `LINE INPUT`).
+# Words that are keywords only before a given word (`LINE INPUT` is a statement; `LINE`
+# alone is Microsoft's unsupported graphics statement).
+KEYWORD_BEFORE = {"LINE": "INPUT"}
+
+# Statements of two words; a message names both (`ON ERROR`, `DEF SEG`).
 TWO_WORD_STATEMENTS = frozenset((
-    ("LINE", "INPUT"), ("DEF", "SEG"), ("DEF", "USR"), ("PRINT", "USING"),
+    ("DEF", "SEG"), ("DEF", "USR"), ("PRINT", "USING"),
     ("LPRINT", "USING"), ("END", "SUB"), ("END", "FUNCTION"), ("END", "SELECT"),
     *(("ON", event) for event in ("ERROR", "KEY", "TIMER", "COM", "PEN", "PLAY", "STRIG")),
 ))  # fmt: skip

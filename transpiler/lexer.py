@@ -31,10 +31,10 @@ from ply import lex
 
 from .builtins import BUILTINS, FUNCTION_NAMES
 from .errors import BasicSyntaxError, Coord
-from .keywords import KEYWORDS, TWO_WORD_STATEMENTS, UNSUPPORTED
+from .keywords import KEYWORD_BEFORE, KEYWORDS, TWO_WORD_STATEMENTS, UNSUPPORTED
 
 # fmt: off
-tokens = tuple(sorted(KEYWORDS)) + (
+tokens = tuple(sorted(KEYWORDS | KEYWORD_BEFORE.keys())) + (
     "NAME",    # a variable or array name: X, A1, A$, COUNT%
     "FNNAME",  # a user function: FNA, FNSQUARE
     "FUNC",    # a built-in function name (transpiler/builtins.py)
@@ -132,6 +132,8 @@ def t_NAME(t):
         t.type = "FUNC"
         if not BUILTINS[word].implemented:
             raise _unsupported(t, word)
+    elif word in KEYWORD_BEFORE and _next_word(t, word) == KEYWORD_BEFORE[word]:
+        t.type = word  # LINE before INPUT
     elif word in UNSUPPORTED:
         raise _unsupported(t, word)
     elif ctx.strict and word.startswith("REM"):
@@ -159,6 +161,12 @@ def t_NAME(t):
 # A word as the lexer reads names (to find the words around a reserved one).
 _WORD_AT_END = re.compile(r"([A-Z][A-Z0-9_]*[$%]?)$", re.IGNORECASE)
 _WORD_AT_START = re.compile(r"[ \t]*([A-Z][A-Z0-9_]*[$%]?)", re.IGNORECASE)
+
+
+def _next_word(t, word: str) -> str | None:
+    """The word after `word` (token `t`), upper-cased, if a word follows."""
+    following = _WORD_AT_START.match(t.lexer.lexdata, t.lexpos + len(word))
+    return following.group(1).upper() if following else None
 
 
 def _unsupported(t, word: str) -> BasicSyntaxError:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-Std = Literal["extended", "ecma55"]
+Std = Literal["extended", "ecma55", "ms"]
 Precision = Literal["f32", "f64"]
 
 
@@ -26,6 +26,11 @@ class Options:
     @property
     def strict(self) -> bool:
         return self.std == "ecma55"
+
+    @property
+    def microsoft(self) -> bool:
+        """Microsoft BASIC's rules where they differ from ours (INPUT replies, TAB)."""
+        return self.std == "ms"
 
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")

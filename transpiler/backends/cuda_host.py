@@ -208,6 +208,7 @@ class _ModulePrinter:
             data_lines=self.data_lines() if self.uses_data else [],
             uses_data=self.uses_data,
             strict=a.options.strict,
+            microsoft=a.options.microsoft,
             device_code=self.kernels.helpers(),
             header=header,
             members=members,

@@ -34,7 +34,7 @@ from .render import render
 _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs"} | {
     "MOD", "RANDOMIZE", "ZONE", "NUMBER", "STRING", "BasicFault", "Console", "DataPool",
     "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "run_command", "tab",
-    "to_integer", "loop_count", "Notice", "set_warning_hook",
+    "to_integer", "loop_count", "Notice", "set_warning_hook", "concat", "mid_assign",
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
@@ -113,6 +113,7 @@ class _ModulePrinter:
             program_body=body,
             uses_rnd=uses_rnd,
             strict=a.options.strict,
+            microsoft=a.options.microsoft,
         )
 
     def imports(self) -> list[str]:

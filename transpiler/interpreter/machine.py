@@ -28,7 +28,9 @@ from ..runtime import (
     DataPool,
     Notice,
     check_string,
+    concat,
     div,
+    mid_assign,
     mul,
     power,
     reset_rnd,
@@ -85,7 +87,7 @@ class Machine:
         self.stdout = stdout
         self.stderr = stderr
         strict = analysis.options.strict
-        self.console = Console(stdout, stdin, strict)
+        self.console = Console(stdout, stdin, strict, analysis.options.microsoft)
         self.pool = DataPool([(d.text, d.quoted) for d in analysis.data], strict)
         self.arrays = {name: self._make_array(symbol) for name, symbol in analysis.arrays.items()}
         self.filename = f"<basic {analysis.source.name}>"
@@ -141,8 +143,8 @@ class Machine:
             value = pool.read_number()
             return mat.to_f32(value) if f32 else value
 
-        def input_reply(prompt, kinds):
-            values = console.input(prompt, kinds)
+        def input_reply(prompt, kinds, question=True, stay=False):
+            values = console.input(prompt, kinds, question, stay)
             if f32:
                 values = [mat.to_f32(v) if k == NUMBER else v for v, k in zip(values, kinds)]
             return values
@@ -163,8 +165,12 @@ class Machine:
             "_write_number": console.write_number,
             "_zone": console.next_zone,
             "_tab": console.tab,
+            "_spc": console.spc,
             "_newline": console.newline,
             "_input": input_reply,
+            "_line_input": console.line_input,
+            "_mid_assign": mid_assign,
+            "_concat": concat,
             "_NUMBER": NUMBER,
             "_STRING": STRING,
             "_read_number": read_number,

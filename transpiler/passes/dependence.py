@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import ast, hostir
-from ..builtins import effect_of
+from ..builtins import BUILTINS, effect_of
 from ..model import Analysis
 from .exceptions import is_quiet
 from .exprutil import Affine, affine, constant_value, same_expr
@@ -341,6 +341,8 @@ class _Scan:
             self.scalar_writes.add(target.name)
             self.first_write.setdefault(target.name, target)
         else:
+            if target.name.endswith("$"):
+                raise NotParallel("string arrays stay on the host", target)
             for index in target.indices:
                 self.expr(index, stmt)
             self.accesses.append(_Access(target.name, target.indices, target, True, stmt))
@@ -354,11 +356,16 @@ class _Scan:
             elif isinstance(node, ast.Str):
                 raise NotParallel("strings stay on the host", node)
             elif isinstance(node, ast.Index):
+                if node.name.endswith("$"):
+                    raise NotParallel("string arrays stay on the host", node)
                 self.accesses.append(_Access(node.name, node.indices, node, False, stmt))
             elif isinstance(node, ast.Call):
                 self.call(node, stmt)
 
     def call(self, call: ast.Call, stmt) -> None:
+        builtin = BUILTINS.get(call.name)
+        if builtin is not None and "str" in (builtin.result, *(t for f in builtin.forms for t in f)):
+            raise NotParallel(f"the string function {call.name} stays on the host", call)
         if effect_of(call.name) == "random":
             raise NotParallel(f"{call.name} inside the loop: its sequence is sequential", call)
         fn = self.analysis.functions.get(call.name)

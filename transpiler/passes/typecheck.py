@@ -31,6 +31,9 @@ COMPARISONS = frozenset({"=", "<>", "<", ">", "<=", ">="})
 LOGICAL = frozenset({"AND", "OR"})
 
 
+_TYPE_WORDS = {"num": "a number", "int": "an integer", "str": "a string"}
+
+
 def is_numeric(t: ValueType | None) -> bool:
     return t in ("num", "int")
 
@@ -149,7 +152,10 @@ class _TypeChecker:
 
     # ----------------------------------------------------------------- expectations
 
-    def expect(self, e: ast.Expr, want: ValueType) -> ValueType | None:
+    def expect(self, e: ast.Expr, want: ValueType | str) -> ValueType | None:
+        """`e` checked against a parameter type ("any": a number or a string)."""
+        if want == "any":
+            return self.expr(e)
         return self.expect_string(e) if want == "str" else self.expect_number(e)
 
     def expect_number(self, e: ast.Expr) -> ValueType | None:
@@ -179,11 +185,31 @@ class _TypeChecker:
             for item in s.items:
                 if isinstance(item, ast.Tab):
                     self.expect_number(item.column)
+                elif isinstance(item, ast.Spc):
+                    self.expect_number(item.count)
                 elif isinstance(item, ast.Expr):
                     self.expr(item)
         elif isinstance(s, (ast.Input, ast.Read)):
             for target in s.targets:
                 self.expr(target)
+        elif isinstance(s, ast.LineInput):
+            if self.expr(s.target) not in ("str", None):
+                self.error("LINE INPUT reads a line into a string variable", s.target.coord)
+        elif isinstance(s, ast.Swap):
+            first, second = self.expr(s.first), self.expr(s.second)
+            if None not in (first, second) and first != second:
+                # Microsoft BASIC: "Type mismatch" (a number and an integer too).
+                self.error(
+                    f"SWAP exchanges values of one type, not {_TYPE_WORDS[first]} and "
+                    f"{_TYPE_WORDS[second]}",
+                    s.coord,
+                )
+        elif isinstance(s, ast.MidAssign):
+            self.expect_string(s.target)
+            self.expect_number(s.start)
+            if s.count is not None:
+                self.expect_number(s.count)
+            self.expect_string(s.value)
         elif isinstance(s, (ast.IfBlock, ast.ElseIf, ast.While)):
             self.expect_number(s.condition)
         elif isinstance(s, ast.OnGoto):
