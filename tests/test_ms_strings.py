@@ -231,9 +231,42 @@ def test_microsoft_run_time_errors(statement, message, target):
 )
 def test_located_compile_errors(statement, message, column):
     with pytest.raises(CompileErrors) as info:
-        analyse(f"10 {statement}\n")
+        analyse(f"10 {statement}\n", "extended")
     error = info.value.errors[0]
     assert (error.message, error.coord.line, error.coord.column) == (message, 1, column)
+
+
+MISMATCHES = """
+    10 C5 = 5
+    20 IF C5 > 10 THEN PRINT "YOU HAVE USED $"-C5" MORE."
+    30 PRINT "OK"
+    40 A = "X"
+    50 PRINT "NOT REACHED"
+    """
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_microsoft_type_mismatches_stop_the_program_when_they_run(target):
+    # GW-BASIC finds them only then (line 20 never runs; line 40 does).
+    analysis = analyse(MISMATCHES)
+    assert [(w.coord.line, w.message.split(":")[0]) for w in analysis.warnings] == [
+        (2, "Type mismatch"),
+        (4, "Type mismatch"),
+    ]
+    assert engines_agree(MISMATCHES, target) == "OK\n"
+    assert interpret(analysis)[2] == "Type mismatch"
+    with pytest.raises(CompileErrors):  # the other dialects reject the program
+        analyse(MISMATCHES, "extended")
+
+
+@pytest.mark.parametrize(
+    "statement", ["IF A$ THEN 10", 'FOR I = 1 TO "X"', "ON A$ GOTO 10", "PRINT LEFT$(1, 2, 3)"]
+)
+def test_what_stays_a_compile_error_under_microsoft_rules(statement):
+    # Conditions, loops and jumps (their structure is decided when translating), and
+    # calls that no form of the function takes.
+    with pytest.raises(CompileErrors):
+        analyse(f"10 {statement}\n")
 
 
 def test_loops_with_strings_stay_on_the_host_and_numeric_ones_are_offloaded():
@@ -261,6 +294,14 @@ def test_interpreter_prints_what_pc_basic_prints(program):
     text = textwrap.dedent(program).lstrip("\n")
     _, out, _ = interpret(analyse(text))
     assert out == pcbasic_oracle.run(text)
+
+
+@oracle
+def test_a_type_mismatch_stops_where_gw_basic_stops():
+    text = textwrap.dedent(MISMATCHES).lstrip("\n")
+    _, out, error = interpret(analyse(text))
+    # (PC-BASIC leaves a 0xFF byte after an error message.)
+    assert pcbasic_oracle.run(text).replace("\xff", "") == out + f"{error} in 40\n"
 
 
 @oracle

@@ -396,6 +396,15 @@ class Stop(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class Fault(Stmt):
+    """A statement that stops the program with `message` when it runs.  Microsoft BASIC
+    finds a type mismatch only then; `passes/typecheck.py` puts a Fault in place of such
+    a statement under --dialect ms."""
+
+    message: str
+
+
+@dataclass(slots=True, eq=False)
 class End(Stmt):
     pass
 

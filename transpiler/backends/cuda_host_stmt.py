@@ -257,6 +257,9 @@ class StatementPrinter:
         position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
         return [Code(f"data.restore({position});" if position else "data.restore();")]
 
+    def s_Fault(self, node, stmt: ast.Fault) -> list[Code]:
+        return self.at_line(node, True) + [Code(f"throw b2t::Fault({cpp_string(stmt.message)});")]
+
     def s_Randomize(self, node, stmt: ast.Randomize) -> list[Code]:
         # fatal only for a BASIC2TILE_SEED that is not a number
         return self.at_line(node, True) + [Code("b2t::RANDOMIZE();")]

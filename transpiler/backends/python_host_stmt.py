@@ -309,6 +309,9 @@ class StatementPrinter:
         position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
         return [Code(f"data.restore({position})" if position else "data.restore()")]
 
+    def s_Fault(self, stmt: ast.Fault) -> list[Code]:
+        return [Code(f"raise {self.need('BasicFault')}({stmt.message!r})")]
+
     def s_Randomize(self, stmt: ast.Randomize) -> list[Code]:
         return [Code(f"{self.need('RANDOMIZE')}()")]
 

@@ -561,6 +561,9 @@ class Generator:
         if not emitted:
             self.line(depth, "pass")
 
+    def s_Fault(self, index, stmt: ast.Fault, depth) -> None:
+        self.line(depth, f"_fail({stmt.message!r})")
+
     def s_Randomize(self, index, stmt, depth) -> None:
         self.line(depth, "_RANDOMIZE()")
 

@@ -136,6 +136,9 @@ class Machine:
                 return targets[i - 1]
             raise BasicFault(ON_OUT_OF_RANGE, f"({i}; 1 to {len(targets)} allowed)")
 
+        def fail(message: str) -> None:
+            raise BasicFault(message)
+
         def step_limit() -> None:
             raise BasicFault(STEP_LIMIT, f"({analysis.options.max_steps} statements)")
 
@@ -182,6 +185,7 @@ class Machine:
             "_index": BasicArray.flat_index,
             "_shadow": shadow,
             "_step_limit": step_limit,
+            "_fail": fail,
             "_arrays": self.arrays,
             "_mat_read": lambda a, f: mat.mat_read(a, pool, f),
             "_mat_input": lambda a, f: mat.mat_input(a, console, f),

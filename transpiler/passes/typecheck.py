@@ -13,6 +13,10 @@ mix: assignments, comparisons and arguments must agree (ECMA-55 7, 9, 10, 16).
   parameters' types.
 - A numeric constant too large for the number type is a warning (ECMA-55 5.5: it is
   replaced by the largest representable value, machine infinity for IEEE numbers).
+- Microsoft BASIC reports a type mismatch only when the statement runs.  With --dialect
+  ms, an assignment, PRINT, DIM or string statement whose types do not fit compiles,
+  with a warning, into a `Fault` statement that stops the program with "Type mismatch"
+  when it runs (a program may never reach it); conditions, FOR and ON stay errors.
 """
 
 from __future__ import annotations
@@ -32,6 +36,9 @@ LOGICAL = frozenset({"AND", "OR"})
 
 
 _TYPE_WORDS = {"num": "a number", "int": "an integer", "str": "a string"}
+TYPE_MISMATCH = "Type mismatch"
+# The statements a type mismatch turns into a run-time Fault under --dialect ms.
+_DEFERRABLE = (ast.Let, ast.Print, ast.Dim, ast.MidAssign, ast.Swap, ast.LineInput)
 
 
 def is_numeric(t: ValueType | None) -> bool:
@@ -45,9 +52,18 @@ class _TypeChecker:
         self.types = analysis.expr_types
         self.strict = analysis.options.strict
         self.params: dict[str, ValueType] = {}
+        # Type mismatches of the statement being checked, when they wait for run time.
+        self.mismatches: list[BasicSemanticError] | None = None
 
     def error(self, message: str, coord: Coord) -> None:
         self.diags.error(BasicSemanticError(message, coord))
+
+    def mismatch(self, message: str, coord: Coord) -> None:
+        """A value of the wrong type: an error now, or a Fault at run time (`run`)."""
+        if self.mismatches is None:
+            self.error(message, coord)
+        else:
+            self.mismatches.append(BasicSemanticError(message, coord))
 
     # ----------------------------------------------------------------- expressions
 
@@ -161,14 +177,14 @@ class _TypeChecker:
     def expect_number(self, e: ast.Expr) -> ValueType | None:
         t = self.expr(e)
         if t == "str":
-            self.error("numeric expression expected, not a string", e.coord)
+            self.mismatch("numeric expression expected, not a string", e.coord)
             return None
         return t
 
     def expect_string(self, e: ast.Expr) -> ValueType | None:
         t = self.expr(e)
         if t is not None and t != "str":
-            self.error("string expression expected, not a number", e.coord)
+            self.mismatch("string expression expected, not a number", e.coord)
             return None
         return t
 
@@ -194,12 +210,12 @@ class _TypeChecker:
                 self.expr(target)
         elif isinstance(s, ast.LineInput):
             if self.expr(s.target) not in ("str", None):
-                self.error("LINE INPUT reads a line into a string variable", s.target.coord)
+                self.mismatch("LINE INPUT reads a line into a string variable", s.target.coord)
         elif isinstance(s, ast.Swap):
             first, second = self.expr(s.first), self.expr(s.second)
             if None not in (first, second) and first != second:
                 # Microsoft BASIC: "Type mismatch" (a number and an integer too).
-                self.error(
+                self.mismatch(
                     f"SWAP exchanges values of one type, not {_TYPE_WORDS[first]} and "
                     f"{_TYPE_WORDS[second]}",
                     s.coord,
@@ -267,5 +283,31 @@ class _TypeChecker:
 
 def run(analysis: Analysis, diags: Diagnostics) -> None:
     checker = _TypeChecker(analysis, diags)
-    for stmt in analysis.stmts:
+    deferring = analysis.options.microsoft
+    for index, stmt in enumerate(analysis.stmts):
+        if not (deferring and isinstance(stmt, _DEFERRABLE)):
+            checker.statement(stmt)
+            continue
+        checker.mismatches = []
         checker.statement(stmt)
+        found, checker.mismatches = checker.mismatches, None
+        if found:
+            _fault_in_place(analysis, index, found[0])
+
+
+def _fault_in_place(analysis: Analysis, index: int, mismatch: BasicSemanticError) -> None:
+    """Statement `index` stops the program with "Type mismatch" when it runs."""
+    stmt = analysis.stmts[index]
+    fault = ast.Fault(TYPE_MISMATCH, coord=stmt.coord, label=stmt.label)
+    analysis.stmts[index] = fault
+    for line in analysis.program.lines:  # a statement of its own (not inside an IF)
+        for k, s in enumerate(line.statements):
+            if s is stmt:
+                line.statements[k] = fault
+    analysis.warnings.append(
+        BasicWarning(
+            f"{TYPE_MISMATCH}: {mismatch.message} (Microsoft BASIC stops with it when "
+            "the statement runs)",
+            mismatch.coord,
+        )
+    )
