@@ -296,6 +296,31 @@ def test_interpreter_prints_what_pc_basic_prints(program):
     assert out == pcbasic_oracle.run(text)
 
 
+def without_echo(printed: str, replies: list[str]) -> str:
+    """PC-BASIC's output without the replies it echoed, as a terminal shows them (each
+    with its line break, except after `INPUT;` and `LINE INPUT;`)."""
+    position = 0
+    for reply in replies:
+        found = printed.index(reply, position)
+        end = found + len(reply)
+        if printed.startswith("\n", end):
+            end += 1
+        printed = printed[:found] + printed[end:]
+        position = found
+    return printed
+
+
+@oracle
+def test_input_reads_replies_as_pc_basic_does():
+    text = textwrap.dedent(INPUTS).lstrip("\n").replace("80 INPUT Z\n", "")
+    script = SCRIPT.replace("last\n", "")
+    _, out, _ = interpret(analyse(text), script)
+    # INKEY$ takes "A" and "B" of the last line unechoed, and LINE INPUT; its empty rest.
+    replies = script.splitlines()[:-1]
+    printed = pcbasic_oracle.run(text, script, timeout=30)
+    assert without_echo(printed, replies) == out
+
+
 @oracle
 def test_a_type_mismatch_stops_where_gw_basic_stops():
     text = textwrap.dedent(MISMATCHES).lstrip("\n")
