@@ -54,7 +54,9 @@ TARGETS = [
     ),
 ]
 # Sample arguments by type: inside every numeric function's domain.
+# ("any": a number or a string, as STRING$'s second argument; a string is sampled.)
 SAMPLE = {"num": ["0.5", "2", "3"], "int": ["2", "3", "4"], "str": ['"ABC"', '"B"', '"C"']}
+SAMPLE["any"] = SAMPLE["str"]
 
 
 def front_end(text: str, name: str):
@@ -142,6 +144,8 @@ def test_host_engines_implement_every_function(target, functions, dialect, rel_t
         values = [a.strip('"') if a.startswith('"') else float(a) for a in args]
         if b.effect == "random":
             assert 0.0 <= float(value) < 1.0
+        elif b.effect == "input":  # INKEY$ with nothing to read
+            assert value == ""
         elif b.result == "str":
             assert value == function(*values)
         else:

@@ -159,6 +159,24 @@ class Let(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class MidAssign(Stmt):
+    """`MID$(T$, start[, count]) = V$` (Microsoft BASIC): overwrite characters of T$."""
+
+    target: LValue
+    start: Expr
+    count: Expr | None
+    value: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Swap(Stmt):
+    """`SWAP A, B` (Microsoft BASIC): exchange the values of two variables or elements."""
+
+    first: LValue
+    second: LValue
+
+
+@dataclass(slots=True, eq=False)
 class PrintSep(Node):
     """A separator in a PRINT list: "," (next zone) or ";" (no space)."""
 
@@ -172,7 +190,14 @@ class Tab(Node):
     column: Expr
 
 
-PrintItem = Union[Expr, Tab, PrintSep]
+@dataclass(slots=True, eq=False)
+class Spc(Node):
+    """`SPC(e)` inside a PRINT list (Microsoft BASIC): e spaces."""
+
+    count: Expr
+
+
+PrintItem = Union[Expr, Tab, Spc, PrintSep]
 
 
 @dataclass(slots=True, eq=False)
@@ -199,6 +224,10 @@ class Input(Stmt):
     array_params: list[str] = field(default_factory=list)
     channel: Expr | None = None
     line: bool = False
+    # Microsoft BASIC: `INPUT "prompt", A` prints no "? " after its prompt (question
+    # False); `INPUT; A` leaves the cursor on the line after the reply (stay True).
+    question: bool = True
+    stay: bool = False
 
 
 @dataclass(slots=True, eq=False)
@@ -239,6 +268,15 @@ class Rename(Stmt):
 
     old: Expr
     new: Expr
+
+
+@dataclass(slots=True, eq=False)
+class LineInput(Stmt):
+    """`LINE INPUT [;] ["prompt";] A$` (Microsoft BASIC): a whole line into A$."""
+
+    target: LValue
+    prompt: str | None = None
+    stay: bool = False
 
 
 @dataclass(slots=True, eq=False)
@@ -425,6 +463,15 @@ class NoEffect(Rem):
 @dataclass(slots=True, eq=False)
 class Stop(Stmt):
     pass
+
+
+@dataclass(slots=True, eq=False)
+class Fault(Stmt):
+    """A statement that stops the program with `message` when it runs.  Microsoft BASIC
+    finds a type mismatch only then; `passes/typecheck.py` puts a Fault in place of such
+    a statement under --dialect ms."""
+
+    message: str
 
 
 @dataclass(slots=True, eq=False)

@@ -32,8 +32,10 @@ if TYPE_CHECKING:
 
 Dialect = Literal["ecma55", "extended", "ms", "dartmouth", "kernel"]
 # What evaluating the function on the host can do besides giving its value: "io" reads
-# the state of the program's files (and fails on a file number that is not open).
-Effect = Literal["none", "warns", "fails", "random", "io"]
+# the state of the program's files (and fails on a file number that is not open); reading
+# standard input (INKEY$, "input") is an effect on the program's order like drawing a
+# number.
+Effect = Literal["none", "warns", "fails", "random", "io", "input"]
 # How a cuTile BASIC kernel program evaluates it: `tile_op` on each element, NVIDIA's INT
 # (truncation toward zero to I32; an exact integer division for INT(a / b) of integers),
 # a reduction of a tile (or MAX and MIN of two values), a matrix multiply-add, the block
@@ -44,12 +46,16 @@ KernelForm = Literal["elementwise", "to_int", "reduce", "mma", "block_index"]
 Syntax = Literal["call", "keyword", "mat"]
 # The arguments for which a function that `fails` stops the program with a domain error:
 # below zero (SQR), zero or below (LOG), an infinity (SIN, COS, TAN), one that does not
-# round into 16 bits (Microsoft's CINT: "Overflow").
-Domain = Literal["any", "nonnegative", "positive", "finite", "int16"]
+# round into 16 bits (Microsoft's CINT: "Overflow"); "checked": the runtime function
+# checks its arguments itself (the string functions: "Illegal function call",
+# "Overflow"), never in a kernel.
+Domain = Literal["any", "nonnegative", "positive", "finite", "int16", "checked"]
 # The type of the result in Microsoft BASIC (GW-BASIC's, as PC-BASIC has it): a single,
 # the argument's type (INT, FIX), the argument's floating type (ABS: an integer gives a
 # single), an integer, a double.
 MicrosoftResult = Literal["single", "same", "float", "int", "double"]
+# A parameter type: a value type, or "any" (a number or a string: STRING$'s second).
+ParamType = Literal["num", "int", "str", "any"]
 
 DIALECT_NAMES: dict[str, str] = {
     "ecma55": "ECMA-55 Minimal BASIC",
@@ -67,7 +73,7 @@ EXTENDED_DIALECTS = frozenset(("ecma55", "extended", "ms", "dartmouth"))
 class Builtin:
     name: str
     dialects: frozenset[Dialect]
-    forms: tuple[tuple[ValueType, ...], ...] = ()
+    forms: tuple[tuple[ParamType, ...], ...] = ()
     result: ValueType | None = "num"  # None: no value (TAB is a PRINT item)
     effect: Effect = "none"
     python: str | None = None  # a name `transpiler.runtime` exports, or a Python built-in
@@ -93,7 +99,13 @@ class Builtin:
         # MAT words have no forms: the MAT grammar checks their operands (matrices).
         return bool(self.forms) or self.syntax == "mat"
 
-    def accepts(self, count: int) -> tuple[ValueType, ...] | None:
+    @property
+    def numeric_domain(self) -> bool:
+        """It fails only outside a domain of numbers (SQR, LOG...): a positive constant
+        argument is inside it."""
+        return self.domain in ("nonnegative", "positive", "finite")
+
+    def accepts(self, count: int) -> tuple[ParamType, ...] | None:
         """The parameter types for `count` arguments, or None if no form has that many."""
         for form in self.forms:
             if len(form) == count:
@@ -117,7 +129,9 @@ class Builtin:
 # fmt: off
 _LEGACY = frozenset(("ecma55", "extended", "ms", "dartmouth"))
 _MS = frozenset(("ms",))
-_MS_FILES = frozenset(("extended", "ms"))
+# Microsoft BASIC's functions that extended BASIC has too: a call of one does not pin
+# --dialect ms (README, "Dialects").
+_MS_EXTENDED = frozenset(("extended", "ms"))
 _NUM = (("num",),)
 
 
@@ -133,6 +147,38 @@ def _ecma55(name: str, effect: Effect = "none", tile_op: str | None = None,
         single_precision=single_precision,
     )
 
+
+def _ms_string(name: str, forms: tuple, result: ValueType, runtime: str,
+               checked: bool = True, dialects: frozenset = _MS_EXTENDED) -> Builtin:
+    """A Microsoft string function, the same name in both runtimes; `checked`: it fails
+    on arguments out of range."""
+    return Builtin(name, dialects, forms, result=result, python=runtime, cpp=runtime,
+                   effect="fails" if checked else "none",
+                   domain="checked" if checked else "any")
+
+
+_STR, _STR_NUM = (("str",),), (("str", "num"),)
+_MS_STRING_FUNCTIONS = (
+    _ms_string("LEFT$", _STR_NUM, "str", "LEFTS"),
+    _ms_string("RIGHT$", _STR_NUM, "str", "RIGHTS"),
+    _ms_string("MID$", (("str", "num"), ("str", "num", "num")), "str", "MIDS"),
+    _ms_string("LEN", _STR, "num", "LEN", checked=False),
+    _ms_string("VAL", _STR, "num", "VAL"),  # "Overflow"
+    _ms_string("STR$", _NUM, "str", "STRS", checked=False),
+    _ms_string("CHR$", _NUM, "str", "CHRS"),
+    _ms_string("ASC", _STR, "num", "ASC"),
+    _ms_string("INSTR", (("str", "str"), ("num", "str", "str")), "num", "INSTR"),
+    _ms_string("STRING$", (("num", "any"),), "str", "STRINGS"),
+    _ms_string("SPACE$", _NUM, "str", "SPACES"),
+    _ms_string("HEX$", _NUM, "str", "HEXS"),
+    _ms_string("OCT$", _NUM, "str", "OCTS"),
+    # QBasic's; GW-BASIC lacks them.
+    *(_ms_string(name, _STR, "str", name[:-1] + "S", checked=False,
+                 dialects=frozenset(("extended",))) for name in ("UCASE$", "LCASE$")),
+    # A key from the keyboard without waiting (Console.inkey: see its docstring).
+    Builtin("INKEY$", _MS_EXTENDED, ((),), result="str", effect="input",
+            python="INKEYS", cpp="INKEYS"),
+)
 
 _IMPLEMENTED = (
     # ECMA-55 7.4: ABS is Python's own abs (exact for floats); the others are runtime
@@ -173,14 +219,17 @@ _IMPLEMENTED = (
     Builtin("BID", frozenset(("kernel",)), ((), ("num",)), result="int",
             kernel_program="block_index", syntax="keyword"),
     # Microsoft BASIC's sequential files (runtime/files.py): the end of an input file
-    # (-1 there), the size in bytes.  Files are extended BASIC too (a program that uses
-    # them keeps its numbers: they do not pin --dialect ms).
-    Builtin("EOF", _MS_FILES, _NUM, effect="io", python="EOF", cpp="file_eof"),
-    Builtin("LOF", _MS_FILES, _NUM, effect="io", python="LOF", cpp="file_lof"),
+    # (-1 there), the size in bytes.
+    Builtin("EOF", _MS_EXTENDED, _NUM, effect="io", python="EOF", cpp="file_eof"),
+    Builtin("LOF", _MS_EXTENDED, _NUM, effect="io", python="LOF", cpp="file_lof"),
     # The column of the screen's cursor (1 at the start of a line; the argument is a dummy).
-    Builtin("POS", _MS_FILES, _NUM, effect="io", python="POS", cpp="POS"),
-    # TAB(n) is a PRINT item of every legacy dialect.
+    Builtin("POS", _MS_EXTENDED, _NUM, effect="io", python="POS", cpp="POS"),
+    # Microsoft BASIC's string functions (runtime/stringfns.py: GW-BASIC's rules).
+    *_MS_STRING_FUNCTIONS,
+    # TAB(n) is a PRINT item of every legacy dialect, SPC(n) of Microsoft's.
     Builtin("TAB", _LEGACY, _NUM, result=None, python="tab", cpp="tab", syntax="keyword"),
+    Builtin("SPC", frozenset(("ms",)), _NUM, result=None, python="spc", cpp="spc",
+            syntax="keyword"),
     # The MAT assignment's functions (Dartmouth): `MAT C = ZER`, `ZER(3, 4)`, `TRN(A)`.
     # They are names everywhere else; the MAT grammar checks their operands.
     *(Builtin(name, frozenset(("dartmouth", "extended")), syntax="mat")
@@ -206,9 +255,12 @@ _DARTMOUTH = (
 )
 # fmt: on
 
-_UNIMPLEMENTED = tuple(Builtin(name, frozenset(("ms",))) for name in _MICROSOFT) + tuple(
-    Builtin(name, frozenset(("dartmouth",))) for name in _DARTMOUTH
-)
+# (A name of these lists that `_IMPLEMENTED` has is implemented: the lists name what the
+# dialects have, the table what we do.)
+_DONE = frozenset(entry.name for entry in _IMPLEMENTED)
+_UNIMPLEMENTED = tuple(
+    Builtin(name, frozenset(("ms",))) for name in _MICROSOFT if name not in _DONE
+) + tuple(Builtin(name, frozenset(("dartmouth",))) for name in _DARTMOUTH if name not in _DONE)
 
 BUILTINS: dict[str, Builtin] = {entry.name: entry for entry in _IMPLEMENTED + _UNIMPLEMENTED}
 

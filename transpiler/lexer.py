@@ -175,8 +175,8 @@ def t_NAME(t):
             _read_remark(t, t.lexpos + 3)
         elif word == "DATA":
             _read_data(t, ctx)
-        elif word == "LINE" and not _LINE_INPUT_FILE.match(t.lexer.lexdata, t.lexer.lexpos):
-            raise _unsupported(t, word)  # LINE INPUT from the keyboard, LINE graphics
+        elif word == "LINE" and not _LINE_INPUT.match(t.lexer.lexdata, t.lexer.lexpos):
+            raise _unsupported(t, word)  # LINE graphics; LINE INPUT [#] is a statement
     elif word == RENAME_WORD:
         if not _starts_statement(ctx, t.lexer.lexdata, t.lexpos):
             raise ctx.error(
@@ -213,7 +213,7 @@ def t_NAME(t):
     return t
 
 
-_LINE_INPUT_FILE = re.compile(r"[ \t]*INPUT[ \t]*#", re.IGNORECASE)
+_LINE_INPUT = re.compile(r"[ \t]*INPUT", re.IGNORECASE)
 _EQUALS = re.compile(r"[ \t]*=")
 
 
@@ -412,8 +412,11 @@ _MICROSOFT_NUMBER_WHAT = {
 
 def t_QUESTION(t):
     r"\?"
-    # `?` is PRINT in Microsoft BASIC (its tokenizer stores the same token for both).
+    # `?` is PRINT in Microsoft BASIC (its tokenizer stores the same token for both),
+    # where a statement starts; anywhere else it is no token.
     ctx = t.lexer.ctx
+    if not _starts_statement(ctx, t.lexer.lexdata, t.lexpos):
+        raise ctx.error("unexpected character '?'", t.lexpos)
     ctx.microsoft_only("'?' for PRINT", ctx.coord(t.lexpos))
     t.type = "PRINT"
     t.value = "PRINT"

@@ -38,6 +38,8 @@ class Options:
 
     @property
     def microsoft(self) -> bool:
+        """Microsoft BASIC's rules where they differ from the others (numbers, PRINT's
+        layout, INPUT replies, TAB, type mismatches at run time)."""
         return self.std == "ms"
 
 

@@ -8,6 +8,8 @@
 //   numformat.py  format_number, format_number_trimmed, parse_number, match_number
 //   faults.py     Fault (fatal, thrown), Notice + warn/notify + set_warning_hook
 //   strings.py    check_string (the 18-character limit)
+//   stringfns.py  Microsoft's string functions (LEFTS, MIDS, VAL, ...), concat, mid_assign
+//   ms_inputs.py  parse_ms_reply (Microsoft's INPUT replies, "?Redo from start")
 //   arith.py      div, mul, power, round_to_int, ABS ATN COS EXP INT LOG SGN SIN SQR TAN
 //   extended.py   MOD, MAX, MIN, to_integer / to_int32 (the `%` variables)
 //   rnd.py        SplitMix64, RND, RANDOMIZE, reset_rnd (bit-identical sequences)
@@ -18,7 +20,8 @@
 //                 file_line, file_eof, file_lof, KILL, NAME; reset_files; ItemWriter (WRITE)
 //   console.py    Console: PRINT columns, zones, TAB, margin (write_string, write_number,
 //                 next_zone, tab, newline, finish, and the chain con.print(x).zone()...);
-//                 INPUT with the "? " prompt and re-asking (input)
+//                 INPUT with the "? " prompt and re-asking (input), spc, line_input,
+//                 inkey and INKEYS
 //   data.py       DataPool: READ and RESTORE
 //   arrays.py     Array<T>: DIM'd arrays with rounded, checked subscripts, OPTION BASE and
 //                 contiguous row-major storage (data()); MAT statements (mat_read,
@@ -486,6 +489,353 @@ inline std::string check_string(std::string value) {
   return value;
 }
 
+// ============================================================================ stringfns.py
+
+inline constexpr std::size_t MS_MAX_LENGTH = 255;
+inline constexpr const char* ILLEGAL_FUNCTION_CALL = "Illegal function call";
+inline constexpr const char* OVERFLOW_ERROR = "Overflow";
+inline constexpr const char* MS_STRING_TOO_LONG = "String too long";
+
+// `x` rounded to an integer, halves away from zero (exact for every double; an integer:
+// no -0).  CINT's rounding too (msnumbers.py).
+inline double round_half_away(double x) {
+  const double a = std::fabs(x);
+  double whole = std::floor(a);
+  if (a - whole >= 0.5)
+    whole += 1.0;
+  return x >= 0.0 || whole == 0.0 ? whole : -whole;
+}
+
+// A numeric argument of a string function as a GW-BASIC integer (stringfns.to_int16);
+// "Overflow" outside -32768..32767.
+inline int argument_int16(double x) {
+  if (!(x > -32768.5 && x < 32767.5))
+    throw Fault(OVERFLOW_ERROR);
+  return static_cast<int>(round_half_away(x));
+}
+
+inline std::size_t string_count(double x) {
+  const int n = argument_int16(x);
+  if (n < 0 || n > static_cast<int>(MS_MAX_LENGTH))
+    throw Fault(ILLEGAL_FUNCTION_CALL);
+  return static_cast<std::size_t>(n);
+}
+
+inline std::size_t string_position(double x) {
+  const int n = argument_int16(x);
+  if (n < 1 || n > static_cast<int>(MS_MAX_LENGTH))
+    throw Fault(ILLEGAL_FUNCTION_CALL);
+  return static_cast<std::size_t>(n);
+}
+
+// HEX$, OCT$, TAB and SPC's argument: -32768..65535, as an unsigned 16-bit value.
+inline long to_word(double x) {
+  if (!(x > -32768.5 && x < 65535.5))
+    throw Fault(OVERFLOW_ERROR);
+  const long n = static_cast<long>(round_half_away(x));
+  return n < 0 ? n + 0x10000 : n;
+}
+
+// The code points from `first` (0-based), at most `count` of them.
+inline std::string text_slice(const std::string& s, std::size_t first, std::size_t count) {
+  const std::string tail = s.substr(text_offset(s, first));
+  return tail.substr(0, text_offset(tail, count));
+}
+
+// Code point `c` (0..255 here) as UTF-8.
+inline std::string code_point_text(unsigned long c) {
+  std::string out;
+  if (c < 0x80) {
+    out.push_back(static_cast<char>(c));
+  } else if (c < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else if (c < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  }
+  return out;
+}
+
+// The first code point of non-empty UTF-8 text.
+inline unsigned long first_code_point(const std::string& s) {
+  const unsigned char lead = static_cast<unsigned char>(s[0]);
+  int extra = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
+  unsigned long c = extra == 0 ? lead : lead & (0x3F >> extra);
+  for (int i = 1; i <= extra && i < static_cast<int>(s.size()); ++i)
+    c = (c << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
+  return c;
+}
+
+// A$ + B$.
+inline std::string concat(const std::string& a, const std::string& b) {
+  std::string joined = a + b;
+  if (text_length(joined) > MS_MAX_LENGTH)
+    throw Fault(MS_STRING_TOO_LONG);
+  return joined;
+}
+
+inline std::string LEFTS(const std::string& s, double n) {
+  return text_slice(s, 0, string_count(n));
+}
+
+inline std::string RIGHTS(const std::string& s, double n) {
+  const std::size_t count = string_count(n);
+  const std::size_t length = text_length(s);
+  return count >= length ? s : text_slice(s, length - count, count);
+}
+
+inline std::string MIDS(const std::string& s, double start) {
+  return text_slice(s, string_position(start) - 1, std::string::npos);
+}
+
+inline std::string MIDS(const std::string& s, double start, double n) {
+  const std::size_t first = string_position(start) - 1;
+  return text_slice(s, first, string_count(n));
+}
+
+inline double LEN(const std::string& s) {
+  return static_cast<double>(text_length(s));
+}
+
+inline double ASC(const std::string& s) {
+  if (s.empty())
+    throw Fault(ILLEGAL_FUNCTION_CALL);
+  return static_cast<double>(first_code_point(s));
+}
+
+inline std::string CHRS(double x) {
+  return code_point_text(string_count(x));
+}
+
+inline std::string SPACES(double n) {
+  return std::string(string_count(n), ' ');
+}
+
+// STRING$(n, code) or STRING$(n, text): n copies of a character (text's first).
+inline std::string STRINGS(double n, double code) {
+  const std::size_t count = string_count(n);
+  const std::string character = code_point_text(string_count(code));
+  std::string out;
+  for (std::size_t i = 0; i < count; ++i)
+    out += character;
+  return out;
+}
+
+inline std::string STRINGS(double n, const std::string& text) {
+  const std::size_t count = string_count(n);
+  const std::string character = text_slice(text, 0, 1);
+  std::string out;
+  for (std::size_t i = 0; i < count; ++i)
+    out += character;
+  return out;
+}
+
+// INSTR([start,] text, pattern): the position of `pattern` from `start`, 0 if absent.
+inline double instr_from(std::size_t start, const std::string& text, const std::string& pattern) {
+  if (text.empty() || start > text_length(text))
+    return 0.0;
+  const std::size_t found = text.find(pattern, text_offset(text, start - 1));
+  if (found == std::string::npos)
+    return 0.0;
+  return static_cast<double>(text_length(text.substr(0, found)) + 1);
+}
+
+inline double INSTR(const std::string& text, const std::string& pattern) {
+  return instr_from(1, text, pattern);
+}
+
+inline double INSTR(double start, const std::string& text, const std::string& pattern) {
+  return instr_from(string_position(start), text, pattern);
+}
+
+// The PRINT text of `x` without the space PRINT puts after it.
+inline std::string STRS(double x) {
+  const std::string text = format_number(x);
+  return text.substr(0, text.size() - 1);
+}
+
+inline std::string radix_text(long value, int base) {
+  const char* digits = "0123456789ABCDEF";
+  std::string out;
+  do {
+    out.insert(out.begin(), digits[value % base]);
+    value /= base;
+  } while (value > 0);
+  return out;
+}
+
+inline std::string HEXS(double x) {
+  return radix_text(to_word(x), 16);
+}
+
+inline std::string OCTS(double x) {
+  return radix_text(to_word(x), 8);
+}
+
+// ASCII letters to upper (lower) case; other characters unchanged.
+inline std::string UCASES(std::string s) {
+  for (char& c : s)
+    if (c >= 'a' && c <= 'z')
+      c = static_cast<char>(c - 'a' + 'A');
+  return s;
+}
+
+inline std::string LCASES(std::string s) {
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z')
+      c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
+inline bool is_val_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n';
+}
+
+// How a number in text reads (stringfns.number_value): kNumber with `*value` set (an
+// infinity when too large), or kBad (`whole` only: text follows the number), or
+// kOverflow (a hexadecimal or octal number past &HFFFF).
+enum class NumberText { kNumber, kBad, kOverflow };
+
+inline NumberText radix_value(const std::string& digits, int base, bool whole, double* value) {
+  const std::string allowed = base == 16 ? "0123456789ABCDEF" : "01234567";
+  std::size_t i = 0;
+  while (i < digits.size() && is_val_blank(digits[i]))
+    ++i;
+  long number = 0;
+  bool overflow = false;
+  for (; i < digits.size() && allowed.find(digits[i]) != std::string::npos; ++i) {
+    number = number * base + static_cast<long>(allowed.find(digits[i]));
+    if (number > 0xFFFF) {
+      overflow = true;
+      number = 0x10000;
+    }
+  }
+  if (whole)
+    for (; i < digits.size(); ++i)
+      if (!is_val_blank(digits[i]))
+        return NumberText::kBad;
+  if (overflow)
+    return whole ? NumberText::kBad : NumberText::kOverflow;
+  *value = static_cast<double>(number > 0x7FFF ? number - 0x10000 : number);
+  return NumberText::kNumber;
+}
+
+inline NumberText decimal_value(const std::string& word, bool whole, double* value) {
+  std::string mantissa;
+  long long exponent = 0, scale = 0;
+  bool negative = false, exponent_negative = false, sign_seen = false, point = false;
+  bool in_exponent = false, exponent_sign_seen = false;
+  for (char c : word) {
+    if (is_val_blank(c))
+      continue;
+    if (c == '\x1c' || c == '\x1d' || c == '\x1f') {
+      *value = 0.0;
+      return NumberText::kNumber;
+    }
+    if (!sign_seen) {
+      sign_seen = true;
+      if (c == '+' || c == '-') {
+        negative = c == '-';
+        continue;
+      }
+    }
+    if (!in_exponent) {
+      if (is_digit(c)) {
+        if (!mantissa.empty() || c != '0')
+          mantissa.push_back(c);
+        if (point)
+          --scale;
+        continue;
+      }
+      if (c == '.') {
+        point = true;  // a second point is ignored, as in GW-BASIC
+        continue;
+      }
+      if (c == 'E' || c == 'D') {
+        in_exponent = true;
+        continue;
+      }
+      if (c == '!' || c == '#')
+        break;
+      if (whole)
+        return NumberText::kBad;
+      break;
+    }
+    if (!exponent_sign_seen) {
+      exponent_sign_seen = true;
+      if (c == '+' || c == '-') {
+        exponent_negative = c == '-';
+        continue;
+      }
+    }
+    if (is_digit(c)) {
+      if (exponent < 1000000000LL)
+        exponent = exponent * 10 + (c - '0');
+      continue;
+    }
+    if (whole)
+      return NumberText::kBad;
+    break;
+  }
+  if (mantissa.empty()) {
+    *value = 0.0;
+    return NumberText::kNumber;
+  }
+  scale += exponent_negative ? -exponent : exponent;
+  const std::string text = (negative ? "-" : "") + mantissa + "e" + std::to_string(scale);
+  *value = std::strtod(text.c_str(), nullptr);
+  return NumberText::kNumber;
+}
+
+// The number at the start of `text`, as GW-BASIC's VAL reads it; `whole`: INPUT's rules.
+inline NumberText number_text(const std::string& text, bool whole, double* value) {
+  std::size_t start = 0;
+  while (start < text.size() && (text[start] == ' ' || text[start] == '\n'))
+    ++start;
+  const std::string word = UCASES(text.substr(start));
+  if (!word.empty() && word[0] == '&') {
+    if (word.size() > 1 && word[1] == 'H')
+      return radix_value(word.substr(2), 16, whole, value);
+    const bool letter = word.size() > 1 && word[1] == 'O';
+    return radix_value(word.substr(letter ? 2 : 1), 8, whole, value);
+  }
+  return decimal_value(word, whole, value);
+}
+
+inline double VAL(const std::string& s) {
+  double value = 0.0;
+  if (number_text(s, false, &value) == NumberText::kOverflow || std::isinf(value))
+    throw Fault(OVERFLOW_ERROR);
+  return value;
+}
+
+// MID$(T$, start[, n]) = V$: T$ with the characters from `start` replaced by those of
+// V$ (at most n of them, never past T$'s end).
+inline std::string mid_assign(const std::string& target, double start, const std::string& value) {
+  const std::size_t first = string_position(start) - 1;
+  const std::size_t length = text_length(target);
+  if (first >= length)
+    throw Fault(ILLEGAL_FUNCTION_CALL);
+  const std::size_t count = std::min(text_length(value), length - first);
+  return text_slice(target, 0, first) + text_slice(value, 0, count) +
+         text_slice(target, first + count, std::string::npos);
+}
+
+inline std::string mid_assign(const std::string& target, double start, double n,
+                              const std::string& value) {
+  const std::size_t first = string_position(start) - 1;
+  if (first >= text_length(target))
+    throw Fault(ILLEGAL_FUNCTION_CALL);
+  return mid_assign(target, start, text_slice(value, 0, string_count(n)));
+}
+
 // ============================================================================ arith.py
 
 inline constexpr double INF = HUGE_VAL;
@@ -697,7 +1047,6 @@ inline double f32(double x) {
 // within GW-BASIC's range; `%` integers have 16 bits (see msnumbers.py for the table).
 inline constexpr const char* OVERFLOW_MS = "Overflow";
 inline constexpr const char* DIVISION_BY_ZERO_MS = "Division by zero";
-inline constexpr const char* ILLEGAL_FUNCTION_CALL = "Illegal function call";
 inline constexpr double SINGLE_MAX = (2.0 - 0x1.0p-23) * 0x1.0p126;
 inline constexpr double DOUBLE_MAX = (2.0 - 0x1.0p-52) * 0x1.0p126;
 inline constexpr double SMALLEST = 0x1.0p-128;
@@ -726,14 +1075,7 @@ inline double dbl(double x) {
   return out_of_range(x, DOUBLE_MAX);
 }
 
-// x rounded half away from zero (a is |x|, below 2^52 where it is called).
-inline double round_half_away(double x) {
-  const double a = std::fabs(x);
-  double whole = std::floor(a);
-  if (a - whole >= 0.5)
-    whole += 1.0;
-  return x >= 0.0 || whole == 0.0 ? whole : -whole;  // an integer: no -0
-}
+// (round_half_away is stringfns.py's, above.)
 
 // CINT(x), and the value a `%` variable stores: fatal "Overflow" outside 16 bits.
 inline double cint(double x) {
@@ -1693,6 +2035,89 @@ class UsingWriter {
   std::size_t next_ = 0;
 };
 
+// ============================================================================ ms_inputs.py
+
+inline constexpr const char* REDO = "?Redo from start";
+
+inline bool is_ms_blank(char c) {
+  return c == ' ' || c == '\0' || c == '\n';
+}
+
+// One item of a Microsoft INPUT reply from `*pos`, and the character that ended it
+// ("," or "" at the end of the reply; anything else when something unexpected follows).
+inline std::string ms_reply_item(const std::string& reply, std::size_t* pos, Kind kind,
+                                 std::string* end) {
+  const std::size_t size = reply.size();
+  auto read = [&]() -> std::string {
+    if (*pos >= size)
+      return "";
+    return std::string(1, reply[(*pos)++]);
+  };
+  while (*pos < size && is_ms_blank(reply[*pos]))
+    ++*pos;
+  std::string c = read();
+  const bool quoted = c == "\"" && kind == STRING;
+  if (quoted)
+    c = read();
+  std::string word, blanks;
+  while (!c.empty() && !((c == "," || c == "\r") && !quoted)) {
+    if (quoted && c == "\"")
+      break;
+    if (c[0] == '\0') {
+      // NUL is dropped, even inside quotes
+    } else if (is_ms_blank(c[0]) && !quoted) {
+      if (kind == STRING)
+        blanks += c;
+    } else {
+      word += blanks + c;
+      blanks.clear();
+    }
+    if (text_length(word) + text_length(blanks) >= MS_MAX_LENGTH &&
+        (*pos >= size || (static_cast<unsigned char>(reply[*pos]) & 0xC0) != 0x80))
+      break;
+    c = read();
+  }
+  if ((!c.empty() && is_ms_blank(c[0])) || (quoted && c == "\"")) {
+    while (*pos < size && reply[*pos] == ' ')
+      ++*pos;
+    if (*pos < size && (reply[*pos] == ',' || reply[*pos] == '\r'))
+      c = read();
+  }
+  *end = c;
+  return word;
+}
+
+// The values of a reply (without its newline); ReplyRejected{REDO} if it does not fit.
+inline std::vector<Value> parse_ms_reply(const std::string& reply, const std::vector<Kind>& kinds) {
+  std::size_t pos = 0;
+  std::vector<Value> values;
+  std::vector<std::string> ends;
+  for (Kind kind : kinds) {
+    std::string end;
+    Value value;
+    const std::string word = ms_reply_item(reply, &pos, kind, &end);
+    ends.push_back(end);
+    if (kind == STRING) {
+      value.text = word;
+    } else if (number_text(word, true, &value.number) != NumberText::kNumber) {
+      throw ReplyRejected{REDO, ""};
+    }
+    values.push_back(std::move(value));
+  }
+  if (!ends.back().empty())
+    throw ReplyRejected{REDO, ""};
+  for (std::size_t i = 0; i + 1 < ends.size(); ++i)
+    if (ends[i].empty())
+      throw ReplyRejected{REDO, ""};
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (kinds[i] == NUMBER && std::isinf(values[i].number)) {
+      warn(OVERFLOW_ERROR);
+      values[i].number = std::copysign(std::numeric_limits<double>::max(), values[i].number);
+    }
+  }
+  return values;
+}
+
 // ============================================================================ console.py
 
 inline constexpr int MARGIN = 80;
@@ -1705,11 +2130,14 @@ inline constexpr const char* INPUT_EOF = "error on input stream";
 inline constexpr const char* SEED_PROMPT = "Random number seed (-32768 to 32767)? ";
 
 // The BASIC program's terminal: output column tracking and INPUT replies.
+class Console;
+
 class Console {
  public:
   // `strict`: ECMA-55's limits on INPUT replies (parse_reply); `precision`: PRINT USING's
-  // numbers; `margin`: UNLIMITED for a file.  The layout is GW-BASIC's when the program
-  // runs as Microsoft BASIC (`use_dialect`, before any console is made).
+  // numbers; `margin`: UNLIMITED for a file.  The layout, TAB, SPC and INPUT replies are
+  // GW-BASIC's when the program runs as Microsoft BASIC (`use_dialect`, before any
+  // console is made).
   explicit Console(std::FILE* out = stdout, std::FILE* in = stdin, bool strict = true,
                    UsingPrecision precision = REAL, int margin = MARGIN)
       : out_(out),
@@ -1718,8 +2146,14 @@ class Console {
         precision_(precision),
         margin_(margin),
         microsoft_(microsoft()) {
-    if (margin != UNLIMITED)  // the screen, whose column POS reads
+    if (margin != UNLIMITED)  // the screen, whose column POS reads and INKEY$ reads from
       screen() = this;
+  }
+  Console(const Console&) = delete;
+  Console& operator=(const Console&) = delete;
+  ~Console() {
+    if (screen() == this)
+      screen() = nullptr;
   }
 
   // The last screen made.
@@ -1801,7 +2235,7 @@ class Console {
 
   Console& tab(double x) {
     if (microsoft_) {
-      const int target = std::max(0, cint_unsigned(x) - 1) % margin_;
+      const int target = static_cast<int>(std::max(to_word(x) - 1, 0L) % margin_);
       if (target < column_)
         line_feed();
       put(std::string(target - column_, ' '));
@@ -1822,6 +2256,20 @@ class Console {
       put(std::string(target - column_, ' '));
       column_ = target;
     }
+    return *this;
+  }
+
+  // SPC(n): n spaces (modulo the margin); those past the margin go on a new line.
+  Console& spc(double x) {
+    int count = static_cast<int>(to_word(x) % margin_);
+    const int room = margin_ - column_;
+    if (count > room) {
+      put(std::string(room, ' ') + "\n");
+      column_ = 0;
+      count -= room;
+    }
+    put(std::string(count, ' '));
+    column_ += count;
     return *this;
   }
 
@@ -1871,21 +2319,25 @@ class Console {
   }
 
   // One INPUT statement: prompt, read a reply, ask again until it fits `kinds`.
-  // `prompt` nullptr: only "? ".  End of input is fatal.
-  std::vector<Value> input(const char* prompt, const std::vector<Kind>& kinds) {
+  // `prompt` nullptr: only "? "; `question` false: no "? " after a prompt (Microsoft's
+  // `INPUT "prompt", A`); `stay`: the line goes on after the prompt (`INPUT;`).  End of
+  // input is fatal.
+  std::vector<Value> input(const char* prompt, const std::vector<Kind>& kinds,
+                           bool question = true, bool stay = false) {
+    std::string text = prompt != nullptr ? prompt : "";
+    if (question || prompt == nullptr)
+      text += INPUT_PROMPT;
     for (;;) {
-      if (prompt != nullptr)
-        put(prompt);
-      put(INPUT_PROMPT);
-      std::fflush(out_);
-      column_ = 0;
-      std::string line;
-      if (!read_line(&line))
-        throw Fault(INPUT_EOF);
+      const std::string line = ask(text, stay);
       try {
-        return parse_reply(line, kinds, strict_);
+        return microsoft_ ? parse_ms_reply(line, kinds) : parse_reply(line, kinds, strict_);
       } catch (const ReplyRejected& rejected) {
-        notify(Notice{rejected.what, rejected.detail, ERROR});
+        if (!microsoft_) {
+          notify(Notice{rejected.what, rejected.detail, ERROR});
+          continue;
+        }
+        write_string(REDO);
+        newline();
       }
     }
   }
@@ -1914,6 +2366,37 @@ class Console {
     }
   }
 
+  // LINE INPUT: the next line whole, up to 255 characters (the rest is dropped).
+  std::string line_input(const char* prompt, bool stay = false) {
+    const std::string line = ask(prompt != nullptr ? prompt : "", stay);
+    return line.substr(0, text_offset(line, MS_MAX_LENGTH));
+  }
+
+  // INKEY$: the next character of the input, "" at its end; a line break is CHR$(13).
+  std::string inkey() {
+    int c = std::getc(in_);
+    if (c == EOF)
+      return "";
+    if (c == '\r' || c == '\n') {
+      if (c == '\r') {  // Python's universal newlines read "\r\n" as one "\n"
+        const int next = std::getc(in_);
+        if (next != '\n' && next != EOF)
+          std::ungetc(next, in_);
+      }
+      return "\r";
+    }
+    std::string key(1, static_cast<char>(c));
+    const unsigned char lead = static_cast<unsigned char>(c);
+    const int extra = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
+    for (int i = 0; i < extra; ++i) {
+      const int more = std::getc(in_);
+      if (more == EOF)
+        break;
+      key.push_back(static_cast<char>(more));
+    }
+    return key;
+  }
+
  private:
   void put(const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), out_);
@@ -1938,19 +2421,34 @@ class Console {
     column_ = column;
   }
 
-  // One line without its "\n" (and a "\r" before it), as Python's sys.stdin.readline()
-  // and Console.input see it.  False at end of input with nothing read.
+  // One line without its line break, as Python's sys.stdin.readline() and Console.input
+  // see it: "\n", "\r\n" and a lone "\r" end a line (universal newlines).  False at end
+  // of input with nothing read.
   bool read_line(std::string* line) {
     int c = std::getc(in_);
     if (c == EOF)
       return false;
-    while (c != EOF && c != '\n') {
+    while (c != EOF && c != '\n' && c != '\r') {
       line->push_back(static_cast<char>(c));
       c = std::getc(in_);
     }
-    if (!line->empty() && line->back() == '\r')
-      line->pop_back();
+    if (c == '\r') {
+      const int next = std::getc(in_);
+      if (next != '\n' && next != EOF)
+        std::ungetc(next, in_);
+    }
     return true;
+  }
+
+  // Print `prompt` and read one line (without its line break); end of input is fatal.
+  std::string ask(const std::string& prompt, bool stay) {
+    put(prompt);
+    std::fflush(out_);
+    column_ = stay ? column_ + static_cast<int>(text_length(prompt)) : 0;
+    std::string line;
+    if (!read_line(&line))
+      throw Fault(INPUT_EOF);
+    return line;
   }
 
   std::FILE* out_;
@@ -2511,6 +3009,11 @@ inline double file_eof(double number) {
 
 inline double file_lof(double number) {
   return file_table().lof(number);
+}
+
+// INKEY$, read from the program's screen (Console::inkey).
+inline std::string INKEYS() {
+  return Console::screen() != nullptr ? Console::screen()->inkey() : "";
 }
 
 // ============================================================================ data.py

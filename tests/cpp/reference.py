@@ -33,6 +33,8 @@ from transpiler.runtime import (
     set_warning_hook,
 )
 from transpiler.runtime.dialect import running_dialect
+from transpiler.runtime import stringfns
+from transpiler.runtime.ms_inputs import parse_ms_reply
 from transpiler.runtime.numformat import match_number
 from transpiler.runtime.strings import check_string
 from transpiler.runtime.using import DOUBLE, REAL, SINGLE
@@ -130,6 +132,43 @@ def _run(t: list[str]) -> str:
                 os.environ[rnd.SEED_VARIABLE] = to_text(t[1])
             rnd.RANDOMIZE()
         return "".join(" " + d(rnd.RND()) for _ in range(int(t[2])))
+    if op == "strfn":
+        args = [to_text(a) if a[0] == "s" else to_float(a) for a in t[2:]]
+        if t[1] == "mid_assign" and len(args) == 3:
+            args.insert(2, None)
+        result = getattr(stringfns, t[1])(*args)
+        return s(result) if isinstance(result, str) else d(result)
+    if op == "msreply":
+        kinds = _kinds(t[1])
+        try:
+            return _values(parse_ms_reply(to_text(t[2]), kinds), kinds)
+        except ReplyRejected as rejected:
+            return "R" + h(f"{rejected.what}|{rejected.detail}")
+    if op == "msinput":
+        out = io.StringIO()
+        kinds = _kinds(t[2])
+        prompt = None if t[1] == "none" else to_text(t[1])
+        with running_dialect("ms"):
+            console = Console(out, io.StringIO(to_text(t[3]), newline=None), False)
+            try:
+                values = console.input(prompt, kinds, t[4] == "1", t[5] == "1")
+                result = _values(values, kinds) + f" i{console.column}"
+            except BasicFault as exc:
+                result = " F" + h(exc.message)
+        return s(out.getvalue()) + result
+    if op == "keys":
+        out = io.StringIO()
+        with running_dialect("ms"):
+            console = Console(out, io.StringIO(to_text(t[1]), newline=None), False)
+        result = ""
+        try:
+            for _ in range(int(t[2])):
+                result += " " + s(console.inkey())
+            prompt = None if t[3] == "none" else to_text(t[3])
+            result += " " + s(console.line_input(prompt))
+        except BasicFault as exc:
+            result += " F" + h(exc.message)
+        return s(out.getvalue()) + result
     if op == "ms":
         with running_dialect("ms"):
             function = _MICROSOFT.get(t[1]) or _UNARY.get(t[1]) or _BINARY[t[1]]
@@ -185,7 +224,7 @@ def _run(t: list[str]) -> str:
         return out
     if op == "input":
         out = io.StringIO()
-        console = Console(out, io.StringIO(to_text(t[3]), newline="\n"))
+        console = Console(out, io.StringIO(to_text(t[3]), newline=None))  # as sys.stdin
         kinds = _kinds(t[2])
         prompt = None if t[1] == "none" else to_text(t[1])
         try:
@@ -237,6 +276,8 @@ def _console(t: list[str]) -> str:
                 console.next_zone()
             elif kind == "t":
                 console.tab(to_float(arg))
+            elif kind == "p":
+                console.spc(to_float(arg))
             elif kind == "l":
                 console.newline()
             elif kind == "f":

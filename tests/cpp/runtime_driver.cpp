@@ -31,7 +31,11 @@
 //   msformat single|double X  format_single / format_double
 //   msrnd X KIND ARG...       RANDOMIZE(X, KIND) unless KIND is none, then RND for "-"
 //                             and RND(ARG) for a double
-//   msconsole OP...           as console, in Microsoft's layout; d:X write_double
+//   msconsole OP...           as console, in Microsoft's layout; d:X write_double, p:X spc
+//   strfn NAME ARG...         a Microsoft string function (stringfns.py), ARG d or s
+//   msreply KINDS S           parse_ms_reply; rejected: R<hex of "what|detail">
+//   msinput PROMPT|none KINDS STDIN Q S   Console::input(prompt, kinds, Q, S) (0 or 1)
+//   keys STDIN COUNT PROMPT|none          COUNT INKEY$, then one LINE INPUT (or none)
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -251,6 +255,9 @@ std::string console_ops(const std::vector<std::string>& t) {
         case 't':
           console.tab(to_double(arg));
           break;
+        case 'p':
+          console.spc(to_double(arg));
+          break;
         case 'l':
           console.newline();
           break;
@@ -265,6 +272,52 @@ std::string console_ops(const std::vector<std::string>& t) {
     out = " F" + hex(fault.message());
   }
   return str(capture.text()) + " i" + std::to_string(console.column()) + out;
+}
+
+// A Microsoft string function on wire tokens (d: number, s: string).
+std::string string_function(const std::vector<std::string>& t) {
+  const std::string& name = t[1];
+  const std::size_t n = t.size() - 2;
+  auto num = [&](std::size_t i) { return to_double(t[2 + i]); };
+  auto text = [&](std::size_t i) { return text_of(t[2 + i]); };
+  auto is_text = [&](std::size_t i) { return t[2 + i][0] == 's'; };
+  if (name == "concat")
+    return str(b2t::concat(text(0), text(1)));
+  if (name == "LEFTS")
+    return str(b2t::LEFTS(text(0), num(1)));
+  if (name == "RIGHTS")
+    return str(b2t::RIGHTS(text(0), num(1)));
+  if (name == "MIDS")
+    return str(n == 2 ? b2t::MIDS(text(0), num(1)) : b2t::MIDS(text(0), num(1), num(2)));
+  if (name == "LEN")
+    return from_double(b2t::LEN(text(0)));
+  if (name == "ASC")
+    return from_double(b2t::ASC(text(0)));
+  if (name == "VAL")
+    return from_double(b2t::VAL(text(0)));
+  if (name == "CHRS")
+    return str(b2t::CHRS(num(0)));
+  if (name == "SPACES")
+    return str(b2t::SPACES(num(0)));
+  if (name == "STRINGS")
+    return str(is_text(1) ? b2t::STRINGS(num(0), text(1)) : b2t::STRINGS(num(0), num(1)));
+  if (name == "INSTR")
+    return from_double(n == 2 ? b2t::INSTR(text(0), text(1))
+                              : b2t::INSTR(num(0), text(1), text(2)));
+  if (name == "STRS")
+    return str(b2t::STRS(num(0)));
+  if (name == "HEXS")
+    return str(b2t::HEXS(num(0)));
+  if (name == "OCTS")
+    return str(b2t::OCTS(num(0)));
+  if (name == "UCASES")
+    return str(b2t::UCASES(text(0)));
+  if (name == "LCASES")
+    return str(b2t::LCASES(text(0)));
+  if (name == "mid_assign")
+    return str(n == 3 ? b2t::mid_assign(text(0), num(1), text(2))
+                      : b2t::mid_assign(text(0), num(1), num(2), text(3)));
+  throw std::runtime_error("unknown string function " + name);
 }
 
 std::string run(const std::vector<std::string>& t) {
@@ -321,6 +374,51 @@ std::string run(const std::vector<std::string>& t) {
     for (int i = std::stoi(t[2]); i > 0; --i)
       out += " " + from_double(b2t::RND());
     return out;
+  }
+  if (op == "strfn")
+    return string_function(t);
+  if (op == "msreply") {
+    const auto kinds = kinds_of(t[1]);
+    try {
+      return values_of(b2t::parse_ms_reply(text_of(t[2]), kinds), kinds);
+    } catch (const b2t::ReplyRejected& rejected) {
+      return "R" + hex(rejected.what + "|" + rejected.detail);
+    }
+  }
+  if (op == "msinput") {
+    Capture capture;
+    std::FILE* in = file_with(text_of(t[3]));
+    MicrosoftDialect ms;
+    b2t::Console console(capture.file(), in, false);
+    const auto kinds = kinds_of(t[2]);
+    std::string out;
+    try {
+      const std::string prompt = t[1] == "none" ? "" : text_of(t[1]);
+      const auto values = console.input(t[1] == "none" ? nullptr : prompt.c_str(), kinds,
+                                        t[4] == "1", t[5] == "1");
+      out = values_of(values, kinds) + " i" + std::to_string(console.column());
+    } catch (const b2t::Fault& fault) {
+      out = " F" + hex(fault.message());
+    }
+    std::fclose(in);
+    return str(capture.text()) + out;
+  }
+  if (op == "keys") {
+    Capture capture;
+    std::FILE* in = file_with(text_of(t[1]));
+    MicrosoftDialect ms;
+    b2t::Console console(capture.file(), in, false);
+    std::string out;
+    try {
+      for (int i = std::stoi(t[2]); i > 0; --i)
+        out += " " + str(b2t::INKEYS());
+      const std::string prompt = t[3] == "none" ? "" : text_of(t[3]);
+      out += " " + str(console.line_input(t[3] == "none" ? nullptr : prompt.c_str()));
+    } catch (const b2t::Fault& fault) {
+      out += " F" + hex(fault.message());
+    }
+    std::fclose(in);
+    return str(capture.text()) + out;
   }
   if (op == "console")
     return console_ops(t);

@@ -227,16 +227,18 @@ class StatementPrinter:
                 if item.sep == ",":
                     parts[-1].append("zone()")
                 continue
-            expr = item.column if isinstance(item, ast.Tab) else item
-            # TAB warns about an argument below one
-            fails = fails or isinstance(item, ast.Tab) or self.fails(expr)
+            expr = _print_operand(item)
+            # TAB warns about an argument below one; SPC's is out of range
+            fails = fails or isinstance(item, (ast.Tab, ast.Spc)) or self.fails(expr)
             pre: list[str] = []
-            text = (
-                self.expr.value(expr, pre) if expr is not item else self.expr.print_item(item, pre)
-            )
-            if pre:
+            if isinstance(item, (ast.Tab, ast.Spc)):
+                text = self.expr.value(expr, pre)
+                call = f"{type(item).__name__.lower()}({text})"
+            else:
+                call = f"print({self.expr.print_item(item, pre)})"
+            if pre:  # what it needs first runs after the items before it are printed
                 parts += [*pre, []]
-            parts[-1].append(f"tab({text})" if isinstance(item, ast.Tab) else f"print({text})")
+            parts[-1].append(call)
         if not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep):
             parts[-1].append("newline()")
         chains = [part for part in parts if isinstance(part, list) and part]
@@ -262,9 +264,12 @@ class StatementPrinter:
             return self.at_line(node, True) + self.assign(stmt.targets[0], line, [])
         if stmt.channel is not None:
             call = f"b2t::file_input({self.file_number(stmt.channel)}, {args})"
-        elif stmt.prompt is not None:
-            call = f"con.input({cpp_string(stmt.prompt)}, {args})"
         else:
+            if stmt.prompt is not None or not stmt.question or stmt.stay:
+                prompt = cpp_string(stmt.prompt) if stmt.prompt is not None else "nullptr"
+                args = f"{prompt}, {args}"
+            if not stmt.question or stmt.stay:
+                args += f", {_cpp_bool(stmt.question)}, {_cpp_bool(stmt.stay)}"
             call = f"con.input({args})"
         head = self.at_line(node, True)  # end of input is fatal
         fields = [".text" if k == "b2t::STRING" else ".number" for k in kinds]
@@ -274,6 +279,42 @@ class StatementPrinter:
         for n, (target, field_name) in enumerate(zip(stmt.targets, fields)):
             body += self.assign(target, f"{self.reply_var}[{n}]{field_name}", [])
         return head + [Code("", body)]
+
+    def s_LineInput(self, node, stmt: ast.LineInput) -> list[Code]:
+        prompt = cpp_string(stmt.prompt) if stmt.prompt is not None else "nullptr"
+        call = f"con.line_input({prompt}{', true' if stmt.stay else ''})"
+        return self.at_line(node, True) + self.assign(stmt.target, call, [])  # end of input
+
+    def s_Swap(self, node, stmt: ast.Swap) -> list[Code]:
+        # std::swap binds both places before either changes (`SWAP I, A(I)`).
+        pre: list[str] = []
+        first = self._place(stmt.first, pre)
+        second = self._place(stmt.second, pre)
+        fails = self.fails(stmt.first, stmt.second)
+        lines = [Code(line) for line in pre] + [Code(f"std::swap({first}, {second});")]
+        return self.at_line(node, fails) + lines
+
+    def s_MidAssign(self, node, stmt: ast.MidAssign) -> list[Code]:
+        pre: list[str] = []
+        target = self._place(stmt.target, pre)
+        args = [self.expr.value(stmt.start, pre)]
+        if stmt.count is not None:
+            args.append(self.expr.value(stmt.count, pre))
+        args.append(self.expr.value(stmt.value, pre))
+        head = self.at_line(node, True)  # a start or count out of range
+        if isinstance(stmt.target, ast.Var):
+            call = f"b2t::mid_assign({target}, {', '.join(args)})"
+            return head + [Code(line) for line in pre] + [Code(f"{target} = {call};")]
+        # An element: found once, before the arguments are evaluated.
+        place = self.namer.fresh("place")
+        call = f"b2t::mid_assign({place}, {', '.join(args)})"
+        lines = [f"std::string& {place} = {target};", *pre, f"{place} = {call};"]
+        return head + [Code("", [Code(line) for line in lines])]
+
+    def _place(self, target: ast.LValue, pre: list[str]) -> str:
+        if isinstance(target, ast.Var):
+            return self.var(target.name)
+        return self.expr.element(target, pre).text
 
     def s_Read(self, node, stmt: ast.Read) -> list[Code]:
         out = self.at_line(node, True)  # reading past the data is fatal
@@ -285,6 +326,9 @@ class StatementPrinter:
     def s_Restore(self, node, stmt: ast.Restore) -> list[Code]:
         position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
         return [Code(f"data.restore({position});" if position else "data.restore();")]
+
+    def s_Fault(self, node, stmt: ast.Fault) -> list[Code]:
+        return self.at_line(node, True) + [Code(f"throw b2t::Fault({cpp_string(stmt.message)});")]
 
     def s_Randomize(self, node, stmt: ast.Randomize) -> list[Code]:
         # fatal only for a BASIC2TILE_SEED that is not a number (or GW-BASIC's seed reply)
@@ -701,3 +745,16 @@ def _microsoft_effects(node: ast.Node) -> bool:
 
 def _reports(effects) -> bool:
     return effects.fails or bool(effects.warnings)
+
+
+def _print_operand(item: ast.Node) -> ast.Expr:
+    """The expression of a PRINT item: a value, or the argument of TAB or SPC."""
+    if isinstance(item, ast.Tab):
+        return item.column
+    if isinstance(item, ast.Spc):
+        return item.count
+    return item
+
+
+def _cpp_bool(value: bool) -> str:
+    return "true" if value else "false"

@@ -114,6 +114,9 @@ class ExprPrinter:
 
     def _binop(self, e: ast.BinOp) -> tuple[str, int]:
         op = e.op
+        if op == "+" and self.a.expr_types.get(e) == "str" and not self.strict:
+            # Microsoft's 255-character limit ("String too long"), as the interpreter.
+            return f"{self.need('concat')}({self.value(e.left)}, {self.value(e.right)})", _ATOM
         if op in ("+", "-"):
             left = self._wrap(e.left, _SUM)
             right = self._wrap(e.right, _SUM + 1)
@@ -147,7 +150,7 @@ class ExprPrinter:
             right = self._wrap(e.right, _COMPARE + 1)
             return f"{left} {_COMPARISONS[e.op]} {right}", _COMPARE
         if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
-            if _quiet(e.right):
+            if _quiet(e.right, self.a.expr_types):
                 # Python's `and` / `or` may skip the right operand; BASIC evaluates it,
                 # which nobody can notice when it cannot warn, fail or draw RND.
                 symbol, prec = ("and", _BOOL_AND) if e.op == "AND" else ("or", _BOOL_OR)
@@ -212,8 +215,11 @@ class ExprPrinter:
             if isinstance(node, ast.Index) and node not in safe_subscripts:
                 return True
             if isinstance(node, ast.Call):
-                effect = effect_of(node.name)
-                if effect == "fails" and not _positive_constant(node.args[0]):
+                builtin = BUILTINS.get(node.name)
+                effect = builtin.effect if builtin is not None else None
+                if effect == "fails" and not (
+                    builtin.numeric_domain and _positive_constant(node.args[0])
+                ):
                     return True
                 if effect == "io":  # a file number that is not open
                     return True
@@ -227,12 +233,16 @@ class ExprPrinter:
                 and not _integral_constant(node.right)
             ):
                 return True
+            if isinstance(node, ast.BinOp) and self.a.expr_types.get(node) == "str":
+                return True  # "String too long"
         return False
 
 
-def _quiet(e: ast.Expr) -> bool:
+def _quiet(e: ast.Expr, types: dict) -> bool:
     """Can evaluating `e` be skipped unnoticed (no warning, fault, RND, DEF FN)?"""
     for node in e.walk():
+        if isinstance(node, ast.BinOp) and types.get(node) == "str":
+            return False  # a concatenation: "String too long"
         if isinstance(node, ast.Index):
             return False
         if isinstance(node, ast.Call) and effect_of(node.name) != "none":

@@ -201,11 +201,12 @@ class StatementPrinter:
                 if item.sep == ",":
                     calls[-1].append(self.need("ZONE"))
                 continue
-            expr = item.column if isinstance(item, ast.Tab) else item
+            expr = _print_operand(item)
             if calls[-1] and self.expr.can_fail(expr, self.safe_subscripts(expr)):
                 calls.append([])
-            if isinstance(item, ast.Tab):
-                calls[-1].append(f"{self.need('tab')}({self.expr.value(expr)})")
+            if isinstance(item, (ast.Tab, ast.Spc)):
+                text = self.expr.value(expr)
+                calls[-1].append(f"{self.need(type(item).__name__.lower())}({text})")
             else:
                 calls[-1].append(self.expr.print_item(expr))
         ends_line = not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep)
@@ -283,7 +284,9 @@ class StatementPrinter:
             call = f"{self.need('file_input')}({number}, {_tuple(kinds)})"
         else:
             prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
-            call = f"con.input({prompt}, ({', '.join(kinds)},))"
+            options = "" if stmt.question else ", question=False"
+            options += ", stay=True" if stmt.stay else ""
+            call = f"con.input({prompt}, ({', '.join(kinds)},){options})"
         converted = [self.expr.store("x", self.target_type(t)) != "x" for t in stmt.targets]
         if not any(converted):
             names = ", ".join(self._target_or_discard(t) for t in stmt.targets)
@@ -296,6 +299,49 @@ class StatementPrinter:
                 continue
             out.append(Code(self.assign(t, f"{self.reply_var}[{n}]")))
         return out
+
+    def s_LineInput(self, stmt: ast.LineInput) -> list[Code]:
+        prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
+        call = f"con.line_input({prompt}{', stay=True' if stmt.stay else ''})"
+        return [Code(f"{self._target_or_discard(stmt.target)} = {call}")]
+
+    def s_Swap(self, stmt: ast.Swap) -> list[Code]:
+        """Both places are found before either changes (`SWAP I, A(I)` swaps with the
+        element of the old I): such subscripts are computed first."""
+        swapped = {t.name for t in (stmt.first, stmt.second) if isinstance(t, ast.Var)}
+        out: list[Code] = []
+        first = self._place(stmt.first, swapped, out)
+        second = self._place(stmt.second, swapped, out)
+        return out + [Code(f"{first}, {second} = {second}, {first}")]
+
+    def s_MidAssign(self, stmt: ast.MidAssign) -> list[Code]:
+        out: list[Code] = []
+        target = self._place(stmt.target, set(), out)
+        args = [target, self.expr.value(stmt.start)]
+        args.append(self.expr.value(stmt.count) if stmt.count is not None else "None")
+        args.append(self.expr.value(stmt.value))
+        return out + [Code(f"{target} = {self.need('mid_assign')}({', '.join(args)})")]
+
+    def _place(self, target: ast.LValue, changing: set[str], out: list[Code]) -> str:
+        """A variable or element that a statement reads and then writes: subscripts that
+        read a variable in `changing`, or draw RND or INKEY$, are computed into
+        temporaries first (lines appended to `out`), so both accesses see one place."""
+        if isinstance(target, ast.Var):
+            return self.var(target.name)
+        subscripts = []
+        for index in target.indices:
+            text = self.expr.subscript(index)
+            names = {n.name for n in index.walk() if isinstance(n, ast.Var)}
+            drawn = any(
+                isinstance(n, ast.Call) and effect_of(n.name) in ("random", "input")
+                for n in index.walk()
+            )
+            if names & changing or drawn:
+                temp = self.namer.fresh("subscript")
+                out.append(Code(f"{temp} = {text}"))
+                text = temp
+            subscripts.append(text)
+        return f"{self.expr.array(target.name)}[{', '.join(subscripts)}]"
 
     def _target_or_discard(self, target: ast.LValue) -> str:
         if isinstance(target, ast.Var) and target.name not in self.read_vars:
@@ -315,6 +361,9 @@ class StatementPrinter:
     def s_Restore(self, stmt: ast.Restore) -> list[Code]:
         position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
         return [Code(f"data.restore({position})" if position else "data.restore()")]
+
+    def s_Fault(self, stmt: ast.Fault) -> list[Code]:
+        return [Code(f"raise {self.need('BasicFault')}({stmt.message!r})")]
 
     def s_Randomize(self, stmt: ast.Randomize) -> list[Code]:
         randomize = self.need("RANDOMIZE")
@@ -835,3 +884,12 @@ def _safe_constant(e: ast.Expr, value_type: str, microsoft: bool = False) -> boo
     if microsoft:  # CINT's 16 bits; a floating constant is in range already
         return value_type != "int" or -32768.5 < value < 32767.5
     return -2147483648.0 <= value + 0.5 < 2147483648.0
+
+
+def _print_operand(item: ast.Node) -> ast.Expr:
+    """The expression of a PRINT item: a value, or the argument of TAB or SPC."""
+    if isinstance(item, ast.Tab):
+        return item.column
+    if isinstance(item, ast.Spc):
+        return item.count
+    return item

@@ -49,6 +49,11 @@ FAMILIES = (
 # binds tighter than unary minus (-A^B is -(A^B)) and is left-associative (2^3^2 is 64),
 # as in ECMA-55.  IFX/ELSE attach a dangling ELSE to the nearest IF.
 precedence = (
+    # A PRINT item ends where no operator or subscript continues it (print_input.py):
+    # lower than every operator and than the `(` after a name.
+    ("nonassoc", "PRINT_ITEM"),
+    ("nonassoc", "NAME", "FUNC", "FNNAME", "BID"),
+    ("nonassoc", "LPAREN"),
     ("nonassoc", "IFX"),
     ("nonassoc", "ELSE"),
     ("left", "IMP"),

@@ -455,6 +455,8 @@ class Generator:
                     )
             elif isinstance(item, ast.Tab):
                 self.line(depth, f"{call.format('tab')}({self.exprs.value(item.column)})")
+            elif isinstance(item, ast.Spc):
+                self.line(depth, f"{call.format('spc')}({self.exprs.value(item.count)})")
             elif self.a.expr_types.get(item) == "str":
                 self.line(depth, f"{call.format('write_string')}({self.exprs.value(item)})")
             elif self.a.expr_types.get(item) == "dbl":
@@ -514,9 +516,35 @@ class Generator:
             self.line(depth, f"{reply} = _file_input({number}, ({', '.join(kinds)},))")
         else:
             prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
-            self.line(depth, f"{reply} = _input({prompt}, ({', '.join(kinds)},))")
+            options = f", {stmt.question}, {stmt.stay}" if not stmt.question or stmt.stay else ""
+            self.line(depth, f"{reply} = _input({prompt}, ({', '.join(kinds)},){options})")
         for position, target in enumerate(stmt.targets):
             self.assign(depth, target, f"{reply}[{position}]")
+
+    def s_LineInput(self, index, stmt: ast.LineInput, depth) -> None:
+        prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
+        self.assign(depth, stmt.target, f"_line_input({prompt}, {stmt.stay})")
+
+    def reference(self, depth: int, target: ast.LValue) -> str:
+        """A variable's cell, or an array element with its subscripts computed now."""
+        if isinstance(target, ast.Var):
+            cell = names.variable(target.name)
+            self.assign_cell(cell)
+            return cell
+        where = self.temps.new()
+        self.line(depth, f"{where} = {self.exprs.flat_index(target.name, target.indices)}")
+        return f"{names.array_data(target.name)}[{where}]"
+
+    def s_Swap(self, index, stmt: ast.Swap, depth) -> None:
+        first = self.reference(depth, stmt.first)
+        second = self.reference(depth, stmt.second)
+        self.line(depth, f"{first}, {second} = {second}, {first}")
+
+    def s_MidAssign(self, index, stmt: ast.MidAssign, depth) -> None:
+        target = self.reference(depth, stmt.target)
+        count = self.exprs.value(stmt.count) if stmt.count is not None else "None"
+        start, value = self.exprs.value(stmt.start), self.exprs.value(stmt.value)
+        self.line(depth, f"{target} = _mid_assign({target}, {start}, {count}, {value})")
 
     def s_Read(self, index, stmt: ast.Read, depth) -> None:
         for target in stmt.targets:
@@ -631,6 +659,9 @@ class Generator:
             emitted = True
         if not emitted:
             self.line(depth, "pass")
+
+    def s_Fault(self, index, stmt: ast.Fault, depth) -> None:
+        self.line(depth, f"_fail({stmt.message!r})")
 
     def s_Randomize(self, index, stmt: ast.Randomize, depth) -> None:
         if stmt.seed is not None:

@@ -117,6 +117,9 @@ class ExprCompiler:
 
     def binop(self, e: ast.BinOp) -> Code:
         op = e.op
+        if op == "+" and self.a.expr_types.get(e) == "str":
+            # Microsoft BASIC's 255 characters ("String too long"); ECMA-55 has no `+`.
+            return Code(f"_concat({self.value(e.left)}, {self.value(e.right)})")
         if op in ("+", "-"):
             left = self.code(e.left)
             right = self.code(e.right)

@@ -30,11 +30,13 @@ from ..runtime import (
     Notice,
     check_string,
     close_files,
+    concat,
     div,
     file_input,
     file_line,
     file_output,
     kill_file,
+    mid_assign,
     mul,
     open_file,
     power,
@@ -172,6 +174,9 @@ class Machine:
                 return targets[i - 1]
             raise BasicFault(ON_OUT_OF_RANGE, f"({i}; 1 to {len(targets)} allowed)")
 
+        def fail(message: str) -> None:
+            raise BasicFault(message)
+
         def step_limit() -> None:
             raise BasicFault(STEP_LIMIT, f"({analysis.options.max_steps} statements)")
 
@@ -179,8 +184,8 @@ class Machine:
             value = pool.read_number()
             return mat.to_f32(value) if f32 else value
 
-        def input_reply(prompt, kinds):
-            values = console.input(prompt, kinds)
+        def input_reply(prompt, kinds, question=True, stay=False):
+            values = console.input(prompt, kinds, question, stay)
             if f32:
                 values = [mat.to_f32(v) if k == NUMBER else v for v, k in zip(values, kinds)]
             return values
@@ -207,6 +212,7 @@ class Machine:
             "_write_number": console.write_number,
             "_zone": console.next_zone,
             "_tab": console.tab,
+            "_spc": console.spc,
             "_newline": console.newline,
             "_input": input_reply,
             "_console": console,
@@ -217,6 +223,9 @@ class Machine:
             "_file_line": file_line,
             "_kill_file": kill_file,
             "_rename_file": rename_file,
+            "_line_input": console.line_input,
+            "_mid_assign": mid_assign,
+            "_concat": concat,
             "_NUMBER": NUMBER,
             "_STRING": STRING,
             "_read_number": read_number,
@@ -228,6 +237,7 @@ class Machine:
             "_index": BasicArray.flat_index,
             "_shadow": shadow,
             "_step_limit": step_limit,
+            "_fail": fail,
             "_arrays": self.arrays,
             "_mat_read": lambda a, f: mat.mat_read(a, pool, f),
             "_mat_input": lambda a, f: mat.mat_input(a, console, f),

@@ -23,7 +23,11 @@ double (PC-BASIC agrees on each rule):
   and NOT an integer (bitwise on 16 bits); unary minus of an integer a single;
 - functions give singles (GW-BASIC computes SQR, LOG... in single precision even for a
   double), except CINT and SGN (integers), CDBL (a double), INT and FIX (their
-  argument's type).
+  argument's type);
+- a type mismatch is reported only when the statement runs: an assignment, PRINT, DIM
+  or string statement whose types do not fit compiles, with a warning, into a `Fault`
+  statement that stops the program with "Type mismatch" when it runs (a program may
+  never reach it); conditions, FOR and ON stay errors.
 """
 
 from __future__ import annotations
@@ -45,6 +49,10 @@ LOGICAL = frozenset({"AND", "OR"})
 
 
 MICROSOFT_BITWISE = frozenset({"AND", "OR", "XOR", "EQV", "IMP"})
+_TYPE_WORDS = {"num": "a number", "int": "an integer", "dbl": "a double", "str": "a string"}
+TYPE_MISMATCH = "Type mismatch"
+# The statements a type mismatch turns into a run-time Fault under --dialect ms.
+_DEFERRABLE = (ast.Let, ast.Print, ast.Dim, ast.MidAssign, ast.Swap, ast.LineInput)
 
 
 def is_numeric(t: ValueType | None) -> bool:
@@ -74,9 +82,18 @@ class _TypeChecker:
         self.strict = analysis.options.strict
         self.microsoft = analysis.options.microsoft
         self.params: dict[str, ValueType] = {}
+        # Type mismatches of the statement being checked, when they wait for run time.
+        self.mismatches: list[BasicSemanticError] | None = None
 
     def error(self, message: str, coord: Coord) -> None:
         self.diags.error(BasicSemanticError(message, coord))
+
+    def mismatch(self, message: str, coord: Coord) -> None:
+        """A value of the wrong type: an error now, or a Fault at run time (`run`)."""
+        if self.mismatches is None:
+            self.error(message, coord)
+        else:
+            self.mismatches.append(BasicSemanticError(message, coord))
 
     # ----------------------------------------------------------------- expressions
 
@@ -219,20 +236,23 @@ class _TypeChecker:
 
     # ----------------------------------------------------------------- expectations
 
-    def expect(self, e: ast.Expr, want: ValueType) -> ValueType | None:
+    def expect(self, e: ast.Expr, want: ValueType | str) -> ValueType | None:
+        """`e` checked against a parameter type ("any": a number or a string)."""
+        if want == "any":
+            return self.expr(e)
         return self.expect_string(e) if want == "str" else self.expect_number(e)
 
     def expect_number(self, e: ast.Expr) -> ValueType | None:
         t = self.expr(e)
         if t == "str":
-            self.error("numeric expression expected, not a string", e.coord)
+            self.mismatch("numeric expression expected, not a string", e.coord)
             return None
         return t
 
     def expect_string(self, e: ast.Expr) -> ValueType | None:
         t = self.expr(e)
         if t is not None and t != "str":
-            self.error("string expression expected, not a number", e.coord)
+            self.mismatch("string expression expected, not a number", e.coord)
             return None
         return t
 
@@ -252,6 +272,8 @@ class _TypeChecker:
             for item in s.items:
                 if isinstance(item, ast.Tab):
                     self.expect_number(item.column)
+                elif isinstance(item, ast.Spc):
+                    self.expect_number(item.count)
                 elif isinstance(item, ast.Expr):
                     self.expr(item)
         elif isinstance(s, ast.Input):
@@ -280,6 +302,24 @@ class _TypeChecker:
         elif isinstance(s, ast.Rename):
             self.expect_string(s.old)
             self.expect_string(s.new)
+        elif isinstance(s, ast.LineInput):
+            if self.expr(s.target) not in ("str", None):
+                self.mismatch("LINE INPUT reads a line into a string variable", s.target.coord)
+        elif isinstance(s, ast.Swap):
+            first, second = self.expr(s.first), self.expr(s.second)
+            if None not in (first, second) and first != second:
+                # Microsoft BASIC: "Type mismatch" (a number and an integer too).
+                self.mismatch(
+                    f"SWAP exchanges values of one type, not {_TYPE_WORDS[first]} and "
+                    f"{_TYPE_WORDS[second]}",
+                    s.coord,
+                )
+        elif isinstance(s, ast.MidAssign):
+            self.expect_string(s.target)
+            self.expect_number(s.start)
+            if s.count is not None:
+                self.expect_number(s.count)
+            self.expect_string(s.value)
         elif isinstance(s, (ast.IfBlock, ast.ElseIf, ast.While)):
             self.expect_number(s.condition)
         elif isinstance(s, ast.OnGoto):
@@ -344,5 +384,31 @@ class _TypeChecker:
 
 def run(analysis: Analysis, diags: Diagnostics) -> None:
     checker = _TypeChecker(analysis, diags)
-    for stmt in analysis.stmts:
+    deferring = analysis.options.microsoft
+    for index, stmt in enumerate(analysis.stmts):
+        if not (deferring and isinstance(stmt, _DEFERRABLE)):
+            checker.statement(stmt)
+            continue
+        checker.mismatches = []
         checker.statement(stmt)
+        found, checker.mismatches = checker.mismatches, None
+        if found:
+            _fault_in_place(analysis, index, found[0])
+
+
+def _fault_in_place(analysis: Analysis, index: int, mismatch: BasicSemanticError) -> None:
+    """Statement `index` stops the program with "Type mismatch" when it runs."""
+    stmt = analysis.stmts[index]
+    fault = ast.Fault(TYPE_MISMATCH, coord=stmt.coord, label=stmt.label)
+    analysis.stmts[index] = fault
+    for line in analysis.program.lines:  # a statement of its own (not inside an IF)
+        for k, s in enumerate(line.statements):
+            if s is stmt:
+                line.statements[k] = fault
+    analysis.warnings.append(
+        BasicWarning(
+            f"{TYPE_MISMATCH}: {mismatch.message} (Microsoft BASIC stops with it when "
+            "the statement runs)",
+            mismatch.coord,
+        )
+    )

@@ -28,7 +28,7 @@ from .arith import (
     round_to_int,
 )
 from .command import run_command
-from .console import MARGIN, POS, ZONE, ZONE_WIDTH, Console, Tab, tab
+from .console import INKEYS, MARGIN, POS, ZONE, ZONE_WIDTH, Console, Spc, Tab, spc, tab
 from .data import DataItem, DataPool
 from .dialect import use_dialect
 from .extended import MAX, MIN, MOD, loop_count, to_integer
@@ -73,13 +73,34 @@ from .msnumbers import (
 )
 from .numformat import format_number, format_number_trimmed, parse_number
 from .rnd import RANDOMIZE, RND, SplitMix64, reset_rnd
+from .stringfns import (
+    ASC,
+    CHRS,
+    HEXS,
+    INSTR,
+    LCASES,
+    LEFTS,
+    LEN,
+    MIDS,
+    OCTS,
+    RIGHTS,
+    SPACES,
+    STRINGS,
+    STRS,
+    UCASES,
+    VAL,
+    concat,
+    mid_assign,
+)
 from .strings import STRING_MAX_LENGTH, check_string
 from .using import DOUBLE, REAL, SINGLE, UsingPrecision
 
 __all__ = [
     "ABS",
+    "ASC",
     "ATN",
     "CDBL",
+    "CHRS",
     "CINT",
     "COS",
     "CSNG",
@@ -88,26 +109,40 @@ __all__ = [
     "ERROR",
     "EXP",
     "FIX",
+    "HEXS",
+    "INKEYS",
+    "INSTR",
     "INT",
+    "LCASES",
+    "LEFTS",
+    "LEN",
     "LOF",
     "LOG",
     "MARGIN",
     "MAX",
+    "MIDS",
     "MIN",
     "MOD",
     "NUMBER",
+    "OCTS",
     "POS",
     "RANDOMIZE",
     "REAL",
+    "RIGHTS",
     "RND",
     "SGN",
     "SIN",
     "SINGLE",
+    "SPACES",
     "SQR",
     "STRING",
+    "STRINGS",
     "STRING_MAX_LENGTH",
+    "STRS",
     "TAN",
     "TIMER",
+    "UCASES",
+    "VAL",
     "WARNING",
     "ZONE",
     "ZONE_WIDTH",
@@ -118,6 +153,7 @@ __all__ = [
     "Double",
     "Notice",
     "ReplyRejected",
+    "Spc",
     "SplitMix64",
     "Tab",
     "UsingPrecision",
@@ -130,6 +166,7 @@ __all__ = [
     "check_string",
     "cint",
     "close_files",
+    "concat",
     "dbl",
     "div",
     "double_div",
@@ -143,6 +180,7 @@ __all__ = [
     "int_mod",
     "kill_file",
     "loop_count",
+    "mid_assign",
     "mul",
     "open_file",
     "parse_number",
@@ -159,6 +197,7 @@ __all__ = [
     "single_power_int",
     "single_result",
     "sng",
+    "spc",
     "tab",
     "to_integer",
     "use_dialect",

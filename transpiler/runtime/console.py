@@ -13,7 +13,20 @@ The console keeps the column (0-based) of the output line.  bas55's rules (ECMA-
   started; then spaces up to it;
 * ``;`` prints nothing between items; a PRINT that does not end with ``,`` or ``;`` ends
   the line;
+* Microsoft BASIC (the runtime's dialect `ms`, runtime/dialect.py): GW-BASIC's layout
+  (see `_write_microsoft`); TAB's argument is a 16-bit integer as HEX$ takes it
+  (`stringfns.to_word`: -1 is 65535), column ((n - 1) mod 80) for n >= 1 and the
+  first column for 0, without a warning, as GW-BASIC (PC-BASIC) does;
+* ``SPC(n)`` (Microsoft BASIC): n spaces, n taken as TAB takes it and reduced modulo 80;
+  spaces that pass the margin continue on a new line;
 * at the end of the program (`finish`), an unfinished line is ended.
+
+A file open for output is a Console without a margin (`UNLIMITED`).
+
+INPUT asks again when a reply does not fit: with ECMA-55's rules (inputs.py) after an
+error notice on stderr, with Microsoft's (ms_inputs.py) after printing
+"?Redo from start".  Microsoft BASIC also has `LINE INPUT` (a whole line) and `INKEY$`
+(one character, see `inkey`).
 
 `print(*items)` takes all the items of a PRINT statement at once.  Python evaluates them
 all before the call, so a fatal error in a later item would lose the earlier ones that
@@ -33,9 +46,11 @@ from .command import InputError, standard_input, standard_output
 from .dialect import microsoft
 from .faults import ERROR, BasicFault, Notice, notify, warn
 from .inputs import ReplyRejected, parse_reply
+from .ms_inputs import REDO, parse_ms_reply
 from .msformat import Double, format_double
-from .msnumbers import cint, cint_unsigned
+from .msnumbers import cint
 from .numformat import format_number, format_number_trimmed, match_number
+from .stringfns import MAX_LENGTH, to_word
 from .using import REAL, UsingPrecision, UsingWriter
 
 MARGIN = 80
@@ -70,7 +85,17 @@ def tab(x: float) -> Tab:
     return Tab(x)
 
 
-_screen: Console | None = None  # the last screen made
+class Spc(NamedTuple):
+    """A ``SPC(n)`` print item."""
+
+    count: float
+
+
+def spc(x: float) -> Spc:
+    return Spc(x)
+
+
+_screen: Console | None = None  # the last screen made: POS and INKEY$ read it
 
 
 def POS(x: float) -> float:
@@ -102,7 +127,8 @@ class Console:
         if margin != UNLIMITED:  # the screen, whose column POS reads
             global _screen
             _screen = self
-        # GW-BASIC's layout (see `_write_microsoft`): the dialect the program runs in.
+        # GW-BASIC's layout, TAB, SPC and INPUT replies (see `_write_microsoft`): the
+        # dialect the program runs in.
         self._microsoft = microsoft()
 
     @property
@@ -128,6 +154,8 @@ class Console:
                 self.tab(item.argument)
             elif kind is Double:
                 self.write_double(item)
+            elif kind is Spc:
+                self.spc(item.count)
             elif isinstance(item, Real):  # numpy scalars, other int and float types
                 self.write_number(float(item))
             else:
@@ -201,6 +229,15 @@ class Console:
             self._out.write(" " * (target - self._column))
             self._column = target
 
+    def spc(self, x: float) -> None:
+        count = to_word(x) % self._margin
+        room = self._margin - self._column
+        if count > room:
+            self._out.write(" " * room + "\n")
+            self._column, count = 0, count - room
+        self._out.write(" " * count)
+        self._column += count
+
     def newline(self) -> None:
         if self._microsoft and self._column == self._margin:
             self._out.write("\n")  # GW-BASIC's screen: a full line leaves the cursor after it
@@ -224,8 +261,9 @@ class Console:
     # the line is empty; a longer one wraps on the screen (the column goes on from 0)
     # without a newline in the output; zones are 14 columns, and `,` in the fifth (from
     # column 56) ends the line; TAB(n) goes to column (n - 1) mod 80, on a new line if
-    # the line is past it, and TAB(n) for n < 1 is TAB(1) without a warning; a PRINT that
-    # ends a line exactly at column 80 prints an empty line after it.  A file has no
+    # the line is past it, n read as a 16-bit word (TAB(-1) is TAB(65535), TAB(0) the
+    # first column) without a warning; a PRINT that ends a line exactly at column 80
+    # prints an empty line after it.  A file has no
     # margin: its lines are never ended for it.
 
     def _write_microsoft(self, text: str) -> None:
@@ -239,8 +277,7 @@ class Console:
         self._column = column
 
     def _tab_microsoft(self, x: float) -> None:
-        n = cint_unsigned(x)
-        target = max(0, n - 1) % self._margin
+        target = max(to_word(x) - 1, 0) % self._margin
         if target < self._column:
             self._line_feed()
         self._out.write(" " * (target - self._column))
@@ -257,17 +294,66 @@ class Console:
         (an empty one is 0), which is rounded to an integer (beyond 16 bits, the fatal
         "Overflow")."""
         while True:
-            self._out.write(SEED_PROMPT)
-            self._out.flush()
-            self._column = 0
-            reply = self._read_line().strip(" ")
+            reply = self._ask(SEED_PROMPT, False).strip(" ")
             if not reply:
                 return 0.0
             match = match_number(reply)
             if match is not None and match.end() == len(reply):
                 return cint(float(match.group(0)))
 
-    def _read_line(self) -> str:
+    def input(
+        self,
+        prompt: str | None,
+        kinds: Sequence[str],
+        question: bool = True,
+        stay: bool = False,
+    ) -> list[float | str]:
+        """One INPUT statement: prompt, read a reply, and ask again until it fits `kinds`.
+
+        Prints `prompt` (if any) and ``"? "`` (not after a prompt when `question` is
+        false: Microsoft's `INPUT "prompt", A`), reads one line, and returns one value
+        per entry of `kinds` (inputs.NUMBER -> float, inputs.STRING -> str).  A reply
+        that does not fit is reported and asked for again (see the module docstring);
+        end of input is fatal.  The column restarts at 0: the reply's newline ended the
+        line on the terminal; `stay` (Microsoft's `INPUT;`) keeps the line going after
+        the prompt instead.
+        """
+        text = (prompt or "") + (INPUT_PROMPT if question or prompt is None else "")
+        while True:
+            line = self._ask(text, stay)
+            try:
+                if self._microsoft:
+                    return parse_ms_reply(line, kinds)
+                return parse_reply(line, kinds, self._strict)
+            except ReplyRejected as rejected:
+                if not self._microsoft:
+                    notify(Notice(rejected.what, rejected.detail, ERROR))
+                    continue
+                self.write_string(REDO)
+                self.newline()
+
+    def line_input(self, prompt: str | None, stay: bool = False) -> str:
+        """LINE INPUT: prints `prompt` (no "? ") and returns the next line of input
+        whole, without its newline, up to 255 characters (GW-BASIC's line length: the
+        rest of a longer line is dropped); end of input is fatal."""
+        return self._ask(prompt or "", stay)[:MAX_LENGTH]
+
+    def inkey(self) -> str:
+        """INKEY$: the next character of standard input, "" at its end.  A line break is
+        CHR$(13), as the Enter key gives it.  Input that is not a terminal is read as
+        keys typed in advance; a terminal hands over a line at a time, so INKEY$ waits
+        for Enter there (GW-BASIC would return "" at once when no key was pressed)."""
+        try:
+            c = self._in.read(1)
+        except OSError as error:
+            raise InputError(error.errno, error.strerror) from None
+        return "\r" if c == "\n" else c
+
+    def _ask(self, prompt: str, stay: bool) -> str:
+        """Print `prompt` and read one line (without its line break)."""
+        self._out.write(prompt)
+        self._out.flush()
+        self._column = self._column + len(prompt) if stay else 0
         try:
             line = self._in.readline()
         except OSError as error:
@@ -275,24 +361,6 @@ class Console:
         if not line:
             raise BasicFault(INPUT_EOF)
         return line.removesuffix("\n").removesuffix("\r")
-
-    def input(self, prompt: str | None, kinds: Sequence[str]) -> list[float | str]:
-        """One INPUT statement: prompt, read a reply, and ask again until it fits `kinds`.
-
-        Prints `prompt` (if any) and ``"? "``, reads one line, and returns one value per
-        entry of `kinds` (inputs.NUMBER -> float, inputs.STRING -> str).  A rejected reply
-        is reported as an ERROR notice and asked for again; end of input is fatal.
-        The column restarts at 0: the reply's newline ended the line on the terminal.
-        """
-        while True:
-            self._out.write(INPUT_PROMPT if prompt is None else prompt + INPUT_PROMPT)
-            self._out.flush()
-            self._column = 0
-            line = self._read_line()
-            try:
-                return parse_reply(line, kinds, self._strict)
-            except ReplyRejected as rejected:
-                notify(Notice(rejected.what, rejected.detail, ERROR))
 
 
 class ItemWriter:
@@ -317,3 +385,8 @@ class ItemWriter:
     def end(self, end: str = "\n") -> None:
         if end:
             self._channel.newline()
+
+
+def INKEYS() -> str:
+    """INKEY$, read from the program's screen (`Console.inkey`)."""
+    return _screen.inkey() if _screen is not None else ""
