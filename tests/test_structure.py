@@ -194,6 +194,18 @@ def test_gosub_target_reached_by_falling_through_uses_the_return_stack() -> None
     assert "GosubJump" in kinds(h) and "ReturnJump" in kinds(h) and "Dispatch" in kinds(h)
 
 
+def test_on_gosub_calls_or_jumps_to_all_of_its_targets(tmp_path: Path) -> None:
+    """One of the targets is entered by falling through (a stacked target), the other
+    is a clean subroutine: the ON GOSUB jumps to both (it could not structure it)."""
+    text = program(
+        "10 X = 2", "20 ON X GOSUB 100, 200", "30 PRINT 3",
+        "100 PRINT 1 : RETURN", "200 PRINT 2 : RETURN",
+    )  # fmt: skip
+    h = host(*text.splitlines())
+    assert not h.subroutines and "OnGosubJump" in kinds(h)
+    assert_same(text, tmp_path)
+
+
 def test_recursive_gosub_uses_the_return_stack() -> None:
     h = host("10 GOSUB 100", "20 END", "100 C = C + 1", "110 IF C < 3 THEN GOSUB 100", "120 RETURN")
     assert not h.subroutines and h.return_stack

@@ -125,7 +125,9 @@ def _in_one_sequence(flow: Flow, entry: int, region: set[int]) -> bool:
 
 def _drop_unstructured_callers(flow: Flow, regions: dict[int, set[int]], valid: set[int]) -> None:
     """Remove from `valid` the subroutines that GOSUB a target which is not structured,
-    and those on a cycle of GOSUBs, until nothing changes."""
+    those on a cycle of GOSUBs, and the other targets of an ON ... GOSUB one of whose
+    targets is not structured (one statement either calls or jumps), until nothing
+    changes."""
     calls = {t: set(_called(flow, regions[t])) for t in regions}
     changed = True
     while changed:
@@ -133,6 +135,11 @@ def _drop_unstructured_callers(flow: Flow, regions: dict[int, set[int]], valid: 
         for t in sorted(valid):
             if any(c not in valid for c in calls[t]) or _recursive(t, calls):
                 valid.discard(t)
+                changed = True
+        for g in flow.gosubs:
+            targets = set(flow.gosub_targets(g))
+            if targets & valid and not targets <= valid:
+                valid.difference_update(targets)
                 changed = True
 
 
