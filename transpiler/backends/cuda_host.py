@@ -264,6 +264,9 @@ class _ModulePrinter:
         if self.host.return_stack:
             depth = GOSUB_DEPTH[a.options.strict]
             out.append(Code(f"b2t::GosubStack returns{{{depth}}};  // GOSUB return labels"))
+        if self.stmts.uses_for_stack:
+            stack = self.stmts.for_stack_var
+            out.append(Code(f"b2t::ForStack {stack};  // FOR loops that are not blocks"))
         if self.stmts.labels:
             labels = list(self.stmts.labels) + (["DONE"] if self.stmts.uses_done_label else [])
             out.append(Code("// The blocks of the dispatch loops (GOTO targets)."))

@@ -26,10 +26,12 @@ from ..runtime import (
     BasicFault,
     Console,
     DataPool,
+    ForStack,
     Notice,
     check_string,
     div,
     mul,
+    on_choice,
     power,
     reset_rnd,
     round_to_int,
@@ -107,7 +109,9 @@ class Machine:
     def namespace(self) -> dict:
         console, pool, analysis = self.console, self.pool, self.analysis
         f32 = analysis.number_type == "f32"
+        strict = analysis.options.strict
         blocks = self.blocks
+        for_stack = ForStack()
         machine = self
 
         def gosub(target: int) -> None:
@@ -128,11 +132,18 @@ class Machine:
                 raise BasicFault(RETURN_WITHOUT_GOSUB)
             return RETURN
 
-        def on(value: float, targets: tuple[int, ...]) -> int:
+        def on(value: float, targets: tuple[int, ...]) -> int | None:
+            """The target of ON ... GOTO; None: go on with the next statement."""
+            if not strict:
+                choice = on_choice(value, len(targets))
+                return targets[choice - 1] if choice else None
             i = round_to_int(value)
             if 1 <= i <= len(targets):
                 return targets[i - 1]
             raise BasicFault(ON_OUT_OF_RANGE, f"({i}; 1 to {len(targets)} allowed)")
+
+        def loop_fault(message: str) -> None:
+            raise BasicFault(message)
 
         def step_limit() -> None:
             raise BasicFault(STEP_LIMIT, f"({analysis.options.max_steps} statements)")
@@ -173,6 +184,10 @@ class Machine:
             "_gosub": gosub,
             "_return": do_return,
             "_on": on,
+            "_for_enter": for_stack.enter,
+            "_for_find": for_stack.find,
+            "_for_leave": for_stack.leave,
+            "_loop_fault": loop_fault,
             "_index": BasicArray.flat_index,
             "_shadow": shadow,
             "_step_limit": step_limit,

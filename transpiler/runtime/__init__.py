@@ -32,6 +32,7 @@ from .console import MARGIN, ZONE, ZONE_WIDTH, Console, Tab, tab
 from .data import DataItem, DataPool
 from .extended import MAX, MIN, MOD, loop_count, to_integer
 from .faults import ERROR, WARNING, BasicFault, Notice, set_warning_hook, warn
+from .flow import ForStack, on_choice
 from .inputs import NUMBER, STRING, ReplyRejected, parse_reply
 from .numformat import format_number, format_number_trimmed, parse_number
 from .rnd import RANDOMIZE, RND, SplitMix64, reset_rnd
@@ -65,6 +66,7 @@ __all__ = [
     "Console",
     "DataItem",
     "DataPool",
+    "ForStack",
     "Notice",
     "ReplyRejected",
     "SplitMix64",
@@ -72,15 +74,16 @@ __all__ = [
     "check_string",
     "div",
     "format_number",
-    "loop_count",
     "format_number_trimmed",
+    "loop_count",
     "mul",
+    "on_choice",
     "parse_number",
     "parse_reply",
     "power",
     "reset_rnd",
-    "run_command",
     "round_to_int",
+    "run_command",
     "set_warning_hook",
     "tab",
     "to_integer",
