@@ -254,3 +254,26 @@ def test_run_time_loops_are_explained_and_other_loops_still_offloaded():
     text = explain(analysis)
     why = "runs on the run-time FOR stack: its NEXT (line 30) is in another IF branch"
     assert f"-> host: {why}" in text
+
+
+def test_random_jumpy_programs_with_run_time_loops_agree_in_cuda():
+    """test_structure.py runs its random programs through the cuTile Python; the first
+    few of them with loops on the run-time FOR stack go through the CUDA C++ too."""
+    from transpiler.errors import CompileErrors
+
+    from .test_structure import random_program
+
+    tried = 0
+    for seed in range(100):
+        text = random_program(seed)
+        try:
+            if not analysis_of(text).dynamic_for:
+                continue
+        except CompileErrors:
+            continue
+        outcome = differential(text, f"seed{seed}", targets=("cuda",))
+        assert outcome.agrees, f"seed {seed}:\n{text}\n{outcome.describe()}"
+        tried += 1
+        if tried == 4:
+            return
+    raise AssertionError(f"only {tried} random programs with run-time loops")

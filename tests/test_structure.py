@@ -285,7 +285,8 @@ def test_every_node_has_its_statement() -> None:
 
 
 def random_program(seed: int) -> str:
-    """A program of random PRINTs, LETs, jumps, GOSUBs, FOR, WHILE and block IFs.
+    """A program of random PRINTs, LETs, jumps, GOSUBs, FOR, WHILE and block IFs, with
+    Microsoft BASIC's ON ... GOTO out of range, and NEXT in IF branches and into loops.
 
     Every jump is preceded by `C = C + 1` and `IF C > 40 THEN 9999`, and lands on the
     first line of a unit, so every cycle counts and the program ends."""
@@ -306,7 +307,7 @@ def random_program(seed: int) -> str:
         elif roll < 0.4:
             add([rng.choice(["X = X + 1", "Y = Y + X", "X = X - 2", "Y = 0"])])
         elif roll < 0.65:
-            kind = rng.choice(["GOTO", "IF", "GOSUB", "ON", "IFGOSUB"])
+            kind = rng.choice(["GOTO", "IF", "GOSUB", "ON", "IFGOSUB", "ONFALL"])
             add(["C = C + 1", "IF C > 40 THEN 9999", kind])
             jumps.append((len(units) - 1, 2))
         elif roll < 0.7:
@@ -332,6 +333,9 @@ def random_program(seed: int) -> str:
             if closer.startswith("ELSE|"):
                 add(["ELSE"])
                 depth_stack.append("END IF")
+            elif closer.startswith("NEXT") and rng.random() < 0.4:
+                # Microsoft BASIC: NEXT in an IF branch, or without its variable
+                add([rng.choice([f"IF X > {rng.randint(-1, 3)} THEN {closer}", "NEXT"])])
             else:
                 add([closer])
     while depth_stack:
@@ -353,6 +357,8 @@ def random_program(seed: int) -> str:
                     "GOSUB": f"GOSUB {t}",
                     "ON": f"ON (C - INT(C / 2) * 2) + 1 GOTO {t}, {rng.choice(targets)}",
                     "IFGOSUB": f"IF Y > {rng.randint(-1, 2)} THEN GOSUB {t}",
+                    # out of range goes on with the next line (below 0: an error)
+                    "ONFALL": f"ON X GOTO {t}, {rng.choice(targets)}",
                 }[stmt]
             lines.append(f"{starts[u] + 10 * k} {stmt}")
     lines.append('9999 PRINT "END"; C; X; Y')
