@@ -1,14 +1,19 @@
 """PC-BASIC (PyPI `pcbasic`, a GW-BASIC 3.23 emulator) as an oracle for Microsoft BASIC.
 
-    out = run_pcbasic("10 PRINT 1/3\\n")        # " .3333334 \\n"
-    @needs_pcbasic                              # skips (with the reason) without it
+    from tests.pcbasic_oracle import pcbasic_output, requires_pcbasic
 
-The program runs in a child process through PC-BASIC's Python API (its command line
-prints nothing without a terminal), each line typed as at its prompt, then RUN.  What
-comes back is its screen output with "\\n" line ends, an error as GW-BASIC prints it
-("NEXT without FOR in 20"), and "Break in 20" for STOP.  `stdin` is typed in answer to
-INPUT; PC-BASIC echoes the replies, as a terminal would.  A program that waits for more
-input than `stdin` has is stopped after `timeout` seconds, with what it printed so far.
+    @requires_pcbasic                       # skips, with the reason, without PC-BASIC
+    def test_something():
+        assert our_output == pcbasic_output("10 PRINT 1/3\\n")
+
+PC-BASIC runs headless through its Python API (its command line prints nothing without
+a terminal): each program line is typed into a `Session` as at GW-BASIC's prompt, then
+RUN.  It runs in a child process, so that a program waiting for input it will never get
+ends with the timeout (its output so far is returned).  Output lines end in "\\r\\n" there
+and "\\n" here; an error is printed as GW-BASIC prints it ("NEXT without FOR in 20"), STOP
+as "Break in 20" (the byte 0xFF PC-BASIC ends those lines with is dropped).  Input is
+given as lines; PC-BASIC echoes what INPUT reads, so tests that compare output should
+not use INPUT (or strip the echo).
 """
 
 from __future__ import annotations
@@ -16,46 +21,46 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
-import tempfile
-from pathlib import Path
+import textwrap
 
 import pytest
 
-HAS_PCBASIC = importlib.util.find_spec("pcbasic") is not None
-needs_pcbasic = pytest.mark.skipif(
-    not HAS_PCBASIC, reason="PC-BASIC (pip install pcbasic, the test extra) is not installed"
+AVAILABLE = importlib.util.find_spec("pcbasic") is not None
+requires_pcbasic = pytest.mark.skipif(
+    not AVAILABLE, reason="PC-BASIC (pip install pcbasic, in the test extra) is not installed"
 )
 
-_RUNNER = """
-import sys, pcbasic
-program, replies = sys.argv[1], sys.argv[2]
-with open(replies, "rb") as stdin, pcbasic.Session(
-    output_streams=sys.stdout.buffer, input_streams=stdin
-) as session:
-    for line in open(program, encoding="ascii").read().splitlines():
-        if line.strip():
-            session.execute(line)
-    session.execute("RUN")
-"""
+_RUNNER = textwrap.dedent(
+    """
+    import io, sys, pcbasic
+    source, typed = sys.stdin.buffer.read().split(b"\\0", 1)
+    with pcbasic.Session(output_streams=sys.stdout.buffer,
+                         input_streams=io.BytesIO(typed)) as session:
+        for line in source.decode().splitlines():
+            if line.strip():
+                session.execute(line)
+        session.execute("RUN")
+    """
+)
 
 
-def run_pcbasic(program: str, stdin: str = "", timeout: float = 30) -> str:
-    """PC-BASIC's output for `program` (see the module docstring)."""
-    with tempfile.TemporaryDirectory(prefix="b2t-pcbasic-") as tmp:
-        source = Path(tmp) / "prog.bas"
-        source.write_text(program, encoding="ascii")
-        replies = Path(tmp) / "stdin.txt"
-        replies.write_bytes(stdin.replace("\n", "\r").encode("ascii"))  # keys, not lines
-        try:
-            done = subprocess.run(
-                [sys.executable, "-c", _RUNNER, str(source), str(replies)],
-                capture_output=True,
-                timeout=timeout,
-                cwd=tmp,
-                check=False,
-            )
-            output = done.stdout
-        except subprocess.TimeoutExpired as stopped:
-            output = stopped.stdout or b""
-    # Lines end in CR LF; an error or Break line ends with a 0xFF byte.
+def pcbasic_output(program: str, input_lines: list[str] = (), timeout: float = 60.0) -> str:
+    """What PC-BASIC prints running `program` (GW-BASIC text, numbered lines)."""
+    typed = "".join(line + "\r" for line in input_lines)  # keys, as typed at a terminal
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _RUNNER],
+            input=program.encode() + b"\0" + typed.encode(),
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as stopped:  # waiting for input: what it printed
+        return _text(stopped.stdout or b"")
+    if done.returncode != 0:
+        raise RuntimeError(f"PC-BASIC failed: {done.stderr.decode(errors='replace')}")
+    return _text(done.stdout)
+
+
+def _text(output: bytes) -> str:
     return output.decode("latin-1").replace("\r\n", "\n").replace("\xff", "")
