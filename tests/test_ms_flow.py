@@ -16,7 +16,7 @@ import pytest
 from transpiler import driver, hostir
 from transpiler.options import Options
 
-from .differential import differential
+from .differential import Run, compare_runs, differential, interpret, run_target
 from .interpreter_helpers import run_capturing, source
 from .passes_helpers import analysis_of, errors_of
 
@@ -155,6 +155,70 @@ def test_interpreter_runs_microsoft_flow(name, text, expected, error):
 def test_generated_programs_agree_with_the_interpreter(name, text, expected, error):
     outcome = differential(_program(text), name, targets=("cutile", "cuda"))
     assert outcome.agrees, outcome.describe()
+
+
+# Microsoft BASIC (`--dialect ms`) only: a FOR that runs zero times leaves start + step
+# (PC-BASIC prints 6 after FOR I = 5 TO 1, ECMA-55 and extended BASIC 5), in blocks, in
+# loops on the FOR stack and in offloaded loops (line 100; line 120 is one that runs);
+# STOP prints "Break in 200" (after ending the line).
+MICROSOFT_PROGRAM = """
+10 FOR I=5 TO 1
+20 PRINT "BODY"
+30 NEXT I
+40 PRINT I
+50 FOR J=1 TO 3: NEXT J: PRINT J
+60 FOR K=10 TO 1 STEP -2: NEXT: PRINT K
+70 FOR L=3 TO 1: IF L THEN PRINT "X": NEXT L: PRINT "Y"
+80 PRINT L
+90 DIM A(100)
+100 FOR M=1 TO 0: A(M)=1: NEXT M
+110 PRINT M;
+120 FOR N=1 TO 100: A(N)=N: NEXT N
+130 PRINT N
+140 PRINT "Z";
+150 GOSUB 200
+160 PRINT "NOT HERE"
+200 STOP
+""".lstrip()
+MICROSOFT_OUTPUT = " 6 \n 4 \n 0 \nY\n 4 \n 2  101 \nZ\nBreak in 200\n"
+
+
+def run_microsoft(program: str, targets=("cutile", "cuda")) -> tuple[Run, list[str]]:
+    """The interpreter's run under `--dialect ms`, and its disagreements with the
+    generated programs."""
+    analysis = driver.front_end(source(program), Options(std="ms"))
+    reference = interpret(analysis)
+    problems = []
+    for target in targets:
+        run = run_target(analysis, target)
+        problems += compare_runs(reference, run, target, analysis.number_type, analysis)
+    return reference, problems
+
+
+def test_microsoft_zero_trip_for_and_stop_in_every_engine():
+    reference, problems = run_microsoft(MICROSOFT_PROGRAM)
+    assert (reference.stdout, reference.status) == (MICROSOFT_OUTPUT, 0)
+    assert not problems, problems
+    analysis = driver.front_end(source(MICROSOFT_PROGRAM), Options(std="ms"))
+    offloaded = {d.label for d in driver.host_program(analysis).decisions if d.offloaded}
+    assert {100, 120} <= offloaded
+    extended = run_capturing(MICROSOFT_PROGRAM)[0]  # start value, no Break message
+    assert extended == " 5 \n 4 \n 0 \nY\n 3 \n 1  101 \nZ\n"
+
+
+def test_microsoft_zero_trip_of_an_inner_loop_in_a_kernel():
+    program = """
+10 DIM A(50), B(50)
+20 FOR I=1 TO 50
+30 FOR J=1 TO 0: NEXT J
+40 A(I)=J*I: B(I)=I
+50 NEXT I
+60 PRINT A(7); B(7)
+""".lstrip()
+    reference, problems = run_microsoft(program)
+    assert reference.stdout == " 14  7 \n" and not problems, problems
+    analysis = driver.front_end(source(program), Options(std="ms"))
+    assert [d.offloaded for d in driver.host_program(analysis).decisions] == [True]
 
 
 # --------------------------------------------------------------------------- the analysis

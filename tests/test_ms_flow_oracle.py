@@ -14,7 +14,7 @@ import pytest
 
 from .interpreter_helpers import run_capturing
 from .pcbasic_oracle import pcbasic_output, requires_pcbasic
-from .test_ms_flow import PROGRAMS, _program
+from .test_ms_flow import MICROSOFT_OUTPUT, MICROSOFT_PROGRAM, PROGRAMS, _program
 
 
 def ours(program: str) -> str:
@@ -46,3 +46,8 @@ def test_zero_trip_for_leaves_the_start_value_in_extended_mode():
     program = "10 FOR I = 5 TO 1\n20 PRINT I\n30 NEXT I\n40 PRINT I\n"
     assert theirs(program) == " 6 \n"
     assert ours(program) == " 5 \n"
+
+
+@requires_pcbasic
+def test_microsoft_zero_trip_and_stop_as_pc_basic():
+    assert theirs(MICROSOFT_PROGRAM) == MICROSOFT_OUTPUT

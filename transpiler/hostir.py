@@ -118,7 +118,10 @@ class Return(HNode):
 
 @dataclass(eq=False)
 class EndProgram(HNode):
-    """END or STOP: the program ends here."""
+    """END or STOP: the program ends here.  `stop_line`: Microsoft BASIC's STOP prints
+    "Break in <stop_line>" first (None: nothing; "" a STOP on a line without a number)."""
+
+    stop_line: str | None = None
 
 
 @dataclass(eq=False)
@@ -316,7 +319,7 @@ class Finish:
       else `>=`/`<=`);
     "loop_var": `var = start + count * step`, BASIC's value after the loop (only if
       the count named `when` is nonzero: an inner loop of a nest runs only if its outer
-      loop does).
+      loop does); `zero_trip_step`: Microsoft BASIC's `start + max(count, 1) * step`.
     """
 
     kind: str
@@ -328,6 +331,7 @@ class Finish:
     step: int = 1
     count: str = ""
     when: str = ""
+    zero_trip_step: bool = False
 
     @property
     def combines(self) -> bool:

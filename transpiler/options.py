@@ -27,6 +27,11 @@ class Options:
     def strict(self) -> bool:
         return self.std == "ecma55"
 
+    @property
+    def microsoft(self) -> bool:
+        """Microsoft BASIC's semantics (GW-BASIC, MBASIC)."""
+        return self.std == "ms"
+
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 

@@ -22,7 +22,8 @@
 //                 mat_add, mat_sub, mat_mul, mat_product_shape, mat_transpose,
 //                 mat_inverse)
 //   (host code)   GosubStack, on_index (ON ... GOTO/GOSUB), EndProgram, forward_progress,
-//                 ForStack, on_choice (flow.py: Microsoft BASIC's FOR stack and ON),
+//                 ForStack, on_choice, report_break (flow.py: Microsoft BASIC's FOR
+//                 stack, ON and STOP),
 //                 print_fault, f32 (--precision f32 stores)
 //
 // Python's str counts code points; these functions count UTF-8 code points wherever the
@@ -1417,6 +1418,13 @@ inline int on_choice(double value, int count) {
   if (index < 0 || index > 255)
     throw Fault(ILLEGAL_FUNCTION_CALL, "(ON index " + std::to_string(index) + ")");
   return index <= count ? index : 0;
+}
+
+// Microsoft BASIC's STOP: end the line being printed, then "Break in 100" (or "Break"
+// for a line without a number).
+inline void report_break(Console& con, const char* line) {
+  con.finish();
+  con.print(*line != '\0' ? std::string("Break in ") + line : std::string("Break")).newline();
 }
 
 // The FOR loops that are not blocks, innermost last, named by the label of their FOR:

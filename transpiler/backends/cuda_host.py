@@ -50,7 +50,9 @@ SUPPORT_HEADERS = ("b2t_cuda.h", "b2t_runtime.h")
 # Names the generated program uses itself, which BASIC names must not take.
 # Names run() uses besides the BASIC ones: members, launch_support.cu.jinja's loop_count,
 # cuda_launch.py's `dim3 grid` (a BASIC GRID or LOOP_COUNT must not hide them).
-_PROGRAM_NAMES = {"con", "data", "line", "returns", "run", "program", "loop_count", "grid"}
+_PROGRAM_NAMES = {
+    "con", "data", "line", "returns", "for_stack", "run", "program", "loop_count", "grid"
+}  # fmt: skip
 _DATA_LINE_WIDTH = 92
 
 

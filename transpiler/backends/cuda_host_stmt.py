@@ -405,16 +405,26 @@ class StatementPrinter:
         test = self._continues(var, limit, sign, step_const, exact)
         body = ([] if node.ends else [_PROGRESS]) + self.nodes(node.body)
         body += self.comment(hostir.Simple(next_stmt, origin=next_stmt))
-        header = f"for ({self._start(stmt, start)}; {test}; {self._increment(stmt, step)})"
+        first = self._start(stmt, start)
+        if self.a.options.microsoft and step_const != 0:
+            # a loop that runs zero times still adds the step once (as the interpreter's
+            # zero_trip_step)
+            past = self._past(var, limit, sign, step_const)
+            increment = Code(self._increment(stmt, step) + ";")
+            lines += [Code(first + ";"), Code(f"if ({past})", [increment])]
+            first = ""
+        header = f"for ({first}; {test}; {self._increment(stmt, step)})"
         return self.at_line(node, fails) + lines + [Code(header, body)]
 
     def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
         stmt = node.stmt
         fails = self.fails(stmt.start, stmt.limit, stmt.step) or _type_of(stmt.var.name) == "int"
-        lines, start, limit, _, sign, step_const = self._for_setup(stmt, node.for_index, True)
+        lines, start, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, True)
         past = self._past(self.var(stmt.var.name), limit, sign, step_const)
         lines.append(Code(self._start(stmt, start) + ";"))
         exit = self._goto(node.exit)
+        if self.a.options.microsoft:  # a loop that runs zero times still adds the step
+            exit = [Code(self._increment(stmt, step) + ";")] + exit
         if node.stack:
             self.uses_for_stack = True
             lines.append(Code(f"{self.for_stack_var}.enter({cpp_string(node.loop)});"))
@@ -534,10 +544,13 @@ class StatementPrinter:
         return [Code("return;")]
 
     def n_EndProgram(self, node: hostir.EndProgram) -> list[Code]:
+        lines = []
+        if node.stop_line is not None:  # Microsoft BASIC's STOP
+            lines.append(Code(f"b2t::report_break(con, {cpp_string(node.stop_line)});"))
         if self.in_sub:
             self.uses_end_exception = True
-            return [Code("throw b2t::EndProgram();")]
-        return [Code("return;")]
+            return lines + [Code("throw b2t::EndProgram();")]
+        return lines + [Code("return;")]
 
     # ----------------------------------------------------------------- dispatch loops
 

@@ -35,6 +35,7 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "MOD", "RANDOMIZE", "ZONE", "NUMBER", "STRING", "BasicFault", "Console", "DataPool",
     "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "run_command", "tab",
     "to_integer", "loop_count", "Notice", "set_warning_hook", "ForStack", "on_choice",
+    "report_break",
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",

@@ -435,19 +435,32 @@ class StatementPrinter:
         self.loops.append(_Loop("for", [self._increment(stmt, step)]))
         body = self.nodes(node.body)
         self.loops.pop()
+        lines += self._zero_trip_step(stmt, limit, step, sign, step_const)
         return lines + [Code(f"while {test}:", body + increment)]
+
+    def _zero_trip_step(self, stmt: ast.For, limit, step, sign, step_const) -> list[Code]:
+        """Microsoft BASIC: a loop that runs zero times still adds the step once (as the
+        interpreter's zero_trip_step)."""
+        past = self._past(self.var(stmt.var.name), limit, sign, step_const)
+        if not self.a.options.microsoft or past is None:
+            return []
+        return [Code(f"if {past}:", [self._increment(stmt, step)])]
 
     def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
         stmt = node.stmt
-        lines, limit, _, sign, step_const = self._for_setup(stmt, node.for_index, True)
+        lines, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, True)
         past = self._past(self.var(stmt.var.name), limit, sign, step_const)
-        if not node.stack:
-            return lines + ([Code(f"if {past}:", self._goto(node.exit))] if past else [])
-        lines.append(Code(f"{self.for_stack()}.enter({node.loop!r})"))
-        if past:
-            leave = Code(f"{self.for_stack()}.leave()")
-            lines.append(Code(f"if {past}:", [leave] + self._goto(node.exit)))
-        return lines
+        if past is None:  # STEP 0: never past the limit
+            if node.stack:
+                lines.append(Code(f"{self.for_stack()}.enter({node.loop!r})"))
+            return lines
+        exit = self._goto(node.exit)
+        if self.a.options.microsoft:  # see _zero_trip_step
+            exit = [self._increment(stmt, step)] + exit
+        if node.stack:
+            lines.append(Code(f"{self.for_stack()}.enter({node.loop!r})"))
+            exit = [Code(f"{self.for_stack()}.leave()")] + exit
+        return lines + [Code(f"if {past}:", exit)]
 
     def n_ForNext(self, node: hostir.ForNext) -> list[Code]:
         stmt = node.stmt
@@ -633,10 +646,13 @@ class StatementPrinter:
         return [Code("return")]
 
     def n_EndProgram(self, node: hostir.EndProgram) -> list[Code]:
+        lines = []
+        if node.stop_line is not None:  # Microsoft BASIC's STOP
+            lines.append(Code(f"{self.need('report_break')}(con, {node.stop_line!r})"))
         if self.in_sub:
             self.uses_end_exception = True
-            return [Code("raise EndProgram")]
-        return [Code("return")]
+            return lines + [Code("raise EndProgram")]
+        return lines + [Code("return")]
 
     # ----------------------------------------------------------------- dispatch loops
 

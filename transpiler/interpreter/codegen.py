@@ -295,6 +295,7 @@ class Generator:
         next_index = self.a.for_next[index]
         limit, step_text, sign, step = self.for_setup(index, stmt, depth, cells=False)
         var = names.variable(stmt.var.name)
+        self.zero_trip_step(depth, index, limit, sign, step, step_text)
         shadow = self.shadow_name(index, stmt, step)
         if shadow is not None:
             self.line(depth, f"{shadow} = _shadow({var})")
@@ -308,6 +309,15 @@ class Generator:
         self.sequence(index + 1, next_index, depth + 1)
         self.exprs.shadows = outer
         self.current = next_index
+        self.increment(depth + 1, index, step_text)
+
+    def zero_trip_step(self, depth, index, limit, sign, step, step_text) -> None:
+        """Microsoft BASIC: a loop that runs zero times still adds the step once (GW-BASIC
+        runs the NEXT to leave it; PC-BASIC prints 6 after FOR I = 5 TO 1)."""
+        if not self.a.options.microsoft:
+            return
+        var = names.variable(self.stmts[index].var.name)
+        self.line(depth, f"if not ({self.loop_continues(var, limit, sign, step)}):")
         self.increment(depth + 1, index, step_text)
 
     def shadow_name(self, index: int, stmt: ast.For, step: float | None) -> str | None:
@@ -461,7 +471,11 @@ class Generator:
     def s_End(self, index, stmt, depth) -> None:
         self.line(depth, f"return {END}")
 
-    s_Stop = s_End
+    def s_Stop(self, index, stmt, depth) -> None:
+        if self.a.options.microsoft:  # "Break in 100"
+            line = str(stmt.label) if stmt.label is not None else ""
+            self.line(depth, f"_report_break({line!r})")
+        self.line(depth, f"return {END}")
 
     def s_IfBlock(self, index, stmt: ast.IfBlock, depth) -> None:
         parts = self.a.if_parts[index]
@@ -502,7 +516,7 @@ class Generator:
             self.line(depth, f"_loop_fault({fault!r})")
             return
         # unstructured FOR: test once here, NEXT tests again and jumps back to index + 1
-        limit, _, sign, step = self.for_setup(index, stmt, depth, cells=True)
+        limit, step_text, sign, step = self.for_setup(index, stmt, depth, cells=True)
         var = names.variable(stmt.var.name)
         dynamic = index in self.a.dynamic_for
         if dynamic:
@@ -510,6 +524,8 @@ class Generator:
         self.line(depth, f"if not ({self.loop_continues(var, limit, sign, step)}):")
         if dynamic:
             self.line(depth + 1, "_for_leave()")
+        if self.a.options.microsoft:  # see zero_trip_step
+            self.increment(depth + 1, index, step_text)
         self.line(depth + 1, f"return {self.a.next_of(index) + 1}")
 
     def s_Next(self, index, stmt: ast.Next, depth) -> None:

@@ -477,7 +477,7 @@ class _Procedure:
         if kind == "return":
             return [self.return_node(k, stmt, ctx)]
         if kind == "end":
-            return [hostir.EndProgram(origin=stmt)]
+            return [hostir.EndProgram(self._stop_line(k), origin=stmt)]
         if kind == "block":
             return [self.block(k, ctx)]
         return self.piece(item, ctx)
@@ -535,8 +535,17 @@ class _Procedure:
             if target == ctx.dispatch_exit:
                 return hostir.Jump(None)
         if self.flow.is_end(target):
-            return hostir.EndProgram()
+            return hostir.EndProgram(self._stop_line(target))
         return None
+
+    def _stop_line(self, index: int) -> str | None:
+        """What Microsoft BASIC's STOP at `index` reports ("Break in 100"), if it is one."""
+        if not self.a.options.microsoft or index >= len(self.stmts):
+            return None
+        stmt = self.stmts[index]
+        if not isinstance(stmt, ast.Stop):
+            return None
+        return str(stmt.label) if stmt.label is not None else ""
 
     def comments(self, indices: list[int]) -> list[hostir.HNode]:
         return [hostir.Simple(self.stmts[i], origin=self.stmts[i]) for i in indices]

@@ -32,7 +32,7 @@ from .console import MARGIN, ZONE, ZONE_WIDTH, Console, Tab, tab
 from .data import DataItem, DataPool
 from .extended import MAX, MIN, MOD, loop_count, to_integer
 from .faults import ERROR, WARNING, BasicFault, Notice, set_warning_hook, warn
-from .flow import ForStack, on_choice
+from .flow import ForStack, on_choice, report_break
 from .inputs import NUMBER, STRING, ReplyRejected, parse_reply
 from .numformat import format_number, format_number_trimmed, parse_number
 from .rnd import RANDOMIZE, RND, SplitMix64, reset_rnd
@@ -81,6 +81,7 @@ __all__ = [
     "parse_number",
     "parse_reply",
     "power",
+    "report_break",
     "reset_rnd",
     "round_to_int",
     "run_command",

@@ -6,6 +6,8 @@ entered after it and left by a jump) or fails with "NEXT without FOR", and the l
 leaves the stack when it ends.  Loops are named by an integer (their FOR's statement
 index); the limit and step stay with the loop's other variables.
 
+`report_break` is STOP in Microsoft BASIC: "Break in 100" on a line of its own.
+
 `on_choice` is ON ... GOTO / GOSUB outside strict mode, as GW-BASIC does it: the
 selector rounded half away from zero; 0 or more than the number of targets goes on
 with the next statement; below 0 or above 255 is "Illegal function call", outside the
@@ -65,3 +67,11 @@ def on_choice(value: float, count: int) -> int:
     if not 0 <= index <= 255:
         raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(ON index {index})")
     return index if index <= count else 0
+
+
+def report_break(console, line: str) -> None:
+    """Microsoft BASIC's STOP: end the line being printed, then "Break in 100" (or
+    "Break" for a line without a number)."""
+    console.finish()
+    console.write_string(f"Break in {line}" if line else "Break")
+    console.newline()
