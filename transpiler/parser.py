@@ -41,7 +41,7 @@ def parse(source: SourceFile, options: Options) -> ast.Program:
     """Parse a whole program; raises CompileErrors with every syntax error found."""
     ctx = LineContext(source.name, options.strict)
     lexer = build_lexer(ctx)
-    lexer.token = _ElseJoiner(lexer.token)
+    lexer.else_joiner = _ElseJoiner(lexer.token)
     parser = yacc.LRParser(load_tables(grammar), grammar.p_error)
     lines: list[ast.Line] = []
     previous: tuple[int, int] | None = None  # (number, source line) of the last numbered line
@@ -66,7 +66,10 @@ def parse(source: SourceFile, options: Options) -> ast.Program:
 def _parse_line(parser, lexer, text: str, number: LineNumber, ctx: LineContext) -> ast.Line | None:
     """The statements after the line number, or None after reporting an error."""
     start_line(lexer, text, ctx.line, number.body)
-    lexer.token.reset()
+    joiner = lexer.else_joiner
+    joiner.reset()
+    # Lines without an ELSE (most) read the lexer directly.
+    lexer.token = joiner if "ELSE" in text.upper() else joiner.next_token
     statements, stop = _statements(parser, lexer, text, number.body, ctx)
     if ctx.strict:
         if ctx.rem_start is not None:
