@@ -340,8 +340,9 @@ class If(Stmt):
     """One-line IF.
 
     `IF c THEN 100` has `then_line`; `IF c THEN PRINT X : Y = 1 ELSE 200` has a
-    statement list and/or a line for each branch.  A block IF (`IF c THEN` ending the
-    line) is `IfBlock` instead.
+    statement list and/or a line for each branch.  With both (`IF c THEN 100 : PRINT`,
+    as GW-BASIC takes it) the jump comes first: the statements never run.  A block IF
+    (`IF c THEN` ending the line) is `IfBlock` instead.
     """
 
     condition: Expr

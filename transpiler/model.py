@@ -179,6 +179,21 @@ class Analysis:
     # contains it (the opener itself is not inside its own block; its closer is), or None.
     enclosing: list[int | None] = field(default_factory=list)
 
+    # ---- FOR loops on the run-time FOR stack (passes/for_loops.py; never in strict
+    # mode).  Microsoft BASIC pairs a FOR with the NEXT that closes it in the text and
+    # keeps a stack of open loops at run time, so a program may jump into a loop's body
+    # or put its NEXT in an IF branch.  A pair that is not a block by the rules above
+    # runs on that stack: FOR index -> its NEXT, and back.  These are not in for_next /
+    # next_for and open no block (`enclosing` ignores them).
+    dynamic_for: dict[int, int] = field(default_factory=dict)
+    dynamic_next: dict[int, int] = field(default_factory=dict)
+    # FOR index -> why it is not a block ("a jump from line 120 enters its body").
+    dynamic_reason: dict[int, str] = field(default_factory=dict)
+    # FOR or NEXT index -> the fatal error it raises whenever it runs: "FOR without
+    # NEXT" (no NEXT closes it), "NEXT without FOR" (a NEXT that closes no FOR, or the
+    # FOR whose NEXT names another variable, as GW-BASIC finds when the FOR runs).
+    loop_faults: dict[int, str] = field(default_factory=dict)
+
     # ---- symbols (passes/symbols.py, passes/functions.py; legacy programs)
     variables: dict[str, VarSymbol] = field(default_factory=dict)
     arrays: dict[str, ArraySymbol] = field(default_factory=dict)
@@ -259,6 +274,16 @@ class Analysis:
                     ):
                         return dialect
         return None
+
+    def next_of(self, for_index: int) -> int | None:
+        """The NEXT that closes a FOR (a block or a run-time loop), None if none does."""
+        found = self.for_next.get(for_index)
+        return found if found is not None else self.dynamic_for.get(for_index)
+
+    def for_of(self, next_index: int) -> int | None:
+        """The FOR that a NEXT closes (a block or a run-time loop), None if none."""
+        found = self.next_for.get(next_index)
+        return found if found is not None else self.dynamic_next.get(next_index)
 
     def index_of(self, stmt: ast.Stmt) -> int:
         """The statement index of a statement of `stmts` (linear search: for tests and

@@ -38,8 +38,9 @@ class Options:
 
     @property
     def microsoft(self) -> bool:
-        """Microsoft BASIC's rules where they differ from the others (numbers, PRINT's
-        layout, INPUT replies, TAB, type mismatches at run time)."""
+        """Microsoft BASIC's rules where they differ from the others (GW-BASIC, MBASIC:
+        numbers, PRINT's layout, INPUT replies, TAB, type mismatches at run time, the
+        run-time FOR stack, ON ... GOTO falling through, STOP's message)."""
         return self.std == "ms"
 
 

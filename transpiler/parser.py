@@ -40,6 +40,7 @@ def parse(source: SourceFile, options: Options) -> ast.Program:
     """Parse a whole program; raises CompileErrors with every syntax error found."""
     ctx = LineContext(source.name, options.strict, options.std)
     lexer = build_lexer(ctx)
+    lexer.else_joiner = _ElseJoiner(lexer.token)
     parser = yacc.LRParser(load_tables(grammar), grammar.p_error)
     lines: list[ast.Line] = []
     previous: tuple[int, int] | None = None  # (number, source line) of the last numbered line
@@ -66,6 +67,10 @@ def parse(source: SourceFile, options: Options) -> ast.Program:
 def _parse_line(parser, lexer, text: str, number: LineNumber, ctx: LineContext) -> ast.Line | None:
     """The statements after the line number, or None after reporting an error."""
     start_line(lexer, text, ctx.line, number.body)
+    joiner = lexer.else_joiner
+    joiner.reset()
+    # Lines without an ELSE (most) read the lexer directly.
+    lexer.token = joiner if "ELSE" in text.upper() else joiner.next_token
     statements, stop = _statements(parser, lexer, text, number.body, ctx)
     if ctx.strict:
         if ctx.rem_start is not None:
@@ -104,6 +109,29 @@ def _statements(parser, lexer, text: str, body: int, ctx: LineContext):
         return None, error.coord.column - 1
 
 
+class _ElseJoiner:
+    """The lexer's tokens with a ':' right before ELSE left out: GW-BASIC stores ELSE as
+    ':ELSE', so `IF c THEN A : ELSE B` is `IF c THEN A ELSE B` (also where the ELSE of
+    an outer IF follows a nested one's ELSE part)."""
+
+    __slots__ = ("held", "next_token")
+
+    def __init__(self, next_token):
+        self.next_token = next_token
+        self.held = None  # a token read ahead after a ':'
+
+    def reset(self) -> None:
+        self.held = None
+
+    def __call__(self):
+        token = self.held or self.next_token()
+        self.held = None
+        if token is not None and token.type == "COLON":
+            following = self.next_token()
+            if following is not None and following.type == "ELSE":
+                return following
+            self.held = following
+        return token
 
 
 def _stamp_labels(statements: list[ast.Stmt], label: int) -> None:

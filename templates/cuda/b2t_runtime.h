@@ -29,6 +29,8 @@
 //                 mat_add, mat_sub, mat_mul, mat_product_shape, mat_transpose,
 //                 mat_inverse)
 //   (host code)   GosubStack, on_index (ON ... GOTO/GOSUB), EndProgram, forward_progress,
+//                 ForStack, on_choice, report_break (flow.py: Microsoft BASIC's FOR
+//                 stack, ON and STOP),
 //                 print_fault, f32 (--precision f32 stores)
 //
 // Python's str counts code points; these functions count UTF-8 code points wherever the
@@ -3542,6 +3544,64 @@ inline int on_index(double value, int count) {
   throw Fault(ON_OUT_OF_RANGE,
               "(" + std::to_string(i) + "; 1 to " + std::to_string(count) + " allowed)");
 }
+
+// Microsoft BASIC's control flow (runtime/flow.py).
+inline constexpr const char* NEXT_WITHOUT_FOR = "NEXT without FOR";
+inline constexpr const char* FOR_WITHOUT_NEXT = "FOR without NEXT";
+// (ILLEGAL_FUNCTION_CALL and OVERFLOW_ERROR are stringfns.py's, above.)
+
+// ON e GOTO / GOSUB outside strict mode: the 1-based target, or 0 to go on with the next
+// statement (an index of 0 or past the targets); the index is rounded half away from
+// zero, below 0 or above 255 is "Illegal function call", beyond 16 bits "Overflow".
+inline int on_choice(double value, int count) {
+  if (std::isnan(value))
+    throw Fault(ILLEGAL_FUNCTION_CALL, "(ON index NaN)");
+  if (!(-32768.5 < value && value < 32767.5))
+    throw Fault(OVERFLOW_ERROR, "(ON index " + format_number_trimmed(value) + ")");
+  const double rounded = std::floor(std::fabs(value) + 0.5);
+  const int index = static_cast<int>(value < 0.0 ? -rounded : rounded);
+  if (index < 0 || index > 255)
+    throw Fault(ILLEGAL_FUNCTION_CALL, "(ON index " + std::to_string(index) + ")");
+  return index <= count ? index : 0;
+}
+
+// Microsoft BASIC's STOP: end the line being printed, then "Break in 100" (or "Break"
+// for a line without a number).
+inline void report_break(Console& con, const char* line) {
+  con.finish();
+  con.print(*line != '\0' ? std::string("Break in ") + line : std::string("Break")).newline();
+}
+
+// The FOR loops that are not blocks, innermost last, named by the label of their FOR:
+// a FOR enters its loop (dropping an older entry of it), its NEXT finds it (dropping the
+// loops above, left by a jump) or fails, and the loop leaves when it ends.
+class ForStack {
+ public:
+  void enter(const char* loop) {
+    for (std::size_t i = 0; i < loops_.size(); ++i) {
+      if (std::strcmp(loops_[i], loop) == 0) {
+        loops_.erase(loops_.begin() + static_cast<long>(i));
+        break;
+      }
+    }
+    loops_.push_back(loop);
+  }
+  void find(const char* loop) {
+    for (std::size_t depth = loops_.size(); depth-- > 0;) {
+      if (std::strcmp(loops_[depth], loop) == 0) {
+        loops_.resize(depth + 1);
+        return;
+      }
+    }
+    throw Fault(NEXT_WITHOUT_FOR);
+  }
+  void leave() {
+    loops_.pop_back();
+  }
+
+ private:
+  std::vector<const char*> loops_;
+};
 
 // The GOSUB return stack of a dispatch loop: the labels to return to, at most
 // `max_depth` of them (256 in strict mode, as bas55).

@@ -52,7 +52,9 @@ SUPPORT_HEADERS = ("b2t_cuda.h", "b2t_runtime.h")
 # Names the generated program uses itself, which BASIC names must not take.
 # Names run() uses besides the BASIC ones: members, launch_support.cu.jinja's loop_count,
 # cuda_launch.py's `dim3 grid` (a BASIC GRID or LOOP_COUNT must not hide them).
-_PROGRAM_NAMES = {"con", "data", "line", "returns", "run", "program", "loop_count", "grid"}
+_PROGRAM_NAMES = {
+    "con", "data", "line", "returns", "for_stack", "run", "program", "loop_count", "grid"
+}  # fmt: skip
 _DATA_LINE_WIDTH = 92
 
 
@@ -285,6 +287,9 @@ class _ModulePrinter:
         if self.host.return_stack:
             depth = GOSUB_DEPTH[a.options.strict]
             out.append(Code(f"b2t::GosubStack returns{{{depth}}};  // GOSUB return labels"))
+        if self.stmts.uses_for_stack:
+            stack = self.stmts.for_stack_var
+            out.append(Code(f"b2t::ForStack {stack};  // FOR loops that are not blocks"))
         if self.stmts.labels:
             labels = list(self.stmts.labels) + (["DONE"] if self.stmts.uses_done_label else [])
             out.append(Code("// The blocks of the dispatch loops (GOTO targets)."))

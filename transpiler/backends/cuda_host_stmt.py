@@ -69,6 +69,8 @@ class StatementPrinter:
         }
         self.line_var = "line"
         self.returns_var = "returns"
+        self.for_stack_var = "for_stack"
+        self.uses_for_stack = False
         self.label_var = namer.fresh("label")
         self.reply_var = namer.fresh("reply")
         self.channel_var = namer.fresh("channel")
@@ -527,26 +529,59 @@ class StatementPrinter:
         test = self._continues(var, limit, sign, step_const, exact)
         body = ([] if node.ends else [_PROGRESS]) + self.nodes(node.body)
         body += self.comment(hostir.Simple(next_stmt, origin=next_stmt))
-        header = f"for ({self._start(stmt, start)}; {test}; {self._increment(stmt, step)})"
+        first = self._start(stmt, start)
+        if self.a.options.microsoft and step_const != 0:
+            # a loop that runs zero times still adds the step once (as the interpreter's
+            # zero_trip_step)
+            past = self._past(var, limit, sign, step_const)
+            increment = Code(self._increment(stmt, step) + ";")
+            lines += [Code(first + ";"), Code(f"if ({past})", [increment])]
+            first = ""
+        header = f"for ({first}; {test}; {self._increment(stmt, step)})"
         return self.at_line(node, fails) + lines + [Code(header, body)]
 
     def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
         stmt = node.stmt
         fails = self.fails(stmt.start, stmt.limit, stmt.step) or _type_of(stmt.var.name) == "int"
-        lines, start, limit, _, sign, step_const = self._for_setup(stmt, node.for_index, True)
+        lines, start, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, True)
         past = self._past(self.var(stmt.var.name), limit, sign, step_const)
         lines.append(Code(self._start(stmt, start) + ";"))
-        return self.at_line(node, fails) + lines + [Code(f"if ({past})", self._goto(node.exit))]
+        exit = self._goto(node.exit)
+        if self.a.options.microsoft:  # a loop that runs zero times still adds the step
+            exit = [Code(self._increment(stmt, step) + ";")] + exit
+        if node.stack:
+            self.uses_for_stack = True
+            lines.append(Code(f"{self.for_stack_var}.enter({cpp_string(node.loop)});"))
+            exit = [Code(f"{self.for_stack_var}.leave();")] + exit
+        return self.at_line(node, fails) + lines + [Code(f"if ({past})", exit)]
 
     def n_ForNext(self, node: hostir.ForNext) -> list[Code]:
         stmt = node.stmt
         limit, step, sign, step_const = self._lowered_loop(stmt, node.for_index)
         test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
-        head = self.at_line(node, _type_of(stmt.var.name) == "int")
-        return head + [
+        head = self.at_line(node, node.stack or _type_of(stmt.var.name) == "int")
+        lines = [
             Code(self._increment(stmt, step) + ";"),
             Code(f"if ({test})", self._goto(node.body)),
         ]
+        if not node.stack:
+            return head + lines
+        self.uses_for_stack = True
+        find = Code(f"{self.for_stack_var}.find({cpp_string(node.loop)});")
+        return head + [find] + lines + [Code(f"{self.for_stack_var}.leave();")]
+
+    def n_LoopFault(self, node: hostir.LoopFault) -> list[Code]:
+        """A FOR with no NEXT (or the wrong one), a NEXT with no FOR: as the
+        interpreter, a FOR evaluates its parts first (only effects can be seen)."""
+        lines: list[Code] = []
+        parts = (node.stmt.start, node.stmt.limit, node.stmt.step) if node.stmt else ()
+        for part in parts:
+            if _has_effects(part):
+                pre: list[str] = []
+                value = self.expr.value(part, pre)
+                lines += [Code(line) for line in pre] + [Code(f"static_cast<void>({value});")]
+        fault = Code(f"throw b2t::Fault({cpp_string(node.message)});")
+        return self.at_line(node, True) + lines + [fault]
 
     def _lowered_loop(self, stmt: ast.For, for_index: int):
         limit_const = _constant(stmt.limit)
@@ -617,24 +652,29 @@ class StatementPrinter:
 
     def _on(self, node, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
         """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5); out of range is
-        fatal, as in the interpreter (b2t::on_index)."""
+        fatal, as in the interpreter (b2t::on_index).  Outside strict mode, Microsoft
+        BASIC's rules (b2t::on_choice): 0 or past the targets matches no case, goes on."""
         pre: list[str] = []
         value = self.expr.value(selector, pre)
         cases = [
-            Code(f"case {n}:", arm + [Code("break;")], braces=False)
+            Code(f"case {n}:", arm + _break_unless_jumping(arm), braces=False)
             for n, arm in enumerate(arms, 1)
         ]
-        switch = Code(f"switch (b2t::on_index({value}, {len(arms)}))", cases)
+        choose = "on_index" if self.a.options.strict else "on_choice"
+        switch = Code(f"switch (b2t::{choose}({value}, {len(arms)}))", cases)
         return self.at_line(node, True) + [Code(line) for line in pre] + [switch]
 
     def n_Return(self, node: hostir.Return) -> list[Code]:
         return [Code("return;")]
 
     def n_EndProgram(self, node: hostir.EndProgram) -> list[Code]:
+        lines = []
+        if node.stop_line is not None:  # Microsoft BASIC's STOP
+            lines.append(Code(f"b2t::report_break(con, {cpp_string(node.stop_line)});"))
         if self.in_sub:
             self.uses_end_exception = True
-            return [Code("throw b2t::EndProgram();")]
-        return [Code("return;")]
+            return lines + [Code("throw b2t::EndProgram();")]
+        return lines + [Code("return;")]
 
     # ----------------------------------------------------------------- dispatch loops
 
@@ -656,6 +696,8 @@ class StatementPrinter:
 
     def n_OnJump(self, node: hostir.OnJump) -> list[Code]:
         arms = [[Code(f"{self.label_var} = {self.label(t)};")] for t in node.targets]
+        if node.falls_through:  # each case jumps; no case goes on after the statement
+            return self._on(node, node.selector, [arm + [Code("continue;")] for arm in arms])
         return self._on(node, node.selector, arms) + [Code("continue;")]
 
     def _push(self, return_to: str) -> list[Code]:
@@ -666,6 +708,9 @@ class StatementPrinter:
 
     def n_OnGosubJump(self, node: hostir.OnGosubJump) -> list[Code]:
         arms = [[Code(f"{self.label_var} = {self.label(t)};")] for t in node.targets]
+        if node.falls_through:  # an index out of range goes on after the statement
+            jumps = [arm + self._push(node.return_to) + [Code("continue;")] for arm in arms]
+            return self._on(node, node.selector, jumps)
         return (
             self._on(node, node.selector, arms) + self._push(node.return_to) + [Code("continue;")]
         )
@@ -758,3 +803,8 @@ def _print_operand(item: ast.Node) -> ast.Expr:
 
 def _cpp_bool(value: bool) -> str:
     return "true" if value else "false"
+
+
+def _break_unless_jumping(arm: list[Code]) -> list[Code]:
+    """The `break;` that ends a case of a switch, unless the case jumps away."""
+    return [] if arm and arm[-1].text == "continue;" else [Code("break;")]

@@ -333,6 +333,8 @@ class KernelLaunches:
             if read is not None and finish.var not in read:
                 return []  # nothing reads it: BASIC's value after the loop does not matter
             count = self.values[finish.count]
+            if finish.zero_trip_step:
+                count = f"std::max({count}, 1)"
             steps = count if finish.step == 1 else f"{count} * {finish.step}"
             value = Code(f"{var} = {expr.store(f'{finish.start} + {steps}', 'num')};")
             if finish.when:

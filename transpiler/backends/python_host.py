@@ -35,13 +35,14 @@ from .render import render
 _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs"} | {
     "MOD", "RANDOMIZE", "ZONE", "NUMBER", "STRING", "BasicFault", "Console", "DataPool",
     "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "run_command", "tab",
-    "to_integer", "loop_count", "Notice", "set_warning_hook", "concat", "mid_assign", "open_file", "close_files",
-    "file_output", "file_input", "file_line", "kill_file", "rename_file", "reset_files",
-    "SINGLE", "DOUBLE", "REAL",
-    # Microsoft BASIC (python_host_microsoft.py)
+    "to_integer", "loop_count", "Notice", "set_warning_hook", "concat", "mid_assign",
+    "open_file", "close_files", "file_output", "file_input", "file_line", "kill_file",
+    "rename_file", "reset_files", "SINGLE", "DOUBLE", "REAL",
+    # Microsoft BASIC (python_host_microsoft.py, flow.py)
     "use_dialect", "Double", "sng", "dbl", "cint", "single_div", "double_div", "int_div",
     "int_mod", "bit_and", "bit_or", "bit_xor", "bit_eqv", "bit_imp", "bit_not",
-    "single_power", "single_power_int", "double_power", "single_result",
+    "single_power", "single_power_int", "double_power", "single_result", "ForStack",
+    "on_choice", "report_break",
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
@@ -197,6 +198,9 @@ class _ModulePrinter:
         state = []
         if host.uses_dispatch and self.stmts.uses_return_stack:
             state.append(Code(f"{self.stmts.returns_var} = []  # GOSUB return labels"))
+        if self.stmts.uses_for_stack:
+            stack = f"{self.stmts.for_stack_var} = {self.expr.need('ForStack')}()"
+            state.append(Code(f"{stack}  # FOR loops that are not blocks"))
         if main and main[-1].text == "return" and main[-1].body is None:
             main.pop()  # END on the last line
         return _suite(header + functions + subs + arrays + variables + state + main)
@@ -320,6 +324,8 @@ def _node_reads(a: Analysis, n: hostir.HNode) -> set[str]:
             found.add(n.stmt.var.name)
     elif isinstance(n, (hostir.ForInit, hostir.ForNext)):
         found |= statement_reads(a, n.stmt) | {n.stmt.var.name}
+    elif isinstance(n, hostir.LoopFault):
+        found |= statement_reads(a, n.stmt) if n.stmt is not None else set()
     elif isinstance(n, (hostir.OnJump, hostir.OnGosub, hostir.OnGosubJump)):
         found |= expression_reads(a, n.selector)
     elif isinstance(n, hostir.Launch):

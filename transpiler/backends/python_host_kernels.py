@@ -328,6 +328,8 @@ class KernelPrinter:
             if finish.var not in stmts.read_vars:
                 return []  # nothing reads it: BASIC's value after the loop does not matter
             count = self.values[finish.count]
+            if finish.zero_trip_step:
+                count = f"max({count}, 1)"
             steps = count if finish.step == 1 else f"{count} * {finish.step}"
             value = Code(f"{var} = float({finish.start} + {steps})")
             if finish.when:

@@ -70,6 +70,8 @@ class StatementPrinter:
         self.label_var = namer.fresh("label")
         self.returns_var = namer.fresh("returns")
         self.choice_var = namer.fresh("choice")
+        self.for_stack_var = namer.fresh("for_stack")
+        self.uses_for_stack = False
         self.reply_var = namer.fresh("reply")
         self.channel_var = namer.fresh("channel")
         self._for_names: dict[tuple, str] = {}
@@ -543,19 +545,54 @@ class StatementPrinter:
         self.loops.append(_Loop("for", [self._increment(stmt, step)]))
         body = self.nodes(node.body)
         self.loops.pop()
+        lines += self._zero_trip_step(stmt, limit, step, sign, step_const)
         return lines + [Code(f"while {test}:", body + increment)]
+
+    def _zero_trip_step(self, stmt: ast.For, limit, step, sign, step_const) -> list[Code]:
+        """Microsoft BASIC: a loop that runs zero times still adds the step once (as the
+        interpreter's zero_trip_step)."""
+        past = self._past(self.var(stmt.var.name), limit, sign, step_const)
+        if not self.a.options.microsoft or past is None:
+            return []
+        return [Code(f"if {past}:", [self._increment(stmt, step)])]
 
     def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
         stmt = node.stmt
-        lines, limit, _, sign, step_const = self._for_setup(stmt, node.for_index, True)
+        lines, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, True)
         past = self._past(self.var(stmt.var.name), limit, sign, step_const)
-        return lines + ([Code(f"if {past}:", self._goto(node.exit))] if past else [])
+        if past is None:  # STEP 0: never past the limit
+            if node.stack:
+                lines.append(Code(f"{self.for_stack()}.enter({node.loop!r})"))
+            return lines
+        exit = self._goto(node.exit)
+        if self.a.options.microsoft:  # see _zero_trip_step
+            exit = [self._increment(stmt, step)] + exit
+        if node.stack:
+            lines.append(Code(f"{self.for_stack()}.enter({node.loop!r})"))
+            exit = [Code(f"{self.for_stack()}.leave()")] + exit
+        return lines + [Code(f"if {past}:", exit)]
 
     def n_ForNext(self, node: hostir.ForNext) -> list[Code]:
         stmt = node.stmt
         limit, step, sign, step_const = self._lowered_loop(stmt, node.for_index)
         test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
-        return [self._increment(stmt, step), Code(f"if {test}:", self._goto(node.body))]
+        lines = [self._increment(stmt, step), Code(f"if {test}:", self._goto(node.body))]
+        if not node.stack:
+            return lines
+        find = Code(f"{self.for_stack()}.find({node.loop!r})")
+        return [find] + lines + [Code(f"{self.for_stack()}.leave()")]
+
+    def for_stack(self) -> str:
+        """The run-time FOR stack of the loops that are not blocks."""
+        self.uses_for_stack = True
+        return self.for_stack_var
+
+    def n_LoopFault(self, node: hostir.LoopFault) -> list[Code]:
+        """A FOR with no NEXT (or the wrong one), a NEXT with no FOR: as the
+        interpreter, a FOR evaluates its parts first (only effects can be seen)."""
+        parts = (node.stmt.start, node.stmt.limit, node.stmt.step) if node.stmt else ()
+        lines = [Code(self.expr.value(part)) for part in parts if _has_effects(part)]
+        return lines + [Code(f"raise {self.need('BasicFault')}({node.message!r})")]
 
     def _lowered_loop(self, stmt: ast.For, for_index: int):
         limit_const = _constant(stmt.limit)
@@ -703,8 +740,12 @@ class StatementPrinter:
 
     def _on(self, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
         """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5); out of range is
-        fatal, as in the interpreter."""
+        fatal, as in the interpreter.  Outside strict mode, Microsoft BASIC's rules
+        (`on_choice`): an index of 0 or past the targets matches no case and goes on."""
         cases = [Code(f"case {n}:", arm) for n, arm in enumerate(arms, 1)]
+        if not self.a.options.strict:
+            value = self.expr.value(selector)
+            return [Code(f"match {self.need('on_choice')}({value}, {len(arms)}):", cases)]
         fault = (
             f"raise {self.need('BasicFault')}({ON_OUT_OF_RANGE!r}, "
             f'f"({{{self.choice_var}}}; 1 to {len(arms)} allowed)")'
@@ -717,10 +758,13 @@ class StatementPrinter:
         return [Code("return")]
 
     def n_EndProgram(self, node: hostir.EndProgram) -> list[Code]:
+        lines = []
+        if node.stop_line is not None:  # Microsoft BASIC's STOP
+            lines.append(Code(f"{self.need('report_break')}(con, {node.stop_line!r})"))
         if self.in_sub:
             self.uses_end_exception = True
-            return [Code("raise EndProgram")]
-        return [Code("return")]
+            return lines + [Code("raise EndProgram")]
+        return lines + [Code("return")]
 
     # ----------------------------------------------------------------- dispatch loops
 
@@ -733,6 +777,8 @@ class StatementPrinter:
         return self._goto(node.target)
 
     def n_OnJump(self, node: hostir.OnJump) -> list[Code]:
+        if node.falls_through:  # each case jumps; no case goes on after the statement
+            return self._on(node.selector, [self._goto(label) for label in node.targets])
         arms = []
         for label in node.targets:
             arms.append(
@@ -753,6 +799,9 @@ class StatementPrinter:
         return self._push(node.return_to) + self._goto(node.target)
 
     def n_OnGosubJump(self, node: hostir.OnGosubJump) -> list[Code]:
+        if node.falls_through:  # an index out of range goes on after the statement
+            arms = [self._push(node.return_to) + self._goto(label) for label in node.targets]
+            return self._on(node.selector, arms)
         arms = [[Code(f"{self.label_var} = {label!r}")] for label in node.targets]
         return self._on(node.selector, arms) + self._push(node.return_to) + [Code("continue")]
 

@@ -311,6 +311,7 @@ class Generator:
         next_index = self.a.for_next[index]
         limit, step_text, sign, step = self.for_setup(index, stmt, depth, cells=False)
         var = names.variable(stmt.var.name)
+        self.zero_trip_step(depth, index, limit, sign, step, step_text)
         shadow = self.shadow_name(index, stmt, step)
         if shadow is not None:
             self.line(depth, f"{shadow} = _shadow({var})")
@@ -324,6 +325,15 @@ class Generator:
         self.sequence(index + 1, next_index, depth + 1)
         self.exprs.shadows = outer
         self.current = next_index
+        self.increment(depth + 1, index, step_text)
+
+    def zero_trip_step(self, depth, index, limit, sign, step, step_text) -> None:
+        """Microsoft BASIC: a loop that runs zero times still adds the step once (GW-BASIC
+        runs the NEXT to leave it; PC-BASIC prints 6 after FOR I = 5 TO 1)."""
+        if not self.a.options.microsoft:
+            return
+        var = names.variable(self.stmts[index].var.name)
+        self.line(depth, f"if not ({self.loop_continues(var, limit, sign, step)}):")
         self.increment(depth + 1, index, step_text)
 
     def shadow_name(self, index: int, stmt: ast.For, step: float | None) -> str | None:
@@ -572,10 +582,14 @@ class Generator:
     def s_OnGoto(self, index, stmt: ast.OnGoto, depth) -> None:
         targets = ", ".join(str(self.a.jump_target[t]) for t in stmt.targets)
         choice = f"_on({self.exprs.value(stmt.selector)}, ({targets},))"
-        if stmt.gosub:
-            self.line(depth, f"_gosub({choice})")
-        else:
-            self.line(depth, f"return {choice}")
+        if self.a.options.strict:  # out of range is fatal: there is always a target
+            self.line(depth, f"_gosub({choice})" if stmt.gosub else f"return {choice}")
+            return
+        # outside strict mode an index out of range goes on with the next statement
+        target = self.temps.new()
+        self.line(depth, f"{target} = {choice}")
+        self.line(depth, f"if {target} is not None:")
+        self.line(depth + 1, f"_gosub({target})" if stmt.gosub else f"return {target}")
 
     def s_Return(self, index, stmt, depth) -> None:
         # _return() is RETURN (-1) inside a GOSUB, a located fault outside one
@@ -584,7 +598,11 @@ class Generator:
     def s_End(self, index, stmt, depth) -> None:
         self.line(depth, f"return {END}")
 
-    s_Stop = s_End
+    def s_Stop(self, index, stmt, depth) -> None:
+        if self.a.options.microsoft:  # "Break in 100"
+            line = str(stmt.label) if stmt.label is not None else ""
+            self.line(depth, f"_report_break({line!r})")
+        self.line(depth, f"return {END}")
 
     def s_IfBlock(self, index, stmt: ast.IfBlock, depth) -> None:
         parts = self.a.if_parts[index]
@@ -616,20 +634,44 @@ class Generator:
         self.line(depth, "pass")
 
     def s_For(self, index, stmt: ast.For, depth) -> None:
+        fault = self.a.loop_faults.get(index)
+        if fault is not None:
+            # GW-BASIC evaluates the FOR, then finds it has no NEXT (or the wrong one)
+            for part in (stmt.start, stmt.limit, stmt.step):
+                if part is not None:
+                    self.line(depth, f"{self.temps.new()} = {self.exprs.value(part)}")
+            self.line(depth, f"_loop_fault({fault!r})")
+            return
         # unstructured FOR: test once here, NEXT tests again and jumps back to index + 1
-        limit, _, sign, step = self.for_setup(index, stmt, depth, cells=True)
+        limit, step_text, sign, step = self.for_setup(index, stmt, depth, cells=True)
         var = names.variable(stmt.var.name)
+        dynamic = index in self.a.dynamic_for
+        if dynamic:
+            self.line(depth, f"_for_enter({index})")
         self.line(depth, f"if not ({self.loop_continues(var, limit, sign, step)}):")
-        self.line(depth + 1, f"return {self.a.for_next[index] + 1}")
+        if dynamic:
+            self.line(depth + 1, "_for_leave()")
+        if self.a.options.microsoft:  # see zero_trip_step
+            self.increment(depth + 1, index, step_text)
+        self.line(depth + 1, f"return {self.a.next_of(index) + 1}")
 
     def s_Next(self, index, stmt: ast.Next, depth) -> None:
-        for_index = self.a.next_for[index]
+        fault = self.a.loop_faults.get(index)
+        if fault is not None:
+            self.line(depth, f"_loop_fault({fault!r})")
+            return
+        for_index = self.a.for_of(index)
         for_stmt: ast.For = self.stmts[for_index]
+        dynamic = index in self.a.dynamic_next
+        if dynamic:
+            self.line(depth, f"_for_find({for_index})")
         limit, step_text, sign, step = self.unstructured_loop(for_index)
         self.increment(depth, for_index, step_text)
         var = names.variable(for_stmt.var.name)
         self.line(depth, f"if {self.loop_continues(var, limit, sign, step)}:")
         self.line(depth + 1, f"return {for_index + 1}")
+        if dynamic:
+            self.line(depth, "_for_leave()")
 
     def unstructured_loop(self, for_index: int):
         """Limit, step and sign texts of an unstructured FOR (cells or constants)."""

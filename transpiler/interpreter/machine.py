@@ -27,6 +27,7 @@ from ..runtime import (
     BasicFault,
     Console,
     DataPool,
+    ForStack,
     Notice,
     check_string,
     close_files,
@@ -38,9 +39,11 @@ from ..runtime import (
     kill_file,
     mid_assign,
     mul,
+    on_choice,
     open_file,
     power,
     rename_file,
+    report_break,
     reset_files,
     reset_rnd,
     round_to_int,
@@ -147,7 +150,9 @@ class Machine:
     def namespace(self) -> dict:
         console, pool, analysis = self.console, self.pool, self.analysis
         f32 = analysis.number_type == "f32"
+        strict = analysis.options.strict
         blocks = self.blocks
+        for_stack = ForStack()
         machine = self
 
         def gosub(target: int) -> None:
@@ -168,13 +173,17 @@ class Machine:
                 raise BasicFault(RETURN_WITHOUT_GOSUB)
             return RETURN
 
-        def on(value: float, targets: tuple[int, ...]) -> int:
+        def on(value: float, targets: tuple[int, ...]) -> int | None:
+            """The target of ON ... GOTO; None: go on with the next statement."""
+            if not strict:
+                choice = on_choice(value, len(targets))
+                return targets[choice - 1] if choice else None
             i = round_to_int(value)
             if 1 <= i <= len(targets):
                 return targets[i - 1]
             raise BasicFault(ON_OUT_OF_RANGE, f"({i}; 1 to {len(targets)} allowed)")
 
-        def fail(message: str) -> None:
+        def fail(message: str) -> None:  # a Fault statement, a FOR/NEXT without partner
             raise BasicFault(message)
 
         def step_limit() -> None:
@@ -234,6 +243,11 @@ class Machine:
             "_gosub": gosub,
             "_return": do_return,
             "_on": on,
+            "_for_enter": for_stack.enter,
+            "_for_find": for_stack.find,
+            "_for_leave": for_stack.leave,
+            "_loop_fault": fail,
+            "_report_break": lambda line: report_break(console, line),
             "_index": BasicArray.flat_index,
             "_shadow": shadow,
             "_step_limit": step_limit,

@@ -288,7 +288,15 @@ class _Vectorizer:
         for axis, (dim, count) in enumerate(zip(plan.dims, self.counts)):
             when = self.counts[0].name if axis else ""
             self.finish.append(
-                Finish("loop_var", var=dim.var, start=dim.start, step=dim.step, count=count.name, when=when)
+                Finish(
+                    "loop_var",
+                    var=dim.var,
+                    start=dim.start,
+                    step=dim.step,
+                    count=count.name,
+                    when=when,
+                    zero_trip_step=self.analysis.options.microsoft,
+                )
             )
         decision = ir.LoopDecision(first.label, first.coord, True, kernel.kind, kernel.summary, kernel.name)
         return hostir.Launch(
@@ -557,8 +565,12 @@ class _Vectorizer:
         body = self.out
         self.out = saved_out
         self.out.append(ir.ForRange(counter, B.const(0, "i32"), count, body, origin=None))
-        # The variable's value after the loop, as BASIC defines it.
-        self.let(var, B.binary("add", start_l, B.binary("mul", B.cast(count, self.ndt), step_l, self.ndt), self.ndt))
+        # The variable's value after the loop, as BASIC defines it (Microsoft BASIC adds
+        # the step once even to a loop that runs zero times).
+        steps = B.cast(count, self.ndt)
+        if self.analysis.options.microsoft:
+            steps = B.binary("max", steps, B.const(1.0, self.ndt), self.ndt)
+        self.let(var, B.binary("add", start_l, B.binary("mul", steps, step_l, self.ndt), self.ndt))
 
     def lane_loop(self, node: hostir.WhileLoop) -> None:
         """A loop whose trip count differs per lane: loop while any lane still loops."""

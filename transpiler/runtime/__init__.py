@@ -45,6 +45,7 @@ from .files import (
     rename_file,
     reset_files,
 )
+from .flow import ForStack, on_choice, report_break
 from .inputs import NUMBER, STRING, ReplyRejected, parse_reply
 from .msformat import Double
 from .msnumbers import (
@@ -151,6 +152,7 @@ __all__ = [
     "DataItem",
     "DataPool",
     "Double",
+    "ForStack",
     "Notice",
     "ReplyRejected",
     "Spc",
@@ -182,11 +184,13 @@ __all__ = [
     "loop_count",
     "mid_assign",
     "mul",
+    "on_choice",
     "open_file",
     "parse_number",
     "parse_reply",
     "power",
     "rename_file",
+    "report_break",
     "reset_files",
     "reset_rnd",
     "round_to_int",
