@@ -662,6 +662,9 @@ inline std::string STRS(double x) {
   const std::string text = format_number(x);
   return text.substr(0, text.size() - 1);
 }
+inline std::string STRS(Double x) {  // Microsoft BASIC's double: its 16 digits
+  return format_double(x.value);
+}
 
 inline std::string radix_text(long value, int base) {
   const char* digits = "0123456789ABCDEF";

@@ -104,6 +104,9 @@ class MicrosoftExprPrinter(ExprPrinter):
                 text = f"b2t::sng({text})"
             converted = "b2t::single_result" if self.rounding(e) == "b2t::sng" else "b2t::dbl"
             return Code(f"{converted}(b2t::{builtin.cpp}({text}))", _PRIMARY, "double")
+        if e.name == "STR$" and self.types.get(e.args[0]) == "dbl":  # its 16 digits
+            [arg] = self._operands(e.args, pre)
+            return Code(f"b2t::{builtin.cpp}(b2t::Double{{{arg.text}}})", _PRIMARY, "string")
         return super().call(e, pre)
 
     def store(self, text: str, value_type: str) -> str:

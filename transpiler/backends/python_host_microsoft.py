@@ -116,6 +116,9 @@ class MicrosoftExprPrinter(ExprPrinter):
                 arg = f"{self.need('sng')}({arg})"
             converted = "single_result" if self.rounding(e) == "sng" else "dbl"
             return f"{self.need(converted)}({self.need(builtin.python)}({arg}))"
+        if e.name == "STR$" and self.types.get(e.args[0]) == "dbl":  # its 16 digits
+            arg = f"{self.need('Double')}({self.value(e.args[0])})"
+            return f"{self.need(builtin.python)}({arg})"
         return super().call(e)
 
     def store(self, text: str, value_type: str) -> str:

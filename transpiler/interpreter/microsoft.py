@@ -93,6 +93,8 @@ class MicrosoftExprCompiler(ExprCompiler):
                 arg = f"_sng({arg})"
             result = "_sfn" if self.rounding(e) == "_sng" else "_dbl"
             return f"{result}({builtin_callee(builtin)}({arg}))"
+        if e.name == "STR$" and self.types.get(e.args[0]) == "dbl":  # its 16 digits
+            return f"{builtin_callee(builtin)}(_Double({self.value(e.args[0])}))"
         return super().call(e)
 
 

@@ -151,7 +151,8 @@ def INSTR(a: float | str, b: str, c: str | None = None) -> float:
 
 
 def STRS(x: float) -> str:
-    """The PRINT text of `x` without the space PRINT puts after it."""
+    """The PRINT text of `x` without the space PRINT puts after it (a `Double`, Microsoft
+    BASIC's double, has its 16 digits)."""
     return format_number(x)[:-1]
 
 
