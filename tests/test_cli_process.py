@@ -172,7 +172,9 @@ def _wait_for_the_program(tmp: Path, parent: subprocess.Popen) -> None:
         running = [
             pid
             for pid, argv in _processes()
-            if argv[0].startswith(str(tmp)) or (len(argv) > 1 and argv[1].endswith("prog.py"))
+            # this test's own program only: other tests run programs named prog.py too
+            if argv[0].startswith(str(tmp))
+            or (len(argv) > 1 and argv[1].startswith(str(tmp)) and argv[1].endswith("prog.py"))
         ]
         if running and _takes_sigint_by_default(running[0]):
             return

@@ -23,6 +23,7 @@ import pytest
 
 from tests.bwbasic import disagreements, run_bwbasic
 from tests.golden_cases import GOLDEN, ROOT, analyse, cases, generated, uses_mat
+from transpiler import driver
 from transpiler.verify.cutile_aot import ARCHS
 
 CASES = cases()
@@ -81,7 +82,8 @@ def test_golden_cutile_kernels_compile_for_three_architectures(case, tmp_path):
 
     analysis = analyse(case)
     code = case.golden(".py").read_text()
-    files = export_kernels(analysis, code, ("tileir", "cubin"), ARCHS, tmp_path, case.name)
+    kernels = driver.kernels_of(analysis)
+    files = export_kernels(kernels, code, ("tileir", "cubin"), ARCHS, tmp_path, case.name)
     if "@ct.kernel" not in code:
         assert files == []
         return

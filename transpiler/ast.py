@@ -116,6 +116,11 @@ class Call(Expr):
     args: list[Expr]
 
 
+def is_user_function(name: str) -> bool:
+    """Whether a call's name is a DEF FN function's (the FN prefix), not a built-in's."""
+    return name.startswith("FN")
+
+
 @dataclass(slots=True, eq=False)
 class Bid(Expr):
     """The block index of a cuTile BASIC kernel: `BID` (axis 0) or `BID(1)`, `BID(2)`."""

@@ -25,11 +25,10 @@ This module sits below the lexer in the import order: it imports nothing of the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-if TYPE_CHECKING:
-    from .model import ValueType
-
+# The type of a BASIC value: a number, a `%` integer, a string, a Microsoft double (`#`).
+ValueType = Literal["num", "int", "str", "dbl"]
 Dialect = Literal["ecma55", "extended", "ms", "dartmouth", "kernel"]
 # What evaluating the function on the host can do besides giving its value: "io" reads
 # the state of the program's files (and fails on a file number that is not open); reading

@@ -23,13 +23,13 @@ import functools
 import os
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from .collector import collector_paused
 from .errors import BasicError, BasicNote, Coord, SourceFile
 from .options import Options
+from .process import RunResult  # noqa: F401  (callers of run() and check() read it here)
 
 
 def _compiling(step):
@@ -123,6 +123,13 @@ def host_program(analysis, tile: tuple[int, ...] | None = None, offload: bool = 
     return host
 
 
+def kernels_of(analysis) -> list:
+    """The kernels a generated program holds (with the default tile, offloading on)."""
+    if analysis.kind == "kernel":
+        return [kernel_library(analysis).kernel]
+    return host_program(analysis).kernels
+
+
 @_compiling
 def generate(
     analysis, target: str, tile: tuple[int, ...] | None = None, offload: bool = True
@@ -141,13 +148,6 @@ def generate(
     if analysis.kind == "kernel":
         return generate_cuda_library(kernel_library(analysis), analysis.source)
     return generate_cuda_program(host_program(analysis, tile, offload))
-
-
-@dataclass
-class RunResult:
-    returncode: int
-    stdout: str
-    stderr: str
 
 
 def shadows_a_module(name: str) -> bool:
@@ -380,7 +380,7 @@ def _compile_binaries(
         from .backends.cutile import export_kernels
 
         return export_kernels(
-            analysis, code, (fmt,), (arch,), folder, program_name(analysis.source)
+            kernels_of(analysis), code, (fmt,), (arch,), folder, program_name(analysis.source)
         )
     from .backends.cuda import compile_kernels
 

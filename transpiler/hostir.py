@@ -451,6 +451,9 @@ class HostProgram:
     initialized: list[str] = field(default_factory=list)
     # Whether some GosubJump pushes on a return stack.
     return_stack: bool = False
+    # Set by passes/host_facts.py: variables read by printed code, arrays allocated at start.
+    read_vars: frozenset[str] = frozenset()
+    static_arrays: frozenset[str] = frozenset()
 
 
 def walk(nodes: list[HNode]):

@@ -22,12 +22,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from . import ast
-from .builtins import effect_of
+from .builtins import ValueType, effect_of
 from .errors import BasicNote, BasicWarning, Coord, SourceFile
 from .options import Options
 
 Kind = Literal["legacy", "kernel"]
-ValueType = Literal["num", "int", "str", "dbl"]
 NumberType = Literal["f32", "f64"]
 
 # The bounds of an array that is used without DIM (ECMA-55 8.4: 10 in each dimension).

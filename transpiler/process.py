@@ -19,9 +19,19 @@ import os
 import signal
 import subprocess
 import sys
+from dataclasses import dataclass
 
 # What a child gets to finish after SIGINT or SIGTERM before it is killed.
 _GRACE_SECONDS = 2.0
+
+
+@dataclass
+class RunResult:
+    """What a generated program did: its exit status and its output, decoded."""
+
+    returncode: int
+    stdout: str
+    stderr: str
 
 
 class Terminated(BaseException):

@@ -30,7 +30,6 @@ from pathlib import Path
 from .. import __version__, ast, hostir
 from ..model import Analysis, type_of_name
 from ..naming import Namer
-from ..passes.structure_flow import static_arrays
 from .cpp_verbatim import put_back, set_aside
 from .cuda_host_expr import ExprPrinter
 from .cuda_host_microsoft import MicrosoftExprPrinter
@@ -193,7 +192,7 @@ class _ModulePrinter:
         self.expr = printer(a, self.namer, self.array_names)
         self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
         self.stmts.has_return_stack = host.return_stack
-        self.stmts.static_arrays = static_arrays(a)
+        self.stmts.static_arrays = host.static_arrays
         self.kernels = KernelLaunches(host, self.expr, self.namer, lowered)
         self.stmts.kernels = self.kernels
 
@@ -302,7 +301,7 @@ class _ModulePrinter:
 
     def allocations(self) -> list[Code]:
         """The arrays whose bounds are constants, allocated when the program starts."""
-        static = static_arrays(self.a)
+        static = self.host.static_arrays
         out: list[Code] = []
         for name, symbol in self._arrays_in_order():
             if symbol.upper is None:

@@ -36,7 +36,7 @@ from ..builtins import BUILTINS
 from ..errors import BasicUnsupportedError
 from ..model import Analysis, type_of_name
 from ..naming import Namer
-from ..passes.functions import is_user_function
+from ..ast import is_user_function
 from .cuda_host_text import cpp_number, cpp_string
 
 # C++ precedence, low to high

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..driver import RunResult
+from ..process import RunResult
 from ..errors import BasicError, Coord
 
 

@@ -257,14 +257,13 @@ def _returns_doc(lib: ir.KernelLibrary) -> str:
     return "the OUTPUT arrays " + ", ".join(lib.outputs) + " as a tuple"
 
 
-def export_kernels(analysis, code: str, formats, archs, out_dir, name: str) -> list:
-    """Compile every kernel of a generated module with NVIDIA's compiler: Tile IR
-    bytecode (format "tileir") and/or cubins ("cubin") for each of `archs`."""
+def export_kernels(kernels: list[ir.Kernel], code: str, formats, archs, out_dir, name: str) -> list:
+    """Compile `kernels` (those of the generated module `code`) with NVIDIA's compiler:
+    Tile IR bytecode (format "tileir") and/or cubins ("cubin") for each of `archs`."""
     import importlib.util
     import tempfile
     from pathlib import Path
 
-    from .. import driver
     from ..verify.cutile_aot import export
 
     for fmt in formats:
@@ -272,11 +271,6 @@ def export_kernels(analysis, code: str, formats, archs, out_dir, name: str) -> l
             raise BasicError(
                 f"--emit {fmt} is for the CUDA target (--target cuda)", Coord(name, 0, 0)
             )
-    kernels = (
-        [driver.kernel_library(analysis).kernel]
-        if analysis.kind == "kernel"
-        else driver.host_program(analysis).kernels
-    )
     namer = Namer("python")
     written = []
     with tempfile.TemporaryDirectory(prefix="b2t-emit-") as tmp:

@@ -25,7 +25,7 @@ from .. import ast
 from ..builtins import BUILTINS, effect_of
 from ..model import Analysis
 from ..naming import Namer
-from ..passes.functions import is_user_function
+from ..ast import is_user_function
 
 # Python precedence, low to high
 _COND_EXPR = 1

@@ -15,7 +15,6 @@ from ..builtins import effect_of
 from ..interpreter.codegen import RANDOMIZE_KINDS
 from ..model import Analysis, type_of_name
 from ..naming import Namer
-from ..passes.structure_flow import static_arrays
 from .python_host_expr import ExprPrinter, constant_truth, number_literal
 from .python_host_origin import origin_comment, statement_texts
 
@@ -78,7 +77,7 @@ class StatementPrinter:
         self.ranges: dict[str, tuple[int, int]] = {}  # counted loop variables in scope
         self.kernels = None  # set by the module printer when there are kernels
         self.read_vars: set[str] = set()  # variables some emitted code reads
-        self.static_arrays = static_arrays(analysis)
+        self.static_arrays: frozenset[str] = frozenset()  # set by the module printer
         self._stmts_by_line: dict[int, list[ast.Stmt]] | None = None
 
     # ----------------------------------------------------------------- helpers

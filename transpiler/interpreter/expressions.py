@@ -28,7 +28,7 @@ import math
 from .. import ast
 from ..builtins import BUILTINS, Builtin
 from ..model import Analysis, ArraySymbol
-from ..passes.functions import is_user_function
+from ..ast import is_user_function
 from . import names
 
 _PYTHON_BUILTINS = frozenset(dir(builtins))

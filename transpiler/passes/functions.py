@@ -10,12 +10,9 @@ anywhere (the DEF need not have run): definitions are static, like line numbers.
 from __future__ import annotations
 
 from .. import ast
+from ..ast import is_user_function
 from ..errors import BasicSemanticError, Diagnostics
 from ..model import Analysis, FunctionSymbol, type_of_name
-
-
-def is_user_function(name: str) -> bool:
-    return name.startswith("FN")
 
 
 def _calls(expr: ast.Expr) -> list[ast.Call]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from .. import ast, hostir, ir
 from ..model import Analysis
 from ..options import Options
+from . import host_facts
 from .dependence import NotParallel, plan_loop
 from .liveness import live_in
 from .matmul import is_mat_product, mat_product_launch, try_matmul
@@ -66,6 +67,7 @@ class Offloader:
                     # calls included): the host's copies must be current for the replay.
                     used = {p.name for p in node.kernel.params if isinstance(p, ir.ArrayParam)}
                     node.replay.to_host = sorted(used & kernel_arrays)
+        host_facts.annotate(self.host)  # launches and replays read other variables
 
     def rewrite(self, nodes: list[hostir.HNode]) -> list[hostir.HNode]:
         out: list[hostir.HNode] = []

@@ -46,6 +46,7 @@ from .. import ast, hostir
 from ..builtins import effect_of
 from ..errors import InternalError
 from ..model import MAX_BLOCK_DEPTH, Analysis, type_of_name
+from . import host_facts
 from .structure_dataflow import Dataflow
 from .structure_flow import Flow
 from .structure_items import Item, ItemBuilder, Sequence
@@ -80,7 +81,7 @@ def build_host_program(analysis: Analysis) -> hostir.HostProgram:
     for sub in subroutines:
         nodes += list(hostir.walk(sub.body))
     initialized = dataflow.live_at(procs.main_entry) | needs_binding
-    return hostir.HostProgram(
+    host = hostir.HostProgram(
         analysis=analysis,
         body=body,
         subroutines=subroutines,
@@ -88,6 +89,8 @@ def build_host_program(analysis: Analysis) -> hostir.HostProgram:
         initialized=sorted(initialized),
         return_stack=any(isinstance(n, (hostir.GosubJump, hostir.OnGosubJump)) for n in nodes),
     )
+    host_facts.annotate(host)
+    return host
 
 
 def subroutine_name(flow: Flow, entry: int) -> str:

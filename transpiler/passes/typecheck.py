@@ -38,9 +38,9 @@ from .. import ast
 from ..builtins import legacy_builtin
 from ..errors import BasicSemanticError, BasicWarning, Coord, Diagnostics
 from ..model import Analysis, ValueType, type_of_name
+from ..ast import is_user_function
 from ..msconstants import constant_type
 from ..runtime.msnumbers import OVERFLOW, SINGLE_MAX, SMALLEST, float32
-from .functions import is_user_function
 
 ARITHMETIC = frozenset({"+", "-", "*", "/", "^", "MOD", "\\"})
 INTEGER_PRESERVING = frozenset({"+", "-", "*", "MOD"})

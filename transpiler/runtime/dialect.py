@@ -10,20 +10,27 @@ run, a generated program at the start of `main`), and those functions read it.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Literal
 
 RuntimeDialect = Literal["ecma55", "extended", "ms", "dartmouth"]
 
 _current: list[RuntimeDialect] = ["extended"]
+# What restarts when the dialect is set (rnd.py registers RND's sequence): a hook, so that
+# this module imports none of those that read it.
+_restarts: list[Callable[[], None]] = []
+
+
+def on_use_dialect(restart: Callable[[], None]) -> None:
+    """Call `restart` whenever a dialect is set (`use_dialect`)."""
+    _restarts.append(restart)
 
 
 def use_dialect(name: RuntimeDialect) -> None:
     """Run what follows in dialect `name`; also restarts RND's sequence (rnd.py)."""
-    from .rnd import reset_rnd
-
     _current[0] = name
-    reset_rnd()
+    for restart in _restarts:
+        restart()
 
 
 def current_dialect() -> RuntimeDialect:

@@ -50,7 +50,7 @@ import struct
 import time
 from array import array
 
-from .dialect import current_dialect
+from .dialect import current_dialect, on_use_dialect
 from .faults import BasicFault
 
 _F32 = array("f", [0.0])
@@ -205,3 +205,6 @@ def reset_rnd(state: int = INITIAL_STATE) -> None:
     else:
         _generator = _SplitMixRnd(ignores_argument=dialect == "dartmouth")
         _generator.generator.state = state & _MASK
+
+
+on_use_dialect(reset_rnd)  # a program's dialect starts its RND sequence

@@ -1,0 +1,138 @@
+"""The layering of the package, read from its imports (parsed with `ast`, not executed).
+
+- The driver calls the back ends, never the reverse: no module of `backends/` imports
+  `driver` or `cli`.
+- Printers lay out text: no module of `backends/` imports a pass (`passes/`); what the
+  printers need is computed by passes into the IR (`passes/host_facts.py`).
+- No import cycle among the package's modules, counting imports inside functions too
+  (a deferred import hides a cycle from Python, not from a reader), except among the
+  private modules of one package (`tilesim/_*.py` share their tile types).  Imports for
+  type checkers only (`if TYPE_CHECKING:`) do not count.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "transpiler"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts}
+
+
+MODULES = _modules()
+
+
+def imports_of(name: str) -> set[str]:
+    """The package modules `name` imports (a `from package import module` counts as the
+    module; `from module import name` as the module)."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found: set[str] = set()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING")
+        for inner in ast.walk(node)
+    }
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name in MODULES)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                if f"{target}.{alias.name}" in MODULES:
+                    found.add(f"{target}.{alias.name}")
+                elif target in MODULES:
+                    found.add(target)
+    found.discard(name)
+    return found
+
+
+GRAPH = {name: imports_of(name) for name in MODULES}
+BACKENDS = sorted(n for n in MODULES if n.startswith("transpiler.backends"))
+
+
+@pytest.mark.parametrize("module", BACKENDS)
+def test_backends_do_not_import_the_driver(module):
+    assert not {m for m in GRAPH[module] if m in ("transpiler.driver", "transpiler.cli")}
+
+
+@pytest.mark.parametrize("module", BACKENDS)
+def test_printers_do_not_call_passes(module):
+    assert not {m for m in GRAPH[module] if m.startswith("transpiler.passes")}
+
+
+def _cycles() -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(GRAPH[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(GRAPH):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def _private_to_one_package(component: list[str]) -> bool:
+    packages = {m.rsplit(".", 1)[0] for m in component}
+    return len(packages) == 1 and all(m.rsplit(".", 1)[1].startswith("_") for m in component)
+
+
+def test_no_import_cycles():
+    assert [c for c in _cycles() if not _private_to_one_package(c)] == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    saved = dict(GRAPH)
+    try:
+        GRAPH["transpiler.errors"] = GRAPH["transpiler.errors"] | {"transpiler.driver"}
+        assert any("transpiler.errors" in c and "transpiler.driver" in c for c in _cycles())
+    finally:
+        GRAPH.clear()
+        GRAPH.update(saved)
