@@ -20,11 +20,15 @@ from tests import pcbasic_oracle
 from tests.test_ms_numbers import TARGETS
 
 
-def basic2tile(folder: Path, text: str, *options: str) -> subprocess.CompletedProcess:
-    """Run `basic2tile prog.bas --dialect ms OPTIONS` in `folder`."""
+def basic2tile(
+    folder: Path, text: str, *options: str, dialect: str | None = "ms"
+) -> subprocess.CompletedProcess:
+    """Run `basic2tile prog.bas --dialect DIALECT OPTIONS` in `folder` (None: no
+    --dialect)."""
     (folder / "prog.bas").write_text(text)
+    chosen = ["--dialect", dialect] if dialect is not None else []
     return subprocess.run(
-        [sys.executable, "-m", "transpiler", "prog.bas", "--dialect", "ms", *options],
+        [sys.executable, "-m", "transpiler", "prog.bas", *chosen, *options],
         cwd=folder,
         capture_output=True,
         text=True,
@@ -32,12 +36,17 @@ def basic2tile(folder: Path, text: str, *options: str) -> subprocess.CompletedPr
     )
 
 
-def interpreted_and_checked(folder: Path, text: str, *options: str) -> str:
+def interpreted_and_checked(
+    folder: Path, text: str, *options: str, dialect: str | None = "ms"
+) -> str:
     """What the interpreter prints, after --check passed on both targets."""
     for target in TARGETS:
-        check = basic2tile(folder, text, "--check", "--device", "cpu", "--target", target, *options)
+        check = basic2tile(
+            folder, text, "--check", "--device", "cpu", "--target", target, *options,
+            dialect=dialect,
+        )  # fmt: skip
         assert check.returncode == 0, check.stdout + check.stderr
-    done = basic2tile(folder, text, "--interpret", *options)
+    done = basic2tile(folder, text, "--interpret", *options, dialect=dialect)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -143,3 +152,34 @@ def test_random_draws_stay_on_the_host_and_numeric_loops_are_offloaded(tmp_path)
 def test_programs_as_gw_basic_prints_them(tmp_path, name):
     text, expected = PROGRAMS[name]
     assert pcbasic_oracle.run(text, folder=tmp_path) == expected
+
+
+# MOD binds less tightly than * and / in GW-BASIC (PC-BASIC prints 1 2 -1), as tightly in
+# the other dialects (3 2 -1).  A program pinned to ms by a later line is read as ms.
+MOD_PRECEDENCE = "10 PRINT 7 MOD 2 * 3; 2 * 7 MOD 4; -7 MOD 3\n"
+
+
+@pytest.mark.parametrize(
+    "text, dialect, expected",
+    [
+        (MOD_PRECEDENCE, "ms", " 1  2 -1 \n"),
+        (MOD_PRECEDENCE, "extended", " 3  2 -1 \n"),
+        (MOD_PRECEDENCE + "20 PRINT 7 \\ 2\n", None, " 1  2 -1 \n 3 \n"),  # `\` pins ms
+    ],
+    ids=["ms", "extended", "pinned"],
+)
+def test_mod_binds_as_the_dialect_says(tmp_path, text, dialect, expected):
+    """Was: MOD below * and / in every dialect (GW-BASIC's precedence), which changed
+    what extended BASIC and kernel programs compute."""
+    assert interpreted_and_checked(tmp_path, text, dialect=dialect) == expected
+
+
+@pytest.mark.skipif(not pcbasic_oracle.AVAILABLE, reason=pcbasic_oracle.SKIP_REASON)
+def test_mod_binds_as_gw_basic_binds_it():
+    assert pcbasic_oracle.run(MOD_PRECEDENCE) == " 1  2 -1 \n"
+
+
+def test_a_misplaced_mod_is_named_as_written(tmp_path):
+    done = basic2tile(tmp_path, "10 PRINT MOD 3\n", "--interpret", dialect=None)
+    assert "error: expected expression, found MOD" in done.stderr
+    assert "MOD_TIMES" not in done.stderr

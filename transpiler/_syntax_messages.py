@@ -63,7 +63,7 @@ def describe_token(token) -> str:
         return f"function {token.value}"
     if kind == "FNNAME":
         return f"function {token.value}"
-    return kind  # a keyword
+    return token.value if kind == "MOD_TIMES" else kind  # a keyword
 
 
 def _explain(expected, token, found: str, symstack) -> tuple[str, tuple[str, ...]]:

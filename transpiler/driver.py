@@ -60,6 +60,8 @@ def front_end(source: SourceFile, options: Options):
         what, coord = program.microsoft_pins[0]
         note = BasicNote(f"{what}: assuming --dialect ms", Coord(coord.file, coord.line, 0))
         options = dataclasses.replace(options, std="ms")
+        if "MOD" in source.text.upper():  # MOD binds less tightly there: read it again
+            program = parse(source, options)
     # Imported after parsing, so a syntax error never depends on the passes importing.
     from .passes import analyze
 

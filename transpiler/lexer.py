@@ -51,6 +51,7 @@ tokens = tuple(sorted(KEYWORDS)) + (
     "PLUS", "MINUS", "TIMES", "DIVIDE", "POW", "INTDIV",
     "EQ", "NE", "LT", "GT", "LE", "GE",
     "LPAREN", "RPAREN", "COMMA", "SEMI", "COLON",
+    "MOD_TIMES",  # MOD outside Microsoft BASIC, which binds as * and / do
     "HASH",       # the '#' before a file number: PRINT #1, ...
     "NAME_FILE",  # the statement NAME old AS new (renames a file)
 )
@@ -171,6 +172,10 @@ def t_NAME(t):
     t.value = word
     if word in KEYWORDS:
         t.type = word
+        if word == "MOD" and ctx.dialect != "ms":
+            # GW-BASIC's MOD binds less tightly than * and / (`7 MOD 2 * 3` is 1); the
+            # other dialects' as tightly (3): two tokens, two precedences.
+            t.type = "MOD_TIMES"
         if word == "REM":
             _read_remark(t, t.lexpos + 3)
         elif word == "DATA":

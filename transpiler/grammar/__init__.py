@@ -45,7 +45,8 @@ FAMILIES = (
 )  # fmt: skip
 
 # Precedence, lowest first, as in Microsoft BASIC (GW-BASIC's manual): IMP, EQV, XOR,
-# OR, AND, NOT, relations, + -, MOD, \ (integer division), * /, unary minus, ^.  `^`
+# OR, AND, NOT, relations, + -, MOD, \ (integer division), * /, unary minus, ^; in the
+# other dialects MOD binds as * and / do (the lexer's MOD_TIMES).  `^`
 # binds tighter than unary minus (-A^B is -(A^B)) and is left-associative (2^3^2 is 64),
 # as in ECMA-55.  IFX/ELSE attach a dangling ELSE to the nearest IF.
 precedence = (
@@ -66,7 +67,7 @@ precedence = (
     ("left", "PLUS", "MINUS"),
     ("left", "MOD"),
     ("left", "INTDIV"),
-    ("left", "TIMES", "DIVIDE"),
+    ("left", "TIMES", "DIVIDE", "MOD_TIMES"),
     ("right", "UMINUS"),
     ("left", "POW"),
 )

@@ -32,6 +32,7 @@ _BINARY = {
     "DIVIDE": "/",
     "POW": "^",
     "MOD": "MOD",
+    "MOD_TIMES": "MOD",
     "EQ": "=",
     "NE": "<>",
     "LT": "<",
@@ -47,13 +48,13 @@ _BINARY = {
 }
 
 
-_BINARY_EXTENSIONS = frozenset(("MOD", "AND", "OR"))
+_BINARY_EXTENSIONS = frozenset(("MOD", "MOD_TIMES", "AND", "OR"))
 # Operators only Microsoft BASIC has (the lexer pins `\\` itself).
 _MICROSOFT_OPERATORS = frozenset(("XOR", "EQV", "IMP"))
 
 
 # After one of these, ECMA-55 allows no sign: `4 ^ -2` and `A * -B` need parentheses.
-_ARITHMETIC = frozenset(("PLUS", "MINUS", "TIMES", "DIVIDE", "POW", "MOD"))
+_ARITHMETIC = frozenset(("PLUS", "MINUS", "TIMES", "DIVIDE", "POW", "MOD", "MOD_TIMES"))
 
 
 def p_expr_binary(p):
@@ -63,6 +64,7 @@ def p_expr_binary(p):
     | expr DIVIDE expr
     | expr POW expr
     | expr MOD expr
+    | expr MOD_TIMES expr
     | expr EQ expr
     | expr NE expr
     | expr LT expr
@@ -78,7 +80,7 @@ def p_expr_binary(p):
     s = p.slice
     kind = s[2].type
     if kind in _BINARY_EXTENSIONS:
-        extension(p, 2, kind)
+        extension(p, 2, _BINARY[kind])
     elif kind in _MICROSOFT_OPERATORS:
         p.lexer.ctx.microsoft_only(f"the operator {kind}", location(p, 2))
     left, right = s[1].value, s[3].value
