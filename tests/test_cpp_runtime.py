@@ -114,7 +114,7 @@ def test_numeric_constants_match_python(driver):
 def test_arithmetic_matches_python(driver):
     rng = random.Random(3)
     pool = SPECIAL + random_doubles(rng, 30)
-    binary = ["div", "mul", "power", "MOD", "MAX", "MIN"]
+    binary = ["add", "sub", "div", "mul", "power", "MOD", "MAX", "MIN"]
     unary = ["ABS", "ATN", "COS", "EXP", "INT", "LOG", "SGN", "SIN", "SQR", "TAN"]
     unary += ["to_integer", "round_to_int", "f32"]
     requests = [f"arith {op} {d(x)} {d(y)}" for op in binary for x in pool for y in pool]

@@ -297,6 +297,13 @@ PRINT SQR(X - 4)
         Options(),
         "",
     ),
+    # NUL inside strings: DATA items, an INPUT prompt and a constant keep every byte.
+    "nul_strings": (
+        '10 DATA "A\0B", "C\0", D\0E\n20 READ A$, B$, C$\n30 PRINT A$; "|"; B$; "|"; C$\n'
+        '40 INPUT "P\0Q"; D$\n50 PRINT D$; "|"; "X\0Y"\n60 END\n',
+        Options(),
+        "R\n",
+    ),
     # Strict ECMA-55: strings are checked on LET (18 characters).
     "strict_strings": (
         """\

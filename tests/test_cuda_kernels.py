@@ -30,7 +30,7 @@ from transpiler.backends.cutile import OriginComments, kernel_interface
 from transpiler.backends.cutile_expr import CutileExprPrinter
 from transpiler.backends.render import environment
 from transpiler.errors import BasicUnsupportedError, SourceFile
-from transpiler.naming import Namer
+from transpiler.naming import kernel_namer
 from transpiler.options import Options
 from transpiler.verify.cpu_cuda import build_cpu, run_cpu
 from transpiler.verify.nvcc import build_nvcc, find_nvcc
@@ -60,9 +60,9 @@ def run_tilesim(case: Case, folder: Path) -> list:
     from transpiler import tilesim
     from transpiler.backends.cutile_helpers import helpers_text, helpers_used
 
-    namer = Namer("python")
+    namer = kernel_namer(case.kernel, "python")
     printer = CutileExprPrinter(namer)
-    iface = kernel_interface(case.kernel, namer, lambda n: namer.name(n, "array"))
+    iface = kernel_interface(case.kernel, namer)
     macros = environment().get_template("cutile/macros.py.jinja").module
     text = macros.kernel_def(
         case.kernel,
@@ -92,7 +92,7 @@ def run_tilesim(case: Case, folder: Path) -> list:
             args.append(value)
         else:
             args.append(what)
-    tilesim.launch(None, case.grid, getattr(module, namer.name(case.kernel.name)), tuple(args))
+    tilesim.launch(None, case.grid, getattr(module, namer.ident(case.kernel.name)), tuple(args))
     return values
 
 
@@ -827,6 +827,45 @@ def test_big_shared_memory_kernel_runs(tmp_path):
         ],
         tmp_path,
     )
+
+
+def _four_reductions_kernel(rows: int) -> ir.Kernel:
+    """Y = T - MAX(T, 1) + SUM(T) + MAX(T) + MIN(T) + PROD(T) over a (rows, 128) f64 tile:
+    T and the row maxima in shared memory, four block reductions (each instantiation of
+    b2t_block_reduce has its own 32 warp results in static shared memory)."""
+    t, scalar = ir.TileType("f64", (rows, 128)), ir.TileType("f64", ())
+    body = [ir.Let("T", _load("X", "f64", (rows, 128), [_bid(), B.const(0, "i32")]))]
+    total = None
+    for op in ("sum", "max", "min", "prod"):
+        body.append(ir.Let(f"S_{op.upper()}", ir.Reduce(op, _local("T", t), None, type=scalar)))
+        term = _local(f"S_{op.upper()}", scalar)
+        total = term if total is None else B.binary("add", total, term, "f64")
+    row_max = ir.Reduce("max", _local("T", t), 1, keepdims=True, type=ir.TileType("f64", (rows, 1)))
+    centred = B.binary("sub", _local("T", t), row_max, "f64")
+    body.append(ir.Store("Y", (_bid(), B.const(0, "i32")), B.binary("add", centred, total, "f64")))
+    params = [ir.ArrayParam("X", "f64", 2), ir.ArrayParam("Y", "f64", 2, writes=True)]
+    return _kernel("four", params, body, [], (rows, 128), "f64")
+
+
+def test_helpers_shared_memory_counts_against_the_static_limit(tmp_path):
+    # 47 x 128 doubles and 47 row maxima (48,504 bytes) fit the 48 KB static limit with
+    # two reductions' warp results, not with four (4 x 256 bytes): ptxas refused the
+    # kernel ("uses too much shared data (0xc178 bytes, 0xc000 max)").
+    k = _four_reductions_kernel(47)
+    assert lower_kernel(k).dynamic_shared == 48504
+    x = np.random.default_rng(5).uniform(0.99, 1.01, (47, 128))
+    [(_, got)] = run_cuda([Case("four reductions", k, [x, np.zeros_like(x)], (1, 1, 1))], tmp_path)
+    want = x - x.max(axis=1, keepdims=True) + x.sum() + x.max() + x.min() + x.prod()
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    if find_nvcc() is not None:
+        source = tmp_path / "four.cu"
+        code = device_code([k]).text
+        source.write_text(f'#include "b2t_cuda.h"\n{code}\nint main() {{ return 0; }}\n')
+        build_nvcc(source, tmp_path / "four")  # ptxas checks the static limit
+
+
+def test_a_kernel_within_the_static_limit_keeps_static_shared_memory():
+    assert lower_kernel(_four_reductions_kernel(40)).dynamic_shared == 0
 
 
 @pytest.mark.parametrize(

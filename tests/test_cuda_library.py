@@ -19,7 +19,7 @@ import pytest
 from tests.conftest import EXAMPLES
 from transpiler import driver
 from transpiler.backends.cuda import basic_source_of, compile_kernels, format_cpp, run_cuda_program
-from transpiler.backends.cuda_run import format_inputs, parse_outputs
+from transpiler.backends.cuda_run import OUTPUT_MARKER, format_inputs, parse_outputs
 from transpiler.errors import BasicError, SourceFile
 from transpiler.kernel_interpreter import run_kernel_program
 from transpiler.options import Options
@@ -105,8 +105,10 @@ def test_main_reads_documented_input_and_prints_outputs(tmp_path):
     result = run_cpu(build_cpu(source), stdin)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.split("\n")
-    assert lines[0] == f"C 1 {n}"
-    np.testing.assert_array_equal(np.array([float(x) for x in lines[1 : n + 1]], np.float32), a + b)
+    # What the kernel PRINTs comes first (nothing here), then the marker and the arrays.
+    assert lines[0] == OUTPUT_MARKER
+    assert lines[1] == f"C 1 {n}"
+    np.testing.assert_array_equal(np.array([float(x) for x in lines[2 : n + 2]], np.float32), a + b)
 
 
 @needs_gxx

@@ -13,8 +13,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.differential import BWBASIC, Run, compare_runs, compare_with_bwbasic, differential
+from tests.differential import (
+    BWBASIC,
+    Run,
+    compare_runs,
+    compare_with_bwbasic,
+    differential,
+    interpret,
+)
 from tests.programgen import random_program
+from transpiler import driver
+from transpiler.errors import SourceFile
+from transpiler.options import Options
 
 SEEDS = st.integers(min_value=0, max_value=2**31 - 1)
 SIZES = st.integers(min_value=1, max_value=20)
@@ -80,6 +90,18 @@ def test_harness_reports_text_missing_lines_and_exit_status():
     assert compare_runs(Run(0, "A = 1 \n"), Run(0, "B = 1 \n"), "t", "f64")
     assert compare_runs(Run(0, "A = 1 \nB = 2 \n"), Run(0, "A = 1 \n"), "t", "f64")
     assert compare_runs(Run(0, "A = 1 \n"), Run(1, "A = 1 \n"), "t", "f64")
+
+
+def test_harness_reports_a_difference_in_the_warnings():
+    analysis = driver.front_end(
+        SourceFile("w.bas", "10 LET X = 1E308\n20 PRINT X + X\n30 END\n"), Options()
+    )
+    reference = interpret(analysis)
+    warned = Run(0, reference.stdout, "w.bas: warning: line 20: operation overflow (+)\n")
+    assert not compare_runs(reference, warned, "t", "f64", analysis)
+    assert compare_runs(reference, Run(0, reference.stdout, ""), "t", "f64", analysis)
+    other_line = Run(0, reference.stdout, "w.bas: warning: line 10: operation overflow (+)\n")
+    assert compare_runs(reference, other_line, "t", "f64", analysis)
 
 
 def test_harness_reports_a_program_the_front_end_rejects():

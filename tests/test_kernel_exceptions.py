@@ -235,6 +235,24 @@ def test_f32_kernels_leave_their_overflows_to_the_host():
     _check(analysis, "cutile")
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_f32_kernels_leave_constants_beyond_the_f32_range_to_the_host(target):
+    # EXP(100) and 1E300 are no float32 values (cuTile stopped the program on them: a
+    # constant out of range of float32); the interpreter computes with them in double.
+    analysis = _analysis(
+        "10 DIM X(10), Y(10), Z(10)\n20 FOR I = 1 TO 10\n30 LET X(I) = I / 10\n40 NEXT I\n"
+        "50 FOR I = 1 TO 10\n60 LET Y(I) = X(I) * EXP(100) * EXP(-90)\n70 NEXT I\n"
+        "80 FOR I = 1 TO 10\n90 LET Z(I) = X(I) * 1E-300 * 1E300\n100 NEXT I\n"
+        "110 PRINT Y(3); Z(3)\n120 END\n",
+        "f32",
+    )
+    reasons = {d.label: d.reason for d in driver.host_program(analysis).decisions}
+    assert reasons[50] == "the constant 2.6881171E+43 is beyond the range of f32, line 60"
+    assert reasons[80] == "the constant 1E+300 is beyond the range of f32, line 90"
+    assert 20 in _offloaded(analysis)
+    _check(analysis, target)
+
+
 def test_loops_that_report_in_every_iteration_or_multiply_stay_on_the_host():
     analysis = _analysis(
         "10 DIM Y(10)\n20 FOR I = 1 TO 10\n30 LET Y(I) = 1 / 0\n40 NEXT I\n"
@@ -258,3 +276,34 @@ def test_a_statement_between_the_fors_of_a_nest_warns_once_per_outer_iteration(t
     assert _offloaded(analysis) == {30: "map"}
     assert _interpreter_stderr(analysis)[1].count("warning: division by zero") == 3
     _check(analysis, target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("where", [1, 256, 257, 512, 700])
+def test_one_lane_anywhere_in_a_block_sends_the_whole_block_to_the_host(target, where):
+    # Blocks of 512 iterations, 256 CUDA threads of 2 slots: the lane that divides by zero
+    # is the first or last thread's first or second slot (b2t_block_any gives every
+    # thread of the block the flag; a block whose flag is lost would store an infinity).
+    analysis = _analysis(
+        f"10 DIM X(1000), Y(1000)\n20 FOR I = 1 TO 1000\n30 LET X(I) = I\n40 NEXT I\n"
+        f"50 LET X({where}) = 0\n60 FOR I = 1 TO 1000\n70 LET Y(I) = 2 / X(I)\n80 NEXT I\n"
+        f"90 PRINT Y({where}); Y(1000)\n100 END\n"
+    )
+    assert 60 in _offloaded(analysis)
+    assert _interpreter_stderr(analysis)[1].count("warning: division by zero") == 1
+    _check(analysis, target)
+
+
+def test_only_constant_expressions_are_evaluated_when_compiling():
+    # LOG(-1) + I fails in the iterations only if I is finite: it is no constant (it was
+    # evaluated from the left up to its failing term); LOF(1) reads the program's files
+    # and POS(0) its screen, not the compiler's.
+    from transpiler.passes.exceptions import constant_number, constant_reports
+
+    analysis = _analysis(
+        "10 LET I = 1\n20 LET A = LOG(-1) + I\n30 LET B = LOF(1)\n40 LET C = POS(0)\n"
+        "50 LET D = EXP(1000) + 1\n60 LET E = 2 + 3\n70 END\n"
+    )
+    values = [s.value for s in analysis.stmts[1:6]]
+    assert [constant_reports(v) for v in values] == [None, None, None, True, False]
+    assert [constant_number(v) for v in values] == [None, None, None, None, 5.0]

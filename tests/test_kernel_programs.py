@@ -126,8 +126,8 @@ def test_self_test_uses_whole_tiles_where_the_program_counts_them_with_int(tmp_p
          "TILE size 100 is not a power of two", 3, 11),
         ("10 INPUT N, A()\n20 DIM A(N), C(N)\n30 TILE A(128), C(128)\n40 GOTO 60\n"
          "50 LET C(BID) = A(BID)\n60 OUTPUT C\n", "GOTO is not supported inside a kernel program", 4, 4),
-        ("10 INPUT N, A()\n20 DIM A(N), C(N)\n30 TILE A(128), C(128)\n40 PRINT N\n50 OUTPUT C\n",
-         "PRINT is not supported inside a kernel program", 4, 4),
+        ("10 INPUT N, A()\n20 DIM A(N), C(N)\n30 TILE A(128), C(128)\n40 PRINT A(BID)\n50 OUTPUT C\n",
+         "a kernel's PRINT prints scalars, not tiles", 4, 10),
         ("10 INPUT N, A()\n20 DIM C(N)\n30 TILE C(128)\n40 LET C(BID) = 1\n50 OUTPUT C\n",
          "array parameter A() needs a DIM statement", 1, 13),
         ("10 INPUT N, A()\n20 DIM A(N, N), C(N, N)\n30 TILE A(32, 16), C(32, 32), ACC(32, 32)\n"

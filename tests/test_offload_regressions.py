@@ -143,3 +143,15 @@ def test_a_sum_updated_by_several_statements_is_added_once(tmp_path, target):
     assert result.stdout == " 11  103 \n"
     explain = _basic2tile(path, "--explain")
     assert "GPU kernel reduce_20" in explain.stdout  # the case is offloaded, not kept on the host
+
+
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_an_empty_loop_launches_no_kernel(tmp_path, target):
+    # FOR ... NEXT with only a REM in it became a kernel launched for nothing.
+    prog = _write(tmp_path, "10 FOR I = 1 TO 1000\n15 REM NOTHING\n20 NEXT I\n30 PRINT I\n")
+    explained = _basic2tile(prog, "--explain")
+    assert "host: the loop body is empty" in explained.stdout
+    code = _basic2tile(prog, "--target", target, "-o", "-").stdout
+    assert "ct.kernel" not in code and "__global__" not in code
+    checked = _basic2tile(prog, "--check", "--target", target, "--device", "cpu")
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -142,6 +142,20 @@ def test_duplicate_and_decreasing_line_numbers(std):
     assert found[0].coord.length == 2
 
 
+def test_line_numbers_have_at_most_nine_digits():
+    # Every engine keeps a line number in a 32-bit int (generated C++ reported line
+    # 1661992959 for 99999999999999999999).
+    found = error("10 PRINT\n99999999999999999999 PRINT\n")
+    assert (at(found), found.message) == (
+        (2, 1),
+        "line number 99999999999999999999 is too large (at most 999999999)",
+    )
+    assert found.coord.length == 20
+    assert error("1000000000 END\n").message.startswith("line number 1000000000 is too large")
+    accepts("0 PRINT\n999999999 END\n")
+    accepts("0000000000001 END\n")
+
+
 def test_order_is_checked_even_on_lines_with_syntax_errors():
     found = errors("20 PRINT\n10 PRINT )\n")
     assert [at(e) for e in found] == [(2, 1), (2, 10)]

@@ -389,3 +389,29 @@ def test_host_program_tree_is_not_changed_by_printing() -> None:
     before = [type(n).__name__ for n in hostir.walk(host.body)]
     generate_program(host)
     assert [type(n).__name__ for n in hostir.walk(host.body)] == before
+
+
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_long_chains_of_sums_report_in_basic_order(target: str, monkeypatch) -> None:
+    # Ten terms are no nest of checked calls (Python allows 200 nested parentheses, and
+    # a chain may have 1000 terms): quiet terms of one operator are one add_all/sub_all,
+    # others update a running total term by term, so A / Z warns after the overflow of
+    # the sum before it.
+    text = program(
+        "10 LET A = 1E308",
+        "20 LET Z = 0",
+        "30 PRINT " + "+".join(["A"] * 10),
+        "40 PRINT " + "+".join(["A"] * 9) + "+A/Z",
+        "50 PRINT " + "-".join(["A"] * 10),
+        "60 PRINT " + "A" + "+A-A" * 150,  # 300 terms, the operator changing at each
+        "70 END",
+    )
+    stderr = interpret(text)[1]
+    assert stderr.index("operation overflow (+)\n    40") < stderr.index("division by zero")
+    analysis = analyse(text)
+    code = driver.generate(analysis, target)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # what --check feeds both programs
+    if target == "cutile":
+        assert "add_all(" in code and "sub_all(" in code and "total := add(total, a)" in code
+    report = io.StringIO()
+    assert driver.check(analysis, code, target, "cpu", out=report) == 0, report.getvalue()

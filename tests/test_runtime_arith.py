@@ -24,11 +24,13 @@ from transpiler.runtime import (
     SQR,
     TAN,
     BasicFault,
+    add,
     div,
     mul,
     power,
     round_to_int,
     set_warning_hook,
+    sub,
 )
 
 INF = math.inf
@@ -58,8 +60,25 @@ def test_division_by_zero_warns_and_gives_ieee_values_p028(notices):
 
 def test_ordinary_division_is_quiet(notices):
     assert div(1.0, 4.0) == 0.25
-    assert div(1e300, 1e-300) == INF  # bas55 reports only a zero divisor
-    assert div(1e-300, 1e300) == 0.0
+    assert div(1e-300, 1e300) == 0.0  # underflow is replaced by zero silently (P033)
+    assert div(INF, 2.0) == INF  # no overflow: the dividend is infinite already
+    assert notices == []
+
+
+def test_sums_differences_and_quotients_that_overflow_warn(notices):
+    # ECMA-55 7.5: an overflow is an exception.  bas55 reports those of * and ^ only;
+    # here every operation of finite operands with an infinite result is reported.
+    assert add(1e308, 1e308) == INF
+    assert sub(-1e308, 1e308) == -INF
+    assert div(1e300, 1e-300) == INF
+    assert messages(notices) == [f"operation overflow ({op})" for op in "+-/"]
+
+
+def test_sums_with_an_infinite_operand_are_quiet(notices):
+    assert add(INF, 1.0) == INF
+    assert sub(1.0, INF) == -INF
+    assert math.isnan(add(INF, -INF))
+    assert add(1e308, -1e308) == 0.0
     assert notices == []
 
 
@@ -270,10 +289,14 @@ def test_quiet_arithmetic_is_plain_ieee(a, b):
     seen = []
     previous = set_warning_hook(seen.append)
     try:
-        if b != 0.0:
+        if b != 0.0 and not math.isinf(a / b):
             assert div(a, b) == a / b
         if not math.isinf(a * b):
             assert mul(a, b) == a * b
+        if not math.isinf(a + b):
+            assert add(a, b) == a + b
+        if not math.isinf(a - b):
+            assert sub(a, b) == a - b
         expected = _pow_or_none(a, b)
         if expected is not None and expected != 0.0 and not math.isinf(expected):
             assert power(a, b) == expected

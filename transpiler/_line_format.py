@@ -5,7 +5,8 @@ characters, spaces before the line number, a missing line number, spaces inside 
 a value of 0 or more than four digits, no space after it, and characters outside the
 ECMA-55 set (lower case included) anywhere but in REM text.  Extended mode accepts
 all of these; `2 40 PRINT` then has line number 240, as in the BASICs that ignore
-spaces.
+spaces.  In both modes a line number is at most MAX_LINE_NUMBER: every engine keeps it
+in a 32-bit integer (the generated C++ reports errors with it).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import NamedTuple
 from .lexer import LineContext
 
 MAX_LINE_LENGTH = 72
+MAX_LINE_NUMBER = 999_999_999  # nine digits
 _PREFIX = re.compile(r"([ \t]*)(\d+(?:[ \t]+\d+)*)?")
 # ECMA-55 table 1: the characters a program may use (REM text aside).
 _ECMA55_CHARACTERS = frozenset(" !\"#$%&'()*+,-./0123456789:;<=>?ABCDEFGHIJKLMNOPQRSTUVWXYZ^_")
@@ -41,6 +43,9 @@ def read_line_number(text: str, ctx: LineContext) -> LineNumber:
     compact = "".join(digits.split())
     if ctx.strict:
         _check_strict_number(text, digits, compact, column, body, ctx)
+    elif int(compact) > MAX_LINE_NUMBER:
+        message = f"line number {compact.lstrip('0')} is too large (at most {MAX_LINE_NUMBER})"
+        ctx.errors.append(ctx.error(message, column, len(digits)))
     return LineNumber(int(compact), column, len(digits), body)
 
 

@@ -22,23 +22,25 @@ from pathlib import Path
 import ply
 from ply import yacc
 
-_TABLES: types.SimpleNamespace | None = None
+_TABLES: dict[str, types.SimpleNamespace] = {}
 
 
 def load_tables(grammar: types.ModuleType) -> types.SimpleNamespace:
-    """Tables for PLY's `LRParser` for the grammar namespace (once per process)."""
-    global _TABLES
-    if _TABLES is None:
+    """Tables for PLY's `LRParser` for the grammar namespace (once per process).  A
+    variant of the grammar (kernel programs' operator precedence) names its own cache
+    files with its `TABLES_PREFIX`."""
+    prefix = getattr(grammar, "TABLES_PREFIX", "lalr")
+    if prefix not in _TABLES:
         signature = grammar_signature(grammar)
-        path = cache_dir() / f"lalr-{signature[:20]}.json"
+        path = cache_dir() / f"{prefix}-{signature[:20]}.json"
         data = _read(path)
         tables = _bind(data, vars(grammar)) if data is not None else None
         if tables is None:
             data = generate(grammar)
-            _write(path, data)
+            _write(path, data, prefix)
             tables = _bind(data, vars(grammar))
-        _TABLES = tables
-    return _TABLES
+        _TABLES[prefix] = tables
+    return _TABLES[prefix]
 
 
 def cache_dir() -> Path:
@@ -101,7 +103,7 @@ def _read(path: Path) -> dict | None:
     return None
 
 
-def _write(path: Path, data: dict) -> None:
+def _write(path: Path, data: dict, prefix: str) -> None:
     # Write to a temporary file and rename it, so that a process starting at the same
     # time never reads half a file.
     import tempfile  # only when the cache is (re)written: it is slow to import
@@ -116,7 +118,7 @@ def _write(path: Path, data: dict) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
-        for stale in path.parent.glob("lalr-*.json"):  # tables of earlier grammars
+        for stale in path.parent.glob(f"{prefix}-*.json"):  # tables of earlier grammars
             if stale != path:
                 stale.unlink(missing_ok=True)
     except OSError:

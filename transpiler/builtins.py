@@ -87,6 +87,9 @@ class Builtin:
     # Its value is finite for every argument (ATN, SGN): an infinite argument, which is
     # how a kernel sees an overflow, leaves no trace in the result.
     bounded: bool = False
+    # Its value is at most 2 in magnitude whenever it has one (SIN, COS, ATN, SGN, RND):
+    # a sum with it never overflows (passes/exprutil.sum_may_overflow).
+    small: bool = False
     syntax: Syntax = "call"
     ms_result: MicrosoftResult = "single"
     # GW-BASIC computes it in single precision: the argument is rounded to a single, the
@@ -136,13 +139,13 @@ _NUM = (("num",),)
 
 def _ecma55(name: str, effect: Effect = "none", tile_op: str | None = None,
             kernel_program: KernelForm | None = "elementwise", keeps_kind: bool = False,
-            domain: Domain = "any", bounded: bool = False,
+            domain: Domain = "any", bounded: bool = False, small: bool = False,
             ms_result: MicrosoftResult = "single", single_precision: bool = True) -> Builtin:
     """A numeric function of one number from ECMA-55 (every legacy dialect has it)."""
     return Builtin(
         name, _LEGACY | {"kernel"}, _NUM, effect=effect, python=name, cpp=name,
         tile_op=tile_op, kernel=True, kernel_program=kernel_program, keeps_kind=keeps_kind,
-        domain=domain, bounded=bounded, ms_result=ms_result,
+        domain=domain, bounded=bounded, small=small, ms_result=ms_result,
         single_precision=single_precision,
     )
 
@@ -184,20 +187,21 @@ _IMPLEMENTED = (
     # functions that report bas55's warnings and domain errors.
     Builtin("ABS", _LEGACY | {"kernel"}, _NUM, python="abs", cpp="ABS", tile_op="abs",
             kernel=True, kernel_program="elementwise", keeps_kind=True, ms_result="float"),
-    _ecma55("ATN", tile_op="atan", bounded=True),
-    _ecma55("COS", "fails", "cos", domain="finite"),
+    _ecma55("ATN", tile_op="atan", bounded=True, small=True),
+    _ecma55("COS", "fails", "cos", domain="finite", small=True),
     _ecma55("EXP", "warns", "exp"),
     _ecma55("INT", tile_op="floor", kernel_program="to_int", ms_result="same",
             single_precision=False),
     _ecma55("LOG", "fails", "log", domain="positive"),
-    _ecma55("SGN", tile_op="sign", keeps_kind=True, bounded=True, ms_result="int",
-            single_precision=False),
-    _ecma55("SIN", "fails", "sin", domain="finite"),
+    _ecma55("SGN", tile_op="sign", keeps_kind=True, bounded=True, small=True,
+            ms_result="int", single_precision=False),
+    _ecma55("SIN", "fails", "sin", domain="finite", small=True),
     _ecma55("SQR", "fails", "sqrt", domain="nonnegative"),
     _ecma55("TAN", "fails", "tan", domain="finite"),
     # RND's sequence is sequential: it stays on the host.  RND(x) takes Microsoft's
     # argument (ECMA-55 has none): runtime/rnd.py.
-    Builtin("RND", _LEGACY, ((), ("num",)), effect="random", python="RND", cpp="RND"),
+    Builtin("RND", _LEGACY, ((), ("num",)), effect="random", python="RND", cpp="RND",
+            small=True),
     # Microsoft BASIC's conversions and clock (they pin --dialect ms; their result types
     # are the type checker's: FIX keeps its argument's, CINT gives an integer...).
     Builtin("FIX", _MS, _NUM, python="FIX", cpp="FIX", ms_result="same"),

@@ -47,6 +47,11 @@ def build_arg_parser() -> argparse.ArgumentParser:
         description="Translate BASIC to cuTile Python (.py) or CUDA C++ (.cu), or run it.",
     )
     p.add_argument("--version", action="version", version=f"basic2tile {__version__}")
+    p.add_argument(
+        "--include-dir",
+        action=_PrintIncludeDir,
+        help="print the folder of basic2tile's CUDA headers (for g++/nvcc -I) and exit",
+    )
     p.add_argument("source", metavar="PROG.bas", help="the BASIC program (- reads stdin)")
     p.add_argument(
         "-o", "--output", metavar="OUT", help="write generated code (.py or .cu; - for stdout)"
@@ -67,6 +72,17 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="run the generated program and the interpreter; exit 1 with a diff if they differ",
     )
     mode.add_argument("--explain", action="store_true", help="show the offload decision per loop")
+    mode.add_argument(
+        "--dump-tokens", action="store_true", help="print the tokens, with their locations"
+    )
+    mode.add_argument(
+        "--dump-ast", action="store_true", help="print the syntax tree, with locations"
+    )
+    mode.add_argument(
+        "--dump-analyzed",
+        action="store_true",
+        help="print the typed kernel IR (legacy programs: variable types, offloaded kernels)",
+    )
     mode.add_argument(
         "--emit",
         choices=("tileir", "cubin", "ptx"),
@@ -119,6 +135,19 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="INPUT scalar of a cuTile BASIC kernel program for --interpret/--run/--check",
     )
     return p
+
+
+class _PrintIncludeDir(argparse.Action):
+    """--include-dir: print the headers' folder and exit, as --version prints the version."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .verify.cuda_headers import b2t_include_dir
+
+        print(b2t_include_dir())
+        parser.exit()
 
 
 # ---------------------------------------------------------------------- option values
@@ -299,7 +328,7 @@ def _dispatch(args: argparse.Namespace, source: SourceFile, options: Options) ->
 
 def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> int:
     from . import driver
-    from .outfiles import check_output, write_output
+    from .outfiles import check_headers_beside, check_output, write_headers_beside, write_output
 
     target = _target(args)
     protected = [] if args.source == STDIN_PATH else [args.source]
@@ -307,10 +336,26 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
     for path in (to_file, args.html):
         if path:
             check_output(path, protected)  # before any work, and before writing anything
+    if to_file and target == "cuda":
+        check_headers_beside(to_file, protected)
     sizes = dict(args.size)
+    if args.dump_tokens or args.dump_ast:
+        from . import dumps
+
+        sys.stdout.write(
+            dumps.dump_tokens(source, options)
+            if args.dump_tokens
+            else dumps.dump_ast(driver.parse_program(source, options))
+        )
+        return 0
     analysis = driver.front_end(source, options)
     for note in analysis.notes:
         print(note, file=sys.stderr)
+    if args.dump_analyzed:
+        from .dumps import dump_analyzed
+
+        sys.stdout.write(dump_analyzed(analysis))
+        return 0
     if sizes and analysis.kind != "kernel":
         raise BasicError(
             "--size gives INPUT scalars of cuTile BASIC kernel programs; this program reads "
@@ -324,9 +369,13 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
 
         print(explain(analysis, tile=args.tile, offload=not args.no_offload))
         return 0
-    code = driver.generate(analysis, target, args.tile, offload=not args.no_offload)
+    file_name = Path(to_file).name if to_file and target == "cuda" else None
+    code = driver.generate(analysis, target, args.tile, not args.no_offload, file_name)
     if to_file:
         write_output(to_file, code, protected)
+        if target == "cuda":
+            for note in write_headers_beside(to_file, code, protected):
+                print(f"basic2tile: note: {note}", file=sys.stderr)
         stem = Path(to_file).stem
         if to_file.endswith(".py") and driver.shadows_a_module(stem):
             print(

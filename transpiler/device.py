@@ -22,13 +22,18 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ._identity import require_basic2tile
+
+require_basic2tile()  # generated modules import this module: a plain message if foreign
+
 from .runtime.command import DeviceError  # generated programs report it as one line
 
 _ENV = "BASIC2TILE_DEVICE"
 
 
-def select(device: str | None = None, *, quiet: bool = False) -> "Device":
-    """The device to run on; see the module docstring."""
+def select(device: str | None = None, *, quiet: bool = False, stream: Any = None) -> "Device":
+    """The device to run on; see the module docstring.  `stream`: the caller's CUDA
+    stream (CuPy, PyTorch, cuda.core) for the GPU's launches; the CPU runs in order."""
     choice = device or os.environ.get(_ENV) or None
     if choice not in (None, "cpu", "gpu"):
         raise DeviceError(f"device must be 'gpu' or 'cpu', not {choice!r}")
@@ -36,7 +41,9 @@ def select(device: str | None = None, *, quiet: bool = False) -> "Device":
         return CpuDevice()
     reason = gpu_unavailable_reason()
     if reason is None:
-        return GpuDevice()
+        gpu = GpuDevice()
+        gpu.stream = stream
+        return gpu
     if choice == "gpu":
         raise DeviceError(f"no usable GPU: {reason}")
     if not quiet:
@@ -64,9 +71,15 @@ def gpu_unavailable_reason() -> str | None:
 
 class Device:
     name = "?"
-    # Whether run()'s first array argument lives on a GPU (CuPy, PyTorch): results are
-    # returned the same way; None until run() converts an argument.
-    device_inputs: bool | None = None
+    # run()'s first array argument (None until run() converts one): the results are
+    # returned as arrays of its kind (NumPy, CuPy, PyTorch on its torch device).
+    caller_array: Any = None
+    # The caller's stream (CuPy, PyTorch or cuda.core) that run() launches on, or None.
+    stream: Any = None
+
+    @property
+    def device_inputs(self) -> bool:
+        return self.caller_array is not None and _is_device_array(self.caller_array)
 
     def launch(self, kernel, grid: Sequence[int], args: Sequence[Any], writes: Sequence = ()) -> None:
         raise NotImplementedError
@@ -81,9 +94,10 @@ class Device:
         array: run() never writes into the caller's data, on either device, whatever its
         type (NVIDIA's runner copies INPUT arrays to the device and OUTPUT arrays back
         into new host arrays)."""
-        if self.device_inputs is None:
-            self.device_inputs = _is_device_array(value)
-        arr = self._contiguous(value, dtype, copy)
+        if self.caller_array is None and hasattr(value, "shape"):
+            self.caller_array = value
+        _refuse_silent_narrowing(value, dtype, name)
+        arr = self._contiguous(_plain(value), dtype, copy)
         if arr.shape != tuple(shape):
             raise DeviceError(f"{name} has shape {arr.shape}, but its DIM says {tuple(shape)}")
         return arr
@@ -95,9 +109,9 @@ class Device:
         raise NotImplementedError
 
     def result(self, array):
-        """What run() returns for an OUTPUT array: a NumPy array, or a device array where
-        run() was given device arrays."""
-        return array
+        """What run() returns for an OUTPUT array: an array of the kind run() was given
+        (a NumPy array when it was given none)."""
+        return _like(self.caller_array, array)
 
     def synchronize(self) -> None:
         pass
@@ -131,16 +145,73 @@ class CpuDevice(Device):
 
 
 
+def _is_torch(value) -> bool:
+    return type(value).__module__.startswith("torch")
+
+
+def _is_cupy(value) -> bool:
+    return type(value).__module__.startswith("cupy")
+
+
 def _is_device_array(value) -> bool:
-    return hasattr(value, "__cuda_array_interface__") or type(value).__module__.startswith("torch")
+    """A CuPy array or a PyTorch tensor (on any torch device)."""
+    return _is_cupy(value) or _is_torch(value) or hasattr(value, "__cuda_array_interface__")
+
+
+def _plain(value):
+    """A PyTorch tensor of a type NumPy and CuPy lack (bfloat16) as float32, exactly;
+    anything else as it is."""
+    if _is_torch(value) and str(value.dtype) == "torch.bfloat16":
+        return value.float()
+    return value
 
 
 def _to_numpy(value) -> np.ndarray:
-    if hasattr(value, "get"):  # CuPy
+    if _is_cupy(value):
         return value.get()
-    if hasattr(value, "detach"):  # PyTorch
-        return value.detach().cpu().numpy()
+    if _is_torch(value):
+        return _plain(value).detach().cpu().numpy()
     return np.asarray(value)
+
+
+def _refuse_silent_narrowing(value, dtype, name: str) -> None:
+    """Warn when run() is given floating-point data wider than the kernel's element type
+    (an f64 array for an f32 kernel): its values are rounded, which the caller must know."""
+    given = getattr(value, "dtype", None)
+    if given is None:
+        return
+    given = str(given).removeprefix("torch.")
+    given = "float32" if given == "bfloat16" else given
+    try:
+        given_np = np.dtype(given)
+    except TypeError:
+        return
+    if given_np.kind == "f" and given_np.itemsize > np.dtype(dtype).itemsize:
+        import warnings
+
+        warnings.warn(
+            f"{name} is {given_np.name} data, rounded to the kernel's {np.dtype(dtype).name}: "
+            f"pass {np.dtype(dtype).name} data, or translate with --precision f64",
+            RuntimeWarning,
+            stacklevel=4,
+        )
+
+
+def _like(caller, array):
+    """`array` (a NumPy or CuPy array) as an array of the kind of `caller`."""
+    if caller is None or isinstance(caller, np.ndarray) or not hasattr(caller, "shape"):
+        return _to_numpy(array) if _is_cupy(array) else array
+    if _is_torch(caller):
+        import torch
+
+        if isinstance(array, np.ndarray):
+            return torch.from_numpy(array).to(caller.device)
+        return torch.from_dlpack(array)  # CuPy -> PyTorch, on the GPU, no copy
+    if _is_cupy(caller):
+        import cupy
+
+        return cupy.asarray(array)
+    return array
 
 
 class GpuDevice(Device):
@@ -181,7 +252,7 @@ class GpuDevice(Device):
         if min(grid) <= 0:  # a loop that runs zero times launches nothing
             return
         dev_args = tuple(self._device_arg(a) for a in args)
-        ct.launch(self._stream(), _grid3(grid), kernel, dev_args)
+        ct.launch(self.stream or self._stream(), _grid3(grid), kernel, dev_args)
         for arr in writes:
             if isinstance(arr, np.ndarray):
                 self._mirrors[id(arr)][1] = True
@@ -197,6 +268,8 @@ class GpuDevice(Device):
 
     def _contiguous(self, value, dtype, copy):
         cp = self._cp
+        if _is_torch(value):
+            value = cp.from_dlpack(value.detach()) if value.is_cuda else value.numpy()
         if copy:
             return cp.array(value, dtype=dtype, order="C", copy=True)
         return cp.ascontiguousarray(cp.asarray(value, dtype=dtype))
@@ -205,7 +278,11 @@ class GpuDevice(Device):
         return self._cp.zeros(shape, dtype=dtype)
 
     def result(self, array):
-        return array if self.device_inputs else self._cp.asnumpy(array)
+        if self.device_inputs:
+            return _like(self.caller_array, array)
+        if self.stream is not None:
+            self.stream.synchronize()  # asnumpy waits for CuPy's current stream only
+        return self._cp.asnumpy(array)
 
     def synchronize(self):
-        self._stream().synchronize()
+        (self.stream or self._stream()).synchronize()

@@ -50,9 +50,7 @@ def _compiling(step):
 @_compiling
 def front_end(source: SourceFile, options: Options):
     """Parse and analyse; raises CompileErrors with every diagnostic found."""
-    from .parser import parse
-
-    program = parse(source, options)
+    program = parse_program(source, options)
     note = None
     if options.std is None and program.microsoft_pins:
         # A construct that only Microsoft BASIC has decides the dialect (README,
@@ -61,7 +59,7 @@ def front_end(source: SourceFile, options: Options):
         note = BasicNote(f"{what}: assuming --dialect ms", Coord(coord.file, coord.line, 0))
         options = dataclasses.replace(options, std="ms")
         if "MOD" in source.text.upper():  # MOD binds less tightly there: read it again
-            program = parse(source, options)
+            program = parse_program(source, options)
     # Imported after parsing, so a syntax error never depends on the passes importing.
     from .passes import analyze
 
@@ -69,6 +67,19 @@ def front_end(source: SourceFile, options: Options):
     if note is not None:
         analysis.notes.append(note)
     return analysis
+
+
+def parse_program(source: SourceFile, options: Options):
+    """The syntax tree; a kernel program's with NVIDIA's precedence of unary minus and
+    `^` (grammar/kernel_precedence.py), so it is parsed again if it has a `^`."""
+    from .parser import parse
+
+    program = parse(source, options)
+    from .passes.kernel_dialect import is_kernel_program
+
+    if "^" in source.text and is_kernel_program(program):
+        program = parse(source, options, kernel=True)
+    return program
 
 
 def interpret(
@@ -105,7 +116,9 @@ def program_name(source: SourceFile) -> str:
 def kernel_program(analysis):
     from .passes.kernel_dialect import analyze_kernel_program
 
-    return analyze_kernel_program(analysis.program, analysis.options, program_name(analysis.source))
+    return analyze_kernel_program(
+        analysis.program, analysis.options, program_name(analysis.source), analysis.source
+    )
 
 
 def kernel_library(analysis):
@@ -126,17 +139,30 @@ def host_program(analysis, tile: tuple[int, ...] | None = None, offload: bool = 
 
 
 def kernels_of(analysis) -> list:
-    """The kernels a generated program holds (with the default tile, offloading on)."""
+    """The kernels a generated cuTile module holds (with the default tile, offloading on),
+    each with the name the module gives it: (kernel, Python name)."""
     if analysis.kind == "kernel":
-        return [kernel_library(analysis).kernel]
-    return host_program(analysis).kernels
+        from .backends.cutile import library_namer
+
+        kernel = kernel_library(analysis).kernel
+        return [(kernel, library_namer(kernel).ident(kernel.name))]
+    from .backends.python_host import kernel_def_names
+
+    host = host_program(analysis)
+    names = kernel_def_names(host)
+    return [(kernel, names[kernel.name]) for kernel in host.kernels]
 
 
 @_compiling
 def generate(
-    analysis, target: str, tile: tuple[int, ...] | None = None, offload: bool = True
+    analysis,
+    target: str,
+    tile: tuple[int, ...] | None = None,
+    offload: bool = True,
+    file_name: str | None = None,
 ) -> str:
-    """The generated program text for `target` ("cutile" or "cuda")."""
+    """The generated program text for `target` ("cutile" or "cuda"); a .cu file's build
+    commands name `file_name` (the -o file's name; default: the program's)."""
     if target == "cutile":
         if analysis.kind == "kernel":
             from .backends.cutile import generate_library
@@ -148,8 +174,8 @@ def generate(
     from .backends.cuda import generate_cuda_library, generate_cuda_program
 
     if analysis.kind == "kernel":
-        return generate_cuda_library(kernel_library(analysis), analysis.source)
-    return generate_cuda_program(host_program(analysis, tile, offload))
+        return generate_cuda_library(kernel_library(analysis), analysis.source, file_name)
+    return generate_cuda_program(host_program(analysis, tile, offload), file_name)
 
 
 def shadows_a_module(name: str) -> bool:
@@ -396,7 +422,7 @@ def _interpret_kernel_program(analysis, sizes, out: TextIO) -> int:
     kp = kernel_program(analysis)
     scalars = default_scalars(kp, sizes)
     inputs = make_inputs(kp, scalars)
-    outputs = run_kernel_program(kp, scalars, inputs)
+    outputs = run_kernel_program(kp, scalars, inputs, out)
     print(", ".join(f"{k}={v}" for k, v in scalars.items()), file=out)
     print(summary(kp, outputs), file=out)
     return 0

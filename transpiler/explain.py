@@ -3,10 +3,12 @@
 One entry per FOR loop (nest) of a legacy program, by BASIC line:
 
     line 150  FOR I = 1 TO N   -> GPU kernel map_150 (map): elementwise map over I; ...
-                                  grid: ceil(I_COUNT / 512) blocks, tile 512, f64
+                                  grid: ceil(i_count / 512) blocks, tile 512, f64
     line 140  FOR I = 2 TO N   -> host: loop-carried dependence: P(I - 1) reads ...
 
-and for a cuTile BASIC program, its one kernel (parameters, tiles, grid).
+and for a cuTile BASIC program, its one kernel (parameters, tiles, grid).  Parameters in
+upper case are BASIC's variables and arrays, those in lower case the kernel's own (loop
+counts, partial results, the blocks' flags).
 """
 
 from __future__ import annotations

@@ -313,7 +313,9 @@ class ErrorSite:
 class Finish:
     """What the host does after the launch.
 
-    "sum" | "sub": `var = var op sum(temp)`;
+    "sum" | "sub": `var = var op temp[b]` for each block b in order, BASIC's `+` or `-`
+      (an overflow of the running total is reported at `origin`, the statement that
+      accumulates);
     "max" | "min": scan `temp`'s block results in order, replacing `var` (and each
       payload variable from its temp) when a block's value is better (`strict`: `>`/`<`,
       else `>=`/`<=`);
@@ -332,6 +334,7 @@ class Finish:
     count: str = ""
     when: str = ""
     zero_trip_step: bool = False
+    origin: ast.Stmt | None = None
 
     @property
     def combines(self) -> bool:

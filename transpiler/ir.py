@@ -15,7 +15,9 @@ Kernels come from two places, and backends do not care which:
   the kernel extraction pass.
 
 Decisions (names, tile shapes, what is parallel, element types) are all made before
-this IR exists; templates only lay it out.
+this IR exists; templates only lay it out.  A name is a BASIC name (upper case, as the
+lexer reads it) or one the compiler invented (lower case: `valid`, `i_count`, `y_tile`),
+so the two never meet; each backend's namer (naming.py) turns both into identifiers.
 """
 
 from __future__ import annotations
@@ -307,6 +309,15 @@ class IfScalar(KStmt):
 @dataclass(eq=False, slots=True)
 class Break(KStmt):
     pass
+
+
+@dataclass(eq=False, slots=True)
+class Print(KStmt):
+    """`printf(format, *args)` once per block (a kernel's PRINT, NVIDIA's device print):
+    `format` is C's, with `%d` for an i32 and `%f` for a float scalar in `args`."""
+
+    format: str
+    args: tuple[KExpr, ...]
 
 
 # --------------------------------------------------------------------------- kernels

@@ -29,13 +29,15 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
+from typing import TextIO
 
 import numpy as np
 
 from . import ast
 from .builtins import BUILTINS
 from .errors import BasicRuntimeError, BasicSemanticError, at
-from .passes.kernel_dialect import KArray, KernelProgram
+from .passes.kernel_dialect import MAX_WHILE_PASSES, KArray, KernelProgram
 from .passes.nesting import ForBlock, IfChain, Nested, WhileBlock
 
 NP_TYPES = {
@@ -46,9 +48,6 @@ NP_TYPES = {
     "i32": np.int32,
     "i64": np.int64,
 }
-# Guard against a runaway WHILE in a kernel (reported, not silently truncated as
-# NVIDIA's compiler does).
-MAX_WHILE_ITERATIONS = 10_000_000
 
 
 def extent_value(expr: ast.Expr, scalars: dict[str, int | float]) -> float:
@@ -90,11 +89,15 @@ def array_shapes(kp: KernelProgram, scalars: dict[str, int | float]) -> dict[str
 
 
 def run_kernel_program(
-    kp: KernelProgram, scalars: dict[str, int | float], arrays: dict[str, np.ndarray]
+    kp: KernelProgram,
+    scalars: dict[str, int | float],
+    arrays: dict[str, np.ndarray],
+    out: TextIO | None = None,
 ) -> dict[str, np.ndarray]:
     """Run the program on the given INPUT values; returns the OUTPUT arrays.
 
-    `arrays` holds the INPUT arrays; OUTPUT and scratch arrays start as zeros.
+    `arrays` holds the INPUT arrays; OUTPUT and scratch arrays start as zeros.  PRINT
+    writes to `out` (standard output by default), block after block.
     """
     shapes = array_shapes(kp, scalars)
     memory: dict[str, np.ndarray] = {}
@@ -112,7 +115,7 @@ def run_kernel_program(
     # meets LOG, 1/X...): NumPy must not warn about them on stderr.
     with np.errstate(all="ignore"):
         for bid in _grid(kp, shapes):
-            _Block(kp, typed, memory, {"BID": bid}).run(kp.body)
+            _Block(kp, typed, memory, {"BID": bid}, out or sys.stdout).run(kp.body)
     return {name: memory[name] for name in kp.outputs}
 
 
@@ -130,9 +133,12 @@ def _grid(kp: KernelProgram, shapes: dict[str, tuple[int, ...]]):
 class _Block:
     """One block's execution: its scalars, tiles and the shared global arrays."""
 
-    def __init__(self, kp, scalars, memory, bid):
+    def __init__(self, kp, scalars, memory, bid, out=None):
         self.kp = kp
+        self.out = out
         self.vars: dict[str, object] = dict(scalars)
+        for name in kp.zero_vars if kp else ():  # first assigned in a block: 0 before
+            self.vars[name] = self._as_float(0) if name in kp.float_vars else 0
         self.memory = memory
         self.bid = bid.get("BID", (0, 0, 0))
 
@@ -154,11 +160,11 @@ class _Block:
                 value += step
             return
         if isinstance(node, WhileBlock):
-            for _ in range(MAX_WHILE_ITERATIONS):
+            for _ in range(MAX_WHILE_PASSES):
                 if not self.truth(node.head.condition):
                     return
                 self.run(node.body)
-            raise BasicRuntimeError("WHILE loop did not finish", node.head.coord)
+            return
         if isinstance(node, IfChain):
             for arm in node.arms:
                 if self.truth(arm.condition):
@@ -170,6 +176,23 @@ class _Block:
         if isinstance(node, ast.Let):
             with at(node.coord):
                 self.let(node)
+        elif isinstance(node, ast.Print):
+            with at(node.coord):
+                self.print(node)
+
+    def print(self, stmt: ast.Print) -> None:
+        """NVIDIA's device print: items side by side, an integer as C's %d, a float as
+        %f (six decimals), a newline unless a separator ends the list."""
+        text = []
+        for item in stmt.items:
+            if isinstance(item, ast.Str):
+                text.append(item.value)
+            elif isinstance(item, ast.Expr):
+                value = _as_number(self.eval(item))
+                text.append("%d" % value if _is_integer(value) else "%f" % value)
+        if not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep):
+            text.append("\n")
+        self.out.write("".join(text))
 
     def truth(self, expr: ast.Expr) -> bool:
         value = self.eval(expr)
@@ -192,6 +215,8 @@ class _Block:
                 value = np.reshape(value, shape)
             dtype = self.vars[name].dtype if name in self.vars else (np.float64 if self.kp.dtype == "f64" else np.float32)
             value = np.broadcast_to(np.asarray(value, dtype=dtype), shape).copy()
+        elif name.endswith("%"):
+            value = _to_i32(_as_number(value))  # truncated toward zero, as NVIDIA's ftoi
         elif name in self.kp.float_vars:
             # A float from its first assignment on (kernel_types.py); later assignments
             # keep the first one's float type.

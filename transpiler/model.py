@@ -203,6 +203,9 @@ class Analysis:
     # ---- types (passes/typecheck.py; legacy programs)
     # The type of every expression node of the program (DEF FN bodies included).
     expr_types: dict[ast.Expr, ValueType] = field(default_factory=dict)
+    # The `+` and `-` nodes that cannot overflow (passes/exprutil.sum_may_overflow): plain
+    # operators in generated code; every other sum is checked (ECMA-55 7.5).
+    plain_sums: set[ast.Expr] = field(default_factory=set)
 
     # ---- DATA (passes/data.py)
     data: list[ast.Datum] = field(default_factory=list)  # every datum in program order

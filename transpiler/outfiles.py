@@ -82,3 +82,72 @@ def _new_file_mode() -> int:
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask
+
+
+# ---------------------------------------------------------------------- a .cu's headers
+# `-o prog.cu` writes the basic2tile headers prog.cu includes beside it, so that the
+# build command of its header comment works in a folder holding nothing else.  A header
+# already there is left alone when it is the same, replaced with a note when it is another
+# version of basic2tile's, and any other file of that name is an error (written nothing).
+
+
+def _headers_folder(cu_path: str | Path) -> Path | None:
+    """Where the headers go: beside a regular .cu file; None for /dev/null, a pipe..."""
+    try:
+        if not stat.S_ISREG(os.stat(cu_path).st_mode):
+            return None
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    return Path(cu_path).parent
+
+
+def check_headers_beside(cu_path: str | Path, protected: list[str | Path] = ()) -> None:
+    """Refuse, before anything is written, a header name beside `cu_path` taken by a
+    file that is not one of basic2tile's headers."""
+    from .backends.cuda_build import SUPPORT_HEADERS, is_ours
+
+    folder = _headers_folder(cu_path)
+    if folder is None:
+        return
+    for name in SUPPORT_HEADERS:
+        header = folder / name
+        check_output(header, protected)
+        try:
+            text = header.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise cannot_write(header, exc.strerror or str(exc)) from None
+        if not is_ours(text, name):
+            raise cannot_write(
+                header,
+                f"the generated program includes a {name} written beside it, and this file "
+                "is not basic2tile's; move it, or write the program to another folder",
+            )
+
+
+def write_headers_beside(
+    cu_path: str | Path, code: str, protected: list[str | Path] = ()
+) -> list[str]:
+    """Write the basic2tile headers `code` includes beside `cu_path`; returns notes about
+    headers of another version that were replaced."""
+    from .backends.cuda_build import header_text, included_headers
+
+    folder = _headers_folder(cu_path)
+    if folder is None:
+        return []
+    notes = []
+    for name in included_headers(code):
+        header, text = folder / name, header_text(name)
+        try:
+            old = header.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            old = None
+        if old == text:
+            continue
+        write_output(header, text, protected)
+        if old is not None:
+            notes.append(f"replaced {header} (another version of basic2tile's {name})")
+    return notes

@@ -36,12 +36,18 @@ from .options import Options
 __all__ = ["parse"]
 
 
-def parse(source: SourceFile, options: Options) -> ast.Program:
-    """Parse a whole program; raises CompileErrors with every syntax error found."""
+def parse(source: SourceFile, options: Options, kernel: bool = False) -> ast.Program:
+    """Parse a whole program; raises CompileErrors with every syntax error found.
+    `kernel`: with the operator precedence of cuTile BASIC kernel programs."""
     ctx = LineContext(source.name, options.strict, options.std)
     lexer = build_lexer(ctx)
     lexer.else_joiner = _ElseJoiner(lexer.token)
-    parser = yacc.LRParser(load_tables(grammar), grammar.p_error)
+    rules = grammar
+    if kernel:
+        from .grammar.kernel_precedence import kernel_grammar
+
+        rules = kernel_grammar()
+    parser = yacc.LRParser(load_tables(rules), grammar.p_error)
     lines: list[ast.Line] = []
     previous: tuple[int, int] | None = None  # (number, source line) of the last numbered line
     with collector_paused():  # the tree is acyclic and all of it is kept

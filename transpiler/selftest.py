@@ -7,6 +7,8 @@ Used by `python generated.py` (the module's self-test), `basic2tile prog.bas --r
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
 import sys
 from pathlib import Path
@@ -31,7 +33,7 @@ def kernel_program_from_text(text: str, name: str, options: Options | None = Non
 
     options = options or Options()
     source = SourceFile(name + ".bas", text)
-    return analyze_kernel_program(parse(source, options), options, name)
+    return analyze_kernel_program(parse(source, options, kernel=True), options, name, source)
 
 
 def _exprs(nodes) -> list[ast.Expr]:
@@ -208,6 +210,21 @@ def compare(kp: KernelProgram, got: dict[str, np.ndarray], want: dict[str, np.nd
     return lines
 
 
+def compare_printed(got: str, want: str) -> list[str]:
+    """A line comparing what the kernel PRINTed with the interpreter's text (none when
+    neither printed; a GPU's device printf bypasses Python's stdout: not compared)."""
+    if not want:
+        return [] if not got else ["MISMATCH PRINT: the interpreter printed nothing"]
+    if not got:
+        return ["PRINT output not compared (the device printed it directly)"]
+    if got == want:
+        return [f"ok PRINT: {want.count(chr(10))} line(s) as the interpreter printed them"]
+    for number, (a, b) in enumerate(zip(got.splitlines(), want.splitlines()), 1):
+        if a != b:
+            return [f"MISMATCH PRINT line {number}: {a!r}, the interpreter printed {b!r}"]
+    return ["MISMATCH PRINT: the texts differ in length"]
+
+
 def summary(kp: KernelProgram, outputs: dict[str, np.ndarray]) -> str:
     """A short, deterministic text description of OUTPUT arrays (for --interpret/--run)."""
     lines = []
@@ -225,13 +242,39 @@ def parse_sizes(argv: list[str]) -> dict[str, float]:
 
 
 def main(module, argv: list[str]) -> int:
-    """Self-test of a generated kernel module: `python module.py [N=1000 ...]`, as a
-    command (runtime/command.py); bad sizes are one located error line."""
+    """Self-test of a generated kernel module: `python module.py [--device cpu|gpu]
+    [N=1000 ...]`, as a command (runtime/command.py); the arguments are parsed by
+    argparse (`--help`; a wrong option is its usage line and status 2), bad sizes are one
+    located error line."""
     name = Path(module.__file__).stem if module.__name__ == "__main__" else module.__name__
-    return run_command(_self_test, name, module, name, argv)
+    args = _arg_parser(name).parse_args(argv)
+    return run_command(_self_test, name, module, name, args.sizes, args.device)
 
 
-def _self_test(module, name: str, argv: list[str]) -> int:
+def _arg_parser(name: str):
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog=f"python {name}.py",
+        description=f"Run the kernel {name} on generated data and compare its OUTPUT arrays "
+        "with basic2tile's reference interpreter.",
+    )
+    parser.add_argument(
+        "sizes",
+        nargs="*",
+        metavar="NAME=VALUE",
+        help="an INPUT scalar (default: sizes of a few tiles, partial tiles included)",
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="where the kernel runs: cuda.tile on the GPU, or basic2tile's tile simulator "
+        "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
+    )
+    return parser
+
+
+def _self_test(module, name: str, argv: list[str], device: str | None = None) -> int:
     kp = kernel_program_from_text(module.BASIC_SOURCE, name)
     try:
         scalars = default_scalars(kp, parse_sizes(argv))
@@ -242,9 +285,12 @@ def _self_test(module, name: str, argv: list[str]) -> int:
         print(error, file=sys.stderr)
         return 1
     inputs = make_inputs(kp, scalars)
-    got = run_generated(module, kp, scalars, inputs)
-    want = run_kernel_program(kp, scalars, inputs)
-    lines = compare(kp, got, want)
+    printed, want_printed = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(printed):  # the simulator's printf writes here
+        got = run_generated(module, kp, scalars, inputs, device)
+    sys.stdout.write(printed.getvalue())
+    want = run_kernel_program(kp, scalars, inputs, want_printed)
+    lines = compare(kp, got, want) + compare_printed(printed.getvalue(), want_printed.getvalue())
     sizes = ", ".join(f"{k}={v}" for k, v in scalars.items())
     print(f"{name}: {sizes}")
     print("\n".join(lines))

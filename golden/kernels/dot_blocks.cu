@@ -5,7 +5,10 @@
 // OUTPUT arrays back: call it from your own code, or run this program, whose main() reads
 // the INPUT values from stdin and prints the OUTPUT arrays (format above main()).
 //
-// Build: nvcc -arch=sm_90 -I<basic2tile>/templates/cuda dot_blocks.cu -o dot_blocks
+// Build it with b2t_cuda.h, which basic2tile writes beside it (-arch: your GPU, sm_80 or later):
+//   nvcc -arch=sm_90 -std=c++17 dot_blocks.cu -o dot_blocks
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ dot_blocks.cu -o dot_blocks
 // `basic2tile dot_blocks.bas --target cuda --check` builds and runs it on generated data
 // and compares the OUTPUT arrays with basic2tile's reference interpreter.
 //
@@ -155,6 +158,7 @@ int main() {
     element = read_number("Y");
   std::vector<double> p(static_cast<std::size_t>(p_len));
   run_dot_blocks(n, x.data(), y.data(), p.data());
+  std::printf("--- OUTPUT arrays ---\n");  // what the kernel PRINTed comes before it
   std::printf("P 1 %d\n", p_len);
   for (const auto& element : p)
     std::printf("%.17g\n", element);

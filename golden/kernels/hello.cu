@@ -4,8 +4,10 @@
 // Running it runs the BASIC program: it prints what the program prints and reads what
 // it INPUTs, through b2t_runtime.h (the C++ port of the runtime of basic2tile's
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
-// Build it with the two headers written beside it:
+// Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 hello.cu -o hello
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ hello.cu -o hello
 #include "b2t_cuda.h"
 
 #ifndef __CUDACC_RTC__

@@ -8,6 +8,7 @@ tools do (`run_command`): by the signal on Ctrl-C or a closed pipe, with one err
 when standard output cannot be written.
 """
 
+import argparse
 import linecache
 import sys
 import traceback
@@ -86,4 +87,8 @@ def main(device=None) -> int:
 
 
 if __name__ == "__main__":
+    parser = argparse.ArgumentParser(
+        description=f"Run the BASIC program {SOURCE_NAME}: INPUT from stdin, PRINT to stdout."
+    )
+    parser.parse_args()
     sys.exit(run_command(main, SOURCE_NAME))

@@ -5,7 +5,10 @@
 // OUTPUT arrays back: call it from your own code, or run this program, whose main() reads
 // the INPUT values from stdin and prints the OUTPUT arrays (format above main()).
 //
-// Build: nvcc -arch=sm_90 -I<basic2tile>/templates/cuda matrix_add_2d.cu -o matrix_add_2d
+// Build it with b2t_cuda.h, which basic2tile writes beside it (-arch: your GPU, sm_80 or later):
+//   nvcc -arch=sm_90 -std=c++17 matrix_add_2d.cu -o matrix_add_2d
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ matrix_add_2d.cu -o matrix_add_2d
 // `basic2tile matrix_add_2d.bas --target cuda --check` builds and runs it on generated data
 // and compares the OUTPUT arrays with basic2tile's reference interpreter.
 //
@@ -137,6 +140,7 @@ int main() {
     element = static_cast<float>(read_number("B"));
   std::vector<float> c(static_cast<std::size_t>(c_rows) * c_cols);
   run_matrix_add_2d(m, n, a.data(), b.data(), c.data());
+  std::printf("--- OUTPUT arrays ---\n");  // what the kernel PRINTed comes before it
   std::printf("C 2 %d %d\n", c_rows, c_cols);
   for (const auto& element : c)
     std::printf("%.17g\n", static_cast<double>(element));

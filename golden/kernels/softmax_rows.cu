@@ -5,7 +5,10 @@
 // OUTPUT arrays back: call it from your own code, or run this program, whose main() reads
 // the INPUT values from stdin and prints the OUTPUT arrays (format above main()).
 //
-// Build: nvcc -arch=sm_90 -I<basic2tile>/templates/cuda softmax_rows.cu -o softmax_rows
+// Build it with b2t_cuda.h, which basic2tile writes beside it (-arch: your GPU, sm_80 or later):
+//   nvcc -arch=sm_90 -std=c++17 softmax_rows.cu -o softmax_rows
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ softmax_rows.cu -o softmax_rows
 // `basic2tile softmax_rows.bas --target cuda --check` builds and runs it on generated data
 // and compares the OUTPUT arrays with basic2tile's reference interpreter.
 //
@@ -179,6 +182,7 @@ int main() {
     element = static_cast<float>(read_number("X"));
   std::vector<float> y(static_cast<std::size_t>(y_rows) * y_cols);
   run_softmax_rows(r, x.data(), y.data());
+  std::printf("--- OUTPUT arrays ---\n");  // what the kernel PRINTed comes before it
   std::printf("Y 2 %d %d\n", y_rows, y_cols);
   for (const auto& element : y)
     std::printf("%.17g\n", static_cast<double>(element));

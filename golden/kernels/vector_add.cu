@@ -5,7 +5,10 @@
 // OUTPUT arrays back: call it from your own code, or run this program, whose main() reads
 // the INPUT values from stdin and prints the OUTPUT arrays (format above main()).
 //
-// Build: nvcc -arch=sm_90 -I<basic2tile>/templates/cuda vector_add.cu -o vector_add
+// Build it with b2t_cuda.h, which basic2tile writes beside it (-arch: your GPU, sm_80 or later):
+//   nvcc -arch=sm_90 -std=c++17 vector_add.cu -o vector_add
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ vector_add.cu -o vector_add
 // `basic2tile vector_add.bas --target cuda --check` builds and runs it on generated data
 // and compares the OUTPUT arrays with basic2tile's reference interpreter.
 //
@@ -119,6 +122,7 @@ int main() {
     element = static_cast<float>(read_number("B"));
   std::vector<float> c(static_cast<std::size_t>(c_len));
   run_vector_add(n, a.data(), b.data(), c.data());
+  std::printf("--- OUTPUT arrays ---\n");  // what the kernel PRINTed comes before it
   std::printf("C 1 %d\n", c_len);
   for (const auto& element : c)
     std::printf("%.17g\n", static_cast<double>(element));

@@ -8,6 +8,7 @@ tools do (`run_command`): by the signal on Ctrl-C or a closed pipe, with one err
 when standard output cannot be written.
 """
 
+import argparse
 import linecache
 import sys
 import traceback
@@ -22,6 +23,8 @@ from transpiler.runtime import (
     BasicFault,
     Console,
     Notice,
+    add,
+    add_all,
     div,
     loop_count,
     mul,
@@ -80,9 +83,11 @@ def reduce_130(i_count, x, y, done, s_partial):
     exceptions = exceptions | valid & ~(ct.abs(s_term_1) < float("inf"))
     # 140 LET S = S + X(I) * Y(I)
     s_acc = s_acc + ct.where(valid, s_term_1, 0.0)
+    s_total = ct.sum(s_acc)
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (512,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
-    ct.store(s_partial, index=(ct.bid(0),), tile=ct.sum(s_acc))
+    ct.store(s_partial, index=(ct.bid(0),), tile=s_total)
 
 
 def program(con: Console, dev) -> None:
@@ -138,19 +143,21 @@ def program(con: Console, dev) -> None:
         dev.to_host(done_2)
         dev.to_host(s_partial)
     if done_2.all():
-        s = s + sum(s_partial.tolist())
+        # 140 LET S = S + X(I) * Y(I)
+        s = add_all(s, s_partial.tolist())
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(x.data)
         dev.to_host(y.data)
         for block_2, finished_2 in enumerate(done_2.tolist()):
             if finished_2:
-                s = s + s_partial.item(block_2)
+                # 140 LET S = S + X(I) * Y(I)
+                s = add(s, s_partial.item(block_2))
                 continue
             for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
                 i = float(1 + i_lane_2)
                 # 140 LET S = S + X(I) * Y(I)
-                s = s + mul(x[i], y[i])
+                s = add(s, mul(x[i], y[i]))
     # 160 PRINT "DOT PRODUCT OF X AND Y"
     con.print("DOT PRODUCT OF X AND Y")
     # 170 PRINT "N ="; N
@@ -208,4 +215,14 @@ def main(device=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_command(main, SOURCE_NAME))
+    parser = argparse.ArgumentParser(
+        description=f"Run the BASIC program {SOURCE_NAME}: INPUT from stdin, PRINT to stdout."
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="where the kernels run: cuda.tile on the GPU, or basic2tile's tile simulator "
+        "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
+    )
+    args = parser.parse_args()
+    sys.exit(run_command(main, SOURCE_NAME, args.device))

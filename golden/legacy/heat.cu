@@ -4,8 +4,10 @@
 // Running it runs the BASIC program: it prints what the program prints and reads what
 // it INPUTs, through b2t_runtime.h (the C++ port of the runtime of basic2tile's
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
-// Build it with the two headers written beside it:
+// Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 heat.cu -o heat
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ heat.cu -o heat
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -24,6 +26,21 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
     return static_cast<I>(0ull - static_cast<unsigned long long>(a));
   const I quotient = a / b;
   return a % b != 0 && (a < 0) == (b < 0) ? quotient + 1 : quotient;
+}
+
+// Whether `value` is true in some thread of the block, for every thread: one flag in
+// shared memory and barriers, no shuffles (a block's "did any lane meet an exception").
+// Threads that set the flag all write the same value.
+__device__ inline bool b2t_block_any(bool value) {
+  __shared__ int any;
+  __syncthreads();  // the previous call's readers are done
+  if (threadIdx.x == 0)
+    any = 0;
+  __syncthreads();
+  if (value)
+    any = 1;
+  __syncthreads();
+  return any != 0;
 }
 
 // Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
@@ -48,10 +65,6 @@ __device__ T b2t_block_reduce(T value, Combine combine) {
 template <class T>
 __device__ T b2t_block_sum(T value) {
   return b2t_block_reduce(value, [](T a, T b) { return a + b; });
-}
-template <class T>
-__device__ T b2t_block_max(T value) {
-  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
 }
 
 // elementwise map over I; one 512 tile of iterations per block, f64
@@ -83,12 +96,12 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(t_tile[slot]) < INFINITY);
   }
-  int exceptions_max = (-2147483647 - 1);
+  bool exceptions_max_any = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
   }
-  exceptions_max = b2t_block_max(exceptions_max);
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (finished) {
 #pragma unroll
@@ -106,8 +119,8 @@ extern "C" __global__ void __launch_bounds__(256)
 // reduction over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    reduce_210(int i_count, const double* __restrict__ t, int t_len, double* __restrict__ h_partial,
-               int h_partial_len) {
+    reduce_210(int i_count, const double* __restrict__ t, int t_len, int* __restrict__ done,
+               int done_len, double* __restrict__ h_partial, int h_partial_len) {
   const int bid = blockIdx.x;
   // 210 FOR I = 1 TO M
   bool valid[2];
@@ -115,6 +128,11 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
     valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
   }
   double t_i[2];
 #pragma unroll
@@ -134,14 +152,27 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     h_acc[slot] = h_acc[slot] + (valid[slot] ? t_i[slot] : 0.0);
   }
-  double h_acc_sum = 0.0;
+  double h_total = 0.0;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    h_acc_sum += h_acc[slot];
+    h_total += h_acc[slot];
   }
-  h_acc_sum = b2t_block_sum(h_acc_sum);
+  h_total = b2t_block_sum(h_total);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(h_total) < INFINITY);
+  }
+  bool exceptions_max_any = false;
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
+  }
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
+  const bool finished = exceptions_max == 0;
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < h_partial_len)
-    h_partial[bid] = h_acc_sum;
+    h_partial[bid] = h_total;
 }
 
 // stencil (neighbour reads) over I; one 512 tile of iterations per block, f64
@@ -193,12 +224,12 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(u_tile[slot]) < INFINITY);
   }
-  int exceptions_max = (-2147483647 - 1);
+  bool exceptions_max_any = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
   }
-  exceptions_max = b2t_block_max(exceptions_max);
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (finished) {
 #pragma unroll
@@ -245,8 +276,8 @@ extern "C" __global__ void __launch_bounds__(256)
 // reduction over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    reduce_410(int i_count, const double* __restrict__ t, int t_len, double* __restrict__ q_partial,
-               int q_partial_len) {
+    reduce_410(int i_count, const double* __restrict__ t, int t_len, int* __restrict__ done,
+               int done_len, double* __restrict__ q_partial, int q_partial_len) {
   const int bid = blockIdx.x;
   // 410 FOR I = 1 TO M
   bool valid[2];
@@ -254,6 +285,11 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
     valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
   }
   double t_i[2];
 #pragma unroll
@@ -273,14 +309,27 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     q_acc[slot] = q_acc[slot] + (valid[slot] ? t_i[slot] : 0.0);
   }
-  double q_acc_sum = 0.0;
+  double q_total = 0.0;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    q_acc_sum += q_acc[slot];
+    q_total += q_acc[slot];
   }
-  q_acc_sum = b2t_block_sum(q_acc_sum);
+  q_total = b2t_block_sum(q_total);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(q_total) < INFINITY);
+  }
+  bool exceptions_max_any = false;
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
+  }
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
+  const bool finished = exceptions_max == 0;
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < q_partial_len)
-    q_partial[bid] = q_acc_sum;
+    q_partial[bid] = q_total;
 }
 
 #ifndef __CUDACC_RTC__
@@ -384,11 +433,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -490,24 +544,40 @@ struct Program {
     // 210 FOR I = 1 TO M
     {
       const int i_count_2 = loop_count(1, m, 1);
+      DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
       DeviceTemp<double> h_partial(b2t_cdiv(i_count_2, 512));
       if (t.covers(0, 1, i_count_2)) {
         const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
         if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
           B2T_LAUNCH(::reduce_210, grid, 256, 0)(i_count_2, t_device.upload(t), t.extent(0),
-                                                 h_partial.data(), h_partial.size());
+                                                 done_2.data(), done_2.size(), h_partial.data(),
+                                                 h_partial.size());
           B2T_CHECK(cudaGetLastError());
         }
+        done_2.download();
         h_partial.download();
-        h = h + h_partial.sum();
+      }
+      if (done_2.all()) {
+        // 220 LET H = H + T(I)
+        line = 220;
+        h = h_partial.added_to(h);
       } else {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         t_device.download(t);
-        for (int i_lane_2 = 0; i_lane_2 < i_count_2; ++i_lane_2) {
-          i = 1 + i_lane_2;
-          // 220 LET H = H + T(I)
-          line = 220;
-          h = h + t(i);
+        for (int block_2 = 0; block_2 < done_2.size(); ++block_2) {
+          if (done_2[block_2]) {
+            // 220 LET H = H + T(I)
+            line = 220;
+            h = b2t::add(h, h_partial[block_2]);
+            continue;
+          }
+          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
+               ++i_lane_2) {
+            i = 1 + i_lane_2;
+            // 220 LET H = H + T(I)
+            line = 220;
+            h = b2t::add(h, t(i));
+          }
         }
       }
       i = 1 + i_count_2;
@@ -518,33 +588,36 @@ struct Program {
       // 260 FOR I = 2 TO M - 1
       {
         const int i_count_3 = loop_count(2, m - 1.0, 1);
-        DeviceTemp<int> done_2(b2t_cdiv(i_count_3, 512));
+        DeviceTemp<int> done_3(b2t_cdiv(i_count_3, 512));
         if (u.covers(0, 2, i_count_3) && t.covers(0, 2, i_count_3) && t.covers(0, 1, i_count_3) &&
             t.covers(0, 3, i_count_3)) {
           const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
           if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
             B2T_LAUNCH(::stencil_260, grid, 256, 0)(i_count_3, u_device.upload(u), u.extent(0),
                                                     t_device.upload(t), t.extent(0), r,
-                                                    done_2.data(), done_2.size());
+                                                    done_3.data(), done_3.size());
             B2T_CHECK(cudaGetLastError());
             u_device.written();
           }
-          done_2.download();
+          done_3.download();
         }
-        if (!(done_2.all())) {
+        if (!(done_3.all())) {
           // Blocks the kernel did not finish run here: BASIC reports their exceptions
           t_device.download(t);
           u_device.download(u);
-          for (int block_2 = 0; block_2 < done_2.size(); ++block_2) {
-            if (done_2[block_2]) {
+          for (int block_3 = 0; block_3 < done_3.size(); ++block_3) {
+            if (done_3[block_3]) {
               continue;
             }
-            for (int i_lane_3 = block_2 * 512; i_lane_3 < std::min(block_2 * 512 + 512, i_count_3);
+            for (int i_lane_3 = block_3 * 512; i_lane_3 < std::min(block_3 * 512 + 512, i_count_3);
                  ++i_lane_3) {
               i = 2 + i_lane_3;
               // 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
               line = 270;
-              u(i) = t(i) + b2t::mul(r, t(i - 1.0) - b2t::mul(2.0, t(i)) + t(i + 1.0));
+              const auto tmp = t(i);
+              const auto tmp_2 = t(i - 1.0);
+              const auto tmp_3 = b2t::sub(tmp_2, b2t::mul(2.0, t(i)));
+              u(i) = b2t::add(tmp, b2t::mul(r, b2t::add(tmp_3, t(i + 1.0))));
             }
           }
         }
@@ -596,24 +669,40 @@ struct Program {
     // 410 FOR I = 1 TO M
     {
       const int i_count_5 = loop_count(1, m, 1);
+      DeviceTemp<int> done_4(b2t_cdiv(i_count_5, 512));
       DeviceTemp<double> q_partial(b2t_cdiv(i_count_5, 512));
       if (t.covers(0, 1, i_count_5)) {
         const dim3 grid(b2t_cdiv(i_count_5, 512), 1, 1);
         if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
           B2T_LAUNCH(::reduce_410, grid, 256, 0)(i_count_5, t_device.upload(t), t.extent(0),
-                                                 q_partial.data(), q_partial.size());
+                                                 done_4.data(), done_4.size(), q_partial.data(),
+                                                 q_partial.size());
           B2T_CHECK(cudaGetLastError());
         }
+        done_4.download();
         q_partial.download();
-        q = q + q_partial.sum();
+      }
+      if (done_4.all()) {
+        // 420 LET Q = Q + T(I)
+        line = 420;
+        q = q_partial.added_to(q);
       } else {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         t_device.download(t);
-        for (int i_lane_5 = 0; i_lane_5 < i_count_5; ++i_lane_5) {
-          i = 1 + i_lane_5;
-          // 420 LET Q = Q + T(I)
-          line = 420;
-          q = q + t(i);
+        for (int block_4 = 0; block_4 < done_4.size(); ++block_4) {
+          if (done_4[block_4]) {
+            // 420 LET Q = Q + T(I)
+            line = 420;
+            q = b2t::add(q, q_partial[block_4]);
+            continue;
+          }
+          for (int i_lane_5 = block_4 * 512; i_lane_5 < std::min(block_4 * 512 + 512, i_count_5);
+               ++i_lane_5) {
+            i = 1 + i_lane_5;
+            // 420 LET Q = Q + T(I)
+            line = 420;
+            q = b2t::add(q, t(i));
+          }
         }
       }
       i = 1 + i_count_5;
@@ -627,8 +716,8 @@ struct Program {
     con.print("DECAY FACTOR =").print(b2t::div(q, h)).newline();
     // 470 LET G = 1 - 4 * R * SIN(P / (2 * (M - 1))) ^ 2
     line = 470;
-    g = 1.0 -
-        b2t::mul(b2t::mul(4.0, r), b2t::power(b2t::SIN(b2t::div(p, b2t::mul(2.0, m - 1.0))), 2.0));
+    const auto tmp_4 = b2t::mul(4.0, r);
+    g = 1.0 - b2t::mul(tmp_4, b2t::power(b2t::SIN(b2t::div(p, b2t::mul(2.0, m - 1.0))), 2.0));
     // 480 PRINT "PREDICTED FACTOR G^100 ="; G ^ 100
     line = 480;
     con.print("PREDICTED FACTOR G^100 =").print(b2t::power(g, 100.0)).newline();

@@ -8,6 +8,7 @@ tools do (`run_command`): by the signal on Ctrl-C or a closed pipe, with one err
 when standard output cannot be written.
 """
 
+import argparse
 import linecache
 import sys
 import traceback
@@ -22,12 +23,15 @@ from transpiler.runtime import (
     BasicFault,
     Console,
     Notice,
+    add,
+    add_all,
     div,
     loop_count,
     mul,
     power,
     run_command,
     set_warning_hook,
+    sub,
 )
 from transpiler.runtime.arrays import BasicArray
 
@@ -55,11 +59,12 @@ def map_120(i_count, t, p_box, m_box, done):
 
 
 @ct.kernel
-def reduce_210(i_count, t, h_partial):
+def reduce_210(i_count, t, done, h_partial):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 210 FOR I = 1 TO M
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     t_i = ct.load(
         t.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
@@ -69,7 +74,11 @@ def reduce_210(i_count, t, h_partial):
     h_acc = ct.zeros((512,), dtype=ct.float64)
     # 220 LET H = H + T(I)
     h_acc = h_acc + ct.where(valid, t_i, 0.0)
-    ct.store(h_partial, index=(ct.bid(0),), tile=ct.sum(h_acc))
+    h_total = ct.sum(h_acc)
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(h_total) < float("inf"), (512,))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
+    ct.store(h_partial, index=(ct.bid(0),), tile=h_total)
 
 
 @ct.kernel
@@ -124,11 +133,12 @@ def map_290(i_count, t, u):
 
 
 @ct.kernel
-def reduce_410(i_count, t, q_partial):
+def reduce_410(i_count, t, done, q_partial):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 410 FOR I = 1 TO M
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     t_i = ct.load(
         t.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
@@ -138,7 +148,11 @@ def reduce_410(i_count, t, q_partial):
     q_acc = ct.zeros((512,), dtype=ct.float64)
     # 420 LET Q = Q + T(I)
     q_acc = q_acc + ct.where(valid, t_i, 0.0)
-    ct.store(q_partial, index=(ct.bid(0),), tile=ct.sum(q_acc))
+    q_total = ct.sum(q_acc)
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(q_total) < float("inf"), (512,))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
+    ct.store(q_partial, index=(ct.bid(0),), tile=q_total)
 
 
 def program(con: Console, dev) -> None:
@@ -202,26 +216,38 @@ def program(con: Console, dev) -> None:
     h = 0.0
     # 210 FOR I = 1 TO M
     i_count_2 = loop_count(1, m, 1)
+    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
     h_partial = np.zeros(-(-i_count_2 // 512), dtype=np.float64)
     if t.covers(0, 1, i_count_2):
         dev.launch(
-            reduce_210, (-(-i_count_2 // 512),), (i_count_2, t.data, h_partial), writes=(h_partial,)
+            reduce_210,
+            (-(-i_count_2 // 512),),
+            (i_count_2, t.data, done_2, h_partial),
+            writes=(done_2, h_partial),
         )
+        dev.to_host(done_2)
         dev.to_host(h_partial)
-        h = h + sum(h_partial.tolist())
+    if done_2.all():
+        # 220 LET H = H + T(I)
+        h = add_all(h, h_partial.tolist())
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(t.data)
-        for i_lane_2 in range(i_count_2):
-            i = float(1 + i_lane_2)
-            # 220 LET H = H + T(I)
-            h = h + t[i]
+        for block_2, finished_2 in enumerate(done_2.tolist()):
+            if finished_2:
+                # 220 LET H = H + T(I)
+                h = add(h, h_partial.item(block_2))
+                continue
+            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
+                i = float(1 + i_lane_2)
+                # 220 LET H = H + T(I)
+                h = add(h, t[i])
     # 240 REM TIME STEPPING
     # 250 FOR S = 1 TO 100
     for s in range(1, 101):
         # 260 FOR I = 2 TO M - 1
         i_count_3 = loop_count(2, m - 1.0, 1)
-        done_2 = np.zeros(-(-i_count_3 // 512), dtype=np.int32)
+        done_3 = np.zeros(-(-i_count_3 // 512), dtype=np.int32)
         if (
             u.covers(0, 2, i_count_3)
             and t.covers(0, 2, i_count_3)
@@ -231,21 +257,21 @@ def program(con: Console, dev) -> None:
             dev.launch(
                 stencil_260,
                 (-(-i_count_3 // 512),),
-                (i_count_3, u.data, t.data, np.array([r], dtype=np.float64), done_2),
-                writes=(u.data, done_2),
+                (i_count_3, u.data, t.data, np.array([r], dtype=np.float64), done_3),
+                writes=(u.data, done_3),
             )
-            dev.to_host(done_2)
-        if not (done_2.all()):
+            dev.to_host(done_3)
+        if not (done_3.all()):
             # Blocks the kernel did not finish run here: BASIC reports their exceptions
             dev.to_host(t.data)
             dev.to_host(u.data)
-            for block_2, finished_2 in enumerate(done_2.tolist()):
-                if finished_2:
+            for block_3, finished_3 in enumerate(done_3.tolist()):
+                if finished_3:
                     continue
-                for i_lane_3 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_3)):
+                for i_lane_3 in range(block_3 * 512, min(block_3 * 512 + 512, i_count_3)):
                     i = float(2 + i_lane_3)
                     # 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
-                    u[i] = t[i] + mul(r, t[i - 1.0] - mul(2.0, t[i]) + t[i + 1.0])
+                    u[i] = add(t[i], mul(r, add(sub(t[i - 1.0], mul(2.0, t[i])), t[i + 1.0])))
         # 290 FOR I = 2 TO M - 1
         i_count_4 = loop_count(2, m - 1.0, 1)
         if t.covers(0, 2, i_count_4) and u.covers(0, 2, i_count_4):
@@ -279,20 +305,32 @@ def program(con: Console, dev) -> None:
     q = 0.0
     # 410 FOR I = 1 TO M
     i_count_5 = loop_count(1, m, 1)
+    done_4 = np.zeros(-(-i_count_5 // 512), dtype=np.int32)
     q_partial = np.zeros(-(-i_count_5 // 512), dtype=np.float64)
     if t.covers(0, 1, i_count_5):
         dev.launch(
-            reduce_410, (-(-i_count_5 // 512),), (i_count_5, t.data, q_partial), writes=(q_partial,)
+            reduce_410,
+            (-(-i_count_5 // 512),),
+            (i_count_5, t.data, done_4, q_partial),
+            writes=(done_4, q_partial),
         )
+        dev.to_host(done_4)
         dev.to_host(q_partial)
-        q = q + sum(q_partial.tolist())
+    if done_4.all():
+        # 420 LET Q = Q + T(I)
+        q = add_all(q, q_partial.tolist())
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(t.data)
-        for i_lane_5 in range(i_count_5):
-            i = float(1 + i_lane_5)
-            # 420 LET Q = Q + T(I)
-            q = q + t[i]
+        for block_4, finished_4 in enumerate(done_4.tolist()):
+            if finished_4:
+                # 420 LET Q = Q + T(I)
+                q = add(q, q_partial.item(block_4))
+                continue
+            for i_lane_5 in range(block_4 * 512, min(block_4 * 512 + 512, i_count_5)):
+                i = float(1 + i_lane_5)
+                # 420 LET Q = Q + T(I)
+                q = add(q, t[i])
     # 440 PRINT "INITIAL TOTAL HEAT ="; H
     con.print("INITIAL TOTAL HEAT =", h)
     # 450 PRINT "FINAL TOTAL HEAT ="; Q
@@ -350,4 +388,14 @@ def main(device=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_command(main, SOURCE_NAME))
+    parser = argparse.ArgumentParser(
+        description=f"Run the BASIC program {SOURCE_NAME}: INPUT from stdin, PRINT to stdout."
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="where the kernels run: cuda.tile on the GPU, or basic2tile's tile simulator "
+        "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
+    )
+    args = parser.parse_args()
+    sys.exit(run_command(main, SOURCE_NAME, args.device))

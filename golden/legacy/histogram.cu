@@ -4,8 +4,10 @@
 // Running it runs the BASIC program: it prints what the program prints and reads what
 // it INPUTs, through b2t_runtime.h (the C++ port of the runtime of basic2tile's
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
-// Build it with the two headers written beside it:
+// Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 histogram.cu -o histogram
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ histogram.cu -o histogram
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -26,28 +28,19 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
   return a % b != 0 && (a < 0) == (b < 0) ? quotient + 1 : quotient;
 }
 
-// Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
-// every thread the result: lanes combine by shuffles, then every thread combines the
-// warps' results in the same order, so all threads hold the same bits.
-template <class T, class Combine>
-__device__ T b2t_block_reduce(T value, Combine combine) {
-  __shared__ T warp_results[32];
-  for (int offset = 16; offset > 0; offset /= 2) {
-    value = combine(value, __shfl_xor_sync(0xffffffffu, value, offset));
-  }
-  if (threadIdx.x % 32 == 0)
-    warp_results[threadIdx.x / 32] = value;
+// Whether `value` is true in some thread of the block, for every thread: one flag in
+// shared memory and barriers, no shuffles (a block's "did any lane meet an exception").
+// Threads that set the flag all write the same value.
+__device__ inline bool b2t_block_any(bool value) {
+  __shared__ int any;
+  __syncthreads();  // the previous call's readers are done
+  if (threadIdx.x == 0)
+    any = 0;
   __syncthreads();
-  value = warp_results[0];
-  for (int warp = 1; warp < static_cast<int>(blockDim.x) / 32; ++warp) {
-    value = combine(value, warp_results[warp]);
-  }
-  __syncthreads();  // the next reduction reuses warp_results
-  return value;
-}
-template <class T>
-__device__ T b2t_block_max(T value) {
-  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
+  if (value)
+    any = 1;
+  __syncthreads();
+  return any != 0;
 }
 
 // elementwise map over I; one 512 tile of iterations per block, f64
@@ -78,12 +71,12 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(v_tile[slot]) < INFINITY);
   }
-  int exceptions_max = (-2147483647 - 1);
+  bool exceptions_max_any = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
   }
-  exceptions_max = b2t_block_max(exceptions_max);
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (finished) {
 #pragma unroll
@@ -177,12 +170,12 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     h_bin[slot] = valid[slot] && h_b_ok[slot] ? h_b_at[slot] : -1;
   }
-  int exceptions_max = (-2147483647 - 1);
+  bool exceptions_max_any = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
   }
-  exceptions_max = b2t_block_max(exceptions_max);
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (finished) {
 #pragma unroll
@@ -297,11 +290,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -475,7 +473,8 @@ struct Program {
       // 350 PRINT
       con.newline();
       // 360 CHECKSUM = CHECKSUM + H(BIN)
-      checksum = checksum + h(bin);
+      line = 360;
+      checksum = b2t::add(checksum, h(bin));
       // 370 IF H(BIN) > PEAK THEN
       if (h(bin) > peak) {
         // 380 PEAK = H(BIN)

@@ -8,6 +8,7 @@ tools do (`run_command`): by the signal on Ctrl-C or a closed pipe, with one err
 when standard output cannot be written.
 """
 
+import argparse
 import linecache
 import sys
 import traceback
@@ -22,6 +23,7 @@ from transpiler.runtime import (
     BasicFault,
     Console,
     Notice,
+    add,
     div,
     loop_count,
     mul,
@@ -186,7 +188,7 @@ def program(con: Console, dev) -> None:
         # 350 PRINT
         con.print()
         # 360 CHECKSUM = CHECKSUM + H(BIN)
-        checksum = checksum + h[bin_]
+        checksum = add(checksum, h[bin_])
         # 370 IF H(BIN) > PEAK THEN
         if h[bin_] > peak:
             # 380 PEAK = H(BIN)
@@ -246,4 +248,14 @@ def main(device=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_command(main, SOURCE_NAME))
+    parser = argparse.ArgumentParser(
+        description=f"Run the BASIC program {SOURCE_NAME}: INPUT from stdin, PRINT to stdout."
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="where the kernels run: cuda.tile on the GPU, or basic2tile's tile simulator "
+        "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
+    )
+    args = parser.parse_args()
+    sys.exit(run_command(main, SOURCE_NAME, args.device))

@@ -4,8 +4,10 @@
 // Running it runs the BASIC program: it prints what the program prints and reads what
 // it INPUTs, through b2t_runtime.h (the C++ port of the runtime of basic2tile's
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
-// Build it with the two headers written beside it:
+// Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 horner.cu -o horner
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ horner.cu -o horner
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -33,6 +35,21 @@ __host__ __device__ inline T b2t_max(T a, T b) {
   return b > a || isnan(a) ? b : a;
 }
 
+// Whether `value` is true in some thread of the block, for every thread: one flag in
+// shared memory and barriers, no shuffles (a block's "did any lane meet an exception").
+// Threads that set the flag all write the same value.
+__device__ inline bool b2t_block_any(bool value) {
+  __shared__ int any;
+  __syncthreads();  // the previous call's readers are done
+  if (threadIdx.x == 0)
+    any = 0;
+  __syncthreads();
+  if (value)
+    any = 1;
+  __syncthreads();
+  return any != 0;
+}
+
 // Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
 // every thread the result: lanes combine by shuffles, then every thread combines the
 // warps' results in the same order, so all threads hold the same bits.
@@ -55,10 +72,6 @@ __device__ T b2t_block_reduce(T value, Combine combine) {
 template <class T>
 __device__ T b2t_block_sum(T value) {
   return b2t_block_reduce(value, [](T a, T b) { return a + b; });
-}
-template <class T>
-__device__ T b2t_block_max(T value) {
-  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
 }
 
 // reduction over I; one 128 tile of iterations per block, f64
@@ -114,17 +127,18 @@ extern "C" __global__ void __launch_bounds__(128)
   exceptions = exceptions || valid && !(fabs(s_term_1) < INFINITY);
   // 250 LET S = S + P * P
   s_acc = s_acc + (valid ? s_term_1 : 0.0);
-  int exceptions_max = (-2147483647 - 1);
-  exceptions_max = max(exceptions_max, static_cast<int>(exceptions));
-  exceptions_max = b2t_block_max(exceptions_max);
+  double s_total = 0.0;
+  s_total += s_acc;
+  s_total = b2t_block_sum(s_total);
+  exceptions = exceptions || valid && !(fabs(s_total) < INFINITY);
+  bool exceptions_max_any = false;
+  exceptions_max_any = exceptions_max_any || exceptions;
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
-  double s_acc_sum = 0.0;
-  s_acc_sum += s_acc;
-  s_acc_sum = b2t_block_sum(s_acc_sum);
   if (threadIdx.x == 0 && bid < s_partial_len)
-    s_partial[bid] = s_acc_sum;
+    s_partial[bid] = s_total;
 }
 
 #ifndef __CUDACC_RTC__
@@ -239,11 +253,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -295,7 +314,8 @@ struct Program {
       b2t::forward_progress();
       // 330 LET P = P * X + C(J)
       line = 330;
-      p = b2t::mul(p, x) + c(j);
+      const auto tmp = b2t::mul(p, x);
+      p = b2t::add(tmp, c(j));
       // 340 NEXT J
     }
     // 350 RETURN
@@ -354,13 +374,17 @@ struct Program {
         s_partial.download();
       }
       if (done.all()) {
-        s = s + s_partial.sum();
+        // 250 LET S = S + P * P
+        line = 250;
+        s = s_partial.added_to(s);
       } else {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         c_device.download(c);
         for (int block = 0; block < done.size(); ++block) {
           if (done[block]) {
-            s = s + s_partial[block];
+            // 250 LET S = S + P * P
+            line = 250;
+            s = b2t::add(s, s_partial[block]);
             continue;
           }
           for (int i_lane = block * 128; i_lane < std::min(block * 128 + 128, i_count); ++i_lane) {
@@ -372,7 +396,7 @@ struct Program {
             gosub_310();
             // 250 LET S = S + P * P
             line = 250;
-            s = s + b2t::mul(p, p);
+            s = b2t::add(s, b2t::mul(p, p));
           }
         }
       }

@@ -8,6 +8,7 @@ tools do (`run_command`): by the signal on Ctrl-C or a closed pipe, with one err
 when standard output cannot be written.
 """
 
+import argparse
 import linecache
 import sys
 import traceback
@@ -22,6 +23,8 @@ from transpiler.runtime import (
     Console,
     DataPool,
     Notice,
+    add,
+    add_all,
     div,
     loop_count,
     mul,
@@ -89,9 +92,11 @@ def reduce_220(i_count, c, d_box, done, s_partial):
     exceptions = exceptions | valid & ~(ct.abs(s_term_1) < float("inf"))
     # 250 LET S = S + P * P
     s_acc = s_acc + ct.where(valid, s_term_1, 0.0)
+    s_total = ct.sum(s_acc)
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (128,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
-    ct.store(s_partial, index=(ct.bid(0),), tile=ct.sum(s_acc))
+    ct.store(s_partial, index=(ct.bid(0),), tile=s_total)
 
 
 def program(con: Console, data: DataPool, dev) -> None:
@@ -115,7 +120,7 @@ def program(con: Console, data: DataPool, dev) -> None:
         j = d - 1.0
         while not j < 0.0:
             # 330 LET P = P * X + C(J)
-            p = mul(p, x) + c[j]
+            p = add(mul(p, x), c[j])
             # 340 NEXT J
             j = j + -1.0
         # 350 RETURN
@@ -163,13 +168,15 @@ def program(con: Console, data: DataPool, dev) -> None:
     dev.to_host(done)
     dev.to_host(s_partial)
     if done.all():
-        s = s + sum(s_partial.tolist())
+        # 250 LET S = S + P * P
+        s = add_all(s, s_partial.tolist())
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(c.data)
         for block, finished in enumerate(done.tolist()):
             if finished:
-                s = s + s_partial.item(block)
+                # 250 LET S = S + P * P
+                s = add(s, s_partial.item(block))
                 continue
             for i_lane in range(block * 128, min(block * 128 + 128, i_count)):
                 i = float(i_lane)
@@ -178,7 +185,7 @@ def program(con: Console, data: DataPool, dev) -> None:
                 # 240 GOSUB 310
                 gosub_310()
                 # 250 LET S = S + P * P
-                s = s + mul(p, p)
+                s = add(s, mul(p, p))
     i = float(0 + i_count)
     # 270 PRINT "SUM OF P(X)^2 AT 201 POINTS ="; S
     con.print("SUM OF P(X)^2 AT 201 POINTS =", s)
@@ -229,4 +236,14 @@ def main(device=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_command(main, SOURCE_NAME))
+    parser = argparse.ArgumentParser(
+        description=f"Run the BASIC program {SOURCE_NAME}: INPUT from stdin, PRINT to stdout."
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="where the kernels run: cuda.tile on the GPU, or basic2tile's tile simulator "
+        "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
+    )
+    args = parser.parse_args()
+    sys.exit(run_command(main, SOURCE_NAME, args.device))

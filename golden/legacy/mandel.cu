@@ -4,8 +4,10 @@
 // Running it runs the BASIC program: it prints what the program prints and reads what
 // it INPUTs, through b2t_runtime.h (the C++ port of the runtime of basic2tile's
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
-// Build it with the two headers written beside it:
+// Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 mandel.cu -o mandel
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ mandel.cu -o mandel
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -24,6 +26,21 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
     return static_cast<I>(0ull - static_cast<unsigned long long>(a));
   const I quotient = a / b;
   return a % b != 0 && (a < 0) == (b < 0) ? quotient + 1 : quotient;
+}
+
+// Whether `value` is true in some thread of the block, for every thread: one flag in
+// shared memory and barriers, no shuffles (a block's "did any lane meet an exception").
+// Threads that set the flag all write the same value.
+__device__ inline bool b2t_block_any(bool value) {
+  __shared__ int any;
+  __syncthreads();  // the previous call's readers are done
+  if (threadIdx.x == 0)
+    any = 0;
+  __syncthreads();
+  if (value)
+    any = 1;
+  __syncthreads();
+  return any != 0;
 }
 
 // Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
@@ -48,10 +65,6 @@ __device__ T b2t_block_reduce(T value, Combine combine) {
 template <class T>
 __device__ T b2t_block_sum(T value) {
   return b2t_block_reduce(value, [](T a, T b) { return a + b; });
-}
-template <class T>
-__device__ T b2t_block_max(T value) {
-  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
 }
 
 // per-element iteration (masked inner loop) over R, K; one 16x16 tile of iterations per block, f64
@@ -100,9 +113,9 @@ extern "C" __global__ void __launch_bounds__(256)
   bool looping_1 = valid && !(value_2 > 4.0);
   double t = 0.0;
   for (;;) {
-    int looping_1_max = (-2147483647 - 1);
-    looping_1_max = max(looping_1_max, static_cast<int>(looping_1));
-    looping_1_max = b2t_block_max(looping_1_max);
+    bool looping_1_max_any = false;
+    looping_1_max_any = looping_1_max_any || looping_1;
+    int looping_1_max = b2t_block_any(looping_1_max_any) ? 1 : 0;
     if (!(looping_1_max > 0))
       break;
     // 180 IF N >= M THEN 240
@@ -124,9 +137,9 @@ extern "C" __global__ void __launch_bounds__(256)
   }
   // 240 LET C(R,K) = N
   double c_tile = n;
-  int exceptions_max = (-2147483647 - 1);
-  exceptions_max = max(exceptions_max, static_cast<int>(exceptions));
-  exceptions_max = b2t_block_max(exceptions_max);
+  bool exceptions_max_any = false;
+  exceptions_max_any = exceptions_max_any || exceptions;
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (finished) {
     {
@@ -148,7 +161,8 @@ extern "C" __global__ void __launch_bounds__(256)
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     reduce_500(int r_count, int k_count, const double* __restrict__ c, int c_rows, int c_cols,
-               double* __restrict__ s_partial, int s_partial_len) {
+               int* __restrict__ done, int done_len, double* __restrict__ s_partial,
+               int s_partial_len) {
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
   // 500 FOR R = 1 TO 20
@@ -159,6 +173,11 @@ extern "C" __global__ void __launch_bounds__(256)
     const int row = elem / 32;
     const int col = elem % 32;
     valid[slot] = bid0 * 32 + row < r_count && bid1 * 32 + col < k_count;
+  }
+  bool exceptions[4];
+#pragma unroll
+  for (int slot = 0; slot < 4; ++slot) {
+    exceptions[slot] = false;
   }
   double c_r_k[4];
 #pragma unroll
@@ -183,15 +202,29 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 4; ++slot) {
     s_acc[slot] = s_acc[slot] + (valid[slot] ? c_r_k[slot] : 0.0);
   }
-  double s_acc_sum = 0.0;
+  double s_total = 0.0;
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    s_acc_sum += s_acc[slot];
+    s_total += s_acc[slot];
   }
-  s_acc_sum = b2t_block_sum(s_acc_sum);
+  s_total = b2t_block_sum(s_total);
+#pragma unroll
+  for (int slot = 0; slot < 4; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(s_total) < INFINITY);
+  }
+  bool exceptions_max_any = false;
+#pragma unroll
+  for (int slot = 0; slot < 4; ++slot) {
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
+  }
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
+  const bool finished = exceptions_max == 0;
   const int at = bid0 * b2t_cdiv(k_count, 32) + bid1;
-  if (threadIdx.x == 0 && at >= 0 && at < s_partial_len)
-    s_partial[at] = s_acc_sum;
+  if (threadIdx.x == 0 && at >= 0 && at < done_len)
+    done[at] = static_cast<int>(finished);
+  const int at_2 = bid0 * b2t_cdiv(k_count, 32) + bid1;
+  if (threadIdx.x == 0 && at_2 >= 0 && at_2 < s_partial_len)
+    s_partial[at_2] = s_total;
 }
 
 #ifndef __CUDACC_RTC__
@@ -295,11 +328,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -390,7 +428,7 @@ struct Program {
             while (true) {
               b2t::forward_progress();
               line = 170;
-              if (!(!(b2t::mul(u, u) + b2t::mul(v, v) > 4.0))) {
+              if (!(!(b2t::add(b2t::mul(u, u), b2t::mul(v, v)) > 4.0))) {
                 break;
               }
               // 180 IF N >= M THEN 240
@@ -399,10 +437,10 @@ struct Program {
               }
               // 190 LET T = U * U - V * V + X
               line = 190;
-              t = b2t::mul(u, u) - b2t::mul(v, v) + x;
+              t = b2t::add(b2t::sub(b2t::mul(u, u), b2t::mul(v, v)), x);
               // 200 LET V = 2 * U * V + Y
               line = 200;
-              v = b2t::mul(b2t::mul(2.0, u), v) + y;
+              v = b2t::add(b2t::mul(b2t::mul(2.0, u), v), y);
               // 210 LET U = T
               u = t;
               // 220 LET N = N + 1
@@ -460,27 +498,43 @@ struct Program {
     {
       const int r_count_2 = loop_count(1, 20.0, 1);
       const int k_count_2 = loop_count(1, 40.0, 1);
+      DeviceTemp<int> done_2((b2t_cdiv(r_count_2, 32) * b2t_cdiv(k_count_2, 32)));
       DeviceTemp<double> s_partial((b2t_cdiv(r_count_2, 32) * b2t_cdiv(k_count_2, 32)));
       if (c.covers(0, 1, r_count_2) && c.covers(1, 1, k_count_2)) {
         const dim3 grid(b2t_cdiv(r_count_2, 32), b2t_cdiv(k_count_2, 32), 1);
         if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
           B2T_LAUNCH(::reduce_500, grid, 256, 0)(r_count_2, k_count_2, c_device.upload(c),
-                                                 c.extent(0), c.extent(1), s_partial.data(),
-                                                 s_partial.size());
+                                                 c.extent(0), c.extent(1), done_2.data(),
+                                                 done_2.size(), s_partial.data(), s_partial.size());
           B2T_CHECK(cudaGetLastError());
         }
+        done_2.download();
         s_partial.download();
-        s = s + s_partial.sum();
+      }
+      if (done_2.all()) {
+        // 520 LET S = S + C(R,K)
+        line = 520;
+        s = s_partial.added_to(s);
       } else {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         c_device.download(c);
+        for (int block = 0; block < done_2.size(); ++block) {
+          if (done_2[block]) {
+            // 520 LET S = S + C(R,K)
+            line = 520;
+            s = b2t::add(s, s_partial[block]);
+          }
+        }
         for (int r_lane_2 = 0; r_lane_2 < r_count_2; ++r_lane_2) {
           for (int k_lane_2 = 0; k_lane_2 < k_count_2; ++k_lane_2) {
+            if (done_2[r_lane_2 / 32 * b2t_cdiv(k_count_2, 32) + k_lane_2 / 32]) {
+              continue;
+            }
             r = 1 + r_lane_2;
             k = 1 + k_lane_2;
             // 520 LET S = S + C(R,K)
             line = 520;
-            s = s + c(r, k);
+            s = b2t::add(s, c(r, k));
           }
         }
       }

@@ -8,6 +8,7 @@ tools do (`run_command`): by the signal on Ctrl-C or a closed pipe, with one err
 when standard output cannot be written.
 """
 
+import argparse
 import linecache
 import sys
 import traceback
@@ -20,10 +21,13 @@ from transpiler.runtime import (
     BasicFault,
     Console,
     Notice,
+    add,
+    add_all,
     loop_count,
     mul,
     run_command,
     set_warning_hook,
+    sub,
 )
 from transpiler.runtime.arrays import BasicArray
 
@@ -94,12 +98,13 @@ def iterate_100(r_count, k_count, c, m_box, done):
 
 
 @ct.kernel
-def reduce_500(r_count, k_count, c, s_partial):
+def reduce_500(r_count, k_count, c, done, s_partial):
     """reduction over R, K; one 32x32 tile of iterations per block, f64"""
     # 500 FOR R = 1 TO 20
     r_lane = ct.bid(0) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (32, 1))
     k_lane = ct.bid(1) * 32 + ct.reshape(ct.arange(32, dtype=ct.int32), (1, 32))
     valid = (r_lane < r_count) & (k_lane < k_count)
+    exceptions = ct.zeros((32, 32), dtype=ct.bool_)
     c_r_k = ct.load(
         c.slice(0, 1, 1 + r_count).slice(1, 1, 1 + k_count),
         index=(ct.bid(0), ct.bid(1)),
@@ -109,7 +114,15 @@ def reduce_500(r_count, k_count, c, s_partial):
     s_acc = ct.zeros((32, 32), dtype=ct.float64)
     # 520 LET S = S + C(R,K)
     s_acc = s_acc + ct.where(valid, c_r_k, 0.0)
-    ct.store(s_partial, index=(ct.bid(0) * ct.cdiv(k_count, 32) + ct.bid(1),), tile=ct.sum(s_acc))
+    s_total = ct.sum(s_acc)
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (32, 32))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(
+        done,
+        index=(ct.bid(0) * ct.cdiv(k_count, 32) + ct.bid(1),),
+        tile=ct.astype(finished, ct.int32),
+    )
+    ct.store(s_partial, index=(ct.bid(0) * ct.cdiv(k_count, 32) + ct.bid(1),), tile=s_total)
 
 
 def program(con: Console, dev) -> None:
@@ -160,14 +173,14 @@ def program(con: Console, dev) -> None:
                     # 160 LET N = 0
                     n = 0.0
                     # 170 IF U * U + V * V > 4 THEN 240
-                    while not mul(u, u) + mul(v, v) > 4.0:
+                    while not add(mul(u, u), mul(v, v)) > 4.0:
                         # 180 IF N >= M THEN 240
                         if n >= m:
                             break
                         # 190 LET T = U * U - V * V + X
-                        t = mul(u, u) - mul(v, v) + x
+                        t = add(sub(mul(u, u), mul(v, v)), x)
                         # 200 LET V = 2 * U * V + Y
-                        v = mul(mul(2.0, u), v) + y
+                        v = add(mul(mul(2.0, u), v), y)
                         # 210 LET U = T
                         u = t
                         # 220 LET N = N + 1
@@ -212,25 +225,34 @@ def program(con: Console, dev) -> None:
     # 500 FOR R = 1 TO 20
     r_count_2 = loop_count(1, 20.0, 1)
     k_count_2 = loop_count(1, 40.0, 1)
+    done_2 = np.zeros((-(-r_count_2 // 32) * -(-k_count_2 // 32)), dtype=np.int32)
     s_partial = np.zeros((-(-r_count_2 // 32) * -(-k_count_2 // 32)), dtype=np.float64)
     if c.covers(0, 1, r_count_2) and c.covers(1, 1, k_count_2):
         dev.launch(
             reduce_500,
             (-(-r_count_2 // 32), -(-k_count_2 // 32)),
-            (r_count_2, k_count_2, c.data, s_partial),
-            writes=(s_partial,),
+            (r_count_2, k_count_2, c.data, done_2, s_partial),
+            writes=(done_2, s_partial),
         )
+        dev.to_host(done_2)
         dev.to_host(s_partial)
-        s = s + sum(s_partial.tolist())
+    if done_2.all():
+        # 520 LET S = S + C(R,K)
+        s = add_all(s, s_partial.tolist())
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(c.data)
+        for block, finished in enumerate(done_2.tolist()):
+            if finished:
+                # 520 LET S = S + C(R,K)
+                s = add(s, s_partial.item(block))
         for r_lane_2 in range(r_count_2):
             for k_lane_2 in range(k_count_2):
-                r = float(1 + r_lane_2)
-                k = float(1 + k_lane_2)
-                # 520 LET S = S + C(R,K)
-                s = s + c[r, k]
+                if not done_2[(r_lane_2 // 32) * -(-k_count_2 // 32) + k_lane_2 // 32]:
+                    r = float(1 + r_lane_2)
+                    k = float(1 + k_lane_2)
+                    # 520 LET S = S + C(R,K)
+                    s = add(s, c[r, k])
     r = float(1 + r_count_2)
     if r_count_2 > 0:
         k = float(1 + k_count_2)
@@ -283,4 +305,14 @@ def main(device=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_command(main, SOURCE_NAME))
+    parser = argparse.ArgumentParser(
+        description=f"Run the BASIC program {SOURCE_NAME}: INPUT from stdin, PRINT to stdout."
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="where the kernels run: cuda.tile on the GPU, or basic2tile's tile simulator "
+        "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
+    )
+    args = parser.parse_args()
+    sys.exit(run_command(main, SOURCE_NAME, args.device))

@@ -4,8 +4,10 @@
 // Running it runs the BASIC program: it prints what the program prints and reads what
 // it INPUTs, through b2t_runtime.h (the C++ port of the runtime of basic2tile's
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
-// Build it with the two headers written beside it:
+// Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 matmat.cu -o matmat
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ matmat.cu -o matmat
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -33,6 +35,21 @@ __host__ __device__ inline T b2t_max(T a, T b) {
   return b > a || isnan(a) ? b : a;
 }
 
+// Whether `value` is true in some thread of the block, for every thread: one flag in
+// shared memory and barriers, no shuffles (a block's "did any lane meet an exception").
+// Threads that set the flag all write the same value.
+__device__ inline bool b2t_block_any(bool value) {
+  __shared__ int any;
+  __syncthreads();  // the previous call's readers are done
+  if (threadIdx.x == 0)
+    any = 0;
+  __syncthreads();
+  if (value)
+    any = 1;
+  __syncthreads();
+  return any != 0;
+}
+
 // Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
 // every thread the result: lanes combine by shuffles, then every thread combines the
 // warps' results in the same order, so all threads hold the same bits.
@@ -55,10 +72,6 @@ __device__ T b2t_block_reduce(T value, Combine combine) {
 template <class T>
 __device__ T b2t_block_sum(T value) {
   return b2t_block_reduce(value, [](T a, T b) { return a + b; });
-}
-template <class T>
-__device__ T b2t_block_max(T value) {
-  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
 }
 
 // matrix product C = A * B; one 64x64 tile of C per block, mma over 16-wide slices, f64
@@ -182,6 +195,19 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 4; ++slot) {
     exceptions[slot] = false;
   }
+  double value_1[4];
+#pragma unroll
+  for (int slot = 0; slot < 4; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    const int row = elem / 32;
+    const int col = elem % 32;
+    value_1[slot] = static_cast<double>(1 + (bid0 * 32 + row)) +
+                    static_cast<double>(1 + (bid1 * 32 + col)) - 1.0;
+  }
+#pragma unroll
+  for (int slot = 0; slot < 4; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(value_1[slot]) < INFINITY);
+  }
   // 180 LET D(I,J) = 1 / (I + J - 1)
   double d_tile[4];
 #pragma unroll
@@ -211,12 +237,12 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 4; ++slot) {
     exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(e_tile[slot]) < INFINITY);
   }
-  int exceptions_max = (-2147483647 - 1);
+  bool exceptions_max_any = false;
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
   }
-  exceptions_max = b2t_block_max(exceptions_max);
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (finished) {
 #pragma unroll
@@ -417,22 +443,24 @@ extern "C" __global__ void __launch_bounds__(128)
                    : 0.0);
   }
   j = j_start + static_cast<double>(j_trips) * j_step;
-  int exceptions_max = (-2147483647 - 1);
-  exceptions_max = max(exceptions_max, static_cast<int>(exceptions));
-  exceptions_max = b2t_block_max(exceptions_max);
+  double t_total = 0.0;
+  t_total += t_acc;
+  t_total = b2t_block_sum(t_total);
+  exceptions = exceptions || valid && !(fabs(t_total) < INFINITY);
+  double s_total = 0.0;
+  s_total += s_acc;
+  s_total = b2t_block_sum(s_total);
+  exceptions = exceptions || valid && !(fabs(s_total) < INFINITY);
+  bool exceptions_max_any = false;
+  exceptions_max_any = exceptions_max_any || exceptions;
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
-  double t_acc_sum = 0.0;
-  t_acc_sum += t_acc;
-  t_acc_sum = b2t_block_sum(t_acc_sum);
   if (threadIdx.x == 0 && bid < t_partial_len)
-    t_partial[bid] = t_acc_sum;
-  double s_acc_sum = 0.0;
-  s_acc_sum += s_acc;
-  s_acc_sum = b2t_block_sum(s_acc_sum);
+    t_partial[bid] = t_total;
   if (threadIdx.x == 0 && bid < s_partial_len)
-    s_partial[bid] = s_acc_sum;
+    s_partial[bid] = s_total;
 }
 
 #ifndef __CUDACC_RTC__
@@ -552,11 +580,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -676,10 +709,10 @@ struct Program {
             j = 1 + j_lane;
             // 180 LET D(I,J) = 1 / (I + J - 1)
             line = 180;
-            d(i, j) = b2t::div(1.0, i + j - 1.0);
+            d(i, j) = b2t::div(1.0, b2t::add(i, j) - 1.0);
             // 190 LET E(I,J) = (I + 2 * J) / N
             line = 190;
-            e(i, j) = b2t::div(i + b2t::mul(2.0, j), n);
+            e(i, j) = b2t::div(b2t::add(i, b2t::mul(2.0, j)), n);
           }
         }
       }
@@ -737,15 +770,23 @@ struct Program {
         s_partial.download();
       }
       if (done_2.all()) {
-        t = t + t_partial.sum();
-        s = s + s_partial.sum();
+        // 300 LET T = T + F(I,I)
+        line = 300;
+        t = t_partial.added_to(t);
+        // 320 LET S = S + F(I,J)
+        line = 320;
+        s = s_partial.added_to(s);
       } else {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         f_device.download(f);
         for (int block = 0; block < done_2.size(); ++block) {
           if (done_2[block]) {
-            t = t + t_partial[block];
-            s = s + s_partial[block];
+            // 300 LET T = T + F(I,I)
+            line = 300;
+            t = b2t::add(t, t_partial[block]);
+            // 320 LET S = S + F(I,J)
+            line = 320;
+            s = b2t::add(s, s_partial[block]);
             continue;
           }
           for (int i_lane_2 = block * 128; i_lane_2 < std::min(block * 128 + 128, i_count_2);
@@ -753,14 +794,14 @@ struct Program {
             i = 1 + i_lane_2;
             // 300 LET T = T + F(I,I)
             line = 300;
-            t = t + f(i, i);
+            t = b2t::add(t, f(i, i));
             // 310 FOR J = 1 TO N
             const double j_limit = n;
             for (j = 1.0; !(j > j_limit); j += 1.0) {
               b2t::forward_progress();
               // 320 LET S = S + F(I,J)
               line = 320;
-              s = s + f(i, j);
+              s = b2t::add(s, f(i, j));
               // 330 NEXT J
             }
           }

@@ -8,6 +8,7 @@ tools do (`run_command`): by the signal on Ctrl-C or a closed pipe, with one err
 when standard output cannot be written.
 """
 
+import argparse
 import linecache
 import sys
 import traceback
@@ -21,6 +22,8 @@ from transpiler.runtime import (
     Console,
     DataPool,
     Notice,
+    add,
+    add_all,
     div,
     loop_count,
     mul,
@@ -89,8 +92,10 @@ def map_160(i_count, j_count, d, e, n_box, done):
     j = 1 + j_lane
     valid = (i_lane < i_count) & (j_lane < j_count)
     exceptions = ct.zeros((32, 32), dtype=ct.bool_)
+    value_1 = ct.astype(i, ct.float64) + ct.astype(j, ct.float64) - 1.0
+    exceptions = exceptions | valid & ~(ct.abs(value_1) < float("inf"))
     # 180 LET D(I,J) = 1 / (I + J - 1)
-    d_tile = 1.0 / (ct.astype(i, ct.float64) + ct.astype(j, ct.float64) - 1.0)
+    d_tile = 1.0 / value_1
     exceptions = exceptions | valid & ~(ct.abs(d_tile) < float("inf"))
     # 190 LET E(I,J) = (I + 2 * J) / N
     e_tile = (ct.astype(i, ct.float64) + 2.0 * ct.astype(j, ct.float64)) / n
@@ -176,10 +181,14 @@ def reduce_290(i_count, f, n_box, done, t_partial, s_partial):
         s_acc = s_acc + ct.where(valid, ct.gather(f, (f_i_j_at0, f_i_j_at1)), 0.0)
 
     j = j_start + ct.astype(j_trips, ct.float64) * j_step
+    t_total = ct.sum(t_acc)
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(t_total) < float("inf"), (128,))
+    s_total = ct.sum(s_acc)
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (128,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
-    ct.store(t_partial, index=(ct.bid(0),), tile=ct.sum(t_acc))
-    ct.store(s_partial, index=(ct.bid(0),), tile=ct.sum(s_acc))
+    ct.store(t_partial, index=(ct.bid(0),), tile=t_total)
+    ct.store(s_partial, index=(ct.bid(0),), tile=s_total)
 
 
 def program(con: Console, data: DataPool, dev) -> None:
@@ -247,9 +256,9 @@ def program(con: Console, data: DataPool, dev) -> None:
                     i = float(1 + i_lane)
                     j = float(1 + j_lane)
                     # 180 LET D(I,J) = 1 / (I + J - 1)
-                    d[i, j] = div(1.0, i + j - 1.0)
+                    d[i, j] = div(1.0, add(i, j) - 1.0)
                     # 190 LET E(I,J) = (I + 2 * J) / N
-                    e[i, j] = div(i + mul(2.0, j), n)
+                    e[i, j] = div(add(i, mul(2.0, j)), n)
     if i_count > 0:
         j = float(1 + j_count)
     # 220 MAT F = D * E
@@ -290,26 +299,30 @@ def program(con: Console, data: DataPool, dev) -> None:
     dev.to_host(t_partial)
     dev.to_host(s_partial)
     if done_2.all():
-        t = t + sum(t_partial.tolist())
-        s = s + sum(s_partial.tolist())
+        # 300 LET T = T + F(I,I)
+        t = add_all(t, t_partial.tolist())
+        # 320 LET S = S + F(I,J)
+        s = add_all(s, s_partial.tolist())
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(f.data)
         for block, finished in enumerate(done_2.tolist()):
             if finished:
-                t = t + t_partial.item(block)
-                s = s + s_partial.item(block)
+                # 300 LET T = T + F(I,I)
+                t = add(t, t_partial.item(block))
+                # 320 LET S = S + F(I,J)
+                s = add(s, s_partial.item(block))
                 continue
             for i_lane_2 in range(block * 128, min(block * 128 + 128, i_count_2)):
                 i = float(1 + i_lane_2)
                 # 300 LET T = T + F(I,I)
-                t = t + f[i, i]
+                t = add(t, f[i, i])
                 # 310 FOR J = 1 TO N
                 j_limit = n
                 j = 1.0
                 while not j > j_limit:
                     # 320 LET S = S + F(I,J)
-                    s = s + f[i, j]
+                    s = add(s, f[i, j])
                     # 330 NEXT J
                     j = j + 1.0
     # 350 PRINT "TRACE ="; T
@@ -363,4 +376,14 @@ def main(device=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_command(main, SOURCE_NAME))
+    parser = argparse.ArgumentParser(
+        description=f"Run the BASIC program {SOURCE_NAME}: INPUT from stdin, PRINT to stdout."
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="where the kernels run: cuda.tile on the GPU, or basic2tile's tile simulator "
+        "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
+    )
+    args = parser.parse_args()
+    sys.exit(run_command(main, SOURCE_NAME, args.device))

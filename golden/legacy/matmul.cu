@@ -4,8 +4,10 @@
 // Running it runs the BASIC program: it prints what the program prints and reads what
 // it INPUTs, through b2t_runtime.h (the C++ port of the runtime of basic2tile's
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
-// Build it with the two headers written beside it:
+// Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 matmul.cu -o matmul
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ matmul.cu -o matmul
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -24,6 +26,21 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
     return static_cast<I>(0ull - static_cast<unsigned long long>(a));
   const I quotient = a / b;
   return a % b != 0 && (a < 0) == (b < 0) ? quotient + 1 : quotient;
+}
+
+// Whether `value` is true in some thread of the block, for every thread: one flag in
+// shared memory and barriers, no shuffles (a block's "did any lane meet an exception").
+// Threads that set the flag all write the same value.
+__device__ inline bool b2t_block_any(bool value) {
+  __shared__ int any;
+  __syncthreads();  // the previous call's readers are done
+  if (threadIdx.x == 0)
+    any = 0;
+  __syncthreads();
+  if (value)
+    any = 1;
+  __syncthreads();
+  return any != 0;
 }
 
 // Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
@@ -49,10 +66,6 @@ template <class T>
 __device__ T b2t_block_sum(T value) {
   return b2t_block_reduce(value, [](T a, T b) { return a + b; });
 }
-template <class T>
-__device__ T b2t_block_max(T value) {
-  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
-}
 
 // elementwise map over I, J; one 32x32 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
@@ -75,6 +88,19 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
     exceptions[slot] = false;
+  }
+  double value_1[4];
+#pragma unroll
+  for (int slot = 0; slot < 4; ++slot) {
+    const int elem = threadIdx.x + 256 * slot;
+    const int row = elem / 32;
+    const int col = elem % 32;
+    value_1[slot] = static_cast<double>(1 + (bid0 * 32 + row)) +
+                    static_cast<double>(1 + (bid1 * 32 + col)) - 1.0;
+  }
+#pragma unroll
+  for (int slot = 0; slot < 4; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(value_1[slot]) < INFINITY);
   }
   // 90 LET A(I,J) = 1 / (I + J - 1)
   double a_tile[4];
@@ -105,12 +131,12 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 4; ++slot) {
     exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(b_tile[slot]) < INFINITY);
   }
-  int exceptions_max = (-2147483647 - 1);
+  bool exceptions_max_any = false;
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
   }
-  exceptions_max = b2t_block_max(exceptions_max);
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (finished) {
 #pragma unroll
@@ -231,12 +257,12 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     c_tile[slot] = acc_tile[elem];
   }
-  int block_max = (-2147483647 - 1);
+  bool block_max_any = false;
 #pragma unroll
   for (int slot = 0; slot < 16; ++slot) {
-    block_max = max(block_max, static_cast<int>(!(fabs(c_tile[slot]) < INFINITY)));
+    block_max_any = block_max_any || !(fabs(c_tile[slot]) < INFINITY);
   }
-  block_max = b2t_block_max(block_max);
+  int block_max = b2t_block_any(block_max_any) ? 1 : 0;
   const bool finished = block_max == 0;
   if (finished) {
 #pragma unroll
@@ -315,23 +341,27 @@ extern "C" __global__ void __launch_bounds__(256)
                                          : 0.0
                                    : 0.0);
   }
-  int exceptions_max = (-2147483647 - 1);
+  double t_total = 0.0;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+    t_total += t_acc[slot];
   }
-  exceptions_max = b2t_block_max(exceptions_max);
+  t_total = b2t_block_sum(t_total);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(t_total) < INFINITY);
+  }
+  bool exceptions_max_any = false;
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
+  }
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
-  double t_acc_sum = 0.0;
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    t_acc_sum += t_acc[slot];
-  }
-  t_acc_sum = b2t_block_sum(t_acc_sum);
   if (threadIdx.x == 0 && bid < t_partial_len)
-    t_partial[bid] = t_acc_sum;
+    t_partial[bid] = t_total;
 }
 
 #ifndef __CUDACC_RTC__
@@ -435,11 +465,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -518,10 +553,10 @@ struct Program {
             j = 1 + j_lane;
             // 90 LET A(I,J) = 1 / (I + J - 1)
             line = 90;
-            a(i, j) = b2t::div(1.0, i + j - 1.0);
+            a(i, j) = b2t::div(1.0, b2t::add(i, j) - 1.0);
             // 100 LET B(I,J) = (I + 2 * J) / N
             line = 100;
-            b(i, j) = b2t::div(i + b2t::mul(2.0, j), n);
+            b(i, j) = b2t::div(b2t::add(i, b2t::mul(2.0, j)), n);
           }
         }
       }
@@ -572,7 +607,8 @@ struct Program {
               b2t::forward_progress();
               // 180 LET S = S + A(I,K) * B(K,J)
               line = 180;
-              s = s + b2t::mul(a(i, k), b(k, j));
+              const auto tmp = a(i, k);
+              s = b2t::add(s, b2t::mul(tmp, b(k, j)));
               // 190 NEXT K
             }
             // 200 LET C(I,J) = S
@@ -621,13 +657,17 @@ struct Program {
         t_partial.download();
       }
       if (done_3.all()) {
-        t = t + t_partial.sum();
+        // 330 LET T = T + C(I,I)
+        line = 330;
+        t = t_partial.added_to(t);
       } else {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         c_device.download(c);
         for (int block = 0; block < done_3.size(); ++block) {
           if (done_3[block]) {
-            t = t + t_partial[block];
+            // 330 LET T = T + C(I,I)
+            line = 330;
+            t = b2t::add(t, t_partial[block]);
             continue;
           }
           for (int i_lane_3 = block * 512; i_lane_3 < std::min(block * 512 + 512, i_count_3);
@@ -635,7 +675,7 @@ struct Program {
             i = 1 + i_lane_3;
             // 330 LET T = T + C(I,I)
             line = 330;
-            t = t + c(i, i);
+            t = b2t::add(t, c(i, i));
           }
         }
       }

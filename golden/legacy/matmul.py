@@ -8,6 +8,7 @@ tools do (`run_command`): by the signal on Ctrl-C or a closed pipe, with one err
 when standard output cannot be written.
 """
 
+import argparse
 import linecache
 import sys
 import traceback
@@ -20,6 +21,8 @@ from transpiler.runtime import (
     BasicFault,
     Console,
     Notice,
+    add,
+    add_all,
     div,
     loop_count,
     mul,
@@ -42,8 +45,10 @@ def map_70(i_count, j_count, a, b, n_box, done):
     j = 1 + j_lane
     valid = (i_lane < i_count) & (j_lane < j_count)
     exceptions = ct.zeros((32, 32), dtype=ct.bool_)
+    value_1 = ct.astype(i, ct.float64) + ct.astype(j, ct.float64) - 1.0
+    exceptions = exceptions | valid & ~(ct.abs(value_1) < float("inf"))
     # 90 LET A(I,J) = 1 / (I + J - 1)
-    a_tile = 1.0 / (ct.astype(i, ct.float64) + ct.astype(j, ct.float64) - 1.0)
+    a_tile = 1.0 / value_1
     exceptions = exceptions | valid & ~(ct.abs(a_tile) < float("inf"))
     # 100 LET B(I,J) = (I + 2 * J) / N
     b_tile = (ct.astype(i, ct.float64) + 2.0 * ct.astype(j, ct.float64)) / n
@@ -123,9 +128,11 @@ def reduce_320(i_count, c, done, t_partial):
     exceptions = exceptions | valid & ~c_i_i_ok
     # 330 LET T = T + C(I,I)
     t_acc = t_acc + ct.where(valid, ct.gather(c, (c_i_i_at0, c_i_i_at1)), 0.0)
+    t_total = ct.sum(t_acc)
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(t_total) < float("inf"), (512,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
-    ct.store(t_partial, index=(ct.bid(0),), tile=ct.sum(t_acc))
+    ct.store(t_partial, index=(ct.bid(0),), tile=t_total)
 
 
 def program(con: Console, dev) -> None:
@@ -168,9 +175,9 @@ def program(con: Console, dev) -> None:
                     i = float(1 + i_lane)
                     j = float(1 + j_lane)
                     # 90 LET A(I,J) = 1 / (I + J - 1)
-                    a[i, j] = div(1.0, i + j - 1.0)
+                    a[i, j] = div(1.0, add(i, j) - 1.0)
                     # 100 LET B(I,J) = (I + 2 * J) / N
-                    b[i, j] = div(i + mul(2.0, j), n)
+                    b[i, j] = div(add(i, mul(2.0, j)), n)
     # 130 REM THE PRODUCT
     # 140 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
@@ -209,7 +216,7 @@ def program(con: Console, dev) -> None:
                     k = 1.0
                     while not k > k_limit:
                         # 180 LET S = S + A(I,K) * B(K,J)
-                        s = s + mul(a[i, k], b[k, j])
+                        s = add(s, mul(a[i, k], b[k, j]))
                         # 190 NEXT K
                         k = k + 1.0
                     # 200 LET C(I,J) = S
@@ -245,18 +252,20 @@ def program(con: Console, dev) -> None:
     dev.to_host(done_3)
     dev.to_host(t_partial)
     if done_3.all():
-        t = t + sum(t_partial.tolist())
+        # 330 LET T = T + C(I,I)
+        t = add_all(t, t_partial.tolist())
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(c.data)
         for block, finished in enumerate(done_3.tolist()):
             if finished:
-                t = t + t_partial.item(block)
+                # 330 LET T = T + C(I,I)
+                t = add(t, t_partial.item(block))
                 continue
             for i_lane_3 in range(block * 512, min(block * 512 + 512, i_count_3)):
                 i = float(1 + i_lane_3)
                 # 330 LET T = T + C(I,I)
-                t = t + c[i, i]
+                t = add(t, c[i, i])
     # 350 PRINT "TRACE ="; T
     con.print("TRACE =", t)
     # 360 END
@@ -306,4 +315,14 @@ def main(device=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_command(main, SOURCE_NAME))
+    parser = argparse.ArgumentParser(
+        description=f"Run the BASIC program {SOURCE_NAME}: INPUT from stdin, PRINT to stdout."
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="where the kernels run: cuda.tile on the GPU, or basic2tile's tile simulator "
+        "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
+    )
+    args = parser.parse_args()
+    sys.exit(run_command(main, SOURCE_NAME, args.device))

@@ -4,8 +4,10 @@
 // Running it runs the BASIC program: it prints what the program prints and reads what
 // it INPUTs, through b2t_runtime.h (the C++ port of the runtime of basic2tile's
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
-// Build it with the two headers written beside it:
+// Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 newton.cu -o newton
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ newton.cu -o newton
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -24,6 +26,21 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
     return static_cast<I>(0ull - static_cast<unsigned long long>(a));
   const I quotient = a / b;
   return a % b != 0 && (a < 0) == (b < 0) ? quotient + 1 : quotient;
+}
+
+// Whether `value` is true in some thread of the block, for every thread: one flag in
+// shared memory and barriers, no shuffles (a block's "did any lane meet an exception").
+// Threads that set the flag all write the same value.
+__device__ inline bool b2t_block_any(bool value) {
+  __shared__ int any;
+  __syncthreads();  // the previous call's readers are done
+  if (threadIdx.x == 0)
+    any = 0;
+  __syncthreads();
+  if (value)
+    any = 1;
+  __syncthreads();
+  return any != 0;
 }
 
 // Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
@@ -113,9 +130,9 @@ extern "C" __global__ void __launch_bounds__(128)
   // 180 IF ABS(X * X - A) < E THEN 230
   bool looping_1 = valid && !(value_2 < e);
   for (;;) {
-    int looping_1_max = (-2147483647 - 1);
-    looping_1_max = max(looping_1_max, static_cast<int>(looping_1));
-    looping_1_max = b2t_block_max(looping_1_max);
+    bool looping_1_max_any = false;
+    looping_1_max_any = looping_1_max_any || looping_1;
+    int looping_1_max = b2t_block_any(looping_1_max_any) ? 1 : 0;
     if (!(looping_1_max > 0))
       break;
     // 190 IF K >= 50 THEN 230
@@ -134,9 +151,9 @@ extern "C" __global__ void __launch_bounds__(128)
   double r_tile = x;
   // 240 LET C(I) = K
   double c_tile = k;
-  int exceptions_max = (-2147483647 - 1);
-  exceptions_max = max(exceptions_max, static_cast<int>(exceptions));
-  exceptions_max = b2t_block_max(exceptions_max);
+  bool exceptions_max_any = false;
+  exceptions_max_any = exceptions_max_any || exceptions;
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (finished) {
     {
@@ -242,23 +259,27 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     j_cand[slot] = static_cast<double>(1 + (bid * 512 + elem));
   }
-  int exceptions_max = (-2147483647 - 1);
+  double t_total = 0.0;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+    t_total += t_acc[slot];
   }
-  exceptions_max = b2t_block_max(exceptions_max);
+  t_total = b2t_block_sum(t_total);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(t_total) < INFINITY);
+  }
+  bool exceptions_max_any = false;
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
+  }
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
-  double t_acc_sum = 0.0;
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    t_acc_sum += t_acc[slot];
-  }
-  t_acc_sum = b2t_block_sum(t_acc_sum);
   if (threadIdx.x == 0 && bid < t_partial_len)
-    t_partial[bid] = t_acc_sum;
+    t_partial[bid] = t_total;
   double l_block = -INFINITY;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
@@ -401,11 +422,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -521,7 +547,7 @@ struct Program {
             while (true) {
               b2t::forward_progress();
               line = 180;
-              if (!(!(b2t::ABS(b2t::mul(x, x) - a) < e))) {
+              if (!(!(b2t::ABS(b2t::sub(b2t::mul(x, x), a)) < e))) {
                 break;
               }
               // 190 IF K >= 50 THEN 230
@@ -530,7 +556,7 @@ struct Program {
               }
               // 200 LET X = (X + A / X) / 2
               line = 200;
-              x = b2t::div(x + b2t::div(a, x), 2.0);
+              x = b2t::div(b2t::add(x, b2t::div(a, x)), 2.0);
               // 210 LET K = K + 1
               k = k + 1.0;
             }
@@ -598,7 +624,9 @@ struct Program {
         j_partial.download();
       }
       if (done_2.all()) {
-        t = t + t_partial.sum();
+        // 400 LET T = T + C(I)
+        line = 400;
+        t = t_partial.added_to(t);
         for (int block_2 = 0; block_2 < l_partial.size(); ++block_2) {
           if (l_partial[block_2] > l) {
             l = l_partial[block_2];
@@ -617,7 +645,9 @@ struct Program {
         v_device.download(v);
         for (int block_4 = 0; block_4 < done_2.size(); ++block_4) {
           if (done_2[block_4]) {
-            t = t + t_partial[block_4];
+            // 400 LET T = T + C(I)
+            line = 400;
+            t = b2t::add(t, t_partial[block_4]);
             if (l_partial[block_4] > l) {
               l = l_partial[block_4];
             }
@@ -632,7 +662,7 @@ struct Program {
             i = 1 + i_lane_3;
             // 400 LET T = T + C(I)
             line = 400;
-            t = t + c(i);
+            t = b2t::add(t, c(i));
             // 410 IF C(I) <= L THEN 430
             line = 410;
             if (!(c(i) <= l)) {
@@ -642,10 +672,12 @@ struct Program {
             }
             // 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
             line = 430;
-            if (!(b2t::ABS(r(i) - b2t::SQR(v(i))) <= d)) {
+            const auto tmp = r(i);
+            if (!(b2t::ABS(b2t::sub(tmp, b2t::SQR(v(i)))) <= d)) {
               // 440 LET D = ABS(R(I) - SQR(V(I)))
               line = 440;
-              d = b2t::ABS(r(i) - b2t::SQR(v(i)));
+              const auto tmp_2 = r(i);
+              d = b2t::ABS(b2t::sub(tmp_2, b2t::SQR(v(i))));
               // 450 LET J = I
               j = i;
             }

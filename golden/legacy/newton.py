@@ -8,6 +8,7 @@ tools do (`run_command`): by the signal on Ctrl-C or a closed pipe, with one err
 when standard output cannot be written.
 """
 
+import argparse
 import linecache
 import sys
 import traceback
@@ -23,11 +24,14 @@ from transpiler.runtime import (
     Console,
     DataPool,
     Notice,
+    add,
+    add_all,
     div,
     loop_count,
     mul,
     run_command,
     set_warning_hook,
+    sub,
 )
 from transpiler.runtime.arrays import BasicArray
 
@@ -138,9 +142,11 @@ def reduce_390(i_count, c, r, v, done, t_partial, l_partial, d_partial, j_partia
     # 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
     d_cand = ct.where(valid, d_term_1, -float("inf"))
     j_cand = ct.astype(i, ct.float64)
+    t_total = ct.sum(t_acc)
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(t_total) < float("inf"), (512,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
-    ct.store(t_partial, index=(ct.bid(0),), tile=ct.sum(t_acc))
+    ct.store(t_partial, index=(ct.bid(0),), tile=t_total)
     l_block = ct.max(l_cand)
     ct.store(l_partial, index=(ct.bid(0),), tile=l_block)
     d_block = ct.max(d_cand)
@@ -211,12 +217,12 @@ def program(con: Console, data: DataPool, dev) -> None:
                 # 170 LET K = 0
                 k = 0.0
                 # 180 IF ABS(X * X - A) < E THEN 230
-                while not abs(mul(x, x) - a) < e:
+                while not abs(sub(mul(x, x), a)) < e:
                     # 190 IF K >= 50 THEN 230
                     if k >= 50.0:
                         break
                     # 200 LET X = (X + A / X) / 2
-                    x = div(x + div(a, x), 2.0)
+                    x = div(add(x, div(a, x)), 2.0)
                     # 210 LET K = K + 1
                     k = k + 1.0
                 # 230 LET R(I) = X
@@ -271,37 +277,39 @@ def program(con: Console, data: DataPool, dev) -> None:
         dev.to_host(d_partial)
         dev.to_host(j_partial)
     if done_2.all():
-        t = t + sum(t_partial.tolist())
+        # 400 LET T = T + C(I)
+        t = add_all(t, t_partial.tolist())
         l = max([l, *l_partial.tolist()])
-        for k, value in enumerate(d_partial.tolist()):
+        for block_2, value in enumerate(d_partial.tolist()):
             if value > d:
                 d = value
-                j = float(j_partial[k])
+                j = float(j_partial[block_2])
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(c.data)
         dev.to_host(r.data)
         dev.to_host(v.data)
-        for block_2, finished_2 in enumerate(done_2.tolist()):
+        for block_3, finished_2 in enumerate(done_2.tolist()):
             if finished_2:
-                t = t + t_partial.item(block_2)
-                l = max(l, l_partial.item(block_2))
-                if d_partial.item(block_2) > d:
-                    d = d_partial.item(block_2)
-                    j = j_partial.item(block_2)
+                # 400 LET T = T + C(I)
+                t = add(t, t_partial.item(block_3))
+                l = max(l, l_partial.item(block_3))
+                if d_partial.item(block_3) > d:
+                    d = d_partial.item(block_3)
+                    j = j_partial.item(block_3)
                 continue
-            for i_lane_3 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_3)):
+            for i_lane_3 in range(block_3 * 512, min(block_3 * 512 + 512, i_count_3)):
                 i = float(1 + i_lane_3)
                 # 400 LET T = T + C(I)
-                t = t + c[i]
+                t = add(t, c[i])
                 # 410 IF C(I) <= L THEN 430
                 if not c[i] <= l:
                     # 420 LET L = C(I)
                     l = c[i]
                 # 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
-                if not abs(r[i] - SQR(v[i])) <= d:
+                if not abs(sub(r[i], SQR(v[i]))) <= d:
                     # 440 LET D = ABS(R(I) - SQR(V(I)))
-                    d = abs(r[i] - SQR(v[i]))
+                    d = abs(sub(r[i], SQR(v[i])))
                     # 450 LET J = I
                     j = i
     i = float(1 + i_count_3)
@@ -360,4 +368,14 @@ def main(device=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_command(main, SOURCE_NAME))
+    parser = argparse.ArgumentParser(
+        description=f"Run the BASIC program {SOURCE_NAME}: INPUT from stdin, PRINT to stdout."
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="where the kernels run: cuda.tile on the GPU, or basic2tile's tile simulator "
+        "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
+    )
+    args = parser.parse_args()
+    sys.exit(run_command(main, SOURCE_NAME, args.device))

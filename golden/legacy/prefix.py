@@ -8,6 +8,7 @@ tools do (`run_command`): by the signal on Ctrl-C or a closed pipe, with one err
 when standard output cannot be written.
 """
 
+import argparse
 import linecache
 import sys
 import traceback
@@ -23,11 +24,13 @@ from transpiler.runtime import (
     Console,
     DataPool,
     Notice,
+    add,
     div,
     loop_count,
     mul,
     run_command,
     set_warning_hook,
+    sub,
 )
 from transpiler.runtime.arrays import BasicArray
 
@@ -127,7 +130,7 @@ def program(con: Console, data: DataPool, dev) -> None:
     i = 1.0
     while not i > i_limit:
         # 150 LET P(I) = P(I - 1) + X(I)
-        p[i] = p[i - 1.0] + x[i]
+        p[i] = add(p[i - 1.0], x[i])
         # 160 NEXT I
         i = i + 1.0
     # 170 REM AN ELEMENTWISE LOOP OVER THE RESULT (PARALLEL AGAIN)
@@ -152,7 +155,7 @@ def program(con: Console, data: DataPool, dev) -> None:
             for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
                 i = float(1 + i_lane_2)
                 # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
-                g[i] = p[i] - LOG(i) - div(1.0, mul(2.0, i))
+                g[i] = sub(sub(p[i], LOG(i)), div(1.0, mul(2.0, i)))
     i = float(1 + i_count_2)
     # 210 PRINT "PREFIX SUMS OF X(I) = 1/I"
     con.print("PREFIX SUMS OF X(I) = 1/I")
@@ -215,4 +218,14 @@ def main(device=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_command(main, SOURCE_NAME))
+    parser = argparse.ArgumentParser(
+        description=f"Run the BASIC program {SOURCE_NAME}: INPUT from stdin, PRINT to stdout."
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="where the kernels run: cuda.tile on the GPU, or basic2tile's tile simulator "
+        "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
+    )
+    args = parser.parse_args()
+    sys.exit(run_command(main, SOURCE_NAME, args.device))

@@ -4,8 +4,10 @@
 // Running it runs the BASIC program: it prints what the program prints and reads what
 // it INPUTs, through b2t_runtime.h (the C++ port of the runtime of basic2tile's
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
-// Build it with the two headers written beside it:
+// Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 saxpy.cu -o saxpy
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ saxpy.cu -o saxpy
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -24,6 +26,21 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
     return static_cast<I>(0ull - static_cast<unsigned long long>(a));
   const I quotient = a / b;
   return a % b != 0 && (a < 0) == (b < 0) ? quotient + 1 : quotient;
+}
+
+// Whether `value` is true in some thread of the block, for every thread: one flag in
+// shared memory and barriers, no shuffles (a block's "did any lane meet an exception").
+// Threads that set the flag all write the same value.
+__device__ inline bool b2t_block_any(bool value) {
+  __shared__ int any;
+  __syncthreads();  // the previous call's readers are done
+  if (threadIdx.x == 0)
+    any = 0;
+  __syncthreads();
+  if (value)
+    any = 1;
+  __syncthreads();
+  return any != 0;
 }
 
 // Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
@@ -48,10 +65,6 @@ __device__ T b2t_block_reduce(T value, Combine combine) {
 template <class T>
 __device__ T b2t_block_sum(T value) {
   return b2t_block_reduce(value, [](T a, T b) { return a + b; });
-}
-template <class T>
-__device__ T b2t_block_max(T value) {
-  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
 }
 
 // elementwise map over I; one 512 tile of iterations per block, f64
@@ -94,12 +107,12 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(y_tile[slot]) < INFINITY);
   }
-  int exceptions_max = (-2147483647 - 1);
+  bool exceptions_max_any = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
   }
-  exceptions_max = b2t_block_max(exceptions_max);
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (finished) {
 #pragma unroll
@@ -163,12 +176,12 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(y_tile[slot]) < INFINITY);
   }
-  int exceptions_max = (-2147483647 - 1);
+  bool exceptions_max_any = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
   }
-  exceptions_max = b2t_block_max(exceptions_max);
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (finished) {
 #pragma unroll
@@ -186,8 +199,8 @@ extern "C" __global__ void __launch_bounds__(256)
 // reduction over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    reduce_280(int i_count, const double* __restrict__ y, int y_len, double* __restrict__ s_partial,
-               int s_partial_len) {
+    reduce_280(int i_count, const double* __restrict__ y, int y_len, int* __restrict__ done,
+               int done_len, double* __restrict__ s_partial, int s_partial_len) {
   const int bid = blockIdx.x;
   // 280 FOR I = 1 TO N
   bool valid[2];
@@ -195,6 +208,11 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
     valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
   }
   double y_i[2];
 #pragma unroll
@@ -214,14 +232,27 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     s_acc[slot] = s_acc[slot] + (valid[slot] ? y_i[slot] : 0.0);
   }
-  double s_acc_sum = 0.0;
+  double s_total = 0.0;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    s_acc_sum += s_acc[slot];
+    s_total += s_acc[slot];
   }
-  s_acc_sum = b2t_block_sum(s_acc_sum);
+  s_total = b2t_block_sum(s_total);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(s_total) < INFINITY);
+  }
+  bool exceptions_max_any = false;
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
+  }
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
+  const bool finished = exceptions_max == 0;
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < s_partial_len)
-    s_partial[bid] = s_acc_sum;
+    s_partial[bid] = s_total;
 }
 
 #ifndef __CUDACC_RTC__
@@ -325,11 +356,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -444,7 +480,8 @@ struct Program {
             i = 1 + i_lane_2;
             // 160 LET Y(I) = A * X(I) + Y(I)
             line = 160;
-            y(i) = b2t::mul(a, x(i)) + y(i);
+            const auto tmp = b2t::mul(a, x(i));
+            y(i) = b2t::add(tmp, y(i));
           }
         }
       }
@@ -473,24 +510,40 @@ struct Program {
     // 280 FOR I = 1 TO N
     {
       const int i_count_3 = loop_count(1, n, 1);
+      DeviceTemp<int> done_3(b2t_cdiv(i_count_3, 512));
       DeviceTemp<double> s_partial(b2t_cdiv(i_count_3, 512));
       if (y.covers(0, 1, i_count_3)) {
         const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
         if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
           B2T_LAUNCH(::reduce_280, grid, 256, 0)(i_count_3, y_device.upload(y), y.extent(0),
-                                                 s_partial.data(), s_partial.size());
+                                                 done_3.data(), done_3.size(), s_partial.data(),
+                                                 s_partial.size());
           B2T_CHECK(cudaGetLastError());
         }
+        done_3.download();
         s_partial.download();
-        s = s + s_partial.sum();
+      }
+      if (done_3.all()) {
+        // 290 LET S = S + Y(I)
+        line = 290;
+        s = s_partial.added_to(s);
       } else {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         y_device.download(y);
-        for (int i_lane_3 = 0; i_lane_3 < i_count_3; ++i_lane_3) {
-          i = 1 + i_lane_3;
-          // 290 LET S = S + Y(I)
-          line = 290;
-          s = s + y(i);
+        for (int block_3 = 0; block_3 < done_3.size(); ++block_3) {
+          if (done_3[block_3]) {
+            // 290 LET S = S + Y(I)
+            line = 290;
+            s = b2t::add(s, s_partial[block_3]);
+            continue;
+          }
+          for (int i_lane_3 = block_3 * 512; i_lane_3 < std::min(block_3 * 512 + 512, i_count_3);
+               ++i_lane_3) {
+            i = 1 + i_lane_3;
+            // 290 LET S = S + Y(I)
+            line = 290;
+            s = b2t::add(s, y(i));
+          }
         }
       }
       i = 1 + i_count_3;

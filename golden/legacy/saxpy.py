@@ -8,6 +8,7 @@ tools do (`run_command`): by the signal on Ctrl-C or a closed pipe, with one err
 when standard output cannot be written.
 """
 
+import argparse
 import linecache
 import sys
 import traceback
@@ -20,6 +21,8 @@ from transpiler.runtime import (
     BasicFault,
     Console,
     Notice,
+    add,
+    add_all,
     div,
     loop_count,
     mul,
@@ -85,11 +88,12 @@ def map_150(i_count, y, a_box, x, done):
 
 
 @ct.kernel
-def reduce_280(i_count, y, s_partial):
+def reduce_280(i_count, y, done, s_partial):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 280 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     y_i = ct.load(
         y.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
@@ -99,7 +103,11 @@ def reduce_280(i_count, y, s_partial):
     s_acc = ct.zeros((512,), dtype=ct.float64)
     # 290 LET S = S + Y(I)
     s_acc = s_acc + ct.where(valid, y_i, 0.0)
-    ct.store(s_partial, index=(ct.bid(0),), tile=ct.sum(s_acc))
+    s_total = ct.sum(s_acc)
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (512,))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
+    ct.store(s_partial, index=(ct.bid(0),), tile=s_total)
 
 
 def program(con: Console, dev) -> None:
@@ -164,7 +172,7 @@ def program(con: Console, dev) -> None:
             for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
                 i = float(1 + i_lane_2)
                 # 160 LET Y(I) = A * X(I) + Y(I)
-                y[i] = mul(a, x[i]) + y[i]
+                y[i] = add(mul(a, x[i]), y[i])
     # 180 PRINT "SAXPY  Y = A*X + Y"
     con.print("SAXPY  Y = A*X + Y")
     # 190 PRINT "N ="; N
@@ -187,20 +195,32 @@ def program(con: Console, dev) -> None:
     s = 0.0
     # 280 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
+    done_3 = np.zeros(-(-i_count_3 // 512), dtype=np.int32)
     s_partial = np.zeros(-(-i_count_3 // 512), dtype=np.float64)
     if y.covers(0, 1, i_count_3):
         dev.launch(
-            reduce_280, (-(-i_count_3 // 512),), (i_count_3, y.data, s_partial), writes=(s_partial,)
+            reduce_280,
+            (-(-i_count_3 // 512),),
+            (i_count_3, y.data, done_3, s_partial),
+            writes=(done_3, s_partial),
         )
+        dev.to_host(done_3)
         dev.to_host(s_partial)
-        s = s + sum(s_partial.tolist())
+    if done_3.all():
+        # 290 LET S = S + Y(I)
+        s = add_all(s, s_partial.tolist())
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(y.data)
-        for i_lane_3 in range(i_count_3):
-            i = float(1 + i_lane_3)
-            # 290 LET S = S + Y(I)
-            s = s + y[i]
+        for block_3, finished_3 in enumerate(done_3.tolist()):
+            if finished_3:
+                # 290 LET S = S + Y(I)
+                s = add(s, s_partial.item(block_3))
+                continue
+            for i_lane_3 in range(block_3 * 512, min(block_3 * 512 + 512, i_count_3)):
+                i = float(1 + i_lane_3)
+                # 290 LET S = S + Y(I)
+                s = add(s, y[i])
     # 310 PRINT "CHECKSUM (SUM OF Y) ="; S
     con.print("CHECKSUM (SUM OF Y) =", s)
     # 320 END
@@ -250,4 +270,14 @@ def main(device=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_command(main, SOURCE_NAME))
+    parser = argparse.ArgumentParser(
+        description=f"Run the BASIC program {SOURCE_NAME}: INPUT from stdin, PRINT to stdout."
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="where the kernels run: cuda.tile on the GPU, or basic2tile's tile simulator "
+        "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
+    )
+    args = parser.parse_args()
+    sys.exit(run_command(main, SOURCE_NAME, args.device))

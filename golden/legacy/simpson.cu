@@ -4,8 +4,10 @@
 // Running it runs the BASIC program: it prints what the program prints and reads what
 // it INPUTs, through b2t_runtime.h (the C++ port of the runtime of basic2tile's
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
-// Build it with the two headers written beside it:
+// Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 simpson.cu -o simpson
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ simpson.cu -o simpson
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -24,6 +26,21 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
     return static_cast<I>(0ull - static_cast<unsigned long long>(a));
   const I quotient = a / b;
   return a % b != 0 && (a < 0) == (b < 0) ? quotient + 1 : quotient;
+}
+
+// Whether `value` is true in some thread of the block, for every thread: one flag in
+// shared memory and barriers, no shuffles (a block's "did any lane meet an exception").
+// Threads that set the flag all write the same value.
+__device__ inline bool b2t_block_any(bool value) {
+  __shared__ int any;
+  __syncthreads();  // the previous call's readers are done
+  if (threadIdx.x == 0)
+    any = 0;
+  __syncthreads();
+  if (value)
+    any = 1;
+  __syncthreads();
+  return any != 0;
 }
 
 // Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
@@ -48,10 +65,6 @@ __device__ T b2t_block_reduce(T value, Combine combine) {
 template <class T>
 __device__ T b2t_block_sum(T value) {
   return b2t_block_reduce(value, [](T a, T b) { return a + b; });
-}
-template <class T>
-__device__ T b2t_block_max(T value) {
-  return b2t_block_reduce(value, [](T a, T b) { return max(a, b); });
 }
 
 // reduction over I; one 512 tile of iterations per block, f64
@@ -120,23 +133,27 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     s_acc[slot] = s_acc[slot] + (valid[slot] ? s_term_3[slot] : 0.0);
   }
-  int exceptions_max = (-2147483647 - 1);
+  double s_total = 0.0;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+    s_total += s_acc[slot];
   }
-  exceptions_max = b2t_block_max(exceptions_max);
+  s_total = b2t_block_sum(s_total);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(s_total) < INFINITY);
+  }
+  bool exceptions_max_any = false;
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
+  }
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
-  double s_acc_sum = 0.0;
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    s_acc_sum += s_acc[slot];
-  }
-  s_acc_sum = b2t_block_sum(s_acc_sum);
   if (threadIdx.x == 0 && bid < s_partial_len)
-    s_partial[bid] = s_acc_sum;
+    s_partial[bid] = s_total;
 }
 
 #ifndef __CUDACC_RTC__
@@ -240,11 +257,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -294,10 +316,11 @@ struct Program {
     b = 1.0;
     // 100 LET H = (B - A) / N
     line = 100;
-    h = b2t::div(b - a, n);
+    h = b2t::div(b2t::sub(b, a), n);
     // 110 LET S = FNF(A) + FNF(B)
     line = 110;
-    s = fn_f(a) + fn_f(b);
+    const auto tmp = fn_f(a);
+    s = b2t::add(tmp, fn_f(b));
     // 120 FOR I = 1 TO N - 1
     {
       const int i_count = loop_count(1, n - 1.0, 1);
@@ -314,22 +337,26 @@ struct Program {
         s_partial.download();
       }
       if (done.all()) {
-        s = s + s_partial.sum();
+        // 140 LET S = S + W * FNF(A + I * H)
+        line = 140;
+        s = s_partial.added_to(s);
       } else {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         for (int block = 0; block < done.size(); ++block) {
           if (done[block]) {
-            s = s + s_partial[block];
+            // 140 LET S = S + W * FNF(A + I * H)
+            line = 140;
+            s = b2t::add(s, s_partial[block]);
             continue;
           }
           for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
             i = 1 + i_lane;
             // 130 LET W = 2 + 2 * (I - 2 * INT(I / 2))
             line = 130;
-            w = 2.0 + b2t::mul(2.0, i - b2t::mul(2.0, b2t::INT(b2t::div(i, 2.0))));
+            w = 2.0 + b2t::mul(2.0, b2t::sub(i, b2t::mul(2.0, b2t::INT(b2t::div(i, 2.0)))));
             // 140 LET S = S + W * FNF(A + I * H)
             line = 140;
-            s = s + b2t::mul(w, fn_f(a + b2t::mul(i, h)));
+            s = b2t::add(s, b2t::mul(w, fn_f(b2t::add(a, b2t::mul(i, h)))));
           }
         }
       }
@@ -356,7 +383,8 @@ struct Program {
     con.print("PI =").print(p).newline();
     // 230 REM THE ERROR IS AT ROUNDING LEVEL, SO PRINT A VERDICT, NOT DIGITS
     // 240 IF ABS(Q - P) < 1E-9 THEN 270
-    if (b2t::ABS(q - p) < 1e-09) {
+    line = 240;
+    if (b2t::ABS(b2t::sub(q, p)) < 1e-09) {
       // 270 PRINT "ERROR BELOW 1E-9"
       con.print("ERROR BELOW 1E-9").newline();
     } else {

@@ -8,6 +8,7 @@ tools do (`run_command`): by the signal on Ctrl-C or a closed pipe, with one err
 when standard output cannot be written.
 """
 
+import argparse
 import linecache
 import sys
 import traceback
@@ -22,11 +23,14 @@ from transpiler.runtime import (
     BasicFault,
     Console,
     Notice,
+    add,
+    add_all,
     div,
     loop_count,
     mul,
     run_command,
     set_warning_hook,
+    sub,
 )
 
 SOURCE_NAME = "examples/simpson.bas"
@@ -53,9 +57,11 @@ def reduce_120(i_count, a_box, h_box, done, s_partial):
     exceptions = exceptions | valid & ~(ct.abs(s_term_3) < float("inf"))
     # 140 LET S = S + W * FNF(A + I * H)
     s_acc = s_acc + ct.where(valid, s_term_3, 0.0)
+    s_total = ct.sum(s_acc)
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(s_total) < float("inf"), (512,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
-    ct.store(s_partial, index=(ct.bid(0),), tile=ct.sum(s_acc))
+    ct.store(s_partial, index=(ct.bid(0),), tile=s_total)
 
 
 def program(con: Console, dev) -> None:
@@ -78,9 +84,9 @@ def program(con: Console, dev) -> None:
     # 90 LET B = 1
     b = 1.0
     # 100 LET H = (B - A) / N
-    h = div(b - a, n)
+    h = div(sub(b, a), n)
     # 110 LET S = FNF(A) + FNF(B)
-    s = fn_f(a) + fn_f(b)
+    s = add(fn_f(a), fn_f(b))
     # 120 FOR I = 1 TO N - 1
     i_count = loop_count(1, n - 1.0, 1)
     done = np.zeros(-(-i_count // 512), dtype=np.int32)
@@ -100,19 +106,21 @@ def program(con: Console, dev) -> None:
     dev.to_host(done)
     dev.to_host(s_partial)
     if done.all():
-        s = s + sum(s_partial.tolist())
+        # 140 LET S = S + W * FNF(A + I * H)
+        s = add_all(s, s_partial.tolist())
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         for block, finished in enumerate(done.tolist()):
             if finished:
-                s = s + s_partial.item(block)
+                # 140 LET S = S + W * FNF(A + I * H)
+                s = add(s, s_partial.item(block))
                 continue
             for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
                 i = float(1 + i_lane)
                 # 130 LET W = 2 + 2 * (I - 2 * INT(I / 2))
-                w = 2.0 + mul(2.0, i - mul(2.0, INT(div(i, 2.0))))
+                w = 2.0 + mul(2.0, sub(i, mul(2.0, INT(div(i, 2.0)))))
                 # 140 LET S = S + W * FNF(A + I * H)
-                s = s + mul(w, fn_f(a + mul(i, h)))
+                s = add(s, mul(w, fn_f(add(a, mul(i, h)))))
     # 160 LET Q = S * H / 3
     q = div(mul(s, h), 3.0)
     # 170 LET P = 4 * ATN(1)
@@ -129,7 +137,7 @@ def program(con: Console, dev) -> None:
     con.print("PI =", p)
     # 230 REM THE ERROR IS AT ROUNDING LEVEL, SO PRINT A VERDICT, NOT DIGITS
     # 240 IF ABS(Q - P) < 1E-9 THEN 270
-    if abs(q - p) < 1e-09:
+    if abs(sub(q, p)) < 1e-09:
         # 270 PRINT "ERROR BELOW 1E-9"
         con.print("ERROR BELOW 1E-9")
     else:
@@ -182,4 +190,14 @@ def main(device=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_command(main, SOURCE_NAME))
+    parser = argparse.ArgumentParser(
+        description=f"Run the BASIC program {SOURCE_NAME}: INPUT from stdin, PRINT to stdout."
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="where the kernels run: cuda.tile on the GPU, or basic2tile's tile simulator "
+        "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
+    )
+    args = parser.parse_args()
+    sys.exit(run_command(main, SOURCE_NAME, args.device))

@@ -4,8 +4,10 @@
 // Running it runs the BASIC program: it prints what the program prints and reads what
 // it INPUTs, through b2t_runtime.h (the C++ port of the runtime of basic2tile's
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
-// Build it with the two headers written beside it:
+// Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 stats.cu -o stats
+// or for the CPU, with basic2tile's CUDA emulator:
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ stats.cu -o stats
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -24,6 +26,21 @@ __host__ __device__ inline I b2t_cdiv(I a, I b) {
     return static_cast<I>(0ull - static_cast<unsigned long long>(a));
   const I quotient = a / b;
   return a % b != 0 && (a < 0) == (b < 0) ? quotient + 1 : quotient;
+}
+
+// Whether `value` is true in some thread of the block, for every thread: one flag in
+// shared memory and barriers, no shuffles (a block's "did any lane meet an exception").
+// Threads that set the flag all write the same value.
+__device__ inline bool b2t_block_any(bool value) {
+  __shared__ int any;
+  __syncthreads();  // the previous call's readers are done
+  if (threadIdx.x == 0)
+    any = 0;
+  __syncthreads();
+  if (value)
+    any = 1;
+  __syncthreads();
+  return any != 0;
 }
 
 // Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
@@ -61,8 +78,8 @@ __device__ T b2t_block_min(T value) {
 // reduction over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
-    reduce_140(int i_count, const double* __restrict__ x, int x_len,
-               double* __restrict__ sumx_partial, int sumx_partial_len) {
+    reduce_140(int i_count, const double* __restrict__ x, int x_len, int* __restrict__ done,
+               int done_len, double* __restrict__ sumx_partial, int sumx_partial_len) {
   const int bid = blockIdx.x;
   // 140 FOR I = 1 TO N
   bool valid[2];
@@ -70,6 +87,11 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
     valid[slot] = bid * 512 + elem < i_count;
+  }
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
   }
   double x_i[2];
 #pragma unroll
@@ -89,14 +111,27 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     sumx_acc[slot] = sumx_acc[slot] + (valid[slot] ? x_i[slot] : 0.0);
   }
-  double sumx_acc_sum = 0.0;
+  double sumx_total = 0.0;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    sumx_acc_sum += sumx_acc[slot];
+    sumx_total += sumx_acc[slot];
   }
-  sumx_acc_sum = b2t_block_sum(sumx_acc_sum);
+  sumx_total = b2t_block_sum(sumx_total);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(sumx_total) < INFINITY);
+  }
+  bool exceptions_max_any = false;
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
+  }
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
+  const bool finished = exceptions_max == 0;
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < sumx_partial_len)
-    sumx_partial[bid] = sumx_acc_sum;
+    sumx_partial[bid] = sumx_total;
 }
 
 // reduction over I; one 512 tile of iterations per block, f64
@@ -145,23 +180,27 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     sumsq_acc[slot] = sumsq_acc[slot] + (valid[slot] ? sumsq_term_1[slot] : 0.0);
   }
-  int exceptions_max = (-2147483647 - 1);
+  double sumsq_total = 0.0;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max = max(exceptions_max, static_cast<int>(exceptions[slot]));
+    sumsq_total += sumsq_acc[slot];
   }
-  exceptions_max = b2t_block_max(exceptions_max);
+  sumsq_total = b2t_block_sum(sumsq_total);
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(sumsq_total) < INFINITY);
+  }
+  bool exceptions_max_any = false;
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
+  }
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
   const bool finished = exceptions_max == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
-  double sumsq_acc_sum = 0.0;
-#pragma unroll
-  for (int slot = 0; slot < 2; ++slot) {
-    sumsq_acc_sum += sumsq_acc[slot];
-  }
-  sumsq_acc_sum = b2t_block_sum(sumsq_acc_sum);
   if (threadIdx.x == 0 && bid < sumsq_partial_len)
-    sumsq_partial[bid] = sumsq_acc_sum;
+    sumsq_partial[bid] = sumsq_total;
 }
 
 // reduction over I; one 512 tile of iterations per block, f64
@@ -405,11 +444,16 @@ class DeviceTemp {
         return false;
     return true;
   }
-  // The blocks' results combined in block order, in double (as Python's sum).
-  double sum() const {
-    double total = 0.0;
+  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
+  // each step is BASIC's + (-), which reports an overflow of the running total.
+  double added_to(double total) const {
     for (T v : values_)
-      total += v;
+      total = b2t::add(total, v);
+    return total;
+  }
+  double subtracted_from(double total) const {
+    for (T v : values_)
+      total = b2t::sub(total, v);
     return total;
   }
 
@@ -472,24 +516,39 @@ struct Program {
     // 140 FOR I = 1 TO N
     {
       const int i_count = loop_count(1, n, 1);
+      DeviceTemp<int> done(b2t_cdiv(i_count, 512));
       DeviceTemp<double> sumx_partial(b2t_cdiv(i_count, 512));
       if (x.covers(0, 1, i_count)) {
         const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
         if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
           B2T_LAUNCH(::reduce_140, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0),
-                                                 sumx_partial.data(), sumx_partial.size());
+                                                 done.data(), done.size(), sumx_partial.data(),
+                                                 sumx_partial.size());
           B2T_CHECK(cudaGetLastError());
         }
+        done.download();
         sumx_partial.download();
-        sumx = sumx + sumx_partial.sum();
+      }
+      if (done.all()) {
+        // 150 SUMX = SUMX + X(I)
+        line = 150;
+        sumx = sumx_partial.added_to(sumx);
       } else {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         x_device.download(x);
-        for (int i_lane = 0; i_lane < i_count; ++i_lane) {
-          i = 1 + i_lane;
-          // 150 SUMX = SUMX + X(I)
-          line = 150;
-          sumx = sumx + x(i);
+        for (int block = 0; block < done.size(); ++block) {
+          if (done[block]) {
+            // 150 SUMX = SUMX + X(I)
+            line = 150;
+            sumx = b2t::add(sumx, sumx_partial[block]);
+            continue;
+          }
+          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+            i = 1 + i_lane;
+            // 150 SUMX = SUMX + X(I)
+            line = 150;
+            sumx = b2t::add(sumx, x(i));
+          }
         }
       }
       i = 1 + i_count;
@@ -503,35 +562,39 @@ struct Program {
     // 200 FOR I = 1 TO N
     {
       const int i_count_2 = loop_count(1, n, 1);
-      DeviceTemp<int> done(b2t_cdiv(i_count_2, 512));
+      DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
       DeviceTemp<double> sumsq_partial(b2t_cdiv(i_count_2, 512));
       if (x.covers(0, 1, i_count_2)) {
         const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
         if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
           B2T_LAUNCH(::reduce_200, grid, 256, 0)(i_count_2, x_device.upload(x), x.extent(0), mean,
-                                                 done.data(), done.size(), sumsq_partial.data(),
+                                                 done_2.data(), done_2.size(), sumsq_partial.data(),
                                                  sumsq_partial.size());
           B2T_CHECK(cudaGetLastError());
         }
-        done.download();
+        done_2.download();
         sumsq_partial.download();
       }
-      if (done.all()) {
-        sumsq = sumsq + sumsq_partial.sum();
+      if (done_2.all()) {
+        // 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
+        line = 210;
+        sumsq = sumsq_partial.added_to(sumsq);
       } else {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         x_device.download(x);
-        for (int block = 0; block < done.size(); ++block) {
-          if (done[block]) {
-            sumsq = sumsq + sumsq_partial[block];
+        for (int block_2 = 0; block_2 < done_2.size(); ++block_2) {
+          if (done_2[block_2]) {
+            // 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
+            line = 210;
+            sumsq = b2t::add(sumsq, sumsq_partial[block_2]);
             continue;
           }
-          for (int i_lane_2 = block * 512; i_lane_2 < std::min(block * 512 + 512, i_count_2);
+          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
                ++i_lane_2) {
             i = 1 + i_lane_2;
             // 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
             line = 210;
-            sumsq = sumsq + b2t::power(x(i) - mean, 2.0);
+            sumsq = b2t::add(sumsq, b2t::power(b2t::sub(x(i), mean), 2.0));
           }
         }
       }
@@ -564,14 +627,14 @@ struct Program {
         }
         smallest_partial.download();
         largest_partial.download();
-        for (int block_2 = 0; block_2 < smallest_partial.size(); ++block_2) {
-          if (smallest_partial[block_2] < smallest) {
-            smallest = smallest_partial[block_2];
+        for (int block_3 = 0; block_3 < smallest_partial.size(); ++block_3) {
+          if (smallest_partial[block_3] < smallest) {
+            smallest = smallest_partial[block_3];
           }
         }
-        for (int block_3 = 0; block_3 < largest_partial.size(); ++block_3) {
-          if (largest_partial[block_3] > largest) {
-            largest = largest_partial[block_3];
+        for (int block_4 = 0; block_4 < largest_partial.size(); ++block_4) {
+          if (largest_partial[block_4] > largest) {
+            largest = largest_partial[block_4];
           }
         }
       } else {
@@ -615,8 +678,12 @@ struct Program {
         }
         above_partial.download();
         below_partial.download();
-        above = above + above_partial.sum();
-        below = below + below_partial.sum();
+        // 370 ABOVE = ABOVE + 1
+        line = 370;
+        above = above_partial.added_to(above);
+        // 390 BELOW = BELOW + 1
+        line = 390;
+        below = below_partial.added_to(below);
       } else {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         x_device.download(x);

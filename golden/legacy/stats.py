@@ -8,6 +8,7 @@ tools do (`run_command`): by the signal on Ctrl-C or a closed pipe, with one err
 when standard output cannot be written.
 """
 
+import argparse
 import linecache
 import sys
 import traceback
@@ -22,11 +23,14 @@ from transpiler.runtime import (
     Console,
     DataPool,
     Notice,
+    add,
+    add_all,
     div,
     loop_count,
     power,
     run_command,
     set_warning_hook,
+    sub,
 )
 from transpiler.runtime.arrays import BasicArray
 
@@ -50,11 +54,12 @@ DATA = [
 
 
 @ct.kernel
-def reduce_140(i_count, x, sumx_partial):
+def reduce_140(i_count, x, done, sumx_partial):
     """reduction over I; one 512 tile of iterations per block, f64"""
     # 140 FOR I = 1 TO N
     i_lane = ct.bid(0) * 512 + ct.arange(512, dtype=ct.int32)
     valid = i_lane < i_count
+    exceptions = ct.zeros((512,), dtype=ct.bool_)
     x_i = ct.load(
         x.slice(0, 1, 1 + i_count),
         index=(ct.bid(0),),
@@ -64,7 +69,11 @@ def reduce_140(i_count, x, sumx_partial):
     sumx_acc = ct.zeros((512,), dtype=ct.float64)
     # 150 SUMX = SUMX + X(I)
     sumx_acc = sumx_acc + ct.where(valid, x_i, 0.0)
-    ct.store(sumx_partial, index=(ct.bid(0),), tile=ct.sum(sumx_acc))
+    sumx_total = ct.sum(sumx_acc)
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(sumx_total) < float("inf"), (512,))
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
+    ct.store(sumx_partial, index=(ct.bid(0),), tile=sumx_total)
 
 
 @ct.kernel
@@ -86,9 +95,11 @@ def reduce_200(i_count, x, mean_box, done, sumsq_partial):
     exceptions = exceptions | valid & ~(ct.abs(sumsq_term_1) < float("inf"))
     # 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
     sumsq_acc = sumsq_acc + ct.where(valid, sumsq_term_1, 0.0)
+    sumsq_total = ct.sum(sumsq_acc)
+    exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(sumsq_total) < float("inf"), (512,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
     ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
-    ct.store(sumsq_partial, index=(ct.bid(0),), tile=ct.sum(sumsq_acc))
+    ct.store(sumsq_partial, index=(ct.bid(0),), tile=sumsq_total)
 
 
 @ct.kernel
@@ -165,23 +176,32 @@ def program(con: Console, data: DataPool, dev) -> None:
     sumx = 0.0
     # 140 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
+    done = np.zeros(-(-i_count // 512), dtype=np.int32)
     sumx_partial = np.zeros(-(-i_count // 512), dtype=np.float64)
     if x.covers(0, 1, i_count):
         dev.launch(
             reduce_140,
             (-(-i_count // 512),),
-            (i_count, x.data, sumx_partial),
-            writes=(sumx_partial,),
+            (i_count, x.data, done, sumx_partial),
+            writes=(done, sumx_partial),
         )
+        dev.to_host(done)
         dev.to_host(sumx_partial)
-        sumx = sumx + sum(sumx_partial.tolist())
+    if done.all():
+        # 150 SUMX = SUMX + X(I)
+        sumx = add_all(sumx, sumx_partial.tolist())
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(x.data)
-        for i_lane in range(i_count):
-            i = float(1 + i_lane)
-            # 150 SUMX = SUMX + X(I)
-            sumx = sumx + x[i]
+        for block, finished in enumerate(done.tolist()):
+            if finished:
+                # 150 SUMX = SUMX + X(I)
+                sumx = add(sumx, sumx_partial.item(block))
+                continue
+            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+                i = float(1 + i_lane)
+                # 150 SUMX = SUMX + X(I)
+                sumx = add(sumx, x[i])
     i = float(1 + i_count)
     # 170 MEAN = SUMX / N
     mean = div(sumx, n)
@@ -190,30 +210,32 @@ def program(con: Console, data: DataPool, dev) -> None:
     sumsq = 0.0
     # 200 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
+    done_2 = np.zeros(-(-i_count_2 // 512), dtype=np.int32)
     sumsq_partial = np.zeros(-(-i_count_2 // 512), dtype=np.float64)
     if x.covers(0, 1, i_count_2):
         dev.launch(
             reduce_200,
             (-(-i_count_2 // 512),),
-            (i_count_2, x.data, np.array([mean], dtype=np.float64), done, sumsq_partial),
-            writes=(done, sumsq_partial),
+            (i_count_2, x.data, np.array([mean], dtype=np.float64), done_2, sumsq_partial),
+            writes=(done_2, sumsq_partial),
         )
-        dev.to_host(done)
+        dev.to_host(done_2)
         dev.to_host(sumsq_partial)
-    if done.all():
-        sumsq = sumsq + sum(sumsq_partial.tolist())
+    if done_2.all():
+        # 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
+        sumsq = add_all(sumsq, sumsq_partial.tolist())
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(x.data)
-        for block, finished in enumerate(done.tolist()):
-            if finished:
-                sumsq = sumsq + sumsq_partial.item(block)
+        for block_2, finished_2 in enumerate(done_2.tolist()):
+            if finished_2:
+                # 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
+                sumsq = add(sumsq, sumsq_partial.item(block_2))
                 continue
-            for i_lane_2 in range(block * 512, min(block * 512 + 512, i_count_2)):
+            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
                 i = float(1 + i_lane_2)
                 # 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
-                sumsq = sumsq + power(x[i] - mean, 2.0)
+                sumsq = add(sumsq, power(sub(x[i], mean), 2.0))
     i = float(1 + i_count_2)
     # 230 VARIANCE = SUMSQ / (N - 1)
     variance = div(sumsq, n - 1.0)
@@ -268,8 +290,10 @@ def program(con: Console, data: DataPool, dev) -> None:
         )
         dev.to_host(above_partial)
         dev.to_host(below_partial)
-        above = above + sum(above_partial.tolist())
-        below = below + sum(below_partial.tolist())
+        # 370 ABOVE = ABOVE + 1
+        above = add_all(above, above_partial.tolist())
+        # 390 BELOW = BELOW + 1
+        below = add_all(below, below_partial.tolist())
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(x.data)
@@ -348,4 +372,14 @@ def main(device=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_command(main, SOURCE_NAME))
+    parser = argparse.ArgumentParser(
+        description=f"Run the BASIC program {SOURCE_NAME}: INPUT from stdin, PRINT to stdout."
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="where the kernels run: cuda.tile on the GPU, or basic2tile's tile simulator "
+        "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
+    )
+    args = parser.parse_args()
+    sys.exit(run_command(main, SOURCE_NAME, args.device))

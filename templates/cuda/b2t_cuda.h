@@ -1,10 +1,11 @@
 // b2t_cuda.h -- the one header basic2tile's generated CUDA C++ includes, first.
 //
 // One .cu file builds three ways:
-//   nvcc:   nvcc -arch=sm_90 -I<this dir> prog.cu -o prog        (real CUDA)
+//   nvcc:   nvcc -arch=sm_90 -std=c++17 prog.cu -o prog   (real CUDA; this header beside it)
 //   NVRTC:  device code only; host code is fenced by #ifndef __CUDACC_RTC__
-//   g++:    g++ -std=c++20 -pthread -I<this dir> -include b2t_cuda_emu.h -x c++ prog.cu
-//           (the CPU emulator; see b2t_cuda_emu.h for what it does and does not model)
+//   g++:    g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I<this dir> -x c++ prog.cu
+//           (the CPU emulator, C++20; see b2t_cuda_emu.h for what it does and does not model;
+//           `basic2tile --include-dir` prints <this dir>)
 //
 // Conventions for generated code:
 //   #include "b2t_cuda.h"                         // no other CUDA header

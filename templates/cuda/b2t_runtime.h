@@ -855,7 +855,22 @@ inline constexpr const char* NEGATIVE_TO_NON_INTEGER =
     "negative value raised to non-integral value";
 inline constexpr const char* DOMAIN_ERROR = "function domain error";
 
-// a / b; division by zero warns and gives the IEEE result (+-inf, NaN for 0/0).
+// a + b and a - b; finite operands whose result overflows to +-inf warn.
+inline double add(double a, double b) {
+  const double r = a + b;
+  if (std::isinf(r) && !std::isinf(a) && !std::isinf(b))
+    warn(OPERATION_OVERFLOW, "(+)");
+  return r;
+}
+inline double sub(double a, double b) {
+  const double r = a - b;
+  if (std::isinf(r) && !std::isinf(a) && !std::isinf(b))
+    warn(OPERATION_OVERFLOW, "(-)");
+  return r;
+}
+
+// a / b; division by zero warns and gives the IEEE result (+-inf, NaN for 0/0), a quotient
+// of a finite dividend that overflows to +-inf warns.
 inline double div(double a, double b) {
   if (b == 0.0) {
     warn(DIVISION_BY_ZERO);
@@ -863,7 +878,10 @@ inline double div(double a, double b) {
       return NAN_VALUE;
     return (a > 0.0) == !std::signbit(b) ? INF : -INF;
   }
-  return a / b;
+  const double r = a / b;
+  if (std::isinf(r) && !std::isinf(a))
+    warn(OPERATION_OVERFLOW, "(/)");
+  return r;
 }
 
 // a * b; an overflow to +-inf warns (bas55 stays quiet only for INF * INF).
@@ -2324,12 +2342,22 @@ class Console {
   }
 
   // One INPUT statement: prompt, read a reply, ask again until it fits `kinds`.
-  // `prompt` nullptr: only "? "; `question` false: no "? " after a prompt (Microsoft's
+  // `prompt`: the text before "? " (none after it when `question` is false: Microsoft's
   // `INPUT "prompt", A`); `stay`: the line goes on after the prompt (`INPUT;`).  End of
   // input is fatal.
-  std::vector<Value> input(const char* prompt, const std::vector<Kind>& kinds,
+  std::vector<Value> input(const std::string& prompt, const std::vector<Kind>& kinds,
                            bool question = true, bool stay = false) {
-    std::string text = prompt != nullptr ? prompt : "";
+    return ask_values(&prompt, kinds, question, stay);
+  }
+  // Without a prompt: "? ".
+  std::vector<Value> input(const std::vector<Kind>& kinds, bool stay = false) {
+    return ask_values(nullptr, kinds, true, stay);
+  }
+
+ private:
+  std::vector<Value> ask_values(const std::string* prompt, const std::vector<Kind>& kinds,
+                                bool question, bool stay) {
+    std::string text = prompt != nullptr ? *prompt : "";
     if (question || prompt == nullptr)
       text += INPUT_PROMPT;
     for (;;) {
@@ -2347,10 +2375,7 @@ class Console {
     }
   }
 
-  std::vector<Value> input(const std::vector<Kind>& kinds) {
-    return input(nullptr, kinds);
-  }
-
+ public:
   // GW-BASIC's RANDOMIZE without a seed: asks until the reply is a number (an empty one
   // is 0), rounded to an integer (beyond 16 bits, the fatal "Overflow").
   double ask_seed() {
@@ -2372,8 +2397,8 @@ class Console {
   }
 
   // LINE INPUT: the next line whole, up to 255 characters (the rest is dropped).
-  std::string line_input(const char* prompt, bool stay = false) {
-    const std::string line = ask(prompt != nullptr ? prompt : "", stay);
+  std::string line_input(const std::string& prompt = "", bool stay = false) {
+    const std::string line = ask(prompt, stay);
     return line.substr(0, text_offset(line, MS_MAX_LENGTH));
   }
 

@@ -57,6 +57,8 @@ _UNARY = {
     "f32": to_f32,
 }
 _BINARY = {
+    "add": arith.add,
+    "sub": arith.sub,
     "div": arith.div,
     "mul": arith.mul,
     "power": arith.power,

@@ -7,7 +7,7 @@
 // then `W<hex>` per notice ("severity: message") and `F<hex>` if a Fault ended the
 // request.  Requests:
 //   format X | trimmed X | parse S | match S POS
-//   arith NAME X [Y]          div mul power MOD MAX MIN ABS ATN COS EXP INT LOG SGN SIN
+//   arith NAME X [Y]          add sub div mul power MOD MAX MIN ABS ATN COS EXP INT LOG SGN SIN
 //                             SQR TAN to_integer round_to_int f32 check_string(S)
 //   rnd STATE COUNT           COUNT values of RND after reset_rnd(STATE)
 //   randomize S|unset COUNT   RANDOMIZE with BASIC2TILE_SEED=S, then COUNT values
@@ -140,6 +140,10 @@ std::string values_of(const std::vector<b2t::Value>& values, const std::vector<b
 }
 
 double arith(const std::string& name, double x, double y) {
+  if (name == "add")
+    return b2t::add(x, y);
+  if (name == "sub")
+    return b2t::sub(x, y);
   if (name == "div")
     return b2t::div(x, y);
   if (name == "mul")
@@ -393,9 +397,9 @@ std::string run(const std::vector<std::string>& t) {
     const auto kinds = kinds_of(t[2]);
     std::string out;
     try {
-      const std::string prompt = t[1] == "none" ? "" : text_of(t[1]);
-      const auto values = console.input(t[1] == "none" ? nullptr : prompt.c_str(), kinds,
-                                        t[4] == "1", t[5] == "1");
+      const auto values = t[1] == "none"
+                              ? console.input(kinds, t[5] == "1")
+                              : console.input(text_of(t[1]), kinds, t[4] == "1", t[5] == "1");
       out = values_of(values, kinds) + " i" + std::to_string(console.column());
     } catch (const b2t::Fault& fault) {
       out = " F" + hex(fault.message());
@@ -413,7 +417,7 @@ std::string run(const std::vector<std::string>& t) {
       for (int i = std::stoi(t[2]); i > 0; --i)
         out += " " + str(b2t::INKEYS());
       const std::string prompt = t[3] == "none" ? "" : text_of(t[3]);
-      out += " " + str(console.line_input(t[3] == "none" ? nullptr : prompt.c_str()));
+      out += " " + str(console.line_input(prompt));
     } catch (const b2t::Fault& fault) {
       out += " F" + hex(fault.message());
     }
@@ -477,8 +481,8 @@ std::string run(const std::vector<std::string>& t) {
     const auto kinds = kinds_of(t[2]);
     std::string out;
     try {
-      const auto values = t[1] == "none" ? console.input(nullptr, kinds)
-                                         : console.input(text_of(t[1]).c_str(), kinds);
+      const auto values = t[1] == "none" ? console.input(kinds)
+                                         : console.input(text_of(t[1]), kinds);
       out = values_of(values, kinds);
     } catch (const b2t::Fault& fault) {
       out = " F" + hex(fault.message());

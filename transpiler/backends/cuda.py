@@ -21,10 +21,12 @@ from pathlib import Path
 from .. import __version__, ir
 from ..errors import BasicError, Coord, SourceFile
 from ..naming import Namer
+from . import cuda_build
 from . import cuda_types as T
 from .cuda_expr import ExprPrinter
 from .cuda_helpers import helpers_text
 from .cuda_kernels import CudaKernel, lower_kernel
+from .cuda_run import OUTPUT_MARKER
 from .render import render
 
 SOURCE_MARKER = "BASIC source"
@@ -95,14 +97,20 @@ def host_convert(text: str, source: ir.DType, target: ir.DType) -> str:
 # ---------------------------------------------------------------------- kernel programs
 
 
-def generate_cuda_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
-    """The .cu file of a cuTile BASIC kernel program (see the module docstring)."""
+def generate_cuda_library(
+    lib: ir.KernelLibrary, source: SourceFile, file_name: str | None = None
+) -> str:
+    """The .cu file of a cuTile BASIC kernel program (see the module docstring); its
+    header's build commands name `file_name` (default: the program's name + .cu)."""
     kernel = lib.kernel
     # The program's element type is f32 unless --precision said otherwise; the self-test
     # must analyse the quoted source the same way.
     precision = kernel.dtype if kernel.dtype != "f32" else None
     name = _identifier(lib.name)
-    host = Namer("cpp", taken={f"run_{name}", "read_number", "grid", "element", "main"})
+    cuda_kernel = lower_kernel(kernel)
+    # run_NAME()'s names must not hide the kernel (a file-scope function).
+    taken = {f"run_{name}", "read_number", "grid", "element", "main", cuda_kernel.name}
+    host = Namer("cpp", taken=taken)
     names = {s.name: host.name(s.name) for s in lib.scalars}
     scope = HostScope(names)
     printer = ExprPrinter(scope)
@@ -161,7 +169,6 @@ def generate_cuda_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         if n not in lib.inputs:
             run_params.append(f"{by_name[n]['ctype']}* {by_name[n]['host']}")
             call_args.append(f"{by_name[n]['host']}.data()")
-    cuda_kernel = lower_kernel(kernel)
     launch_args = []
     for cp in cuda_kernel.params:
         p = cp.param
@@ -204,10 +211,12 @@ def generate_cuda_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         title=f"{name}.cu: CUDA C++ translated from BASIC by basic2tile",
         version=__version__,
         source_name=_comment(Path(source.name).name),
-        file_name=f"{name}.cu",
+        nvcc_command=_comment(cuda_build.nvcc_command(file_name or f"{name}.cu")),
+        cpu_command=_comment(cuda_build.cpu_command(file_name or f"{name}.cu")),
         name=name,
         source_marker=f"{SOURCE_MARKER} ({_comment(Path(source.name).name)}{precision}):",
         source_end=SOURCE_END,
+        output_marker=OUTPUT_MARKER,
         # Tabs as spaces (a TAB is white space to BASIC): the self-test reads the program
         # back from these lines, and _comment would make a TAB a "?".
         basic_lines=[_comment(line.expandtabs(8)) for line in source.lines],
@@ -279,16 +288,16 @@ def basic_source_of(code: str) -> tuple[str, str | None] | None:
 # ---------------------------------------------------------------------- legacy programs
 
 
-def generate_cuda_program(host) -> str:
+def generate_cuda_program(host, file_name: str | None = None) -> str:
     """A legacy program with offloaded loops: host code by cuda_host.py around this
     backend's kernels (launch code: cuda_launch.py)."""
     from . import cuda_host
 
     if not host.kernels:
-        return cuda_host.generate_cuda_program(host, "")
+        return cuda_host.generate_cuda_program(host, "", file_name)
     # The grid sizes of the launches are cdiv()s on the host.
     device = device_code(host.kernels, {"b2t_cdiv"})
-    return cuda_host.generate_cuda_program(host, device.text, lowered=device.kernels)
+    return cuda_host.generate_cuda_program(host, device.text, file_name, device.kernels)
 
 
 # ---------------------------------------------------------------------- binaries

@@ -15,9 +15,9 @@ the BASIC variables and arrays, whose member functions are the DEF FN functions,
 GOSUB subroutines and `run()`, the program itself, each statement under a
 `// 40 FOR I = 1 TO N` comment.  `main()` runs it and reports a fatal error.
 
-The two headers are written beside the .cu (`write_cuda_program`), so
-`nvcc -arch=sm_90 -std=c++17 prog.cu -o prog` needs nothing else; for the CPU, build with
-`transpiler.verify.cpu_cuda.build_cpu` (g++ and the CUDA emulator).
+The two headers are written beside the .cu (`write_cuda_program`, and the CLI's `-o`),
+so the nvcc command of the file's header comment (cuda_build.py) needs nothing else; for
+the CPU, `transpiler.verify.cpu_cuda.build_cpu` builds it (g++ and the CUDA emulator).
 """
 
 from __future__ import annotations
@@ -29,12 +29,13 @@ from pathlib import Path
 
 from .. import __version__, ast, hostir
 from ..model import Analysis, type_of_name
-from ..naming import Namer
+from ..naming import Namer, declare_program_names
+from . import cuda_build
 from .cpp_verbatim import put_back, set_aside
 from .cuda_host_expr import ExprPrinter
 from .cuda_host_microsoft import MicrosoftExprPrinter
 from .cuda_host_stmt import GOSUB_DEPTH, Code, StatementPrinter
-from .cuda_host_text import comment_text, cpp_string, origin_comment
+from .cuda_host_text import comment_text, cpp_std_string, cpp_string, origin_comment
 from .cuda_launch import KernelLaunches
 from .render import render, templates_dir
 
@@ -47,7 +48,7 @@ CLANG_FORMAT_STYLE = (
     "MaxEmptyLinesToKeep: 1}"
 )
 # Headers a generated program includes, written beside it.
-SUPPORT_HEADERS = ("b2t_cuda.h", "b2t_runtime.h")
+SUPPORT_HEADERS = cuda_build.SUPPORT_HEADERS
 # Names the generated program uses itself, which BASIC names must not take.
 # Names run() uses besides the BASIC ones: members, launch_support.cu.jinja's loop_count,
 # cuda_launch.py's `dim3 grid` (a BASIC GRID or LOOP_COUNT must not hide them).
@@ -182,12 +183,9 @@ class _ModulePrinter:
         self.kernels_code = kernels_code.strip("\n")
         self.file_name = file_name or _stem(a.source.name).rsplit(".", 1)[0] + ".cu"
         self.namer = Namer("cpp", taken=_PROGRAM_NAMES)
-        for name in sorted(a.variables):
-            self.namer.name(name)
+        declare_program_names(self.namer, a)
         self.array_names = {name: self.namer.name(name, "array") for name in sorted(a.arrays)}
-        self.sub_names = {sub.name: self.namer.fresh(sub.name) for sub in host.subroutines}
-        for name in sorted(a.functions):
-            self.namer.name(name, "function")
+        self.sub_names = {sub.name: self.namer.ident(sub.name) for sub in host.subroutines}
         printer = MicrosoftExprPrinter if a.options.microsoft else ExprPrinter
         self.expr = printer(a, self.namer, self.array_names)
         self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
@@ -209,8 +207,8 @@ class _ModulePrinter:
             title=comment_text(f"{_stem(a.source.name)}: a BASIC program translated to CUDA C++"),
             version=__version__,
             source_name=comment_text(a.source.name),
-            file_name=comment_text(self.file_name),
-            exe_name=comment_text(self.file_name.rsplit(".", 1)[0]) or "prog",
+            nvcc_command=comment_text(cuda_build.nvcc_command(self.file_name)),
+            cpu_command=comment_text(cuda_build.cpu_command(self.file_name)),
             source_literal=cpp_string(a.source.name),
             kernels_code=self.kernels_code,
             split=SPLIT,
@@ -253,7 +251,7 @@ class _ModulePrinter:
             lines.append(origin_comment(stmt.label, self.stmts.texts.get(id(stmt), "DATA")))
             row = ""
             for datum in stmt.items:
-                entry = f"{{{cpp_string(datum.text)}, {'true' if datum.quoted else 'false'}}},"
+                entry = f"{{{cpp_std_string(datum.text)}, {'true' if datum.quoted else 'false'}}},"
                 if row and len(row) + 1 + len(entry) > _DATA_LINE_WIDTH:
                     lines.append(row)
                     row = ""

@@ -8,20 +8,22 @@ needs on top:
   in double, as the interpreter does it: when neither operand of a binary operation is a
   double, the left one is converted (`double(a_int) + b_int`), so two floats or two
   int32s never meet in float or int arithmetic (which would round, or overflow).
-- Operations.  `+` and `-` are C++'s; `*`, `/`, `^`, MOD, the functions and the stores
-  are the runtime's (`b2t::mul`, `b2t::div`, `b2t::power`...), which report ECMA-55's
-  exceptions.  A comparison is a `bool` where only its truth matters and -1 / 0 as a
-  value; AND and OR are `&&` and `||`, or `&` and `|` (which evaluate both sides, as
-  BASIC does) when the right side could warn, fail or draw a random number.
+- Operations.  `*`, `/`, `^`, MOD, the functions and the stores are the runtime's
+  (`b2t::mul`, `b2t::div`, `b2t::power`...), which report ECMA-55's exceptions, and so
+  are `+` and `-` (`b2t::add`, `b2t::sub`) unless they cannot overflow (`I + 1`:
+  the analysis' `plain_sums`); string `+` is std::string's.  A comparison is a `bool`
+  where only its truth matters and -1 / 0 as a value; AND and OR are `&&` and `||`, or
+  `&` and `|` (which evaluate both sides, as BASIC does) when the right side could warn,
+  fail or draw a random number.
 - Order of evaluation.  BASIC evaluates operands left to right; C++ leaves the order of
   the operands of `+`, `<`, `&` and of function arguments unspecified.  Where the order
   changes what the program prints, i.e. when two operands draw random numbers (RND, or
-  a DEF FN that does), the earlier ones are evaluated first into `const auto tmp = ...;`
-  lines (`pre`) before the statement, or inside an immediately invoked lambda where no
-  statement can go first (an ELSE IF condition).  The order of two warnings, or of a
-  warning and an error, raised by one expression is left to the compiler: it shows only
-  on stderr, and hoisting every operand that may warn (`*`, `/`, `^` all may) would
-  bury the arithmetic.  `Effects` and `conflict` say which operands are hoisted.
+  a DEF FN that does), or both may report something other than one same warning (an
+  overflow on the left and a subscript out of range on the right: the interpreter
+  prints the warning, then the error), the earlier ones are evaluated first into
+  `const auto tmp = ...;` lines (`pre`) before the statement, or inside an immediately
+  invoked lambda where no statement can go first (an ELSE IF condition).  `Effects`
+  and `conflict` say which operands are hoisted.
 
 Parentheses appear only where C++'s precedence (or GCC's -Wparentheses) needs them.
 """
@@ -37,7 +39,7 @@ from ..errors import BasicUnsupportedError
 from ..model import Analysis, type_of_name
 from ..naming import Namer
 from ..ast import is_user_function
-from .cuda_host_text import cpp_number, cpp_string
+from .cuda_host_text import cpp_number, cpp_std_string, cpp_string
 
 # C++ precedence, low to high
 _COND = 2
@@ -82,8 +84,15 @@ NONE = Effects()
 
 
 def conflict(first: Effects, second: Effects) -> bool:
-    """Could evaluating `second` before `first` change what the program prints?"""
-    return first.rnd and second.rnd
+    """Could evaluating `second` before `first` change what the program prints?  Two
+    random draws would swap, and so would two messages, unless both can only be one
+    same warning."""
+    if first.rnd and second.rnd:
+        return True
+    if not (first.warnings or first.fails) or not (second.warnings or second.fails):
+        return False
+    one_warning = not (first.fails or second.fails) and len(first.warnings | second.warnings) == 1
+    return not one_warning
 
 
 @dataclass
@@ -191,8 +200,7 @@ class ExprPrinter:
             return Code(text, _UNARY if text.startswith("-") else _PRIMARY, "double")
         if isinstance(e, ast.Str):
             if "\0" in e.value:  # a `const char*` would end at the NUL
-                size = len(e.value.encode("utf-8"))
-                return Code(f"std::string({cpp_string(e.value)}, {size})", _PRIMARY, "string")
+                return Code(cpp_std_string(e.value), _PRIMARY, "string")
             return Code(cpp_string(e.value), _PRIMARY, "literal")
         if isinstance(e, ast.Var):
             return Code(self.var(e.name), _PRIMARY, self.ctype_of(self.var_type(e.name)))
@@ -234,6 +242,9 @@ class ExprPrinter:
                 if left.ctype == "literal" and right.ctype == "literal":
                     text = f"std::string({text})"
                 return Code(f"{text} + {right.wrap(_SUM + 1)}", _SUM, "string")
+            if e not in self.a.plain_sums:
+                fn = "b2t::add" if op == "+" else "b2t::sub"
+                return Code(f"{fn}({left.text}, {right.text})", _PRIMARY, "double")
             left_text = _as_double(left, right, _SUM)
             return Code(f"{left_text} {op} {right.wrap(_SUM + 1)}", _SUM, "double")
         if op in _OPERATORS:
@@ -369,9 +380,14 @@ class ExprPrinter:
         if isinstance(e, ast.BinOp) and self.a.expr_types.get(e) == "str":
             return inner | Effects(fails=True)  # "String too long"
         if isinstance(e, ast.BinOp):
+            if e.op in ("+", "-") and e not in self.a.plain_sums:
+                return inner | Effects(warnings=frozenset({f"operation overflow ({e.op})"}))
             if e.op == "*":
                 return inner | Effects(warnings=frozenset({"operation overflow (*)"}))
-            if e.op in ("/", "MOD"):
+            if e.op == "/":
+                warnings = {"division by zero", "operation overflow (/)"}
+                return inner | Effects(warnings=frozenset(warnings))
+            if e.op == "MOD":
                 return inner | Effects(warnings=frozenset({"division by zero"}))
             if e.op == "^":
                 warnings = {"operation overflow"}

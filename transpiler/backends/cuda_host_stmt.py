@@ -28,7 +28,7 @@ from ..interpreter.codegen import RANDOMIZE_KINDS
 from ..model import Analysis, type_of_name
 from ..naming import Namer
 from .cuda_host_expr import ExprPrinter
-from .cuda_host_text import cpp_number, cpp_string, origin_comment
+from .cuda_host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
 from .python_host_origin import statement_texts
 
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
@@ -88,6 +88,12 @@ class StatementPrinter:
         if stmt is None or id(stmt) in self.commented or id(stmt) not in self.texts:
             return []
         self.commented.add(id(stmt))
+        return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
+
+    def comment_of(self, stmt: ast.Stmt | None) -> list[Code]:
+        """The `// 40 ...` comment of a statement, even if it was printed before."""
+        if stmt is None or id(stmt) not in self.texts:
+            return []
         return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
 
     def nodes(self, nodes: list[hostir.HNode]) -> list[Code]:
@@ -266,13 +272,13 @@ class StatementPrinter:
             return self.at_line(node, True) + self.assign(stmt.targets[0], line, [])
         if stmt.channel is not None:
             call = f"b2t::file_input({self.file_number(stmt.channel)}, {args})"
-        else:
-            if stmt.prompt is not None or not stmt.question or stmt.stay:
-                prompt = cpp_string(stmt.prompt) if stmt.prompt is not None else "nullptr"
-                args = f"{prompt}, {args}"
+        elif stmt.prompt is not None:
+            args = f"{cpp_std_string(stmt.prompt)}, {args}"
             if not stmt.question or stmt.stay:
                 args += f", {_cpp_bool(stmt.question)}, {_cpp_bool(stmt.stay)}"
             call = f"con.input({args})"
+        else:
+            call = f"con.input({args}{', true' if stmt.stay else ''})"
         head = self.at_line(node, True)  # end of input is fatal
         fields = [".text" if k == "b2t::STRING" else ".number" for k in kinds]
         if len(stmt.targets) == 1:
@@ -283,7 +289,7 @@ class StatementPrinter:
         return head + [Code("", body)]
 
     def s_LineInput(self, node, stmt: ast.LineInput) -> list[Code]:
-        prompt = cpp_string(stmt.prompt) if stmt.prompt is not None else "nullptr"
+        prompt = cpp_std_string(stmt.prompt) if stmt.prompt is not None else '""'
         call = f"con.line_input({prompt}{', true' if stmt.stay else ''})"
         return self.at_line(node, True) + self.assign(stmt.target, call, [])  # end of input
 

@@ -37,6 +37,14 @@ def cpp_string(text: str) -> str:
     return "".join(out)
 
 
+def cpp_std_string(text: str) -> str:
+    """`text` for a `std::string` parameter or member: the literal, or for text with a
+    NUL `std::string(literal, length)` (built from a `const char*` it would end there)."""
+    if "\0" not in text:
+        return cpp_string(text)
+    return f"std::string({cpp_string(text)}, {len(text.encode('utf-8'))})"
+
+
 def comment_text(text: str) -> str:
     """`text` made safe for the inside of a `//` comment (one line)."""
     safe = text if text.isprintable() else "".join(ch if ch.isprintable() else "?" for ch in text)

@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..errors import BasicUnsupportedError, at
-from ..naming import Namer
+from ..naming import kernel_namer
 from . import cuda_mma, cuda_reduce
 from . import cuda_types as T
+from .cuda_host_text import cpp_string as c_string
 from .cuda_expr import ArrayInfo, ExprPrinter, ValueInfo, element
 from .cuda_index import Index, coords_of
 from .cuda_locals import all_statements, children, plan_locals, statement_exprs, walk
@@ -38,7 +39,7 @@ MAX_THREADS = 256
 MAX_SLOTS = 256  # elements of one tile per thread (registers, unrolled loops)
 STATIC_SHARED_LIMIT = 48 * 1024
 SHARED_LIMIT = 227 * 1024  # per block, with the opt-in (sm_90 and later)
-HELPER_SHARED = 2 * 32 * 8  # b2t_block_reduce's warp results, for up to two value types
+WARPS = 32  # b2t_block_reduce keeps one result per warp (a block has at most 32 warps)
 SYNC = "__syncthreads();"
 # Identifiers generated code uses that a BASIC name must not shadow.
 _MATH = (
@@ -116,7 +117,8 @@ class KernelLowering:
     def __init__(self, kernel: ir.Kernel):
         self.kernel = kernel
         self.threads = choose_threads(kernel)
-        self.namer = Namer("cpp", taken=set(RESERVED))
+        self.namer = kernel_namer(kernel, "cpp", taken=set(RESERVED))
+        self.function_name = self.namer.ident(kernel.name)
         self.plan = plan_locals(kernel)
         self.arrays: dict[str, ArrayInfo] = {}
         self.params: dict[str, str] = {}
@@ -127,12 +129,11 @@ class KernelLowering:
             storage = "scalar" if type_.is_scalar else "regs"
             definition = self.plan.index_values.get(name) if not type_.is_scalar else None
             self.values[name] = ValueInfo(
-                self.namer.name(name), type_, storage, type_.dtype, definition
+                self.namer.ident(name), type_, storage, type_.dtype, definition
             )
         for var in sorted(self.plan.loop_vars):
-            self.values[var] = ValueInfo(self.namer.name(var), ir.TileType("i32"), "scalar", "i32")
-        # Names of the generated code itself come after the BASIC names, so BASIC names
-        # keep their plain spelling.
+            self.values[var] = ValueInfo(self.namer.ident(var), ir.TileType("i32"), "scalar", "i32")
+        # The lowering's own names come after the kernel's (kernel_namer named those).
         self.slot = self.namer.fresh("slot")
         self.elem = self.namer.fresh("elem")
         rank = max((len(t.shape) for t in self._types()), default=1)
@@ -150,6 +151,10 @@ class KernelLowering:
         # shared memory needs one first).
         self.shared_reads = False
         self.helpers: set[str] = set()
+        # Static shared memory inside helper functions: (op, type) of each block reduction
+        # (every instantiation of b2t_block_reduce has its own warp results), and whether
+        # b2t_block_any's flag is used.
+        self.block_reductions: set[tuple[str, ir.DType]] = set()
         self.depth = 0  # loops around the statement being printed
         self.out: list[str] = []
         self.printer = ExprPrinter(self)
@@ -168,7 +173,7 @@ class KernelLowering:
     def _name_params(self) -> None:
         for p in self.kernel.params:
             if isinstance(p, ir.ArrayParam):
-                name = self.namer.name(p.name, "array")
+                name = self.namer.ident(p.name, "array")
                 words = (
                     ["len"]
                     if p.ndim == 1
@@ -180,7 +185,7 @@ class KernelLowering:
                 self.arrays[p.name] = ArrayInfo(name, p.dtype, extents)
                 self.cuda_params.append(CudaParam(p, [name, *extents]))
             else:
-                name = self.namer.name(p.name)
+                name = self.namer.ident(p.name)
                 self.params[p.name] = name
                 self.cuda_params.append(
                     CudaParam(p, [] if isinstance(p, ir.ConstParam) else [name])
@@ -215,6 +220,10 @@ class KernelLowering:
 
     def use_helper(self, name: str) -> None:
         self.helpers.add(name)
+
+    def use_block_reduction(self, op: str, dtype: ir.DType) -> None:
+        self.block_reductions.add((op, dtype))
+        self.use_helper(f"b2t_block_{op}")
 
     def nonnegative(self, e: ir.KExpr) -> bool:
         """True when `e` (a tile index) is certainly >= 0, so no lower bound check is needed."""
@@ -413,7 +422,7 @@ class KernelLowering:
         ]
         shared_lines, dynamic = self._shared_declarations()
         body = shared_lines + prologue + self.out
-        name = self.namer.name(self.kernel.name)
+        name = self.function_name
         text = render(
             "cuda/kernel.cu.jinja",
             name=name,
@@ -455,8 +464,7 @@ class KernelLowering:
         total = 0
         for b in self.shared:
             total = -(-total // max(b.align, 8)) * max(b.align, 8) + b.bytes
-        # Block reductions keep 32 partial results of their type in static shared memory.
-        helpers = HELPER_SHARED if any(h.startswith("b2t_block_") for h in self.helpers) else 0
+        helpers = self._helper_shared()
         if total + helpers > SHARED_LIMIT:
             raise BasicUnsupportedError(
                 f"kernel {self.kernel.name} needs {total // 1024} KB of shared memory for its "
@@ -478,6 +486,12 @@ class KernelLowering:
             lines.append(f"{ctype}* const {b.name} = reinterpret_cast<{ctype}*>({raw} + {offset});")
             offset += b.bytes
         return lines, offset
+
+    def _helper_shared(self) -> int:
+        """Bytes of the static shared memory helper functions declare for this kernel (they
+        count against the same per-block limits as the kernel's own)."""
+        total = sum(-(-WARPS * _SIZES[d] // 8) * 8 for _, d in self.block_reductions)
+        return total + (8 if "b2t_block_any" in self.helpers else 0)
 
     def statements(self, stmts: list[ir.KStmt]) -> None:
         for s in stmts:
@@ -700,6 +714,17 @@ class KernelLowering:
 
     def _Break(self, s: ir.Break) -> None:
         self.emit("break;")
+
+    def _Print(self, s: ir.Print) -> None:
+        for arg in s.args:
+            self.hoist(arg)
+
+        def line() -> list[str]:
+            args = "".join(f", {self.printer.scalar(a)}" for a in s.args)
+            # One thread prints for the block, as cuTile's printf of a scalar does.
+            return [f"if (threadIdx.x == 0) printf({c_string(s.format)}{args});"]
+
+        self.scalar_statement(line)
 
 
 def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:

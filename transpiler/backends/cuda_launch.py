@@ -22,7 +22,7 @@ kernel left (hostir.Replay): BASIC's exceptions are reported by host code.
 from __future__ import annotations
 
 from .. import ast, hostir, ir
-from ..naming import Namer
+from ..naming import Namer, generated_name
 from .cuda_kernels import CudaKernel, lower_kernel
 from .cuda_types import c_type
 from .render import render
@@ -101,7 +101,7 @@ class KernelLaunches:
             arrays = ", ".join(self.expr.array(n) for n in (shape.target, shape.left, shape.right))
             out.append(Code(f"b2t::mat_product_shape({arrays});"))
         for count in node.counts:
-            name = self.values[count.name] = self.namer.fresh(count.name.lower())
+            name = self.values[count.name] = self.namer.fresh(count.name)
             pre: list[str] = []
             limit = self.expr.double_value(count.limit, pre)
             out += [Code(line) for line in pre]
@@ -109,7 +109,7 @@ class KernelLaunches:
                 Code(f"const int {name} = loop_count({count.start}, {limit}, {count.step});")
             )
         for temp in node.temps:
-            name = self.values[temp.name] = self.namer.fresh(temp.name.lower())
+            name = self.values[temp.name] = self.namer.fresh(temp.name)
             out.append(Code(f"DeviceTemp<{c_type(temp.dtype)}> {name}({self.arg(temp.size)});"))
         args = []
         for p, arg in zip(node.kernel.params, node.args):
@@ -192,7 +192,7 @@ class KernelLaunches:
         if combine and replay.done is not None:  # a nest: the finished blocks' results first
             block = self.namer.fresh("block")
             done = self.values[replay.done]
-            body = [line for f in combine for line in self.block_finish(f, block)]
+            body = [line for f in combine for line in self.block_finish(f, block, stmts)]
             loop = Code(f"if ({done}[{block}])", body)
             out.append(Code(f"for (int {block} = 0; {block} < {done}.size(); ++{block})", [loop]))
         return out + self.replay_lanes(node, stmts)
@@ -205,13 +205,13 @@ class KernelLaunches:
         replay = node.replay
         (loop,) = replay.loops
         block = self.namer.fresh("block")
-        lane = self.namer.fresh(f"{loop.var.lower()}_lane")
+        lane = self.namer.fresh(generated_name(loop.var, "lane"))
         count = self.values[loop.count]
         done = self.values[replay.done]
         first = f"{block} * {loop.tile}"
         header = f"for (int {lane} = {first}; {lane} < std::min({first} + {loop.tile}, {count}); ++{lane})"
         iteration = [self.loop_value(loop, lane)] + stmts.nodes(replay.body)
-        skip = [line for f in combine for line in self.block_finish(f, block)]
+        skip = [line for f in combine for line in self.block_finish(f, block, stmts)]
         body = [Code(f"if ({done}[{block}])", skip + [Code("continue;")]), Code(header, iteration)]
         return [Code(f"for (int {block} = 0; {block} < {done}.size(); ++{block})", body)]
 
@@ -221,7 +221,9 @@ class KernelLaunches:
         from .cuda_host_stmt import Code
 
         replay = node.replay
-        lanes = {loop.var: self.namer.fresh(f"{loop.var.lower()}_lane") for loop in replay.loops}
+        lanes = {
+            loop.var: self.namer.fresh(generated_name(loop.var, "lane")) for loop in replay.loops
+        }
         if replay.prefix:
             return self.replay_rows(node, stmts, lanes)
         body = []
@@ -282,15 +284,17 @@ class KernelLaunches:
         value = steps if loop.start == 0 else f"{loop.start} + {steps}"
         return Code(f"{self.expr.var(loop.var)} = {self.expr.store(value, 'num')};")
 
-    def block_finish(self, finish: hostir.Finish, block: str) -> list:
+    def block_finish(self, finish: hostir.Finish, block: str, stmts) -> list:
         """One block's partial result combined into its variable (a finished block)."""
         from .cuda_host_stmt import Code
 
         var = self.expr.var(finish.var)
         part = f"{self.values[finish.temp]}[{block}]"
         if finish.kind in ("sum", "sub"):
-            op = "+" if finish.kind == "sum" else "-"
-            return [Code(f"{var} = {self.expr.store(f'{var} {op} {part}', 'num')};")]
+            # BASIC's + and -, which report an overflow of the running total
+            combine = "b2t::add" if finish.kind == "sum" else "b2t::sub"
+            code = Code(f"{var} = {self.expr.store(f'{combine}({var}, {part})', 'num')};")
+            return self.accumulating(finish, stmts) + [code]
         compare = (">" if finish.kind == "max" else "<") + ("" if finish.strict else "=")
         body = [Code(f"{var} = {part};")]
         for payload_var, payload_temp in finish.payload:
@@ -298,6 +302,14 @@ class KernelLaunches:
                 Code(f"{self.expr.var(payload_var)} = {self.values[payload_temp]}[{block}];")
             )
         return [Code(f"if ({part} {compare} {var})", body)]
+
+    def accumulating(self, finish: hostir.Finish, stmts) -> list:
+        """The comment and the `line = N;` of the statement a sum's combination belongs
+        to (an overflow of the running total is reported at its line)."""
+        if finish.origin is None:
+            return []
+        node = hostir.Simple(finish.origin, origin=finish.origin)
+        return stmts.comment_of(finish.origin) + stmts.at_line(node, True)
 
     def array_args(self, p: ir.ArrayParam, arg) -> list[str]:
         """A kernel's array argument: the device pointer, then the extents."""
@@ -318,8 +330,9 @@ class KernelLaunches:
         temp = self.values.get(finish.temp, "")
         kind = finish.kind
         if kind in ("sum", "sub"):
-            op = "+" if kind == "sum" else "-"
-            return [Code(f"{var} = {expr.store(f'{var} {op} {temp}.sum()', 'num')};")]
+            combine = "added_to" if kind == "sum" else "subtracted_from"
+            code = Code(f"{var} = {expr.store(f'{temp}.{combine}({var})', 'num')};")
+            return self.accumulating(finish, stmts) + [code]
         if kind in ("max", "min"):
             compare = (">" if kind == "max" else "<") + ("" if finish.strict else "=")
             k = self.namer.fresh("block")

@@ -85,6 +85,8 @@ def statement_exprs(s: ir.KStmt) -> list[ir.KExpr]:
         return [s.start, s.stop]
     if isinstance(s, (ir.WhileLoop, ir.IfScalar)):
         return [s.cond]
+    if isinstance(s, ir.Print):
+        return list(s.args)
     return []
 
 

@@ -2,7 +2,9 @@
 
 A whole-tile reduction (axis None) gives a scalar: each thread combines its own
 elements, then `b2t_block_<op>` combines the threads (warp shuffles, then the warps'
-results in order) and hands every thread the same value.
+results in order) and hands every thread the same value.  MAX over booleans (is one
+true: the kernels' "did any lane meet an exception") is `b2t_block_any`, one shared
+flag between barriers, which costs less than the shuffles.
 
 An axis reduction (softmax's MAX(T, 1)) gives one value per row (or column): G threads
 (a power of two up to 32, so they are lanes of one warp) share each output, each
@@ -102,15 +104,37 @@ def _whole_tile(lw, e: ir.Reduce, acc: ir.DType, local=None, declare: bool = Tru
     else:
         v = local
     decl = f"{T.c_type(acc)} " if declare else ""
+    if _any_of_booleans(e):
+        flags = operand.operand
+        mine = lw.fresh(f"{v.name}_any")  # this thread's elements
+        lw.emit(f"bool {mine} = false;")
+        lw.element_loop(
+            flags.type.shape,
+            lambda index: [f"{mine} = {mine} || {lw.printer.at(flags, index)};"],
+        )
+        lw.use_helper("b2t_block_any")
+        lw.emit(f"{decl}{v.name} = b2t_block_any({mine}) ? 1 : 0;")
+        lw.barrier_done()
+        return
     lw.emit(f"{decl}{v.name} = {identity(e.op, acc)};")
     lw.element_loop(
         operand.type.shape,
         lambda index: [combine(e.op, v.name, _as(lw.printer.at(operand, index), operand, acc))],
     )
-    helper = f"b2t_block_{e.op}"
-    lw.use_helper(helper)
-    lw.emit(f"{v.name} = {helper}({v.name});")
+    lw.use_block_reduction(e.op, acc)
+    lw.emit(f"{v.name} = b2t_block_{e.op}({v.name});")
     lw.barrier_done()
+
+
+def _any_of_booleans(e: ir.Reduce) -> bool:
+    """MAX of booleans converted to int32 over a whole tile: one block-wide OR."""
+    operand = e.operand
+    return (
+        e.op == "max"
+        and isinstance(operand, ir.Cast)
+        and operand.operand.type.dtype == "bool"
+        and operand.type.dtype == "i32"
+    )
 
 
 def _along_axis(lw, e: ir.Reduce, acc: ir.DType, axis: int) -> None:

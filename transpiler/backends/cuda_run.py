@@ -9,6 +9,8 @@ printing the same verification lines.
 
 from __future__ import annotations
 
+import io
+
 import tempfile
 from pathlib import Path
 
@@ -77,11 +79,21 @@ def format_inputs(kp, scalars: dict, inputs: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+# main() prints this line between the kernel's PRINT output and the OUTPUT arrays.
+OUTPUT_MARKER = "--- OUTPUT arrays ---"
+
+
+def split_printed(text: str) -> tuple[str, str]:
+    """(what the kernel PRINTed, the OUTPUT arrays) of a kernel program's main()."""
+    printed, marker, arrays = text.rpartition(OUTPUT_MARKER + "\n")
+    return (printed, arrays) if marker else ("", text)
+
+
 def parse_outputs(text: str, kp) -> dict[str, np.ndarray]:
     """The OUTPUT arrays a kernel program's main() printed."""
     from ..kernel_interpreter import NP_TYPES
 
-    tokens = text.split()
+    tokens = split_printed(text)[1].split()
     pos, out = 0, {}
     while pos < len(tokens):
         name, rank = tokens[pos], int(tokens[pos + 1])
@@ -121,6 +133,7 @@ def self_test(
     from ..options import Options
     from ..selftest import (
         compare,
+        compare_printed,
         default_scalars,
         kernel_program_from_text,
         make_inputs,
@@ -137,8 +150,10 @@ def self_test(
     missing = [n for n in kp.outputs if n not in got]
     if missing:
         return RunResult(1, "", f"{name}: the program printed no values for {', '.join(missing)}\n")
-    want = run_kernel_program(kp, scalars, inputs)
-    lines = compare(kp, got, want)
+    want_printed = io.StringIO()
+    want = run_kernel_program(kp, scalars, inputs, want_printed)
+    printed = split_printed(result.stdout)[0]
+    lines = compare(kp, got, want) + compare_printed(printed, want_printed.getvalue())
     sizes = ", ".join(f"{k}={v}" for k, v in scalars.items())
     failed = any(line.startswith("MISMATCH") for line in lines)
     report = [f"{name}: {sizes}", *lines]
@@ -147,4 +162,4 @@ def self_test(
         + ("FAILED" if failed else "PASSED")
         + f" (CUDA on the {device.upper()}, against basic2tile's reference interpreter)"
     )
-    return RunResult(1 if failed else 0, "\n".join(report) + "\n", result.stderr)
+    return RunResult(1 if failed else 0, printed + "\n".join(report) + "\n", result.stderr)

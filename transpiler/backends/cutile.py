@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from .. import __version__, ir
 from ..errors import BasicError, Coord, SourceFile
-from ..naming import Namer
+from ..naming import Namer, generated_name, kernel_namer
 from .cutile_expr import NP_DTYPES, CutileExprPrinter
 from .cutile_helpers import helpers_text, helpers_used
 from .python_comment_runs import fold, unfold
@@ -110,6 +110,11 @@ class OriginComments:
         return self._text.get(id(stmt), "")
 
 
+# Names of a kernel program's module (templates/cutile/library.py.jinja) beside those
+# every generated module uses (naming._PYTHON_MODULE_NAMES).
+_LIBRARY_NAMES = {"b2t_device", "self_test", "BASIC_SOURCE"}
+
+
 @dataclass
 class KernelInterface:
     """How one IR kernel appears in cuTile Python: its parameter list, the statements
@@ -122,26 +127,32 @@ class KernelInterface:
     passing: list[tuple[str, object]]
 
 
-def kernel_interface(kernel: ir.Kernel, namer: Namer, array_name) -> KernelInterface:
+def kernel_interface(kernel: ir.Kernel, namer: Namer) -> KernelInterface:
+    """`namer`: the kernel's (naming.kernel_namer), which names the boxes too."""
     params, prologue, passing = [], [], []
     for p in kernel.params:
         if isinstance(p, ir.ArrayParam):
-            params.append(array_name(p.name))
+            params.append(namer.ident(p.name, "array"))
             passing.append(("array", p.name))
         elif isinstance(p, ir.ScalarParam) and p.dtype == "f64":
             # cuTile passes Python floats as f32, so f64 scalars travel in 1-element arrays.
-            var = namer.name(p.name)
-            box = namer.name(p.name, "box")
+            var = namer.ident(p.name)
+            box = box_name(namer, p.name)
             params.append(box)
             prologue.append(f"{var} = ct.load({box}, index=(0,), shape=())")
             passing.append(("box", p.name))
         elif isinstance(p, ir.ScalarParam):
-            params.append(namer.name(p.name))
+            params.append(namer.ident(p.name))
             passing.append(("scalar", p.name))
         else:
-            params.append(f"{namer.name(p.name)}: ct.Constant[int]")
+            params.append(f"{namer.ident(p.name)}: ct.Constant[int]")
             passing.append(("const", p.value))
     return KernelInterface(params, prologue, passing)
+
+
+def box_name(namer: Namer, param: str) -> str:
+    """The parameter of a boxed f64 scalar (`a_box` for A), the same on every use."""
+    return namer.ident(generated_name(param, "box"), "box")
 
 
 def aot_param_specs(kernel: ir.Kernel):
@@ -174,17 +185,17 @@ def aot_param_specs(kernel: ir.Kernel):
 
 def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
     """The module for a cuTile BASIC program: the kernel, run(), and a self-test."""
-    namer = Namer("python")
-    array_names = {a.name: namer.name(a.name, "array") for a in lib.arrays}
-    printer = CutileExprPrinter(namer, array_ref=lambda n: array_names[n])
     kernel = lib.kernel
-    iface = kernel_interface(kernel, namer, lambda n: array_names[n])
+    namer = library_namer(kernel)
+    array_names = {a.name: namer.name(a.name, "array") for a in lib.arrays}
+    printer = CutileExprPrinter(namer)
+    iface = kernel_interface(kernel, namer)
     launch_args, boxes = [], []
     for how, what in iface.passing:
         if how == "array":
             launch_args.append(array_names[what])
         elif how == "box":
-            box = namer.name(what, "box")
+            box = box_name(namer, what)
             launch_args.append(box)
             boxes.append({"name": namer.name(what), "box": box, "basic": what})
         elif how == "scalar":
@@ -228,17 +239,27 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         index=printer.index,
         run_params=run_params,
         returns_doc=_returns_doc(lib),
-        inputs_doc=", ".join(n + ("()" if n in array_names else "") for n in lib.inputs),
+        inputs_doc=", ".join(n + ("()" if n in array_names else "") for n in lib.inputs)
+        or "nothing",
         outputs_doc=", ".join(lib.outputs),
         scalars=scalars,
         arrays=arrays,
         boxes=boxes,
         grid=_grid_text(printer, kernel.grid),
-        kernel_name=namer.name(kernel.name),
+        kernel_name=namer.ident(kernel.name),
         launch_args=launch_args,
         outputs=outputs,
     )
     return format_python(code)
+
+
+def library_namer(kernel: ir.Kernel) -> Namer:
+    """The namer of a kernel program's module: one scope for the kernel and run(), whose
+    parameters are the kernel's INPUT names; the kernel's own name comes right after the
+    names in the kernel."""
+    namer = kernel_namer(kernel, "python", taken=_LIBRARY_NAMES)
+    namer.ident(kernel.name)
+    return namer
 
 
 def _host_shape(printer: CutileExprPrinter, extents: tuple[ir.KExpr, ...]) -> str:
@@ -257,9 +278,12 @@ def _returns_doc(lib: ir.KernelLibrary) -> str:
     return "the OUTPUT arrays " + ", ".join(lib.outputs) + " as a tuple"
 
 
-def export_kernels(kernels: list[ir.Kernel], code: str, formats, archs, out_dir, name: str) -> list:
-    """Compile `kernels` (those of the generated module `code`) with NVIDIA's compiler:
-    Tile IR bytecode (format "tileir") and/or cubins ("cubin") for each of `archs`."""
+def export_kernels(
+    kernels: list[tuple[ir.Kernel, str]], code: str, formats, archs, out_dir, name: str
+) -> list:
+    """Compile `kernels` (those of the generated module `code`, each with its name there)
+    with NVIDIA's compiler: Tile IR bytecode (format "tileir") and/or cubins ("cubin") for
+    each of `archs`."""
     import importlib.util
     import tempfile
     from pathlib import Path
@@ -271,7 +295,6 @@ def export_kernels(kernels: list[ir.Kernel], code: str, formats, archs, out_dir,
             raise BasicError(
                 f"--emit {fmt} is for the CUDA target (--target cuda)", Coord(name, 0, 0)
             )
-    namer = Namer("python")
     written = []
     with tempfile.TemporaryDirectory(prefix="b2t-emit-") as tmp:
         path = Path(tmp) / f"{name}.py"
@@ -279,8 +302,8 @@ def export_kernels(kernels: list[ir.Kernel], code: str, formats, archs, out_dir,
         spec = importlib.util.spec_from_file_location(f"b2t_emit_{name}", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        for kernel in kernels:
-            fn = getattr(module, namer.name(kernel.name))
+        for kernel, def_name in kernels:
+            fn = getattr(module, def_name)
             written += export(
                 fn, aot_param_specs(kernel), out_dir, formats=tuple(formats), archs=tuple(archs)
             )

@@ -1,13 +1,11 @@
 """Kernel IR expressions as cuTile Python source text.
 
 Parentheses are emitted only where Python's precedence needs them (as pycparser's
-generator does for C).  Names go through a `Namer`, so BASIC names become readable,
-safe Python identifiers.
+generator does for C).  Names go through the kernel's `Namer`, so BASIC names become
+readable, safe Python identifiers and generated ones never meet them.
 """
 
 from __future__ import annotations
-
-from typing import Callable
 
 from .. import ir
 from ..naming import Namer
@@ -115,14 +113,16 @@ def shape_tuple(shape: tuple[int, ...]) -> str:
 
 
 class CutileExprPrinter:
-    """Print IR expressions; `name_of(kind, basic_name)` maps names to identifiers."""
+    """Print IR expressions; `namer` (naming.kernel_namer) gives names their identifiers."""
 
-    def __init__(self, namer: Namer, array_ref: Callable[[str], str] | None = None):
+    def __init__(self, namer: Namer):
         self.namer = namer
-        self.array_ref = array_ref or (lambda name: namer.name(name, "array"))
 
-    def name(self, basic_name: str) -> str:
-        return self.namer.name(basic_name)
+    def name(self, ir_name: str) -> str:
+        return self.namer.ident(ir_name)
+
+    def array_ref(self, ir_name: str) -> str:
+        return self.namer.ident(ir_name, "array")
 
     def __call__(self, e: ir.KExpr) -> str:
         return self._expr(e)[0]

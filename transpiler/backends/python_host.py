@@ -19,7 +19,7 @@ from __future__ import annotations
 from .. import __version__, ast, hostir
 from ..builtins import BUILTINS
 from ..model import Analysis
-from ..naming import Namer
+from ..naming import Namer, declare_program_names
 from .cutile import docstring_safe, format_python
 from .cutile_helpers import helpers_text, helpers_used
 from .python_host_expr import ExprPrinter
@@ -32,10 +32,11 @@ from .render import render
 # What the generated module may import, by module (ABS is Python's own abs).
 _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs"} | {
     "MOD", "RANDOMIZE", "ZONE", "NUMBER", "STRING", "BasicFault", "Console", "DataPool",
-    "check_string", "div", "mul", "power", "reset_rnd", "round_to_int", "run_command", "tab",
-    "to_integer", "loop_count", "Notice", "set_warning_hook", "concat", "mid_assign",
-    "open_file", "close_files", "file_output", "file_input", "file_line", "kill_file",
-    "rename_file", "reset_files", "SINGLE", "DOUBLE", "REAL",
+    "add", "add_all", "check_string", "div", "mul", "power", "reset_rnd", "round_to_int",
+    "run_command", "sub", "sub_all", "tab", "to_integer", "loop_count", "Notice",
+    "set_warning_hook", "concat", "mid_assign", "open_file", "close_files", "file_output",
+    "file_input", "file_line", "kill_file", "rename_file", "reset_files", "SINGLE", "DOUBLE",
+    "REAL",
     # Microsoft BASIC (python_host_microsoft.py, flow.py)
     "use_dialect", "Double", "sng", "dbl", "cint", "single_div", "double_div", "int_div",
     "int_mod", "bit_and", "bit_or", "bit_xor", "bit_eqv", "bit_imp", "bit_not",
@@ -50,6 +51,7 @@ _ARRAYS = {
 _MODULE_NAMES = {
     "program", "basic_line", "report_notice", "linecache", "traceback", "SOURCE_NAME", "DATA",
     "COMPILE_WARNINGS", "EndProgram", "b2t_device", "warning", "fault", "where", "previous_hook",
+    "argparse", "parser", "args",
 }  # fmt: skip
 _DATA_LINE_WIDTH = 92
 
@@ -58,18 +60,21 @@ def generate_program(host: hostir.HostProgram) -> str:
     return format_python(_ModulePrinter(host).render())
 
 
+def kernel_def_names(host: hostir.HostProgram) -> dict[str, str]:
+    """The names the module gives the kernels (IR kernel name -> Python name)."""
+    printer = _ModulePrinter(host)
+    return dict(printer.kernels.names) if printer.kernels is not None else {}
+
+
 class _ModulePrinter:
     def __init__(self, host: hostir.HostProgram):
         self.host = host
         a: Analysis = host.analysis
         self.a = a
         self.namer = Namer("python", taken=_RUNTIME | _ARRAYS | _MODULE_NAMES)
-        for name in sorted(a.variables):
-            self.namer.name(name)
+        declare_program_names(self.namer, a)
         self.array_names = {name: self.namer.name(name, "array") for name in sorted(a.arrays)}
-        self.sub_names = {sub.name: self.namer.fresh(sub.name) for sub in host.subroutines}
-        for name in sorted(a.functions):
-            self.namer.name(name, "function")
+        self.sub_names = {sub.name: self.namer.ident(sub.name) for sub in host.subroutines}
         printer = MicrosoftExprPrinter if a.options.microsoft else ExprPrinter
         self.expr = printer(a, self.namer, self.array_names)
         self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)

@@ -4,9 +4,10 @@ The semantics are the reference interpreter's (`transpiler/interpreter/expressio
 written for a human reader:
 
 - numbers are Python floats (or ints, for the variable of a `for ... in range` loop);
-  `+` and `-` are plain Python; `*`, `/` and `^` are the runtime's `mul`, `div` and
-  `power`, which report ECMA-55's overflow and division-by-zero exceptions; MOD, MAX,
-  MIN and the built-in functions are the runtime's (ABS is Python's `abs`);
+  `*`, `/` and `^` are the runtime's `mul`, `div` and `power`, which report ECMA-55's
+  overflow and division-by-zero exceptions, and so are `+` and `-` (`add`, `sub`) unless
+  they cannot overflow (`I + 1`: the analysis' `plain_sums`); MOD, MAX, MIN and the
+  built-in functions are the runtime's (ABS is Python's `abs`);
 - a comparison is a Python bool where only its truth matters (IF, WHILE, AND, OR,
   NOT) and -1 / 0 as a value; AND and OR are `&` and `|` on bools, which evaluate both
   operands as BASIC does;
@@ -26,6 +27,10 @@ from ..builtins import BUILTINS, effect_of
 from ..model import Analysis
 from ..naming import Namer
 from ..ast import is_user_function
+
+# A run of this many checked sums `A + B + ...` is not printed as nested add calls (a
+# nest of 1000 passes Python's limit of 200 nested parentheses).
+_LONG_RUN = 8
 
 # Python precedence, low to high
 _COND_EXPR = 1
@@ -118,6 +123,12 @@ class ExprPrinter:
             # Microsoft's 255-character limit ("String too long"), as the interpreter.
             return f"{self.need('concat')}({self.value(e.left)}, {self.value(e.right)})", _ATOM
         if op in ("+", "-"):
+            run = self._checked_run(e)
+            if len(run) >= _LONG_RUN:  # A + B + C + ...: not a nest of calls
+                return self._long_sum(run), _ATOM
+            if e not in self.a.plain_sums:
+                fn = self.need("add" if op == "+" else "sub")
+                return f"{fn}({self.value(e.left)}, {self.value(e.right)})", _ATOM
             left = self._wrap(e.left, _SUM)
             right = self._wrap(e.right, _SUM + 1)
             return f"{left} {op} {right}", _SUM
@@ -130,6 +141,33 @@ class ExprPrinter:
                 return ("-1.0" if known else "0.0"), (_UNARY if known else _ATOM)
             return f"-1.0 if {self.cond(e)} else 0.0", _COND_EXPR
         raise TypeError(f"operator {op} is not supported in host programs")
+
+    def _checked_run(self, e: ast.BinOp) -> list[ast.BinOp]:
+        """The checked sums and differences nested to the left from `e` (outermost first)."""
+        run, node = [], e
+        while (
+            isinstance(node, ast.BinOp) and node.op in ("+", "-") and node not in self.a.plain_sums
+        ):
+            run.append(node)
+            node = node.left
+        return run
+
+    def _long_sum(self, run: list[ast.BinOp]) -> str:
+        """`A + B + C + ...` as one add_all (sub_all) call when the terms are quiet and
+        the operators the same (evaluating the terms first is unobservable), else as a
+        running total updated term by term."""
+        first = self.value(run[-1].left)
+        quiet = all(_quiet(n.right, self.a.plain_sums) for n in run)
+        if quiet and all(n.op == run[0].op for n in run):
+            fn = "add_all" if run[0].op == "+" else "sub_all"
+            terms = ", ".join(self.value(n.right) for n in reversed(run))
+            return f"{self.need(fn)}({first}, ({terms}))"
+        total = self.namer.fresh("total")
+        steps = [f"{total} := {first}"]
+        for n in reversed(run):
+            fn = self.need("add" if n.op == "+" else "sub")
+            steps.append(f"{total} := {fn}({total}, {self.value(n.right)})")
+        return f"({', '.join(steps)})[-1]"
 
     # ----------------------------------------------------------------- truth
 
@@ -150,7 +188,7 @@ class ExprPrinter:
             right = self._wrap(e.right, _COMPARE + 1)
             return f"{left} {_COMPARISONS[e.op]} {right}", _COMPARE
         if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
-            if _quiet(e.right, self.a.expr_types):
+            if _quiet(e.right, self.a.expr_types, self.a.plain_sums):
                 # Python's `and` / `or` may skip the right operand; BASIC evaluates it,
                 # which nobody can notice when it cannot warn, fail or draw RND.
                 symbol, prec = ("and", _BOOL_AND) if e.op == "AND" else ("or", _BOOL_OR)
@@ -238,7 +276,7 @@ class ExprPrinter:
         return False
 
 
-def _quiet(e: ast.Expr, types: dict) -> bool:
+def _quiet(e: ast.Expr, types: dict, plain_sums: set) -> bool:
     """Can evaluating `e` be skipped unnoticed (no warning, fault, RND, DEF FN)?"""
     for node in e.walk():
         if isinstance(node, ast.BinOp) and types.get(node) == "str":
@@ -248,6 +286,8 @@ def _quiet(e: ast.Expr, types: dict) -> bool:
         if isinstance(node, ast.Call) and effect_of(node.name) != "none":
             return False
         if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
+            return False
+        if isinstance(node, ast.BinOp) and node.op in ("+", "-") and node not in plain_sums:
             return False
     return True
 

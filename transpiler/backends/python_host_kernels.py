@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ast, hostir, ir
-from ..naming import Namer
-from .cutile import OriginComments
+from ..naming import generated_name, kernel_namer
+from .cutile import OriginComments, box_name
 from .cutile_expr import NP_DTYPES, CutileExprPrinter
 from .python_host_expr import ExprPrinter, number_literal
 
@@ -50,36 +50,37 @@ class KernelPrinter:
     def __init__(self, host: hostir.HostProgram, expr: ExprPrinter):
         self.host = host
         self.expr = expr
-        self.names = {k.name: expr.namer.fresh(Namer("python").name(k.name)) for k in host.kernels}
+        # The module-level names of the kernels, which program() (the scope of the BASIC
+        # variables) must not hide: a scalar MAP_30 would otherwise hide kernel map_30.
+        self.names = {k.name: expr.namer.ident(k.name, "kernel") for k in host.kernels}
         self.views = {k.name: self._view(k) for k in host.kernels}
+        self._block_names: tuple[str, str] | None = None
 
     def definitions(self) -> list[KernelView]:
         return [self.views[k.name] for k in self.host.kernels]
 
     def _view(self, kernel: ir.Kernel) -> KernelView:
-        namer = Namer("python")
+        namer = kernel_namer(kernel, "python")
         printer = CutileExprPrinter(namer)
         params, prologue, boxed = [], [], set()
         for p in kernel.params:
             if isinstance(p, ir.ArrayParam):
-                params.append(namer.name(p.name, "array"))
+                params.append(namer.ident(p.name, "array"))
             elif isinstance(p, ir.ScalarParam) and p.dtype == "f64":
-                var = namer.name(p.name)
-                box = namer.fresh(var + "_box")
+                var = namer.ident(p.name)
+                box = box_name(namer, p.name)
                 params.append(box)
                 prologue.append(f"{var} = ct.load({box}, index=(0,), shape=())")
                 boxed.add(p.name)
             elif isinstance(p, ir.ScalarParam):
-                params.append(namer.name(p.name))
+                params.append(namer.ident(p.name))
             else:
-                params.append(f"{namer.name(p.name)}: ct.Constant[int]")
+                params.append(f"{namer.ident(p.name)}: ct.Constant[int]")
         def_name = self.names[kernel.name]
 
-        def name(basic_name: str) -> str:
-            # The def takes the launch's name, which the host namer kept clear of BASIC
-            # variables (a scalar MAP_30 would otherwise hide kernel map_30).  Kernel names
-            # are lower case and BASIC names upper case, so the two never mix up.
-            return def_name if basic_name == kernel.name else printer.name(basic_name)
+        def name(ir_name: str) -> str:
+            # The def takes the launch's name (the host's, see self.names).
+            return def_name if ir_name == kernel.name else printer.name(ir_name)
 
         return KernelView(
             kernel,
@@ -108,10 +109,10 @@ class KernelPrinter:
             arrays = ", ".join(expr.array(n) for n in (shape.target, shape.left, shape.right))
             out.append(Code(f"{helper}({arrays})"))
         for count in node.counts:
-            name = self.values[count.name] = expr.namer.fresh(count.name.lower())
+            name = self.values[count.name] = expr.namer.fresh(count.name)
             out.append(Code(f"{name} = {self.count_text(count)}"))
         for temp in node.temps:
-            name = self.values[temp.name] = expr.namer.fresh(temp.name.lower())
+            name = self.values[temp.name] = expr.namer.fresh(temp.name)
             size = self.arg(temp.size)
             np = self.expr.need("np")
             out.append(Code(f"{name} = {np}.zeros({size}, dtype={NP_DTYPES[temp.dtype]})"))
@@ -187,7 +188,7 @@ class KernelPrinter:
         if combine and replay.done is not None:  # a nest: the finished blocks' results first
             block, finished = self.expr.namer.fresh("block"), self.expr.namer.fresh("finished")
             done = self.values[replay.done]
-            body = [line for f in combine for line in self.block_finish(f, block)]
+            body = [line for f in combine for line in self.block_finish(f, block, stmts)]
             loop = Code(f"if {finished}:", body)
             out.append(Code(f"for {block}, {finished} in enumerate({done}.tolist()):", [loop]))
         return out + self.replay_lanes(node, stmts)
@@ -201,12 +202,12 @@ class KernelPrinter:
         (loop,) = replay.loops
         namer = self.expr.namer
         block, finished = namer.fresh("block"), namer.fresh("finished")
-        lane = namer.fresh(f"{loop.var.lower()}_lane")
+        lane = namer.fresh(generated_name(loop.var, "lane"))
         count = self.values[loop.count]
         first = f"{block} * {loop.tile}"
         lanes = f"range({first}, min({first} + {loop.tile}, {count}))"
         iteration = [self.loop_value(loop, lane)] + stmts.lane_body(replay.body)
-        skip = [line for f in combine for line in self.block_finish(f, block)]
+        skip = [line for f in combine for line in self.block_finish(f, block, stmts)]
         body = [
             Code(f"if {finished}:", skip + [Code("continue")]),
             Code(f"for {lane} in {lanes}:", iteration),
@@ -221,7 +222,7 @@ class KernelPrinter:
 
         replay = node.replay
         namer = self.expr.namer
-        lanes = {loop.var: namer.fresh(f"{loop.var.lower()}_lane") for loop in replay.loops}
+        lanes = {loop.var: namer.fresh(generated_name(loop.var, "lane")) for loop in replay.loops}
         if replay.prefix:
             return self.replay_rows(node, stmts, lanes)
         body = [self.loop_value(loop, lanes[loop.var]) for loop in replay.loops]
@@ -272,15 +273,17 @@ class KernelPrinter:
         value = steps if loop.start == 0 else f"{loop.start} + {steps}"
         return Code(f"{self.expr.var(loop.var)} = {self.expr.store(f'float({value})', 'num')}")
 
-    def block_finish(self, finish: hostir.Finish, block: str) -> list:
+    def block_finish(self, finish: hostir.Finish, block: str, stmts) -> list:
         """One block's partial result combined into its variable (a finished block)."""
         from .python_host_stmt import Code
 
         var = self.expr.var(finish.var)
         part = f"{self.values[finish.temp]}.item({block})"
         if finish.kind in ("sum", "sub"):
-            op = "+" if finish.kind == "sum" else "-"
-            return [Code(f"{var} = {var} {op} {part}")]
+            # BASIC's + and -, which report an overflow of the running total (under the
+            # comment of the accumulating statement, which names the warning's line)
+            combine = self.expr.need("add" if finish.kind == "sum" else "sub")
+            return stmts.comment_of(finish.origin) + [Code(f"{var} = {combine}({var}, {part})")]
         if finish.strict and not finish.payload:
             # max(v, value) is `value if value > v else v`, NaN included
             return [Code(f"{var} = {finish.kind}({var}, {part})")]
@@ -291,6 +294,12 @@ class KernelPrinter:
                 Code(f"{self.expr.var(payload_var)} = {self.values[payload_temp]}.item({block})")
             )
         return [Code(f"if {part} {compare} {var}:", body)]
+
+    def block_names(self) -> tuple[str, str]:
+        """The variables of the loops over the blocks' results (one pair serves all)."""
+        if self._block_names is None:
+            self._block_names = (self.expr.namer.fresh("block"), self.expr.namer.fresh("value"))
+        return self._block_names
 
     def count_text(self, count: hostir.LoopCount) -> str:
         """The number of iterations of FOR v = start TO limit STEP step (integers start
@@ -306,22 +315,25 @@ class KernelPrinter:
         temp = self.values.get(finish.temp, "")
         kind = finish.kind
         if kind in ("sum", "sub"):
-            op = "+" if kind == "sum" else "-"
-            return [Code(f"{var} = {var} {op} sum({temp}.tolist())")]
+            # block by block, each addition reported as BASIC's + and - report it
+            combine = expr.need("add_all" if kind == "sum" else "sub_all")
+            code = Code(f"{var} = {combine}({var}, {temp}.tolist())")
+            return stmts.comment_of(finish.origin) + [code]
         if kind in ("max", "min"):
             compare = (">" if kind == "max" else "<") + ("" if finish.strict else "=")
             if finish.strict and not finish.payload:
                 # max(v, value) is `value if value > v else v`, NaN included
                 return [Code(f"{var} = {kind}([{var}, *{temp}.tolist()])")]
-            body = [Code(f"{var} = value")]
+            block, value = self.block_names()
+            body = [Code(f"{var} = {value}")]
             for payload_var, payload_temp in finish.payload:
                 # float(): a NumPy scalar would not be a valid kernel argument later
-                payload = f"float({self.values[payload_temp]}[k])"
+                payload = f"float({self.values[payload_temp]}[{block}])"
                 body.append(Code(f"{expr.var(payload_var)} = {payload}"))
             return [
                 Code(
-                    f"for k, value in enumerate({temp}.tolist()):",
-                    [Code(f"if value {compare} {var}:", body)],
+                    f"for {block}, {value} in enumerate({temp}.tolist()):",
+                    [Code(f"if {value} {compare} {var}:", body)],
                 )
             ]
         if kind == "loop_var":

@@ -92,9 +92,9 @@ class StatementPrinter:
         self.commented.add(id(stmt))
         return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
 
-    def comment_of(self, stmt: ast.Stmt) -> list[Code]:
+    def comment_of(self, stmt: ast.Stmt | None) -> list[Code]:
         """The `# 40 ...` comment of a statement, even if it was printed before."""
-        if id(stmt) not in self.texts:
+        if stmt is None or id(stmt) not in self.texts:
             return []
         return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
 

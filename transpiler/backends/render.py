@@ -68,6 +68,7 @@ def environment() -> jinja2.Environment:
         auto_reload=False,  # templates do not change while basic2tile runs (no stat per use)
     )
     env.filters["py_tuple"] = py_tuple
+    env.filters["py_str"] = repr
     for name, cls in {
         "ir_let": ir.Let,
         "ir_store": ir.Store,
@@ -78,6 +79,7 @@ def environment() -> jinja2.Environment:
         "ir_while": ir.WhileLoop,
         "ir_if": ir.IfScalar,
         "ir_break": ir.Break,
+        "ir_print": ir.Print,
         "array_param": ir.ArrayParam,
         "scalar_param": ir.ScalarParam,
         "const_param": ir.ConstParam,

@@ -2,10 +2,11 @@
 
 Numbers are Python floats and strings Python strs; every BASIC operation becomes inline
 Python where that is exact, and a runtime call where ECMA-55 needs a check:
-- `+` and `-` are plain float operations (bas55 reports nothing for them);
-- `*` is inline with a check of the result: only an infinite or NaN product calls
-  `runtime.mul`, which decides whether to warn;
-- `/` is inline unless the divisor is zero (`runtime.div` warns);
+- `+`, `-` and `*` are inline with a check of the result: only an infinite or NaN
+  result calls `runtime.add`, `sub` or `mul`, which decide whether to warn (a sum that
+  cannot overflow, `I + 1`, is plain: `exprutil.sum_may_overflow`);
+- `/` is inline unless the divisor is zero or the quotient infinite or NaN
+  (`runtime.div` warns);
 - `^`, MOD and the functions are runtime calls;
 - comparisons give -1 (true) or 0 (false) as values, and plain Python booleans where
   only the truth is needed (IF, WHILE, AND, OR, NOT);
@@ -29,6 +30,7 @@ from .. import ast
 from ..builtins import BUILTINS, Builtin
 from ..model import Analysis, ArraySymbol
 from ..ast import is_user_function
+from ..passes.exprutil import sum_may_overflow
 from . import names
 
 _PYTHON_BUILTINS = frozenset(dir(builtins))
@@ -80,6 +82,7 @@ class ExprCompiler:
         self.a = analysis
         self.static_arrays = static_arrays  # arrays whose shape is fixed and known
         self.temps = temps
+        self.types = analysis.expr_types
         self.params: dict[str, str] = {}  # DEF FN parameter -> Python local
         # FOR variable -> the Python local holding its exact integer value (codegen.py)
         self.shadows: dict[str, str] = {}
@@ -121,6 +124,15 @@ class ExprCompiler:
             # Microsoft BASIC's 255 characters ("String too long"); ECMA-55 has no `+`.
             return Code(f"_concat({self.value(e.left)}, {self.value(e.right)})")
         if op in ("+", "-"):
+            if self._numeric_sum(e) and self._numeric_sum(e.left):
+                return self.sum_chain(e)
+            if sum_may_overflow(e, self.types):
+                t, a, b = self.temps.new(), self.temps.new(), self.temps.new()
+                checked = "_add" if op == "+" else "_sub"
+                return Code(
+                    f"({t} if ({t} := ({a} := {self.value(e.left)}) {op} ({b} := "
+                    f"{self.value(e.right)})) - {t} == 0.0 else {checked}({a}, {b}))"
+                )
             left = self.code(e.left)
             right = self.code(e.right)
             return Code(f"{left.text} {op} {right.operand()}", atom=False)
@@ -131,10 +143,11 @@ class ExprCompiler:
                 f" - {t} == 0.0 else _mul({a}, {b}))"
             )
         if op == "/":
-            a, b = self.temps.new(), self.temps.new()
+            t, a, b = self.temps.new(), self.temps.new(), self.temps.new()
             return Code(
-                f"({a} / {b} if ({a} := {self.value(e.left)}) is {a} and "
-                f"({b} := {self.value(e.right)}) != 0.0 else _div({a}, {b}))"
+                f"({t} if ({a} := {self.value(e.left)}) is {a} and "
+                f"({b} := {self.value(e.right)}) != 0.0 and ({t} := {a} / {b}) - {t} == 0.0 "
+                f"else _div({a}, {b}))"
             )
         if op == "^":
             return Code(f"_power({self.value(e.left)}, {self.value(e.right)})")
@@ -143,6 +156,31 @@ class ExprCompiler:
         if op in _COMPARE or op in ("AND", "OR"):
             return Code(f"(-1.0 if {self.cond(e)} else 0.0)")
         raise TypeError(f"unknown operator {op}")
+
+    def _numeric_sum(self, e: ast.Expr) -> bool:
+        return isinstance(e, ast.BinOp) and e.op in ("+", "-") and self.types.get(e) != "str"
+
+    def sum_chain(self, e: ast.BinOp) -> Code:
+        """`A + B - C + ...` (sums nested to the left) as a flat tuple of steps updating a
+        running total in BASIC's order, each checked as one sum is: nested walruses would
+        pass Python's limit of 200 nested parentheses in a long chain."""
+        steps = []
+        while self._numeric_sum(e):
+            steps.append(e)
+            e = e.left
+        total, t, b = self.temps.new(), self.temps.new(), self.temps.new()
+        parts = [f"{total} := {self.value(e)}"]
+        for step in reversed(steps):
+            op = step.op
+            if sum_may_overflow(step, self.types):
+                checked = "_add" if op == "+" else "_sub"
+                parts.append(
+                    f"{total} := ({t} if ({t} := {total} {op} ({b} := {self.value(step.right)}))"
+                    f" - {t} == 0.0 else {checked}({total}, {b}))"
+                )
+            else:
+                parts.append(f"{total} := {total} {op} {self.operand(step.right)}")
+        return Code(f"({', '.join(parts)})[-1]")
 
     # ----------------------------------------------------------------- conditions
 

@@ -29,6 +29,7 @@ from ..runtime import (
     DataPool,
     ForStack,
     Notice,
+    add,
     check_string,
     close_files,
     concat,
@@ -48,6 +49,7 @@ from ..runtime import (
     reset_rnd,
     round_to_int,
     set_warning_hook,
+    sub,
 )
 from ..runtime import using as print_using
 from ..runtime._interp_extras import MOD, to_integer
@@ -208,6 +210,8 @@ class Machine:
         names = {
             "__builtins__": __builtins__,
             "_INF": math.inf,
+            "_add": add,
+            "_sub": sub,
             "_mul": mul,
             "_div": div,
             "_power": power,

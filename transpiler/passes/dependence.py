@@ -163,7 +163,7 @@ def _lane_space(
             break
         # BASIC evaluates the inner limit once per outer iteration, the host once before
         # the launch: only where that cannot change what the program reports.
-        if not is_quiet(inner.stmt.limit, analysis.functions):
+        if not is_quiet(inner.stmt.limit, analysis):
             break
         # Statements before the inner FOR run once per outer iteration; repeating them
         # per lane is only right if the inner body does not change what they set.

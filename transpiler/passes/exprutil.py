@@ -1,10 +1,11 @@
-"""Small facts about BASIC expressions used by the dependence analysis."""
+"""Small facts about BASIC expressions used by the dependence analysis and the printers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
 from .. import ast
+from ..builtins import BUILTINS
 
 
 def same_expr(a: ast.Node, b: ast.Node) -> bool:
@@ -100,3 +101,28 @@ def affine(expr: ast.Expr, lane_vars: set[str], invariants: set[str]) -> Affine 
                     return None
                 return Affine(tuple((v, int(c * k)) for v, c in inner.coeffs), inner.const * k)
     return None
+
+
+# A number below 2**970 in magnitude added to a finite double never overflows: the sum is
+# below max + 2**970, which rounds to max (the largest double is 2**1024 - 2**971).
+_NEVER_OVERFLOWS_A_SUM = 2.0**970
+
+
+def sum_may_overflow(expr: ast.BinOp, types: dict) -> bool:
+    """Whether `+` or `-` of two numbers can overflow (and must be checked, ECMA-55 7.5):
+    not when an operand is an integer (a `%` variable, a comparison...), a built-in whose
+    values are small (SIN, COS, ATN, SGN, RND: the table's `small`), or a constant below
+    2**970 in magnitude.  `types`: the
+    analysis' expr_types."""
+    if "str" in (types.get(expr), types.get(expr.left), types.get(expr.right)):
+        return False
+    for operand in (expr.left, expr.right):
+        if types.get(operand) == "int":
+            return False
+        builtin = BUILTINS.get(operand.name) if isinstance(operand, ast.Call) else None
+        if builtin is not None and builtin.small:
+            return False
+        value = constant_value(operand)
+        if value is not None and abs(value) < _NEVER_OVERFLOWS_A_SUM:
+            return False
+    return True

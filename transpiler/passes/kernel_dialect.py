@@ -12,8 +12,8 @@ kernel, a TILE size that is not a power of two, an array without a shape.
 Semantics we chose (documented in the README):
 - `DIM A(N)` in a kernel program is the array's extent (N elements, indices 0..N-1), as
   in NVIDIA's dialect, not BASIC's upper bound.
-- INPUT scalars that size an array (appear in a DIM) or end in `%` are 32-bit integers;
-  other INPUT scalars have the program's element type (f32 unless --precision f64).
+- Every INPUT scalar is a 32-bit integer, as NVIDIA documents; a variable whose name
+  ends in `%` is one too (a float assigned to it is truncated toward zero).
 - `DIM A(N) AS F16` (also BF16, F32, F64, I32) sets an array's element type.
 - A variable assigned a float anywhere holds floats from its first assignment on, as
   NVIDIA's analyzer widens I32 to F32 (kernel_types.py).
@@ -26,10 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import ast
-from ..errors import BasicSemanticError, BasicUnsupportedError, Coord, Diagnostics
+from ..errors import BasicSemanticError, BasicUnsupportedError, Coord, Diagnostics, SourceFile
 from ..ir import DType
 from ..options import Options
-from .kernel_types import float_variables
+from .kernel_case import check_identifier_case
+from .kernel_data import data_items, resolve_reads
+from .kernel_types import float_variables, zero_started_variables
 from .nesting import Nested, nest
 
 # Statements that make a program a kernel program.
@@ -45,6 +47,9 @@ DTYPE_NAMES: dict[str, DType] = {
     "I32": "i32",
     "INTEGER": "i32",
 }
+# A kernel's WHILE makes at most this many passes, then the kernel goes on: the bound
+# NVIDIA's language reference documents (its compiler lowers WHILE to a bounded loop).
+MAX_WHILE_PASSES = 1_000_000
 # cuTile rejects tiles of more than 2**24 elements (found only by tileiras otherwise).
 MAX_TILE_ELEMENTS = 1 << 24
 
@@ -87,6 +92,8 @@ class KernelProgram:
     decl_stmts: list[ast.Stmt] = field(default_factory=list)
     # Variables that hold floats from their first assignment on (kernel_types.py).
     float_vars: set[str] = field(default_factory=set)
+    # Variables first assigned inside a block, which start at 0 (kernel_types.py).
+    zero_vars: list[str] = field(default_factory=list)
 
 
 def is_kernel_program(program: ast.Program) -> bool:
@@ -109,9 +116,13 @@ def _all_statements(program: ast.Program):
             yield from stmt.else_body
 
 
-def analyze_kernel_program(program: ast.Program, options: Options, name: str) -> KernelProgram:
-    """Check the declarations of a kernel program; raises CompileErrors."""
+def analyze_kernel_program(
+    program: ast.Program, options: Options, name: str, source: SourceFile | None = None
+) -> KernelProgram:
+    """Check the declarations of a kernel program; raises CompileErrors.  With `source`,
+    also that each name is spelled one way (kernel_case.py)."""
     diags = Diagnostics()
+    check_identifier_case(program, source, diags)
     dtype: DType = options.precision or "f32"
     inputs: list[str] = []
     input_arrays: set[str] = set()
@@ -122,6 +133,7 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
     output_coords: dict[str, Coord] = {}
     body: list[ast.Stmt] = []
     decls: list[ast.Stmt] = []
+    data: list[ast.Data] = []
     ended = False
 
     for stmt in program.statements():
@@ -175,6 +187,8 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
                     output_coords[out] = stmt.coord
         elif isinstance(stmt, ast.End):
             ended = True
+        elif isinstance(stmt, ast.Data):
+            data.append(stmt)
         elif isinstance(stmt, ast.Rem):
             continue
         else:
@@ -182,7 +196,7 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
             _check_integer_constants(stmt, diags)
             body.append(stmt)
 
-    scalar_types = _scalar_types(inputs, input_arrays, dims, dtype)
+    scalar_types = _scalar_types(inputs, input_arrays)
     scalars = {
         n: KScalar(n, scalar_types[n], input_coords[n]) for n in inputs if n not in input_arrays
     }
@@ -234,7 +248,7 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
     if not outputs:
         diags.error(BasicSemanticError("a kernel program needs an OUTPUT statement", program.coord))
     try:
-        nested = nest(body)
+        nested = resolve_reads(nest(body), data_items(data, diags), diags)
     except BasicSemanticError as err:
         diags.error(err)
         nested = []
@@ -254,6 +268,7 @@ def analyze_kernel_program(program: ast.Program, options: Options, name: str) ->
     )
     try:
         kp.float_vars = float_variables(kp)
+        kp.zero_vars = zero_started_variables(kp)
     except BasicSemanticError as err:
         diags.error(err)
     diags.check()
@@ -277,36 +292,22 @@ _I32_MAX = 2**31 - 1
 
 
 def _check_kernel_statement(stmt: ast.Stmt, diags: Diagnostics) -> None:
-    """Statements a kernel cannot contain; NVIDIA's compiler silently ignores some."""
-    rejected = {
-        ast.Goto: "GOTO",
-        ast.Gosub: "GOSUB",
-        ast.OnGoto: "ON ... GOTO",
-        ast.Return: "RETURN",
-        ast.Print: "PRINT",
-        ast.Read: "READ",
-        ast.Data: "DATA",
-        ast.Restore: "RESTORE",
-        ast.DefFn: "DEF FN",
-        ast.Randomize: "RANDOMIZE",
-        ast.Stop: "STOP",
-        ast.MatAssign: "MAT",
-        ast.MatRead: "MAT READ",
-        ast.MatPrint: "MAT PRINT",
-        ast.MatInput: "MAT INPUT",
-        ast.OptionBase: "OPTION BASE",
-        ast.Write: "WRITE",
-        ast.Open: "OPEN",
-        ast.Close: "CLOSE",
-        ast.Kill: "KILL",
-        ast.Rename: "NAME",
-    }
-    word = rejected.get(type(stmt))
+    """Statements a kernel cannot contain."""
+    word = _IGNORED_BY_NVIDIA.get(type(stmt))
     if word is not None:
         diags.error(
             BasicUnsupportedError(
                 f"{word} is not supported inside a kernel program "
                 "(a kernel program is the body of one GPU kernel; NVIDIA's compiler ignores it silently)",
+                stmt.coord,
+            )
+        )
+    word = _REJECTED.get(type(stmt))
+    if word is not None:
+        diags.error(
+            BasicUnsupportedError(
+                f"{word} is not supported inside a kernel program "
+                "(a kernel program is the body of one GPU kernel)",
                 stmt.coord,
             )
         )
@@ -321,19 +322,29 @@ def _check_kernel_statement(stmt: ast.Stmt, diags: Diagnostics) -> None:
             )
 
 
-def _scalar_types(
-    inputs: list[str], arrays: set[str], dims: dict[str, ast.ArrayDecl], dtype: DType
-) -> dict[str, DType]:
-    sizes = {
-        node.name
-        for decl in dims.values()
-        for bound in decl.bounds
-        for node in bound.walk()
-        if isinstance(node, ast.Var)
-    }
-    return {
-        n: ("i32" if n in sizes or n.endswith("%") else dtype) for n in inputs if n not in arrays
-    }
+# NVIDIA's compiler parses these and drops them: a kernel would silently run on.
+_IGNORED_BY_NVIDIA = {ast.Goto: "GOTO", ast.Gosub: "GOSUB", ast.Return: "RETURN"}
+_REJECTED = {
+    ast.OnGoto: "ON ... GOTO",
+    ast.Restore: "RESTORE",
+    ast.DefFn: "DEF FN",
+    ast.Randomize: "RANDOMIZE",
+    ast.MatAssign: "MAT",
+    ast.MatRead: "MAT READ",
+    ast.MatPrint: "MAT PRINT",
+    ast.MatInput: "MAT INPUT",
+    ast.OptionBase: "OPTION BASE",
+    ast.Write: "WRITE",
+    ast.Open: "OPEN",
+    ast.Close: "CLOSE",
+    ast.Kill: "KILL",
+    ast.Rename: "NAME",
+}
+
+
+def _scalar_types(inputs: list[str], arrays: set[str]) -> dict[str, DType]:
+    """Every INPUT scalar is a 32-bit integer, as NVIDIA documents (sizes, loop bounds)."""
+    return {n: "i32" for n in inputs if n not in arrays}
 
 
 def _array_dtype(decl: ast.ArrayDecl, default: DType, diags: Diagnostics) -> DType:

@@ -21,6 +21,7 @@ from ..errors import BasicError, BasicSemanticError, BasicUnsupportedError, Comp
 from ..ir import (
     ArrayParam,
     BlockId,
+    Break,
     Full,
     ForRange,
     HostArray,
@@ -35,6 +36,7 @@ from ..ir import (
     Mma,
     Origin,
     Param,
+    Print,
     Reduce,
     Reshape,
     ScalarParam,
@@ -42,7 +44,7 @@ from ..ir import (
     TileType,
     WhileLoop,
 )
-from .kernel_dialect import KernelProgram
+from .kernel_dialect import MAX_WHILE_PASSES, KernelProgram
 from .kernel_facts import assignment_counts, nonnegative, size_scalars
 from .nesting import ForBlock, IfChain, Nested, WhileBlock
 
@@ -82,7 +84,7 @@ def lower_kernel_program(kp: KernelProgram, source: SourceFile | None) -> Kernel
 
 def _lower(kp: KernelProgram, source: SourceFile | None) -> KernelLibrary:
     lowering = _KernelLowering(kp, source)
-    body = lowering.block(kp.body)
+    body = lowering.zero_starts() + lowering.block(kp.body)
     params: list = []
     scalars: list[ScalarParam] = []
     for name in kp.inputs:
@@ -125,6 +127,9 @@ class _KernelLowering:
         self.writes: set[str] = set()
         self.assignments = assignment_counts(kp.body)
         self.size_params = size_scalars(kp)
+        # FOR variables whose loop has ended (BASIC gives them the first value past the
+        # limit; a kernel does not keep it): reading one is an error.
+        self.ended_loops: dict[str, object] = {}
         # Variables assigned once, from a value that is never negative.
         self.nonnegative_locals: set[str] = set()
 
@@ -174,11 +179,14 @@ class _KernelLowering:
 
     def statement(self, node: Nested) -> list[KStmt]:
         if isinstance(node, ForBlock):
-            return [self.for_loop(node)]
+            loop = self.for_loop(node)
+            # The loop variable is not kept after the loop (`ended_loops`): an empty loop
+            # has no effect at all.
+            self.locals.pop(node.head.var.name, None)
+            self.ended_loops[node.head.var.name] = node.head.coord
+            return [loop] if any(not isinstance(s, Let) or s.name != node.head.var.name for s in loop.body) else []
         if isinstance(node, WhileBlock):
-            with at(node.head.coord):
-                cond = self.condition(node.head.condition)
-                return [WhileLoop(cond, self.block(node.body), origin=self.origin(node.head))]
+            return [self.while_loop(node)]
         if isinstance(node, IfChain):
             return [self.if_chain(node, 0)]
         with at(node.coord):
@@ -186,6 +194,8 @@ class _KernelLowering:
                 return [self.let(node)]
             if isinstance(node, ast.Rem):
                 return []
+            if isinstance(node, ast.Print):
+                return [self.print(node)]
         raise BasicUnsupportedError(
             f"{type(node).__name__.upper()} is not supported in a kernel", node.coord
         )
@@ -210,14 +220,61 @@ class _KernelLowering:
                         "a kernel FOR needs a nonzero integer STEP", head.step.coord
                     )
                 step = int(value.value)
-            # BASIC's limit is inclusive, range()'s stop is not.
-            stop = B.binary("add" if step > 0 else "sub", limit, B.const(1, "i32"), self.kp.dtype)
             var = head.var.name
             self.locals[var] = TileType("i32")
-            if self.assignments[var] == 1 and step > 0 and self.nonnegative(start):
+            if step < 0:
+                return self.counted_down(var, start, limit, -step, node)
+            # BASIC's limit is inclusive, range()'s stop is not.
+            stop = B.binary("add", limit, B.const(1, "i32"), self.kp.dtype)
+            if self.assignments[var] == 1 and self.nonnegative(start):
                 self.nonnegative_locals.add(var)
             body = self.block(node.body)
         return ForRange(var, start, stop, body, step, origin=self.origin(head))
+
+    def counted_down(self, var: str, start: KExpr, limit: KExpr, down: int, node: ForBlock) -> KStmt:
+        """`FOR I = S TO L STEP -d`: cuTile's range() only counts up, so the loop counts
+        its trips, (S - L + d) / d of them (none when S < L), and sets I = S - trip * d."""
+        trip = self.fresh(f"{var}_trip")
+        self.locals[trip] = TileType("i32")
+        f = self.kp.dtype
+        span = B.binary("add", B.binary("sub", start, limit, f), B.const(down, "i32"), f)
+        trips, counted = span, Local(trip, type=TileType("i32"))
+        if down != 1:
+            trips = B.binary("floordiv", span, B.const(down, "i32"), f)
+            counted = B.binary("mul", counted, B.const(down, "i32"), f)
+        value = B.binary("sub", start, counted, f)
+        body = [Let(var, value)] + self.block(node.body)
+        return ForRange(trip, B.const(0, "i32"), trips, body, 1, origin=self.origin(node.head))
+
+    def zero_starts(self) -> list[KStmt]:
+        """`Y = 0` for the variables first assigned inside a block (kernel_types.py)."""
+        out: list[KStmt] = []
+        for name in self.kp.zero_vars:
+            dtype = self.kp.dtype if name in self.kp.float_vars else "i32"
+            self.locals[name] = TileType(dtype)
+            self.assignments[name] += 1  # not assigned once any more
+            out.append(Let(name, B.const(0, dtype)))
+        return out
+
+    def while_loop(self, node: WhileBlock) -> KStmt:
+        """NVIDIA's WHILE: at most MAX_WHILE_PASSES passes, then the kernel goes on (its
+        documented bound): `for pass in range(cap): if cond: body else: break`."""
+        with at(node.head.coord):
+            cond = self.condition(node.head.condition)
+        counter = self.fresh("WHILE_PASS")
+        self.locals[counter] = TileType("i32")
+        guarded = IfScalar(cond, self.block(node.body), [Break()])
+        cap = B.const(MAX_WHILE_PASSES, "i32")
+        return ForRange(counter, B.const(0, "i32"), cap, [guarded], origin=self.origin(node.head))
+
+    def fresh(self, name: str) -> str:
+        """`name`, or `name_2`... if the program already uses it."""
+        taken = set(self.assignments) | set(self.locals) | set(self.kp.scalars) | set(self.kp.arrays)
+        candidate, n = name, 1
+        while candidate in taken:
+            n += 1
+            candidate = f"{name}_{n}"
+        return candidate
 
     def if_chain(self, chain: IfChain, arm: int) -> KStmt:
         head = chain.arms[arm]
@@ -259,6 +316,8 @@ class _KernelLowering:
             shape = self.kp.tile_vars[name]
             dtype = self.locals.get(name, TileType(self._acc_dtype())).dtype
             value = self.fill(value, TileType(dtype, shape), target)
+        elif name.endswith("%"):
+            value = B.cast(value, "i32")  # truncated toward zero, as NVIDIA's ftoi
         elif name in self.locals:
             previous = self.locals[name]
             if previous.shape != value.type.shape:
@@ -277,6 +336,35 @@ class _KernelLowering:
         if self.assignments[name] == 1 and self.nonnegative(value):
             self.nonnegative_locals.add(name)
         return Let(name, value, origin=origin)
+
+    def print(self, stmt: ast.Print) -> KStmt:
+        """NVIDIA's device print: the items side by side (`;` and `,` alike), an I32 as
+        `%d`, a float as `%f`, a newline unless a separator ends the list."""
+        if stmt.channel is not None or stmt.using is not None:
+            raise BasicUnsupportedError("PRINT # and PRINT USING are not supported in a kernel", stmt.coord)
+        parts: list[str] = []
+        args: list[KExpr] = []
+        for item in stmt.items:
+            if isinstance(item, ast.PrintSep):
+                continue
+            if isinstance(item, ast.Str):
+                parts.append(item.value.replace("%", "%%"))
+                continue
+            if not isinstance(item, ast.Expr):
+                raise BasicUnsupportedError("TAB and SPC are not supported in a kernel's PRINT", item.coord)
+            value = self.expr(item)
+            if not value.type.is_scalar:
+                raise BasicUnsupportedError(
+                    "a kernel's PRINT prints scalars, not tiles (reduce the tile with SUM/MAX/MIN)",
+                    item.coord,
+                )
+            if value.type.dtype == "bool":
+                value = B.cast(value, "i32")
+            parts.append("%f" if B.is_float(value.type.dtype) else "%d")
+            args.append(B.cast(value, "f64") if value.type.dtype in ("f16", "bf16") else value)
+        if not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep):
+            parts.append("\n")
+        return Print("".join(parts), tuple(args), origin=self.origin(stmt))
 
     def nonnegative(self, value: KExpr) -> bool:
         return nonnegative(value, self.size_params, self.nonnegative_locals)
@@ -323,7 +411,17 @@ class _KernelLowering:
                 f"{array.name} has {array.rank} dimension(s) but {len(ref.indices)} index(es) are given",
                 ref.coord,
             )
-        return tuple(self.integer(i, "a tile index") for i in ref.indices)
+        return tuple(self.index_value(i) for i in ref.indices)
+
+    def index_value(self, expr: ast.Expr) -> KExpr:
+        """A tile index; a float one (`LET T = BID / 4`, then `A(T)`) is truncated toward
+        zero, as NVIDIA's compiler converts it (ftoi)."""
+        value = self.expr(expr)
+        if value.type.is_scalar and B.is_float(value.type.dtype):
+            value = B.cast(value, "i32")
+        if value.type.dtype != "i32" or not value.type.is_scalar:
+            raise BasicSemanticError("a tile index must be an integer scalar (use INT(...))", expr.coord)
+        return value
 
     def expr(self, e: ast.Expr) -> KExpr:
         with at(e.coord):
@@ -344,6 +442,13 @@ class _KernelLowering:
             if e.name in self.kp.arrays:
                 raise BasicSemanticError(
                     f"{e.name} is an array; use a tile of it, e.g. {e.name}(BID)", e.coord
+                )
+            if e.name in self.ended_loops:
+                raise BasicUnsupportedError(
+                    f"FOR variable {e.name} is read after its loop (line "
+                    f"{self.ended_loops[e.name].line}); a kernel does not keep its final value "
+                    "(BASIC's first value past the limit): assign it to another variable in the loop",
+                    e.coord,
                 )
             raise BasicSemanticError(f"{e.name} is used before it is assigned", e.coord)
         if isinstance(e, ast.Index):

@@ -31,6 +31,8 @@ def float_variables(kp) -> set[str]:
         changed = False
         for stmt in lets:
             name = stmt.target.name
+            if name.endswith("%"):
+                continue  # X% is an I32 whatever it is assigned (NVIDIA's suffix rule)
             if name not in floats and _is_float(stmt.value, kp, floats):
                 if name in loop_vars:
                     raise BasicSemanticError(
@@ -104,3 +106,22 @@ def _is_float(e: ast.Expr, kp, floats: set[str]) -> bool:
             return any(_is_float(a, kp, floats) for a in e.args)
         return True  # SQR, EXP, SIN..., MMA
     return True
+
+
+def zero_started_variables(kp) -> list[str]:
+    """Variables first assigned inside an IF, FOR or WHILE at the kernel's top level:
+    they start at 0, BASIC's value of an unassigned variable, so that they have a value
+    after the block whether or not it assigned them (cuTile needs one on every path)."""
+    defined: set[str] = set(kp.tile_vars)
+    out: list[str] = []
+    for node in kp.body:
+        if isinstance(node, ast.Let) and isinstance(node.target, ast.Var):
+            defined.add(node.target.name)
+        elif isinstance(node, (ForBlock, WhileBlock, IfChain)):
+            loop_vars = _loop_variables([node])
+            for stmt in _assignments([node]):
+                name = stmt.target.name
+                if name not in defined and name not in loop_vars:
+                    defined.add(name)
+                    out.append(name)
+    return out

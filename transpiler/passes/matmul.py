@@ -32,6 +32,7 @@ from .. import irbuild as B
 from ..hostir import Finish, HostValue, LoopCount, RangeCheck
 from ..ir import TileType
 from ..model import Analysis
+from ..naming import generated_name
 from .dependence import NotParallel
 from .exprutil import constant_value
 from .kernel_lowering import origin_of
@@ -166,7 +167,11 @@ def _launch(analysis, name, i_loop, j_loop, k_loop, a, b, c, node) -> hostir.Lau
     loops = {"I": i_loop, "J": j_loop, "K": k_loop}
     counts = {
         key: LoopCount(
-            f"{loop.stmt.var.name}_COUNT", loop.stmt.var.name, _start(loop), loop.stmt.limit, 1
+            generated_name(loop.stmt.var.name, "count"),
+            loop.stmt.var.name,
+            _start(loop),
+            loop.stmt.limit,
+            1,
         )
         for key, loop in loops.items()
     }
@@ -261,7 +266,7 @@ def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> ho
     dtype = analysis.number_type
     tm, tn, _ = MMA_TILES[dtype]
     # The kernel's count parameters and the host values they take: the operands' extents.
-    count_names = {"I": "ROWS", "J": "COLS", "K": "INNER"}
+    count_names = {"I": "rows", "J": "cols", "K": "inner"}
     extents = {"I": (a, 0), "J": (b, 1), "K": (a, 1)}
     origin = origin_of(stmt, analysis.source)
     firsts = {key: 0 for key in "IJK"}
@@ -311,15 +316,15 @@ def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin, 
     bid0, bid1 = ir.BlockId(0, type=i32), ir.BlockId(1, type=i32)
     k_tiles = B.binary("cdiv", count_param["K"], B.const(tk, "i32"), dtype)
     acc_t = TileType(dtype, (tm, tn))
-    kk = ir.Local("KK", type=i32)
+    kk = ir.Local("kk", type=i32)
     a_tile = ir.Load(a, (bid0, kk), view(a, "I", "K"), type=TileType(dtype, (tm, tk)))
     b_tile = ir.Load(b, (kk, bid1), view(b, "K", "J"), type=TileType(dtype, (tk, tn)))
-    acc = ir.Local(f"{c}_TILE", type=acc_t)
+    acc = ir.Local(generated_name(c, "tile"), type=acc_t)
     store = ir.Store(c, (bid0, bid1), acc, view(c, "I", "J"))
     body: list[ir.KStmt] = [
         ir.Let(acc.name, ir.Full(0.0, type=acc_t), origin=origin),
         ir.ForRange(
-            "KK",
+            kk.name,
             B.const(0, "i32"),
             k_tiles,
             [ir.Let(acc.name, ir.Mma(a_tile, b_tile, acc, type=acc_t), origin=k_origin)],
@@ -344,7 +349,7 @@ def _store_if_finite(acc: ir.Local, store: ir.Store, cols: ir.Param, tn: int, dt
     i32 = TileType("i32")
     finite = B.binary("lt", B.unary("abs", acc, dtype), B.const(float("inf"), dtype), dtype)
     bad = ir.Reduce("max", B.cast(B.unary("not", finite, dtype), "i32"), None, type=i32)
-    finished = ir.Local("FINISHED", type=TileType("bool"))
+    finished = ir.Local("finished", type=TileType("bool"))
     blocks_per_row = B.binary("cdiv", cols, B.const(tn, "i32"), dtype)
     block = B.binary(
         "add",

@@ -103,6 +103,8 @@ class Offloader:
         stmt = node.stmt
         live_after = self.live[min(node.next_index + 1, len(self.live) - 1)]
         try:
+            if all(_is_remark(n) for n in node.body):
+                raise NotParallel("the loop body is empty: a kernel would do nothing")
             launch = try_matmul(node, self.analysis, live_after, self.kernel_name("mma", stmt))
             if launch is None:
                 plan = plan_loop(node, self.analysis, live_after, self.subroutines)
@@ -143,6 +145,10 @@ class Offloader:
             n += 1
         self.names.add(name)
         return name
+
+
+def _is_remark(node: hostir.HNode) -> bool:
+    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Rem)
 
 
 def _reason(why: NotParallel, stmt: ast.For, labels: dict[int, int | None]) -> str:

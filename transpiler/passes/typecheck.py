@@ -13,6 +13,8 @@ mix: assignments, comparisons and arguments must agree (ECMA-55 7, 9, 10, 16).
   parameters' types.
 - A numeric constant too large for the number type is a warning (ECMA-55 5.5: it is
   replaced by the largest representable value, machine infinity for IEEE numbers).
+- The `+` and `-` that cannot overflow (`exprutil.sum_may_overflow`) are recorded in
+  `plain_sums`: the printers write them as plain operators, every other sum checked.
 
 Microsoft BASIC (--dialect ms) has GW-BASIC's types, "num" being a single and "dbl" a
 double (PC-BASIC agrees on each rule):
@@ -41,6 +43,7 @@ from ..model import Analysis, ValueType, type_of_name
 from ..ast import is_user_function
 from ..msconstants import constant_type
 from ..runtime.msnumbers import OVERFLOW, SINGLE_MAX, SMALLEST, float32
+from .exprutil import sum_may_overflow
 
 ARITHMETIC = frozenset({"+", "-", "*", "/", "^", "MOD", "\\"})
 INTEGER_PRESERVING = frozenset({"+", "-", "*", "MOD"})
@@ -394,6 +397,14 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
         found, checker.mismatches = checker.mismatches, None
         if found:
             _fault_in_place(analysis, index, found[0])
+    types = analysis.expr_types
+    analysis.plain_sums = {
+        node
+        for node in types
+        if isinstance(node, ast.BinOp)
+        and node.op in ("+", "-")
+        and not sum_may_overflow(node, types)
+    }
 
 
 def _fault_in_place(analysis: Analysis, index: int, mismatch: BasicSemanticError) -> None:

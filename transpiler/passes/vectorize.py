@@ -36,10 +36,11 @@ from .. import ir
 from ..ir import KExpr, TileType
 from ..interpreter.microsoft import is_truth_value
 from ..model import Analysis
+from ..naming import generated_name
 from ..runtime.msnumbers import DOUBLE_MAX, SINGLE_MAX, SMALLEST
 from .dependence import LoopPlan, NotParallel, Reduction
-from .exceptions import can_report, constant_reports
-from .exprutil import Affine, affine, constant_value
+from .exceptions import can_report, constant_number, constant_reports
+from .exprutil import Affine, affine, constant_value, sum_may_overflow
 from .kernel_access import array_access
 from .kernel_lowering import origin_of
 from .kernel_cleanup import remove_dead_lets
@@ -48,14 +49,19 @@ from .liveness import expression_reads
 _BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "MOD": "rem"}
 _COMPARE = {"=": "eq", "<>": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 # One flag per block: 1 when the block finished without a BASIC exception (hostir.Replay).
-DONE_FLAGS = "DONE"
-EVENTS = "EXCEPTIONS"  # the lanes that met an exception (or an infinity or NaN)
+# Invented names are lower case, so no BASIC name (upper case in the IR) is one.
+DONE_FLAGS = "done"
 # |x| below this for EXP(x): neither overflow nor underflow to zero.
 _EXP_SAFE = {"f64": 700.0, "f32": 80.0}
 _TRIPS_LIMIT = 2.0**31 - 1  # an inner loop longer than this runs on the host
+# From this magnitude on, a number rounds to infinity in float32 (the largest float32
+# plus half an ulp).
+_F32_OVERFLOW = (2.0 - 2.0**-24) * 2.0**127
 
 
-def choose_tile(plan: LoopPlan, dtype: ir.DType, override: tuple[int, ...] | None) -> tuple[int, ...]:
+def choose_tile(
+    plan: LoopPlan, dtype: ir.DType, override: tuple[int, ...] | None
+) -> tuple[int, ...]:
     """Tile shape of the lane space: big 1-D tiles for cheap bodies, smaller ones when
     lanes loop (more blocks keep the GPU busy), squarish 2-D tiles for nests."""
     rank = len(plan.dims)
@@ -76,7 +82,9 @@ def _has_inner_for(plan: LoopPlan) -> bool:
     return any(isinstance(n, hostir.ForLoop) for n in hostir.walk(plan.body))
 
 
-def vectorize(plan: LoopPlan, analysis: Analysis, name: str, tile: tuple[int, ...]) -> hostir.Launch:
+def vectorize(
+    plan: LoopPlan, analysis: Analysis, name: str, tile: tuple[int, ...]
+) -> hostir.Launch:
     """The Launch that replaces `plan.loop` (raises NotParallel for what it cannot express)."""
     return _Vectorizer(plan, analysis, name, tile).run()
 
@@ -110,12 +118,19 @@ class _Vectorizer:
         self.loops: list[_LoopContext] = []
         self.locals: dict[str, TileType] = {}
         self.fresh_counter = 0
+        # Names of the values this kernel invents (lower case, so never a BASIC name),
+        # each allocated once: two values never share one.
+        self.generated: set[str] = {DONE_FLAGS}
+        self.valid = self.new_name("valid")  # the mask of lanes that are iterations
+        self.lanes: list[str] = []  # per axis: the lane numbers
+        self.accumulators: dict[str, str] = {}  # sum variable -> its lane partials
+        self.events: str | None = None  # the lanes that met an exception (or inf, NaN)
         self.uniform: dict[str, str] = {}  # inner uniform FOR variable -> its float local
         self.array_tiles: dict[str, str] = {}  # written array -> local holding its lane tile
         # Storage index tiles and in-range masks of written arrays that are not aligned.
         self.scatter_at: dict[str, tuple[KExpr, ...]] = {}
         self.top: list[ir.KStmt] = self.out  # the kernel's top level
-        self.events_at = 0  # where in `top` the EVENTS tile starts as all False
+        self.events_at = 0  # where in `top` the events tile starts as all False
         self.deferred: list[ir.KStmt] = []  # histogram updates, made by finished blocks only
         self.inner_depth = 0  # inner loops around the statement being lowered
         self.constant = False  # lowering a constant expression (checked when compiling)
@@ -127,16 +142,26 @@ class _Vectorizer:
         # candidates, [(payload variable, lane values)]).
         self.extremes: list[tuple[Reduction, ir.Local, list]] = []
         # Tiles of read-only arrays at the lanes' own elements, loaded once per block
-        # (named after the BASIC reference: X(I) -> X_I, T(I - 1) -> T_I_M1).
+        # (named after the BASIC reference: X(I) -> x_i, T(I - 1) -> t_i_m1).
         self.loads: dict[tuple, ir.Local] = {}
         self.load_stmts: list[ir.KStmt] = []
 
     # ------------------------------------------------------------------ helpers
 
-    def fresh(self, base: str) -> str:
+    def new_name(self, *words: str) -> str:
+        """A generated name (see naming.generated_name) no other value of the kernel has."""
+        name = candidate = generated_name(*words)
+        n = 2
+        while candidate in self.generated:
+            candidate = f"{name}_{n}"
+            n += 1
+        self.generated.add(candidate)
+        return candidate
+
+    def fresh(self, *words: str) -> str:
+        """A new name numbered in the order of the BASIC code (`taken_1`, `looping_2`)."""
         self.fresh_counter += 1
-        name = f"{base}_{self.fresh_counter}"
-        return name
+        return self.new_name(*words, str(self.fresh_counter))
 
     def let(self, name: str, value: KExpr, origin: ir.Origin | None = None) -> ir.Local:
         self.out.append(ir.Let(name, value, origin=origin))
@@ -157,7 +182,9 @@ class _Vectorizer:
             self.args.append(arg)
         return ir.Param(name, type=TileType(dtype))
 
-    def array_param(self, name: str, dtype: ir.DType | None = None, rank: int | None = None, temp: bool = False):
+    def array_param(
+        self, name: str, dtype: ir.DType | None = None, rank: int | None = None, temp: bool = False
+    ):
         if ("array", name) in self._param_names:
             return
         self._param_names.add(("array", name))
@@ -170,7 +197,7 @@ class _Vectorizer:
         self.args.append(hostir.HostValue("temp" if temp else "array", (name,)))
 
     def full_mask(self) -> KExpr:
-        valid = self.local("VALID")
+        valid = self.local(self.valid)
         return valid if self.mask is None else B.binary("and", valid, self.mask, self.ndt)
 
     def any_lane(self, mask: KExpr) -> KExpr:
@@ -182,16 +209,17 @@ class _Vectorizer:
     def event(self, cond: KExpr, negated: bool = False) -> None:
         """The active lanes where `cond` holds (with `negated`: does not hold) meet an
         exception: their block is left to the host."""
-        if EVENTS not in self.locals:
+        if self.events is None:
+            self.events = self.new_name("exceptions")
             lanes = TileType("bool", self.lane_type.shape)
-            self.top.insert(self.events_at, ir.Let(EVENTS, ir.Full(False, type=lanes)))
-            self.locals[EVENTS] = lanes
+            self.top.insert(self.events_at, ir.Let(self.events, ir.Full(False, type=lanes)))
+            self.locals[self.events] = lanes
         # A tile before `~`: a scalar condition may be a plain Python bool in the kernel.
         cond = B.broadcast(B.to_bool(cond), self.lane_type.shape)
         if negated:
             cond = B.unary("not", cond, self.ndt)
         hit = B.binary("and", self.full_mask(), cond, self.ndt)
-        self.let(EVENTS, B.binary("or", self.local(EVENTS), hit, self.ndt))
+        self.let(self.events, B.binary("or", self.local(self.events), hit, self.ndt))
 
     def event_unless(self, ok: KExpr) -> None:
         self.event(ok, negated=True)
@@ -217,14 +245,14 @@ class _Vectorizer:
         host, BASIC reports it in every iteration)."""
         if self.constant:
             return False
-        if not (self.microsoft or can_report(e, self.analysis.functions)):
+        if not (self.microsoft or can_report(e, self.analysis)):
             return False
         constant = constant_reports(e)
         if constant:
             raise NotParallel("a constant expression warns or fails in every iteration", e)
         return constant is None
 
-    def watched(self, e: ast.Expr, stem: str = "VALUE") -> KExpr:
+    def watched(self, e: ast.Expr, stem: str = "value") -> KExpr:
         """`e` as an operand that could hide an exception of its own (the divisor of `/`,
         a comparison's side, ATN's argument...: 1 / (A * X(I)) is 0 for an overflowed
         product): an infinity or NaN there is an exception."""
@@ -251,13 +279,15 @@ class _Vectorizer:
         self.array_tile_prologue()
         self.reduction_prologue()
         self.block(plan.body)
-        if EVENTS in self.locals:
-            loads_at += 1  # after the EVENTS tile: the prologue's last line
+        if self.events is not None:
+            loads_at += 1  # after the events tile: the prologue's last line
         self.out[loads_at:loads_at] = self.load_stmts
         self.epilogue()
         remove_dead_lets_of(self.out)
         grid = [
-            hostir.HostValue("cdiv", (hostir.HostValue("count", (c.name,)), hostir.HostValue("num", (t,))))
+            hostir.HostValue(
+                "cdiv", (hostir.HostValue("count", (c.name,)), hostir.HostValue("num", (t,)))
+            )
             for c, t in zip(self.counts, self.tile)
         ]
         reads, writes = array_access(self.out)
@@ -277,12 +307,12 @@ class _Vectorizer:
         )
         writes = sorted(self.writes)
         replay = None
-        if EVENTS in self.locals or self.checks:
+        if self.events is not None or self.checks:
             loops = [
                 hostir.ReplayLoop(dim.var, dim.start, dim.step, count.name, t, axis)
                 for axis, (dim, count, t) in enumerate(zip(plan.dims, self.counts, self.tile))
             ]
-            done = DONE_FLAGS if EVENTS in self.locals else None
+            done = DONE_FLAGS if self.events is not None else None
             prefix, body = replay_body(plan.loop, self.rank)
             replay = hostir.Replay(done, loops, body, prefix)
         for axis, (dim, count) in enumerate(zip(plan.dims, self.counts)):
@@ -298,7 +328,9 @@ class _Vectorizer:
                     zero_trip_step=self.analysis.options.microsoft,
                 )
             )
-        decision = ir.LoopDecision(first.label, first.coord, True, kernel.kind, kernel.summary, kernel.name)
+        decision = ir.LoopDecision(
+            first.label, first.coord, True, kernel.kind, kernel.summary, kernel.name
+        )
         return hostir.Launch(
             kernel,
             decision,
@@ -343,29 +375,34 @@ class _Vectorizer:
         origin = self.origin(self.plan.loop.stmt)
         valid = None
         for axis, (dim, t) in enumerate(zip(self.plan.dims, self.tile)):
-            count_name = f"{dim.var}_COUNT"
+            count_name = self.new_name(dim.var, "count")
             self.counts.append(LoopCount(count_name, dim.var, dim.start, dim.limit, dim.step))
             count = self.scalar_param(count_name, "i32", hostir.HostValue("count", (count_name,)))
             lanes: KExpr = ir.Arange(type=TileType("i32", (t,)))
             if self.rank == 2:
                 shape = (t, 1) if axis == 0 else (1, t)
                 lanes = ir.Reshape(lanes, type=TileType("i32", shape))
-            offset = B.binary("mul", ir.BlockId(axis, type=TileType("i32")), B.const(t, "i32"), self.ndt)
-            lane = self.let(f"{dim.var}_LANE", B.binary("add", offset, lanes, self.ndt), origin)
+            offset = B.binary(
+                "mul", ir.BlockId(axis, type=TileType("i32")), B.const(t, "i32"), self.ndt
+            )
+            self.lanes.append(self.new_name(dim.var, "lane"))
+            lane = self.let(self.lanes[axis], B.binary("add", offset, lanes, self.ndt), origin)
             origin = None
             ok = B.binary("lt", lane, count, self.ndt)
             valid = ok if valid is None else B.binary("and", valid, ok, self.ndt)
-            value = B.binary("mul", lane, B.const(dim.step, "i32"), self.ndt) if dim.step != 1 else lane
+            value = (
+                B.binary("mul", lane, B.const(dim.step, "i32"), self.ndt) if dim.step != 1 else lane
+            )
             self.let(dim.var, B.binary("add", B.const(dim.start, "i32"), value, self.ndt))
         if self.rank == 2:
             valid = B.broadcast(valid, self.tile)
-        self.let("VALID", valid)
+        self.let(self.valid, valid)
 
     def array_tile_prologue(self) -> None:
         """Arrays the loop writes: their lane tile lives in a local until the end."""
         for name in sorted(self.plan.written):
             self.array_param(name)
-            local = name + "_TILE"
+            local = self.new_name(name, "tile")
             self.array_tiles[name] = local
             form = self.plan.written[name]
             if self._aligned(name, form):
@@ -397,7 +434,9 @@ class _Vectorizer:
         """False when the body's first use of the array is an unconditional write that
         does not read it: then every lane's value comes from that write."""
         for node in self.plan.body:
-            if not any(_mentions_array(n, name) for h in hostir.walk([node]) for n in _node_exprs(h)):
+            if not any(
+                _mentions_array(n, name) for h in hostir.walk([node]) for n in _node_exprs(h)
+            ):
                 continue
             if isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let):
                 target = node.stmt.target
@@ -406,19 +445,20 @@ class _Vectorizer:
             return True
         return True
 
-    def sums(self) -> dict[str, str]:
-        """The variables summed by the loop, each with the operation its partial sum is
-        finished with on the host: the first of its updates (`S = S + e` or `S = S - e`)
-        decides; one variable may be updated by several statements."""
-        found: dict[str, str] = {}
+    def sums(self) -> dict[str, Reduction]:
+        """The variables summed by the loop, each with its first update (`S = S + e` or
+        `S = S - e`), whose operation the host finishes the partial sums with; one
+        variable may be updated by several statements."""
+        found: dict[str, Reduction] = {}
         for r in self.plan.reductions:
             if r.op in ("sum", "sub"):
-                found.setdefault(r.var, r.op)
+                found.setdefault(r.var, r)
         return found
 
     def reduction_prologue(self) -> None:
         for var in self.sums():
-            self.let(var + "_ACC", ir.Full(0.0, type=self.lane_type))
+            self.accumulators[var] = self.new_name(var, "acc")
+            self.let(self.accumulators[var], ir.Full(0.0, type=self.lane_type))
 
     # ------------------------------------------------------------------ statements
 
@@ -501,12 +541,12 @@ class _Vectorizer:
                 return
             cond = B.broadcast(cond, self.lane_type.shape)
             arm_mask = cond if rest is None else B.binary("and", rest, cond, self.ndt)
-            arm = self.let(self.fresh("TAKEN"), arm_mask, origin if i == 0 else None)
+            arm = self.let(self.fresh("taken"), arm_mask, origin if i == 0 else None)
             origin = None
             if else_mask_needed:
                 not_cond = B.unary("not", cond, self.ndt)
                 rest_expr = not_cond if rest is None else B.binary("and", rest, not_cond, self.ndt)
-                rest = self.let(self.fresh("OTHERS"), rest_expr)
+                rest = self.let(self.fresh("others"), rest_expr)
             self.mask = arm
             self.guards += 1
             self.block(body)
@@ -537,26 +577,47 @@ class _Vectorizer:
         origin = self.origin(stmt)
         start = B.cast(self.value(stmt.start), self.ndt)
         limit = B.cast(self.value(stmt.limit), self.ndt)
-        step = B.cast(self.value(stmt.step), self.ndt) if stmt.step is not None else B.const(1.0, self.ndt)
+        step = (
+            B.cast(self.value(stmt.step), self.ndt)
+            if stmt.step is not None
+            else B.const(1.0, self.ndt)
+        )
         var = stmt.var.name
         self.predefine(_assigned_in_list(node.body))
-        start_l = self.let(var + "_START", start, origin)
-        step_l = self.let(var + "_STEP", step)
+        start_l = self.let(self.new_name(var, "start"), start, origin)
+        step_l = self.let(self.new_name(var, "step"), step)
         # ECMA-55: the body runs max(0, floor((limit - start) / step) + 1) times.  A
         # count that is not a number, or too large (STEP 0 runs for ever), is the host's.
         span = B.binary("div", B.binary("sub", limit, start_l, self.ndt), step_l, self.ndt)
-        trips = self.let(var + "_SPAN", B.binary("add", B.unary("floor", span, self.ndt), B.const(1.0, self.ndt), self.ndt))
+        trips = self.let(
+            self.new_name(var, "span"),
+            B.binary("add", B.unary("floor", span, self.ndt), B.const(1.0, self.ndt), self.ndt),
+        )
         ends = B.binary("lt", trips, B.const(_TRIPS_LIMIT, self.ndt), self.ndt)  # not NaN
-        ends = B.binary("and", ends, B.binary("ne", step_l, B.const(0.0, self.ndt), self.ndt), self.ndt)
-        ends = self.let(var + "_ENDS", ends)
+        ends = B.binary(
+            "and", ends, B.binary("ne", step_l, B.const(0.0, self.ndt), self.ndt), self.ndt
+        )
+        ends = self.let(self.new_name(var, "ends"), ends)
         self.event_unless(ends)
-        safe = B.select(ends, B.binary("max", trips, B.const(0.0, self.ndt), self.ndt), B.const(0.0, self.ndt), self.ndt)
-        count = self.let(var + "_TRIPS", B.cast(safe, "i32"))
-        counter = var + "_K"
+        safe = B.select(
+            ends,
+            B.binary("max", trips, B.const(0.0, self.ndt), self.ndt),
+            B.const(0.0, self.ndt),
+            self.ndt,
+        )
+        count = self.let(self.new_name(var, "trips"), B.cast(safe, "i32"))
+        counter = self.new_name(var, "k")
         saved_out = self.out
         self.out = []
         self.locals[counter] = TileType("i32")
-        value = B.binary("add", start_l, B.binary("mul", B.cast(ir.Local(counter, type=TileType("i32")), self.ndt), step_l, self.ndt), self.ndt)
+        value = B.binary(
+            "add",
+            start_l,
+            B.binary(
+                "mul", B.cast(ir.Local(counter, type=TileType("i32")), self.ndt), step_l, self.ndt
+            ),
+            self.ndt,
+        )
         self.let(var, value)
         self.uniform[var] = var
         self.inner_depth += 1
@@ -576,10 +637,15 @@ class _Vectorizer:
         """A loop whose trip count differs per lane: loop while any lane still loops."""
         origin = self.origin(node.origin)
         cond_expr = getattr(node.stmt, "condition", None) if node.stmt is not None else None
-        live_name = self.fresh("LOOPING")
+        live_name = self.fresh("looping")
         entry = self.full_mask()
         if cond_expr is not None:
-            entry = B.binary("and", entry, B.broadcast(B.to_bool(self.value_or_cond(cond_expr)), self.lane_type.shape), self.ndt)
+            entry = B.binary(
+                "and",
+                entry,
+                B.broadcast(B.to_bool(self.value_or_cond(cond_expr)), self.lane_type.shape),
+                self.ndt,
+            )
         self.let(live_name, entry, origin)
         self.predefine(_assigned_in_list(node.body))
         saved_mask, saved_out = self.mask, self.out
@@ -602,22 +668,29 @@ class _Vectorizer:
     def reduction(self, r: Reduction) -> None:
         stmt = r.node.origin
         origin = self.origin(stmt)
-        value = B.cast(self.watched(r.value, r.var + "_TERM"), self.ndt)
+        value = B.cast(self.watched(r.value, generated_name(r.var, "term")), self.ndt)
         mask = self.full_mask()
         if r.op in ("sum", "sub"):
-            acc = self.local(r.var + "_ACC")
-            if r.op != self.sums()[r.var]:  # S = S - e in a sum finished by +, or the reverse
+            acc = self.local(self.accumulators[r.var])
+            if r.op != self.sums()[r.var].op:  # S = S - e in a sum finished by +, or the reverse
                 value = B.unary("neg", value, self.ndt)
             term = B.select(mask, value, B.const(0.0, self.ndt), self.ndt)
-            self.let(r.var + "_ACC", B.binary("add", acc, term, self.ndt), origin)
+            self.let(acc.name, B.binary("add", acc, term, self.ndt), origin)
             return
         if self.loops:
             raise NotParallel("a maximum/minimum is updated inside an inner loop", stmt)
         worst = -math.inf if r.op == "max" else math.inf
-        cand = self.let(r.var + "_CAND", B.select(mask, value, B.const(worst, self.ndt), self.ndt), origin)
+        cand = self.let(
+            self.new_name(r.var, "cand"),
+            B.select(mask, value, B.const(worst, self.ndt), self.ndt),
+            origin,
+        )
         payloads = []
         for var, expr in r.payload:
-            candidate = self.let(var + "_CAND", B.broadcast(B.cast(self.value(expr), self.ndt), self.lane_type.shape))
+            candidate = self.let(
+                self.new_name(var, "cand"),
+                B.broadcast(B.cast(self.value(expr), self.ndt), self.lane_type.shape),
+            )
             self.watch_result(expr, candidate)
             payloads.append((var, candidate))
         self.extremes.append((r, cand, payloads))
@@ -627,14 +700,16 @@ class _Vectorizer:
         finished (a block left to the host must not have counted)."""
         target = stmt.target
         if self.inner_depth or self.scalar_ifs:
-            raise NotParallel("a histogram updated in an inner loop or a uniform IF stays on the host", stmt)
+            raise NotParallel(
+                "a histogram updated in an inner loop or a uniform IF stays on the host", stmt
+            )
         increment = self.value(stmt.value.right)
         if stmt.value.op == "-":
             increment = B.unary("neg", increment, self.ndt)
         increment = B.cast(increment, self.ndt)
         if not isinstance(increment, ir.Const):  # its value now, added at the end
             increment = B.broadcast(increment, self.lane_type.shape)
-            increment = self.let(f"{target.name}_ADD", increment, origin)
+            increment = self.let(self.new_name(target.name, "add"), increment, origin)
             self.watch_result(stmt.value.right, increment)
         indices, ok = self.subscripts(target.name, target.indices)
         active = B.binary("and", self.full_mask(), ok, self.ndt)
@@ -642,9 +717,11 @@ class _Vectorizer:
         # Lanes that must not count get index -1, which atomic_add skips.
         safe = []
         for axis, index in enumerate(indices):
-            bin_index = B.select(active, B.broadcast(index, self.lane_type.shape), B.const(-1, "i32"), self.ndt)
-            word = f"{target.name}_BIN" if len(indices) == 1 else f"{target.name}_BIN{axis}"
-            safe.append(self.let(self.fresh(word) if word in self.locals else word, bin_index))
+            bin_index = B.select(
+                active, B.broadcast(index, self.lane_type.shape), B.const(-1, "i32"), self.ndt
+            )
+            word = "bin" if len(indices) == 1 else f"bin{axis}"
+            safe.append(self.let(self.new_name(target.name, word), bin_index))
         self.array_param(target.name)
         self.writes.add(target.name)
         self.deferred.append(ir.AtomicAdd(target.name, tuple(safe), increment, origin=origin))
@@ -664,27 +741,43 @@ class _Vectorizer:
                 stores.append(ir.Store(name, index, self.local(local), view))
             else:
                 indices = self.scatter_at[name]
-                stores.append(ir.Scatter(name, indices, self.local(local), self.local("VALID")))
+                stores.append(ir.Scatter(name, indices, self.local(local), self.local(self.valid)))
         stores += self.deferred
         block_id = self.block_linear()
-        if EVENTS in self.locals:
+        totals = {var: (first, self.block_total(var)) for var, first in self.sums().items()}
+        if self.events is not None:
             self.finish_or_leave(stores, block_id)
         else:
             self.out += stores
-        for var, op in self.sums().items():
+        for var, (first, total) in totals.items():
             temp = self.partial_temp(var)
-            total = ir.Reduce("sum", self.local(var + "_ACC"), None, type=TileType(self.ndt))
             self.out.append(ir.Store(temp, (block_id,), total))
-            self.finish.append(Finish(op, var=var, temp=temp))
+            self.finish.append(Finish(first.op, var=var, temp=temp, origin=first.node.origin))
         for r, cand, payloads in self.extremes:
             self.extreme_epilogue(r, cand, payloads, block_id)
+
+    def block_total(self, var: str) -> KExpr:
+        """The block's sum of a sum variable's terms.  Where one of BASIC's `S + E` could
+        overflow, a total that is not finite is an exception: the interpreter warns at
+        the addition that overflows, so the host runs the block's iterations."""
+        total: KExpr = ir.Reduce(
+            "sum", self.local(self.accumulators[var]), None, type=TileType(self.ndt)
+        )
+        updates = [r for r in self.plan.reductions if r.var == var and r.op in ("sum", "sub")]
+        if not any(sum_may_overflow(r.node.stmt.value, self.analysis.expr_types) for r in updates):
+            return total
+        total = self.let(self.new_name(var, "total"), total)
+        self.event_unless(self.finite(total))
+        return total
 
     def finish_or_leave(self, stores: list[ir.KStmt], block_id: KExpr) -> None:
         """A block whose lanes met no exception stores its results and sets its flag;
         another stores nothing: the host runs its iterations (its partial results, if
         any, are not used)."""
-        met = ir.Reduce("max", B.cast(self.local(EVENTS), "i32"), None, type=TileType("i32"))
-        finished = self.let("FINISHED", B.binary("eq", met, B.const(0, "i32"), self.ndt))
+        met = ir.Reduce("max", B.cast(self.local(self.events), "i32"), None, type=TileType("i32"))
+        finished = self.let(
+            self.new_name("finished"), B.binary("eq", met, B.const(0, "i32"), self.ndt)
+        )
         if stores:
             self.out.append(ir.IfScalar(finished, stores))
         self.array_param(DONE_FLAGS, "i32", 1, temp=True)
@@ -695,28 +788,45 @@ class _Vectorizer:
         if payloads and self.rank != 1:
             raise NotParallel("an arg-max/arg-min over a nest is kept on the host", r.node.origin)
         temp = self.partial_temp(r.var)
-        best = self.let(r.var + "_BLOCK", ir.Reduce(r.op, cand, None, type=TileType(self.ndt)))
+        best = self.let(
+            self.new_name(r.var, "block"), ir.Reduce(r.op, cand, None, type=TileType(self.ndt))
+        )
         self.out.append(ir.Store(temp, (block_id,), best))
         finish = Finish(r.op, var=r.var, temp=temp, strict=r.strict)
         if payloads:
-            lane = self.local(self.plan.dims[0].var + "_LANE")
+            lane = self.local(self.lanes[0])
             hits = B.binary("eq", cand, best, self.ndt)
             # Strict comparison keeps the first extreme, `>=`/`<=` the last.
             if r.strict:
-                pick = ir.Reduce("min", B.select(hits, lane, B.const(2**31 - 1, "i32"), self.ndt), None, type=TileType("i32"))
+                pick = ir.Reduce(
+                    "min",
+                    B.select(hits, lane, B.const(2**31 - 1, "i32"), self.ndt),
+                    None,
+                    type=TileType("i32"),
+                )
             else:
-                pick = ir.Reduce("max", B.select(hits, lane, B.const(-1, "i32"), self.ndt), None, type=TileType("i32"))
-            chosen = self.let(r.var + "_LANE_PICK", pick)
+                pick = ir.Reduce(
+                    "max",
+                    B.select(hits, lane, B.const(-1, "i32"), self.ndt),
+                    None,
+                    type=TileType("i32"),
+                )
+            chosen = self.let(self.new_name(r.var, "lane_pick"), pick)
             at_pick = B.binary("eq", lane, chosen, self.ndt)
             for var, value in payloads:
                 ptemp = self.partial_temp(var)
-                picked = ir.Reduce("max", B.select(at_pick, value, B.const(-math.inf, self.ndt), self.ndt), None, type=TileType(self.ndt))
+                picked = ir.Reduce(
+                    "max",
+                    B.select(at_pick, value, B.const(-math.inf, self.ndt), self.ndt),
+                    None,
+                    type=TileType(self.ndt),
+                )
                 self.out.append(ir.Store(ptemp, (block_id,), picked))
                 finish.payload.append((var, ptemp))
         self.finish.append(finish)
 
     def partial_temp(self, var: str) -> str:
-        name = f"{var}_PARTIAL"
+        name = self.new_name(var, "partial")
         self.temps.append(Temp(name, self.ndt, self.block_count()))
         self.array_param(name, self.ndt, 1, temp=True)
         return name
@@ -724,7 +834,9 @@ class _Vectorizer:
     def block_count(self) -> hostir.HostValue:
         """The number of blocks of the launch (the product over the grid's axes)."""
         per_axis = [
-            hostir.HostValue("cdiv", (hostir.HostValue("count", (c.name,)), hostir.HostValue("num", (t,))))
+            hostir.HostValue(
+                "cdiv", (hostir.HostValue("count", (c.name,)), hostir.HostValue("num", (t,)))
+            )
             for c, t in zip(self.counts, self.tile)
         ]
         return per_axis[0] if len(per_axis) == 1 else hostir.HostValue("mul", tuple(per_axis))
@@ -734,13 +846,20 @@ class _Vectorizer:
         if self.rank == 1:
             return bid0
         blocks1 = B.binary("cdiv", self.count_param(1), B.const(self.tile[1], "i32"), self.ndt)
-        return B.binary("add", B.binary("mul", bid0, blocks1, self.ndt), ir.BlockId(1, type=TileType("i32")), self.ndt)
+        return B.binary(
+            "add",
+            B.binary("mul", bid0, blocks1, self.ndt),
+            ir.BlockId(1, type=TileType("i32")),
+            self.ndt,
+        )
 
     # ------------------------------------------------------------------ expressions
 
     def _is_uniform(self, expr: ast.Expr) -> bool:
         for var in expression_reads(self.analysis, expr):
-            if var in self.plan.lane_vars or (var in self.plan.privates and var not in self.uniform):
+            if var in self.plan.lane_vars or (
+                var in self.plan.privates and var not in self.uniform
+            ):
                 return False
         return not any(isinstance(n, ast.Index) for n in expr.walk())
 
@@ -749,7 +868,12 @@ class _Vectorizer:
         self.microsoft_check(e)
         if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
             op = "and" if e.op == "AND" else "or"
-            return B.binary(op, B.to_bool(self.value_or_cond(e.left)), B.to_bool(self.value_or_cond(e.right)), self.ndt)
+            return B.binary(
+                op,
+                B.to_bool(self.value_or_cond(e.left)),
+                B.to_bool(self.value_or_cond(e.right)),
+                self.ndt,
+            )
         if isinstance(e, ast.UnaryOp) and e.op == "NOT":
             return B.unary("not", B.to_bool(self.value_or_cond(e.operand)), self.ndt)
         if isinstance(e, ast.BinOp) and e.op in _COMPARE:
@@ -774,6 +898,8 @@ class _Vectorizer:
     def value(self, e: ast.Expr) -> KExpr:
         self.microsoft_check(e)
         if isinstance(e, ast.Num):
+            if not self.constant:
+                self.representable(float(e.value), e)
             return B.const(float(e.value), self.ndt)
         if isinstance(e, ast.Var):
             return self.variable(e)
@@ -791,6 +917,7 @@ class _Vectorizer:
             and not self.reports(e)
             and constant_reports(e) is not None  # the same value in every iteration
         ):
+            self.representable(constant_number(e), e)
             self.constant = True
             try:
                 return self.value(e)
@@ -801,6 +928,15 @@ class _Vectorizer:
         if isinstance(e, ast.Call):
             return self.call(e)
         raise NotParallel(f"{type(e).__name__} cannot be computed in a kernel", e)
+
+    def representable(self, value: float | None, e: ast.Expr) -> None:
+        """A constant meets the kernel's tiles in their element type: one beyond the range
+        of float32 (1E300, EXP(100)) is no f32 value (cuTile rejects it; the interpreter
+        computes with it in double), so its loop stays on the host."""
+        if value is None or self.ndt != "f32" or not math.isfinite(value):
+            return
+        if abs(value) >= _F32_OVERFLOW:
+            raise NotParallel(f"the constant {value:.8G} is beyond the range of f32", e)
 
     def variable(self, e: ast.Var) -> KExpr:
         name = e.name
@@ -839,22 +975,32 @@ class _Vectorizer:
         (1 ^ inf), so they are watched."""
         ndt = self.ndt
         exponent = constant_value(e.right)
-        base = self.watched(e.left, "BASE")
-        exp = self.watched(e.right, "EXPONENT")
+        base = self.watched(e.left, "base")
+        exp = self.watched(e.right, "exponent")
         if self.constant:
             return B.binary("pow", base, exp, ndt)
         zero = B.const(0.0, ndt)
-        result = self.let(self.fresh("POWER"), B.binary("pow", base, exp, ndt))
-        self.event(B.binary("and", B.binary("eq", result, zero, ndt), B.binary("ne", base, zero, ndt), ndt))
+        result = self.let(self.fresh("power"), B.binary("pow", base, exp, ndt))
+        self.event(
+            B.binary("and", B.binary("eq", result, zero, ndt), B.binary("ne", base, zero, ndt), ndt)
+        )
         if exponent == 0:
             return result
-        base = self.operand(B.cast(base, ndt), "BASE")
+        base = self.operand(B.cast(base, ndt), "base")
         at_zero = B.binary("eq", base, zero, ndt)
         if exponent is None or exponent > 0:
-            positive = at_zero if exponent is not None else B.binary("and", at_zero, B.binary("gt", exp, zero, ndt), ndt)
+            positive = (
+                at_zero
+                if exponent is not None
+                else B.binary("and", at_zero, B.binary("gt", exp, zero, ndt), ndt)
+            )
             result = B.select(positive, zero, result, ndt)
         if exponent is None or exponent < 0:
-            negative = at_zero if exponent is not None else B.binary("and", at_zero, B.binary("lt", exp, zero, ndt), ndt)
+            negative = (
+                at_zero
+                if exponent is not None
+                else B.binary("and", at_zero, B.binary("lt", exp, zero, ndt), ndt)
+            )
             result = B.select(negative, B.const(math.inf, ndt), result, ndt)
         return result
 
@@ -877,7 +1023,7 @@ class _Vectorizer:
             arg = self.watched(e.args[0]) if builtin.bounded else self.value(e.args[0])
             arg = B.cast(arg, self.ndt)
             if e.name == "SGN":
-                return self.sign(self.operand(arg, "SGN_ARG"))
+                return self.sign(self.operand(arg, "sgn_arg"))
             return B.unary(builtin.tile_op, arg, self.ndt)
         if builtin is not None and builtin.kernel and len(e.args) == 2:
             left, right = self.watched(e.args[0]), self.watched(e.args[1])
@@ -897,14 +1043,14 @@ class _Vectorizer:
         if self.constant:
             return B.unary("exp", arg, self.ndt)
         if not isinstance(arg, (ir.Local, ir.Param, ir.Const)):
-            arg = self.let(self.fresh("EXP_ARG"), arg)
+            arg = self.let(self.fresh("exp_arg"), arg)
         size = B.unary("abs", arg, self.ndt)
         self.event_unless(B.binary("lt", size, B.const(_EXP_SAFE[self.ndt], self.ndt), self.ndt))
         return B.unary("exp", arg, self.ndt)
 
     def inline_function(self, fn, call: ast.Call) -> KExpr:
         bindings = {
-            param: self.let(self.fresh(f"{fn.name}_{param}"), self.value(arg))
+            param: self.let(self.fresh(fn.name, param), self.value(arg))
             for param, arg in zip(fn.params, call.args)
         }
         return self._inline(fn.body, bindings)
@@ -944,7 +1090,11 @@ class _Vectorizer:
                 return self.aligned_load(name, form, e)
         indices, ok = self.subscripts(name, e.indices)
         self.event_unless(ok)
-        shape = B.broadcast_shape(*(i.type.shape for i in indices)) if len(indices) > 1 else indices[0].type.shape
+        shape = (
+            B.broadcast_shape(*(i.type.shape for i in indices))
+            if len(indices) > 1
+            else indices[0].type.shape
+        )
         return ir.Gather(name, indices, None, type=TileType(self.ndt, shape))
 
     def _aligned(self, name: str, form: tuple[Affine | None, ...]) -> bool:
@@ -974,7 +1124,7 @@ class _Vectorizer:
         load = ir.Load(name, index, self.view(name, form), type=self.lane_type)
         if not cache:
             return load
-        local = _load_name(name, form, self.plan.dims)
+        local = self.new_name(*_load_words(name, form, self.plan.dims))
         self.load_stmts.append(ir.Let(local, load))
         self.locals[local] = load.type
         self.loads[key] = ir.Local(local, type=load.type)
@@ -983,7 +1133,9 @@ class _Vectorizer:
     def add_range_checks(self, name: str, form, node) -> None:
         for axis, (f, dim) in enumerate(zip(form, self.plan.dims)):
             count = self.counts[axis].name
-            self.checks.append(RangeCheck(name, axis, dim.start, f.const, count, node or self.plan.loop.stmt))
+            self.checks.append(
+                RangeCheck(name, axis, dim.start, f.const, count, node or self.plan.loop.stmt)
+            )
 
     def affine_index(self, f: Affine) -> KExpr:
         """A storage index tile from an affine subscript (integer arithmetic)."""
@@ -1002,11 +1154,11 @@ class _Vectorizer:
             raise NotParallel(f"{name} is used with {len(indices)} subscripts", None)
         out = []
         ok: KExpr | None = None
-        stem = f"{name}_" + "_".join(_index_word(i) for i in indices)
+        stem = [name, *(_index_word(i) for i in indices)]
         for axis, index in enumerate(indices):
             f = affine(index, self.plan.lane_vars, set())
             suffix = "" if len(indices) == 1 else str(axis)
-            word = f"{stem}_AT{suffix}"
+            word = self.new_name(*stem, f"at{suffix}")
             extent = ir.Extent(name, axis, type=TileType("i32"))
             if f is not None and not f.symbols and f.const == int(f.const):
                 # Name it: it is used for the access, the mask and the error check.
@@ -1021,23 +1173,27 @@ class _Vectorizer:
                 # ECMA-55: a subscript is rounded to the nearest integer.  The range is
                 # checked before the conversion to an integer, so that NaN is outside.
                 x = B.cast(self.value(index), self.ndt)
-                element = B.unary("floor", B.binary("add", x, B.const(0.5, self.ndt), self.ndt), self.ndt)
+                element = B.unary(
+                    "floor", B.binary("add", x, B.const(0.5, self.ndt), self.ndt), self.ndt
+                )
                 if self.base:
-                    element = B.binary("sub", element, B.const(float(self.base), self.ndt), self.ndt)
-                element = self.let(f"{stem}_SUBSCRIPT{suffix}", element)
+                    element = B.binary(
+                        "sub", element, B.const(float(self.base), self.ndt), self.ndt
+                    )
+                element = self.let(self.new_name(*stem, f"subscript{suffix}"), element)
                 inside = B.binary(
                     "and",
                     B.binary("ge", element, B.const(0.0, self.ndt), self.ndt),
                     B.binary("lt", element, B.cast(extent, self.ndt), self.ndt),
                     self.ndt,
                 )
-                inside = self.let(f"{stem}_IN{suffix}" if suffix else f"{stem}_OK", inside)
+                inside = self.let(self.new_name(*stem, f"in{suffix}" if suffix else "ok"), inside)
                 safe = B.select(inside, element, B.const(-1.0, self.ndt), self.ndt)
                 idx = self.let(word, B.cast(safe, "i32"))
             ok = inside if ok is None else B.binary("and", ok, inside, self.ndt)
             out.append(idx)
-        if not (isinstance(ok, ir.Local) and ok.name == f"{stem}_OK"):
-            ok = self.let(f"{stem}_OK", ok)
+        if not isinstance(ok, ir.Local):  # else the one subscript's `ok` already
+            ok = self.let(self.new_name(*stem, "ok"), ok)
         return tuple(out), ok
 
 
@@ -1051,7 +1207,8 @@ def replay_body(loop: hostir.ForLoop, rank: int) -> tuple[list[hostir.HNode], li
 
 
 def _index_word(expr: ast.Expr) -> str:
-    """A short identifier-friendly spelling of a subscript (B -> B, I + 1 -> I_P1)."""
+    """A short identifier-friendly spelling of a subscript (B -> B, I + 1 -> I_P1: the
+    words of a generated name, naming.generated_name)."""
     from .show import show_expr
 
     text = show_expr(expr).replace(" + ", "_P").replace(" - ", "_M").replace(" ", "")
@@ -1059,12 +1216,15 @@ def _index_word(expr: ast.Expr) -> str:
     return word[:16] or "X"
 
 
-def _load_name(array: str, form, dims) -> str:
-    parts = [array]
+def _load_words(array: str, form, dims) -> list[str]:
+    """The name of a lane tile of a read array: X(I) -> x_i, T(I - 1) -> t_i_m1."""
+    words = [array]
     for f, dim in zip(form, dims):
         offset = int(f.const)
-        parts.append(dim.var + ("" if offset == 0 else f"_P{offset}" if offset > 0 else f"_M{-offset}"))
-    return "_".join(parts)
+        words.append(dim.var)
+        if offset:
+            words.append(f"p{offset}" if offset > 0 else f"m{-offset}")
+    return words
 
 
 def remove_dead_lets_of(body: list[ir.KStmt]) -> None:
@@ -1137,6 +1297,10 @@ def _assigned_in(node: hostir.If) -> set[str]:
 def _assigned_in_list(nodes) -> set[str]:
     out: set[str] = set()
     for n in hostir.walk(nodes):
-        if isinstance(n, hostir.Simple) and isinstance(n.stmt, ast.Let) and isinstance(n.stmt.target, ast.Var):
+        if (
+            isinstance(n, hostir.Simple)
+            and isinstance(n.stmt, ast.Let)
+            and isinstance(n.stmt.target, ast.Var)
+        ):
             out.add(n.stmt.target.name)
     return out

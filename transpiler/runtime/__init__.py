@@ -11,6 +11,10 @@ Generated code reads like the BASIC it came from::
     con.print("X = ", X, ZONE, power(X, 2.0), tab(30), SQR(Y))
 """
 
+from .._identity import require_basic2tile
+
+require_basic2tile()  # generated modules import this package: a plain message if foreign
+
 from .arith import (
     ABS,
     ATN,
@@ -22,10 +26,14 @@ from .arith import (
     SIN,
     SQR,
     TAN,
+    add,
+    add_all,
     div,
     mul,
     power,
     round_to_int,
+    sub,
+    sub_all,
 )
 from .command import run_command
 from .console import INKEYS, MARGIN, POS, ZONE, ZONE_WIDTH, Console, Spc, Tab, spc, tab
@@ -159,6 +167,8 @@ __all__ = [
     "SplitMix64",
     "Tab",
     "UsingPrecision",
+    "add",
+    "add_all",
     "bit_and",
     "bit_eqv",
     "bit_imp",
@@ -202,6 +212,8 @@ __all__ = [
     "single_result",
     "sng",
     "spc",
+    "sub",
+    "sub_all",
     "tab",
     "to_integer",
     "use_dialect",

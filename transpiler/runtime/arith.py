@@ -1,9 +1,9 @@
 """BASIC arithmetic with ECMA-55 exception handling, as bas55 does it (IEEE doubles).
 
-`+`, `-`, unary `-` and the comparisons need nothing: Python floats already give the IEEE
-result, and bas55 reports nothing for them (not even overflow of `+`).  The operations
-below are those where Python would raise, or where bas55 reports an exception.  The
-common path is plain float math; checks run only when the result is exceptional.
+Unary `-` and the comparisons need nothing: Python floats already give the IEEE result,
+and nothing can overflow.  The operations below are those where Python would raise, or
+where ECMA-55 reports an exception.  The common path is plain float math; checks run
+only when the result is exceptional.
 
 Exceptions (ECMA-55 7.5 and 8.5 with bas55's choices).  W = warning: reported through the
 notice hook (faults.warn), execution goes on with the value shown.  F = fatal: raises
@@ -13,7 +13,8 @@ notice hook (faults.warn), execution goes on with the value shown.  F = fatal: r
   --------------------------------  ---  -------------  ---------------------------------  ----
   X / 0                             W    +-inf, 0/0 NaN division by zero                   P028
   X * Y overflows (not INF * INF)   W    +-inf          operation overflow (*)             P029
-  X + Y, X - Y overflow             -    +-inf          (bas55 reports nothing)            P035
+  X + Y, X - Y, X / Y overflow      W    +-inf          operation overflow (+), (-), (/)   -
+    (finite operands)                                   (ECMA-55 7.5; bas55 says nothing)
   underflow of + - * /              -    0, subnormal   (ECMA-55 7.4: replaced by zero)    P033
   0 ^ Y, Y < 0                      W    +inf           zero raised to negative value      P031
                                                         (0 ^ -6)
@@ -74,15 +75,50 @@ NEGATIVE_TO_NON_INTEGER = "negative value raised to non-integral value"
 DOMAIN_ERROR = "function domain error"
 
 
+def add(a: float, b: float) -> float:
+    """`a + b`; finite operands whose sum overflows to +-inf warn."""
+    r = a + b
+    if (r == INF or r == -INF) and abs(a) != INF and abs(b) != INF:
+        warn(OPERATION_OVERFLOW, "(+)")
+    return r
+
+
+def sub(a: float, b: float) -> float:
+    """`a - b`; finite operands whose difference overflows to +-inf warn."""
+    r = a - b
+    if (r == INF or r == -INF) and abs(a) != INF and abs(b) != INF:
+        warn(OPERATION_OVERFLOW, "(-)")
+    return r
+
+
+def add_all(total: float, values) -> float:
+    """`total` plus each of `values` in turn, each addition reported as `add` reports it
+    (a kernel's per-block sums, combined on the host)."""
+    for value in values:
+        total = add(total, value)
+    return total
+
+
+def sub_all(total: float, values) -> float:
+    """`total` minus each of `values` in turn, as `sub` reports it."""
+    for value in values:
+        total = sub(total, value)
+    return total
+
+
 def div(a: float, b: float) -> float:
-    """`a / b`; division by zero warns and gives the IEEE result (+-inf, NaN for 0/0)."""
+    """`a / b`; division by zero warns and gives the IEEE result (+-inf, NaN for 0/0), a
+    finite quotient of finite operands that overflows to +-inf warns."""
     if b == 0.0:
         warn(DIVISION_BY_ZERO)
         if a == 0.0 or math.isnan(a):
             return NAN
         # IEEE sign rule: -0.0 in the divisor flips the sign of the infinity.
         return INF if (a > 0.0) == (math.copysign(1.0, b) > 0.0) else -INF
-    return a / b
+    r = a / b
+    if (r == INF or r == -INF) and abs(a) != INF:
+        warn(OPERATION_OVERFLOW, "(/)")
+    return r
 
 
 def mul(a: float, b: float) -> float:

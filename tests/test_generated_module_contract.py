@@ -1,0 +1,155 @@
+"""What a user keeps: a generated cuTile module's command line (argparse), the arrays its
+`run()` accepts and returns (NumPy, PyTorch; f64 data for an f32 kernel warns), its
+imports in an environment with nothing but `pip install basic2tile`, and a plain message
+when another distribution's `transpiler` package is installed over basic2tile's."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from transpiler import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+VECTOR_ADD = ROOT / "examples" / "kernels" / "vector_add.bas"
+SAXPY = ROOT / "examples" / "saxpy.bas"
+
+
+def _generate(source: Path, out: Path) -> Path:
+    assert cli.main([str(source), "-o", str(out)]) == 0
+    return out
+
+
+def _import(path: Path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def vector_add(tmp_path_factory):
+    return _import(_generate(VECTOR_ADD, tmp_path_factory.mktemp("va") / "vadd.py"))
+
+
+def _python(*args, env=None, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=300,
+    )
+
+
+# ---------------------------------------------------------------------- __main__
+
+
+@pytest.mark.parametrize("source", [SAXPY, VECTOR_ADD], ids=["legacy", "kernel"])
+def test_generated_main_parses_its_arguments_with_argparse(tmp_path, source):
+    module = _generate(source, tmp_path / "prog.py")
+    shown = _python(module, "--help")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith("usage: ") and "--device {cpu,gpu}" in shown.stdout
+    wrong = _python(module, "--no-such-option")
+    assert wrong.returncode == 2
+    assert "error: unrecognized arguments: --no-such-option" in wrong.stderr
+    assert "Traceback" not in wrong.stderr
+
+
+def test_a_kernel_module_takes_sizes_and_a_device(tmp_path):
+    module = _generate(VECTOR_ADD, tmp_path / "va.py")
+    done = _python(module, "--device", "cpu", "N=70")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "va: N=70"
+    assert "verification: PASSED" in done.stdout
+
+
+# ---------------------------------------------------------------------- run()'s arrays
+
+
+def test_f64_data_for_an_f32_kernel_warns(vector_add):
+    a, b = np.arange(5, dtype=np.float64), np.ones(5, dtype=np.float32)
+    with pytest.warns(RuntimeWarning, match=r"^A is float64 data, rounded to the kernel's float32"):
+        c = vector_add.run(5, a, b, device="cpu")
+    assert c.dtype == np.float32 and list(c) == [1, 2, 3, 4, 5]
+
+
+def test_f32_data_converts_silently_and_returns_numpy(vector_add):
+    a, b = np.arange(5, dtype=np.float32), np.ones(5, dtype=np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        c = vector_add.run(5, a, b, device="cpu", stream=None)
+    assert type(c) is np.ndarray and list(c) == [1, 2, 3, 4, 5]
+
+
+def test_torch_tensors_in_torch_tensors_out(vector_add):
+    torch = pytest.importorskip("torch")
+    a = torch.arange(6, dtype=torch.float32)
+    b = torch.full((6,), 0.5, dtype=torch.bfloat16)  # NumPy has no bfloat16: read as f32
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        c = vector_add.run(6, a, b, device="cpu")
+    assert isinstance(c, torch.Tensor) and c.device == a.device
+    assert c.tolist() == [0.5, 1.5, 2.5, 3.5, 4.5, 5.5]
+    with pytest.warns(RuntimeWarning, match="^B is float64 data"):
+        vector_add.run(6, a, b.double(), device="cpu")
+
+
+# ---------------------------------------------------------------------- the package
+
+
+def test_a_foreign_transpiler_package_is_named_plainly(tmp_path):
+    """Another distribution's transpiler/__init__.py over ours (pip mixes the files)."""
+    mixed = tmp_path / "site"
+    shutil.copytree(ROOT / "transpiler", mixed / "transpiler")
+    (mixed / "transpiler" / "__init__.py").write_text('"""Someone else\'s transpiler."""\n')
+    env = dict(os.environ, PYTHONPATH=str(mixed))
+    command = _python("-m", "transpiler", "--version", env=env, cwd=tmp_path)
+    assert command.returncode == 1
+    assert command.stderr.startswith("basic2tile: error: the Python package 'transpiler' (")
+    assert "is not basic2tile's" in command.stderr and "Traceback" not in command.stderr
+    module = _generate(SAXPY, tmp_path / "prog.py")
+    generated = _python(module, env=env, cwd=tmp_path)
+    assert generated.returncode == 1
+    assert (
+        generated.stderr.rstrip()
+        .splitlines()[-1]
+        .startswith("ImportError: the Python package 'transpiler' (")
+    )
+
+
+@pytest.mark.slow
+def test_generated_modules_need_only_pip_install_basic2tile(tmp_path):
+    """A fresh venv with `pip install basic2tile` and nothing else (no test extras)."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    env = dict(os.environ, PIP_CONSTRAINT=str(ROOT / "constraints.txt"))
+    env.pop("PYTHONPATH", None)
+    pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", ROOT]
+    installed = subprocess.run(pip, capture_output=True, text=True, env=env, timeout=900)
+    assert installed.returncode == 0, installed.stderr
+    have = subprocess.run(
+        [python, "-m", "pip", "list", "--format=freeze"], capture_output=True, text=True, env=env
+    ).stdout
+    assert "pytest" not in have and "cuda-bindings" not in have  # no extras
+    kernel = _generate(VECTOR_ADD, tmp_path / "vadd.py")
+    legacy = _generate(SAXPY, tmp_path / "saxpy.py")
+    env["BASIC2TILE_DEVICE"] = "cpu"
+    ran = subprocess.run(
+        [python, kernel, "N=90"], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert ran.returncode == 0 and "verification: PASSED" in ran.stdout, ran.stderr
+    ran = subprocess.run([python, legacy], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout == (ROOT / "golden" / "legacy" / "saxpy.out").read_text()
