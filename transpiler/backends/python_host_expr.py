@@ -157,7 +157,7 @@ class ExprPrinter:
         the operators the same (evaluating the terms first is unobservable), else as a
         running total updated term by term."""
         first = self.value(run[-1].left)
-        quiet = all(_quiet(n.right, self.a.plain_sums) for n in run)
+        quiet = all(_quiet(n.right, self.a.expr_types, self.a.plain_sums) for n in run)
         if quiet and all(n.op == run[0].op for n in run):
             fn = "add_all" if run[0].op == "+" else "sub_all"
             terms = ", ".join(self.value(n.right) for n in reversed(run))
