@@ -1,14 +1,24 @@
 """PC-BASIC (PyPI `pcbasic`, a GW-BASIC 3.23 emulator) as an independent oracle.
 
-`run(source)` runs a GW-BASIC program in a child process through PC-BASIC's Python API
-(its command line prints nothing without a terminal) and returns what it printed, with
-"\\n" line ends.  The program's files live in `folder` (drive C:, the current drive), so
-a test can give it input files and read back what it wrote.  Tests skip with
-`SKIP_REASON` where `pcbasic` is not installed (it is in the `test` extra).
+    from tests.pcbasic_oracle import pcbasic_output, requires_pcbasic
+
+    @requires_pcbasic                       # skips, with the reason, without PC-BASIC
+    def test_something():
+        assert our_output == pcbasic_output("10 PRINT 1/3\\n")
+
+`run(source, stdin, folder)` runs a GW-BASIC program in a child process through PC-BASIC's
+Python API (its command line prints nothing without a terminal) and returns what it
+printed, with "\\n" line ends.  The program's files live in `folder` (drive C:, the
+current drive), so a test can give it input files and read back what it wrote.
+`pcbasic_output(program, input_lines)` is the same run with typed lines; a program still
+waiting for input when the timeout comes returns what it printed so far.  Tests skip with
+`SKIP_REASON` (or `requires_pcbasic`) where `pcbasic` is not installed (it is in the
+`test` extra).
 
 Good to know when writing oracle programs:
-- a run ends at the program's end; an error prints "<message> in <line>" and ends it
-  (use `ON ERROR GOTO` to go on; `errors_resumed` does that for a table of cases);
+- a run ends at the program's end; an error prints "<message> in <line>" and ends it,
+  STOP prints "Break in <line>" (the byte 0xFF PC-BASIC ends those lines with is
+  dropped); use `ON ERROR GOTO` to go on (`errors_resumed` does that for a table of cases);
 - PC-BASIC echoes what INPUT reads, as a terminal would, so compare programs without
   INPUT, or strip the echo;
 - numbers are GW-BASIC's: single precision unless a name or constant says `#`.
@@ -22,8 +32,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 AVAILABLE = importlib.util.find_spec("pcbasic") is not None
-SKIP_REASON = "PC-BASIC (pip install pcbasic) is not installed: no GW-BASIC oracle"
+SKIP_REASON = (
+    "PC-BASIC (pip install pcbasic, in the test extra) is not installed: no GW-BASIC oracle"
+)
+requires_pcbasic = pytest.mark.skipif(not AVAILABLE, reason=SKIP_REASON)
 
 # Runs in the child: the program is typed in line by line, then RUN.  Input lines end in
 # "\r" (PC-BASIC's keyboard); the session's output goes to stdout as bytes.
@@ -45,32 +60,46 @@ class OracleError(RuntimeError):
     pass
 
 
-def run(source: str, stdin: str = "", folder: Path | None = None, timeout: float = 60) -> str:
+def run(
+    source: str,
+    stdin: str = "",
+    folder: Path | None = None,
+    timeout: float = 60,
+    partial_on_timeout: bool = False,
+) -> str:
     """What GW-BASIC (as PC-BASIC emulates it) prints for `source`, "\\n"-terminated lines.
 
-    `folder`: the program's current directory (a fresh temporary one if None)."""
+    `folder`: the program's current directory (a fresh temporary one if None).
+    `partial_on_timeout`: a run still going at `timeout` returns what it printed so far
+    (a program waiting for input it will never get) instead of raising."""
     with tempfile.TemporaryDirectory(prefix="b2t-pcbasic-") as tmp:
         work = Path(tmp)
         (work / "prog.bas").write_text(source, encoding="latin-1")
         (work / "stdin.txt").write_text(stdin, encoding="latin-1")
         where = folder if folder is not None else work / "files"
         where.mkdir(exist_ok=True)
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                _DRIVER,
-                str(work / "prog.bas"),
-                str(where),
-                str(work / "stdin.txt"),
-            ],
-            capture_output=True,
-            timeout=timeout,
-            check=False,
-        )
+        command = [sys.executable, "-c", _DRIVER]
+        command += [str(work / "prog.bas"), str(where), str(work / "stdin.txt")]
+        try:
+            proc = subprocess.run(command, capture_output=True, timeout=timeout, check=False)
+        except subprocess.TimeoutExpired as stopped:
+            if not partial_on_timeout:
+                raise
+            return _text(stopped.stdout or b"")
     if proc.returncode != 0:
         raise OracleError(f"PC-BASIC failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
-    return proc.stdout.decode("latin-1").replace("\r\n", "\n")
+    return _text(proc.stdout)
+
+
+def pcbasic_output(program: str, input_lines: list[str] = (), timeout: float = 60.0) -> str:
+    """What PC-BASIC prints running `program` (GW-BASIC text, numbered lines), typing
+    `input_lines`; a program left waiting for input returns what it printed."""
+    typed = "".join(line + "\r" for line in input_lines)  # keys, as typed at a terminal
+    return run(program, typed, timeout=timeout, partial_on_timeout=True)
+
+
+def _text(output: bytes) -> str:
+    return output.decode("latin-1").replace("\r\n", "\n").replace("\xff", "")
 
 
 ERROR_MARK = "<ERROR "

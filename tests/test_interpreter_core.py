@@ -241,7 +241,7 @@ def test_on_goto_and_on_gosub():
         120 END
     """
     assert output(program) == "ONETWOSUB\n"  # ON ... GOSUB is an extension
-    _, _, error = run_capturing("10 ON 3 GOTO 20, 30\n20 END\n30 END\n")
+    _, _, error = run_capturing("10 ON 3 GOTO 20, 30\n20 STOP\n30 END\n", std="ecma55")
     assert str(error) == "prog.bas:1:4: error: ON index out of range (3; 1 to 2 allowed)"
 
 

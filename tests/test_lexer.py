@@ -150,7 +150,7 @@ def test_double_star_is_not_a_power_operator():
     assert (err.coord.column, err.coord.length) == (8, 2)
 
 
-@pytest.mark.parametrize("text, column, shown", [("A = 1 ? 2", 7, "?"), ("X = Y & 1", 7, "&")])
+@pytest.mark.parametrize("text, column, shown", [("A = 1 @ 2", 7, "@"), ("X = Y & 1", 7, "&")])
 def test_illegal_character(text, column, shown):
     err = lex_error(text)
     assert err.message == f"unexpected character '{shown}'"

@@ -61,7 +61,7 @@ def accepts(text: str, std: str = "extended") -> None:
         ("10 GOTO X", "expected a line number, found name 'X'", 9),
         ("10 GOTO 1.5", "expected a line number, found '1.5'", 9),
         ("10 READ A,,B", "expected a variable name, found ','", 11),
-        ("10 PRINT A B", "expected ',' or ';' between PRINT items, found name 'B'", 12),
+        ("10 PRINT A THEN", "expected ',' or ';' between PRINT items, found THEN", 12),
         ("10 )", "expected a statement, found ')'", 4),
         ("10 PRINT 1 : : PRINT 2", "expected a statement, found ':'", 14),
         ("10", "expected a statement after the line number", 3),
@@ -81,6 +81,14 @@ def test_error_message_and_location(text, message, column):
     assert err.message == message
     assert at(err) == (1, column)
     assert err.coord.file == "e.bas"
+
+
+def test_print_items_without_separator_are_not_ecma55():
+    # Microsoft BASIC prints them as if `;` separated them; ECMA-55 needs one.
+    accepts('10 PRINT "X"N TAB(3)"Y"\n')
+    err = error('10 PRINT "X"N\n', "ecma55")
+    assert err.message == "expected ',' or ';' between PRINT items (ECMA-55)"
+    assert at(err) == (1, 13)
 
 
 def test_missing_parenthesis_notes_the_opening_one():
@@ -110,13 +118,7 @@ def test_rendered_error_has_location_source_line_and_caret():
 
 def test_every_bad_line_is_reported_and_good_lines_between_do_not_matter():
     found = errors(
-        "10 PRINT 1\n"
-        "20 LET A = (1\n"
-        "30 PRINT 2\n"
-        "40 IF A PRINT\n"
-        "\n"
-        "50 GOTO\n"
-        '60 PRINT "OK"\n'
+        '10 PRINT 1\n20 LET A = (1\n30 PRINT 2\n40 IF A PRINT\n\n50 GOTO\n60 PRINT "OK"\n'
     )
     assert [(at(e), e.message) for e in found] == [
         ((2, 14), "missing ')'"),

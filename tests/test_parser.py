@@ -236,6 +236,28 @@ def test_if_then_statements_else():
     assert stmt.then_line.number == 20
 
 
+def test_microsoft_if_forms():
+    """As GW-BASIC reads them (checked with PC-BASIC): statements after `THEN 100 :`
+    belong to the branch (and never run: the jump comes first), THEN may be empty, and
+    a ':' before ELSE is no statement separator."""
+    stmt = one('10 IF A THEN 100 : PRINT "NEVER" ELSE 200 : PRINT "NEVER"')
+    assert stmt.then_line.number == 100 and [type(s) for s in stmt.then_body] == [ast.Print]
+    assert stmt.else_line.number == 200 and [type(s) for s in stmt.else_body] == [ast.Print]
+    stmt = one('10 IF A GOTO 100 : PRINT "NEVER"')
+    assert stmt.then_line.number == 100 and len(stmt.then_body) == 1
+    stmt = one('10 IF A THEN ELSE PRINT "B"')
+    assert stmt.then_line is None and stmt.then_body == [] and len(stmt.else_body) == 1
+    stmt = one('10 IF A THEN PRINT "A" : ELSE PRINT "B"')
+    assert len(stmt.then_body) == 1 and len(stmt.else_body) == 1
+    outer = one("10 IF A THEN IF B THEN PRINT 1 : ELSE PRINT 2 : ELSE PRINT 3")
+    [inner] = outer.then_body
+    assert len(inner.else_body) == 1 and len(outer.else_body) == 1
+    assert [type(s) for s in statements('10 PRINT "A:"; : PRINT ":ELSE"')] == [ast.Print] * 2
+    for text in ("10 IF A THEN 100 : PRINT", "10 IF A THEN ELSE 20", "10 IF A THEN 1 : ELSE 2"):
+        with pytest.raises(CompileErrors):
+            parse_text(text, std="ecma55")
+
+
 def test_dangling_else_belongs_to_the_nearest_if():
     outer = one("10 IF A THEN IF B THEN 20 ELSE 30")
     assert outer.else_line is None and outer.else_body == []

@@ -194,6 +194,18 @@ def test_gosub_target_reached_by_falling_through_uses_the_return_stack() -> None
     assert "GosubJump" in kinds(h) and "ReturnJump" in kinds(h) and "Dispatch" in kinds(h)
 
 
+def test_on_gosub_calls_or_jumps_to_all_of_its_targets(tmp_path: Path) -> None:
+    """One of the targets is entered by falling through (a stacked target), the other
+    is a clean subroutine: the ON GOSUB jumps to both (it could not structure it)."""
+    text = program(
+        "10 X = 2", "20 ON X GOSUB 100, 200", "30 PRINT 3",
+        "100 PRINT 1 : RETURN", "200 PRINT 2 : RETURN",
+    )  # fmt: skip
+    h = host(*text.splitlines())
+    assert not h.subroutines and "OnGosubJump" in kinds(h)
+    assert_same(text, tmp_path)
+
+
 def test_recursive_gosub_uses_the_return_stack() -> None:
     h = host("10 GOSUB 100", "20 END", "100 C = C + 1", "110 IF C < 3 THEN GOSUB 100", "120 RETURN")
     assert not h.subroutines and h.return_stack
@@ -284,7 +296,8 @@ def test_every_node_has_its_statement() -> None:
 
 
 def random_program(seed: int) -> str:
-    """A program of random PRINTs, LETs, jumps, GOSUBs, FOR, WHILE and block IFs.
+    """A program of random PRINTs, LETs, jumps, GOSUBs, FOR, WHILE and block IFs, with
+    Microsoft BASIC's ON ... GOTO out of range, and NEXT in IF branches and into loops.
 
     Every jump is preceded by `C = C + 1` and `IF C > 40 THEN 9999`, and lands on the
     first line of a unit, so every cycle counts and the program ends."""
@@ -305,7 +318,7 @@ def random_program(seed: int) -> str:
         elif roll < 0.4:
             add([rng.choice(["X = X + 1", "Y = Y + X", "X = X - 2", "Y = 0"])])
         elif roll < 0.65:
-            kind = rng.choice(["GOTO", "IF", "GOSUB", "ON", "IFGOSUB"])
+            kind = rng.choice(["GOTO", "IF", "GOSUB", "ON", "IFGOSUB", "ONFALL"])
             add(["C = C + 1", "IF C > 40 THEN 9999", kind])
             jumps.append((len(units) - 1, 2))
         elif roll < 0.7:
@@ -331,6 +344,9 @@ def random_program(seed: int) -> str:
             if closer.startswith("ELSE|"):
                 add(["ELSE"])
                 depth_stack.append("END IF")
+            elif closer.startswith("NEXT") and rng.random() < 0.4:
+                # Microsoft BASIC: NEXT in an IF branch, or without its variable
+                add([rng.choice([f"IF X > {rng.randint(-1, 3)} THEN {closer}", "NEXT"])])
             else:
                 add([closer])
     while depth_stack:
@@ -352,6 +368,8 @@ def random_program(seed: int) -> str:
                     "GOSUB": f"GOSUB {t}",
                     "ON": f"ON (C - INT(C / 2) * 2) + 1 GOTO {t}, {rng.choice(targets)}",
                     "IFGOSUB": f"IF Y > {rng.randint(-1, 2)} THEN GOSUB {t}",
+                    # out of range goes on with the next line (below 0: an error)
+                    "ONFALL": f"ON X GOTO {t}, {rng.choice(targets)}",
                 }[stmt]
             lines.append(f"{starts[u] + 10 * k} {stmt}")
     lines.append('9999 PRINT "END"; C; X; Y')

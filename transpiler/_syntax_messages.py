@@ -63,7 +63,7 @@ def describe_token(token) -> str:
         return f"function {token.value}"
     if kind == "FNNAME":
         return f"function {token.value}"
-    return kind  # a keyword
+    return token.value if kind == "MOD_TIMES" else kind  # a keyword
 
 
 def _explain(expected, token, found: str, symstack) -> tuple[str, tuple[str, ...]]:
@@ -78,9 +78,12 @@ def _explain(expected, token, found: str, symstack) -> tuple[str, tuple[str, ...
         opening = _open_parenthesis(symstack)
         if opening is not None:
             return "missing ')'", (f"the '(' it should close is at column {opening.lexpos + 1}",)
-    if _EXPRESSION_PLACE <= expected.keys() and kind not in expected:
+    # After a complete expression a binary operator may come (TIMES: PLUS and MINUS may
+    # also start one; and where PRINT items may follow each other, so may NUMBER).
+    after_expression = "TIMES" in expected
+    if _EXPRESSION_PLACE <= expected.keys() and kind not in expected and not after_expression:
         return f"expected expression, found {found}", ()
-    if "PLUS" in expected:  # after a complete expression: what was it part of?
+    if after_expression:  # what was it part of?
         return _after_expression(symstack, found), ()
     if "EQ" in expected:
         return f"expected '=', found {found}", ()

@@ -164,6 +164,24 @@ class Let(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class MidAssign(Stmt):
+    """`MID$(T$, start[, count]) = V$` (Microsoft BASIC): overwrite characters of T$."""
+
+    target: LValue
+    start: Expr
+    count: Expr | None
+    value: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Swap(Stmt):
+    """`SWAP A, B` (Microsoft BASIC): exchange the values of two variables or elements."""
+
+    first: LValue
+    second: LValue
+
+
+@dataclass(slots=True, eq=False)
 class PrintSep(Node):
     """A separator in a PRINT list: "," (next zone) or ";" (no space)."""
 
@@ -177,7 +195,14 @@ class Tab(Node):
     column: Expr
 
 
-PrintItem = Union[Expr, Tab, PrintSep]
+@dataclass(slots=True, eq=False)
+class Spc(Node):
+    """`SPC(e)` inside a PRINT list (Microsoft BASIC): e spaces."""
+
+    count: Expr
+
+
+PrintItem = Union[Expr, Tab, Spc, PrintSep]
 
 
 @dataclass(slots=True, eq=False)
@@ -204,6 +229,10 @@ class Input(Stmt):
     array_params: list[str] = field(default_factory=list)
     channel: Expr | None = None
     line: bool = False
+    # Microsoft BASIC: `INPUT "prompt", A` prints no "? " after its prompt (question
+    # False); `INPUT; A` leaves the cursor on the line after the reply (stay True).
+    question: bool = True
+    stay: bool = False
 
 
 @dataclass(slots=True, eq=False)
@@ -244,6 +273,15 @@ class Rename(Stmt):
 
     old: Expr
     new: Expr
+
+
+@dataclass(slots=True, eq=False)
+class LineInput(Stmt):
+    """`LINE INPUT [;] ["prompt";] A$` (Microsoft BASIC): a whole line into A$."""
+
+    target: LValue
+    prompt: str | None = None
+    stay: bool = False
 
 
 @dataclass(slots=True, eq=False)
@@ -307,8 +345,9 @@ class If(Stmt):
     """One-line IF.
 
     `IF c THEN 100` has `then_line`; `IF c THEN PRINT X : Y = 1 ELSE 200` has a
-    statement list and/or a line for each branch.  A block IF (`IF c THEN` ending the
-    line) is `IfBlock` instead.
+    statement list and/or a line for each branch.  With both (`IF c THEN 100 : PRINT`,
+    as GW-BASIC takes it) the jump comes first: the statements never run.  A block IF
+    (`IF c THEN` ending the line) is `IfBlock` instead.
     """
 
     condition: Expr
@@ -397,7 +436,19 @@ class DefFn(Stmt):
 
 @dataclass(slots=True, eq=False)
 class Randomize(Stmt):
-    pass
+    """RANDOMIZE, or `RANDOMIZE seed` (extended and Microsoft BASIC)."""
+
+    seed: Expr | None = None
+
+
+@dataclass(slots=True, eq=False)
+class DefType(Stmt):
+    """Microsoft's `DEFINT I-N, X` (DEFSNG, DEFDBL, DEFSTR): variables and arrays named
+    without a suffix that start with one of `letters` have type `type` ("int", "num",
+    "dbl" or "str").  `passes/default_types.py` gives them their suffix."""
+
+    type: str
+    letters: list[str]
 
 
 @dataclass(slots=True, eq=False)
@@ -418,6 +469,15 @@ class NoEffect(Rem):
 @dataclass(slots=True, eq=False)
 class Stop(Stmt):
     pass
+
+
+@dataclass(slots=True, eq=False)
+class Fault(Stmt):
+    """A statement that stops the program with `message` when it runs.  Microsoft BASIC
+    finds a type mismatch only then; `passes/typecheck.py` puts a Fault in place of such
+    a statement under --dialect ms."""
+
+    message: str
 
 
 @dataclass(slots=True, eq=False)
@@ -535,6 +595,9 @@ class Line(Node):
 class Program(Node):
     lines: list[Line]
     source_name: str = "<input>"
+    # Constructs only Microsoft BASIC has, in text order, found while no dialect was
+    # chosen: (what, where).  The first pins the program to --dialect ms (driver.py).
+    microsoft_pins: list[tuple[str, Coord]] = field(default_factory=list)
 
     def statements(self) -> Iterator[Stmt]:
         """Every top-level statement in source order (bodies of one-line IFs excluded)."""

@@ -27,12 +27,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-# The type of a BASIC value: a number, a `%` integer, a string.
-ValueType = Literal["num", "int", "str"]
+# The type of a BASIC value: a number, a `%` integer, a string, a Microsoft double (`#`).
+ValueType = Literal["num", "int", "str", "dbl"]
 Dialect = Literal["ecma55", "extended", "ms", "dartmouth", "kernel"]
 # What evaluating the function on the host can do besides giving its value: "io" reads
-# the state of the program's files (and fails on a file number that is not open).
-Effect = Literal["none", "warns", "fails", "random", "io"]
+# the state of the program's files (and fails on a file number that is not open); reading
+# standard input (INKEY$, "input") is an effect on the program's order like drawing a
+# number.
+Effect = Literal["none", "warns", "fails", "random", "io", "input"]
 # How a cuTile BASIC kernel program evaluates it: `tile_op` on each element, NVIDIA's INT
 # (truncation toward zero to I32; an exact integer division for INT(a / b) of integers),
 # a reduction of a tile (or MAX and MIN of two values), a matrix multiply-add, the block
@@ -42,8 +44,17 @@ KernelForm = Literal["elementwise", "to_int", "reduce", "mma", "block_index"]
 # rule (TAB in PRINT, BID), or a word of the MAT assignment (`MAT C = TRN(A)`).
 Syntax = Literal["call", "keyword", "mat"]
 # The arguments for which a function that `fails` stops the program with a domain error:
-# below zero (SQR), zero or below (LOG), an infinity (SIN, COS, TAN).
-Domain = Literal["any", "nonnegative", "positive", "finite"]
+# below zero (SQR), zero or below (LOG), an infinity (SIN, COS, TAN), one that does not
+# round into 16 bits (Microsoft's CINT: "Overflow"); "checked": the runtime function
+# checks its arguments itself (the string functions: "Illegal function call",
+# "Overflow"), never in a kernel.
+Domain = Literal["any", "nonnegative", "positive", "finite", "int16", "checked"]
+# The type of the result in Microsoft BASIC (GW-BASIC's, as PC-BASIC has it): a single,
+# the argument's type (INT, FIX), the argument's floating type (ABS: an integer gives a
+# single), an integer, a double.
+MicrosoftResult = Literal["single", "same", "float", "int", "double"]
+# A parameter type: a value type, or "any" (a number or a string: STRING$'s second).
+ParamType = Literal["num", "int", "str", "any"]
 
 DIALECT_NAMES: dict[str, str] = {
     "ecma55": "ECMA-55 Minimal BASIC",
@@ -61,7 +72,7 @@ EXTENDED_DIALECTS = frozenset(("ecma55", "extended", "ms", "dartmouth"))
 class Builtin:
     name: str
     dialects: frozenset[Dialect]
-    forms: tuple[tuple[ValueType, ...], ...] = ()
+    forms: tuple[tuple[ParamType, ...], ...] = ()
     result: ValueType | None = "num"  # None: no value (TAB is a PRINT item)
     effect: Effect = "none"
     python: str | None = None  # a name `transpiler.runtime` exports, or a Python built-in
@@ -80,13 +91,23 @@ class Builtin:
     # a sum with it never overflows (passes/exprutil.sum_may_overflow).
     small: bool = False
     syntax: Syntax = "call"
+    ms_result: MicrosoftResult = "single"
+    # GW-BASIC computes it in single precision: the argument is rounded to a single, the
+    # result converted to one (runtime/msnumbers.single_result), even for a double.
+    single_precision: bool = False
 
     @property
     def implemented(self) -> bool:
         # MAT words have no forms: the MAT grammar checks their operands (matrices).
         return bool(self.forms) or self.syntax == "mat"
 
-    def accepts(self, count: int) -> tuple[ValueType, ...] | None:
+    @property
+    def numeric_domain(self) -> bool:
+        """It fails only outside a domain of numbers (SQR, LOG...): a positive constant
+        argument is inside it."""
+        return self.domain in ("nonnegative", "positive", "finite")
+
+    def accepts(self, count: int) -> tuple[ParamType, ...] | None:
         """The parameter types for `count` arguments, or None if no form has that many."""
         for form in self.forms:
             if len(form) == count:
@@ -109,37 +130,86 @@ class Builtin:
 
 # fmt: off
 _LEGACY = frozenset(("ecma55", "extended", "ms", "dartmouth"))
+_MS = frozenset(("ms",))
+# Microsoft BASIC's functions that extended BASIC has too: a call of one does not pin
+# --dialect ms (README, "Dialects").
+_MS_EXTENDED = frozenset(("extended", "ms"))
 _NUM = (("num",),)
 
 
 def _ecma55(name: str, effect: Effect = "none", tile_op: str | None = None,
             kernel_program: KernelForm | None = "elementwise", keeps_kind: bool = False,
-            domain: Domain = "any", bounded: bool = False, small: bool = False) -> Builtin:
+            domain: Domain = "any", bounded: bool = False, small: bool = False,
+            ms_result: MicrosoftResult = "single", single_precision: bool = True) -> Builtin:
     """A numeric function of one number from ECMA-55 (every legacy dialect has it)."""
     return Builtin(
         name, _LEGACY | {"kernel"}, _NUM, effect=effect, python=name, cpp=name,
         tile_op=tile_op, kernel=True, kernel_program=kernel_program, keeps_kind=keeps_kind,
-        domain=domain, bounded=bounded, small=small,
+        domain=domain, bounded=bounded, small=small, ms_result=ms_result,
+        single_precision=single_precision,
     )
 
+
+def _ms_string(name: str, forms: tuple, result: ValueType, runtime: str,
+               checked: bool = True, dialects: frozenset = _MS_EXTENDED) -> Builtin:
+    """A Microsoft string function, the same name in both runtimes; `checked`: it fails
+    on arguments out of range."""
+    return Builtin(name, dialects, forms, result=result, python=runtime, cpp=runtime,
+                   effect="fails" if checked else "none",
+                   domain="checked" if checked else "any")
+
+
+_STR, _STR_NUM = (("str",),), (("str", "num"),)
+_MS_STRING_FUNCTIONS = (
+    _ms_string("LEFT$", _STR_NUM, "str", "LEFTS"),
+    _ms_string("RIGHT$", _STR_NUM, "str", "RIGHTS"),
+    _ms_string("MID$", (("str", "num"), ("str", "num", "num")), "str", "MIDS"),
+    _ms_string("LEN", _STR, "num", "LEN", checked=False),
+    _ms_string("VAL", _STR, "num", "VAL"),  # "Overflow"
+    _ms_string("STR$", _NUM, "str", "STRS", checked=False),
+    _ms_string("CHR$", _NUM, "str", "CHRS"),
+    _ms_string("ASC", _STR, "num", "ASC"),
+    _ms_string("INSTR", (("str", "str"), ("num", "str", "str")), "num", "INSTR"),
+    _ms_string("STRING$", (("num", "any"),), "str", "STRINGS"),
+    _ms_string("SPACE$", _NUM, "str", "SPACES"),
+    _ms_string("HEX$", _NUM, "str", "HEXS"),
+    _ms_string("OCT$", _NUM, "str", "OCTS"),
+    # QBasic's; GW-BASIC lacks them.
+    *(_ms_string(name, _STR, "str", name[:-1] + "S", checked=False,
+                 dialects=frozenset(("extended",))) for name in ("UCASE$", "LCASE$")),
+    # A key from the keyboard without waiting (Console.inkey: see its docstring).
+    Builtin("INKEY$", _MS_EXTENDED, ((),), result="str", effect="input",
+            python="INKEYS", cpp="INKEYS"),
+)
 
 _IMPLEMENTED = (
     # ECMA-55 7.4: ABS is Python's own abs (exact for floats); the others are runtime
     # functions that report bas55's warnings and domain errors.
     Builtin("ABS", _LEGACY | {"kernel"}, _NUM, python="abs", cpp="ABS", tile_op="abs",
-            kernel=True, kernel_program="elementwise", keeps_kind=True),
+            kernel=True, kernel_program="elementwise", keeps_kind=True, ms_result="float"),
     _ecma55("ATN", tile_op="atan", bounded=True, small=True),
     _ecma55("COS", "fails", "cos", domain="finite", small=True),
     _ecma55("EXP", "warns", "exp"),
-    _ecma55("INT", tile_op="floor", kernel_program="to_int"),
+    _ecma55("INT", tile_op="floor", kernel_program="to_int", ms_result="same",
+            single_precision=False),
     _ecma55("LOG", "fails", "log", domain="positive"),
-    _ecma55("SGN", tile_op="sign", keeps_kind=True, bounded=True, small=True),
+    _ecma55("SGN", tile_op="sign", keeps_kind=True, bounded=True, small=True,
+            ms_result="int", single_precision=False),
     _ecma55("SIN", "fails", "sin", domain="finite", small=True),
     _ecma55("SQR", "fails", "sqrt", domain="nonnegative"),
     _ecma55("TAN", "fails", "tan", domain="finite"),
-    # RND's sequence is sequential: it stays on the host.  (Microsoft's RND(x) is not
-    # implemented: RND takes no argument.)
-    Builtin("RND", _LEGACY, ((),), effect="random", python="RND", cpp="RND", small=True),
+    # RND's sequence is sequential: it stays on the host.  RND(x) takes Microsoft's
+    # argument (ECMA-55 has none): runtime/rnd.py.
+    Builtin("RND", _LEGACY, ((), ("num",)), effect="random", python="RND", cpp="RND",
+            small=True),
+    # Microsoft BASIC's conversions and clock (they pin --dialect ms; their result types
+    # are the type checker's: FIX keeps its argument's, CINT gives an integer...).
+    Builtin("FIX", _MS, _NUM, python="FIX", cpp="FIX", ms_result="same"),
+    Builtin("CINT", _MS, _NUM, effect="fails", python="CINT", cpp="CINT", domain="int16",
+            ms_result="int"),
+    Builtin("CSNG", _MS, _NUM, effect="warns", python="CSNG", cpp="CSNG"),
+    Builtin("CDBL", _MS, _NUM, python="CDBL", cpp="CDBL", ms_result="double"),
+    Builtin("TIMER", _MS, ((),), python="TIMER", cpp="TIMER"),
     # Extended BASIC; in kernel programs also reductions of one tile.
     Builtin("MAX", frozenset(("extended", "kernel")), (("num", "num"),), python="MAX",
             cpp="MAX", tile_op="max", kernel=True, kernel_program="reduce", keeps_kind=True),
@@ -153,12 +223,16 @@ _IMPLEMENTED = (
             kernel_program="block_index", syntax="keyword"),
     # Microsoft BASIC's sequential files (runtime/files.py): the end of an input file
     # (-1 there), the size in bytes.
-    Builtin("EOF", frozenset(("ms",)), _NUM, effect="io", python="EOF", cpp="file_eof"),
-    Builtin("LOF", frozenset(("ms",)), _NUM, effect="io", python="LOF", cpp="file_lof"),
+    Builtin("EOF", _MS_EXTENDED, _NUM, effect="io", python="EOF", cpp="file_eof"),
+    Builtin("LOF", _MS_EXTENDED, _NUM, effect="io", python="LOF", cpp="file_lof"),
     # The column of the screen's cursor (1 at the start of a line; the argument is a dummy).
-    Builtin("POS", frozenset(("ms",)), _NUM, effect="io", python="POS", cpp="POS"),
-    # TAB(n) is a PRINT item of every legacy dialect.
+    Builtin("POS", _MS_EXTENDED, _NUM, effect="io", python="POS", cpp="POS"),
+    # Microsoft BASIC's string functions (runtime/stringfns.py: GW-BASIC's rules).
+    *_MS_STRING_FUNCTIONS,
+    # TAB(n) is a PRINT item of every legacy dialect, SPC(n) of Microsoft's.
     Builtin("TAB", _LEGACY, _NUM, result=None, python="tab", cpp="tab", syntax="keyword"),
+    Builtin("SPC", frozenset(("ms",)), _NUM, result=None, python="spc", cpp="spc",
+            syntax="keyword"),
     # The MAT assignment's functions (Dartmouth): `MAT C = ZER`, `ZER(3, 4)`, `TRN(A)`.
     # They are names everywhere else; the MAT grammar checks their operands.
     *(Builtin(name, frozenset(("dartmouth", "extended")), syntax="mat")
@@ -169,12 +243,12 @@ _IMPLEMENTED = (
 # program that calls one gets a located error instead of an implicit array.
 _MICROSOFT = (
     # GW-BASIC 3.23 (its manual's function list)
-    "ASC", "CDBL", "CHR$", "CINT", "CSNG", "CSRLIN", "CVD", "CVI", "CVS", "DATE$",
-    "ENVIRON$", "ERDEV", "ERDEV$", "ERL", "ERR", "EXTERR", "FIX", "FRE", "HEX$",
-    "INKEY$", "INP", "INPUT$", "INSTR", "IOCTL$", "LEFT$", "LEN", "LOC", "LPOS",
-    "MID$", "MKD$", "MKI$", "MKS$", "OCT$", "PEEK", "PEN", "PLAY", "PMAP", "POINT",
+    "ASC", "CHR$", "CSRLIN", "CVD", "CVI", "CVS", "DATE$", "ENVIRON$", "ERDEV", "ERDEV$",
+    "ERL", "ERR", "EXTERR", "FRE", "HEX$", "INKEY$", "INP", "INPUT$", "INSTR", "IOCTL$",
+    "LEFT$", "LEN", "LOC", "LPOS", "MID$", "MKD$", "MKI$", "MKS$", "OCT$", "PEEK", "PEN",
+    "PLAY", "PMAP", "POINT",
     "RIGHT$", "SCREEN", "SPACE$", "SPC", "STICK", "STR$", "STRIG", "STRING$", "TIME$",
-    "TIMER", "USR", "VAL", "VARPTR", "VARPTR$",
+    "USR", "VAL", "VARPTR", "VARPTR$",
     # QBasic / QuickBASIC
     "CLNG", "CVL", "LBOUND", "LCASE$", "LTRIM$", "MKL$", "RTRIM$", "UBOUND", "UCASE$",
 )
@@ -184,9 +258,12 @@ _DARTMOUTH = (
 )
 # fmt: on
 
-_UNIMPLEMENTED = tuple(Builtin(name, frozenset(("ms",))) for name in _MICROSOFT) + tuple(
-    Builtin(name, frozenset(("dartmouth",))) for name in _DARTMOUTH
-)
+# (A name of these lists that `_IMPLEMENTED` has is implemented: the lists name what the
+# dialects have, the table what we do.)
+_DONE = frozenset(entry.name for entry in _IMPLEMENTED)
+_UNIMPLEMENTED = tuple(
+    Builtin(name, frozenset(("ms",))) for name in _MICROSOFT if name not in _DONE
+) + tuple(Builtin(name, frozenset(("dartmouth",))) for name in _DARTMOUTH if name not in _DONE)
 
 BUILTINS: dict[str, Builtin] = {entry.name: entry for entry in _IMPLEMENTED + _UNIMPLEMENTED}
 
@@ -204,6 +281,12 @@ def effect_of(name: str) -> Effect | None:
     a built-in, e.g. a DEF FN, whose body decides)."""
     entry = BUILTINS.get(name)
     return entry.effect if entry is not None else None
+
+
+def microsoft_only(entry: Builtin) -> bool:
+    """Whether only Microsoft BASIC, of the legacy dialects, has this function (a call of
+    it pins --dialect ms)."""
+    return "ms" in entry.dialects and not entry.dialects & {"ecma55", "extended", "dartmouth"}
 
 
 def legacy_builtin(name: str, strict: bool) -> Builtin | None:

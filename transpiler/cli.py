@@ -33,7 +33,7 @@ from .errors import (
     SourceFile,
     current_coord,
 )
-from .options import Options, parse_size
+from .options import DIALECTS, Options, parse_size
 
 # cuTile rejects tiles of more than 2**24 elements.
 MAX_TILE_ELEMENTS = 1 << 24
@@ -75,7 +75,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     mode.add_argument(
         "--dump-tokens", action="store_true", help="print the tokens, with their locations"
     )
-    mode.add_argument("--dump-ast", action="store_true", help="print the syntax tree, with locations")
+    mode.add_argument(
+        "--dump-ast", action="store_true", help="print the syntax tree, with locations"
+    )
     mode.add_argument(
         "--dump-analyzed",
         action="store_true",
@@ -95,10 +97,12 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="GPU architecture for --emit, sm_80 or later (default sm_90)",
     )
     p.add_argument(
+        "--dialect",
         "--std",
-        choices=("extended", "ecma55"),
-        default="extended",
-        help="language level: extended (default) or strict ECMA-55 Minimal BASIC",
+        dest="std",
+        choices=DIALECTS,
+        help="the BASIC dialect: extended (the default, unless a construct of one dialect "
+        "pins it), ecma55 (strict ECMA-55 Minimal BASIC), ms (GW-BASIC, MBASIC), dartmouth",
     )
     p.add_argument("--precision", choices=("f32", "f64"), help="numeric element type")
     p.add_argument(
@@ -345,6 +349,8 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
         )
         return 0
     analysis = driver.front_end(source, options)
+    for note in analysis.notes:
+        print(note, file=sys.stderr)
     if args.dump_analyzed:
         from .dumps import dump_analyzed
 

@@ -18,6 +18,7 @@ and a recursion limit that fits the deepest expression the front end accepts.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import os
 import sys
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .collector import collector_paused
-from .errors import BasicError, Coord, SourceFile
+from .errors import BasicError, BasicNote, Coord, SourceFile
 from .options import Options
 from .process import RunResult  # noqa: F401  (callers of run() and check() read it here)
 
@@ -50,10 +51,22 @@ def _compiling(step):
 def front_end(source: SourceFile, options: Options):
     """Parse and analyse; raises CompileErrors with every diagnostic found."""
     program = parse_program(source, options)
+    note = None
+    if options.std is None and program.microsoft_pins:
+        # A construct that only Microsoft BASIC has decides the dialect (README,
+        # "Dialects"); the note names the first one, where it stands.
+        what, coord = program.microsoft_pins[0]
+        note = BasicNote(f"{what}: assuming --dialect ms", Coord(coord.file, coord.line, 0))
+        options = dataclasses.replace(options, std="ms")
+        if "MOD" in source.text.upper():  # MOD binds less tightly there: read it again
+            program = parse_program(source, options)
     # Imported after parsing, so a syntax error never depends on the passes importing.
     from .passes import analyze
 
-    return analyze(program, source, options)
+    analysis = analyze(program, source, options)
+    if note is not None:
+        analysis.notes.append(note)
+    return analysis
 
 
 def parse_program(source: SourceFile, options: Options):
@@ -252,6 +265,22 @@ def _require_gpu() -> None:
         raise BasicError(f"--device gpu: no usable GPU ({reason})", Coord("basic2tile", 0, 0))
 
 
+@contextlib.contextmanager
+def _one_clock():
+    """Both runs of --check read the same TIMER (Microsoft BASIC's clock): the time when
+    the check starts, unless $BASIC2TILE_TIMER fixes it already."""
+    from .runtime.msnumbers import TIMER, TIMER_VARIABLE
+
+    if os.environ.get(TIMER_VARIABLE, "").strip():
+        yield
+        return
+    os.environ[TIMER_VARIABLE] = repr(TIMER())
+    try:
+        yield
+    finally:
+        del os.environ[TIMER_VARIABLE]
+
+
 def check(
     analysis,
     code: str,
@@ -281,14 +310,13 @@ def check(
     )
     from .errors import BasicRuntimeError
     from .interpreter.machine import STEP_LIMIT
-
     from .scratch import files_difference, scratch_folder, written_files
 
     stdin = sys.stdin.read() if not sys.stdin.isatty() else ""
     expected, errors = io.StringIO(), io.StringIO()
     error = None
     # A program that uses files runs twice in scratch folders (scratch.py); others in place.
-    with tempfile.TemporaryDirectory(prefix="b2t-check-") as tmp:
+    with _one_clock(), tempfile.TemporaryDirectory(prefix="b2t-check-") as tmp:
         folders = [Path(tmp) / "interpreter", Path(tmp) / "generated"]
         scratch = [
             scratch_folder(f) if analysis.uses_files else contextlib.nullcontext() for f in folders

@@ -143,6 +143,12 @@ class BasicWarning(BasicError):
     severity = "warning"
 
 
+class BasicNote(BasicError):
+    """Information about how the program was read (which dialect a construct pinned)."""
+
+    severity = "note"
+
+
 class InternalError(BasicError):
     """A bug in basic2tile itself; reported with the location being processed, exit status 2."""
 

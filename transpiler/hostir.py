@@ -118,7 +118,10 @@ class Return(HNode):
 
 @dataclass(eq=False)
 class EndProgram(HNode):
-    """END or STOP: the program ends here."""
+    """END or STOP: the program ends here.  `stop_line`: Microsoft BASIC's STOP prints
+    "Break in <stop_line>" first (None: nothing; "" a STOP on a line without a number)."""
+
+    stop_line: str | None = None
 
 
 @dataclass(eq=False)
@@ -168,11 +171,13 @@ class Jump(HNode):
 
 @dataclass(eq=False)
 class OnJump(HNode):
-    """ON e GOTO inside a dispatch loop; out of range is a fatal error.  A target None
-    is the dispatch loop's exit."""
+    """ON e GOTO inside a dispatch loop.  A target None is the dispatch loop's exit.
+    An index out of range is a fatal error in strict mode; outside it (`falls_through`)
+    0 or more than the targets go on after the statement, as in Microsoft BASIC."""
 
     selector: ast.Expr
     targets: list[str | None]
+    falls_through: bool = False
 
 
 @dataclass(eq=False)
@@ -185,9 +190,12 @@ class GosubJump(HNode):
 
 @dataclass(eq=False)
 class OnGosubJump(HNode):
+    """ON e GOSUB inside a dispatch loop (`falls_through`: as OnJump's)."""
+
     selector: ast.Expr
     targets: list[str]
     return_to: str
+    falls_through: bool = False
 
 
 @dataclass(eq=False)
@@ -202,22 +210,42 @@ class ForInit(HNode):
     """The FOR of a loop that jumps cut, inside a dispatch loop: evaluate the limit and
     step once (ECMA-55 11.4), assign the variable, and jump to `exit` (the label after
     the NEXT, None for the dispatch's exit) if the loop runs zero times.  The body
-    follows (the next block, or the rest of this one)."""
+    follows (the next block, or the rest of this one).
+
+    `stack`: the loop runs on the run-time FOR stack (`Analysis.dynamic_for`): it enters
+    the stack before the test, and leaves it again if it runs zero times.  On the stack
+    the loop is named `loop`, the label of its FOR ("2290", "300:2")."""
 
     stmt: ast.For
     for_index: int
     exit: str | None
+    stack: bool = False
+    loop: str = ""
 
 
 @dataclass(eq=False)
 class ForNext(HNode):
     """The NEXT of such a loop: add the step and jump back to `body` (the label of the
     body's first statement) unless the variable is now past the limit.  `stmt` is the
-    loop's FOR; `origin` is the NEXT."""
+    loop's FOR; `origin` is the NEXT.
+
+    `stack`: first find the loop (named `loop`) on the run-time FOR stack ("NEXT without
+    FOR" if it is not there), and leave the stack when the loop ends."""
 
     stmt: ast.For
     for_index: int
     body: str | None
+    stack: bool = False
+    loop: str = ""
+
+
+@dataclass(eq=False)
+class LoopFault(HNode):
+    """A FOR or NEXT that is a fatal error whenever it runs (`Analysis.loop_faults`): a
+    FOR evaluates its start, limit and step (`stmt`, None for a NEXT) first."""
+
+    stmt: ast.For | None
+    message: str
 
 
 # ---- offloading (inserted by passes/offload.py)
@@ -293,7 +321,7 @@ class Finish:
       else `>=`/`<=`);
     "loop_var": `var = start + count * step`, BASIC's value after the loop (only if
       the count named `when` is nonzero: an inner loop of a nest runs only if its outer
-      loop does).
+      loop does); `zero_trip_step`: Microsoft BASIC's `start + max(count, 1) * step`.
     """
 
     kind: str
@@ -305,6 +333,7 @@ class Finish:
     step: int = 1
     count: str = ""
     when: str = ""
+    zero_trip_step: bool = False
     origin: ast.Stmt | None = None
 
     @property
@@ -449,7 +478,7 @@ def walk(nodes: list[HNode]):
                 yield from walk(block.body)
 
 
-_LEAVES = (Break, Continue, Return, EndProgram, Jump, OnJump, ReturnJump, GosubJump, OnGosubJump)
+_LEAVES = (Break, Continue, Return, EndProgram, Jump, ReturnJump, GosubJump, LoopFault)
 
 
 def terminates(nodes: list[HNode]) -> bool:
@@ -460,6 +489,8 @@ def terminates(nodes: list[HNode]) -> bool:
     last = nodes[-1]
     if isinstance(last, _LEAVES):
         return True
+    if isinstance(last, (OnJump, OnGosubJump)):
+        return not last.falls_through
     if isinstance(last, If):
         return (
             last.else_body is not None

@@ -23,7 +23,10 @@ KEYWORDS = frozenset((
     "LET", "PRINT", "INPUT", "READ", "DATA", "RESTORE", "GOTO", "GOSUB", "RETURN", "ON",
     "IF", "THEN", "ELSE", "ELSEIF", "ENDIF", "END", "FOR", "TO", "STEP", "NEXT", "WHILE",
     "WEND", "DIM", "AS", "OPTION", "BASE", "DEF", "RANDOMIZE", "STOP", "REM", "TAB", "MAT",
+    "SPC", "SWAP",  # Microsoft BASIC (strings)
     "AND", "OR", "NOT", "MOD",
+    # Microsoft BASIC (--dialect ms; grammar/microsoft.py)
+    "XOR", "EQV", "IMP", "DEFINT", "DEFSNG", "DEFDBL", "DEFSTR",
     "TILE", "OUTPUT", "BID",  # cuTile BASIC
     # Microsoft BASIC: files, PRINT USING, and the screen statements that do nothing on
     # a text stream.  (NAME, which renames a file, is the lexer's: see RENAME_WORD.)
@@ -39,7 +42,7 @@ STATEMENT_FUNCTIONS = frozenset(("PLAY", "SCREEN"))
 # NAME_FILE); anywhere else it is a reserved word, not a variable.
 RENAME_WORD = "NAME"
 
-WordKind = Literal["statement", "operator", "word"]
+WordKind = Literal["statement", "word"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,31 +57,27 @@ class Unsupported:
 _MICROSOFT_STATEMENTS = (
     # GW-BASIC 3.23 (its manual's statement and command list)
     "AUTO", "BLOAD", "BSAVE", "CALL", "CHAIN", "CHDIR", "CIRCLE", "COM", "COMMON", "CONT",
-    "DATE$", "DEFDBL", "DEFINT", "DEFSNG", "DEFSTR", "DELETE", "DRAW", "EDIT", "ENVIRON",
-    "ERASE", "ERROR", "FIELD", "FILES", "GET", "IOCTL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE",
-    "LOCK", "LSET", "MERGE", "MID$", "MKDIR", "MOTOR", "NEW", "OUT", "PAINT", "PALETTE",
-    "PCOPY", "PEN", "POKE", "PRESET", "PSET", "PUT", "RENUM", "RESET", "RESUME", "RMDIR",
-    "RSET", "RUN", "SAVE", "SHELL", "STRIG", "SWAP", "TIME$", "TIMER", "TROFF", "TRON",
-    "UNLOCK", "VIEW", "WAIT", "WINDOW",
+    "DATE$", "DELETE", "DRAW", "EDIT", "ENVIRON", "ERASE", "ERROR", "FIELD", "FILES", "GET",
+    "IOCTL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE", "LOCK", "LSET", "MERGE", "MKDIR",
+    "MOTOR", "NEW", "OUT", "PAINT", "PALETTE", "PCOPY", "PEN", "POKE", "PRESET", "PSET",
+    "PUT", "RENUM", "RESET", "RESUME", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",
+    "TIME$", "TIMER", "TROFF", "TRON", "UNLOCK", "VIEW", "WAIT", "WINDOW",
     # QBasic / QuickBASIC structured statements
     "CASE", "CONST", "DECLARE", "DO", "EXIT", "FUNCTION", "LOOP", "REDIM", "SELECT", "SUB",
 )
-_MICROSOFT_OPERATORS = ("EQV", "IMP", "XOR")
 _MICROSOFT_WORDS = ("SEG",)
 _DARTMOUTH_STATEMENTS = ("CHANGE",)
 # fmt: on
 
 UNSUPPORTED: dict[str, Unsupported] = {
     **{w: Unsupported(w, "statement", "Microsoft BASIC") for w in _MICROSOFT_STATEMENTS},
-    **{w: Unsupported(w, "operator", "Microsoft BASIC") for w in _MICROSOFT_OPERATORS},
     **{w: Unsupported(w, "word", "Microsoft BASIC") for w in _MICROSOFT_WORDS},
     **{w: Unsupported(w, "statement", "Dartmouth BASIC") for w in _DARTMOUTH_STATEMENTS},
 }
 
-# Statements of two words; a message names both (`ON ERROR`, `LINE INPUT`).
+# Statements of two words; a message names both (`ON ERROR`, `DEF SEG`).
 TWO_WORD_STATEMENTS = frozenset((
-    ("LINE", "INPUT"), ("DEF", "SEG"), ("DEF", "USR"), ("END", "SUB"), ("END", "FUNCTION"),
-    ("END", "SELECT"),
+    ("DEF", "SEG"), ("DEF", "USR"), ("END", "SUB"), ("END", "FUNCTION"), ("END", "SELECT"),
     *(("ON", event) for event in ("ERROR", "KEY", "TIMER", "COM", "PEN", "PLAY", "STRIG")),
 ))  # fmt: skip
 

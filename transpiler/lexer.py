@@ -29,7 +29,7 @@ import sys
 
 from ply import lex
 
-from .builtins import BUILTINS, FUNCTION_NAMES
+from .builtins import BUILTINS, DIALECT_NAMES, FUNCTION_NAMES
 from .errors import BasicSyntaxError, Coord
 from .keywords import (
     KEYWORDS,
@@ -39,6 +39,7 @@ from .keywords import (
     TWO_WORD_STATEMENTS,
     UNSUPPORTED,
 )
+from .options import Dialect
 
 # fmt: off
 tokens = tuple(sorted(KEYWORDS)) + (
@@ -47,9 +48,10 @@ tokens = tuple(sorted(KEYWORDS)) + (
     "FUNC",    # a built-in function name (transpiler/builtins.py)
     "NUMBER",  # the spelling of a numeric constant: 1, 1.5, .5, 1E10, 5.
     "STRING",  # the characters between the quotes
-    "PLUS", "MINUS", "TIMES", "DIVIDE", "POW",
+    "PLUS", "MINUS", "TIMES", "DIVIDE", "POW", "INTDIV",
     "EQ", "NE", "LT", "GT", "LE", "GE",
     "LPAREN", "RPAREN", "COMMA", "SEMI", "COLON",
+    "MOD_TIMES",  # MOD outside Microsoft BASIC, which binds as * and / do
     "HASH",       # the '#' before a file number: PRINT #1, ...
     "NAME_FILE",  # the statement NAME old AS new (renames a file)
 )
@@ -73,11 +75,18 @@ class DataText:
 class LineContext:
     """What the lexer and the grammar actions share while one file is parsed."""
 
-    __slots__ = ("body", "comment", "errors", "file", "line", "rem_start", "strict")
+    __slots__ = (
+        "body", "comment", "dialect", "errors", "file", "line", "pins", "rem_start", "strict",
+    )  # fmt: skip
 
-    def __init__(self, file: str, strict: bool):
+    def __init__(self, file: str, strict: bool, dialect: Dialect | None = None):
         self.file = file
         self.strict = strict
+        # The dialect the user chose (None: not chosen; see `microsoft_only`).
+        self.dialect: Dialect | None = "ecma55" if strict else dialect
+        # Constructs that only Microsoft BASIC has, in text order, while the dialect is
+        # not chosen: (what, where).  The first one pins the program to --dialect ms.
+        self.pins: list[tuple[str, Coord]] = []
         self.line = 0
         # Errors that do not stop the line from being parsed (strict-mode findings).
         self.errors: list[BasicSyntaxError] = []
@@ -98,6 +107,25 @@ class LineContext:
 
     def error(self, message: str, lexpos: int, length: int = 1) -> BasicSyntaxError:
         return BasicSyntaxError(message, self.coord(lexpos, length))
+
+    def microsoft_only(self, what: str, coord: Coord) -> None:
+        """`what`, at `coord`, is a construct that only Microsoft BASIC has: fine in
+        --dialect ms, a pin towards it when no dialect was chosen, an error recorded for
+        the line in the other dialects (the line is still parsed)."""
+        if self.dialect == "ms":
+            return
+        if self.dialect is None:
+            self.pins.append((what, coord))
+        elif self.dialect == "ecma55":
+            self.errors.append(BasicSyntaxError(f"{what} is not ECMA-55 Minimal BASIC", coord))
+        else:
+            self.errors.append(
+                BasicSyntaxError(
+                    f"{what} is Microsoft BASIC, not {DIALECT_NAMES[self.dialect]}",
+                    coord,
+                    notes=("--dialect ms accepts it",),
+                )
+            )
 
 
 def token_length(tok) -> int:
@@ -127,20 +155,33 @@ def t_GO_SPACED(t):
 
 
 def t_NAME(t):
-    r"[A-Z][A-Z0-9_]*[$%]?"
+    r"[A-Z][A-Z0-9_]*[$%!\#]?"
     word = t.value.upper()
-    t.value = word
     ctx = t.lexer.ctx
     if word in STATEMENT_FUNCTIONS and _function_call(t):
         raise _unsupported(t, word)  # PLAY(n), SCREEN(r, c): functions as well as statements
+    if word[-1] in "!#":
+        if word[:-1] in _RESERVED:  # `PRINT#1`: the `#` of a file number, not a suffix
+            word = word[:-1]
+            t.lexer.lexpos -= 1
+        else:
+            precision = "double" if word[-1] == "#" else "single"
+            ctx.microsoft_only(
+                f"the {precision}-precision suffix '{word[-1]}'", ctx.coord(t.lexpos, len(word))
+            )
+    t.value = word
     if word in KEYWORDS:
         t.type = word
+        if word == "MOD" and ctx.dialect != "ms":
+            # GW-BASIC's MOD binds less tightly than * and / (`7 MOD 2 * 3` is 1); the
+            # other dialects' as tightly (3): two tokens, two precedences.
+            t.type = "MOD_TIMES"
         if word == "REM":
             _read_remark(t, t.lexpos + 3)
         elif word == "DATA":
             _read_data(t, ctx)
-        elif word == "LINE" and not _LINE_INPUT_FILE.match(t.lexer.lexdata, t.lexer.lexpos):
-            raise _unsupported(t, word)  # LINE INPUT from the keyboard, LINE graphics
+        elif word == "LINE" and not _LINE_INPUT.match(t.lexer.lexdata, t.lexer.lexpos):
+            raise _unsupported(t, word)  # LINE graphics; LINE INPUT [#] is a statement
     elif word == RENAME_WORD:
         if not _starts_statement(ctx, t.lexer.lexdata, t.lexpos):
             raise ctx.error(
@@ -149,7 +190,9 @@ def t_NAME(t):
         t.type = "NAME_FILE"
     elif word in FUNCTION_NAMES:
         t.type = "FUNC"
-        if not BUILTINS[word].implemented and not _len_clause(t, word):
+        if (not BUILTINS[word].implemented and not _len_clause(t, word)) or _unsupported_statement(
+            t, word
+        ):
             raise _unsupported(t, word)
     elif word in UNSUPPORTED:
         raise _unsupported(t, word)
@@ -175,7 +218,7 @@ def t_NAME(t):
     return t
 
 
-_LINE_INPUT_FILE = re.compile(r"[ \t]*INPUT[ \t]*#", re.IGNORECASE)
+_LINE_INPUT = re.compile(r"[ \t]*INPUT", re.IGNORECASE)
 _EQUALS = re.compile(r"[ \t]*=")
 
 
@@ -196,6 +239,9 @@ def _len_clause(t, word: str) -> bool:
         and not _starts_statement(t.lexer.ctx, text, t.lexpos)
     )
 
+
+# Words after which a `#` or `!` is not a type suffix (`PRINT#1`, `INPUT#2`).
+_RESERVED = KEYWORDS | FUNCTION_NAMES | UNSUPPORTED.keys()
 
 # A word as the lexer reads names (to find the words around a reserved one).
 _WORD_AT_END = re.compile(r"([A-Z][A-Z0-9_]*[$%]?)$", re.IGNORECASE)
@@ -231,8 +277,6 @@ def _unsupported(t, word: str) -> BasicSyntaxError:
             message, ctx.coord(start, len(word)), notes=notes if statement_start else ()
         )
         return _with_reason(error, word)
-    if reserved.kind == "operator":
-        return ctx.error(f"unsupported operator {word} ({reserved.dialect})", start, len(word))
     return ctx.error(
         f"{word} is a reserved word of {reserved.dialect}, not a name", start, len(word)
     )
@@ -244,6 +288,21 @@ def _with_reason(error: BasicSyntaxError, words: str) -> BasicSyntaxError:
     if reason is not None:
         error.notes = (*error.notes, f"{words} is not supported: {reason}")
     return error
+
+
+def _unsupported_statement(t, word: str) -> bool:
+    """Whether a function's name stands for an unsupported statement of the same name
+    (`TIMER ON`, `ON TIMER(60) GOSUB 100`: GW-BASIC's event trapping)."""
+    if word not in UNSUPPORTED:
+        return False
+    ctx = t.lexer.ctx
+    text = t.lexer.lexdata
+    previous = _WORD_AT_END.search(text[ctx.body : t.lexpos].rstrip())
+    if previous and (previous.group(1).upper(), word) in TWO_WORD_STATEMENTS:
+        return True
+    following = _WORD_AT_START.match(text, t.lexpos + len(word))
+    switch = following is not None and following.group(1).upper() in ("ON", "OFF", "STOP")
+    return switch and _starts_statement(ctx, text, t.lexpos)
 
 
 def _starts_statement(ctx: LineContext, text: str, pos: int) -> bool:
@@ -293,11 +352,8 @@ def _read_data(t, ctx: LineContext) -> None:
 
 def t_HASH(t):
     r"\#"
-    # `PRINT #1`, `CLOSE #1, #2`, `OPEN "I", #1, F$`; after a name or a number that is
-    # not a keyword it is a type suffix (`X#`, `1#`).
-    message = _type_suffix(t.lexer.lexdata, t.lexpos)
-    if message is not None:
-        raise t.lexer.ctx.error(message, t.lexpos)
+    # `PRINT #1`, `CLOSE #1, #2`, `OPEN "I", #1, F$` (a type suffix, `X#` or `1#`, is
+    # part of its name or number).
     return t
 
 
@@ -335,7 +391,50 @@ def t_STARSTAR(t):
     raise t.lexer.ctx.error("'**' is not a BASIC operator: use '^' for powers", t.lexpos, 2)
 
 
-t_NUMBER = r"(\d+\.?\d*|\.\d+)(E[+-]?\d+)?"
+def t_NUMBER(t):
+    r"&H[0-9A-F]+|&O?[0-7]+|(\d+\.?\d*|\.\d+)([ED][+-]?\d+)?[!\#%]?"
+    # The value is the grammar's (grammar/expressions.py); what only Microsoft BASIC
+    # writes pins the dialect here: &H/&O constants, a D exponent, a type suffix.
+    text = t.value
+    microsoft = _MICROSOFT_NUMBER.search(text)
+    if microsoft:
+        ctx = t.lexer.ctx
+        ctx.microsoft_only(
+            _MICROSOFT_NUMBER_WHAT[microsoft.group(0)[0].upper()], ctx.coord(t.lexpos, len(text))
+        )
+    return t
+
+
+_MICROSOFT_NUMBER = re.compile(r"^&|D|[!#%]$", re.IGNORECASE)
+_MICROSOFT_NUMBER_WHAT = {
+    "&": "a hexadecimal or octal constant",
+    "D": "a double-precision exponent 'D'",
+    "!": "a single-precision constant '!'",
+    "#": "a double-precision constant '#'",
+    "%": "an integer constant '%'",
+}
+
+
+def t_QUESTION(t):
+    r"\?"
+    # `?` is PRINT in Microsoft BASIC (its tokenizer stores the same token for both),
+    # where a statement starts; anywhere else it is no token.
+    ctx = t.lexer.ctx
+    if not _starts_statement(ctx, t.lexer.lexdata, t.lexpos):
+        raise ctx.error("unexpected character '?'", t.lexpos)
+    ctx.microsoft_only("'?' for PRINT", ctx.coord(t.lexpos))
+    t.type = "PRINT"
+    t.value = "PRINT"
+    return t
+
+
+def t_INTDIV(t):
+    r"\\"
+    ctx = t.lexer.ctx
+    ctx.microsoft_only("integer division '\\'", ctx.coord(t.lexpos))
+    return t
+
+
 t_LE = r"<="
 t_GE = r">="
 t_NE = r"<>"
@@ -356,37 +455,8 @@ t_COLON = r":"
 
 def t_error(t):
     ch = t.value[0]
-    message = _microsoft_character(t.lexer.ctx, t.lexer.lexdata, t.lexpos)
-    if message is None:
-        shown = ch if ch.isprintable() else f"\\x{ord(ch):02x}"
-        message = f"unexpected character '{shown}'"
-    raise t.lexer.ctx.error(message, t.lexpos)
-
-
-def _type_suffix(text: str, pos: int) -> str | None:
-    """The error for a type suffix '#' or '!' at `pos`, or None if it is not one."""
-    ch = text[pos]
-    if pos > 0 and (text[pos - 1].isalnum() or text[pos - 1] in "._"):
-        word = _WORD_AT_END.search(text[:pos])
-        keyword = word is not None and word.group(1).upper() in KEYWORDS | UNSUPPORTED.keys()
-        if not keyword:  # `X#`, `1#`; but `PRINT#1` is a file number
-            precision = "double" if ch == "#" else "single"
-            return f"type suffix '{ch}' is not supported (Microsoft BASIC {precision} precision)"
-    return None
-
-
-def _microsoft_character(ctx: LineContext, text: str, pos: int) -> str | None:
-    """What a character that starts no token means in Microsoft BASIC, if anything."""
-    ch = text[pos]
-    if ch == "!" and _type_suffix(text, pos) is not None:
-        return _type_suffix(text, pos)
-    if ch == "&" and text[pos + 1 : pos + 2].upper() in ("H", "O"):
-        return "'&H' and '&O' constants are not supported (Microsoft BASIC)"
-    if ch == "?" and _starts_statement(ctx, text, pos):
-        return "'?' for PRINT is not supported (Microsoft BASIC): write PRINT"
-    if ch == "\\":
-        return "integer division '\\' is not supported (Microsoft BASIC)"
-    return None
+    shown = ch if ch.isprintable() else f"\\x{ord(ch):02x}"
+    raise t.lexer.ctx.error(f"unexpected character '{shown}'", t.lexpos)
 
 
 # --------------------------------------------------------------------------- construction
@@ -416,12 +486,14 @@ def start_line(lexer: lex.Lexer, text: str, line: int, start: int) -> None:
     lexer.ctx.body = start
 
 
-def tokenize(text: str, *, strict: bool = False, file: str = "<input>") -> list[lex.LexToken]:
+def tokenize(
+    text: str, *, strict: bool = False, dialect: Dialect | None = None, file: str = "<input>"
+) -> list[lex.LexToken]:
     """All tokens of one line (a debugging and testing aid; the parser pulls lazily).
 
     Raises BasicSyntaxError on a lexical error; strict-mode findings that do not stop
     the lexer are left out (the parser reports them).
     """
-    lexer = build_lexer(LineContext(file, strict))
+    lexer = build_lexer(LineContext(file, strict, dialect))
     start_line(lexer, text, 1, 0)
     return list(iter(lexer.token, None))

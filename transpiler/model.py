@@ -11,19 +11,19 @@ Conventions
 - AST nodes are compared by identity (`eq=False` dataclasses), so they key dicts directly:
   `analysis.expr_types[node]`, `analysis.jump_target[line_ref]`.
 - Types of values: "num" (a floating-point number of `number_type`), "int" (a `%`
-  variable, a 32-bit signed integer) and "str".
+  variable, a 32-bit signed integer; 16-bit in Microsoft BASIC), "str", and in Microsoft
+  BASIC "dbl" (a `#` variable or constant, double precision; "num" is then a single).
 """
 
 from __future__ import annotations
 
 import bisect
-
 from dataclasses import dataclass, field
 from typing import Literal
 
 from . import ast
 from .builtins import ValueType, effect_of
-from .errors import BasicWarning, Coord, SourceFile
+from .errors import BasicNote, BasicWarning, Coord, SourceFile
 from .options import Options
 
 Kind = Literal["legacy", "kernel"]
@@ -45,6 +45,8 @@ def type_of_name(name: str) -> ValueType:
         return "str"
     if name.endswith("%"):
         return "int"
+    if name.endswith("#"):
+        return "dbl"
     return "num"
 
 
@@ -176,6 +178,21 @@ class Analysis:
     # contains it (the opener itself is not inside its own block; its closer is), or None.
     enclosing: list[int | None] = field(default_factory=list)
 
+    # ---- FOR loops on the run-time FOR stack (passes/for_loops.py; never in strict
+    # mode).  Microsoft BASIC pairs a FOR with the NEXT that closes it in the text and
+    # keeps a stack of open loops at run time, so a program may jump into a loop's body
+    # or put its NEXT in an IF branch.  A pair that is not a block by the rules above
+    # runs on that stack: FOR index -> its NEXT, and back.  These are not in for_next /
+    # next_for and open no block (`enclosing` ignores them).
+    dynamic_for: dict[int, int] = field(default_factory=dict)
+    dynamic_next: dict[int, int] = field(default_factory=dict)
+    # FOR index -> why it is not a block ("a jump from line 120 enters its body").
+    dynamic_reason: dict[int, str] = field(default_factory=dict)
+    # FOR or NEXT index -> the fatal error it raises whenever it runs: "FOR without
+    # NEXT" (no NEXT closes it), "NEXT without FOR" (a NEXT that closes no FOR, or the
+    # FOR whose NEXT names another variable, as GW-BASIC finds when the FOR runs).
+    loop_faults: dict[int, str] = field(default_factory=dict)
+
     # ---- symbols (passes/symbols.py, passes/functions.py; legacy programs)
     variables: dict[str, VarSymbol] = field(default_factory=dict)
     arrays: dict[str, ArraySymbol] = field(default_factory=dict)
@@ -201,6 +218,9 @@ class Analysis:
     # Non-fatal diagnostics found while analysing (e.g. a numeric constant that
     # overflows); the interpreter prints them before running.
     warnings: list[BasicWarning] = field(default_factory=list)
+    # How the program was read (the construct that pinned its dialect); the command
+    # line prints them once, whatever it does with the program.
+    notes: list[BasicNote] = field(default_factory=list)
 
     _labels_by_source_line: dict[int, int] | None = field(default=None, repr=False)
 
@@ -225,8 +245,10 @@ class Analysis:
     @property
     def using_precision(self) -> str:
         """How PRINT USING writes numbers: the name of a `runtime.using` precision
-        (SINGLE: 7 digits for --precision f32; REAL: 15 for IEEE doubles)."""
-        return "SINGLE" if self.number_type == "f32" else "REAL"
+        (SINGLE: 7 digits for --precision f32 and Microsoft BASIC's singles, whatever
+        they are computed in; REAL: 15 for IEEE doubles).  A double of Microsoft BASIC
+        is marked as one and has 16 digits (DOUBLE)."""
+        return "SINGLE" if self.number_type == "f32" or self.options.microsoft else "REAL"
 
     def line_name(self, coord: Coord) -> str:
         """How a message names the line of `coord`: "line 250" (its BASIC line number),
@@ -237,6 +259,33 @@ class Analysis:
             }
         number = self._labels_by_source_line.get(coord.line)
         return f"line {number}" if number is not None else f"source line {coord.line}"
+
+    def runtime_dialect(self) -> str | None:
+        """The dialect a generated program must tell the runtime (runtime/dialect.py), or
+        None where the runtime's default behaves the same: Microsoft BASIC always (its
+        numbers, PRINT layout and RND), Dartmouth BASIC when it draws random numbers."""
+        dialect = self.options.dialect
+        if dialect == "ms":
+            return dialect
+        if dialect == "dartmouth":
+            for stmt in self.stmts:
+                for node in stmt.walk():
+                    if (
+                        isinstance(node, (ast.Call, ast.Randomize))
+                        and getattr(node, "name", "RND") == "RND"
+                    ):
+                        return dialect
+        return None
+
+    def next_of(self, for_index: int) -> int | None:
+        """The NEXT that closes a FOR (a block or a run-time loop), None if none does."""
+        found = self.for_next.get(for_index)
+        return found if found is not None else self.dynamic_for.get(for_index)
+
+    def for_of(self, next_index: int) -> int | None:
+        """The FOR that a NEXT closes (a block or a run-time loop), None if none."""
+        found = self.next_for.get(next_index)
+        return found if found is not None else self.dynamic_next.get(next_index)
 
     def index_of(self, stmt: ast.Stmt) -> int:
         """The statement index of a statement of `stmts` (linear search: for tests and

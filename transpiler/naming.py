@@ -3,8 +3,8 @@
 A scope is one name space of a generated file: a module, a host function, a kernel.  Its
 identifiers come from two sources that must never meet:
 
-- BASIC names: `TILEM` -> `tilem`, `A$` -> `a_str`, `COUNT%` -> `count_int`, `FNA` ->
-  `fn_a`.  A scope names them before anything else (`name`), so they keep these
+- BASIC names: `TILEM` -> `tilem`, `A$` -> `a_str`, `COUNT%` -> `count_int`, `X#` ->
+  `x_dbl`, `FNA` -> `fn_a`.  A scope names them before anything else (`name`), so they keep these
   spellings wherever they can;
 - names the compiler invents (loop counts, lane masks, partial results, temporaries):
   `fresh(wanted)` gives `wanted`, or `wanted_2`, `wanted_3`... when the scope holds it
@@ -88,6 +88,10 @@ def _base(basic_name: str) -> str:
         name, suffix = name[:-1], "_str"
     elif name.endswith("%"):
         name, suffix = name[:-1], "_int"
+    elif name.endswith("#"):
+        name, suffix = name[:-1], "_dbl"
+    elif name.endswith("!"):
+        name, suffix = name[:-1], "_sng"
     if name.startswith("FN") and len(name) > 2:
         name = "FN_" + name[2:]
     ident = re.sub(r"[^A-Za-z0-9_]", "_", name).lower() + suffix

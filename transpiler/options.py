@@ -7,16 +7,21 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-Std = Literal["extended", "ecma55"]
+# The BASIC dialects (README, "Dialects"): what a program's text means.
+Dialect = Literal["ecma55", "extended", "ms", "dartmouth"]
+DIALECTS: tuple[Dialect, ...] = ("extended", "ecma55", "ms", "dartmouth")
 Precision = Literal["f32", "f64"]
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    # "ecma55": strict ECMA-55 Minimal BASIC (upper case only, line numbers on every
-    # line, LET required, 72-column lines, names of one letter and an optional digit).
-    # "extended": the default; accepts the common extensions and cuTile BASIC.
-    std: Std = "extended"
+    # The dialect (`--dialect`, alias `--std`).  "ecma55": strict ECMA-55 Minimal BASIC
+    # (upper case only, line numbers on every line, LET required, 72-column lines, names
+    # of one letter and an optional digit).  "extended": the common extensions and
+    # cuTile BASIC.  "ms": Microsoft BASIC (GW-BASIC, MBASIC).  "dartmouth": Dartmouth
+    # BASIC.  None: the user did not choose; the program is extended BASIC unless it uses
+    # a construct that only one dialect has (`passes/dialect_pins.py`), which pins it.
+    std: Dialect | None = None
     # Element type of numeric variables and arrays.  None: f64 for legacy programs,
     # f32 for cuTile BASIC kernels (NVIDIA's dialect is f32 only).
     precision: Precision | None = None
@@ -24,8 +29,19 @@ class Options:
     max_steps: int | None = None
 
     @property
+    def dialect(self) -> Dialect:
+        return self.std or "extended"
+
+    @property
     def strict(self) -> bool:
         return self.std == "ecma55"
+
+    @property
+    def microsoft(self) -> bool:
+        """Microsoft BASIC's rules where they differ from the others (GW-BASIC, MBASIC:
+        numbers, PRINT's layout, INPUT replies, TAB, type mismatches at run time, the
+        run-time FOR stack, ON ... GOTO falling through, STOP's message)."""
+        return self.std == "ms"
 
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")

@@ -39,8 +39,9 @@ __all__ = ["parse"]
 def parse(source: SourceFile, options: Options, kernel: bool = False) -> ast.Program:
     """Parse a whole program; raises CompileErrors with every syntax error found.
     `kernel`: with the operator precedence of cuTile BASIC kernel programs."""
-    ctx = LineContext(source.name, options.strict)
+    ctx = LineContext(source.name, options.strict, options.std)
     lexer = build_lexer(ctx)
+    lexer.else_joiner = _ElseJoiner(lexer.token)
     rules = grammar
     if kernel:
         from .grammar.kernel_precedence import kernel_grammar
@@ -64,12 +65,18 @@ def parse(source: SourceFile, options: Options, kernel: bool = False) -> ast.Pro
                 lines.append(line)
     if ctx.errors:
         raise CompileErrors(_one_per_position(ctx.errors))
-    return ast.Program(lines, source_name=source.name, coord=Coord(source.name, 1, 1))
+    return ast.Program(
+        lines, source_name=source.name, microsoft_pins=ctx.pins, coord=Coord(source.name, 1, 1)
+    )
 
 
 def _parse_line(parser, lexer, text: str, number: LineNumber, ctx: LineContext) -> ast.Line | None:
     """The statements after the line number, or None after reporting an error."""
     start_line(lexer, text, ctx.line, number.body)
+    joiner = lexer.else_joiner
+    joiner.reset()
+    # Lines without an ELSE (most) read the lexer directly.
+    lexer.token = joiner if "ELSE" in text.upper() else joiner.next_token
     statements, stop = _statements(parser, lexer, text, number.body, ctx)
     if ctx.strict:
         if ctx.rem_start is not None:
@@ -108,6 +115,29 @@ def _statements(parser, lexer, text: str, body: int, ctx: LineContext):
         return None, error.coord.column - 1
 
 
+class _ElseJoiner:
+    """The lexer's tokens with a ':' right before ELSE left out: GW-BASIC stores ELSE as
+    ':ELSE', so `IF c THEN A : ELSE B` is `IF c THEN A ELSE B` (also where the ELSE of
+    an outer IF follows a nested one's ELSE part)."""
+
+    __slots__ = ("held", "next_token")
+
+    def __init__(self, next_token):
+        self.next_token = next_token
+        self.held = None  # a token read ahead after a ':'
+
+    def reset(self) -> None:
+        self.held = None
+
+    def __call__(self):
+        token = self.held or self.next_token()
+        self.held = None
+        if token is not None and token.type == "COLON":
+            following = self.next_token()
+            if following is not None and following.type == "ELSE":
+                return following
+            self.held = following
+        return token
 
 
 def _stamp_labels(statements: list[ast.Stmt], label: int) -> None:

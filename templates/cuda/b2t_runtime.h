@@ -8,6 +8,8 @@
 //   numformat.py  format_number, format_number_trimmed, parse_number, match_number
 //   faults.py     Fault (fatal, thrown), Notice + warn/notify + set_warning_hook
 //   strings.py    check_string (the 18-character limit)
+//   stringfns.py  Microsoft's string functions (LEFTS, MIDS, VAL, ...), concat, mid_assign
+//   ms_inputs.py  parse_ms_reply (Microsoft's INPUT replies, "?Redo from start")
 //   arith.py      div, mul, power, round_to_int, ABS ATN COS EXP INT LOG SGN SIN SQR TAN
 //   extended.py   MOD, MAX, MIN, to_integer / to_int32 (the `%` variables)
 //   rnd.py        SplitMix64, RND, RANDOMIZE, reset_rnd (bit-identical sequences)
@@ -18,7 +20,8 @@
 //                 file_line, file_eof, file_lof, KILL, NAME; reset_files; ItemWriter (WRITE)
 //   console.py    Console: PRINT columns, zones, TAB, margin (write_string, write_number,
 //                 next_zone, tab, newline, finish, and the chain con.print(x).zone()...);
-//                 INPUT with the "? " prompt and re-asking (input)
+//                 INPUT with the "? " prompt and re-asking (input), spc, line_input,
+//                 inkey and INKEYS
 //   data.py       DataPool: READ and RESTORE
 //   arrays.py     Array<T>: DIM'd arrays with rounded, checked subscripts, OPTION BASE and
 //                 contiguous row-major storage (data()); MAT statements (mat_read,
@@ -26,6 +29,8 @@
 //                 mat_add, mat_sub, mat_mul, mat_product_shape, mat_transpose,
 //                 mat_inverse)
 //   (host code)   GosubStack, on_index (ON ... GOTO/GOSUB), EndProgram, forward_progress,
+//                 ForStack, on_choice, report_break (flow.py: Microsoft BASIC's FOR
+//                 stack, ON and STOP),
 //                 print_fault, f32 (--precision f32 stores)
 //
 // Python's str counts code points; these functions count UTF-8 code points wherever the
@@ -41,6 +46,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <exception>
 #include <filesystem>
 #include <initializer_list>
@@ -177,13 +183,204 @@ inline void warn(const std::string& what, const std::string& detail = "") {
   notify(Notice{what, detail, WARNING});
 }
 
+// ============================================================================ dialect.py
+
+// The dialect the program runs in (use_dialect, after rnd.py, sets it and restarts RND).
+enum class Dialect { ecma55, extended, ms, dartmouth };
+
+inline Dialect& dialect_slot() {
+  static Dialect dialect = Dialect::extended;
+  return dialect;
+}
+
+inline Dialect current_dialect() {
+  return dialect_slot();
+}
+
+inline bool microsoft() {
+  return dialect_slot() == Dialect::ms;
+}
+
+// ============================================================================ msformat.py
+
+// Numbers as Microsoft BASIC prints them (GW-BASIC's decimal conversion on the mantissa
+// bits; see msformat.py).  `bits` is 32 for singles, 64 for doubles; (e, m) is the value
+// m * 2^(e - 128 - bits), m with its top bit set.
+using wide = unsigned __int128;
+
+struct MsDen {
+  int e;
+  wide m;
+};
+
+inline bool ms_den_greater(const MsDen& a, const MsDen& b) {
+  return a.e != b.e ? a.e > b.e : a.m > b.m;
+}
+
+class MsFormat {
+ public:
+  MsFormat(int bits, int digits, char letter) : bits_(bits), digits_(digits), letter_(letter) {
+    upper_ = wide(1) << bits;
+    top_bit_ = wide(1) << (bits - 1);
+    ten_ = wide(0xA) << (bits - 4);
+    double power = 1.0;
+    for (int i = 0; i < digits - 1; ++i)
+      power *= 10.0;
+    bottom_ = den(power);
+    bottom_.m -= 0x100;
+    top_ = den(power * 10.0);
+    top_.m -= 0x100;
+  }
+
+  // The text of x: a sign or a space, the digits; no trailing space.
+  std::string text(double x) const {
+    if (x == 0.0)
+      return " 0";
+    if (!std::isfinite(x))  // never a BASIC value here; in a message, as bas55
+      return std::isnan(x) ? " NAN" : (x > 0 ? " INF" : "-INF");
+    const std::string sign = x < 0 ? "-" : " ";
+    int e10 = 0;
+    const wide number = decimal(std::fabs(x), &e10);
+    std::string digits = to_decimal_string(number);
+    if (static_cast<int>(digits.size()) < digits_)
+      digits = std::string(digits_ - digits.size(), '0') + digits;
+    digits.erase(digits.find_last_not_of('0') + 1);
+    const int first = e10 + digits_ - 1;
+    const int count = static_cast<int>(digits.size());
+    if (first > digits_ - 1 || count - first > digits_ + 1) {
+      std::string mantissa = digits.substr(0, 1);
+      if (count > 1)
+        mantissa += "." + digits.substr(1);
+      char exponent[16];
+      std::snprintf(exponent, sizeof exponent, "%c%c%02d", letter_, first < 0 ? '-' : '+',
+                    std::abs(first));
+      return sign + mantissa + exponent;
+    }
+    const int before = first + 1;
+    if (before >= count)
+      return sign + digits + std::string(before - count, '0');
+    if (before > 0)
+      return sign + digits.substr(0, before) + "." + digits.substr(before);
+    return sign + "." + std::string(-before, '0') + digits;
+  }
+
+ private:
+  MsDen den(double x) const {
+    int exponent = 0;
+    const double fraction = std::frexp(x, &exponent);  // at most 53 bits of mantissa
+    if (bits_ <= 53)
+      return MsDen{exponent + 128, wide(static_cast<std::uint64_t>(std::ldexp(fraction, bits_)))};
+    const auto mantissa = static_cast<std::uint64_t>(std::ldexp(fraction, 53));
+    return MsDen{exponent + 128, wide(mantissa) << (bits_ - 53)};
+  }
+
+  MsDen divide_by_ten(MsDen v) const {
+    wide quotient = 0, rest = v.m, divisor = ten_;
+    for (int i = 0; i < bits_; ++i) {
+      quotient <<= 1;
+      if (rest > divisor) {
+        rest -= divisor;
+        quotient |= 1;
+      }
+      divisor >>= 1;
+    }
+    v.e -= 3;
+    while (quotient < top_bit_) {
+      v.e -= 1;
+      quotient <<= 1;
+    }
+    v.m = quotient;
+    return v;
+  }
+
+  MsDen multiply_by_ten(MsDen v) const {
+    wide total = v.m + (v.m >> 2);
+    v.e += 3;
+    if (total >= upper_) {
+      v.e += 1;
+      total >>= 1;
+    }
+    if (v.m & 3)
+      total |= 1;
+    v.m = total;
+    return v;
+  }
+
+  MsDen round_guard(MsDen v) const {
+    if ((v.m & 0xFF) > 0x7F)
+      v.m += 0x100;
+    if (v.m >= upper_) {
+      v.e += 1;
+      v.m >>= 1;
+    }
+    v.m &= ~wide(0xFF);
+    return v;
+  }
+
+  wide decimal(double x, int* e10) const {
+    MsDen v = den(x);
+    *e10 = 0;
+    while (ms_den_greater(v, top_)) {
+      v = divide_by_ten(v);
+      ++*e10;
+    }
+    v = round_guard(v);
+    while (ms_den_greater(bottom_, v)) {
+      v = multiply_by_ten(v);
+      --*e10;
+    }
+    v = round_guard(v);
+    const int shift = v.e - (128 + bits_ - 8);
+    wide scaled = shift > 0 ? v.m << shift : v.m >> -shift;
+    if (scaled & 0x80)
+      scaled += 0x80;
+    return scaled >> 8;
+  }
+
+  static std::string to_decimal_string(wide n) {
+    std::string out;
+    do {
+      out.insert(out.begin(), static_cast<char>('0' + static_cast<int>(n % 10)));
+      n /= 10;
+    } while (n != 0);
+    return out;
+  }
+
+  int bits_, digits_;
+  char letter_;
+  wide upper_, top_bit_, ten_;
+  MsDen top_{}, bottom_{};
+};
+
+// The PRINT text of a single (rounded to a float first) or a double, without the
+// trailing space: " .3333334", "-1.5E-07", " .3333333333333333".
+inline std::string format_single(double x) {
+  static const MsFormat single(32, 7, 'E');
+  if (std::fabs(x) > std::numeric_limits<float>::max())  // an infinity as a float
+    return single.text(std::isnan(x) ? x : std::copysign(INFINITY, x));
+  return single.text(static_cast<double>(static_cast<float>(x)));
+}
+
+inline std::string format_double(double x) {
+  static const MsFormat double_format(64, 16, 'D');
+  return double_format.text(x);
+}
+
+// A number PRINT shows as a double (the generated code wraps double-precision items).
+struct Double {
+  double value;
+};
+
 // ============================================================================ numformat.py
 
 inline constexpr int SIGNIFICANT_DIGITS = 8;
 inline constexpr double INT_LIMIT = 1e8;  // integers below this print exactly
 
-// The exact PRINT text of `x`: sign or space, digits, trailing space.
+// The exact PRINT text of `x`: sign or space, digits, trailing space (Microsoft
+// BASIC's text in --dialect ms).
 inline std::string format_number(double x) {
+  if (microsoft())
+    return format_single(x) + " ";
   char buffer[64];
   if (-INT_LIMIT < x && x < INT_LIMIT) {
     const long long i = static_cast<long long>(x);  // truncation, as Python's int()
@@ -294,6 +491,356 @@ inline std::string check_string(std::string value) {
   return value;
 }
 
+// ============================================================================ stringfns.py
+
+inline constexpr std::size_t MS_MAX_LENGTH = 255;
+inline constexpr const char* ILLEGAL_FUNCTION_CALL = "Illegal function call";
+inline constexpr const char* OVERFLOW_ERROR = "Overflow";
+inline constexpr const char* MS_STRING_TOO_LONG = "String too long";
+
+// `x` rounded to an integer, halves away from zero (exact for every double; an integer:
+// no -0).  CINT's rounding too (msnumbers.py).
+inline double round_half_away(double x) {
+  const double a = std::fabs(x);
+  double whole = std::floor(a);
+  if (a - whole >= 0.5)
+    whole += 1.0;
+  return x >= 0.0 || whole == 0.0 ? whole : -whole;
+}
+
+// A numeric argument of a string function as a GW-BASIC integer (stringfns.to_int16);
+// "Overflow" outside -32768..32767.
+inline int argument_int16(double x) {
+  if (!(x > -32768.5 && x < 32767.5))
+    throw Fault(OVERFLOW_ERROR);
+  return static_cast<int>(round_half_away(x));
+}
+
+inline std::size_t string_count(double x) {
+  const int n = argument_int16(x);
+  if (n < 0 || n > static_cast<int>(MS_MAX_LENGTH))
+    throw Fault(ILLEGAL_FUNCTION_CALL);
+  return static_cast<std::size_t>(n);
+}
+
+inline std::size_t string_position(double x) {
+  const int n = argument_int16(x);
+  if (n < 1 || n > static_cast<int>(MS_MAX_LENGTH))
+    throw Fault(ILLEGAL_FUNCTION_CALL);
+  return static_cast<std::size_t>(n);
+}
+
+// HEX$, OCT$, TAB and SPC's argument: -32768..65535, as an unsigned 16-bit value.
+inline long to_word(double x) {
+  if (!(x > -32768.5 && x < 65535.5))
+    throw Fault(OVERFLOW_ERROR);
+  const long n = static_cast<long>(round_half_away(x));
+  return n < 0 ? n + 0x10000 : n;
+}
+
+// The code points from `first` (0-based), at most `count` of them.
+inline std::string text_slice(const std::string& s, std::size_t first, std::size_t count) {
+  const std::string tail = s.substr(text_offset(s, first));
+  return tail.substr(0, text_offset(tail, count));
+}
+
+// Code point `c` (0..255 here) as UTF-8.
+inline std::string code_point_text(unsigned long c) {
+  std::string out;
+  if (c < 0x80) {
+    out.push_back(static_cast<char>(c));
+  } else if (c < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else if (c < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  }
+  return out;
+}
+
+// The first code point of non-empty UTF-8 text.
+inline unsigned long first_code_point(const std::string& s) {
+  const unsigned char lead = static_cast<unsigned char>(s[0]);
+  int extra = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
+  unsigned long c = extra == 0 ? lead : lead & (0x3F >> extra);
+  for (int i = 1; i <= extra && i < static_cast<int>(s.size()); ++i)
+    c = (c << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
+  return c;
+}
+
+// A$ + B$.
+inline std::string concat(const std::string& a, const std::string& b) {
+  std::string joined = a + b;
+  if (text_length(joined) > MS_MAX_LENGTH)
+    throw Fault(MS_STRING_TOO_LONG);
+  return joined;
+}
+
+inline std::string LEFTS(const std::string& s, double n) {
+  return text_slice(s, 0, string_count(n));
+}
+
+inline std::string RIGHTS(const std::string& s, double n) {
+  const std::size_t count = string_count(n);
+  const std::size_t length = text_length(s);
+  return count >= length ? s : text_slice(s, length - count, count);
+}
+
+inline std::string MIDS(const std::string& s, double start) {
+  return text_slice(s, string_position(start) - 1, std::string::npos);
+}
+
+inline std::string MIDS(const std::string& s, double start, double n) {
+  const std::size_t first = string_position(start) - 1;
+  return text_slice(s, first, string_count(n));
+}
+
+inline double LEN(const std::string& s) {
+  return static_cast<double>(text_length(s));
+}
+
+inline double ASC(const std::string& s) {
+  if (s.empty())
+    throw Fault(ILLEGAL_FUNCTION_CALL);
+  return static_cast<double>(first_code_point(s));
+}
+
+inline std::string CHRS(double x) {
+  return code_point_text(string_count(x));
+}
+
+inline std::string SPACES(double n) {
+  return std::string(string_count(n), ' ');
+}
+
+// STRING$(n, code) or STRING$(n, text): n copies of a character (text's first).
+inline std::string STRINGS(double n, double code) {
+  const std::size_t count = string_count(n);
+  const std::string character = code_point_text(string_count(code));
+  std::string out;
+  for (std::size_t i = 0; i < count; ++i)
+    out += character;
+  return out;
+}
+
+inline std::string STRINGS(double n, const std::string& text) {
+  const std::size_t count = string_count(n);
+  const std::string character = text_slice(text, 0, 1);
+  std::string out;
+  for (std::size_t i = 0; i < count; ++i)
+    out += character;
+  return out;
+}
+
+// INSTR([start,] text, pattern): the position of `pattern` from `start`, 0 if absent.
+inline double instr_from(std::size_t start, const std::string& text, const std::string& pattern) {
+  if (text.empty() || start > text_length(text))
+    return 0.0;
+  const std::size_t found = text.find(pattern, text_offset(text, start - 1));
+  if (found == std::string::npos)
+    return 0.0;
+  return static_cast<double>(text_length(text.substr(0, found)) + 1);
+}
+
+inline double INSTR(const std::string& text, const std::string& pattern) {
+  return instr_from(1, text, pattern);
+}
+
+inline double INSTR(double start, const std::string& text, const std::string& pattern) {
+  return instr_from(string_position(start), text, pattern);
+}
+
+// The PRINT text of `x` without the space PRINT puts after it.
+inline std::string STRS(double x) {
+  const std::string text = format_number(x);
+  return text.substr(0, text.size() - 1);
+}
+inline std::string STRS(Double x) {  // Microsoft BASIC's double: its 16 digits
+  return format_double(x.value);
+}
+
+inline std::string radix_text(long value, int base) {
+  const char* digits = "0123456789ABCDEF";
+  std::string out;
+  do {
+    out.insert(out.begin(), digits[value % base]);
+    value /= base;
+  } while (value > 0);
+  return out;
+}
+
+inline std::string HEXS(double x) {
+  return radix_text(to_word(x), 16);
+}
+
+inline std::string OCTS(double x) {
+  return radix_text(to_word(x), 8);
+}
+
+// ASCII letters to upper (lower) case; other characters unchanged.
+inline std::string UCASES(std::string s) {
+  for (char& c : s)
+    if (c >= 'a' && c <= 'z')
+      c = static_cast<char>(c - 'a' + 'A');
+  return s;
+}
+
+inline std::string LCASES(std::string s) {
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z')
+      c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
+inline bool is_val_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n';
+}
+
+// How a number in text reads (stringfns.number_value): kNumber with `*value` set (an
+// infinity when too large), or kBad (`whole` only: text follows the number), or
+// kOverflow (a hexadecimal or octal number past &HFFFF).
+enum class NumberText { kNumber, kBad, kOverflow };
+
+inline NumberText radix_value(const std::string& digits, int base, bool whole, double* value) {
+  const std::string allowed = base == 16 ? "0123456789ABCDEF" : "01234567";
+  std::size_t i = 0;
+  while (i < digits.size() && is_val_blank(digits[i]))
+    ++i;
+  long number = 0;
+  bool overflow = false;
+  for (; i < digits.size() && allowed.find(digits[i]) != std::string::npos; ++i) {
+    number = number * base + static_cast<long>(allowed.find(digits[i]));
+    if (number > 0xFFFF) {
+      overflow = true;
+      number = 0x10000;
+    }
+  }
+  if (whole)
+    for (; i < digits.size(); ++i)
+      if (!is_val_blank(digits[i]))
+        return NumberText::kBad;
+  if (overflow)
+    return whole ? NumberText::kBad : NumberText::kOverflow;
+  *value = static_cast<double>(number > 0x7FFF ? number - 0x10000 : number);
+  return NumberText::kNumber;
+}
+
+inline NumberText decimal_value(const std::string& word, bool whole, double* value) {
+  std::string mantissa;
+  long long exponent = 0, scale = 0;
+  bool negative = false, exponent_negative = false, sign_seen = false, point = false;
+  bool in_exponent = false, exponent_sign_seen = false;
+  for (char c : word) {
+    if (is_val_blank(c))
+      continue;
+    if (c == '\x1c' || c == '\x1d' || c == '\x1f') {
+      *value = 0.0;
+      return NumberText::kNumber;
+    }
+    if (!sign_seen) {
+      sign_seen = true;
+      if (c == '+' || c == '-') {
+        negative = c == '-';
+        continue;
+      }
+    }
+    if (!in_exponent) {
+      if (is_digit(c)) {
+        if (!mantissa.empty() || c != '0')
+          mantissa.push_back(c);
+        if (point)
+          --scale;
+        continue;
+      }
+      if (c == '.') {
+        point = true;  // a second point is ignored, as in GW-BASIC
+        continue;
+      }
+      if (c == 'E' || c == 'D') {
+        in_exponent = true;
+        continue;
+      }
+      if (c == '!' || c == '#')
+        break;
+      if (whole)
+        return NumberText::kBad;
+      break;
+    }
+    if (!exponent_sign_seen) {
+      exponent_sign_seen = true;
+      if (c == '+' || c == '-') {
+        exponent_negative = c == '-';
+        continue;
+      }
+    }
+    if (is_digit(c)) {
+      if (exponent < 1000000000LL)
+        exponent = exponent * 10 + (c - '0');
+      continue;
+    }
+    if (whole)
+      return NumberText::kBad;
+    break;
+  }
+  if (mantissa.empty()) {
+    *value = 0.0;
+    return NumberText::kNumber;
+  }
+  scale += exponent_negative ? -exponent : exponent;
+  const std::string text = (negative ? "-" : "") + mantissa + "e" + std::to_string(scale);
+  *value = std::strtod(text.c_str(), nullptr);
+  return NumberText::kNumber;
+}
+
+// The number at the start of `text`, as GW-BASIC's VAL reads it; `whole`: INPUT's rules.
+inline NumberText number_text(const std::string& text, bool whole, double* value) {
+  std::size_t start = 0;
+  while (start < text.size() && (text[start] == ' ' || text[start] == '\n'))
+    ++start;
+  const std::string word = UCASES(text.substr(start));
+  if (!word.empty() && word[0] == '&') {
+    if (word.size() > 1 && word[1] == 'H')
+      return radix_value(word.substr(2), 16, whole, value);
+    const bool letter = word.size() > 1 && word[1] == 'O';
+    return radix_value(word.substr(letter ? 2 : 1), 8, whole, value);
+  }
+  return decimal_value(word, whole, value);
+}
+
+inline double VAL(const std::string& s) {
+  double value = 0.0;
+  if (number_text(s, false, &value) == NumberText::kOverflow || std::isinf(value))
+    throw Fault(OVERFLOW_ERROR);
+  return value;
+}
+
+// MID$(T$, start[, n]) = V$: T$ with the characters from `start` replaced by those of
+// V$ (at most n of them, never past T$'s end).
+inline std::string mid_assign(const std::string& target, double start, const std::string& value) {
+  const std::size_t first = string_position(start) - 1;
+  const std::size_t length = text_length(target);
+  if (first >= length)
+    throw Fault(ILLEGAL_FUNCTION_CALL);
+  const std::size_t count = std::min(text_length(value), length - first);
+  return text_slice(target, 0, first) + text_slice(value, 0, count) +
+         text_slice(target, first + count, std::string::npos);
+}
+
+inline std::string mid_assign(const std::string& target, double start, double n,
+                              const std::string& value) {
+  const std::size_t first = string_position(start) - 1;
+  if (first >= text_length(target))
+    throw Fault(ILLEGAL_FUNCTION_CALL);
+  return mid_assign(target, start, text_slice(value, 0, string_count(n)));
+}
+
 // ============================================================================ arith.py
 
 inline constexpr double INF = HUGE_VAL;
@@ -387,8 +934,12 @@ inline int round_to_int(double x) {
 }
 
 inline Fault domain_error(const char* name, double x) {
-  return Fault(DOMAIN_ERROR, std::string(name) + "(" + format_number_trimmed(x) + ")");
+  const char* what = microsoft() ? "Illegal function call" : DOMAIN_ERROR;
+  return Fault(what, std::string(name) + "(" + format_number_trimmed(x) + ")");
 }
+
+// PC-BASIC's SIN, COS and TAN of an argument this large (Microsoft BASIC): 0, 1, 0.
+inline constexpr double MICROSOFT_TRIG_LIMIT = 5e16;
 
 // Python's math functions raise ValueError where libm returns NaN for a non-NaN
 // argument, or an infinity for a finite one (CPython's math_1 without can_overflow).
@@ -404,6 +955,8 @@ inline double ATN(double x) {
 }
 
 inline double COS(double x) {
+  if (std::fabs(x) >= MICROSOFT_TRIG_LIMIT && microsoft())
+    return 1.0;
   const double r = std::cos(x);
   if (python_value_error(r, x))
     throw domain_error("COS", x);
@@ -412,12 +965,11 @@ inline double COS(double x) {
 
 inline double EXP(double x) {
   const double r = std::exp(x);
-  if (std::isinf(r) && std::isfinite(x)) {
-    warn(OPERATION_OVERFLOW, "EXP(" + format_number_trimmed(x) + ")");
-    return INF;
+  // Microsoft BASIC: the single the result is rounded to reports an overflow.
+  if ((std::isinf(r) && std::isfinite(x)) || (r == 0.0 && x != -INF)) {
+    if (!microsoft())
+      warn(OPERATION_OVERFLOW, "EXP(" + format_number_trimmed(x) + ")");
   }
-  if (r == 0.0 && x != -INF)
-    warn(OPERATION_OVERFLOW, "EXP(" + format_number_trimmed(x) + ")");
   return r;
 }
 
@@ -445,6 +997,8 @@ inline double SGN(double x) {
 }
 
 inline double SIN(double x) {
+  if (std::fabs(x) >= MICROSOFT_TRIG_LIMIT && microsoft())
+    return 0.0;
   const double r = std::sin(x);
   if (python_value_error(r, x))
     throw domain_error("SIN", x);
@@ -458,6 +1012,8 @@ inline double SQR(double x) {
 }
 
 inline double TAN(double x) {
+  if (std::fabs(x) >= MICROSOFT_TRIG_LIMIT && microsoft())
+    return 0.0;
   const double r = std::tan(x);
   if (python_value_error(r, x))
     throw domain_error("TAN", x);
@@ -508,6 +1064,263 @@ inline double f32(double x) {
   return static_cast<double>(static_cast<float>(x));
 }
 
+// ============================================================================ msnumbers.py
+
+// Microsoft BASIC arithmetic (--dialect ms): singles are floats, doubles doubles, both
+// within GW-BASIC's range; `%` integers have 16 bits (see msnumbers.py for the table).
+inline constexpr const char* OVERFLOW_MS = "Overflow";
+inline constexpr const char* DIVISION_BY_ZERO_MS = "Division by zero";
+inline constexpr double SINGLE_MAX = (2.0 - 0x1.0p-23) * 0x1.0p126;
+inline constexpr double DOUBLE_MAX = (2.0 - 0x1.0p-52) * 0x1.0p126;
+inline constexpr double SMALLEST = 0x1.0p-128;
+inline constexpr double SINGLE_LIMIT = SINGLE_MAX + 0x1.0p102;  // rounds above SINGLE_MAX
+
+inline double out_of_range(double x, double largest) {
+  if (std::isnan(x))
+    return x;
+  warn(OVERFLOW_MS);
+  return x > 0.0 ? largest : -largest;
+}
+
+// x as a single: rounded to a float, within GW-BASIC's range.
+inline double sng(double x) {
+  if (-SINGLE_LIMIT < x && x < SINGLE_LIMIT) {
+    const double r = static_cast<double>(static_cast<float>(x));
+    return -SMALLEST < r && r < SMALLEST ? 0.0 : r;
+  }
+  return out_of_range(x, SINGLE_MAX);
+}
+
+// x as a double, within GW-BASIC's range.
+inline double dbl(double x) {
+  if (-DOUBLE_MAX <= x && x <= DOUBLE_MAX)
+    return -SMALLEST < x && x < SMALLEST ? 0.0 : x;
+  return out_of_range(x, DOUBLE_MAX);
+}
+
+// (round_half_away is stringfns.py's, above.)
+
+// CINT(x), and the value a `%` variable stores: fatal "Overflow" outside 16 bits.
+inline double cint(double x) {
+  if (std::fabs(x) < 32768.5) {
+    const double r = round_half_away(x);
+    if (-32768.0 <= r && r <= 32767.0)
+      return r;
+  }
+  throw Fault(OVERFLOW_MS, "(" + format_number_trimmed(x) + ")");
+}
+
+// TAB's argument: a signed or unsigned 16-bit integer.
+inline int cint_unsigned(double x) {
+  if (-32768.5 < x && x < 65535.5)
+    return static_cast<int>(round_half_away(x));
+  throw Fault(OVERFLOW_MS, "(" + format_number_trimmed(x) + ")");
+}
+
+inline double fix(double x) {
+  if (!std::isfinite(x))
+    return x;
+  const double r = std::trunc(x);
+  return r == 0.0 ? 0.0 : r;  // an integer: no -0 (Python's int)
+}
+
+inline double divided_by_zero(double a, double largest) {
+  warn(DIVISION_BY_ZERO_MS);
+  return a < 0.0 ? -largest : largest;
+}
+
+inline double single_div(double a, double b) {
+  return b == 0.0 ? divided_by_zero(a, SINGLE_MAX) : sng(a / b);
+}
+
+inline double double_div(double a, double b) {
+  return b == 0.0 ? divided_by_zero(a, DOUBLE_MAX) : dbl(a / b);
+}
+
+inline long int_of(double x) {
+  return static_cast<long>(cint(x));
+}
+
+// a \ b: the operands rounded to integers, the quotient truncated toward zero.
+inline double int_div(double a, double b) {
+  const long left = int_of(a), right = int_of(b);
+  if (right == 0)
+    return divided_by_zero(static_cast<double>(left), SINGLE_MAX);
+  const long quotient = left / right;  // C++ truncates toward zero
+  if (quotient > 32767)
+    throw Fault(OVERFLOW_MS, "(" + std::to_string(left) + " \\ " + std::to_string(right) + ")");
+  return static_cast<double>(quotient);
+}
+
+// a MOD b: the operands rounded to integers; the remainder has the sign of a.
+inline double int_mod(double a, double b) {
+  const long left = int_of(a), right = int_of(b);
+  if (right == 0)
+    return divided_by_zero(static_cast<double>(left), SINGLE_MAX);
+  return static_cast<double>(left % right);  // C++ gives the sign of the dividend
+}
+
+// The value a `%` variable stores for x (an int32 holding a 16-bit integer).
+inline std::int32_t to_int16(double x) {
+  return static_cast<std::int32_t>(cint(x));
+}
+
+// The 16-bit two's complement integer of the low bits of `bits`.
+inline double from_bits16(long bits) {
+  return static_cast<double>(static_cast<std::int16_t>(static_cast<std::uint16_t>(bits & 0xFFFF)));
+}
+
+inline double bit_and(double a, double b) {
+  return from_bits16(int_of(a) & int_of(b));
+}
+inline double bit_or(double a, double b) {
+  return from_bits16(int_of(a) | int_of(b));
+}
+inline double bit_xor(double a, double b) {
+  return from_bits16(int_of(a) ^ int_of(b));
+}
+inline double bit_eqv(double a, double b) {
+  return from_bits16(~(int_of(a) ^ int_of(b)));
+}
+inline double bit_imp(double a, double b) {
+  return from_bits16(~int_of(a) | int_of(b));
+}
+inline double bit_not(double a) {
+  return from_bits16(~int_of(a));
+}
+
+// A function's double result as a single, converted as PC-BASIC converts it (see
+// msnumbers.single_result: 23 bits below 2^23, truncated).
+inline double single_result(double x) {
+  if (x == 0.0 || std::isnan(x))
+    return x;
+  const double a = std::fabs(x);
+  if (a < SMALLEST)
+    return 0.0;
+  if (a >= SINGLE_LIMIT) {  // (an infinity too)
+    warn(OVERFLOW_MS);
+    return SINGLE_MAX;
+  }
+  long long k = static_cast<long long>(std::log(a) / std::log(2.0) - 23);
+  long long m = static_cast<long long>(a * std::pow(0.5, static_cast<double>(k)));
+  while (m <= 0x7FFFFF) {
+    --k;
+    m <<= 1;
+  }
+  while (m > 0xFFFFFF) {
+    ++k;
+    m >>= 1;
+  }
+  const double r = std::ldexp(static_cast<double>(m), static_cast<int>(k));
+  if (r > SINGLE_MAX) {
+    warn(OVERFLOW_MS);
+    return SINGLE_MAX;
+  }
+  if (r < SMALLEST)
+    return 0.0;
+  return x > 0.0 ? r : -r;
+}
+
+inline double ms_power(double a, double b, double largest, double (*rounded)(double)) {
+  if (a == 0.0 && b < 0.0) {
+    warn(DIVISION_BY_ZERO_MS);
+    return largest;
+  }
+  if (a < 0.0 && b != std::floor(b))
+    throw Fault(ILLEGAL_FUNCTION_CALL,
+                "(" + format_number_trimmed(a) + " ^ " + format_number_trimmed(b) + ")");
+  const double r = std::pow(a, b);
+  if (largest == DOUBLE_MAX && std::fabs(r) > DOUBLE_MAX) {
+    warn(OVERFLOW_MS);
+    return largest;
+  }
+  return rounded(r);
+}
+
+// a ^ b for an exponent that is not an integer expression: a single.
+inline double single_power(double a, double b) {
+  return ms_power(a, b, SINGLE_MAX, single_result);
+}
+
+// a ^ b computed in double (--precision f64).
+inline double double_power(double a, double b) {
+  return ms_power(a, b, DOUBLE_MAX, dbl);
+}
+
+struct ProductOverflow {
+  double value;
+};
+
+inline double ms_product(double a, double b) {
+  const double r = a * b;
+  if (std::fabs(r) >= SINGLE_LIMIT)
+    throw ProductOverflow{r > 0.0 ? SINGLE_MAX : -SINGLE_MAX};
+  return sng(r);
+}
+
+inline double power_by_squaring(double a, long long n) {
+  if (n == 0)
+    return 1.0;
+  if (n == 1)
+    return a;
+  const double half = power_by_squaring(a, n / 2);
+  const double square = ms_product(half, half);
+  return n % 2 != 0 ? ms_product(square, a) : square;
+}
+
+// a ^ n for an integer expression n: repeated squaring in singles (GW-BASIC's way).
+inline double single_power_int(double a, double n) {
+  const auto exponent = static_cast<long long>(n);
+  double power = 0.0;
+  try {
+    power = power_by_squaring(sng(a), exponent < 0 ? -exponent : exponent);
+  } catch (const ProductOverflow& overflow) {
+    warn(OVERFLOW_MS);
+    return overflow.value;
+  }
+  return exponent < 0 ? single_div(1.0, power) : power;
+}
+
+inline constexpr const char* TIMER_VARIABLE = "BASIC2TILE_TIMER";
+
+inline double FIX(double x) {
+  return fix(x);
+}
+inline double CINT(double x) {
+  return cint(x);
+}
+inline double CSNG(double x) {
+  return sng(x);
+}
+inline double CDBL(double x) {
+  return x;
+}
+
+// Seconds since midnight in twentieths of a second (a single); $BASIC2TILE_TIMER if set.
+inline double TIMER() {
+  const char* raw = std::getenv(TIMER_VARIABLE);
+  std::string text = raw != nullptr ? raw : "";
+  const std::size_t first = text.find_first_not_of(" \t\n\r\f\v");
+  if (first != std::string::npos) {
+    text = text.substr(first, text.find_last_not_of(" \t\n\r\f\v") - first + 1);
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() + text.size())
+      return sng(value);
+    throw Fault(std::string(TIMER_VARIABLE) + " is not a number", "(" + text + ")");
+  }
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
+  const double fraction =
+      static_cast<double>(
+          std::chrono::duration_cast<std::chrono::microseconds>(since_epoch).count() % 1000000) /
+      1e6;
+  const double seconds = local.tm_hour * 3600 + local.tm_min * 60 + local.tm_sec + fraction;
+  return sng(std::floor(seconds * 20.0) / 20.0);
+}
+
 // ============================================================================ rnd.py
 
 inline constexpr std::uint64_t INITIAL_STATE = 0x853C49E6748FEA9BULL;
@@ -529,10 +1342,6 @@ class SplitMix64 {
   std::uint64_t state;
 };
 
-inline SplitMix64& generator() {
-  static SplitMix64 instance;
-  return instance;
-}
 
 // Python's str.isspace() for the characters an environment variable can hold in ASCII.
 inline bool is_python_space(char c) {
@@ -607,18 +1416,140 @@ inline std::uint64_t randomize_seed() {
   return seed;
 }
 
+// GW-BASIC's generator (--dialect ms; rnd.py): a 24-bit linear congruential generator.
+inline constexpr std::uint32_t GW_INITIAL_SEED = 0x4FC752;
+inline constexpr std::uint32_t GW_PERIOD = 1u << 24;
+inline constexpr std::int64_t GW_SEED_STEP = 0x43FD00;
+
+// The generators' state: SplitMix64 with the last number drawn (extended and Dartmouth
+// BASIC), and GW-BASIC's seed.
+struct RndState {
+  SplitMix64 splitmix;
+  double last = 0.0;
+  std::uint32_t gw_seed = GW_INITIAL_SEED;
+};
+
+inline RndState& rnd_state() {
+  static RndState state;
+  return state;
+}
+
+inline SplitMix64& generator() {
+  return rnd_state().splitmix;
+}
+
+inline void gw_step() {
+  std::uint32_t& seed = rnd_state().gw_seed;
+  seed = static_cast<std::uint32_t>((static_cast<std::uint64_t>(seed) * 214013u + 2531011u) %
+                                    GW_PERIOD);
+}
+
+inline double gw_value() {
+  return static_cast<double>(rnd_state().gw_seed) / GW_PERIOD;
+}
+
+inline std::uint64_t double_bits(double x) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
 // The next pseudo-random number in [0, 1).
 inline double RND() {
-  return generator().random();
+  if (microsoft()) {
+    gw_step();
+    return gw_value();
+  }
+  RndState& state = rnd_state();
+  state.last = state.splitmix.random();
+  return state.last;
+}
+
+// RND(x): Microsoft's argument (x > 0 next, 0 the last again, x < 0 restarts from x);
+// Dartmouth BASIC ignores it.
+inline double RND(double x) {
+  RndState& state = rnd_state();
+  if (microsoft()) {
+    const double single = static_cast<double>(static_cast<float>(x));
+    if (single < 0.0) {
+      int exponent = 0;
+      state.gw_seed = static_cast<std::uint32_t>(std::ldexp(std::frexp(-single, &exponent), 24));
+    }
+    if (single != 0.0)
+      gw_step();
+    return gw_value();
+  }
+  if (current_dialect() != Dialect::dartmouth) {
+    if (x == 0.0)
+      return state.last;
+    if (x < 0.0)
+      state.splitmix.state = double_bits(x);
+  }
+  return RND();
+}
+
+// The bytes of x in GW-BASIC's memory (rnd.mbf_bytes): "int", "single" or "double".
+inline std::vector<unsigned char> mbf_bytes(double x, const std::string& kind) {
+  std::vector<unsigned char> out;
+  if (kind == "int" && -32768.0 <= x && x <= 32767.0) {
+    const auto bits = static_cast<std::uint16_t>(static_cast<std::int16_t>(x));
+    return {static_cast<unsigned char>(bits & 0xFF), static_cast<unsigned char>(bits >> 8)};
+  }
+  const int size = kind == "double" ? 7 : 3;  // (an "int" beyond 16 bits: a single)
+  if (size == 3)
+    x = static_cast<double>(static_cast<float>(x));
+  if (x == 0.0)
+    return std::vector<unsigned char>(size + 1, 0);
+  int exponent = 0;
+  const double fraction = std::frexp(std::fabs(x), &exponent);
+  std::uint64_t mantissa = size == 3 ? static_cast<std::uint64_t>(std::ldexp(fraction, 24))
+                                     : static_cast<std::uint64_t>(std::ldexp(fraction, 53)) << 3;
+  const std::uint64_t sign_bit = std::uint64_t(1) << (8 * size - 1);
+  mantissa &= sign_bit - 1;
+  if (x < 0.0)
+    mantissa |= sign_bit;
+  for (int i = 0; i < size; ++i)
+    out.push_back(static_cast<unsigned char>((mantissa >> (8 * i)) & 0xFF));
+  out.push_back(static_cast<unsigned char>(exponent + 128));
+  return out;
 }
 
 inline void RANDOMIZE() {
   generator().state = randomize_seed();
 }
 
-// Restart the sequence, as at program start.
+// RANDOMIZE seed; `kind` is the BASIC type of the seed ("int", "single" or "double"):
+// GW-BASIC mixes in the bytes of its value (rnd.py), the other dialects restart
+// SplitMix64 from the bits of the double.
+inline void RANDOMIZE(double seed, const std::string& kind) {
+  if (!microsoft()) {
+    generator().state = double_bits(seed);
+    return;
+  }
+  const std::vector<unsigned char> raw = mbf_bytes(seed, kind);
+  const std::size_t n = raw.size();
+  unsigned low = raw[n - 2], high = raw[n - 1];
+  if (n >= 4) {
+    low ^= raw[n - 4];
+    high ^= raw[n - 3];
+  }
+  const auto mixed = static_cast<std::int16_t>(static_cast<std::uint16_t>(low | (high << 8)));
+  std::uint32_t& state = rnd_state().gw_seed;
+  state &= 0xFF;
+  gw_step();
+  const std::int64_t next = (static_cast<std::int64_t>(state) + mixed * GW_SEED_STEP) % GW_PERIOD;
+  state = static_cast<std::uint32_t>(next < 0 ? next + GW_PERIOD : next);
+}
+
+// Restart the sequences, as at program start.
 inline void reset_rnd(std::uint64_t state = INITIAL_STATE) {
-  generator().state = state;
+  rnd_state() = RndState{SplitMix64(state), 0.0, GW_INITIAL_SEED};
+}
+
+// Run the program in dialect `d` (the generated main() calls it first).
+inline void use_dialect(Dialect d) {
+  dialect_slot() = d;
+  reset_rnd();
 }
 
 // ============================================================================ inputs.py
@@ -736,7 +1667,7 @@ inline std::vector<Value> parse_reply(std::string reply, const std::vector<Kind>
 
 // ============================================================================ using.py
 
-inline constexpr const char* ILLEGAL_FUNCTION_CALL = "Illegal function call";
+// (ILLEGAL_FUNCTION_CALL is msnumbers.py's, above.)
 inline constexpr const char* WRONG_TYPE = "Type mismatch";
 inline constexpr int USING_MAX_DIGITS = 24;  // digit positions of one numeric field
 
@@ -1072,13 +2003,12 @@ class UsingWriter {
   }
 
   UsingWriter& item(double x) {
-    const UsingPiece& field = next_field();
-    if (field.kind == UsingPiece::Kind::STRING)
-      throw Fault(WRONG_TYPE, "(a number for a PRINT USING string field)");
-    channel_.write_string(format_number_field(field, x, precision_));
-    return *this;
+    return number(x, precision_);
   }
-
+  // A double of Microsoft BASIC (generated code marks it): its 16 digits.
+  UsingWriter& item(Double x) {
+    return number(x.value, DOUBLE);
+  }
   UsingWriter& item(const std::string& text) {
     const UsingPiece& field = next_field();
     if (field.kind == UsingPiece::Kind::NUMBER)
@@ -1101,6 +2031,14 @@ class UsingWriter {
   }
 
  private:
+  UsingWriter& number(double x, UsingPrecision precision) {
+    const UsingPiece& field = next_field();
+    if (field.kind == UsingPiece::Kind::STRING)
+      throw Fault(WRONG_TYPE, "(a number for a PRINT USING string field)");
+    channel_.write_string(format_number_field(field, x, precision));
+    return *this;
+  }
+
   // Print the literal text up to the next field (from the start of the format again
   // when it runs out) and return that field.
   const UsingPiece& next_field() {
@@ -1120,25 +2058,125 @@ class UsingWriter {
   std::size_t next_ = 0;
 };
 
+// ============================================================================ ms_inputs.py
+
+inline constexpr const char* REDO = "?Redo from start";
+
+inline bool is_ms_blank(char c) {
+  return c == ' ' || c == '\0' || c == '\n';
+}
+
+// One item of a Microsoft INPUT reply from `*pos`, and the character that ended it
+// ("," or "" at the end of the reply; anything else when something unexpected follows).
+inline std::string ms_reply_item(const std::string& reply, std::size_t* pos, Kind kind,
+                                 std::string* end) {
+  const std::size_t size = reply.size();
+  auto read = [&]() -> std::string {
+    if (*pos >= size)
+      return "";
+    return std::string(1, reply[(*pos)++]);
+  };
+  while (*pos < size && is_ms_blank(reply[*pos]))
+    ++*pos;
+  std::string c = read();
+  const bool quoted = c == "\"" && kind == STRING;
+  if (quoted)
+    c = read();
+  std::string word, blanks;
+  while (!c.empty() && !((c == "," || c == "\r") && !quoted)) {
+    if (quoted && c == "\"")
+      break;
+    if (c[0] == '\0') {
+      // NUL is dropped, even inside quotes
+    } else if (is_ms_blank(c[0]) && !quoted) {
+      if (kind == STRING)
+        blanks += c;
+    } else {
+      word += blanks + c;
+      blanks.clear();
+    }
+    if (text_length(word) + text_length(blanks) >= MS_MAX_LENGTH &&
+        (*pos >= size || (static_cast<unsigned char>(reply[*pos]) & 0xC0) != 0x80))
+      break;
+    c = read();
+  }
+  if ((!c.empty() && is_ms_blank(c[0])) || (quoted && c == "\"")) {
+    while (*pos < size && reply[*pos] == ' ')
+      ++*pos;
+    if (*pos < size && (reply[*pos] == ',' || reply[*pos] == '\r'))
+      c = read();
+  }
+  *end = c;
+  return word;
+}
+
+// The values of a reply (without its newline); ReplyRejected{REDO} if it does not fit.
+inline std::vector<Value> parse_ms_reply(const std::string& reply, const std::vector<Kind>& kinds) {
+  std::size_t pos = 0;
+  std::vector<Value> values;
+  std::vector<std::string> ends;
+  for (Kind kind : kinds) {
+    std::string end;
+    Value value;
+    const std::string word = ms_reply_item(reply, &pos, kind, &end);
+    ends.push_back(end);
+    if (kind == STRING) {
+      value.text = word;
+    } else if (number_text(word, true, &value.number) != NumberText::kNumber) {
+      throw ReplyRejected{REDO, ""};
+    }
+    values.push_back(std::move(value));
+  }
+  if (!ends.back().empty())
+    throw ReplyRejected{REDO, ""};
+  for (std::size_t i = 0; i + 1 < ends.size(); ++i)
+    if (ends[i].empty())
+      throw ReplyRejected{REDO, ""};
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (kinds[i] == NUMBER && std::isinf(values[i].number)) {
+      warn(OVERFLOW_ERROR);
+      values[i].number = std::copysign(std::numeric_limits<double>::max(), values[i].number);
+    }
+  }
+  return values;
+}
+
 // ============================================================================ console.py
 
 inline constexpr int MARGIN = 80;
 inline constexpr int UNLIMITED = 2147483647;  // the margin of a file: lines are never folded
 inline constexpr int ZONE_WIDTH = 16;
+inline constexpr int MS_ZONE_WIDTH = 14;  // Microsoft BASIC
 inline constexpr const char* INPUT_PROMPT = "? ";
 inline constexpr const char* INVALID_TAB = "invalid TAB argument";
 inline constexpr const char* INPUT_EOF = "error on input stream";
+inline constexpr const char* SEED_PROMPT = "Random number seed (-32768 to 32767)? ";
 
 // The BASIC program's terminal: output column tracking and INPUT replies.
+class Console;
+
 class Console {
  public:
   // `strict`: ECMA-55's limits on INPUT replies (parse_reply); `precision`: PRINT USING's
-  // numbers; `margin`: UNLIMITED for a file.
+  // numbers; `margin`: UNLIMITED for a file.  The layout, TAB, SPC and INPUT replies are
+  // GW-BASIC's when the program runs as Microsoft BASIC (`use_dialect`, before any
+  // console is made).
   explicit Console(std::FILE* out = stdout, std::FILE* in = stdin, bool strict = true,
                    UsingPrecision precision = REAL, int margin = MARGIN)
-      : out_(out), in_(in), strict_(strict), precision_(precision), margin_(margin) {
-    if (margin != UNLIMITED)  // the screen, whose column POS reads
+      : out_(out),
+        in_(in),
+        strict_(strict),
+        precision_(precision),
+        margin_(margin),
+        microsoft_(microsoft()) {
+    if (margin != UNLIMITED)  // the screen, whose column POS reads and INKEY$ reads from
       screen() = this;
+  }
+  Console(const Console&) = delete;
+  Console& operator=(const Console&) = delete;
+  ~Console() {
+    if (screen() == this)
+      screen() = nullptr;
   }
 
   // The last screen made.
@@ -1153,6 +2191,10 @@ class Console {
   }
 
   void write_string(const std::string& value) {
+    if (microsoft_) {
+      write_microsoft(value);
+      return;
+    }
     const std::size_t length = text_length(value);
     const std::size_t margin = static_cast<std::size_t>(margin_);
     if (column_ + length > margin) {
@@ -1174,6 +2216,10 @@ class Console {
 
   void write_number(double x) {
     const std::string text = format_number(x);
+    if (microsoft_) {
+      write_microsoft(text);
+      return;
+    }
     const int length = static_cast<int>(text.size());
     if (column_ + length > margin_) {
       put("\n" + text);
@@ -1184,8 +2230,23 @@ class Console {
     }
   }
 
+  // A double-precision number (Microsoft BASIC): 16 digits.
+  void write_double(double x) {
+    write_microsoft(format_double(x) + " ");
+  }
+
   // The `,` separator: the next zone, or a new line from the last zone.
   void next_zone() {
+    if (microsoft_) {
+      const int zone = column_ / MS_ZONE_WIDTH + 1;
+      if (zone >= margin_ / MS_ZONE_WIDTH) {
+        line_feed();
+      } else {
+        put(std::string(MS_ZONE_WIDTH * zone - column_, ' '));
+        column_ = MS_ZONE_WIDTH * zone;
+      }
+      return;
+    }
     const int width = ZONE_WIDTH - column_ % ZONE_WIDTH;
     if (column_ + width >= margin_) {
       newline();
@@ -1196,6 +2257,14 @@ class Console {
   }
 
   Console& tab(double x) {
+    if (microsoft_) {
+      const int target = static_cast<int>(std::max(to_word(x) - 1, 0L) % margin_);
+      if (target < column_)
+        line_feed();
+      put(std::string(target - column_, ' '));
+      column_ = target;
+      return *this;
+    }
     int n = round_to_int(x);
     if (n < 1) {
       warn(INVALID_TAB, "(" + format_number_trimmed(n) + ")");
@@ -1213,9 +2282,24 @@ class Console {
     return *this;
   }
 
+  // SPC(n): n spaces (modulo the margin); those past the margin go on a new line.
+  Console& spc(double x) {
+    int count = static_cast<int>(to_word(x) % margin_);
+    const int room = margin_ - column_;
+    if (count > room) {
+      put(std::string(room, ' ') + "\n");
+      column_ = 0;
+      count -= room;
+    }
+    put(std::string(count, ' '));
+    column_ += count;
+    return *this;
+  }
+
   Console& newline() {
-    put("\n");
-    column_ = 0;
+    if (microsoft_ && column_ == margin_)
+      put("\n");  // GW-BASIC's screen: a full line leaves the cursor after it
+    line_feed();
     return *this;
   }
 
@@ -1241,6 +2325,10 @@ class Console {
     write_number(x);
     return *this;
   }
+  Console& print(Double x) {
+    write_double(x.value);
+    return *this;
+  }
   Console& zone() {
     next_zone();
     return *this;
@@ -1254,51 +2342,143 @@ class Console {
   }
 
   // One INPUT statement: prompt, read a reply, ask again until it fits `kinds`.
-  // End of input is fatal.
-  std::vector<Value> input(const std::string& prompt, const std::vector<Kind>& kinds) {
-    return ask(&prompt, kinds);
+  // `prompt`: the text before "? " (none after it when `question` is false: Microsoft's
+  // `INPUT "prompt", A`); `stay`: the line goes on after the prompt (`INPUT;`).  End of
+  // input is fatal.
+  std::vector<Value> input(const std::string& prompt, const std::vector<Kind>& kinds,
+                           bool question = true, bool stay = false) {
+    return ask_values(&prompt, kinds, question, stay);
   }
-  std::vector<Value> input(const std::vector<Kind>& kinds) {
-    return ask(nullptr, kinds);
+  // Without a prompt: "? ".
+  std::vector<Value> input(const std::vector<Kind>& kinds, bool stay = false) {
+    return ask_values(nullptr, kinds, true, stay);
   }
 
  private:
-  // `prompt` nullptr: only "? ".
-  std::vector<Value> ask(const std::string* prompt, const std::vector<Kind>& kinds) {
+  std::vector<Value> ask_values(const std::string* prompt, const std::vector<Kind>& kinds,
+                                bool question, bool stay) {
+    std::string text = prompt != nullptr ? *prompt : "";
+    if (question || prompt == nullptr)
+      text += INPUT_PROMPT;
     for (;;) {
-      if (prompt != nullptr)
-        put(*prompt);
-      put(INPUT_PROMPT);
+      const std::string line = ask(text, stay);
+      try {
+        return microsoft_ ? parse_ms_reply(line, kinds) : parse_reply(line, kinds, strict_);
+      } catch (const ReplyRejected& rejected) {
+        if (!microsoft_) {
+          notify(Notice{rejected.what, rejected.detail, ERROR});
+          continue;
+        }
+        write_string(REDO);
+        newline();
+      }
+    }
+  }
+
+ public:
+  // GW-BASIC's RANDOMIZE without a seed: asks until the reply is a number (an empty one
+  // is 0), rounded to an integer (beyond 16 bits, the fatal "Overflow").
+  double ask_seed() {
+    for (;;) {
+      put(SEED_PROMPT);
       std::fflush(out_);
       column_ = 0;
       std::string line;
       if (!read_line(&line))
         throw Fault(INPUT_EOF);
-      try {
-        return parse_reply(line, kinds, strict_);
-      } catch (const ReplyRejected& rejected) {
-        notify(Notice{rejected.what, rejected.detail, ERROR});
-      }
+      const std::size_t first = line.find_first_not_of(' ');
+      if (first == std::string::npos)
+        return 0.0;
+      const std::string text = line.substr(first, line.find_last_not_of(' ') - first + 1);
+      double value = 0.0;
+      if (parse_number(text, &value))
+        return cint(value);
     }
   }
 
+  // LINE INPUT: the next line whole, up to 255 characters (the rest is dropped).
+  std::string line_input(const std::string& prompt = "", bool stay = false) {
+    const std::string line = ask(prompt, stay);
+    return line.substr(0, text_offset(line, MS_MAX_LENGTH));
+  }
+
+  // INKEY$: the next character of the input, "" at its end; a line break is CHR$(13).
+  std::string inkey() {
+    int c = std::getc(in_);
+    if (c == EOF)
+      return "";
+    if (c == '\r' || c == '\n') {
+      if (c == '\r') {  // Python's universal newlines read "\r\n" as one "\n"
+        const int next = std::getc(in_);
+        if (next != '\n' && next != EOF)
+          std::ungetc(next, in_);
+      }
+      return "\r";
+    }
+    std::string key(1, static_cast<char>(c));
+    const unsigned char lead = static_cast<unsigned char>(c);
+    const int extra = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
+    for (int i = 0; i < extra; ++i) {
+      const int more = std::getc(in_);
+      if (more == EOF)
+        break;
+      key.push_back(static_cast<char>(more));
+    }
+    return key;
+  }
+
+ private:
   void put(const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), out_);
   }
 
-  // One line without its "\n" (and a "\r" before it), as Python's sys.stdin.readline()
-  // and Console.input see it.  False at end of input with nothing read.
+  void line_feed() {
+    put("\n");
+    column_ = 0;
+  }
+
+  // GW-BASIC's layout (console.py): an item that would pass column 80 starts a new line
+  // unless the line is empty; a longer one wraps on the screen (the column goes on from
+  // 0) without a newline in the output.
+  void write_microsoft(const std::string& text) {
+    const int length = static_cast<int>(text_length(text));
+    if (column_ > 0 && column_ + length > margin_)
+      line_feed();
+    put(text);
+    int column = column_ + length;
+    while (column > margin_)
+      column -= margin_;
+    column_ = column;
+  }
+
+  // One line without its line break, as Python's sys.stdin.readline() and Console.input
+  // see it: "\n", "\r\n" and a lone "\r" end a line (universal newlines).  False at end
+  // of input with nothing read.
   bool read_line(std::string* line) {
     int c = std::getc(in_);
     if (c == EOF)
       return false;
-    while (c != EOF && c != '\n') {
+    while (c != EOF && c != '\n' && c != '\r') {
       line->push_back(static_cast<char>(c));
       c = std::getc(in_);
     }
-    if (!line->empty() && line->back() == '\r')
-      line->pop_back();
+    if (c == '\r') {
+      const int next = std::getc(in_);
+      if (next != '\n' && next != EOF)
+        std::ungetc(next, in_);
+    }
     return true;
+  }
+
+  // Print `prompt` and read one line (without its line break); end of input is fatal.
+  std::string ask(const std::string& prompt, bool stay) {
+    put(prompt);
+    std::fflush(out_);
+    column_ = stay ? column_ + static_cast<int>(text_length(prompt)) : 0;
+    std::string line;
+    if (!read_line(&line))
+      throw Fault(INPUT_EOF);
+    return line;
   }
 
   std::FILE* out_;
@@ -1306,6 +2486,7 @@ class Console {
   bool strict_;
   UsingPrecision precision_;
   int margin_;
+  bool microsoft_;
   int column_ = 0;
 };
 
@@ -1317,6 +2498,10 @@ class ItemWriter {
 
   ItemWriter& item(double x) {
     return put(format_number_trimmed(x));
+  }
+  ItemWriter& item(Double x) {  // Microsoft BASIC: its 16 digits, without the space
+    const std::string text = format_double(x.value);
+    return put(text[0] == ' ' ? text.substr(1) : text);
   }
   ItemWriter& item(const std::string& text) {
     return put("\"" + text + "\"");
@@ -1856,6 +3041,11 @@ inline double file_lof(double number) {
   return file_table().lof(number);
 }
 
+// INKEY$, read from the program's screen (Console::inkey).
+inline std::string INKEYS() {
+  return Console::screen() != nullptr ? Console::screen()->inkey() : "";
+}
+
 // ============================================================================ data.py
 
 inline constexpr const char* INSUFFICIENT_DATA = "insufficient data for READ";
@@ -2382,6 +3572,64 @@ inline int on_index(double value, int count) {
   throw Fault(ON_OUT_OF_RANGE,
               "(" + std::to_string(i) + "; 1 to " + std::to_string(count) + " allowed)");
 }
+
+// Microsoft BASIC's control flow (runtime/flow.py).
+inline constexpr const char* NEXT_WITHOUT_FOR = "NEXT without FOR";
+inline constexpr const char* FOR_WITHOUT_NEXT = "FOR without NEXT";
+// (ILLEGAL_FUNCTION_CALL and OVERFLOW_ERROR are stringfns.py's, above.)
+
+// ON e GOTO / GOSUB outside strict mode: the 1-based target, or 0 to go on with the next
+// statement (an index of 0 or past the targets); the index is rounded half away from
+// zero, below 0 or above 255 is "Illegal function call", beyond 16 bits "Overflow".
+inline int on_choice(double value, int count) {
+  if (std::isnan(value))
+    throw Fault(ILLEGAL_FUNCTION_CALL, "(ON index NaN)");
+  if (!(-32768.5 < value && value < 32767.5))
+    throw Fault(OVERFLOW_ERROR, "(ON index " + format_number_trimmed(value) + ")");
+  const double rounded = std::floor(std::fabs(value) + 0.5);
+  const int index = static_cast<int>(value < 0.0 ? -rounded : rounded);
+  if (index < 0 || index > 255)
+    throw Fault(ILLEGAL_FUNCTION_CALL, "(ON index " + std::to_string(index) + ")");
+  return index <= count ? index : 0;
+}
+
+// Microsoft BASIC's STOP: end the line being printed, then "Break in 100" (or "Break"
+// for a line without a number).
+inline void report_break(Console& con, const char* line) {
+  con.finish();
+  con.print(*line != '\0' ? std::string("Break in ") + line : std::string("Break")).newline();
+}
+
+// The FOR loops that are not blocks, innermost last, named by the label of their FOR:
+// a FOR enters its loop (dropping an older entry of it), its NEXT finds it (dropping the
+// loops above, left by a jump) or fails, and the loop leaves when it ends.
+class ForStack {
+ public:
+  void enter(const char* loop) {
+    for (std::size_t i = 0; i < loops_.size(); ++i) {
+      if (std::strcmp(loops_[i], loop) == 0) {
+        loops_.erase(loops_.begin() + static_cast<long>(i));
+        break;
+      }
+    }
+    loops_.push_back(loop);
+  }
+  void find(const char* loop) {
+    for (std::size_t depth = loops_.size(); depth-- > 0;) {
+      if (std::strcmp(loops_[depth], loop) == 0) {
+        loops_.resize(depth + 1);
+        return;
+      }
+    }
+    throw Fault(NEXT_WITHOUT_FOR);
+  }
+  void leave() {
+    loops_.pop_back();
+  }
+
+ private:
+  std::vector<const char*> loops_;
+};
 
 // The GOSUB return stack of a dispatch loop: the labels to return to, at most
 // `max_depth` of them (256 in strict mode, as bas55).

@@ -22,15 +22,20 @@ from transpiler.runtime import (
     ReplyRejected,
     arith,
     extended,
+    files,
     format_number,
     format_number_trimmed,
+    msformat,
+    msnumbers,
     parse_number,
     parse_reply,
     rnd,
     set_warning_hook,
 )
+from transpiler.runtime.dialect import running_dialect
+from transpiler.runtime import stringfns
+from transpiler.runtime.ms_inputs import parse_ms_reply
 from transpiler.runtime.numformat import match_number
-from transpiler.runtime import files
 from transpiler.runtime.strings import check_string
 from transpiler.runtime.using import DOUBLE, REAL, SINGLE
 
@@ -60,6 +65,15 @@ _BINARY = {
     "MOD": extended.MOD,
     "MAX": extended.MAX,
     "MIN": extended.MIN,
+}
+
+
+_MICROSOFT = {
+    name: getattr(msnumbers, name)
+    for name in (
+        "sng dbl cint fix single_result single_div double_div int_div int_mod bit_and bit_or "
+        "bit_xor bit_eqv bit_imp bit_not single_power single_power_int double_power"
+    ).split()
 }
 
 
@@ -120,28 +134,61 @@ def _run(t: list[str]) -> str:
                 os.environ[rnd.SEED_VARIABLE] = to_text(t[1])
             rnd.RANDOMIZE()
         return "".join(" " + d(rnd.RND()) for _ in range(int(t[2])))
-    if op == "console":
-        out = io.StringIO()
-        console = Console(out)
-        fault = ""
+    if op == "strfn":
+        args = [to_text(a) if a[0] == "s" else to_float(a) for a in t[2:]]
+        if t[1] == "mid_assign" and len(args) == 3:
+            args.insert(2, None)
+        result = getattr(stringfns, t[1])(*args)
+        return s(result) if isinstance(result, str) else d(result)
+    if op == "msreply":
+        kinds = _kinds(t[1])
         try:
-            for item in t[1:]:
-                kind, arg = item[0], item[2:]
-                if kind == "s":
-                    console.write_string(to_text(arg))
-                elif kind == "n":
-                    console.write_number(to_float(arg))
-                elif kind == "z":
-                    console.next_zone()
-                elif kind == "t":
-                    console.tab(to_float(arg))
-                elif kind == "l":
-                    console.newline()
-                elif kind == "f":
-                    console.finish()
+            return _values(parse_ms_reply(to_text(t[2]), kinds), kinds)
+        except ReplyRejected as rejected:
+            return "R" + h(f"{rejected.what}|{rejected.detail}")
+    if op == "msinput":
+        out = io.StringIO()
+        kinds = _kinds(t[2])
+        prompt = None if t[1] == "none" else to_text(t[1])
+        with running_dialect("ms"):
+            console = Console(out, io.StringIO(to_text(t[3]), newline=None), False)
+            try:
+                values = console.input(prompt, kinds, t[4] == "1", t[5] == "1")
+                result = _values(values, kinds) + f" i{console.column}"
+            except BasicFault as exc:
+                result = " F" + h(exc.message)
+        return s(out.getvalue()) + result
+    if op == "keys":
+        out = io.StringIO()
+        with running_dialect("ms"):
+            console = Console(out, io.StringIO(to_text(t[1]), newline=None), False)
+        result = ""
+        try:
+            for _ in range(int(t[2])):
+                result += " " + s(console.inkey())
+            prompt = None if t[3] == "none" else to_text(t[3])
+            result += " " + s(console.line_input(prompt))
         except BasicFault as exc:
-            fault = " F" + h(exc.message)
-        return s(out.getvalue()) + f" i{console.column}" + fault
+            result += " F" + h(exc.message)
+        return s(out.getvalue()) + result
+    if op == "ms":
+        with running_dialect("ms"):
+            function = _MICROSOFT.get(t[1]) or _UNARY.get(t[1]) or _BINARY[t[1]]
+            return d(function(*[to_float(x) for x in t[2:]]))
+    if op == "msformat":
+        x = to_float(t[2])
+        return s(msformat.format_single(x) if t[1] == "single" else msformat.format_double(x))
+    if op == "msrnd":
+        with running_dialect("ms"):
+            if t[2] != "none":
+                rnd.RANDOMIZE(to_float(t[1]), t[2])
+            draws = [rnd.RND() if a == "-" else rnd.RND(to_float(a)) for a in t[3:]]
+        return "".join(" " + d(x) for x in draws)
+    if op == "msconsole":
+        with running_dialect("ms"):
+            return _console(t)
+    if op == "console":
+        return _console(t)
     if op == "using":
         out = io.StringIO()
         precision = {"single": SINGLE, "double": DOUBLE, "real": REAL}[t[1]]
@@ -179,7 +226,7 @@ def _run(t: list[str]) -> str:
         return out
     if op == "input":
         out = io.StringIO()
-        console = Console(out, io.StringIO(to_text(t[3]), newline="\n"))
+        console = Console(out, io.StringIO(to_text(t[3]), newline=None))  # as sys.stdin
         kinds = _kinds(t[2])
         prompt = None if t[1] == "none" else to_text(t[1])
         try:
@@ -212,6 +259,34 @@ def _run(t: list[str]) -> str:
     if op == "array":
         return _array(t)
     raise ValueError(f"unknown request {op}")
+
+
+def _console(t: list[str]) -> str:
+    out = io.StringIO()
+    console = Console(out)
+    fault = ""
+    try:
+        for item in t[1:]:
+            kind, arg = item[0], item[2:]
+            if kind == "s":
+                console.write_string(to_text(arg))
+            elif kind == "n":
+                console.write_number(to_float(arg))
+            elif kind == "d":
+                console.write_double(to_float(arg))
+            elif kind == "z":
+                console.next_zone()
+            elif kind == "t":
+                console.tab(to_float(arg))
+            elif kind == "p":
+                console.spc(to_float(arg))
+            elif kind == "l":
+                console.newline()
+            elif kind == "f":
+                console.finish()
+    except BasicFault as exc:
+        fault = " F" + h(exc.message)
+    return s(out.getvalue()) + f" i{console.column}" + fault
 
 
 def _array(t: list[str]) -> str:

@@ -23,6 +23,19 @@
 //   data ITEM... -- OP...     ITEM q:S or u:S; OP n read_number, s read_string, r:I restore
 //   array BASE U1 [U2] -- SUB...   allocate, then flat_index of each subscript group
 //                                  (groups separated by /); A: allocate faults
+// Microsoft BASIC (run under use_dialect(Dialect::ms)):
+//   ms NAME X [Y]             sng dbl cint fix single_result single_div double_div int_div
+//                             int_mod bit_and bit_or bit_xor bit_eqv bit_imp bit_not
+//                             single_power single_power_int double_power and the
+//                             functions ATN COS EXP LOG SIN SQR TAN
+//   msformat single|double X  format_single / format_double
+//   msrnd X KIND ARG...       RANDOMIZE(X, KIND) unless KIND is none, then RND for "-"
+//                             and RND(ARG) for a double
+//   msconsole OP...           as console, in Microsoft's layout; d:X write_double, p:X spc
+//   strfn NAME ARG...         a Microsoft string function (stringfns.py), ARG d or s
+//   msreply KINDS S           parse_ms_reply; rejected: R<hex of "what|detail">
+//   msinput PROMPT|none KINDS STDIN Q S   Console::input(prompt, kinds, Q, S) (0 or 1)
+//   keys STDIN COUNT PROMPT|none          COUNT INKEY$, then one LINE INPUT (or none)
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -172,8 +185,168 @@ double arith(const std::string& name, double x, double y) {
   throw std::runtime_error("unknown arith " + name);
 }
 
+double ms_arith(const std::string& name, double x, double y) {
+  if (name == "sng")
+    return b2t::sng(x);
+  if (name == "dbl")
+    return b2t::dbl(x);
+  if (name == "cint")
+    return b2t::cint(x);
+  if (name == "fix")
+    return b2t::fix(x);
+  if (name == "single_result")
+    return b2t::single_result(x);
+  if (name == "single_div")
+    return b2t::single_div(x, y);
+  if (name == "double_div")
+    return b2t::double_div(x, y);
+  if (name == "int_div")
+    return b2t::int_div(x, y);
+  if (name == "int_mod")
+    return b2t::int_mod(x, y);
+  if (name == "bit_and")
+    return b2t::bit_and(x, y);
+  if (name == "bit_or")
+    return b2t::bit_or(x, y);
+  if (name == "bit_xor")
+    return b2t::bit_xor(x, y);
+  if (name == "bit_eqv")
+    return b2t::bit_eqv(x, y);
+  if (name == "bit_imp")
+    return b2t::bit_imp(x, y);
+  if (name == "bit_not")
+    return b2t::bit_not(x);
+  if (name == "single_power")
+    return b2t::single_power(x, y);
+  if (name == "single_power_int")
+    return b2t::single_power_int(x, y);
+  if (name == "double_power")
+    return b2t::double_power(x, y);
+  return arith(name, x, y);
+}
+
+// Microsoft BASIC for one request, then the extended dialect again.
+struct MicrosoftDialect {
+  MicrosoftDialect() {
+    b2t::use_dialect(b2t::Dialect::ms);
+  }
+  ~MicrosoftDialect() {
+    b2t::use_dialect(b2t::Dialect::extended);
+  }
+};
+
+std::string console_ops(const std::vector<std::string>& t) {
+  Capture capture;
+  b2t::Console console(capture.file());
+  std::string out;
+  try {
+    for (std::size_t i = 1; i < t.size(); ++i) {
+      const std::string& item = t[i];
+      const std::string arg = item.size() > 2 ? item.substr(2) : "";
+      switch (item[0]) {
+        case 's':
+          console.write_string(text_of(arg));
+          break;
+        case 'n':
+          console.write_number(to_double(arg));
+          break;
+        case 'd':
+          console.write_double(to_double(arg));
+          break;
+        case 'z':
+          console.next_zone();
+          break;
+        case 't':
+          console.tab(to_double(arg));
+          break;
+        case 'p':
+          console.spc(to_double(arg));
+          break;
+        case 'l':
+          console.newline();
+          break;
+        case 'f':
+          console.finish();
+          break;
+        default:
+          throw std::runtime_error("unknown console op " + item);
+      }
+    }
+  } catch (const b2t::Fault& fault) {
+    out = " F" + hex(fault.message());
+  }
+  return str(capture.text()) + " i" + std::to_string(console.column()) + out;
+}
+
+// A Microsoft string function on wire tokens (d: number, s: string).
+std::string string_function(const std::vector<std::string>& t) {
+  const std::string& name = t[1];
+  const std::size_t n = t.size() - 2;
+  auto num = [&](std::size_t i) { return to_double(t[2 + i]); };
+  auto text = [&](std::size_t i) { return text_of(t[2 + i]); };
+  auto is_text = [&](std::size_t i) { return t[2 + i][0] == 's'; };
+  if (name == "concat")
+    return str(b2t::concat(text(0), text(1)));
+  if (name == "LEFTS")
+    return str(b2t::LEFTS(text(0), num(1)));
+  if (name == "RIGHTS")
+    return str(b2t::RIGHTS(text(0), num(1)));
+  if (name == "MIDS")
+    return str(n == 2 ? b2t::MIDS(text(0), num(1)) : b2t::MIDS(text(0), num(1), num(2)));
+  if (name == "LEN")
+    return from_double(b2t::LEN(text(0)));
+  if (name == "ASC")
+    return from_double(b2t::ASC(text(0)));
+  if (name == "VAL")
+    return from_double(b2t::VAL(text(0)));
+  if (name == "CHRS")
+    return str(b2t::CHRS(num(0)));
+  if (name == "SPACES")
+    return str(b2t::SPACES(num(0)));
+  if (name == "STRINGS")
+    return str(is_text(1) ? b2t::STRINGS(num(0), text(1)) : b2t::STRINGS(num(0), num(1)));
+  if (name == "INSTR")
+    return from_double(n == 2 ? b2t::INSTR(text(0), text(1))
+                              : b2t::INSTR(num(0), text(1), text(2)));
+  if (name == "STRS")
+    return str(b2t::STRS(num(0)));
+  if (name == "HEXS")
+    return str(b2t::HEXS(num(0)));
+  if (name == "OCTS")
+    return str(b2t::OCTS(num(0)));
+  if (name == "UCASES")
+    return str(b2t::UCASES(text(0)));
+  if (name == "LCASES")
+    return str(b2t::LCASES(text(0)));
+  if (name == "mid_assign")
+    return str(n == 3 ? b2t::mid_assign(text(0), num(1), text(2))
+                      : b2t::mid_assign(text(0), num(1), num(2), text(3)));
+  throw std::runtime_error("unknown string function " + name);
+}
+
 std::string run(const std::vector<std::string>& t) {
   const std::string& op = t[0];
+  if (op == "ms") {
+    MicrosoftDialect ms;
+    return from_double(ms_arith(t[1], to_double(t[2]), t.size() > 3 ? to_double(t[3]) : 0.0));
+  }
+  if (op == "msformat") {
+    const double x = to_double(t[2]);
+    return str(t[1] == "single" ? b2t::format_single(x) : b2t::format_double(x));
+  }
+  if (op == "msrnd") {
+    MicrosoftDialect ms;
+    if (t[2] != "none")
+      b2t::RANDOMIZE(to_double(t[1]), t[2]);
+    std::string out;
+    for (std::size_t i = 3; i < t.size(); ++i)
+      out += " " + from_double(t[i] == "-" ? b2t::RND() : b2t::RND(to_double(t[i])));
+    return out;
+  }
+  if (op == "msconsole") {
+    MicrosoftDialect ms;
+    return console_ops(t);
+  }
   if (op == "format")
     return str(b2t::format_number(to_double(t[1])));
   if (op == "trimmed")
@@ -206,42 +379,53 @@ std::string run(const std::vector<std::string>& t) {
       out += " " + from_double(b2t::RND());
     return out;
   }
-  if (op == "console") {
+  if (op == "strfn")
+    return string_function(t);
+  if (op == "msreply") {
+    const auto kinds = kinds_of(t[1]);
+    try {
+      return values_of(b2t::parse_ms_reply(text_of(t[2]), kinds), kinds);
+    } catch (const b2t::ReplyRejected& rejected) {
+      return "R" + hex(rejected.what + "|" + rejected.detail);
+    }
+  }
+  if (op == "msinput") {
     Capture capture;
-    b2t::Console console(capture.file());
+    std::FILE* in = file_with(text_of(t[3]));
+    MicrosoftDialect ms;
+    b2t::Console console(capture.file(), in, false);
+    const auto kinds = kinds_of(t[2]);
     std::string out;
     try {
-      for (std::size_t i = 1; i < t.size(); ++i) {
-        const std::string& item = t[i];
-        const std::string arg = item.size() > 2 ? item.substr(2) : "";
-        switch (item[0]) {
-          case 's':
-            console.write_string(text_of(arg));
-            break;
-          case 'n':
-            console.write_number(to_double(arg));
-            break;
-          case 'z':
-            console.next_zone();
-            break;
-          case 't':
-            console.tab(to_double(arg));
-            break;
-          case 'l':
-            console.newline();
-            break;
-          case 'f':
-            console.finish();
-            break;
-          default:
-            throw std::runtime_error("unknown console op " + item);
-        }
-      }
+      const auto values = t[1] == "none"
+                              ? console.input(kinds, t[5] == "1")
+                              : console.input(text_of(t[1]), kinds, t[4] == "1", t[5] == "1");
+      out = values_of(values, kinds) + " i" + std::to_string(console.column());
     } catch (const b2t::Fault& fault) {
       out = " F" + hex(fault.message());
     }
-    return str(capture.text()) + " i" + std::to_string(console.column()) + out;
+    std::fclose(in);
+    return str(capture.text()) + out;
   }
+  if (op == "keys") {
+    Capture capture;
+    std::FILE* in = file_with(text_of(t[1]));
+    MicrosoftDialect ms;
+    b2t::Console console(capture.file(), in, false);
+    std::string out;
+    try {
+      for (int i = std::stoi(t[2]); i > 0; --i)
+        out += " " + str(b2t::INKEYS());
+      const std::string prompt = t[3] == "none" ? "" : text_of(t[3]);
+      out += " " + str(console.line_input(prompt));
+    } catch (const b2t::Fault& fault) {
+      out += " F" + hex(fault.message());
+    }
+    std::fclose(in);
+    return str(capture.text()) + out;
+  }
+  if (op == "console")
+    return console_ops(t);
   if (op == "using") {
     Capture capture;
     const b2t::UsingPrecision precision =

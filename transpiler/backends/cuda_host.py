@@ -28,11 +28,12 @@ import subprocess
 from pathlib import Path
 
 from .. import __version__, ast, hostir
-from ..model import Analysis
+from ..model import Analysis, type_of_name
 from ..naming import Namer, declare_program_names
 from . import cuda_build
 from .cpp_verbatim import put_back, set_aside
 from .cuda_host_expr import ExprPrinter
+from .cuda_host_microsoft import MicrosoftExprPrinter
 from .cuda_host_stmt import GOSUB_DEPTH, Code, StatementPrinter
 from .cuda_host_text import comment_text, cpp_std_string, cpp_string, origin_comment
 from .cuda_launch import KernelLaunches
@@ -51,7 +52,9 @@ SUPPORT_HEADERS = cuda_build.SUPPORT_HEADERS
 # Names the generated program uses itself, which BASIC names must not take.
 # Names run() uses besides the BASIC ones: members, launch_support.cu.jinja's loop_count,
 # cuda_launch.py's `dim3 grid` (a BASIC GRID or LOOP_COUNT must not hide them).
-_PROGRAM_NAMES = {"con", "data", "line", "returns", "run", "program", "loop_count", "grid"}
+_PROGRAM_NAMES = {
+    "con", "data", "line", "returns", "for_stack", "run", "program", "loop_count", "grid"
+}  # fmt: skip
 _DATA_LINE_WIDTH = 92
 
 
@@ -183,7 +186,8 @@ class _ModulePrinter:
         declare_program_names(self.namer, a)
         self.array_names = {name: self.namer.name(name, "array") for name in sorted(a.arrays)}
         self.sub_names = {sub.name: self.namer.ident(sub.name) for sub in host.subroutines}
-        self.expr = ExprPrinter(a, self.namer, self.array_names)
+        printer = MicrosoftExprPrinter if a.options.microsoft else ExprPrinter
+        self.expr = printer(a, self.namer, self.array_names)
         self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
         self.stmts.has_return_stack = host.return_stack
         self.stmts.static_arrays = host.static_arrays
@@ -215,6 +219,7 @@ class _ModulePrinter:
             console_args=self.console_args(),
             uses_files=a.uses_files,
             file_precision="" if a.using_precision == "REAL" else f"b2t::{a.using_precision}",
+            runtime_dialect=a.runtime_dialect(),
             device_code=self.kernels.helpers(),
             header=header,
             members=members,
@@ -260,11 +265,11 @@ class _ModulePrinter:
     def members(self) -> list[Code]:
         a = self.a
         out: list[Code] = []
-        groups: dict[str, list[str]] = {"num": [], "int": [], "str": []}
+        groups: dict[str, list[str]] = {"num": [], "dbl": [], "int": [], "str": []}
         for name in sorted(a.variables):
             groups[_type_of(name)].append(self.namer.name(name))
-        initial = {"num": " = 0.0", "int": " = 0", "str": ""}
-        for kind in ("num", "int", "str"):
+        initial = {"num": " = 0.0", "dbl": " = 0.0", "int": " = 0", "str": ""}
+        for kind in ("num", "dbl", "int", "str"):
             names = groups[kind]
             for i in range(0, len(names), 8):
                 declared = ", ".join(n + initial[kind] for n in names[i : i + 8])
@@ -279,6 +284,9 @@ class _ModulePrinter:
         if self.host.return_stack:
             depth = GOSUB_DEPTH[a.options.strict]
             out.append(Code(f"b2t::GosubStack returns{{{depth}}};  // GOSUB return labels"))
+        if self.stmts.uses_for_stack:
+            stack = self.stmts.for_stack_var
+            out.append(Code(f"b2t::ForStack {stack};  // FOR loops that are not blocks"))
         if self.stmts.labels:
             labels = list(self.stmts.labels) + (["DONE"] if self.stmts.uses_done_label else [])
             out.append(Code("// The blocks of the dispatch loops (GOTO targets)."))
@@ -375,11 +383,7 @@ class _ModulePrinter:
 
 
 def _type_of(name: str) -> str:
-    if name.endswith("$"):
-        return "str"
-    if name.endswith("%"):
-        return "int"
-    return "num"
+    return type_of_name(name)
 
 
 def _is_rem(node: hostir.HNode) -> bool:

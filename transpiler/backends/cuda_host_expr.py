@@ -34,9 +34,9 @@ import math
 from dataclasses import dataclass
 
 from .. import ast
-from ..builtins import BUILTINS, effect_of
+from ..builtins import BUILTINS
 from ..errors import BasicUnsupportedError
-from ..model import Analysis
+from ..model import Analysis, type_of_name
 from ..naming import Namer
 from ..ast import is_user_function
 from .cuda_host_text import cpp_number, cpp_std_string, cpp_string
@@ -63,7 +63,8 @@ CTYPES = {"double": "double", "float": "float", "int32": "std::int32_t", "string
 @dataclass(frozen=True)
 class Effects:
     """What evaluating an expression can do besides giving its value: draw random
-    numbers, report warnings (identified by their message where it is fixed), fail."""
+    numbers or read a key (`rnd`: their order shows), report warnings (identified by
+    their message where it is fixed), fail."""
 
     rnd: bool = False
     warnings: frozenset = frozenset()
@@ -179,6 +180,10 @@ class ExprPrinter:
             return code
         return Code(f"[&] {{ {' '.join(lines)} return {code.text}; }}()", _PRIMARY, code.ctype)
 
+    def print_item(self, e: ast.Expr, pre: list[str]) -> str:
+        """An expression printed by PRINT."""
+        return self.value(e, pre)
+
     def store(self, text: str, value_type: str) -> str:
         """`text` converted for storing in a variable or element of `value_type`."""
         if value_type == "int":
@@ -231,6 +236,8 @@ class ExprPrinter:
         left, right = self._operands([e.left, e.right], pre)
         if op in ("+", "-"):
             if left.ctype in ("string", "literal"):  # string concatenation
+                if not self.strict:  # Microsoft's 255 characters ("String too long")
+                    return Code(f"b2t::concat({left.text}, {right.text})", _PRIMARY, "string")
                 text = left.text
                 if left.ctype == "literal" and right.ctype == "literal":
                     text = f"std::string({text})"
@@ -323,7 +330,8 @@ class ExprPrinter:
                 f"the function {e.name} is not supported by the CUDA C++ backend yet", e.coord
             )
         args = ", ".join(c.text for c in self._operands(e.args, pre))
-        return Code(f"b2t::{builtin.cpp}({args})", _PRIMARY, "double")
+        ctype = "string" if builtin.result == "str" else "double"
+        return Code(f"b2t::{builtin.cpp}({args})", _PRIMARY, ctype)
 
     def element(self, e: ast.Index, pre: list[str]) -> Code:
         subscripts = ", ".join(self.subscript(c) for c in self._operands(e.indices, pre))
@@ -358,16 +366,19 @@ class ExprPrinter:
         if isinstance(e, ast.Call):
             if is_user_function(e.name):
                 return inner | self.function_effects(e.name)
-            effect = effect_of(e.name)
-            if effect == "random":
+            builtin = BUILTINS[e.name]
+            if builtin.effect in ("random", "input"):  # draws a number, reads a key
                 return inner | Effects(rnd=True)
-            if effect == "warns":  # its message names the argument: one per call
+            if builtin.effect == "warns":  # its message names the argument: one per call
                 return inner | Effects(warnings=frozenset({f"{e.name}@{id(e)}"}))
-            if effect == "fails":
-                return inner | Effects(fails=not _positive_constant(e.args[0]))
-            if effect == "io":  # a file number that is not open
+            if builtin.effect == "fails":
+                safe = builtin.numeric_domain and _positive_constant(e.args[0])
+                return inner | Effects(fails=not safe)
+            if builtin.effect == "io":  # a file number that is not open
                 return inner | Effects(fails=True)
             return inner
+        if isinstance(e, ast.BinOp) and self.a.expr_types.get(e) == "str":
+            return inner | Effects(fails=True)  # "String too long"
         if isinstance(e, ast.BinOp):
             if e.op in ("+", "-") and e not in self.a.plain_sums:
                 return inner | Effects(warnings=frozenset({f"operation overflow ({e.op})"}))
@@ -446,11 +457,7 @@ def _children(e: ast.Expr) -> list[ast.Expr]:
 
 
 def _type_of(name: str) -> str:
-    if name.endswith("$"):
-        return "str"
-    if name.endswith("%"):
-        return "int"
-    return "num"
+    return type_of_name(name)
 
 
 def _positive_constant(e: ast.Expr) -> bool:

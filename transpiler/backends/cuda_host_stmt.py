@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from .. import ast, hostir
 from ..builtins import effect_of
 from ..errors import BasicUnsupportedError
-from ..model import Analysis
+from ..interpreter.codegen import RANDOMIZE_KINDS
+from ..model import Analysis, type_of_name
 from ..naming import Namer
 from .cuda_host_expr import ExprPrinter
-from .cuda_host_text import cpp_number, cpp_std_string, origin_comment
+from .cuda_host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
 from .python_host_origin import statement_texts
 
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
@@ -68,6 +69,8 @@ class StatementPrinter:
         }
         self.line_var = "line"
         self.returns_var = "returns"
+        self.for_stack_var = "for_stack"
+        self.uses_for_stack = False
         self.label_var = namer.fresh("label")
         self.reply_var = namer.fresh("reply")
         self.channel_var = namer.fresh("channel")
@@ -121,9 +124,12 @@ class StatementPrinter:
         return _type_of(target.name)
 
     def store_fails(self, target: ast.LValue) -> bool:
-        """Can storing into `target` fail (a subscript, a `%` conversion, a long string)?"""
+        """Can storing into `target` fail (a subscript, a `%` conversion, a long string)
+        or warn (Microsoft BASIC: a number beyond a single's range)?"""
         kind = self.target_type(target)
         if kind == "int" or (kind == "str" and self.expr.strict):
+            return True
+        if self.a.options.microsoft and kind != "str":
             return True
         return isinstance(target, ast.Index) and self.fails(target)
 
@@ -159,7 +165,7 @@ class StatementPrinter:
     def _nothing(self, node, stmt) -> list[Code]:
         return []  # its comment is all there is
 
-    s_Rem = s_NoEffect = s_Data = s_DefFn = s_OptionBase = _nothing
+    s_Rem = s_NoEffect = s_Data = s_DefFn = s_OptionBase = s_DefType = _nothing
 
     def s_Let(self, node, stmt: ast.Let) -> list[Code]:
         pre: list[str] = []
@@ -182,6 +188,8 @@ class StatementPrinter:
         for item in items:
             if self.a.expr_types.get(item) == "str":
                 texts.append(self.expr.value(item, None))
+            elif self.a.expr_types.get(item) == "dbl":  # Microsoft BASIC: its 16 digits
+                texts.append(self.expr.print_item(item, None))
             else:
                 texts.append(self.expr.double_value(item, None))
         return "".join(f".item({text})" for text in texts)
@@ -227,14 +235,18 @@ class StatementPrinter:
                 if item.sep == ",":
                     parts[-1].append("zone()")
                 continue
-            expr = item.column if isinstance(item, ast.Tab) else item
-            # TAB warns about an argument below one
-            fails = fails or isinstance(item, ast.Tab) or self.fails(expr)
+            expr = _print_operand(item)
+            # TAB warns about an argument below one; SPC's is out of range
+            fails = fails or isinstance(item, (ast.Tab, ast.Spc)) or self.fails(expr)
             pre: list[str] = []
-            text = self.expr.value(expr, pre)
-            if pre:
+            if isinstance(item, (ast.Tab, ast.Spc)):
+                text = self.expr.value(expr, pre)
+                call = f"{type(item).__name__.lower()}({text})"
+            else:
+                call = f"print({self.expr.print_item(item, pre)})"
+            if pre:  # what it needs first runs after the items before it are printed
                 parts += [*pre, []]
-            parts[-1].append(f"tab({text})" if isinstance(item, ast.Tab) else f"print({text})")
+            parts[-1].append(call)
         if not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep):
             parts[-1].append("newline()")
         chains = [part for part in parts if isinstance(part, list) and part]
@@ -261,9 +273,12 @@ class StatementPrinter:
         if stmt.channel is not None:
             call = f"b2t::file_input({self.file_number(stmt.channel)}, {args})"
         elif stmt.prompt is not None:
-            call = f"con.input({cpp_std_string(stmt.prompt)}, {args})"
-        else:
+            args = f"{cpp_std_string(stmt.prompt)}, {args}"
+            if not stmt.question or stmt.stay:
+                args += f", {_cpp_bool(stmt.question)}, {_cpp_bool(stmt.stay)}"
             call = f"con.input({args})"
+        else:
+            call = f"con.input({args}{', true' if stmt.stay else ''})"
         head = self.at_line(node, True)  # end of input is fatal
         fields = [".text" if k == "b2t::STRING" else ".number" for k in kinds]
         if len(stmt.targets) == 1:
@@ -272,6 +287,42 @@ class StatementPrinter:
         for n, (target, field_name) in enumerate(zip(stmt.targets, fields)):
             body += self.assign(target, f"{self.reply_var}[{n}]{field_name}", [])
         return head + [Code("", body)]
+
+    def s_LineInput(self, node, stmt: ast.LineInput) -> list[Code]:
+        prompt = cpp_std_string(stmt.prompt) if stmt.prompt is not None else '""'
+        call = f"con.line_input({prompt}{', true' if stmt.stay else ''})"
+        return self.at_line(node, True) + self.assign(stmt.target, call, [])  # end of input
+
+    def s_Swap(self, node, stmt: ast.Swap) -> list[Code]:
+        # std::swap binds both places before either changes (`SWAP I, A(I)`).
+        pre: list[str] = []
+        first = self._place(stmt.first, pre)
+        second = self._place(stmt.second, pre)
+        fails = self.fails(stmt.first, stmt.second)
+        lines = [Code(line) for line in pre] + [Code(f"std::swap({first}, {second});")]
+        return self.at_line(node, fails) + lines
+
+    def s_MidAssign(self, node, stmt: ast.MidAssign) -> list[Code]:
+        pre: list[str] = []
+        target = self._place(stmt.target, pre)
+        args = [self.expr.value(stmt.start, pre)]
+        if stmt.count is not None:
+            args.append(self.expr.value(stmt.count, pre))
+        args.append(self.expr.value(stmt.value, pre))
+        head = self.at_line(node, True)  # a start or count out of range
+        if isinstance(stmt.target, ast.Var):
+            call = f"b2t::mid_assign({target}, {', '.join(args)})"
+            return head + [Code(line) for line in pre] + [Code(f"{target} = {call};")]
+        # An element: found once, before the arguments are evaluated.
+        place = self.namer.fresh("place")
+        call = f"b2t::mid_assign({place}, {', '.join(args)})"
+        lines = [f"std::string& {place} = {target};", *pre, f"{place} = {call};"]
+        return head + [Code("", [Code(line) for line in lines])]
+
+    def _place(self, target: ast.LValue, pre: list[str]) -> str:
+        if isinstance(target, ast.Var):
+            return self.var(target.name)
+        return self.expr.element(target, pre).text
 
     def s_Read(self, node, stmt: ast.Read) -> list[Code]:
         out = self.at_line(node, True)  # reading past the data is fatal
@@ -284,9 +335,22 @@ class StatementPrinter:
         position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
         return [Code(f"data.restore({position});" if position else "data.restore();")]
 
+    def s_Fault(self, node, stmt: ast.Fault) -> list[Code]:
+        return self.at_line(node, True) + [Code(f"throw b2t::Fault({cpp_string(stmt.message)});")]
+
     def s_Randomize(self, node, stmt: ast.Randomize) -> list[Code]:
-        # fatal only for a BASIC2TILE_SEED that is not a number
-        return self.at_line(node, True) + [Code("b2t::RANDOMIZE();")]
+        # fatal only for a BASIC2TILE_SEED that is not a number (or GW-BASIC's seed reply)
+        head = self.at_line(node, True)
+        if stmt.seed is not None:
+            pre: list[str] = []
+            seed = self.expr.value(stmt.seed, pre)
+            kind = RANDOMIZE_KINDS[self.a.expr_types[stmt.seed]]
+            return (
+                head + [Code(line) for line in pre] + [Code(f'b2t::RANDOMIZE({seed}, "{kind}");')]
+            )
+        if self.a.options.microsoft:  # GW-BASIC asks for the seed
+            return head + [Code('b2t::RANDOMIZE(con.ask_seed(), "int");')]
+        return head + [Code("b2t::RANDOMIZE();")]
 
     def s_Dim(self, node, stmt: ast.Dim) -> list[Code]:
         out = []
@@ -382,9 +446,10 @@ class StatementPrinter:
         start = self.expr.value(stmt.start, pre)
         limit_const = _constant(stmt.limit)
         step_const = _constant(stmt.step) if stmt.step is not None else 1.0
-        needs_temp = _has_effects(stmt.start) and (
-            (limit_const is None and _has_effects(stmt.limit))
-            or (step_const is None and _has_effects(stmt.step))
+        ms = self.a.options.microsoft
+        needs_temp = _has_effects(stmt.start, ms) and (
+            (limit_const is None and _has_effects(stmt.limit, ms))
+            or (step_const is None and _has_effects(stmt.step, ms))
         )
         lines += [Code(line) for line in pre]
         if needs_temp:
@@ -470,26 +535,59 @@ class StatementPrinter:
         test = self._continues(var, limit, sign, step_const, exact)
         body = ([] if node.ends else [_PROGRESS]) + self.nodes(node.body)
         body += self.comment(hostir.Simple(next_stmt, origin=next_stmt))
-        header = f"for ({self._start(stmt, start)}; {test}; {self._increment(stmt, step)})"
+        first = self._start(stmt, start)
+        if self.a.options.microsoft and step_const != 0:
+            # a loop that runs zero times still adds the step once (as the interpreter's
+            # zero_trip_step)
+            past = self._past(var, limit, sign, step_const)
+            increment = Code(self._increment(stmt, step) + ";")
+            lines += [Code(first + ";"), Code(f"if ({past})", [increment])]
+            first = ""
+        header = f"for ({first}; {test}; {self._increment(stmt, step)})"
         return self.at_line(node, fails) + lines + [Code(header, body)]
 
     def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
         stmt = node.stmt
         fails = self.fails(stmt.start, stmt.limit, stmt.step) or _type_of(stmt.var.name) == "int"
-        lines, start, limit, _, sign, step_const = self._for_setup(stmt, node.for_index, True)
+        lines, start, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, True)
         past = self._past(self.var(stmt.var.name), limit, sign, step_const)
         lines.append(Code(self._start(stmt, start) + ";"))
-        return self.at_line(node, fails) + lines + [Code(f"if ({past})", self._goto(node.exit))]
+        exit = self._goto(node.exit)
+        if self.a.options.microsoft:  # a loop that runs zero times still adds the step
+            exit = [Code(self._increment(stmt, step) + ";")] + exit
+        if node.stack:
+            self.uses_for_stack = True
+            lines.append(Code(f"{self.for_stack_var}.enter({cpp_string(node.loop)});"))
+            exit = [Code(f"{self.for_stack_var}.leave();")] + exit
+        return self.at_line(node, fails) + lines + [Code(f"if ({past})", exit)]
 
     def n_ForNext(self, node: hostir.ForNext) -> list[Code]:
         stmt = node.stmt
         limit, step, sign, step_const = self._lowered_loop(stmt, node.for_index)
         test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
-        head = self.at_line(node, _type_of(stmt.var.name) == "int")
-        return head + [
+        head = self.at_line(node, node.stack or _type_of(stmt.var.name) == "int")
+        lines = [
             Code(self._increment(stmt, step) + ";"),
             Code(f"if ({test})", self._goto(node.body)),
         ]
+        if not node.stack:
+            return head + lines
+        self.uses_for_stack = True
+        find = Code(f"{self.for_stack_var}.find({cpp_string(node.loop)});")
+        return head + [find] + lines + [Code(f"{self.for_stack_var}.leave();")]
+
+    def n_LoopFault(self, node: hostir.LoopFault) -> list[Code]:
+        """A FOR with no NEXT (or the wrong one), a NEXT with no FOR: as the
+        interpreter, a FOR evaluates its parts first (only effects can be seen)."""
+        lines: list[Code] = []
+        parts = (node.stmt.start, node.stmt.limit, node.stmt.step) if node.stmt else ()
+        for part in parts:
+            if _has_effects(part):
+                pre: list[str] = []
+                value = self.expr.value(part, pre)
+                lines += [Code(line) for line in pre] + [Code(f"static_cast<void>({value});")]
+        fault = Code(f"throw b2t::Fault({cpp_string(node.message)});")
+        return self.at_line(node, True) + lines + [fault]
 
     def _lowered_loop(self, stmt: ast.For, for_index: int):
         limit_const = _constant(stmt.limit)
@@ -560,24 +658,29 @@ class StatementPrinter:
 
     def _on(self, node, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
         """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5); out of range is
-        fatal, as in the interpreter (b2t::on_index)."""
+        fatal, as in the interpreter (b2t::on_index).  Outside strict mode, Microsoft
+        BASIC's rules (b2t::on_choice): 0 or past the targets matches no case, goes on."""
         pre: list[str] = []
         value = self.expr.value(selector, pre)
         cases = [
-            Code(f"case {n}:", arm + [Code("break;")], braces=False)
+            Code(f"case {n}:", arm + _break_unless_jumping(arm), braces=False)
             for n, arm in enumerate(arms, 1)
         ]
-        switch = Code(f"switch (b2t::on_index({value}, {len(arms)}))", cases)
+        choose = "on_index" if self.a.options.strict else "on_choice"
+        switch = Code(f"switch (b2t::{choose}({value}, {len(arms)}))", cases)
         return self.at_line(node, True) + [Code(line) for line in pre] + [switch]
 
     def n_Return(self, node: hostir.Return) -> list[Code]:
         return [Code("return;")]
 
     def n_EndProgram(self, node: hostir.EndProgram) -> list[Code]:
+        lines = []
+        if node.stop_line is not None:  # Microsoft BASIC's STOP
+            lines.append(Code(f"b2t::report_break(con, {cpp_string(node.stop_line)});"))
         if self.in_sub:
             self.uses_end_exception = True
-            return [Code("throw b2t::EndProgram();")]
-        return [Code("return;")]
+            return lines + [Code("throw b2t::EndProgram();")]
+        return lines + [Code("return;")]
 
     # ----------------------------------------------------------------- dispatch loops
 
@@ -599,6 +702,8 @@ class StatementPrinter:
 
     def n_OnJump(self, node: hostir.OnJump) -> list[Code]:
         arms = [[Code(f"{self.label_var} = {self.label(t)};")] for t in node.targets]
+        if node.falls_through:  # each case jumps; no case goes on after the statement
+            return self._on(node, node.selector, [arm + [Code("continue;")] for arm in arms])
         return self._on(node, node.selector, arms) + [Code("continue;")]
 
     def _push(self, return_to: str) -> list[Code]:
@@ -609,6 +714,9 @@ class StatementPrinter:
 
     def n_OnGosubJump(self, node: hostir.OnGosubJump) -> list[Code]:
         arms = [[Code(f"{self.label_var} = {self.label(t)};")] for t in node.targets]
+        if node.falls_through:  # an index out of range goes on after the statement
+            jumps = [arm + self._push(node.return_to) + [Code("continue;")] for arm in arms]
+            return self._on(node, node.selector, jumps)
         return (
             self._on(node, node.selector, arms) + self._push(node.return_to) + [Code("continue;")]
         )
@@ -650,11 +758,7 @@ _PROGRESS = Code("b2t::forward_progress();")
 
 
 def _type_of(name: str) -> str:
-    if name.endswith("$"):
-        return "str"
-    if name.endswith("%"):
-        return "int"
-    return "num"
+    return type_of_name(name)
 
 
 def _constant(expr: ast.Expr | None) -> float | None:
@@ -666,7 +770,7 @@ def _constant(expr: ast.Expr | None) -> float | None:
     return None
 
 
-def _has_effects(e: ast.Expr | None) -> bool:
+def _has_effects(e: ast.Expr | None, microsoft: bool = False) -> bool:
     """Can evaluating `e` warn, fail, or draw a random number?  (The Python printer's
     rule, so that both evaluate a FOR's start into a temporary in the same cases.)"""
     if e is None:
@@ -678,8 +782,35 @@ def _has_effects(e: ast.Expr | None) -> bool:
             return True
         if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
             return True
+        if microsoft and _microsoft_effects(node):
+            return True
     return False
+
+
+def _microsoft_effects(node: ast.Node) -> bool:
+    """Microsoft BASIC: + and - may overflow; \\ and the bitwise operators may fail."""
+    if isinstance(node, ast.BinOp):
+        return node.op in ("+", "-", "\\", "AND", "OR", "XOR", "EQV", "IMP")
+    return isinstance(node, ast.UnaryOp) and node.op == "NOT"
 
 
 def _reports(effects) -> bool:
     return effects.fails or bool(effects.warnings)
+
+
+def _print_operand(item: ast.Node) -> ast.Expr:
+    """The expression of a PRINT item: a value, or the argument of TAB or SPC."""
+    if isinstance(item, ast.Tab):
+        return item.column
+    if isinstance(item, ast.Spc):
+        return item.count
+    return item
+
+
+def _cpp_bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _break_unless_jumping(arm: list[Code]) -> list[Code]:
+    """The `break;` that ends a case of a switch, unless the case jumps away."""
+    return [] if arm and arm[-1].text == "continue;" else [Code("break;")]

@@ -177,7 +177,9 @@ class KernelLowering:
                 words = (
                     ["len"]
                     if p.ndim == 1
-                    else ["rows", "cols"] if p.ndim == 2 else [f"dim{a}" for a in range(p.ndim)]
+                    else ["rows", "cols"]
+                    if p.ndim == 2
+                    else [f"dim{a}" for a in range(p.ndim)]
                 )
                 extents = [self.namer.fresh(f"{name}_{w}") for w in words]
                 self.arrays[p.name] = ArrayInfo(name, p.dtype, extents)
@@ -233,7 +235,15 @@ class KernelLowering:
             if e.name in self.plan.index_values:
                 return self.nonnegative(self.plan.index_values[e.name])
             return e.name in self.plan.counting_vars
-        if isinstance(e, ir.Binary) and e.op in ("add", "mul", "floordiv", "truncdiv", "cdiv", "min", "max"):
+        if isinstance(e, ir.Binary) and e.op in (
+            "add",
+            "mul",
+            "floordiv",
+            "truncdiv",
+            "cdiv",
+            "min",
+            "max",
+        ):
             return self.nonnegative(e.left) and self.nonnegative(e.right)
         return False
 

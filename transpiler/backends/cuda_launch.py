@@ -98,9 +98,7 @@ class KernelLaunches:
             if stmts.tracks_lines:
                 line = stmts.line_numbers.get(shape.node.coord.line, 0)
                 out.append(Code(f"{stmts.line_var} = {line};"))
-            arrays = ", ".join(
-                self.expr.array(n) for n in (shape.target, shape.left, shape.right)
-            )
+            arrays = ", ".join(self.expr.array(n) for n in (shape.target, shape.left, shape.right))
             out.append(Code(f"b2t::mat_product_shape({arrays});"))
         for count in node.counts:
             name = self.values[count.name] = self.namer.fresh(count.name)
@@ -186,7 +184,9 @@ class KernelLaunches:
         from .cuda_host_stmt import Code
 
         replay = node.replay
-        out: list = [Code("// Blocks the kernel did not finish run here: BASIC reports their exceptions")]
+        out: list = [
+            Code("// Blocks the kernel did not finish run here: BASIC reports their exceptions")
+        ]
         out += self.to_host(hostir.ToHost(replay.to_host))
         combine = [f for f in node.finish if f.combines]
         if len(replay.loops) == 1 and replay.done is not None:
@@ -211,9 +211,7 @@ class KernelLaunches:
         count = self.values[loop.count]
         done = self.values[replay.done]
         first = f"{block} * {loop.tile}"
-        header = (
-            f"for (int {lane} = {first}; {lane} < std::min({first} + {loop.tile}, {count}); ++{lane})"
-        )
+        header = f"for (int {lane} = {first}; {lane} < std::min({first} + {loop.tile}, {count}); ++{lane})"
         iteration = [self.loop_value(loop, lane)] + stmts.nodes(replay.body)
         skip = [line for f in combine for line in self.block_finish(f, block, stmts)]
         body = [Code(f"if ({done}[{block}])", skip + [Code("continue;")]), Code(header, iteration)]
@@ -225,7 +223,9 @@ class KernelLaunches:
         from .cuda_host_stmt import Code
 
         replay = node.replay
-        lanes = {loop.var: self.namer.fresh(generated_name(loop.var, "lane")) for loop in replay.loops}
+        lanes = {
+            loop.var: self.namer.fresh(generated_name(loop.var, "lane")) for loop in replay.loops
+        }
         if replay.prefix:
             return self.replay_rows(node, stmts, lanes)
         body = []
@@ -271,7 +271,12 @@ class KernelLaunches:
         header = f"for (int {inner_lane} = 0; {inner_lane} < {inner_count}; ++{inner_lane})"
         row_body.append(Code(header, iteration))
         outer_count = self.values[outer.count]
-        return [Code(f"for (int {outer_lane} = 0; {outer_lane} < {outer_count}; ++{outer_lane})", row_body)]
+        return [
+            Code(
+                f"for (int {outer_lane} = 0; {outer_lane} < {outer_count}; ++{outer_lane})",
+                row_body,
+            )
+        ]
 
     def loop_value(self, loop: hostir.ReplayLoop, lane: str):
         """The control variable's value in iteration `lane` (k): start + k * step."""
@@ -299,7 +304,9 @@ class KernelLaunches:
         compare = (">" if finish.kind == "max" else "<") + ("" if finish.strict else "=")
         body = [Code(f"{var} = {part};")]
         for payload_var, payload_temp in finish.payload:
-            body.append(Code(f"{self.expr.var(payload_var)} = {self.values[payload_temp]}[{block}];"))
+            body.append(
+                Code(f"{self.expr.var(payload_var)} = {self.values[payload_temp]}[{block}];")
+            )
         return [Code(f"if ({part} {compare} {var})", body)]
 
     def accumulating(self, finish: hostir.Finish, stmts) -> list:
@@ -345,6 +352,8 @@ class KernelLaunches:
             if read is not None and finish.var not in read:
                 return []  # nothing reads it: BASIC's value after the loop does not matter
             count = self.values[finish.count]
+            if finish.zero_trip_step:
+                count = f"std::max({count}, 1)"
             steps = count if finish.step == 1 else f"{count} * {finish.step}"
             value = Code(f"{var} = {expr.store(f'{self.start_text(finish.start)} + {steps}', 'num')};")
             if finish.when:

@@ -247,7 +247,8 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         index=printer.index,
         run_params=run_params,
         returns_doc=_returns_doc(lib),
-        inputs_doc=", ".join(n + ("()" if n in array_names else "") for n in lib.inputs) or "nothing",
+        inputs_doc=", ".join(n + ("()" if n in array_names else "") for n in lib.inputs)
+        or "nothing",
         outputs_doc=", ".join(lib.outputs),
         scalars=scalars,
         arrays=arrays,

@@ -24,6 +24,7 @@ from .cutile import docstring_safe, format_python
 from .cutile_helpers import helpers_text, helpers_used
 from .python_host_expr import ExprPrinter
 from .python_host_kernels import KernelPrinter
+from .python_host_microsoft import MicrosoftExprPrinter
 from .python_host_origin import origin_comment
 from .python_host_stmt import Code, StatementPrinter, _suite
 from .render import render
@@ -33,8 +34,14 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "MOD", "RANDOMIZE", "ZONE", "NUMBER", "STRING", "BasicFault", "Console", "DataPool",
     "add", "add_all", "check_string", "div", "mul", "power", "reset_rnd", "round_to_int",
     "run_command", "sub", "sub_all", "tab", "to_integer", "loop_count", "Notice",
-    "set_warning_hook", "open_file", "close_files", "file_output", "file_input", "file_line",
-    "kill_file", "rename_file", "reset_files", "SINGLE", "DOUBLE", "REAL",
+    "set_warning_hook", "concat", "mid_assign", "open_file", "close_files", "file_output",
+    "file_input", "file_line", "kill_file", "rename_file", "reset_files", "SINGLE", "DOUBLE",
+    "REAL",
+    # Microsoft BASIC (python_host_microsoft.py, flow.py)
+    "use_dialect", "Double", "sng", "dbl", "cint", "single_div", "double_div", "int_div",
+    "int_mod", "bit_and", "bit_or", "bit_xor", "bit_eqv", "bit_imp", "bit_not",
+    "single_power", "single_power_int", "double_power", "single_result", "ForStack",
+    "on_choice", "report_break",
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
@@ -68,7 +75,8 @@ class _ModulePrinter:
         declare_program_names(self.namer, a)
         self.array_names = {name: self.namer.name(name, "array") for name in sorted(a.arrays)}
         self.sub_names = {sub.name: self.namer.ident(sub.name) for sub in host.subroutines}
-        self.expr = ExprPrinter(a, self.namer, self.array_names)
+        printer = MicrosoftExprPrinter if a.options.microsoft else ExprPrinter
+        self.expr = printer(a, self.namer, self.array_names)
         self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
         self.stmts.has_return_stack = host.return_stack
         self.stmts.read_vars = host.read_vars
@@ -88,7 +96,12 @@ class _ModulePrinter:
         expr.need("Notice")
         expr.need("set_warning_hook")
         uses_rnd = "RND" in expr.uses or "RANDOMIZE" in expr.uses
-        if uses_rnd:
+        # The runtime's dialect (runtime/dialect.py) where it changes what runs: Microsoft
+        # BASIC's numbers, layout and RND; Dartmouth's RND.  It restarts RND itself.
+        runtime_dialect = a.runtime_dialect()
+        if runtime_dialect:
+            expr.need("use_dialect")
+        elif uses_rnd:
             expr.need("reset_rnd")
         params, args = ["con: Console"], ["con"]
         if self.uses_data:
@@ -130,6 +143,7 @@ class _ModulePrinter:
             console_args=console_args,
             uses_files=uses_files,
             file_precision=precision,
+            runtime_dialect=runtime_dialect,
         )
 
     def imports(self) -> list[str]:
@@ -188,6 +202,9 @@ class _ModulePrinter:
         state = []
         if host.uses_dispatch and self.stmts.uses_return_stack:
             state.append(Code(f"{self.stmts.returns_var} = []  # GOSUB return labels"))
+        if self.stmts.uses_for_stack:
+            stack = f"{self.stmts.for_stack_var} = {self.expr.need('ForStack')}()"
+            state.append(Code(f"{stack}  # FOR loops that are not blocks"))
         if main and main[-1].text == "return" and main[-1].body is None:
             main.pop()  # END on the last line
         return _suite(header + functions + subs + arrays + variables + state + main)

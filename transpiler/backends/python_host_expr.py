@@ -119,6 +119,9 @@ class ExprPrinter:
 
     def _binop(self, e: ast.BinOp) -> tuple[str, int]:
         op = e.op
+        if op == "+" and self.a.expr_types.get(e) == "str" and not self.strict:
+            # Microsoft's 255-character limit ("String too long"), as the interpreter.
+            return f"{self.need('concat')}({self.value(e.left)}, {self.value(e.right)})", _ATOM
         if op in ("+", "-"):
             run = self._checked_run(e)
             if len(run) >= _LONG_RUN:  # A + B + C + ...: not a nest of calls
@@ -154,7 +157,7 @@ class ExprPrinter:
         the operators the same (evaluating the terms first is unobservable), else as a
         running total updated term by term."""
         first = self.value(run[-1].left)
-        quiet = all(_quiet(n.right, self.a.plain_sums) for n in run)
+        quiet = all(_quiet(n.right, self.a.expr_types, self.a.plain_sums) for n in run)
         if quiet and all(n.op == run[0].op for n in run):
             fn = "add_all" if run[0].op == "+" else "sub_all"
             terms = ", ".join(self.value(n.right) for n in reversed(run))
@@ -185,7 +188,7 @@ class ExprPrinter:
             right = self._wrap(e.right, _COMPARE + 1)
             return f"{left} {_COMPARISONS[e.op]} {right}", _COMPARE
         if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
-            if _quiet(e.right, self.a.plain_sums):
+            if _quiet(e.right, self.a.expr_types, self.a.plain_sums):
                 # Python's `and` / `or` may skip the right operand; BASIC evaluates it,
                 # which nobody can notice when it cannot warn, fail or draw RND.
                 symbol, prec = ("and", _BOOL_AND) if e.op == "AND" else ("or", _BOOL_OR)
@@ -227,6 +230,10 @@ class ExprPrinter:
             return str(int(e.value))
         return self.value(e)
 
+    def print_item(self, e: ast.Expr) -> str:
+        """An expression printed by PRINT."""
+        return self.value(e)
+
     # ----------------------------------------------------------------- stores
 
     def store(self, text: str, value_type: str) -> str:
@@ -246,8 +253,11 @@ class ExprPrinter:
             if isinstance(node, ast.Index) and node not in safe_subscripts:
                 return True
             if isinstance(node, ast.Call):
-                effect = effect_of(node.name)
-                if effect == "fails" and not _positive_constant(node.args[0]):
+                builtin = BUILTINS.get(node.name)
+                effect = builtin.effect if builtin is not None else None
+                if effect == "fails" and not (
+                    builtin.numeric_domain and _positive_constant(node.args[0])
+                ):
                     return True
                 if effect == "io":  # a file number that is not open
                     return True
@@ -261,12 +271,16 @@ class ExprPrinter:
                 and not _integral_constant(node.right)
             ):
                 return True
+            if isinstance(node, ast.BinOp) and self.a.expr_types.get(node) == "str":
+                return True  # "String too long"
         return False
 
 
-def _quiet(e: ast.Expr, plain_sums: set) -> bool:
+def _quiet(e: ast.Expr, types: dict, plain_sums: set) -> bool:
     """Can evaluating `e` be skipped unnoticed (no warning, fault, RND, DEF FN)?"""
     for node in e.walk():
+        if isinstance(node, ast.BinOp) and types.get(node) == "str":
+            return False  # a concatenation: "String too long"
         if isinstance(node, ast.Index):
             return False
         if isinstance(node, ast.Call) and effect_of(node.name) != "none":

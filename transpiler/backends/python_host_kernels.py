@@ -178,7 +178,9 @@ class KernelPrinter:
         from .python_host_stmt import Code
 
         replay = node.replay
-        out: list = [Code("# Blocks the kernel did not finish run here: BASIC reports their exceptions")]
+        out: list = [
+            Code("# Blocks the kernel did not finish run here: BASIC reports their exceptions")
+        ]
         out += stmts.n_ToHost(hostir.ToHost(replay.to_host))
         combine = [f for f in node.finish if f.combines]
         if len(replay.loops) == 1 and replay.done is not None:
@@ -292,7 +294,9 @@ class KernelPrinter:
         compare = (">" if finish.kind == "max" else "<") + ("" if finish.strict else "=")
         body = [Code(f"{var} = {part}")]
         for payload_var, payload_temp in finish.payload:
-            body.append(Code(f"{self.expr.var(payload_var)} = {self.values[payload_temp]}.item({block})"))
+            body.append(
+                Code(f"{self.expr.var(payload_var)} = {self.values[payload_temp]}.item({block})")
+            )
         return [Code(f"if {part} {compare} {var}:", body)]
 
     def block_names(self) -> tuple[str, str]:
@@ -340,6 +344,8 @@ class KernelPrinter:
             if finish.var not in stmts.read_vars:
                 return []  # nothing reads it: BASIC's value after the loop does not matter
             count = self.values[finish.count]
+            if finish.zero_trip_step:
+                count = f"max({count}, 1)"
             steps = count if finish.step == 1 else f"{count} * {finish.step}"
             value = Code(f"{var} = float({self.start_text(finish.start)} + {steps})")
             if finish.when:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from .. import ast, hostir
 from ..builtins import effect_of
-from ..model import Analysis
+from ..interpreter.codegen import RANDOMIZE_KINDS
+from ..model import Analysis, type_of_name
 from ..naming import Namer
 from .python_host_expr import ExprPrinter, constant_truth, number_literal
 from .python_host_origin import origin_comment, statement_texts
@@ -68,6 +69,8 @@ class StatementPrinter:
         self.label_var = namer.fresh("label")
         self.returns_var = namer.fresh("returns")
         self.choice_var = namer.fresh("choice")
+        self.for_stack_var = namer.fresh("for_stack")
+        self.uses_for_stack = False
         self.reply_var = namer.fresh("reply")
         self.channel_var = namer.fresh("channel")
         self._for_names: dict[tuple, str] = {}
@@ -167,9 +170,12 @@ class StatementPrinter:
     def _discard(self, expr: ast.Expr, text: str, value_type: str) -> list[Code]:
         """A value stored in a variable that nothing reads: only its effects (warnings,
         faults, RND) matter."""
+        microsoft = self.a.options.microsoft
+        # (Microsoft BASIC: storing a number may warn "Overflow" or fail too.)
         conversion_fails = value_type == "int" or (value_type == "str" and self.expr.strict)
-        if not _has_effects(expr) and not (
-            conversion_fails and not _safe_constant(expr, value_type)
+        conversion_fails = conversion_fails or (microsoft and value_type != "str")
+        if not _has_effects(expr, microsoft) and not (
+            conversion_fails and not _safe_constant(expr, value_type, microsoft)
         ):
             return []
         return [Code(f"_ = {text}")]
@@ -196,11 +202,14 @@ class StatementPrinter:
                 if item.sep == ",":
                     calls[-1].append(self.need("ZONE"))
                 continue
-            expr = item.column if isinstance(item, ast.Tab) else item
+            expr = _print_operand(item)
             if calls[-1] and self.expr.can_fail(expr, self.safe_subscripts(expr)):
                 calls.append([])
-            text = self.expr.value(expr)
-            calls[-1].append(f"{self.need('tab')}({text})" if isinstance(item, ast.Tab) else text)
+            if isinstance(item, (ast.Tab, ast.Spc)):
+                text = self.expr.value(expr)
+                calls[-1].append(f"{self.need(type(item).__name__.lower())}({text})")
+            else:
+                calls[-1].append(self.expr.print_item(expr))
         ends_line = not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep)
         out = []
         if len(calls) > 1 and stmt.channel is not None:  # the file number is evaluated once
@@ -216,7 +225,7 @@ class StatementPrinter:
 
     def _items(self, items: list[ast.Expr]) -> str:
         """`.item(a).item(b)`: each is written before the next one is evaluated."""
-        return "".join(f".item({self.expr.value(item)})" for item in items)
+        return "".join(f".item({self.expr.print_item(item)})" for item in items)
 
     def s_Write(self, stmt: ast.Write) -> list[Code]:
         return [Code(f"{self.channel(stmt.channel)}.write_items(){self._items(stmt.items)}.end()")]
@@ -276,7 +285,9 @@ class StatementPrinter:
             call = f"{self.need('file_input')}({number}, {_tuple(kinds)})"
         else:
             prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
-            call = f"con.input({prompt}, ({', '.join(kinds)},))"
+            options = "" if stmt.question else ", question=False"
+            options += ", stay=True" if stmt.stay else ""
+            call = f"con.input({prompt}, ({', '.join(kinds)},){options})"
         converted = [self.expr.store("x", self.target_type(t)) != "x" for t in stmt.targets]
         if not any(converted):
             names = ", ".join(self._target_or_discard(t) for t in stmt.targets)
@@ -289,6 +300,49 @@ class StatementPrinter:
                 continue
             out.append(Code(self.assign(t, f"{self.reply_var}[{n}]")))
         return out
+
+    def s_LineInput(self, stmt: ast.LineInput) -> list[Code]:
+        prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
+        call = f"con.line_input({prompt}{', stay=True' if stmt.stay else ''})"
+        return [Code(f"{self._target_or_discard(stmt.target)} = {call}")]
+
+    def s_Swap(self, stmt: ast.Swap) -> list[Code]:
+        """Both places are found before either changes (`SWAP I, A(I)` swaps with the
+        element of the old I): such subscripts are computed first."""
+        swapped = {t.name for t in (stmt.first, stmt.second) if isinstance(t, ast.Var)}
+        out: list[Code] = []
+        first = self._place(stmt.first, swapped, out)
+        second = self._place(stmt.second, swapped, out)
+        return out + [Code(f"{first}, {second} = {second}, {first}")]
+
+    def s_MidAssign(self, stmt: ast.MidAssign) -> list[Code]:
+        out: list[Code] = []
+        target = self._place(stmt.target, set(), out)
+        args = [target, self.expr.value(stmt.start)]
+        args.append(self.expr.value(stmt.count) if stmt.count is not None else "None")
+        args.append(self.expr.value(stmt.value))
+        return out + [Code(f"{target} = {self.need('mid_assign')}({', '.join(args)})")]
+
+    def _place(self, target: ast.LValue, changing: set[str], out: list[Code]) -> str:
+        """A variable or element that a statement reads and then writes: subscripts that
+        read a variable in `changing`, or draw RND or INKEY$, are computed into
+        temporaries first (lines appended to `out`), so both accesses see one place."""
+        if isinstance(target, ast.Var):
+            return self.var(target.name)
+        subscripts = []
+        for index in target.indices:
+            text = self.expr.subscript(index)
+            names = {n.name for n in index.walk() if isinstance(n, ast.Var)}
+            drawn = any(
+                isinstance(n, ast.Call) and effect_of(n.name) in ("random", "input")
+                for n in index.walk()
+            )
+            if names & changing or drawn:
+                temp = self.namer.fresh("subscript")
+                out.append(Code(f"{temp} = {text}"))
+                text = temp
+            subscripts.append(text)
+        return f"{self.expr.array(target.name)}[{', '.join(subscripts)}]"
 
     def _target_or_discard(self, target: ast.LValue) -> str:
         if isinstance(target, ast.Var) and target.name not in self.read_vars:
@@ -309,8 +363,17 @@ class StatementPrinter:
         position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
         return [Code(f"data.restore({position})" if position else "data.restore()")]
 
+    def s_Fault(self, stmt: ast.Fault) -> list[Code]:
+        return [Code(f"raise {self.need('BasicFault')}({stmt.message!r})")]
+
     def s_Randomize(self, stmt: ast.Randomize) -> list[Code]:
-        return [Code(f"{self.need('RANDOMIZE')}()")]
+        randomize = self.need("RANDOMIZE")
+        if stmt.seed is not None:
+            kind = RANDOMIZE_KINDS[self.a.expr_types[stmt.seed]]
+            return [Code(f"{randomize}({self.expr.value(stmt.seed)}, {kind!r})")]
+        if self.a.options.microsoft:  # GW-BASIC asks for the seed
+            return [Code(f"{randomize}(con.ask_seed(), 'int')")]
+        return [Code(f"{randomize}()")]
 
     def s_Dim(self, stmt: ast.Dim) -> list[Code]:
         """A DIM that runs: it allocates the arrays whose shape is not fixed (run-time
@@ -394,9 +457,10 @@ class StatementPrinter:
         start = self.expr.value(stmt.start)
         limit_const = _constant(stmt.limit)
         step_const = _constant(stmt.step) if stmt.step is not None else 1.0
-        needs_temp = _has_effects(stmt.start) and (
-            (limit_const is None and _has_effects(stmt.limit))
-            or (step_const is None and _has_effects(stmt.step))
+        ms = self.a.options.microsoft
+        needs_temp = _has_effects(stmt.start, ms) and (
+            (limit_const is None and _has_effects(stmt.limit, ms))
+            or (step_const is None and _has_effects(stmt.step, ms))
         )
         if needs_temp:
             temp = self._for_name(stmt, "start", for_index, lowered)
@@ -480,19 +544,54 @@ class StatementPrinter:
         self.loops.append(_Loop("for", [self._increment(stmt, step)]))
         body = self.nodes(node.body)
         self.loops.pop()
+        lines += self._zero_trip_step(stmt, limit, step, sign, step_const)
         return lines + [Code(f"while {test}:", body + increment)]
+
+    def _zero_trip_step(self, stmt: ast.For, limit, step, sign, step_const) -> list[Code]:
+        """Microsoft BASIC: a loop that runs zero times still adds the step once (as the
+        interpreter's zero_trip_step)."""
+        past = self._past(self.var(stmt.var.name), limit, sign, step_const)
+        if not self.a.options.microsoft or past is None:
+            return []
+        return [Code(f"if {past}:", [self._increment(stmt, step)])]
 
     def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
         stmt = node.stmt
-        lines, limit, _, sign, step_const = self._for_setup(stmt, node.for_index, True)
+        lines, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, True)
         past = self._past(self.var(stmt.var.name), limit, sign, step_const)
-        return lines + ([Code(f"if {past}:", self._goto(node.exit))] if past else [])
+        if past is None:  # STEP 0: never past the limit
+            if node.stack:
+                lines.append(Code(f"{self.for_stack()}.enter({node.loop!r})"))
+            return lines
+        exit = self._goto(node.exit)
+        if self.a.options.microsoft:  # see _zero_trip_step
+            exit = [self._increment(stmt, step)] + exit
+        if node.stack:
+            lines.append(Code(f"{self.for_stack()}.enter({node.loop!r})"))
+            exit = [Code(f"{self.for_stack()}.leave()")] + exit
+        return lines + [Code(f"if {past}:", exit)]
 
     def n_ForNext(self, node: hostir.ForNext) -> list[Code]:
         stmt = node.stmt
         limit, step, sign, step_const = self._lowered_loop(stmt, node.for_index)
         test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
-        return [self._increment(stmt, step), Code(f"if {test}:", self._goto(node.body))]
+        lines = [self._increment(stmt, step), Code(f"if {test}:", self._goto(node.body))]
+        if not node.stack:
+            return lines
+        find = Code(f"{self.for_stack()}.find({node.loop!r})")
+        return [find] + lines + [Code(f"{self.for_stack()}.leave()")]
+
+    def for_stack(self) -> str:
+        """The run-time FOR stack of the loops that are not blocks."""
+        self.uses_for_stack = True
+        return self.for_stack_var
+
+    def n_LoopFault(self, node: hostir.LoopFault) -> list[Code]:
+        """A FOR with no NEXT (or the wrong one), a NEXT with no FOR: as the
+        interpreter, a FOR evaluates its parts first (only effects can be seen)."""
+        parts = (node.stmt.start, node.stmt.limit, node.stmt.step) if node.stmt else ()
+        lines = [Code(self.expr.value(part)) for part in parts if _has_effects(part)]
+        return lines + [Code(f"raise {self.need('BasicFault')}({node.message!r})")]
 
     def _lowered_loop(self, stmt: ast.For, for_index: int):
         limit_const = _constant(stmt.limit)
@@ -589,7 +688,9 @@ class StatementPrinter:
         if not isinstance(condition, ast.BinOp) or condition.op not in ("<", ">", "<=", ">="):
             return None
         name = let.target.name
-        if _type_of(name) != "num" or self.expr.f32 or not _plain_operand(let.value):
+        if _type_of(name) != "num" or self.expr.f32 or self.a.options.microsoft:
+            return None
+        if not _plain_operand(let.value):
             return None
         left, right, op = condition.left, condition.right, condition.op
         if _same(left, let.value) and _is_var(right, name):
@@ -638,8 +739,12 @@ class StatementPrinter:
 
     def _on(self, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
         """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5); out of range is
-        fatal, as in the interpreter."""
+        fatal, as in the interpreter.  Outside strict mode, Microsoft BASIC's rules
+        (`on_choice`): an index of 0 or past the targets matches no case and goes on."""
         cases = [Code(f"case {n}:", arm) for n, arm in enumerate(arms, 1)]
+        if not self.a.options.strict:
+            value = self.expr.value(selector)
+            return [Code(f"match {self.need('on_choice')}({value}, {len(arms)}):", cases)]
         fault = (
             f"raise {self.need('BasicFault')}({ON_OUT_OF_RANGE!r}, "
             f'f"({{{self.choice_var}}}; 1 to {len(arms)} allowed)")'
@@ -652,10 +757,13 @@ class StatementPrinter:
         return [Code("return")]
 
     def n_EndProgram(self, node: hostir.EndProgram) -> list[Code]:
+        lines = []
+        if node.stop_line is not None:  # Microsoft BASIC's STOP
+            lines.append(Code(f"{self.need('report_break')}(con, {node.stop_line!r})"))
         if self.in_sub:
             self.uses_end_exception = True
-            return [Code("raise EndProgram")]
-        return [Code("return")]
+            return lines + [Code("raise EndProgram")]
+        return lines + [Code("return")]
 
     # ----------------------------------------------------------------- dispatch loops
 
@@ -668,6 +776,8 @@ class StatementPrinter:
         return self._goto(node.target)
 
     def n_OnJump(self, node: hostir.OnJump) -> list[Code]:
+        if node.falls_through:  # each case jumps; no case goes on after the statement
+            return self._on(node.selector, [self._goto(label) for label in node.targets])
         arms = []
         for label in node.targets:
             arms.append(
@@ -688,6 +798,9 @@ class StatementPrinter:
         return self._push(node.return_to) + self._goto(node.target)
 
     def n_OnGosubJump(self, node: hostir.OnGosubJump) -> list[Code]:
+        if node.falls_through:  # an index out of range goes on after the statement
+            arms = [self._push(node.return_to) + self._goto(label) for label in node.targets]
+            return self._on(node.selector, arms)
         arms = [[Code(f"{self.label_var} = {label!r}")] for label in node.targets]
         return self._on(node.selector, arms) + self._push(node.return_to) + [Code("continue")]
 
@@ -739,11 +852,7 @@ def _tuple(items: list[str]) -> str:
 
 
 def _type_of(name: str) -> str:
-    if name.endswith("$"):
-        return "str"
-    if name.endswith("%"):
-        return "int"
-    return "num"
+    return type_of_name(name)
 
 
 def _constant(expr: ast.Expr | None) -> float | None:
@@ -755,7 +864,7 @@ def _constant(expr: ast.Expr | None) -> float | None:
     return None
 
 
-def _has_effects(e: ast.Expr | None) -> bool:
+def _has_effects(e: ast.Expr | None, microsoft: bool = False) -> bool:
     """Can evaluating `e` warn, fail, or draw a random number?  (If not, when it is
     evaluated relative to other expressions does not matter.)"""
     if e is None:
@@ -767,7 +876,16 @@ def _has_effects(e: ast.Expr | None) -> bool:
             return True
         if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
             return True
+        if microsoft and _microsoft_effects(node):
+            return True
     return False
+
+
+def _microsoft_effects(node: ast.Node) -> bool:
+    """Microsoft BASIC: + and - may overflow; \\ and the bitwise operators may fail."""
+    if isinstance(node, ast.BinOp):
+        return node.op in ("+", "-", "\\", "AND", "OR", "XOR", "EQV", "IMP")
+    return isinstance(node, ast.UnaryOp) and node.op == "NOT"
 
 
 def _is_comment_node(node: hostir.HNode) -> bool:
@@ -804,9 +922,22 @@ def _same(a: ast.Expr, b: ast.Expr) -> bool:
     return False
 
 
-def _safe_constant(e: ast.Expr, value_type: str) -> bool:
+def _safe_constant(e: ast.Expr, value_type: str, microsoft: bool = False) -> bool:
     """A constant whose conversion for storing cannot fail."""
     if value_type == "str":
         return isinstance(e, ast.Str) and len(e.value) <= 18
     value = _constant(e)
-    return value is not None and -2147483648.0 <= value + 0.5 < 2147483648.0
+    if value is None:
+        return False
+    if microsoft:  # CINT's 16 bits; a floating constant is in range already
+        return value_type != "int" or -32768.5 < value < 32767.5
+    return -2147483648.0 <= value + 0.5 < 2147483648.0
+
+
+def _print_operand(item: ast.Node) -> ast.Expr:
+    """The expression of a PRINT item: a value, or the argument of TAB or SPC."""
+    if isinstance(item, ast.Tab):
+        return item.column
+    if isinstance(item, ast.Spc):
+        return item.count
+    return item

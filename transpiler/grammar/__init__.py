@@ -7,6 +7,7 @@
     files.py         Microsoft BASIC's sequential files: OPEN, CLOSE, PRINT #, INPUT #...
     devices.py       Microsoft BASIC's screen and sound statements (CLS, COLOR...), SYSTEM
     declarations.py  LET, DIM, OPTION BASE, DEF FN, RANDOMIZE, REM
+    microsoft.py     DEFINT, DEFSNG, DEFDBL, DEFSTR (Microsoft BASIC)
     mat.py           Dartmouth's MAT statements
     kernel.py        cuTile BASIC: TILE, OUTPUT, INPUT A(), BID
     expressions.py   expressions, variables, array elements, function calls
@@ -35,23 +36,38 @@ from . import (
     kernel,
     lines,
     mat,
+    microsoft,
     print_input,
 )
 
-FAMILIES = (lines, control, print_input, files, devices, declarations, mat, kernel, expressions)
+FAMILIES = (
+    lines, control, print_input, files, devices, declarations, microsoft, mat, kernel, expressions
+)  # fmt: skip
 
-# Precedence, lowest first.  `^` binds tighter than unary minus (-A^B is -(A^B)) and
-# is left-associative (2^3^2 is 64), as in ECMA-55.  IFX/ELSE attach a dangling ELSE
-# to the nearest IF.
+# Precedence, lowest first, as in Microsoft BASIC (GW-BASIC's manual): IMP, EQV, XOR,
+# OR, AND, NOT, relations, + -, MOD, \ (integer division), * /, unary minus, ^; in the
+# other dialects MOD binds as * and / do (the lexer's MOD_TIMES).  `^`
+# binds tighter than unary minus (-A^B is -(A^B)) and is left-associative (2^3^2 is 64),
+# as in ECMA-55.  IFX/ELSE attach a dangling ELSE to the nearest IF.
 precedence = (
+    # A PRINT item ends where no operator or subscript continues it (print_input.py):
+    # lower than every operator and than the `(` after a name.
+    ("nonassoc", "PRINT_ITEM"),
+    ("nonassoc", "NAME", "FUNC", "FNNAME", "BID"),
+    ("nonassoc", "LPAREN"),
     ("nonassoc", "IFX"),
     ("nonassoc", "ELSE"),
+    ("left", "IMP"),
+    ("left", "EQV"),
+    ("left", "XOR"),
     ("left", "OR"),
     ("left", "AND"),
     ("right", "NOT"),
     ("left", "EQ", "NE", "LT", "GT", "LE", "GE"),
     ("left", "PLUS", "MINUS"),
-    ("left", "TIMES", "DIVIDE", "MOD"),
+    ("left", "MOD"),
+    ("left", "INTDIV"),
+    ("left", "TIMES", "DIVIDE", "MOD_TIMES"),
     ("right", "UMINUS"),
     ("left", "POW"),
 )

@@ -1,9 +1,11 @@
 """The grammar of control statements: IF, jumps, loops, STOP and END.
 
-    if_statement    ::= IF expr THEN line_ref [ELSE else_part]
-                      | IF expr THEN body [ELSE else_part]
-                      | IF expr GOTO line_ref [ELSE else_part]
-    else_part       ::= line_ref | body
+    if_statement    ::= IF expr THEN then_part [ELSE else_part]
+                      | IF expr THEN ELSE else_part
+                      | IF expr GOTO jump_part [ELSE else_part]
+    then_part       ::= jump_part | body
+    jump_part       ::= line_ref [':' body]          (the body never runs)
+    else_part       ::= jump_part | body
     body            ::= simple_statement {':' simple_statement} [':' if_statement]
                       | if_statement
     block_if        ::= IF expr THEN                       (at the end of a line)
@@ -14,6 +16,9 @@
                       | NEXT [NAME {',' NAME}]
                       | WHILE expr | WEND | STOP | END
     line_ref        ::= NUMBER
+
+A ':' right before ELSE is dropped by the parser's token stream, as GW-BASIC stores
+ELSE as ':ELSE' (`IF c THEN A : ELSE B`, also after a nested IF's ELSE part).
 
 ECMA-55 has IF ... THEN line, GOTO, GOSUB, RETURN, ON ... GOTO, FOR, NEXT var, STOP
 and END; strict mode reports the others where they are built.  The tree stays flat:
@@ -27,55 +32,57 @@ from .. import ast
 from ._actions import extension, extension_at, integer, location, through
 
 
-def p_if_then_line(p):
-    """if_statement : IF expr THEN line_ref %prec IFX"""
-    p[0] = ast.If(p[2], then_line=p[4], coord=location(p, 1))
+def p_if_then(p):
+    """if_statement : IF expr THEN then_part %prec IFX
+    | IF expr THEN then_part ELSE else_part"""
+    p[0] = _if(p, p[4], p[6] if len(p) > 5 else None)
 
 
-def p_if_then_line_else(p):
-    """if_statement : IF expr THEN line_ref ELSE else_part"""
-    extension(p, 5, "ELSE")
-    p[0] = _with_else(ast.If(p[2], then_line=p[4], coord=location(p, 1)), p[6])
-
-
-def p_if_then_body(p):
-    """if_statement : IF expr THEN body %prec IFX"""
-    extension(p, 3, "a statement after THEN (ECMA-55 wants a line number)")
-    p[0] = ast.If(p[2], then_body=p[4], coord=location(p, 1))
-
-
-def p_if_then_body_else(p):
-    """if_statement : IF expr THEN body ELSE else_part"""
-    extension(p, 3, "a statement after THEN (ECMA-55 wants a line number)")
-    extension(p, 5, "ELSE")
-    p[0] = _with_else(ast.If(p[2], then_body=p[4], coord=location(p, 1)), p[6])
+def p_if_then_else(p):
+    """if_statement : IF expr THEN ELSE else_part"""
+    extension(p, 4, "IF ... THEN ELSE (an empty THEN)")
+    p[0] = _if(p, ([], None), p[5])
 
 
 def p_if_goto(p):
-    """if_statement : IF expr GOTO line_ref %prec IFX"""
+    """if_statement : IF expr GOTO jump_part %prec IFX
+    | IF expr GOTO jump_part ELSE else_part"""
     extension(p, 3, "IF ... GOTO")
-    p[0] = ast.If(p[2], then_line=p[4], coord=location(p, 1))
+    p[0] = _if(p, p[4], p[6] if len(p) > 5 else None)
 
 
-def p_if_goto_else(p):
-    """if_statement : IF expr GOTO line_ref ELSE else_part"""
-    extension(p, 3, "IF ... GOTO")
-    extension(p, 5, "ELSE")
-    p[0] = _with_else(ast.If(p[2], then_line=p[4], coord=location(p, 1)), p[6])
-
-
-def _with_else(node: ast.If, else_part) -> ast.If:
-    if isinstance(else_part, ast.LineRef):
-        node.else_line = else_part
-    else:
-        node.else_body = else_part
+def _if(p, then_part, else_part) -> ast.If:
+    """The If node: a part is (statements, line_ref or None); the jump comes first."""
+    body, line = then_part
+    if body and line is None:
+        extension(p, 3, "a statement after THEN (ECMA-55 wants a line number)")
+    node = ast.If(p[2], then_line=line, then_body=body, coord=location(p, 1))
+    if else_part is not None:
+        extension(p, len(p) - 2, "ELSE")
+        node.else_body, node.else_line = else_part
     return node
 
 
-def p_else_part(p):
-    """else_part : line_ref
+def p_then_part(p):
+    """then_part : jump_part
     | body"""
-    p[0] = p[1]
+    p[0] = p[1] if isinstance(p[1], tuple) else (p[1], None)
+
+
+def p_jump_part(p):
+    """jump_part : line_ref
+    | line_ref COLON body"""
+    # GW-BASIC takes the statements after `THEN 100 :` for part of the branch, and never
+    # runs them: the jump comes first.
+    if len(p) > 2:
+        extension(p, 2, "statements after THEN (or ELSE) and a line number")
+    p[0] = (p[3] if len(p) > 2 else [], p[1])
+
+
+def p_else_part(p):
+    """else_part : jump_part
+    | body"""
+    p[0] = p[1] if isinstance(p[1], tuple) else (p[1], None)
 
 
 def p_body_list(p):

@@ -2,20 +2,23 @@
 RANDOMIZE and REM.
 
     simple_statement ::= [LET] lvalue '=' expr
+                       | SWAP lvalue ',' lvalue
+                       | MID$ '(' lvalue ',' expr [',' expr] ')' '=' expr
                        | DIM array_decl {',' array_decl}
                        | OPTION BASE NUMBER
                        | DEF FNNAME ['(' var_list ')'] '=' expr
-                       | RANDOMIZE
+                       | RANDOMIZE [expr]
                        | REM                           (the rest of the line)
     array_decl       ::= NAME '(' expr_list ')' [AS NAME]
 
-ECMA-55 wants LET, integer constants as DIM bounds and at most one numeric parameter;
+SWAP and the MID$ statement are Microsoft BASIC's.  ECMA-55 wants LET, integer constants as DIM bounds and at most one numeric parameter;
 `AS type` is cuTile BASIC's element type.
 """
 
 from __future__ import annotations
 
 from .. import ast
+from ..errors import BasicSyntaxError
 from ._actions import extension, extension_at, fail, location, strict_error, through
 
 
@@ -30,6 +33,32 @@ def p_let_implicit(p):
     target = p[1]
     extension_at(p, target.coord, "an assignment without LET")
     p[0] = ast.Let(target, p[3], coord=target.coord)
+
+
+def p_swap(p):
+    """simple_statement : SWAP lvalue COMMA lvalue"""
+    extension(p, 1, "SWAP")
+    p[0] = ast.Swap(p[2], p[4], coord=location(p, 1))
+
+
+def p_mid_assign(p):
+    """simple_statement : FUNC LPAREN expr_list RPAREN EQ expr"""
+    # Microsoft's MID$ statement: `MID$(A$, 2[, 3]) = "XYZ"`.
+    name, args = p[1], p[3]
+    if name != "MID$":
+        fail(p, 1, f"{name} is a function: only MID$ can be assigned to")
+    extension(p, 1, "the MID$ statement")
+    target = args[0]
+    if not isinstance(target, (ast.Var, ast.Index)) or len(args) not in (2, 3):
+        raise BasicSyntaxError("expected MID$(variable$, start[, count]) = ...", target.coord)
+    count = args[2] if len(args) == 3 else None
+    p[0] = ast.MidAssign(target, args[1], count, p[6], coord=location(p, 1))
+
+
+def p_assign_function(p):
+    """simple_statement : FUNC EQ expr"""
+    # `LEN = 3`: a reserved word as a variable (GW-BASIC says "Syntax error").
+    fail(p, 1, f"{p[1]} is a built-in function: a variable needs another name")
 
 
 def p_dim(p):
@@ -92,6 +121,12 @@ def p_def_params(p):
 def p_randomize(p):
     """simple_statement : RANDOMIZE"""
     p[0] = ast.Randomize(coord=location(p, 1))
+
+
+def p_randomize_seed(p):
+    """simple_statement : RANDOMIZE expr"""
+    extension(p, 1, "RANDOMIZE with a seed")
+    p[0] = ast.Randomize(p[2], coord=location(p, 1))
 
 
 def p_rem(p):

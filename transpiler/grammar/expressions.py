@@ -3,8 +3,8 @@
     expr        ::= expr binary_op expr | ('-' | '+' | NOT) expr | '(' expr ')'
                   | NUMBER | STRING | NAME | NAME '(' expr_list ')'
                   | FUNC ['(' expr_list ')'] | FNNAME ['(' expr_list ')']
-    binary_op   ::= '+' | '-' | '*' | '/' | '^' | MOD
-                  | '=' | '<>' | '<' | '>' | '<=' | '>=' | AND | OR
+    binary_op   ::= '+' | '-' | '*' | '/' | '^' | MOD | '\\'
+                  | '=' | '<>' | '<' | '>' | '<=' | '>=' | AND | OR | XOR | EQV | IMP
     expr_list   ::= expr {',' expr}
     lvalue      ::= NAME | NAME '(' expr_list ')'
     lvalue_list ::= lvalue {',' lvalue}
@@ -13,14 +13,16 @@
 Operator precedence is the package's `precedence` table.  FUNC is a built-in function
 of `builtins.py` (the lexer reads it from the table, so a built-in never becomes an
 array); its arity and types are the type checker's.  MOD, AND, OR, NOT, relations
-outside IF and the functions beyond ECMA-55's are extensions strict mode reports.
+outside IF and the functions beyond ECMA-55's are extensions strict mode reports;
+`\\`, XOR, EQV and IMP only Microsoft BASIC has (they pin --dialect ms).
 """
 
 from __future__ import annotations
 
 from .. import ast
-from ..builtins import BUILTINS
-from ..errors import Coord
+from ..builtins import BUILTINS, microsoft_only
+from ..errors import BasicSyntaxError, Coord
+from ..msconstants import microsoft_constant
 from ._actions import extension, location, span, strict_error, through
 
 _BINARY = {
@@ -30,6 +32,7 @@ _BINARY = {
     "DIVIDE": "/",
     "POW": "^",
     "MOD": "MOD",
+    "MOD_TIMES": "MOD",
     "EQ": "=",
     "NE": "<>",
     "LT": "<",
@@ -38,14 +41,20 @@ _BINARY = {
     "GE": ">=",
     "AND": "AND",
     "OR": "OR",
+    "XOR": "XOR",
+    "EQV": "EQV",
+    "IMP": "IMP",
+    "INTDIV": "\\",
 }
 
 
-_BINARY_EXTENSIONS = frozenset(("MOD", "AND", "OR"))
+_BINARY_EXTENSIONS = frozenset(("MOD", "MOD_TIMES", "AND", "OR"))
+# Operators only Microsoft BASIC has (the lexer pins `\\` itself).
+_MICROSOFT_OPERATORS = frozenset(("XOR", "EQV", "IMP"))
 
 
 # After one of these, ECMA-55 allows no sign: `4 ^ -2` and `A * -B` need parentheses.
-_ARITHMETIC = frozenset(("PLUS", "MINUS", "TIMES", "DIVIDE", "POW", "MOD"))
+_ARITHMETIC = frozenset(("PLUS", "MINUS", "TIMES", "DIVIDE", "POW", "MOD", "MOD_TIMES"))
 
 
 def p_expr_binary(p):
@@ -55,6 +64,7 @@ def p_expr_binary(p):
     | expr DIVIDE expr
     | expr POW expr
     | expr MOD expr
+    | expr MOD_TIMES expr
     | expr EQ expr
     | expr NE expr
     | expr LT expr
@@ -62,11 +72,17 @@ def p_expr_binary(p):
     | expr LE expr
     | expr GE expr
     | expr AND expr
-    | expr OR expr"""
+    | expr OR expr
+    | expr XOR expr
+    | expr EQV expr
+    | expr IMP expr
+    | expr INTDIV expr"""
     s = p.slice
     kind = s[2].type
     if kind in _BINARY_EXTENSIONS:
-        extension(p, 2, kind)
+        extension(p, 2, _BINARY[kind])
+    elif kind in _MICROSOFT_OPERATORS:
+        p.lexer.ctx.microsoft_only(f"the operator {kind}", location(p, 2))
     left, right = s[1].value, s[3].value
     a, b = left.coord, right.coord
     coord = Coord(a.file, a.line, a.column, b.column + b.length - a.column)
@@ -98,7 +114,22 @@ def p_expr_number(p):
     text = tok.value
     ctx = p.lexer.ctx  # _coord inlined: this is the hottest rule with p_expr_var
     coord = Coord(ctx.file, ctx.line, tok.lexpos + 1, len(text))
-    s[0].value = ast.Num(float(text), text, coord=coord)
+    try:
+        value = float(text)
+    except ValueError:  # only Microsoft's notations: the lexer pinned the dialect
+        value = _microsoft_value(p, coord)
+    s[0].value = ast.Num(value, text, coord=coord)
+
+
+def _microsoft_value(p, coord: Coord) -> float:
+    """The value of a constant written as only Microsoft BASIC writes it: `&H1F`, `&O17`
+    and `&17` (16-bit: `&HFFFF` is -1), a `D` exponent, a suffix `!`, `#` or `%`."""
+    text = p.slice[1].value.upper()
+    try:
+        value = microsoft_constant(text)
+    except ValueError as exc:
+        raise BasicSyntaxError(f"{exc}: {text}", coord) from None
+    return value
 
 
 def p_expr_string(p):
@@ -127,20 +158,31 @@ def p_expr_call_bare(p):
     | FNNAME"""
     # RND, a parameterless FN, or TAN written without arguments (the semantic pass
     # reports the arity).
-    if p.slice[1].type == "FUNC" and "ecma55" not in BUILTINS[p[1]].dialects:
-        extension(p, 1, p[1])
-    p[0] = ast.Call(p[1], [], coord=location(p, 1))
+    coord = location(p, 1)
+    if p.slice[1].type == "FUNC":
+        _dialect_of_function(p, BUILTINS[p[1]], coord)
+    p[0] = ast.Call(p[1], [], coord=coord)
+
+
+def _dialect_of_function(p, builtin, coord: Coord) -> None:
+    """Strict mode reports a function beyond ECMA-55's; one that only Microsoft BASIC has
+    pins --dialect ms."""
+    if microsoft_only(builtin):
+        p.lexer.ctx.microsoft_only(f"the function {builtin.name}", coord)
+    elif "ecma55" not in builtin.dialects:
+        extension(p, 1, builtin.name)
 
 
 def p_expr_call(p):
     """expr : FUNC LPAREN expr_list RPAREN
     | FNNAME LPAREN expr_list RPAREN"""
     name, args = p[1], p[3]
-    if p.lexer.ctx.strict:
-        if p.slice[1].type == "FUNC" and "ecma55" not in BUILTINS[name].dialects:
-            extension(p, 1, name)
-        elif len(args) > 1:
-            strict_error(p, args[1].coord, "too many arguments: ECMA-55 functions take one")
+    function = p.slice[1].type == "FUNC"
+    if function:
+        _dialect_of_function(p, BUILTINS[name], location(p, 1))
+    ecma55 = not function or "ecma55" in BUILTINS[name].dialects
+    if p.lexer.ctx.strict and ecma55 and len(args) > 1:
+        strict_error(p, args[1].coord, "too many arguments: ECMA-55 functions take one")
     p[0] = ast.Call(name, args, coord=through(location(p, 1), p, 4))
 
 

@@ -33,6 +33,7 @@ from typing import TextIO
 from ..collector import collector_paused
 from ..errors import BasicUnsupportedError, Coord
 from ..model import Analysis
+from ..runtime.dialect import running_dialect
 from .codegen import CompiledSource, Generator
 from .machine import Machine
 from .regions import find_regions
@@ -71,4 +72,5 @@ def run_program(
         stderr.write(warning.render(analysis.source) + "\n")
     with collector_paused():  # compiling, not running (see collector.py)
         compiled = compile_program(analysis, structure)
-    return Machine(analysis, compiled, stdin, stdout, stderr).run()
+    with running_dialect(analysis.options.dialect):
+        return Machine(analysis, compiled, stdin, stdout, stderr).run()

@@ -29,9 +29,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ast
-from ..model import Analysis
+from ..model import Analysis, type_of_name
 from . import names
 from .expressions import ExprCompiler, StoreConversion, Temps, number_literal
+from .microsoft import MicrosoftExprCompiler
 from .regions import Regions
 
 RETURN = -1  # block result: RETURN
@@ -71,7 +72,8 @@ class Generator:
         self.stmts = analysis.stmts
         self.static = static_arrays(analysis)
         self.temps = Temps()
-        self.exprs = ExprCompiler(analysis, self.static, self.temps)
+        compiler = MicrosoftExprCompiler if analysis.options.microsoft else ExprCompiler
+        self.exprs = compiler(analysis, self.static, self.temps)
         self.store = StoreConversion(analysis)
         self.count_steps = analysis.options.max_steps is not None
         self.cells: dict[str, str] = {}  # cell name -> initial value text
@@ -309,6 +311,7 @@ class Generator:
         next_index = self.a.for_next[index]
         limit, step_text, sign, step = self.for_setup(index, stmt, depth, cells=False)
         var = names.variable(stmt.var.name)
+        self.zero_trip_step(depth, index, limit, sign, step, step_text)
         shadow = self.shadow_name(index, stmt, step)
         if shadow is not None:
             self.line(depth, f"{shadow} = _shadow({var})")
@@ -322,6 +325,15 @@ class Generator:
         self.sequence(index + 1, next_index, depth + 1)
         self.exprs.shadows = outer
         self.current = next_index
+        self.increment(depth + 1, index, step_text)
+
+    def zero_trip_step(self, depth, index, limit, sign, step, step_text) -> None:
+        """Microsoft BASIC: a loop that runs zero times still adds the step once (GW-BASIC
+        runs the NEXT to leave it; PC-BASIC prints 6 after FOR I = 5 TO 1)."""
+        if not self.a.options.microsoft:
+            return
+        var = names.variable(self.stmts[index].var.name)
+        self.line(depth, f"if not ({self.loop_continues(var, limit, sign, step)}):")
         self.increment(depth + 1, index, step_text)
 
     def shadow_name(self, index: int, stmt: ast.For, step: float | None) -> str | None:
@@ -453,8 +465,12 @@ class Generator:
                     )
             elif isinstance(item, ast.Tab):
                 self.line(depth, f"{call.format('tab')}({self.exprs.value(item.column)})")
+            elif isinstance(item, ast.Spc):
+                self.line(depth, f"{call.format('spc')}({self.exprs.value(item.count)})")
             elif self.a.expr_types.get(item) == "str":
                 self.line(depth, f"{call.format('write_string')}({self.exprs.value(item)})")
+            elif self.a.expr_types.get(item) == "dbl":
+                self.line(depth, f"{call.format('write_double')}({self.exprs.value(item)})")
             else:
                 self.line(depth, f"{call.format('write_number')}({self.exprs.value(item)})")
         if ends_line:
@@ -464,7 +480,7 @@ class Generator:
         """`channel.print_using(fmt).item(a).item(b).end()`: each item is formatted before
         the next is evaluated, as GW-BASIC does."""
         items = [i for i in stmt.items if not isinstance(i, ast.PrintSep)]
-        chain = "".join(f".item({self.exprs.value(item)})" for item in items)
+        chain = "".join(f".item({self.item_value(item)})" for item in items)
         ends_line = not isinstance(stmt.items[-1], ast.PrintSep)
         end = ".end()" if ends_line else ".end('')"
         self.line(depth, f"{channel}.print_using({self.exprs.value(stmt.using)}){chain}{end}")
@@ -473,8 +489,14 @@ class Generator:
         channel = "_console"
         if stmt.channel is not None:
             channel = f"_file_output({self.exprs.value(stmt.channel)})"
-        chain = "".join(f".item({self.exprs.value(item)})" for item in stmt.items)
+        chain = "".join(f".item({self.item_value(item)})" for item in stmt.items)
         self.line(depth, f"{channel}.write_items(){chain}.end()")
+
+    def item_value(self, item: ast.Expr) -> str:
+        """An item of PRINT USING or WRITE: a double (Microsoft BASIC) is marked so, to be
+        written with its 16 digits."""
+        value = self.exprs.value(item)
+        return f"_Double({value})" if self.a.expr_types.get(item) == "dbl" else value
 
     def s_Open(self, index, stmt: ast.Open, depth) -> None:
         args = ", ".join(self.exprs.value(e) for e in (stmt.name, stmt.mode, stmt.number))
@@ -504,9 +526,35 @@ class Generator:
             self.line(depth, f"{reply} = _file_input({number}, ({', '.join(kinds)},))")
         else:
             prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
-            self.line(depth, f"{reply} = _input({prompt}, ({', '.join(kinds)},))")
+            options = f", {stmt.question}, {stmt.stay}" if not stmt.question or stmt.stay else ""
+            self.line(depth, f"{reply} = _input({prompt}, ({', '.join(kinds)},){options})")
         for position, target in enumerate(stmt.targets):
             self.assign(depth, target, f"{reply}[{position}]")
+
+    def s_LineInput(self, index, stmt: ast.LineInput, depth) -> None:
+        prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
+        self.assign(depth, stmt.target, f"_line_input({prompt}, {stmt.stay})")
+
+    def reference(self, depth: int, target: ast.LValue) -> str:
+        """A variable's cell, or an array element with its subscripts computed now."""
+        if isinstance(target, ast.Var):
+            cell = names.variable(target.name)
+            self.assign_cell(cell)
+            return cell
+        where = self.temps.new()
+        self.line(depth, f"{where} = {self.exprs.flat_index(target.name, target.indices)}")
+        return f"{names.array_data(target.name)}[{where}]"
+
+    def s_Swap(self, index, stmt: ast.Swap, depth) -> None:
+        first = self.reference(depth, stmt.first)
+        second = self.reference(depth, stmt.second)
+        self.line(depth, f"{first}, {second} = {second}, {first}")
+
+    def s_MidAssign(self, index, stmt: ast.MidAssign, depth) -> None:
+        target = self.reference(depth, stmt.target)
+        count = self.exprs.value(stmt.count) if stmt.count is not None else "None"
+        start, value = self.exprs.value(stmt.start), self.exprs.value(stmt.value)
+        self.line(depth, f"{target} = _mid_assign({target}, {start}, {count}, {value})")
 
     def s_Read(self, index, stmt: ast.Read, depth) -> None:
         for target in stmt.targets:
@@ -534,10 +582,14 @@ class Generator:
     def s_OnGoto(self, index, stmt: ast.OnGoto, depth) -> None:
         targets = ", ".join(str(self.a.jump_target[t]) for t in stmt.targets)
         choice = f"_on({self.exprs.value(stmt.selector)}, ({targets},))"
-        if stmt.gosub:
-            self.line(depth, f"_gosub({choice})")
-        else:
-            self.line(depth, f"return {choice}")
+        if self.a.options.strict:  # out of range is fatal: there is always a target
+            self.line(depth, f"_gosub({choice})" if stmt.gosub else f"return {choice}")
+            return
+        # outside strict mode an index out of range goes on with the next statement
+        target = self.temps.new()
+        self.line(depth, f"{target} = {choice}")
+        self.line(depth, f"if {target} is not None:")
+        self.line(depth + 1, f"_gosub({target})" if stmt.gosub else f"return {target}")
 
     def s_Return(self, index, stmt, depth) -> None:
         # _return() is RETURN (-1) inside a GOSUB, a located fault outside one
@@ -546,7 +598,11 @@ class Generator:
     def s_End(self, index, stmt, depth) -> None:
         self.line(depth, f"return {END}")
 
-    s_Stop = s_End
+    def s_Stop(self, index, stmt, depth) -> None:
+        if self.a.options.microsoft:  # "Break in 100"
+            line = str(stmt.label) if stmt.label is not None else ""
+            self.line(depth, f"_report_break({line!r})")
+        self.line(depth, f"return {END}")
 
     def s_IfBlock(self, index, stmt: ast.IfBlock, depth) -> None:
         parts = self.a.if_parts[index]
@@ -578,20 +634,44 @@ class Generator:
         self.line(depth, "pass")
 
     def s_For(self, index, stmt: ast.For, depth) -> None:
+        fault = self.a.loop_faults.get(index)
+        if fault is not None:
+            # GW-BASIC evaluates the FOR, then finds it has no NEXT (or the wrong one)
+            for part in (stmt.start, stmt.limit, stmt.step):
+                if part is not None:
+                    self.line(depth, f"{self.temps.new()} = {self.exprs.value(part)}")
+            self.line(depth, f"_loop_fault({fault!r})")
+            return
         # unstructured FOR: test once here, NEXT tests again and jumps back to index + 1
-        limit, _, sign, step = self.for_setup(index, stmt, depth, cells=True)
+        limit, step_text, sign, step = self.for_setup(index, stmt, depth, cells=True)
         var = names.variable(stmt.var.name)
+        dynamic = index in self.a.dynamic_for
+        if dynamic:
+            self.line(depth, f"_for_enter({index})")
         self.line(depth, f"if not ({self.loop_continues(var, limit, sign, step)}):")
-        self.line(depth + 1, f"return {self.a.for_next[index] + 1}")
+        if dynamic:
+            self.line(depth + 1, "_for_leave()")
+        if self.a.options.microsoft:  # see zero_trip_step
+            self.increment(depth + 1, index, step_text)
+        self.line(depth + 1, f"return {self.a.next_of(index) + 1}")
 
     def s_Next(self, index, stmt: ast.Next, depth) -> None:
-        for_index = self.a.next_for[index]
+        fault = self.a.loop_faults.get(index)
+        if fault is not None:
+            self.line(depth, f"_loop_fault({fault!r})")
+            return
+        for_index = self.a.for_of(index)
         for_stmt: ast.For = self.stmts[for_index]
+        dynamic = index in self.a.dynamic_next
+        if dynamic:
+            self.line(depth, f"_for_find({for_index})")
         limit, step_text, sign, step = self.unstructured_loop(for_index)
         self.increment(depth, for_index, step_text)
         var = names.variable(for_stmt.var.name)
         self.line(depth, f"if {self.loop_continues(var, limit, sign, step)}:")
         self.line(depth + 1, f"return {for_index + 1}")
+        if dynamic:
+            self.line(depth, "_for_leave()")
 
     def unstructured_loop(self, for_index: int):
         """Limit, step and sign texts of an unstructured FOR (cells or constants)."""
@@ -622,13 +702,22 @@ class Generator:
         if not emitted:
             self.line(depth, "pass")
 
-    def s_Randomize(self, index, stmt, depth) -> None:
-        self.line(depth, "_RANDOMIZE()")
+    def s_Fault(self, index, stmt: ast.Fault, depth) -> None:
+        self.line(depth, f"_fail({stmt.message!r})")
+
+    def s_Randomize(self, index, stmt: ast.Randomize, depth) -> None:
+        if stmt.seed is not None:
+            kind = RANDOMIZE_KINDS[self.a.expr_types[stmt.seed]]
+            self.line(depth, f"_RANDOMIZE({self.exprs.value(stmt.seed)}, {kind!r})")
+        elif self.a.options.microsoft:  # GW-BASIC asks for the seed
+            self.line(depth, "_RANDOMIZE(_ask_seed(), 'int')")
+        else:
+            self.line(depth, "_RANDOMIZE()")
 
     def _nothing(self, index, stmt, depth) -> None:
         self.line(depth, "pass")
 
-    s_Rem = s_NoEffect = s_Data = s_DefFn = s_OptionBase = _nothing
+    s_Rem = s_NoEffect = s_Data = s_DefFn = s_OptionBase = s_DefType = _nothing
 
     # ----------------------------------------------------------------- MAT statements
 
@@ -700,12 +789,12 @@ def _appended(stmt: ast.Let) -> list[ast.Expr]:
     return parts[::-1]
 
 
+# The type of a RANDOMIZE seed as runtime/rnd.py takes it (GW-BASIC mixes in its bytes).
+RANDOMIZE_KINDS = {"int": "int", "num": "single", "dbl": "double"}
+
+
 def _var_type(name: str) -> str:
-    if name.endswith("$"):
-        return "str"
-    if name.endswith("%"):
-        return "int"
-    return "num"
+    return type_of_name(name)
 
 
 def _constant(expr: ast.Expr | None) -> float | None:

@@ -120,6 +120,9 @@ class ExprCompiler:
 
     def binop(self, e: ast.BinOp) -> Code:
         op = e.op
+        if op == "+" and self.a.expr_types.get(e) == "str":
+            # Microsoft BASIC's 255 characters ("String too long"); ECMA-55 has no `+`.
+            return Code(f"_concat({self.value(e.left)}, {self.value(e.right)})")
         if op in ("+", "-"):
             if self._numeric_sum(e) and self._numeric_sum(e.left):
                 return self.sum_chain(e)
@@ -313,13 +316,22 @@ class StoreConversion:
     """What assigning a value to a variable of some type does to it:
     `%` variables round to an integer (runtime `_interp_extras.to_integer`), numbers
     round to float32 when the program's number type is f32, and strings are checked
-    against ECMA-55's length limit in strict mode."""
+    against ECMA-55's length limit in strict mode.  In Microsoft BASIC a value takes the
+    variable's type as GW-BASIC converts it: CINT for `%`, a single or a double within
+    GW-BASIC's range (runtime/msnumbers.py)."""
 
     def __init__(self, analysis: Analysis):
         self.f32 = analysis.number_type == "f32"
         self.strict = analysis.options.strict
+        self.microsoft = analysis.options.microsoft
 
     def convert(self, text: str, value_type: str) -> str:
+        if self.microsoft:  # GW-BASIC's types: msnumbers.py
+            if value_type == "str":
+                return text
+            if value_type == "int":
+                return f"_cint({text})"
+            return f"_sng({text})" if value_type == "num" and self.f32 else f"_dbl({text})"
         if value_type == "int":
             return f"_toint({text})"
         if value_type == "str":

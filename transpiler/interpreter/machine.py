@@ -27,19 +27,24 @@ from ..runtime import (
     BasicFault,
     Console,
     DataPool,
+    ForStack,
     Notice,
     add,
     check_string,
     close_files,
+    concat,
     div,
     file_input,
     file_line,
     file_output,
     kill_file,
+    mid_assign,
     mul,
+    on_choice,
     open_file,
     power,
     rename_file,
+    report_break,
     reset_files,
     reset_rnd,
     round_to_int,
@@ -77,6 +82,33 @@ def shadow(x: float) -> int:
     if x.is_integer() and -(2.0**52) < x < 2.0**52:
         return int(x)
     return _NO_SHADOW
+
+
+def _microsoft_names(console: Console) -> dict:
+    """The runtime's Microsoft arithmetic (runtime/msnumbers.py), by the names
+    interpreter/microsoft.py compiles to."""
+    return {
+        "_sng": runtime.sng,
+        "_dbl": runtime.dbl,
+        "_cint": runtime.cint,
+        "_sdiv": runtime.single_div,
+        "_ddiv": runtime.double_div,
+        "_spow": runtime.single_power,
+        "_spowi": runtime.single_power_int,
+        "_dpow": runtime.double_power,
+        "_sfn": runtime.single_result,
+        "_idiv": runtime.int_div,
+        "_imod": runtime.int_mod,
+        "_band": runtime.bit_and,
+        "_bor": runtime.bit_or,
+        "_bxor": runtime.bit_xor,
+        "_beqv": runtime.bit_eqv,
+        "_bimp": runtime.bit_imp,
+        "_bnot": runtime.bit_not,
+        "_write_double": console.write_double,
+        "_Double": runtime.Double,
+        "_ask_seed": console.ask_seed,
+    }
 
 
 class _Halt(Exception):
@@ -120,7 +152,9 @@ class Machine:
     def namespace(self) -> dict:
         console, pool, analysis = self.console, self.pool, self.analysis
         f32 = analysis.number_type == "f32"
+        strict = analysis.options.strict
         blocks = self.blocks
+        for_stack = ForStack()
         machine = self
 
         def gosub(target: int) -> None:
@@ -141,11 +175,18 @@ class Machine:
                 raise BasicFault(RETURN_WITHOUT_GOSUB)
             return RETURN
 
-        def on(value: float, targets: tuple[int, ...]) -> int:
+        def on(value: float, targets: tuple[int, ...]) -> int | None:
+            """The target of ON ... GOTO; None: go on with the next statement."""
+            if not strict:
+                choice = on_choice(value, len(targets))
+                return targets[choice - 1] if choice else None
             i = round_to_int(value)
             if 1 <= i <= len(targets):
                 return targets[i - 1]
             raise BasicFault(ON_OUT_OF_RANGE, f"({i}; 1 to {len(targets)} allowed)")
+
+        def fail(message: str) -> None:  # a Fault statement, a FOR/NEXT without partner
+            raise BasicFault(message)
 
         def step_limit() -> None:
             raise BasicFault(STEP_LIMIT, f"({analysis.options.max_steps} statements)")
@@ -154,8 +195,8 @@ class Machine:
             value = pool.read_number()
             return mat.to_f32(value) if f32 else value
 
-        def input_reply(prompt, kinds):
-            values = console.input(prompt, kinds)
+        def input_reply(prompt, kinds, question=True, stay=False):
+            values = console.input(prompt, kinds, question, stay)
             if f32:
                 values = [mat.to_f32(v) if k == NUMBER else v for v, k in zip(values, kinds)]
             return values
@@ -184,6 +225,7 @@ class Machine:
             "_write_number": console.write_number,
             "_zone": console.next_zone,
             "_tab": console.tab,
+            "_spc": console.spc,
             "_newline": console.newline,
             "_input": input_reply,
             "_console": console,
@@ -194,6 +236,9 @@ class Machine:
             "_file_line": file_line,
             "_kill_file": kill_file,
             "_rename_file": rename_file,
+            "_line_input": console.line_input,
+            "_mid_assign": mid_assign,
+            "_concat": concat,
             "_NUMBER": NUMBER,
             "_STRING": STRING,
             "_read_number": read_number,
@@ -202,9 +247,15 @@ class Machine:
             "_gosub": gosub,
             "_return": do_return,
             "_on": on,
+            "_for_enter": for_stack.enter,
+            "_for_find": for_stack.find,
+            "_for_leave": for_stack.leave,
+            "_loop_fault": fail,
+            "_report_break": lambda line: report_break(console, line),
             "_index": BasicArray.flat_index,
             "_shadow": shadow,
             "_step_limit": step_limit,
+            "_fail": fail,
             "_arrays": self.arrays,
             "_mat_read": lambda a, f: mat.mat_read(a, pool, f),
             "_mat_input": lambda a, f: mat.mat_input(a, console, f),
@@ -215,6 +266,8 @@ class Machine:
             "_mat_binary": mat.mat_binary,
             "_mat_function": mat.mat_function,
         }
+        if analysis.options.microsoft:
+            names.update(_microsoft_names(console))
         return names
 
     # ----------------------------------------------------------------- running

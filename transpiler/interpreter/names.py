@@ -1,6 +1,6 @@
 """Python names for BASIC names in the compiled program.
 
-BASIC names are upper-case letters and digits with an optional `$` or `%`, so a prefix
+BASIC names are upper-case letters and digits with an optional `$`, `%`, `#` or `!`, so a prefix
 per kind of symbol and a spelled-out suffix give valid, distinct Python identifiers.
 Everything the compiled program binds itself starts with `_`, so nothing collides.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 def _spell(name: str) -> str:
-    return name.replace("$", "_S").replace("%", "_I")
+    return name.replace("$", "_S").replace("%", "_I").replace("#", "_D").replace("!", "_F")
 
 
 def variable(name: str) -> str:

@@ -17,6 +17,10 @@ repeats until nothing changes.
 A nest deeper than MAX_BLOCK_DEPTH (Python's limits on nested blocks) keeps its inner
 levels structured and makes the outer ones unstructured.
 
+A FOR loop on the run-time FOR stack (`Analysis.dynamic_for`) is no block: its FOR
+jumps past its NEXT when it runs zero times, and its NEXT back to the statement after
+the FOR, so both of those are leaders.
+
 One common jump needs no leader: a GOTO from a FOR body to the loop's own NEXT (a
 "continue") when only IF blocks lie between them; it is compiled as the NEXT's
 increment and a Python `continue`.
@@ -79,7 +83,7 @@ def find_regions(analysis: Analysis, structure: bool = True) -> Regions:
     unstructured (explicit tests and jumps only): slower, and a second, independent way
     to run a program, which the tests compare with the first."""
     if not structure:
-        leaders = {0, len(analysis.stmts)} | analysis.gosub_targets
+        leaders = {0, len(analysis.stmts)} | analysis.gosub_targets | _loop_targets(analysis)
         for stmt in analysis.stmts:
             leaders.update(analysis.jump_target[ref] for ref in line_refs(stmt))
         for opener in _openers(analysis):
@@ -104,7 +108,7 @@ def find_regions(analysis: Analysis, structure: bool = True) -> Regions:
 
 def _solve(analysis: Analysis, continues) -> Regions:
     n = len(analysis.stmts)
-    leaders: set[int] = {0, n} | analysis.gosub_targets
+    leaders: set[int] = {0, n} | analysis.gosub_targets | _loop_targets(analysis)
     for stmt in analysis.stmts:
         for ref in line_refs(stmt):
             if ref not in continues:
@@ -124,6 +128,14 @@ def _solve(analysis: Analysis, continues) -> Regions:
                     leaders |= _unstructured_leaders(analysis, opener, closer)
                     changed = True
     return Regions(leaders=leaders, structured=structured)
+
+
+def _loop_targets(analysis: Analysis) -> set[int]:
+    """Where the FORs and NEXTs of run-time loops jump to."""
+    found = set()
+    for for_index, next_index in analysis.dynamic_for.items():
+        found |= {for_index + 1, next_index + 1}
+    return found
 
 
 def _too_deep(analysis: Analysis, structured: set[int]) -> set[int]:

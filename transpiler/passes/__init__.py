@@ -15,6 +15,7 @@ from ..options import Options
 from . import (
     blocks,
     data,
+    default_types,
     devices,
     end_rules,
     expression_depth,
@@ -38,6 +39,9 @@ def analyze(program: ast.Program, source: SourceFile, options: Options) -> Analy
     # 1. legacy or kernel program: decides which of the passes below apply, and the
     #    number type.
     kind.run(analysis, diags)
+    # 1b. Microsoft BASIC: every name written with the suffix of its type (DEFINT...),
+    #     before any pass reads a name.
+    default_types.run(analysis, diags)
     # 2. the flat statement list (one-line IFs lowered to blocks, NEXT I, J split) and
     #    the line-number index: every later pass works on statement indices.
     flatten.run(analysis, diags)

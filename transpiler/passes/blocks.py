@@ -5,6 +5,10 @@ not by the control flow: a FOR block is the text from the FOR to its NEXT, whate
 the GOTOs do.  All three kinds share one stack, so they must nest properly inside each
 other; `NEXT` names the variable of the innermost open FOR (or none at all, outside
 strict mode), and a FOR may not reuse the variable of a FOR that encloses it.
+
+Those are the rules of strict mode and of kernel programs.  Outside them FOR and NEXT
+are Microsoft BASIC's (`for_loops.py`): this pass pairs the WHILE and IF blocks only,
+and that one the FOR loops.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from dataclasses import dataclass, field
 from .. import ast
 from ..errors import BasicSemanticError, Diagnostics
 from ..model import Analysis, IfParts
+from . import for_loops
 
 _NAMES = {ast.For: "FOR", ast.While: "WHILE", ast.IfBlock: "IF"}
 
@@ -37,6 +42,15 @@ def _line(stmt: ast.Stmt) -> str:
 
 
 def run(analysis: Analysis, diags: Diagnostics) -> None:
+    if analysis.options.strict or analysis.kind == "kernel":
+        _pair(analysis, diags, fors=True)
+    else:
+        _pair(analysis, diags, fors=False)
+        for_loops.run(analysis, diags)
+
+
+def _pair(analysis: Analysis, diags: Diagnostics, fors: bool) -> None:
+    """Pair the blocks (without `fors`, FOR and NEXT are left to for_loops.py)."""
     stack: list[_Open] = []
     enclosing = analysis.enclosing
 
@@ -48,6 +62,8 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
 
     for index, stmt in enumerate(analysis.stmts):
         enclosing.append(stack[-1].index if stack else None)
+        if not fors and isinstance(stmt, (ast.For, ast.Next)):
+            continue
         if isinstance(stmt, ast.For):
             for outer in stack:
                 if isinstance(outer.stmt, ast.For) and outer.stmt.var.name == stmt.var.name:

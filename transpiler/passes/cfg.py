@@ -30,17 +30,20 @@ def successors(analysis: Analysis) -> list[list[int]]:
         elif isinstance(stmt, ast.Gosub):
             out = [analysis.jump_target[stmt.target]]
         elif isinstance(stmt, ast.OnGoto):
-            # Out-of-range selectors are fatal errors, so only the targets follow.
+            # Out-of-range selectors are fatal errors in strict mode, so only the targets
+            # follow; Microsoft BASIC goes on with the next statement.
             out = [analysis.jump_target[t] for t in stmt.targets]
+            if not analysis.options.strict:
+                out.append(nxt)
         elif isinstance(stmt, ast.Return):
             succ.append(return_points)
             continue
-        elif isinstance(stmt, (ast.End, ast.Stop)):
+        elif isinstance(stmt, (ast.End, ast.Stop)) or i in analysis.loop_faults:
             out = [end]
         elif isinstance(stmt, ast.For):
-            out = [nxt, analysis.for_next[i] + 1]
+            out = [nxt, analysis.next_of(i) + 1]
         elif isinstance(stmt, ast.Next):
-            out = [analysis.next_for[i] + 1, nxt]
+            out = [analysis.for_of(i) + 1, nxt]
         elif isinstance(stmt, ast.While):
             out = [nxt, analysis.while_wend[i] + 1]
         elif isinstance(stmt, ast.Wend):

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import ast, hostir
-from ..builtins import effect_of
+from ..builtins import BUILTINS, effect_of
 from ..model import Analysis
 from .exceptions import is_quiet
 from .exprutil import Affine, affine, constant_value, same_expr
@@ -117,7 +117,9 @@ def plan_loop(
     lane_vars = {d.var for d in dims}
     for var in sorted(scan.scalar_writes):
         if var in lane_vars:
-            raise NotParallel(f"the loop changes its own control variable {var}", scan.first_write[var])
+            raise NotParallel(
+                f"the loop changes its own control variable {var}", scan.first_write[var]
+            )
     privates = (scan.scalar_writes | scan.inner_loop_vars) - reduction_vars
     exposed = _upward_exposed(body, analysis, lane_vars, {r.node for r in reductions})
     for var in sorted(privates):
@@ -270,13 +272,21 @@ def _is_rem(node: hostir.HNode) -> bool:
 
 
 def _is_scalar_let(node: hostir.HNode) -> bool:
-    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let) and isinstance(node.stmt.target, ast.Var)
+    return (
+        isinstance(node, hostir.Simple)
+        and isinstance(node.stmt, ast.Let)
+        and isinstance(node.stmt.target, ast.Var)
+    )
 
 
 def _assigned_scalars(nodes: list[hostir.HNode]) -> set[str]:
     out: set[str] = set()
     for node in hostir.walk(nodes):
-        if isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let) and isinstance(node.stmt.target, ast.Var):
+        if (
+            isinstance(node, hostir.Simple)
+            and isinstance(node.stmt, ast.Let)
+            and isinstance(node.stmt.target, ast.Var)
+        ):
             out.add(node.stmt.target.name)
         elif isinstance(node, hostir.ForLoop):
             out.add(node.stmt.var.name)
@@ -286,7 +296,9 @@ def _assigned_scalars(nodes: list[hostir.HNode]) -> set[str]:
 # --------------------------------------------------------------------------- normalisation
 
 
-def _normalise(body: list[hostir.HNode], subroutines: dict[str, hostir.Subroutine]) -> list[hostir.HNode]:
+def _normalise(
+    body: list[hostir.HNode], subroutines: dict[str, hostir.Subroutine]
+) -> list[hostir.HNode]:
     """Inline GOSUBs to structured subroutines; turn `IF c THEN <next iteration>` into
     an IF around the rest of the body."""
     out: list[hostir.HNode] = []
@@ -381,7 +393,10 @@ class _Scan:
             self.block(node.body)
         elif isinstance(node, hostir.WhileLoop):
             self.has_inner_loop = self.has_lane_loop = True
-            if getattr(node, "stmt", None) is not None and getattr(node.stmt, "condition", None) is not None:
+            if (
+                getattr(node, "stmt", None) is not None
+                and getattr(node.stmt, "condition", None) is not None
+            ):
                 self.expr(node.stmt.condition, node.stmt)
             self.block(node.body)
         elif isinstance(node, hostir.Break):
@@ -406,6 +421,8 @@ class _Scan:
             self.scalar_writes.add(target.name)
             self.first_write.setdefault(target.name, target)
         else:
+            if target.name.endswith("$"):
+                raise NotParallel("string arrays stay on the host", target)
             for index in target.indices:
                 self.expr(index, stmt)
             self.accesses.append(_Access(target.name, target.indices, target, True, stmt))
@@ -419,11 +436,19 @@ class _Scan:
             elif isinstance(node, ast.Str):
                 raise NotParallel("strings stay on the host", node)
             elif isinstance(node, ast.Index):
+                if node.name.endswith("$"):
+                    raise NotParallel("string arrays stay on the host", node)
                 self.accesses.append(_Access(node.name, node.indices, node, False, stmt))
             elif isinstance(node, ast.Call):
                 self.call(node, stmt)
 
     def call(self, call: ast.Call, stmt) -> None:
+        builtin = BUILTINS.get(call.name)
+        if builtin is not None and "str" in (
+            builtin.result,
+            *(t for f in builtin.forms for t in f),
+        ):
+            raise NotParallel(f"the string function {call.name} stays on the host", call)
         if effect_of(call.name) == "random":
             raise NotParallel(f"{call.name} inside the loop: its sequence is sequential", call)
         fn = self.analysis.functions.get(call.name)
@@ -620,7 +645,9 @@ def _occurrences(nodes, var: str, except_ids: set[int]) -> bool:
             if _occurrences(node.body, var, except_ids):
                 return True
         elif isinstance(node, hostir.WhileLoop):
-            if node.stmt is not None and any(isinstance(n, ast.Var) and n.name == var for n in node.stmt.walk()):
+            if node.stmt is not None and any(
+                isinstance(n, ast.Var) and n.name == var for n in node.stmt.walk()
+            ):
                 return True
             if _occurrences(node.body, var, except_ids):
                 return True
@@ -692,7 +719,11 @@ def _check_arrays(scan: _Scan, lane_vars: set[str], invariants: set[str], dims: 
             continue
         forms = [tuple(affine(i, lane_vars, invariants) for i in a.indices) for a in writes]
         own = forms[0]
-        if all(f is not None for f in own) and _owns_lane(own, order) and all(f == own for f in forms):
+        if (
+            all(f is not None for f in own)
+            and _owns_lane(own, order)
+            and all(f == own for f in forms)
+        ):
             for acc in accesses:
                 if acc.write:
                     continue
@@ -747,7 +778,9 @@ def _is_histogram(accesses: list[_Access]) -> bool:
         return False
     if any(isinstance(n, ast.Index) and n.name == w.array for n in value.right.walk()):
         return False
-    return len(w.indices) == len(r.indices) and all(same_expr(a, b) for a, b in zip(w.indices, r.indices))
+    return len(w.indices) == len(r.indices) and all(
+        same_expr(a, b) for a, b in zip(w.indices, r.indices)
+    )
 
 
 def _show(acc: _Access) -> str:
@@ -767,6 +800,8 @@ def _kind(dims, reductions, histograms, scan: _Scan, written) -> str:
         any(f.const != 0 or f.symbols for f in form)
         for acc in scan.accesses
         if not acc.write
-        for form in [tuple(affine(i, {d.var for d in dims}, set()) or Affine((), 0.0) for i in acc.indices)]
+        for form in [
+            tuple(affine(i, {d.var for d in dims}, set()) or Affine((), 0.0) for i in acc.indices)
+        ]
     )
     return "stencil" if stencil else "map"

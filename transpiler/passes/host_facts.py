@@ -62,6 +62,8 @@ def _node_reads(a: Analysis, n: hostir.HNode) -> set[str]:
             found.add(n.stmt.var.name)
     elif isinstance(n, (hostir.ForInit, hostir.ForNext)):
         found |= statement_reads(a, n.stmt) | {n.stmt.var.name}
+    elif isinstance(n, hostir.LoopFault):
+        found |= statement_reads(a, n.stmt) if n.stmt is not None else set()
     elif isinstance(n, (hostir.OnJump, hostir.OnGosub, hostir.OnGosubJump)):
         found |= expression_reads(a, n.selector)
     elif isinstance(n, hostir.Launch):

@@ -3,7 +3,8 @@
 A program is a kernel program as soon as it uses one construct of NVIDIA's dialect
 (TILE, OUTPUT, BID, MMA or an `INPUT A()` array parameter); the kernel dialect pass owns
 that definition.  The choice sets the number type: f64 for legacy programs, f32 for
-kernels (NVIDIA's dialect is f32 only), unless `--precision` says otherwise.
+kernels (NVIDIA's dialect is f32 only) and for Microsoft BASIC (GW-BASIC's default single
+precision), unless `--precision` says otherwise.
 """
 
 from __future__ import annotations
@@ -17,5 +18,7 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
     analysis.kind = "kernel" if is_kernel_program(analysis.program) else "legacy"
     precision = analysis.options.precision
     if precision is None:
-        precision = "f32" if analysis.kind == "kernel" else "f64"
+        # Microsoft BASIC's numbers are singles unless a suffix says otherwise.
+        single = analysis.kind == "kernel" or analysis.options.microsoft
+        precision = "f32" if single else "f64"
     analysis.number_type = precision

@@ -205,9 +205,17 @@ def _launch(analysis, name, i_loop, j_loop, k_loop, a, b, c, node) -> hostir.Lau
     ]
     inner_loop = j_loop if i_loop is node else i_loop
     replay = hostir.Replay(DONE_FLAGS, loops, list(inner_loop.body))
+    ms = analysis.options.microsoft
     finish = [
-        Finish("loop_var", var=outer.var, start=outer.start, count=outer.name),
-        Finish("loop_var", var=inner.var, start=inner.start, count=inner.name, when=outer.name),
+        Finish("loop_var", var=outer.var, start=outer.start, count=outer.name, zero_trip_step=ms),
+        Finish(
+            "loop_var",
+            var=inner.var,
+            start=inner.start,
+            count=inner.name,
+            when=outer.name,
+            zero_trip_step=ms,
+        ),
     ]
     decision = ir.LoopDecision(node.stmt.label, node.stmt.coord, True, "mma", kernel.summary, name)
     return hostir.Launch(

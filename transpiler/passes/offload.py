@@ -76,6 +76,13 @@ class Offloader:
         for node in nodes:
             if isinstance(node, hostir.ForLoop):
                 out.append(self.loop(node))
+            elif isinstance(node, hostir.ForInit) and node.stack:
+                reason = self.analysis.dynamic_reason[node.for_index]
+                why = f"runs on the run-time FOR stack: {reason}"
+                stmt = node.stmt
+                decision = ir.LoopDecision(stmt.label, stmt.coord, False, "host", why)
+                self.host.decisions.append(decision)
+                out.append(node)
             elif isinstance(node, hostir.Simple) and is_mat_product(node.stmt):
                 out.append(self.mat_product(node))
             else:
@@ -236,8 +243,9 @@ def _exprs_of(node):
     elif isinstance(node, hostir.If):
         for cond, _ in node.arms:
             yield cond
-    elif isinstance(node, (hostir.ForLoop, hostir.ForInit, hostir.ForNext)):
-        yield node.stmt
+    elif isinstance(node, (hostir.ForLoop, hostir.ForInit, hostir.ForNext, hostir.LoopFault)):
+        if node.stmt is not None:  # (a LoopFault of a NEXT has none)
+            yield node.stmt
     elif isinstance(node, hostir.WhileLoop):
         if node.stmt is not None:
             yield node.stmt

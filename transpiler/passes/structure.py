@@ -473,11 +473,15 @@ class _Procedure:
             return [self.jump(k, item.target, ctx)]
         if kind == "on_goto":
             targets = [self.label_of(k, self.flow.target(t), ctx) for t in stmt.targets]
-            return [hostir.OnJump(stmt.selector, targets, origin=stmt)]
+            falls = not self.a.options.strict
+            return [hostir.OnJump(stmt.selector, targets, falls, origin=stmt)]
+        if kind == "loop_fault":
+            for_stmt = stmt if isinstance(stmt, ast.For) else None
+            return [hostir.LoopFault(for_stmt, self.a.loop_faults[k], origin=stmt)]
         if kind == "return":
             return [self.return_node(k, stmt, ctx)]
         if kind == "end":
-            return [hostir.EndProgram(origin=stmt)]
+            return [hostir.EndProgram(self._stop_line(k), origin=stmt)]
         if kind == "block":
             return [self.block(k, ctx)]
         return self.piece(item, ctx)
@@ -496,7 +500,8 @@ class _Procedure:
             labels = [self.label_of(k, t, ctx) for t in targets]
             if isinstance(stmt, ast.Gosub):
                 return hostir.GosubJump(labels[0], back, origin=stmt)
-            return hostir.OnGosubJump(stmt.selector, labels, back, origin=stmt)
+            falls = not self.a.options.strict
+            return hostir.OnGosubJump(stmt.selector, labels, back, falls, origin=stmt)
         return hostir.Simple(stmt, origin=stmt)
 
     def return_node(self, k: int, stmt: ast.Stmt, ctx: _Ctx) -> hostir.HNode:
@@ -534,8 +539,17 @@ class _Procedure:
             if target == ctx.dispatch_exit:
                 return hostir.Jump(None)
         if self.flow.is_end(target):
-            return hostir.EndProgram()
+            return hostir.EndProgram(self._stop_line(target))
         return None
+
+    def _stop_line(self, index: int) -> str | None:
+        """What Microsoft BASIC's STOP at `index` reports ("Break in 100"), if it is one."""
+        if not self.a.options.microsoft or index >= len(self.stmts):
+            return None
+        stmt = self.stmts[index]
+        if not isinstance(stmt, ast.Stop):
+            return None
+        return str(stmt.label) if stmt.label is not None else ""
 
     def comments(self, indices: list[int]) -> list[hostir.HNode]:
         return [hostir.Simple(self.stmts[i], origin=self.stmts[i]) for i in indices]
@@ -800,12 +814,16 @@ class _Procedure:
         k = item.index
         stmt = self.stmts[k]
         if item.kind == "for_init":
-            exit = self.label_of(k, flow.flow_to(a.for_next[k] + 1), ctx)
-            return [hostir.ForInit(stmt, k, exit, origin=stmt)]
+            exit = self.label_of(k, flow.flow_to(a.next_of(k) + 1), ctx)
+            stack = k in a.dynamic_for
+            loop = flow.label(k) if stack else ""
+            return [hostir.ForInit(stmt, k, exit, stack, loop, origin=stmt)]
         if item.kind == "for_next":
-            opener = a.next_for[k]
+            opener = a.for_of(k)
             body = self.label_of(k, flow.flow_to(opener + 1), ctx)
-            return [hostir.ForNext(self.stmts[opener], opener, body, origin=stmt)]
+            stack = k in a.dynamic_next
+            loop = flow.label(opener) if stack else ""
+            return [hostir.ForNext(self.stmts[opener], opener, body, stack, loop, origin=stmt)]
         if item.kind == "while_test":
             exit = self.translate_or_fail(k, flow.flow_to(a.while_wend[k] + 1), ctx)
             return [hostir.If([(self.negate(stmt.condition), [exit])], origin=stmt)]
@@ -827,9 +845,20 @@ class _Procedure:
     # ----------------------------------------------------------------- failures
 
     def fail_jump(self, source: int, target: int):
-        """A jump that cannot be expressed where it stands: lower the loops it leaves
-        (except a `break` of the outermost), else share a dispatch loop with its target."""
+        """A jump that cannot be expressed where it stands: lower the IF blocks it enters
+        (only a loop on the run-time FOR stack does that), the loops it leaves (except a
+        `break` of the outermost), else share a dispatch loop with its target."""
         flow = self.flow
+        entered = []
+        for o in flow.openers_around(target):
+            if o in self.plan.lowered:
+                continue
+            if flow.contains(o, source) or o == source:
+                break
+            entered.append(o)
+        if entered:
+            seeds = {(o, flow.closer(o)) for o in entered} | {(source, target)}
+            raise _Restart(lower=entered, seeds=seeds, why=f"jump {source}->{target} enters blocks")
         chain = [o for o in flow.openers_around(source) if o not in self.plan.lowered]
         loops = [
             o

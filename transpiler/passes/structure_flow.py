@@ -19,7 +19,7 @@ from .. import ast
 from ..model import Analysis
 
 # Statements that are declarations only: no code where they stand.
-_DECLARATIONS = (ast.Rem, ast.Data, ast.DefFn, ast.OptionBase, ast.EndIf)
+_DECLARATIONS = (ast.Rem, ast.Data, ast.DefFn, ast.OptionBase, ast.EndIf, ast.DefType)
 
 
 def static_arrays(analysis: Analysis) -> set[str]:
@@ -163,13 +163,16 @@ class Flow:
         if isinstance(stmt, ast.Goto):
             return [self.target(stmt.target)]
         if isinstance(stmt, ast.OnGoto) and not stmt.gosub:
-            return [self.target(t) for t in stmt.targets]  # out of range is fatal
-        if isinstance(stmt, (ast.Return, ast.End, ast.Stop)):
+            targets = [self.target(t) for t in stmt.targets]
+            if a.options.strict:
+                return targets  # out of range is fatal
+            return targets + [self.flow_to(index + 1)]  # Microsoft BASIC goes on
+        if isinstance(stmt, (ast.Return, ast.End, ast.Stop)) or index in a.loop_faults:
             return []
         if isinstance(stmt, ast.For):
-            return [self.flow_to(index + 1), self.flow_to(a.for_next[index] + 1)]
+            return [self.flow_to(index + 1), self.flow_to(a.next_of(index) + 1)]
         if isinstance(stmt, ast.Next):
-            return [self.flow_to(a.next_for[index] + 1), self.flow_to(index + 1)]
+            return [self.flow_to(a.for_of(index) + 1), self.flow_to(index + 1)]
         if isinstance(stmt, ast.While):
             return [self.flow_to(index + 1), self.flow_to(a.while_wend[index] + 1)]
         if isinstance(stmt, ast.Wend):

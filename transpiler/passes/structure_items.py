@@ -25,9 +25,11 @@ from .structure_flow import Flow
 @dataclass
 class Item:
     # "stmt" (one statement that falls through: LET, PRINT, GOSUB...), "goto", "on_goto",
-    # "return", "end", "block" (a kept FOR / WHILE / IF), the pieces of lowered blocks
-    # ("for_init", "for_next", "while_test", "wend", "if_test", "branch_end"), and
-    # "dispatch" (a range of items the structuring grouped into a dispatch loop).
+    # "return", "end", "loop_fault" (a FOR or NEXT that is always an error), "block" (a
+    # kept FOR / WHILE / IF), the pieces of lowered blocks ("for_init", "for_next",
+    # "while_test", "wend", "if_test", "branch_end"; the FOR and NEXT of a loop on the
+    # run-time FOR stack are "for_init" and "for_next" too), and "dispatch" (a range of
+    # items the structuring grouped into a dispatch loop).
     kind: str
     index: int  # the statement; for "dispatch", the first item's
     last: int  # the last statement the item covers (its closer, for a block)
@@ -234,6 +236,14 @@ class ItemBuilder:
             item = Item("return", k, k, list(comments))
         elif isinstance(stmt, (ast.End, ast.Stop)):
             item = Item("end", k, k, list(comments))
+        elif k in self.flow.a.loop_faults:
+            item = Item("loop_fault", k, k, list(comments))
+        elif k in self.flow.a.dynamic_for:
+            exit_to = self.flow.flow_to(self.flow.a.dynamic_for[k] + 1)
+            return self._piece("for_init", k, comments, [exit_to])
+        elif k in self.flow.a.dynamic_next:
+            body = self.flow.flow_to(self.flow.a.dynamic_next[k] + 1)
+            return self._piece("for_next", k, comments, [body])
         else:
             item = Item("stmt", k, k, list(comments))
         item.edges = [(k, t) for t in self.jumps(k)]
@@ -285,13 +295,15 @@ class ItemBuilder:
             return [flow.target(t) for t in stmt.targets]
         if isinstance(stmt, ast.Return):
             return list(self.stacked_returns)
+        if k in flow.a.loop_faults:
+            return []
         targets = [t for t in flow.gosub_targets(k) if t in self.stacked_targets]
         if isinstance(stmt, (ast.IfBlock, ast.ElseIf)):
             targets.append(flow.false_target(k))
         elif isinstance(stmt, ast.For):
-            targets.append(flow.flow_to(flow.a.for_next[k] + 1))
+            targets.append(flow.flow_to(flow.a.next_of(k) + 1))
         elif isinstance(stmt, ast.Next):
-            targets.append(flow.flow_to(flow.a.next_for[k] + 1))
+            targets.append(flow.flow_to(flow.a.for_of(k) + 1))
         elif isinstance(stmt, ast.While):
             targets.append(flow.flow_to(flow.a.while_wend[k] + 1))
         elif isinstance(stmt, ast.Wend):

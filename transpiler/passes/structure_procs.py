@@ -137,19 +137,32 @@ def _drop_overlapping(regions: dict[int, set[int]], valid: set[int]) -> None:
 def _drop_unstructured_callers(flow: Flow, regions: dict[int, set[int]], valid: set[int]) -> None:
     """Remove from `valid` the subroutines on a cycle of GOSUBs, then, until nothing
     changes, those that GOSUB a target which is not structured (a worklist over the
-    callers of what was removed)."""
+    callers of what was removed) and the other targets of an ON ... GOSUB one of whose
+    targets is not structured (one statement either calls all its targets or jumps to
+    all of them)."""
     calls = {t: set(_called(flow, regions[t])) for t in regions}
     callers: dict[int, set[int]] = {}
     for t, called in calls.items():
         for c in called:
             callers.setdefault(c, set()).add(t)
+    together: dict[int, list[set[int]]] = {}  # a target -> the ON ... GOSUB groups it is in
+    for g in flow.gosubs:
+        targets = set(flow.gosub_targets(g))
+        if len(targets) > 1:
+            for t in targets:
+                together.setdefault(t, []).append(targets)
     recursive = _recursive(calls)
     work = [t for t in valid if t in recursive or any(c not in valid for c in calls[t])]
+    for target, groups in together.items():
+        if target not in valid:  # its ON ... GOSUB partners go with it
+            work += [partner for group in groups for partner in group]
     while work:
         t = work.pop()
         if t in valid:
             valid.discard(t)
             work.extend(callers.get(t, ()))
+            for group in together.get(t, ()):
+                work.extend(group)
 
 
 def _recursive(calls: dict[int, set[int]]) -> set[int]:

@@ -63,6 +63,12 @@ class _SymbolPass:
         elif isinstance(stmt, (ast.Read, ast.Input)):
             for target in stmt.targets:
                 self.target(target)
+        elif isinstance(stmt, (ast.LineInput, ast.Swap, ast.MidAssign)):
+            for target in _targets(stmt):
+                self.target(target)
+            for child in stmt.children():
+                if child not in _targets(stmt):
+                    self.node(child)
         elif isinstance(stmt, ast.For):
             self.target(stmt.var)
             for e in (stmt.start, stmt.limit, stmt.step):
@@ -328,3 +334,10 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
     # them is an error already, so only the valid program's base matters.
     for symbol in analysis.arrays.values():
         symbol.base = analysis.option_base
+
+
+def _targets(stmt: ast.Stmt) -> list[ast.LValue]:
+    """What LINE INPUT, SWAP and the MID$ statement assign."""
+    if isinstance(stmt, ast.Swap):
+        return [stmt.first, stmt.second]
+    return [stmt.target]

@@ -15,6 +15,21 @@ mix: assignments, comparisons and arguments must agree (ECMA-55 7, 9, 10, 16).
   replaced by the largest representable value, machine infinity for IEEE numbers).
 - The `+` and `-` that cannot overflow (`exprutil.sum_may_overflow`) are recorded in
   `plain_sums`: the printers write them as plain operators, every other sum checked.
+
+Microsoft BASIC (--dialect ms) has GW-BASIC's types, "num" being a single and "dbl" a
+double (PC-BASIC agrees on each rule):
+- a constant has the type its spelling gives (msconstants.py: `5` is an integer, `1.5`
+  a single, `12345678` and `1D3` doubles); a single constant takes its float32 value;
+- + - * / give a double if an operand is one, else a single (integers too: 32767 + 1 is
+  32768); ^ gives a single; \\ and MOD an integer; comparisons, AND, OR, XOR, EQV, IMP
+  and NOT an integer (bitwise on 16 bits); unary minus of an integer a single;
+- functions give singles (GW-BASIC computes SQR, LOG... in single precision even for a
+  double), except CINT and SGN (integers), CDBL (a double), INT and FIX (their
+  argument's type);
+- a type mismatch is reported only when the statement runs: an assignment, PRINT, DIM
+  or string statement whose types do not fit compiles, with a warning, into a `Fault`
+  statement that stops the program with "Type mismatch" when it runs (a program may
+  never reach it); conditions, FOR and ON stay errors.
 """
 
 from __future__ import annotations
@@ -26,6 +41,8 @@ from ..builtins import legacy_builtin
 from ..errors import BasicSemanticError, BasicWarning, Coord, Diagnostics
 from ..model import Analysis, ValueType, type_of_name
 from ..ast import is_user_function
+from ..msconstants import constant_type
+from ..runtime.msnumbers import OVERFLOW, SINGLE_MAX, SMALLEST, float32
 from .exprutil import sum_may_overflow
 
 ARITHMETIC = frozenset({"+", "-", "*", "/", "^", "MOD", "\\"})
@@ -34,8 +51,30 @@ COMPARISONS = frozenset({"=", "<>", "<", ">", "<=", ">="})
 LOGICAL = frozenset({"AND", "OR"})
 
 
+MICROSOFT_BITWISE = frozenset({"AND", "OR", "XOR", "EQV", "IMP"})
+_TYPE_WORDS = {"num": "a number", "int": "an integer", "dbl": "a double", "str": "a string"}
+TYPE_MISMATCH = "Type mismatch"
+# The statements a type mismatch turns into a run-time Fault under --dialect ms.
+_DEFERRABLE = (ast.Let, ast.Print, ast.Dim, ast.MidAssign, ast.Swap, ast.LineInput)
+
+
 def is_numeric(t: ValueType | None) -> bool:
-    return t in ("num", "int")
+    return t in ("num", "int", "dbl")
+
+
+def wider(left: ValueType, right: ValueType) -> ValueType:
+    """Microsoft BASIC's type of + - * / of two numbers: double if either is one, else
+    single (integers are added as singles: 32767 + 1 is 32768)."""
+    return "dbl" if "dbl" in (left, right) else "num"
+
+
+def _microsoft_result(result: str, argument: ValueType | None) -> ValueType:
+    """The type of a function's result in Microsoft BASIC (builtins.MicrosoftResult)."""
+    if result == "same" and argument is not None:
+        return argument
+    if result == "float":
+        return "dbl" if argument == "dbl" else "num"
+    return {"int": "int", "double": "dbl"}.get(result, "num")
 
 
 class _TypeChecker:
@@ -44,10 +83,20 @@ class _TypeChecker:
         self.diags = diags
         self.types = analysis.expr_types
         self.strict = analysis.options.strict
+        self.microsoft = analysis.options.microsoft
         self.params: dict[str, ValueType] = {}
+        # Type mismatches of the statement being checked, when they wait for run time.
+        self.mismatches: list[BasicSemanticError] | None = None
 
     def error(self, message: str, coord: Coord) -> None:
         self.diags.error(BasicSemanticError(message, coord))
+
+    def mismatch(self, message: str, coord: Coord) -> None:
+        """A value of the wrong type: an error now, or a Fault at run time (`run`)."""
+        if self.mismatches is None:
+            self.error(message, coord)
+        else:
+            self.mismatches.append(BasicSemanticError(message, coord))
 
     # ----------------------------------------------------------------- expressions
 
@@ -60,6 +109,8 @@ class _TypeChecker:
 
     def _expr(self, e: ast.Expr) -> ValueType | None:
         if isinstance(e, ast.Num):
+            if self.microsoft:
+                return self.microsoft_constant(e)
             if math.isinf(e.value):
                 self.a.warnings.append(BasicWarning("numeric constant overflow", e.coord))
             return "num"
@@ -80,7 +131,11 @@ class _TypeChecker:
             t = self.expect_number(e.operand)
             if t is None:
                 return None
-            return "int" if e.op == "NOT" else t
+            if e.op == "NOT":
+                return "int"
+            if self.microsoft and e.op == "-" and t == "int":
+                return "num"  # GW-BASIC negates an integer as a single (-(-32768))
+            return t
         if isinstance(e, ast.BinOp):
             return self.binop(e)
         raise TypeError(f"unexpected expression {type(e).__name__}")
@@ -109,18 +164,48 @@ class _TypeChecker:
             right = self.expect_number(e.right)
             if left is None or right is None:
                 return None
+            if self.microsoft:
+                return wider(left, right)
             return "int" if left == right == "int" else "num"
-        if e.op in ARITHMETIC or e.op in LOGICAL:
+        if e.op in ARITHMETIC or e.op in LOGICAL or e.op in MICROSOFT_BITWISE:
             left = self.expect_number(e.left)
             right = self.expect_number(e.right)
             if left is None or right is None:
                 return None
-            if e.op in LOGICAL:
+            if e.op in LOGICAL or e.op in MICROSOFT_BITWISE:
                 return "int"
+            if self.microsoft:
+                return self.microsoft_arithmetic(e.op, left, right)
             if e.op in INTEGER_PRESERVING and left == right == "int":
                 return "int"
             return "num"
         raise TypeError(f"unexpected operator {e.op}")
+
+    # ----------------------------------------------------------------- Microsoft BASIC
+
+    def microsoft_constant(self, e: ast.Num) -> ValueType:
+        """A constant's type by its spelling (msconstants.py); a single takes the value
+        of a float32 (with --precision f32, the default), beyond GW-BASIC's range it is
+        the largest single, with the warning GW-BASIC gives when it reads the line, and
+        below it 0."""
+        t = constant_type(e.text)
+        if t == "num" and self.a.number_type == "f32":
+            value = float32(e.value)
+            if abs(value) > SINGLE_MAX:
+                self.a.warnings.append(BasicWarning(OVERFLOW, e.coord))
+                value = math.copysign(SINGLE_MAX, value)
+            elif abs(value) < SMALLEST:
+                value = 0.0  # below GW-BASIC's range, silently
+            e.value = value
+        return t
+
+    @staticmethod
+    def microsoft_arithmetic(op: str, left: ValueType, right: ValueType) -> ValueType:
+        if op in ("\\", "MOD"):
+            return "int"
+        if op == "^":
+            return "num"  # GW-BASIC raises to a power in single precision
+        return wider(left, right)
 
     def call(self, e: ast.Call) -> ValueType | None:
         if is_user_function(e.name):
@@ -139,33 +224,38 @@ class _TypeChecker:
                 self.expr(arg)
             return None
         params = builtin.accepts(len(e.args))
+        if self.strict and e.name == "RND" and e.args:
+            params = None  # ECMA-55's RND has no argument (Microsoft's RND(x) is an extension)
         if params is None:
-            self.error(
-                f"function {e.name} takes {builtin.arity_text()}, {len(e.args)} given", e.coord
-            )
+            arity = "0 arguments" if self.strict and e.name == "RND" else builtin.arity_text()
+            self.error(f"function {e.name} takes {arity}, {len(e.args)} given", e.coord)
             for arg in e.args:
                 self.expr(arg)
             return None
-        for arg, want in zip(e.args, params):
-            self.expect(arg, want)
+        types = [self.expect(arg, want) for arg, want in zip(e.args, params)]
+        if self.microsoft and builtin.result == "num":
+            return _microsoft_result(builtin.ms_result, types[0] if types else None)
         return builtin.result
 
     # ----------------------------------------------------------------- expectations
 
-    def expect(self, e: ast.Expr, want: ValueType) -> ValueType | None:
+    def expect(self, e: ast.Expr, want: ValueType | str) -> ValueType | None:
+        """`e` checked against a parameter type ("any": a number or a string)."""
+        if want == "any":
+            return self.expr(e)
         return self.expect_string(e) if want == "str" else self.expect_number(e)
 
     def expect_number(self, e: ast.Expr) -> ValueType | None:
         t = self.expr(e)
         if t == "str":
-            self.error("numeric expression expected, not a string", e.coord)
+            self.mismatch("numeric expression expected, not a string", e.coord)
             return None
         return t
 
     def expect_string(self, e: ast.Expr) -> ValueType | None:
         t = self.expr(e)
         if t is not None and t != "str":
-            self.error("string expression expected, not a number", e.coord)
+            self.mismatch("string expression expected, not a number", e.coord)
             return None
         return t
 
@@ -185,6 +275,8 @@ class _TypeChecker:
             for item in s.items:
                 if isinstance(item, ast.Tab):
                     self.expect_number(item.column)
+                elif isinstance(item, ast.Spc):
+                    self.expect_number(item.count)
                 elif isinstance(item, ast.Expr):
                     self.expr(item)
         elif isinstance(s, ast.Input):
@@ -213,10 +305,30 @@ class _TypeChecker:
         elif isinstance(s, ast.Rename):
             self.expect_string(s.old)
             self.expect_string(s.new)
+        elif isinstance(s, ast.LineInput):
+            if self.expr(s.target) not in ("str", None):
+                self.mismatch("LINE INPUT reads a line into a string variable", s.target.coord)
+        elif isinstance(s, ast.Swap):
+            first, second = self.expr(s.first), self.expr(s.second)
+            if None not in (first, second) and first != second:
+                # Microsoft BASIC: "Type mismatch" (a number and an integer too).
+                self.mismatch(
+                    f"SWAP exchanges values of one type, not {_TYPE_WORDS[first]} and "
+                    f"{_TYPE_WORDS[second]}",
+                    s.coord,
+                )
+        elif isinstance(s, ast.MidAssign):
+            self.expect_string(s.target)
+            self.expect_number(s.start)
+            if s.count is not None:
+                self.expect_number(s.count)
+            self.expect_string(s.value)
         elif isinstance(s, (ast.IfBlock, ast.ElseIf, ast.While)):
             self.expect_number(s.condition)
         elif isinstance(s, ast.OnGoto):
             self.expect_number(s.selector)
+        elif isinstance(s, ast.Randomize) and s.seed is not None:
+            self.expect_number(s.seed)
         elif isinstance(s, ast.For):
             self.expect_number(s.var)
             for e in (s.start, s.limit, s.step):
@@ -275,8 +387,16 @@ class _TypeChecker:
 
 def run(analysis: Analysis, diags: Diagnostics) -> None:
     checker = _TypeChecker(analysis, diags)
-    for stmt in analysis.stmts:
+    deferring = analysis.options.microsoft
+    for index, stmt in enumerate(analysis.stmts):
+        if not (deferring and isinstance(stmt, _DEFERRABLE)):
+            checker.statement(stmt)
+            continue
+        checker.mismatches = []
         checker.statement(stmt)
+        found, checker.mismatches = checker.mismatches, None
+        if found:
+            _fault_in_place(analysis, index, found[0])
     types = analysis.expr_types
     analysis.plain_sums = {
         node
@@ -285,3 +405,21 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
         and node.op in ("+", "-")
         and not sum_may_overflow(node, types)
     }
+
+
+def _fault_in_place(analysis: Analysis, index: int, mismatch: BasicSemanticError) -> None:
+    """Statement `index` stops the program with "Type mismatch" when it runs."""
+    stmt = analysis.stmts[index]
+    fault = ast.Fault(TYPE_MISMATCH, coord=stmt.coord, label=stmt.label)
+    analysis.stmts[index] = fault
+    for line in analysis.program.lines:  # a statement of its own (not inside an IF)
+        for k, s in enumerate(line.statements):
+            if s is stmt:
+                line.statements[k] = fault
+    analysis.warnings.append(
+        BasicWarning(
+            f"{TYPE_MISMATCH}: {mismatch.message} (Microsoft BASIC stops with it when "
+            "the statement runs)",
+            mismatch.coord,
+        )
+    )

@@ -34,8 +34,10 @@ from ..hostir import Finish, LoopCount, RangeCheck, Temp
 from .. import irbuild as B
 from .. import ir
 from ..ir import KExpr, TileType
+from ..interpreter.microsoft import is_truth_value
 from ..model import Analysis
 from ..naming import generated_name
+from ..runtime.msnumbers import DOUBLE_MAX, SINGLE_MAX, SMALLEST
 from .dependence import LoopPlan, NotParallel, Reduction, unexpressible
 from .exceptions import can_report, constant_number, constant_reports
 from .exprutil import Affine, affine, constant_value, sum_may_overflow
@@ -57,7 +59,9 @@ _TRIPS_LIMIT = 2.0**31 - 1  # an inner loop longer than this runs on the host
 _F32_OVERFLOW = (2.0 - 2.0**-24) * 2.0**127
 
 
-def choose_tile(plan: LoopPlan, dtype: ir.DType, override: tuple[int, ...] | None) -> tuple[int, ...]:
+def choose_tile(
+    plan: LoopPlan, dtype: ir.DType, override: tuple[int, ...] | None
+) -> tuple[int, ...]:
     """Tile shape of the lane space: big 1-D tiles for cheap bodies, smaller ones when
     lanes loop (more blocks keep the GPU busy), squarish 2-D tiles for nests."""
     rank = len(plan.dims)
@@ -78,7 +82,9 @@ def _has_inner_for(plan: LoopPlan) -> bool:
     return any(isinstance(n, hostir.ForLoop) for n in hostir.walk(plan.body))
 
 
-def vectorize(plan: LoopPlan, analysis: Analysis, name: str, tile: tuple[int, ...]) -> hostir.Launch:
+def vectorize(
+    plan: LoopPlan, analysis: Analysis, name: str, tile: tuple[int, ...]
+) -> hostir.Launch:
     """The Launch that replaces `plan.loop` (raises NotParallel for what it cannot express)."""
     return _Vectorizer(plan, analysis, name, tile).run()
 
@@ -104,6 +110,8 @@ class _Vectorizer:
         self.name = name
         self.tile = tile
         self.ndt: ir.DType = analysis.number_type
+        # Microsoft BASIC: every operation may overflow GW-BASIC's range (see `finite`).
+        self.microsoft = analysis.options.microsoft
         self.base = analysis.option_base
         self.rank = len(plan.dims)
         self.lane_type = TileType(self.ndt, tile)
@@ -190,7 +198,9 @@ class _Vectorizer:
             self.args.append(arg)
         return ir.Param(name, type=TileType(dtype))
 
-    def array_param(self, name: str, dtype: ir.DType | None = None, rank: int | None = None, temp: bool = False):
+    def array_param(
+        self, name: str, dtype: ir.DType | None = None, rank: int | None = None, temp: bool = False
+    ):
         if ("array", name) in self._param_names:
             return
         self._param_names.add(("array", name))
@@ -231,14 +241,27 @@ class _Vectorizer:
         self.event(ok, negated=True)
 
     def finite(self, x: KExpr) -> KExpr:
-        """Neither an infinity nor NaN (`|x| < inf`)."""
-        return B.binary("lt", B.unary("abs", x, self.ndt), B.const(math.inf, x.type.dtype), self.ndt)
+        """Neither an infinity nor NaN (`|x| < inf`).  In Microsoft BASIC: within
+        GW-BASIC's range, where the interpreter neither warns "Overflow" nor flushes an
+        underflow to 0 (runtime/msnumbers.py): 0, or a magnitude from 2^-128 to the
+        largest single (or double)."""
+        dtype = x.type.dtype
+        if not self.microsoft:
+            return B.binary("lt", B.unary("abs", x, self.ndt), B.const(math.inf, dtype), self.ndt)
+        magnitude = B.unary("abs", x, self.ndt)
+        largest = SINGLE_MAX if dtype == "f32" else DOUBLE_MAX
+        in_range = B.binary("le", magnitude, B.const(largest, dtype), self.ndt)
+        zero = B.binary("eq", x, B.const(0.0, dtype), self.ndt)
+        normal = B.binary("ge", magnitude, B.const(SMALLEST, dtype), self.ndt)
+        return B.binary("and", in_range, B.binary("or", zero, normal, self.ndt), self.ndt)
 
     def reports(self, e: ast.Expr) -> bool:
         """Can evaluating `e` in the kernel report an exception?  A constant expression
         cannot: it was evaluated when compiling (one that reports keeps the loop on the
         host, BASIC reports it in every iteration)."""
-        if self.constant or not can_report(e, self.analysis):
+        if self.constant:
+            return False
+        if not (self.microsoft or can_report(e, self.analysis)):
             return False
         constant = constant_reports(e)
         if constant:
@@ -280,7 +303,9 @@ class _Vectorizer:
         self.epilogue()
         remove_dead_lets_of(self.out)
         grid = [
-            hostir.HostValue("cdiv", (hostir.HostValue("count", (c.name,)), hostir.HostValue("num", (t,))))
+            hostir.HostValue(
+                "cdiv", (hostir.HostValue("count", (c.name,)), hostir.HostValue("num", (t,)))
+            )
             for c, t in zip(self.counts, self.tile)
         ]
         reads, writes = array_access(self.out)
@@ -314,9 +339,19 @@ class _Vectorizer:
         for axis, (dim, count) in enumerate(zip(plan.dims, self.counts)):
             when = self.counts[0].name if axis else ""
             self.finish.append(
-                Finish("loop_var", var=dim.var, start=dim.start, step=dim.step, count=count.name, when=when)
+                Finish(
+                    "loop_var",
+                    var=dim.var,
+                    start=dim.start,
+                    step=dim.step,
+                    count=count.name,
+                    when=when,
+                    zero_trip_step=self.analysis.options.microsoft,
+                )
             )
-        decision = ir.LoopDecision(first.label, first.coord, True, kernel.kind, kernel.summary, kernel.name)
+        decision = ir.LoopDecision(
+            first.label, first.coord, True, kernel.kind, kernel.summary, kernel.name
+        )
         return hostir.Launch(
             kernel,
             decision,
@@ -432,7 +467,9 @@ class _Vectorizer:
         """False when the body's first use of the array is an unconditional write that
         does not read it: then every lane's value comes from that write."""
         for node in self.plan.body:
-            if not any(_mentions_array(n, name) for h in hostir.walk([node]) for n in _node_exprs(h)):
+            if not any(
+                _mentions_array(n, name) for h in hostir.walk([node]) for n in _node_exprs(h)
+            ):
                 continue
             if isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let):
                 target = node.stmt.target
@@ -573,7 +610,11 @@ class _Vectorizer:
         origin = self.origin(stmt)
         start = B.cast(self.value(stmt.start), self.ndt)
         limit = B.cast(self.value(stmt.limit), self.ndt)
-        step = B.cast(self.value(stmt.step), self.ndt) if stmt.step is not None else B.const(1.0, self.ndt)
+        step = (
+            B.cast(self.value(stmt.step), self.ndt)
+            if stmt.step is not None
+            else B.const(1.0, self.ndt)
+        )
         var = stmt.var.name
         self.predefine(_assigned_in_list(node.body))
         start_l = self.let(self.new_name(var, "start"), start, origin)
@@ -581,18 +622,35 @@ class _Vectorizer:
         # ECMA-55: the body runs max(0, floor((limit - start) / step) + 1) times.  A
         # count that is not a number, or too large (STEP 0 runs for ever), is the host's.
         span = B.binary("div", B.binary("sub", limit, start_l, self.ndt), step_l, self.ndt)
-        trips = self.let(self.new_name(var, "span"), B.binary("add", B.unary("floor", span, self.ndt), B.const(1.0, self.ndt), self.ndt))
+        trips = self.let(
+            self.new_name(var, "span"),
+            B.binary("add", B.unary("floor", span, self.ndt), B.const(1.0, self.ndt), self.ndt),
+        )
         ends = B.binary("lt", trips, B.const(_TRIPS_LIMIT, self.ndt), self.ndt)  # not NaN
-        ends = B.binary("and", ends, B.binary("ne", step_l, B.const(0.0, self.ndt), self.ndt), self.ndt)
+        ends = B.binary(
+            "and", ends, B.binary("ne", step_l, B.const(0.0, self.ndt), self.ndt), self.ndt
+        )
         ends = self.let(self.new_name(var, "ends"), ends)
         self.event_unless(ends)
-        safe = B.select(ends, B.binary("max", trips, B.const(0.0, self.ndt), self.ndt), B.const(0.0, self.ndt), self.ndt)
+        safe = B.select(
+            ends,
+            B.binary("max", trips, B.const(0.0, self.ndt), self.ndt),
+            B.const(0.0, self.ndt),
+            self.ndt,
+        )
         count = self.let(self.new_name(var, "trips"), B.cast(safe, "i32"))
         counter = self.new_name(var, "k")
         saved_out = self.out
         self.out = []
         self.locals[counter] = TileType("i32")
-        value = B.binary("add", start_l, B.binary("mul", B.cast(ir.Local(counter, type=TileType("i32")), self.ndt), step_l, self.ndt), self.ndt)
+        value = B.binary(
+            "add",
+            start_l,
+            B.binary(
+                "mul", B.cast(ir.Local(counter, type=TileType("i32")), self.ndt), step_l, self.ndt
+            ),
+            self.ndt,
+        )
         self.let(var, value)
         self.uniform[var] = var
         self.inner_depth += 1
@@ -601,8 +659,12 @@ class _Vectorizer:
         body = self.out
         self.out = saved_out
         self.out.append(ir.ForRange(counter, B.const(0, "i32"), count, body, origin=None))
-        # The variable's value after the loop, as BASIC defines it.
-        self.let(var, B.binary("add", start_l, B.binary("mul", B.cast(count, self.ndt), step_l, self.ndt), self.ndt))
+        # The variable's value after the loop, as BASIC defines it (Microsoft BASIC adds
+        # the step once even to a loop that runs zero times).
+        steps = B.cast(count, self.ndt)
+        if self.analysis.options.microsoft:
+            steps = B.binary("max", steps, B.const(1.0, self.ndt), self.ndt)
+        self.let(var, B.binary("add", start_l, B.binary("mul", steps, step_l, self.ndt), self.ndt))
 
     def lane_loop(self, node: hostir.WhileLoop) -> None:
         """A loop whose trip count differs per lane: loop while any lane still loops."""
@@ -611,7 +673,12 @@ class _Vectorizer:
         live_name = self.fresh("looping")
         entry = self.full_mask()
         if cond_expr is not None:
-            entry = B.binary("and", entry, B.broadcast(B.to_bool(self.value_or_cond(cond_expr)), self.lane_type.shape), self.ndt)
+            entry = B.binary(
+                "and",
+                entry,
+                B.broadcast(B.to_bool(self.value_or_cond(cond_expr)), self.lane_type.shape),
+                self.ndt,
+            )
         self.let(live_name, entry, origin)
         self.predefine(_assigned_in_list(node.body))
         saved_mask, saved_out = self.mask, self.out
@@ -646,10 +713,17 @@ class _Vectorizer:
         if self.loops:
             raise NotParallel("a maximum/minimum is updated inside an inner loop", stmt)
         worst = -math.inf if r.op == "max" else math.inf
-        cand = self.let(self.new_name(r.var, "cand"), B.select(mask, value, B.const(worst, self.ndt), self.ndt), origin)
+        cand = self.let(
+            self.new_name(r.var, "cand"),
+            B.select(mask, value, B.const(worst, self.ndt), self.ndt),
+            origin,
+        )
         payloads = []
         for var, expr in r.payload:
-            candidate = self.let(self.new_name(var, "cand"), B.broadcast(B.cast(self.value(expr), self.ndt), self.lane_type.shape))
+            candidate = self.let(
+                self.new_name(var, "cand"),
+                B.broadcast(B.cast(self.value(expr), self.ndt), self.lane_type.shape),
+            )
             self.watch_result(expr, candidate)
             payloads.append((var, candidate))
         self.extremes.append((r, cand, payloads))
@@ -659,7 +733,9 @@ class _Vectorizer:
         finished (a block left to the host must not have counted)."""
         target = stmt.target
         if self.inner_depth or self.scalar_ifs:
-            raise NotParallel("a histogram updated in an inner loop or a uniform IF stays on the host", stmt)
+            raise NotParallel(
+                "a histogram updated in an inner loop or a uniform IF stays on the host", stmt
+            )
         increment = self.value(stmt.value.right)
         if stmt.value.op == "-":
             increment = B.unary("neg", increment, self.ndt)
@@ -674,7 +750,9 @@ class _Vectorizer:
         # Lanes that must not count get index -1, which atomic_add skips.
         safe = []
         for axis, index in enumerate(indices):
-            bin_index = B.select(active, B.broadcast(index, self.lane_type.shape), B.const(-1, "i32"), self.ndt)
+            bin_index = B.select(
+                active, B.broadcast(index, self.lane_type.shape), B.const(-1, "i32"), self.ndt
+            )
             word = "bin" if len(indices) == 1 else f"bin{axis}"
             safe.append(self.let(self.new_name(target.name, word), bin_index))
         self.array_param(target.name)
@@ -715,7 +793,9 @@ class _Vectorizer:
         """The block's sum of a sum variable's terms.  Where one of BASIC's `S + E` could
         overflow, a total that is not finite is an exception: the interpreter warns at
         the addition that overflows, so the host runs the block's iterations."""
-        total: KExpr = ir.Reduce("sum", self.local(self.accumulators[var]), None, type=TileType(self.ndt))
+        total: KExpr = ir.Reduce(
+            "sum", self.local(self.accumulators[var]), None, type=TileType(self.ndt)
+        )
         updates = [r for r in self.plan.reductions if r.var == var and r.op in ("sum", "sub")]
         if not any(sum_may_overflow(r.node.stmt.value, self.analysis.expr_types) for r in updates):
             return total
@@ -728,7 +808,9 @@ class _Vectorizer:
         another stores nothing: the host runs its iterations (its partial results, if
         any, are not used)."""
         met = ir.Reduce("max", B.cast(self.local(self.events), "i32"), None, type=TileType("i32"))
-        finished = self.let(self.new_name("finished"), B.binary("eq", met, B.const(0, "i32"), self.ndt))
+        finished = self.let(
+            self.new_name("finished"), B.binary("eq", met, B.const(0, "i32"), self.ndt)
+        )
         if stores:
             self.out.append(ir.IfScalar(finished, stores))
         self.array_param(DONE_FLAGS, "i32", 1, temp=True)
@@ -739,7 +821,9 @@ class _Vectorizer:
         if payloads and self.rank != 1:
             raise NotParallel("an arg-max/arg-min over a nest is kept on the host", r.node.origin)
         temp = self.partial_temp(r.var)
-        best = self.let(self.new_name(r.var, "block"), ir.Reduce(r.op, cand, None, type=TileType(self.ndt)))
+        best = self.let(
+            self.new_name(r.var, "block"), ir.Reduce(r.op, cand, None, type=TileType(self.ndt))
+        )
         self.out.append(ir.Store(temp, (block_id,), best))
         finish = Finish(r.op, var=r.var, temp=temp, strict=r.strict)
         if payloads:
@@ -747,14 +831,29 @@ class _Vectorizer:
             hits = B.binary("eq", cand, best, self.ndt)
             # Strict comparison keeps the first extreme, `>=`/`<=` the last.
             if r.strict:
-                pick = ir.Reduce("min", B.select(hits, lane, B.const(2**31 - 1, "i32"), self.ndt), None, type=TileType("i32"))
+                pick = ir.Reduce(
+                    "min",
+                    B.select(hits, lane, B.const(2**31 - 1, "i32"), self.ndt),
+                    None,
+                    type=TileType("i32"),
+                )
             else:
-                pick = ir.Reduce("max", B.select(hits, lane, B.const(-1, "i32"), self.ndt), None, type=TileType("i32"))
+                pick = ir.Reduce(
+                    "max",
+                    B.select(hits, lane, B.const(-1, "i32"), self.ndt),
+                    None,
+                    type=TileType("i32"),
+                )
             chosen = self.let(self.new_name(r.var, "lane_pick"), pick)
             at_pick = B.binary("eq", lane, chosen, self.ndt)
             for var, value in payloads:
                 ptemp = self.partial_temp(var)
-                picked = ir.Reduce("max", B.select(at_pick, value, B.const(-math.inf, self.ndt), self.ndt), None, type=TileType(self.ndt))
+                picked = ir.Reduce(
+                    "max",
+                    B.select(at_pick, value, B.const(-math.inf, self.ndt), self.ndt),
+                    None,
+                    type=TileType(self.ndt),
+                )
                 self.out.append(ir.Store(ptemp, (block_id,), picked))
                 finish.payload.append((var, ptemp))
         self.finish.append(finish)
@@ -768,7 +867,9 @@ class _Vectorizer:
     def block_count(self) -> hostir.HostValue:
         """The number of blocks of the launch (the product over the grid's axes)."""
         per_axis = [
-            hostir.HostValue("cdiv", (hostir.HostValue("count", (c.name,)), hostir.HostValue("num", (t,))))
+            hostir.HostValue(
+                "cdiv", (hostir.HostValue("count", (c.name,)), hostir.HostValue("num", (t,)))
+            )
             for c, t in zip(self.counts, self.tile)
         ]
         return per_axis[0] if len(per_axis) == 1 else hostir.HostValue("mul", tuple(per_axis))
@@ -784,22 +885,46 @@ class _Vectorizer:
 
     def _is_uniform(self, expr: ast.Expr) -> bool:
         for var in expression_reads(self.analysis, expr):
-            if var in self.plan.lane_vars or (var in self.plan.privates and var not in self.uniform):
+            if var in self.plan.lane_vars or (
+                var in self.plan.privates and var not in self.uniform
+            ):
                 return False
         return not any(isinstance(n, ast.Index) for n in expr.walk())
 
     def value_or_cond(self, e: ast.Expr) -> KExpr:
         """An expression used as a condition: comparisons and logic stay boolean."""
+        self.microsoft_check(e)
         if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
             op = "and" if e.op == "AND" else "or"
-            return B.binary(op, B.to_bool(self.value_or_cond(e.left)), B.to_bool(self.value_or_cond(e.right)), self.ndt)
+            return B.binary(
+                op,
+                B.to_bool(self.value_or_cond(e.left)),
+                B.to_bool(self.value_or_cond(e.right)),
+                self.ndt,
+            )
         if isinstance(e, ast.UnaryOp) and e.op == "NOT":
             return B.unary("not", B.to_bool(self.value_or_cond(e.operand)), self.ndt)
         if isinstance(e, ast.BinOp) and e.op in _COMPARE:
             return B.binary(_COMPARE[e.op], self.watched(e.left), self.watched(e.right), self.ndt)
         return self.value(e)
 
+    def microsoft_check(self, e: ast.Expr) -> None:
+        """What a kernel cannot compute as Microsoft BASIC does stays on the host: its
+        bitwise AND, OR and NOT (of numbers that are not truth values), MOD of integers,
+        and doubles in a single-precision kernel."""
+        if not self.microsoft:
+            return
+        if self.analysis.expr_types.get(e) == "dbl" and self.ndt == "f32":
+            raise NotParallel("double-precision values stay on the host", e)
+        bitwise = isinstance(e, ast.BinOp) and e.op in ("AND", "OR")
+        bitwise = bitwise or isinstance(e, ast.UnaryOp) and e.op == "NOT"
+        if bitwise and not is_truth_value(e):
+            raise NotParallel("Microsoft BASIC's bitwise AND, OR, NOT stay on the host", e)
+        if isinstance(e, ast.BinOp) and e.op == "MOD":
+            raise NotParallel("Microsoft BASIC's MOD (of integers) stays on the host", e)
+
     def value(self, e: ast.Expr) -> KExpr:
+        self.microsoft_check(e)
         if isinstance(e, ast.Num):
             if not self.constant:
                 self.representable(float(e.value), e)
@@ -884,16 +1009,26 @@ class _Vectorizer:
             return B.binary("pow", base, exp, ndt)
         zero = B.const(0.0, ndt)
         result = self.let(self.fresh("power"), B.binary("pow", base, exp, ndt))
-        self.event(B.binary("and", B.binary("eq", result, zero, ndt), B.binary("ne", base, zero, ndt), ndt))
+        self.event(
+            B.binary("and", B.binary("eq", result, zero, ndt), B.binary("ne", base, zero, ndt), ndt)
+        )
         if exponent == 0:
             return result
         base = self.operand(B.cast(base, ndt), "base")
         at_zero = B.binary("eq", base, zero, ndt)
         if exponent is None or exponent > 0:
-            positive = at_zero if exponent is not None else B.binary("and", at_zero, B.binary("gt", exp, zero, ndt), ndt)
+            positive = (
+                at_zero
+                if exponent is not None
+                else B.binary("and", at_zero, B.binary("gt", exp, zero, ndt), ndt)
+            )
             result = B.select(positive, zero, result, ndt)
         if exponent is None or exponent < 0:
-            negative = at_zero if exponent is not None else B.binary("and", at_zero, B.binary("lt", exp, zero, ndt), ndt)
+            negative = (
+                at_zero
+                if exponent is not None
+                else B.binary("and", at_zero, B.binary("lt", exp, zero, ndt), ndt)
+            )
             result = B.select(negative, B.const(math.inf, ndt), result, ndt)
         return result
 
@@ -1026,7 +1161,9 @@ class _Vectorizer:
     def add_range_checks(self, name: str, form, node) -> None:
         for axis, (f, dim) in enumerate(zip(form, self.plan.dims)):
             count = self.counts[axis].name
-            self.checks.append(RangeCheck(name, axis, dim.start, f.const, count, node or self.plan.loop.stmt))
+            self.checks.append(
+                RangeCheck(name, axis, dim.start, f.const, count, node or self.plan.loop.stmt)
+            )
 
     def affine_index(self, f: Affine) -> KExpr:
         """A storage index tile from an affine subscript (integer arithmetic)."""
@@ -1064,9 +1201,13 @@ class _Vectorizer:
                 # ECMA-55: a subscript is rounded to the nearest integer.  The range is
                 # checked before the conversion to an integer, so that NaN is outside.
                 x = B.cast(self.value(index), self.ndt)
-                element = B.unary("floor", B.binary("add", x, B.const(0.5, self.ndt), self.ndt), self.ndt)
+                element = B.unary(
+                    "floor", B.binary("add", x, B.const(0.5, self.ndt), self.ndt), self.ndt
+                )
                 if self.base:
-                    element = B.binary("sub", element, B.const(float(self.base), self.ndt), self.ndt)
+                    element = B.binary(
+                        "sub", element, B.const(float(self.base), self.ndt), self.ndt
+                    )
                 element = self.let(self.new_name(*stem, f"subscript{suffix}"), element)
                 inside = B.binary(
                     "and",
@@ -1152,6 +1293,7 @@ _OUTSIDE_DOMAIN = {
     "nonnegative": _below_zero,
     "positive": _not_positive,
     "finite": _infinite,
+    "int16": None,  # CINT (Microsoft BASIC): no kernel evaluates it
 }
 
 
@@ -1183,6 +1325,10 @@ def _assigned_in(node: hostir.If) -> set[str]:
 def _assigned_in_list(nodes) -> set[str]:
     out: set[str] = set()
     for n in hostir.walk(nodes):
-        if isinstance(n, hostir.Simple) and isinstance(n.stmt, ast.Let) and isinstance(n.stmt.target, ast.Var):
+        if (
+            isinstance(n, hostir.Simple)
+            and isinstance(n.stmt, ast.Let)
+            and isinstance(n.stmt.target, ast.Var)
+        ):
             out.add(n.stmt.target.name)
     return out

@@ -31,6 +31,10 @@ notice hook (faults.warn), execution goes on with the value shown.  F = fatal: r
   TAB(X), floor(X + .5) < 1         W    TAB(1)         invalid TAB argument (0)           P008
   (console.py)
 
+Microsoft BASIC (--dialect ms) reports a domain error as "Illegal function call", and
+leaves the overflow of EXP and TAN to the rounding of their result to a single
+(msnumbers.py), which reports GW-BASIC's "Overflow".
+
 Underflow is not reported for + - * / (P033, P034 print no message), but bas55 reports an
 underflow to zero of ^ and EXP as "operation overflow" (P123, P169, P175), and so do we.
 
@@ -55,6 +59,7 @@ from __future__ import annotations
 
 import math
 
+from .dialect import microsoft
 from .faults import BasicFault, warn
 from .numformat import format_number_trimmed as _num
 
@@ -177,6 +182,8 @@ def round_to_int(x: float) -> int:
 
 
 def _domain_error(name: str, x: float) -> BasicFault:
+    if microsoft():
+        return BasicFault("Illegal function call", f"{name}({_num(x)})")
     return BasicFault(DOMAIN_ERROR, f"{name}({_num(x)})")
 
 
@@ -189,6 +196,8 @@ def ATN(x: float) -> float:
 
 
 def COS(x: float) -> float:
+    if abs(x) >= MICROSOFT_TRIG_LIMIT and microsoft():
+        return 1.0
     try:
         return math.cos(x)
     except ValueError:
@@ -198,10 +207,11 @@ def COS(x: float) -> float:
 def EXP(x: float) -> float:
     try:
         r = math.exp(x)
+        overflow = r == 0.0 and x != -INF
     except OverflowError:
-        warn(OPERATION_OVERFLOW, f"EXP({_num(x)})")
-        return INF
-    if r == 0.0 and x != -INF:
+        r, overflow = INF, True
+    if overflow and not microsoft():
+        # (Microsoft BASIC: the single its result is rounded to reports an overflow.)
         warn(OPERATION_OVERFLOW, f"EXP({_num(x)})")
     return r
 
@@ -229,7 +239,13 @@ def SGN(x: float) -> float:
     return -1.0  # also for NaN, as bas55
 
 
+# PC-BASIC's SIN, COS and TAN of an argument this large (Microsoft BASIC): 0, 1, 0.
+MICROSOFT_TRIG_LIMIT = 5e16
+
+
 def SIN(x: float) -> float:
+    if abs(x) >= MICROSOFT_TRIG_LIMIT and microsoft():
+        return 0.0
     try:
         return math.sin(x)
     except ValueError:
@@ -243,10 +259,12 @@ def SQR(x: float) -> float:
 
 
 def TAN(x: float) -> float:
+    if abs(x) >= MICROSOFT_TRIG_LIMIT and microsoft():
+        return 0.0
     try:
         r = math.tan(x)
     except ValueError:
         raise _domain_error("TAN", x) from None
-    if r == INF or r == -INF:
+    if (r == INF or r == -INF) and not microsoft():
         warn(OPERATION_OVERFLOW, f"TAN({_num(x)})")
     return r

@@ -13,7 +13,20 @@ The console keeps the column (0-based) of the output line.  bas55's rules (ECMA-
   started; then spaces up to it;
 * ``;`` prints nothing between items; a PRINT that does not end with ``,`` or ``;`` ends
   the line;
+* Microsoft BASIC (the runtime's dialect `ms`, runtime/dialect.py): GW-BASIC's layout
+  (see `_write_microsoft`); TAB's argument is a 16-bit integer as HEX$ takes it
+  (`stringfns.to_word`: -1 is 65535), column ((n - 1) mod 80) for n >= 1 and the
+  first column for 0, without a warning, as GW-BASIC (PC-BASIC) does;
+* ``SPC(n)`` (Microsoft BASIC): n spaces, n taken as TAB takes it and reduced modulo 80;
+  spaces that pass the margin continue on a new line;
 * at the end of the program (`finish`), an unfinished line is ended.
+
+A file open for output is a Console without a margin (`UNLIMITED`).
+
+INPUT asks again when a reply does not fit: with ECMA-55's rules (inputs.py) after an
+error notice on stderr, with Microsoft's (ms_inputs.py) after printing
+"?Redo from start".  Microsoft BASIC also has `LINE INPUT` (a whole line) and `INKEY$`
+(one character, see `inkey`).
 
 `print(*items)` takes all the items of a PRINT statement at once.  Python evaluates them
 all before the call, so a fatal error in a later item would lose the earlier ones that
@@ -30,17 +43,24 @@ from typing import NamedTuple, TextIO
 
 from .arith import round_to_int
 from .command import InputError, standard_input, standard_output
+from .dialect import microsoft
 from .faults import ERROR, BasicFault, Notice, notify, warn
 from .inputs import ReplyRejected, parse_reply
-from .numformat import format_number, format_number_trimmed
+from .ms_inputs import REDO, parse_ms_reply
+from .msformat import Double, format_double
+from .msnumbers import cint
+from .numformat import format_number, format_number_trimmed, match_number
+from .stringfns import MAX_LENGTH, to_word
 from .using import REAL, UsingPrecision, UsingWriter
 
 MARGIN = 80
 UNLIMITED = 2**31 - 1  # the margin of a file: lines are never folded
 ZONE_WIDTH = 16
+MS_ZONE_WIDTH = 14  # Microsoft BASIC
 INPUT_PROMPT = "? "
 INVALID_TAB = "invalid TAB argument"
 INPUT_EOF = "error on input stream"
+SEED_PROMPT = "Random number seed (-32768 to 32767)? "  # GW-BASIC's plain RANDOMIZE
 
 
 class _Zone:
@@ -65,7 +85,17 @@ def tab(x: float) -> Tab:
     return Tab(x)
 
 
-_screen: Console | None = None  # the last screen made
+class Spc(NamedTuple):
+    """A ``SPC(n)`` print item."""
+
+    count: float
+
+
+def spc(x: float) -> Spc:
+    return Spc(x)
+
+
+_screen: Console | None = None  # the last screen made: POS and INKEY$ read it
 
 
 def POS(x: float) -> float:
@@ -78,7 +108,7 @@ class Console:
     """The BASIC program's terminal: output column tracking and INPUT replies.  A file
     open for output is a Console too, without a margin."""
 
-    __slots__ = ("_column", "_in", "_margin", "_out", "_precision", "_strict")
+    __slots__ = ("_column", "_in", "_margin", "_microsoft", "_out", "_precision", "_strict")
 
     def __init__(
         self,
@@ -97,6 +127,9 @@ class Console:
         if margin != UNLIMITED:  # the screen, whose column POS reads
             global _screen
             _screen = self
+        # GW-BASIC's layout, TAB, SPC and INPUT replies (see `_write_microsoft`): the
+        # dialect the program runs in.
+        self._microsoft = microsoft()
 
     @property
     def column(self) -> int:
@@ -119,6 +152,10 @@ class Console:
                 self.next_zone()
             elif kind is Tab:
                 self.tab(item.argument)
+            elif kind is Double:
+                self.write_double(item)
+            elif kind is Spc:
+                self.spc(item.count)
             elif isinstance(item, Real):  # numpy scalars, other int and float types
                 self.write_number(float(item))
             else:
@@ -129,6 +166,9 @@ class Console:
             raise ValueError(f'end must be "\\n" or "", not {end!r}')
 
     def write_string(self, text: str) -> None:
+        if self._microsoft:
+            self._write_microsoft(text)
+            return
         column, margin = self._column, self._margin
         if column + len(text) > margin:
             if column > 0:
@@ -142,6 +182,9 @@ class Console:
 
     def write_number(self, x: float) -> None:
         text = format_number(x)
+        if self._microsoft:
+            self._write_microsoft(text)
+            return
         if self._column + len(text) > self._margin:
             self._out.write("\n" + text)
             self._column = len(text)
@@ -149,8 +192,20 @@ class Console:
             self._out.write(text)
             self._column += len(text)
 
+    def write_double(self, x: float) -> None:
+        """A double-precision number (Microsoft BASIC): 16 digits."""
+        self._write_microsoft(format_double(x) + " ")
+
     def next_zone(self) -> None:
         column = self._column
+        if self._microsoft:
+            zone = column // MS_ZONE_WIDTH + 1
+            if zone >= self._margin // MS_ZONE_WIDTH:
+                self._line_feed()
+            else:
+                self._out.write(" " * (MS_ZONE_WIDTH * zone - column))
+                self._column = MS_ZONE_WIDTH * zone
+            return
         width = ZONE_WIDTH - column % ZONE_WIDTH
         if column + width >= self._margin:
             self.newline()
@@ -159,6 +214,9 @@ class Console:
             self._column = column + width
 
     def tab(self, x: float) -> None:
+        if self._microsoft:
+            self._tab_microsoft(x)
+            return
         n = round_to_int(x)
         if n < 1:
             warn(INVALID_TAB, f"({format_number_trimmed(n)})")
@@ -171,7 +229,21 @@ class Console:
             self._out.write(" " * (target - self._column))
             self._column = target
 
+    def spc(self, x: float) -> None:
+        count = to_word(x) % self._margin
+        room = self._margin - self._column
+        if count > room:
+            self._out.write(" " * room + "\n")
+            self._column, count = 0, count - room
+        self._out.write(" " * count)
+        self._column += count
+
     def newline(self) -> None:
+        if self._microsoft and self._column == self._margin:
+            self._out.write("\n")  # GW-BASIC's screen: a full line leaves the cursor after it
+        self._line_feed()
+
+    def _line_feed(self) -> None:
         self._out.write("\n")
         self._column = 0
 
@@ -184,35 +256,111 @@ class Console:
         (each item is printed before the next one is evaluated)."""
         return UsingWriter(self, fmt, self._precision)
 
+    # GW-BASIC's layout (--dialect ms), as PC-BASIC shows it: an item (a string, or a
+    # number with its trailing space) that would pass column 80 starts a new line unless
+    # the line is empty; a longer one wraps on the screen (the column goes on from 0)
+    # without a newline in the output; zones are 14 columns, and `,` in the fifth (from
+    # column 56) ends the line; TAB(n) goes to column (n - 1) mod 80, on a new line if
+    # the line is past it, n read as a 16-bit word (TAB(-1) is TAB(65535), TAB(0) the
+    # first column) without a warning; a PRINT that ends a line exactly at column 80
+    # prints an empty line after it.  A file has no
+    # margin: its lines are never ended for it.
+
+    def _write_microsoft(self, text: str) -> None:
+        margin = self._margin
+        if self._column > 0 and self._column + len(text) > margin:
+            self._line_feed()
+        self._out.write(text)
+        column = self._column + len(text)
+        while column > margin:
+            column -= margin
+        self._column = column
+
+    def _tab_microsoft(self, x: float) -> None:
+        target = max(to_word(x) - 1, 0) % self._margin
+        if target < self._column:
+            self._line_feed()
+        self._out.write(" " * (target - self._column))
+        self._column = target
+
     def finish(self) -> None:
         """End of the program (normal or not): end an unfinished line and flush."""
         if self._column != 0:
             self.newline()
         self._out.flush()
 
-    def input(self, prompt: str | None, kinds: Sequence[str]) -> list[float | str]:
+    def ask_seed(self) -> float:
+        """GW-BASIC's RANDOMIZE without a seed: asks for one until the reply is a number
+        (an empty one is 0), which is rounded to an integer (beyond 16 bits, the fatal
+        "Overflow")."""
+        while True:
+            reply = self._ask(SEED_PROMPT, False).strip(" ")
+            if not reply:
+                return 0.0
+            match = match_number(reply)
+            if match is not None and match.end() == len(reply):
+                return cint(float(match.group(0)))
+
+    def input(
+        self,
+        prompt: str | None,
+        kinds: Sequence[str],
+        question: bool = True,
+        stay: bool = False,
+    ) -> list[float | str]:
         """One INPUT statement: prompt, read a reply, and ask again until it fits `kinds`.
 
-        Prints `prompt` (if any) and ``"? "``, reads one line, and returns one value per
-        entry of `kinds` (inputs.NUMBER -> float, inputs.STRING -> str).  A rejected reply
-        is reported as an ERROR notice and asked for again; end of input is fatal.
-        The column restarts at 0: the reply's newline ended the line on the terminal.
+        Prints `prompt` (if any) and ``"? "`` (not after a prompt when `question` is
+        false: Microsoft's `INPUT "prompt", A`), reads one line, and returns one value
+        per entry of `kinds` (inputs.NUMBER -> float, inputs.STRING -> str).  A reply
+        that does not fit is reported and asked for again (see the module docstring);
+        end of input is fatal.  The column restarts at 0: the reply's newline ended the
+        line on the terminal; `stay` (Microsoft's `INPUT;`) keeps the line going after
+        the prompt instead.
         """
+        text = (prompt or "") + (INPUT_PROMPT if question or prompt is None else "")
         while True:
-            self._out.write(INPUT_PROMPT if prompt is None else prompt + INPUT_PROMPT)
-            self._out.flush()
-            self._column = 0
+            line = self._ask(text, stay)
             try:
-                line = self._in.readline()
-            except OSError as error:
-                raise InputError(error.errno, error.strerror) from None
-            if not line:
-                raise BasicFault(INPUT_EOF)
-            line = line.removesuffix("\n").removesuffix("\r")
-            try:
+                if self._microsoft:
+                    return parse_ms_reply(line, kinds)
                 return parse_reply(line, kinds, self._strict)
             except ReplyRejected as rejected:
-                notify(Notice(rejected.what, rejected.detail, ERROR))
+                if not self._microsoft:
+                    notify(Notice(rejected.what, rejected.detail, ERROR))
+                    continue
+                self.write_string(REDO)
+                self.newline()
+
+    def line_input(self, prompt: str | None, stay: bool = False) -> str:
+        """LINE INPUT: prints `prompt` (no "? ") and returns the next line of input
+        whole, without its newline, up to 255 characters (GW-BASIC's line length: the
+        rest of a longer line is dropped); end of input is fatal."""
+        return self._ask(prompt or "", stay)[:MAX_LENGTH]
+
+    def inkey(self) -> str:
+        """INKEY$: the next character of standard input, "" at its end.  A line break is
+        CHR$(13), as the Enter key gives it.  Input that is not a terminal is read as
+        keys typed in advance; a terminal hands over a line at a time, so INKEY$ waits
+        for Enter there (GW-BASIC would return "" at once when no key was pressed)."""
+        try:
+            c = self._in.read(1)
+        except OSError as error:
+            raise InputError(error.errno, error.strerror) from None
+        return "\r" if c == "\n" else c
+
+    def _ask(self, prompt: str, stay: bool) -> str:
+        """Print `prompt` and read one line (without its line break)."""
+        self._out.write(prompt)
+        self._out.flush()
+        self._column = self._column + len(prompt) if stay else 0
+        try:
+            line = self._in.readline()
+        except OSError as error:
+            raise InputError(error.errno, error.strerror) from None
+        if not line:
+            raise BasicFault(INPUT_EOF)
+        return line.removesuffix("\n").removesuffix("\r")
 
 
 class ItemWriter:
@@ -226,7 +374,10 @@ class ItemWriter:
         self._first = True
 
     def item(self, value: float | str) -> ItemWriter:
-        text = f'"{value}"' if isinstance(value, str) else format_number_trimmed(float(value))
+        if isinstance(value, str):
+            text = f'"{value}"'
+        else:  # a Double (Microsoft BASIC) keeps its type: 16 digits
+            text = format_number_trimmed(value if isinstance(value, Double) else float(value))
         self._channel.write_string(text if self._first else "," + text)
         self._first = False
         return self
@@ -234,3 +385,8 @@ class ItemWriter:
     def end(self, end: str = "\n") -> None:
         if end:
             self._channel.newline()
+
+
+def INKEYS() -> str:
+    """INKEY$, read from the program's screen (`Console.inkey`)."""
+    return _screen.inkey() if _screen is not None else ""

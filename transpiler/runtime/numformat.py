@@ -1,4 +1,5 @@
-"""Numbers to text (PRINT) and text to numbers (DATA, INPUT), as bas55 does them.
+"""Numbers to text (PRINT) and text to numbers (DATA, INPUT), as bas55 does them
+(Microsoft BASIC prints numbers its own way: msformat.py).
 
 PRINT format (ECMA-55 12.4 with bas55's choices: 8 significant digits, exponent with as
 many digits as needed).  For a double x:
@@ -41,6 +42,9 @@ from __future__ import annotations
 import math
 import re
 
+from .dialect import microsoft
+from .msformat import format_ms_number
+
 SIGNIFICANT_DIGITS = 8
 _INT_LIMIT = 10**SIGNIFICANT_DIGITS  # integers below this print exactly
 _INF = math.inf
@@ -50,7 +54,10 @@ NUMBER_PATTERN = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:E[+-]?[0-9
 
 
 def format_number(x: float) -> str:
-    """The exact PRINT text of `x`: sign or space, digits, trailing space."""
+    """The exact PRINT text of `x`: sign or space, digits, trailing space (Microsoft
+    BASIC's text in --dialect ms: msformat.py)."""
+    if microsoft():
+        return format_ms_number(x) + " "
     # Fast path: integers of up to 8 digits print as themselves (also -0.0 -> " 0 ").
     if -_INT_LIMIT < x < _INT_LIMIT:
         i = int(x)

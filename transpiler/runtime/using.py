@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .faults import BasicFault
+from .msformat import Double
 
 ILLEGAL_FUNCTION_CALL = "Illegal function call"
 WRONG_TYPE = "Type mismatch"
@@ -333,7 +334,9 @@ class UsingWriter:
             else:
                 if isinstance(value, str):
                     raise BasicFault(WRONG_TYPE, "(a string for a PRINT USING number field)")
-                write(format_number_field(piece, float(value), self._precision))
+                # A double of Microsoft BASIC (generated code marks it) has its 16 digits.
+                precision = DOUBLE if isinstance(value, Double) else self._precision
+                write(format_number_field(piece, float(value), precision))
             return self
 
     def end(self, end: str = "\n") -> None:

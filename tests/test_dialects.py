@@ -1,0 +1,155 @@
+"""--dialect (alias --std): which dialect a program gets, and which construct pins it.
+
+Without --dialect a program is extended BASIC unless it uses a construct that only
+Microsoft BASIC has; the first such construct pins --dialect ms, with one note naming it
+and its line.  A dialect chosen on the command line is never changed: there, a
+Microsoft-only construct is a located error (and in strict ECMA-55 an extension error).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from transpiler import driver
+from transpiler.errors import CompileErrors, SourceFile
+from transpiler.options import Options
+
+from .conftest import ROOT
+
+
+def analysed(text: str, std: str | None = None):
+    return driver.front_end(SourceFile("d.bas", text), Options(std=std))
+
+
+def only_error(text: str, std: str | None):
+    with pytest.raises(CompileErrors) as info:
+        analysed(text, std)
+    [error] = info.value.errors
+    return error
+
+
+# (statement, what the note names, column of the construct)
+MICROSOFT_ONLY = [
+    ("X# = 1", "the double-precision suffix '#'", 4),
+    ("X! = 1", "the single-precision suffix '!'", 4),
+    ("PRINT 1000!", "a single-precision constant '!'", 10),
+    ("PRINT 35660#", "a double-precision constant '#'", 10),
+    ("PRINT 12%", "an integer constant '%'", 10),
+    ("PRINT 1.5D3", "a double-precision exponent 'D'", 10),
+    ("PRINT &H1F", "a hexadecimal or octal constant", 10),
+    ("PRINT 7 \\ 2", "integer division '\\'", 12),
+    ("PRINT 5 XOR 3", "the operator XOR", 12),
+    ("PRINT 5 EQV 3", "the operator EQV", 12),
+    ("PRINT 5 IMP 3", "the operator IMP", 12),
+    ("DEFINT I-N", "DEFINT", 4),
+    ("DEFDBL D", "DEFDBL", 4),
+    ("PRINT CINT(2.5)", "the function CINT", 10),
+    ("PRINT FIX(2.5)", "the function FIX", 10),
+    ("PRINT TIMER", "the function TIMER", 10),
+    ('? "HI"', "'?' for PRINT", 4),
+]
+
+
+@pytest.mark.parametrize("statement, what, column", MICROSOFT_ONLY)
+def test_a_microsoft_only_construct_pins_the_dialect(statement, what, column):
+    analysis = analysed(f"10 PRINT 1\n20 {statement}\n30 END\n")
+    assert analysis.options.dialect == "ms"
+    [note] = analysis.notes
+    assert str(note) == f"d.bas:2: note: {what}: assuming --dialect ms"
+
+
+@pytest.mark.parametrize("statement, what, column", MICROSOFT_ONLY)
+@pytest.mark.parametrize("std", ["extended", "dartmouth"])
+def test_a_chosen_dialect_rejects_it_where_it_stands(statement, what, column, std):
+    error = only_error(f"10 {statement}\n20 END\n", std)
+    name = {"extended": "extended BASIC", "dartmouth": "Dartmouth BASIC"}[std]
+    assert error.message == f"{what} is Microsoft BASIC, not {name}"
+    assert (error.coord.line, error.coord.column) == (1, column)
+    assert error.notes == ("--dialect ms accepts it",)
+
+
+@pytest.mark.parametrize("statement, what, column", MICROSOFT_ONLY)
+def test_strict_ecma55_reports_it_as_an_extension(statement, what, column):
+    with pytest.raises(CompileErrors) as info:
+        analysed(f"10 {statement}\n20 END\n", "ecma55")
+    found = [(e.coord.column, e.message) for e in info.value.errors]
+    assert (column, f"{what} is not ECMA-55 Minimal BASIC") in found
+
+
+@pytest.mark.parametrize("statement, what, column", MICROSOFT_ONLY)
+def test_dialect_ms_takes_it_without_a_note(statement, what, column):
+    analysis = analysed(f"10 {statement}\n20 END\n", "ms")
+    assert analysis.options.dialect == "ms" and analysis.notes == []
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        # A numerical program in Dartmouth / extended style stays in double precision:
+        # RND with an argument, `%` integers, MAT, long names and MOD pin nothing.
+        (
+            "10 DIM A(3, 3)\n20 MAT READ A\n30 DATA 1,2,3,4,5,6,7,8,9\n40 LET TOTAL = 0\n"
+            "50 FOR I% = 1 TO 3\n60 LET TOTAL = TOTAL + A(I%, I%) * RND(1) + 7 MOD 3\n"
+            "70 NEXT I%\n80 PRINT TOTAL\n90 END\n"
+        ),
+        '10 PRINT "X \\\\ Y";\n20 REM XOR, DEFINT and &H in a remark\n30 DATA 1#, &H1F\n40 END\n',
+    ],
+    ids=["numerical", "text-only"],
+)
+def test_programs_without_microsoft_constructs_stay_extended(program):
+    analysis = analysed(program)
+    assert analysis.options.dialect == "extended" and analysis.options.std is None
+    assert analysis.notes == [] and analysis.number_type == "f64"
+
+
+def test_the_first_construct_is_the_one_noted():
+    analysis = analysed("10 PRINT 1\n20 PRINT 7 \\ 2: DEFINT I\n30 X# = 1\n")
+    assert [str(n) for n in analysis.notes] == [
+        "d.bas:2: note: integer division '\\': assuming --dialect ms"
+    ]
+
+
+def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "transpiler", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+
+
+def test_the_note_goes_to_stderr_once_whatever_the_mode(tmp_path):
+    program = tmp_path / "pin.bas"
+    program.write_text("10 PRINT 1/3\n20 PRINT 7 \\ 2\n30 END\n")
+    note = f"{program}:2: note: integer division '\\': assuming --dialect ms\n"
+    done = _cli(str(program), "--interpret")
+    assert (done.returncode, done.stdout, done.stderr) == (0, " .3333334 \n 3 \n", note)
+    done = _cli(str(program), "-o", str(tmp_path / "pin.py"))
+    assert (done.returncode, done.stderr) == (0, note)
+    done = _cli(str(program), "--check", "--device", "cpu")
+    assert done.returncode == 0 and done.stderr == note
+    assert done.stdout.startswith("check passed")
+
+
+@pytest.mark.parametrize("option", ["--dialect", "--std"])
+def test_dialect_and_std_are_one_option(tmp_path, option):
+    program = tmp_path / "p.bas"
+    program.write_text("10 PRINT 1/3\n20 END\n")
+    done = _cli(str(program), "--interpret", option, "ms")
+    assert (done.returncode, done.stdout, done.stderr) == (0, " .3333334 \n", "")
+    done = _cli(str(program), "--interpret", option, "extended")
+    assert (done.returncode, done.stdout) == (0, " .33333333 \n")
+    done = _cli(str(program), "--interpret", option, "basic80")
+    assert done.returncode == 2 and "invalid choice: 'basic80'" in done.stderr
+
+
+def test_kernel_programs_are_not_affected():
+    text = "10 INPUT N, A()\n20 DIM A(N), C(N)\n30 TILE A(16), C(16)\n"
+    text += "40 LET C(BID) = A(BID) * 2\n50 OUTPUT C\n"
+    analysis = analysed(text)
+    assert analysis.kind == "kernel" and analysis.notes == []

@@ -1,0 +1,135 @@
+"""Microsoft BASIC expressions (--dialect ms) as C++ text for generated host programs.
+
+The C++ twin of `python_host_microsoft.py`, through b2t_runtime.h's port of
+runtime/msnumbers.py: a single is a `float` variable, a double a `double`; an operation
+is computed in double and given its type by `b2t::sng(a + b)` (which rounds exactly as
+float arithmetic would, within GW-BASIC's range) or `b2t::dbl`; `/`, `^`, `\\`, MOD and
+AND, OR, XOR, EQV, IMP, NOT on integers are runtime calls; a single constant written
+`0.1` is the float literal `0.1f`.
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from ..builtins import BUILTINS
+from ..interpreter.microsoft import BITWISE, is_truth_value, single_as_written
+from .cuda_host_expr import (
+    _EQUALITY,
+    _PRIMARY,
+    _SUM,
+    _UNARY,
+    Code,
+    Effects,
+    ExprPrinter,
+    _as_double,
+)
+
+_OVERFLOW = frozenset({"Overflow"})
+_FAILING = frozenset({"\\", "MOD"})
+
+
+class MicrosoftExprPrinter(ExprPrinter):
+    def __init__(self, analysis, namer, array_names):
+        super().__init__(analysis, namer, array_names)
+        self.types = analysis.expr_types
+        self.singles = analysis.number_type == "f32"
+
+    def ctype_of(self, value_type: str) -> str:
+        if value_type == "dbl":
+            return "double"
+        return super().ctype_of(value_type)
+
+    def rounding(self, e: ast.Expr) -> str:
+        return "b2t::sng" if self.types.get(e) == "num" and self.singles else "b2t::dbl"
+
+    def _value(self, e: ast.Expr, pre: list[str]) -> Code:
+        if isinstance(e, ast.Num) and self.types.get(e) == "num" and self.singles:
+            written = single_as_written(e)
+            if written is not None:
+                return Code(f"{written}f", _PRIMARY, "float")
+        return super()._value(e, pre)
+
+    def _unary(self, e: ast.UnaryOp, pre: list[str]) -> Code:
+        if e.op == "NOT" and not is_truth_value(e.operand):
+            [operand] = self._operands([e.operand], pre)
+            return Code(f"b2t::bit_not({operand.text})", _PRIMARY, "double")
+        return super()._unary(e, pre)
+
+    def _binop(self, e: ast.BinOp, pre: list[str]) -> Code:
+        op = e.op
+        if self.types.get(e) == "str" or op in ("=", "<>", "<", ">", "<=", ">="):
+            return super()._binop(e, pre)
+        if op in ("AND", "OR") and is_truth_value(e):
+            return super()._binop(e, pre)
+        left, right = self._operands([e.left, e.right], pre)
+        if op in BITWISE:
+            return self._call(f"b2t::bit_{BITWISE[op][2:]}", left, right)
+        if op in ("+", "-"):
+            text = f"{_as_double(left, right, _SUM)} {op} {right.wrap(_SUM + 1)}"
+            return Code(f"{self.rounding(e)}({text})", _PRIMARY, "double")
+        if op == "*":
+            text = f"{_as_double(left, right, _UNARY)} * {right.wrap(_UNARY)}"
+            return Code(f"{self.rounding(e)}({text})", _PRIMARY, "double")
+        if op == "/":
+            divide = "b2t::single_div" if self.rounding(e) == "b2t::sng" else "b2t::double_div"
+            return self._call(divide, left, right)
+        if op == "^":
+            if not self.singles:
+                return self._call("b2t::double_power", left, right)
+            power = "single_power_int" if self.types.get(e.right) == "int" else "single_power"
+            return self._call(f"b2t::{power}", left, right)
+        if op == "\\":
+            return self._call("b2t::int_div", left, right)
+        return self._call("b2t::int_mod", left, right)  # MOD
+
+    @staticmethod
+    def _call(function: str, *operands: Code) -> Code:
+        return Code(f"{function}({', '.join(x.text for x in operands)})", _PRIMARY, "double")
+
+    def _cond(self, e: ast.Expr, pre: list[str]) -> Code:
+        bitwise = (isinstance(e, ast.BinOp) and e.op in BITWISE) or (
+            isinstance(e, ast.UnaryOp) and e.op == "NOT"
+        )
+        if bitwise and not is_truth_value(e):
+            value = self._value(e, pre)
+            return Code(f"{value.text} != 0.0", _EQUALITY, "bool")
+        return super()._cond(e, pre)
+
+    def call(self, e: ast.Call, pre: list[str]) -> Code:
+        builtin = BUILTINS.get(e.name)
+        if builtin is not None and builtin.single_precision:
+            [arg] = self._operands(e.args, pre)
+            text = arg.text
+            if self.singles and self.types.get(e.args[0]) == "dbl":
+                text = f"b2t::sng({text})"
+            converted = "b2t::single_result" if self.rounding(e) == "b2t::sng" else "b2t::dbl"
+            return Code(f"{converted}(b2t::{builtin.cpp}({text}))", _PRIMARY, "double")
+        if e.name == "STR$" and self.types.get(e.args[0]) == "dbl":  # its 16 digits
+            [arg] = self._operands(e.args, pre)
+            return Code(f"b2t::{builtin.cpp}(b2t::Double{{{arg.text}}})", _PRIMARY, "string")
+        return super().call(e, pre)
+
+    def store(self, text: str, value_type: str) -> str:
+        if value_type == "str":
+            return text
+        if value_type == "int":
+            return f"b2t::to_int16({text})"
+        if value_type == "num" and self.singles:
+            return f"b2t::sng({text})"  # a float variable: the value is a float already
+        return f"b2t::dbl({text})"
+
+    def print_item(self, e: ast.Expr, pre: list[str]) -> str:
+        text = self.value(e, pre)
+        return f"b2t::Double{{{text}}}" if self.types.get(e) == "dbl" else text
+
+    def _compute_effects(self, e: ast.Expr) -> Effects:
+        effects = super()._compute_effects(e)
+        if isinstance(e, ast.BinOp) and self.types.get(e) != "str" and not is_truth_value(e):
+            fails = e.op in _FAILING or e.op in BITWISE
+            return effects | Effects(warnings=_OVERFLOW, fails=fails)
+        if isinstance(e, ast.UnaryOp) and e.op == "NOT" and not is_truth_value(e.operand):
+            return effects | Effects(fails=True)
+        builtin = BUILTINS.get(e.name) if isinstance(e, ast.Call) else None
+        if builtin is not None and builtin.single_precision:
+            return effects | Effects(warnings=_OVERFLOW)
+        return effects

@@ -1,0 +1,150 @@
+"""Microsoft BASIC expressions (--dialect ms) as Python text for generated host programs.
+
+The semantics are the interpreter's (`transpiler/interpreter/microsoft.py`), through the
+same runtime functions (runtime/msnumbers.py), written for a reader:
+
+- `A + B * C` of singles is `sng(a + sng(b * c))`: each operation rounded to a single
+  (float32) within GW-BASIC's range, as GW-BASIC computes; `dbl(...)` for doubles, and
+  for singles with --precision f64;
+- `/` is `single_div` or `double_div`, `^` `single_power_int` (an integer exponent),
+  `single_power` or `double_power`; `\\` and MOD `int_div` and `int_mod`;
+- AND, OR, XOR, EQV, IMP and NOT are `bit_and(a, b)`... on 16-bit integers, except between
+  truth values (comparisons: -1 or 0), where they are Python's `and`, `or` and `not`;
+- SQR, LOG, SIN... are `single_result(SQR(x))`: computed in double, converted to a single
+  as GW-BASIC's emulator does;
+- storing converts to the variable's type: `cint` for `%`, `sng` or `dbl`;
+- a double in a PRINT list is `Double(x)`, so that it prints its 16 digits.
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from ..builtins import BUILTINS, effect_of
+from ..interpreter.microsoft import BITWISE, is_truth_value, single_as_written
+from .python_host_expr import _AND, _ATOM, _COMPARE, _OR, _SUM, _UNARY, ExprPrinter
+
+_PRODUCT = 11  # Python's * and /
+_BITWISE = {op: name[2:] for op, name in BITWISE.items()}  # "AND" -> "and" -> bit_and
+# Operations that can end a Microsoft BASIC program ("Overflow" converting to an integer).
+_FAILING = frozenset({"\\", "MOD"})
+
+
+class MicrosoftExprPrinter(ExprPrinter):
+    def __init__(self, analysis, namer, array_names):
+        super().__init__(analysis, namer, array_names)
+        self.types = analysis.expr_types
+        self.singles = analysis.number_type == "f32"
+
+    def rounding(self, e: ast.Expr) -> str:
+        """The runtime function giving the result of `e` its type: sng or dbl."""
+        return self.need("sng" if self.types.get(e) == "num" and self.singles else "dbl")
+
+    def _value(self, e: ast.Expr) -> tuple[str, int]:
+        if isinstance(e, ast.UnaryOp) and e.op == "NOT" and not is_truth_value(e.operand):
+            return f"{self.need('bit_not')}({self.value(e.operand)})", _ATOM
+        if isinstance(e, ast.UnaryOp) and e.op == "-" and isinstance(e.operand, ast.Num):
+            return "-" + self._wrap(e.operand, _UNARY), _UNARY
+        if isinstance(e, ast.Num) and self.types.get(e) == "num" and self.singles:
+            written = single_as_written(e)
+            if written is not None:
+                return f"{self.need('sng')}({written})", _ATOM
+        return super()._value(e)
+
+    def _binop(self, e: ast.BinOp) -> tuple[str, int]:
+        op = e.op
+        if self.types.get(e) == "str" or op in ("=", "<>", "<", ">", "<=", ">="):
+            return super()._binop(e)
+        if op in BITWISE:
+            if op in ("AND", "OR") and is_truth_value(e):
+                return super()._binop(e)
+            return self._call(f"bit_{_BITWISE[op]}", e.left, e.right), _ATOM
+        if op in ("+", "-"):
+            text = f"{self._wrap(e.left, _SUM)} {op} {self._wrap(e.right, _SUM + 1)}"
+            return f"{self.rounding(e)}({text})", _ATOM
+        if op == "*":
+            text = f"{self._wrap(e.left, _PRODUCT)} * {self._wrap(e.right, _PRODUCT + 1)}"
+            return f"{self.rounding(e)}({text})", _ATOM
+        if op == "/":
+            divide = "single_div" if self.rounding(e) == "sng" else "double_div"
+            return self._call(divide, e.left, e.right), _ATOM
+        if op == "^":
+            if not self.singles:
+                power = "double_power"
+            elif self.types.get(e.right) == "int":
+                power = "single_power_int"
+            else:
+                power = "single_power"
+            return self._call(power, e.left, e.right), _ATOM
+        if op == "\\":
+            return self._call("int_div", e.left, e.right), _ATOM
+        if op == "MOD":
+            return self._call("int_mod", e.left, e.right), _ATOM
+        raise TypeError(f"operator {op} is not supported in host programs")
+
+    def _call(self, function: str, *operands: ast.Expr) -> str:
+        return f"{self.need(function)}({', '.join(self.value(x) for x in operands)})"
+
+    def _cond(self, e: ast.Expr) -> tuple[str, int]:
+        if (isinstance(e, ast.BinOp) and e.op in BITWISE) or (
+            isinstance(e, ast.UnaryOp) and e.op == "NOT"
+        ):
+            if not is_truth_value(e):
+                return f"{self._wrap(e, _COMPARE + 1)} != 0.0", _COMPARE
+            if isinstance(e, ast.BinOp) and e.op in ("AND", "OR") and not self.quiet(e.right):
+                # both sides are evaluated, as BASIC does: the right one may warn or fail
+                symbol, prec = ("&", _AND) if e.op == "AND" else ("|", _OR)
+                left = self._cond_wrap(e.left, prec + 1)
+                return f"{left} {symbol} {self._cond_wrap(e.right, prec + 1)}", prec
+        return super()._cond(e)
+
+    def quiet(self, e: ast.Expr) -> bool:
+        """Can evaluating `e` be skipped unnoticed?  Every Microsoft operation may report
+        an overflow, and RND, DEF FN and subscripts have effects of their own."""
+        for node in e.walk():
+            string = isinstance(node, ast.BinOp) and self.types.get(node) == "str"
+            if isinstance(node, (ast.Index, ast.BinOp)) and not is_truth_value(node) and not string:
+                return False
+            if isinstance(node, ast.Call) and effect_of(node.name) != "none":
+                return False
+        return True
+
+    def call(self, e: ast.Call) -> str:
+        builtin = BUILTINS.get(e.name)
+        if builtin is not None and builtin.single_precision:
+            arg = self.value(e.args[0])
+            if self.singles and self.types.get(e.args[0]) == "dbl":
+                arg = f"{self.need('sng')}({arg})"
+            converted = "single_result" if self.rounding(e) == "sng" else "dbl"
+            return f"{self.need(converted)}({self.need(builtin.python)}({arg}))"
+        if e.name == "STR$" and self.types.get(e.args[0]) == "dbl":  # its 16 digits
+            arg = f"{self.need('Double')}({self.value(e.args[0])})"
+            return f"{self.need(builtin.python)}({arg})"
+        return super().call(e)
+
+    def store(self, text: str, value_type: str) -> str:
+        if value_type == "str":
+            return text
+        if value_type == "int":
+            return f"{self.need('cint')}({text})"
+        if value_type == "num" and self.singles:
+            return f"{self.need('sng')}({text})"
+        return f"{self.need('dbl')}({text})"
+
+    def print_item(self, e: ast.Expr) -> str:
+        """A PRINT item: a double prints its 16 digits."""
+        text = self.value(e)
+        return f"{self.need('Double')}({text})" if self.types.get(e) == "dbl" else text
+
+    def can_fail(self, e: ast.Node, safe_subscripts=frozenset()) -> bool:
+        for node in e.walk():
+            if isinstance(node, ast.BinOp) and (
+                node.op in _FAILING or (node.op in BITWISE and not is_truth_value(node))
+            ):
+                return True
+            if (
+                isinstance(node, ast.UnaryOp)
+                and node.op == "NOT"
+                and not is_truth_value(node.operand)
+            ):
+                return True
+        return super().can_fail(e, safe_subscripts)

@@ -1,0 +1,52 @@
+"""The grammar of the declarations only Microsoft BASIC has.
+
+    simple_statement ::= (DEFINT | DEFSNG | DEFDBL | DEFSTR) letters {',' letters}
+    letters          ::= NAME ['-' NAME]                (single letters: A-Z, I-N, X)
+
+Each of them pins --dialect ms (or is an error in the other dialects).
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from ._actions import fail, location
+
+# The type each statement gives (model.ValueType).
+_TYPES = {"DEFINT": "int", "DEFSNG": "num", "DEFDBL": "dbl", "DEFSTR": "str"}
+
+
+def p_def_type(p):
+    """simple_statement : DEFINT letter_list
+    | DEFSNG letter_list
+    | DEFDBL letter_list
+    | DEFSTR letter_list"""
+    word = p.slice[1].type
+    coord = location(p, 1)
+    p.lexer.ctx.microsoft_only(word, coord)
+    p[0] = ast.DefType(_TYPES[word], p[2], coord=coord)
+
+
+def p_letter_list(p):
+    """letter_list : letters
+    | letter_list COMMA letters"""
+    p[0] = p[1] if len(p) == 2 else p[1] + p[3]
+
+
+def p_letters_one(p):
+    """letters : NAME"""
+    p[0] = [_letter(p, 1)]
+
+
+def p_letters_range(p):
+    """letters : NAME MINUS NAME"""
+    first, last = _letter(p, 1), _letter(p, 3)
+    if last < first:
+        fail(p, 3, f"the letter range {first}-{last} is empty")
+    p[0] = [chr(c) for c in range(ord(first), ord(last) + 1)]
+
+
+def _letter(p, n: int) -> str:
+    name = p[n]
+    if len(name) != 1:
+        fail(p, n, f"expected a letter, found '{name}'")
+    return name

@@ -1,0 +1,108 @@
+"""Microsoft BASIC expressions (--dialect ms) to Python text for the interpreter.
+
+The operations take GW-BASIC's types (passes/typecheck.py) and the runtime's Microsoft
+arithmetic (runtime/msnumbers.py): every + - * of singles is rounded to a single
+(`_sng(a + b)`: float32 arithmetic, and GW-BASIC's range), of doubles checked against
+that range (`_dbl`); / is `_sdiv` or `_ddiv` (division by zero warns), ^ `_spowi` for an
+integer exponent and `_spow` otherwise, \\ and MOD `_idiv` and `_imod`; AND, OR, XOR, EQV,
+IMP and NOT are bitwise on 16-bit integers, except where both operands are truth values
+(comparisons and logic of them: -1 or 0), where bitwise and logical agree and Python's
+boolean operators say it more directly.  The functions that GW-BASIC computes in single
+precision (SQR, LOG, SIN...) get a single argument and give a single.  With --precision
+f64, singles are computed as doubles (`_dbl`, `_ddiv`, `_dpow`).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import ast
+from ..builtins import BUILTINS
+from ..model import Analysis
+from ..msconstants import microsoft_constant
+from ..runtime.msnumbers import float32
+from .expressions import Code, ExprCompiler, Temps, builtin_callee
+
+BITWISE = {"AND": "_band", "OR": "_bor", "XOR": "_bxor", "EQV": "_beqv", "IMP": "_bimp"}
+
+
+def is_truth_value(e: ast.Expr) -> bool:
+    """Is `e` always -1 or 0: a comparison, or AND, OR, XOR, EQV, IMP, NOT of truth values."""
+    if isinstance(e, ast.BinOp):
+        if e.op in ("=", "<>", "<", ">", "<=", ">="):
+            return True
+        if e.op in BITWISE:
+            return is_truth_value(e.left) and is_truth_value(e.right)
+    if isinstance(e, ast.UnaryOp) and e.op == "NOT":
+        return is_truth_value(e.operand)
+    return False
+
+
+class MicrosoftExprCompiler(ExprCompiler):
+    def __init__(self, analysis: Analysis, static_arrays: set[str], temps: Temps):
+        super().__init__(analysis, static_arrays, temps)
+        self.types = analysis.expr_types
+        self.singles = analysis.number_type == "f32"
+
+    def rounding(self, e: ast.Expr) -> str:
+        """The runtime function that gives the result of `e` its type."""
+        return "_sng" if self.types.get(e) == "num" and self.singles else "_dbl"
+
+    def code(self, e: ast.Expr) -> Code:
+        if isinstance(e, ast.UnaryOp) and e.op == "NOT" and not is_truth_value(e.operand):
+            return Code(f"_bnot({self.value(e.operand)})")
+        return super().code(e)
+
+    def binop(self, e: ast.BinOp) -> Code:
+        op = e.op
+        if self.types.get(e) == "str" or op in ("=", "<>", "<", ">", "<=", ">="):
+            return super().binop(e)
+        left, right = self.value(e.left), self.value(e.right)
+        if op in BITWISE:
+            if op in ("AND", "OR") and is_truth_value(e):
+                return super().binop(e)
+            return Code(f"{BITWISE[op]}({left}, {right})")
+        if op in ("+", "-", "*"):
+            return Code(f"{self.rounding(e)}({left} {op} {self.code(e.right).operand()})")
+        if op == "/":
+            divide = "_sdiv" if self.rounding(e) == "_sng" else "_ddiv"
+            return Code(f"{divide}({left}, {right})")
+        if op == "^":
+            if not self.singles:
+                return Code(f"_dpow({left}, {right})")
+            power = "_spowi" if self.types.get(e.right) == "int" else "_spow"
+            return Code(f"{power}({left}, {right})")
+        if op == "\\":
+            return Code(f"_idiv({left}, {right})")
+        if op == "MOD":
+            return Code(f"_imod({left}, {right})")
+        raise TypeError(f"unknown operator {op}")
+
+    def cond(self, e: ast.Expr) -> str:
+        if isinstance(e, ast.BinOp) and e.op in BITWISE and not is_truth_value(e):
+            return f"({self.value(e)} != 0.0)"
+        if isinstance(e, ast.UnaryOp) and e.op == "NOT" and not is_truth_value(e.operand):
+            return f"({self.value(e)} != 0.0)"
+        return super().cond(e)
+
+    def call(self, e: ast.Call) -> str:
+        builtin = BUILTINS.get(e.name)
+        if builtin is not None and builtin.single_precision:
+            arg = self.value(e.args[0])
+            if self.singles and self.types.get(e.args[0]) == "dbl":
+                arg = f"_sng({arg})"
+            result = "_sfn" if self.rounding(e) == "_sng" else "_dbl"
+            return f"{result}({builtin_callee(builtin)}({arg}))"
+        if e.name == "STR$" and self.types.get(e.args[0]) == "dbl":  # its 16 digits
+            return f"{builtin_callee(builtin)}(_Double({self.value(e.args[0])}))"
+        return super().call(e)
+
+
+def single_as_written(e: ast.Num) -> str | None:
+    """A single constant's value as the decimal it is written with (`0.1`), when that is
+    not its float32 value itself: generated code shows `sng(0.1)` rather than
+    0.10000000149011612.  None where the float32 value prints as written (`1.5`)."""
+    written = float(microsoft_constant(e.text.upper()))
+    if math.isinf(written) or float32(written) != e.value or written == e.value:
+        return None
+    return repr(written)

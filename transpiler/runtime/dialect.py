@@ -1,0 +1,53 @@
+"""The dialect a program runs in, for the runtime functions whose behaviour depends on it.
+
+Most of the runtime is the same in every dialect.  Microsoft BASIC (--dialect ms) differs in
+a few places that do not show in a function's name: PRINT's number text and zones, the
+messages of exceptions ("Illegal function call" for SQR(-1)), and the RND generator.  A
+program sets its dialect once, before it runs (`use_dialect`: the interpreter for every
+run, a generated program at the start of `main`), and those functions read it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Literal
+
+RuntimeDialect = Literal["ecma55", "extended", "ms", "dartmouth"]
+
+_current: list[RuntimeDialect] = ["extended"]
+# What restarts when the dialect is set (rnd.py registers RND's sequence): a hook, so that
+# this module imports none of those that read it.
+_restarts: list[Callable[[], None]] = []
+
+
+def on_use_dialect(restart: Callable[[], None]) -> None:
+    """Call `restart` whenever a dialect is set (`use_dialect`)."""
+    _restarts.append(restart)
+
+
+def use_dialect(name: RuntimeDialect) -> None:
+    """Run what follows in dialect `name`; also restarts RND's sequence (rnd.py)."""
+    _current[0] = name
+    for restart in _restarts:
+        restart()
+
+
+def current_dialect() -> RuntimeDialect:
+    return _current[0]
+
+
+def microsoft() -> bool:
+    return _current[0] == "ms"
+
+
+@contextlib.contextmanager
+def running_dialect(name: RuntimeDialect) -> Iterator[None]:
+    """Within this block the runtime works in dialect `name` (the interpreter runs a
+    program so); the previous dialect is back afterwards."""
+    previous = _current[0]
+    use_dialect(name)
+    try:
+        yield
+    finally:
+        _current[0] = previous

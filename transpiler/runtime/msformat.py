@@ -1,0 +1,161 @@
+"""Numbers to text as Microsoft BASIC prints them (--dialect ms).
+
+GW-BASIC keeps numbers in Microsoft Binary Format (MBF): a sign, an 8-bit exponent and a
+24-bit (single) or 56-bit (double) mantissa.  Our singles are IEEE float32 and our doubles
+IEEE float64 (`msnumbers.py`); every value in GW-BASIC's range has the same mantissa bits
+in both formats, so the decimal conversion below, which works on those bits, gives the
+text GW-BASIC gives for the same value.  The oracle is PC-BASIC 2.0.8 (a GW-BASIC
+emulator, `tests/pcbasic_oracle.py`), whose output this reproduces digit for digit.
+
+PRINT text of a number (`format_single`, `format_double`): a sign (`-`, or a space), the
+digits, and no trailing space (the console adds it).  Zero is `0`.
+
+1. Decimal digits.  The value is held as (e, m): m an integer of B bits (32 for singles,
+   64 for doubles: the mantissa and 8 guard bits) with its top bit set, the value being
+   m * 2^(e - 128 - B).  While it is above the largest value of the format below 10^D
+   (D = 7 digits for singles, 16 for doubles) it is divided by 10; it is rounded to its
+   mantissa; while it is below the largest value below 10^(D-1) it is multiplied by 10;
+   it is rounded again, and its integer part, rounded half up, gives D digits N and the
+   power of ten e10 that scales them.  Dividing and multiplying by ten are GW-BASIC's own
+   operations on the mantissa bits, with their rounding (a bit-by-bit long division that
+   sets a quotient bit only when the remainder is strictly larger; 10x as 8x + 2x with a
+   sticky bit): this is what makes 1/3 print as .3333334 and SQR(2) as 1.414213 where a
+   correctly rounded conversion would give .3333333 and 1.414214.
+2. Layout.  Trailing zeros of N are dropped, leaving digits d; x = e10 + D - 1 is the
+   power of ten of the first digit.  If x > D - 1 (more integer digits than D) or the
+   digits after the point would be more than D + 1 (len(d) - x > D + 1), it prints
+   scaled: `d[0]`, `.` and the other digits if any, then `E` (`D` for doubles), the sign
+   of x and |x| in at least two digits: `1E+10`, `1.234568E+07`, `3.333333320013991D-13`.
+   Otherwise unscaled, without a leading zero: `123.4567`, `.0000015`, `1234567`.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+
+_F32 = array("f", [0.0])
+
+
+def _den(x: float, bits: int) -> tuple[int, int]:
+    """(e, m) of a positive value: m has `bits` bits, the value is m * 2^(e - 128 - bits)."""
+    fraction, exponent = math.frexp(x)
+    return exponent + 128, int(fraction * (1 << bits))
+
+
+class _Format:
+    """The decimal conversion of one precision (see the module docstring)."""
+
+    def __init__(self, bits: int, digits: int, exponent_letter: str):
+        self.bits = bits
+        self.digits = digits
+        self.letter = exponent_letter
+        self.upper = 1 << bits
+        self.top_bit = 1 << (bits - 1)
+        self.ten = 0xA << (bits - 4)  # the mantissa of 10, as m of _den(10.0, bits)
+        # The largest values of the format below 10^D and 10^(D-1): one unit of the last
+        # mantissa bit (above the 8 guard bits) below the power of ten.
+        e, m = _den(float(10**digits), bits)
+        self.top = (e, m - 0x100)
+        e, m = _den(float(10 ** (digits - 1)), bits)
+        self.bottom = (e, m - 0x100)
+
+    def divide_by_ten(self, e: int, m: int) -> tuple[int, int]:
+        quotient, rest, divisor = 0, m, self.ten
+        for _ in range(self.bits):
+            quotient <<= 1
+            if rest > divisor:
+                rest -= divisor
+                quotient |= 1
+            divisor >>= 1
+        e -= 3
+        while quotient < self.top_bit:
+            e -= 1
+            quotient <<= 1
+        return e, quotient
+
+    def multiply_by_ten(self, e: int, m: int) -> tuple[int, int]:
+        # 10x = 8x + 2x: the 2x term is aligned to the 8x one, losing its two low bits,
+        # which are kept as a sticky bit.
+        total = m + (m >> 2)
+        e += 3
+        if total >= self.upper:
+            e += 1
+            total >>= 1
+        if m & 3:
+            total |= 1
+        return e, total
+
+    def round_guard(self, e: int, m: int) -> tuple[int, int]:
+        if (m & 0xFF) > 0x7F:
+            m += 0x100
+        if m >= self.upper:
+            e += 1
+            m >>= 1
+        return e, m & ~0xFF
+
+    def decimal(self, x: float) -> tuple[int, int]:
+        """(N, e10) for a positive value: D digits N (rarely D + 1), value ~ N * 10^e10."""
+        e, m = _den(x, self.bits)
+        e10 = 0
+        while (e, m) > self.top:
+            e, m = self.divide_by_ten(e, m)
+            e10 += 1
+        e, m = self.round_guard(e, m)
+        while self.bottom > (e, m):
+            e, m = self.multiply_by_ten(e, m)
+            e10 -= 1
+        e, m = self.round_guard(e, m)
+        shift = e - (128 + self.bits - 8)
+        scaled = m << shift if shift > 0 else m >> -shift  # the value times 256
+        if scaled & 0x80:
+            scaled += 0x80
+        return scaled >> 8, e10
+
+    def text(self, x: float) -> str:
+        if x == 0.0:
+            return " 0"
+        if not math.isfinite(x):  # never a BASIC value here; in a message, as bas55
+            return " NAN" if math.isnan(x) else (" INF" if x > 0 else "-INF")
+        sign = "-" if x < 0 else " "
+        number, e10 = self.decimal(abs(x))
+        digits = str(number).rjust(self.digits, "0").rstrip("0")
+        first = e10 + self.digits - 1  # the power of ten of the first digit
+        if first > self.digits - 1 or len(digits) - first > self.digits + 1:
+            mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+            return f"{sign}{mantissa}{self.letter}{'-' if first < 0 else '+'}{abs(first):02d}"
+        before = first + 1  # digits before the point
+        if before >= len(digits):
+            return sign + digits + "0" * (before - len(digits))
+        if before > 0:
+            return f"{sign}{digits[:before]}.{digits[before:]}"
+        return f"{sign}.{'0' * -before}{digits}"
+
+
+SINGLE = _Format(32, 7, "E")
+DOUBLE = _Format(64, 16, "D")
+
+
+class Double(float):
+    """A number that PRINT shows as a double (16 digits): generated code wraps the values
+    of double-precision expressions in PRINT lists with it; arithmetic gives plain floats."""
+
+    __slots__ = ()
+
+
+def format_ms_number(x: float) -> str:
+    """PRINT's text of a number in Microsoft BASIC: a single, or a double for a `Double`."""
+    return format_double(x) if isinstance(x, Double) else format_single(x)
+
+
+def format_single(x: float) -> str:
+    """The PRINT text of a single-precision value, without the trailing space: ` .3333334`.
+    A value that is not a float32 (--precision f64 computes singles in double) is rounded
+    to one first: a single prints 7 digits whatever it was computed with."""
+    _F32[0] = x
+    return SINGLE.text(_F32[0])
+
+
+def format_double(x: float) -> str:
+    """The PRINT text of a double-precision value, without the trailing space."""
+    return DOUBLE.text(x)
