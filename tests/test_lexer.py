@@ -79,7 +79,7 @@ def test_go_to_and_go_sub_may_be_spelled_with_spaces():
 
 
 def test_operators_longest_first():
-    assert kinds("<= >= <> < > = + - * / ^ ( ) , ; :") == [
+    assert kinds("<= >= <> < > = + - * / ^ ( ) , ; : 1") == [
         "LE",
         "GE",
         "NE",
@@ -96,6 +96,7 @@ def test_operators_longest_first():
         "COMMA",
         "SEMI",
         "COLON",
+        "NUMBER",
     ]
 
 

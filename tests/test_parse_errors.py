@@ -63,7 +63,7 @@ def accepts(text: str, std: str = "extended") -> None:
         ("10 READ A,,B", "expected a variable name, found ','", 11),
         ("10 PRINT A THEN", "expected ',' or ';' between PRINT items, found THEN", 12),
         ("10 )", "expected a statement, found ')'", 4),
-        ("10 PRINT 1 : : PRINT 2", "expected a statement, found ':'", 14),
+        ("10 PRINT 1 : = 2", "expected a statement, found '='", 14),
         ("10", "expected a statement after the line number", 3),
         ("10 DEF X = 1", "expected a function name (FN and a letter), found name 'X'", 8),
         ("10 OPTION BASE 2", "OPTION BASE must be 0 or 1", 16),
@@ -73,7 +73,7 @@ def accepts(text: str, std: str = "extended") -> None:
         ("10 LET X = BID(3)", "the BID axis must be 0, 1 or 2", 16),
         ("10 MAT C = FOO(A)", "expected ZER, CON, IDN, TRN or INV, found 'FOO'", 12),
         ("10 DIM A(3) BY F16", "unexpected name 'BY'", 13),
-        ("10 LET A = 1 ? 2", "unexpected character '?'", 14),
+        ("10 LET A = 1 @ 2", "unexpected character '@'", 14),
     ],
 )
 def test_error_message_and_location(text, message, column):

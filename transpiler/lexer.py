@@ -76,7 +76,8 @@ class LineContext:
     """What the lexer and the grammar actions share while one file is parsed."""
 
     __slots__ = (
-        "body", "comment", "dialect", "errors", "file", "line", "pins", "rem_start", "strict",
+        "body", "comment", "crunch", "cut_at", "dialect", "errors", "file", "keep_whole",
+        "line", "pins", "rem_start", "splits", "strict",
     )  # fmt: skip
 
     def __init__(self, file: str, strict: bool, dialect: Dialect | None = None):
@@ -96,6 +97,14 @@ class LineContext:
         self.rem_start: int | None = None
         # 0-based column where the statements of the current line start.
         self.body = 0
+        # The line is read as a crunched one: reserved words anywhere (`_crunched`).
+        self.crunch = False
+        # While crunched: the reserved words found inside longer words, as (0-based
+        # column, length); the column of one to leave inside its word (parser.py's
+        # ambiguity check); the column where the last word was cut.
+        self.splits: list[tuple[int, int]] = []
+        self.keep_whole = -1
+        self.cut_at = -1
 
     def start_line(self, line: int) -> None:
         self.line = line
@@ -158,6 +167,8 @@ def t_NAME(t):
     r"[A-Z][A-Z0-9_]*[$%!\#]?"
     word = t.value.upper()
     ctx = t.lexer.ctx
+    if ctx.crunch:
+        word = _crunched(t, word)
     if word in STATEMENT_FUNCTIONS and _function_call(t):
         raise _unsupported(t, word)  # PLAY(n), SCREEN(r, c): functions as well as statements
     if word[-1] in "!#":
@@ -242,6 +253,49 @@ def _len_clause(t, word: str) -> bool:
 
 # Words after which a `#` or `!` is not a type suffix (`PRINT#1`, `INPUT#2`).
 _RESERVED = KEYWORDS | FUNCTION_NAMES | UNSUPPORTED.keys()
+# The reserved words a crunched line is read with, longest first (INPUT before INP):
+# Microsoft BASIC's; the words of QBasic, Dartmouth, cuTile BASIC and our extensions
+# stay inside names there (`DONE`, `SUBTOTAL`, `TILES`).
+_NOT_CRUNCHED = frozenset((
+    "CASE", "CONST", "DECLARE", "DO", "EXIT", "FUNCTION", "LOOP", "REDIM", "SELECT", "SUB",
+    "CHANGE", "MAT", "ELSEIF", "ENDIF", "TILE", "OUTPUT", "BID",
+))  # fmt: skip
+_CRUNCH_WORDS = re.compile(
+    "|".join(
+        re.escape(word)
+        for word in sorted(_RESERVED - _NOT_CRUNCHED, key=len, reverse=True)
+        if word not in BUILTINS or "ms" in BUILTINS[word].dialects
+    )
+)
+
+
+def _crunched(t, word: str) -> str:
+    """A word as Microsoft's tokenizer of the 1970s (Altair BASIC, MBASIC) read it,
+    finding reserved words anywhere in it: `FORI` is FOR, `BTHEN100` is B; the lexer goes
+    on after what is returned (`_statements` in parser.py tries this reading for a line
+    that does not parse with whole-word keywords).  A reserved word that is not a whole
+    word of the text is recorded in `ctx.splits`, unless it is the one that
+    `ctx.keep_whole` leaves in a name."""
+    ctx = t.lexer.ctx
+    found = _CRUNCH_WORDS.search(word)
+    kept = found is not None and t.lexpos + found.start() == ctx.keep_whole
+    if kept and (found.start() > 0 or found.end() < len(word)):
+        # It stays in a name with a letter after it at least (THENPRINT is no THEN then);
+        # `ctx.keep_whole` says it was kept (a word of its own cannot be).
+        ctx.keep_whole = -1
+        found = _CRUNCH_WORDS.search(word, found.end() + 1)
+    if found is None:
+        return word
+    if found.start() > 0:
+        cut = found.start()
+    else:
+        cut = found.end()
+        if cut < len(word) or t.lexpos == ctx.cut_at:
+            ctx.splits.append((t.lexpos, cut))
+    if cut < len(word):
+        t.lexer.lexpos = ctx.cut_at = t.lexpos + cut
+    return word[:cut]
+
 
 # A word as the lexer reads names (to find the words around a reserved one).
 _WORD_AT_END = re.compile(r"([A-Z][A-Z0-9_]*[$%]?)$", re.IGNORECASE)
@@ -450,7 +504,24 @@ t_LPAREN = r"\("
 t_RPAREN = r"\)"
 t_COMMA = r","
 t_SEMI = r";"
-t_COLON = r":"
+
+
+def t_COLON(t):
+    r":"
+    # An empty statement (`::`, a `:` first, last, after THEN or ELSE or before an
+    # apostrophe comment) is nothing, as in Microsoft BASIC; strict ECMA-55 has no `:` (the grammar says so).
+    ctx = t.lexer.ctx
+    if ctx.strict:
+        return t
+    text = t.lexer.lexdata
+    after = text[t.lexer.lexpos :].lstrip(" \t")
+    before = text[ctx.body : t.lexpos].strip(" \t:")
+    if not after or after[0] in ":'" or not before:
+        return None
+    previous = _WORD_AT_END.search(before)
+    if previous is not None and previous.group(1).upper() in ("THEN", "ELSE"):
+        return None  # `IF X THEN :PRINT`
+    return t
 
 
 def t_error(t):

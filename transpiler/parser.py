@@ -38,7 +38,32 @@ __all__ = ["parse"]
 
 def parse(source: SourceFile, options: Options, kernel: bool = False) -> ast.Program:
     """Parse a whole program; raises CompileErrors with every syntax error found.
-    `kernel`: with the operator precedence of cuTile BASIC kernel programs."""
+    `kernel`: with the operator precedence of cuTile BASIC kernel programs.
+
+    A program with a line that only parses crunched (`_crunched_reading`) is parsed again
+    reading every line so where it parses, as Microsoft's tokenizer did: `LETX=10` is then
+    LET X=10 beside `IFX=0THEN9`, not a variable LETX (outside --dialect ms: an error)."""
+    crunched = _Crunched()
+    program = _parse(source, options, crunched, kernel)
+    if crunched.first_line is None or options.strict:
+        return program
+    crunched.whole_program = True
+    return _parse(source, options, crunched, kernel)
+
+
+class _Crunched:
+    """Whether a program is read crunched: the first source line that needed it."""
+
+    __slots__ = ("first_line", "whole_program")
+
+    def __init__(self):
+        self.first_line: int | None = None
+        self.whole_program = False
+
+
+def _parse(
+    source: SourceFile, options: Options, crunched: _Crunched, kernel: bool = False
+) -> ast.Program:
     ctx = LineContext(source.name, options.strict, options.std)
     lexer = build_lexer(ctx)
     lexer.else_joiner = _ElseJoiner(lexer.token)
@@ -60,7 +85,7 @@ def parse(source: SourceFile, options: Options, kernel: bool = False) -> ast.Pro
                 if previous is not None and number.value <= previous[0]:
                     ctx.errors.append(_order_error(number, previous, ctx))
                 previous = (number.value, line_no)
-            line = _parse_line(parser, lexer, text, number, ctx)
+            line = _parse_line(parser, lexer, text, number, ctx, crunched)
             if line is not None:
                 lines.append(line)
     if ctx.errors:
@@ -70,14 +95,16 @@ def parse(source: SourceFile, options: Options, kernel: bool = False) -> ast.Pro
     )
 
 
-def _parse_line(parser, lexer, text: str, number: LineNumber, ctx: LineContext) -> ast.Line | None:
+def _parse_line(
+    parser, lexer, text: str, number: LineNumber, ctx: LineContext, crunched: _Crunched
+) -> ast.Line | None:
     """The statements after the line number, or None after reporting an error."""
     start_line(lexer, text, ctx.line, number.body)
     joiner = lexer.else_joiner
     joiner.reset()
     # Lines without an ELSE (most) read the lexer directly.
     lexer.token = joiner if "ELSE" in text.upper() else joiner.next_token
-    statements, stop = _statements(parser, lexer, text, number.body, ctx)
+    statements, stop = _statements(parser, lexer, text, number.body, ctx, crunched)
     if ctx.strict:
         if ctx.rem_start is not None:
             stop = min(stop, ctx.rem_start)
@@ -98,21 +125,109 @@ def _parse_line(parser, lexer, text: str, number: LineNumber, ctx: LineContext) 
     return ast.Line(number.value, statements, coord=ctx.coord(number.column, number.length))
 
 
-def _statements(parser, lexer, text: str, body: int, ctx: LineContext):
+def _statements(parser, lexer, text: str, body: int, ctx: LineContext, crunched: _Crunched):
     """(statements or None, the column where strict character checks stop)."""
-    rest = text[body:].lstrip()
+    written = text[body:].lstrip()
+    rest = written if ctx.strict else written.lstrip(" \t:")  # `::` is nothing
     if not rest or rest[0] == "'":
         lexer.token()  # an apostrophe comment is recorded in ctx, not returned
+        if written and not rest:  # `10 :`: only empty statements, kept as a remark
+            return [ast.Rem("", coord=ctx.coord(text.index(":", body)))], len(text)
         return [], len(text)
+    mark = (len(ctx.errors), len(ctx.pins), ctx.comment, ctx.rem_start)
+    split = None  # the first reserved word found inside a word, in a crunched program
+    if crunched.whole_program:
+        reading = _try_crunched(parser, lexer, text, body, ctx, mark)
+        if reading is not None and (ctx.dialect == "ms" or not reading[1]):
+            return reading[0], len(text)
+        if reading is not None:
+            split = reading[1][0]
+        _restore(ctx, mark)
+        start_line(lexer, text, ctx.line, body)
     try:
-        return parser.parseopt_notrack(None, lexer), len(text)
-    except BasicSyntaxError as error:
-        ctx.errors.append(error)
-        return None, error.coord.column - 1
+        statements = parser.parseopt_notrack(None, lexer)
+        if split is None:
+            return statements, len(text)
+        ctx.errors.append(_ambiguous(text, *split, ctx, crunched.first_line))
+        return None, len(text)
+    except BasicSyntaxError as exc:
+        error = exc
     except SyntaxAbort as abort:
         error = describe_syntax_error(parser, abort.token, text, ctx)
-        ctx.errors.append(error)
-        return None, error.coord.column - 1
+    if not ctx.strict:
+        try:
+            statements = _crunched_reading(parser, lexer, text, body, ctx, mark)
+        except BasicSyntaxError as ambiguous:
+            statements, error = None, ambiguous
+        if statements is not None:
+            if crunched.first_line is None:
+                crunched.first_line = ctx.line
+            return statements, len(text)
+    ctx.errors.append(error)
+    return None, error.coord.column - 1
+
+
+def _crunched_reading(parser, lexer, text: str, body: int, ctx: LineContext, mark):
+    """The statements of a line that does not parse with whole-word keywords, read as
+    Microsoft's tokenizer of the 1970s (Altair BASIC, MBASIC) read it, finding reserved
+    words inside words (`FORI=1TO3`, `IFA>BTHEN100`, `REMARKABLE`), or None if that does
+    not parse either (the first reading's error is then the one reported).  GW-BASIC
+    reads the first way; programs written for the older BASICs need the second.
+
+    Outside --dialect ms, where long names are the rule, every reserved word found inside
+    a word must be needed: if the line also parses with one of them left in its word
+    (`IFSCORE>1THEN9`: `SCORE` or `SC OR E`), that is a located error."""
+    reading = _try_crunched(parser, lexer, text, body, ctx, mark)
+    if reading is None:
+        return None
+    statements, splits = reading
+    if ctx.dialect != "ms":
+        for column, length in splits:
+            other = _try_crunched(parser, lexer, text, body, ctx, mark, keep_whole=column)
+            if other is not None and ctx.keep_whole == -1:  # it was kept, and that parses
+                _restore(ctx, mark)
+                raise _ambiguous(text, column, length, ctx)
+        statements, _ = _try_crunched(parser, lexer, text, body, ctx, mark)
+    return statements
+
+
+def _try_crunched(parser, lexer, text, body, ctx: LineContext, mark, keep_whole: int = -1):
+    """(statements, the reserved words split off as (column, length)) of the crunched
+    reading of the line, leaving the one at column `keep_whole` inside its word; None if
+    that does not parse."""
+    _restore(ctx, mark)
+    ctx.crunch, ctx.keep_whole, ctx.splits, ctx.cut_at = True, keep_whole, [], -1
+    start_line(lexer, text, ctx.line, body)
+    lexer.else_joiner.reset()  # a reading starts with no token held back
+    try:
+        return parser.parseopt_notrack(None, lexer), ctx.splits
+    except (BasicSyntaxError, SyntaxAbort):
+        _restore(ctx, mark)
+        return None
+    finally:
+        ctx.crunch = False
+
+
+def _restore(ctx: LineContext, mark) -> None:
+    """Forget what a reading of the line recorded (errors, pins, its comment)."""
+    errors, pins, comment, rem_start = mark
+    del ctx.errors[errors:], ctx.pins[pins:]
+    ctx.comment, ctx.rem_start = comment, rem_start
+
+
+def _ambiguous(
+    text: str, column: int, length: int, ctx: LineContext, crunched_line: int | None = None
+) -> BasicSyntaxError:
+    word = text[column : column + length].upper()
+    notes = ["put spaces around the reserved words of this line"]
+    if crunched_line is not None:
+        notes.append(f"line {crunched_line} of the file reads reserved words inside words")
+    notes.append("--dialect ms reads reserved words anywhere, as Microsoft BASIC's tokenizer did")
+    return BasicSyntaxError(
+        f"ambiguous without spaces: {word} here can be a reserved word or part of a name",
+        ctx.coord(column, length),
+        notes=tuple(notes),
+    )
 
 
 class _ElseJoiner:
