@@ -33,6 +33,27 @@ class Simple(HNode):
     stmt: ast.Stmt
 
 
+@dataclass(frozen=True)
+class ForPlan:
+    """How a FOR evaluates and tests its parts: decided once (passes/host_facts.py) for
+    both printers, which only write it in their syntax.
+
+    ECMA-55 11.4: START, LIMIT and STEP are evaluated once, in that order; the loop ends
+    when (var - limit) * SGN(step) > 0.
+    """
+
+    # START goes into a temporary before LIMIT and STEP are evaluated: all three can be
+    # seen to run (warn, fail, draw a random number), so their order must be kept.
+    start_first: bool
+    limit: float | None  # a LIMIT written as a number, else evaluated into a variable
+    step: float | None  # a STEP written as a number (1 without STEP), else a variable + sign
+    # The variable and the limit cannot be NaN (a steady loop with numbers for bounds):
+    # `var <= limit` says the same as `not var > limit`.
+    exact: bool
+    # Microsoft BASIC: a loop that runs zero times leaves START + STEP in the variable.
+    zero_trip_step: bool
+
+
 @dataclass(eq=False)
 class ForLoop(HNode):
     """A FOR...NEXT block with no jump across its boundary.
@@ -53,6 +74,7 @@ class ForLoop(HNode):
     for_index: int
     next_index: int
     counted: bool = False
+    plan: ForPlan | None = None  # set by passes/host_facts.py
     # The body (and what it calls) never assigns the control variable: its values are
     # start, start + step, ... (never NaN when those are constants).
     steady: bool = False
@@ -221,6 +243,7 @@ class ForInit(HNode):
     exit: str | None
     stack: bool = False
     loop: str = ""
+    plan: ForPlan | None = None  # set by passes/host_facts.py
 
 
 @dataclass(eq=False)
@@ -237,6 +260,7 @@ class ForNext(HNode):
     body: str | None
     stack: bool = False
     loop: str = ""
+    plan: ForPlan | None = None  # set by passes/host_facts.py
 
 
 @dataclass(eq=False)

@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ast, hostir
-from ..builtins import effect_of
 from ..errors import BasicUnsupportedError
+from ..expr_facts import has_effects, signed_number
 from ..interpreter.codegen import RANDOMIZE_KINDS
 from ..model import Analysis, type_of_name
 from ..naming import Namer
@@ -426,11 +426,12 @@ class StatementPrinter:
             self._for_names[key] = self.namer.fresh(f"{self.var(stmt.var.name)}_{role}")
         return self._for_names[key]
 
-    def _for_setup(self, stmt: ast.For, for_index: int, lowered: bool):
+    def _for_setup(self, node: hostir.ForLoop | hostir.ForInit, lowered: bool):
         """Lines evaluating start, limit and step once (ECMA-55 11.4, in the
         interpreter's order: start, limit, step), the texts of start, limit and step, and
-        the sign's name.  `lowered`: the names are locals of the function (a dispatch
-        loop's blocks share them), else `const` locals declared here."""
+        the sign's name, as the node's plan says.  `lowered`: the names are locals of the
+        function (a dispatch loop's blocks share them), else `const` locals declared here."""
+        stmt, for_index, plan = node.stmt, node.for_index, node.plan
         lines: list[Code] = []
 
         def define(role: str, value: str, ctype: str) -> str:
@@ -444,15 +445,9 @@ class StatementPrinter:
 
         pre: list[str] = []
         start = self.expr.value(stmt.start, pre)
-        limit_const = _constant(stmt.limit)
-        step_const = _constant(stmt.step) if stmt.step is not None else 1.0
-        ms = self.a.options.microsoft
-        needs_temp = _has_effects(stmt.start, ms) and (
-            (limit_const is None and _has_effects(stmt.limit, ms))
-            or (step_const is None and _has_effects(stmt.step, ms))
-        )
+        limit_const, step_const = plan.limit, plan.step
         lines += [Code(line) for line in pre]
-        if needs_temp:
+        if plan.start_first:
             start = define("start", start, "double")
         if limit_const is not None:
             limit = cpp_number(limit_const)
@@ -508,8 +503,8 @@ class StatementPrinter:
         var = self.var(stmt.var.name)
         next_stmt = self.a.stmts[node.next_index]
         if node.counted:
-            start, limit = int(_constant(stmt.start)), int(_constant(stmt.limit))
-            step = int(_constant(stmt.step)) if stmt.step is not None else 1
+            start, limit = int(signed_number(stmt.start)), int(signed_number(stmt.limit))
+            step = int(signed_number(stmt.step)) if stmt.step is not None else 1
             test = f"{var} <= {limit}" if step > 0 else f"{var} >= {limit}"
             increment = {1: f"++{var}", -1: f"--{var}"}.get(step, f"{var} += {step}")
             count = len(range(start, limit + (1 if step > 0 else -1), step))
@@ -525,18 +520,12 @@ class StatementPrinter:
             body += self.comment(hostir.Simple(next_stmt, origin=next_stmt))
             return [Code(f"for ({var} = {start}; {test}; {increment})", body)]
         fails = self.fails(stmt.start, stmt.limit, stmt.step) or _type_of(stmt.var.name) == "int"
-        lines, start, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, False)
-        exact = (
-            node.steady
-            and _constant(stmt.start) is not None
-            and _constant(stmt.limit) is not None
-            and step_const is not None
-        )
-        test = self._continues(var, limit, sign, step_const, exact)
+        lines, start, limit, step, sign, step_const = self._for_setup(node, False)
+        test = self._continues(var, limit, sign, step_const, node.plan.exact)
         body = ([] if node.ends else [_PROGRESS]) + self.nodes(node.body)
         body += self.comment(hostir.Simple(next_stmt, origin=next_stmt))
         first = self._start(stmt, start)
-        if self.a.options.microsoft and step_const != 0:
+        if node.plan.zero_trip_step:
             # a loop that runs zero times still adds the step once (as the interpreter's
             # zero_trip_step)
             past = self._past(var, limit, sign, step_const)
@@ -549,11 +538,11 @@ class StatementPrinter:
     def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
         stmt = node.stmt
         fails = self.fails(stmt.start, stmt.limit, stmt.step) or _type_of(stmt.var.name) == "int"
-        lines, start, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, True)
+        lines, start, limit, step, sign, step_const = self._for_setup(node, True)
         past = self._past(self.var(stmt.var.name), limit, sign, step_const)
         lines.append(Code(self._start(stmt, start) + ";"))
         exit = self._goto(node.exit)
-        if self.a.options.microsoft:  # a loop that runs zero times still adds the step
+        if node.plan.zero_trip_step:  # a loop that runs zero times still adds the step
             exit = [Code(self._increment(stmt, step) + ";")] + exit
         if node.stack:
             self.uses_for_stack = True
@@ -563,7 +552,7 @@ class StatementPrinter:
 
     def n_ForNext(self, node: hostir.ForNext) -> list[Code]:
         stmt = node.stmt
-        limit, step, sign, step_const = self._lowered_loop(stmt, node.for_index)
+        limit, step, sign, step_const = self._lowered_loop(node)
         test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
         head = self.at_line(node, node.stack or _type_of(stmt.var.name) == "int")
         lines = [
@@ -582,16 +571,16 @@ class StatementPrinter:
         lines: list[Code] = []
         parts = (node.stmt.start, node.stmt.limit, node.stmt.step) if node.stmt else ()
         for part in parts:
-            if _has_effects(part):
+            if has_effects(part):
                 pre: list[str] = []
                 value = self.expr.value(part, pre)
                 lines += [Code(line) for line in pre] + [Code(f"static_cast<void>({value});")]
         fault = Code(f"throw b2t::Fault({cpp_string(node.message)});")
         return self.at_line(node, True) + lines + [fault]
 
-    def _lowered_loop(self, stmt: ast.For, for_index: int):
-        limit_const = _constant(stmt.limit)
-        step_const = _constant(stmt.step) if stmt.step is not None else 1.0
+    def _lowered_loop(self, node: hostir.ForNext):
+        stmt, for_index = node.stmt, node.for_index
+        limit_const, step_const = node.plan.limit, node.plan.step
         limit = (
             cpp_number(limit_const)
             if limit_const is not None
@@ -759,39 +748,6 @@ _PROGRESS = Code("b2t::forward_progress();")
 
 def _type_of(name: str) -> str:
     return type_of_name(name)
-
-
-def _constant(expr: ast.Expr | None) -> float | None:
-    if isinstance(expr, ast.Num):
-        return float(expr.value)
-    if isinstance(expr, ast.UnaryOp) and expr.op in "+-" and isinstance(expr.operand, ast.Num):
-        value = float(expr.operand.value)
-        return -value if expr.op == "-" else value
-    return None
-
-
-def _has_effects(e: ast.Expr | None, microsoft: bool = False) -> bool:
-    """Can evaluating `e` warn, fail, or draw a random number?  (The Python printer's
-    rule, so that both evaluate a FOR's start into a temporary in the same cases.)"""
-    if e is None:
-        return False
-    for node in e.walk():
-        if isinstance(node, ast.Index):
-            return True
-        if isinstance(node, ast.Call) and effect_of(node.name) != "none":
-            return True
-        if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
-            return True
-        if microsoft and _microsoft_effects(node):
-            return True
-    return False
-
-
-def _microsoft_effects(node: ast.Node) -> bool:
-    """Microsoft BASIC: + and - may overflow; \\ and the bitwise operators may fail."""
-    if isinstance(node, ast.BinOp):
-        return node.op in ("+", "-", "\\", "AND", "OR", "XOR", "EQV", "IMP")
-    return isinstance(node, ast.UnaryOp) and node.op == "NOT"
 
 
 def _reports(effects) -> bool:

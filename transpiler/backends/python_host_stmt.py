@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .. import ast, hostir
 from ..builtins import effect_of
+from ..expr_facts import has_effects, signed_number
 from ..interpreter.codegen import RANDOMIZE_KINDS
 from ..model import Analysis, type_of_name
 from ..naming import Namer
@@ -174,7 +175,7 @@ class StatementPrinter:
         # (Microsoft BASIC: storing a number may warn "Overflow" or fail too.)
         conversion_fails = value_type == "int" or (value_type == "str" and self.expr.strict)
         conversion_fails = conversion_fails or (microsoft and value_type != "str")
-        if not _has_effects(expr, microsoft) and not (
+        if not has_effects(expr, microsoft) and not (
             conversion_fails and not _safe_constant(expr, value_type, microsoft)
         ):
             return []
@@ -450,19 +451,15 @@ class StatementPrinter:
             self._for_names[key] = self.namer.fresh(f"{self.var(stmt.var.name)}_{role}")
         return self._for_names[key]
 
-    def _for_setup(self, stmt: ast.For, for_index: int, lowered: bool):
-        """Lines evaluating start, limit and step once (ECMA-55 11.4, in the
-        interpreter's order: start, limit, step), and the texts of limit and step."""
+    def _for_setup(self, node: hostir.ForLoop | hostir.ForInit, lowered: bool):
+        """Lines evaluating start, limit and step once as the node's plan says (ECMA-55
+        11.4, in the interpreter's order: start, limit, step), and the texts of limit
+        and step."""
+        stmt, for_index, plan = node.stmt, node.for_index, node.plan
         lines: list[Code] = []
         start = self.expr.value(stmt.start)
-        limit_const = _constant(stmt.limit)
-        step_const = _constant(stmt.step) if stmt.step is not None else 1.0
-        ms = self.a.options.microsoft
-        needs_temp = _has_effects(stmt.start, ms) and (
-            (limit_const is None and _has_effects(stmt.limit, ms))
-            or (step_const is None and _has_effects(stmt.step, ms))
-        )
-        if needs_temp:
+        limit_const, step_const = plan.limit, plan.step
+        if plan.start_first:
             temp = self._for_name(stmt, "start", for_index, lowered)
             lines.append(Code(f"{temp} = {start}"))
             start = temp
@@ -512,8 +509,8 @@ class StatementPrinter:
         stmt = node.stmt
         var = self.var(stmt.var.name)
         if node.counted:
-            start, limit = int(_constant(stmt.start)), int(_constant(stmt.limit))
-            step = int(_constant(stmt.step)) if stmt.step is not None else 1
+            start, limit = int(signed_number(stmt.start)), int(signed_number(stmt.limit))
+            step = int(signed_number(stmt.step)) if stmt.step is not None else 1
             stop = limit + 1 if step > 0 else limit - 1
             if step != 1:
                 args = f"{start}, {stop}, {step}"
@@ -530,41 +527,34 @@ class StatementPrinter:
             if saved is not None:
                 self.ranges[stmt.var.name] = saved
             return [Code(f"for {var} in range({args}):", body)]
-        lines, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, False)
-        exact = (
-            node.steady
-            and _constant(stmt.start) is not None
-            and _constant(stmt.limit) is not None
-            and step_const is not None
-        )
-        test = self._continues(var, limit, sign, step_const, exact)
+        lines, limit, step, sign, step_const = self._for_setup(node, False)
+        test = self._continues(var, limit, sign, step_const, node.plan.exact)
         next_stmt = self.a.stmts[node.next_index]
         increment = self.comment(hostir.Simple(next_stmt, origin=next_stmt))
         increment.append(self._increment(stmt, step))
         self.loops.append(_Loop("for", [self._increment(stmt, step)]))
         body = self.nodes(node.body)
         self.loops.pop()
-        lines += self._zero_trip_step(stmt, limit, step, sign, step_const)
+        if node.plan.zero_trip_step:
+            lines += self._zero_trip_step(stmt, limit, step, sign, step_const)
         return lines + [Code(f"while {test}:", body + increment)]
 
     def _zero_trip_step(self, stmt: ast.For, limit, step, sign, step_const) -> list[Code]:
         """Microsoft BASIC: a loop that runs zero times still adds the step once (as the
         interpreter's zero_trip_step)."""
         past = self._past(self.var(stmt.var.name), limit, sign, step_const)
-        if not self.a.options.microsoft or past is None:
-            return []
         return [Code(f"if {past}:", [self._increment(stmt, step)])]
 
     def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
         stmt = node.stmt
-        lines, limit, step, sign, step_const = self._for_setup(stmt, node.for_index, True)
+        lines, limit, step, sign, step_const = self._for_setup(node, True)
         past = self._past(self.var(stmt.var.name), limit, sign, step_const)
         if past is None:  # STEP 0: never past the limit
             if node.stack:
                 lines.append(Code(f"{self.for_stack()}.enter({node.loop!r})"))
             return lines
         exit = self._goto(node.exit)
-        if self.a.options.microsoft:  # see _zero_trip_step
+        if node.plan.zero_trip_step:
             exit = [self._increment(stmt, step)] + exit
         if node.stack:
             lines.append(Code(f"{self.for_stack()}.enter({node.loop!r})"))
@@ -573,7 +563,7 @@ class StatementPrinter:
 
     def n_ForNext(self, node: hostir.ForNext) -> list[Code]:
         stmt = node.stmt
-        limit, step, sign, step_const = self._lowered_loop(stmt, node.for_index)
+        limit, step, sign, step_const = self._lowered_loop(node)
         test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
         lines = [self._increment(stmt, step), Code(f"if {test}:", self._goto(node.body))]
         if not node.stack:
@@ -590,12 +580,12 @@ class StatementPrinter:
         """A FOR with no NEXT (or the wrong one), a NEXT with no FOR: as the
         interpreter, a FOR evaluates its parts first (only effects can be seen)."""
         parts = (node.stmt.start, node.stmt.limit, node.stmt.step) if node.stmt else ()
-        lines = [Code(self.expr.value(part)) for part in parts if _has_effects(part)]
+        lines = [Code(self.expr.value(part)) for part in parts if has_effects(part)]
         return lines + [Code(f"raise {self.need('BasicFault')}({node.message!r})")]
 
-    def _lowered_loop(self, stmt: ast.For, for_index: int):
-        limit_const = _constant(stmt.limit)
-        step_const = _constant(stmt.step) if stmt.step is not None else 1.0
+    def _lowered_loop(self, node: hostir.ForNext):
+        stmt, for_index = node.stmt, node.for_index
+        limit_const, step_const = node.plan.limit, node.plan.step
         limit = (
             number_literal(limit_const)
             if limit_const is not None
@@ -855,39 +845,6 @@ def _type_of(name: str) -> str:
     return type_of_name(name)
 
 
-def _constant(expr: ast.Expr | None) -> float | None:
-    if isinstance(expr, ast.Num):
-        return float(expr.value)
-    if isinstance(expr, ast.UnaryOp) and expr.op in "+-" and isinstance(expr.operand, ast.Num):
-        value = float(expr.operand.value)
-        return -value if expr.op == "-" else value
-    return None
-
-
-def _has_effects(e: ast.Expr | None, microsoft: bool = False) -> bool:
-    """Can evaluating `e` warn, fail, or draw a random number?  (If not, when it is
-    evaluated relative to other expressions does not matter.)"""
-    if e is None:
-        return False
-    for node in e.walk():
-        if isinstance(node, ast.Index):
-            return True
-        if isinstance(node, ast.Call) and effect_of(node.name) != "none":
-            return True
-        if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
-            return True
-        if microsoft and _microsoft_effects(node):
-            return True
-    return False
-
-
-def _microsoft_effects(node: ast.Node) -> bool:
-    """Microsoft BASIC: + and - may overflow; \\ and the bitwise operators may fail."""
-    if isinstance(node, ast.BinOp):
-        return node.op in ("+", "-", "\\", "AND", "OR", "XOR", "EQV", "IMP")
-    return isinstance(node, ast.UnaryOp) and node.op == "NOT"
-
-
 def _is_comment_node(node: hostir.HNode) -> bool:
     return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Rem)
 
@@ -926,7 +883,7 @@ def _safe_constant(e: ast.Expr, value_type: str, microsoft: bool = False) -> boo
     """A constant whose conversion for storing cannot fail."""
     if value_type == "str":
         return isinstance(e, ast.Str) and len(e.value) <= 18
-    value = _constant(e)
+    value = signed_number(e)
     if value is None:
         return False
     if microsoft:  # CINT's 16 bits; a floating constant is in range already

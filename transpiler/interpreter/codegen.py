@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ast
+from ..expr_facts import signed_number
 from ..model import Analysis, type_of_name
 from . import names
 from .expressions import ExprCompiler, StoreConversion, Temps, number_literal
@@ -257,7 +258,7 @@ class Generator:
         var = names.variable(stmt.var.name)
         start = self.temps.new()
         self.line(depth, f"{start} = {self.exprs.value(stmt.start)}")
-        limit = _constant(stmt.limit)
+        limit = signed_number(stmt.limit)
         if limit is not None:
             limit_text = number_literal(limit)
         else:
@@ -266,7 +267,7 @@ class Generator:
                 self.assign_cell(limit_text)
                 self.cells.setdefault(limit_text, "0.0")
             self.line(depth, f"{limit_text} = {self.exprs.value(stmt.limit)}")
-        step = _constant(stmt.step) if stmt.step is not None else 1.0
+        step = signed_number(stmt.step) if stmt.step is not None else 1.0
         sign_text = None
         if step is not None:
             step_text = number_literal(step)
@@ -676,9 +677,9 @@ class Generator:
     def unstructured_loop(self, for_index: int):
         """Limit, step and sign texts of an unstructured FOR (cells or constants)."""
         stmt: ast.For = self.stmts[for_index]
-        limit = _constant(stmt.limit)
+        limit = signed_number(stmt.limit)
         limit_text = number_literal(limit) if limit is not None else names.for_limit(for_index)
-        step = _constant(stmt.step) if stmt.step is not None else 1.0
+        step = signed_number(stmt.step) if stmt.step is not None else 1.0
         if step is not None:
             return limit_text, number_literal(step), None, step
         return limit_text, names.for_step(for_index), names.for_sign(for_index), None
@@ -797,11 +798,3 @@ def _var_type(name: str) -> str:
     return type_of_name(name)
 
 
-def _constant(expr: ast.Expr | None) -> float | None:
-    """The value of a numeric constant (possibly negated), else None."""
-    if isinstance(expr, ast.Num):
-        return float(expr.value)
-    if isinstance(expr, ast.UnaryOp) and expr.op in "+-" and isinstance(expr.operand, ast.Num):
-        value = float(expr.operand.value)
-        return -value if expr.op == "-" else value
-    return None

@@ -7,11 +7,14 @@ offloading (`passes/offload.py`), which adds launches and host replays:
   nothing reads needs no assignment: only the effects of the value matter.
 - `static_arrays`: the arrays allocated once when the program starts (constant bounds,
   never reshaped: the interpreter's rule).
+- `plan` of every FOR node (`hostir.ForPlan`): how the loop evaluates and tests its
+  parts, so that both printers write the same loop, each in its own syntax.
 """
 
 from __future__ import annotations
 
 from .. import ast, hostir
+from ..expr_facts import has_effects, signed_number
 from ..model import Analysis
 from .liveness import expression_reads, statement_reads
 from .structure_flow import static_arrays
@@ -20,6 +23,30 @@ from .structure_flow import static_arrays
 def annotate(host: hostir.HostProgram) -> None:
     host.read_vars = frozenset(emitted_reads(host))
     host.static_arrays = frozenset(static_arrays(host.analysis))
+    microsoft = host.analysis.options.microsoft
+    for body in [host.body, *(sub.body for sub in host.subroutines)]:
+        for node in hostir.walk(body):
+            if isinstance(node, (hostir.ForLoop, hostir.ForInit, hostir.ForNext)):
+                node.plan = plan_for(node, microsoft)
+
+
+def plan_for(node: hostir.ForLoop | hostir.ForInit | hostir.ForNext, microsoft: bool):
+    """The `hostir.ForPlan` of a FOR block or of a lowered loop's FOR and NEXT."""
+    stmt = node.stmt
+    limit = signed_number(stmt.limit)
+    step = signed_number(stmt.step) if stmt.step is not None else 1.0
+    start_first = has_effects(stmt.start, microsoft) and (
+        (limit is None and has_effects(stmt.limit, microsoft))
+        or (step is None and has_effects(stmt.step, microsoft))
+    )
+    exact = (
+        isinstance(node, hostir.ForLoop)
+        and node.steady
+        and signed_number(stmt.start) is not None
+        and limit is not None
+        and step is not None
+    )
+    return hostir.ForPlan(start_first, limit, step, exact, zero_trip_step=microsoft and step != 0)
 
 
 def emitted_reads(host: hostir.HostProgram) -> set[str]:

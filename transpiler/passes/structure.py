@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from .. import ast, hostir
 from ..builtins import effect_of
 from ..errors import InternalError
+from ..expr_facts import signed_number
 from ..model import MAX_BLOCK_DEPTH, Analysis, type_of_name
 from . import host_facts
 from .structure_dataflow import Dataflow
@@ -594,8 +595,8 @@ class _Procedure:
         if type_of_name(name) != "num":
             return False
         limit = _RANGE_LIMIT[self.a.number_type]
-        values = [_constant(stmt.start), _constant(stmt.limit)]
-        values.append(_constant(stmt.step) if stmt.step is not None else 1.0)
+        values = [signed_number(stmt.start), signed_number(stmt.limit)]
+        values.append(signed_number(stmt.step) if stmt.step is not None else 1.0)
         if any(v is None or v != int(v) or abs(v) > limit for v in values) or values[2] == 0:
             return False
         return name not in self.dataflow.live_at(self.flow.flow_to(closer + 1))
@@ -907,21 +908,11 @@ def _pure(e: ast.Expr) -> bool:
     return True
 
 
-def _constant(expr: ast.Expr | None) -> float | None:
-    """The value of a numeric constant (possibly negated), else None."""
-    if isinstance(expr, ast.Num):
-        return float(expr.value)
-    if isinstance(expr, ast.UnaryOp) and expr.op in "+-" and isinstance(expr.operand, ast.Num):
-        value = float(expr.operand.value)
-        return -value if expr.op == "-" else value
-    return None
-
-
 def _moves_to_constant_limit(stmt: ast.For, number_type: str) -> bool:
     """Constant start and limit, and a constant step that surely changes the variable
     (stored in `number_type`; integral values for a `%` variable)."""
-    values = [_constant(stmt.start), _constant(stmt.limit)]
-    values.append(_constant(stmt.step) if stmt.step is not None else 1.0)
+    values = [signed_number(stmt.start), signed_number(stmt.limit)]
+    values.append(signed_number(stmt.step) if stmt.step is not None else 1.0)
     if any(v is None or not math.isfinite(v) for v in values):
         return False
     start, limit, step = values

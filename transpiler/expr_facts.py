@@ -1,0 +1,45 @@
+"""Facts about BASIC expressions that passes, the interpreter and both printers share.
+
+They are read from the expression alone (no analysis), so that every engine decides them
+the same way: which values are numbers written in the source, and which expressions can
+be seen to run (warn, fail, draw a random number) so that their order matters.
+"""
+
+from __future__ import annotations
+
+from . import ast
+from .builtins import effect_of
+
+
+def signed_number(expr: ast.Expr | None) -> float | None:
+    """The value of a number written in the source, possibly with a sign, else None."""
+    if isinstance(expr, ast.Num):
+        return float(expr.value)
+    if isinstance(expr, ast.UnaryOp) and expr.op in "+-" and isinstance(expr.operand, ast.Num):
+        value = float(expr.operand.value)
+        return -value if expr.op == "-" else value
+    return None
+
+
+def has_effects(e: ast.Expr | None, microsoft: bool = False) -> bool:
+    """Can evaluating `e` warn, fail, or draw a random number?  (If not, when it is
+    evaluated relative to other expressions does not matter.)"""
+    if e is None:
+        return False
+    for node in e.walk():
+        if isinstance(node, ast.Index):
+            return True
+        if isinstance(node, ast.Call) and effect_of(node.name) != "none":
+            return True
+        if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
+            return True
+        if microsoft and _microsoft_effects(node):
+            return True
+    return False
+
+
+def _microsoft_effects(node: ast.Node) -> bool:
+    """Microsoft BASIC: + and - may overflow; \\ and the bitwise operators may fail."""
+    if isinstance(node, ast.BinOp):
+        return node.op in ("+", "-", "\\", "AND", "OR", "XOR", "EQV", "IMP")
+    return isinstance(node, ast.UnaryOp) and node.op == "NOT"
