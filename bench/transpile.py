@@ -52,7 +52,8 @@ sys.path.insert(0, str(ROOT))
 from tests.program_shapes import SHAPES
 from tests.programgen import random_program
 from transpiler import driver
-from transpiler.backends import cuda_host, python_host
+from transpiler.backends.cuda import host as cuda_host
+from transpiler.backends.cutile import host as python_host
 from transpiler.errors import SourceFile
 from transpiler.explain import explain
 from transpiler.options import Options
@@ -113,7 +114,7 @@ def bench_size(lines: int) -> dict:
     source = SourceFile(f"gen{lines}.bas", text)
     analysis, t_front = timed(lambda: driver.front_end(source, Options()))
     row = {"lines": n, "front": t_front}
-    from transpiler.backends.cuda import generate_cuda_program
+    from transpiler.backends.cuda.program import generate_cuda_program
 
     targets = {
         "py": (python_host.generate_program, python_host, "format_python"),

@@ -1,5 +1,5 @@
 """`basic2tile prog.bas -o out.cu` writes a file that builds with the commands of its own
-header comment, in a folder holding nothing else (cuda_build.py, outfiles.py): g++ with
+header comment, in a folder holding nothing else (cuda/build.py, outfiles.py): g++ with
 the CPU emulator here, nvcc for sm_80, sm_90 and sm_100 where nvcc is installed."""
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ import pytest
 from tests.conftest import EXAMPLES
 from tests.programgen import random_program
 from transpiler import driver
-from transpiler.backends import cuda_host
-from transpiler.backends.cuda_host import SPLIT, format_cpp, join_pieces
+from transpiler.backends.cuda import host as cuda_host
+from transpiler.backends.cuda.host import SPLIT, format_cpp, join_pieces
 from transpiler.errors import SourceFile
 from transpiler.options import Options
 

@@ -1,4 +1,4 @@
-"""The CUDA C++ host printer (transpiler/backends/cuda_host*.py) on programs written for
+"""The CUDA C++ host printer (transpiler/backends/cuda/host*.py) on programs written for
 it: each is translated, compiled with g++ and the CUDA emulator (one g++ call for all,
 tests/cpp/batch.py) and run; what it prints must be what the reference interpreter
 prints (stdout byte for byte, warnings, rejected replies and the fatal error).  Then a
@@ -16,7 +16,7 @@ import pytest
 from tests.cpp.batch import build_batch, run_program
 from tests.cpp.compare import interpret, outcome_of_run
 from transpiler import driver
-from transpiler.backends.cuda_host import format_cpp, generate_cuda_program, write_cuda_program
+from transpiler.backends.cuda.host import format_cpp, generate_cuda_program, write_cuda_program
 from transpiler.errors import SourceFile
 from transpiler.options import Options
 

@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from tests.cpp.harness import gxx
-from transpiler.backends.cuda_host_text import comment_text, cpp_number, cpp_string
+from transpiler.backends.cuda.host_text import comment_text, cpp_number, cpp_string
 
 pytestmark = pytest.mark.skipif(gxx() is None, reason="g++ not installed")
 

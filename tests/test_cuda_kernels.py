@@ -23,11 +23,11 @@ import pytest
 from tests.conftest import EXAMPLES
 from transpiler import driver, hostir, ir
 from transpiler import irbuild as B
-from transpiler.backends import cuda_types as T
-from transpiler.backends.cuda import device_code, format_cpp, host_convert
-from transpiler.backends.cuda_kernels import choose_threads, lower_kernel
-from transpiler.backends.cutile import OriginComments, kernel_interface
-from transpiler.backends.cutile_expr import CutileExprPrinter
+from transpiler.backends.cuda import element_types as T
+from transpiler.backends.cuda.program import device_code, format_cpp, host_convert
+from transpiler.backends.cuda.kernels import choose_threads, lower_kernel
+from transpiler.backends.cutile.program import OriginComments, kernel_interface
+from transpiler.backends.cutile.expr import CutileExprPrinter
 from transpiler.backends.render import environment
 from transpiler.errors import BasicUnsupportedError, SourceFile
 from transpiler.naming import kernel_namer
@@ -58,7 +58,7 @@ class Case:
 
 def run_tilesim(case: Case, folder: Path) -> list:
     from transpiler import tilesim
-    from transpiler.backends.cutile_helpers import helpers_text, helpers_used
+    from transpiler.backends.cutile.helpers import helpers_text, helpers_used
 
     namer = kernel_namer(case.kernel, "python")
     printer = CutileExprPrinter(namer)
@@ -937,7 +937,7 @@ def test_no_unused_registers_for_lane_numbers():
 
 @pytest.mark.parametrize("name", ["stats", "histogram", "matmul", "mandel"])
 def test_legacy_program_with_kernels_matches_the_interpreter(name):
-    """Launch code (cuda_launch.py) in whole programs: device mirrors, counts, checks,
+    """Launch code (cuda/launch.py) in whole programs: device mirrors, counts, checks,
     partial results combined on the host (sums, max/min), atomics, 2-D grids, mma."""
     import io
 
@@ -989,7 +989,7 @@ def test_nvcc_compiles_a_program_with_launches(tmp_path):
 
 
 def test_without_a_gpu_the_cpu_runs_it_with_a_notice(capsys, monkeypatch):
-    from transpiler.backends.cuda import run_cuda_program
+    from transpiler.backends.cuda.program import run_cuda_program
 
     monkeypatch.setattr("transpiler.device.gpu_unavailable_reason", lambda: "no CUDA device")
     analysis = driver.front_end(SourceFile.read(EXAMPLES / "saxpy.bas"), Options())

@@ -1,4 +1,4 @@
-"""cuTile BASIC kernel programs as CUDA C++ libraries (backends/cuda.py).
+"""cuTile BASIC kernel programs as CUDA C++ libraries (backends/cuda/program.py).
 
 Every example kernel program is translated, compiled by NVRTC for three architectures,
 built with g++ and the CUDA emulator, and run on generated data through the CLI's
@@ -18,8 +18,13 @@ import pytest
 
 from tests.conftest import EXAMPLES
 from transpiler import driver
-from transpiler.backends.cuda import basic_source_of, compile_kernels, format_cpp, run_cuda_program
-from transpiler.backends.cuda_run import OUTPUT_MARKER, format_inputs, parse_outputs
+from transpiler.backends.cuda.program import (
+    basic_source_of,
+    compile_kernels,
+    format_cpp,
+    run_cuda_program,
+)
+from transpiler.backends.cuda.run import OUTPUT_MARKER, format_inputs, parse_outputs
 from transpiler.errors import BasicError, SourceFile
 from transpiler.kernel_interpreter import run_kernel_program
 from transpiler.options import Options

@@ -21,7 +21,7 @@ import pytest
 from tests import edge_values as E
 from tests.differential import Run, interpret, run_target
 from transpiler import driver
-from transpiler.backends.cuda_run import format_inputs, parse_outputs
+from transpiler.backends.cuda.run import format_inputs, parse_outputs
 from transpiler.compare import compare_outputs
 from transpiler.errors import SourceFile
 from transpiler.kernel_interpreter import run_kernel_program

@@ -21,7 +21,7 @@ import pytest
 from tests.cpp.batch import build_batch, run_program
 from tests.cpp.compare import Outcome, interpret, outcome_of_run
 from transpiler import driver
-from transpiler.backends.cuda_host import generate_cuda_program
+from transpiler.backends.cuda.host import generate_cuda_program
 from transpiler.errors import SourceFile
 from transpiler.options import Options
 

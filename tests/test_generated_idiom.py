@@ -11,7 +11,7 @@ import pytest
 from tests.golden_cases import analyse, cases
 from transpiler import driver, ir
 from transpiler import irbuild as B
-from transpiler.backends.cutile import BOX_COMMENT
+from transpiler.backends.cutile.program import BOX_COMMENT
 from transpiler.ir import Const, Param, TileType
 from transpiler.passes.kernel_params import params_read
 

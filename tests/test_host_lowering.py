@@ -12,8 +12,8 @@ import dataclasses
 import pytest
 
 from transpiler import driver, hostir
-from transpiler.backends.cuda_host import generate_cuda_program
-from transpiler.backends.python_host import generate_program
+from transpiler.backends.cuda.host import generate_cuda_program
+from transpiler.backends.cutile.host import generate_program
 from transpiler.errors import SourceFile
 from transpiler.options import Options
 

@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import EXAMPLES
 from transpiler import driver
-from transpiler.backends.cutile import aot_param_specs, format_python
+from transpiler.backends.cutile.program import aot_param_specs, format_python
 from transpiler.errors import CompileErrors, SourceFile
 from transpiler.kernel_interpreter import run_kernel_program
 from transpiler.options import Options

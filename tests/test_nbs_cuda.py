@@ -31,7 +31,7 @@ from tests import test_nbs
 from tests.cpp.batch import build_batch, run_program
 from tests.cpp.compare import interpret, outcome_of_run
 from transpiler import driver
-from transpiler.backends.cuda_host import format_cpp, generate_cuda_program, write_cuda_program
+from transpiler.backends.cuda.host import format_cpp, generate_cuda_program, write_cuda_program
 from transpiler.errors import SourceFile
 from transpiler.verify.nvcc import find_nvcc
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from transpiler import driver
-from transpiler.backends.python_host import generate_program
+from transpiler.backends.cutile.host import generate_program
 from transpiler.compare import interpreter_diagnostics, program_diagnostics
 from transpiler.errors import BasicRuntimeError, Coord, SourceFile
 from transpiler.passes.structure import build_host_program

@@ -97,7 +97,7 @@ def test_a_loop_that_resets_its_variable_stays_on_the_host_and_never_ends(tmp_pa
     # The interpreter runs until --max-steps stops it; both generated programs must loop
     # as long (a C++ compiler may delete a loop without side effects it assumes to end).
     from transpiler import driver
-    from transpiler.backends.cuda_host import write_cuda_program
+    from transpiler.backends.cuda.host import write_cuda_program
     from transpiler.errors import SourceFile
     from transpiler.options import Options
     from transpiler.verify.cpu_cuda import build_cpu
@@ -155,3 +155,23 @@ def test_an_empty_loop_launches_no_kernel(tmp_path, target):
     assert "ct.kernel" not in code and "__global__" not in code
     checked = _basic2tile(prog, "--check", "--target", target, "--device", "cpu")
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_host_code_reading_a_kernel_array_in_a_condition_downloads_it_first(tmp_path):
+    # The IF at the top of a GOSUB whose branch launches reads Q(1): the CUDA program read
+    # its stale host copy (no download before a node that contains a launch) and printed
+    # 0 0 0, exit 0.  On the CPU the cuTile simulator shares the host array, so only the
+    # CUDA program shows it; both must download.
+    prog = _write(
+        tmp_path,
+        "10 DIM Q(1000)\n20 FOR X = 1 TO 3\n30 GOSUB 100\n40 NEXT X\n"
+        "50 PRINT Q(1); Q(2); Q(1000)\n60 END\n100 IF Q(1) > 0 THEN 150\n"
+        "110 FOR S = 1 TO 1000\n120 Q(S) = 1\n130 NEXT S\n140 RETURN\n"
+        "150 Q(2) = Q(2) + 1\n160 RETURN\n",
+    )
+    assert "GPU kernel" in _basic2tile(prog, "--explain").stdout
+    run = _basic2tile(prog, "--run", "--target", "cuda", "--device", "cpu")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == " 1  3  1 \n"
+    code = _basic2tile(prog, "--target", "cutile", "-o", "-").stdout
+    assert "dev.to_host(q" in code.split("# 100 IF")[0].split("def gosub_100")[1]

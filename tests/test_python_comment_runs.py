@@ -11,9 +11,9 @@ import pytest
 from tests import program_shapes
 from tests.conftest import EXAMPLES
 from transpiler import driver
-from transpiler.backends import cutile, python_host
-from transpiler.backends.cutile import RUFF_FORMAT, format_python, ruff_path
-from transpiler.backends.python_comment_runs import LONG_RUN, fold, unfold
+from transpiler.backends.cutile import program as cutile, host as python_host
+from transpiler.backends.cutile.program import RUFF_FORMAT, format_python, ruff_path
+from transpiler.backends.cutile.comment_runs import LONG_RUN, fold, unfold
 from transpiler.errors import SourceFile
 from transpiler.options import Options
 

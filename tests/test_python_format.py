@@ -14,8 +14,8 @@ import pytest
 from tests.conftest import EXAMPLES
 from tests.programgen import random_program
 from transpiler import driver
-from transpiler.backends import cutile
-from transpiler.backends.cutile import format_python
+from transpiler.backends.cutile import program as cutile
+from transpiler.backends.cutile.program import format_python
 from transpiler.errors import BasicError, SourceFile
 from transpiler.options import Options
 

@@ -12,7 +12,7 @@ import black
 import pytest
 
 from transpiler import driver, hostir
-from transpiler.backends.python_host import generate_program
+from transpiler.backends.cutile.host import generate_program
 
 from .test_python_host import (
     EXAMPLE_FILES,

@@ -19,7 +19,8 @@ import pytest
 from tests import program_shapes
 from tests.scaling import LINEAR_GROWTH, cpu_seconds, growth, lines_run, time_ratio
 from transpiler import driver, report
-from transpiler.backends import cuda, cuda_host, cutile, python_host
+from transpiler.backends.cuda import program as cuda, host as cuda_host
+from transpiler.backends.cutile import program as cutile, host as python_host
 from transpiler.errors import SourceFile
 from transpiler.explain import explain
 from transpiler.options import Options

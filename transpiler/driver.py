@@ -142,11 +142,11 @@ def kernels_of(analysis) -> list:
     """The kernels a generated cuTile module holds (with the default tile, offloading on),
     each with the name the module gives it: (kernel, Python name)."""
     if analysis.kind == "kernel":
-        from .backends.cutile import library_namer
+        from .backends.cutile.program import library_namer
 
         kernel = kernel_library(analysis).kernel
         return [(kernel, library_namer(kernel).ident(kernel.name))]
-    from .backends.python_host import kernel_def_names
+    from .backends.cutile.host import kernel_def_names
 
     host = host_program(analysis)
     names = kernel_def_names(host)
@@ -165,13 +165,13 @@ def generate(
     commands name `file_name` (the -o file's name; default: the program's)."""
     if target == "cutile":
         if analysis.kind == "kernel":
-            from .backends.cutile import generate_library
+            from .backends.cutile.program import generate_library
 
             return generate_library(kernel_library(analysis), analysis.source)
-        from .backends.python_host import generate_program
+        from .backends.cutile.host import generate_program
 
         return generate_program(host_program(analysis, tile, offload))
-    from .backends.cuda import generate_cuda_library, generate_cuda_program
+    from .backends.cuda.program import generate_cuda_library, generate_cuda_program
 
     if analysis.kind == "kernel":
         return generate_cuda_library(kernel_library(analysis), analysis.source, file_name)
@@ -252,7 +252,7 @@ def run(
         _require_gpu()
     if target == "cutile":
         return run_generated_python(code, name, device, stdin, args, capture, timeout)
-    from .backends.cuda import run_cuda_program
+    from .backends.cuda.program import run_cuda_program
 
     return run_cuda_program(code, name, device, stdin, args, capture, timeout)
 
@@ -405,12 +405,12 @@ def _compile_binaries(
     analysis, code: str, target: str, fmt: str, arch: str, folder: Path
 ) -> list[Path]:
     if target == "cutile":
-        from .backends.cutile import export_kernels
+        from .backends.cutile.program import export_kernels
 
         return export_kernels(
             kernels_of(analysis), code, (fmt,), (arch,), folder, program_name(analysis.source)
         )
-    from .backends.cuda import compile_kernels
+    from .backends.cuda.program import compile_kernels
 
     return compile_kernels(code, fmt, arch, folder, program_name(analysis.source))
 

@@ -43,7 +43,7 @@ _PYTHON_MODULE_NAMES = {
     "grid",
     "kernel",
     "tilesim",
-    # tile functions the kernels call (backends/cutile_helpers.py)
+    # tile functions the kernels call (backends/cutile/helpers.py)
     "basic_mod",
     "basic_mod_int",
     "basic_div_int",

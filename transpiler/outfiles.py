@@ -106,7 +106,7 @@ def _headers_folder(cu_path: str | Path) -> Path | None:
 def check_headers_beside(cu_path: str | Path, protected: list[str | Path] = ()) -> None:
     """Refuse, before anything is written, a header name beside `cu_path` taken by a
     file that is not one of basic2tile's headers."""
-    from .backends.cuda_build import SUPPORT_HEADERS, is_ours
+    from .backends.cuda.build import SUPPORT_HEADERS, is_ours
 
     folder = _headers_folder(cu_path)
     if folder is None:
@@ -133,7 +133,7 @@ def write_headers_beside(
 ) -> list[str]:
     """Write the basic2tile headers `code` includes beside `cu_path`; returns notes about
     headers of another version that were replaced."""
-    from .backends.cuda_build import header_text, included_headers
+    from .backends.cuda.build import header_text, included_headers
 
     folder = _headers_folder(cu_path)
     if folder is None:

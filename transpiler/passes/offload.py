@@ -182,7 +182,14 @@ def place_to_host(nodes, kernel_arrays: set[str], launched: bool):
     for node in nodes:
         if isinstance(node, hostir.Launch) or _contains_launch(node):
             if not isinstance(node, hostir.Launch):
+                # The node's own condition, selector or bounds read host copies before
+                # its body runs (and a WHILE's condition again after each pass).
+                own = _own_arrays(node) & kernel_arrays
+                if own and launched:
+                    out.append(hostir.ToHost(sorted(own)))
                 _recurse(node, kernel_arrays, launched=True)
+                if own and isinstance(node, hostir.WhileLoop):
+                    node.body.append(hostir.ToHost(sorted(own)))
             launched = True
             run_start, pending = None, set()
             out.append(node)
@@ -217,6 +224,17 @@ def _recurse(node, kernel_arrays, launched):
 
 def _contains_launch(node) -> bool:
     return any(isinstance(n, hostir.Launch) for n in hostir.walk([node]))
+
+
+def _own_arrays(node) -> set[str]:
+    """The arrays the node itself reads (not its body): an IF's conditions, a loop's
+    bounds or condition, an ON's selector."""
+    return {
+        sub.name
+        for expr in _exprs_of(node)
+        for sub in expr.walk()
+        if isinstance(sub, (ast.Index, ast.MatRef))
+    }
 
 
 def _arrays_touched(node) -> set[str]:

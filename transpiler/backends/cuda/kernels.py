@@ -24,16 +24,16 @@ import contextlib
 import math
 from dataclasses import dataclass, field
 
-from .. import ir
-from ..errors import BasicUnsupportedError, at
-from ..naming import kernel_namer
-from . import cuda_mma, cuda_reduce
-from . import cuda_types as T
-from .cuda_host_text import cpp_string as c_string
-from .cuda_expr import ArrayInfo, ExprPrinter, ValueInfo, element
-from .cuda_index import Index, coords_of
-from .cuda_locals import all_statements, children, plan_locals, statement_exprs, walk
-from .render import render
+from ... import ir
+from ...errors import BasicUnsupportedError, at
+from ...naming import kernel_namer
+from . import mma as cuda_mma, reduce as cuda_reduce
+from . import element_types as T
+from .host_text import cpp_string as c_string
+from .expr import ArrayInfo, ExprPrinter, ValueInfo, element
+from .index import Index, coords_of
+from .locals import all_statements, children, plan_locals, statement_exprs, walk
+from ..render import render
 
 MAX_THREADS = 256
 MAX_SLOTS = 256  # elements of one tile per thread (registers, unrolled loops)

@@ -18,10 +18,10 @@ same runtime functions (runtime/msnumbers.py), written for a reader:
 
 from __future__ import annotations
 
-from .. import ast
-from ..builtins import BUILTINS, effect_of
-from ..interpreter.microsoft import BITWISE, is_truth_value, single_as_written
-from .python_host_expr import _AND, _ATOM, _COMPARE, _OR, _SUM, _UNARY, ExprPrinter
+from ... import ast
+from ...builtins import BUILTINS, effect_of
+from ...interpreter.microsoft import BITWISE, is_truth_value, single_as_written
+from .host_expr import _AND, _ATOM, _COMPARE, _OR, _SUM, _UNARY, ExprPrinter
 
 _PRODUCT = 11  # Python's * and /
 _BITWISE = {op: name[2:] for op, name in BITWISE.items()}  # "AND" -> "and" -> bit_and

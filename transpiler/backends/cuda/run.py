@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..process import RunResult
-from ..errors import BasicError, Coord
+from ...process import RunResult
+from ...errors import BasicError, Coord
 
 
 def build(code: str, name: str, device: str, folder: Path) -> Path:
@@ -25,7 +25,7 @@ def build(code: str, name: str, device: str, folder: Path) -> Path:
     source = folder / f"{name}.cu"
     source.write_text(code, encoding="utf-8")
     if device == "cpu":
-        from ..verify.cpu_cuda import CpuBuildError, build_cpu
+        from ...verify.cpu_cuda import CpuBuildError, build_cpu
 
         try:
             return build_cpu(source)
@@ -33,7 +33,7 @@ def build(code: str, name: str, device: str, folder: Path) -> Path:
             raise BasicError(
                 f"g++ could not build the generated CUDA:\n{exc.output}", Coord(str(source), 0, 0)
             ) from None
-    from ..verify.nvcc import NvccError, build_nvcc
+    from ...verify.nvcc import NvccError, build_nvcc
 
     try:
         return build_nvcc(source, folder / name)
@@ -52,7 +52,7 @@ def run_built(
     capture: bool,
     timeout: float | None = None,
 ) -> RunResult:
-    from ..process import run_child
+    from ...process import run_child
 
     with tempfile.TemporaryDirectory(prefix="b2t-cuda-") as tmp:
         exe = build(code, name, device, Path(tmp))
@@ -91,7 +91,7 @@ def split_printed(text: str) -> tuple[str, str]:
 
 def parse_outputs(text: str, kp) -> dict[str, np.ndarray]:
     """The OUTPUT arrays a kernel program's main() printed."""
-    from ..kernel_interpreter import NP_TYPES
+    from ...kernel_interpreter import NP_TYPES
 
     tokens = split_printed(text)[1].split()
     pos, out = 0, {}
@@ -129,9 +129,9 @@ def self_test(
     timeout: float | None = None,
 ) -> RunResult:
     """Run a kernel program on generated data and compare with the reference interpreter."""
-    from ..kernel_interpreter import run_kernel_program
-    from ..options import Options
-    from ..selftest import (
+    from ...kernel_interpreter import run_kernel_program
+    from ...options import Options
+    from ...selftest import (
         compare,
         compare_printed,
         default_scalars,

@@ -4,7 +4,7 @@
 built and run, does what the reference interpreter does with the same program: the same
 standard output byte for byte, the same warnings on stderr, and a fatal run-time error
 printed as `<file>: error: line N: <message>` with exit status 1.  It is the C++ twin of
-`python_host.py` (same tree, same decisions); the kernels (`__global__` functions) are
+`cutile/host.py` (same tree, same decisions); the kernels (`__global__` functions) are
 printed by the kernel backend and arrive as `kernels_code`, inserted after the first
 include.
 
@@ -16,7 +16,7 @@ GOSUB subroutines and `run()`, the program itself, each statement under a
 `// 40 FOR I = 1 TO N` comment.  `main()` runs it and reports a fatal error.
 
 The two headers are written beside the .cu (`write_cuda_program`, and the CLI's `-o`),
-so the nvcc command of the file's header comment (cuda_build.py) needs nothing else; for
+so the nvcc command of the file's header comment (cuda/build.py) needs nothing else; for
 the CPU, `transpiler.verify.cpu_cuda.build_cpu` builds it (g++ and the CUDA emulator).
 """
 
@@ -27,17 +27,17 @@ import os
 import subprocess
 from pathlib import Path
 
-from .. import __version__, ast, hostir
-from ..model import Analysis, type_of_name
-from ..naming import Namer, declare_program_names
-from . import cuda_build
-from .cpp_verbatim import put_back, set_aside
-from .cuda_host_expr import ExprPrinter
-from .cuda_host_microsoft import MicrosoftExprPrinter
-from .cuda_host_stmt import GOSUB_DEPTH, Code, StatementPrinter
-from .cuda_host_text import comment_text, cpp_std_string, cpp_string, origin_comment
-from .cuda_launch import KernelLaunches
-from .render import render, templates_dir
+from ... import __version__, ast, hostir
+from ...model import Analysis, type_of_name
+from ...naming import Namer, declare_program_names
+from . import build as cuda_build
+from .clang_verbatim import put_back, set_aside
+from .host_expr import ExprPrinter
+from .host_microsoft import MicrosoftExprPrinter
+from .host_stmt import GOSUB_DEPTH, Code, StatementPrinter
+from .host_text import comment_text, cpp_std_string, cpp_string, origin_comment
+from .launch import KernelLaunches
+from ..render import render, templates_dir
 
 # The one clang-format style of generated C++ (kernels and host code alike).
 CLANG_FORMAT_STYLE = (
@@ -51,7 +51,7 @@ CLANG_FORMAT_STYLE = (
 SUPPORT_HEADERS = cuda_build.SUPPORT_HEADERS
 # Names the generated program uses itself, which BASIC names must not take.
 # Names run() uses besides the BASIC ones: members, launch_support.cu.jinja's loop_count,
-# cuda_launch.py's `dim3 grid` (a BASIC GRID or LOOP_COUNT must not hide them).
+# cuda/launch.py's `dim3 grid` (a BASIC GRID or LOOP_COUNT must not hide them).
 _PROGRAM_NAMES = {
     "con", "data", "line", "returns", "for_stack", "run", "program", "loop_count", "grid"
 }  # fmt: skip
@@ -119,7 +119,7 @@ def format_cpp(code: str, jobs: int | None = None, parallel_lines: int = _PARALL
     """`code` formatted by clang-format in the backend's style; SPLIT lines become blank
     lines.  A long file is formatted in up to `jobs` (default: the CPUs) processes at
     once, cut at SPLIT lines into runs of about equal length.  What clang-format must
-    leave alone (the DATA table) does not go through it (cpp_verbatim.py)."""
+    leave alone (the DATA table) does not go through it (cuda/clang_verbatim.py)."""
     code, verbatim = set_aside(code, keep_with=SPLIT)
     return put_back(_format_pieces(code, jobs, parallel_lines), verbatim)
 

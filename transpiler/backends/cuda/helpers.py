@@ -6,7 +6,7 @@ helpers and the ones they depend on.
 
 from __future__ import annotations
 
-from .render import render
+from ..render import render
 
 _DEPENDS = {
     "b2t_floordiv": ("b2t_int_min",),

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import ir
-from ..errors import BasicUnsupportedError
+from ... import ir
+from ...errors import BasicUnsupportedError
 
 _INDEX_NODES = (
     ir.Const,

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import ast, hostir, ir
-from ..naming import generated_name, kernel_namer
-from .cutile import OriginComments, box_name, box_unpacking
-from .cutile_expr import NP_DTYPES, CutileExprPrinter
-from .python_host_expr import ExprPrinter, number_literal
+from ... import ast, hostir, ir
+from ...naming import generated_name, kernel_namer
+from .program import OriginComments, box_name, box_unpacking
+from .expr import NP_DTYPES, CutileExprPrinter
+from .host_expr import ExprPrinter, number_literal
 
 # The runtime's message of each kind of error a kernel reports (hostir.ErrorSite), as
 # runtime/arith.py words it.
@@ -99,7 +99,7 @@ class KernelPrinter:
     def launch(self, node: hostir.Launch, stmts) -> list:
         """The counts and scratch arrays, the launch (if the subscripts its tiles use are
         in range), then the finish, or the host's replay of unfinished blocks."""
-        from .python_host_stmt import Code
+        from .host_stmt import Code
 
         expr = self.expr
         self.values: dict[str, str] = {}  # LoopCount / Temp name -> Python name
@@ -175,7 +175,7 @@ class KernelPrinter:
         """The iterations of the blocks the kernel did not finish (all of them when it did
         not run), in BASIC's order, as host code: BASIC's warnings and errors come out
         where and when the interpreter reports them."""
-        from .python_host_stmt import Code
+        from .host_stmt import Code
 
         replay = node.replay
         out: list = [
@@ -196,7 +196,7 @@ class KernelPrinter:
     def replay_blocks(self, node: hostir.Launch, combine, stmts) -> list:
         """A 1-D loop: block by block, in order, a finished block's partial results or an
         unfinished block's iterations."""
-        from .python_host_stmt import Code
+        from .host_stmt import Code
 
         replay = node.replay
         (loop,) = replay.loops
@@ -218,7 +218,7 @@ class KernelPrinter:
     def replay_lanes(self, node: hostir.Launch, stmts) -> list:
         """Every iteration in BASIC's order (outer loop first), those of finished blocks
         skipped."""
-        from .python_host_stmt import Code
+        from .host_stmt import Code
 
         replay = node.replay
         namer = self.expr.namer
@@ -244,7 +244,7 @@ class KernelPrinter:
         those statements once, then the inner iterations of unfinished blocks; a row
         whose blocks all finished is skipped (had a statement before the inner FOR met an
         exception, every block of the row would have)."""
-        from .python_host_stmt import Code
+        from .host_stmt import Code
 
         replay = node.replay
         outer, inner = replay.loops  # grid axes 0 and 1
@@ -267,7 +267,7 @@ class KernelPrinter:
 
     def loop_value(self, loop: hostir.ReplayLoop, lane: str):
         """The control variable's value in iteration `lane` (k): start + k * step."""
-        from .python_host_stmt import Code
+        from .host_stmt import Code
 
         steps = lane if loop.step == 1 else f"{lane} * {loop.step}"
         value = steps if loop.start == 0 else f"{self.start_text(loop.start)} + {steps}"
@@ -279,7 +279,7 @@ class KernelPrinter:
 
     def block_finish(self, finish: hostir.Finish, block: str, stmts) -> list:
         """One block's partial result combined into its variable (a finished block)."""
-        from .python_host_stmt import Code
+        from .host_stmt import Code
 
         var = self.expr.var(finish.var)
         part = f"{self.values[finish.temp]}.item({block})"
@@ -312,7 +312,7 @@ class KernelPrinter:
         return f"{self.expr.need('loop_count')}({self.start_text(count.start)}, {limit}, {count.step})"
 
     def finish(self, finish: hostir.Finish, stmts) -> list:
-        from .python_host_stmt import Code
+        from .host_stmt import Code
 
         expr = self.expr
         var = expr.var(finish.var) if finish.var else ""

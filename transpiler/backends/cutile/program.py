@@ -7,14 +7,14 @@ import functools
 import subprocess
 from dataclasses import dataclass
 
-from .. import __version__, ir
-from ..errors import BasicError, Coord, SourceFile
-from ..naming import Namer, generated_name, kernel_namer
-from .cutile_expr import NP_DTYPES, CutileExprPrinter
-from .cutile_helpers import helpers_text, helpers_used
-from .python_comment_runs import fold, unfold
-from .python_host_origin import comment_text
-from .render import render
+from ... import __version__, ir
+from ...errors import BasicError, Coord, SourceFile
+from ...naming import Namer, generated_name, kernel_namer
+from .expr import NP_DTYPES, CutileExprPrinter
+from .helpers import helpers_text, helpers_used
+from .comment_runs import fold, unfold
+from ..basic_origin import comment_text
+from ..render import render
 
 # Ruff's formatter writes Black's style (tests check the output against black itself)
 # about a hundred times faster: 0.06 s instead of 4.8 s for a 5,000-line module.
@@ -168,7 +168,7 @@ def aot_param_specs(kernel: ir.Kernel):
     matching `kernel_interface` (boxed f64 scalars are 1-D f64 arrays)."""
     import cuda.tile as ct
 
-    from ..verify.cutile_aot import ParamSpec
+    from ...verify.cutile_aot import ParamSpec
 
     dtypes = {
         "f16": ct.float16,
@@ -296,7 +296,7 @@ def export_kernels(
     import tempfile
     from pathlib import Path
 
-    from ..verify.cutile_aot import export
+    from ...verify.cutile_aot import export
 
     for fmt in formats:
         if fmt not in ("tileir", "cubin"):

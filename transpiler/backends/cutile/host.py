@@ -16,18 +16,18 @@ are assigned, and the statements, each under a `# 40 FOR I = 1 TO N` comment), a
 
 from __future__ import annotations
 
-from .. import __version__, ast, hostir
-from ..builtins import BUILTINS
-from ..model import Analysis
-from ..naming import Namer, declare_program_names
-from .cutile import docstring_safe, format_python
-from .cutile_helpers import helpers_text, helpers_used
-from .python_host_expr import ExprPrinter
-from .python_host_kernels import KernelPrinter
-from .python_host_microsoft import MicrosoftExprPrinter
-from .python_host_origin import origin_comment
-from .python_host_stmt import Code, StatementPrinter, _suite
-from .render import render
+from ... import __version__, ast, hostir
+from ...builtins import BUILTINS
+from ...model import Analysis
+from ...naming import Namer, declare_program_names
+from .program import docstring_safe, format_python
+from .helpers import helpers_text, helpers_used
+from .host_expr import ExprPrinter
+from .host_kernels import KernelPrinter
+from .host_microsoft import MicrosoftExprPrinter
+from ..basic_origin import origin_comment
+from .host_stmt import Code, StatementPrinter, _suite
+from ..render import render
 
 # What the generated module may import, by module (ABS is Python's own abs).
 _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs"} | {
@@ -37,7 +37,7 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "set_warning_hook", "concat", "mid_assign", "open_file", "close_files", "file_output",
     "file_input", "file_line", "kill_file", "rename_file", "reset_files", "SINGLE", "DOUBLE",
     "REAL",
-    # Microsoft BASIC (python_host_microsoft.py, flow.py)
+    # Microsoft BASIC (cutile/host_microsoft.py, flow.py)
     "use_dialect", "Double", "sng", "dbl", "cint", "single_div", "double_div", "int_div",
     "int_mod", "bit_and", "bit_or", "bit_xor", "bit_eqv", "bit_imp", "bit_not",
     "single_power", "single_power_int", "double_power", "single_result", "ForStack",

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import ir
-from . import cuda_types as T
-from .cuda_expr import ValueInfo
-from .cuda_locals import walk
+from ... import ir
+from . import element_types as T
+from .expr import ValueInfo
+from .locals import walk
 
 # Elements per 16-byte shared-memory load in the SIMT product's k loop.
 VECTOR = {"f32": 4, "f64": 2}

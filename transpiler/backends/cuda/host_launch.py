@@ -6,9 +6,9 @@ at all, and one with kernels is refused with a located error.
 
 from __future__ import annotations
 
-from .. import hostir
-from ..errors import BasicUnsupportedError
-from ..naming import Namer
+from ... import hostir
+from ...errors import BasicUnsupportedError
+from ...naming import Namer
 
 
 class KernelLaunches:

@@ -1,6 +1,6 @@
 """Host program nodes (`transpiler.hostir`) as C++ statements.
 
-The C++ twin of `python_host_stmt.py`: the same nodes, the same decisions, the same run-
+The C++ twin of `cutile/host_stmt.py`: the same nodes, the same decisions, the same run-
 time behaviour, in C++ idiom.  The printer decides the text of every line; the template
 lays the lines out (`templates/cuda/host_body.cu.jinja`) and clang-format indents.
 
@@ -21,15 +21,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import ast, hostir
-from ..errors import BasicUnsupportedError
-from ..expr_facts import has_effects, signed_number
-from ..interpreter.codegen import RANDOMIZE_KINDS
-from ..model import Analysis, type_of_name
-from ..naming import Namer
-from .cuda_host_expr import ExprPrinter
-from .cuda_host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
-from .python_host_origin import statement_texts
+from ... import ast, hostir
+from ...errors import BasicUnsupportedError
+from ...expr_facts import has_effects, signed_number
+from ...interpreter.codegen import RANDOMIZE_KINDS
+from ...model import Analysis, type_of_name
+from ...naming import Namer
+from .host_expr import ExprPrinter
+from .host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
+from ..basic_origin import statement_texts
 
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
 

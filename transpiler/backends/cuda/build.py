@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from ..verify.cuda_headers import b2t_include_dir
+from ...verify.cuda_headers import b2t_include_dir
 
 # The basic2tile headers a generated .cu may include (from the folder beside it).
 SUPPORT_HEADERS = ("b2t_cuda.h", "b2t_runtime.h")

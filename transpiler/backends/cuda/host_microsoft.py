@@ -1,6 +1,6 @@
 """Microsoft BASIC expressions (--dialect ms) as C++ text for generated host programs.
 
-The C++ twin of `python_host_microsoft.py`, through b2t_runtime.h's port of
+The C++ twin of `cutile/host_microsoft.py`, through b2t_runtime.h's port of
 runtime/msnumbers.py: a single is a `float` variable, a double a `double`; an operation
 is computed in double and given its type by `b2t::sng(a + b)` (which rounds exactly as
 float arithmetic would, within GW-BASIC's range) or `b2t::dbl`; `/`, `^`, `\\`, MOD and
@@ -10,19 +10,10 @@ AND, OR, XOR, EQV, IMP, NOT on integers are runtime calls; a single constant wri
 
 from __future__ import annotations
 
-from .. import ast
-from ..builtins import BUILTINS
-from ..interpreter.microsoft import BITWISE, is_truth_value, single_as_written
-from .cuda_host_expr import (
-    _EQUALITY,
-    _PRIMARY,
-    _SUM,
-    _UNARY,
-    Code,
-    Effects,
-    ExprPrinter,
-    _as_double,
-)
+from ... import ast
+from ...builtins import BUILTINS
+from ...interpreter.microsoft import BITWISE, is_truth_value, single_as_written
+from .host_expr import _EQUALITY, _PRIMARY, _SUM, _UNARY, Code, Effects, ExprPrinter, _as_double
 
 _OVERFLOW = frozenset({"Overflow"})
 _FAILING = frozenset({"\\", "MOD"})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from .. import ir
+from ... import ir
 
 C_TYPES = {
     "f16": "__half",

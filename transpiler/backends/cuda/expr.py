@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import ir
-from ..errors import BasicUnsupportedError
-from . import cuda_types as T
-from .cuda_index import Index, add, mul
+from ... import ir
+from ...errors import BasicUnsupportedError
+from . import element_types as T
+from .index import Index, add, mul
 
 # C++ precedence, high binds tighter.
 ATOM, UNARY, MUL, ADD, REL, EQ, AND, OR, COND = 16, 15, 13, 12, 10, 9, 5, 4, 3
@@ -56,7 +56,7 @@ _MATH = {  # op -> (float function, double function)
 }
 # Integer divisions rounded as cuTile rounds them (toward -inf for floordiv, +inf for cdiv),
 # Python's remainder (cuTile's %, IR `mod`) and C's % defined for every divisor (IR `rem`,
-# BASIC's MOD): helper functions (cuda_helpers.py).
+# BASIC's MOD): helper functions (cuda/helpers.py).
 _INT_HELPERS = {
     "floordiv": "b2t_floordiv",
     "truncdiv": "b2t_truncdiv",

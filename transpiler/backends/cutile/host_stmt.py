@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import ast, hostir
-from ..builtins import effect_of
-from ..expr_facts import has_effects, signed_number
-from ..interpreter.codegen import RANDOMIZE_KINDS
-from ..model import Analysis, type_of_name
-from ..naming import Namer
-from .python_host_expr import ExprPrinter, constant_truth, number_literal
-from .python_host_origin import origin_comment, statement_texts
+from ... import ast, hostir
+from ...builtins import effect_of
+from ...expr_facts import has_effects, signed_number
+from ...interpreter.codegen import RANDOMIZE_KINDS
+from ...model import Analysis, type_of_name
+from ...naming import Namer
+from .host_expr import ExprPrinter, constant_truth, number_literal
+from ..basic_origin import origin_comment, statement_texts
 
 # The reference interpreter's run-time messages (transpiler/interpreter/machine.py).
 RETURN_WITHOUT_GOSUB = "RETURN without GOSUB"

@@ -9,8 +9,8 @@ the module defines only the functions its kernels call, before the kernels.
 
 from __future__ import annotations
 
-from .. import ir
-from .render import render
+from ... import ir
+from ..render import render
 
 # Names the generated module defines at its top level (BASIC names must not take them).
 NAMES = ("basic_mod", "basic_mod_int", "basic_div_int", "basic_max", "basic_min")

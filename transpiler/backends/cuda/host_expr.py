@@ -1,6 +1,6 @@
 """BASIC expressions as C++ source text for generated host programs.
 
-The semantics are the reference interpreter's, as in `python_host_expr.py`, with what C++
+The semantics are the reference interpreter's, as in `cutile/host_expr.py`, with what C++
 needs on top:
 
 - Types.  Numbers are `double` (`float` for variables and arrays with --precision f32),
@@ -33,13 +33,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .. import ast
-from ..builtins import BUILTINS
-from ..errors import BasicUnsupportedError
-from ..model import Analysis, type_of_name
-from ..naming import Namer
-from ..ast import is_user_function
-from .cuda_host_text import cpp_number, cpp_std_string, cpp_string
+from ... import ast
+from ...builtins import BUILTINS
+from ...errors import BasicUnsupportedError
+from ...model import Analysis, type_of_name
+from ...naming import Namer
+from ...ast import is_user_function
+from .host_text import cpp_number, cpp_std_string, cpp_string
 
 # C++ precedence, low to high
 _COND = 2

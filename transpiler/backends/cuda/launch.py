@@ -1,6 +1,6 @@
 """Kernel launches in a generated C++ host program: `hostir.Launch` and `hostir.ToHost`.
 
-The C++ twin of the launch code in python_host_kernels.py (same steps, same order, same
+The C++ twin of the launch code in cutile/host_kernels.py (same steps, same order, same
 results).  Each BASIC array a kernel uses gets a device mirror, a member of
 `struct Program` next to the array (`DeviceArray<double> x_device;`):
 - a launch uploads the host array when host code may have changed it since the last
@@ -16,16 +16,16 @@ then the finish steps (combining the blocks' partial results in block order, the
 variables' final values), and the host's replay of the iterations of the blocks the
 kernel left (hostir.Replay): BASIC's exceptions are reported by host code.
 
-`KernelLaunches` is the object the host printer (cuda_host.py) asks for these lines.
+`KernelLaunches` is the object the host printer (cuda/host.py) asks for these lines.
 """
 
 from __future__ import annotations
 
-from .. import ast, hostir, ir
-from ..naming import Namer, generated_name
-from .cuda_kernels import CudaKernel, lower_kernel
-from .cuda_types import c_type
-from .render import render
+from ... import ast, hostir, ir
+from ...naming import Namer, generated_name
+from .kernels import CudaKernel, lower_kernel
+from .element_types import c_type
+from ..render import render
 
 # The runtime's message of each kind of error a kernel reports (hostir.ErrorSite).
 _ERROR_CONSTANTS = {
@@ -67,7 +67,7 @@ class KernelLaunches:
         return render("cuda/launch_support.cu.jinja")
 
     def members(self) -> list:
-        from .cuda_host_stmt import Code
+        from .host_stmt import Code
 
         element = self.expr.cpp_type("num")  # the element type of numeric BASIC arrays
         out = []
@@ -78,7 +78,7 @@ class KernelLaunches:
         return out
 
     def to_host(self, node: hostir.ToHost) -> list:
-        from .cuda_host_stmt import Code
+        from .host_stmt import Code
 
         return [
             Code(f"{self.mirrors[a]}.download({self.expr.array(a)});")
@@ -89,7 +89,7 @@ class KernelLaunches:
     # ----------------------------------------------------------------- a launch
 
     def launch(self, node: hostir.Launch, stmts) -> list:
-        from .cuda_host_stmt import Code
+        from .host_stmt import Code
 
         cuda = self.kernels[node.kernel.name]
         out: list = []
@@ -181,7 +181,7 @@ class KernelLaunches:
         """The iterations of the blocks the kernel did not finish (all of them when it did
         not run), in BASIC's order, as host code: BASIC's warnings and errors come out
         where and when the interpreter reports them."""
-        from .cuda_host_stmt import Code
+        from .host_stmt import Code
 
         replay = node.replay
         out: list = [
@@ -202,7 +202,7 @@ class KernelLaunches:
     def replay_blocks(self, node: hostir.Launch, combine, stmts) -> list:
         """A 1-D loop: block by block, in order, a finished block's partial results or an
         unfinished block's iterations."""
-        from .cuda_host_stmt import Code
+        from .host_stmt import Code
 
         replay = node.replay
         (loop,) = replay.loops
@@ -220,7 +220,7 @@ class KernelLaunches:
     def replay_lanes(self, node: hostir.Launch, stmts) -> list:
         """Every iteration in BASIC's order (outer loop first), those of finished blocks
         skipped."""
-        from .cuda_host_stmt import Code
+        from .host_stmt import Code
 
         replay = node.replay
         lanes = {
@@ -249,7 +249,7 @@ class KernelLaunches:
         those statements once, then the inner iterations of unfinished blocks; a row
         whose blocks all finished is skipped (had a statement before the inner FOR met an
         exception, every block of the row would have)."""
-        from .cuda_host_stmt import Code
+        from .host_stmt import Code
 
         replay = node.replay
         outer, inner = replay.loops  # grid axes 0 and 1
@@ -280,7 +280,7 @@ class KernelLaunches:
 
     def loop_value(self, loop: hostir.ReplayLoop, lane: str):
         """The control variable's value in iteration `lane` (k): start + k * step."""
-        from .cuda_host_stmt import Code
+        from .host_stmt import Code
 
         steps = lane if loop.step == 1 else f"{lane} * {loop.step}"
         value = steps if loop.start == 0 else f"{self.start_text(loop.start)} + {steps}"
@@ -292,7 +292,7 @@ class KernelLaunches:
 
     def block_finish(self, finish: hostir.Finish, block: str, stmts) -> list:
         """One block's partial result combined into its variable (a finished block)."""
-        from .cuda_host_stmt import Code
+        from .host_stmt import Code
 
         var = self.expr.var(finish.var)
         part = f"{self.values[finish.temp]}[{block}]"
@@ -329,7 +329,7 @@ class KernelLaunches:
         ]
 
     def finish(self, finish: hostir.Finish, stmts) -> list:
-        from .cuda_host_stmt import Code
+        from .host_stmt import Code
 
         expr = self.expr
         var = expr.var(finish.var) if finish.var else ""

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import math
 
-from .. import ir
-from . import cuda_types as T
-from .cuda_index import Index, coords_of, linear_of
-from .cuda_locals import walk
+from ... import ir
+from . import element_types as T
+from .index import Index, coords_of, linear_of
+from .locals import walk
 
 _IDENTITY = {"sum": 0, "prod": 1, "max": -math.inf, "min": math.inf}
 _INT_IDENTITY = {"sum": 0, "prod": 1, "max": -(2**31), "min": 2**31 - 1}

@@ -7,9 +7,9 @@ readable, safe Python identifiers and generated ones never meet them.
 
 from __future__ import annotations
 
-from .. import ir
-from ..naming import Namer
-from .cutile_helpers import function_of
+from ... import ir
+from ...naming import Namer
+from .helpers import function_of
 
 CT_DTYPES = {
     "f16": "ct.float16",

@@ -4,8 +4,8 @@ Public entry points (used by driver.py):
 - `generate_cuda_library(lib, source)`: a cuTile BASIC kernel program as a complete .cu
   (the kernel, `run_<name>()`, and a `main()` that reads INPUT values from stdin and
   prints the OUTPUT arrays);
-- `generate_cuda_program(host)`: a legacy program: host code by cuda_host.py around
-  this module's `device_code()` (helpers and kernels); the launches are cuda_launch.py's;
+- `generate_cuda_program(host)`: a legacy program: host code by cuda/host.py around
+  this module's `device_code()` (helpers and kernels); the launches are cuda/launch.py's;
 - `compile_kernels(...)`: `--emit ptx|cubin` through NVRTC;
 - `run_cuda_program(...)`: `--run`/`--check`, on the CPU (g++ and the CUDA emulator) or
   on a GPU (nvcc).  A kernel program runs as a self-test against the reference
@@ -18,16 +18,16 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import __version__, ir
-from ..errors import BasicError, Coord, SourceFile
-from ..naming import Namer
-from . import cuda_build
-from . import cuda_types as T
-from .cuda_expr import ExprPrinter
-from .cuda_helpers import helpers_text
-from .cuda_kernels import CudaKernel, lower_kernel
-from .cuda_run import OUTPUT_MARKER
-from .render import render
+from ... import __version__, ir
+from ...errors import BasicError, Coord, SourceFile
+from ...naming import Namer
+from . import build as cuda_build
+from . import element_types as T
+from .expr import ExprPrinter
+from .helpers import helpers_text
+from .kernels import CudaKernel, lower_kernel
+from .run import OUTPUT_MARKER
+from ..render import render
 
 SOURCE_MARKER = "BASIC source"
 SOURCE_END = "end of BASIC source"
@@ -35,7 +35,7 @@ SOURCE_END = "end of BASIC source"
 
 def format_cpp(code: str) -> str:
     """clang-format in the one style of generated C++ (cuda_host.CLANG_FORMAT_STYLE)."""
-    from .cuda_host import format_cpp as clang_format
+    from .host import format_cpp as clang_format
 
     return clang_format(code)
 
@@ -58,7 +58,7 @@ def device_code(kernels: list[ir.Kernel], host_helpers: set[str] = frozenset()) 
     used = set(host_helpers)
     for ck in lowered.values():
         used |= ck.helpers
-    from .cuda_host import join_pieces
+    from .host import join_pieces
 
     parts = [helpers_text(used)] + [ck.text for ck in lowered.values()]
     return DeviceCode(join_pieces(parts), lowered)
@@ -289,9 +289,9 @@ def basic_source_of(code: str) -> tuple[str, str | None] | None:
 
 
 def generate_cuda_program(host, file_name: str | None = None) -> str:
-    """A legacy program with offloaded loops: host code by cuda_host.py around this
-    backend's kernels (launch code: cuda_launch.py)."""
-    from . import cuda_host
+    """A legacy program with offloaded loops: host code by cuda/host.py around this
+    backend's kernels (launch code: cuda/launch.py)."""
+    from . import host as cuda_host
 
     if not host.kernels:
         return cuda_host.generate_cuda_program(host, "", file_name)
@@ -305,7 +305,7 @@ def generate_cuda_program(host, file_name: str | None = None) -> str:
 
 def compile_kernels(code: str, fmt: str, arch: str, out_dir, name: str) -> list[Path]:
     """`--emit ptx|cubin`: compile the device code of `code` with NVRTC for `arch`."""
-    from ..verify.nvrtc import NvrtcError, compile_cuda
+    from ...verify.nvrtc import NvrtcError, compile_cuda
 
     if fmt not in ("ptx", "cubin"):
         raise BasicError(
@@ -335,7 +335,7 @@ def run_cuda_program(
     (nvcc, then the real GPU), or None (the GPU if usable, else the CPU with a notice).
     A kernel program runs its self-test (`args` are NAME=VALUE sizes).  `timeout`
     limits the run, not the build."""
-    from .cuda_run import run_built, self_test
+    from .run import run_built, self_test
 
     device = _choose_device(device)
     source = basic_source_of(code)
@@ -345,7 +345,7 @@ def run_cuda_program(
 
 
 def _choose_device(device: str | None) -> str:
-    from ..device import gpu_unavailable_reason
+    from ...device import gpu_unavailable_reason
 
     if device == "cpu":
         return "cpu"

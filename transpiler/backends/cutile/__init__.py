@@ -1,0 +1,7 @@
+"""The cuTile Python target.
+
+Kernel IR as `@ct.kernel` functions (`expr`, `helpers`), the Python host module that
+launches them (`host`, `host_stmt`, `host_expr`, `host_kernels`, `host_microsoft`), and the
+whole module, its formatting by Ruff and its export to Tile IR / cubins (`program`,
+`comment_runs`).
+"""
