@@ -35,7 +35,6 @@ NOT_YET: dict[str, str] = {
     "10_blackjack": "the cuTile program names line 1410 (a REM) for an INPUT error at 1420 "
     "in a dispatch-loop subroutine",
     "23_checkers.annotated": "a modern annotated rewrite with # comments, not period BASIC",
-    "38_furtrader": "the CUDA program exits 0 where the interpreter stops with an error",
     "81_splat": "jumps to line 540, which the program does not have (a located error here)",
     "83_stockmarket": "a string where a number goes in a condition (a compile-time error here)",
 }

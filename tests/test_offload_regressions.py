@@ -175,3 +175,18 @@ def test_host_code_reading_a_kernel_array_in_a_condition_downloads_it_first(tmp_
     assert run.stdout == " 1  3  1 \n"
     code = _basic2tile(prog, "--target", "cutile", "-o", "-").stdout
     assert "dev.to_host(q" in code.split("# 100 IF")[0].split("def gosub_100")[1]
+
+
+def test_host_code_after_a_gosub_that_launches_downloads_first(tmp_path):
+    # The subroutine clears F in a kernel; the main program read its stale host copy after
+    # the GOSUB (a GOSUB did not count as a launch): the CUDA program printed 5 (Ahl's
+    # furtrader then went its own way and exited 0 where the interpreter stopped).
+    prog = _write(
+        tmp_path,
+        "10 DIM F(400)\n20 F(1) = 5\n30 GOSUB 100\n40 PRINT F(1)\n50 END\n"
+        "100 FOR J = 1 TO 400\n110 F(J) = 0\n120 NEXT J\n130 RETURN\n",
+    )
+    assert "GPU kernel" in _basic2tile(prog, "--explain").stdout
+    run = _basic2tile(prog, "--run", "--target", "cuda", "--device", "cpu")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == " 0 \n"

@@ -60,9 +60,11 @@ class Offloader:
             if isinstance(p, ir.ArrayParam) and p.name in self.analysis.arrays
         }
         if kernel_arrays:
-            self.host.body = place_to_host(self.host.body, kernel_arrays, launched=False)[0]
+            # A GOSUB runs a subroutine's launches as if they stood where it stands.
+            calls = any(_contains_launch(n, False) for s in self.host.subroutines for n in s.body)
+            self.host.body = place_to_host(self.host.body, kernel_arrays, False, calls)[0]
             for sub in self.host.subroutines:
-                sub.body = place_to_host(sub.body, kernel_arrays, launched=True)[0]
+                sub.body = place_to_host(sub.body, kernel_arrays, True, calls)[0]
             for node in hostir.walk(self.host.body + [n for s in self.host.subroutines for n in s.body]):
                 if isinstance(node, hostir.Launch) and node.replay is not None:
                     # The kernel's arrays are those the loop uses (the subroutines it
@@ -170,24 +172,25 @@ def _reason(why: NotParallel, stmt: ast.For, labels: dict[int, int | None]) -> s
     return f"{why.reason}, line {label}" if label is not None else why.reason
 
 
-def place_to_host(nodes, kernel_arrays: set[str], launched: bool):
+def place_to_host(nodes, kernel_arrays: set[str], launched: bool, calls: bool = False):
     """Insert ToHost before runs of host statements touching kernel arrays.
 
-    `launched`: a kernel may have run before control reaches `nodes`.  Returns the new
-    list and whether a launch may have happened by its end.
+    `launched`: a kernel may have run before control reaches `nodes`; `calls`: a GOSUB
+    may launch kernels (a subroutine does).  Returns the new list and whether a launch
+    may have happened by its end.
     """
     out: list[hostir.HNode] = []
     pending: set[str] = set()  # arrays a ToHost at the head of the current run covers
     run_start: int | None = None
     for node in nodes:
-        if isinstance(node, hostir.Launch) or _contains_launch(node):
+        if isinstance(node, hostir.Launch) or _contains_launch(node, calls):
             if not isinstance(node, hostir.Launch):
                 # The node's own condition, selector or bounds read host copies before
                 # its body runs (and a WHILE's condition again after each pass).
                 own = _own_arrays(node) & kernel_arrays
                 if own and launched:
                     out.append(hostir.ToHost(sorted(own)))
-                _recurse(node, kernel_arrays, launched=True)
+                _recurse(node, kernel_arrays, True, calls)
                 if own and isinstance(node, hostir.WhileLoop):
                     node.body.append(hostir.ToHost(sorted(own)))
             launched = True
@@ -208,22 +211,27 @@ def place_to_host(nodes, kernel_arrays: set[str], launched: bool):
     return out, launched
 
 
-def _recurse(node, kernel_arrays, launched):
+def _recurse(node, kernel_arrays, launched, calls):
     # Inside a loop that launches kernels, any statement may follow a launch (the
     # previous iteration's), so every run of host code there syncs first.
     if isinstance(node, (hostir.ForLoop, hostir.WhileLoop)):
-        node.body = place_to_host(node.body, kernel_arrays, True)[0]
+        node.body = place_to_host(node.body, kernel_arrays, True, calls)[0]
     elif isinstance(node, hostir.If):
-        node.arms = [(c, place_to_host(b, kernel_arrays, launched)[0]) for c, b in node.arms]
+        node.arms = [(c, place_to_host(b, kernel_arrays, launched, calls)[0]) for c, b in node.arms]
         if node.else_body:
-            node.else_body = place_to_host(node.else_body, kernel_arrays, launched)[0]
+            node.else_body = place_to_host(node.else_body, kernel_arrays, launched, calls)[0]
     elif isinstance(node, hostir.Dispatch):
         for block in node.blocks:
-            block.body = place_to_host(block.body, kernel_arrays, True)[0]
+            block.body = place_to_host(block.body, kernel_arrays, True, calls)[0]
 
 
-def _contains_launch(node) -> bool:
-    return any(isinstance(n, hostir.Launch) for n in hostir.walk([node]))
+def _contains_launch(node, calls: bool) -> bool:
+    """Whether running `node` may launch a kernel: a launch in it, or (`calls`) a GOSUB."""
+    gosubs = (hostir.Call, hostir.GosubJump, hostir.OnGosub, hostir.OnGosubJump)
+    return any(
+        isinstance(n, hostir.Launch) or (calls and isinstance(n, gosubs))
+        for n in hostir.walk([node])
+    )
 
 
 def _own_arrays(node) -> set[str]:
