@@ -30,6 +30,8 @@ from pathlib import Path
 from ... import __version__, ast, hostir
 from ...model import Analysis, type_of_name
 from ...naming import Namer, declare_program_names
+from ..data_rows import data_lines
+from ..render import render, templates_dir
 from . import build as cuda_build
 from .clang_verbatim import put_back, set_aside
 from .host_expr import ExprPrinter
@@ -37,7 +39,6 @@ from .host_microsoft import MicrosoftExprPrinter
 from .host_stmt import GOSUB_DEPTH, Code, StatementPrinter
 from .host_text import comment_text, cpp_std_string, cpp_string, origin_comment
 from .launch import KernelLaunches
-from ..render import render, templates_dir
 
 # The one clang-format style of generated C++ (kernels and host code alike).
 CLANG_FORMAT_STYLE = (
@@ -55,7 +56,6 @@ SUPPORT_HEADERS = cuda_build.SUPPORT_HEADERS
 _PROGRAM_NAMES = {
     "con", "data", "line", "returns", "for_stack", "run", "program", "loop_count", "grid"
 }  # fmt: skip
-_DATA_LINE_WIDTH = 92
 
 
 def generate_cuda_program(
@@ -244,21 +244,11 @@ class _ModulePrinter:
 
     def data_lines(self) -> list[str]:
         """The DATA items, each DATA statement's under its comment."""
-        lines = []
-        for stmt in self.a.stmts:
-            if not isinstance(stmt, ast.Data):
-                continue
-            lines.append(origin_comment(stmt.label, self.stmts.texts.get(id(stmt), "DATA")))
-            row = ""
-            for datum in stmt.items:
-                entry = f"{{{cpp_std_string(datum.text)}, {'true' if datum.quoted else 'false'}}},"
-                if row and len(row) + 1 + len(entry) > _DATA_LINE_WIDTH:
-                    lines.append(row)
-                    row = ""
-                row = f"{row} {entry}" if row else entry
-            if row:
-                lines.append(row)
-        return lines
+
+        def entry(datum: ast.Datum) -> str:
+            return f"{{{cpp_std_string(datum.text)}, {'true' if datum.quoted else 'false'}}},"
+
+        return data_lines(self.a.stmts, self.stmts.texts, entry, origin_comment)
 
     # ----------------------------------------------------------------- struct Program
 

@@ -20,14 +20,15 @@ from ... import __version__, ast, hostir
 from ...builtins import BUILTINS
 from ...model import Analysis
 from ...naming import Namer, declare_program_names
-from .program import docstring_safe, format_python
+from ..basic_origin import origin_comment
+from ..data_rows import data_lines
+from ..render import render
 from .helpers import helpers_text, helpers_used
 from .host_expr import ExprPrinter
 from .host_kernels import KernelPrinter
 from .host_microsoft import MicrosoftExprPrinter
-from ..basic_origin import origin_comment
 from .host_stmt import Code, StatementPrinter, _suite
-from ..render import render
+from .program import docstring_safe, format_python
 
 # What the generated module may import, by module (ABS is Python's own abs).
 _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs"} | {
@@ -53,7 +54,6 @@ _MODULE_NAMES = {
     "COMPILE_WARNINGS", "EndProgram", "b2t_device", "warning", "fault", "where", "previous_hook",
     "argparse", "parser", "args",
 }  # fmt: skip
-_DATA_LINE_WIDTH = 92
 
 
 def generate_program(host: hostir.HostProgram) -> str:
@@ -159,22 +159,11 @@ class _ModulePrinter:
 
     def data_lines(self) -> list[str]:
         """One or more lines per DATA statement, each under its comment."""
-        a = self.a
-        lines = []
-        for stmt in a.stmts:
-            if not isinstance(stmt, ast.Data):
-                continue
-            lines.append(origin_comment(stmt.label, self.stmts.texts.get(id(stmt), "DATA")))
-            row = ""
-            for datum in stmt.items:
-                entry = f"({datum.text!r}, {datum.quoted}),"
-                if row and len(row) + 1 + len(entry) > _DATA_LINE_WIDTH:
-                    lines.append(row)
-                    row = ""
-                row = f"{row} {entry}" if row else entry
-            if row:
-                lines.append(row)
-        return lines
+
+        def entry(datum: ast.Datum) -> str:
+            return f"({datum.text!r}, {datum.quoted}),"
+
+        return data_lines(self.a.stmts, self.stmts.texts, entry, origin_comment)
 
     @property
     def uses_data(self) -> bool:
