@@ -34,11 +34,11 @@ import math
 from dataclasses import dataclass
 
 from ... import ast
+from ...ast import is_user_function
 from ...builtins import BUILTINS
 from ...errors import BasicUnsupportedError
 from ...model import Analysis, type_of_name
 from ...naming import Namer
-from ...ast import is_user_function
 from .host_text import cpp_number, cpp_std_string, cpp_string
 
 # C++ precedence, low to high

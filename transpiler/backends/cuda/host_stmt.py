@@ -27,9 +27,9 @@ from ...expr_facts import has_effects, signed_number
 from ...interpreter.codegen import RANDOMIZE_KINDS
 from ...model import Analysis, type_of_name
 from ...naming import Namer
+from ..basic_origin import statement_texts
 from .host_expr import ExprPrinter
 from .host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
-from ..basic_origin import statement_texts
 
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
 

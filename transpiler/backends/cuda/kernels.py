@@ -27,13 +27,14 @@ from dataclasses import dataclass, field
 from ... import ir
 from ...errors import BasicUnsupportedError, at
 from ...naming import kernel_namer
-from . import mma as cuda_mma, reduce as cuda_reduce
+from ..render import render
 from . import element_types as T
-from .host_text import cpp_string as c_string
+from . import mma as cuda_mma
+from . import reduce as cuda_reduce
 from .expr import ArrayInfo, ExprPrinter, ValueInfo, element
+from .host_text import cpp_string as c_string
 from .index import Index, coords_of
 from .locals import all_statements, children, plan_locals, statement_exprs, walk
-from ..render import render
 
 MAX_THREADS = 256
 MAX_SLOTS = 256  # elements of one tile per thread (registers, unrolled loops)

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from ... import ast, hostir, ir
 from ...naming import Namer, generated_name
-from .kernels import CudaKernel, lower_kernel
-from .element_types import c_type
 from ..render import render
+from .element_types import c_type
+from .kernels import CudaKernel, lower_kernel
 
 # The runtime's message of each kind of error a kernel reports (hostir.ErrorSite).
 _ERROR_CONSTANTS = {

@@ -21,13 +21,13 @@ from pathlib import Path
 from ... import __version__, ir
 from ...errors import BasicError, Coord, SourceFile
 from ...naming import Namer
+from ..render import render
 from . import build as cuda_build
 from . import element_types as T
 from .expr import ExprPrinter
 from .helpers import helpers_text
 from .kernels import CudaKernel, lower_kernel
 from .run import OUTPUT_MARKER
-from ..render import render
 
 SOURCE_MARKER = "BASIC source"
 SOURCE_END = "end of BASIC source"

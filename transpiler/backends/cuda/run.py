@@ -10,14 +10,13 @@ printing the same verification lines.
 from __future__ import annotations
 
 import io
-
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
-from ...process import RunResult
 from ...errors import BasicError, Coord
+from ...process import RunResult
 
 
 def build(code: str, name: str, device: str, folder: Path) -> Path:

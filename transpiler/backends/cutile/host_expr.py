@@ -23,10 +23,10 @@ from __future__ import annotations
 import math
 
 from ... import ast
+from ...ast import is_user_function
 from ...builtins import BUILTINS, effect_of
 from ...model import Analysis
 from ...naming import Namer
-from ...ast import is_user_function
 
 # A run of this many checked sums `A + B + ...` is not printed as nested add calls (a
 # nest of 1000 passes Python's limit of 200 nested parentheses).

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 from ... import ast, hostir, ir
 from ...naming import generated_name, kernel_namer
-from .program import OriginComments, box_name, box_unpacking
 from .expr import NP_DTYPES, CutileExprPrinter
 from .host_expr import ExprPrinter, number_literal
+from .program import OriginComments, box_name, box_unpacking
 
 # The runtime's message of each kind of error a kernel reports (hostir.ErrorSite), as
 # runtime/arith.py words it.

@@ -16,8 +16,8 @@ from ...expr_facts import has_effects, signed_number
 from ...interpreter.codegen import RANDOMIZE_KINDS
 from ...model import Analysis, type_of_name
 from ...naming import Namer
-from .host_expr import ExprPrinter, constant_truth, number_literal
 from ..basic_origin import origin_comment, statement_texts
+from .host_expr import ExprPrinter, constant_truth, number_literal
 
 # The reference interpreter's run-time messages (transpiler/interpreter/machine.py).
 RETURN_WITHOUT_GOSUB = "RETURN without GOSUB"
