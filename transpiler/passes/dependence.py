@@ -158,12 +158,12 @@ def _lane_space(
             break
         inner = stmts[-1]
         before = stmts[:-1]
+        outer_vars = {d.var for d in dims}
         try:
             # A start made of the outer lanes' variables would not be rectangular.
-            dim = _lane_dim(inner, integral)
+            dim = _lane_dim(inner, integral - outer_vars)
         except NotParallel:
             break
-        outer_vars = {d.var for d in dims}
         bound_vars = expression_reads(analysis, inner.stmt.limit)
         set_before = _assigned_scalars(before)
         if bound_vars & (outer_vars | set_before) or not all(_is_scalar_let(n) for n in before):
@@ -205,8 +205,9 @@ def _lane_dim(loop: hostir.ForLoop, integral: frozenset[str]) -> LaneDim:
         start = stmt.start
     elif start is None or start != int(start):
         raise NotParallel(
-            "the loop's start is neither a constant integer nor an enclosing loop's variable "
-            "plus a constant integer",
+            "the loop's start is not provably an integer (a constant, or variables that "
+            "only ever hold integers plus or minus constants): a kernel's lanes would not "
+            "count as BASIC's repeated additions do",
             stmt.start,
         )
     else:

@@ -16,6 +16,7 @@ from ..model import Analysis
 from ..options import Options
 from . import host_facts
 from .dependence import NotParallel, integral_loop_vars, plan_loop
+from .integrality import integral_scalars
 from .liveness import live_in
 from .matmul import is_mat_product, mat_product_launch, try_matmul
 from .vectorize import choose_tile, vectorize
@@ -39,7 +40,10 @@ class Offloader:
         self.names: set[str] = set()
         self._labels: dict[int, int | None] | None = None
         self.enclosing: list[hostir.ForLoop] = []  # the host FORs around the loop tried
-        self.integral: frozenset[str] = frozenset()  # their variables that hold integers
+        # Variables that hold integers: those of the program that only ever do, and the
+        # enclosing FORs' variables.
+        self.integral_everywhere = integral_scalars(self.analysis.program)
+        self.integral = self.integral_everywhere
 
     def basic_labels(self) -> dict[int, int | None]:
         """Source line -> its BASIC line number (the first line on it)."""
@@ -122,7 +126,7 @@ class Offloader:
             self.host.decisions.append(decision)
             saved = self.integral
             self.enclosing.append(node)
-            self.integral = integral_loop_vars(self.enclosing)
+            self.integral = integral_loop_vars(self.enclosing) | self.integral_everywhere
             try:
                 node.body = self.rewrite(node.body)
             finally:
