@@ -156,6 +156,13 @@ PROGRAMS = {
         "40 X# = 1/3: Y# = 1/3#: PRINT X#; Y#; CDBL(1/3); CSNG(Y#)\n"
         "50 PRINT SQR(2); SQR(2#); ATN(1)*4; EXP(1); LOG(10); SIN(1); 2^.5; 10^-11\n"
     ),
+    # A user function's type is the letter after FN (DEFDBL F makes FNF a double).
+    "function types": (
+        "10 DEFDBL F: DEFINT K: DEFSTR S\n"
+        "20 DEF FNF(X#) = X# / 3: DEF FNG(X#) = X# / 3: DEF FNK(X) = X / 3\n"
+        '30 DEF FNS(X) = STR$(X) + "!": DEF FNG#(X#) = X# / 3\n'
+        "40 PRINT FNF(1#); FNG(1#); FNG#(1#); FNK(7); FNS(2)\n"
+    ),
     # One exception per PRINT, first: GW-BASIC writes its message where the cursor is.
     "exceptions": (
         "10 PRINT 1E38*10\n"

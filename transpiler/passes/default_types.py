@@ -10,7 +10,7 @@ DEF), `D` under DEFDBL D becomes `D#`.  GW-BASIC applies a DEF statement when it
 here it applies to the text after it, as Microsoft's compiler (BASCOM) does: the same
 thing for programs that put them first, where they belong.
 
-User function names (FNA) keep their spelling.  The pass runs only under --dialect ms,
+A user function's name takes the type of the letter after FN.  The pass runs only under --dialect ms,
 before any pass reads a name.
 """
 
@@ -28,12 +28,13 @@ class _Renamer:
         self.types: dict[str, str] = {}  # letter -> "int" | "num" | "dbl" | "str"
 
     def name(self, name: str) -> str:
-        if name.startswith("FN"):
-            return name
         if name[-1] in "$%#":
             return name
         bare = name[:-1] if name[-1] == "!" else name
-        letter_type = self.types.get(bare[0], "num")
+        # A user function's type is its name's: the letter after FN (after DEFDBL F,
+        # FNF returns a double, as in GW-BASIC).
+        letter = bare[2] if ast.is_user_function(bare) else bare[0]
+        letter_type = self.types.get(letter, "num")
         if name[-1] == "!":  # an explicit single: the same as the bare name if that is one
             return bare if letter_type == "num" else name
         return bare + _SUFFIX[letter_type]
@@ -47,7 +48,10 @@ class _Renamer:
             if isinstance(node, (ast.Var, ast.Index, ast.ArrayDecl, ast.MatRef, ast.TileDecl)):
                 node.name = self.name(node.name)
             elif isinstance(node, ast.DefFn):
+                node.name = self.name(node.name)
                 node.params = [self.name(p) for p in node.params]
+            elif isinstance(node, ast.Call) and ast.is_user_function(node.name):
+                node.name = self.name(node.name)
             elif isinstance(node, (ast.MatPrint, ast.Output)):
                 node.names = [self.name(n) for n in node.names]
             elif isinstance(node, ast.MatAssign):
