@@ -32,8 +32,6 @@ TIMEOUT = 120  # seconds for one --check run (the generated program's limit is h
 
 # program -> why it does not pass yet
 NOT_YET: dict[str, str] = {
-    "10_blackjack": "the cuTile program names line 1410 (a REM) for an INPUT error at 1420 "
-    "in a dispatch-loop subroutine",
     "23_checkers.annotated": "a modern annotated rewrite with # comments, not period BASIC",
     "81_splat": "jumps to line 540, which the program does not have (a located error here)",
     "83_stockmarket": "a string where a number goes in a condition (a compile-time error here)",

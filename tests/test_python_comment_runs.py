@@ -5,6 +5,7 @@ writes."""
 from __future__ import annotations
 
 import subprocess
+import sys
 
 import pytest
 
@@ -110,3 +111,29 @@ def test_a_comment_like_the_marker_turns_folding_off():
 def test_short_runs_are_left_to_the_formatter():
     code = "x = 1\n" + "# c\n" * (LONG_RUN - 1) + "y = 2\n"
     assert fold(code).code == code
+
+
+def test_an_error_in_a_dispatch_loop_is_located_at_its_own_line(tmp_path):
+    """Ahl's blackjack: a subroutine entered at a REM, whose body is a dispatch loop (a
+    GOTO back to its first statement); the INPUT that runs out of input is line 1420 in
+    every engine, not the REM above it (its comment was printed above the loop)."""
+    source = tmp_path / "prog.bas"
+    source.write_text(
+        "10 H1=3\n20 GOSUB 1410: PRINT H\n30 GOSUB 1410: PRINT H\n40 END\n1400 REM\n"
+        "1410 REM X\n1420 INPUT X: X=INT(X)\n1430 FOR H=1 TO H1 STEP 2\n"
+        "1440 IF X=H THEN 1480\n1450 NEXT H\n1460 PRINT \"TYPE \";H1;\" PLEASE\";\n"
+        "1470 GOTO 1420\n1480 H=(H+1)/2\n1490 RETURN\n"
+    )
+    for target in ("cutile", "cuda"):
+        done = subprocess.run(
+            [sys.executable, "-m", "transpiler", str(source), "--check", "--device", "cpu",
+             "--target", target],
+            input="1\n", capture_output=True, text=True, check=False, timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        ran = subprocess.run(
+            [sys.executable, "-m", "transpiler", str(source), "--run", "--device", "cpu",
+             "--target", target],
+            input="1\n", capture_output=True, text=True, check=False, timeout=300,
+        )  # fmt: skip
+        assert "line 1420: error on input stream" in ran.stderr, ran.stderr

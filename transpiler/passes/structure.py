@@ -807,7 +807,9 @@ class _Procedure:
         for n, block in enumerate(blocks):
             fallthrough[block.label] = blocks[n + 1].label if n + 1 < len(blocks) else None
         entry = labels[group.target]
-        return hostir.Dispatch(entry, blocks, fallthrough, origin=self.stmts[group.target])
+        # No origin: the statements inside carry their own comments (the first one's
+        # printed above the loop would locate its run-time errors on the line before).
+        return hostir.Dispatch(entry, blocks, fallthrough)
 
     def piece(self, item: Item, ctx: _Ctx) -> list[hostir.HNode]:
         """A piece of a lowered block (always inside a dispatch loop)."""
