@@ -3,8 +3,8 @@
 For each program of `../shared/corpus/ahl/programs/` (read there, never copied), with its
 scripted input from `inputs/` when there is one:
 
-1. compile: `basic2tile PROG -o PROG.py` and `-o PROG.cu` (the first error is reported);
-2. check: `basic2tile PROG --check --device cpu` for each target, stdin from the script
+1. compile: `basic2tile PROG --dialect ms -o PROG.py` and `-o PROG.cu` (the first error is reported);
+2. check: `basic2tile PROG --dialect ms --check --device cpu` for each target, stdin from the script
    (the interpreter against the generated program: stdout, exit status, warnings).
 
     .venv/bin/python bench/ahl.py                 # every program, both targets
@@ -43,8 +43,10 @@ def one(program: Path, compile_only: bool, timeout: float) -> tuple[str, str]:
     with tempfile.TemporaryDirectory(prefix="b2t-ahl-") as tmp:
         for suffix in (".py", ".cu"):
             done = subprocess.run(
-                [*B2T, str(program), "-o", str(Path(tmp) / ("prog" + suffix))],
-                capture_output=True, text=True, check=False,
+                [*B2T, str(program), "--dialect", "ms", "-o", str(Path(tmp) / ("prog" + suffix))],
+                capture_output=True,
+                text=True,
+                check=False,
             )
             if done.returncode != 0:
                 return "compile", first_error(done.stderr)
@@ -53,9 +55,23 @@ def one(program: Path, compile_only: bool, timeout: float) -> tuple[str, str]:
     for target in ("cutile", "cuda"):
         try:
             done = subprocess.run(
-                [*B2T, str(program), "--check", "--device", "cpu", "--target", target,
-                 "--timeout", str(timeout)],
-                input=stdin, capture_output=True, check=False, timeout=timeout * 3,
+                [
+                    *B2T,
+                    str(program),
+                    "--dialect",
+                    "ms",
+                    "--check",
+                    "--device",
+                    "cpu",
+                    "--target",
+                    target,
+                    "--timeout",
+                    str(timeout),
+                ],
+                input=stdin,
+                capture_output=True,
+                check=False,
+                timeout=timeout * 3,
             )
         except subprocess.TimeoutExpired:
             return "check", f"{target}: no result in {timeout * 3:.0f} s"

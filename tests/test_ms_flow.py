@@ -341,3 +341,37 @@ def test_random_jumpy_programs_with_run_time_loops_agree_in_cuda():
         if tried == 4:
             return
     raise AssertionError(f"only {tried} random programs with run-time loops")
+
+
+UNDEFINED_LINES = """
+10 READ A
+20 IF A = 0 THEN 540
+30 PRINT "A ="; A
+40 IF A = 2 THEN GOSUB 700
+50 GOTO 10
+60 DATA 1, 2
+""".lstrip()
+
+
+def test_a_jump_to_a_missing_line_stops_only_when_it_runs_under_microsoft_basic():
+    """GW-BASIC checks a GOTO when it runs ("Undefined line number in 40", PC-BASIC
+    2.0.8 for `10 GOTO 540`: "Undefined line number in 10"): a game that never takes it
+    runs; one that does stops there, in every engine.  Other dialects reject it."""
+    a = analysis_of(UNDEFINED_LINES, std="ms")
+    assert [(w.coord.line, w.coord.column, w.message) for w in a.warnings] == [
+        (2, 18, "Undefined line number: jump to non-existing line 540 (Microsoft BASIC "
+         "stops with it when the statement runs)"),
+        (4, 24, "Undefined line number: jump to non-existing line 700 (Microsoft BASIC "
+         "stops with it when the statement runs)"),
+    ]  # fmt: skip
+    reference, problems = run_microsoft(UNDEFINED_LINES)
+    assert reference.stdout == "A = 1 \nA = 2 \n" and reference.status == 1
+    assert "prog.bas:4:18: error: Undefined line number" in reference.stderr
+    assert not problems, problems
+    for std in ("extended", "dartmouth"):
+        assert errors_of(UNDEFINED_LINES, std=std) == [
+            (2, 18, "jump to non-existing line 540"),
+            (4, 24, "jump to non-existing line 700"),
+        ]
+    on_goto = "10 ON 1 GOTO 20, 30\n20 END\n"  # ON keeps the compile-time check
+    assert errors_of(on_goto, std="ms") == [(1, 18, "jump to non-existing line 30")]

@@ -1,7 +1,9 @@
 """Pass 3: resolve every line-number reference to a statement index.
 
 GOTO, GOSUB, IF ... THEN n (lowered to a Goto by pass 2), ON ... GOTO/GOSUB and
-RESTORE n must name an existing line (ECMA-55 10.4; RESTORE n is an extension).
+RESTORE n must name an existing line (ECMA-55 10.4; RESTORE n is an extension).  Under
+--dialect ms a GOTO or GOSUB to a missing line stops the program only when it runs
+(passes/run_time_faults.py).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from .. import ast
 from ..errors import BasicSemanticError, Diagnostics
 from ..model import Analysis
+from .run_time_faults import UNDEFINED_LINE, fault_in_place
 
 
 def line_refs(stmt: ast.Stmt) -> list[ast.LineRef]:
@@ -25,9 +28,11 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
         for ref in line_refs(stmt):
             target = analysis.label_index.get(ref.number)
             if target is None:
-                diags.error(
-                    BasicSemanticError(f"jump to non-existing line {ref.number}", ref.coord)
-                )
+                why = f"jump to non-existing line {ref.number}"
+                if analysis.options.microsoft and isinstance(stmt, (ast.Goto, ast.Gosub)):
+                    fault_in_place(analysis, index, UNDEFINED_LINE, why, ref.coord)
+                else:
+                    diags.error(BasicSemanticError(why, ref.coord))
                 continue
             analysis.jump_target[ref] = target
             if isinstance(stmt, ast.Gosub) or (isinstance(stmt, ast.OnGoto) and stmt.gosub):

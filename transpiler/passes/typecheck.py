@@ -37,13 +37,14 @@ from __future__ import annotations
 import math
 
 from .. import ast
+from ..ast import is_user_function
 from ..builtins import legacy_builtin
 from ..errors import BasicSemanticError, BasicWarning, Coord, Diagnostics
 from ..model import Analysis, ValueType, type_of_name
-from ..ast import is_user_function
 from ..msconstants import constant_type
 from ..runtime.msnumbers import OVERFLOW, SINGLE_MAX, SMALLEST, float32
 from .exprutil import sum_may_overflow
+from .run_time_faults import TYPE_MISMATCH, fault_in_place
 
 ARITHMETIC = frozenset({"+", "-", "*", "/", "^", "MOD", "\\"})
 INTEGER_PRESERVING = frozenset({"+", "-", "*", "MOD"})
@@ -53,7 +54,6 @@ LOGICAL = frozenset({"AND", "OR"})
 
 MICROSOFT_BITWISE = frozenset({"AND", "OR", "XOR", "EQV", "IMP"})
 _TYPE_WORDS = {"num": "a number", "int": "an integer", "dbl": "a double", "str": "a string"}
-TYPE_MISMATCH = "Type mismatch"
 # The statements a type mismatch turns into a run-time Fault under --dialect ms.
 _DEFERRABLE = (ast.Let, ast.Print, ast.Dim, ast.MidAssign, ast.Swap, ast.LineInput)
 
@@ -396,7 +396,7 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
         checker.statement(stmt)
         found, checker.mismatches = checker.mismatches, None
         if found:
-            _fault_in_place(analysis, index, found[0])
+            fault_in_place(analysis, index, TYPE_MISMATCH, found[0].message, found[0].coord)
     types = analysis.expr_types
     analysis.plain_sums = {
         node
@@ -405,21 +405,3 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
         and node.op in ("+", "-")
         and not sum_may_overflow(node, types)
     }
-
-
-def _fault_in_place(analysis: Analysis, index: int, mismatch: BasicSemanticError) -> None:
-    """Statement `index` stops the program with "Type mismatch" when it runs."""
-    stmt = analysis.stmts[index]
-    fault = ast.Fault(TYPE_MISMATCH, coord=stmt.coord, label=stmt.label)
-    analysis.stmts[index] = fault
-    for line in analysis.program.lines:  # a statement of its own (not inside an IF)
-        for k, s in enumerate(line.statements):
-            if s is stmt:
-                line.statements[k] = fault
-    analysis.warnings.append(
-        BasicWarning(
-            f"{TYPE_MISMATCH}: {mismatch.message} (Microsoft BASIC stops with it when "
-            "the statement runs)",
-            mismatch.coord,
-        )
-    )
