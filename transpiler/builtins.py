@@ -95,6 +95,9 @@ class Builtin:
     # GW-BASIC computes it in single precision: the argument is rounded to a single, the
     # result converted to one (runtime/msnumbers.single_result), even for a double.
     single_precision: bool = False
+    # Its value is always an integer, whatever the argument (INT, SGN, LEN...): a
+    # variable set from it holds an integer (passes/integrality.py).
+    integer_valued: bool = False
 
     @property
     def implemented(self) -> bool:
@@ -140,23 +143,25 @@ _NUM = (("num",),)
 def _ecma55(name: str, effect: Effect = "none", tile_op: str | None = None,
             kernel_program: KernelForm | None = "elementwise", keeps_kind: bool = False,
             domain: Domain = "any", bounded: bool = False, small: bool = False,
-            ms_result: MicrosoftResult = "single", single_precision: bool = True) -> Builtin:
+            ms_result: MicrosoftResult = "single", single_precision: bool = True,
+            integer_valued: bool = False) -> Builtin:
     """A numeric function of one number from ECMA-55 (every legacy dialect has it)."""
     return Builtin(
         name, _LEGACY | {"kernel"}, _NUM, effect=effect, python=name, cpp=name,
         tile_op=tile_op, kernel=True, kernel_program=kernel_program, keeps_kind=keeps_kind,
         domain=domain, bounded=bounded, small=small, ms_result=ms_result,
-        single_precision=single_precision,
+        single_precision=single_precision, integer_valued=integer_valued,
     )
 
 
 def _ms_string(name: str, forms: tuple, result: ValueType, runtime: str,
-               checked: bool = True, dialects: frozenset = _MS_EXTENDED) -> Builtin:
+               checked: bool = True, dialects: frozenset = _MS_EXTENDED,
+               integer_valued: bool = False) -> Builtin:
     """A Microsoft string function, the same name in both runtimes; `checked`: it fails
     on arguments out of range."""
     return Builtin(name, dialects, forms, result=result, python=runtime, cpp=runtime,
                    effect="fails" if checked else "none",
-                   domain="checked" if checked else "any")
+                   domain="checked" if checked else "any", integer_valued=integer_valued)
 
 
 _STR, _STR_NUM = (("str",),), (("str", "num"),)
@@ -164,12 +169,13 @@ _MS_STRING_FUNCTIONS = (
     _ms_string("LEFT$", _STR_NUM, "str", "LEFTS"),
     _ms_string("RIGHT$", _STR_NUM, "str", "RIGHTS"),
     _ms_string("MID$", (("str", "num"), ("str", "num", "num")), "str", "MIDS"),
-    _ms_string("LEN", _STR, "num", "LEN", checked=False),
+    _ms_string("LEN", _STR, "num", "LEN", checked=False, integer_valued=True),
     _ms_string("VAL", _STR, "num", "VAL"),  # "Overflow"
     _ms_string("STR$", _NUM, "str", "STRS", checked=False),
     _ms_string("CHR$", _NUM, "str", "CHRS"),
-    _ms_string("ASC", _STR, "num", "ASC"),
-    _ms_string("INSTR", (("str", "str"), ("num", "str", "str")), "num", "INSTR"),
+    _ms_string("ASC", _STR, "num", "ASC", integer_valued=True),
+    _ms_string("INSTR", (("str", "str"), ("num", "str", "str")), "num", "INSTR",
+               integer_valued=True),
     _ms_string("STRING$", (("num", "any"),), "str", "STRINGS"),
     _ms_string("SPACE$", _NUM, "str", "SPACES"),
     _ms_string("HEX$", _NUM, "str", "HEXS"),
@@ -191,10 +197,10 @@ _IMPLEMENTED = (
     _ecma55("COS", "fails", "cos", domain="finite", small=True),
     _ecma55("EXP", "warns", "exp"),
     _ecma55("INT", tile_op="floor", kernel_program="to_int", ms_result="same",
-            single_precision=False),
+            single_precision=False, integer_valued=True),
     _ecma55("LOG", "fails", "log", domain="positive"),
     _ecma55("SGN", tile_op="sign", keeps_kind=True, bounded=True, small=True,
-            ms_result="int", single_precision=False),
+            ms_result="int", single_precision=False, integer_valued=True),
     _ecma55("SIN", "fails", "sin", domain="finite", small=True),
     _ecma55("SQR", "fails", "sqrt", domain="nonnegative"),
     _ecma55("TAN", "fails", "tan", domain="finite"),
@@ -204,9 +210,10 @@ _IMPLEMENTED = (
             small=True),
     # Microsoft BASIC's conversions and clock (they pin --dialect ms; their result types
     # are the type checker's: FIX keeps its argument's, CINT gives an integer...).
-    Builtin("FIX", _MS, _NUM, python="FIX", cpp="FIX", ms_result="same"),
+    Builtin("FIX", _MS, _NUM, python="FIX", cpp="FIX", ms_result="same",
+            integer_valued=True),
     Builtin("CINT", _MS, _NUM, effect="fails", python="CINT", cpp="CINT", domain="int16",
-            ms_result="int"),
+            ms_result="int", integer_valued=True),
     Builtin("CSNG", _MS, _NUM, effect="warns", python="CSNG", cpp="CSNG"),
     Builtin("CDBL", _MS, _NUM, python="CDBL", cpp="CDBL", ms_result="double"),
     Builtin("TIMER", _MS, ((),), python="TIMER", cpp="TIMER"),

@@ -14,10 +14,11 @@ writes depend on non-integral ones.
 
 from __future__ import annotations
 
-from .. import ast
+import math
 
-# Functions whose result is an integer whatever their argument.
-_INTEGER_RESULTS = {"INT", "FIX", "CINT", "SGN", "LEN", "ASC", "INSTR"}
+from .. import ast
+from ..builtins import lookup
+
 # Operators that give an integer from integers (relational operators and Microsoft's
 # logical ones give -1 or 0 from anything).
 _CLOSED = {"+", "-", "*", "MOD"}
@@ -66,7 +67,7 @@ def integral_scalars(program: ast.Program) -> frozenset[str]:
 def is_integral(expr: ast.Expr, integral: set[str] | frozenset[str]) -> bool:
     """Whether `expr` gives an integer when the variables in `integral` hold integers."""
     if isinstance(expr, ast.Num):
-        return expr.value == int(expr.value)
+        return math.isfinite(expr.value) and expr.value == int(expr.value)
     if isinstance(expr, ast.Var):
         return expr.name.endswith("%") or expr.name in integral
     if isinstance(expr, ast.UnaryOp):
@@ -80,7 +81,8 @@ def is_integral(expr: ast.Expr, integral: set[str] | frozenset[str]) -> bool:
             and is_integral(expr.right, integral)
         )
     if isinstance(expr, ast.Call):
-        if expr.name in _INTEGER_RESULTS:
+        entry = lookup(expr.name)
+        if entry is not None and entry.integer_valued:
             return True
         return expr.name == "ABS" and all(is_integral(a, integral) for a in expr.args)
     return False
