@@ -179,3 +179,41 @@ def test_explain_names_the_goto_not_an_internal_node():
     found = decisions(text)[20]
     assert not found.offloaded
     assert found.reason == "GOTOs inside the loop that form neither an IF nor a loop, line 40"
+
+
+# trmm's shape: the loop over J writes B(I, J) and reads B(K, J), its own column, which
+# no other lane writes.  K runs over I too (line 60): there the lane reads the element it
+# is updating, which the kernel holds until the end.
+OWN_COLUMN = """10 DIM A(5,5), B(5,7)
+20 FOR I = 0 TO 5 : FOR J = 0 TO 5 : LET A(I,J) = (I + 2 * J) / 9 : NEXT J : NEXT I
+30 FOR I = 0 TO 5 : FOR J = 0 TO 7 : LET B(I,J) = I - J / 4 : NEXT J : NEXT I
+40 FOR I = 0 TO 5
+50 FOR J = 0 TO 7
+60 FOR K = 0 TO 5
+70 LET B(I,J) = B(I,J) + A(K,I) * B(K,J)
+80 NEXT K
+90 LET B(I,J) = B(I,J) / (B(I,J) - 1)
+100 NEXT J
+110 NEXT I
+120 FOR I = 0 TO 5 : PRINT B(I,0); B(I,3); B(I,7) : NEXT I
+"""
+
+
+def test_reads_of_the_lanes_own_column_are_not_a_dependence(tmp_path):
+    found = decisions(OWN_COLUMN)
+    assert not found[40].offloaded
+    assert found[50].offloaded, found[50].reason
+    check(tmp_path, OWN_COLUMN)
+
+
+@pytest.mark.parametrize(
+    "read",
+    [
+        "B(K,J+1)",  # the next lane's column
+        "B(I,K)",  # row I: other lanes' elements
+    ],
+)
+def test_reads_outside_the_lanes_own_column_stay_on_the_host(read):
+    text = OWN_COLUMN.replace("A(K,I) * B(K,J)", f"A(K,I) * {read}")
+    found = decisions(text)
+    assert not found[50].offloaded and "reads an element of B" in found[50].reason, found[50].reason

@@ -120,8 +120,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--tile",
         type=_tile,
-        metavar="T|TxT",
-        help="tile shape for offloaded loops (powers of two), e.g. 256 or 32x32",
+        metavar="T|TxT|TxTxT",
+        help="tile shape for offloaded loops (powers of two), e.g. 256, 32x32 or 8x8x8",
     )
     p.add_argument(
         "--no-offload", action="store_true", help="keep every loop on the host (no kernels)"
@@ -188,9 +188,9 @@ def _tile(text: str) -> tuple[int, ...]:
         shape = tuple(int(part) for part in text.lower().split("x"))
     except ValueError:
         shape = ()
-    if not shape or len(shape) > 2 or any(n < 1 or n & (n - 1) for n in shape):
+    if not shape or len(shape) > 3 or any(n < 1 or n & (n - 1) for n in shape):
         raise argparse.ArgumentTypeError(
-            f"{text!r}: expected a power of two or two of them, e.g. 256 or 32x32"
+            f"{text!r}: expected a power of two, or two or three of them, e.g. 256, 32x32 or 8x8x8"
         )
     if math.prod(shape) > MAX_TILE_ELEMENTS:
         raise argparse.ArgumentTypeError(

@@ -35,7 +35,7 @@ from .exceptions import is_quiet
 from .exprutil import Affine, affine, constant_value, same_expr
 from .liveness import expression_reads
 
-MAX_LANE_DIMS = 2
+MAX_LANE_DIMS = 3
 _REVERSED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 
@@ -101,8 +101,23 @@ def plan_loop(
     integral: frozenset[str] = frozenset(),
 ) -> LoopPlan:
     """The LoopPlan for `loop`, or NotParallel.  `integral`: the variables of the
-    enclosing host loops that hold an integer throughout `loop` (a start may use them)."""
-    dims, body = _lane_space(loop, analysis, integral)
+    enclosing host loops that hold an integer throughout `loop` (a start may use them).
+    The deepest nest that is parallel wins: a 3-D nest whose innermost loop carries a
+    dependence is still a 2-D kernel with that loop inside (the deepest attempt's reason
+    is the one reported)."""
+    depth = len(_lane_space(loop, analysis, integral, MAX_LANE_DIMS)[0])
+    first_refusal: NotParallel | None = None
+    for max_dims in range(depth, 0, -1):
+        try:
+            return _plan(loop, analysis, live_after, subroutines, integral, max_dims)
+        except NotParallel as why:
+            first_refusal = first_refusal or why
+    assert first_refusal is not None
+    raise first_refusal
+
+
+def _plan(loop, analysis, live_after, subroutines, integral, max_dims: int) -> LoopPlan:
+    dims, body = _lane_space(loop, analysis, integral, max_dims)
     body = _normalise(body, subroutines)
     scan = _Scan(analysis, {d.var for d in dims})
     scan.block(body)
@@ -146,13 +161,13 @@ def plan_loop(
 
 
 def _lane_space(
-    loop: hostir.ForLoop, analysis: Analysis, integral: frozenset[str]
+    loop: hostir.ForLoop, analysis: Analysis, integral: frozenset[str], max_dims: int
 ) -> tuple[list[LaneDim], list[hostir.HNode]]:
-    """The collapsed nest: up to MAX_LANE_DIMS rectangular FORs, and the lane body."""
+    """The collapsed nest: up to `max_dims` rectangular FORs, and the lane body."""
     dims = [_lane_dim(loop, integral)]
     prefix: list[hostir.HNode] = []
     body = loop.body
-    while len(dims) < MAX_LANE_DIMS:
+    while len(dims) < max_dims:
         stmts = [n for n in body if not _is_rem(n)]
         if not stmts or not isinstance(stmts[-1], hostir.ForLoop):
             break
@@ -167,6 +182,9 @@ def _lane_space(
         bound_vars = expression_reads(analysis, inner.stmt.limit)
         set_before = _assigned_scalars(before)
         if bound_vars & (outer_vars | set_before) or not all(_is_scalar_let(n) for n in before):
+            break
+        # The replay of a nest runs statements between FORs only below the outermost.
+        if before and len(dims) > 1:
             break
         # BASIC evaluates the inner limit once per outer iteration, the host once before
         # the launch: only where that cannot change what the program reports.
@@ -471,7 +489,13 @@ def unexpressible(node: hostir.HNode) -> tuple[str, ast.Node | None]:
     """Why a kernel cannot run host control flow `node`, in BASIC's words, and the
     statement to point at (for a dispatch loop: its first jump)."""
     if isinstance(node, hostir.Dispatch):
-        jumps = (hostir.Jump, hostir.OnJump, hostir.GosubJump, hostir.OnGosubJump, hostir.ReturnJump)
+        jumps = (
+            hostir.Jump,
+            hostir.OnJump,
+            hostir.GosubJump,
+            hostir.OnGosubJump,
+            hostir.ReturnJump,
+        )
         inner = [n for b in node.blocks for n in hostir.walk(b.body)]
         first = next((n for n in inner if isinstance(n, jumps) and n.origin is not None), None)
         origin = first.origin if first is not None else node.origin
@@ -729,7 +753,7 @@ def _check_arrays(scan: _Scan, lane_vars: set[str], invariants: set[str], dims: 
                 if acc.write:
                     continue
                 form = tuple(affine(i, lane_vars, invariants) for i in acc.indices)
-                if form != own:
+                if form != own and not _in_own_slice(form, own):
                     raise NotParallel(
                         f"loop-carried dependence: {_show(acc)} reads an element of {name} that "
                         f"another iteration writes ({_show(writes[0])})",
@@ -764,6 +788,17 @@ def _owns_lane(form: tuple[Affine, ...], order: list[str]) -> bool:
             return False
         owner[var] = axis
     return set(owner) == set(order)
+
+
+def _in_own_slice(form: tuple[Affine | None, ...], own: tuple[Affine, ...]) -> bool:
+    """A read such as `B(K, J)` in a loop over J that writes `B(I, J)` (I, K set
+    outside the lanes): on every axis that a lane variable owns it has the write's
+    subscript, so it reads the lane's own slice of the array, where no other lane writes
+    (the kernel gives it the lane's own element when the other subscripts match, the
+    array's original element otherwise)."""
+    return all(
+        f is not None and f == mine for f, mine in zip(form, own) if mine.lane_vars
+    )
 
 
 def _is_histogram(accesses: list[_Access]) -> bool:

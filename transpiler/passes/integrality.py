@@ -86,4 +86,3 @@ def is_integral(expr: ast.Expr, integral: set[str] | frozenset[str]) -> bool:
             return True
         return expr.name == "ABS" and all(is_integral(a, integral) for a in expr.args)
     return False
-

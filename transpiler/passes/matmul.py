@@ -295,7 +295,7 @@ def mma_tile_sizes(analysis: Analysis) -> list[ir.ConstParam]:
     kernel's other invented names (counts, kk, finished, <C>_tile, done) never take these,
     and each backend's namer keeps them apart from the program's own (a BASIC TILE_K)."""
     tm, tn, tk = MMA_TILES[analysis.number_type]
-    block = [ir.ConstParam(name, t) for name, t in zip(tile_size_names(["I", "J"], (tm, tn)), (tm, tn))]
+    block = [ir.ConstParam(name, t) for name, t in tile_size_names(["I", "J"], (tm, tn))]
     return block + [ir.ConstParam(generated_name("tile", "k"), tk)]
 
 
@@ -362,7 +362,9 @@ def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin, 
     return ir.Kernel(name, "mma", params, body, grid, (tm, tn), dtype, origin, summary)
 
 
-def _store_if_finite(acc: ir.Local, store: ir.Store, cols: ir.Param, tn: ir.ConstRef, dtype) -> list[ir.KStmt]:
+def _store_if_finite(
+    acc: ir.Local, store: ir.Store, cols: ir.Param, tn: ir.ConstRef, dtype
+) -> list[ir.KStmt]:
     """Store the tile only if every element is finite (a product that overflowed makes an
     infinity or NaN, and BASIC warns for it), and set the block's flag."""
     i32 = TileType("i32")

@@ -40,7 +40,7 @@ from ..naming import generated_name
 from ..runtime.msnumbers import DOUBLE_MAX, SINGLE_MAX, SMALLEST
 from .dependence import LoopPlan, NotParallel, Reduction, unexpressible
 from .exceptions import can_report, constant_number, constant_reports
-from .exprutil import Affine, affine, constant_value, sum_may_overflow
+from .exprutil import Affine, affine, constant_value, same_expr, sum_may_overflow
 from .kernel_access import array_access
 from .kernel_lowering import origin_of
 from .kernel_cleanup import remove_dead_lets
@@ -68,9 +68,12 @@ def choose_tile(
     if override:
         if len(override) == rank:
             return override
-        if len(override) == 1 and rank == 2:
-            side = 1 << (int(math.log2(override[0])) // 2)
-            return (side, override[0] // side)
+        if len(override) < rank:
+            # The same number of lanes, spread over the axes (the last ones get more).
+            bits = int(math.log2(math.prod(override)))
+            return tuple(1 << (bits * (a + 1) // rank - bits * a // rank) for a in range(rank))
+    if rank == 3:
+        return (4, 8, 8) if plan.kind == "iterate" or _has_inner_for(plan) else (8, 8, 16)
     if rank == 2:
         return (16, 16) if plan.kind == "iterate" or _has_inner_for(plan) else (32, 32)
     if plan.kind == "iterate" or _has_inner_for(plan):
@@ -94,13 +97,17 @@ class _LoopContext:
     live: str  # name of the local holding the mask of lanes still looping
 
 
-def tile_size_names(axes: list[str], tile: tuple[int, ...]) -> list[str]:
-    """The generated names of the constant parameters giving each distinct tile size:
-    `tile` when every axis has the same size, else `tile_<loop variable>` per axis (so a
-    printed shape names its axis)."""
+def tile_size_names(axes: list[str], tile: tuple[int, ...]) -> list[tuple[str, int]]:
+    """The generated name of the constant parameter giving each distinct tile size, with
+    the size: `tile` when every axis has the same size, else `tile_<loop variables of the
+    axes of that size>` (so a printed shape names its axes; the printers find a
+    dimension's parameter by its value)."""
     if len(set(tile)) == 1:
-        return [generated_name("tile")]
-    return [generated_name("tile", axis) for axis in axes]
+        return [(generated_name("tile"), tile[0])]
+    return [
+        (generated_name("tile", *(a for a, t in zip(axes, tile) if t == size)), size)
+        for size in dict.fromkeys(tile)
+    ]
 
 
 class _Vectorizer:
@@ -135,7 +142,7 @@ class _Vectorizer:
         # kernel (NVIDIA's samples name tile sizes; the literal repeated is hard to change).
         self.tile_sizes = [
             ir.ConstParam(self.new_name(name), t)
-            for name, t in zip(tile_size_names([d.var for d in plan.dims], tile), tile)
+            for name, t in tile_size_names([d.var for d in plan.dims], tile)
         ]
         self.lanes: list[str] = []  # per axis: the lane numbers
         self.accumulators: dict[str, str] = {}  # sum variable -> its lane partials
@@ -404,18 +411,22 @@ class _Vectorizer:
             self.counts.append(LoopCount(count_name, dim.var, dim.start, dim.limit, dim.step))
             count = self.scalar_param(count_name, "i32", hostir.HostValue("count", (count_name,)))
             lanes: KExpr = ir.Arange(type=TileType("i32", (t,)))
-            if self.rank == 2:
-                shape = (t, 1) if axis == 0 else (1, t)
+            if self.rank > 1:
+                shape = tuple(t if a == axis else 1 for a in range(self.rank))
                 lanes = ir.Reshape(lanes, type=TileType("i32", shape))
-            offset = B.binary("mul", ir.BlockId(axis, type=TileType("i32")), self.tile_size(axis), self.ndt)
+            offset = B.binary(
+                "mul", ir.BlockId(axis, type=TileType("i32")), self.tile_size(axis), self.ndt
+            )
             self.lanes.append(self.new_name(dim.var, "lane"))
             lane = self.let(self.lanes[axis], B.binary("add", offset, lanes, self.ndt), origin)
             origin = None
             ok = B.binary("lt", lane, count, self.ndt)
             valid = ok if valid is None else B.binary("and", valid, ok, self.ndt)
-            value = B.binary("mul", lane, B.const(dim.step, "i32"), self.ndt) if dim.step != 1 else lane
+            value = (
+                B.binary("mul", lane, B.const(dim.step, "i32"), self.ndt) if dim.step != 1 else lane
+            )
             self.let(dim.var, B.binary("add", self.lane_start(dim), value, self.ndt))
-        if self.rank == 2:
+        if self.rank > 1:
             valid = B.broadcast(valid, self.tile)
         self.let(self.valid, valid)
 
@@ -426,7 +437,10 @@ class _Vectorizer:
         if isinstance(dim.start, int):
             return B.const(dim.start, "i32")
         start = self.let(dim.var + "_FIRST", B.cast(self.value(dim.start), self.ndt))
-        fits = self.let(dim.var + "_FITS", B.binary("lt", B.unary("abs", start, self.ndt), B.const(2.0**30, self.ndt), self.ndt))
+        fits = self.let(
+            dim.var + "_FITS",
+            B.binary("lt", B.unary("abs", start, self.ndt), B.const(2.0**30, self.ndt), self.ndt),
+        )
         self.starts_fit.append(fits)
         safe = B.select(fits, start, B.const(0.0, self.ndt), self.ndt)
         return B.cast(safe, "i32")
@@ -875,11 +889,13 @@ class _Vectorizer:
         return per_axis[0] if len(per_axis) == 1 else hostir.HostValue("mul", tuple(per_axis))
 
     def block_linear(self) -> KExpr:
-        bid0 = ir.BlockId(0, type=TileType("i32"))
-        if self.rank == 1:
-            return bid0
-        blocks1 = B.binary("cdiv", self.count_param(1), self.tile_size(1), self.ndt)
-        return B.binary("add", B.binary("mul", bid0, blocks1, self.ndt), ir.BlockId(1, type=TileType("i32")), self.ndt)
+        """The block's number in row-major order of the grid (the host's replay agrees)."""
+        linear: KExpr = ir.BlockId(0, type=TileType("i32"))
+        for axis in range(1, self.rank):
+            blocks = B.binary("cdiv", self.count_param(axis), self.tile_size(axis), self.ndt)
+            row = B.binary("mul", linear, blocks, self.ndt)
+            linear = B.binary("add", row, ir.BlockId(axis, type=TileType("i32")), self.ndt)
+        return linear
 
     # ------------------------------------------------------------------ expressions
 
@@ -1104,6 +1120,11 @@ class _Vectorizer:
             local = self.array_tiles[name]
             if local not in self.locals:
                 raise NotParallel(f"{name} is read before the loop writes it", e)
+            written = self._first_write(name).indices
+            if len(e.indices) != len(written) or not all(
+                same_expr(a, b) for a, b in zip(e.indices, written)
+            ):
+                return self.own_slice_read(e, self.local(local))
             return self.local(local)
         self.array_param(name)
         self.reads.add(name)
@@ -1122,6 +1143,27 @@ class _Vectorizer:
         for index in indices[1:]:  # a rank-3 array has three subscripts
             shape = B.broadcast_shape(shape, index.type.shape)
         return ir.Gather(name, indices, None, type=TileType(self.ndt, shape))
+
+    def own_slice_read(self, e: ast.Index, own: KExpr) -> KExpr:
+        """A read of the lane's own slice of an array the loop writes (dependence
+        `_in_own_slice`): the lane's own element, held in `own` until the end of the
+        kernel, where the subscripts are the write's; elsewhere the array's element,
+        which no lane of this launch writes."""
+        name = e.name
+        indices, ok = self.subscripts(name, e.indices)
+        self.event_unless(ok)
+        mine = self.scatter_at.get(name)  # computed before the body, or here
+        if mine is None:
+            mine, _ = self.subscripts(name, self._first_write(name).indices)
+        same: KExpr | None = None
+        for index, own_index in zip(indices, mine):
+            equal = B.binary("eq", index, own_index, self.ndt)
+            same = equal if same is None else B.binary("and", same, equal, self.ndt)
+        shape = self.lane_type.shape
+        for index in indices:
+            shape = B.broadcast_shape(shape, index.type.shape)
+        other = ir.Gather(name, indices, None, type=TileType(self.ndt, shape))
+        return B.select(same, own, other, self.ndt)
 
     def _aligned(self, name: str, form: tuple[Affine | None, ...]) -> bool:
         """Each lane variable indexes its own axis with a constant offset (step 1)."""
@@ -1231,7 +1273,11 @@ def replay_body(loop: hostir.ForLoop, rank: int) -> tuple[list[hostir.HNode], li
     if rank == 1:
         return [], list(loop.body)
     inner = [n for n in loop.body if isinstance(n, hostir.ForLoop)][-1]
-    return [n for n in loop.body if n is not inner], list(inner.body)
+    prefix = [n for n in loop.body if n is not inner]
+    for _ in range(rank - 2):
+        # Deeper levels have no statements between their FORs (dependence._lane_space).
+        inner = [n for n in inner.body if isinstance(n, hostir.ForLoop)][-1]
+    return prefix, list(inner.body)
 
 
 def _index_word(expr: ast.Expr) -> str:

@@ -235,6 +235,7 @@ class KernelLaunches:
             index = f"{lanes[by_axis[0].var]} / {by_axis[0].tile}"
             for loop in by_axis[1:]:
                 blocks = f"b2t_cdiv({self.values[loop.count]}, {loop.tile})"
+                index = index if " + " not in index else f"({index})"
                 index = f"{index} * {blocks} + {lanes[loop.var]} / {loop.tile}"
             body.append(Code(f"if ({done}[{index}])", [Code("continue;")]))
         body += [self.loop_value(loop, lanes[loop.var]) for loop in replay.loops]
@@ -355,7 +356,9 @@ class KernelLaunches:
             if finish.zero_trip_step:
                 count = f"std::max({count}, 1)"
             steps = count if finish.step == 1 else f"{count} * {finish.step}"
-            value = Code(f"{var} = {expr.store(f'{self.start_text(finish.start)} + {steps}', 'num')};")
+            value = Code(
+                f"{var} = {expr.store(f'{self.start_text(finish.start)} + {steps}', 'num')};"
+            )
             if finish.when:
                 return [Code(f"if ({self.values[finish.when]} > 0)", [value])]
             return [value]
