@@ -217,3 +217,43 @@ def test_reads_outside_the_lanes_own_column_stay_on_the_host(read):
     text = OWN_COLUMN.replace("A(K,I) * B(K,J)", f"A(K,I) * {read}")
     found = decisions(text)
     assert not found[50].offloaded and "reads an element of B" in found[50].reason, found[50].reason
+
+
+# An inner FOR whose bounds depend on the lane (FOR J = I TO 6, FOR K = J TO I + 2):
+# a loop as long as the longest lane's, under a mask.  Some lanes run it zero times (J
+# keeps its start: ECMA-55; Microsoft adds the step once), some divide by zero at K = 5
+# (their blocks are replayed on the host, which warns in order).
+LANE_BOUNDS = """10 DIM B(12), D(12)
+20 FOR I = 1 TO 12
+30 LET S = 0
+40 FOR J = I TO 6
+50 FOR K = J TO I + 2
+60 LET S = S + 1 / (K - 5) + J
+70 NEXT K
+80 NEXT J
+90 LET B(I) = S
+100 LET D(I) = J * 100
+110 NEXT I
+120 FOR I = 1 TO 12 : PRINT B(I); D(I) : NEXT I
+"""
+
+
+@pytest.mark.parametrize("dialect", [[], ["--dialect", "ms"]])
+def test_inner_loops_with_the_lanes_own_bounds_are_masked(tmp_path, dialect):
+    found = decisions(LANE_BOUNDS)
+    assert found[20].offloaded, found[20].reason
+    path = tmp_path / "prog.bas"
+    path.write_text(LANE_BOUNDS)
+    for target in ("cutile", "cuda"):
+        command = [sys.executable, "-m", "transpiler", str(path), "--check", "--device", "cpu"]
+        command += ["--target", target, "--tile", "4", *dialect]
+        result = subprocess.run(command, check=False, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0 and "check passed" in result.stdout, (
+            result.stdout + result.stderr
+        )
+
+
+def test_an_inner_step_that_differs_between_lanes_stays_on_the_host():
+    text = LANE_BOUNDS.replace("50 FOR K = J TO I + 2", "50 FOR K = J TO 9 STEP I")
+    found = decisions(text)
+    assert not found[20].offloaded and "STEP differs" in found[20].reason, found[20].reason

@@ -19,9 +19,9 @@ What it accepts, per variable of the loop body:
   `C(I, J)` of a loop over J, `EY(0, J)`; read back only there), or updated as a
   histogram (`H(B) = H(B) + 1`, atomics).
 The body may contain IF, DEF FN calls, GOSUB to a subroutine that only sets
-temporaries, inner FOR loops with bounds that do not vary per lane, and inner loops
-that run a data-dependent number of times (a WHILE or a GOTO loop: masked in the
-kernel).  PRINT, INPUT, READ, RND, strings, STOP... keep the loop on the host.
+temporaries, inner FOR loops (bounds that vary per lane, `FOR J = 1 TO I`, are masked
+in the kernel; the STEP may not vary), and inner loops that run a data-dependent
+number of times (a WHILE or a GOTO loop: masked in the kernel).  PRINT, INPUT, READ, RND, strings, STOP... keep the loop on the host.
 """
 
 from __future__ import annotations

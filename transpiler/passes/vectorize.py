@@ -7,7 +7,8 @@ The loop body runs for all lanes of the tile at once:
   lowered under a lane mask, and assignments become `ct.where(mask, new, old)`;
 - an inner loop whose trip count differs between lanes (a WHILE, or a loop formed
   with GOTO) runs while any lane is still looping, with a mask of the looping lanes;
-  an inner FOR whose bounds are the same for every lane is an ordinary `range` loop;
+  an inner FOR whose bounds are the same for every lane is an ordinary `range` loop,
+  one whose start or limit differs runs as long as the longest lane's, masked per lane;
 - `Y(I)` on an array the loop writes is a tile held in a local until the end of the
   kernel, where it is stored once; reads of arrays the loop does not write are tile
   loads through a slice of the array (lanes' own element at a constant offset: a
@@ -618,9 +619,11 @@ class _Vectorizer:
     def uniform_for(self, node: hostir.ForLoop) -> None:
         """An inner FOR with the same bounds in every lane: a plain range loop."""
         stmt = node.stmt
-        for e in (stmt.start, stmt.limit, stmt.step):
-            if e is not None and not self._is_uniform(e):
-                raise NotParallel("an inner FOR's bounds differ between iterations", e)
+        if stmt.step is not None and not self._is_uniform(stmt.step):
+            raise NotParallel("an inner FOR's STEP differs between iterations", stmt.step)
+        if not (self._is_uniform(stmt.start) and self._is_uniform(stmt.limit)):
+            self.lane_for(node)
+            return
         origin = self.origin(stmt)
         start = B.cast(self.value(stmt.start), self.ndt)
         limit = B.cast(self.value(stmt.limit), self.ndt)
@@ -675,6 +678,78 @@ class _Vectorizer:
         self.out.append(ir.ForRange(counter, B.const(0, "i32"), count, body, origin=None))
         # The variable's value after the loop, as BASIC defines it (Microsoft BASIC adds
         # the step once even to a loop that runs zero times).
+        steps = B.cast(count, self.ndt)
+        if self.analysis.options.microsoft:
+            steps = B.binary("max", steps, B.const(1.0, self.ndt), self.ndt)
+        self.let(var, B.binary("add", start_l, B.binary("mul", steps, step_l, self.ndt), self.ndt))
+
+    def lane_for(self, node: hostir.ForLoop) -> None:
+        """An inner FOR whose start or limit differs between lanes (`FOR J = 1 TO I`):
+        a range loop as long as the longest lane's, each lane running the body for its
+        own count only (a mask, like an IF's)."""
+        stmt = node.stmt
+        var = stmt.var.name
+        origin = self.origin(stmt)
+        shape = self.lane_type.shape
+        start = B.broadcast(B.cast(self.value(stmt.start), self.ndt), shape)
+        limit = B.broadcast(B.cast(self.value(stmt.limit), self.ndt), shape)
+        step = (
+            B.cast(self.value(stmt.step), self.ndt)
+            if stmt.step is not None
+            else B.const(1.0, self.ndt)
+        )
+        self.uniform.pop(var, None)
+        self.predefine(_assigned_in_list(node.body) | {var})
+        start_l = self.let(self.new_name(var, "start"), start, origin)
+        step_l = self.let(self.new_name(var, "step"), step)
+        # ECMA-55's count, per lane (see uniform_for).
+        span = B.binary("div", B.binary("sub", limit, start_l, self.ndt), step_l, self.ndt)
+        trips = self.let(
+            self.new_name(var, "span"),
+            B.binary("add", B.unary("floor", span, self.ndt), B.const(1.0, self.ndt), self.ndt),
+        )
+        ends = B.binary("lt", trips, B.const(_TRIPS_LIMIT, self.ndt), self.ndt)  # not NaN
+        ends = B.binary(
+            "and", ends, B.binary("ne", step_l, B.const(0.0, self.ndt), self.ndt), self.ndt
+        )
+        ends = self.let(self.new_name(var, "ends"), ends)
+        self.event_unless(ends)
+        safe = B.select(
+            ends,
+            B.binary("max", trips, B.const(0.0, self.ndt), self.ndt),
+            B.const(0.0, self.ndt),
+            self.ndt,
+        )
+        count = self.let(self.new_name(var, "trips"), B.cast(safe, "i32"))
+        # Lanes that are not iterations (or not on this path) do not lengthen the loop.
+        counted = B.select(self.full_mask(), count, B.const(0, "i32"), self.ndt)
+        longest = self.let(
+            self.new_name(var, "longest"), ir.Reduce("max", counted, None, type=TileType("i32"))
+        )
+        counter = self.new_name(var, "k")
+        saved_out, saved_mask = self.out, self.mask
+        self.out = []
+        self.locals[counter] = TileType("i32")
+        k = ir.Local(counter, type=TileType("i32"))
+        self.let(
+            var,
+            B.binary(
+                "add", start_l, B.binary("mul", B.cast(k, self.ndt), step_l, self.ndt), self.ndt
+            ),
+        )
+        running = B.binary("lt", B.broadcast(k, shape), count, self.ndt)
+        if saved_mask is not None:
+            running = B.binary("and", saved_mask, running, self.ndt)
+        self.mask = self.let(self.fresh("running"), running)
+        self.guards += 1
+        self.inner_depth += 1
+        self.block(node.body)
+        self.inner_depth -= 1
+        self.guards -= 1
+        body = self.out
+        self.out, self.mask = saved_out, saved_mask
+        self.out.append(ir.ForRange(counter, B.const(0, "i32"), longest, body, origin=None))
+        # The variable's value after the loop, per lane (see uniform_for).
         steps = B.cast(count, self.ndt)
         if self.analysis.options.microsoft:
             steps = B.binary("max", steps, B.const(1.0, self.ndt), self.ndt)
