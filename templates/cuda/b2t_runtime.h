@@ -334,7 +334,15 @@ class MsFormat {
     wide scaled = shift > 0 ? v.m << shift : v.m >> -shift;
     if (scaled & 0x80)
       scaled += 0x80;
-    return scaled >> 8;
+    wide number = scaled >> 8;
+    wide limit = 1;  // 10^digits: a number rounded up to D + 1 digits is one decade more
+    for (int k = 0; k < digits_; ++k)
+      limit *= 10;
+    if (number >= limit) {
+      number /= 10;
+      ++*e10;
+    }
+    return number;
   }
 
   static std::string to_decimal_string(wide n) {

@@ -49,6 +49,7 @@ class _Format:
     def __init__(self, bits: int, digits: int, exponent_letter: str):
         self.bits = bits
         self.digits = digits
+        self.limit = 10**digits  # the smallest number of D + 1 digits
         self.letter = exponent_letter
         self.upper = 1 << bits
         self.top_bit = 1 << (bits - 1)
@@ -95,7 +96,7 @@ class _Format:
         return e, m & ~0xFF
 
     def decimal(self, x: float) -> tuple[int, int]:
-        """(N, e10) for a positive value: D digits N (rarely D + 1), value ~ N * 10^e10."""
+        """(N, e10) for a positive value: D digits N, value ~ N * 10^e10."""
         e, m = _den(x, self.bits)
         e10 = 0
         while (e, m) > self.top:
@@ -110,7 +111,10 @@ class _Format:
         scaled = m << shift if shift > 0 else m >> -shift  # the value times 256
         if scaled & 0x80:
             scaled += 0x80
-        return scaled >> 8, e10
+        number = scaled >> 8
+        if number >= self.limit:  # rounded up to 10^D (1D-06 is 1000...0 * 10^-22)
+            return number // 10, e10 + 1
+        return number, e10
 
     def text(self, x: float) -> str:
         if x == 0.0:
