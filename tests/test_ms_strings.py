@@ -192,6 +192,9 @@ def test_extended_input_keeps_its_rules_but_not_the_question_mark_after_a_comma(
         ('PRINT MID$("ABC", 0)', "Illegal function call"),
         ('PRINT "A"; LEFT$("ABC", 40000)', "Overflow"),
         ('A$ = STRING$(200, "X"): PRINT LEN(A$ + A$)', "String too long"),
+        # A$ = A$ + ... is an in-place append in the interpreter: it checks too.
+        ('A$ = STRING$(250, "A"): A$ = A$ + "0123456789"', "String too long"),
+        ('A$ = STRING$(250, "A"): A$ = A$ + "012" + "345"', "String too long"),
         ('A$ = "HELLO": MID$(A$, 6) = "Z"', "Illegal function call"),
         ("PRINT CHR$(256)", "Illegal function call"),
         ('PRINT ASC("")', "Illegal function call"),

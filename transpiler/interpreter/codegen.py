@@ -414,7 +414,9 @@ class Generator:
         self.assign_cell(cell)
         self.line(depth, f"{text} = {cell}")
         self.line(depth, f"{cell} = None")
-        self.line(depth, f"{text} += {' + '.join(self.exprs.operand(p) for p in parts)}")
+        for part in parts:  # each `+` checks its length, as _concat does
+            self.line(depth, f"{text} += {self.exprs.operand(part)}")
+            self.line(depth, f"_check_length({text})")
         self.line(depth, f"{cell} = {self.store.convert(text, 'str')}")
 
     def assign(self, depth: int, target: ast.LValue, value: str) -> None:

@@ -53,6 +53,7 @@ from ..runtime import (
 )
 from ..runtime import using as print_using
 from ..runtime._interp_extras import MOD, to_integer
+from ..runtime.stringfns import check_length
 from . import mat
 from .arrays import BasicArray
 from .codegen import END, RETURN, CompiledSource
@@ -239,6 +240,7 @@ class Machine:
             "_line_input": console.line_input,
             "_mid_assign": mid_assign,
             "_concat": concat,
+            "_check_length": check_length,
             "_NUMBER": NUMBER,
             "_STRING": STRING,
             "_read_number": read_number,

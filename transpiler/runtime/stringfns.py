@@ -95,6 +95,12 @@ def concat(a: str, b: str) -> str:
     return joined
 
 
+def check_length(text: str) -> None:
+    """A string a `+` has just made (the interpreter's `A$ += X`) is at most 255 long."""
+    if len(text) > MAX_LENGTH:
+        raise BasicFault(STRING_TOO_LONG)
+
+
 def LEFTS(s: str, n: float) -> str:
     return s[: _count(n)]
 
