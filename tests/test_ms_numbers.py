@@ -191,6 +191,15 @@ PROGRAMS = {
         "30 PRINT 1D+31; 1D+33; 1D+35; 1D+37; 1D+38\n"
         "40 PRINT 1E-06; 1E-20; 1E+28; 1E-7; 1E-11; 1E+37\n"
     ),
+    # READ takes GW-BASIC's constants from DATA; an empty item is "" or 0.
+    "data items": (
+        '10 READ A,B$,C:PRINT A;"[";B$;"]";C\n'
+        "20 DATA 1,,3\n"
+        "30 READ A,B%,C#,D,E,F$\n"
+        "40 DATA &H1F,&O17, 1.5D3 ,1 2,\n"
+        '50 PRINT A;B%;C#;D;E;"[";F$;"]"\n'
+        "60 DATA\n"
+    ),
     # One exception per PRINT, first: GW-BASIC writes its message where the cursor is.
     "exceptions": (
         "10 PRINT 1E38*10\n"
@@ -212,7 +221,7 @@ PROGRAMS = {
     ),
 }
 
-# What PC-BASIC 2.0.8 printed for three of them (its "Overflow" and "Division by zero"
+# What PC-BASIC 2.0.8 printed for four of them (its "Overflow" and "Division by zero"
 # lines, which it prints on the screen, are our warnings on stderr).
 RECORDED = {
     "integers": (
@@ -224,6 +233,7 @@ RECORDED = {
         " 31  15  15 -1 -32768  1000  35660  12 \n"
         "-1  0 -1 -2 \n"
     ),
+    "data items": " 1 [] 3 \n 31  15  1500  12  0 []\n",
     "powers of ten": (
         " .000001  1D-20  .000001  .000001\n"
         " 1D+28  .0000000000000001  .0000001  .00000000001  .000000000001  1D-19  1D-29 \n"

@@ -67,8 +67,6 @@ def accepts(text: str, std: str = "extended") -> None:
         ("10", "expected a statement after the line number", 3),
         ("10 DEF X = 1", "expected a function name (FN and a letter), found name 'X'", 8),
         ("10 OPTION BASE 2", "OPTION BASE must be 0 or 1", 16),
-        ("10 DATA 1,,2", "expected a datum after ','", 11),
-        ("10 DATA", "expected a datum after DATA", 8),
         ('10 DATA "A" B', "expected ',' between data items, found 'B'", 13),
         ("10 LET X = BID(3)", "the BID axis must be 0, 1 or 2", 16),
         ("10 MAT C = FOO(A)", "expected ZER, CON, IDN, TRN or INV, found 'FOO'", 12),
@@ -81,6 +79,20 @@ def test_error_message_and_location(text, message, column):
     assert err.message == message
     assert at(err) == (1, column)
     assert err.coord.file == "e.bas"
+
+
+@pytest.mark.parametrize(
+    "text, message, column",
+    [
+        ("10 DATA 1,,2", "expected a datum after ','", 11),
+        ("10 DATA", "expected a datum after DATA", 8),
+    ],
+)
+def test_empty_data_items_are_not_ecma55(text, message, column):
+    # Microsoft BASIC reads them as "" or 0 (tests/test_ms_numbers.py, PC-BASIC).
+    accepts(text + "\n")
+    err = error(text, "ecma55")
+    assert (err.message, at(err)) == (message, (1, column))
 
 
 def test_print_items_without_separator_are_not_ecma55():

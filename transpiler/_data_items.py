@@ -3,7 +3,7 @@
 ECMA-55 (section 14): a datum is a quoted string, or an unquoted string of letters,
 digits, spaces, `+`, `-` and `.` (spaces at either end do not count).  An unquoted
 datum that spells a numeric constant, sign included, also has a `number`.  Extended
-mode allows any character but `"` and `,` in an unquoted datum.
+mode allows any character but `"` and `,` in an unquoted datum, and empty items.
 """
 
 from __future__ import annotations
@@ -26,9 +26,12 @@ def split_data(data: DataText, ctx: LineContext) -> list[Datum]:
         while i < end and text[i] in " \t":
             i += 1
         if i == end or text[i] == ",":
-            what = "after DATA" if not items else "after ','"
-            raise ctx.error(f"expected a datum {what}", base + i)
-        if text[i] == '"':
+            if ctx.strict:
+                what = "after DATA" if not items else "after ','"
+                raise ctx.error(f"expected a datum {what}", base + i)
+            # Microsoft BASIC: an empty item (`DATA 1,,3`, `DATA 1,`) reads as "" or 0.
+            items.append(Datum("", coord=ctx.coord(base + i, 1)))
+        elif text[i] == '"':
             close = text.find('"', i + 1)
             if close < 0:
                 raise ctx.error("unterminated string", base + i, end - i)

@@ -3070,10 +3070,14 @@ class DataPool {
  public:
   DataPool(std::initializer_list<DataItem> items) : DataPool(std::vector<DataItem>(items)) {}
   // `strict`: ECMA-55's 18-character limit on string data.
+  // `microsoft`: numbers read as GW-BASIC's constants (number_text with INPUT's rules:
+  // &H1F, 1.5D3, blanks inside; an empty item is 0).
   template <std::size_t N>
-  explicit DataPool(const DataItem (&items)[N], bool strict = true)
-      : DataPool(std::vector<DataItem>(items, items + N), strict) {}
-  explicit DataPool(const std::vector<DataItem>& items, bool strict = true) : strict_(strict) {
+  explicit DataPool(const DataItem (&items)[N], bool strict = true, bool microsoft = false)
+      : DataPool(std::vector<DataItem>(items, items + N), strict, microsoft) {}
+  explicit DataPool(const std::vector<DataItem>& items, bool strict = true,
+                    bool microsoft = false)
+      : strict_(strict) {
     for (const DataItem& item : items) {
       std::string text = item.text;
       if (!item.quoted) {  // an unquoted datum has no surrounding spaces
@@ -3083,7 +3087,9 @@ class DataPool {
                    : text.substr(first, text.find_last_not_of(' ') - first + 1);
       }
       double value = 0.0;
-      const bool numeric = !item.quoted && parse_number(text, &value);
+      const bool numeric =
+          !item.quoted && (microsoft ? number_text(text, true, &value) == NumberText::kNumber
+                                     : parse_number(text, &value));
       texts_.push_back(text);
       numbers_.push_back(value);
       numeric_.push_back(numeric);

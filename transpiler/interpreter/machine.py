@@ -132,7 +132,9 @@ class Machine:
         strict = analysis.options.strict
         self.precision = getattr(print_using, analysis.using_precision)
         self.console = Console(stdout, stdin, strict, self.precision)
-        self.pool = DataPool([(d.text, d.quoted) for d in analysis.data], strict)
+        self.pool = DataPool(
+            [(d.text, d.quoted) for d in analysis.data], strict, analysis.options.microsoft
+        )
         self.arrays = {name: self._make_array(symbol) for name, symbol in analysis.arrays.items()}
         self.filename = f"<basic {analysis.source.name}>"
         self.depth = 0

@@ -12,6 +12,10 @@ is its source text and whether it was quoted; the pool decides at READ time what
   gives 0 silently (P096);
 * READ past the last item is fatal "insufficient data for READ" (P097).
 
+Microsoft BASIC (`microsoft=True`) reads a number from an unquoted item as GW-BASIC does:
+any constant of its own (`&H1F`, `&17`, `1.5D3`, `12%`, blanks inside), an empty item
+as 0; text that is not all one number is still fatal.
+
 RESTORE moves the pointer back to the first item (`restore()`), or to an item index that
 the compiler worked out for a ``RESTORE line`` extension.
 """
@@ -24,6 +28,7 @@ from typing import NamedTuple
 
 from .faults import BasicFault, warn
 from .numformat import parse_number
+from .stringfns import number_value
 from .strings import check_string
 
 INSUFFICIENT_DATA = "insufficient data for READ"
@@ -43,7 +48,12 @@ class DataPool:
 
     __slots__ = ("_numbers", "_position", "_strict", "_texts")
 
-    def __init__(self, items: Iterable[DataItem | tuple[str, bool]], strict: bool = True):
+    def __init__(
+        self,
+        items: Iterable[DataItem | tuple[str, bool]],
+        strict: bool = True,
+        microsoft: bool = False,
+    ):
         self._strict = strict  # ECMA-55's 18-character limit on string data
         texts: list[str] = []
         numbers: list[float | None] = []
@@ -52,7 +62,12 @@ class DataPool:
                 text = text.strip(" ")  # an unquoted datum has no surrounding spaces
             texts.append(text)
             # Parsed once here so that READ is a list lookup.
-            numbers.append(None if quoted else parse_number(text))
+            if quoted:
+                numbers.append(None)
+            elif microsoft:  # GW-BASIC's constants: &H1F, 1.5D3, 12%, "" (0)...
+                numbers.append(number_value(text, whole=True))
+            else:
+                numbers.append(parse_number(text))
         self._texts = texts
         self._numbers = numbers
         self._position = 0

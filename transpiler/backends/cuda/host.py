@@ -216,6 +216,7 @@ class _ModulePrinter:
             data_lines=self.data_lines() if self.uses_data else [],
             uses_data=self.uses_data,
             strict=a.options.strict,
+            microsoft=a.options.microsoft,
             console_args=self.console_args(),
             uses_files=a.uses_files,
             file_precision="" if a.using_precision == "REAL" else f"b2t::{a.using_precision}",

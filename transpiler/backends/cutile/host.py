@@ -107,7 +107,12 @@ class _ModulePrinter:
         if self.uses_data:
             expr.need("DataPool")
             params.append("data: DataPool")
-            args.append("DataPool(DATA)" if a.options.strict else "DataPool(DATA, strict=False)")
+            if a.options.strict:
+                args.append("DataPool(DATA)")
+            elif a.options.microsoft:
+                args.append("DataPool(DATA, strict=False, microsoft=True)")
+            else:
+                args.append("DataPool(DATA, strict=False)")
         if self.kernels is not None:
             params.append("dev")
             args.append("dev")
