@@ -68,6 +68,12 @@ def accepts(text: str, std: str = "extended") -> None:
         ("10 DEF X = 1", "expected a function name (FN and a letter), found name 'X'", 8),
         ("10 OPTION BASE 2", "OPTION BASE must be 0 or 1", 16),
         ('10 DATA "A" B', "expected ',' between data items, found 'B'", 13),
+        (
+            "10 RETURN 30",
+            "RETURN to a line number (Microsoft BASIC's RETURN n) is not supported: "
+            "RETURN, then GOTO that line where the GOSUB returns",
+            4,
+        ),
         ("10 LET X = BID(3)", "the BID axis must be 0, 1 or 2", 16),
         ("10 MAT C = FOO(A)", "expected ZER, CON, IDN, TRN or INV, found 'FOO'", 12),
         ("10 DIM A(3) BY F16", "unexpected name 'BY'", 13),

@@ -676,14 +676,14 @@ STRICT_SYNTAX_ERRORS = frozenset(
         "205",
     ]
 )
-# Of those, the ones that are errors in extended mode as well.
+# Of those, the ones that are errors in extended mode as well (P105's null datum is not:
+# extended BASIC reads it as Microsoft BASIC does, "" or 0).
 ALWAYS_SYNTAX_ERRORS = frozenset(
     [
         "036",
         "037",
         "103",
         "104",
-        "105",
         "106",
         "113",
         "147",

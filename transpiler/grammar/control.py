@@ -29,7 +29,7 @@ semantic pass pairs up.
 from __future__ import annotations
 
 from .. import ast
-from ._actions import extension, extension_at, integer, location, through
+from ._actions import extension, extension_at, fail, integer, location, through
 
 
 def p_if_then(p):
@@ -170,6 +170,17 @@ def p_gosub(p):
 def p_return(p):
     """simple_statement : RETURN"""
     p[0] = ast.Return(coord=location(p, 1))
+
+
+def p_return_to_line(p):
+    """simple_statement : RETURN line_ref"""
+    # Microsoft BASIC's RETURN n (leave the subroutine, then GOTO n): not modelled yet.
+    fail(
+        p,
+        1,
+        "RETURN to a line number (Microsoft BASIC's RETURN n) is not supported: "
+        "RETURN, then GOTO that line where the GOSUB returns",
+    )
 
 
 def p_on(p):
