@@ -191,6 +191,10 @@ PROGRAMS = {
         "30 PRINT 1D+31; 1D+33; 1D+35; 1D+37; 1D+38\n"
         "40 PRINT 1E-06; 1E-20; 1E+28; 1E-7; 1E-11; 1E+37\n"
     ),
+    # Constants beyond GW-BASIC's range overflow when the line is read, doubles too.
+    "constants out of range": (
+        "10 PRINT 1E+39/1E+38\n20 PRINT 1D+39/1D+38\n30 X#=1D+39:PRINT X#\n"
+    ),
     # READ takes GW-BASIC's constants from DATA; an empty item is "" or 0.
     "data items": (
         '10 READ A,B$,C:PRINT A;"[";B$;"]";C\n'

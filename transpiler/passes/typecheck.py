@@ -42,7 +42,7 @@ from ..builtins import legacy_builtin
 from ..errors import BasicSemanticError, BasicWarning, Coord, Diagnostics
 from ..model import Analysis, ValueType, type_of_name
 from ..msconstants import constant_type
-from ..runtime.msnumbers import OVERFLOW, SINGLE_MAX, SMALLEST, float32
+from ..runtime.msnumbers import DOUBLE_MAX, OVERFLOW, SINGLE_MAX, SMALLEST, float32
 from .exprutil import sum_may_overflow
 from .run_time_faults import TYPE_MISMATCH, fault_in_place
 
@@ -186,14 +186,16 @@ class _TypeChecker:
     def microsoft_constant(self, e: ast.Num) -> ValueType:
         """A constant's type by its spelling (msconstants.py); a single takes the value
         of a float32 (with --precision f32, the default), beyond GW-BASIC's range it is
-        the largest single, with the warning GW-BASIC gives when it reads the line, and
-        below it 0."""
+        the largest single (or double), with the warning GW-BASIC gives when it reads
+        the line, and below it 0."""
         t = constant_type(e.text)
-        if t == "num" and self.a.number_type == "f32":
-            value = float32(e.value)
-            if abs(value) > SINGLE_MAX:
+        single = t == "num" and self.a.number_type == "f32"
+        if single or t == "dbl":
+            value = float32(e.value) if single else e.value
+            largest = SINGLE_MAX if single else DOUBLE_MAX
+            if abs(value) > largest:
                 self.a.warnings.append(BasicWarning(OVERFLOW, e.coord))
-                value = math.copysign(SINGLE_MAX, value)
+                value = math.copysign(largest, value)
             elif abs(value) < SMALLEST:
                 value = 0.0  # below GW-BASIC's range, silently
             e.value = value
