@@ -22,7 +22,7 @@ from transpiler import driver
 from transpiler.errors import SourceFile
 from transpiler.options import Options
 from transpiler.runtime import msnumbers
-from transpiler.runtime.msformat import format_double, format_single
+from transpiler.runtime.msformat import format_double, format_single, single_constant
 
 # Generated CUDA runs on the CPU through g++ and the emulation header.
 TARGETS = ("cutile", "cuda") if shutil.which("g++") else ("cutile",)
@@ -97,6 +97,21 @@ def test_number_text_is_pcbasic_s_for_singles_and_doubles():
         _same_text(format_single(single), want, single)
         want = numbers.Double(None, context).from_bytes(_mbf_double(x))
         _same_text(format_double(x), want, x)
+
+
+@requires_pcbasic
+def test_single_constants_take_the_bits_pcbasic_gives_them():
+    # About one decimal constant in 80 is not the float32 nearest to its value.
+    from pcbasic.basic.values import numbers, values
+
+    context = values.Values(None, double_math=False)
+    rng = random.Random(2027)
+    for _ in range(5000):
+        digits = rng.randint(1, 7)
+        text = f"{rng.randint(10 ** (digits - 1), 10**digits - 1)}E{rng.randint(-12, 12)}"
+        _, mantissa, exponent = numbers.str_to_decimal(text.encode())
+        want = numbers.Single(None, context).from_decimal(mantissa, exponent).to_value()
+        assert single_constant(text) == want, text
 
 
 def _same_text(ours: str, want, x: float) -> None:
@@ -191,6 +206,8 @@ PROGRAMS = {
         "30 PRINT 1D+31; 1D+33; 1D+35; 1D+37; 1D+38\n"
         "40 PRINT 1E-06; 1E-20; 1E+28; 1E-7; 1E-11; 1E+37\n"
     ),
+    # Constants whose GW-BASIC bits are not the nearest float32's (3.14159, .017).
+    "constant bits": ("10 PRINT 3.154-3.14159\n20 X=.017:PRINT X*1000-17; .0746 - .07459\n"),
     # Constants beyond GW-BASIC's range overflow when the line is read, doubles too.
     "constants out of range": (
         "10 PRINT 1E+39/1E+38\n20 PRINT 1D+39/1D+38\n30 X#=1D+39:PRINT X#\n"

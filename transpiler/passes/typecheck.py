@@ -42,6 +42,7 @@ from ..builtins import legacy_builtin
 from ..errors import BasicSemanticError, BasicWarning, Coord, Diagnostics
 from ..model import Analysis, ValueType, type_of_name
 from ..msconstants import constant_type
+from ..runtime.msformat import single_constant
 from ..runtime.msnumbers import DOUBLE_MAX, OVERFLOW, SINGLE_MAX, SMALLEST, float32
 from .exprutil import sum_may_overflow
 from .run_time_faults import TYPE_MISMATCH, fault_in_place
@@ -191,7 +192,9 @@ class _TypeChecker:
         t = constant_type(e.text)
         single = t == "num" and self.a.number_type == "f32"
         if single or t == "dbl":
-            value = float32(e.value) if single else e.value
+            # A single takes GW-BASIC's own bits for its decimal digits.
+            value = single_constant(e.text) if single and e.text[:1] != "&" else e.value
+            value = float32(value) if single else value
             largest = SINGLE_MAX if single else DOUBLE_MAX
             if abs(value) > largest:
                 self.a.warnings.append(BasicWarning(OVERFLOW, e.coord))

@@ -163,3 +163,46 @@ def format_single(x: float) -> str:
 def format_double(x: float) -> str:
     """The PRINT text of a double-precision value, without the trailing space."""
     return DOUBLE.text(x)
+
+
+def single_constant(text: str) -> float:
+    """The single GW-BASIC makes of the decimal constant `text` (`3.14159`, `.017`,
+    `1E-3`, `12!`): its digits as an integer, divided (or multiplied) by ten once per
+    power with GW-BASIC's own operations on the mantissa bits, then rounded to 24 bits,
+    half to even.  It is not always the float32 nearest to the decimal value (3.14159 is
+    one unit of the last bit below it): constants in a program take the same bits as in
+    GW-BASIC (oracle: PC-BASIC's conversion, tests/test_ms_numbers.py)."""
+    word = text.upper().rstrip("!")
+    mantissa_text, _, exponent_text = word.partition("E")
+    whole, _, fraction = mantissa_text.partition(".")
+    digits = int((whole + fraction) or "0")
+    if digits == 0:
+        return 0.0
+    exponent = int(exponent_text) if exponent_text not in ("", "+", "-") else 0
+    power = exponent - len(fraction)
+    if power + len(str(digits)) > 40:  # beyond any single: the caller's overflow
+        return math.inf
+    if power + len(str(digits)) < -40:  # below any single
+        return 0.0
+    fmt = SINGLE
+    e, m = _den(float(digits), fmt.bits)
+    if digits >= 1 << 24:  # a `!` constant of more digits: rounded to 24 bits first
+        e, m = _round_even(e, m, fmt)
+    for _ in range(-power):
+        e, m = fmt.divide_by_ten(e, m)
+    for _ in range(power):
+        e, m = fmt.multiply_by_ten(e, m)
+    e, m = _round_even(e, m, fmt)
+    return math.ldexp(m >> 8, e - 128 - fmt.bits + 8)
+
+
+def _round_even(e: int, m: int, fmt: _Format) -> tuple[int, int]:
+    """(e, m) rounded to its mantissa (the bits above the 8 guard bits), half to even."""
+    guard = m & 0xFF
+    if guard > 0x80 or (guard == 0x80 and m & 0x100):
+        m += 0x100
+    m &= ~0xFF
+    if m >= fmt.upper:
+        e += 1
+        m >>= 1
+    return e, m
