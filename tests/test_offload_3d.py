@@ -139,3 +139,23 @@ def test_nvidia_compilers_build_the_3d_kernels(tmp_path, target, emit):
         result = subprocess.run(command, check=False, capture_output=True, text=True, timeout=300)
         assert result.returncode == 0, result.stdout + result.stderr
     assert list(tmp_path.glob(f"*.{emit}"))
+
+
+# The middle loop runs zero times: the innermost loop never runs, so K keeps its 7.
+ZERO_TRIP_MIDDLE = """10 DIM C(2,2,2)
+20 LET K = 7
+30 FOR I = 0 TO 2
+40 FOR J = 1 TO 0
+50 FOR K = 0 TO 2
+60 LET C(I,J,K) = 1
+70 NEXT K
+80 NEXT J
+90 NEXT I
+100 PRINT I; J; K
+"""
+
+
+def test_an_inner_variable_keeps_its_value_when_a_middle_loop_runs_zero_times(tmp_path):
+    assert decisions(ZERO_TRIP_MIDDLE)[30].offloaded
+    check(tmp_path, ZERO_TRIP_MIDDLE, None)
+    check(tmp_path, ZERO_TRIP_MIDDLE, "4")

@@ -257,3 +257,14 @@ def test_an_inner_step_that_differs_between_lanes_stays_on_the_host():
     text = LANE_BOUNDS.replace("50 FOR K = J TO I + 2", "50 FOR K = J TO 9 STEP I")
     found = decisions(text)
     assert not found[20].offloaded and "STEP differs" in found[20].reason, found[20].reason
+
+
+@pytest.mark.parametrize("start", ["3000000000", "2147483640", "-1073741824"])
+def test_starts_beyond_the_lanes_32_bit_numbers_stay_on_the_host(tmp_path, start):
+    text = (
+        f"10 DIM B(10)\n20 FOR J = {start} TO {start} + 10\n30 LET B(J - ({start})) = J / 3\n"
+        "40 NEXT J\n50 PRINT B(0); B(7); B(10); J\n"
+    )
+    found = decisions(text)[20]
+    assert not found.offloaded and "too large" in found.reason, found.reason
+    check(tmp_path, text)

@@ -344,8 +344,8 @@ class Finish:
       payload variable from its temp) when a block's value is better (`strict`: `>`/`<`,
       else `>=`/`<=`);
     "loop_var": `var = start + count * step`, BASIC's value after the loop (only if
-      the count named `when` is nonzero: an inner loop of a nest runs only if its outer
-      loop does); `zero_trip_step`: Microsoft BASIC's `start + max(count, 1) * step`.
+      the counts named in `when` are all nonzero: an inner loop of a nest runs only if its outer
+      loops do); `zero_trip_step`: Microsoft BASIC's `start + max(count, 1) * step`.
     """
 
     kind: str
@@ -356,7 +356,7 @@ class Finish:
     start: int = 0
     step: int = 1
     count: str = ""
-    when: str = ""
+    when: tuple[str, ...] = ()
     zero_trip_step: bool = False
     origin: ast.Stmt | None = None
 

@@ -380,10 +380,10 @@ class DeviceTemp {
 // The number of iterations of FOR v = start TO limit STEP step (ECMA-55; start and step
 // are integers, the limit is evaluated once).
 inline int loop_count(int start, double limit, int step) {
-  // A loop the interpreter would run more often (a NaN limit never ends it) is fatal
-  // rather than silently shorter (runtime/extended.py loop_count).
+  // A loop whose lanes would pass 32-bit values (a NaN limit never ends it) is fatal
+  // rather than silently shorter or wrong (runtime/extended.py loop_count).
   const double n = std::floor((limit - start) / step) + 1.0;
-  if (std::isnan(n) || n > 2147483647.0)
+  if (std::isnan(n) || n * std::abs(step) > 1073741824.0)
     throw b2t::Fault("FOR loop too long for one kernel launch",
                      "(limit " + b2t::format_number_trimmed(limit) + ")");
   return n > 0.0 ? static_cast<int>(n) : 0;

@@ -36,6 +36,9 @@ from .exprutil import Affine, affine, constant_value, same_expr
 from .liveness import expression_reads
 
 MAX_LANE_DIMS = 3
+# A constant start of a lane loop is below this in magnitude (runtime.extended.loop_count
+# keeps the lanes' values 32-bit from there).
+_LARGEST_START = 2**30
 _REVERSED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 
@@ -227,6 +230,10 @@ def _lane_dim(loop: hostir.ForLoop, integral: frozenset[str]) -> LaneDim:
             "only ever hold integers plus or minus constants): a kernel's lanes would not "
             "count as BASIC's repeated additions do",
             stmt.start,
+        )
+    elif abs(start) >= _LARGEST_START:
+        raise NotParallel(
+            "the loop's start is too large for a kernel's 32-bit lane numbers", stmt.start
         )
     else:
         start = int(start)

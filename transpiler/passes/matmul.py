@@ -213,7 +213,7 @@ def _launch(analysis, name, i_loop, j_loop, k_loop, a, b, c, node) -> hostir.Lau
             var=inner.var,
             start=inner.start,
             count=inner.name,
-            when=outer.name,
+            when=(outer.name,),
             zero_trip_step=ms,
         ),
     ]

@@ -345,7 +345,8 @@ class _Vectorizer:
             prefix, body = replay_body(plan.loop, self.rank)
             replay = hostir.Replay(done, loops, body, prefix)
         for axis, (dim, count) in enumerate(zip(plan.dims, self.counts)):
-            when = self.counts[0].name if axis else ""
+            # An inner loop of the nest runs only if every outer one does.
+            when = tuple(c.name for c in self.counts[:axis])
             self.finish.append(
                 Finish(
                     "loop_var",

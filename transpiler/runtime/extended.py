@@ -54,17 +54,19 @@ def to_integer(x: float) -> float:
     raise BasicFault(INTEGER_OVERFLOW, f"({format_number_trimmed(x)})")
 
 
-# The most iterations one kernel launch covers (the lane counts are 32-bit).
-MAX_LOOP_COUNT = 2**31 - 1
+# The farthest a kernel's lanes go from the loop's start: lane values are 32-bit, and a
+# start is below 2**30 in magnitude (passes/dependence.py; a computed start is checked in
+# the kernel), so start + count * step stays a 32-bit integer.
+MAX_LOOP_SPAN = 2**30
 LOOP_TOO_LONG = "FOR loop too long for one kernel launch"
 
 
 def loop_count(start: int, limit: float, step: int) -> int:
     """How many times `FOR v = start TO limit STEP step` runs (the limit evaluated once).
 
-    A loop the interpreter would run more than MAX_LOOP_COUNT times (a NaN limit never
-    ends it: v > NaN is false) is a fatal error rather than a silently shorter loop."""
+    A loop whose iterations span more than MAX_LOOP_SPAN (a NaN limit never ends it:
+    v > NaN is false) is a fatal error rather than a silently shorter or wrong loop."""
     n = (limit - start) / step + 1.0
-    if math.isnan(n) or n > MAX_LOOP_COUNT:
+    if math.isnan(n) or n * abs(step) > MAX_LOOP_SPAN:
         raise BasicFault(LOOP_TOO_LONG, f"(limit {format_number_trimmed(limit)})")
     return max(0, math.floor(n))

@@ -360,7 +360,8 @@ class KernelLaunches:
                 f"{var} = {expr.store(f'{self.start_text(finish.start)} + {steps}', 'num')};"
             )
             if finish.when:
-                return [Code(f"if ({self.values[finish.when]} > 0)", [value])]
+                runs = " && ".join(f"{self.values[count]} > 0" for count in finish.when)
+                return [Code(f"if ({runs})", [value])]
             return [value]
         raise NotImplementedError(f"finish step {kind!r}")
 

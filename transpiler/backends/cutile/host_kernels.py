@@ -349,7 +349,8 @@ class KernelPrinter:
             steps = count if finish.step == 1 else f"{count} * {finish.step}"
             value = Code(f"{var} = float({self.start_text(finish.start)} + {steps})")
             if finish.when:
-                return [Code(f"if {self.values[finish.when]} > 0:", [value])]
+                runs = " and ".join(f"{self.values[count]} > 0" for count in finish.when)
+                return [Code(f"if {runs}:", [value])]
             return [value]
         raise NotImplementedError(f"finish step {kind!r}")
 
