@@ -14,17 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import driver
-from transpiler.errors import SourceFile
-from transpiler.options import Options
-
-
-def decisions(text: str) -> dict[int, object]:
-    analysis = driver.front_end(SourceFile("prog.bas", text), Options())
-    out = {}
-    for d in driver.host_program(analysis).decisions:
-        out.setdefault(d.label, d)
-    return out
+from tests.test_offload_classes import decisions
 
 
 def check(tmp_path: Path, text: str, tile: str | None) -> None:

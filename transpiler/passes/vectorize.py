@@ -617,6 +617,32 @@ class _Vectorizer:
         finally:
             self.out = saved
 
+    def trip_count(self, var: str, start, limit, step, origin):
+        """The start, step and count (i32) of an inner FOR, as locals (tiles when the
+        bounds differ between lanes).  ECMA-55: the body runs max(0, floor((limit -
+        start) / step) + 1) times; a count that is not a number, or too large (STEP 0
+        runs for ever), is the host's."""
+        start_l = self.let(self.new_name(var, "start"), start, origin)
+        step_l = self.let(self.new_name(var, "step"), step)
+        span = B.binary("div", B.binary("sub", limit, start_l, self.ndt), step_l, self.ndt)
+        trips = self.let(
+            self.new_name(var, "span"),
+            B.binary("add", B.unary("floor", span, self.ndt), B.const(1.0, self.ndt), self.ndt),
+        )
+        ends = B.binary("lt", trips, B.const(_TRIPS_LIMIT, self.ndt), self.ndt)  # not NaN
+        ends = B.binary(
+            "and", ends, B.binary("ne", step_l, B.const(0.0, self.ndt), self.ndt), self.ndt
+        )
+        ends = self.let(self.new_name(var, "ends"), ends)
+        self.event_unless(ends)
+        safe = B.select(
+            ends,
+            B.binary("max", trips, B.const(0.0, self.ndt), self.ndt),
+            B.const(0.0, self.ndt),
+            self.ndt,
+        )
+        return start_l, step_l, self.let(self.new_name(var, "trips"), B.cast(safe, "i32"))
+
     def uniform_for(self, node: hostir.ForLoop) -> None:
         """An inner FOR with the same bounds in every lane: a plain range loop."""
         stmt = node.stmt
@@ -635,28 +661,7 @@ class _Vectorizer:
         )
         var = stmt.var.name
         self.predefine(_assigned_in_list(node.body))
-        start_l = self.let(self.new_name(var, "start"), start, origin)
-        step_l = self.let(self.new_name(var, "step"), step)
-        # ECMA-55: the body runs max(0, floor((limit - start) / step) + 1) times.  A
-        # count that is not a number, or too large (STEP 0 runs for ever), is the host's.
-        span = B.binary("div", B.binary("sub", limit, start_l, self.ndt), step_l, self.ndt)
-        trips = self.let(
-            self.new_name(var, "span"),
-            B.binary("add", B.unary("floor", span, self.ndt), B.const(1.0, self.ndt), self.ndt),
-        )
-        ends = B.binary("lt", trips, B.const(_TRIPS_LIMIT, self.ndt), self.ndt)  # not NaN
-        ends = B.binary(
-            "and", ends, B.binary("ne", step_l, B.const(0.0, self.ndt), self.ndt), self.ndt
-        )
-        ends = self.let(self.new_name(var, "ends"), ends)
-        self.event_unless(ends)
-        safe = B.select(
-            ends,
-            B.binary("max", trips, B.const(0.0, self.ndt), self.ndt),
-            B.const(0.0, self.ndt),
-            self.ndt,
-        )
-        count = self.let(self.new_name(var, "trips"), B.cast(safe, "i32"))
+        start_l, step_l, count = self.trip_count(var, start, limit, step, origin)
         counter = self.new_name(var, "k")
         saved_out = self.out
         self.out = []
@@ -701,27 +706,7 @@ class _Vectorizer:
         )
         self.uniform.pop(var, None)
         self.predefine(_assigned_in_list(node.body) | {var})
-        start_l = self.let(self.new_name(var, "start"), start, origin)
-        step_l = self.let(self.new_name(var, "step"), step)
-        # ECMA-55's count, per lane (see uniform_for).
-        span = B.binary("div", B.binary("sub", limit, start_l, self.ndt), step_l, self.ndt)
-        trips = self.let(
-            self.new_name(var, "span"),
-            B.binary("add", B.unary("floor", span, self.ndt), B.const(1.0, self.ndt), self.ndt),
-        )
-        ends = B.binary("lt", trips, B.const(_TRIPS_LIMIT, self.ndt), self.ndt)  # not NaN
-        ends = B.binary(
-            "and", ends, B.binary("ne", step_l, B.const(0.0, self.ndt), self.ndt), self.ndt
-        )
-        ends = self.let(self.new_name(var, "ends"), ends)
-        self.event_unless(ends)
-        safe = B.select(
-            ends,
-            B.binary("max", trips, B.const(0.0, self.ndt), self.ndt),
-            B.const(0.0, self.ndt),
-            self.ndt,
-        )
-        count = self.let(self.new_name(var, "trips"), B.cast(safe, "i32"))
+        start_l, step_l, count = self.trip_count(var, start, limit, step, origin)
         # Lanes that are not iterations (or not on this path) do not lengthen the loop.
         counted = B.select(self.full_mask(), count, B.const(0, "i32"), self.ndt)
         longest = self.let(
