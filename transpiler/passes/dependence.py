@@ -7,21 +7,24 @@ records in a `LoopPlan`, or refuses with a `NotParallel` reason that --explain s
 
 What it accepts, per variable of the loop body:
 - the loop variable(s): a perfect (or nearly perfect) nest of FORs with constant
-  integer steps becomes a 1-D or 2-D lane space; a start is a constant integer or an
-  enclosing host FOR's integer variable plus one (`FOR J = I + 1`: triangular nests);
-  statements between the FORs are repeated per lane when they only set temporaries;
+  integer steps becomes a 1-D, 2-D or 3-D lane space (the deepest that is parallel); a
+  start is a constant integer below 2**30 or integer variables plus a constant (`FOR J =
+  I + 1`: triangular nests); statements between the first two FORs are repeated per
+  lane when they only set temporaries;
 - scalars written in the body: *private* (set before being read in every iteration and
   not read after the loop), or *reductions*: `S = S + e`, `S = S - e`, and
   `IF e > M THEN M = e : J = I` (max/min with the index of the first/last extreme);
   a product `S = S * e` stays on the host (where it overflows depends on the order);
 - scalars only read: loop-invariant kernel parameters;
 - arrays: read anywhere; written only at the lane's own element (`Y(I) = ...`, a row
-  `C(I, J)` of a loop over J, `EY(0, J)`; read back only there), or updated as a
-  histogram (`H(B) = H(B) + 1`, atomics).
+  `C(I, J)` of a loop over J, `EY(0, J)`; read back there, or anywhere in the lane's own
+  slice: `B(K, J)` in a loop over J that writes `B(I, J)`), or updated as a histogram
+  (`H(B) = H(B) + 1`, atomics).
 The body may contain IF, DEF FN calls, GOSUB to a subroutine that only sets
 temporaries, inner FOR loops (bounds that vary per lane, `FOR J = 1 TO I`, are masked
 in the kernel; the STEP may not vary), and inner loops that run a data-dependent
-number of times (a WHILE or a GOTO loop: masked in the kernel).  PRINT, INPUT, READ, RND, strings, STOP... keep the loop on the host.
+number of times (a WHILE or a GOTO loop: masked in the kernel).  PRINT, INPUT, READ,
+RND, strings, STOP... keep the loop on the host.
 """
 
 from __future__ import annotations
