@@ -344,8 +344,9 @@ class Finish:
       payload variable from its temp) when a block's value is better (`strict`: `>`/`<`,
       else `>=`/`<=`);
     "loop_var": `var = start + count * step`, BASIC's value after the loop (only if
-      the counts named in `when` are all nonzero: an inner loop of a nest runs only if its outer
-      loops do); `zero_trip_step`: Microsoft BASIC's `start + max(count, 1) * step`.
+      the counts named in `when` are all nonzero: an inner loop of a nest runs only if
+      its outer loops do); `zero_trip_step`: Microsoft BASIC's `start + max(count, 1) *
+      step`.
     """
 
     kind: str

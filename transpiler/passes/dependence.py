@@ -111,19 +111,20 @@ def plan_loop(
     The deepest nest that is parallel wins: a 3-D nest whose innermost loop carries a
     dependence is still a 2-D kernel with that loop inside (the deepest attempt's reason
     is the one reported)."""
-    depth = len(_lane_space(loop, analysis, integral, MAX_LANE_DIMS)[0])
+    space = _lane_space(loop, analysis, integral, MAX_LANE_DIMS)
     first_refusal: NotParallel | None = None
-    for max_dims in range(depth, 0, -1):
+    for depth in range(len(space[0]), 0, -1):
+        if depth < len(space[0]):
+            space = _lane_space(loop, analysis, integral, depth)
         try:
-            return _plan(loop, analysis, live_after, subroutines, integral, max_dims)
+            return _plan(loop, analysis, live_after, subroutines, *space)
         except NotParallel as why:
             first_refusal = first_refusal or why
     assert first_refusal is not None
     raise first_refusal
 
 
-def _plan(loop, analysis, live_after, subroutines, integral, max_dims: int) -> LoopPlan:
-    dims, body = _lane_space(loop, analysis, integral, max_dims)
+def _plan(loop, analysis, live_after, subroutines, dims, body) -> LoopPlan:
     body = _normalise(body, subroutines)
     scan = _Scan(analysis, {d.var for d in dims})
     scan.block(body)
@@ -806,9 +807,7 @@ def _in_own_slice(form: tuple[Affine | None, ...], own: tuple[Affine, ...]) -> b
     subscript, so it reads the lane's own slice of the array, where no other lane writes
     (the kernel gives it the lane's own element when the other subscripts match, the
     array's original element otherwise)."""
-    return all(
-        f is not None and f == mine for f, mine in zip(form, own) if mine.lane_vars
-    )
+    return all(f is not None and f == mine for f, mine in zip(form, own) if mine.lane_vars)
 
 
 def _is_histogram(accesses: list[_Access]) -> bool:

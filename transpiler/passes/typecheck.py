@@ -19,7 +19,8 @@ mix: assignments, comparisons and arguments must agree (ECMA-55 7, 9, 10, 16).
 Microsoft BASIC (--dialect ms) has GW-BASIC's types, "num" being a single and "dbl" a
 double (PC-BASIC agrees on each rule):
 - a constant has the type its spelling gives (msconstants.py: `5` is an integer, `1.5`
-  a single, `12345678` and `1D3` doubles); a single constant takes its float32 value;
+  a single, `12345678` and `1D3` doubles); a single constant takes GW-BASIC's bits
+  (msformat.single_constant);
 - + - * / give a double if an operand is one, else a single (integers too: 32767 + 1 is
   32768); ^ gives a single; \\ and MOD an integer; comparisons, AND, OR, XOR, EQV, IMP
   and NOT an integer (bitwise on 16 bits); unary minus of an integer a single;
@@ -43,7 +44,7 @@ from ..errors import BasicSemanticError, BasicWarning, Coord, Diagnostics
 from ..model import Analysis, ValueType, type_of_name
 from ..msconstants import constant_type
 from ..runtime.msformat import single_constant
-from ..runtime.msnumbers import DOUBLE_MAX, OVERFLOW, SINGLE_MAX, SMALLEST, float32
+from ..runtime.msnumbers import DOUBLE_MAX, OVERFLOW, SINGLE_MAX, SMALLEST
 from .exprutil import sum_may_overflow
 from .run_time_faults import TYPE_MISMATCH, fault_in_place
 
@@ -185,16 +186,15 @@ class _TypeChecker:
     # ----------------------------------------------------------------- Microsoft BASIC
 
     def microsoft_constant(self, e: ast.Num) -> ValueType:
-        """A constant's type by its spelling (msconstants.py); a single takes the value
-        of a float32 (with --precision f32, the default), beyond GW-BASIC's range it is
-        the largest single (or double), with the warning GW-BASIC gives when it reads
-        the line, and below it 0."""
+        """A constant's type by its spelling (msconstants.py); a single takes the float32
+        GW-BASIC makes of its digits (with --precision f32, the default); beyond
+        GW-BASIC's range it is the largest single (or double), with the warning GW-BASIC
+        gives when it reads the line, and below it 0."""
         t = constant_type(e.text)
         single = t == "num" and self.a.number_type == "f32"
         if single or t == "dbl":
             # A single takes GW-BASIC's own bits for its decimal digits.
-            value = single_constant(e.text) if single and e.text[:1] != "&" else e.value
-            value = float32(value) if single else value
+            value = single_constant(e.text) if single else e.value
             largest = SINGLE_MAX if single else DOUBLE_MAX
             if abs(value) > largest:
                 self.a.warnings.append(BasicWarning(OVERFLOW, e.coord))

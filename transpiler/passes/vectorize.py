@@ -528,7 +528,7 @@ class _Vectorizer:
         elif isinstance(node, hostir.If):
             self.if_node(node)
         elif isinstance(node, hostir.ForLoop):
-            self.uniform_for(node)
+            self.inner_for(node)
         elif isinstance(node, hostir.WhileLoop):
             self.lane_loop(node)
         elif isinstance(node, hostir.Break):
@@ -643,75 +643,41 @@ class _Vectorizer:
         )
         return start_l, step_l, self.let(self.new_name(var, "trips"), B.cast(safe, "i32"))
 
-    def uniform_for(self, node: hostir.ForLoop) -> None:
-        """An inner FOR with the same bounds in every lane: a plain range loop."""
+    def inner_for(self, node: hostir.ForLoop) -> None:
+        """An inner FOR: a plain range loop when its bounds are the same in every lane;
+        when its start or limit differs between lanes (`FOR J = 1 TO I`), a range loop
+        as long as the longest lane's, each lane running the body for its own count only
+        (a mask, like an IF's)."""
         stmt = node.stmt
         if stmt.step is not None and not self._is_uniform(stmt.step):
             raise NotParallel("an inner FOR's STEP differs between iterations", stmt.step)
-        if not (self._is_uniform(stmt.start) and self._is_uniform(stmt.limit)):
-            self.lane_for(node)
-            return
+        per_lane = not (self._is_uniform(stmt.start) and self._is_uniform(stmt.limit))
+        var = stmt.var.name
         origin = self.origin(stmt)
         start = B.cast(self.value(stmt.start), self.ndt)
         limit = B.cast(self.value(stmt.limit), self.ndt)
+        if per_lane:
+            start = B.broadcast(start, self.lane_type.shape)
+            limit = B.broadcast(limit, self.lane_type.shape)
         step = (
             B.cast(self.value(stmt.step), self.ndt)
             if stmt.step is not None
             else B.const(1.0, self.ndt)
         )
-        var = stmt.var.name
-        self.predefine(_assigned_in_list(node.body))
+        if per_lane:
+            self.uniform.pop(var, None)
+            self.predefine(_assigned_in_list(node.body) | {var})
+        else:
+            self.predefine(_assigned_in_list(node.body))
         start_l, step_l, count = self.trip_count(var, start, limit, step, origin)
-        counter = self.new_name(var, "k")
-        saved_out = self.out
-        self.out = []
-        self.locals[counter] = TileType("i32")
-        value = B.binary(
-            "add",
-            start_l,
-            B.binary(
-                "mul", B.cast(ir.Local(counter, type=TileType("i32")), self.ndt), step_l, self.ndt
-            ),
-            self.ndt,
-        )
-        self.let(var, value)
-        self.uniform[var] = var
-        self.inner_depth += 1
-        self.block(node.body)
-        self.inner_depth -= 1
-        body = self.out
-        self.out = saved_out
-        self.out.append(ir.ForRange(counter, B.const(0, "i32"), count, body, origin=None))
-        # The variable's value after the loop, as BASIC defines it (Microsoft BASIC adds
-        # the step once even to a loop that runs zero times).
-        steps = B.cast(count, self.ndt)
-        if self.analysis.options.microsoft:
-            steps = B.binary("max", steps, B.const(1.0, self.ndt), self.ndt)
-        self.let(var, B.binary("add", start_l, B.binary("mul", steps, step_l, self.ndt), self.ndt))
-
-    def lane_for(self, node: hostir.ForLoop) -> None:
-        """An inner FOR whose start or limit differs between lanes (`FOR J = 1 TO I`):
-        a range loop as long as the longest lane's, each lane running the body for its
-        own count only (a mask, like an IF's)."""
-        stmt = node.stmt
-        var = stmt.var.name
-        origin = self.origin(stmt)
-        shape = self.lane_type.shape
-        start = B.broadcast(B.cast(self.value(stmt.start), self.ndt), shape)
-        limit = B.broadcast(B.cast(self.value(stmt.limit), self.ndt), shape)
-        step = (
-            B.cast(self.value(stmt.step), self.ndt)
-            if stmt.step is not None
-            else B.const(1.0, self.ndt)
-        )
-        self.uniform.pop(var, None)
-        self.predefine(_assigned_in_list(node.body) | {var})
-        start_l, step_l, count = self.trip_count(var, start, limit, step, origin)
-        # Lanes that are not iterations (or not on this path) do not lengthen the loop.
-        counted = B.select(self.full_mask(), count, B.const(0, "i32"), self.ndt)
-        longest = self.let(
-            self.new_name(var, "longest"), ir.Reduce("max", counted, None, type=TileType("i32"))
-        )
+        trips = count
+        if per_lane:
+            # Lanes that are not iterations (or not on this path) do not lengthen the loop.
+            counted = B.select(self.full_mask(), count, B.const(0, "i32"), self.ndt)
+            trips = self.let(
+                self.new_name(var, "longest"),
+                ir.Reduce("max", counted, None, type=TileType("i32")),
+            )
         counter = self.new_name(var, "k")
         saved_out, saved_mask = self.out, self.mask
         self.out = []
@@ -723,19 +689,24 @@ class _Vectorizer:
                 "add", start_l, B.binary("mul", B.cast(k, self.ndt), step_l, self.ndt), self.ndt
             ),
         )
-        running = B.binary("lt", B.broadcast(k, shape), count, self.ndt)
-        if saved_mask is not None:
-            running = B.binary("and", saved_mask, running, self.ndt)
-        self.mask = self.let(self.fresh("running"), running)
-        self.guards += 1
+        if per_lane:
+            running = B.binary("lt", B.broadcast(k, self.lane_type.shape), count, self.ndt)
+            if saved_mask is not None:
+                running = B.binary("and", saved_mask, running, self.ndt)
+            self.mask = self.let(self.fresh("running"), running)
+            self.guards += 1
+        else:
+            self.uniform[var] = var
         self.inner_depth += 1
         self.block(node.body)
         self.inner_depth -= 1
-        self.guards -= 1
+        if per_lane:
+            self.guards -= 1
         body = self.out
         self.out, self.mask = saved_out, saved_mask
-        self.out.append(ir.ForRange(counter, B.const(0, "i32"), longest, body, origin=None))
-        # The variable's value after the loop, per lane (see uniform_for).
+        self.out.append(ir.ForRange(counter, B.const(0, "i32"), trips, body, origin=None))
+        # The variable's value after the loop (per lane), as BASIC defines it (Microsoft
+        # BASIC adds the step once even to a loop that runs zero times).
         steps = B.cast(count, self.ndt)
         if self.analysis.options.microsoft:
             steps = B.binary("max", steps, B.const(1.0, self.ndt), self.ndt)
