@@ -3,7 +3,8 @@
 Each program is built from statement templates that exercise what basic2tile
 translates: arithmetic with the built-ins, arrays, FOR loops that the offload pass
 turns into kernels (maps, stencils, reductions, max/min, 2-D nests, histograms,
-triangular and imperfect nests, row writes, 3-deep nests over rank-3 arrays, sums of
+triangular and imperfect nests, row writes, rows swept in place by an inner loop, a
+row and column filled together, 3-deep nests over rank-3 arrays, sums of
 several terms, scans) and
 loops it must keep on the host (carried dependences, PRINT inside), IF/ELSE, WHILE,
 GOTO, GOSUB and PRINT.  Values stay finite and away from the exceptional cases
@@ -124,10 +125,14 @@ class ProgramGenerator:
     def stmt_triangle(self) -> None:
         """A triangular nest (the inner start or limit is the outer variable), writing a
         row of M per outer iteration."""
-        start, limit = self.rng.choice([("R", str(self.m)), ("R + 1", str(self.m)), ("1", "R"), ("R - 1", "R + 1")])
+        start, limit = self.rng.choice(
+            [("R", str(self.m)), ("R + 1", str(self.m)), ("1", "R"), ("R - 1", "R + 1")]
+        )
         self.emit(f"FOR R = 1 TO {self.m - 1}")
         self.emit(f"FOR K = {start} TO {limit}")
-        self.emit(f"LET {ARRAY_2D}(R, K) = {self.bounded(f'{ARRAY_2D}(R, K) * {self.number()} + ' + self.expr('K'))}")
+        self.emit(
+            f"LET {ARRAY_2D}(R, K) = {self.bounded(f'{ARRAY_2D}(R, K) * {self.number()} + ' + self.expr('K'))}"
+        )
         self.emit("NEXT K")
         self.emit("NEXT R")
         self.emit(f'PRINT "T"; {ARRAY_2D}(1, 2); {ARRAY_2D}({self.m - 1}, {self.m})')
@@ -142,6 +147,34 @@ class ProgramGenerator:
         self.emit("NEXT K")
         self.emit("NEXT R")
         self.emit(f'PRINT "N"; {ARRAY_2D}(2, 1); {a}(3)')
+
+    def stmt_row_sweep(self) -> None:
+        """Each row of M swept in place by an inner loop that carries a dependence (the
+        outer loop's lanes own whole rows), or each column filled backwards."""
+        c = self.number()
+        if self.rng.random() < 0.5:
+            outer, inner = "R", "K"
+            self.emit(f"FOR R = 1 TO {self.m}")
+            self.emit(f"FOR K = 2 TO {self.m}")
+            previous = f"{ARRAY_2D}(R, K - 1)"
+        else:
+            outer, inner = "K", "R"
+            self.emit(f"FOR K = 0 TO {self.m}")
+            self.emit(f"FOR R = {self.m - 1} TO 0 STEP -1")
+            previous = f"{ARRAY_2D}(R + 1, K)"
+        self.emit(f"LET {ARRAY_2D}(R, K) = {self.bounded(f'{previous} / {c} + ' + self.expr('R'))}")
+        self.emit(f"NEXT {inner}")
+        self.emit(f"NEXT {outer}")
+        self.emit(f'PRINT "W"; {ARRAY_2D}(1, 2); {ARRAY_2D}({self.m}, {self.m})')
+
+    def stmt_symmetric(self) -> None:
+        """Row and column `row` of M in one loop (covariance's symmetric fill)."""
+        row = self.rng.randint(0, self.m)
+        self.emit(f"FOR K = 0 TO {self.m}")
+        self.emit(f"LET {ARRAY_2D}({row}, K) = {self.bounded(self.expr('K'))}")
+        self.emit(f"LET {ARRAY_2D}(K, {row}) = {ARRAY_2D}({row}, K) * {self.number()}")
+        self.emit("NEXT K")
+        self.emit(f'PRINT "S"; {ARRAY_2D}({row}, 0); {ARRAY_2D}(0, {row})')
 
     def stmt_constant_row(self) -> None:
         row = self.rng.randint(0, self.m)
@@ -184,13 +217,18 @@ class ProgramGenerator:
         self.emit("NEXT I")
 
     def stmt_print(self) -> None:
-        items = [self.rng.choice(SCALARS), f"{self.rng.choice(ARRAYS_1D)}({self.rng.randint(1, self.n)})"]
+        items = [
+            self.rng.choice(SCALARS),
+            f"{self.rng.choice(ARRAYS_1D)}({self.rng.randint(1, self.n)})",
+        ]
         sep = self.rng.choice([";", ","])
         self.emit(f'PRINT "V"{sep} {items[0]}{sep} {items[1]}')
 
     def stmt_if(self) -> None:
         s = self.rng.choice(SCALARS)
-        self.emit(f"IF {self.expr()} > {self.number()} THEN {s} = {self.bounded(self.expr())} ELSE {s} = {self.number()}")
+        self.emit(
+            f"IF {self.expr()} > {self.number()} THEN {s} = {self.bounded(self.expr())} ELSE {s} = {self.number()}"
+        )
 
     def stmt_while(self) -> None:
         self.emit("LET W = 0")
@@ -210,7 +248,7 @@ class ProgramGenerator:
         s = self.rng.choice(SCALARS)
         self.emit(f"IF {s} < {self.number()} THEN @SKIP{len(self.lines)}")
         self.emit(f"LET {s} = {self.bounded(self.expr())}")
-        self.emit(f"@TARGET{len(self.lines) - 2} PRINT \"SKIP\"; {s}")
+        self.emit(f'@TARGET{len(self.lines) - 2} PRINT "SKIP"; {s}')
 
     def stmt_histogram(self) -> None:
         a = self.rng.choice(ARRAYS_1D)
@@ -261,7 +299,9 @@ class ProgramGenerator:
         self.emit("NEXT I")
 
     def program(self) -> str:
-        self.emit(f"DIM X({self.n}), Y({self.n}), Z({self.n}), M({self.m}, {self.m}), H(9), Q({self.m}, {self.m}, {self.m})")
+        self.emit(
+            f"DIM X({self.n}), Y({self.n}), Z({self.n}), M({self.m}, {self.m}), H(9), Q({self.m}, {self.m}, {self.m})"
+        )
         for s in SCALARS:
             self.emit(f"LET {s} = {self.number()}")
         for a in ARRAYS_1D:
@@ -284,6 +324,8 @@ class ProgramGenerator:
             self.stmt_triangle,
             self.stmt_imperfect_nest,
             self.stmt_constant_row,
+            self.stmt_row_sweep,
+            self.stmt_symmetric,
             self.stmt_deep_nest,
             self.stmt_scan,
             self.stmt_sum_of_terms,
@@ -316,10 +358,10 @@ class ProgramGenerator:
             number = 10 * (i + 1)
             if text.startswith("@TARGET"):
                 key, _, text = text.partition(" ")
-                labels["@SKIP" + key[len("@TARGET"):]] = number
+                labels["@SKIP" + key[len("@TARGET") :]] = number
             elif text.startswith("@LABEL_"):
                 key, _, text = text.partition(" ")
-                labels["@" + key[len("@LABEL_"):]] = number
+                labels["@" + key[len("@LABEL_") :]] = number
             numbered.append(f"{number} {text}")
         out = []
         for line in numbered:

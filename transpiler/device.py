@@ -81,7 +81,9 @@ class Device:
     def device_inputs(self) -> bool:
         return self.caller_array is not None and _is_device_array(self.caller_array)
 
-    def launch(self, kernel, grid: Sequence[int], args: Sequence[Any], writes: Sequence = ()) -> None:
+    def launch(
+        self, kernel, grid: Sequence[int], args: Sequence[Any], writes: Sequence = ()
+    ) -> None:
         raise NotImplementedError
 
     def to_host(self, array: np.ndarray) -> np.ndarray:
@@ -116,6 +118,14 @@ class Device:
     def synchronize(self) -> None:
         pass
 
+    def snapshot(self, array: np.ndarray):
+        """A copy of `array`'s current values, taken before a launch whose kernel writes
+        it in place; `restore` puts them back when a block met an exception."""
+        return array.copy()
+
+    def restore(self, array: np.ndarray, saved) -> None:
+        array[...] = saved
+
 
 def _grid3(grid: Sequence[int]) -> tuple[int, int, int]:
     g = tuple(int(x) for x in grid) + (1, 1, 1)
@@ -142,7 +152,6 @@ class CpuDevice(Device):
 
     def zeros(self, shape, dtype):
         return np.zeros(shape, dtype=dtype)
-
 
 
 def _is_torch(value) -> bool:
@@ -256,6 +265,14 @@ class GpuDevice(Device):
         for arr in writes:
             if isinstance(arr, np.ndarray):
                 self._mirrors[id(arr)][1] = True
+
+    def snapshot(self, array):
+        return self._device_arg(array).copy()
+
+    def restore(self, array, saved):
+        entry = self._mirrors[id(array)]
+        entry[0][...] = saved
+        entry[1], entry[2] = True, False  # newer on the device: to_host copies it back
 
     def to_host(self, array):
         entry = self._mirrors.get(id(array))

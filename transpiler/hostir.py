@@ -412,6 +412,11 @@ class Replay:
     `prefix`, for a nest, the statements between the FORs, which run once per outer
     iteration (also when the inner loop runs zero times: they may warn).  `to_host`: the
     device arrays the loop uses (set by the offload pass).
+
+    `restore`: arrays a kernel writes in place (LoopPlan.sliced), so that a block that
+    meets an exception has already changed them.  The host saves them before the
+    launch; unless every block finishes, it puts them back and replays every iteration
+    (none skipped, no partial results used).
     """
 
     done: str | None
@@ -419,6 +424,12 @@ class Replay:
     body: list[HNode]
     prefix: list[HNode] = field(default_factory=list)
     to_host: list[str] = field(default_factory=list)
+    restore: list[str] = field(default_factory=list)
+
+    @property
+    def skips_finished(self) -> bool:
+        """Whether the replay skips the iterations of the blocks that finished."""
+        return self.done is not None and not self.restore
 
 
 @dataclass(eq=False)

@@ -18,7 +18,9 @@ What it accepts, per variable of the loop body:
 - scalars only read: loop-invariant kernel parameters;
 - arrays: read anywhere; written only at the lane's own element (`Y(I) = ...`, a row
   `C(I, J)` of a loop over J, `EY(0, J)`; read back there, or anywhere in the lane's own
-  slice: `B(K, J)` in a loop over J that writes `B(I, J)`), or updated as a histogram
+  slice: `B(K, J)` in a loop over J that writes `B(I, J)`), read and written in place
+  in the lane's own slice (a row `C(I, J)` written by an inner loop over J of a loop over
+  I; `CV(I, J)` and `CV(J, I)` in a loop over J), or updated as a histogram
   (`H(B) = H(B) + 1`, atomics).
 The body may contain IF, DEF FN calls, GOSUB to a subroutine that only sets
 temporaries, inner FOR loops (bounds that vary per lane, `FOR J = 1 TO I`, are masked
@@ -87,6 +89,9 @@ class LoopPlan:
     written: dict[str, tuple[Affine, ...]]  # array -> the index every write uses
     histograms: set[str]
     kind: str
+    # Arrays each lane reads and writes in place within its own slice (a row `C(I, J)`
+    # written by an inner loop over J of a loop over I): see `_owned_axes`.
+    sliced: set[str] = field(default_factory=set)
 
     @property
     def lane_vars(self) -> set[str]:
@@ -159,9 +164,11 @@ def _plan(loop, analysis, live_after, subroutines, dims, body) -> LoopPlan:
         if var.endswith(("$", "%")):
             raise NotParallel(f"{var} is not a floating-point variable", scan.first_write.get(var))
     invariants = scan.scalar_reads - privates - reduction_vars - lane_vars - scan.inner_loop_vars
-    written, histograms = _check_arrays(scan, lane_vars, invariants, dims)
+    written, histograms, sliced = _check_arrays(scan, lane_vars, invariants, dims)
     kind = _kind(dims, reductions, histograms, scan, written)
-    return LoopPlan(loop, dims, body, privates, invariants, reductions, written, histograms, kind)
+    return LoopPlan(
+        loop, dims, body, privates, invariants, reductions, written, histograms, kind, sliced
+    )
 
 
 # --------------------------------------------------------------------------- lane space
@@ -745,6 +752,7 @@ def _upward_exposed(body, analysis, lane_vars, reduction_nodes) -> dict[str, ast
 def _check_arrays(scan: _Scan, lane_vars: set[str], invariants: set[str], dims: list[LaneDim]):
     written: dict[str, tuple[Affine, ...]] = {}
     histograms: set[str] = set()
+    sliced: set[str] = set()
     by_array: dict[str, list[_Access]] = {}
     for acc in scan.accesses:
         by_array.setdefault(acc.array, []).append(acc)
@@ -775,12 +783,28 @@ def _check_arrays(scan: _Scan, lane_vars: set[str], invariants: set[str], dims: 
         if _is_histogram(accesses):
             histograms.add(name)
             continue
+        if _distinct_lanes_distinct_elements(accesses, lane_vars, invariants):
+            sliced.add(name)
+            continue
+        owned = _owned_axes(forms[0], order)
+        if owned is not None:
+            for acc in accesses:
+                form = tuple(affine(i, lane_vars, invariants) for i in acc.indices)
+                if len(form) != len(forms[0]) or any(form[a] != forms[0][a] for a in owned):
+                    raise NotParallel(
+                        f"loop-carried dependence: {_show(acc)} "
+                        f"may {'write' if acc.write else 'read'} an element of {name} in another "
+                        f"iteration's slice ({_show(writes[0])})",
+                        acc.node,
+                    )
+            sliced.add(name)
+            continue
         raise NotParallel(
             f"{_show(writes[0])} is written at an element that is not the loop's own "
             f"(iterations could write the same element)",
             writes[0].node,
         )
-    return written, histograms
+    return written, histograms, sliced
 
 
 def _owns_lane(form: tuple[Affine, ...], order: list[str]) -> bool:
@@ -799,6 +823,85 @@ def _owns_lane(form: tuple[Affine, ...], order: list[str]) -> bool:
             return False
         owner[var] = axis
     return set(owner) == set(order)
+
+
+def _owned_axes(form: tuple[Affine | None, ...], order: list[str]) -> list[int] | None:
+    """The axes that make `form` (a write such as `C(I, J)` with J set by an inner loop,
+    or `V(J + 1, I)`) the lane's own slice: each lane variable, with coefficient 1, is
+    the only lane variable of one subscript, plus a constant or loop-invariant scalars.
+    When every access of the array has exactly these subscripts on these axes, lanes
+    touch disjoint slices, whatever the other subscripts are; each lane then reads and
+    writes its slice in place, in its own order.  None if some lane variable owns no
+    axis."""
+    owner: dict[str, int] = {}
+    for axis, f in enumerate(form):
+        if f is None or not f.lane_vars:
+            continue
+        if len(f.coeffs) != 1 or f.coeffs[0][1] != 1 or f.coeffs[0][0] in owner:
+            continue
+        owner[f.coeffs[0][0]] = axis
+    return sorted(owner.values()) if set(owner) == set(order) else None
+
+
+def _distinct_lanes_distinct_elements(accesses: list[_Access], lane_vars, invariants) -> bool:
+    """Two lanes never touch one element of the array with a write among the two: for
+    every pair of affine subscript forms f, g (one a write), f(x) = g(y) implies x = y.
+    Covariance's `CV(I, J)` and `CV(J, I)` in a loop over J (I fixed): CV(I, x) = CV(y,
+    I) means x = I = y.  One lane variable; the lanes then work in place (`sliced`)."""
+    if len(lane_vars) != 1:
+        return False
+    (var,) = lane_vars
+    forms = []
+    for acc in accesses:
+        form = tuple(affine(i, lane_vars, invariants) for i in acc.indices)
+        if any(f is None for f in form):
+            return False
+        forms.append((form, acc.write))
+    return all(
+        _same_lane_if_same_element(f, g, var)
+        for n, (f, f_writes) in enumerate(forms)
+        for g, g_writes in forms[n:]
+        if f_writes or g_writes
+    )
+
+
+def _same_lane_if_same_element(f: tuple[Affine, ...], g: tuple[Affine, ...], var: str) -> bool:
+    """Whether f(x) = g(y) (lane values x, y) forces x = y (or has no solution).  Each
+    axis is an equation a*x - b*y = r, with r a constant plus loop-invariant scalars."""
+    if len(f) != len(g):
+        return False
+    equations = []
+    for fa, ga in zip(f, g):
+        a, b = fa.coeff(var), ga.coeff(var)
+        rhs = _symbolic(ga, 1.0)
+        for sym, c in _symbolic(fa, -1.0).items():
+            rhs[sym] = rhs.get(sym, 0.0) + c
+        rhs = {k: c for k, c in rhs.items() if c}
+        if a == 0 and b == 0:
+            if set(rhs) == {""}:  # two different constants: never the same element
+                return True
+            continue
+        if a == b:  # x - y = r / a
+            return not rhs
+        equations.append((a, b, rhs))
+    for n, (a1, b1, r1) in enumerate(equations):
+        for a2, b2, r2 in equations[n + 1 :]:
+            # a1 x - b1 y = r1, a2 x - b2 y = r2; x - y = (r1 (a2 - b2) - r2 (a1 - b1)) / det
+            if a1 * -b2 - a2 * -b1 == 0:
+                continue
+            diff = {k: c * (a2 - b2) for k, c in r1.items()}
+            for k, c in r2.items():
+                diff[k] = diff.get(k, 0.0) - c * (a1 - b1)
+            return not any(diff.values())
+    return False
+
+
+def _symbolic(f: Affine, sign: float) -> dict[str, float]:
+    """The constant part of `f` (key "") and its loop-invariant scalars, times `sign`."""
+    out: dict[str, float] = {"": sign * f.const} if f.const else {}
+    for sym in f.symbols:
+        out[sym] = out.get(sym, 0.0) + sign
+    return out
 
 
 def _in_own_slice(form: tuple[Affine | None, ...], own: tuple[Affine, ...]) -> bool:

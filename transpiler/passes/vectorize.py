@@ -46,6 +46,7 @@ from .kernel_access import array_access
 from .kernel_lowering import origin_of
 from .kernel_cleanup import remove_dead_lets
 from .liveness import expression_reads
+from .show import show_expr
 
 _BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "MOD": "rem"}
 _COMPARE = {"=": "eq", "<>": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
@@ -169,6 +170,10 @@ class _Vectorizer:
         self.loads: dict[tuple, ir.Local] = {}
         self.load_stmts: list[ir.KStmt] = []
         self.starts_fit: list[ir.Local] = []  # computed starts that fit in a lane number
+        # The statement being lowered: where its code starts in `out`, and the element
+        # subscripts it has computed (element_subscripts).
+        self.statement_start = 0
+        self.statement_subscripts: dict[tuple, tuple] | None = None
 
     # ------------------------------------------------------------------ helpers
 
@@ -344,6 +349,8 @@ class _Vectorizer:
             done = DONE_FLAGS if self.events is not None else None
             prefix, body = replay_body(plan.loop, self.rank)
             replay = hostir.Replay(done, loops, body, prefix)
+            if done is not None and plan.sliced:
+                replay.restore = writes
         for axis, (dim, count) in enumerate(zip(plan.dims, self.counts)):
             # An inner loop of the nest runs only if every outer one does.
             when = tuple(c.name for c in self.counts[:axis])
@@ -386,7 +393,10 @@ class _Vectorizer:
             "histogram": "histogram (atomic adds)",
             "iterate": "per-element iteration (masked inner loop)",
         }.get(plan.kind, plan.kind)
-        return f"{what} over {loops}; one {shape} tile of iterations per block, {self.ndt}"
+        text = f"{what} over {loops}; one {shape} tile of iterations per block, {self.ndt}"
+        if plan.sliced:
+            text += f"; in place: each lane reads and writes its own part of {', '.join(sorted(plan.sliced))}"
+        return text
 
     def _grid_exprs(self) -> list[KExpr]:
         return [
@@ -543,6 +553,14 @@ class _Vectorizer:
 
     def assign(self, stmt: ast.Let) -> None:
         origin = self.origin(stmt)
+        self.statement_start = len(self.out)
+        self.statement_subscripts = {}
+        try:
+            self.assign_in_place(stmt, origin)
+        finally:
+            self.statement_subscripts = None
+
+    def assign_in_place(self, stmt: ast.Let, origin) -> None:
         target = stmt.target
         if isinstance(target, ast.Index) and target.name in self.plan.histograms:
             self.histogram(stmt, origin)
@@ -557,11 +575,47 @@ class _Vectorizer:
                 value = B.select(self.mask, value, self.local(name), self.ndt)
             self.watch_result(stmt.value, self.let(name, value, origin))
             return
+        if target.name in self.plan.sliced:
+            self.slice_write(target, value, stmt.value, origin)
+            return
         local = self.array_tiles[target.name]
         value = B.broadcast(B.cast(value, self.ndt), self.lane_type.shape)
         if self.mask is not None:
             value = B.select(self.mask, value, self.local(local), self.ndt)
         self.watch_result(stmt.value, self.let(local, value, origin))
+
+    def slice_write(self, target: ast.Index, value: KExpr, e: ast.Expr, origin) -> None:
+        """`X(...) = e` where X is written in place (LoopPlan.sliced): each lane stores
+        into its own slice now, and reads it back later in the kernel (cuTile orders a
+        block's loads after its stores to the same array; the CUDA lowering puts a
+        barrier after such a store).  A block that then meets an exception has changed
+        the array: the host restores it before replaying the loop (hostir.Replay.restore)."""
+        name = target.name
+        self.array_param(name)
+        self.writes.add(name)
+        value = self.let(
+            self.new_name(name, "new"), B.broadcast(B.cast(value, self.ndt), self.lane_type.shape)
+        )
+        self.watch_result(e, value)
+        indices, ok = self.element_subscripts(name, target.indices)
+        where = B.binary("and", self.full_mask(), ok, self.ndt)
+        self.out.append(ir.Scatter(name, indices, value, where))
+        self.out[self.statement_start].origin = origin  # the comment before its first line
+
+    def element_subscripts(self, name: str, indices: list[ast.Expr]):
+        """`subscripts` of an element the statement being lowered reads or writes, each
+        computed (and checked) once per statement: `C(I, J) = C(I, J) * BETA` gathers and
+        scatters at the same indices."""
+        if self.statement_subscripts is None:  # not in an assignment
+            found = self.subscripts(name, indices)
+            self.event_unless(found[1])
+            return found
+        key = (name, tuple(show_expr(i) for i in indices))
+        if key not in self.statement_subscripts:
+            found = self.subscripts(name, indices)
+            self.event_unless(found[1])
+            self.statement_subscripts[key] = found
+        return self.statement_subscripts[key]
 
     def predefine(self, names) -> None:
         """Give private variables a value before the first branch or loop that sets
@@ -1162,15 +1216,17 @@ class _Vectorizer:
         self.reads.add(name)
         lane_vars = self.plan.lane_vars
         form = tuple(affine(i, lane_vars, set()) for i in e.indices)
-        if all(f is not None for f in form) and self._aligned(name, form):
+        # A tile load is hoisted to the start of the block: not for an array the lanes
+        # write in place.
+        aligned = name not in self.plan.sliced and all(f is not None for f in form)
+        if aligned and self._aligned(name, form):
             key = (name, tuple(f.const for f in form))
             # A tile load's range is a condition of the launch; under an IF, BASIC reads
             # the element only where the condition holds (IF I < N THEN ... T(I + 1)):
             # a gather, whose lanes check their own subscripts.
             if not self.guards or key in self.loads:
                 return self.aligned_load(name, form, e)
-        indices, ok = self.subscripts(name, e.indices)
-        self.event_unless(ok)
+        indices, _ = self.element_subscripts(name, e.indices)
         shape = indices[0].type.shape
         for index in indices[1:]:  # a rank-3 array has three subscripts
             shape = B.broadcast_shape(shape, index.type.shape)

@@ -64,7 +64,13 @@ class KernelLaunches:
         """Host-side classes the launches use (inside the program's namespace)."""
         if not self.host.kernels:
             return ""
-        return render("cuda/launch_support.cu.jinja")
+        restores = any(
+            isinstance(n, hostir.Launch) and n.replay is not None and n.replay.restore
+            for n in hostir.walk(
+                self.host.body + [x for s in self.host.subroutines for x in s.body]
+            )
+        )
+        return render("cuda/launch_support.cu.jinja", restores=restores)
 
     def members(self) -> list:
         from .host_stmt import Code
@@ -148,6 +154,8 @@ class KernelLaunches:
             out.append(Code(f"if ({self.launch_condition(node)})", launch + combine))
             out.append(Code("else", self.replay(node, stmts)))
         else:
+            for name in replay.restore:  # put back unless every block finishes
+                out.append(Code(f"{self.mirrors[name]}.save({self.expr.array(name)});"))
             if node.checks:
                 out.append(Code(f"if ({self.launch_condition(node)})", launch))
             else:
@@ -187,11 +195,12 @@ class KernelLaunches:
         out: list = [
             Code("// Blocks the kernel did not finish run here: BASIC reports their exceptions")
         ]
+        out += [Code(f"{self.mirrors[name]}.restore();") for name in replay.restore]
         out += self.to_host(hostir.ToHost(replay.to_host))
         combine = [f for f in node.finish if f.combines]
-        if len(replay.loops) == 1 and replay.done is not None:
+        if len(replay.loops) == 1 and replay.skips_finished:
             return out + self.replay_blocks(node, combine, stmts)
-        if combine and replay.done is not None:  # a nest: the finished blocks' results first
+        if combine and replay.skips_finished:  # a nest: the finished blocks' results first
             block = self.namer.fresh("block")
             done = self.values[replay.done]
             body = [line for f in combine for line in self.block_finish(f, block, stmts)]
@@ -229,7 +238,7 @@ class KernelLaunches:
         if replay.prefix:
             return self.replay_rows(node, stmts, lanes)
         body = []
-        if replay.done is not None:
+        if replay.skips_finished:
             done = self.values[replay.done]
             by_axis = sorted(replay.loops, key=lambda loop: loop.axis)
             index = f"{lanes[by_axis[0].var]} / {by_axis[0].tile}"
@@ -258,7 +267,7 @@ class KernelLaunches:
         inner_count = self.values[inner.count]
         iteration = [self.loop_value(inner, inner_lane)] + stmts.nodes(replay.body)
         row_body = []
-        if replay.done is not None:
+        if replay.skips_finished:
             done = self.values[replay.done]
             row = self.namer.fresh("row")
             blocks = f"b2t_cdiv({inner_count}, {inner.tile})"

@@ -142,6 +142,9 @@ class KernelPrinter:
             out.append(Code(f"if {condition}:", launch + combine))
             out.append(Code("else:", self.replay(node, stmts)))
         else:
+            for name in replay.restore:  # put back unless every block finishes
+                saved = self.values[name] = expr.namer.fresh(f"{expr.array(name)}_before")
+                out.append(Code(f"{saved} = dev.snapshot({expr.array(name)}.data)"))
             if node.checks:
                 out.append(Code(f"if {self.launch_condition(node)}:", launch))
             else:
@@ -181,11 +184,14 @@ class KernelPrinter:
         out: list = [
             Code("# Blocks the kernel did not finish run here: BASIC reports their exceptions")
         ]
+        for name in replay.restore:
+            array = self.expr.array(name)
+            out.append(Code(f"dev.restore({array}.data, {self.values[name]})"))
         out += stmts.n_ToHost(hostir.ToHost(replay.to_host))
         combine = [f for f in node.finish if f.combines]
-        if len(replay.loops) == 1 and replay.done is not None:
+        if len(replay.loops) == 1 and replay.skips_finished:
             return out + self.replay_blocks(node, combine, stmts)
-        if combine and replay.done is not None:  # a nest: the finished blocks' results first
+        if combine and replay.skips_finished:  # a nest: the finished blocks' results first
             block, finished = self.expr.namer.fresh("block"), self.expr.namer.fresh("finished")
             done = self.values[replay.done]
             body = [line for f in combine for line in self.block_finish(f, block, stmts)]
@@ -227,7 +233,7 @@ class KernelPrinter:
             return self.replay_rows(node, stmts, lanes)
         body = [self.loop_value(loop, lanes[loop.var]) for loop in replay.loops]
         body += stmts.lane_body(replay.body)
-        if replay.done is not None:
+        if replay.skips_finished:
             done = self.values[replay.done]
             by_axis = sorted(replay.loops, key=lambda loop: loop.axis)
             index = f"{lanes[by_axis[0].var]} // {by_axis[0].tile}"
@@ -252,7 +258,7 @@ class KernelPrinter:
         inner_count = self.values[inner.count]
         iteration = [self.loop_value(inner, inner_lane)] + stmts.lane_body(replay.body)
         row_body = []
-        if replay.done is not None:
+        if replay.skips_finished:
             done = self.values[replay.done]
             row = self.expr.namer.fresh("row")
             blocks = f"ct.cdiv({inner_count}, {inner.tile})"
@@ -309,7 +315,9 @@ class KernelPrinter:
         """The number of iterations of FOR v = start TO limit STEP step (integers start
         and step, the limit evaluated once)."""
         limit = self.expr.value(count.limit)
-        return f"{self.expr.need('loop_count')}({self.start_text(count.start)}, {limit}, {count.step})"
+        return (
+            f"{self.expr.need('loop_count')}({self.start_text(count.start)}, {limit}, {count.step})"
+        )
 
     def finish(self, finish: hostir.Finish, stmts) -> list:
         from .host_stmt import Code
