@@ -119,9 +119,13 @@ def test_an_in_place_sweep_along_the_third_axis_is_a_2d_kernel(tmp_path):
 
 @pytest.mark.parametrize("target, emit", [("cutile", "cubin"), ("cuda", "ptx")])
 def test_nvidia_compilers_build_the_3d_kernels(tmp_path, target, emit):
+    nvidia_build(tmp_path, CUBE, target, emit)
+
+
+def nvidia_build(tmp_path: Path, text: str, target: str, emit: str) -> None:
     """cuTile's tileiras and NVRTC (both installed with the test extras) for sm_80/90/100."""
     path = tmp_path / "prog.bas"
-    path.write_text(CUBE)
+    path.write_text(text)
     for arch in ("sm_80", "sm_90", "sm_100"):
         command = [sys.executable, "-m", "transpiler", str(path), "--target", target]
         command += ["--emit", emit, "--arch", arch, "-o", str(tmp_path / f"out.{emit}")]

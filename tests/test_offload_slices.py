@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_offload_3d import nvidia_build
 from tests.test_offload_classes import decisions
 
 GEMM_ROWS = """10 N = 7
@@ -202,13 +203,5 @@ def test_swapped_subscripts_that_can_meet_stay_on_the_host():
 
 @pytest.mark.parametrize("target, emit", [("cutile", "cubin"), ("cuda", "ptx")])
 def test_nvidia_compilers_build_the_slice_kernels(tmp_path, target, emit):
-    """cuTile's tileiras and NVRTC (both installed with the test extras) for sm_80/90/100:
-    gathers after scatters to one array inside loops."""
-    path = tmp_path / "prog.bas"
-    path.write_text(COLUMNS)
-    for arch in ("sm_80", "sm_90", "sm_100"):
-        command = [sys.executable, "-m", "transpiler", str(path), "--target", target]
-        command += ["--emit", emit, "--arch", arch, "-o", str(tmp_path / f"out.{emit}")]
-        result = subprocess.run(command, check=False, capture_output=True, text=True, timeout=300)
-        assert result.returncode == 0, result.stdout + result.stderr
-    assert list(tmp_path.glob(f"*.{emit}"))
+    """Gathers after scatters to one array inside loops, for sm_80/90/100."""
+    nvidia_build(tmp_path, COLUMNS, target, emit)

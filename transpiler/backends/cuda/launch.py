@@ -192,9 +192,11 @@ class KernelLaunches:
         from .host_stmt import Code
 
         replay = node.replay
-        out: list = [
-            Code("// Blocks the kernel did not finish run here: BASIC reports their exceptions")
-        ]
+        if replay.restore:
+            comment = "// A block met an exception: the arrays go back, the whole loop runs here"
+        else:
+            comment = "// Blocks the kernel did not finish run here: BASIC reports their exceptions"
+        out: list = [Code(comment)]
         out += [Code(f"{self.mirrors[name]}.restore();") for name in replay.restore]
         out += self.to_host(hostir.ToHost(replay.to_host))
         combine = [f for f in node.finish if f.combines]

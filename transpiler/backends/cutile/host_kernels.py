@@ -181,9 +181,11 @@ class KernelPrinter:
         from .host_stmt import Code
 
         replay = node.replay
-        out: list = [
-            Code("# Blocks the kernel did not finish run here: BASIC reports their exceptions")
-        ]
+        if replay.restore:
+            comment = "# A block met an exception: the arrays go back, the whole loop runs here"
+        else:
+            comment = "# Blocks the kernel did not finish run here: BASIC reports their exceptions"
+        out: list = [Code(comment)]
         for name in replay.restore:
             array = self.expr.array(name)
             out.append(Code(f"dev.restore({array}.data, {self.values[name]})"))
