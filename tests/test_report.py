@@ -123,6 +123,16 @@ def test_no_offload_page_shows_the_code_without_kernels():
     assert "map_100" in build_report(analysis)
 
 
+def test_the_ptx_of_the_kernels_is_folded_below_with_each_entry_linked():
+    # NVRTC comes with the test extras (the `nvidia` extra); without it there is no section.
+    analysis = driver.front_end(SourceFile.read(EXAMPLES / "matmul.bas"), Options())
+    page = build_report(analysis)
+    ptx = page[page.index('<details id="ptx">') : page.index("</details>")]
+    entries = re.findall(r'<div class="ln" data-basic="(\d+)">[^<]*\.entry (\w+)\(', ptx)
+    assert entries == [("70", "map_70"), ("140", "mma_140"), ("320", "reduce_320")]
+    assert '<details id="ptx">' not in build_report(analysis, offload=False)
+
+
 def test_outline_gives_each_loop_its_decision_and_marks_the_kernel_lines():
     analysis = driver.front_end(SourceFile.read(EXAMPLES / "matmul.bas"), Options())
     page = build_report(analysis)

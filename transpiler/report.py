@@ -1,7 +1,8 @@
 """`basic2tile prog.bas --html report.html`: a self-contained review page.
 
 The BASIC source sits beside the generated cuTile Python and CUDA C++, with line
-numbers.  Every generated line belongs to the BASIC statement whose `# 50 ...` /
+numbers (and, where NVRTC is installed, the PTX of the CUDA kernels, folded below the
+panes).  Every generated line belongs to the BASIC statement whose `# 50 ...` /
 `// 50 ...` comment opens the block it sits in (link_lines), so hovering or clicking a
 line highlights the same BASIC line in all three panes.  An outline lists every loop
 with its --explain decision (report_outline.py); BASIC lines that became kernels are
@@ -15,7 +16,9 @@ from __future__ import annotations
 import functools
 import html
 import re
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import CppLexer, PythonLexer
@@ -117,12 +120,13 @@ def build_report(analysis, tile=None, offload: bool = True) -> str:
 
     panes = [basic_pane(analysis.source)]
     labels = {number for number, _ in panes[0].lines if number is not None}
+    codes: dict[str, str] = {}
     for title, target, lexer, origin in (
         ("cuTile Python", "cutile", PythonLexer(stripnl=False), _PY_ORIGIN),
         ("CUDA C++", "cuda", CppLexer(stripnl=False), _CPP_ORIGIN),
     ):
         try:
-            code = driver.generate(analysis, target, tile, offload=offload)
+            code = codes[target] = driver.generate(analysis, target, tile, offload=offload)
             panes.append(code_pane(title, code, lexer, origin, labels))
         except Exception as exc:  # noqa: BLE001 - a failing backend is shown, not fatal
             panes.append(Pane(title, [], error=f"{type(exc).__name__}: {exc}"))
@@ -133,15 +137,48 @@ def build_report(analysis, tile=None, offload: bool = True) -> str:
     except Exception as exc:  # noqa: BLE001
         decisions = f"(offload analysis failed: {exc})"
         entries = []
+    ptx = None
+    if "cuda" in codes and panes[0].marks:  # a program with kernels
+        ptx = ptx_pane(codes["cuda"], panes[0].marks)
     return render(
         "report/report.html.jinja",
         title=html.escape(analysis.source.name),
         decisions=html.escape(decisions),
         outline=entries,
         panes=panes,
+        ptx=ptx,
         css=HtmlFormatter(style="default").get_style_defs(".code"),
         escape=html.escape,
     )
+
+
+PTX_ARCH = "sm_90"
+
+
+def ptx_pane(cuda_code: str, marks: dict[str, str]) -> Pane | None:
+    """The PTX that NVRTC makes of the CUDA pane's kernels (what `--emit ptx` writes),
+    each `.entry` linked to the loop its kernel came from; None where NVRTC is not
+    installed (the optional `nvidia` extra)."""
+    from pygments.lexers import TextLexer
+
+    from .backends.cuda.program import compile_kernels
+    from .errors import BasicError
+
+    title = f"PTX ({PTX_ARCH}, NVRTC)"
+    with tempfile.TemporaryDirectory(prefix="b2t-report-") as tmp:
+        try:
+            (path,) = compile_kernels(cuda_code, "ptx", PTX_ARCH, tmp, "report")
+        except (ImportError, FileNotFoundError):
+            return None
+        except BasicError as exc:
+            return Pane(title, [], error=str(exc))
+        text = Path(path).read_text(errors="replace")
+    lines = text.splitlines()
+    links: list[str | None] = []
+    for line in lines:
+        entry = ".entry" in line and next((b for b, k in marks.items() if k in line), None)
+        links.append(entry or None)
+    return Pane(title, list(zip(links, highlight_lines(lines, TextLexer(stripnl=False)))))
 
 
 def write_report(analysis, path, tile=None, protected=(), offload: bool = True) -> None:
