@@ -85,6 +85,7 @@ def _code_links(page: str, pane: int) -> list[str | None]:
     """data-basic of each row of code pane `pane` (2: cuTile Python, 3: CUDA C++)."""
     start = page.index(f'id="pane-{pane}"')
     end = page.find(f'id="pane-{pane + 1}"')
+    end = end if end > 0 else page.find('<details class="folded">')
     rows = re.findall(
         r'<div class="ln"(?: data-basic="(\d+)")?[^>]*>', page[start : end if end > 0 else None]
     )
@@ -123,14 +124,18 @@ def test_no_offload_page_shows_the_code_without_kernels():
     assert "map_100" in build_report(analysis)
 
 
-def test_the_ptx_of_the_kernels_is_folded_below_with_each_entry_linked():
-    # NVRTC comes with the test extras (the `nvidia` extra); without it there is no section.
+def test_tile_ir_and_ptx_of_the_kernels_are_folded_below_with_each_entry_linked():
+    # tileirdisasm and NVRTC come with the test extras (the `nvidia` extra); without them
+    # the page has no such section.
     analysis = driver.front_end(SourceFile.read(EXAMPLES / "matmul.bas"), Options())
     page = build_report(analysis)
-    ptx = page[page.index('<details id="ptx">') : page.index("</details>")]
+    tileir, ptx = re.findall(r'<details class="folded">(.*?)</details>', page, re.DOTALL)
+    assert "Tile IR" in tileir and "PTX" in ptx
+    entries = re.findall(r'<div class="ln" data-basic="(\d+)">entry @([a-z]+_\d+)_', tileir)
+    assert entries == [("70", "map_70"), ("140", "mma_140"), ("320", "reduce_320")]
     entries = re.findall(r'<div class="ln" data-basic="(\d+)">[^<]*\.entry (\w+)\(', ptx)
     assert entries == [("70", "map_70"), ("140", "mma_140"), ("320", "reduce_320")]
-    assert '<details id="ptx">' not in build_report(analysis, offload=False)
+    assert "<details" not in build_report(analysis, offload=False)
 
 
 def test_outline_gives_each_loop_its_decision_and_marks_the_kernel_lines():

@@ -1,8 +1,8 @@
 """`basic2tile prog.bas --html report.html`: a self-contained review page.
 
 The BASIC source sits beside the generated cuTile Python and CUDA C++, with line
-numbers (and, where NVRTC is installed, the PTX of the CUDA kernels, folded below the
-panes).  Every generated line belongs to the BASIC statement whose `# 50 ...` /
+numbers (and, where NVIDIA's compilers are installed, the kernels' Tile IR and PTX,
+folded below the panes).  Every generated line belongs to the BASIC statement whose `# 50 ...` /
 `// 50 ...` comment opens the block it sits in (link_lines), so hovering or clicking a
 line highlights the same BASIC line in all three panes.  An outline lists every loop
 with its --explain decision (report_outline.py); BASIC lines that became kernels are
@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import functools
 import html
+import importlib.util
 import re
+import shutil
+import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,16 +140,19 @@ def build_report(analysis, tile=None, offload: bool = True) -> str:
     except Exception as exc:  # noqa: BLE001
         decisions = f"(offload analysis failed: {exc})"
         entries = []
-    ptx = None
-    if "cuda" in codes and panes[0].marks:  # a program with kernels
-        ptx = ptx_pane(codes["cuda"], panes[0].marks)
+    folded = []  # what NVIDIA's compilers make of the kernels, where they are installed
+    if panes[0].marks:  # a program with kernels
+        if "cutile" in codes and tile is None and offload:  # as --emit tileir compiles it
+            folded.append(tileir_pane(analysis, codes["cutile"], panes[0].marks))
+        if "cuda" in codes:
+            folded.append(ptx_pane(codes["cuda"], panes[0].marks))
     return render(
         "report/report.html.jinja",
         title=html.escape(analysis.source.name),
         decisions=html.escape(decisions),
         outline=entries,
         panes=panes,
-        ptx=ptx,
+        folded=[pane for pane in folded if pane is not None],
         css=HtmlFormatter(style="default").get_style_defs(".code"),
         escape=html.escape,
     )
@@ -164,7 +170,7 @@ def ptx_pane(cuda_code: str, marks: dict[str, str]) -> Pane | None:
     from .backends.cuda.program import compile_kernels
     from .errors import BasicError
 
-    title = f"PTX ({PTX_ARCH}, NVRTC)"
+    title = f"PTX ({PTX_ARCH}, NVRTC): what --emit ptx writes for the CUDA kernels"
     with tempfile.TemporaryDirectory(prefix="b2t-report-") as tmp:
         try:
             (path,) = compile_kernels(cuda_code, "ptx", PTX_ARCH, tmp, "report")
@@ -179,6 +185,57 @@ def ptx_pane(cuda_code: str, marks: dict[str, str]) -> Pane | None:
         entry = ".entry" in line and next((b for b, k in marks.items() if k in line), None)
         links.append(entry or None)
     return Pane(title, list(zip(links, highlight_lines(lines, TextLexer(stripnl=False)))))
+
+
+def tileir_pane(analysis, cutile_code: str, marks: dict[str, str]) -> Pane | None:
+    """The Tile IR of the cuTile pane's kernels (the bytecode `--emit tileir` writes, as
+    text by NVIDIA's `tileirdisasm`), each `entry` linked to the loop its kernel came
+    from; None where the `nvidia` extra is not installed."""
+    from pygments.lexers import TextLexer
+
+    from . import driver
+    from .backends.cutile.program import export_kernels
+
+    disassembler = _tileirdisasm()
+    if disassembler is None:
+        return None
+    title = "Tile IR: what --emit tileir writes for the cuTile kernels (tileirdisasm)"
+    lines: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="b2t-report-") as tmp:
+        try:
+            made = export_kernels(
+                driver.kernels_of(analysis), cutile_code, ("tileir",), (), tmp, "report"
+            )
+            for path in made:
+                shown = subprocess.run(
+                    [disassembler, str(path)], check=True, capture_output=True, text=True
+                )
+                lines += shown.stdout.splitlines() + [""]
+        except ImportError:
+            return None
+        except Exception as exc:  # noqa: BLE001 - shown on the page, like a backend's
+            return Pane(title, [], error=f"{type(exc).__name__}: {exc}")
+    links: list[str | None] = []
+    for line in lines:
+        entry = line.startswith("entry @") and next(
+            (b for b, k in marks.items() if line.startswith(f"entry @{k}_")), None
+        )
+        links.append(entry or None)
+    return Pane(title, list(zip(links, highlight_lines(lines, TextLexer(stripnl=False)))))
+
+
+def _tileirdisasm() -> str | None:
+    """NVIDIA's Tile IR disassembler: on PATH, or installed beside tileiras by
+    `cuda-tile[tileiras]` (site-packages/nvidia/cu13/bin)."""
+    found = shutil.which("tileirdisasm")
+    if found:
+        return found
+    spec = importlib.util.find_spec("nvidia")
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        candidate = Path(root) / "cu13" / "bin" / "tileirdisasm"
+        if candidate.is_file():
+            return str(candidate)
+    return None
 
 
 def write_report(analysis, path, tile=None, protected=(), offload: bool = True) -> None:
