@@ -50,10 +50,12 @@ PARALLEL = {
 }
 # Offloaded parallel loops today (70 by our count; the issue's goal is 66 of its 72): a floor that a
 # change may raise, never lower.
-OFFLOADED_AT_LEAST = 60
+OFFLOADED_AT_LEAST = 63
 
 _KERNEL = re.compile(
-    r"^  line (\d+)\s+FOR .*\n\s+-> GPU kernel \S+ \(\w+\): .*? over ([A-Z0-9_, ]+);", re.MULTILINE
+    r"^  line (\d+)\s+FOR .*\n\s+-> GPU kernel \S+ \(\w+\): .*? over ([A-Z0-9_, ]+)"
+    r"(?: \(FOR lines ([\d, ]+)\))?;",
+    re.MULTILINE,
 )
 
 
@@ -73,12 +75,16 @@ def _for_lines(path: Path) -> list[tuple[int, str]]:
 
 def offloaded_lines(path: Path) -> set[int]:
     """The FOR lines whose iterations are lanes of a kernel (every loop of a collapsed
-    nest counts), from --explain."""
+    nest counts), from --explain: the lines it names, else the first FORs of the nest
+    with the kernel's loop variables."""
     explain = _run(path, "--explain")
     assert explain.returncode == 0, explain.stderr
     fors = _for_lines(path)
     out: set[int] = set()
     for match in _KERNEL.finditer(explain.stdout):
+        if match.group(3):  # a part of a distributed loop, or an interchanged nest
+            out.update(int(n) for n in match.group(3).split(","))
+            continue
         line = int(match.group(1))
         names = [v.strip() for v in match.group(2).split(",")]
         position = [n for n, _ in fors].index(line)

@@ -457,6 +457,23 @@ class Launch(HNode):
 
 
 @dataclass(eq=False)
+class Distributed(HNode):
+    """A parallel FOR loop split into consecutive loops (loop distribution), each one a
+    kernel: `FOR I : FOR J ... : FOR K : FOR J ...` becomes a kernel for each inner nest,
+    all iterations of the first before any of the second.  That is BASIC's result, the
+    loop being parallel (no iteration needs another's), as long as no block meets an
+    exception, whose order would differ: then the host puts back the arrays the kernels
+    wrote (`restore`, saved before the first launch) and runs `original` itself, where
+    BASIC reports it.  A part launches only if every block of the parts before finished.
+    `to_host`: the device arrays the loop uses (set by the offload pass)."""
+
+    parts: list[Launch]
+    original: ForLoop
+    restore: list[str]
+    to_host: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False)
 class ToHost(HNode):
     """Make the host copies of these arrays current before host code uses them."""
 
@@ -504,6 +521,8 @@ def walk(nodes: list[HNode]):
             yield from walk(node.body)
         elif isinstance(node, Launch) and node.replay is not None:
             yield from walk(node.replay.prefix + node.replay.body)
+        elif isinstance(node, Distributed):
+            yield from walk([*node.parts, node.original])
         elif isinstance(node, If):
             for _, body in node.arms:
                 yield from walk(body)

@@ -31,7 +31,7 @@ RND, strings, STOP... keep the loop on the host.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .. import ast, hostir
 from ..builtins import BUILTINS, effect_of
@@ -92,6 +92,12 @@ class LoopPlan:
     # Arrays each lane reads and writes in place within its own slice (a row `C(I, J)`
     # written by an inner loop over J of a loop over I): see `_owned_axes`.
     sliced: set[str] = field(default_factory=set)
+    # Loop interchange: the sequential FOR that ran between the last lane loop and the
+    # one above it in the source (gemm's K in `FOR I : FOR K : FOR J`), now inside each
+    # lane (the body starts with it).  None for a nest taken as written.
+    inside: hostir.ForLoop | None = None
+    # One part of a distributed loop (hostir.Distributed), set by the offload pass.
+    part: bool = False
 
     @property
     def lane_vars(self) -> set[str]:
@@ -117,19 +123,80 @@ def plan_loop(
     dependence is still a 2-D kernel with that loop inside (the deepest attempt's reason
     is the one reported)."""
     space = _lane_space(loop, analysis, integral, MAX_LANE_DIMS)
-    first_refusal: NotParallel | None = None
+    spaces = []  # (dims, body, the FOR moved inside), the most lane loops first
     for depth in range(len(space[0]), 0, -1):
         if depth < len(space[0]):
             space = _lane_space(loop, analysis, integral, depth)
+        spaces.append((*space, None))
+        swapped = _interchanged(*space, analysis, integral, live_after)
+        if swapped is not None:
+            spaces.append(swapped)
+    spaces.sort(key=lambda s: (-len(s[0]), s[2] is not None))
+    first_refusal: NotParallel | None = None
+    atomic: LoopPlan | None = None
+    for dims, body, inside in spaces:
+        if atomic is not None and inside is None:
+            continue
         try:
-            return _plan(loop, analysis, live_after, subroutines, *space)
+            plan = _plan(loop, analysis, live_after, subroutines, dims, body, inside)
         except NotParallel as why:
             first_refusal = first_refusal or why
+            continue
+        if plan.kind != "histogram":
+            return plan
+        # `C(I,J) = C(I,J) + ...` over lanes (I, K, J) adds with atomics, in no fixed
+        # order; an interchanged nest that holds each C(I,J) in its own lane adds in
+        # BASIC's order, without atomics: preferred.
+        atomic = atomic or plan
+    if atomic is not None:
+        return atomic
     assert first_refusal is not None
     raise first_refusal
 
 
-def _plan(loop, analysis, live_after, subroutines, dims, body) -> LoopPlan:
+def _interchanged(dims, body, analysis, integral, live_after):
+    """`FOR K : FOR J : body` below the lane loops, where J could be a lane loop too
+    if it were outside K (gemm's `FOR I : FOR K : FOR J : C(I,J) = C(I,J) + ...`): the
+    lanes (dims + J) with K inside each lane, or None.  The dependence checks of the
+    new lane body decide whether the J lanes are independent; here J's bounds must be
+    the same in every iteration of K (not K's, not set in the loop, quiet) and K's
+    must not read J (whose value the source's K loop saw was the one before the nest).
+    J must not be used after the loop: its last value would depend on K running at all."""
+    stmts = [n for n in body if not _is_rem(n)]
+    if len(dims) >= MAX_LANE_DIMS or len(stmts) != 1 or not isinstance(stmts[0], hostir.ForLoop):
+        return None
+    k_loop = stmts[0]
+    inner = [n for n in k_loop.body if not _is_rem(n)]
+    if len(inner) != 1 or not isinstance(inner[0], hostir.ForLoop):
+        return None
+    j_loop = inner[0]
+    outer_vars = {d.var for d in dims}
+    k_var, j_var = k_loop.stmt.var.name, j_loop.stmt.var.name
+    try:
+        j_dim = _lane_dim(j_loop, integral - outer_vars)
+    except NotParallel:
+        return None
+    j_bounds = set()
+    for e in (j_loop.stmt.start, j_loop.stmt.limit, j_loop.stmt.step):
+        if e is not None:
+            j_bounds |= expression_reads(analysis, e)
+    k_bounds = set()
+    for e in (k_loop.stmt.start, k_loop.stmt.limit, k_loop.stmt.step):
+        if e is not None:
+            k_bounds |= expression_reads(analysis, e)
+    changed = _assigned_scalars(j_loop.body) | {k_var}
+    if (
+        j_bounds & (outer_vars | changed)
+        or j_var in k_bounds
+        or j_var in live_after
+        or not is_quiet(j_loop.stmt.limit, analysis)
+    ):
+        return None
+    moved = replace(k_loop, body=list(j_loop.body))
+    return [*dims, j_dim], [moved], k_loop
+
+
+def _plan(loop, analysis, live_after, subroutines, dims, body, inside=None) -> LoopPlan:
     body = _normalise(body, subroutines)
     scan = _Scan(analysis, {d.var for d in dims})
     scan.block(body)
@@ -148,7 +215,7 @@ def _plan(loop, analysis, live_after, subroutines, dims, body) -> LoopPlan:
                 f"the loop changes its own control variable {var}", scan.first_write[var]
             )
     privates = (scan.scalar_writes | scan.inner_loop_vars) - reduction_vars
-    exposed = _upward_exposed(body, analysis, lane_vars, {r.node for r in reductions})
+    exposed = upward_exposed(body, analysis, lane_vars, {r.node for r in reductions})
     for var in sorted(privates):
         if var in exposed:
             raise NotParallel(
@@ -165,13 +232,28 @@ def _plan(loop, analysis, live_after, subroutines, dims, body) -> LoopPlan:
             raise NotParallel(f"{var} is not a floating-point variable", scan.first_write.get(var))
     invariants = scan.scalar_reads - privates - reduction_vars - lane_vars - scan.inner_loop_vars
     written, histograms, sliced = _check_arrays(scan, lane_vars, invariants, dims)
+    for node in _in_inner_loops(body):
+        target = node.stmt.target if isinstance(node, hostir.Simple) else None
+        if isinstance(target, ast.Index) and target.name in histograms:
+            # (The kernel's atomic adds come at its end, once per lane: a shallower nest
+            # may still be a kernel, with this loop inside the lanes.)
+            raise NotParallel("a histogram updated in an inner loop stays on the host", target)
     kind = _kind(dims, reductions, histograms, scan, written)
+    if inside is not None and (reductions or histograms):
+        raise NotParallel("a reduction inside an interchanged nest is kept as written", inside.stmt)
     return LoopPlan(
-        loop, dims, body, privates, invariants, reductions, written, histograms, kind, sliced
+        loop, dims, body, privates, invariants, reductions, written, histograms, kind, sliced, inside
     )
 
 
 # --------------------------------------------------------------------------- lane space
+
+
+def _in_inner_loops(body: list[hostir.HNode]):
+    """The nodes of `body` inside an inner FOR or WHILE."""
+    for node in hostir.walk(body):
+        if isinstance(node, (hostir.ForLoop, hostir.WhileLoop)):
+            yield from hostir.walk(node.body)
 
 
 def _lane_space(
@@ -700,7 +782,7 @@ def _occurrences(nodes, var: str, except_ids: set[int]) -> bool:
 # --------------------------------------------------------------------------- privates
 
 
-def _upward_exposed(body, analysis, lane_vars, reduction_nodes) -> dict[str, ast.Node]:
+def upward_exposed(body, analysis, lane_vars, reduction_nodes) -> dict[str, ast.Node]:
     """Scalars read in an iteration before that iteration has set them."""
     exposed: dict[str, ast.Node] = {}
 
@@ -780,25 +862,30 @@ def _check_arrays(scan: _Scan, lane_vars: set[str], invariants: set[str], dims: 
                     )
             written[name] = own
             continue
-        if _is_histogram(accesses):
-            histograms.add(name)
-            continue
         if _distinct_lanes_distinct_elements(accesses, lane_vars, invariants):
             sliced.add(name)
             continue
         owned = _owned_axes(forms[0], order)
+        outside = None  # the first access outside the slice of the first write
         if owned is not None:
             for acc in accesses:
                 form = tuple(affine(i, lane_vars, invariants) for i in acc.indices)
                 if len(form) != len(forms[0]) or any(form[a] != forms[0][a] for a in owned):
-                    raise NotParallel(
-                        f"loop-carried dependence: {_show(acc)} "
-                        f"may {'write' if acc.write else 'read'} an element of {name} in another "
-                        f"iteration's slice ({_show(writes[0])})",
-                        acc.node,
-                    )
-            sliced.add(name)
+                    outside = acc
+                    break
+            if outside is None:
+                sliced.add(name)
+                continue
+        if _is_histogram(accesses):
+            histograms.add(name)
             continue
+        if outside is not None:
+            raise NotParallel(
+                f"loop-carried dependence: {_show(outside)} "
+                f"may {'write' if outside.write else 'read'} an element of {name} in another "
+                f"iteration's slice ({_show(writes[0])})",
+                outside.node,
+            )
         raise NotParallel(
             f"{_show(writes[0])} is written at an element that is not the loop's own "
             f"(iterations could write the same element)",

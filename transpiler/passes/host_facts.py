@@ -108,6 +108,7 @@ def _node_reads(a: Analysis, n: hostir.HNode) -> set[str]:
             hostir.GosubJump,
             hostir.ReturnJump,
             hostir.ToHost,
+            hostir.Distributed,  # its launches and its loop are nodes of their own
         ),
     ):
         found |= set(a.variables)  # what else may come: assume it reads everything

@@ -11,11 +11,13 @@ host copy is already current).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import ast, hostir, ir
 from ..model import Analysis
 from ..options import Options
 from . import host_facts
-from .dependence import NotParallel, integral_loop_vars, plan_loop
+from .dependence import NotParallel, integral_loop_vars, plan_loop, upward_exposed
 from .integrality import integral_scalars
 from .liveness import live_in
 from .matmul import is_mat_product, mat_product_launch, try_matmul
@@ -70,6 +72,8 @@ class Offloader:
             for sub in self.host.subroutines:
                 sub.body = place_to_host(sub.body, kernel_arrays, True, calls)[0]
             for node in hostir.walk(self.host.body + [n for s in self.host.subroutines for n in s.body]):
+                if isinstance(node, hostir.Distributed):
+                    node.to_host = sorted(_arrays_touched(node.original) & kernel_arrays)
                 if isinstance(node, hostir.Launch) and node.replay is not None:
                     # The kernel's arrays are those the loop uses (the subroutines it
                     # calls included): the host's copies must be current for the replay.
@@ -116,6 +120,9 @@ class Offloader:
             launch = try_matmul(node, self.analysis, live_after, self.kernel_name("mma", stmt))
             if launch is None:
                 plan = plan_loop(node, self.analysis, live_after, self.subroutines, self.integral)
+                group = self.distribute(node, plan, live_after)
+                if group is not None:
+                    return group
                 tile = choose_tile(plan, self.analysis.number_type, self.tile)
                 name = self.kernel_name(plan.kind, stmt)
                 launch = vectorize(plan, self.analysis, name, tile)
@@ -136,6 +143,49 @@ class Offloader:
         self.host.kernels.append(launch.kernel)
         self.host.decisions.append(launch.decision)
         return launch
+
+    def distribute(self, node: hostir.ForLoop, plan, live_after) -> hostir.Distributed | None:
+        """Loop distribution (hostir.Distributed) of a parallel loop whose lanes would
+        run several inner loops one after another (gemm's `FOR I`: scale row I, then add
+        the products to it): a kernel per part of the body, when a part has more lane
+        loops than the whole (a 2-D grid instead of rows of work per lane).  Each part is
+        an inner FOR with the statements before it; statements after the last FOR are a
+        part of their own.  A scalar one part sets and a later one reads would need a
+        value per iteration: such a loop stays whole."""
+        if len(plan.dims) != 1 or plan.reductions or plan.histograms or plan.inside:
+            return None
+        parts = _parts(node.body)
+        if len(parts) < 2:
+            return None
+        lane = {plan.dims[0].var}
+        for part in parts:
+            if set(upward_exposed(part, self.analysis, lane, set())) & plan.privates:
+                return None
+        try:
+            plans = [
+                plan_loop(
+                    replace(node, body=part), self.analysis, live_after, self.subroutines,
+                    self.integral,
+                )
+                for part in parts
+            ]
+        except NotParallel:
+            return None
+        if max(len(p.dims) for p in plans) <= 1 or any(p.reductions or p.histograms for p in plans):
+            return None
+        launches = []
+        try:
+            for p in plans:
+                p.part = True
+                tile = choose_tile(p, self.analysis.number_type, self.tile)
+                launches.append(vectorize(p, self.analysis, self.kernel_name(p.kind, node.stmt), tile))
+        except NotParallel:
+            return None
+        for launch in launches:
+            self.host.kernels.append(launch.kernel)
+            self.host.decisions.append(launch.decision)
+        restore = sorted({name for launch in launches for name in launch.writes})
+        return hostir.Distributed(launches, node, restore, origin=node.origin)
 
     def mat_product(self, node: hostir.Simple) -> hostir.HNode:
         """`MAT C = A * B`: the matrix product kernel the loop nest gets, or the host
@@ -160,6 +210,20 @@ class Offloader:
             n += 1
         self.names.add(name)
         return name
+
+
+def _parts(body: list[hostir.HNode]) -> list[list[hostir.HNode]]:
+    """The body cut after each top-level FOR (the statements before a FOR go with it)."""
+    parts: list[list[hostir.HNode]] = [[]]
+    for node in body:
+        parts[-1].append(node)
+        if isinstance(node, hostir.ForLoop):
+            parts.append([])
+    if all(_is_remark(n) for n in parts[-1]):
+        last = parts.pop()
+        if parts:
+            parts[-1] += last
+    return parts
 
 
 def _is_remark(node: hostir.HNode) -> bool:

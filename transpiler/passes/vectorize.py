@@ -347,9 +347,12 @@ class _Vectorizer:
                 for axis, (dim, count, t) in enumerate(zip(plan.dims, self.counts, self.tile))
             ]
             done = DONE_FLAGS if self.events is not None else None
-            prefix, body = replay_body(plan.loop, self.rank)
-            replay = hostir.Replay(done, loops, body, prefix)
-            if done is not None and plan.sliced:
+            depth = self.rank if plan.inside is None else self.rank - 1
+            # An interchanged nest is replayed as written: the lane loops above the FOR
+            # that went inside, with their whole bodies.
+            prefix, body = replay_body(plan.loop, depth)
+            replay = hostir.Replay(done, loops[:depth], body, prefix)
+            if done is not None and (plan.sliced or plan.inside is not None):
                 replay.restore = writes
         for axis, (dim, count) in enumerate(zip(plan.dims, self.counts)):
             # An inner loop of the nest runs only if every outer one does.
@@ -385,6 +388,8 @@ class _Vectorizer:
     def summary(self) -> str:
         plan = self.plan
         loops = ", ".join(f"{d.var}" for d in plan.dims)
+        if plan.part or plan.inside is not None:  # not simply the first loops of the nest
+            loops += f" (FOR lines {', '.join(_line_of(d.stmt) for d in plan.dims)})"
         shape = "x".join(str(t) for t in self.tile)
         what = {
             "map": "elementwise map",
@@ -394,6 +399,9 @@ class _Vectorizer:
             "iterate": "per-element iteration (masked inner loop)",
         }.get(plan.kind, plan.kind)
         text = f"{what} over {loops}; one {shape} tile of iterations per block, {self.ndt}"
+        if plan.inside is not None:
+            k = plan.inside.stmt
+            text += f"; {k.var.name} (line {_line_of(k)}) loops inside each lane"
         if plan.sliced:
             text += f"; in place: each lane reads and writes its own part of {', '.join(sorted(plan.sliced))}"
         return text
@@ -1366,6 +1374,10 @@ def replay_body(loop: hostir.ForLoop, rank: int) -> tuple[list[hostir.HNode], li
         # Deeper levels have no statements between their FORs (dependence._lane_space).
         inner = [n for n in inner.body if isinstance(n, hostir.ForLoop)][-1]
     return prefix, list(inner.body)
+
+
+def _line_of(stmt: ast.Stmt) -> str:
+    return str(stmt.label) if stmt.label is not None else f"source line {stmt.coord.line}"
 
 
 def _index_word(expr: ast.Expr) -> str:

@@ -737,6 +737,9 @@ class StatementPrinter:
     def n_Launch(self, node: hostir.Launch) -> list[Code]:
         return self.kernels.launch(node, self)
 
+    def n_Distributed(self, node: hostir.Distributed) -> list[Code]:
+        return self.kernels.distributed(node, self)
+
     def n_ToHost(self, node: hostir.ToHost) -> list[Code]:
         return self.kernels.to_host(node)
 

@@ -65,7 +65,8 @@ class KernelLaunches:
         if not self.host.kernels:
             return ""
         restores = any(
-            isinstance(n, hostir.Launch) and n.replay is not None and n.replay.restore
+            (isinstance(n, hostir.Launch) and n.replay is not None and n.replay.restore)
+            or isinstance(n, hostir.Distributed)
             for n in hostir.walk(
                 self.host.body + [x for s in self.host.subroutines for x in s.body]
             )
@@ -97,9 +98,40 @@ class KernelLaunches:
     def launch(self, node: hostir.Launch, stmts) -> list:
         from .host_stmt import Code
 
+        self.values = {}
+        out, launch = self.setup_and_launch(node, stmts)
+        combine = [line for f in node.finish if f.combines for line in self.finish(f, stmts)]
+        replay = node.replay
+        if replay is None:
+            out += launch + combine
+        elif replay.done is None:  # every block finishes once the kernel runs
+            out.append(Code(f"if ({self.launch_condition(node)})", launch + combine))
+            out.append(Code("else", self.replay(node, stmts)))
+        else:
+            for name in replay.restore:  # put back unless every block finishes
+                out.append(Code(f"{self.mirrors[name]}.save({self.expr.array(name)});"))
+            if node.checks:
+                out.append(Code(f"if ({self.launch_condition(node)})", launch))
+            else:
+                out.append(Code("", launch))  # a block: `grid` is local to it
+            finished = self.finished(node)
+            if combine:
+                out.append(Code(f"if ({finished})", combine))
+                out.append(Code("else", self.replay(node, stmts)))
+            else:
+                out.append(Code(f"if (!({finished}))", self.replay(node, stmts)))
+        for finish in node.finish:
+            if not finish.combines:
+                out += self.finish(finish, stmts)
+        return [Code("", out)]  # a block: its names are local to this launch
+
+    def setup_and_launch(self, node: hostir.Launch, stmts) -> tuple[list, list]:
+        """The lines before the launch (shapes, counts, scratch arrays) and the launch
+        (with the download of the scratch arrays)."""
+        from .host_stmt import Code
+
         cuda = self.kernels[node.kernel.name]
         out: list = []
-        self.values = {}
         for shape in node.shapes:  # MAT C = A * B: check A and B, give C its shape
             if stmts.tracks_lines:
                 line = stmts.line_numbers.get(shape.node.coord.line, 0)
@@ -146,33 +178,45 @@ class KernelLaunches:
         body += [Code(f"{self.mirrors[a]}.written();") for a in node.writes if a in self.mirrors]
         launch.append(Code("if (grid.x > 0 && grid.y > 0 && grid.z > 0)", body))
         launch += [Code(f"{self.values[temp.name]}.download();") for temp in node.temps]
-        combine = [line for f in node.finish if f.combines for line in self.finish(f, stmts)]
+        return out, launch
+
+    def finished(self, node: hostir.Launch) -> str:
+        """Whether every block of the launch finished (it ran: its flags are set)."""
         replay = node.replay
-        if replay is None:
-            out += launch + combine
-        elif replay.done is None:  # every block finishes once the kernel runs
-            out.append(Code(f"if ({self.launch_condition(node)})", launch + combine))
-            out.append(Code("else", self.replay(node, stmts)))
-        else:
-            for name in replay.restore:  # put back unless every block finishes
-                out.append(Code(f"{self.mirrors[name]}.save({self.expr.array(name)});"))
-            if node.checks:
-                out.append(Code(f"if ({self.launch_condition(node)})", launch))
+        finished = f"{self.values[replay.done]}.all()"
+        if replay.prefix:  # it runs even where the inner loop does not (no blocks)
+            finished += f" && {self.values[replay.loops[1].count]} > 0"
+        return finished
+
+    def distributed(self, node: hostir.Distributed, stmts) -> list:
+        """The kernels of a distributed loop in order, each while every block of the ones
+        before finished; else the arrays go back and the host runs the loop as written."""
+        from .host_stmt import Code
+
+        out: list = [
+            Code(f"{self.mirrors[name]}.save({self.expr.array(name)});") for name in node.restore
+        ]
+        flag = self.namer.fresh("finished")
+        out.append(Code(f"bool {flag} = true;"))
+        for n, part in enumerate(node.parts):
+            self.values = {}
+            setup, launch = self.setup_and_launch(part, stmts)
+            if part.checks:
+                setup.append(Code(f"if ({self.launch_condition(part)})", launch))
             else:
-                out.append(Code("", launch))  # a block: `grid` is local to it
-            done = self.values[replay.done]
-            finished = f"{done}.all()"
-            if replay.prefix:  # it runs even where the inner loop does not (no blocks)
-                finished += f" && {self.values[replay.loops[1].count]} > 0"
-            if combine:
-                out.append(Code(f"if ({finished})", combine))
-                out.append(Code("else", self.replay(node, stmts)))
-            else:
-                out.append(Code(f"if (!({finished}))", self.replay(node, stmts)))
-        for finish in node.finish:
-            if not finish.combines:
-                out += self.finish(finish, stmts)
-        return [Code("", out)]  # a block: its names are local to this launch
+                setup.append(Code("", launch))  # a block: `grid` is local to it
+            if part.replay is not None:
+                test = self.launch_condition(part) if part.replay.done is None else self.finished(part)
+                setup.append(Code(f"{flag} = {test};"))
+            # (If a later part does not finish, the host's loop sets them again.)
+            setup += [line for f in part.finish for line in self.finish(f, stmts)]
+            out.append(Code("" if n == 0 else f"if ({flag})", setup))
+        fallback = [Code("// A block met an exception: the arrays go back, the whole loop runs here")]
+        fallback += [Code(f"{self.mirrors[name]}.restore();") for name in node.restore]
+        fallback += self.to_host(hostir.ToHost(node.to_host))
+        fallback += stmts.nodes([node.original])
+        out.append(Code(f"if (!{flag})", fallback))
+        return [Code("", out)]
 
     def launch_condition(self, node: hostir.Launch) -> str:
         """The subscripts the kernel's tile loads and stores use are all in range."""

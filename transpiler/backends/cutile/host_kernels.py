@@ -101,8 +101,42 @@ class KernelPrinter:
         in range), then the finish, or the host's replay of unfinished blocks."""
         from .host_stmt import Code
 
-        expr = self.expr
         self.values: dict[str, str] = {}  # LoopCount / Temp name -> Python name
+        out, launch = self.setup_and_launch(node)
+        combine = [line for f in node.finish if f.combines for line in self.finish(f, stmts)]
+        replay = node.replay
+        if replay is None:
+            out += launch + combine
+        elif replay.done is None:  # every block finishes once the kernel runs
+            condition = self.launch_condition(node)
+            out.append(Code(f"if {condition}:", launch + combine))
+            out.append(Code("else:", self.replay(node, stmts)))
+        else:
+            for name in replay.restore:  # put back unless every block finishes
+                array = self.expr.array(name)
+                saved = self.values[name] = self.expr.namer.fresh(f"{array}_before")
+                out.append(Code(f"{saved} = dev.snapshot({array}.data)"))
+            if node.checks:
+                out.append(Code(f"if {self.launch_condition(node)}:", launch))
+            else:
+                out += launch
+            finished = self.finished(node)
+            if combine:
+                out.append(Code(f"if {finished}:", combine))
+                out.append(Code("else:", self.replay(node, stmts)))
+            else:
+                out.append(Code(f"if not ({finished}):", self.replay(node, stmts)))
+        for finish in node.finish:
+            if not finish.combines:
+                out += self.finish(finish, stmts)
+        return out
+
+    def setup_and_launch(self, node: hostir.Launch) -> tuple[list, list]:
+        """The lines before the launch (shapes, counts, scratch arrays) and the launch
+        (with the download of the scratch arrays)."""
+        from .host_stmt import Code
+
+        expr = self.expr
         out: list = []
         for shape in node.shapes:  # MAT C = A * B: check A and B, give C its shape
             helper = expr.need("mat_product_shape")
@@ -133,34 +167,50 @@ class KernelPrinter:
         call = f"dev.launch({self.names[kernel.name]}, {grid}, {_tuple(args)}"
         call += f", writes={_tuple(writes)})" if writes else ")"
         launch = [Code(call)] + [Code(f"dev.to_host({self.values[t.name]})") for t in node.temps]
-        combine = [line for f in node.finish if f.combines for line in self.finish(f, stmts)]
+        return out, launch
+
+    def finished(self, node: hostir.Launch) -> str:
+        """Whether every block of the launch finished (it ran: its flags are set)."""
         replay = node.replay
-        if replay is None:
-            out += launch + combine
-        elif replay.done is None:  # every block finishes once the kernel runs
-            condition = self.launch_condition(node)
-            out.append(Code(f"if {condition}:", launch + combine))
-            out.append(Code("else:", self.replay(node, stmts)))
-        else:
-            for name in replay.restore:  # put back unless every block finishes
-                saved = self.values[name] = expr.namer.fresh(f"{expr.array(name)}_before")
-                out.append(Code(f"{saved} = dev.snapshot({expr.array(name)}.data)"))
-            if node.checks:
-                out.append(Code(f"if {self.launch_condition(node)}:", launch))
+        finished = f"{self.values[replay.done]}.all()"
+        if replay.prefix:  # it runs even where the inner loop does not (no blocks)
+            finished += f" and {self.values[replay.loops[1].count]} > 0"
+        return finished
+
+    def distributed(self, node: hostir.Distributed, stmts) -> list:
+        """The kernels of a distributed loop in order, each while every block of the ones
+        before finished; else the arrays go back and the host runs the loop as written."""
+        from .host_stmt import Code
+
+        expr = self.expr
+        out: list = []
+        saved = {}
+        for name in node.restore:
+            saved[name] = expr.namer.fresh(f"{expr.array(name)}_before")
+            out.append(Code(f"{saved[name]} = dev.snapshot({expr.array(name)}.data)"))
+        flag = expr.namer.fresh("finished")
+        for n, part in enumerate(node.parts):
+            self.values = {}
+            setup, launch = self.setup_and_launch(part)
+            if part.checks:
+                setup.append(Code(f"if {self.launch_condition(part)}:", launch))
             else:
-                out += launch
-            done = self.values[replay.done]
-            finished = f"{done}.all()"
-            if replay.prefix:  # it runs even where the inner loop does not (no blocks)
-                finished += f" and {self.values[replay.loops[1].count]} > 0"
-            if combine:
-                out.append(Code(f"if {finished}:", combine))
-                out.append(Code("else:", self.replay(node, stmts)))
-            else:
-                out.append(Code(f"if not ({finished}):", self.replay(node, stmts)))
-        for finish in node.finish:
-            if not finish.combines:
-                out += self.finish(finish, stmts)
+                setup += launch
+            if part.replay is not None:
+                test = self.launch_condition(part) if part.replay.done is None else self.finished(part)
+                setup.append(Code(f"{flag} = {test}"))
+            elif n == 0:
+                setup.append(Code(f"{flag} = True"))
+            # (If a later part does not finish, the host's loop sets them again.)
+            setup += [line for f in part.finish for line in self.finish(f, stmts)]
+            out += setup if n == 0 else [Code(f"if {flag}:", setup)]
+        fallback = [
+            Code("# A block met an exception: the arrays go back, the whole loop runs here")
+        ]
+        fallback += [Code(f"dev.restore({expr.array(a)}.data, {saved[a]})") for a in node.restore]
+        fallback += stmts.n_ToHost(hostir.ToHost(node.to_host))
+        fallback += stmts.nodes([node.original])
+        out.append(Code(f"if not {flag}:", fallback))
         return out
 
     def launch_condition(self, node: hostir.Launch) -> str:

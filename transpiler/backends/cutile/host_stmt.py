@@ -833,6 +833,9 @@ class StatementPrinter:
     def n_Launch(self, node: hostir.Launch) -> list[Code]:
         return self.kernels.launch(node, self)
 
+    def n_Distributed(self, node: hostir.Distributed) -> list[Code]:
+        return self.kernels.distributed(node, self)
+
     def n_ToHost(self, node: hostir.ToHost) -> list[Code]:
         return [Code(f"dev.to_host({self.expr.array(name)}.data)") for name in node.arrays]
 
