@@ -4,7 +4,7 @@ Each program is built from statement templates that exercise what basic2tile
 translates: arithmetic with the built-ins, arrays, FOR loops that the offload pass
 turns into kernels (maps, stencils, reductions, max/min, 2-D nests, histograms,
 triangular and imperfect nests, row writes, rows swept in place by an inner loop, a
-row and column filled together, 3-deep nests over rank-3 arrays, sums of
+row and column filled together, gemm's distributed and interchanged nests, 3-deep nests over rank-3 arrays, sums of
 several terms, scans) and
 loops it must keep on the host (carried dependences, PRINT inside), IF/ELSE, WHILE,
 GOTO, GOSUB and PRINT.  Values stay finite and away from the exceptional cases
@@ -167,6 +167,24 @@ class ProgramGenerator:
         self.emit(f"NEXT {outer}")
         self.emit(f'PRINT "W"; {ARRAY_2D}(1, 2); {ARRAY_2D}({self.m}, {self.m})')
 
+    def stmt_distributed(self) -> None:
+        """gemm's shape: per row, scale it, then add products over L (the loop is
+        distributed, the second nest interchanged); sometimes a triangle (K up to R)."""
+        limit = self.rng.choice([str(self.m), "R"])
+        c = self.number()
+        self.emit(f"FOR R = 1 TO {self.m}")
+        self.emit(f"FOR K = 1 TO {limit}")
+        self.emit(f"LET {ARRAY_2D}(R, K) = {ARRAY_2D}(R, K) / {c}")
+        self.emit("NEXT K")
+        self.emit(f"FOR L = 1 TO {self.m}")
+        self.emit(f"FOR K = 1 TO {limit}")
+        term = self.bounded(f"Q(R, L, K) + {self.expr('K')}")
+        self.emit(f"LET {ARRAY_2D}(R, K) = {ARRAY_2D}(R, K) + {term} / {self.m * 10}")
+        self.emit("NEXT K")
+        self.emit("NEXT L")
+        self.emit("NEXT R")
+        self.emit(f'PRINT "G"; {ARRAY_2D}(1, 1); {ARRAY_2D}({self.m}, {self.m})')
+
     def stmt_symmetric(self) -> None:
         """Row and column `row` of M in one loop (covariance's symmetric fill)."""
         row = self.rng.randint(0, self.m)
@@ -326,6 +344,7 @@ class ProgramGenerator:
             self.stmt_constant_row,
             self.stmt_row_sweep,
             self.stmt_symmetric,
+            self.stmt_distributed,
             self.stmt_deep_nest,
             self.stmt_scan,
             self.stmt_sum_of_terms,

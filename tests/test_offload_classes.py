@@ -110,9 +110,9 @@ TRIANGLE = """10 DIM C(6,6)
 
 
 def test_a_triangular_inner_loop_is_a_kernel_per_outer_iteration(tmp_path):
-    # The outer loop's lanes own rows of C: one kernel, the triangles inside its lanes.
+    # Distributed: a triangle of (I, J) lanes for each inner loop (lanes outside it masked).
     found = decisions(TRIANGLE)
-    assert found[20].offloaded and "over I;" in found[20].reason, found[20].reason
+    assert "over I, J (FOR lines 20, 30);" in found[20].reason, found[20].reason
     check(tmp_path, TRIANGLE)
     # A PRINT keeps the outer loop on the host: a kernel per triangle and outer iteration.
     printed = TRIANGLE.replace("90 NEXT I", "85 PRINT I;\n90 NEXT I")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_offload_classes import decisions
 from tests.test_offload_slices import check
 
 GEMM = """10 N = 7
@@ -91,8 +90,9 @@ def test_an_interchanged_nest_alone_is_one_2d_kernel(tmp_path):
 @pytest.mark.parametrize(
     ("change", "why"),
     [
-        # J's limit changes with K: no rectangle of (I, J) lanes.
-        (("150 FOR J = 0 TO N - 1", "150 FOR J = 0 TO K"), "over I;"),
+        # J's limit changes with K: no (I, J) lanes with K inside (the nest as written
+        # is a triangle of (I, K, J) lanes adding with atomics).
+        (("150 FOR J = 0 TO N - 1", "150 FOR J = 0 TO K"), "over I, K, J;"),
         # J is printed after the loop: its last value depends on K's loop running
         # (the nest stays as written: lanes (I, K, J) adding with atomics).
         (("210 PRINT I", "210 PRINT I; J"), "over I, K, J;"),

@@ -1,6 +1,6 @@
 """Lanes that work in place in their own slice of an array (dependence `sliced`).
 
-A loop over I whose inner loops write the row `C(I, J)` (gemm's and syrk's outer loops),
+A loop over I whose inner loops sweep the row `C(I, J)` (recurrences along J),
 a column `V(J, I)` filled backwards (adi), or, in a loop over J with I fixed, both
 `CV(I, J)` and `CV(J, I)` (covariance: two lanes never meet at one element).  Each lane
 reads and writes its slice in place; when a block meets an exception the host puts the
@@ -28,12 +28,12 @@ GEMM_ROWS = """10 N = 7
 50 NEXT J : NEXT I
 60 LET ALPHA = 1.5 : LET BETA = 1.25
 100 FOR I = 0 TO N - 1
-110 FOR J = 0 TO I
-120 LET C(I,J) = C(I,J) * BETA
+110 FOR J = 1 TO I
+120 LET C(I,J) = C(I,J) * BETA + C(I,J-1) / 4
 130 NEXT J
 140 FOR K = 0 TO N - 1
-150 FOR J = 0 TO I
-160 LET C(I,J) = C(I,J) + ALPHA * A(I,K) * B(K,J)
+150 FOR J = 1 TO I
+160 LET C(I,J) = C(I,J) + ALPHA * A(I,K) * B(K,J) - C(I,J-1) / 8
 170 NEXT J
 180 NEXT K
 190 NEXT I

@@ -296,6 +296,7 @@ class LoopCount:
     start: int
     limit: ast.Expr
     step: int
+    limit_offset: int = 0  # added to the limit (a triangle's box: an outer limit + c)
 
 
 @dataclass(eq=False)
@@ -391,6 +392,10 @@ class ReplayLoop:
     count: str
     tile: int
     axis: int
+    # A triangle of lanes (dependence.LaneDim): the iterations are those where
+    # first <= var <= last (None: no bound on that side).
+    first: ast.Expr | None = None
+    last: ast.Expr | None = None
 
 
 @dataclass(eq=False)

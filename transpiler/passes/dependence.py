@@ -9,8 +9,10 @@ What it accepts, per variable of the loop body:
 - the loop variable(s): a perfect (or nearly perfect) nest of FORs with constant
   integer steps becomes a 1-D, 2-D or 3-D lane space (the deepest that is parallel); a
   start is a constant integer below 2**30 or integer variables plus a constant (`FOR J =
-  I + 1`: triangular nests); statements between the first two FORs are repeated per
-  lane when they only set temporaries;
+  I + 1`: triangular nests); an inner FOR whose bounds are an outer lane variable plus
+  a constant (`FOR J = 0 TO I`) is a triangle of lanes in their box; statements between
+  the first two FORs are repeated per lane when they only set temporaries; `FOR K : FOR
+  J` below the lanes may become lanes J with K inside each (interchange);
 - scalars written in the body: *private* (set before being read in every iteration and
   not read after the loop), or *reductions*: `S = S + e`, `S = S - e`, and
   `IF e > M THEN M = e : J = I` (max/min with the index of the first/last extreme);
@@ -66,6 +68,17 @@ class LaneDim:
     limit: ast.Expr
     step: int
     stmt: ast.For
+    # A triangle of lanes (`FOR J = 0 TO I`, `FOR J = I + 1 TO N` inside lanes over I):
+    # the lanes span the box from the smallest start to the largest limit (`limit` plus
+    # `limit_offset`), and a lane is an iteration only where `first <= J <= last`, the
+    # FOR's own bounds (None: that bound is the same for every lane).
+    first: ast.Expr | None = None
+    last: ast.Expr | None = None
+    limit_offset: int = 0
+
+    @property
+    def triangular(self) -> bool:
+        return self.first is not None or self.last is not None
 
 
 @dataclass(eq=False)
@@ -122,11 +135,11 @@ def plan_loop(
     The deepest nest that is parallel wins: a 3-D nest whose innermost loop carries a
     dependence is still a 2-D kernel with that loop inside (the deepest attempt's reason
     is the one reported)."""
-    space = _lane_space(loop, analysis, integral, MAX_LANE_DIMS)
+    space = _lane_space(loop, analysis, integral, MAX_LANE_DIMS, live_after)
     spaces = []  # (dims, body, the FOR moved inside), the most lane loops first
     for depth in range(len(space[0]), 0, -1):
         if depth < len(space[0]):
-            space = _lane_space(loop, analysis, integral, depth)
+            space = _lane_space(loop, analysis, integral, depth, live_after)
         spaces.append((*space, None))
         swapped = _interchanged(*space, analysis, integral, live_after)
         if swapped is not None:
@@ -170,11 +183,10 @@ def _interchanged(dims, body, analysis, integral, live_after):
     if len(inner) != 1 or not isinstance(inner[0], hostir.ForLoop):
         return None
     j_loop = inner[0]
-    outer_vars = {d.var for d in dims}
     k_var, j_var = k_loop.stmt.var.name, j_loop.stmt.var.name
-    try:
-        j_dim = _lane_dim(j_loop, integral - outer_vars)
-    except NotParallel:
+    changed = _assigned_scalars(j_loop.body) | {k_var}
+    j_dim = _inner_dim(j_loop, dims, integral, analysis, changed, live_after)
+    if j_dim is None:
         return None
     j_bounds = set()
     for e in (j_loop.stmt.start, j_loop.stmt.limit, j_loop.stmt.step):
@@ -184,13 +196,7 @@ def _interchanged(dims, body, analysis, integral, live_after):
     for e in (k_loop.stmt.start, k_loop.stmt.limit, k_loop.stmt.step):
         if e is not None:
             k_bounds |= expression_reads(analysis, e)
-    changed = _assigned_scalars(j_loop.body) | {k_var}
-    if (
-        j_bounds & (outer_vars | changed)
-        or j_var in k_bounds
-        or j_var in live_after
-        or not is_quiet(j_loop.stmt.limit, analysis)
-    ):
+    if j_bounds & changed or j_var in k_bounds or j_var in live_after:
         return None
     moved = replace(k_loop, body=list(j_loop.body))
     return [*dims, j_dim], [moved], k_loop
@@ -257,7 +263,11 @@ def _in_inner_loops(body: list[hostir.HNode]):
 
 
 def _lane_space(
-    loop: hostir.ForLoop, analysis: Analysis, integral: frozenset[str], max_dims: int
+    loop: hostir.ForLoop,
+    analysis: Analysis,
+    integral: frozenset[str],
+    max_dims: int,
+    live_after: frozenset[str] = frozenset(),
 ) -> tuple[list[LaneDim], list[hostir.HNode]]:
     """The collapsed nest: up to `max_dims` rectangular FORs, and the lane body."""
     dims = [_lane_dim(loop, integral)]
@@ -269,22 +279,14 @@ def _lane_space(
             break
         inner = stmts[-1]
         before = stmts[:-1]
-        outer_vars = {d.var for d in dims}
-        try:
-            # A start made of the outer lanes' variables would not be rectangular.
-            dim = _lane_dim(inner, integral - outer_vars)
-        except NotParallel:
-            break
-        bound_vars = expression_reads(analysis, inner.stmt.limit)
         set_before = _assigned_scalars(before)
-        if bound_vars & (outer_vars | set_before) or not all(_is_scalar_let(n) for n in before):
+        dim = _inner_dim(inner, dims, integral, analysis, set_before, live_after)
+        if dim is None or not all(_is_scalar_let(n) for n in before):
+            break
+        if dim.triangular and before:
             break
         # The replay of a nest runs statements between FORs only below the outermost.
         if before and len(dims) > 1:
-            break
-        # BASIC evaluates the inner limit once per outer iteration, the host once before
-        # the launch: only where that cannot change what the program reports.
-        if not is_quiet(inner.stmt.limit, analysis):
             break
         # Statements before the inner FOR run once per outer iteration; repeating them
         # per lane is only right if the inner body does not change what they set.
@@ -299,6 +301,84 @@ def _lane_space(
         prefix.extend(before)
         body = inner.body
     return dims, prefix + list(body)
+
+
+def _inner_dim(inner, dims, integral, analysis, changed: set[str], live_after) -> LaneDim | None:
+    """The lane dimension of FOR `inner` below the lane loops `dims`, or None.  Its
+    bounds are the same for every lane (a constant or integer start; a limit that no
+    statement of the nest changes), or form a triangle with one outer lane variable
+    (`FOR J = 0 TO I`, `FOR J = I + 1 TO N`: V plus an integer, step 1, V counting up
+    from a constant; J not used after the loop, whose last value would be a lane's).
+    BASIC evaluates the bounds once per outer iteration, the host once before the
+    launch: only where that cannot change what the program reports (quiet)."""
+    stmt = inner.stmt
+    outer = {d.var: d for d in dims}
+    first = _triangle_side(stmt.start, outer)
+    last = _triangle_side(stmt.limit, outer)
+    if first is False or last is False:
+        return None
+    if first is None and last is None:
+        try:
+            # A start made of the outer lanes' variables would not be rectangular.
+            dim = _lane_dim(inner, integral - set(outer))
+        except NotParallel:
+            return None
+        if expression_reads(analysis, stmt.limit) & (set(outer) | changed):
+            return None
+        return dim if is_quiet(stmt.limit, analysis) else None
+    step = 1.0 if stmt.step is None else constant_value(stmt.step)
+    if step != 1 or stmt.var.name in live_after or stmt.var.name.endswith("%"):
+        return None
+    start: int | ast.Expr
+    if first is not None:
+        var, offset = first
+        if not isinstance(outer[var].start, int) or outer[var].step <= 0:
+            return None
+        start = outer[var].start + offset
+    else:
+        try:
+            start = _lane_dim(inner, integral - set(outer)).start
+        except NotParallel:
+            return None
+    if last is not None:
+        var, offset = last
+        if outer[var].step <= 0:
+            return None
+        limit, limit_offset = outer[var].limit, offset
+    else:
+        if expression_reads(analysis, stmt.limit) & (set(outer) | changed):
+            return None
+        limit, limit_offset = stmt.limit, 0
+    if not all(is_quiet(e, analysis) for e in (stmt.start, stmt.limit)):
+        return None
+    return LaneDim(
+        stmt.var.name,
+        start,
+        limit,
+        1,
+        stmt,
+        first=stmt.start if first is not None else None,
+        last=stmt.limit if last is not None else None,
+        limit_offset=limit_offset,
+    )
+
+
+def _triangle_side(expr: ast.Expr, outer: dict[str, LaneDim]):
+    """(V, c) for a bound `V + c` (V an outer lane variable, c an integer); None for a
+    bound without outer lane variables; False for any other use of them."""
+    names = {n.name for n in expr.walk() if isinstance(n, ast.Var)}
+    if not names & set(outer):
+        return None
+    form = affine(expr, set(outer), set())
+    if (
+        form is None
+        or len(form.coeffs) != 1
+        or form.coeffs[0][1] != 1
+        or form.symbols
+        or form.const != int(form.const)
+    ):
+        return False
+    return form.coeffs[0][0], int(form.const)
 
 
 def _reads_before_set(lets: list[hostir.HNode], analysis: Analysis) -> bool:

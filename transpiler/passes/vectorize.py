@@ -29,13 +29,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .. import ast, hostir
+from .. import ast, hostir, ir
+from .. import irbuild as B
 from ..builtins import BUILTINS
 from ..hostir import Finish, LoopCount, RangeCheck, Temp
-from .. import irbuild as B
-from .. import ir
-from ..ir import KExpr, TileType
 from ..interpreter.microsoft import is_truth_value
+from ..ir import KExpr, TileType
 from ..model import Analysis
 from ..naming import generated_name
 from ..runtime.msnumbers import DOUBLE_MAX, SINGLE_MAX, SMALLEST
@@ -43,8 +42,8 @@ from .dependence import LoopPlan, NotParallel, Reduction, unexpressible
 from .exceptions import can_report, constant_number, constant_reports
 from .exprutil import Affine, affine, constant_value, same_expr, sum_may_overflow
 from .kernel_access import array_access
-from .kernel_lowering import origin_of
 from .kernel_cleanup import remove_dead_lets
+from .kernel_lowering import origin_of
 from .liveness import expression_reads
 from .show import show_expr
 
@@ -343,7 +342,9 @@ class _Vectorizer:
         replay = None
         if self.events is not None or self.checks:
             loops = [
-                hostir.ReplayLoop(dim.var, dim.start, dim.step, count.name, t, axis)
+                hostir.ReplayLoop(
+                    dim.var, dim.start, dim.step, count.name, t, axis, dim.first, dim.last
+                )
                 for axis, (dim, count, t) in enumerate(zip(plan.dims, self.counts, self.tile))
             ]
             done = DONE_FLAGS if self.events is not None else None
@@ -428,7 +429,9 @@ class _Vectorizer:
         valid = None
         for axis, (dim, t) in enumerate(zip(self.plan.dims, self.tile)):
             count_name = self.new_name(dim.var, "count")
-            self.counts.append(LoopCount(count_name, dim.var, dim.start, dim.limit, dim.step))
+            self.counts.append(
+                LoopCount(count_name, dim.var, dim.start, dim.limit, dim.step, dim.limit_offset)
+            )
             count = self.scalar_param(count_name, "i32", hostir.HostValue("count", (count_name,)))
             lanes: KExpr = ir.Arange(type=TileType("i32", (t,)))
             if self.rank > 1:
@@ -445,7 +448,12 @@ class _Vectorizer:
             value = (
                 B.binary("mul", lane, B.const(dim.step, "i32"), self.ndt) if dim.step != 1 else lane
             )
-            self.let(dim.var, B.binary("add", self.lane_start(dim), value, self.ndt))
+            var = self.let(dim.var, B.binary("add", self.lane_start(dim), value, self.ndt))
+            # A triangle: the lanes of the box outside it are not iterations.
+            for bound, op in ((dim.first, "ge"), (dim.last, "le")):
+                if bound is not None:
+                    side = B.binary(op, B.cast(var, self.ndt), self.value(bound), self.ndt)
+                    valid = B.binary("and", valid, side, self.ndt)
         if self.rank > 1:
             valid = B.broadcast(valid, self.tile)
         self.let(self.valid, valid)
@@ -1265,6 +1273,8 @@ class _Vectorizer:
         """Each lane variable indexes its own axis with a constant offset (step 1)."""
         if len(form) != self.rank or any(f is None for f in form):
             return False
+        if any(dim.triangular for dim in self.plan.dims):
+            return False  # a tile would store the box's lanes outside the triangle too
         for f, dim in zip(form, self.plan.dims):
             if f.coeffs != ((dim.var, 1),) or f.symbols or f.const != int(f.const) or dim.step != 1:
                 return False

@@ -142,6 +142,8 @@ class KernelLaunches:
             name = self.values[count.name] = self.namer.fresh(count.name)
             pre: list[str] = []
             limit = self.expr.double_value(count.limit, pre)
+            if count.limit_offset:  # a triangle's box: the outer loop's limit plus c
+                limit = f"{limit} + {count.limit_offset}"
             out += [Code(line) for line in pre]
             if isinstance(count.start, int):
                 counted = f"loop_count({count.start}, {limit}, {count.step})"
@@ -294,7 +296,18 @@ class KernelLaunches:
                 index = f"{index} * {blocks} + {lanes[loop.var]} / {loop.tile}"
             body.append(Code(f"if ({done}[{index}])", [Code("continue;")]))
         body += [self.loop_value(loop, lanes[loop.var]) for loop in replay.loops]
-        body += stmts.nodes(replay.body)
+        iteration = stmts.nodes(replay.body)
+        for loop in reversed(replay.loops):  # a triangle's box: only the triangle's lanes
+            sides = []
+            for bound, compare in ((loop.first, "{b} <= {v}"), (loop.last, "{v} <= {b}")):
+                if bound is not None:
+                    pre: list[str] = []
+                    b = self.expr.double_value(bound, pre)
+                    assert not pre, "a triangle's bound is an affine expression"
+                    sides.append(compare.format(b=b, v=self.expr.var(loop.var)))
+            if sides:
+                iteration = [Code(f"if ({' && '.join(sides)})", iteration)]
+        body += iteration
         for loop in reversed(replay.loops):
             lane, count = lanes[loop.var], self.values[loop.count]
             body = [Code(f"for (int {lane} = 0; {lane} < {count}; ++{lane})", body)]

@@ -283,8 +283,16 @@ class KernelPrinter:
         lanes = {loop.var: namer.fresh(generated_name(loop.var, "lane")) for loop in replay.loops}
         if replay.prefix:
             return self.replay_rows(node, stmts, lanes)
-        body = [self.loop_value(loop, lanes[loop.var]) for loop in replay.loops]
-        body += stmts.lane_body(replay.body)
+        body = stmts.lane_body(replay.body)
+        for loop in reversed(replay.loops):  # a triangle's box: only the triangle's lanes
+            sides = []
+            for bound, compare in ((loop.first, "{b} <= {v}"), (loop.last, "{v} <= {b}")):
+                if bound is not None:
+                    value = self.expr.value(bound)
+                    sides.append(compare.format(b=value, v=self.expr.var(loop.var)))
+            if sides:
+                body = [Code(f"if {' and '.join(sides)}:", body)]
+        body = [self.loop_value(loop, lanes[loop.var]) for loop in replay.loops] + body
         if replay.skips_finished:
             done = self.values[replay.done]
             by_axis = sorted(replay.loops, key=lambda loop: loop.axis)
@@ -367,6 +375,8 @@ class KernelPrinter:
         """The number of iterations of FOR v = start TO limit STEP step (integers start
         and step, the limit evaluated once)."""
         limit = self.expr.value(count.limit)
+        if count.limit_offset:  # a triangle's box: the outer loop's limit plus c
+            limit = f"{limit} + {count.limit_offset}"
         return (
             f"{self.expr.need('loop_count')}({self.start_text(count.start)}, {limit}, {count.step})"
         )

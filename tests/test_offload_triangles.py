@@ -1,0 +1,82 @@
+"""Triangles of lanes (dependence `_inner_dim`): `FOR I : FOR J = I + 1 TO N` and `FOR J =
+0 TO I` as one 2-D kernel whose lanes span the box of the triangle, those outside it
+masked (never stored: the kernel scatters); the host's replay skips them too.  syrk's
+loop nest is two such kernels (distributed), the second with K inside each lane.  Near
+misses: a triangle whose side is not the outer variable plus a constant keeps J inside
+the lanes of I; one whose J is used after the loop is a kernel per row.
+
+Oracle: the reference interpreter (`--check`, both targets, exactly, messages included)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_offload_classes import decisions
+from tests.test_offload_slices import check
+
+# Division by zero at J = 4 in the rows I <= 3: warnings (Microsoft) or the error, from
+# the host's replay of the triangle's lanes only.
+UPPER = """10 N = 7
+20 DIM C(N,N)
+30 FOR I = 0 TO N-1 : FOR J = 0 TO N-1 : LET C(I,J) = I - J + 0.5 : NEXT J : NEXT I
+100 FOR I = 1 TO N - 1
+110 FOR J = I + 1 TO N
+120 LET C(I,J) = C(I,J) / (J - 4)
+130 NEXT J
+140 NEXT I
+200 FOR I = 0 TO N-1 : PRINT C(I,0); C(I,I); C(I,N-1); C(I,N) : NEXT I
+"""
+
+SYRK = """10 N = 7 : M = 5
+20 DIM A(N,M), C(N,N)
+30 FOR I = 0 TO N-1 : FOR J = 0 TO M-1 : LET A(I,J) = I + J / 3 : NEXT J : NEXT I
+35 FOR I = 0 TO N-1 : FOR J = 0 TO N-1 : LET C(I,J) = I - J : NEXT J : NEXT I
+60 LET ALPHA = 1.5 : LET BETA = 1.25
+100 FOR I = 0 TO N - 1
+110 FOR J = 0 TO I
+120 LET C(I,J) = C(I,J) * BETA
+130 NEXT J
+140 FOR K = 0 TO M - 1
+150 FOR J = 0 TO I
+160 LET C(I,J) = C(I,J) + ALPHA * A(I,K) * A(J,K)
+170 NEXT J
+180 NEXT K
+190 NEXT I
+200 FOR I = 0 TO N-1 : PRINT C(I,0); C(I,I); C(I,N-1) : NEXT I
+"""
+
+
+def test_a_triangular_nest_is_one_2d_kernel():
+    found = decisions(UPPER)
+    assert found[100].offloaded and "over I, J;" in found[100].reason, found[100].reason
+
+
+@pytest.mark.parametrize("dialect", [None, "ms"])
+@pytest.mark.parametrize("tile", [None, "2", "4"])
+def test_triangles_agree_with_the_interpreter(tmp_path, tile, dialect):
+    check(tmp_path, UPPER, tile, dialect)
+
+
+@pytest.mark.parametrize("tile", [None, "2"])
+def test_syrk_is_two_triangles_of_lanes(tmp_path, tile):
+    from tests.test_offload_distribution import _kernels
+
+    first, second = _kernels(SYRK)
+    assert "over I, J (FOR lines 100, 110);" in first
+    assert "over I, J (FOR lines 100, 150);" in second and "K (line 140)" in second
+    check(tmp_path, SYRK, tile)
+
+
+def test_a_side_that_is_not_the_outer_variable_plus_a_constant_keeps_j_inside(tmp_path):
+    text = UPPER.replace("110 FOR J = I + 1 TO N", "110 FOR J = 2 * I TO N")
+    found = decisions(text)
+    assert found[100].offloaded and "over I;" in found[100].reason, found[100].reason
+    check(tmp_path, text, "2")
+
+
+def test_a_j_used_after_the_loop_keeps_the_triangle_a_kernel_per_row(tmp_path):
+    # J's last value would be a lane's: I stays on the host, each row is a kernel.
+    text = UPPER.replace("200 FOR I", "190 PRINT J\n200 FOR I")
+    found = decisions(text)
+    assert not found[100].offloaded and found[110].offloaded, found[110].reason
+    check(tmp_path, text, "2")
