@@ -157,6 +157,9 @@ class Offloader:
         parts = _parts(node.body)
         if len(parts) < 2:
             return None
+        gosubs = (hostir.Call, hostir.GosubJump)
+        if any(isinstance(n, gosubs) for n in hostir.walk(node.body)):
+            return None  # what the subroutine sets is not seen part by part
         lane = {plan.dims[0].var}
         for part in parts:
             if set(upward_exposed(part, self.analysis, lane, set())) & plan.privates:
