@@ -58,7 +58,8 @@ COLUMNS = """10 N = 9
 210 FOR I = 0 TO N-1 : PRINT V(I,1); V(I,4); V(I,N-2) : NEXT I
 """
 
-# covariance's symmetric fill: in a loop over J (I fixed), CV(I, J) and CV(J, I).
+# covariance's symmetric fill: in a loop over J (I fixed), CV(I, J) and CV(J, I) (the
+# PRINT keeps the loop over I on the host; test_offload_triangles has the whole nest).
 SYMMETRIC = """10 M = 6 : N = 5
 20 DIM D(N,M), CV(M,M)
 30 FOR I = 0 TO N-1 : FOR J = 0 TO M-1 : LET D(I,J) = SIN(I * 7 + J) : NEXT J : NEXT I
@@ -71,6 +72,7 @@ SYMMETRIC = """10 M = 6 : N = 5
 160 LET CV(I,J) = CV(I,J) / (N - 1)
 170 LET CV(J,I) = CV(I,J)
 180 NEXT J
+185 PRINT I;
 190 NEXT I
 200 FOR I = 0 TO M-1 : PRINT CV(I,0); CV(I,I); CV(0,I) : NEXT I
 """

@@ -80,3 +80,36 @@ def test_a_j_used_after_the_loop_keeps_the_triangle_a_kernel_per_row(tmp_path):
     found = decisions(text)
     assert not found[100].offloaded and found[110].offloaded, found[110].reason
     check(tmp_path, text, "2")
+
+
+# covariance's nest: CV(I, J) and CV(J, I) in the triangle J >= I meet only within a lane
+# (i = j' >= i' = j >= i).  The box's lanes below the diagonal must not even read: their
+# elements are written by lanes above it (the simulator reports such a race).
+SYMMETRIC = """10 M = 6 : N = 5
+20 DIM D(N,M), CV(M,M)
+30 FOR I = 0 TO N-1 : FOR J = 0 TO M-1 : LET D(I,J) = SIN(I * 7 + J) : NEXT J : NEXT I
+100 FOR I = 0 TO M - 1
+110 FOR J = I TO M - 1
+120 LET CV(I,J) = 0
+130 FOR K = 0 TO N - 1
+140 LET CV(I,J) = CV(I,J) + D(K,I) * D(K,J)
+150 NEXT K
+160 LET CV(I,J) = CV(I,J) / (N - 1)
+170 LET CV(J,I) = CV(I,J)
+180 NEXT J
+190 NEXT I
+200 FOR I = 0 TO M-1 : PRINT CV(I,0); CV(I,I); CV(0,I); CV(M-1,I) : NEXT I
+"""
+
+
+@pytest.mark.parametrize("tile", [None, "2", "4"])
+def test_a_symmetric_fill_is_one_triangle_of_lanes(tmp_path, tile):
+    found = decisions(SYMMETRIC)
+    assert found[100].offloaded and "over I, J;" in found[100].reason, found[100].reason
+    check(tmp_path, SYMMETRIC, tile)
+
+
+def test_a_swap_outside_a_triangle_stays_on_the_host():
+    # Over the whole square, CV(i, j) and CV(j, i) are two lanes' elements.
+    found = decisions(SYMMETRIC.replace("110 FOR J = I TO M - 1", "110 FOR J = 0 TO M - 1"))
+    assert "over I, J" not in found[100].reason, found[100].reason

@@ -50,7 +50,7 @@ PARALLEL = {
 }
 # Offloaded parallel loops today (70 by our count; the goal is 66 of its 72): a floor that a
 # change may raise, never lower.
-OFFLOADED_AT_LEAST = 67
+OFFLOADED_AT_LEAST = 68
 
 _KERNEL = re.compile(
     r"^  line (\d+)\s+FOR .*\n\s+-> GPU kernel \S+ \(\w+\): .*? over ([A-Z0-9_, ]+)"

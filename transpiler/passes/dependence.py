@@ -942,7 +942,7 @@ def _check_arrays(scan: _Scan, lane_vars: set[str], invariants: set[str], dims: 
                     )
             written[name] = own
             continue
-        if _distinct_lanes_distinct_elements(accesses, lane_vars, invariants):
+        if _distinct_lanes_distinct_elements(accesses, lane_vars, invariants, dims):
             sliced.add(name)
             continue
         owned = _owned_axes(forms[0], order)
@@ -1010,26 +1010,57 @@ def _owned_axes(form: tuple[Affine | None, ...], order: list[str]) -> list[int] 
     return sorted(owner.values()) if set(owner) == set(order) else None
 
 
-def _distinct_lanes_distinct_elements(accesses: list[_Access], lane_vars, invariants) -> bool:
+def _distinct_lanes_distinct_elements(
+    accesses: list[_Access], lane_vars, invariants, dims: list[LaneDim]
+) -> bool:
     """Two lanes never touch one element of the array with a write among the two: for
     every pair of affine subscript forms f, g (one a write), f(x) = g(y) implies x = y.
     Covariance's `CV(I, J)` and `CV(J, I)` in a loop over J (I fixed): CV(I, x) = CV(y,
-    I) means x = I = y.  One lane variable; the lanes then work in place (`sliced`)."""
-    if len(lane_vars) != 1:
-        return False
-    (var,) = lane_vars
+    I) means x = I = y; in the triangle of lanes (I, J >= I), CV(i, j) = CV(j', i')
+    means i = j' >= i' = j >= i, the same lane.  The lanes then work in place (`sliced`)."""
     forms = []
     for acc in accesses:
         form = tuple(affine(i, lane_vars, invariants) for i in acc.indices)
         if any(f is None for f in form):
             return False
         forms.append((form, acc.write))
-    return all(
-        _same_lane_if_same_element(f, g, var)
+    pairs = [
+        (f, g)
         for n, (f, f_writes) in enumerate(forms)
         for g, g_writes in forms[n:]
         if f_writes or g_writes
+    ]
+    if len(lane_vars) == 1:
+        (var,) = lane_vars
+        return all(_same_lane_if_same_element(f, g, var) for f, g in pairs)
+    if len(dims) != 2 or not _upper_triangle(dims):
+        return False
+    order = [d.var for d in dims]
+    return all(
+        (f == g and _owns_lane(f, order)) or _swapped(f, g, order) or _swapped(g, f, order)
+        for f, g in pairs
     )
+
+
+def _upper_triangle(dims: list[LaneDim]) -> bool:
+    """Lanes (I, J) with J >= I + c, c >= 0 (`FOR J = I TO N` under lanes over I)."""
+    outer, inner = dims
+    side = _triangle_side(inner.first, {outer.var: outer}) if inner.first is not None else None
+    return bool(side) and side[1] >= 0
+
+
+def _swapped(f: tuple[Affine, ...], g: tuple[Affine, ...], order: list[str]) -> bool:
+    """`f` is `X(.., I, .., J, ..)` and `g` the same with I and J exchanged (exactly the
+    lane variables there, the other subscripts equal and free of lane variables)."""
+    i, j = order
+    exact = {v: Affine(((v, 1),), 0.0) for v in order}
+    axes = [a for a, form in enumerate(f) if form.lane_vars]
+    if len(f) != len(g) or len(axes) != 2:
+        return False
+    p, q = axes
+    if (f[p], f[q], g[p], g[q]) != (exact[i], exact[j], exact[j], exact[i]):
+        return False
+    return all(f[a] == g[a] for a in range(len(f)) if a not in axes)
 
 
 def _same_lane_if_same_element(f: tuple[Affine, ...], g: tuple[Affine, ...], var: str) -> bool:

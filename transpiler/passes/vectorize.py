@@ -494,7 +494,7 @@ class _Vectorizer:
                 self.event_unless(ok)
                 self.scatter_at[name] = indices
                 if self._needs_initial_load(name):
-                    self.let(local, ir.Gather(name, indices, None, type=self.lane_type))
+                    self.let(local, self.gather(name, indices, self.lane_type.shape))
             self.writes.add(name)
 
     def _first_write(self, name: str) -> ast.Node | None:
@@ -1246,7 +1246,18 @@ class _Vectorizer:
         shape = indices[0].type.shape
         for index in indices[1:]:  # a rank-3 array has three subscripts
             shape = B.broadcast_shape(shape, index.type.shape)
-        return ir.Gather(name, indices, None, type=TileType(self.ndt, shape))
+        return self.gather(name, indices, shape)
+
+    def gather(self, name: str, indices, shape) -> ir.Gather:
+        """The elements at `indices`.  In a triangle of lanes, the lanes of its box that
+        are not iterations do not read: their elements may be other lanes' to write."""
+        mask = None
+        if any(dim.triangular for dim in self.plan.dims):
+            mask = self.full_mask()
+            shape = B.broadcast_shape(shape, self.lane_type.shape)
+            # cuTile broadcasts the mask to the indices' shape, not the other way round.
+            indices = tuple(B.broadcast(index, shape) for index in indices)
+        return ir.Gather(name, indices, mask, type=TileType(self.ndt, shape))
 
     def own_slice_read(self, e: ast.Index, own: KExpr) -> KExpr:
         """A read of the lane's own slice of an array the loop writes (dependence
@@ -1266,7 +1277,7 @@ class _Vectorizer:
         shape = self.lane_type.shape
         for index in indices:
             shape = B.broadcast_shape(shape, index.type.shape)
-        other = ir.Gather(name, indices, None, type=TileType(self.ndt, shape))
+        other = self.gather(name, indices, shape)
         return B.select(same, own, other, self.ndt)
 
     def _aligned(self, name: str, form: tuple[Affine | None, ...]) -> bool:
