@@ -241,6 +241,8 @@ class _Vectorizer:
             self.events = self.new_name("exceptions")
             lanes = TileType("bool", self.lane_type.shape)
             self.top.insert(self.events_at, ir.Let(self.events, ir.Full(False, type=lanes)))
+            if self.out is self.top and self.events_at <= self.statement_start:
+                self.statement_start += 1  # the statement being lowered starts a line later
             self.locals[self.events] = lanes
         # A tile before `~`: a scalar condition may be a plain Python bool in the kernel.
         cond = B.broadcast(B.to_bool(cond), self.lane_type.shape)
