@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.test_offload_classes import decisions
+from tests.test_offload_slices import SYMMETRIC as SLICES_SYMMETRIC
 from tests.test_offload_slices import check
 
 # Division by zero at J = 4 in the rows I <= 3: warnings (Microsoft) or the error, from
@@ -85,21 +86,8 @@ def test_a_j_used_after_the_loop_keeps_the_triangle_a_kernel_per_row(tmp_path):
 # covariance's nest: CV(I, J) and CV(J, I) in the triangle J >= I meet only within a lane
 # (i = j' >= i' = j >= i).  The box's lanes below the diagonal must not even read: their
 # elements are written by lanes above it (the simulator reports such a race).
-SYMMETRIC = """10 M = 6 : N = 5
-20 DIM D(N,M), CV(M,M)
-30 FOR I = 0 TO N-1 : FOR J = 0 TO M-1 : LET D(I,J) = SIN(I * 7 + J) : NEXT J : NEXT I
-100 FOR I = 0 TO M - 1
-110 FOR J = I TO M - 1
-120 LET CV(I,J) = 0
-130 FOR K = 0 TO N - 1
-140 LET CV(I,J) = CV(I,J) + D(K,I) * D(K,J)
-150 NEXT K
-160 LET CV(I,J) = CV(I,J) / (N - 1)
-170 LET CV(J,I) = CV(I,J)
-180 NEXT J
-190 NEXT I
-200 FOR I = 0 TO M-1 : PRINT CV(I,0); CV(I,I); CV(0,I); CV(M-1,I) : NEXT I
-"""
+# (The same program as the slices test without the PRINT that kept I on the host.)
+SYMMETRIC = SLICES_SYMMETRIC.replace("185 PRINT I;\n", "")
 
 
 @pytest.mark.parametrize("tile", [None, "2", "4"])

@@ -55,6 +55,7 @@ class KernelPrinter:
         self.names = {k.name: expr.namer.ident(k.name, "kernel") for k in host.kernels}
         self.views = {k.name: self._view(k) for k in host.kernels}
         self._block_names: tuple[str, str] | None = None
+        self.saved: dict[str, str] = {}  # array -> the copy `snapshots` took
 
     def definitions(self) -> list[KernelView]:
         return [self.views[k.name] for k in self.host.kernels]
@@ -112,10 +113,7 @@ class KernelPrinter:
             out.append(Code(f"if {condition}:", launch + combine))
             out.append(Code("else:", self.replay(node, stmts)))
         else:
-            for name in replay.restore:  # put back unless every block finishes
-                array = self.expr.array(name)
-                saved = self.values[name] = self.expr.namer.fresh(f"{array}_before")
-                out.append(Code(f"{saved} = dev.snapshot({array}.data)"))
+            out += self.snapshots(replay.restore)  # put back unless every block finishes
             if node.checks:
                 out.append(Code(f"if {self.launch_condition(node)}:", launch))
             else:
@@ -169,6 +167,26 @@ class KernelPrinter:
         launch = [Code(call)] + [Code(f"dev.to_host({self.values[t.name]})") for t in node.temps]
         return out, launch
 
+    def snapshots(self, arrays: list[str]) -> list:
+        """Copies of the arrays a launch (or a distributed loop) may have to undo."""
+        from .host_stmt import Code
+
+        out = []
+        for name in arrays:
+            array = self.expr.array(name)
+            self.saved[name] = self.expr.namer.fresh(f"{array}_before")
+            out.append(Code(f"{self.saved[name]} = dev.snapshot({array}.data)"))
+        return out
+
+    def restores(self, arrays: list[str]) -> list:
+        """Put back what `snapshots` saved."""
+        from .host_stmt import Code
+
+        return [
+            Code(f"dev.restore({self.expr.array(name)}.data, {self.saved[name]})")
+            for name in arrays
+        ]
+
     def finished(self, node: hostir.Launch) -> str:
         """Whether every block of the launch finished (it ran: its flags are set)."""
         replay = node.replay
@@ -183,11 +201,7 @@ class KernelPrinter:
         from .host_stmt import Code
 
         expr = self.expr
-        out: list = []
-        saved = {}
-        for name in node.restore:
-            saved[name] = expr.namer.fresh(f"{expr.array(name)}_before")
-            out.append(Code(f"{saved[name]} = dev.snapshot({expr.array(name)}.data)"))
+        out: list = self.snapshots(node.restore)
         flag = expr.namer.fresh("finished")
         for n, part in enumerate(node.parts):
             self.values = {}
@@ -207,7 +221,7 @@ class KernelPrinter:
         fallback = [
             Code("# A block met an exception: the arrays go back, the whole loop runs here")
         ]
-        fallback += [Code(f"dev.restore({expr.array(a)}.data, {saved[a]})") for a in node.restore]
+        fallback += self.restores(node.restore)
         fallback += stmts.n_ToHost(hostir.ToHost(node.to_host))
         fallback += stmts.nodes([node.original])
         out.append(Code(f"if not {flag}:", fallback))
@@ -236,9 +250,7 @@ class KernelPrinter:
         else:
             comment = "# Blocks the kernel did not finish run here: BASIC reports their exceptions"
         out: list = [Code(comment)]
-        for name in replay.restore:
-            array = self.expr.array(name)
-            out.append(Code(f"dev.restore({array}.data, {self.values[name]})"))
+        out += self.restores(replay.restore)
         out += stmts.n_ToHost(hostir.ToHost(replay.to_host))
         combine = [f for f in node.finish if f.combines]
         if len(replay.loops) == 1 and replay.skips_finished:
