@@ -212,13 +212,37 @@ class ProgramGenerator:
         self.emit(f'PRINT "Q"; Q(1, 2, 3); Q({self.m}, 1, {self.m})')
 
     def stmt_scan(self) -> None:
-        """A first-order linear recurrence (prefix sum or P(I) = A * P(I-1) + X(I))."""
-        a, b = self.rng.sample(ARRAYS_1D, 2)
-        factor = self.rng.choice(["", "0.5 * ", "-0.9 * "])
-        self.emit(f"FOR I = 2 TO {self.n}")
-        self.emit(f"LET {a}(I) = {factor}{a}(I - 1) + {b}(I)")
+        """A first-order linear recurrence, a scan: running sums, P(I) = A * P(I-1) + e,
+        running products of factors below 1, forwards or backwards, with a statement
+        before it (a private scalar) or after it (reading the new element)."""
+        a, b, c = self.rng.sample(ARRAYS_1D, 3)
+        n = self.n
+        backwards = self.rng.random() < 0.3
+        previous = f"{a}(I + 1)" if backwards else f"{a}(I - 1)"
+        term = f"{b}(I)" if self.rng.random() < 0.5 else self.expr("I")
+        form = self.rng.choice(["sum", "sum", "linear", "linear", "prod", "terms"])
+        if form == "sum":
+            value = f"{previous} + {term}"
+        elif form == "terms":
+            value = f"{previous} - {term} + {self.leaf('I')}"
+        elif form == "linear":
+            factor = self.rng.choice(["0.5", "(-0.9)", f"(0.5 + 0.4 * SIN({c}(I)))"])
+            value = self.rng.choice(
+                [f"{factor} * {previous} + {term}", f"{term} + {previous} * {factor}"]
+            )
+        else:
+            value = f"{previous} * (0.9 + 0.09 * COS({term}))"
+        self.emit(f"FOR I = {n - 1} TO 1 STEP -1" if backwards else f"FOR I = 2 TO {n}")
+        if self.rng.random() < 0.3:
+            s = self.rng.choice(SCALARS)
+            self.emit(f"LET {s} = {self.expr('I')}")
+            value = f"{value} + {s} / 8"
+        self.emit(f"LET {a}(I) = {value}")
+        if self.rng.random() < 0.3:
+            self.emit(f"LET {c}(I) = {a}(I) / 2")
         self.emit("NEXT I")
-        self.emit(f"LET {a}(1) = {self.bounded(f'{a}({self.n})')}")
+        self.emit(f"LET {a}(1) = {self.bounded(f'{a}({n})')}")
+        self.emit(f"LET {a}({n}) = {self.bounded(f'{a}(1)')}")
 
     def stmt_sum_of_terms(self) -> None:
         s = self.rng.choice(SCALARS)

@@ -28,7 +28,9 @@ def explain(analysis, tile: tuple[int, ...] | None = None, offload: bool = True)
 
 def explain_decisions(analysis, decisions: list[ir.LoopDecision], kernels: list[ir.Kernel]) -> str:
     by_name = {k.name: k for k in kernels}
-    lines = [f"{analysis.source.name}: {len(decisions)} loop(s), {len(kernels)} offloaded to GPU kernels"]
+    lines = [
+        f"{analysis.source.name}: {len(decisions)} loop(s), {len(kernels)} offloaded to GPU kernels"
+    ]
     for d in sorted(decisions, key=lambda d: (d.coord.line, d.coord.column)):
         where = f"line {d.label}" if d.label is not None else f"source line {d.coord.line}"
         text = loop_text(analysis, d)
@@ -51,6 +53,8 @@ def loop_text(analysis, d: ir.LoopDecision) -> str:
 
 def grid_text(k: ir.Kernel) -> str:
     parts = [_kexpr(g) for g in k.grid]
+    if parts == ["1"]:  # a scan: one block, a tile at a time
+        return "1 block, tiles of " + "x".join(map(str, k.tile)) + f" ({k.dtype})"
     return " x ".join(parts) + " blocks of " + "x".join(map(str, k.tile)) + f" ({k.dtype})"
 
 

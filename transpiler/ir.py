@@ -204,6 +204,18 @@ class Reduce(KExpr):
 
 
 @dataclass(eq=False, slots=True)
+class Scan(KExpr):
+    """Inclusive prefix along a 1-D tile, element k from elements 0..k: "sum" and "prod"
+    of `operand`; "linear", with `factor` a, the x_k = a_k * x_{k-1} + operand_k that
+    start from x_{-1} = 0 (a first-order linear recurrence: its pairs (a, b) combine
+    associatively, (a1, b1) then (a2, b2) giving (a1 * a2, b1 * a2 + b2))."""
+
+    op: Literal["sum", "prod", "linear"]
+    operand: KExpr
+    factor: KExpr | None = None
+
+
+@dataclass(eq=False, slots=True)
 class Mma(KExpr):
     """`a @ b + acc` on 2-D tiles; the result has acc's type."""
 

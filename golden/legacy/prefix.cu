@@ -43,6 +43,30 @@ __device__ inline bool b2t_block_any(bool value) {
   return any != 0;
 }
 
+// Combine `value` over the threads of the block (blockDim.x a multiple of 32) and give
+// every thread the result: lanes combine by shuffles, then every thread combines the
+// warps' results in the same order, so all threads hold the same bits.
+template <class T, class Combine>
+__device__ T b2t_block_reduce(T value, Combine combine) {
+  __shared__ T warp_results[32];
+  for (int offset = 16; offset > 0; offset /= 2) {
+    value = combine(value, __shfl_xor_sync(0xffffffffu, value, offset));
+  }
+  if (threadIdx.x % 32 == 0)
+    warp_results[threadIdx.x / 32] = value;
+  __syncthreads();
+  value = warp_results[0];
+  for (int warp = 1; warp < static_cast<int>(blockDim.x) / 32; ++warp) {
+    value = combine(value, warp_results[warp]);
+  }
+  __syncthreads();  // the next reduction reuses warp_results
+  return value;
+}
+template <class T>
+__device__ T b2t_block_sum(T value) {
+  return b2t_block_reduce(value, [](T a, T b) { return a + b; });
+}
+
 // elementwise map over I; one 512 tile of iterations per block, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
@@ -88,6 +112,126 @@ extern "C" __global__ void __launch_bounds__(256)
         x[at] = x_tile[slot];
     }
   }
+  if (threadIdx.x == 0 && bid < done_len)
+    done[bid] = static_cast<int>(finished);
+}
+
+// scan (running sums) of P over I: one block walks the tiles of 512 iterations in order, each tile starting from the element the one before it stored, f64
+// 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
+extern "C" __global__ void __launch_bounds__(256)
+    scan_140(int i_count, double* __restrict__ p, int p_len, const double* __restrict__ x,
+             int x_len, int* __restrict__ done, int done_len) {
+  __shared__ double running_sums[512];
+  const int bid = blockIdx.x;
+  int i_lane[2];
+  int i[2];
+  bool valid[2];
+  double x_i[2];
+  int p_i_m1_at[2];
+  bool p_i_m1_ok[2];
+  double p_carry;
+  double p_terms[2];
+  double p_tile[2];
+  constexpr int tile = 512;
+  bool exceptions[2];
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions[slot] = false;
+  }
+  // 140 FOR I = 1 TO N
+  for (int tile_index = 0; tile_index < b2t_cdiv(i_count, tile); ++tile_index) {
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      i_lane[slot] = tile_index * tile + elem;
+    }
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      i[slot] = 1 + i_lane[slot];
+    }
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      valid[slot] = i_lane[slot] < i_count;
+    }
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int at = 1 + tile_index * 512 + elem;
+      x_i[slot] = at < 1 + i_count && at < x_len ? x[at] : 0.0;
+    }
+    // 150 LET P(I) = P(I - 1) + X(I)
+
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      p_i_m1_at[slot] = i[slot] + -1;
+    }
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      p_i_m1_ok[slot] = p_i_m1_at[slot] >= 0 && p_i_m1_at[slot] < p_len;
+    }
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      exceptions[slot] = exceptions[slot] || valid[slot] && !p_i_m1_ok[slot];
+    }
+    p_carry = 0.0;
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int p_at = p_i_m1_at[slot];
+      p_carry += p_at >= 0 && p_at < p_len && valid[slot] && i_lane[slot] == tile_index * tile
+                     ? p[p_at]
+                     : 0.0;
+    }
+    p_carry = b2t_block_sum(p_carry);
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      p_terms[slot] = valid[slot] ? x_i[slot] : 0.0;
+    }
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      running_sums[elem] = p_terms[slot];
+    }
+    __syncthreads();
+    for (int distance = 1; distance < 512; distance *= 2) {
+      double before[2];
+#pragma unroll
+      for (int slot = 0; slot < 2; ++slot) {
+        const int elem = threadIdx.x + 256 * slot;
+        before[slot] = elem >= distance ? running_sums[elem - distance] : 0.0;
+      }
+      __syncthreads();
+#pragma unroll
+      for (int slot = 0; slot < 2; ++slot) {
+        const int elem = threadIdx.x + 256 * slot;
+        running_sums[elem] = before[slot] + running_sums[elem];
+      }
+      __syncthreads();
+    }
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      p_tile[slot] = p_carry + running_sums[elem];
+    }
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(p_tile[slot]) < INFINITY);
+    }
+#pragma unroll
+    for (int slot = 0; slot < 2; ++slot) {
+      const int elem = threadIdx.x + 256 * slot;
+      const int at_2 = 1 + tile_index * 512 + elem;
+      if (at_2 < 1 + i_count && at_2 < p_len)
+        p[at_2] = p_tile[slot];
+    }
+    __syncthreads();
+  }
+  bool exceptions_max_any = false;
+#pragma unroll
+  for (int slot = 0; slot < 2; ++slot) {
+    exceptions_max_any = exceptions_max_any || exceptions[slot];
+  }
+  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
+  const bool finished = exceptions_max == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
 }
@@ -194,6 +338,7 @@ class DeviceArray {
   DeviceArray& operator=(const DeviceArray&) = delete;
   ~DeviceArray() {
     cudaFree(data_);
+    cudaFree(saved_);
   }
 
   T* upload(b2t::Array<T>& host) {
@@ -216,6 +361,27 @@ class DeviceArray {
     device_newer_ = true;
   }
 
+  // A launch whose kernel writes the array in place saves it first (after uploading
+  // host changes); restore() undoes the launch when a block met an exception.
+  void save(b2t::Array<T>& host) {
+    upload(host);
+    if (saved_size_ != size_) {
+      B2T_CHECK(cudaFree(saved_));
+      saved_ = nullptr;
+      saved_size_ = size_;
+      if (size_ > 0)
+        B2T_CHECK(cudaMalloc(&saved_, sizeof(T) * size_));
+    }
+    if (size_ > 0)
+      B2T_CHECK(cudaMemcpy(saved_, data_, sizeof(T) * size_, cudaMemcpyDeviceToDevice));
+  }
+
+  void restore() {
+    if (size_ > 0)
+      B2T_CHECK(cudaMemcpy(data_, saved_, sizeof(T) * size_, cudaMemcpyDeviceToDevice));
+    device_newer_ = true;
+  }
+
   void download(b2t::Array<T>& host) {
     if (device_newer_ && size_ == host.size() && size_ > 0) {
       B2T_CHECK(cudaMemcpy(host.data(), data_, sizeof(T) * size_, cudaMemcpyDeviceToHost));
@@ -226,7 +392,8 @@ class DeviceArray {
 
  private:
   T* data_ = nullptr;
-  std::size_t size_ = 0;
+  T* saved_ = nullptr;
+  std::size_t size_ = 0, saved_size_ = 0;
   bool host_newer_ = true, device_newer_ = false;
 };
 
@@ -305,7 +472,7 @@ inline int loop_count(int start, double limit, int step) {
 
 // 10 REM PREFIX SUM (RUNNING TOTAL) P(I) = P(I-1) + X(I), N = 1000.
 // 20 REM EACH STEP NEEDS THE PREVIOUS ONE: A LOOP-CARRIED DEPENDENCE,
-// 30 REM SO THIS LOOP MUST STAY SEQUENTIAL (ON THE HOST).
+// 30 REM BUT A SCAN: THE TERMS OF A TILE ARE SUMMED IN LOG2(TILE) STEPS.
 // 40 REM WITH X(I) = 1/I, P(I) IS THE HARMONIC NUMBER H(I); THEN THE
 // 50 REM INDEPENDENT LOOP G(I) = P(I) - LOG(I) - 1/(2*I) APPROACHES
 // 60 REM EULER'S CONSTANT 0.5772157.
@@ -366,46 +533,66 @@ struct Program {
     }
     // 120 REM THE SCAN
     p_device.download(p);
-    x_device.download(x);
     // 130 LET P(0) = 0
     p(0) = 0.0;
     // 140 FOR I = 1 TO N
-    const double i_limit = n;
-    for (i = 1.0; !(i > i_limit); i += 1.0) {
-      b2t::forward_progress();
-      // 150 LET P(I) = P(I - 1) + X(I)
-      line = 150;
-      const auto tmp = p(i - 1.0);
-      p(i) = b2t::add(tmp, x(i));
-      // 160 NEXT I
-    }
-    // 170 REM AN ELEMENTWISE LOOP OVER THE RESULT (PARALLEL AGAIN)
-    // 180 FOR I = 1 TO N
     {
       const int i_count_2 = loop_count(1, n, 1);
-      DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
-      if (g.covers(0, 1, i_count_2) && p.covers(0, 1, i_count_2)) {
-        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
+      DeviceTemp<int> done_2(1);
+      p_device.save(p);
+      if (p.covers(0, 1, i_count_2) && x.covers(0, 1, i_count_2)) {
+        const dim3 grid(1, 1, 1);
         if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
-          B2T_LAUNCH(::map_180, grid, 256, 0)(i_count_2, g_device.upload(g), g.extent(0),
-                                              p_device.upload(p), p.extent(0), done_2.data(),
-                                              done_2.size());
+          B2T_LAUNCH(::scan_140, grid, 256, 0)(i_count_2, p_device.upload(p), p.extent(0),
+                                               x_device.upload(x), x.extent(0), done_2.data(),
+                                               done_2.size());
           B2T_CHECK(cudaGetLastError());
-          g_device.written();
+          p_device.written();
         }
         done_2.download();
       }
       if (!(done_2.all())) {
+        // A block met an exception: the arrays go back, the whole loop runs here
+        p_device.restore();
+        p_device.download(p);
+        x_device.download(x);
+        for (int i_lane_2 = 0; i_lane_2 < i_count_2; ++i_lane_2) {
+          i = 1 + i_lane_2;
+          // 150 LET P(I) = P(I - 1) + X(I)
+          line = 150;
+          const auto tmp = p(i - 1.0);
+          p(i) = b2t::add(tmp, x(i));
+        }
+      }
+      i = 1 + i_count_2;
+    }
+    // 170 REM AN ELEMENTWISE LOOP OVER THE RESULT (PARALLEL AGAIN)
+    // 180 FOR I = 1 TO N
+    {
+      const int i_count_3 = loop_count(1, n, 1);
+      DeviceTemp<int> done_3(b2t_cdiv(i_count_3, 512));
+      if (g.covers(0, 1, i_count_3) && p.covers(0, 1, i_count_3)) {
+        const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
+        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          B2T_LAUNCH(::map_180, grid, 256, 0)(i_count_3, g_device.upload(g), g.extent(0),
+                                              p_device.upload(p), p.extent(0), done_3.data(),
+                                              done_3.size());
+          B2T_CHECK(cudaGetLastError());
+          g_device.written();
+        }
+        done_3.download();
+      }
+      if (!(done_3.all())) {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         g_device.download(g);
         p_device.download(p);
-        for (int block_2 = 0; block_2 < done_2.size(); ++block_2) {
-          if (done_2[block_2]) {
+        for (int block_2 = 0; block_2 < done_3.size(); ++block_2) {
+          if (done_3[block_2]) {
             continue;
           }
-          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
-               ++i_lane_2) {
-            i = 1 + i_lane_2;
+          for (int i_lane_3 = block_2 * 512; i_lane_3 < std::min(block_2 * 512 + 512, i_count_3);
+               ++i_lane_3) {
+            i = 1 + i_lane_3;
             // 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
             line = 190;
             const auto tmp_2 = p(i);
@@ -414,7 +601,7 @@ struct Program {
           }
         }
       }
-      i = 1 + i_count_2;
+      i = 1 + i_count_3;
     }
     // 210 PRINT "PREFIX SUMS OF X(I) = 1/I"
     con.print("PREFIX SUMS OF X(I) = 1/I").newline();

@@ -63,6 +63,35 @@ def map_90(i_count, x, done, tile: ct.Constant[int]):
 
 
 @ct.kernel
+def scan_140(i_count, p, x, done, tile: ct.Constant[int]):
+    """scan (running sums) of P over I: one block walks the tiles of 512 iterations in order, each tile starting from the element the one before it stored, f64"""
+    exceptions = ct.zeros((tile,), dtype=ct.bool_)
+    # 140 FOR I = 1 TO N
+    for tile_index in range(ct.cdiv(i_count, tile)):
+        i_lane = tile_index * tile + ct.arange(tile, dtype=ct.int32)
+        i = 1 + i_lane
+        valid = i_lane < i_count
+        x_i = ct.load(
+            x.slice(0, 1, 1 + i_count),
+            index=(tile_index,),
+            shape=(tile,),
+            padding_mode=ct.PaddingMode.ZERO,
+        )
+        # 150 LET P(I) = P(I - 1) + X(I)
+        p_i_m1_at = i + -1
+        p_i_m1_ok = (p_i_m1_at >= 0) & (p_i_m1_at < p.shape[0])
+        exceptions = exceptions | valid & ~p_i_m1_ok
+        p_carry = ct.sum(ct.gather(p, p_i_m1_at, mask=valid & (i_lane == tile_index * tile)))
+        p_terms = ct.where(valid, x_i, 0.0)
+        p_tile = p_carry + ct.cumsum(p_terms)
+        exceptions = exceptions | valid & ~(ct.abs(p_tile) < float("inf"))
+        ct.store(p.slice(0, 1, 1 + i_count), index=(tile_index,), tile=p_tile)
+
+    finished = ct.max(ct.astype(exceptions, ct.int32)) == 0
+    ct.store(done, index=(ct.bid(0),), tile=ct.astype(finished, ct.int32))
+
+
+@ct.kernel
 def map_180(i_count, g, p, done, tile: ct.Constant[int]):
     """elementwise map over I; one 512 tile of iterations per block, f64"""
     # 180 FOR I = 1 TO N
@@ -93,7 +122,7 @@ def program(con: Console, data: DataPool, dev) -> None:
     functions and GOSUB subroutines are nested functions."""
     # 10 REM PREFIX SUM (RUNNING TOTAL) P(I) = P(I-1) + X(I), N = 1000.
     # 20 REM EACH STEP NEEDS THE PREVIOUS ONE: A LOOP-CARRIED DEPENDENCE,
-    # 30 REM SO THIS LOOP MUST STAY SEQUENTIAL (ON THE HOST).
+    # 30 REM BUT A SCAN: THE TERMS OF A TILE ARE SUMMED IN LOG2(TILE) STEPS.
     # 40 REM WITH X(I) = 1/I, P(I) IS THE HARMONIC NUMBER H(I); THEN THE
     # 50 REM INDEPENDENT LOOP G(I) = P(I) - LOG(I) - 1/(2*I) APPROACHES
     # 60 REM EULER'S CONSTANT 0.5772157.
@@ -124,41 +153,51 @@ def program(con: Console, data: DataPool, dev) -> None:
     i = float(1 + i_count)
     # 120 REM THE SCAN
     dev.to_host(p.data)
-    dev.to_host(x.data)
     # 130 LET P(0) = 0
     p[0] = 0.0
     # 140 FOR I = 1 TO N
-    i_limit = n
-    i = 1.0
-    while not i > i_limit:
-        # 150 LET P(I) = P(I - 1) + X(I)
-        p[i] = add(p[i - 1.0], x[i])
-        # 160 NEXT I
-        i = i + 1.0
-    # 170 REM AN ELEMENTWISE LOOP OVER THE RESULT (PARALLEL AGAIN)
-    # 180 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
-    if g.covers(0, 1, i_count_2) and p.covers(0, 1, i_count_2):
+    done_2 = np.zeros(1, dtype=np.int32)
+    p_before = dev.snapshot(p.data)
+    if p.covers(0, 1, i_count_2) and x.covers(0, 1, i_count_2):
         dev.launch(
-            map_180,
-            (ct.cdiv(i_count_2, 512),),
-            (i_count_2, g.data, p.data, done_2, 512),
-            writes=(g.data, done_2),
+            scan_140, (1,), (i_count_2, p.data, x.data, done_2, 512), writes=(p.data, done_2)
         )
         dev.to_host(done_2)
     if not (done_2.all()):
+        # A block met an exception: the arrays go back, the whole loop runs here
+        dev.restore(p.data, p_before)
+        dev.to_host(p.data)
+        dev.to_host(x.data)
+        for i_lane_2 in range(i_count_2):
+            i = float(1 + i_lane_2)
+            # 150 LET P(I) = P(I - 1) + X(I)
+            p[i] = add(p[i - 1.0], x[i])
+    i = float(1 + i_count_2)
+    # 170 REM AN ELEMENTWISE LOOP OVER THE RESULT (PARALLEL AGAIN)
+    # 180 FOR I = 1 TO N
+    i_count_3 = loop_count(1, n, 1)
+    done_3 = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.int32)
+    if g.covers(0, 1, i_count_3) and p.covers(0, 1, i_count_3):
+        dev.launch(
+            map_180,
+            (ct.cdiv(i_count_3, 512),),
+            (i_count_3, g.data, p.data, done_3, 512),
+            writes=(g.data, done_3),
+        )
+        dev.to_host(done_3)
+    if not (done_3.all()):
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(g.data)
         dev.to_host(p.data)
-        for block_2, finished_2 in enumerate(done_2.tolist()):
+        for block_2, finished_2 in enumerate(done_3.tolist()):
             if finished_2:
                 continue
-            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
-                i = float(1 + i_lane_2)
+            for i_lane_3 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_3)):
+                i = float(1 + i_lane_3)
                 # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
                 g[i] = sub(sub(p[i], LOG(i)), div(1.0, mul(2.0, i)))
-    i = float(1 + i_count_2)
+    i = float(1 + i_count_3)
     # 210 PRINT "PREFIX SUMS OF X(I) = 1/I"
     con.print("PREFIX SUMS OF X(I) = 1/I")
     # 220 PRINT "I", "P(I)", "P(I)-LOG(I)-1/(2I)"

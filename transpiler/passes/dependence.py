@@ -92,6 +92,22 @@ class Reduction:
 
 
 @dataclass(eq=False)
+class Recurrence:
+    """`P(f) = [a *] P(f') + e`: each iteration combines the element the previous one
+    wrote (`previous`, P(f') where f' is f one iteration earlier) with terms of its own:
+    op "sum" (running sums: e, the `terms`, each with its sign), "prod" (running
+    products: the `factor` a, no terms) or "linear" (a first-order linear recurrence:
+    both).  See passes/recurrence.py."""
+
+    array: str
+    op: str
+    node: hostir.Simple
+    previous: ast.Index
+    factor: ast.Expr | None
+    terms: list[tuple[int, ast.Expr]]
+
+
+@dataclass(eq=False)
 class LoopPlan:
     loop: hostir.ForLoop
     dims: list[LaneDim]
@@ -111,6 +127,9 @@ class LoopPlan:
     inside: hostir.ForLoop | None = None
     # One part of a distributed loop (hostir.Distributed), set by the offload pass.
     part: bool = False
+    # A scan (passes/recurrence.py): the statement whose value needs the element the
+    # previous iteration wrote; the plan is otherwise a map.  None for a parallel loop.
+    recurrence: Recurrence | None = None
 
     @property
     def lane_vars(self) -> set[str]:
@@ -202,9 +221,13 @@ def _interchanged(dims, body, analysis, integral, live_after):
     return [*dims, j_dim], [moved], k_loop
 
 
-def _plan(loop, analysis, live_after, subroutines, dims, body, inside=None) -> LoopPlan:
+def _plan(
+    loop, analysis, live_after, subroutines, dims, body, inside=None, ignored=frozenset()
+) -> LoopPlan:
+    """`ignored`: ids of array reads left out of the dependence checks (a recurrence's
+    read of the previous iteration's element, which its scan supplies)."""
     body = _normalise(body, subroutines)
-    scan = _Scan(analysis, {d.var for d in dims})
+    scan = _Scan(analysis, {d.var for d in dims}, ignored)
     scan.block(body)
     reductions = _find_reductions(body, scan, {d.var for d in dims})
     for r in reductions:
@@ -248,7 +271,17 @@ def _plan(loop, analysis, live_after, subroutines, dims, body, inside=None) -> L
     if inside is not None and (reductions or histograms):
         raise NotParallel("a reduction inside an interchanged nest is kept as written", inside.stmt)
     return LoopPlan(
-        loop, dims, body, privates, invariants, reductions, written, histograms, kind, sliced, inside
+        loop,
+        dims,
+        body,
+        privates,
+        invariants,
+        reductions,
+        written,
+        histograms,
+        kind,
+        sliced,
+        inside,
     )
 
 
@@ -557,9 +590,10 @@ class _Access:
 class _Scan:
     """Collects what the lane body reads and writes; rejects host-only statements."""
 
-    def __init__(self, analysis: Analysis, lane_vars: set[str]):
+    def __init__(self, analysis: Analysis, lane_vars: set[str], ignored=frozenset()):
         self.analysis = analysis
         self.lane_vars = lane_vars
+        self.ignored = ignored
         self.scalar_reads: set[str] = set()
         self.scalar_writes: set[str] = set()
         self.inner_loop_vars: set[str] = set()
@@ -637,7 +671,8 @@ class _Scan:
             elif isinstance(node, ast.Index):
                 if node.name.endswith("$"):
                     raise NotParallel("string arrays stay on the host", node)
-                self.accesses.append(_Access(node.name, node.indices, node, False, stmt))
+                if id(node) not in self.ignored:
+                    self.accesses.append(_Access(node.name, node.indices, node, False, stmt))
             elif isinstance(node, ast.Call):
                 self.call(node, stmt)
 

@@ -17,10 +17,11 @@ from .. import ast, hostir, ir
 from ..model import Analysis
 from ..options import Options
 from . import host_facts
-from .dependence import NotParallel, integral_loop_vars, plan_loop, upward_exposed
+from .dependence import LoopPlan, NotParallel, integral_loop_vars, plan_loop, upward_exposed
 from .integrality import integral_scalars
 from .liveness import live_in
 from .matmul import is_mat_product, mat_product_launch, try_matmul
+from .recurrence import plan_scan
 from .vectorize import choose_tile, vectorize
 
 
@@ -71,7 +72,9 @@ class Offloader:
             self.host.body = place_to_host(self.host.body, kernel_arrays, False, calls)[0]
             for sub in self.host.subroutines:
                 sub.body = place_to_host(sub.body, kernel_arrays, True, calls)[0]
-            for node in hostir.walk(self.host.body + [n for s in self.host.subroutines for n in s.body]):
+            for node in hostir.walk(
+                self.host.body + [n for s in self.host.subroutines for n in s.body]
+            ):
                 if isinstance(node, hostir.Distributed):
                     node.to_host = sorted(_arrays_touched(node.original) & kernel_arrays)
                 if isinstance(node, hostir.Launch) and node.replay is not None:
@@ -119,7 +122,7 @@ class Offloader:
                 raise NotParallel("the loop body is empty: a kernel would do nothing")
             launch = try_matmul(node, self.analysis, live_after, self.kernel_name("mma", stmt))
             if launch is None:
-                plan = plan_loop(node, self.analysis, live_after, self.subroutines, self.integral)
+                plan = self.plan(node, live_after)
                 group = self.distribute(node, plan, live_after)
                 if group is not None:
                     return group
@@ -144,6 +147,17 @@ class Offloader:
         self.host.decisions.append(launch.decision)
         return launch
 
+    def plan(self, node: hostir.ForLoop, live_after) -> LoopPlan:
+        """The loop's parallel plan or, for a loop that is not parallel, its plan as a
+        scan (passes/recurrence.py) where it is one."""
+        try:
+            return plan_loop(node, self.analysis, live_after, self.subroutines, self.integral)
+        except NotParallel:
+            plan = plan_scan(node, self.analysis, live_after, self.subroutines, self.integral)
+            if plan is None:
+                raise
+            return plan
+
     def distribute(self, node: hostir.ForLoop, plan, live_after) -> hostir.Distributed | None:
         """Loop distribution (hostir.Distributed) of a parallel loop whose lanes would
         run several inner loops one after another (gemm's `FOR I`: scale row I, then add
@@ -153,6 +167,8 @@ class Offloader:
         part of their own.  A scalar one part sets and a later one reads would need a
         value per iteration: such a loop stays whole."""
         if len(plan.dims) != 1 or plan.reductions or plan.histograms or plan.inside:
+            return None
+        if plan.recurrence is not None:
             return None
         parts = _parts(node.body)
         if len(parts) < 2:
@@ -167,7 +183,10 @@ class Offloader:
         try:
             plans = [
                 plan_loop(
-                    replace(node, body=part), self.analysis, live_after, self.subroutines,
+                    replace(node, body=part),
+                    self.analysis,
+                    live_after,
+                    self.subroutines,
                     self.integral,
                 )
                 for part in parts
@@ -181,7 +200,9 @@ class Offloader:
             for p in plans:
                 p.part = True
                 tile = choose_tile(p, self.analysis.number_type, self.tile)
-                launches.append(vectorize(p, self.analysis, self.kernel_name(p.kind, node.stmt), tile))
+                launches.append(
+                    vectorize(p, self.analysis, self.kernel_name(p.kind, node.stmt), tile)
+                )
         except NotParallel:
             return None
         for launch in launches:

@@ -173,6 +173,12 @@ class _Vectorizer:
         # subscripts it has computed (element_subscripts).
         self.statement_start = 0
         self.statement_subscripts: dict[tuple, tuple] | None = None
+        # A scan (LoopPlan.recurrence): one block walks the tiles of iterations in order,
+        # tile number `tile_index` in place of the block's number.
+        self.recurrence = plan.recurrence
+        self.tile_index = self.new_name("tile", "index") if self.recurrence else None
+        if self.tile_index is not None:
+            self.locals[self.tile_index] = TileType("i32")
 
     # ------------------------------------------------------------------ helpers
 
@@ -306,6 +312,8 @@ class _Vectorizer:
         first = plan.loop.stmt
         self.prologue()
         loads_at = self.events_at = len(self.out)
+        if self.recurrence is not None:
+            self.events_at = 0  # before the loop over the tiles: it gathers every tile's
         for fits in self.starts_fit:
             self.event_unless(fits)
         self.array_tile_prologue()
@@ -314,14 +322,12 @@ class _Vectorizer:
         if self.events is not None:
             loads_at += 1  # after the events tile: the prologue's last line
         self.out[loads_at:loads_at] = self.load_stmts
-        self.epilogue()
+        if self.recurrence is not None:
+            self.tile_loop()
+        else:
+            self.epilogue()
         remove_dead_lets_of(self.out)
-        grid = [
-            hostir.HostValue(
-                "cdiv", (hostir.HostValue("count", (c.name,)), hostir.HostValue("num", (t,)))
-            )
-            for c, t in zip(self.counts, self.tile)
-        ]
+        grid = self.grid()
         reads, writes = array_access(self.out)
         for p in self.params:
             if isinstance(p, ir.ArrayParam):
@@ -355,7 +361,8 @@ class _Vectorizer:
             # that went inside, with their whole bodies.
             prefix, body = replay_body(plan.loop, depth)
             replay = hostir.Replay(done, loops[:depth], body, prefix)
-            if done is not None and (plan.sliced or plan.inside is not None):
+            in_place = plan.sliced or plan.inside is not None or self.recurrence is not None
+            if done is not None and in_place:
                 replay.restore = writes
         for axis, (dim, count) in enumerate(zip(plan.dims, self.counts)):
             # An inner loop of the nest runs only if every outer one does.
@@ -394,6 +401,8 @@ class _Vectorizer:
         if plan.part or plan.inside is not None:  # not simply the first loops of the nest
             loops += f" (FOR lines {', '.join(_line_of(d.stmt) for d in plan.dims)})"
         shape = "x".join(str(t) for t in self.tile)
+        if self.recurrence is not None:
+            return self.scan_summary()
         what = {
             "map": "elementwise map",
             "stencil": "stencil (neighbour reads)",
@@ -409,7 +418,22 @@ class _Vectorizer:
             text += f"; in place: each lane reads and writes its own part of {', '.join(sorted(plan.sliced))}"
         return text
 
+    def scan_summary(self) -> str:
+        r = self.recurrence
+        what = {
+            "sum": "running sums",
+            "prod": "running products",
+            "linear": "a first-order linear recurrence",
+        }[r.op]
+        return (
+            f"scan ({what}) of {r.array} over {self.plan.dims[0].var}: one block walks the "
+            f"tiles of {self.tile[0]} iterations in order, each tile starting from the element "
+            f"the one before it stored, {self.ndt}"
+        )
+
     def _grid_exprs(self) -> list[KExpr]:
+        if self.recurrence is not None:
+            return [B.const(1, "i32")]
         return [
             B.binary("cdiv", self.count_param(i), B.const(t, "i32"), self.ndt)
             for i, t in enumerate(self.tile)
@@ -439,9 +463,7 @@ class _Vectorizer:
             if self.rank > 1:
                 shape = tuple(t if a == axis else 1 for a in range(self.rank))
                 lanes = ir.Reshape(lanes, type=TileType("i32", shape))
-            offset = B.binary(
-                "mul", ir.BlockId(axis, type=TileType("i32")), self.tile_size(axis), self.ndt
-            )
+            offset = B.binary("mul", self.block_index(axis), self.tile_size(axis), self.ndt)
             self.lanes.append(self.new_name(dim.var, "lane"))
             lane = self.let(self.lanes[axis], B.binary("add", offset, lanes, self.ndt), origin)
             origin = None
@@ -459,6 +481,12 @@ class _Vectorizer:
         if self.rank > 1:
             valid = B.broadcast(valid, self.tile)
         self.let(self.valid, valid)
+
+    def block_index(self, axis: int) -> KExpr:
+        """The number of the tile of iterations along `axis` (the block's, except in a scan)."""
+        if self.tile_index is not None:
+            return self.local(self.tile_index)
+        return ir.BlockId(axis, type=TileType("i32"))
 
     def lane_start(self, dim) -> KExpr:
         """The first value of a lane variable: a constant, or an integer expression of
@@ -515,6 +543,8 @@ class _Vectorizer:
                 _mentions_array(n, name) for h in hostir.walk([node]) for n in _node_exprs(h)
             ):
                 continue
+            if self.recurrence is not None and node is self.recurrence.node:
+                return False  # it reads only the element before the tile (scan_statement)
             if isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let):
                 target = node.stmt.target
                 writes_it = isinstance(target, ast.Index) and target.name == name
@@ -551,6 +581,9 @@ class _Vectorizer:
         if isinstance(node, hostir.Simple):
             stmt = node.stmt
             if isinstance(stmt, ast.Rem):
+                return
+            if self.recurrence is not None and stmt is self.recurrence.node.stmt:
+                self.scan_statement(stmt)
                 return
             self.assign(stmt)
         elif isinstance(node, hostir.If):
@@ -880,20 +913,7 @@ class _Vectorizer:
     # ------------------------------------------------------------------ epilogue
 
     def epilogue(self) -> None:
-        stores: list[ir.KStmt] = []
-        for name in sorted(self.plan.written):
-            local = self.array_tiles[name]
-            if local not in self.locals:
-                continue  # never actually written
-            form = self.plan.written[name]
-            if self._aligned(name, form):
-                view = self.view(name, form)
-                index = tuple(ir.BlockId(a, type=TileType("i32")) for a in range(self.rank))
-                stores.append(ir.Store(name, index, self.local(local), view))
-            else:
-                indices = self.scatter_at[name]
-                stores.append(ir.Scatter(name, indices, self.local(local), self.local(self.valid)))
-        stores += self.deferred
+        stores = self.array_stores() + self.deferred
         block_id = self.block_linear()
         totals = {var: (first, self.block_total(var)) for var, first in self.sums().items()}
         if self.events is not None:
@@ -906,6 +926,96 @@ class _Vectorizer:
             self.finish.append(Finish(first.op, var=var, temp=temp, origin=first.node.origin))
         for r, cand, payloads in self.extremes:
             self.extreme_epilogue(r, cand, payloads, block_id)
+
+    def array_stores(self) -> list[ir.KStmt]:
+        """Store the lane tiles of the arrays the loop writes."""
+        stores: list[ir.KStmt] = []
+        for name in sorted(self.plan.written):
+            local = self.array_tiles[name]
+            if local not in self.locals:
+                continue  # never actually written
+            form = self.plan.written[name]
+            if self._aligned(name, form):
+                view = self.view(name, form)
+                index = tuple(self.block_index(a) for a in range(self.rank))
+                stores.append(ir.Store(name, index, self.local(local), view))
+            else:
+                indices = self.scatter_at[name]
+                stores.append(ir.Scatter(name, indices, self.local(local), self.local(self.valid)))
+        return stores
+
+    def tile_loop(self) -> None:
+        """A scan's kernel: the body so far, then the stores, run for each tile of
+        iterations in order by the one block.  Every tile stores its results: the next
+        one starts from its last element.  A tile that meets an exception does too; the
+        host then puts the arrays back and runs the loop (hostir.Replay.restore)."""
+        before = 1 if self.events is not None else 0  # the exceptions tile, all False
+        body = self.out[before:] + self.array_stores()
+        origin, body[0].origin = body[0].origin, None  # the FOR's comment goes on the loop
+        stop = B.binary("cdiv", self.count_param(0), self.tile_size(0), self.ndt)
+        loop = ir.ForRange(self.tile_index, B.const(0, "i32"), stop, body, origin=origin)
+        self.out[before:] = [loop]
+        self.finish_or_leave([], self.block_linear())
+
+    def scan_statement(self, stmt: ast.Let) -> None:
+        """`P(f) = [a *] P(f') + e` (LoopPlan.recurrence): the tile's elements from the
+        terms and factors of its iterations, and the element the previous iteration
+        wrote before the tile's first (the tile before stored it; before the first
+        tile, the loop's starting value)."""
+        r = self.recurrence
+        origin = self.origin(stmt)
+        self.statement_start = len(self.out)
+        self.statement_subscripts = {}
+        try:
+            for node in stmt.value.walk():
+                self.microsoft_check(node)
+            lane = self.local(self.lanes[0])
+            offset = B.binary("mul", self.block_index(0), self.tile_size(0), self.ndt)
+            first = B.binary(
+                "and", self.full_mask(), B.binary("eq", lane, offset, self.ndt), self.ndt
+            )
+            indices, _ = self.element_subscripts(r.array, r.previous.indices)
+            before = ir.Gather(r.array, indices, first, type=self.lane_type)
+            carry = self.let(
+                self.new_name(r.array, "carry"),
+                ir.Reduce("sum", before, None, type=TileType(self.ndt)),
+            )
+            value = B.broadcast(B.cast(self.scanned(r, carry), self.ndt), self.lane_type.shape)
+            value = self.let(self.array_tiles[r.array], value)
+            self.event_unless(self.finite(value))
+            self.out[self.statement_start].origin = origin  # the comment before its first line
+        finally:
+            self.statement_subscripts = None
+
+    def scanned(self, r, carry: KExpr) -> KExpr:
+        """The tile's elements: `carry` (the element before the tile's first) plus the
+        running sums of the terms (op "sum"), times the running products of the factors
+        ("prod"), or both ("linear": the products times `carry` plus the recurrence's
+        values from 0)."""
+        mask = self.full_mask()
+        shape = self.lane_type.shape
+        terms = None
+        for sign, term in r.terms:
+            value = B.cast(self.value(term), self.ndt)
+            if terms is None:
+                terms = value if sign > 0 else B.unary("neg", value, self.ndt)
+            else:
+                terms = B.binary("add" if sign > 0 else "sub", terms, value, self.ndt)
+        if terms is not None:  # the lanes that are no iterations add nothing
+            terms = B.select(mask, B.broadcast(terms, shape), B.const(0.0, self.ndt), self.ndt)
+            terms = self.let(self.new_name(r.array, "terms"), terms)
+        factors = None
+        if r.factor is not None:  # ... and multiply by 1
+            factors = B.broadcast(B.cast(self.value(r.factor), self.ndt), shape)
+            factors = B.select(mask, factors, B.const(1.0, self.ndt), self.ndt)
+            factors = self.let(self.new_name(r.array, "factors"), factors)
+        if r.op == "sum":
+            return B.binary("add", carry, ir.Scan("sum", terms, type=self.lane_type), self.ndt)
+        products = ir.Scan("prod", factors, type=self.lane_type)
+        if r.op == "prod":
+            return B.binary("mul", carry, products, self.ndt)
+        linear = ir.Scan("linear", terms, factors, type=self.lane_type)
+        return B.binary("add", B.binary("mul", products, carry, self.ndt), linear, self.ndt)
 
     def block_total(self, var: str) -> KExpr:
         """The block's sum of a sum variable's terms.  Where one of BASIC's `S + E` could
@@ -982,14 +1092,20 @@ class _Vectorizer:
         self.array_param(name, self.ndt, 1, temp=True)
         return name
 
-    def block_count(self) -> hostir.HostValue:
-        """The number of blocks of the launch (the product over the grid's axes)."""
-        per_axis = [
+    def grid(self) -> list[hostir.HostValue]:
+        """The number of blocks along each axis of the launch (a scan: one block)."""
+        if self.recurrence is not None:
+            return [hostir.HostValue("num", (1,))]
+        return [
             hostir.HostValue(
                 "cdiv", (hostir.HostValue("count", (c.name,)), hostir.HostValue("num", (t,)))
             )
             for c, t in zip(self.counts, self.tile)
         ]
+
+    def block_count(self) -> hostir.HostValue:
+        """The number of blocks of the launch (the product over the grid's axes)."""
+        per_axis = self.grid()
         return per_axis[0] if len(per_axis) == 1 else hostir.HostValue("mul", tuple(per_axis))
 
     def block_linear(self) -> KExpr:
@@ -1309,7 +1425,7 @@ class _Vectorizer:
         if cache and key in self.loads:
             return self.loads[key]
         self.add_range_checks(name, form, node)
-        index = tuple(ir.BlockId(a, type=TileType("i32")) for a in range(self.rank))
+        index = tuple(self.block_index(a) for a in range(self.rank))
         load = ir.Load(name, index, self.view(name, form), type=self.lane_type)
         if not cache:
             return load

@@ -109,7 +109,7 @@ from ._kernel import function, kernel
 from ._launch import bid, launch, num_blocks, rebind
 from ._matmul import matmul, mma
 from ._memory import load, num_tiles, store
-from ._reductions import argmax, argmin, cumprod, cumsum, max, min, prod, sum
+from ._reductions import argmax, argmin, cumprod, cumsum, max, min, prod, scan, sum
 from ._scatter import (
     atomic_add,
     atomic_and,
@@ -233,6 +233,7 @@ __all__ = [
     "rebind",
     "reshape",
     "rsqrt",
+    "scan",
     "scatter",
     "sin",
     "sinh",

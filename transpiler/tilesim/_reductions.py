@@ -175,3 +175,45 @@ def cumsum(x, /, axis=0, *, reverse=False, rounding_mode=None, flush_to_zero=Fal
 
 def cumprod(x, /, axis=0, *, reverse=False, rounding_mode=None, flush_to_zero=False) -> Tile:
     return _scan("cumprod", np.multiply, x, axis, reverse, rounding_mode, flush_to_zero)
+
+
+def scan(x, /, axis, func, identity, *, reverse=False):
+    """A custom inclusive scan: `func` combines the running value (the first N
+    arguments, for a tuple of N tiles) with the next element (the last N), in order
+    along `axis`, from `identity`.  The GPU may group the steps differently; `func`
+    must be associative for the result not to depend on it (cuTile's rule too)."""
+    single = not isinstance(x, tuple)
+    tiles = [as_tile(t) for t in ((x,) if single else x)]
+    identities = (identity,) if single else identity
+    if not isinstance(identities, tuple) or len(identities) != len(tiles):
+        raise TileTypeError("scan needs one identity value per tile")
+    reverse = require_constant_bool(reverse, "reverse")
+    batched = any(t._batched for t in tiles)
+    raws = np.broadcast_arrays(*(_lift(t, batched, tiles) for t in tiles))
+    axis = normalize_axis(axis, raws[0].ndim - batched) + batched
+    steps = range(raws[0].shape[axis])
+    state = [
+        make_tile(
+            np.full(np.delete(raws[0].shape, axis), value, dtype=t.dtype.storage), t.dtype, batched
+        )
+        for value, t in zip(identities, tiles)
+    ]
+    out = [np.empty_like(r) for r in raws]
+    for k in reversed(steps) if reverse else steps:
+        elements = [make_tile(np.take(r, k, axis), t.dtype, batched) for r, t in zip(raws, tiles)]
+        combined = func(*state, *elements)
+        state = [as_tile(c) for c in ((combined,) if single else combined)]
+        for o, s in zip(out, state):
+            index = [slice(None)] * o.ndim
+            index[axis] = k
+            o[tuple(index)] = s._raw
+    result = [make_tile(o, t.dtype, batched) for o, t in zip(out, tiles)]
+    return result[0] if single else tuple(result)
+
+
+def _lift(t: Tile, batched: bool, tiles: list[Tile]) -> np.ndarray:
+    """The tile's values with a batch axis when the scan is batched."""
+    if t._batched or not batched:
+        return t._raw
+    blocks = next(u._raw.shape[0] for u in tiles if u._batched)
+    return np.broadcast_to(t._raw, (blocks, *t._raw.shape))

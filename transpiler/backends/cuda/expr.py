@@ -369,6 +369,9 @@ class ExprPrinter:
     def _Reduce(self, e: ir.Reduce, index):
         raise AssertionError("Reduce must be lowered before printing")  # pragma: no cover
 
+    def _Scan(self, e: ir.Scan, index):
+        raise AssertionError("Scan must be lowered before printing")  # pragma: no cover
+
     def _Mma(self, e: ir.Mma, index):
         raise AssertionError("Mma must be lowered before printing")  # pragma: no cover
 

@@ -31,6 +31,7 @@ from ..render import render
 from . import element_types as T
 from . import mma as cuda_mma
 from . import reduce as cuda_reduce
+from . import scan as cuda_scan
 from .expr import ArrayInfo, ExprPrinter, ValueInfo, element
 from .host_text import cpp_string as c_string
 from .index import Index, coords_of
@@ -403,6 +404,8 @@ class KernelLowering:
             return
         if isinstance(e, ir.Reduce):
             cuda_reduce.lower(self, e)
+        elif isinstance(e, ir.Scan):
+            cuda_scan.lower(self, e)
         elif isinstance(e, ir.Mma):
             cuda_mma.lower(self, e, None)
 
@@ -684,7 +687,7 @@ class KernelLowering:
 
     def _WhileLoop(self, s: ir.WhileLoop) -> None:
         needs_code = any(
-            isinstance(n, (ir.Reduce, ir.Mma, ir.Gather, ir.Load)) for n in walk(s.cond)
+            isinstance(n, (ir.Reduce, ir.Scan, ir.Mma, ir.Gather, ir.Load)) for n in walk(s.cond)
         )
         if not needs_code:
             stmt = self.printer.begin()

@@ -55,6 +55,8 @@ def children(e: ir.KExpr) -> list[ir.KExpr]:
         return [e.operand]
     if isinstance(e, ir.Mma):
         return [e.a, e.b, e.acc]
+    if isinstance(e, ir.Scan):
+        return [e.operand] + ([e.factor] if e.factor is not None else [])
     return []
 
 

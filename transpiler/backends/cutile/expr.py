@@ -205,7 +205,11 @@ class CutileExprPrinter:
         return f"ct.bid({e.axis})", _ATOM
 
     def _Load(self, e: ir.Load):
-        args = [self.view(e.array, e.view), f"index={self.index(e.index)}", f"shape={self.shape(e.type.shape) if e.type.shape else '()'}"]
+        args = [
+            self.view(e.array, e.view),
+            f"index={self.index(e.index)}",
+            f"shape={self.shape(e.type.shape) if e.type.shape else '()'}",
+        ]
         if e.order is not None:
             args.append(f"order={shape_tuple(e.order)}")
         if e.type.shape:
@@ -227,7 +231,10 @@ class CutileExprPrinter:
         dtype = CT_DTYPES[e.type.dtype]
         if e.value == 0:
             return f"ct.zeros({self.shape(e.type.shape)}, dtype={dtype})", _ATOM
-        return f"ct.full({self.shape(e.type.shape)}, {python_literal(e.value)}, dtype={dtype})", _ATOM
+        return (
+            f"ct.full({self.shape(e.type.shape)}, {python_literal(e.value)}, dtype={dtype})",
+            _ATOM,
+        )
 
     def _Unary(self, e: ir.Unary):
         x = e.operand
@@ -275,6 +282,14 @@ class CutileExprPrinter:
         axis = "" if e.axis is None else f", axis={e.axis}"
         keep = ", keepdims=True" if e.keepdims else ""
         return f"ct.{e.op}({self(e.operand)}{axis}{keep})", _ATOM
+
+    def _Scan(self, e: ir.Scan):
+        if e.op == "linear":  # the values of the (factor, value) pairs' scan
+            pairs = f"({self(e.factor)}, {self(e.operand)})"
+            identity = "(1.0, 0.0)" if e.type.dtype in ir.FLOAT_TYPES else "(1, 0)"
+            scan = f"ct.scan({pairs}, axis=0, func=linear_recurrence, identity={identity})"
+            return f"{scan}[1]", _ATOM
+        return f"ct.cum{e.op}({self(e.operand)})", _ATOM
 
     def _Mma(self, e: ir.Mma):
         return f"ct.mma({self(e.a)}, {self(e.b)}, {self(e.acc)})", _ATOM

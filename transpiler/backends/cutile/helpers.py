@@ -13,7 +13,14 @@ from ... import ir
 from ..render import render
 
 # Names the generated module defines at its top level (BASIC names must not take them).
-NAMES = ("basic_mod", "basic_mod_int", "basic_div_int", "basic_max", "basic_min")
+NAMES = (
+    "basic_mod",
+    "basic_mod_int",
+    "basic_div_int",
+    "basic_max",
+    "basic_min",
+    "linear_recurrence",
+)
 
 
 def remainder_function(dtype: ir.DType) -> str:
@@ -38,6 +45,8 @@ def helpers_used(kernels: list[ir.Kernel]) -> set[str]:
     def visit(node) -> None:
         if isinstance(node, ir.Binary) and function_of(node) is not None:
             used.add(function_of(node))
+        if isinstance(node, ir.Scan) and node.op == "linear":
+            used.add("linear_recurrence")
         for name in ir.field_names(type(node)):
             value = getattr(node, name)
             for item in value if isinstance(value, (list, tuple)) else (value,):
