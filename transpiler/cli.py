@@ -104,7 +104,12 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="the BASIC dialect: extended (the default, unless a construct of one dialect "
         "pins it), ecma55 (strict ECMA-55 Minimal BASIC), ms (GW-BASIC, MBASIC), dartmouth",
     )
-    p.add_argument("--precision", choices=("f32", "f64"), help="numeric element type")
+    p.add_argument(
+        "--precision",
+        choices=("f32", "f64", "tf32"),
+        help="numeric element type (tf32: f32, with matrix products on the tensor cores' "
+        "TensorFloat-32 operands)",
+    )
     p.add_argument(
         "--max-steps",
         type=_positive_int,

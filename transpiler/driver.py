@@ -315,6 +315,8 @@ def check(
     stdin = sys.stdin.read() if not sys.stdin.isatty() else ""
     expected, errors = io.StringIO(), io.StringIO()
     error = None
+    # Numbers agree within the tolerance of the number type (compare.TOLERANCES).
+    tolerance = "tf32" if analysis.options.tf32_products else analysis.number_type
     # A program that uses files runs twice in scratch folders (scratch.py); others in place.
     with _one_clock(), tempfile.TemporaryDirectory(prefix="b2t-check-") as tmp:
         folders = [Path(tmp) / "interpreter", Path(tmp) / "generated"]
@@ -333,11 +335,11 @@ def check(
             status, error = 1, exc
         with scratch[1]:
             result = run(analysis, code, target, device, stdin=stdin, timeout=timeout)
-        files_report = files_difference(*(written_files(f) for f in folders), analysis.number_type)
-    diffs = compare_outputs(expected.getvalue(), result.stdout, analysis.number_type)
+        files_report = files_difference(*(written_files(f) for f in folders), tolerance)
+    diffs = compare_outputs(expected.getvalue(), result.stdout, tolerance)
     reported = interpreter_diagnostics(analysis, errors.getvalue(), error)
     generated_reports = program_diagnostics(analysis, result.stderr)
-    same_reports = diagnostics_match(reported, generated_reports, analysis.number_type)
+    same_reports = diagnostics_match(reported, generated_reports, tolerance)
     if status != result.returncode:
         out.write(f"exit status differs: interpreter {status}, generated {result.returncode}\n")
         if result.stderr:

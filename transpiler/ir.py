@@ -27,8 +27,10 @@ from typing import Literal, Union
 
 from .errors import Coord
 
-DType = Literal["f16", "bf16", "f32", "f64", "i32", "i64", "bool"]
-FLOAT_TYPES = ("f16", "bf16", "f32", "f64")
+# "tf32": an f32 value rounded to TensorFloat-32 (10 mantissa bits), only as an operand
+# of an Mma (`--precision tf32`).
+DType = Literal["f16", "bf16", "tf32", "f32", "f64", "i32", "i64", "bool"]
+FLOAT_TYPES = ("f16", "bf16", "tf32", "f32", "f64")
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,6 +423,7 @@ class KernelLibrary:
     scalars: list[ScalarParam]
     arrays: list[HostArray]
     outputs: list[str]
+    precision: str | None = None  # `--precision` (the module's self-test uses the same)
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}

@@ -27,12 +27,13 @@ from .ir import (
     Full,
     DType,
     KExpr,
+    Mma,
     Select,
     TileType,
     Unary,
 )
 
-_FLOAT_RANK = {"f16": 1, "bf16": 1, "f32": 2, "f64": 3}
+_FLOAT_RANK = {"f16": 1, "bf16": 1, "tf32": 1, "f32": 2, "f64": 3}
 ARITHMETIC = (
     "add", "sub", "mul", "div", "pow", "rem", "mod", "floordiv", "truncdiv", "min", "max", "cdiv",
 )  # fmt: skip
@@ -54,6 +55,15 @@ def wider_float(a: DType, b: DType) -> DType:
     if _FLOAT_RANK[a] == _FLOAT_RANK[b] and a != b:
         return "f32"  # f16 with bf16: meet in f32
     return a if _FLOAT_RANK[a] >= _FLOAT_RANK[b] else b
+
+
+def mma(a: KExpr, b: KExpr, acc: KExpr, tf32: bool = False) -> Mma:
+    """`a @ b + acc`; with `tf32`, f32 operands are rounded to TensorFloat-32 first (as
+    NVIDIA's MatMul sample does to reach the tensor cores), the accumulator stays f32."""
+    if tf32 and a.type.dtype == b.type.dtype == "f32":
+        a, b = cast(a, "tf32"), cast(b, "tf32")
+    (m, _), (_, n) = a.type.shape, b.type.shape
+    return Mma(a, b, acc, type=TileType(acc.type.dtype, (m, n)))
 
 
 def broadcast_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
@@ -132,7 +142,9 @@ def binary(op: str, left: KExpr, right: KExpr, float_dtype: DType) -> KExpr:
     shape = broadcast_shape(left.type.shape, right.type.shape)
     if op in LOGICAL:
         return Binary(op, to_bool(left), to_bool(right), type=TileType("bool", shape))
-    if "bool" in (left.type.dtype, right.type.dtype) and not (op in COMPARISONS and left.type.dtype == right.type.dtype):
+    if "bool" in (left.type.dtype, right.type.dtype) and not (
+        op in COMPARISONS and left.type.dtype == right.type.dtype
+    ):
         # A truth value used as a number is 1 or 0 (`1 < 2 < 3` is `1 < 3`): the number
         # must not be converted to a truth value instead.
         left, right = _as_number(left), _as_number(right)
@@ -236,7 +248,9 @@ def to_bool(expr: KExpr) -> KExpr:
 
 
 def select(cond: KExpr, if_true: KExpr, if_false: KExpr, float_dtype: DType) -> KExpr:
-    shape = broadcast_shape(broadcast_shape(cond.type.shape, if_true.type.shape), if_false.type.shape)
+    shape = broadcast_shape(
+        broadcast_shape(cond.type.shape, if_true.type.shape), if_false.type.shape
+    )
     dtype = _operand_dtype(if_true, if_false)
     if not is_float(dtype) and (is_float(if_true.type.dtype) or is_float(if_false.type.dtype)):
         dtype = float_dtype

@@ -10,7 +10,7 @@ from typing import Literal
 # The BASIC dialects (README, "Dialects"): what a program's text means.
 Dialect = Literal["ecma55", "extended", "ms", "dartmouth"]
 DIALECTS: tuple[Dialect, ...] = ("extended", "ecma55", "ms", "dartmouth")
-Precision = Literal["f32", "f64"]
+Precision = Literal["f32", "f64", "tf32"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,10 +23,16 @@ class Options:
     # a construct that only one dialect has (`passes/dialect_pins.py`), which pins it.
     std: Dialect | None = None
     # Element type of numeric variables and arrays.  None: f64 for legacy programs,
-    # f32 for cuTile BASIC kernels (NVIDIA's dialect is f32 only).
+    # f32 for cuTile BASIC kernels (NVIDIA's dialect is f32 only).  "tf32": f32, with the
+    # operands of matrix products rounded to TensorFloat-32 (the tensor cores' format).
     precision: Precision | None = None
     # Interpreter guard against runaway programs (None: unlimited).
     max_steps: int | None = None
+
+    @property
+    def tf32_products(self) -> bool:
+        """Matrix products of f32 tiles take TensorFloat-32 operands (`--precision tf32`)."""
+        return self.precision == "tf32"
 
     @property
     def dialect(self) -> Dialect:

@@ -25,7 +25,11 @@ from .runtime.command import run_command
 from .runtime.limits import TOO_MANY_ELEMENTS
 
 # Relative tolerance per element type when comparing with the reference interpreter.
-TOLERANCE = {"f16": 2e-2, "bf16": 2e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0, "i64": 0.0}
+# tf32: f32 results of matrix products on TensorFloat-32 operands (`--precision tf32`),
+# 10 mantissa bits each: about ten of their units in the last place.
+TOLERANCE = {
+    "f16": 2e-2, "bf16": 2e-2, "tf32": 5e-3, "f32": 1e-4, "f64": 1e-10, "i32": 0.0, "i64": 0.0,
+}  # fmt: skip
 
 
 def kernel_program_from_text(text: str, name: str, options: Options | None = None) -> KernelProgram:
@@ -156,7 +160,9 @@ def _is_abs(e: ast.Expr) -> bool:
     return isinstance(e, ast.Call) and e.name == "ABS"
 
 
-def make_inputs(kp: KernelProgram, scalars: dict[str, float], seed: int = 0) -> dict[str, np.ndarray]:
+def make_inputs(
+    kp: KernelProgram, scalars: dict[str, float], seed: int = 0
+) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     shapes = array_shapes(kp, scalars)
     low, high = (0.5, 1.5) if needs_positive_inputs(kp) else (-1.0, 1.0)
@@ -182,7 +188,9 @@ def run_generated(module, kp: KernelProgram, scalars, inputs, device=None) -> di
     return {name: np.asarray(value) for name, value in zip(kp.outputs, result)}
 
 
-def compare(kp: KernelProgram, got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> list[str]:
+def compare(
+    kp: KernelProgram, got: dict[str, np.ndarray], want: dict[str, np.ndarray]
+) -> list[str]:
     """One line per OUTPUT array; lines starting with 'MISMATCH' are failures.  NaN equals
     NaN at the same element (and an infinity the same infinity); elsewhere the largest
     difference must be within the element type's tolerance, relative to the largest
@@ -190,7 +198,8 @@ def compare(kp: KernelProgram, got: dict[str, np.ndarray], want: dict[str, np.nd
     lines = []
     for name in kp.outputs:
         a, b = np.asarray(got[name], dtype=np.float64), np.asarray(want[name], dtype=np.float64)
-        rtol = TOLERANCE[kp.arrays[name].dtype]
+        dtype = kp.arrays[name].dtype
+        rtol = TOLERANCE["tf32" if kp.tf32_products and dtype == "f32" else dtype]
         if a.shape != b.shape:
             lines.append(f"MISMATCH {name}: shape {a.shape} != {b.shape}")
             continue
@@ -199,14 +208,18 @@ def compare(kp: KernelProgram, got: dict[str, np.ndarray], want: dict[str, np.nd
         nan_a, nan_b = np.isnan(a), np.isnan(b)
         if np.any(nan_a != nan_b):
             count = int(np.count_nonzero(nan_a != nan_b))
-            lines.append(f"MISMATCH {name}: shape {a.shape}, NaN in one result only at {count} element(s)")
+            lines.append(
+                f"MISMATCH {name}: shape {a.shape}, NaN in one result only at {count} element(s)"
+            )
             continue
         differ = (a != b) & ~nan_a
         with np.errstate(invalid="ignore"):
             diff = float(np.max(np.abs(a[differ] - b[differ]))) if np.any(differ) else 0.0
         ok = diff <= rtol * scale
         verdict = "ok" if ok else "MISMATCH"
-        lines.append(f"{verdict} {name}: shape {a.shape}, max |diff| = {diff:.3g} (tolerance {rtol * scale:.3g})")
+        lines.append(
+            f"{verdict} {name}: shape {a.shape}, max |diff| = {diff:.3g} (tolerance {rtol * scale:.3g})"
+        )
     return lines
 
 
@@ -275,7 +288,8 @@ def _arg_parser(name: str):
 
 
 def _self_test(module, name: str, argv: list[str], device: str | None = None) -> int:
-    kp = kernel_program_from_text(module.BASIC_SOURCE, name)
+    precision = getattr(module, "BASIC_PRECISION", None)  # absent: the default, f32
+    kp = kernel_program_from_text(module.BASIC_SOURCE, name, Options(precision=precision))
     try:
         scalars = default_scalars(kp, parse_sizes(argv))
     except ValueError as error:
@@ -295,7 +309,11 @@ def _self_test(module, name: str, argv: list[str], device: str | None = None) ->
     print(f"{name}: {sizes}")
     print("\n".join(lines))
     failed = any(line.startswith("MISMATCH") for line in lines)
-    print("verification: " + ("FAILED" if failed else "PASSED") + " (against basic2tile's reference interpreter)")
+    print(
+        "verification: "
+        + ("FAILED" if failed else "PASSED")
+        + " (against basic2tile's reference interpreter)"
+    )
     return 1 if failed else 0
 
 

@@ -94,6 +94,13 @@ class KernelProgram:
     float_vars: set[str] = field(default_factory=set)
     # Variables first assigned inside a block, which start at 0 (kernel_types.py).
     zero_vars: list[str] = field(default_factory=list)
+    # `--precision` as given (None: the default, f32).
+    precision: str | None = None
+
+    @property
+    def tf32_products(self) -> bool:
+        """MMA of f32 tiles on TensorFloat-32 operands (`--precision tf32`)."""
+        return self.precision == "tf32"
 
 
 def is_kernel_program(program: ast.Program) -> bool:
@@ -123,7 +130,7 @@ def analyze_kernel_program(
     also that each name is spelled one way (kernel_case.py)."""
     diags = Diagnostics()
     check_identifier_case(program, source, diags)
-    dtype: DType = options.precision or "f32"
+    dtype: DType = "f32" if options.tf32_products else options.precision or "f32"
     inputs: list[str] = []
     input_arrays: set[str] = set()
     input_coords: dict[str, Coord] = {}
@@ -254,6 +261,7 @@ def analyze_kernel_program(
         nested = []
     diags.check()
     kp = KernelProgram(
+        precision=options.precision,
         name=name,
         dtype=dtype,
         inputs=inputs,

@@ -17,7 +17,14 @@ from __future__ import annotations
 from .. import ast
 from .. import irbuild as B
 from ..builtins import BUILTINS, Builtin
-from ..errors import BasicError, BasicSemanticError, BasicUnsupportedError, CompileErrors, SourceFile, at
+from ..errors import (
+    BasicError,
+    BasicSemanticError,
+    BasicUnsupportedError,
+    CompileErrors,
+    SourceFile,
+    at,
+)
 from ..ir import (
     ArrayParam,
     BlockId,
@@ -33,7 +40,6 @@ from ..ir import (
     Let,
     Load,
     Local,
-    Mma,
     Origin,
     Param,
     Print,
@@ -104,7 +110,11 @@ def _lower(kp: KernelProgram, source: SourceFile | None) -> KernelLibrary:
         role = (
             "inout"
             if array.is_input and array.is_output
-            else "input" if array.is_input else "output" if array.is_output else "scratch"
+            else "input"
+            if array.is_input
+            else "output"
+            if array.is_output
+            else "scratch"
         )
         extents = tuple(lowering.extent(e) for e in array.extents)
         host_arrays.append(HostArray(name, array.dtype, extents, role))
@@ -118,7 +128,7 @@ def _lower(kp: KernelProgram, source: SourceFile | None) -> KernelLibrary:
         dtype=kp.dtype,
         summary=_summary(kp),
     )
-    return KernelLibrary(kp.name, kernel, kp.inputs, scalars, host_arrays, kp.outputs)
+    return KernelLibrary(kp.name, kernel, kp.inputs, scalars, host_arrays, kp.outputs, kp.precision)
 
 
 class _KernelLowering:
@@ -187,7 +197,11 @@ class _KernelLowering:
             # has no effect at all.
             self.locals.pop(node.head.var.name, None)
             self.ended_loops[node.head.var.name] = node.head.coord
-            return [loop] if any(not isinstance(s, Let) or s.name != node.head.var.name for s in loop.body) else []
+            return (
+                [loop]
+                if any(not isinstance(s, Let) or s.name != node.head.var.name for s in loop.body)
+                else []
+            )
         if isinstance(node, WhileBlock):
             return [self.while_loop(node)]
         if isinstance(node, IfChain):
@@ -234,7 +248,9 @@ class _KernelLowering:
             body = self.block(node.body)
         return ForRange(var, start, stop, body, step, origin=self.origin(head))
 
-    def counted_down(self, var: str, start: KExpr, limit: KExpr, down: int, node: ForBlock) -> KStmt:
+    def counted_down(
+        self, var: str, start: KExpr, limit: KExpr, down: int, node: ForBlock
+    ) -> KStmt:
         """`FOR I = S TO L STEP -d`: cuTile's range() only counts up, so the loop counts
         its trips, (S - L + d) / d of them (none when S < L), and sets I = S - trip * d."""
         trip = self.fresh(f"{var}_trip")
@@ -272,7 +288,9 @@ class _KernelLowering:
 
     def fresh(self, name: str) -> str:
         """`name`, or `name_2`... if the program already uses it."""
-        taken = set(self.assignments) | set(self.locals) | set(self.kp.scalars) | set(self.kp.arrays)
+        taken = (
+            set(self.assignments) | set(self.locals) | set(self.kp.scalars) | set(self.kp.arrays)
+        )
         candidate, n = name, 1
         while candidate in taken:
             n += 1
@@ -344,7 +362,9 @@ class _KernelLowering:
         """NVIDIA's device print: the items side by side (`;` and `,` alike), an I32 as
         `%d`, a float as `%f`, a newline unless a separator ends the list."""
         if stmt.channel is not None or stmt.using is not None:
-            raise BasicUnsupportedError("PRINT # and PRINT USING are not supported in a kernel", stmt.coord)
+            raise BasicUnsupportedError(
+                "PRINT # and PRINT USING are not supported in a kernel", stmt.coord
+            )
         parts: list[str] = []
         args: list[KExpr] = []
         for item in stmt.items:
@@ -354,7 +374,9 @@ class _KernelLowering:
                 parts.append(item.value.replace("%", "%%"))
                 continue
             if not isinstance(item, ast.Expr):
-                raise BasicUnsupportedError("TAB and SPC are not supported in a kernel's PRINT", item.coord)
+                raise BasicUnsupportedError(
+                    "TAB and SPC are not supported in a kernel's PRINT", item.coord
+                )
             value = self.expr(item)
             if not value.type.is_scalar:
                 raise BasicUnsupportedError(
@@ -423,7 +445,9 @@ class _KernelLowering:
         if value.type.is_scalar and B.is_float(value.type.dtype):
             value = B.cast(value, "i32")
         if value.type.dtype != "i32" or not value.type.is_scalar:
-            raise BasicSemanticError("a tile index must be an integer scalar (use INT(...))", expr.coord)
+            raise BasicSemanticError(
+                "a tile index must be an integer scalar (use INT(...))", expr.coord
+            )
         return value
 
     def expr(self, e: ast.Expr) -> KExpr:
@@ -555,7 +579,7 @@ class _KernelLowering:
         a, b = B.cast(a, in_dtype), B.cast(b, in_dtype)
         acc_dtype = "f64" if in_dtype == "f64" else "f32"
         acc = B.cast(acc, acc_dtype)
-        return Mma(a, b, acc, type=TileType(acc_dtype, (m, n)))
+        return B.mma(a, b, acc, self.kp.tf32_products)
 
 
 def _summary(kp: KernelProgram) -> str:

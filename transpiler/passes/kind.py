@@ -4,7 +4,8 @@ A program is a kernel program as soon as it uses one construct of NVIDIA's diale
 (TILE, OUTPUT, BID, MMA or an `INPUT A()` array parameter); the kernel dialect pass owns
 that definition.  The choice sets the number type: f64 for legacy programs, f32 for
 kernels (NVIDIA's dialect is f32 only) and for Microsoft BASIC (GW-BASIC's default single
-precision), unless `--precision` says otherwise.
+precision), unless `--precision` says otherwise (tf32: f32 numbers, TensorFloat-32
+operands in matrix products).
 """
 
 from __future__ import annotations
@@ -21,4 +22,5 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
         # Microsoft BASIC's numbers are singles unless a suffix says otherwise.
         single = analysis.kind == "kernel" or analysis.options.microsoft
         precision = "f32" if single else "f64"
-    analysis.number_type = precision
+    # tf32 is an f32 program whose matrix products round their operands (passes/matmul.py).
+    analysis.number_type = "f32" if precision == "tf32" else precision

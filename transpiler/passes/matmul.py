@@ -305,6 +305,7 @@ def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin, 
     block whose tile of C is not all finite stores nothing, and each block sets its flag
     in the DONE_FLAGS temp (1: stored)."""
     dtype = analysis.number_type
+    tf32 = analysis.options.tf32_products
     tm, tn, tk = MMA_TILES[dtype]
     params: list[ir.KernelParam] = [
         ir.ArrayParam(c, dtype, 2, reads=False, writes=True),
@@ -345,7 +346,7 @@ def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin, 
             kk.name,
             B.const(0, "i32"),
             k_tiles,
-            [ir.Let(acc.name, ir.Mma(a_tile, b_tile, acc, type=acc_t), origin=k_origin)],
+            [ir.Let(acc.name, B.mma(a_tile, b_tile, acc, tf32), origin=k_origin)],
         ),
     ]
     if watch:
@@ -359,6 +360,8 @@ def _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, k_origin, 
     )
     params += sizes  # last, as in NVIDIA's samples; the host passes their values
     summary = f"matrix product {c} = {a} * {b}; one {tm}x{tn} tile of {c} per block, mma over {tk}-wide slices, {dtype}"
+    if tf32:
+        summary += " (operands rounded to tf32: the tensor cores)"
     return ir.Kernel(name, "mma", params, body, grid, (tm, tn), dtype, origin, summary)
 
 

@@ -313,7 +313,7 @@ class _Vectorizer:
         self.prologue()
         loads_at = self.events_at = len(self.out)
         if self.recurrence is not None:
-            self.events_at = 0  # before the loop over the tiles: it gathers every tile's
+            self.events_at = 0  # the exceptions of every tile: before the loop over them
         for fits in self.starts_fit:
             self.event_unless(fits)
         self.array_tile_prologue()
@@ -396,13 +396,13 @@ class _Vectorizer:
         )
 
     def summary(self) -> str:
+        if self.recurrence is not None:
+            return self.scan_summary()
         plan = self.plan
         loops = ", ".join(f"{d.var}" for d in plan.dims)
         if plan.part or plan.inside is not None:  # not simply the first loops of the nest
             loops += f" (FOR lines {', '.join(_line_of(d.stmt) for d in plan.dims)})"
         shape = "x".join(str(t) for t in self.tile)
-        if self.recurrence is not None:
-            return self.scan_summary()
         what = {
             "map": "elementwise map",
             "stencil": "stencil (neighbour reads)",
@@ -543,7 +543,7 @@ class _Vectorizer:
                 _mentions_array(n, name) for h in hostir.walk([node]) for n in _node_exprs(h)
             ):
                 continue
-            if self.recurrence is not None and node is self.recurrence.node:
+            if self.recurrence is not None and node.stmt is self.recurrence.node.stmt:
                 return False  # it reads only the element before the tile (scan_statement)
             if isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let):
                 target = node.stmt.target

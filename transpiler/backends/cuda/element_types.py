@@ -15,6 +15,7 @@ from ... import ir
 C_TYPES = {
     "f16": "__half",
     "bf16": "__nv_bfloat16",
+    "tf32": "float",  # an f32 rounded to TensorFloat-32 (b2t_tf32), a WMMA operand
     "f32": "float",
     "f64": "double",
     "i32": "int",
@@ -89,6 +90,10 @@ def convert(text: str, source: ir.DType, target: ir.DType) -> str:
         return f"{to_compute(text, source)} != {literal(0, compute_type(source))}"
     if (source, target) in _TO_INT_RZ:
         return f"{_TO_INT_RZ[source, target]}({text})"
+    if target == "tf32":
+        return f"b2t_tf32({convert(text, source, 'f32')})"
+    if source == "tf32":
+        return convert(text, "f32", target)
     if target in LOW_PRECISION:
         if source == "f64":
             return f"{_FROM_DOUBLE[target]}({text})"

@@ -357,6 +357,8 @@ class ExprPrinter:
         source, target = e.operand.type.dtype, e.type.dtype
         if source == target:
             return self.expr(e.operand, index)
+        if target == "tf32":
+            self.scope.use_helper("b2t_tf32")
         return T.convert(self.at(e.operand, index), source, target), ATOM
 
     def _Reshape(self, e: ir.Reshape, index):

@@ -75,7 +75,7 @@ class SharedBuffer:
         return self.count * _SIZES[self.dtype]
 
 
-_SIZES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i32": 4, "i64": 8, "bool": 1}
+_SIZES = {"f16": 2, "bf16": 2, "tf32": 4, "f32": 4, "f64": 8, "i32": 4, "i64": 8, "bool": 1}
 
 
 @dataclass

@@ -2,7 +2,8 @@
 
 Both operands are staged in shared memory (their loads are coalesced: consecutive
 threads read consecutive elements), then:
-- tensor cores (WMMA) when the inputs are f16/bf16 (m16n16k16, f32 accumulation) or f64
+- tensor cores (WMMA) when the inputs are f16/bf16 (m16n16k16, f32 accumulation), tf32
+  (m16n16k8, f32 operands already rounded to TensorFloat-32: `--precision tf32`) or f64
   (m8n8k4) and the tile shapes are multiples of the fragment shape: the accumulator goes
   through shared memory into fragments, each warp computes some 16x16 (8x8) tiles of the
   result, and the result comes back to the threads' registers;
@@ -27,7 +28,7 @@ from .expr import ValueInfo
 from .locals import walk
 
 # Elements per 16-byte shared-memory load in the SIMT product's k loop.
-VECTOR = {"f32": 4, "f64": 2}
+VECTOR = {"f32": 4, "tf32": 4, "f64": 2}
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ def fragment_shape(e: ir.Mma) -> Fragment | None:
         return None
     if dtype in T.LOW_PRECISION and acc == "f32":
         frag = Fragment(16, 16, 16, dtype, acc)
+    elif dtype == "tf32" and acc == "f32":
+        frag = Fragment(16, 16, 8, dtype, acc)
     elif dtype == "f64" and acc == "f64":
         frag = Fragment(8, 8, 4, dtype, acc)
     else:
@@ -191,7 +194,8 @@ class _Fragments:
     def type(self, use: str, dtype: ir.DType, layout: str = "") -> str:
         f = self.frag
         layout = f", wmma::{layout}" if layout else ""
-        return f"wmma::fragment<wmma::{use}, {f.m}, {f.n}, {f.k}, {T.c_type(dtype)}{layout}>"
+        element = "wmma::precision::tf32" if dtype == "tf32" else T.c_type(dtype)
+        return f"wmma::fragment<wmma::{use}, {f.m}, {f.n}, {f.k}, {element}{layout}>"
 
     def open(self) -> None:
         self.lw.emit("{")

@@ -105,7 +105,7 @@ def generate_cuda_library(
     kernel = lib.kernel
     # The program's element type is f32 unless --precision said otherwise; the self-test
     # must analyse the quoted source the same way.
-    precision = kernel.dtype if kernel.dtype != "f32" else None
+    precision = lib.precision if lib.precision != "f32" else None
     name = _identifier(lib.name)
     cuda_kernel = lower_kernel(kernel)
     # run_NAME()'s names must not hide the kernel (a file-scope function).

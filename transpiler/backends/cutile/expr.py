@@ -14,6 +14,7 @@ from .helpers import function_of
 CT_DTYPES = {
     "f16": "ct.float16",
     "bf16": "ct.bfloat16",
+    "tf32": "ct.tfloat32",
     "f32": "ct.float32",
     "f64": "ct.float64",
     "i32": "ct.int32",

@@ -112,7 +112,7 @@ class OriginComments:
 
 # Names of a kernel program's module (templates/cutile/library.py.jinja) beside those
 # every generated module uses (naming._PYTHON_MODULE_NAMES).
-_LIBRARY_NAMES = {"b2t_device", "self_test", "BASIC_SOURCE"}
+_LIBRARY_NAMES = {"b2t_device", "self_test", "BASIC_SOURCE", "BASIC_PRECISION"}
 
 
 @dataclass
@@ -236,6 +236,7 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         source_name=docstring_safe(source.name),
         basic_lines=[docstring_safe(line) for line in source.lines],
         basic_source_literal=python_string(source.text),
+        precision=lib.precision,
         helpers=helpers_text(helpers_used([kernel])),
         kernel=kernel,
         kernel_params=iface.params,
