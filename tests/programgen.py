@@ -214,7 +214,11 @@ class ProgramGenerator:
     def stmt_scan(self) -> None:
         """A first-order linear recurrence, a scan: running sums, P(I) = A * P(I-1) + e,
         running products of factors below 1, forwards or backwards, with a statement
-        before it (a private scalar) or after it (reading the new element)."""
+        before it (a private scalar) or after it (reading the new element); or a
+        running value kept in a scalar, read after its update and after the loop."""
+        if self.rng.random() < 0.3:
+            self.scalar_scan()
+            return
         a, b, c = self.rng.sample(ARRAYS_1D, 3)
         n = self.n
         backwards = self.rng.random() < 0.3
@@ -243,6 +247,20 @@ class ProgramGenerator:
         self.emit("NEXT I")
         self.emit(f"LET {a}(1) = {self.bounded(f'{a}({n})')}")
         self.emit(f"LET {a}({n}) = {self.bounded(f'{a}(1)')}")
+
+    def scalar_scan(self) -> None:
+        s = self.rng.choice(SCALARS)
+        a = self.rng.choice(ARRAYS_1D)
+        term = self.expr("I")
+        update = self.rng.choice(
+            [f"{s} + {term}", f"{term} + 0.5 * {s}", f"{s} - {term} + {self.leaf('I')}"]
+        )
+        backwards = self.rng.random() < 0.3
+        self.emit(f"FOR I = {self.n} TO 1 STEP -1" if backwards else f"FOR I = 1 TO {self.n}")
+        self.emit(f"LET {s} = {update}")
+        self.emit(f"LET {a}(I) = {s} / 2")
+        self.emit("NEXT I")
+        self.emit(f"LET {s} = {self.bounded(s)}")
 
     def stmt_sum_of_terms(self) -> None:
         s = self.rng.choice(SCALARS)

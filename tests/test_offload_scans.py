@@ -86,6 +86,69 @@ def test_a_scan_that_meets_an_exception_is_run_by_the_host(tmp_path, tile, diale
     check(tmp_path, EXCEPTIONS, tile, dialect)
 
 
+# Running values kept in scalars, read by the statements after the update; the host
+# gets the last value.  Backwards, zero times, and with a division by zero at I = 9
+# (a warning, then the host runs the loop).
+SCALARS = """10 N = 45
+20 DIM X(N), P(N), M(N), Q(N)
+30 FOR I = 0 TO N : X(I) = SIN(I) * 3 + 1 : NEXT I
+40 S = 0.5 : T = 1 : U = 2
+50 FOR I = 1 TO N
+60 S = S + X(I)
+70 P(I) = S
+75 M(I) = S / I
+80 NEXT I
+90 PRINT S; P(N); M(7); I
+100 FOR I = N TO 1 STEP -1
+110 T = T * 0.9 + X(I)
+120 Q(I) = T * 2
+130 NEXT I
+140 PRINT T; Q(1); Q(N)
+150 FOR I = 1 TO 0
+160 U = U + 1 : Q(I) = U
+170 NEXT I
+180 PRINT U
+190 FOR I = 1 TO N : V = V + 1 / (X(I) - X(9)) - 1 : Q(I) = V : NEXT I
+200 PRINT V; Q(3)
+"""
+
+
+def test_running_values_of_scalars_are_scans():
+    found = decisions(SCALARS)
+    for line, what in [(50, "running sums) of S"), (100, "a first-order linear recurrence) of T")]:
+        assert found[line].reason.startswith(f"scan ({what} over I"), found[line]
+    assert all(found[line].offloaded for line in (150, 190))
+
+
+@pytest.mark.parametrize("dialect", [None, "ms"])
+@pytest.mark.parametrize("tile", [None, "4"])
+def test_scalar_scans_agree_with_the_interpreter(tmp_path, tile, dialect):
+    check(tmp_path, SCALARS, tile, dialect)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "P(I) = S : S = S + X(I)",  # read before the update: the previous value
+        "S = S + X(I) : S = S * 2 : P(I) = S",  # set twice
+        "IF X(I) > 0 THEN S = S + X(I)\n65 P(I) = S",  # conditional
+        "S = S + X(I) : P(I) = S : T = T + X(I) : Q(I) = T",  # two scans
+    ],
+)
+def test_near_misses_of_a_scalar_scan_stay_on_the_host(tmp_path, body):
+    text = f"""10 N = 20
+20 DIM X(N), P(N), Q(N)
+30 FOR I = 0 TO N : X(I) = I / 3 : NEXT I
+50 FOR I = 1 TO N
+60 {body}
+70 NEXT I
+80 PRINT S; T; P(N); Q(N)
+"""
+    found = decisions(text)
+    assert not found[50].offloaded and "keeps its value" in found[50].reason, found[50].reason
+    check(tmp_path, text, "4")
+
+
 @pytest.mark.parametrize(
     ("body", "why"),
     [

@@ -344,6 +344,7 @@ class Finish:
     "max" | "min": scan `temp`'s block results in order, replacing `var` (and each
       payload variable from its temp) when a block's value is better (`strict`: `>`/`<`,
       else `>=`/`<=`);
+    "set": `var = temp[0]` (a scalar scan's last value);
     "loop_var": `var = start + count * step`, BASIC's value after the loop (only if
       the counts named in `when` are all nonzero: an inner loop of a nest runs only if
       its outer loops do); `zero_trip_step`: Microsoft BASIC's `start + max(count, 1) *
@@ -364,8 +365,9 @@ class Finish:
 
     @property
     def combines(self) -> bool:
-        """Combines the blocks' partial results (a reduction)."""
-        return self.kind in ("sum", "sub", "max", "min")
+        """Uses the blocks' results (a reduction, a scan's last value): only when every
+        block finished."""
+        return self.kind in ("sum", "sub", "max", "min", "set")
 
 
 @dataclass(eq=False)

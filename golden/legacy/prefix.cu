@@ -116,7 +116,7 @@ extern "C" __global__ void __launch_bounds__(256)
     done[bid] = static_cast<int>(finished);
 }
 
-// scan (running sums) of P over I: one block walks the tiles of 512 iterations in order, each tile starting from the element the one before it stored, f64
+// scan (running sums) of P over I: one block walks the tiles of 512 iterations in order, each tile starting from the element stored by the one before it, f64
 // 256 threads per block; thread t holds elements t, t + 256, ... of each tile (row-major).
 extern "C" __global__ void __launch_bounds__(256)
     scan_140(int i_count, double* __restrict__ p, int p_len, const double* __restrict__ x,

@@ -64,7 +64,7 @@ def map_90(i_count, x, done, tile: ct.Constant[int]):
 
 @ct.kernel
 def scan_140(i_count, p, x, done, tile: ct.Constant[int]):
-    """scan (running sums) of P over I: one block walks the tiles of 512 iterations in order, each tile starting from the element the one before it stored, f64"""
+    """scan (running sums) of P over I: one block walks the tiles of 512 iterations in order, each tile starting from the element stored by the one before it, f64"""
     exceptions = ct.zeros((tile,), dtype=ct.bool_)
     # 140 FOR I = 1 TO N
     for tile_index in range(ct.cdiv(i_count, tile)):

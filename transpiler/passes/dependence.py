@@ -93,18 +93,22 @@ class Reduction:
 
 @dataclass(eq=False)
 class Recurrence:
-    """`P(f) = [a *] P(f') + e`: each iteration combines the element the previous one
-    wrote (`previous`, P(f') where f' is f one iteration earlier) with terms of its own:
-    op "sum" (running sums: e, the `terms`, each with its sign), "prod" (running
-    products: the `factor` a, no terms) or "linear" (a first-order linear recurrence:
-    both).  See passes/recurrence.py."""
+    """`P(f) = [a *] P(f') + e`, or `S = [a *] S + e` for a scalar S (`name`): each
+    iteration combines the value the previous one wrote (`previous`: P(f') where f' is f
+    one iteration earlier, or S) with terms of its own: op "sum" (running sums: e, the
+    `terms`, each with its sign), "prod" (running products: the `factor` a, no terms)
+    or "linear" (a first-order linear recurrence: both).  See passes/recurrence.py."""
 
-    array: str
+    name: str
     op: str
     node: hostir.Simple
-    previous: ast.Index
+    previous: ast.Index | ast.Var
     factor: ast.Expr | None
     terms: list[tuple[int, ast.Expr]]
+
+    @property
+    def scalar(self) -> bool:
+        return isinstance(self.previous, ast.Var)
 
 
 @dataclass(eq=False)
@@ -222,10 +226,21 @@ def _interchanged(dims, body, analysis, integral, live_after):
 
 
 def _plan(
-    loop, analysis, live_after, subroutines, dims, body, inside=None, ignored=frozenset()
+    loop,
+    analysis,
+    live_after,
+    subroutines,
+    dims,
+    body,
+    inside=None,
+    ignored=frozenset(),
+    carried: dict[int, str] | None = None,
 ) -> LoopPlan:
     """`ignored`: ids of array reads left out of the dependence checks (a recurrence's
-    read of the previous iteration's element, which its scan supplies)."""
+    read of the previous iteration's element, which its scan supplies); `carried`: the
+    scalar whose read in a statement (by id) is the previous iteration's value, which
+    the scan supplies, and whose last value it gives the host after the loop."""
+    carried = carried or {}
     body = _normalise(body, subroutines)
     scan = _Scan(analysis, {d.var for d in dims}, ignored)
     scan.block(body)
@@ -244,14 +259,14 @@ def _plan(
                 f"the loop changes its own control variable {var}", scan.first_write[var]
             )
     privates = (scan.scalar_writes | scan.inner_loop_vars) - reduction_vars
-    exposed = upward_exposed(body, analysis, lane_vars, {r.node for r in reductions})
+    exposed = upward_exposed(body, analysis, lane_vars, {r.node for r in reductions}, carried)
     for var in sorted(privates):
         if var in exposed:
             raise NotParallel(
                 f"loop-carried dependence: {var} keeps its value from one iteration to the next",
                 exposed[var],
             )
-        if var in live_after:
+        if var in live_after and var not in carried.values():
             raise NotParallel(
                 f"{var} is set in the loop and used after it (the last iteration's value would be lost)",
                 scan.first_write.get(var),
@@ -897,8 +912,10 @@ def _occurrences(nodes, var: str, except_ids: set[int]) -> bool:
 # --------------------------------------------------------------------------- privates
 
 
-def upward_exposed(body, analysis, lane_vars, reduction_nodes) -> dict[str, ast.Node]:
-    """Scalars read in an iteration before that iteration has set them."""
+def upward_exposed(body, analysis, lane_vars, reduction_nodes, carried=None) -> dict[str, ast.Node]:
+    """Scalars read in an iteration before that iteration has set them (but for the
+    scalar `carried` names by a statement's id: that read is the scan's)."""
+    carried = carried or {}
     exposed: dict[str, ast.Node] = {}
 
     def reads(expr: ast.Node, defined: set[str]) -> None:
@@ -912,7 +929,8 @@ def upward_exposed(body, analysis, lane_vars, reduction_nodes) -> dict[str, ast.
             if node in reduction_nodes:
                 continue
             if isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let):
-                reads(node.stmt.value, defined)
+                scanned = {carried[id(node)]} if id(node) in carried else set()
+                reads(node.stmt.value, defined | scanned)
                 target = node.stmt.target
                 if isinstance(target, ast.Var):
                     defined.add(target.name)

@@ -1,19 +1,22 @@
-"""Scans: loops that are not parallel only because each iteration reads the element the
+"""Scans: loops that are not parallel only because each iteration reads the value the
 previous one wrote.
 
 `P(I) = P(I - 1) + X(I)` (running sums), `P(I) = A * P(I - 1) + X(I)` (a first-order
 linear recurrence; A may differ between iterations) and `P(I) = P(I - 1) * X(I)`
 (running products) are scans: element k combines the terms of iterations 0..k with an
-associative operation.  A tile of iterations is combined in a logarithmic number of
-steps (`ct.cumsum`, `ct.cumprod`, `ct.scan`; a block scan in CUDA), and one block walks
-the tiles in order, each starting from the element the tile before it stored (the
-vectorizer's "scan" kernels).
+associative operation.  So is a running value kept in a scalar, `S = S + X(I)`, that
+the statements after it read (`P(I) = S`) and none before it: each lane gets its
+iteration's S, and the host S's last value.  A tile of iterations is combined in a
+logarithmic number of steps (`ct.cumsum`, `ct.cumprod`, `ct.scan`; a block scan in
+CUDA), and one block walks the tiles in order, each starting from the element the tile
+before it stored, or the scalar's value it left (the vectorizer's "scan" kernels).
 
 Like a reduction, a scan adds in another order than BASIC: running sums of
 floating-point numbers may differ in their last bits (README, "What becomes a kernel").
-Integer arrays do not qualify (they round every element they store).  The rest of the
-loop must be parallel as it stands: the dependence checks run with the recurrence's
-read of the previous element left out (`dependence._plan`'s `ignored`).
+Integer arrays and variables do not qualify (they round every value they store).  The
+rest of the loop must be parallel as it stands: the dependence checks run with the
+recurrence's read of the previous value left out (`dependence._plan`'s `ignored` and
+`carried`).
 """
 
 from __future__ import annotations
@@ -54,6 +57,11 @@ def plan_scan(
     if len(found) != 1:
         return None
     recurrence = found[0]
+    carried = {}
+    if recurrence.scalar:
+        if not _scalar_scan(recurrence, nodes, dims[0]):
+            return None
+        carried = {id(recurrence.node): recurrence.name}
     try:
         plan = _plan(
             loop,
@@ -63,20 +71,42 @@ def plan_scan(
             dims,
             body,
             ignored=frozenset({id(recurrence.previous)}),
+            carried=carried,
         )
     except NotParallel:
         return None
-    if plan.reductions or plan.histograms or plan.sliced or recurrence.array not in plan.written:
+    if plan.reductions or plan.histograms or plan.sliced:
+        return None
+    if not recurrence.scalar and recurrence.name not in plan.written:
         return None
     plan.kind = "scan"
     plan.recurrence = recurrence
     return plan
 
 
+def _scalar_scan(r: Recurrence, nodes: list[hostir.HNode], dim: LaneDim) -> bool:
+    """A scalar's running value: set only by its recurrence, read only after it in the
+    iteration (a read before would be the previous iteration's value)."""
+    if r.name == dim.var:
+        return False
+    after = False
+    for node in nodes:
+        if node is r.node:
+            after = True
+            continue
+        stmt = node.stmt
+        if isinstance(stmt.target, ast.Var) and stmt.target.name == r.name:
+            return False
+        reads = any(isinstance(n, ast.Var) and n.name == r.name for n in stmt.walk())
+        if reads and not after:
+            return False
+    return True
+
+
 def _recurrence(node: hostir.Simple, dim: LaneDim, analysis: Analysis) -> Recurrence | None:
     stmt = node.stmt
     target = stmt.target
-    if not isinstance(target, ast.Index) or target.name.endswith(("$", "%")):
+    if not isinstance(target, (ast.Index, ast.Var)) or target.name.endswith(("$", "%")):
         return None
     if analysis.expr_types.get(target) == "int":
         return None
@@ -97,7 +127,10 @@ def _recurrence(node: hostir.Simple, dim: LaneDim, analysis: Analysis) -> Recurr
             previous, factor = term.left, term.right
         if _mentions(factor, name):
             return None
-    if not isinstance(previous, ast.Index) or not _one_back(previous, target, dim):
+    if isinstance(target, ast.Var):
+        if not (isinstance(previous, ast.Var) and previous.name == name):
+            return None
+    elif not isinstance(previous, ast.Index) or not _one_back(previous, target, dim):
         return None
     if factor is None:
         op = "sum" if rest else ""
@@ -118,7 +151,8 @@ def _flatten(e: ast.Expr, sign: int, out: list[tuple[int, ast.Expr]]) -> None:
 
 
 def _mentions(e: ast.Node, name: str) -> bool:
-    return any(isinstance(n, ast.Index) and n.name == name for n in e.walk())
+    """Whether `e` reads the array or scalar `name` (BASIC keeps them apart: A and A())."""
+    return any(isinstance(n, (ast.Index, ast.Var)) and n.name == name for n in e.walk())
 
 
 def _one_back(previous: ast.Index, target: ast.Index, dim: LaneDim) -> bool:

@@ -179,6 +179,9 @@ class _Vectorizer:
         self.tile_index = self.new_name("tile", "index") if self.recurrence else None
         if self.tile_index is not None:
             self.locals[self.tile_index] = TileType("i32")
+        # A scalar scan's running value, carried from tile to tile, and its start.
+        self.scan_carry = ""
+        self.carry_start: list[ir.KStmt] = []
 
     # ------------------------------------------------------------------ helpers
 
@@ -425,10 +428,11 @@ class _Vectorizer:
             "prod": "running products",
             "linear": "a first-order linear recurrence",
         }[r.op]
+        start = "the last value of" if r.scalar else "the element stored by"
         return (
-            f"scan ({what}) of {r.array} over {self.plan.dims[0].var}: one block walks the "
-            f"tiles of {self.tile[0]} iterations in order, each tile starting from the element "
-            f"the one before it stored, {self.ndt}"
+            f"scan ({what}) of {r.name} over {self.plan.dims[0].var}: one block walks the "
+            f"tiles of {self.tile[0]} iterations in order, each tile starting from {start} "
+            f"the one before it, {self.ndt}"
         )
 
     def _grid_exprs(self) -> list[KExpr]:
@@ -954,8 +958,15 @@ class _Vectorizer:
         origin, body[0].origin = body[0].origin, None  # the FOR's comment goes on the loop
         stop = B.binary("cdiv", self.count_param(0), self.tile_size(0), self.ndt)
         loop = ir.ForRange(self.tile_index, B.const(0, "i32"), stop, body, origin=origin)
-        self.out[before:] = [loop]
+        self.out[before:] = [*self.carry_start, loop]
         self.finish_or_leave([], self.block_linear())
+        r = self.recurrence
+        if r.scalar:  # its last value, for the host
+            temp = self.new_name(r.name, "last")
+            self.temps.append(Temp(temp, self.ndt, self.block_count()))
+            self.array_param(temp, self.ndt, 1, temp=True)
+            self.out.append(ir.Store(temp, (self.block_linear(),), self.local(self.scan_carry)))
+            self.finish.append(Finish("set", var=r.name, temp=temp))
 
     def scan_statement(self, stmt: ast.Let) -> None:
         """`P(f) = [a *] P(f') + e` (LoopPlan.recurrence): the tile's elements from the
@@ -969,23 +980,52 @@ class _Vectorizer:
         try:
             for node in stmt.value.walk():
                 self.microsoft_check(node)
-            lane = self.local(self.lanes[0])
-            offset = B.binary("mul", self.block_index(0), self.tile_size(0), self.ndt)
-            first = B.binary(
-                "and", self.full_mask(), B.binary("eq", lane, offset, self.ndt), self.ndt
-            )
-            indices, _ = self.element_subscripts(r.array, r.previous.indices)
-            before = ir.Gather(r.array, indices, first, type=self.lane_type)
-            carry = self.let(
-                self.new_name(r.array, "carry"),
-                ir.Reduce("sum", before, None, type=TileType(self.ndt)),
-            )
-            value = B.broadcast(B.cast(self.scanned(r, carry), self.ndt), self.lane_type.shape)
-            value = self.let(self.array_tiles[r.array], value)
-            self.event_unless(self.finite(value))
+            if r.scalar:
+                self.scalar_scan(r)
+            else:
+                lane = self.local(self.lanes[0])
+                offset = B.binary("mul", self.block_index(0), self.tile_size(0), self.ndt)
+                first = B.binary(
+                    "and", self.full_mask(), B.binary("eq", lane, offset, self.ndt), self.ndt
+                )
+                indices, _ = self.element_subscripts(r.name, r.previous.indices)
+                before = ir.Gather(r.name, indices, first, type=self.lane_type)
+                carry = self.let(
+                    self.new_name(r.name, "carry"),
+                    ir.Reduce("sum", before, None, type=TileType(self.ndt)),
+                )
+                value = B.broadcast(B.cast(self.scanned(r, carry), self.ndt), self.lane_type.shape)
+                value = self.let(self.array_tiles[r.name], value)
+                self.event_unless(self.finite(value))
             self.out[self.statement_start].origin = origin  # the comment before its first line
         finally:
             self.statement_subscripts = None
+
+    def scalar_scan(self, r) -> None:
+        """`S = [a *] S + e`: the lanes' values of S (read by the statements after it),
+        from S's value before the tile, which the loop over the tiles carries: the
+        host's S before the first tile, then the value of the tile's last iteration."""
+        start = self.scalar_param(
+            self.new_name(r.name, "start"), self.ndt, hostir.HostValue("var", (r.name,))
+        )
+        self.scan_carry = self.new_name(r.name, "carry")
+        self.locals[self.scan_carry] = TileType(self.ndt)
+        self.carry_start = [ir.Let(self.scan_carry, B.cast(start, self.ndt))]
+        carry = self.local(self.scan_carry)
+        value = B.broadcast(B.cast(self.scanned(r, carry), self.ndt), self.lane_type.shape)
+        value = self.let(r.name, value)
+        self.event_unless(self.finite(value))
+        lane = self.local(self.lanes[0])
+        end = B.binary(
+            "add", B.binary("mul", self.block_index(0), self.tile_size(0), self.ndt),
+            self.tile_size(0), self.ndt,
+        )  # fmt: skip
+        last = B.binary(
+            "sub", B.binary("min", end, self.count_param(0), self.ndt), B.const(1, "i32"), self.ndt
+        )
+        at_last = B.binary("eq", lane, last, self.ndt)
+        picked = B.select(at_last, value, B.const(0.0, self.ndt), self.ndt)
+        self.let(self.scan_carry, ir.Reduce("sum", picked, None, type=TileType(self.ndt)))
 
     def scanned(self, r, carry: KExpr) -> KExpr:
         """The tile's elements: `carry` (the element before the tile's first) plus the
@@ -1003,12 +1043,12 @@ class _Vectorizer:
                 terms = B.binary("add" if sign > 0 else "sub", terms, value, self.ndt)
         if terms is not None:  # the lanes that are no iterations add nothing
             terms = B.select(mask, B.broadcast(terms, shape), B.const(0.0, self.ndt), self.ndt)
-            terms = self.let(self.new_name(r.array, "terms"), terms)
+            terms = self.let(self.new_name(r.name, "terms"), terms)
         factors = None
         if r.factor is not None:  # ... and multiply by 1
             factors = B.broadcast(B.cast(self.value(r.factor), self.ndt), shape)
             factors = B.select(mask, factors, B.const(1.0, self.ndt), self.ndt)
-            factors = self.let(self.new_name(r.array, "factors"), factors)
+            factors = self.let(self.new_name(r.name, "factors"), factors)
         if r.op == "sum":
             return B.binary("add", carry, ir.Scan("sum", terms, type=self.lane_type), self.ndt)
         products = ir.Scan("prod", factors, type=self.lane_type)

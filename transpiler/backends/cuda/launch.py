@@ -416,6 +416,8 @@ class KernelLaunches:
                 body.append(Code(f"{expr.var(payload_var)} = {self.values[payload_temp]}[{k}];"))
             loop = Code(f"if ({temp}[{k}] {compare} {var})", body)
             return [Code(f"for (int {k} = 0; {k} < {temp}.size(); ++{k})", [loop])]
+        if kind == "set":
+            return [Code(f"{var} = {expr.store(f'{temp}[0]', 'num')};")]
         if kind == "loop_var":
             read = getattr(stmts, "read_vars", None)
             if read is not None and finish.var not in read:

@@ -422,6 +422,8 @@ class KernelPrinter:
                     [Code(f"if {value} {compare} {var}:", body)],
                 )
             ]
+        if kind == "set":
+            return [Code(f"{var} = {temp}.item(0)")]
         if kind == "loop_var":
             if finish.var not in stmts.read_vars:
                 return []  # nothing reads it: BASIC's value after the loop does not matter
