@@ -43,6 +43,12 @@ def _basic2tile(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(command, check=False, capture_output=True, text=True, timeout=600)
 
 
+def _on_cpu(program: Path, target: str, action: str, precision: str) -> subprocess.CompletedProcess:
+    return _basic2tile(
+        str(program), action, "--device", "cpu", "--target", target, "--precision", precision
+    )
+
+
 @pytest.fixture
 def program(tmp_path: Path) -> Path:
     path = tmp_path / "gemm.bas"
@@ -58,24 +64,18 @@ def test_the_interpreter_keeps_f32(program):
 
 @pytest.mark.parametrize("target", ["cutile", "cuda"])
 def test_products_round_their_operands_to_tf32(program, target):
-    result = _basic2tile(
-        str(program), "--run", "--device", "cpu", "--target", target, "--precision", "tf32"
-    )
+    result = _on_cpu(program, target, "--run", "tf32")
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["1", "64", "64"]
 
 
 @pytest.mark.parametrize("target", ["cutile", "cuda"])
 def test_tf32_agrees_with_the_interpreter_within_its_tolerance(program, target):
-    result = _basic2tile(
-        str(program), "--check", "--device", "cpu", "--target", target, "--precision", "tf32"
-    )
+    result = _on_cpu(program, target, "--check", "tf32")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "check passed" in result.stdout
     # Without the option, f32 operands stay f32 (64 products of 1.0002001).
-    result = _basic2tile(
-        str(program), "--run", "--device", "cpu", "--target", target, "--precision", "f32"
-    )
+    result = _on_cpu(program, target, "--run", "f32")
     values = [float(v) for v in result.stdout.split()]
     assert values[0] > 1.0004 and 64.0127 < values[1] < 64.0129, result.stdout + result.stderr
 
@@ -100,9 +100,7 @@ def test_the_generated_code_says_tf32(program, tmp_path):
 @pytest.mark.parametrize("target", ["cutile", "cuda"])
 def test_a_kernel_program_mma_in_tf32_passes_its_self_test(target):
     gemm = Path(__file__).parent.parent / "examples" / "kernels" / "gemm.bas"
-    result = _basic2tile(
-        str(gemm), "--check", "--device", "cpu", "--target", target, "--precision", "tf32"
-    )
+    result = _on_cpu(gemm, target, "--check", "tf32")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "verification: PASSED" in result.stdout
 
