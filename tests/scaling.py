@@ -67,6 +67,11 @@ def cpu_seconds(fn: Callable[[], object]) -> float:
     )
 
 
+# The most time_ratio may be for a cost linear in the size: 4 when linear, 16 when
+# quadratic; 8 leaves room for a noisy machine (5 failed once on a linear cost).
+LINEAR_TIME_RATIO = 8
+
+
 def time_ratio(measure: Callable[[int], float], size: int, repeat: int = 2) -> float:
     """The best time at 4 * `size` over the best at `size`."""
     small = min(measure(size) for _ in range(repeat))
