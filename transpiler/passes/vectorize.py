@@ -969,10 +969,9 @@ class _Vectorizer:
             self.finish.append(Finish("set", var=r.name, temp=temp))
 
     def scan_statement(self, stmt: ast.Let) -> None:
-        """`P(f) = [a *] P(f') + e` (LoopPlan.recurrence): the tile's elements from the
-        terms and factors of its iterations, and the element the previous iteration
-        wrote before the tile's first (the tile before stored it; before the first
-        tile, the loop's starting value)."""
+        """`P(f) = [a *] P(f') + e` or `S = [a *] S + e` (LoopPlan.recurrence): the
+        tile's values from the terms and factors of its iterations and the value before
+        the tile's first iteration (element_before_tile, scalar_carry)."""
         r = self.recurrence
         origin = self.origin(stmt)
         self.statement_start = len(self.out)
@@ -980,41 +979,42 @@ class _Vectorizer:
         try:
             for node in stmt.value.walk():
                 self.microsoft_check(node)
+            carry = self.scalar_carry(r) if r.scalar else self.element_before_tile(r)
+            value = B.broadcast(B.cast(self.scanned(r, carry), self.ndt), self.lane_type.shape)
+            value = self.let(r.name if r.scalar else self.array_tiles[r.name], value)
+            self.event_unless(self.finite(value))
             if r.scalar:
-                self.scalar_scan(r)
-            else:
-                lane = self.local(self.lanes[0])
-                offset = B.binary("mul", self.block_index(0), self.tile_size(0), self.ndt)
-                first = B.binary(
-                    "and", self.full_mask(), B.binary("eq", lane, offset, self.ndt), self.ndt
-                )
-                indices, _ = self.element_subscripts(r.name, r.previous.indices)
-                before = ir.Gather(r.name, indices, first, type=self.lane_type)
-                carry = self.let(
-                    self.new_name(r.name, "carry"),
-                    ir.Reduce("sum", before, None, type=TileType(self.ndt)),
-                )
-                value = B.broadcast(B.cast(self.scanned(r, carry), self.ndt), self.lane_type.shape)
-                value = self.let(self.array_tiles[r.name], value)
-                self.event_unless(self.finite(value))
+                self.carry_last(value)
             self.out[self.statement_start].origin = origin  # the comment before its first line
         finally:
             self.statement_subscripts = None
 
-    def scalar_scan(self, r) -> None:
-        """`S = [a *] S + e`: the lanes' values of S (read by the statements after it),
-        from S's value before the tile, which the loop over the tiles carries: the
-        host's S before the first tile, then the value of the tile's last iteration."""
+    def element_before_tile(self, r) -> KExpr:
+        """The element the iteration before the tile's first wrote: the tile before
+        stored it (before the first tile, it is the loop's starting value)."""
+        lane = self.local(self.lanes[0])
+        offset = B.binary("mul", self.block_index(0), self.tile_size(0), self.ndt)
+        first = B.binary("and", self.full_mask(), B.binary("eq", lane, offset, self.ndt), self.ndt)
+        indices, _ = self.element_subscripts(r.name, r.previous.indices)
+        before = ir.Gather(r.name, indices, first, type=self.lane_type)
+        return self.let(
+            self.new_name(r.name, "carry"), ir.Reduce("sum", before, None, type=TileType(self.ndt))
+        )
+
+    def scalar_carry(self, r) -> KExpr:
+        """A scalar's value before the tile, which the loop over the tiles carries: the
+        host's value before the first tile, then the value of the tile's last iteration
+        (carry_last)."""
         start = self.scalar_param(
             self.new_name(r.name, "start"), self.ndt, hostir.HostValue("var", (r.name,))
         )
         self.scan_carry = self.new_name(r.name, "carry")
         self.locals[self.scan_carry] = TileType(self.ndt)
         self.carry_start = [ir.Let(self.scan_carry, B.cast(start, self.ndt))]
-        carry = self.local(self.scan_carry)
-        value = B.broadcast(B.cast(self.scanned(r, carry), self.ndt), self.lane_type.shape)
-        value = self.let(r.name, value)
-        self.event_unless(self.finite(value))
+        return self.local(self.scan_carry)
+
+    def carry_last(self, value: KExpr) -> None:
+        """The scalar's value in the tile's last iteration, for the next tile."""
         lane = self.local(self.lanes[0])
         end = B.binary(
             "add", B.binary("mul", self.block_index(0), self.tile_size(0), self.ndt),
