@@ -82,6 +82,15 @@ def test_printers_do_not_call_passes(module):
     assert not {m for m in GRAPH[module] if m.startswith("transpiler.passes")}
 
 
+@pytest.mark.parametrize(
+    "module",
+    sorted(n for n in MODULES if n.startswith(("transpiler.backends", "transpiler.passes"))),
+)
+def test_back_ends_and_passes_do_not_import_the_interpreter(module):
+    """What they must agree on with the interpreter is in `transpiler/semantics.py`."""
+    assert not {m for m in GRAPH[module] if m.startswith("transpiler.interpreter")}
+
+
 def _cycles() -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan)."""
     index: dict[str, int] = {}

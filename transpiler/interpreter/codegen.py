@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from .. import ast
 from ..expr_facts import signed_number
 from ..model import Analysis, type_of_name
+from ..semantics import RANDOMIZE_KINDS
 from . import names
 from .expressions import ExprCompiler, StoreConversion, Temps, number_literal
 from .microsoft import MicrosoftExprCompiler
@@ -793,10 +794,5 @@ def _appended(stmt: ast.Let) -> list[ast.Expr]:
 
 
 # The type of a RANDOMIZE seed as runtime/rnd.py takes it (GW-BASIC mixes in its bytes).
-RANDOMIZE_KINDS = {"int": "int", "num": "single", "dbl": "double"}
-
-
 def _var_type(name: str) -> str:
     return type_of_name(name)
-
-

@@ -14,28 +14,11 @@ f64, singles are computed as doubles (`_dbl`, `_ddiv`, `_dpow`).
 
 from __future__ import annotations
 
-import math
-
 from .. import ast
 from ..builtins import BUILTINS
 from ..model import Analysis
-from ..msconstants import microsoft_constant
-from ..runtime.msnumbers import float32
+from ..semantics import BITWISE, is_truth_value
 from .expressions import Code, ExprCompiler, Temps, builtin_callee
-
-BITWISE = {"AND": "_band", "OR": "_bor", "XOR": "_bxor", "EQV": "_beqv", "IMP": "_bimp"}
-
-
-def is_truth_value(e: ast.Expr) -> bool:
-    """Is `e` always -1 or 0: a comparison, or AND, OR, XOR, EQV, IMP, NOT of truth values."""
-    if isinstance(e, ast.BinOp):
-        if e.op in ("=", "<>", "<", ">", "<=", ">="):
-            return True
-        if e.op in BITWISE:
-            return is_truth_value(e.left) and is_truth_value(e.right)
-    if isinstance(e, ast.UnaryOp) and e.op == "NOT":
-        return is_truth_value(e.operand)
-    return False
 
 
 class MicrosoftExprCompiler(ExprCompiler):
@@ -61,7 +44,7 @@ class MicrosoftExprCompiler(ExprCompiler):
         if op in BITWISE:
             if op in ("AND", "OR") and is_truth_value(e):
                 return super().binop(e)
-            return Code(f"{BITWISE[op]}({left}, {right})")
+            return Code(f"_b{BITWISE[op]}({left}, {right})")
         if op in ("+", "-", "*"):
             return Code(f"{self.rounding(e)}({left} {op} {self.code(e.right).operand()})")
         if op == "/":
@@ -96,13 +79,3 @@ class MicrosoftExprCompiler(ExprCompiler):
         if e.name == "STR$" and self.types.get(e.args[0]) == "dbl":  # its 16 digits
             return f"{builtin_callee(builtin)}(_Double({self.value(e.args[0])}))"
         return super().call(e)
-
-
-def single_as_written(e: ast.Num) -> str | None:
-    """A single constant's value as the decimal it is written with (`0.1`), when that is
-    not its float32 value itself: generated code shows `sng(0.1)` rather than
-    0.10000000149011612.  None where the float32 value prints as written (`1.5`)."""
-    written = float(microsoft_constant(e.text.upper()))
-    if math.isinf(written) or float32(written) != e.value or written == e.value:
-        return None
-    return repr(written)

@@ -45,6 +45,7 @@ from ..model import Analysis, ValueType, type_of_name
 from ..msconstants import constant_type
 from ..runtime.msformat import single_constant
 from ..runtime.msnumbers import DOUBLE_MAX, OVERFLOW, SINGLE_MAX, SMALLEST
+from ..semantics import BITWISE
 from .exprutil import sum_may_overflow
 from .run_time_faults import TYPE_MISMATCH, fault_in_place
 
@@ -54,7 +55,7 @@ COMPARISONS = frozenset({"=", "<>", "<", ">", "<=", ">="})
 LOGICAL = frozenset({"AND", "OR"})
 
 
-MICROSOFT_BITWISE = frozenset({"AND", "OR", "XOR", "EQV", "IMP"})
+MICROSOFT_BITWISE = frozenset(BITWISE)
 _TYPE_WORDS = {"num": "a number", "int": "an integer", "dbl": "a double", "str": "a string"}
 # The statements a type mismatch turns into a run-time Fault under --dialect ms.
 _DEFERRABLE = (ast.Let, ast.Print, ast.Dim, ast.MidAssign, ast.Swap, ast.LineInput)

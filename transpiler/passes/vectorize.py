@@ -33,7 +33,7 @@ from .. import ast, hostir, ir
 from .. import irbuild as B
 from ..builtins import BUILTINS
 from ..hostir import Finish, LoopCount, RangeCheck, Temp
-from ..interpreter.microsoft import is_truth_value
+from ..semantics import is_truth_value
 from ..ir import KExpr, TileType
 from ..model import Analysis
 from ..naming import generated_name

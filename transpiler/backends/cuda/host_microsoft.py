@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ... import ast
 from ...builtins import BUILTINS
-from ...interpreter.microsoft import BITWISE, is_truth_value, single_as_written
+from ...semantics import BITWISE, is_truth_value, single_as_written
 from .host_expr import _EQUALITY, _PRIMARY, _SUM, _UNARY, Code, Effects, ExprPrinter, _as_double
 
 _OVERFLOW = frozenset({"Overflow"})
@@ -54,7 +54,7 @@ class MicrosoftExprPrinter(ExprPrinter):
             return super()._binop(e, pre)
         left, right = self._operands([e.left, e.right], pre)
         if op in BITWISE:
-            return self._call(f"b2t::bit_{BITWISE[op][2:]}", left, right)
+            return self._call(f"b2t::bit_{BITWISE[op]}", left, right)
         if op in ("+", "-"):
             text = f"{_as_double(left, right, _SUM)} {op} {right.wrap(_SUM + 1)}"
             return Code(f"{self.rounding(e)}({text})", _PRIMARY, "double")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ... import ast, hostir
 from ...errors import BasicUnsupportedError
 from ...expr_facts import has_effects, signed_number
-from ...interpreter.codegen import RANDOMIZE_KINDS
+from ...semantics import RANDOMIZE_KINDS
 from ...model import Analysis, type_of_name
 from ...naming import Namer
 from ..basic_origin import statement_texts

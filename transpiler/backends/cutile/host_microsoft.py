@@ -20,11 +20,10 @@ from __future__ import annotations
 
 from ... import ast
 from ...builtins import BUILTINS, effect_of
-from ...interpreter.microsoft import BITWISE, is_truth_value, single_as_written
+from ...semantics import BITWISE, is_truth_value, single_as_written
 from .host_expr import _AND, _ATOM, _COMPARE, _OR, _SUM, _UNARY, ExprPrinter
 
 _PRODUCT = 11  # Python's * and /
-_BITWISE = {op: name[2:] for op, name in BITWISE.items()}  # "AND" -> "and" -> bit_and
 # Operations that can end a Microsoft BASIC program ("Overflow" converting to an integer).
 _FAILING = frozenset({"\\", "MOD"})
 
@@ -57,7 +56,7 @@ class MicrosoftExprPrinter(ExprPrinter):
         if op in BITWISE:
             if op in ("AND", "OR") and is_truth_value(e):
                 return super()._binop(e)
-            return self._call(f"bit_{_BITWISE[op]}", e.left, e.right), _ATOM
+            return self._call(f"bit_{BITWISE[op]}", e.left, e.right), _ATOM
         if op in ("+", "-"):
             text = f"{self._wrap(e.left, _SUM)} {op} {self._wrap(e.right, _SUM + 1)}"
             return f"{self.rounding(e)}({text})", _ATOM

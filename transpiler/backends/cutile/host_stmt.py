@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ... import ast, hostir
 from ...builtins import effect_of
 from ...expr_facts import has_effects, signed_number
-from ...interpreter.codegen import RANDOMIZE_KINDS
+from ...semantics import RANDOMIZE_KINDS
 from ...model import Analysis, type_of_name
 from ...naming import Namer
 from ..basic_origin import origin_comment, statement_texts
