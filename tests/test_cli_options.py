@@ -21,8 +21,9 @@ def _usage_error(capsys, *argv: str) -> str:
         cli.main(list(argv))
     assert exit.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("usage: basic2tile") and "Traceback" not in err
-    return err.splitlines()[-1]
+    first, hint = err.splitlines()
+    assert hint == "try 'basic2tile --help'" and "Traceback" not in err
+    return first
 
 
 @pytest.mark.parametrize(
@@ -59,6 +60,9 @@ def _usage_error(capsys, *argv: str) -> str:
         (["--timeout", "5", "--interpret"], "--timeout limits the generated program of --run"),
         (["--emit", "ptx"], "--emit ptx is for --target cuda"),
         (["--emit", "tileir", "--target", "cuda"], "--emit tileir is for --target cutile"),
+        (["-o", "x.py", "--target", "cuda"], "-o x.py is a .py file; --target cuda writes .cu"),
+        (["-o", "x.cu", "--target", "cutile"], "-o x.cu is a .cu file; --target cutile writes .py"),
+        (["--tile", "0"], "basic2tile: error: argument --tile: '0': expected a power of two"),
     ],
 )
 def test_bad_option_values_are_usage_errors(capsys, argv, message):
@@ -200,3 +204,15 @@ def test_a_dim_too_large_is_one_located_error_in_every_engine(tmp_path, capsys, 
         "           " + "^" * (len(bound) + 3) + "\n"
     )
     assert not (tmp_path / "out.py").exists() and not (tmp_path / "out.cu").exists()
+
+
+def test_compile_errors_print_as_their_diagnostics():
+    """An API caller who prints the exception sees what is wrong and where."""
+    from transpiler import driver
+    from transpiler.errors import CompileErrors, SourceFile
+    from transpiler.options import Options
+
+    with pytest.raises(CompileErrors) as raised:
+        driver.front_end(SourceFile("p.bas", "10 PRINT 1+\n20 GOTO 99\n"), Options())
+    assert str(raised.value).startswith("p.bas:1:")
+    assert "error" in str(raised.value).splitlines()[0]

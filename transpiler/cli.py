@@ -41,8 +41,16 @@ MAX_TILE_ELEMENTS = 1 << 24
 INTERRUPTED, BROKEN_PIPE, TERMINATED = 128 + 2, 128 + 13, 128 + 15
 
 
+class _Parser(argparse.ArgumentParser):
+    """A usage error is the one line that says what is wrong, and where to read more:
+    the whole usage would push that line out of sight."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}\ntry '{self.prog} --help'\n")
+
+
 def build_arg_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="basic2tile",
         description="Translate BASIC to cuTile Python (.py) or CUDA C++ (.cu), or run it.",
     )
@@ -223,6 +231,13 @@ def _check_combinations(parser: argparse.ArgumentParser, args: argparse.Namespac
         parser.error(
             "--max-steps counts the interpreter's statements (--interpret, --check); "
             "limit --run with --timeout SECONDS"
+        )
+    suffix = Path(args.output).suffix if args.output and args.output != STDIN_PATH else ""
+    written = {".py": "cutile", ".cu": "cuda"}.get(suffix)
+    if args.target and written and written != args.target:
+        parser.error(
+            f"-o {args.output} is a {suffix} file; --target {args.target} writes "
+            f"{'.cu' if args.target == 'cuda' else '.py'}"
         )
     if args.timeout is not None and not (args.run or args.check):
         parser.error("--timeout limits the generated program of --run or --check")

@@ -159,8 +159,10 @@ class CompileErrors(Exception):
     """Several diagnostics reported together (the parser recovers per statement)."""
 
     def __init__(self, errors: list[BasicError]):
-        super().__init__(f"{len(errors)} error(s)")
         self.errors = sorted(errors, key=lambda e: (e.coord.line, e.coord.column) if e.coord else (0, 0))
+        # str() is the diagnostics themselves, a line each (`prog.bas:3:5: error: ...`):
+        # what an API caller who prints the exception wants to see.
+        super().__init__("\n".join(str(e) for e in self.errors))
 
     def render(self, source: SourceFile | None = None) -> str:
         return "\n".join(e.render(source) for e in self.errors)
