@@ -326,7 +326,11 @@ class _ModulePrinter:
     def subroutine(self, sub: hostir.Subroutine) -> list[Code]:
         self.stmts.in_sub = True
         self.stmts.function_locals = {}
+        # A statement of a subroutine may be the main program's too: each copy keeps
+        # its `// N` comment.
+        outer, self.stmts.commented = self.stmts.commented, set()
         body = self.stmts.nodes(sub.body)
+        self.stmts.commented = outer
         self.stmts.in_sub = False
         comments = []  # the REMs before the first statement describe the subroutine
         while len(body) > 1 and body[0].is_comment and body[1].is_comment:

@@ -204,7 +204,11 @@ class _ModulePrinter:
         return _suite(header + functions + subs + arrays + variables + state + main)
 
     def subroutine(self, sub: hostir.Subroutine) -> Code:
+        # A statement of a subroutine may be the main program's too (a GOSUB into the
+        # middle of it): each copy keeps its `# N` comment, which locates its errors.
+        outer, self.stmts.commented = self.stmts.commented, set()
         body = self.stmts.nodes(sub.body)
+        self.stmts.commented = outer
         assigned = sorted(self.namer.name(n) for n in sub.assigns)
         head = []
         comments = []
