@@ -31,9 +31,13 @@ from .runtime.command import DeviceError  # generated programs report it as one 
 _ENV = "BASIC2TILE_DEVICE"
 
 
-def select(device: str | None = None, *, quiet: bool = False, stream: Any = None) -> "Device":
+def select(
+    device: "str | Device | None" = None, *, quiet: bool = False, stream: Any = None
+) -> "Device":
     """The device to run on; see the module docstring.  `stream`: the caller's CUDA
     stream (CuPy, PyTorch, cuda.core) for the GPU's launches; the CPU runs in order."""
+    if isinstance(device, Device):  # a device made by the caller (scaleout.ChunkDevice)
+        return device
     choice = device or os.environ.get(_ENV) or None
     if choice not in (None, "cpu", "gpu"):
         raise DeviceError(f"device must be 'gpu' or 'cpu', not {choice!r}")
