@@ -401,7 +401,11 @@ def run(
     name = _module_name(module)
     # Every worker holds every input (a kernel may read any tile): scattered once each.
     arrays = [i for i, a in enumerate(args) if hasattr(a, "shape")]
-    scattered = client.scatter([args[i] for i in arrays], broadcast=True) if arrays else []
+    # Keys of their own (hash=False): a key shared with an earlier run's data could be
+    # released by that run's end while this run's tasks need it ("lost dependencies").
+    scattered = (
+        client.scatter([args[i] for i in arrays], broadcast=True, hash=False) if arrays else []
+    )
     task_args = list(args)
     for i, future in zip(arrays, scattered):
         task_args[i] = future
