@@ -138,6 +138,27 @@ def test_written_negative_zero_survives_the_stitch():
     assert same_bits(whole, out) and patch.box == (slice(1, 3),)
 
 
+def test_overlapping_boxes_keep_each_chunks_own_elements():
+    """A chunk of a 1-D grid over 2-D tiles (gemm's) can end inside a row of tiles: the
+    boxes of two chunks overlap, and each must keep only the elements it wrote."""
+    first = np.array([[1.0, 2.0], [3.0, 0.0]], dtype=np.float32)
+    second = np.array([[0.0, 0.0], [0.0, 4.0]], dtype=np.float32)
+    patches = [scaleout.make_patch(a, None, send_initial=False) for a in (first, second)]
+    assert patches[0].box == (slice(0, 2), slice(0, 2)) and patches[0].written is not None
+    assert same_bits(scaleout.stitch(patches), first + second)
+    assert same_bits(scaleout.stitch(patches[::-1]), first + second)
+
+
+def test_inputs_already_on_the_workers(modules, client):
+    """INPUT arrays given as futures (scattered once) stay on the workers across runs."""
+    module = modules["softmax_rows"]
+    _, (r, x) = problem(module, "softmax_rows", UNEVEN["softmax_rows"])
+    resident = client.scatter(x, broadcast=True)
+    one = module.run(r, x, device="cpu")
+    for _ in range(2):
+        assert same_bits(scaleout.run(module, r, resident, client=client, device="cpu"), one)
+
+
 def test_a_chunk_launches_only_its_own_blocks(modules):
     """One chunk alone writes only its tiles: the block offset is applied, not the whole
     grid run by every worker."""

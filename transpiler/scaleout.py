@@ -237,9 +237,9 @@ class ChunkDevice(b2t_device.Device):
 @dataclass
 class Patch:
     """The elements of one OUTPUT array that one chunk's blocks wrote: `values` and
-    `written` (a mask) over the box `box` (slices) of the whole array, whose shape and
-    type are `shape` and `dtype`; `initial` is the array's value before the kernel ran
-    (None: zeros; sent by the first chunk only)."""
+    `written` (a mask; None when the chunk wrote its whole box) over the box `box` (slices)
+    of the whole array, whose shape and type are `shape` and `dtype`; `initial` is the
+    array's value before the kernel ran (None: zeros; sent by the first chunk only)."""
 
     shape: tuple[int, ...]
     dtype: str
@@ -271,7 +271,9 @@ def make_patch(out, initial, send_initial: bool) -> Patch:
     start = None if initial is None or not send_initial else before
     if box is None:
         return Patch(shape, dtype, None, None, None, start, initial is None)
-    return Patch(shape, dtype, box, out[box].copy(), written[box].copy(), start, initial is None)
+    written = written[box]
+    mask = None if written.all() else written.copy()  # None: every element of the box
+    return Patch(shape, dtype, box, out[box].copy(), mask, start, initial is None)
 
 
 def _bounding_box(mask: np.ndarray) -> tuple[slice, ...] | None:
@@ -364,7 +366,9 @@ def stitch(patches: Sequence[Patch]) -> np.ndarray:
         start = next(p.initial for p in patches if p.initial is not None)
         whole = np.array(start, copy=True)
     for patch in patches:
-        if patch.box is not None:
+        if patch.box is not None and patch.written is None:
+            whole[patch.box] = patch.values
+        elif patch.box is not None:
             region = whole[patch.box]
             region[patch.written] = patch.values[patch.written]
             whole[patch.box] = region
@@ -388,7 +392,9 @@ def run(
     Dask task per chunk.  `device`: each worker's ("cpu": the tile simulator; "gpu" or
     None: its GPU, as `module.run` chooses).  `reduce={"P": "sum"}`: OUTPUT P comes back
     as the sum of its elements, added up on the engine from the workers' partial sums.
-    Results are NumPy arrays, as `module.run` returns them for NumPy inputs."""
+    Results are NumPy arrays, as `module.run` returns them for NumPy inputs.  An INPUT
+    array may be given as a Dask future of it (`client.scatter(a, broadcast=True)`): it
+    then stays on the workers from one run to the next instead of moving at each run."""
     require_dask()
     workers = workers_of(client)
     if not workers:
