@@ -159,6 +159,68 @@ def test_inputs_already_on_the_workers(modules, client):
         assert same_bits(scaleout.run(module, r, resident, client=client, device="cpu"), one)
 
 
+def module_from_text(tmp_path, name: str, text: str):
+    analysis = driver.front_end(driver.SourceFile(f"{name}.bas", text), Options())
+    path = tmp_path / f"{name}.py"
+    path.write_text(driver.generate(analysis, "cutile", None, True, None))
+    spec = importlib.util.spec_from_file_location(f"dist_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def boxes(footprints):
+    return [
+        {i: tuple((s.start, s.stop) for s in box) for i, (box, _) in chunk.items()}
+        for chunk in footprints
+    ]
+
+
+def test_gemm_chunks_receive_their_rows_of_a_and_all_of_b(modules):
+    """gemm's 1-D grid in 3 chunks of block rows (TM = BID / NT): each chunk is sent the
+    128-row panel of A its C blocks load, and B whole (scattered once per worker)."""
+    module = modules["gemm"]
+    _, args = problem(module, "gemm", {"M": 3 * 128, "N": 2 * 128, "K": 40})
+    assert boxes(scaleout.input_footprints(module, args, 3)) == [
+        {3: ((0, 128), (0, 40))},
+        {3: ((128, 256), (0, 40))},
+        {3: ((256, 384), (0, 40))},
+    ]
+
+
+def test_a_chunk_reading_its_neighbours_tile_receives_it_too(tmp_path, client):
+    text = (
+        "10 INPUT N, A()\n20 DIM A(N + 4), C(N)\n30 TILE A(4), C(4)\n"
+        "40 LET C(BID) = A(BID) + A(BID + 1)\n50 OUTPUT C\n60 END\n"
+    )
+    module = module_from_text(tmp_path, "neighbour", text)
+    a = np.arange(1, 27, dtype=np.float32)  # 22 + 4: the last block's neighbour exists
+    assert boxes(scaleout.input_footprints(module, [22, a], 2)) == [
+        {1: ((0, 16),)},
+        {1: ((12, 26),)},
+    ]
+    want = module.run(22, a, device="cpu")
+    assert same_bits(scaleout.run(module, 22, a, client=client, device="cpu", parts=2), want)
+
+
+def test_an_index_it_cannot_bound_sends_the_array_whole(tmp_path, client):
+    """A tile index changed in a loop is not bounded (the analysis does not iterate): A
+    goes whole to every worker; an array no block loads (J) is not sent at all."""
+    text = (
+        "10 INPUT N, A(), J()\n20 DIM A(N), J(N) AS I32, C(N)\n30 TILE A(4), C(4)\n"
+        "40 LET T = BID\n50 FOR I = 1 TO 2\n60 LET T = T * 1\n70 NEXT I\n"
+        "80 LET C(BID) = A(T)\n90 OUTPUT C\n100 END\n"
+    )
+    module = module_from_text(tmp_path, "unbounded", text)
+    args = [16, np.arange(16, dtype=np.float32), np.zeros(16, np.int32)]
+    assert boxes(scaleout.input_footprints(module, args, 2)) == [
+        {2: ((16, 16),)},
+        {2: ((16, 16),)},
+    ]
+    want = module.run(*args, device="cpu")
+    assert same_bits(scaleout.run(module, *args, client=client, device="cpu", parts=2), want)
+
+
 def test_a_chunk_launches_only_its_own_blocks(modules):
     """One chunk alone writes only its tiles: the block offset is applied, not the whole
     grid run by every worker."""

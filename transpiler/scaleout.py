@@ -319,7 +319,7 @@ def run_chunk(name, source, parts, index, device, reduce, args) -> list:
     chunk's blocks launched; per OUTPUT a Patch, or for a reduced OUTPUT its partial."""
     module = load_module(name, source)
     chunk = ChunkDevice(b2t_device.select(device, quiet=True), parts, index)
-    result = module.run(*args, device=chunk)
+    result = module.run(*[_whole(a) for a in args], device=chunk)
     outputs = result if isinstance(result, tuple) else (result,)
     chunk.synchronize()
     first = not any(index)
@@ -405,16 +405,8 @@ def run(
     reduce_by_position = _reduce_positions(outputs, reduce)
     source = inspect.getsource(module)
     name = _module_name(module)
-    # Every worker holds every input (a kernel may read any tile): scattered once each.
-    arrays = [i for i, a in enumerate(args) if hasattr(a, "shape")]
-    # Keys of their own (hash=False): a key shared with an earlier run's data could be
-    # released by that run's end while this run's tasks need it ("lost dependencies").
-    scattered = (
-        client.scatter([args[i] for i in arrays], broadcast=True, hash=False) if arrays else []
-    )
-    task_args = list(args)
-    for i, future in zip(arrays, scattered):
-        task_args[i] = future
+    targets = [workers[n % len(workers)] for n in range(len(chunk_indices(parts)))]
+    per_chunk = _chunk_arguments(client, module, args, parts, targets)
     futures = []
     for n, index in enumerate(chunk_indices(parts)):
         futures.append(
@@ -426,9 +418,9 @@ def run(
                 index,
                 device,
                 reduce_by_position,
-                task_args,
+                per_chunk[n],
                 pure=False,
-                workers=[workers[n % len(workers)]],
+                workers=[targets[n]],
                 allow_other_workers=True,
             )  # fmt: skip
         )
@@ -441,6 +433,41 @@ def run(
         else:
             results.append(_tree_reduce(client, how, mine))
     return results[0] if len(results) == 1 else tuple(results)
+
+
+def _chunk_arguments(client, module, args, parts, targets) -> list[list]:
+    """run()'s arguments for each chunk, on the engine: an INPUT array whose loads the
+    chunk's blocks can be bounded for (`input_footprints`) travels as that part alone, to
+    the chunk's worker (a row panel of A for gemm's block rows, a slice for a map); the
+    others are scattered once to every worker (a kernel may read any of their tiles)."""
+    chunks = input_footprints(module, args, parts) or [{} for _ in targets]
+    arrays = [i for i, a in enumerate(args) if hasattr(a, "shape")]
+    whole = [i for i in arrays if any(i not in pieces for pieces in chunks)]
+    # Keys of their own (hash=False): a key shared with an earlier run's data could be
+    # released by that run's end while this run's tasks need it ("lost dependencies").
+    shared = {}
+    if whole:
+        scattered = client.scatter([args[i] for i in whole], broadcast=True, hash=False)
+        shared = dict(zip(whole, scattered))
+    out = []
+    for pieces, worker in zip(chunks, targets):
+        given = [shared.get(i, a) for i, a in enumerate(args)]
+        for i, (box, value) in pieces.items():
+            part = client.scatter([value[box]], workers=[worker], hash=False)[0]
+            given[i] = {"b2t_piece": (value.shape, value.dtype.str, box), "values": part}
+        out.append(given)
+    return out
+
+
+def _whole(arg):
+    """A chunk's argument as run() takes it: an INPUT array of which the chunk received
+    only the part it loads is rebuilt at its full shape (zeros elsewhere: never loaded)."""
+    if not (isinstance(arg, dict) and "b2t_piece" in arg):
+        return arg
+    shape, dtype, box = arg["b2t_piece"]
+    full = np.zeros(shape, dtype=np.dtype(dtype))
+    full[box] = arg["values"]
+    return full
 
 
 def _item(values, position):
@@ -509,3 +536,255 @@ def cluster_client(
         dashboard_address=None,
     ) as cluster, dd.Client(cluster) as client:  # fmt: skip
         yield client
+
+
+# ----------------------------------------------------------------------------------------
+# What each chunk reads: only those parts of the inputs travel
+
+
+class _Recorder(b2t_device.CpuDevice):
+    """A device that records run()'s launches instead of running them (the client's view
+    of the kernel, its grid and its arguments, with the inputs converted as run() does)."""
+
+    def __init__(self) -> None:
+        self.launches: list[tuple[Any, tuple[int, int, int], tuple]] = []
+
+    def launch(self, kernel, grid, args, writes=()):
+        self.launches.append((kernel, b2t_device._grid3(grid), tuple(args)))
+
+
+_Interval = "tuple[int, int] | None"  # the values an integer may take, None: unknown
+
+
+class _Reads(ast.NodeVisitor):
+    """Interval analysis of a generated kernel's body: for each array parameter, the tiles
+    a box of blocks may load, per axis.  Sound, not precise: an integer it cannot bound is
+    unknown, and an array used otherwise than as the first argument of ct.load/ct.store
+    (or loaded with options it does not know) is read whole."""
+
+    _LOAD_OPTIONS = {"index", "shape", "padding_mode", "latency"}
+
+    def __init__(self, params: dict[str, Any], blocks) -> None:
+        self.env: dict[str, Any] = {k: (v, v) for k, v in params.items() if _is_int(v)}
+        self.arrays = {k for k, v in params.items() if hasattr(v, "shape")}
+        self.blocks = blocks  # (lo, hi) per grid axis
+        self.tiles: dict[str, list] = {}  # array -> per axis (lo, hi) tile interval | None
+        self.whole: set[str] = set()
+        self.stored: set[str] = set()
+
+    # expressions
+    def value(self, e) -> Any:
+        if isinstance(e, ast.Constant) and _is_int(e.value):
+            return (e.value, e.value)
+        if isinstance(e, ast.Name):
+            return self.env.get(e.id)
+        if isinstance(e, ast.BinOp):
+            return _binop(e.op, self.value(e.left), self.value(e.right))
+        if isinstance(e, ast.Call) and _is_ct(e.func, "bid") and len(e.args) == 1:
+            axis = e.args[0].value if isinstance(e.args[0], ast.Constant) else None
+            if axis in (0, 1, 2):
+                lo, hi = self.blocks[axis]
+                return (lo, hi - 1)
+        if isinstance(e, ast.Call) and _is_ct(e.func, "cdiv") and len(e.args) == 2:
+            a, b = self.value(e.args[0]), self.value(e.args[1])
+            return _binop(ast.FloorDiv(), _binop(ast.Add(), a, _binop(ast.Sub(), b, (1, 1))), b)
+        return None
+
+    # statements
+    def visit_Assign(self, node):
+        self.visit(node.value)
+        known = self.value(node.value) if len(node.targets) == 1 else None
+        for target in node.targets:
+            for name in _names_bound(target):
+                self.env[name] = known if isinstance(target, ast.Name) else None
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        for name in _names_bound(node.target):
+            self.env[name] = None
+
+    def visit_AnnAssign(self, node):
+        self.generic_visit(node)
+        for name in _names_bound(node.target):
+            self.env[name] = None
+
+    def visit_For(self, node):
+        self.visit(node.iter)
+        self._forget_assigned(node)
+        loop = None
+        if isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name):
+            if node.iter.func.id == "range" and 1 <= len(node.iter.args) <= 2:
+                bounds = [self.value(a) for a in node.iter.args]
+                start = bounds[0] if len(bounds) == 2 else (0, 0)
+                stop = bounds[-1]
+                if start is not None and stop is not None:
+                    loop = (start[0], max(start[0], stop[1] - 1))
+        for name in _names_bound(node.target):
+            self.env[name] = loop if isinstance(node.target, ast.Name) else None
+        for statement in node.body + node.orelse:
+            self.visit(statement)
+        self._forget_assigned(node)
+
+    def visit_While(self, node):
+        self._forget_assigned(node)
+        self.generic_visit(node)
+        self._forget_assigned(node)
+
+    def visit_If(self, node):
+        self.visit(node.test)
+        before = dict(self.env)
+        for statement in node.body:
+            self.visit(statement)
+        after_body, self.env = self.env, dict(before)
+        for statement in node.orelse:
+            self.visit(statement)
+        self.env = {k: _join(after_body.get(k), self.env.get(k)) for k in after_body}
+
+    def _forget_assigned(self, node):
+        for inner in ast.walk(node):
+            targets = []
+            if isinstance(inner, (ast.Assign,)):
+                targets = inner.targets
+            elif isinstance(inner, (ast.AugAssign, ast.AnnAssign, ast.For)):
+                targets = [inner.target]
+            for target in targets:
+                for name in _names_bound(target):
+                    self.env[name] = None
+
+    def visit_Call(self, node):
+        is_load = _is_ct(node.func, "load")
+        is_store = _is_ct(node.func, "store")
+        if (is_load or is_store) and node.args and isinstance(node.args[0], ast.Name):
+            name = node.args[0].id
+            if name in self.arrays:
+                if is_store:
+                    self.stored.add(name)
+                else:
+                    self._load(name, node)
+                for e in node.args[1:] + [k.value for k in node.keywords]:
+                    self.visit(e)
+                return
+        self.generic_visit(node)
+
+    def visit_Name(self, node):
+        if node.id in self.arrays:  # any other use of an array: it is read whole
+            self.whole.add(node.id)
+
+    def _load(self, name: str, node: ast.Call) -> None:
+        keywords = {k.arg: k.value for k in node.keywords}
+        index, shape = keywords.get("index"), keywords.get("shape")
+        if (
+            len(node.args) != 1
+            or set(keywords) - self._LOAD_OPTIONS
+            or not isinstance(index, ast.Tuple)
+            or not isinstance(shape, ast.Tuple)
+        ):
+            self.whole.add(name)
+            return
+        tiles = [self.value(i) for i in index.elts]
+        sizes = [s.value if isinstance(s, ast.Constant) else None for s in shape.elts]
+        spans = self.tiles.setdefault(name, [])
+        spans.append((tiles, sizes))
+
+    def footprint(self, name: str, shape: tuple[int, ...]) -> tuple[slice, ...] | None:
+        """Element slices per axis that cover every load of `name`, whole tiles; None
+        when the array is read whole (or written: its values outside would be lost)."""
+        if name in self.whole or name in self.stored:
+            return None
+        loads = self.tiles.get(name, [])
+        box = []
+        for axis, extent in enumerate(shape):
+            lo, hi = extent, 0
+            for tiles, sizes in loads:
+                if len(tiles) != len(shape) or len(sizes) != len(shape):
+                    return None
+                span, size = tiles[axis], sizes[axis]
+                if span is None or not size:
+                    lo, hi = 0, extent
+                    break
+                lo = min(lo, max(0, span[0] * size))
+                hi = max(hi, min(extent, (span[1] + 1) * size))
+            box.append(slice(lo, max(lo, hi)))
+        return tuple(box)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def _is_ct(f, attr: str) -> bool:
+    return (
+        isinstance(f, ast.Attribute)
+        and f.attr == attr
+        and isinstance(f.value, ast.Name)
+        and f.value.id == "ct"
+    )
+
+
+def _names_bound(target) -> list[str]:
+    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+
+
+def _join(a, b):
+    if a is None or b is None:
+        return None
+    return (min(a[0], b[0]), max(a[1], b[1]))
+
+
+def _binop(op, a, b):
+    """Interval arithmetic on integers; None where it cannot bound the result."""
+    if a is None or b is None:
+        return None
+    if isinstance(op, ast.Add):
+        return (a[0] + b[0], a[1] + b[1])
+    if isinstance(op, ast.Sub):
+        return (a[0] - b[1], a[1] - b[0])
+    if isinstance(op, ast.Mult):
+        corners = [x * y for x in a for y in b]
+        return (min(corners), max(corners))
+    if isinstance(op, ast.FloorDiv) and b[0] > 0:
+        corners = [x // y for x in a for y in b]
+        return (min(corners), max(corners))
+    if isinstance(op, ast.Mod) and b[0] == b[1] and b[0] > 0:
+        d = b[0]
+        if a[0] // d == a[1] // d:
+            return (a[0] % d, a[1] % d)
+        return (0, d - 1)
+    return None
+
+
+def input_footprints(module, args, parts) -> list[dict[int, tuple]] | None:
+    """Per chunk, for each of run()'s INPUT arrays that it need not receive whole: its
+    position in `args` -> (the element box the chunk's blocks may load, the array as the
+    kernel takes it).  None when run() cannot be followed on the client (futures among
+    the arguments, not exactly one launch)."""
+    if any(not hasattr(a, "shape") and not _is_scalar(a) for a in args):
+        return None
+    recorder = _Recorder()
+    module.run(*args, device=recorder)
+    if len(recorder.launches) != 1:
+        return None
+    kernel, grid3, launch_args = recorder.launches[0]
+    pyfunc = _kernel_function(kernel)
+    tree = ast.parse(textwrap.dedent(inspect.getsource(pyfunc)))
+    params = list(inspect.signature(pyfunc).parameters)
+    by_name = dict(zip(params, launch_args))
+    run_params = list(inspect.signature(module.run).parameters)
+    chunks = []
+    for index in chunk_indices(parts):
+        reads = _Reads(by_name, chunk_box(grid3, parts, index))
+        for statement in tree.body[0].body:
+            reads.visit(statement)
+        pieces = {}
+        for name, value in by_name.items():
+            if not hasattr(value, "shape") or name not in run_params:
+                continue
+            box = reads.footprint(name, value.shape)
+            if box is not None and box != tuple(slice(0, n) for n in value.shape):
+                pieces[run_params.index(name)] = (box, value)
+        chunks.append(pieces)
+    return chunks
+
+
+def _is_scalar(value) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating))
