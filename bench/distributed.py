@@ -117,8 +117,8 @@ def cluster(workers: int, cuda: bool):
     if cuda:
         from dask_cuda import LocalCUDACluster
 
-        return LocalCUDACluster(n_workers=workers, dashboard_address=None)
-    return dd.LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None)
+        return LocalCUDACluster(n_workers=workers, dashboard_address=":0")
+    return dd.LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=":0")
 
 
 def main() -> int:

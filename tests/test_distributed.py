@@ -59,7 +59,7 @@ def modules(tmp_path_factory):
 @pytest.fixture(scope="module", params=[2, 3], ids=["2workers", "3workers"])
 def client(request):
     with dd.LocalCluster(
-        n_workers=request.param, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=request.param, threads_per_worker=1, processes=False, dashboard_address=":0"
     ) as cluster, dd.Client(cluster) as client:  # fmt: skip
         yield client
 

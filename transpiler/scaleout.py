@@ -533,7 +533,7 @@ def cluster_client(
         return
     with dd.LocalCluster(
         n_workers=workers or 1, threads_per_worker=1, processes=processes,
-        dashboard_address=None,
+        dashboard_address=":0",
     ) as cluster, dd.Client(cluster) as client:  # fmt: skip
         yield client
 
