@@ -23,7 +23,8 @@
 #     default 480); logs go to $OUT (the device runner's output folder) or /tmp/gpu_check.
 # Exit status: 0 when every check passed (benchmark goals are reported, not enforced), 1 if not.
 # GPU_CHECK_DEVICE=cpu runs the same steps with --device cpu and gpu_bench.py --dry-run: that
-# is how this script itself was tested on a machine without a GPU.
+# is how this script itself was tested on a machine without a GPU; GPU_CHECK_WORKERS=2 with it
+# runs step (c) on two CPU workers (how that step was tested).
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl && export PYTHONPATH=/tmp/site:$PWD
 installed=$?
 set -uo pipefail

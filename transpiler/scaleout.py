@@ -485,15 +485,18 @@ def _tree_reduce(client, how: str, futures: list):
 
 
 def _output_names(module) -> list[str]:
-    """The OUTPUT arrays of a generated kernel module, in run()'s order."""
+    """The OUTPUT arrays of a generated kernel module, in run()'s order (from its BASIC
+    source, as the self-test reads it)."""
+    from .errors import SourceFile
     from .options import Options
-    from .selftest import kernel_program_from_text
+    from .parser import parse
+    from .passes.kernel_dialect import analyze_kernel_program
 
-    precision = getattr(module, "BASIC_PRECISION", None)
-    kp = kernel_program_from_text(
-        module.BASIC_SOURCE, _module_name(module), Options(precision=precision)
-    )
-    return list(kp.outputs)
+    name = _module_name(module)
+    options = Options(precision=getattr(module, "BASIC_PRECISION", None))
+    source = SourceFile(name + ".bas", module.BASIC_SOURCE)
+    program = parse(source, options, kernel=True)
+    return list(analyze_kernel_program(program, options, name, source).outputs)
 
 
 def _reduce_positions(outputs: list[str], reduce: dict[str, str] | None):
