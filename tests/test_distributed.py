@@ -188,6 +188,21 @@ def test_gemm_chunks_receive_their_rows_of_a_and_all_of_b(modules):
     ]
 
 
+def test_hgemm_2d_chunks_receive_a_rows_and_b_columns(modules, client):
+    """A 2-D grid in (2, 2) boxes: each box is sent its panel of A rows (BID(0)) and its
+    panel of B columns (BID(1))."""
+    module = modules["hgemm"]
+    _, args = problem(module, "hgemm", {"M": 4 * 64, "N": 2 * 64 + 3, "K": 40})
+    assert boxes(scaleout.input_footprints(module, args, (2, 2))) == [
+        {3: ((0, 128), (0, 40)), 4: ((0, 40), (0, 128))},  # 3 block columns: 2 + 1
+        {3: ((0, 128), (0, 40)), 4: ((0, 40), (128, 131))},
+        {3: ((128, 256), (0, 40)), 4: ((0, 40), (0, 128))},
+        {3: ((128, 256), (0, 40)), 4: ((0, 40), (128, 131))},
+    ]
+    one = module.run(*args, device="cpu")
+    assert same_bits(scaleout.run(module, *args, client=client, device="cpu", parts=(2, 2)), one)
+
+
 def test_a_chunk_reading_its_neighbours_tile_receives_it_too(tmp_path, client):
     text = (
         "10 INPUT N, A()\n20 DIM A(N + 4), C(N)\n30 TILE A(4), C(4)\n"

@@ -12,8 +12,11 @@ each worker calls the module's `run()` with a device (`ChunkDevice`) whose launc
 only a box of the grid's blocks, through a copy of the kernel whose `ct.bid(d)` reads
 `ct.bid(d) + first block` (`offset_kernel`): the block offset is the only change, and
 the module itself (its single-device path) is untouched.  Dask does the rest: it moves
-the inputs to the workers (each worker holds all of them: a kernel may read any tile)
-and brings back, from each chunk, the elements its blocks wrote (`Patch`).  The patches
+to each chunk's worker the part of each INPUT array that the chunk's blocks may load
+(`input_footprints`, an interval analysis of the kernel; the whole array where it cannot
+tell), and brings back, from each chunk, the elements its blocks wrote (`Patch`).  The
+worker rebuilds its inputs at their full shape (zeros where it received nothing, which
+no block of its chunk loads): the transfers shrink, not the worker's memory.  The patches
 are stitched by the element bits that differ from the array's initial value, so the
 result is bit for bit the single-device one whenever no two blocks write one element
 (which a kernel needs on one device as well).  `reduce={"P": "sum"}` instead sums the
