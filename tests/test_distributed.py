@@ -171,7 +171,7 @@ def module_from_text(tmp_path, name: str, text: str):
 
 def boxes(footprints):
     return [
-        {i: tuple((s.start, s.stop) for s in box) for i, (box, _) in chunk.items()}
+        {i: tuple((s.start, s.stop) for s in box) for i, (box, *_) in chunk.items()}
         for chunk in footprints
     ]
 
@@ -252,6 +252,33 @@ def test_offset_kernel_adds_the_first_block_to_every_bid(modules):
     text = scaleout.offset_source(modules["hgemm"].hgemm)
     assert "ct.bid(0) + b2t_bid0_x" in text and "ct.bid(1) + b2t_bid0_y" in text
     assert text.splitlines()[1].startswith("def hgemm(b2t_bid0_x, b2t_bid0_y, b2t_bid0_z,")
+
+
+def test_loads_of_a_part_shift_by_its_first_element_in_tiles(modules):
+    text = scaleout.offset_source(modules["gemm"].gemm, {"a": 2})
+    assert "ct.load(a, index=(tm - b2t_a_at0 // 128, kt - b2t_a_at1 // 32)" in text
+    assert "b2t_bid0_z, b2t_a_at0, b2t_a_at1, n, k, a, b, c)" in text
+    assert "ct.load(b, index=(kt, tn)" in text
+
+
+def test_a_worker_holds_only_the_rows_of_a_its_blocks_load(modules, monkeypatch):
+    """The chunk's kernel runs on A's row panel alone (a Part), not on a rebuilt A."""
+    launched = []
+    real = scaleout.offset_kernel
+    monkeypatch.setattr(
+        scaleout,
+        "offset_kernel",
+        lambda k, shifted=None: launched.append(shifted) or real(k, shifted),
+    )
+    module = modules["gemm"]
+    _, (m, n, k, a, b) = problem(module, "gemm", {"M": 3 * 128, "N": 128, "K": 40})
+    piece = {"b2t_piece": (a.shape, a.dtype.str, (slice(128, 256), slice(0, 40)))}
+    piece.update(values=a[128:256].copy(), shift=True)
+    source = Path(module.__file__).read_text()
+    (patch,) = scaleout.run_chunk("gemm", source, 3, (1, 0, 0), "cpu", None, [m, n, k, piece, b])
+    assert patch.box == (slice(128, 256), slice(0, 128))
+    assert same_bits(patch.values, module.run(m, n, k, a, b, device="cpu")[128:256])
+    assert launched == [{"a": 2}]
 
 
 def test_chunks_cover_the_grid_once():

@@ -15,8 +15,8 @@ the module itself (its single-device path) is untouched.  Dask does the rest: it
 to each chunk's worker the part of each INPUT array that the chunk's blocks may load
 (`input_footprints`, an interval analysis of the kernel; the whole array where it cannot
 tell), and brings back, from each chunk, the elements its blocks wrote (`Patch`).  The
-worker rebuilds its inputs at their full shape (zeros where it received nothing, which
-no block of its chunk loads): the transfers shrink, not the worker's memory.  The patches
+worker keeps its part alone (a `Part`): the kernel's loads of it shift their tile index
+by the part's first element (`_ShiftLoads`).  The patches
 are stitched by the element bits that differ from the array's initial value, so the
 result is bit for bit the single-device one whenever no two blocks write one element
 (which a kernel needs on one device as well).  `reduce={"P": "sum"}` instead sums the
@@ -139,9 +139,47 @@ def _kernel_function(kernel):
     return pyfunc
 
 
-def offset_source(kernel) -> str:
+class _ShiftLoads(ast.NodeTransformer):
+    """`ct.load(a, index=(i, j), shape=(p, q))` -> index `(i - b2t_a_at0 // p, j -
+    b2t_a_at1 // q)` for the arrays given as parts starting at element (b2t_a_at0, ...)."""
+
+    def __init__(self, shifted: dict[str, int]) -> None:
+        self.shifted = shifted  # array parameter -> rank
+
+    def visit_Call(self, node: ast.Call):
+        self.generic_visit(node)
+        if not (_is_ct(node.func, "load") and node.args and isinstance(node.args[0], ast.Name)):
+            return node
+        name = node.args[0].id
+        if name not in self.shifted:
+            return node
+        keywords = {k.arg: k for k in node.keywords}
+        index, shape = keywords["index"].value, keywords["shape"].value
+        keywords["index"].value = ast.Tuple(
+            elts=[
+                ast.BinOp(
+                    left=i,
+                    op=ast.Sub(),
+                    right=ast.BinOp(
+                        left=ast.Name(id=at, ctx=ast.Load()), op=ast.FloorDiv(), right=size
+                    ),
+                )
+                for i, size, at in zip(index.elts, shape.elts, _origin_names(name, len(index.elts)))
+            ],
+            ctx=ast.Load(),
+        )
+        return node
+
+
+def _origin_names(array: str, rank: int) -> list[str]:
+    return [f"b2t_{array}_at{axis}" for axis in range(rank)]
+
+
+def offset_source(kernel, shifted: dict[str, int] | None = None) -> str:
     """The source of `kernel` (a generated @ct.kernel) taking the first block of each
-    grid axis as three extra leading parameters, added to every `ct.bid(d)`."""
+    grid axis as three extra leading parameters, added to every `ct.bid(d)`; then, for
+    each array of `shifted` (name -> rank), given as a part of the whole, the element
+    where its part starts, subtracted (in tiles) from the index of its loads."""
     pyfunc = _kernel_function(kernel)
     tree = ast.parse(textwrap.dedent(inspect.getsource(pyfunc)))
     (func,) = tree.body
@@ -149,31 +187,36 @@ def offset_source(kernel) -> str:
            for n in ast.walk(func)):  # fmt: skip
         raise DeviceError("a kernel that reads ct.num_blocks() cannot be split yet")
     func = _OffsetBids().visit(func)
-    func.args.args[:0] = [ast.arg(arg=name) for name in _OFFSET_NAMES]
+    func = _ShiftLoads(shifted or {}).visit(func)
+    extra = list(_OFFSET_NAMES)
+    for name, rank in (shifted or {}).items():
+        extra += _origin_names(name, rank)
+    func.args.args[:0] = [ast.arg(arg=name) for name in extra]
     return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
 
 
-_offset_kernels: dict[int, Any] = {}
+_offset_kernels: dict[tuple, Any] = {}
 _offset_lock = threading.Lock()
 
 
-def offset_kernel(kernel):
+def offset_kernel(kernel, shifted: dict[str, int] | None = None):
     """`kernel` with a block offset (`offset_source`), compiled once per process in the
     kernel's module (its helpers and constants).  The source goes to a real file:
     cuda.tile reads a kernel's source through `inspect`."""
+    key = (id(kernel), tuple(sorted((shifted or {}).items())))
     with _offset_lock:
-        known = _offset_kernels.get(id(kernel))
+        known = _offset_kernels.get(key)
         if known is not None and known[0] is kernel:
             return known[1]
         pyfunc = _kernel_function(kernel)
-        source = offset_source(kernel)
+        source = offset_source(kernel, shifted)
         digest = hashlib.sha256(source.encode()).hexdigest()[:16]
         path = os.path.join(_scratch_dir(), f"offset_{pyfunc.__name__}_{digest}.py")
         if not os.path.exists(path):
             _write_atomically(path, source)
         namespace: dict[str, Any] = {}
         exec(compile(source, path, "exec"), pyfunc.__globals__, namespace)
-        _offset_kernels[id(kernel)] = (kernel, namespace[pyfunc.__name__])
+        _offset_kernels[key] = (kernel, namespace[pyfunc.__name__])
         return namespace[pyfunc.__name__]
 
 
@@ -206,6 +249,7 @@ class ChunkDevice(b2t_device.Device):
         self.index = index
         self.stream = base.stream
         self.initial: dict[int, Any] = {}  # id(array) -> a copy, or None for zeros
+        self.origins: dict[int, tuple[int, ...]] = {}  # id(array given as a Part) -> start
 
     def launch(self, kernel, grid, args, writes=()):
         grid3 = b2t_device._grid3(grid)
@@ -214,9 +258,20 @@ class ChunkDevice(b2t_device.Device):
         if min(sub) <= 0:
             return
         first = tuple(lo for lo, _ in box)
-        self.base.launch(offset_kernel(kernel), sub, (*first, *args), writes)
+        params = list(inspect.signature(_kernel_function(kernel)).parameters)
+        shifted, starts = {}, []
+        for param, arg in zip(params, args):
+            if id(arg) in self.origins:
+                shifted[param] = len(self.origins[id(arg)])
+                starts += self.origins[id(arg)]
+        kernel = offset_kernel(kernel, shifted)
+        self.base.launch(kernel, sub, (*first, *starts, *args), writes)
 
     def array(self, value, shape, dtype, name, *, copy=False):
+        if isinstance(value, Part):  # the part of an INPUT array the chunk loads
+            arr = self.base.array(value.values, value.values.shape, dtype, name, copy=copy)
+            self.origins[id(arr)] = value.start
+            return arr
         arr = self.base.array(value, shape, dtype, name, copy=copy)
         if copy:
             self.initial[id(arr)] = arr.copy()
@@ -455,19 +510,33 @@ def _chunk_arguments(client, module, args, parts, targets) -> list[list]:
     out = []
     for pieces, worker in zip(chunks, targets):
         given = [shared.get(i, a) for i, a in enumerate(args)]
-        for i, (box, value) in pieces.items():
+        for i, (box, value, shift) in pieces.items():
             part = client.scatter([value[box]], workers=[worker], hash=False)[0]
-            given[i] = {"b2t_piece": (value.shape, value.dtype.str, box), "values": part}
+            piece = (value.shape, value.dtype.str, box)
+            given[i] = {"b2t_piece": piece, "values": part, "shift": shift}
         out.append(given)
     return out
 
 
+@dataclass
+class Part:
+    """The part of an INPUT array that a chunk loads, from element `start` on: the
+    chunk's kernel loads it with its tile indices shifted by `start`."""
+
+    values: Any
+    start: tuple[int, ...]
+
+
 def _whole(arg):
-    """A chunk's argument as run() takes it: an INPUT array of which the chunk received
-    only the part it loads is rebuilt at its full shape (zeros elsewhere: never loaded)."""
+    """A chunk's argument as run() takes it: of an INPUT array the chunk received only
+    the part it loads, given as a Part where every load can be shifted to it (each
+    starts at a whole tile), else rebuilt at its full shape (zeros elsewhere: never
+    loaded)."""
     if not (isinstance(arg, dict) and "b2t_piece" in arg):
         return arg
     shape, dtype, box = arg["b2t_piece"]
+    if arg["shift"]:
+        return Part(arg["values"], tuple(s.start for s in box))
     full = np.zeros(shape, dtype=np.dtype(dtype))
     full[box] = arg["values"]
     return full
@@ -692,6 +761,16 @@ class _Reads(ast.NodeVisitor):
         spans = self.tiles.setdefault(name, [])
         spans.append((tiles, sizes))
 
+    def shiftable(self, name: str, box: tuple[slice, ...]) -> bool:
+        """Whether every load of `name` can read a part starting at `box` instead: each
+        axis starts at a whole tile of every load (then the tile indices shift)."""
+        for _, sizes in self.tiles.get(name, []):
+            if not all(
+                isinstance(n, int) and n > 0 and s.start % n == 0 for s, n in zip(box, sizes)
+            ):
+                return False
+        return name in self.tiles
+
     def footprint(self, name: str, shape: tuple[int, ...]) -> tuple[slice, ...] | None:
         """Element slices per axis that cover every load of `name`, whole tiles; None
         when the array is read whole (or written: its values outside would be lost)."""
@@ -787,7 +866,7 @@ def input_footprints(module, args, parts) -> list[dict[int, tuple]] | None:
                 continue
             box = reads.footprint(name, value.shape)
             if box is not None and box != tuple(slice(0, n) for n in value.shape):
-                pieces[run_params.index(name)] = (box, value)
+                pieces[run_params.index(name)] = (box, value, reads.shiftable(name, box))
         chunks.append(pieces)
     return chunks
 
