@@ -315,7 +315,7 @@ def _host(array) -> np.ndarray:
 def _bits(array: np.ndarray) -> np.ndarray:
     """The array's element bits (unsigned integers): -0.0 differs from 0.0, NaN equals the
     same NaN."""
-    return array.view(f"u{array.dtype.itemsize}") if array.dtype.kind in "fc" else array
+    return array.view(f"u{array.dtype.itemsize}") if array.dtype.kind == "f" else array
 
 
 def make_patch(out, initial, send_initial: bool) -> Patch:
@@ -323,8 +323,6 @@ def make_patch(out, initial, send_initial: bool) -> Patch:
     shape, dtype = out.shape, out.dtype.str
     before = np.zeros_like(out) if initial is None else _host(initial)
     written = _bits(out) != _bits(before)
-    if out.dtype.kind == "c":  # complex: a view doubles the last axis
-        written = written.reshape(*out.shape, -1).any(axis=-1)
     box = _bounding_box(written)
     start = None if initial is None or not send_initial else before
     if box is None:
@@ -394,19 +392,25 @@ def run_chunk(name, source, parts, index, device, reduce, args) -> list:
     return done
 
 
-REDUCTIONS = {"sum": np.add}
+def _sum_of(out):
+    """A chunk's sum of an OUTPUT array, in f64 (at least): its blocks wrote their
+    elements, the others are still zero, which a sum ignores."""
+    out = _host(out)
+    return out.sum(dtype=np.result_type(out.dtype, np.float64))
+
+
+# name -> (a chunk's partial result of an OUTPUT array, two partials combined)
+REDUCTIONS = {"sum": (_sum_of, np.add)}
 
 
 def _partial(out, how: str):
-    """This chunk's part of a reduction over a whole OUTPUT array: its blocks wrote their
-    elements, the others are still zero (which a sum ignores)."""
-    return _host(out).sum(dtype=np.result_type(_host(out).dtype, np.float64))
+    return REDUCTIONS[how][0](out)
 
 
 def _combine(how: str, *partials):
     total = partials[0]
     for part in partials[1:]:
-        total = REDUCTIONS[how](total, part)
+        total = REDUCTIONS[how][1](total, part)
     return total
 
 
