@@ -38,6 +38,7 @@ import hashlib
 import importlib.util
 import inspect
 import itertools
+import logging
 import os
 import sys
 import tempfile
@@ -613,6 +614,7 @@ def cluster_client(
     with dd.LocalCluster(
         n_workers=workers or 1, threads_per_worker=1, processes=processes,
         dashboard_address=":0",
+        silence_logs=logging.CRITICAL,  # a chunk's error: reported once, by the client
     ) as cluster, dd.Client(cluster) as client:  # fmt: skip
         yield client
 
