@@ -243,3 +243,12 @@ def test_the_gpu_extra_installs_what_the_gpu_path_imports():
     needed = {d for module, d in _DISTRIBUTION_OF.items() if module in imported}
     assert needed == set(_DISTRIBUTION_OF.values())  # the table still covers device.py
     assert needed <= installed, needed - installed
+
+
+@pytest.mark.parametrize("flag", [["--tile", "64"], ["--no-offload"]])
+def test_flags_for_legacy_loops_say_they_do_not_apply_to_a_kernel_program(capsys, flag):
+    assert cli.main([str(VECTOR_ADD), "--explain", *flag]) == 0
+    err = capsys.readouterr().err
+    assert f"note: {flag[0]} does not apply to a cuTile BASIC kernel program" in err
+    assert cli.main([str(SAXPY), "--explain", *flag]) == 0
+    assert "does not apply" not in capsys.readouterr().err
