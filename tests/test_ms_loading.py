@@ -1,0 +1,81 @@
+"""Loading a program as GW-BASIC loads it: the bytes of the file (Ctrl-Z, CRLF), the order
+of its lines, lines that do not parse, and the spellings GW-BASIC's tokenizer accepts.
+
+Oracles: PC-BASIC 2.0.8 (GW-BASIC 3.23, tests/pcbasic_oracle.py) for what a program
+prints; its driver types the lines in, so what the file's bytes and line order mean comes
+from GW-BASIC's manual (LOAD: an ASCII file ends at Ctrl-Z; lines typed in any order are
+stored by number, and a line typed again replaces the old one).  The expected texts are
+what PC-BASIC printed, held here so the tests keep their teeth without it.  Every program
+runs in the interpreter and through the generated cuTile Python and CUDA C++ (on the
+CPU), which must agree with it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import pcbasic_oracle
+from tests.test_ms_numbers import TARGETS
+
+
+def basic2tile(folder: Path, raw: bytes, *options: str) -> subprocess.CompletedProcess:
+    """`basic2tile prog.bas --dialect ms OPTIONS` on a file holding exactly `raw`."""
+    (folder / "prog.bas").write_bytes(raw)
+    return subprocess.run(
+        [sys.executable, "-m", "transpiler", "prog.bas", "--dialect", "ms", *options],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def interpreted_and_checked(folder: Path, raw: bytes) -> subprocess.CompletedProcess:
+    """The interpreter's run of the file, after --check passed on both targets."""
+    for target in TARGETS:
+        check = basic2tile(folder, raw, "--check", "--device", "cpu", "--target", target)
+        assert check.returncode == 0, check.stdout + check.stderr
+    return basic2tile(folder, raw, "--interpret")
+
+
+def oracle(program: str, expected: str) -> None:
+    """PC-BASIC, where installed, prints `expected` for `program` (typed in)."""
+    if pcbasic_oracle.AVAILABLE:
+        assert pcbasic_oracle.run(program) == expected
+
+
+# --------------------------------------------------------------------------- the file's bytes
+
+DOS_FILE = b'10 PRINT "A";\r\n20 PRINT "B"\r\n30 END\r\n\x1a'
+
+
+def test_crlf_lines_and_ctrl_z_end_the_text(tmp_path):
+    """GW-BASIC's SAVE "P",A writes CRLF lines and DOS editors a Ctrl-Z after the last:
+    the Ctrl-Z ends the text (GW-BASIC's manual, LOAD), in every dialect."""
+    done = interpreted_and_checked(tmp_path, DOS_FILE)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "AB\n", "")
+    oracle('10 PRINT "A";\n20 PRINT "B"\n30 END\n', "AB\n")
+
+
+def test_text_after_ctrl_z_is_not_read(tmp_path):
+    done = interpreted_and_checked(tmp_path, b'10 PRINT "A"\r\n\x1a20 PRINT "B"\r\n@@@\r\n')
+    assert (done.returncode, done.stdout) == (0, "A\n")
+
+
+def test_lone_cr_ends_a_line(tmp_path):
+    done = interpreted_and_checked(tmp_path, b'10 PRINT "A";\r20 PRINT "B"\r')
+    assert (done.returncode, done.stdout) == (0, "AB\n")
+
+
+@pytest.mark.parametrize("dialect", ["extended", "ecma55", "dartmouth"])
+def test_ctrl_z_ends_the_text_in_every_dialect(tmp_path, dialect):
+    (tmp_path / "prog.bas").write_bytes(b"10 PRINT 1\r\n20 END\r\n\x1a")
+    done = subprocess.run(
+        [sys.executable, "-m", "transpiler", "prog.bas", "--dialect", dialect, "--interpret"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (0, " 1 \n", "")
