@@ -79,3 +79,54 @@ def test_ctrl_z_ends_the_text_in_every_dialect(tmp_path, dialect):
         cwd=tmp_path, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert (done.returncode, done.stdout, done.stderr) == (0, " 1 \n", "")
+
+
+# --------------------------------------------------------------------------- the lines' order
+
+OUT_OF_ORDER = """\
+30 PRINT "THIRTY": GOSUB 100
+10 PRINT "TEN"
+20 PRINT "OLD TWENTY"
+100 PRINT "SUB": RETURN
+20 PRINT "NEW TWENTY"
+40 END
+"""
+OUT_OF_ORDER_OUTPUT = "TEN\nNEW TWENTY\nTHIRTY\nSUB\n"
+
+
+def test_lines_run_in_order_of_number_and_a_repeated_number_replaces(tmp_path):
+    """GW-BASIC stores each line by its number as it is typed or loaded, and a number
+    typed again replaces its line (PC-BASIC, typing these lines in, agrees)."""
+    raw = OUT_OF_ORDER.replace("\n", "\r\n").encode() + b"\x1a"
+    done = interpreted_and_checked(tmp_path, raw)
+    assert (done.returncode, done.stdout) == (0, OUT_OF_ORDER_OUTPUT)
+    warnings = [line for line in done.stderr.splitlines() if ": warning: " in line]
+    assert warnings == [
+        "prog.bas:2:1: warning: line number 10 is out of order: it follows 30 (line 1); it is "
+        "put in its place by number",
+        "prog.bas:3:1: warning: line number 20 is out of order: it follows 30 (line 1); it is "
+        "put in its place by number",
+        "prog.bas:5:1: warning: line number 20 again: this line replaces the one on line 3",
+        "prog.bas:6:1: warning: line number 40 is out of order: it follows 100 (line 4); it is "
+        "put in its place by number",
+    ]
+    oracle(OUT_OF_ORDER, OUT_OF_ORDER_OUTPUT)
+
+
+def test_locations_stay_on_the_lines_of_the_file(tmp_path):
+    """A run-time error of a moved line names the line of the file where it stands."""
+    done = basic2tile(tmp_path, b"20 PRINT 1: X% = 40000\r\n10 PRINT 0\r\n", "--interpret")
+    assert done.stdout == " 0 \n 1 \n"
+    assert "prog.bas:1:" in done.stderr.splitlines()[-3] and "Overflow" in done.stderr
+
+
+@pytest.mark.parametrize("dialect", ["extended", "dartmouth"])
+def test_other_dialects_keep_the_order_error(tmp_path, dialect):
+    (tmp_path / "prog.bas").write_text("20 PRINT 2\n10 PRINT 1\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "transpiler", "prog.bas", "--dialect", dialect, "--interpret"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode != 0
+    assert "error: line number 10 is out of order" in done.stderr
+    assert "note: --dialect ms puts the lines in order" in done.stderr

@@ -30,7 +30,7 @@ import sys
 from ply import lex
 
 from .builtins import BUILTINS, DIALECT_NAMES, FUNCTION_NAMES
-from .errors import BasicSyntaxError, Coord
+from .errors import BasicSyntaxError, BasicWarning, Coord
 from .keywords import (
     KEYWORDS,
     REASONS,
@@ -77,7 +77,7 @@ class LineContext:
 
     __slots__ = (
         "body", "comment", "crunch", "cut_at", "dialect", "errors", "file", "keep_whole",
-        "line", "pins", "rem_start", "splits", "strict",
+        "line", "pins", "rem_start", "splits", "strict", "warnings",
     )  # fmt: skip
 
     def __init__(self, file: str, strict: bool, dialect: Dialect | None = None):
@@ -91,6 +91,9 @@ class LineContext:
         self.line = 0
         # Errors that do not stop the line from being parsed (strict-mode findings).
         self.errors: list[BasicSyntaxError] = []
+        # What --dialect ms accepts only because GW-BASIC does (lines out of order, a
+        # line that runs into a Syntax error): located warnings.
+        self.warnings: list[BasicWarning] = []
         # An apostrophe comment on the current line: (text, 0-based column of the ').
         self.comment: tuple[str, int] | None = None
         # 0-based column where REM text starts on the current line (exempt from checks).

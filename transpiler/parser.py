@@ -28,7 +28,7 @@ from ._line_format import LineNumber, check_strict_layout, read_line_number
 from ._parse_tables import load_tables
 from ._syntax_messages import describe_syntax_error
 from .collector import collector_paused
-from .errors import BasicSyntaxError, CompileErrors, Coord, SourceFile
+from .errors import BasicSyntaxError, BasicWarning, CompileErrors, Coord, SourceFile
 from .grammar import SyntaxAbort
 from .lexer import LineContext, build_lexer, start_line
 from .options import Options
@@ -74,25 +74,66 @@ def _parse(
         rules = kernel_grammar()
     parser = yacc.LRParser(load_tables(rules), grammar.p_error)
     lines: list[ast.Line] = []
-    previous: tuple[int, int] | None = None  # (number, source line) of the last numbered line
+    order = _LineOrder(ctx)
     with collector_paused():  # the tree is acyclic and all of it is kept
         for line_no, text in enumerate(source.lines, 1):
             if not text or text.isspace():
                 continue
             ctx.start_line(line_no)
             number = read_line_number(text, ctx)
-            if number.value is not None:
-                if previous is not None and number.value <= previous[0]:
-                    ctx.errors.append(_order_error(number, previous, ctx))
-                previous = (number.value, line_no)
+            order.check(number, line_no)
             line = _parse_line(parser, lexer, text, number, ctx, crunched)
             if line is not None:
                 lines.append(line)
     if ctx.errors:
         raise CompileErrors(_one_per_position(ctx.errors))
+    if order.sorting:
+        lines = _editor_order(lines)
     return ast.Program(
-        lines, source_name=source.name, microsoft_pins=ctx.pins, coord=Coord(source.name, 1, 1)
+        lines,
+        source_name=source.name,
+        microsoft_pins=ctx.pins,
+        warnings=ctx.warnings,
+        coord=Coord(source.name, 1, 1),
     )
+
+
+class _LineOrder:
+    """Line numbers must increase down the file.  Under --dialect ms a line out of order
+    or repeated is a warning instead, and the lines are put in GW-BASIC's editor order
+    (`_editor_order`), as its LOAD does with an ASCII file: each line is stored as if
+    typed in, in order of number, and a number typed again replaces the line."""
+
+    __slots__ = ("ctx", "highest", "seen", "sorting", "unnumbered")
+
+    def __init__(self, ctx: LineContext):
+        self.ctx = ctx
+        self.highest: tuple[int, int] | None = None  # (number, source line)
+        self.seen: dict[int, int] = {}  # line number -> source line where it last stood
+        self.sorting = False  # some line is out of order or repeated (ms)
+        self.unnumbered = False
+
+    def check(self, number: LineNumber, line_no: int) -> None:
+        ctx = self.ctx
+        if number.value is None:
+            self.unnumbered = True
+            return
+        value, highest = number.value, self.highest
+        if highest is not None and value <= highest[0]:
+            if ctx.dialect == "ms" and not self.unnumbered:
+                self.sorting = True
+                ctx.warnings.append(_order_warning(number, highest, self.seen.get(value), ctx))
+            else:
+                ctx.errors.append(_order_error(number, highest, self.seen.get(value), ctx))
+        if highest is None or value >= highest[0]:
+            self.highest = (value, line_no)
+        self.seen[value] = line_no
+
+
+def _editor_order(lines: list[ast.Line]) -> list[ast.Line]:
+    """The lines by number, the last of each number kept (GW-BASIC's program store)."""
+    by_number = {line.number: line for line in lines}
+    return [by_number[number] for number in sorted(by_number)]
 
 
 def _parse_line(
@@ -263,13 +304,31 @@ def _stamp_labels(statements: list[ast.Stmt], label: int) -> None:
             _stamp_labels(stmt.else_body, label)
 
 
-def _order_error(number: LineNumber, previous: tuple[int, int], ctx) -> BasicSyntaxError:
-    value, (before, where) = number.value, previous
-    if value == before:
-        message = f"duplicate line number {value} (also on line {where})"
+def _order_error(
+    number: LineNumber, highest: tuple[int, int], again: int | None, ctx
+) -> BasicSyntaxError:
+    value, (before, where) = number.value, highest
+    if again is not None:
+        message = f"duplicate line number {value} (also on line {again})"
     else:
         message = f"line number {value} is out of order: it follows {before} (line {where})"
-    return ctx.error(message, number.column, number.length)
+    notes = ("--dialect ms puts the lines in order, as GW-BASIC's LOAD does",)
+    return BasicSyntaxError(message, ctx.coord(number.column, number.length), notes=notes)
+
+
+def _order_warning(
+    number: LineNumber, highest: tuple[int, int], again: int | None, ctx
+) -> BasicWarning:
+    value, (before, where) = number.value, highest
+    if again is not None:
+        message = f"line number {value} again: this line replaces the one on line {again}"
+    else:
+        message = (
+            f"line number {value} is out of order: it follows {before} (line {where}); "
+            "it is put in its place by number"
+        )
+    notes = ("GW-BASIC's LOAD stores lines by number, the last of a number replacing the others",)
+    return BasicWarning(message, ctx.coord(number.column, number.length), notes=notes)
 
 
 def _one_per_position(errors: list[BasicSyntaxError]) -> list[BasicSyntaxError]:
