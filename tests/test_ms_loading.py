@@ -130,3 +130,50 @@ def test_other_dialects_keep_the_order_error(tmp_path, dialect):
     assert done.returncode != 0
     assert "error: line number 10 is out of order" in done.stderr
     assert "note: --dialect ms puts the lines in order" in done.stderr
+
+
+# --------------------------------------------------------------------------- GW-BASIC's spellings
+
+SPELLINGS = """\
+10 GOSUB 100MEDIAN: PRINT "BACK"
+20 GOSUB 100 XYZ: PRINT "AGAIN"
+30 DIM S1$, N: S1$ = "X": PRINT S1$
+40 DEF FN ST(A#) = A# * 2: PRINT FN ST(3); FNST(4)
+50 IF 3 => 2 AND 2 =< 3 AND 3> =2 AND 2< >3 AND 1 >< 2 AND 2 = > 1 THEN PRINT "RELATIONS"
+60 DIM A(3): A[1] = 5: A[2) = 7: PRINT A[1]; A(2); .; -.
+70 IF 1 THEN GOTO 90ABC ELSE PRINT "NOT HERE"
+80 PRINT "SKIPPED"
+90 PRINT "OPEN: STRING
+99 END
+100 PRINT "SUB": RETURN
+"""
+SPELLINGS_OUTPUT = """\
+SUB
+BACK
+SUB
+AGAIN
+X
+ 6  8 
+RELATIONS
+ 5  7  0  0 
+OPEN: STRING
+"""
+
+
+def test_spellings_gw_basic_accepts(tmp_path):
+    """The line number of GOSUB or GOTO glued to a name (the name is never read), DIM
+    of a plain variable, `FN ST`, relations written `=>` `=<` `><` or with spaces,
+    brackets for parentheses, `.` for 0 and a string left open at the end of the line
+    (PC-BASIC prints the same)."""
+    done = interpreted_and_checked(tmp_path, SPELLINGS.encode())
+    assert (done.returncode, done.stdout) == (0, SPELLINGS_OUTPUT)
+    warnings = [line for line in done.stderr.splitlines() if ": warning: " in line]
+    assert warnings == [
+        "prog.bas:1:13: warning: 'MEDIAN' after the line number is ignored, as GW-BASIC "
+        "ignores it",
+        "prog.bas:2:14: warning: 'XYZ' after the line number is ignored, as GW-BASIC "
+        "ignores it",
+        "prog.bas:7:21: warning: 'ABC' after the line number is ignored, as GW-BASIC "
+        "ignores it",
+    ]
+    oracle(SPELLINGS, SPELLINGS_OUTPUT)

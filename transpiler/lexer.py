@@ -144,7 +144,7 @@ def token_length(tok) -> int:
     """How many source characters a token spans."""
     kind = tok.type
     if kind == "STRING":
-        return len(tok.value) + 2
+        return len(tok.value) + (1 if getattr(tok, "open", False) else 2)
     if kind == "DATA":
         return 4
     if kind == "REM":
@@ -184,6 +184,10 @@ def t_NAME(t):
                 f"the {precision}-precision suffix '{word[-1]}'", ctx.coord(t.lexpos, len(word))
             )
     t.value = word
+    if word == "FN" and ctx.dialect == "ms":
+        _spaced_function_name(t)
+        if t.type == "FNNAME":
+            return t
     if word in KEYWORDS:
         t.type = word
         if word == "MOD" and ctx.dialect != "ms":
@@ -233,6 +237,17 @@ def t_NAME(t):
 
 
 _LINE_INPUT = re.compile(r"[ \t]*INPUT", re.IGNORECASE)
+_NAME_AFTER_SPACE = re.compile(r"[ \t]+([A-Z][A-Z0-9_]*[$%!\#]?)", re.IGNORECASE)
+
+
+def _spaced_function_name(t) -> None:
+    """`FN ST(A#)`: GW-BASIC's FN is a token of its own, so the name of a user function
+    may follow it after spaces (the function is FNST)."""
+    following = _NAME_AFTER_SPACE.match(t.lexer.lexdata, t.lexer.lexpos)
+    if following is not None:
+        t.type = "FNNAME"
+        t.value = "FN" + following.group(1).upper()
+        t.lexer.lexpos = following.end()
 _EQUALS = re.compile(r"[ \t]*=")
 
 
@@ -428,7 +443,15 @@ def t_STRING(t):
 
 def t_UNTERMINATED_STRING(t):
     r'"[^"\n]*'
-    raise t.lexer.ctx.error("unterminated string", t.lexpos, len(t.value))
+    # Microsoft BASIC (GW-BASIC, Applesoft, Commodore) ends a string left open at the end
+    # of the line; ECMA-55 does not.
+    ctx = t.lexer.ctx
+    if ctx.strict:
+        raise ctx.error("unterminated string", t.lexpos, len(t.value))
+    t.type = "STRING"
+    t.value = t.value[1:]
+    t.open = True
+    return t
 
 
 def t_COMMENT(t):
@@ -449,10 +472,17 @@ def t_STARSTAR(t):
 
 
 def t_NUMBER(t):
-    r"&H[0-9A-F]+|&O?[0-7]+|(\d+\.?\d*|\.\d+)([ED][+-]?\d+)?[!\#%]?"
+    r"&H[0-9A-F]+|&O?[0-7]+|(\d+\.?\d*|\.\d+)([ED][+-]?\d+)?[!\#%]?|\.(?![A-Z0-9_])"
     # The value is the grammar's (grammar/expressions.py); what only Microsoft BASIC
     # writes pins the dialect here: &H/&O constants, a D exponent, a type suffix.
+    # A `.` alone is 0 in Microsoft BASIC (`PRINT .` prints 0).
     text = t.value
+    if text == ".":
+        t.value = "0"
+        t.lexer.ctx.microsoft_only("'.' alone for 0", t.lexer.ctx.coord(t.lexpos))
+        return t
+    if t.lexer.ctx.dialect == "ms" and text.isdigit():
+        _ignore_after_line_number(t)
     microsoft = _MICROSOFT_NUMBER.search(text)
     if microsoft:
         ctx = t.lexer.ctx
@@ -460,6 +490,34 @@ def t_NUMBER(t):
             _MICROSOFT_NUMBER_WHAT[microsoft.group(0)[0].upper()], ctx.coord(t.lexpos, len(text))
         )
     return t
+
+
+# After GOTO n and GOSUB n, GW-BASIC never reads the rest of the statement (RETURN skips
+# it as DATA is skipped): `GOSUB 100MEDIAN` is GOSUB 100.
+_JUMP_WORD = re.compile(r"(?<![A-Z0-9_$%])GO[ \t]*(TO|SUB)[ \t]*$", re.IGNORECASE)
+_IGNORED_TAIL = re.compile(r"[ \t]*(?!ELSE(?![A-Z0-9_]))[A-Z][^:]*?(?=:|(?<![A-Z0-9_])ELSE(?![A-Z0-9_])|$)", re.IGNORECASE)
+
+
+def _ignore_after_line_number(t) -> None:
+    """Skip a name written after the line number of GOTO or GOSUB, up to the end of the
+    statement (`:`, ELSE or the end of the line), with a warning."""
+    lexer = t.lexer
+    text = lexer.lexdata
+    ctx = lexer.ctx
+    if _JUMP_WORD.search(text, ctx.body, t.lexpos) is None:
+        return
+    tail = _IGNORED_TAIL.match(text, lexer.lexpos)
+    if tail is None:
+        return
+    start = lexer.lexpos + len(tail.group(0)) - len(tail.group(0).lstrip(" \t"))
+    ignored = text[start : tail.end()].rstrip()
+    ctx.warnings.append(
+        BasicWarning(
+            f"'{ignored}' after the line number is ignored, as GW-BASIC ignores it",
+            ctx.coord(start, len(ignored)),
+        )
+    )
+    lexer.lexpos = tail.end()
 
 
 _MICROSOFT_NUMBER = re.compile(r"^&|D|[!#%]$", re.IGNORECASE)
@@ -492,9 +550,34 @@ def t_INTDIV(t):
     return t
 
 
-t_LE = r"<="
-t_GE = r">="
-t_NE = r"<>"
+def t_NE(t):
+    r"<[ \t]*>|>[ \t]*<"
+    return _relation(t, "<>")
+
+
+def t_LE(t):
+    r"<[ \t]*=|=[ \t]*<"
+    return _relation(t, "<=")
+
+
+def t_GE(t):
+    r">[ \t]*=|=[ \t]*>"
+    return _relation(t, ">=")
+
+
+def _relation(t, spelling: str):
+    """GW-BASIC's expression reader combines `<`, `=` and `>` however they are written:
+    `=>`, `=<`, `><` and spaces between them (`> =`) are `>=`, `<=` and `<>` too
+    (not in ECMA-55)."""
+    ctx = t.lexer.ctx
+    if t.value != spelling and ctx.strict:
+        ctx.errors.append(
+            ctx.error(f"'{t.value}' is not ECMA-55 (write '{spelling}')", t.lexpos, len(t.value))
+        )
+    t.value = spelling
+    return t
+
+
 t_LT = r"<"
 t_GT = r">"
 t_EQ = r"="
@@ -503,8 +586,8 @@ t_MINUS = r"-"
 t_TIMES = r"\*"
 t_DIVIDE = r"/"
 t_POW = r"\^"
-t_LPAREN = r"\("
-t_RPAREN = r"\)"
+t_LPAREN = r"\(|\["  # GW-BASIC reads brackets as parentheses: A[1] is A(1)
+t_RPAREN = r"\)|\]"
 t_COMMA = r","
 t_SEMI = r";"
 

@@ -175,7 +175,7 @@ def _statements(parser, lexer, text: str, body: int, ctx: LineContext, crunched:
         if written and not rest:  # `10 :`: only empty statements, kept as a remark
             return [ast.Rem("", coord=ctx.coord(text.index(":", body)))], len(text)
         return [], len(text)
-    mark = (len(ctx.errors), len(ctx.pins), ctx.comment, ctx.rem_start)
+    mark = (len(ctx.errors), len(ctx.pins), len(ctx.warnings), ctx.comment, ctx.rem_start)
     split = None  # the first reserved word found inside a word, in a crunched program
     if crunched.whole_program:
         reading = _try_crunched(parser, lexer, text, body, ctx, mark)
@@ -251,8 +251,8 @@ def _try_crunched(parser, lexer, text, body, ctx: LineContext, mark, keep_whole:
 
 def _restore(ctx: LineContext, mark) -> None:
     """Forget what a reading of the line recorded (errors, pins, its comment)."""
-    errors, pins, comment, rem_start = mark
-    del ctx.errors[errors:], ctx.pins[pins:]
+    errors, pins, warnings, comment, rem_start = mark
+    del ctx.errors[errors:], ctx.pins[pins:], ctx.warnings[warnings:]
     ctx.comment, ctx.rem_start = comment, rem_start
 
 
