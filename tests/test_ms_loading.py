@@ -177,3 +177,64 @@ def test_spellings_gw_basic_accepts(tmp_path):
         "ignores it",
     ]
     oracle(SPELLINGS, SPELLINGS_OUTPUT)
+
+
+# --------------------------------------------------------------------------- Syntax error when run
+
+RUNS_INTO_SYNTAX_ERROR = """\
+10 PRINT "A": GOTO 30: X = = 5
+20 PRINT "NEVER": Y = )
+30 IF 0 THEN Y = (: PRINT "NO"
+40 PRINT "C"; : IF 1 THEN PRINT "D" ELSE Z = )
+50 PRINT "E": IF 0 THEN 60 ELSE PRINT "F": Q = * 2: PRINT "G"
+60 PRINT "H"
+"""
+
+
+def test_a_statement_that_does_not_parse_stops_only_when_it_runs(tmp_path):
+    """GW-BASIC tokenises lines without checking them: the statements before the bad one
+    run, statements on lines never reached do not matter, and the bad one stops the
+    program with "Syntax error in 50" (PC-BASIC).  Each is a located warning first."""
+    done = interpreted_and_checked(tmp_path, RUNS_INTO_SYNTAX_ERROR.encode())
+    assert (done.returncode, done.stdout) == (1, "A\nCD\nE\nF\n")
+    warnings = [line for line in done.stderr.splitlines() if ": warning: " in line]
+    assert [w.split(": warning: ")[0] for w in warnings] == [
+        "prog.bas:1:28", "prog.bas:2:23", "prog.bas:3:19", "prog.bas:4:46", "prog.bas:5:48"
+    ]  # fmt: skip
+    assert warnings[-1].endswith(
+        "Syntax error: expected expression, found '*' (GW-BASIC stops with it when the "
+        "statement runs)"
+    )
+    assert done.stderr.splitlines()[-3] == "prog.bas:5:44: error: Syntax error"
+    oracle(RUNS_INTO_SYNTAX_ERROR, "A\nCD\nE\nF\nSyntax error in 50\n")
+
+
+def test_generated_programs_stop_with_the_syntax_error(tmp_path):
+    for target, name in (("cutile", "prog_out.py"), ("cuda", "prog_out.cu")):
+        raw = b'10 PRINT "A"\r\n20 X = (1\r\n30 PRINT "B"\r\n'
+        made = basic2tile(tmp_path, raw, "--target", target, "-o", name)
+        assert made.returncode == 0, made.stderr
+        text = (tmp_path / name).read_text()
+        assert "Syntax error" in text
+
+
+def test_unsupported_statements_stay_compile_errors(tmp_path):
+    """A reserved word we do not implement, after a statement that does not parse, and a
+    statement whose GW-BASIC forms we implement only in part (OPEN ... FOR RANDOM), are
+    located compile errors: GW-BASIC may run them."""
+    done = basic2tile(tmp_path, b"10 X = = 1: LOCATE 1, 1\r\n", "--interpret")
+    assert done.returncode != 0 and "unsupported statement LOCATE" in done.stderr
+    done = basic2tile(tmp_path, b'10 OPEN "F" FOR RANDOM AS #1\r\n', "--interpret")
+    assert done.returncode != 0 and ": error: " in done.stderr
+    assert "Syntax error" not in done.stderr
+
+
+@pytest.mark.parametrize("dialect", ["extended", "dartmouth"])
+def test_other_dialects_reject_the_line_at_once(tmp_path, dialect):
+    (tmp_path / "prog.bas").write_text('10 PRINT "A"\n20 X = = 5\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "transpiler", "prog.bas", "--dialect", dialect, "--interpret"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, "")
+    assert "prog.bas:2:8: error: expected expression, found '='" in done.stderr

@@ -54,6 +54,7 @@ tokens = tuple(sorted(KEYWORDS)) + (
     "MOD_TIMES",  # MOD outside Microsoft BASIC, which binds as * and / do
     "HASH",       # the '#' before a file number: PRINT #1, ...
     "NAME_FILE",  # the statement NAME old AS new (renames a file)
+    "SYNTAX_FAULT",  # a statement that does not parse, blanked out (parser.py, --dialect ms)
 )
 # fmt: on
 
@@ -77,7 +78,7 @@ class LineContext:
 
     __slots__ = (
         "body", "comment", "crunch", "cut_at", "dialect", "errors", "file", "keep_whole",
-        "line", "pins", "rem_start", "splits", "strict", "warnings",
+        "line", "pins", "rem_start", "splits", "strict", "syntax_faults", "warnings",
     )  # fmt: skip
 
     def __init__(self, file: str, strict: bool, dialect: Dialect | None = None):
@@ -108,6 +109,9 @@ class LineContext:
         self.splits: list[tuple[int, int]] = []
         self.keep_whole = -1
         self.cut_at = -1
+        # Statements of the current line that do not parse, blanked out with NUL bytes by
+        # the parser to be read as SYNTAX_FAULT: 0-based start column -> the error.
+        self.syntax_faults: dict[int, BasicSyntaxError] = {}
 
     def start_line(self, line: int) -> None:
         self.line = line
@@ -420,6 +424,14 @@ def _read_data(t, ctx: LineContext) -> None:
                 break
     t.value = DataText(text[start:end], start)
     lexer.lexpos = end
+
+
+def t_SYNTAX_FAULT(t):
+    r"\x00+"
+    # Only where the parser blanked a statement out; a NUL in the file is no BASIC.
+    if t.lexpos not in t.lexer.ctx.syntax_faults:
+        t_error(t)
+    return t
 
 
 def t_HASH(t):

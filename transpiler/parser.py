@@ -20,6 +20,7 @@ from a per-user cache (`_parse_tables.py`).
 
 from __future__ import annotations
 
+import re
 
 from ply import yacc
 
@@ -31,6 +32,7 @@ from .collector import collector_paused
 from .errors import BasicSyntaxError, BasicWarning, CompileErrors, Coord, SourceFile
 from .grammar import SyntaxAbort
 from .lexer import LineContext, build_lexer, start_line
+from .keywords import PARTIAL_STATEMENTS
 from .options import Options
 
 __all__ = ["parse"]
@@ -141,6 +143,7 @@ def _parse_line(
 ) -> ast.Line | None:
     """The statements after the line number, or None after reporting an error."""
     start_line(lexer, text, ctx.line, number.body)
+    ctx.syntax_faults = {}
     joiner = lexer.else_joiner
     joiner.reset()
     # Lines without an ELSE (most) read the lexer directly.
@@ -185,6 +188,7 @@ def _statements(parser, lexer, text: str, body: int, ctx: LineContext, crunched:
             split = reading[1][0]
         _restore(ctx, mark)
         start_line(lexer, text, ctx.line, body)
+    does_not_parse = False  # the parser stopped (not the lexer nor an action)
     try:
         statements = parser.parseopt_notrack(None, lexer)
         if split is None:
@@ -195,17 +199,77 @@ def _statements(parser, lexer, text: str, body: int, ctx: LineContext, crunched:
         error = exc
     except SyntaxAbort as abort:
         error = describe_syntax_error(parser, abort.token, text, ctx)
+        does_not_parse = True
     if not ctx.strict:
         try:
             statements = _crunched_reading(parser, lexer, text, body, ctx, mark)
         except BasicSyntaxError as ambiguous:
-            statements, error = None, ambiguous
+            statements, error, does_not_parse = None, ambiguous, False
         if statements is not None:
             if crunched.first_line is None:
                 crunched.first_line = ctx.line
             return statements, len(text)
+    if does_not_parse and ctx.dialect == "ms":
+        blanked = _blank_statement(text, body, error, ctx)
+        if blanked is not None:
+            _restore(ctx, mark)
+            ctx.warnings.append(_syntax_warning(error))
+            start_line(lexer, blanked, ctx.line, body)
+            lexer.else_joiner.reset()
+            return _statements(parser, lexer, blanked, body, ctx, crunched)
     ctx.errors.append(error)
     return None, error.coord.column - 1
+
+
+# Where a statement starts or ends in GW-BASIC's text: ':' outside strings, THEN and
+# ELSE (also glued to a number, as crunched lines have them: 1THEN), a comment.
+_STATEMENT_MARK = re.compile(r'"[^"]*"?|:|\'|(?<![A-Z])(THEN|ELSE|REM)', re.IGNORECASE)
+
+
+def _blank_statement(text: str, body: int, error: BasicSyntaxError, ctx: LineContext):
+    """The line with the statement where `error` stands blanked out with NUL bytes, which
+    the lexer reads as SYNTAX_FAULT (a statement that stops with GW-BASIC's Syntax error
+    when it runs); None where the statement is one whose GW-BASIC forms the grammar
+    implements only in part (keywords.PARTIAL_STATEMENTS): that stays a compile error,
+    since GW-BASIC may well run it."""
+    column = error.coord.column - 1
+    start, end = body, len(text)
+    for mark in _STATEMENT_MARK.finditer(text, body):
+        word = mark.group(0).upper()
+        if word.startswith('"'):
+            continue
+        if word in ("'", "REM"):
+            end = min(end, mark.start()) if mark.start() >= column else end
+            if mark.start() < column:
+                return None  # the error is inside a comment: not ours to blank
+            break
+        if mark.start() < column:
+            start = mark.end()
+        else:
+            end = mark.start()
+            break
+    while start < end and text[start] in " \t":
+        start += 1
+    while end > start and text[end - 1] in " \t":
+        end -= 1
+    if start >= end or start in ctx.syntax_faults:
+        return None
+    first = _FIRST_WORD.match(text, start)
+    if first is not None and first.group(0).upper() in PARTIAL_STATEMENTS:
+        return None
+    ctx.syntax_faults[start] = error
+    return text[:start] + "\x00" * (end - start) + text[end:]
+
+
+_FIRST_WORD = re.compile(r"[A-Z]+", re.IGNORECASE)
+
+
+def _syntax_warning(error: BasicSyntaxError) -> BasicWarning:
+    return BasicWarning(
+        f"Syntax error: {error.message} (GW-BASIC stops with it when the statement runs)",
+        error.coord,
+        notes=error.notes,
+    )
 
 
 def _crunched_reading(parser, lexer, text: str, body: int, ctx: LineContext, mark):
