@@ -1,13 +1,16 @@
-"""Loading a program as GW-BASIC loads it: the bytes of the file (Ctrl-Z, CRLF), the order
-of its lines, lines that do not parse, and the spellings GW-BASIC's tokenizer accepts.
+"""Loading a program as GW-BASIC loads it: the bytes of the file (Ctrl-Z, CRLF, a lone
+CR), the order of its lines, lines that do not parse, and the spellings GW-BASIC's
+tokenizer accepts.
 
-Oracles: PC-BASIC 2.0.8 (GW-BASIC 3.23, tests/pcbasic_oracle.py) for what a program
-prints; its driver types the lines in, so what the file's bytes and line order mean comes
-from GW-BASIC's manual (LOAD: an ASCII file ends at Ctrl-Z; lines typed in any order are
-stored by number, and a line typed again replaces the old one).  The expected texts are
-what PC-BASIC printed, held here so the tests keep their teeth without it.  Every program
-runs in the interpreter and through the generated cuTile Python and CUDA C++ (on the
-CPU), which must agree with it.
+Oracle: PC-BASIC 2.0.8 (GW-BASIC 3.23).  `loaded_by_pcbasic` gives it the file's exact
+bytes through `LOAD "PROG.BAS"` then RUN (tests/pcbasic_oracle.py types lines in, which
+sorts them itself), so the file's bytes, the order of its lines, a line number alone and
+a line that does not parse are checked as GW-BASIC loads them; GW-BASIC's manual says the
+same of LOAD (an ASCII file ends at Ctrl-Z; each line is entered as if typed, so lines
+are stored by number and a number entered again replaces or, alone, deletes its line).
+The expected texts are what PC-BASIC printed, held here so the tests keep their teeth
+without it.  Every program runs in the interpreter and through the generated cuTile
+Python and CUDA C++ (on the CPU), which must agree with it.
 """
 
 from __future__ import annotations
@@ -48,6 +51,30 @@ def oracle(program: str, expected: str) -> None:
         assert pcbasic_oracle.run(program) == expected
 
 
+# Runs in the child: LOAD the file as it is, then RUN (PC-BASIC's Python API).
+_LOAD_DRIVER = r"""
+import io, sys, pcbasic
+with pcbasic.Session(output_streams=sys.stdout.buffer, input_streams=io.BytesIO(b""),
+                     devices={"C:": sys.argv[1]}, current_device="C:") as session:
+    session.execute('LOAD "PROG.BAS"')
+    session.execute("RUN")
+"""
+
+
+def loaded_by_pcbasic(tmp_path: Path, raw: bytes, expected: str) -> None:
+    """PC-BASIC, where installed, prints `expected` for the file `raw` loaded with LOAD."""
+    if not pcbasic_oracle.AVAILABLE:
+        return
+    folder = tmp_path / "pcbasic"
+    folder.mkdir()
+    (folder / "PROG.BAS").write_bytes(raw)
+    done = subprocess.run(
+        [sys.executable, "-c", _LOAD_DRIVER, str(folder)], capture_output=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert done.stdout.decode("latin-1").replace("\r\n", "\n").replace("\xff", "") == expected
+
+
 # --------------------------------------------------------------------------- the file's bytes
 
 DOS_FILE = b'10 PRINT "A";\r\n20 PRINT "B"\r\n30 END\r\n\x1a'
@@ -58,17 +85,21 @@ def test_crlf_lines_and_ctrl_z_end_the_text(tmp_path):
     the Ctrl-Z ends the text (GW-BASIC's manual, LOAD), in every dialect."""
     done = interpreted_and_checked(tmp_path, DOS_FILE)
     assert (done.returncode, done.stdout, done.stderr) == (0, "AB\n", "")
-    oracle('10 PRINT "A";\n20 PRINT "B"\n30 END\n', "AB\n")
+    loaded_by_pcbasic(tmp_path, DOS_FILE, "AB\n")
 
 
 def test_text_after_ctrl_z_is_not_read(tmp_path):
-    done = interpreted_and_checked(tmp_path, b'10 PRINT "A"\r\n\x1a20 PRINT "B"\r\n@@@\r\n')
+    raw = b'10 PRINT "A"\r\n\x1a20 PRINT "B"\r\n@@@\r\n'
+    done = interpreted_and_checked(tmp_path, raw)
     assert (done.returncode, done.stdout) == (0, "A\n")
+    loaded_by_pcbasic(tmp_path, raw, "A\n")
 
 
 def test_lone_cr_ends_a_line(tmp_path):
-    done = interpreted_and_checked(tmp_path, b'10 PRINT "A";\r20 PRINT "B"\r')
+    raw = b'10 PRINT "A";\r20 PRINT "B"\r'
+    done = interpreted_and_checked(tmp_path, raw)
     assert (done.returncode, done.stdout) == (0, "AB\n")
+    loaded_by_pcbasic(tmp_path, raw, "AB\n")
 
 
 @pytest.mark.parametrize("dialect", ["extended", "ecma55", "dartmouth"])
@@ -111,6 +142,22 @@ def test_lines_run_in_order_of_number_and_a_repeated_number_replaces(tmp_path):
         "put in its place by number",
     ]
     oracle(OUT_OF_ORDER, OUT_OF_ORDER_OUTPUT)
+    loaded_by_pcbasic(tmp_path, raw, OUT_OF_ORDER_OUTPUT)
+
+
+def test_a_line_number_alone_deletes_its_line(tmp_path):
+    """As typed in GW-BASIC's editor, and in PC-BASIC's LOAD of this file."""
+    raw = b'10 PRINT "A"\r\n20 PRINT "B"\r\n30 PRINT "C"\r\n20\r\n'
+    done = interpreted_and_checked(tmp_path, raw)
+    assert (done.returncode, done.stdout) == (0, "A\nC\n")
+    assert "prog.bas:4:1: warning: line number 20 alone deletes the line 20 on line 2" in (
+        done.stderr
+    )
+    loaded_by_pcbasic(tmp_path, raw, "A\nC\n")
+    # With no line of that number GW-BASIC's LOAD stops ("Undefined line number").
+    done = basic2tile(tmp_path, b'10 PRINT "A"\r\n20\r\n', "--interpret")
+    assert done.returncode != 0
+    assert "prog.bas:2:3: error: expected a statement after the line number" in done.stderr
 
 
 def test_locations_stay_on_the_lines_of_the_file(tmp_path):
@@ -207,6 +254,9 @@ def test_a_statement_that_does_not_parse_stops_only_when_it_runs(tmp_path):
     )
     assert done.stderr.splitlines()[-3] == "prog.bas:5:44: error: Syntax error"
     oracle(RUNS_INTO_SYNTAX_ERROR, "A\nCD\nE\nF\nSyntax error in 50\n")
+    loaded_by_pcbasic(
+        tmp_path, RUNS_INTO_SYNTAX_ERROR.encode(), "A\nCD\nE\nF\nSyntax error in 50\n"
+    )
 
 
 def test_generated_programs_stop_with_the_syntax_error(tmp_path):

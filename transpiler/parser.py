@@ -83,6 +83,9 @@ def _parse(
                 continue
             ctx.start_line(line_no)
             number = read_line_number(text, ctx)
+            if order.deletes(number, text, line_no):
+                lines = [line for line in lines if line.number != number.value]
+                continue
             order.check(number, line_no)
             line = _parse_line(parser, lexer, text, number, ctx, crunched)
             if line is not None:
@@ -114,6 +117,26 @@ class _LineOrder:
         self.seen: dict[int, int] = {}  # line number -> source line where it last stood
         self.sorting = False  # some line is out of order or repeated (ms)
         self.unnumbered = False
+
+    def deletes(self, number: LineNumber, text: str, line_no: int) -> bool:
+        """Whether the line is a line number alone that deletes the line of that number
+        (GW-BASIC's editor and LOAD; PC-BASIC's LOAD agrees), under --dialect ms.  With
+        no such line GW-BASIC's LOAD stops with "Undefined line number": the error
+        about a line without statements stays."""
+        ctx = self.ctx
+        value = number.value
+        if ctx.dialect != "ms" or value not in self.seen or text[number.body :].strip():
+            return False
+        where = self.seen.pop(value)
+        self.sorting = True
+        ctx.warnings.append(
+            BasicWarning(
+                f"line number {value} alone deletes the line {value} on line {where}",
+                ctx.coord(number.column, number.length),
+                notes=(_EDITOR_NOTE,),
+            )
+        )
+        return True
 
     def check(self, number: LineNumber, line_no: int) -> None:
         ctx = self.ctx
@@ -391,8 +414,12 @@ def _order_warning(
             f"line number {value} is out of order: it follows {before} (line {where}); "
             "it is put in its place by number"
         )
-    notes = ("GW-BASIC's LOAD stores lines by number, the last of a number replacing the others",)
-    return BasicWarning(message, ctx.coord(number.column, number.length), notes=notes)
+    return BasicWarning(message, ctx.coord(number.column, number.length), notes=(_EDITOR_NOTE,))
+
+
+_EDITOR_NOTE = (
+    "GW-BASIC's LOAD stores lines by number, the last of a number replacing the others"
+)
 
 
 def _one_per_position(errors: list[BasicSyntaxError]) -> list[BasicSyntaxError]:
