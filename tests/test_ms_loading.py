@@ -69,7 +69,10 @@ def loaded_by_pcbasic(tmp_path: Path, raw: bytes, expected: str) -> None:
     folder.mkdir()
     (folder / "PROG.BAS").write_bytes(raw)
     done = subprocess.run(
-        [sys.executable, "-c", _LOAD_DRIVER, str(folder)], capture_output=True, timeout=60
+        [sys.executable, "-c", _LOAD_DRIVER, str(folder)],
+        capture_output=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     assert done.stdout.decode("latin-1").replace("\r\n", "\n").replace("\xff", "") == expected
@@ -132,14 +135,12 @@ def test_lines_run_in_order_of_number_and_a_repeated_number_replaces(tmp_path):
     done = interpreted_and_checked(tmp_path, raw)
     assert (done.returncode, done.stdout) == (0, OUT_OF_ORDER_OUTPUT)
     warnings = [line for line in done.stderr.splitlines() if ": warning: " in line]
+    moved = "is out of order: it follows {} (line {}); it is put in its place by number"
     assert warnings == [
-        "prog.bas:2:1: warning: line number 10 is out of order: it follows 30 (line 1); it is "
-        "put in its place by number",
-        "prog.bas:3:1: warning: line number 20 is out of order: it follows 30 (line 1); it is "
-        "put in its place by number",
+        "prog.bas:2:1: warning: line number 10 " + moved.format(30, 1),
+        "prog.bas:3:1: warning: line number 20 " + moved.format(30, 1),
         "prog.bas:5:1: warning: line number 20 again: this line replaces the one on line 3",
-        "prog.bas:6:1: warning: line number 40 is out of order: it follows 100 (line 4); it is "
-        "put in its place by number",
+        "prog.bas:6:1: warning: line number 40 " + moved.format(100, 4),
     ]
     oracle(OUT_OF_ORDER, OUT_OF_ORDER_OUTPUT)
     loaded_by_pcbasic(tmp_path, raw, OUT_OF_ORDER_OUTPUT)
@@ -215,13 +216,11 @@ def test_spellings_gw_basic_accepts(tmp_path):
     done = interpreted_and_checked(tmp_path, SPELLINGS.encode())
     assert (done.returncode, done.stdout) == (0, SPELLINGS_OUTPUT)
     warnings = [line for line in done.stderr.splitlines() if ": warning: " in line]
+    ignored = "after the line number is ignored, as GW-BASIC ignores it"
     assert warnings == [
-        "prog.bas:1:13: warning: 'MEDIAN' after the line number is ignored, as GW-BASIC "
-        "ignores it",
-        "prog.bas:2:14: warning: 'XYZ' after the line number is ignored, as GW-BASIC "
-        "ignores it",
-        "prog.bas:7:21: warning: 'ABC' after the line number is ignored, as GW-BASIC "
-        "ignores it",
+        f"prog.bas:1:13: warning: 'MEDIAN' {ignored}",
+        f"prog.bas:2:14: warning: 'XYZ' {ignored}",
+        f"prog.bas:7:21: warning: 'ABC' {ignored}",
     ]
     oracle(SPELLINGS, SPELLINGS_OUTPUT)
 

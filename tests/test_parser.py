@@ -836,7 +836,7 @@ def test_dim_of_a_plain_name_declares_nothing_and_pins_ms():
 
 
 def test_a_statement_that_does_not_parse_is_a_fault_only_under_ms():
-    first, fault, last = statements('10 PRINT 1: X = = 2: PRINT 3\n', "ms")
+    _, fault, last = statements("10 PRINT 1: X = = 2: PRINT 3\n", "ms")
     assert isinstance(fault, ast.Fault) and fault.message == "Syntax error"
     assert where(fault) == (1, 13, 7)
     assert isinstance(last, ast.Print)

@@ -252,6 +252,8 @@ def _spaced_function_name(t) -> None:
         t.type = "FNNAME"
         t.value = "FN" + following.group(1).upper()
         t.lexer.lexpos = following.end()
+
+
 _EQUALS = re.compile(r"[ \t]*=")
 
 
@@ -507,7 +509,9 @@ def t_NUMBER(t):
 # After GOTO n and GOSUB n, GW-BASIC never reads the rest of the statement (RETURN skips
 # it as DATA is skipped): `GOSUB 100MEDIAN` is GOSUB 100.
 _JUMP_WORD = re.compile(r"(?<![A-Z0-9_$%])GO[ \t]*(TO|SUB)[ \t]*$", re.IGNORECASE)
-_IGNORED_TAIL = re.compile(r"[ \t]*(?!ELSE(?![A-Z0-9_]))[A-Z][^:]*?(?=:|(?<![A-Z0-9_])ELSE(?![A-Z0-9_])|$)", re.IGNORECASE)
+_IGNORED_TAIL = re.compile(
+    r"[ \t]*(?!ELSE(?![A-Z0-9_]))[A-Z][^:]*?(?=:|(?<![A-Z0-9_])ELSE(?![A-Z0-9_])|$)", re.IGNORECASE
+)
 
 
 def _ignore_after_line_number(t) -> None:

@@ -31,8 +31,8 @@ from ._syntax_messages import describe_syntax_error
 from .collector import collector_paused
 from .errors import BasicSyntaxError, BasicWarning, CompileErrors, Coord, SourceFile
 from .grammar import SyntaxAbort
-from .lexer import LineContext, build_lexer, start_line
 from .keywords import PARTIAL_STATEMENTS
+from .lexer import LineContext, build_lexer, start_line
 from .options import Options
 
 __all__ = ["parse"]
@@ -417,9 +417,7 @@ def _order_warning(
     return BasicWarning(message, ctx.coord(number.column, number.length), notes=(_EDITOR_NOTE,))
 
 
-_EDITOR_NOTE = (
-    "GW-BASIC's LOAD stores lines by number, the last of a number replacing the others"
-)
+_EDITOR_NOTE = "GW-BASIC's LOAD stores lines by number, the last of a number replacing the others"
 
 
 def _one_per_position(errors: list[BasicSyntaxError]) -> list[BasicSyntaxError]:
