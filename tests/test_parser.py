@@ -842,3 +842,10 @@ def test_a_statement_that_does_not_parse_is_a_fault_only_under_ms():
     assert isinstance(last, ast.Print)
     with pytest.raises(CompileErrors):
         parse_text("10 PRINT 1: X = = 2\n", "extended")
+
+
+def test_the_syntax_error_of_a_replaced_or_deleted_line_is_no_warning():
+    for text in ("10 X = = 1\n20 END\n10 PRINT 1\n", "10 X = = 1\n20 END\n10\n"):
+        program = parse_text(text, "ms")
+        assert [w.coord.line for w in program.warnings] == [3]
+        assert not any(isinstance(s, ast.Fault) for s in program.statements())

@@ -77,6 +77,7 @@ def _parse(
     parser = yacc.LRParser(load_tables(rules), grammar.p_error)
     lines: list[ast.Line] = []
     order = _LineOrder(ctx)
+    deleted: set[int] = set()  # the source lines of lines a line number alone deleted
     with collector_paused():  # the tree is acyclic and all of it is kept
         for line_no, text in enumerate(source.lines, 1):
             if not text or text.isspace():
@@ -84,6 +85,7 @@ def _parse(
             ctx.start_line(line_no)
             number = read_line_number(text, ctx)
             if order.deletes(number, text, line_no):
+                deleted.update(line.coord.line for line in lines if line.number == number.value)
                 lines = [line for line in lines if line.number != number.value]
                 continue
             order.check(number, line_no)
@@ -92,13 +94,17 @@ def _parse(
                 lines.append(line)
     if ctx.errors:
         raise CompileErrors(_one_per_position(ctx.errors))
+    warnings = ctx.warnings
     if order.sorting:
-        lines = _editor_order(lines)
+        kept = _editor_order(lines)
+        gone = deleted | {line.coord.line for line in lines} - {line.coord.line for line in kept}
+        warnings = _of_kept_lines(warnings, gone)
+        lines = kept
     return ast.Program(
         lines,
         source_name=source.name,
         microsoft_pins=ctx.pins,
-        warnings=ctx.warnings,
+        warnings=warnings,
         coord=Coord(source.name, 1, 1),
     )
 
@@ -153,6 +159,13 @@ class _LineOrder:
         if highest is None or value >= highest[0]:
             self.highest = (value, line_no)
         self.seen[value] = line_no
+
+
+def _of_kept_lines(warnings: list[BasicWarning], gone: set[int]) -> list[BasicWarning]:
+    """The warnings, less those about the statements of the source lines `gone` (another
+    line replaced or deleted them: their Syntax error can no longer run); the warnings
+    about the order stay."""
+    return [w for w in warnings if w.coord.line not in gone or w.notes == (_EDITOR_NOTE,)]
 
 
 def _editor_order(lines: list[ast.Line]) -> list[ast.Line]:
