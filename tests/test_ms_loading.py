@@ -287,3 +287,22 @@ def test_other_dialects_reject_the_line_at_once(tmp_path, dialect):
     )  # fmt: skip
     assert (done.returncode, done.stdout) == (1, "")
     assert "prog.bas:2:8: error: expected expression, found '='" in done.stderr
+
+
+JUMPS_WITH_NAMES = """\
+10 IF 1 THEN 30ABC
+20 PRINT "NO"
+30 IF 0 THEN 20 ELSE 50XY
+40 PRINT "NO2"
+50 PRINT "YES"
+60 ON 1 GOSUB 100ABC: PRINT "BACK"
+70 END
+100 PRINT "SUB": RETURN
+"""
+
+
+def test_the_name_after_the_line_number_of_then_else_and_on_is_ignored_too(tmp_path):
+    done = interpreted_and_checked(tmp_path, JUMPS_WITH_NAMES.encode())
+    assert (done.returncode, done.stdout) == (0, "YES\nSUB\nBACK\n")
+    assert done.stderr.count("after the line number is ignored") == 3
+    oracle(JUMPS_WITH_NAMES, "YES\nSUB\nBACK\n")

@@ -506,17 +506,18 @@ def t_NUMBER(t):
     return t
 
 
-# After GOTO n and GOSUB n, GW-BASIC never reads the rest of the statement (RETURN skips
-# it as DATA is skipped): `GOSUB 100MEDIAN` is GOSUB 100.
-_JUMP_WORD = re.compile(r"(?<![A-Z0-9_$%])GO[ \t]*(TO|SUB)[ \t]*$", re.IGNORECASE)
+# After GOTO n, GOSUB n, THEN n and ELSE n, GW-BASIC never reads the rest of the
+# statement (RETURN skips it as DATA is skipped): `GOSUB 100MEDIAN` is GOSUB 100.
+_JUMP_WORD = re.compile(r"(?<![A-Z0-9_$%])(GO[ \t]*(TO|SUB)|THEN|ELSE)[ \t]*$", re.IGNORECASE)
 _IGNORED_TAIL = re.compile(
     r"[ \t]*(?!ELSE(?![A-Z0-9_]))[A-Z][^:]*?(?=:|(?<![A-Z0-9_])ELSE(?![A-Z0-9_])|$)", re.IGNORECASE
 )
 
 
 def _ignore_after_line_number(t) -> None:
-    """Skip a name written after the line number of GOTO or GOSUB, up to the end of the
-    statement (`:`, ELSE or the end of the line), with a warning."""
+    """Skip a name written after the line number of GOTO, GOSUB, THEN or ELSE (and the
+    first of ON ... GOSUB), up to the end of the statement (`:`, ELSE or the end of the
+    line), with a warning."""
     lexer = t.lexer
     text = lexer.lexdata
     ctx = lexer.ctx
