@@ -308,3 +308,12 @@ def test_an_open_string_is_an_error_only_in_ecma55():
         "unterminated string"
     ]
     parse(SourceFile("e.bas", '10 PRINT "ABC\n'), Options(std="extended"))
+
+
+def test_gw_basic_s_brackets_and_relations_are_not_ecma55():
+    found = errors("10 IF A => B[1] THEN 20\n20 END\n", "ecma55")
+    assert [(e.coord.column, e.message) for e in found] == [
+        (9, "'=>' is not ECMA-55 (write '>=')"),
+        (13, "'[' is not ECMA-55 (write '(' and ')')"),
+        (15, "']' is not ECMA-55 (write '(' and ')')"),
+    ]

@@ -582,6 +582,17 @@ def t_GE(t):
     return _relation(t, ">=")
 
 
+def t_BRACKET(t):
+    r"\[|\]"
+    # GW-BASIC reads brackets as parentheses: A[1] is A(1) (even A[1)); not ECMA-55.
+    ctx = t.lexer.ctx
+    if ctx.strict:
+        ctx.errors.append(ctx.error(f"'{t.value}' is not ECMA-55 (write '(' and ')')", t.lexpos))
+    t.type = "LPAREN" if t.value == "[" else "RPAREN"
+    t.value = "(" if t.value == "[" else ")"
+    return t
+
+
 def _relation(t, spelling: str):
     """GW-BASIC's expression reader combines `<`, `=` and `>` however they are written:
     `=>`, `=<`, `><` and spaces between them (`> =`) are `>=`, `<=` and `<>` too
@@ -603,8 +614,8 @@ t_MINUS = r"-"
 t_TIMES = r"\*"
 t_DIVIDE = r"/"
 t_POW = r"\^"
-t_LPAREN = r"\(|\["  # GW-BASIC reads brackets as parentheses: A[1] is A(1)
-t_RPAREN = r"\)|\]"
+t_LPAREN = r"\("
+t_RPAREN = r"\)"
 t_COMMA = r","
 t_SEMI = r";"
 
