@@ -598,6 +598,9 @@ class Program(Node):
     # Constructs only Microsoft BASIC has, in text order, found while no dialect was
     # chosen: (what, where).  The first pins the program to --dialect ms (driver.py).
     microsoft_pins: list[tuple[str, Coord]] = field(default_factory=list)
+    # What the parser accepted only because GW-BASIC does (--dialect ms): lines out of
+    # order or repeated, lines that stop with a Syntax error when they run.
+    warnings: list = field(default_factory=list)
 
     def statements(self) -> Iterator[Stmt]:
         """Every top-level statement in source order (bodies of one-line IFs excluded)."""
