@@ -606,21 +606,3 @@ class Program(Node):
         """Every top-level statement in source order (bodies of one-line IFs excluded)."""
         for line in self.lines:
             yield from line.statements
-
-
-class NodeVisitor:
-    """Dispatch `visit_<ClassName>`, falling back to `generic_visit` (visits children)."""
-
-    def __init__(self) -> None:
-        self._cache: dict[type, object] = {}
-
-    def visit(self, node: Node):
-        method = self._cache.get(type(node))
-        if method is None:
-            method = getattr(self, "visit_" + type(node).__name__, self.generic_visit)
-            self._cache[type(node)] = method
-        return method(node)
-
-    def generic_visit(self, node: Node):
-        for child in node.children():
-            self.visit(child)
