@@ -598,26 +598,11 @@ class Program(Node):
     # Constructs only Microsoft BASIC has, in text order, found while no dialect was
     # chosen: (what, where).  The first pins the program to --dialect ms (driver.py).
     microsoft_pins: list[tuple[str, Coord]] = field(default_factory=list)
+    # What the parser accepted only because GW-BASIC does (--dialect ms): lines out of
+    # order or repeated, lines that stop with a Syntax error when they run.
+    warnings: list = field(default_factory=list)
 
     def statements(self) -> Iterator[Stmt]:
         """Every top-level statement in source order (bodies of one-line IFs excluded)."""
         for line in self.lines:
             yield from line.statements
-
-
-class NodeVisitor:
-    """Dispatch `visit_<ClassName>`, falling back to `generic_visit` (visits children)."""
-
-    def __init__(self) -> None:
-        self._cache: dict[type, object] = {}
-
-    def visit(self, node: Node):
-        method = self._cache.get(type(node))
-        if method is None:
-            method = getattr(self, "visit_" + type(node).__name__, self.generic_visit)
-            self._cache[type(node)] = method
-        return method(node)
-
-    def generic_visit(self, node: Node):
-        for child in node.children():
-            self.visit(child)

@@ -395,6 +395,15 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
 
         sys.stdout.write(dump_analyzed(analysis))
         return 0
+    if analysis.kind == "kernel":
+        # A kernel program states its own tiles (TILE) and is one kernel by definition.
+        for flag, given in (("--tile", args.tile), ("--no-offload", args.no_offload)):
+            if given:
+                print(
+                    f"basic2tile: note: {flag} does not apply to a cuTile BASIC kernel "
+                    "program (its TILE statement sets the tiles; it is one kernel): ignored",
+                    file=sys.stderr,
+                )
     if sizes and analysis.kind != "kernel":
         raise BasicError(
             "--size gives INPUT scalars of cuTile BASIC kernel programs; this program reads "

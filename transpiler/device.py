@@ -94,6 +94,15 @@ class Device:
         """Make the host copy of `array` current (a no-op on the CPU)."""
         return array
 
+    @staticmethod
+    def integer(value, name: str) -> int:
+        """An integer INPUT scalar of run(): a whole number, never a truncation (2.5 for
+        an I32 scalar is the caller's mistake, not 2)."""
+        number = float(value)
+        if not number.is_integer():
+            raise DeviceError(f"{name} is an integer INPUT scalar; {value!r} is not a whole number")
+        return int(number)
+
     def array(self, value, shape: tuple[int, ...], dtype, name: str, *, copy: bool = False):
         """An argument of a kernel program's run() as a contiguous array of this device
         with element type `dtype`.  With `copy` (the kernel writes the array) always a new

@@ -94,6 +94,12 @@ def default_scalars(kp: KernelProgram, given: dict[str, float] | None = None) ->
     for name, scalar in kp.scalars.items():
         if name in given:
             values[name] = given.pop(name)
+            if scalar.dtype in ("i32", "i64") and not float(values[name]).is_integer():
+                raise BasicRuntimeError(
+                    f"{name} is an integer INPUT scalar ({scalar.dtype.upper()}); "
+                    f"{values[name]:g} is not a whole number",
+                    scalar.coord,
+                )
             continue
         tile = 0
         for array in kp.arrays.values():
@@ -351,13 +357,20 @@ def _self_test(
         return 1
     inputs = make_inputs(kp, scalars)
     printed, want_printed = io.StringIO(), io.StringIO()
+    # The reference runs first: a program that is wrong for these sizes (a tile index
+    # outside its array) is one located error, as --interpret gives, not the
+    # simulator's traceback.
+    try:
+        want = run_kernel_program(kp, scalars, inputs, want_printed)
+    except BasicRuntimeError as error:
+        print(error.render(SourceFile(f"{name}.bas", module.BASIC_SOURCE)), file=sys.stderr)
+        return 1
     with contextlib.redirect_stdout(printed):  # the simulator's printf writes here
         if split is None:
             got = run_generated(module, kp, scalars, inputs, device)
         else:
             got = _run_split(module, kp, scalars, inputs, device, split)
     sys.stdout.write(printed.getvalue())
-    want = run_kernel_program(kp, scalars, inputs, want_printed)
     lines = compare(kp, got, want) + compare_printed(printed.getvalue(), want_printed.getvalue())
     sizes = ", ".join(f"{k}={v}" for k, v in scalars.items())
     print(f"{name}: {sizes}")

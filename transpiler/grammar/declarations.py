@@ -10,6 +10,7 @@ RANDOMIZE and REM.
                        | RANDOMIZE [expr]
                        | REM                           (the rest of the line)
     array_decl       ::= NAME '(' expr_list ')' [AS NAME]
+                       | NAME                      (Microsoft BASIC: a variable, no array)
 
 SWAP and the MID$ statement are Microsoft BASIC's.  ECMA-55 wants LET, integer constants as DIM bounds and at most one numeric parameter;
 `AS type` is cuTile BASIC's element type.
@@ -63,7 +64,19 @@ def p_assign_function(p):
 
 def p_dim(p):
     """simple_statement : DIM array_list"""
-    p[0] = ast.Dim(p[2], coord=location(p, 1))
+    arrays = [decl for decl in p[2] if decl is not None]
+    if arrays:
+        p[0] = ast.Dim(arrays, coord=location(p, 1))
+    else:  # only names without subscripts: nothing to do
+        p[0] = ast.Rem("", coord=location(p, 1))
+
+
+def p_array_decl_scalar(p):
+    """array_decl : NAME"""
+    # GW-BASIC's DIM takes a plain variable too (`DIM S1$`), which it then has already:
+    # nothing to declare.
+    p.lexer.ctx.microsoft_only("DIM of a name without subscripts", location(p, 1))
+    p[0] = None
 
 
 def p_array_list(p):
