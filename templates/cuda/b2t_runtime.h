@@ -849,6 +849,26 @@ inline std::string mid_assign(const std::string& target, double start, double n,
   return mid_assign(target, start, text_slice(value, 0, string_count(n)));
 }
 
+// MID$(T$, start[, n]) = T$: GW-BASIC copies character by character from the string it
+// is changing, so characters already overwritten are copied again ("12345678" with
+// MID$(A$, 4) = A$ makes "12312312").
+inline std::string mid_assign_itself(const std::string& target, double start, double n) {
+  const std::size_t first = string_position(start) - 1;
+  const std::size_t length = text_length(target);
+  if (first >= length)
+    throw Fault(ILLEGAL_FUNCTION_CALL);
+  const std::size_t count = std::min({string_count(n), length, length - first});
+  std::string text = target;
+  for (std::size_t i = 0; i < count; ++i)
+    text = text_slice(text, 0, first + i) + text_slice(text, i, 1) +
+           text_slice(text, first + i + 1, std::string::npos);
+  return text;
+}
+
+inline std::string mid_assign_itself(const std::string& target, double start) {
+  return mid_assign_itself(target, start, 255.0);
+}
+
 // ============================================================================ arith.py
 
 inline constexpr double INF = HUGE_VAL;

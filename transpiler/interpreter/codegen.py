@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ast
-from ..expr_facts import signed_number
+from ..expr_facts import copies_itself, signed_number
 from ..model import Analysis, type_of_name
 from . import names
 from .expressions import ExprCompiler, StoreConversion, Temps, number_literal
@@ -556,7 +556,11 @@ class Generator:
     def s_MidAssign(self, index, stmt: ast.MidAssign, depth) -> None:
         target = self.reference(depth, stmt.target)
         count = self.exprs.value(stmt.count) if stmt.count is not None else "None"
-        start, value = self.exprs.value(stmt.start), self.exprs.value(stmt.value)
+        start = self.exprs.value(stmt.start)
+        if copies_itself(stmt):
+            self.line(depth, f"{target} = _mid_assign_itself({target}, {start}, {count})")
+            return
+        value = self.exprs.value(stmt.value)
         self.line(depth, f"{target} = _mid_assign({target}, {start}, {count}, {value})")
 
     def s_Read(self, index, stmt: ast.Read, depth) -> None:

@@ -100,6 +100,7 @@ from .stringfns import (
     VAL,
     concat,
     mid_assign,
+    mid_assign_itself,
 )
 from .strings import STRING_MAX_LENGTH, check_string
 from .using import DOUBLE, REAL, SINGLE, UsingPrecision
@@ -193,6 +194,7 @@ __all__ = [
     "kill_file",
     "loop_count",
     "mid_assign",
+    "mid_assign_itself",
     "mul",
     "on_choice",
     "open_file",

