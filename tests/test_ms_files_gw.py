@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from tests import pcbasic_oracle
-from tests.test_ms_crosscut import interpreted_and_checked
+from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
+from tests.test_ms_numbers import TARGETS
 
 requires_pcbasic = pytest.mark.skipif(
     not pcbasic_oracle.AVAILABLE, reason=pcbasic_oracle.SKIP_REASON
@@ -87,3 +88,71 @@ def test_data_after_then_is_not_read_in_extended_basic_either(tmp_path):
     read `IF 0 THEN DATA 1,2 ELSE DATA 3` either: it prints 4)."""
     text = "\n".join(DATA_IN_IF.splitlines()[:3]) + "\n"
     assert interpreted_and_checked(tmp_path, text, dialect="extended") == " 4 \n"
+
+
+def run_with_files(folder: Path, text: str, files: dict[str, bytes], *, oracle: bool) -> str:
+    """What the program prints in `folder` holding `files`: through PC-BASIC (`oracle`),
+    else through the interpreter after both targets agreed with it."""
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    if oracle:
+        return pcbasic_oracle.run(text, folder=folder)
+    return interpreted_and_checked(folder, text)
+
+
+# DOS file names ignore case: an existing file matches whatever the case of the name, in
+# OPEN (every mode), KILL and NAME; a new file is written with the name as written (was:
+# "File not found" in line 10).
+CASELESS_FILES = {"OUTPUT.TXT": b"HELLO\r\n", "lower.txt": b"low\r\n"}
+CASELESS = """\
+10 OPEN "output.txt" FOR INPUT AS #1: LINE INPUT #1, L$: PRINT L$: CLOSE
+20 OPEN "I", #1, "Lower.Txt": LINE INPUT #1, L$: PRINT L$: CLOSE
+30 OPEN "Output.Txt" FOR APPEND AS #1: PRINT #1, "MORE": CLOSE
+40 OPEN "OUTPUT.TXT" FOR INPUT AS #1: WHILE NOT EOF(1): LINE INPUT #1, L$: PRINT L$: WEND: CLOSE
+50 OPEN "new.txt" FOR OUTPUT AS #1: PRINT #1, "NEW": CLOSE
+60 OPEN "NEW.TXT" FOR INPUT AS #1: LINE INPUT #1, L$: PRINT L$: CLOSE
+70 NAME "new.TXT" AS "renamed.txt"
+80 OPEN "RENAMED.TXT" FOR INPUT AS #1: LINE INPUT #1, L$: PRINT L$: CLOSE
+90 KILL "Renamed.Txt"
+"""
+CASELESS_OUTPUT = "HELLO\nlow\nHELLO\nMORE\nNEW\nNEW\n"
+
+
+@pytest.mark.parametrize("oracle", [False, pytest.param(True, marks=requires_pcbasic)])
+def test_file_names_ignore_case(tmp_path, oracle):
+    assert run_with_files(tmp_path, CASELESS, CASELESS_FILES, oracle=oracle) == CASELESS_OUTPUT
+    names = sorted(p.name for p in tmp_path.iterdir() if p.name != "prog.bas")
+    assert names == ["OUTPUT.TXT", "lower.txt"]  # appended to; the new file KILLed
+    assert (tmp_path / "OUTPUT.TXT").read_bytes().startswith(b"HELLO\r\nMORE")
+
+
+def test_a_new_file_keeps_the_name_as_written(tmp_path):
+    """PC-BASIC writes it as NEW.TXT (DOS names are upper case): a difference that no
+    program can see, as every name is looked up without case."""
+    text = '10 OPEN "new.txt" FOR OUTPUT AS #1: PRINT #1, "X": CLOSE\n'
+    interpreted_and_checked(tmp_path, text)
+    assert (tmp_path / "new.txt").read_text() == "X\n"
+
+
+# A file open under one spelling is open under every other (GW-BASIC: "File already
+# open in 10", and in 20).
+@pytest.mark.parametrize(
+    "line",
+    [
+        '10 OPEN "a.txt" FOR INPUT AS #1: OPEN "A.TXT" FOR OUTPUT AS #2',
+        '10 OPEN "a.txt" FOR INPUT AS #1\n20 KILL "A.TXT"',
+    ],
+    ids=["open", "kill"],
+)
+def test_a_file_open_under_another_spelling_is_open(tmp_path, line):
+    (tmp_path / "A.TXT").write_bytes(b"x\r\n")
+    text = line + "\n30 PRINT \"NOT HERE\"\n"
+    done = basic2tile(tmp_path, text, "--interpret")
+    assert done.returncode == 1 and "error: File already open (" in done.stderr
+    for target in TARGETS:  # the same error on the same line
+        check = basic2tile(tmp_path, text, "--check", "--device", "cpu", "--target", target)
+        assert check.returncode == 0, check.stdout + check.stderr
+    if pcbasic_oracle.AVAILABLE:
+        line_number = line.splitlines()[-1].split()[0]
+        expected = f"File already open in {line_number}\n"
+        assert pcbasic_oracle.run(text, folder=tmp_path) == expected

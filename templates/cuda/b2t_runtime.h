@@ -2613,6 +2613,34 @@ inline Fault file_fault(const fs::path& path, const std::string& name) {
   return Fault(missing.empty() ? ACCESS_ERROR : missing.c_str(), "(" + name + ")");
 }
 
+inline std::string upper_ascii_text(std::string text) {
+  for (char& c : text)
+    c = upper_ascii(c);
+  return text;
+}
+
+// `path` (absolute), or the existing file or folder whose name matches it but for the
+// case of ASCII letters, component by component (the exact name first, else the first
+// match in sorted order); where nothing matches, the rest as written.
+inline fs::path dos_path(const fs::path& path) {
+  std::error_code error;
+  if (fs::exists(fs::symlink_status(path, error)))
+    return path;
+  const fs::path name = path.filename();
+  if (name.empty() || path.parent_path() == path)
+    return path;
+  const fs::path folder = dos_path(path.parent_path());
+  std::vector<std::string> entries;
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error))
+    entries.push_back(it->path().filename().string());
+  std::sort(entries.begin(), entries.end());
+  const std::string wanted = upper_ascii_text(name.string());
+  for (const std::string& entry : entries)
+    if (upper_ascii_text(entry) == wanted)
+      return folder / entry;
+  return folder / name;
+}
+
 // Where a BASIC file name is read and written: in place, or in a scratch folder.
 class FileSystem {
  public:
@@ -2622,13 +2650,20 @@ class FileSystem {
     return !scratch_.empty();
   }
 
+  // The absolute path of `name`: an existing file whose name matches but for case
+  // (dos_path), else the name as written.
   static fs::path key(const std::string& name) {
     if (name.empty() || name.find('\0') != std::string::npos)
       throw Fault(BAD_FILE_NAME, name.empty() ? "(an empty name)" : "");
     if (is_dos_device(name))
       throw Fault(BAD_FILE_NAME, "(" + name + ": devices and drive letters are not supported)");
     std::error_code error;
-    return fs::absolute(fs::path(name), error).lexically_normal();
+    return dos_path(fs::absolute(fs::path(name), error).lexically_normal());
+  }
+
+  // One text for every spelling of a file's name: which files are open, KILLed.
+  static std::string identity(const std::string& name) {
+    return upper_ascii_text(key(name).string());
   }
 
   // The path to read `name` from (it may not exist); empty if KILL removed it.
@@ -2640,7 +2675,7 @@ class FileSystem {
     std::error_code error;
     if (fs::exists(fs::symlink_status(copy, error)))
       return copy;
-    return hidden_.count(real.string()) ? fs::path() : real;
+    return hidden_.count(identity(name)) ? fs::path() : real;
   }
 
   // The path to write `name` to; for APPEND, a real file is copied there first.
@@ -2654,10 +2689,10 @@ class FileSystem {
       return real;  // fails as the real path would: "Path not found"
     fs::create_directories(copy.parent_path(), error);
     const bool copied =
-        append && !fs::exists(fs::symlink_status(copy, error)) && !hidden_.count(real.string());
+        append && !fs::exists(fs::symlink_status(copy, error)) && !hidden_.count(identity(name));
     if (copied && fs::is_regular_file(real, error))
       fs::copy_file(real, copy, fs::copy_options::overwrite_existing, error);
-    hidden_.erase(real.string());
+    hidden_.erase(identity(name));
     return copy;
   }
 
@@ -2672,22 +2707,22 @@ class FileSystem {
       throw Fault(FILE_NOT_FOUND, "(" + name + ")");
     const fs::path path = reading(name);
     if (scratch() && path == key(name)) {
-      hidden_.insert(path.string());
+      hidden_.insert(identity(name));
       return;
     }
     if (std::remove(path.c_str()) != 0)  // a file: exists() checked it
       throw file_fault(path, name);
     if (scratch())
-      hidden_.insert(key(name).string());
+      hidden_.insert(identity(name));
   }
 
  private:
   fs::path mirror(const fs::path& real) const {
-    return fs::path(scratch_) / real.relative_path();
+    return dos_path(fs::path(scratch_) / real.relative_path());
   }
 
   std::string scratch_;
-  std::set<std::string> hidden_;  // real files KILLed in scratch mode
+  std::set<std::string> hidden_;  // real files KILLed in scratch mode, by identity
 };
 
 // A file open for INPUT: its text, read whole when it is opened.
@@ -2898,7 +2933,7 @@ class FileTable {
     if (inputs_.count(num) || outputs_.count(num))
       throw Fault(FILE_ALREADY_OPEN, "(#" + std::to_string(num) + ")");
     const char mode = open_mode(mode_text);
-    const std::string key = FileSystem::key(name).string();
+    const std::string key = FileSystem::identity(name);
     for (const auto& [other, path] : paths_) {
       if (path == key && (mode != 'I' || !inputs_.count(other)))
         throw Fault(FILE_ALREADY_OPEN, "(" + name + " as #" + std::to_string(other) + ")");
@@ -2964,7 +2999,7 @@ class FileTable {
   }
 
   void kill(const std::string& name) {
-    if (is_open(FileSystem::key(name).string()))
+    if (is_open(FileSystem::identity(name)))
       throw Fault(FILE_ALREADY_OPEN, "(" + name + ")");
     system_.remove(name);
   }
@@ -2974,7 +3009,7 @@ class FileTable {
       throw Fault(FILE_NOT_FOUND, "(" + old_name + ")");
     if (system_.exists(new_name))
       throw Fault(FILE_ALREADY_EXISTS, "(" + new_name + ")");
-    if (is_open(FileSystem::key(old_name).string()))
+    if (is_open(FileSystem::identity(old_name)))
       throw Fault(FILE_ALREADY_OPEN, "(" + old_name + ")");
     const fs::path source = system_.reading(old_name);
     const fs::path target = system_.writing(new_name, false);
@@ -3015,7 +3050,7 @@ class FileTable {
   FileSystem system_;
   std::map<int, std::unique_ptr<InputFile>> inputs_;
   std::map<int, std::unique_ptr<OutputFile>> outputs_;
-  std::map<int, std::string> paths_;  // number -> the key of its name
+  std::map<int, std::string> paths_;  // number -> the identity of its name
 };
 
 inline FileTable& file_table() {

@@ -7,7 +7,10 @@
 One table of open files per program run (`reset_files` at the start, `close_files` at
 the end, whatever ends it), numbers 1 to 255.  A file name is a path relative to the
 current directory of the running program; a DOS device (``SCRN:``, ``LPT1:``, ``COM1:``...)
-or drive letter is "Bad file name".  Text is UTF-8 (other bytes pass through unchanged);
+or drive letter is "Bad file name".  Names ignore case, as DOS's do (`dos_path`): an
+existing file or folder whose name matches but for the case of ASCII letters is the one
+used (the exact name first, else the first in sorted order); a new file gets the name as
+written (GW-BASIC would write it in upper case, cut to 8.3).  Text is UTF-8 (other bytes pass through unchanged);
 lines are written with "\\n" and read ending in "\\n", "\\r\\n" or "\\r"; a Ctrl-Z ends a file
 being read, as in DOS.  An output file is a `Console` without a margin: PRINT # has the
 screen's zones and number format, and PRINT # USING the screen's.
@@ -72,25 +75,56 @@ _NUMBER_PREFIX = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[ED][+-]?\d+)?")
 # --------------------------------------------------------------------------- names
 
 
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def dos_path(path: str) -> str:
+    """`path` (absolute), or the existing file or folder whose name matches it but for
+    the case of ASCII letters, component by component (the exact name first, else the
+    first match in sorted order); where nothing matches, the rest as written."""
+    if os.path.lexists(path):
+        return path
+    folder, name = os.path.split(path)
+    if not name or folder == path:
+        return path
+    folder = dos_path(folder)
+    try:
+        entries = sorted(os.listdir(folder))
+    except OSError:
+        return os.path.join(folder, name)
+    wanted = name.translate(_ASCII_UPPER)
+    for entry in entries:
+        if entry.translate(_ASCII_UPPER) == wanted:
+            return os.path.join(folder, entry)
+    return os.path.join(folder, name)
+
+
 class FileSystem:
     """Where a BASIC file name is read and written: in place, or in a scratch folder."""
 
     def __init__(self, scratch: str | None = None):
         self.scratch = scratch
-        self.hidden: set[str] = set()  # real files KILLed in scratch mode
+        self.hidden: set[str] = set()  # real files KILLed in scratch mode, by `identity`
 
     @staticmethod
     def key(name: str) -> str:
+        """The absolute path of `name`: an existing file whose name matches but for case
+        (`dos_path`), else the name as written."""
         if not name or "\0" in name:
             raise BasicFault(BAD_FILE_NAME, "(an empty name)" if not name else "")
         if _DEVICE.fullmatch(name):
             raise BasicFault(
                 BAD_FILE_NAME, f"({name}: devices and drive letters are not supported)"
             )
-        return os.path.abspath(name)
+        return dos_path(os.path.abspath(name))
+
+    @classmethod
+    def identity(cls, name: str) -> str:
+        """One text for every spelling of a file's name: which files are open, KILLed."""
+        return cls.key(name).translate(_ASCII_UPPER)
 
     def _mirror(self, key: str) -> str:
-        return os.path.join(self.scratch, key.lstrip(os.sep))
+        return dos_path(os.path.join(self.scratch, key.lstrip(os.sep)))
 
     def reading(self, name: str) -> str | None:
         """The path to read `name` from (it may not exist), None if KILL removed it."""
@@ -100,7 +134,7 @@ class FileSystem:
         mirror = self._mirror(key)
         if os.path.lexists(mirror):
             return mirror
-        return None if key in self.hidden else key
+        return None if self.identity(name) in self.hidden else key
 
     def writing(self, name: str, append: bool) -> str:
         """The path to write `name` to; for APPEND, a real file is copied there first."""
@@ -111,10 +145,11 @@ class FileSystem:
         if not os.path.isdir(os.path.dirname(key)):
             return key  # fails as the real path would: "Path not found"
         os.makedirs(os.path.dirname(mirror), exist_ok=True)
-        copy = append and not os.path.lexists(mirror) and key not in self.hidden
+        hidden = self.identity(name) in self.hidden
+        copy = append and not os.path.lexists(mirror) and not hidden
         if copy and os.path.isfile(key):
             shutil.copyfile(key, mirror)
-        self.hidden.discard(key)
+        self.hidden.discard(self.identity(name))
         return mirror
 
     def exists(self, name: str) -> bool:
@@ -126,11 +161,11 @@ class FileSystem:
             raise BasicFault(FILE_NOT_FOUND, f"({name})")
         path = self.reading(name)
         if self.scratch is not None and path == self.key(name):
-            self.hidden.add(path)
+            self.hidden.add(self.identity(name))
             return
         _system(os.remove, path, name)
         if self.scratch is not None:
-            self.hidden.add(self.key(name))
+            self.hidden.add(self.identity(name))
 
 
 def _system(action, path: str, name: str):
@@ -238,7 +273,7 @@ class FileTable:
         self.precision = precision
         self.system = FileSystem(scratch)
         self.open_files: dict[int, _InputFile | _OutputFile] = {}
-        self.paths: dict[int, str] = {}  # number -> the key of its name
+        self.paths: dict[int, str] = {}  # number -> the identity of its name
 
     @staticmethod
     def number(n: float) -> int:
@@ -251,7 +286,7 @@ class FileTable:
         if number in self.open_files:
             raise BasicFault(FILE_ALREADY_OPEN, f"(#{number})")
         mode = open_mode(mode)
-        key = self.system.key(name)
+        key = self.system.identity(name)
         for other, path in self.paths.items():
             if path == key and (mode != "I" or self.open_files[other].mode != "I"):
                 raise BasicFault(FILE_ALREADY_OPEN, f"({name} as #{other})")
@@ -306,8 +341,7 @@ class FileTable:
                 channel.handle.close()
 
     def kill(self, name: str) -> None:
-        key = self.system.key(name)
-        if key in self.paths.values():
+        if self.system.identity(name) in self.paths.values():
             raise BasicFault(FILE_ALREADY_OPEN, f"({name})")
         self.system.remove(name)
 
@@ -316,7 +350,7 @@ class FileTable:
             raise BasicFault(FILE_NOT_FOUND, f"({old})")
         if self.system.exists(new):
             raise BasicFault(FILE_ALREADY_EXISTS, f"({new})")
-        if self.system.key(old) in self.paths.values():
+        if self.system.identity(old) in self.paths.values():
             raise BasicFault(FILE_ALREADY_OPEN, f"({old})")
         source = self.system.reading(old)
         target = self.system.writing(new, append=False)
