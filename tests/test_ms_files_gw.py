@@ -156,3 +156,61 @@ def test_a_file_open_under_another_spelling_is_open(tmp_path, line):
         line_number = line.splitlines()[-1].split()[0]
         expected = f"File already open in {line_number}\n"
         assert pcbasic_oracle.run(text, folder=tmp_path) == expected
+
+
+# INPUT # and LINE INPUT # read as GW-BASIC does (PC-BASIC, whose text files, like ours,
+# end a line with CR LF, CR or LF): NULs dropped from items (kept by LINE INPUT #), an
+# empty line an empty item, quotes removed (not after a NUL), a line end inside quotes CHR$(13), an item or
+# a line cut after 255 characters (the rest comes next; after a line of exactly 255 its
+# line end is an empty line), a number read as VAL reads it.  Was: line ends skipped
+# before an item, NULs kept, items and lines of any length, `&H10` read as 0.
+READ_ITEMS_FILES = {
+    "ITEMS.TXT": (
+        b'AB\nCD,EF\r\n"Q,Q"X,  "R\r\nR" ,S\x00T\r\n  U V  \r\n\r\n\x00"A,B"\r\n'
+        + b"P" * 300 + b"\r\n"
+    ),
+    "NUMBERS.TXT": b"1\n2,3\r\n4 5\n\n6\x007,\"8\",&H10,1D2, -3 ,12AB\r\n",
+    "LINES.TXT": b"AB\nCD\r\nEF\rGH\n\r\nIJ\x00K\r\n" + b"X" * 300 + b"\r\n" + b"Y" * 255 + b"\r\nZ",
+}
+READ_ITEMS = """\
+10 OPEN "ITEMS.TXT" FOR INPUT AS #1
+20 WHILE NOT EOF(1): INPUT #1, S$: PRINT "["; LEFT$(S$, 20); "]"; LEN(S$); INSTR(S$, CHR$(13)): WEND
+30 CLOSE: OPEN "NUMBERS.TXT" FOR INPUT AS #1
+40 WHILE NOT EOF(1): INPUT #1, X: PRINT X;: WEND: PRINT
+50 CLOSE: OPEN "LINES.TXT" FOR INPUT AS #1
+60 WHILE NOT EOF(1): LINE INPUT #1, L$: PRINT "["; LEFT$(L$, 20); "]"; LEN(L$); INSTR(L$, CHR$(0)): WEND
+"""
+READ_ITEMS_OUTPUT = """\
+[AB] 2  0 
+[CD] 2  0 
+[EF] 2  0 
+[Q,Q] 3  0 
+[X] 1  0 
+[R
+R] 3  2 
+[ST] 2  0 
+[U V] 3  0 
+[] 0  0 
+["A] 2  0 
+[B"] 2  0 
+[PPPPPPPPPPPPPPPPPPPP] 255  0 
+[PPPPPPPPPPPPPPPPPPPP] 45  0 
+ 1  2  3  4  5  0  67  0  16  100 -3  12 
+[AB] 2  0 
+[CD] 2  0 
+[EF] 2  0 
+[GH] 2  0 
+[] 0  0 
+[IJ\0K] 4  3 
+[XXXXXXXXXXXXXXXXXXXX] 255  0 
+[XXXXXXXXXXXXXXXXXXXX] 45  0 
+[YYYYYYYYYYYYYYYYYYYY] 255  0 
+[] 0  0 
+[Z] 1  0 
+"""
+
+
+@pytest.mark.parametrize("oracle", [False, pytest.param(True, marks=requires_pcbasic)])
+def test_input_and_line_input_from_a_file(tmp_path, oracle):
+    output = run_with_files(tmp_path, READ_ITEMS, READ_ITEMS_FILES, oracle=oracle)
+    assert output == READ_ITEMS_OUTPUT

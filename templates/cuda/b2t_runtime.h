@@ -2761,44 +2761,16 @@ class InputFile {
     return size_;
   }
 
+  // INPUT # items and LINE INPUT # lines as GW-BASIC reads them (files.py).
   double number() {
-    start_item();
-    const std::size_t start = pos_;
-    std::size_t end = start;
-    while (end < text_.size() && text_[end] != ' ' && text_[end] != ',' && text_[end] != '\n')
-      ++end;
-    pos_ = end;
-    separator();
-    std::string word;
-    for (std::size_t i = start; i < end; ++i)
-      word += upper_ascii(text_[i]);
-    const std::size_t stop = number_prefix(word);
-    if (stop == 0)
-      return 0.0;
-    std::string constant = word.substr(0, stop);
-    std::replace(constant.begin(), constant.end(), 'D', 'E');
-    return number_value(constant);
+    double value = 0.0;
+    if (number_text(entry(true), false, &value) == NumberText::kOverflow)
+      throw Fault(OVERFLOW_ERROR);
+    return value;
   }
 
   std::string string() {
-    start_item();
-    const std::size_t start = pos_;
-    if (text_[start] == '"') {
-      std::size_t close = text_.find('"', start + 1);
-      if (close == std::string::npos)
-        close = text_.size();
-      pos_ = close + 1;
-      separator();
-      return text_.substr(start + 1, close - start - 1);
-    }
-    std::size_t end = start;
-    while (end < text_.size() && text_[end] != ',' && text_[end] != '\n')
-      ++end;
-    pos_ = end + 1;  // past the comma or line end
-    std::size_t last = end;
-    while (last > start && text_[last - 1] == ' ')
-      --last;
-    return text_.substr(start, last - start);
+    return entry(false);
   }
 
   std::string line() {
@@ -2807,63 +2779,74 @@ class InputFile {
     std::size_t end = text_.find('\n', pos_);
     if (end == std::string::npos)
       end = text_.size();
-    const std::string text = text_.substr(pos_, end - pos_);
+    const std::string rest = text_.substr(pos_, end - pos_);
+    if (text_length(rest) >= MS_MAX_LENGTH) {  // the rest, line end included, is the next line
+      const std::string line = rest.substr(0, text_offset(rest, MS_MAX_LENGTH));
+      pos_ += line.size();
+      return line;
+    }
     pos_ = end + 1;
-    return text;
+    return rest;
   }
 
  private:
-  void skip(const char* characters) {
-    while (pos_ < text_.size() && std::strchr(characters, text_[pos_]) != nullptr &&
-           text_[pos_] != '\0')
-      ++pos_;
+  // The next character (its UTF-8 bytes), consumed; "" at the end.
+  std::string next() {
+    if (pos_ >= text_.size())
+      return "";
+    std::size_t end = pos_ + 1;
+    while (end < text_.size() && (static_cast<unsigned char>(text_[end]) & 0xC0) == 0x80)
+      ++end;
+    std::string c = text_.substr(pos_, end - pos_);
+    pos_ = end;
+    return c;
   }
 
-  void start_item() {
-    skip(" \n");
-    if (at_end())
+  // The text of the next item, its separator consumed (see files.py).
+  std::string entry(bool number) {
+    const char last = skip_blanks();
+    std::string c = next();
+    const bool quoted = c == "\"" && !number && last != '\0';
+    if (quoted)
+      c = next();
+    if (c.empty() && last != '\0')
       throw Fault(INPUT_PAST_END);
-  }
-
-  // After an item: skip spaces, then one comma or line end.
-  void separator() {
-    skip(" ");
-    if (!at_end() && (text_[pos_] == ',' || text_[pos_] == '\n'))
-      ++pos_;
-  }
-
-  // The length of the longest numeric constant at the start of `word` (upper case):
-  // [+-] (digits [. digits] | . digits) [(E|D) [+-] digits].
-  static std::size_t number_prefix(const std::string& word) {
-    std::size_t i = 0;
-    if (i < word.size() && (word[i] == '+' || word[i] == '-'))
-      ++i;
-    const std::size_t digits_start = i;
-    while (i < word.size() && is_digit(word[i]))
-      ++i;
-    bool any = i > digits_start;
-    if (i < word.size() && word[i] == '.') {
-      std::size_t j = i + 1;
-      while (j < word.size() && is_digit(word[j]))
-        ++j;
-      if (any || j > i + 1) {
-        any = true;
-        i = j;
+    std::string word, blanks;
+    std::size_t length = 0;  // characters in word and blanks
+    while (!c.empty() && !((number && c == " ") || ((c == "," || c == "\n") && !quoted))) {
+      if (quoted && c == "\"")
+        break;
+      if (c == " " && !quoted) {
+        blanks += c;  // kept only inside a string
+        ++length;
+      } else if (c != std::string(1, '\0')) {  // a line end inside quotes is CHR$(13)
+        word += blanks + (c == "\n" ? std::string("\r") : c);
+        blanks.clear();
+        ++length;
       }
+      if (length >= MS_MAX_LENGTH)
+        break;
+      c = next();
     }
-    if (!any)
-      return 0;
-    if (i < word.size() && (word[i] == 'E' || word[i] == 'D')) {
-      std::size_t j = i + 1;
-      if (j < word.size() && (word[j] == '+' || word[j] == '-'))
-        ++j;
-      const std::size_t exponent_start = j;
-      while (j < word.size() && is_digit(word[j]))
-        ++j;
-      if (j > exponent_start)
-        i = j;
+    if (c == " " || c == std::string(1, '\0') || (quoted && c == "\"")) {
+      skip_spaces();
+      if (pos_ < text_.size() && (text_[pos_] == ',' || text_[pos_] == '\n'))
+        ++pos_;
     }
-    return i;
+    return word;
+  }
+
+  // Skip spaces and NULs before an item; the last one skipped ('\x01' if none).
+  char skip_blanks() {
+    char last = '\x01';
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\0'))
+      last = text_[pos_++];
+    return last;
+  }
+
+  void skip_spaces() {
+    while (pos_ < text_.size() && text_[pos_] == ' ')
+      ++pos_;
   }
 
   std::string text_;

@@ -15,14 +15,18 @@ lines are written with "\\n" and read ending in "\\n", "\\r\\n" or "\\r"; a Ctrl
 being read, as in DOS.  An output file is a `Console` without a margin: PRINT # has the
 screen's zones and number format, and PRINT # USING the screen's.
 
-Reading (INPUT #), item by item: spaces and line ends are skipped; at the end of the file
-that is "Input past end".  A string is either quoted (to the next quote; what follows up
-to the next comma or line end is skipped) or runs to the next comma or line end, without
-its trailing spaces.  A number runs to the next space, comma or line end; its value is
-that of its longest leading numeric constant (``D`` is an exponent too), 0 if it has
-none.  The separator after an item is consumed.  LINE INPUT # reads the rest of the
-line.  EOF(n) is -1 when nothing is left to read (0 for an output file); LOF(n) is the
-size in bytes.
+Reading (INPUT #), item by item, as GW-BASIC reads a file (PC-BASIC's `input_entry`):
+spaces and NULs are skipped; at the end of the file that is "Input past end" (unless a
+NUL was skipped: then the item is empty).  A line end is not skipped: an empty line is
+an empty item (0 or "").  A string is either quoted (to the next quote, line ends
+included, each as CHR$(13); a quote right after a skipped NUL does not quote) or runs to the next comma or
+line end, without its trailing spaces.  A number runs to the next space, comma or line
+end; its value is VAL's (`&H10` is 16, ``D`` is an exponent too, 0 without a number).  A NUL inside an item is dropped; an item ends after 255
+characters (the rest is the next item).  After a closing quote or a trailing space,
+spaces and then one comma or line end are skipped.  LINE INPUT # reads the rest of the
+line, NULs kept, at most 255 characters: the rest of a longer line (or the line end
+after exactly 255) is the next line.  EOF(n) is -1 when nothing is left to read (0 for
+an output file); LOF(n) is the size in bytes.
 
 Errors, with GW-BASIC's messages: an open number is "File already open", a closed one
 "Bad file number" (CLOSE of a closed number is allowed), reading an output file or
@@ -50,6 +54,7 @@ from .console import UNLIMITED, Console
 from .faults import BasicFault
 from .inputs import NUMBER
 from .numformat import format_number_trimmed
+from .stringfns import MAX_LENGTH, number_value
 from .using import REAL, UsingPrecision
 
 SCRATCH_VARIABLE = "BASIC2TILE_SCRATCH"
@@ -66,10 +71,10 @@ PATH_NOT_FOUND = "Path not found"
 ACCESS_ERROR = "Path/File access error"
 
 _END_OF_FILE = "\x1a"  # Ctrl-Z
+_BLANKS = " \0"  # skipped before an INPUT # item
 _DEVICE = re.compile(
     r"(KYBD|SCRN|CONS|LPT[0-9]|COM[0-9]|CAS[0-9]):.*|[A-Z]:.*", re.IGNORECASE | re.ASCII | re.DOTALL
 )
-_NUMBER_PREFIX = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[ED][+-]?\d+)?")
 
 
 # --------------------------------------------------------------------------- names
@@ -203,48 +208,62 @@ class _InputFile:
     def at_end(self) -> bool:
         return self.pos >= len(self.text)
 
-    def _skip(self, characters: str) -> None:
+    def _skip(self, characters: str) -> str:
+        """Skip `characters`; the last one skipped ("" if none)."""
         text, pos = self.text, self.pos
         while pos < len(text) and text[pos] in characters:
             pos += 1
+        last = text[pos - 1] if pos > self.pos else ""
         self.pos = pos
+        return last
 
-    def _separator(self) -> None:
-        """After an item: skip spaces, then one comma or line end."""
-        self._skip(" ")
-        if not self.at_end() and self.text[self.pos] in ",\n":
-            self.pos += 1
+    def _next(self) -> str:
+        """The next character, consumed; "" at the end."""
+        if self.pos >= len(self.text):
+            return ""
+        self.pos += 1
+        return self.text[self.pos - 1]
 
     def item(self, kind: str) -> float | str:
-        self._skip(" \n")
-        if self.at_end():
+        word = self._entry(kind == NUMBER)
+        if kind != NUMBER:
+            return word
+        return number_value(word)
+
+    def _entry(self, number: bool) -> str:
+        """The text of the next item, its separator consumed (see the module docstring)."""
+        last = self._skip(_BLANKS)
+        c = self._next()
+        quoted = c == '"' and not number and last != "\0"
+        if quoted:
+            c = self._next()
+        if not c and last != "\0":
             raise BasicFault(INPUT_PAST_END)
-        text, start = self.text, self.pos
-        if kind == NUMBER:
-            end = start
-            while end < len(text) and text[end] not in " ,\n":
-                end += 1
-            self.pos = end
-            self._separator()
-            match = _NUMBER_PREFIX.match(text[start:end].upper())
-            return float(match.group().replace("D", "E")) if match else 0.0
-        if text[start] == '"':
-            close = text.find('"', start + 1)
-            close = len(text) if close < 0 else close
-            self.pos = close + 1
-            self._separator()
-            return text[start + 1 : close]
-        end = start
-        while end < len(text) and text[end] not in ",\n":
-            end += 1
-        self.pos = end + 1  # past the comma or line end
-        return text[start:end].rstrip(" ")
+        word, blanks = "", ""
+        while c and not ((number and c == " ") or (c in ",\n" and not quoted)):
+            if quoted and c == '"':
+                break
+            if c == " " and not quoted:
+                blanks += c  # kept only inside a string
+            elif c != "\0":  # a line end inside quotes is CHR$(13), as DOS wrote it
+                word, blanks = word + blanks + ("\r" if c == "\n" else c), ""
+            if len(word) + len(blanks) >= MAX_LENGTH:
+                break
+            c = self._next()
+        if c in _BLANKS and c or (quoted and c == '"'):
+            self._skip(" ")
+            if not self.at_end() and self.text[self.pos] in ",\n":
+                self.pos += 1
+        return word
 
     def line(self) -> str:
         if self.at_end():
             raise BasicFault(INPUT_PAST_END)
         end = self.text.find("\n", self.pos)
         end = len(self.text) if end < 0 else end
+        if end - self.pos >= MAX_LENGTH:  # the rest, line end included, is the next line
+            self.pos += MAX_LENGTH
+            return self.text[self.pos - MAX_LENGTH : self.pos]
         line = self.text[self.pos : end]
         self.pos = end + 1
         return line
