@@ -64,9 +64,49 @@ MID_FROM_ITSELF_OUTPUT = """\
 ABABAB
 """
 
+# The screen's column after control characters is GW-BASIC's: CHR$(13) and CHR$(10) start
+# a new line (CHR$(13) is written as a line end), so an item after them is not wrapped
+# early; TAB goes to the next multiple of 8; CHR$(11), CHR$(12) to column 0; CHR$(28),
+# CHR$(29) one right or left; BEL none; an item's width counts CHR$(8) as -1 and none for
+# an item with a line end.  Was: every character took a column, CHR$(13) was written raw.
+SCREEN_CONTROLS = """\
+10 PRINT STRING$(70, "A"); CHR$(13); STRING$(20, "B"); POS(0)
+20 PRINT "X"; CHR$(13); "Y"; POS(0): PRINT "AB"; CHR$(13); CHR$(10); "Y"; POS(0)
+30 PRINT STRING$(70, "I"); CHR$(10); STRING$(11, "J"); POS(0)
+40 PRINT STRING$(60, "O"); "P" + CHR$(13) + STRING$(30, "Q"); POS(0)
+50 PRINT STRING$(70, "G"); CHR$(8); CHR$(8); STRING$(11, "H"); POS(0)
+60 PRINT STRING$(75, "D"); CHR$(9); "E"; POS(0): PRINT "X"; CHR$(7); "Y"; POS(0)
+70 PRINT STRING$(79, "M"); CHR$(29); "N"; POS(0)
+80 PRINT STRING$(79, "B"); CHR$(28); CHR$(28); "C"; POS(0)
+90 PRINT "K"; CHR$(12); "L"; POS(0): PRINT "XX"; CHR$(11); "Y"; POS(0)
+"""
+SCREEN_CONTROLS_OUTPUT = (
+    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n"
+    "BBBBBBBBBBBBBBBBBBBB 21 \n"
+    "X\n"
+    "Y 2 \n"
+    "AB\n"
+    "\n"
+    "Y 2 \n"
+    "IIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIII\n"
+    "JJJJJJJJJJJ 12 \n"
+    "OOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOP\n"
+    "QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ 31 \n"
+    "GGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGG\x08\x08\n"
+    "HHHHHHHHHHH 12 \n"
+    "DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD\tE 2 \n"
+    "X\x07Y 3 \n"
+    "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM\x1dN\n"
+    " 80 \n"
+    "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB\x1c\x1cC 3 \n"
+    "K\x0cL 2 \n"
+    "XX\x0bY 2 \n"
+)
+
 PROGRAMS = {
     "data_in_if": (DATA_IN_IF, DATA_IN_IF_OUTPUT),
     "mid_from_itself": (MID_FROM_ITSELF, MID_FROM_ITSELF_OUTPUT),
+    "screen_controls": (SCREEN_CONTROLS, SCREEN_CONTROLS_OUTPUT),
 }
 
 
@@ -146,7 +186,7 @@ def test_a_new_file_keeps_the_name_as_written(tmp_path):
 )
 def test_a_file_open_under_another_spelling_is_open(tmp_path, line):
     (tmp_path / "A.TXT").write_bytes(b"x\r\n")
-    text = line + "\n30 PRINT \"NOT HERE\"\n"
+    text = line + '\n30 PRINT "NOT HERE"\n'
     done = basic2tile(tmp_path, text, "--interpret")
     assert done.returncode == 1 and "error: File already open (" in done.stderr
     for target in TARGETS:  # the same error on the same line
@@ -167,10 +207,15 @@ def test_a_file_open_under_another_spelling_is_open(tmp_path, line):
 READ_ITEMS_FILES = {
     "ITEMS.TXT": (
         b'AB\nCD,EF\r\n"Q,Q"X,  "R\r\nR" ,S\x00T\r\n  U V  \r\n\r\n\x00"A,B"\r\n'
-        + b"P" * 300 + b"\r\n"
+        + b"P" * 300
+        + b"\r\n"
     ),
-    "NUMBERS.TXT": b"1\n2,3\r\n4 5\n\n6\x007,\"8\",&H10,1D2, -3 ,12AB\r\n",
-    "LINES.TXT": b"AB\nCD\r\nEF\rGH\n\r\nIJ\x00K\r\n" + b"X" * 300 + b"\r\n" + b"Y" * 255 + b"\r\nZ",
+    "NUMBERS.TXT": b'1\n2,3\r\n4 5\n\n6\x007,"8",&H10,1D2, -3 ,12AB\r\n',
+    "LINES.TXT": b"AB\nCD\r\nEF\rGH\n\r\nIJ\x00K\r\n"
+    + b"X" * 300
+    + b"\r\n"
+    + b"Y" * 255
+    + b"\r\nZ",
 }
 READ_ITEMS = """\
 10 OPEN "ITEMS.TXT" FOR INPUT AS #1
@@ -214,3 +259,84 @@ R] 3  2
 def test_input_and_line_input_from_a_file(tmp_path, oracle):
     output = run_with_files(tmp_path, READ_ITEMS, READ_ITEMS_FILES, oracle=oracle)
     assert output == READ_ITEMS_OUTPUT
+
+
+# PRINT # and WRITE # lay a line out as GW-BASIC does in a file: 14-column zones, a column
+# that is a byte (after 255 it is 0 again, so a zone is reached in 16 blanks where the
+# column ran on before: 12), control characters that take no column; WIDTH #n, w breaks
+# a line before an item that would pass column w (not WRITE #'s, written whole), and
+# `,` in the last zone ends the line; WIDTH 255, the default, never breaks one.
+# Was: the zones ran on past 255, and WIDTH # was a syntax error.
+FILE_LAYOUT = """\
+10 OPEN "Z.TXT" FOR OUTPUT AS #1
+20 PRINT #1, STRING$(250, "A"), "B", "C"
+30 PRINT #1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20
+40 PRINT #1, STRING$(255, "A"); "BC", "D"; TAB(5); "E"; SPC(300); "F"
+50 PRINT #1, "AB"; CHR$(13); "C", "D"; CHR$(10); "E", "F"; CHR$(9); "G", "H"
+60 WIDTH #1, 255: PRINT #1, STRING$(250, "A"), "B", "C"
+70 WIDTH #1, 20: PRINT #1, "A", "B", "C"
+80 PRINT #1, "1234567890123456789012345"
+90 PRINT #1, "12345678901234"; "123456"; "X"
+100 PRINT #1, 12345678; 1234567; 123456
+110 PRINT #1, "Q"; TAB(30); "R"; SPC(25); "S"
+120 PRINT #1, USING "####"; 1; 22; 333; 4444; 55555
+130 WRITE #1, "ABCDEFGH", 12345, "IJKLMNOP"
+140 WIDTH #1, 30: PRINT #1, "A", "B", "C", "D"
+150 WIDTH #1, 10: PRINT #1, "A", "B"; "CDEFGHIJKL"; "M"
+160 WIDTH #1, 1: PRINT #1, "AB"; "C", "D"
+170 CLOSE
+"""
+A250 = "A" * 250
+ZONES = "".join(f" {n}".ljust(14) for n in range(1, 19))
+FILE_LAYOUT_TEXT = (
+    f"{A250}  B             C\n"
+    + ZONES  # " 19 " ends in column 256: the column is 0 again, the next zone is 14
+    + " 19 "
+    + " " * 14
+    + " 20 \n"
+    + "A" * 255
+    + "BC"
+    + " " * 13
+    + "D\n    E"
+    + " " * 45
+    + "F\n"  # TAB(5): a new line
+    + "AB\rC             D\nE            F\tG            H\n"  # LF and TAB: no column
+    + f"{A250}  B             C\n"
+    + "A\nB\nC\n1234567890123456789012345\n12345678901234123456\nX\n"
+    + " 12345678  1234567 \n 123456 \nQ        R     S\n   1  22 3334444\n%55555\n"
+    + '"ABCDEFGH",12345,"IJKLMNOP"\n'
+    + "A             B\nC             D\n"
+    + "A             \nB\nCDEFGHIJKL\nM\n"
+    + "AB\nC             \nD\n"
+)
+
+
+def test_print_to_a_file_lays_out_as_gw_basic(tmp_path):
+    assert interpreted_and_checked(tmp_path, FILE_LAYOUT) == ""  # both targets wrote the same
+    assert (tmp_path / "Z.TXT").read_bytes().decode() == FILE_LAYOUT_TEXT
+
+
+@requires_pcbasic
+def test_print_to_a_file_as_gw_basic_lays_it_out(tmp_path):
+    assert pcbasic_oracle.run(FILE_LAYOUT, folder=tmp_path) == ""
+    written = (tmp_path / "Z.TXT").read_bytes().rstrip(b"\x1a").replace(b"\r\n", b"\n")
+    assert written.decode() == FILE_LAYOUT_TEXT
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ('10 OPEN "Z.TXT" FOR OUTPUT AS #1: WIDTH #1, 256', "Illegal function call"),
+        ("10 WIDTH #2, 40", "Bad file number"),
+    ],
+)
+def test_file_width_errors(tmp_path, line, message):
+    """GW-BASIC (PC-BASIC): "Illegal function call in 10", "Bad file number in 10"."""
+    text = line + '\n20 PRINT "NOT HERE"\n'
+    done = basic2tile(tmp_path, text, "--interpret")
+    assert done.returncode == 1 and f"error: {message} (" in done.stderr
+    for target in TARGETS:
+        check = basic2tile(tmp_path, text, "--check", "--device", "cpu", "--target", target)
+        assert check.returncode == 0, check.stdout + check.stderr
+    if pcbasic_oracle.AVAILABLE:
+        assert pcbasic_oracle.run(text, folder=tmp_path) == f"{message} in 10\n"

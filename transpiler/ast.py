@@ -261,6 +261,14 @@ class Close(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class FileWidth(Stmt):
+    """`WIDTH #n, width`: the line width of an open file (Microsoft BASIC)."""
+
+    channel: Expr
+    width: Expr
+
+
+@dataclass(slots=True, eq=False)
 class Kill(Stmt):
     """`KILL name`: delete a file."""
 

@@ -2173,6 +2173,8 @@ inline std::vector<Value> parse_ms_reply(const std::string& reply, const std::ve
 
 inline constexpr int MARGIN = 80;
 inline constexpr int UNLIMITED = 2147483647;  // the margin of a file: lines are never folded
+inline constexpr int FILE_WIDTH = 255;    // a Microsoft BASIC file's default WIDTH: never broken
+inline constexpr int FILE_COLUMNS = 256;  // a file's column is a byte
 inline constexpr int ZONE_WIDTH = 16;
 inline constexpr int MS_ZONE_WIDTH = 14;  // Microsoft BASIC
 inline constexpr const char* INPUT_PROMPT = "? ";
@@ -2196,9 +2198,15 @@ class Console {
         strict_(strict),
         precision_(precision),
         margin_(margin),
-        microsoft_(microsoft()) {
+        microsoft_(microsoft()),
+        file_width_(margin == UNLIMITED && microsoft_ ? FILE_WIDTH : -1) {
     if (margin != UNLIMITED)  // the screen, whose column POS reads and INKEY$ reads from
       screen() = this;
+  }
+
+  // WIDTH #n, width of a file (Microsoft BASIC).
+  void set_width(int width) {
+    file_width_ = width;
   }
   Console(const Console&) = delete;
   Console& operator=(const Console&) = delete;
@@ -2242,6 +2250,17 @@ class Console {
     column_ += static_cast<int>(length);
   }
 
+  // Part of a WRITE line: GW-BASIC writes the line whole, so a file's WIDTH does not
+  // break it (elsewhere as write_string).
+  void write_unbroken(const std::string& text) {
+    if (file_width_ < 0) {
+      write_string(text);
+      return;
+    }
+    put(text);
+    column_ = column_after(column_, text);
+  }
+
   void write_number(double x) {
     const std::string text = format_number(x);
     if (microsoft_) {
@@ -2265,6 +2284,10 @@ class Console {
 
   // The `,` separator: the next zone, or a new line from the last zone.
   void next_zone() {
+    if (file_width_ >= 0) {
+      zone_file();
+      return;
+    }
     if (microsoft_) {
       const int zone = column_ / MS_ZONE_WIDTH + 1;
       if (zone >= margin_ / MS_ZONE_WIDTH) {
@@ -2286,7 +2309,8 @@ class Console {
 
   Console& tab(double x) {
     if (microsoft_) {
-      const int target = static_cast<int>(std::max(to_word(x) - 1, 0L) % margin_);
+      const int width = file_width_ >= 0 ? nonzero_width() : margin_;
+      const int target = static_cast<int>(std::max(to_word(x) - 1, 0L) % width);
       if (target < column_)
         line_feed();
       put(std::string(target - column_, ' '));
@@ -2312,6 +2336,10 @@ class Console {
 
   // SPC(n): n spaces (modulo the margin); those past the margin go on a new line.
   Console& spc(double x) {
+    if (file_width_ >= 0) {
+      write_spaces(static_cast<int>(to_word(x) % nonzero_width()));
+      return *this;
+    }
     int count = static_cast<int>(to_word(x) % margin_);
     const int room = margin_ - column_;
     if (count > room) {
@@ -2469,6 +2497,17 @@ class Console {
   // unless the line is empty; a longer one wraps on the screen (the column goes on from
   // 0) without a newline in the output.
   void write_microsoft(const std::string& text) {
+    if (file_width_ >= 0) {
+      write_file(text);
+      return;
+    }
+    bool control = false;
+    for (unsigned char c : text)
+      control = control || c < ' ';
+    if (control) {
+      write_controls(text);
+      return;
+    }
     const int length = static_cast<int>(text_length(text));
     if (column_ > 0 && column_ + length > margin_)
       line_feed();
@@ -2477,6 +2516,91 @@ class Console {
     while (column > margin_)
       column -= margin_;
     column_ = column;
+  }
+
+  // Text with control characters on GW-BASIC's screen (console.py's _screen_width and
+  // _screen_column): CR and LF start a new line (CR written as a line end), TAB goes to
+  // the next multiple of 8, CHR$(11) and CHR$(12) to column 0, CHR$(28) and CHR$(29) one
+  // column right and left, BEL, CHR$(30) and CHR$(31) stay; other characters take one.
+  void write_controls(const std::string& text) {
+    int width = 0;
+    for (unsigned char c : text) {
+      if (c == '\r' || c == '\n') {
+        width = 0;
+        break;
+      }
+      if (c == '\b')
+        --width;
+      else if (c >= ' ' && (c & 0xC0) != 0x80)
+        ++width;
+    }
+    if (column_ > 0 && column_ + width > margin_)
+      line_feed();
+    for (unsigned char c : text) {
+      put(c == '\r' ? std::string("\n") : std::string(1, static_cast<char>(c)));
+      if (c == '\r' || c == '\n' || c == '\x0b' || c == '\x0c') {
+        column_ = 0;
+      } else if (c == '\t') {
+        column_ = (column_ / 8 + 1) * 8;
+        if (column_ >= margin_)
+          column_ -= margin_;
+      } else if (c == '\x1c') {
+        column_ = column_ + 1 >= margin_ ? 0 : column_ + 1;
+      } else if (c == '\x1d') {
+        column_ = std::max(column_ - 1, 0);
+      } else if (c != '\x07' && c != '\x1e' && c != '\x1f' && (c & 0xC0) != 0x80) {
+        if (++column_ > margin_)
+          column_ -= margin_;
+      }
+    }
+  }
+
+  // GW-BASIC's files (console.py's _write_file): an item that would pass the width (up
+  // to its first line end) starts a new line unless the line is empty or the width is
+  // 255; characters below CHR$(32) take no column, CR goes back to column 0, and the
+  // column wraps from 255 to 0.  `,` goes to the next 14-column zone, or ends the line
+  // from the last zone of a width other than 255.
+  static int column_after(int column, const std::string& text) {
+    for (unsigned char c : text) {
+      if (c == '\r')
+        column = 0;
+      else if (c >= ' ' && (c & 0xC0) != 0x80)  // one column per character
+        column = (column + 1) % FILE_COLUMNS;
+    }
+    return column;
+  }
+
+  void write_file(const std::string& text) {
+    if (file_width_ != FILE_WIDTH && column_ > 0 && text.find_first_of("\r\n") == std::string::npos) {
+      int printed = 0;
+      for (unsigned char c : text)
+        printed += c >= ' ' && (c & 0xC0) != 0x80;
+      if (column_ + printed > file_width_)
+        line_feed();
+    }
+    put(text);
+    column_ = column_after(column_, text);
+  }
+
+  void zone_file() {
+    const int zone = column_ / MS_ZONE_WIDTH + 1;
+    if (zone >= std::max(1, file_width_ / MS_ZONE_WIDTH) && file_width_ >= MS_ZONE_WIDTH &&
+        file_width_ != FILE_WIDTH)
+      line_feed();
+    else
+      write_spaces(MS_ZONE_WIDTH * zone - column_);
+  }
+
+  void write_spaces(int count) {
+    put(std::string(count, ' '));
+    column_ = (column_ + count) % FILE_COLUMNS;
+  }
+
+  // The width TAB and SPC reduce by: WIDTH #n, 0 gives them none.
+  int nonzero_width() const {
+    if (file_width_ == 0)
+      throw Fault(ILLEGAL_FUNCTION_CALL, "(TAB or SPC in a file of WIDTH 0)");
+    return file_width_;
   }
 
   // One line without its line break, as Python's sys.stdin.readline() and Console.input
@@ -2515,6 +2639,7 @@ class Console {
   UsingPrecision precision_;
   int margin_;
   bool microsoft_;
+  int file_width_;  // a Microsoft BASIC file's WIDTH (write_file); -1 elsewhere
   int column_ = 0;
 };
 
@@ -2544,7 +2669,7 @@ class ItemWriter {
 
  private:
   ItemWriter& put(const std::string& text) {
-    channel_.write_string(first_ ? text : "," + text);
+    channel_.write_unbroken(first_ ? text : "," + text);
     first_ = false;
     return *this;
   }
@@ -2981,6 +3106,18 @@ class FileTable {
     }
   }
 
+  // WIDTH #n, width: 0 to 255 (255: lines are never broken); a file open for input
+  // keeps it without using it.
+  void width(double n, double width) {
+    const int num = open_number(n);
+    const int w = static_cast<int>(cint(width));
+    if (w < 0 || w > FILE_WIDTH)
+      throw Fault(ILLEGAL_FUNCTION_CALL,
+                  "(WIDTH #" + std::to_string(num) + ", " + std::to_string(w) + ")");
+    if (outputs_.count(num))
+      outputs_.at(num)->console().set_width(w);
+  }
+
   void kill(const std::string& name) {
     if (is_open(FileSystem::identity(name)))
       throw Fault(FILE_ALREADY_OPEN, "(" + name + ")");
@@ -3068,6 +3205,10 @@ inline std::vector<Value> file_input(double number, const std::vector<Kind>& kin
 
 inline std::string file_line(double number) {
   return file_table().line(number);
+}
+
+inline void file_width(double number, double width) {
+  file_table().width(number, width);
 }
 
 inline void kill_file(const std::string& name) {

@@ -508,6 +508,10 @@ class Generator:
     def s_Close(self, index, stmt: ast.Close, depth) -> None:
         self.line(depth, f"_close_files({', '.join(self.exprs.value(n) for n in stmt.numbers)})")
 
+    def s_FileWidth(self, index, stmt: ast.FileWidth, depth) -> None:
+        number, width = self.exprs.value(stmt.channel), self.exprs.value(stmt.width)
+        self.line(depth, f"_file_width({number}, {width})")
+
     def s_Kill(self, index, stmt: ast.Kill, depth) -> None:
         self.line(depth, f"_kill_file({self.exprs.value(stmt.name)})")
 

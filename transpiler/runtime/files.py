@@ -3,6 +3,7 @@
     OPEN "DATA.TXT" FOR INPUT AS #1          (also OUTPUT, APPEND; or OPEN "I", #1, "DATA.TXT")
     INPUT #1, A, B$ / LINE INPUT #1, L$ / EOF(1) / LOF(1)
     PRINT #2, ... / PRINT #2, USING ... / WRITE #2, ... / CLOSE [#1, #2] / KILL / NAME
+    WIDTH #2, 40                             (the line width: console.py's files)
 
 One table of open files per program run (`reset_files` at the start, `close_files` at
 the end, whatever ends it), numbers 1 to 255.  A file name is a path relative to the
@@ -50,9 +51,10 @@ import re
 import shutil
 from collections.abc import Sequence
 
-from .console import UNLIMITED, Console
+from .console import FILE_WIDTH, UNLIMITED, Console
 from .faults import BasicFault
 from .inputs import NUMBER
+from .msnumbers import ILLEGAL_FUNCTION_CALL, cint
 from .numformat import format_number_trimmed
 from .stringfns import MAX_LENGTH, number_value
 from .using import REAL, UsingPrecision
@@ -359,6 +361,16 @@ class FileTable:
             if isinstance(channel, _OutputFile):
                 channel.handle.close()
 
+    def width(self, n: float, width: float) -> None:
+        """`WIDTH #n, width`: 0 to 255 (255: lines are never broken); a file open for
+        input keeps it without using it."""
+        channel = self._get(n)
+        w = int(cint(width))
+        if not 0 <= w <= FILE_WIDTH:
+            raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(WIDTH #{self.number(n)}, {w})")
+        if channel.mode != "I":
+            channel.console.set_width(w)
+
     def kill(self, name: str) -> None:
         if self.system.identity(name) in self.paths.values():
             raise BasicFault(FILE_ALREADY_OPEN, f"({name})")
@@ -422,6 +434,10 @@ def file_input(number: float, kinds: Sequence[str]) -> list[float | str]:
 
 def file_line(number: float) -> str:
     return _table.line(number)
+
+
+def file_width(number: float, width: float) -> None:
+    _table.width(number, width)
 
 
 def kill_file(name: str) -> None:

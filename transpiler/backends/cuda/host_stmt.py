@@ -215,6 +215,11 @@ class StatementPrinter:
         numbers = ", ".join(self.file_number(n) for n in stmt.numbers)
         return self.at_line(node, bool(stmt.numbers)) + [Code(f"b2t::close_files({numbers});")]
 
+    def s_FileWidth(self, node, stmt: ast.FileWidth) -> list[Code]:
+        width = self.expr.value(stmt.width, None)
+        call = f"b2t::file_width({self.file_number(stmt.channel)}, {width});"
+        return self.at_line(node, True) + [Code(call)]
+
     def s_Kill(self, node, stmt: ast.Kill) -> list[Code]:
         call = f"b2t::kill_file({self.expr.value(stmt.name, None)});"
         return self.at_line(node, True) + [Code(call)]

@@ -240,6 +240,10 @@ class StatementPrinter:
         numbers = ", ".join(self.expr.subscript(n) for n in stmt.numbers)
         return [Code(f"{self.need('close_files')}({numbers})")]
 
+    def s_FileWidth(self, stmt: ast.FileWidth) -> list[Code]:
+        number, width = self.expr.subscript(stmt.channel), self.expr.value(stmt.width)
+        return [Code(f"{self.need('file_width')}({number}, {width})")]
+
     def s_Kill(self, stmt: ast.Kill) -> list[Code]:
         return [Code(f"{self.need('kill_file')}({self.expr.value(stmt.name)})")]
 
