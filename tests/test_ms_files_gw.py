@@ -69,6 +69,7 @@ ABABAB
 # early; TAB goes to the next multiple of 8; CHR$(11), CHR$(12) to column 0; CHR$(28),
 # CHR$(29) one right or left; BEL none; an item's width counts CHR$(8) as -1 and none for
 # an item with a line end.  Was: every character took a column, CHR$(13) was written raw.
+# After a full line POS is 1.
 SCREEN_CONTROLS = """\
 10 PRINT STRING$(70, "A"); CHR$(13); STRING$(20, "B"); POS(0)
 20 PRINT "X"; CHR$(13); "Y"; POS(0): PRINT "AB"; CHR$(13); CHR$(10); "Y"; POS(0)
@@ -79,6 +80,7 @@ SCREEN_CONTROLS = """\
 70 PRINT STRING$(79, "M"); CHR$(29); "N"; POS(0)
 80 PRINT STRING$(79, "B"); CHR$(28); CHR$(28); "C"; POS(0)
 90 PRINT "K"; CHR$(12); "L"; POS(0): PRINT "XX"; CHR$(11); "Y"; POS(0)
+100 PRINT STRING$(80, "A"); POS(0)
 """
 SCREEN_CONTROLS_OUTPUT = (
     "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n"
@@ -101,6 +103,8 @@ SCREEN_CONTROLS_OUTPUT = (
     "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB\x1c\x1cC 3 \n"
     "K\x0cL 2 \n"
     "XX\x0bY 2 \n"
+    + "A" * 80  # a full line: POS is 1 (was: 81)
+    + "\n 1 \n"
 )
 
 PROGRAMS = {

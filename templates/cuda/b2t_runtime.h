@@ -2682,10 +2682,10 @@ inline ItemWriter Console::write_items() {
   return ItemWriter(*this);
 }
 
-// The column of the screen's cursor, 1 at the start of a line (Microsoft BASIC; the
-// argument is a dummy).
+// The column of the screen's cursor, 1 at the start of a line and after a full line
+// (Microsoft BASIC; the argument is a dummy).
 inline double POS(double) {
-  return Console::screen() != nullptr ? Console::screen()->column() + 1.0 : 1.0;
+  return Console::screen() != nullptr ? Console::screen()->column() % MARGIN + 1.0 : 1.0;
 }
 
 // ============================================================================ files.py

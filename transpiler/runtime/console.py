@@ -109,9 +109,9 @@ _screen: Console | None = None  # the last screen made: POS and INKEY$ read it
 
 
 def POS(x: float) -> float:
-    """The column of the screen's cursor, 1 at the start of a line (Microsoft BASIC; `x`
-    is a dummy)."""
-    return float(_screen.column + 1) if _screen is not None else 1.0
+    """The column of the screen's cursor, 1 at the start of a line and after a full line
+    of 80 (the cursor waits there for the next line; Microsoft BASIC; `x` is a dummy)."""
+    return float(_screen.column % MARGIN + 1) if _screen is not None else 1.0
 
 
 class Console:
