@@ -261,6 +261,14 @@ class Close(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class FileWidth(Stmt):
+    """`WIDTH #n, width`: the line width of an open file (Microsoft BASIC)."""
+
+    channel: Expr
+    width: Expr
+
+
+@dataclass(slots=True, eq=False)
 class Kill(Stmt):
     """`KILL name`: delete a file."""
 
@@ -301,7 +309,12 @@ class Datum(Node):
 
 @dataclass(slots=True, eq=False)
 class Data(Stmt):
+    """`DATA items`.  `read`: READ finds the statement; as in GW-BASIC (PC-BASIC) it finds
+    only a DATA that starts a statement after the line number or a `:`, so one right
+    after THEN or ELSE (`IF 0 THEN DATA 1 ELSE DATA 2`) is never read."""
+
     items: list[Datum]
+    read: bool = True
 
 
 @dataclass(slots=True, eq=False)

@@ -64,13 +64,15 @@ _ECMA55_FN_NAME = re.compile(r"FN[A-Z]")
 
 
 class DataText:
-    """The raw text of a DATA statement: `text` starts at 0-based column `start`."""
+    """The raw text of a DATA statement: `text` starts at 0-based column `start`;
+    `after_branch_word`: the DATA comes right after THEN or ELSE (see `ast.Data.read`)."""
 
-    __slots__ = ("start", "text")
+    __slots__ = ("after_branch_word", "start", "text")
 
-    def __init__(self, text: str, start: int):
+    def __init__(self, text: str, start: int, after_branch_word: bool = False):
         self.text = text
         self.start = start
+        self.after_branch_word = after_branch_word
 
 
 class LineContext:
@@ -424,7 +426,8 @@ def _read_data(t, ctx: LineContext) -> None:
             elif ch == ":" and not in_quotes:
                 end = i
                 break
-    t.value = DataText(text[start:end], start)
+    before = text[ctx.body : t.lexpos].rstrip(" \t").upper()
+    t.value = DataText(text[start:end], start, before.endswith(("THEN", "ELSE")))
     lexer.lexpos = end
 
 
