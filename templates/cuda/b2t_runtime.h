@@ -849,10 +849,56 @@ inline NumberText number_text(const std::string& text, bool whole, double* value
   return decimal_value(word, whole, value);
 }
 
+// Whether Microsoft BASIC's VAL gives a double for `text`: the type the number at its
+// start would have as a constant (a D exponent, a #, more than 7 significant digits
+// not counting trailing zeros after the point, unless a !).  (stringfns.val_is_double)
+inline bool val_is_double(const std::string& text) {
+  std::size_t start = 0;
+  while (start < text.size() && (text[start] == ' ' || text[start] == '\n'))
+    ++start;
+  if (start < text.size() && text[start] == '&')
+    return false;
+  int significant = 0, trailing_zeros = 0;
+  bool point = false, sign_seen = false;
+  for (std::size_t i = start; i < text.size(); ++i) {
+    const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
+    if (is_val_blank(c))
+      continue;
+    if (c == '\x1c' || c == '\x1d' || c == '\x1f')  // the number is 0
+      return false;
+    if (!sign_seen) {
+      sign_seen = true;
+      if (c == '+' || c == '-')
+        continue;
+    }
+    if (is_digit(c)) {
+      if (significant != 0 || c != '0') {
+        ++significant;
+        trailing_zeros = point && c == '0' ? trailing_zeros + 1 : 0;
+      }
+    } else if (c == '.') {  // a second point is ignored, as in GW-BASIC
+      point = true;
+    } else if (c == 'D' || c == '#') {
+      return true;
+    } else {  // E, !, or the end of the number
+      return c != '!' && significant - trailing_zeros > 7;
+    }
+  }
+  return significant - trailing_zeros > 7;
+}
+
+inline double sng(double x);
+inline double dbl(double x);
+
+// VAL: in Microsoft BASIC a single or a double as the text says (val_is_double), within
+// GW-BASIC's range ("Overflow" warns and gives the largest with the sign).
 inline double VAL(const std::string& s) {
   double value = 0.0;
-  if (number_text(s, false, &value) == NumberText::kOverflow || std::isinf(value))
+  const NumberText read = number_text(s, false, &value);
+  if (read == NumberText::kOverflow || (std::isinf(value) && !microsoft()))
     throw Fault(OVERFLOW_ERROR);
+  if (microsoft())
+    return val_is_double(s) ? dbl(value) : sng(value);
   return value;
 }
 
