@@ -104,7 +104,44 @@ FIELDS_OUTPUT = """\
 %142857142857.14290000|
 """
 
-PROGRAMS = {"examples": (EXAMPLES, EXAMPLES_OUTPUT), "fields": (FIELDS, FIELDS_OUTPUT)}
+# Integers (singles to PRINT USING), singles of 8 digits and more (their 7 digits, then
+# zeros), and VAL's doubles in files, WRITE # and STR$.
+WIDE = """\
+10 A% = 12345: B% = -32768: C% = 7
+20 PRINT USING "#####|"; A%; B%; C%
+30 PRINT USING "##.##|"; A%; C%
+40 PRINT USING "#.##^^^^|"; A%; B%; C%
+50 PRINT USING "###,###|"; 12345678!; 1E+10; 99999999!; 123456.5
+60 PRINT USING "#########.#|"; 12345678!; 987654321!; 1E+9/7
+70 PRINT USING "##|"; 1E+7; 9.99E+6; 12345678#
+80 OPEN "T.TXT" FOR OUTPUT AS #1
+90 PRINT #1, VAL("1.2D23"); VAL("1.1"); VAL("12345678")
+100 WRITE #1, VAL("1.2D23"), VAL("1.1"), VAL("12345678")
+110 PRINT #1, USING "##.##^^^^"; VAL("1.5D20")
+120 CLOSE #1
+130 OPEN "T.TXT" FOR INPUT AS #1
+140 WHILE NOT EOF(1): LINE INPUT #1, L$: PRINT L$: WEND
+150 CLOSE #1: KILL "T.TXT"
+160 PRINT STR$(VAL("1.2D23")); STR$(VAL("-.5")); STR$(VAL("1.23456789"))
+"""
+WIDE_OUTPUT = """\
+12345|%-32768|    7|
+%12345.00| 7.00|
+0.12E+05|-.33E+05|0.70E+01|
+%12,345,680|%10,000,000,000|%100,000,000|123,457|
+ 12345680.0|987654300.0|142857100.0|
+%10000000|%9990000|%12345678|
+ 1.2D+23  1.1  12345678 
+1.2D+23,1.1,12345678
+ 1.50D+20
+ 1.2D+23-.5 1.23456789
+"""
+
+PROGRAMS = {
+    "examples": (EXAMPLES, EXAMPLES_OUTPUT),
+    "fields": (FIELDS, FIELDS_OUTPUT),
+    "wide": (WIDE, WIDE_OUTPUT),
+}
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
