@@ -205,7 +205,7 @@ def _pcbasic_quirk(fmt: str, x: float, precision) -> str | None:
     if not fields or x == 0:
         return None
     field = fields[0]
-    number, e10 = decimal_digits(abs(x), precision.digits, precision)
+    _, e10 = decimal_digits(abs(x), precision.digits, precision)
     if not field.exponent and precision.digits + e10 + field.decimals <= 0:
         return "a first significant digit that rounds"
     if field.exponent:

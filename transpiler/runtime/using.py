@@ -47,8 +47,8 @@ import math
 from dataclasses import dataclass
 from typing import Protocol
 
-from .faults import BasicFault
 from . import msformat
+from .faults import BasicFault
 from .msformat import Double
 from .msnumbers import float32
 
