@@ -242,6 +242,15 @@ PROGRAMS = {
         '80 WRITE VAL("1.2D23"), VAL("2.5")\n'
         '90 PRINT USING "##.##^^^^"; VAL("1.2D23"); VAL("1.2E23")\n'
     ),
+    # A text known only at run time: its type too, where VAL is printed as it is.
+    "val at run time": (
+        '10 A$ = "1.2D23": B$ = "1.1": C$ = "12345678"\n'
+        "20 PRINT VAL(A$); VAL(B$); VAL(C$); STR$(VAL(A$)); STR$(VAL(B$))\n"
+        "30 WRITE VAL(A$), VAL(B$), VAL(C$)\n"
+        '40 PRINT USING "##.##^^^^"; VAL(A$); VAL(B$)\n'
+        '50 OPEN "T.TXT" FOR OUTPUT AS #1: PRINT #1, VAL(A$); VAL(B$): CLOSE #1\n'
+        '60 OPEN "T.TXT" FOR INPUT AS #1: LINE INPUT #1, L$: PRINT L$: CLOSE #1: KILL "T.TXT"\n'
+    ),
     "layout": (
         "10 FOR I=1 TO 30: PRINT I;: NEXT I: PRINT\n"
         '20 PRINT "A","B","C","D","E","F","G"\n'
@@ -292,6 +301,12 @@ RECORDED["val"] = (
     " 1.100000023841858  123456789  12  1500 1.5 .000000012345678 \n"
     "1.2D+23,2.5\n"
     " 1.20D+23 1.20E+23\n"
+)
+RECORDED["val at run time"] = (
+    " 1.2D+23  1.1  12345678  1.2D+23 1.1\n"
+    "1.2D+23,1.1,12345678\n"
+    " 1.20D+23 1.10E+00\n"
+    " 1.2D+23  1.1 \n"
 )
 GW_MESSAGES = ("Overflow", "Division by zero")
 

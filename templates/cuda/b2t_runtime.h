@@ -406,6 +406,17 @@ struct Double {
   double value;
 };
 
+// VAL's value in Microsoft BASIC, whose type its text decides when the program runs: a
+// double prints its 16 digits where it is printed as it is (PRINT, STR$, WRITE, PRINT
+// USING); anywhere else it is its value.  (Python's VAL returns a Double there.)
+struct ValNumber {
+  double value;
+  bool is_double;
+  operator double() const {  // NOLINT: a number wherever a number is wanted
+    return value;
+  }
+};
+
 // ============================================================================ numformat.py
 
 inline constexpr int SIGNIFICANT_DIGITS = 8;
@@ -700,6 +711,9 @@ inline std::string STRS(double x) {
 inline std::string STRS(Double x) {  // Microsoft BASIC's double: its 16 digits
   return format_double(x.value);
 }
+inline std::string STRS(ValNumber x) {
+  return x.is_double ? STRS(Double{x.value}) : STRS(x.value);
+}
 
 inline std::string radix_text(long value, int base) {
   const char* digits = "0123456789ABCDEF";
@@ -892,14 +906,16 @@ inline double dbl(double x);
 
 // VAL: in Microsoft BASIC a single or a double as the text says (val_is_double), within
 // GW-BASIC's range ("Overflow" warns and gives the largest with the sign).
-inline double VAL(const std::string& s) {
+inline ValNumber VAL(const std::string& s) {
   double value = 0.0;
   const NumberText read = number_text(s, false, &value);
   if (read == NumberText::kOverflow || (std::isinf(value) && !microsoft()))
     throw Fault(OVERFLOW_ERROR);
-  if (microsoft())
-    return val_is_double(s) ? dbl(value) : sng(value);
-  return value;
+  if (microsoft()) {
+    const bool is_double = val_is_double(s);
+    return ValNumber{is_double ? dbl(value) : sng(value), is_double};
+  }
+  return ValNumber{value, false};
 }
 
 // MID$(T$, start[, n]) = V$: T$ with the characters from `start` replaced by those of
@@ -2121,6 +2137,9 @@ class UsingWriter {
   UsingWriter& item(Double x) {
     return number(x.value, DOUBLE);
   }
+  UsingWriter& item(ValNumber x) {
+    return x.is_double ? item(Double{x.value}) : item(x.value);
+  }
   UsingWriter& item(const std::string& text) {
     const UsingPiece& field = next_field();
     if (field.kind == UsingPiece::Kind::NUMBER)
@@ -2441,6 +2460,9 @@ class Console {
     write_double(x.value);
     return *this;
   }
+  Console& print(ValNumber x) {
+    return x.is_double ? print(Double{x.value}) : print(x.value);
+  }
   Console& zone() {
     next_zone();
     return *this;
@@ -2614,6 +2636,9 @@ class ItemWriter {
   ItemWriter& item(Double x) {  // Microsoft BASIC: its 16 digits, without the space
     const std::string text = format_double(x.value);
     return put(text[0] == ' ' ? text.substr(1) : text);
+  }
+  ItemWriter& item(ValNumber x) {
+    return x.is_double ? item(Double{x.value}) : item(x.value);
   }
   ItemWriter& item(const std::string& text) {
     return put("\"" + text + "\"");

@@ -215,7 +215,9 @@ class _TypeChecker:
     def val_type(e: ast.Call) -> ValueType:
         """VAL's type: that of its text as a constant, for a constant text (`VAL("1D3")`
         is a double); a single otherwise, as the text is known only when the program
-        runs (a VAL stored whole into a variable is a double instead: `statement`)."""
+        runs (a VAL stored whole into a variable is a double instead: `statement`; one
+        printed as it is prints with its text's type, which the runtime's VAL carries:
+        stringfns.VAL)."""
         text = e.args[0]
         if isinstance(text, ast.Str) and val_is_double(text.value):
             return "dbl"

@@ -24,8 +24,10 @@ digits (trailing zeros after the point do not count, a `!` makes it a single), e
 single (an integer too): `VAL("1.2D23")` is a double and prints ` 1.2D+23`.  A single
 is rounded to float32 (the nearest, not GW-BASIC's own bits of the digits); beyond
 GW-BASIC's range VAL warns "Overflow" and gives the largest single or double with the
-sign (`msnumbers.sng`, `dbl`).  Which type the program sees is decided when it is
-translated (passes/typecheck.py: the text's type for a constant text).
+sign (`msnumbers.sng`, `dbl`).  Which type the program computes with is decided when it
+is translated (passes/typecheck.py: the text's type for a constant text); a double is
+returned as a `Double`, so that printed as it is (PRINT, STR$, WRITE, PRINT USING) it
+has its 16 digits even where the text was known only at run time.
 
 Two deliberate differences from PC-BASIC (whose hexadecimal and octal digits go through
 Python's int()): `VAL("&HFFZ")` is 255 here (digits stop at the first other character, as
@@ -39,6 +41,7 @@ import math
 
 from .dialect import microsoft
 from .faults import BasicFault
+from .msformat import Double
 from .msnumbers import dbl, sng
 from .numformat import format_number
 
@@ -191,9 +194,9 @@ def LCASES(s: str) -> str:
 
 
 def VAL(s: str) -> float:
-    if microsoft():
+    if microsoft():  # a double keeps its type for PRINT, STR$, WRITE and PRINT USING
         value = number_value(s)
-        return dbl(value) if val_is_double(s) else sng(value)
+        return Double(dbl(value)) if val_is_double(s) else sng(value)
     value = number_value(s)
     if math.isinf(value):
         raise BasicFault(OVERFLOW)
