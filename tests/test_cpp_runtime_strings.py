@@ -28,6 +28,9 @@ VAL_TEXTS = [
     "&hff", "&HFFFF", "&H7FFF", "&H10000", "&HFFZ", "&H FF", "&O17", "&17", "&O19", "&", "&H",
     "1E400", "-1E400", "1E-400", "0.000", "1,000", "\t5", "\n5", "\r7", "1\x1c2", "12#3",
     "12!3", "--1", "E5", ".", "-", "+", "123456789012345678901234567890", "0" * 40 + "1",
+    # a single or a double by the text (stringfns.val_is_double), within GW-BASIC's range
+    "1.2D23", "1E39", "-1D39", "12345678", "1.10000000", "123456789!", ".000000012345678",
+    "1.1", "1.5#", " 1 2 3 4 5 6 7 8", "1.2.3.4.5.6.7.8", "-1234567.8", "1E-39", "3.4E38",
 ]  # fmt: skip
 
 
@@ -52,6 +55,7 @@ def strfn(name: str, *args) -> str:
 def test_functions_of_one_argument(driver):
     requests = [strfn(f, t) for f in ("LEN", "ASC", "VAL", "UCASES", "LCASES") for t in TEXTS]
     requests += [strfn("VAL", t) for t in VAL_TEXTS]
+    requests += ["ms" + strfn("VAL", t) for t in VAL_TEXTS]  # singles, doubles, Overflow
     requests += [strfn(f, x) for f in ("CHRS", "SPACES", "HEXS", "OCTS", "STRS") for x in NUMBERS]
     check_all(driver, requests)
 

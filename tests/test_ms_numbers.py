@@ -229,6 +229,28 @@ PROGRAMS = {
         "40 PRINT 0^-1: PRINT 2^127: PRINT EXP(100): PRINT -2^127\n"
         "50 PRINT 1E-39; 1E-38*1E-5\n"
     ),
+    # VAL has the type its text has as a constant (a D exponent or more than 7 digits: a
+    # double); a VAL stored whole into a variable keeps a double text's digits.
+    "val": (
+        '10 PRINT VAL("1.2D23"); VAL("1.1"); VAL("12345678"); VAL("  12 34"); VAL("&H10")\n'
+        '20 PRINT VAL("1.5E"); VAL("1.10000000"); VAL("123456789!"); VAL("-1234567.8")\n'
+        '30 PRINT VAL("1E39")\n'
+        '40 PRINT VAL("-1D39")\n'
+        '50 X = VAL("1.23456789D0"): Y# = VAL("1.23456789D0"): PRINT X; Y#\n'
+        '60 A$ = "1.1": X# = VAL(A$): A$ = "123456789": Y# = VAL(A$): Z% = VAL(" 1 2 ")\n'
+        '70 PRINT X#; Y#; Z%; STR$(VAL("1.5D3")); STR$(VAL("1.5")); VAL(".000000012345678")\n'
+        '80 WRITE VAL("1.2D23"), VAL("2.5")\n'
+        '90 PRINT USING "##.##^^^^"; VAL("1.2D23"); VAL("1.2E23")\n'
+    ),
+    # A text known only at run time: its type too, where VAL is printed as it is.
+    "val at run time": (
+        '10 A$ = "1.2D23": B$ = "1.1": C$ = "12345678"\n'
+        "20 PRINT VAL(A$); VAL(B$); VAL(C$); STR$(VAL(A$)); STR$(VAL(B$))\n"
+        "30 WRITE VAL(A$), VAL(B$), VAL(C$)\n"
+        '40 PRINT USING "##.##^^^^"; VAL(A$); VAL(B$)\n'
+        '50 OPEN "T.TXT" FOR OUTPUT AS #1: PRINT #1, VAL(A$); VAL(B$): CLOSE #1\n'
+        '60 OPEN "T.TXT" FOR INPUT AS #1: LINE INPUT #1, L$: PRINT L$: CLOSE #1: KILL "T.TXT"\n'
+    ),
     "layout": (
         "10 FOR I=1 TO 30: PRINT I;: NEXT I: PRINT\n"
         '20 PRINT "A","B","C","D","E","F","G"\n'
@@ -270,12 +292,32 @@ RECORDED = {
         " 0  0 \n"
     ),
 }
+RECORDED["val"] = (
+    " 1.2D+23  1.1  12345678  1234  16 \n"
+    " 1.5  1.1  1.234568E+08 -1234567.8 \n"
+    " 1.701412E+38 \n"
+    "-1.701411834604692D+38 \n"
+    " 1.234568  1.23456789 \n"
+    " 1.100000023841858  123456789  12  1500 1.5 .000000012345678 \n"
+    "1.2D+23,2.5\n"
+    " 1.20D+23 1.20E+23\n"
+)
+RECORDED["val at run time"] = (
+    " 1.2D+23  1.1  12345678  1.2D+23 1.1\n"
+    "1.2D+23,1.1,12345678\n"
+    " 1.20D+23 1.10E+00\n"
+    " 1.2D+23  1.1 \n"
+)
 GW_MESSAGES = ("Overflow", "Division by zero")
 
 
 @pytest.mark.parametrize("name", sorted(RECORDED))
 def test_programs_print_what_pcbasic_printed(name):
     assert run_everywhere(PROGRAMS[name]).stdout == RECORDED[name]
+
+
+def test_val_out_of_range_warns_and_gives_the_largest_number():
+    assert warnings_of(run_everywhere(PROGRAMS["val"])) == ["Overflow"] * 2
 
 
 def test_overflow_and_division_by_zero_warn_and_go_on():

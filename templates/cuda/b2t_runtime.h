@@ -223,13 +223,45 @@ class MsFormat {
     upper_ = wide(1) << bits;
     top_bit_ = wide(1) << (bits - 1);
     ten_ = wide(0xA) << (bits - 4);
-    double power = 1.0;
-    for (int i = 0; i < digits - 1; ++i)
-      power *= 10.0;
-    bottom_ = den(power);
-    bottom_.m -= 0x100;
-    top_ = den(power * 10.0);
-    top_.m -= 0x100;
+  }
+
+  // GW-BASIC's conversion of x > 0 to `digits` decimal digits: N, with x ~ N * 10^*e10.
+  // N has `digits` digits, or is 10^digits where the rounding carried (*e10 one decade
+  // low, as GW-BASIC leaves it); for no digits (0 or fewer) it is 0 or 1 (x divided by
+  // ten until below 1, rounded).  PRINT USING converts with the digits a field shows.
+  wide decimal_digits(double x, int digits, int* e10) const {
+    const MsDen top = digits > 0 ? just_under(digits) : just_under(0);
+    const MsDen bottom = digits > 0 ? just_under(digits - 1) : MsDen{0, 0};
+    MsDen v = den(x);
+    *e10 = 0;
+    while (ms_den_greater(v, top)) {
+      v = divide_by_ten(v);
+      ++*e10;
+    }
+    v = round_guard(v);
+    while (ms_den_greater(bottom, v)) {
+      v = multiply_by_ten(v);
+      --*e10;
+    }
+    v = round_guard(v);
+    const int shift = v.e - (128 + bits_ - 8);
+    wide scaled = shift > 0 ? v.m << shift : v.m >> -shift;
+    if (scaled & 0x80)
+      scaled += 0x80;
+    return scaled >> 8;
+  }
+
+  // (N, e10) for PRINT: D digits N, x ~ N * 10^e10.
+  wide decimal(double x, int* e10) const {
+    wide number = decimal_digits(x, digits_, e10);
+    wide limit = 1;  // 10^digits: a number rounded up to D + 1 digits is one decade more
+    for (int k = 0; k < digits_; ++k)
+      limit *= 10;
+    if (number >= limit) {
+      number /= 10;
+      ++*e10;
+    }
+    return number;
   }
 
   // The text of x: a sign or a space, the digits; no trailing space.
@@ -306,6 +338,22 @@ class MsFormat {
     return v;
   }
 
+  // The largest value of the format below 10^power: one unit of the last mantissa bit
+  // (above the 8 guard bits) less, normalised again (GW-BASIC's value below 1 is 1 - 2^-23
+  // for singles).
+  MsDen just_under(int power) const {
+    double x = 1.0;
+    for (int i = 0; i < power; ++i)
+      x *= 10.0;
+    MsDen v = den(x);
+    v.m -= 0x100;
+    if (v.m < top_bit_) {
+      v.e -= 1;
+      v.m <<= 1;
+    }
+    return v;
+  }
+
   MsDen round_guard(MsDen v) const {
     if ((v.m & 0xFF) > 0x7F)
       v.m += 0x100;
@@ -315,34 +363,6 @@ class MsFormat {
     }
     v.m &= ~wide(0xFF);
     return v;
-  }
-
-  wide decimal(double x, int* e10) const {
-    MsDen v = den(x);
-    *e10 = 0;
-    while (ms_den_greater(v, top_)) {
-      v = divide_by_ten(v);
-      ++*e10;
-    }
-    v = round_guard(v);
-    while (ms_den_greater(bottom_, v)) {
-      v = multiply_by_ten(v);
-      --*e10;
-    }
-    v = round_guard(v);
-    const int shift = v.e - (128 + bits_ - 8);
-    wide scaled = shift > 0 ? v.m << shift : v.m >> -shift;
-    if (scaled & 0x80)
-      scaled += 0x80;
-    wide number = scaled >> 8;
-    wide limit = 1;  // 10^digits: a number rounded up to D + 1 digits is one decade more
-    for (int k = 0; k < digits_; ++k)
-      limit *= 10;
-    if (number >= limit) {
-      number /= 10;
-      ++*e10;
-    }
-    return number;
   }
 
   static std::string to_decimal_string(wide n) {
@@ -357,26 +377,44 @@ class MsFormat {
   int bits_, digits_;
   char letter_;
   wide upper_, top_bit_, ten_;
-  MsDen top_{}, bottom_{};
 };
+
+inline const MsFormat& ms_single_format() {
+  static const MsFormat single(32, 7, 'E');
+  return single;
+}
+
+inline const MsFormat& ms_double_format() {
+  static const MsFormat double_format(64, 16, 'D');
+  return double_format;
+}
 
 // The PRINT text of a single (rounded to a float first) or a double, without the
 // trailing space: " .3333334", "-1.5E-07", " .3333333333333333".
 inline std::string format_single(double x) {
-  static const MsFormat single(32, 7, 'E');
   if (std::fabs(x) > std::numeric_limits<float>::max())  // an infinity as a float
-    return single.text(std::isnan(x) ? x : std::copysign(INFINITY, x));
-  return single.text(static_cast<double>(static_cast<float>(x)));
+    return ms_single_format().text(std::isnan(x) ? x : std::copysign(INFINITY, x));
+  return ms_single_format().text(static_cast<double>(static_cast<float>(x)));
 }
 
 inline std::string format_double(double x) {
-  static const MsFormat double_format(64, 16, 'D');
-  return double_format.text(x);
+  return ms_double_format().text(x);
 }
 
 // A number PRINT shows as a double (the generated code wraps double-precision items).
 struct Double {
   double value;
+};
+
+// VAL's value in Microsoft BASIC, whose type its text decides when the program runs: a
+// double prints its 16 digits where it is printed as it is (PRINT, STR$, WRITE, PRINT
+// USING); anywhere else it is its value.  (Python's VAL returns a Double there.)
+struct ValNumber {
+  double value;
+  bool is_double;
+  operator double() const {  // NOLINT: a number wherever a number is wanted
+    return value;
+  }
 };
 
 // ============================================================================ numformat.py
@@ -673,6 +711,9 @@ inline std::string STRS(double x) {
 inline std::string STRS(Double x) {  // Microsoft BASIC's double: its 16 digits
   return format_double(x.value);
 }
+inline std::string STRS(ValNumber x) {
+  return x.is_double ? STRS(Double{x.value}) : STRS(x.value);
+}
 
 inline std::string radix_text(long value, int base) {
   const char* digits = "0123456789ABCDEF";
@@ -822,11 +863,59 @@ inline NumberText number_text(const std::string& text, bool whole, double* value
   return decimal_value(word, whole, value);
 }
 
-inline double VAL(const std::string& s) {
+// Whether Microsoft BASIC's VAL gives a double for `text`: the type the number at its
+// start would have as a constant (a D exponent, a #, more than 7 significant digits
+// not counting trailing zeros after the point, unless a !).  (stringfns.val_is_double)
+inline bool val_is_double(const std::string& text) {
+  std::size_t start = 0;
+  while (start < text.size() && (text[start] == ' ' || text[start] == '\n'))
+    ++start;
+  if (start < text.size() && text[start] == '&')
+    return false;
+  int significant = 0, trailing_zeros = 0;
+  bool point = false, sign_seen = false;
+  for (std::size_t i = start; i < text.size(); ++i) {
+    const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
+    if (is_val_blank(c))
+      continue;
+    if (c == '\x1c' || c == '\x1d' || c == '\x1f')  // the number is 0
+      return false;
+    if (!sign_seen) {
+      sign_seen = true;
+      if (c == '+' || c == '-')
+        continue;
+    }
+    if (is_digit(c)) {
+      if (significant != 0 || c != '0') {
+        ++significant;
+        trailing_zeros = point && c == '0' ? trailing_zeros + 1 : 0;
+      }
+    } else if (c == '.') {  // a second point is ignored, as in GW-BASIC
+      point = true;
+    } else if (c == 'D' || c == '#') {
+      return true;
+    } else {  // E, !, or the end of the number
+      return c != '!' && significant - trailing_zeros > 7;
+    }
+  }
+  return significant - trailing_zeros > 7;
+}
+
+inline double sng(double x);
+inline double dbl(double x);
+
+// VAL: in Microsoft BASIC a single or a double as the text says (val_is_double), within
+// GW-BASIC's range ("Overflow" warns and gives the largest with the sign).
+inline ValNumber VAL(const std::string& s) {
   double value = 0.0;
-  if (number_text(s, false, &value) == NumberText::kOverflow || std::isinf(value))
+  const NumberText read = number_text(s, false, &value);
+  if (read == NumberText::kOverflow || (std::isinf(value) && !microsoft()))
     throw Fault(OVERFLOW_ERROR);
-  return value;
+  if (microsoft()) {
+    const bool is_double = val_is_double(s);
+    return ValNumber{is_double ? dbl(value) : sng(value), is_double};
+  }
+  return ValNumber{value, false};
 }
 
 // MID$(T$, start[, n]) = V$: T$ with the characters from `start` replaced by those of
@@ -1699,15 +1788,18 @@ inline std::vector<Value> parse_reply(std::string reply, const std::vector<Kind>
 inline constexpr const char* WRONG_TYPE = "Type mismatch";
 inline constexpr int USING_MAX_DIGITS = 24;  // digit positions of one numeric field
 
-// How PRINT USING turns numbers into decimal digits: `digits` significant digits, and the
-// letter of the exponent.
+// How PRINT USING turns numbers into decimal digits: `digits` significant digits, the
+// letter of the exponent, and where a field's fewer digits come from (`binary`): the
+// binary value converted again as GW-BASIC does (singles), or the `digits` digits rounded
+// half away from zero (doubles: ours have 53 of GW-BASIC's 56 bits; see using.py).
 struct UsingPrecision {
   int digits;
   char letter;
+  bool binary;
 };
-inline constexpr UsingPrecision SINGLE{7, 'E'};   // Microsoft single precision (f32)
-inline constexpr UsingPrecision DOUBLE{16, 'D'};  // Microsoft double precision
-inline constexpr UsingPrecision REAL{15, 'E'};    // the other dialects' IEEE doubles
+inline constexpr UsingPrecision SINGLE{7, 'E', true};    // Microsoft single precision (f32)
+inline constexpr UsingPrecision DOUBLE{16, 'D', false};  // Microsoft double precision
+inline constexpr UsingPrecision REAL{15, 'E', false};    // the other dialects' IEEE doubles
 
 // A piece of a format: literal text, a string field or a numeric field.
 struct UsingPiece {
@@ -1860,19 +1952,6 @@ inline std::string format_string_field(const UsingPiece& field, const std::strin
   return text + std::string(width - text_length(text), ' ');
 }
 
-// `x` > 0 rounded to `digits` significant decimal digits (correctly, from its binary
-// value): the digits, and *exponent e with x ~ 0.DIGITS * 10**e.
-inline std::string decimal_digits(double x, int digits, int* exponent) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*e", digits - 1, x);
-  const std::string text(buffer);
-  const std::size_t e = text.find('e');
-  std::string mantissa = text.substr(0, e);
-  mantissa.erase(std::remove(mantissa.begin(), mantissa.end(), '.'), mantissa.end());
-  *exponent = std::atoi(text.c_str() + e + 1) + 1;
-  return mantissa;
-}
-
 // The first `keep` (>= 1) of `digits`, rounded half away from zero on the next one;
 // *carried is set when the rounding carried out of them ("99" -> "100").
 inline std::string round_half_up(const std::string& digits, int keep, bool* carried) {
@@ -1893,6 +1972,40 @@ inline std::string round_half_up(const std::string& digits, int keep, bool* carr
   return head;
 }
 
+// x > 0 as `digits` decimal digits: N with x ~ N * 10^*e10, N of `digits` digits or,
+// where the rounding carried, 10^digits with *e10 a decade low; for no digits (0 or
+// fewer) N is 0 or 1 and *e10 the number of times x is divided by ten to fall below 1.
+// (using.py's decimal_digits; N as its decimal text.)
+inline std::string using_decimal_digits(double x, int digits, UsingPrecision precision,
+                                        int* e10) {
+  if (precision.binary) {
+    const wide number = ms_single_format().decimal_digits(x, digits, e10);
+    return std::to_string(static_cast<unsigned long long>(number));
+  }
+  std::string full;
+  int power = 0;  // x ~ 0.FULL * 10^power
+  if (precision.digits == DOUBLE.digits && precision.letter == DOUBLE.letter) {
+    int e = 0;
+    full = std::to_string(static_cast<unsigned long long>(ms_double_format().decimal(x, &e)));
+    power = e + precision.digits;
+  } else {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*e", precision.digits - 1, x);
+    const std::string text(buffer);
+    const std::size_t e = text.find('e');
+    full = text.substr(0, 1) + text.substr(2, e - 2);
+    power = std::atoi(text.c_str() + e + 1) + 1;
+  }
+  if (digits <= 0) {
+    *e10 = std::max(power, 0);
+    return power >= 0 && full[0] >= '5' ? "1" : "0";
+  }
+  bool carried = false;
+  std::string kept = round_half_up(full, digits, &carried);
+  *e10 = power - digits;
+  return kept;
+}
+
 inline std::string group_thousands(const std::string& integer) {
   std::string out;
   const std::size_t head = integer.size() % 3 == 0 ? 3 : integer.size() % 3;
@@ -1904,32 +2017,40 @@ inline std::string group_thousands(const std::string& integer) {
   return out;
 }
 
-inline std::string using_fixed(double x, int decimals, bool point, bool comma, int precision) {
+// GW-BASIC's fixed-point text of x > 0: converted with all the digits of its precision,
+// and again with fewer where the field shows fewer decimals (the second conversion rounds).
+inline std::string using_fixed(double x, int decimals, bool point, bool comma,
+                               UsingPrecision precision) {
   if (x == 0)
     return point ? "." + std::string(decimals, '0') : "0";
-  int e = 0;
-  const std::string digits = decimal_digits(x, precision, &e);
-  const int keep = e + decimals;  // digits of the decimal value that the field shows
-  std::string shown;
-  if (keep <= 0) {
-    shown = keep == 0 && digits[0] >= '5' ? "1" : "0";
-  } else {
-    bool carried = false;
-    shown = round_half_up(digits, keep, &carried);
+  int e10 = 0;
+  std::string digits = using_decimal_digits(x, precision.digits, precision, &e10);
+  if (-e10 > decimals) {  // more digits after the point than the field shows
+    const int work = precision.digits + e10 + decimals;
+    if (work > 0) {
+      digits = using_decimal_digits(x, work, precision, &e10);
+    } else {  // GW-BASIC (PC-BASIC) prints 0 here even for .05 with #.#: rounded instead
+      const std::size_t all = static_cast<std::size_t>(precision.digits);
+      const bool first_rounds_up =
+          work == 0 && (digits.size() > all || (digits.size() == all && digits[0] >= '5'));
+      digits = first_rounds_up ? "1" : "0";
+      e10 = -decimals;
+    }
   }
-  const int integer_digits = static_cast<int>(shown.size()) - decimals;
-  std::string integer, fraction;
-  if (integer_digits > 0) {
-    integer = shown.substr(0, integer_digits);
-    fraction = shown.substr(integer_digits);
-  } else {
-    fraction = std::string(-integer_digits, '0') + shown;
-  }
+  const int before = static_cast<int>(digits.size()) + e10;  // digits before the point
+  if (before + decimals > static_cast<int>(digits.size()))
+    digits.resize(before + decimals, '0');
+  if (before <= 0)
+    return "." + std::string(-before, '0') + digits;
+  std::string integer = digits.substr(0, before);
+  const std::string fraction = digits.substr(before);
   if (comma)
     integer = group_thousands(integer);
   return integer + (point ? "." + fraction : "");
 }
 
+// GW-BASIC's E-format text of x >= 0, converted with as many digits as the field shows
+// (at most the precision's).
 inline std::string using_scientific(double x, int before, int decimals, const UsingPiece& field,
                                     UsingPrecision precision) {
   const char letter = precision.letter;
@@ -1940,19 +2061,16 @@ inline std::string using_scientific(double x, int before, int decimals, const Us
     return (letter == 'E' ? "E+" : "0D+") + zeros;  // GW-BASIC's own output
   }
   const int shown_digits = before + decimals;
-  int e = 0;
-  const std::string digits = decimal_digits(x, precision.digits, &e);
   const int work = std::min(precision.digits, shown_digits);
-  std::string mantissa;
-  if (work == 0) {
-    e = std::max(e, 0);
+  int e10 = 0;
+  std::string mantissa = using_decimal_digits(x, work, precision, &e10);
+  if (work <= 0) {
+    mantissa.clear();
+  } else if (static_cast<int>(mantissa.size()) > work) {  // carried: one decade more
+    mantissa.resize(work);                                // (PC-BASIC keeps e10)
+    ++e10;
   } else {
-    bool carried = false;
-    mantissa = round_half_up(digits, work, &carried);
-    if (carried) {
-      mantissa.resize(work);
-      ++e;
-    }
+    mantissa.insert(0, work - mantissa.size(), '0');
   }
   mantissa.resize(shown_digits, '0');
   std::string text = mantissa.substr(0, before);
@@ -1960,7 +2078,7 @@ inline std::string using_scientific(double x, int before, int decimals, const Us
     text += "." + mantissa.substr(before);
   else if (field.point)
     text += ".";
-  const int exponent = e - before;
+  const int exponent = e10 + work - before;
   std::string number = std::to_string(exponent < 0 ? -exponent : exponent);
   if (static_cast<int>(number.size()) < field.exponent)
     number.insert(0, field.exponent - number.size(), '0');
@@ -1987,12 +2105,14 @@ inline std::string format_number_field(const UsingPiece& field, double x,
     if (!field.dollar)
       before = std::max(before - 1, 0);  // a minus sign may take the first position
   }
+  if (precision.binary)  // a single has 7 digits whatever it was computed in
+    x = static_cast<double>(static_cast<float>(x));
   if (std::isnan(x) || std::isinf(x))
     return std::string("%") + (negative ? "-" : "") + (std::isnan(x) ? "NAN" : "INF");
   const double magnitude = std::fabs(x);
   const std::string body =
       field.exponent ? using_scientific(magnitude, before, decimals, field, precision)
-                     : using_fixed(magnitude, decimals, field.point, field.comma, precision.digits);
+                     : using_fixed(magnitude, decimals, field.point, field.comma, precision);
   std::string text = prefix + (field.dollar ? "$" : "") + body + suffix;
   const std::size_t width = static_cast<std::size_t>(field.width);
   if (text.size() < width) {  // room for a 0 before the point
@@ -2036,6 +2156,9 @@ class UsingWriter {
   // A double of Microsoft BASIC (generated code marks it): its 16 digits.
   UsingWriter& item(Double x) {
     return number(x.value, DOUBLE);
+  }
+  UsingWriter& item(ValNumber x) {
+    return x.is_double ? item(Double{x.value}) : item(x.value);
   }
   UsingWriter& item(const std::string& text) {
     const UsingPiece& field = next_field();
@@ -2385,6 +2508,9 @@ class Console {
     write_double(x.value);
     return *this;
   }
+  Console& print(ValNumber x) {
+    return x.is_double ? print(Double{x.value}) : print(x.value);
+  }
   Console& zone() {
     next_zone();
     return *this;
@@ -2655,6 +2781,9 @@ class ItemWriter {
   ItemWriter& item(Double x) {  // Microsoft BASIC: its 16 digits, without the space
     const std::string text = format_double(x.value);
     return put(text[0] == ' ' ? text.substr(1) : text);
+  }
+  ItemWriter& item(ValNumber x) {
+    return x.is_double ? item(Double{x.value}) : item(x.value);
   }
   ItemWriter& item(const std::string& text) {
     return put("\"" + text + "\"");

@@ -175,6 +175,9 @@ def _run(t: list[str]) -> str:
         with running_dialect("ms"):
             function = _MICROSOFT.get(t[1]) or _UNARY.get(t[1]) or _BINARY[t[1]]
             return d(function(*[to_float(x) for x in t[2:]]))
+    if op == "msstrfn":
+        with running_dialect("ms"):
+            return _run(["strfn", *t[1:]])
     if op == "msformat":
         x = to_float(t[2])
         return s(msformat.format_single(x) if t[1] == "single" else msformat.format_double(x))

@@ -33,6 +33,7 @@
 //                             and RND(ARG) for a double
 //   msconsole OP...           as console, in Microsoft's layout; d:X write_double, p:X spc
 //   strfn NAME ARG...         a Microsoft string function (stringfns.py), ARG d or s
+//   msstrfn NAME ARG...       the same under Microsoft BASIC (VAL's singles and doubles)
 //   msreply KINDS S           parse_ms_reply; rejected: R<hex of "what|detail">
 //   msinput PROMPT|none KINDS STDIN Q S   Console::input(prompt, kinds, Q, S) (0 or 1)
 //   keys STDIN COUNT PROMPT|none          COUNT INKEY$, then one LINE INPUT (or none)
@@ -381,6 +382,10 @@ std::string run(const std::vector<std::string>& t) {
   }
   if (op == "strfn")
     return string_function(t);
+  if (op == "msstrfn") {
+    MicrosoftDialect ms;
+    return string_function(t);
+  }
   if (op == "msreply") {
     const auto kinds = kinds_of(t[1]);
     try {

@@ -26,7 +26,9 @@ double (PC-BASIC agrees on each rule):
   and NOT an integer (bitwise on 16 bits); unary minus of an integer a single;
 - functions give singles (GW-BASIC computes SQR, LOG... in single precision even for a
   double), except CINT and SGN (integers), CDBL (a double), INT and FIX (their
-  argument's type);
+  argument's type), and VAL: the type its text has as a constant, for a constant text
+  (`VAL("1.2D23")` is a double), a double where it is stored whole into a variable (the
+  store converts), else a single;
 - a type mismatch is reported only when the statement runs: an assignment, PRINT, DIM
   or string statement whose types do not fit compiles, with a warning, into a `Fault`
   statement that stops the program with "Type mismatch" when it runs (a program may
@@ -45,6 +47,7 @@ from ..model import Analysis, ValueType, type_of_name
 from ..msconstants import constant_type
 from ..runtime.msformat import single_constant
 from ..runtime.msnumbers import DOUBLE_MAX, OVERFLOW, SINGLE_MAX, SMALLEST
+from ..runtime.stringfns import val_is_double
 from ..semantics import BITWISE
 from .exprutil import sum_may_overflow
 from .run_time_faults import TYPE_MISMATCH, fault_in_place
@@ -78,6 +81,10 @@ def _microsoft_result(result: str, argument: ValueType | None) -> ValueType:
     if result == "float":
         return "dbl" if argument == "dbl" else "num"
     return {"int": "int", "double": "dbl"}.get(result, "num")
+
+
+def _is_val(e: ast.Expr) -> bool:
+    return isinstance(e, ast.Call) and e.name == "VAL"
 
 
 class _TypeChecker:
@@ -206,6 +213,18 @@ class _TypeChecker:
         return t
 
     @staticmethod
+    def val_type(e: ast.Call) -> ValueType:
+        """VAL's type: that of its text as a constant, for a constant text (`VAL("1D3")`
+        is a double); a single otherwise, as the text is known only when the program
+        runs (a VAL stored whole into a variable is a double instead: `statement`; one
+        printed as it is prints with its text's type, which the runtime's VAL carries:
+        stringfns.VAL)."""
+        text = e.args[0]
+        if isinstance(text, ast.Str) and val_is_double(text.value):
+            return "dbl"
+        return "num"
+
+    @staticmethod
     def microsoft_arithmetic(op: str, left: ValueType, right: ValueType) -> ValueType:
         if op in ("\\", "MOD"):
             return "int"
@@ -239,6 +258,8 @@ class _TypeChecker:
                 self.expr(arg)
             return None
         types = [self.expect(arg, want) for arg, want in zip(e.args, params)]
+        if self.microsoft and e.name == "VAL":
+            return self.val_type(e)
         if self.microsoft and builtin.result == "num":
             return _microsoft_result(builtin.ms_result, types[0] if types else None)
         return builtin.result
@@ -274,6 +295,10 @@ class _TypeChecker:
                 self.expr(s.value)
             else:
                 self.expect(s.value, target)
+                if self.microsoft and is_numeric(target) and _is_val(s.value):
+                    # Storing converts it: holding a double loses nothing of a double
+                    # text, and a single text gives a single's value.
+                    self.types[s.value] = "dbl"
         elif isinstance(s, ast.Print):
             self.channel(s.channel)
             if s.using is not None:

@@ -54,12 +54,30 @@ class _Format:
         self.upper = 1 << bits
         self.top_bit = 1 << (bits - 1)
         self.ten = 0xA << (bits - 4)  # the mantissa of 10, as m of _den(10.0, bits)
-        # The largest values of the format below 10^D and 10^(D-1): one unit of the last
-        # mantissa bit (above the 8 guard bits) below the power of ten.
-        e, m = _den(float(10**digits), bits)
-        self.top = (e, m - 0x100)
-        e, m = _den(float(10 ** (digits - 1)), bits)
-        self.bottom = (e, m - 0x100)
+        self._limits: dict[int, tuple[tuple[int, int], tuple[int, int]]] = {}
+        self.top, self.bottom = self.limits(digits)
+
+    def just_under(self, power: int) -> tuple[int, int]:
+        """(e, m) of the largest value of the format below 10^power: one unit of the last
+        mantissa bit (above the 8 guard bits) less, normalised again (below 1 the top bit
+        moves: GW-BASIC's value just under 1 is 1 - 2^-23 for singles)."""
+        e, m = _den(float(10**power), self.bits)
+        m -= 0x100
+        if m < self.top_bit:
+            e, m = e - 1, m << 1
+        return e, m
+
+    def limits(self, digits: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The values between which `decimal_digits` brings a value for `digits` digits:
+        the largest below 10^digits and the largest below 10^(digits - 1); for no digits
+        (0 or fewer) the largest below 1 and zero."""
+        if digits not in self._limits:
+            if digits > 0:
+                bounds = (self.just_under(digits), self.just_under(digits - 1))
+            else:
+                bounds = (self.just_under(0), (0, 0))
+            self._limits[digits] = bounds
+        return self._limits[digits]
 
     def divide_by_ten(self, e: int, m: int) -> tuple[int, int]:
         quotient, rest, divisor = 0, m, self.ten
@@ -95,15 +113,21 @@ class _Format:
             m >>= 1
         return e, m & ~0xFF
 
-    def decimal(self, x: float) -> tuple[int, int]:
-        """(N, e10) for a positive value: D digits N, value ~ N * 10^e10."""
+    def decimal_digits(self, x: float, digits: int) -> tuple[int, int]:
+        """GW-BASIC's conversion of a positive value to `digits` decimal digits (step 1 of
+        the module docstring with D = `digits`): (N, e10), the value ~ N * 10^e10.  N has
+        `digits` digits, or is 10^digits where the rounding carried (e10 is then one
+        decade low, as GW-BASIC leaves it); for no digits (0 or fewer) N is the value
+        divided by ten until below 1, rounded to 0 or 1.  PRINT USING converts with as
+        many digits as its field shows (using.py)."""
+        top, bottom = self.limits(digits)
         e, m = _den(x, self.bits)
         e10 = 0
-        while (e, m) > self.top:
+        while (e, m) > top:
             e, m = self.divide_by_ten(e, m)
             e10 += 1
         e, m = self.round_guard(e, m)
-        while self.bottom > (e, m):
+        while bottom > (e, m):
             e, m = self.multiply_by_ten(e, m)
             e10 -= 1
         e, m = self.round_guard(e, m)
@@ -111,7 +135,11 @@ class _Format:
         scaled = m << shift if shift > 0 else m >> -shift  # the value times 256
         if scaled & 0x80:
             scaled += 0x80
-        number = scaled >> 8
+        return scaled >> 8, e10
+
+    def decimal(self, x: float) -> tuple[int, int]:
+        """(N, e10) for a positive value: D digits N, value ~ N * 10^e10."""
+        number, e10 = self.decimal_digits(x, self.digits)
         if number >= self.limit:  # rounded up to 10^D (1D-06 is 1000...0 * 10^-22)
             return number // 10, e10 + 1
         return number, e10

@@ -18,6 +18,17 @@ cannot continue the number (`VAL("12ABC")` is 12, `VAL("ABC")` 0).  The INPUT st
 reads numbers with the same rules, except that such a character makes the reply
 invalid (`number_value(text, whole=True)`).
 
+In Microsoft BASIC VAL's value has the type its text would have as a constant
+(`val_is_double`): a double with a `D` exponent, a `#`, or more than 7 significant
+digits (trailing zeros after the point do not count, a `!` makes it a single), else a
+single (an integer too): `VAL("1.2D23")` is a double and prints ` 1.2D+23`.  A single
+is rounded to float32 (the nearest, not GW-BASIC's own bits of the digits); beyond
+GW-BASIC's range VAL warns "Overflow" and gives the largest single or double with the
+sign (`msnumbers.sng`, `dbl`).  Which type the program computes with is decided when it
+is translated (passes/typecheck.py: the text's type for a constant text); a double is
+returned as a `Double`, so that printed as it is (PRINT, STR$, WRITE, PRINT USING) it
+has its 16 digits even where the text was known only at run time.
+
 Two deliberate differences from PC-BASIC (whose hexadecimal and octal digits go through
 Python's int()): `VAL("&HFFZ")` is 255 here (digits stop at the first other character, as
 for decimal numbers), where PC-BASIC says "Illegal function call"; and `HEX$(-32769)` is
@@ -28,7 +39,10 @@ from __future__ import annotations
 
 import math
 
+from .dialect import microsoft
 from .faults import BasicFault
+from .msformat import Double
+from .msnumbers import dbl, sng
 from .numformat import format_number
 
 MAX_LENGTH = 255
@@ -180,10 +194,43 @@ def LCASES(s: str) -> str:
 
 
 def VAL(s: str) -> float:
+    if microsoft():  # a double keeps its type for PRINT, STR$, WRITE and PRINT USING
+        value = number_value(s)
+        return Double(dbl(value)) if val_is_double(s) else sng(value)
     value = number_value(s)
     if math.isinf(value):
         raise BasicFault(OVERFLOW)
     return value
+
+
+def val_is_double(text: str) -> bool:
+    """Whether Microsoft BASIC's VAL gives a double for `text`: the type the number at
+    its start would have as a constant (see the module docstring)."""
+    word = text.lstrip(" \n").upper()
+    if word.startswith("&"):
+        return False
+    significant = trailing_zeros = 0
+    point = sign_seen = False
+    for c in word:
+        if c in _BLANKS:
+            continue
+        if c in _SEPARATORS:  # the number is 0
+            return False
+        if not sign_seen:
+            sign_seen = True
+            if c in "+-":
+                continue
+        if "0" <= c <= "9":
+            if significant or c != "0":
+                significant += 1
+                trailing_zeros = trailing_zeros + 1 if point and c == "0" else 0
+        elif c == ".":  # a second point is ignored, as in GW-BASIC
+            point = True
+        elif c in "D#":
+            return True
+        else:  # E, !, or the end of the number
+            return c != "!" and significant - trailing_zeros > 7
+    return significant - trailing_zeros > 7
 
 
 def mid_assign(target: str, start: float, n: float | None, value: str) -> str:

@@ -20,12 +20,20 @@ format is printed.  A format without any field prints its text and stops with "I
 function call" (so does an empty format); a number for a string field or a string for a
 numeric one is "Type mismatch"; more than 24 digit positions is "Illegal function call".
 
-A number is formatted from its decimal value at the precision of its type (7
-significant digits for single precision, 16 for double, correctly rounded), rounded
-half away from zero to the digits the field shows: 2.675 (2.67499999999999982 as a
-double, 2.675000000000000 at 16 digits) prints as 2.68 with ``#.##``.  Without a sign
-position, a minus sign takes the place of a leading digit; a leading 0 is printed
-before the point when the field has room for it.  A number that does not fit its field
+A number's digits are GW-BASIC's: a single (7 digits) is converted from its binary
+value with GW-BASIC's own decimal conversion (msformat.py: 1/3 is .3333334), then, where
+the field shows fewer digits than that, converted again with that many (GW-BASIC's
+"work digits": that is where it rounds, half up on the binary value).  A double of
+Microsoft BASIC takes its 16 digits so and rounds them half away from zero to the
+field, and an IEEE double (other dialects) its 15 correctly rounded digits: 2.675
+(2.67499999999999982 as a double, 2.675000000000000 at 16 digits) prints as 2.68 with
+``#.##``, as GW-BASIC, whose 56-bit double of the constant 2.675# is above the tie (ours
+has 53 bits; see `UsingPrecision`).  Where the field's first digit is the one that
+rounds (.05 with ``#.#``), the first digit rounds it half up: 0.1 (PC-BASIC prints 0.0),
+and a rounding that carries into a new digit in E format moves the exponent (9.996 with
+``##.##^^^^`` is 1.00E+01; PC-BASIC keeps the old one).  Without a sign position, a
+minus sign takes the place of a leading digit; a leading 0 is printed before the point
+when the field has room for it.  A number that does not fit its field
 is printed whole after a ``%``.  The exponent of ``^^^^`` has two digits, or more when
 it needs them (then the number does not fit: ``%``); double precision writes ``D``
 instead of ``E`` (Microsoft's double precision only: `UsingPrecision`).  An infinity
@@ -39,8 +47,10 @@ import math
 from dataclasses import dataclass
 from typing import Protocol
 
+from . import msformat
 from .faults import BasicFault
 from .msformat import Double
+from .msnumbers import float32
 
 ILLEGAL_FUNCTION_CALL = "Illegal function call"
 WRONG_TYPE = "Type mismatch"
@@ -49,16 +59,21 @@ MAX_DIGITS = 24  # digit positions of one numeric field
 
 @dataclass(frozen=True, slots=True)
 class UsingPrecision:
-    """How numbers are turned into decimal digits: `digits` significant digits, and the
-    letter of the exponent."""
+    """How numbers are turned into decimal digits: `digits` significant digits, the
+    letter of the exponent, and where a field's fewer digits come from (`binary`): the
+    binary value, converted again as GW-BASIC does (singles: ours have GW-BASIC's bits),
+    or the `digits` digits rounded half away from zero.  Our doubles have 53 of the 56
+    bits of GW-BASIC's, so a decimal constant on a tie (2.675#) may fall on the other
+    side of it; its 16 digits round as GW-BASIC's value does far more often."""
 
     digits: int
     letter: str
+    binary: bool
 
 
-SINGLE = UsingPrecision(7, "E")  # Microsoft single precision (and --precision f32)
-DOUBLE = UsingPrecision(16, "D")  # Microsoft double precision
-REAL = UsingPrecision(15, "E")  # the IEEE doubles of the other dialects (DBL_DIG digits)
+SINGLE = UsingPrecision(7, "E", True)  # Microsoft single precision (and --precision f32)
+DOUBLE = UsingPrecision(16, "D", False)  # Microsoft double precision
+REAL = UsingPrecision(15, "E", False)  # the IEEE doubles of the other dialects (DBL_DIG)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,13 +217,15 @@ def format_number_field(field: NumberField, x: float, precision: UsingPrecision 
         prefix = "-" if negative else ""
         if not field.dollar:
             before = max(before - 1, 0)  # a minus sign may take the first position
+    if precision is SINGLE:  # a single has 7 digits whatever it was computed in
+        x = float32(x)
     if math.isnan(x) or math.isinf(x):
         return "%" + ("-" if negative else "") + ("NAN" if math.isnan(x) else "INF")
     magnitude = abs(x)
     if field.exponent:
         body = _scientific(magnitude, before, decimals, field, precision)
     else:
-        body = _fixed(magnitude, decimals, field.point, field.comma, precision.digits)
+        body = _fixed(magnitude, decimals, field.point, field.comma, precision)
     text = prefix + ("$" if field.dollar else "") + body + suffix
     if len(text) < field.width:  # room for a 0 before the point
         for start in (".", "+.", "-."):
@@ -220,11 +237,26 @@ def format_number_field(field: NumberField, x: float, precision: UsingPrecision 
     return text.rjust(field.width, "*" if field.stars else " ")
 
 
-def decimal_digits(x: float, digits: int) -> tuple[str, int]:
-    """`x` > 0 rounded to `digits` significant decimal digits (correctly, from its
-    binary value): (the digits, e) with x ~ 0.DIGITS * 10**e."""
-    mantissa, _, exponent = f"{x:.{digits - 1}e}".partition("e")
-    return mantissa.replace(".", ""), int(exponent) + 1
+def decimal_digits(x: float, digits: int, precision: UsingPrecision = REAL) -> tuple[int, int]:
+    """`x` > 0 as `digits` decimal digits: (N, e10) with x ~ N * 10^e10, N of `digits`
+    digits or, where the rounding carried, 10^digits with e10 a decade low; for no
+    digits (0 or fewer), N is 0 or 1 and e10 the number of times x is divided by ten to
+    fall below 1.  A single converts its binary value as GW-BASIC does (msformat.py: its
+    bits are GW-BASIC's); other numbers take all the digits of their precision, then
+    round them half away from zero to `digits` (see `UsingPrecision.binary`)."""
+    if precision.binary:
+        return msformat.SINGLE.decimal_digits(x, digits)
+    if precision is DOUBLE:
+        number, e10 = msformat.DOUBLE.decimal(x)
+        full, power = str(number), e10 + precision.digits
+    else:
+        mantissa, _, exponent = f"{x:.{precision.digits - 1}e}".partition("e")
+        full, power = mantissa.replace(".", ""), int(exponent) + 1
+    # x ~ 0.FULL * 10^power
+    if digits <= 0:
+        return (1 if power >= 0 and full[0] >= "5" else 0), max(power, 0)
+    kept, _ = _round_half_up(full, digits)
+    return int(kept), power - digits
 
 
 def _round_half_up(digits: str, keep: int) -> tuple[str, bool]:
@@ -237,20 +269,26 @@ def _round_half_up(digits: str, keep: int) -> tuple[str, bool]:
     return rounded, len(rounded) > keep
 
 
-def _fixed(x: float, decimals: int, point: bool, comma: bool, precision: int) -> str:
+def _fixed(x: float, decimals: int, point: bool, comma: bool, precision: UsingPrecision) -> str:
+    """GW-BASIC's fixed-point text of x > 0: converted with all the digits of its
+    precision, and again with fewer where the field shows fewer decimals (the second
+    conversion rounds)."""
     if x == 0:
         return "." + "0" * decimals if point else "0"
-    digits, e = decimal_digits(x, precision)
-    keep = e + decimals  # digits of the decimal value that the field shows
-    if keep <= 0:
-        shown = "1" if keep == 0 and digits[0] >= "5" else "0"
-    else:
-        shown, _ = _round_half_up(digits, keep)
-    integer_digits = len(shown) - decimals
-    if integer_digits > 0:
-        integer, fraction = shown[:integer_digits], shown[integer_digits:]
-    else:
-        integer, fraction = "", "0" * -integer_digits + shown
+    number, e10 = decimal_digits(x, precision.digits, precision)
+    if -e10 > decimals:  # more digits after the point than the field shows
+        work = precision.digits + e10 + decimals
+        if work > 0:
+            number, e10 = decimal_digits(x, work, precision)
+        else:  # GW-BASIC (PC-BASIC) prints 0 here even for .05 with #.#: rounded instead
+            first_rounds_up = work == 0 and number >= 5 * 10 ** (precision.digits - 1)
+            number, e10 = int(first_rounds_up), -decimals
+    digits = str(number)
+    before = len(digits) + e10  # digits before the point (0 or fewer: zeros after it)
+    digits = digits.ljust(before + decimals, "0")
+    if before <= 0:
+        return "." + "0" * -before + digits
+    integer, fraction = digits[:before], digits[before:]
     if comma:
         integer = _group_thousands(integer)
     return integer + ("." + fraction if point else "")
@@ -265,6 +303,8 @@ def _group_thousands(integer: str) -> str:
 def _scientific(
     x: float, before: int, decimals: int, field: NumberField, precision: UsingPrecision
 ) -> str:
+    """GW-BASIC's E-format text of x >= 0, converted with as many digits as the field
+    shows (at most the precision's)."""
     letter = precision.letter
     if x == 0:
         if field.point:
@@ -272,21 +312,17 @@ def _scientific(
         # GW-BASIC's own output for a zero without a point in the field
         return ("E+" if letter == "E" else "0D+") + "0" * field.exponent
     shown_digits = before + decimals
-    digits, e = decimal_digits(x, precision.digits)
     work = min(precision.digits, shown_digits)
-    if work == 0:
-        mantissa, e = "", max(e, 0)
-    else:
-        mantissa, carried = _round_half_up(digits, work)
-        if carried:
-            mantissa, e = mantissa[:work], e + 1
-    mantissa = mantissa.ljust(shown_digits, "0")
+    number, e10 = decimal_digits(x, work, precision)
+    if work > 0 and number >= 10**work:  # carried: one decade more (PC-BASIC keeps e10)
+        number, e10 = number // 10, e10 + 1
+    mantissa = (str(number).rjust(work, "0") if work > 0 else "").ljust(shown_digits, "0")
     text = mantissa[:before]
     if len(mantissa) > before:
         text += "." + mantissa[before:]
     elif field.point:
         text += "."
-    exponent = e - before
+    exponent = e10 + work - before
     return f"{text}{letter}{'-' if exponent < 0 else '+'}{abs(exponent):0{field.exponent}d}"
 
 
