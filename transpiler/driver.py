@@ -23,6 +23,7 @@ import functools
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import TextIO
 
@@ -266,19 +267,23 @@ def _require_gpu() -> None:
 
 
 @contextlib.contextmanager
-def _one_clock():
-    """Both runs of --check read the same TIMER (Microsoft BASIC's clock): the time when
-    the check starts, unless $BASIC2TILE_TIMER fixes it already."""
+def _one_clock_and_seed():
+    """Both runs of --check read the same TIMER (Microsoft BASIC's clock) and the same
+    seed for a plain RANDOMIZE (the other dialects' generator: runtime/rnd.py): the time
+    when the check starts, unless $BASIC2TILE_TIMER or $BASIC2TILE_SEED fixes it already.
+    The seed still changes from one check to the next, as a plain run's does."""
     from .runtime.msnumbers import TIMER, TIMER_VARIABLE
+    from .runtime.rnd import SEED_VARIABLE
 
-    if os.environ.get(TIMER_VARIABLE, "").strip():
-        yield
-        return
-    os.environ[TIMER_VARIABLE] = repr(TIMER())
+    fixed = {TIMER_VARIABLE: lambda: repr(TIMER()), SEED_VARIABLE: lambda: str(time.time_ns())}
+    chosen = [name for name in fixed if not os.environ.get(name, "").strip()]
+    for name in chosen:
+        os.environ[name] = fixed[name]()
     try:
         yield
     finally:
-        del os.environ[TIMER_VARIABLE]
+        for name in chosen:
+            del os.environ[name]
 
 
 def check(
@@ -318,7 +323,7 @@ def check(
     # Numbers agree within the tolerance of the number type (compare.TOLERANCES).
     tolerance = "tf32" if analysis.options.tf32_products else analysis.number_type
     # A program that uses files runs twice in scratch folders (scratch.py); others in place.
-    with _one_clock(), tempfile.TemporaryDirectory(prefix="b2t-check-") as tmp:
+    with _one_clock_and_seed(), tempfile.TemporaryDirectory(prefix="b2t-check-") as tmp:
         folders = [Path(tmp) / "interpreter", Path(tmp) / "generated"]
         scratch = [
             scratch_folder(f) if analysis.uses_files else contextlib.nullcontext() for f in folders
