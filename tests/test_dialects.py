@@ -14,10 +14,15 @@ import sys
 import pytest
 
 from transpiler import driver
+from transpiler.builtins import BUILTINS
 from transpiler.errors import CompileErrors, SourceFile
+from transpiler.keywords import KEYWORDS, RENAME_WORD, UNSUPPORTED
+from transpiler.lexer import reserved_word
 from transpiler.options import Options
 
 from .conftest import ROOT
+from .pcbasic_oracle import requires_pcbasic
+from .test_ms_crosscut import interpreted_and_checked
 
 
 def analysed(text: str, std: str | None = None):
@@ -153,3 +158,106 @@ def test_kernel_programs_are_not_affected():
     text += "40 LET C(BID) = A(BID) * 2\n50 OUTPUT C\n"
     analysis = analysed(text)
     assert analysis.kind == "kernel" and analysis.notes == []
+
+
+# --------------------------------------------------------------------------- reserved words
+
+# Words that other dialects reserve and GW-BASIC does not, used as variables; one array
+# MIN is implicit (10 elements), as GW-BASIC's are.  Oracle: PC-BASIC 2.0.8 printed
+# GW_NAMES_OUTPUT for this program.
+GW_NAMES = """\
+10 SUM = 3: PRINT SUM
+20 NUM = 2: BASE = 4: MAX = 5: MIN = 1: MAT = 6: ZER = 7: DET = 8
+30 OPTION BASE 1: DIM A(3): A(1) = NUM + BASE
+40 PRINT NUM; BASE; MAX; MIN; MAT; ZER; DET; A(1)
+50 UCASE$ = "u": LTRIM$ = "l": PRINT UCASE$; LTRIM$
+60 TAB = 8: SPC = 2: PRINT TAB; SPC; TAB(12); "X"; SPC(2); "Y"
+70 DIM TOTAL(3): TOTAL(2) = 5: DO = 1: LOOP = 2: SEG = 3: CASE = 4: AS = 5: OUTPUT = 6
+80 PRINT TOTAL(2); DO + LOOP + SEG + CASE + AS + OUTPUT
+90 MMA = 1: TILE = 2: BID = 3: ENDIF = 4: ELSEIF = 5: CHANGE = 6: UBOUND = 7
+100 PRINT MMA; TILE; BID; ENDIF; ELSEIF; CHANGE; UBOUND
+110 DIM MAX(4): MAX(4) = 9: PRINT MAX(4); MIN(2)
+"""
+GW_NAMES_OUTPUT = (
+    " 3 \n 2  4  5  1  6  7  8  6 \nul\n 8  2      X  Y\n 5  21 \n 1  2  3  4  5  6  7 \n 9  0 \n"
+)
+
+
+def test_words_of_other_dialects_are_names_under_dialect_ms(tmp_path):
+    assert interpreted_and_checked(tmp_path, GW_NAMES) == GW_NAMES_OUTPUT
+
+
+def test_they_are_names_when_a_construct_pins_ms(tmp_path):
+    """Extended BASIC reserves them: the program is read again as Microsoft BASIC once a
+    construct (here DEFINT, after the names) pins it."""
+    text = GW_NAMES.replace("; MIN(2)", "") + "120 DEFINT I\n"
+    output = GW_NAMES_OUTPUT.replace(" 9  0 \n", " 9 \n")
+    assert interpreted_and_checked(tmp_path, text, dialect=None) == output
+    assert analysed(text).options.dialect == "ms"
+
+
+def test_extended_basic_still_reserves_them_and_names_the_flag():
+    error = only_error("10 SUM = 3\n20 PRINT SUM\n", None)
+    assert error.message == "SUM is a built-in function: a variable needs another name"
+    assert error.notes == ("--dialect ms reads SUM as a variable, as GW-BASIC does",)
+    error = only_error("10 LEN = 3\n", None)  # GW-BASIC's too: no note
+    assert error.notes == ()
+
+
+def test_a_pinned_program_that_calls_another_dialects_function_is_an_error():
+    """GW-BASIC reads MAX(A, B) as an array element, extended BASIC as its function: in a
+    program pinned to ms the guess would be silent, so it is a located error."""
+    with pytest.raises(CompileErrors) as info:
+        analysed("10 PRINT 7 \\ 2\n20 PRINT MAX(1, 2)\n")
+    note, error = info.value.errors  # in line order
+    assert error.message == (
+        "MAX(...) is an array in Microsoft BASIC, the function MAX in extended BASIC"
+    )
+    assert (error.coord.line, error.coord.column) == (2, 10)
+    assert str(note) == "d.bas:1: note: integer division '\\': assuming --dialect ms"
+    # --dialect ms says which: an array, as in GW-BASIC; a DIM says it too
+    assert analysed("10 PRINT 7 \\ 2\n20 PRINT MAX(1, 2)\n", "ms").options.dialect == "ms"
+    analysed("10 DIM MAX(3)\n20 PRINT 7 \\ 2, MAX(1)\n")
+
+
+@pytest.mark.parametrize(
+    "statement, message",
+    [
+        ("DO", "expected '=', found end of line"),
+        ("LOOP UNTIL X > 3", "expected '=', found name 'UNTIL'"),
+    ],
+)
+def test_a_qbasic_statement_under_ms_is_a_syntax_error_that_says_so(statement, message):
+    error = only_error(f"10 {statement}\n", "ms")
+    assert error.message == message
+    word = statement.split()[0]
+    assert error.notes == (
+        f"{word} is a QBasic statement (not supported): a name in Microsoft BASIC",
+    )
+
+
+def test_def_seg_is_still_gw_basics_statement():
+    error = only_error("10 DEF SEG = 0\n", "ms")
+    assert error.message == "unsupported statement DEF SEG (Microsoft BASIC)"
+
+
+def _gw_reserved_words() -> set[str]:
+    """GW-BASIC's reserved words, from PC-BASIC's token table (`TAB(` and `SPC(` are
+    tokens with their parenthesis: names without it)."""
+    from pcbasic.basic.base import tokens
+
+    words = {word.decode() for word in tokens.KEYWORDS.values() if word[:1].isalpha()}
+    return {word for word in words if not word.endswith("(")} - {"FN"}
+
+
+@requires_pcbasic
+def test_dialect_ms_reserves_exactly_gw_basics_words():
+    """Every word any dialect of ours reserves is reserved under --dialect ms iff
+    GW-BASIC (PC-BASIC's tokenizer) reserves it; `ENVIRON$`, `INPUT$`... are reserved
+    there as ENVIRON and INPUT are."""
+    gw = _gw_reserved_words()
+    ours = KEYWORDS | BUILTINS.keys() | UNSUPPORTED.keys() | {RENAME_WORD}
+    reserved = {word for word in ours if reserved_word(word, "ms")}
+    prefixed = {word for word in reserved if word.endswith("$") and word[:-1] in gw}
+    assert reserved - prefixed == gw
+    assert {word for word in ours if not reserved_word(word, "ms")} & gw == set()

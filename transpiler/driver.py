@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .collector import collector_paused
-from .errors import BasicError, BasicNote, Coord, SourceFile
+from .errors import BasicError, BasicNote, CompileErrors, Coord, SourceFile
 from .options import Options
 from .process import RunResult  # noqa: F401  (callers of run() and check() read it here)
 
@@ -51,16 +51,7 @@ def _compiling(step):
 @_compiling
 def front_end(source: SourceFile, options: Options):
     """Parse and analyse; raises CompileErrors with every diagnostic found."""
-    program = parse_program(source, options)
-    note = None
-    if options.std is None and program.microsoft_pins:
-        # A construct that only Microsoft BASIC has decides the dialect (README,
-        # "Dialects"); the note names the first one, where it stands.
-        what, coord = program.microsoft_pins[0]
-        note = BasicNote(f"{what}: assuming --dialect ms", Coord(coord.file, coord.line, 0))
-        options = dataclasses.replace(options, std="ms")
-        if "MOD" in source.text.upper():  # MOD binds less tightly there: read it again
-            program = parse_program(source, options)
+    program, options, note = _program_and_dialect(source, options)
     # Imported after parsing, so a syntax error never depends on the passes importing.
     from .passes import analyze
 
@@ -68,6 +59,65 @@ def front_end(source: SourceFile, options: Options):
     if note is not None:
         analysis.notes.append(note)
     return analysis
+
+
+def _program_and_dialect(source: SourceFile, options: Options):
+    """(the syntax tree, the options with the dialect it gets, the note saying why or
+    None).  Without --dialect, a construct that only Microsoft BASIC has decides the
+    dialect (README, "Which dialect a program gets"); the note names the first one, where
+    it stands.  Such a program is read again with Microsoft BASIC's reserved words and
+    precedence where they differ (`SUM = 3`, which extended BASIC rejects, `7 MOD 2 * 3`);
+    so the pins of a program that does not parse as extended BASIC count too."""
+    from .parser import ParseErrors
+
+    if options.std is not None:
+        return parse_program(source, options), options, None
+    try:
+        program = parse_program(source, options)
+        pins = program.microsoft_pins
+    except ParseErrors as errors:
+        if not errors.microsoft_pins:
+            raise
+        program, pins = None, errors.microsoft_pins
+    if not pins:
+        return program, options, None
+    what, coord = pins[0]
+    note = BasicNote(f"{what}: assuming --dialect ms", Coord(coord.file, coord.line, 0))
+    options = dataclasses.replace(options, std="ms")
+    from .lexer import reads_differently_under_ms
+
+    if program is None or reads_differently_under_ms(source.text):
+        try:
+            program = parse_program(source, options)
+        except CompileErrors as errors:
+            raise CompileErrors([*errors.errors, note]) from None
+        _check_calls_of_other_dialects(program, note)
+    return program, options, note
+
+
+def _check_calls_of_other_dialects(program, note: BasicNote) -> None:
+    """In a program that a construct pinned to Microsoft BASIC, `MAX(A, B)` is an array
+    element (GW-BASIC reserves no MAX), which extended BASIC reads as its function: a
+    located error instead of a silent guess, unless a DIM says it is an array."""
+    from . import ast
+    from .builtins import BUILTINS
+
+    dimensioned = {node.name for node in program.walk() if isinstance(node, ast.ArrayDecl)}
+    errors = [
+        BasicError(
+            f"{node.name}(...) is an array in Microsoft BASIC, the function {node.name} in "
+            f"{BUILTINS[node.name].dialect_name()}",
+            node.coord,
+            notes=("--dialect ms reads it as an array, as GW-BASIC does; or DIM it, or rename it",),
+        )
+        for node in program.walk()
+        if isinstance(node, ast.Index)
+        and node.name in BUILTINS
+        and BUILTINS[node.name].syntax == "call"
+        and node.name not in dimensioned
+    ]
+    if errors:
+        raise CompileErrors([*errors, note])
 
 
 def parse_program(source: SourceFile, options: Options):

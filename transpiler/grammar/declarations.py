@@ -18,6 +18,7 @@ SWAP and the MID$ statement are Microsoft BASIC's.  ECMA-55 wants LET, integer c
 from __future__ import annotations
 
 from .. import ast
+from ..builtins import BUILTINS
 from ..errors import BasicSyntaxError
 from ._actions import extension, extension_at, fail, location, strict_error, through
 
@@ -58,7 +59,13 @@ def p_mid_assign(p):
 def p_assign_function(p):
     """simple_statement : FUNC EQ expr"""
     # `LEN = 3`: a reserved word as a variable (GW-BASIC says "Syntax error").
-    fail(p, 1, f"{p[1]} is a built-in function: a variable needs another name")
+    name, ctx = p[1], p.lexer.ctx
+    error = ctx.error(
+        f"{name} is a built-in function: a variable needs another name", p.lexpos(1), len(name)
+    )
+    if ctx.dialect is None and not BUILTINS[name].reserved_in("ms"):
+        error.notes = (f"--dialect ms reads {name} as a variable, as GW-BASIC does",)
+    raise error
 
 
 def p_dim(p):
