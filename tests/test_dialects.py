@@ -261,3 +261,95 @@ def test_dialect_ms_reserves_exactly_gw_basics_words():
     prefixed = {word for word in reserved if word.endswith("$") and word[:-1] in gw}
     assert reserved - prefixed == gw
     assert {word for word in ours if not reserved_word(word, "ms")} & gw == set()
+
+
+# --------------------------------------------------------------------------- more evidence
+
+# Constructs that extended BASIC accepts too but that only programs written for Microsoft
+# BASIC use: without --dialect they pin ms (statement, what the note names); with
+# --dialect extended they are accepted as before, without a note.
+MICROSOFT_EVIDENCE = [
+    ("PRINT N AND 1", "AND of a number, not of a comparison (bitwise in Microsoft BASIC)"),
+    ("PRINT A OR 4", "OR of a number, not of a comparison (bitwise in Microsoft BASIC)"),
+    ("IF NOT X THEN 20", "NOT of a number, not of a comparison (bitwise in Microsoft BASIC)"),
+    ("IF A > 1 AND B THEN 20", "AND of a number, not of a comparison (bitwise in Microsoft BASIC)"),
+    ("CLS", "the statement CLS"),
+    ("COLOR 7, 0", "the statement COLOR"),
+    ("KEY OFF", "the statement KEY"),
+    ("WIDTH 80", "the statement WIDTH"),
+    ("SCREEN 0", "the statement SCREEN"),
+    ("BEEP", "the statement BEEP"),
+    ("SWAP A, B", "the statement SWAP"),
+    ('LPRINT "X"', "the statement LPRINT"),
+    ("WRITE 1, 2", "the statement WRITE"),
+    ("LINE INPUT A$", "the statement LINE INPUT"),
+    ('OPEN "O", #1, "F.TXT"', "OPEN with a mode letter"),
+    ("K$ = INKEY$", "the function INKEY$"),
+    ('MID$(A$, 1, 1) = "X"', "the MID$ statement"),
+    ('PRINT "N="N', "PRINT items without a separator"),
+]
+
+
+@pytest.mark.parametrize("statement, what", MICROSOFT_EVIDENCE)
+def test_evidence_of_microsoft_basic_pins_the_dialect(statement, what):
+    analysis = analysed(f"10 PRINT 1\n20 {statement}\n30 END\n")
+    assert analysis.options.dialect == "ms"
+    [note] = analysis.notes
+    assert str(note) == f"d.bas:2: note: {what}: assuming --dialect ms"
+
+
+@pytest.mark.parametrize("statement, what", MICROSOFT_EVIDENCE)
+def test_extended_basic_chosen_accepts_the_evidence(statement, what):
+    analysis = analysed(f"10 {statement}\n20 END\n", "extended")
+    assert analysis.options.dialect == "extended"
+    assert [str(n) for n in analysis.notes] == []
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "IF A > 1 AND B < 2 THEN 20",
+        "IF NOT (A = B) OR C <> 1 THEN 20",
+        "X = (A > 1) OR (B < 2 AND NOT C = 3)",
+        'WHILE A < 3 AND B$ <> "Y": A = A + 1: WEND',
+        'OPEN "F.TXT" FOR OUTPUT AS #1: PRINT #1, 1: CLOSE #1: KILL "F.TXT"',
+    ],
+)
+def test_truth_values_and_files_do_not_pin(statement):
+    analysis = analysed(f"10 {statement}\n20 END\n")
+    assert analysis.options.dialect == "extended" and analysis.notes == []
+
+
+# Oracle: PC-BASIC 2.0.8 printed these outputs.  As extended BASIC (logical AND) the first
+# printed "-5 IS EVEN" and " 7 IS EVEN", the second " 0  1  0  0  0".
+EVEN_ODD = """\
+10 FOR K = 1 TO 3
+20 READ N
+30 IF (N AND 1) = 1 THEN PRINT N; "IS ODD" ELSE PRINT N; "IS EVEN"
+40 NEXT K
+50 DATA -5, 4, 7
+"""
+BIT_ADDER = """\
+10 REM THE BITS OF A + B, ADDED ONE BIT AT A TIME
+20 A = 11: B = 6: C = 0
+30 FOR I = 0 TO 4
+40 X = SGN(A AND 2 ^ I): Y = SGN(B AND 2 ^ I)
+50 S = X + Y + C: C = INT(S / 2)
+60 PRINT S - 2 * C;
+70 NEXT I
+80 PRINT
+"""
+
+
+@pytest.mark.parametrize(
+    "text, output",
+    [
+        (EVEN_ODD, "-5 IS ODD\n 4 IS EVEN\n 7 IS ODD\n"),
+        (BIT_ADDER, " 1  0  0  0  1 \n"),
+    ],
+    ids=["even-odd", "bit-adder"],
+)
+def test_gw_basic_programs_with_bitwise_and_print_as_gw_basic_without_a_flag(
+    tmp_path, text, output
+):
+    assert interpreted_and_checked(tmp_path, text, dialect=None) == output

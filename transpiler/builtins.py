@@ -101,6 +101,9 @@ class Builtin:
     # Its value is always an integer, whatever the argument (INT, SGN, LEN...): a
     # variable set from it holds an integer (passes/integrality.py).
     integer_valued: bool = False
+    # Extended BASIC has it too, but only a program written for Microsoft BASIC calls it
+    # (INKEY$): it pins --dialect ms when no dialect was chosen.
+    microsoft_evidence: bool = False
 
     @property
     def implemented(self) -> bool:
@@ -196,7 +199,7 @@ _MS_STRING_FUNCTIONS = (
                  dialects=frozenset(("extended", "qbasic"))) for name in ("UCASE$", "LCASE$")),
     # A key from the keyboard without waiting (Console.inkey: see its docstring).
     Builtin("INKEY$", _MS_EXTENDED, ((),), result="str", effect="input",
-            python="INKEYS", cpp="INKEYS"),
+            python="INKEYS", cpp="INKEYS", microsoft_evidence=True),
 )
 
 _IMPLEMENTED = (

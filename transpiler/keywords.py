@@ -41,6 +41,20 @@ KEYWORDS = frozenset((
     "CLS", "COLOR", "BEEP", "KEY", "OFF", "SCREEN", "WIDTH", "SOUND", "PLAY", "SYSTEM", "CLEAR",
 ))
 
+# Microsoft BASIC's statements that extended BASIC accepts too, but that only programs
+# written for Microsoft BASIC use: each pins --dialect ms when no dialect was chosen
+# (README, "Which dialect a program gets").  Files (OPEN ... FOR ... AS, PRINT #, INPUT #,
+# LINE INPUT #, WRITE #, KILL, NAME) and PRINT USING do not: extended BASIC's programs
+# use them.
+# Each with what the note names.
+MICROSOFT_EVIDENCE: dict[str, str] = {
+    **{word: f"the statement {word}" for word in (
+        "CLS", "COLOR", "BEEP", "SOUND", "PLAY", "CLEAR", "KEY", "SCREEN", "WIDTH", "SYSTEM",
+        "LPRINT", "LINE INPUT", "SWAP", "WRITE")},
+    "OPEN": "OPEN with a mode letter",
+    "MID$": "the MID$ statement",
+}  # fmt: skip
+
 # Statements of Microsoft BASIC that are functions too (PLAY(n), SCREEN(r, c)): the lexer
 # reads the word followed by `(` away from the start of a statement as the function.
 STATEMENT_FUNCTIONS = frozenset(("PLAY", "SCREEN"))

@@ -112,6 +112,13 @@ class LineContext:
         self.comment = None
         self.rem_start = None
 
+    def microsoft_evidence(self, what: str, coord: Coord) -> None:
+        """`what`, at `coord`, is a construct that extended BASIC accepts too but that
+        marks a Microsoft BASIC program (README, "Which dialect a program gets"): a pin
+        towards --dialect ms when no dialect was chosen, nothing otherwise."""
+        if self.dialect is None:
+            self.pins.append((what, coord))
+
     def dialect_name(self) -> str:
         return DIALECT_NAMES[self.dialect or "extended"]
 

@@ -20,7 +20,15 @@ from __future__ import annotations
 from .. import ast
 from ..builtins import BUILTINS
 from ..errors import BasicSyntaxError
-from ._actions import extension, extension_at, fail, location, strict_error, through
+from ._actions import (
+    extension,
+    extension_at,
+    fail,
+    location,
+    microsoft_statement,
+    strict_error,
+    through,
+)
 
 
 def p_let(p):
@@ -39,6 +47,7 @@ def p_let_implicit(p):
 def p_swap(p):
     """simple_statement : SWAP lvalue COMMA lvalue"""
     extension(p, 1, "SWAP")
+    microsoft_statement(p, 1, "SWAP")
     p[0] = ast.Swap(p[2], p[4], coord=location(p, 1))
 
 
@@ -49,6 +58,7 @@ def p_mid_assign(p):
     if name != "MID$":
         fail(p, 1, f"{name} is a function: only MID$ can be assigned to")
     extension(p, 1, "the MID$ statement")
+    microsoft_statement(p, 1, "MID$")
     target = args[0]
     if not isinstance(target, (ast.Var, ast.Index)) or len(args) not in (2, 3):
         raise BasicSyntaxError("expected MID$(variable$, start[, count]) = ...", target.coord)
