@@ -236,6 +236,15 @@ def test_a_qbasic_statement_under_ms_is_a_syntax_error_that_says_so(statement, m
     )
 
 
+def test_a_kernel_program_under_dialect_ms_says_it_is_extended_basic():
+    text = "10 INPUT N, A()\n20 DIM A(N), C(N)\n30 TILE A(16), C(16)\n"
+    text += "40 LET C(BID) = A(BID) * 2\n50 OUTPUT C\n"
+    error = only_error(text, "ms")
+    assert error.message == "a cuTile BASIC kernel program is extended BASIC, not Microsoft BASIC"
+    assert (error.coord.line, error.coord.column) == (1, 4)
+    assert analysed(text).kind == "kernel"
+
+
 def test_def_seg_is_still_gw_basics_statement():
     error = only_error("10 DEF SEG = 0\n", "ms")
     assert error.message == "unsupported statement DEF SEG (Microsoft BASIC)"

@@ -52,6 +52,7 @@ def _compiling(step):
 def front_end(source: SourceFile, options: Options):
     """Parse and analyse; raises CompileErrors with every diagnostic found."""
     program, options, note = _program_and_dialect(source, options)
+    _no_kernel_program_under_ms(program, options)
     # Imported after parsing, so a syntax error never depends on the passes importing.
     from .passes import analyze
 
@@ -118,6 +119,26 @@ def _check_calls_of_other_dialects(program, note: BasicNote) -> None:
     ]
     if errors:
         raise CompileErrors([*errors, note])
+
+
+def _no_kernel_program_under_ms(program, options: Options) -> None:
+    """A cuTile BASIC kernel program is extended BASIC: under --dialect ms its words BID,
+    SUM and MMA are names, as in GW-BASIC, so it is a located error there."""
+    from .passes.kernel_dialect import first_kernel_statement
+
+    if options.std != "ms":
+        return
+    stmt = first_kernel_statement(program)
+    if stmt is not None:
+        raise CompileErrors(
+            [
+                BasicError(
+                    "a cuTile BASIC kernel program is extended BASIC, not Microsoft BASIC",
+                    stmt.coord,
+                    notes=("under --dialect ms, BID, SUM and MMA are names, as in GW-BASIC",),
+                )
+            ]
+        )
 
 
 def parse_program(source: SourceFile, options: Options):
