@@ -4,6 +4,7 @@ fatal error on stderr must be the same, in the same order, with the same BASIC l
 from __future__ import annotations
 
 import io
+import os
 
 import pytest
 
@@ -85,3 +86,30 @@ def test_check_accepts_a_matrix_product_summed_in_another_order(target):
     out = io.StringIO()
     code = driver.generate(analysis, target)
     assert driver.check(analysis, code, target, "cpu", out=out) == 0, out.getvalue()
+
+
+RANDOMIZED = "10 RANDOMIZE\n20 FOR I = 1 TO 3\n30 PRINT RND\n40 NEXT I\n50 END\n"
+
+
+@pytest.mark.parametrize("std", ["ecma55", "extended"])
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_check_gives_a_plain_randomize_one_seed_for_both_runs(monkeypatch, std, target):
+    """A plain RANDOMIZE seeds from the clock: --check fixes $BASIC2TILE_SEED for both
+    runs (as it fixes TIMER under ms), and leaves it unset afterwards."""
+    monkeypatch.delenv("BASIC2TILE_SEED", raising=False)
+    analysis = driver.front_end(SourceFile("prog.bas", RANDOMIZED), Options(std=std))
+    code = driver.generate(analysis, target)
+    out = io.StringIO()
+    assert driver.check(analysis, code, target, "cpu", out=out) == 0, out.getvalue()
+    assert "BASIC2TILE_SEED" not in os.environ
+
+
+def test_a_plain_run_of_randomize_stays_random(monkeypatch):
+    monkeypatch.delenv("BASIC2TILE_SEED", raising=False)
+    analysis = driver.front_end(SourceFile("prog.bas", RANDOMIZED), Options(std="ecma55"))
+    outputs = set()
+    for _ in range(2):
+        out = io.StringIO()
+        driver.interpret(analysis, stdin=io.StringIO(""), stdout=out, stderr=io.StringIO())
+        outputs.add(out.getvalue())
+    assert len(outputs) == 2

@@ -52,6 +52,7 @@ def _nested(kind: str, levels: int) -> str:
     raise ValueError(kind)
 
 
+# (Extended BASIC, chosen: `NOT NOT A` would pin Microsoft BASIC, where MAX is no function.)
 KINDS = ["*", "/", "^", "MOD", "-", "NOT", "(+)", "SIN", "ABS", "INT", "FNF", "MAX", "A", "AND"]
 HEADER = "10 DEF FNF(X) = X\n20 LET A = 1\n30 DIM A(10)\n40 FOR K = 0 TO 10\n50 LET A(K) = 1\n60 NEXT K\n"
 
@@ -73,7 +74,7 @@ def _program(expressions: list[str], kernel_loop: str | None = None) -> str:
 
 def _errors(text: str) -> list[str]:
     with pytest.raises(CompileErrors) as info:
-        driver.front_end(SourceFile("deep.bas", text), Options())
+        driver.front_end(SourceFile("deep.bas", text), Options(std="extended"))
     return [str(e) for e in info.value.errors]
 
 
@@ -96,7 +97,8 @@ def test_one_level_past_the_nesting_limit_is_a_located_error(kind):
 
 def test_a_flat_sum_may_be_long_but_not_endless():
     assert driver.front_end(
-        SourceFile("deep.bas", _program(["+".join(["A"] * (MAX_DEPTH + 1))])), Options()
+        SourceFile("deep.bas", _program(["+".join(["A"] * (MAX_DEPTH + 1))])),
+        Options(std="extended"),
     )
     [message] = _errors(_program(["+".join(["A"] * (MAX_DEPTH + 2))]))
     assert message == (
@@ -117,7 +119,7 @@ def test_a_flat_sum_may_be_long_but_not_endless():
 def test_the_reported_expressions_never_end_in_an_internal_error(expr):
     text = f"10 LET X = {expr}\n20 PRINT X\n30 END\n"
     try:
-        analysis = driver.front_end(SourceFile("deep.bas", text), Options())
+        analysis = driver.front_end(SourceFile("deep.bas", text), Options(std="extended"))
     except CompileErrors as errors:
         assert all("expression nested too deeply" in str(e) for e in errors.errors)
         return
@@ -134,7 +136,9 @@ def _at_the_limits(precision: str = "f64"):
     expressions.append("+".join(["A"] * (MAX_DEPTH + 1)))
     kernel = "+".join(["X(I)"] * 300) + " + " + _nested("*", N - 2).replace("A", "X(I)")
     text = _program(expressions, kernel_loop=kernel)
-    return driver.front_end(SourceFile("deep.bas", text), Options(precision=precision))
+    return driver.front_end(
+        SourceFile("deep.bas", text), Options(std="extended", precision=precision)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -203,13 +207,13 @@ NESTS = {
 
 @pytest.mark.parametrize("name", NESTS)
 def test_the_interpreter_runs_any_nesting(name):
-    analysis = driver.front_end(SourceFile("nest.bas", _nest(NESTS[name])), Options())
+    analysis = driver.front_end(SourceFile("nest.bas", _nest(NESTS[name])), Options(std="extended"))
     assert _interpret(analysis).split()[0] == "1"
 
 
 @pytest.mark.parametrize("name", NESTS)
 def test_generated_python_compiles_for_any_nesting(name):
-    analysis = driver.front_end(SourceFile("nest.bas", _nest(NESTS[name])), Options())
+    analysis = driver.front_end(SourceFile("nest.bas", _nest(NESTS[name])), Options(std="extended"))
     code = driver.generate(analysis, "cutile")
     compile(code, "nest.py", "exec")  # CPython: 20 nested loops, 100 indentation levels
     levels = max(len(line) - len(line.lstrip(" ")) for line in code.splitlines()) // 4
@@ -220,14 +224,16 @@ def test_generated_python_compiles_for_any_nesting(name):
 @pytest.mark.parametrize("target", ["cutile", "cuda"])
 @pytest.mark.parametrize("name", ["for", "mixed", "goto"])
 def test_generated_programs_run_any_nesting(name, target):
-    analysis = driver.front_end(SourceFile("nest.bas", _nest(NESTS[name])), Options())
+    analysis = driver.front_end(SourceFile("nest.bas", _nest(NESTS[name])), Options(std="extended"))
     report = io.StringIO()
     code = driver.generate(analysis, target)
     assert driver.check(analysis, code, target, "cpu", out=report) == 0, report.getvalue()
 
 
 def test_a_nest_within_the_limit_keeps_every_level_structured():
-    analysis = driver.front_end(SourceFile("nest.bas", _nest(["FOR"] * MAX_BLOCK_DEPTH)), Options())
+    analysis = driver.front_end(
+        SourceFile("nest.bas", _nest(["FOR"] * MAX_BLOCK_DEPTH)), Options(std="extended")
+    )
     code = driver.generate(analysis, "cutile", offload=False)
     assert "match label" not in code and code.count("for i") == MAX_BLOCK_DEPTH - 1
     assert code.count("while i0 <= 1.0:") == 1  # I0 is printed after its loop

@@ -27,7 +27,7 @@ from transpiler.passes.structure import build_host_program
 
 from .conftest import EXAMPLES, ROOT
 
-EXTENDED = Options()
+EXTENDED = Options(std="extended")  # (without it, `NOT 5` would pin ms)
 STRICT = Options(std="ecma55")
 
 

@@ -122,7 +122,7 @@ def test_every_unsupported_statement_is_an_error(word):
         ("DEF SEG = 0", "DEF SEG"),
         ("DEF USR0 = 0", None),  # USR0 is a name: only USR is reserved
         ("RUN", "RUN"),
-        ("END SUB", "END SUB"),
+        ("END SUB", "END SUB"),  # QBasic's
     ],
 )
 def test_statements_of_microsoft_basic(statement, words):
@@ -130,7 +130,8 @@ def test_statements_of_microsoft_basic(statement, words):
     if words is None:
         assert "unsupported" not in err.message
     else:
-        assert described(err) == (f"unsupported statement {words} (Microsoft BASIC)", 4, len(words))
+        dialect = "QBasic" if words == "END SUB" else "Microsoft BASIC"
+        assert described(err) == (f"unsupported statement {words} ({dialect})", 4, len(words))
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,8 @@ parser stopped in lists the tokens it could have used, which is enough to say
 from __future__ import annotations
 
 from .errors import BasicSyntaxError
-from .lexer import LineContext, token_length
+from .keywords import UNSUPPORTED
+from .lexer import LineContext, statement_word, token_length
 
 # Where these are all possible, an expression is (LALR merges the lookaheads of states
 # that end a name, so a lone NAME or '(' proves nothing).
@@ -46,7 +47,22 @@ def describe_syntax_error(parser, token, text: str, ctx: LineContext) -> BasicSy
         length = token_length(token)
         found = describe_token(token)
     message, notes = _explain(expected, token, found, parser.symstack)
-    return BasicSyntaxError(message, ctx.coord(column, length), notes=notes)
+    return BasicSyntaxError(
+        message,
+        ctx.coord(column, length),
+        notes=notes + _name_of_another_dialect(text, column, ctx),
+    )
+
+
+def _name_of_another_dialect(text: str, column: int, ctx: LineContext) -> tuple[str, ...]:
+    """A note where the statement starts with a statement word of another dialect that
+    the dialect reads as a name (`DO`, `SELECT CASE` under --dialect ms, as in GW-BASIC)."""
+    word = statement_word(ctx, text, column)
+    unsupported = UNSUPPORTED.get(word)
+    if unsupported is None or unsupported.kind != "statement":
+        return ()
+    note = f"{word} is a {unsupported.dialect} statement (not supported): a name in {ctx.dialect_name()}"
+    return (note,)
 
 
 def describe_token(token) -> str:

@@ -5,7 +5,9 @@ Each `Builtin` says, once, for one name:
 - its forms: the parameter lists it accepts (`MID$(s, i[, n])` would have two) and its
   result type; a function without forms is reserved but not implemented yet;
 - the dialects that have it: ECMA-55 Minimal BASIC, our extended BASIC, Microsoft BASIC
-  (GW-BASIC and QBasic), Dartmouth BASIC, cuTile BASIC kernel programs;
+  (GW-BASIC), QBasic, Dartmouth BASIC, cuTile BASIC kernel programs.  Its name is a
+  reserved word in every dialect but Microsoft BASIC, whose reserved words are GW-BASIC's
+  (`reserved_in`): there `SUM`, `MAX` and `UCASE$` are variables, as in GW-BASIC;
 - what host code evaluating it can do besides giving its value (`effect`): nothing, warn
   (overflow, the program goes on), fail (a fatal domain error) or draw a random number;
 - its name in the Python runtime (`transpiler.runtime`, or a Python built-in) and in
@@ -29,7 +31,7 @@ from typing import Literal
 
 # The type of a BASIC value: a number, a `%` integer, a string, a Microsoft double (`#`).
 ValueType = Literal["num", "int", "str", "dbl"]
-Dialect = Literal["ecma55", "extended", "ms", "dartmouth", "kernel"]
+Dialect = Literal["ecma55", "extended", "ms", "qbasic", "dartmouth", "kernel"]
 # What evaluating the function on the host can do besides giving its value: "io" reads
 # the state of the program's files (and fails on a file number that is not open); reading
 # standard input (INKEY$, "input") is an effect on the program's order like drawing a
@@ -60,6 +62,7 @@ DIALECT_NAMES: dict[str, str] = {
     "ecma55": "ECMA-55 Minimal BASIC",
     "extended": "extended BASIC",
     "ms": "Microsoft BASIC",
+    "qbasic": "QBasic",
     "dartmouth": "Dartmouth BASIC",
     "kernel": "cuTile BASIC",
 }
@@ -98,6 +101,9 @@ class Builtin:
     # Its value is always an integer, whatever the argument (INT, SGN, LEN...): a
     # variable set from it holds an integer (passes/integrality.py).
     integer_valued: bool = False
+    # Extended BASIC has it too, but only a program written for Microsoft BASIC calls it
+    # (INKEY$): it pins --dialect ms when no dialect was chosen.
+    microsoft_evidence: bool = False
 
     @property
     def implemented(self) -> bool:
@@ -123,9 +129,17 @@ class Builtin:
         text = " or ".join(str(n) for n in counts)
         return f"{text} argument{'' if counts == [1] else 's'}"
 
+    def reserved_in(self, dialect: str | None) -> bool:
+        """Whether the name is a reserved word of `dialect` (None: not chosen yet, read as
+        extended BASIC).  Microsoft BASIC reserves GW-BASIC's words only (the functions
+        whose dialects have "ms"): a GW-BASIC program may call a variable SUM or MAX.  The
+        other dialects reserve every function name we know, so that a program of another
+        dialect gets a located error rather than an array it did not mean."""
+        return dialect != "ms" or "ms" in self.dialects
+
     def dialect_name(self) -> str:
         """The dialect to name in a message about this function (the first that has it)."""
-        for dialect in ("ecma55", "extended", "ms", "dartmouth", "kernel"):
+        for dialect in ("ecma55", "extended", "ms", "qbasic", "dartmouth", "kernel"):
             if dialect in self.dialects:
                 return DIALECT_NAMES[dialect]
         raise AssertionError(self.name)
@@ -180,12 +194,12 @@ _MS_STRING_FUNCTIONS = (
     _ms_string("SPACE$", _NUM, "str", "SPACES"),
     _ms_string("HEX$", _NUM, "str", "HEXS"),
     _ms_string("OCT$", _NUM, "str", "OCTS"),
-    # QBasic's; GW-BASIC lacks them.
+    # QBasic's; GW-BASIC lacks them (they are names there).
     *(_ms_string(name, _STR, "str", name[:-1] + "S", checked=False,
-                 dialects=frozenset(("extended",))) for name in ("UCASE$", "LCASE$")),
+                 dialects=frozenset(("extended", "qbasic"))) for name in ("UCASE$", "LCASE$")),
     # A key from the keyboard without waiting (Console.inkey: see its docstring).
     Builtin("INKEY$", _MS_EXTENDED, ((),), result="str", effect="input",
-            python="INKEYS", cpp="INKEYS"),
+            python="INKEYS", cpp="INKEYS", microsoft_evidence=True),
 )
 
 _IMPLEMENTED = (
@@ -256,9 +270,9 @@ _MICROSOFT = (
     "PLAY", "PMAP", "POINT",
     "RIGHT$", "SCREEN", "SPACE$", "SPC", "STICK", "STR$", "STRIG", "STRING$", "TIME$",
     "USR", "VAL", "VARPTR", "VARPTR$",
-    # QBasic / QuickBASIC
-    "CLNG", "CVL", "LBOUND", "LCASE$", "LTRIM$", "MKL$", "RTRIM$", "UBOUND", "UCASE$",
 )
+# QBasic / QuickBASIC (GW-BASIC lacks them: names under --dialect ms)
+_QBASIC = ("CLNG", "CVL", "LBOUND", "LCASE$", "LTRIM$", "MKL$", "RTRIM$", "UBOUND", "UCASE$")
 _DARTMOUTH = (
     "DET",  # the determinant of the last MAT INV
     "NUM",  # the number of values the last MAT INPUT read
@@ -268,9 +282,11 @@ _DARTMOUTH = (
 # (A name of these lists that `_IMPLEMENTED` has is implemented: the lists name what the
 # dialects have, the table what we do.)
 _DONE = frozenset(entry.name for entry in _IMPLEMENTED)
-_UNIMPLEMENTED = tuple(
-    Builtin(name, frozenset(("ms",))) for name in _MICROSOFT if name not in _DONE
-) + tuple(Builtin(name, frozenset(("dartmouth",))) for name in _DARTMOUTH if name not in _DONE)
+_UNIMPLEMENTED = (
+    tuple(Builtin(name, frozenset(("ms",))) for name in _MICROSOFT if name not in _DONE)
+    + tuple(Builtin(name, frozenset(("qbasic",))) for name in _QBASIC if name not in _DONE)
+    + tuple(Builtin(name, frozenset(("dartmouth",))) for name in _DARTMOUTH if name not in _DONE)
+)
 
 BUILTINS: dict[str, Builtin] = {entry.name: entry for entry in _IMPLEMENTED + _UNIMPLEMENTED}
 

@@ -23,11 +23,12 @@ import functools
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import TextIO
 
 from .collector import collector_paused
-from .errors import BasicError, BasicNote, Coord, SourceFile
+from .errors import BasicError, BasicNote, CompileErrors, Coord, SourceFile
 from .options import Options
 from .process import RunResult  # noqa: F401  (callers of run() and check() read it here)
 
@@ -50,16 +51,8 @@ def _compiling(step):
 @_compiling
 def front_end(source: SourceFile, options: Options):
     """Parse and analyse; raises CompileErrors with every diagnostic found."""
-    program = parse_program(source, options)
-    note = None
-    if options.std is None and program.microsoft_pins:
-        # A construct that only Microsoft BASIC has decides the dialect (README,
-        # "Dialects"); the note names the first one, where it stands.
-        what, coord = program.microsoft_pins[0]
-        note = BasicNote(f"{what}: assuming --dialect ms", Coord(coord.file, coord.line, 0))
-        options = dataclasses.replace(options, std="ms")
-        if "MOD" in source.text.upper():  # MOD binds less tightly there: read it again
-            program = parse_program(source, options)
+    program, options, note = _program_and_dialect(source, options)
+    _no_kernel_program_under_ms(program, options)
     # Imported after parsing, so a syntax error never depends on the passes importing.
     from .passes import analyze
 
@@ -67,6 +60,85 @@ def front_end(source: SourceFile, options: Options):
     if note is not None:
         analysis.notes.append(note)
     return analysis
+
+
+def _program_and_dialect(source: SourceFile, options: Options):
+    """(the syntax tree, the options with the dialect it gets, the note saying why or
+    None).  Without --dialect, a construct that only Microsoft BASIC has decides the
+    dialect (README, "Which dialect a program gets"); the note names the first one, where
+    it stands.  Such a program is read again with Microsoft BASIC's reserved words and
+    precedence where they differ (`SUM = 3`, which extended BASIC rejects, `7 MOD 2 * 3`);
+    so the pins of a program that does not parse as extended BASIC count too."""
+    from .parser import ParseErrors
+
+    if options.std is not None:
+        return parse_program(source, options), options, None
+    try:
+        program = parse_program(source, options)
+        pins = program.microsoft_pins
+    except ParseErrors as errors:
+        if not errors.microsoft_pins:
+            raise
+        program, pins = None, errors.microsoft_pins
+    if not pins:
+        return program, options, None
+    what, coord = pins[0]
+    note = BasicNote(f"{what}: assuming --dialect ms", Coord(coord.file, coord.line, 0))
+    options = dataclasses.replace(options, std="ms")
+    from .lexer import reads_differently_under_ms
+
+    if program is None or reads_differently_under_ms(source.text):
+        try:
+            program = parse_program(source, options)
+        except CompileErrors as errors:
+            raise CompileErrors([*errors.errors, note]) from None
+        _check_calls_of_other_dialects(program, note)
+    return program, options, note
+
+
+def _check_calls_of_other_dialects(program, note: BasicNote) -> None:
+    """In a program that a construct pinned to Microsoft BASIC, `MAX(A, B)` is an array
+    element (GW-BASIC reserves no MAX), which extended BASIC reads as its function: a
+    located error instead of a silent guess, unless a DIM says it is an array."""
+    from . import ast
+    from .builtins import BUILTINS
+
+    dimensioned = {node.name for node in program.walk() if isinstance(node, ast.ArrayDecl)}
+    errors = [
+        BasicError(
+            f"{node.name}(...) is an array in Microsoft BASIC, the function {node.name} in "
+            f"{BUILTINS[node.name].dialect_name()}",
+            node.coord,
+            notes=("--dialect ms reads it as an array, as GW-BASIC does; or DIM it, or rename it",),
+        )
+        for node in program.walk()
+        if isinstance(node, ast.Index)
+        and node.name in BUILTINS
+        and BUILTINS[node.name].syntax == "call"
+        and node.name not in dimensioned
+    ]
+    if errors:
+        raise CompileErrors([*errors, note])
+
+
+def _no_kernel_program_under_ms(program, options: Options) -> None:
+    """A cuTile BASIC kernel program is extended BASIC: under --dialect ms its words BID,
+    SUM and MMA are names, as in GW-BASIC, so it is a located error there."""
+    from .passes.kernel_dialect import first_kernel_statement
+
+    if options.std != "ms":
+        return
+    stmt = first_kernel_statement(program)
+    if stmt is not None:
+        raise CompileErrors(
+            [
+                BasicError(
+                    "a cuTile BASIC kernel program is extended BASIC, not Microsoft BASIC",
+                    stmt.coord,
+                    notes=("under --dialect ms, BID, SUM and MMA are names, as in GW-BASIC",),
+                )
+            ]
+        )
 
 
 def parse_program(source: SourceFile, options: Options):
@@ -268,19 +340,23 @@ def _require_gpu() -> None:
 
 
 @contextlib.contextmanager
-def _one_clock():
-    """Both runs of --check read the same TIMER (Microsoft BASIC's clock): the time when
-    the check starts, unless $BASIC2TILE_TIMER fixes it already."""
+def _one_clock_and_seed():
+    """Both runs of --check read the same TIMER (Microsoft BASIC's clock) and the same
+    seed for a plain RANDOMIZE (the other dialects' generator: runtime/rnd.py): the time
+    when the check starts, unless $BASIC2TILE_TIMER or $BASIC2TILE_SEED fixes it already.
+    The seed still changes from one check to the next, as a plain run's does."""
     from .runtime.msnumbers import TIMER, TIMER_VARIABLE
+    from .runtime.rnd import SEED_VARIABLE
 
-    if os.environ.get(TIMER_VARIABLE, "").strip():
-        yield
-        return
-    os.environ[TIMER_VARIABLE] = repr(TIMER())
+    fixed = {TIMER_VARIABLE: lambda: repr(TIMER()), SEED_VARIABLE: lambda: str(time.time_ns())}
+    chosen = [name for name in fixed if not os.environ.get(name, "").strip()]
+    for name in chosen:
+        os.environ[name] = fixed[name]()
     try:
         yield
     finally:
-        del os.environ[TIMER_VARIABLE]
+        for name in chosen:
+            del os.environ[name]
 
 
 def check(
@@ -320,7 +396,7 @@ def check(
     # Numbers agree within the tolerance of the number type (compare.TOLERANCES).
     tolerance = "tf32" if analysis.options.tf32_products else analysis.number_type
     # A program that uses files runs twice in scratch folders (scratch.py); others in place.
-    with _one_clock(), tempfile.TemporaryDirectory(prefix="b2t-check-") as tmp:
+    with _one_clock_and_seed(), tempfile.TemporaryDirectory(prefix="b2t-check-") as tmp:
         folders = [Path(tmp) / "interpreter", Path(tmp) / "generated"]
         scratch = [
             scratch_folder(f) if analysis.uses_files else contextlib.nullcontext() for f in folders

@@ -10,6 +10,13 @@ ON ... GOTO on a variable ERROR.
 Reserved words are whole names, as GW-BASIC has them: `LENGTH`, `TOTAL` and `PRINTER`
 are variables although they start with LEN, TO and PRINT; `LEN`, `TO` and `PRINT` are
 not.  (Strict ECMA-55 names are a letter and a digit, so no name collides there.)
+
+Which words are reserved depends on the dialect.  Microsoft BASIC (--dialect ms) reserves
+GW-BASIC's words, no others (PC-BASIC's token list is the oracle: `tests/test_dialects.py`):
+the words of QBasic, Dartmouth and cuTile BASIC are names there, and the words of our
+grammar that GW-BASIC lacks or reads only inside their statement are keywords only where
+they stand in it (`MS_CONTEXT_WORDS`).  The other dialects reserve every word we know, so
+that a program of another dialect gets a located error, not a variable it did not mean.
 """
 
 from __future__ import annotations
@@ -41,6 +48,20 @@ KEYWORDS = frozenset((
 # error when they run (parser.py): GW-BASIC may well run it.
 PARTIAL_STATEMENTS = frozenset(("OPEN", "KEY", "WIDTH", "LPRINT"))
 
+# Microsoft BASIC's statements that extended BASIC accepts too, but that only programs
+# written for Microsoft BASIC use: each pins --dialect ms when no dialect was chosen
+# (README, "Which dialect a program gets").  Files (OPEN ... FOR ... AS, PRINT #, INPUT #,
+# LINE INPUT #, WRITE #, KILL, NAME) and PRINT USING do not: extended BASIC's programs
+# use them.
+# Each with what the note names.
+MICROSOFT_EVIDENCE: dict[str, str] = {
+    **{word: f"the statement {word}" for word in (
+        "CLS", "COLOR", "BEEP", "SOUND", "PLAY", "CLEAR", "KEY", "SCREEN", "WIDTH", "SYSTEM",
+        "LPRINT", "LINE INPUT", "SWAP", "WRITE")},
+    "OPEN": "OPEN with a mode letter",
+    "MID$": "the MID$ statement",
+}  # fmt: skip
+
 # Statements of Microsoft BASIC that are functions too (PLAY(n), SCREEN(r, c)): the lexer
 # reads the word followed by `(` away from the start of a statement as the function.
 STATEMENT_FUNCTIONS = frozenset(("PLAY", "SCREEN"))
@@ -51,6 +72,26 @@ RENAME_WORD = "NAME"
 
 WordKind = Literal["statement", "word"]
 
+# Where a word of the grammar that GW-BASIC does not reserve is the keyword under
+# --dialect ms (anywhere else it is a name, as in GW-BASIC: `BASE = 3`, `TAB = 8`):
+# "after OPTION"/"after FOR": right after that word; "file statement": in OPEN, NAME or
+# DIM (`AS`); "statement": where a statement starts, not followed by `=` or `(` (`MAT A =
+# B`, `ENDIF`, `OUTPUT C`); "call": followed by `(` (GW-BASIC's tokens are `TAB(` and
+# `SPC(`); "never": a name (BID, cuTile BASIC's block index).
+MsContext = Literal["after OPTION", "after FOR", "file statement", "statement", "call", "never"]
+MS_CONTEXT_WORDS: dict[str, tuple[MsContext, ...]] = {
+    "BASE": ("after OPTION",),
+    "AS": ("file statement",),
+    "OUTPUT": ("after FOR", "statement"),
+    "MAT": ("statement",),
+    "ELSEIF": ("statement",),
+    "ENDIF": ("statement",),
+    "TILE": ("statement",),
+    "TAB": ("call",),
+    "SPC": ("call",),
+    "BID": ("never",),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Unsupported:
@@ -59,6 +100,12 @@ class Unsupported:
     name: str
     kind: WordKind  # "word": part of a statement (PRINT USING, KEY OFF, DEF SEG)
     dialect: str  # as messages name it
+
+    def reserved_in(self, dialect: str | None) -> bool:
+        """Whether the word is reserved in `dialect` (None: not chosen yet): Microsoft
+        BASIC reserves GW-BASIC's statements only; a word that is only part of one (SEG
+        of DEF SEG) is a name there, as AS and BASE are."""
+        return dialect != "ms" or (self.dialect == MICROSOFT and self.kind == "statement")
 
 
 _MICROSOFT_STATEMENTS = (
@@ -69,16 +116,22 @@ _MICROSOFT_STATEMENTS = (
     "MOTOR", "NEW", "OUT", "PAINT", "PALETTE", "PCOPY", "PEN", "POKE", "PRESET", "PSET",
     "PUT", "RENUM", "RESET", "RESUME", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",
     "TIME$", "TIMER", "TROFF", "TRON", "UNLOCK", "VIEW", "WAIT", "WINDOW",
-    # QBasic / QuickBASIC structured statements
+    # GW-BASIC reserves these too (PC-BASIC's tokens)
+    "CALLS", "LCOPY",
+)
+# QBasic / QuickBASIC structured statements (names in GW-BASIC)
+_QBASIC_STATEMENTS = (
     "CASE", "CONST", "DECLARE", "DO", "EXIT", "FUNCTION", "LOOP", "REDIM", "SELECT", "SUB",
 )
 _MICROSOFT_WORDS = ("SEG",)
 _DARTMOUTH_STATEMENTS = ("CHANGE",)
 # fmt: on
 
+MICROSOFT = "Microsoft BASIC"
 UNSUPPORTED: dict[str, Unsupported] = {
-    **{w: Unsupported(w, "statement", "Microsoft BASIC") for w in _MICROSOFT_STATEMENTS},
-    **{w: Unsupported(w, "word", "Microsoft BASIC") for w in _MICROSOFT_WORDS},
+    **{w: Unsupported(w, "statement", MICROSOFT) for w in _MICROSOFT_STATEMENTS},
+    **{w: Unsupported(w, "statement", "QBasic") for w in _QBASIC_STATEMENTS},
+    **{w: Unsupported(w, "word", MICROSOFT) for w in _MICROSOFT_WORDS},
     **{w: Unsupported(w, "statement", "Dartmouth BASIC") for w in _DARTMOUTH_STATEMENTS},
 }
 

@@ -33,6 +33,7 @@ from .builtins import BUILTINS, DIALECT_NAMES, FUNCTION_NAMES
 from .errors import BasicSyntaxError, BasicWarning, Coord
 from .keywords import (
     KEYWORDS,
+    MS_CONTEXT_WORDS,
     REASONS,
     RENAME_WORD,
     STATEMENT_FUNCTIONS,
@@ -120,6 +121,16 @@ class LineContext:
         self.comment = None
         self.rem_start = None
 
+    def microsoft_evidence(self, what: str, coord: Coord) -> None:
+        """`what`, at `coord`, is a construct that extended BASIC accepts too but that
+        marks a Microsoft BASIC program (README, "Which dialect a program gets"): a pin
+        towards --dialect ms when no dialect was chosen, nothing otherwise."""
+        if self.dialect is None:
+            self.pins.append((what, coord))
+
+    def dialect_name(self) -> str:
+        return DIALECT_NAMES[self.dialect or "extended"]
+
     def coord(self, lexpos: int, length: int = 1) -> Coord:
         return Coord(self.file, self.line, lexpos + 1, length)
 
@@ -181,7 +192,9 @@ def t_NAME(t):
     if word in STATEMENT_FUNCTIONS and _function_call(t):
         raise _unsupported(t, word)  # PLAY(n), SCREEN(r, c): functions as well as statements
     if word[-1] in "!#":
-        if word[:-1] in _RESERVED:  # `PRINT#1`: the `#` of a file number, not a suffix
+        if reserved_word(
+            word[:-1], ctx.dialect
+        ):  # `PRINT#1`: the `#` of a file number, not a suffix
             word = word[:-1]
             t.lexer.lexpos -= 1
         else:
@@ -194,7 +207,7 @@ def t_NAME(t):
         _spaced_function_name(t)
         if t.type == "FNNAME":
             return t
-    if word in KEYWORDS:
+    if word in KEYWORDS and _keyword_here(t, word):
         t.type = word
         if word == "MOD" and ctx.dialect != "ms":
             # GW-BASIC's MOD binds less tightly than * and / (`7 MOD 2 * 3` is 1); the
@@ -212,14 +225,16 @@ def t_NAME(t):
                 f"{word} is a reserved word of Microsoft BASIC, not a name", t.lexpos, len(word)
             )
         t.type = "NAME_FILE"
-    elif word in FUNCTION_NAMES:
+    elif word in FUNCTION_NAMES and BUILTINS[word].reserved_in(ctx.dialect):
         t.type = "FUNC"
         if (not BUILTINS[word].implemented and not _len_clause(t, word)) or _unsupported_statement(
             t, word
         ):
             raise _unsupported(t, word)
-    elif word in UNSUPPORTED:
+    elif word in UNSUPPORTED and UNSUPPORTED[word].reserved_in(ctx.dialect):
         raise _unsupported(t, word)
+    elif word in UNSUPPORTED and _second_of_two_words(t, word):
+        raise _unsupported(t, word)  # DEF SEG, END SUB under --dialect ms
     elif ctx.strict and word.startswith("REM"):
         # ECMA-55 has no reserved words: `REMARK` is REM followed by the text "ARK".
         t.type = "REM"
@@ -256,6 +271,91 @@ def _spaced_function_name(t) -> None:
         t.lexer.lexpos = following.end()
 
 
+def reserved_word(word: str, dialect: Dialect | None) -> bool:
+    """Whether `word` is a reserved word of `dialect` (None: not chosen yet)."""
+    if word == RENAME_WORD:
+        return True
+    if word in KEYWORDS:
+        return dialect != "ms" or word not in MS_CONTEXT_WORDS
+    if word in BUILTINS:
+        return BUILTINS[word].reserved_in(dialect)
+    return word in UNSUPPORTED and UNSUPPORTED[word].reserved_in(dialect)
+
+
+# The words that Microsoft BASIC reads otherwise than extended BASIC: names there
+# (`SUM`, `BASE`...), and MOD, which binds less tightly.
+_READ_OTHERWISE_UNDER_MS = (
+    frozenset(
+        word
+        for word in KEYWORDS | BUILTINS.keys() | UNSUPPORTED.keys()
+        if reserved_word(word, None) and not reserved_word(word, "ms")
+    )
+    | MS_CONTEXT_WORDS.keys()
+    | {"MOD"}
+)
+_WORD = re.compile(r"[A-Z][A-Z0-9_]*\$?", re.IGNORECASE)
+
+
+def reads_differently_under_ms(text: str) -> bool:
+    """Whether a program may read otherwise under --dialect ms than as extended BASIC:
+    it has a word of `_READ_OTHERWISE_UNDER_MS` (a word inside a string counts too)."""
+    return any(word.upper() in _READ_OTHERWISE_UNDER_MS for word in _WORD.findall(text))
+
+
+def _keyword_here(t, word: str) -> bool:
+    """Whether a keyword of the grammar is the keyword here: always, except under
+    --dialect ms for the words GW-BASIC does not reserve (keywords.MS_CONTEXT_WORDS),
+    which are keywords only in their place in their statement, names elsewhere."""
+    ctx = t.lexer.ctx
+    contexts = MS_CONTEXT_WORDS.get(word)
+    if ctx.dialect != "ms" or contexts is None:
+        return True
+    text = t.lexer.lexdata
+    following = text[t.lexer.lexpos :].lstrip(" \t")[:1]
+    previous = _WORD_AT_END.search(text[ctx.body : t.lexpos].rstrip())
+    previous_word = previous.group(1).upper() if previous else ""
+    for context in contexts:
+        if context == "call" and following == "(":
+            return True
+        if context in ("after OPTION", "after FOR") and previous_word == context[6:]:
+            return True
+        if (
+            context == "statement"
+            and following not in ("=", "(")
+            and _starts_statement(ctx, text, t.lexpos)
+        ):
+            return True
+        if context == "file statement" and statement_word(ctx, text, t.lexpos) in _AS_STATEMENTS:
+            return True
+    return False
+
+
+# The statements with an AS clause: OPEN ... AS #n, NAME old AS new, DIM A(N) AS F16.
+_AS_STATEMENTS = frozenset(("OPEN", "NAME", "DIM"))
+_STRING_OR_WORD = re.compile(r'"[^"]*"?|[A-Z][A-Z0-9_]*[$%!#]?|:', re.IGNORECASE)
+
+
+def statement_word(ctx: LineContext, text: str, pos: int) -> str:
+    """The first word of the statement that column `pos` is in."""
+    first = ""
+    starts = True
+    for found in _STRING_OR_WORD.finditer(text, ctx.body, pos):
+        item = found.group(0).upper()
+        if item == ":" or item in ("THEN", "ELSE"):
+            starts = True
+        elif starts:
+            first, starts = item, False
+    return first
+
+
+def _second_of_two_words(t, word: str) -> bool:
+    """Whether a word that is not reserved here ends a two-word statement that is
+    (`DEF SEG` under --dialect ms, where SEG alone is a name)."""
+    ctx = t.lexer.ctx
+    previous = _WORD_AT_END.search(t.lexer.lexdata[ctx.body : t.lexpos].rstrip())
+    return previous is not None and (previous.group(1).upper(), word) in TWO_WORD_STATEMENTS
+
+
 _EQUALS = re.compile(r"[ \t]*=")
 
 
@@ -277,7 +377,7 @@ def _len_clause(t, word: str) -> bool:
     )
 
 
-# Words after which a `#` or `!` is not a type suffix (`PRINT#1`, `INPUT#2`).
+# The reserved words of any dialect.
 _RESERVED = KEYWORDS | FUNCTION_NAMES | UNSUPPORTED.keys()
 # The reserved words a crunched line is read with, longest first (INPUT before INP):
 # Microsoft BASIC's; the words of QBasic, Dartmouth, cuTile BASIC and our extensions

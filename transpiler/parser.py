@@ -35,7 +35,17 @@ from .keywords import PARTIAL_STATEMENTS
 from .lexer import LineContext, build_lexer, start_line
 from .options import Options
 
-__all__ = ["parse"]
+__all__ = ["ParseErrors", "parse"]
+
+
+class ParseErrors(CompileErrors):
+    """The syntax errors of a program, with the constructs only Microsoft BASIC has that
+    it uses (`ast.Program.microsoft_pins`): they pin --dialect ms when no dialect was
+    chosen, and the program is read again with Microsoft BASIC's reserved words."""
+
+    def __init__(self, errors, microsoft_pins):
+        super().__init__(errors)
+        self.microsoft_pins = microsoft_pins
 
 
 def parse(source: SourceFile, options: Options, kernel: bool = False) -> ast.Program:
@@ -93,7 +103,7 @@ def _parse(
             if line is not None:
                 lines.append(line)
     if ctx.errors:
-        raise CompileErrors(_one_per_position(ctx.errors))
+        raise ParseErrors(_one_per_position(ctx.errors), ctx.pins)
     warnings = ctx.warnings
     if order.sorting:
         kept = _editor_order(lines)

@@ -8,6 +8,7 @@ the line, the language level and the errors found so far on the line.
 from __future__ import annotations
 
 from ..errors import BasicSyntaxError, Coord
+from ..keywords import MICROSOFT_EVIDENCE
 from ..lexer import token_length
 
 
@@ -37,6 +38,14 @@ def extension(p, n: int, what: str) -> None:
         ctx.errors.append(
             ctx.error(f"{what} is not ECMA-55 Minimal BASIC", tok.lexpos, token_length(tok))
         )
+
+
+def microsoft_statement(p, n: int, word: str) -> None:
+    """Statement `word` at terminal `n` marks a Microsoft BASIC program
+    (keywords.MICROSOFT_EVIDENCE): it pins --dialect ms when none was chosen."""
+    tok = p.slice[n]
+    ctx = p.lexer.ctx
+    ctx.microsoft_evidence(MICROSOFT_EVIDENCE[word], ctx.coord(tok.lexpos, token_length(tok)))
 
 
 def extension_at(p, coord: Coord, what: str) -> None:

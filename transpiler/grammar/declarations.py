@@ -19,8 +19,17 @@ SWAP and the MID$ statement are Microsoft BASIC's.  ECMA-55 wants LET, integer c
 from __future__ import annotations
 
 from .. import ast
+from ..builtins import BUILTINS
 from ..errors import BasicSyntaxError
-from ._actions import extension, extension_at, fail, location, strict_error, through
+from ._actions import (
+    extension,
+    extension_at,
+    fail,
+    location,
+    microsoft_statement,
+    strict_error,
+    through,
+)
 
 
 def p_let(p):
@@ -39,6 +48,7 @@ def p_let_implicit(p):
 def p_swap(p):
     """simple_statement : SWAP lvalue COMMA lvalue"""
     extension(p, 1, "SWAP")
+    microsoft_statement(p, 1, "SWAP")
     p[0] = ast.Swap(p[2], p[4], coord=location(p, 1))
 
 
@@ -49,6 +59,7 @@ def p_mid_assign(p):
     if name != "MID$":
         fail(p, 1, f"{name} is a function: only MID$ can be assigned to")
     extension(p, 1, "the MID$ statement")
+    microsoft_statement(p, 1, "MID$")
     target = args[0]
     if not isinstance(target, (ast.Var, ast.Index)) or len(args) not in (2, 3):
         raise BasicSyntaxError("expected MID$(variable$, start[, count]) = ...", target.coord)
@@ -59,7 +70,13 @@ def p_mid_assign(p):
 def p_assign_function(p):
     """simple_statement : FUNC EQ expr"""
     # `LEN = 3`: a reserved word as a variable (GW-BASIC says "Syntax error").
-    fail(p, 1, f"{p[1]} is a built-in function: a variable needs another name")
+    name, ctx = p[1], p.lexer.ctx
+    error = ctx.error(
+        f"{name} is a built-in function: a variable needs another name", p.lexpos(1), len(name)
+    )
+    if ctx.dialect is None and not BUILTINS[name].reserved_in("ms"):
+        error.notes = (f"--dialect ms reads {name} as a variable, as GW-BASIC does",)
+    raise error
 
 
 def p_dim(p):

@@ -18,7 +18,7 @@ SEG, LOCATE, RUN, CHAIN...) stay reserved words: located errors, with a note say
 from __future__ import annotations
 
 from .. import ast
-from ._actions import extension, location
+from ._actions import extension, location, microsoft_statement
 
 
 def p_device_statement(p):
@@ -29,6 +29,7 @@ def p_device_statement(p):
     | PLAY device_args
     | CLEAR device_args"""
     extension(p, 1, p[1])
+    microsoft_statement(p, 1, p[1])
     p[0] = ast.NoEffect(p[1], coord=location(p, 1))
 
 
@@ -36,6 +37,7 @@ def p_key(p):
     """simple_statement : KEY ON
     | KEY OFF"""
     extension(p, 1, "KEY")
+    microsoft_statement(p, 1, "KEY")
     coord = location(p, 1)
     p[0] = ast.NoEffect(f"KEY {p[2]}", coord=coord)
 
@@ -52,6 +54,7 @@ def p_key_other(p):
 def p_screen(p):
     """simple_statement : SCREEN device_args"""
     extension(p, 1, "SCREEN")
+    microsoft_statement(p, 1, "SCREEN")
     _only(p, "SCREEN", 0, "graphics modes are not supported: the output is a text stream")
     p[0] = ast.NoEffect("SCREEN", coord=location(p, 1))
 
@@ -59,6 +62,7 @@ def p_screen(p):
 def p_width(p):
     """simple_statement : WIDTH device_args"""
     extension(p, 1, "WIDTH")
+    microsoft_statement(p, 1, "WIDTH")
     _only(p, "WIDTH", 80, "lines are 80 characters wide: other widths are not supported")
     p[0] = ast.NoEffect("WIDTH", coord=location(p, 1))
 
@@ -83,6 +87,7 @@ def _only(p, word: str, value: int, why: str) -> None:
 def p_system(p):
     """simple_statement : SYSTEM"""
     extension(p, 1, "SYSTEM")
+    microsoft_statement(p, 1, "SYSTEM")
     p[0] = ast.End(coord=location(p, 1))
 
 

@@ -53,6 +53,28 @@ _BINARY_EXTENSIONS = frozenset(("MOD", "MOD_TIMES", "AND", "OR"))
 _MICROSOFT_OPERATORS = frozenset(("XOR", "EQV", "IMP"))
 
 
+# AND, OR and NOT are logical in extended BASIC, bitwise in Microsoft BASIC: the same on
+# truth values (comparisons and their combinations), not on other numbers (`N AND 1`,
+# `NOT X`), which only a program written for Microsoft BASIC computes: they pin it.
+_LOGICAL = frozenset(("AND", "OR"))
+_COMPARISONS = frozenset(("=", "<>", "<", ">", "<=", ">="))
+
+
+def _truth_value(node: ast.Expr) -> bool:
+    """A comparison, or AND, OR, NOT of truth values (and XOR, EQV, IMP: those pin ms
+    anyway)."""
+    if isinstance(node, ast.BinOp):
+        if node.op in _COMPARISONS:
+            return True
+        logical = node.op in ("AND", "OR", "XOR", "EQV", "IMP")
+        return logical and _truth_value(node.left) and _truth_value(node.right)
+    return isinstance(node, ast.UnaryOp) and node.op == "NOT" and _truth_value(node.operand)
+
+
+def _bitwise(word: str) -> str:
+    return f"{word} of a number, not of a comparison (bitwise in Microsoft BASIC)"
+
+
 # After one of these, ECMA-55 allows no sign: `4 ^ -2` and `A * -B` need parentheses.
 _ARITHMETIC = frozenset(("PLUS", "MINUS", "TIMES", "DIVIDE", "POW", "MOD", "MOD_TIMES"))
 
@@ -79,11 +101,13 @@ def p_expr_binary(p):
     | expr INTDIV expr"""
     s = p.slice
     kind = s[2].type
+    left, right = s[1].value, s[3].value
     if kind in _BINARY_EXTENSIONS:
         extension(p, 2, _BINARY[kind])
+        if kind in _LOGICAL and not (_truth_value(left) and _truth_value(right)):
+            p.lexer.ctx.microsoft_evidence(_bitwise(kind), location(p, 2))
     elif kind in _MICROSOFT_OPERATORS:
         p.lexer.ctx.microsoft_only(f"the operator {kind}", location(p, 2))
-    left, right = s[1].value, s[3].value
     a, b = left.coord, right.coord
     coord = Coord(a.file, a.line, a.column, b.column + b.length - a.column)
     s[0].value = ast.BinOp(_BINARY[kind], left, right, coord=coord)
@@ -104,6 +128,8 @@ def p_expr_unary(p):
                 ctx.error("ECMA-55 allows no sign after an operator: add parentheses", tok.lexpos)
             )
     operand = p[2]
+    if kind == "NOT" and not _truth_value(operand):
+        ctx.microsoft_evidence(_bitwise("NOT"), location(p, 1))
     p[0] = ast.UnaryOp(p[1].upper(), operand, coord=span(location(p, 1), operand.coord))
 
 
@@ -169,6 +195,8 @@ def _dialect_of_function(p, builtin, coord: Coord) -> None:
     pins --dialect ms."""
     if microsoft_only(builtin):
         p.lexer.ctx.microsoft_only(f"the function {builtin.name}", coord)
+    elif builtin.microsoft_evidence:
+        p.lexer.ctx.microsoft_evidence(f"the function {builtin.name}", coord)
     elif "ecma55" not in builtin.dialects:
         extension(p, 1, builtin.name)
 

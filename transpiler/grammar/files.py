@@ -21,7 +21,7 @@ supported.
 from __future__ import annotations
 
 from .. import ast
-from ._actions import extension, fail, location
+from ._actions import extension, fail, location, microsoft_statement
 
 _MODES = {"INPUT": "I", "OUTPUT": "O", "APPEND": "A"}
 
@@ -51,6 +51,7 @@ def p_open_old(p):
     """simple_statement : OPEN expr COMMA file_number COMMA expr
     | OPEN expr COMMA file_number COMMA expr COMMA expr"""
     extension(p, 1, "OPEN")
+    microsoft_statement(p, 1, "OPEN")
     mode = p[2]
     if isinstance(mode, ast.Str) and mode.value[:1].upper() == "R":
         raise p.lexer.ctx.error(
@@ -102,6 +103,7 @@ def p_write(p):
     """simple_statement : WRITE
     | WRITE write_list"""
     extension(p, 1, "WRITE")
+    microsoft_statement(p, 1, "WRITE")
     p[0] = ast.Write(p[2] if len(p) > 2 else [], coord=location(p, 1))
 
 

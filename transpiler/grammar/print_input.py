@@ -24,7 +24,15 @@ from __future__ import annotations
 
 from .. import ast
 from .._data_items import split_data
-from ._actions import extension, extension_at, fail, location, strict_error, through
+from ._actions import (
+    extension,
+    extension_at,
+    fail,
+    location,
+    microsoft_statement,
+    strict_error,
+    through,
+)
 
 
 def p_print(p):
@@ -33,6 +41,7 @@ def p_print(p):
     # LPRINT (Microsoft BASIC: the printer) prints to standard output, as PRINT does.
     if p.slice[1].type == "LPRINT":
         extension(p, 1, "LPRINT")
+        microsoft_statement(p, 1, "LPRINT")
     p[0] = ast.Print(p[2], coord=location(p, 1))
 
 
@@ -102,6 +111,7 @@ def p_print_body_value(p):
         # Microsoft BASIC: items without a separator print as if `;` separated them
         # (`PRINT "X"N`, `PRINT TAB(30)"CHIEF"`).
         strict_error(p, value.coord, "expected ',' or ';' between PRINT items (ECMA-55)")
+        p.lexer.ctx.microsoft_evidence("PRINT items without a separator", value.coord)
         items.append(ast.PrintSep(";", coord=value.coord))
     items.append(value)
     s[0].value = items
@@ -163,6 +173,7 @@ def p_line_input(p):
     | LINE INPUT SEMI lvalue
     | LINE INPUT SEMI input_prompt lvalue"""
     extension(p, 1, "LINE INPUT")
+    microsoft_statement(p, 1, "LINE INPUT")
     middle = [p[n] for n in range(3, len(p) - 1)]  # [';'] [(prompt, question)]
     stay = bool(middle) and middle[0] == ";"
     prompt = middle[-1][0] if middle and middle[-1] != ";" else None

@@ -104,15 +104,20 @@ class KernelProgram:
 
 
 def is_kernel_program(program: ast.Program) -> bool:
+    return first_kernel_statement(program) is not None
+
+
+def first_kernel_statement(program: ast.Program) -> ast.Stmt | None:
+    """The first statement that only a cuTile BASIC kernel program has, or None."""
     for stmt in _all_statements(program):
         if isinstance(stmt, _KERNEL_MARKERS):
-            return True
+            return stmt
         if isinstance(stmt, ast.Input) and stmt.array_params:
-            return True
+            return stmt
         for node in stmt.walk():
             if isinstance(node, ast.Bid) or (isinstance(node, ast.Call) and node.name == "MMA"):
-                return True
-    return False
+                return stmt
+    return None
 
 
 def _all_statements(program: ast.Program):
