@@ -263,13 +263,16 @@ class Analysis:
     def runtime_dialect(self) -> str | None:
         """The dialect a generated program must tell the runtime (runtime/dialect.py), or
         None where the runtime's default behaves the same: Microsoft BASIC always (its
-        numbers, PRINT layout and RND), Dartmouth BASIC when it draws random numbers."""
+        numbers, PRINT layout and RND), Dartmouth BASIC when it draws random numbers or
+        has MAT statements (they leave row and column 0 alone there)."""
         dialect = self.options.dialect
         if dialect == "ms":
             return dialect
         if dialect == "dartmouth":
             for stmt in self.stmts:
                 for node in stmt.walk():
+                    if isinstance(node, (ast.MatRead, ast.MatInput, ast.MatPrint, ast.MatAssign)):
+                        return dialect
                     if (
                         isinstance(node, (ast.Call, ast.Randomize))
                         and getattr(node, "name", "RND") == "RND"

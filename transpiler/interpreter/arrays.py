@@ -9,9 +9,11 @@ first, as in Dartmouth BASIC).  Subscripts of dimension d run from `base` to
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from ..runtime import BasicFault, format_number_trimmed
+from ..runtime.dialect import mat_first_subscript
 from ..runtime.limits import TOO_MANY_ELEMENTS
 
 SUBSCRIPT_OUT_OF_RANGE = "subscript out of range"
@@ -110,9 +112,43 @@ class BasicArray:
         bounds = ", ".join(f"{self.base} to {u}" for u in self.upper)
         return BasicFault(SUBSCRIPT_OUT_OF_RANGE, f"{self.name}({','.join(shown)}) [{bounds}]")
 
+    # MAT statements work on the elements from subscript `mat_first` up in every
+    # dimension (runtime/dialect.py: Dartmouth BASIC leaves row and column 0 alone).
+
+    @property
+    def mat_first(self) -> int:
+        return max(self.base, mat_first_subscript())
+
+    @property
+    def mat_extents(self) -> tuple[int, ...]:
+        return tuple(max(u - self.mat_first + 1, 0) for u in self.upper)
+
+    def mat_cells(self) -> range | list[int]:
+        """The flat positions of the elements MAT statements work on, row by row."""
+        skip = self.mat_first - self.base
+        if skip == 0:
+            return range(len(self.data))
+        extents = self.extents
+        strides = [math.prod(extents[d + 1 :]) for d in range(len(extents))]
+        return [
+            sum(i * s for i, s in zip(index, strides))
+            for index in itertools.product(*(range(skip, e) for e in extents))
+        ]
+
+    def mat_values(self) -> list:
+        data = self.data
+        return [data[k] for k in self.mat_cells()]
+
+    def mat_store(self, values) -> None:
+        """Write `values` (row by row) into the elements MAT statements work on."""
+        data = self.data
+        for k, value in zip(self.mat_cells(), values):
+            data[k] = value
+
     def rows(self) -> list[list]:
-        """The elements as rows (rank 2) or one row (rank 1), for MAT statements."""
+        """The MAT elements as rows (rank 2) or one row (rank 1), for MAT statements."""
+        values = self.mat_values()
         if self.rank == 1:
-            return [list(self.data)]
-        n = self.extents[1]
-        return [self.data[i : i + n] for i in range(0, len(self.data), n)]
+            return [values]
+        rows, n = self.mat_extents
+        return [values[i * n : (i + 1) * n] for i in range(rows)]

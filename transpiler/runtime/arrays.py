@@ -36,6 +36,7 @@ import numpy as np
 
 from .console import Console
 from .data import DataPool
+from .dialect import mat_first_subscript
 from .faults import BasicFault
 from .inputs import NUMBER, STRING
 from .limits import TOO_MANY_ELEMENTS
@@ -124,13 +125,16 @@ class BasicArray:
 
     def reshape(self, *upper: float) -> None:
         """A MAT statement's new dimensions: at most the elements the array was created
-        with.  The elements are left as they are; the MAT statement writes them all."""
+        with.  The elements are left as they are, or zero (empty) when their number
+        changes (as the interpreter's); the MAT statement then writes those it works on."""
         bounds = self._check_bounds(upper)
         size = math.prod(u - self.base + 1 for u in bounds)
         if self._buffer is None:
             raise BasicFault(NOT_DIMENSIONED, self.name)
         if size > self._buffer.size:
             raise BasicFault(TOO_LARGE, f"{self.name}({','.join(str(b) for b in bounds)})")
+        if size != self.data.size:
+            self._buffer[:size] = "" if self.dtype == "str" else 0
         self._set_shape(bounds)
 
     def _set_shape(self, bounds: tuple[int, ...]) -> None:
@@ -188,23 +192,46 @@ class BasicArray:
         cls.__getitem__ = get
         cls.__setitem__ = put
 
+    # MAT statements work on the elements from subscript `mat_first` up in every
+    # dimension (dialect.py: Dartmouth BASIC leaves row and column 0 alone).
+
+    @property
+    def mat_first(self) -> int:
+        return max(self.base, mat_first_subscript())
+
+    def mat_block(self) -> np.ndarray:
+        """The elements MAT statements work on: `data` itself, or a view without the rows
+        and columns below `mat_first`."""
+        skip = self.mat_first - self.base
+        return self.data[(slice(skip, None),) * self.rank] if skip else self.data
+
+    @property
+    def mat_extents(self) -> tuple[int, ...]:
+        return self.mat_block().shape
+
     def values(self) -> list:
-        """Every element, row by row, as Python values."""
-        flat = self.data.reshape(-1).tolist()
+        """Every MAT element, row by row, as Python values."""
+        flat = self.mat_block().reshape(-1).tolist()
         return [float(v) for v in flat] if self.dtype == "i32" else flat
 
     def rows(self) -> list[list]:
-        """The elements as rows (rank 2) or one row (rank 1), for MAT statements."""
+        """The MAT elements as rows (rank 2) or one row (rank 1), for MAT statements."""
         values = self.values()
         if self.rank == 1:
             return [values]
-        n = self.extents[1]
-        return [values[i : i + n] for i in range(0, len(values), n)]
+        rows, n = self.mat_extents
+        return [values[i * n : (i + 1) * n] for i in range(rows)]
+
+    def mat_store(self, values: list) -> None:
+        """Write `values` (row by row) into the MAT elements."""
+        block = self.mat_block()
+        if values:
+            kind = object if self.dtype == "str" else None
+            block[...] = np.array(values, dtype=kind).reshape(block.shape)
 
     def _store_values(self, extents: tuple[int, ...], values: list) -> None:
-        self.reshape(*(self.base + e - 1 for e in extents))
-        if values:
-            self.data.reshape(-1)[:] = values
+        self.reshape(*(self.mat_first + e - 1 for e in extents))
+        self.mat_store(values)
 
 
 def _identifier(name: str) -> str:
@@ -318,7 +345,7 @@ def _accessors_n(array: BasicArray):
 
 
 def _shape_text(a: BasicArray) -> str:
-    return "x".join(str(e) for e in a.extents)
+    return "x".join(str(e) for e in a.mat_extents)
 
 
 def _rounded(values: list, f32: bool) -> list:
@@ -327,26 +354,28 @@ def _rounded(values: list, f32: bool) -> list:
 
 def mat_read(target: BasicArray, pool: DataPool, f32: bool = False) -> None:
     """MAT READ: every element, row by row, from DATA."""
-    flat = target.data.reshape(-1)
+    block = target.mat_block()
     if target.dtype == "str":
-        for k in range(flat.size):
-            flat[k] = pool.read_string()
+        for where in np.ndindex(block.shape):
+            block[where] = pool.read_string()
     else:
-        for k in range(flat.size):
+        for where in np.ndindex(block.shape):
             value = pool.read_number()
-            flat[k] = to_f32(value) if f32 else value
+            block[where] = to_f32(value) if f32 else value
 
 
 def mat_input(target: BasicArray, console: Console, f32: bool = False) -> None:
     """MAT INPUT: one reply per row (a vector: one reply for all of it)."""
     kind = STRING if target.dtype == "str" else NUMBER
-    flat = target.data.reshape(-1)
-    width = target.extents[-1] if target.rank == 2 else flat.size
-    for start in range(0, flat.size, max(width, 1)):
+    block = target.mat_block()
+    cells = list(np.ndindex(block.shape))
+    width = block.shape[-1] if target.rank == 2 else len(cells)
+    for start in range(0, len(cells), max(width, 1)):
         values = console.input(None, [kind] * width)
         if kind == NUMBER and f32:
             values = [to_f32(v) for v in values]
-        flat[start : start + width] = values
+        for where, value in zip(cells[start : start + width], values):
+            block[where] = value
 
 
 def mat_print(arrays: tuple[BasicArray, ...], seps: tuple, console: Console) -> None:
@@ -377,25 +406,26 @@ def mat_fill(target: BasicArray, name: str, dims: tuple | None = None) -> None:
     if name == "IDN":
         if target.rank != 2:
             raise BasicFault(NEEDS_MATRIX, f"IDN ({target.name})")
-        rows, cols = target.extents
+        rows, cols = target.mat_extents
         if rows != cols:
             raise BasicFault(NOT_SQUARE, f"IDN ({target.name} is {_shape_text(target)})")
-        target.data[...] = 0.0
-        np.fill_diagonal(target.data, 1.0)
+        block = target.mat_block()
+        block[...] = 0.0
+        np.fill_diagonal(block, 1.0)
     else:
-        target.data[...] = 1.0 if name == "CON" else 0.0
+        target.mat_block()[...] = 1.0 if name == "CON" else 0.0
 
 
 def mat_copy(target: BasicArray, source: BasicArray) -> None:
     """MAT A = B."""
     if target is source:
         return
-    target._store_values(source.extents, source.values())
+    target._store_values(source.mat_extents, source.values())
 
 
 def mat_scale(target: BasicArray, factor: float, source: BasicArray, f32: bool = False) -> None:
     """MAT A = (k) * B."""
-    target._store_values(source.extents, _rounded([factor * x for x in source.values()], f32))
+    target._store_values(source.mat_extents, _rounded([factor * x for x in source.values()], f32))
 
 
 def mat_binary(
@@ -403,14 +433,14 @@ def mat_binary(
 ) -> None:
     """MAT A = B + C, B - C, or the product B * C."""
     if op in ("+", "-"):
-        if left.extents != right.extents:
+        if left.mat_extents != right.mat_extents:
             raise BasicFault(
                 SHAPE_MISMATCH,
                 f"({left.name} is {_shape_text(left)}, {right.name} is {_shape_text(right)})",
             )
         pairs = zip(left.values(), right.values())
         values = [a + b for a, b in pairs] if op == "+" else [a - b for a, b in pairs]
-        target._store_values(left.extents, _rounded(values, f32))
+        target._store_values(left.mat_extents, _rounded(values, f32))
         return
     extents, values = _product(left, right)
     target._store_values(extents, _rounded(values, f32))
@@ -469,7 +499,7 @@ def mat_function(target: BasicArray, name: str, source: BasicArray, f32: bool = 
     """MAT A = TRN(B) or INV(B) (Gauss-Jordan with partial pivoting)."""
     if source.rank != 2:
         raise BasicFault(NEEDS_MATRIX, f"{name}({source.name})")
-    rows, cols = source.extents
+    rows, cols = source.mat_extents
     if name == "TRN":
         m = source.rows()
         values = [m[i][j] for j in range(cols) for i in range(rows)]
