@@ -32,6 +32,7 @@ KEYWORDS = frozenset((
     # a text stream.  (NAME, which renames a file, is the lexer's: see RENAME_WORD.)
     "USING", "LPRINT", "OPEN", "CLOSE", "WRITE", "KILL", "LINE",
     "CLS", "COLOR", "BEEP", "KEY", "OFF", "SCREEN", "WIDTH", "SOUND", "PLAY", "SYSTEM", "CLEAR",
+    "TRON", "TROFF",  # Microsoft BASIC's line trace
 ))
 
 # Statements whose GW-BASIC forms the grammar implements only in part: OPEN of random
@@ -68,7 +69,7 @@ _MICROSOFT_STATEMENTS = (
     "IOCTL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE", "LOCK", "LSET", "MERGE", "MKDIR",
     "MOTOR", "NEW", "OUT", "PAINT", "PALETTE", "PCOPY", "PEN", "POKE", "PRESET", "PSET",
     "PUT", "RENUM", "RESET", "RESUME", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",
-    "TIME$", "TIMER", "TROFF", "TRON", "UNLOCK", "VIEW", "WAIT", "WINDOW",
+    "TIME$", "TIMER", "UNLOCK", "VIEW", "WAIT", "WINDOW",
     # QBasic / QuickBASIC structured statements
     "CASE", "CONST", "DECLARE", "DO", "EXIT", "FUNCTION", "LOOP", "REDIM", "SELECT", "SUB",
 )

@@ -2227,6 +2227,17 @@ class Console {
     return console;
   }
 
+  // TRON (true) and TROFF (false).
+  void trace(bool on) {
+    tracing_ = on;
+  }
+
+  // A numbered line starts running: `[number]` while tracing is on.
+  void trace_line(int number) {
+    if (tracing_)
+      write_string("[" + std::to_string(number) + "]");
+  }
+
   // The 0-based column where the next character goes.
   int column() const {
     return column_;
@@ -2647,6 +2658,7 @@ class Console {
   bool microsoft_;
   int file_width_;  // a Microsoft BASIC file's WIDTH (write_file); -1 elsewhere
   int column_ = 0;
+  bool tracing_ = false;
 };
 
 // One WRITE statement: items separated by commas, strings in quotes, numbers as PRINT

@@ -347,6 +347,7 @@ _REJECTED = {
     ast.Close: "CLOSE",
     ast.Kill: "KILL",
     ast.FileWidth: "WIDTH #",
+    ast.Trace: "TRON and TROFF",
     ast.Rename: "NAME",
 }
 

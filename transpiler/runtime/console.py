@@ -120,7 +120,7 @@ class Console:
 
     __slots__ = (
         "_column", "_file_width", "_in", "_margin", "_microsoft", "_out", "_precision",
-        "_strict",
+        "_strict", "_tracing",
     )  # fmt: skip
 
     def __init__(
@@ -145,10 +145,21 @@ class Console:
         self._microsoft = microsoft()
         # A Microsoft BASIC file's line width (see `_write_file`); None elsewhere.
         self._file_width = FILE_WIDTH if margin == UNLIMITED and self._microsoft else None
+        self._tracing = False  # TRON ... TROFF
 
     def set_width(self, width: int) -> None:
         """`WIDTH #n, width` of a file (Microsoft BASIC)."""
         self._file_width = width
+
+    def trace(self, on: bool) -> None:
+        """TRON (True) and TROFF (False)."""
+        self._tracing = on
+
+    def trace_line(self, number: int) -> None:
+        """A numbered line starts running: `[number]` while tracing is on (GW-BASIC writes
+        it on the screen, where it moves the column as text does)."""
+        if self._tracing:
+            self.write_string(f"[{number}]")
 
     @property
     def column(self) -> int:

@@ -244,6 +244,12 @@ class StatementPrinter:
         number, width = self.expr.subscript(stmt.channel), self.expr.value(stmt.width)
         return [Code(f"{self.need('file_width')}({number}, {width})")]
 
+    def s_Trace(self, stmt: ast.Trace) -> list[Code]:
+        return [Code(f"con.trace({stmt.on})")]
+
+    def s_TraceLine(self, stmt: ast.TraceLine) -> list[Code]:
+        return [Code(f"con.trace_line({stmt.number})")]
+
     def s_Kill(self, stmt: ast.Kill) -> list[Code]:
         return [Code(f"{self.need('kill_file')}({self.expr.value(stmt.name)})")]
 
