@@ -33,6 +33,7 @@ KEYWORDS = frozenset((
     "USING", "LPRINT", "OPEN", "CLOSE", "WRITE", "KILL", "LINE",
     "CLS", "COLOR", "BEEP", "KEY", "OFF", "SCREEN", "WIDTH", "SOUND", "PLAY", "SYSTEM", "CLEAR",
     "TRON", "TROFF",  # Microsoft BASIC's line trace
+    "RESET",  # Microsoft BASIC: closes every file
 ))
 
 # Statements whose GW-BASIC forms the grammar implements only in part: OPEN of random
@@ -68,7 +69,7 @@ _MICROSOFT_STATEMENTS = (
     "DATE$", "DELETE", "DRAW", "EDIT", "ENVIRON", "ERASE", "ERROR", "FIELD", "FILES", "GET",
     "IOCTL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE", "LOCK", "LSET", "MERGE", "MKDIR",
     "MOTOR", "NEW", "OUT", "PAINT", "PALETTE", "PCOPY", "PEN", "POKE", "PRESET", "PSET",
-    "PUT", "RENUM", "RESET", "RESUME", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",
+    "PUT", "RENUM", "RESUME", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",
     "TIME$", "TIMER", "UNLOCK", "VIEW", "WAIT", "WINDOW",
     # QBasic / QuickBASIC structured statements
     "CASE", "CONST", "DECLARE", "DO", "EXIT", "FUNCTION", "LOOP", "REDIM", "SELECT", "SUB",
@@ -115,5 +116,4 @@ REASONS: dict[str, str] = {
     **dict.fromkeys(("RUN", "CHAIN", "MERGE", "LOAD", "NEW", "COMMON"), _PROGRAMS),
     "LOCATE": "it moves the cursor of a screen: the output here is a text stream",
     "CSRLIN": "it reads the cursor line of a screen: the output here is a text stream",
-    "FRE": "it reports the free memory of an IBM PC",
 }  # fmt: skip

@@ -2706,6 +2706,16 @@ inline double POS(double) {
   return Console::screen() != nullptr ? Console::screen()->column() % MARGIN + 1.0 : 1.0;
 }
 
+// The free memory (Microsoft BASIC; the argument is a dummy): a constant, FREE_MEMORY of
+// console.py (what PC-BASIC prints for `10 PRINT FRE(0)`).
+inline constexpr double FREE_MEMORY = 60288.0;
+inline double FRE(double) {
+  return FREE_MEMORY;
+}
+inline double FRE(const std::string&) {
+  return FREE_MEMORY;
+}
+
 // ============================================================================ files.py
 
 inline constexpr const char* SCRATCH_VARIABLE = "BASIC2TILE_SCRATCH";

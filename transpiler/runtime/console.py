@@ -114,6 +114,17 @@ def POS(x: float) -> float:
     return float(_screen.column % MARGIN + 1) if _screen is not None else 1.0
 
 
+# What FRE(x) returns: the bytes of memory a GW-BASIC program has free, as PC-BASIC 2.0.8
+# prints it for the one-line program `10 PRINT FRE(0)` (60287 for FRE("")).  It cannot be
+# exact here: GW-BASIC's value shrinks with the program's text and variables.
+FREE_MEMORY = 60288.0
+
+
+def FRE(x: float | str) -> float:
+    """The free memory (Microsoft BASIC; `x` is a dummy): FREE_MEMORY."""
+    return FREE_MEMORY
+
+
 class Console:
     """The BASIC program's terminal: output column tracking and INPUT replies.  A file
     open for output is a Console too, without a margin."""
