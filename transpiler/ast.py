@@ -276,6 +276,14 @@ class Kill(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class Erase(Stmt):
+    """`ERASE A, B$` (Microsoft BASIC): the arrays cease to exist; a DIM may give them new
+    bounds, and a use before it makes them again with the implicit bounds (10)."""
+
+    names: list[str]
+
+
+@dataclass(slots=True, eq=False)
 class Trace(Stmt):
     """`TRON` (on) and `TROFF` (Microsoft BASIC): while tracing is on, every line that
     starts running prints its number in brackets (`TraceLine`)."""

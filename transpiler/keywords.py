@@ -34,6 +34,7 @@ KEYWORDS = frozenset((
     "CLS", "COLOR", "BEEP", "KEY", "OFF", "SCREEN", "WIDTH", "SOUND", "PLAY", "SYSTEM", "CLEAR",
     "TRON", "TROFF",  # Microsoft BASIC's line trace
     "RESET",  # Microsoft BASIC: closes every file
+    "ERASE",  # Microsoft BASIC: removes arrays
 ))
 
 # Statements whose GW-BASIC forms the grammar implements only in part: OPEN of random
@@ -66,7 +67,7 @@ class Unsupported:
 _MICROSOFT_STATEMENTS = (
     # GW-BASIC 3.23 (its manual's statement and command list)
     "AUTO", "BLOAD", "BSAVE", "CALL", "CHAIN", "CHDIR", "CIRCLE", "COM", "COMMON", "CONT",
-    "DATE$", "DELETE", "DRAW", "EDIT", "ENVIRON", "ERASE", "ERROR", "FIELD", "FILES", "GET",
+    "DATE$", "DELETE", "DRAW", "EDIT", "ENVIRON", "ERROR", "FIELD", "FILES", "GET",
     "IOCTL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE", "LOCK", "LSET", "MERGE", "MKDIR",
     "MOTOR", "NEW", "OUT", "PAINT", "PALETTE", "PCOPY", "PEN", "POKE", "PRESET", "PSET",
     "PUT", "RENUM", "RESUME", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",

@@ -25,12 +25,13 @@ from . import ast
 from .builtins import ValueType, effect_of
 from .errors import BasicNote, BasicWarning, Coord, SourceFile
 from .options import Options
+from .runtime.limits import IMPLICIT_UPPER_BOUND as _IMPLICIT_UPPER_BOUND
 
 Kind = Literal["legacy", "kernel"]
 NumberType = Literal["f32", "f64"]
 
 # The bounds of an array that is used without DIM (ECMA-55 8.4: 10 in each dimension).
-IMPLICIT_UPPER_BOUND = 10
+IMPLICIT_UPPER_BOUND = _IMPLICIT_UPPER_BOUND
 
 # How many FOR, WHILE and IF blocks may nest as Python blocks in generated code (the
 # interpreter's and the Python backend's).  CPython allows 20 nested loops in a function

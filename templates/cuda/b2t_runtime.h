@@ -3352,6 +3352,7 @@ inline constexpr const char* SUBSCRIPT_OUT_OF_RANGE = "subscript out of range";
 inline constexpr const char* NOT_DIMENSIONED = "array used before its DIM statement ran";
 inline constexpr const char* BAD_BOUND = "invalid DIM bound";
 inline constexpr std::size_t TOO_MANY_ELEMENTS = std::size_t{1} << 28;
+inline constexpr double IMPLICIT_UPPER_BOUND = 10;  // an array used without DIM (limits.py)
 inline constexpr const char* MAT_TOO_LARGE = "MAT result larger than the array's DIM";
 
 // A BASIC array (interpreter/arrays.py): rank 1 or 2, subscripts from `base` (OPTION
@@ -3375,6 +3376,18 @@ class Array {
     data_.assign(size, T());
     size_ = size;
     allocated_ = true;
+    erased_ = false;
+  }
+
+  // ERASE (Microsoft BASIC): the array ceases to exist, until a DIM or a use.
+  void erase() {
+    if (!allocated_)
+      throw Fault(ILLEGAL_FUNCTION_CALL, "(ERASE " + name_ + ": no such array)");
+    upper_.assign(upper_.size(), base_ - 1);
+    data_.clear();
+    size_ = 0;
+    allocated_ = false;
+    erased_ = true;
   }
 
   // A MAT statement's new dimensions: at most the elements the array was created with.
@@ -3466,6 +3479,8 @@ class Array {
   // before calling: C++ leaves the order of function arguments unspecified).
   template <class... Subscripts>
   T& operator()(Subscripts... subscripts) {
+    if (erased_)  // used after ERASE: made again with the implicit bounds, as GW-BASIC does
+      allocate(std::vector<double>(upper_.size(), IMPLICIT_UPPER_BOUND));
     return data_[flat_index({static_cast<double>(subscripts)...})];
   }
 
@@ -3539,6 +3554,7 @@ class Array {
   std::vector<T> data_;  // the storage, as large as the first DIM made it
   std::size_t size_ = 0;
   bool allocated_ = false;
+  bool erased_ = false;
 };
 
 // ============================================================================ MAT statements

@@ -14,7 +14,8 @@ import math
 
 from ..runtime import BasicFault, format_number_trimmed
 from ..runtime.dialect import mat_first_subscript
-from ..runtime.limits import TOO_MANY_ELEMENTS
+from ..runtime.limits import IMPLICIT_UPPER_BOUND, TOO_MANY_ELEMENTS
+from ..runtime.stringfns import ILLEGAL_FUNCTION_CALL
 
 SUBSCRIPT_OUT_OF_RANGE = "subscript out of range"
 NOT_DIMENSIONED = "array used before its DIM statement ran"
@@ -23,7 +24,7 @@ TOO_LARGE = "MAT result larger than the array's DIM"
 
 
 class BasicArray:
-    __slots__ = ("allocated", "base", "capacity", "data", "fill", "name", "upper")
+    __slots__ = ("allocated", "base", "capacity", "data", "erased", "fill", "name", "upper")
 
     def __init__(self, name: str, base: int, rank: int, fill: float | str):
         self.name = name
@@ -33,6 +34,7 @@ class BasicArray:
         self.capacity = 0
         self.fill = fill
         self.allocated = False
+        self.erased = False  # by ERASE: a use makes it again with the implicit bounds
 
     @property
     def rank(self) -> int:
@@ -50,6 +52,17 @@ class BasicArray:
         self.data[:] = [self.fill] * size
         self.capacity = size
         self.allocated = True
+        self.erased = False
+
+    def erase(self) -> None:
+        """ERASE (Microsoft BASIC): the array ceases to exist, until a DIM or a use."""
+        if not self.allocated:
+            raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(ERASE {self.name}: no such array)")
+        self.upper = (self.base - 1,) * self.rank
+        self.data[:] = []
+        self.capacity = 0
+        self.allocated = False
+        self.erased = True
 
     def reshape(self, upper: tuple[float, ...] | tuple[int, ...]) -> None:
         """MAT redimensioning: new bounds within the original number of elements.
@@ -92,6 +105,8 @@ class BasicArray:
     def flat_index(self, *shifted: float) -> int:
         """The flat index of the element at subscripts x (given as x + 0.5), or the
         located fault; the slow path of compiled element accesses."""
+        if self.erased:  # used after ERASE: made again as if used without DIM
+            self.allocate((IMPLICIT_UPPER_BOUND,) * self.rank)
         index = 0
         base = self.base
         for t, u, extent in zip(shifted, self.upper, self.extents):

@@ -720,6 +720,11 @@ class Generator:
         if not emitted:
             self.line(depth, "pass")
 
+    def s_Erase(self, index, stmt: ast.Erase, depth) -> None:
+        for name in stmt.names:
+            self.line(depth, f"{names.array_object(name)}.erase()")
+            self.refresh_shape(depth, name)
+
     def s_Fault(self, index, stmt: ast.Fault, depth) -> None:
         self.line(depth, f"_fail({stmt.message!r})")
 

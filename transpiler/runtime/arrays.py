@@ -39,7 +39,8 @@ from .data import DataPool
 from .dialect import mat_first_subscript
 from .faults import BasicFault
 from .inputs import NUMBER, STRING
-from .limits import TOO_MANY_ELEMENTS
+from .limits import IMPLICIT_UPPER_BOUND, TOO_MANY_ELEMENTS
+from .stringfns import ILLEGAL_FUNCTION_CALL
 from .numformat import format_number_trimmed
 
 SUBSCRIPT_OUT_OF_RANGE = "subscript out of range"
@@ -68,7 +69,7 @@ class BasicArray:
     1; `BasicArray("A", rank=1)` is an array whose DIM has run-time bounds and has not run
     yet (`allocate` is that DIM)."""
 
-    __slots__ = ("_buffer", "base", "data", "dtype", "name", "upper")
+    __slots__ = ("_buffer", "base", "data", "dtype", "erased", "name", "upper")
 
     def __new__(cls, name: str, *upper: float, rank: int | None = None, base: int = 0, dtype="f64"):
         own = cls
@@ -83,6 +84,7 @@ class BasicArray:
         self.base = base
         self.dtype = dtype
         self._buffer = None
+        self.erased = False  # by ERASE: a use makes it again with the implicit bounds
         rank = len(upper) if upper else rank
         if rank is None:
             raise ValueError("an array needs its bounds or its rank")
@@ -121,7 +123,26 @@ class BasicArray:
         if self.dtype == "str":
             buffer[:] = ""
         self._buffer = buffer
+        self.erased = False
         self._set_shape(bounds)
+
+    def erase(self) -> None:
+        """ERASE (Microsoft BASIC): the array ceases to exist, until a DIM or a use."""
+        if self._buffer is None:
+            raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(ERASE {self.name}: no such array)")
+        self._buffer = None
+        self.upper = (self.base - 1,) * self.rank
+        self.data = np.empty((0,) * self.rank, dtype=DTYPES[self.dtype])
+        self._bind()
+        self.erased = True
+
+    def recreate(self) -> bool:
+        """An element used after ERASE: the array is made again with the implicit bounds
+        (True), as GW-BASIC does; False for any other array."""
+        if not self.erased:
+            return False
+        self.allocate(*(IMPLICIT_UPPER_BOUND,) * self.rank)
+        return True
 
     def reshape(self, *upper: float) -> None:
         """A MAT statement's new dimensions: at most the elements the array was created
@@ -253,6 +274,8 @@ def _accessors_1(array: BasicArray):
         elif lo <= (t := i + 0.5) < hi:
             value = item(int(t) - lo)
             return float(value) if as_float else value
+        if self.recreate():
+            return self[i]
         raise self.out_of_range(i)
 
     def __setitem__(self, i, value):
@@ -262,6 +285,9 @@ def _accessors_1(array: BasicArray):
                 return
         elif lo <= (t := i + 0.5) < hi:
             data[int(t) - lo] = value
+            return
+        if self.recreate():
+            self[i] = value
             return
         raise self.out_of_range(i)
 
@@ -297,6 +323,8 @@ def _accessors_2(array: BasicArray):
     def __getitem__(self, key):
         where = place(*key)
         if where is None:
+            if self.recreate():
+                return self[key]
             raise self.out_of_range(*key)
         value = item(where)
         return float(value) if as_float else value
@@ -304,6 +332,9 @@ def _accessors_2(array: BasicArray):
     def __setitem__(self, key, value):
         where = place(*key)
         if where is None:
+            if self.recreate():
+                self[key] = value
+                return
             raise self.out_of_range(*key)
         data[where] = value
 
@@ -328,6 +359,8 @@ def _accessors_n(array: BasicArray):
     def __getitem__(self, key):
         where = place(key) if len(key) == len(limits) else None
         if where is None:
+            if self.recreate():
+                return self[key]
             raise self.out_of_range(*key)
         value = data.item(where)
         return float(value) if as_float else value
@@ -335,6 +368,9 @@ def _accessors_n(array: BasicArray):
     def __setitem__(self, key, value):
         where = place(key) if len(key) == len(limits) else None
         if where is None:
+            if self.recreate():
+                self[key] = value
+                return
             raise self.out_of_range(*key)
         data[where] = value
 

@@ -374,6 +374,10 @@ class StatementPrinter:
             out.append(Code(f"{self.expr.array(decl.name)}.allocate({{{bounds}}});"))
         return self.at_line(node, bool(out)) + out
 
+    def s_Erase(self, node, stmt: ast.Erase) -> list[Code]:
+        out = [Code(f"{self.expr.array(name)}.erase();") for name in stmt.names]
+        return self.at_line(node, True) + out
+
     # ----------------------------------------------------------------- MAT statements
 
     def _reshape(self, name: str, bounds: list[ast.Expr]) -> list[Code]:

@@ -401,6 +401,9 @@ class StatementPrinter:
             out.append(Code(f"{self.expr.array(decl.name)}.allocate({bounds})"))
         return out
 
+    def s_Erase(self, stmt: ast.Erase) -> list[Code]:
+        return [Code(f"{self.expr.array(name)}.erase()") for name in stmt.names]
+
     # ----------------------------------------------------------------- MAT statements
 
     def _f32(self) -> str:
