@@ -172,3 +172,14 @@ def _interpret(analysis, stdin: str) -> str:
     status = driver.interpret(analysis, io.StringIO(stdin), out, err)
     assert status == 0, err.getvalue()
     return out.getvalue()
+
+
+def test_a_three_dimensional_array_skips_every_subscript_zero(tmp_path: Path) -> None:
+    # MAT READ fills A(1..2, 1..2, 1..2) in row-major order; MAT PRINT shows rows of the
+    # last extent (the C++ runtime walked only two dimensions before)
+    program = (
+        "10 DIM A(2,2,2)\n20 MAT READ A\n30 PRINT A(1,1,1); A(1,2,1); A(2,2,2); A(0,1,1)\n"
+        "40 MAT PRINT A;\n50 DATA 1,2,3,4,5,6,7,8\n"
+    )
+    got = interpreted_and_checked(tmp_path, program, dialect="dartmouth")
+    assert got == " 1  3  8  0 \n 1  2 \n 3  4 \n 5  6 \n 7  8 \n"

@@ -3448,19 +3448,30 @@ class Array {
   }
   // The storage positions of the MAT elements, row by row.
   std::vector<std::size_t> mat_cells() const {
-    const std::size_t skip = static_cast<std::size_t>(mat_first() - base_);
+    const int skip = mat_first() - base_;
     std::vector<std::size_t> cells;
-    if (rank() == 1) {
-      for (std::size_t k = skip; k < size_; ++k)
+    if (skip == 0) {
+      for (std::size_t k = 0; k < size_; ++k)
         cells.push_back(k);
       return cells;
     }
-    const std::size_t rows = static_cast<std::size_t>(extent(0)),
-                      cols = static_cast<std::size_t>(extent(1));
-    for (std::size_t i = skip; i < rows; ++i)
-      for (std::size_t j = skip; j < cols; ++j)
-        cells.push_back(i * cols + j);
-    return cells;
+    const int r = rank();
+    for (int d = 0; d < r; ++d)
+      if (extent(d) <= skip)
+        return cells;
+    std::vector<int> index(static_cast<std::size_t>(r), skip);  // row-major, last fastest
+    for (;;) {
+      std::size_t flat = 0;
+      for (int d = 0; d < r; ++d)
+        flat = flat * static_cast<std::size_t>(extent(d)) +
+               static_cast<std::size_t>(index[static_cast<std::size_t>(d)]);
+      cells.push_back(flat);
+      int d = r - 1;
+      while (d >= 0 && ++index[static_cast<std::size_t>(d)] == extent(d))
+        index[static_cast<std::size_t>(d--)] = skip;
+      if (d < 0)
+        return cells;
+    }
   }
 
   // The number of elements (the first size() of the storage: a MAT statement may have
@@ -3654,9 +3665,13 @@ void mat_print(Console& con, const Array<T>& source, bool zoned) {
   if (con.column() != 0)
     con.newline();
   const std::vector<std::size_t> cells = source.mat_cells();
-  const bool matrix = source.rank() == 2;
-  const std::size_t rows = matrix ? static_cast<std::size_t>(source.mat_extent(0)) : 1;
+  const bool matrix = source.rank() >= 2;  // a higher rank: rows of its second extent too
   const std::size_t width = matrix ? static_cast<std::size_t>(source.mat_extent(1)) : cells.size();
+  std::size_t rows = 1;
+  if (matrix && width > 0)
+    rows = cells.size() / width;
+  else if (matrix)
+    rows = source.rank() == 2 ? static_cast<std::size_t>(source.mat_extent(0)) : 0;
   for (std::size_t i = 0; i < rows; ++i) {
     for (std::size_t j = 0; j < width; ++j) {
       if (j > 0 && zoned)

@@ -165,5 +165,6 @@ class BasicArray:
         values = self.mat_values()
         if self.rank == 1:
             return [values]
-        rows, n = self.mat_extents
-        return [values[i * n : (i + 1) * n] for i in range(rows)]
+        n = self.mat_extents[1]  # (a higher rank: rows of its last-but-one extent too)
+        count = len(values) // n if n else (self.mat_extents[0] if self.rank == 2 else 0)
+        return [values[i * n : (i + 1) * n] for i in range(count)]

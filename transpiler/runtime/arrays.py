@@ -240,8 +240,9 @@ class BasicArray:
         values = self.values()
         if self.rank == 1:
             return [values]
-        rows, n = self.mat_extents
-        return [values[i * n : (i + 1) * n] for i in range(rows)]
+        n = self.mat_extents[1]  # (a higher rank: rows of its last-but-one extent too)
+        count = len(values) // n if n else (self.mat_extents[0] if self.rank == 2 else 0)
+        return [values[i * n : (i + 1) * n] for i in range(count)]
 
     def mat_store(self, values: list) -> None:
         """Write `values` (row by row) into the MAT elements."""
