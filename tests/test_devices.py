@@ -68,7 +68,7 @@ def test_generated_programs_warn_the_same(tmp_path, target):
         ("LOCATE 5, 10", "unsupported statement LOCATE (Microsoft BASIC)", 4),
         ("POKE 1047, 64", "unsupported statement POKE (Microsoft BASIC)", 4),
         ('RUN "MENU.BAS"', "unsupported statement RUN (Microsoft BASIC)", 4),
-        ("X = FRE(0)", "unsupported function FRE (Microsoft BASIC)", 8),
+        ("X = PEEK(0)", "unsupported function PEEK (Microsoft BASIC)", 8),
     ],
 )  # fmt: skip
 def test_located_errors(statement, message, column):

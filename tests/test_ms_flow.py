@@ -375,3 +375,28 @@ def test_a_jump_to_a_missing_line_stops_only_when_it_runs_under_microsoft_basic(
         ]
     on_goto = "10 ON 1 GOTO 20, 30\n20 END\n"  # ON keeps the compile-time check
     assert errors_of(on_goto, std="ms") == [(1, 18, "jump to non-existing line 30")]
+
+
+# `IF X THEN 30` skips lines 20..29 when X is false: the structured code tests "not X",
+# which must be X = 0 there, not Microsoft's bitwise NOT X (NOT 1 is -2, true).  Both
+# targets ran line 20 for X = 1 before.  Oracle: PC-BASIC 2.0.8 printed this.
+IF_NUMBER_JUMPS = """\
+10 X=1: Y=2
+15 IF X THEN 30
+20 PRINT "no"
+30 PRINT "yes"
+40 IF Y THEN 60
+50 PRINT "no2"
+60 IF X-1 THEN 80
+70 PRINT "c"
+80 I=I+1: IF I < 3 THEN 80
+90 IF NOT X THEN 110
+100 PRINT "d"
+110 PRINT I
+"""
+
+
+def test_if_a_number_then_a_line_skips_in_every_engine(tmp_path):
+    from .test_ms_crosscut import interpreted_and_checked
+
+    assert interpreted_and_checked(tmp_path, IF_NUMBER_JUMPS) == "yes\nc\n 3 \n"

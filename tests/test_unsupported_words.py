@@ -43,7 +43,7 @@ def described(err: BasicSyntaxError) -> tuple[str, int, int]:
 @pytest.mark.parametrize(
     "statement, name, column",
     [
-        ("PRINT FRE(0)", "FRE", 10),  # printed 0
+        ("PRINT PEEK(0)", "PEEK", 10),  # printed 0
         ("PRINT CSRLIN", "CSRLIN", 10),
         ("X = CVI(A$)", "CVI", 8),
     ],
@@ -51,7 +51,7 @@ def described(err: BasicSyntaxError) -> tuple[str, int, int]:
 def test_microsoft_functions_are_located_errors_not_implicit_arrays(statement, name, column):
     err = error(f"10 {statement}\n20 END\n")
     assert described(err) == (f"unsupported function {name} (Microsoft BASIC)", column, len(name))
-    # a note says why where the name does not (FRE: the free memory of an IBM PC)
+    # a note says why where the name does not (PEEK: the memory of an IBM PC)
     assert err.notes == ((f"{name} is not supported: {REASONS[name]}",) if name in REASONS else ())
 
 
@@ -66,11 +66,11 @@ def test_every_unimplemented_function_is_an_error_in_every_mode(name, std):
 
 
 def test_a_function_name_used_as_a_variable_says_it_is_reserved():
-    err = error("10 FRE = 3\n20 END\n")
-    assert described(err) == ("unsupported function FRE (Microsoft BASIC)", 4, 3)
+    err = error("10 PEEK = 3\n20 END\n")
+    assert described(err) == ("unsupported function PEEK (Microsoft BASIC)", 4, 4)
     assert err.notes == (
-        "FRE is a reserved word: a variable needs another name",
-        "FRE is not supported: it reports the free memory of an IBM PC",
+        "PEEK is a reserved word: a variable needs another name",
+        "PEEK is not supported: it reads or writes the memory or ports of an IBM PC",
     )
     err = error("10 LEN = 3\n20 END\n")  # implemented
     assert described(err) == ("LEN is a built-in function: a variable needs another name", 4, 3)
@@ -78,7 +78,7 @@ def test_a_function_name_used_as_a_variable_says_it_is_reserved():
 
 def test_the_command_line_reports_it_with_exit_status_1(tmp_path):
     program = tmp_path / "strs.bas"
-    program.write_text('10 PRINT "A";FRE(5);"B"\n20 END\n')
+    program.write_text('10 PRINT "A";CSRLIN;"B"\n20 END\n')
     for mode in (["--interpret"], ["-o", str(tmp_path / "strs.py")], ["--target", "cuda"]):
         done = subprocess.run(
             [sys.executable, "-m", "transpiler", str(program), *mode],
@@ -90,7 +90,7 @@ def test_the_command_line_reports_it_with_exit_status_1(tmp_path):
         assert done.returncode == 1, mode
         assert done.stdout == ""
         assert done.stderr.startswith(
-            f"{program}:1:14: error: unsupported function FRE (Microsoft BASIC)\n"
+            f"{program}:1:14: error: unsupported function CSRLIN (Microsoft BASIC)\n"
         )
     assert not (tmp_path / "strs.py").exists()
 

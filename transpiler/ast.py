@@ -276,6 +276,32 @@ class Kill(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class Erase(Stmt):
+    """`ERASE A, B$` (Microsoft BASIC): the arrays cease to exist; a DIM may give them new
+    bounds, and a use before it makes them again with the implicit bounds (10)."""
+
+    names: list[str]
+
+
+@dataclass(slots=True, eq=False)
+class Trace(Stmt):
+    """`TRON` (on) and `TROFF` (Microsoft BASIC): while tracing is on, every line that
+    starts running prints its number in brackets (`TraceLine`)."""
+
+    on: bool
+
+
+@dataclass(slots=True, eq=False)
+class TraceLine(Stmt):
+    """`[number]` printed when tracing is on: `passes/flatten.py` puts one before the
+    first statement of every numbered line of a program that has TRON, so it runs where
+    GW-BASIC starts a line (from the line before, or by a jump to its number) and not
+    where a NEXT, WEND or RETURN goes back into it."""
+
+    number: int
+
+
+@dataclass(slots=True, eq=False)
 class Rename(Stmt):
     """`NAME old AS new`: rename a file."""
 

@@ -248,6 +248,10 @@ _IMPLEMENTED = (
     Builtin("LOF", _MS_EXTENDED, _NUM, effect="io", python="LOF", cpp="file_lof"),
     # The column of the screen's cursor (1 at the start of a line; the argument is a dummy).
     Builtin("POS", _MS_EXTENDED, _NUM, effect="io", python="POS", cpp="POS"),
+    # The free memory in bytes (the argument, a number or a string, is a dummy): a constant,
+    # what PC-BASIC prints for the program `10 PRINT FRE(0)` (runtime/console.py).
+    Builtin("FRE", frozenset(("ms",)), (("any",),), python="FRE", cpp="FRE",
+            integer_valued=True),
     # Microsoft BASIC's string functions (runtime/stringfns.py: GW-BASIC's rules).
     *_MS_STRING_FUNCTIONS,
     # TAB(n) is a PRINT item of every legacy dialect, SPC(n) of Microsoft's.

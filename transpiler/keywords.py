@@ -39,6 +39,9 @@ KEYWORDS = frozenset((
     # a text stream.  (NAME, which renames a file, is the lexer's: see RENAME_WORD.)
     "USING", "LPRINT", "OPEN", "CLOSE", "WRITE", "KILL", "LINE",
     "CLS", "COLOR", "BEEP", "KEY", "OFF", "SCREEN", "WIDTH", "SOUND", "PLAY", "SYSTEM", "CLEAR",
+    "TRON", "TROFF",  # Microsoft BASIC's line trace
+    "RESET",  # Microsoft BASIC: closes every file
+    "ERASE",  # Microsoft BASIC: removes arrays
 ))
 
 # Statements whose GW-BASIC forms the grammar implements only in part: OPEN of random
@@ -111,11 +114,11 @@ class Unsupported:
 _MICROSOFT_STATEMENTS = (
     # GW-BASIC 3.23 (its manual's statement and command list)
     "AUTO", "BLOAD", "BSAVE", "CALL", "CHAIN", "CHDIR", "CIRCLE", "COM", "COMMON", "CONT",
-    "DATE$", "DELETE", "DRAW", "EDIT", "ENVIRON", "ERASE", "ERROR", "FIELD", "FILES", "GET",
+    "DATE$", "DELETE", "DRAW", "EDIT", "ENVIRON", "ERROR", "FIELD", "FILES", "GET",
     "IOCTL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE", "LOCK", "LSET", "MERGE", "MKDIR",
     "MOTOR", "NEW", "OUT", "PAINT", "PALETTE", "PCOPY", "PEN", "POKE", "PRESET", "PSET",
-    "PUT", "RENUM", "RESET", "RESUME", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",
-    "TIME$", "TIMER", "TROFF", "TRON", "UNLOCK", "VIEW", "WAIT", "WINDOW",
+    "PUT", "RENUM", "RESUME", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",
+    "TIME$", "TIMER", "UNLOCK", "VIEW", "WAIT", "WINDOW",
     # GW-BASIC reserves these too (PC-BASIC's tokens)
     "CALLS", "LCOPY",
 )
@@ -167,5 +170,4 @@ REASONS: dict[str, str] = {
     **dict.fromkeys(("RUN", "CHAIN", "MERGE", "LOAD", "NEW", "COMMON"), _PROGRAMS),
     "LOCATE": "it moves the cursor of a screen: the output here is a text stream",
     "CSRLIN": "it reads the cursor line of a screen: the output here is a text stream",
-    "FRE": "it reports the free memory of an IBM PC",
 }  # fmt: skip

@@ -25,12 +25,13 @@ from . import ast
 from .builtins import ValueType, effect_of
 from .errors import BasicNote, BasicWarning, Coord, SourceFile
 from .options import Options
+from .runtime.limits import IMPLICIT_UPPER_BOUND as _IMPLICIT_UPPER_BOUND
 
 Kind = Literal["legacy", "kernel"]
 NumberType = Literal["f32", "f64"]
 
 # The bounds of an array that is used without DIM (ECMA-55 8.4: 10 in each dimension).
-IMPLICIT_UPPER_BOUND = 10
+IMPLICIT_UPPER_BOUND = _IMPLICIT_UPPER_BOUND
 
 # How many FOR, WHILE and IF blocks may nest as Python blocks in generated code (the
 # interpreter's and the Python backend's).  CPython allows 20 nested loops in a function
@@ -263,13 +264,16 @@ class Analysis:
     def runtime_dialect(self) -> str | None:
         """The dialect a generated program must tell the runtime (runtime/dialect.py), or
         None where the runtime's default behaves the same: Microsoft BASIC always (its
-        numbers, PRINT layout and RND), Dartmouth BASIC when it draws random numbers."""
+        numbers, PRINT layout and RND), Dartmouth BASIC when it draws random numbers or
+        has MAT statements (they leave row and column 0 alone there)."""
         dialect = self.options.dialect
         if dialect == "ms":
             return dialect
         if dialect == "dartmouth":
             for stmt in self.stmts:
                 for node in stmt.walk():
+                    if isinstance(node, (ast.MatRead, ast.MatInput, ast.MatPrint, ast.MatAssign)):
+                        return dialect
                     if (
                         isinstance(node, (ast.Call, ast.Randomize))
                         and getattr(node, "name", "RND") == "RND"

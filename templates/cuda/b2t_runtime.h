@@ -201,6 +201,12 @@ inline bool microsoft() {
   return dialect_slot() == Dialect::ms;
 }
 
+// The first row and column MAT statements work on, or the array's OPTION BASE where that
+// is higher (MAT_FIRST_SUBSCRIPT): Dartmouth BASIC leaves row and column 0 alone.
+inline int mat_first_subscript() {
+  return dialect_slot() == Dialect::dartmouth ? 1 : 0;
+}
+
 // ============================================================================ msformat.py
 
 // Numbers as Microsoft BASIC prints them (GW-BASIC's decimal conversion on the mantissa
@@ -2344,6 +2350,17 @@ class Console {
     return console;
   }
 
+  // TRON (true) and TROFF (false).
+  void trace(bool on) {
+    tracing_ = on;
+  }
+
+  // A numbered line starts running: `[number]` while tracing is on.
+  void trace_line(int number) {
+    if (tracing_)
+      write_string("[" + std::to_string(number) + "]");
+  }
+
   // The 0-based column where the next character goes.
   int column() const {
     return column_;
@@ -2767,6 +2784,7 @@ class Console {
   bool microsoft_;
   int file_width_;  // a Microsoft BASIC file's WIDTH (write_file); -1 elsewhere
   int column_ = 0;
+  bool tracing_ = false;
 };
 
 // One WRITE statement: items separated by commas, strings in quotes, numbers as PRINT
@@ -2815,6 +2833,16 @@ inline ItemWriter Console::write_items() {
 // (Microsoft BASIC; the argument is a dummy).
 inline double POS(double) {
   return Console::screen() != nullptr ? Console::screen()->column() % MARGIN + 1.0 : 1.0;
+}
+
+// The free memory (Microsoft BASIC; the argument is a dummy): a constant, FREE_MEMORY of
+// console.py (what PC-BASIC prints for `10 PRINT FRE(0)`).
+inline constexpr double FREE_MEMORY = 60288.0;
+inline double FRE(double) {
+  return FREE_MEMORY;
+}
+inline double FRE(const std::string&) {
+  return FREE_MEMORY;
 }
 
 // ============================================================================ files.py
@@ -3453,6 +3481,7 @@ inline constexpr const char* SUBSCRIPT_OUT_OF_RANGE = "subscript out of range";
 inline constexpr const char* NOT_DIMENSIONED = "array used before its DIM statement ran";
 inline constexpr const char* BAD_BOUND = "invalid DIM bound";
 inline constexpr std::size_t TOO_MANY_ELEMENTS = std::size_t{1} << 28;
+inline constexpr double IMPLICIT_UPPER_BOUND = 10;  // an array used without DIM (limits.py)
 inline constexpr const char* MAT_TOO_LARGE = "MAT result larger than the array's DIM";
 
 // A BASIC array (interpreter/arrays.py): rank 1 or 2, subscripts from `base` (OPTION
@@ -3476,10 +3505,23 @@ class Array {
     data_.assign(size, T());
     size_ = size;
     allocated_ = true;
+    erased_ = false;
+  }
+
+  // ERASE (Microsoft BASIC): the array ceases to exist, until a DIM or a use.
+  void erase() {
+    if (!allocated_)
+      throw Fault(ILLEGAL_FUNCTION_CALL, "(ERASE " + name_ + ": no such array)");
+    upper_.assign(upper_.size(), base_ - 1);
+    data_.clear();
+    size_ = 0;
+    allocated_ = false;
+    erased_ = true;
   }
 
   // A MAT statement's new dimensions: at most the elements the array was created with.
-  // The elements are left as they are; the MAT statement writes them all.
+  // The elements are left as they are, or zero (empty) when their number changes; the
+  // MAT statement then writes those it works on.
   void reshape(const std::vector<double>& upper) {
     const std::vector<int> previous = upper_;
     const std::size_t size = checked_bounds(upper);
@@ -3494,6 +3536,8 @@ class Array {
       upper_ = previous;
       throw Fault(MAT_TOO_LARGE, name_ + "(" + text + ")");
     }
+    if (size != size_)
+      std::fill(data_.begin(), data_.begin() + static_cast<std::ptrdiff_t>(size), T());
     size_ = size;
   }
 
@@ -3518,6 +3562,47 @@ class Array {
       out.push_back(extent(d));
     return out;
   }
+  // MAT statements work on the elements from subscript mat_first() up in every dimension.
+  int mat_first() const {
+    return std::max(base_, mat_first_subscript());
+  }
+  int mat_extent(int dim) const {
+    return std::max(upper_[static_cast<std::size_t>(dim)] - mat_first() + 1, 0);
+  }
+  std::vector<int> mat_extents() const {
+    std::vector<int> out;
+    for (int d = 0; d < rank(); ++d)
+      out.push_back(mat_extent(d));
+    return out;
+  }
+  // The storage positions of the MAT elements, row by row.
+  std::vector<std::size_t> mat_cells() const {
+    const int skip = mat_first() - base_;
+    std::vector<std::size_t> cells;
+    if (skip == 0) {
+      for (std::size_t k = 0; k < size_; ++k)
+        cells.push_back(k);
+      return cells;
+    }
+    const int r = rank();
+    for (int d = 0; d < r; ++d)
+      if (extent(d) <= skip)
+        return cells;
+    std::vector<int> index(static_cast<std::size_t>(r), skip);  // row-major, last fastest
+    for (;;) {
+      std::size_t flat = 0;
+      for (int d = 0; d < r; ++d)
+        flat = flat * static_cast<std::size_t>(extent(d)) +
+               static_cast<std::size_t>(index[static_cast<std::size_t>(d)]);
+      cells.push_back(flat);
+      int d = r - 1;
+      while (d >= 0 && ++index[static_cast<std::size_t>(d)] == extent(d))
+        index[static_cast<std::size_t>(d--)] = skip;
+      if (d < 0)
+        return cells;
+    }
+  }
+
   // The number of elements (the first size() of the storage: a MAT statement may have
   // given the array fewer elements than its DIM).
   std::size_t size() const {
@@ -3534,6 +3619,8 @@ class Array {
   // before calling: C++ leaves the order of function arguments unspecified).
   template <class... Subscripts>
   T& operator()(Subscripts... subscripts) {
+    if (erased_)  // used after ERASE: made again with the implicit bounds, as GW-BASIC does
+      allocate(std::vector<double>(upper_.size(), IMPLICIT_UPPER_BOUND));
     return data_[flat_index({static_cast<double>(subscripts)...})];
   }
 
@@ -3607,6 +3694,7 @@ class Array {
   std::vector<T> data_;  // the storage, as large as the first DIM made it
   std::size_t size_ = 0;
   bool allocated_ = false;
+  bool erased_ = false;
 };
 
 // ============================================================================ MAT statements
@@ -3634,15 +3722,18 @@ T element_from(double x) {
 template <class T>
 std::string shape_text(const Array<T>& a) {
   std::string text;
-  for (int e : a.extents())
+  for (int e : a.mat_extents())
     text += (text.empty() ? "" : "x") + std::to_string(e);
   return text;
 }
 
-// The elements as doubles, row by row.
+// The MAT elements as doubles, row by row.
 template <class T>
 std::vector<double> numbers_of(const Array<T>& a) {
-  return std::vector<double>(a.data(), a.data() + a.size());
+  std::vector<double> values;
+  for (std::size_t k : a.mat_cells())
+    values.push_back(static_cast<double>(a.data()[k]));
+  return values;
 }
 
 // The target takes the shape `extents` (at most its DIM's elements) and the values.
@@ -3650,21 +3741,22 @@ template <class T, class V>
 void store_values(Array<T>& target, const std::vector<int>& extents, const std::vector<V>& values) {
   std::vector<double> upper;
   for (int e : extents)
-    upper.push_back(target.base() + e - 1.0);
+    upper.push_back(target.mat_first() + e - 1.0);
   target.reshape(upper);
-  for (std::size_t k = 0; k < values.size(); ++k) {
+  const std::vector<std::size_t> cells = target.mat_cells();
+  for (std::size_t k = 0; k < values.size() && k < cells.size(); ++k) {
     if constexpr (std::is_same_v<T, std::string>) {
-      target.data()[k] = values[k];
+      target.data()[cells[k]] = values[k];
     } else {
-      target.data()[k] = element_from<T>(values[k]);
+      target.data()[cells[k]] = element_from<T>(values[k]);
     }
   }
 }
 
-// MAT READ: every element, row by row, from DATA.
+// MAT READ: every MAT element, row by row, from DATA.
 template <class T>
 void mat_read(Array<T>& target, DataPool& pool) {
-  for (std::size_t k = 0; k < target.size(); ++k) {
+  for (std::size_t k : target.mat_cells()) {
     if constexpr (std::is_same_v<T, std::string>) {
       target.data()[k] = pool.read_string();
     } else {
@@ -3677,49 +3769,57 @@ void mat_read(Array<T>& target, DataPool& pool) {
 template <class T>
 void mat_input(Array<T>& target, Console& con) {
   constexpr bool text = std::is_same_v<T, std::string>;
-  const std::size_t size = target.size();
-  const std::size_t width = target.rank() == 2 ? static_cast<std::size_t>(target.extent(1)) : size;
+  const std::vector<std::size_t> cells = target.mat_cells();
+  const std::size_t size = cells.size();
+  const std::size_t width =
+      target.rank() == 2 ? static_cast<std::size_t>(target.mat_extent(1)) : size;
   const std::vector<Kind> kinds(width, text ? STRING : NUMBER);
   for (std::size_t start = 0; start < size; start += width > 0 ? width : 1) {
     const std::vector<Value> values = con.input(kinds);
     for (std::size_t k = 0; k < width && start + k < size; ++k) {
       if constexpr (text) {
-        target.data()[start + k] = values[k].text;
+        target.data()[cells[start + k]] = values[k].text;
       } else {
-        target.data()[start + k] = element_from<T>(values[k].number);
+        target.data()[cells[start + k]] = element_from<T>(values[k].number);
       }
     }
   }
 }
 
-// MAT PRINT of one array: each row on its own line, zoned after `,` (the default) or
-// packed after `;`.  A blank line goes between two arrays (con.newline() before).
+// MAT PRINT of one array: each row on its own line (a vector: one row), zoned after `,`
+// (the default) or packed after `;`.  A blank line goes between two arrays
+// (con.newline() before).
 template <class T>
 void mat_print(Console& con, const Array<T>& source, bool zoned) {
   if (con.column() != 0)
     con.newline();
-  const std::size_t width =
-      source.rank() == 2 ? static_cast<std::size_t>(source.extent(1)) : source.size();
-  for (std::size_t start = 0; start < source.size(); start += width) {
+  const std::vector<std::size_t> cells = source.mat_cells();
+  const bool matrix = source.rank() >= 2;  // a higher rank: rows of its second extent too
+  const std::size_t width = matrix ? static_cast<std::size_t>(source.mat_extent(1)) : cells.size();
+  std::size_t rows = 1;
+  if (matrix && width > 0)
+    rows = cells.size() / width;
+  else if (matrix)
+    rows = source.rank() == 2 ? static_cast<std::size_t>(source.mat_extent(0)) : 0;
+  for (std::size_t i = 0; i < rows; ++i) {
     for (std::size_t j = 0; j < width; ++j) {
       if (j > 0 && zoned)
         con.next_zone();
+      const std::size_t k = cells[i * width + j];
       if constexpr (std::is_same_v<T, std::string>) {
-        con.write_string(source.data()[start + j]);
+        con.write_string(source.data()[k]);
       } else {
-        con.write_number(static_cast<double>(source.data()[start + j]));
+        con.write_number(static_cast<double>(source.data()[k]));
       }
     }
     con.newline();
   }
-  if (source.size() == 0)
-    con.newline();
 }
 
 // MAT A = ZER, CON (after a.reshape() for new dimensions).
 template <class T>
 void mat_fill(Array<T>& target, double value) {
-  for (std::size_t k = 0; k < target.size(); ++k)
+  for (std::size_t k : target.mat_cells())
     target.data()[k] = element_from<T>(value);
 }
 
@@ -3728,12 +3828,14 @@ template <class T>
 void mat_identity(Array<T>& target) {
   if (target.rank() != 2)
     throw Fault(NEEDS_MATRIX, "IDN (" + target.name() + ")");
-  const int rows = target.extent(0), cols = target.extent(1);
+  const int rows = target.mat_extent(0), cols = target.mat_extent(1);
   if (rows != cols)
     throw Fault(NOT_SQUARE, "IDN (" + target.name() + " is " + shape_text(target) + ")");
+  const std::vector<std::size_t> cells = target.mat_cells();
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j)
-      target.data()[i * cols + j] = element_from<T>(i == j ? 1.0 : 0.0);
+      target.data()[cells[static_cast<std::size_t>(i * cols + j)]] =
+          element_from<T>(i == j ? 1.0 : 0.0);
 }
 
 // MAT A = B.
@@ -3742,10 +3844,12 @@ void mat_copy(Array<T>& target, const Array<U>& source) {
   if (static_cast<const void*>(&target) == static_cast<const void*>(&source))
     return;
   if constexpr (std::is_same_v<T, std::string>) {
-    store_values(target, source.extents(),
-                 std::vector<std::string>(source.data(), source.data() + source.size()));
+    std::vector<std::string> values;
+    for (std::size_t k : source.mat_cells())
+      values.push_back(source.data()[k]);
+    store_values(target, source.mat_extents(), values);
   } else {
-    store_values(target, source.extents(), numbers_of(source));
+    store_values(target, source.mat_extents(), numbers_of(source));
   }
 }
 
@@ -3755,7 +3859,7 @@ void mat_scale(Array<T>& target, double factor, const Array<U>& source) {
   std::vector<double> values = numbers_of(source);
   for (double& x : values)
     x = factor * x;
-  store_values(target, source.extents(), values);
+  store_values(target, source.mat_extents(), values);
 }
 
 template <class U, class V>
@@ -3767,13 +3871,13 @@ Fault shape_mismatch(const Array<U>& left, const Array<V>& right) {
 // MAT A = B + C and MAT A = B - C.
 template <class T, class U, class V>
 void mat_add(Array<T>& target, const Array<U>& left, const Array<V>& right, double sign = 1.0) {
-  if (left.extents() != right.extents())
+  if (left.mat_extents() != right.mat_extents())
     throw shape_mismatch(left, right);
   const std::vector<double> a = numbers_of(left), b = numbers_of(right);
   std::vector<double> values(a.size());
   for (std::size_t k = 0; k < a.size(); ++k)
     values[k] = sign > 0 ? a[k] + b[k] : a[k] - b[k];
-  store_values(target, left.extents(), values);
+  store_values(target, left.mat_extents(), values);
 }
 
 template <class T, class U, class V>
@@ -3788,12 +3892,10 @@ template <class T, class U, class V>
 void mat_mul(Array<T>& target, const Array<U>& left, const Array<V>& right) {
   if (left.rank() == 1 && right.rank() == 1)
     throw Fault(NEEDS_MATRIX, "(" + left.name() + " * " + right.name() + ")");
-  const std::size_t rows = left.rank() == 2 ? static_cast<std::size_t>(left.extent(0)) : 1;
-  const std::size_t inner =
-      left.rank() == 2 ? static_cast<std::size_t>(left.extent(1)) : left.size();
-  const std::size_t right_rows =
-      right.rank() == 2 ? static_cast<std::size_t>(right.extent(0)) : right.size();
-  const std::size_t cols = right.rank() == 2 ? static_cast<std::size_t>(right.extent(1)) : 1;
+  const std::size_t rows = left.rank() == 2 ? static_cast<std::size_t>(left.mat_extent(0)) : 1;
+  const std::size_t inner = static_cast<std::size_t>(left.mat_extent(left.rank() - 1));
+  const std::size_t right_rows = static_cast<std::size_t>(right.mat_extent(0));
+  const std::size_t cols = right.rank() == 2 ? static_cast<std::size_t>(right.mat_extent(1)) : 1;
   if (inner != right_rows)
     throw shape_mismatch(left, right);
   const std::vector<double> a = numbers_of(left), b = numbers_of(right);
@@ -3831,7 +3933,7 @@ template <class T, class U>
 void mat_transpose(Array<T>& target, const Array<U>& source) {
   if (source.rank() != 2)
     throw Fault(NEEDS_MATRIX, "TRN(" + source.name() + ")");
-  const int rows = source.extent(0), cols = source.extent(1);
+  const int rows = source.mat_extent(0), cols = source.mat_extent(1);
   const std::vector<double> m = numbers_of(source);
   std::vector<double> values;
   for (int j = 0; j < cols; ++j)
@@ -3845,8 +3947,8 @@ template <class T, class U>
 void mat_inverse(Array<T>& target, const Array<U>& source) {
   if (source.rank() != 2)
     throw Fault(NEEDS_MATRIX, "INV(" + source.name() + ")");
-  const std::size_t n = static_cast<std::size_t>(source.extent(0));
-  if (source.extent(0) != source.extent(1))
+  const std::size_t n = static_cast<std::size_t>(source.mat_extent(0));
+  if (source.mat_extent(0) != source.mat_extent(1))
     throw Fault(NOT_SQUARE, "INV(" + source.name() + " is " + shape_text(source) + ")");
   const std::vector<double> m = numbers_of(source);
   std::vector<std::vector<double>> a(n, std::vector<double>(2 * n, 0.0));

@@ -1,10 +1,11 @@
-"""The grammar of assignments and declarations: LET, DIM, OPTION BASE, DEF FN,
+"""The grammar of assignments and declarations: LET, DIM, ERASE, OPTION BASE, DEF FN,
 RANDOMIZE and REM.
 
     simple_statement ::= [LET] lvalue '=' expr
                        | SWAP lvalue ',' lvalue
                        | MID$ '(' lvalue ',' expr [',' expr] ')' '=' expr
                        | DIM array_decl {',' array_decl}
+                       | ERASE NAME {',' NAME}         (Microsoft BASIC)
                        | OPTION BASE NUMBER
                        | DEF FNNAME ['(' var_list ')'] '=' expr
                        | RANDOMIZE [expr]
@@ -94,6 +95,19 @@ def p_array_decl_scalar(p):
     # nothing to declare.
     p.lexer.ctx.microsoft_only("DIM of a name without subscripts", location(p, 1))
     p[0] = None
+
+
+def p_erase(p):
+    """simple_statement : ERASE name_list"""
+    coord = location(p, 1)
+    p.lexer.ctx.microsoft_only("ERASE", coord)
+    p[0] = ast.Erase(p[2], coord=coord)
+
+
+def p_name_list(p):
+    """name_list : NAME
+    | name_list COMMA NAME"""
+    p[0] = [p[1]] if len(p) == 2 else p[1] + [p[3]]
 
 
 def p_array_list(p):

@@ -3,6 +3,7 @@
     simple_statement ::= OPEN expr FOR mode AS ['#'] expr [LEN '=' expr]
                        | OPEN expr ',' ['#'] expr ',' expr [',' expr]
                        | CLOSE [['#'] expr {',' ['#'] expr}]
+                       | RESET                       (Microsoft BASIC: CLOSE)
                        | PRINT '#' expr [',' print_list]
                        | PRINT '#' expr ',' USING expr ';' using_list
                        | WRITE [write_list] | WRITE '#' expr [',' write_list]
@@ -73,6 +74,13 @@ def p_close(p):
     | CLOSE file_number_list"""
     extension(p, 1, "CLOSE")
     p[0] = ast.Close(p[2] if len(p) > 2 else [], coord=location(p, 1))
+
+
+def p_reset(p):
+    """simple_statement : RESET"""
+    coord = location(p, 1)
+    p.lexer.ctx.microsoft_only("RESET", coord)
+    p[0] = ast.Close([], coord=coord)  # GW-BASIC's RESET closes every file, as CLOSE does
 
 
 def p_file_number_list(p):

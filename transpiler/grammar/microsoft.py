@@ -1,6 +1,7 @@
-"""The grammar of the declarations only Microsoft BASIC has.
+"""The grammar of the declarations only Microsoft BASIC has, and its line trace.
 
     simple_statement ::= (DEFINT | DEFSNG | DEFDBL | DEFSTR) letters {',' letters}
+                       | TRON | TROFF
     letters          ::= NAME ['-' NAME]                (single letters: A-Z, I-N, X)
 
 Each of them pins --dialect ms (or is an error in the other dialects).
@@ -24,6 +25,15 @@ def p_def_type(p):
     coord = location(p, 1)
     p.lexer.ctx.microsoft_only(word, coord)
     p[0] = ast.DefType(_TYPES[word], p[2], coord=coord)
+
+
+def p_trace(p):
+    """simple_statement : TRON
+    | TROFF"""
+    word = p.slice[1].type
+    coord = location(p, 1)
+    p.lexer.ctx.microsoft_only(word, coord)
+    p[0] = ast.Trace(word == "TRON", coord=coord)
 
 
 def p_letter_list(p):

@@ -9,10 +9,13 @@ first, as in Dartmouth BASIC).  Subscripts of dimension d run from `base` to
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from ..runtime import BasicFault, format_number_trimmed
-from ..runtime.limits import TOO_MANY_ELEMENTS
+from ..runtime.dialect import mat_first_subscript
+from ..runtime.limits import IMPLICIT_UPPER_BOUND, TOO_MANY_ELEMENTS
+from ..runtime.stringfns import ILLEGAL_FUNCTION_CALL
 
 SUBSCRIPT_OUT_OF_RANGE = "subscript out of range"
 NOT_DIMENSIONED = "array used before its DIM statement ran"
@@ -21,7 +24,7 @@ TOO_LARGE = "MAT result larger than the array's DIM"
 
 
 class BasicArray:
-    __slots__ = ("allocated", "base", "capacity", "data", "fill", "name", "upper")
+    __slots__ = ("allocated", "base", "capacity", "data", "erased", "fill", "name", "upper")
 
     def __init__(self, name: str, base: int, rank: int, fill: float | str):
         self.name = name
@@ -31,6 +34,7 @@ class BasicArray:
         self.capacity = 0
         self.fill = fill
         self.allocated = False
+        self.erased = False  # by ERASE: a use makes it again with the implicit bounds
 
     @property
     def rank(self) -> int:
@@ -48,6 +52,17 @@ class BasicArray:
         self.data[:] = [self.fill] * size
         self.capacity = size
         self.allocated = True
+        self.erased = False
+
+    def erase(self) -> None:
+        """ERASE (Microsoft BASIC): the array ceases to exist, until a DIM or a use."""
+        if not self.allocated:
+            raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(ERASE {self.name}: no such array)")
+        self.upper = (self.base - 1,) * self.rank
+        self.data[:] = []
+        self.capacity = 0
+        self.allocated = False
+        self.erased = True
 
     def reshape(self, upper: tuple[float, ...] | tuple[int, ...]) -> None:
         """MAT redimensioning: new bounds within the original number of elements.
@@ -90,6 +105,8 @@ class BasicArray:
     def flat_index(self, *shifted: float) -> int:
         """The flat index of the element at subscripts x (given as x + 0.5), or the
         located fault; the slow path of compiled element accesses."""
+        if self.erased:  # used after ERASE: made again as if used without DIM
+            self.allocate((IMPLICIT_UPPER_BOUND,) * self.rank)
         index = 0
         base = self.base
         for t, u, extent in zip(shifted, self.upper, self.extents):
@@ -110,9 +127,44 @@ class BasicArray:
         bounds = ", ".join(f"{self.base} to {u}" for u in self.upper)
         return BasicFault(SUBSCRIPT_OUT_OF_RANGE, f"{self.name}({','.join(shown)}) [{bounds}]")
 
+    # MAT statements work on the elements from subscript `mat_first` up in every
+    # dimension (runtime/dialect.py: Dartmouth BASIC leaves row and column 0 alone).
+
+    @property
+    def mat_first(self) -> int:
+        return max(self.base, mat_first_subscript())
+
+    @property
+    def mat_extents(self) -> tuple[int, ...]:
+        return tuple(max(u - self.mat_first + 1, 0) for u in self.upper)
+
+    def mat_cells(self) -> range | list[int]:
+        """The flat positions of the elements MAT statements work on, row by row."""
+        skip = self.mat_first - self.base
+        if skip == 0:
+            return range(len(self.data))
+        extents = self.extents
+        strides = [math.prod(extents[d + 1 :]) for d in range(len(extents))]
+        return [
+            sum(i * s for i, s in zip(index, strides))
+            for index in itertools.product(*(range(skip, e) for e in extents))
+        ]
+
+    def mat_values(self) -> list:
+        data = self.data
+        return [data[k] for k in self.mat_cells()]
+
+    def mat_store(self, values) -> None:
+        """Write `values` (row by row) into the elements MAT statements work on."""
+        data = self.data
+        for k, value in zip(self.mat_cells(), values):
+            data[k] = value
+
     def rows(self) -> list[list]:
-        """The elements as rows (rank 2) or one row (rank 1), for MAT statements."""
+        """The MAT elements as rows (rank 2) or one row (rank 1), for MAT statements."""
+        values = self.mat_values()
         if self.rank == 1:
-            return [list(self.data)]
-        n = self.extents[1]
-        return [self.data[i : i + n] for i in range(0, len(self.data), n)]
+            return [values]
+        n = self.mat_extents[1]  # (a higher rank: rows of its last-but-one extent too)
+        count = len(values) // n if n else (self.mat_extents[0] if self.rank == 2 else 0)
+        return [values[i * n : (i + 1) * n] for i in range(count)]

@@ -513,6 +513,12 @@ class Generator:
         number, width = self.exprs.value(stmt.channel), self.exprs.value(stmt.width)
         self.line(depth, f"_file_width({number}, {width})")
 
+    def s_Trace(self, index, stmt: ast.Trace, depth) -> None:
+        self.line(depth, f"_console.trace({stmt.on})")
+
+    def s_TraceLine(self, index, stmt: ast.TraceLine, depth) -> None:
+        self.line(depth, f"_console.trace_line({stmt.number})")
+
     def s_Kill(self, index, stmt: ast.Kill, depth) -> None:
         self.line(depth, f"_kill_file({self.exprs.value(stmt.name)})")
 
@@ -713,6 +719,11 @@ class Generator:
             emitted = True
         if not emitted:
             self.line(depth, "pass")
+
+    def s_Erase(self, index, stmt: ast.Erase, depth) -> None:
+        for name in stmt.names:
+            self.line(depth, f"{names.array_object(name)}.erase()")
+            self.refresh_shape(depth, name)
 
     def s_Fault(self, index, stmt: ast.Fault, depth) -> None:
         self.line(depth, f"_fail({stmt.message!r})")

@@ -1,10 +1,11 @@
 """MAT statements (Dartmouth BASIC, as in ECMA-116's array statements).
 
 Semantics we chose:
-- A MAT statement acts on every element of an array, from the OPTION BASE to the
-  current upper bounds: rows and columns 1..n with OPTION BASE 1 (Dartmouth's matrices),
-  0..n with OPTION BASE 0 (the default), so `DIM A(2, 3)` is a 3 x 4 matrix then.
-  Write OPTION BASE 1 for Dartmouth's results.
+- A MAT statement acts on every element of an array from its first MAT subscript to the
+  current upper bounds.  That subscript is a fact of the dialect (runtime/dialect.py,
+  `mat_first_subscript`): in Dartmouth BASIC 1, whatever the OPTION BASE (row and column 0
+  are left alone), so `DIM A(2, 3)` is a 2 x 3 matrix; elsewhere the OPTION BASE, as in
+  ECMA-116 (0 by default, so `DIM A(2, 3)` is a 3 x 4 matrix).
 - Dimensions in MAT statements are upper bounds, like DIM's: `MAT READ A(2, 3)`,
   `MAT A = ZER(N)`.  A MAT assignment gives the target the shape of its result.  The new
   shape may not hold more elements than the array had when it was created (its DIM, or
@@ -43,33 +44,35 @@ def to_f32(x: float) -> float:
 
 
 def _shape(a: BasicArray) -> str:
-    return "x".join(str(e) for e in a.extents)
+    return "x".join(str(e) for e in a.mat_extents)
 
 
 def _store(target: BasicArray, extents: tuple[int, ...], values: list, f32: bool) -> None:
-    target.reshape(tuple(target.base + e - 1 for e in extents))
-    target.data[:] = [to_f32(v) for v in values] if f32 else values
+    target.reshape(tuple(target.mat_first + e - 1 for e in extents))
+    target.mat_store([to_f32(v) for v in values] if f32 else values)
 
 
 def mat_read(target: BasicArray, pool: DataPool, f32: bool) -> None:
     data = target.data
     if isinstance(target.fill, str):
-        for k in range(len(data)):
+        for k in target.mat_cells():
             data[k] = pool.read_string()
     else:
-        for k in range(len(data)):
+        for k in target.mat_cells():
             value = pool.read_number()
             data[k] = to_f32(value) if f32 else value
 
 
 def mat_input(target: BasicArray, console: Console, f32: bool) -> None:
     kind = STRING if isinstance(target.fill, str) else NUMBER
-    width = target.extents[-1] if target.rank == 2 else len(target.data)
-    for start in range(0, len(target.data), max(width, 1)):
+    cells = target.mat_cells()
+    width = target.mat_extents[-1] if target.rank == 2 else len(cells)
+    for start in range(0, len(cells), max(width, 1)):
         values = console.input(None, [kind] * width)
         if kind == NUMBER and f32:
             values = [to_f32(v) for v in values]
-        target.data[start : start + width] = values
+        for k, value in zip(cells[start : start + width], values):
+            target.data[k] = value
 
 
 def mat_print(arrays: tuple[BasicArray, ...], seps: tuple, console: Console) -> None:
@@ -97,37 +100,37 @@ def mat_fill(target: BasicArray, name: str, dims: tuple | None) -> None:
     if name == "IDN":
         if target.rank != 2:
             raise BasicFault(NEEDS_MATRIX, f"IDN ({target.name})")
-        rows, cols = target.extents
+        rows, cols = target.mat_extents
         if rows != cols:
             raise BasicFault(NOT_SQUARE, f"IDN ({target.name} is {_shape(target)})")
-        target.data[:] = [1.0 if i == j else 0.0 for i in range(rows) for j in range(cols)]
+        target.mat_store([1.0 if i == j else 0.0 for i in range(rows) for j in range(cols)])
     else:
         value = 1.0 if name == "CON" else 0.0
-        target.data[:] = [value] * len(target.data)
+        target.mat_store([value] * len(target.mat_cells()))
 
 
 def mat_copy(target: BasicArray, source: BasicArray) -> None:
     if target is source:
         return
-    _store(target, source.extents, list(source.data), False)
+    _store(target, source.mat_extents, source.mat_values(), False)
 
 
 def mat_scale(target: BasicArray, factor: float, source: BasicArray, f32: bool) -> None:
-    _store(target, source.extents, [factor * x for x in source.data], f32)
+    _store(target, source.mat_extents, [factor * x for x in source.mat_values()], f32)
 
 
 def mat_binary(target: BasicArray, op: str, left: BasicArray, right: BasicArray, f32: bool) -> None:
     if op in ("+", "-"):
-        if left.extents != right.extents:
+        if left.mat_extents != right.mat_extents:
             raise BasicFault(
                 SHAPE_MISMATCH,
                 f"({left.name} is {_shape(left)}, {right.name} is {_shape(right)})",
             )
         if op == "+":
-            values = [a + b for a, b in zip(left.data, right.data)]
+            values = [a + b for a, b in zip(left.mat_values(), right.mat_values())]
         else:
-            values = [a - b for a, b in zip(left.data, right.data)]
-        _store(target, left.extents, values, f32)
+            values = [a - b for a, b in zip(left.mat_values(), right.mat_values())]
+        _store(target, left.mat_extents, values, f32)
         return
     _store(target, *_product(left, right), f32)
 
@@ -135,11 +138,11 @@ def mat_binary(target: BasicArray, op: str, left: BasicArray, right: BasicArray,
 def _product(left: BasicArray, right: BasicArray) -> tuple[tuple[int, ...], list[float]]:
     if left.rank == 1 and right.rank == 1:
         raise BasicFault(NEEDS_MATRIX, f"({left.name} * {right.name})")
-    a = left.rows() if left.rank == 2 else [list(left.data)]  # a vector on the left: a row
+    a = left.rows()  # a vector on the left: a row
     if right.rank == 2:
         b = right.rows()
     else:
-        b = [[x] for x in right.data]  # a vector on the right: a column
+        b = [[x] for x in right.mat_values()]  # a vector on the right: a column
     inner = len(a[0]) if a else 0
     if inner != len(b):
         raise BasicFault(
@@ -165,7 +168,7 @@ def _product(left: BasicArray, right: BasicArray) -> tuple[tuple[int, ...], list
 def mat_function(target: BasicArray, name: str, source: BasicArray, f32: bool) -> None:
     if source.rank != 2:
         raise BasicFault(NEEDS_MATRIX, f"{name}({source.name})")
-    rows, cols = source.extents
+    rows, cols = source.mat_extents
     if name == "TRN":
         m = source.rows()
         _store(target, (cols, rows), [m[i][j] for j in range(cols) for i in range(rows)], f32)

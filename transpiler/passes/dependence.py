@@ -50,6 +50,13 @@ _REVERSED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 
 
+# Statements whose class name is not the word a reader knows them by.
+_STATEMENT_WORDS: dict[type, str] = {
+    ast.Trace: "TRON/TROFF",
+    ast.TraceLine: "the line trace of TRON",
+}
+
+
 class NotParallel(Exception):
     """The loop stays on the host; `reason` says why, `coord` where."""
 
@@ -659,7 +666,7 @@ class _Scan:
         if isinstance(stmt, ast.Rem):
             return
         if not isinstance(stmt, ast.Let):
-            word = type(stmt).__name__.upper()
+            word = _STATEMENT_WORDS.get(type(stmt)) or type(stmt).__name__.upper()
             raise NotParallel(f"{word} inside the loop runs on the host", stmt)
         target = stmt.target
         self.expr(stmt.value, stmt)

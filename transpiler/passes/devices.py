@@ -38,4 +38,4 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
 
 def _at_start(analysis: Analysis, index: int, first_target: int) -> bool:
     before = analysis.stmts[:index]
-    return all(isinstance(s, ast.Rem) for s in before) and first_target > index
+    return all(isinstance(s, (ast.Rem, ast.TraceLine)) for s in before) and first_target > index

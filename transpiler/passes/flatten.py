@@ -4,7 +4,8 @@ Lines become one list of statements in execution order.  Two rewrites make every
 consumer simpler: a one-line IF becomes a block IF (so there is one IF form), and
 `NEXT I, J` becomes `NEXT I` followed by `NEXT J` (ECMA-55 has only the first; the
 second closes two loops).  Nodes created here carry the coord and label of the
-statement they come from.
+statement they come from.  In a program with TRON every numbered line starts with an
+`ast.TraceLine`, which jumps to the line reach (the line index points at it).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..model import Analysis
 
 def run(analysis: Analysis, diags: Diagnostics) -> None:
     flattener = _Flattener(analysis)
+    traced = _has_tron(analysis.program)
     pending: list[int] = []  # numbers of lines with no statement: they label the next one
     for line in analysis.program.lines:
         if line.number is not None:
@@ -26,6 +28,9 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
         if not line.statements:
             continue
         start = len(analysis.stmts)
+        if traced and line.number is not None:
+            coord = line.statements[0].coord
+            analysis.stmts.append(ast.TraceLine(line.number, coord=coord, label=line.number))
         for stmt in line.statements:
             flattener.emit(stmt, line.number)
         for number in pending:
@@ -33,6 +38,16 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
         pending.clear()
     for number in pending:  # trailing empty lines: a jump there ends the program
         analysis.label_index[number] = len(analysis.stmts)
+
+
+def _has_tron(program: ast.Program) -> bool:
+    """Whether the program can turn the line trace on: then every numbered line starts with
+    an `ast.TraceLine` (the one place that decides it; programs without TRON keep none)."""
+    return any(
+        isinstance(node, ast.Trace) and node.on
+        for stmt in program.statements()
+        for node in stmt.walk()
+    )
 
 
 class _Flattener:

@@ -352,6 +352,7 @@ _REJECTED = {
     ast.Close: "CLOSE",
     ast.Kill: "KILL",
     ast.FileWidth: "WIDTH #",
+    ast.Trace: "TRON and TROFF",
     ast.Rename: "NAME",
 }
 

@@ -33,6 +33,7 @@ from ..hostir import Finish, HostValue, LoopCount, RangeCheck
 from ..ir import TileType
 from ..model import Analysis
 from ..naming import generated_name
+from ..runtime.dialect import mat_first_subscript
 from .dependence import NotParallel
 from .exprutil import constant_value
 from .kernel_lowering import origin_of
@@ -247,15 +248,21 @@ def is_mat_product(stmt: ast.Stmt) -> bool:
 def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> hostir.Launch:
     """The launch for `MAT C = A * B` (see `is_mat_product`) of three numeric matrices.
 
-    A MAT statement covers every element of its arrays, from the OPTION BASE to the
-    current upper bounds (the interpreter's `interpreter/mat.py`), so the kernel runs over
-    the whole storage of A and B, whatever the base.  Before the launch the host makes the
+    A MAT statement covers every element of its arrays from its first MAT subscript to the
+    current upper bounds (the interpreter's `interpreter/mat.py`).  Where that is the
+    OPTION BASE the kernel runs over the whole storage of A and B; where it is higher
+    (Dartmouth BASIC leaves row and column 0 alone) the statement stays on the host.  Before the launch the host makes the
     interpreter's checks and gives C its new shape, rows(A) x cols(B) (`MatProductShape`);
     the counts are then the current extents.  Raises NotParallel (the statement stays on
     the host) when C is also an operand or an array is not a numeric matrix.
     """
     stmt = node.stmt
     a, b, c = stmt.value.left.name, stmt.value.right.name, stmt.target
+    if mat_first_subscript(analysis.options.dialect) > analysis.option_base:
+        raise NotParallel(
+            "MAT product: MAT statements leave row and column 0 alone in this dialect"
+            " (the kernel multiplies whole arrays; OPTION BASE 1 lets it)"
+        )
     if c in (a, b):
         raise NotParallel(f"MAT product: {c} is both the result and an operand (needs a copy)")
     for array in (a, b, c):

@@ -47,6 +47,7 @@ from ..builtins import effect_of
 from ..errors import InternalError
 from ..expr_facts import signed_number
 from ..model import MAX_BLOCK_DEPTH, Analysis, type_of_name
+from ..semantics import is_truth_value
 from . import host_facts
 from .structure_dataflow import Dataflow
 from .structure_flow import Flow
@@ -768,12 +769,20 @@ class _Procedure:
 
     def negate(self, condition: ast.Expr) -> ast.Expr:
         """NOT c, as simple as exact: = and <> flip (IEEE != is exactly not ==), other
-        comparisons keep a NOT (with NaN, not < is not >=)."""
+        comparisons keep a NOT (with NaN, not < is not >=).  In Microsoft BASIC NOT of a
+        number is bitwise (NOT 1 is -2, true), so "c is false" is `c = 0` there unless c
+        is a truth value (-1 or 0), where both NOTs agree."""
+        microsoft = self.a.options.microsoft
         if isinstance(condition, ast.UnaryOp) and condition.op == "NOT":
-            return condition.operand
+            if not microsoft or is_truth_value(condition.operand):
+                return condition.operand
         if isinstance(condition, ast.BinOp) and condition.op in ("=", "<>"):
             op = "<>" if condition.op == "=" else "="
             negated = ast.BinOp(op, condition.left, condition.right, coord=condition.coord)
+        elif microsoft and not is_truth_value(condition):
+            zero = ast.Num(0.0, "0", coord=condition.coord)
+            self.a.expr_types[zero] = "num"
+            negated = ast.BinOp("=", condition, zero, coord=condition.coord)
         else:
             negated = ast.UnaryOp("NOT", condition, coord=condition.coord)
         self.a.expr_types[negated] = "int"

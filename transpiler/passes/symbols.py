@@ -44,8 +44,21 @@ class _SymbolPass:
     # ----------------------------------------------------------------- statements
 
     def run(self) -> None:
+        # ERASEd arrays may be DIMmed again; their shape changes at run time.
+        self.erased = {
+            name: stmt
+            for stmt in self.a.stmts
+            if isinstance(stmt, ast.Erase)
+            for name in stmt.names
+        }
         for stmt in self.a.stmts:
             self.statement(stmt)
+        for name, stmt in self.erased.items():
+            symbol = self.a.arrays.get(name)
+            if symbol is None:
+                self.error(f"ERASE {name}: the program has no array {name}", stmt.coord)
+            else:
+                symbol.redimensioned = True
 
     def statement(self, stmt: ast.Stmt) -> None:
         if isinstance(stmt, ast.OptionBase):
@@ -171,6 +184,8 @@ class _SymbolPass:
         if old is not None:
             if old.rank != len(decl.bounds):
                 self.rank_mismatch(decl.name, old, decl.coord)
+            elif decl.name in self.erased:
+                old.declared = True  # DIM again after ERASE: each DIM allocates when it runs
             elif old.declared:
                 self.error(
                     f"array {decl.name} dimensioned twice (first at {self.a.line_name(old.coord)})",

@@ -36,7 +36,7 @@ from .arith import (
     sub_all,
 )
 from .command import run_command
-from .console import INKEYS, MARGIN, POS, ZONE, ZONE_WIDTH, Console, Spc, Tab, spc, tab
+from .console import FRE, INKEYS, MARGIN, POS, ZONE, ZONE_WIDTH, Console, Spc, Tab, spc, tab
 from .data import DataItem, DataPool
 from .dialect import use_dialect
 from .extended import MAX, MIN, MOD, loop_count, to_integer
@@ -120,6 +120,7 @@ __all__ = [
     "ERROR",
     "EXP",
     "FIX",
+    "FRE",
     "HEXS",
     "INKEYS",
     "INSTR",

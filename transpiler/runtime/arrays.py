@@ -36,9 +36,11 @@ import numpy as np
 
 from .console import Console
 from .data import DataPool
+from .dialect import mat_first_subscript
 from .faults import BasicFault
 from .inputs import NUMBER, STRING
-from .limits import TOO_MANY_ELEMENTS
+from .limits import IMPLICIT_UPPER_BOUND, TOO_MANY_ELEMENTS
+from .stringfns import ILLEGAL_FUNCTION_CALL
 from .numformat import format_number_trimmed
 
 SUBSCRIPT_OUT_OF_RANGE = "subscript out of range"
@@ -67,7 +69,7 @@ class BasicArray:
     1; `BasicArray("A", rank=1)` is an array whose DIM has run-time bounds and has not run
     yet (`allocate` is that DIM)."""
 
-    __slots__ = ("_buffer", "base", "data", "dtype", "name", "upper")
+    __slots__ = ("_buffer", "base", "data", "dtype", "erased", "name", "upper")
 
     def __new__(cls, name: str, *upper: float, rank: int | None = None, base: int = 0, dtype="f64"):
         own = cls
@@ -82,6 +84,7 @@ class BasicArray:
         self.base = base
         self.dtype = dtype
         self._buffer = None
+        self.erased = False  # by ERASE: a use makes it again with the implicit bounds
         rank = len(upper) if upper else rank
         if rank is None:
             raise ValueError("an array needs its bounds or its rank")
@@ -120,17 +123,39 @@ class BasicArray:
         if self.dtype == "str":
             buffer[:] = ""
         self._buffer = buffer
+        self.erased = False
         self._set_shape(bounds)
+
+    def erase(self) -> None:
+        """ERASE (Microsoft BASIC): the array ceases to exist, until a DIM or a use."""
+        if self._buffer is None:
+            raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(ERASE {self.name}: no such array)")
+        self._buffer = None
+        self.upper = (self.base - 1,) * self.rank
+        self.data = np.empty((0,) * self.rank, dtype=DTYPES[self.dtype])
+        self._bind()
+        self.erased = True
+
+    def recreate(self) -> bool:
+        """An element used after ERASE: the array is made again with the implicit bounds
+        (True), as GW-BASIC does; False for any other array."""
+        if not self.erased:
+            return False
+        self.allocate(*(IMPLICIT_UPPER_BOUND,) * self.rank)
+        return True
 
     def reshape(self, *upper: float) -> None:
         """A MAT statement's new dimensions: at most the elements the array was created
-        with.  The elements are left as they are; the MAT statement writes them all."""
+        with.  The elements are left as they are, or zero (empty) when their number
+        changes (as the interpreter's); the MAT statement then writes those it works on."""
         bounds = self._check_bounds(upper)
         size = math.prod(u - self.base + 1 for u in bounds)
         if self._buffer is None:
             raise BasicFault(NOT_DIMENSIONED, self.name)
         if size > self._buffer.size:
             raise BasicFault(TOO_LARGE, f"{self.name}({','.join(str(b) for b in bounds)})")
+        if size != self.data.size:
+            self._buffer[:size] = "" if self.dtype == "str" else 0
         self._set_shape(bounds)
 
     def _set_shape(self, bounds: tuple[int, ...]) -> None:
@@ -188,23 +213,47 @@ class BasicArray:
         cls.__getitem__ = get
         cls.__setitem__ = put
 
+    # MAT statements work on the elements from subscript `mat_first` up in every
+    # dimension (dialect.py: Dartmouth BASIC leaves row and column 0 alone).
+
+    @property
+    def mat_first(self) -> int:
+        return max(self.base, mat_first_subscript())
+
+    def mat_block(self) -> np.ndarray:
+        """The elements MAT statements work on: `data` itself, or a view without the rows
+        and columns below `mat_first`."""
+        skip = self.mat_first - self.base
+        return self.data[(slice(skip, None),) * self.rank] if skip else self.data
+
+    @property
+    def mat_extents(self) -> tuple[int, ...]:
+        return self.mat_block().shape
+
     def values(self) -> list:
-        """Every element, row by row, as Python values."""
-        flat = self.data.reshape(-1).tolist()
+        """Every MAT element, row by row, as Python values."""
+        flat = self.mat_block().reshape(-1).tolist()
         return [float(v) for v in flat] if self.dtype == "i32" else flat
 
     def rows(self) -> list[list]:
-        """The elements as rows (rank 2) or one row (rank 1), for MAT statements."""
+        """The MAT elements as rows (rank 2) or one row (rank 1), for MAT statements."""
         values = self.values()
         if self.rank == 1:
             return [values]
-        n = self.extents[1]
-        return [values[i : i + n] for i in range(0, len(values), n)]
+        n = self.mat_extents[1]  # (a higher rank: rows of its last-but-one extent too)
+        count = len(values) // n if n else (self.mat_extents[0] if self.rank == 2 else 0)
+        return [values[i * n : (i + 1) * n] for i in range(count)]
+
+    def mat_store(self, values: list) -> None:
+        """Write `values` (row by row) into the MAT elements."""
+        block = self.mat_block()
+        if values:
+            kind = object if self.dtype == "str" else None
+            block[...] = np.array(values, dtype=kind).reshape(block.shape)
 
     def _store_values(self, extents: tuple[int, ...], values: list) -> None:
-        self.reshape(*(self.base + e - 1 for e in extents))
-        if values:
-            self.data.reshape(-1)[:] = values
+        self.reshape(*(self.mat_first + e - 1 for e in extents))
+        self.mat_store(values)
 
 
 def _identifier(name: str) -> str:
@@ -226,6 +275,8 @@ def _accessors_1(array: BasicArray):
         elif lo <= (t := i + 0.5) < hi:
             value = item(int(t) - lo)
             return float(value) if as_float else value
+        if self.recreate():
+            return self[i]
         raise self.out_of_range(i)
 
     def __setitem__(self, i, value):
@@ -235,6 +286,9 @@ def _accessors_1(array: BasicArray):
                 return
         elif lo <= (t := i + 0.5) < hi:
             data[int(t) - lo] = value
+            return
+        if self.recreate():
+            self[i] = value
             return
         raise self.out_of_range(i)
 
@@ -270,6 +324,8 @@ def _accessors_2(array: BasicArray):
     def __getitem__(self, key):
         where = place(*key)
         if where is None:
+            if self.recreate():
+                return self[key]
             raise self.out_of_range(*key)
         value = item(where)
         return float(value) if as_float else value
@@ -277,6 +333,9 @@ def _accessors_2(array: BasicArray):
     def __setitem__(self, key, value):
         where = place(*key)
         if where is None:
+            if self.recreate():
+                self[key] = value
+                return
             raise self.out_of_range(*key)
         data[where] = value
 
@@ -301,6 +360,8 @@ def _accessors_n(array: BasicArray):
     def __getitem__(self, key):
         where = place(key) if len(key) == len(limits) else None
         if where is None:
+            if self.recreate():
+                return self[key]
             raise self.out_of_range(*key)
         value = data.item(where)
         return float(value) if as_float else value
@@ -308,6 +369,9 @@ def _accessors_n(array: BasicArray):
     def __setitem__(self, key, value):
         where = place(key) if len(key) == len(limits) else None
         if where is None:
+            if self.recreate():
+                self[key] = value
+                return
             raise self.out_of_range(*key)
         data[where] = value
 
@@ -318,7 +382,7 @@ def _accessors_n(array: BasicArray):
 
 
 def _shape_text(a: BasicArray) -> str:
-    return "x".join(str(e) for e in a.extents)
+    return "x".join(str(e) for e in a.mat_extents)
 
 
 def _rounded(values: list, f32: bool) -> list:
@@ -327,26 +391,28 @@ def _rounded(values: list, f32: bool) -> list:
 
 def mat_read(target: BasicArray, pool: DataPool, f32: bool = False) -> None:
     """MAT READ: every element, row by row, from DATA."""
-    flat = target.data.reshape(-1)
+    block = target.mat_block()
     if target.dtype == "str":
-        for k in range(flat.size):
-            flat[k] = pool.read_string()
+        for where in np.ndindex(block.shape):
+            block[where] = pool.read_string()
     else:
-        for k in range(flat.size):
+        for where in np.ndindex(block.shape):
             value = pool.read_number()
-            flat[k] = to_f32(value) if f32 else value
+            block[where] = to_f32(value) if f32 else value
 
 
 def mat_input(target: BasicArray, console: Console, f32: bool = False) -> None:
     """MAT INPUT: one reply per row (a vector: one reply for all of it)."""
     kind = STRING if target.dtype == "str" else NUMBER
-    flat = target.data.reshape(-1)
-    width = target.extents[-1] if target.rank == 2 else flat.size
-    for start in range(0, flat.size, max(width, 1)):
+    block = target.mat_block()
+    cells = list(np.ndindex(block.shape))
+    width = block.shape[-1] if target.rank == 2 else len(cells)
+    for start in range(0, len(cells), max(width, 1)):
         values = console.input(None, [kind] * width)
         if kind == NUMBER and f32:
             values = [to_f32(v) for v in values]
-        flat[start : start + width] = values
+        for where, value in zip(cells[start : start + width], values):
+            block[where] = value
 
 
 def mat_print(arrays: tuple[BasicArray, ...], seps: tuple, console: Console) -> None:
@@ -377,25 +443,26 @@ def mat_fill(target: BasicArray, name: str, dims: tuple | None = None) -> None:
     if name == "IDN":
         if target.rank != 2:
             raise BasicFault(NEEDS_MATRIX, f"IDN ({target.name})")
-        rows, cols = target.extents
+        rows, cols = target.mat_extents
         if rows != cols:
             raise BasicFault(NOT_SQUARE, f"IDN ({target.name} is {_shape_text(target)})")
-        target.data[...] = 0.0
-        np.fill_diagonal(target.data, 1.0)
+        block = target.mat_block()
+        block[...] = 0.0
+        np.fill_diagonal(block, 1.0)
     else:
-        target.data[...] = 1.0 if name == "CON" else 0.0
+        target.mat_block()[...] = 1.0 if name == "CON" else 0.0
 
 
 def mat_copy(target: BasicArray, source: BasicArray) -> None:
     """MAT A = B."""
     if target is source:
         return
-    target._store_values(source.extents, source.values())
+    target._store_values(source.mat_extents, source.values())
 
 
 def mat_scale(target: BasicArray, factor: float, source: BasicArray, f32: bool = False) -> None:
     """MAT A = (k) * B."""
-    target._store_values(source.extents, _rounded([factor * x for x in source.values()], f32))
+    target._store_values(source.mat_extents, _rounded([factor * x for x in source.values()], f32))
 
 
 def mat_binary(
@@ -403,14 +470,14 @@ def mat_binary(
 ) -> None:
     """MAT A = B + C, B - C, or the product B * C."""
     if op in ("+", "-"):
-        if left.extents != right.extents:
+        if left.mat_extents != right.mat_extents:
             raise BasicFault(
                 SHAPE_MISMATCH,
                 f"({left.name} is {_shape_text(left)}, {right.name} is {_shape_text(right)})",
             )
         pairs = zip(left.values(), right.values())
         values = [a + b for a, b in pairs] if op == "+" else [a - b for a, b in pairs]
-        target._store_values(left.extents, _rounded(values, f32))
+        target._store_values(left.mat_extents, _rounded(values, f32))
         return
     extents, values = _product(left, right)
     target._store_values(extents, _rounded(values, f32))
@@ -469,7 +536,7 @@ def mat_function(target: BasicArray, name: str, source: BasicArray, f32: bool = 
     """MAT A = TRN(B) or INV(B) (Gauss-Jordan with partial pivoting)."""
     if source.rank != 2:
         raise BasicFault(NEEDS_MATRIX, f"{name}({source.name})")
-    rows, cols = source.extents
+    rows, cols = source.mat_extents
     if name == "TRN":
         m = source.rows()
         values = [m[i][j] for j in range(cols) for i in range(rows)]

@@ -114,13 +114,24 @@ def POS(x: float) -> float:
     return float(_screen.column % MARGIN + 1) if _screen is not None else 1.0
 
 
+# What FRE(x) returns: the bytes of memory a GW-BASIC program has free, as PC-BASIC 2.0.8
+# prints it for the one-line program `10 PRINT FRE(0)` (60287 for FRE("")).  It cannot be
+# exact here: GW-BASIC's value shrinks with the program's text and variables.
+FREE_MEMORY = 60288.0
+
+
+def FRE(x: float | str) -> float:
+    """The free memory (Microsoft BASIC; `x` is a dummy): FREE_MEMORY."""
+    return FREE_MEMORY
+
+
 class Console:
     """The BASIC program's terminal: output column tracking and INPUT replies.  A file
     open for output is a Console too, without a margin."""
 
     __slots__ = (
         "_column", "_file_width", "_in", "_margin", "_microsoft", "_out", "_precision",
-        "_strict",
+        "_strict", "_tracing",
     )  # fmt: skip
 
     def __init__(
@@ -145,10 +156,21 @@ class Console:
         self._microsoft = microsoft()
         # A Microsoft BASIC file's line width (see `_write_file`); None elsewhere.
         self._file_width = FILE_WIDTH if margin == UNLIMITED and self._microsoft else None
+        self._tracing = False  # TRON ... TROFF
 
     def set_width(self, width: int) -> None:
         """`WIDTH #n, width` of a file (Microsoft BASIC)."""
         self._file_width = width
+
+    def trace(self, on: bool) -> None:
+        """TRON (True) and TROFF (False)."""
+        self._tracing = on
+
+    def trace_line(self, number: int) -> None:
+        """A numbered line starts running: `[number]` while tracing is on (GW-BASIC writes
+        it on the screen, where it moves the column as text does)."""
+        if self._tracing:
+            self.write_string(f"[{number}]")
 
     @property
     def column(self) -> int:

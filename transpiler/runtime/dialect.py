@@ -41,6 +41,24 @@ def microsoft() -> bool:
     return _current[0] == "ms"
 
 
+# The first row and column MAT statements work on (rows and columns below it are left
+# alone), or the array's OPTION BASE where that is higher.  Dartmouth BASIC's matrices start
+# at 1 whatever the base (Kemeny and Kurtz, "BASIC", 4th edition: MAT ignores row and column
+# 0); the other dialects follow ECMA-116, whose MAT statements take the whole array.
+MAT_FIRST_SUBSCRIPT: dict[RuntimeDialect, int] = {
+    "ecma55": 0,
+    "extended": 0,
+    "ms": 0,
+    "dartmouth": 1,
+}
+
+
+def mat_first_subscript(dialect: RuntimeDialect | None = None) -> int:
+    """The lowest subscript MAT statements touch in `dialect` (the current one by
+    default): see MAT_FIRST_SUBSCRIPT."""
+    return MAT_FIRST_SUBSCRIPT[dialect or _current[0]]
+
+
 @contextlib.contextmanager
 def running_dialect(name: RuntimeDialect) -> Iterator[None]:
     """Within this block the runtime works in dialect `name` (the interpreter runs a

@@ -220,6 +220,12 @@ class StatementPrinter:
         call = f"b2t::file_width({self.file_number(stmt.channel)}, {width});"
         return self.at_line(node, True) + [Code(call)]
 
+    def s_Trace(self, node, stmt: ast.Trace) -> list[Code]:
+        return [Code(f"con.trace({'true' if stmt.on else 'false'});")]
+
+    def s_TraceLine(self, node, stmt: ast.TraceLine) -> list[Code]:
+        return [Code(f"con.trace_line({stmt.number});")]
+
     def s_Kill(self, node, stmt: ast.Kill) -> list[Code]:
         call = f"b2t::kill_file({self.expr.value(stmt.name, None)});"
         return self.at_line(node, True) + [Code(call)]
@@ -367,6 +373,10 @@ class StatementPrinter:
             bounds = ", ".join(self.expr.double_value(b, None) for b in decl.bounds)
             out.append(Code(f"{self.expr.array(decl.name)}.allocate({{{bounds}}});"))
         return self.at_line(node, bool(out)) + out
+
+    def s_Erase(self, node, stmt: ast.Erase) -> list[Code]:
+        out = [Code(f"{self.expr.array(name)}.erase();") for name in stmt.names]
+        return self.at_line(node, True) + out
 
     # ----------------------------------------------------------------- MAT statements
 

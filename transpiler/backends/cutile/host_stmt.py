@@ -244,6 +244,12 @@ class StatementPrinter:
         number, width = self.expr.subscript(stmt.channel), self.expr.value(stmt.width)
         return [Code(f"{self.need('file_width')}({number}, {width})")]
 
+    def s_Trace(self, stmt: ast.Trace) -> list[Code]:
+        return [Code(f"con.trace({stmt.on})")]
+
+    def s_TraceLine(self, stmt: ast.TraceLine) -> list[Code]:
+        return [Code(f"con.trace_line({stmt.number})")]
+
     def s_Kill(self, stmt: ast.Kill) -> list[Code]:
         return [Code(f"{self.need('kill_file')}({self.expr.value(stmt.name)})")]
 
@@ -394,6 +400,9 @@ class StatementPrinter:
             bounds = ", ".join(self.expr.value(b) for b in decl.bounds)
             out.append(Code(f"{self.expr.array(decl.name)}.allocate({bounds})"))
         return out
+
+    def s_Erase(self, stmt: ast.Erase) -> list[Code]:
+        return [Code(f"{self.expr.array(name)}.erase()") for name in stmt.names]
 
     # ----------------------------------------------------------------- MAT statements
 
