@@ -347,6 +347,9 @@ _REJECTED = {
     ast.Close: "CLOSE",
     ast.Kill: "KILL",
     ast.Rename: "NAME",
+    ast.OnError: "ON ERROR GOTO",
+    ast.Resume: "RESUME",
+    ast.RaiseError: "ERROR",
 }
 
 

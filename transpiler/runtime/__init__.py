@@ -102,6 +102,7 @@ from .stringfns import (
     mid_assign,
 )
 from .strings import STRING_MAX_LENGTH, check_string
+from .trap import ERL, ERR, ErrorTrap, label_line, raise_error, start_trap
 from .using import DOUBLE, REAL, SINGLE, UsingPrecision
 
 __all__ = [
@@ -115,6 +116,8 @@ __all__ = [
     "CSNG",
     "DOUBLE",
     "EOF",
+    "ERL",
+    "ERR",
     "ERROR",
     "EXP",
     "FIX",
@@ -160,6 +163,7 @@ __all__ = [
     "DataItem",
     "DataPool",
     "Double",
+    "ErrorTrap",
     "ForStack",
     "Notice",
     "ReplyRejected",
@@ -191,6 +195,7 @@ __all__ = [
     "int_div",
     "int_mod",
     "kill_file",
+    "label_line",
     "loop_count",
     "mid_assign",
     "mul",
@@ -199,6 +204,7 @@ __all__ = [
     "parse_number",
     "parse_reply",
     "power",
+    "raise_error",
     "rename_file",
     "report_break",
     "reset_files",
@@ -211,6 +217,7 @@ __all__ = [
     "single_power_int",
     "single_result",
     "sng",
+    "start_trap",
     "spc",
     "sub",
     "sub_all",
