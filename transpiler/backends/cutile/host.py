@@ -43,6 +43,8 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "int_mod", "bit_and", "bit_or", "bit_xor", "bit_eqv", "bit_imp", "bit_not",
     "single_power", "single_power_int", "double_power", "single_result", "ForStack",
     "on_choice", "report_break",
+    # error trapping (runtime/trap.py)
+    "start_trap", "raise_error", "label_line",
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
@@ -138,6 +140,7 @@ class _ModulePrinter:
             imports=self.imports(),
             compile_warnings=warnings,
             data_lines=self.data_lines() if self.uses_data else [],
+            uses_data=self.uses_data,
             uses_end_exception=self.stmts.uses_end_exception,
             helpers=helpers_text(helpers_used(self.host.kernels)),
             kernels=self.kernels.definitions() if self.kernels is not None else [],
