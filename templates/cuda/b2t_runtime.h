@@ -307,7 +307,7 @@ class ErrorTrap {
       throw fault_;
     }
     handler_ = handler;
-    notices_trapped() = handler >= 0 && !handling_;
+    notices_trapped() = handler >= 0;
   }
 
   // Where to go on after `fault` in statement `failed` of `line` (`after`: the statement
@@ -321,7 +321,6 @@ class ErrorTrap {
     after_ = after;
     err = fault.code();
     erl = line;
-    notices_trapped() = false;
     return handler_;
   }
 

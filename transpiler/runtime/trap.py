@@ -9,7 +9,7 @@ GW-BASIC's rules (its manual; checked with PC-BASIC):
 
 - after `ON ERROR GOTO n` an error jumps to line n, with ERR its number and ERL its line;
   Division by zero and Overflow, which only print a message otherwise, jump too;
-- inside the handler (until a RESUME) another error is fatal; `ON ERROR GOTO 0` there
+- inside the handler (until a RESUME) another error is fatal, a Division by zero too; `ON ERROR GOTO 0` there
   makes the error being handled fatal at once, and anywhere else turns trapping off;
 - `RESUME` runs the failed statement again, `RESUME NEXT` the statement after it,
   `RESUME n` line n; each sets ERR back to 0 (ERL stays); a RESUME outside a handler is
@@ -45,7 +45,7 @@ class ErrorTrap(Generic[Label]):
         if handler is None and self.fault is not None:
             raise self.fault  # fatal now, where it happened
         self.handler = handler
-        trap_notices(handler is not None and self.fault is None)
+        trap_notices(handler is not None)
 
     def catch(self, fault: BasicFault, failed: Label, after: Label, line: int) -> Label:
         """Where to go on after `fault` in the statement `failed` of line `line` (`after`:
@@ -54,7 +54,6 @@ class ErrorTrap(Generic[Label]):
             raise fault
         self.fault, self.failed, self.after = fault, failed, after
         self.err, self.erl = fault.code, line
-        trap_notices(False)
         return self.handler
 
     def resume(self) -> Label:
