@@ -568,9 +568,7 @@ def walk(nodes: list[HNode]):
                 yield from walk(block.body)
 
 
-_LEAVES = (
-    Break, Continue, Return, EndProgram, Jump, ReturnJump, GosubJump, LoopFault, ResumeJump
-)
+_LEAVES = (Break, Continue, Return, EndProgram, Jump, ReturnJump, GosubJump, LoopFault, ResumeJump)
 
 
 def terminates(nodes: list[HNode]) -> bool:

@@ -814,5 +814,3 @@ RANDOMIZE_KINDS = {"int": "int", "num": "single", "dbl": "double"}
 
 def _var_type(name: str) -> str:
     return type_of_name(name)
-
-

@@ -43,8 +43,8 @@ from ..runtime import (
     on_choice,
     open_file,
     power,
-    rename_file,
     raise_error,
+    rename_file,
     report_break,
     reset_files,
     reset_rnd,
@@ -167,7 +167,6 @@ class Machine:
         console, pool, analysis = self.console, self.pool, self.analysis
         f32 = analysis.number_type == "f32"
         strict = analysis.options.strict
-        blocks = self.blocks
         for_stack = ForStack()
         machine = self
 

@@ -35,7 +35,9 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
         for ref in trap_refs(stmt):
             target = analysis.label_index.get(ref.number)
             if target is None:
-                diags.error(BasicSemanticError(f"jump to non-existing line {ref.number}", ref.coord))
+                diags.error(
+                    BasicSemanticError(f"jump to non-existing line {ref.number}", ref.coord)
+                )
                 continue
             analysis.jump_target[ref] = target
             if isinstance(stmt, ast.OnError):
