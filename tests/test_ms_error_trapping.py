@@ -230,7 +230,29 @@ TRAPPED = [
 """,
         ("-12 DIV 11  12  6 \nI = 4 \n"),
     ),
+    (
+        # a DEF FN, a WHILE inside a FOR, IF ... ELSE GOSUB, ON GOSUB; the handler
+        # prints on the same line, between the items of a PRINT
+        "nested",
+        """\
+10 ON ERROR GOTO 900
+20 DEF FNA(X) = SQR(X)
+30 FOR I = -1 TO 1
+40   J = 0
+50   WHILE J < 2
+60     J = J + 1: PRINT FNA(I * J);
+70   WEND
+80 NEXT I
+85 IF I > 0 THEN GOSUB 500 ELSE PRINT "NEG"
+87 ON I GOSUB 500, 500
+90 PRINT: END
+500 PRINT "G"; 1/0: RETURN
+900 PRINT "E"; ERR; ERL;: RESUME NEXT
+""",
+        "E 5  60 E 5  60  0  0  1  1.414213 GE 11  500 GE 11  500 \n",
+    ),
 ]
+
 # Programs that end with an untrapped error: (name, program, what PC-BASIC printed
 # before its error line, GW-BASIC's message, the line PC-BASIC names).
 FATAL = [
