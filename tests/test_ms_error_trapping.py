@@ -17,9 +17,9 @@ installed), so the tests keep their teeth without it.  Every program also runs t
 the generated cuTile Python and CUDA C++ (`--check --device cpu`), which must agree with
 the interpreter exactly, stderr included.
 
-Not yet: an untrapped error stops the program with the located message on stderr, where
-GW-BASIC prints "Out of DATA in 20" on its screen; FATAL holds PC-BASIC's screen without
-that last line, and the test of the oracle adds it.
+An untrapped error shows as on GW-BASIC's screen, on stdout ("Out of DATA in 20", at the
+start of a line), and as the located message on stderr; FATAL holds PC-BASIC's screen
+without that last line, which `_screen` adds.
 """
 
 from __future__ import annotations
@@ -362,7 +362,7 @@ def test_untrapped_errors_stop_where_gw_basic_stops(
         assert check.returncode == 0, check.stdout + check.stderr
     done = basic2tile(tmp_path, program, "--interpret")
     assert done.returncode == 1
-    assert done.stdout == _ended(output)  # the line being printed ends, as on the screen
+    assert done.stdout == _screen(output, message, line)  # GW-BASIC's screen
     # the located error names the statement's source line
     assert "error: " in done.stderr and f"\n    {line} " in done.stderr, done.stderr
 
@@ -444,13 +444,35 @@ def test_a_handler_line_must_exist(tmp_path: Path):
 
 
 def test_on_error_goto_0_without_a_trap_does_nothing(tmp_path: Path):
-    program = '10 ON ERROR GOTO 0\n20 PRINT "A"\n30 ERROR 4\n40 PRINT "B"\n'
+    program = '10 ON ERROR GOTO 0\n20 PRINT "A";\n30 ERROR 4\n40 PRINT "B"\n'
     for target in TARGETS:
         check = basic2tile(tmp_path, program, "--check", "--device", "cpu", "--target", target)
         assert check.returncode == 0, check.stdout + check.stderr
     done = basic2tile(tmp_path, program, "--interpret")
-    assert (done.returncode, done.stdout) == (1, "A\n")
+    assert (done.returncode, done.stdout) == (1, "A\nOut of DATA in 30\n")
     assert "error: Out of DATA" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "program, screen",
+    [
+        # PC-BASIC: the line being printed ends first
+        ('10 PRINT "A";\n20 READ X\n', "A\nOut of DATA in 20\n"),
+        ('10 PRINT "A"\n20 READ X\n', "A\nOut of DATA in 20\n"),
+        ("10 X = SQR(-1)\n", "Illegal function call in 10\n"),
+        ('10 PRINT "ABC";\n20 NEXT I\n', "ABC\nNEXT without FOR in 20\n"),
+        ("10 RETURN\n", "RETURN without GOSUB in 10\n"),
+    ],
+)
+def test_an_untrapped_error_shows_on_the_screen(tmp_path: Path, program, screen):
+    """GW-BASIC's screen is the program's output: an error that ends the program shows
+    there, and the located message goes to stderr as before (exit status 1)."""
+    for target in TARGETS:
+        check = basic2tile(tmp_path, program, "--check", "--device", "cpu", "--target", target)
+        assert check.returncode == 0, check.stdout + check.stderr
+    done = basic2tile(tmp_path, program, "--interpret")
+    assert (done.returncode, done.stdout) == (1, screen)
+    assert ": error: " in done.stderr
 
 
 def test_read_without_data_in_generated_programs(tmp_path: Path):

@@ -259,6 +259,14 @@ class Analysis:
         is marked as one and has 16 digits (DOUBLE)."""
         return "SINGLE" if self.number_type == "f32" or self.options.microsoft else "REAL"
 
+    def line_number(self, coord: Coord) -> int | None:
+        """The BASIC line number of the source line of `coord` (None: unnumbered)."""
+        if self._labels_by_source_line is None:
+            self._labels_by_source_line = {
+                line.coord.line: line.number for line in self.program.lines if line.number
+            }
+        return self._labels_by_source_line.get(coord.line)
+
     def line_name(self, coord: Coord) -> str:
         """How a message names the line of `coord`: "line 250" (its BASIC line number),
         or "source line 7" for an unnumbered line."""

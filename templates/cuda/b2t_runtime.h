@@ -31,8 +31,8 @@
 //                 mat_add, mat_sub, mat_mul, mat_product_shape, mat_transpose,
 //                 mat_inverse)
 //   (host code)   GosubStack, on_index (ON ... GOTO/GOSUB), EndProgram, forward_progress,
-//                 ForStack, on_choice, report_break (flow.py: Microsoft BASIC's FOR
-//                 stack, ON and STOP),
+//                 ForStack, on_choice, report_break, report_error (flow.py: Microsoft
+//                 BASIC's FOR stack, ON, STOP and an error's screen line),
 //                 print_fault, f32 (--precision f32 stores)
 //
 // Python's str counts code points; these functions count UTF-8 code points wherever the
@@ -3823,6 +3823,17 @@ inline int on_choice(double value, int count) {
 inline void report_break(Console& con, const char* line) {
   con.finish();
   con.print(*line != '\0' ? std::string("Break in ") + line : std::string("Break")).newline();
+}
+
+// Microsoft BASIC: an error that ends the program, as GW-BASIC shows it: the line being
+// printed ends, then "Out of DATA in 20" (no "in" for a line without a number).  A
+// condition with no GW-BASIC number shows nothing.
+inline void report_error(Console& con, const Fault& fault, int line) {
+  if (fault.code() < 0)
+    return;
+  const std::string message = gw_message(fault.code());
+  con.finish();
+  con.print(line > 0 ? message + " in " + std::to_string(line) : message).newline();
 }
 
 // The FOR loops that are not blocks, innermost last, named by the label of their FOR:

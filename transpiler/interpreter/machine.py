@@ -46,6 +46,7 @@ from ..runtime import (
     raise_error,
     rename_file,
     report_break,
+    report_error,
     reset_files,
     reset_rnd,
     round_to_int,
@@ -298,10 +299,12 @@ class Machine:
         except BasicFault as fault:
             self.console.finish()
             coord, notes = self.locate_traceback(fault.__traceback__)
+            self.show_error(fault, coord)
             raise BasicRuntimeError(fault.message, coord, notes=notes) from None
         except RecursionError as exc:
             self.console.finish()
             coord, notes = self.locate_traceback(exc.__traceback__)
+            self.show_error(BasicFault(GOSUB_TOO_DEEP), coord)
             raise BasicRuntimeError(GOSUB_TOO_DEEP, coord, notes=notes) from None
         except (InternalError, BasicRuntimeError, OSError):
             raise  # located already, or the streams failed (a closed pipe, a full disk)
@@ -357,7 +360,17 @@ class Machine:
             self.trap.finish()
         except BasicFault as fault:
             self.console.finish()
-            raise BasicRuntimeError(fault.message, self.analysis.stmts[last].coord) from None
+            coord = self.analysis.stmts[last].coord
+            self.show_error(fault, coord)
+            raise BasicRuntimeError(fault.message, coord) from None
+
+    def show_error(self, fault: BasicFault, coord: Coord) -> None:
+        """Microsoft BASIC shows an error that ends the program on the screen, the
+        program's output ("Out of DATA in 20")."""
+        if not self.analysis.options.microsoft:
+            return
+        report_error(self.console, fault, self.analysis.line_number(coord))
+        self.console.finish()
 
     # ----------------------------------------------------------------- locations
 

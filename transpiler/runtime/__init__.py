@@ -53,7 +53,7 @@ from .files import (
     rename_file,
     reset_files,
 )
-from .flow import ForStack, on_choice, report_break
+from .flow import ForStack, on_choice, report_break, report_error
 from .inputs import NUMBER, STRING, ReplyRejected, parse_reply
 from .msformat import Double
 from .msnumbers import (
@@ -207,6 +207,7 @@ __all__ = [
     "raise_error",
     "rename_file",
     "report_break",
+    "report_error",
     "reset_files",
     "reset_rnd",
     "round_to_int",

@@ -42,7 +42,7 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "use_dialect", "Double", "sng", "dbl", "cint", "single_div", "double_div", "int_div",
     "int_mod", "bit_and", "bit_or", "bit_xor", "bit_eqv", "bit_imp", "bit_not",
     "single_power", "single_power_int", "double_power", "single_result", "ForStack",
-    "on_choice", "report_break",
+    "on_choice", "report_break", "report_error",
     # error trapping (runtime/trap.py)
     "start_trap", "raise_error", "label_line",
 }  # fmt: skip
@@ -103,6 +103,8 @@ class _ModulePrinter:
         runtime_dialect = a.runtime_dialect()
         if runtime_dialect:
             expr.need("use_dialect")
+            if a.options.microsoft:
+                expr.need("report_error")  # a fatal error on the screen, as GW-BASIC
         elif uses_rnd:
             expr.need("reset_rnd")
         params, args = ["con: Console"], ["con"]
