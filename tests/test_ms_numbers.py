@@ -355,9 +355,11 @@ def test_programs_against_pcbasic(name):
 )
 def test_fatal_errors_are_gw_basic_s_and_located(statement, column, message):
     # PC-BASIC stops each of these with the same condition ("Overflow in 20",
-    # "Illegal function call in 20"); ours names the operand too.
+    # "Illegal function call in 20"), on its screen as here; the located message on
+    # stderr names the operand too.
     run = run_everywhere(f'10 PRINT "BEFORE"\n20 {statement}\n30 PRINT "AFTER"\n')
-    assert run.status == 1 and run.stdout == "BEFORE\n"
+    screen = message.split(" (")[0].split(" SQR")[0].split(" LOG")[0]
+    assert run.status == 1 and run.stdout == f"BEFORE\n{screen} in 20\n"
     assert f"m.bas:2:{column}: error: {message}" in run.stderr
 
 

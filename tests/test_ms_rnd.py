@@ -93,7 +93,9 @@ def test_plain_randomize_asks_for_the_seed_as_gw_basic_does():
     prompt = "Random number seed (-32768 to 32767)? "
     run = run_everywhere(program, stdin="abc\n42\n\n70000\n")
     # (PC-BASIC shows each reply after its prompt: the terminal's echo.)
-    assert run.stdout == f"{prompt}{prompt} 7.170654E-02 \n{prompt} .8630632 \n{prompt}"
+    # The error shows on GW-BASIC's screen, on the line after the reply (echoed there).
+    screen = f"{prompt}{prompt} 7.170654E-02 \n{prompt} .8630632 \n{prompt}Overflow in 50\n"
+    assert run.stdout == screen
     assert run.status == 1 and "r.bas:5:4: error: Overflow (70000)" in run.stderr
 
 

@@ -115,7 +115,7 @@ def test_every_unsupported_statement_is_an_error(word):
     "statement, words",
     [
         ("LOCATE = 3", "LOCATE"),  # was an assignment to a variable LOCATE
-        ("ON ERROR GOTO 10", "ON ERROR"),  # was ON ... GOTO on a variable ERROR
+        ("ON COM(1) GOSUB 10", "ON COM"),  # was ON ... GOSUB on an array COM
         ("ON TIMER(60) GOSUB 10", "ON TIMER"),
         ("LINE (1, 1)-(5, 5)", "LINE"),  # graphics; LINE INPUT is implemented
         ("POKE 1047, 0", "POKE"),

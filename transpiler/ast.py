@@ -524,6 +524,34 @@ class End(Stmt):
     pass
 
 
+# --------------------------------------------------------------------------- error trapping
+
+
+@dataclass(slots=True, eq=False)
+class OnError(Stmt):
+    """Microsoft's `ON ERROR GOTO n`: from now on an error jumps to line n (`target`);
+    `ON ERROR GOTO 0` (`target` None) turns trapping off, and inside a handler makes the
+    error being handled fatal."""
+
+    target: LineRef | None
+
+
+@dataclass(slots=True, eq=False)
+class Resume(Stmt):
+    """`RESUME` (`mode` "retry": the statement that failed again), `RESUME NEXT` ("next":
+    the statement after it) or `RESUME n` ("line", `target`): leaves an error handler."""
+
+    mode: str
+    target: LineRef | None = None
+
+
+@dataclass(slots=True, eq=False)
+class RaiseError(Stmt):
+    """`ERROR n`: raises GW-BASIC's error number n as if it had happened here."""
+
+    code: Expr
+
+
 # --------------------------------------------------------------------------- MAT statements
 
 

@@ -231,6 +231,10 @@ _IMPLEMENTED = (
     Builtin("CSNG", _MS, _NUM, effect="warns", python="CSNG", cpp="CSNG"),
     Builtin("CDBL", _MS, _NUM, python="CDBL", cpp="CDBL", ms_result="double"),
     Builtin("TIMER", _MS, ((),), python="TIMER", cpp="TIMER"),
+    # Error trapping (runtime/trap.py): the number of the error being handled (GW-BASIC's
+    # table: runtime/gwerrors.py) and the line it happened in (a single: up to 65535).
+    Builtin("ERR", _MS, ((),), python="ERR", cpp="ERR", ms_result="int", integer_valued=True),
+    Builtin("ERL", _MS, ((),), python="ERL", cpp="ERL", integer_valued=True),
     # Extended BASIC; in kernel programs also reductions of one tile.
     Builtin("MAX", frozenset(("extended", "kernel")), (("num", "num"),), python="MAX",
             cpp="MAX", tile_op="max", kernel=True, kernel_program="reduce", keeps_kind=True),

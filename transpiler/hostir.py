@@ -168,6 +168,16 @@ class Block:
 
 
 @dataclass(eq=False)
+class TrapLabels:
+    """A dispatch loop that traps errors (a program with ON ERROR GOTO: each block is one
+    statement, passes/structure.py): a fault inside a block jumps to the handler
+    (runtime/trap.py), and RESUME NEXT goes on at `after[label]` (None: past the last
+    line, where the program ends)."""
+
+    after: dict[str, str | None]
+
+
+@dataclass(eq=False)
 class Dispatch(HNode):
     """`label = entry; while True: match label: case ...` — for code whose GOTOs do not
     fit structured control flow.  Control leaves a block through a `Jump`, a `Gosub`,
@@ -181,6 +191,7 @@ class Dispatch(HNode):
     entry: str
     blocks: list[Block]
     fallthrough: dict[str, str | None]
+    trap: TrapLabels | None = None
 
 
 @dataclass(eq=False)
@@ -228,6 +239,22 @@ class ReturnJump(HNode):
 
 
 @dataclass(eq=False)
+class OnErrorGoto(HNode):
+    """ON ERROR GOTO: errors jump to the block `handler` from now on (None: GOTO 0)."""
+
+    handler: str | None
+
+
+@dataclass(eq=False)
+class ResumeJump(HNode):
+    """RESUME (`mode` "retry"), RESUME NEXT ("next") or RESUME n ("line", to `target`):
+    leave the error handler for a block of the trapping dispatch loop."""
+
+    mode: str
+    target: str | None = None
+
+
+@dataclass(eq=False)
 class ForInit(HNode):
     """The FOR of a loop that jumps cut, inside a dispatch loop: evaluate the limit and
     step once (ECMA-55 11.4), assign the variable, and jump to `exit` (the label after
@@ -266,7 +293,8 @@ class ForNext(HNode):
 @dataclass(eq=False)
 class LoopFault(HNode):
     """A FOR or NEXT that is a fatal error whenever it runs (`Analysis.loop_faults`): a
-    FOR evaluates its start, limit and step (`stmt`, None for a NEXT) first."""
+    FOR evaluates its start, limit and step (`stmt`, None for a NEXT) first.  Also a
+    RESUME in a program without ON ERROR GOTO ("RESUME without error")."""
 
     stmt: ast.For | None
     message: str
@@ -540,7 +568,7 @@ def walk(nodes: list[HNode]):
                 yield from walk(block.body)
 
 
-_LEAVES = (Break, Continue, Return, EndProgram, Jump, ReturnJump, GosubJump, LoopFault)
+_LEAVES = (Break, Continue, Return, EndProgram, Jump, ReturnJump, GosubJump, LoopFault, ResumeJump)
 
 
 def terminates(nodes: list[HNode]) -> bool:

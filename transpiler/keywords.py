@@ -4,8 +4,8 @@
 of the lexer.  `UNSUPPORTED` are the words of the supported dialects' statements and
 operators that the grammar does not implement yet.  They are reserved too: the lexer
 reports each one where it stands ("unsupported statement CLS (Microsoft BASIC)"), so that
-`CLS` is never read as an assignment to a variable CLS, nor `ON ERROR GOTO 100` as an
-ON ... GOTO on a variable ERROR.
+`CLS` is never read as an assignment to a variable CLS, nor `ON COM(1) GOSUB 100` as an
+ON ... GOSUB on an array COM.
 
 Reserved words are whole names, as GW-BASIC has them: `LENGTH`, `TOTAL` and `PRINTER`
 are variables although they start with LEN, TO and PRINT; `LEN`, `TO` and `PRINT` are
@@ -34,6 +34,7 @@ KEYWORDS = frozenset((
     "AND", "OR", "NOT", "MOD",
     # Microsoft BASIC (--dialect ms; grammar/microsoft.py)
     "XOR", "EQV", "IMP", "DEFINT", "DEFSNG", "DEFDBL", "DEFSTR",
+    "ERROR", "RESUME",  # ON ERROR GOTO, RESUME, ERROR n
     "TILE", "OUTPUT", "BID",  # cuTile BASIC
     # Microsoft BASIC: files, PRINT USING, and the screen statements that do nothing on
     # a text stream.  (NAME, which renames a file, is the lexer's: see RENAME_WORD.)
@@ -114,10 +115,10 @@ class Unsupported:
 _MICROSOFT_STATEMENTS = (
     # GW-BASIC 3.23 (its manual's statement and command list)
     "AUTO", "BLOAD", "BSAVE", "CALL", "CHAIN", "CHDIR", "CIRCLE", "COM", "COMMON", "CONT",
-    "DATE$", "DELETE", "DRAW", "EDIT", "ENVIRON", "ERROR", "FIELD", "FILES", "GET",
+    "DATE$", "DELETE", "DRAW", "EDIT", "ENVIRON", "FIELD", "FILES", "GET",
     "IOCTL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE", "LOCK", "LSET", "MERGE", "MKDIR",
     "MOTOR", "NEW", "OUT", "PAINT", "PALETTE", "PCOPY", "PEN", "POKE", "PRESET", "PSET",
-    "PUT", "RENUM", "RESUME", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",
+    "PUT", "RENUM", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",
     "TIME$", "TIMER", "UNLOCK", "VIEW", "WAIT", "WINDOW",
     # GW-BASIC reserves these too (PC-BASIC's tokens)
     "CALLS", "LCOPY",
@@ -141,7 +142,7 @@ UNSUPPORTED: dict[str, Unsupported] = {
 # Statements of two words; a message names both (`ON ERROR`, `DEF SEG`).
 TWO_WORD_STATEMENTS = frozenset((
     ("DEF", "SEG"), ("DEF", "USR"), ("END", "SUB"), ("END", "FUNCTION"), ("END", "SELECT"),
-    *(("ON", event) for event in ("ERROR", "KEY", "TIMER", "COM", "PEN", "PLAY", "STRIG")),
+    *(("ON", event) for event in ("KEY", "TIMER", "COM", "PEN", "PLAY", "STRIG")),
 ))  # fmt: skip
 
 # The statements that cannot change what a program writes to a text stream, and why (a

@@ -165,6 +165,9 @@ class Analysis:
     jump_target: dict[ast.LineRef, int] = field(default_factory=dict)
     # Statement indices that some GOSUB / ON ... GOSUB enters.
     gosub_targets: set[int] = field(default_factory=set)
+    # Microsoft's error trapping (passes/jumps.py): the statements ON ERROR GOTO names (a
+    # program with one runs every statement as a block of its own: runtime/trap.py).
+    error_handlers: set[int] = field(default_factory=set)
 
     # ---- block structure (passes/blocks.py); pairs are textual (ECMA-55 13: a FOR
     # block is the text from FOR to its NEXT) and properly nested with each other.
@@ -226,6 +229,12 @@ class Analysis:
     _labels_by_source_line: dict[int, int] | None = field(default=None, repr=False)
 
     @property
+    def traps_errors(self) -> bool:
+        """Whether the program has an ON ERROR GOTO n: then every statement is a block of
+        its own, which an error may leave for the handler, and a RESUME enter."""
+        return bool(self.error_handlers)
+
+    @property
     def uses_files(self) -> bool:
         """Does the program use Microsoft BASIC's files (the host opens and closes the
         table of files around the run)?"""
@@ -250,6 +259,14 @@ class Analysis:
         they are computed in; REAL: 15 for IEEE doubles).  A double of Microsoft BASIC
         is marked as one and has 16 digits (DOUBLE)."""
         return "SINGLE" if self.number_type == "f32" or self.options.microsoft else "REAL"
+
+    def line_number(self, coord: Coord) -> int | None:
+        """The BASIC line number of the source line of `coord` (None: unnumbered)."""
+        if self._labels_by_source_line is None:
+            self._labels_by_source_line = {
+                line.coord.line: line.number for line in self.program.lines if line.number
+            }
+        return self._labels_by_source_line.get(coord.line)
 
     def line_name(self, coord: Coord) -> str:
         """How a message names the line of `coord`: "line 250" (its BASIC line number),
@@ -290,6 +307,20 @@ class Analysis:
         """The FOR that a NEXT closes (a block or a run-time loop), None if none."""
         found = self.next_for.get(next_index)
         return found if found is not None else self.dynamic_next.get(next_index)
+
+    def statement_after(self, index: int) -> int:
+        """Where RESUME NEXT goes on after an error in statement `index` (GW-BASIC, as
+        PC-BASIC runs it): the next statement, past the other branches at the end of an
+        IF branch, and past the whole IF after an error in its condition."""
+        stmt = self.stmts[index]
+        if isinstance(stmt, (ast.IfBlock, ast.ElseIf)):
+            return self.if_parts[self.block_if_of.get(index, index)].endif_index + 1
+        following = index + 1
+        if following < len(self.stmts) and isinstance(
+            self.stmts[following], (ast.ElseIf, ast.Else)
+        ):
+            return self.if_parts[self.block_if_of[following]].endif_index + 1
+        return following
 
     def index_of(self, stmt: ast.Stmt) -> int:
         """The statement index of a statement of `stmts` (linear search: for tests and

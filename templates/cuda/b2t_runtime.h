@@ -6,7 +6,9 @@
 // only, everything in namespace b2t.
 //
 //   numformat.py  format_number, format_number_trimmed, parse_number, match_number
+//   gwerrors.py   gw_code, gw_message (GW-BASIC's error numbers)
 //   faults.py     Fault (fatal, thrown), Notice + warn/notify + set_warning_hook
+//   trap.py       ErrorTrap (ON ERROR GOTO, RESUME), ERR, ERL, raise_error (ERROR n)
 //   strings.py    check_string (the 18-character limit)
 //   stringfns.py  Microsoft's string functions (LEFTS, MIDS, VAL, ...), concat, mid_assign
 //   ms_inputs.py  parse_ms_reply (Microsoft's INPUT replies, "?Redo from start")
@@ -29,8 +31,8 @@
 //                 mat_add, mat_sub, mat_mul, mat_product_shape, mat_transpose,
 //                 mat_inverse)
 //   (host code)   GosubStack, on_index (ON ... GOTO/GOSUB), EndProgram, forward_progress,
-//                 ForStack, on_choice, report_break (flow.py: Microsoft BASIC's FOR
-//                 stack, ON and STOP),
+//                 ForStack, on_choice, report_break, report_error (flow.py: Microsoft
+//                 BASIC's FOR stack, ON, STOP and an error's screen line),
 //                 print_fault, f32 (--precision f32 stores)
 //
 // Python's str counts code points; these functions count UTF-8 code points wherever the
@@ -84,6 +86,95 @@ inline std::size_t text_offset(const std::string& text, std::size_t count) {
   return i;
 }
 
+// ============================================================================ gwerrors.py
+
+// GW-BASIC's error numbers and messages; -1: a condition with none (no trap catches it).
+inline const std::map<int, std::string>& gw_messages() {
+  static const std::map<int, std::string> messages{
+      {1, "NEXT without FOR"},
+      {2, "Syntax error"},
+      {3, "RETURN without GOSUB"},
+      {4, "Out of DATA"},
+      {5, "Illegal function call"},
+      {6, "Overflow"},
+      {7, "Out of memory"},
+      {8, "Undefined line number"},
+      {9, "Subscript out of range"},
+      {10, "Duplicate Definition"},
+      {11, "Division by zero"},
+      {12, "Illegal direct"},
+      {13, "Type mismatch"},
+      {14, "Out of string space"},
+      {15, "String too long"},
+      {16, "String formula too complex"},
+      {17, "Can't continue"},
+      {18, "Undefined user function"},
+      {19, "No RESUME"},
+      {20, "RESUME without error"},
+      {22, "Missing operand"},
+      {23, "Line buffer overflow"},
+      {24, "Device Timeout"},
+      {25, "Device Fault"},
+      {26, "FOR without NEXT"},
+      {27, "Out of paper"},
+      {29, "WHILE without WEND"},
+      {30, "WEND without WHILE"},
+      {50, "FIELD overflow"},
+      {51, "Internal error"},
+      {52, "Bad file number"},
+      {53, "File not found"},
+      {54, "Bad file mode"},
+      {55, "File already open"},
+      {57, "Device I/O error"},
+      {58, "File already exists"},
+      {61, "Disk full"},
+      {62, "Input past end"},
+      {63, "Bad record number"},
+      {64, "Bad file name"},
+      {66, "Direct statement in file"},
+      {67, "Too many files"},
+      {68, "Device Unavailable"},
+      {69, "Communication buffer overflow"},
+      {70, "Permission Denied"},
+      {71, "Disk not Ready"},
+      {72, "Disk media error"},
+      {73, "Advanced Feature"},
+      {74, "Rename across disks"},
+      {75, "Path/File access error"},
+      {76, "Path not found"},
+      {77, "Deadlock"},
+  };
+  return messages;
+}
+
+inline std::string gw_message(int code) {
+  const auto found = gw_messages().find(code);
+  return found != gw_messages().end() ? found->second : "Unprintable error";
+}
+
+inline int gw_code(const std::string& what) {
+  static const std::map<std::string, int> ours{
+      {"insufficient data for READ", 4},
+      {"reading string into numeric variable", 2},
+      {"subscript out of range", 9},
+      {"function domain error", 5},
+      {"negative value raised to non-integral value", 5},
+      {"division by zero", 11},
+      {"operation overflow", 6},
+      {"integer overflow", 6},
+      {"GOSUB nested too deeply", 7},
+      {"invalid DIM bound", 5},
+      {"string datum contains too many characters", 15},
+  };
+  const auto found = ours.find(what);
+  if (found != ours.end())
+    return found->second;
+  for (const auto& [code, text] : gw_messages())
+    if (text == what)
+      return code;
+  return -1;
+}
+
 // ============================================================================ faults.py
 
 inline constexpr const char* WARNING = "warning";
@@ -93,13 +184,19 @@ inline std::string join_message(const std::string& what, const std::string& deta
   return detail.empty() ? what : what + " " + detail;
 }
 
-// A fatal runtime condition: ends the program (the generated main catches it).
+// A fatal runtime condition: ends the program (the generated main catches it), unless
+// an error trap catches it: code() is its GW-BASIC number (-1: none, no trap catches it).
 class Fault : public std::exception {
  public:
-  explicit Fault(std::string what_text, std::string detail_text = "")
+  explicit Fault(std::string what_text, std::string detail_text = "", int code = -1)
       : what_(std::move(what_text)),
         detail_(std::move(detail_text)),
-        message_(join_message(what_, detail_)) {}
+        message_(join_message(what_, detail_)),
+        code_(code >= 0 ? code : gw_code(what_)) {}
+  int code() const {
+    return code_;
+  }
+  bool trappable = true;
   const std::string& condition() const {
     return what_;
   }
@@ -115,6 +212,7 @@ class Fault : public std::exception {
 
  private:
   std::string what_, detail_, message_;
+  int code_;
 };
 
 // A non-fatal condition: a warning, or (severity ERROR) a rejected INPUT reply.
@@ -174,13 +272,126 @@ inline NoticeHook set_warning_hook(NoticeHook hook) {
   return previous;
 }
 
+// While an error trap is armed (ErrorTrap), the warnings that are GW-BASIC errors
+// (Division by zero, Overflow) are errors: they jump to the handler instead.
+inline bool& notices_trapped() {
+  static bool trapped = false;
+  return trapped;
+}
+
 inline void notify(const Notice& notice) {
+  if (notices_trapped() && notice.severity == WARNING && gw_code(notice.what) >= 0)
+    throw Fault(notice.what, notice.detail);
   notice_hook_slot()(notice);
 }
 
 // Report a non-fatal ECMA-55 exception; the caller goes on with its IEEE value.
 inline void warn(const std::string& what, const std::string& detail = "") {
   notify(Notice{what, detail, WARNING});
+}
+
+// ============================================================================ trap.py
+
+// GW-BASIC's error trapping over the labels of a dispatch loop (read trap.py's rules).
+class ErrorTrap {
+ public:
+  ErrorTrap() {
+    notices_trapped() = false;
+  }
+
+  // ON ERROR GOTO handler (-1: GOTO 0; inside a handler the error is fatal at once, at
+  // its own line).
+  void on_error(int handler, int& line) {
+    if (handler < 0 && handling_) {
+      line = erl;
+      throw fault_;
+    }
+    handler_ = handler;
+    notices_trapped() = handler >= 0;
+  }
+
+  // Where to go on after `fault` in statement `failed` of `line` (`after`: the statement
+  // after it); throws `fault` again when no trap takes it.
+  int catch_fault(const Fault& fault, int failed, int after, int line) {
+    if (handler_ < 0 || handling_ || fault.code() < 0 || !fault.trappable)
+      throw fault;
+    fault_ = fault;
+    handling_ = true;
+    failed_ = failed;
+    after_ = after;
+    err = fault.code();
+    erl = line;
+    return handler_;
+  }
+
+  int resume() {
+    leave();
+    return failed_;
+  }
+
+  int resume_next() {
+    leave();
+    return after_;
+  }
+
+  int resume_at(int target) {
+    leave();
+    return target;
+  }
+
+  // The program ran past its last line: "No RESUME" inside a handler.
+  void finish() {
+    if (handling_) {
+      handling_ = false;
+      throw Fault(gw_message(19), "", 19);
+    }
+  }
+
+  int err = 0;
+  int erl = 0;
+
+ private:
+  void leave() {
+    if (!handling_) {
+      Fault fault(gw_message(20), "", 20);
+      fault.trappable = false;  // PC-BASIC: fatal even with a trap armed
+      throw fault;
+    }
+    handling_ = false;
+    err = 0;
+    notices_trapped() = handler_ >= 0;
+  }
+
+  int handler_ = -1;
+  bool handling_ = false;
+  Fault fault_{""};
+  int failed_ = 0, after_ = 0;
+};
+
+// The trap of the program running (ERR and ERL read it).
+inline ErrorTrap& error_trap() {
+  static ErrorTrap trap;
+  return trap;
+}
+
+inline double ERR() {
+  return error_trap().err;
+}
+
+inline double ERL() {
+  return error_trap().erl;
+}
+
+// ERROR n: 1 to 255 (a number without a message is "Unprintable error"); 0 and beyond 255
+// "Illegal function call", beyond the 16-bit integers "Overflow".
+inline void raise_error(double value) {
+  if (!(value > -32768.5 && value < 32767.5))
+    throw Fault(gw_message(6), "", 6);
+  const int whole = static_cast<int>(std::fabs(value) + 0.5);
+  const int code = value >= 0 ? whole : -whole;
+  if (code < 1 || code > 255)
+    throw Fault(gw_message(5), "", 5);
+  throw Fault(gw_message(code), "", code);
 }
 
 // ============================================================================ dialect.py
@@ -4022,6 +4233,17 @@ inline int on_choice(double value, int count) {
 inline void report_break(Console& con, const char* line) {
   con.finish();
   con.print(*line != '\0' ? std::string("Break in ") + line : std::string("Break")).newline();
+}
+
+// Microsoft BASIC: an error that ends the program, as GW-BASIC shows it: the line being
+// printed ends, then "Out of DATA in 20" (no "in" for a line without a number).  A
+// condition with no GW-BASIC number shows nothing.
+inline void report_error(Console& con, const Fault& fault, int line) {
+  if (fault.code() < 0)
+    return;
+  const std::string message = gw_message(fault.code());
+  con.finish();
+  con.print(line > 0 ? message + " in " + std::to_string(line) : message).newline();
 }
 
 // The FOR loops that are not blocks, innermost last, named by the label of their FOR:

@@ -3,6 +3,9 @@
     simple_statement ::= (DEFINT | DEFSNG | DEFDBL | DEFSTR) letters {',' letters}
                        | TRON | TROFF
     letters          ::= NAME ['-' NAME]                (single letters: A-Z, I-N, X)
+    simple_statement ::= ON ERROR GOTO line_ref          (0: trapping off)
+                       | RESUME [NEXT | line_ref]         (RESUME 0 is RESUME)
+                       | ERROR expr
 
 Each of them pins --dialect ms (or is an error in the other dialects).
 """
@@ -10,7 +13,7 @@ Each of them pins --dialect ms (or is an error in the other dialects).
 from __future__ import annotations
 
 from .. import ast
-from ._actions import fail, location
+from ._actions import fail, location, through
 
 # The type each statement gives (model.ValueType).
 _TYPES = {"DEFINT": "int", "DEFSNG": "num", "DEFDBL": "dbl", "DEFSTR": "str"}
@@ -60,3 +63,32 @@ def _letter(p, n: int) -> str:
     if len(name) != 1:
         fail(p, n, f"expected a letter, found '{name}'")
     return name
+
+
+def p_on_error(p):
+    """simple_statement : ON ERROR GOTO line_ref"""
+    coord = through(location(p, 1), p, 2)
+    p.lexer.ctx.microsoft_only("ON ERROR GOTO", coord)
+    target = p[4] if p[4].number != 0 else None
+    p[0] = ast.OnError(target, coord=coord)
+
+
+def p_resume(p):
+    """simple_statement : RESUME
+    | RESUME NEXT
+    | RESUME line_ref"""
+    coord = location(p, 1)
+    p.lexer.ctx.microsoft_only("RESUME", coord)
+    if len(p) == 2 or (isinstance(p[2], ast.LineRef) and p[2].number == 0):
+        p[0] = ast.Resume("retry", coord=coord)
+    elif isinstance(p[2], ast.LineRef):
+        p[0] = ast.Resume("line", p[2], coord=coord)
+    else:
+        p[0] = ast.Resume("next", coord=coord)
+
+
+def p_raise_error(p):
+    """simple_statement : ERROR expr"""
+    coord = location(p, 1)
+    p.lexer.ctx.microsoft_only("ERROR", coord)
+    p[0] = ast.RaiseError(p[2], coord=coord)

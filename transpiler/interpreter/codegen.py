@@ -39,6 +39,7 @@ from .regions import Regions
 
 RETURN = -1  # block result: RETURN
 END = -2  # block result: END, STOP, or the end of the program
+PAST_END = -3  # block result in a program that traps errors: it ran past its last line
 
 
 @dataclass
@@ -193,7 +194,7 @@ class Generator:
     def fallthrough(self, end: int) -> int:
         """Where control goes when it runs past the statement before `end`."""
         if end >= len(self.stmts):
-            return END
+            return PAST_END if self.a.traps_errors else END
         stmt = self.stmts[end]
         if isinstance(stmt, (ast.ElseIf, ast.Else)):
             # the end of a branch of an unstructured IF: skip the other branches
@@ -724,6 +725,21 @@ class Generator:
         for name in stmt.names:
             self.line(depth, f"{names.array_object(name)}.erase()")
             self.refresh_shape(depth, name)
+
+    def s_OnError(self, index, stmt: ast.OnError, depth) -> None:
+        handler = self.a.jump_target[stmt.target] if stmt.target is not None else None
+        self.line(depth, f"_trap.on_error({handler})")
+
+    def s_Resume(self, index, stmt: ast.Resume, depth) -> None:
+        if stmt.mode == "retry":
+            self.line(depth, "return _trap.resume()")
+        elif stmt.mode == "next":
+            self.line(depth, "return _trap.resume_next()")
+        else:
+            self.line(depth, f"return _trap.resume_at({self.a.jump_target[stmt.target]})")
+
+    def s_RaiseError(self, index, stmt: ast.RaiseError, depth) -> None:
+        self.line(depth, f"_raise_error({self.exprs.value(stmt.code)})")
 
     def s_Fault(self, index, stmt: ast.Fault, depth) -> None:
         self.line(depth, f"_fail({stmt.message!r})")

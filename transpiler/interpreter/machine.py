@@ -45,12 +45,15 @@ from ..runtime import (
     on_choice,
     open_file,
     power,
+    raise_error,
     rename_file,
     report_break,
+    report_error,
     reset_files,
     reset_rnd,
     round_to_int,
     set_warning_hook,
+    start_trap,
     sub,
 )
 from ..runtime import using as print_using
@@ -58,7 +61,7 @@ from ..runtime._interp_extras import MOD, to_integer
 from ..runtime.stringfns import check_length
 from . import mat
 from .arrays import BasicArray
-from .codegen import END, RETURN, CompiledSource
+from .codegen import END, PAST_END, RETURN, CompiledSource
 from .expressions import builtin_callee
 
 # The runtime functions of the built-ins, by the names compiled code calls them.
@@ -143,6 +146,15 @@ class Machine:
         strict = analysis.options.strict
         self.max_depth = STRICT_GOSUB_DEPTH if strict else EXTENDED_GOSUB_DEPTH
         self.blocks: dict = {}
+        self.trap = start_trap()
+        # A program that traps errors: each statement is a block (regions.py); where
+        # RESUME NEXT goes on after each one, and its line for ERL.
+        self.traps = analysis.traps_errors
+        if self.traps:
+            n = len(analysis.stmts)
+            self.after = [analysis.statement_after(i) for i in range(n)]
+            self.after = [i if i < n else PAST_END for i in self.after]
+            self.lines = [s.label or 0 for s in analysis.stmts]
 
     @staticmethod
     def _make_array(symbol) -> BasicArray:
@@ -158,7 +170,6 @@ class Machine:
         console, pool, analysis = self.console, self.pool, self.analysis
         f32 = analysis.number_type == "f32"
         strict = analysis.options.strict
-        blocks = self.blocks
         for_stack = ForStack()
         machine = self
 
@@ -167,12 +178,10 @@ class Machine:
                 raise BasicFault(GOSUB_TOO_DEEP, f"({machine.max_depth} levels)")
             machine.depth += 1
             try:
-                pc = target
-                while pc >= 0:
-                    pc = blocks[pc]()
+                pc = machine.run_blocks(target)
             finally:
                 machine.depth -= 1
-            if pc == END:
+            if pc in (END, PAST_END):
                 raise _Halt
 
         def do_return() -> int:
@@ -254,6 +263,8 @@ class Machine:
             "_restore": pool.restore,
             "_gosub": gosub,
             "_return": do_return,
+            "_trap": self.trap,
+            "_raise_error": raise_error,
             "_on": on,
             "_for_enter": for_stack.enter,
             "_for_find": for_stack.find,
@@ -292,10 +303,12 @@ class Machine:
         except BasicFault as fault:
             self.console.finish()
             coord, notes = self.locate_traceback(fault.__traceback__)
+            self.show_error(fault, coord)
             raise BasicRuntimeError(fault.message, coord, notes=notes) from None
         except RecursionError as exc:
             self.console.finish()
             coord, notes = self.locate_traceback(exc.__traceback__)
+            self.show_error(BasicFault(GOSUB_TOO_DEEP), coord)
             raise BasicRuntimeError(GOSUB_TOO_DEEP, coord, notes=notes) from None
         except (InternalError, BasicRuntimeError, OSError):
             raise  # located already, or the streams failed (a closed pipe, a full disk)
@@ -319,13 +332,49 @@ class Machine:
         self.blocks.update(namespace["_program"]())
 
     def _dispatch(self) -> None:
-        blocks = self.blocks
         pc = 0 if self.analysis.stmts else END  # an empty program has no block 0
         try:
-            while pc >= 0:
-                pc = blocks[pc]()
+            self.run_blocks(pc)
         except _Halt:
             pass
+
+    def run_blocks(self, pc: int) -> int:
+        """Run blocks from `pc` until one returns RETURN or ends the program."""
+        blocks = self.blocks
+        if not self.traps:
+            while pc >= 0:
+                pc = blocks[pc]()
+            return pc
+        last = pc
+        while pc >= 0:
+            try:
+                while pc >= 0:
+                    last = pc
+                    pc = blocks[pc]()
+            except BasicFault as fault:  # each block is one statement: `last` failed
+                pc = self.trap.catch(fault, last, self.after[last], self.lines[last])
+        if pc == PAST_END:
+            self._finish_trap(last)
+        return pc
+
+    def _finish_trap(self, last: int) -> None:
+        """Running past the last line inside a handler is GW-BASIC's "No RESUME", at the
+        statement that ran last."""
+        try:
+            self.trap.finish()
+        except BasicFault as fault:
+            self.console.finish()
+            coord = self.analysis.stmts[last].coord
+            self.show_error(fault, coord)
+            raise BasicRuntimeError(fault.message, coord) from None
+
+    def show_error(self, fault: BasicFault, coord: Coord) -> None:
+        """Microsoft BASIC shows an error that ends the program on the screen, the
+        program's output ("Out of DATA in 20")."""
+        if not self.analysis.options.microsoft:
+            return
+        report_error(self.console, fault, self.analysis.line_number(coord))
+        self.console.finish()
 
     # ----------------------------------------------------------------- locations
 

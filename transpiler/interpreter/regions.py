@@ -17,6 +17,10 @@ repeats until nothing changes.
 A nest deeper than MAX_BLOCK_DEPTH (Python's limits on nested blocks) keeps its inner
 levels structured and makes the outer ones unstructured.
 
+In a program that traps errors (ON ERROR GOTO) every statement is a leader and no block
+is structured: an error may leave any statement for the handler, and RESUME go on at
+any statement.
+
 A FOR loop on the run-time FOR stack (`Analysis.dynamic_for`) is no block: its FOR
 jumps past its NEXT when it runs zero times, and its NEXT back to the statement after
 the FOR, so both of those are leaders.
@@ -82,6 +86,8 @@ def find_regions(analysis: Analysis, structure: bool = True) -> Regions:
     """The dispatch points and structured blocks.  `structure=False` makes every block
     unstructured (explicit tests and jumps only): slower, and a second, independent way
     to run a program, which the tests compare with the first."""
+    if analysis.traps_errors:  # each statement a block: an error may leave any of them
+        return Regions(leaders=set(range(len(analysis.stmts) + 1)), structured=set())
     if not structure:
         leaders = {0, len(analysis.stmts)} | analysis.gosub_targets | _loop_targets(analysis)
         for stmt in analysis.stmts:

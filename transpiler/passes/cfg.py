@@ -5,7 +5,9 @@
 its target, and every RETURN may go back to any statement after a GOSUB (the return
 stack is not modelled: that is safe for the analyses built on this graph, which only
 need a superset of the real paths).  Every RETURN shares one list of return points
-(do not modify it), so the graph costs as much as its RETURNs plus its GOSUBs.
+(do not modify it), so the graph costs as much as its RETURNs plus its GOSUBs.  In a
+program that traps errors every statement may also go to each handler, and a RESUME to
+any statement.
 """
 
 from __future__ import annotations
@@ -22,10 +24,18 @@ def successors(analysis: Analysis) -> list[list[int]]:
         for i, s in enumerate(stmts)
         if isinstance(s, ast.Gosub) or (isinstance(s, ast.OnGoto) and s.gosub)
     ]
+    # Error trapping: any statement may fail into a handler, a RESUME go on anywhere.
+    handlers = sorted(analysis.error_handlers)
+    anywhere = list(range(end + 1)) if handlers else []
     succ: list[list[int]] = []
     for i, stmt in enumerate(stmts):
         nxt = i + 1
-        if isinstance(stmt, ast.Goto):
+        if isinstance(stmt, ast.Resume):
+            succ.append(anywhere)
+            continue
+        if isinstance(stmt, ast.RaiseError):
+            out = [end]
+        elif isinstance(stmt, ast.Goto):
             out = [analysis.jump_target[stmt.target]]
         elif isinstance(stmt, ast.Gosub):
             out = [analysis.jump_target[stmt.target]]
@@ -67,5 +77,5 @@ def successors(analysis: Analysis) -> list[list[int]]:
             out = [analysis.if_parts[analysis.block_if_of[i]].endif_index]
         else:
             out = [nxt]
-        succ.append(sorted(set(min(t, end) for t in out)))
+        succ.append(sorted(set(min(t, end) for t in out + handlers)))
     return succ

@@ -123,6 +123,9 @@ def _dynamic_pairs(analysis: Analysis, pairs: dict[int, int], inner) -> dict[int
     with the reason."""
     stmts = analysis.stmts
     line = analysis.line_name
+    if analysis.traps_errors:  # an error may leave any statement, a RESUME enter it
+        why = "the program traps errors (ON ERROR GOTO): a RESUME may go on in its body"
+        return dict.fromkeys(pairs, why)
     dynamic: dict[int, str] = {}
     for a, b in pairs.items():
         if _context(analysis, a) != _context(analysis, b):

@@ -23,8 +23,25 @@ def line_refs(stmt: ast.Stmt) -> list[ast.LineRef]:
     return []
 
 
+def trap_refs(stmt: ast.Stmt) -> list[ast.LineRef]:
+    """The lines named by error trapping: ON ERROR GOTO n and RESUME n."""
+    if isinstance(stmt, (ast.OnError, ast.Resume)) and stmt.target is not None:
+        return [stmt.target]
+    return []
+
+
 def run(analysis: Analysis, diags: Diagnostics) -> None:
     for index, stmt in enumerate(analysis.stmts):
+        for ref in trap_refs(stmt):
+            target = analysis.label_index.get(ref.number)
+            if target is None:
+                diags.error(
+                    BasicSemanticError(f"jump to non-existing line {ref.number}", ref.coord)
+                )
+                continue
+            analysis.jump_target[ref] = target
+            if isinstance(stmt, ast.OnError):
+                analysis.error_handlers.add(target)
         for ref in line_refs(stmt):
             target = analysis.label_index.get(ref.number)
             if target is None:

@@ -354,6 +354,9 @@ _REJECTED = {
     ast.FileWidth: "WIDTH #",
     ast.Trace: "TRON and TROFF",
     ast.Rename: "NAME",
+    ast.OnError: "ON ERROR GOTO",
+    ast.Resume: "RESUME",
+    ast.RaiseError: "ERROR",
 }
 
 

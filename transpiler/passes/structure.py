@@ -47,6 +47,7 @@ from ..builtins import effect_of
 from ..errors import InternalError
 from ..expr_facts import signed_number
 from ..model import MAX_BLOCK_DEPTH, Analysis, type_of_name
+from ..runtime.gwerrors import RESUME_WITHOUT_ERROR, gw_message
 from ..semantics import is_truth_value
 from . import host_facts
 from .structure_dataflow import Dataflow
@@ -62,6 +63,8 @@ _RANGE_LIMIT = {"f64": 2**31, "f32": 2**24}
 def build_host_program(analysis: Analysis) -> hostir.HostProgram:
     flow = Flow(analysis)
     procs = find_procedures(flow)
+    if analysis.traps_errors:
+        procs = _all_in_main(procs)
     dataflow = Dataflow(flow, procs)
     names = {entry: subroutine_name(flow, entry) for entry in procs.subs}
     subroutines = []
@@ -93,6 +96,17 @@ def build_host_program(analysis: Analysis) -> hostir.HostProgram:
     )
     host_facts.annotate(host)
     return host
+
+
+def _all_in_main(procs: Procedures) -> Procedures:
+    """A program that traps errors is one dispatch loop: the handler and RESUME jump
+    between any two statements, subroutines included (their GOSUBs use the return
+    stack)."""
+    main = set(procs.main)
+    for region in procs.subs.values():
+        main |= region
+    stacked = procs.stacked | set(procs.subs)
+    return Procedures(procs.main_entry, main, {}, stacked, procs.regions)
 
 
 def subroutine_name(flow: Flow, entry: int) -> str:
@@ -233,6 +247,8 @@ class _Procedure:
         self.plan = _Plan()
 
     def build(self) -> list[hostir.HNode]:
+        if self.a.traps_errors:
+            self._everything()  # one dispatch loop, a block per statement (see dispatch)
         for _ in range(10 * len(self.members) + 20):
             self.items = ItemBuilder(
                 self.flow,
@@ -484,6 +500,11 @@ class _Procedure:
             return [self.return_node(k, stmt, ctx)]
         if kind == "end":
             return [hostir.EndProgram(self._stop_line(k), origin=stmt)]
+        if kind == "resume":
+            if not self.a.traps_errors:  # no handler can be running
+                return [hostir.LoopFault(None, gw_message(RESUME_WITHOUT_ERROR), origin=stmt)]
+            target = self.label_of(k, self.flow.target(stmt.target), ctx) if stmt.target else None
+            return [hostir.ResumeJump(stmt.mode, target, origin=stmt)]
         if kind == "block":
             return [self.block(k, ctx)]
         return self.piece(item, ctx)
@@ -491,6 +512,10 @@ class _Procedure:
     # ----------------------------------------------------------------- statements
 
     def simple(self, k: int, stmt: ast.Stmt, ctx: _Ctx) -> hostir.HNode:
+        if isinstance(stmt, ast.OnError) and self.a.traps_errors:
+            handler = self.flow.target(stmt.target) if stmt.target is not None else None
+            label = self.label_of(k, handler, ctx) if handler is not None else None
+            return hostir.OnErrorGoto(label, origin=stmt)
         if isinstance(stmt, ast.Gosub) or (isinstance(stmt, ast.OnGoto) and stmt.gosub):
             targets = self.flow.gosub_targets(k)
             if all(t in self.names for t in targets):
@@ -798,6 +823,8 @@ class _Procedure:
         for part in parts:
             targets |= {t for _, t in part.edges if t in inside}
         targets |= {r for r in self.return_points if r in inside}
+        if self.a.traps_errors:  # an error may leave any statement, a RESUME enter it
+            targets |= inside
         labels = {t: self.flow.label(t) for t in targets}
         dctx = _Ctx(labels=labels, dispatch_exit=seq.statement_at(p + 1))
         blocks: list[hostir.Block] = []
@@ -816,9 +843,20 @@ class _Procedure:
         for n, block in enumerate(blocks):
             fallthrough[block.label] = blocks[n + 1].label if n + 1 < len(blocks) else None
         entry = labels[group.target]
+        trap = self.trap_labels(labels) if self.a.traps_errors else None
         # No origin: the statements inside carry their own comments (the first one's
         # printed above the loop would locate its run-time errors on the line before).
-        return hostir.Dispatch(entry, blocks, fallthrough)
+        return hostir.Dispatch(entry, blocks, fallthrough, trap)
+
+    def trap_labels(self, labels: dict[int, str]) -> hostir.TrapLabels:
+        """Where RESUME NEXT goes on after each block (a statement) of the dispatch loop
+        of a program that traps errors.  A statement no RESUME can reach has no label:
+        its entry is None, as past the last line."""
+        after = {}
+        for k, label in labels.items():
+            following = self.flow.flow_to(self.a.statement_after(k))
+            after[label] = labels.get(following)
+        return hostir.TrapLabels(after)
 
     def piece(self, item: Item, ctx: _Ctx) -> list[hostir.HNode]:
         """A piece of a lowered block (always inside a dispatch loop)."""

@@ -157,9 +157,21 @@ class Flow:
 
     def successors(self, index: int) -> list[int]:
         """Where control can go after statement `index` (not into GOSUBs: a GOSUB's
-        successor is the statement after it, where its RETURN comes back)."""
+        successor is the statement after it, where its RETURN comes back).  In a program
+        that traps errors, also the handlers (any statement may fail), and anywhere after
+        a RESUME."""
+        if not self.a.error_handlers:
+            return self._successors(index)
+        if isinstance(self.stmts[index], ast.Resume):
+            return sorted({self.flow_to(i) for i in range(self.n)})
+        handlers = [self.flow_to(h) for h in sorted(self.a.error_handlers)]
+        return self._successors(index) + handlers
+
+    def _successors(self, index: int) -> list[int]:
         a = self.a
         stmt = self.stmts[index]
+        if isinstance(stmt, ast.RaiseError):
+            return []
         if isinstance(stmt, ast.Goto):
             return [self.target(stmt.target)]
         if isinstance(stmt, ast.OnGoto) and not stmt.gosub:

@@ -25,7 +25,7 @@ from .structure_flow import Flow
 @dataclass
 class Item:
     # "stmt" (one statement that falls through: LET, PRINT, GOSUB...), "goto", "on_goto",
-    # "return", "end", "loop_fault" (a FOR or NEXT that is always an error), "block" (a
+    # "return", "end", "resume", "loop_fault" (a FOR or NEXT that is always an error), "block" (a
     # kept FOR / WHILE / IF), the pieces of lowered blocks ("for_init", "for_next",
     # "while_test", "wend", "if_test", "branch_end"; the FOR and NEXT of a loop on the
     # run-time FOR stack are "for_init" and "for_next" too), and "dispatch" (a range of
@@ -236,6 +236,8 @@ class ItemBuilder:
             item = Item("return", k, k, list(comments))
         elif isinstance(stmt, (ast.End, ast.Stop)):
             item = Item("end", k, k, list(comments))
+        elif isinstance(stmt, ast.Resume):
+            item = Item("resume", k, k, list(comments))
         elif k in self.flow.a.loop_faults:
             item = Item("loop_fault", k, k, list(comments))
         elif k in self.flow.a.dynamic_for:

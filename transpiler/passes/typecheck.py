@@ -363,6 +363,8 @@ class _TypeChecker:
             self.expect_number(s.selector)
         elif isinstance(s, ast.Randomize) and s.seed is not None:
             self.expect_number(s.seed)
+        elif isinstance(s, ast.RaiseError):
+            self.expect_number(s.code)
         elif isinstance(s, ast.For):
             self.expect_number(s.var)
             for e in (s.start, s.limit, s.step):

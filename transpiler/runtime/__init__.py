@@ -54,7 +54,7 @@ from .files import (
     rename_file,
     reset_files,
 )
-from .flow import ForStack, on_choice, report_break
+from .flow import ForStack, on_choice, report_break, report_error
 from .inputs import NUMBER, STRING, ReplyRejected, parse_reply
 from .msformat import Double
 from .msnumbers import (
@@ -104,6 +104,7 @@ from .stringfns import (
     mid_assign_itself,
 )
 from .strings import STRING_MAX_LENGTH, check_string
+from .trap import ERL, ERR, ErrorTrap, label_line, raise_error, start_trap
 from .using import DOUBLE, REAL, SINGLE, UsingPrecision
 
 __all__ = [
@@ -117,6 +118,8 @@ __all__ = [
     "CSNG",
     "DOUBLE",
     "EOF",
+    "ERL",
+    "ERR",
     "ERROR",
     "EXP",
     "FIX",
@@ -163,6 +166,7 @@ __all__ = [
     "DataItem",
     "DataPool",
     "Double",
+    "ErrorTrap",
     "ForStack",
     "Notice",
     "ReplyRejected",
@@ -195,6 +199,7 @@ __all__ = [
     "int_div",
     "int_mod",
     "kill_file",
+    "label_line",
     "loop_count",
     "mid_assign",
     "mid_assign_itself",
@@ -204,8 +209,10 @@ __all__ = [
     "parse_number",
     "parse_reply",
     "power",
+    "raise_error",
     "rename_file",
     "report_break",
+    "report_error",
     "reset_files",
     "reset_rnd",
     "round_to_int",
@@ -216,6 +223,7 @@ __all__ = [
     "single_power_int",
     "single_result",
     "sng",
+    "start_trap",
     "spc",
     "sub",
     "sub_all",

@@ -22,6 +22,8 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .gwerrors import gw_code
+
 # GW-BASIC's error 2, for a statement that does not parse: found when it runs
 # (--dialect ms: parser.py turns the statement into an `ast.Fault` with it).
 SYNTAX_ERROR = "Syntax error"
@@ -56,11 +58,14 @@ class Notice:
 
 
 class BasicFault(Exception):
-    """A fatal runtime condition (READ past the data, LOG of zero...).  Ends the program."""
+    """A fatal runtime condition (READ past the data, LOG of zero...).  Ends the program,
+    unless an error trap (trap.py) catches it: `code` is its GW-BASIC error number
+    (gwerrors.py; None: it has none, and no trap catches it)."""
 
-    def __init__(self, what: str, detail: str = ""):
+    def __init__(self, what: str, detail: str = "", code: int | None = None):
         self.what = what
         self.detail = detail
+        self.code = code if code is not None else gw_code(what)
         super().__init__(self.message)
 
     @property
@@ -90,10 +95,22 @@ def set_warning_hook(hook: NoticeHook | None) -> NoticeHook:
     return previous
 
 
+# While an error trap is armed (trap.py), the warnings that are GW-BASIC errors (Division
+# by zero, Overflow) are errors: they jump to the handler instead of going on.
+_notices_trapped = False
+
+
+def trap_notices(armed: bool) -> None:
+    global _notices_trapped
+    _notices_trapped = armed
+
+
 def notify(notice: Notice) -> None:
+    if _notices_trapped and notice.severity == WARNING and gw_code(notice.what) is not None:
+        raise BasicFault(notice.what, notice.detail)
     _hook(notice)
 
 
 def warn(what: str, detail: str = "") -> None:
     """Report a non-fatal ECMA-55 exception; the caller goes on with its IEEE value."""
-    _hook(Notice(what, detail))
+    notify(Notice(what, detail))

@@ -6,7 +6,8 @@ entered after it and left by a jump) or fails with "NEXT without FOR", and the l
 leaves the stack when it ends.  Loops are named by an integer (their FOR's statement
 index); the limit and step stay with the loop's other variables.
 
-`report_break` is STOP in Microsoft BASIC: "Break in 100" on a line of its own.
+`report_break` is STOP in Microsoft BASIC: "Break in 100" on a line of its own;
+`report_error` an error that ends the program: "Out of DATA in 20".
 
 `on_choice` is ON ... GOTO / GOSUB outside strict mode, as GW-BASIC does it: the
 selector rounded half away from zero; 0 or more than the number of targets goes on
@@ -19,6 +20,7 @@ from __future__ import annotations
 import math
 
 from .faults import BasicFault
+from .gwerrors import gw_message
 from .numformat import format_number_trimmed
 
 NEXT_WITHOUT_FOR = "NEXT without FOR"
@@ -67,6 +69,19 @@ def on_choice(value: float, count: int) -> int:
     if not 0 <= index <= 255:
         raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(ON index {index})")
     return index if index <= count else 0
+
+
+def report_error(console, fault: BasicFault, line: int | None) -> None:
+    """Microsoft BASIC: an error that ends the program shows on the screen as GW-BASIC
+    shows it: the line being printed ends, then "Out of DATA in 20" (no "in" for a line
+    without a number).  A condition with no GW-BASIC number (--max-steps) shows nothing;
+    the located message on stderr says it."""
+    if fault.code is None:
+        return
+    message = gw_message(fault.code)
+    console.finish()
+    console.write_string(f"{message} in {line}" if line else message)
+    console.newline()
 
 
 def report_break(console, line: str) -> None:

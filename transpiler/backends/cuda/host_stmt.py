@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ... import ast, hostir
-from ...errors import BasicUnsupportedError
+from ...errors import BasicUnsupportedError, InternalError
 from ...expr_facts import copies_itself, has_effects, signed_number
 from ...semantics import RANDOMIZE_KINDS
 from ...model import Analysis, type_of_name
@@ -68,6 +68,7 @@ class StatementPrinter:
             line.coord.line: line.number for line in analysis.program.lines if line.number
         }
         self.line_var = "line"
+        self.trap_var = "trap"
         self.returns_var = "returns"
         self.for_stack_var = "for_stack"
         self.uses_for_stack = False
@@ -225,6 +226,14 @@ class StatementPrinter:
 
     def s_TraceLine(self, node, stmt: ast.TraceLine) -> list[Code]:
         return [Code(f"con.trace_line({stmt.number});")]
+
+    def s_OnError(self, node, stmt: ast.OnError) -> list[Code]:
+        return []  # ON ERROR GOTO 0 in a program that never traps: nothing to turn off
+
+    def s_RaiseError(self, node, stmt: ast.RaiseError) -> list[Code]:
+        return self.at_line(node, True) + [
+            Code(f"b2t::raise_error({self.expr.value(stmt.code, None)});")
+        ]
 
     def s_Kill(self, node, stmt: ast.Kill) -> list[Code]:
         call = f"b2t::kill_file({self.expr.value(stmt.name, None)});"
@@ -735,6 +744,7 @@ class StatementPrinter:
         return head + [Code(pop), Code("continue;")]
 
     def n_Dispatch(self, node: hostir.Dispatch) -> list[Code]:
+        first = len(self.labels)
         for block in node.blocks:  # the enumerators in block order
             self.label(block.label)
         cases = []
@@ -742,12 +752,50 @@ class StatementPrinter:
             body = self.nodes(block.body)
             if not hostir.terminates(block.body):
                 body += self._goto(node.fallthrough.get(block.label))
+            if node.trap is not None:  # ERL, and the line of an error the trap does not take
+                body = _after_comments(body, Code(f"{self.line_var} = {_label_line(block.label)};"))
             cases.append(Code(f"case {self.label(block.label)}:", body))
         cases.append(
             Code("default:  // DONE, or a block of another loop", [Code("break;")], braces=False)
         )
-        loop_body = [_PROGRESS, Code(f"switch ({self.label_var})", cases), Code("break;")]
-        return [Code(f"for (Label {self.label_var} = {self.label(node.entry)};;)", loop_body)]
+        switch = Code(f"switch ({self.label_var})", cases)
+        head = f"for (Label {self.label_var} = {self.label(node.entry)};;)"
+        if node.trap is not None:
+            return self._trapping_dispatch(node, first, head, switch)
+        return [Code(head, [_PROGRESS, switch, Code("break;")])]
+
+    def _trapping_dispatch(self, node: hostir.Dispatch, first: int, head: str, switch: Code):
+        """The dispatch loop of a program with ON ERROR GOTO: a fault in a block (one
+        statement) goes to the handler; running past the last line inside the handler
+        is "No RESUME" (b2t::ErrorTrap).  `resume_next` is indexed by the enumerators,
+        which are this loop's blocks in order (a trapping program has no other loop)."""
+        if first != 0:
+            raise InternalError("a trapping dispatch loop must hold the first labels")
+        after = ", ".join(self.label(node.trap.after[block.label]) for block in node.blocks)
+        label = self.label_var
+        catch = (
+            f"{label} = static_cast<Label>({self.trap_var}.catch_fault(fault, {label}, "
+            f"resume_next[{label}], {self.line_var}));"
+        )
+        handler = Code("catch (const b2t::Fault& fault)", [Code(catch), Code("continue;")])
+        return [
+            Code(f"b2t::ErrorTrap& {self.trap_var} = b2t::error_trap();"),
+            Code("// where RESUME NEXT goes on after an error in each statement"),
+            Code(f"static constexpr Label resume_next[] = {{{after}}};"),
+            Code(head, [_PROGRESS, Code("try", [switch]), handler, Code("break;")]),
+            Code(f"{self.trap_var}.finish();"),
+        ]
+
+    def n_OnErrorGoto(self, node: hostir.OnErrorGoto) -> list[Code]:
+        handler = self.label(node.handler) if node.handler is not None else "-1"
+        return [Code(f"{self.trap_var}.on_error({handler}, {self.line_var});")]
+
+    def n_ResumeJump(self, node: hostir.ResumeJump) -> list[Code]:
+        resume = {"retry": "resume()", "next": "resume_next()"}.get(node.mode)
+        if resume is None:
+            resume = f"resume_at({self.label(node.target)})"
+        jump = f"{self.label_var} = static_cast<Label>({self.trap_var}.{resume});"
+        return [Code(jump), Code("continue;")]
 
     # ----------------------------------------------------------------- kernels
 
@@ -781,6 +829,22 @@ def _print_operand(item: ast.Node) -> ast.Expr:
     if isinstance(item, ast.Spc):
         return item.count
     return item
+
+
+def _after_comments(body: list[Code], line: Code) -> list[Code]:
+    """`line` after the comments that start `body`, in place of the same line there."""
+    n = 0
+    while n < len(body) and body[n].is_comment:
+        n += 1
+    rest = body[n + 1 :] if n < len(body) and body[n] == line else body[n:]
+    return body[:n] + [line] + rest
+
+
+def _label_line(label: str) -> int:
+    """ERL of a statement from its dispatch label ("300", "300:2"; "_7", a line without
+    a number, is 0)."""
+    number = label.split(":", 1)[0]
+    return int(number) if number.isdigit() else 0
 
 
 def _cpp_bool(value: bool) -> str:

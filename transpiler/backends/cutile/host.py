@@ -42,7 +42,9 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "use_dialect", "Double", "sng", "dbl", "cint", "single_div", "double_div", "int_div",
     "int_mod", "bit_and", "bit_or", "bit_xor", "bit_eqv", "bit_imp", "bit_not",
     "single_power", "single_power_int", "double_power", "single_result", "ForStack",
-    "on_choice", "report_break",
+    "on_choice", "report_break", "report_error",
+    # error trapping (runtime/trap.py)
+    "start_trap", "raise_error", "label_line",
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
@@ -101,6 +103,8 @@ class _ModulePrinter:
         runtime_dialect = a.runtime_dialect()
         if runtime_dialect:
             expr.need("use_dialect")
+            if a.options.microsoft:
+                expr.need("report_error")  # a fatal error on the screen, as GW-BASIC
         elif uses_rnd:
             expr.need("reset_rnd")
         params, args = ["con: Console"], ["con"]
@@ -138,6 +142,7 @@ class _ModulePrinter:
             imports=self.imports(),
             compile_warnings=warnings,
             data_lines=self.data_lines() if self.uses_data else [],
+            uses_data=self.uses_data,
             uses_end_exception=self.stmts.uses_end_exception,
             helpers=helpers_text(helpers_used(self.host.kernels)),
             kernels=self.kernels.definitions() if self.kernels is not None else [],

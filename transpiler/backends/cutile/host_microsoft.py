@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ... import ast
 from ...builtins import BUILTINS, effect_of
+from ...expr_facts import has_effects
 from ...semantics import BITWISE, is_truth_value, single_as_written
 from .host_expr import _AND, _ATOM, _COMPARE, _OR, _SUM, _UNARY, ExprPrinter
 
@@ -135,6 +136,8 @@ class MicrosoftExprPrinter(ExprPrinter):
         return f"{self.need('Double')}({text})" if self.types.get(e) == "dbl" else text
 
     def can_fail(self, e: ast.Node, safe_subscripts=frozenset()) -> bool:
+        if self.a.traps_errors:  # a warning (Division by zero, Overflow) is an error there
+            return has_effects(e, microsoft=True)
         for node in e.walk():
             if isinstance(node, ast.BinOp) and (
                 node.op in _FAILING or (node.op in BITWISE and not is_truth_value(node))

@@ -68,6 +68,8 @@ class StatementPrinter:
         self.uses_end_exception = False
         self.uses_return_stack = False
         self.label_var = namer.fresh("label")
+        self.trap_var = namer.fresh("trap")
+        self.resume_var = namer.fresh("resume_next")
         self.returns_var = namer.fresh("returns")
         self.choice_var = namer.fresh("choice")
         self.for_stack_var = namer.fresh("for_stack")
@@ -249,6 +251,12 @@ class StatementPrinter:
 
     def s_TraceLine(self, stmt: ast.TraceLine) -> list[Code]:
         return [Code(f"con.trace_line({stmt.number})")]
+
+    def s_OnError(self, stmt: ast.OnError) -> list[Code]:
+        return []  # ON ERROR GOTO 0 in a program that never traps: nothing to turn off
+
+    def s_RaiseError(self, stmt: ast.RaiseError) -> list[Code]:
+        return [Code(f"{self.need('raise_error')}({self.expr.value(stmt.code)})")]
 
     def s_Kill(self, stmt: ast.Kill) -> list[Code]:
         return [Code(f"{self.need('kill_file')}({self.expr.value(stmt.name)})")]
@@ -831,10 +839,41 @@ class StatementPrinter:
                 body.pop()  # the end of a case goes round the loop anyway
             cases.append(Code(f"case {block.label!r}:", _suite(body)))
         self.loops.pop()
+        start = Code(f"{self.label_var} = {node.entry!r}")
+        if node.trap is not None:
+            return self._trapping_dispatch(node, start, cases)
+        return [start, Code("while True:", [Code(f"match {self.label_var}:", cases)])]
+
+    def _trapping_dispatch(self, node: hostir.Dispatch, start: Code, cases: list[Code]):
+        """The dispatch loop of a program with ON ERROR GOTO: a fault in a block (one
+        statement) goes to the handler; running past the last line inside the handler
+        is "No RESUME" (runtime/trap.py)."""
+        trap, label = self.trap_var, self.label_var
+        after = ", ".join(f"{k!r}: {v!r}" for k, v in node.trap.after.items())
+        cases.append(Code("case _:  # past the last line", [Code("break")]))
+        catch = (
+            f"{label} = {trap}.catch(fault, {label}, {self.resume_var}[{label}], "
+            f"{self.need('label_line')}({label}))"
+        )
+        handler = Code(f"except {self.need('BasicFault')} as fault:", [Code(catch)])
+        loop = [Code("try:", [Code(f"match {label}:", cases)]), handler]
         return [
-            Code(f"{self.label_var} = {node.entry!r}"),
-            Code("while True:", [Code(f"match {self.label_var}:", cases)]),
+            Code(f"{trap} = {self.need('start_trap')}()"),
+            Code("# where RESUME NEXT goes on after an error in each statement"),
+            Code(f"{self.resume_var} = {{{after}}}"),
+            start,
+            Code("while True:", loop),
+            Code(f"{trap}.finish()"),
         ]
+
+    def n_OnErrorGoto(self, node: hostir.OnErrorGoto) -> list[Code]:
+        return [Code(f"{self.trap_var}.on_error({node.handler!r})")]
+
+    def n_ResumeJump(self, node: hostir.ResumeJump) -> list[Code]:
+        resume = {"retry": "resume()", "next": "resume_next()"}.get(node.mode)
+        if resume is None:
+            resume = f"resume_at({node.target!r})"
+        return [Code(f"{self.label_var} = {self.trap_var}.{resume}"), Code("continue")]
 
     # ----------------------------------------------------------------- kernels
 
