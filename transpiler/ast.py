@@ -405,6 +405,61 @@ class Wend(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class Do(Stmt):
+    """QuickBASIC's `DO`, `DO WHILE c`, `DO UNTIL c` (condition None: no test at the top).
+    passes/flatten.py lowers it to a While (see `Loop`)."""
+
+    condition: Expr | None = None
+    until: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class Loop(Stmt):
+    """QuickBASIC's `LOOP`, `LOOP WHILE c`, `LOOP UNTIL c`: closes a DO.  Lowered to
+    `IF <leave> THEN EXIT DO` (when it tests) and the While's Wend."""
+
+    condition: Expr | None = None
+    until: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class Exit(Stmt):
+    """QuickBASIC's `EXIT DO` / `EXIT FOR`: lowered to a Goto past the LOOP / NEXT of the
+    innermost DO / FOR around it (passes/blocks.py resolves it)."""
+
+    block: str  # "DO" or "FOR"
+
+
+@dataclass(slots=True, eq=False)
+class SelectCase(Stmt):
+    """QuickBASIC's `SELECT CASE e`: passes/flatten.py lowers the block to an IF ... ELSEIF
+    chain on `e` (evaluated once, into a temporary unless it is a variable)."""
+
+    selector: Expr
+
+
+@dataclass(slots=True, eq=False)
+class CaseItem(Node):
+    """One test of a CASE: `v` (op "="), `IS < v` (op "<"...), `a TO b` (op "TO")."""
+
+    op: str
+    value: Expr
+    high: Expr | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Case(Stmt):
+    """`CASE item, item...`; `CASE ELSE` has no items."""
+
+    items: list[CaseItem]
+
+
+@dataclass(slots=True, eq=False)
+class EndSelect(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
 class ArrayDecl(Node):
     """One array in DIM: `A(10)`, `B(3, 4)`; in a kernel program bounds may be INPUT names."""
 
@@ -598,6 +653,9 @@ class Program(Node):
     # Constructs only Microsoft BASIC has, in text order, found while no dialect was
     # chosen: (what, where).  The first pins the program to --dialect ms (driver.py).
     microsoft_pins: list[tuple[str, Coord]] = field(default_factory=list)
+    # Constructs only QuickBASIC / QBasic has (DO, SELECT CASE...): the first pins the
+    # program to --dialect qbasic, which has Microsoft BASIC's numbers too.
+    qbasic_pins: list[tuple[str, Coord]] = field(default_factory=list)
 
     def statements(self) -> Iterator[Stmt]:
         """Every top-level statement in source order (bodies of one-line IFs excluded)."""

@@ -52,7 +52,14 @@ def front_end(source: SourceFile, options: Options):
     """Parse and analyse; raises CompileErrors with every diagnostic found."""
     program = parse_program(source, options)
     note = None
-    if options.std is None and program.microsoft_pins:
+    if options.std is None and program.qbasic_pins:
+        # QuickBASIC's structured statements (DO, SELECT CASE...) pin --dialect qbasic,
+        # which has Microsoft BASIC's numbers too, so they come before its pins.
+        what, coord = program.qbasic_pins[0]
+        note = BasicNote(f"{what}: assuming --dialect qbasic", Coord(coord.file, coord.line, 0))
+        options = dataclasses.replace(options, std="qbasic")
+        program = parse_program(source, options)
+    elif options.std is None and program.microsoft_pins:
         # A construct that only Microsoft BASIC has decides the dialect (README,
         # "Dialects"); the note names the first one, where it stands.
         what, coord = program.microsoft_pins[0]

@@ -33,6 +33,11 @@ KEYWORDS = frozenset((
     "USING", "LPRINT", "OPEN", "CLOSE", "WRITE", "KILL", "LINE",
     "CLS", "COLOR", "BEEP", "KEY", "OFF", "SCREEN", "WIDTH", "SOUND", "PLAY", "SYSTEM", "CLEAR",
 ))
+# QuickBASIC / QBasic's structured statements (--dialect qbasic; grammar/structured.py).
+# IS is a keyword only in a CASE statement (lexer.py): GW-BASIC programs may call a
+# variable IS.
+QBASIC_KEYWORDS = frozenset(("DO", "LOOP", "UNTIL", "EXIT", "SELECT", "CASE", "IS"))
+KEYWORDS = KEYWORDS | QBASIC_KEYWORDS
 
 # Statements of Microsoft BASIC that are functions too (PLAY(n), SCREEN(r, c)): the lexer
 # reads the word followed by `(` away from the start of a statement as the function.
@@ -63,7 +68,7 @@ _MICROSOFT_STATEMENTS = (
     "PUT", "RENUM", "RESET", "RESUME", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",
     "TIME$", "TIMER", "TROFF", "TRON", "UNLOCK", "VIEW", "WAIT", "WINDOW",
     # QBasic / QuickBASIC structured statements
-    "CASE", "CONST", "DECLARE", "DO", "EXIT", "FUNCTION", "LOOP", "REDIM", "SELECT", "SUB",
+    "CONST", "DECLARE", "FUNCTION", "REDIM", "SUB",
 )
 _MICROSOFT_WORDS = ("SEG",)
 _DARTMOUTH_STATEMENTS = ("CHANGE",)
@@ -77,7 +82,7 @@ UNSUPPORTED: dict[str, Unsupported] = {
 
 # Statements of two words; a message names both (`ON ERROR`, `DEF SEG`).
 TWO_WORD_STATEMENTS = frozenset((
-    ("DEF", "SEG"), ("DEF", "USR"), ("END", "SUB"), ("END", "FUNCTION"), ("END", "SELECT"),
+    ("DEF", "SEG"), ("DEF", "USR"), ("END", "SUB"), ("END", "FUNCTION"),
     *(("ON", event) for event in ("ERROR", "KEY", "TIMER", "COM", "PEN", "PLAY", "STRIG")),
 ))  # fmt: skip
 

@@ -39,7 +39,7 @@ from .keywords import (
     TWO_WORD_STATEMENTS,
     UNSUPPORTED,
 )
-from .options import Dialect
+from .options import MICROSOFT_DIALECTS, Dialect
 
 # fmt: off
 tokens = tuple(sorted(KEYWORDS)) + (
@@ -77,7 +77,7 @@ class LineContext:
 
     __slots__ = (
         "body", "comment", "crunch", "cut_at", "dialect", "errors", "file", "keep_whole",
-        "line", "pins", "rem_start", "splits", "strict",
+        "line", "pins", "qbasic_pins", "rem_start", "splits", "strict",
     )  # fmt: skip
 
     def __init__(self, file: str, strict: bool, dialect: Dialect | None = None):
@@ -88,6 +88,8 @@ class LineContext:
         # Constructs that only Microsoft BASIC has, in text order, while the dialect is
         # not chosen: (what, where).  The first one pins the program to --dialect ms.
         self.pins: list[tuple[str, Coord]] = []
+        # Likewise the constructs that only QuickBASIC has: they pin --dialect qbasic.
+        self.qbasic_pins: list[tuple[str, Coord]] = []
         self.line = 0
         # Errors that do not stop the line from being parsed (strict-mode findings).
         self.errors: list[BasicSyntaxError] = []
@@ -117,11 +119,30 @@ class LineContext:
     def error(self, message: str, lexpos: int, length: int = 1) -> BasicSyntaxError:
         return BasicSyntaxError(message, self.coord(lexpos, length))
 
+    def qbasic_only(self, what: str, coord: Coord) -> None:
+        """`what`, at `coord`, is a construct of QuickBASIC / QBasic (DO ... LOOP...): fine
+        in --dialect qbasic, a pin towards it when no dialect was chosen, an error recorded
+        for the line in the other dialects (the line is still parsed)."""
+        if self.dialect == "qbasic":
+            return
+        if self.dialect is None:
+            self.qbasic_pins.append((what, coord))
+        elif self.dialect == "ecma55":
+            self.errors.append(BasicSyntaxError(f"{what} is not ECMA-55 Minimal BASIC", coord))
+        else:
+            self.errors.append(
+                BasicSyntaxError(
+                    f"{what} is QuickBASIC, not {DIALECT_NAMES[self.dialect]}",
+                    coord,
+                    notes=("--dialect qbasic accepts it",),
+                )
+            )
+
     def microsoft_only(self, what: str, coord: Coord) -> None:
         """`what`, at `coord`, is a construct that only Microsoft BASIC has: fine in
         --dialect ms, a pin towards it when no dialect was chosen, an error recorded for
         the line in the other dialects (the line is still parsed)."""
-        if self.dialect == "ms":
+        if self.dialect in MICROSOFT_DIALECTS:
             return
         if self.dialect is None:
             self.pins.append((what, coord))
@@ -181,9 +202,11 @@ def t_NAME(t):
                 f"the {precision}-precision suffix '{word[-1]}'", ctx.coord(t.lexpos, len(word))
             )
     t.value = word
-    if word in KEYWORDS:
+    if word == "IS" and not _in_case(ctx, t.lexer.lexdata, t.lexpos):
+        pass  # a name: IS is QuickBASIC's keyword only in `CASE IS < 3`
+    elif word in KEYWORDS:
         t.type = word
-        if word == "MOD" and ctx.dialect != "ms":
+        if word == "MOD" and ctx.dialect not in MICROSOFT_DIALECTS:
             # GW-BASIC's MOD binds less tightly than * and / (`7 MOD 2 * 3` is 1); the
             # other dialects' as tightly (3): two tokens, two precedences.
             t.type = "MOD_TIMES"
@@ -357,6 +380,15 @@ def _unsupported_statement(t, word: str) -> bool:
     following = _WORD_AT_START.match(text, t.lexpos + len(word))
     switch = following is not None and following.group(1).upper() in ("ON", "OFF", "STOP")
     return switch and _starts_statement(ctx, text, t.lexpos)
+
+
+_CASE_WORD = re.compile(r"[ \t]*CASE\b", re.IGNORECASE)
+
+
+def _in_case(ctx: LineContext, text: str, pos: int) -> bool:
+    """Whether column `pos` is inside a CASE statement (where IS is a keyword): the
+    statement it is in, after the last ':', starts with CASE."""
+    return _CASE_WORD.match(text[ctx.body : pos].rsplit(":", 1)[-1]) is not None
 
 
 def _starts_statement(ctx: LineContext, text: str, pos: int) -> bool:

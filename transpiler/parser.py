@@ -31,7 +31,7 @@ from .collector import collector_paused
 from .errors import BasicSyntaxError, CompileErrors, Coord, SourceFile
 from .grammar import SyntaxAbort
 from .lexer import LineContext, build_lexer, start_line
-from .options import Options
+from .options import MICROSOFT_DIALECTS, Options
 
 __all__ = ["parse"]
 
@@ -91,7 +91,11 @@ def _parse(
     if ctx.errors:
         raise CompileErrors(_one_per_position(ctx.errors))
     return ast.Program(
-        lines, source_name=source.name, microsoft_pins=ctx.pins, coord=Coord(source.name, 1, 1)
+        lines,
+        source_name=source.name,
+        microsoft_pins=ctx.pins,
+        qbasic_pins=ctx.qbasic_pins,
+        coord=Coord(source.name, 1, 1),
     )
 
 
@@ -138,7 +142,7 @@ def _statements(parser, lexer, text: str, body: int, ctx: LineContext, crunched:
     split = None  # the first reserved word found inside a word, in a crunched program
     if crunched.whole_program:
         reading = _try_crunched(parser, lexer, text, body, ctx, mark)
-        if reading is not None and (ctx.dialect == "ms" or not reading[1]):
+        if reading is not None and (ctx.dialect in MICROSOFT_DIALECTS or not reading[1]):
             return reading[0], len(text)
         if reading is not None:
             split = reading[1][0]
@@ -181,7 +185,7 @@ def _crunched_reading(parser, lexer, text: str, body: int, ctx: LineContext, mar
     if reading is None:
         return None
     statements, splits = reading
-    if ctx.dialect != "ms":
+    if ctx.dialect not in MICROSOFT_DIALECTS:
         for column, length in splits:
             other = _try_crunched(parser, lexer, text, body, ctx, mark, keep_whole=column)
             if other is not None and ctx.keep_whole == -1:  # it was kept, and that parses

@@ -30,6 +30,9 @@ def statement_texts(analysis: Analysis) -> dict[int, str]:
     for index, one_line_if in analysis.lowered_if.items():
         if id(one_line_if) in texts:
             texts[id(analysis.stmts[index])] = texts[id(one_line_if)]
+    for index, source_stmt in analysis.lowered_from.items():  # QuickBASIC's DO, LOOP, EXIT
+        if id(source_stmt) in texts:
+            texts[id(analysis.stmts[index])] = texts[id(source_stmt)]
     return texts
 
 

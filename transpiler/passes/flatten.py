@@ -9,13 +9,16 @@ statement they come from.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .. import ast
 from ..errors import BasicSemanticError, Diagnostics
 from ..model import Analysis
+from ..semantics import is_truth_value
 
 
 def run(analysis: Analysis, diags: Diagnostics) -> None:
-    flattener = _Flattener(analysis)
+    flattener = _Flattener(analysis, diags)
     pending: list[int] = []  # numbers of lines with no statement: they label the next one
     for line in analysis.program.lines:
         if line.number is not None:
@@ -33,18 +36,43 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
         pending.clear()
     for number in pending:  # trailing empty lines: a jump there ends the program
         analysis.label_index[number] = len(analysis.stmts)
+    for select in flattener.selects:
+        diags.error(BasicSemanticError("SELECT CASE without END SELECT", select.stmt.coord))
+
+
+@dataclass
+class _Select:
+    """A SELECT CASE block being lowered: what its CASEs compare (the selector's
+    variable, or the temporary holding its value)."""
+
+    stmt: ast.SelectCase
+    name: str
+    cases: int = 0
+    has_else: bool = False
 
 
 class _Flattener:
-    def __init__(self, analysis: Analysis) -> None:
+    def __init__(self, analysis: Analysis, diags: Diagnostics) -> None:
         self.analysis = analysis
+        self.diags = diags
         self.out = analysis.stmts
+        self.selects: list[_Select] = []  # the SELECT CASE blocks open, innermost last
+        self.names: set[str] | None = None  # every variable name (for temporaries)
 
     def emit(self, stmt: ast.Stmt, label: int | None) -> None:
         if stmt.label is None:
             stmt.label = label
-        if isinstance(stmt, ast.If):
+        before_cases = self.selects and not self.selects[-1].cases
+        if before_cases and not isinstance(stmt, (ast.Case, ast.EndSelect, ast.Rem)):
+            self.diags.error(
+                BasicSemanticError("only comments may stand before the first CASE", stmt.coord)
+            )
+        if isinstance(stmt, (ast.SelectCase, ast.Case, ast.EndSelect)):
+            self._lower_select(stmt)
+        elif isinstance(stmt, ast.If):
             self._lower_if(stmt)
+        elif isinstance(stmt, (ast.Do, ast.Loop, ast.Exit)):
+            self._lower_structured(stmt)
         elif isinstance(stmt, ast.Next) and len(stmt.vars) > 1:
             for i, var in enumerate(stmt.vars):
                 coord = stmt.coord if i == 0 else var.coord
@@ -71,3 +99,138 @@ class _Flattener:
             self.out.append(ast.Goto(line, coord=line.coord, label=label))
         for inner in body:
             self.emit(inner, label)
+
+    # ------------------------------------------------------------ QuickBASIC's DO loops
+
+    def _lower_structured(self, stmt: ast.Do | ast.Loop | ast.Exit) -> None:
+        """DO [WHILE c | UNTIL c] is `WHILE c` (`WHILE NOT c`; `WHILE -1` for a bare DO),
+        LOOP is its WEND, after `IF <leave> THEN EXIT DO` when LOOP tests; EXIT is a
+        GOTO whose target passes/blocks.py finds."""
+        where = {"coord": stmt.coord, "label": stmt.label}
+        if isinstance(stmt, ast.Do):
+            if stmt.condition is None:
+                test: ast.Expr = ast.Num(-1.0, "-1", coord=stmt.coord)
+            elif stmt.until:
+                test = _negation(stmt.condition)
+            else:
+                test = stmt.condition
+            self._lowered(ast.While(test, **where), stmt)
+        elif isinstance(stmt, ast.Loop):
+            if stmt.condition is not None:
+                leave = stmt.condition if stmt.until else _negation(stmt.condition)
+                self._lowered(ast.IfBlock(leave, **where), stmt)
+                self._exit(ast.Exit("DO", **where), None)
+                self._lowered(ast.EndIf(**where), stmt)
+            self._lowered(ast.Wend(**where), stmt)
+        else:
+            self._exit(stmt, stmt)
+
+    def _exit(self, exit: ast.Exit, source: ast.Stmt | None) -> None:
+        ref = ast.LineRef(0, coord=exit.coord)
+        self.analysis.loop_exits[ref] = exit
+        self._lowered(ast.Goto(ref, coord=exit.coord, label=exit.label), source)
+
+    def _lowered(self, stmt: ast.Stmt, source: ast.Stmt | None) -> None:
+        """Append `stmt`, lowered from `source` (None: a part of it that the text of
+        `source` should not be quoted above again, as the EXIT of a LOOP's test)."""
+        if source is not None:
+            self.analysis.lowered_from[len(self.out)] = source
+        self.out.append(stmt)
+
+    # ------------------------------------------------------------ QuickBASIC's SELECT CASE
+
+    def _lower_select(self, stmt: ast.SelectCase | ast.Case | ast.EndSelect) -> None:
+        """SELECT CASE e is `T = e` (nothing when e is a variable: T is e); its CASEs are
+        `IF <T matches> THEN`, `ELSEIF ...`, CASE ELSE an ELSE, END SELECT an END IF."""
+        where = {"coord": stmt.coord, "label": stmt.label}
+        if isinstance(stmt, ast.SelectCase):
+            if isinstance(stmt.selector, ast.Var):
+                name = stmt.selector.name
+            else:
+                name = self._temporary(_is_string(stmt.selector))
+                target = ast.Var(name, coord=stmt.selector.coord)
+                self._lowered(ast.Let(target, stmt.selector, **where), stmt)
+            self.selects.append(_Select(stmt, name))
+            return
+        if not self.selects:
+            word = "CASE" if isinstance(stmt, ast.Case) else "END SELECT"
+            self.diags.error(BasicSemanticError(f"{word} without SELECT CASE", stmt.coord))
+            return
+        select = self.selects[-1]
+        if isinstance(stmt, ast.EndSelect):
+            self.selects.pop()
+            if select.cases:
+                self._lowered(ast.EndIf(**where), stmt)
+            return
+        if select.has_else:
+            self.diags.error(BasicSemanticError("CASE after CASE ELSE", stmt.coord))
+            return
+        select.cases += 1
+        if not stmt.items:
+            select.has_else = True
+        if not stmt.items and select.cases == 1:  # only CASE ELSE: always
+            self._lowered(ast.IfBlock(ast.Num(-1.0, "-1", coord=stmt.coord), **where), stmt)
+        elif not stmt.items:
+            self._lowered(ast.Else(**where), stmt)
+        else:
+            test = _case_test(select.name, stmt.items)
+            head = ast.IfBlock if select.cases == 1 else ast.ElseIf
+            self._lowered(head(test, **where), stmt)
+
+    def _temporary(self, string: bool) -> str:
+        """A variable name no statement of the program uses: SELECT_1#, SELECT_2$..."""
+        if self.names is None:
+            self.names = {
+                node.name
+                for line in self.analysis.program.lines
+                for top in line.statements
+                for node in top.walk()
+                if isinstance(node, (ast.Var, ast.Index))
+            }
+        k = 1
+        while True:
+            name = f"SELECT_{k}" + ("$" if string else "#")
+            if name not in self.names:
+                self.names.add(name)
+                return name
+            k += 1
+
+
+def _is_string(e: ast.Expr) -> bool:
+    """Whether an expression is a string (names carry their suffix here)."""
+    if isinstance(e, ast.Str):
+        return True
+    if isinstance(e, (ast.Var, ast.Index, ast.Call)):
+        return e.name.endswith("$")
+    if isinstance(e, ast.BinOp) and e.op == "+":
+        return _is_string(e.left)
+    return False
+
+
+def _case_test(name: str, items: list[ast.CaseItem]) -> ast.Expr:
+    """The condition of `CASE items` on the variable `name`: the items' tests joined by
+    OR (of truth values: Microsoft's bitwise OR agrees)."""
+    test: ast.Expr | None = None
+    for item in items:
+        where = {"coord": item.coord}
+        if item.op == "TO":
+            low = ast.BinOp(">=", ast.Var(name, **where), item.value, **where)
+            high = ast.BinOp("<=", ast.Var(name, **where), item.high, **where)
+            one: ast.Expr = ast.BinOp("AND", low, high, **where)
+        else:
+            one = ast.BinOp(item.op, ast.Var(name, **where), item.value, **where)
+        test = one if test is None else ast.BinOp("OR", test, one, coord=test.coord)
+    return test
+
+
+def _negation(condition: ast.Expr) -> ast.Expr:
+    """True exactly when `condition` is false: NOT c for a truth value (-1 or 0, where
+    Microsoft's bitwise NOT agrees), else c = 0."""
+    if isinstance(condition, ast.BinOp) and condition.op in ("=", "<>"):
+        op = "<>" if condition.op == "=" else "="  # exact: IEEE != is not ==
+        return ast.BinOp(op, condition.left, condition.right, coord=condition.coord)
+    if is_truth_value(condition):
+        return ast.UnaryOp("NOT", condition, coord=condition.coord)
+    return ast.BinOp(
+        "=", condition, ast.Num(0.0, "0", coord=condition.coord), coord=condition.coord
+    )

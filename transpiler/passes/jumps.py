@@ -26,6 +26,8 @@ def line_refs(stmt: ast.Stmt) -> list[ast.LineRef]:
 def run(analysis: Analysis, diags: Diagnostics) -> None:
     for index, stmt in enumerate(analysis.stmts):
         for ref in line_refs(stmt):
+            if ref in analysis.loop_exits:
+                continue  # EXIT DO / FOR: passes/blocks.py finds its target
             target = analysis.label_index.get(ref.number)
             if target is None:
                 why = f"jump to non-existing line {ref.number}"

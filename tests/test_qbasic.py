@@ -1,0 +1,328 @@
+"""QuickBASIC / QBasic (--dialect qbasic): its structured statements, written as QBasic
+users wrote them (indented, no line numbers, mixed case).
+
+There is no QuickBASIC interpreter here: the expected outputs are reasoned from
+Microsoft's documentation (QuickBASIC 4.5 / QBasic 1.1 language reference: DO...LOOP
+tests before or after each iteration, EXIT DO / EXIT FOR go on after the LOOP / NEXT;
+numbers print as GW-BASIC prints them).  Where GW-BASIC can say the same thing (WHILE,
+GOTO), the equivalent GW-BASIC program ran through PC-BASIC 2.0.8 (tests/pcbasic_oracle.py)
+and printed the same text; that program is here too, and runs when PC-BASIC is installed.
+Every program runs through the interpreter and both generated targets (cuTile Python and
+CUDA C++ on the CPU), which must agree exactly.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import pcbasic_oracle
+from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
+
+# Every form of DO ... LOOP, EXIT DO and EXIT FOR.
+DO_FORMS = """\
+' DO loops in all their forms
+i = 0
+DO WHILE i < 3
+    PRINT "while"; i
+    i = i + 1
+LOOP
+DO UNTIL i = 0
+    i = i - 1
+LOOP
+PRINT "after until"; i
+n = 10
+DO
+    n = n - 3
+LOOP WHILE n > 0
+PRINT "bottom while"; n
+k = 1
+Do
+    k = k * 2
+Loop Until k > 100
+print "bottom until"; k
+count = 0
+DO
+    count = count + 1
+    IF count >= 5 THEN EXIT DO
+LOOP
+PRINT "endless"; count
+FOR j = 1 TO 10
+    IF j * j > 20 THEN EXIT FOR
+NEXT j
+PRINT "exit for"; j
+x = 5
+DO UNTIL x
+  PRINT "never"
+LOOP
+DO WHILE x
+  x = x - 2.5
+LOOP
+PRINT "x"; x
+END
+"""
+# The same program in GW-BASIC (PC-BASIC printed DO_FORMS_OUTPUT for it).
+DO_FORMS_GWBASIC = """\
+10 I = 0
+20 WHILE I < 3
+30 PRINT "while"; I
+40 I = I + 1
+50 WEND
+60 WHILE NOT (I = 0)
+70 I = I - 1
+80 WEND
+90 PRINT "after until"; I
+100 N = 10
+110 N = N - 3
+120 IF N > 0 THEN 110
+130 PRINT "bottom while"; N
+140 K = 1
+150 K = K * 2
+160 IF NOT (K > 100) THEN 150
+170 PRINT "bottom until"; K
+180 COUNT = 0
+190 COUNT = COUNT + 1
+200 IF COUNT >= 5 THEN 220
+210 GOTO 190
+220 PRINT "endless"; COUNT
+230 FOR J = 1 TO 10
+240 IF J * J > 20 THEN 260
+250 NEXT J
+260 PRINT "exit for"; J
+270 X = 5
+280 WHILE X = 0
+290 PRINT "never"
+300 WEND
+310 WHILE X
+320 X = X - 2.5
+330 WEND
+340 PRINT "x"; X
+350 END
+"""
+DO_FORMS_OUTPUT = """\
+while 0 
+while 1 
+while 2 
+after until 0 
+bottom while-2 
+bottom until 128 
+endless 5 
+exit for 5 
+x 0 
+"""
+
+
+def test_do_loop_forms(tmp_path):
+    assert interpreted_and_checked(tmp_path, DO_FORMS, dialect="qbasic") == DO_FORMS_OUTPUT
+
+
+@pytest.mark.skipif(not pcbasic_oracle.AVAILABLE, reason=pcbasic_oracle.SKIP_REASON)
+def test_do_loop_forms_oracle():
+    assert pcbasic_oracle.pcbasic_output(DO_FORMS_GWBASIC) == DO_FORMS_OUTPUT
+
+
+def test_do_loop_pins_qbasic(tmp_path):
+    """DO pins --dialect qbasic, once, with a note; its numbers are GW-BASIC's (singles:
+    2 ^ 24 + 1 is 2 ^ 24).  The last loop of the program is left to its end."""
+    text = "x = 2 ^ 24 + 1\nDO\n  PRINT x\nLOOP UNTIL 1\n"
+    assert interpreted_and_checked(tmp_path, text, dialect=None) == " 1.677722E+07 \n"
+    done = basic2tile(tmp_path, text, "--interpret", dialect=None)
+    assert done.stderr == "prog.bas:2: note: DO ... LOOP: assuming --dialect qbasic\n"
+
+
+# EXIT DO from a FOR inside the DO, EXIT FOR from a DO inside the FOR (both leave two
+# loops), EXIT FOR of the inner of two FORs, a string test at the bottom.
+NESTED_EXITS = """\
+DO
+  FOR i = 1 TO 5
+     IF i = 3 THEN EXIT DO
+     PRINT i;
+  NEXT i
+LOOP
+PRINT "out"; i
+FOR a = 1 TO 3
+  b = 0
+  DO WHILE b < 10
+    b = b + 1
+    IF b > a THEN EXIT FOR
+  LOOP
+  PRINT "never";
+NEXT a
+PRINT a; b
+total = 0
+FOR a = 1 TO 4
+  FOR b = 1 TO 4
+    IF b > a THEN EXIT FOR
+    total = total + b
+  NEXT b
+NEXT a
+PRINT total
+s$ = ""
+DO
+  s$ = s$ + "x"
+LOOP UNTIL LEN(s$) >= 4
+PRINT s$
+"""
+# 1+2, EXIT DO at 3; EXIT FOR at a = 1, b = 2; total: 1 + 3 + 6 + 10.
+NESTED_EXITS_OUTPUT = " 1  2 out 3 \n 1  2 \n 20 \nxxxx\n"
+
+
+def test_nested_exits(tmp_path):
+    assert interpreted_and_checked(tmp_path, NESTED_EXITS, dialect="qbasic") == (
+        NESTED_EXITS_OUTPUT
+    )
+
+
+def test_do_loop_generated_python_reads_as_loops(tmp_path):
+    """A DO becomes `while`, a test at the bottom `if ...: break`, EXIT DO `break`."""
+    text = "n = 10\nDO\n  n = n - 3\n  IF n = 4 THEN EXIT DO\nLOOP WHILE n > 0\nPRINT n\n"
+    done = basic2tile(tmp_path, text, "-o", "-", dialect="qbasic")
+    assert done.returncode == 0, done.stderr
+    assert "while True:" in done.stdout
+    assert "if not n > 0.0:" in done.stdout
+    assert done.stdout.count("break") == 2
+    assert interpreted_and_checked(tmp_path, text, dialect="qbasic") == " 4 \n"
+
+
+def test_exit_for_keeps_the_loop_on_the_host(tmp_path):
+    text = "DIM a(100)\nFOR i = 1 TO 100\n  a(i) = i * 2\n  IF a(i) > 50 THEN EXIT FOR\nNEXT i\nPRINT i\n"
+    done = basic2tile(tmp_path, text, "--explain", dialect="qbasic")
+    assert "-> host: the loop is left early (a jump out of it)" in done.stdout, done.stdout
+    assert interpreted_and_checked(tmp_path, text, dialect="qbasic") == " 26 \n"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("DO\nPRINT 1\n", "prog.bas:1:1: error: DO without LOOP"),
+        ("PRINT 1\nLOOP\n", "prog.bas:2:1: error: LOOP without DO"),
+        ("WHILE X < 3\nX = X + 1\nLOOP\n", "prog.bas:3:1: error: LOOP without DO"),
+        ("EXIT DO\n", "prog.bas:1:1: error: EXIT DO outside a DO loop"),
+        ("DO\nEXIT FOR\nLOOP\n", "prog.bas:2:1: error: EXIT FOR outside a FOR loop"),
+        ("FOR I = 1 TO 2\nDO\nNEXT I\nLOOP\n", "not in the same DO block"),
+    ],
+)
+def test_block_errors_are_located(tmp_path, text, message):
+    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
+    assert done.returncode != 0
+    assert message in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    "dialect, name", [("ms", "Microsoft BASIC"), ("extended", "extended BASIC")]
+)
+def test_do_is_quickbasic_only(tmp_path, dialect, name):
+    done = basic2tile(
+        tmp_path, "10 DO: X = X + 1: LOOP UNTIL X > 2\n", "--interpret", dialect=dialect
+    )
+    assert done.returncode != 0
+    assert f"prog.bas:1:4: error: DO ... LOOP is QuickBASIC, not {name}" in done.stderr
+    assert "note: --dialect qbasic accepts it" in done.stderr
+
+
+# SELECT CASE: IS, TO, lists, CASE ELSE, numbers and strings, a selector evaluated once
+# into a temporary (an expression) or read from its variable.
+SELECT_CASES = """\
+' grades
+FOR score = 35 TO 105 STEP 10
+    SELECT CASE score
+        CASE IS >= 100
+            grade$ = "perfect"
+        CASE 90 TO 99, 85
+            grade$ = "A"
+        CASE 60 TO 84
+            grade$ = "pass"
+        CASE ELSE
+            grade$ = "fail"
+    END SELECT
+    PRINT score; grade$
+NEXT score
+FOR i% = 1 TO 4
+  Select Case Mid$("abcz", i%, 1)
+    Case "a", "b"
+      Print "early";
+    Case "c" TO "m"
+      Print "middle";
+    Case Else
+      Print "late";
+  End Select
+NEXT
+PRINT
+n = 0
+SELECT CASE n + 1
+CASE 1: PRINT "one"
+CASE 1: PRINT "not again"
+END SELECT
+SELECT CASE 7 MOD 3
+  CASE 2
+    PRINT "two"
+END SELECT
+calls = 0
+SELECT CASE RND * 0 + 5
+  CASE 1, 2, 3
+    PRINT "small"
+  CASE IS > 4
+    PRINT "large"
+END SELECT
+PRINT "done"
+"""
+# The first CASE that matches runs, and only it (QBasic 1.1 reference, SELECT CASE).
+SELECT_CASES_OUTPUT = """\
+ 35 fail
+ 45 fail
+ 55 fail
+ 65 pass
+ 75 pass
+ 85 A
+ 95 A
+ 105 perfect
+earlyearlymiddlelate
+one
+large
+done
+"""
+
+
+def test_select_case(tmp_path):
+    assert interpreted_and_checked(tmp_path, SELECT_CASES, dialect=None) == SELECT_CASES_OUTPUT
+
+
+def test_select_case_generated_python_is_an_elif_chain(tmp_path):
+    done = basic2tile(tmp_path, SELECT_CASES, "-o", "-", dialect="qbasic")
+    assert done.returncode == 0, done.stderr
+    assert "elif score >= 90.0 and score <= 99.0 or score == 85.0:" in done.stdout
+    assert 'select_1_str = MIDS("abcz", i_int, 1.0)' in done.stdout
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "SELECT CASE X\nPRINT 1\nCASE 1\nEND SELECT\n",
+            "2:1: error: only comments may stand before",
+        ),
+        ("CASE 1\n", "1:1: error: CASE without SELECT CASE"),
+        ("END SELECT\n", "1:1: error: END SELECT without SELECT CASE"),
+        ("SELECT CASE X\nCASE 1\n", "1:1: error: SELECT CASE without END SELECT"),
+        (
+            "SELECT CASE X\nCASE 1\nIF X THEN\nCASE 2\nEND IF\nEND SELECT\n",
+            "4:1: error: CASE inside the unfinished IF block of source line 3",
+        ),
+        (
+            "IF X THEN\nSELECT CASE X\nCASE 1\nEND IF\nEND SELECT\n",
+            "4:1: error: END IF inside the unfinished SELECT CASE block",
+        ),
+        ("SELECT CASE X\nCASE ELSE\nCASE 2\nEND SELECT\n", "3:1: error: CASE after CASE ELSE"),
+        ('SELECT CASE X\nCASE "a"\nEND SELECT\n', "2:6: error: numeric expression expected"),
+    ],
+)
+def test_select_errors_are_located(tmp_path, text, message):
+    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
+    assert done.returncode != 0
+    assert "prog.bas:" + message in done.stderr, done.stderr
+    if "END IF" not in text:  # there the IF is unfinished too
+        assert done.stderr.count("error:") == 1, done.stderr
+
+
+def test_is_is_a_name_outside_case(tmp_path):
+    """IS is reserved only in CASE: a GW-BASIC program may have a variable IS."""
+    assert interpreted_and_checked(tmp_path, "10 IS = 3: PRINT IS\n", dialect="ms") == " 3 \n"
