@@ -184,7 +184,10 @@ def test_do_loop_generated_python_reads_as_loops(tmp_path):
 
 
 def test_exit_for_keeps_the_loop_on_the_host(tmp_path):
-    text = "DIM a(100)\nFOR i = 1 TO 100\n  a(i) = i * 2\n  IF a(i) > 50 THEN EXIT FOR\nNEXT i\nPRINT i\n"
+    text = (
+        "DIM a(100)\nFOR i = 1 TO 100\n  a(i) = i * 2\n  IF a(i) > 50 THEN EXIT FOR\n"
+        "NEXT i\nPRINT i\n"
+    )
     done = basic2tile(tmp_path, text, "--explain", dialect="qbasic")
     assert "-> host: the loop is left early (a jump out of it)" in done.stdout, done.stdout
     assert interpreted_and_checked(tmp_path, text, dialect="qbasic") == " 26 \n"
@@ -326,3 +329,117 @@ def test_select_errors_are_located(tmp_path, text, message):
 def test_is_is_a_name_outside_case(tmp_path):
     """IS is reserved only in CASE: a GW-BASIC program may have a variable IS."""
     assert interpreted_and_checked(tmp_path, "10 IS = 3: PRINT IS\n", dialect="ms") == " 3 \n"
+
+
+# CONST (an integer, a double, a string), DIM ... AS for scalars and arrays, a lower
+# bound, a metacommand (a comment).
+DECLARATIONS = """\
+'$DYNAMIC
+CONST N = 5, PI = 3.141592653589793#, NAME$ = "sum"
+CONST HALF = 0.5
+DIM total AS DOUBLE, count AS INTEGER
+DIM v(1 TO N) AS DOUBLE
+DIM w(N) AS INTEGER
+DIM s AS STRING
+FOR count = 1 TO N
+    v(count) = count / 3
+    w(count) = count * 2.6
+    total = total + v(count)
+NEXT count
+s = NAME$ + ":"
+PRINT s; total; w(N); PI * 2; HALF; count
+PRINT N * 2; 7 \\ 2
+"""
+# The same with GW-BASIC's suffixes (NAME is a reserved word there): PC-BASIC printed
+# DECLARATIONS_OUTPUT.  AS DOUBLE is `#`, AS INTEGER `%`, as QuickBASIC's manual says;
+# count / 3 is a single, stored in a double.
+DECLARATIONS_GWBASIC = """\
+10 N% = 5: PI# = 3.141592653589793#: NM$ = "sum": HALF = .5
+20 DIM V#(5), W%(5)
+30 FOR COUNT% = 1 TO N%
+40 V#(COUNT%) = COUNT% / 3
+50 W%(COUNT%) = COUNT% * 2.6
+60 TOTAL# = TOTAL# + V#(COUNT%)
+70 NEXT COUNT%
+80 S$ = NM$ + ":"
+90 PRINT S$; TOTAL#; W%(N%); PI# * 2; HALF; COUNT%
+100 PRINT N% * 2; 7 \\ 2
+"""
+DECLARATIONS_OUTPUT = "sum: 5.000000029802322  13  6.283185307179586  .5  6 \n 10  3 \n"
+
+
+def test_const_and_dim_as(tmp_path):
+    assert interpreted_and_checked(tmp_path, DECLARATIONS, dialect=None) == DECLARATIONS_OUTPUT
+
+
+@pytest.mark.skipif(not pcbasic_oracle.AVAILABLE, reason=pcbasic_oracle.SKIP_REASON)
+def test_const_and_dim_as_oracle():
+    assert pcbasic_oracle.pcbasic_output(DECLARATIONS_GWBASIC) == DECLARATIONS_OUTPUT
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("CONST N = 5\nN = 6\n", "2:1: error: N% is a constant (CONST at source line 1)"),
+        ("CONST N = 5\nFOR N = 1 TO 2: NEXT\n", "2:5: error: N% is a constant"),
+        ("CONST N = 1\nCONST N = 2\n", "2:7: error: CONST N% given twice"),
+        ("DIM X AS LONG\n", "1:5: error: LONG (32-bit integers) is not supported yet"),
+        ("CONST BIG = 40000\n", "1:13: error: CONST BIG: LONG (32-bit integers) is not supported"),
+        ("DIM X AS RECORD\n", "1:5: error: AS RECORD: only INTEGER, SINGLE, DOUBLE and STRING"),
+        ("DIM A(2 TO 5)\n", "1:7: error: only 0 or 1 can be a lower bound"),
+        ("OPTION BASE 1\nDIM A(0 TO 5)\n", "2:5: error: a lower bound of 0 after OPTION BASE 1"),
+        ("DIM X% AS INTEGER\n", "1:5: error: X% has a type suffix"),
+    ],
+)
+def test_declaration_errors_are_located(tmp_path, text, message):
+    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
+    assert done.returncode != 0
+    assert "prog.bas:" + message in done.stderr, done.stderr
+
+
+def test_as_integer_is_quickbasic_only(tmp_path):
+    """`DIM A(5) AS INTEGER` once stored 1.7 and printed it back; outside --dialect
+    qbasic it is an error, in it A is an INTEGER array."""
+    text = "10 DIM A(5) AS INTEGER\n20 LET A(1) = 1.7\n30 PRINT A(1)\n"
+    done = basic2tile(tmp_path, text, "--interpret", dialect="extended")
+    assert "prog.bas:1:16: error: DIM ... AS INTEGER is QuickBASIC, not extended BASIC" in (
+        done.stderr
+    )
+    assert interpreted_and_checked(tmp_path, text, dialect=None) == " 2 \n"
+
+
+# Labels as GOTO and GOSUB targets in a program without line numbers.
+LABELS = """\
+' labels as jump targets
+n = 0
+Again:
+    n = n + 1
+    IF n < 3 THEN GOTO Again
+GOSUB Show
+PRINT "back"
+GOTO Done
+Show: PRINT "n ="; n
+RETURN
+Done:
+END
+"""
+
+
+def test_labels(tmp_path):
+    assert interpreted_and_checked(tmp_path, LABELS, dialect=None) == " n = 3 \nback\n".lstrip()
+    done = basic2tile(tmp_path, LABELS, "--interpret", dialect=None)
+    assert done.stderr == "prog.bas:3: note: a label: assuming --dialect qbasic\n"
+
+
+@pytest.mark.parametrize(
+    "text, dialect, message",
+    [
+        ("GOTO Nowhere\n", "qbasic", "1:6: error: jump to non-existing label NOWHERE"),
+        ("A:\nA: PRINT 1\n", "qbasic", "error: label A used twice"),
+        ("10 GOTO Start\n", "ms", "1:9: error: expected a line number, found name 'START'"),
+    ],
+)
+def test_label_errors_are_located(tmp_path, text, dialect, message):
+    done = basic2tile(tmp_path, text, "--interpret", dialect=dialect)
+    assert done.returncode != 0
+    assert message in done.stderr, done.stderr

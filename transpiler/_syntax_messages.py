@@ -87,6 +87,9 @@ def _explain(expected, token, found: str, symstack) -> tuple[str, tuple[str, ...
         return _after_expression(symstack, found), ()
     if "EQ" in expected:
         return f"expected '=', found {found}", ()
+    if "NUMBER" in expected and "NAME" in expected and "LPAREN" not in expected:
+        # after GOTO / GOSUB (a name there is QuickBASIC's label)
+        return f"expected a line number, found {found}", ()
     if "NAME" in expected:
         return f"expected a variable name, found {found}", ()
     if "FNNAME" in expected:

@@ -314,6 +314,8 @@ class LineRef(Node):
     """A line number used as a jump target, with its own location for errors."""
 
     number: int
+    # QuickBASIC's `GOTO Label` (upper-cased; `number` is then 0).
+    name: str | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -467,11 +469,34 @@ class ArrayDecl(Node):
     bounds: list[Expr]
     # Element type written as `DIM A(N) AS F16` (extension; None: the default type).
     dtype: str | None = None
+    # QuickBASIC's `DIM A(1 TO N)`: the lower bound written for each dimension (0 or
+    # 1, checked by the grammar; -1 where none is written), empty when none is.
+    lows: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class ScalarDecl(Node):
+    """QuickBASIC's `DIM X AS INTEGER`: the type of a variable (passes/default_types.py
+    gives its name the suffix)."""
+
+    name: str
+    dtype: str
 
 
 @dataclass(slots=True, eq=False)
 class Dim(Stmt):
     arrays: list[ArrayDecl]
+    # QuickBASIC's typed scalars (`DIM X AS DOUBLE, A(9)`): declarations, no code.
+    scalars: list[ScalarDecl] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class Const(Stmt):
+    """QuickBASIC's `CONST N = 10, PI# = 3.14159265#`: each is assigned once, here, and
+    never again (passes/flatten.py)."""
+
+    names: list[Var]
+    values: list[Expr]
 
 
 @dataclass(slots=True, eq=False)
@@ -644,6 +669,8 @@ class Line(Node):
 
     number: int | None
     statements: list[Stmt]
+    # QuickBASIC's label (`Start:` at the start of the line), upper-cased.
+    name: str | None = None
 
 
 @dataclass(slots=True, eq=False)

@@ -36,8 +36,11 @@ KEYWORDS = frozenset((
 # QuickBASIC / QBasic's structured statements (--dialect qbasic; grammar/structured.py).
 # IS is a keyword only in a CASE statement (lexer.py): GW-BASIC programs may call a
 # variable IS.
-QBASIC_KEYWORDS = frozenset(("DO", "LOOP", "UNTIL", "EXIT", "SELECT", "CASE", "IS"))
+QBASIC_KEYWORDS = frozenset(("DO", "LOOP", "UNTIL", "EXIT", "SELECT", "CASE", "IS", "CONST"))
 KEYWORDS = KEYWORDS | QBASIC_KEYWORDS
+# QuickBASIC's `AS` types and the suffix each stands for (LONG, `&`, is not supported
+# yet: passes/default_types.py says so where it is written).
+QBASIC_TYPES = {"INTEGER": "%", "LONG": "&", "SINGLE": "!", "DOUBLE": "#", "STRING": "$"}
 
 # Statements of Microsoft BASIC that are functions too (PLAY(n), SCREEN(r, c)): the lexer
 # reads the word followed by `(` away from the start of a statement as the function.
@@ -68,7 +71,7 @@ _MICROSOFT_STATEMENTS = (
     "PUT", "RENUM", "RESET", "RESUME", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",
     "TIME$", "TIMER", "TROFF", "TRON", "UNLOCK", "VIEW", "WAIT", "WINDOW",
     # QBasic / QuickBASIC structured statements
-    "CONST", "DECLARE", "FUNCTION", "REDIM", "SUB",
+    "DECLARE", "FUNCTION", "REDIM", "SUB",
 )
 _MICROSOFT_WORDS = ("SEG",)
 _DARTMOUTH_STATEMENTS = ("CHANGE",)

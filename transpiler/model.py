@@ -155,6 +155,8 @@ class Analysis:
     stmts: list[ast.Stmt] = field(default_factory=list)
     # BASIC line number -> statement index of the first statement of that line.
     label_index: dict[int, int] = field(default_factory=dict)
+    # QuickBASIC's labels (`Start:`): name -> statement index, like `label_index`.
+    name_index: dict[str, int] = field(default_factory=dict)
     # IfBlock index -> the one-line If it was lowered from (absent for source block IFs).
     lowered_if: dict[int, ast.If] = field(default_factory=dict)
     # Flat index -> the QuickBASIC statement it was lowered from: a DO becomes a While

@@ -24,7 +24,7 @@ from __future__ import annotations
 from ply import yacc
 
 from . import ast, grammar
-from ._line_format import LineNumber, check_strict_layout, read_line_number
+from ._line_format import LineNumber, check_strict_layout, read_label, read_line_number
 from ._parse_tables import load_tables
 from ._syntax_messages import describe_syntax_error
 from .collector import collector_paused
@@ -81,12 +81,19 @@ def _parse(
                 continue
             ctx.start_line(line_no)
             number = read_line_number(text, ctx)
+            label = read_label(text, number, ctx)  # QuickBASIC's `Start:`
+            if label is not None:
+                name, number = label
+                if not text[number.body :].strip():  # alone on its line: labels the next one
+                    lines.append(ast.Line(None, [], name=name, coord=ctx.coord(0, len(name))))
+                    continue
             if number.value is not None:
                 if previous is not None and number.value <= previous[0]:
                     ctx.errors.append(_order_error(number, previous, ctx))
                 previous = (number.value, line_no)
             line = _parse_line(parser, lexer, text, number, ctx, crunched)
             if line is not None:
+                line.name = label[0] if label is not None else None
                 lines.append(line)
     if ctx.errors:
         raise CompileErrors(_one_per_position(ctx.errors))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from .. import ast
 from ..errors import BasicSyntaxError
+from ..keywords import QBASIC_TYPES
 from ._actions import extension, extension_at, fail, location, strict_error, through
 
 
@@ -63,7 +64,9 @@ def p_assign_function(p):
 
 def p_dim(p):
     """simple_statement : DIM array_list"""
-    p[0] = ast.Dim(p[2], coord=location(p, 1))
+    arrays = [d for d in p[2] if isinstance(d, ast.ArrayDecl)]
+    scalars = [d for d in p[2] if isinstance(d, ast.ScalarDecl)]  # QuickBASIC's
+    p[0] = ast.Dim(arrays, scalars, coord=location(p, 1))
 
 
 def p_array_list(p):
@@ -91,6 +94,8 @@ def p_array_decl_typed(p):
     # `DIM A(N) AS F16`: the element type, checked by the kernel-dialect pass.
     extension(p, 5, "DIM ... AS type")
     coord = through(location(p, 1), p, 6)
+    if p[6] in QBASIC_TYPES:
+        p.lexer.ctx.qbasic_only(f"DIM ... AS {p[6]}", location(p, 6))
     p[0] = ast.ArrayDecl(p[1], p[3], dtype=p[6], coord=coord)
 
 

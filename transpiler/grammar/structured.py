@@ -5,6 +5,9 @@
                        | EXIT (DO | FOR)
                        | SELECT CASE expr | CASE case_item {',' case_item} | CASE ELSE
                        | END SELECT
+                       | CONST NAME '=' expr {',' NAME '=' expr}
+    array_decl       ::= NAME AS type | NAME '(' bound {',' bound} ')' [AS type]
+    bound            ::= expr | 0 TO expr | 1 TO expr
     case_item        ::= expr | expr TO expr | IS relation expr
 
 Each one pins --dialect qbasic when no dialect was chosen, and is a located error in
@@ -17,6 +20,7 @@ becomes an IF ... ELSEIF chain (passes/flatten.py too).
 from __future__ import annotations
 
 from .. import ast
+from ..errors import BasicSyntaxError
 from ._actions import location, through
 
 
@@ -114,3 +118,84 @@ def p_case_is(p):
     | IS GE expr"""
     op = {"EQ": "=", "NE": "<>", "LT": "<", "GT": ">", "LE": "<=", "GE": ">="}[p.slice[2].type]
     p[0] = ast.CaseItem(op, p[3], coord=location(p, 1))
+
+
+def p_const(p):
+    """simple_statement : CONST const_list"""
+    qbasic(p, 1, "CONST")
+    names, values = zip(*p[2], strict=True)
+    p[0] = ast.Const(list(names), list(values), coord=location(p, 1))
+
+
+def p_const_list(p):
+    """const_list : NAME EQ expr
+    | const_list COMMA NAME EQ expr"""
+    if len(p) == 4:
+        p[0] = [(ast.Var(p[1], coord=location(p, 1)), p[3])]
+    else:
+        p[1].append((ast.Var(p[3], coord=location(p, 3)), p[5]))
+        p[0] = p[1]
+
+
+def p_scalar_decl(p):
+    """array_decl : NAME AS NAME"""
+    # `DIM X AS INTEGER`: a typed variable (the rule's name is DIM's list item).
+    qbasic(p, 2, f"DIM ... AS {p[3]}")
+    p[0] = ast.ScalarDecl(p[1], p[3], coord=through(location(p, 1), p, 3))
+
+
+def p_array_decl_ranged(p):
+    """array_decl : NAME LPAREN ranged_bounds RPAREN
+    | NAME LPAREN ranged_bounds RPAREN AS NAME"""
+    qbasic(p, 2, "DIM A(lower TO upper)")
+    lows = [low for low, _ in p[3]]
+    uppers = [high for _, high in p[3]]
+    dtype = p[6] if len(p) > 5 else None
+    coord = through(location(p, 1), p, len(p) - 1)
+    p[0] = ast.ArrayDecl(p[1], uppers, dtype=dtype, lows=lows, coord=coord)
+
+
+def p_ranged_bounds_first(p):
+    """ranged_bounds : expr TO expr
+    | expr_list COMMA expr TO expr"""
+    if len(p) == 4:
+        p[0] = [(_lower_bound(p, p[1]), p[3])]
+    else:
+        p[0] = [(_default_low(), e) for e in p[1]] + [(_lower_bound(p, p[3]), p[5])]
+
+
+def p_ranged_bounds_next(p):
+    """ranged_bounds : ranged_bounds COMMA expr
+    | ranged_bounds COMMA expr TO expr"""
+    if len(p) == 4:
+        p[1].append((_default_low(), p[3]))
+    else:
+        p[1].append((_lower_bound(p, p[3]), p[5]))
+    p[0] = p[1]
+
+
+def _default_low() -> int:
+    return -1  # no lower bound written: OPTION BASE's
+
+
+def _lower_bound(p, low: ast.Expr) -> int:
+    """A lower bound: 0 or 1 (the arrays here start at OPTION BASE), else an error."""
+    if isinstance(low, ast.Num) and low.value in (0.0, 1.0):
+        return int(low.value)
+    raise BasicSyntaxError(
+        "only 0 or 1 can be a lower bound (DIM A(0 TO n) or A(1 TO n)): the arrays here "
+        "start at OPTION BASE",
+        low.coord,
+    )
+
+
+def p_goto_label(p):
+    """simple_statement : GOTO NAME
+    | GOSUB NAME"""
+    # QuickBASIC's `GOTO Label` (passes/jumps.py finds the label).
+    if p.lexer.ctx.dialect not in (None, "qbasic"):
+        raise BasicSyntaxError(f"expected a line number, found name '{p[2]}'", location(p, 2))
+    qbasic(p, 2, "a label")
+    target = ast.LineRef(0, p[2], coord=location(p, 2))
+    kind = ast.Goto if p.slice[1].type == "GOTO" else ast.Gosub
+    p[0] = kind(target, coord=location(p, 1))

@@ -20,7 +20,13 @@ from ..semantics import is_truth_value
 def run(analysis: Analysis, diags: Diagnostics) -> None:
     flattener = _Flattener(analysis, diags)
     pending: list[int] = []  # numbers of lines with no statement: they label the next one
+    names: list[str] = []  # likewise QuickBASIC's labels
     for line in analysis.program.lines:
+        if line.name is not None:
+            if line.name in analysis.name_index or line.name in names:
+                diags.error(BasicSemanticError(f"label {line.name} used twice", line.coord))
+            else:
+                names.append(line.name)
         if line.number is not None:
             if line.number in analysis.label_index or line.number in pending:
                 diags.error(BasicSemanticError(f"line number {line.number} used twice", line.coord))
@@ -34,8 +40,14 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
         for number in pending:
             analysis.label_index[number] = start
         pending.clear()
+        for name in names:
+            analysis.name_index[name] = start
+        names.clear()
     for number in pending:  # trailing empty lines: a jump there ends the program
         analysis.label_index[number] = len(analysis.stmts)
+    for name in names:
+        analysis.name_index[name] = len(analysis.stmts)
+    flattener.check_constants()
     for select in flattener.selects:
         diags.error(BasicSemanticError("SELECT CASE without END SELECT", select.stmt.coord))
 
@@ -58,6 +70,8 @@ class _Flattener:
         self.out = analysis.stmts
         self.selects: list[_Select] = []  # the SELECT CASE blocks open, innermost last
         self.names: set[str] | None = None  # every variable name (for temporaries)
+        self.constants: dict[str, ast.Const] = {}  # QuickBASIC's CONST names
+        self.const_lets: set[int] = set()  # the assignments CONST stands for
 
     def emit(self, stmt: ast.Stmt, label: int | None) -> None:
         if stmt.label is None:
@@ -69,6 +83,14 @@ class _Flattener:
             )
         if isinstance(stmt, (ast.SelectCase, ast.Case, ast.EndSelect)):
             self._lower_select(stmt)
+        elif isinstance(stmt, ast.Const):
+            self._lower_const(stmt)
+        elif isinstance(stmt, ast.Dim) and stmt.scalars:
+            # QuickBASIC's typed scalars are declarations (their names have the type now)
+            if stmt.arrays:
+                self._lowered(ast.Dim(stmt.arrays, coord=stmt.coord, label=stmt.label), stmt)
+            else:
+                self._lowered(ast.Rem("", coord=stmt.coord, label=stmt.label), stmt)
         elif isinstance(stmt, ast.If):
             self._lower_if(stmt)
         elif isinstance(stmt, (ast.Do, ast.Loop, ast.Exit)):
@@ -177,6 +199,34 @@ class _Flattener:
             head = ast.IfBlock if select.cases == 1 else ast.ElseIf
             self._lowered(head(test, **where), stmt)
 
+    # ------------------------------------------------------------ QuickBASIC's CONST
+
+    def _lower_const(self, stmt: ast.Const) -> None:
+        """CONST N = v is N = v, and N may not be assigned anywhere else."""
+        for var, value in zip(stmt.names, stmt.values, strict=True):
+            if var.name in self.constants:
+                self.diags.error(BasicSemanticError(f"CONST {var.name} given twice", var.coord))
+                continue
+            self.constants[var.name] = stmt
+            let = ast.Let(var, value, coord=stmt.coord, label=stmt.label)
+            self.const_lets.add(id(let))
+            self._lowered(let, stmt)
+
+    def check_constants(self) -> None:
+        """A located error for every assignment to a CONST's name but its own."""
+        if not self.constants:
+            return
+        for stmt in self.out:
+            if id(stmt) in self.const_lets:
+                continue
+            for target in _assigned(stmt):
+                if isinstance(target, ast.Var) and target.name in self.constants:
+                    where = self.analysis.line_name(self.constants[target.name].coord)
+                    message = (
+                        f"{target.name} is a constant (CONST at {where}): it cannot be assigned"
+                    )
+                    self.diags.error(BasicSemanticError(message, target.coord))
+
     def _temporary(self, string: bool) -> str:
         """A variable name no statement of the program uses: SELECT_1#, SELECT_2$..."""
         if self.names is None:
@@ -194,6 +244,21 @@ class _Flattener:
                 self.names.add(name)
                 return name
             k += 1
+
+
+def _assigned(stmt: ast.Stmt) -> list[ast.Node]:
+    """The variables and elements a statement of the flat list assigns."""
+    if isinstance(stmt, ast.Let):
+        return [stmt.target]
+    if isinstance(stmt, ast.For):
+        return [stmt.var]
+    if isinstance(stmt, (ast.Input, ast.Read)):
+        return list(stmt.targets)
+    if isinstance(stmt, ast.LineInput):
+        return [stmt.target]
+    if isinstance(stmt, ast.Swap):
+        return [stmt.first, stmt.second]
+    return []
 
 
 def _is_string(e: ast.Expr) -> bool:
