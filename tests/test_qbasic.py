@@ -443,3 +443,33 @@ def test_label_errors_are_located(tmp_path, text, dialect, message):
     done = basic2tile(tmp_path, text, "--interpret", dialect=dialect)
     assert done.returncode != 0
     assert message in done.stderr, done.stderr
+
+
+# The README's example; `CASE ELSE: PRINT` and a block `ELSE: PRINT` keep their ':'.
+README_EXAMPLE = """\
+CONST N = 5, PI = 3.141592653589793#
+DIM v(1 TO N) AS DOUBLE, count AS INTEGER
+DO
+    count = count + 1
+    v(count) = PI * count
+    IF v(count) > 12 THEN EXIT DO
+LOOP UNTIL count = N
+SELECT CASE count
+    CASE 1, 2: PRINT "few"
+    CASE 3 TO 4: PRINT "some"
+    CASE IS >= 5: PRINT "all"
+    CASE ELSE: PRINT "none"
+END SELECT
+SELECT CASE count * 10
+    CASE ELSE: PRINT "else";
+END SELECT
+IF count = 0 THEN
+    PRINT "zero"
+ELSE: PRINT count
+END IF
+"""
+
+
+def test_readme_example(tmp_path):
+    """4 * PI > 12 leaves the DO at count = 4."""
+    assert interpreted_and_checked(tmp_path, README_EXAMPLE, dialect=None) == "some\nelse 4 \n"

@@ -552,8 +552,17 @@ def t_COLON(t):
         return None
     previous = _WORD_AT_END.search(before)
     if previous is not None and previous.group(1).upper() in ("THEN", "ELSE"):
+        if _ends_statement_word(before[: previous.start(1)]):
+            return t  # `ELSE: PRINT` first on its line (a block ELSE), `CASE ELSE: PRINT`
         return None  # `IF X THEN :PRINT`
     return t
+
+
+def _ends_statement_word(head: str) -> bool:
+    """Whether the text before an ELSE makes it a statement of its own: nothing (a block
+    ELSE first on its line) or QuickBASIC's CASE."""
+    head = head.rstrip(" \t")
+    return not head or (head.upper().endswith("CASE") and not head[-5:-4].isalnum())
 
 
 def t_error(t):
