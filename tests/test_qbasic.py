@@ -473,3 +473,96 @@ END IF
 def test_readme_example(tmp_path):
     """4 * PI > 12 leaves the DO at count = 4."""
     assert interpreted_and_checked(tmp_path, README_EXAMPLE, dialect=None) == "some\nelse 4 \n"
+
+
+# SUBs (a first version: not recursive, scalar parameters): by reference, by value in
+# parentheses, locals that start at 0 on each call, SHARED arrays, EXIT SUB, DECLARE.
+SUBS = """\
+DECLARE SUB Swap2 (a, b)
+DECLARE SUB Stats (n%, total)
+x = 1: y = 2
+CALL Swap2(x, y)
+PRINT x; y
+CALL Swap2((x), y)
+PRINT x; y
+DIM v(5)
+FOR i% = 1 TO 5: v(i%) = i% * i%: NEXT
+CALL Stats(5, s)
+PRINT "sum"; s
+DIM w(2)
+CALL Stats(3, w(2))
+PRINT w(2)
+
+SUB Stats (n%, total)
+    SHARED v()
+    total = 0
+    FOR k% = 1 TO n%
+        IF v(k%) > 16 THEN EXIT SUB
+        total = total + v(k%)
+    NEXT k%
+END SUB
+
+SUB Swap2 (a, b)
+    t = a
+    a = b
+    b = t
+    PRINT "t was"; t; "count"; count
+    count = count + 1
+END SUB
+"""
+# Swap2(x, y) swaps; Swap2((x), y) changes y only; count is 0 at each call; Stats
+# leaves at v(5) = 25 > 16: 1 + 4 + 9 + 16.
+SUBS_OUTPUT = """\
+t was 1 count 0 
+ 2  1 
+t was 2 count 0 
+ 2  2 
+sum 30 
+ 14 
+"""
+
+
+def test_subs(tmp_path):
+    assert interpreted_and_checked(tmp_path, SUBS, dialect=None) == SUBS_OUTPUT
+
+
+def test_sub_generated_python_reads_as_calls(tmp_path):
+    done = basic2tile(tmp_path, SUBS, "-o", "-", dialect="qbasic")
+    assert "    # CALL Swap2(x, y)\n    swap2_a = sng(x)\n    swap2_b = sng(y)\n" in done.stdout
+
+
+_SUB = "\nSUB S (a)\n  a = a + 1\nEND SUB\n"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("CALL T(1)" + _SUB, "1:1: error: CALL of SUB T, which the program does not define"),
+        ("CALL S(1, 2)" + _SUB, "1:1: error: SUB S takes 1 argument(s), not 2"),
+        ("CALL S(i%)" + _SUB, "1:8: error: parameter type mismatch: I% passed by reference to A"),
+        ("CALL S(1)\nSUB S (a)\n  CALL S(a)\nEND SUB\n", "2:1: error: SUB S calls itself"),
+        (
+            "CALL S(x)\nSUB S (a)\n  SHARED x\n  x = 2\nEND SUB\n",
+            "1:8: error: X is passed by reference and SHARED by the SUB",
+        ),
+        (
+            "SUB T (a, b)\nEND SUB\nCALL T(x, x)\n",
+            "3:11: error: X is passed by reference and passed twice",
+        ),
+        ("EXIT SUB" + _SUB, "1:1: error: EXIT SUB outside a SUB"),
+        ("SUB S (a)\nPRINT a\n", "1:1: error: SUB S without END SUB"),
+        ("SUB S (a)\n  DIM t(3)\nEND SUB\n", "2:7: error: array T in SUB S: only SHARED arrays"),
+        ("DECLARE SUB S (a, b)" + _SUB, "1:1: error: DECLARE SUB S does not match"),
+        ("FUNCTION F (a)\n", "1:1: error: unsupported statement FUNCTION"),
+    ],
+)
+def test_sub_errors_are_located(tmp_path, text, message):
+    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
+    assert done.returncode != 0
+    assert "prog.bas:" + message in done.stderr, done.stderr
+
+
+def test_gw_basic_call_is_still_machine_code(tmp_path):
+    done = basic2tile(tmp_path, "10 CALL X\n", "--interpret", dialect="ms")
+    assert "prog.bas:1:4: error: unsupported statement CALL (Microsoft BASIC)" in done.stderr
+    assert "note: CALL is not supported: it calls machine code" in done.stderr

@@ -462,6 +462,48 @@ class EndSelect(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class SubDef(Stmt):
+    """QuickBASIC's `SUB name (p1, p2)`; the body runs to `END SUB` (passes/procedures.py
+    lowers it to a GOSUB subroutine)."""
+
+    name: str
+    params: list[Var]
+
+
+@dataclass(slots=True, eq=False)
+class EndSub(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class ExitSub(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class CallSub(Stmt):
+    """`CALL name(args)`; `by_value[i]`: argument i is written in its own parentheses
+    (`CALL S((X))`), so X is passed by value."""
+
+    name: str
+    args: list[Expr]
+    by_value: list[bool] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class DeclareSub(Stmt):
+    name: str
+    params: list[Var]
+
+
+@dataclass(slots=True, eq=False)
+class Shared(Stmt):
+    """`SHARED X, Y` in a SUB: those names are the main program's variables."""
+
+    names: list[Var]
+
+
+@dataclass(slots=True, eq=False)
 class ArrayDecl(Node):
     """One array in DIM: `A(10)`, `B(3, 4)`; in a kernel program bounds may be INPUT names."""
 

@@ -36,7 +36,10 @@ KEYWORDS = frozenset((
 # QuickBASIC / QBasic's structured statements (--dialect qbasic; grammar/structured.py).
 # IS is a keyword only in a CASE statement (lexer.py): GW-BASIC programs may call a
 # variable IS.
-QBASIC_KEYWORDS = frozenset(("DO", "LOOP", "UNTIL", "EXIT", "SELECT", "CASE", "IS", "CONST"))
+QBASIC_KEYWORDS = frozenset((
+    "DO", "LOOP", "UNTIL", "EXIT", "SELECT", "CASE", "IS", "CONST",
+    "SUB", "CALL", "DECLARE", "SHARED",  # CALL is a keyword before an unsupported word
+))  # fmt: skip
 KEYWORDS = KEYWORDS | QBASIC_KEYWORDS
 # QuickBASIC's `AS` types and the suffix each stands for (LONG, `&`, is not supported
 # yet: passes/default_types.py says so where it is written).
@@ -71,7 +74,7 @@ _MICROSOFT_STATEMENTS = (
     "PUT", "RENUM", "RESET", "RESUME", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",
     "TIME$", "TIMER", "TROFF", "TRON", "UNLOCK", "VIEW", "WAIT", "WINDOW",
     # QBasic / QuickBASIC structured statements
-    "DECLARE", "FUNCTION", "REDIM", "SUB",
+    "FUNCTION", "REDIM",
 )
 _MICROSOFT_WORDS = ("SEG",)
 _DARTMOUTH_STATEMENTS = ("CHANGE",)
@@ -85,7 +88,7 @@ UNSUPPORTED: dict[str, Unsupported] = {
 
 # Statements of two words; a message names both (`ON ERROR`, `DEF SEG`).
 TWO_WORD_STATEMENTS = frozenset((
-    ("DEF", "SEG"), ("DEF", "USR"), ("END", "SUB"), ("END", "FUNCTION"),
+    ("DEF", "SEG"), ("DEF", "USR"), ("END", "FUNCTION"),
     *(("ON", event) for event in ("ERROR", "KEY", "TIMER", "COM", "PEN", "PLAY", "STRIG")),
 ))  # fmt: skip
 

@@ -199,3 +199,73 @@ def p_goto_label(p):
     target = ast.LineRef(0, p[2], coord=location(p, 2))
     kind = ast.Goto if p.slice[1].type == "GOTO" else ast.Gosub
     p[0] = kind(target, coord=location(p, 1))
+
+
+def p_sub(p):
+    """simple_statement : SUB NAME
+    | SUB NAME LPAREN RPAREN
+    | SUB NAME LPAREN var_list RPAREN"""
+    qbasic(p, 1, "SUB")
+    params = p[4] if len(p) == 6 else []
+    p[0] = ast.SubDef(p[2], params, coord=through(location(p, 1), p, 2))
+
+
+def p_declare_sub(p):
+    """simple_statement : DECLARE SUB NAME
+    | DECLARE SUB NAME LPAREN RPAREN
+    | DECLARE SUB NAME LPAREN var_list RPAREN"""
+    qbasic(p, 1, "DECLARE SUB")
+    params = p[5] if len(p) == 7 else []
+    p[0] = ast.DeclareSub(p[3], params, coord=location(p, 1))
+
+
+def p_end_sub(p):
+    """simple_statement : END SUB"""
+    qbasic(p, 1, "SUB")
+    p[0] = ast.EndSub(coord=through(location(p, 1), p, 2))
+
+
+def p_exit_sub(p):
+    """simple_statement : EXIT SUB"""
+    qbasic(p, 1, "EXIT SUB")
+    p[0] = ast.ExitSub(coord=through(location(p, 1), p, 2))
+
+
+def p_shared_list(p):
+    """shared_list : shared_item
+    | shared_list COMMA shared_item"""
+    if len(p) == 2:
+        p[0] = [p[1]]
+    else:
+        p[1].append(p[3])
+        p[0] = p[1]
+
+
+def p_shared_item(p):
+    """shared_item : NAME
+    | NAME LPAREN RPAREN"""
+    p[0] = ast.Var(p[1], coord=location(p, 1))  # `A()`: the array A
+
+
+def p_shared(p):
+    """simple_statement : SHARED shared_list"""
+    qbasic(p, 1, "SHARED")
+    p[0] = ast.Shared(p[2], coord=location(p, 1))
+
+
+def p_call(p):
+    """simple_statement : CALL NAME
+    | CALL NAME LPAREN expr_list RPAREN"""
+    if p.lexer.ctx.dialect not in (None, "qbasic"):  # GW-BASIC's CALL of machine code
+        raise BasicSyntaxError(
+            "unsupported statement CALL (Microsoft BASIC)",
+            location(p, 1),
+            notes=("CALL is not supported: it calls machine code",),
+        )
+    qbasic(p, 1, "CALL")
+    args = p[4] if len(p) == 6 else []
+    text = p.lexer.lexdata
+    # `CALL S((X))`: X in parentheses of its own (its node starts at the '(') is passed
+    # by value
+    by_value = [text[arg.coord.column - 1 : arg.coord.column] == "(" for arg in args]
+    p[0] = ast.CallSub(p[2], args, by_value, coord=location(p, 1))

@@ -15,9 +15,12 @@ from .. import ast
 from ..errors import BasicSemanticError, Diagnostics
 from ..model import Analysis
 from ..semantics import is_truth_value
+from . import procedures
 
 
 def run(analysis: Analysis, diags: Diagnostics) -> None:
+    if procedures.uses_procedures(analysis.program):
+        procedures.lower(analysis, diags)  # QuickBASIC's SUBs: GOSUB subroutines
     flattener = _Flattener(analysis, diags)
     pending: list[int] = []  # numbers of lines with no statement: they label the next one
     names: list[str] = []  # likewise QuickBASIC's labels
