@@ -566,3 +566,28 @@ def test_gw_basic_call_is_still_machine_code(tmp_path):
     done = basic2tile(tmp_path, "10 CALL X\n", "--interpret", dialect="ms")
     assert "prog.bas:1:4: error: unsupported statement CALL (Microsoft BASIC)" in done.stderr
     assert "note: CALL is not supported: it calls machine code" in done.stderr
+
+
+# A SUB called without CALL (as QBasic's editor writes it); `Twice (n)` passes n by value.
+SUB_WITHOUT_CALL = """\
+DECLARE SUB Show (label$, value)
+Show "pi", 3.14159
+n = 2
+Show "n", n
+Twice n
+Show "twice", n
+Twice (n)
+Show "same", n
+SUB Show (label$, value)
+    PRINT label$; "="; value
+END SUB
+SUB Twice (x)
+    x = x * 2
+END SUB
+"""
+
+
+def test_sub_called_without_call(tmp_path):
+    assert interpreted_and_checked(tmp_path, SUB_WITHOUT_CALL, dialect=None) == (
+        "pi= 3.14159 \nn= 2 \ntwice= 4 \nsame= 4 \n"
+    )

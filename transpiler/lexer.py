@@ -54,6 +54,7 @@ tokens = tuple(sorted(KEYWORDS)) + (
     "MOD_TIMES",  # MOD outside Microsoft BASIC, which binds as * and / do
     "HASH",       # the '#' before a file number: PRINT #1, ...
     "NAME_FILE",  # the statement NAME old AS new (renames a file)
+    "SUBNAME",    # QuickBASIC: a SUB's name starting a statement (a call without CALL)
 )
 # fmt: on
 
@@ -77,7 +78,7 @@ class LineContext:
 
     __slots__ = (
         "body", "comment", "crunch", "cut_at", "dialect", "errors", "file", "keep_whole",
-        "line", "pins", "qbasic_pins", "rem_start", "splits", "strict",
+        "line", "pins", "qbasic_pins", "rem_start", "splits", "strict", "sub_names",
     )  # fmt: skip
 
     def __init__(self, file: str, strict: bool, dialect: Dialect | None = None):
@@ -90,6 +91,8 @@ class LineContext:
         self.pins: list[tuple[str, Coord]] = []
         # Likewise the constructs that only QuickBASIC has: they pin --dialect qbasic.
         self.qbasic_pins: list[tuple[str, Coord]] = []
+        # QuickBASIC: the names of the program's SUBs (`MySub a, b` calls one).
+        self.sub_names: frozenset[str] = frozenset()
         self.line = 0
         # Errors that do not stop the line from being parsed (strict-mode findings).
         self.errors: list[BasicSyntaxError] = []
@@ -202,7 +205,9 @@ def t_NAME(t):
                 f"the {precision}-precision suffix '{word[-1]}'", ctx.coord(t.lexpos, len(word))
             )
     t.value = word
-    if word == "IS" and not _in_case(ctx, t.lexer.lexdata, t.lexpos):
+    if word in ctx.sub_names and _starts_statement(ctx, t.lexer.lexdata, t.lexpos):
+        t.type = "SUBNAME"  # QuickBASIC's call of a SUB without CALL
+    elif word == "IS" and not _in_case(ctx, t.lexer.lexdata, t.lexpos):
         pass  # a name: IS is QuickBASIC's keyword only in `CASE IS < 3`
     elif word in KEYWORDS:
         t.type = word
@@ -383,6 +388,16 @@ def _unsupported_statement(t, word: str) -> bool:
 
 
 _CASE_WORD = re.compile(r"[ \t]*CASE\b", re.IGNORECASE)
+
+
+_SUB_DEFINITION = re.compile(
+    r"^[ \t]*(?:DECLARE[ \t]+)?SUB[ \t]+([A-Z][A-Z0-9_.]*)", re.IGNORECASE | re.MULTILINE
+)
+
+
+def sub_names(text: str) -> frozenset[str]:
+    """The names of the SUBs a QuickBASIC program defines or declares."""
+    return frozenset(name.upper() for name in _SUB_DEFINITION.findall(text))
 
 
 def _in_case(ctx: LineContext, text: str, pos: int) -> bool:

@@ -30,7 +30,7 @@ from ._syntax_messages import describe_syntax_error
 from .collector import collector_paused
 from .errors import BasicSyntaxError, CompileErrors, Coord, SourceFile
 from .grammar import SyntaxAbort
-from .lexer import LineContext, build_lexer, start_line
+from .lexer import LineContext, build_lexer, start_line, sub_names
 from .options import MICROSOFT_DIALECTS, Options
 
 __all__ = ["parse"]
@@ -65,6 +65,8 @@ def _parse(
     source: SourceFile, options: Options, crunched: _Crunched, kernel: bool = False
 ) -> ast.Program:
     ctx = LineContext(source.name, options.strict, options.std)
+    if options.std in (None, "qbasic"):
+        ctx.sub_names = sub_names(source.text)  # QuickBASIC's `MySub a, b`
     lexer = build_lexer(ctx)
     lexer.else_joiner = _ElseJoiner(lexer.token)
     rules = grammar

@@ -253,6 +253,16 @@ def p_shared(p):
     p[0] = ast.Shared(p[2], coord=location(p, 1))
 
 
+def p_call_without_call(p):
+    """simple_statement : SUBNAME
+    | SUBNAME expr_list"""
+    qbasic(p, 1, "SUB")
+    args = p[2] if len(p) == 3 else []
+    text = p.lexer.lexdata
+    by_value = [text[arg.coord.column - 1 : arg.coord.column] == "(" for arg in args]
+    p[0] = ast.CallSub(p[1], args, by_value, coord=location(p, 1))
+
+
 def p_call(p):
     """simple_statement : CALL NAME
     | CALL NAME LPAREN expr_list RPAREN"""
