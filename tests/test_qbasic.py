@@ -591,3 +591,24 @@ def test_sub_called_without_call(tmp_path):
     assert interpreted_and_checked(tmp_path, SUB_WITHOUT_CALL, dialect=None) == (
         "pi= 3.14159 \nn= 2 \ntwice= 4 \nsame= 4 \n"
     )
+
+
+# A parallel FOR inside a SUB becomes a kernel, like one of the module.
+SUB_KERNEL = """\
+DIM a(1000), b(1000)
+FOR i = 1 TO 1000: a(i) = i: NEXT
+Scale 2.5
+PRINT b(1); b(1000)
+SUB Scale (f)
+    SHARED a(), b()
+    FOR k = 1 TO 1000
+        b(k) = a(k) * f
+    NEXT k
+END SUB
+"""
+
+
+def test_loop_in_a_sub_is_offloaded(tmp_path):
+    done = basic2tile(tmp_path, SUB_KERNEL, "--explain", dialect="qbasic")
+    assert "source line 7 FOR k = 1 TO 1000\n      -> GPU kernel map_l7 (map)" in done.stdout
+    assert interpreted_and_checked(tmp_path, SUB_KERNEL, dialect="qbasic") == " 2.5  2500 \n"
