@@ -612,3 +612,35 @@ def test_loop_in_a_sub_is_offloaded(tmp_path):
     done = basic2tile(tmp_path, SUB_KERNEL, "--explain", dialect="qbasic")
     assert "source line 7 FOR k = 1 TO 1000\n      -> GPU kernel map_l7 (map)" in done.stdout
     assert interpreted_and_checked(tmp_path, SUB_KERNEL, dialect="qbasic") == " 2.5  2500 \n"
+
+
+# DIM SHARED gives every SUB the module's variable or array; `other` is not shared, so
+# AddUp's `other` is a local of its own.
+DIM_SHARED = """\
+DIM SHARED total AS DOUBLE, v(3)
+DIM other
+v(1) = 1: v(2) = 2: v(3) = 4
+AddUp
+PRINT total; other
+CALL Note(other)
+PRINT other
+SUB AddUp
+    FOR i% = 1 TO 3
+        total = total + v(i%)
+    NEXT
+    other = 99
+END SUB
+SUB Note (x)
+    x = total * 10
+END SUB
+"""
+
+
+def test_dim_shared(tmp_path):
+    assert interpreted_and_checked(tmp_path, DIM_SHARED, dialect=None) == " 7  0 \n 70 \n"
+
+
+def test_dim_shared_variable_passed_by_reference_is_an_error(tmp_path):
+    text = "DIM SHARED t\nCALL S(t)\nSUB S (x)\n  x = t + 1\nEND SUB\n"
+    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
+    assert "prog.bas:2:8: error: T is passed by reference and SHARED by the SUB" in done.stderr

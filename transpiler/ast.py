@@ -530,6 +530,8 @@ class Dim(Stmt):
     arrays: list[ArrayDecl]
     # QuickBASIC's typed scalars (`DIM X AS DOUBLE, A(9)`): declarations, no code.
     scalars: list[ScalarDecl] = field(default_factory=list)
+    # QuickBASIC's `DIM SHARED`: every SUB sees these names (passes/procedures.py).
+    shared: bool = False
 
 
 @dataclass(slots=True, eq=False)

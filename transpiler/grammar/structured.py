@@ -137,6 +137,13 @@ def p_const_list(p):
         p[0] = p[1]
 
 
+def p_scalar_decl_untyped(p):
+    """array_decl : NAME"""
+    # `DIM X`: QuickBASIC declares a variable of its name's type (for DIM SHARED X)
+    qbasic(p, 1, "DIM of a variable")
+    p[0] = ast.ScalarDecl(p[1], "", coord=location(p, 1))
+
+
 def p_scalar_decl(p):
     """array_decl : NAME AS NAME"""
     # `DIM X AS INTEGER`: a typed variable (the rule's name is DIM's list item).
@@ -279,3 +286,11 @@ def p_call(p):
     # by value
     by_value = [text[arg.coord.column - 1 : arg.coord.column] == "(" for arg in args]
     p[0] = ast.CallSub(p[2], args, by_value, coord=location(p, 1))
+
+
+def p_dim_shared(p):
+    """simple_statement : DIM SHARED array_list"""
+    qbasic(p, 2, "DIM SHARED")
+    arrays = [d for d in p[3] if isinstance(d, ast.ArrayDecl)]
+    scalars = [d for d in p[3] if isinstance(d, ast.ScalarDecl)]
+    p[0] = ast.Dim(arrays, scalars, shared=True, coord=location(p, 1))

@@ -55,7 +55,7 @@ class _Renamer:
         if isinstance(stmt, (ast.Dim, ast.Const)):
             self.declare(stmt)
         for node in stmt.walk():
-            if isinstance(node, ast.Var):
+            if isinstance(node, (ast.Var, ast.ScalarDecl)):
                 node.name = self.name(node.name, self.scalar_suffix)
             elif isinstance(node, (ast.Index, ast.ArrayDecl, ast.MatRef, ast.TileDecl)):
                 node.name = self.name(node.name, self.array_suffix)
@@ -82,7 +82,8 @@ class _Renamer:
                     self.scalar_suffix[var.name] = suffix
             return
         for decl in stmt.scalars:
-            self.typed(decl.name, decl.dtype, decl.coord, self.scalar_suffix)
+            if decl.dtype:  # `DIM X` alone: the type of its name
+                self.typed(decl.name, decl.dtype, decl.coord, self.scalar_suffix)
         for array in stmt.arrays:
             if array.dtype in QBASIC_TYPES:
                 self.typed(array.name, array.dtype, array.coord, self.array_suffix)

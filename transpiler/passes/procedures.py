@@ -54,6 +54,7 @@ def lower(analysis: Analysis, diags: Diagnostics) -> None:
         for var in stmt.names
     }
     _check_declarations(main, subs, error)
+    module_shared = _dim_shared(main)
     for sub in subs.values():
         sub.shared = {
             var.name
@@ -62,6 +63,7 @@ def lower(analysis: Analysis, diags: Diagnostics) -> None:
             if isinstance(stmt, ast.Shared)
             for var in stmt.names
         }
+        sub.shared |= module_shared & _names_used(sub.body)
     reached = _shared_reached(subs)
     for sub in subs.values():
         _check_calls(sub.body, subs, reached, error)
@@ -74,6 +76,26 @@ def lower(analysis: Analysis, diags: Diagnostics) -> None:
     for sub in subs.values():
         lines.extend(_sub_lines(sub, subs, constants, error))
     analysis.program.lines = lines
+
+
+def _dim_shared(main: list[ast.Line]) -> set[str]:
+    """The names that the module's `DIM SHARED` gives every SUB."""
+    names: set[str] = set()
+    for line in main:
+        for stmt in line.statements:
+            if isinstance(stmt, ast.Dim) and stmt.shared:
+                names |= {d.name for d in stmt.arrays} | {d.name for d in stmt.scalars}
+    return names
+
+
+def _names_used(lines: list[ast.Line]) -> set[str]:
+    return {
+        node.name
+        for line in lines
+        for stmt in line.statements
+        for node in stmt.walk()
+        if isinstance(node, (ast.Var, ast.Index))
+    }
 
 
 def _reporter(diags: Diagnostics):
