@@ -644,3 +644,33 @@ def test_dim_shared_variable_passed_by_reference_is_an_error(tmp_path):
     text = "DIM SHARED t\nCALL S(t)\nSUB S (x)\n  x = t + 1\nEND SUB\n"
     done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
     assert "prog.bas:2:8: error: T is passed by reference and SHARED by the SUB" in done.stderr
+
+
+# Typed parameters (`n AS INTEGER` is n% inside the SUB only: the module's n stays a
+# single), a SUB called without CALL, a DOUBLE passed by reference.
+TYPED_PARAMETERS = """\
+DECLARE SUB Repeat (s AS STRING, n AS INTEGER, total AS DOUBLE)
+DIM t AS DOUBLE
+n = 2.5
+Repeat "ab", 3, t
+PRINT t; n
+SUB Repeat (s AS STRING, n AS INTEGER, total AS DOUBLE)
+    FOR i = 1 TO n
+        PRINT s;
+        total = total + 1 / 3
+    NEXT
+    PRINT n / 2
+END SUB
+"""
+
+
+def test_typed_parameters(tmp_path):
+    """1 / 3 is a single (GW-BASIC's: .3333333432674408), added three times in a double."""
+    assert interpreted_and_checked(tmp_path, TYPED_PARAMETERS, dialect=None) == (
+        "ababab 1.5 \n 1.000000029802322  2.5 \n"
+    )
+
+
+def test_array_parameters_are_a_located_error(tmp_path):
+    done = basic2tile(tmp_path, "SUB S (a())\nEND SUB\n", "--interpret", dialect="qbasic")
+    assert "prog.bas:1:8: error: array parameters (A()) are not supported yet" in done.stderr

@@ -464,10 +464,10 @@ class EndSelect(Stmt):
 @dataclass(slots=True, eq=False)
 class SubDef(Stmt):
     """QuickBASIC's `SUB name (p1, p2)`; the body runs to `END SUB` (passes/procedures.py
-    lowers it to a GOSUB subroutine)."""
+    lowers it to a GOSUB subroutine).  A parameter's `dtype` is its `AS` type ("" if none)."""
 
     name: str
-    params: list[Var]
+    params: list[ScalarDecl]
 
 
 @dataclass(slots=True, eq=False)
@@ -493,7 +493,7 @@ class CallSub(Stmt):
 @dataclass(slots=True, eq=False)
 class DeclareSub(Stmt):
     name: str
-    params: list[Var]
+    params: list[ScalarDecl]
 
 
 @dataclass(slots=True, eq=False)

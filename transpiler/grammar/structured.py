@@ -211,7 +211,7 @@ def p_goto_label(p):
 def p_sub(p):
     """simple_statement : SUB NAME
     | SUB NAME LPAREN RPAREN
-    | SUB NAME LPAREN var_list RPAREN"""
+    | SUB NAME LPAREN sub_params RPAREN"""
     qbasic(p, 1, "SUB")
     params = p[4] if len(p) == 6 else []
     p[0] = ast.SubDef(p[2], params, coord=through(location(p, 1), p, 2))
@@ -220,7 +220,7 @@ def p_sub(p):
 def p_declare_sub(p):
     """simple_statement : DECLARE SUB NAME
     | DECLARE SUB NAME LPAREN RPAREN
-    | DECLARE SUB NAME LPAREN var_list RPAREN"""
+    | DECLARE SUB NAME LPAREN sub_params RPAREN"""
     qbasic(p, 1, "DECLARE SUB")
     params = p[5] if len(p) == 7 else []
     p[0] = ast.DeclareSub(p[3], params, coord=location(p, 1))
@@ -294,3 +294,29 @@ def p_dim_shared(p):
     arrays = [d for d in p[3] if isinstance(d, ast.ArrayDecl)]
     scalars = [d for d in p[3] if isinstance(d, ast.ScalarDecl)]
     p[0] = ast.Dim(arrays, scalars, shared=True, coord=location(p, 1))
+
+
+def p_sub_params(p):
+    """sub_params : sub_param
+    | sub_params COMMA sub_param"""
+    if len(p) == 2:
+        p[0] = [p[1]]
+    else:
+        p[1].append(p[3])
+        p[0] = p[1]
+
+
+def p_sub_param(p):
+    """sub_param : NAME
+    | NAME AS NAME"""
+    dtype = p[3] if len(p) == 4 else ""
+    p[0] = ast.ScalarDecl(p[1], dtype, coord=through(location(p, 1), p, len(p) - 1))
+
+
+def p_sub_param_array(p):
+    """sub_param : NAME LPAREN RPAREN
+    | NAME LPAREN RPAREN AS NAME"""
+    raise BasicSyntaxError(
+        f"array parameters ({p[1]}()) are not supported yet: SHARE the array",
+        through(location(p, 1), p, 3),
+    )

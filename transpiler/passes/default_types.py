@@ -32,6 +32,8 @@ class _Renamer:
         # without one ("" for SINGLE), for variables and arrays apart.
         self.scalar_suffix: dict[str, str] = {}
         self.array_suffix: dict[str, str] = {}
+        # The module's two tables while a SUB's body is renamed.
+        self.module_suffixes: tuple[dict[str, str], dict[str, str]] | None = None
 
     def name(self, name: str, declared: dict[str, str] | None = None) -> str:
         if name[-1] in "$%#":
@@ -54,6 +56,15 @@ class _Renamer:
             return
         if isinstance(stmt, (ast.Dim, ast.Const)):
             self.declare(stmt)
+        elif isinstance(stmt, (ast.SubDef, ast.DeclareSub)):
+            # A SUB's declarations (typed parameters, DIM ... AS) hold until its END SUB
+            self.module_suffixes = (dict(self.scalar_suffix), dict(self.array_suffix))
+            for param in stmt.params:
+                if param.dtype:
+                    self.typed(param.name, param.dtype, param.coord, self.scalar_suffix)
+        elif isinstance(stmt, ast.EndSub) and self.module_suffixes is not None:
+            self.scalar_suffix, self.array_suffix = self.module_suffixes
+            self.module_suffixes = None
         for node in stmt.walk():
             if isinstance(node, (ast.Var, ast.ScalarDecl)):
                 node.name = self.name(node.name, self.scalar_suffix)
@@ -70,6 +81,9 @@ class _Renamer:
                 node.target = self.name(node.target)
             elif isinstance(node, ast.Input):
                 node.array_params = [self.name(n) for n in node.array_params]
+        if isinstance(stmt, ast.DeclareSub) and self.module_suffixes is not None:
+            self.scalar_suffix, self.array_suffix = self.module_suffixes
+            self.module_suffixes = None
 
     # ----------------------------------------------------------------- QuickBASIC
 
