@@ -674,3 +674,35 @@ def test_typed_parameters(tmp_path):
 def test_array_parameters_are_a_located_error(tmp_path):
     done = basic2tile(tmp_path, "SUB S (a())\nEND SUB\n", "--interpret", dialect="qbasic")
     assert "prog.bas:1:8: error: array parameters (A()) are not supported yet" in done.stderr
+
+
+# `SUB ... STATIC` keeps its locals between calls; a plain SUB starts them at 0; ON ...
+# GOSUB / GOTO with labels.
+STATIC_AND_ON = """\
+FOR i = 1 TO 3
+  Counter
+  Fresh
+NEXT
+k = 2
+ON k GOSUB One, Two
+ON k - 1 GOTO Last
+PRINT "not here"
+One: PRINT "one": RETURN
+Two: PRINT "two": RETURN
+Last: PRINT "last"
+END
+SUB Counter STATIC
+    c = c + 1
+    PRINT "static"; c
+END SUB
+SUB Fresh
+    c = c + 1
+    PRINT "fresh"; c
+END SUB
+"""
+
+
+def test_static_sub_and_on_labels(tmp_path):
+    assert interpreted_and_checked(tmp_path, STATIC_AND_ON, dialect=None) == (
+        "static 1 \nfresh 1 \nstatic 2 \nfresh 1 \nstatic 3 \nfresh 1 \ntwo\nlast\n"
+    )

@@ -468,6 +468,7 @@ class SubDef(Stmt):
 
     name: str
     params: list[ScalarDecl]
+    static: bool = False  # `SUB S (x) STATIC`: its locals keep their values between calls
 
 
 @dataclass(slots=True, eq=False)

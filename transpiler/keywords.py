@@ -38,7 +38,7 @@ KEYWORDS = frozenset((
 # variable IS.
 QBASIC_KEYWORDS = frozenset((
     "DO", "LOOP", "UNTIL", "EXIT", "SELECT", "CASE", "IS", "CONST",
-    "SUB", "CALL", "DECLARE", "SHARED",  # CALL is a keyword before an unsupported word
+    "SUB", "CALL", "DECLARE", "SHARED", "STATIC",  # CALL: a keyword before an unsupported word
 ))  # fmt: skip
 KEYWORDS = KEYWORDS | QBASIC_KEYWORDS
 # QuickBASIC's `AS` types and the suffix each stands for (LONG, `&`, is not supported

@@ -209,12 +209,19 @@ def p_goto_label(p):
 
 
 def p_sub(p):
-    """simple_statement : SUB NAME
-    | SUB NAME LPAREN RPAREN
-    | SUB NAME LPAREN sub_params RPAREN"""
+    """simple_statement : SUB NAME sub_tail
+    | SUB NAME LPAREN RPAREN sub_tail
+    | SUB NAME LPAREN sub_params RPAREN sub_tail"""
     qbasic(p, 1, "SUB")
-    params = p[4] if len(p) == 6 else []
-    p[0] = ast.SubDef(p[2], params, coord=through(location(p, 1), p, 2))
+    params = p[4] if len(p) == 7 else []
+    static = p[len(p) - 1]
+    p[0] = ast.SubDef(p[2], params, static, coord=through(location(p, 1), p, 2))
+
+
+def p_sub_tail(p):
+    """sub_tail : empty
+    | STATIC"""
+    p[0] = p[1] is not None
 
 
 def p_declare_sub(p):
@@ -320,3 +327,22 @@ def p_sub_param_array(p):
         f"array parameters ({p[1]}()) are not supported yet: SHARE the array",
         through(location(p, 1), p, 3),
     )
+
+
+def p_on_labels(p):
+    """simple_statement : ON expr GOTO label_list
+    | ON expr GOSUB label_list"""
+    qbasic(p, 3, "a label")
+    gosub = p.slice[3].type == "GOSUB"
+    p[0] = ast.OnGoto(p[2], p[4], gosub=gosub, coord=location(p, 1))
+
+
+def p_label_list(p):
+    """label_list : NAME
+    | label_list COMMA NAME"""
+    ref = ast.LineRef(0, p[len(p) - 1], coord=location(p, len(p) - 1))
+    if len(p) == 2:
+        p[0] = [ref]
+    else:
+        p[1].append(ref)
+        p[0] = p[1]

@@ -273,14 +273,18 @@ def _sub_lines(sub: _Sub, subs, constants: set[str], error) -> list[ast.Line]:
                         "in a SUB yet",
                         node.coord,
                     )
-    resets = [
-        ast.Let(
-            ast.Var(_mangle(name, local), coord=coord),
-            ast.Str("", coord=coord) if local.endswith("$") else ast.Num(0.0, "0", coord=coord),
-            coord=coord,
-        )
-        for local in locals_
-    ]
+    resets = (
+        []
+        if sub.stmt.static
+        else [  # STATIC: locals keep their values
+            ast.Let(
+                ast.Var(_mangle(name, local), coord=coord),
+                ast.Str("", coord=coord) if local.endswith("$") else ast.Num(0.0, "0", coord=coord),
+                coord=coord,
+            )
+            for local in locals_
+        ]
+    )
     lines = [ast.Line(None, resets, name=_entry(name).name, coord=coord)]
     renamed = (params | set(locals_)) - module
     for line in sub.body:
