@@ -16,11 +16,15 @@
 #     pass/fail per program and target;
 #  3. (b) bench/gpu_bench.py: SAXPY bandwidth vs a device copy, generated vs hand-written cuTile
 #     matmul, generated CUDA vs cuTile (goals 0.85, 0.9x, 1.2x);
-#  4. prints a short table.  Time budget: about 8 minutes in all ($GPU_CHECK_BUDGET seconds,
+#  4. (c) where `nvidia-smi -L` lists several GPUs: a Dask scheduler and one worker per GPU
+#     (CUDA_VISIBLE_DEVICES), every examples/kernels/*.bas run by its self-test with the grid
+#     split across them (--run --scheduler), and bench/distributed.py when dask-cuda is there;
+#  5. prints a short table.  Time budget: about 8 minutes in all ($GPU_CHECK_BUDGET seconds,
 #     default 480); logs go to $OUT (the device runner's output folder) or /tmp/gpu_check.
 # Exit status: 0 when every check passed (benchmark goals are reported, not enforced), 1 if not.
 # GPU_CHECK_DEVICE=cpu runs the same steps with --device cpu and gpu_bench.py --dry-run: that
-# is how this script itself was tested on a machine without a GPU.
+# is how this script itself was tested on a machine without a GPU; GPU_CHECK_WORKERS=2 with it
+# runs step (c) on two CPU workers (how that step was tested).
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl && export PYTHONPATH=/tmp/site:$PWD
 installed=$?
 set -uo pipefail
@@ -133,6 +137,56 @@ if [ "$DO_BENCH" = 1 ]; then
 fi
 
 # ----------------------------------------------------------------------------------------------
+# (c) several GPUs: every kernel example split across one Dask worker per GPU
+multi_rc=0
+GPUS=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
+[ -n "${GPU_CHECK_WORKERS:-}" ] && GPUS=$GPU_CHECK_WORKERS  # GPU_CHECK_DEVICE=cpu tests this step
+if [ "$DO_GOLDEN" = 1 ] && [ "${GPUS:-0}" -ge 2 ]; then
+    multi_rc=1
+    echo "== (c) $GPUS GPUs: kernel examples split across $GPUS Dask workers, one per GPU  [$(left) s left]"
+    if python3 -c "import dask.distributed" 2>/dev/null; then
+        multi_rc=0
+        port=$((8786 + RANDOM % 1000))
+        python3 -m distributed.cli.dask_scheduler --host 127.0.0.1 --port "$port" \
+            --no-dashboard >"$LOG/dask_scheduler.log" 2>&1 &
+        pids=($!)
+        sleep 3
+        # What dask-cuda's LocalCUDACluster does, without it: one worker per GPU, each seeing
+        # only its own through CUDA_VISIBLE_DEVICES.
+        for ((g = 0; g < GPUS; g++)); do
+            CUDA_VISIBLE_DEVICES=$([ "$DEVICE" = gpu ] && echo $g || echo "") \
+                python3 -m distributed.cli.dask_worker "tcp://127.0.0.1:$port" --nthreads 1 \
+                --no-dashboard --name "gpu$g" >"$LOG/dask_worker$g.log" 2>&1 &
+            pids+=($!)
+        done
+        sleep 5
+        for prog in examples/kernels/*.bas; do
+            grep -q OUTPUT "$prog" || continue
+            log=$LOG/multi_$(basename "$prog" .bas).log
+            if timeout 240 python3 -m transpiler "$prog" --run --device "$DEVICE" \
+                --scheduler "tcp://127.0.0.1:$port" </dev/null >"$log" 2>&1 &&
+                grep -q "verification: PASSED" "$log"; then
+                echo "$prog split across $GPUS workers: PASS"
+            else
+                echo "$prog split across $GPUS workers: FAIL (log $log)"
+                tail -5 "$log"
+                multi_rc=1
+            fi
+        done
+        for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
+        wait "${pids[@]}" 2>/dev/null
+        if [ "$DO_BENCH" = 1 ] && python3 -c "import dask_cuda" 2>/dev/null; then
+            echo "== (c) bench/distributed.py --device $DEVICE --cuda --workers $GPUS"
+            timeout 300 python3 bench/distributed.py --device "$DEVICE" --cuda --workers "$GPUS" $QUICK
+        fi
+    else
+        echo "Dask is not installed (.whl/ lacks the [distributed] extra: rerun bench/gpu_wheels.sh)"
+    fi
+elif [ "$DO_GOLDEN" = 1 ]; then
+    echo "== (c) multi-GPU step skipped: nvidia-smi -L lists ${GPUS:-0} GPU(s)"
+fi
+
+# ----------------------------------------------------------------------------------------------
 echo
 echo "== summary ($((SECONDS - START)) s; logs in $LOG)"
 golden_failed=0
@@ -155,4 +209,5 @@ fi
 if [ "$DO_BENCH" = 1 ]; then
     echo "benchmarks: see the table above (bench/gpu_bench.py exit status $bench_rc)"
 fi
-[ "$golden_failed" = 0 ] && [ "$bench_rc" = 0 ]
+[ "$multi_rc" = 0 ] || echo "multi-GPU step (c): FAILED (see above)"
+[ "$golden_failed" = 0 ] && [ "$bench_rc" = 0 ] && [ "$multi_rc" = 0 ]

@@ -13,6 +13,7 @@
 #  * the run-time dependencies of pyproject.toml ([project] dependencies, markers evaluated
 #    for CPython 3.12 on Linux x86_64), numpy excepted, with their own dependencies; versions:
 #    those of constraints.txt (the versions CI tests).  Python 3.12 manylinux x86_64 wheels;
+#  * the [distributed] extra (dask, distributed and their dependencies) for the multi-GPU step;
 #  * cuda-tile's [tileiras] extra.  As NVIDIA ships it, that is three wheels of 154 MiB
 #    (nvidia-cuda-tileiras, nvidia-cuda-nvcc and nvidia-nvvm carry a whole compiler driver),
 #    more than the 64 MiB that a device run can carry.  cuda.tile JIT-compiles each kernel
@@ -86,6 +87,8 @@ for req in applicable(project["dependencies"]):
     wanted.append(f"{req.name}{req.specifier}")
 if os.environ["WITH_ALL"] == "1":
     wanted += [str(r) for r in applicable(project["optional-dependencies"]["test"]) if r.name == "black"]
+# The [distributed] extra (Dask, a few MiB): gpu_check.sh's multi-GPU step (c).
+wanted += [f"{r.name}{r.specifier}" for r in applicable(project["optional-dependencies"]["distributed"])]
 
 # The tileiras kit: constraints.txt's nvidia-cuda-runtime version, which must
 # satisfy cuda-tile[tileiras]'s cuda-toolkit range (checked by pip when it resolves below).

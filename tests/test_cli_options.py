@@ -216,3 +216,39 @@ def test_compile_errors_print_as_their_diagnostics():
         driver.front_end(SourceFile("p.bas", "10 PRINT 1+\n20 GOTO 99\n"), Options())
     assert str(raised.value).startswith("p.bas:1:")
     assert "error" in str(raised.value).splitlines()[0]
+
+
+# The distribution that provides each top-level module a GPU run imports.
+_DISTRIBUTION_OF = {
+    "cuda.bindings": "cuda-bindings",
+    "cupy": "cupy-cuda13x",
+    "cuda.tile": "cuda-tile",
+}
+
+
+def test_the_gpu_extra_installs_what_the_gpu_path_imports():
+    """`pip install basic2tile[gpu]` must bring every module `transpiler/device.py` imports
+    to find and use a GPU (cuda-bindings was missing: GPU detection imports it first)."""
+    import ast as pyast
+    import re
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    names = project["dependencies"] + project["optional-dependencies"]["gpu"]
+    installed = {re.split(r"[<>=\[ ;]", n, maxsplit=1)[0].lower() for n in names}
+    tree = pyast.parse((ROOT / "transpiler" / "device.py").read_text())
+    imported = {a.name for n in pyast.walk(tree) if isinstance(n, pyast.Import) for a in n.names}
+    imported |= {n.module for n in pyast.walk(tree) if isinstance(n, pyast.ImportFrom) and n.module}
+    needed = {d for module, d in _DISTRIBUTION_OF.items() if module in imported}
+    assert needed == set(_DISTRIBUTION_OF.values())  # the table still covers device.py
+    assert needed <= installed, needed - installed
+
+
+@pytest.mark.parametrize("flag", [["--tile", "64"], ["--no-offload"]])
+def test_flags_for_legacy_loops_say_they_do_not_apply_to_a_kernel_program(capsys, flag):
+    assert cli.main([str(VECTOR_ADD), "--explain", *flag]) == 0
+    err = capsys.readouterr().err
+    assert f"note: {flag[0]} does not apply to a cuTile BASIC kernel program" in err
+    assert cli.main([str(SAXPY), "--explain", *flag]) == 0
+    assert "does not apply" not in capsys.readouterr().err

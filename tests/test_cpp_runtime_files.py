@@ -15,10 +15,11 @@ from tests.cpp.reference import answer
 pytestmark = pytest.mark.skipif(gxx() is None, reason="g++ not installed")
 
 _ALPHABET = ['1', '2', '5', '.', '-', '+', 'E', 'D', 'e', 'A', 'x', ' ', ' ', ',', ',', '\n',
-             '\r', '\r\n', '"', '\x1a', 'é', '\t']  # fmt: skip
+             '\r', '\r\n', '"', '\x1a', 'é', '\t', '\0', 'P' * 200]  # fmt: skip
 CONTENTS = [
     "", "1,2,3\n", '"A,B",1.5,-2,"X"\n', "HELLO   1.5 -2 \r\n 3.1\r\n\x1a", "1E400\n", " \n \n",
     '"UNTERMINATED', "12AB 3D2 .5. -.E5 +\n", "LINE ONE\nLINE TWO", '"Q"  ,  X\n',
+    "A\0B,\0\"C\",&H10\n\n" + "é" * 300 + "\n" + "Y" * 255 + "\n", '"' + "Q" * 300 + '"',
 ]  # fmt: skip
 
 

@@ -94,3 +94,26 @@ def test_print_layout_matches_python(driver):
                 ops.append(kind)
         scripts.append("msconsole " + " ".join(ops))
     check_all(driver, scripts)
+
+
+def test_print_of_control_characters_matches_python(driver):
+    """GW-BASIC's screen column after CR, LF, TAB, BS, BEL, home, clear and the cursor
+    keys (console.py's `_screen_column`)."""
+    rng = random.Random(9)
+    alphabet = "AB é\r\n\t\x07\x08\x0b\x0c\x1c\x1d\x1e\x1f\x00"
+    scripts = []
+    for _ in range(1500):
+        ops = []
+        for _ in range(rng.randrange(1, 30)):
+            kind = rng.choice("sssnzztf")
+            if kind == "s":
+                length = rng.randrange(rng.choice([3, 20, 90]) + 1)
+                ops.append(f"s:{s(''.join(rng.choice(alphabet) for _ in range(length)))}")
+            elif kind == "n":
+                ops.append(f"n:{d(rng.uniform(-1e6, 1e6))}")
+            elif kind == "t":
+                ops.append(f"t:{d(rng.uniform(-5, 200))}")
+            else:
+                ops.append(kind)
+        scripts.append("msconsole " + " ".join(ops))
+    check_all(driver, scripts)

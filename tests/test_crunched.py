@@ -140,6 +140,16 @@ def test_when_neither_reading_parses_the_first_one_s_error_is_reported():
     assert (error.coord.column, error.message) == (10, "unexpected name 'TO3'")
 
 
+def test_under_ms_a_line_neither_reading_parses_stops_when_it_runs():
+    """GW-BASIC's Syntax error comes when the statement runs (tests/test_ms_loading.py):
+    the statement is a Fault, located where the text is written."""
+    [fault] = statements("10 FORI=1TO3 X\n", "ms")
+    assert isinstance(fault, ast.Fault) and fault.message == "Syntax error"
+    assert (fault.coord.column, fault.coord.length) == (4, 11)
+    first, fault = statements('10 PRINT"A":X==5\n', "ms")
+    assert isinstance(first, ast.Print) and isinstance(fault, ast.Fault)
+
+
 def test_strict_ecma55_reads_whole_words_only():
     with pytest.raises(CompileErrors):
         statements("10 GOTO100\n100 END\n", "ecma55")
@@ -238,6 +248,13 @@ FORMS = {
         " 5 \n 6 \n 7 \n",
     ),
     "question-mark": ('10 ?"X";:?1\n20 PRINT"Y"\n', None, "X 1 \nY\n"),
+    # The name after GOSUB's line number is never read (GW-BASIC, and PC-BASIC on the
+    # twin, where GOSUB is a word of its own).
+    "glued-line-number": (
+        '10 GOSUB100MEDIAN:PRINT"B":END\n100 PRINT"SUB":RETURN\n',
+        '10 GOSUB 100MEDIAN:PRINT"B":END\n100 PRINT"SUB":RETURN\n',
+        "SUB\nB\n",
+    ),
 }
 
 

@@ -130,4 +130,16 @@ def test_the_headers_nvcc_command_builds_every_example(capsys, tmp_path, example
         command = f"{nvcc}{command[len('nvcc') :]}"
     built = _shell(command, tmp_path)
     assert built.returncode == 0, built.stderr
+    assert "warning" not in built.stderr, built.stderr  # nvcc's #177 on an unused `tile`
     assert (tmp_path / example.stem).read_bytes()[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize("example", LEGACY + KERNELS, ids=lambda p: p.stem)
+def test_every_example_builds_warning_clean_with_gxx_wall_wextra(capsys, tmp_path, example):
+    """The header's g++ command with -Wall -Wextra -Werror (syntax only: the build itself
+    is tested above): no -Wparentheses, unused variables or unknown pragmas."""
+    assert _translate(capsys, example, tmp_path / "prog.cu")[0] == 0
+    command = _build_command(tmp_path / "prog.cu", "g++")
+    command = command.replace(" -x c++", " -Wall -Wextra -Werror -fsyntax-only -x c++")
+    built = _shell(command, tmp_path)
+    assert built.returncode == 0, built.stderr

@@ -153,3 +153,44 @@ def test_generated_modules_need_only_pip_install_basic2tile(tmp_path):
     ran = subprocess.run([python, legacy], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout == (ROOT / "golden" / "legacy" / "saxpy.out").read_text()
+
+
+# ---------------------------------------------------------------------- wrong sizes
+
+SHIFTED = """\
+10 INPUT N, D, A(), C()
+20 DIM A(N), C(N)
+30 TILE A(128), C(128)
+40 LET C(BID) = A(BID + D)
+50 OUTPUT C
+"""
+
+
+def test_a_tile_outside_its_array_is_one_located_error_not_a_traceback(tmp_path):
+    """The self-test runs the reference first: sizes for which the program is wrong give
+    the line --interpret gives, where the simulator raised a 34-line traceback."""
+    source = tmp_path / "shifted.bas"
+    source.write_text(SHIFTED)
+    module = _generate(source, tmp_path / "shifted.py")
+    done = _python(module, "--device", "cpu", "D=-999999")
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("shifted.bas:4:4: error: tile (-999999) of A lies entirely")
+    assert "    40 LET C(BID) = A(BID + D)" in done.stderr
+
+
+def test_an_integer_input_scalar_is_never_truncated(tmp_path, capsys):
+    source = tmp_path / "shifted.bas"
+    source.write_text(SHIFTED)
+    module = _import(_generate(source, tmp_path / "shifted.py"))
+    a, c = np.ones(300, np.float32), np.zeros(300, np.float32)
+    assert list(module.run(300, 0.0, a, c, device="cpu")[:2]) == [1.0, 1.0]  # 0.0 is whole
+    from transpiler.runtime.command import DeviceError
+
+    with pytest.raises(DeviceError, match="D is an integer INPUT scalar; 2.5 is not a whole"):
+        module.run(300, 2.5, a, c, device="cpu")
+    capsys.readouterr()
+    assert cli.main([str(source), "--run", "--device", "cpu", "--size", "D=2.5"]) == 1
+    assert (
+        "D is an integer INPUT scalar (I32); 2.5 is not a whole number" in capsys.readouterr().err
+    )

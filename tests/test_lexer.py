@@ -79,12 +79,14 @@ def test_go_to_and_go_sub_may_be_spelled_with_spaces():
 
 
 def test_operators_longest_first():
-    assert kinds("<= >= <> < > = + - * / ^ ( ) , ; : 1") == [
+    assert kinds("<= >= <> < 1 > 2 = + - * / ^ ( ) , ; : 1") == [
         "LE",
         "GE",
         "NE",
         "LT",
+        "NUMBER",
         "GT",
+        "NUMBER",
         "EQ",
         "PLUS",
         "MINUS",
@@ -140,9 +142,41 @@ def test_doubled_quote_inside_a_string_is_an_error():
 
 
 def test_unterminated_string_points_at_its_opening_quote():
-    err = lex_error('PRINT "ABC')
+    err = lex_error('PRINT "ABC', strict=True)
     assert err.message == "unterminated string"
     assert (err.coord.line, err.coord.column, err.coord.length) == (1, 7, 4)
+
+
+@pytest.mark.parametrize("dialect", [None, "ms", "extended", "dartmouth"])
+def test_a_string_left_open_ends_at_the_end_of_the_line(dialect):
+    """As in GW-BASIC, Applesoft and Commodore BASIC (PC-BASIC prints `PRINT "Q` as Q)."""
+    [_, tok] = tokenize('PRINT "A: B', dialect=dialect)
+    assert (tok.type, tok.value) == ("STRING", "A: B")
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [("=>", "GE"), ("> =", "GE"), ("= >", "GE"), ("=<", "LE"), ("<\t=", "LE"),
+     ("= <", "LE"), ("< >", "NE"), ("><", "NE"), ("> <", "NE")],
+)  # fmt: skip
+def test_relations_as_gw_basic_combines_them(text, kind):
+    """GW-BASIC reads `<`, `=` and `>` together however written (PC-BASIC: `IF 2 = > 1`,
+    `IF 1 >< 2`, `IF 3> =2` and `IF 2< >3` hold)."""
+    assert [(t.type, t.value) for t in tokenize(f"1 {text} 2")] == [
+        ("NUMBER", "1"), (kind, {"GE": ">=", "LE": "<=", "NE": "<>"}[kind]), ("NUMBER", "2"),
+    ]  # fmt: skip
+
+
+def test_brackets_are_parentheses():
+    """PC-BASIC: `A[2) = 7: PRINT A(2)` prints 7."""
+    assert kinds("A[1]") == ["NAME", "LPAREN", "NUMBER", "RPAREN"]
+
+
+def test_a_lone_point_is_zero_in_microsoft_basic():
+    """PC-BASIC: `PRINT .` prints 0."""
+    assert values("PRINT .", dialect="ms")[1] == "0"
+    assert values("X = .5")[2] == ".5"
+    assert lex_error("A.B").message == "unexpected character '.'"
 
 
 def test_double_star_is_not_a_power_operator():

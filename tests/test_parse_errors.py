@@ -55,7 +55,6 @@ def accepts(text: str, std: str = "extended") -> None:
         ("10 LET A = (1 + 2", "missing ')'", 18),
         ("10 IF (X = 1 THEN 20", "missing ')'", 14),
         ("10 LET A = (1 + 2))", "unexpected ')'", 19),
-        ('10 PRINT "ABC', "unterminated string", 10),
         ("10 LET A = 5 ** 2", "'**' is not a BASIC operator: use '^' for powers", 14),
         ('10 PRINT "A""B"', "'\"\"' inside a string: BASIC strings cannot contain a quote", 12),
         ("10 GOTO X", "expected a line number, found name 'X'", 9),
@@ -299,4 +298,22 @@ def test_cli_reports_syntax_errors_with_caret_and_exit_status_1(tmp_path):
         f"{program}:3:9: error: expected THEN, found PRINT",
         "    30 IF X PRINT",
         "            ^^^^^",
+    ]
+
+
+def test_an_open_string_is_an_error_only_in_ecma55():
+    """Microsoft BASIC ends a string left open at the end of the line (PC-BASIC prints
+    `PRINT "Q` as Q); ECMA-55 does not."""
+    assert [e.message for e in errors('10 PRINT "ABC\n20 END\n', "ecma55")] == [
+        "unterminated string"
+    ]
+    parse(SourceFile("e.bas", '10 PRINT "ABC\n'), Options(std="extended"))
+
+
+def test_gw_basic_s_brackets_and_relations_are_not_ecma55():
+    found = errors("10 IF A => B[1] THEN 20\n20 END\n", "ecma55")
+    assert [(e.coord.column, e.message) for e in found] == [
+        (9, "'=>' is not ECMA-55 (write '>=')"),
+        (13, "'[' is not ECMA-55 (write '(' and ')')"),
+        (15, "']' is not ECMA-55 (write '(' and ')')"),
     ]

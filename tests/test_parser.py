@@ -788,3 +788,64 @@ def test_tables_are_cached_per_user_and_nothing_is_written_beside_the_program(tm
     table.write_text("{not json")
     subprocess.run([sys.executable, "-c", script, str(program)], env=env, check=True)
     assert table.read_text().startswith("{")
+
+
+# --------------------------------------------------------------------------- GW-BASIC's loading
+# (tests/test_ms_loading.py runs these programs; PC-BASIC is the oracle there.)
+
+
+def test_ms_puts_lines_in_order_and_a_repeated_number_replaces_the_line():
+    program = parse_text("30 END\n10 PRINT 1\n20 PRINT 2\n10 PRINT 3\n", "ms")
+    assert [(line.number, line.coord.line) for line in program.lines] == [
+        (10, 4), (20, 3), (30, 1)
+    ]  # fmt: skip
+    assert [(w.coord.line, w.message.split(":")[0]) for w in program.warnings] == [
+        (2, "line number 10 is out of order"),
+        (3, "line number 20 is out of order"),
+        (4, "line number 10 again"),
+    ]
+
+
+def test_ms_reads_the_line_number_of_gosub_without_the_name_glued_to_it():
+    [gosub] = statements("10 GOSUB 100MEDIAN\n", "ms")
+    assert isinstance(gosub, ast.Gosub) and gosub.target.number == 100
+    program = parse_text("10 IF X THEN GOSUB 100 XYZ ELSE 20\n", "ms")
+    [branch] = program.lines[0].statements
+    assert isinstance(branch.then_body[0], ast.Gosub) and branch.else_line.number == 20
+    [warning] = program.warnings
+    assert (where(warning), warning.message) == (
+        (1, 24, 3),
+        "'XYZ' after the line number is ignored, as GW-BASIC ignores it",
+    )
+
+
+def test_ms_fn_may_stand_apart_from_the_function_s_name():
+    define = one("10 DEF FN ST(A#) = A# * 2\n", "ms")
+    assert isinstance(define, ast.DefFn) and define.name == "FNST"
+
+
+def test_dim_of_a_plain_name_declares_nothing_and_pins_ms():
+    [rem] = statements("10 DIM S1$\n", "ms")
+    assert isinstance(rem, ast.Rem)
+    [dim] = statements("10 DIM N, A(3)\n", "ms")
+    assert [decl.name for decl in dim.arrays] == ["A"]
+    program = parse_text("10 DIM S1$\n", None)
+    assert [what for what, _ in program.microsoft_pins] == ["DIM of a name without subscripts"]
+    with pytest.raises(CompileErrors):
+        parse_text("10 DIM S1$\n", "extended")
+
+
+def test_a_statement_that_does_not_parse_is_a_fault_only_under_ms():
+    _, fault, last = statements("10 PRINT 1: X = = 2: PRINT 3\n", "ms")
+    assert isinstance(fault, ast.Fault) and fault.message == "Syntax error"
+    assert where(fault) == (1, 13, 7)
+    assert isinstance(last, ast.Print)
+    with pytest.raises(CompileErrors):
+        parse_text("10 PRINT 1: X = = 2\n", "extended")
+
+
+def test_the_syntax_error_of_a_replaced_or_deleted_line_is_no_warning():
+    for text in ("10 X = = 1\n20 END\n10 PRINT 1\n", "10 X = = 1\n20 END\n10\n"):
+        program = parse_text(text, "ms")
+        assert [w.coord.line for w in program.warnings] == [3]
+        assert not any(isinstance(s, ast.Fault) for s in program.statements())

@@ -87,7 +87,8 @@ def _code_links(page: str, pane: int) -> list[str | None]:
     end = page.find(f'id="pane-{pane + 1}"')
     end = end if end > 0 else page.find('<details class="folded">')
     rows = re.findall(
-        r'<div class="ln"(?: data-basic="(\d+)")?[^>]*>', page[start : end if end > 0 else None]
+        r'<div class="ln" id="[^"]+"(?: data-basic="(\d+)")?[^>]*>',
+        page[start : end if end > 0 else None],
     )
     return [number or None for number in rows]
 
@@ -131,9 +132,11 @@ def test_tile_ir_and_ptx_of_the_kernels_are_folded_below_with_each_entry_linked(
     page = build_report(analysis)
     tileir, ptx = re.findall(r'<details class="folded">(.*?)</details>', page, re.DOTALL)
     assert "Tile IR" in tileir and "PTX" in ptx
-    entries = re.findall(r'<div class="ln" data-basic="(\d+)">entry @([a-z]+_\d+)_', tileir)
+    entries = re.findall(
+        r'<div class="ln" id="[^"]+" data-basic="(\d+)">entry @([a-z]+_\d+)_', tileir
+    )
     assert entries == [("70", "map_70"), ("140", "mma_140"), ("320", "reduce_320")]
-    entries = re.findall(r'<div class="ln" data-basic="(\d+)">[^<]*\.entry (\w+)\(', ptx)
+    entries = re.findall(r'<div class="ln" id="[^"]+" data-basic="(\d+)">[^<]*\.entry (\w+)\(', ptx)
     assert entries == [("70", "map_70"), ("140", "mma_140"), ("320", "reduce_320")]
     assert "<details" not in build_report(analysis, offload=False)
 
@@ -162,7 +165,7 @@ def test_outline_gives_each_loop_its_decision_and_marks_the_kernel_lines():
 def _basic_rows(page: str) -> list[tuple[str | None, str]]:
     """(data-basic, text) of each row of the BASIC pane."""
     pane = page[page.index('id="pane-1"') : page.index('id="pane-2"')]
-    rows = re.findall(r'<div class="ln"(?: data-basic="(\d+)")?[^>]*>(.*?)</div>', pane)
+    rows = re.findall(r'<div class="ln" id="[^"]+"(?: data-basic="(\d+)")?[^>]*>(.*?)</div>', pane)
     return [(number or None, html.unescape(re.sub("<[^>]+>", "", text))) for number, text in rows]
 
 
@@ -209,6 +212,37 @@ def test_report_is_self_contained_and_escapes_source(tmp_path):
     assert "<script>alert(1)" not in page
     assert "&lt;script&gt;" in page
     assert "http://" not in page and "https://" not in page  # no external resources
+
+
+def test_every_row_of_every_pane_has_a_stable_anchor():
+    """A reviewer cites `report.html#L12` (BASIC row 12) or `#py-L40`, `#cu-L40`,
+    `#tileir-L3`, `#ptx-L3`: each id unique, row k of a pane is its k-th line."""
+    analysis = driver.front_end(SourceFile.read(EXAMPLES / "saxpy.bas"), Options())
+    page = build_report(analysis)
+    ids = re.findall(r'<div class="ln" id="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
+    for prefix in ("L", "py-L", "cu-L", "tileir-L", "ptx-L"):
+        rows = [int(i[len(prefix) :]) for i in ids if re.fullmatch(rf"{prefix}\d+", i)]
+        assert rows == list(range(1, len(rows) + 1)) and rows, prefix
+    row = analysis.source.text.splitlines().index("150 FOR I = 1 TO N") + 1
+    assert re.search(rf'id="L{row}" data-basic="150"[^>]*><span[^>]*>150</span>', page)
+
+
+def test_a_section_whose_compilers_are_missing_says_so(monkeypatch):
+    import transpiler.backends.cuda.program as cuda_program
+    from transpiler import report
+
+    def no_nvrtc(*args, **kwargs):
+        raise ImportError("no NVRTC")
+
+    monkeypatch.setattr(report, "_tileirdisasm", lambda: None)
+    monkeypatch.setattr(cuda_program, "compile_kernels", no_nvrtc)
+    analysis = driver.front_end(SourceFile.read(EXAMPLES / "saxpy.bas"), Options())
+    folded = re.findall(r'<details class="folded">(.*?)</details>', build_report(analysis), re.S)
+    assert len(folded) == 2
+    for section, what in zip(folded, ("Tile IR", "PTX")):
+        assert what in section and "(not shown)" in section
+        assert "pip install &#x27;basic2tile[nvidia]&#x27;" in section
 
 
 @pytest.fixture
@@ -276,3 +310,10 @@ def test_report_in_headless_browser(browser, tmp_path):
     shot = tmp_path / "report.png"
     browser.save_screenshot(str(shot))
     assert shot.stat().st_size > 10_000
+    # An 800 px window puts the panes one above the other, each readable (not 250 px).
+    browser.set_window_size(800, 900)
+    widths = [p.size["width"] for p in browser.find_elements(By.CSS_SELECTOR, ".pane")]
+    assert min(widths) > 600, widths
+    # An anchor scrolls to its row and marks it.
+    browser.get(page.as_uri() + "#py-L5")
+    assert browser.find_element(By.ID, "py-L5").value_of_css_property("outline-style") == "solid"

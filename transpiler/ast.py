@@ -261,6 +261,14 @@ class Close(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class FileWidth(Stmt):
+    """`WIDTH #n, width`: the line width of an open file (Microsoft BASIC)."""
+
+    channel: Expr
+    width: Expr
+
+
+@dataclass(slots=True, eq=False)
 class Kill(Stmt):
     """`KILL name`: delete a file."""
 
@@ -301,7 +309,12 @@ class Datum(Node):
 
 @dataclass(slots=True, eq=False)
 class Data(Stmt):
+    """`DATA items`.  `read`: READ finds the statement; as in GW-BASIC (PC-BASIC) it finds
+    only a DATA that starts a statement after the line number or a `:`, so one right
+    after THEN or ELSE (`IF 0 THEN DATA 1 ELSE DATA 2`) is never read."""
+
     items: list[Datum]
+    read: bool = True
 
 
 @dataclass(slots=True, eq=False)
@@ -728,26 +741,11 @@ class Program(Node):
     # Constructs only QuickBASIC / QBasic has (DO, SELECT CASE...): the first pins the
     # program to --dialect qbasic, which has Microsoft BASIC's numbers too.
     qbasic_pins: list[tuple[str, Coord]] = field(default_factory=list)
+    # What the parser accepted only because GW-BASIC does (--dialect ms): lines out of
+    # order or repeated, lines that stop with a Syntax error when they run.
+    warnings: list = field(default_factory=list)
 
     def statements(self) -> Iterator[Stmt]:
         """Every top-level statement in source order (bodies of one-line IFs excluded)."""
         for line in self.lines:
             yield from line.statements
-
-
-class NodeVisitor:
-    """Dispatch `visit_<ClassName>`, falling back to `generic_visit` (visits children)."""
-
-    def __init__(self) -> None:
-        self._cache: dict[type, object] = {}
-
-    def visit(self, node: Node):
-        method = self._cache.get(type(node))
-        if method is None:
-            method = getattr(self, "visit_" + type(node).__name__, self.generic_visit)
-            self._cache[type(node)] = method
-        return method(node)
-
-    def generic_visit(self, node: Node):
-        for child in node.children():
-            self.visit(child)

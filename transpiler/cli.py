@@ -99,6 +99,18 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--html", metavar="REPORT.html", help="write a side-by-side review page")
     p.add_argument("--device", choices=("cpu", "gpu"), help="where --run/--check execute kernels")
     p.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="--run a kernel program's grid split across a local Dask cluster of N workers "
+        "(needs basic2tile[distributed]; README, Beyond one GPU)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="--run a kernel program's grid split across the Dask cluster at ADDRESS",
+    )
+    p.add_argument(
         "--arch",
         type=_arch,
         default="sm_90",
@@ -250,6 +262,13 @@ def _check_combinations(parser: argparse.ArgumentParser, args: argparse.Namespac
             parser.error("--emit writes its files beside -o, which cannot be - (stdout)")
     if args.html == STDIN_PATH:
         parser.error("--html needs a file name")
+    if args.workers is not None or args.scheduler:
+        if not args.run or _target(args) != "cutile":
+            parser.error(
+                "--workers and --scheduler split the kernel program of --run --target cutile"
+            )
+        if args.workers is not None and args.workers < 1:
+            parser.error(f"--workers needs 1 or more, not {args.workers}")
     if args.output and args.html and os.path.realpath(args.output) == os.path.realpath(args.html):
         parser.error("-o and --html name the same file")
 
@@ -377,6 +396,15 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
 
         sys.stdout.write(dump_analyzed(analysis))
         return 0
+    if analysis.kind == "kernel":
+        # A kernel program states its own tiles (TILE) and is one kernel by definition.
+        for flag, given in (("--tile", args.tile), ("--no-offload", args.no_offload)):
+            if given:
+                print(
+                    f"basic2tile: note: {flag} does not apply to a cuTile BASIC kernel "
+                    "program (its TILE statement sets the tiles; it is one kernel): ignored",
+                    file=sys.stderr,
+                )
     if sizes and analysis.kind != "kernel":
         raise BasicError(
             "--size gives INPUT scalars of cuTile BASIC kernel programs; this program reads "
@@ -419,8 +447,9 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
     if args.run:
         sys.stdout.flush()
         result = driver.run(
-            analysis, code, target, args.device, sizes=sizes, capture=False, timeout=args.timeout
-        )
+            analysis, code, target, args.device, sizes=sizes, capture=False, timeout=args.timeout,
+            split=_split_args(args, analysis),
+        )  # fmt: skip
         # What was captured (a CUDA kernel program's self-test report) is shown here.
         if result.stdout:
             sys.stdout.write(result.stdout)
@@ -434,6 +463,21 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
     if args.output == STDIN_PATH or (not args.output and not args.html):
         sys.stdout.write(code)
     return 0
+
+
+def _split_args(args: argparse.Namespace, analysis) -> list[str]:
+    """The self-test's --workers/--scheduler, for a kernel program; a located error for a
+    host program (its kernels are launched by host code, one grid at a time)."""
+    if args.workers is None and not args.scheduler:
+        return []
+    if analysis.kind != "kernel":
+        raise BasicError(
+            "--workers and --scheduler split cuTile BASIC kernel programs (INPUT ... OUTPUT); "
+            "this program is a host program",
+            Coord(analysis.source.name, 0, 0),
+        )
+    split = [] if args.workers is None else ["--workers", str(args.workers)]
+    return split + (["--scheduler", args.scheduler] if args.scheduler else [])
 
 
 def _child_status(returncode: int) -> int:

@@ -31,9 +31,13 @@ from .runtime.command import DeviceError  # generated programs report it as one 
 _ENV = "BASIC2TILE_DEVICE"
 
 
-def select(device: str | None = None, *, quiet: bool = False, stream: Any = None) -> "Device":
+def select(
+    device: "str | Device | None" = None, *, quiet: bool = False, stream: Any = None
+) -> "Device":
     """The device to run on; see the module docstring.  `stream`: the caller's CUDA
     stream (CuPy, PyTorch, cuda.core) for the GPU's launches; the CPU runs in order."""
+    if isinstance(device, Device):  # a device made by the caller (scaleout.ChunkDevice)
+        return device
     choice = device or os.environ.get(_ENV) or None
     if choice not in (None, "cpu", "gpu"):
         raise DeviceError(f"device must be 'gpu' or 'cpu', not {choice!r}")
@@ -89,6 +93,15 @@ class Device:
     def to_host(self, array: np.ndarray) -> np.ndarray:
         """Make the host copy of `array` current (a no-op on the CPU)."""
         return array
+
+    @staticmethod
+    def integer(value, name: str) -> int:
+        """An integer INPUT scalar of run(): a whole number, never a truncation (2.5 for
+        an I32 scalar is the caller's mistake, not 2)."""
+        number = float(value)
+        if not number.is_integer():
+            raise DeviceError(f"{name} is an integer INPUT scalar; {value!r} is not a whole number")
+        return int(number)
 
     def array(self, value, shape: tuple[int, ...], dtype, name: str, *, copy: bool = False):
         """An argument of a kernel program's run() as a contiguous array of this device

@@ -245,16 +245,18 @@ def run(
     stdin: str | None = None,
     capture: bool = True,
     timeout: float | None = None,
+    split: list[str] | None = None,
 ) -> RunResult:
     """Run generated code: a legacy program as a program, a kernel program's self-test.
-    `timeout`: seconds the program may run (process.ChildTimeout after that)."""
+    `timeout`: seconds the program may run (process.ChildTimeout after that); `split`:
+    the self-test's --workers/--scheduler options (a kernel program's cuTile module)."""
     name = program_name(analysis.source)
     args = []
     if analysis.kind == "kernel":
         from .selftest import default_scalars
 
         default_scalars(kernel_program(analysis), sizes)  # located errors for bad sizes
-        args = [f"{k}={v}" for k, v in (sizes or {}).items()]
+        args = [f"{k}={v}" for k, v in (sizes or {}).items()] + list(split or [])
     if device == "gpu":
         _require_gpu()
     if target == "cutile":

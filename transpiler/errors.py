@@ -21,13 +21,20 @@ from pathlib import Path
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
-    """The text of one BASIC program, kept for quoting lines in diagnostics."""
+    """The text of one BASIC program, kept for quoting lines in diagnostics.
+
+    The text ends at the first Ctrl-Z (0x1A), DOS's end-of-file mark, which GW-BASIC's
+    LOAD stops at and DOS editors wrote after the last line (in every dialect: the byte
+    is no BASIC text).  Lines end in LF, CRLF or a lone CR."""
 
     name: str
     text: str
     lines: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        end = self.text.find(DOS_END_OF_FILE)
+        if end >= 0:
+            object.__setattr__(self, "text", self.text[:end])
         object.__setattr__(self, "lines", tuple(self.text.splitlines()))
 
     @classmethod
@@ -59,6 +66,7 @@ class SourceFile:
         return None
 
 
+DOS_END_OF_FILE = "\x1a"  # Ctrl-Z
 STDIN_PATH = "-"  # the program path that means standard input
 STDIN_NAME = "<stdin>"  # ... and its name in diagnostics
 # Byte-order marks of the encodings that are not ASCII-compatible (UTF-32 LE first: its

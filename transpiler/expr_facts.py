@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import ast
 from .builtins import effect_of
+from .passes.exprutil import same_expr
 
 
 def signed_number(expr: ast.Expr | None) -> float | None:
@@ -43,3 +44,19 @@ def _microsoft_effects(node: ast.Node) -> bool:
     if isinstance(node, ast.BinOp):
         return node.op in ("+", "-", "\\", "AND", "OR", "XOR", "EQV", "IMP")
     return isinstance(node, ast.UnaryOp) and node.op == "NOT"
+
+
+def copies_itself(stmt: ast.MidAssign) -> bool:
+    """Is `MID$(A$, n) = A$` copying the string it changes?  GW-BASIC then copies
+    character by character from the string being changed (`A$ = "12345678":
+    MID$(A$, 4) = A$` makes "12312312"), so the engines call `mid_assign_itself`.  An
+    element is the same when its subscripts are written alike and draw nothing."""
+    target, value = stmt.target, stmt.value
+    if isinstance(target, ast.Var):
+        return isinstance(value, ast.Var) and value.name == target.name
+    drawn = any(
+        isinstance(node, ast.Call) and effect_of(node.name) != "none"
+        for index in target.indices
+        for node in index.walk()
+    )
+    return not drawn and same_expr(target, value)

@@ -45,6 +45,13 @@ KEYWORDS = KEYWORDS | QBASIC_KEYWORDS
 # yet: passes/default_types.py says so where it is written).
 QBASIC_TYPES = {"INTEGER": "%", "LONG": "&", "SINGLE": "!", "DOUBLE": "#", "STRING": "$"}
 
+# Statements whose GW-BASIC forms the grammar implements only in part: OPEN of random
+# files (FOR RANDOM, "R", ACCESS, LOCK), KEY n, "text" and KEY LIST, WIDTH of a device or
+# file, LPRINT's devices.  One of them that does not parse stays a compile error under
+# --dialect ms, where other statements that do not parse stop with GW-BASIC's Syntax
+# error when they run (parser.py): GW-BASIC may well run it.
+PARTIAL_STATEMENTS = frozenset(("OPEN", "KEY", "WIDTH", "LPRINT"))
+
 # Statements of Microsoft BASIC that are functions too (PLAY(n), SCREEN(r, c)): the lexer
 # reads the word followed by `(` away from the start of a statement as the function.
 STATEMENT_FUNCTIONS = frozenset(("PLAY", "SCREEN"))

@@ -30,7 +30,7 @@ import sys
 from ply import lex
 
 from .builtins import BUILTINS, DIALECT_NAMES, FUNCTION_NAMES
-from .errors import BasicSyntaxError, Coord
+from .errors import BasicSyntaxError, BasicWarning, Coord
 from .keywords import (
     KEYWORDS,
     REASONS,
@@ -55,6 +55,7 @@ tokens = tuple(sorted(KEYWORDS)) + (
     "HASH",       # the '#' before a file number: PRINT #1, ...
     "NAME_FILE",  # the statement NAME old AS new (renames a file)
     "SUBNAME",    # QuickBASIC: a SUB's name starting a statement (a call without CALL)
+    "SYNTAX_FAULT",  # a statement that does not parse, blanked out (parser.py, --dialect ms)
 )
 # fmt: on
 
@@ -64,13 +65,15 @@ _ECMA55_FN_NAME = re.compile(r"FN[A-Z]")
 
 
 class DataText:
-    """The raw text of a DATA statement: `text` starts at 0-based column `start`."""
+    """The raw text of a DATA statement: `text` starts at 0-based column `start`;
+    `after_branch_word`: the DATA comes right after THEN or ELSE (see `ast.Data.read`)."""
 
-    __slots__ = ("start", "text")
+    __slots__ = ("after_branch_word", "start", "text")
 
-    def __init__(self, text: str, start: int):
+    def __init__(self, text: str, start: int, after_branch_word: bool = False):
         self.text = text
         self.start = start
+        self.after_branch_word = after_branch_word
 
 
 class LineContext:
@@ -79,6 +82,7 @@ class LineContext:
     __slots__ = (
         "body", "comment", "crunch", "cut_at", "dialect", "errors", "file", "keep_whole",
         "line", "pins", "qbasic_pins", "rem_start", "splits", "strict", "sub_names",
+        "syntax_faults", "warnings",
     )  # fmt: skip
 
     def __init__(self, file: str, strict: bool, dialect: Dialect | None = None):
@@ -96,6 +100,9 @@ class LineContext:
         self.line = 0
         # Errors that do not stop the line from being parsed (strict-mode findings).
         self.errors: list[BasicSyntaxError] = []
+        # What --dialect ms accepts only because GW-BASIC does (lines out of order, a
+        # line that runs into a Syntax error): located warnings.
+        self.warnings: list[BasicWarning] = []
         # An apostrophe comment on the current line: (text, 0-based column of the ').
         self.comment: tuple[str, int] | None = None
         # 0-based column where REM text starts on the current line (exempt from checks).
@@ -110,6 +117,9 @@ class LineContext:
         self.splits: list[tuple[int, int]] = []
         self.keep_whole = -1
         self.cut_at = -1
+        # Statements of the current line that do not parse, blanked out with NUL bytes by
+        # the parser to be read as SYNTAX_FAULT: 0-based start column -> the error.
+        self.syntax_faults: dict[int, BasicSyntaxError] = {}
 
     def start_line(self, line: int) -> None:
         self.line = line
@@ -165,7 +175,7 @@ def token_length(tok) -> int:
     """How many source characters a token spans."""
     kind = tok.type
     if kind == "STRING":
-        return len(tok.value) + 2
+        return len(tok.value) + (1 if getattr(tok, "open", False) else 2)
     if kind == "DATA":
         return 4
     if kind == "REM":
@@ -205,6 +215,10 @@ def t_NAME(t):
                 f"the {precision}-precision suffix '{word[-1]}'", ctx.coord(t.lexpos, len(word))
             )
     t.value = word
+    if word == "FN" and ctx.dialect == "ms":
+        _spaced_function_name(t)
+        if t.type == "FNNAME":
+            return t
     if word in ctx.sub_names and _starts_statement(ctx, t.lexer.lexdata, t.lexpos):
         t.type = "SUBNAME"  # QuickBASIC's call of a SUB without CALL
     elif word == "IS" and not _in_case(ctx, t.lexer.lexdata, t.lexpos):
@@ -258,6 +272,19 @@ def t_NAME(t):
 
 
 _LINE_INPUT = re.compile(r"[ \t]*INPUT", re.IGNORECASE)
+_NAME_AFTER_SPACE = re.compile(r"[ \t]+([A-Z][A-Z0-9_]*[$%!\#]?)", re.IGNORECASE)
+
+
+def _spaced_function_name(t) -> None:
+    """`FN ST(A#)`: GW-BASIC's FN is a token of its own, so the name of a user function
+    may follow it after spaces (the function is FNST)."""
+    following = _NAME_AFTER_SPACE.match(t.lexer.lexdata, t.lexer.lexpos)
+    if following is not None:
+        t.type = "FNNAME"
+        t.value = "FN" + following.group(1).upper()
+        t.lexer.lexpos = following.end()
+
+
 _EQUALS = re.compile(r"[ \t]*=")
 
 
@@ -447,8 +474,17 @@ def _read_data(t, ctx: LineContext) -> None:
             elif ch == ":" and not in_quotes:
                 end = i
                 break
-    t.value = DataText(text[start:end], start)
+    before = text[ctx.body : t.lexpos].rstrip(" \t").upper()
+    t.value = DataText(text[start:end], start, before.endswith(("THEN", "ELSE")))
     lexer.lexpos = end
+
+
+def t_SYNTAX_FAULT(t):
+    r"\x00+"
+    # Only where the parser blanked a statement out; a NUL in the file is no BASIC.
+    if t.lexpos not in t.lexer.ctx.syntax_faults:
+        t_error(t)
+    return t
 
 
 def t_HASH(t):
@@ -472,7 +508,15 @@ def t_STRING(t):
 
 def t_UNTERMINATED_STRING(t):
     r'"[^"\n]*'
-    raise t.lexer.ctx.error("unterminated string", t.lexpos, len(t.value))
+    # Microsoft BASIC (GW-BASIC, Applesoft, Commodore) ends a string left open at the end
+    # of the line; ECMA-55 does not.
+    ctx = t.lexer.ctx
+    if ctx.strict:
+        raise ctx.error("unterminated string", t.lexpos, len(t.value))
+    t.type = "STRING"
+    t.value = t.value[1:]
+    t.open = True
+    return t
 
 
 def t_COMMENT(t):
@@ -493,10 +537,17 @@ def t_STARSTAR(t):
 
 
 def t_NUMBER(t):
-    r"&H[0-9A-F]+|&O?[0-7]+|(\d+\.?\d*|\.\d+)([ED][+-]?\d+)?[!\#%]?"
+    r"&H[0-9A-F]+|&O?[0-7]+|(\d+\.?\d*|\.\d+)([ED][+-]?\d+)?[!\#%]?|\.(?![A-Z0-9_])"
     # The value is the grammar's (grammar/expressions.py); what only Microsoft BASIC
     # writes pins the dialect here: &H/&O constants, a D exponent, a type suffix.
+    # A `.` alone is 0 in Microsoft BASIC (`PRINT .` prints 0).
     text = t.value
+    if text == ".":
+        t.value = "0"
+        t.lexer.ctx.microsoft_only("'.' alone for 0", t.lexer.ctx.coord(t.lexpos))
+        return t
+    if t.lexer.ctx.dialect == "ms" and text.isdigit():
+        _ignore_after_line_number(t)
     microsoft = _MICROSOFT_NUMBER.search(text)
     if microsoft:
         ctx = t.lexer.ctx
@@ -504,6 +555,37 @@ def t_NUMBER(t):
             _MICROSOFT_NUMBER_WHAT[microsoft.group(0)[0].upper()], ctx.coord(t.lexpos, len(text))
         )
     return t
+
+
+# After GOTO n, GOSUB n, THEN n and ELSE n, GW-BASIC never reads the rest of the
+# statement (RETURN skips it as DATA is skipped): `GOSUB 100MEDIAN` is GOSUB 100.
+_JUMP_WORD = re.compile(r"(?<![A-Z0-9_$%])(GO[ \t]*(TO|SUB)|THEN|ELSE)[ \t]*$", re.IGNORECASE)
+_IGNORED_TAIL = re.compile(
+    r"[ \t]*(?!ELSE(?![A-Z0-9_]))[A-Z][^:]*?(?=:|(?<![A-Z0-9_])ELSE(?![A-Z0-9_])|$)", re.IGNORECASE
+)
+
+
+def _ignore_after_line_number(t) -> None:
+    """Skip a name written after the line number of GOTO, GOSUB, THEN or ELSE (and the
+    first of ON ... GOSUB), up to the end of the statement (`:`, ELSE or the end of the
+    line), with a warning."""
+    lexer = t.lexer
+    text = lexer.lexdata
+    ctx = lexer.ctx
+    if _JUMP_WORD.search(text, ctx.body, t.lexpos) is None:
+        return
+    tail = _IGNORED_TAIL.match(text, lexer.lexpos)
+    if tail is None:
+        return
+    start = lexer.lexpos + len(tail.group(0)) - len(tail.group(0).lstrip(" \t"))
+    ignored = text[start : tail.end()].rstrip()
+    ctx.warnings.append(
+        BasicWarning(
+            f"'{ignored}' after the line number is ignored, as GW-BASIC ignores it",
+            ctx.coord(start, len(ignored)),
+        )
+    )
+    lexer.lexpos = tail.end()
 
 
 _MICROSOFT_NUMBER = re.compile(r"^&|D|[!#%]$", re.IGNORECASE)
@@ -536,9 +618,45 @@ def t_INTDIV(t):
     return t
 
 
-t_LE = r"<="
-t_GE = r">="
-t_NE = r"<>"
+def t_NE(t):
+    r"<[ \t]*>|>[ \t]*<"
+    return _relation(t, "<>")
+
+
+def t_LE(t):
+    r"<[ \t]*=|=[ \t]*<"
+    return _relation(t, "<=")
+
+
+def t_GE(t):
+    r">[ \t]*=|=[ \t]*>"
+    return _relation(t, ">=")
+
+
+def t_BRACKET(t):
+    r"\[|\]"
+    # GW-BASIC reads brackets as parentheses: A[1] is A(1) (even A[1)); not ECMA-55.
+    ctx = t.lexer.ctx
+    if ctx.strict:
+        ctx.errors.append(ctx.error(f"'{t.value}' is not ECMA-55 (write '(' and ')')", t.lexpos))
+    t.type = "LPAREN" if t.value == "[" else "RPAREN"
+    t.value = "(" if t.value == "[" else ")"
+    return t
+
+
+def _relation(t, spelling: str):
+    """GW-BASIC's expression reader combines `<`, `=` and `>` however they are written:
+    `=>`, `=<`, `><` and spaces between them (`> =`) are `>=`, `<=` and `<>` too
+    (not in ECMA-55)."""
+    ctx = t.lexer.ctx
+    if t.value != spelling and ctx.strict:
+        ctx.errors.append(
+            ctx.error(f"'{t.value}' is not ECMA-55 (write '{spelling}')", t.lexpos, len(t.value))
+        )
+    t.value = spelling
+    return t
+
+
 t_LT = r"<"
 t_GT = r">"
 t_EQ = r"="

@@ -238,7 +238,7 @@ class Analysis:
         """Does the program use Microsoft BASIC's files (the host opens and closes the
         table of files around the run)?"""
         for stmt in self.stmts:
-            if isinstance(stmt, (ast.Open, ast.Close, ast.Kill, ast.Rename)):
+            if isinstance(stmt, (ast.Open, ast.Close, ast.Kill, ast.Rename, ast.FileWidth)):
                 return True
             if getattr(stmt, "channel", None) is not None:
                 return True

@@ -20,6 +20,7 @@ from a per-user cache (`_parse_tables.py`).
 
 from __future__ import annotations
 
+import re
 
 from ply import yacc
 
@@ -28,8 +29,9 @@ from ._line_format import LineNumber, check_strict_layout, read_label, read_line
 from ._parse_tables import load_tables
 from ._syntax_messages import describe_syntax_error
 from .collector import collector_paused
-from .errors import BasicSyntaxError, CompileErrors, Coord, SourceFile
+from .errors import BasicSyntaxError, BasicWarning, CompileErrors, Coord, SourceFile
 from .grammar import SyntaxAbort
+from .keywords import PARTIAL_STATEMENTS
 from .lexer import LineContext, build_lexer, start_line, sub_names
 from .options import MICROSOFT_DIALECTS, Options
 
@@ -76,7 +78,8 @@ def _parse(
         rules = kernel_grammar()
     parser = yacc.LRParser(load_tables(rules), grammar.p_error)
     lines: list[ast.Line] = []
-    previous: tuple[int, int] | None = None  # (number, source line) of the last numbered line
+    order = _LineOrder(ctx)
+    deleted: set[int] = set()  # the source lines of lines a line number alone deleted
     with collector_paused():  # the tree is acyclic and all of it is kept
         for line_no, text in enumerate(source.lines, 1):
             if not text or text.isspace():
@@ -89,23 +92,96 @@ def _parse(
                 if not text[number.body :].strip():  # alone on its line: labels the next one
                     lines.append(ast.Line(None, [], name=name, coord=ctx.coord(0, len(name))))
                     continue
-            if number.value is not None:
-                if previous is not None and number.value <= previous[0]:
-                    ctx.errors.append(_order_error(number, previous, ctx))
-                previous = (number.value, line_no)
+            if order.deletes(number, text, line_no):
+                deleted.update(line.coord.line for line in lines if line.number == number.value)
+                lines = [line for line in lines if line.number != number.value]
+                continue
+            order.check(number, line_no)
             line = _parse_line(parser, lexer, text, number, ctx, crunched)
             if line is not None:
                 line.name = label[0] if label is not None else None
                 lines.append(line)
     if ctx.errors:
         raise CompileErrors(_one_per_position(ctx.errors))
+    warnings = ctx.warnings
+    if order.sorting:
+        kept = _editor_order(lines)
+        gone = deleted | {line.coord.line for line in lines} - {line.coord.line for line in kept}
+        warnings = _of_kept_lines(warnings, gone)
+        lines = kept
     return ast.Program(
         lines,
         source_name=source.name,
         microsoft_pins=ctx.pins,
         qbasic_pins=ctx.qbasic_pins,
+        warnings=warnings,
         coord=Coord(source.name, 1, 1),
     )
+
+
+class _LineOrder:
+    """Line numbers must increase down the file.  Under --dialect ms a line out of order
+    or repeated is a warning instead, and the lines are put in GW-BASIC's editor order
+    (`_editor_order`), as its LOAD does with an ASCII file: each line is stored as if
+    typed in, in order of number, and a number typed again replaces the line."""
+
+    __slots__ = ("ctx", "highest", "seen", "sorting", "unnumbered")
+
+    def __init__(self, ctx: LineContext):
+        self.ctx = ctx
+        self.highest: tuple[int, int] | None = None  # (number, source line)
+        self.seen: dict[int, int] = {}  # line number -> source line where it last stood
+        self.sorting = False  # some line is out of order or repeated (ms)
+        self.unnumbered = False
+
+    def deletes(self, number: LineNumber, text: str, line_no: int) -> bool:
+        """Whether the line is a line number alone that deletes the line of that number
+        (GW-BASIC's editor and LOAD; PC-BASIC's LOAD agrees), under --dialect ms.  With
+        no such line GW-BASIC's LOAD stops with "Undefined line number": the error
+        about a line without statements stays."""
+        ctx = self.ctx
+        value = number.value
+        if ctx.dialect != "ms" or value not in self.seen or text[number.body :].strip():
+            return False
+        where = self.seen.pop(value)
+        self.sorting = True
+        ctx.warnings.append(
+            BasicWarning(
+                f"line number {value} alone deletes the line {value} on line {where}",
+                ctx.coord(number.column, number.length),
+                notes=(_EDITOR_NOTE,),
+            )
+        )
+        return True
+
+    def check(self, number: LineNumber, line_no: int) -> None:
+        ctx = self.ctx
+        if number.value is None:
+            self.unnumbered = True
+            return
+        value, highest = number.value, self.highest
+        if highest is not None and value <= highest[0]:
+            if ctx.dialect == "ms" and not self.unnumbered:
+                self.sorting = True
+                ctx.warnings.append(_order_warning(number, highest, self.seen.get(value), ctx))
+            else:
+                ctx.errors.append(_order_error(number, highest, self.seen.get(value), ctx))
+        if highest is None or value >= highest[0]:
+            self.highest = (value, line_no)
+        self.seen[value] = line_no
+
+
+def _of_kept_lines(warnings: list[BasicWarning], gone: set[int]) -> list[BasicWarning]:
+    """The warnings, less those about the statements of the source lines `gone` (another
+    line replaced or deleted them: their Syntax error can no longer run); the warnings
+    about the order stay."""
+    return [w for w in warnings if w.coord.line not in gone or w.notes == (_EDITOR_NOTE,)]
+
+
+def _editor_order(lines: list[ast.Line]) -> list[ast.Line]:
+    """The lines by number, the last of each number kept (GW-BASIC's program store)."""
+    by_number = {line.number: line for line in lines}
+    return [by_number[number] for number in sorted(by_number)]
 
 
 def _parse_line(
@@ -113,6 +189,7 @@ def _parse_line(
 ) -> ast.Line | None:
     """The statements after the line number, or None after reporting an error."""
     start_line(lexer, text, ctx.line, number.body)
+    ctx.syntax_faults = {}
     joiner = lexer.else_joiner
     joiner.reset()
     # Lines without an ELSE (most) read the lexer directly.
@@ -147,7 +224,7 @@ def _statements(parser, lexer, text: str, body: int, ctx: LineContext, crunched:
         if written and not rest:  # `10 :`: only empty statements, kept as a remark
             return [ast.Rem("", coord=ctx.coord(text.index(":", body)))], len(text)
         return [], len(text)
-    mark = (len(ctx.errors), len(ctx.pins), ctx.comment, ctx.rem_start)
+    mark = (len(ctx.errors), len(ctx.pins), len(ctx.warnings), ctx.comment, ctx.rem_start)
     split = None  # the first reserved word found inside a word, in a crunched program
     if crunched.whole_program:
         reading = _try_crunched(parser, lexer, text, body, ctx, mark)
@@ -157,6 +234,7 @@ def _statements(parser, lexer, text: str, body: int, ctx: LineContext, crunched:
             split = reading[1][0]
         _restore(ctx, mark)
         start_line(lexer, text, ctx.line, body)
+    does_not_parse = False  # the parser stopped (not the lexer nor an action)
     try:
         statements = parser.parseopt_notrack(None, lexer)
         if split is None:
@@ -167,17 +245,77 @@ def _statements(parser, lexer, text: str, body: int, ctx: LineContext, crunched:
         error = exc
     except SyntaxAbort as abort:
         error = describe_syntax_error(parser, abort.token, text, ctx)
+        does_not_parse = True
     if not ctx.strict:
         try:
             statements = _crunched_reading(parser, lexer, text, body, ctx, mark)
         except BasicSyntaxError as ambiguous:
-            statements, error = None, ambiguous
+            statements, error, does_not_parse = None, ambiguous, False
         if statements is not None:
             if crunched.first_line is None:
                 crunched.first_line = ctx.line
             return statements, len(text)
+    if does_not_parse and ctx.dialect == "ms":
+        blanked = _blank_statement(text, body, error, ctx)
+        if blanked is not None:
+            _restore(ctx, mark)
+            ctx.warnings.append(_syntax_warning(error))
+            start_line(lexer, blanked, ctx.line, body)
+            lexer.else_joiner.reset()
+            return _statements(parser, lexer, blanked, body, ctx, crunched)
     ctx.errors.append(error)
     return None, error.coord.column - 1
+
+
+# Where a statement starts or ends in GW-BASIC's text: ':' outside strings, THEN and
+# ELSE (also glued to a number, as crunched lines have them: 1THEN), a comment.
+_STATEMENT_MARK = re.compile(r'"[^"]*"?|:|\'|(?<![A-Z])(THEN|ELSE|REM)', re.IGNORECASE)
+
+
+def _blank_statement(text: str, body: int, error: BasicSyntaxError, ctx: LineContext):
+    """The line with the statement where `error` stands blanked out with NUL bytes, which
+    the lexer reads as SYNTAX_FAULT (a statement that stops with GW-BASIC's Syntax error
+    when it runs); None where the statement is one whose GW-BASIC forms the grammar
+    implements only in part (keywords.PARTIAL_STATEMENTS): that stays a compile error,
+    since GW-BASIC may well run it."""
+    column = error.coord.column - 1
+    start, end = body, len(text)
+    for mark in _STATEMENT_MARK.finditer(text, body):
+        word = mark.group(0).upper()
+        if word.startswith('"'):
+            continue
+        if word in ("'", "REM"):
+            end = min(end, mark.start()) if mark.start() >= column else end
+            if mark.start() < column:
+                return None  # the error is inside a comment: not ours to blank
+            break
+        if mark.start() < column:
+            start = mark.end()
+        else:
+            end = mark.start()
+            break
+    while start < end and text[start] in " \t":
+        start += 1
+    while end > start and text[end - 1] in " \t":
+        end -= 1
+    if start >= end or start in ctx.syntax_faults:
+        return None
+    first = _FIRST_WORD.match(text, start)
+    if first is not None and first.group(0).upper() in PARTIAL_STATEMENTS:
+        return None
+    ctx.syntax_faults[start] = error
+    return text[:start] + "\x00" * (end - start) + text[end:]
+
+
+_FIRST_WORD = re.compile(r"[A-Z]+", re.IGNORECASE)
+
+
+def _syntax_warning(error: BasicSyntaxError) -> BasicWarning:
+    return BasicWarning(
+        f"Syntax error: {error.message} (GW-BASIC stops with it when the statement runs)",
+        error.coord,
+        notes=error.notes,
+    )
 
 
 def _crunched_reading(parser, lexer, text: str, body: int, ctx: LineContext, mark):
@@ -223,8 +361,8 @@ def _try_crunched(parser, lexer, text, body, ctx: LineContext, mark, keep_whole:
 
 def _restore(ctx: LineContext, mark) -> None:
     """Forget what a reading of the line recorded (errors, pins, its comment)."""
-    errors, pins, comment, rem_start = mark
-    del ctx.errors[errors:], ctx.pins[pins:]
+    errors, pins, warnings, comment, rem_start = mark
+    del ctx.errors[errors:], ctx.pins[pins:], ctx.warnings[warnings:]
     ctx.comment, ctx.rem_start = comment, rem_start
 
 
@@ -276,13 +414,33 @@ def _stamp_labels(statements: list[ast.Stmt], label: int) -> None:
             _stamp_labels(stmt.else_body, label)
 
 
-def _order_error(number: LineNumber, previous: tuple[int, int], ctx) -> BasicSyntaxError:
-    value, (before, where) = number.value, previous
-    if value == before:
-        message = f"duplicate line number {value} (also on line {where})"
+def _order_error(
+    number: LineNumber, highest: tuple[int, int], again: int | None, ctx
+) -> BasicSyntaxError:
+    value, (before, where) = number.value, highest
+    if again is not None:
+        message = f"duplicate line number {value} (also on line {again})"
     else:
         message = f"line number {value} is out of order: it follows {before} (line {where})"
-    return ctx.error(message, number.column, number.length)
+    notes = ("--dialect ms puts the lines in order, as GW-BASIC's LOAD does",)
+    return BasicSyntaxError(message, ctx.coord(number.column, number.length), notes=notes)
+
+
+def _order_warning(
+    number: LineNumber, highest: tuple[int, int], again: int | None, ctx
+) -> BasicWarning:
+    value, (before, where) = number.value, highest
+    if again is not None:
+        message = f"line number {value} again: this line replaces the one on line {again}"
+    else:
+        message = (
+            f"line number {value} is out of order: it follows {before} (line {where}); "
+            "it is put in its place by number"
+        )
+    return BasicWarning(message, ctx.coord(number.column, number.length), notes=(_EDITOR_NOTE,))
+
+
+_EDITOR_NOTE = "GW-BASIC's LOAD stores lines by number, the last of a number replacing the others"
 
 
 def _one_per_position(errors: list[BasicSyntaxError]) -> list[BasicSyntaxError]:

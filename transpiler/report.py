@@ -41,6 +41,10 @@ class Pane:
     lines: list[tuple[str | None, str]]  # (BASIC line number or None, highlighted HTML)
     error: str = ""
     marks: dict[str, str] = field(default_factory=dict)  # BASIC line -> kernel it became
+    # Row k of the pane has the id `{anchor}k` (`report.html#L12`, `#py-L40`): a
+    # reviewer cites a line by it.
+    anchor: str = ""
+    note: str = ""  # why a section has no lines (its compilers are not installed)
 
 
 def highlight_lines(lines: list[str], lexer) -> list[str]:
@@ -140,25 +144,44 @@ def build_report(analysis, tile=None, offload: bool = True) -> str:
     except Exception as exc:  # noqa: BLE001
         decisions = f"(offload analysis failed: {exc})"
         entries = []
+    for pane, anchor in zip(panes, ("L", "py-L", "cu-L")):
+        pane.anchor = anchor
     folded = []  # what NVIDIA's compilers make of the kernels, where they are installed
     if panes[0].marks:  # a program with kernels
         if "cutile" in codes and tile is None and offload:  # as --emit tileir compiles it
-            folded.append(tileir_pane(analysis, codes["cutile"], panes[0].marks))
+            folded.append(
+                tileir_pane(analysis, codes["cutile"], panes[0].marks)
+                or _missing(TILEIR_TITLE, "NVIDIA's tileiras and tileirdisasm")
+            )
         if "cuda" in codes:
-            folded.append(ptx_pane(codes["cuda"], panes[0].marks))
+            folded.append(ptx_pane(codes["cuda"], panes[0].marks) or _missing(PTX_TITLE, "NVRTC"))
+    for pane, anchor in zip(folded, ("tileir-L", "ptx-L") if len(folded) == 2 else ("ptx-L",)):
+        pane.anchor = anchor
     return render(
         "report/report.html.jinja",
         title=html.escape(analysis.source.name),
         decisions=html.escape(decisions),
         outline=entries,
         panes=panes,
-        folded=[pane for pane in folded if pane is not None],
+        folded=folded,
         css=HtmlFormatter(style="default").get_style_defs(".code"),
         escape=html.escape,
     )
 
 
 PTX_ARCH = "sm_90"
+PTX_TITLE = f"PTX ({PTX_ARCH}, NVRTC): what --emit ptx writes for the CUDA kernels"
+TILEIR_TITLE = "Tile IR: what --emit tileir writes for the cuTile kernels (tileirdisasm)"
+
+
+def _missing(title: str, compilers: str) -> Pane:
+    """A section whose compilers are not installed: said on the page, not left out."""
+    return Pane(
+        f"{title} (not shown)",
+        [],
+        note=f"{compilers} are not installed where this page was made; they come with "
+        "the optional extra: pip install 'basic2tile[nvidia]'",
+    )
 
 
 def ptx_pane(cuda_code: str, marks: dict[str, str]) -> Pane | None:
@@ -170,7 +193,7 @@ def ptx_pane(cuda_code: str, marks: dict[str, str]) -> Pane | None:
     from .backends.cuda.program import compile_kernels
     from .errors import BasicError
 
-    title = f"PTX ({PTX_ARCH}, NVRTC): what --emit ptx writes for the CUDA kernels"
+    title = PTX_TITLE
     with tempfile.TemporaryDirectory(prefix="b2t-report-") as tmp:
         try:
             (path,) = compile_kernels(cuda_code, "ptx", PTX_ARCH, tmp, "report")
@@ -199,7 +222,7 @@ def tileir_pane(analysis, cutile_code: str, marks: dict[str, str]) -> Pane | Non
     disassembler = _tileirdisasm()
     if disassembler is None:
         return None
-    title = "Tile IR: what --emit tileir writes for the cuTile kernels (tileirdisasm)"
+    title = TILEIR_TITLE
     lines: list[str] = []
     with tempfile.TemporaryDirectory(prefix="b2t-report-") as tmp:
         try:

@@ -11,6 +11,7 @@ import contextlib
 import io
 import math
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -93,6 +94,12 @@ def default_scalars(kp: KernelProgram, given: dict[str, float] | None = None) ->
     for name, scalar in kp.scalars.items():
         if name in given:
             values[name] = given.pop(name)
+            if scalar.dtype in ("i32", "i64") and not float(values[name]).is_integer():
+                raise BasicRuntimeError(
+                    f"{name} is an integer INPUT scalar ({scalar.dtype.upper()}); "
+                    f"{values[name]:g} is not a whole number",
+                    scalar.coord,
+                )
             continue
         tile = 0
         for array in kp.arrays.values():
@@ -261,7 +268,8 @@ def main(module, argv: list[str]) -> int:
     located error line."""
     name = Path(module.__file__).stem if module.__name__ == "__main__" else module.__name__
     args = _arg_parser(name).parse_args(argv)
-    return run_command(_self_test, name, module, name, args.sizes, args.device)
+    split = Split(args.workers, args.scheduler) if args.workers or args.scheduler else None
+    return run_command(_self_test, name, module, name, args.sizes, args.device, split)
 
 
 def _arg_parser(name: str):
@@ -284,10 +292,59 @@ def _arg_parser(name: str):
         help="where the kernel runs: cuda.tile on the GPU, or basic2tile's tile simulator "
         "(default: $BASIC2TILE_DEVICE, else the GPU if usable, else the CPU)",
     )
+    parser.add_argument(
+        "--workers",
+        type=_positive_int,
+        metavar="N",
+        help="split the grid across a local Dask cluster of N workers (needs "
+        "basic2tile[distributed]); each runs its chunk of blocks on --device",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="split the grid across the workers of the running Dask cluster at ADDRESS "
+        "(tcp://host:8786), one chunk per worker",
+    )
     return parser
 
 
-def _self_test(module, name: str, argv: list[str], device: str | None = None) -> int:
+def _positive_int(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"not a number of workers: {text!r}")
+    return value
+
+
+@dataclass
+class Split:
+    """Where a split run goes: a local cluster of `workers`, or the scheduler at `scheduler`."""
+
+    workers: int | None
+    scheduler: str | None
+
+
+def _run_split(module, kp, scalars, inputs, device, split: Split) -> dict[str, np.ndarray]:
+    """run_generated with the grid split across a Dask cluster (transpiler.scaleout)."""
+    from . import scaleout
+
+    args = [scalars[n] if n in kp.scalars else inputs[n] for n in kp.inputs]
+    with scaleout.cluster_client(split.workers, split.scheduler) as client:
+        workers = len(scaleout.workers_of(client))
+        print(f"split across {workers} Dask worker(s)", file=sys.stderr)
+        result = scaleout.run(module, *args, client=client, device=device)
+    if len(kp.outputs) == 1:
+        result = (result,)
+    return {name: np.asarray(value) for name, value in zip(kp.outputs, result)}
+
+
+def _self_test(
+    module, name: str, argv: list[str], device: str | None = None, split: Split | None = None
+) -> int:
     precision = getattr(module, "BASIC_PRECISION", None)  # absent: the default, f32
     kp = kernel_program_from_text(module.BASIC_SOURCE, name, Options(precision=precision))
     try:
@@ -300,10 +357,20 @@ def _self_test(module, name: str, argv: list[str], device: str | None = None) ->
         return 1
     inputs = make_inputs(kp, scalars)
     printed, want_printed = io.StringIO(), io.StringIO()
+    # The reference runs first: a program that is wrong for these sizes (a tile index
+    # outside its array) is one located error, as --interpret gives, not the
+    # simulator's traceback.
+    try:
+        want = run_kernel_program(kp, scalars, inputs, want_printed)
+    except BasicRuntimeError as error:
+        print(error.render(SourceFile(f"{name}.bas", module.BASIC_SOURCE)), file=sys.stderr)
+        return 1
     with contextlib.redirect_stdout(printed):  # the simulator's printf writes here
-        got = run_generated(module, kp, scalars, inputs, device)
+        if split is None:
+            got = run_generated(module, kp, scalars, inputs, device)
+        else:
+            got = _run_split(module, kp, scalars, inputs, device, split)
     sys.stdout.write(printed.getvalue())
-    want = run_kernel_program(kp, scalars, inputs, want_printed)
     lines = compare(kp, got, want) + compare_printed(printed.getvalue(), want_printed.getvalue())
     sizes = ", ".join(f"{k}={v}" for k, v in scalars.items())
     print(f"{name}: {sizes}")

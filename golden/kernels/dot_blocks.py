@@ -47,7 +47,7 @@ def dot_blocks(x, y, p):
 def run(n, x, y, device=None, stream=None):
     """INPUT N, X(), Y() -> OUTPUT P."""
     dev = b2t_device.select(device, stream=stream)
-    n = int(n)
+    n = dev.integer(n, "N")
     x = dev.array(x, (n,), np.float64, "X")
     y = dev.array(y, (n,), np.float64, "Y")
     p = dev.zeros(((n + 511) // 512,), np.float64)

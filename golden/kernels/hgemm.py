@@ -61,9 +61,9 @@ def hgemm(k, a, b, c):
 def run(m, n, k, a, b, device=None, stream=None):
     """INPUT M, N, K, A(), B() -> OUTPUT C."""
     dev = b2t_device.select(device, stream=stream)
-    m = int(m)
-    n = int(n)
-    k = int(k)
+    m = dev.integer(m, "M")
+    n = dev.integer(n, "N")
+    k = dev.integer(k, "K")
     a = dev.array(a, (m, k), np.float16, "A")
     b = dev.array(b, (k, n), np.float16, "B")
     c = dev.zeros((m, n), np.float32)

@@ -55,8 +55,8 @@ def matrix_add_2d(a, b, c):
 def run(m, n, a, b, device=None, stream=None):
     """INPUT M, N, A(), B() -> OUTPUT C."""
     dev = b2t_device.select(device, stream=stream)
-    m = int(m)
-    n = int(n)
+    m = dev.integer(m, "M")
+    n = dev.integer(n, "N")
     a = dev.array(a, (m, n), np.float32, "A")
     b = dev.array(b, (m, n), np.float32, "B")
     c = dev.zeros((m, n), np.float32)

@@ -47,7 +47,7 @@ def softmax_rows(x, y):
 def run(r, x, device=None, stream=None):
     """INPUT R, X() -> OUTPUT Y."""
     dev = b2t_device.select(device, stream=stream)
-    r = int(r)
+    r = dev.integer(r, "R")
     x = dev.array(x, (r, 64), np.float32, "X")
     y = dev.zeros((r, 64), np.float32)
     grid = (ct.cdiv(r, 16), 1, 1)

@@ -46,7 +46,7 @@ def vector_add(a, b, c):
 def run(n, a, b, device=None, stream=None):
     """INPUT N, A(), B() -> OUTPUT C."""
     dev = b2t_device.select(device, stream=stream)
-    n = int(n)
+    n = dev.integer(n, "N")
     a = dev.array(a, (n,), np.float32, "A")
     b = dev.array(b, (n,), np.float32, "B")
     c = dev.zeros((n,), np.float32)

@@ -7,7 +7,7 @@
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 dot.cu -o dot
 // or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ dot.cu -o dot
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ dot.cu -o dot
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -95,7 +95,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(x_tile[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(x_tile[slot]) < INFINITY));
   }
   // 90 LET Y(I) = COS(I / N)
   double y_tile[2];
@@ -106,7 +106,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(y_tile[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(y_tile[slot]) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll
@@ -181,7 +181,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(s_term_1[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(s_term_1[slot]) < INFINITY));
   }
   // 140 LET S = S + X(I) * Y(I)
 
@@ -197,7 +197,7 @@ extern "C" __global__ void __launch_bounds__(256)
   s_total = b2t_block_sum(s_total);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(s_total) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(s_total) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll

@@ -7,7 +7,7 @@
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 heat.cu -o heat
 // or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ heat.cu -o heat
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ heat.cu -o heat
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -96,7 +96,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(t_tile[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(t_tile[slot]) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll
@@ -163,7 +163,7 @@ extern "C" __global__ void __launch_bounds__(256)
   h_total = b2t_block_sum(h_total);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(h_total) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(h_total) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll
@@ -226,7 +226,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(u_tile[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(u_tile[slot]) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll
@@ -254,7 +254,6 @@ extern "C" __global__ void __launch_bounds__(256)
     map_290(int i_count, double* __restrict__ t, int t_len, const double* __restrict__ u,
             int u_len) {
   const int bid = blockIdx.x;
-  constexpr int tile = 512;
   // 290 FOR I = 2 TO M - 1
   double u_i[2];
 #pragma unroll
@@ -323,7 +322,7 @@ extern "C" __global__ void __launch_bounds__(256)
   q_total = b2t_block_sum(q_total);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(q_total) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(q_total) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll

@@ -7,7 +7,7 @@
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 histogram.cu -o histogram
 // or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ histogram.cu -o histogram
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ histogram.cu -o histogram
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -70,7 +70,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(v_tile[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(v_tile[slot]) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll
@@ -97,7 +97,6 @@ extern "C" __global__ void __launch_bounds__(256)
 extern "C" __global__ void __launch_bounds__(256)
     map_160(int b_count, double* __restrict__ h, int h_len) {
   const int bid = blockIdx.x;
-  constexpr int tile = 512;
   // 170 H(B) = 0
   double h_tile[2];
 #pragma unroll
@@ -147,7 +146,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(b[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(b[slot]) < INFINITY));
   }
   double h_b_subscript[2];
 #pragma unroll
@@ -166,7 +165,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !h_b_ok[slot];
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !h_b_ok[slot]);
   }
   int h_bin[2];
 #pragma unroll

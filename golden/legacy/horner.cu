@@ -7,7 +7,7 @@
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 horner.cu -o horner
 // or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ horner.cu -o horner
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ horner.cu -o horner
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -103,7 +103,7 @@ extern "C" __global__ void __launch_bounds__(128)
   const double c_d_subscript = floor(d + 0.5);
   const bool c_d_ok = c_d_subscript >= 0.0 && c_d_subscript < static_cast<double>(c_len);
   const int c_d_at = __double2int_rz(c_d_ok ? c_d_subscript : -1.0);
-  exceptions = exceptions || valid && !c_d_ok;
+  exceptions = exceptions || (valid && !c_d_ok);
   // 310 LET P = C(D)
   double p = c_d_at >= 0 && c_d_at < c_len ? c[c_d_at] : 0.0;
   // 320 FOR J = D - 1 TO 0 STEP -1
@@ -111,27 +111,27 @@ extern "C" __global__ void __launch_bounds__(128)
   const double j_step = -1.0;
   const double j_span = floor((0.0 - j_start) / j_step) + 1.0;
   const bool j_ends = j_span < 2147483647.0 && j_step != 0.0;
-  exceptions = exceptions || valid && !j_ends;
+  exceptions = exceptions || (valid && !j_ends);
   const int j_trips = __double2int_rz(j_ends ? b2t_max(j_span, 0.0) : 0.0);
   for (int j_k = 0; j_k < j_trips; ++j_k) {
     j = j_start + static_cast<double>(j_k) * j_step;
     c_j_subscript = floor(j + 0.5);
     c_j_ok = c_j_subscript >= 0.0 && c_j_subscript < static_cast<double>(c_len);
     c_j_at = __double2int_rz(c_j_ok ? c_j_subscript : -1.0);
-    exceptions = exceptions || valid && !c_j_ok;
+    exceptions = exceptions || (valid && !c_j_ok);
     // 330 LET P = P * X + C(J)
     p = p * x + (c_j_at >= 0 && c_j_at < c_len ? c[c_j_at] : 0.0);
-    exceptions = exceptions || valid && !(fabs(p) < INFINITY);
+    exceptions = exceptions || (valid && !(fabs(p) < INFINITY));
   }
   j = j_start + static_cast<double>(j_trips) * j_step;
   double s_term_1 = p * p;
-  exceptions = exceptions || valid && !(fabs(s_term_1) < INFINITY);
+  exceptions = exceptions || (valid && !(fabs(s_term_1) < INFINITY));
   // 250 LET S = S + P * P
   s_acc = s_acc + (valid ? s_term_1 : 0.0);
   double s_total = 0.0;
   s_total += s_acc;
   s_total = b2t_block_sum(s_total);
-  exceptions = exceptions || valid && !(fabs(s_total) < INFINITY);
+  exceptions = exceptions || (valid && !(fabs(s_total) < INFINITY));
   bool exceptions_max_any = false;
   exceptions_max_any = exceptions_max_any || exceptions;
   int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;

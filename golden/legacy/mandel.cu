@@ -7,7 +7,7 @@
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 mandel.cu -o mandel
 // or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ mandel.cu -o mandel
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ mandel.cu -o mandel
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -93,7 +93,7 @@ extern "C" __global__ void __launch_bounds__(256)
     const int row = elem / 16;
     y = -1.1875 + (static_cast<double>(1 + (bid0 * tile + row)) - 1.0) * 0.125;
   }
-  exceptions = exceptions || valid && !(fabs(y) < INFINITY);
+  exceptions = exceptions || (valid && !(fabs(y) < INFINITY));
   // 130 LET X = -2 + (K - 1) * .0625
   double x;
   {
@@ -101,7 +101,7 @@ extern "C" __global__ void __launch_bounds__(256)
     const int col = elem % 16;
     x = -2.0 + (static_cast<double>(1 + (bid1 * tile + col)) - 1.0) * 0.0625;
   }
-  exceptions = exceptions || valid && !(fabs(x) < INFINITY);
+  exceptions = exceptions || (valid && !(fabs(x) < INFINITY));
   // 140 LET U = 0
   double u = 0.0;
   // 150 LET V = 0
@@ -109,7 +109,7 @@ extern "C" __global__ void __launch_bounds__(256)
   // 160 LET N = 0
   double n = 0.0;
   double value_2 = u * u + v * v;
-  exceptions = exceptions || valid && !(fabs(value_2) < INFINITY);
+  exceptions = exceptions || (valid && !(fabs(value_2) < INFINITY));
   // 170 IF U * U + V * V > 4 THEN 240
   bool looping_1 = valid && !(value_2 > 4.0);
   double t = 0.0;
@@ -124,16 +124,16 @@ extern "C" __global__ void __launch_bounds__(256)
     looping_1 = looping_1 && !taken_3;
     // 190 LET T = U * U - V * V + X
     t = looping_1 ? u * u - v * v + x : t;
-    exceptions = exceptions || valid && looping_1 && !(fabs(t) < INFINITY);
+    exceptions = exceptions || (valid && looping_1 && !(fabs(t) < INFINITY));
     // 200 LET V = 2 * U * V + Y
     v = looping_1 ? 2.0 * u * v + y : v;
-    exceptions = exceptions || valid && looping_1 && !(fabs(v) < INFINITY);
+    exceptions = exceptions || (valid && looping_1 && !(fabs(v) < INFINITY));
     // 210 LET U = T
     u = looping_1 ? t : u;
     // 220 LET N = N + 1
     n = looping_1 ? n + 1.0 : n;
     value_4 = u * u + v * v;
-    exceptions = exceptions || valid && looping_1 && !(fabs(value_4) < INFINITY);
+    exceptions = exceptions || (valid && looping_1 && !(fabs(value_4) < INFINITY));
     looping_1 = looping_1 && !(value_4 > 4.0);
   }
   // 240 LET C(R,K) = N
@@ -212,7 +212,7 @@ extern "C" __global__ void __launch_bounds__(256)
   s_total = b2t_block_sum(s_total);
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(s_total) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(s_total) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll

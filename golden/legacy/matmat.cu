@@ -7,7 +7,7 @@
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 matmat.cu -o matmat
 // or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ matmat.cu -o matmat
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ matmat.cu -o matmat
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -85,7 +85,6 @@ extern "C" __global__ void __launch_bounds__(256)
   __shared__ __align__(32) double b_tile[1024];
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
-  constexpr int tile = 64;
   constexpr int tile_k = 16;
   // 110 MAT C = A * B
   double c_tile[16];
@@ -209,7 +208,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(value_1[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(value_1[slot]) < INFINITY));
   }
   // 180 LET D(I,J) = 1 / (I + J - 1)
   double d_tile[4];
@@ -223,7 +222,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(d_tile[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(d_tile[slot]) < INFINITY));
   }
   // 190 LET E(I,J) = (I + 2 * J) / N
   double e_tile[4];
@@ -238,7 +237,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(e_tile[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(e_tile[slot]) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll
@@ -285,7 +284,6 @@ extern "C" __global__ void __launch_bounds__(256)
   __shared__ __align__(32) double e_tile[1024];
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
-  constexpr int tile = 64;
   constexpr int tile_k = 16;
   // 220 MAT F = D * E
   double f_tile[16];
@@ -419,7 +417,7 @@ extern "C" __global__ void __launch_bounds__(128)
     f_i_i_ok = 1 + (bid * tile + elem) + -1 >= 0 && 1 + (bid * tile + elem) + -1 < f_rows &&
                (1 + (bid * tile + elem) + -1 >= 0 && 1 + (bid * tile + elem) + -1 < f_cols);
   }
-  exceptions = exceptions || valid && !f_i_i_ok;
+  exceptions = exceptions || (valid && !f_i_i_ok);
   // 300 LET T = T + F(I,I)
   t_acc =
       t_acc + (valid ? f_i_i_at0 >= 0 && f_i_i_at0 < f_rows && f_i_i_at1 >= 0 && f_i_i_at1 < f_cols
@@ -431,7 +429,7 @@ extern "C" __global__ void __launch_bounds__(128)
   const double j_step = 1.0;
   const double j_span = floor((n - j_start) / j_step) + 1.0;
   const bool j_ends = j_span < 2147483647.0 && j_step != 0.0;
-  exceptions = exceptions || valid && !j_ends;
+  exceptions = exceptions || (valid && !j_ends);
   const int j_trips = __double2int_rz(j_ends ? b2t_max(j_span, 0.0) : 0.0);
   for (int j_k = 0; j_k < j_trips; ++j_k) {
     j = j_start + static_cast<double>(j_k) * j_step;
@@ -440,7 +438,7 @@ extern "C" __global__ void __launch_bounds__(128)
     f_i_j_in1 = f_i_j_subscript1 >= 0.0 && f_i_j_subscript1 < static_cast<double>(f_cols);
     f_i_j_at1 = __double2int_rz(f_i_j_in1 ? f_i_j_subscript1 : -1.0);
     f_i_j_ok = f_i_j_at0 >= 0 && f_i_j_at0 < f_rows && f_i_j_in1;
-    exceptions = exceptions || valid && !f_i_j_ok;
+    exceptions = exceptions || (valid && !f_i_j_ok);
     // 320 LET S = S + F(I,J)
     s_acc = s_acc +
             (valid ? f_i_j_at0 >= 0 && f_i_j_at0 < f_rows && f_i_j_at1 >= 0 && f_i_j_at1 < f_cols
@@ -452,11 +450,11 @@ extern "C" __global__ void __launch_bounds__(128)
   double t_total = 0.0;
   t_total += t_acc;
   t_total = b2t_block_sum(t_total);
-  exceptions = exceptions || valid && !(fabs(t_total) < INFINITY);
+  exceptions = exceptions || (valid && !(fabs(t_total) < INFINITY));
   double s_total = 0.0;
   s_total += s_acc;
   s_total = b2t_block_sum(s_total);
-  exceptions = exceptions || valid && !(fabs(s_total) < INFINITY);
+  exceptions = exceptions || (valid && !(fabs(s_total) < INFINITY));
   bool exceptions_max_any = false;
   exceptions_max_any = exceptions_max_any || exceptions;
   int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;

@@ -7,7 +7,7 @@
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 matmul.cu -o matmul
 // or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ matmul.cu -o matmul
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ matmul.cu -o matmul
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -101,7 +101,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(value_1[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(value_1[slot]) < INFINITY));
   }
   // 90 LET A(I,J) = 1 / (I + J - 1)
   double a_tile[4];
@@ -115,7 +115,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(a_tile[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(a_tile[slot]) < INFINITY));
   }
   // 100 LET B(I,J) = (I + 2 * J) / N
   double b_tile[4];
@@ -130,7 +130,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(b_tile[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(b_tile[slot]) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll
@@ -331,7 +331,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !c_i_i_ok[slot];
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !c_i_i_ok[slot]);
   }
   // 330 LET T = T + C(I,I)
 
@@ -353,7 +353,7 @@ extern "C" __global__ void __launch_bounds__(256)
   t_total = b2t_block_sum(t_total);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(t_total) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(t_total) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll

@@ -7,7 +7,7 @@
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 newton.cu -o newton
 // or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ newton.cu -o newton
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ newton.cu -o newton
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -128,7 +128,7 @@ extern "C" __global__ void __launch_bounds__(128)
   // 170 LET K = 0
   double k = 0.0;
   double value_2 = fabs(x * x - a);
-  exceptions = exceptions || valid && !(fabs(value_2) < INFINITY);
+  exceptions = exceptions || (valid && !(fabs(value_2) < INFINITY));
   // 180 IF ABS(X * X - A) < E THEN 230
   bool looping_1 = valid && !(value_2 < e);
   for (;;) {
@@ -142,11 +142,11 @@ extern "C" __global__ void __launch_bounds__(128)
     looping_1 = looping_1 && !taken_3;
     // 200 LET X = (X + A / X) / 2
     x = looping_1 ? (x + a / x) / 2.0 : x;
-    exceptions = exceptions || valid && looping_1 && !(fabs(x) < INFINITY);
+    exceptions = exceptions || (valid && looping_1 && !(fabs(x) < INFINITY));
     // 210 LET K = K + 1
     k = looping_1 ? k + 1.0 : k;
     value_4 = fabs(x * x - a);
-    exceptions = exceptions || valid && looping_1 && !(fabs(value_4) < INFINITY);
+    exceptions = exceptions || (valid && looping_1 && !(fabs(value_4) < INFINITY));
     looping_1 = looping_1 && !(value_4 < e);
   }
   // 230 LET R(I) = X
@@ -248,7 +248,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(d_term_1[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(d_term_1[slot]) < INFINITY));
   }
   // 430 IF ABS(R(I) - SQR(V(I))) <= D THEN 460
   double d_cand[2];
@@ -270,7 +270,7 @@ extern "C" __global__ void __launch_bounds__(256)
   t_total = b2t_block_sum(t_total);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(t_total) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(t_total) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll

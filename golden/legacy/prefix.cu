@@ -7,7 +7,7 @@
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 prefix.cu -o prefix
 // or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ prefix.cu -o prefix
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ prefix.cu -o prefix
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -94,7 +94,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(x_tile[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(x_tile[slot]) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll
@@ -171,7 +171,7 @@ extern "C" __global__ void __launch_bounds__(256)
     }
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
-      exceptions[slot] = exceptions[slot] || valid[slot] && !p_i_m1_ok[slot];
+      exceptions[slot] = exceptions[slot] || (valid[slot] && !p_i_m1_ok[slot]);
     }
     p_carry = 0.0;
 #pragma unroll
@@ -214,7 +214,7 @@ extern "C" __global__ void __launch_bounds__(256)
     }
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
-      exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(p_tile[slot]) < INFINITY);
+      exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(p_tile[slot]) < INFINITY));
     }
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
@@ -276,7 +276,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(value_1[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(value_1[slot]) < INFINITY));
   }
   // 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
   double g_tile[2];
@@ -286,7 +286,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(g_tile[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(g_tile[slot]) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll

@@ -7,7 +7,7 @@
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 saxpy.cu -o saxpy
 // or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ saxpy.cu -o saxpy
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ saxpy.cu -o saxpy
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -95,7 +95,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(x_tile[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(x_tile[slot]) < INFINITY));
   }
   // 120 LET Y(I) = 1 - I / N
   double y_tile[2];
@@ -106,7 +106,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(y_tile[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(y_tile[slot]) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll
@@ -176,7 +176,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(y_tile[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(y_tile[slot]) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll
@@ -243,7 +243,7 @@ extern "C" __global__ void __launch_bounds__(256)
   s_total = b2t_block_sum(s_total);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(s_total) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(s_total) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll

@@ -7,7 +7,7 @@
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 simpson.cu -o simpson
 // or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ simpson.cu -o simpson
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ simpson.cu -o simpson
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -101,7 +101,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(w[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(w[slot]) < INFINITY));
   }
   double value_2[2];
 #pragma unroll
@@ -112,7 +112,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(value_2[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(value_2[slot]) < INFINITY));
   }
   double s_term_3[2];
 #pragma unroll
@@ -126,7 +126,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(s_term_3[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(s_term_3[slot]) < INFINITY));
   }
   // 140 LET S = S + W * FNF(A + I * H)
 
@@ -142,7 +142,7 @@ extern "C" __global__ void __launch_bounds__(256)
   s_total = b2t_block_sum(s_total);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(s_total) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(s_total) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll

@@ -7,7 +7,7 @@
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 stats.cu -o stats
 // or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I"$(basic2tile --include-dir)" -x c++ stats.cu -o stats
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ stats.cu -o stats
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -120,7 +120,7 @@ extern "C" __global__ void __launch_bounds__(256)
   sumx_total = b2t_block_sum(sumx_total);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(sumx_total) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(sumx_total) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll
@@ -174,7 +174,7 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(sumsq_term_1[slot]) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(sumsq_term_1[slot]) < INFINITY));
   }
   // 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
 
@@ -190,7 +190,7 @@ extern "C" __global__ void __launch_bounds__(256)
   sumsq_total = b2t_block_sum(sumsq_total);
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions[slot] = exceptions[slot] || valid[slot] && !(fabs(sumsq_total) < INFINITY);
+    exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(sumsq_total) < INFINITY));
   }
   bool exceptions_max_any = false;
 #pragma unroll

@@ -849,6 +849,26 @@ inline std::string mid_assign(const std::string& target, double start, double n,
   return mid_assign(target, start, text_slice(value, 0, string_count(n)));
 }
 
+// MID$(T$, start[, n]) = T$: GW-BASIC copies character by character from the string it
+// is changing, so characters already overwritten are copied again ("12345678" with
+// MID$(A$, 4) = A$ makes "12312312").
+inline std::string mid_assign_itself(const std::string& target, double start, double n) {
+  const std::size_t first = string_position(start) - 1;
+  const std::size_t length = text_length(target);
+  if (first >= length)
+    throw Fault(ILLEGAL_FUNCTION_CALL);
+  const std::size_t count = std::min({string_count(n), length, length - first});
+  std::string text = target;
+  for (std::size_t i = 0; i < count; ++i)
+    text = text_slice(text, 0, first + i) + text_slice(text, i, 1) +
+           text_slice(text, first + i + 1, std::string::npos);
+  return text;
+}
+
+inline std::string mid_assign_itself(const std::string& target, double start) {
+  return mid_assign_itself(target, start, 255.0);
+}
+
 // ============================================================================ arith.py
 
 inline constexpr double INF = HUGE_VAL;
@@ -2153,6 +2173,8 @@ inline std::vector<Value> parse_ms_reply(const std::string& reply, const std::ve
 
 inline constexpr int MARGIN = 80;
 inline constexpr int UNLIMITED = 2147483647;  // the margin of a file: lines are never folded
+inline constexpr int FILE_WIDTH = 255;    // a Microsoft BASIC file's default WIDTH: never broken
+inline constexpr int FILE_COLUMNS = 256;  // a file's column is a byte
 inline constexpr int ZONE_WIDTH = 16;
 inline constexpr int MS_ZONE_WIDTH = 14;  // Microsoft BASIC
 inline constexpr const char* INPUT_PROMPT = "? ";
@@ -2176,9 +2198,15 @@ class Console {
         strict_(strict),
         precision_(precision),
         margin_(margin),
-        microsoft_(microsoft()) {
+        microsoft_(microsoft()),
+        file_width_(margin == UNLIMITED && microsoft_ ? FILE_WIDTH : -1) {
     if (margin != UNLIMITED)  // the screen, whose column POS reads and INKEY$ reads from
       screen() = this;
+  }
+
+  // WIDTH #n, width of a file (Microsoft BASIC).
+  void set_width(int width) {
+    file_width_ = width;
   }
   Console(const Console&) = delete;
   Console& operator=(const Console&) = delete;
@@ -2222,6 +2250,17 @@ class Console {
     column_ += static_cast<int>(length);
   }
 
+  // Part of a WRITE line: GW-BASIC writes the line whole, so a file's WIDTH does not
+  // break it (elsewhere as write_string).
+  void write_unbroken(const std::string& text) {
+    if (file_width_ < 0) {
+      write_string(text);
+      return;
+    }
+    put(text);
+    column_ = column_after(column_, text);
+  }
+
   void write_number(double x) {
     const std::string text = format_number(x);
     if (microsoft_) {
@@ -2245,6 +2284,10 @@ class Console {
 
   // The `,` separator: the next zone, or a new line from the last zone.
   void next_zone() {
+    if (file_width_ >= 0) {
+      zone_file();
+      return;
+    }
     if (microsoft_) {
       const int zone = column_ / MS_ZONE_WIDTH + 1;
       if (zone >= margin_ / MS_ZONE_WIDTH) {
@@ -2266,7 +2309,8 @@ class Console {
 
   Console& tab(double x) {
     if (microsoft_) {
-      const int target = static_cast<int>(std::max(to_word(x) - 1, 0L) % margin_);
+      const int width = file_width_ >= 0 ? nonzero_width() : margin_;
+      const int target = static_cast<int>(std::max(to_word(x) - 1, 0L) % width);
       if (target < column_)
         line_feed();
       put(std::string(target - column_, ' '));
@@ -2292,6 +2336,10 @@ class Console {
 
   // SPC(n): n spaces (modulo the margin); those past the margin go on a new line.
   Console& spc(double x) {
+    if (file_width_ >= 0) {
+      write_spaces(static_cast<int>(to_word(x) % nonzero_width()));
+      return *this;
+    }
     int count = static_cast<int>(to_word(x) % margin_);
     const int room = margin_ - column_;
     if (count > room) {
@@ -2449,6 +2497,17 @@ class Console {
   // unless the line is empty; a longer one wraps on the screen (the column goes on from
   // 0) without a newline in the output.
   void write_microsoft(const std::string& text) {
+    if (file_width_ >= 0) {
+      write_file(text);
+      return;
+    }
+    bool control = false;
+    for (unsigned char c : text)
+      control = control || c < ' ';
+    if (control) {
+      write_controls(text);
+      return;
+    }
     const int length = static_cast<int>(text_length(text));
     if (column_ > 0 && column_ + length > margin_)
       line_feed();
@@ -2457,6 +2516,91 @@ class Console {
     while (column > margin_)
       column -= margin_;
     column_ = column;
+  }
+
+  // Text with control characters on GW-BASIC's screen (console.py's _screen_width and
+  // _screen_column): CR and LF start a new line (CR written as a line end), TAB goes to
+  // the next multiple of 8, CHR$(11) and CHR$(12) to column 0, CHR$(28) and CHR$(29) one
+  // column right and left, BEL, CHR$(30) and CHR$(31) stay; other characters take one.
+  void write_controls(const std::string& text) {
+    int width = 0;
+    for (unsigned char c : text) {
+      if (c == '\r' || c == '\n') {
+        width = 0;
+        break;
+      }
+      if (c == '\b')
+        --width;
+      else if (c >= ' ' && (c & 0xC0) != 0x80)
+        ++width;
+    }
+    if (column_ > 0 && column_ + width > margin_)
+      line_feed();
+    for (unsigned char c : text) {
+      put(c == '\r' ? std::string("\n") : std::string(1, static_cast<char>(c)));
+      if (c == '\r' || c == '\n' || c == '\x0b' || c == '\x0c') {
+        column_ = 0;
+      } else if (c == '\t') {
+        column_ = (column_ / 8 + 1) * 8;
+        if (column_ >= margin_)
+          column_ -= margin_;
+      } else if (c == '\x1c') {
+        column_ = column_ + 1 >= margin_ ? 0 : column_ + 1;
+      } else if (c == '\x1d') {
+        column_ = std::max(column_ - 1, 0);
+      } else if (c != '\x07' && c != '\x1e' && c != '\x1f' && (c & 0xC0) != 0x80) {
+        if (++column_ > margin_)
+          column_ -= margin_;
+      }
+    }
+  }
+
+  // GW-BASIC's files (console.py's _write_file): an item that would pass the width (up
+  // to its first line end) starts a new line unless the line is empty or the width is
+  // 255; characters below CHR$(32) take no column, CR goes back to column 0, and the
+  // column wraps from 255 to 0.  `,` goes to the next 14-column zone, or ends the line
+  // from the last zone of a width other than 255.
+  static int column_after(int column, const std::string& text) {
+    for (unsigned char c : text) {
+      if (c == '\r')
+        column = 0;
+      else if (c >= ' ' && (c & 0xC0) != 0x80)  // one column per character
+        column = (column + 1) % FILE_COLUMNS;
+    }
+    return column;
+  }
+
+  void write_file(const std::string& text) {
+    if (file_width_ != FILE_WIDTH && column_ > 0 && text.find_first_of("\r\n") == std::string::npos) {
+      int printed = 0;
+      for (unsigned char c : text)
+        printed += c >= ' ' && (c & 0xC0) != 0x80;
+      if (column_ + printed > file_width_)
+        line_feed();
+    }
+    put(text);
+    column_ = column_after(column_, text);
+  }
+
+  void zone_file() {
+    const int zone = column_ / MS_ZONE_WIDTH + 1;
+    if (zone >= std::max(1, file_width_ / MS_ZONE_WIDTH) && file_width_ >= MS_ZONE_WIDTH &&
+        file_width_ != FILE_WIDTH)
+      line_feed();
+    else
+      write_spaces(MS_ZONE_WIDTH * zone - column_);
+  }
+
+  void write_spaces(int count) {
+    put(std::string(count, ' '));
+    column_ = (column_ + count) % FILE_COLUMNS;
+  }
+
+  // The width TAB and SPC reduce by: WIDTH #n, 0 gives them none.
+  int nonzero_width() const {
+    if (file_width_ == 0)
+      throw Fault(ILLEGAL_FUNCTION_CALL, "(TAB or SPC in a file of WIDTH 0)");
+    return file_width_;
   }
 
   // One line without its line break, as Python's sys.stdin.readline() and Console.input
@@ -2495,6 +2639,7 @@ class Console {
   UsingPrecision precision_;
   int margin_;
   bool microsoft_;
+  int file_width_;  // a Microsoft BASIC file's WIDTH (write_file); -1 elsewhere
   int column_ = 0;
 };
 
@@ -2524,7 +2669,7 @@ class ItemWriter {
 
  private:
   ItemWriter& put(const std::string& text) {
-    channel_.write_string(first_ ? text : "," + text);
+    channel_.write_unbroken(first_ ? text : "," + text);
     first_ = false;
     return *this;
   }
@@ -2537,10 +2682,10 @@ inline ItemWriter Console::write_items() {
   return ItemWriter(*this);
 }
 
-// The column of the screen's cursor, 1 at the start of a line (Microsoft BASIC; the
-// argument is a dummy).
+// The column of the screen's cursor, 1 at the start of a line and after a full line
+// (Microsoft BASIC; the argument is a dummy).
 inline double POS(double) {
-  return Console::screen() != nullptr ? Console::screen()->column() + 1.0 : 1.0;
+  return Console::screen() != nullptr ? Console::screen()->column() % MARGIN + 1.0 : 1.0;
 }
 
 // ============================================================================ files.py
@@ -2593,6 +2738,34 @@ inline Fault file_fault(const fs::path& path, const std::string& name) {
   return Fault(missing.empty() ? ACCESS_ERROR : missing.c_str(), "(" + name + ")");
 }
 
+inline std::string upper_ascii_text(std::string text) {
+  for (char& c : text)
+    c = upper_ascii(c);
+  return text;
+}
+
+// `path` (absolute), or the existing file or folder whose name matches it but for the
+// case of ASCII letters, component by component (the exact name first, else the first
+// match in sorted order); where nothing matches, the rest as written.
+inline fs::path dos_path(const fs::path& path) {
+  std::error_code error;
+  if (fs::exists(fs::symlink_status(path, error)))
+    return path;
+  const fs::path name = path.filename();
+  if (name.empty() || path.parent_path() == path)
+    return path;
+  const fs::path folder = dos_path(path.parent_path());
+  std::vector<std::string> entries;
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error))
+    entries.push_back(it->path().filename().string());
+  std::sort(entries.begin(), entries.end());
+  const std::string wanted = upper_ascii_text(name.string());
+  for (const std::string& entry : entries)
+    if (upper_ascii_text(entry) == wanted)
+      return folder / entry;
+  return folder / name;
+}
+
 // Where a BASIC file name is read and written: in place, or in a scratch folder.
 class FileSystem {
  public:
@@ -2602,13 +2775,20 @@ class FileSystem {
     return !scratch_.empty();
   }
 
+  // The absolute path of `name`: an existing file whose name matches but for case
+  // (dos_path), else the name as written.
   static fs::path key(const std::string& name) {
     if (name.empty() || name.find('\0') != std::string::npos)
       throw Fault(BAD_FILE_NAME, name.empty() ? "(an empty name)" : "");
     if (is_dos_device(name))
       throw Fault(BAD_FILE_NAME, "(" + name + ": devices and drive letters are not supported)");
     std::error_code error;
-    return fs::absolute(fs::path(name), error).lexically_normal();
+    return dos_path(fs::absolute(fs::path(name), error).lexically_normal());
+  }
+
+  // One text for every spelling of a file's name: which files are open, KILLed.
+  static std::string identity(const std::string& name) {
+    return upper_ascii_text(key(name).string());
   }
 
   // The path to read `name` from (it may not exist); empty if KILL removed it.
@@ -2620,7 +2800,7 @@ class FileSystem {
     std::error_code error;
     if (fs::exists(fs::symlink_status(copy, error)))
       return copy;
-    return hidden_.count(real.string()) ? fs::path() : real;
+    return hidden_.count(identity(name)) ? fs::path() : real;
   }
 
   // The path to write `name` to; for APPEND, a real file is copied there first.
@@ -2634,10 +2814,10 @@ class FileSystem {
       return real;  // fails as the real path would: "Path not found"
     fs::create_directories(copy.parent_path(), error);
     const bool copied =
-        append && !fs::exists(fs::symlink_status(copy, error)) && !hidden_.count(real.string());
+        append && !fs::exists(fs::symlink_status(copy, error)) && !hidden_.count(identity(name));
     if (copied && fs::is_regular_file(real, error))
       fs::copy_file(real, copy, fs::copy_options::overwrite_existing, error);
-    hidden_.erase(real.string());
+    hidden_.erase(identity(name));
     return copy;
   }
 
@@ -2652,22 +2832,22 @@ class FileSystem {
       throw Fault(FILE_NOT_FOUND, "(" + name + ")");
     const fs::path path = reading(name);
     if (scratch() && path == key(name)) {
-      hidden_.insert(path.string());
+      hidden_.insert(identity(name));
       return;
     }
     if (std::remove(path.c_str()) != 0)  // a file: exists() checked it
       throw file_fault(path, name);
     if (scratch())
-      hidden_.insert(key(name).string());
+      hidden_.insert(identity(name));
   }
 
  private:
   fs::path mirror(const fs::path& real) const {
-    return fs::path(scratch_) / real.relative_path();
+    return dos_path(fs::path(scratch_) / real.relative_path());
   }
 
   std::string scratch_;
-  std::set<std::string> hidden_;  // real files KILLed in scratch mode
+  std::set<std::string> hidden_;  // real files KILLed in scratch mode, by identity
 };
 
 // A file open for INPUT: its text, read whole when it is opened.
@@ -2706,44 +2886,16 @@ class InputFile {
     return size_;
   }
 
+  // INPUT # items and LINE INPUT # lines as GW-BASIC reads them (files.py).
   double number() {
-    start_item();
-    const std::size_t start = pos_;
-    std::size_t end = start;
-    while (end < text_.size() && text_[end] != ' ' && text_[end] != ',' && text_[end] != '\n')
-      ++end;
-    pos_ = end;
-    separator();
-    std::string word;
-    for (std::size_t i = start; i < end; ++i)
-      word += upper_ascii(text_[i]);
-    const std::size_t stop = number_prefix(word);
-    if (stop == 0)
-      return 0.0;
-    std::string constant = word.substr(0, stop);
-    std::replace(constant.begin(), constant.end(), 'D', 'E');
-    return number_value(constant);
+    double value = 0.0;
+    if (number_text(entry(true), false, &value) == NumberText::kOverflow)
+      throw Fault(OVERFLOW_ERROR);
+    return value;
   }
 
   std::string string() {
-    start_item();
-    const std::size_t start = pos_;
-    if (text_[start] == '"') {
-      std::size_t close = text_.find('"', start + 1);
-      if (close == std::string::npos)
-        close = text_.size();
-      pos_ = close + 1;
-      separator();
-      return text_.substr(start + 1, close - start - 1);
-    }
-    std::size_t end = start;
-    while (end < text_.size() && text_[end] != ',' && text_[end] != '\n')
-      ++end;
-    pos_ = end + 1;  // past the comma or line end
-    std::size_t last = end;
-    while (last > start && text_[last - 1] == ' ')
-      --last;
-    return text_.substr(start, last - start);
+    return entry(false);
   }
 
   std::string line() {
@@ -2752,63 +2904,74 @@ class InputFile {
     std::size_t end = text_.find('\n', pos_);
     if (end == std::string::npos)
       end = text_.size();
-    const std::string text = text_.substr(pos_, end - pos_);
+    const std::string rest = text_.substr(pos_, end - pos_);
+    if (text_length(rest) >= MS_MAX_LENGTH) {  // the rest, line end included, is the next line
+      const std::string line = rest.substr(0, text_offset(rest, MS_MAX_LENGTH));
+      pos_ += line.size();
+      return line;
+    }
     pos_ = end + 1;
-    return text;
+    return rest;
   }
 
  private:
-  void skip(const char* characters) {
-    while (pos_ < text_.size() && std::strchr(characters, text_[pos_]) != nullptr &&
-           text_[pos_] != '\0')
-      ++pos_;
+  // The next character (its UTF-8 bytes), consumed; "" at the end.
+  std::string next() {
+    if (pos_ >= text_.size())
+      return "";
+    std::size_t end = pos_ + 1;
+    while (end < text_.size() && (static_cast<unsigned char>(text_[end]) & 0xC0) == 0x80)
+      ++end;
+    std::string c = text_.substr(pos_, end - pos_);
+    pos_ = end;
+    return c;
   }
 
-  void start_item() {
-    skip(" \n");
-    if (at_end())
+  // The text of the next item, its separator consumed (see files.py).
+  std::string entry(bool number) {
+    const char last = skip_blanks();
+    std::string c = next();
+    const bool quoted = c == "\"" && !number && last != '\0';
+    if (quoted)
+      c = next();
+    if (c.empty() && last != '\0')
       throw Fault(INPUT_PAST_END);
-  }
-
-  // After an item: skip spaces, then one comma or line end.
-  void separator() {
-    skip(" ");
-    if (!at_end() && (text_[pos_] == ',' || text_[pos_] == '\n'))
-      ++pos_;
-  }
-
-  // The length of the longest numeric constant at the start of `word` (upper case):
-  // [+-] (digits [. digits] | . digits) [(E|D) [+-] digits].
-  static std::size_t number_prefix(const std::string& word) {
-    std::size_t i = 0;
-    if (i < word.size() && (word[i] == '+' || word[i] == '-'))
-      ++i;
-    const std::size_t digits_start = i;
-    while (i < word.size() && is_digit(word[i]))
-      ++i;
-    bool any = i > digits_start;
-    if (i < word.size() && word[i] == '.') {
-      std::size_t j = i + 1;
-      while (j < word.size() && is_digit(word[j]))
-        ++j;
-      if (any || j > i + 1) {
-        any = true;
-        i = j;
+    std::string word, blanks;
+    std::size_t length = 0;  // characters in word and blanks
+    while (!c.empty() && !((number && c == " ") || ((c == "," || c == "\n") && !quoted))) {
+      if (quoted && c == "\"")
+        break;
+      if (c == " " && !quoted) {
+        blanks += c;  // kept only inside a string
+        ++length;
+      } else if (c != std::string(1, '\0')) {  // a line end inside quotes is CHR$(13)
+        word += blanks + (c == "\n" ? std::string("\r") : c);
+        blanks.clear();
+        ++length;
       }
+      if (length >= MS_MAX_LENGTH)
+        break;
+      c = next();
     }
-    if (!any)
-      return 0;
-    if (i < word.size() && (word[i] == 'E' || word[i] == 'D')) {
-      std::size_t j = i + 1;
-      if (j < word.size() && (word[j] == '+' || word[j] == '-'))
-        ++j;
-      const std::size_t exponent_start = j;
-      while (j < word.size() && is_digit(word[j]))
-        ++j;
-      if (j > exponent_start)
-        i = j;
+    if (c == " " || c == std::string(1, '\0') || (quoted && c == "\"")) {
+      skip_spaces();
+      if (pos_ < text_.size() && (text_[pos_] == ',' || text_[pos_] == '\n'))
+        ++pos_;
     }
-    return i;
+    return word;
+  }
+
+  // Skip spaces and NULs before an item; the last one skipped ('\x01' if none).
+  char skip_blanks() {
+    char last = '\x01';
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\0'))
+      last = text_[pos_++];
+    return last;
+  }
+
+  void skip_spaces() {
+    while (pos_ < text_.size() && text_[pos_] == ' ')
+      ++pos_;
   }
 
   std::string text_;
@@ -2878,7 +3041,7 @@ class FileTable {
     if (inputs_.count(num) || outputs_.count(num))
       throw Fault(FILE_ALREADY_OPEN, "(#" + std::to_string(num) + ")");
     const char mode = open_mode(mode_text);
-    const std::string key = FileSystem::key(name).string();
+    const std::string key = FileSystem::identity(name);
     for (const auto& [other, path] : paths_) {
       if (path == key && (mode != 'I' || !inputs_.count(other)))
         throw Fault(FILE_ALREADY_OPEN, "(" + name + " as #" + std::to_string(other) + ")");
@@ -2943,8 +3106,20 @@ class FileTable {
     }
   }
 
+  // WIDTH #n, width: 0 to 255 (255: lines are never broken); a file open for input
+  // keeps it without using it.
+  void width(double n, double width) {
+    const int num = open_number(n);
+    const int w = static_cast<int>(cint(width));
+    if (w < 0 || w > FILE_WIDTH)
+      throw Fault(ILLEGAL_FUNCTION_CALL,
+                  "(WIDTH #" + std::to_string(num) + ", " + std::to_string(w) + ")");
+    if (outputs_.count(num))
+      outputs_.at(num)->console().set_width(w);
+  }
+
   void kill(const std::string& name) {
-    if (is_open(FileSystem::key(name).string()))
+    if (is_open(FileSystem::identity(name)))
       throw Fault(FILE_ALREADY_OPEN, "(" + name + ")");
     system_.remove(name);
   }
@@ -2954,7 +3129,7 @@ class FileTable {
       throw Fault(FILE_NOT_FOUND, "(" + old_name + ")");
     if (system_.exists(new_name))
       throw Fault(FILE_ALREADY_EXISTS, "(" + new_name + ")");
-    if (is_open(FileSystem::key(old_name).string()))
+    if (is_open(FileSystem::identity(old_name)))
       throw Fault(FILE_ALREADY_OPEN, "(" + old_name + ")");
     const fs::path source = system_.reading(old_name);
     const fs::path target = system_.writing(new_name, false);
@@ -2995,7 +3170,7 @@ class FileTable {
   FileSystem system_;
   std::map<int, std::unique_ptr<InputFile>> inputs_;
   std::map<int, std::unique_ptr<OutputFile>> outputs_;
-  std::map<int, std::string> paths_;  // number -> the key of its name
+  std::map<int, std::string> paths_;  // number -> the identity of its name
 };
 
 inline FileTable& file_table() {
@@ -3030,6 +3205,10 @@ inline std::vector<Value> file_input(double number, const std::vector<Kind>& kin
 
 inline std::string file_line(double number) {
   return file_table().line(number);
+}
+
+inline void file_width(double number, double width) {
+  file_table().width(number, width);
 }
 
 inline void kill_file(const std::string& name) {

@@ -22,7 +22,7 @@ def data_lines(
     """`texts`: each statement's BASIC text by id (for its comment)."""
     lines = []
     for stmt in stmts:
-        if not isinstance(stmt, ast.Data):
+        if not isinstance(stmt, ast.Data) or not stmt.read:
             continue
         lines.append(comment(stmt.label, texts.get(id(stmt), "DATA")))
         row = ""

@@ -10,6 +10,7 @@ RANDOMIZE and REM.
                        | RANDOMIZE [expr]
                        | REM                           (the rest of the line)
     array_decl       ::= NAME '(' expr_list ')' [AS NAME]
+                       | NAME                      (Microsoft BASIC: a variable, no array)
 
 SWAP and the MID$ statement are Microsoft BASIC's.  ECMA-55 wants LET, integer constants as DIM bounds and at most one numeric parameter;
 `AS type` is cuTile BASIC's element type.
@@ -65,8 +66,18 @@ def p_assign_function(p):
 def p_dim(p):
     """simple_statement : DIM array_list"""
     arrays = [d for d in p[2] if isinstance(d, ast.ArrayDecl)]
-    scalars = [d for d in p[2] if isinstance(d, ast.ScalarDecl)]  # QuickBASIC's
+    # QuickBASIC's typed scalars, and names without subscripts (GW-BASIC's `DIM S1$`,
+    # QuickBASIC's `DIM X`, `DIM SHARED X`): declarations without code (flatten.py)
+    scalars = [d for d in p[2] if isinstance(d, ast.ScalarDecl)]
     p[0] = ast.Dim(arrays, scalars, coord=location(p, 1))
+
+
+def p_array_decl_scalar(p):
+    """array_decl : NAME"""
+    # GW-BASIC's DIM takes a plain variable too (`DIM S1$`), which it then has already:
+    # nothing to declare.
+    p.lexer.ctx.microsoft_only("DIM of a name without subscripts", location(p, 1))
+    p[0] = ast.ScalarDecl(p[1], "", coord=location(p, 1))
 
 
 def p_array_list(p):

@@ -3,6 +3,7 @@ writing to a text stream can keep.
 
     simple_statement ::= CLS [args] | COLOR [args] | BEEP | KEY (ON | OFF)
                        | SCREEN [args] | WIDTH [args] | SOUND [args] | PLAY [args]
+                       | WIDTH '#' expr ',' expr    (a file's line width: `ast.FileWidth`)
                        | CLEAR [args] | SYSTEM
     args             ::= [expr] {',' [expr]}
 
@@ -60,6 +61,12 @@ def p_width(p):
     extension(p, 1, "WIDTH")
     _only(p, "WIDTH", 80, "lines are 80 characters wide: other widths are not supported")
     p[0] = ast.NoEffect("WIDTH", coord=location(p, 1))
+
+
+def p_width_file(p):
+    """simple_statement : WIDTH HASH expr COMMA expr"""
+    extension(p, 1, "WIDTH #")
+    p[0] = ast.FileWidth(p[3], p[5], coord=location(p, 1))
 
 
 def _only(p, word: str, value: int, why: str) -> None:

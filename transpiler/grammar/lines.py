@@ -4,6 +4,7 @@
     tail_statement ::= if_statement | block_if
     stmt_list      ::= statement {':' statement}
     statement      ::= simple_statement | block_statement
+    simple_statement ::= SYNTAX_FAULT       (a statement that does not parse: --dialect ms)
     empty          ::=
 
 A one-line IF takes the rest of the line (`IF X THEN A = 1 : B = 2` runs both when X
@@ -12,6 +13,8 @@ holds), so it can only come last; so can a block IF (`IF X THEN` at the end of a
 
 from __future__ import annotations
 
+from .. import ast
+from ..runtime.faults import SYNTAX_ERROR
 from ._actions import extension
 
 
@@ -58,3 +61,11 @@ def p_stmt_list_next(p):
 def p_empty(p):
     """empty :"""
     p[0] = None
+
+
+def p_syntax_fault(p):
+    """simple_statement : SYNTAX_FAULT"""
+    # GW-BASIC tokenises a line without checking it: a statement that does not parse
+    # stops the program with "Syntax error" only when it runs (parser.py blanks it out).
+    tok = p.slice[1]
+    p[0] = ast.Fault(SYNTAX_ERROR, coord=p.lexer.ctx.coord(tok.lexpos, len(tok.value)))

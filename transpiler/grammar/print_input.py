@@ -199,7 +199,9 @@ def p_read(p):
 def p_data(p):
     """simple_statement : DATA"""
     ctx = p.lexer.ctx
-    p[0] = ast.Data(split_data(p[1], ctx), coord=ctx.coord(p.slice[1].lexpos, 4))
+    items = split_data(p[1], ctx)
+    coord = ctx.coord(p.slice[1].lexpos, 4)
+    p[0] = ast.Data(items, read=not p[1].after_branch_word, coord=coord)
 
 
 def p_restore(p):

@@ -137,13 +137,6 @@ def p_const_list(p):
         p[0] = p[1]
 
 
-def p_scalar_decl_untyped(p):
-    """array_decl : NAME"""
-    # `DIM X`: QuickBASIC declares a variable of its name's type (for DIM SHARED X)
-    qbasic(p, 1, "DIM of a variable")
-    p[0] = ast.ScalarDecl(p[1], "", coord=location(p, 1))
-
-
 def p_scalar_decl(p):
     """array_decl : NAME AS NAME"""
     # `DIM X AS INTEGER`: a typed variable (the rule's name is DIM's list item).

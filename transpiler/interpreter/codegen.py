@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ast
-from ..expr_facts import signed_number
+from ..expr_facts import copies_itself, signed_number
 from ..model import Analysis, type_of_name
 from ..semantics import RANDOMIZE_KINDS
 from . import names
@@ -509,6 +509,10 @@ class Generator:
     def s_Close(self, index, stmt: ast.Close, depth) -> None:
         self.line(depth, f"_close_files({', '.join(self.exprs.value(n) for n in stmt.numbers)})")
 
+    def s_FileWidth(self, index, stmt: ast.FileWidth, depth) -> None:
+        number, width = self.exprs.value(stmt.channel), self.exprs.value(stmt.width)
+        self.line(depth, f"_file_width({number}, {width})")
+
     def s_Kill(self, index, stmt: ast.Kill, depth) -> None:
         self.line(depth, f"_kill_file({self.exprs.value(stmt.name)})")
 
@@ -557,7 +561,11 @@ class Generator:
     def s_MidAssign(self, index, stmt: ast.MidAssign, depth) -> None:
         target = self.reference(depth, stmt.target)
         count = self.exprs.value(stmt.count) if stmt.count is not None else "None"
-        start, value = self.exprs.value(stmt.start), self.exprs.value(stmt.value)
+        start = self.exprs.value(stmt.start)
+        if copies_itself(stmt):
+            self.line(depth, f"{target} = _mid_assign_itself({target}, {start}, {count})")
+            return
+        value = self.exprs.value(stmt.value)
         self.line(depth, f"{target} = _mid_assign({target}, {start}, {count}, {value})")
 
     def s_Read(self, index, stmt: ast.Read, depth) -> None:

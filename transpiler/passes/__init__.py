@@ -31,6 +31,7 @@ from . import (
 
 def analyze(program: ast.Program, source: SourceFile, options: Options) -> Analysis:
     analysis = Analysis(program=program, source=source, options=options)
+    analysis.warnings.extend(program.warnings)  # the parser's (GW-BASIC's loading)
     diags = Diagnostics()
     # 0. no expression deeper than the engines take; the passes below recurse over
     #    expressions, so a deeper one stops the analysis here.

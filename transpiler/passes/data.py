@@ -1,6 +1,7 @@
 """Pass 10: the DATA items of the program, in order (ECMA-55 14), and where each
 `RESTORE n` (an extension) puts the data pointer: at the first datum of the first DATA
-line numbered n or more.
+line numbered n or more.  A DATA right after THEN or ELSE is not one of them
+(`ast.Data.read`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from ..model import Analysis
 
 def run(analysis: Analysis, diags: Diagnostics) -> None:
     for stmt in analysis.stmts:
-        if isinstance(stmt, ast.Data):
+        if isinstance(stmt, ast.Data) and stmt.read:
             if stmt.label is not None:
                 analysis.data_line_start.setdefault(stmt.label, len(analysis.data))
             analysis.data.extend(stmt.items)

@@ -346,6 +346,7 @@ _REJECTED = {
     ast.Open: "OPEN",
     ast.Close: "CLOSE",
     ast.Kill: "KILL",
+    ast.FileWidth: "WIDTH #",
     ast.Rename: "NAME",
 }
 

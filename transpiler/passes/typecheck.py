@@ -308,6 +308,9 @@ class _TypeChecker:
                 self.expect_number(number)
         elif isinstance(s, ast.Kill):
             self.expect_string(s.name)
+        elif isinstance(s, ast.FileWidth):
+            self.expect_number(s.channel)
+            self.expect_number(s.width)
         elif isinstance(s, ast.Rename):
             self.expect_string(s.old)
             self.expect_string(s.new)

@@ -48,6 +48,7 @@ from .files import (
     file_input,
     file_line,
     file_output,
+    file_width,
     kill_file,
     open_file,
     rename_file,
@@ -100,6 +101,7 @@ from .stringfns import (
     VAL,
     concat,
     mid_assign,
+    mid_assign_itself,
 )
 from .strings import STRING_MAX_LENGTH, check_string
 from .using import DOUBLE, REAL, SINGLE, UsingPrecision
@@ -186,6 +188,7 @@ __all__ = [
     "file_input",
     "file_line",
     "file_output",
+    "file_width",
     "format_number",
     "format_number_trimmed",
     "int_div",
@@ -193,6 +196,7 @@ __all__ = [
     "kill_file",
     "loop_count",
     "mid_assign",
+    "mid_assign_itself",
     "mul",
     "on_choice",
     "open_file",

@@ -19,9 +19,15 @@ The console keeps the column (0-based) of the output line.  bas55's rules (ECMA-
   first column for 0, without a warning, as GW-BASIC (PC-BASIC) does;
 * ``SPC(n)`` (Microsoft BASIC): n spaces, n taken as TAB takes it and reduced modulo 80;
   spaces that pass the margin continue on a new line;
+* Microsoft BASIC's screen moves its column for control characters as GW-BASIC's does
+  (`_screen_column`): `PRINT CHR$(13)` starts a new line (written as a line end), so a
+  later item is wrapped from column 0;
 * at the end of the program (`finish`), an unfinished line is ended.
 
-A file open for output is a Console without a margin (`UNLIMITED`).
+A file open for output is a Console without a margin (`UNLIMITED`).  Under Microsoft
+BASIC it has GW-BASIC's rules for files instead (`_write_file`): a line width, 255 by
+default (`WIDTH #n, w` sets it; 255 never breaks a line), a column that is a byte (it
+goes back to 0 after 255), control characters that take no column (CR goes back to 0).
 
 INPUT asks again when a reply does not fit: with ECMA-55's rules (inputs.py) after an
 error notice on stderr, with Microsoft's (ms_inputs.py) after printing
@@ -37,6 +43,7 @@ match bas55 there prints item by item with `write_string`, `write_number`, `next
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from numbers import Real
 from typing import NamedTuple, TextIO
@@ -48,13 +55,16 @@ from .faults import ERROR, BasicFault, Notice, notify, warn
 from .inputs import ReplyRejected, parse_reply
 from .ms_inputs import REDO, parse_ms_reply
 from .msformat import Double, format_double
-from .msnumbers import cint
+from .msnumbers import ILLEGAL_FUNCTION_CALL, cint
 from .numformat import format_number, format_number_trimmed, match_number
 from .stringfns import MAX_LENGTH, to_word
 from .using import REAL, UsingPrecision, UsingWriter
 
 MARGIN = 80
 UNLIMITED = 2**31 - 1  # the margin of a file: lines are never folded
+FILE_WIDTH = 255  # a Microsoft BASIC file's default WIDTH: its lines are never broken
+FILE_COLUMNS = 256  # a file's column is a byte
+_CONTROL = re.compile(r"[\x00-\x1f]")
 ZONE_WIDTH = 16
 MS_ZONE_WIDTH = 14  # Microsoft BASIC
 INPUT_PROMPT = "? "
@@ -99,16 +109,19 @@ _screen: Console | None = None  # the last screen made: POS and INKEY$ read it
 
 
 def POS(x: float) -> float:
-    """The column of the screen's cursor, 1 at the start of a line (Microsoft BASIC; `x`
-    is a dummy)."""
-    return float(_screen.column + 1) if _screen is not None else 1.0
+    """The column of the screen's cursor, 1 at the start of a line and after a full line
+    of 80 (the cursor waits there for the next line; Microsoft BASIC; `x` is a dummy)."""
+    return float(_screen.column % MARGIN + 1) if _screen is not None else 1.0
 
 
 class Console:
     """The BASIC program's terminal: output column tracking and INPUT replies.  A file
     open for output is a Console too, without a margin."""
 
-    __slots__ = ("_column", "_in", "_margin", "_microsoft", "_out", "_precision", "_strict")
+    __slots__ = (
+        "_column", "_file_width", "_in", "_margin", "_microsoft", "_out", "_precision",
+        "_strict",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -130,6 +143,12 @@ class Console:
         # GW-BASIC's layout, TAB, SPC and INPUT replies (see `_write_microsoft`): the
         # dialect the program runs in.
         self._microsoft = microsoft()
+        # A Microsoft BASIC file's line width (see `_write_file`); None elsewhere.
+        self._file_width = FILE_WIDTH if margin == UNLIMITED and self._microsoft else None
+
+    def set_width(self, width: int) -> None:
+        """`WIDTH #n, width` of a file (Microsoft BASIC)."""
+        self._file_width = width
 
     @property
     def column(self) -> int:
@@ -180,6 +199,15 @@ class Console:
         self._out.write(text)
         self._column = column + len(text)
 
+    def write_unbroken(self, text: str) -> None:
+        """Part of a WRITE line: GW-BASIC writes the line whole, so a file's WIDTH does not
+        break it (elsewhere as `write_string`)."""
+        if self._file_width is None:
+            self.write_string(text)
+            return
+        self._out.write(text)
+        self._column = _column_after(self._column, text)
+
     def write_number(self, x: float) -> None:
         text = format_number(x)
         if self._microsoft:
@@ -198,6 +226,9 @@ class Console:
 
     def next_zone(self) -> None:
         column = self._column
+        if self._file_width is not None:
+            self._zone_file()
+            return
         if self._microsoft:
             zone = column // MS_ZONE_WIDTH + 1
             if zone >= self._margin // MS_ZONE_WIDTH:
@@ -230,6 +261,9 @@ class Console:
             self._column = target
 
     def spc(self, x: float) -> None:
+        if self._file_width is not None:
+            self._write_spaces(to_word(x) % self._nonzero_width())
+            return
         count = to_word(x) % self._margin
         room = self._margin - self._column
         if count > room:
@@ -267,21 +301,66 @@ class Console:
     # margin: its lines are never ended for it.
 
     def _write_microsoft(self, text: str) -> None:
+        if self._file_width is not None:
+            self._write_file(text)
+            return
         margin = self._margin
-        if self._column > 0 and self._column + len(text) > margin:
+        if not _CONTROL.search(text):
+            if self._column > 0 and self._column + len(text) > margin:
+                self._line_feed()
+            self._out.write(text)
+            column = self._column + len(text)
+            while column > margin:
+                column -= margin
+            self._column = column
+            return
+        if self._column > 0 and self._column + _screen_width(text) > margin:
             self._line_feed()
-        self._out.write(text)
-        column = self._column + len(text)
-        while column > margin:
-            column -= margin
-        self._column = column
+        for c in text:
+            self._out.write("\n" if c == "\r" else c)
+            self._column = _screen_column(self._column, c, margin)
 
     def _tab_microsoft(self, x: float) -> None:
-        target = max(to_word(x) - 1, 0) % self._margin
+        width = self._margin if self._file_width is None else self._nonzero_width()
+        target = max(to_word(x) - 1, 0) % width
         if target < self._column:
             self._line_feed()
         self._out.write(" " * (target - self._column))
         self._column = target
+
+    # GW-BASIC's files (PC-BASIC's TextFileBase.write): an item that would pass the
+    # width (up to its first line end) starts a new line unless the line is empty or the
+    # width is 255; characters below CHR$(32) take no column, CR goes back to column 0,
+    # and the column wraps from 255 to 0.  `,` goes to the next 14-column zone, or ends
+    # the line from the last zone of a width other than 255.
+
+    def _write_file(self, text: str) -> None:
+        width, column = self._file_width, self._column
+        if width != FILE_WIDTH and column > 0:
+            first = re.split(r"[\r\n]", text, maxsplit=1)
+            if len(first) == 1 and column + len(_CONTROL.sub("", text)) > width:
+                self._line_feed()
+        self._out.write(text)
+        self._column = _column_after(self._column, text)
+
+    def _nonzero_width(self) -> int:
+        """The width TAB and SPC reduce by: WIDTH #n, 0 gives them none (PC-BASIC fails
+        inside)."""
+        if self._file_width == 0:
+            raise BasicFault(ILLEGAL_FUNCTION_CALL, "(TAB or SPC in a file of WIDTH 0)")
+        return self._file_width
+
+    def _zone_file(self) -> None:
+        width, column = self._file_width, self._column
+        zone = column // MS_ZONE_WIDTH + 1
+        if zone >= max(1, width // MS_ZONE_WIDTH) and MS_ZONE_WIDTH <= width != FILE_WIDTH:
+            self._line_feed()
+        else:
+            self._write_spaces(MS_ZONE_WIDTH * zone - column)
+
+    def _write_spaces(self, count: int) -> None:
+        self._out.write(" " * count)
+        self._column = (self._column + count) % FILE_COLUMNS
 
     def finish(self) -> None:
         """End of the program (normal or not): end an unfinished line and flush."""
@@ -363,6 +442,54 @@ class Console:
         return line.removesuffix("\n").removesuffix("\r")
 
 
+def _screen_width(text: str) -> int:
+    """The columns GW-BASIC's screen gives `text` when it decides whether it fits the
+    line: those of the characters from CHR$(32) on, less one per CHR$(8); 0 when the text
+    has a line end (it never starts a new line)."""
+    width = 0
+    for c in text:
+        if c in "\r\n":
+            return 0
+        if c == "\b":
+            width -= 1
+        elif c >= " ":
+            width += 1
+    return width
+
+
+def _screen_column(column: int, c: str, margin: int) -> int:
+    """The screen's column after printing `c` (PC-BASIC's console): CR and LF start a
+    new line (CR is written as a line end), TAB goes to the next multiple of 8,
+    CHR$(11) (home) and CHR$(12) (clear) to column 0, CHR$(28) and CHR$(29) one column
+    right and left, BEL and CHR$(30), CHR$(31) (up, down) leave it; any other character
+    takes a column."""
+    if c in "\r\n\x0b\x0c":
+        return 0
+    if c == "\t":
+        column = (column // 8 + 1) * 8
+        return column - margin if column >= margin else column
+    if c == "\x1c":
+        return 0 if column + 1 >= margin else column + 1
+    if c == "\x1d":
+        return max(column - 1, 0)
+    if c in "\x07\x1e\x1f":
+        return column
+    column += 1
+    return column - margin if column > margin else column
+
+
+def _column_after(column: int, text: str) -> int:
+    """A file's column after `text` (see `Console._write_file`)."""
+    if not _CONTROL.search(text):
+        return (column + len(text)) % FILE_COLUMNS
+    for c in text:
+        if c == "\r":
+            column = 0
+        elif c >= " ":
+            column = (column + 1) % FILE_COLUMNS
+    return column
+
+
 class ItemWriter:
     """WRITE's items, one at a time: separated by commas, strings in quotes, numbers as
     PRINT writes them without the spaces around them; `end` ends the line."""
@@ -378,7 +505,7 @@ class ItemWriter:
             text = f'"{value}"'
         else:  # a Double (Microsoft BASIC) keeps its type: 16 digits
             text = format_number_trimmed(value if isinstance(value, Double) else float(value))
-        self._channel.write_string(text if self._first else "," + text)
+        self._channel.write_unbroken(text if self._first else "," + text)
         self._first = False
         return self
 

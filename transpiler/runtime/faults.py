@@ -22,6 +22,10 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
+# GW-BASIC's error 2, for a statement that does not parse: found when it runs
+# (--dialect ms: parser.py turns the statement into an `ast.Fault` with it).
+SYNTAX_ERROR = "Syntax error"
+
 WARNING = "warning"
 ERROR = "error"
 

@@ -197,6 +197,21 @@ def mid_assign(target: str, start: float, n: float | None, value: str) -> str:
     return target[:first] + value[:count] + target[first + count :]
 
 
+def mid_assign_itself(target: str, start: float, n: float | None) -> str:
+    """`MID$(T$, start[, n]) = T$`: GW-BASIC copies character by character from the
+    string it is changing, so characters already overwritten are copied again
+    (`MID$(A$, 4) = A$` on "12345678" makes "12312312")."""
+    first = _position(start) - 1
+    if first >= len(target):
+        raise BasicFault(ILLEGAL_FUNCTION_CALL)
+    count = len(target) if n is None else min(_count(n), len(target))
+    count = min(count, len(target) - first)
+    chars = list(target)
+    for i in range(count):
+        chars[first + i] = chars[i]
+    return "".join(chars)
+
+
 # --------------------------------------------------------------------------- numbers in text
 
 

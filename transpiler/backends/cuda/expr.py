@@ -308,8 +308,12 @@ class ExprPrinter:
         if op in ("and", "or") or op in _COMPARISONS:
             symbol, prec = _BINARY_OPS[op]
             left_prec = prec + 1 if op in _COMPARISONS else prec
+            if op == "or":  # && inside || gets parentheses too (GCC's -Wparentheses)
+                left_prec, right_prec = AND + 1, AND + 1
+            else:
+                right_prec = prec + 1
             left = self.compute(e.left, index, left_prec)
-            right = self.compute(e.right, index, prec + 1)
+            right = self.compute(e.right, index, right_prec)
             return f"{left} {symbol} {right}", prec
         if op in _INT_HELPERS and (cdt in T.INTEGERS or op == "mod"):
             helper = _INT_HELPERS[op]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ... import ast, hostir
 from ...errors import BasicUnsupportedError
-from ...expr_facts import has_effects, signed_number
+from ...expr_facts import copies_itself, has_effects, signed_number
 from ...semantics import RANDOMIZE_KINDS
 from ...model import Analysis, type_of_name
 from ...naming import Namer
@@ -215,6 +215,11 @@ class StatementPrinter:
         numbers = ", ".join(self.file_number(n) for n in stmt.numbers)
         return self.at_line(node, bool(stmt.numbers)) + [Code(f"b2t::close_files({numbers});")]
 
+    def s_FileWidth(self, node, stmt: ast.FileWidth) -> list[Code]:
+        width = self.expr.value(stmt.width, None)
+        call = f"b2t::file_width({self.file_number(stmt.channel)}, {width});"
+        return self.at_line(node, True) + [Code(call)]
+
     def s_Kill(self, node, stmt: ast.Kill) -> list[Code]:
         call = f"b2t::kill_file({self.expr.value(stmt.name, None)});"
         return self.at_line(node, True) + [Code(call)]
@@ -308,14 +313,16 @@ class StatementPrinter:
         args = [self.expr.value(stmt.start, pre)]
         if stmt.count is not None:
             args.append(self.expr.value(stmt.count, pre))
-        args.append(self.expr.value(stmt.value, pre))
+        function = "b2t::mid_assign_itself" if copies_itself(stmt) else "b2t::mid_assign"
+        if not copies_itself(stmt):
+            args.append(self.expr.value(stmt.value, pre))
         head = self.at_line(node, True)  # a start or count out of range
         if isinstance(stmt.target, ast.Var):
-            call = f"b2t::mid_assign({target}, {', '.join(args)})"
+            call = f"{function}({target}, {', '.join(args)})"
             return head + [Code(line) for line in pre] + [Code(f"{target} = {call};")]
         # An element: found once, before the arguments are evaluated.
         place = self.namer.fresh("place")
-        call = f"b2t::mid_assign({place}, {', '.join(args)})"
+        call = f"{function}({place}, {', '.join(args)})"
         lines = [f"std::string& {place} = {target};", *pre, f"{place} = {call};"]
         return head + [Code("", [Code(line) for line in lines])]
 

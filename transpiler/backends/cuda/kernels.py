@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import re
 from dataclasses import dataclass, field
 
 from ... import ir
@@ -414,13 +415,18 @@ class KernelLowering:
     def run(self) -> CudaKernel:
         for name in self.plan.declared_first:
             self.declare(self.values[name])
-        for p in self.kernel.params:
-            if isinstance(p, ir.ConstParam):
-                self.emit(f"constexpr int {self.params[p.name]} = {p.value};")
+        constants = [p for p in self.kernel.params if isinstance(p, ir.ConstParam)]
+        for p in constants:
+            self.emit(f"constexpr int {self.params[p.name]} = {p.value};")
         self.statements(self.kernel.body)
         for v, start, end in reversed(self.recomputable):
             if not v.read_in_registers:  # every use recomputed it from its definition
                 del self.out[start:end]
+        # A constant no statement used (nvcc #177 and g++ -Wunused-variable warn) goes.
+        rest = "\n".join(self.out[len(constants) :])
+        for k in reversed(range(len(constants))):
+            if not re.search(rf"\b{re.escape(self.params[constants[k].name])}\b", rest):
+                del self.out[k]
         prologue = [
             f"const int {self.bid_names[a]} = blockIdx.{'xyz'[a]};" for a in sorted(self.bids_used)
         ]

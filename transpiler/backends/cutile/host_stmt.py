@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ... import ast, hostir
 from ...builtins import effect_of
-from ...expr_facts import has_effects, signed_number
+from ...expr_facts import copies_itself, has_effects, signed_number
 from ...semantics import RANDOMIZE_KINDS
 from ...model import Analysis, type_of_name
 from ...naming import Namer
@@ -240,6 +240,10 @@ class StatementPrinter:
         numbers = ", ".join(self.expr.subscript(n) for n in stmt.numbers)
         return [Code(f"{self.need('close_files')}({numbers})")]
 
+    def s_FileWidth(self, stmt: ast.FileWidth) -> list[Code]:
+        number, width = self.expr.subscript(stmt.channel), self.expr.value(stmt.width)
+        return [Code(f"{self.need('file_width')}({number}, {width})")]
+
     def s_Kill(self, stmt: ast.Kill) -> list[Code]:
         return [Code(f"{self.need('kill_file')}({self.expr.value(stmt.name)})")]
 
@@ -321,6 +325,9 @@ class StatementPrinter:
         target = self._place(stmt.target, set(), out)
         args = [target, self.expr.value(stmt.start)]
         args.append(self.expr.value(stmt.count) if stmt.count is not None else "None")
+        if copies_itself(stmt):
+            call = f"{self.need('mid_assign_itself')}({', '.join(args)})"
+            return out + [Code(f"{target} = {call}")]
         args.append(self.expr.value(stmt.value))
         return out + [Code(f"{target} = {self.need('mid_assign')}({', '.join(args)})")]
 

@@ -211,7 +211,7 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         else:
             launch_args.append(str(what))
     scalars = [
-        {"name": namer.name(s.name), "convert": "int" if s.dtype in ("i32", "i64") else "float"}
+        {"name": namer.name(s.name), "value": _scalar_argument(namer.name(s.name), s)}
         for s in lib.scalars
     ]
     arrays = []
@@ -317,3 +317,11 @@ def export_kernels(
                 fn, aot_param_specs(kernel), out_dir, formats=tuple(formats), archs=tuple(archs)
             )
     return written
+
+
+def _scalar_argument(name: str, scalar) -> str:
+    """run()'s INPUT scalar as the kernel takes it: an integer scalar must be a whole
+    number (the device refuses 2.5 rather than truncating it), a real one a float."""
+    if scalar.dtype in ("i32", "i64"):
+        return f'dev.integer({name}, "{scalar.name}")'
+    return f"float({name})"
