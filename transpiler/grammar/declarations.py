@@ -69,7 +69,10 @@ def p_dim(p):
     # QuickBASIC's typed scalars, and names without subscripts (GW-BASIC's `DIM S1$`,
     # QuickBASIC's `DIM X`, `DIM SHARED X`): declarations without code (flatten.py)
     scalars = [d for d in p[2] if isinstance(d, ast.ScalarDecl)]
-    p[0] = ast.Dim(arrays, scalars, coord=location(p, 1))
+    if arrays or any(d.dtype for d in scalars):
+        p[0] = ast.Dim(arrays, scalars, coord=location(p, 1))
+    else:  # only names without subscripts or types: nothing to do
+        p[0] = ast.Rem("", coord=location(p, 1))
 
 
 def p_array_decl_scalar(p):
