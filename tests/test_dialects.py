@@ -236,7 +236,7 @@ def test_a_qbasic_statement_under_ms_is_a_syntax_error_that_says_so(statement, m
     )
     word = statement.split()[0]
     assert warning.notes == (
-        f"{word} is a QBasic statement (not supported): a name in Microsoft BASIC",
+        f"{word} is a QuickBASIC statement (--dialect qbasic): a name in Microsoft BASIC",
     )
 
 

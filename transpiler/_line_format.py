@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from .builtins import FUNCTION_NAMES
+from .keywords import KEYWORDS, UNSUPPORTED
 from .lexer import LineContext
 
 MAX_LINE_LENGTH = 72
@@ -47,6 +49,24 @@ def read_line_number(text: str, ctx: LineContext) -> LineNumber:
         message = f"line number {compact.lstrip('0')} is too large (at most {MAX_LINE_NUMBER})"
         ctx.errors.append(ctx.error(message, column, len(digits)))
     return LineNumber(int(compact), column, len(digits), body)
+
+
+_RESERVED_WORDS = KEYWORDS | FUNCTION_NAMES | UNSUPPORTED.keys()
+_LABEL = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9.]*)[ \t]*:(?!=)")
+
+
+def read_label(text: str, number: LineNumber, ctx: LineContext):
+    """QuickBASIC's label at the start of a line without a number (`Start:`), as (its
+    upper-cased name, the LineNumber with the statements after it), or None.  Only where
+    the dialect is QuickBASIC's or not chosen (a label pins it); a reserved word is no
+    label (`PRINT: PRINT`)."""
+    if number.value is not None or ctx.dialect not in (None, "qbasic"):
+        return None
+    match = _LABEL.match(text, number.body)
+    if match is None or match.group(1).upper() in _RESERVED_WORDS:
+        return None
+    ctx.qbasic_only("a label", ctx.coord(match.start(1), len(match.group(1))))
+    return match.group(1).upper(), number._replace(body=match.end())
 
 
 def _check_strict_number(

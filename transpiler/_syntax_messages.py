@@ -8,7 +8,7 @@ parser stopped in lists the tokens it could have used, which is enough to say
 from __future__ import annotations
 
 from .errors import BasicSyntaxError
-from .keywords import UNSUPPORTED
+from .keywords import QBASIC_KEYWORDS, UNSUPPORTED
 from .lexer import LineContext, statement_word, token_length
 
 # Where these are all possible, an expression is (LALR merges the lookaheads of states
@@ -58,6 +58,10 @@ def _name_of_another_dialect(text: str, column: int, ctx: LineContext) -> tuple[
     """A note where the statement starts with a statement word of another dialect that
     the dialect reads as a name (`DO`, `SELECT CASE` under --dialect ms, as in GW-BASIC)."""
     word = statement_word(ctx, text, column)
+    if word in QBASIC_KEYWORDS and ctx.dialect == "ms":
+        return (
+            f"{word} is a QuickBASIC statement (--dialect qbasic): a name in {ctx.dialect_name()}",
+        )
     unsupported = UNSUPPORTED.get(word)
     if unsupported is None or unsupported.kind != "statement":
         return ()
@@ -103,6 +107,9 @@ def _explain(expected, token, found: str, symstack) -> tuple[str, tuple[str, ...
         return _after_expression(symstack, found), ()
     if "EQ" in expected:
         return f"expected '=', found {found}", ()
+    if "NUMBER" in expected and "NAME" in expected and "LPAREN" not in expected:
+        # after GOTO / GOSUB (a name there is QuickBASIC's label)
+        return f"expected a line number, found {found}", ()
     if "NAME" in expected:
         return f"expected a variable name, found {found}", ()
     if "FNNAME" in expected:

@@ -353,6 +353,8 @@ class LineRef(Node):
     """A line number used as a jump target, with its own location for errors."""
 
     number: int
+    # QuickBASIC's `GOTO Label` (upper-cased; `number` is then 0).
+    name: str | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -444,6 +446,104 @@ class Wend(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class Do(Stmt):
+    """QuickBASIC's `DO`, `DO WHILE c`, `DO UNTIL c` (condition None: no test at the top).
+    passes/flatten.py lowers it to a While (see `Loop`)."""
+
+    condition: Expr | None = None
+    until: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class Loop(Stmt):
+    """QuickBASIC's `LOOP`, `LOOP WHILE c`, `LOOP UNTIL c`: closes a DO.  Lowered to
+    `IF <leave> THEN EXIT DO` (when it tests) and the While's Wend."""
+
+    condition: Expr | None = None
+    until: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class Exit(Stmt):
+    """QuickBASIC's `EXIT DO` / `EXIT FOR`: lowered to a Goto past the LOOP / NEXT of the
+    innermost DO / FOR around it (passes/blocks.py resolves it)."""
+
+    block: str  # "DO" or "FOR"
+
+
+@dataclass(slots=True, eq=False)
+class SelectCase(Stmt):
+    """QuickBASIC's `SELECT CASE e`: passes/flatten.py lowers the block to an IF ... ELSEIF
+    chain on `e` (evaluated once, into a temporary unless it is a variable)."""
+
+    selector: Expr
+
+
+@dataclass(slots=True, eq=False)
+class CaseItem(Node):
+    """One test of a CASE: `v` (op "="), `IS < v` (op "<"...), `a TO b` (op "TO")."""
+
+    op: str
+    value: Expr
+    high: Expr | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Case(Stmt):
+    """`CASE item, item...`; `CASE ELSE` has no items."""
+
+    items: list[CaseItem]
+
+
+@dataclass(slots=True, eq=False)
+class EndSelect(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class SubDef(Stmt):
+    """QuickBASIC's `SUB name (p1, p2)`; the body runs to `END SUB` (passes/procedures.py
+    lowers it to a GOSUB subroutine).  A parameter's `dtype` is its `AS` type ("" if none)."""
+
+    name: str
+    params: list[ScalarDecl]
+    static: bool = False  # `SUB S (x) STATIC`: its locals keep their values between calls
+
+
+@dataclass(slots=True, eq=False)
+class EndSub(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class ExitSub(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class CallSub(Stmt):
+    """`CALL name(args)`; `by_value[i]`: argument i is written in its own parentheses
+    (`CALL S((X))`), so X is passed by value."""
+
+    name: str
+    args: list[Expr]
+    by_value: list[bool] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class DeclareSub(Stmt):
+    name: str
+    params: list[ScalarDecl]
+
+
+@dataclass(slots=True, eq=False)
+class Shared(Stmt):
+    """`SHARED X, Y` in a SUB: those names are the main program's variables."""
+
+    names: list[Var]
+
+
+@dataclass(slots=True, eq=False)
 class ArrayDecl(Node):
     """One array in DIM: `A(10)`, `B(3, 4)`; in a kernel program bounds may be INPUT names."""
 
@@ -451,11 +551,36 @@ class ArrayDecl(Node):
     bounds: list[Expr]
     # Element type written as `DIM A(N) AS F16` (extension; None: the default type).
     dtype: str | None = None
+    # QuickBASIC's `DIM A(1 TO N)`: the lower bound written for each dimension (0 or
+    # 1, checked by the grammar; -1 where none is written), empty when none is.
+    lows: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class ScalarDecl(Node):
+    """QuickBASIC's `DIM X AS INTEGER`: the type of a variable (passes/default_types.py
+    gives its name the suffix)."""
+
+    name: str
+    dtype: str
 
 
 @dataclass(slots=True, eq=False)
 class Dim(Stmt):
     arrays: list[ArrayDecl]
+    # QuickBASIC's typed scalars (`DIM X AS DOUBLE, A(9)`): declarations, no code.
+    scalars: list[ScalarDecl] = field(default_factory=list)
+    # QuickBASIC's `DIM SHARED`: every SUB sees these names (passes/procedures.py).
+    shared: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class Const(Stmt):
+    """QuickBASIC's `CONST N = 10, PI# = 3.14159265#`: each is assigned once, here, and
+    never again (passes/flatten.py)."""
+
+    names: list[Var]
+    values: list[Expr]
 
 
 @dataclass(slots=True, eq=False)
@@ -656,6 +781,8 @@ class Line(Node):
 
     number: int | None
     statements: list[Stmt]
+    # QuickBASIC's label (`Start:` at the start of the line), upper-cased.
+    name: str | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -665,6 +792,9 @@ class Program(Node):
     # Constructs only Microsoft BASIC has, in text order, found while no dialect was
     # chosen: (what, where).  The first pins the program to --dialect ms (driver.py).
     microsoft_pins: list[tuple[str, Coord]] = field(default_factory=list)
+    # Constructs only QuickBASIC / QBasic has (DO, SELECT CASE...): the first pins the
+    # program to --dialect qbasic, which has Microsoft BASIC's numbers too.
+    qbasic_pins: list[tuple[str, Coord]] = field(default_factory=list)
     # What the parser accepted only because GW-BASIC does (--dialect ms): lines out of
     # order or repeated, lines that stop with a Syntax error when they run.
     warnings: list = field(default_factory=list)

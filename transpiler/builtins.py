@@ -65,6 +65,7 @@ DIALECT_NAMES: dict[str, str] = {
     "qbasic": "QBasic",
     "dartmouth": "Dartmouth BASIC",
     "kernel": "cuTile BASIC",
+    "qbasic": "QuickBASIC",
 }
 # The dialects whose functions a legacy program may call, by language level.
 STRICT_DIALECTS = frozenset(("ecma55",))

@@ -122,7 +122,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
         dest="std",
         choices=DIALECTS,
         help="the BASIC dialect: extended (the default, unless a construct of one dialect "
-        "pins it), ecma55 (strict ECMA-55 Minimal BASIC), ms (GW-BASIC, MBASIC), dartmouth",
+        "pins it), ecma55 (strict ECMA-55 Minimal BASIC), ms (GW-BASIC, MBASIC), dartmouth, "
+        "qbasic (QuickBASIC, QBasic)",
     )
     p.add_argument(
         "--precision",

@@ -80,6 +80,13 @@ def _program_and_dialect(source: SourceFile, options: Options):
         if not errors.microsoft_pins:
             raise
         program, pins = None, errors.microsoft_pins
+    if program is not None and program.qbasic_pins:
+        # QuickBASIC's structured statements (DO, SELECT CASE...) pin --dialect qbasic,
+        # which has Microsoft BASIC's numbers too, so they come before its pins.
+        what, coord = program.qbasic_pins[0]
+        note = BasicNote(f"{what}: assuming --dialect qbasic", Coord(coord.file, coord.line, 0))
+        options = dataclasses.replace(options, std="qbasic")
+        return parse_program(source, options), options, note
     if not pins:
         return program, options, None
     what, coord = pins[0]

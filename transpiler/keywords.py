@@ -44,6 +44,17 @@ KEYWORDS = frozenset((
     "RESET",  # Microsoft BASIC: closes every file
     "ERASE",  # Microsoft BASIC: removes arrays
 ))
+# QuickBASIC / QBasic's structured statements (--dialect qbasic; grammar/structured.py).
+# IS is a keyword only in a CASE statement (lexer.py): GW-BASIC programs may call a
+# variable IS.
+QBASIC_KEYWORDS = frozenset((
+    "DO", "LOOP", "UNTIL", "EXIT", "SELECT", "CASE", "IS", "CONST",
+    "SUB", "CALL", "DECLARE", "SHARED", "STATIC",  # CALL: a keyword before an unsupported word
+))  # fmt: skip
+KEYWORDS = KEYWORDS | QBASIC_KEYWORDS
+# QuickBASIC's `AS` types and the suffix each stands for (LONG, `&`, is not supported
+# yet: passes/default_types.py says so where it is written).
+QBASIC_TYPES = {"INTEGER": "%", "LONG": "&", "SINGLE": "!", "DOUBLE": "#", "STRING": "$"}
 
 # Statements whose GW-BASIC forms the grammar implements only in part: OPEN of random
 # files (FOR RANDOM, "R", ACCESS, LOCK), KEY n, "text" and KEY LIST, WIDTH of a device or
@@ -94,6 +105,8 @@ MS_CONTEXT_WORDS: dict[str, tuple[MsContext, ...]] = {
     "TAB": ("call",),
     "SPC": ("call",),
     "BID": ("never",),
+    # QuickBASIC's statements are names in GW-BASIC (CALL is GW-BASIC's too).
+    **{word: ("never",) for word in sorted(QBASIC_KEYWORDS - {"CALL"})},
 }
 
 
@@ -125,7 +138,7 @@ _MICROSOFT_STATEMENTS = (
 )
 # QBasic / QuickBASIC structured statements (names in GW-BASIC)
 _QBASIC_STATEMENTS = (
-    "CASE", "CONST", "DECLARE", "DO", "EXIT", "FUNCTION", "LOOP", "REDIM", "SELECT", "SUB",
+    "FUNCTION", "REDIM",
 )
 _MICROSOFT_WORDS = ("SEG",)
 _DARTMOUTH_STATEMENTS = ("CHANGE",)
@@ -141,7 +154,7 @@ UNSUPPORTED: dict[str, Unsupported] = {
 
 # Statements of two words; a message names both (`ON ERROR`, `DEF SEG`).
 TWO_WORD_STATEMENTS = frozenset((
-    ("DEF", "SEG"), ("DEF", "USR"), ("END", "SUB"), ("END", "FUNCTION"), ("END", "SELECT"),
+    ("DEF", "SEG"), ("DEF", "USR"), ("END", "FUNCTION"),
     *(("ON", event) for event in ("KEY", "TIMER", "COM", "PEN", "PLAY", "STRIG")),
 ))  # fmt: skip
 

@@ -40,7 +40,7 @@ from .keywords import (
     TWO_WORD_STATEMENTS,
     UNSUPPORTED,
 )
-from .options import Dialect
+from .options import MICROSOFT_DIALECTS, Dialect
 
 # fmt: off
 tokens = tuple(sorted(KEYWORDS)) + (
@@ -55,6 +55,7 @@ tokens = tuple(sorted(KEYWORDS)) + (
     "MOD_TIMES",  # MOD outside Microsoft BASIC, which binds as * and / do
     "HASH",       # the '#' before a file number: PRINT #1, ...
     "NAME_FILE",  # the statement NAME old AS new (renames a file)
+    "SUBNAME",    # QuickBASIC: a SUB's name starting a statement (a call without CALL)
     "SYNTAX_FAULT",  # a statement that does not parse, blanked out (parser.py, --dialect ms)
 )
 # fmt: on
@@ -81,7 +82,8 @@ class LineContext:
 
     __slots__ = (
         "body", "comment", "crunch", "cut_at", "dialect", "errors", "file", "keep_whole",
-        "line", "pins", "rem_start", "splits", "strict", "syntax_faults", "warnings",
+        "line", "pins", "qbasic_pins", "rem_start", "splits", "strict", "sub_names",
+        "syntax_faults", "warnings",
     )  # fmt: skip
 
     def __init__(self, file: str, strict: bool, dialect: Dialect | None = None):
@@ -92,6 +94,10 @@ class LineContext:
         # Constructs that only Microsoft BASIC has, in text order, while the dialect is
         # not chosen: (what, where).  The first one pins the program to --dialect ms.
         self.pins: list[tuple[str, Coord]] = []
+        # Likewise the constructs that only QuickBASIC has: they pin --dialect qbasic.
+        self.qbasic_pins: list[tuple[str, Coord]] = []
+        # QuickBASIC: the names of the program's SUBs (`MySub a, b` calls one).
+        self.sub_names: frozenset[str] = frozenset()
         self.line = 0
         # Errors that do not stop the line from being parsed (strict-mode findings).
         self.errors: list[BasicSyntaxError] = []
@@ -137,11 +143,30 @@ class LineContext:
     def error(self, message: str, lexpos: int, length: int = 1) -> BasicSyntaxError:
         return BasicSyntaxError(message, self.coord(lexpos, length))
 
+    def qbasic_only(self, what: str, coord: Coord) -> None:
+        """`what`, at `coord`, is a construct of QuickBASIC / QBasic (DO ... LOOP...): fine
+        in --dialect qbasic, a pin towards it when no dialect was chosen, an error recorded
+        for the line in the other dialects (the line is still parsed)."""
+        if self.dialect == "qbasic":
+            return
+        if self.dialect is None:
+            self.qbasic_pins.append((what, coord))
+        elif self.dialect == "ecma55":
+            self.errors.append(BasicSyntaxError(f"{what} is not ECMA-55 Minimal BASIC", coord))
+        else:
+            self.errors.append(
+                BasicSyntaxError(
+                    f"{what} is QuickBASIC, not {DIALECT_NAMES[self.dialect]}",
+                    coord,
+                    notes=("--dialect qbasic accepts it",),
+                )
+            )
+
     def microsoft_only(self, what: str, coord: Coord) -> None:
         """`what`, at `coord`, is a construct that only Microsoft BASIC has: fine in
         --dialect ms, a pin towards it when no dialect was chosen, an error recorded for
         the line in the other dialects (the line is still parsed)."""
-        if self.dialect == "ms":
+        if self.dialect in MICROSOFT_DIALECTS:
             return
         if self.dialect is None:
             self.pins.append((what, coord))
@@ -207,9 +232,13 @@ def t_NAME(t):
         _spaced_function_name(t)
         if t.type == "FNNAME":
             return t
-    if word in KEYWORDS and _keyword_here(t, word):
+    if word in ctx.sub_names and _starts_statement(ctx, t.lexer.lexdata, t.lexpos):
+        t.type = "SUBNAME"  # QuickBASIC's call of a SUB without CALL
+    elif word == "IS" and not _in_case(ctx, t.lexer.lexdata, t.lexpos):
+        pass  # a name: IS is QuickBASIC's keyword only in `CASE IS < 3`
+    elif word in KEYWORDS and _keyword_here(t, word):
         t.type = word
-        if word == "MOD" and ctx.dialect != "ms":
+        if word == "MOD" and ctx.dialect not in MICROSOFT_DIALECTS:
             # GW-BASIC's MOD binds less tightly than * and / (`7 MOD 2 * 3` is 1); the
             # other dialects' as tightly (3): two tokens, two precedences.
             t.type = "MOD_TIMES"
@@ -485,6 +514,25 @@ def _unsupported_statement(t, word: str) -> bool:
     return switch and _starts_statement(ctx, text, t.lexpos)
 
 
+_CASE_WORD = re.compile(r"[ \t]*CASE\b", re.IGNORECASE)
+
+
+_SUB_DEFINITION = re.compile(
+    r"^[ \t]*(?:DECLARE[ \t]+)?SUB[ \t]+([A-Z][A-Z0-9_.]*)", re.IGNORECASE | re.MULTILINE
+)
+
+
+def sub_names(text: str) -> frozenset[str]:
+    """The names of the SUBs a QuickBASIC program defines or declares."""
+    return frozenset(name.upper() for name in _SUB_DEFINITION.findall(text))
+
+
+def _in_case(ctx: LineContext, text: str, pos: int) -> bool:
+    """Whether column `pos` is inside a CASE statement (where IS is a keyword): the
+    statement it is in, after the last ':', starts with CASE."""
+    return _CASE_WORD.match(text[ctx.body : pos].rsplit(":", 1)[-1]) is not None
+
+
 def _starts_statement(ctx: LineContext, text: str, pos: int) -> bool:
     """Whether a statement starts at column `pos`: the first on the line, or after ':',
     THEN or ELSE."""
@@ -737,8 +785,17 @@ def t_COLON(t):
         return None
     previous = _WORD_AT_END.search(before)
     if previous is not None and previous.group(1).upper() in ("THEN", "ELSE"):
+        if _ends_statement_word(before[: previous.start(1)]):
+            return t  # `ELSE: PRINT` first on its line (a block ELSE), `CASE ELSE: PRINT`
         return None  # `IF X THEN :PRINT`
     return t
+
+
+def _ends_statement_word(head: str) -> bool:
+    """Whether the text before an ELSE makes it a statement of its own: nothing (a block
+    ELSE first on its line) or QuickBASIC's CASE."""
+    head = head.rstrip(" \t")
+    return not head or (head.upper().endswith("CASE") and not head[-5:-4].isalnum())
 
 
 def t_error(t):

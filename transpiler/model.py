@@ -156,8 +156,17 @@ class Analysis:
     stmts: list[ast.Stmt] = field(default_factory=list)
     # BASIC line number -> statement index of the first statement of that line.
     label_index: dict[int, int] = field(default_factory=dict)
+    # QuickBASIC's labels (`Start:`): name -> statement index, like `label_index`.
+    name_index: dict[str, int] = field(default_factory=dict)
     # IfBlock index -> the one-line If it was lowered from (absent for source block IFs).
     lowered_if: dict[int, ast.If] = field(default_factory=dict)
+    # Flat index -> the QuickBASIC statement it was lowered from: a DO becomes a While
+    # (`While(-1)` for a bare DO: an endless loop), a LOOP its Wend, after
+    # `IfBlock(leave), Goto, EndIf` when it tests, an EXIT a Goto (passes/flatten.py).
+    lowered_from: dict[int, ast.Stmt] = field(default_factory=dict)
+    # The LineRef of each Goto lowered from EXIT DO / EXIT FOR (or from a LOOP's test):
+    # passes/blocks.py puts its target in `jump_target`, past the LOOP / NEXT.
+    loop_exits: dict[ast.LineRef, ast.Exit] = field(default_factory=dict)
 
     # ---- jumps (passes/jumps.py)
     # Every LineRef (GOTO, GOSUB, IF ... THEN n, ON ... GOTO) -> statement index of its
@@ -284,8 +293,8 @@ class Analysis:
         numbers, PRINT layout and RND), Dartmouth BASIC when it draws random numbers or
         has MAT statements (they leave row and column 0 alone there)."""
         dialect = self.options.dialect
-        if dialect == "ms":
-            return dialect
+        if self.options.microsoft:
+            return "ms"  # QuickBASIC's numbers and PRINT are GW-BASIC's
         if dialect == "dartmouth":
             for stmt in self.stmts:
                 for node in stmt.walk():

@@ -8,8 +8,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 # The BASIC dialects (README, "Dialects"): what a program's text means.
-Dialect = Literal["ecma55", "extended", "ms", "dartmouth"]
-DIALECTS: tuple[Dialect, ...] = ("extended", "ecma55", "ms", "dartmouth")
+Dialect = Literal["ecma55", "extended", "ms", "dartmouth", "qbasic"]
+DIALECTS: tuple[Dialect, ...] = ("extended", "ecma55", "ms", "dartmouth", "qbasic")
+# The dialects with Microsoft BASIC's numbers, PRINT layout and run-time rules: GW-BASIC
+# and QuickBASIC / QBasic (which prints numbers as GW-BASIC does).
+MICROSOFT_DIALECTS = frozenset(("ms", "qbasic"))
 Precision = Literal["f32", "f64", "tf32"]
 
 
@@ -46,8 +49,14 @@ class Options:
     def microsoft(self) -> bool:
         """Microsoft BASIC's rules where they differ from the others (GW-BASIC, MBASIC:
         numbers, PRINT's layout, INPUT replies, TAB, type mismatches at run time, the
-        run-time FOR stack, ON ... GOTO falling through, STOP's message)."""
-        return self.std == "ms"
+        run-time FOR stack, ON ... GOTO falling through, STOP's message).  QuickBASIC
+        (--dialect qbasic) has them too."""
+        return self.std in MICROSOFT_DIALECTS
+
+    @property
+    def qbasic(self) -> bool:
+        """QuickBASIC / QBasic's structured statements (DO, SELECT CASE, CONST...)."""
+        return self.std == "qbasic"
 
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")

@@ -25,15 +25,15 @@ import re
 from ply import yacc
 
 from . import ast, grammar
-from ._line_format import LineNumber, check_strict_layout, read_line_number
+from ._line_format import LineNumber, check_strict_layout, read_label, read_line_number
 from ._parse_tables import load_tables
 from ._syntax_messages import describe_syntax_error
 from .collector import collector_paused
 from .errors import BasicSyntaxError, BasicWarning, CompileErrors, Coord, SourceFile
 from .grammar import SyntaxAbort
 from .keywords import PARTIAL_STATEMENTS
-from .lexer import LineContext, build_lexer, start_line
-from .options import Options
+from .lexer import LineContext, build_lexer, start_line, sub_names
+from .options import MICROSOFT_DIALECTS, Options
 
 __all__ = ["ParseErrors", "parse"]
 
@@ -77,6 +77,8 @@ def _parse(
     source: SourceFile, options: Options, crunched: _Crunched, kernel: bool = False
 ) -> ast.Program:
     ctx = LineContext(source.name, options.strict, options.std)
+    if options.std in (None, "qbasic"):
+        ctx.sub_names = sub_names(source.text)  # QuickBASIC's `MySub a, b`
     lexer = build_lexer(ctx)
     lexer.else_joiner = _ElseJoiner(lexer.token)
     rules = grammar
@@ -94,6 +96,12 @@ def _parse(
                 continue
             ctx.start_line(line_no)
             number = read_line_number(text, ctx)
+            label = read_label(text, number, ctx)  # QuickBASIC's `Start:`
+            if label is not None:
+                name, number = label
+                if not text[number.body :].strip():  # alone on its line: labels the next one
+                    lines.append(ast.Line(None, [], name=name, coord=ctx.coord(0, len(name))))
+                    continue
             if order.deletes(number, text, line_no):
                 deleted.update(line.coord.line for line in lines if line.number == number.value)
                 lines = [line for line in lines if line.number != number.value]
@@ -101,6 +109,7 @@ def _parse(
             order.check(number, line_no)
             line = _parse_line(parser, lexer, text, number, ctx, crunched)
             if line is not None:
+                line.name = label[0] if label is not None else None
                 lines.append(line)
     if ctx.errors:
         raise ParseErrors(_one_per_position(ctx.errors), ctx.pins)
@@ -114,6 +123,7 @@ def _parse(
         lines,
         source_name=source.name,
         microsoft_pins=ctx.pins,
+        qbasic_pins=ctx.qbasic_pins,
         warnings=warnings,
         coord=Coord(source.name, 1, 1),
     )
@@ -228,7 +238,7 @@ def _statements(parser, lexer, text: str, body: int, ctx: LineContext, crunched:
     split = None  # the first reserved word found inside a word, in a crunched program
     if crunched.whole_program:
         reading = _try_crunched(parser, lexer, text, body, ctx, mark)
-        if reading is not None and (ctx.dialect == "ms" or not reading[1]):
+        if reading is not None and (ctx.dialect in MICROSOFT_DIALECTS or not reading[1]):
             return reading[0], len(text)
         if reading is not None:
             split = reading[1][0]
@@ -332,7 +342,7 @@ def _crunched_reading(parser, lexer, text: str, body: int, ctx: LineContext, mar
     if reading is None:
         return None
     statements, splits = reading
-    if ctx.dialect != "ms":
+    if ctx.dialect not in MICROSOFT_DIALECTS:
         for column, length in splits:
             other = _try_crunched(parser, lexer, text, body, ctx, mark, keep_whole=column)
             if other is not None and ctx.keep_whole == -1:  # it was kept, and that parses

@@ -19,9 +19,11 @@ def statement_texts(analysis: Analysis) -> dict[int, str]:
     for line in analysis.program.lines:
         stmts = line.statements
         for k, stmt in enumerate(stmts):
+            if k and _same_place(stmts[k - 1], stmt):
+                continue  # lowered from the same statement (a CALL): quoted once, above
             row = source.line_text(stmt.coord.line) or ""
             start = max(stmt.coord.column - 1, 0)
-            following = stmts[k + 1] if k + 1 < len(stmts) else None
+            following = next((s for s in stmts[k + 1 :] if not _same_place(s, stmt)), None)
             if following is not None and following.coord.line == stmt.coord.line:
                 end = max(following.coord.column - 1, start)
             else:
@@ -30,7 +32,14 @@ def statement_texts(analysis: Analysis) -> dict[int, str]:
     for index, one_line_if in analysis.lowered_if.items():
         if id(one_line_if) in texts:
             texts[id(analysis.stmts[index])] = texts[id(one_line_if)]
+    for index, source_stmt in analysis.lowered_from.items():  # QuickBASIC's DO, LOOP, EXIT
+        if id(source_stmt) in texts:
+            texts[id(analysis.stmts[index])] = texts[id(source_stmt)]
     return texts
+
+
+def _same_place(a, b) -> bool:
+    return (a.coord.line, a.coord.column) == (b.coord.line, b.coord.column)
 
 
 def comment_text(text: str) -> str:

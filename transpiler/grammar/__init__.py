@@ -8,6 +8,7 @@
     devices.py       Microsoft BASIC's screen and sound statements (CLS, COLOR...), SYSTEM
     declarations.py  LET, DIM, OPTION BASE, DEF FN, RANDOMIZE, REM
     microsoft.py     DEFINT, DEFSNG, DEFDBL, DEFSTR (Microsoft BASIC)
+    structured.py    QuickBASIC's DO ... LOOP, EXIT DO / FOR
     mat.py           Dartmouth's MAT statements
     kernel.py        cuTile BASIC: TILE, OUTPUT, INPUT A(), BID
     expressions.py   expressions, variables, array elements, function calls
@@ -38,10 +39,12 @@ from . import (
     mat,
     microsoft,
     print_input,
+    structured,
 )
 
 FAMILIES = (
-    lines, control, print_input, files, devices, declarations, microsoft, mat, kernel, expressions
+    lines, control, print_input, files, devices, declarations, microsoft, structured, mat, kernel,
+    expressions,
 )  # fmt: skip
 
 # Precedence, lowest first, as in Microsoft BASIC (GW-BASIC's manual): IMP, EQV, XOR,

@@ -22,6 +22,7 @@ from __future__ import annotations
 from .. import ast
 from ..builtins import BUILTINS
 from ..errors import BasicSyntaxError
+from ..keywords import QBASIC_TYPES
 from ._actions import (
     extension,
     extension_at,
@@ -82,10 +83,13 @@ def p_assign_function(p):
 
 def p_dim(p):
     """simple_statement : DIM array_list"""
-    arrays = [decl for decl in p[2] if decl is not None]
-    if arrays:
-        p[0] = ast.Dim(arrays, coord=location(p, 1))
-    else:  # only names without subscripts: nothing to do
+    arrays = [d for d in p[2] if isinstance(d, ast.ArrayDecl)]
+    # QuickBASIC's typed scalars, and names without subscripts (GW-BASIC's `DIM S1$`,
+    # QuickBASIC's `DIM X`, `DIM SHARED X`): declarations without code (flatten.py)
+    scalars = [d for d in p[2] if isinstance(d, ast.ScalarDecl)]
+    if arrays or any(d.dtype for d in scalars):
+        p[0] = ast.Dim(arrays, scalars, coord=location(p, 1))
+    else:  # only names without subscripts or types: nothing to do
         p[0] = ast.Rem("", coord=location(p, 1))
 
 
@@ -94,7 +98,7 @@ def p_array_decl_scalar(p):
     # GW-BASIC's DIM takes a plain variable too (`DIM S1$`), which it then has already:
     # nothing to declare.
     p.lexer.ctx.microsoft_only("DIM of a name without subscripts", location(p, 1))
-    p[0] = None
+    p[0] = ast.ScalarDecl(p[1], "", coord=location(p, 1))
 
 
 def p_erase(p):
@@ -135,6 +139,8 @@ def p_array_decl_typed(p):
     # `DIM A(N) AS F16`: the element type, checked by the kernel-dialect pass.
     extension(p, 5, "DIM ... AS type")
     coord = through(location(p, 1), p, 6)
+    if p[6] in QBASIC_TYPES:
+        p.lexer.ctx.qbasic_only(f"DIM ... AS {p[6]}", location(p, 6))
     p[0] = ast.ArrayDecl(p[1], p[3], dtype=p[6], coord=coord)
 
 

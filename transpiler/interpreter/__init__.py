@@ -72,5 +72,5 @@ def run_program(
         stderr.write(warning.render(analysis.source) + "\n")
     with collector_paused():  # compiling, not running (see collector.py)
         compiled = compile_program(analysis, structure)
-    with running_dialect(analysis.options.dialect):
+    with running_dialect(analysis.runtime_dialect() or analysis.options.dialect):
         return Machine(analysis, compiled, stdin, stdout, stderr).run()

@@ -593,7 +593,9 @@ class Generator:
             self.increment(depth, for_index, step_text)
             self.line(depth, "continue")
             return
-        self.line(depth, f"return {self.a.jump_target[stmt.target]}")
+        target = self.a.jump_target[stmt.target]
+        # past the last statement (an EXIT DO of the program's last loop): the end
+        self.line(depth, f"return {target if target < len(self.stmts) else END}")
 
     def s_Gosub(self, index, stmt: ast.Gosub, depth) -> None:
         self.line(depth, f"_gosub({self.a.jump_target[stmt.target]})")

@@ -29,12 +29,16 @@ class _Open:
     stmt: ast.Stmt
     elseifs: list[int] = field(default_factory=list)
     else_index: int | None = None
+    do: bool = False  # a While lowered from QuickBASIC's DO
+    case: bool = False  # an IfBlock lowered from the first CASE of a SELECT CASE
 
     @property
     def what(self) -> str:
         if isinstance(self.stmt, ast.For):
             return f"FOR {self.stmt.var.name}"
-        return _NAMES[type(self.stmt)]
+        if self.case:
+            return "SELECT CASE"
+        return "DO" if self.do else _NAMES[type(self.stmt)]
 
 
 def _line(stmt: ast.Stmt) -> str:
@@ -47,12 +51,48 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
     else:
         _pair(analysis, diags, fors=False)
         for_loops.run(analysis, diags)
+    if analysis.loop_exits:
+        _resolve_exits(analysis, diags)
+
+
+def _resolve_exits(analysis: Analysis, diags: Diagnostics) -> None:
+    """QuickBASIC's EXIT DO / EXIT FOR (lowered to a Goto by flatten.py) goes to the
+    statement after the LOOP / NEXT of the innermost DO / FOR around it."""
+    for index, stmt in enumerate(analysis.stmts):
+        if not isinstance(stmt, ast.Goto) or stmt.target not in analysis.loop_exits:
+            continue
+        exit = analysis.loop_exits[stmt.target]
+        closer = _closer_around(analysis, index, exit.block)
+        if closer is None:
+            diags.error(
+                BasicSemanticError(f"EXIT {exit.block} outside a {exit.block} loop", exit.coord)
+            )
+        else:
+            analysis.jump_target[stmt.target] = closer + 1
+
+
+def _closer_around(analysis: Analysis, index: int, block: str) -> int | None:
+    """The LOOP (its Wend) or NEXT closing the innermost DO or FOR whose text holds
+    statement `index`, or None."""
+    for opener in range(index - 1, -1, -1):
+        if block == "DO":
+            closer = analysis.while_wend.get(opener)
+            if not isinstance(analysis.lowered_from.get(opener), ast.Do):
+                continue
+        else:
+            if not isinstance(analysis.stmts[opener], ast.For):
+                continue
+            closer = analysis.next_of(opener)
+        if closer is not None and closer > index:
+            return closer
+    return None
 
 
 def _pair(analysis: Analysis, diags: Diagnostics, fors: bool) -> None:
     """Pair the blocks (without `fors`, FOR and NEXT are left to for_loops.py)."""
     stack: list[_Open] = []
     enclosing = analysis.enclosing
+    lowered = analysis.lowered_from
 
     def error(message: str, coord) -> None:
         diags.error(BasicSemanticError(message, coord))
@@ -75,23 +115,30 @@ def _pair(analysis: Analysis, diags: Diagnostics, fors: bool) -> None:
                     break
             stack.append(_Open(index, stmt))
         elif isinstance(stmt, (ast.While, ast.IfBlock)):
-            stack.append(_Open(index, stmt))
+            source = lowered.get(index)
+            do, case = isinstance(source, ast.Do), isinstance(source, ast.Case)
+            stack.append(_Open(index, stmt, do=do, case=case))
         elif isinstance(stmt, ast.Next):
             _close_for(analysis, stack, index, stmt, error, unclosed_inside)
         elif isinstance(stmt, ast.Wend):
-            if not stack or not isinstance(stack[-1].stmt, ast.While):
-                if any(isinstance(o.stmt, ast.While) for o in stack):
-                    unclosed_inside(stack[-1], "WEND", stmt.coord)
+            loop = isinstance(lowered.get(index), ast.Loop)
+            word, opener = ("LOOP", "DO") if loop else ("WEND", "WHILE")
+            if not stack or not isinstance(stack[-1].stmt, ast.While) or stack[-1].do != loop:
+                if any(isinstance(o.stmt, ast.While) and o.do == loop for o in stack):
+                    unclosed_inside(stack[-1], word, stmt.coord)
                 else:
-                    error("WEND without WHILE", stmt.coord)
+                    error(f"{word} without {opener}", stmt.coord)
                 continue
             top = stack.pop()
             analysis.while_wend[top.index] = index
             analysis.wend_while[index] = top.index
         elif isinstance(stmt, (ast.ElseIf, ast.Else, ast.EndIf)):
             word = {ast.ElseIf: "ELSEIF", ast.Else: "ELSE", ast.EndIf: "END IF"}[type(stmt)]
-            if not stack or not isinstance(stack[-1].stmt, ast.IfBlock):
-                if any(isinstance(o.stmt, ast.IfBlock) for o in stack):
+            case = isinstance(lowered.get(index), (ast.Case, ast.EndSelect))
+            if case:
+                word = "END SELECT" if isinstance(stmt, ast.EndIf) else "CASE"
+            if not stack or not isinstance(stack[-1].stmt, ast.IfBlock) or stack[-1].case != case:
+                if any(isinstance(o.stmt, ast.IfBlock) and o.case == case for o in stack):
                     unclosed_inside(stack[-1], word, stmt.coord)
                 else:
                     error(f"{word} without IF", stmt.coord)
@@ -110,7 +157,10 @@ def _pair(analysis: Analysis, diags: Diagnostics, fors: bool) -> None:
             else:
                 top.else_index = index
     for still_open in stack:
+        if still_open.case:
+            continue  # passes/flatten.py reported its SELECT CASE
         closer = {ast.For: "NEXT", ast.While: "WEND", ast.IfBlock: "END IF"}[type(still_open.stmt)]
+        closer = "LOOP" if still_open.do else "END SELECT" if still_open.case else closer
         error(f"{still_open.what} without {closer}", still_open.stmt.coord)
 
 

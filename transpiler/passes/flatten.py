@@ -10,16 +10,28 @@ statement they come from.  In a program with TRON every numbered line starts wit
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .. import ast
 from ..errors import BasicSemanticError, Diagnostics
 from ..model import Analysis
+from ..semantics import is_truth_value
+from . import procedures
 
 
 def run(analysis: Analysis, diags: Diagnostics) -> None:
-    flattener = _Flattener(analysis)
+    if procedures.uses_procedures(analysis.program):
+        procedures.lower(analysis, diags)  # QuickBASIC's SUBs: GOSUB subroutines
+    flattener = _Flattener(analysis, diags)
     traced = _has_tron(analysis.program)
     pending: list[int] = []  # numbers of lines with no statement: they label the next one
+    names: list[str] = []  # likewise QuickBASIC's labels
     for line in analysis.program.lines:
+        if line.name is not None:
+            if line.name in analysis.name_index or line.name in names:
+                diags.error(BasicSemanticError(f"label {line.name} used twice", line.coord))
+            else:
+                names.append(line.name)
         if line.number is not None:
             if line.number in analysis.label_index or line.number in pending:
                 diags.error(BasicSemanticError(f"line number {line.number} used twice", line.coord))
@@ -36,8 +48,27 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
         for number in pending:
             analysis.label_index[number] = start
         pending.clear()
+        for name in names:
+            analysis.name_index[name] = start
+        names.clear()
     for number in pending:  # trailing empty lines: a jump there ends the program
         analysis.label_index[number] = len(analysis.stmts)
+    for name in names:
+        analysis.name_index[name] = len(analysis.stmts)
+    flattener.check_constants()
+    for select in flattener.selects:
+        diags.error(BasicSemanticError("SELECT CASE without END SELECT", select.stmt.coord))
+
+
+@dataclass
+class _Select:
+    """A SELECT CASE block being lowered: what its CASEs compare (the selector's
+    variable, or the temporary holding its value)."""
+
+    stmt: ast.SelectCase
+    name: str
+    cases: int = 0
+    has_else: bool = False
 
 
 def _has_tron(program: ast.Program) -> bool:
@@ -51,15 +82,37 @@ def _has_tron(program: ast.Program) -> bool:
 
 
 class _Flattener:
-    def __init__(self, analysis: Analysis) -> None:
+    def __init__(self, analysis: Analysis, diags: Diagnostics) -> None:
         self.analysis = analysis
+        self.diags = diags
         self.out = analysis.stmts
+        self.selects: list[_Select] = []  # the SELECT CASE blocks open, innermost last
+        self.names: set[str] | None = None  # every variable name (for temporaries)
+        self.constants: dict[str, ast.Const] = {}  # QuickBASIC's CONST names
+        self.const_lets: set[int] = set()  # the assignments CONST stands for
 
     def emit(self, stmt: ast.Stmt, label: int | None) -> None:
         if stmt.label is None:
             stmt.label = label
-        if isinstance(stmt, ast.If):
+        before_cases = self.selects and not self.selects[-1].cases
+        if before_cases and not isinstance(stmt, (ast.Case, ast.EndSelect, ast.Rem)):
+            self.diags.error(
+                BasicSemanticError("only comments may stand before the first CASE", stmt.coord)
+            )
+        if isinstance(stmt, (ast.SelectCase, ast.Case, ast.EndSelect)):
+            self._lower_select(stmt)
+        elif isinstance(stmt, ast.Const):
+            self._lower_const(stmt)
+        elif isinstance(stmt, ast.Dim) and stmt.scalars:
+            # QuickBASIC's typed scalars are declarations (their names have the type now)
+            if stmt.arrays:
+                self._lowered(ast.Dim(stmt.arrays, coord=stmt.coord, label=stmt.label), stmt)
+            else:
+                self._lowered(ast.Rem("", coord=stmt.coord, label=stmt.label), stmt)
+        elif isinstance(stmt, ast.If):
             self._lower_if(stmt)
+        elif isinstance(stmt, (ast.Do, ast.Loop, ast.Exit)):
+            self._lower_structured(stmt)
         elif isinstance(stmt, ast.Next) and len(stmt.vars) > 1:
             for i, var in enumerate(stmt.vars):
                 coord = stmt.coord if i == 0 else var.coord
@@ -86,3 +139,181 @@ class _Flattener:
             self.out.append(ast.Goto(line, coord=line.coord, label=label))
         for inner in body:
             self.emit(inner, label)
+
+    # ------------------------------------------------------------ QuickBASIC's DO loops
+
+    def _lower_structured(self, stmt: ast.Do | ast.Loop | ast.Exit) -> None:
+        """DO [WHILE c | UNTIL c] is `WHILE c` (`WHILE NOT c`; `WHILE -1` for a bare DO),
+        LOOP is its WEND, after `IF <leave> THEN EXIT DO` when LOOP tests; EXIT is a
+        GOTO whose target passes/blocks.py finds."""
+        where = {"coord": stmt.coord, "label": stmt.label}
+        if isinstance(stmt, ast.Do):
+            if stmt.condition is None:
+                test: ast.Expr = ast.Num(-1.0, "-1", coord=stmt.coord)
+            elif stmt.until:
+                test = _negation(stmt.condition)
+            else:
+                test = stmt.condition
+            self._lowered(ast.While(test, **where), stmt)
+        elif isinstance(stmt, ast.Loop):
+            if stmt.condition is not None:
+                leave = stmt.condition if stmt.until else _negation(stmt.condition)
+                self._lowered(ast.IfBlock(leave, **where), stmt)
+                self._exit(ast.Exit("DO", **where), None)
+                self._lowered(ast.EndIf(**where), stmt)
+            self._lowered(ast.Wend(**where), stmt)
+        else:
+            self._exit(stmt, stmt)
+
+    def _exit(self, exit: ast.Exit, source: ast.Stmt | None) -> None:
+        ref = ast.LineRef(0, coord=exit.coord)
+        self.analysis.loop_exits[ref] = exit
+        self._lowered(ast.Goto(ref, coord=exit.coord, label=exit.label), source)
+
+    def _lowered(self, stmt: ast.Stmt, source: ast.Stmt | None) -> None:
+        """Append `stmt`, lowered from `source` (None: a part of it that the text of
+        `source` should not be quoted above again, as the EXIT of a LOOP's test)."""
+        if source is not None:
+            self.analysis.lowered_from[len(self.out)] = source
+        self.out.append(stmt)
+
+    # ------------------------------------------------------------ QuickBASIC's SELECT CASE
+
+    def _lower_select(self, stmt: ast.SelectCase | ast.Case | ast.EndSelect) -> None:
+        """SELECT CASE e is `T = e` (nothing when e is a variable: T is e); its CASEs are
+        `IF <T matches> THEN`, `ELSEIF ...`, CASE ELSE an ELSE, END SELECT an END IF."""
+        where = {"coord": stmt.coord, "label": stmt.label}
+        if isinstance(stmt, ast.SelectCase):
+            if isinstance(stmt.selector, ast.Var):
+                name = stmt.selector.name
+            else:
+                name = self._temporary(_is_string(stmt.selector))
+                target = ast.Var(name, coord=stmt.selector.coord)
+                self._lowered(ast.Let(target, stmt.selector, **where), stmt)
+            self.selects.append(_Select(stmt, name))
+            return
+        if not self.selects:
+            word = "CASE" if isinstance(stmt, ast.Case) else "END SELECT"
+            self.diags.error(BasicSemanticError(f"{word} without SELECT CASE", stmt.coord))
+            return
+        select = self.selects[-1]
+        if isinstance(stmt, ast.EndSelect):
+            self.selects.pop()
+            if select.cases:
+                self._lowered(ast.EndIf(**where), stmt)
+            return
+        if select.has_else:
+            self.diags.error(BasicSemanticError("CASE after CASE ELSE", stmt.coord))
+            return
+        select.cases += 1
+        if not stmt.items:
+            select.has_else = True
+        if not stmt.items and select.cases == 1:  # only CASE ELSE: always
+            self._lowered(ast.IfBlock(ast.Num(-1.0, "-1", coord=stmt.coord), **where), stmt)
+        elif not stmt.items:
+            self._lowered(ast.Else(**where), stmt)
+        else:
+            test = _case_test(select.name, stmt.items)
+            head = ast.IfBlock if select.cases == 1 else ast.ElseIf
+            self._lowered(head(test, **where), stmt)
+
+    # ------------------------------------------------------------ QuickBASIC's CONST
+
+    def _lower_const(self, stmt: ast.Const) -> None:
+        """CONST N = v is N = v, and N may not be assigned anywhere else."""
+        for var, value in zip(stmt.names, stmt.values, strict=True):
+            if var.name in self.constants:
+                self.diags.error(BasicSemanticError(f"CONST {var.name} given twice", var.coord))
+                continue
+            self.constants[var.name] = stmt
+            let = ast.Let(var, value, coord=stmt.coord, label=stmt.label)
+            self.const_lets.add(id(let))
+            self._lowered(let, stmt)
+
+    def check_constants(self) -> None:
+        """A located error for every assignment to a CONST's name but its own."""
+        if not self.constants:
+            return
+        for stmt in self.out:
+            if id(stmt) in self.const_lets:
+                continue
+            for target in _assigned(stmt):
+                if isinstance(target, ast.Var) and target.name in self.constants:
+                    where = self.analysis.line_name(self.constants[target.name].coord)
+                    message = (
+                        f"{target.name} is a constant (CONST at {where}): it cannot be assigned"
+                    )
+                    self.diags.error(BasicSemanticError(message, target.coord))
+
+    def _temporary(self, string: bool) -> str:
+        """A variable name no statement of the program uses: SELECT_1#, SELECT_2$..."""
+        if self.names is None:
+            self.names = {
+                node.name
+                for line in self.analysis.program.lines
+                for top in line.statements
+                for node in top.walk()
+                if isinstance(node, (ast.Var, ast.Index))
+            }
+        k = 1
+        while True:
+            name = f"SELECT_{k}" + ("$" if string else "#")
+            if name not in self.names:
+                self.names.add(name)
+                return name
+            k += 1
+
+
+def _assigned(stmt: ast.Stmt) -> list[ast.Node]:
+    """The variables and elements a statement of the flat list assigns."""
+    if isinstance(stmt, ast.Let):
+        return [stmt.target]
+    if isinstance(stmt, ast.For):
+        return [stmt.var]
+    if isinstance(stmt, (ast.Input, ast.Read)):
+        return list(stmt.targets)
+    if isinstance(stmt, ast.LineInput):
+        return [stmt.target]
+    if isinstance(stmt, ast.Swap):
+        return [stmt.first, stmt.second]
+    return []
+
+
+def _is_string(e: ast.Expr) -> bool:
+    """Whether an expression is a string (names carry their suffix here)."""
+    if isinstance(e, ast.Str):
+        return True
+    if isinstance(e, (ast.Var, ast.Index, ast.Call)):
+        return e.name.endswith("$")
+    if isinstance(e, ast.BinOp) and e.op == "+":
+        return _is_string(e.left)
+    return False
+
+
+def _case_test(name: str, items: list[ast.CaseItem]) -> ast.Expr:
+    """The condition of `CASE items` on the variable `name`: the items' tests joined by
+    OR (of truth values: Microsoft's bitwise OR agrees)."""
+    test: ast.Expr | None = None
+    for item in items:
+        where = {"coord": item.coord}
+        if item.op == "TO":
+            low = ast.BinOp(">=", ast.Var(name, **where), item.value, **where)
+            high = ast.BinOp("<=", ast.Var(name, **where), item.high, **where)
+            one: ast.Expr = ast.BinOp("AND", low, high, **where)
+        else:
+            one = ast.BinOp(item.op, ast.Var(name, **where), item.value, **where)
+        test = one if test is None else ast.BinOp("OR", test, one, coord=test.coord)
+    return test
+
+
+def _negation(condition: ast.Expr) -> ast.Expr:
+    """True exactly when `condition` is false: NOT c for a truth value (-1 or 0, where
+    Microsoft's bitwise NOT agrees), else c = 0."""
+    if isinstance(condition, ast.BinOp) and condition.op in ("=", "<>"):
+        op = "<>" if condition.op == "=" else "="  # exact: IEEE != is not ==
+        return ast.BinOp(op, condition.left, condition.right, coord=condition.coord)
+    if is_truth_value(condition):
+        return ast.UnaryOp("NOT", condition, coord=condition.coord)
+    return ast.BinOp(
+        "=", condition, ast.Num(0.0, "0", coord=condition.coord), coord=condition.coord
+    )

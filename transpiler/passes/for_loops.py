@@ -254,12 +254,15 @@ def _whiles_around(analysis: Analysis, index: int) -> list[int]:
 
 
 def _check_while_blocks(analysis: Analysis, a: int, b: int, diags: Diagnostics) -> None:
-    if _whiles_around(analysis, a) != _whiles_around(analysis, b):
+    around_for, around_next = _whiles_around(analysis, a), _whiles_around(analysis, b)
+    if around_for != around_next:
         for_stmt, next_stmt = analysis.stmts[a], analysis.stmts[b]
+        crossed = set(around_for) ^ set(around_next)
+        do = all(isinstance(analysis.lowered_from.get(w), ast.Do) for w in crossed)
         diags.error(
             BasicSemanticError(
                 f"the NEXT of the FOR {for_stmt.var.name} of {analysis.line_name(for_stmt.coord)} "
-                "is not in the same WHILE block as its FOR",
+                f"is not in the same {'DO' if do else 'WHILE'} block as its FOR",
                 next_stmt.coord,
             )
         )

@@ -43,10 +43,18 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
             if isinstance(stmt, ast.OnError):
                 analysis.error_handlers.add(target)
         for ref in line_refs(stmt):
-            target = analysis.label_index.get(ref.number)
+            if ref in analysis.loop_exits:
+                continue  # EXIT DO / FOR: passes/blocks.py finds its target
+            if ref.name is not None:  # QuickBASIC's label
+                target = analysis.name_index.get(ref.name)
+            else:
+                target = analysis.label_index.get(ref.number)
             if target is None:
-                why = f"jump to non-existing line {ref.number}"
-                if analysis.options.microsoft and isinstance(stmt, (ast.Goto, ast.Gosub)):
+                missing = f"label {ref.name}" if ref.name is not None else f"line {ref.number}"
+                why = f"jump to non-existing {missing}"
+                # GW-BASIC finds it when the jump runs; QuickBASIC when it compiles
+                gw_basic = analysis.options.microsoft and not analysis.options.qbasic
+                if gw_basic and isinstance(stmt, (ast.Goto, ast.Gosub)):
                     fault_in_place(analysis, index, UNDEFINED_LINE, why, ref.coord)
                 else:
                     diags.error(BasicSemanticError(why, ref.coord))

@@ -601,6 +601,9 @@ class _Procedure:
         if isinstance(stmt, ast.While):
             body_ctx = _Ctx(continues=frozenset({closer, opener}), brk=flow.flow_to(closer + 1))
             body = self.sequence(opener + 1, closer, closer, body_ctx)
+            do = a.lowered_from.get(opener)
+            if isinstance(do, ast.Do) and do.condition is None:
+                return hostir.WhileLoop(None, body, origin=stmt)  # DO ... LOOP: `while True`
             return hostir.WhileLoop(stmt, body, origin=stmt)
         after = flow.flow_to(closer + 1)
         arms = []

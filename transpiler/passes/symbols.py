@@ -150,6 +150,9 @@ class _SymbolPass:
             )
         if not self.check_array_name(decl.name, decl.coord):
             return
+        if 0 in decl.lows and self.a.option_base == 1:
+            # QuickBASIC's DIM A(0 TO n) under OPTION BASE 1: its element 0 would be missing
+            self.error("a lower bound of 0 after OPTION BASE 1 is not supported", decl.coord)
         upper: list[int] | None = []
         for bound in decl.bounds:
             self.expr(bound)
