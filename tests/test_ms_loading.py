@@ -164,7 +164,7 @@ def test_a_line_number_alone_deletes_its_line(tmp_path):
 def test_locations_stay_on_the_lines_of_the_file(tmp_path):
     """A run-time error of a moved line names the line of the file where it stands."""
     done = basic2tile(tmp_path, b"20 PRINT 1: X% = 40000\r\n10 PRINT 0\r\n", "--interpret")
-    assert done.stdout == " 0 \n 1 \n"
+    assert done.stdout == " 0 \n 1 \nOverflow in 20\n"  # GW-BASIC's line on the screen
     assert "prog.bas:1:" in done.stderr.splitlines()[-3] and "Overflow" in done.stderr
 
 
@@ -242,7 +242,7 @@ def test_a_statement_that_does_not_parse_stops_only_when_it_runs(tmp_path):
     run, statements on lines never reached do not matter, and the bad one stops the
     program with "Syntax error in 50" (PC-BASIC).  Each is a located warning first."""
     done = interpreted_and_checked(tmp_path, RUNS_INTO_SYNTAX_ERROR.encode())
-    assert (done.returncode, done.stdout) == (1, "A\nCD\nE\nF\n")
+    assert (done.returncode, done.stdout) == (1, "A\nCD\nE\nF\nSyntax error in 50\n")
     warnings = [line for line in done.stderr.splitlines() if ": warning: " in line]
     assert [w.split(": warning: ")[0] for w in warnings] == [
         "prog.bas:1:28", "prog.bas:2:23", "prog.bas:3:19", "prog.bas:4:46", "prog.bas:5:48"
