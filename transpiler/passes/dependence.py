@@ -41,6 +41,7 @@ from ..model import Analysis
 from .exceptions import is_quiet
 from .exprutil import Affine, affine, constant_value, same_expr
 from .liveness import expression_reads
+from .polyhedral import NestModel
 
 MAX_LANE_DIMS = 3
 # A constant start of a lane loop is below this in magnitude (runtime.extended.loop_count
@@ -174,7 +175,9 @@ def plan_loop(
         if atomic is not None and inside is None:
             continue
         try:
-            plan = _plan(loop, analysis, live_after, subroutines, dims, body, inside)
+            plan = _plan(
+                loop, analysis, live_after, subroutines, dims, body, inside, integral=integral
+            )
         except NotParallel as why:
             first_refusal = first_refusal or why
             continue
@@ -235,11 +238,14 @@ def _plan(
     inside=None,
     ignored=frozenset(),
     carried: dict[int, str] | None = None,
+    integral: frozenset[str] | None = None,
 ) -> LoopPlan:
     """`ignored`: ids of array reads left out of the dependence checks (a recurrence's
     read of the previous iteration's element, which its scan supplies); `carried`: the
     scalar whose read in a statement (by id) is the previous iteration's value, which
-    the scan supplies, and whose last value it gives the host after the loop."""
+    the scan supplies, and whose last value it gives the host after the loop.
+    `integral`: the variables that hold integers throughout the loop; given, the exact
+    analysis (passes/polyhedral.py) decides the arrays that the test of shapes refuses."""
     carried = carried or {}
     body = _normalise(body, subroutines)
     scan = _Scan(analysis, {d.var for d in dims}, ignored)
@@ -275,7 +281,24 @@ def _plan(
         if var.endswith(("$", "%")):
             raise NotParallel(f"{var} is not a floating-point variable", scan.first_write.get(var))
     invariants = scan.scalar_reads - privates - reduction_vars - lane_vars - scan.inner_loop_vars
-    written, histograms, sliced = _check_arrays(scan, lane_vars, invariants, dims)
+    exact = None
+    if integral is not None and inside is None and not ignored:
+        # The lane loops' bounds are read once, before the loop; a variable the body
+        # sets is no parameter (its value changes within the nest).
+        bounds = {
+            v
+            for d in dims
+            for e in (d.stmt.start, d.stmt.limit)
+            for v in expression_reads(analysis, e)
+        }
+        parameters = frozenset(
+            ((invariants | bounds) & integral)
+            - scan.scalar_writes
+            - scan.inner_loop_vars
+            - lane_vars
+        )
+        exact = NestModel([d.stmt for d in dims], body, analysis, parameters)
+    written, histograms, sliced = _check_arrays(scan, lane_vars, invariants, dims, exact)
     for node in _in_inner_loops(body):
         target = node.stmt.target if isinstance(node, hostir.Simple) else None
         if isinstance(target, ast.Index) and target.name in histograms:
@@ -964,7 +987,43 @@ def upward_exposed(body, analysis, lane_vars, reduction_nodes, carried=None) -> 
 # --------------------------------------------------------------------------- arrays
 
 
-def _check_arrays(scan: _Scan, lane_vars: set[str], invariants: set[str], dims: list[LaneDim]):
+def _check_arrays(
+    scan: _Scan,
+    lane_vars: set[str],
+    invariants: set[str],
+    dims: list[LaneDim],
+    exact: NestModel | None = None,
+):
+    """Classify each written array (own element, slice in place, histogram), or raise
+    NotParallel.  Where the test of shapes refuses one, the exact analysis (`exact`)
+    may prove that no two lanes touch one element: the lanes then work in place."""
+    try:
+        return _classify_arrays(scan, lane_vars, invariants, dims, exact)
+    except _Refused as refused:
+        raise refused.why from None
+
+
+class _Refused(Exception):
+    def __init__(self, why: NotParallel):
+        self.why = why
+
+
+def _refuse(why: NotParallel, name: str, exact: NestModel | None, sliced: set[str]) -> None:
+    """Raise `why` unless isl proves the lanes independent on array `name` (which is
+    then written in place); the reason adds what the exact analysis found, or why it
+    could not decide ("not affine: ...": the test of shapes decided)."""
+    if exact is None:
+        raise _Refused(why)
+    verdict = exact.lanes_independent(name)
+    if verdict.independent:
+        sliced.add(name)
+        return
+    out = NotParallel(f"{why.reason} ({verdict.reason})")
+    out.coord = why.coord
+    raise _Refused(out)
+
+
+def _classify_arrays(scan, lane_vars, invariants, dims, exact):
     written: dict[str, tuple[Affine, ...]] = {}
     histograms: set[str] = set()
     sliced: set[str] = set()
@@ -983,17 +1042,22 @@ def _check_arrays(scan: _Scan, lane_vars: set[str], invariants: set[str], dims: 
             and _owns_lane(own, order)
             and all(f == own for f in forms)
         ):
+            conflict = None
             for acc in accesses:
                 if acc.write:
                     continue
                 form = tuple(affine(i, lane_vars, invariants) for i in acc.indices)
                 if form != own and not _in_own_slice(form, own):
-                    raise NotParallel(
+                    conflict = NotParallel(
                         f"loop-carried dependence: {_show(acc)} reads an element of {name} that "
                         f"another iteration writes ({_show(writes[0])})",
                         acc.node,
                     )
-            written[name] = own
+                    break
+            if conflict is None:
+                written[name] = own
+            else:
+                _refuse(conflict, name, exact, sliced)
             continue
         if _distinct_lanes_distinct_elements(accesses, lane_vars, invariants, dims):
             sliced.add(name)
@@ -1013,17 +1077,19 @@ def _check_arrays(scan: _Scan, lane_vars: set[str], invariants: set[str], dims: 
             histograms.add(name)
             continue
         if outside is not None:
-            raise NotParallel(
+            why = NotParallel(
                 f"loop-carried dependence: {_show(outside)} "
                 f"may {'write' if outside.write else 'read'} an element of {name} in another "
                 f"iteration's slice ({_show(writes[0])})",
                 outside.node,
             )
-        raise NotParallel(
-            f"{_show(writes[0])} is written at an element that is not the loop's own "
-            f"(iterations could write the same element)",
-            writes[0].node,
-        )
+        else:
+            why = NotParallel(
+                f"{_show(writes[0])} is written at an element that is not the loop's own "
+                f"(iterations could write the same element)",
+                writes[0].node,
+            )
+        _refuse(why, name, exact, sliced)
     return written, histograms, sliced
 
 
