@@ -40,6 +40,7 @@ from ..builtins import BUILTINS, effect_of
 from ..model import Analysis
 from .exceptions import is_quiet
 from .exprutil import Affine, affine, constant_value, same_expr
+from .integrality import INTEGER_RANGE, constant_ranges, value_range
 from .liveness import expression_reads
 from .polyhedral import NestModel
 
@@ -341,7 +342,7 @@ def _lane_space(
     live_after: frozenset[str] = frozenset(),
 ) -> tuple[list[LaneDim], list[hostir.HNode]]:
     """The collapsed nest: up to `max_dims` rectangular FORs, and the lane body."""
-    dims = [_lane_dim(loop, integral)]
+    dims = [_lane_dim(loop, integral, _known_ranges(analysis))]
     prefix: list[hostir.HNode] = []
     body = loop.body
     while len(dims) < max_dims:
@@ -391,15 +392,20 @@ def _inner_dim(inner, dims, integral, analysis, changed: set[str], live_after) -
     if first is None and last is None:
         try:
             # A start made of the outer lanes' variables would not be rectangular.
-            dim = _lane_dim(inner, integral - set(outer))
+            dim = _lane_dim(inner, integral - set(outer), _known_ranges(analysis, dims))
         except NotParallel:
             return None
         if expression_reads(analysis, stmt.limit) & (set(outer) | changed):
             return None
         return dim if is_quiet(stmt.limit, analysis) else None
     step = 1.0 if stmt.step is None else constant_value(stmt.step)
-    if step != 1 or stmt.var.name in live_after or stmt.var.name.endswith("%"):
+    if step != 1 or stmt.var.name in live_after:
         return None
+    if stmt.var.name.endswith("%"):
+        try:
+            _check_integer_range(stmt, 1, _known_ranges(analysis, dims))
+        except NotParallel:
+            return None
     start: int | ast.Expr
     if first is not None:
         var, offset = first
@@ -434,6 +440,25 @@ def _inner_dim(inner, dims, integral, analysis, changed: set[str], live_after) -
     )
 
 
+_CONSTANT_RANGES: dict[int, tuple[ast.Program, dict]] = {}
+
+
+def _known_ranges(analysis: Analysis, dims: list[LaneDim] = ()) -> dict[str, tuple[float, float]]:
+    """The values of `%` variables that only constants set, and of the lane variables
+    `dims` with bounds made of those (for the overflow test of `%` loop variables)."""
+    program = analysis.program
+    cached = _CONSTANT_RANGES.get(id(program))
+    if cached is None or cached[0] is not program:
+        _CONSTANT_RANGES.clear()  # one program at a time: keep none alive
+        cached = _CONSTANT_RANGES[id(program)] = (program, constant_ranges(program))
+    out = dict(cached[1])
+    for d in dims:
+        start, limit = value_range(d.stmt.start, out), value_range(d.stmt.limit, out)
+        if start is not None and limit is not None:
+            out[d.var] = (min(start[0], limit[0]), max(start[1], limit[1]))
+    return out
+
+
 def _triangle_side(expr: ast.Expr, outer: dict[str, LaneDim]):
     """(V, c) for a bound `V + c` (V an outer lane variable, c an integer); None for a
     bound without outer lane variables; False for any other use of them."""
@@ -463,7 +488,13 @@ def _reads_before_set(lets: list[hostir.HNode], analysis: Analysis) -> bool:
     return False
 
 
-def _lane_dim(loop: hostir.ForLoop, integral: frozenset[str]) -> LaneDim:
+def _lane_dim(
+    loop: hostir.ForLoop,
+    integral: frozenset[str],
+    known: dict[str, tuple[float, float]] | None = None,
+) -> LaneDim:
+    """The lane dimension of `loop`, or NotParallel.  `known`: ranges of `%` variables
+    (integrality.constant_ranges) for the overflow test of a `%` loop variable."""
     stmt = loop.stmt
     start: int | ast.Expr | None = constant_value(stmt.start)
     if start is None and _integer_valued(stmt.start, integral):
@@ -485,8 +516,30 @@ def _lane_dim(loop: hostir.ForLoop, integral: frozenset[str]) -> LaneDim:
     if step is None or step != int(step) or step == 0:
         raise NotParallel("the loop's STEP is not a constant nonzero integer", stmt.step or stmt)
     if stmt.var.name.endswith("%"):
-        raise NotParallel("integer (%) loop variables are kept on the host", stmt.var)
+        _check_integer_range(stmt, int(step), dict(known or {}))
     return LaneDim(stmt.var.name, start, stmt.limit, int(step), stmt)
+
+
+def _check_integer_range(stmt: ast.For, step: int, known: dict[str, tuple[float, float]]) -> None:
+    """A `%` loop variable may be a lane: its values are integers, as the lanes'.  But
+    BASIC's last NEXT leaves limit + step in it (start + step for a loop that runs zero
+    times), an Overflow beyond -32768..32767: only a loop whose bounds provably keep
+    that in range is offloaded.  `known`: ranges of variables (`_known_ranges`)."""
+    low, high = INTEGER_RANGE
+    ranges = [value_range(stmt.start, known), value_range(stmt.limit, known)]
+    if any(r is None for r in ranges):
+        ok = False
+    elif step > 0:
+        ok = max(r[1] for r in ranges) + step <= high
+    else:
+        ok = min(r[0] for r in ranges) + step >= low
+    if not ok:
+        raise NotParallel(
+            f"the integer variable {stmt.var.name} may overflow at the loop's last NEXT "
+            f"(its bounds plus the STEP may leave -32768..32767): kept on the host, "
+            f"where BASIC reports the Overflow",
+            stmt.limit,
+        )
 
 
 def _integer_valued(expr: ast.Expr, integral: frozenset[str]) -> bool:
