@@ -172,3 +172,31 @@ def test_a_subscript_that_is_not_affine_is_left_to_the_test_of_shapes(tmp_path: 
     assert not found[30].offloaded
     assert "not affine: the subscript of A" in found[30].reason
     check(tmp_path, NOT_AFFINE)
+
+
+# trmm's setup loop (issue 21): J's last value after the triangle `FOR J = 0 TO I - 1`
+# differs per lane, then `FOR J = 0 TO N - 1` has the same bounds in every lane.  With J
+# read between the two (one kernel over I), CUDA stopped with "J holds values of two
+# types (f64[128] and f64)"; the second loop's values are now broadcast to the lanes.
+TRMM_SETUP = """10 LET M = 5 : LET N = 7
+20 DIM A(5,5), B(5,7)
+30 FOR I = 0 TO M - 1
+40 FOR J = 0 TO I - 1
+50 LET A(I,J) = ((I + J) MOD M) / M
+60 NEXT J{read}
+70 LET A(I,I) = 1
+80 FOR J = 0 TO N - 1
+90 LET B(I,J) = ((N + I - J) MOD N) / N
+100 NEXT J
+110 NEXT I
+120 FOR I = 0 TO M - 1 : FOR L = 0 TO N - 1 : LET S = S + B(I,L) * (L + 2) + A(I, L MOD 5) : NEXT L : NEXT I
+130 PRINT S
+"""
+
+
+@pytest.mark.parametrize("read", ["", " : LET T = J"], ids=["as-in-trmm", "j-read-between"])
+def test_trmm_setup_loop_builds_for_both_targets(tmp_path: Path, read: str):
+    text = TRMM_SETUP.format(read=read)
+    assert decisions(text)[30].offloaded
+    check(tmp_path, text)
+    check(tmp_path, text, "4")
