@@ -153,7 +153,9 @@ class NestModel:
         every coefficient and the constant are integers (the limit's constant may not be)."""
         form = _linear(expr, self._name_of)
         if form is None:
-            raise NotAffine(f"{what} is not an affine expression of loop variables and integer variables")
+            raise NotAffine(
+                f"{what} is not an affine expression of loop variables and integer variables"
+            )
         unknown = [n for n in form if n and n not in iterators and n not in self.parameters]
         if unknown:
             raise NotAffine(f"{what} uses a variable set inside the loop")
@@ -205,9 +207,7 @@ class NestModel:
                 stmt = node.stmt
                 if _sets(node.body, stmt.var.name):
                     raise NotAffine(f"the body of FOR {stmt.var.name} sets its variable")
-                statement = self._statement(
-                    iterators, constraints, schedule + [position], stmt
-                )
+                statement = self._statement(iterators, constraints, schedule + [position], stmt)
                 for e in (stmt.start, stmt.limit, stmt.step):
                     if e is not None:
                         self._reads(statement, e)
@@ -216,7 +216,12 @@ class NestModel:
                 var = self._iterator(stmt.var.name)
                 inner = constraints + self._bounds(stmt, var, iterators)
                 self._block(
-                    node.body, iterators + [var], inner, schedule + [position, _ordered(var, stmt)], [0], guarded
+                    node.body,
+                    iterators + [var],
+                    inner,
+                    schedule + [position, _ordered(var, stmt)],
+                    [0],
+                    guarded,
                 )
                 # After the loop its variable is a scalar the body may read: not affine.
                 del self.names[stmt.var.name]
@@ -225,7 +230,9 @@ class NestModel:
                 raise NotAffine(f"{type(node).__name__} inside the loop (not a FOR, IF or LET)")
 
     def _statement(self, iterators, constraints, schedule, origin) -> _Statement:
-        statement = _Statement(f"S{len(self.statements)}", list(iterators), list(constraints), schedule)
+        statement = _Statement(
+            f"S{len(self.statements)}", list(iterators), list(constraints), schedule
+        )
         statement.line = _line_of(origin)
         self.statements.append(statement)
         return statement
@@ -239,7 +246,9 @@ class NestModel:
         subscripts = []
         for index in node.indices:
             try:
-                subscripts.append(self._form(index, statement.iterators, f"the subscript of {node.name}"))
+                subscripts.append(
+                    self._form(index, statement.iterators, f"the subscript of {node.name}")
+                )
             except NotAffine as why:
                 self.bad_arrays.setdefault(node.name, str(why))
                 return
@@ -300,7 +309,9 @@ class NestModel:
         for m in maps:
             src = m.get_tuple_name(isl.dim_type.in_)
             dst = m.get_tuple_name(isl.dim_type.out)
-            across = isl.UnionMap.from_map(m).apply_domain(to_lanes).apply_range(to_lanes).subtract(same)
+            across = (
+                isl.UnionMap.from_map(m).apply_domain(to_lanes).apply_range(to_lanes).subtract(same)
+            )
             if not across.is_empty():
                 return {
                     "flow": f"isl: line {lines[src]} writes an element of {array} that another "
