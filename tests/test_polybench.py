@@ -48,9 +48,10 @@ PARALLEL = {
     "heat-3d": [110, 120, 130, 210, 220, 230],
     "adi": [110, 300],
 }
-# Offloaded parallel loops today (70 by our count; the goal is 66 of its 72): a floor that a
+# Offloaded parallel loops today (69 of 70 by our count, 68 before the exact analysis on
+# isl; the goal is 66 of its 72): a floor that a
 # change may raise, never lower.
-OFFLOADED_AT_LEAST = 68
+OFFLOADED_AT_LEAST = 69
 
 _KERNEL = re.compile(
     r"^  line (\d+)\s+FOR .*\n\s+-> GPU kernel \S+ \(\w+\): .*? over ([A-Z0-9_, ]+)"

@@ -40,7 +40,9 @@ from ..builtins import BUILTINS, effect_of
 from ..model import Analysis
 from .exceptions import is_quiet
 from .exprutil import Affine, affine, constant_value, same_expr
+from .integrality import INTEGER_RANGE, constant_ranges, value_range
 from .liveness import expression_reads
+from .polyhedral import NestModel
 
 MAX_LANE_DIMS = 3
 # A constant start of a lane loop is below this in magnitude (runtime.extended.loop_count
@@ -181,7 +183,9 @@ def plan_loop(
         if atomic is not None and inside is None:
             continue
         try:
-            plan = _plan(loop, analysis, live_after, subroutines, dims, body, inside)
+            plan = _plan(
+                loop, analysis, live_after, subroutines, dims, body, inside, integral=integral
+            )
         except NotParallel as why:
             first_refusal = first_refusal or why
             continue
@@ -242,11 +246,14 @@ def _plan(
     inside=None,
     ignored=frozenset(),
     carried: dict[int, str] | None = None,
+    integral: frozenset[str] | None = None,
 ) -> LoopPlan:
     """`ignored`: ids of array reads left out of the dependence checks (a recurrence's
     read of the previous iteration's element, which its scan supplies); `carried`: the
     scalar whose read in a statement (by id) is the previous iteration's value, which
-    the scan supplies, and whose last value it gives the host after the loop."""
+    the scan supplies, and whose last value it gives the host after the loop.
+    `integral`: the variables that hold integers throughout the loop; given, the exact
+    analysis (passes/polyhedral.py) decides the arrays that the test of shapes refuses."""
     carried = carried or {}
     body = _normalise(body, subroutines)
     scan = _Scan(analysis, {d.var for d in dims}, ignored)
@@ -282,7 +289,24 @@ def _plan(
         if var.endswith(("$", "%")):
             raise NotParallel(f"{var} is not a floating-point variable", scan.first_write.get(var))
     invariants = scan.scalar_reads - privates - reduction_vars - lane_vars - scan.inner_loop_vars
-    written, histograms, sliced = _check_arrays(scan, lane_vars, invariants, dims)
+    exact = None
+    if integral is not None and inside is None and not ignored:
+        # The lane loops' bounds are read once, before the loop; a variable the body
+        # sets is no parameter (its value changes within the nest).
+        bounds = {
+            v
+            for d in dims
+            for e in (d.stmt.start, d.stmt.limit)
+            for v in expression_reads(analysis, e)
+        }
+        parameters = frozenset(
+            ((invariants | bounds) & integral)
+            - scan.scalar_writes
+            - scan.inner_loop_vars
+            - lane_vars
+        )
+        exact = NestModel([d.stmt for d in dims], body, analysis, parameters)
+    written, histograms, sliced = _check_arrays(scan, lane_vars, invariants, dims, exact)
     for node in _in_inner_loops(body):
         target = node.stmt.target if isinstance(node, hostir.Simple) else None
         if isinstance(target, ast.Index) and target.name in histograms:
@@ -325,7 +349,7 @@ def _lane_space(
     live_after: frozenset[str] = frozenset(),
 ) -> tuple[list[LaneDim], list[hostir.HNode]]:
     """The collapsed nest: up to `max_dims` rectangular FORs, and the lane body."""
-    dims = [_lane_dim(loop, integral)]
+    dims = [_lane_dim(loop, integral, _known_ranges(analysis))]
     prefix: list[hostir.HNode] = []
     body = loop.body
     while len(dims) < max_dims:
@@ -375,15 +399,20 @@ def _inner_dim(inner, dims, integral, analysis, changed: set[str], live_after) -
     if first is None and last is None:
         try:
             # A start made of the outer lanes' variables would not be rectangular.
-            dim = _lane_dim(inner, integral - set(outer))
+            dim = _lane_dim(inner, integral - set(outer), _known_ranges(analysis, dims))
         except NotParallel:
             return None
         if expression_reads(analysis, stmt.limit) & (set(outer) | changed):
             return None
         return dim if is_quiet(stmt.limit, analysis) else None
     step = 1.0 if stmt.step is None else constant_value(stmt.step)
-    if step != 1 or stmt.var.name in live_after or stmt.var.name.endswith("%"):
+    if step != 1 or stmt.var.name in live_after:
         return None
+    if stmt.var.name.endswith("%"):
+        try:
+            _check_integer_range(stmt, 1, _known_ranges(analysis, dims))
+        except NotParallel:
+            return None
     start: int | ast.Expr
     if first is not None:
         var, offset = first
@@ -418,6 +447,25 @@ def _inner_dim(inner, dims, integral, analysis, changed: set[str], live_after) -
     )
 
 
+_CONSTANT_RANGES: dict[int, tuple[ast.Program, dict]] = {}
+
+
+def _known_ranges(analysis: Analysis, dims: list[LaneDim] = ()) -> dict[str, tuple[float, float]]:
+    """The values of `%` variables that only constants set, and of the lane variables
+    `dims` with bounds made of those (for the overflow test of `%` loop variables)."""
+    program = analysis.program
+    cached = _CONSTANT_RANGES.get(id(program))
+    if cached is None or cached[0] is not program:
+        _CONSTANT_RANGES.clear()  # one program at a time: keep none alive
+        cached = _CONSTANT_RANGES[id(program)] = (program, constant_ranges(program))
+    out = dict(cached[1])
+    for d in dims:
+        start, limit = value_range(d.stmt.start, out), value_range(d.stmt.limit, out)
+        if start is not None and limit is not None:
+            out[d.var] = (min(start[0], limit[0]), max(start[1], limit[1]))
+    return out
+
+
 def _triangle_side(expr: ast.Expr, outer: dict[str, LaneDim]):
     """(V, c) for a bound `V + c` (V an outer lane variable, c an integer); None for a
     bound without outer lane variables; False for any other use of them."""
@@ -447,7 +495,13 @@ def _reads_before_set(lets: list[hostir.HNode], analysis: Analysis) -> bool:
     return False
 
 
-def _lane_dim(loop: hostir.ForLoop, integral: frozenset[str]) -> LaneDim:
+def _lane_dim(
+    loop: hostir.ForLoop,
+    integral: frozenset[str],
+    known: dict[str, tuple[float, float]] | None = None,
+) -> LaneDim:
+    """The lane dimension of `loop`, or NotParallel.  `known`: ranges of `%` variables
+    (integrality.constant_ranges) for the overflow test of a `%` loop variable."""
     stmt = loop.stmt
     start: int | ast.Expr | None = constant_value(stmt.start)
     if start is None and _integer_valued(stmt.start, integral):
@@ -469,8 +523,30 @@ def _lane_dim(loop: hostir.ForLoop, integral: frozenset[str]) -> LaneDim:
     if step is None or step != int(step) or step == 0:
         raise NotParallel("the loop's STEP is not a constant nonzero integer", stmt.step or stmt)
     if stmt.var.name.endswith("%"):
-        raise NotParallel("integer (%) loop variables are kept on the host", stmt.var)
+        _check_integer_range(stmt, int(step), dict(known or {}))
     return LaneDim(stmt.var.name, start, stmt.limit, int(step), stmt)
+
+
+def _check_integer_range(stmt: ast.For, step: int, known: dict[str, tuple[float, float]]) -> None:
+    """A `%` loop variable may be a lane: its values are integers, as the lanes'.  But
+    BASIC's last NEXT leaves limit + step in it (start + step for a loop that runs zero
+    times), an Overflow beyond -32768..32767: only a loop whose bounds provably keep
+    that in range is offloaded.  `known`: ranges of variables (`_known_ranges`)."""
+    low, high = INTEGER_RANGE
+    ranges = [value_range(stmt.start, known), value_range(stmt.limit, known)]
+    if any(r is None for r in ranges):
+        ok = False
+    elif step > 0:
+        ok = max(r[1] for r in ranges) + step <= high
+    else:
+        ok = min(r[0] for r in ranges) + step >= low
+    if not ok:
+        raise NotParallel(
+            f"the integer variable {stmt.var.name} may overflow at the loop's last NEXT "
+            f"(its bounds plus the STEP may leave -32768..32767): kept on the host, "
+            f"where BASIC reports the Overflow",
+            stmt.limit,
+        )
 
 
 def _integer_valued(expr: ast.Expr, integral: frozenset[str]) -> bool:
@@ -971,7 +1047,43 @@ def upward_exposed(body, analysis, lane_vars, reduction_nodes, carried=None) -> 
 # --------------------------------------------------------------------------- arrays
 
 
-def _check_arrays(scan: _Scan, lane_vars: set[str], invariants: set[str], dims: list[LaneDim]):
+def _check_arrays(
+    scan: _Scan,
+    lane_vars: set[str],
+    invariants: set[str],
+    dims: list[LaneDim],
+    exact: NestModel | None = None,
+):
+    """Classify each written array (own element, slice in place, histogram), or raise
+    NotParallel.  Where the test of shapes refuses one, the exact analysis (`exact`)
+    may prove that no two lanes touch one element: the lanes then work in place."""
+    try:
+        return _classify_arrays(scan, lane_vars, invariants, dims, exact)
+    except _Refused as refused:
+        raise refused.why from None
+
+
+class _Refused(Exception):
+    def __init__(self, why: NotParallel):
+        self.why = why
+
+
+def _refuse(why: NotParallel, name: str, exact: NestModel | None, sliced: set[str]) -> None:
+    """Raise `why` unless isl proves the lanes independent on array `name` (which is
+    then written in place); the reason adds what the exact analysis found, or why it
+    could not decide ("not affine: ...": the test of shapes decided)."""
+    if exact is None:
+        raise _Refused(why)
+    verdict = exact.lanes_independent(name)
+    if verdict.independent:
+        sliced.add(name)
+        return
+    out = NotParallel(f"{why.reason} ({verdict.reason})")
+    out.coord = why.coord
+    raise _Refused(out)
+
+
+def _classify_arrays(scan, lane_vars, invariants, dims, exact):
     written: dict[str, tuple[Affine, ...]] = {}
     histograms: set[str] = set()
     sliced: set[str] = set()
@@ -990,17 +1102,22 @@ def _check_arrays(scan: _Scan, lane_vars: set[str], invariants: set[str], dims: 
             and _owns_lane(own, order)
             and all(f == own for f in forms)
         ):
+            conflict = None
             for acc in accesses:
                 if acc.write:
                     continue
                 form = tuple(affine(i, lane_vars, invariants) for i in acc.indices)
                 if form != own and not _in_own_slice(form, own):
-                    raise NotParallel(
+                    conflict = NotParallel(
                         f"loop-carried dependence: {_show(acc)} reads an element of {name} that "
                         f"another iteration writes ({_show(writes[0])})",
                         acc.node,
                     )
-            written[name] = own
+                    break
+            if conflict is None:
+                written[name] = own
+            else:
+                _refuse(conflict, name, exact, sliced)
             continue
         if _distinct_lanes_distinct_elements(accesses, lane_vars, invariants, dims):
             sliced.add(name)
@@ -1020,17 +1137,19 @@ def _check_arrays(scan: _Scan, lane_vars: set[str], invariants: set[str], dims: 
             histograms.add(name)
             continue
         if outside is not None:
-            raise NotParallel(
+            why = NotParallel(
                 f"loop-carried dependence: {_show(outside)} "
                 f"may {'write' if outside.write else 'read'} an element of {name} in another "
                 f"iteration's slice ({_show(writes[0])})",
                 outside.node,
             )
-        raise NotParallel(
-            f"{_show(writes[0])} is written at an element that is not the loop's own "
-            f"(iterations could write the same element)",
-            writes[0].node,
-        )
+        else:
+            why = NotParallel(
+                f"{_show(writes[0])} is written at an element that is not the loop's own "
+                f"(iterations could write the same element)",
+                writes[0].node,
+            )
+        _refuse(why, name, exact, sliced)
     return written, histograms, sliced
 
 

@@ -86,3 +86,110 @@ def is_integral(expr: ast.Expr, integral: set[str] | frozenset[str]) -> bool:
             return True
         return expr.name == "ABS" and all(is_integral(a, integral) for a in expr.args)
     return False
+
+
+# Statements that only read the variables they mention (IF's own statements are walked
+# on their own); any other statement that mentions a variable may set it.
+_READ_ONLY = (
+    ast.Print,
+    ast.Write,
+    ast.Goto,
+    ast.Gosub,
+    ast.Return,
+    ast.OnGoto,
+    ast.If,
+    ast.IfBlock,
+    ast.ElseIf,
+    ast.Else,
+    ast.EndIf,
+    ast.Next,
+    ast.While,
+    ast.Wend,
+    ast.Dim,
+    ast.Rem,
+    ast.End,
+    ast.Stop,
+    ast.Data,
+    ast.Restore,
+    ast.OptionBase,
+    ast.DefType,
+)
+
+
+def constant_ranges(program: ast.Program) -> dict[str, tuple[float, float]]:
+    """The `%` variables that only LETs of constants and FORs with such bounds set: the
+    range of their values, 0 (a variable's value before it is set) included, and for a
+    FOR the value its last NEXT leaves (limit + step).  `N% = 40` (or `N = 40` under
+    DEFINT N) makes `FOR I% = 0 TO N%` a loop whose last NEXT cannot overflow."""
+    writes: dict[str, list] = {}
+    unknown: set[str] = set()
+    for node in program.walk():
+        written: set[str] = set()
+        if isinstance(node, ast.Let) and isinstance(node.target, ast.Var):
+            written = {node.target.name}
+            writes.setdefault(node.target.name, []).append(("let", node.value))
+        elif isinstance(node, ast.For):
+            written = {node.var.name}
+            writes.setdefault(node.var.name, []).append(("for", node))
+        if isinstance(node, ast.Stmt) and not isinstance(node, (ast.Let, ast.For, *_READ_ONLY)):
+            unknown |= {n.name for n in node.walk() if isinstance(n, ast.Var)} - written
+    candidates = {n for n in writes if n.endswith("%") and n not in unknown}
+    known: dict[str, tuple[float, float]] = {}
+    needs = {name: _mentioned(writes[name]) & candidates - {name} for name in candidates}
+    for _ in range(len(candidates) + 1):  # each round may resolve one more variable
+        for name in sorted(candidates - set(known)):
+            if not needs[name] <= set(known):
+                continue  # (a variable in a cycle keeps the 16-bit range)
+            found = [_write_range(w, known) for w in writes[name]]
+            if all(r is not None for r in found):
+                known[name] = (min(0.0, *(r[0] for r in found)), max(0.0, *(r[1] for r in found)))
+    return known
+
+
+def _mentioned(writes) -> set[str]:
+    return {n.name for _, what in writes for n in what.walk() if isinstance(n, ast.Var)}
+
+
+def _write_range(write, known) -> tuple[float, float] | None:
+    kind, what = write
+    if kind == "let":
+        return value_range(what, known)
+    step = value_range(what.step, known) if what.step is not None else (1.0, 1.0)
+    start, limit = value_range(what.start, known), value_range(what.limit, known)
+    if step is None or start is None or limit is None:
+        return None
+    # The values the loop runs through, and the one after its last NEXT (or, run
+    # zero times, start + step).
+    low = min(start[0], limit[0]) + min(step[0], 0.0)
+    high = max(start[1], limit[1]) + max(step[1], 0.0)
+    return low, high
+
+
+def value_range(expr: ast.Expr, known: dict[str, tuple[float, float]]):
+    """Bounds (low, high) of `expr`: numbers, `%` variables (their 16-bit range, or the
+    `known` one), the `known` variables, + - and products; None for anything else."""
+    if isinstance(expr, ast.Num):
+        return expr.value, expr.value
+    if isinstance(expr, ast.Var):
+        if expr.name in known:
+            return known[expr.name]
+        return INTEGER_RANGE if expr.name.endswith("%") else None
+    if isinstance(expr, ast.UnaryOp) and expr.op in "+-":
+        inner = value_range(expr.operand, known)
+        if inner is None:
+            return None
+        return inner if expr.op == "+" else (-inner[1], -inner[0])
+    if isinstance(expr, ast.BinOp) and expr.op in ("+", "-", "*"):
+        left, right = value_range(expr.left, known), value_range(expr.right, known)
+        if left is None or right is None:
+            return None
+        if expr.op == "+":
+            return left[0] + right[0], left[1] + right[1]
+        if expr.op == "-":
+            return left[0] - right[1], left[1] - right[0]
+        products = [a * b for a in left for b in right]
+        return min(products), max(products)
+    return None
+
+
+INTEGER_RANGE = (-32768.0, 32767.0)  # a `%` variable's values (GW-BASIC's 16 bits)

@@ -773,7 +773,12 @@ class _Vectorizer:
             if stmt.step is not None
             else B.const(1.0, self.ndt)
         )
-        if per_lane:
+        # The variable already holds a value per lane (the last value of a loop with the
+        # lane's bounds, trmm's `FOR J = 0 TO I - 1 ... FOR J = 0 TO N - 1`): this
+        # loop's values are broadcast to every lane, so that it keeps one type (a CUDA
+        # variable has one).
+        widened = not per_lane and var in self.locals and not self.locals[var].is_scalar
+        if per_lane or widened:
             self.uniform.pop(var, None)
             self.predefine(_assigned_in_list(node.body) | {var})
         else:
@@ -792,19 +797,17 @@ class _Vectorizer:
         self.out = []
         self.locals[counter] = TileType("i32")
         k = ir.Local(counter, type=TileType("i32"))
-        self.let(
-            var,
-            B.binary(
-                "add", start_l, B.binary("mul", B.cast(k, self.ndt), step_l, self.ndt), self.ndt
-            ),
+        value = B.binary(
+            "add", start_l, B.binary("mul", B.cast(k, self.ndt), step_l, self.ndt), self.ndt
         )
+        self.let(var, B.broadcast(value, self.lane_type.shape) if widened else value)
         if per_lane:
             running = B.binary("lt", B.broadcast(k, self.lane_type.shape), count, self.ndt)
             if saved_mask is not None:
                 running = B.binary("and", saved_mask, running, self.ndt)
             self.mask = self.let(self.fresh("running"), running)
             self.guards += 1
-        else:
+        elif not widened:
             self.uniform[var] = var
         self.inner_depth += 1
         self.block(node.body)
@@ -819,7 +822,8 @@ class _Vectorizer:
         steps = B.cast(count, self.ndt)
         if self.analysis.options.microsoft:
             steps = B.binary("max", steps, B.const(1.0, self.ndt), self.ndt)
-        self.let(var, B.binary("add", start_l, B.binary("mul", steps, step_l, self.ndt), self.ndt))
+        last = B.binary("add", start_l, B.binary("mul", steps, step_l, self.ndt), self.ndt)
+        self.let(var, B.broadcast(last, self.lane_type.shape) if widened else last)
 
     def lane_loop(self, node: hostir.WhileLoop) -> None:
         """A loop whose trip count differs per lane: loop while any lane still loops."""
@@ -1250,8 +1254,7 @@ class _Vectorizer:
             return self.local(name)
         if name in self.plan.privates:
             raise NotParallel(f"{name} may be read before it is set in an iteration", e)
-        if name.endswith("%"):
-            raise NotParallel(f"integer variable {name} stays on the host", e)
+        # A `%` variable the loop only reads holds an integer of 16 bits, exact in f32.
         return self.scalar_param(name, self.ndt, hostir.HostValue("var", (name,)))
 
     def binop(self, e: ast.BinOp) -> KExpr:

@@ -1,0 +1,407 @@
+"""Exact dependences of an affine loop nest, on isl: are the lanes of a kernel independent?
+
+The dependence pass (passes/dependence.py) tests array accesses by their shapes: a write
+at the lane's own element, a slice that only its lane touches.  Where that test refuses an
+array, this module asks isl (islpy), which knows the iteration domains: lu's J loop reads
+`A(I, K)` with `K < I <= J` and writes `A(I, J)`, and no iteration of it writes an element
+that another one reads.
+
+The model (PolyBench's, PPCG's): every LET of the lane body is a statement whose
+instances are the integer points of its *iteration domain* (the lane loops and the inner
+FORs around it: constant integer steps, bounds affine in enclosing loop variables and in
+parameters), with *access relations* (instance -> element, affine subscripts) and a
+*schedule* (BASIC's order: the 2d+1 form, position among siblings, loop variable, ...).
+Parameters are the scalars the nest reads but never sets, when they only ever hold
+integers (a subscript or a bound made of them is then an integer).  A write under an IF
+may happen (a may-write, which kills no earlier value); reads in IF conditions are reads.
+
+`lanes_independent(array)` computes, for one array, the value-based (dataflow) flow
+dependences (`isl.UnionAccessInfo.compute_flow`: a read depends on the last write before
+it, not on every earlier one), and the memory-based anti and output dependences (the
+kernel writes the array in place, so a lane may not overwrite what another still reads,
+nor write what another writes), and answers whether all of them stay within one lane.
+Then the lanes touch disjoint elements (but for reads), in any order: the kernel's
+gathers and scatters are exact.  Anything not affine answers None with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import islpy as isl
+
+from .. import ast, hostir
+from ..model import Analysis
+
+
+class NotAffine(Exception):
+    """What keeps a nest out of the polyhedral model, in BASIC's words."""
+
+
+@dataclass
+class Verdict:
+    """`independent`: True (no dependence between two lanes), False (one, named by
+    `reason`), None (not affine: `reason` says what)."""
+
+    independent: bool | None
+    reason: str = ""
+
+
+@dataclass(eq=False)
+class _Access:
+    array: str
+    subscripts: list[dict[str, int]]  # linear forms over iterator/parameter names, "" = const
+    write: bool
+    must: bool  # a write that surely happens when its statement runs
+    node: ast.Node
+
+
+@dataclass(eq=False)
+class _Statement:
+    name: str
+    iterators: list[str]  # isl names, the lane loops' first
+    constraints: list[str]
+    schedule: list[str]
+    accesses: list[_Access] = field(default_factory=list)
+    line: str = ""
+
+
+class NestModel:
+    """The polyhedral model of lanes `fors` (the nest's FOR statements, outermost
+    first) running `body`; built lazily, once per lane plan."""
+
+    def __init__(
+        self,
+        fors: list[ast.For],
+        body: list[hostir.HNode],
+        analysis: Analysis,
+        parameters_ok: frozenset[str],
+    ):
+        self.fors = fors
+        self.body = body
+        self.analysis = analysis
+        self.parameters_ok = parameters_ok
+        self._built = False
+        self.not_affine: str | None = None
+        self.bad_arrays: dict[str, str] = {}  # array -> why an access is not affine
+        self.statements: list[_Statement] = []
+        self.names: dict[str, str] = {}  # BASIC variable -> isl name
+        self.parameters: list[str] = []
+
+    # ----------------------------------------------------------------------- queries
+
+    def lanes_independent(self, array: str) -> Verdict:
+        self._build()
+        if self.not_affine is not None:
+            return Verdict(None, f"not affine: {self.not_affine}")
+        if array in self.bad_arrays:
+            return Verdict(None, f"not affine: {self.bad_arrays[array]}")
+        try:
+            return self._independent(array)
+        except isl.Error as error:  # an isl limit: the old test decides
+            return Verdict(None, f"not affine: isl could not decide ({error})")
+
+    # ----------------------------------------------------------------------- building
+
+    def _build(self) -> None:
+        if self._built:
+            return
+        self._built = True
+        try:
+            iterators, constraints = [], []
+            for stmt in self.fors:
+                var = self._iterator(stmt.var.name)
+                constraints.extend(self._bounds(stmt, var, iterators))
+                iterators.append(var)
+            self.lanes = len(iterators)
+            counter = [0]
+            schedule = []
+            for stmt, var in zip(self.fors, iterators):
+                schedule += ["0", _ordered(var, stmt)]
+            self._block(self.body, iterators, constraints, schedule, counter, guarded=False)
+        except NotAffine as why:
+            self.not_affine = str(why)
+
+    def _iterator(self, basic_name: str) -> str:
+        name = f"i{len(self.names)}"
+        self.names[basic_name] = name
+        return name
+
+    def _bounds(self, stmt: ast.For, var: str, iterators: list[str]) -> list[str]:
+        """`start <= var <= limit` (reversed for a negative step), and var = start +
+        k * step for a step other than 1 or -1."""
+        step = _integer_constant(stmt.step) if stmt.step is not None else 1
+        if step is None or step == 0:
+            raise NotAffine(f"the STEP of FOR {stmt.var.name} is not a constant integer")
+        start = self._form(stmt.start, iterators, f"the start of FOR {stmt.var.name}")
+        limit = self._form(stmt.limit, iterators, f"the limit of FOR {stmt.var.name}", whole=False)
+        if not _integral(start):
+            raise NotAffine(f"the start of FOR {stmt.var.name} may not be an integer")
+        const = limit.get("", 0)
+        # var <= limit with an integer var is var <= floor(limit) (ceil for var >= limit).
+        limit[""] = int(const // 1) if step > 0 else -int(-const // 1)
+        s, l = _show(start), _show(limit)
+        out = [f"{s} <= {var} <= {l}"] if step > 0 else [f"{l} <= {var} <= {s}"]
+        if abs(step) != 1:
+            out.append(f"exists (t : {var} = {s} + {step} * t)")
+        return out
+
+    def _form(
+        self, expr: ast.Expr, iterators: list[str], what: str, whole: bool = True
+    ) -> dict[str, int]:
+        """The linear form of `expr` over the nest's iterators and parameters; `whole`:
+        every coefficient and the constant are integers (the limit's constant may not be)."""
+        form = _linear(expr, self._name_of)
+        if form is None:
+            raise NotAffine(
+                f"{what} is not an affine expression of loop variables and integer variables"
+            )
+        unknown = [n for n in form if n and n not in iterators and n not in self.parameters]
+        if unknown:
+            raise NotAffine(f"{what} uses a variable set inside the loop")
+        if not all(float(c).is_integer() for n, c in form.items() if n) or (
+            whole and not float(form.get("", 0)).is_integer()
+        ):
+            raise NotAffine(f"{what} has a coefficient that is not an integer")
+        return {n: (int(c) if n else c) for n, c in form.items()}
+
+    def _name_of(self, basic_name: str) -> str | None:
+        if basic_name in self.names:
+            return self.names[basic_name]
+        if basic_name in self.parameters_ok:
+            name = f"p{len(self.parameters)}"
+            self.names[basic_name] = name
+            self.parameters.append(name)
+            return name
+        return None
+
+    def _block(self, nodes, iterators, constraints, schedule, counter, guarded) -> None:
+        for node in nodes:
+            position = str(counter[0])
+            counter[0] += 1
+            if isinstance(node, hostir.Simple):
+                stmt = node.stmt
+                if isinstance(stmt, ast.Rem):
+                    continue
+                if not isinstance(stmt, ast.Let):
+                    raise NotAffine(f"{type(stmt).__name__.upper()} inside the loop")
+                statement = self._statement(iterators, constraints, schedule + [position], stmt)
+                self._reads(statement, stmt.value)
+                target = stmt.target
+                if isinstance(target, ast.Index):
+                    for index in target.indices:
+                        self._reads(statement, index)
+                    self._access(statement, target, write=True, must=not guarded)
+            elif isinstance(node, hostir.If):
+                statement = self._statement(
+                    iterators, constraints, schedule + [position], node.origin
+                )
+                for cond, _ in node.arms:
+                    self._reads(statement, cond)
+                for _, arm in node.arms:
+                    self._block(arm, iterators, constraints, schedule, counter, guarded=True)
+                self._block(
+                    node.else_body or [], iterators, constraints, schedule, counter, guarded=True
+                )
+            elif isinstance(node, hostir.ForLoop):
+                stmt = node.stmt
+                if _sets(node.body, stmt.var.name):
+                    raise NotAffine(f"the body of FOR {stmt.var.name} sets its variable")
+                statement = self._statement(iterators, constraints, schedule + [position], stmt)
+                for e in (stmt.start, stmt.limit, stmt.step):
+                    if e is not None:
+                        self._reads(statement, e)
+                if stmt.var.name in self.names:
+                    raise NotAffine(f"FOR {stmt.var.name} inside a loop over {stmt.var.name}")
+                var = self._iterator(stmt.var.name)
+                inner = constraints + self._bounds(stmt, var, iterators)
+                self._block(
+                    node.body,
+                    iterators + [var],
+                    inner,
+                    schedule + [position, _ordered(var, stmt)],
+                    [0],
+                    guarded,
+                )
+                # After the loop its variable is a scalar the body may read: not affine.
+                del self.names[stmt.var.name]
+                self.names[f"{stmt.var.name} (FOR line {node.stmt.coord})"] = var
+            else:
+                raise NotAffine(f"{type(node).__name__} inside the loop (not a FOR, IF or LET)")
+
+    def _statement(self, iterators, constraints, schedule, origin) -> _Statement:
+        statement = _Statement(
+            f"S{len(self.statements)}", list(iterators), list(constraints), schedule
+        )
+        statement.line = _line_of(origin)
+        self.statements.append(statement)
+        return statement
+
+    def _reads(self, statement: _Statement, expr: ast.Expr) -> None:
+        for node in expr.walk():
+            if isinstance(node, ast.Index):
+                self._access(statement, node, write=False, must=False)
+
+    def _access(self, statement: _Statement, node: ast.Index, write: bool, must: bool) -> None:
+        subscripts = []
+        for index in node.indices:
+            try:
+                subscripts.append(
+                    self._form(index, statement.iterators, f"the subscript of {node.name}")
+                )
+            except NotAffine as why:
+                self.bad_arrays.setdefault(node.name, str(why))
+                return
+        statement.accesses.append(_Access(node.name, subscripts, write, must, node))
+
+    # ----------------------------------------------------------------------- isl
+
+    def _independent(self, array: str) -> Verdict:
+        params = f"[{', '.join(self.parameters)}] -> " if self.parameters else ""
+        ctx = isl.DEFAULT_CONTEXT
+        depth = max(len(s.schedule) for s in self.statements)
+        empty = isl.UnionMap(f"{params}{{ }}", context=ctx)
+        reads, must, may = empty, empty, empty
+        domain = isl.UnionSet(f"{params}{{ }}", context=ctx)
+        schedule = empty
+        to_lanes = empty
+        for s in self.statements:
+            tuple_ = f"{s.name}[{', '.join(s.iterators)}]"
+            where = " and ".join(s.constraints) or "true"
+            domain = domain.union(isl.UnionSet(f"{params}{{ {tuple_} : {where} }}", context=ctx))
+            times = s.schedule + ["0"] * (depth - len(s.schedule))
+            schedule = schedule.union(
+                isl.UnionMap(f"{params}{{ {tuple_} -> [{', '.join(times)}] }}", context=ctx)
+            )
+            lanes = ", ".join(s.iterators[: self.lanes])
+            to_lanes = to_lanes.union(
+                isl.UnionMap(f"{params}{{ {tuple_} -> L[{lanes}] }}", context=ctx)
+            )
+            for a in s.accesses:
+                if a.array != array:
+                    continue
+                element = ", ".join(_show(f) for f in a.subscripts)
+                rel = isl.UnionMap(f"{params}{{ {tuple_} -> A[{element}] }}", context=ctx)
+                if not a.write:
+                    reads = reads.union(rel)
+                elif a.must:
+                    must = must.union(rel)
+                else:
+                    may = may.union(rel)
+        reads, must, may = (m.intersect_domain(domain) for m in (reads, must, may))
+        schedule = schedule.intersect_domain(domain)
+        writes = must.union(may)
+        flow = _flow(reads, must, may, schedule)
+        anti = _flow(writes, empty, reads, schedule)
+        output = _flow(writes, empty, writes, schedule)
+        lanes = ", ".join(f"l{k}" for k in range(self.lanes))
+        same = isl.UnionMap(f"{params}{{ L[{lanes}] -> L[{lanes}] }}", context=ctx)
+        for kind, deps in (("flow", flow), ("anti", anti), ("output", output)):
+            across = deps.apply_domain(to_lanes).apply_range(to_lanes).subtract(same)
+            if not across.is_empty():
+                return Verdict(False, self._describe(kind, deps, to_lanes, same, array))
+        return Verdict(True, "isl: no dependence between iterations")
+
+    def _describe(self, kind, deps, to_lanes, same, array) -> str:
+        lines = {s.name: s.line for s in self.statements}
+        maps = []
+        deps.foreach_map(maps.append)
+        for m in maps:
+            src = m.get_tuple_name(isl.dim_type.in_)
+            dst = m.get_tuple_name(isl.dim_type.out)
+            across = (
+                isl.UnionMap.from_map(m).apply_domain(to_lanes).apply_range(to_lanes).subtract(same)
+            )
+            if not across.is_empty():
+                return {
+                    "flow": f"isl: line {lines[src]} writes an element of {array} that another "
+                    f"iteration reads at line {lines[dst]}",
+                    "anti": f"isl: line {lines[src]} reads an element of {array} that another "
+                    f"iteration writes at line {lines[dst]}",
+                    "output": f"isl: lines {lines[src]} and {lines[dst]} write one element of "
+                    f"{array} in two iterations",
+                }[kind]
+        return f"isl: a {kind} dependence on {array} between iterations"
+
+
+def _flow(sink, must, may, schedule) -> isl.UnionMap:
+    info = isl.UnionAccessInfo.from_sink(sink)
+    info = info.set_must_source(must).set_may_source(may).set_schedule_map(schedule)
+    return info.compute_flow().get_may_dependence()
+
+
+def _linear(expr: ast.Expr, name_of) -> dict[str, float] | None:
+    """`expr` as {isl name: coefficient, "": constant}, or None."""
+    if isinstance(expr, ast.Num):
+        return {"": expr.value}
+    if isinstance(expr, ast.Var):
+        name = name_of(expr.name)
+        return None if name is None else {name: 1}
+    if isinstance(expr, ast.UnaryOp) and expr.op in "+-":
+        inner = _linear(expr.operand, name_of)
+        if inner is None:
+            return None
+        return inner if expr.op == "+" else {n: -c for n, c in inner.items()}
+    if isinstance(expr, ast.BinOp) and expr.op in ("+", "-"):
+        left, right = _linear(expr.left, name_of), _linear(expr.right, name_of)
+        if left is None or right is None:
+            return None
+        sign = 1 if expr.op == "+" else -1
+        out = dict(left)
+        for n, c in right.items():
+            out[n] = out.get(n, 0) + sign * c
+        return out
+    if isinstance(expr, ast.BinOp) and expr.op == "*":
+        left, right = _linear(expr.left, name_of), _linear(expr.right, name_of)
+        if left is None or right is None:
+            return None
+        for factor, other in ((left, right), (right, left)):
+            if set(factor) <= {""}:
+                k = factor.get("", 0)
+                return {n: c * k for n, c in other.items()}
+    return None
+
+
+def _ordered(var: str, stmt: ast.For) -> str:
+    """The schedule's term of a loop: its variable, negated when it counts down."""
+    step = _integer_constant(stmt.step) if stmt.step is not None else 1
+    return var if step > 0 else f"-{var}"
+
+
+def _integer_constant(expr: ast.Expr) -> int | None:
+    form = _linear(expr, lambda _: None)
+    if form is None or set(form) - {""} or not float(form.get("", 0)).is_integer():
+        return None
+    return int(form.get("", 0))
+
+
+def _integral(form: dict[str, float]) -> bool:
+    return all(float(c).is_integer() for c in form.values())
+
+
+def _show(form: dict[str, int]) -> str:
+    terms = [f"{c} * {n}" for n, c in form.items() if n and c]
+    const = form.get("", 0)
+    terms.append(str(int(const)))
+    return " + ".join(terms).replace("+ -", "- ")
+
+
+def _sets(nodes: list[hostir.HNode], var: str) -> bool:
+    for node in hostir.walk(nodes):
+        if isinstance(node, hostir.ForLoop) and node.stmt.var.name == var:
+            return True
+        if (
+            isinstance(node, hostir.Simple)
+            and isinstance(node.stmt, ast.Let)
+            and isinstance(node.stmt.target, ast.Var)
+            and node.stmt.target.name == var
+        ):
+            return True
+    return False
+
+
+def _line_of(node) -> str:
+    coord = getattr(node, "coord", None)
+    line = getattr(coord, "line", None)
+    label = getattr(node, "label", None)
+    return str(label) if label is not None else f"source line {line}"
