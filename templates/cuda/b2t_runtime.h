@@ -279,9 +279,21 @@ inline bool& notices_trapped() {
   return trapped;
 }
 
+// Microsoft BASIC shows those warnings on its screen, which is the program's output
+// ("Division by zero", then the program goes on): the screen Console of a program
+// running as Microsoft BASIC sets how to write a line there.
+using ScreenLine = void (*)(const std::string&);
+inline ScreenLine& warnings_screen() {
+  static ScreenLine show = nullptr;
+  return show;
+}
+
 inline void notify(const Notice& notice) {
-  if (notices_trapped() && notice.severity == WARNING && gw_code(notice.what) >= 0)
+  const int code = notice.severity == WARNING ? gw_code(notice.what) : -1;
+  if (notices_trapped() && code >= 0)
     throw Fault(notice.what, notice.detail);
+  if (warnings_screen() != nullptr && code >= 0)
+    warnings_screen()(gw_message(code));
   notice_hook_slot()(notice);
 }
 
@@ -2540,8 +2552,12 @@ class Console {
         margin_(margin),
         microsoft_(microsoft()),
         file_width_(margin == UNLIMITED && microsoft_ ? FILE_WIDTH : -1) {
-    if (margin != UNLIMITED)  // the screen, whose column POS reads and INKEY$ reads from
+    if (margin != UNLIMITED) {  // the screen, whose column POS reads and INKEY$ reads from
       screen() = this;
+      // GW-BASIC writes Division by zero and Overflow where the cursor is, then ends the
+      // line, and the program goes on.
+      warnings_screen() = microsoft_ ? &Console::show_line : nullptr;
+    }
   }
 
   // WIDTH #n, width of a file (Microsoft BASIC).
@@ -2551,8 +2567,15 @@ class Console {
   Console(const Console&) = delete;
   Console& operator=(const Console&) = delete;
   ~Console() {
-    if (screen() == this)
+    if (screen() == this) {
       screen() = nullptr;
+      warnings_screen() = nullptr;
+    }
+  }
+
+  static void show_line(const std::string& text) {
+    if (screen() != nullptr)
+      screen()->print(text).newline();
   }
 
   // The last screen made.

@@ -51,7 +51,7 @@ from typing import NamedTuple, TextIO
 from .arith import round_to_int
 from .command import InputError, standard_input, standard_output
 from .dialect import microsoft
-from .faults import ERROR, BasicFault, Notice, notify, warn
+from .faults import ERROR, BasicFault, Notice, notify, show_warnings_on, warn
 from .inputs import ReplyRejected, parse_reply
 from .ms_inputs import REDO, parse_ms_reply
 from .msformat import Double, format_double
@@ -148,12 +148,15 @@ class Console:
         self._column = 0
         self._precision = precision  # of PRINT USING's numbers (using.py)
         self._margin = margin  # files have none: UNLIMITED
-        if margin != UNLIMITED:  # the screen, whose column POS reads
-            global _screen
-            _screen = self
         # GW-BASIC's layout, TAB, SPC and INPUT replies (see `_write_microsoft`): the
         # dialect the program runs in.
         self._microsoft = microsoft()
+        if margin != UNLIMITED:  # the screen, whose column POS reads
+            global _screen
+            _screen = self
+            # GW-BASIC writes Division by zero and Overflow where the cursor is, then
+            # ends the line, and the program goes on.
+            show_warnings_on(self._show_line if self._microsoft else None)
         # A Microsoft BASIC file's line width (see `_write_file`); None elsewhere.
         self._file_width = FILE_WIDTH if margin == UNLIMITED and self._microsoft else None
         self._tracing = False  # TRON ... TROFF
@@ -293,6 +296,10 @@ class Console:
             self._column, count = 0, count - room
         self._out.write(" " * count)
         self._column += count
+
+    def _show_line(self, text: str) -> None:
+        self.write_string(text)
+        self.newline()
 
     def newline(self) -> None:
         if self._microsoft and self._column == self._margin:

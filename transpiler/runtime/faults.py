@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .gwerrors import gw_code
+from .gwerrors import gw_code, gw_message
 
 # GW-BASIC's error 2, for a statement that does not parse: found when it runs
 # (--dialect ms: parser.py turns the statement into an `ast.Fault` with it).
@@ -105,9 +105,23 @@ def trap_notices(armed: bool) -> None:
     _notices_trapped = armed
 
 
+# Microsoft BASIC shows those warnings on its screen, which is the program's output
+# ("Division by zero", then the program goes on): the screen console of a program
+# running as Microsoft BASIC registers how to write a line there (console.py).
+_screen_line: Callable[[str], None] | None = None
+
+
+def show_warnings_on(write_line: Callable[[str], None] | None) -> None:
+    global _screen_line
+    _screen_line = write_line
+
+
 def notify(notice: Notice) -> None:
-    if _notices_trapped and notice.severity == WARNING and gw_code(notice.what) is not None:
+    code = gw_code(notice.what) if notice.severity == WARNING else None
+    if _notices_trapped and code is not None:
         raise BasicFault(notice.what, notice.detail)
+    if _screen_line is not None and code is not None:
+        _screen_line(gw_message(code))
     _hook(notice)
 
 

@@ -136,17 +136,7 @@ class MicrosoftExprPrinter(ExprPrinter):
         return f"{self.need('Double')}({text})" if self.types.get(e) == "dbl" else text
 
     def can_fail(self, e: ast.Node, safe_subscripts=frozenset()) -> bool:
-        if self.a.traps_errors:  # a warning (Division by zero, Overflow) is an error there
-            return has_effects(e, microsoft=True)
-        for node in e.walk():
-            if isinstance(node, ast.BinOp) and (
-                node.op in _FAILING or (node.op in BITWISE and not is_truth_value(node))
-            ):
-                return True
-            if (
-                isinstance(node, ast.UnaryOp)
-                and node.op == "NOT"
-                and not is_truth_value(node.operand)
-            ):
-                return True
-        return super().can_fail(e, safe_subscripts)
+        # A warning (Division by zero, Overflow) shows on GW-BASIC's screen, the program's
+        # output, where the items before it end (and is an error in a trapping program):
+        # what may warn counts as what may fail.
+        return has_effects(e, microsoft=True) or super().can_fail(e, safe_subscripts)
