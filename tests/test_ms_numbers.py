@@ -264,8 +264,9 @@ PROGRAMS = {
     ),
 }
 
-# What PC-BASIC 2.0.8 printed for four of them (its "Overflow" and "Division by zero"
-# lines, which it prints on the screen, are our warnings on stderr).
+# What PC-BASIC 2.0.8 printed for four of them.  Its "Overflow" and "Division by zero"
+# lines are on the screen, the program's output, as ours are (and they are located
+# warnings on stderr too).
 RECORDED = {
     "integers": (
         " 3  4 -3 -1 -2 -3 \n"
@@ -285,18 +286,19 @@ RECORDED = {
         " .000001  1E-20  1E+28  .0000001  1E-11  1E+37 \n"
     ),
     "exceptions": (
-        " 1.701412E+38 \n"
-        "-1.701412E+38 \n"
-        " 1.701412E+38 \n-1.701412E+38 \n 1.701412E+38 \n 1.701412E+38 \n-1.701412E+38 \n"
-        " 1.701412E+38 \n 1.701412E+38 \n 1.701412E+38 \n-1.701412E+38 \n"
+        "Overflow\n 1.701412E+38 \nOverflow\n-1.701412E+38 \n"
+        "Division by zero\n 1.701412E+38 \nDivision by zero\n-1.701412E+38 \n"
+        "Division by zero\n 1.701412E+38 \nDivision by zero\n 1.701412E+38 \n"
+        "Division by zero\n-1.701412E+38 \nDivision by zero\n 1.701412E+38 \n"
+        "Overflow\n 1.701412E+38 \nOverflow\n 1.701412E+38 \nOverflow\n-1.701412E+38 \n"
         " 0  0 \n"
     ),
 }
 RECORDED["val"] = (
     " 1.2D+23  1.1  12345678  1234  16 \n"
     " 1.5  1.1  1.234568E+08 -1234567.8 \n"
-    " 1.701412E+38 \n"
-    "-1.701411834604692D+38 \n"
+    "Overflow\n 1.701412E+38 \n"
+    "Overflow\n-1.701411834604692D+38 \n"
     " 1.234568  1.23456789 \n"
     " 1.100000023841858  123456789  12  1500 1.5 .000000012345678 \n"
     "1.2D+23,2.5\n"
@@ -330,9 +332,12 @@ def test_overflow_and_division_by_zero_warn_and_go_on():
 def test_programs_against_pcbasic(name):
     oracle = pcbasic_output(PROGRAMS[name])
     messages = [line for line in oracle.splitlines() if line in GW_MESSAGES]
-    printed = "".join(line + "\n" for line in oracle.splitlines() if line not in GW_MESSAGES)
+    if name == "constants out of range":
+        # GW-BASIC says Overflow when it loads such a line, before the program runs;
+        # ours is a compile-time warning on stderr (README, Known limitations).
+        oracle = oracle.replace("Overflow\n", "")
     run = run_everywhere(PROGRAMS[name])
-    assert run.stdout == printed
+    assert run.stdout == oracle
     assert warnings_of(run) == messages
 
 
