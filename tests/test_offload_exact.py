@@ -200,3 +200,29 @@ def test_trmm_setup_loop_builds_for_both_targets(tmp_path: Path, read: str):
     assert decisions(text)[30].offloaded
     check(tmp_path, text)
     check(tmp_path, text, "4")
+
+
+# Ahl's One Check sets the board's middle with lanes over J and I (I = J TO J + 3): each
+# lane writes A(I), an index the J axis does not vary, so the scatter spreads it over the
+# lanes (cuTile's scatter wants index, mask and value of one shape; the simulator
+# refused the (1, 32) index against the (32, 32) mask).
+BOARD = """10 DIM A(64)
+20 FOR J = 1 TO 64
+30 A(J) = 1
+40 NEXT J
+50 FOR J = 19 TO 43 STEP 8
+60 FOR I = J TO J + 3
+70 A(I) = 0
+80 NEXT I
+90 NEXT J
+100 FOR J = 1 TO 57 STEP 8
+110 PRINT A(J); A(J + 1); A(J + 2); A(J + 3); A(J + 4); A(J + 5); A(J + 6); A(J + 7)
+120 NEXT J
+"""
+
+
+@pytest.mark.parametrize("tile", [None, "4"])
+def test_a_lane_box_writing_an_element_indexed_by_the_inner_variable(tmp_path: Path, tile):
+    found = decisions(BOARD)[50]
+    assert found.offloaded, found.reason
+    check(tmp_path, BOARD, tile)

@@ -654,6 +654,9 @@ class _Vectorizer:
         self.watch_result(e, value)
         indices, ok = self.element_subscripts(name, target.indices)
         where = B.binary("and", self.full_mask(), ok, self.ndt)
+        # Every lane scatters (masked): an index that one lane axis does not vary (A(I)
+        # in lanes over J and I) is spread over the lanes, as cuTile's scatter requires.
+        indices = tuple(B.broadcast(index, self.lane_type.shape) for index in indices)
         self.out.append(ir.Scatter(name, indices, value, where))
         self.out[self.statement_start].origin = origin  # the comment before its first line
 
