@@ -25,8 +25,6 @@ from ...semantics import BITWISE, is_truth_value, single_as_written
 from .host_expr import _AND, _ATOM, _COMPARE, _OR, _SUM, _UNARY, ExprPrinter
 
 _PRODUCT = 11  # Python's * and /
-# Operations that can end a Microsoft BASIC program ("Overflow" converting to an integer).
-_FAILING = frozenset({"\\", "MOD"})
 
 
 class MicrosoftExprPrinter(ExprPrinter):
