@@ -129,6 +129,16 @@ def test_do_loop_pins_qbasic(tmp_path):
     assert done.stderr == "prog.bas:2: note: DO ... LOOP: assuming --dialect qbasic\n"
 
 
+def test_qbasic_pinned_in_a_program_extended_basic_cannot_parse(tmp_path):
+    """DEFINT (a Microsoft BASIC pin) then `DIM A(1 TO 3)`, which extended BASIC does not
+    parse: QuickBASIC's construct still pins --dialect qbasic (it was read as ms, where
+    `1 TO 3` is an error)."""
+    text = "DEFINT I-N\nDIM a(1 TO 3)\nFOR i = 1 TO 3: a(i) = i * i: NEXT\nPRINT a(3) \\ 2\n"
+    assert interpreted_and_checked(tmp_path, text, dialect=None) == " 4 \n"
+    done = basic2tile(tmp_path, text, "--interpret", dialect=None)
+    assert done.stderr == "prog.bas:2: note: DIM A(lower TO upper): assuming --dialect qbasic\n"
+
+
 # EXIT DO from a FOR inside the DO, EXIT FOR from a DO inside the FOR (both leave two
 # loops), EXIT FOR of the inner of two FORs, a string test at the bottom.
 NESTED_EXITS = """\

@@ -75,15 +75,16 @@ def _program_and_dialect(source: SourceFile, options: Options):
         return parse_program(source, options), options, None
     try:
         program = parse_program(source, options)
-        pins = program.microsoft_pins
+        pins, qbasic_pins = program.microsoft_pins, program.qbasic_pins
     except ParseErrors as errors:
-        if not errors.microsoft_pins:
+        if not errors.microsoft_pins and not errors.qbasic_pins:
             raise
-        program, pins = None, errors.microsoft_pins
-    if program is not None and program.qbasic_pins:
+        program, pins, qbasic_pins = None, errors.microsoft_pins, errors.qbasic_pins
+    if qbasic_pins:
         # QuickBASIC's structured statements (DO, SELECT CASE...) pin --dialect qbasic,
-        # which has Microsoft BASIC's numbers too, so they come before its pins.
-        what, coord = program.qbasic_pins[0]
+        # which has Microsoft BASIC's numbers too, so they come before its pins (also
+        # in a program that extended BASIC cannot parse: `DEFINT` then `DIM A(1 TO 5)`).
+        what, coord = qbasic_pins[0]
         note = BasicNote(f"{what}: assuming --dialect qbasic", Coord(coord.file, coord.line, 0))
         options = dataclasses.replace(options, std="qbasic")
         return parse_program(source, options), options, note

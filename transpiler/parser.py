@@ -40,12 +40,14 @@ __all__ = ["ParseErrors", "parse"]
 
 class ParseErrors(CompileErrors):
     """The syntax errors of a program, with the constructs only Microsoft BASIC has that
-    it uses (`ast.Program.microsoft_pins`): they pin --dialect ms when no dialect was
-    chosen, and the program is read again with Microsoft BASIC's reserved words."""
+    it uses (`ast.Program.microsoft_pins`) and those only QuickBASIC has (`qbasic_pins`):
+    they pin a dialect when none was chosen, and the program is read again with that
+    dialect's reserved words."""
 
-    def __init__(self, errors, microsoft_pins):
+    def __init__(self, errors, microsoft_pins, qbasic_pins=()):
         super().__init__(errors)
         self.microsoft_pins = microsoft_pins
+        self.qbasic_pins = list(qbasic_pins)
 
 
 def parse(source: SourceFile, options: Options, kernel: bool = False) -> ast.Program:
@@ -112,7 +114,7 @@ def _parse(
                 line.name = label[0] if label is not None else None
                 lines.append(line)
     if ctx.errors:
-        raise ParseErrors(_one_per_position(ctx.errors), ctx.pins)
+        raise ParseErrors(_one_per_position(ctx.errors), ctx.pins, ctx.qbasic_pins)
     warnings = ctx.warnings
     if order.sorting:
         kept = _editor_order(lines)
