@@ -722,3 +722,33 @@ def test_static_sub_and_on_labels(tmp_path):
     assert interpreted_and_checked(tmp_path, STATIC_AND_ON, dialect=None) == (
         "static 1 \nfresh 1 \nstatic 2 \nfresh 1 \nstatic 3 \nfresh 1 \ntwo\nlast\n"
     )
+
+
+# QuickBASIC's error handlers are labels (QBasic 1.1 help, "ON ERROR": `ON ERROR GOTO
+# line`, where line is a label or a line number; "RESUME": `RESUME line` likewise).
+TRAP_LABELS = """\
+ON ERROR GOTO Oops
+PRINT SQR(-1)
+PRINT "skipped"
+Again:
+PRINT "again"; n
+n = n + 1
+IF n < 2 THEN ERROR 11
+END
+Oops:
+  PRINT "caught"; ERR
+  IF ERR = 5 THEN RESUME Again
+  RESUME NEXT
+"""
+
+
+def test_error_handler_and_resume_at_labels(tmp_path):
+    # ERROR 11 is caught, RESUME NEXT goes on after the IF: END
+    expected = "caught 5 \nagain 0 \ncaught 11 \n"
+    assert interpreted_and_checked(tmp_path, TRAP_LABELS, dialect=None) == expected
+
+
+def test_missing_handler_label_is_located(tmp_path):
+    done = basic2tile(tmp_path, "ON ERROR GOTO Nowhere\nPRINT 1\n", "--interpret", dialect="qbasic")
+    assert done.returncode == 1
+    assert "1:15: error: jump to non-existing label NOWHERE" in done.stderr

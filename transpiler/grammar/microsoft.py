@@ -13,6 +13,7 @@ Each of them pins --dialect ms (or is an error in the other dialects).
 from __future__ import annotations
 
 from .. import ast
+from ..errors import BasicSyntaxError
 from ._actions import fail, location, through
 
 # The type each statement gives (model.ValueType).
@@ -71,6 +72,26 @@ def p_on_error(p):
     p.lexer.ctx.microsoft_only("ON ERROR GOTO", coord)
     target = p[4] if p[4].number != 0 else None
     p[0] = ast.OnError(target, coord=coord)
+
+
+def p_on_error_label(p):
+    """simple_statement : ON ERROR GOTO NAME"""
+    # QuickBASIC's `ON ERROR GOTO Handler` (passes/jumps.py finds the label).
+    coord = through(location(p, 1), p, 2)
+    _label(p, 4)
+    p[0] = ast.OnError(ast.LineRef(0, p[4], coord=location(p, 4)), coord=coord)
+
+
+def p_resume_label(p):
+    """simple_statement : RESUME NAME"""
+    _label(p, 2)
+    p[0] = ast.Resume("line", ast.LineRef(0, p[2], coord=location(p, 2)), coord=location(p, 1))
+
+
+def _label(p, n: int) -> None:
+    if p.lexer.ctx.dialect not in (None, "qbasic"):
+        raise BasicSyntaxError(f"expected a line number, found name '{p[n]}'", location(p, n))
+    p.lexer.ctx.qbasic_only("a label", location(p, n))
 
 
 def p_resume(p):

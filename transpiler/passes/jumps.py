@@ -33,11 +33,13 @@ def trap_refs(stmt: ast.Stmt) -> list[ast.LineRef]:
 def run(analysis: Analysis, diags: Diagnostics) -> None:
     for index, stmt in enumerate(analysis.stmts):
         for ref in trap_refs(stmt):
-            target = analysis.label_index.get(ref.number)
+            if ref.name is not None:  # QuickBASIC's `ON ERROR GOTO Handler`
+                target = analysis.name_index.get(ref.name)
+            else:
+                target = analysis.label_index.get(ref.number)
             if target is None:
-                diags.error(
-                    BasicSemanticError(f"jump to non-existing line {ref.number}", ref.coord)
-                )
+                missing = f"label {ref.name}" if ref.name is not None else f"line {ref.number}"
+                diags.error(BasicSemanticError(f"jump to non-existing {missing}", ref.coord))
                 continue
             analysis.jump_target[ref] = target
             if isinstance(stmt, ast.OnError):
