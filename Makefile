@@ -8,7 +8,7 @@ B2T := $(VENV)/bin/basic2tile
 # variable also reaches pip's isolated build of the package.
 export PIP_CONSTRAINT := $(CURDIR)/constraints.txt
 
-.PHONY: demo test golden bench fuzz clean
+.PHONY: demo test docs golden bench fuzz clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ $(VENV)/.installed: $(VENV)/bin/python pyproject.toml constraints.txt
 
 $(VENV)/.installed-test: $(VENV)/bin/python pyproject.toml constraints.txt
 	$(PIP) install -q -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+$(VENV)/.installed-docs: $(VENV)/bin/python pyproject.toml constraints.txt
+	$(PIP) install -q -e '.[docs]'
 	touch $@ $(VENV)/.installed
 
 demo: $(VENV)/.installed
@@ -40,6 +44,11 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(PY) -m pytest -n auto -q
 
+# The manual (docs/) as a site in site/; strict: a warning (a broken link or anchor) fails.
+docs: $(VENV)/.installed-docs
+	$(PY) -m mkdocs build --strict --site-dir site
+	@echo "the manual: site/index.html"
+
 golden: $(VENV)/.installed-test
 	$(PY) -m tests.regenerate_golden
 
@@ -51,4 +60,4 @@ fuzz: $(VENV)/.installed-test
 	$(PY) bench/fuzz.py
 
 clean:
-	rm -rf $(VENV) out build dist .pytest_cache
+	rm -rf $(VENV) out build dist site .pytest_cache

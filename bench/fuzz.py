@@ -68,7 +68,7 @@ def check_seed(
         )
         if chosen and outcome.problems:
             # Kernels compute in float32 where the interpreter keeps double intermediates
-            # (README: --precision): a value near an INT step or a sum with cancellation
+            # (docs/command-line.md: --precision): a value near an INT step or a sum with cancellation
             # may differ.  If the same program agrees in f64, the logic is right.
             if differential(program, f"seed{seed}", targets, tile=tile).agrees:
                 return seed, [ROUNDING_ONLY, *outcome.problems]

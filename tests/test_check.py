@@ -80,7 +80,7 @@ INVERSE_PRODUCT = (
 @pytest.mark.parametrize("target", ["cutile", "cuda"])
 def test_check_accepts_a_matrix_product_summed_in_another_order(target):
     # The kernel's products add per tile of K (NumPy's matrix product on the CPU): an
-    # element the interpreter computes as exactly 0 can be -5.6E-17 (README, Semantics).
+    # element the interpreter computes as exactly 0 can be -5.6E-17 (docs/semantics.md).
     analysis = _analysis(INVERSE_PRODUCT)
     assert any(d.offloaded and d.kind == "mma" for d in driver.host_program(analysis).decisions)
     out = io.StringIO()

@@ -40,7 +40,7 @@ def _agrees(program: str, seed: int, precision: str | None) -> None:
     outcome = differential(program, f"seed{seed}", targets=("cutile",), precision=precision)
     if precision and not outcome.agrees:
         # Kernels compute in float32 where the interpreter keeps double intermediates
-        # (README: --precision), as bench/fuzz.py counts "f32 rounding only": the
+        # (docs/command-line.md: --precision), as bench/fuzz.py counts "f32 rounding only": the
         # program's logic is checked in f64, where the results must agree.
         outcome = differential(program, f"seed{seed}", targets=("cutile",))
     assert outcome.agrees, f"{outcome.describe()}\n{program}"

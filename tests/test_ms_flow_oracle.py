@@ -3,7 +3,7 @@ oracle for Microsoft BASIC's control flow): the interpreter prints what PC-BASIC
 and stops with the error PC-BASIC stops with, on the same line.
 
 Skipped when PC-BASIC is not installed (it is in the test extra).  Where we knowingly
-differ from PC-BASIC (README, "Microsoft BASIC's control flow"), no program here tests it.
+differ from PC-BASIC (docs/microsoft-basic.md, "Control flow"), no program here tests it.
 """
 
 from __future__ import annotations

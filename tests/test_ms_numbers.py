@@ -334,7 +334,7 @@ def test_programs_against_pcbasic(name):
     messages = [line for line in oracle.splitlines() if line in GW_MESSAGES]
     if name == "constants out of range":
         # GW-BASIC says Overflow when it loads such a line, before the program runs;
-        # ours is a compile-time warning on stderr (README, Known limitations).
+        # ours is a compile-time warning on stderr (docs/limitations.md).
         oracle = oracle.replace("Overflow\n", "")
     run = run_everywhere(PROGRAMS[name])
     assert run.stdout == oracle

@@ -13,6 +13,8 @@ CUDA C++ on the CPU), which must agree exactly.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests import pcbasic_oracle
@@ -461,8 +463,9 @@ def test_label_errors_are_located(tmp_path, text, dialect, message):
     assert message in done.stderr, done.stderr
 
 
-# The README's example; `CASE ELSE: PRINT` and a block `ELSE: PRINT` keep their ':'.
-README_EXAMPLE = """\
+# The manual's example (docs/qbasic.md), then `CASE ELSE: PRINT` and a block `ELSE: PRINT`,
+# which keep their ':'.
+MANUAL_EXAMPLE = """\
 CONST N = 5, PI = 3.141592653589793#
 DIM v(1 TO N) AS DOUBLE, count AS INTEGER
 DO
@@ -486,9 +489,15 @@ END IF
 """
 
 
-def test_readme_example(tmp_path):
+def test_manual_example(tmp_path):
     """4 * PI > 12 leaves the DO at count = 4."""
-    assert interpreted_and_checked(tmp_path, README_EXAMPLE, dialect=None) == "some\nelse 4 \n"
+    assert interpreted_and_checked(tmp_path, MANUAL_EXAMPLE, dialect=None) == "some\nelse 4 \n"
+
+
+def test_the_manual_shows_the_example_tested_here():
+    page = Path(__file__).resolve().parent.parent / "docs" / "qbasic.md"
+    shown = page.read_text(encoding="utf-8").split("```basic\n", 1)[1].split("```", 1)[0]
+    assert MANUAL_EXAMPLE.startswith(shown)
 
 
 # SUBs (a first version: not recursive, scalar parameters): by reference, by value in

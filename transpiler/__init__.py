@@ -14,5 +14,5 @@ The pipeline, in the order a program goes through it (`driver.py` runs it):
 
 __version__ = "0.1.0"
 # Which distribution this `transpiler` package is: the import name is shared with an
-# unrelated PyPI distribution, and `_identity.py` checks this marker (README, Installing).
+# unrelated PyPI distribution, and `_identity.py` checks this marker (docs/install.md).
 DISTRIBUTION = "basic2tile"

@@ -150,7 +150,7 @@ class Builtin:
 _LEGACY = frozenset(("ecma55", "extended", "ms", "dartmouth"))
 _MS = frozenset(("ms",))
 # Microsoft BASIC's functions that extended BASIC has too: a call of one does not pin
-# --dialect ms (README, "Dialects").
+# --dialect ms (docs/dialects.md).
 _MS_EXTENDED = frozenset(("extended", "ms"))
 _NUM = (("num",),)
 

@@ -103,7 +103,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
         type=int,
         metavar="N",
         help="--run a kernel program's grid split across a local Dask cluster of N workers "
-        "(needs basic2tile[distributed]; README, Beyond one GPU)",
+        "(needs basic2tile[distributed]; manual: docs/beyond-one-gpu.md)",
     )
     p.add_argument(
         "--scheduler",

@@ -65,7 +65,7 @@ def front_end(source: SourceFile, options: Options):
 def _program_and_dialect(source: SourceFile, options: Options):
     """(the syntax tree, the options with the dialect it gets, the note saying why or
     None).  Without --dialect, a construct that only Microsoft BASIC has decides the
-    dialect (README, "Which dialect a program gets"); the note names the first one, where
+    dialect (docs/dialects.md, "Which dialect a program gets"); the note names the first one, where
     it stands.  Such a program is read again with Microsoft BASIC's reserved words and
     precedence where they differ (`SUM = 3`, which extended BASIC rejects, `7 MOD 2 * 3`);
     so the pins of a program that does not parse as extended BASIC count too."""

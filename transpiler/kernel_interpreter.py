@@ -5,7 +5,7 @@ walks the BASIC statements block by block with NumPy, so comparing its results w
 the generated kernels (on the CPU through tilesim, or on a GPU) checks the whole
 translation, not just the last step.
 
-Semantics (see also passes/kernel_dialect.py and the README):
+Semantics (see also passes/kernel_dialect.py and docs/semantics.md):
 - the grid has one block per tile of the first OUTPUT array (flattened, unless BID(1)
   or BID(2) is used);
 - `A(I, J)` is tile (I, J) of A under A's TILE shape; elements outside A read as 0 and
@@ -42,7 +42,7 @@ from .passes.nesting import ForBlock, IfChain, Nested, WhileBlock
 
 NP_TYPES = {
     "f16": np.float16,
-    "bf16": np.float32,  # bf16 data is held as f32 on the host (see README)
+    "bf16": np.float32,  # bf16 data is held as f32 on the host (see docs/kernel-programs.md)
     "f32": np.float32,
     "f64": np.float64,
     "i32": np.int32,

@@ -65,7 +65,7 @@ PARTIAL_STATEMENTS = frozenset(("OPEN", "KEY", "WIDTH", "LPRINT"))
 
 # Microsoft BASIC's statements that extended BASIC accepts too, but that only programs
 # written for Microsoft BASIC use: each pins --dialect ms when no dialect was chosen
-# (README, "Which dialect a program gets").  Files (OPEN ... FOR ... AS, PRINT #, INPUT #,
+# (docs/dialects.md, "Which dialect a program gets").  Files (OPEN ... FOR ... AS, PRINT #, INPUT #,
 # LINE INPUT #, WRITE #, KILL, NAME) and PRINT USING do not: extended BASIC's programs
 # use them.
 # Each with what the note names.

@@ -129,7 +129,7 @@ class LineContext:
 
     def microsoft_evidence(self, what: str, coord: Coord) -> None:
         """`what`, at `coord`, is a construct that extended BASIC accepts too but that
-        marks a Microsoft BASIC program (README, "Which dialect a program gets"): a pin
+        marks a Microsoft BASIC program (docs/dialects.md, "Which dialect a program gets"): a pin
         towards --dialect ms when no dialect was chosen, nothing otherwise."""
         if self.dialect is None:
             self.pins.append((what, coord))

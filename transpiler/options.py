@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-# The BASIC dialects (README, "Dialects"): what a program's text means.
+# The BASIC dialects (docs/dialects.md): what a program's text means.
 Dialect = Literal["ecma55", "extended", "ms", "dartmouth", "qbasic"]
 DIALECTS: tuple[Dialect, ...] = ("extended", "ecma55", "ms", "dartmouth", "qbasic")
 # The dialects with Microsoft BASIC's numbers, PRINT layout and run-time rules: GW-BASIC

@@ -9,7 +9,7 @@ are lowered to the kernel IR by `kernel_lowering.py`.
 Where NVIDIA's compiler is silent we report errors: a GOTO, GOSUB or PRINT inside a
 kernel, a TILE size that is not a power of two, an array without a shape.
 
-Semantics we chose (documented in the README):
+Semantics we chose (documented in docs/semantics.md):
 - `DIM A(N)` in a kernel program is the array's extent (N elements, indices 0..N-1), as
   in NVIDIA's dialect, not BASIC's upper bound.
 - Every INPUT scalar is a 32-bit integer, as NVIDIA documents; a variable whose name

@@ -12,7 +12,7 @@ CUDA), and one block walks the tiles in order, each starting from the element th
 before it stored, or the scalar's value it left (the vectorizer's "scan" kernels).
 
 Like a reduction, a scan adds in another order than BASIC: running sums of
-floating-point numbers may differ in their last bits (README, "What becomes a kernel").
+floating-point numbers may differ in their last bits (docs/what-becomes-a-kernel.md).
 Integer arrays and variables do not qualify (they round every value they store).  The
 rest of the loop must be parallel as it stands: the dependence checks run with the
 recurrence's read of the previous value left out (`dependence._plan`'s `ignored` and
