@@ -59,6 +59,8 @@ class _Renamer:
         elif isinstance(stmt, (ast.SubDef, ast.DeclareSub)):
             # A SUB's declarations (typed parameters, DIM ... AS) hold until its END SUB
             self.module_suffixes = (dict(self.scalar_suffix), dict(self.array_suffix))
+            if stmt.function:  # FUNCTION Avg: the type of its name (AVG# after DEFDBL A)
+                stmt.name = self.name(stmt.name)
             for param in stmt.params:
                 if param.dtype:
                     self.typed(param.name, param.dtype, param.coord, self.scalar_suffix)
