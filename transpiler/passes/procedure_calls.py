@@ -288,27 +288,29 @@ class Lowering:
         return hoist
 
     def _print(self, stmt: ast.Print) -> list[ast.Stmt]:
-        """PRINT a; F(x): QuickBASIC prints a before it calls F.  When F may print too,
-        the PRINT is cut before each item that calls a procedure that writes."""
+        """PRINT x; F(x): QuickBASIC prints each item before it evaluates the next, so x
+        is printed before F runs (and may change it, or print).  The PRINT is cut before
+        an item that calls a FUNCTION when an item before it reads a variable or the
+        FUNCTION may print: `PRINT x;` then the call, then `PRINT <result>`."""
         where = {"coord": stmt.coord, "label": stmt.label}
-        out: list[ast.Stmt] = []
         pieces: list[list] = [[]]
         for item in stmt.items:
-            writes = any(call.name in self.prints for call in calls_in(item, self.functions))
-            if (
-                writes
-                and stmt.using is None
-                and any(not isinstance(i, ast.PrintSep) for i in pieces[-1])
-            ):
-                if not isinstance(pieces[-1][-1], ast.PrintSep):
-                    pieces[-1].append(ast.PrintSep(";", coord=item.coord))
-                pieces.append([])
-            elif writes and stmt.using is not None:
-                self.error(
-                    "PRINT USING of a FUNCTION that PRINTs is not supported (call it before)",
-                    item.coord,
-                )
+            calls = calls_in(item, self.functions)
+            writes = any(call.name in self.prints for call in calls)
+            before = [i for i in pieces[-1] if not isinstance(i, ast.PrintSep)]
+            if calls and before and (writes or not all(_literal(i) for i in before)):
+                if stmt.using is not None:
+                    self.error(
+                        "a FUNCTION call in PRINT USING after an item that reads a variable, "
+                        "or of a FUNCTION that prints: not supported (call it before the PRINT)",
+                        item.coord,
+                    )
+                else:
+                    if not isinstance(pieces[-1][-1], ast.PrintSep):
+                        pieces[-1].append(ast.PrintSep(";", coord=item.coord))
+                    pieces.append([])
             pieces[-1].append(item)
+        out: list[ast.Stmt] = []
         for i, items in enumerate(pieces):
             channel = stmt.channel if i == 0 else copy_of(stmt.channel)
             part = ast.Print(items, channel=channel, using=stmt.using, **where)
@@ -418,6 +420,11 @@ def _writes(proc: Proc) -> bool:
         for stmt in line.statements
         for node in stmt.walk()
     )
+
+
+def _literal(item: ast.Node) -> bool:
+    """A PRINT item that no call can change: a number or a string written out."""
+    return not any(isinstance(n, (ast.Var, ast.Index, ast.Call)) for n in item.walk())
 
 
 def _reads(expr: ast.Expr) -> set[str]:
