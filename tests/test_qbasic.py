@@ -221,9 +221,7 @@ def test_do_is_quickbasic_only(tmp_path):
 
 def test_do_under_dialect_ms_is_gw_basics_syntax_error_with_a_note(tmp_path):
     """GW-BASIC reads DO as a name: the line stops with Syntax error when it runs."""
-    done = basic2tile(
-        tmp_path, "10 DO: X = X + 1: LOOP UNTIL X > 2\n", "--interpret", dialect="ms"
-    )
+    done = basic2tile(tmp_path, "10 DO: X = X + 1: LOOP UNTIL X > 2\n", "--interpret", dialect="ms")
     assert done.returncode == 1 and done.stdout == "Syntax error in 10\n"
     assert "note: DO is a QuickBASIC statement (--dialect qbasic)" in done.stderr
 
@@ -676,9 +674,11 @@ def test_typed_parameters(tmp_path):
     )
 
 
-def test_array_parameters_are_a_located_error(tmp_path):
-    done = basic2tile(tmp_path, "SUB S (a())\nEND SUB\n", "--interpret", dialect="qbasic")
-    assert "prog.bas:1:8: error: array parameters (A()) are not supported yet" in done.stderr
+def test_array_parameter_needs_an_array(tmp_path):
+    """Array parameters: tests/test_qbasic_procedures.py."""
+    text = "CALL S(1)\nSUB S (a())\nEND SUB\n"
+    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
+    assert "prog.bas:1:8: error: A() is an array parameter: pass a whole array" in done.stderr
 
 
 # `SUB ... STATIC` keeps its locals between calls; a plain SUB starts them at 0; ON ...

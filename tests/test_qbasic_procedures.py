@@ -456,3 +456,78 @@ def test_loop_in_a_sub_is_still_offloaded(tmp_path):
     done = basic2tile(tmp_path, KERNEL_IN_SUB, "--explain", dialect="qbasic")
     assert "source line 6 FOR k = 1 TO 1000\n      -> GPU kernel map_l6 (map)" in done.stdout
     assert interpreted_and_checked(tmp_path, KERNEL_IN_SUB, dialect="qbasic") == " 2.5  2500 \n"
+
+
+# Array parameters, by reference: quicksort of an INTEGER array (a recursive SUB that
+# passes its array on), a SUB filling and a FUNCTION summing two DOUBLE arrays, and a
+# SUB's own array passed from it.
+ARRAY_PARAMETERS = """\
+DECLARE SUB QSort (a() AS INTEGER, lo%, hi%)
+DECLARE FUNCTION Total# (v#(), n%)
+DECLARE SUB Fill (v#(), n%)
+DIM b(8) AS INTEGER, d#(5), e#(3)
+FOR i% = 1 TO 8: READ b(i%): NEXT
+DATA 5, 3, 8, 1, 9, 2, 7, 4
+QSort b(), 1, 8
+FOR i% = 1 TO 8: PRINT b(i%);: NEXT: PRINT
+Fill d#(), 5
+Fill e#(), 3
+PRINT Total#(d#(), 5); Total#(e#(), 3)
+Work
+
+SUB QSort (a() AS INTEGER, lo%, hi%)
+    IF lo% >= hi% THEN EXIT SUB
+    p% = a(hi%): i% = lo% - 1
+    FOR j% = lo% TO hi% - 1
+        IF a(j%) <= p% THEN i% = i% + 1: SWAP a(i%), a(j%)
+    NEXT
+    SWAP a(i% + 1), a(hi%)
+    QSort a(), lo%, i%
+    QSort a(), i% + 2, hi%
+END SUB
+
+SUB Fill (v#(), n%)
+    FOR k% = 1 TO n%: v#(k%) = k% / 2: NEXT
+END SUB
+
+FUNCTION Total# (v#(), n%)
+    FOR k% = 1 TO n%: s# = s# + v#(k%): NEXT
+    Total# = s#
+END FUNCTION
+
+SUB Work
+    DIM t#(4)
+    Fill t#(), 4
+    PRINT Total#(t#(), 4)
+END SUB
+"""
+# Sorted; 1/2 + 2/2 + ... + 5/2 = 7.5, 1/2 + 1 + 3/2 = 3; 1/2 + ... + 4/2 = 5.
+ARRAY_PARAMETERS_OUTPUT = " 1  2  3  4  5  7  8  9 \n 7.5  3 \n 5 \n"
+
+
+def test_array_parameters(tmp_path):
+    assert interpreted_and_checked(tmp_path, ARRAY_PARAMETERS, dialect=None) == (
+        ARRAY_PARAMETERS_OUTPUT
+    )
+
+
+def test_each_array_gets_its_copy_of_the_procedure(tmp_path):
+    done = basic2tile(tmp_path, ARRAY_PARAMETERS, "-o", "-", dialect="qbasic")
+    assert "d_dbl[fill_k_int] = " in done.stdout  # the first array keeps FILL's names
+    assert "e_dbl[fill_2_k_int] = " in done.stdout
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("x = 1\nCALL S(x)\nSUB S (a())\nEND SUB\n", "2:8: error: A() is an array parameter"),
+        (
+            "DIM b%(2)\nCALL S(b%())\nSUB S (a())\nEND SUB\n",
+            "2:8: error: parameter type mismatch: B%() passed to A()",
+        ),
+    ],
+)
+def test_array_parameter_errors_are_located(tmp_path, text, message):
+    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
+    assert done.returncode != 0
+    assert "prog.bas:" + message in done.stderr, done.stderr

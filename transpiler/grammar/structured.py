@@ -359,3 +359,11 @@ def p_label_list(p):
     else:
         p[1].append(ref)
         p[0] = p[1]
+
+
+def p_whole_array(p):
+    """expr : NAME LPAREN RPAREN"""
+    # `CALL S(A())`, `F(A())`: the whole array A, an argument of a SUB or FUNCTION
+    # (passes/procedures.py binds the array parameter to it; anywhere else it is an error)
+    qbasic(p, 1, "an array argument A()")
+    p[0] = ast.Index(p[1], [], coord=through(location(p, 1), p, 3))

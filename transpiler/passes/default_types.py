@@ -63,7 +63,9 @@ class _Renamer:
                 stmt.name = self.name(stmt.name)
             for param in stmt.params:
                 if param.dtype:
-                    self.typed(param.name, param.dtype, param.coord, self.scalar_suffix)
+                    array = isinstance(param, ast.ArrayDecl)  # `a() AS INTEGER`
+                    declared = self.array_suffix if array else self.scalar_suffix
+                    self.typed(param.name, param.dtype, param.coord, declared)
         elif isinstance(stmt, ast.EndSub) and self.module_suffixes is not None:
             self.scalar_suffix, self.array_suffix = self.module_suffixes
             self.module_suffixes = None

@@ -54,6 +54,7 @@ class Proc:
     locals: list[str] = field(default_factory=list)  # mangled names, in order of use
     arrays: set[str] = field(default_factory=set)  # its own arrays
     temps: int = 0  # temporaries made so far
+    bound: set[str] = field(default_factory=set)  # the arrays its array parameters are
 
     @property
     def name(self) -> str:
@@ -96,7 +97,8 @@ def uses_procedures(program: ast.Program) -> bool:
 def lower(analysis: Analysis, diags: Diagnostics) -> None:
     """Rewrite `analysis.program.lines`: the module, END, then the procedures as
     subroutines."""
-    from .procedure_calls import Lowering  # (it imports this module)
+    from .procedure_arrays import has_array_parameters, instantiate
+    from .procedure_calls import Lowering  # (they import this module)
 
     error = _reporter(diags)
     main, procs = _split(analysis.program.lines, error)
@@ -127,6 +129,8 @@ def lower(analysis: Analysis, diags: Diagnostics) -> None:
     for proc in procs.values():
         _check_calls(proc.body, procs, reached, values, error)
     _check_calls(main, procs, reached, values, error)
+    if has_array_parameters(procs):
+        procs = instantiate(main, procs, values, error)
     for proc in procs.values():
         _rename(proc, constants, error)
     lowering = Lowering(analysis, procs, values, error)
@@ -380,11 +384,7 @@ def _check_call(node, args, values, procs, reached, error) -> None:
     passed: set[str] = set()
     for arg, param, value in zip(args, params, values, strict=True):
         if isinstance(param, ast.ArrayDecl):
-            error(
-                f"array parameters ({param.name}()) are not supported yet: SHARE the array",
-                param.coord,
-            )
-            continue
+            continue  # passes/procedure_arrays.py
         if isinstance(arg, (ast.Var, ast.Index)) and not value:
             # copied in and back: right unless the procedure reaches it another way
             if arg.name in reached[node.name] or arg.name in passed:
