@@ -525,9 +525,19 @@ def test_each_array_gets_its_copy_of_the_procedure(tmp_path):
             "DIM b%(2)\nCALL S(b%())\nSUB S (a())\nEND SUB\n",
             "2:8: error: parameter type mismatch: B%() passed to A()",
         ),
+        (
+            "DIM b(2)\nCALL S(b())\nSUB S (a)\nEND SUB\n",
+            "2:8: error: B() is an array: A is not an array parameter",
+        ),
     ],
 )
 def test_array_parameter_errors_are_located(tmp_path, text, message):
     done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
     assert done.returncode != 0
     assert "prog.bas:" + message in done.stderr, done.stderr
+
+
+def test_a_constant_is_passed_by_value(tmp_path):
+    """A CONST argument is an expression: never copied back (nor a type mismatch)."""
+    text = "CONST N = 3\nCALL S(N)\nPRINT N\nSUB S (a)\n  a = a + 1\n  PRINT a\nEND SUB\n"
+    assert interpreted_and_checked(tmp_path, text, dialect=None) == " 4 \n 3 \n"

@@ -31,8 +31,11 @@ _OUTPUT = (ast.Print, ast.Write, ast.Input, ast.LineInput)
 
 
 class Lowering:
-    def __init__(self, analysis: Analysis, procs: dict[str, Proc], values, error) -> None:
+    def __init__(
+        self, analysis: Analysis, procs: dict[str, Proc], values, constants: set[str], error
+    ) -> None:
         self.analysis = analysis
+        self.constants = constants  # CONST names: passed by value
         self.procs = procs
         self.values = values  # id of a FUNCTION call -> which arguments are by value
         self.error = error
@@ -354,7 +357,11 @@ class Lowering:
         out.append(ast.Gosub(ref, **where))
         back: list[tuple[ast.Expr, ast.Expr]] = []
         for arg, param, value in zip(args, params, values, strict=True):
-            if isinstance(arg, (ast.Var, ast.Index)) and not value:
+            if (
+                isinstance(arg, (ast.Var, ast.Index))
+                and not value
+                and arg.name not in self.constants
+            ):
                 back.append((arg, ast.Var(param, **where)))
         if recursive and frame:
             caught = []

@@ -127,13 +127,13 @@ def lower(analysis: Analysis, diags: Diagnostics) -> None:
         proc.shared |= module_shared & _names_used(proc.body)
     reached = _shared_reached(procs)
     for proc in procs.values():
-        _check_calls(proc.body, procs, reached, values, error)
-    _check_calls(main, procs, reached, values, error)
+        _check_calls(proc.body, procs, reached, values, constants, error)
+    _check_calls(main, procs, reached, values, constants, error)
     if has_array_parameters(procs):
         procs = instantiate(main, procs, values, error)
     for proc in procs.values():
         _rename(proc, constants, error)
-    lowering = Lowering(analysis, procs, values, error)
+    lowering = Lowering(analysis, procs, values, constants, error)
     lines = lowering.module(main)
     if procs:
         first = next(iter(procs.values())).stmt
@@ -359,17 +359,17 @@ def _shared_reached(procs: dict[str, Proc]) -> dict[str, set[str]]:
     }
 
 
-def _check_calls(lines: list[ast.Line], procs: dict[str, Proc], reached, values, error) -> None:
+def _check_calls(lines: list[ast.Line], procs, reached, values, constants, error) -> None:
     for line in lines:
         for stmt in line.statements:
             for node in stmt.walk():
                 if isinstance(node, ast.CallSub):
-                    _check_call(node, node.args, node.by_value, procs, reached, error)
+                    _check_call(node, node.args, node.by_value, procs, reached, constants, error)
                 elif isinstance(node, ast.Call) and node.name in procs:
-                    _check_call(node, node.args, values[id(node)], procs, reached, error)
+                    _check_call(node, node.args, values[id(node)], procs, reached, constants, error)
 
 
-def _check_call(node, args, values, procs, reached, error) -> None:
+def _check_call(node, args, values, procs, reached, constants, error) -> None:
     proc = procs.get(node.name)
     if proc is None or (isinstance(node, ast.CallSub) and proc.stmt.function):
         error(f"CALL of SUB {node.name}, which the program does not define", node.coord)
@@ -385,7 +385,10 @@ def _check_call(node, args, values, procs, reached, error) -> None:
     for arg, param, value in zip(args, params, values, strict=True):
         if isinstance(param, ast.ArrayDecl):
             continue  # passes/procedure_arrays.py
-        if isinstance(arg, (ast.Var, ast.Index)) and not value:
+        if isinstance(arg, ast.Index) and not arg.indices:
+            error(f"{arg.name}() is an array: {param.name} is not an array parameter", arg.coord)
+            continue
+        if isinstance(arg, (ast.Var, ast.Index)) and not value and arg.name not in constants:
             # copied in and back: right unless the procedure reaches it another way
             if arg.name in reached[node.name] or arg.name in passed:
                 how = "passed twice" if arg.name in passed else f"SHARED by the {proc.stmt.word}"
