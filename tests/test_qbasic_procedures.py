@@ -541,3 +541,89 @@ def test_a_constant_is_passed_by_value(tmp_path):
     """A CONST argument is an expression: never copied back (nor a type mismatch)."""
     text = "CONST N = 3\nCALL S(N)\nPRINT N\nSUB S (a)\n  a = a + 1\n  PRINT a\nEND SUB\n"
     assert interpreted_and_checked(tmp_path, text, dialect=None) == " 4 \n 3 \n"
+
+
+# A recursive-descent calculator: mutually recursive DOUBLE FUNCTIONs without
+# parameters (Expr# -> Term# -> Factor# -> Expr#) on SHARED text, calls in DO WHILE,
+# WHILE, SELECT CASE branches and one-line IF ... ELSE.
+CALCULATOR = """\
+DECLARE FUNCTION Expr# ()
+DECLARE FUNCTION Term# ()
+DECLARE FUNCTION Factor# ()
+DECLARE FUNCTION Peek$ ()
+DIM SHARED text$, pos%
+FOR k% = 1 TO 3
+    READ text$
+    pos% = 1
+    PRINT text$; " ="; Expr#
+NEXT
+DATA "1+2*3", "(1+2)*3", "2*(3+4*(5-1))/4-1"
+
+FUNCTION Peek$
+    IF pos% <= LEN(text$) THEN Peek$ = MID$(text$, pos%, 1)
+END FUNCTION
+
+FUNCTION Expr#
+    v# = Term#
+    DO WHILE Peek$ = "+" OR Peek$ = "-"
+        op$ = Peek$: pos% = pos% + 1
+        SELECT CASE op$
+            CASE "+": v# = v# + Term#
+            CASE "-": v# = v# - Term#
+        END SELECT
+    LOOP
+    Expr# = v#
+END FUNCTION
+
+FUNCTION Term#
+    v# = Factor#
+    WHILE Peek$ = "*" OR Peek$ = "/"
+        op$ = Peek$: pos% = pos% + 1
+        IF op$ = "*" THEN v# = v# * Factor# ELSE v# = v# / Factor#
+    WEND
+    Term# = v#
+END FUNCTION
+
+FUNCTION Factor#
+    IF Peek$ = "(" THEN
+        pos% = pos% + 1
+        Factor# = Expr#
+        pos% = pos% + 1
+    ELSE
+        start% = pos%
+        DO WHILE pos% <= LEN(text$) AND INSTR("0123456789", Peek$) > 0
+            pos% = pos% + 1
+        LOOP
+        Factor# = VAL(MID$(text$, start%, pos% - start%))
+    END IF
+END FUNCTION
+"""
+# Usual precedence: 1 + 6; 3 * 3; 2 * (3 + 16) / 4 - 1.
+CALCULATOR_OUTPUT = "1+2*3 = 7 \n(1+2)*3 = 9 \n2*(3+4*(5-1))/4-1 = 8.5 \n"
+
+
+def test_recursive_descent(tmp_path):
+    assert interpreted_and_checked(tmp_path, CALCULATOR, dialect=None) == CALCULATOR_OUTPUT
+
+
+# A reduction in a FUNCTION is a kernel too.
+KERNEL_IN_FUNCTION = """\
+DIM SHARED x(2000), y(2000)
+FOR i = 1 TO 2000: x(i) = i / 1000: y(i) = 2: NEXT
+PRINT Dot#(2000)
+FUNCTION Dot# (n)
+    FOR k = 1 TO n
+        s# = s# + x(k) * y(k)
+    NEXT
+    Dot# = s#
+END FUNCTION
+"""
+
+
+def test_reduction_in_a_function_is_offloaded(tmp_path):
+    done = basic2tile(tmp_path, KERNEL_IN_FUNCTION, "--explain", dialect="qbasic")
+    assert "source line 5 FOR k = 1 TO n\n      -> GPU kernel reduce_l5 (reduce)" in done.stdout
+    # sum of 2 * i / 1000 for i = 1..2000 in singles, added in a double
+    assert interpreted_and_checked(tmp_path, KERNEL_IN_FUNCTION, dialect="qbasic") == (
+        " 4002.000000032829 \n"
+    )

@@ -117,7 +117,7 @@ class Lowering:
                                 self.made_first.append(
                                     ast.ArrayDecl(
                                         decl.name,
-                                        [_num(0, decl.coord) for _ in decl.bounds],
+                                        [_num(1, decl.coord) for _ in decl.bounds],
                                         coord=decl.coord,
                                     )
                                 )
