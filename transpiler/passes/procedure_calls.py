@@ -44,6 +44,17 @@ class Lowering:
         self.prints = {
             name for name in procs if any(_writes(procs[p]) for p in self.reach[name] | {name})
         }
+        # What a call may change: the parameters each procedure assigns (or passes on by
+        # reference), and the module's names it or a procedure it calls assigns.
+        self.changed_params = {
+            name: _changed(proc) & set(proc.params) for name, proc in procs.items()
+        }
+        self.changed_module = {
+            name: set().union(
+                *(_changed(procs[p]) & procs[p].shared for p in self.reach[name] | {name})
+            )
+            for name in procs
+        }
         self.used = {
             node.name
             for line in analysis.program.lines
@@ -292,20 +303,18 @@ class Lowering:
 
     def _print(self, stmt: ast.Print) -> list[ast.Stmt]:
         """PRINT x; F(x): QuickBASIC prints each item before it evaluates the next, so x
-        is printed before F runs (and may change it, or print).  The PRINT is cut before
-        an item that calls a FUNCTION when an item before it reads a variable or the
-        FUNCTION may print: `PRINT x;` then the call, then `PRINT <result>`."""
+        is printed before F runs (which may change it, or print).  The PRINT is cut
+        before an item that calls a FUNCTION which may print, or change a variable an
+        item before it reads: `PRINT x;` then the call, then `PRINT <result>`."""
         where = {"coord": stmt.coord, "label": stmt.label}
         pieces: list[list] = [[]]
         for item in stmt.items:
             calls = calls_in(item, self.functions)
-            writes = any(call.name in self.prints for call in calls)
-            before = [i for i in pieces[-1] if not isinstance(i, ast.PrintSep)]
-            if calls and before and (writes or not all(_literal(i) for i in before)):
+            if calls and pieces[-1] and self._runs_after(calls, pieces[-1]):
                 if stmt.using is not None:
                     self.error(
-                        "a FUNCTION call in PRINT USING after an item that reads a variable, "
-                        "or of a FUNCTION that prints: not supported (call it before the PRINT)",
+                        "a FUNCTION call in PRINT USING that may print, or change what an item "
+                        "before it reads: not supported (call it before the PRINT)",
                         item.coord,
                     )
                 else:
@@ -321,6 +330,29 @@ class Lowering:
             rewrite(part, self._hoister(pre, []))
             out.extend(pre + [part])
         return out
+
+    def _runs_after(self, calls: list[ast.Call], before: list) -> bool:
+        """Whether these calls must run after the PRINT items `before` are printed:
+        they may print, or change a name those items read."""
+        if any(call.name in self.prints for call in calls):
+            return True
+        read = {
+            n.name for item in before for n in item.walk() if isinstance(n, (ast.Var, ast.Index))
+        }
+        for call in calls:
+            proc = self.procs.get(call.name)
+            if proc is None:
+                continue
+            changed = set(self.changed_module[call.name])
+            for arg, param in zip(call.args, proc.params, strict=False):
+                if (
+                    isinstance(arg, (ast.Var, ast.Index))
+                    and param in self.changed_params[call.name]
+                ):
+                    changed.add(arg.name)
+            if changed & read:
+                return True
+        return False
 
     # ------------------------------------------------------------------ calls
 
@@ -429,9 +461,30 @@ def _writes(proc: Proc) -> bool:
     )
 
 
-def _literal(item: ast.Node) -> bool:
-    """A PRINT item that no call can change: a number or a string written out."""
-    return not any(isinstance(n, (ast.Var, ast.Index, ast.Call)) for n in item.walk())
+def _changed(proc: Proc) -> set[str]:
+    """The names the procedure's statements may change: what they assign, and the
+    variables they pass by reference."""
+    names: set[str] = set()
+    for line in proc.body:
+        for stmt in line.statements:
+            for node in stmt.walk():
+                if isinstance(node, (ast.CallSub, ast.Call)):
+                    names |= {a.name for a in node.args if isinstance(a, (ast.Var, ast.Index))}
+                for target in _targets(node):
+                    names.add(target.name)
+    return names
+
+
+def _targets(node: ast.Node) -> list:
+    if isinstance(node, (ast.Let, ast.MidAssign, ast.LineInput)):
+        return [node.target]
+    if isinstance(node, ast.For):
+        return [node.var]
+    if isinstance(node, (ast.Input, ast.Read)):
+        return list(node.targets)
+    if isinstance(node, ast.Swap):
+        return [node.first, node.second]
+    return []
 
 
 def _reads(expr: ast.Expr) -> set[str]:
