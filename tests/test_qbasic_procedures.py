@@ -657,3 +657,30 @@ def test_reduction_in_a_function_is_offloaded(tmp_path):
     assert interpreted_and_checked(tmp_path, KERNEL_IN_FUNCTION, dialect="qbasic") == (
         " 4002.000000032829 \n"
     )
+
+
+# A SUB's own CONST and DIM ... AS, and a GOSUB to a label inside it.
+SUB_DECLARATIONS = """\
+DECLARE SUB Report (n AS INTEGER)
+Report 3
+Report 4
+SUB Report (n AS INTEGER)
+    CONST W = 2
+    DIM total AS DOUBLE, k AS INTEGER
+    FOR k = 1 TO n
+        total = total + k / W
+    NEXT
+    GOSUB Show
+    EXIT SUB
+Show:
+    PRINT "total"; total
+    RETURN
+END SUB
+"""
+
+
+def test_const_dim_and_gosub_in_a_sub(tmp_path):
+    """total starts at 0 on each call: 1/2 + 2/2 + 3/2, then 1/2 + ... + 4/2."""
+    assert interpreted_and_checked(tmp_path, SUB_DECLARATIONS, dialect=None) == (
+        "total 3 \ntotal 5 \n"
+    )

@@ -416,11 +416,11 @@ def _rename(proc: Proc, constants: set[str], error) -> None:
     """Give the procedure's parameters, locals and arrays names of their own."""
     module = proc.shared | constants
     params = {p.name for p in proc.stmt.params}
-    statics = {
+    statics = {  # STATIC names keep their values; a CONST is assigned once anyway
         var.name
         for line in proc.body
         for stmt in line.statements
-        if isinstance(stmt, ast.Static)
+        if isinstance(stmt, (ast.Static, ast.Const))
         for var in stmt.names
     }
     locals_: list[str] = []
