@@ -6,6 +6,13 @@
                        | SELECT CASE expr | CASE case_item {',' case_item} | CASE ELSE
                        | END SELECT
                        | CONST NAME '=' expr {',' NAME '=' expr}
+                       | (SUB | FUNCTION) NAME ['(' [params] ')'] [STATIC]
+                       | DECLARE (SUB | FUNCTION) NAME ['(' [params] ')']
+                       | END (SUB | FUNCTION) | EXIT (SUB | FUNCTION)
+                       | (SHARED | STATIC) NAME ['(' ')'] {',' NAME ['(' ')']}
+                       | CALL NAME ['(' expr_list ')'] | SUBNAME [expr_list]
+    param            ::= NAME [AS type] | NAME '(' ')' [AS type]
+    expr             ::= NAME '(' ')'     (a whole array: an argument of a procedure)
     array_decl       ::= NAME AS type | NAME '(' bound {',' bound} ')' [AS type]
     bound            ::= expr | 0 TO expr | 1 TO expr
     case_item        ::= expr | expr TO expr | IS relation expr
@@ -14,7 +21,9 @@ Each one pins --dialect qbasic when no dialect was chosen, and is a located erro
 the dialects that lack it (`LineContext.qbasic_only`).  The tree stays flat, as for
 WHILE/WEND: passes/flatten.py lowers DO and LOOP to WHILE and WEND (with an EXIT DO for
 a test at the bottom), and passes/blocks.py finds where each EXIT goes.  SELECT CASE
-becomes an IF ... ELSEIF chain (passes/flatten.py too).
+becomes an IF ... ELSEIF chain (passes/flatten.py too).  SUB and FUNCTION procedures
+become GOSUB subroutines (passes/procedures.py); a FUNCTION's call in an expression is
+parsed as an array element `F(x)` (or a variable `F`) and recognised there.
 """
 
 from __future__ import annotations
