@@ -684,3 +684,40 @@ def test_const_dim_and_gosub_in_a_sub(tmp_path):
     assert interpreted_and_checked(tmp_path, SUB_DECLARATIONS, dialect=None) == (
         "total 3 \ntotal 5 \n"
     )
+
+
+# Euclid's GCD and a binary STRING FUNCTION, both recursive, typed by DEFINT A-Z (the
+# DECLAREs write the suffixes, the FUNCTIONs do not); calls on both sides of AND.
+GCD_AND_BINARY = """\
+DECLARE FUNCTION Gcd% (a%, b%)
+DECLARE FUNCTION Bin$ (n%)
+DEFINT A-Z
+CLS
+FOR i = 1 TO 4
+    PRINT Gcd(12 * i, 18); Bin$(i * 5)
+NEXT i
+IF Gcd(7, 3) = 1 AND Bin$(2) = "10" THEN PRINT "coprime"
+x = 10: y = 4
+SWAP x, y
+PRINT Gcd(x, y) * Gcd(y, x)
+
+FUNCTION Gcd (a, b)
+    IF b = 0 THEN
+        Gcd = a
+    ELSE
+        Gcd = Gcd(b, a MOD b)
+    END IF
+END FUNCTION
+
+FUNCTION Bin$ (n)
+    IF n < 2 THEN Bin$ = CHR$(48 + n): EXIT FUNCTION
+    Bin$ = Bin$(n \ 2) + CHR$(48 + n MOD 2)
+END FUNCTION
+"""
+# gcd(12, 18) = 6, gcd(24, 18) = 6, gcd(36, 18) = 18, gcd(48, 18) = 6; 5, 10, 15, 20
+# in binary; gcd(4, 10) * gcd(10, 4) = 2 * 2.
+GCD_AND_BINARY_OUTPUT = " 6 101\n 6 1010\n 18 1111\n 6 10100\ncoprime\n 4 \n"
+
+
+def test_gcd_and_binary(tmp_path):
+    assert interpreted_and_checked(tmp_path, GCD_AND_BINARY, dialect=None) == GCD_AND_BINARY_OUTPUT
