@@ -711,7 +711,7 @@ END FUNCTION
 
 FUNCTION Bin$ (n)
     IF n < 2 THEN Bin$ = CHR$(48 + n): EXIT FUNCTION
-    Bin$ = Bin$(n \ 2) + CHR$(48 + n MOD 2)
+    Bin$ = Bin$(n \\ 2) + CHR$(48 + n MOD 2)
 END FUNCTION
 """
 # gcd(12, 18) = 6, gcd(24, 18) = 6, gcd(36, 18) = 18, gcd(48, 18) = 6; 5, 10, 15, 20
