@@ -280,26 +280,8 @@ class Lowering:
         rewrite(stmt, hoist)
         return pre + [stmt]
 
-    def _hoister(self, pre: list[ast.Stmt], live: list[str]):
-        """A `rewrite` callback that hoists each FUNCTION call into `pre` and returns the
-        temporary holding its result."""
-
-        def hoist(node: ast.Node) -> ast.Node:
-            if not (isinstance(node, ast.Call) and node.name in self.functions):
-                return node
-            # (its arguments' own calls are hoisted already: `rewrite` goes children first)
-            result = self._temporary(_suffix(node.name))
-            values = self.values[id(node)]
-            pre.extend(self._call(node.name, node.args, values, result, live, node.coord))
-            live.append(result)
-            return ast.Var(result, coord=node.coord)
-
-        def expression(node: ast.Node) -> ast.Node:
-            rewrite(node, hoist)
-            return hoist(node)
-
-        hoist.expression = expression
-        return hoist
+    def _hoister(self, pre: list[ast.Stmt], live: list[str]) -> _Hoister:
+        return _Hoister(self, pre, live)
 
     def _print(self, stmt: ast.Print) -> list[ast.Stmt]:
         """PRINT x; F(x): QuickBASIC prints each item before it evaluates the next, so x
@@ -459,6 +441,34 @@ def _writes(proc: Proc) -> bool:
         for stmt in line.statements
         for node in stmt.walk()
     )
+
+
+class _Hoister:
+    """A `rewrite` callback that hoists each FUNCTION call of a statement into `pre` (the
+    statements before it) and puts the temporary holding its result in its place;
+    `live` collects those temporaries (a recursive call later in the statement saves
+    them)."""
+
+    def __init__(self, lowering: Lowering, pre: list[ast.Stmt], live: list[str]) -> None:
+        self.lowering = lowering
+        self.pre = pre
+        self.live = live
+
+    def __call__(self, node: ast.Node) -> ast.Node:
+        low = self.lowering
+        if not (isinstance(node, ast.Call) and node.name in low.functions):
+            return node
+        # (its arguments' own calls are hoisted already: `rewrite` goes children first)
+        result = low._temporary(_suffix(node.name))
+        values = low.values[id(node)]
+        self.pre.extend(low._call(node.name, node.args, values, result, self.live, node.coord))
+        self.live.append(result)
+        return ast.Var(result, coord=node.coord)
+
+    def expression(self, node: ast.Expr) -> ast.Expr:
+        """The expression with its calls hoisted (itself too, if it is one)."""
+        rewrite(node, self)
+        return self(node)
 
 
 def _changed(proc: Proc) -> set[str]:
