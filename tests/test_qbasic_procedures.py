@@ -721,3 +721,32 @@ GCD_AND_BINARY_OUTPUT = " 6 101\n 6 1010\n 18 1111\n 6 10100\ncoprime\n 4 \n"
 
 def test_gcd_and_binary(tmp_path):
     assert interpreted_and_checked(tmp_path, GCD_AND_BINARY, dialect=None) == GCD_AND_BINARY_OUTPUT
+
+
+# Labels are local to their procedure: the module and two SUBs each have a Done:.
+LOCAL_LABELS = """\
+A
+B
+Done:
+PRINT "module done"
+END
+SUB A
+    GOTO Done
+    PRINT "skipped"
+Done:
+    PRINT "A done"
+END SUB
+SUB B
+    GOSUB Done
+    EXIT SUB
+Done:
+    PRINT "B done"
+    RETURN
+END SUB
+"""
+
+
+def test_labels_are_local_to_their_procedure(tmp_path):
+    assert interpreted_and_checked(tmp_path, LOCAL_LABELS, dialect=None) == (
+        "A done\nB done\nmodule done\n"
+    )

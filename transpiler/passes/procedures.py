@@ -445,11 +445,26 @@ def _rename(proc: Proc, constants: set[str], error) -> None:
                     node.name = proc.mangle(node.name)
                 elif isinstance(node, ast.Var) and node.name not in module:
                     node.name = proc.mangle(node.name)
+    _rename_labels(proc)
     proc.arrays = {proc.mangle(n) for n in proc.arrays}
     proc.locals = [proc.mangle(n) for n in locals_ if n not in params]
     proc.statics = {proc.mangle(n) for n in statics}
     if proc.stmt.static:
         proc.statics |= set(proc.locals)
+
+
+def _rename_labels(proc: Proc) -> None:
+    """A procedure's labels are its own (two SUBs may each have a `Done:`): `NAME_DONE`."""
+    labels = {line.name for line in proc.body if line.name is not None}
+    if not labels:
+        return
+    for line in proc.body:
+        if line.name is not None:
+            line.name = proc.mangle(line.name)
+        for stmt in line.statements:
+            for node in stmt.walk():
+                if isinstance(node, ast.LineRef) and node.name in labels:
+                    node.name = proc.mangle(node.name)
 
 
 def copy_of(expr: ast.Expr) -> ast.Expr:
