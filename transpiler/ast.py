@@ -502,22 +502,37 @@ class EndSelect(Stmt):
 
 @dataclass(slots=True, eq=False)
 class SubDef(Stmt):
-    """QuickBASIC's `SUB name (p1, p2)`; the body runs to `END SUB` (passes/procedures.py
-    lowers it to a GOSUB subroutine).  A parameter's `dtype` is its `AS` type ("" if none)."""
+    """QuickBASIC's `SUB name (p1, p2)` or `FUNCTION name (p1, p2)`; the body runs to `END
+    SUB` / `END FUNCTION` (passes/procedures.py lowers it to a GOSUB subroutine).  A
+    parameter's `dtype` is its `AS` type ("" if none); an array parameter (`A()`) is an
+    `ArrayDecl` without bounds."""
 
     name: str
-    params: list[ScalarDecl]
+    params: list[ScalarDecl | ArrayDecl]
     static: bool = False  # `SUB S (x) STATIC`: its locals keep their values between calls
+    function: bool = False  # FUNCTION: `name` (with its type's suffix) returns a value
+
+    @property
+    def word(self) -> str:
+        return "FUNCTION" if self.function else "SUB"
 
 
 @dataclass(slots=True, eq=False)
 class EndSub(Stmt):
-    pass
+    function: bool = False  # END FUNCTION
+
+    @property
+    def word(self) -> str:
+        return "FUNCTION" if self.function else "SUB"
 
 
 @dataclass(slots=True, eq=False)
 class ExitSub(Stmt):
-    pass
+    function: bool = False  # EXIT FUNCTION
+
+    @property
+    def word(self) -> str:
+        return "FUNCTION" if self.function else "SUB"
 
 
 @dataclass(slots=True, eq=False)
@@ -533,12 +548,24 @@ class CallSub(Stmt):
 @dataclass(slots=True, eq=False)
 class DeclareSub(Stmt):
     name: str
-    params: list[ScalarDecl]
+    params: list[ScalarDecl | ArrayDecl]
+    function: bool = False  # DECLARE FUNCTION
+
+    @property
+    def word(self) -> str:
+        return "FUNCTION" if self.function else "SUB"
 
 
 @dataclass(slots=True, eq=False)
 class Shared(Stmt):
     """`SHARED X, Y` in a SUB: those names are the main program's variables."""
+
+    names: list[Var]
+
+
+@dataclass(slots=True, eq=False)
+class Static(Stmt):
+    """`STATIC X, Y` in a SUB or FUNCTION: those locals keep their values between calls."""
 
     names: list[Var]
 

@@ -50,6 +50,7 @@ KEYWORDS = frozenset((
 QBASIC_KEYWORDS = frozenset((
     "DO", "LOOP", "UNTIL", "EXIT", "SELECT", "CASE", "IS", "CONST",
     "SUB", "CALL", "DECLARE", "SHARED", "STATIC",  # CALL: a keyword before an unsupported word
+    "FUNCTION",
 ))  # fmt: skip
 KEYWORDS = KEYWORDS | QBASIC_KEYWORDS
 # QuickBASIC's `AS` types and the suffix each stands for (LONG, `&`, is not supported
@@ -138,7 +139,7 @@ _MICROSOFT_STATEMENTS = (
 )
 # QBasic / QuickBASIC structured statements (names in GW-BASIC)
 _QBASIC_STATEMENTS = (
-    "FUNCTION", "REDIM",
+    "REDIM",
 )
 _MICROSOFT_WORDS = ("SEG",)
 _DARTMOUTH_STATEMENTS = ("CHANGE",)
@@ -154,7 +155,7 @@ UNSUPPORTED: dict[str, Unsupported] = {
 
 # Statements of two words; a message names both (`ON ERROR`, `DEF SEG`).
 TWO_WORD_STATEMENTS = frozenset((
-    ("DEF", "SEG"), ("DEF", "USR"), ("END", "FUNCTION"),
+    ("DEF", "SEG"), ("DEF", "USR"),
     *(("ON", event) for event in ("KEY", "TIMER", "COM", "PEN", "PLAY", "STRIG")),
 ))  # fmt: skip
 

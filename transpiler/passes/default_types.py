@@ -59,9 +59,13 @@ class _Renamer:
         elif isinstance(stmt, (ast.SubDef, ast.DeclareSub)):
             # A SUB's declarations (typed parameters, DIM ... AS) hold until its END SUB
             self.module_suffixes = (dict(self.scalar_suffix), dict(self.array_suffix))
+            if stmt.function:  # FUNCTION Avg: the type of its name (AVG# after DEFDBL A)
+                stmt.name = self.name(stmt.name)
             for param in stmt.params:
                 if param.dtype:
-                    self.typed(param.name, param.dtype, param.coord, self.scalar_suffix)
+                    array = isinstance(param, ast.ArrayDecl)  # `a() AS INTEGER`
+                    declared = self.array_suffix if array else self.scalar_suffix
+                    self.typed(param.name, param.dtype, param.coord, declared)
         elif isinstance(stmt, ast.EndSub) and self.module_suffixes is not None:
             self.scalar_suffix, self.array_suffix = self.module_suffixes
             self.module_suffixes = None
