@@ -81,3 +81,21 @@ def test_program_agrees_with_the_interpreter(name, target):
     for tile in [[], ["--tile", "4"]]:
         result = _run(path, "--check", "--device", "cpu", "--target", target, *DIALECT, *tile)
         assert result.returncode == 0, f"{tile}: {result.stdout}{result.stderr}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+@pytest.mark.parametrize("name", ["gemm_temp", "syr2k_pct", "heat-3d_temps"])
+def test_the_2d_and_3d_kernels_compile_with_nvidias_compilers(tmp_path, monkeypatch, name, target):
+    """cuTile's export_kernel (Tile IR, then a cubin) and NVRTC, for sm_90."""
+    pytest.importorskip("cuda.bindings.nvrtc")
+    from transpiler import cli
+
+    monkeypatch.chdir(tmp_path)
+    path = HERE / f"{name}.bas"
+    assert cli.main([str(path), *DIALECT, "--emit", "cubin", "--target", target]) == 0
+    cubins = sorted(p.name for p in tmp_path.glob("*.cubin"))
+    if target == "cutile":  # one cubin per kernel
+        assert "map_100_2.sm_90.cubin" in cubins or "stencil_110.sm_90.cubin" in cubins, cubins
+    else:  # one for the program
+        assert cubins == [f"{name.replace('-', '_')}.sm_90.cubin"], cubins

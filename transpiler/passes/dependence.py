@@ -512,7 +512,7 @@ def _lane_dim(
     integral: frozenset[str],
     known: dict[str, tuple[float, float]] | None = None,
 ) -> LaneDim:
-    """The lane dimension of `loop`, or NotParallel.  `known`: ranges of `%` variables
+    """The lane dimension of `loop`, or NotParallel.  `known`: ranges of variables
     (integrality.constant_ranges) for the overflow test of a `%` loop variable."""
     stmt = loop.stmt
     start: int | ast.Expr | None = constant_value(stmt.start)
