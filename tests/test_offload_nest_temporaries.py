@@ -157,3 +157,28 @@ def test_a_triangle_of_integer_variables_is_a_grid():
 """
     (reason,) = _reasons(text, 100, "ms")
     assert "over I%, J%;" in reason
+
+
+# Temporaries only between the first and second FOR of a 3-D nest (an internal error
+# before: the replay by rows is for two loops); K = 3 divides by zero.
+FIRST_LEVEL = """10 N = 5 : M = N - 1
+20 DIM A(6,6,6), B(6,6,6)
+30 FOR I = 0 TO N : FOR J = 0 TO N : FOR K = 0 TO N : A(I,J,K) = I + 2 * J - K : NEXT K, J, I
+100 FOR I = 1 TO N - 1
+110 IM = I - 1 / (I - 2)
+120 FOR J = 1 TO N - 1
+130 FOR K = 1 TO M
+140 B(I,J,K) = A(IM,J,K) + A(I,J,K-1) / (K - 3)
+150 NEXT K, J, I
+200 PRINT B(1,1,1); B(2,3,4); B(4,4,4)
+"""
+
+
+@pytest.mark.parametrize("tile", [None, "4"])
+def test_temporaries_above_the_second_for_of_a_3d_nest(tmp_path, tile):
+    assert "over I, J, K;" in _reasons(FIRST_LEVEL, 100, "ms")[0]
+    check(tmp_path, FIRST_LEVEL, tile, dialect="ms")
+
+
+def test_temporaries_above_the_second_for_warn_when_the_third_runs_zero_times(tmp_path):
+    check(tmp_path, FIRST_LEVEL.replace("M = N - 1", "M = 0"), None, dialect="ms")

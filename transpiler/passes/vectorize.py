@@ -361,10 +361,11 @@ class _Vectorizer:
             done = DONE_FLAGS if self.events is not None else None
             depth = self.rank if plan.inside is None else self.rank - 1
             # An interchanged nest is replayed as written: the lane loops above the FOR
-            # that went inside, with their whole bodies.  So is a nest with statements
-            # between its second and third FOR (all or nothing: the outermost loop).
+            # that went inside, with their whole bodies.  So is a 3-D nest with
+            # statements between its FORs (all or nothing: the outermost loop; the
+            # replay by rows is for two loops).
             prefixed = _prefixed_levels(plan.loop, depth)
-            whole = any(level > 0 for level in prefixed)
+            whole = bool(prefixed) and depth > 2
             if whole:
                 depth = 1
             prefix, body = replay_body(plan.loop, depth)
@@ -373,8 +374,10 @@ class _Vectorizer:
             if done is not None and (in_place or whole):
                 replay.restore = writes
             if whole:
-                # Those statements run also where an inner loop runs zero times.
-                replay.nonempty = [self.counts[level + 1].name for level in prefixed]
+                # Those statements run also where a loop below them runs zero times,
+                # and then no lane does.
+                below = self.counts[min(prefixed) + 1 : len(plan.dims)]
+                replay.nonempty = [count.name for count in below]
             if plan.inside is not None and _sets_before_inner_for(plan.inside):
                 replay.nonempty.append(self.counts[-1].name)
         for axis, (dim, count) in enumerate(zip(plan.dims, self.counts)):
