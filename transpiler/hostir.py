@@ -460,6 +460,11 @@ class Replay:
     prefix: list[HNode] = field(default_factory=list)
     to_host: list[str] = field(default_factory=list)
     restore: list[str] = field(default_factory=list)
+    # LoopCounts of lane loops whose lanes run statements that BASIC runs even when the
+    # loop runs zero times (an interchanged nest's temporaries set before its inner FOR:
+    # dependence._interchanged): where one is 0 no block ran them, and the host runs
+    # the loop as written.
+    nonempty: list[str] = field(default_factory=list)
 
     @property
     def skips_finished(self) -> bool:

@@ -188,6 +188,8 @@ class KernelLaunches:
         finished = f"{self.values[replay.done]}.all()"
         if replay.prefix:  # it runs even where the inner loop does not (no blocks)
             finished += f" && {self.values[replay.loops[1].count]} > 0"
+        for count in replay.nonempty:
+            finished += f" && {self.values[count]} > 0"
         return finished
 
     def distributed(self, node: hostir.Distributed, stmts) -> list:

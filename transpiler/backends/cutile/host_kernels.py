@@ -193,6 +193,8 @@ class KernelPrinter:
         finished = f"{self.values[replay.done]}.all()"
         if replay.prefix:  # it runs even where the inner loop does not (no blocks)
             finished += f" and {self.values[replay.loops[1].count]} > 0"
+        for count in replay.nonempty:
+            finished += f" and {self.values[count]} > 0"
         return finished
 
     def distributed(self, node: hostir.Distributed, stmts) -> list:
