@@ -205,6 +205,9 @@ class Analysis:
     # NEXT" (no NEXT closes it), "NEXT without FOR" (a NEXT that closes no FOR, or the
     # FOR whose NEXT names another variable, as GW-BASIC finds when the FOR runs).
     loop_faults: dict[int, str] = field(default_factory=dict)
+    # A FOR of `loop_faults` whose NEXT names another variable -> that NEXT's line number:
+    # GW-BASIC names it (ERL, "NEXT without FOR in 30"), not the FOR's.
+    loop_fault_line: dict[int, int] = field(default_factory=dict)
 
     # ---- symbols (passes/symbols.py, passes/functions.py; legacy programs)
     variables: dict[str, VarSymbol] = field(default_factory=dict)

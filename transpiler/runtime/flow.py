@@ -79,6 +79,7 @@ def report_error(console, fault: BasicFault, line: int | None) -> None:
     if fault.code is None:
         return
     message = gw_message(fault.code)
+    line = fault.line if fault.line is not None else line
     console.finish()
     console.write_string(f"{message} in {line}" if line else message)
     console.newline()

@@ -114,7 +114,8 @@ class _ModulePrinter:
             if a.options.strict:
                 args.append("DataPool(DATA)")
             elif a.options.microsoft:
-                args.append("DataPool(DATA, strict=False, microsoft=True)")
+                lines = ", lines=DATA_LINES" if a.data_line_start else ""
+                args.append(f"DataPool(DATA, strict=False, microsoft=True{lines})")
             else:
                 args.append("DataPool(DATA, strict=False)")
         if self.kernels is not None:
@@ -142,6 +143,7 @@ class _ModulePrinter:
             imports=self.imports(),
             compile_warnings=warnings,
             data_lines=self.data_lines() if self.uses_data else [],
+            data_line_starts=self.data_line_starts(),
             uses_data=self.uses_data,
             uses_end_exception=self.stmts.uses_end_exception,
             helpers=helpers_text(helpers_used(self.host.kernels)),
@@ -174,6 +176,14 @@ class _ModulePrinter:
             return f"({datum.text!r}, {datum.quoted}),"
 
         return data_lines(self.a.stmts, self.stmts.texts, entry, origin_comment)
+
+    def data_line_starts(self) -> str:
+        """GW-BASIC's DATA line numbers, each with its first item (a bad item is a
+        Syntax error in its line): a dict, or "" outside --dialect ms."""
+        a = self.a
+        if not (self.uses_data and a.options.microsoft and a.data_line_start):
+            return ""
+        return "{" + ", ".join(f"{line}: {start}" for line, start in a.data_line_start.items()) + "}"
 
     @property
     def uses_data(self) -> bool:
