@@ -234,6 +234,9 @@ class Analysis:
     # Non-fatal diagnostics found while analysing (e.g. a numeric constant that
     # overflows); the interpreter prints them before running.
     warnings: list[BasicWarning] = field(default_factory=list)
+    # --dialect ms: the numeric constants beyond GW-BASIC's range (passes/typecheck.py),
+    # each an "Overflow" GW-BASIC shows on the screen as it loads the program.
+    load_overflows: list[Coord] = field(default_factory=list)
     # How the program was read (the construct that pinned its dialect); the command
     # line prints them once, whatever it does with the program.
     notes: list[BasicNote] = field(default_factory=list)

@@ -4295,6 +4295,13 @@ inline void report_break(Console& con, const char* line) {
 // Microsoft BASIC: an error that ends the program, as GW-BASIC shows it: the line being
 // printed ends, then "Out of DATA in 20" (no "in" for a line without a number).  A
 // condition with no GW-BASIC number shows nothing.
+// Microsoft BASIC: the "Overflow" GW-BASIC shows for each numeric constant beyond its
+// range as it loads the program, before the program's own output.
+inline void report_load_overflows(Console& con, int count) {
+  for (int i = 0; i < count; ++i)
+    con.print(gw_message(6)).newline();
+}
+
 inline void report_error(Console& con, const Fault& fault, int line) {
   if (fault.code() < 0)
     return;

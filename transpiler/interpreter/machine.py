@@ -49,6 +49,7 @@ from ..runtime import (
     rename_file,
     report_break,
     report_error,
+    report_load_overflows,
     reset_files,
     reset_rnd,
     round_to_int,
@@ -301,6 +302,8 @@ class Machine:
         self._load()
         reset_rnd()
         reset_files(self.precision)
+        if self.analysis.options.microsoft:
+            report_load_overflows(self.console, len(self.analysis.load_overflows))
         previous_hook = set_warning_hook(self.on_notice)
         previous_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(previous_limit, 4 * self.max_depth + 1000))

@@ -85,6 +85,15 @@ def report_error(console, fault: BasicFault, line: int | None) -> None:
     console.newline()
 
 
+def report_load_overflows(console, count: int) -> None:
+    """Microsoft BASIC: the "Overflow" GW-BASIC shows for each numeric constant beyond
+    its range as it loads the program (it goes on with the largest number), before the
+    program's own output."""
+    for _ in range(count):
+        console.write_string(OVERFLOW)
+        console.newline()
+
+
 def report_break(console, line: str) -> None:
     """Microsoft BASIC's STOP: end the line being printed, then "Break in 100" (or
     "Break" for a line without a number)."""

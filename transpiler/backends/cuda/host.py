@@ -215,6 +215,7 @@ class _ModulePrinter:
             compile_warnings=[cpp_string(str(w)) for w in a.warnings],
             data_lines=self.data_lines() if self.uses_data else [],
             data_line_starts=self.data_line_starts(),
+            load_overflows=len(a.load_overflows) if a.options.microsoft else 0,
             uses_data=self.uses_data,
             strict=a.options.strict,
             microsoft=a.options.microsoft,
