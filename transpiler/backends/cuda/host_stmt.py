@@ -558,7 +558,11 @@ class StatementPrinter:
             increment = Code(self._increment(stmt, step) + ";")
             lines += [Code(first + ";"), Code(f"if ({past})", [increment])]
             first = ""
-        header = f"for ({first}; {test}; {self._increment(stmt, step)})"
+        increment = self._increment(stmt, step)
+        if _type_of(stmt.var.name) == "int" and self.tracks_lines:
+            # a `%` variable's step can overflow: the error names the NEXT's line
+            increment = f"{self.line_var} = {next_stmt.label or 0}, {increment}"
+        header = f"for ({first}; {test}; {increment})"
         return self.at_line(node, fails) + lines + [Code(header, body)]
 
     def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
