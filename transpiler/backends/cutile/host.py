@@ -186,7 +186,8 @@ class _ModulePrinter:
         a = self.a
         if not (self.uses_data and a.options.microsoft and a.data_line_start):
             return ""
-        return "{" + ", ".join(f"{line}: {start}" for line, start in a.data_line_start.items()) + "}"
+        pairs = ", ".join(f"{line}: {start}" for line, start in a.data_line_start.items())
+        return "{" + pairs + "}"
 
     @property
     def uses_data(self) -> bool:
