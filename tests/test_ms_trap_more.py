@@ -27,7 +27,7 @@ from transpiler.runtime.gwerrors import MESSAGES, UNPRINTABLE
 # - a FOR whose NEXT names another variable: NEXT without FOR in the NEXT's line (the FOR
 #   finds it when it runs); a FOR no NEXT closes: FOR without NEXT in the FOR's line;
 # - WEND without WHILE, WHILE without WEND: when they run, and trapped;
-# - ON ERROR GOTO / RESUME to a missing line: Undefined line number when they run (RESUME
+# - ON ERROR GOTO / RESUME / RESTORE to a missing line: Undefined line number when they run (RESUME
 #   leaves the handler first, so the error is trapped again);
 # - a string DATA item READ into a number: Syntax error in the DATA line;
 # - Undefined user function, Duplicate Definition: when the statement runs;
@@ -149,6 +149,16 @@ FIXED = [
 100 PRINT ERR; ERL: RESUME NEXT
 """,
         (" 10  20 \nEND\n"),
+    ),
+    (
+        "restore_to_a_missing_line",
+        """\
+10 ON ERROR GOTO 100
+20 RESTORE 999
+30 PRINT "END": END
+100 PRINT ERR; ERL: RESUME NEXT
+""",
+        " 8  20 \nEND\n",
     ),
     (
         "overflow_in_a_percent_loop",

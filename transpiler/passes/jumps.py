@@ -2,8 +2,8 @@
 
 GOTO, GOSUB, IF ... THEN n (lowered to a Goto by pass 2), ON ... GOTO/GOSUB and
 RESTORE n must name an existing line (ECMA-55 10.4; RESTORE n is an extension).  Under
---dialect ms a GOTO or GOSUB to a missing line stops the program only when it runs
-(passes/run_time_faults.py).
+--dialect ms a GOTO, GOSUB, RESTORE, ON ERROR GOTO or RESUME to a missing line stops the
+program only when it runs (passes/run_time_faults.py).
 """
 
 from __future__ import annotations
@@ -66,7 +66,11 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
                 analysis.gosub_targets.add(target)
         restore = stmt.target if isinstance(stmt, ast.Restore) else None
         if restore is not None and restore not in analysis.label_index:
-            diags.error(BasicSemanticError(f"RESTORE to non-existing line {restore}", stmt.coord))
+            why = f"RESTORE to non-existing line {restore}"
+            if gw_basic:
+                fault_in_place(analysis, index, UNDEFINED_LINE, why, stmt.coord)
+            else:
+                diags.error(BasicSemanticError(why, stmt.coord))
 
 
 def _undefined_trap_line(analysis: Analysis, index: int, why: str, where) -> None:
