@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from .. import ast
 from ..errors import BasicSemanticError, Diagnostics
 from ..model import Analysis, IfParts
+from ..runtime.gwerrors import gw_message
 from . import for_loops
 from .run_time_faults import fault_in_place
 
-WHILE_WITHOUT_WEND = "WHILE without WEND"
-WEND_WITHOUT_WHILE = "WEND without WHILE"
+WHILE_WITHOUT_WEND = gw_message(29)
+WEND_WITHOUT_WHILE = gw_message(30)
 
 _NAMES = {ast.For: "FOR", ast.While: "WHILE", ast.IfBlock: "IF"}
 

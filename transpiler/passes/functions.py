@@ -13,9 +13,10 @@ from .. import ast
 from ..ast import is_user_function
 from ..errors import BasicSemanticError, Diagnostics
 from ..model import Analysis, FunctionSymbol, type_of_name
+from ..runtime.gwerrors import gw_message
 from .run_time_faults import fault_in_place
 
-UNDEFINED_FUNCTION = "Undefined user function"
+UNDEFINED_FUNCTION = gw_message(18)
 
 
 def _calls(expr: ast.Expr) -> list[ast.Call]:

@@ -21,10 +21,11 @@ import math
 from .. import ast
 from ..errors import BasicSemanticError, Coord, Diagnostics
 from ..model import IMPLICIT_UPPER_BOUND, Analysis, ArraySymbol, VarSymbol, type_of_name
+from ..runtime.gwerrors import gw_message
 from ..runtime.limits import TOO_MANY_ELEMENTS
 from .run_time_faults import fault_in_place
 
-DUPLICATE_DEFINITION = "Duplicate Definition"
+DUPLICATE_DEFINITION = gw_message(10)
 
 _RANK_WORDS = {1: "a one-dimensional array", 2: "a two-dimensional array"}
 
