@@ -691,7 +691,8 @@ class OnError(Stmt):
 @dataclass(slots=True, eq=False)
 class Resume(Stmt):
     """`RESUME` (`mode` "retry": the statement that failed again), `RESUME NEXT` ("next":
-    the statement after it) or `RESUME n` ("line", `target`): leaves an error handler."""
+    the statement after it) or `RESUME n` ("line", `target`): leaves an error handler.
+    ("undefined": RESUME to a line the program does not have, --dialect ms.)"""
 
     mode: str
     target: LineRef | None = None

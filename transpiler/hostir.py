@@ -294,10 +294,12 @@ class ForNext(HNode):
 class LoopFault(HNode):
     """A FOR or NEXT that is a fatal error whenever it runs (`Analysis.loop_faults`): a
     FOR evaluates its start, limit and step (`stmt`, None for a NEXT) first.  Also a
-    RESUME in a program without ON ERROR GOTO ("RESUME without error")."""
+    RESUME in a program without ON ERROR GOTO ("RESUME without error").  `line`: the
+    line the error names when not the statement's own (`Analysis.loop_fault_line`)."""
 
     stmt: ast.For | None
     message: str
+    line: int | None = None
 
 
 # ---- offloading (inserted by passes/offload.py)

@@ -205,6 +205,9 @@ class Analysis:
     # NEXT" (no NEXT closes it), "NEXT without FOR" (a NEXT that closes no FOR, or the
     # FOR whose NEXT names another variable, as GW-BASIC finds when the FOR runs).
     loop_faults: dict[int, str] = field(default_factory=dict)
+    # A FOR of `loop_faults` whose NEXT names another variable -> that NEXT's line number:
+    # GW-BASIC names it (ERL, "NEXT without FOR in 30"), not the FOR's.
+    loop_fault_line: dict[int, int] = field(default_factory=dict)
 
     # ---- symbols (passes/symbols.py, passes/functions.py; legacy programs)
     variables: dict[str, VarSymbol] = field(default_factory=dict)
@@ -231,6 +234,9 @@ class Analysis:
     # Non-fatal diagnostics found while analysing (e.g. a numeric constant that
     # overflows); the interpreter prints them before running.
     warnings: list[BasicWarning] = field(default_factory=list)
+    # --dialect ms: the numeric constants beyond GW-BASIC's range (passes/typecheck.py),
+    # each an "Overflow" GW-BASIC shows on the screen as it loads the program.
+    load_overflows: list[Coord] = field(default_factory=list)
     # How the program was read (the construct that pinned its dialect); the command
     # line prints them once, whatever it does with the program.
     notes: list[BasicNote] = field(default_factory=list)

@@ -197,6 +197,14 @@ class Fault : public std::exception {
     return code_;
   }
   bool trappable = true;
+  // The line GW-BASIC names (ERL, "... in 50") when it is not the failed statement's: the
+  // NEXT a FOR found naming another variable, the DATA line of an item READ could not
+  // read (-1: the statement's own).
+  int line = -1;
+  Fault& in_line(int number) {
+    line = number;
+    return *this;
+  }
   const std::string& condition() const {
     return what_;
   }
@@ -332,7 +340,7 @@ class ErrorTrap {
     failed_ = failed;
     after_ = after;
     err = fault.code();
-    erl = line;
+    erl = fault.line >= 0 ? fault.line : line;
     return handler_;
   }
 
@@ -349,6 +357,13 @@ class ErrorTrap {
   int resume_at(int target) {
     leave();
     return target;
+  }
+
+  // RESUME n to a line the program does not have: out of the handler, then "Undefined
+  // line number" (trapped again, as PC-BASIC does).
+  int resume_undefined() {
+    leave();
+    throw Fault(gw_message(8), "", 8);
   }
 
   // The program ran past its last line: "No RESUME" inside a handler.
@@ -3642,12 +3657,19 @@ class DataPool {
   // `strict`: ECMA-55's 18-character limit on string data.
   // `microsoft`: numbers read as GW-BASIC's constants (number_text with INPUT's rules:
   // &H1F, 1.5D3, blanks inside; an empty item is 0).
+  // `lines`: each DATA line's number and its first item (GW-BASIC: a bad item is a
+  // Syntax error in its DATA line, which ERL names).
+  using LineStarts = std::vector<std::pair<int, std::size_t>>;
   template <std::size_t N>
-  explicit DataPool(const DataItem (&items)[N], bool strict = true, bool microsoft = false)
-      : DataPool(std::vector<DataItem>(items, items + N), strict, microsoft) {}
+  explicit DataPool(const DataItem (&items)[N], bool strict = true, bool microsoft = false,
+                    const LineStarts& lines = {})
+      : DataPool(std::vector<DataItem>(items, items + N), strict, microsoft, lines) {}
   explicit DataPool(const std::vector<DataItem>& items, bool strict = true,
-                    bool microsoft = false)
+                    bool microsoft = false, const LineStarts& lines = {})
       : strict_(strict) {
+    for (const auto& [line, start] : lines)
+      line_starts_.emplace_back(start, line);
+    std::sort(line_starts_.begin(), line_starts_.end());
     for (const DataItem& item : items) {
       std::string text = item.text;
       if (!item.quoted) {  // an unquoted datum has no surrounding spaces
@@ -3684,7 +3706,7 @@ class DataPool {
     if (i >= numbers_.size())
       throw Fault(INSUFFICIENT_DATA);
     if (!numeric_[i])
-      throw Fault(STRING_INTO_NUMBER);
+      throw Fault(STRING_INTO_NUMBER).in_line(line_of(i));
     position_ = i + 1;
     if (std::isinf(numbers_[i]))
       warn(CONSTANT_OVERFLOW);
@@ -3705,8 +3727,20 @@ class DataPool {
   std::vector<std::string> texts_;
   std::vector<double> numbers_;
   std::vector<bool> numeric_;
+  std::vector<std::pair<std::size_t, int>> line_starts_;  // (first item, line), by item
   std::size_t position_ = 0;
   bool strict_;
+
+  // The line number of the DATA statement holding `item` (-1: not known).
+  int line_of(std::size_t item) const {
+    int line = -1;
+    for (const auto& [start, number] : line_starts_) {
+      if (start > item)
+        break;
+      line = number;
+    }
+    return line;
+  }
 };
 
 // ============================================================================ arrays
@@ -4261,10 +4295,19 @@ inline void report_break(Console& con, const char* line) {
 // Microsoft BASIC: an error that ends the program, as GW-BASIC shows it: the line being
 // printed ends, then "Out of DATA in 20" (no "in" for a line without a number).  A
 // condition with no GW-BASIC number shows nothing.
+// Microsoft BASIC: the "Overflow" GW-BASIC shows for each numeric constant beyond its
+// range as it loads the program, before the program's own output.
+inline void report_load_overflows(Console& con, int count) {
+  for (int i = 0; i < count; ++i)
+    con.print(gw_message(6)).newline();
+}
+
 inline void report_error(Console& con, const Fault& fault, int line) {
   if (fault.code() < 0)
     return;
   const std::string message = gw_message(fault.code());
+  if (fault.line >= 0)
+    line = fault.line;
   con.finish();
   con.print(line > 0 ? message + " in " + std::to_string(line) : message).newline();
 }

@@ -661,7 +661,7 @@ class Generator:
             for part in (stmt.start, stmt.limit, stmt.step):
                 if part is not None:
                     self.line(depth, f"{self.temps.new()} = {self.exprs.value(part)}")
-            self.line(depth, f"_loop_fault({fault!r})")
+            self.line(depth, f"_loop_fault({fault!r}, {self.a.loop_fault_line.get(index)})")
             return
         # unstructured FOR: test once here, NEXT tests again and jumps back to index + 1
         limit, step_text, sign, step = self.for_setup(index, stmt, depth, cells=True)
@@ -737,6 +737,8 @@ class Generator:
             self.line(depth, "return _trap.resume()")
         elif stmt.mode == "next":
             self.line(depth, "return _trap.resume_next()")
+        elif stmt.mode == "undefined":  # RESUME to a missing line (passes/jumps.py)
+            self.line(depth, "return _trap.resume_undefined()")
         else:
             self.line(depth, f"return _trap.resume_at({self.a.jump_target[stmt.target]})")
 

@@ -49,6 +49,7 @@ from ..runtime import (
     rename_file,
     report_break,
     report_error,
+    report_load_overflows,
     reset_files,
     reset_rnd,
     round_to_int,
@@ -137,8 +138,12 @@ class Machine:
         strict = analysis.options.strict
         self.precision = getattr(print_using, analysis.using_precision)
         self.console = Console(stdout, stdin, strict, self.precision)
+        microsoft = analysis.options.microsoft
         self.pool = DataPool(
-            [(d.text, d.quoted) for d in analysis.data], strict, analysis.options.microsoft
+            [(d.text, d.quoted) for d in analysis.data],
+            strict,
+            microsoft,
+            lines=analysis.data_line_start if microsoft else None,
         )
         self.arrays = {name: self._make_array(symbol) for name, symbol in analysis.arrays.items()}
         self.filename = f"<basic {analysis.source.name}>"
@@ -199,8 +204,10 @@ class Machine:
                 return targets[i - 1]
             raise BasicFault(ON_OUT_OF_RANGE, f"({i}; 1 to {len(targets)} allowed)")
 
-        def fail(message: str) -> None:  # a Fault statement, a FOR/NEXT without partner
-            raise BasicFault(message)
+        def fail(message: str, line: int | None = None) -> None:
+            """A Fault statement, a FOR/NEXT without partner (`line`: the NEXT GW-BASIC
+            names)."""
+            raise BasicFault(message, line=line)
 
         def step_limit() -> None:
             raise BasicFault(STEP_LIMIT, f"({analysis.options.max_steps} statements)")
@@ -295,6 +302,8 @@ class Machine:
         self._load()
         reset_rnd()
         reset_files(self.precision)
+        if self.analysis.options.microsoft:
+            report_load_overflows(self.console, len(self.analysis.load_overflows))
         previous_hook = set_warning_hook(self.on_notice)
         previous_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(previous_limit, 4 * self.max_depth + 1000))

@@ -206,6 +206,8 @@ class _TypeChecker:
             largest = SINGLE_MAX if single else DOUBLE_MAX
             if abs(value) > largest:
                 self.a.warnings.append(BasicWarning(OVERFLOW, e.coord))
+                if e.coord not in self.a.load_overflows:
+                    self.a.load_overflows.append(e.coord)
                 value = math.copysign(largest, value)
             elif abs(value) < SMALLEST:
                 value = 0.0  # below GW-BASIC's range, silently

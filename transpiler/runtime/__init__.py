@@ -54,7 +54,7 @@ from .files import (
     rename_file,
     reset_files,
 )
-from .flow import ForStack, on_choice, report_break, report_error
+from .flow import ForStack, on_choice, report_break, report_error, report_load_overflows
 from .inputs import NUMBER, STRING, ReplyRejected, parse_reply
 from .msformat import Double
 from .msnumbers import (
@@ -213,6 +213,7 @@ __all__ = [
     "rename_file",
     "report_break",
     "report_error",
+    "report_load_overflows",
     "reset_files",
     "reset_rnd",
     "round_to_int",

@@ -214,6 +214,8 @@ class _ModulePrinter:
             split=SPLIT,
             compile_warnings=[cpp_string(str(w)) for w in a.warnings],
             data_lines=self.data_lines() if self.uses_data else [],
+            data_line_starts=self.data_line_starts(),
+            load_overflows=len(a.load_overflows) if a.options.microsoft else 0,
             uses_data=self.uses_data,
             strict=a.options.strict,
             microsoft=a.options.microsoft,
@@ -242,6 +244,15 @@ class _ModulePrinter:
         return bool(self.a.data) or any(
             isinstance(s, (ast.Read, ast.Restore, ast.MatRead)) for s in self.a.stmts
         )
+
+    def data_line_starts(self) -> str:
+        """GW-BASIC's DATA line numbers, each with its first item (a bad item is a
+        Syntax error in its line): an initializer list, or "" outside --dialect ms."""
+        a = self.a
+        if not (self.uses_data and a.options.microsoft and a.data_line_start):
+            return ""
+        pairs = ", ".join(f"{{{line}, {start}}}" for line, start in a.data_line_start.items())
+        return "{" + pairs + "}"
 
     def data_lines(self) -> list[str]:
         """The DATA items, each DATA statement's under its comment."""

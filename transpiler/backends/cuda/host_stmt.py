@@ -558,7 +558,11 @@ class StatementPrinter:
             increment = Code(self._increment(stmt, step) + ";")
             lines += [Code(first + ";"), Code(f"if ({past})", [increment])]
             first = ""
-        header = f"for ({first}; {test}; {self._increment(stmt, step)})"
+        increment = self._increment(stmt, step)
+        if _type_of(stmt.var.name) == "int" and self.tracks_lines:
+            # a `%` variable's step can overflow: the error names the NEXT's line
+            increment = f"{self.line_var} = {next_stmt.label or 0}, {increment}"
+        header = f"for ({first}; {test}; {increment})"
         return self.at_line(node, fails) + lines + [Code(header, body)]
 
     def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
@@ -601,7 +605,8 @@ class StatementPrinter:
                 pre: list[str] = []
                 value = self.expr.value(part, pre)
                 lines += [Code(line) for line in pre] + [Code(f"static_cast<void>({value});")]
-        fault = Code(f"throw b2t::Fault({cpp_string(node.message)});")
+        where = f".in_line({node.line})" if node.line is not None else ""
+        fault = Code(f"throw b2t::Fault({cpp_string(node.message)}){where};")
         return self.at_line(node, True) + lines + [fault]
 
     def _lowered_loop(self, node: hostir.ForNext):
@@ -791,7 +796,11 @@ class StatementPrinter:
         return [Code(f"{self.trap_var}.on_error({handler}, {self.line_var});")]
 
     def n_ResumeJump(self, node: hostir.ResumeJump) -> list[Code]:
-        resume = {"retry": "resume()", "next": "resume_next()"}.get(node.mode)
+        resume = {
+            "retry": "resume()",
+            "next": "resume_next()",
+            "undefined": "resume_undefined()",  # RESUME to a missing line (passes/jumps.py)
+        }.get(node.mode)
         if resume is None:
             resume = f"resume_at({self.label(node.target)})"
         jump = f"{self.label_var} = static_cast<Label>({self.trap_var}.{resume});"

@@ -42,7 +42,7 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "use_dialect", "Double", "sng", "dbl", "cint", "single_div", "double_div", "int_div",
     "int_mod", "bit_and", "bit_or", "bit_xor", "bit_eqv", "bit_imp", "bit_not",
     "single_power", "single_power_int", "double_power", "single_result", "ForStack",
-    "on_choice", "report_break", "report_error",
+    "on_choice", "report_break", "report_error", "report_load_overflows",
     # error trapping (runtime/trap.py)
     "start_trap", "raise_error", "label_line",
 }  # fmt: skip
@@ -105,6 +105,8 @@ class _ModulePrinter:
             expr.need("use_dialect")
             if a.options.microsoft:
                 expr.need("report_error")  # a fatal error on the screen, as GW-BASIC
+                if a.load_overflows:
+                    expr.need("report_load_overflows")
         elif uses_rnd:
             expr.need("reset_rnd")
         params, args = ["con: Console"], ["con"]
@@ -114,7 +116,8 @@ class _ModulePrinter:
             if a.options.strict:
                 args.append("DataPool(DATA)")
             elif a.options.microsoft:
-                args.append("DataPool(DATA, strict=False, microsoft=True)")
+                lines = ", lines=DATA_LINES" if a.data_line_start else ""
+                args.append(f"DataPool(DATA, strict=False, microsoft=True{lines})")
             else:
                 args.append("DataPool(DATA, strict=False)")
         if self.kernels is not None:
@@ -142,6 +145,8 @@ class _ModulePrinter:
             imports=self.imports(),
             compile_warnings=warnings,
             data_lines=self.data_lines() if self.uses_data else [],
+            data_line_starts=self.data_line_starts(),
+            load_overflows=len(a.load_overflows) if a.options.microsoft else 0,
             uses_data=self.uses_data,
             uses_end_exception=self.stmts.uses_end_exception,
             helpers=helpers_text(helpers_used(self.host.kernels)),
@@ -174,6 +179,15 @@ class _ModulePrinter:
             return f"({datum.text!r}, {datum.quoted}),"
 
         return data_lines(self.a.stmts, self.stmts.texts, entry, origin_comment)
+
+    def data_line_starts(self) -> str:
+        """GW-BASIC's DATA line numbers, each with its first item (a bad item is a
+        Syntax error in its line): a dict, or "" outside --dialect ms."""
+        a = self.a
+        if not (self.uses_data and a.options.microsoft and a.data_line_start):
+            return ""
+        pairs = ", ".join(f"{line}: {start}" for line, start in a.data_line_start.items())
+        return "{" + pairs + "}"
 
     @property
     def uses_data(self) -> bool:

@@ -605,7 +605,8 @@ class StatementPrinter:
         interpreter, a FOR evaluates its parts first (only effects can be seen)."""
         parts = (node.stmt.start, node.stmt.limit, node.stmt.step) if node.stmt else ()
         lines = [Code(self.expr.value(part)) for part in parts if has_effects(part)]
-        return lines + [Code(f"raise {self.need('BasicFault')}({node.message!r})")]
+        where = f", line={node.line}" if node.line is not None else ""
+        return lines + [Code(f"raise {self.need('BasicFault')}({node.message!r}{where})")]
 
     def _lowered_loop(self, node: hostir.ForNext):
         stmt, for_index = node.stmt, node.for_index
@@ -870,7 +871,11 @@ class StatementPrinter:
         return [Code(f"{self.trap_var}.on_error({node.handler!r})")]
 
     def n_ResumeJump(self, node: hostir.ResumeJump) -> list[Code]:
-        resume = {"retry": "resume()", "next": "resume_next()"}.get(node.mode)
+        resume = {
+            "retry": "resume()",
+            "next": "resume_next()",
+            "undefined": "resume_undefined()",  # RESUME to a missing line (passes/jumps.py)
+        }.get(node.mode)
         if resume is None:
             resume = f"resume_at({node.target!r})"
         return [Code(f"{self.label_var} = {self.trap_var}.{resume}"), Code("continue")]
