@@ -50,10 +50,10 @@ KEYWORDS = frozenset((
 QBASIC_KEYWORDS = frozenset((
     "DO", "LOOP", "UNTIL", "EXIT", "SELECT", "CASE", "IS", "CONST",
     "SUB", "CALL", "DECLARE", "SHARED", "STATIC",  # CALL: a keyword before an unsupported word
+    "DEFLNG",  # LONG (grammar/microsoft.py)
 ))  # fmt: skip
 KEYWORDS = KEYWORDS | QBASIC_KEYWORDS
-# QuickBASIC's `AS` types and the suffix each stands for (LONG, `&`, is not supported
-# yet: passes/default_types.py says so where it is written).
+# QuickBASIC's `AS` types and the suffix each stands for.
 QBASIC_TYPES = {"INTEGER": "%", "LONG": "&", "SINGLE": "!", "DOUBLE": "#", "STRING": "$"}
 
 # Statements whose GW-BASIC forms the grammar implements only in part: OPEN of random

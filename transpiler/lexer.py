@@ -209,9 +209,11 @@ def t_GO_SPACED(t):
 
 
 def t_NAME(t):
-    r"[A-Z][A-Z0-9_]*[$%!\#]?"
+    r"[A-Z][A-Z0-9_]*([$%!\#]|&(?!H[0-9A-F]|O?[0-7]))?"
     word = t.value.upper()
     ctx = t.lexer.ctx
+    if word[-1] == "&":  # QuickBASIC's LONG suffix (`&H1F` and `&17` stay constants)
+        ctx.qbasic_only(f"the LONG suffix '&' ({word})", ctx.coord(t.lexpos, len(word)))
     if ctx.crunch:
         word = _crunched(t, word)
     if word in STATEMENT_FUNCTIONS and _function_call(t):
@@ -637,7 +639,7 @@ def t_STARSTAR(t):
 
 
 def t_NUMBER(t):
-    r"&H[0-9A-F]+|&O?[0-7]+|(\d+\.?\d*|\.\d+)([ED][+-]?\d+)?[!\#%]?|\.(?![A-Z0-9_])"
+    r"&H[0-9A-F]+&?|&O?[0-7]+&?|(\d+\.?\d*|\.\d+)([ED][+-]?\d+)?[!\#%&]?|\.(?![A-Z0-9_])"
     # The value is the grammar's (grammar/expressions.py); what only Microsoft BASIC
     # writes pins the dialect here: &H/&O constants, a D exponent, a type suffix.
     # A `.` alone is 0 in Microsoft BASIC (`PRINT .` prints 0).
@@ -648,6 +650,9 @@ def t_NUMBER(t):
         return t
     if t.lexer.ctx.dialect == "ms" and text.isdigit():
         _ignore_after_line_number(t)
+    if text.endswith("&"):
+        ctx = t.lexer.ctx
+        ctx.qbasic_only(f"the LONG constant {text}", ctx.coord(t.lexpos, len(text)))
     microsoft = _MICROSOFT_NUMBER.search(text)
     if microsoft:
         ctx = t.lexer.ctx

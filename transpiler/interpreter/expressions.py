@@ -331,6 +331,8 @@ class StoreConversion:
                 return text
             if value_type == "int":
                 return f"_cint({text})"
+            if value_type == "lng":
+                return f"_clng({text})"
             return f"_sng({text})" if value_type == "num" and self.f32 else f"_dbl({text})"
         if value_type == "int":
             return f"_toint({text})"

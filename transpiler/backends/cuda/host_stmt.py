@@ -189,7 +189,7 @@ class StatementPrinter:
         for item in items:
             if self.a.expr_types.get(item) == "str":
                 texts.append(self.expr.value(item, None))
-            elif self.a.expr_types.get(item) == "dbl":  # Microsoft BASIC: its 16 digits
+            elif self.a.expr_types.get(item) in ("dbl", "lng"):  # Microsoft BASIC: 16 digits
                 texts.append(self.expr.print_item(item, None))
             else:
                 texts.append(self.expr.double_value(item, None))
