@@ -200,7 +200,8 @@ _MS_STRING_FUNCTIONS = (
     _ms_string("OCT$", _NUM, "str", "OCTS"),
     # QBasic's; GW-BASIC lacks them (they are names there).
     *(_ms_string(name, _STR, "str", name[:-1] + "S", checked=False,
-                 dialects=frozenset(("extended", "qbasic"))) for name in ("UCASE$", "LCASE$")),
+                 dialects=frozenset(("extended", "qbasic")))
+      for name in ("UCASE$", "LCASE$", "LTRIM$", "RTRIM$")),
     # A key from the keyboard without waiting (Console.inkey: see its docstring).
     Builtin("INKEY$", _MS_EXTENDED, ((),), result="str", effect="input",
             python="INKEYS", cpp="INKEYS", microsoft_evidence=True),

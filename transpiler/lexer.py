@@ -209,9 +209,11 @@ def t_GO_SPACED(t):
 
 
 def t_NAME(t):
-    r"[A-Z][A-Z0-9_]*([$%!\#]|&(?!H[0-9A-F]|O?[0-7]))?"
+    r"[A-Z][A-Z0-9_.]*([$%!\#]|&(?!H[0-9A-F]|O?[0-7]))?"
     word = t.value.upper()
     ctx = t.lexer.ctx
+    if "." in word:
+        word = _dotted(t, word)
     if word[-1] == "&":  # QuickBASIC's LONG suffix (`&H1F` and `&17` stay constants)
         ctx.qbasic_only(f"the LONG suffix '&' ({word})", ctx.coord(t.lexpos, len(word)))
     if ctx.crunch:
@@ -286,6 +288,15 @@ def t_NAME(t):
             len(word),
         )
     return t
+
+
+def _dotted(t, word: str) -> str:
+    """A name with `.` in it (`PLAYER.X`): an ordinary name in GW-BASIC and QuickBASIC
+    (without TYPE records), even after a reserved word (`PRINT.5` is a name, and a
+    Syntax error as a statement, in PC-BASIC)."""
+    ctx = t.lexer.ctx
+    ctx.microsoft_only(f"the '.' in the name {word}", ctx.coord(t.lexpos, len(word)))
+    return word
 
 
 _LINE_INPUT = re.compile(r"[ \t]*INPUT", re.IGNORECASE)

@@ -89,4 +89,3 @@ def _precision_digits(mantissa: str) -> int:
         return 0
     trailing = len(fraction) - len(fraction.rstrip("0"))
     return len(digits) - min(trailing, len(digits))
-

@@ -963,6 +963,16 @@ inline std::string OCTS(double x) {
 }
 
 // ASCII letters to upper (lower) case; other characters unchanged.
+// QBasic's LTRIM$ and RTRIM$: without the leading (trailing) spaces, only spaces.
+inline std::string LTRIMS(const std::string& s) {
+  const std::size_t first = s.find_first_not_of(' ');
+  return first == std::string::npos ? std::string() : s.substr(first);
+}
+inline std::string RTRIMS(const std::string& s) {
+  const std::size_t last = s.find_last_not_of(' ');
+  return last == std::string::npos ? std::string() : s.substr(0, last + 1);
+}
+
 inline std::string UCASES(std::string s) {
   for (char& c : s)
     if (c >= 'a' && c <= 'z')

@@ -20,7 +20,6 @@ from ..model import Analysis
 from ..semantics import BITWISE, is_truth_value
 from .expressions import Code, ExprCompiler, Temps, builtin_callee
 
-
 # QuickBASIC's INTEGER and LONG results of + - * and unary minus: "Overflow" beyond them.
 _QUICKBASIC_INTEGERS = {"int": "_iresult", "lng": "_lresult"}
 

@@ -60,7 +60,11 @@ LOGICAL = frozenset({"AND", "OR"})
 
 MICROSOFT_BITWISE = frozenset(BITWISE)
 _TYPE_WORDS = {
-    "num": "a number", "int": "an integer", "dbl": "a double", "str": "a string", "lng": "a LONG",
+    "num": "a number",
+    "int": "an integer",
+    "dbl": "a double",
+    "str": "a string",
+    "lng": "a LONG",
 }
 # The statements a type mismatch turns into a run-time Fault under --dialect ms.
 _DEFERRABLE = (ast.Let, ast.Print, ast.Dim, ast.MidAssign, ast.Swap, ast.LineInput)

@@ -1,0 +1,215 @@
+"""QuickBASIC / QBasic's data types (--dialect qbasic): LONG (`&`, 32-bit integers),
+QuickBASIC's INTEGER arithmetic, names with a `.` (GW-BASIC's too), LTRIM$ and RTRIM$.
+
+There is no QuickBASIC interpreter here: the expected outputs are reasoned from
+Microsoft's QuickBASIC 4.5 / QBasic 1.1 language reference ("Data types": LONG is a
+32-bit signed integer, -2147483648..2147483647, suffix `&`; "Numeric constants": `123&`,
+`&HFFFF&` is 65535, a whole number 32768..2147483647 without a point is a LONG;
+"Type conversion": an operation takes the type of its most precise operand, INTEGER <
+LONG < SINGLE < DOUBLE, and an INTEGER or LONG result out of its range is the run-time
+error "Overflow"; `\\` and MOD round their operands to integers or LONGs).  Numbers
+print as GW-BASIC prints them (a LONG with all its digits).  Where GW-BASIC can say the
+same thing (names with a `.`), PC-BASIC 2.0.8 ran the program (tests/pcbasic_oracle.py)
+and printed the text held here.  Every program runs through the interpreter and both
+generated targets (cuTile Python and CUDA C++ on the CPU), which must agree exactly.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import pcbasic_oracle
+from tests.test_ms_crosscut import TARGETS, basic2tile, interpreted_and_checked
+
+
+def checked_run(folder, text: str, dialect: str = "qbasic"):
+    """The interpreter's run of a program that may stop with an error, after --check
+    found both targets printing and reporting the same (and exiting alike)."""
+    for target in TARGETS:
+        check = basic2tile(
+            folder, text, "--check", "--device", "cpu", "--target", target, dialect=dialect
+        )
+        assert check.returncode == 0, check.stdout + check.stderr
+    return basic2tile(folder, text, "--interpret", dialect=dialect)
+
+
+# LONG near 2^31: constants of every spelling, DIM ... AS LONG, DEFLNG, the `&` suffix,
+# \ and MOD of LONGs, bitwise operators on 32 bits, READ and SWAP, CLNG, a LONG array.
+LONG_ARITHMETIC = """\
+DIM big AS LONG, total AS LONG
+DIM squares(1 TO 4) AS LONG
+DEFLNG L
+big = 2147483647
+PRINT big; big - 1; -big - 1; 123&; &HFFFF&; &H7FFF; &HFFFF; 40000; &H10000
+large = 100000
+PRINT large * 3; large \\ 7; large MOD 7; -large; CLNG(-1234567.4); CLNG(99.6)
+x& = &H10000
+PRINT x& AND &HFFFF&; x& OR 1; NOT x&; x& XOR -1; STR$(big)
+FOR i% = 1 TO 4
+    squares(i%) = CLNG(i%) * 46340
+    total = total + squares(i%)
+NEXT i%
+PRINT squares(4); total
+READ r&, s&
+DATA 2147483647, -2147483648
+PRINT r& \\ 2; s& MOD 7; s& \\ -7
+SWAP r&, s&
+PRINT r&; s&; ABS(s&); SGN(r&); INT(r&)
+fact& = 1
+FOR k% = 1 TO 12
+    fact& = fact& * k%
+NEXT
+PRINT "12! ="; fact&; fact& / 3
+WRITE big, fact&
+PRINT USING "###########"; big
+"""
+# -big - 1 is -2147483648 (in range); squares(i%) = i% * 46340: 185360 for 4, and
+# 46340 * (1 + 2 + 3 + 4) = 463400 in all; s& MOD 7 = -(2147483648 MOD 7) = -2, s& \ -7
+# truncates 306783378.29; 12! = 479001600, and / gives a single.
+LONG_ARITHMETIC_OUTPUT = """\
+ 2147483647  2147483646 -2147483648  123  65535  32767 -1  40000  65536 
+ 300000  14285  5 -100000 -1234567  100 
+ 0  65537 -65537 -65537  2147483647
+ 185360  463400 
+ 1073741823 -2  306783378 
+-2147483648  2147483647  2147483647 -1 -2147483648 
+12! = 479001600  1.596672E+08 
+2147483647,479001600
+ 2147483647
+"""
+
+
+def test_long_arithmetic(tmp_path):
+    assert interpreted_and_checked(tmp_path, LONG_ARITHMETIC, dialect="qbasic") == (
+        LONG_ARITHMETIC_OUTPUT
+    )
+
+
+def test_long_pins_qbasic(tmp_path):
+    """The `&` suffix is QuickBASIC's: it pins --dialect qbasic, and is an error in
+    GW-BASIC's dialect chosen on the command line."""
+    text = "x& = 70000\nPRINT x& * 2\n"
+    assert interpreted_and_checked(tmp_path, text, dialect=None) == " 140000 \n"
+    done = basic2tile(tmp_path, text, "--interpret", dialect=None)
+    assert done.stderr == "prog.bas:1: note: the LONG suffix '&' (X&): assuming --dialect qbasic\n"
+    done = basic2tile(tmp_path, text, "--interpret", dialect="ms")
+    assert "prog.bas:1:1: error: the LONG suffix '&' (X&) is QuickBASIC, not Microsoft" in (
+        done.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    "text, output, message",
+    [
+        # LONG arithmetic beyond 32 bits (12! * 13 = 6227020800)
+        (
+            "f& = 479001600\nPRINT 1\nf& = f& * 13\nPRINT 2\n",
+            " 1 \nOverflow\n",
+            "3:1: error: Overflow",
+        ),
+        ("x& = 2147483647\nPRINT x& + 1\n", "Overflow\n", "2:1: error: Overflow"),
+        ("x& = -2147483647 - 1\nPRINT -x&\n", "Overflow\n", "2:1: error: Overflow"),
+        # storing beyond a LONG, CLNG beyond it
+        ("DIM x AS LONG\nx = 3E9\n", "Overflow\n", "2:1: error: Overflow"),
+        ("PRINT CLNG(2147483647.6)\n", "Overflow\n", "1:1: error: Overflow"),
+        # QuickBASIC's INTEGER arithmetic stays INTEGER: 300 * 200 is "Overflow" (GW-BASIC
+        # gives the single 60000)
+        ("i% = 300: j% = 200\nPRINT i% * j%\n", "Overflow\n", "2:1: error: Overflow"),
+        ("i% = 32767\ni% = i% + 1\n", "Overflow\n", "2:1: error: Overflow"),
+        # \ of LONGs by zero: QuickBASIC's "Division by zero" is an error
+        ("x& = 5\nPRINT x& \\ 0\n", "Division by zero\n", "2:1: error: Division by zero"),
+    ],
+)
+def test_overflow_stops_the_program(tmp_path, text, output, message):
+    done = checked_run(tmp_path, text)
+    assert done.returncode == 1
+    assert done.stdout == output
+    assert "prog.bas:" + message in done.stderr, done.stderr
+
+
+def test_integer_arithmetic_in_range_is_exact(tmp_path):
+    """INTEGER + - * within 16 bits, \\ and MOD of INTEGERs, and of singles (rounded to
+    LONGs, so 100000 \\ 3 is fine where GW-BASIC stops with Overflow)."""
+    text = (
+        "a% = 181: b% = -181\nPRINT a% * a%; a% * b%; a% - b%; -a%; 7 \\ 2; -7 MOD 3\n"
+        "y = 100000\nPRINT y \\ 3; y MOD 7; 2.5 * a%\n"
+    )
+    assert interpreted_and_checked(tmp_path, text, dialect="qbasic") == (
+        " 32761 -32761  362 -181  3 -1 \n 33333  5  452.5 \n"
+    )
+
+
+def test_long_loops_stay_on_the_host(tmp_path):
+    """A kernel would not stop at an INTEGER's or a LONG's overflow: such loops stay on
+    the host (a loop of singles is still a kernel)."""
+    text = (
+        "DIM a(1000), b(1000)\nFOR i% = 1 TO 1000\n  a(i%) = i% * 100\nNEXT i%\n"
+        "FOR j = 1 TO 1000\n  b(j) = j * 100\nNEXT j\nPRINT b(1000)\n"
+    )
+    done = basic2tile(tmp_path, text, "--explain", dialect="qbasic")
+    assert "QuickBASIC's INTEGER and LONG arithmetic (Overflow beyond its range)" in done.stdout
+    assert "source line 5 FOR j = 1 TO 1000\n      -> GPU kernel" in done.stdout, done.stdout
+    done = checked_run(tmp_path, text)
+    assert done.stdout == "Overflow\n"
+
+
+def test_long_generated_python_reads_as_long_arithmetic(tmp_path):
+    text = "DIM t AS LONG\nFOR k% = 1 TO 3\n  t = t * 1000 + k%\nNEXT\nPRINT t\n"
+    done = basic2tile(tmp_path, text, "-o", "-", dialect="qbasic")
+    assert "t_lng = clng(long_result(long_result(t_lng * 1000.0) + k_int))" in done.stdout
+    assert interpreted_and_checked(tmp_path, text, dialect="qbasic") == " 1002003 \n"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("x& = 1.5&\n", "1:6: error: a LONG constant is a whole number from 0 to 2147483647"),
+        ("x& = 2147483648&\n", "1:6: error: a LONG constant is a whole number"),
+        ("x = &H100000000\n", "1:5: error: a hexadecimal or octal constant has at most 32 bits"),
+        ("DIM X& AS LONG\n", "1:5: error: X& has a type suffix"),
+    ],
+)
+def test_long_errors_are_located(tmp_path, text, message):
+    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
+    assert done.returncode != 0
+    assert "prog.bas:" + message in done.stderr, done.stderr
+
+
+def test_sixteen_bit_hex_stays_gw_basic_under_ms(tmp_path):
+    done = basic2tile(tmp_path, "10 PRINT &H10000\n", "--interpret", dialect="ms")
+    assert "error: a hexadecimal or octal constant has at most 16 bits" in done.stderr
+
+
+# GW-BASIC's names may have a `.` in them (PC-BASIC printed DOTTED_OUTPUT).
+DOTTED = """\
+10 PLAYER.X = 1: PLAYER.Y = 2: PLAYERX = 3: DIM BOARD.ROW(3): BOARD.ROW(2) = 9
+20 PRINT PLAYER.X; PLAYER.Y; PLAYERX; BOARD.ROW(2)
+30 FOR I.J = 1 TO 2: PRINT I.J;: NEXT
+40 DEF FNA.B(X) = X * 2: PRINT FNA.B(3)
+50 B.$ = "q": PRINT B.$
+"""
+DOTTED_OUTPUT = " 1  2  3  9 \n 1  2  6 \nq\n"
+
+
+def test_dotted_names_under_ms(tmp_path):
+    assert interpreted_and_checked(tmp_path, DOTTED, dialect="ms") == DOTTED_OUTPUT
+
+
+@pytest.mark.skipif(not pcbasic_oracle.AVAILABLE, reason=pcbasic_oracle.SKIP_REASON)
+def test_dotted_names_oracle():
+    assert pcbasic_oracle.pcbasic_output(DOTTED) == DOTTED_OUTPUT
+
+
+def test_dotted_name_pins_ms(tmp_path):
+    done = basic2tile(tmp_path, "A.B = 1\nPRINT A.B\n", "--interpret", dialect="extended")
+    assert "prog.bas:1:1: error: the '.' in the name A.B is Microsoft BASIC, not extended" in (
+        done.stderr
+    )
+    done = basic2tile(tmp_path, "A.B = 1\nPRINT A.B\n", "--interpret", dialect=None)
+    assert done.stdout == " 1 \n"
+
+
+def test_ltrim_rtrim(tmp_path):
+    """QBasic's LTRIM$ and RTRIM$ remove spaces only (QBasic 1.1 reference)."""
+    text = 'a$ = "  hi  "\nPRINT "["; LTRIM$(a$); "]["; RTRIM$(a$); "]"; LTRIM$(STR$(42)); "]"\n'
+    assert interpreted_and_checked(tmp_path, text, dialect="qbasic") == "[hi  ][  hi]42]\n"
