@@ -213,3 +213,96 @@ def test_ltrim_rtrim(tmp_path):
     """QBasic's LTRIM$ and RTRIM$ remove spaces only (QBasic 1.1 reference)."""
     text = 'a$ = "  hi  "\nPRINT "["; LTRIM$(a$); "]["; RTRIM$(a$); "]"; LTRIM$(STR$(42)); "]"\n'
     assert interpreted_and_checked(tmp_path, text, dialect="qbasic") == "[hi  ][  hi]42]\n"
+
+
+# TYPE records: a small database (a LONG, a nested record, a DOUBLE), READ into fields of
+# elements, a bubble sort that SWAPs whole records, whole-record assignment (a copy: tmp
+# changes, best does not).  QuickBASIC's reference: TYPE ... END TYPE, `a(i).x`, SWAP
+# and `=` of records of one TYPE.
+RECORDS = """\
+' a small database of parts, sorted by price
+TYPE Money
+    dollars AS LONG
+    cents AS INTEGER
+END TYPE
+TYPE Part
+    id AS INTEGER
+    qty AS LONG
+    price AS Money
+    weight AS DOUBLE
+END TYPE
+CONST N = 5
+DIM parts(1 TO N) AS Part, tmp AS Part, best AS Part
+FOR i = 1 TO N
+    READ parts(i).id, parts(i).qty, parts(i).price.dollars, parts(i).price.cents, parts(i).weight
+NEXT i
+DATA 101, 40000, 12, 50, 1.5
+DATA 102, 7, 3, 99, 0.25
+DATA 103, 123456, 250, 0, 12.125
+DATA 104, 1, 3, 5, 2
+DATA 105, 99, 12, 49, 0.5
+' bubble sort on the price in cents
+FOR i = 1 TO N - 1
+    FOR j = 1 TO N - i
+        a& = parts(j).price.dollars * 100& + parts(j).price.cents
+        b& = parts(j + 1).price.dollars * 100& + parts(j + 1).price.cents
+        IF a& > b& THEN SWAP parts(j), parts(j + 1)
+    NEXT j
+NEXT i
+total& = 0
+FOR i = 1 TO N
+    PRINT parts(i).id; parts(i).qty; parts(i).price.dollars; parts(i).price.cents; parts(i).weight
+    total& = total& + parts(i).qty
+NEXT i
+best = parts(N)
+tmp = best
+tmp.qty = tmp.qty * 2
+PRINT "most expensive"; best.id; best.qty; tmp.qty; "total qty"; total&
+"""
+# Sorted by dollars * 100 + cents: 305, 399, 1249, 1250, 25000.
+RECORDS_OUTPUT = """\
+ 104  1  3  5  2 
+ 102  7  3  99  .25 
+ 105  99  12  49  .5 
+ 101  40000  12  50  1.5 
+ 103  123456  250  0  12.125 
+most expensive 103  123456  246912 total qty 163563 
+"""
+
+
+def test_records_database_sorted(tmp_path):
+    assert interpreted_and_checked(tmp_path, RECORDS, dialect=None) == RECORDS_OUTPUT
+
+
+def test_records_generated_python_names_the_fields(tmp_path):
+    done = basic2tile(tmp_path, RECORDS, "-o", "-", dialect="qbasic")
+    assert "best_price_dollars_lng = clng(parts_price_dollars_lng[n_int])" in done.stdout
+    assert "parts_id_int[j], parts_id_int[sng(j + 1.0)] = (" in done.stdout
+
+
+_TYPE = "TYPE Pair\n  a AS INTEGER\n  b AS SINGLE\nEND TYPE\n"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (_TYPE + "DIM p AS Pair\np.c = 1\n", "6:1: error: C is not a field of P (TYPE PAIR)"),
+        (_TYPE + "DIM p AS Pair\nPRINT p\n", "6:7: error: the record P used whole"),
+        (_TYPE + "DIM p AS Pair\np = 1\n", "6:5: error: Type mismatch: a record takes a record"),
+        (_TYPE + "DIM p AS Pair, q(3) AS Pair\nq(RND * 3) = p\n", "6:1: error: a subscript with"),
+        ("TYPE T\n  s AS STRING * 8\nEND TYPE\n", "2:3: error: the field S AS STRING * 8: fixed"),
+        ("TYPE T\n  s AS Nothing\nEND TYPE\n", "2:3: error: AS NOTHING: no such TYPE"),
+        ("TYPE T\n  x AS INTEGER\n", "1:1: error: TYPE T without END TYPE"),
+        (
+            "TYPE T\n  PRINT 1\nEND TYPE\n",
+            "2:3: error: only fields and comments may stand in TYPE T",
+        ),
+        ("x AS INTEGER\n", "1:1: error: the field X outside TYPE ... END TYPE"),
+        (_TYPE + "SUB S (p AS Pair)\nEND SUB\n", "5:8: error: a record parameter (P AS PAIR)"),
+        ("DIM s AS STRING * 10\n", "1:5: error: fixed-length strings (STRING * n) are not"),
+    ],
+)
+def test_record_errors_are_located(tmp_path, text, message):
+    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
+    assert done.returncode != 0
+    assert "prog.bas:" + message in done.stderr, done.stderr

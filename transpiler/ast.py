@@ -554,6 +554,7 @@ class ArrayDecl(Node):
     # QuickBASIC's `DIM A(1 TO N)`: the lower bound written for each dimension (0 or
     # 1, checked by the grammar; -1 where none is written), empty when none is.
     lows: list[int] = field(default_factory=list)
+    length: int = 0  # QuickBASIC's `AS STRING * length` (passes/records.py)
 
 
 @dataclass(slots=True, eq=False)
@@ -563,6 +564,7 @@ class ScalarDecl(Node):
 
     name: str
     dtype: str
+    length: int = 0  # QuickBASIC's `AS STRING * length` (passes/records.py)
 
 
 @dataclass(slots=True, eq=False)
@@ -613,6 +615,28 @@ class DefType(Stmt):
 
     type: str
     letters: list[str]
+
+
+@dataclass(slots=True, eq=False)
+class TypeBegin(Stmt):
+    """QuickBASIC's `TYPE name`: a record type's fields follow, up to END TYPE
+    (passes/records.py lowers records to a variable or array per field)."""
+
+    name: str
+
+
+@dataclass(slots=True, eq=False)
+class TypeField(Stmt):
+    """`x AS INTEGER` (or `AS STRING * n`, `AS another record type`) inside TYPE."""
+
+    name: str
+    dtype: str
+    length: int = 0  # STRING * length
+
+
+@dataclass(slots=True, eq=False)
+class TypeEnd(Stmt):
+    pass
 
 
 @dataclass(slots=True, eq=False)

@@ -51,6 +51,7 @@ QBASIC_KEYWORDS = frozenset((
     "DO", "LOOP", "UNTIL", "EXIT", "SELECT", "CASE", "IS", "CONST",
     "SUB", "CALL", "DECLARE", "SHARED", "STATIC",  # CALL: a keyword before an unsupported word
     "DEFLNG",  # LONG (grammar/microsoft.py)
+    "TYPE",  # records (grammar/records.py)
 ))  # fmt: skip
 KEYWORDS = KEYWORDS | QBASIC_KEYWORDS
 # QuickBASIC's `AS` types and the suffix each stands for.

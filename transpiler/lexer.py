@@ -57,6 +57,7 @@ tokens = tuple(sorted(KEYWORDS)) + (
     "NAME_FILE",  # the statement NAME old AS new (renames a file)
     "SUBNAME",    # QuickBASIC: a SUB's name starting a statement (a call without CALL)
     "SYNTAX_FAULT",  # a statement that does not parse, blanked out (parser.py, --dialect ms)
+    "FIELD_NAME",  # QuickBASIC: `.x` of a record element, a(i).x (grammar/records.py)
 )
 # fmt: on
 
@@ -670,6 +671,15 @@ def t_NUMBER(t):
         ctx.microsoft_only(
             _MICROSOFT_NUMBER_WHAT[microsoft.group(0)[0].upper()], ctx.coord(t.lexpos, len(text))
         )
+    return t
+
+
+def t_FIELD_NAME(t):
+    r"\.[A-Z][A-Z0-9_]*(\.[A-Z][A-Z0-9_]*)*"
+    # `.x` after `a(i)`: a field of a record element (a name with `.` is one NAME).
+    ctx = t.lexer.ctx
+    ctx.qbasic_only("a field of a record element", ctx.coord(t.lexpos, len(t.value)))
+    t.value = t.value.upper()
     return t
 
 

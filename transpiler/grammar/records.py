@@ -1,0 +1,84 @@
+"""The grammar of QuickBASIC's records and fixed-length strings (--dialect qbasic).
+
+    simple_statement ::= TYPE NAME                       (a record type's fields follow)
+                       | NAME AS NAME ['*' NUMBER]       (a field: x AS INTEGER,
+                                                          s AS STRING * 10, p AS Point)
+                       | END TYPE
+    array_decl       ::= NAME AS STRING '*' NUMBER       (DIM s AS STRING * 10)
+                       | NAME '(' bounds ')' AS STRING '*' NUMBER
+    expr, lvalue     ::= NAME '(' expr_list ')' FIELD_NAME   (a(i).x: element a.x(i))
+
+`passes/records.py` lowers a record to a variable (or an array) per field, named with
+the field: `p.x` is the variable P.X, `a(i).x` the element A.X(i).
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from ..errors import BasicSyntaxError
+from ._actions import location, through
+
+
+def _qbasic(p, n: int, what: str) -> None:
+    p.lexer.ctx.qbasic_only(what, location(p, n))
+
+
+def p_type_begin(p):
+    """simple_statement : TYPE NAME"""
+    _qbasic(p, 1, "TYPE ... END TYPE")
+    p[0] = ast.TypeBegin(p[2], coord=through(location(p, 1), p, 2))
+
+
+def p_type_field(p):
+    """simple_statement : NAME AS NAME
+    | NAME AS NAME TIMES NUMBER"""
+    _qbasic(p, 2, "a field of a TYPE")
+    length = _length(p, 5) if len(p) == 6 else 0
+    p[0] = ast.TypeField(p[1], p[3], length, coord=through(location(p, 1), p, len(p) - 1))
+
+
+def p_type_end(p):
+    """simple_statement : END TYPE"""
+    _qbasic(p, 1, "TYPE ... END TYPE")
+    p[0] = ast.TypeEnd(coord=through(location(p, 1), p, 2))
+
+
+def p_scalar_decl_fixed(p):
+    """array_decl : NAME AS NAME TIMES NUMBER"""
+    _qbasic(p, 2, "DIM ... AS STRING * n")
+    _string(p, 3)
+    p[0] = ast.ScalarDecl(p[1], p[3], _length(p, 5), coord=through(location(p, 1), p, 5))
+
+
+def p_array_decl_fixed(p):
+    """array_decl : NAME LPAREN expr_list RPAREN AS NAME TIMES NUMBER"""
+    _qbasic(p, 5, "DIM ... AS STRING * n")
+    _string(p, 6)
+    coord = through(location(p, 1), p, 8)
+    p[0] = ast.ArrayDecl(p[1], p[3], dtype=p[6], length=_length(p, 8), coord=coord)
+
+
+def p_expr_field(p):
+    """expr : NAME LPAREN expr_list RPAREN FIELD_NAME"""
+    p[0] = ast.Index(p[1] + p[5], p[3], coord=through(location(p, 1), p, 5))
+
+
+def p_lvalue_field(p):
+    """lvalue : NAME LPAREN expr_list RPAREN FIELD_NAME"""
+    p[0] = ast.Index(p[1] + p[5], p[3], coord=through(location(p, 1), p, 5))
+
+
+def _string(p, n: int) -> None:
+    if p[n] != "STRING":
+        raise BasicSyntaxError(f"AS {p[n]} * n: only a STRING has a length", location(p, n))
+
+
+def _length(p, n: int) -> int:
+    """The n of `STRING * n`: a whole number 1..32767 (QuickBASIC's limit)."""
+    text = p[n]
+    if not text.isdigit() or not 1 <= int(text) <= 32767:
+        raise BasicSyntaxError(
+            f"the length of a fixed-length string is a whole number 1 to 32767, not {text}",
+            location(p, n),
+        )
+    return int(text)
