@@ -290,7 +290,7 @@ _TYPE = "TYPE Pair\n  a AS INTEGER\n  b AS SINGLE\nEND TYPE\n"
         (_TYPE + "DIM p AS Pair\nPRINT p\n", "6:7: error: the record P used whole"),
         (_TYPE + "DIM p AS Pair\np = 1\n", "6:5: error: Type mismatch: a record takes a record"),
         (_TYPE + "DIM p AS Pair, q(3) AS Pair\nq(RND * 3) = p\n", "6:1: error: a subscript with"),
-        ("TYPE T\n  s AS STRING * 8\nEND TYPE\n", "2:3: error: the field S AS STRING * 8: fixed"),
+        ("TYPE T\n  s AS STRING\nEND TYPE\n", "2:3: error: the field S AS STRING: a field's"),
         ("TYPE T\n  s AS Nothing\nEND TYPE\n", "2:3: error: AS NOTHING: no such TYPE"),
         ("TYPE T\n  x AS INTEGER\n", "1:1: error: TYPE T without END TYPE"),
         (
@@ -299,10 +299,84 @@ _TYPE = "TYPE Pair\n  a AS INTEGER\n  b AS SINGLE\nEND TYPE\n"
         ),
         ("x AS INTEGER\n", "1:1: error: the field X outside TYPE ... END TYPE"),
         (_TYPE + "SUB S (p AS Pair)\nEND SUB\n", "5:8: error: a record parameter (P AS PAIR)"),
-        ("DIM s AS STRING * 10\n", "1:5: error: fixed-length strings (STRING * n) are not"),
+        ("DIM s AS STRING * 200\n", "1:5: error: STRING * 200: fixed-length strings of more"),
+        ("DIM s AS INTEGER * 2\n", "1:10: error: AS INTEGER * n: only a STRING has a length"),
+        ("DIM s AS STRING * 2\nSWAP s, t$\n", "2:1: error: SWAP of strings of different"),
     ],
 )
 def test_record_errors_are_located(tmp_path, text, message):
     done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
     assert done.returncode != 0
     assert "prog.bas:" + message in done.stderr, done.stderr
+
+
+# Fixed-length strings: LEN is always n; a string never stored is n CHR$(0) (Microsoft
+# KB Q27631, Q35245: "initialized as a string of null bytes"; storing "" fills it with
+# spaces); a longer value is cut, a shorter one padded with spaces (QuickBASIC 4.5's
+# reference, "Fixed-length string arrays": "Any unused space ... will be padded with
+# spaces"); READ stores the same way; MID$ overwrites the null bytes.
+FIXED_STRINGS = """\
+DIM s AS STRING * 5, names(1 TO 3) AS STRING * 4
+PRINT LEN(s); ASC(s); LEN(names(2))
+s = "abcdefgh"
+PRINT "["; s; "]"; LEN(s)
+s = "x"
+PRINT "["; s; "]"
+s = ""
+PRINT "["; s; "]"; ASC(s)
+READ names(1), names(2)
+DATA "Joe", "Alexandra"
+PRINT "["; names(1); "]["; names(2); "]"; LEN(names(3))
+t$ = names(1) + "|"
+PRINT t$; RTRIM$(names(1)); "|"
+SWAP names(2), names(1)
+PRINT "["; s; "]["; names(1); "]"
+MID$(names(3), 2) = "zz"
+PRINT ASC(names(3)); MID$(names(3), 2, 2); ASC(RIGHT$(names(3), 1))
+"""
+FIXED_STRINGS_OUTPUT = (
+    " 5  0  4 \n[abcde] 5 \n[x    ]\n[     ] 32 \n[Joe ][Alex] 4 \nJoe |Joe|\n"
+    "[     ][Alex]\n 0 zz 0 \n"
+)
+
+
+def test_fixed_length_strings(tmp_path):
+    assert interpreted_and_checked(tmp_path, FIXED_STRINGS, dialect="qbasic") == (
+        FIXED_STRINGS_OUTPUT
+    )
+
+
+# Records with a fixed-length string field: READ cuts "Alexander", a sort by name SWAPs
+# whole records, a record copied whole keeps its padding.
+PEOPLE = """\
+TYPE Person
+    nm AS STRING * 6
+    age AS INTEGER
+END TYPE
+DIM people(1 TO 4) AS Person, oldest AS Person
+FOR i = 1 TO 4
+    READ people(i).nm, people(i).age
+NEXT
+DATA "Grace", 85, "Ada", 36, "Alexander", 52, "Linus", 54
+FOR i = 1 TO 3
+    FOR j = i + 1 TO 4
+        IF people(j).nm < people(i).nm THEN SWAP people(i), people(j)
+    NEXT j
+NEXT i
+FOR i = 1 TO 4
+    PRINT "["; people(i).nm; "]"; people(i).age; LEN(people(i).nm)
+    IF people(i).age > oldest.age THEN oldest = people(i)
+NEXT i
+PRINT "oldest: "; RTRIM$(oldest.nm); oldest.age
+"""
+PEOPLE_OUTPUT = """\
+[Ada   ] 36  6 
+[Alexan] 52  6 
+[Grace ] 85  6 
+[Linus ] 54  6 
+oldest: Grace 85 
+"""
+
+
+def test_records_with_fixed_length_strings(tmp_path):
+    assert interpreted_and_checked(tmp_path, PEOPLE, dialect="qbasic") == PEOPLE_OUTPUT

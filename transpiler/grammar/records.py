@@ -58,6 +58,16 @@ def p_array_decl_fixed(p):
     p[0] = ast.ArrayDecl(p[1], p[3], dtype=p[6], length=_length(p, 8), coord=coord)
 
 
+def p_array_decl_ranged_fixed(p):
+    """array_decl : NAME LPAREN ranged_bounds RPAREN AS NAME TIMES NUMBER"""
+    _qbasic(p, 5, "DIM ... AS STRING * n")
+    _string(p, 6)
+    lows = [low for low, _ in p[3]]
+    uppers = [high for _, high in p[3]]
+    coord = through(location(p, 1), p, 8)
+    p[0] = ast.ArrayDecl(p[1], uppers, dtype=p[6], lows=lows, length=_length(p, 8), coord=coord)
+
+
 def p_expr_field(p):
     """expr : NAME LPAREN expr_list RPAREN FIELD_NAME"""
     p[0] = ast.Index(p[1] + p[5], p[3], coord=through(location(p, 1), p, 5))

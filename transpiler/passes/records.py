@@ -12,7 +12,10 @@ ordinary name, as in GW-BASIC), so the generated code reads `p_id_int`, `a_pay`.
 field of a record type nests (`p.pos.x`).  The fields of a record start at 0, as its
 variables do (QuickBASIC's DIM fills a record with zeros).
 
-Not implemented (located errors): `STRING * n` fields and fixed-length strings, a record
+Fixed-length strings (`DIM s AS STRING * 10`, and fields `name AS STRING * 10`) are
+lowered here too (`_Records.fixed_strings`).
+
+Not implemented (located errors): fixed-length strings beyond 127 characters, a record
 passed to a SUB or named in SHARED (DIM SHARED works), a record used whole anywhere but
 an assignment or SWAP of the same type, subscripts with effects (RND, FN) in a whole
 record's assignment (they would run once per field).
@@ -29,8 +32,12 @@ from ..errors import BasicSemanticError, Diagnostics
 from ..keywords import QBASIC_TYPES
 from ..model import Analysis
 
-# A leaf field: its name's tail (".X", ".POS.X") and its type word (INTEGER...).
-Leaf = tuple[str, str]
+# A leaf field: its name's tail (".X", ".POS.X"), its type word (INTEGER...) and its
+# length if it is a STRING * n (else 0).
+Leaf = tuple[str, str, int]
+# The longest fixed-length string: storing pads LEFT$(v, n) with n spaces, which must fit
+# the 255 characters of a string.
+LONGEST_FIXED = 127
 
 
 class _Records:
@@ -41,6 +48,9 @@ class _Records:
         self.fields: list[Leaf] = []
         self.variables: dict[str, str] = {}  # record variable -> its type
         self.arrays: dict[str, str] = {}  # record array -> its type
+        # Fixed-length strings (STRING * n), scalars and arrays apart: name -> n.
+        self.fixed_scalars: dict[str, int] = {}
+        self.fixed_arrays: dict[str, int] = {}
 
     def error(self, message: str, node: ast.Node) -> None:
         self.diags.error(BasicSemanticError(message, node.coord))
@@ -77,38 +87,42 @@ class _Records:
 
     def field(self, stmt: ast.TypeField) -> None:
         if stmt.length:
-            self.error(
-                f"the field {stmt.name} AS STRING * {stmt.length}: fixed-length strings "
-                "are not supported yet",
-                stmt,
-            )
+            if stmt.dtype != "STRING":
+                self.error(f"AS {stmt.dtype} * n: only a STRING has a length", stmt)
+            elif self.fixed_length(stmt.length, stmt):
+                self.fields.append((f".{stmt.name}", "STRING", stmt.length))
         elif stmt.dtype in self.types:
-            self.fields += [(f".{stmt.name}{tail}", t) for tail, t in self.types[stmt.dtype]]
+            self.fields += [(f".{stmt.name}{tail}", t, n) for tail, t, n in self.types[stmt.dtype]]
         elif stmt.dtype == "STRING":
             self.error(f"the field {stmt.name} AS STRING: a field's string has a length", stmt)
         elif stmt.dtype in QBASIC_TYPES:
-            self.fields.append((f".{stmt.name}", stmt.dtype))
+            self.fields.append((f".{stmt.name}", stmt.dtype, 0))
         else:
             self.error(f"AS {stmt.dtype}: no such TYPE (yet)", stmt)
 
     # ----------------------------------------------------------------- declarations
 
+    def fixed_length(self, length: int, node: ast.Node) -> bool:
+        if length > LONGEST_FIXED:
+            self.error(
+                f"STRING * {length}: fixed-length strings of more than {LONGEST_FIXED} "
+                "characters are not supported yet",
+                node,
+            )
+        return length <= LONGEST_FIXED
+
     def dim(self, stmt: ast.Dim) -> None:
         scalars, arrays = [], []
         for decl in stmt.scalars:
-            if decl.length:
-                self.error("fixed-length strings (STRING * n) are not supported yet", decl)
             if decl.dtype in self.types:
                 self.variables[decl.name] = decl.dtype
                 scalars += [
-                    ast.ScalarDecl(decl.name + tail, t, coord=decl.coord)
-                    for tail, t in self.types[decl.dtype]
+                    ast.ScalarDecl(decl.name + tail, t, n, coord=decl.coord)
+                    for tail, t, n in self.types[decl.dtype]
                 ]
             else:
                 scalars.append(decl)
         for decl in stmt.arrays:
-            if decl.length:
-                self.error("fixed-length strings (STRING * n) are not supported yet", decl)
             if decl.dtype in self.types:
                 self.arrays[decl.name] = decl.dtype
                 arrays += [
@@ -117,13 +131,20 @@ class _Records:
                         copy.deepcopy(decl.bounds),
                         dtype=t,
                         lows=list(decl.lows),
+                        length=n,
                         coord=decl.coord,
                     )
-                    for tail, t in self.types[decl.dtype]
+                    for tail, t, n in self.types[decl.dtype]
                 ]
             else:
                 arrays.append(decl)
         stmt.scalars, stmt.arrays = scalars, arrays
+        for decl in scalars:
+            if decl.length and self.fixed_length(decl.length, decl):
+                self.fixed_scalars[decl.name] = decl.length
+        for decl in arrays:
+            if decl.length and self.fixed_length(decl.length, decl):
+                self.fixed_arrays[decl.name] = decl.length
 
     # ----------------------------------------------------------------- uses
 
@@ -164,11 +185,11 @@ class _Records:
         if isinstance(stmt, ast.Let):
             return [
                 ast.Let(self.per_field(pair[0], t), self.per_field(pair[1], t), coord=stmt.coord)
-                for t, _ in fields_
+                for t, _, _ in fields_
             ]
         return [
             ast.Swap(self.per_field(pair[0], t), self.per_field(pair[1], t), coord=stmt.coord)
-            for t, _ in fields_
+            for t, _, _ in fields_
         ]
 
     def check_uses(self, stmt: ast.Stmt) -> None:
@@ -182,8 +203,8 @@ class _Records:
             stmt.names = [
                 name + tail if name in self.arrays else name
                 for name in stmt.names
-                for tail, _ in (
-                    self.types[self.arrays[name]] if name in self.arrays else [("", "")]
+                for tail, _, _ in (
+                    self.types[self.arrays[name]] if name in self.arrays else [("", "", 0)]
                 )
             ]
             return
@@ -206,9 +227,9 @@ class _Records:
         if kind is None:
             return  # an ordinary name with a `.`
         tail = node.name[len(head) :]
-        if not any(t == tail or t.startswith(tail + ".") for t, _ in self.types[kind]):
+        if not any(t == tail or t.startswith(tail + ".") for t, _, _ in self.types[kind]):
             self.error(f"{tail[1:]} is not a field of {head} (TYPE {kind})", node)
-        elif all(t != tail for t, _ in self.types[kind]):
+        elif all(t != tail for t, _, _ in self.types[kind]):
             self.error(f"the record {node.name} used whole: only its fields are supported", node)
 
     # ----------------------------------------------------------------- statements
@@ -222,12 +243,64 @@ class _Records:
                 self.dim(stmt)
             self.nested(stmt)
             lowered = self.whole(stmt)
-            if lowered is not None:
-                out += lowered
-                continue
-            self.check_uses(stmt)
-            out.append(stmt)
+            if lowered is None:
+                self.check_uses(stmt)
+                lowered = [stmt]
+            for each in lowered:
+                out += self.fixed_strings(each)
         return out
+
+    # ----------------------------------------------------------------- STRING * n
+
+    def length_of(self, node: ast.Node) -> int:
+        """n for a fixed-length string variable or element `node`, else 0."""
+        if isinstance(node, ast.Var):
+            return self.fixed_scalars.get(node.name, 0)
+        if isinstance(node, ast.Index):
+            return self.fixed_arrays.get(node.name, 0)
+        return 0
+
+    def fixed_strings(self, stmt: ast.Stmt) -> list[ast.Stmt]:
+        """QuickBASIC's fixed-length strings (Microsoft KB Q27631 and Q35245): a stored
+        value is cut or padded with spaces to n characters; one never stored reads as n
+        CHR$(0).  Here the variable holds "" until it is stored: a read is `x +
+        STRING$(n - LEN(x), 0)`, a store `x = LEFT$(LEFT$(v, n) + SPACE$(n), n)`, and
+        INPUT, READ and LINE INPUT store again what they wrote (SWAP exchanges strings
+        of one length)."""
+        if not (self.fixed_scalars or self.fixed_arrays) or isinstance(stmt, ast.Dim):
+            return [stmt]
+        targets = _targets(stmt)
+        for node in list(stmt.walk()):
+            if isinstance(node, ast.Index) and self.length_of(node) and _has_effects(node):
+                self.error("a subscript with effects on a fixed-length string", node)
+                return [stmt]
+        _rewrite(stmt, self.read, skip=targets)
+        before, after = [], []
+        for target in targets:
+            n = self.length_of(target)
+            if not n:
+                continue
+            if isinstance(stmt, ast.Let):
+                stmt.value = _stored(stmt.value, n)
+            elif isinstance(stmt, ast.MidAssign):  # it overwrites the CHR$(0)s too
+                before.append(ast.Let(_copy(target), self.read(_copy(target)), coord=stmt.coord))
+            elif isinstance(stmt, ast.Swap):
+                if self.length_of(stmt.first) != self.length_of(stmt.second):
+                    self.error("SWAP of strings of different lengths is not supported", stmt)
+            else:  # INPUT, READ, LINE INPUT wrote a string of any length
+                stored = _stored(_copy(target), n)
+                after.append(ast.Let(_copy(target), stored, coord=stmt.coord))
+        return before + [stmt] + after
+
+    def read(self, node: ast.Expr) -> ast.Expr:
+        n = self.length_of(node)
+        if not n:
+            return node
+        coord = node.coord
+        length = ast.Call("LEN", [_copy(node)], coord=coord)
+        missing = ast.BinOp("-", _num(n, coord), length, coord=coord)
+        nuls = ast.Call("STRING$", [missing, _num(0, coord)], coord=coord)
+        return ast.BinOp("+", node, nuls, coord=coord)
 
     def nested(self, stmt: ast.Stmt) -> None:
         """The statement lists inside `stmt` (a one-line IF's branches)."""
@@ -235,6 +308,65 @@ class _Records:
             value = getattr(stmt, f.name)
             if isinstance(value, list) and value and all(isinstance(s, ast.Stmt) for s in value):
                 setattr(stmt, f.name, self.statements(value))
+
+
+_TARGET_FIELDS = ("target", "targets", "first", "second")
+
+
+def _targets(stmt: ast.Stmt) -> list[ast.Node]:
+    """The variables and elements a statement stores into (LET, INPUT, READ, SWAP...)."""
+    if isinstance(stmt, (ast.For, ast.Dim)):
+        return []
+    out: list[ast.Node] = []
+    for name in _TARGET_FIELDS:
+        value = getattr(stmt, name, None)
+        if isinstance(value, list):
+            out += [v for v in value if isinstance(v, (ast.Var, ast.Index))]
+        elif isinstance(value, (ast.Var, ast.Index)):
+            out.append(value)
+    return out
+
+
+def _rewrite(node: ast.Node, read, skip: list[ast.Node]) -> None:
+    """Every expression under `node` that `read` replaces (bottom-up), except the nodes
+    of `skip` themselves (their subscripts are expressions)."""
+    for f in fields(node):
+        if f.name == "coord":
+            continue
+        value = getattr(node, f.name)
+        if isinstance(value, ast.Node):
+            setattr(node, f.name, _rewritten(value, read, skip))
+        elif isinstance(value, list):
+            setattr(
+                node,
+                f.name,
+                [_rewritten(v, read, skip) if isinstance(v, ast.Node) else v for v in value],
+            )
+
+
+def _rewritten(node: ast.Node, read, skip: list[ast.Node]) -> ast.Node:
+    if isinstance(node, ast.Stmt):
+        return node  # a nested statement list is lowered on its own
+    _rewrite(node, read, skip)
+    if any(node is s for s in skip) or not isinstance(node, ast.Expr):
+        return node
+    return read(node)
+
+
+def _stored(value: ast.Expr, n: int) -> ast.Expr:
+    """LEFT$(LEFT$(value, n) + SPACE$(n), n): cut or padded with spaces."""
+    coord = value.coord
+    cut = ast.Call("LEFT$", [value, _num(n, coord)], coord=coord)
+    padded = ast.BinOp("+", cut, ast.Call("SPACE$", [_num(n, coord)], coord=coord), coord=coord)
+    return ast.Call("LEFT$", [padded, _num(n, coord)], coord=coord)
+
+
+def _num(n: int, coord) -> ast.Num:
+    return ast.Num(float(n), str(n), coord=coord)
+
+
+def _copy(node):
+    return copy.deepcopy(node)
 
 
 def _has_effects(node: ast.Node) -> bool:
