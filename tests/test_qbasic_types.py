@@ -380,3 +380,51 @@ oldest: Grace 85
 
 def test_records_with_fixed_length_strings(tmp_path):
     assert interpreted_and_checked(tmp_path, PEOPLE, dialect="qbasic") == PEOPLE_OUTPUT
+
+
+# REDIM in a loop: each REDIM gives new bounds and clears the elements (QuickBASIC 4.5's
+# reference, REDIM: "elements are reset to zero or null strings"); a first REDIM makes
+# the array; a REDIM of records and fixed-length strings makes every field's array again.
+REDIM_LOOP = """\
+' REDIM in a loop: new bounds, cleared each time
+DIM n AS INTEGER
+REDIM a(1 TO 2) AS LONG
+a(1) = 99
+FOR n = 2 TO 4
+    REDIM a(1 TO n * 2) AS LONG
+    PRINT a(1);
+    FOR k = 1 TO n * 2
+        a(k) = k * 100000
+    NEXT k
+    PRINT a(n * 2)
+NEXT n
+REDIM b$(3)
+b$(3) = "x"
+PRINT b$(3); LEN(b$(0))
+"""
+REDIM_RECORDS = """\
+TYPE T
+ x AS INTEGER
+ s AS STRING * 3
+END TYPE
+FOR n = 1 TO 2
+REDIM r(n) AS T
+PRINT r(n).x; LEN(r(n).s); ASC(r(n).s)
+r(n).x = 5: r(n).s = "abcd"
+PRINT r(n).x; r(n).s
+NEXT
+"""
+
+
+def test_redim_in_a_loop(tmp_path):
+    assert interpreted_and_checked(tmp_path, REDIM_LOOP, dialect=None) == (
+        " 0  400000 \n 0  600000 \n 0  800000 \nx 0 \n"
+    )
+    assert interpreted_and_checked(tmp_path, REDIM_RECORDS, dialect="qbasic") == (
+        " 0  3  0 \n 5 abc\n 0  3  0 \n 5 abc\n"
+    )
+
+
+def test_redim_preserve_is_a_located_error(tmp_path):
+    done = basic2tile(tmp_path, "REDIM PRESERVE a(5)\n", "--interpret", dialect="qbasic")
+    assert "prog.bas:1:1: error: REDIM PRESERVE is QuickBASIC 7 (PDS) and VB-DOS's" in (done.stderr)

@@ -281,6 +281,16 @@ class Erase(Stmt):
     bounds, and a use before it makes them again with the implicit bounds (10)."""
 
     names: list[str]
+    # QuickBASIC's REDIM (its first half): an array that does not exist yet is no error.
+    redim: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class Redim(Stmt):
+    """QuickBASIC's `REDIM A(n)`: the array made again with new bounds and cleared
+    (passes/records.py lowers it to an ERASE that tolerates no array, and a DIM)."""
+
+    dim: Dim
 
 
 @dataclass(slots=True, eq=False)

@@ -52,6 +52,7 @@ QBASIC_KEYWORDS = frozenset((
     "SUB", "CALL", "DECLARE", "SHARED", "STATIC",  # CALL: a keyword before an unsupported word
     "DEFLNG",  # LONG (grammar/microsoft.py)
     "TYPE",  # records (grammar/records.py)
+    "REDIM",  # grammar/records.py
 ))  # fmt: skip
 KEYWORDS = KEYWORDS | QBASIC_KEYWORDS
 # QuickBASIC's `AS` types and the suffix each stands for.
@@ -139,7 +140,7 @@ _MICROSOFT_STATEMENTS = (
 )
 # QBasic / QuickBASIC structured statements (names in GW-BASIC)
 _QBASIC_STATEMENTS = (
-    "FUNCTION", "REDIM",
+    "FUNCTION",
 )
 _MICROSOFT_WORDS = ("SEG",)
 _DARTMOUTH_STATEMENTS = ("CHANGE",)

@@ -3825,7 +3825,10 @@ class Array {
   }
 
   // ERASE (Microsoft BASIC): the array ceases to exist, until a DIM or a use.
-  void erase() {
+  // `redim`: QuickBASIC's REDIM, which may make an array that did not exist.
+  void erase(bool redim = false) {
+    if (!allocated_ && redim)
+      return;
     if (!allocated_)
       throw Fault(ILLEGAL_FUNCTION_CALL, "(ERASE " + name_ + ": no such array)");
     upper_.assign(upper_.size(), base_ - 1);

@@ -68,6 +68,27 @@ def p_array_decl_ranged_fixed(p):
     p[0] = ast.ArrayDecl(p[1], uppers, dtype=p[6], lows=lows, length=_length(p, 8), coord=coord)
 
 
+def p_redim(p):
+    """simple_statement : REDIM array_list"""
+    _qbasic(p, 1, "REDIM")
+    coord = location(p, 1)
+    for decl in p[2]:
+        if not isinstance(decl, ast.ArrayDecl):
+            raise BasicSyntaxError(f"REDIM {decl.name}: REDIM takes arrays", decl.coord)
+    p[0] = ast.Redim(ast.Dim(p[2], coord=coord), coord=coord)
+
+
+def p_redim_preserve(p):
+    """simple_statement : REDIM NAME array_list"""
+    if p[2] == "PRESERVE":
+        raise BasicSyntaxError(
+            "REDIM PRESERVE is QuickBASIC 7 (PDS) and VB-DOS's, not QuickBASIC 4.5's: "
+            "not supported",
+            through(location(p, 1), p, 2),
+        )
+    raise BasicSyntaxError(f"unexpected {p[2]} after REDIM", location(p, 2))
+
+
 def p_expr_field(p):
     """expr : NAME LPAREN expr_list RPAREN FIELD_NAME"""
     p[0] = ast.Index(p[1] + p[5], p[3], coord=through(location(p, 1), p, 5))

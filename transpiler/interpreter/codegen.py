@@ -725,7 +725,8 @@ class Generator:
 
     def s_Erase(self, index, stmt: ast.Erase, depth) -> None:
         for name in stmt.names:
-            self.line(depth, f"{names.array_object(name)}.erase()")
+            redim = "redim=True" if stmt.redim else ""
+            self.line(depth, f"{names.array_object(name)}.erase({redim})")
             self.refresh_shape(depth, name)
 
     def s_OnError(self, index, stmt: ast.OnError, depth) -> None:

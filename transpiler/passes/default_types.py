@@ -76,7 +76,9 @@ class _Renamer:
                 node.params = [self.name(p) for p in node.params]
             elif isinstance(node, ast.Call) and ast.is_user_function(node.name):
                 node.name = self.name(node.name)
-            elif isinstance(node, (ast.MatPrint, ast.Output, ast.Erase)):
+            elif isinstance(node, ast.Erase):  # arrays: DIM ... AS types them
+                node.names = [self.name(n, self.array_suffix) for n in node.names]
+            elif isinstance(node, (ast.MatPrint, ast.Output)):
                 node.names = [self.name(n) for n in node.names]
             elif isinstance(node, ast.MatAssign):
                 node.target = self.name(node.target)

@@ -13,7 +13,8 @@ field of a record type nests (`p.pos.x`).  The fields of a record start at 0, as
 variables do (QuickBASIC's DIM fills a record with zeros).
 
 Fixed-length strings (`DIM s AS STRING * 10`, and fields `name AS STRING * 10`) are
-lowered here too (`_Records.fixed_strings`).
+lowered here too (`_Records.fixed_strings`), and REDIM: an ERASE that tolerates an array
+that does not exist yet, then a DIM.
 
 Not implemented (located errors): fixed-length strings beyond 127 characters, a record
 passed to a SUB or named in SHARED (DIM SHARED works), a record used whole anywhere but
@@ -239,6 +240,12 @@ class _Records:
         for stmt in stmts:
             if self.type_statement(stmt):
                 continue
+            if isinstance(stmt, ast.Redim):  # ERASE (if it exists), DIM
+                self.dim(stmt.dim)  # (a record array: one array per field)
+                erased = [d.name + QBASIC_TYPES.get(d.dtype or "", "") for d in stmt.dim.arrays]
+                erase = ast.Erase(erased, redim=True, coord=stmt.coord)
+                out += [erase, stmt.dim]
+                continue
             if isinstance(stmt, ast.Dim):
                 self.dim(stmt)
             self.nested(stmt)
@@ -381,7 +388,7 @@ def _uses_records(program: ast.Program) -> bool:
     for line in program.lines:
         for stmt in line.statements:
             for node in stmt.walk():
-                if isinstance(node, (ast.TypeBegin, ast.TypeField, ast.TypeEnd)):
+                if isinstance(node, (ast.TypeBegin, ast.TypeField, ast.TypeEnd, ast.Redim)):
                     return True
                 if isinstance(node, (ast.ScalarDecl, ast.ArrayDecl)) and node.length:
                     return True

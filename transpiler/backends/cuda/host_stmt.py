@@ -384,7 +384,8 @@ class StatementPrinter:
         return self.at_line(node, bool(out)) + out
 
     def s_Erase(self, node, stmt: ast.Erase) -> list[Code]:
-        out = [Code(f"{self.expr.array(name)}.erase();") for name in stmt.names]
+        redim = "true" if stmt.redim else ""
+        out = [Code(f"{self.expr.array(name)}.erase({redim});") for name in stmt.names]
         return self.at_line(node, True) + out
 
     # ----------------------------------------------------------------- MAT statements

@@ -410,7 +410,8 @@ class StatementPrinter:
         return out
 
     def s_Erase(self, stmt: ast.Erase) -> list[Code]:
-        return [Code(f"{self.expr.array(name)}.erase()") for name in stmt.names]
+        redim = "redim=True" if stmt.redim else ""
+        return [Code(f"{self.expr.array(name)}.erase({redim})") for name in stmt.names]
 
     # ----------------------------------------------------------------- MAT statements
 
