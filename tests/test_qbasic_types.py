@@ -428,3 +428,51 @@ def test_redim_in_a_loop(tmp_path):
 def test_redim_preserve_is_a_located_error(tmp_path):
     done = basic2tile(tmp_path, "REDIM PRESERVE a(5)\n", "--interpret", dialect="qbasic")
     assert "prog.bas:1:1: error: REDIM PRESERVE is QuickBASIC 7 (PDS) and VB-DOS's" in (done.stderr)
+
+
+# RESTORE Label: the next READ reads the first DATA after the label (QBasic 1.1
+# reference, RESTORE), a label on a line of its own or before DATA.
+RESTORE_LABELS = """\
+READ a
+RESTORE Second
+READ b
+RESTORE Third
+READ c, d
+PRINT a; b; c; d
+First:
+DATA 1, 2
+Second:
+DATA 3
+Third: DATA 5, 6
+"""
+
+
+def test_restore_label(tmp_path):
+    assert interpreted_and_checked(tmp_path, RESTORE_LABELS, dialect=None) == " 1  3  5  6 \n"
+    done = basic2tile(tmp_path, "RESTORE Nowhere\n", "--interpret", dialect="qbasic")
+    assert "prog.bas:1:1: error: RESTORE to non-existing label NOWHERE" in done.stderr
+
+
+# COMMON SHARED in a single program: the SUBs share the variables, as with DIM SHARED;
+# COMMON without SHARED does nothing (a warning says so).
+COMMON = """\
+COMMON SHARED total AS LONG, n
+COMMON other
+n = 3
+Add
+Add
+PRINT total; n
+SUB Add
+  total = total + n * 100000
+END SUB
+"""
+
+
+def test_common_shared(tmp_path):
+    assert interpreted_and_checked(tmp_path, COMMON, dialect="qbasic") == " 600000  3 \n"
+    done = basic2tile(tmp_path, COMMON, "--interpret", dialect="qbasic")
+    assert "prog.bas:2:1: warning: COMMON without SHARED shares variables with other" in (
+        done.stderr
+    )
+    done = basic2tile(tmp_path, "COMMON SHARED y()\n", "--interpret", dialect="qbasic")
+    assert "prog.bas:1:15: error: COMMON of an array (Y()): not supported" in done.stderr

@@ -356,6 +356,7 @@ class Data(Stmt):
 @dataclass(slots=True, eq=False)
 class Restore(Stmt):
     target: int | None = None  # extension: RESTORE 100
+    label: str | None = None  # QuickBASIC's RESTORE Label
 
 
 @dataclass(slots=True, eq=False)

@@ -15,7 +15,7 @@ the field: `p.x` is the variable P.X, `a(i).x` the element A.X(i).
 from __future__ import annotations
 
 from .. import ast
-from ..errors import BasicSyntaxError
+from ..errors import BasicSyntaxError, BasicWarning
 from ._actions import location, through
 
 
@@ -66,6 +66,57 @@ def p_array_decl_ranged_fixed(p):
     uppers = [high for _, high in p[3]]
     coord = through(location(p, 1), p, 8)
     p[0] = ast.ArrayDecl(p[1], uppers, dtype=p[6], lows=lows, length=_length(p, 8), coord=coord)
+
+
+def p_restore_label(p):
+    """simple_statement : RESTORE NAME"""
+    # QuickBASIC's `RESTORE Label`: the next READ reads the first DATA after the label.
+    if p.lexer.ctx.dialect not in (None, "qbasic"):
+        raise BasicSyntaxError(f"expected a line number, found name '{p[2]}'", location(p, 2))
+    _qbasic(p, 2, "RESTORE to a label")
+    p[0] = ast.Restore(label=p[2], coord=through(location(p, 1), p, 2))
+
+
+def p_common_shared(p):
+    """simple_statement : COMMON SHARED common_list"""
+    # One program, one module: COMMON SHARED shares the variables with the SUBs, as
+    # DIM SHARED does (an array is DIMmed where it gets its bounds: DIM SHARED A(n)).
+    _qbasic(p, 1, "COMMON SHARED")
+    p[0] = ast.Dim([], p[3], shared=True, coord=location(p, 1))
+
+
+def p_common(p):
+    """simple_statement : COMMON common_list"""
+    _qbasic(p, 1, "COMMON")
+    p.lexer.ctx.warnings.append(
+        BasicWarning(
+            "COMMON without SHARED shares variables with other modules and CHAINed "
+            "programs: a single program has none, it does nothing",
+            location(p, 1),
+        )
+    )
+    p[0] = ast.Rem("", coord=location(p, 1))
+
+
+def p_common_list(p):
+    """common_list : common_item
+    | common_list COMMA common_item"""
+    p[0] = [p[1]] if len(p) == 2 else p[1] + [p[3]]
+
+
+def p_common_item(p):
+    """common_item : NAME
+    | NAME AS NAME"""
+    dtype = p[3] if len(p) == 4 else ""
+    p[0] = ast.ScalarDecl(p[1], dtype, coord=through(location(p, 1), p, len(p) - 1))
+
+
+def p_common_array(p):
+    """common_item : NAME LPAREN RPAREN"""
+    raise BasicSyntaxError(
+        f"COMMON of an array ({p[1]}()): not supported; DIM SHARED {p[1]}(n) shares it",
+        through(location(p, 1), p, 3),
+    )
 
 
 def p_redim(p):
