@@ -476,3 +476,47 @@ def test_common_shared(tmp_path):
     )
     done = basic2tile(tmp_path, "COMMON SHARED y()\n", "--interpret", dialect="qbasic")
     assert "prog.bas:1:15: error: COMMON of an array (Y()): not supported" in done.stderr
+
+
+# LBOUND and UBOUND (QBasic 1.1 reference): the bounds written in DIM and REDIM (a lower
+# bound not written is OPTION BASE's), UBOUND as REDIM changes it, of a record array too.
+BOUNDS = """\
+OPTION BASE 0
+DIM m(3, 1 TO 5), v(1 TO 4) AS LONG
+PRINT LBOUND(m); UBOUND(m); LBOUND(m, 2); UBOUND(m, 2); LBOUND(v); UBOUND(v)
+FOR n = 2 TO 3
+    REDIM w(1 TO n * 2)
+    FOR i = LBOUND(w) TO UBOUND(w)
+        w(i) = i
+    NEXT
+    PRINT UBOUND(w); w(UBOUND(w))
+NEXT
+"""
+
+
+def test_lbound_ubound(tmp_path):
+    assert interpreted_and_checked(tmp_path, BOUNDS, dialect="qbasic") == (
+        " 0  3  1  5  1  4 \n 4  4 \n 6  6 \n"
+    )
+    text = "TYPE T\n x AS INTEGER\nEND TYPE\nDIM r(2 * 3) AS T\nPRINT UBOUND(r); LBOUND(r)\n"
+    assert interpreted_and_checked(tmp_path, text, dialect="qbasic") == " 6  0 \n"
+    # GW-BASIC has no UBOUND: a variable there
+    assert interpreted_and_checked(tmp_path, "10 UBOUND = 3: PRINT UBOUND\n") == " 3 \n"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("PRINT UBOUND(q)\n", "1:7: error: UBOUND(Q): the program has no array Q"),
+        ("DIM a(5)\nPRINT UBOUND(a, 2)\n", "2:7: error: UBOUND(A, 2): A has 1 dimension(s)"),
+        ("DIM a(5)\nPRINT LBOUND(a, 2)\n", "2:7: error: LBOUND(A, 2): Subscript out of range"),
+        (
+            "DIM a(0 TO 5)\nERASE a\nDIM a(1 TO 5)\nPRINT LBOUND(a)\n",
+            "4:7: error: LBOUND(A): its DIMs give it different lower bounds",
+        ),
+    ],
+)
+def test_bound_errors_are_located(tmp_path, text, message):
+    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
+    assert done.returncode != 0
+    assert "prog.bas:" + message in done.stderr, done.stderr

@@ -105,6 +105,17 @@ class Index(Expr):
 
 
 @dataclass(slots=True, eq=False)
+class Bound(Expr):
+    """QuickBASIC's `UBOUND(A, dim)`: the upper bound of dimension `dim` (1-based) of
+    array A as it is now (REDIM changes it); `LBOUND(A, dim)` (`lower`) the lower bound,
+    a constant here (passes/records.py replaces it by its value)."""
+
+    name: str
+    dim: int = 1
+    lower: bool = False
+
+
+@dataclass(slots=True, eq=False)
 class Call(Expr):
     """A call of a built-in function (SIN, RND, MMA, SUM...) or a DEF FN function.
 

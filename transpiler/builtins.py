@@ -288,7 +288,8 @@ _MICROSOFT = (
     "USR", "VAL", "VARPTR", "VARPTR$",
 )
 # QBasic / QuickBASIC (GW-BASIC lacks them: names under --dialect ms)
-_QBASIC = ("CLNG", "CVL", "LBOUND", "LCASE$", "LTRIM$", "MKL$", "RTRIM$", "UBOUND", "UCASE$")
+# (LBOUND and UBOUND take an array: grammar/records.py.)
+_QBASIC = ("CLNG", "CVL", "LCASE$", "LTRIM$", "MKL$", "RTRIM$", "UCASE$")
 _DARTMOUTH = (
     "DET",  # the determinant of the last MAT INV
     "NUM",  # the number of values the last MAT INPUT read

@@ -52,7 +52,7 @@ QBASIC_KEYWORDS = frozenset((
     "SUB", "CALL", "DECLARE", "SHARED", "STATIC",  # CALL: a keyword before an unsupported word
     "DEFLNG",  # LONG (grammar/microsoft.py)
     "TYPE",  # records (grammar/records.py)
-    "REDIM", "COMMON",  # grammar/records.py
+    "REDIM", "COMMON", "LBOUND", "UBOUND",  # grammar/records.py
 ))  # fmt: skip
 KEYWORDS = KEYWORDS | QBASIC_KEYWORDS
 # QuickBASIC's `AS` types and the suffix each stands for.

@@ -140,6 +140,22 @@ def p_redim_preserve(p):
     raise BasicSyntaxError(f"unexpected {p[2]} after REDIM", location(p, 2))
 
 
+def p_expr_bound(p):
+    """expr : LBOUND LPAREN NAME RPAREN
+    | UBOUND LPAREN NAME RPAREN
+    | LBOUND LPAREN NAME COMMA NUMBER RPAREN
+    | UBOUND LPAREN NAME COMMA NUMBER RPAREN"""
+    word = p.slice[1].type
+    _qbasic(p, 1, word)
+    dim = 1
+    if len(p) == 7:
+        if not p[5].isdigit() or int(p[5]) < 1:
+            raise BasicSyntaxError(f"{word}'s dimension is 1, 2, ...: not {p[5]}", location(p, 5))
+        dim = int(p[5])
+    coord = through(location(p, 1), p, len(p) - 1)
+    p[0] = ast.Bound(p[3], dim, word == "LBOUND", coord=coord)
+
+
 def p_expr_field(p):
     """expr : NAME LPAREN expr_list RPAREN FIELD_NAME"""
     p[0] = ast.Index(p[1] + p[5], p[3], coord=through(location(p, 1), p, 5))

@@ -69,7 +69,7 @@ class _Renamer:
         for node in stmt.walk():
             if isinstance(node, (ast.Var, ast.ScalarDecl)):
                 node.name = self.name(node.name, self.scalar_suffix)
-            elif isinstance(node, (ast.Index, ast.ArrayDecl, ast.MatRef, ast.TileDecl)):
+            elif isinstance(node, (ast.Index, ast.ArrayDecl, ast.MatRef, ast.TileDecl, ast.Bound)):
                 node.name = self.name(node.name, self.array_suffix)
             elif isinstance(node, ast.DefFn):
                 node.name = self.name(node.name)

@@ -762,6 +762,8 @@ class _Scan:
 
     def expr(self, expr: ast.Expr, stmt: ast.Stmt | None) -> None:
         for node in expr.walk():
+            if isinstance(node, ast.Bound):
+                raise NotParallel("UBOUND stays on the host", node)
             if self.quickbasic_integer(node):
                 raise NotParallel(
                     "QuickBASIC's INTEGER and LONG arithmetic (Overflow beyond its range) "

@@ -52,6 +52,7 @@ class _Records:
         # Fixed-length strings (STRING * n), scalars and arrays apart: name -> n.
         self.fixed_scalars: dict[str, int] = {}
         self.fixed_arrays: dict[str, int] = {}
+        self.lows: dict[str, list[tuple[int, ...]]] = {}  # `_declared_lows`
 
     def error(self, message: str, node: ast.Node) -> None:
         self.diags.error(BasicSemanticError(message, node.coord))
@@ -254,8 +255,33 @@ class _Records:
                 self.check_uses(stmt)
                 lowered = [stmt]
             for each in lowered:
+                _rewrite(each, self.bound, skip=[])
                 out += self.fixed_strings(each)
         return out
+
+    # ----------------------------------------------------------------- LBOUND, UBOUND
+
+    def bound(self, node: ast.Expr) -> ast.Expr:
+        """LBOUND: its value, the lower bound every DIM and REDIM of the array writes
+        (0 or 1 here); UBOUND of a record array: that of its first field's array."""
+        if not isinstance(node, ast.Bound):
+            return node
+        if node.lower:
+            lows = self.lows.get(node.name, [])
+            if node.name not in self.lows:
+                low = self.lows.get("", [(0,)])[0][0]  # an array without DIM: OPTION BASE
+            elif len({d[node.dim - 1] if node.dim <= len(d) else -1 for d in lows}) != 1:
+                self.error(f"LBOUND({node.name}): its DIMs give it different lower bounds", node)
+                return node
+            else:
+                low = lows[0][node.dim - 1] if node.dim <= len(lows[0]) else -1
+            if low < 0:
+                self.error(f"LBOUND({node.name}, {node.dim}): Subscript out of range", node)
+                return node
+            return ast.Num(float(low), str(low), coord=node.coord)
+        if node.name in self.arrays:
+            node.name += self.types[self.arrays[node.name]][0][0]
+        return node
 
     # ----------------------------------------------------------------- STRING * n
 
@@ -376,6 +402,25 @@ def _copy(node):
     return copy.deepcopy(node)
 
 
+def _declared_lows(program: ast.Program) -> dict[str, list[tuple[int, ...]]]:
+    """The lower bounds each DIM and REDIM gives each array, one tuple per declaration
+    (a bound not written: the OPTION BASE in force); "" holds the last OPTION BASE."""
+    lows: dict[str, list[tuple[int, ...]]] = {}
+    base = 0
+    for line in program.lines:
+        for stmt in line.statements:
+            for node in stmt.walk():
+                if isinstance(node, ast.OptionBase):
+                    base = node.base
+                elif isinstance(node, ast.ArrayDecl):
+                    written = node.lows or [-1] * len(node.bounds)
+                    lows.setdefault(node.name, []).append(
+                        tuple(base if low == -1 else low for low in written)
+                    )
+    lows[""] = [(base,)]
+    return lows
+
+
 def _has_effects(node: ast.Node) -> bool:
     return any(
         isinstance(n, ast.Call)
@@ -388,7 +433,9 @@ def _uses_records(program: ast.Program) -> bool:
     for line in program.lines:
         for stmt in line.statements:
             for node in stmt.walk():
-                if isinstance(node, (ast.TypeBegin, ast.TypeField, ast.TypeEnd, ast.Redim)):
+                if isinstance(
+                    node, (ast.TypeBegin, ast.TypeField, ast.TypeEnd, ast.Redim, ast.Bound)
+                ):
                     return True
                 if isinstance(node, (ast.ScalarDecl, ast.ArrayDecl)) and node.length:
                     return True
@@ -399,6 +446,7 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
     if not _uses_records(analysis.program):
         return
     records = _Records(diags)
+    records.lows = _declared_lows(analysis.program)
     for line in analysis.program.lines:
         line.statements = records.statements(line.statements)
     if records.open is not None:

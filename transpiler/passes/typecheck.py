@@ -155,6 +155,15 @@ class _TypeChecker:
             return self.call(e)
         if isinstance(e, ast.Bid):
             return "int"
+        if isinstance(e, ast.Bound):  # UBOUND (passes/records.py: LBOUND is a constant)
+            symbol = self.a.arrays.get(e.name)
+            if symbol is None:
+                self.error(f"UBOUND({e.name}): the program has no array {e.name}", e.coord)
+            elif e.dim > symbol.rank:
+                self.error(
+                    f"UBOUND({e.name}, {e.dim}): {e.name} has {symbol.rank} dimension(s)", e.coord
+                )
+            return "int"
         if isinstance(e, ast.UnaryOp):
             t = self.expect_number(e.operand)
             if t is None:
