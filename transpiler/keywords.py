@@ -107,8 +107,8 @@ MS_CONTEXT_WORDS: dict[str, tuple[MsContext, ...]] = {
     "TAB": ("call",),
     "SPC": ("call",),
     "BID": ("never",),
-    # QuickBASIC's statements are names in GW-BASIC (CALL is GW-BASIC's too).
-    **{word: ("never",) for word in sorted(QBASIC_KEYWORDS - {"CALL"})},
+    # QuickBASIC's statements are names in GW-BASIC (CALL and COMMON are GW-BASIC's too).
+    **{word: ("never",) for word in sorted(QBASIC_KEYWORDS - {"CALL", "COMMON"})},
 }
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .. import ast
 from ..errors import BasicSyntaxError, BasicWarning
+from ..keywords import REASONS
 from ._actions import location, through
 
 
@@ -77,8 +78,19 @@ def p_restore_label(p):
     p[0] = ast.Restore(label=p[2], coord=through(location(p, 1), p, 2))
 
 
+def _gw_basic_common(p) -> None:
+    """GW-BASIC's COMMON passes variables to a CHAINed program: not supported."""
+    if p.lexer.ctx.dialect not in (None, "qbasic"):
+        raise BasicSyntaxError(
+            "unsupported statement COMMON (Microsoft BASIC)",
+            location(p, 1),
+            notes=(f"COMMON is not supported: {REASONS['COMMON']}",),
+        )
+
+
 def p_common_shared(p):
     """simple_statement : COMMON SHARED common_list"""
+    _gw_basic_common(p)
     # One program, one module: COMMON SHARED shares the variables with the SUBs, as
     # DIM SHARED does (an array is DIMmed where it gets its bounds: DIM SHARED A(n)).
     _qbasic(p, 1, "COMMON SHARED")
@@ -87,6 +99,7 @@ def p_common_shared(p):
 
 def p_common(p):
     """simple_statement : COMMON common_list"""
+    _gw_basic_common(p)
     _qbasic(p, 1, "COMMON")
     p.lexer.ctx.warnings.append(
         BasicWarning(
