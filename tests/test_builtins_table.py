@@ -25,6 +25,7 @@ from transpiler.builtins import (
     DIALECT_NAMES,
     EXTENDED_DIALECTS,
     FUNCTION_NAMES,
+    QUICKBASIC_ONLY,
     microsoft_only,
 )
 from transpiler.compare import compare_outputs
@@ -44,6 +45,8 @@ HOST = [b for b in CALLS if b.implemented and b.dialects & EXTENDED_DIALECTS]
 PURE_HOST = [b for b in HOST if b.effect != "io"]
 # A program calling one of these runs as Microsoft BASIC (it pins --dialect ms).
 MICROSOFT_HOST = [b for b in PURE_HOST if microsoft_only(b)]
+# ... and one of these as QuickBASIC (CLNG: it pins --dialect qbasic).
+QUICKBASIC_HOST = [b for b in PURE_HOST if b.dialects == QUICKBASIC_ONLY]
 KERNEL = [b for b in BUILTINS.values() if b.kernel]
 KERNEL_PROGRAM = [b for b in BUILTINS.values() if b.kernel_program]
 # Generated CUDA runs on the CPU through g++ and the emulation header.
@@ -120,12 +123,13 @@ def host_program(functions) -> tuple[str, list[tuple[str, list[str]]]]:
 @pytest.mark.parametrize(
     "functions, dialect, rel_tol",
     [
-        ([b for b in PURE_HOST if b not in MICROSOFT_HOST], "extended", 1e-7),
+        ([b for b in PURE_HOST if b not in MICROSOFT_HOST + QUICKBASIC_HOST], "extended", 1e-7),
         # Microsoft BASIC prints singles: 7 digits.  TIMER reads its value from the
         # environment here, so that the engines agree.
         (MICROSOFT_HOST, "ms", 1e-6),
+        (QUICKBASIC_HOST, "qbasic", 1e-6),
     ],
-    ids=["extended", "ms"],
+    ids=["extended", "ms", "qbasic"],
 )
 @pytest.mark.parametrize("target", TARGETS)
 def test_host_engines_implement_every_function(target, functions, dialect, rel_tol, monkeypatch):

@@ -105,6 +105,17 @@ class Index(Expr):
 
 
 @dataclass(slots=True, eq=False)
+class Bound(Expr):
+    """QuickBASIC's `UBOUND(A, dim)`: the upper bound of dimension `dim` (1-based) of
+    array A as it is now (REDIM changes it); `LBOUND(A, dim)` (`lower`) the lower bound,
+    a constant here (passes/records.py replaces it by its value)."""
+
+    name: str
+    dim: int = 1
+    lower: bool = False
+
+
+@dataclass(slots=True, eq=False)
 class Call(Expr):
     """A call of a built-in function (SIN, RND, MMA, SUM...) or a DEF FN function.
 
@@ -281,6 +292,16 @@ class Erase(Stmt):
     bounds, and a use before it makes them again with the implicit bounds (10)."""
 
     names: list[str]
+    # QuickBASIC's REDIM (its first half): an array that does not exist yet is no error.
+    redim: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class Redim(Stmt):
+    """QuickBASIC's `REDIM A(n)`: the array made again with new bounds and cleared
+    (passes/records.py lowers it to an ERASE that tolerates no array, and a DIM)."""
+
+    dim: Dim
 
 
 @dataclass(slots=True, eq=False)
@@ -346,6 +367,7 @@ class Data(Stmt):
 @dataclass(slots=True, eq=False)
 class Restore(Stmt):
     target: int | None = None  # extension: RESTORE 100
+    label: str | None = None  # QuickBASIC's RESTORE Label
 
 
 @dataclass(slots=True, eq=False)
@@ -581,6 +603,7 @@ class ArrayDecl(Node):
     # QuickBASIC's `DIM A(1 TO N)`: the lower bound written for each dimension (0 or
     # 1, checked by the grammar; -1 where none is written), empty when none is.
     lows: list[int] = field(default_factory=list)
+    length: int = 0  # QuickBASIC's `AS STRING * length` (passes/records.py)
 
 
 @dataclass(slots=True, eq=False)
@@ -590,6 +613,7 @@ class ScalarDecl(Node):
 
     name: str
     dtype: str
+    length: int = 0  # QuickBASIC's `AS STRING * length` (passes/records.py)
 
 
 @dataclass(slots=True, eq=False)
@@ -640,6 +664,28 @@ class DefType(Stmt):
 
     type: str
     letters: list[str]
+
+
+@dataclass(slots=True, eq=False)
+class TypeBegin(Stmt):
+    """QuickBASIC's `TYPE name`: a record type's fields follow, up to END TYPE
+    (passes/records.py lowers records to a variable or array per field)."""
+
+    name: str
+
+
+@dataclass(slots=True, eq=False)
+class TypeField(Stmt):
+    """`x AS INTEGER` (or `AS STRING * n`, `AS another record type`) inside TYPE."""
+
+    name: str
+    dtype: str
+    length: int = 0  # STRING * length
+
+
+@dataclass(slots=True, eq=False)
+class TypeEnd(Stmt):
+    pass
 
 
 @dataclass(slots=True, eq=False)

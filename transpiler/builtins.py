@@ -29,8 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-# The type of a BASIC value: a number, a `%` integer, a string, a Microsoft double (`#`).
-ValueType = Literal["num", "int", "str", "dbl"]
+# The type of a BASIC value: a number, a `%` integer, a string, a Microsoft double (`#`),
+# a QuickBASIC LONG (`&`, a 32-bit integer).
+ValueType = Literal["num", "int", "str", "dbl", "lng"]
 Dialect = Literal["ecma55", "extended", "ms", "qbasic", "dartmouth", "kernel"]
 # What evaluating the function on the host can do besides giving its value: "io" reads
 # the state of the program's files (and fails on a file number that is not open); reading
@@ -54,7 +55,7 @@ Domain = Literal["any", "nonnegative", "positive", "finite", "int16", "checked"]
 # The type of the result in Microsoft BASIC (GW-BASIC's, as PC-BASIC has it): a single,
 # the argument's type (INT, FIX), the argument's floating type (ABS: an integer gives a
 # single), an integer, a double.
-MicrosoftResult = Literal["single", "same", "float", "int", "double"]
+MicrosoftResult = Literal["single", "same", "float", "int", "double", "long"]
 # A parameter type: a value type, or "any" (a number or a string: STRING$'s second).
 ParamType = Literal["num", "int", "str", "any"]
 
@@ -69,7 +70,9 @@ DIALECT_NAMES: dict[str, str] = {
 }
 # The dialects whose functions a legacy program may call, by language level.
 STRICT_DIALECTS = frozenset(("ecma55",))
-EXTENDED_DIALECTS = frozenset(("ecma55", "extended", "ms", "dartmouth"))
+EXTENDED_DIALECTS = frozenset(("ecma55", "extended", "ms", "dartmouth", "qbasic"))
+# The functions only QuickBASIC has (a call pins --dialect qbasic; a name in GW-BASIC).
+QUICKBASIC_ONLY = frozenset(("qbasic",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +200,8 @@ _MS_STRING_FUNCTIONS = (
     _ms_string("OCT$", _NUM, "str", "OCTS"),
     # QBasic's; GW-BASIC lacks them (they are names there).
     *(_ms_string(name, _STR, "str", name[:-1] + "S", checked=False,
-                 dialects=frozenset(("extended", "qbasic"))) for name in ("UCASE$", "LCASE$")),
+                 dialects=frozenset(("extended", "qbasic")))
+      for name in ("UCASE$", "LCASE$", "LTRIM$", "RTRIM$")),
     # A key from the keyboard without waiting (Console.inkey: see its docstring).
     Builtin("INKEY$", _MS_EXTENDED, ((),), result="str", effect="input",
             python="INKEYS", cpp="INKEYS", microsoft_evidence=True),
@@ -230,6 +234,9 @@ _IMPLEMENTED = (
     Builtin("CINT", _MS, _NUM, effect="fails", python="CINT", cpp="CINT", domain="int16",
             ms_result="int", integer_valued=True),
     Builtin("CSNG", _MS, _NUM, effect="warns", python="CSNG", cpp="CSNG"),
+    # QuickBASIC's LONG (`&`): x rounded to a 32-bit integer, "Overflow" beyond.
+    Builtin("CLNG", QUICKBASIC_ONLY, _NUM, effect="fails", python="CLNG", cpp="CLNG",
+            domain="checked", ms_result="long", integer_valued=True),
     Builtin("CDBL", _MS, _NUM, python="CDBL", cpp="CDBL", ms_result="double"),
     Builtin("TIMER", _MS, ((),), python="TIMER", cpp="TIMER"),
     # Error trapping (runtime/trap.py): the number of the error being handled (GW-BASIC's
@@ -281,7 +288,8 @@ _MICROSOFT = (
     "USR", "VAL", "VARPTR", "VARPTR$",
 )
 # QBasic / QuickBASIC (GW-BASIC lacks them: names under --dialect ms)
-_QBASIC = ("CLNG", "CVL", "LBOUND", "LCASE$", "LTRIM$", "MKL$", "RTRIM$", "UBOUND", "UCASE$")
+# (LBOUND and UBOUND take an array: grammar/records.py.)
+_QBASIC = ("CLNG", "CVL", "LCASE$", "LTRIM$", "MKL$", "RTRIM$", "UCASE$")
 _DARTMOUTH = (
     "DET",  # the determinant of the last MAT INV
     "NUM",  # the number of values the last MAT INPUT read

@@ -51,10 +51,12 @@ QBASIC_KEYWORDS = frozenset((
     "DO", "LOOP", "UNTIL", "EXIT", "SELECT", "CASE", "IS", "CONST",
     "SUB", "CALL", "DECLARE", "SHARED", "STATIC",  # CALL: a keyword before an unsupported word
     "FUNCTION",
+    "DEFLNG",  # LONG (grammar/microsoft.py)
+    "TYPE",  # records (grammar/records.py)
+    "REDIM", "COMMON", "LBOUND", "UBOUND",  # grammar/records.py
 ))  # fmt: skip
 KEYWORDS = KEYWORDS | QBASIC_KEYWORDS
-# QuickBASIC's `AS` types and the suffix each stands for (LONG, `&`, is not supported
-# yet: passes/default_types.py says so where it is written).
+# QuickBASIC's `AS` types and the suffix each stands for.
 QBASIC_TYPES = {"INTEGER": "%", "LONG": "&", "SINGLE": "!", "DOUBLE": "#", "STRING": "$"}
 
 # Statements whose GW-BASIC forms the grammar implements only in part: OPEN of random
@@ -106,8 +108,8 @@ MS_CONTEXT_WORDS: dict[str, tuple[MsContext, ...]] = {
     "TAB": ("call",),
     "SPC": ("call",),
     "BID": ("never",),
-    # QuickBASIC's statements are names in GW-BASIC (CALL is GW-BASIC's too).
-    **{word: ("never",) for word in sorted(QBASIC_KEYWORDS - {"CALL"})},
+    # QuickBASIC's statements are names in GW-BASIC (CALL and COMMON are GW-BASIC's too).
+    **{word: ("never",) for word in sorted(QBASIC_KEYWORDS - {"CALL", "COMMON"})},
 }
 
 
@@ -138,9 +140,7 @@ _MICROSOFT_STATEMENTS = (
     "CALLS", "LCOPY",
 )
 # QBasic / QuickBASIC structured statements (names in GW-BASIC)
-_QBASIC_STATEMENTS = (
-    "REDIM",
-)
+_QBASIC_STATEMENTS: tuple[str, ...] = ()  # none left: every one is implemented
 _MICROSOFT_WORDS = ("SEG",)
 _DARTMOUTH_STATEMENTS = ("CHANGE",)
 # fmt: on

@@ -12,7 +12,8 @@ Conventions
   `analysis.expr_types[node]`, `analysis.jump_target[line_ref]`.
 - Types of values: "num" (a floating-point number of `number_type`), "int" (a `%`
   variable, a 32-bit signed integer; 16-bit in Microsoft BASIC), "str", and in Microsoft
-  BASIC "dbl" (a `#` variable or constant, double precision; "num" is then a single).
+  BASIC "dbl" (a `#` variable or constant, double precision; "num" is then a single),
+  in QuickBASIC "lng" (a `&` variable or constant: LONG, a 32-bit signed integer).
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def type_of_name(name: str) -> ValueType:
         return "int"
     if name.endswith("#"):
         return "dbl"
+    if name.endswith("&"):
+        return "lng"
     return "num"
 
 

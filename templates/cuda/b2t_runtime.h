@@ -978,6 +978,16 @@ inline std::string OCTS(double x) {
 }
 
 // ASCII letters to upper (lower) case; other characters unchanged.
+// QBasic's LTRIM$ and RTRIM$: without the leading (trailing) spaces, only spaces.
+inline std::string LTRIMS(const std::string& s) {
+  const std::size_t first = s.find_first_not_of(' ');
+  return first == std::string::npos ? std::string() : s.substr(first);
+}
+inline std::string RTRIMS(const std::string& s) {
+  const std::size_t last = s.find_last_not_of(' ');
+  return last == std::string::npos ? std::string() : s.substr(0, last + 1);
+}
+
 inline std::string UCASES(std::string s) {
   for (char& c : s)
     if (c >= 'a' && c <= 'z')
@@ -1550,6 +1560,75 @@ inline double bit_not(double a) {
   return from_bits16(~int_of(a));
 }
 
+// QuickBASIC's LONG (`&`, msnumbers.py): CLNG(x), and the value a `&` variable stores,
+// is x rounded half away from zero, fatal "Overflow" outside 32 bits.
+inline double clng(double x) {
+  if (std::fabs(x) < 2147483648.5) {
+    const double r = round_half_away(x);
+    if (-2147483648.0 <= r && r <= 2147483647.0)
+      return r;
+  }
+  throw Fault(OVERFLOW_MS, "(" + format_number_trimmed(x) + ")");
+}
+
+// The value a `&` variable (an int32) stores for x.
+inline std::int32_t to_int32_long(double x) {
+  return static_cast<std::int32_t>(clng(x));
+}
+
+// QuickBASIC's INTEGER and LONG results of + - * (exact in a double): "Overflow" beyond.
+inline double int_result(double x) {
+  if (-32768.0 <= x && x <= 32767.0)
+    return x;
+  throw Fault(OVERFLOW_MS, "(" + format_number_trimmed(x) + ")");
+}
+inline double long_result(double x) {
+  if (-2147483648.0 <= x && x <= 2147483647.0)
+    return x;
+  throw Fault(OVERFLOW_MS, "(" + format_number_trimmed(x) + ")");
+}
+
+inline long long long_of(double x) {
+  return static_cast<long long>(clng(x));
+}
+
+// QuickBASIC's a \ b and a MOD b of LONGs; "Division by zero" is fatal there.
+inline double long_div(double a, double b) {
+  const long long left = long_of(a), right = long_of(b);
+  if (right == 0)
+    throw Fault(DIVISION_BY_ZERO_MS, "(" + std::to_string(left) + " \\ 0)");
+  return long_result(static_cast<double>(left / right));  // C++ truncates toward zero
+}
+inline double long_mod(double a, double b) {
+  const long long left = long_of(a), right = long_of(b);
+  if (right == 0)
+    throw Fault(DIVISION_BY_ZERO_MS, "(" + std::to_string(left) + " MOD 0)");
+  return static_cast<double>(left % right);  // C++ gives the sign of the dividend
+}
+
+// The 32-bit two's complement integer of the low bits of `bits`.
+inline double from_bits32(long long bits) {
+  return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits & 0xFFFFFFFF)));
+}
+inline double long_and(double a, double b) {
+  return from_bits32(long_of(a) & long_of(b));
+}
+inline double long_or(double a, double b) {
+  return from_bits32(long_of(a) | long_of(b));
+}
+inline double long_xor(double a, double b) {
+  return from_bits32(long_of(a) ^ long_of(b));
+}
+inline double long_eqv(double a, double b) {
+  return from_bits32(~(long_of(a) ^ long_of(b)));
+}
+inline double long_imp(double a, double b) {
+  return from_bits32(~long_of(a) | long_of(b));
+}
+inline double long_not(double a) {
+  return from_bits32(~long_of(a));
+}
+
 // A function's double result as a single, converted as PC-BASIC converts it (see
 // msnumbers.single_result: 23 bits below 2^23, truncated).
 inline double single_result(double x) {
@@ -1649,6 +1728,9 @@ inline double FIX(double x) {
 }
 inline double CINT(double x) {
   return cint(x);
+}
+inline double CLNG(double x) {
+  return clng(x);
 }
 inline double CSNG(double x) {
   return sng(x);
@@ -3777,7 +3859,10 @@ class Array {
   }
 
   // ERASE (Microsoft BASIC): the array ceases to exist, until a DIM or a use.
-  void erase() {
+  // `redim`: QuickBASIC's REDIM, which may make an array that did not exist.
+  void erase(bool redim = false) {
+    if (!allocated_ && redim)
+      return;
     if (!allocated_)
       throw Fault(ILLEGAL_FUNCTION_CALL, "(ERASE " + name_ + ": no such array)");
     upper_.assign(upper_.size(), base_ - 1);

@@ -474,7 +474,7 @@ class Generator:
                 self.line(depth, f"{call.format('spc')}({self.exprs.value(item.count)})")
             elif self.a.expr_types.get(item) == "str":
                 self.line(depth, f"{call.format('write_string')}({self.exprs.value(item)})")
-            elif self.a.expr_types.get(item) == "dbl":
+            elif self.a.expr_types.get(item) in ("dbl", "lng"):  # a LONG: all its digits
                 self.line(depth, f"{call.format('write_double')}({self.exprs.value(item)})")
             else:
                 self.line(depth, f"{call.format('write_number')}({self.exprs.value(item)})")
@@ -501,7 +501,7 @@ class Generator:
         """An item of PRINT USING or WRITE: a double (Microsoft BASIC) is marked so, to be
         written with its 16 digits."""
         value = self.exprs.value(item)
-        return f"_Double({value})" if self.a.expr_types.get(item) == "dbl" else value
+        return f"_Double({value})" if self.a.expr_types.get(item) in ("dbl", "lng") else value
 
     def s_Open(self, index, stmt: ast.Open, depth) -> None:
         args = ", ".join(self.exprs.value(e) for e in (stmt.name, stmt.mode, stmt.number))
@@ -725,7 +725,8 @@ class Generator:
 
     def s_Erase(self, index, stmt: ast.Erase, depth) -> None:
         for name in stmt.names:
-            self.line(depth, f"{names.array_object(name)}.erase()")
+            redim = "redim=True" if stmt.redim else ""
+            self.line(depth, f"{names.array_object(name)}.erase({redim})")
             self.refresh_shape(depth, name)
 
     def s_OnError(self, index, stmt: ast.OnError, depth) -> None:

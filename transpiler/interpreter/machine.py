@@ -112,6 +112,17 @@ def _microsoft_names(console: Console) -> dict:
         "_beqv": runtime.bit_eqv,
         "_bimp": runtime.bit_imp,
         "_bnot": runtime.bit_not,
+        "_clng": runtime.clng,
+        "_iresult": runtime.int_result,
+        "_lresult": runtime.long_result,
+        "_ldiv": runtime.long_div,
+        "_lmod": runtime.long_mod,
+        "_land": runtime.long_and,
+        "_lor": runtime.long_or,
+        "_lxor": runtime.long_xor,
+        "_leqv": runtime.long_eqv,
+        "_limp": runtime.long_imp,
+        "_lnot": runtime.long_not,
         "_write_double": console.write_double,
         "_Double": runtime.Double,
         "_ask_seed": console.ask_seed,
@@ -173,7 +184,10 @@ class Machine:
 
     def namespace(self) -> dict:
         console, pool, analysis = self.console, self.pool, self.analysis
-        f32 = analysis.number_type == "f32"
+        # A number read (READ, INPUT) is rounded to a float32 here, except in Microsoft
+        # BASIC, where storing converts it to its variable's type (a `#` or `&` variable
+        # keeps its digits, as the generated programs keep them).
+        f32 = analysis.number_type == "f32" and not analysis.options.microsoft
         strict = analysis.options.strict
         for_stack = ForStack()
         machine = self

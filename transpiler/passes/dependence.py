@@ -761,6 +761,8 @@ class _Scan:
         if isinstance(target, ast.Var):
             if target.name.endswith("$"):
                 raise NotParallel("string variables stay on the host", target)
+            if target.name.endswith("&"):
+                raise NotParallel("LONG variables stay on the host", target)
             self.scalar_writes.add(target.name)
             self.first_write.setdefault(target.name, target)
         else:
@@ -772,10 +774,20 @@ class _Scan:
 
     def expr(self, expr: ast.Expr, stmt: ast.Stmt | None) -> None:
         for node in expr.walk():
+            if isinstance(node, ast.Bound):
+                raise NotParallel("UBOUND stays on the host", node)
+            if self.quickbasic_integer(node):
+                raise NotParallel(
+                    "QuickBASIC's INTEGER and LONG arithmetic (Overflow beyond its range) "
+                    "stays on the host",
+                    node,
+                )
             if isinstance(node, ast.Var):
                 self.scalar_reads.add(node.name)
                 if node.name.endswith("$"):
                     raise NotParallel("string variables stay on the host", node)
+                if node.name.endswith("&"):
+                    raise NotParallel("LONG variables stay on the host", node)
             elif isinstance(node, ast.Str):
                 raise NotParallel("strings stay on the host", node)
             elif isinstance(node, ast.Index):
@@ -785,6 +797,15 @@ class _Scan:
                     self.accesses.append(_Access(node.name, node.indices, node, False, stmt))
             elif isinstance(node, ast.Call):
                 self.call(node, stmt)
+
+    def quickbasic_integer(self, node: ast.Node) -> bool:
+        """+ - * or unary minus of QuickBASIC's INTEGERs or LONGs (checked on the host)."""
+        if not self.analysis.options.qbasic:
+            return False
+        arithmetic = (isinstance(node, ast.BinOp) and node.op in ("+", "-", "*")) or (
+            isinstance(node, ast.UnaryOp) and node.op == "-"
+        )
+        return arithmetic and self.analysis.expr_types.get(node) in ("int", "lng")
 
     def call(self, call: ast.Call, stmt) -> None:
         builtin = BUILTINS.get(call.name)

@@ -267,11 +267,11 @@ class _ModulePrinter:
     def members(self) -> list[Code]:
         a = self.a
         out: list[Code] = []
-        groups: dict[str, list[str]] = {"num": [], "dbl": [], "int": [], "str": []}
+        groups: dict[str, list[str]] = {"num": [], "dbl": [], "int": [], "lng": [], "str": []}
         for name in sorted(a.variables):
             groups[_type_of(name)].append(self.namer.name(name))
-        initial = {"num": " = 0.0", "dbl": " = 0.0", "int": " = 0", "str": ""}
-        for kind in ("num", "dbl", "int", "str"):
+        initial = {"num": " = 0.0", "dbl": " = 0.0", "int": " = 0", "lng": " = 0", "str": ""}
+        for kind in ("num", "dbl", "int", "lng", "str"):
             names = groups[kind]
             for i in range(0, len(names), 8):
                 declared = ", ".join(n + initial[kind] for n in names[i : i + 8])

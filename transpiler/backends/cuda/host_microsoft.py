@@ -16,6 +16,8 @@ from ...semantics import BITWISE, is_truth_value, single_as_written
 from .host_expr import _EQUALITY, _PRIMARY, _SUM, _UNARY, Code, Effects, ExprPrinter, _as_double
 
 _OVERFLOW = frozenset({"Overflow"})
+# QuickBASIC's INTEGER and LONG results of + - * and unary minus: "Overflow" beyond them.
+_QUICKBASIC_INTEGERS = {"int": "b2t::int_result", "lng": "b2t::long_result"}
 _FAILING = frozenset({"\\", "MOD"})
 
 
@@ -28,10 +30,15 @@ class MicrosoftExprPrinter(ExprPrinter):
     def ctype_of(self, value_type: str) -> str:
         if value_type == "dbl":
             return "double"
+        if value_type == "lng":
+            return "int32"  # QuickBASIC's LONG
         return super().ctype_of(value_type)
 
     def rounding(self, e: ast.Expr) -> str:
-        return "b2t::sng" if self.types.get(e) == "num" and self.singles else "b2t::dbl"
+        value_type = self.types.get(e)
+        if value_type in _QUICKBASIC_INTEGERS:  # "Overflow" beyond an INTEGER or a LONG
+            return _QUICKBASIC_INTEGERS[value_type]
+        return "b2t::sng" if value_type == "num" and self.singles else "b2t::dbl"
 
     def _value(self, e: ast.Expr, pre: list[str]) -> Code:
         if isinstance(e, ast.Num) and self.types.get(e) == "num" and self.singles:
@@ -43,7 +50,11 @@ class MicrosoftExprPrinter(ExprPrinter):
     def _unary(self, e: ast.UnaryOp, pre: list[str]) -> Code:
         if e.op == "NOT" and not is_truth_value(e.operand):
             [operand] = self._operands([e.operand], pre)
-            return Code(f"b2t::bit_not({operand.text})", _PRIMARY, "double")
+            bit_not = "b2t::long_not" if self.types.get(e) == "lng" else "b2t::bit_not"
+            return Code(f"{bit_not}({operand.text})", _PRIMARY, "double")
+        if e.op == "-" and self.types.get(e) in _QUICKBASIC_INTEGERS:
+            [operand] = self._operands([e.operand], pre)
+            return Code(f"{self.rounding(e)}(-double({operand.text}))", _PRIMARY, "double")
         return super()._unary(e, pre)
 
     def _binop(self, e: ast.BinOp, pre: list[str]) -> Code:
@@ -53,8 +64,9 @@ class MicrosoftExprPrinter(ExprPrinter):
         if op in ("AND", "OR") and is_truth_value(e):
             return super()._binop(e, pre)
         left, right = self._operands([e.left, e.right], pre)
+        long = self.types.get(e) == "lng"
         if op in BITWISE:
-            return self._call(f"b2t::bit_{BITWISE[op]}", left, right)
+            return self._call(f"b2t::{'long' if long else 'bit'}_{BITWISE[op]}", left, right)
         if op in ("+", "-"):
             text = f"{_as_double(left, right, _SUM)} {op} {right.wrap(_SUM + 1)}"
             return Code(f"{self.rounding(e)}({text})", _PRIMARY, "double")
@@ -70,8 +82,8 @@ class MicrosoftExprPrinter(ExprPrinter):
             power = "single_power_int" if self.types.get(e.right) == "int" else "single_power"
             return self._call(f"b2t::{power}", left, right)
         if op == "\\":
-            return self._call("b2t::int_div", left, right)
-        return self._call("b2t::int_mod", left, right)  # MOD
+            return self._call("b2t::long_div" if long else "b2t::int_div", left, right)
+        return self._call("b2t::long_mod" if long else "b2t::int_mod", left, right)  # MOD
 
     @staticmethod
     def _call(function: str, *operands: Code) -> Code:
@@ -95,7 +107,7 @@ class MicrosoftExprPrinter(ExprPrinter):
                 text = f"b2t::sng({text})"
             converted = "b2t::single_result" if self.rounding(e) == "b2t::sng" else "b2t::dbl"
             return Code(f"{converted}(b2t::{builtin.cpp}({text}))", _PRIMARY, "double")
-        if e.name == "STR$" and self.types.get(e.args[0]) == "dbl":  # its 16 digits
+        if e.name == "STR$" and self.types.get(e.args[0]) in ("dbl", "lng"):  # 16 digits
             [arg] = self._operands(e.args, pre)
             return Code(f"b2t::{builtin.cpp}(b2t::Double{{{arg.text}}})", _PRIMARY, "string")
         return super().call(e, pre)
@@ -105,13 +117,15 @@ class MicrosoftExprPrinter(ExprPrinter):
             return text
         if value_type == "int":
             return f"b2t::to_int16({text})"
+        if value_type == "lng":
+            return f"b2t::to_int32_long({text})"
         if value_type == "num" and self.singles:
             return f"b2t::sng({text})"  # a float variable: the value is a float already
         return f"b2t::dbl({text})"
 
     def print_item(self, e: ast.Expr, pre: list[str]) -> str:
         text = self.value(e, pre)
-        return f"b2t::Double{{{text}}}" if self.types.get(e) == "dbl" else text
+        return f"b2t::Double{{{text}}}" if self.types.get(e) in ("dbl", "lng") else text
 
     def _compute_effects(self, e: ast.Expr) -> Effects:
         effects = super()._compute_effects(e)

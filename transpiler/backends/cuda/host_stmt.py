@@ -189,7 +189,7 @@ class StatementPrinter:
         for item in items:
             if self.a.expr_types.get(item) == "str":
                 texts.append(self.expr.value(item, None))
-            elif self.a.expr_types.get(item) == "dbl":  # Microsoft BASIC: its 16 digits
+            elif self.a.expr_types.get(item) in ("dbl", "lng"):  # Microsoft BASIC: 16 digits
                 texts.append(self.expr.print_item(item, None))
             else:
                 texts.append(self.expr.double_value(item, None))
@@ -384,7 +384,8 @@ class StatementPrinter:
         return self.at_line(node, bool(out)) + out
 
     def s_Erase(self, node, stmt: ast.Erase) -> list[Code]:
-        out = [Code(f"{self.expr.array(name)}.erase();") for name in stmt.names]
+        redim = "true" if stmt.redim else ""
+        out = [Code(f"{self.expr.array(name)}.erase({redim});") for name in stmt.names]
         return self.at_line(node, True) + out
 
     # ----------------------------------------------------------------- MAT statements

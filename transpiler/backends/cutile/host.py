@@ -42,6 +42,9 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "use_dialect", "Double", "sng", "dbl", "cint", "single_div", "double_div", "int_div",
     "int_mod", "bit_and", "bit_or", "bit_xor", "bit_eqv", "bit_imp", "bit_not",
     "single_power", "single_power_int", "double_power", "single_result", "ForStack",
+    # QuickBASIC's INTEGER and LONG arithmetic
+    "clng", "int_result", "long_result", "long_div", "long_mod", "long_and", "long_or",
+    "long_xor", "long_eqv", "long_imp", "long_not",
     "on_choice", "report_break", "report_error", "report_load_overflows",
     # error trapping (runtime/trap.py)
     "start_trap", "raise_error", "label_line",
@@ -279,7 +282,7 @@ class _ModulePrinter:
                 args.append(f"rank={symbol.rank}")
             if symbol.base:
                 args.append(f"base={symbol.base}")
-            dtype = {"int": "i32", "str": "str"}.get(symbol.elem_type, a.number_type)
+            dtype = {"int": "i32", "lng": "i32", "str": "str"}.get(symbol.elem_type, a.number_type)
             if dtype != "f64":
                 args.append(f"dtype={dtype!r}")
             if symbol.dim_stmt is not None:

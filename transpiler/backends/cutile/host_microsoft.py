@@ -25,6 +25,8 @@ from ...semantics import BITWISE, is_truth_value, single_as_written
 from .host_expr import _AND, _ATOM, _COMPARE, _OR, _SUM, _UNARY, ExprPrinter
 
 _PRODUCT = 11  # Python's * and /
+# QuickBASIC's INTEGER and LONG results of + - * and unary minus: "Overflow" beyond them.
+_QUICKBASIC_INTEGERS = {"int": "int_result", "lng": "long_result"}
 
 
 class MicrosoftExprPrinter(ExprPrinter):
@@ -34,14 +36,21 @@ class MicrosoftExprPrinter(ExprPrinter):
         self.singles = analysis.number_type == "f32"
 
     def rounding(self, e: ast.Expr) -> str:
-        """The runtime function giving the result of `e` its type: sng or dbl."""
-        return self.need("sng" if self.types.get(e) == "num" and self.singles else "dbl")
+        """The runtime function giving the result of `e` its type: sng or dbl (QuickBASIC:
+        int_result or long_result, "Overflow" beyond an INTEGER's or LONG's range)."""
+        value_type = self.types.get(e)
+        if value_type in _QUICKBASIC_INTEGERS:
+            return self.need(_QUICKBASIC_INTEGERS[value_type])
+        return self.need("sng" if value_type == "num" and self.singles else "dbl")
 
     def _value(self, e: ast.Expr) -> tuple[str, int]:
         if isinstance(e, ast.UnaryOp) and e.op == "NOT" and not is_truth_value(e.operand):
-            return f"{self.need('bit_not')}({self.value(e.operand)})", _ATOM
+            bit_not = "long_not" if self.types.get(e) == "lng" else "bit_not"
+            return f"{self.need(bit_not)}({self.value(e.operand)})", _ATOM
         if isinstance(e, ast.UnaryOp) and e.op == "-" and isinstance(e.operand, ast.Num):
             return "-" + self._wrap(e.operand, _UNARY), _UNARY
+        if isinstance(e, ast.UnaryOp) and e.op == "-" and self.types.get(e) in _QUICKBASIC_INTEGERS:
+            return f"{self.rounding(e)}(-{self._wrap(e.operand, _UNARY)})", _ATOM
         if isinstance(e, ast.Num) and self.types.get(e) == "num" and self.singles:
             written = single_as_written(e)
             if written is not None:
@@ -55,7 +64,8 @@ class MicrosoftExprPrinter(ExprPrinter):
         if op in BITWISE:
             if op in ("AND", "OR") and is_truth_value(e):
                 return super()._binop(e)
-            return self._call(f"bit_{BITWISE[op]}", e.left, e.right), _ATOM
+            bitwise = "long_" if self.types.get(e) == "lng" else "bit_"
+            return self._call(bitwise + BITWISE[op], e.left, e.right), _ATOM
         if op in ("+", "-"):
             text = f"{self._wrap(e.left, _SUM)} {op} {self._wrap(e.right, _SUM + 1)}"
             return f"{self.rounding(e)}({text})", _ATOM
@@ -73,10 +83,11 @@ class MicrosoftExprPrinter(ExprPrinter):
             else:
                 power = "single_power"
             return self._call(power, e.left, e.right), _ATOM
+        integer = "long_" if self.types.get(e) == "lng" else "int_"
         if op == "\\":
-            return self._call("int_div", e.left, e.right), _ATOM
+            return self._call(integer + "div", e.left, e.right), _ATOM
         if op == "MOD":
-            return self._call("int_mod", e.left, e.right), _ATOM
+            return self._call(integer + "mod", e.left, e.right), _ATOM
         raise TypeError(f"operator {op} is not supported in host programs")
 
     def _call(self, function: str, *operands: ast.Expr) -> str:
@@ -114,7 +125,7 @@ class MicrosoftExprPrinter(ExprPrinter):
                 arg = f"{self.need('sng')}({arg})"
             converted = "single_result" if self.rounding(e) == "sng" else "dbl"
             return f"{self.need(converted)}({self.need(builtin.python)}({arg}))"
-        if e.name == "STR$" and self.types.get(e.args[0]) == "dbl":  # its 16 digits
+        if e.name == "STR$" and self.types.get(e.args[0]) in ("dbl", "lng"):  # 16 digits
             arg = f"{self.need('Double')}({self.value(e.args[0])})"
             return f"{self.need(builtin.python)}({arg})"
         return super().call(e)
@@ -124,6 +135,8 @@ class MicrosoftExprPrinter(ExprPrinter):
             return text
         if value_type == "int":
             return f"{self.need('cint')}({text})"
+        if value_type == "lng":
+            return f"{self.need('clng')}({text})"
         if value_type == "num" and self.singles:
             return f"{self.need('sng')}({text})"
         return f"{self.need('dbl')}({text})"
@@ -131,7 +144,7 @@ class MicrosoftExprPrinter(ExprPrinter):
     def print_item(self, e: ast.Expr) -> str:
         """A PRINT item: a double prints its 16 digits."""
         text = self.value(e)
-        return f"{self.need('Double')}({text})" if self.types.get(e) == "dbl" else text
+        return f"{self.need('Double')}({text})" if self.types.get(e) in ("dbl", "lng") else text
 
     def can_fail(self, e: ast.Node, safe_subscripts=frozenset()) -> bool:
         # A warning (Division by zero, Overflow) shows on GW-BASIC's screen, the program's

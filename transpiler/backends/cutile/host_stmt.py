@@ -410,7 +410,8 @@ class StatementPrinter:
         return out
 
     def s_Erase(self, stmt: ast.Erase) -> list[Code]:
-        return [Code(f"{self.expr.array(name)}.erase()") for name in stmt.names]
+        redim = "redim=True" if stmt.redim else ""
+        return [Code(f"{self.expr.array(name)}.erase({redim})") for name in stmt.names]
 
     # ----------------------------------------------------------------- MAT statements
 
@@ -949,7 +950,9 @@ def _safe_constant(e: ast.Expr, value_type: str, microsoft: bool = False) -> boo
     value = signed_number(e)
     if value is None:
         return False
-    if microsoft:  # CINT's 16 bits; a floating constant is in range already
+    if microsoft:  # CINT's 16 bits, CLNG's 32; a floating constant is in range already
+        if value_type == "lng":
+            return -2147483648.5 < value < 2147483647.5
         return value_type != "int" or -32768.5 < value < 32767.5
     return -2147483648.0 <= value + 0.5 < 2147483648.0
 
