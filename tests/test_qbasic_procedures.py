@@ -750,3 +750,26 @@ def test_labels_are_local_to_their_procedure(tmp_path):
     assert interpreted_and_checked(tmp_path, LOCAL_LABELS, dialect=None) == (
         "A done\nB done\nmodule done\n"
     )
+
+
+# LBOUND and UBOUND of an array parameter are those of the array each call passes
+# (QBasic 1.1 help, "LBOUND, UBOUND": "useful for determining the size of an array
+# passed to a procedure"); DEFINT and `AS DOUBLE` give the arrays their suffixes.
+BOUNDS_OF_PARAMETERS = """\
+DECLARE SUB Show (a() AS DOUBLE)
+DEFINT I-N
+DIM one(1 TO 3) AS DOUBLE, zero(0 TO 2) AS DOUBLE
+FOR i = 1 TO 3: one(i) = i * 10: zero(i - 1) = 4 - i: NEXT
+Show one()
+Show zero()
+SUB Show (a() AS DOUBLE)
+  PRINT LBOUND(a); UBOUND(a); ":";
+  FOR k = LBOUND(a) TO UBOUND(a): PRINT a(k);: NEXT
+  PRINT
+END SUB
+"""
+
+
+def test_bounds_of_an_array_parameter(tmp_path):
+    out = interpreted_and_checked(tmp_path, BOUNDS_OF_PARAMETERS, dialect=None)
+    assert out == " 1  3 : 10  20  30 \n 0  2 : 3  2  1 \n"

@@ -34,6 +34,8 @@ What is not implemented is a located error.
 
 from __future__ import annotations
 
+import dataclasses
+
 import copy
 from dataclasses import dataclass, field
 
@@ -133,6 +135,7 @@ def lower(analysis: Analysis, diags: Diagnostics) -> None:
         procs = instantiate(main, procs, values, error)
     for proc in procs.values():
         _rename(proc, constants, error)
+    _fold_lower_bounds(main, procs, error)
     lowering = Lowering(analysis, procs, values, constants, error)
     lines = lowering.module(main)
     if procs:
@@ -435,7 +438,7 @@ def _rename(proc: Proc, constants: set[str], error) -> None:
     for line in proc.body:
         for stmt in line.statements:
             for node in stmt.walk():
-                if isinstance(node, (ast.Index, ast.ArrayDecl)) and node.name not in module:
+                if isinstance(node, (ast.Index, ast.ArrayDecl, ast.Bound)) and node.name not in module:
                     if node.name not in proc.arrays:
                         error(
                             f"array {node.name} in {proc.stmt.word} {proc.name}: DIM it in the "
@@ -469,3 +472,32 @@ def _rename_labels(proc: Proc) -> None:
 
 def copy_of(expr: ast.Expr) -> ast.Expr:
     return copy.deepcopy(expr)
+
+
+def _fold_lower_bounds(main: list[ast.Line], procs: dict[str, Proc], error) -> None:
+    """LBOUND of an array parameter, in each copy, as the bound of the array it names
+    now, once every array has its final name (passes/records.py folds the others)."""
+    from .records import declared_lows, lower_bound
+
+    def report(message, node):
+        error(message, node.coord)
+
+    everything = main + [line for proc in procs.values() for line in proc.body]
+    lows = declared_lows(everything)
+    for line in everything:
+        for stmt in line.statements:
+            _replace_bounds(stmt, lambda node: lower_bound(node, lows, report))
+
+
+def _replace_bounds(node: ast.Node, fold) -> None:
+    """Every LBOUND below `node` (nested statements too) replaced by `fold(it)`."""
+    for f in dataclasses.fields(node):
+        value = getattr(node, f.name)
+        items = value if isinstance(value, list) else [value]
+        for i, item in enumerate(items):
+            if isinstance(item, ast.Bound) and item.lower:
+                items[i] = fold(item)
+            elif isinstance(item, ast.Node):
+                _replace_bounds(item, fold)
+        if not isinstance(value, list) and items[0] is not value:
+            setattr(node, f.name, items[0])

@@ -52,7 +52,10 @@ class _Records:
         # Fixed-length strings (STRING * n), scalars and arrays apart: name -> n.
         self.fixed_scalars: dict[str, int] = {}
         self.fixed_arrays: dict[str, int] = {}
-        self.lows: dict[str, list[tuple[int, ...]]] = {}  # `_declared_lows`
+        self.lows: dict[str, list[tuple[int, ...]]] = {}  # `declared_lows`
+        # The array parameters of the procedure being read: their bounds are those of
+        # the array a call passes (passes/procedure_arrays.py folds them per copy).
+        self.array_params: set[str] = set()
 
     def error(self, message: str, node: ast.Node) -> None:
         self.diags.error(BasicSemanticError(message, node.coord))
@@ -249,6 +252,10 @@ class _Records:
                 continue
             if isinstance(stmt, ast.Dim):
                 self.dim(stmt)
+            if isinstance(stmt, ast.SubDef):
+                self.array_params = {p.name for p in stmt.params if isinstance(p, ast.ArrayDecl)}
+            elif isinstance(stmt, ast.EndSub):
+                self.array_params = set()
             self.nested(stmt)
             lowered = self.whole(stmt)
             if lowered is None:
@@ -264,21 +271,10 @@ class _Records:
     def bound(self, node: ast.Expr) -> ast.Expr:
         """LBOUND: its value, the lower bound every DIM and REDIM of the array writes
         (0 or 1 here); UBOUND of a record array: that of its first field's array."""
-        if not isinstance(node, ast.Bound):
+        if not isinstance(node, ast.Bound) or node.name in self.array_params:
             return node
         if node.lower:
-            lows = self.lows.get(node.name, [])
-            if node.name not in self.lows:
-                low = self.lows.get("", [(0,)])[0][0]  # an array without DIM: OPTION BASE
-            elif len({d[node.dim - 1] if node.dim <= len(d) else -1 for d in lows}) != 1:
-                self.error(f"LBOUND({node.name}): its DIMs give it different lower bounds", node)
-                return node
-            else:
-                low = lows[0][node.dim - 1] if node.dim <= len(lows[0]) else -1
-            if low < 0:
-                self.error(f"LBOUND({node.name}, {node.dim}): Subscript out of range", node)
-                return node
-            return ast.Num(float(low), str(low), coord=node.coord)
+            return lower_bound(node, self.lows, self.error)
         if node.name in self.arrays:
             node.name += self.types[self.arrays[node.name]][0][0]
         return node
@@ -402,13 +398,32 @@ def _copy(node):
     return copy.deepcopy(node)
 
 
-def _declared_lows(program: ast.Program) -> dict[str, list[tuple[int, ...]]]:
+def lower_bound(node: ast.Bound, lows: dict[str, list[tuple[int, ...]]], error) -> ast.Expr:
+    """LBOUND(A, dim) as its value: the lower bound every DIM and REDIM of A writes (0 or
+    1 here); `error(message, node)` where they disagree or A has no such dimension."""
+    declared = lows.get(node.name, [])
+    if node.name not in lows:
+        low = lows.get("", [(0,)])[0][0]  # an array without DIM: OPTION BASE
+    elif len({d[node.dim - 1] if node.dim <= len(d) else -1 for d in declared}) != 1:
+        error(f"LBOUND({node.name}): its DIMs give it different lower bounds", node)
+        return node
+    else:
+        low = declared[0][node.dim - 1] if node.dim <= len(declared[0]) else -1
+    if low < 0:
+        error(f"LBOUND({node.name}, {node.dim}): Subscript out of range", node)
+        return node
+    return ast.Num(float(low), str(low), coord=node.coord)
+
+
+def declared_lows(lines: list[ast.Line]) -> dict[str, list[tuple[int, ...]]]:
     """The lower bounds each DIM and REDIM gives each array, one tuple per declaration
     (a bound not written: the OPTION BASE in force); "" holds the last OPTION BASE."""
     lows: dict[str, list[tuple[int, ...]]] = {}
     base = 0
-    for line in program.lines:
+    for line in lines:
         for stmt in line.statements:
+            if isinstance(stmt, (ast.SubDef, ast.DeclareSub)):
+                continue  # `SUB S (a())`: a parameter, not an array of its own
             for node in stmt.walk():
                 if isinstance(node, ast.OptionBase):
                     base = node.base
@@ -446,7 +461,7 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
     if not _uses_records(analysis.program):
         return
     records = _Records(diags)
-    records.lows = _declared_lows(analysis.program)
+    records.lows = declared_lows(analysis.program.lines)
     for line in analysis.program.lines:
         line.statements = records.statements(line.statements)
     if records.open is not None:
