@@ -43,8 +43,18 @@ from .extended import MAX, MIN, MOD, loop_count, to_integer
 from .faults import ERROR, WARNING, BasicFault, Notice, set_warning_hook, warn
 from .files import (
     EOF,
+    LOC,
     LOF,
     close_files,
+    field,
+    field_release,
+    field_store,
+    field_swap,
+    field_value,
+    get_record,
+    lset,
+    put_record,
+    rset,
     file_input,
     file_line,
     file_output,
@@ -55,6 +65,7 @@ from .files import (
     reset_files,
 )
 from .flow import ForStack, on_choice, report_break, report_error
+from .mbf import CVD, CVI, CVS, MKDS, MKIS, MKSS
 from .inputs import NUMBER, STRING, ReplyRejected, parse_reply
 from .msformat import Double
 from .msnumbers import (
@@ -117,6 +128,9 @@ __all__ = [
     "COS",
     "CSNG",
     "DOUBLE",
+    "CVD",
+    "CVI",
+    "CVS",
     "EOF",
     "ERL",
     "ERR",
@@ -131,11 +145,15 @@ __all__ = [
     "LCASES",
     "LEFTS",
     "LEN",
+    "LOC",
     "LOF",
     "LOG",
     "MARGIN",
     "MAX",
     "MIDS",
+    "MKDS",
+    "MKIS",
+    "MKSS",
     "MIN",
     "MOD",
     "NUMBER",
@@ -190,6 +208,15 @@ __all__ = [
     "div",
     "double_div",
     "double_power",
+    "field",
+    "field_release",
+    "field_store",
+    "field_swap",
+    "field_value",
+    "get_record",
+    "lset",
+    "put_record",
+    "rset",
     "file_input",
     "file_line",
     "file_output",

@@ -54,7 +54,7 @@ from collections.abc import Sequence
 from .console import FILE_WIDTH, UNLIMITED, Console
 from .faults import BasicFault
 from .inputs import NUMBER
-from .msnumbers import ILLEGAL_FUNCTION_CALL, cint
+from .msnumbers import ILLEGAL_FUNCTION_CALL, cint, float32
 from .numformat import format_number_trimmed
 from .stringfns import MAX_LENGTH, number_value
 from .using import REAL, UsingPrecision
@@ -69,6 +69,8 @@ FILE_NOT_FOUND = "File not found"
 FILE_ALREADY_OPEN = "File already open"
 FILE_ALREADY_EXISTS = "File already exists"
 INPUT_PAST_END = "Input past end"
+FIELD_OVERFLOW = "FIELD overflow"
+BAD_RECORD_NUMBER = "Bad record number"
 PATH_NOT_FOUND = "Path not found"
 ACCESS_ERROR = "Path/File access error"
 
@@ -287,14 +289,141 @@ class _OutputFile:
         return os.fstat(self.handle.fileno()).st_size
 
 
+DEFAULT_RECORD_LENGTH = 128
+MAX_RECORD_LENGTH = 32767
+MAX_RECORD_NUMBER = 2**25  # PC-BASIC's limit: record - 1 fits a single's mantissa
+
+
+class _RandomFile:
+    """A random-access file: records of `length` bytes, numbered from 1, read into and
+    written from the start of `buffer` by GET and PUT; `record` is the last one (LOC).
+    The buffer is its number's (`FileTable.buffers`)."""
+
+    mode = "R"
+
+    def __init__(self, path: str, name: str, length: int, buffer: bytearray):
+        def open_binary(p: str):
+            return open(p, "r+b" if os.path.exists(p) else "w+b")
+
+        self.handle = _system(open_binary, path, name)
+        self.length = length
+        self.buffer = buffer
+        self.record = 0
+
+    def size(self) -> int:
+        self.handle.seek(0, os.SEEK_END)
+        return self.handle.tell()
+
+    def at_end(self) -> bool:
+        """EOF: the last GET went past the end of the file."""
+        return self.record * self.length > self.size()
+
+    def get(self, record: int | None) -> None:
+        record = self.record + 1 if record is None else record
+        self.handle.seek((record - 1) * self.length)
+        data = self.handle.read(self.length)
+        self.buffer[: self.length] = data.ljust(self.length, b"\0")
+        self.record = record
+
+    def put(self, record: int | None) -> None:
+        record = self.record + 1 if record is None else record
+        self.handle.seek((record - 1) * self.length)  # a gap before it reads as NULs
+        self.handle.write(self.buffer[: self.length])
+        self.record = record
+
+
+def _record_number(x: float) -> int:
+    """GET's and PUT's record number: a single (as in PC-BASIC: 2^25 + 1 is 2^25),
+    rounded, 1 to 2^25, else "Bad record number"."""
+    x = float32(x)
+    if not 0.5 <= x < MAX_RECORD_NUMBER + 0.5:
+        raise BasicFault(BAD_RECORD_NUMBER, f"({format_number_trimmed(x)})")
+    return int(x + 0.5)
+
+
+def record_length(x: float) -> int:
+    """The record length of OPEN: 1 to 32767 ("Overflow" beyond 16 bits)."""
+    length = int(cint(x))
+    if not 1 <= length <= MAX_RECORD_LENGTH:
+        raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(a record length of {length})")
+    return length
+
+
+class _Fields:
+    """The FIELD variables: each string variable's place in a record buffer, by name.
+
+    A FIELD variable's value is its bytes of the buffer (characters 0 to 255): GET
+    changes it, LSET and RSET write the buffer; an assignment of another kind (LET,
+    INPUT, READ...) makes it an ordinary variable again; SWAP exchanges places.  The
+    generated code keeps the variables' values: after each of those statements it
+    assigns every FIELD variable of the program its `value` (passes/flatten.py)."""
+
+    def __init__(self) -> None:
+        self.places: dict[str, tuple[bytearray, int, int]] = {}
+
+    def bind(self, buffer: bytearray, widths: Sequence[int], names: Sequence[str]) -> None:
+        offset = 0
+        for width, name in zip(widths, names):
+            self.places[name] = (buffer, offset, width)
+            offset += width
+
+    def value(self, name: str, current: str) -> str:
+        place = self.places.get(name)
+        if place is None:
+            return current
+        buffer, offset, width = place
+        return buffer[offset : offset + width].decode("latin-1")
+
+    def store(self, name: str, text: str) -> str:
+        """Write `text` into the variable's place (if it has one); returns `text`."""
+        place = self.places.get(name)
+        if place is not None:
+            buffer, offset, width = place
+            buffer[offset : offset + width] = _record_bytes(text[:width].ljust(width))
+        return text
+
+    def justify(self, name: str, current: str, text: str, right: bool) -> str:
+        """LSET or RSET: `text` cut or padded with spaces to the variable's width (a FIELD
+        variable's, written into its buffer; an ordinary variable's current length)."""
+        place = self.places.get(name)
+        width = place[2] if place is not None else len(current)
+        text = text[:width].rjust(width) if right else text[:width].ljust(width)
+        return self.store(name, text)
+
+    def release(self, names: Sequence[str]) -> None:
+        for name in names:
+            self.places.pop(name, None)
+
+    def swap(self, first: str, second: str) -> None:
+        a, b = self.places.pop(first, None), self.places.pop(second, None)
+        if b is not None:
+            self.places[first] = b
+        if a is not None:
+            self.places[second] = a
+
+
+def _record_bytes(text: str) -> bytes:
+    try:
+        return text.encode("latin-1")
+    except UnicodeEncodeError:
+        raise BasicFault(
+            ILLEGAL_FUNCTION_CALL, "(a record holds characters up to CHR$(255) only)"
+        ) from None
+
+
 class FileTable:
     """The files a program has open, by number."""
 
     def __init__(self, precision: UsingPrecision = REAL, scratch: str | None = None):
         self.precision = precision
         self.system = FileSystem(scratch)
-        self.open_files: dict[int, _InputFile | _OutputFile] = {}
+        self.open_files: dict[int, _InputFile | _OutputFile | _RandomFile] = {}
         self.paths: dict[int, str] = {}  # number -> the identity of its name
+        self.fields = _Fields()
+        # The record buffer of each file number, as GW-BASIC has one: it outlives CLOSE
+        # (a FIELD variable still shows it), and the next random file of that number
+        # uses it again, contents and all (PC-BASIC).
+        self.buffers: dict[int, bytearray] = {}
 
     @staticmethod
     def number(n: float) -> int:
@@ -302,17 +431,23 @@ class FileTable:
             raise BasicFault(BAD_FILE_NUMBER, f"(#{format_number_trimmed(n)})")
         return int(n + 0.5)
 
-    def open(self, name: str, mode: str, n: float) -> None:
+    def open(self, name: str, mode: str, n: float, length: float | None = None) -> None:
         number = self.number(n)
         if number in self.open_files:
             raise BasicFault(FILE_ALREADY_OPEN, f"(#{number})")
         mode = open_mode(mode)
+        size = DEFAULT_RECORD_LENGTH if length is None else record_length(length)
         key = self.system.identity(name)
         for other, path in self.paths.items():
-            if path == key and (mode != "I" or self.open_files[other].mode != "I"):
+            shared = mode in ("I", "R") and self.open_files[other].mode == mode
+            if path == key and not shared:
                 raise BasicFault(FILE_ALREADY_OPEN, f"({name} as #{other})")
         if mode == "I":
             channel = _InputFile(self.system.reading(name), name)
+        elif mode == "R":
+            buffer = self.buffers.setdefault(number, bytearray())
+            buffer.extend(bytes(max(0, size - len(buffer))))
+            channel = _RandomFile(self.system.writing(name, append=True), name, size, buffer)
         else:
             path = self.system.writing(name, append=mode == "A")
             channel = _OutputFile(path, name, mode == "A", self.precision)
@@ -328,15 +463,61 @@ class FileTable:
 
     def _input(self, n: float) -> _InputFile:
         channel = self._get(n)
+        _not_random(channel, "INPUT # and LINE INPUT #")
         if channel.mode != "I":
             raise BasicFault(BAD_FILE_MODE, f"(#{self.number(n)} is open for output)")
         return channel
 
     def output(self, n: float) -> Console:
         channel = self._get(n)
+        _not_random(channel, "PRINT # and WRITE #")
         if channel.mode == "I":
             raise BasicFault(BAD_FILE_MODE, f"(#{self.number(n)} is open for input)")
         return channel.console
+
+    def _random(self, n: float, not_open: str) -> _RandomFile:
+        number = self.number(n)
+        channel = self.open_files.get(number)
+        if channel is None:
+            raise BasicFault(not_open, f"(#{number} is not open)")
+        if channel.mode != "R":
+            raise BasicFault(BAD_FILE_MODE, f"(#{number} is not a random-access file)")
+        return channel
+
+    def field(self, n: float, widths: Sequence[float], names: Sequence[str]) -> None:
+        """FIELD #n, widths[0] AS names[0], ...: "FIELD overflow" past the record length
+        (GW-BASIC's rule, DSKCOM.ASM and its manual; PC-BASIC allows 128 bytes)."""
+        channel = self._random(n, BAD_FILE_NUMBER)
+        sizes = []
+        for width in widths:
+            size = int(cint(width))
+            if not 0 <= size <= 255:
+                raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(FIELD width {size})")
+            sizes.append(size)
+        if sum(sizes) > channel.length:
+            why = f"({sum(sizes)} bytes in a record of {channel.length})"
+            raise BasicFault(FIELD_OVERFLOW, why)
+        self.fields.bind(channel.buffer, sizes, names)
+
+    def record(self, n: float, record: float | None, put: bool) -> None:
+        """GET (put False) or PUT #n[, record]: a closed file is "Bad file mode", as in
+        PC-BASIC."""
+        channel = self._random(n, BAD_FILE_MODE)
+        number = None if record is None else _record_number(record)
+        if put:
+            channel.put(number)
+        else:
+            channel.get(number)
+
+    def loc(self, n: float) -> float:
+        channel = self._get(n)
+        if channel.mode == "R":
+            return float(channel.record)
+        if channel.mode == "I":
+            raise BasicFault(
+                ILLEGAL_FUNCTION_CALL, "(LOC of a sequential input file is not supported)"
+            )
+        return float(channel.size() // 128)
 
     def input(self, n: float, kinds: Sequence[str]) -> list[float | str]:
         channel = self._input(n)
@@ -347,7 +528,7 @@ class FileTable:
 
     def eof(self, n: float) -> float:
         channel = self._get(n)
-        return -1.0 if channel.mode == "I" and channel.at_end() else 0.0
+        return -1.0 if channel.mode in ("I", "R") and channel.at_end() else 0.0
 
     def lof(self, n: float) -> float:
         channel = self._get(n)
@@ -358,13 +539,14 @@ class FileTable:
         for number in chosen:
             channel = self.open_files.pop(number, None)
             self.paths.pop(number, None)
-            if isinstance(channel, _OutputFile):
+            if isinstance(channel, (_OutputFile, _RandomFile)):
                 channel.handle.close()
 
     def width(self, n: float, width: float) -> None:
         """`WIDTH #n, width`: 0 to 255 (255: lines are never broken); a file open for
         input keeps it without using it."""
         channel = self._get(n)
+        _not_random(channel, "WIDTH #")
         w = int(cint(width))
         if not 0 <= w <= FILE_WIDTH:
             raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(WIDTH #{self.number(n)}, {w})")
@@ -392,12 +574,18 @@ class FileTable:
             self.system.remove(old)
 
 
+def _not_random(channel, what: str) -> None:
+    """GW-BASIC reads and writes a random-access file's record buffer there; not done
+    here: a fatal error of our own, which no ON ERROR traps."""
+    if channel.mode == "R":
+        raise BasicFault(f"{what} of a random-access file is not supported")
+
+
 def open_mode(mode: str) -> str:
-    """The mode of OPEN: "I", "O" or "A" (the first letter of the old form's string)."""
+    """The mode of OPEN: "I", "O", "A" or "R" (the first letter of the old form's
+    string)."""
     letter = mode[:1].upper()
-    if letter == "R":
-        raise BasicFault(BAD_FILE_MODE, "(random-access files are not supported)")
-    if letter not in ("I", "O", "A"):
+    if letter not in ("I", "O", "A", "R"):
         raise BasicFault(BAD_FILE_MODE, f'("{mode}")')
     return letter
 
@@ -414,8 +602,46 @@ def reset_files(precision: UsingPrecision = REAL) -> None:
     _table = FileTable(precision, os.environ.get(SCRATCH_VARIABLE) or None)
 
 
-def open_file(name: str, mode: str, number: float) -> None:
-    _table.open(name, mode, number)
+def open_file(name: str, mode: str, number: float, length: float | None = None) -> None:
+    _table.open(name, mode, number, length)
+
+
+def field(number: float, widths: Sequence[float], names: Sequence[str]) -> None:
+    _table.field(number, widths, names)
+
+
+def get_record(number: float, record: float | None = None) -> None:
+    _table.record(number, record, put=False)
+
+
+def put_record(number: float, record: float | None = None) -> None:
+    _table.record(number, record, put=True)
+
+
+def field_value(name: str, current: str) -> str:
+    """The value of string variable `name`: its bytes of a record buffer if it is a FIELD
+    variable, else `current`."""
+    return _table.fields.value(name, current)
+
+
+def field_store(name: str, text: str) -> str:
+    return _table.fields.store(name, text)
+
+
+def lset(name: str, current: str, text: str) -> str:
+    return _table.fields.justify(name, current, text, right=False)
+
+
+def rset(name: str, current: str, text: str) -> str:
+    return _table.fields.justify(name, current, text, right=True)
+
+
+def field_release(*names: str) -> None:
+    _table.fields.release(names)
+
+
+def field_swap(first: str, second: str) -> None:
+    _table.fields.swap(first, second)
 
 
 def close_files(*numbers: float) -> None:
@@ -454,3 +680,7 @@ def EOF(number: float) -> float:
 
 def LOF(number: float) -> float:
     return _table.lof(number)
+
+
+def LOC(number: float) -> float:
+    return _table.loc(number)
