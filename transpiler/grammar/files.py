@@ -174,10 +174,12 @@ def p_field_list(p):
     """field_list : expr AS lvalue
     | field_list COMMA expr AS lvalue"""
     target = p[len(p) - 1]
+    where = (target.coord.column - 1, target.coord.length)
     if not isinstance(target, ast.Var):
-        fail(p, len(p) - 1, "a FIELD variable must be a simple string variable here, not an array element")
+        why = "a FIELD variable must be a simple string variable here, not an array element"
+        raise p.lexer.ctx.error(why, *where)
     if not target.name.endswith("$"):
-        fail(p, len(p) - 1, f"FIELD needs string variables: {target.name} is a number")
+        raise p.lexer.ctx.error(f"FIELD needs string variables: {target.name} is a number", *where)
     if len(p) == 4:
         p[0] = [(p[1], target)]
     else:
