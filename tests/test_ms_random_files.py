@@ -278,7 +278,7 @@ def test_doubles_have_53_bits_not_56(tmp_path):
     more bits has 0 where PC-BASIC's last 3 bits differ (1/3#: A8 here, AB there), and
     CVD of 56 bits rounds them away.  MKS$ is exact: singles have 24 bits in both."""
     text = (
-        '10 S$ = MKD$(1/3#): PRINT HEX$(ASC(S$)); CVD(S$) = 1/3#\n'
+        "10 S$ = MKD$(1/3#): PRINT HEX$(ASC(S$)); CVD(S$) = 1/3#\n"
         "20 S$ = STRING$(6, 255) + CHR$(127) + CHR$(128): PRINT CVD(S$) = 1\n"
     )  # PC-BASIC: "AB-1", " 0" (1 - 2^-56 is not 1 there)
     assert interpreted_and_checked(tmp_path, text) == "A8-1 \n-1 \n"
@@ -323,3 +323,11 @@ def test_field_of_what_is_not_a_simple_string_is_a_located_error(tmp_path, line,
     done = basic2tile(tmp_path, text, "--interpret")
     assert done.returncode == 1 and message in done.stderr
     assert "prog.bas:2:" in done.stderr
+
+
+def test_a_loop_with_get_stays_on_the_host(tmp_path):
+    text = '10 OPEN "R", #1, "X.DAT", 2: FIELD #1, 2 AS A$\n20 DIM B(100)\n'
+    text += "30 FOR I = 1 TO 100: B(I) = I * 2: GET #1, I: NEXT\n40 PRINT B(50); LOC(1)\n"
+    explained = basic2tile(tmp_path, text, "--explain").stdout
+    assert "-> host: GET or PUT of a file inside the loop runs on the host" in explained
+    assert interpreted_and_checked(tmp_path, text) == " 100  100 \n"

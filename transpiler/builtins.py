@@ -259,7 +259,8 @@ _IMPLEMENTED = (
     Builtin("EOF", _MS_EXTENDED, _NUM, effect="io", python="EOF", cpp="file_eof"),
     Builtin("LOF", _MS_EXTENDED, _NUM, effect="io", python="LOF", cpp="file_lof"),
     # The number of the last record a GET or PUT read or wrote (of a random-access file),
-    # the number of 128-byte blocks read or written so far (of a sequential one).
+    # the number of 128-byte blocks written so far (of a sequential output file; of an
+    # input file it is not supported: a run-time error).
     Builtin("LOC", _MS_EXTENDED, _NUM, effect="io", python="LOC", cpp="file_loc",
             integer_valued=True),
     # Numbers as the bytes of Microsoft Binary Format and back (runtime/mbf.py): for the

@@ -2866,7 +2866,7 @@ class Console {
   }
 
   void line_feed() {
-    put("\n");
+    put(file_width_ >= 0 ? "\r\n" : "\n");  // GW-BASIC ends a file's lines with CR LF
     column_ = 0;
   }
 
@@ -3249,7 +3249,12 @@ class FileSystem {
 // A file open for INPUT: its text, read whole when it is opened.
 class InputFile {
  public:
-  InputFile(const fs::path& path, const std::string& name) {
+  // Its line end is CR (read() reads CR LF as one CR).  With `soft_linefeed` (--dialect
+  // ms, as GW-BASIC) a lone LF is a character: LINE INPUT # keeps it (and a CR right
+  // after it), INPUT # drops it (and such a CR) outside quotes; without, every LF is a
+  // line end (files.py).
+  InputFile(const fs::path& path, const std::string& name, bool soft_linefeed)
+      : blanks_(soft_linefeed ? std::string(" \0\n", 3) : std::string(" \0", 2)) {
     std::error_code error;
     if (path.empty())
       throw Fault(FILE_NOT_FOUND, "(" + name + ")");
@@ -3264,10 +3269,14 @@ class InputFile {
     std::fclose(handle);
     size_ = data.size();
     data = data.substr(0, data.find('\x1a'));  // Ctrl-Z ends a DOS text file
-    for (std::size_t i = 0; i < data.size(); ++i) {
-      if (data[i] == '\r') {
-        text_ += '\n';
-        if (i + 1 < data.size() && data[i + 1] == '\n')
+    if (soft_linefeed) {
+      text_ = data;
+      return;
+    }
+    for (std::size_t i = 0; i < data.size(); ++i) {  // every line end one CR
+      if (data[i] == '\r' || data[i] == '\n') {
+        text_ += '\r';
+        if (data[i] == '\r' && i + 1 < data.size() && data[i + 1] == '\n')
           ++i;
       } else {
         text_ += data[i];
@@ -3294,85 +3303,93 @@ class InputFile {
     return entry(false);
   }
 
+  // LINE INPUT #: up to a CR (CR LF) that does not follow an LF, at most 255 characters
+  // (the rest is the next line).
   std::string line() {
     if (at_end())
       throw Fault(INPUT_PAST_END);
-    std::size_t end = text_.find('\n', pos_);
-    if (end == std::string::npos)
-      end = text_.size();
-    const std::string rest = text_.substr(pos_, end - pos_);
-    if (text_length(rest) >= MS_MAX_LENGTH) {  // the rest, line end included, is the next line
-      const std::string line = rest.substr(0, text_offset(rest, MS_MAX_LENGTH));
-      pos_ += line.size();
-      return line;
+    std::string out;
+    for (std::size_t count = 0; count < MS_MAX_LENGTH; ++count) {
+      const std::string before = previous_;
+      const std::string c = read();
+      if (c.empty() || (c == "\r" && before != "\n"))
+        break;
+      out += c;
     }
-    pos_ = end + 1;
-    return rest;
+    return out;
   }
 
  private:
-  // The next character (its UTF-8 bytes), consumed; "" at the end.
-  std::string next() {
+  // The next character (its UTF-8 bytes), consumed; "" at the end.  A CR LF is one line
+  // end, read as CR (`line_ends`; not inside quotes, nor right after an LF).
+  std::string read(bool line_ends = true) {
     if (pos_ >= text_.size())
       return "";
     std::size_t end = pos_ + 1;
     while (end < text_.size() && (static_cast<unsigned char>(text_[end]) & 0xC0) == 0x80)
       ++end;
     std::string c = text_.substr(pos_, end - pos_);
+    if (line_ends && c == "\r" && previous_ != "\n" && end < text_.size() && text_[end] == '\n')
+      ++end;
     pos_ = end;
+    previous_ = c;
     return c;
   }
 
   // The text of the next item, its separator consumed (see files.py).
   std::string entry(bool number) {
-    const char last = skip_blanks();
-    std::string c = next();
-    const bool quoted = c == "\"" && !number && last != '\0';
+    const std::string last = skip(blanks_);
+    const bool escaped = last == std::string(1, '\0') || last == "\n";
+    std::string c = read();
+    const bool quoted = c == "\"" && !number && !escaped;
     if (quoted)
-      c = next();
-    if (c.empty() && last != '\0')
+      c = read(false);
+    if (c.empty() && !escaped)
       throw Fault(INPUT_PAST_END);
     std::string word, blanks;
     std::size_t length = 0;  // characters in word and blanks
-    while (!c.empty() && !((number && c == " ") || ((c == "," || c == "\n") && !quoted))) {
+    while (!c.empty() && !((number && c == " ") || ((c == "," || c == "\r") && !quoted))) {
       if (quoted && c == "\"")
         break;
+      if (c == "\n" && !quoted) {  // LF and LF CR are dropped (GW-BASIC)
+        c = read();
+        if (c == "\r")
+          c = read();
+        continue;
+      }
       if (c == " " && !quoted) {
         blanks += c;  // kept only inside a string
         ++length;
-      } else if (c != std::string(1, '\0')) {  // a line end inside quotes is CHR$(13)
-        word += blanks + (c == "\n" ? std::string("\r") : c);
+      } else if (c != std::string(1, '\0')) {  // inside quotes a line end is kept
+        word += blanks + c;
         blanks.clear();
         ++length;
       }
       if (length >= MS_MAX_LENGTH)
         break;
-      c = next();
+      c = read(!quoted);
     }
     if (c == " " || c == std::string(1, '\0') || (quoted && c == "\"")) {
-      skip_spaces();
-      if (pos_ < text_.size() && (text_[pos_] == ',' || text_[pos_] == '\n'))
-        ++pos_;
+      skip(" ");
+      if (pos_ < text_.size() && (text_[pos_] == ',' || text_[pos_] == '\r'))
+        read();
     }
     return word;
   }
 
-  // Skip spaces and NULs before an item; the last one skipped ('\x01' if none).
-  char skip_blanks() {
-    char last = '\x01';
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\0'))
-      last = text_[pos_++];
+  // Skip `characters` (single bytes); the last one skipped ("" if none).
+  std::string skip(const std::string& characters) {
+    std::string last;
+    while (pos_ < text_.size() && characters.find(text_[pos_]) != std::string::npos)
+      last = read(false);
     return last;
   }
 
-  void skip_spaces() {
-    while (pos_ < text_.size() && text_[pos_] == ' ')
-      ++pos_;
-  }
-
+  std::string blanks_;  // skipped before an item
   std::string text_;
   std::size_t pos_ = 0;
   std::size_t size_ = 0;
+  std::string previous_;  // the character read last
 };
 
 // A file open for OUTPUT or APPEND: a Console without a margin.
@@ -3626,7 +3643,7 @@ class FileTable {
         throw Fault(FILE_ALREADY_OPEN, "(" + name + " as #" + std::to_string(other) + ")");
     }
     if (mode == 'I') {
-      inputs_.emplace(num, std::make_unique<InputFile>(system_.reading(name), name));
+      inputs_.emplace(num, std::make_unique<InputFile>(system_.reading(name), name, microsoft()));
     } else if (mode == 'R') {
       std::shared_ptr<std::string>& buffer = buffers_[num];
       if (!buffer)

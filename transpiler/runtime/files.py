@@ -1,9 +1,11 @@
-"""Sequential files, as Microsoft BASIC (GW-BASIC 3.23) has them.
+"""Sequential and random-access files, as Microsoft BASIC (GW-BASIC 3.23) has them.
 
     OPEN "DATA.TXT" FOR INPUT AS #1          (also OUTPUT, APPEND; or OPEN "I", #1, "DATA.TXT")
     INPUT #1, A, B$ / LINE INPUT #1, L$ / EOF(1) / LOF(1)
     PRINT #2, ... / PRINT #2, USING ... / WRITE #2, ... / CLOSE [#1, #2] / KILL / NAME
     WIDTH #2, 40                             (the line width: console.py's files)
+    OPEN "F.DAT" FOR RANDOM AS #3 LEN = 32 / FIELD #3, 20 AS N$ / LSET N$ = X$ / PUT #3, 1
+    GET #3 / LOC(3)                          (random files: `_RandomFile`, `_Fields`)
 
 One table of open files per program run (`reset_files` at the start, `close_files` at
 the end, whatever ends it), numbers 1 to 255.  A file name is a path relative to the
@@ -12,7 +14,9 @@ or drive letter is "Bad file name".  Names ignore case, as DOS's do (`dos_path`)
 existing file or folder whose name matches but for the case of ASCII letters is the one
 used (the exact name first, else the first in sorted order); a new file gets the name as
 written (GW-BASIC would write it in upper case, cut to 8.3).  Text is UTF-8 (other bytes pass through unchanged);
-lines are written with "\\n" and read ending in "\\n", "\\r\\n" or "\\r"; a Ctrl-Z ends a file
+under --dialect ms lines are written with "\\r\\n" and read ending in "\\r\\n" or "\\r", a
+lone "\\n" being a character, as GW-BASIC has them (`_InputFile`); in the other dialects
+they are written with "\\n" and read ending in any of the three.  A Ctrl-Z ends a file
 being read, as in DOS.  An output file is a `Console` without a margin: PRINT # has the
 screen's zones and number format, and PRINT # USING the screen's.
 
@@ -52,6 +56,7 @@ import shutil
 from collections.abc import Sequence
 
 from .console import FILE_WIDTH, UNLIMITED, Console
+from .dialect import microsoft
 from .faults import BasicFault
 from .inputs import NUMBER
 from .msnumbers import ILLEGAL_FUNCTION_CALL, cint, float32
@@ -196,9 +201,14 @@ def _missing(path: str) -> str | None:
 
 
 class _InputFile:
+    """A file open for INPUT, read whole.  Its line end is CR (`_read` reads CR LF as
+    one CR).  With `soft_linefeed` (--dialect ms, as GW-BASIC) a lone LF is a character:
+    LINE INPUT # keeps it (and a CR right after it), INPUT # drops it (and such a CR)
+    outside quotes; without, every LF is a line end, as in PC-BASIC's text files."""
+
     mode = "I"
 
-    def __init__(self, path: str | None, name: str):
+    def __init__(self, path: str | None, name: str, soft_linefeed: bool):
         if path is None:
             raise BasicFault(FILE_NOT_FOUND, f"({name})")
         with _system(lambda p: open(p, "rb"), path, name) as handle:
@@ -206,27 +216,36 @@ class _InputFile:
         self.size = len(data)
         text = data.decode("utf-8", errors="surrogateescape")
         text = text.split(_END_OF_FILE, 1)[0]
-        self.text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if not soft_linefeed:
+            text = text.replace("\r\n", "\r").replace("\n", "\r")
+        self.text = text
+        self.blanks = " \0\n" if soft_linefeed else _BLANKS  # skipped before an item
         self.pos = 0
+        self.previous = ""  # the character read last
 
     def at_end(self) -> bool:
         return self.pos >= len(self.text)
 
+    def _read(self, line_ends: bool = True) -> str:
+        """The next character, consumed; "" at the end.  A CR LF is one line end, read as
+        CR (`line_ends`; not inside quotes, nor right after an LF: PC-BASIC's
+        TextFile.read_one)."""
+        text, pos = self.text, self.pos
+        if pos >= len(text):
+            return ""
+        c = text[pos]
+        pos += 1
+        if line_ends and c == "\r" and self.previous != "\n" and text.startswith("\n", pos):
+            pos += 1
+        self.pos, self.previous = pos, c
+        return c
+
     def _skip(self, characters: str) -> str:
         """Skip `characters`; the last one skipped ("" if none)."""
-        text, pos = self.text, self.pos
-        while pos < len(text) and text[pos] in characters:
-            pos += 1
-        last = text[pos - 1] if pos > self.pos else ""
-        self.pos = pos
+        last = ""
+        while self.pos < len(self.text) and self.text[self.pos] in characters:
+            last = self._read(line_ends=False)
         return last
-
-    def _next(self) -> str:
-        """The next character, consumed; "" at the end."""
-        if self.pos >= len(self.text):
-            return ""
-        self.pos += 1
-        return self.text[self.pos - 1]
 
     def item(self, kind: str) -> float | str:
         word = self._entry(kind == NUMBER)
@@ -236,41 +255,49 @@ class _InputFile:
 
     def _entry(self, number: bool) -> str:
         """The text of the next item, its separator consumed (see the module docstring)."""
-        last = self._skip(_BLANKS)
-        c = self._next()
-        quoted = c == '"' and not number and last != "\0"
+        last = self._skip(self.blanks)
+        escaped = last in ("\0", "\n")  # a quote right after them quotes nothing
+        c = self._read()
+        quoted = c == '"' and not number and not escaped
         if quoted:
-            c = self._next()
-        if not c and last != "\0":
+            c = self._read(line_ends=False)
+        if not c and not escaped:
             raise BasicFault(INPUT_PAST_END)
         word, blanks = "", ""
-        while c and not ((number and c == " ") or (c in ",\n" and not quoted)):
+        while c and not ((number and c == " ") or (c in ",\r" and not quoted)):
             if quoted and c == '"':
                 break
+            if c == "\n" and not quoted:  # LF and LF CR are dropped (GW-BASIC)
+                c = self._read()
+                if c == "\r":
+                    c = self._read()
+                continue
             if c == " " and not quoted:
                 blanks += c  # kept only inside a string
-            elif c != "\0":  # a line end inside quotes is CHR$(13), as DOS wrote it
-                word, blanks = word + blanks + ("\r" if c == "\n" else c), ""
+            elif c != "\0":  # inside quotes a line end is kept: CHR$(13)
+                word, blanks = word + blanks + c, ""
             if len(word) + len(blanks) >= MAX_LENGTH:
                 break
-            c = self._next()
+            c = self._read(line_ends=not quoted)
         if c in _BLANKS and c or (quoted and c == '"'):
             self._skip(" ")
-            if not self.at_end() and self.text[self.pos] in ",\n":
-                self.pos += 1
+            if not self.at_end() and self.text[self.pos] in ",\r":
+                self._read()
         return word
 
     def line(self) -> str:
+        """LINE INPUT #: up to a CR (CR LF) that does not follow an LF, at most 255
+        characters (the rest is the next line)."""
         if self.at_end():
             raise BasicFault(INPUT_PAST_END)
-        end = self.text.find("\n", self.pos)
-        end = len(self.text) if end < 0 else end
-        if end - self.pos >= MAX_LENGTH:  # the rest, line end included, is the next line
-            self.pos += MAX_LENGTH
-            return self.text[self.pos - MAX_LENGTH : self.pos]
-        line = self.text[self.pos : end]
-        self.pos = end + 1
-        return line
+        characters: list[str] = []
+        while len(characters) < MAX_LENGTH:
+            before = self.previous
+            c = self._read()
+            if not c or (c == "\r" and before != "\n"):
+                break
+            characters.append(c)
+        return "".join(characters)
 
 
 class _OutputFile:
@@ -443,7 +470,7 @@ class FileTable:
             if path == key and not shared:
                 raise BasicFault(FILE_ALREADY_OPEN, f"({name} as #{other})")
         if mode == "I":
-            channel = _InputFile(self.system.reading(name), name)
+            channel = _InputFile(self.system.reading(name), name, microsoft())
         elif mode == "R":
             buffer = self.buffers.setdefault(number, bytearray())
             buffer.extend(bytes(max(0, size - len(buffer))))

@@ -56,7 +56,9 @@ def _bytes(text: str, name: str) -> bytes:
     try:
         return text.encode("latin-1")
     except UnicodeEncodeError:
-        raise BasicFault(ILLEGAL_FUNCTION_CALL, f"({name} of a character beyond CHR$(255))") from None
+        raise BasicFault(
+            ILLEGAL_FUNCTION_CALL, f"({name} of a character beyond CHR$(255))"
+        ) from None
 
 
 def MKIS(x: float) -> str:
