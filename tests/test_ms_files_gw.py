@@ -422,3 +422,18 @@ LINE_ENDS_BYTES = b'A\nB\r\nC\rD\r\n"E",1\r\n1\n2,\nX\r\nZ\r\n'
 def test_files_end_lines_with_cr_lf(tmp_path, oracle):
     assert run_with_files(tmp_path, LINE_ENDS, {}, oracle=oracle) == LINE_ENDS_OUTPUT
     assert (tmp_path / "L.TXT").read_bytes().rstrip(b"\x1a") == LINE_ENDS_BYTES
+
+
+# APPEND writes over the Ctrl-Z that ends a DOS file, as PC-BASIC does (was: after it, so
+# that reading stopped before what was appended).
+APPEND_AFTER_CTRL_Z = """\
+10 OPEN "A.TXT" FOR APPEND AS #1: PRINT #1, "NEW": CLOSE
+20 OPEN "A.TXT" FOR INPUT AS #1: WHILE NOT EOF(1): LINE INPUT #1, L$: PRINT L$: WEND
+"""
+
+
+@pytest.mark.parametrize("oracle", [False, pytest.param(True, marks=requires_pcbasic)])
+def test_append_writes_over_a_ctrl_z(tmp_path, oracle):
+    files = {"A.TXT": b"OLD\r\n\x1a"}
+    assert run_with_files(tmp_path, APPEND_AFTER_CTRL_Z, files, oracle=oracle) == "OLD\nNEW\n"
+    assert (tmp_path / "A.TXT").read_bytes().rstrip(b"\x1a") == b"OLD\r\nNEW\r\n"

@@ -3392,12 +3392,33 @@ class InputFile {
   std::string previous_;  // the character read last
 };
 
+// APPEND writes over a Ctrl-Z that ends a DOS file (GW-BASIC writes one; else what is
+// appended would come after the end of the file's text), as PC-BASIC does.
+inline void drop_end_of_file(const fs::path& path) {
+  std::error_code error;
+  if (!fs::is_regular_file(path, error))
+    return;
+  const std::uintmax_t size = fs::file_size(path, error);
+  if (error || size == 0)
+    return;
+  std::FILE* handle = std::fopen(path.c_str(), "rb");
+  if (handle == nullptr)
+    return;
+  std::fseek(handle, -1, SEEK_END);
+  const bool marked = std::fgetc(handle) == 0x1a;
+  std::fclose(handle);
+  if (marked)
+    fs::resize_file(path, size - 1, error);
+}
+
 // A file open for OUTPUT or APPEND: a Console without a margin.
 class OutputFile {
  public:
   OutputFile(const fs::path& path, const std::string& name, bool append, UsingPrecision precision)
       : mode_(append ? 'A' : 'O') {
     std::error_code error;
+    if (append)
+      drop_end_of_file(path);
     handle_ =
         fs::is_directory(path, error) ? nullptr : std::fopen(path.c_str(), append ? "ab" : "wb");
     if (handle_ == nullptr)

@@ -308,6 +308,8 @@ class _OutputFile:
         def open_text(p: str):
             return open(p, how, encoding="utf-8", errors="surrogateescape", newline="")
 
+        if append:
+            _drop_end_of_file(path)
         self.handle = _system(open_text, path, name)
         self.console = Console(self.handle, None, False, precision, UNLIMITED)
 
@@ -436,6 +438,19 @@ def _record_bytes(text: str) -> bytes:
         raise BasicFault(
             ILLEGAL_FUNCTION_CALL, "(a record holds characters up to CHR$(255) only)"
         ) from None
+
+
+def _drop_end_of_file(path: str) -> None:
+    """APPEND writes over a Ctrl-Z that ends a DOS file (GW-BASIC writes one; else what
+    is appended would come after the end of the file's text), as PC-BASIC does."""
+    try:
+        with open(path, "r+b") as handle:
+            if handle.seek(0, os.SEEK_END) > 0:
+                handle.seek(-1, os.SEEK_END)
+                if handle.read(1) == _END_OF_FILE.encode():
+                    handle.truncate(handle.seek(-1, os.SEEK_END))
+    except OSError:
+        pass  # a file that is not there yet, or that cannot be opened: open says why
 
 
 class FileTable:
