@@ -57,8 +57,9 @@ TARGETS = [
     ),
 ]
 # Sample arguments by type: inside every numeric function's domain.
-# ("any": a number or a string, as STRING$'s second argument; a string is sampled.)
-SAMPLE = {"num": ["0.5", "2", "3"], "int": ["2", "3", "4"], "str": ['"ABC"', '"B"', '"C"']}
+# ("any": a number or a string, as STRING$'s second argument; a string is sampled.  The
+# first string has the 8 characters CVD reads.)
+SAMPLE = {"num": ["0.5", "2", "3"], "int": ["2", "3", "4"], "str": ['"ABCDEFGH"', '"B"', '"C"']}
 SAMPLE["any"] = SAMPLE["str"]
 
 

@@ -256,12 +256,14 @@ class Write(Stmt):
 
 @dataclass(slots=True, eq=False)
 class Open(Stmt):
-    """`OPEN name FOR INPUT AS #n` (mode the constant "I", "O" or "A"), or the older
-    `OPEN mode, #n, name` (mode a string expression)."""
+    """`OPEN name FOR INPUT AS #n` (mode the constant "I", "O", "A" or "R"), or the older
+    `OPEN mode, #n, name` (mode a string expression); `length`: the record length of a
+    random-access file (`LEN =`, the old form's fourth operand), None: 128."""
 
     name: Expr
     mode: Expr
     number: Expr
+    length: Expr | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -277,6 +279,44 @@ class FileWidth(Stmt):
 
     channel: Expr
     width: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Field(Stmt):
+    """`FIELD #n, w AS V$, ...` (Microsoft BASIC): the string variables `names` become
+    the consecutive pieces of `widths` bytes of file n's record buffer.  The variables'
+    new values are assignments after it (passes/flatten.py: `field_variables`)."""
+
+    channel: Expr
+    widths: list[Expr]
+    names: list[str]
+
+
+@dataclass(slots=True, eq=False)
+class RecordIO(Stmt):
+    """`GET #n[, record]` (put False) or `PUT #n[, record]`: a record of a random-access
+    file into its buffer or out of it; no record: the one after the last."""
+
+    channel: Expr
+    record: Expr | None
+    put: bool
+
+
+@dataclass(slots=True, eq=False)
+class FieldRelease(Stmt):
+    """The string variables `names` were assigned (LET, INPUT, READ...): they are field
+    variables no more (written by passes/flatten.py after such a statement)."""
+
+    names: list[str]
+
+
+@dataclass(slots=True, eq=False)
+class FieldSwap(Stmt):
+    """After `SWAP A$, B$`: each holds the other's place in a record buffer, if it had one
+    (written by passes/flatten.py)."""
+
+    first: str
+    second: str
 
 
 @dataclass(slots=True, eq=False)

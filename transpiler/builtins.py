@@ -44,8 +44,9 @@ Effect = Literal["none", "warns", "fails", "random", "io", "input"]
 # index.
 KernelForm = Literal["elementwise", "to_int", "reduce", "mma", "block_index"]
 # How it is written: a function call in an expression, a keyword with its own grammar
-# rule (TAB in PRINT, BID), or a word of the MAT assignment (`MAT C = TRN(A)`).
-Syntax = Literal["call", "keyword", "mat"]
+# rule (TAB in PRINT, BID), a word of the MAT assignment (`MAT C = TRN(A)`), or a call
+# that only the compiler writes (the FIELD variables' `_FIELD$`: no program can name it).
+Syntax = Literal["call", "keyword", "mat", "internal"]
 # The arguments for which a function that `fails` stops the program with a domain error:
 # below zero (SQR), zero or below (LOG), an infinity (SIN, COS, TAN), one that does not
 # round into 16 bits (Microsoft's CINT: "Overflow"); "checked": the runtime function
@@ -138,7 +139,10 @@ class Builtin:
         extended BASIC).  Microsoft BASIC reserves GW-BASIC's words only (the functions
         whose dialects have "ms"): a GW-BASIC program may call a variable SUM or MAX.  The
         other dialects reserve every function name we know, so that a program of another
-        dialect gets a located error rather than an array it did not mean."""
+        dialect gets a located error rather than an array it did not mean.  An internal
+        function's name is no word at all."""
+        if self.syntax == "internal":
+            return False
         return dialect != "ms" or "ms" in self.dialects
 
     def dialect_name(self) -> str:
@@ -148,6 +152,9 @@ class Builtin:
                 return DIALECT_NAMES[dialect]
         raise AssertionError(self.name)
 
+
+# The internal functions of FIELD variables (see below).
+FIELD_VALUE, LSET, RSET, FIELD_STORE = "_FIELD$", "_LSET$", "_RSET$", "_FIELD_STORE$"
 
 # fmt: off
 _LEGACY = frozenset(("ecma55", "extended", "ms", "dartmouth"))
@@ -258,6 +265,36 @@ _IMPLEMENTED = (
     # (-1 there), the size in bytes.
     Builtin("EOF", _MS_EXTENDED, _NUM, effect="io", python="EOF", cpp="file_eof"),
     Builtin("LOF", _MS_EXTENDED, _NUM, effect="io", python="LOF", cpp="file_lof"),
+    # The number of the last record a GET or PUT read or wrote (of a random-access file),
+    # the number of 128-byte blocks written so far (of a sequential output file; of an
+    # input file it is not supported: a run-time error).
+    Builtin("LOC", _MS_EXTENDED, _NUM, effect="io", python="LOC", cpp="file_loc",
+            integer_valued=True),
+    # Numbers as the bytes of Microsoft Binary Format and back (runtime/mbf.py): for the
+    # records of random-access files.
+    Builtin("MKI$", _MS_EXTENDED, _NUM, result="str", effect="fails", python="MKIS",
+            cpp="MKIS", domain="checked"),
+    Builtin("MKS$", _MS_EXTENDED, _NUM, result="str", effect="warns", python="MKSS",
+            cpp="MKSS"),
+    Builtin("MKD$", _MS_EXTENDED, _NUM, result="str", python="MKDS", cpp="MKDS"),
+    Builtin("CVI", _MS_EXTENDED, _STR, effect="fails", python="CVI", cpp="CVI",
+            domain="checked", ms_result="int", integer_valued=True),
+    Builtin("CVS", _MS_EXTENDED, _STR, effect="fails", python="CVS", cpp="CVS",
+            domain="checked"),
+    Builtin("CVD", _MS_EXTENDED, _STR, effect="fails", python="CVD", cpp="CVD",
+            domain="checked", ms_result="double"),
+    # Internal (no program can name them: `_` is no letter of a BASIC name): the value of
+    # a string variable that may be a FIELD variable, LSET and RSET (a variable's name,
+    # its value, the new text), a FIELD variable's new text into its record buffer
+    # (after a MID$ statement).  passes/flatten.py writes them.
+    *(Builtin(name, _MS_EXTENDED, forms, result="str", effect="io", python=runtime,
+              cpp=runtime, syntax="internal")
+      for name, forms, runtime in (
+          (FIELD_VALUE, (("str", "str"),), "field_value"),
+          (LSET, (("str", "str", "str"),), "lset"),
+          (RSET, (("str", "str", "str"),), "rset"),
+          (FIELD_STORE, (("str", "str"),), "field_store"),
+      )),
     # The column of the screen's cursor (1 at the start of a line; the argument is a dummy).
     Builtin("POS", _MS_EXTENDED, _NUM, effect="io", python="POS", cpp="POS"),
     # The free memory in bytes (the argument, a number or a string, is a dummy): a constant,
@@ -333,6 +370,6 @@ def legacy_builtin(name: str, strict: bool) -> Builtin | None:
     """The implemented function `name` as a legacy program of that level may call it."""
     entry = BUILTINS.get(name)
     dialects = STRICT_DIALECTS if strict else EXTENDED_DIALECTS
-    if entry is None or not entry.implemented or entry.syntax != "call":
+    if entry is None or not entry.implemented or entry.syntax not in ("call", "internal"):
         return None
     return entry if entry.dialects & dialects else None

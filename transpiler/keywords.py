@@ -43,6 +43,7 @@ KEYWORDS = frozenset((
     "TRON", "TROFF",  # Microsoft BASIC's line trace
     "RESET",  # Microsoft BASIC: closes every file
     "ERASE",  # Microsoft BASIC: removes arrays
+    "FIELD", "GET", "PUT", "LSET", "RSET",  # Microsoft BASIC's random-access files
 ))
 # QuickBASIC / QBasic's structured statements (--dialect qbasic; grammar/structured.py).
 # IS is a keyword only in a CASE statement (lexer.py): GW-BASIC programs may call a
@@ -59,12 +60,12 @@ KEYWORDS = KEYWORDS | QBASIC_KEYWORDS
 # QuickBASIC's `AS` types and the suffix each stands for.
 QBASIC_TYPES = {"INTEGER": "%", "LONG": "&", "SINGLE": "!", "DOUBLE": "#", "STRING": "$"}
 
-# Statements whose GW-BASIC forms the grammar implements only in part: OPEN of random
-# files (FOR RANDOM, "R", ACCESS, LOCK), KEY n, "text" and KEY LIST, WIDTH of a device or
+# Statements whose GW-BASIC forms the grammar implements only in part: OPEN (ACCESS,
+# LOCK), GET and PUT of graphics, KEY n, "text" and KEY LIST, WIDTH of a device or
 # file, LPRINT's devices.  One of them that does not parse stays a compile error under
 # --dialect ms, where other statements that do not parse stop with GW-BASIC's Syntax
 # error when they run (parser.py): GW-BASIC may well run it.
-PARTIAL_STATEMENTS = frozenset(("OPEN", "KEY", "WIDTH", "LPRINT"))
+PARTIAL_STATEMENTS = frozenset(("OPEN", "KEY", "WIDTH", "LPRINT", "GET", "PUT"))
 
 # Microsoft BASIC's statements that extended BASIC accepts too, but that only programs
 # written for Microsoft BASIC use: each pins --dialect ms when no dialect was chosen
@@ -131,10 +132,10 @@ class Unsupported:
 _MICROSOFT_STATEMENTS = (
     # GW-BASIC 3.23 (its manual's statement and command list)
     "AUTO", "BLOAD", "BSAVE", "CALL", "CHAIN", "CHDIR", "CIRCLE", "COM", "COMMON", "CONT",
-    "DATE$", "DELETE", "DRAW", "EDIT", "ENVIRON", "FIELD", "FILES", "GET",
-    "IOCTL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE", "LOCK", "LSET", "MERGE", "MKDIR",
+    "DATE$", "DELETE", "DRAW", "EDIT", "ENVIRON", "FILES",
+    "IOCTL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE", "LOCK", "MERGE", "MKDIR",
     "MOTOR", "NEW", "OUT", "PAINT", "PALETTE", "PCOPY", "PEN", "POKE", "PRESET", "PSET",
-    "PUT", "RENUM", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",
+    "RENUM", "RMDIR", "RUN", "SAVE", "SHELL", "STRIG",
     "TIME$", "TIMER", "UNLOCK", "VIEW", "WAIT", "WINDOW",
     # GW-BASIC reserves these too (PC-BASIC's tokens)
     "CALLS", "LCOPY",

@@ -373,8 +373,9 @@ def _keyword_here(t, word: str) -> bool:
     return False
 
 
-# The statements with an AS clause: OPEN ... AS #n, NAME old AS new, DIM A(N) AS F16.
-_AS_STATEMENTS = frozenset(("OPEN", "NAME", "DIM"))
+# The statements with an AS clause: OPEN ... AS #n, NAME old AS new, DIM A(N) AS F16,
+# FIELD #n, 20 AS N$.
+_AS_STATEMENTS = frozenset(("OPEN", "NAME", "DIM", "FIELD"))
 _STRING_OR_WORD = re.compile(r'"[^"]*"?|[A-Z][A-Z0-9_]*[$%!#]?|:', re.IGNORECASE)
 
 

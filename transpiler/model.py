@@ -257,7 +257,10 @@ class Analysis:
         """Does the program use Microsoft BASIC's files (the host opens and closes the
         table of files around the run)?"""
         for stmt in self.stmts:
-            if isinstance(stmt, (ast.Open, ast.Close, ast.Kill, ast.Rename, ast.FileWidth)):
+            if isinstance(
+                stmt,
+                (ast.Open, ast.Close, ast.Kill, ast.Rename, ast.FileWidth, ast.Field, ast.RecordIO),
+            ):
                 return True
             if getattr(stmt, "channel", None) is not None:
                 return True

@@ -504,8 +504,24 @@ class Generator:
         return f"_Double({value})" if self.a.expr_types.get(item) in ("dbl", "lng") else value
 
     def s_Open(self, index, stmt: ast.Open, depth) -> None:
-        args = ", ".join(self.exprs.value(e) for e in (stmt.name, stmt.mode, stmt.number))
+        operands = (stmt.name, stmt.mode, stmt.number, stmt.length)
+        args = ", ".join(self.exprs.value(e) for e in operands if e is not None)
         self.line(depth, f"_open_file({args})")
+
+    def s_Field(self, index, stmt: ast.Field, depth) -> None:
+        widths = ", ".join(self.exprs.value(w) for w in stmt.widths)
+        self.line(depth, f"_field({self.exprs.value(stmt.channel)}, [{widths}], {stmt.names!r})")
+
+    def s_RecordIO(self, index, stmt: ast.RecordIO, depth) -> None:
+        operands = (stmt.channel, stmt.record)
+        args = ", ".join(self.exprs.value(e) for e in operands if e is not None)
+        self.line(depth, f"_{'put' if stmt.put else 'get'}_record({args})")
+
+    def s_FieldRelease(self, index, stmt: ast.FieldRelease, depth) -> None:
+        self.line(depth, f"_field_release({', '.join(map(repr, stmt.names))})")
+
+    def s_FieldSwap(self, index, stmt: ast.FieldSwap, depth) -> None:
+        self.line(depth, f"_field_swap({stmt.first!r}, {stmt.second!r})")
 
     def s_Close(self, index, stmt: ast.Close, depth) -> None:
         self.line(depth, f"_close_files({', '.join(self.exprs.value(n) for n in stmt.numbers)})")

@@ -34,10 +34,14 @@ from ..runtime import (
     close_files,
     concat,
     div,
+    field,
+    field_release,
+    field_swap,
     file_input,
     file_line,
     file_output,
     file_width,
+    get_record,
     kill_file,
     mid_assign,
     mid_assign_itself,
@@ -45,6 +49,7 @@ from ..runtime import (
     on_choice,
     open_file,
     power,
+    put_record,
     raise_error,
     rename_file,
     report_break,
@@ -69,7 +74,7 @@ from .expressions import builtin_callee
 _BUILTIN_FUNCTIONS = {
     builtin_callee(b): getattr(runtime, b.python)
     for b in BUILTINS.values()
-    if b.syntax == "call" and b.python and builtin_callee(b) != b.python
+    if b.syntax in ("call", "internal") and b.python and builtin_callee(b) != b.python
 }
 RETURN_WITHOUT_GOSUB = "RETURN without GOSUB"
 GOSUB_TOO_DEEP = "GOSUB nested too deeply"
@@ -270,6 +275,11 @@ class Machine:
             "_file_input": file_input_numbers,
             "_file_line": file_line,
             "_kill_file": kill_file,
+            "_field": field,
+            "_get_record": get_record,
+            "_put_record": put_record,
+            "_field_release": field_release,
+            "_field_swap": field_swap,
             "_file_width": file_width,
             "_rename_file": rename_file,
             "_line_input": console.line_input,

@@ -57,6 +57,9 @@ _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 _STATEMENT_WORDS: dict[type, str] = {
     ast.Trace: "TRON/TROFF",
     ast.TraceLine: "the line trace of TRON",
+    ast.RecordIO: "GET or PUT of a file",
+    ast.FieldRelease: "an assignment to a FIELD variable",
+    ast.FieldSwap: "SWAP of a FIELD variable",
 }
 
 

@@ -383,6 +383,16 @@ class _TypeChecker:
             self.expect_string(s.name)
             self.expect_string(s.mode)
             self.expect_number(s.number)
+            if s.length is not None:
+                self.expect_number(s.length)
+        elif isinstance(s, ast.Field):
+            self.expect_number(s.channel)
+            for width in s.widths:
+                self.expect_number(width)
+        elif isinstance(s, ast.RecordIO):
+            self.expect_number(s.channel)
+            if s.record is not None:
+                self.expect_number(s.record)
         elif isinstance(s, ast.Close):
             for number in s.numbers:
                 self.expect_number(number)

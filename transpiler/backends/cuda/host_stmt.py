@@ -209,8 +209,28 @@ class StatementPrinter:
 
     def s_Open(self, node, stmt: ast.Open) -> list[Code]:
         name, mode = self.expr.value(stmt.name, None), self.expr.value(stmt.mode, None)
-        call = f"b2t::open_file({name}, {mode}, {self.file_number(stmt.number)});"
+        length = "" if stmt.length is None else f", {self.expr.value(stmt.length, None)}"
+        call = f"b2t::open_file({name}, {mode}, {self.file_number(stmt.number)}{length});"
         return self.at_line(node, True) + [Code(call)]
+
+    def s_Field(self, node, stmt: ast.Field) -> list[Code]:
+        widths = ", ".join(self.expr.value(w, None) for w in stmt.widths)
+        names = ", ".join(f'"{name}"' for name in stmt.names)
+        call = f"b2t::field({self.file_number(stmt.channel)}, {{{widths}}}, {{{names}}});"
+        return self.at_line(node, True) + [Code(call)]
+
+    def s_RecordIO(self, node, stmt: ast.RecordIO) -> list[Code]:
+        function = "put_record" if stmt.put else "get_record"
+        record = "" if stmt.record is None else f", {self.expr.value(stmt.record, None)}"
+        call = f"b2t::{function}({self.file_number(stmt.channel)}{record});"
+        return self.at_line(node, True) + [Code(call)]
+
+    def s_FieldRelease(self, node, stmt: ast.FieldRelease) -> list[Code]:
+        names = ", ".join(f'"{name}"' for name in stmt.names)
+        return [Code(f"b2t::field_release({{{names}}});")]
+
+    def s_FieldSwap(self, node, stmt: ast.FieldSwap) -> list[Code]:
+        return [Code(f'b2t::field_swap("{stmt.first}", "{stmt.second}");')]
 
     def s_Close(self, node, stmt: ast.Close) -> list[Code]:
         numbers = ", ".join(self.file_number(n) for n in stmt.numbers)

@@ -36,7 +36,8 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "add", "add_all", "check_string", "div", "mul", "power", "reset_rnd", "round_to_int",
     "run_command", "sub", "sub_all", "tab", "to_integer", "loop_count", "Notice",
     "set_warning_hook", "concat", "mid_assign", "mid_assign_itself", "open_file", "close_files", "file_output",
-    "file_input", "file_line", "kill_file", "file_width", "rename_file", "reset_files", "SINGLE", "DOUBLE",
+    "file_input", "file_line", "kill_file", "file_width", "rename_file", "reset_files",
+    "field", "get_record", "put_record", "field_release", "field_swap", "SINGLE", "DOUBLE",
     "REAL",
     # Microsoft BASIC (cutile/host_microsoft.py, flow.py)
     "use_dialect", "Double", "sng", "dbl", "cint", "single_div", "double_div", "int_div",

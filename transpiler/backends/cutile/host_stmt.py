@@ -236,7 +236,25 @@ class StatementPrinter:
     def s_Open(self, stmt: ast.Open) -> list[Code]:
         name, mode = self.expr.value(stmt.name), self.expr.value(stmt.mode)
         number = self.expr.subscript(stmt.number)
-        return [Code(f"{self.need('open_file')}({name}, {mode}, {number})")]
+        length = "" if stmt.length is None else f", {self.expr.value(stmt.length)}"
+        return [Code(f"{self.need('open_file')}({name}, {mode}, {number}{length})")]
+
+    def s_Field(self, stmt: ast.Field) -> list[Code]:
+        number = self.expr.subscript(stmt.channel)
+        widths = ", ".join(self.expr.value(w) for w in stmt.widths)
+        return [Code(f"{self.need('field')}({number}, [{widths}], {stmt.names!r})")]
+
+    def s_RecordIO(self, stmt: ast.RecordIO) -> list[Code]:
+        function = self.need("put_record" if stmt.put else "get_record")
+        number = self.expr.subscript(stmt.channel)
+        record = "" if stmt.record is None else f", {self.expr.value(stmt.record)}"
+        return [Code(f"{function}({number}{record})")]
+
+    def s_FieldRelease(self, stmt: ast.FieldRelease) -> list[Code]:
+        return [Code(f"{self.need('field_release')}({', '.join(map(repr, stmt.names))})")]
+
+    def s_FieldSwap(self, stmt: ast.FieldSwap) -> list[Code]:
+        return [Code(f"{self.need('field_swap')}({stmt.first!r}, {stmt.second!r})")]
 
     def s_Close(self, stmt: ast.Close) -> list[Code]:
         numbers = ", ".join(self.expr.subscript(n) for n in stmt.numbers)
