@@ -227,17 +227,23 @@ _DISTRIBUTION_OF = {
 
 
 def test_the_gpu_extra_installs_what_the_gpu_path_imports():
-    """`pip install basic2tile[gpu]` must bring every module `transpiler/device.py` imports
-    to find and use a GPU (cuda-bindings was missing: GPU detection imports it first)."""
+    """`pip install basic2tile[gpu]` must bring every module the runtime's device.py imports
+    to find and use a GPU (cuda-bindings was missing: GPU detection imports it first).
+    The compiler's extra is the runtime's (runtime/pyproject.toml), whose [gpu] extra
+    includes its [kernels] extra."""
     import ast as pyast
     import re
 
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
 
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    names = project["dependencies"] + project["optional-dependencies"]["gpu"]
+    compiler = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    runtime = tomllib.loads((ROOT / "runtime" / "pyproject.toml").read_text())["project"]
+    assert compiler["optional-dependencies"]["gpu"][0].startswith("basic2tile-runtime[gpu]==")
+    extras = runtime["optional-dependencies"]
+    assert extras["gpu"][0] == "basic2tile-runtime[kernels]"
+    names = runtime["dependencies"] + extras["kernels"] + extras["gpu"][1:]
     installed = {re.split(r"[<>=\[ ;]", n, maxsplit=1)[0].lower() for n in names}
-    tree = pyast.parse((ROOT / "transpiler" / "device.py").read_text())
+    tree = pyast.parse((ROOT / "runtime" / "basic2tile_runtime" / "device.py").read_text())
     imported = {a.name for n in pyast.walk(tree) if isinstance(n, pyast.Import) for a in n.names}
     imported |= {n.module for n in pyast.walk(tree) if isinstance(n, pyast.ImportFrom) and n.module}
     needed = {d for module, d in _DISTRIBUTION_OF.items() if module in imported}

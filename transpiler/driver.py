@@ -274,6 +274,16 @@ def script_name(name: str) -> str:
     return f"{name}_program" if shadows_a_module(name) else name
 
 
+def _import_roots() -> list[str]:
+    """The folders this compiler and its runtime are imported from (one folder, when both
+    are installed; the repository and its runtime/ folder, when run from a checkout): a
+    generated module the compiler runs imports the runtime the compiler uses."""
+    import basic2tile_runtime
+
+    packages = (Path(__file__), Path(basic2tile_runtime.__file__))
+    return list(dict.fromkeys(str(p.resolve().parent.parent) for p in packages))
+
+
 def run_generated_python(
     code: str,
     name: str,
@@ -295,8 +305,7 @@ def run_generated_python(
             env["BASIC2TILE_DEVICE"] = device
         env.setdefault("CUDA_TILE_CACHE_DIR", str(Path(tmp) / "cache"))
         env["PYTHONPATH"] = os.pathsep.join(
-            [str(Path(__file__).resolve().parent.parent)]
-            + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+            _import_roots() + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
         )
         proc = run_child(
             [sys.executable, str(path), *(args or [])],

@@ -10,7 +10,7 @@ include.
 
 Layout (templates/cuda/program.cu.jinja): `#include "b2t_cuda.h"`, the kernels, then the
 host code fenced from NVRTC by `#ifndef __CUDACC_RTC__`: `#include "b2t_runtime.h"` (the
-C++ port of transpiler/runtime), the DATA items, and `struct Program`, whose members are
+C++ port of runtime/basic2tile_runtime), the DATA items, and `struct Program`, whose members are
 the BASIC variables and arrays, whose member functions are the DEF FN functions, the
 GOSUB subroutines and `run()`, the program itself, each statement under a
 `// 40 FOR I = 1 TO N` comment.  `main()` runs it and reports a fatal error.

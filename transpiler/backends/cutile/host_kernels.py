@@ -7,8 +7,8 @@ BASIC kernel program; each launch becomes
 
     dev.launch(saxpy_kernel, (grid,), (y.data, x.data, a), writes=(y.data,))
 
-where `dev` is the `transpiler.device` the program runs its kernels on, and BASIC arrays
-are passed as their NumPy storage (`.data`).  Float64 scalar parameters travel in
+where `dev` is the `basic2tile_runtime.device` the program runs its kernels on, and BASIC
+arrays are passed as their NumPy storage (`.data`).  Float64 scalar parameters travel in
 one-element arrays, as in the kernel program module (cuTile passes Python floats as f32).
 """
 
