@@ -15,9 +15,10 @@ the BASIC variables and arrays, whose member functions are the DEF FN functions,
 GOSUB subroutines and `run()`, the program itself, each statement under a
 `// 40 FOR I = 1 TO N` comment.  `main()` runs it and reports a fatal error.
 
-The two headers are written beside the .cu (`write_cuda_program`, and the CLI's `-o`),
-so the nvcc command of the file's header comment (cuda/build.py) needs nothing else; for
-the CPU, `transpiler.verify.cpu_cuda.build_cpu` builds it (g++ and the CUDA emulator).
+The headers are written beside the .cu (`write_cuda_program`, and the CLI's `-o`), the
+CPU emulator among them, so the nvcc and g++ commands of the file's header comment
+(cuda/build.py) need nothing else; `--check` builds it with
+`transpiler.verify.cpu_cuda.build_cpu` (g++ and the CUDA emulator).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from ... import __version__, ast, hostir
 from ...model import Analysis, type_of_name
 from ...naming import Namer, declare_program_names
 from ..data_rows import data_lines
-from ..render import render, templates_dir
+from ..render import render
 from . import build as cuda_build
 from .clang_verbatim import put_back, set_aside
 from .host_expr import ExprPrinter
@@ -72,8 +73,7 @@ def generate_cuda_program(
 
 def support_files() -> dict[str, str]:
     """The headers a generated program needs beside it: file name -> text."""
-    folder = templates_dir() / "cuda"
-    return {name: (folder / name).read_text() for name in SUPPORT_HEADERS}
+    return {name: cuda_build.header_text(name) for name in SUPPORT_HEADERS}
 
 
 def write_cuda_program(code: str, path: str | Path) -> list[Path]:
