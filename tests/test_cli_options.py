@@ -191,6 +191,33 @@ def test_a_missing_nvidia_extra_says_what_to_install(capsys, monkeypatch, tmp_pa
     assert "internal error" not in err and list(tmp_path.glob("*.cubin")) == []
 
 
+def test_cutile_and_nvrtc_cubins_have_their_own_names(capsys, monkeypatch, tmp_path):
+    """Both were gemm.sm_90.cubin, the second overwriting the first; `wrote` gave an
+    absolute path without -o and a relative one with it: now the path as the user would
+    type it, relative to the current folder or as -o was given."""
+    pytest.importorskip("cuda.bindings.nvrtc")
+    gemm = str(ROOT / "examples" / "kernels" / "gemm.bas")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CUDA_TILE_CACHE_DIR", str(tmp_path / "cache"))
+    status = cli.main([gemm, "--emit", "cubin", "--arch", "sm_90"])
+    err = capsys.readouterr().err
+    if status == 1 and "needs NVIDIA's compilers" in err:
+        pytest.skip("no tileiras here (the [nvidia] extra)")
+    assert (status, err) == (0, "wrote gemm.cutile.sm_90.cubin\n")
+    assert cli.main([gemm, "--emit", "cubin", "--arch", "sm_90", "--target", "cuda"]) == 0
+    (tmp_path / "out").mkdir()
+    argv = [gemm, "--emit", "cubin", "--arch", "sm_90", "--target", "cuda", "-o", "out/g.cu"]
+    assert cli.main(argv) == 0
+    assert capsys.readouterr().err == (
+        "wrote gemm.nvrtc.sm_90.cubin\nwrote out/gemm.nvrtc.sm_90.cubin\n"
+    )
+    for name in ("gemm.cutile.sm_90.cubin", "gemm.nvrtc.sm_90.cubin"):
+        assert (tmp_path / name).read_bytes()[:4] == b"\x7fELF"
+    assert (tmp_path / "gemm.cutile.sm_90.cubin").read_bytes() != (
+        tmp_path / "gemm.nvrtc.sm_90.cubin"
+    ).read_bytes()
+
+
 @pytest.mark.parametrize("bound", ["1E9", "1E300"])
 @pytest.mark.parametrize("mode", [["--interpret"], ["-o", "out.py"], ["-o", "out.cu"]])
 def test_a_dim_too_large_is_one_located_error_in_every_engine(tmp_path, capsys, bound, mode):
