@@ -58,6 +58,7 @@ def test_headers_are_written_beside_the_output(capsys, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "b2t_cuda.h",
         "b2t_cuda_emu.h",
+        "b2t_launch.h",
         "b2t_runtime.h",
         "my_saxpy.cu",
     ]

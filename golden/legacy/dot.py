@@ -118,7 +118,7 @@ def program(con: Console, dev) -> None:
             writes=(x.data, y.data, done),
         )
         dev.to_host(done)
-    if not (done.all()):
+    if not done.all():
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(x.data)
         dev.to_host(y.data)

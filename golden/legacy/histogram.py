@@ -119,7 +119,7 @@ def program(con: Console, dev) -> None:
             map_120, (ct.cdiv(i_count, 512),), (i_count, v.data, done, 512), writes=(v.data, done)
         )
         dev.to_host(done)
-    if not (done.all()):
+    if not done.all():
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(v.data)
         for block, finished in enumerate(done.tolist()):
@@ -153,7 +153,7 @@ def program(con: Console, dev) -> None:
             writes=(h.data, done_2),
         )
         dev.to_host(done_2)
-    if not (done_2.all()):
+    if not done_2.all():
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(h.data)
         dev.to_host(v.data)

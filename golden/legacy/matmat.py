@@ -252,7 +252,7 @@ def program(con: Console, data: DataPool, dev) -> None:
             writes=(d.data, e.data, done),
         )
         dev.to_host(done)
-    if not (done.all()):
+    if not done.all():
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(d.data)
         dev.to_host(e.data)

@@ -172,7 +172,7 @@ def program(con: Console, dev) -> None:
             writes=(a.data, b.data, done),
         )
         dev.to_host(done)
-    if not (done.all()):
+    if not done.all():
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(a.data)
         dev.to_host(b.data)
@@ -206,7 +206,7 @@ def program(con: Console, dev) -> None:
             writes=(c.data, done_2),
         )
         dev.to_host(done_2)
-    if not (done_2.all()):
+    if not done_2.all():
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(a.data)
         dev.to_host(b.data)

@@ -207,7 +207,7 @@ def program(con: Console, data: DataPool, dev) -> None:
             writes=(c.data, r.data, done),
         )
         dev.to_host(done)
-    if not (done.all()):
+    if not done.all():
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(c.data)
         dev.to_host(r.data)

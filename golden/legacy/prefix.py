@@ -144,7 +144,7 @@ def program(con: Console, data: DataPool, dev) -> None:
             map_90, (ct.cdiv(i_count, 512),), (i_count, x.data, done, 512), writes=(x.data, done)
         )
         dev.to_host(done)
-    if not (done.all()):
+    if not done.all():
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(x.data)
         for block, finished in enumerate(done.tolist()):
@@ -168,7 +168,7 @@ def program(con: Console, data: DataPool, dev) -> None:
             scan_140, (1,), (i_count_2, p.data, x.data, done_2, 512), writes=(p.data, done_2)
         )
         dev.to_host(done_2)
-    if not (done_2.all()):
+    if not done_2.all():
         # A block met an exception: the arrays go back, the whole loop runs here
         dev.restore(p.data, p_before)
         dev.to_host(p.data)
@@ -190,7 +190,7 @@ def program(con: Console, data: DataPool, dev) -> None:
             writes=(g.data, done_3),
         )
         dev.to_host(done_3)
-    if not (done_3.all()):
+    if not done_3.all():
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(g.data)
         dev.to_host(p.data)

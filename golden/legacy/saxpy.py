@@ -143,7 +143,7 @@ def program(con: Console, dev) -> None:
             writes=(x.data, y.data, done),
         )
         dev.to_host(done)
-    if not (done.all()):
+    if not done.all():
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(x.data)
         dev.to_host(y.data)
@@ -168,7 +168,7 @@ def program(con: Console, dev) -> None:
             writes=(y.data, done_2),
         )
         dev.to_host(done_2)
-    if not (done_2.all()):
+    if not done_2.all():
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(x.data)
         dev.to_host(y.data)

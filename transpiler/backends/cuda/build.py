@@ -2,7 +2,8 @@
 the basic2tile headers it needs beside it.
 
 `-o prog.cu` writes prog.cu and, beside it, the basic2tile headers it includes
-(b2t_cuda.h, and b2t_runtime.h for a legacy program) and the CPU emulator b2t_cuda.h
+(b2t_cuda.h; b2t_runtime.h for a legacy program, b2t_launch.h when its loops became
+kernels) and the CPU emulator b2t_cuda.h
 includes under a host compiler (b2t_cuda_emu.h, with the b2t_emu/ headers of basic2tile's
 include folder inlined into that one file), so that both commands work in a folder holding
 nothing else, from any working directory (a quoted #include is looked for beside the file
@@ -19,7 +20,7 @@ from ...verify.cuda_headers import b2t_include_dir
 
 # The basic2tile headers a generated .cu may include (from the folder beside it), and the
 # one b2t_cuda.h includes on the CPU.
-SUPPORT_HEADERS = ("b2t_cuda.h", "b2t_runtime.h", "b2t_cuda_emu.h")
+SUPPORT_HEADERS = ("b2t_cuda.h", "b2t_runtime.h", "b2t_launch.h", "b2t_cuda_emu.h")
 # What b2t_cuda.h includes in turn: written with it.
 _INCLUDED_BY = {"b2t_cuda.h": "b2t_cuda_emu.h"}
 # nvcc compiles the generated code as C++17.  The CPU emulator needs C++20 (std::atomic
@@ -28,6 +29,17 @@ _INCLUDED_BY = {"b2t_cuda.h": "b2t_cuda_emu.h"}
 # the GPU's signed integers wrap around; -Wno-unknown-pragmas because g++ does not know
 # CUDA's `#pragma unroll` (and GCC 12 cannot silence it from a header).
 NVCC_ARCH = "sm_90"
+
+
+def grid_nonempty(grid: list[str]) -> str:
+    """The C++ test that a launch of `dim3 grid(x, y, z)` has blocks: the axes whose size is
+    not a positive literal (`grid.y > 0` for a literal 1 is noise); grid.x when all are."""
+    tests = [f"grid.{axis} > 0" for axis, size in zip("xyz", grid) if not _positive_literal(size)]
+    return " && ".join(tests) or "grid.x > 0"
+
+
+def _positive_literal(text: str) -> bool:
+    return text.isdigit() and int(text) > 0
 
 
 def exe_name(file_name: str) -> str:

@@ -52,7 +52,7 @@ CLANG_FORMAT_STYLE = (
 # Headers a generated program includes, written beside it.
 SUPPORT_HEADERS = cuda_build.SUPPORT_HEADERS
 # Names the generated program uses itself, which BASIC names must not take.
-# Names run() uses besides the BASIC ones: members, launch_support.cu.jinja's loop_count,
+# Names run() uses besides the BASIC ones: members, loop_count (now b2t_launch.h's),
 # cuda/launch.py's `dim3 grid` (a BASIC GRID or LOOP_COUNT must not hide them).
 _PROGRAM_NAMES = {
     "con", "data", "line", "returns", "for_stack", "run", "program", "loop_count", "grid"
@@ -71,19 +71,14 @@ def generate_cuda_program(
     return format_cpp(_ModulePrinter(host, kernels_code, file_name, lowered).render())
 
 
-def support_files() -> dict[str, str]:
-    """The headers a generated program needs beside it: file name -> text."""
-    return {name: cuda_build.header_text(name) for name in SUPPORT_HEADERS}
-
-
 def write_cuda_program(code: str, path: str | Path) -> list[Path]:
     """Write a generated program and its headers; returns the files written."""
     path = Path(path)
     written = [path]
     path.write_text(code, encoding="utf-8")
-    for name, text in support_files().items():
+    for name in cuda_build.included_headers(code):
         header = path.parent / name
-        header.write_text(text, encoding="utf-8")
+        header.write_text(cuda_build.header_text(name), encoding="utf-8")
         written.append(header)
     return written
 
@@ -221,7 +216,7 @@ class _ModulePrinter:
             uses_files=a.uses_files,
             file_precision="" if a.using_precision == "REAL" else f"b2t::{a.using_precision}",
             runtime_dialect=a.runtime_dialect(),
-            device_code=self.kernels.helpers(),
+            launch_header=self.kernels.uses_launch_header(),
             header=header,
             members=members,
             functions=functions + subs,

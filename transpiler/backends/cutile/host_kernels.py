@@ -123,7 +123,8 @@ class KernelPrinter:
                 out.append(Code(f"if {finished}:", combine))
                 out.append(Code("else:", self.replay(node, stmts)))
             else:
-                out.append(Code(f"if not ({finished}):", self.replay(node, stmts)))
+                negated = f"not ({finished})" if " and " in finished else f"not {finished}"
+                out.append(Code(f"if {negated}:", self.replay(node, stmts)))
         for finish in node.finish:
             if not finish.combines:
                 out += self.finish(finish, stmts)
@@ -230,11 +231,13 @@ class KernelPrinter:
     def launch_condition(self, node: hostir.Launch) -> str:
         """The subscripts the kernel's tile loads and stores use are all in range."""
         tests = []
-        for check in node.checks:
-            first = number_text(check.start + check.offset)
-            count = self.values[check.count]
-            tests.append(f"{self.expr.array(check.array)}.covers({check.axis}, {first}, {count})")
-        return " and ".join(dict.fromkeys(tests))
+        for test in hostir.cover_tests(node.checks):
+            count = self.values[test.count]
+            if test.extra:
+                count += f" + {number_text(test.extra)}"
+            first = number_text(test.first)
+            tests.append(f"{self.expr.array(test.array)}.covers({test.axis}, {first}, {count})")
+        return " and ".join(tests)
 
     # ----------------------------------------------------------------- the replay
 
