@@ -119,14 +119,14 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at = 1 + bid * 512 + elem;
+      const int at = 1 + bid * tile + elem;
       if (at < 1 + i_count && at < x_len)
         x[at] = x_tile[slot];
     }
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at_2 = 1 + bid * 512 + elem;
+      const int at_2 = 1 + bid * tile + elem;
       if (at_2 < 1 + i_count && at_2 < y_len)
         y[at_2] = y_tile[slot];
     }
@@ -159,14 +159,14 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     x_i[slot] = at < 1 + i_count && at < x_len ? x[at] : 0.0;
   }
   double y_i[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 1 + bid * 512 + elem;
+    const int at_2 = 1 + bid * tile + elem;
     y_i[slot] = at_2 < 1 + i_count && at_2 < y_len ? y[at_2] : 0.0;
   }
   double s_acc[2];
@@ -223,6 +223,8 @@ extern "C" __global__ void __launch_bounds__(256)
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/dot.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int TILE = 512;
 
 // 10 REM DOT PRODUCT S = SUM OF X(I)*Y(I) FOR I = 1 TO N, N = 1000.
 // 20 REM THE MAIN LOOP IS A SUM REDUCTION INTO THE SCALAR S.
@@ -251,9 +253,9 @@ struct Program {
     // 70 FOR I = 1 TO N
     {
       const int i_count = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, 512));
+      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, TILE));
       if (x.covers(0, 1, i_count) && y.covers(0, 1, i_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::map_70, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0),
                                              y_device.upload(y), y.extent(0), n, done.data(),
@@ -272,7 +274,8 @@ struct Program {
           if (done[block]) {
             continue;
           }
-          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+          for (int i_lane = block * TILE; i_lane < std::min(block * TILE + TILE, i_count);
+               ++i_lane) {
             i = 1 + i_lane;
             // 80 LET X(I) = I / N
             line = 80;
@@ -291,10 +294,10 @@ struct Program {
     // 130 FOR I = 1 TO N
     {
       const int i_count_2 = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
-      b2t::DeviceTemp<double> s_partial(b2t_cdiv(i_count_2, 512));
+      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, TILE));
+      b2t::DeviceTemp<double> s_partial(b2t_cdiv(i_count_2, TILE));
       if (x.covers(0, 1, i_count_2) && y.covers(0, 1, i_count_2)) {
-        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count_2, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::reduce_130, grid, 256, 0)(i_count_2, x_device.upload(x), x.extent(0),
                                                  y_device.upload(y), y.extent(0), done_2.data(),
@@ -319,7 +322,7 @@ struct Program {
             s = b2t::add(s, s_partial[block_2]);
             continue;
           }
-          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
+          for (int i_lane_2 = block_2 * TILE; i_lane_2 < std::min(block_2 * TILE + TILE, i_count_2);
                ++i_lane_2) {
             i = 1 + i_lane_2;
             // 140 LET S = S + X(I) * Y(I)

@@ -38,6 +38,8 @@ from basic2tile_runtime import device as b2t_device
 from basic2tile_runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/dot.bas"
+# The kernels' tile sizes: iterations per block along a grid axis.
+TILE = 512
 
 
 @ct.kernel
@@ -109,12 +111,12 @@ def program(con: Console, dev) -> None:
     n = 1000.0
     # 70 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, TILE), dtype=np.int32)
     if x.covers(0, 1, i_count) and y.covers(0, 1, i_count):
         dev.launch(
             map_70,
-            (ct.cdiv(i_count, 512),),
-            (i_count, x.data, y.data, np.array([n], dtype=np.float64), done, 512),
+            (ct.cdiv(i_count, TILE),),
+            (i_count, x.data, y.data, np.array([n], dtype=np.float64), done, TILE),
             writes=(x.data, y.data, done),
         )
         dev.to_host(done)
@@ -125,7 +127,7 @@ def program(con: Console, dev) -> None:
         for block, finished in enumerate(done.tolist()):
             if finished:
                 continue
-            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+            for i_lane in range(block * TILE, min(block * TILE + TILE, i_count)):
                 i = float(1 + i_lane)
                 # 80 LET X(I) = I / N
                 x[i] = div(i, n)
@@ -136,13 +138,13 @@ def program(con: Console, dev) -> None:
     s = 0.0
     # 130 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
-    s_partial = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.float64)
+    done_2 = np.zeros(ct.cdiv(i_count_2, TILE), dtype=np.int32)
+    s_partial = np.zeros(ct.cdiv(i_count_2, TILE), dtype=np.float64)
     if x.covers(0, 1, i_count_2) and y.covers(0, 1, i_count_2):
         dev.launch(
             reduce_130,
-            (ct.cdiv(i_count_2, 512),),
-            (i_count_2, x.data, y.data, done_2, s_partial, 512),
+            (ct.cdiv(i_count_2, TILE),),
+            (i_count_2, x.data, y.data, done_2, s_partial, TILE),
             writes=(done_2, s_partial),
         )
         dev.to_host(done_2)
@@ -159,7 +161,7 @@ def program(con: Console, dev) -> None:
                 # 140 LET S = S + X(I) * Y(I)
                 s = add(s, s_partial.item(block_2))
                 continue
-            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
+            for i_lane_2 in range(block_2 * TILE, min(block_2 * TILE + TILE, i_count_2)):
                 i = float(1 + i_lane_2)
                 # 140 LET S = S + X(I) * Y(I)
                 s = add(s, mul(x[i], y[i]))

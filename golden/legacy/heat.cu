@@ -109,7 +109,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at = 1 + bid * 512 + elem;
+      const int at = 1 + bid * tile + elem;
       if (at < 1 + i_count && at < t_len)
         t[at] = t_tile[slot];
     }
@@ -141,7 +141,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     t_i[slot] = at < 1 + i_count && at < t_len ? t[at] : 0.0;
   }
   double h_acc[2];
@@ -201,21 +201,21 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 2 + bid * 512 + elem;
+    const int at = 2 + bid * tile + elem;
     t_i[slot] = at < 2 + i_count && at < t_len ? t[at] : 0.0;
   }
   double t_i_m1[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 1 + bid * 512 + elem;
+    const int at_2 = 1 + bid * tile + elem;
     t_i_m1[slot] = at_2 < 1 + i_count && at_2 < t_len ? t[at_2] : 0.0;
   }
   double t_i_p1[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_3 = 3 + bid * 512 + elem;
+    const int at_3 = 3 + bid * tile + elem;
     t_i_p1[slot] = at_3 < 3 + i_count && at_3 < t_len ? t[at_3] : 0.0;
   }
   // 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
@@ -239,7 +239,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at_4 = 2 + bid * 512 + elem;
+      const int at_4 = 2 + bid * tile + elem;
       if (at_4 < 2 + i_count && at_4 < u_len)
         u[at_4] = u_tile[slot];
     }
@@ -254,12 +254,13 @@ extern "C" __global__ void __launch_bounds__(256)
     map_290(int i_count, double* __restrict__ t, int t_len, const double* __restrict__ u,
             int u_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 290 FOR I = 2 TO M - 1
   double u_i[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 2 + bid * 512 + elem;
+    const int at = 2 + bid * tile + elem;
     u_i[slot] = at < 2 + i_count && at < u_len ? u[at] : 0.0;
   }
   // 300 LET T(I) = U(I)
@@ -271,7 +272,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 2 + bid * 512 + elem;
+    const int at_2 = 2 + bid * tile + elem;
     if (at_2 < 2 + i_count && at_2 < t_len)
       t[at_2] = t_tile[slot];
   }
@@ -300,7 +301,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     t_i[slot] = at < 1 + i_count && at < t_len ? t[at] : 0.0;
   }
   double q_acc[2];
@@ -348,6 +349,8 @@ extern "C" __global__ void __launch_bounds__(256)
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/heat.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int TILE = 512;
 
 // 10 REM 1-D HEAT EQUATION BY THE EXPLICIT STENCIL
 // 20 REM   U(I) = T(I) + R*(T(I-1) - 2*T(I) + T(I+1))
@@ -384,9 +387,9 @@ struct Program {
     // 120 FOR I = 1 TO M
     {
       const int i_count = b2t::loop_count(1, m, 1);
-      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, 512));
+      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, TILE));
       if (t.covers(0, 1, i_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::map_120, grid, 256, 0)(i_count, t_device.upload(t), t.extent(0), p, m,
                                               done.data(), done.size());
@@ -402,7 +405,8 @@ struct Program {
           if (done[block]) {
             continue;
           }
-          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+          for (int i_lane = block * TILE; i_lane < std::min(block * TILE + TILE, i_count);
+               ++i_lane) {
             i = 1 + i_lane;
             // 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
             line = 130;
@@ -430,10 +434,10 @@ struct Program {
     // 210 FOR I = 1 TO M
     {
       const int i_count_2 = b2t::loop_count(1, m, 1);
-      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
-      b2t::DeviceTemp<double> h_partial(b2t_cdiv(i_count_2, 512));
+      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, TILE));
+      b2t::DeviceTemp<double> h_partial(b2t_cdiv(i_count_2, TILE));
       if (t.covers(0, 1, i_count_2)) {
-        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count_2, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::reduce_210, grid, 256, 0)(i_count_2, t_device.upload(t), t.extent(0),
                                                  done_2.data(), done_2.size(), h_partial.data(),
@@ -457,7 +461,7 @@ struct Program {
             h = b2t::add(h, h_partial[block_2]);
             continue;
           }
-          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
+          for (int i_lane_2 = block_2 * TILE; i_lane_2 < std::min(block_2 * TILE + TILE, i_count_2);
                ++i_lane_2) {
             i = 1 + i_lane_2;
             // 220 LET H = H + T(I)
@@ -474,9 +478,9 @@ struct Program {
       // 260 FOR I = 2 TO M - 1
       {
         const int i_count_3 = b2t::loop_count(2, m - 1.0, 1);
-        b2t::DeviceTemp<int> done_3(b2t_cdiv(i_count_3, 512));
+        b2t::DeviceTemp<int> done_3(b2t_cdiv(i_count_3, TILE));
         if (u.covers(0, 2, i_count_3) && t.covers(0, 1, i_count_3 + 2)) {
-          const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
+          const dim3 grid(b2t_cdiv(i_count_3, TILE), 1, 1);
           if (grid.x > 0) {
             B2T_LAUNCH(::stencil_260, grid, 256, 0)(i_count_3, u_device.upload(u), u.extent(0),
                                                     t_device.upload(t), t.extent(0), r,
@@ -494,8 +498,8 @@ struct Program {
             if (done_3[block_3]) {
               continue;
             }
-            for (int i_lane_3 = block_3 * 512; i_lane_3 < std::min(block_3 * 512 + 512, i_count_3);
-                 ++i_lane_3) {
+            for (int i_lane_3 = block_3 * TILE;
+                 i_lane_3 < std::min(block_3 * TILE + TILE, i_count_3); ++i_lane_3) {
               i = 2 + i_lane_3;
               // 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
               line = 270;
@@ -512,7 +516,7 @@ struct Program {
       {
         const int i_count_4 = b2t::loop_count(2, m - 1.0, 1);
         if (t.covers(0, 2, i_count_4) && u.covers(0, 2, i_count_4)) {
-          const dim3 grid(b2t_cdiv(i_count_4, 512), 1, 1);
+          const dim3 grid(b2t_cdiv(i_count_4, TILE), 1, 1);
           if (grid.x > 0) {
             B2T_LAUNCH(::map_290, grid, 256, 0)(i_count_4, t_device.upload(t), t.extent(0),
                                                 u_device.upload(u), u.extent(0));
@@ -554,10 +558,10 @@ struct Program {
     // 410 FOR I = 1 TO M
     {
       const int i_count_5 = b2t::loop_count(1, m, 1);
-      b2t::DeviceTemp<int> done_4(b2t_cdiv(i_count_5, 512));
-      b2t::DeviceTemp<double> q_partial(b2t_cdiv(i_count_5, 512));
+      b2t::DeviceTemp<int> done_4(b2t_cdiv(i_count_5, TILE));
+      b2t::DeviceTemp<double> q_partial(b2t_cdiv(i_count_5, TILE));
       if (t.covers(0, 1, i_count_5)) {
-        const dim3 grid(b2t_cdiv(i_count_5, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count_5, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::reduce_410, grid, 256, 0)(i_count_5, t_device.upload(t), t.extent(0),
                                                  done_4.data(), done_4.size(), q_partial.data(),
@@ -581,7 +585,7 @@ struct Program {
             q = b2t::add(q, q_partial[block_4]);
             continue;
           }
-          for (int i_lane_5 = block_4 * 512; i_lane_5 < std::min(block_4 * 512 + 512, i_count_5);
+          for (int i_lane_5 = block_4 * TILE; i_lane_5 < std::min(block_4 * TILE + TILE, i_count_5);
                ++i_lane_5) {
             i = 1 + i_lane_5;
             // 420 LET Q = Q + T(I)

@@ -40,6 +40,8 @@ from basic2tile_runtime import device as b2t_device
 from basic2tile_runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/heat.bas"
+# The kernels' tile sizes: iterations per block along a grid axis.
+TILE = 512
 
 
 @ct.kernel
@@ -182,18 +184,18 @@ def program(con: Console, dev) -> None:
     p = mul(4.0, ATN(1.0))
     # 120 FOR I = 1 TO M
     i_count = loop_count(1, m, 1)
-    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, TILE), dtype=np.int32)
     if t.covers(0, 1, i_count):
         dev.launch(
             map_120,
-            (ct.cdiv(i_count, 512),),
+            (ct.cdiv(i_count, TILE),),
             (
                 i_count,
                 t.data,
                 np.array([p], dtype=np.float64),
                 np.array([m], dtype=np.float64),
                 done,
-                512,
+                TILE,
             ),
             writes=(t.data, done),
         )
@@ -204,7 +206,7 @@ def program(con: Console, dev) -> None:
         for block, finished in enumerate(done.tolist()):
             if finished:
                 continue
-            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+            for i_lane in range(block * TILE, min(block * TILE + TILE, i_count)):
                 i = float(1 + i_lane)
                 # 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
                 t[i] = mul(100.0, SIN(div(mul(p, i - 1.0), m - 1.0)))
@@ -223,13 +225,13 @@ def program(con: Console, dev) -> None:
     h = 0.0
     # 210 FOR I = 1 TO M
     i_count_2 = loop_count(1, m, 1)
-    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
-    h_partial = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.float64)
+    done_2 = np.zeros(ct.cdiv(i_count_2, TILE), dtype=np.int32)
+    h_partial = np.zeros(ct.cdiv(i_count_2, TILE), dtype=np.float64)
     if t.covers(0, 1, i_count_2):
         dev.launch(
             reduce_210,
-            (ct.cdiv(i_count_2, 512),),
-            (i_count_2, t.data, done_2, h_partial, 512),
+            (ct.cdiv(i_count_2, TILE),),
+            (i_count_2, t.data, done_2, h_partial, TILE),
             writes=(done_2, h_partial),
         )
         dev.to_host(done_2)
@@ -245,7 +247,7 @@ def program(con: Console, dev) -> None:
                 # 220 LET H = H + T(I)
                 h = add(h, h_partial.item(block_2))
                 continue
-            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
+            for i_lane_2 in range(block_2 * TILE, min(block_2 * TILE + TILE, i_count_2)):
                 i = float(1 + i_lane_2)
                 # 220 LET H = H + T(I)
                 h = add(h, t[i])
@@ -254,12 +256,12 @@ def program(con: Console, dev) -> None:
     for s in range(1, 101):
         # 260 FOR I = 2 TO M - 1
         i_count_3 = loop_count(2, m - 1.0, 1)
-        done_3 = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.int32)
+        done_3 = np.zeros(ct.cdiv(i_count_3, TILE), dtype=np.int32)
         if u.covers(0, 2, i_count_3) and t.covers(0, 1, i_count_3 + 2):
             dev.launch(
                 stencil_260,
-                (ct.cdiv(i_count_3, 512),),
-                (i_count_3, u.data, t.data, np.array([r], dtype=np.float64), done_3, 512),
+                (ct.cdiv(i_count_3, TILE),),
+                (i_count_3, u.data, t.data, np.array([r], dtype=np.float64), done_3, TILE),
                 writes=(u.data, done_3),
             )
             dev.to_host(done_3)
@@ -270,7 +272,7 @@ def program(con: Console, dev) -> None:
             for block_3, finished_3 in enumerate(done_3.tolist()):
                 if finished_3:
                     continue
-                for i_lane_3 in range(block_3 * 512, min(block_3 * 512 + 512, i_count_3)):
+                for i_lane_3 in range(block_3 * TILE, min(block_3 * TILE + TILE, i_count_3)):
                     i = float(2 + i_lane_3)
                     # 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
                     u[i] = add(t[i], mul(r, add(sub(t[i - 1.0], mul(2.0, t[i])), t[i + 1.0])))
@@ -279,8 +281,8 @@ def program(con: Console, dev) -> None:
         if t.covers(0, 2, i_count_4) and u.covers(0, 2, i_count_4):
             dev.launch(
                 map_290,
-                (ct.cdiv(i_count_4, 512),),
-                (i_count_4, t.data, u.data, 512),
+                (ct.cdiv(i_count_4, TILE),),
+                (i_count_4, t.data, u.data, TILE),
                 writes=(t.data,),
             )
         else:
@@ -310,13 +312,13 @@ def program(con: Console, dev) -> None:
     q = 0.0
     # 410 FOR I = 1 TO M
     i_count_5 = loop_count(1, m, 1)
-    done_4 = np.zeros(ct.cdiv(i_count_5, 512), dtype=np.int32)
-    q_partial = np.zeros(ct.cdiv(i_count_5, 512), dtype=np.float64)
+    done_4 = np.zeros(ct.cdiv(i_count_5, TILE), dtype=np.int32)
+    q_partial = np.zeros(ct.cdiv(i_count_5, TILE), dtype=np.float64)
     if t.covers(0, 1, i_count_5):
         dev.launch(
             reduce_410,
-            (ct.cdiv(i_count_5, 512),),
-            (i_count_5, t.data, done_4, q_partial, 512),
+            (ct.cdiv(i_count_5, TILE),),
+            (i_count_5, t.data, done_4, q_partial, TILE),
             writes=(done_4, q_partial),
         )
         dev.to_host(done_4)
@@ -332,7 +334,7 @@ def program(con: Console, dev) -> None:
                 # 420 LET Q = Q + T(I)
                 q = add(q, q_partial.item(block_4))
                 continue
-            for i_lane_5 in range(block_4 * 512, min(block_4 * 512 + 512, i_count_5)):
+            for i_lane_5 in range(block_4 * TILE, min(block_4 * TILE + TILE, i_count_5)):
                 i = float(1 + i_lane_5)
                 # 420 LET Q = Q + T(I)
                 q = add(q, t[i])

@@ -83,7 +83,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at = 1 + bid * 512 + elem;
+      const int at = 1 + bid * tile + elem;
       if (at < 1 + i_count && at < v_len)
         v[at] = v_tile[slot];
     }
@@ -97,6 +97,7 @@ extern "C" __global__ void __launch_bounds__(256)
 extern "C" __global__ void __launch_bounds__(256)
     map_160(int b_count, double* __restrict__ h, int h_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 170 H(B) = 0
   double h_tile[2];
 #pragma unroll
@@ -106,7 +107,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = bid * 512 + elem;
+    const int at = bid * tile + elem;
     if (at < b_count && at < h_len)
       h[at] = h_tile[slot];
   }
@@ -135,7 +136,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     v_i[slot] = at < 1 + i_count && at < v_len ? v[at] : 0.0;
   }
   // 200 B = INT(V(I) * 10) : H(B) = H(B) + 1
@@ -202,6 +203,8 @@ extern "C" __global__ void __launch_bounds__(256)
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/histogram.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int TILE = 512;
 
 // 10 REM HISTOGRAM OF N = 1000 DETERMINISTIC PSEUDO-VALUES
 // 20 REM V(I) = (1 + SIN(I))/2, ALL IN (0, 1), INTO 10 BINS OF WIDTH .1
@@ -236,9 +239,9 @@ struct Program {
     // 120 FOR I = 1 TO NVALUES
     {
       const int i_count = b2t::loop_count(1, nvalues, 1);
-      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, 512));
+      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, TILE));
       if (v.covers(0, 1, i_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::map_120, grid, 256, 0)(i_count, v_device.upload(v), v.extent(0), done.data(),
                                               done.size());
@@ -254,7 +257,8 @@ struct Program {
           if (done[block]) {
             continue;
           }
-          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+          for (int i_lane = block * TILE; i_lane < std::min(block * TILE + TILE, i_count);
+               ++i_lane) {
             i = 1 + i_lane;
             // 130 V(I) = (1 + SIN(I)) / 2
             line = 130;
@@ -269,7 +273,7 @@ struct Program {
     {
       const int b_count = b2t::loop_count(0, 9.0, 1);
       if (h.covers(0, 0, b_count)) {
-        const dim3 grid(b2t_cdiv(b_count, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(b_count, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::map_160, grid, 256, 0)(b_count, h_device.upload(h), h.extent(0));
           B2T_CHECK(cudaGetLastError());
@@ -290,9 +294,9 @@ struct Program {
     // 190 FOR I = 1 TO NVALUES
     {
       const int i_count_2 = b2t::loop_count(1, nvalues, 1);
-      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
+      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, TILE));
       if (v.covers(0, 1, i_count_2)) {
-        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count_2, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::histogram_190, grid, 256, 0)(i_count_2, v_device.upload(v), v.extent(0),
                                                     h_device.upload(h), h.extent(0), done_2.data(),
@@ -310,7 +314,7 @@ struct Program {
           if (done_2[block_2]) {
             continue;
           }
-          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
+          for (int i_lane_2 = block_2 * TILE; i_lane_2 < std::min(block_2 * TILE + TILE, i_count_2);
                ++i_lane_2) {
             i = 1 + i_lane_2;
             // 200 B = INT(V(I) * 10)

@@ -38,6 +38,8 @@ from basic2tile_runtime import device as b2t_device
 from basic2tile_runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/histogram.bas"
+# The kernels' tile sizes: iterations per block along a grid axis.
+TILE = 512
 
 
 @ct.kernel
@@ -113,10 +115,10 @@ def program(con: Console, dev) -> None:
     nvalues = 1000.0
     # 120 FOR I = 1 TO NVALUES
     i_count = loop_count(1, nvalues, 1)
-    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, TILE), dtype=np.int32)
     if v.covers(0, 1, i_count):
         dev.launch(
-            map_120, (ct.cdiv(i_count, 512),), (i_count, v.data, done, 512), writes=(v.data, done)
+            map_120, (ct.cdiv(i_count, TILE),), (i_count, v.data, done, TILE), writes=(v.data, done)
         )
         dev.to_host(done)
     if not done.all():
@@ -125,7 +127,7 @@ def program(con: Console, dev) -> None:
         for block, finished in enumerate(done.tolist()):
             if finished:
                 continue
-            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+            for i_lane in range(block * TILE, min(block * TILE + TILE, i_count)):
                 i = float(1 + i_lane)
                 # 130 V(I) = (1 + SIN(I)) / 2
                 v[i] = div(1.0 + SIN(i), 2.0)
@@ -133,7 +135,7 @@ def program(con: Console, dev) -> None:
     # 160 FOR B = 0 TO 9
     b_count = loop_count(0, 9.0, 1)
     if h.covers(0, 0, b_count):
-        dev.launch(map_160, (ct.cdiv(b_count, 512),), (b_count, h.data, 512), writes=(h.data,))
+        dev.launch(map_160, (ct.cdiv(b_count, TILE),), (b_count, h.data, TILE), writes=(h.data,))
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(h.data)
@@ -144,12 +146,12 @@ def program(con: Console, dev) -> None:
     b = float(0 + b_count)
     # 190 FOR I = 1 TO NVALUES
     i_count_2 = loop_count(1, nvalues, 1)
-    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
+    done_2 = np.zeros(ct.cdiv(i_count_2, TILE), dtype=np.int32)
     if v.covers(0, 1, i_count_2):
         dev.launch(
             histogram_190,
-            (ct.cdiv(i_count_2, 512),),
-            (i_count_2, v.data, h.data, done_2, 512),
+            (ct.cdiv(i_count_2, TILE),),
+            (i_count_2, v.data, h.data, done_2, TILE),
             writes=(h.data, done_2),
         )
         dev.to_host(done_2)
@@ -160,7 +162,7 @@ def program(con: Console, dev) -> None:
         for block_2, finished_2 in enumerate(done_2.tolist()):
             if finished_2:
                 continue
-            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
+            for i_lane_2 in range(block_2 * TILE, min(block_2 * TILE + TILE, i_count_2)):
                 i = float(1 + i_lane_2)
                 # 200 B = INT(V(I) * 10)
                 b = INT(mul(v[i], 10.0))

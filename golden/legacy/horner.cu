@@ -153,6 +153,8 @@ extern "C" __global__ void __launch_bounds__(128)
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/horner.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int TILE = 128;
 
 // The items of the DATA statements, in order: their text and whether it was quoted.
 // clang-format off
@@ -242,10 +244,10 @@ struct Program {
     // 220 FOR I = 0 TO 200
     {
       const int i_count = b2t::loop_count(0, 200.0, 1);
-      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, 128));
-      b2t::DeviceTemp<double> s_partial(b2t_cdiv(i_count, 128));
+      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, TILE));
+      b2t::DeviceTemp<double> s_partial(b2t_cdiv(i_count, TILE));
       {
-        const dim3 grid(b2t_cdiv(i_count, 128), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::reduce_220, grid, 128, 0)(i_count, c_device.upload(c), c.extent(0), d,
                                                  done.data(), done.size(), s_partial.data(),
@@ -269,7 +271,8 @@ struct Program {
             s = b2t::add(s, s_partial[block]);
             continue;
           }
-          for (int i_lane = block * 128; i_lane < std::min(block * 128 + 128, i_count); ++i_lane) {
+          for (int i_lane = block * TILE; i_lane < std::min(block * TILE + TILE, i_count);
+               ++i_lane) {
             i = i_lane;
             // 230 LET X = -1 + I / 100
             line = 230;

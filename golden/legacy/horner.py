@@ -38,6 +38,8 @@ from basic2tile_runtime import device as b2t_device
 from basic2tile_runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/horner.bas"
+# The kernels' tile sizes: iterations per block along a grid axis.
+TILE = 128
 # The items of the DATA statements, in order: (text, quoted).
 # fmt: off
 DATA = [
@@ -162,12 +164,12 @@ def program(con: Console, data: DataPool, dev) -> None:
     s = 0.0
     # 220 FOR I = 0 TO 200
     i_count = loop_count(0, 200.0, 1)
-    done = np.zeros(ct.cdiv(i_count, 128), dtype=np.int32)
-    s_partial = np.zeros(ct.cdiv(i_count, 128), dtype=np.float64)
+    done = np.zeros(ct.cdiv(i_count, TILE), dtype=np.int32)
+    s_partial = np.zeros(ct.cdiv(i_count, TILE), dtype=np.float64)
     dev.launch(
         reduce_220,
-        (ct.cdiv(i_count, 128),),
-        (i_count, c.data, np.array([d], dtype=np.float64), done, s_partial, 128),
+        (ct.cdiv(i_count, TILE),),
+        (i_count, c.data, np.array([d], dtype=np.float64), done, s_partial, TILE),
         writes=(done, s_partial),
     )
     dev.to_host(done)
@@ -183,7 +185,7 @@ def program(con: Console, data: DataPool, dev) -> None:
                 # 250 LET S = S + P * P
                 s = add(s, s_partial.item(block))
                 continue
-            for i_lane in range(block * 128, min(block * 128 + 128, i_count)):
+            for i_lane in range(block * TILE, min(block * TILE + TILE, i_count)):
                 i = float(i_lane)
                 # 230 LET X = -1 + I / 100
                 x = -1.0 + div(i, 100.0)

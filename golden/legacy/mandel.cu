@@ -147,8 +147,8 @@ extern "C" __global__ void __launch_bounds__(256)
       const int elem = threadIdx.x;
       const int row = elem / 16;
       const int col = elem % 16;
-      const int at_row = 1 + bid0 * 16 + row;
-      const int at_col = 1 + bid1 * 16 + col;
+      const int at_row = 1 + bid0 * tile + row;
+      const int at_col = 1 + bid1 * tile + col;
       if (at_row < 1 + r_count && at_row < c_rows && at_col < 1 + k_count && at_col < c_cols)
         c[static_cast<long long>(at_row) * c_cols + at_col] = c_tile;
     }
@@ -187,8 +187,8 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 32;
     const int col = elem % 32;
-    const int at_row = 1 + bid0 * 32 + row;
-    const int at_col = 1 + bid1 * 32 + col;
+    const int at_row = 1 + bid0 * tile + row;
+    const int at_col = 1 + bid1 * tile + col;
     c_r_k[slot] = at_row < 1 + r_count && at_row < c_rows && at_col < 1 + k_count && at_col < c_cols
                       ? c[static_cast<long long>(at_row) * c_cols + at_col]
                       : 0.0;
@@ -240,6 +240,9 @@ extern "C" __global__ void __launch_bounds__(256)
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/mandel.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int ITERATE_100_TILE = 16;
+constexpr int REDUCE_500_TILE = 32;
 
 // 10 REM MANDELBROT SET BY ESCAPE TIME ON A 40 X 20 GRID.
 // 20 REM FOR EACH POINT C = X + IY ITERATE Z = Z*Z + C FROM Z = 0 UNTIL
@@ -270,9 +273,11 @@ struct Program {
     {
       const int r_count = b2t::loop_count(1, 20.0, 1);
       const int k_count = b2t::loop_count(1, 40.0, 1);
-      b2t::DeviceTemp<int> done((b2t_cdiv(r_count, 16) * b2t_cdiv(k_count, 16)));
+      b2t::DeviceTemp<int> done(
+          (b2t_cdiv(r_count, ITERATE_100_TILE) * b2t_cdiv(k_count, ITERATE_100_TILE)));
       if (c.covers(0, 1, r_count) && c.covers(1, 1, k_count)) {
-        const dim3 grid(b2t_cdiv(r_count, 16), b2t_cdiv(k_count, 16), 1);
+        const dim3 grid(b2t_cdiv(r_count, ITERATE_100_TILE), b2t_cdiv(k_count, ITERATE_100_TILE),
+                        1);
         if (grid.x > 0 && grid.y > 0) {
           B2T_LAUNCH(::iterate_100, grid, 256, 0)(r_count, k_count, c_device.upload(c), c.extent(0),
                                                   c.extent(1), m, done.data(), done.size());
@@ -381,10 +386,13 @@ struct Program {
     {
       const int r_count_2 = b2t::loop_count(1, 20.0, 1);
       const int k_count_2 = b2t::loop_count(1, 40.0, 1);
-      b2t::DeviceTemp<int> done_2((b2t_cdiv(r_count_2, 32) * b2t_cdiv(k_count_2, 32)));
-      b2t::DeviceTemp<double> s_partial((b2t_cdiv(r_count_2, 32) * b2t_cdiv(k_count_2, 32)));
+      b2t::DeviceTemp<int> done_2(
+          (b2t_cdiv(r_count_2, REDUCE_500_TILE) * b2t_cdiv(k_count_2, REDUCE_500_TILE)));
+      b2t::DeviceTemp<double> s_partial(
+          (b2t_cdiv(r_count_2, REDUCE_500_TILE) * b2t_cdiv(k_count_2, REDUCE_500_TILE)));
       if (c.covers(0, 1, r_count_2) && c.covers(1, 1, k_count_2)) {
-        const dim3 grid(b2t_cdiv(r_count_2, 32), b2t_cdiv(k_count_2, 32), 1);
+        const dim3 grid(b2t_cdiv(r_count_2, REDUCE_500_TILE), b2t_cdiv(k_count_2, REDUCE_500_TILE),
+                        1);
         if (grid.x > 0 && grid.y > 0) {
           B2T_LAUNCH(::reduce_500, grid, 256, 0)(r_count_2, k_count_2, c_device.upload(c),
                                                  c.extent(0), c.extent(1), done_2.data(),
@@ -410,7 +418,8 @@ struct Program {
         }
         for (int r_lane_2 = 0; r_lane_2 < r_count_2; ++r_lane_2) {
           for (int k_lane_2 = 0; k_lane_2 < k_count_2; ++k_lane_2) {
-            if (done_2[r_lane_2 / 32 * b2t_cdiv(k_count_2, 32) + k_lane_2 / 32]) {
+            if (done_2[r_lane_2 / REDUCE_500_TILE * b2t_cdiv(k_count_2, REDUCE_500_TILE) +
+                       k_lane_2 / REDUCE_500_TILE]) {
               continue;
             }
             r = 1 + r_lane_2;

@@ -36,6 +36,9 @@ from basic2tile_runtime import device as b2t_device
 from basic2tile_runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/mandel.bas"
+# The kernels' tile sizes: iterations per block along a grid axis.
+ITERATE_100_TILE = 16
+REDUCE_500_TILE = 32
 
 
 @ct.kernel
@@ -147,12 +150,14 @@ def program(con: Console, dev) -> None:
     # 100 FOR R = 1 TO 20
     r_count = loop_count(1, 20.0, 1)
     k_count = loop_count(1, 40.0, 1)
-    done = np.zeros((ct.cdiv(r_count, 16) * ct.cdiv(k_count, 16)), dtype=np.int32)
+    done = np.zeros(
+        (ct.cdiv(r_count, ITERATE_100_TILE) * ct.cdiv(k_count, ITERATE_100_TILE)), dtype=np.int32
+    )
     if c.covers(0, 1, r_count) and c.covers(1, 1, k_count):
         dev.launch(
             iterate_100,
-            (ct.cdiv(r_count, 16), ct.cdiv(k_count, 16)),
-            (r_count, k_count, c.data, np.array([m], dtype=np.float64), done, 16),
+            (ct.cdiv(r_count, ITERATE_100_TILE), ct.cdiv(k_count, ITERATE_100_TILE)),
+            (r_count, k_count, c.data, np.array([m], dtype=np.float64), done, ITERATE_100_TILE),
             writes=(c.data, done),
         )
         dev.to_host(done)
@@ -160,14 +165,14 @@ def program(con: Console, dev) -> None:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(c.data)
         for r_lane in range(r_count):
-            row = r_lane // 16 * ct.cdiv(k_count, 16)
-            if k_count > 0 and done[row : row + ct.cdiv(k_count, 16)].all():
+            row = r_lane // ITERATE_100_TILE * ct.cdiv(k_count, ITERATE_100_TILE)
+            if k_count > 0 and done[row : row + ct.cdiv(k_count, ITERATE_100_TILE)].all():
                 continue
             r = float(1 + r_lane)
             # 110 LET Y = -1.1875 + (R - 1) * .125
             y = -1.1875 + mul(r - 1.0, 0.125)
             for k_lane in range(k_count):
-                if not done[row + k_lane // 16]:
+                if not done[row + k_lane // ITERATE_100_TILE]:
                     k = float(1 + k_lane)
                     # 130 LET X = -2 + (K - 1) * .0625
                     x = -2.0 + mul(k - 1.0, 0.0625)
@@ -230,13 +235,18 @@ def program(con: Console, dev) -> None:
     # 500 FOR R = 1 TO 20
     r_count_2 = loop_count(1, 20.0, 1)
     k_count_2 = loop_count(1, 40.0, 1)
-    done_2 = np.zeros((ct.cdiv(r_count_2, 32) * ct.cdiv(k_count_2, 32)), dtype=np.int32)
-    s_partial = np.zeros((ct.cdiv(r_count_2, 32) * ct.cdiv(k_count_2, 32)), dtype=np.float64)
+    done_2 = np.zeros(
+        (ct.cdiv(r_count_2, REDUCE_500_TILE) * ct.cdiv(k_count_2, REDUCE_500_TILE)), dtype=np.int32
+    )
+    s_partial = np.zeros(
+        (ct.cdiv(r_count_2, REDUCE_500_TILE) * ct.cdiv(k_count_2, REDUCE_500_TILE)),
+        dtype=np.float64,
+    )
     if c.covers(0, 1, r_count_2) and c.covers(1, 1, k_count_2):
         dev.launch(
             reduce_500,
-            (ct.cdiv(r_count_2, 32), ct.cdiv(k_count_2, 32)),
-            (r_count_2, k_count_2, c.data, done_2, s_partial, 32),
+            (ct.cdiv(r_count_2, REDUCE_500_TILE), ct.cdiv(k_count_2, REDUCE_500_TILE)),
+            (r_count_2, k_count_2, c.data, done_2, s_partial, REDUCE_500_TILE),
             writes=(done_2, s_partial),
         )
         dev.to_host(done_2)
@@ -253,7 +263,10 @@ def program(con: Console, dev) -> None:
                 s = add(s, s_partial.item(block))
         for r_lane_2 in range(r_count_2):
             for k_lane_2 in range(k_count_2):
-                if not done_2[(r_lane_2 // 32) * ct.cdiv(k_count_2, 32) + k_lane_2 // 32]:
+                if not done_2[
+                    (r_lane_2 // REDUCE_500_TILE) * ct.cdiv(k_count_2, REDUCE_500_TILE)
+                    + k_lane_2 // REDUCE_500_TILE
+                ]:
                     r = float(1 + r_lane_2)
                     k = float(1 + k_lane_2)
                     # 520 LET S = S + C(R,K)

@@ -85,6 +85,7 @@ extern "C" __global__ void __launch_bounds__(256)
   __shared__ __align__(32) double b_tile[1024];
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
+  constexpr int tile = 64;
   constexpr int tile_k = 16;
   // 110 MAT C = A * B
   double c_tile[16];
@@ -117,8 +118,8 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 16;
         const int col = elem % 16;
-        const int at_row = bid0 * 64 + row;
-        const int at_col = kk * 16 + col;
+        const int at_row = bid0 * tile + row;
+        const int at_col = kk * tile_k + col;
         a_tile[elem] = at_row < rows && at_row < a_rows && at_col < inner && at_col < a_cols
                            ? a[static_cast<long long>(at_row) * a_cols + at_col]
                            : 0.0;
@@ -128,8 +129,8 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 64;
         const int col = elem % 64;
-        const int at_row_2 = kk * 16 + row;
-        const int at_col_2 = bid1 * 64 + col;
+        const int at_row_2 = kk * tile_k + row;
+        const int at_col_2 = bid1 * tile + col;
         b_tile[elem] = at_row_2 < inner && at_row_2 < b_rows && at_col_2 < cols && at_col_2 < b_cols
                            ? b[static_cast<long long>(at_row_2) * b_cols + at_col_2]
                            : 0.0;
@@ -167,8 +168,8 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 64;
     const int col = elem % 64;
-    const int at_row_3 = bid0 * 64 + row;
-    const int at_col_3 = bid1 * 64 + col;
+    const int at_row_3 = bid0 * tile + row;
+    const int at_col_3 = bid1 * tile + col;
     if (at_row_3 < rows && at_row_3 < c_rows && at_col_3 < cols && at_col_3 < c_cols)
       c[static_cast<long long>(at_row_3) * c_cols + at_col_3] = c_tile[slot];
   }
@@ -252,8 +253,8 @@ extern "C" __global__ void __launch_bounds__(256)
       const int elem = threadIdx.x + 256 * slot;
       const int row = elem / 32;
       const int col = elem % 32;
-      const int at_row = bid0 * 32 + row;
-      const int at_col = bid1 * 32 + col;
+      const int at_row = bid0 * tile + row;
+      const int at_col = bid1 * tile + col;
       if (at_row < i_count && at_row < d_rows && at_col < j_count && at_col < d_cols)
         d[static_cast<long long>(at_row) * d_cols + at_col] = d_tile[slot];
     }
@@ -262,8 +263,8 @@ extern "C" __global__ void __launch_bounds__(256)
       const int elem = threadIdx.x + 256 * slot;
       const int row = elem / 32;
       const int col = elem % 32;
-      const int at_row_2 = bid0 * 32 + row;
-      const int at_col_2 = bid1 * 32 + col;
+      const int at_row_2 = bid0 * tile + row;
+      const int at_col_2 = bid1 * tile + col;
       if (at_row_2 < i_count && at_row_2 < e_rows && at_col_2 < j_count && at_col_2 < e_cols)
         e[static_cast<long long>(at_row_2) * e_cols + at_col_2] = e_tile[slot];
     }
@@ -284,6 +285,7 @@ extern "C" __global__ void __launch_bounds__(256)
   __shared__ __align__(32) double e_tile[1024];
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
+  constexpr int tile = 64;
   constexpr int tile_k = 16;
   // 220 MAT F = D * E
   double f_tile[16];
@@ -316,8 +318,8 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 16;
         const int col = elem % 16;
-        const int at_row = bid0 * 64 + row;
-        const int at_col = kk * 16 + col;
+        const int at_row = bid0 * tile + row;
+        const int at_col = kk * tile_k + col;
         d_tile[elem] = at_row < rows && at_row < d_rows && at_col < inner && at_col < d_cols
                            ? d[static_cast<long long>(at_row) * d_cols + at_col]
                            : 0.0;
@@ -327,8 +329,8 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 64;
         const int col = elem % 64;
-        const int at_row_2 = kk * 16 + row;
-        const int at_col_2 = bid1 * 64 + col;
+        const int at_row_2 = kk * tile_k + row;
+        const int at_col_2 = bid1 * tile + col;
         e_tile[elem] = at_row_2 < inner && at_row_2 < e_rows && at_col_2 < cols && at_col_2 < e_cols
                            ? e[static_cast<long long>(at_row_2) * e_cols + at_col_2]
                            : 0.0;
@@ -366,8 +368,8 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 64;
     const int col = elem % 64;
-    const int at_row_3 = bid0 * 64 + row;
-    const int at_col_3 = bid1 * 64 + col;
+    const int at_row_3 = bid0 * tile + row;
+    const int at_col_3 = bid1 * tile + col;
     if (at_row_3 < rows && at_row_3 < f_rows && at_col_3 < cols && at_col_3 < f_cols)
       f[static_cast<long long>(at_row_3) * f_cols + at_col_3] = f_tile[slot];
   }
@@ -478,6 +480,11 @@ extern "C" __global__ void __launch_bounds__(128)
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/matmat.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int MMA_110_TILE = 64;
+constexpr int MAP_160_TILE = 32;
+constexpr int MMA_220_TILE = 64;
+constexpr int REDUCE_290_TILE = 128;
 
 // The items of the DATA statements, in order: their text and whether it was quoted.
 // clang-format off
@@ -545,7 +552,7 @@ struct Program {
     {
       line = 110;
       b2t::mat_product_shape(c, a, b);
-      const dim3 grid(b2t_cdiv(a.extent(0), 64), b2t_cdiv(b.extent(1), 64), 1);
+      const dim3 grid(b2t_cdiv(a.extent(0), MMA_110_TILE), b2t_cdiv(b.extent(1), MMA_110_TILE), 1);
       if (grid.x > 0 && grid.y > 0) {
         B2T_LAUNCH(::mma_110, grid, 256, 0)(c_device.upload(c), c.extent(0), c.extent(1),
                                             a_device.upload(a), a.extent(0), a.extent(1),
@@ -567,10 +574,11 @@ struct Program {
     {
       const int i_count = b2t::loop_count(1, n, 1);
       const int j_count = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done((b2t_cdiv(i_count, 32) * b2t_cdiv(j_count, 32)));
+      b2t::DeviceTemp<int> done(
+          (b2t_cdiv(i_count, MAP_160_TILE) * b2t_cdiv(j_count, MAP_160_TILE)));
       if (d.covers(0, 1, i_count) && d.covers(1, 1, j_count) && e.covers(0, 1, i_count) &&
           e.covers(1, 1, j_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 32), b2t_cdiv(j_count, 32), 1);
+        const dim3 grid(b2t_cdiv(i_count, MAP_160_TILE), b2t_cdiv(j_count, MAP_160_TILE), 1);
         if (grid.x > 0 && grid.y > 0) {
           B2T_LAUNCH(::map_160, grid, 256, 0)(i_count, j_count, d_device.upload(d), d.extent(0),
                                               d.extent(1), e_device.upload(e), e.extent(0),
@@ -587,7 +595,8 @@ struct Program {
         e_device.download(e);
         for (int i_lane = 0; i_lane < i_count; ++i_lane) {
           for (int j_lane = 0; j_lane < j_count; ++j_lane) {
-            if (done[i_lane / 32 * b2t_cdiv(j_count, 32) + j_lane / 32]) {
+            if (done[i_lane / MAP_160_TILE * b2t_cdiv(j_count, MAP_160_TILE) +
+                     j_lane / MAP_160_TILE]) {
               continue;
             }
             i = 1 + i_lane;
@@ -610,7 +619,7 @@ struct Program {
     {
       line = 220;
       b2t::mat_product_shape(f, d, e);
-      const dim3 grid(b2t_cdiv(d.extent(0), 64), b2t_cdiv(e.extent(1), 64), 1);
+      const dim3 grid(b2t_cdiv(d.extent(0), MMA_220_TILE), b2t_cdiv(e.extent(1), MMA_220_TILE), 1);
       if (grid.x > 0 && grid.y > 0) {
         B2T_LAUNCH(::mma_220, grid, 256, 0)(f_device.upload(f), f.extent(0), f.extent(1),
                                             d_device.upload(d), d.extent(0), d.extent(1),
@@ -638,11 +647,11 @@ struct Program {
     // 290 FOR I = 1 TO N
     {
       const int i_count_2 = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 128));
-      b2t::DeviceTemp<double> t_partial(b2t_cdiv(i_count_2, 128));
-      b2t::DeviceTemp<double> s_partial(b2t_cdiv(i_count_2, 128));
+      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, REDUCE_290_TILE));
+      b2t::DeviceTemp<double> t_partial(b2t_cdiv(i_count_2, REDUCE_290_TILE));
+      b2t::DeviceTemp<double> s_partial(b2t_cdiv(i_count_2, REDUCE_290_TILE));
       {
-        const dim3 grid(b2t_cdiv(i_count_2, 128), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count_2, REDUCE_290_TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::reduce_290, grid, 128, 0)(i_count_2, f_device.upload(f), f.extent(0),
                                                  f.extent(1), n, done_2.data(), done_2.size(),
@@ -674,7 +683,8 @@ struct Program {
             s = b2t::add(s, s_partial[block]);
             continue;
           }
-          for (int i_lane_2 = block * 128; i_lane_2 < std::min(block * 128 + 128, i_count_2);
+          for (int i_lane_2 = block * REDUCE_290_TILE;
+               i_lane_2 < std::min(block * REDUCE_290_TILE + REDUCE_290_TILE, i_count_2);
                ++i_lane_2) {
             i = 1 + i_lane_2;
             // 300 LET T = T + F(I,I)

@@ -37,6 +37,12 @@ from basic2tile_runtime import device as b2t_device
 from basic2tile_runtime.arrays import BasicArray, mat_print, mat_product_shape, mat_read
 
 SOURCE_NAME = "examples/matmat.bas"
+# The kernels' tile sizes: iterations per block along a grid axis.
+MMA_110_TILE = 64
+TILE_K = 16
+MAP_160_TILE = 32
+MMA_220_TILE = 64
+REDUCE_290_TILE = 128
 # The items of the DATA statements, in order: (text, quoted).
 # fmt: off
 DATA = [
@@ -223,8 +229,17 @@ def program(con: Console, data: DataPool, dev) -> None:
     mat_product_shape(c, a, b)
     dev.launch(
         mma_110,
-        (ct.cdiv(a.data.shape[0], 64), ct.cdiv(b.data.shape[1], 64)),
-        (c.data, a.data, b.data, a.data.shape[0], b.data.shape[1], a.data.shape[1], 64, 16),
+        (ct.cdiv(a.data.shape[0], MMA_110_TILE), ct.cdiv(b.data.shape[1], MMA_110_TILE)),
+        (
+            c.data,
+            a.data,
+            b.data,
+            a.data.shape[0],
+            b.data.shape[1],
+            a.data.shape[1],
+            MMA_110_TILE,
+            TILE_K,
+        ),
         writes=(c.data,),
     )
     # 120 PRINT "SMALL PRODUCT C = A*B"
@@ -238,7 +253,9 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 160 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
     j_count = loop_count(1, n, 1)
-    done = np.zeros((ct.cdiv(i_count, 32) * ct.cdiv(j_count, 32)), dtype=np.int32)
+    done = np.zeros(
+        (ct.cdiv(i_count, MAP_160_TILE) * ct.cdiv(j_count, MAP_160_TILE)), dtype=np.int32
+    )
     if (
         d.covers(0, 1, i_count)
         and d.covers(1, 1, j_count)
@@ -247,8 +264,8 @@ def program(con: Console, data: DataPool, dev) -> None:
     ):
         dev.launch(
             map_160,
-            (ct.cdiv(i_count, 32), ct.cdiv(j_count, 32)),
-            (i_count, j_count, d.data, e.data, np.array([n], dtype=np.float64), done, 32),
+            (ct.cdiv(i_count, MAP_160_TILE), ct.cdiv(j_count, MAP_160_TILE)),
+            (i_count, j_count, d.data, e.data, np.array([n], dtype=np.float64), done, MAP_160_TILE),
             writes=(d.data, e.data, done),
         )
         dev.to_host(done)
@@ -258,7 +275,10 @@ def program(con: Console, data: DataPool, dev) -> None:
         dev.to_host(e.data)
         for i_lane in range(i_count):
             for j_lane in range(j_count):
-                if not done[(i_lane // 32) * ct.cdiv(j_count, 32) + j_lane // 32]:
+                if not done[
+                    (i_lane // MAP_160_TILE) * ct.cdiv(j_count, MAP_160_TILE)
+                    + j_lane // MAP_160_TILE
+                ]:
                     i = float(1 + i_lane)
                     j = float(1 + j_lane)
                     # 180 LET D(I,J) = 1 / (I + J - 1)
@@ -271,8 +291,17 @@ def program(con: Console, data: DataPool, dev) -> None:
     mat_product_shape(f, d, e)
     dev.launch(
         mma_220,
-        (ct.cdiv(d.data.shape[0], 64), ct.cdiv(e.data.shape[1], 64)),
-        (f.data, d.data, e.data, d.data.shape[0], e.data.shape[1], d.data.shape[1], 64, 16),
+        (ct.cdiv(d.data.shape[0], MMA_220_TILE), ct.cdiv(e.data.shape[1], MMA_220_TILE)),
+        (
+            f.data,
+            d.data,
+            e.data,
+            d.data.shape[0],
+            e.data.shape[1],
+            d.data.shape[1],
+            MMA_220_TILE,
+            TILE_K,
+        ),
         writes=(f.data,),
     )
     # 230 PRINT "LARGE PRODUCT F = D*E"
@@ -292,13 +321,21 @@ def program(con: Console, data: DataPool, dev) -> None:
     s = 0.0
     # 290 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done_2 = np.zeros(ct.cdiv(i_count_2, 128), dtype=np.int32)
-    t_partial = np.zeros(ct.cdiv(i_count_2, 128), dtype=np.float64)
-    s_partial = np.zeros(ct.cdiv(i_count_2, 128), dtype=np.float64)
+    done_2 = np.zeros(ct.cdiv(i_count_2, REDUCE_290_TILE), dtype=np.int32)
+    t_partial = np.zeros(ct.cdiv(i_count_2, REDUCE_290_TILE), dtype=np.float64)
+    s_partial = np.zeros(ct.cdiv(i_count_2, REDUCE_290_TILE), dtype=np.float64)
     dev.launch(
         reduce_290,
-        (ct.cdiv(i_count_2, 128),),
-        (i_count_2, f.data, np.array([n], dtype=np.float64), done_2, t_partial, s_partial, 128),
+        (ct.cdiv(i_count_2, REDUCE_290_TILE),),
+        (
+            i_count_2,
+            f.data,
+            np.array([n], dtype=np.float64),
+            done_2,
+            t_partial,
+            s_partial,
+            REDUCE_290_TILE,
+        ),
         writes=(done_2, t_partial, s_partial),
     )
     dev.to_host(done_2)
@@ -319,7 +356,9 @@ def program(con: Console, data: DataPool, dev) -> None:
                 # 320 LET S = S + F(I,J)
                 s = add(s, s_partial.item(block))
                 continue
-            for i_lane_2 in range(block * 128, min(block * 128 + 128, i_count_2)):
+            for i_lane_2 in range(
+                block * REDUCE_290_TILE, min(block * REDUCE_290_TILE + REDUCE_290_TILE, i_count_2)
+            ):
                 i = float(1 + i_lane_2)
                 # 300 LET T = T + F(I,I)
                 t = add(t, f[i, i])

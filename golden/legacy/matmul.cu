@@ -145,8 +145,8 @@ extern "C" __global__ void __launch_bounds__(256)
       const int elem = threadIdx.x + 256 * slot;
       const int row = elem / 32;
       const int col = elem % 32;
-      const int at_row = 1 + bid0 * 32 + row;
-      const int at_col = 1 + bid1 * 32 + col;
+      const int at_row = 1 + bid0 * tile + row;
+      const int at_col = 1 + bid1 * tile + col;
       if (at_row < 1 + i_count && at_row < a_rows && at_col < 1 + j_count && at_col < a_cols)
         a[static_cast<long long>(at_row) * a_cols + at_col] = a_tile[slot];
     }
@@ -155,8 +155,8 @@ extern "C" __global__ void __launch_bounds__(256)
       const int elem = threadIdx.x + 256 * slot;
       const int row = elem / 32;
       const int col = elem % 32;
-      const int at_row_2 = 1 + bid0 * 32 + row;
-      const int at_col_2 = 1 + bid1 * 32 + col;
+      const int at_row_2 = 1 + bid0 * tile + row;
+      const int at_col_2 = 1 + bid1 * tile + col;
       if (at_row_2 < 1 + i_count && at_row_2 < b_rows && at_col_2 < 1 + j_count &&
           at_col_2 < b_cols)
         b[static_cast<long long>(at_row_2) * b_cols + at_col_2] = b_tile[slot];
@@ -213,8 +213,8 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 16;
         const int col = elem % 16;
-        const int at_row = 1 + bid0 * 64 + row;
-        const int at_col = 1 + kk * 16 + col;
+        const int at_row = 1 + bid0 * tile + row;
+        const int at_col = 1 + kk * tile_k + col;
         a_tile[elem] =
             at_row < 1 + i_count && at_row < a_rows && at_col < 1 + k_count && at_col < a_cols
                 ? a[static_cast<long long>(at_row) * a_cols + at_col]
@@ -225,8 +225,8 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 64;
         const int col = elem % 64;
-        const int at_row_2 = 1 + kk * 16 + row;
-        const int at_col_2 = 1 + bid1 * 64 + col;
+        const int at_row_2 = 1 + kk * tile_k + row;
+        const int at_col_2 = 1 + bid1 * tile + col;
         b_tile[elem] = at_row_2 < 1 + k_count && at_row_2 < b_rows && at_col_2 < 1 + j_count &&
                                at_col_2 < b_cols
                            ? b[static_cast<long long>(at_row_2) * b_cols + at_col_2]
@@ -273,8 +273,8 @@ extern "C" __global__ void __launch_bounds__(256)
       const int elem = threadIdx.x + 256 * slot;
       const int row = elem / 64;
       const int col = elem % 64;
-      const int at_row_3 = 1 + bid0 * 64 + row;
-      const int at_col_3 = 1 + bid1 * 64 + col;
+      const int at_row_3 = 1 + bid0 * tile + row;
+      const int at_col_3 = 1 + bid1 * tile + col;
       if (at_row_3 < 1 + i_count && at_row_3 < c_rows && at_col_3 < 1 + j_count &&
           at_col_3 < c_cols)
         c[static_cast<long long>(at_row_3) * c_cols + at_col_3] = c_tile[slot];
@@ -379,6 +379,10 @@ extern "C" __global__ void __launch_bounds__(256)
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/matmul.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int MAP_70_TILE = 32;
+constexpr int MMA_140_TILE = 64;
+constexpr int REDUCE_320_TILE = 512;
 
 // 10 REM MATRIX MULTIPLY C = A*B OF N X N MATRICES, N = 24, BY THREE
 // 20 REM NESTED LOOPS. THE I AND J LOOPS ARE PARALLEL; THE K LOOP IS A
@@ -411,10 +415,10 @@ struct Program {
     {
       const int i_count = b2t::loop_count(1, n, 1);
       const int j_count = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done((b2t_cdiv(i_count, 32) * b2t_cdiv(j_count, 32)));
+      b2t::DeviceTemp<int> done((b2t_cdiv(i_count, MAP_70_TILE) * b2t_cdiv(j_count, MAP_70_TILE)));
       if (a.covers(0, 1, i_count) && a.covers(1, 1, j_count) && b.covers(0, 1, i_count) &&
           b.covers(1, 1, j_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 32), b2t_cdiv(j_count, 32), 1);
+        const dim3 grid(b2t_cdiv(i_count, MAP_70_TILE), b2t_cdiv(j_count, MAP_70_TILE), 1);
         if (grid.x > 0 && grid.y > 0) {
           B2T_LAUNCH(::map_70, grid, 256, 0)(i_count, j_count, a_device.upload(a), a.extent(0),
                                              a.extent(1), b_device.upload(b), b.extent(0),
@@ -431,7 +435,8 @@ struct Program {
         b_device.download(b);
         for (int i_lane = 0; i_lane < i_count; ++i_lane) {
           for (int j_lane = 0; j_lane < j_count; ++j_lane) {
-            if (done[i_lane / 32 * b2t_cdiv(j_count, 32) + j_lane / 32]) {
+            if (done[i_lane / MAP_70_TILE * b2t_cdiv(j_count, MAP_70_TILE) +
+                     j_lane / MAP_70_TILE]) {
               continue;
             }
             i = 1 + i_lane;
@@ -456,10 +461,11 @@ struct Program {
       const int i_count_2 = b2t::loop_count(1, n, 1);
       const int j_count_2 = b2t::loop_count(1, n, 1);
       const int k_count = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done_2((b2t_cdiv(i_count_2, 64) * b2t_cdiv(j_count_2, 64)));
+      b2t::DeviceTemp<int> done_2(
+          (b2t_cdiv(i_count_2, MMA_140_TILE) * b2t_cdiv(j_count_2, MMA_140_TILE)));
       if (a.covers(0, 1, i_count_2) && a.covers(1, 1, k_count) && b.covers(0, 1, k_count) &&
           b.covers(1, 1, j_count_2) && c.covers(0, 1, i_count_2) && c.covers(1, 1, j_count_2)) {
-        const dim3 grid(b2t_cdiv(i_count_2, 64), b2t_cdiv(j_count_2, 64), 1);
+        const dim3 grid(b2t_cdiv(i_count_2, MMA_140_TILE), b2t_cdiv(j_count_2, MMA_140_TILE), 1);
         if (grid.x > 0 && grid.y > 0) {
           B2T_CHECK(
               cudaFuncSetAttribute(::mma_140, cudaFuncAttributeMaxDynamicSharedMemorySize, 49152));
@@ -479,7 +485,8 @@ struct Program {
         c_device.download(c);
         for (int i_lane_2 = 0; i_lane_2 < i_count_2; ++i_lane_2) {
           for (int j_lane_2 = 0; j_lane_2 < j_count_2; ++j_lane_2) {
-            if (done_2[i_lane_2 / 64 * b2t_cdiv(j_count_2, 64) + j_lane_2 / 64]) {
+            if (done_2[i_lane_2 / MMA_140_TILE * b2t_cdiv(j_count_2, MMA_140_TILE) +
+                       j_lane_2 / MMA_140_TILE]) {
               continue;
             }
             i = 1 + i_lane_2;
@@ -528,10 +535,10 @@ struct Program {
     // 320 FOR I = 1 TO N
     {
       const int i_count_3 = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done_3(b2t_cdiv(i_count_3, 512));
-      b2t::DeviceTemp<double> t_partial(b2t_cdiv(i_count_3, 512));
+      b2t::DeviceTemp<int> done_3(b2t_cdiv(i_count_3, REDUCE_320_TILE));
+      b2t::DeviceTemp<double> t_partial(b2t_cdiv(i_count_3, REDUCE_320_TILE));
       {
-        const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count_3, REDUCE_320_TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::reduce_320, grid, 256, 0)(i_count_3, c_device.upload(c), c.extent(0),
                                                  c.extent(1), done_3.data(), done_3.size(),
@@ -555,7 +562,8 @@ struct Program {
             t = b2t::add(t, t_partial[block]);
             continue;
           }
-          for (int i_lane_3 = block * 512; i_lane_3 < std::min(block * 512 + 512, i_count_3);
+          for (int i_lane_3 = block * REDUCE_320_TILE;
+               i_lane_3 < std::min(block * REDUCE_320_TILE + REDUCE_320_TILE, i_count_3);
                ++i_lane_3) {
             i = 1 + i_lane_3;
             // 330 LET T = T + C(I,I)

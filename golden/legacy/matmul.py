@@ -36,6 +36,11 @@ from basic2tile_runtime import device as b2t_device
 from basic2tile_runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/matmul.bas"
+# The kernels' tile sizes: iterations per block along a grid axis.
+MAP_70_TILE = 32
+MMA_140_TILE = 64
+TILE_K = 16
+REDUCE_320_TILE = 512
 
 
 @ct.kernel
@@ -158,7 +163,7 @@ def program(con: Console, dev) -> None:
     # 70 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
     j_count = loop_count(1, n, 1)
-    done = np.zeros((ct.cdiv(i_count, 32) * ct.cdiv(j_count, 32)), dtype=np.int32)
+    done = np.zeros((ct.cdiv(i_count, MAP_70_TILE) * ct.cdiv(j_count, MAP_70_TILE)), dtype=np.int32)
     if (
         a.covers(0, 1, i_count)
         and a.covers(1, 1, j_count)
@@ -167,8 +172,8 @@ def program(con: Console, dev) -> None:
     ):
         dev.launch(
             map_70,
-            (ct.cdiv(i_count, 32), ct.cdiv(j_count, 32)),
-            (i_count, j_count, a.data, b.data, np.array([n], dtype=np.float64), done, 32),
+            (ct.cdiv(i_count, MAP_70_TILE), ct.cdiv(j_count, MAP_70_TILE)),
+            (i_count, j_count, a.data, b.data, np.array([n], dtype=np.float64), done, MAP_70_TILE),
             writes=(a.data, b.data, done),
         )
         dev.to_host(done)
@@ -178,7 +183,9 @@ def program(con: Console, dev) -> None:
         dev.to_host(b.data)
         for i_lane in range(i_count):
             for j_lane in range(j_count):
-                if not done[(i_lane // 32) * ct.cdiv(j_count, 32) + j_lane // 32]:
+                if not done[
+                    (i_lane // MAP_70_TILE) * ct.cdiv(j_count, MAP_70_TILE) + j_lane // MAP_70_TILE
+                ]:
                     i = float(1 + i_lane)
                     j = float(1 + j_lane)
                     # 90 LET A(I,J) = 1 / (I + J - 1)
@@ -190,7 +197,9 @@ def program(con: Console, dev) -> None:
     i_count_2 = loop_count(1, n, 1)
     j_count_2 = loop_count(1, n, 1)
     k_count = loop_count(1, n, 1)
-    done_2 = np.zeros((ct.cdiv(i_count_2, 64) * ct.cdiv(j_count_2, 64)), dtype=np.int32)
+    done_2 = np.zeros(
+        (ct.cdiv(i_count_2, MMA_140_TILE) * ct.cdiv(j_count_2, MMA_140_TILE)), dtype=np.int32
+    )
     if (
         a.covers(0, 1, i_count_2)
         and a.covers(1, 1, k_count)
@@ -201,8 +210,8 @@ def program(con: Console, dev) -> None:
     ):
         dev.launch(
             mma_140,
-            (ct.cdiv(i_count_2, 64), ct.cdiv(j_count_2, 64)),
-            (c.data, a.data, b.data, i_count_2, j_count_2, k_count, done_2, 64, 16),
+            (ct.cdiv(i_count_2, MMA_140_TILE), ct.cdiv(j_count_2, MMA_140_TILE)),
+            (c.data, a.data, b.data, i_count_2, j_count_2, k_count, done_2, MMA_140_TILE, TILE_K),
             writes=(c.data, done_2),
         )
         dev.to_host(done_2)
@@ -213,7 +222,10 @@ def program(con: Console, dev) -> None:
         dev.to_host(c.data)
         for i_lane_2 in range(i_count_2):
             for j_lane_2 in range(j_count_2):
-                if not done_2[(i_lane_2 // 64) * ct.cdiv(j_count_2, 64) + j_lane_2 // 64]:
+                if not done_2[
+                    (i_lane_2 // MMA_140_TILE) * ct.cdiv(j_count_2, MMA_140_TILE)
+                    + j_lane_2 // MMA_140_TILE
+                ]:
                     i = float(1 + i_lane_2)
                     j = float(1 + j_lane_2)
                     # 160 LET S = 0
@@ -248,12 +260,12 @@ def program(con: Console, dev) -> None:
     t = 0.0
     # 320 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
-    done_3 = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.int32)
-    t_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
+    done_3 = np.zeros(ct.cdiv(i_count_3, REDUCE_320_TILE), dtype=np.int32)
+    t_partial = np.zeros(ct.cdiv(i_count_3, REDUCE_320_TILE), dtype=np.float64)
     dev.launch(
         reduce_320,
-        (ct.cdiv(i_count_3, 512),),
-        (i_count_3, c.data, done_3, t_partial, 512),
+        (ct.cdiv(i_count_3, REDUCE_320_TILE),),
+        (i_count_3, c.data, done_3, t_partial, REDUCE_320_TILE),
         writes=(done_3, t_partial),
     )
     dev.to_host(done_3)
@@ -269,7 +281,9 @@ def program(con: Console, dev) -> None:
                 # 330 LET T = T + C(I,I)
                 t = add(t, t_partial.item(block))
                 continue
-            for i_lane_3 in range(block * 512, min(block * 512 + 512, i_count_3)):
+            for i_lane_3 in range(
+                block * REDUCE_320_TILE, min(block * REDUCE_320_TILE + REDUCE_320_TILE, i_count_3)
+            ):
                 i = float(1 + i_lane_3)
                 # 330 LET T = T + C(I,I)
                 t = add(t, c[i, i])

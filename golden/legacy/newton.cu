@@ -92,7 +92,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     if (at < 1 + i_count && at < v_len)
       v[at] = v_tile[slot];
   }
@@ -118,7 +118,7 @@ extern "C" __global__ void __launch_bounds__(128)
   double v_i;
   {
     const int elem = threadIdx.x;
-    const int at = 1 + bid * 128 + elem;
+    const int at = 1 + bid * tile + elem;
     v_i = at < 1 + i_count && at < v_len ? v[at] : 0.0;
   }
   // 150 LET A = V(I)
@@ -160,13 +160,13 @@ extern "C" __global__ void __launch_bounds__(128)
   if (finished) {
     {
       const int elem = threadIdx.x;
-      const int at_2 = 1 + bid * 128 + elem;
+      const int at_2 = 1 + bid * tile + elem;
       if (at_2 < 1 + i_count && at_2 < c_len)
         c[at_2] = c_tile;
     }
     {
       const int elem = threadIdx.x;
-      const int at_3 = 1 + bid * 128 + elem;
+      const int at_3 = 1 + bid * tile + elem;
       if (at_3 < 1 + i_count && at_3 < r_len)
         r[at_3] = r_tile;
     }
@@ -207,21 +207,21 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     c_i[slot] = at < 1 + i_count && at < c_len ? c[at] : 0.0;
   }
   double r_i[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 1 + bid * 512 + elem;
+    const int at_2 = 1 + bid * tile + elem;
     r_i[slot] = at_2 < 1 + i_count && at_2 < r_len ? r[at_2] : 0.0;
   }
   double v_i[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_3 = 1 + bid * 512 + elem;
+    const int at_3 = 1 + bid * tile + elem;
     v_i[slot] = at_3 < 1 + i_count && at_3 < v_len ? v[at_3] : 0.0;
   }
   double t_acc[2];
@@ -326,6 +326,10 @@ extern "C" __global__ void __launch_bounds__(256)
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/newton.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int MAP_100_TILE = 512;
+constexpr int ITERATE_140_TILE = 128;
+constexpr int REDUCE_390_TILE = 512;
 
 // The items of the DATA statements, in order: their text and whether it was quoted.
 // clang-format off
@@ -373,7 +377,7 @@ struct Program {
     {
       const int i_count = b2t::loop_count(1, n, 1);
       if (v.covers(0, 1, i_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count, MAP_100_TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::map_100, grid, 256, 0)(i_count, v_device.upload(v), v.extent(0));
           B2T_CHECK(cudaGetLastError());
@@ -395,9 +399,9 @@ struct Program {
     // 140 FOR I = 1 TO N
     {
       const int i_count_2 = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done(b2t_cdiv(i_count_2, 128));
+      b2t::DeviceTemp<int> done(b2t_cdiv(i_count_2, ITERATE_140_TILE));
       if (c.covers(0, 1, i_count_2) && r.covers(0, 1, i_count_2) && v.covers(0, 1, i_count_2)) {
-        const dim3 grid(b2t_cdiv(i_count_2, 128), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count_2, ITERATE_140_TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::iterate_140, grid, 128, 0)(
               i_count_2, c_device.upload(c), c.extent(0), r_device.upload(r), r.extent(0),
@@ -417,7 +421,8 @@ struct Program {
           if (done[block]) {
             continue;
           }
-          for (int i_lane_2 = block * 128; i_lane_2 < std::min(block * 128 + 128, i_count_2);
+          for (int i_lane_2 = block * ITERATE_140_TILE;
+               i_lane_2 < std::min(block * ITERATE_140_TILE + ITERATE_140_TILE, i_count_2);
                ++i_lane_2) {
             i = 1 + i_lane_2;
             // 150 LET A = V(I)
@@ -486,13 +491,13 @@ struct Program {
     // 390 FOR I = 1 TO N
     {
       const int i_count_3 = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_3, 512));
-      b2t::DeviceTemp<double> t_partial(b2t_cdiv(i_count_3, 512));
-      b2t::DeviceTemp<double> l_partial(b2t_cdiv(i_count_3, 512));
-      b2t::DeviceTemp<double> d_partial(b2t_cdiv(i_count_3, 512));
-      b2t::DeviceTemp<double> j_partial(b2t_cdiv(i_count_3, 512));
+      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_3, REDUCE_390_TILE));
+      b2t::DeviceTemp<double> t_partial(b2t_cdiv(i_count_3, REDUCE_390_TILE));
+      b2t::DeviceTemp<double> l_partial(b2t_cdiv(i_count_3, REDUCE_390_TILE));
+      b2t::DeviceTemp<double> d_partial(b2t_cdiv(i_count_3, REDUCE_390_TILE));
+      b2t::DeviceTemp<double> j_partial(b2t_cdiv(i_count_3, REDUCE_390_TILE));
       if (c.covers(0, 1, i_count_3) && r.covers(0, 1, i_count_3) && v.covers(0, 1, i_count_3)) {
-        const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count_3, REDUCE_390_TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::reduce_390, grid, 256, 0)(
               i_count_3, c_device.upload(c), c.extent(0), r_device.upload(r), r.extent(0),
@@ -541,7 +546,8 @@ struct Program {
             }
             continue;
           }
-          for (int i_lane_3 = block_4 * 512; i_lane_3 < std::min(block_4 * 512 + 512, i_count_3);
+          for (int i_lane_3 = block_4 * REDUCE_390_TILE;
+               i_lane_3 < std::min(block_4 * REDUCE_390_TILE + REDUCE_390_TILE, i_count_3);
                ++i_lane_3) {
             i = 1 + i_lane_3;
             // 400 LET T = T + C(I)

@@ -40,6 +40,10 @@ from basic2tile_runtime import device as b2t_device
 from basic2tile_runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/newton.bas"
+# The kernels' tile sizes: iterations per block along a grid axis.
+MAP_100_TILE = 512
+ITERATE_140_TILE = 128
+REDUCE_390_TILE = 512
 # The items of the DATA statements, in order: (text, quoted).
 # fmt: off
 DATA = [
@@ -186,7 +190,12 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 100 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
     if v.covers(0, 1, i_count):
-        dev.launch(map_100, (ct.cdiv(i_count, 512),), (i_count, v.data, 512), writes=(v.data,))
+        dev.launch(
+            map_100,
+            (ct.cdiv(i_count, MAP_100_TILE),),
+            (i_count, v.data, MAP_100_TILE),
+            writes=(v.data,),
+        )
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(v.data)
@@ -198,12 +207,20 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 130 REM NEWTON'S METHOD FOR EACH ELEMENT IN TURN
     # 140 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done = np.zeros(ct.cdiv(i_count_2, 128), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count_2, ITERATE_140_TILE), dtype=np.int32)
     if c.covers(0, 1, i_count_2) and r.covers(0, 1, i_count_2) and v.covers(0, 1, i_count_2):
         dev.launch(
             iterate_140,
-            (ct.cdiv(i_count_2, 128),),
-            (i_count_2, c.data, r.data, v.data, np.array([e], dtype=np.float64), done, 128),
+            (ct.cdiv(i_count_2, ITERATE_140_TILE),),
+            (
+                i_count_2,
+                c.data,
+                r.data,
+                v.data,
+                np.array([e], dtype=np.float64),
+                done,
+                ITERATE_140_TILE,
+            ),
             writes=(c.data, r.data, done),
         )
         dev.to_host(done)
@@ -215,7 +232,10 @@ def program(con: Console, data: DataPool, dev) -> None:
         for block, finished in enumerate(done.tolist()):
             if finished:
                 continue
-            for i_lane_2 in range(block * 128, min(block * 128 + 128, i_count_2)):
+            for i_lane_2 in range(
+                block * ITERATE_140_TILE,
+                min(block * ITERATE_140_TILE + ITERATE_140_TILE, i_count_2),
+            ):
                 i = float(1 + i_lane_2)
                 # 150 LET A = V(I)
                 a = v[i]
@@ -266,15 +286,15 @@ def program(con: Console, data: DataPool, dev) -> None:
     j = 0.0
     # 390 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
-    done_2 = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.int32)
-    t_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
-    l_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
-    d_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
-    j_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
+    done_2 = np.zeros(ct.cdiv(i_count_3, REDUCE_390_TILE), dtype=np.int32)
+    t_partial = np.zeros(ct.cdiv(i_count_3, REDUCE_390_TILE), dtype=np.float64)
+    l_partial = np.zeros(ct.cdiv(i_count_3, REDUCE_390_TILE), dtype=np.float64)
+    d_partial = np.zeros(ct.cdiv(i_count_3, REDUCE_390_TILE), dtype=np.float64)
+    j_partial = np.zeros(ct.cdiv(i_count_3, REDUCE_390_TILE), dtype=np.float64)
     if c.covers(0, 1, i_count_3) and r.covers(0, 1, i_count_3) and v.covers(0, 1, i_count_3):
         dev.launch(
             reduce_390,
-            (ct.cdiv(i_count_3, 512),),
+            (ct.cdiv(i_count_3, REDUCE_390_TILE),),
             (
                 i_count_3,
                 c.data,
@@ -285,7 +305,7 @@ def program(con: Console, data: DataPool, dev) -> None:
                 l_partial,
                 d_partial,
                 j_partial,
-                512,
+                REDUCE_390_TILE,
             ),
             writes=(done_2, t_partial, l_partial, d_partial, j_partial),
         )
@@ -316,7 +336,10 @@ def program(con: Console, data: DataPool, dev) -> None:
                     d = d_partial.item(block_3)
                     j = j_partial.item(block_3)
                 continue
-            for i_lane_3 in range(block_3 * 512, min(block_3 * 512 + 512, i_count_3)):
+            for i_lane_3 in range(
+                block_3 * REDUCE_390_TILE,
+                min(block_3 * REDUCE_390_TILE + REDUCE_390_TILE, i_count_3),
+            ):
                 i = float(1 + i_lane_3)
                 # 400 LET T = T + C(I)
                 t = add(t, c[i])

@@ -107,7 +107,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at = 1 + bid * 512 + elem;
+      const int at = 1 + bid * tile + elem;
       if (at < 1 + i_count && at < x_len)
         x[at] = x_tile[slot];
     }
@@ -156,7 +156,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at = 1 + tile_index * 512 + elem;
+      const int at = 1 + tile_index * tile + elem;
       x_i[slot] = at < 1 + i_count && at < x_len ? x[at] : 0.0;
     }
     // 150 LET P(I) = P(I - 1) + X(I)
@@ -219,7 +219,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at_2 = 1 + tile_index * 512 + elem;
+      const int at_2 = 1 + tile_index * tile + elem;
       if (at_2 < 1 + i_count && at_2 < p_len)
         p[at_2] = p_tile[slot];
     }
@@ -265,7 +265,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     p_i[slot] = at < 1 + i_count && at < p_len ? p[at] : 0.0;
   }
   double value_1[2];
@@ -299,7 +299,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at_2 = 1 + bid * 512 + elem;
+      const int at_2 = 1 + bid * tile + elem;
       if (at_2 < 1 + i_count && at_2 < g_len)
         g[at_2] = g_tile[slot];
     }
@@ -319,6 +319,8 @@ extern "C" __global__ void __launch_bounds__(256)
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/prefix.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int TILE = 512;
 
 // The items of the DATA statements, in order: their text and whether it was quoted.
 // clang-format off
@@ -361,9 +363,9 @@ struct Program {
     // 90 FOR I = 1 TO N
     {
       const int i_count = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, 512));
+      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, TILE));
       if (x.covers(0, 1, i_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::map_90, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0), done.data(),
                                              done.size());
@@ -379,7 +381,8 @@ struct Program {
           if (done[block]) {
             continue;
           }
-          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+          for (int i_lane = block * TILE; i_lane < std::min(block * TILE + TILE, i_count);
+               ++i_lane) {
             i = 1 + i_lane;
             // 100 LET X(I) = 1 / I
             line = 100;
@@ -428,9 +431,9 @@ struct Program {
     // 180 FOR I = 1 TO N
     {
       const int i_count_3 = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done_3(b2t_cdiv(i_count_3, 512));
+      b2t::DeviceTemp<int> done_3(b2t_cdiv(i_count_3, TILE));
       if (g.covers(0, 1, i_count_3) && p.covers(0, 1, i_count_3)) {
-        const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count_3, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::map_180, grid, 256, 0)(i_count_3, g_device.upload(g), g.extent(0),
                                               p_device.upload(p), p.extent(0), done_3.data(),
@@ -448,7 +451,7 @@ struct Program {
           if (done_3[block_2]) {
             continue;
           }
-          for (int i_lane_3 = block_2 * 512; i_lane_3 < std::min(block_2 * 512 + 512, i_count_3);
+          for (int i_lane_3 = block_2 * TILE; i_lane_3 < std::min(block_2 * TILE + TILE, i_count_3);
                ++i_lane_3) {
             i = 1 + i_lane_3;
             // 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)

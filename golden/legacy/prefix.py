@@ -39,6 +39,8 @@ from basic2tile_runtime import device as b2t_device
 from basic2tile_runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/prefix.bas"
+# The kernels' tile sizes: iterations per block along a grid axis.
+TILE = 512
 # The items of the DATA statements, in order: (text, quoted).
 # fmt: off
 DATA = [
@@ -138,10 +140,10 @@ def program(con: Console, data: DataPool, dev) -> None:
     n = 1000.0
     # 90 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, TILE), dtype=np.int32)
     if x.covers(0, 1, i_count):
         dev.launch(
-            map_90, (ct.cdiv(i_count, 512),), (i_count, x.data, done, 512), writes=(x.data, done)
+            map_90, (ct.cdiv(i_count, TILE),), (i_count, x.data, done, TILE), writes=(x.data, done)
         )
         dev.to_host(done)
     if not done.all():
@@ -150,7 +152,7 @@ def program(con: Console, data: DataPool, dev) -> None:
         for block, finished in enumerate(done.tolist()):
             if finished:
                 continue
-            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+            for i_lane in range(block * TILE, min(block * TILE + TILE, i_count)):
                 i = float(1 + i_lane)
                 # 100 LET X(I) = 1 / I
                 x[i] = div(1.0, i)
@@ -165,7 +167,7 @@ def program(con: Console, data: DataPool, dev) -> None:
     p_before = dev.snapshot(p.data)
     if p.covers(0, 1, i_count_2) and x.covers(0, 1, i_count_2):
         dev.launch(
-            scan_140, (1,), (i_count_2, p.data, x.data, done_2, 512), writes=(p.data, done_2)
+            scan_140, (1,), (i_count_2, p.data, x.data, done_2, TILE), writes=(p.data, done_2)
         )
         dev.to_host(done_2)
     if not done_2.all():
@@ -181,12 +183,12 @@ def program(con: Console, data: DataPool, dev) -> None:
     # 170 REM AN ELEMENTWISE LOOP OVER THE RESULT (PARALLEL AGAIN)
     # 180 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
-    done_3 = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.int32)
+    done_3 = np.zeros(ct.cdiv(i_count_3, TILE), dtype=np.int32)
     if g.covers(0, 1, i_count_3) and p.covers(0, 1, i_count_3):
         dev.launch(
             map_180,
-            (ct.cdiv(i_count_3, 512),),
-            (i_count_3, g.data, p.data, done_3, 512),
+            (ct.cdiv(i_count_3, TILE),),
+            (i_count_3, g.data, p.data, done_3, TILE),
             writes=(g.data, done_3),
         )
         dev.to_host(done_3)
@@ -197,7 +199,7 @@ def program(con: Console, data: DataPool, dev) -> None:
         for block_2, finished_2 in enumerate(done_3.tolist()):
             if finished_2:
                 continue
-            for i_lane_3 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_3)):
+            for i_lane_3 in range(block_2 * TILE, min(block_2 * TILE + TILE, i_count_3)):
                 i = float(1 + i_lane_3)
                 # 190 LET G(I) = P(I) - LOG(I) - 1 / (2 * I)
                 g[i] = sub(sub(p[i], LOG(i)), div(1.0, mul(2.0, i)))

@@ -119,14 +119,14 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at = 1 + bid * 512 + elem;
+      const int at = 1 + bid * tile + elem;
       if (at < 1 + i_count && at < x_len)
         x[at] = x_tile[slot];
     }
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at_2 = 1 + bid * 512 + elem;
+      const int at_2 = 1 + bid * tile + elem;
       if (at_2 < 1 + i_count && at_2 < y_len)
         y[at_2] = y_tile[slot];
     }
@@ -158,14 +158,14 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     x_i[slot] = at < 1 + i_count && at < x_len ? x[at] : 0.0;
   }
   double y_tile[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 1 + bid * 512 + elem;
+    const int at_2 = 1 + bid * tile + elem;
     y_tile[slot] = at_2 < 1 + i_count && at_2 < y_len ? y[at_2] : 0.0;
   }
   // 160 LET Y(I) = A * X(I) + Y(I)
@@ -189,7 +189,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at_3 = 1 + bid * 512 + elem;
+      const int at_3 = 1 + bid * tile + elem;
       if (at_3 < 1 + i_count && at_3 < y_len)
         y[at_3] = y_tile[slot];
     }
@@ -221,7 +221,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     y_i[slot] = at < 1 + i_count && at < y_len ? y[at] : 0.0;
   }
   double s_acc[2];
@@ -269,6 +269,8 @@ extern "C" __global__ void __launch_bounds__(256)
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/saxpy.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int TILE = 512;
 
 // 10 REM SAXPY: Y = A*X + Y OVER N = 1000 ELEMENTS.
 // 20 REM X AND Y ARE FILLED BY FORMULAS, THEN ONE ELEMENTWISE LOOP
@@ -301,9 +303,9 @@ struct Program {
     // 100 FOR I = 1 TO N
     {
       const int i_count = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, 512));
+      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, TILE));
       if (x.covers(0, 1, i_count) && y.covers(0, 1, i_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::map_100, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0),
                                               y_device.upload(y), y.extent(0), n, done.data(),
@@ -322,7 +324,8 @@ struct Program {
           if (done[block]) {
             continue;
           }
-          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+          for (int i_lane = block * TILE; i_lane < std::min(block * TILE + TILE, i_count);
+               ++i_lane) {
             i = 1 + i_lane;
             // 110 LET X(I) = I / N
             line = 110;
@@ -339,9 +342,9 @@ struct Program {
     // 150 FOR I = 1 TO N
     {
       const int i_count_2 = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
+      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, TILE));
       if (y.covers(0, 1, i_count_2) && x.covers(0, 1, i_count_2)) {
-        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count_2, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::map_150, grid, 256, 0)(i_count_2, y_device.upload(y), y.extent(0), a,
                                               x_device.upload(x), x.extent(0), done_2.data(),
@@ -359,7 +362,7 @@ struct Program {
           if (done_2[block_2]) {
             continue;
           }
-          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
+          for (int i_lane_2 = block_2 * TILE; i_lane_2 < std::min(block_2 * TILE + TILE, i_count_2);
                ++i_lane_2) {
             i = 1 + i_lane_2;
             // 160 LET Y(I) = A * X(I) + Y(I)
@@ -394,10 +397,10 @@ struct Program {
     // 280 FOR I = 1 TO N
     {
       const int i_count_3 = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done_3(b2t_cdiv(i_count_3, 512));
-      b2t::DeviceTemp<double> s_partial(b2t_cdiv(i_count_3, 512));
+      b2t::DeviceTemp<int> done_3(b2t_cdiv(i_count_3, TILE));
+      b2t::DeviceTemp<double> s_partial(b2t_cdiv(i_count_3, TILE));
       if (y.covers(0, 1, i_count_3)) {
-        const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count_3, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::reduce_280, grid, 256, 0)(i_count_3, y_device.upload(y), y.extent(0),
                                                  done_3.data(), done_3.size(), s_partial.data(),
@@ -421,7 +424,7 @@ struct Program {
             s = b2t::add(s, s_partial[block_3]);
             continue;
           }
-          for (int i_lane_3 = block_3 * 512; i_lane_3 < std::min(block_3 * 512 + 512, i_count_3);
+          for (int i_lane_3 = block_3 * TILE; i_lane_3 < std::min(block_3 * TILE + TILE, i_count_3);
                ++i_lane_3) {
             i = 1 + i_lane_3;
             // 290 LET S = S + Y(I)

@@ -36,6 +36,8 @@ from basic2tile_runtime import device as b2t_device
 from basic2tile_runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/saxpy.bas"
+# The kernels' tile sizes: iterations per block along a grid axis.
+TILE = 512
 
 
 @ct.kernel
@@ -134,12 +136,12 @@ def program(con: Console, dev) -> None:
     # 90 REM FILL THE INPUT VECTORS
     # 100 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
+    done = np.zeros(ct.cdiv(i_count, TILE), dtype=np.int32)
     if x.covers(0, 1, i_count) and y.covers(0, 1, i_count):
         dev.launch(
             map_100,
-            (ct.cdiv(i_count, 512),),
-            (i_count, x.data, y.data, np.array([n], dtype=np.float64), done, 512),
+            (ct.cdiv(i_count, TILE),),
+            (i_count, x.data, y.data, np.array([n], dtype=np.float64), done, TILE),
             writes=(x.data, y.data, done),
         )
         dev.to_host(done)
@@ -150,7 +152,7 @@ def program(con: Console, dev) -> None:
         for block, finished in enumerate(done.tolist()):
             if finished:
                 continue
-            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+            for i_lane in range(block * TILE, min(block * TILE + TILE, i_count)):
                 i = float(1 + i_lane)
                 # 110 LET X(I) = I / N
                 x[i] = div(i, n)
@@ -159,12 +161,12 @@ def program(con: Console, dev) -> None:
     # 140 REM THE SAXPY LOOP
     # 150 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
+    done_2 = np.zeros(ct.cdiv(i_count_2, TILE), dtype=np.int32)
     if y.covers(0, 1, i_count_2) and x.covers(0, 1, i_count_2):
         dev.launch(
             map_150,
-            (ct.cdiv(i_count_2, 512),),
-            (i_count_2, y.data, np.array([a], dtype=np.float64), x.data, done_2, 512),
+            (ct.cdiv(i_count_2, TILE),),
+            (i_count_2, y.data, np.array([a], dtype=np.float64), x.data, done_2, TILE),
             writes=(y.data, done_2),
         )
         dev.to_host(done_2)
@@ -175,7 +177,7 @@ def program(con: Console, dev) -> None:
         for block_2, finished_2 in enumerate(done_2.tolist()):
             if finished_2:
                 continue
-            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
+            for i_lane_2 in range(block_2 * TILE, min(block_2 * TILE + TILE, i_count_2)):
                 i = float(1 + i_lane_2)
                 # 160 LET Y(I) = A * X(I) + Y(I)
                 y[i] = add(mul(a, x[i]), y[i])
@@ -201,13 +203,13 @@ def program(con: Console, dev) -> None:
     s = 0.0
     # 280 FOR I = 1 TO N
     i_count_3 = loop_count(1, n, 1)
-    done_3 = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.int32)
-    s_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
+    done_3 = np.zeros(ct.cdiv(i_count_3, TILE), dtype=np.int32)
+    s_partial = np.zeros(ct.cdiv(i_count_3, TILE), dtype=np.float64)
     if y.covers(0, 1, i_count_3):
         dev.launch(
             reduce_280,
-            (ct.cdiv(i_count_3, 512),),
-            (i_count_3, y.data, done_3, s_partial, 512),
+            (ct.cdiv(i_count_3, TILE),),
+            (i_count_3, y.data, done_3, s_partial, TILE),
             writes=(done_3, s_partial),
         )
         dev.to_host(done_3)
@@ -223,7 +225,7 @@ def program(con: Console, dev) -> None:
                 # 290 LET S = S + Y(I)
                 s = add(s, s_partial.item(block_3))
                 continue
-            for i_lane_3 in range(block_3 * 512, min(block_3 * 512 + 512, i_count_3)):
+            for i_lane_3 in range(block_3 * TILE, min(block_3 * TILE + TILE, i_count_3)):
                 i = float(1 + i_lane_3)
                 # 290 LET S = S + Y(I)
                 s = add(s, y[i])

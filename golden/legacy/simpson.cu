@@ -168,6 +168,8 @@ extern "C" __global__ void __launch_bounds__(256)
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/simpson.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int TILE = 512;
 
 // 10 REM SIMPSON'S RULE FOR THE INTEGRAL OF F(X) = 4/(1+X*X) FROM 0 TO 1,
 // 20 REM WHOSE EXACT VALUE IS PI, WITH N = 1000 INTERVALS.
@@ -206,10 +208,10 @@ struct Program {
     // 120 FOR I = 1 TO N - 1
     {
       const int i_count = b2t::loop_count(1, n - 1.0, 1);
-      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, 512));
-      b2t::DeviceTemp<double> s_partial(b2t_cdiv(i_count, 512));
+      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, TILE));
+      b2t::DeviceTemp<double> s_partial(b2t_cdiv(i_count, TILE));
       {
-        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::reduce_120, grid, 256, 0)(i_count, a, h, done.data(), done.size(),
                                                  s_partial.data(), s_partial.size());
@@ -231,7 +233,8 @@ struct Program {
             s = b2t::add(s, s_partial[block]);
             continue;
           }
-          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+          for (int i_lane = block * TILE; i_lane < std::min(block * TILE + TILE, i_count);
+               ++i_lane) {
             i = 1 + i_lane;
             // 130 LET W = 2 + 2 * (I - 2 * INT(I / 2))
             line = 130;

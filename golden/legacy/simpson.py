@@ -38,6 +38,8 @@ from basic2tile_runtime import (
 from basic2tile_runtime import device as b2t_device
 
 SOURCE_NAME = "examples/simpson.bas"
+# The kernels' tile sizes: iterations per block along a grid axis.
+TILE = 512
 
 
 @ct.kernel
@@ -94,18 +96,18 @@ def program(con: Console, dev) -> None:
     s = add(fn_f(a), fn_f(b))
     # 120 FOR I = 1 TO N - 1
     i_count = loop_count(1, n - 1.0, 1)
-    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
-    s_partial = np.zeros(ct.cdiv(i_count, 512), dtype=np.float64)
+    done = np.zeros(ct.cdiv(i_count, TILE), dtype=np.int32)
+    s_partial = np.zeros(ct.cdiv(i_count, TILE), dtype=np.float64)
     dev.launch(
         reduce_120,
-        (ct.cdiv(i_count, 512),),
+        (ct.cdiv(i_count, TILE),),
         (
             i_count,
             np.array([a], dtype=np.float64),
             np.array([h], dtype=np.float64),
             done,
             s_partial,
-            512,
+            TILE,
         ),
         writes=(done, s_partial),
     )
@@ -121,7 +123,7 @@ def program(con: Console, dev) -> None:
                 # 140 LET S = S + W * FNF(A + I * H)
                 s = add(s, s_partial.item(block))
                 continue
-            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+            for i_lane in range(block * TILE, min(block * TILE + TILE, i_count)):
                 i = float(1 + i_lane)
                 # 130 LET W = 2 + 2 * (I - 2 * INT(I / 2))
                 w = 2.0 + mul(2.0, sub(i, mul(2.0, INT(div(i, 2.0)))))

@@ -98,7 +98,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     x_i[slot] = at < 1 + i_count && at < x_len ? x[at] : 0.0;
   }
   double sumx_acc[2];
@@ -159,7 +159,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     x_i[slot] = at < 1 + i_count && at < x_len ? x[at] : 0.0;
   }
   double sumsq_acc[2];
@@ -224,7 +224,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 2 + bid * 512 + elem;
+    const int at = 2 + bid * tile + elem;
     x_i[slot] = at < 2 + i_count && at < x_len ? x[at] : 0.0;
   }
   // 290 IF X(I) < SMALLEST THEN SMALLEST = X(I)
@@ -276,7 +276,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     x_i[slot] = at < 1 + i_count && at < x_len ? x[at] : 0.0;
   }
   double above_acc[2];
@@ -341,6 +341,8 @@ extern "C" __global__ void __launch_bounds__(256)
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/stats.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int TILE = 512;
 
 // The items of the DATA statements, in order: their text and whether it was quoted.
 // clang-format off
@@ -401,10 +403,10 @@ struct Program {
     // 140 FOR I = 1 TO N
     {
       const int i_count = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, 512));
-      b2t::DeviceTemp<double> sumx_partial(b2t_cdiv(i_count, 512));
+      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, TILE));
+      b2t::DeviceTemp<double> sumx_partial(b2t_cdiv(i_count, TILE));
       if (x.covers(0, 1, i_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::reduce_140, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0),
                                                  done.data(), done.size(), sumx_partial.data(),
@@ -428,7 +430,8 @@ struct Program {
             sumx = b2t::add(sumx, sumx_partial[block]);
             continue;
           }
-          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+          for (int i_lane = block * TILE; i_lane < std::min(block * TILE + TILE, i_count);
+               ++i_lane) {
             i = 1 + i_lane;
             // 150 SUMX = SUMX + X(I)
             line = 150;
@@ -447,10 +450,10 @@ struct Program {
     // 200 FOR I = 1 TO N
     {
       const int i_count_2 = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
-      b2t::DeviceTemp<double> sumsq_partial(b2t_cdiv(i_count_2, 512));
+      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, TILE));
+      b2t::DeviceTemp<double> sumsq_partial(b2t_cdiv(i_count_2, TILE));
       if (x.covers(0, 1, i_count_2)) {
-        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count_2, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::reduce_200, grid, 256, 0)(i_count_2, x_device.upload(x), x.extent(0), mean,
                                                  done_2.data(), done_2.size(), sumsq_partial.data(),
@@ -474,7 +477,7 @@ struct Program {
             sumsq = b2t::add(sumsq, sumsq_partial[block_2]);
             continue;
           }
-          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
+          for (int i_lane_2 = block_2 * TILE; i_lane_2 < std::min(block_2 * TILE + TILE, i_count_2);
                ++i_lane_2) {
             i = 1 + i_lane_2;
             // 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
@@ -500,10 +503,10 @@ struct Program {
     // 280 FOR I = 2 TO N
     {
       const int i_count_3 = b2t::loop_count(2, n, 1);
-      b2t::DeviceTemp<double> smallest_partial(b2t_cdiv(i_count_3, 512));
-      b2t::DeviceTemp<double> largest_partial(b2t_cdiv(i_count_3, 512));
+      b2t::DeviceTemp<double> smallest_partial(b2t_cdiv(i_count_3, TILE));
+      b2t::DeviceTemp<double> largest_partial(b2t_cdiv(i_count_3, TILE));
       if (x.covers(0, 2, i_count_3)) {
-        const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count_3, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::reduce_280, grid, 256, 0)(i_count_3, x_device.upload(x), x.extent(0),
                                                  smallest_partial.data(), smallest_partial.size(),
@@ -551,10 +554,10 @@ struct Program {
     // 350 FOR I = 1 TO N
     {
       const int i_count_4 = b2t::loop_count(1, n, 1);
-      b2t::DeviceTemp<double> above_partial(b2t_cdiv(i_count_4, 512));
-      b2t::DeviceTemp<double> below_partial(b2t_cdiv(i_count_4, 512));
+      b2t::DeviceTemp<double> above_partial(b2t_cdiv(i_count_4, TILE));
+      b2t::DeviceTemp<double> below_partial(b2t_cdiv(i_count_4, TILE));
       if (x.covers(0, 1, i_count_4)) {
-        const dim3 grid(b2t_cdiv(i_count_4, 512), 1, 1);
+        const dim3 grid(b2t_cdiv(i_count_4, TILE), 1, 1);
         if (grid.x > 0) {
           B2T_LAUNCH(::reduce_350, grid, 256, 0)(i_count_4, x_device.upload(x), x.extent(0), mean,
                                                  above_partial.data(), above_partial.size(),

@@ -39,6 +39,8 @@ from basic2tile_runtime import device as b2t_device
 from basic2tile_runtime.arrays import BasicArray
 
 SOURCE_NAME = "examples/stats.bas"
+# The kernels' tile sizes: iterations per block along a grid axis.
+TILE = 512
 # The items of the DATA statements, in order: (text, quoted).
 # fmt: off
 DATA = [
@@ -182,13 +184,13 @@ def program(con: Console, data: DataPool, dev) -> None:
     sumx = 0.0
     # 140 FOR I = 1 TO N
     i_count = loop_count(1, n, 1)
-    done = np.zeros(ct.cdiv(i_count, 512), dtype=np.int32)
-    sumx_partial = np.zeros(ct.cdiv(i_count, 512), dtype=np.float64)
+    done = np.zeros(ct.cdiv(i_count, TILE), dtype=np.int32)
+    sumx_partial = np.zeros(ct.cdiv(i_count, TILE), dtype=np.float64)
     if x.covers(0, 1, i_count):
         dev.launch(
             reduce_140,
-            (ct.cdiv(i_count, 512),),
-            (i_count, x.data, done, sumx_partial, 512),
+            (ct.cdiv(i_count, TILE),),
+            (i_count, x.data, done, sumx_partial, TILE),
             writes=(done, sumx_partial),
         )
         dev.to_host(done)
@@ -204,7 +206,7 @@ def program(con: Console, data: DataPool, dev) -> None:
                 # 150 SUMX = SUMX + X(I)
                 sumx = add(sumx, sumx_partial.item(block))
                 continue
-            for i_lane in range(block * 512, min(block * 512 + 512, i_count)):
+            for i_lane in range(block * TILE, min(block * TILE + TILE, i_count)):
                 i = float(1 + i_lane)
                 # 150 SUMX = SUMX + X(I)
                 sumx = add(sumx, x[i])
@@ -216,13 +218,13 @@ def program(con: Console, data: DataPool, dev) -> None:
     sumsq = 0.0
     # 200 FOR I = 1 TO N
     i_count_2 = loop_count(1, n, 1)
-    done_2 = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.int32)
-    sumsq_partial = np.zeros(ct.cdiv(i_count_2, 512), dtype=np.float64)
+    done_2 = np.zeros(ct.cdiv(i_count_2, TILE), dtype=np.int32)
+    sumsq_partial = np.zeros(ct.cdiv(i_count_2, TILE), dtype=np.float64)
     if x.covers(0, 1, i_count_2):
         dev.launch(
             reduce_200,
-            (ct.cdiv(i_count_2, 512),),
-            (i_count_2, x.data, np.array([mean], dtype=np.float64), done_2, sumsq_partial, 512),
+            (ct.cdiv(i_count_2, TILE),),
+            (i_count_2, x.data, np.array([mean], dtype=np.float64), done_2, sumsq_partial, TILE),
             writes=(done_2, sumsq_partial),
         )
         dev.to_host(done_2)
@@ -238,7 +240,7 @@ def program(con: Console, data: DataPool, dev) -> None:
                 # 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
                 sumsq = add(sumsq, sumsq_partial.item(block_2))
                 continue
-            for i_lane_2 in range(block_2 * 512, min(block_2 * 512 + 512, i_count_2)):
+            for i_lane_2 in range(block_2 * TILE, min(block_2 * TILE + TILE, i_count_2)):
                 i = float(1 + i_lane_2)
                 # 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
                 sumsq = add(sumsq, power(sub(x[i], mean), 2.0))
@@ -255,13 +257,13 @@ def program(con: Console, data: DataPool, dev) -> None:
     largest = x[1]
     # 280 FOR I = 2 TO N
     i_count_3 = loop_count(2, n, 1)
-    smallest_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
-    largest_partial = np.zeros(ct.cdiv(i_count_3, 512), dtype=np.float64)
+    smallest_partial = np.zeros(ct.cdiv(i_count_3, TILE), dtype=np.float64)
+    largest_partial = np.zeros(ct.cdiv(i_count_3, TILE), dtype=np.float64)
     if x.covers(0, 2, i_count_3):
         dev.launch(
             reduce_280,
-            (ct.cdiv(i_count_3, 512),),
-            (i_count_3, x.data, smallest_partial, largest_partial, 512),
+            (ct.cdiv(i_count_3, TILE),),
+            (i_count_3, x.data, smallest_partial, largest_partial, TILE),
             writes=(smallest_partial, largest_partial),
         )
         dev.to_host(smallest_partial)
@@ -285,19 +287,19 @@ def program(con: Console, data: DataPool, dev) -> None:
     below = 0.0
     # 350 FOR I = 1 TO N
     i_count_4 = loop_count(1, n, 1)
-    above_partial = np.zeros(ct.cdiv(i_count_4, 512), dtype=np.float64)
-    below_partial = np.zeros(ct.cdiv(i_count_4, 512), dtype=np.float64)
+    above_partial = np.zeros(ct.cdiv(i_count_4, TILE), dtype=np.float64)
+    below_partial = np.zeros(ct.cdiv(i_count_4, TILE), dtype=np.float64)
     if x.covers(0, 1, i_count_4):
         dev.launch(
             reduce_350,
-            (ct.cdiv(i_count_4, 512),),
+            (ct.cdiv(i_count_4, TILE),),
             (
                 i_count_4,
                 x.data,
                 np.array([mean], dtype=np.float64),
                 above_partial,
                 below_partial,
-                512,
+                TILE,
             ),
             writes=(above_partial, below_partial),
         )

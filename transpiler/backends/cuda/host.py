@@ -217,6 +217,7 @@ class _ModulePrinter:
             file_precision="" if a.using_precision == "REAL" else f"b2t::{a.using_precision}",
             runtime_dialect=a.runtime_dialect(),
             launch_header=self.kernels.uses_launch_header(),
+            tile_constants=self.kernels.constants(),
             header=header,
             members=members,
             functions=functions + subs,

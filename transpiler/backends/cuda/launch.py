@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from ... import ast, hostir, ir
 from ...naming import Namer, generated_name
+from ..tile_names import tile_constants
 from .build import grid_nonempty
 from .element_types import c_type
 from .kernels import CudaKernel, lower_kernel
@@ -48,6 +49,10 @@ class KernelLaunches:
         self.kernels: dict[str, CudaKernel] = {
             k.name: lowered.get(k.name) or lower_kernel(k) for k in host.kernels
         }
+        names = {k.name: self.kernels[k.name].name for k in host.kernels}
+        self.tiles = tile_constants(host.kernels, names)  # kernel -> tile size -> constant
+        self.launch_tiles: dict[int, str] = {}  # those of the launch being printed
+        self.used_tiles: set[str] = set()  # the constants the host code names
         used = sorted(
             {
                 p.name
@@ -60,6 +65,19 @@ class KernelLaunches:
         self.values: dict[str, str] = {}
 
     # ----------------------------------------------------------------- program parts
+
+    def constants(self) -> list[tuple[str, int]]:
+        """The tile size constants at the top of the program: (name, value)."""
+        named = {name: value for tiles in self.tiles.values() for value, name in tiles.items()}
+        return [(name, value) for name, value in named.items() if name in self.used_tiles]
+
+    def tile(self, value: int) -> str:
+        """A tile size of the launch being printed: its constant's name."""
+        name = self.launch_tiles.get(value)
+        if name is None:
+            return str(value)
+        self.used_tiles.add(name)
+        return name
 
     def uses_launch_header(self) -> bool:
         """Whether the program includes b2t_launch.h (its launches' host-side classes)."""
@@ -124,6 +142,7 @@ class KernelLaunches:
         from .host_stmt import Code
 
         cuda = self.kernels[node.kernel.name]
+        self.launch_tiles = self.tiles[node.kernel.name]
         out: list = []
         for shape in node.shapes:  # MAT C = A * B: check A and B, give C its shape
             if stmts.tracks_lines:
@@ -264,8 +283,9 @@ class KernelLaunches:
         lane = self.namer.fresh(generated_name(loop.var, "lane"))
         count = self.values[loop.count]
         done = self.values[replay.done]
-        first = f"{block} * {loop.tile}"
-        header = f"for (int {lane} = {first}; {lane} < std::min({first} + {loop.tile}, {count}); ++{lane})"
+        tile = self.tile(loop.tile)
+        first = f"{block} * {tile}"
+        header = f"for (int {lane} = {first}; {lane} < std::min({first} + {tile}, {count}); ++{lane})"
         iteration = [self.loop_value(loop, lane)] + stmts.nodes(replay.body)
         skip = [line for f in combine for line in self.block_finish(f, block, stmts)]
         body = [Code(f"if ({done}[{block}])", skip + [Code("continue;")]), Code(header, iteration)]
@@ -286,11 +306,11 @@ class KernelLaunches:
         if replay.skips_finished:
             done = self.values[replay.done]
             by_axis = sorted(replay.loops, key=lambda loop: loop.axis)
-            index = f"{lanes[by_axis[0].var]} / {by_axis[0].tile}"
+            index = f"{lanes[by_axis[0].var]} / {self.tile(by_axis[0].tile)}"
             for loop in by_axis[1:]:
-                blocks = f"b2t_cdiv({self.values[loop.count]}, {loop.tile})"
+                blocks = f"b2t_cdiv({self.values[loop.count]}, {self.tile(loop.tile)})"
                 index = index if " + " not in index else f"({index})"
-                index = f"{index} * {blocks} + {lanes[loop.var]} / {loop.tile}"
+                index = f"{index} * {blocks} + {lanes[loop.var]} / {self.tile(loop.tile)}"
             body.append(Code(f"if ({done}[{index}])", [Code("continue;")]))
         body += [self.loop_value(loop, lanes[loop.var]) for loop in replay.loops]
         iteration = stmts.nodes(replay.body)
@@ -446,7 +466,10 @@ class KernelLaunches:
         if op == "int":
             return f"b2t::round_to_int({self.expr.value(args[0], None)})"
         if op == "cdiv":
-            return f"b2t_cdiv({self.arg(args[0])}, {self.arg(args[1])})"
+            divisor = args[1]
+            if divisor.op == "num" and divisor.args[0] in self.launch_tiles:
+                return f"b2t_cdiv({self.arg(args[0])}, {self.tile(divisor.args[0])})"
+            return f"b2t_cdiv({self.arg(args[0])}, {self.arg(divisor)})"
         if op in ("add", "sub", "mul"):
             symbol = {"add": " + ", "sub": " - ", "mul": " * "}[op]
             return "(" + symbol.join(self.arg(a) for a in args) + ")"

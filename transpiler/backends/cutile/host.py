@@ -147,6 +147,7 @@ class _ModulePrinter:
             uses_end_exception=self.stmts.uses_end_exception,
             helpers=helpers_text(helpers_used(self.host.kernels)),
             kernels=self.kernels.definitions() if self.kernels is not None else [],
+            tile_constants=self.kernels.constants() if self.kernels is not None else [],
             program_params=params,
             program_args=args,
             program_body=body,
