@@ -110,3 +110,11 @@ def test_a_kernel_with_a_tile_constant_uses_it(path):
     text = path.read_text()
     for value in re.findall(r"constexpr int tile = (\d+);", text):
         assert f"bid * {value} " not in text
+
+
+@pytest.mark.parametrize("path", GOLDEN_CU, ids=lambda p: p.stem)
+def test_exception_flags_say_whose_they_are(path):
+    text = path.read_text()
+    assert "_max_any" not in text
+    for block, thread in re.findall(r"int (\w+) = b2t_block_any\((\w+)\)", text):
+        assert block.startswith("block_") and thread.startswith("thread_")

@@ -132,10 +132,10 @@ extern "C" __global__ void __launch_bounds__(128)
   s_total += s_acc;
   s_total = b2t_block_sum(s_total);
   exceptions = exceptions || (valid && !(fabs(s_total) < INFINITY));
-  bool exceptions_max_any = false;
-  exceptions_max_any = exceptions_max_any || exceptions;
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  bool thread_exceptions = false;
+  thread_exceptions = thread_exceptions || exceptions;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < s_partial_len)

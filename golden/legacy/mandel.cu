@@ -114,10 +114,10 @@ extern "C" __global__ void __launch_bounds__(256)
   bool looping_1 = valid && !(value_2 > 4.0);
   double t = 0.0;
   for (;;) {
-    bool looping_1_max_any = false;
-    looping_1_max_any = looping_1_max_any || looping_1;
-    int looping_1_max = b2t_block_any(looping_1_max_any) ? 1 : 0;
-    if (!(looping_1_max > 0))
+    bool thread_looping_1 = false;
+    thread_looping_1 = thread_looping_1 || looping_1;
+    int block_looping_1 = b2t_block_any(thread_looping_1) ? 1 : 0;
+    if (!(block_looping_1 > 0))
       break;
     // 180 IF N >= M THEN 240
     taken_3 = looping_1 && n >= m;
@@ -138,10 +138,10 @@ extern "C" __global__ void __launch_bounds__(256)
   }
   // 240 LET C(R,K) = N
   double c_tile = n;
-  bool exceptions_max_any = false;
-  exceptions_max_any = exceptions_max_any || exceptions;
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  bool thread_exceptions = false;
+  thread_exceptions = thread_exceptions || exceptions;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (finished) {
     {
       const int elem = threadIdx.x;
@@ -214,13 +214,13 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 4; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(s_total) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   const int at = bid0 * b2t_cdiv(k_count, tile) + bid1;
   if (threadIdx.x == 0 && at >= 0 && at < done_len)
     done[at] = static_cast<int>(finished);

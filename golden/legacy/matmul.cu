@@ -132,13 +132,13 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 4; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(b_tile[slot]) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (finished) {
 #pragma unroll
     for (int slot = 0; slot < 4; ++slot) {
@@ -260,13 +260,13 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     c_tile[slot] = acc_tile[elem];
   }
-  bool block_max_any = false;
+  bool thread_block = false;
 #pragma unroll
   for (int slot = 0; slot < 16; ++slot) {
-    block_max_any = block_max_any || !(fabs(c_tile[slot]) < INFINITY);
+    thread_block = thread_block || !(fabs(c_tile[slot]) < INFINITY);
   }
-  int block_max = b2t_block_any(block_max_any) ? 1 : 0;
-  const bool finished = block_max == 0;
+  int block_block = b2t_block_any(thread_block) ? 1 : 0;
+  const bool finished = block_block == 0;
   if (finished) {
 #pragma unroll
     for (int slot = 0; slot < 16; ++slot) {
@@ -355,13 +355,13 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(t_total) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < t_partial_len)

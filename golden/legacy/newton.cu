@@ -132,10 +132,10 @@ extern "C" __global__ void __launch_bounds__(128)
   // 180 IF ABS(X * X - A) < E THEN 230
   bool looping_1 = valid && !(value_2 < e);
   for (;;) {
-    bool looping_1_max_any = false;
-    looping_1_max_any = looping_1_max_any || looping_1;
-    int looping_1_max = b2t_block_any(looping_1_max_any) ? 1 : 0;
-    if (!(looping_1_max > 0))
+    bool thread_looping_1 = false;
+    thread_looping_1 = thread_looping_1 || looping_1;
+    int block_looping_1 = b2t_block_any(thread_looping_1) ? 1 : 0;
+    if (!(block_looping_1 > 0))
       break;
     // 190 IF K >= 50 THEN 230
     taken_3 = looping_1 && k >= 50.0;
@@ -153,10 +153,10 @@ extern "C" __global__ void __launch_bounds__(128)
   double r_tile = x;
   // 240 LET C(I) = K
   double c_tile = k;
-  bool exceptions_max_any = false;
-  exceptions_max_any = exceptions_max_any || exceptions;
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  bool thread_exceptions = false;
+  thread_exceptions = thread_exceptions || exceptions;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (finished) {
     {
       const int elem = threadIdx.x;
@@ -272,13 +272,13 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(t_total) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < t_partial_len)

@@ -122,13 +122,13 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(sumx_total) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < sumx_partial_len)
@@ -192,13 +192,13 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(sumsq_total) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < sumsq_partial_len)
