@@ -10,7 +10,7 @@ Each `Builtin` says, once, for one name:
   (`reserved_in`): there `SUM`, `MAX` and `UCASE$` are variables, as in GW-BASIC;
 - what host code evaluating it can do besides giving its value (`effect`): nothing, warn
   (overflow, the program goes on), fail (a fatal domain error) or draw a random number;
-- its name in the Python runtime (`transpiler.runtime`, or a Python built-in) and in
+- its name in the Python runtime (`basic2tile_runtime`, or a Python built-in) and in
   `b2t_runtime.h` (namespace `b2t`);
 - whether an offloaded loop kernel can evaluate it, as which kernel IR operation
   (`tile_op`), and how a cuTile BASIC kernel program evaluates it (`kernel_program`).
@@ -83,7 +83,7 @@ class Builtin:
     forms: tuple[tuple[ParamType, ...], ...] = ()
     result: ValueType | None = "num"  # None: no value (TAB is a PRINT item)
     effect: Effect = "none"
-    python: str | None = None  # a name `transpiler.runtime` exports, or a Python built-in
+    python: str | None = None  # a name `basic2tile_runtime` exports, or a Python built-in
     cpp: str | None = None  # a function in namespace b2t of b2t_runtime.h (TAB: of Console)
     tile_op: str | None = None  # the kernel IR operation (unary or binary by arity)
     kernel: bool = False  # an offloaded loop kernel can evaluate it (as `tile_op`)

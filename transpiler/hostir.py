@@ -354,6 +354,34 @@ class RangeCheck:
 
 
 @dataclass(frozen=True)
+class CoverTest:
+    """One test of a launch condition, as the printers write it: subscripts `first` to
+    `first + count + extra - 1` of `array` along `axis` are valid."""
+
+    array: str
+    axis: int
+    first: float
+    count: str
+    extra: float
+
+
+def cover_tests(checks: list[RangeCheck]) -> list[CoverTest]:
+    """The checks of one array, axis and count as one test of the range they span:
+    `T(I - 1)`, `T(I)`, `T(I + 1)` make one `t.covers(0, 1, n + 2)`, not three tests.  The
+    span of checks with a gap between them includes the gap, a stricter test, which only
+    sends a loop whose kernel could run to the host (BASIC's semantics either way)."""
+    spans: dict[tuple[str, int, str], list[float]] = {}
+    for check in checks:
+        first = check.start + check.offset
+        span = spans.setdefault((check.array, check.axis, check.count), [first, first])
+        span[0], span[1] = min(span[0], first), max(span[1], first)
+    return [
+        CoverTest(array, axis, low, count, high - low)
+        for (array, axis, count), (low, high) in spans.items()
+    ]
+
+
+@dataclass(frozen=True)
 class ErrorSite:
     """A fatal BASIC error a kernel detected: its kind ("subscript": subscript out of
     range; "domain": function domain error, `detail` names the function; "power":

@@ -1,6 +1,6 @@
 // b2t_runtime.h -- the BASIC runtime of basic2tile's generated CUDA C++ host programs.
 //
-// A line-for-line port of the Python package transpiler/runtime (read its docstrings for
+// A line-for-line port of the Python package runtime/basic2tile_runtime (read its docstrings for
 // the rules; this file repeats only what C++ needs): the generated C++ program and the
 // reference interpreter print byte-identical text.  Header-only, C++17, standard library
 // only, everything in namespace b2t.

@@ -2,7 +2,8 @@
 
 The C++ twin of the launch code in cutile/host_kernels.py (same steps, same order, same
 results).  Each BASIC array a kernel uses gets a device mirror, a member of
-`struct Program` next to the array (`DeviceArray<double> x_device;`):
+`struct Program` next to the array (`b2t::DeviceArray<double> x_device;`; DeviceArray,
+DeviceTemp and loop_count are in templates/cuda/b2t_launch.h, written beside the .cu):
 - a launch uploads the host array when host code may have changed it since the last
   copy (and reallocates when a DIM changed its size);
 - the arrays a kernel writes are then newer on the device;
@@ -23,7 +24,8 @@ from __future__ import annotations
 
 from ... import ast, hostir, ir
 from ...naming import Namer, generated_name
-from ..render import render
+from ..tile_names import tile_constants
+from .build import grid_nonempty
 from .element_types import c_type
 from .kernels import CudaKernel, lower_kernel
 
@@ -47,6 +49,10 @@ class KernelLaunches:
         self.kernels: dict[str, CudaKernel] = {
             k.name: lowered.get(k.name) or lower_kernel(k) for k in host.kernels
         }
+        names = {k.name: self.kernels[k.name].name for k in host.kernels}
+        self.tiles = tile_constants(host.kernels, names)  # kernel -> tile size -> constant
+        self.launch_tiles: dict[int, str] = {}  # those of the launch being printed
+        self.used_tiles: set[str] = set()  # the constants the host code names
         used = sorted(
             {
                 p.name
@@ -60,18 +66,22 @@ class KernelLaunches:
 
     # ----------------------------------------------------------------- program parts
 
-    def helpers(self) -> str:
-        """Host-side classes the launches use (inside the program's namespace)."""
-        if not self.host.kernels:
-            return ""
-        restores = any(
-            (isinstance(n, hostir.Launch) and n.replay is not None and n.replay.restore)
-            or isinstance(n, hostir.Distributed)
-            for n in hostir.walk(
-                self.host.body + [x for s in self.host.subroutines for x in s.body]
-            )
-        )
-        return render("cuda/launch_support.cu.jinja", restores=restores)
+    def constants(self) -> list[tuple[str, int]]:
+        """The tile size constants at the top of the program: (name, value)."""
+        named = {name: value for tiles in self.tiles.values() for value, name in tiles.items()}
+        return [(name, value) for name, value in named.items() if name in self.used_tiles]
+
+    def tile(self, value: int) -> str:
+        """A tile size of the launch being printed: its constant's name."""
+        name = self.launch_tiles.get(value)
+        if name is None:
+            return str(value)
+        self.used_tiles.add(name)
+        return name
+
+    def uses_launch_header(self) -> bool:
+        """Whether the program includes b2t_launch.h (its launches' host-side classes)."""
+        return bool(self.host.kernels)
 
     def members(self) -> list:
         from .host_stmt import Code
@@ -81,7 +91,7 @@ class KernelLaunches:
         if self.mirrors:
             out.append(Code("// The device copies of the arrays the kernels use."))
         for mirror in self.mirrors.values():
-            out.append(Code(f"DeviceArray<{element}> {mirror};"))
+            out.append(Code(f"b2t::DeviceArray<{element}> {mirror};"))
         return out
 
     def to_host(self, node: hostir.ToHost) -> list:
@@ -119,7 +129,8 @@ class KernelLaunches:
                 out.append(Code(f"if ({finished})", combine))
                 out.append(Code("else", self.replay(node, stmts)))
             else:
-                out.append(Code(f"if (!({finished}))", self.replay(node, stmts)))
+                negated = f"!({finished})" if " && " in finished else f"!{finished}"
+                out.append(Code(f"if ({negated})", self.replay(node, stmts)))
         for finish in node.finish:
             if not finish.combines:
                 out += self.finish(finish, stmts)
@@ -131,6 +142,7 @@ class KernelLaunches:
         from .host_stmt import Code
 
         cuda = self.kernels[node.kernel.name]
+        self.launch_tiles = self.tiles[node.kernel.name]
         out: list = []
         for shape in node.shapes:  # MAT C = A * B: check A and B, give C its shape
             if stmts.tracks_lines:
@@ -146,13 +158,15 @@ class KernelLaunches:
                 limit = f"{limit} + {count.limit_offset}"
             out += [Code(line) for line in pre]
             if isinstance(count.start, int):
-                counted = f"loop_count({count.start}, {limit}, {count.step})"
+                counted = f"b2t::loop_count({count.start}, {limit}, {count.step})"
             else:  # a start of enclosing loops' variables: count from 0 to limit - start
-                counted = f"loop_count(0, ({limit}) - {self.start_text(count.start)}, {count.step})"
+                start = self.start_text(count.start)
+                counted = f"b2t::loop_count(0, ({limit}) - {start}, {count.step})"
             out.append(Code(f"const int {name} = {counted};"))
         for temp in node.temps:
             name = self.values[temp.name] = self.namer.fresh(temp.name)
-            out.append(Code(f"DeviceTemp<{c_type(temp.dtype)}> {name}({self.arg(temp.size)});"))
+            temp_type = f"b2t::DeviceTemp<{c_type(temp.dtype)}>"
+            out.append(Code(f"{temp_type} {name}({self.arg(temp.size)});"))
         args = []
         for p, arg in zip(node.kernel.params, node.args):
             if isinstance(p, ir.ConstParam):
@@ -178,7 +192,7 @@ class KernelLaunches:
         )
         body.append(Code("B2T_CHECK(cudaGetLastError());"))
         body += [Code(f"{self.mirrors[a]}.written();") for a in node.writes if a in self.mirrors]
-        launch.append(Code("if (grid.x > 0 && grid.y > 0 && grid.z > 0)", body))
+        launch.append(Code(f"if ({grid_nonempty(grid)})", body))
         launch += [Code(f"{self.values[temp.name]}.download();") for temp in node.temps]
         return out, launch
 
@@ -225,11 +239,13 @@ class KernelLaunches:
     def launch_condition(self, node: hostir.Launch) -> str:
         """The subscripts the kernel's tile loads and stores use are all in range."""
         tests = []
-        for check in node.checks:
-            first = _number(check.start + check.offset)
-            count = self.values[check.count]
-            tests.append(f"{self.expr.array(check.array)}.covers({check.axis}, {first}, {count})")
-        return " && ".join(dict.fromkeys(tests))
+        for test in hostir.cover_tests(node.checks):
+            count = self.values[test.count]
+            if test.extra:
+                count += f" + {_number(test.extra)}"
+            first = _number(test.first)
+            tests.append(f"{self.expr.array(test.array)}.covers({test.axis}, {first}, {count})")
+        return " && ".join(tests)
 
     # ----------------------------------------------------------------- the replay
 
@@ -269,8 +285,9 @@ class KernelLaunches:
         lane = self.namer.fresh(generated_name(loop.var, "lane"))
         count = self.values[loop.count]
         done = self.values[replay.done]
-        first = f"{block} * {loop.tile}"
-        header = f"for (int {lane} = {first}; {lane} < std::min({first} + {loop.tile}, {count}); ++{lane})"
+        tile = self.tile(loop.tile)
+        first = f"{block} * {tile}"
+        header = f"for (int {lane} = {first}; {lane} < std::min({first} + {tile}, {count}); ++{lane})"
         iteration = [self.loop_value(loop, lane)] + stmts.nodes(replay.body)
         skip = [line for f in combine for line in self.block_finish(f, block, stmts)]
         body = [Code(f"if ({done}[{block}])", skip + [Code("continue;")]), Code(header, iteration)]
@@ -291,11 +308,11 @@ class KernelLaunches:
         if replay.skips_finished:
             done = self.values[replay.done]
             by_axis = sorted(replay.loops, key=lambda loop: loop.axis)
-            index = f"{lanes[by_axis[0].var]} / {by_axis[0].tile}"
+            index = f"{lanes[by_axis[0].var]} / {self.tile(by_axis[0].tile)}"
             for loop in by_axis[1:]:
-                blocks = f"b2t_cdiv({self.values[loop.count]}, {loop.tile})"
+                blocks = f"b2t_cdiv({self.values[loop.count]}, {self.tile(loop.tile)})"
                 index = index if " + " not in index else f"({index})"
-                index = f"{index} * {blocks} + {lanes[loop.var]} / {loop.tile}"
+                index = f"{index} * {blocks} + {lanes[loop.var]} / {self.tile(loop.tile)}"
             body.append(Code(f"if ({done}[{index}])", [Code("continue;")]))
         body += [self.loop_value(loop, lanes[loop.var]) for loop in replay.loops]
         iteration = stmts.nodes(replay.body)
@@ -451,7 +468,10 @@ class KernelLaunches:
         if op == "int":
             return f"b2t::round_to_int({self.expr.value(args[0], None)})"
         if op == "cdiv":
-            return f"b2t_cdiv({self.arg(args[0])}, {self.arg(args[1])})"
+            divisor = args[1]
+            if divisor.op == "num" and divisor.args[0] in self.launch_tiles:
+                return f"b2t_cdiv({self.arg(args[0])}, {self.tile(divisor.args[0])})"
+            return f"b2t_cdiv({self.arg(args[0])}, {self.arg(divisor)})"
         if op in ("add", "sub", "mul"):
             symbol = {"add": " + ", "sub": " - ", "mul": " * "}[op]
             return "(" + symbol.join(self.arg(a) for a in args) + ")"

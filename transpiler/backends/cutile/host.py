@@ -28,7 +28,7 @@ from .host_expr import ExprPrinter
 from .host_kernels import KernelPrinter
 from .host_microsoft import MicrosoftExprPrinter
 from .host_stmt import Code, StatementPrinter, _suite
-from .program import docstring_safe, format_python
+from .program import docstring_safe, format_python, runtime_requirement
 
 # What the generated module may import, by module (ABS is Python's own abs).
 _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs"} | {
@@ -142,6 +142,7 @@ class _ModulePrinter:
             "cutile/program.py.jinja",
             title=f"{docstring_safe(_stem(a.source.name))}: a BASIC program translated to Python",
             version=__version__,
+            runtime_requirement=runtime_requirement(kernels=self.kernels is not None),
             source_name=docstring_safe(a.source.name),
             source_literal=repr(a.source.name),
             uses_math="math" in expr.uses,
@@ -155,6 +156,7 @@ class _ModulePrinter:
             uses_end_exception=self.stmts.uses_end_exception,
             helpers=helpers_text(helpers_used(self.host.kernels)),
             kernels=self.kernels.definitions() if self.kernels is not None else [],
+            tile_constants=self.kernels.constants() if self.kernels is not None else [],
             program_params=params,
             program_args=args,
             program_body=body,
@@ -170,10 +172,12 @@ class _ModulePrinter:
         lines = []
         runtime = sorted(uses & _RUNTIME, key=_import_order)
         if runtime:
-            lines.append(f"from transpiler.runtime import {', '.join(runtime)}")
+            lines.append(f"from basic2tile_runtime import {', '.join(runtime)}")
+        if self.kernels is not None:
+            lines.append("from basic2tile_runtime import device as b2t_device")
         arrays = sorted(uses & _ARRAYS, key=_import_order)
         if arrays:
-            lines.append(f"from transpiler.runtime.arrays import {', '.join(arrays)}")
+            lines.append(f"from basic2tile_runtime.arrays import {', '.join(arrays)}")
         return lines
 
     def data_lines(self) -> list[str]:

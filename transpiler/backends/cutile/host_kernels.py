@@ -7,8 +7,8 @@ BASIC kernel program; each launch becomes
 
     dev.launch(saxpy_kernel, (grid,), (y.data, x.data, a), writes=(y.data,))
 
-where `dev` is the `transpiler.device` the program runs its kernels on, and BASIC arrays
-are passed as their NumPy storage (`.data`).  Float64 scalar parameters travel in
+where `dev` is the `basic2tile_runtime.device` the program runs its kernels on, and BASIC
+arrays are passed as their NumPy storage (`.data`).  Float64 scalar parameters travel in
 one-element arrays, as in the kernel program module (cuTile passes Python floats as f32).
 """
 
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ... import ast, hostir, ir
 from ...naming import generated_name, kernel_namer
+from ..tile_names import tile_constants
 from .expr import NP_DTYPES, CutileExprPrinter
 from .host_expr import ExprPrinter, number_literal
 from .program import OriginComments, box_name, box_unpacking
@@ -54,11 +55,29 @@ class KernelPrinter:
         # variables) must not hide: a scalar MAP_30 would otherwise hide kernel map_30.
         self.names = {k.name: expr.namer.ident(k.name, "kernel") for k in host.kernels}
         self.views = {k.name: self._view(k) for k in host.kernels}
+        # The tile sizes, named once at module level (TILE = 512) rather than repeated as
+        # literals in every launch: kernel name -> value -> constant.
+        self.tiles = tile_constants(host.kernels, self.names)
+        self.launch_tiles: dict[int, str] = {}  # those of the launch being printed
+        self.used_tiles: set[str] = set()  # the constants the host code names
         self._block_names: tuple[str, str] | None = None
         self.saved: dict[str, str] = {}  # array -> the copy `snapshots` took
 
     def definitions(self) -> list[KernelView]:
         return [self.views[k.name] for k in self.host.kernels]
+
+    def constants(self) -> list[tuple[str, int]]:
+        """The module-level tile size constants: (name, value), in kernel order."""
+        named = {name: value for tiles in self.tiles.values() for value, name in tiles.items()}
+        return [(name, value) for name, value in named.items() if name in self.used_tiles]
+
+    def tile(self, value: int) -> str:
+        """A tile size of the launch being printed: its constant's name."""
+        name = self.launch_tiles.get(value)
+        if name is None:
+            return str(value)
+        self.used_tiles.add(name)
+        return name
 
     def _view(self, kernel: ir.Kernel) -> KernelView:
         namer = kernel_namer(kernel, "python")
@@ -123,7 +142,8 @@ class KernelPrinter:
                 out.append(Code(f"if {finished}:", combine))
                 out.append(Code("else:", self.replay(node, stmts)))
             else:
-                out.append(Code(f"if not ({finished}):", self.replay(node, stmts)))
+                negated = f"not ({finished})" if " and " in finished else f"not {finished}"
+                out.append(Code(f"if {negated}:", self.replay(node, stmts)))
         for finish in node.finish:
             if not finish.combines:
                 out += self.finish(finish, stmts)
@@ -135,6 +155,7 @@ class KernelPrinter:
         from .host_stmt import Code
 
         expr = self.expr
+        self.launch_tiles = self.tiles[node.kernel.name]
         out: list = []
         for shape in node.shapes:  # MAT C = A * B: check A and B, give C its shape
             helper = expr.need("mat_product_shape")
@@ -153,7 +174,7 @@ class KernelPrinter:
         args = []
         for p, arg in zip(kernel.params, node.args):
             if isinstance(p, ir.ConstParam):
-                args.append(str(p.value))
+                args.append(self.tile(p.value))
                 continue
             text = self.arg(arg)
             if isinstance(p, ir.ScalarParam) and p.name in view.boxed:
@@ -232,11 +253,13 @@ class KernelPrinter:
     def launch_condition(self, node: hostir.Launch) -> str:
         """The subscripts the kernel's tile loads and stores use are all in range."""
         tests = []
-        for check in node.checks:
-            first = number_text(check.start + check.offset)
-            count = self.values[check.count]
-            tests.append(f"{self.expr.array(check.array)}.covers({check.axis}, {first}, {count})")
-        return " and ".join(dict.fromkeys(tests))
+        for test in hostir.cover_tests(node.checks):
+            count = self.values[test.count]
+            if test.extra:
+                count += f" + {number_text(test.extra)}"
+            first = number_text(test.first)
+            tests.append(f"{self.expr.array(test.array)}.covers({test.axis}, {first}, {count})")
+        return " and ".join(tests)
 
     # ----------------------------------------------------------------- the replay
 
@@ -276,8 +299,9 @@ class KernelPrinter:
         block, finished = namer.fresh("block"), namer.fresh("finished")
         lane = namer.fresh(generated_name(loop.var, "lane"))
         count = self.values[loop.count]
-        first = f"{block} * {loop.tile}"
-        lanes = f"range({first}, min({first} + {loop.tile}, {count}))"
+        tile = self.tile(loop.tile)
+        first = f"{block} * {tile}"
+        lanes = f"range({first}, min({first} + {tile}, {count}))"
         iteration = [self.loop_value(loop, lane)] + stmts.lane_body(replay.body)
         skip = [line for f in combine for line in self.block_finish(f, block, stmts)]
         body = [
@@ -310,10 +334,10 @@ class KernelPrinter:
         if replay.skips_finished:
             done = self.values[replay.done]
             by_axis = sorted(replay.loops, key=lambda loop: loop.axis)
-            index = f"{lanes[by_axis[0].var]} // {by_axis[0].tile}"
+            index = f"{lanes[by_axis[0].var]} // {self.tile(by_axis[0].tile)}"
             for loop in by_axis[1:]:
-                blocks = f"ct.cdiv({self.values[loop.count]}, {loop.tile})"
-                index = f"({index}) * {blocks} + {lanes[loop.var]} // {loop.tile}"
+                blocks = f"ct.cdiv({self.values[loop.count]}, {self.tile(loop.tile)})"
+                index = f"({index}) * {blocks} + {lanes[loop.var]} // {self.tile(loop.tile)}"
             body = [Code(f"if not {done}[{index}]:", body)]
         for loop in reversed(replay.loops):
             body = [Code(f"for {lanes[loop.var]} in range({self.values[loop.count]}):", body)]
@@ -335,11 +359,12 @@ class KernelPrinter:
         if replay.skips_finished:
             done = self.values[replay.done]
             row = self.expr.namer.fresh("row")
-            blocks = f"ct.cdiv({inner_count}, {inner.tile})"
-            row_body.append(Code(f"{row} = {outer_lane} // {outer.tile} * {blocks}"))
+            blocks = f"ct.cdiv({inner_count}, {self.tile(inner.tile)})"
+            row_body.append(Code(f"{row} = {outer_lane} // {self.tile(outer.tile)} * {blocks}"))
             row_finished = f"{inner_count} > 0 and {done}[{row} : {row} + {blocks}].all()"
             row_body.append(Code(f"if {row_finished}:", [Code("continue")]))
-            iteration = [Code(f"if not {done}[{row} + {inner_lane} // {inner.tile}]:", iteration)]
+            inner_block = f"{inner_lane} // {self.tile(inner.tile)}"
+            iteration = [Code(f"if not {done}[{row} + {inner_block}]:", iteration)]
         row_body.append(self.loop_value(outer, outer_lane))
         row_body += stmts.lane_body(replay.prefix)
         row_body.append(Code(f"for {inner_lane} in range({inner_count}):", iteration))
@@ -453,7 +478,10 @@ class KernelPrinter:
         if op == "int":
             return f"{self.expr.need('round_to_int')}({self.expr.value(args[0])})"
         if op == "cdiv":
-            return f"ct.cdiv({self.arg(args[0])}, {self.arg(args[1])})"
+            divisor = args[1]
+            if divisor.op == "num" and divisor.args[0] in self.launch_tiles:
+                return f"ct.cdiv({self.arg(args[0])}, {self.tile(divisor.args[0])})"
+            return f"ct.cdiv({self.arg(args[0])}, {self.arg(divisor)})"
         if op in ("add", "sub", "mul"):
             symbol = {"add": " + ", "sub": " - ", "mul": " * "}[op]
             return "(" + symbol.join(self.arg(a) for a in args) + ")"

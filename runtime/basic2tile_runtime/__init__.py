@@ -1,4 +1,11 @@
-"""The BASIC runtime shared by the reference interpreter and the generated host programs.
+"""basic2tile-runtime: what the Python that basic2tile generates runs on.
+
+The BASIC runtime shared by basic2tile's reference interpreter and the generated host
+programs, the device layer that launches their kernels (`device`: cuda.tile on a GPU, the
+CPU tile simulator `tilesim` elsewhere) and the check that a generated module runs on the
+runtime it was generated for (`version.require_runtime`).  Pure Python and NumPy; modules
+with kernels also need cuda-tile (the `kernels` extra).  The compiler (`basic2tile`, import
+name `transpiler`) is not needed to run what it generated.
 
 Output formatting, DATA, INPUT parsing, RND and the ECMA-55 exception rules live here once,
 so that both print byte-identical text.  Semantics are bas55's (the NBS corpus oracle):
@@ -6,14 +13,10 @@ IEEE doubles, 8 significant digits, zones of 16 columns, margin 80.
 
 Generated code reads like the BASIC it came from::
 
-    from transpiler.runtime import *
+    from basic2tile_runtime import *
     con = Console()
     con.print("X = ", X, ZONE, power(X, 2.0), tab(30), SQR(Y))
 """
-
-from .._identity import require_basic2tile
-
-require_basic2tile()  # generated modules import this package: a plain message if foreign
 
 from .arith import (
     ABS,
@@ -131,6 +134,7 @@ from .stringfns import (
 from .strings import STRING_MAX_LENGTH, check_string
 from .trap import ERL, ERR, ErrorTrap, label_line, raise_error, start_trap
 from .using import DOUBLE, REAL, SINGLE, UsingPrecision
+from .version import __version__, require_runtime
 
 __all__ = [
     "ABS",
