@@ -284,13 +284,13 @@ def test_faults_are_run_time_errors_with_a_warning():
     faults = {0: "NEXT without FOR", 1: "NEXT without FOR", 2: "NEXT without FOR"}
     assert a.loop_faults == faults | {3: "FOR without NEXT"}
     assert [(w.coord.line, w.message) for w in a.warnings] == [
-        (1, "FOR I is closed by NEXT J of line 20 (the error NEXT without FOR when it runs)"),
+        (2, "NEXT J closes FOR I of line 10 (the error NEXT without FOR when it runs)"),
         (3, "NEXT without FOR (an error when it runs)"),
         (4, "FOR K without NEXT (the error FOR without NEXT when it runs)"),
     ]
     out, err, raised = run_capturing("10 PRINT 1\n20 FOR I = 1 TO 2\n30 NEXT J\n")
     assert out == " 1 \n" and raised.message == "NEXT without FOR" and raised.coord.line == 2
-    assert "warning: FOR I is closed by NEXT J of line 30" in err
+    assert "prog.bas:3:4: warning: NEXT J closes FOR I of line 20" in err
 
 
 def test_strict_mode_keeps_the_static_rules():

@@ -49,11 +49,12 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
             analysis.loop_faults[b] = NEXT_WITHOUT_FOR
             if (next_line := analysis.line_number(next_stmt.coord)) is not None:
                 analysis.loop_fault_line[a] = next_line
+            # located at the NEXT, the statement that is wrong (GW-BASIC names its line)
             warning = (
-                f"FOR {for_stmt.var.name} is closed by NEXT {next_stmt.vars[0].name} of "
-                f"{analysis.line_name(next_stmt.coord)} (the error {NEXT_WITHOUT_FOR} when it runs)"
+                f"NEXT {next_stmt.vars[0].name} closes FOR {for_stmt.var.name} of "
+                f"{analysis.line_name(for_stmt.coord)} (the error {NEXT_WITHOUT_FOR} when it runs)"
             )
-            analysis.warnings.append(BasicWarning(warning, for_stmt.coord))
+            analysis.warnings.append(BasicWarning(warning, next_stmt.coord))
         elif a in dynamic:
             analysis.dynamic_for[a] = b
             analysis.dynamic_next[b] = a
