@@ -407,7 +407,7 @@ class Data(Stmt):
 @dataclass(slots=True, eq=False)
 class Restore(Stmt):
     target: int | None = None  # extension: RESTORE 100
-    label: str | None = None  # QuickBASIC's RESTORE Label
+    to_label: str | None = None  # QuickBASIC's RESTORE Label (`label` is the line number)
 
 
 @dataclass(slots=True, eq=False)
