@@ -249,7 +249,7 @@ def program(con: Console, dev) -> None:
                 s = add(s, s_partial.item(block))
         for r_lane_2 in range(r_count_2):
             for k_lane_2 in range(k_count_2):
-                if not done_2[(r_lane_2 // 32) * ct.cdiv(k_count_2, 32) + k_lane_2 // 32]:
+                if not done_2[r_lane_2 // 32 * ct.cdiv(k_count_2, 32) + k_lane_2 // 32]:
                     r = float(1 + r_lane_2)
                     k = float(1 + k_lane_2)
                     # 520 LET S = S + C(R,K)

@@ -254,7 +254,7 @@ def program(con: Console, data: DataPool, dev) -> None:
         dev.to_host(e.data)
         for i_lane in range(i_count):
             for j_lane in range(j_count):
-                if not done[(i_lane // 32) * ct.cdiv(j_count, 32) + j_lane // 32]:
+                if not done[i_lane // 32 * ct.cdiv(j_count, 32) + j_lane // 32]:
                     i = float(1 + i_lane)
                     j = float(1 + j_lane)
                     # 180 LET D(I,J) = 1 / (I + J - 1)

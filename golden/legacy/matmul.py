@@ -174,7 +174,7 @@ def program(con: Console, dev) -> None:
         dev.to_host(b.data)
         for i_lane in range(i_count):
             for j_lane in range(j_count):
-                if not done[(i_lane // 32) * ct.cdiv(j_count, 32) + j_lane // 32]:
+                if not done[i_lane // 32 * ct.cdiv(j_count, 32) + j_lane // 32]:
                     i = float(1 + i_lane)
                     j = float(1 + j_lane)
                     # 90 LET A(I,J) = 1 / (I + J - 1)
@@ -209,7 +209,7 @@ def program(con: Console, dev) -> None:
         dev.to_host(c.data)
         for i_lane_2 in range(i_count_2):
             for j_lane_2 in range(j_count_2):
-                if not done_2[(i_lane_2 // 64) * ct.cdiv(j_count_2, 64) + j_lane_2 // 64]:
+                if not done_2[i_lane_2 // 64 * ct.cdiv(j_count_2, 64) + j_lane_2 // 64]:
                     i = float(1 + i_lane_2)
                     j = float(1 + j_lane_2)
                     # 160 LET S = 0

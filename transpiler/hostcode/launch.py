@@ -15,7 +15,7 @@ BASIC expression is written) and of `target.syntax` (hostcode/syntax.py).  The t
 provides: syntax, fresh(name), var(name), array(name), value(expr), double_value(expr),
 store(text), number(value), read_vars (or None), mat_shape(shape), count(count, name,
 lowering), scratch(temp, name, size), kernel_launch(node, lowering), save(arrays),
-restore(arrays), copy_to_host(arrays), block_loop_names(), element_loop_names(),
+restore(arrays), block_loop_names(), element_loop_names(),
 add(kind), sum_of_blocks(kind, var, temp), round_to_int(text), extent(array, axis),
 array_arg(name).
 """
@@ -37,7 +37,7 @@ from .nodes import (
     Origin,
     Unless,
 )
-from .syntax import grouped
+from .syntax import Layout, grouped
 
 _RESTORED = "A block met an exception: the arrays go back, the whole loop runs here"
 _REPLAYED = "Blocks the kernel did not finish run here: BASIC reports their exceptions"
@@ -102,19 +102,24 @@ class LaunchLowering:
         before finished; else the arrays go back and the host runs the loop as written."""
         out: list = self.t.save(node.restore)
         flag = self.t.fresh("finished")
-        out.append(Declare("bool", flag, self.s.true))
+        if self.s.scopes:  # the parts are scopes: the flag lives outside them
+            out.append(Declare("bool", flag, self.s.true))
         for n, part in enumerate(node.parts):
             self.values = {}
             setup, launch = self.setup_and_launch(part)
             setup.append(If(self.launch_condition(part), launch) if part.checks else Block(launch))
             if part.replay is not None:
-                test = self.launch_condition(part) if part.replay.done is None else self.finished(part)
+                test = (
+                    self.launch_condition(part) if part.replay.done is None else self.finished(part)
+                )
                 setup.append(Line(f"{flag} = {test}"))
+            elif n == 0 and not self.s.scopes:
+                setup.append(Declare("bool", flag, self.s.true))
             # (If a later part does not finish, the host's loop sets them again.)
             setup += [line for f in part.finish for line in self.finish(f)]
             out.append(Block(setup) if n == 0 else If(flag, setup))
         fallback = [Comment(_RESTORED)] + self.t.restore(node.restore)
-        fallback += self.t.copy_to_host(node.to_host) + [Host([node.original])]
+        fallback += [Host([hostir.ToHost(node.to_host), node.original])]
         out.append(If(self.s.not_(flag), fallback))
         return [Block(out)]
 
@@ -135,7 +140,7 @@ class LaunchLowering:
         replay = node.replay
         out: list = [Comment(_RESTORED if replay.restore else _REPLAYED)]
         out += self.t.restore(replay.restore)
-        out += self.t.copy_to_host(replay.to_host)
+        out.append(Host([hostir.ToHost(replay.to_host)]))
         combine = [f for f in node.finish if f.combines]
         if len(replay.loops) == 1 and replay.skips_finished:
             return out + self.replay_blocks(node, combine)
@@ -310,6 +315,39 @@ class LaunchLowering:
         if op == "len":
             return self.t.extent(args[0], args[1])
         raise NotImplementedError(f"host value {op!r} in a launch")
+
+
+class LaunchTarget:
+    """What the two back ends share in answering LaunchLowering: the entry points the
+    statement printers call, and the questions their expression printer (`self.expr`)
+    and namer (`self.namer`) answer alike.  A subclass sets `syntax` and provides
+    `code()` (its Code class), `host_code(nodes, lane)`, `origin_code(stmt)` and the
+    target's parts listed in this module's docstring."""
+
+    syntax = None
+
+    def launch(self, node: hostir.Launch, stmts) -> list:
+        self.stmts = stmts
+        return self.lay_out(LaunchLowering(self).launch(node))
+
+    def distributed(self, node: hostir.Distributed, stmts) -> list:
+        self.stmts = stmts
+        return self.lay_out(LaunchLowering(self).distributed(node))
+
+    def lay_out(self, nodes: list) -> list:
+        return Layout(self.syntax, self.code(), self.host_code, self.origin_code).lines(nodes)
+
+    def fresh(self, name: str) -> str:
+        return self.namer.fresh(name)
+
+    def var(self, name: str) -> str:
+        return self.expr.var(name)
+
+    def array(self, name: str) -> str:
+        return self.expr.array(name)
+
+    def store(self, text: str) -> str:
+        return self.expr.store(text, "num")
 
 
 def _compare(finish: hostir.Finish) -> str:

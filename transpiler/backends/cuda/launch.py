@@ -1,20 +1,17 @@
-"""Kernel launches in a generated C++ host program: `hostir.Launch` and `hostir.ToHost`.
+"""Kernel launches in a generated C++ host program: what is CUDA's in them.
 
-The C++ twin of the launch code in cutile/host_kernels.py (same steps, same order, same
-results).  Each BASIC array a kernel uses gets a device mirror, a member of
-`struct Program` next to the array (`DeviceArray<double> x_device;`):
+The launch itself (its counts, condition, replay, restore and finish) is lowered once
+for both targets by hostcode/launch.py; this module is the C++ target it asks (and lays
+out through hostcode/syntax.py's C++ table).  Each BASIC array a kernel uses gets a
+device mirror, a member of `struct Program` next to the array
+(`DeviceArray<double> x_device;`):
 - a launch uploads the host array when host code may have changed it since the last
   copy (and reallocates when a DIM changed its size);
 - the arrays a kernel writes are then newer on the device;
 - `ToHost` (placed by the offload pass before host code that touches kernel arrays)
   downloads them when they are newer there, after which host code may change them.
-So arrays stay on the GPU across consecutive launches.
-
-A launch is: the loop counts, the scratch arrays (partial results, the flags of the
-blocks the kernel finished), the kernel if the subscripts its tiles use are in range,
-then the finish steps (combining the blocks' partial results in block order, the loop
-variables' final values), and the host's replay of the iterations of the blocks the
-kernel left (hostir.Replay): BASIC's exceptions are reported by host code.
+So arrays stay on the GPU across consecutive launches.  Scratch arrays (partial
+results, the flags of the blocks a kernel finished) are `DeviceTemp`s.
 
 `KernelLaunches` is the object the host printer (cuda/host.py) asks for these lines.
 """
@@ -22,23 +19,16 @@ kernel left (hostir.Replay): BASIC's exceptions are reported by host code.
 from __future__ import annotations
 
 from ... import ast, hostir, ir
-from ...hostcode.launch import LaunchLowering
+from ...hostcode.launch import LaunchLowering, LaunchTarget
 from ...hostcode.nodes import Declare, If, Line, Raw
-from ...hostcode.syntax import CPP, Layout
+from ...hostcode.syntax import CPP
 from ...naming import Namer
 from ..render import render
 from .element_types import c_type
 from .kernels import CudaKernel, lower_kernel
 
-# The runtime's message of each kind of error a kernel reports (hostir.ErrorSite).
-_ERROR_CONSTANTS = {
-    "subscript": "b2t::SUBSCRIPT_OUT_OF_RANGE",
-    "domain": "b2t::DOMAIN_ERROR",
-    "power": "b2t::NEGATIVE_TO_NON_INTEGER",
-}
 
-
-class KernelLaunches:
+class KernelLaunches(LaunchTarget):
     """Launch code of one host program; `expr` is the host printer's expression printer
     (cuda_host_expr.ExprPrinter) and `namer` its namer."""
 
@@ -89,27 +79,25 @@ class KernelLaunches:
     def to_host(self, node: hostir.ToHost) -> list:
         from .host_stmt import Code
 
-        return Layout(CPP, Code, None, None).lines(self.copy_to_host(node.arrays))
+        return [
+            Code(f"{self.mirrors[a]}.download({self.expr.array(a)});")
+            for a in node.arrays
+            if a in self.mirrors
+        ]
 
-    # ----------------------------------------------------------------- a launch
+    # ------------------------------------------- what LaunchLowering asks of the target
 
-    def launch(self, node: hostir.Launch, stmts) -> list:
-        self.stmts = stmts
-        return self._lay_out(LaunchLowering(self).launch(node))
+    syntax = CPP
 
-    def distributed(self, node: hostir.Distributed, stmts) -> list:
-        self.stmts = stmts
-        return self._lay_out(LaunchLowering(self).distributed(node))
-
-    def _lay_out(self, nodes: list) -> list:
+    def code(self):
         from .host_stmt import Code
 
-        return Layout(CPP, Code, self._host, self._origin).lines(nodes)
+        return Code
 
-    def _host(self, nodes: list, lane: bool) -> list:
+    def host_code(self, nodes: list, lane: bool) -> list:
         return self.stmts.nodes(nodes)
 
-    def _origin(self, stmt) -> list:
+    def origin_code(self, stmt) -> list:
         """The comment and the `line = N;` of the statement a sum's combination belongs
         to (an overflow of the running total is reported at its line)."""
         if stmt is None:
@@ -117,31 +105,15 @@ class KernelLaunches:
         node = hostir.Simple(stmt, origin=stmt)
         return self.stmts.comment_of(stmt) + self.stmts.at_line(node, True)
 
-    # ------------------------------------------- what LaunchLowering asks of the target
-
-    syntax = CPP
-
     @property
     def read_vars(self):
         return getattr(self.stmts, "read_vars", None)
-
-    def fresh(self, name: str) -> str:
-        return self.namer.fresh(name)
-
-    def var(self, name: str) -> str:
-        return self.expr.var(name)
-
-    def array(self, name: str) -> str:
-        return self.expr.array(name)
 
     def value(self, e: ast.Expr) -> str:
         return self.expr.value(e, None)
 
     def double_value(self, e: ast.Expr) -> str:
         return self.expr.double_value(e, None)
-
-    def store(self, text: str) -> str:
-        return self.expr.store(text, "num")
 
     def number(self, value) -> str:
         return _number(value)
@@ -232,13 +204,6 @@ class KernelLaunches:
 
     def restore(self, arrays: list[str]) -> list:
         return [Line(f"{self.mirrors[a]}.restore()") for a in arrays]
-
-    def copy_to_host(self, arrays: list[str]) -> list:
-        return [
-            Line(f"{self.mirrors[a]}.download({self.expr.array(a)})")
-            for a in arrays
-            if a in self.mirrors
-        ]
 
 
 def _number(value) -> str:
