@@ -21,6 +21,7 @@ from __future__ import annotations
 from ... import ast
 from ...builtins import BUILTINS, effect_of
 from ...expr_facts import has_effects
+from ...hostcode import microsoft
 from ...semantics import BITWISE, is_truth_value, single_as_written
 from .host_expr import _AND, _ATOM, _COMPARE, _OR, _SUM, _UNARY, ExprPrinter
 
@@ -35,7 +36,7 @@ class MicrosoftExprPrinter(ExprPrinter):
 
     def rounding(self, e: ast.Expr) -> str:
         """The runtime function giving the result of `e` its type: sng or dbl."""
-        return self.need("sng" if self.types.get(e) == "num" and self.singles else "dbl")
+        return self.need(microsoft.rounding(e, self.types, self.singles))
 
     def _value(self, e: ast.Expr) -> tuple[str, int]:
         if isinstance(e, ast.UnaryOp) and e.op == "NOT" and not is_truth_value(e.operand):
@@ -52,32 +53,16 @@ class MicrosoftExprPrinter(ExprPrinter):
         op = e.op
         if self.types.get(e) == "str" or op in ("=", "<>", "<", ">", "<=", ">="):
             return super()._binop(e)
-        if op in BITWISE:
-            if op in ("AND", "OR") and is_truth_value(e):
-                return super()._binop(e)
-            return self._call(f"bit_{BITWISE[op]}", e.left, e.right), _ATOM
+        if op in ("AND", "OR") and is_truth_value(e):
+            return super()._binop(e)
+        function = microsoft.operation(e, self.types, self.singles)
+        if function is not None:
+            return self._call(function, e.left, e.right), _ATOM
         if op in ("+", "-"):
             text = f"{self._wrap(e.left, _SUM)} {op} {self._wrap(e.right, _SUM + 1)}"
-            return f"{self.rounding(e)}({text})", _ATOM
-        if op == "*":
+        else:  # *
             text = f"{self._wrap(e.left, _PRODUCT)} * {self._wrap(e.right, _PRODUCT + 1)}"
-            return f"{self.rounding(e)}({text})", _ATOM
-        if op == "/":
-            divide = "single_div" if self.rounding(e) == "sng" else "double_div"
-            return self._call(divide, e.left, e.right), _ATOM
-        if op == "^":
-            if not self.singles:
-                power = "double_power"
-            elif self.types.get(e.right) == "int":
-                power = "single_power_int"
-            else:
-                power = "single_power"
-            return self._call(power, e.left, e.right), _ATOM
-        if op == "\\":
-            return self._call("int_div", e.left, e.right), _ATOM
-        if op == "MOD":
-            return self._call("int_mod", e.left, e.right), _ATOM
-        raise TypeError(f"operator {op} is not supported in host programs")
+        return f"{self.rounding(e)}({text})", _ATOM
 
     def _call(self, function: str, *operands: ast.Expr) -> str:
         return f"{self.need(function)}({', '.join(self.value(x) for x in operands)})"
@@ -112,7 +97,7 @@ class MicrosoftExprPrinter(ExprPrinter):
             arg = self.value(e.args[0])
             if self.singles and self.types.get(e.args[0]) == "dbl":
                 arg = f"{self.need('sng')}({arg})"
-            converted = "single_result" if self.rounding(e) == "sng" else "dbl"
+            converted = microsoft.single_result(e, self.types, self.singles)
             return f"{self.need(converted)}({self.need(builtin.python)}({arg}))"
         if e.name == "STR$" and self.types.get(e.args[0]) == "dbl":  # its 16 digits
             arg = f"{self.need('Double')}({self.value(e.args[0])})"
