@@ -75,3 +75,12 @@ def integral_constant(e: ast.Expr) -> bool:
     if isinstance(e, ast.UnaryOp) and e.op in "+-":
         e = e.operand
     return isinstance(e, ast.Num) and math.isfinite(e.value) and e.value == int(e.value)
+
+
+def print_operand(item: ast.Node) -> ast.Expr:
+    """The expression of a PRINT item: a value, or the argument of TAB or SPC."""
+    if isinstance(item, ast.Tab):
+        return item.column
+    if isinstance(item, ast.Spc):
+        return item.count
+    return item

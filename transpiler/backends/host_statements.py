@@ -16,6 +16,7 @@ from .basic_origin import statement_texts
 class HostStatements:
     syntax = None
     code = None
+    never_past = None
 
     def __init__(self, analysis: Analysis, namer: Namer, expr, sub_names: dict):
         self.a = analysis
@@ -63,6 +64,17 @@ class HostStatements:
         if isinstance(target, ast.Index):
             return self.a.arrays[target.name].elem_type
         return type_of_name(target.name)
+
+    def _past(self, var: str, limit: str, sign, step_const):
+        """The loop ends when (v - limit) * SGN(step) > 0 (ECMA-55 11.4); a zero step
+        never ends it (`never_past`: C++'s `false`, None in Python, which drops the test)."""
+        if step_const is None:
+            return f"({var} - {limit}) * {sign} > 0.0"
+        if step_const > 0:
+            return f"{var} > {limit}"
+        if step_const < 0:
+            return f"{var} < {limit}"
+        return self.never_past
 
     def simple(self, text: str) -> list:
         """One simple statement (C++ ends it with `;`)."""

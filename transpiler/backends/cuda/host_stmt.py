@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from ... import ast, hostir
 from ...errors import BasicUnsupportedError, InternalError
 from ...expr_facts import copies_itself, has_effects, signed_number
+from ...expr_facts import print_operand as _print_operand
 from ...hostcode.syntax import CPP
 from ...model import Analysis, type_of_name
 from ...naming import Namer
@@ -52,6 +53,7 @@ class StatementPrinter(HostStatements):
     syntax = CPP
     code = Code
     origin_comment = staticmethod(origin_comment)
+    never_past = "false"
 
     def __init__(self, analysis: Analysis, namer: Namer, expr: ExprPrinter, sub_names: dict):
         super().__init__(analysis, namer, expr, sub_names)
@@ -470,16 +472,6 @@ class StatementPrinter(HostStatements):
             return f"{var} >= {limit}" if exact else f"!({var} < {limit})"
         return "true"
 
-    def _past(self, var: str, limit: str, sign, step_const) -> str:
-        """The negation of `_continues`: the loop runs zero times."""
-        if step_const is None:
-            return f"({var} - {limit}) * {sign} > 0.0"
-        if step_const > 0:
-            return f"{var} > {limit}"
-        if step_const < 0:
-            return f"{var} < {limit}"
-        return "false"
-
     def _increment(self, stmt: ast.For, step: str) -> str:
         var = self.var(stmt.var.name)
         kind = _type_of(stmt.var.name)
@@ -768,15 +760,6 @@ def _type_of(name: str) -> str:
 
 def _reports(effects) -> bool:
     return effects.fails or bool(effects.warnings)
-
-
-def _print_operand(item: ast.Node) -> ast.Expr:
-    """The expression of a PRINT item: a value, or the argument of TAB or SPC."""
-    if isinstance(item, ast.Tab):
-        return item.column
-    if isinstance(item, ast.Spc):
-        return item.count
-    return item
 
 
 def _after_comments(body: list[Code], line: Code) -> list[Code]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ... import ast, hostir
 from ...builtins import effect_of
 from ...expr_facts import copies_itself, has_effects, signed_number
+from ...expr_facts import print_operand as _print_operand
 from ...hostcode.syntax import PYTHON
 from ...model import Analysis, type_of_name
 from ...naming import Namer
@@ -473,17 +474,6 @@ class StatementPrinter(HostStatements):
             lines.append(Code(self.store_var(stmt.var.name, start)))  # not FOR I = I TO ...
         return lines, limit, step, sign, step_const
 
-    def _past(self, var: str, limit: str, sign, step_const) -> str | None:
-        """The loop ends when (v - limit) * SGN(step) > 0 (ECMA-55 11.4); None: never
-        (a zero step)."""
-        if step_const is None:
-            return f"({var} - {limit}) * {sign} > 0.0"
-        if step_const > 0:
-            return f"{var} > {limit}"
-        if step_const < 0:
-            return f"{var} < {limit}"
-        return None
-
     def _continues(self, var: str, limit: str, sign, step_const, exact: bool) -> str:
         """The test at the top of a while-form FOR.  `exact`: the variable and the limit
         cannot be NaN, so `<=` says the same as `not >`."""
@@ -896,12 +886,3 @@ def _safe_constant(e: ast.Expr, value_type: str, microsoft: bool = False) -> boo
     if microsoft:  # CINT's 16 bits; a floating constant is in range already
         return value_type != "int" or -32768.5 < value < 32767.5
     return -2147483648.0 <= value + 0.5 < 2147483648.0
-
-
-def _print_operand(item: ast.Node) -> ast.Expr:
-    """The expression of a PRINT item: a value, or the argument of TAB or SPC."""
-    if isinstance(item, ast.Tab):
-        return item.column
-    if isinstance(item, ast.Spc):
-        return item.count
-    return item
