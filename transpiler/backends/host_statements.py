@@ -17,6 +17,7 @@ class HostStatements:
     syntax = None
     code = None
     never_past = None
+    end_exception = ""  # the statement that ends the program from a subroutine
 
     def __init__(self, analysis: Analysis, namer: Namer, expr, sub_names: dict):
         self.a = analysis
@@ -34,6 +35,15 @@ class HostStatements:
 
     @staticmethod
     def origin_comment(label, text: str) -> str:
+        raise NotImplementedError
+
+    def runtime(self, name: str) -> str:
+        """A function of the target's runtime, by its name there."""
+        raise NotImplementedError
+
+    @staticmethod
+    def string(text: str) -> str:
+        """A string literal."""
         raise NotImplementedError
 
     def nodes(self, nodes: list[hostir.HNode]) -> list:
@@ -81,6 +91,16 @@ class HostStatements:
         return [self.code(text + self.syntax.end)]
 
     # ----------------------------------------------------------------- host IR nodes
+
+    def n_EndProgram(self, node: hostir.EndProgram) -> list:
+        lines = []
+        if node.stop_line is not None:  # Microsoft BASIC's STOP
+            report = f"{self.runtime('report_break')}(con, {self.string(node.stop_line)})"
+            lines += self.simple(report)
+        if self.in_sub:  # a function of its own: the end goes up as an exception
+            self.uses_end_exception = True
+            return lines + self.simple(self.end_exception)
+        return lines + self.simple("return")
 
     def n_Call(self, node: hostir.Call) -> list:
         return self.simple(f"{self.sub_names[node.subroutine]}()")

@@ -54,6 +54,11 @@ class StatementPrinter(HostStatements):
     code = Code
     origin_comment = staticmethod(origin_comment)
     never_past = "false"
+    end_exception = "throw b2t::EndProgram()"
+    string = staticmethod(cpp_string)
+
+    def runtime(self, name: str) -> str:
+        return f"b2t::{name}"
 
     def __init__(self, analysis: Analysis, namer: Namer, expr: ExprPrinter, sub_names: dict):
         super().__init__(analysis, namer, expr, sub_names)
@@ -636,15 +641,6 @@ class StatementPrinter(HostStatements):
         choose = "on_index" if self.a.options.strict else "on_choice"
         switch = Code(f"switch (b2t::{choose}({value}, {len(arms)}))", cases)
         return self.at_line(node, True) + [Code(line) for line in pre] + [switch]
-
-    def n_EndProgram(self, node: hostir.EndProgram) -> list[Code]:
-        lines = []
-        if node.stop_line is not None:  # Microsoft BASIC's STOP
-            lines.append(Code(f"b2t::report_break(con, {cpp_string(node.stop_line)});"))
-        if self.in_sub:
-            self.uses_end_exception = True
-            return lines + [Code("throw b2t::EndProgram();")]
-        return lines + [Code("return;")]
 
     # ----------------------------------------------------------------- dispatch loops
 

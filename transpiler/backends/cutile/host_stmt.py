@@ -61,6 +61,8 @@ class StatementPrinter(HostStatements):
     syntax = PYTHON
     code = Code
     origin_comment = staticmethod(origin_comment)
+    end_exception = "raise EndProgram"
+    string = staticmethod(repr)
 
     def __init__(self, analysis: Analysis, namer: Namer, expr: ExprPrinter, sub_names: dict):
         super().__init__(analysis, namer, expr, sub_names)
@@ -83,6 +85,8 @@ class StatementPrinter(HostStatements):
 
     def need(self, name: str) -> str:
         return self.expr.need(name)
+
+    runtime = need
 
     def statement_holding(self, node: ast.Node) -> ast.Stmt | None:
         """The statement `node` is part of (a subscript's LET, say)."""
@@ -717,15 +721,6 @@ class StatementPrinter(HostStatements):
         cases.append(Code(f"case {self.choice_var}:", [Code(fault)]))
         selector_text = f"{self.need('round_to_int')}({self.expr.value(selector)})"
         return [Code(f"match {selector_text}:", cases)]
-
-    def n_EndProgram(self, node: hostir.EndProgram) -> list[Code]:
-        lines = []
-        if node.stop_line is not None:  # Microsoft BASIC's STOP
-            lines.append(Code(f"{self.need('report_break')}(con, {node.stop_line!r})"))
-        if self.in_sub:
-            self.uses_end_exception = True
-            return lines + [Code("raise EndProgram")]
-        return lines + [Code("return")]
 
     # ----------------------------------------------------------------- dispatch loops
 
