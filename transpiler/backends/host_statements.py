@@ -86,6 +86,20 @@ class HostStatements:
             return f"{var} < {limit}"
         return self.never_past
 
+    def _lowered_loop(self, node: hostir.ForNext):
+        """The limit, step and sign of a FOR lowered into a dispatch loop (constants, or
+        the names of the locals holding them) and the constant step (None if not)."""
+        stmt, for_index = node.stmt, node.for_index
+        limit_const, step_const = node.plan.limit, node.plan.step
+        if limit_const is not None:
+            limit = self.number_text(limit_const)
+        else:
+            limit = self._for_name(stmt, "limit", for_index, True)
+        if step_const is not None:
+            return limit, self.number_text(step_const), None, step_const
+        step = self._for_name(stmt, "step", for_index, True)
+        return limit, step, self._for_name(stmt, "sign", for_index, True), None
+
     def simple(self, text: str) -> list:
         """One simple statement (C++ ends it with `;`)."""
         return [self.code(text + self.syntax.end)]

@@ -53,6 +53,7 @@ class StatementPrinter(HostStatements):
     syntax = CPP
     code = Code
     origin_comment = staticmethod(origin_comment)
+    number_text = staticmethod(cpp_number)
     never_past = "false"
     end_exception = "throw b2t::EndProgram()"
     string = staticmethod(cpp_string)
@@ -418,8 +419,8 @@ class StatementPrinter(HostStatements):
 
     # ----------------------------------------------------------------- FOR loops
 
-    def _for_name(self, stmt: ast.For, role: str, for_index: int) -> str:
-        """`i_limit`, `i_step`...: one name per FOR statement and role."""
+    def _for_name(self, stmt: ast.For, role: str, for_index: int, lowered: bool = True) -> str:
+        """`i_limit`, `i_step`...: one name per FOR statement and role (lowered or not)."""
         key = (role, for_index)
         if key not in self._for_names:
             self._for_names[key] = self.namer.fresh(f"{self.var(stmt.var.name)}_{role}")
@@ -566,19 +567,6 @@ class StatementPrinter(HostStatements):
                 lines += [Code(line) for line in pre] + [Code(f"static_cast<void>({value});")]
         fault = Code(f"throw b2t::Fault({cpp_string(node.message)});")
         return self.at_line(node, True) + lines + [fault]
-
-    def _lowered_loop(self, node: hostir.ForNext):
-        stmt, for_index = node.stmt, node.for_index
-        limit_const, step_const = node.plan.limit, node.plan.step
-        limit = (
-            cpp_number(limit_const)
-            if limit_const is not None
-            else self._for_name(stmt, "limit", for_index)
-        )
-        if step_const is not None:
-            return limit, cpp_number(step_const), None, step_const
-        step = self._for_name(stmt, "step", for_index)
-        return limit, step, self._for_name(stmt, "sign", for_index), None
 
     # ----------------------------------------------------------------- other control flow
 

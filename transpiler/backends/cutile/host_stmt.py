@@ -61,6 +61,7 @@ class StatementPrinter(HostStatements):
     syntax = PYTHON
     code = Code
     origin_comment = staticmethod(origin_comment)
+    number_text = staticmethod(number_literal)
     end_exception = "raise EndProgram"
     string = staticmethod(repr)
 
@@ -567,19 +568,6 @@ class StatementPrinter(HostStatements):
         parts = (node.stmt.start, node.stmt.limit, node.stmt.step) if node.stmt else ()
         lines = [Code(self.expr.value(part)) for part in parts if has_effects(part)]
         return lines + [Code(f"raise {self.need('BasicFault')}({node.message!r})")]
-
-    def _lowered_loop(self, node: hostir.ForNext):
-        stmt, for_index = node.stmt, node.for_index
-        limit_const, step_const = node.plan.limit, node.plan.step
-        limit = (
-            number_literal(limit_const)
-            if limit_const is not None
-            else self._for_name(stmt, "limit", for_index, True)
-        )
-        if step_const is not None:
-            return limit, number_literal(step_const), None, step_const
-        step = self._for_name(stmt, "step", for_index, True)
-        return limit, step, self._for_name(stmt, "sign", for_index, True), None
 
     # ----------------------------------------------------------------- other control flow
 
