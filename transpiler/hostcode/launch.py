@@ -337,6 +337,11 @@ class LaunchTarget:
     def lay_out(self, nodes: list) -> list:
         return Layout(self.syntax, self.code(), self.host_code, self.origin_code).lines(nodes)
 
+    @property
+    def read_vars(self) -> set[str] | None:
+        """The variables some host code reads (None: not known, all of them)."""
+        return getattr(self.stmts, "read_vars", None)
+
     def fresh(self, name: str) -> str:
         return self.namer.fresh(name)
 

@@ -105,10 +105,6 @@ class KernelLaunches(LaunchTarget):
         node = hostir.Simple(stmt, origin=stmt)
         return self.stmts.comment_of(stmt) + self.stmts.at_line(node, True)
 
-    @property
-    def read_vars(self):
-        return getattr(self.stmts, "read_vars", None)
-
     def value(self, e: ast.Expr) -> str:
         return self.expr.value(e, None)
 

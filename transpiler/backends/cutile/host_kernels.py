@@ -111,10 +111,6 @@ class KernelPrinter(LaunchTarget):
     def origin_code(self, stmt) -> list:
         return self.stmts.comment_of(stmt)
 
-    @property
-    def read_vars(self):
-        return self.stmts.read_vars
-
     def value(self, e: ast.Expr) -> str:
         return self.expr.value(e)
 
