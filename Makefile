@@ -13,12 +13,13 @@ export PIP_CONSTRAINT := $(CURDIR)/constraints.txt
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: $(VENV)/bin/python pyproject.toml constraints.txt
-	$(PIP) install -q -e .
+# The compiler pins basic2tile-runtime, which is runtime/ here (not from the index).
+$(VENV)/.installed: $(VENV)/bin/python pyproject.toml runtime/pyproject.toml constraints.txt
+	$(PIP) install -q -e ./runtime -e .
 	touch $@
 
-$(VENV)/.installed-test: $(VENV)/bin/python pyproject.toml constraints.txt
-	$(PIP) install -q -e '.[test]'
+$(VENV)/.installed-test: $(VENV)/bin/python pyproject.toml runtime/pyproject.toml constraints.txt
+	$(PIP) install -q -e ./runtime -e '.[test]'
 	touch $@ $(VENV)/.installed
 
 $(VENV)/.installed-docs: $(VENV)/bin/python pyproject.toml constraints.txt

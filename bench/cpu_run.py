@@ -114,7 +114,7 @@ def env_for_generated(tmp: Path) -> dict:
     env["BASIC2TILE_DEVICE"] = "cpu"
     env.setdefault("CUDA_TILE_CACHE_DIR", str(tmp / "cutile-cache"))
     env["PYTHONPATH"] = os.pathsep.join(
-        [str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+        [str(ROOT), str(ROOT / "runtime")] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
     )
     return env
 

@@ -25,7 +25,7 @@
 # GPU_CHECK_DEVICE=cpu runs the same steps with --device cpu and gpu_bench.py --dry-run: that
 # is how this script itself was tested on a machine without a GPU; GPU_CHECK_WORKERS=2 with it
 # runs step (c) on two CPU workers (how that step was tested).
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl && export PYTHONPATH=/tmp/site:$PWD
+python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl && export PYTHONPATH=/tmp/site:$PWD:$PWD/runtime
 installed=$?
 set -uo pipefail
 START=$SECONDS
@@ -54,7 +54,7 @@ if [ "$installed" != 0 ]; then
     echo "gpu_check: installing .whl/*.whl failed (run bench/gpu_wheels.sh on a machine with PyPI first)"
     exit 1
 fi
-export PYTHONPATH=/tmp/site:$PWD
+export PYTHONPATH=/tmp/site:$PWD:$PWD/runtime
 # The kit (gpu_wheels.sh): ruff and clang-format as pip installs them, and tileiras with ptxas,
 # libnvvm and the CUDA headers, laid out as the NVIDIA wheels do (nvidia/cu13/...).
 for kit in .whl/*.tar.xz; do
@@ -82,7 +82,7 @@ try:
     print("tileiras:", _find_compiler_bin().path)
 except Exception as exc:
     print(f"tileiras: NOT found ({exc})")
-from transpiler.device import gpu_unavailable_reason
+from basic2tile_runtime.device import gpu_unavailable_reason
 print("GPU usable by basic2tile:", gpu_unavailable_reason() or "yes")
 EOF
 # NVRTC (gpu_bench.py) compiles against CUDA headers: prefer the toolkit beside nvcc (it

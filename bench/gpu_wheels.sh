@@ -71,6 +71,7 @@ env = {"python_version": "3.12", "python_full_version": "3.12.0", "sys_platform"
        "implementation_name": "cpython", "platform_python_implementation": "CPython", "extra": ""}
 IMAGE_HAS = {"numpy"} if os.environ["WITH_NUMPY"] != "1" else set()
 OPTIONAL = {"pygments"}  # only for --html; pytest (in the image) depends on it anyway
+FROM_REPO = {"basic2tile-runtime"}  # runtime/, on gpu_check.sh's PYTHONPATH
 
 def applicable(reqs):
     for text in reqs:
@@ -81,6 +82,9 @@ def applicable(reqs):
 wanted = []
 for req in applicable(project["dependencies"]):
     name = req.name.lower()
+    if name in FROM_REPO:
+        print(f"  leaving out {req} (this repository's runtime/ folder)")
+        continue
     if name in IMAGE_HAS or (name in OPTIONAL and os.environ["WITH_ALL"] != "1"):
         print(f"  leaving out {req} (the GPU image has it, or gpu_check.sh does not need it)")
         continue

@@ -164,7 +164,11 @@ def cold_start() -> None:
     warm-up run per target, then each command runs 3 times."""
     exe = [sys.executable, "-m", "transpiler"]
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, PYTHONPATH=str(ROOT), BASIC2TILE_CACHE_DIR=f"{tmp}/cache")
+        env = dict(
+            os.environ,
+            PYTHONPATH=f"{ROOT}{os.pathsep}{ROOT / 'runtime'}",
+            BASIC2TILE_CACHE_DIR=f"{tmp}/cache",
+        )
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = f"{tmp}/pycache"
         prog = Path(tmp) / "p100.bas"

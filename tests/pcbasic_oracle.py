@@ -44,11 +44,12 @@ requires_pcbasic = pytest.mark.skipif(not AVAILABLE, reason=SKIP_REASON)
 # "\r" (PC-BASIC's keyboard); the session's output goes to stdout as bytes.
 _DRIVER = r"""
 import io, sys, pcbasic
-source, folder, stdin = sys.argv[1], sys.argv[2], sys.argv[3]
+source, folder, stdin, soft = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
 text = open(source, encoding="latin-1").read()
 keys = open(stdin, "rb").read().replace(b"\r\n", b"\r").replace(b"\n", b"\r")
 with pcbasic.Session(output_streams=sys.stdout.buffer, input_streams=io.BytesIO(keys),
-                     devices={"C:": folder}, current_device="C:") as session:
+                     devices={"C:": folder}, current_device="C:",
+                     soft_linefeed=soft) as session:
     for line in text.splitlines():
         if line.strip():
             session.execute(line)
@@ -66,12 +67,15 @@ def run(
     folder: Path | None = None,
     timeout: float = 60,
     partial_on_timeout: bool = False,
+    soft_linefeed: bool = False,
 ) -> str:
     """What GW-BASIC (as PC-BASIC emulates it) prints for `source`, "\\n"-terminated lines.
 
     `folder`: the program's current directory (a fresh temporary one if None).
     `partial_on_timeout`: a run still going at `timeout` returns what it printed so far
-    (a program waiting for input it will never get) instead of raising."""
+    (a program waiting for input it will never get) instead of raising.
+    `soft_linefeed`: PC-BASIC's option that reads a lone LF in a text file as a character,
+    as GW-BASIC does (by default it ends a line there, as CR does)."""
     with tempfile.TemporaryDirectory(prefix="b2t-pcbasic-") as tmp:
         work = Path(tmp)
         (work / "prog.bas").write_text(source, encoding="latin-1")
@@ -80,6 +84,7 @@ def run(
         where.mkdir(exist_ok=True)
         command = [sys.executable, "-c", _DRIVER]
         command += [str(work / "prog.bas"), str(where), str(work / "stdin.txt")]
+        command.append("1" if soft_linefeed else "0")
         try:
             proc = subprocess.run(command, capture_output=True, timeout=timeout, check=False)
         except subprocess.TimeoutExpired as stopped:

@@ -1,7 +1,7 @@
 """How the work of a step grows with the size of its input, measured without a clock.
 
 `lines_run(fn)` counts the lines of basic2tile's own code that run while `fn()` runs
-(Python's line tracing, limited to the `transpiler` package): the same number on every
+(Python's line tracing, limited to the `transpiler` and `basic2tile_runtime` packages): the same number on every
 machine and under any load, so a test can assert on it.  Work done in C (a `str` join,
 a formatter in its own process) is not counted: the tests that need it time the step
 instead (see `cpu_seconds`).
@@ -18,9 +18,10 @@ import sys
 import time
 from collections.abc import Callable
 
+import basic2tile_runtime
 import transpiler
 
-_OURS = os.path.dirname(transpiler.__file__) + os.sep
+_OURS = tuple(os.path.dirname(p.__file__) + os.sep for p in (transpiler, basic2tile_runtime))
 
 # Above this growth a step is not linear (see the module docstring).
 LINEAR_GROWTH = 2.2

@@ -25,6 +25,7 @@ from transpiler.builtins import (
     DIALECT_NAMES,
     EXTENDED_DIALECTS,
     FUNCTION_NAMES,
+    QUICKBASIC_ONLY,
     microsoft_only,
 )
 from transpiler.compare import compare_outputs
@@ -44,6 +45,8 @@ HOST = [b for b in CALLS if b.implemented and b.dialects & EXTENDED_DIALECTS]
 PURE_HOST = [b for b in HOST if b.effect != "io"]
 # A program calling one of these runs as Microsoft BASIC (it pins --dialect ms).
 MICROSOFT_HOST = [b for b in PURE_HOST if microsoft_only(b)]
+# ... and one of these as QuickBASIC (CLNG: it pins --dialect qbasic).
+QUICKBASIC_HOST = [b for b in PURE_HOST if b.dialects == QUICKBASIC_ONLY]
 KERNEL = [b for b in BUILTINS.values() if b.kernel]
 KERNEL_PROGRAM = [b for b in BUILTINS.values() if b.kernel_program]
 # Generated CUDA runs on the CPU through g++ and the emulation header.
@@ -54,8 +57,9 @@ TARGETS = [
     ),
 ]
 # Sample arguments by type: inside every numeric function's domain.
-# ("any": a number or a string, as STRING$'s second argument; a string is sampled.)
-SAMPLE = {"num": ["0.5", "2", "3"], "int": ["2", "3", "4"], "str": ['"ABC"', '"B"', '"C"']}
+# ("any": a number or a string, as STRING$'s second argument; a string is sampled.  The
+# first string has the 8 characters CVD reads.)
+SAMPLE = {"num": ["0.5", "2", "3"], "int": ["2", "3", "4"], "str": ['"ABCDEFGH"', '"B"', '"C"']}
 SAMPLE["any"] = SAMPLE["str"]
 
 
@@ -120,12 +124,13 @@ def host_program(functions) -> tuple[str, list[tuple[str, list[str]]]]:
 @pytest.mark.parametrize(
     "functions, dialect, rel_tol",
     [
-        ([b for b in PURE_HOST if b not in MICROSOFT_HOST], "extended", 1e-7),
+        ([b for b in PURE_HOST if b not in MICROSOFT_HOST + QUICKBASIC_HOST], "extended", 1e-7),
         # Microsoft BASIC prints singles: 7 digits.  TIMER reads its value from the
         # environment here, so that the engines agree.
         (MICROSOFT_HOST, "ms", 1e-6),
+        (QUICKBASIC_HOST, "qbasic", 1e-6),
     ],
-    ids=["extended", "ms"],
+    ids=["extended", "ms", "qbasic"],
 )
 @pytest.mark.parametrize("target", TARGETS)
 def test_host_engines_implement_every_function(target, functions, dialect, rel_tol, monkeypatch):
@@ -274,7 +279,8 @@ def test_a_builtin_is_never_an_implicit_array(b):
 
 
 def _package_sources():
-    for path in sorted((ROOT / "transpiler").rglob("*.py")):
+    packages = (ROOT / "transpiler", ROOT / "runtime" / "basic2tile_runtime")
+    for path in sorted(p for package in packages for p in package.rglob("*.py")):
         yield path.relative_to(ROOT).as_posix(), pyast.parse(path.read_text(encoding="utf-8"))
 
 
@@ -309,8 +315,8 @@ def test_every_name_compared_with_a_call_is_in_the_table():
 _MAY_LIST_NAMES = {
     "transpiler/builtins.py",
     "transpiler/keywords.py",
-    "transpiler/runtime/__init__.py",
-    "transpiler/runtime/_interp_extras.py",
+    "runtime/basic2tile_runtime/__init__.py",
+    "runtime/basic2tile_runtime/_interp_extras.py",
     "transpiler/kernel_interpreter.py",
     "transpiler/grammar/mat.py",
 }

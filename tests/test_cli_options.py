@@ -191,6 +191,33 @@ def test_a_missing_nvidia_extra_says_what_to_install(capsys, monkeypatch, tmp_pa
     assert "internal error" not in err and list(tmp_path.glob("*.cubin")) == []
 
 
+def test_cutile_and_nvrtc_cubins_have_their_own_names(capsys, monkeypatch, tmp_path):
+    """Both were gemm.sm_90.cubin, the second overwriting the first; `wrote` gave an
+    absolute path without -o and a relative one with it: now the path as the user would
+    type it, relative to the current folder or as -o was given."""
+    pytest.importorskip("cuda.bindings.nvrtc")
+    gemm = str(ROOT / "examples" / "kernels" / "gemm.bas")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CUDA_TILE_CACHE_DIR", str(tmp_path / "cache"))
+    status = cli.main([gemm, "--emit", "cubin", "--arch", "sm_90"])
+    err = capsys.readouterr().err
+    if status == 1 and "needs NVIDIA's compilers" in err:
+        pytest.skip("no tileiras here (the [nvidia] extra)")
+    assert (status, err) == (0, "wrote gemm.cutile.sm_90.cubin\n")
+    assert cli.main([gemm, "--emit", "cubin", "--arch", "sm_90", "--target", "cuda"]) == 0
+    (tmp_path / "out").mkdir()
+    argv = [gemm, "--emit", "cubin", "--arch", "sm_90", "--target", "cuda", "-o", "out/g.cu"]
+    assert cli.main(argv) == 0
+    assert capsys.readouterr().err == (
+        "wrote gemm.nvrtc.sm_90.cubin\nwrote out/gemm.nvrtc.sm_90.cubin\n"
+    )
+    for name in ("gemm.cutile.sm_90.cubin", "gemm.nvrtc.sm_90.cubin"):
+        assert (tmp_path / name).read_bytes()[:4] == b"\x7fELF"
+    assert (tmp_path / "gemm.cutile.sm_90.cubin").read_bytes() != (
+        tmp_path / "gemm.nvrtc.sm_90.cubin"
+    ).read_bytes()
+
+
 @pytest.mark.parametrize("bound", ["1E9", "1E300"])
 @pytest.mark.parametrize("mode", [["--interpret"], ["-o", "out.py"], ["-o", "out.cu"]])
 def test_a_dim_too_large_is_one_located_error_in_every_engine(tmp_path, capsys, bound, mode):
@@ -227,17 +254,23 @@ _DISTRIBUTION_OF = {
 
 
 def test_the_gpu_extra_installs_what_the_gpu_path_imports():
-    """`pip install basic2tile[gpu]` must bring every module `transpiler/device.py` imports
-    to find and use a GPU (cuda-bindings was missing: GPU detection imports it first)."""
+    """`pip install basic2tile[gpu]` must bring every module the runtime's device.py imports
+    to find and use a GPU (cuda-bindings was missing: GPU detection imports it first).
+    The compiler's extra is the runtime's (runtime/pyproject.toml), whose [gpu] extra
+    includes its [kernels] extra."""
     import ast as pyast
     import re
 
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
 
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    names = project["dependencies"] + project["optional-dependencies"]["gpu"]
+    compiler = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    runtime = tomllib.loads((ROOT / "runtime" / "pyproject.toml").read_text())["project"]
+    assert compiler["optional-dependencies"]["gpu"][0].startswith("basic2tile-runtime[gpu]==")
+    extras = runtime["optional-dependencies"]
+    assert extras["gpu"][0] == "basic2tile-runtime[kernels]"
+    names = runtime["dependencies"] + extras["kernels"] + extras["gpu"][1:]
     installed = {re.split(r"[<>=\[ ;]", n, maxsplit=1)[0].lower() for n in names}
-    tree = pyast.parse((ROOT / "transpiler" / "device.py").read_text())
+    tree = pyast.parse((ROOT / "runtime" / "basic2tile_runtime" / "device.py").read_text())
     imported = {a.name for n in pyast.walk(tree) if isinstance(n, pyast.Import) for a in n.names}
     imported |= {n.module for n in pyast.walk(tree) if isinstance(n, pyast.ImportFrom) and n.module}
     needed = {d for module, d in _DISTRIBUTION_OF.items() if module in imported}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -35,9 +36,17 @@ def _build_command(cu: Path, compiler: str) -> str:
     raise AssertionError(f"no {compiler} command in the header of {cu.name}")
 
 
+def _path_without_basic2tile() -> str:
+    """PATH less the folders that hold a `basic2tile` (this venv's scripts among them)."""
+    folders = os.environ["PATH"].split(os.pathsep)
+    kept = [f for f in folders if f and not (Path(f) / "basic2tile").exists()]
+    return os.pathsep.join(kept)
+
+
 def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess:
-    # `basic2tile` on PATH, as for a user who installed it (this interpreter's scripts).
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    # Without `basic2tile` on PATH: the commands must not need it (issue 23, point 4).
+    env = dict(os.environ, PATH=_path_without_basic2tile())
+    assert shutil.which("basic2tile", path=env["PATH"]) is None
     return subprocess.run(
         command, shell=True, cwd=cwd, env=env, capture_output=True, text=True, timeout=600
     )
@@ -48,6 +57,8 @@ def test_headers_are_written_beside_the_output(capsys, tmp_path):
     assert (status, err) == (0, "")
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "b2t_cuda.h",
+        "b2t_cuda_emu.h",
+        "b2t_launch.h",
         "b2t_runtime.h",
         "my_saxpy.cu",
     ]
@@ -59,7 +70,7 @@ def test_headers_are_written_beside_the_output(capsys, tmp_path):
 def test_a_kernel_program_gets_only_the_header_it_includes(capsys, tmp_path):
     status, _ = _translate(capsys, ROOT / "examples" / "kernels" / "gemm.bas", tmp_path / "g.cu")
     assert status == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["b2t_cuda.h", "g.cu"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b2t_cuda.h", "b2t_cuda_emu.h", "g.cu"]
     assert "<basic2tile>" not in (tmp_path / "g.cu").read_text()
 
 
@@ -109,6 +120,30 @@ def test_the_headers_gxx_command_builds_in_an_empty_folder(capsys, tmp_path, exa
         ran = subprocess.run([tmp_path / "prog"], capture_output=True, text=True, timeout=60)
         expected = ROOT / "golden" / "legacy" / f"{example.stem}.out"
         assert ran.stdout == expected.read_text()
+
+
+def test_the_gxx_command_needs_no_basic2tile_from_any_folder(capsys, tmp_path):
+    """The printed g++ line named `-I"$(basic2tile --include-dir)"`, which became `-I""`
+    (swallowing `-x`) where basic2tile is not on PATH: the emulator is now beside the .cu,
+    and a quoted #include is found beside the file that includes it, wherever g++ runs."""
+    out = tmp_path / "out"
+    out.mkdir()
+    assert _translate(capsys, ROOT / "examples" / "saxpy.bas", out / "saxpy.cu")[0] == 0
+    command = _build_command(out / "saxpy.cu", "g++")
+    assert "basic2tile" not in command and " -I" not in command
+    built = _shell(command.replace(" saxpy.cu -o saxpy", " out/saxpy.cu -o run_me"), tmp_path)
+    assert built.returncode == 0, built.stderr
+    ran = subprocess.run([tmp_path / "run_me"], capture_output=True, text=True, timeout=60)
+    assert ran.stdout == (ROOT / "golden" / "legacy" / "saxpy.out").read_text()
+
+
+def test_the_emulator_beside_the_program_is_one_file(capsys, tmp_path):
+    assert _translate(capsys, KERNELS[0], tmp_path / "k.cu")[0] == 0
+    emulator = (tmp_path / "b2t_cuda_emu.h").read_text()
+    assert emulator.startswith("// b2t_cuda_emu.h -- ")
+    assert '#include "' not in emulator  # every b2t_emu/ header inlined, once
+    for part in sorted((b2t_include_dir() / "b2t_emu").glob("*.h")):
+        assert emulator.count(f"// ---- b2t_emu/{part.name} (inlined") == 1
 
 
 @pytest.mark.slow

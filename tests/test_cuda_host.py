@@ -394,7 +394,12 @@ def test_nvrtc_sees_only_the_device_part(tmp_path):
 
 def test_written_program_has_its_headers_beside_it(tmp_path):
     files = write_cuda_program(generated("strings"), tmp_path / "strings.cu")
-    assert sorted(f.name for f in files) == ["b2t_cuda.h", "b2t_runtime.h", "strings.cu"]
+    assert sorted(f.name for f in files) == [
+        "b2t_cuda.h",
+        "b2t_cuda_emu.h",
+        "b2t_runtime.h",
+        "strings.cu",
+    ]
     assert (tmp_path / "strings.cu").read_text() == generated("strings")
 
 

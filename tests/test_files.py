@@ -120,7 +120,7 @@ FILE_ERRORS = [
      "Input past end", 40),
     ('10 OPEN "A" FOR OUTPUT AS #1\n20 CLOSE\n30 OPEN "A" FOR INPUT AS #1\n40 WRITE #1, 1',
      "Bad file mode (#1 is open for input)", 40),
-    ('10 M$ = "R"\n20 OPEN M$, #1, "A"', "Bad file mode (random-access files are not supported)", 20),
+    ('10 M$ = "X"\n20 OPEN M$, #1, "A"', 'Bad file mode ("X")', 20),
     ('10 KILL "NONE.TXT"', "File not found (NONE.TXT)", 10),
     (('10 OPEN "A" FOR OUTPUT AS #1\n20 CLOSE\n30 OPEN "B" FOR OUTPUT AS #1\n40 CLOSE\n'
       '50 NAME "A" AS "B"'), "File already exists (B)", 50),

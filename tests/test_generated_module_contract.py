@@ -1,7 +1,9 @@
 """What a user keeps: a generated cuTile module's command line (argparse), the arrays its
 `run()` accepts and returns (NumPy, PyTorch; f64 data for an f32 kernel warns), its
 imports in an environment with nothing but `pip install basic2tile`, and a plain message
-when another distribution's `transpiler` package is installed over basic2tile's."""
+when another distribution's `transpiler` package is installed over basic2tile's (generated
+modules import `basic2tile_runtime` and run regardless; tests/test_runtime_distribution.py
+runs them where the runtime alone is installed)."""
 
 from __future__ import annotations
 
@@ -119,7 +121,12 @@ def test_a_foreign_transpiler_package_is_named_plainly(tmp_path):
     assert command.stderr.startswith("basic2tile: error: the Python package 'transpiler' (")
     assert "is not basic2tile's" in command.stderr and "Traceback" not in command.stderr
     module = _generate(SAXPY, tmp_path / "prog.py")
-    generated = _python(module, env=env, cwd=tmp_path)
+    generated = _python(module, env=env, cwd=tmp_path)  # it imports basic2tile_runtime only
+    assert generated.returncode == 0, generated.stderr
+    assert generated.stdout == (ROOT / "golden" / "legacy" / "saxpy.out").read_text()
+    old = tmp_path / "old.py"  # as modules generated before the runtime moved out did
+    old.write_text("from transpiler.runtime import Console\n")
+    generated = _python(old, env=env, cwd=tmp_path)
     assert generated.returncode == 1
     assert (
         generated.stderr.rstrip()
@@ -136,7 +143,9 @@ def test_generated_modules_need_only_pip_install_basic2tile(tmp_path):
     python = venv / "bin" / "python"
     env = dict(os.environ, PIP_CONSTRAINT=str(ROOT / "constraints.txt"))
     env.pop("PYTHONPATH", None)
-    pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", ROOT]
+    # runtime/ as the index would give the runtime basic2tile pins
+    pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    pip += [ROOT / "runtime", ROOT]
     installed = subprocess.run(pip, capture_output=True, text=True, env=env, timeout=900)
     assert installed.returncode == 0, installed.stderr
     have = subprocess.run(

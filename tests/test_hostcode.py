@@ -104,3 +104,33 @@ def test_an_offloaded_sum_is_stored_as_a_single_in_both_targets(tmp_path):
     assert "i = sng(float(1 + max(i_count_2, 1)))" in python
     assert "s = b2t::sng(s_partial.added_to(s));" in cpp
     assert "i = b2t::sng(1 + std::max(i_count_2, 1));" in cpp
+
+
+def test_quickbasic_long_operators_are_chosen_for_both_targets():
+    """QuickBASIC's LONG arithmetic (qbtypes) through the one operator choice both host
+    printers ask: 32-bit \\, MOD and bitwise functions, long_result for + - * (Overflow
+    beyond a LONG), and the 16-bit ones for INTEGER."""
+    from transpiler import ast
+    from transpiler.hostcode import microsoft
+
+    def binop(op, value_type):
+        e = ast.BinOp(op, ast.Num(7.0), ast.Num(2.0))
+        return e, {e: value_type}
+
+    for op, long_name, int_name in (
+        ("\\", "long_div", "int_div"),
+        ("MOD", "long_mod", "int_mod"),
+        ("AND", "long_and", "bit_and"),
+        ("XOR", "long_xor", "bit_xor"),
+    ):
+        e, types = binop(op, "lng")
+        assert microsoft.operation(e, types, singles=True) == long_name
+        e, types = binop(op, "int")
+        assert microsoft.operation(e, types, singles=True) == int_name
+    e, types = binop("+", "lng")
+    assert microsoft.operation(e, types, singles=True) is None
+    assert microsoft.rounding(e, types, singles=True) == "long_result"
+    e, types = binop("*", "int")
+    assert microsoft.rounding(e, types, singles=True) == "int_result"
+    e, types = binop("*", "num")
+    assert microsoft.rounding(e, types, singles=True) == "sng"

@@ -8,6 +8,10 @@
   (a deferred import hides a cycle from Python, not from a reader), except among the
   private modules of one package (`tilesim/_*.py` share their tile types).  Imports for
   type checkers only (`if TYPE_CHECKING:`) do not count.
+- The runtime generated programs import (`basic2tile_runtime`, runtime/) never imports the
+  compiler: a generated program runs where only the runtime is installed.  The one
+  exception is the self-test of kernel modules, which defers to the compiler's when it is
+  installed (`basic2tile_runtime/selftest.py`).
 """
 
 from __future__ import annotations
@@ -19,17 +23,23 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "transpiler"
+RUNTIME = ROOT / "runtime" / "basic2tile_runtime"
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
 def _modules() -> dict[str, Path]:
-    return {_module_name(p): p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts}
+    return {
+        _module_name(p, package.parent): p
+        for package in (PACKAGE, RUNTIME)
+        for p in package.rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
 
 
 MODULES = _modules()
@@ -89,6 +99,24 @@ def test_printers_do_not_call_passes(module):
 def test_back_ends_and_passes_do_not_import_the_interpreter(module):
     """What they must agree on with the interpreter is in `transpiler/semantics.py`."""
     assert not {m for m in GRAPH[module] if m.startswith("transpiler.interpreter")}
+
+
+RUNTIME_MODULES = sorted(n for n in MODULES if n.startswith("basic2tile_runtime"))
+# The runtime module that may import the compiler, and what it may import.
+DEFERS_TO_THE_COMPILER = {"basic2tile_runtime.selftest": {"transpiler.selftest"}}
+
+
+@pytest.mark.parametrize("module", RUNTIME_MODULES)
+def test_the_runtime_does_not_import_the_compiler(module):
+    compiler = {m for m in GRAPH[module] if m.split(".")[0] == "transpiler"}
+    assert compiler == DEFERS_TO_THE_COMPILER.get(module, set())
+
+
+def test_the_runtime_is_found_by_this_test():
+    assert {"basic2tile_runtime", "basic2tile_runtime.device", "basic2tile_runtime.tilesim"} <= set(
+        RUNTIME_MODULES
+    )
+    assert GRAPH["basic2tile_runtime.device"] >= {"basic2tile_runtime.command"}
 
 
 def _cycles() -> list[list[str]]:

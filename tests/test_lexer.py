@@ -176,7 +176,13 @@ def test_a_lone_point_is_zero_in_microsoft_basic():
     """PC-BASIC: `PRINT .` prints 0."""
     assert values("PRINT .", dialect="ms")[1] == "0"
     assert values("X = .5")[2] == ".5"
-    assert lex_error("A.B").message == "unexpected character '.'"
+    # A `.` inside a name is part of it (PC-BASIC: `A.B = 1: PRINT A.B` prints 1)
+    assert values("A.B = .5", dialect="ms")[:3] == ["A.B", "=", ".5"]
+
+
+def test_qbasic_long_suffix_and_record_field():
+    assert kinds("X& = 1&", dialect="qbasic") == ["NAME", "EQ", "NUMBER"]
+    assert values("A(1).X.Y = &HFF&", dialect="qbasic")[4:] == [".X.Y", "=", "&HFF&"]
 
 
 def test_double_star_is_not_a_power_operator():

@@ -436,11 +436,15 @@ def test_trapping_is_microsoft_basic(tmp_path: Path):
     assert pinned.returncode == 0 and "assuming --dialect ms" in pinned.stderr
 
 
-def test_a_handler_line_must_exist(tmp_path: Path):
+def test_a_missing_handler_line_is_an_error_when_it_runs(tmp_path: Path):
+    """GW-BASIC (PC-BASIC): ON ERROR GOTO a missing line is "Undefined line number" when
+    the statement runs; the compiler warns first (test_ms_trap_more.py has more)."""
     done = basic2tile(tmp_path, "10 ON ERROR GOTO 50\n20 RESUME 60\n", "--interpret")
-    assert done.returncode == 1
-    assert "jump to non-existing line 50" in done.stderr
-    assert "jump to non-existing line 60" in done.stderr
+    assert (done.returncode, done.stdout) == (1, "Undefined line number in 10\n")
+    assert "warning: Undefined line number: jump to non-existing line 50" in done.stderr
+    assert "warning: Undefined line number: jump to non-existing line 60" in done.stderr
+    other = basic2tile(tmp_path, "10 ON ERROR GOTO 50\n", "--interpret", dialect="qbasic")
+    assert other.returncode == 1 and "error: jump to non-existing line 50" in other.stderr
 
 
 def test_on_error_goto_0_without_a_trap_does_nothing(tmp_path: Path):

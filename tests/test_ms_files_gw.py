@@ -134,14 +134,17 @@ def test_data_after_then_is_not_read_in_extended_basic_either(tmp_path):
     assert interpreted_and_checked(tmp_path, text, dialect="extended") == " 4 \n"
 
 
-def run_with_files(folder: Path, text: str, files: dict[str, bytes], *, oracle: bool) -> str:
-    """What the program prints in `folder` holding `files`: through PC-BASIC (`oracle`),
-    else through the interpreter after both targets agreed with it."""
+def run_with_files(
+    folder: Path, text: str, files: dict[str, bytes], *, oracle: bool, dialect: str = "ms"
+) -> str:
+    """What the program prints in `folder` holding `files`: through PC-BASIC (`oracle`;
+    for --dialect ms with its soft-linefeed option: a lone LF is a character, as in
+    GW-BASIC), else through the interpreter after both targets agreed with it."""
     for name, data in files.items():
         (folder / name).write_bytes(data)
     if oracle:
-        return pcbasic_oracle.run(text, folder=folder)
-    return interpreted_and_checked(folder, text)
+        return pcbasic_oracle.run(text, folder=folder, soft_linefeed=dialect == "ms")
+    return interpreted_and_checked(folder, text, dialect=dialect)
 
 
 # DOS file names ignore case: an existing file matches whatever the case of the name, in
@@ -202,12 +205,13 @@ def test_a_file_open_under_another_spelling_is_open(tmp_path, line):
         assert pcbasic_oracle.run(text, folder=tmp_path) == expected
 
 
-# INPUT # and LINE INPUT # read as GW-BASIC does (PC-BASIC, whose text files, like ours,
-# end a line with CR LF, CR or LF): NULs dropped from items (kept by LINE INPUT #), an
-# empty line an empty item, quotes removed (not after a NUL), a line end inside quotes CHR$(13), an item or
-# a line cut after 255 characters (the rest comes next; after a line of exactly 255 its
-# line end is an empty line), a number read as VAL reads it.  Was: line ends skipped
-# before an item, NULs kept, items and lines of any length, `&H10` read as 0.
+# INPUT # and LINE INPUT # read as GW-BASIC does (PC-BASIC; under --dialect extended with
+# its text files, which end a line with CR LF, CR or LF): NULs dropped from items (kept
+# by LINE INPUT #), an empty line an empty item, quotes removed (not after a NUL), a line
+# end inside quotes CHR$(13), an item or a line cut after 255 characters (the rest comes
+# next; after a line of exactly 255 its line end is an empty line), a number read as VAL
+# reads it.  Was: line ends skipped before an item, NULs kept, items and lines of any
+# length, `&H10` read as 0.
 READ_ITEMS_FILES = {
     "ITEMS.TXT": (
         b'AB\nCD,EF\r\n"Q,Q"X,  "R\r\nR" ,S\x00T\r\n  U V  \r\n\r\n\x00"A,B"\r\n'
@@ -259,9 +263,47 @@ R] 3  2
 """
 
 
+# Under --dialect ms a lone LF is a character, as in GW-BASIC (its manual: LINE INPUT #
+# reads "up to a carriage return", "a line feed/carriage return sequence is preserved";
+# its source, DSKCOM.ASM, drops an LF, and a CR after it, from an unquoted item): PC-BASIC
+# with its soft-linefeed option, not its default, which reads an LF as a line end.  A
+# quoted CR LF is kept whole (both print as line ends: `[R`, ``, `R]`).  (Was: every LF
+# ended a line, as above.)
+READ_ITEMS_GW_OUTPUT = """\
+[ABCD] 4  0 
+[EF] 2  0 
+[Q,Q] 3  0 
+[X] 1  0 
+[R\n\nR] 4  2 
+[ST] 2  0 
+[U V] 3  0 
+[] 0  0 
+["A] 2  0 
+[B"] 2  0 
+[PPPPPPPPPPPPPPPPPPPP] 255  0 
+[PPPPPPPPPPPPPPPPPPPP] 45  0 
+ 12  3  4  567  0  16  100 -3  12 
+[AB\nCD] 5  0 
+[EF] 2  0 
+[GH\n\n\nIJ\x00K] 9  8 
+[XXXXXXXXXXXXXXXXXXXX] 255  0 
+[XXXXXXXXXXXXXXXXXXXX] 45  0 
+[YYYYYYYYYYYYYYYYYYYY] 255  0 
+[] 0  0 
+[Z] 1  0 
+"""
+
+
 @pytest.mark.parametrize("oracle", [False, pytest.param(True, marks=requires_pcbasic)])
 def test_input_and_line_input_from_a_file(tmp_path, oracle):
     output = run_with_files(tmp_path, READ_ITEMS, READ_ITEMS_FILES, oracle=oracle)
+    assert output == READ_ITEMS_GW_OUTPUT
+
+
+@pytest.mark.parametrize("oracle", [False, pytest.param(True, marks=requires_pcbasic)])
+def test_other_dialects_end_a_line_at_an_lf(tmp_path, oracle):
+    files = READ_ITEMS_FILES
+    output = run_with_files(tmp_path, READ_ITEMS, files, oracle=oracle, dialect="extended")
     assert output == READ_ITEMS_OUTPUT
 
 
@@ -315,16 +357,21 @@ FILE_LAYOUT_TEXT = (
 )
 
 
+# GW-BASIC ends a file's lines with CR LF; the CHR$(10) of line 50 stays a lone LF (was:
+# every line ended with LF).
+FILE_LAYOUT_BYTES = FILE_LAYOUT_TEXT.replace("\n", "\r\n").replace("D\r\nE", "D\nE").encode()
+
+
 def test_print_to_a_file_lays_out_as_gw_basic(tmp_path):
     assert interpreted_and_checked(tmp_path, FILE_LAYOUT) == ""  # both targets wrote the same
-    assert (tmp_path / "Z.TXT").read_bytes().decode() == FILE_LAYOUT_TEXT
+    assert (tmp_path / "Z.TXT").read_bytes() == FILE_LAYOUT_BYTES
 
 
 @requires_pcbasic
 def test_print_to_a_file_as_gw_basic_lays_it_out(tmp_path):
     assert pcbasic_oracle.run(FILE_LAYOUT, folder=tmp_path) == ""
-    written = (tmp_path / "Z.TXT").read_bytes().rstrip(b"\x1a").replace(b"\r\n", b"\n")
-    assert written.decode() == FILE_LAYOUT_TEXT
+    # (PC-BASIC ends the file with a Ctrl-Z; we do not: reading stops there either way.)
+    assert (tmp_path / "Z.TXT").read_bytes().rstrip(b"\x1a") == FILE_LAYOUT_BYTES
 
 
 @pytest.mark.parametrize(
@@ -344,3 +391,49 @@ def test_file_width_errors(tmp_path, line, message):
         assert check.returncode == 0, check.stdout + check.stderr
     if pcbasic_oracle.AVAILABLE:
         assert pcbasic_oracle.run(text, folder=tmp_path) == f"{message} in 10\n"
+
+
+# Under --dialect ms PRINT # and WRITE # end a line with CR LF, as GW-BASIC does (was: LF);
+# a CHR$(10) printed is a lone LF, a CHR$(13) a lone CR, and reading them back LINE INPUT #
+# keeps the LF in its line and ends one at the CR; INPUT # drops the LF from an unquoted
+# item (`1<LF>2` is 12).  APPEND adds after the last line.  PC-BASIC with soft-linefeed;
+# it also ends the file with a Ctrl-Z, which we do not write (so LOF is one less here).
+LINE_ENDS = """\
+10 OPEN "L.TXT" FOR OUTPUT AS #1
+20 PRINT #1, "A"; CHR$(10); "B": PRINT #1, "C"; CHR$(13); "D": WRITE #1, "E", 1
+30 PRINT #1, "1"; CHR$(10); "2,"; CHR$(10); "X": CLOSE
+40 OPEN "L.TXT" FOR INPUT AS #1
+50 WHILE NOT EOF(1): LINE INPUT #1, L$: PRINT LEN(L$); INSTR(L$, CHR$(10)): WEND
+60 CLOSE: OPEN "L.TXT" FOR INPUT AS #1: INPUT #1, A$, B$, C$, D$, E, F, G$: PRINT A$; "|"; B$; "|"; C$; "|"; D$; "|"; E; F; G$
+70 CLOSE: OPEN "L.TXT" FOR APPEND AS #1: PRINT #1, "Z": CLOSE
+"""
+LINE_ENDS_OUTPUT = """\
+ 3  2 
+ 1  0 
+ 1  0 
+ 5  0 
+ 6  2 
+AB|C|D|E| 1  12 X
+"""
+LINE_ENDS_BYTES = b'A\nB\r\nC\rD\r\n"E",1\r\n1\n2,\nX\r\nZ\r\n'
+
+
+@pytest.mark.parametrize("oracle", [False, pytest.param(True, marks=requires_pcbasic)])
+def test_files_end_lines_with_cr_lf(tmp_path, oracle):
+    assert run_with_files(tmp_path, LINE_ENDS, {}, oracle=oracle) == LINE_ENDS_OUTPUT
+    assert (tmp_path / "L.TXT").read_bytes().rstrip(b"\x1a") == LINE_ENDS_BYTES
+
+
+# APPEND writes over the Ctrl-Z that ends a DOS file, as PC-BASIC does (was: after it, so
+# that reading stopped before what was appended).
+APPEND_AFTER_CTRL_Z = """\
+10 OPEN "A.TXT" FOR APPEND AS #1: PRINT #1, "NEW": CLOSE
+20 OPEN "A.TXT" FOR INPUT AS #1: WHILE NOT EOF(1): LINE INPUT #1, L$: PRINT L$: WEND
+"""
+
+
+@pytest.mark.parametrize("oracle", [False, pytest.param(True, marks=requires_pcbasic)])
+def test_append_writes_over_a_ctrl_z(tmp_path, oracle):
+    files = {"A.TXT": b"OLD\r\n\x1a"}
+    assert run_with_files(tmp_path, APPEND_AFTER_CTRL_Z, files, oracle=oracle) == "OLD\nNEW\n"
+    assert (tmp_path / "A.TXT").read_bytes().rstrip(b"\x1a") == b"OLD\r\nNEW\r\n"

@@ -269,13 +269,14 @@ def test_generated_programs_stop_with_the_syntax_error(tmp_path):
 
 def test_unsupported_statements_stay_compile_errors(tmp_path):
     """A reserved word we do not implement, after a statement that does not parse, and a
-    statement whose GW-BASIC forms we implement only in part (OPEN ... FOR RANDOM), are
-    located compile errors: GW-BASIC may run them."""
+    statement whose GW-BASIC forms we implement only in part (OPEN ... ACCESS, the
+    graphics PUT), are located compile errors: GW-BASIC may run them."""
     done = basic2tile(tmp_path, b"10 X = = 1: LOCATE 1, 1\r\n", "--interpret")
     assert done.returncode != 0 and "unsupported statement LOCATE" in done.stderr
-    done = basic2tile(tmp_path, b'10 OPEN "F" FOR RANDOM AS #1\r\n', "--interpret")
-    assert done.returncode != 0 and ": error: " in done.stderr
-    assert "Syntax error" not in done.stderr
+    for line in (b'10 OPEN "F" FOR RANDOM ACCESS READ AS #1\r\n', b"10 PUT (10, 10), A\r\n"):
+        done = basic2tile(tmp_path, line, "--interpret")
+        assert done.returncode != 0 and ": error: " in done.stderr
+        assert "Syntax error" not in done.stderr
 
 
 @pytest.mark.parametrize("dialect", ["extended", "dartmouth"])

@@ -145,3 +145,24 @@ def test_the_interpreter_prints_what_pcbasic_printed(tmp_path: Path, name: str):
         assert "error: Overflow (32768)" in result.stderr and "220 NEXT L%" in result.stderr
     else:
         assert result.stdout == expected
+
+
+# DEFINT I-K with a single-precision N that only constants set: its range is known too.
+SINGLE_LIMIT = """10 DEFINT I-K
+20 N = 12 : DIM A(12, 12)
+30 FOR I = 0 TO N - 1
+40 FOR J = 0 TO I
+50 A(I, J) = I * 2 + J
+60 NEXT J
+70 NEXT I
+80 PRINT A(11, 4), A(3, 3), I
+"""
+
+
+def test_a_limit_that_only_constants_set_may_be_single_precision(tmp_path: Path):
+    found = decisions(SINGLE_LIMIT)
+    assert "over I%, J%;" in found[30].reason, found[30].reason
+    check(tmp_path, SINGLE_LIMIT, "4")
+    # N = 32767: the last NEXT of I% overflows, which only the host reports.
+    text = SINGLE_LIMIT.replace("N = 12", "N = 32767").replace("N - 1", "N")
+    assert "the integer variable I% may overflow" in decisions(text)[30].reason

@@ -54,7 +54,7 @@ PARALLEL = {
 OFFLOADED_AT_LEAST = 69
 
 _KERNEL = re.compile(
-    r"^  line (\d+)\s+FOR .*\n\s+-> GPU kernel \S+ \(\w+\): .*? over ([A-Z0-9_, ]+)"
+    r"^  line (\d+)\s+FOR .*\n\s+-> GPU kernel \S+ \(\w+\): .*? over ([A-Z0-9_%!#, ]+)"
     r"(?: \(FOR lines ([\d, ]+)\))?;",
     re.MULTILINE,
 )
@@ -66,19 +66,21 @@ def _run(path: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def _for_lines(path: Path) -> list[tuple[int, str]]:
-    """(BASIC line, loop variable) of every FOR, in source order."""
+    """(BASIC line, loop variable) of every FOR, in source order (a line may hold a
+    nest: `40 FOR I = 1 TO N : FOR J = 1 TO N`)."""
     out = []
     for line in path.read_text().splitlines():
-        for match in re.finditer(r"^(\d+) FOR (\w+)", line):
-            out.append((int(match.group(1)), match.group(2)))
+        number = re.match(r"^(\d+) ", line)
+        for match in re.finditer(r"\bFOR (\w+[%!#]?)", line) if number else ():
+            out.append((int(number.group(1)), match.group(1)))
     return out
 
 
-def offloaded_lines(path: Path) -> set[int]:
+def offloaded_lines(path: Path, *options: str) -> set[int]:
     """The FOR lines whose iterations are lanes of a kernel (every loop of a collapsed
-    nest counts), from --explain: the lines it names, else the first FORs of the nest
-    with the kernel's loop variables."""
-    explain = _run(path, "--explain")
+    nest counts), from --explain (with `options`): the lines it names, else the first
+    FORs of the nest with the kernel's loop variables."""
+    explain = _run(path, "--explain", *options)
     assert explain.returncode == 0, explain.stderr
     fors = _for_lines(path)
     out: set[int] = set()

@@ -131,6 +131,6 @@ def test_nvidia_compilers_build_tf32_products(program, tmp_path):
                 "--arch", arch, "-o", str(tmp_path / f"out.{emit}"),
             )  # fmt: skip
             assert result.returncode == 0, result.stdout + result.stderr
-        assert (tmp_path / f"mma_50.{arch}.cubin").stat().st_size > 0
+        assert (tmp_path / f"mma_50.cutile.{arch}.cubin").stat().st_size > 0
         ptx = (tmp_path / f"gemm.{arch}.ptx").read_text()
         assert "m16n16k8.f32.tf32.tf32.f32" in ptx, arch

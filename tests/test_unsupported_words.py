@@ -49,7 +49,7 @@ def described(err: BasicSyntaxError) -> tuple[str, int, int]:
     [
         ("PRINT PEEK(0)", "PEEK", 10),  # printed 0
         ("PRINT CSRLIN", "CSRLIN", 10),
-        ("X = CVI(A$)", "CVI", 8),
+        ("X$ = ENVIRON$(A$)", "ENVIRON$", 9),
     ],
 )
 def test_microsoft_functions_are_located_errors_not_implicit_arrays(statement, name, column):

@@ -9,7 +9,12 @@ The pipeline, in the order a program goes through it (`driver.py` runs it):
                              offload and kernel lowering -> `hostir`, `ir`
     interpreter/             the reference semantics (kernel_interpreter.py for kernels)
     backends/                cuTile Python and CUDA C++ printers (templates/ beside)
-    runtime/ tilesim/        what generated programs run on, on the CPU too
+
+What generated programs run on (the BASIC runtime, the device layer, the CPU tile
+simulator) is another distribution, basic2tile-runtime (runtime/ in the repository,
+imported as `basic2tile_runtime`), released with this one under the same version;
+`transpiler.runtime`, `transpiler.device` and `transpiler.tilesim` are its modules under
+their old names (`_moved.py`).
 """
 
 __version__ = "0.1.0"

@@ -3,9 +3,11 @@
 An unrelated PyPI distribution installs a package of the same import name.  pip does not
 warn when both are installed into one environment; their files then mix in one folder,
 and whichever `transpiler/__init__.py` was written last wins.  This module has a name the
-other distribution does not use: the `basic2tile` command and the modules generated
-programs import (`transpiler.device`, `transpiler.runtime`) call `require_basic2tile()`
-first (the command through `_console.py`), so that the mix is reported as what it is instead of a stray ImportError.
+other distribution does not use: the `basic2tile` command and the names modules generated
+before the runtime moved out import (`transpiler.device`, `transpiler.runtime`) call
+`require_basic2tile()` first (the command through `_console.py`), so that the mix is
+reported as what it is instead of a stray ImportError.  Modules generated now import
+`basic2tile_runtime`, whose name no other distribution shares.
 """
 
 from __future__ import annotations

@@ -105,6 +105,17 @@ class Index(Expr):
 
 
 @dataclass(slots=True, eq=False)
+class Bound(Expr):
+    """QuickBASIC's `UBOUND(A, dim)`: the upper bound of dimension `dim` (1-based) of
+    array A as it is now (REDIM changes it); `LBOUND(A, dim)` (`lower`) the lower bound,
+    a constant here (passes/records.py replaces it by its value)."""
+
+    name: str
+    dim: int = 1
+    lower: bool = False
+
+
+@dataclass(slots=True, eq=False)
 class Call(Expr):
     """A call of a built-in function (SIN, RND, MMA, SUM...) or a DEF FN function.
 
@@ -245,12 +256,14 @@ class Write(Stmt):
 
 @dataclass(slots=True, eq=False)
 class Open(Stmt):
-    """`OPEN name FOR INPUT AS #n` (mode the constant "I", "O" or "A"), or the older
-    `OPEN mode, #n, name` (mode a string expression)."""
+    """`OPEN name FOR INPUT AS #n` (mode the constant "I", "O", "A" or "R"), or the older
+    `OPEN mode, #n, name` (mode a string expression); `length`: the record length of a
+    random-access file (`LEN =`, the old form's fourth operand), None: 128."""
 
     name: Expr
     mode: Expr
     number: Expr
+    length: Expr | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -269,6 +282,44 @@ class FileWidth(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class Field(Stmt):
+    """`FIELD #n, w AS V$, ...` (Microsoft BASIC): the string variables `names` become
+    the consecutive pieces of `widths` bytes of file n's record buffer.  The variables'
+    new values are assignments after it (passes/flatten.py: `field_variables`)."""
+
+    channel: Expr
+    widths: list[Expr]
+    names: list[str]
+
+
+@dataclass(slots=True, eq=False)
+class RecordIO(Stmt):
+    """`GET #n[, record]` (put False) or `PUT #n[, record]`: a record of a random-access
+    file into its buffer or out of it; no record: the one after the last."""
+
+    channel: Expr
+    record: Expr | None
+    put: bool
+
+
+@dataclass(slots=True, eq=False)
+class FieldRelease(Stmt):
+    """The string variables `names` were assigned (LET, INPUT, READ...): they are field
+    variables no more (written by passes/flatten.py after such a statement)."""
+
+    names: list[str]
+
+
+@dataclass(slots=True, eq=False)
+class FieldSwap(Stmt):
+    """After `SWAP A$, B$`: each holds the other's place in a record buffer, if it had one
+    (written by passes/flatten.py)."""
+
+    first: str
+    second: str
+
+
+@dataclass(slots=True, eq=False)
 class Kill(Stmt):
     """`KILL name`: delete a file."""
 
@@ -281,6 +332,16 @@ class Erase(Stmt):
     bounds, and a use before it makes them again with the implicit bounds (10)."""
 
     names: list[str]
+    # QuickBASIC's REDIM (its first half): an array that does not exist yet is no error.
+    redim: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class Redim(Stmt):
+    """QuickBASIC's `REDIM A(n)`: the array made again with new bounds and cleared
+    (passes/records.py lowers it to an ERASE that tolerates no array, and a DIM)."""
+
+    dim: Dim
 
 
 @dataclass(slots=True, eq=False)
@@ -346,6 +407,7 @@ class Data(Stmt):
 @dataclass(slots=True, eq=False)
 class Restore(Stmt):
     target: int | None = None  # extension: RESTORE 100
+    label: str | None = None  # QuickBASIC's RESTORE Label
 
 
 @dataclass(slots=True, eq=False)
@@ -502,22 +564,37 @@ class EndSelect(Stmt):
 
 @dataclass(slots=True, eq=False)
 class SubDef(Stmt):
-    """QuickBASIC's `SUB name (p1, p2)`; the body runs to `END SUB` (passes/procedures.py
-    lowers it to a GOSUB subroutine).  A parameter's `dtype` is its `AS` type ("" if none)."""
+    """QuickBASIC's `SUB name (p1, p2)` or `FUNCTION name (p1, p2)`; the body runs to `END
+    SUB` / `END FUNCTION` (passes/procedures.py lowers it to a GOSUB subroutine).  A
+    parameter's `dtype` is its `AS` type ("" if none); an array parameter (`A()`) is an
+    `ArrayDecl` without bounds."""
 
     name: str
-    params: list[ScalarDecl]
+    params: list[ScalarDecl | ArrayDecl]
     static: bool = False  # `SUB S (x) STATIC`: its locals keep their values between calls
+    function: bool = False  # FUNCTION: `name` (with its type's suffix) returns a value
+
+    @property
+    def word(self) -> str:
+        return "FUNCTION" if self.function else "SUB"
 
 
 @dataclass(slots=True, eq=False)
 class EndSub(Stmt):
-    pass
+    function: bool = False  # END FUNCTION
+
+    @property
+    def word(self) -> str:
+        return "FUNCTION" if self.function else "SUB"
 
 
 @dataclass(slots=True, eq=False)
 class ExitSub(Stmt):
-    pass
+    function: bool = False  # EXIT FUNCTION
+
+    @property
+    def word(self) -> str:
+        return "FUNCTION" if self.function else "SUB"
 
 
 @dataclass(slots=True, eq=False)
@@ -533,12 +610,24 @@ class CallSub(Stmt):
 @dataclass(slots=True, eq=False)
 class DeclareSub(Stmt):
     name: str
-    params: list[ScalarDecl]
+    params: list[ScalarDecl | ArrayDecl]
+    function: bool = False  # DECLARE FUNCTION
+
+    @property
+    def word(self) -> str:
+        return "FUNCTION" if self.function else "SUB"
 
 
 @dataclass(slots=True, eq=False)
 class Shared(Stmt):
     """`SHARED X, Y` in a SUB: those names are the main program's variables."""
+
+    names: list[Var]
+
+
+@dataclass(slots=True, eq=False)
+class Static(Stmt):
+    """`STATIC X, Y` in a SUB or FUNCTION: those locals keep their values between calls."""
 
     names: list[Var]
 
@@ -554,6 +643,7 @@ class ArrayDecl(Node):
     # QuickBASIC's `DIM A(1 TO N)`: the lower bound written for each dimension (0 or
     # 1, checked by the grammar; -1 where none is written), empty when none is.
     lows: list[int] = field(default_factory=list)
+    length: int = 0  # QuickBASIC's `AS STRING * length` (passes/records.py)
 
 
 @dataclass(slots=True, eq=False)
@@ -563,6 +653,7 @@ class ScalarDecl(Node):
 
     name: str
     dtype: str
+    length: int = 0  # QuickBASIC's `AS STRING * length` (passes/records.py)
 
 
 @dataclass(slots=True, eq=False)
@@ -616,6 +707,28 @@ class DefType(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class TypeBegin(Stmt):
+    """QuickBASIC's `TYPE name`: a record type's fields follow, up to END TYPE
+    (passes/records.py lowers records to a variable or array per field)."""
+
+    name: str
+
+
+@dataclass(slots=True, eq=False)
+class TypeField(Stmt):
+    """`x AS INTEGER` (or `AS STRING * n`, `AS another record type`) inside TYPE."""
+
+    name: str
+    dtype: str
+    length: int = 0  # STRING * length
+
+
+@dataclass(slots=True, eq=False)
+class TypeEnd(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
 class Rem(Stmt):
     """REM or an apostrophe comment; kept so generated code can carry it along."""
 
@@ -664,7 +777,8 @@ class OnError(Stmt):
 @dataclass(slots=True, eq=False)
 class Resume(Stmt):
     """`RESUME` (`mode` "retry": the statement that failed again), `RESUME NEXT` ("next":
-    the statement after it) or `RESUME n` ("line", `target`): leaves an error handler."""
+    the statement after it) or `RESUME n` ("line", `target`): leaves an error handler.
+    ("undefined": RESUME to a line the program does not have, --dialect ms.)"""
 
     mode: str
     target: LineRef | None = None

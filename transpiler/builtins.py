@@ -10,7 +10,7 @@ Each `Builtin` says, once, for one name:
   (`reserved_in`): there `SUM`, `MAX` and `UCASE$` are variables, as in GW-BASIC;
 - what host code evaluating it can do besides giving its value (`effect`): nothing, warn
   (overflow, the program goes on), fail (a fatal domain error) or draw a random number;
-- its name in the Python runtime (`transpiler.runtime`, or a Python built-in) and in
+- its name in the Python runtime (`basic2tile_runtime`, or a Python built-in) and in
   `b2t_runtime.h` (namespace `b2t`);
 - whether an offloaded loop kernel can evaluate it, as which kernel IR operation
   (`tile_op`), and how a cuTile BASIC kernel program evaluates it (`kernel_program`).
@@ -29,8 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-# The type of a BASIC value: a number, a `%` integer, a string, a Microsoft double (`#`).
-ValueType = Literal["num", "int", "str", "dbl"]
+# The type of a BASIC value: a number, a `%` integer, a string, a Microsoft double (`#`),
+# a QuickBASIC LONG (`&`, a 32-bit integer).
+ValueType = Literal["num", "int", "str", "dbl", "lng"]
 Dialect = Literal["ecma55", "extended", "ms", "qbasic", "dartmouth", "kernel"]
 # What evaluating the function on the host can do besides giving its value: "io" reads
 # the state of the program's files (and fails on a file number that is not open); reading
@@ -43,8 +44,9 @@ Effect = Literal["none", "warns", "fails", "random", "io", "input"]
 # index.
 KernelForm = Literal["elementwise", "to_int", "reduce", "mma", "block_index"]
 # How it is written: a function call in an expression, a keyword with its own grammar
-# rule (TAB in PRINT, BID), or a word of the MAT assignment (`MAT C = TRN(A)`).
-Syntax = Literal["call", "keyword", "mat"]
+# rule (TAB in PRINT, BID), a word of the MAT assignment (`MAT C = TRN(A)`), or a call
+# that only the compiler writes (the FIELD variables' `_FIELD$`: no program can name it).
+Syntax = Literal["call", "keyword", "mat", "internal"]
 # The arguments for which a function that `fails` stops the program with a domain error:
 # below zero (SQR), zero or below (LOG), an infinity (SIN, COS, TAN), one that does not
 # round into 16 bits (Microsoft's CINT: "Overflow"); "checked": the runtime function
@@ -54,7 +56,7 @@ Domain = Literal["any", "nonnegative", "positive", "finite", "int16", "checked"]
 # The type of the result in Microsoft BASIC (GW-BASIC's, as PC-BASIC has it): a single,
 # the argument's type (INT, FIX), the argument's floating type (ABS: an integer gives a
 # single), an integer, a double.
-MicrosoftResult = Literal["single", "same", "float", "int", "double"]
+MicrosoftResult = Literal["single", "same", "float", "int", "double", "long"]
 # A parameter type: a value type, or "any" (a number or a string: STRING$'s second).
 ParamType = Literal["num", "int", "str", "any"]
 
@@ -69,7 +71,9 @@ DIALECT_NAMES: dict[str, str] = {
 }
 # The dialects whose functions a legacy program may call, by language level.
 STRICT_DIALECTS = frozenset(("ecma55",))
-EXTENDED_DIALECTS = frozenset(("ecma55", "extended", "ms", "dartmouth"))
+EXTENDED_DIALECTS = frozenset(("ecma55", "extended", "ms", "dartmouth", "qbasic"))
+# The functions only QuickBASIC has (a call pins --dialect qbasic; a name in GW-BASIC).
+QUICKBASIC_ONLY = frozenset(("qbasic",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +83,7 @@ class Builtin:
     forms: tuple[tuple[ParamType, ...], ...] = ()
     result: ValueType | None = "num"  # None: no value (TAB is a PRINT item)
     effect: Effect = "none"
-    python: str | None = None  # a name `transpiler.runtime` exports, or a Python built-in
+    python: str | None = None  # a name `basic2tile_runtime` exports, or a Python built-in
     cpp: str | None = None  # a function in namespace b2t of b2t_runtime.h (TAB: of Console)
     tile_op: str | None = None  # the kernel IR operation (unary or binary by arity)
     kernel: bool = False  # an offloaded loop kernel can evaluate it (as `tile_op`)
@@ -135,7 +139,10 @@ class Builtin:
         extended BASIC).  Microsoft BASIC reserves GW-BASIC's words only (the functions
         whose dialects have "ms"): a GW-BASIC program may call a variable SUM or MAX.  The
         other dialects reserve every function name we know, so that a program of another
-        dialect gets a located error rather than an array it did not mean."""
+        dialect gets a located error rather than an array it did not mean.  An internal
+        function's name is no word at all."""
+        if self.syntax == "internal":
+            return False
         return dialect != "ms" or "ms" in self.dialects
 
     def dialect_name(self) -> str:
@@ -145,6 +152,9 @@ class Builtin:
                 return DIALECT_NAMES[dialect]
         raise AssertionError(self.name)
 
+
+# The internal functions of FIELD variables (see below).
+FIELD_VALUE, LSET, RSET, FIELD_STORE = "_FIELD$", "_LSET$", "_RSET$", "_FIELD_STORE$"
 
 # fmt: off
 _LEGACY = frozenset(("ecma55", "extended", "ms", "dartmouth"))
@@ -197,7 +207,8 @@ _MS_STRING_FUNCTIONS = (
     _ms_string("OCT$", _NUM, "str", "OCTS"),
     # QBasic's; GW-BASIC lacks them (they are names there).
     *(_ms_string(name, _STR, "str", name[:-1] + "S", checked=False,
-                 dialects=frozenset(("extended", "qbasic"))) for name in ("UCASE$", "LCASE$")),
+                 dialects=frozenset(("extended", "qbasic")))
+      for name in ("UCASE$", "LCASE$", "LTRIM$", "RTRIM$")),
     # A key from the keyboard without waiting (Console.inkey: see its docstring).
     Builtin("INKEY$", _MS_EXTENDED, ((),), result="str", effect="input",
             python="INKEYS", cpp="INKEYS", microsoft_evidence=True),
@@ -230,6 +241,9 @@ _IMPLEMENTED = (
     Builtin("CINT", _MS, _NUM, effect="fails", python="CINT", cpp="CINT", domain="int16",
             ms_result="int", integer_valued=True),
     Builtin("CSNG", _MS, _NUM, effect="warns", python="CSNG", cpp="CSNG"),
+    # QuickBASIC's LONG (`&`): x rounded to a 32-bit integer, "Overflow" beyond.
+    Builtin("CLNG", QUICKBASIC_ONLY, _NUM, effect="fails", python="CLNG", cpp="CLNG",
+            domain="checked", ms_result="long", integer_valued=True),
     Builtin("CDBL", _MS, _NUM, python="CDBL", cpp="CDBL", ms_result="double"),
     Builtin("TIMER", _MS, ((),), python="TIMER", cpp="TIMER"),
     # Error trapping (runtime/trap.py): the number of the error being handled (GW-BASIC's
@@ -251,6 +265,36 @@ _IMPLEMENTED = (
     # (-1 there), the size in bytes.
     Builtin("EOF", _MS_EXTENDED, _NUM, effect="io", python="EOF", cpp="file_eof"),
     Builtin("LOF", _MS_EXTENDED, _NUM, effect="io", python="LOF", cpp="file_lof"),
+    # The number of the last record a GET or PUT read or wrote (of a random-access file),
+    # the number of 128-byte blocks written so far (of a sequential output file; of an
+    # input file it is not supported: a run-time error).
+    Builtin("LOC", _MS_EXTENDED, _NUM, effect="io", python="LOC", cpp="file_loc",
+            integer_valued=True),
+    # Numbers as the bytes of Microsoft Binary Format and back (runtime/mbf.py): for the
+    # records of random-access files.
+    Builtin("MKI$", _MS_EXTENDED, _NUM, result="str", effect="fails", python="MKIS",
+            cpp="MKIS", domain="checked"),
+    Builtin("MKS$", _MS_EXTENDED, _NUM, result="str", effect="warns", python="MKSS",
+            cpp="MKSS"),
+    Builtin("MKD$", _MS_EXTENDED, _NUM, result="str", python="MKDS", cpp="MKDS"),
+    Builtin("CVI", _MS_EXTENDED, _STR, effect="fails", python="CVI", cpp="CVI",
+            domain="checked", ms_result="int", integer_valued=True),
+    Builtin("CVS", _MS_EXTENDED, _STR, effect="fails", python="CVS", cpp="CVS",
+            domain="checked"),
+    Builtin("CVD", _MS_EXTENDED, _STR, effect="fails", python="CVD", cpp="CVD",
+            domain="checked", ms_result="double"),
+    # Internal (no program can name them: `_` is no letter of a BASIC name): the value of
+    # a string variable that may be a FIELD variable, LSET and RSET (a variable's name,
+    # its value, the new text), a FIELD variable's new text into its record buffer
+    # (after a MID$ statement).  passes/flatten.py writes them.
+    *(Builtin(name, _MS_EXTENDED, forms, result="str", effect="io", python=runtime,
+              cpp=runtime, syntax="internal")
+      for name, forms, runtime in (
+          (FIELD_VALUE, (("str", "str"),), "field_value"),
+          (LSET, (("str", "str", "str"),), "lset"),
+          (RSET, (("str", "str", "str"),), "rset"),
+          (FIELD_STORE, (("str", "str"),), "field_store"),
+      )),
     # The column of the screen's cursor (1 at the start of a line; the argument is a dummy).
     Builtin("POS", _MS_EXTENDED, _NUM, effect="io", python="POS", cpp="POS"),
     # The free memory in bytes (the argument, a number or a string, is a dummy): a constant,
@@ -281,7 +325,8 @@ _MICROSOFT = (
     "USR", "VAL", "VARPTR", "VARPTR$",
 )
 # QBasic / QuickBASIC (GW-BASIC lacks them: names under --dialect ms)
-_QBASIC = ("CLNG", "CVL", "LBOUND", "LCASE$", "LTRIM$", "MKL$", "RTRIM$", "UBOUND", "UCASE$")
+# (LBOUND and UBOUND take an array: grammar/records.py.)
+_QBASIC = ("CLNG", "CVL", "LCASE$", "LTRIM$", "MKL$", "RTRIM$", "UCASE$")
 _DARTMOUTH = (
     "DET",  # the determinant of the last MAT INV
     "NUM",  # the number of values the last MAT INPUT read
@@ -325,6 +370,6 @@ def legacy_builtin(name: str, strict: bool) -> Builtin | None:
     """The implemented function `name` as a legacy program of that level may call it."""
     entry = BUILTINS.get(name)
     dialects = STRICT_DIALECTS if strict else EXTENDED_DIALECTS
-    if entry is None or not entry.implemented or entry.syntax != "call":
+    if entry is None or not entry.implemented or entry.syntax not in ("call", "internal"):
         return None
     return entry if entry.dialects & dialects else None

@@ -275,6 +275,16 @@ def script_name(name: str) -> str:
     return f"{name}_program" if shadows_a_module(name) else name
 
 
+def _import_roots() -> list[str]:
+    """The folders this compiler and its runtime are imported from (one folder, when both
+    are installed; the repository and its runtime/ folder, when run from a checkout): a
+    generated module the compiler runs imports the runtime the compiler uses."""
+    import basic2tile_runtime
+
+    packages = (Path(__file__), Path(basic2tile_runtime.__file__))
+    return list(dict.fromkeys(str(p.resolve().parent.parent) for p in packages))
+
+
 def run_generated_python(
     code: str,
     name: str,
@@ -296,8 +306,7 @@ def run_generated_python(
             env["BASIC2TILE_DEVICE"] = device
         env.setdefault("CUDA_TILE_CACHE_DIR", str(Path(tmp) / "cache"))
         env["PYTHONPATH"] = os.pathsep.join(
-            [str(Path(__file__).resolve().parent.parent)]
-            + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+            _import_roots() + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
         )
         proc = run_child(
             [sys.executable, str(path), *(args or [])],
@@ -468,10 +477,12 @@ def emit_binaries(
     analysis, code: str, target: str, fmt: str, arch: str, output: str | None, protected=()
 ) -> list[Path]:
     """Compile the generated kernels with NVIDIA's compilers (no GPU needed) into the
-    folder of `output` (else the current one), never over a `protected` file."""
+    folder of `output` (else the current one), never over a `protected` file; returns the
+    paths written, in the form `output` was given (relative to the current folder when
+    there is no `output`)."""
     from .outfiles import write_output
 
-    out_dir = Path(output).parent if output else Path.cwd()
+    out_dir = Path(output).parent if output else Path()
     written = []
     with tempfile.TemporaryDirectory(prefix="b2t-emit-") as tmp:
         try:
@@ -484,9 +495,25 @@ def emit_binaries(
                 notes=(str(exc),),
             ) from None
         for path in made:
-            write_output(out_dir / path.name, path.read_bytes(), protected)
-            written.append(out_dir / path.name)
+            name = binary_name(path.name, target)
+            write_output(out_dir / name, path.read_bytes(), protected)
+            written.append(out_dir / name)
     return written
+
+
+# Which compiler made a cubin, in its name: cuTile's (tileiras) and NVRTC's cubins of one
+# program would otherwise both be prog.sm_90.cubin, and one would overwrite the other.
+_CUBIN_MAKER = {"cutile": "cutile", "cuda": "nvrtc"}
+
+
+def binary_name(name: str, target: str) -> str:
+    """`prog.sm_90.cubin` -> `prog.cutile.sm_90.cubin` (target cutile) or
+    `prog.nvrtc.sm_90.cubin` (target cuda); other formats (Tile IR, PTX) are made by one
+    compiler only and keep their names."""
+    stem, arch, ext = name.rsplit(".", 2) if name.count(".") >= 2 else (name, "", "")
+    if ext != "cubin":
+        return name
+    return f"{stem}.{_CUBIN_MAKER[target]}.{arch}.cubin"
 
 
 def _compile_binaries(

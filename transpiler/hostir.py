@@ -294,10 +294,12 @@ class ForNext(HNode):
 class LoopFault(HNode):
     """A FOR or NEXT that is a fatal error whenever it runs (`Analysis.loop_faults`): a
     FOR evaluates its start, limit and step (`stmt`, None for a NEXT) first.  Also a
-    RESUME in a program without ON ERROR GOTO ("RESUME without error")."""
+    RESUME in a program without ON ERROR GOTO ("RESUME without error").  `line`: the
+    line the error names when not the statement's own (`Analysis.loop_fault_line`)."""
 
     stmt: ast.For | None
     message: str
+    line: int | None = None
 
 
 # ---- offloading (inserted by passes/offload.py)
@@ -349,6 +351,34 @@ class RangeCheck:
     offset: float
     count: str
     node: ast.Node
+
+
+@dataclass(frozen=True)
+class CoverTest:
+    """One test of a launch condition, as the printers write it: subscripts `first` to
+    `first + count + extra - 1` of `array` along `axis` are valid."""
+
+    array: str
+    axis: int
+    first: float
+    count: str
+    extra: float
+
+
+def cover_tests(checks: list[RangeCheck]) -> list[CoverTest]:
+    """The checks of one array, axis and count as one test of the range they span:
+    `T(I - 1)`, `T(I)`, `T(I + 1)` make one `t.covers(0, 1, n + 2)`, not three tests.  The
+    span of checks with a gap between them includes the gap, a stricter test, which only
+    sends a loop whose kernel could run to the host (BASIC's semantics either way)."""
+    spans: dict[tuple[str, int, str], list[float]] = {}
+    for check in checks:
+        first = check.start + check.offset
+        span = spans.setdefault((check.array, check.axis, check.count), [first, first])
+        span[0], span[1] = min(span[0], first), max(span[1], first)
+    return [
+        CoverTest(array, axis, low, count, high - low)
+        for (array, axis, count), (low, high) in spans.items()
+    ]
 
 
 @dataclass(frozen=True)
@@ -460,6 +490,11 @@ class Replay:
     prefix: list[HNode] = field(default_factory=list)
     to_host: list[str] = field(default_factory=list)
     restore: list[str] = field(default_factory=list)
+    # LoopCounts of lane loops whose lanes run statements that BASIC runs even when the
+    # loop runs zero times (an interchanged nest's temporaries set before its inner FOR:
+    # dependence._interchanged): where one is 0 no block ran them, and the host runs
+    # the loop as written.
+    nonempty: list[str] = field(default_factory=list)
 
     @property
     def skips_finished(self) -> bool:

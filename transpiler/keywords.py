@@ -43,6 +43,7 @@ KEYWORDS = frozenset((
     "TRON", "TROFF",  # Microsoft BASIC's line trace
     "RESET",  # Microsoft BASIC: closes every file
     "ERASE",  # Microsoft BASIC: removes arrays
+    "FIELD", "GET", "PUT", "LSET", "RSET",  # Microsoft BASIC's random-access files
 ))
 # QuickBASIC / QBasic's structured statements (--dialect qbasic; grammar/structured.py).
 # IS is a keyword only in a CASE statement (lexer.py): GW-BASIC programs may call a
@@ -50,18 +51,21 @@ KEYWORDS = frozenset((
 QBASIC_KEYWORDS = frozenset((
     "DO", "LOOP", "UNTIL", "EXIT", "SELECT", "CASE", "IS", "CONST",
     "SUB", "CALL", "DECLARE", "SHARED", "STATIC",  # CALL: a keyword before an unsupported word
+    "FUNCTION",
+    "DEFLNG",  # LONG (grammar/microsoft.py)
+    "TYPE",  # records (grammar/records.py)
+    "REDIM", "COMMON", "LBOUND", "UBOUND",  # grammar/records.py
 ))  # fmt: skip
 KEYWORDS = KEYWORDS | QBASIC_KEYWORDS
-# QuickBASIC's `AS` types and the suffix each stands for (LONG, `&`, is not supported
-# yet: passes/default_types.py says so where it is written).
+# QuickBASIC's `AS` types and the suffix each stands for.
 QBASIC_TYPES = {"INTEGER": "%", "LONG": "&", "SINGLE": "!", "DOUBLE": "#", "STRING": "$"}
 
-# Statements whose GW-BASIC forms the grammar implements only in part: OPEN of random
-# files (FOR RANDOM, "R", ACCESS, LOCK), KEY n, "text" and KEY LIST, WIDTH of a device or
+# Statements whose GW-BASIC forms the grammar implements only in part: OPEN (ACCESS,
+# LOCK), GET and PUT of graphics, KEY n, "text" and KEY LIST, WIDTH of a device or
 # file, LPRINT's devices.  One of them that does not parse stays a compile error under
 # --dialect ms, where other statements that do not parse stop with GW-BASIC's Syntax
 # error when they run (parser.py): GW-BASIC may well run it.
-PARTIAL_STATEMENTS = frozenset(("OPEN", "KEY", "WIDTH", "LPRINT"))
+PARTIAL_STATEMENTS = frozenset(("OPEN", "KEY", "WIDTH", "LPRINT", "GET", "PUT"))
 
 # Microsoft BASIC's statements that extended BASIC accepts too, but that only programs
 # written for Microsoft BASIC use: each pins --dialect ms when no dialect was chosen
@@ -105,8 +109,8 @@ MS_CONTEXT_WORDS: dict[str, tuple[MsContext, ...]] = {
     "TAB": ("call",),
     "SPC": ("call",),
     "BID": ("never",),
-    # QuickBASIC's statements are names in GW-BASIC (CALL is GW-BASIC's too).
-    **{word: ("never",) for word in sorted(QBASIC_KEYWORDS - {"CALL"})},
+    # QuickBASIC's statements are names in GW-BASIC (CALL and COMMON are GW-BASIC's too).
+    **{word: ("never",) for word in sorted(QBASIC_KEYWORDS - {"CALL", "COMMON"})},
 }
 
 
@@ -128,18 +132,16 @@ class Unsupported:
 _MICROSOFT_STATEMENTS = (
     # GW-BASIC 3.23 (its manual's statement and command list)
     "AUTO", "BLOAD", "BSAVE", "CALL", "CHAIN", "CHDIR", "CIRCLE", "COM", "COMMON", "CONT",
-    "DATE$", "DELETE", "DRAW", "EDIT", "ENVIRON", "FIELD", "FILES", "GET",
-    "IOCTL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE", "LOCK", "LSET", "MERGE", "MKDIR",
+    "DATE$", "DELETE", "DRAW", "EDIT", "ENVIRON", "FILES",
+    "IOCTL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE", "LOCK", "MERGE", "MKDIR",
     "MOTOR", "NEW", "OUT", "PAINT", "PALETTE", "PCOPY", "PEN", "POKE", "PRESET", "PSET",
-    "PUT", "RENUM", "RMDIR", "RSET", "RUN", "SAVE", "SHELL", "STRIG",
+    "RENUM", "RMDIR", "RUN", "SAVE", "SHELL", "STRIG",
     "TIME$", "TIMER", "UNLOCK", "VIEW", "WAIT", "WINDOW",
     # GW-BASIC reserves these too (PC-BASIC's tokens)
     "CALLS", "LCOPY",
 )
 # QBasic / QuickBASIC structured statements (names in GW-BASIC)
-_QBASIC_STATEMENTS = (
-    "FUNCTION", "REDIM",
-)
+_QBASIC_STATEMENTS: tuple[str, ...] = ()  # none left: every one is implemented
 _MICROSOFT_WORDS = ("SEG",)
 _DARTMOUTH_STATEMENTS = ("CHANGE",)
 # fmt: on
@@ -154,7 +156,7 @@ UNSUPPORTED: dict[str, Unsupported] = {
 
 # Statements of two words; a message names both (`ON ERROR`, `DEF SEG`).
 TWO_WORD_STATEMENTS = frozenset((
-    ("DEF", "SEG"), ("DEF", "USR"), ("END", "FUNCTION"),
+    ("DEF", "SEG"), ("DEF", "USR"),
     *(("ON", event) for event in ("KEY", "TIMER", "COM", "PEN", "PLAY", "STRIG")),
 ))  # fmt: skip
 

@@ -57,6 +57,7 @@ tokens = tuple(sorted(KEYWORDS)) + (
     "NAME_FILE",  # the statement NAME old AS new (renames a file)
     "SUBNAME",    # QuickBASIC: a SUB's name starting a statement (a call without CALL)
     "SYNTAX_FAULT",  # a statement that does not parse, blanked out (parser.py, --dialect ms)
+    "FIELD_NAME",  # QuickBASIC: `.x` of a record element, a(i).x (grammar/records.py)
 )
 # fmt: on
 
@@ -209,9 +210,13 @@ def t_GO_SPACED(t):
 
 
 def t_NAME(t):
-    r"[A-Z][A-Z0-9_]*[$%!\#]?"
+    r"[A-Z][A-Z0-9_.]*([$%!\#]|&(?!H[0-9A-F]|O?[0-7]))?"
     word = t.value.upper()
     ctx = t.lexer.ctx
+    if "." in word:
+        word = _dotted(t, word)
+    if word[-1] == "&":  # QuickBASIC's LONG suffix (`&H1F` and `&17` stay constants)
+        ctx.qbasic_only(f"the LONG suffix '&' ({word})", ctx.coord(t.lexpos, len(word)))
     if ctx.crunch:
         word = _crunched(t, word)
     if word in STATEMENT_FUNCTIONS and _function_call(t):
@@ -284,6 +289,15 @@ def t_NAME(t):
             len(word),
         )
     return t
+
+
+def _dotted(t, word: str) -> str:
+    """A name with `.` in it (`PLAYER.X`): an ordinary name in GW-BASIC and QuickBASIC
+    (without TYPE records), even after a reserved word (`PRINT.5` is a name, and a
+    Syntax error as a statement, in PC-BASIC)."""
+    ctx = t.lexer.ctx
+    ctx.microsoft_only(f"the '.' in the name {word}", ctx.coord(t.lexpos, len(word)))
+    return word
 
 
 _LINE_INPUT = re.compile(r"[ \t]*INPUT", re.IGNORECASE)
@@ -359,8 +373,9 @@ def _keyword_here(t, word: str) -> bool:
     return False
 
 
-# The statements with an AS clause: OPEN ... AS #n, NAME old AS new, DIM A(N) AS F16.
-_AS_STATEMENTS = frozenset(("OPEN", "NAME", "DIM"))
+# The statements with an AS clause: OPEN ... AS #n, NAME old AS new, DIM A(N) AS F16,
+# FIELD #n, 20 AS N$.
+_AS_STATEMENTS = frozenset(("OPEN", "NAME", "DIM", "FIELD"))
 _STRING_OR_WORD = re.compile(r'"[^"]*"?|[A-Z][A-Z0-9_]*[$%!#]?|:', re.IGNORECASE)
 
 
@@ -637,7 +652,7 @@ def t_STARSTAR(t):
 
 
 def t_NUMBER(t):
-    r"&H[0-9A-F]+|&O?[0-7]+|(\d+\.?\d*|\.\d+)([ED][+-]?\d+)?[!\#%]?|\.(?![A-Z0-9_])"
+    r"&H[0-9A-F]+&?|&O?[0-7]+&?|(\d+\.?\d*|\.\d+)([ED][+-]?\d+)?[!\#%&]?|\.(?![A-Z0-9_])"
     # The value is the grammar's (grammar/expressions.py); what only Microsoft BASIC
     # writes pins the dialect here: &H/&O constants, a D exponent, a type suffix.
     # A `.` alone is 0 in Microsoft BASIC (`PRINT .` prints 0).
@@ -648,12 +663,24 @@ def t_NUMBER(t):
         return t
     if t.lexer.ctx.dialect == "ms" and text.isdigit():
         _ignore_after_line_number(t)
+    if text.endswith("&"):
+        ctx = t.lexer.ctx
+        ctx.qbasic_only(f"the LONG constant {text}", ctx.coord(t.lexpos, len(text)))
     microsoft = _MICROSOFT_NUMBER.search(text)
     if microsoft:
         ctx = t.lexer.ctx
         ctx.microsoft_only(
             _MICROSOFT_NUMBER_WHAT[microsoft.group(0)[0].upper()], ctx.coord(t.lexpos, len(text))
         )
+    return t
+
+
+def t_FIELD_NAME(t):
+    r"\.[A-Z][A-Z0-9_]*(\.[A-Z][A-Z0-9_]*)*"
+    # `.x` after `a(i)`: a field of a record element (a name with `.` is one NAME).
+    ctx = t.lexer.ctx
+    ctx.qbasic_only("a field of a record element", ctx.coord(t.lexpos, len(t.value)))
+    t.value = t.value.upper()
     return t
 
 

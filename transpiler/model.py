@@ -12,7 +12,8 @@ Conventions
   `analysis.expr_types[node]`, `analysis.jump_target[line_ref]`.
 - Types of values: "num" (a floating-point number of `number_type`), "int" (a `%`
   variable, a 32-bit signed integer; 16-bit in Microsoft BASIC), "str", and in Microsoft
-  BASIC "dbl" (a `#` variable or constant, double precision; "num" is then a single).
+  BASIC "dbl" (a `#` variable or constant, double precision; "num" is then a single),
+  in QuickBASIC "lng" (a `&` variable or constant: LONG, a 32-bit signed integer).
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def type_of_name(name: str) -> ValueType:
         return "int"
     if name.endswith("#"):
         return "dbl"
+    if name.endswith("&"):
+        return "lng"
     return "num"
 
 
@@ -205,6 +208,9 @@ class Analysis:
     # NEXT" (no NEXT closes it), "NEXT without FOR" (a NEXT that closes no FOR, or the
     # FOR whose NEXT names another variable, as GW-BASIC finds when the FOR runs).
     loop_faults: dict[int, str] = field(default_factory=dict)
+    # A FOR of `loop_faults` whose NEXT names another variable -> that NEXT's line number:
+    # GW-BASIC names it (ERL, "NEXT without FOR in 30"), not the FOR's.
+    loop_fault_line: dict[int, int] = field(default_factory=dict)
 
     # ---- symbols (passes/symbols.py, passes/functions.py; legacy programs)
     variables: dict[str, VarSymbol] = field(default_factory=dict)
@@ -231,6 +237,9 @@ class Analysis:
     # Non-fatal diagnostics found while analysing (e.g. a numeric constant that
     # overflows); the interpreter prints them before running.
     warnings: list[BasicWarning] = field(default_factory=list)
+    # --dialect ms: the numeric constants beyond GW-BASIC's range (passes/typecheck.py),
+    # each an "Overflow" GW-BASIC shows on the screen as it loads the program.
+    load_overflows: list[Coord] = field(default_factory=list)
     # How the program was read (the construct that pinned its dialect); the command
     # line prints them once, whatever it does with the program.
     notes: list[BasicNote] = field(default_factory=list)
@@ -248,7 +257,10 @@ class Analysis:
         """Does the program use Microsoft BASIC's files (the host opens and closes the
         table of files around the run)?"""
         for stmt in self.stmts:
-            if isinstance(stmt, (ast.Open, ast.Close, ast.Kill, ast.Rename, ast.FileWidth)):
+            if isinstance(
+                stmt,
+                (ast.Open, ast.Close, ast.Kill, ast.Rename, ast.FileWidth, ast.Field, ast.RecordIO),
+            ):
                 return True
             if getattr(stmt, "channel", None) is not None:
                 return True

@@ -92,6 +92,8 @@ def _base(basic_name: str) -> str:
         name, suffix = name[:-1], "_dbl"
     elif name.endswith("!"):
         name, suffix = name[:-1], "_sng"
+    elif name.endswith("&"):
+        name, suffix = name[:-1], "_lng"
     if name.startswith("FN") and len(name) > 2:
         name = "FN_" + name[2:]
     ident = re.sub(r"[^A-Za-z0-9_]", "_", name).lower() + suffix

@@ -20,6 +20,7 @@ from a per-user cache (`_parse_tables.py`).
 
 from __future__ import annotations
 
+import copy
 import re
 
 from ply import yacc
@@ -203,7 +204,7 @@ def _parse_line(
     start_line(lexer, text, ctx.line, number.body)
     ctx.syntax_faults = {}
     joiner = lexer.else_joiner
-    joiner.reset()
+    joiner.reset(gw_basic=ctx.dialect == "ms")
     # Lines without an ELSE (most) read the lexer directly.
     lexer.token = joiner if "ELSE" in text.upper() else joiner.next_token
     statements, stop = _statements(parser, lexer, text, number.body, ctx, crunched)
@@ -398,24 +399,68 @@ class _ElseJoiner:
     ':ELSE', so `IF c THEN A : ELSE B` is `IF c THEN A ELSE B` (also where the ELSE of
     an outer IF follows a nested one's ELSE part)."""
 
-    __slots__ = ("held", "next_token")
+    __slots__ = ("elses", "gw_basic", "held", "ifs", "last", "next_token")
 
     def __init__(self, next_token):
         self.next_token = next_token
         self.held = None  # a token read ahead after a ':'
+        self.gw_basic = False
+        self.ifs = self.elses = 0  # of the line so far
+        self.last = None  # the token returned last
 
-    def reset(self) -> None:
+    def reset(self, gw_basic: bool | None = None) -> None:
         self.held = None
+        self.ifs = self.elses = 0
+        self.last = None
+        if gw_basic is not None:
+            self.gw_basic = gw_basic
 
     def __call__(self):
+        token = self._token()
+        self.last = token
+        return token
+
+    def _token(self):
         token = self.held or self.next_token()
         self.held = None
         if token is not None and token.type == "COLON":
             following = self.next_token()
             if following is not None and following.type == "ELSE":
-                return following
+                if not self._stray(following):
+                    return following
+                self.held = self._as_remark(following)
+                return token
             self.held = following
+        if token is not None and token.type == "IF":
+            self.ifs += 1
+        elif token is not None and token.type == "ELSE" and self._stray(token):
+            remark = self._as_remark(token)
+            if self.last is None or self.last.type == "COLON":
+                return remark
+            self.held = remark  # a statement of its own
+            colon = copy.copy(token)
+            colon.type, colon.value = "COLON", ":"
+            return colon
         return token
+
+    def _stray(self, token) -> bool:
+        """GW-BASIC runs an ELSE that no IF of the line is waiting for as a REM: the rest
+        of the line is skipped (`PRINT 1: ELSE PRINT 2`, a second ELSE after an IF's
+        ELSE part).  An ELSE alone on its line stays the block ELSE of our extension."""
+        self.elses += 1
+        if not self.gw_basic or self.elses <= self.ifs:
+            return False
+        lexer = self.next_token.__self__
+        return lexer.lexdata[token.lexpos + len(token.value) :].strip(" \t") != ""
+
+    def _as_remark(self, token):
+        """The stray ELSE as a REM statement holding the rest of the line."""
+        lexer = self.next_token.__self__
+        remark = copy.copy(token)
+        remark.type = "REM"
+        remark.value = lexer.lexdata[token.lexpos + len(token.value) :]
+        lexer.lexpos = len(lexer.lexdata)
+        return remark
 
 
 def _stamp_labels(statements: list[ast.Stmt], label: int) -> None:

@@ -20,7 +20,7 @@ from .runtime.msnumbers import float32
 BITWISE = {"AND": "and", "OR": "or", "XOR": "xor", "EQV": "eqv", "IMP": "imp"}
 
 # RANDOMIZE n mixes in the bytes of n as GW-BASIC stores them, by n's type.
-RANDOMIZE_KINDS = {"int": "int", "num": "single", "dbl": "double"}
+RANDOMIZE_KINDS = {"int": "int", "num": "single", "dbl": "double", "lng": "single"}
 
 
 def is_truth_value(e: ast.Expr) -> bool:

@@ -7,8 +7,8 @@
 //
 // Build it with b2t_cuda.h, which basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 dot_blocks.cu -o dot_blocks
-// or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ dot_blocks.cu -o dot_blocks
+// or for the CPU, with basic2tile's CUDA emulator (b2t_cuda_emu.h, beside it too):
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -x c++ dot_blocks.cu -o dot_blocks
 // `basic2tile dot_blocks.bas --target cuda --check` builds and runs it on generated data
 // and compares the OUTPUT arrays with basic2tile's reference interpreter.
 //
@@ -109,7 +109,7 @@ void run_dot_blocks(int n, const double* x, const double* y, double* p) {
   B2T_CHECK(cudaMalloc(&d_p, p_bytes));
   B2T_CHECK(cudaMemset(d_p, 0, p_bytes));
   const dim3 grid(b2t_floordiv(n + 511, 512), 1, 1);
-  if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+  if (grid.x > 0) {
     B2T_LAUNCH(dot_blocks, grid, 256, 0)(d_x, x_len, d_y, y_len, d_p, p_len);
     B2T_CHECK(cudaGetLastError());
   }

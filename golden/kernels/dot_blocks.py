@@ -6,8 +6,9 @@ the OUTPUT array P.  It takes NumPy, CuPy or PyTorch arrays and returns arrays o
 same kind; `device="cpu"|"gpu"` chooses where the kernel runs, `stream=` the caller's
 CUDA stream; f64 data for an f32 array is rounded with a RuntimeWarning.  Run this file
 to test it on generated data against basic2tile's reference interpreter (`--help`).
-It needs `pip install basic2tile` (its `transpiler.device` runs the kernel on the GPU or
-in the CPU tile simulator).
+`run()` needs `pip install 'basic2tile-runtime[kernels]~=0.1.0'` (`[gpu]` for a GPU), not the
+compiler: the runtime's `device` runs the kernel on the GPU or in the CPU tile simulator.
+The self-test also needs basic2tile, whose reference interpreter it compares with.
 
 BASIC source:
 
@@ -24,8 +25,11 @@ import sys
 
 import cuda.tile as ct
 import numpy as np
+from basic2tile_runtime import require_runtime
 
-from transpiler import device as b2t_device
+require_runtime("0.1.0", __name__)  # before the names below: they change between releases
+
+from basic2tile_runtime import device as b2t_device
 
 BASIC_SOURCE = "10 REM PER-BLOCK DOT PRODUCTS IN DOUBLE PRECISION: P(B) = SUM OF X*Y OVER TILE B\n20 INPUT N, X(), Y()\n30 DIM X(N) AS F64, Y(N) AS F64, P(INT((N + 511) / 512)) AS F64\n40 TILE X(512), Y(512)\n50 LET P(BID) = SUM(X(BID) * Y(BID))\n60 OUTPUT P\n70 END\n"
 
@@ -57,6 +61,6 @@ def run(n, x, y, device=None, stream=None):
 
 
 if __name__ == "__main__":
-    from transpiler.selftest import main as self_test
+    from basic2tile_runtime.selftest import main as self_test
 
     sys.exit(self_test(sys.modules[__name__], sys.argv[1:]))

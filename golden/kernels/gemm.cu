@@ -7,8 +7,8 @@
 //
 // Build it with b2t_cuda.h, which basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 gemm.cu -o gemm
-// or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ gemm.cu -o gemm
+// or for the CPU, with basic2tile's CUDA emulator (b2t_cuda_emu.h, beside it too):
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -x c++ gemm.cu -o gemm
 // `basic2tile gemm.bas --target cuda --check` builds and runs it on generated data
 // and compares the OUTPUT arrays with basic2tile's reference interpreter.
 //
@@ -187,7 +187,7 @@ void run_gemm(int m, int n, int k, const float* a, const float* b, float* c) {
   B2T_CHECK(cudaMalloc(&d_c, c_bytes));
   B2T_CHECK(cudaMemset(d_c, 0, c_bytes));
   const dim3 grid(b2t_cdiv(m, 128) * b2t_cdiv(n, 128), 1, 1);
-  if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+  if (grid.x > 0) {
     B2T_LAUNCH(gemm, grid, 256, 0)(n, k, d_a, a_rows, a_cols, d_b, b_rows, b_cols, d_c, c_rows,
                                    c_cols);
     B2T_CHECK(cudaGetLastError());

@@ -6,8 +6,9 @@ the OUTPUT array C.  It takes NumPy, CuPy or PyTorch arrays and returns arrays o
 same kind; `device="cpu"|"gpu"` chooses where the kernel runs, `stream=` the caller's
 CUDA stream; f64 data for an f32 array is rounded with a RuntimeWarning.  Run this file
 to test it on generated data against basic2tile's reference interpreter (`--help`).
-It needs `pip install basic2tile` (its `transpiler.device` runs the kernel on the GPU or
-in the CPU tile simulator).
+`run()` needs `pip install 'basic2tile-runtime[kernels]~=0.1.0'` (`[gpu]` for a GPU), not the
+compiler: the runtime's `device` runs the kernel on the GPU or in the CPU tile simulator.
+The self-test also needs basic2tile, whose reference interpreter it compares with.
 
 BASIC source:
 
@@ -32,8 +33,11 @@ import sys
 
 import cuda.tile as ct
 import numpy as np
+from basic2tile_runtime import require_runtime
 
-from transpiler import device as b2t_device
+require_runtime("0.1.0", __name__)  # before the names below: they change between releases
+
+from basic2tile_runtime import device as b2t_device
 
 BASIC_SOURCE = "10 REM MATRIX MULTIPLY C(M,N) = A(M,K) * B(K,N) WITH TENSOR-CORE MMA\n20 REM ONE 128 X 128 TILE OF C PER BLOCK, K IN STEPS OF 32\n30 INPUT M, N, K, A(), B()\n40 DIM A(M, K), B(K, N), C(M, N)\n50 TILE A(128, 32), B(32, 128), C(128, 128), ACC(128, 128)\n60 LET NT = INT((N + 127) / 128)\n70 LET TM = INT(BID / NT)\n80 LET TN = BID MOD NT\n90 LET ACC = 0.0\n100 FOR KT = 0 TO INT((K + 31) / 32) - 1\n110   LET ACC = MMA(A(TM, KT), B(KT, TN), ACC)\n120 NEXT KT\n130 LET C(TM, TN) = ACC\n140 OUTPUT C\n150 END\n"
 
@@ -77,6 +81,6 @@ def run(m, n, k, a, b, device=None, stream=None):
 
 
 if __name__ == "__main__":
-    from transpiler.selftest import main as self_test
+    from basic2tile_runtime.selftest import main as self_test
 
     sys.exit(self_test(sys.modules[__name__], sys.argv[1:]))

@@ -6,8 +6,8 @@
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 hello.cu -o hello
-// or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ hello.cu -o hello
+// or for the CPU, with basic2tile's CUDA emulator (b2t_cuda_emu.h, beside it too):
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -x c++ hello.cu -o hello
 #include "b2t_cuda.h"
 
 #ifndef __CUDACC_RTC__

@@ -7,8 +7,8 @@
 //
 // Build it with b2t_cuda.h, which basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 hgemm.cu -o hgemm
-// or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ hgemm.cu -o hgemm
+// or for the CPU, with basic2tile's CUDA emulator (b2t_cuda_emu.h, beside it too):
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -x c++ hgemm.cu -o hgemm
 // `basic2tile hgemm.bas --target cuda --check` builds and runs it on generated data
 // and compares the OUTPUT arrays with basic2tile's reference interpreter.
 //
@@ -193,7 +193,7 @@ void run_hgemm(int m, int n, int k, const __half* a, const __half* b, float* c) 
   B2T_CHECK(cudaMalloc(&d_c, c_bytes));
   B2T_CHECK(cudaMemset(d_c, 0, c_bytes));
   const dim3 grid(b2t_cdiv(m, 64), b2t_cdiv(n, 64), 1);
-  if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+  if (grid.x > 0 && grid.y > 0) {
     B2T_LAUNCH(hgemm, grid, 256, 0)(k, d_a, a_rows, a_cols, d_b, b_rows, b_cols, d_c, c_rows,
                                     c_cols);
     B2T_CHECK(cudaGetLastError());

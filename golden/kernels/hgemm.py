@@ -6,8 +6,9 @@ the OUTPUT array C.  It takes NumPy, CuPy or PyTorch arrays and returns arrays o
 same kind; `device="cpu"|"gpu"` chooses where the kernel runs, `stream=` the caller's
 CUDA stream; f64 data for an f32 array is rounded with a RuntimeWarning.  Run this file
 to test it on generated data against basic2tile's reference interpreter (`--help`).
-It needs `pip install basic2tile` (its `transpiler.device` runs the kernel on the GPU or
-in the CPU tile simulator).
+`run()` needs `pip install 'basic2tile-runtime[kernels]~=0.1.0'` (`[gpu]` for a GPU), not the
+compiler: the runtime's `device` runs the kernel on the GPU or in the CPU tile simulator.
+The self-test also needs basic2tile, whose reference interpreter it compares with.
 
 BASIC source:
 
@@ -30,8 +31,11 @@ import sys
 
 import cuda.tile as ct
 import numpy as np
+from basic2tile_runtime import require_runtime
 
-from transpiler import device as b2t_device
+require_runtime("0.1.0", __name__)  # before the names below: they change between releases
+
+from basic2tile_runtime import device as b2t_device
 
 BASIC_SOURCE = "10 REM HALF-PRECISION INPUTS, SINGLE-PRECISION ACCUMULATION AND OUTPUT\n20 INPUT M, N, K, A(), B()\n30 DIM A(M, K) AS F16, B(K, N) AS F16, C(M, N) AS F32\n40 TILE A(64, 32), B(32, 64), C(64, 64), ACC(64, 64)\n50 LET TM = BID(0)\n60 LET TN = BID(1)\n70 LET ACC = 0.0\n80 FOR KT = 0 TO INT((K + 31) / 32) - 1\n90   LET ACC = MMA(A(TM, KT), B(KT, TN), ACC)\n100 NEXT KT\n110 LET C(TM, TN) = ACC\n120 OUTPUT C\n130 END\n"
 
@@ -73,6 +77,6 @@ def run(m, n, k, a, b, device=None, stream=None):
 
 
 if __name__ == "__main__":
-    from transpiler.selftest import main as self_test
+    from basic2tile_runtime.selftest import main as self_test
 
     sys.exit(self_test(sys.modules[__name__], sys.argv[1:]))

@@ -7,8 +7,8 @@
 //
 // Build it with b2t_cuda.h, which basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 matrix_add_2d.cu -o matrix_add_2d
-// or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ matrix_add_2d.cu -o matrix_add_2d
+// or for the CPU, with basic2tile's CUDA emulator (b2t_cuda_emu.h, beside it too):
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -x c++ matrix_add_2d.cu -o matrix_add_2d
 // `basic2tile matrix_add_2d.bas --target cuda --check` builds and runs it on generated data
 // and compares the OUTPUT arrays with basic2tile's reference interpreter.
 //
@@ -96,7 +96,7 @@ void run_matrix_add_2d(int m, int n, const float* a, const float* b, float* c) {
   B2T_CHECK(cudaMalloc(&d_c, c_bytes));
   B2T_CHECK(cudaMemset(d_c, 0, c_bytes));
   const dim3 grid(b2t_cdiv(m, 32), b2t_cdiv(n, 32), 1);
-  if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+  if (grid.x > 0 && grid.y > 0) {
     B2T_LAUNCH(matrix_add_2d, grid, 256, 0)(d_a, a_rows, a_cols, d_b, b_rows, b_cols, d_c, c_rows,
                                             c_cols);
     B2T_CHECK(cudaGetLastError());

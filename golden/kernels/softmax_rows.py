@@ -6,8 +6,9 @@ the OUTPUT array Y.  It takes NumPy, CuPy or PyTorch arrays and returns arrays o
 same kind; `device="cpu"|"gpu"` chooses where the kernel runs, `stream=` the caller's
 CUDA stream; f64 data for an f32 array is rounded with a RuntimeWarning.  Run this file
 to test it on generated data against basic2tile's reference interpreter (`--help`).
-It needs `pip install basic2tile` (its `transpiler.device` runs the kernel on the GPU or
-in the CPU tile simulator).
+`run()` needs `pip install 'basic2tile-runtime[kernels]~=0.1.0'` (`[gpu]` for a GPU), not the
+compiler: the runtime's `device` runs the kernel on the GPU or in the CPU tile simulator.
+The self-test also needs basic2tile, whose reference interpreter it compares with.
 
 BASIC source:
 
@@ -27,8 +28,11 @@ import sys
 
 import cuda.tile as ct
 import numpy as np
+from basic2tile_runtime import require_runtime
 
-from transpiler import device as b2t_device
+require_runtime("0.1.0", __name__)  # before the names below: they change between releases
+
+from basic2tile_runtime import device as b2t_device
 
 BASIC_SOURCE = "10 REM ROW-WISE SOFTMAX OF X(R, 64): ONE 16-ROW TILE PER BLOCK\n20 REM TILE MATH (EXP) AND REDUCTIONS ALONG AXIS 1 (MAX, SUM)\n30 INPUT R, X()\n40 DIM X(R, 64), Y(R, 64)\n50 TILE X(16, 64), Y(16, 64), E(16, 64)\n60 LET T = X(BID, 0)\n70 LET E = EXP(T - MAX(T, 1))\n80 LET Y(BID, 0) = E / SUM(E, 1)\n90 OUTPUT Y\n100 END\n"
 
@@ -56,6 +60,6 @@ def run(r, x, device=None, stream=None):
 
 
 if __name__ == "__main__":
-    from transpiler.selftest import main as self_test
+    from basic2tile_runtime.selftest import main as self_test
 
     sys.exit(self_test(sys.modules[__name__], sys.argv[1:]))

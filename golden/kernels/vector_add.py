@@ -6,8 +6,9 @@ the OUTPUT array C.  It takes NumPy, CuPy or PyTorch arrays and returns arrays o
 same kind; `device="cpu"|"gpu"` chooses where the kernel runs, `stream=` the caller's
 CUDA stream; f64 data for an f32 array is rounded with a RuntimeWarning.  Run this file
 to test it on generated data against basic2tile's reference interpreter (`--help`).
-It needs `pip install basic2tile` (its `transpiler.device` runs the kernel on the GPU or
-in the CPU tile simulator).
+`run()` needs `pip install 'basic2tile-runtime[kernels]~=0.1.0'` (`[gpu]` for a GPU), not the
+compiler: the runtime's `device` runs the kernel on the GPU or in the CPU tile simulator.
+The self-test also needs basic2tile, whose reference interpreter it compares with.
 
 BASIC source:
 
@@ -25,8 +26,11 @@ import sys
 
 import cuda.tile as ct
 import numpy as np
+from basic2tile_runtime import require_runtime
 
-from transpiler import device as b2t_device
+require_runtime("0.1.0", __name__)  # before the names below: they change between releases
+
+from basic2tile_runtime import device as b2t_device
 
 BASIC_SOURCE = "10 REM VECTOR ADD IN CUTILE BASIC: C = A + B\n20 REM EACH BLOCK ADDS ONE 1024-ELEMENT TILE; N NEED NOT BE A MULTIPLE\n30 INPUT N, A(), B()\n40 DIM A(N), B(N), C(N)\n50 TILE A(1024), B(1024), C(1024)\n60 LET C(BID) = A(BID) + B(BID)\n70 OUTPUT C\n80 END\n"
 
@@ -56,6 +60,6 @@ def run(n, a, b, device=None, stream=None):
 
 
 if __name__ == "__main__":
-    from transpiler.selftest import main as self_test
+    from basic2tile_runtime.selftest import main as self_test
 
     sys.exit(self_test(sys.modules[__name__], sys.argv[1:]))

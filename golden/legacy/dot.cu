@@ -6,8 +6,8 @@
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 dot.cu -o dot
-// or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ dot.cu -o dot
+// or for the CPU, with basic2tile's CUDA emulator (b2t_cuda_emu.h, beside it too):
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -x c++ dot.cu -o dot
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -108,25 +108,25 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(y_tile[slot]) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (finished) {
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at = 1 + bid * 512 + elem;
+      const int at = 1 + bid * tile + elem;
       if (at < 1 + i_count && at < x_len)
         x[at] = x_tile[slot];
     }
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at_2 = 1 + bid * 512 + elem;
+      const int at_2 = 1 + bid * tile + elem;
       if (at_2 < 1 + i_count && at_2 < y_len)
         y[at_2] = y_tile[slot];
     }
@@ -159,14 +159,14 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     x_i[slot] = at < 1 + i_count && at < x_len ? x[at] : 0.0;
   }
   double y_i[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 1 + bid * 512 + elem;
+    const int at_2 = 1 + bid * tile + elem;
     y_i[slot] = at_2 < 1 + i_count && at_2 < y_len ? y[at_2] : 0.0;
   }
   double s_acc[2];
@@ -199,13 +199,13 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(s_total) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < s_partial_len)
@@ -218,130 +218,13 @@ extern "C" __global__ void __launch_bounds__(256)
 #include <string>
 
 #include "b2t_runtime.h"
+#include "b2t_launch.h"
 
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/dot.bas";
-
-// The device copy of a BASIC array.  Host code works on the b2t::Array; upload() before a
-// launch copies it in when host code may have changed it, written() after a launch that
-// changed it, download() before host code uses it again.
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() {
-    cudaFree(data_);
-  }
-
-  T* upload(b2t::Array<T>& host) {
-    if (size_ != host.size()) {  // first use, or a DIM gave it another size
-      B2T_CHECK(cudaFree(data_));
-      data_ = nullptr;
-      size_ = host.size();
-      if (size_ > 0)
-        B2T_CHECK(cudaMalloc(&data_, sizeof(T) * size_));
-      host_newer_ = true;
-    }
-    if (host_newer_ && size_ > 0) {
-      B2T_CHECK(cudaMemcpy(data_, host.data(), sizeof(T) * size_, cudaMemcpyHostToDevice));
-    }
-    host_newer_ = false;
-    return data_;
-  }
-
-  void written() {
-    device_newer_ = true;
-  }
-
-  void download(b2t::Array<T>& host) {
-    if (device_newer_ && size_ == host.size() && size_ > 0) {
-      B2T_CHECK(cudaMemcpy(host.data(), data_, sizeof(T) * size_, cudaMemcpyDeviceToHost));
-    }
-    device_newer_ = false;
-    host_newer_ = true;  // host code may change it from now on
-  }
-
- private:
-  T* data_ = nullptr;
-  std::size_t size_ = 0;
-  bool host_newer_ = true, device_newer_ = false;
-};
-
-// A scratch array of one launch (the blocks' partial results, the error flag): zeros on
-// the device; download() brings the values the kernel wrote to the host.
-template <class T>
-class DeviceTemp {
- public:
-  explicit DeviceTemp(int size) : values_(static_cast<std::size_t>(size > 0 ? size : 0)) {
-    if (!values_.empty()) {
-      B2T_CHECK(cudaMalloc(&data_, sizeof(T) * values_.size()));
-      B2T_CHECK(cudaMemset(data_, 0, sizeof(T) * values_.size()));
-    }
-  }
-  DeviceTemp(const DeviceTemp&) = delete;
-  DeviceTemp& operator=(const DeviceTemp&) = delete;
-  ~DeviceTemp() {
-    cudaFree(data_);
-  }
-
-  T* data() {
-    return data_;
-  }
-  int size() const {
-    return static_cast<int>(values_.size());
-  }
-  void download() {
-    if (!values_.empty()) {
-      B2T_CHECK(
-          cudaMemcpy(values_.data(), data_, sizeof(T) * values_.size(), cudaMemcpyDeviceToHost));
-    }
-  }
-  T operator[](int i) const {
-    return values_[static_cast<std::size_t>(i)];
-  }
-  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
-  // launch's flags.
-  bool all() const {
-    return all(0, size());
-  }
-  bool all(int begin, int end) const {
-    for (int i = begin; i < end; ++i)
-      if (values_[static_cast<std::size_t>(i)] == 0)
-        return false;
-    return true;
-  }
-  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
-  // each step is BASIC's + (-), which reports an overflow of the running total.
-  double added_to(double total) const {
-    for (T v : values_)
-      total = b2t::add(total, v);
-    return total;
-  }
-  double subtracted_from(double total) const {
-    for (T v : values_)
-      total = b2t::sub(total, v);
-    return total;
-  }
-
- private:
-  std::vector<T> values_;
-  T* data_ = nullptr;
-};
-
-// The number of iterations of FOR v = start TO limit STEP step (ECMA-55; start and step
-// are integers, the limit is evaluated once).
-inline int loop_count(int start, double limit, int step) {
-  // A loop whose lanes would pass 32-bit values (a NaN limit never ends it) is fatal
-  // rather than silently shorter or wrong (runtime/extended.py loop_count).
-  const double n = std::floor((limit - start) / step) + 1.0;
-  if (std::isnan(n) || n * std::abs(step) > 1073741824.0)
-    throw b2t::Fault("FOR loop too long for one kernel launch",
-                     "(limit " + b2t::format_number_trimmed(limit) + ")");
-  return n > 0.0 ? static_cast<int>(n) : 0;
-}
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int TILE = 512;
 
 // 10 REM DOT PRODUCT S = SUM OF X(I)*Y(I) FOR I = 1 TO N, N = 1000.
 // 20 REM THE MAIN LOOP IS A SUM REDUCTION INTO THE SCALAR S.
@@ -358,8 +241,8 @@ struct Program {
   b2t::Array<double> x{"X", 0, 1};
   b2t::Array<double> y{"Y", 0, 1};
   // The device copies of the arrays the kernels use.
-  DeviceArray<double> x_device;
-  DeviceArray<double> y_device;
+  b2t::DeviceArray<double> x_device;
+  b2t::DeviceArray<double> y_device;
 
   void run() {
     // 50 DIM X(1000), Y(1000)
@@ -369,11 +252,11 @@ struct Program {
     n = 1000.0;
     // 70 FOR I = 1 TO N
     {
-      const int i_count = loop_count(1, n, 1);
-      DeviceTemp<int> done(b2t_cdiv(i_count, 512));
+      const int i_count = b2t::loop_count(1, n, 1);
+      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, TILE));
       if (x.covers(0, 1, i_count) && y.covers(0, 1, i_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count, TILE), 1, 1);
+        if (grid.x > 0) {
           B2T_LAUNCH(::map_70, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0),
                                              y_device.upload(y), y.extent(0), n, done.data(),
                                              done.size());
@@ -383,7 +266,7 @@ struct Program {
         }
         done.download();
       }
-      if (!(done.all())) {
+      if (!done.all()) {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         x_device.download(x);
         y_device.download(y);
@@ -391,7 +274,8 @@ struct Program {
           if (done[block]) {
             continue;
           }
-          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+          for (int i_lane = block * TILE; i_lane < std::min(block * TILE + TILE, i_count);
+               ++i_lane) {
             i = 1 + i_lane;
             // 80 LET X(I) = I / N
             line = 80;
@@ -409,12 +293,12 @@ struct Program {
     s = 0.0;
     // 130 FOR I = 1 TO N
     {
-      const int i_count_2 = loop_count(1, n, 1);
-      DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
-      DeviceTemp<double> s_partial(b2t_cdiv(i_count_2, 512));
+      const int i_count_2 = b2t::loop_count(1, n, 1);
+      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, TILE));
+      b2t::DeviceTemp<double> s_partial(b2t_cdiv(i_count_2, TILE));
       if (x.covers(0, 1, i_count_2) && y.covers(0, 1, i_count_2)) {
-        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count_2, TILE), 1, 1);
+        if (grid.x > 0) {
           B2T_LAUNCH(::reduce_130, grid, 256, 0)(i_count_2, x_device.upload(x), x.extent(0),
                                                  y_device.upload(y), y.extent(0), done_2.data(),
                                                  done_2.size(), s_partial.data(), s_partial.size());
@@ -438,7 +322,7 @@ struct Program {
             s = b2t::add(s, s_partial[block_2]);
             continue;
           }
-          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
+          for (int i_lane_2 = block_2 * TILE; i_lane_2 < std::min(block_2 * TILE + TILE, i_count_2);
                ++i_lane_2) {
             i = 1 + i_lane_2;
             // 140 LET S = S + X(I) * Y(I)

@@ -6,8 +6,8 @@
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 heat.cu -o heat
-// or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ heat.cu -o heat
+// or for the CPU, with basic2tile's CUDA emulator (b2t_cuda_emu.h, beside it too):
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -x c++ heat.cu -o heat
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -98,18 +98,18 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(t_tile[slot]) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (finished) {
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at = 1 + bid * 512 + elem;
+      const int at = 1 + bid * tile + elem;
       if (at < 1 + i_count && at < t_len)
         t[at] = t_tile[slot];
     }
@@ -141,7 +141,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     t_i[slot] = at < 1 + i_count && at < t_len ? t[at] : 0.0;
   }
   double h_acc[2];
@@ -165,13 +165,13 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(h_total) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < h_partial_len)
@@ -201,21 +201,21 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 2 + bid * 512 + elem;
+    const int at = 2 + bid * tile + elem;
     t_i[slot] = at < 2 + i_count && at < t_len ? t[at] : 0.0;
   }
   double t_i_m1[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 1 + bid * 512 + elem;
+    const int at_2 = 1 + bid * tile + elem;
     t_i_m1[slot] = at_2 < 1 + i_count && at_2 < t_len ? t[at_2] : 0.0;
   }
   double t_i_p1[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_3 = 3 + bid * 512 + elem;
+    const int at_3 = 3 + bid * tile + elem;
     t_i_p1[slot] = at_3 < 3 + i_count && at_3 < t_len ? t[at_3] : 0.0;
   }
   // 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
@@ -228,18 +228,18 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(u_tile[slot]) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (finished) {
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at_4 = 2 + bid * 512 + elem;
+      const int at_4 = 2 + bid * tile + elem;
       if (at_4 < 2 + i_count && at_4 < u_len)
         u[at_4] = u_tile[slot];
     }
@@ -254,12 +254,13 @@ extern "C" __global__ void __launch_bounds__(256)
     map_290(int i_count, double* __restrict__ t, int t_len, const double* __restrict__ u,
             int u_len) {
   const int bid = blockIdx.x;
+  constexpr int tile = 512;
   // 290 FOR I = 2 TO M - 1
   double u_i[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 2 + bid * 512 + elem;
+    const int at = 2 + bid * tile + elem;
     u_i[slot] = at < 2 + i_count && at < u_len ? u[at] : 0.0;
   }
   // 300 LET T(I) = U(I)
@@ -271,7 +272,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 2 + bid * 512 + elem;
+    const int at_2 = 2 + bid * tile + elem;
     if (at_2 < 2 + i_count && at_2 < t_len)
       t[at_2] = t_tile[slot];
   }
@@ -300,7 +301,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     t_i[slot] = at < 1 + i_count && at < t_len ? t[at] : 0.0;
   }
   double q_acc[2];
@@ -324,13 +325,13 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(q_total) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < q_partial_len)
@@ -343,130 +344,13 @@ extern "C" __global__ void __launch_bounds__(256)
 #include <string>
 
 #include "b2t_runtime.h"
+#include "b2t_launch.h"
 
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/heat.bas";
-
-// The device copy of a BASIC array.  Host code works on the b2t::Array; upload() before a
-// launch copies it in when host code may have changed it, written() after a launch that
-// changed it, download() before host code uses it again.
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() {
-    cudaFree(data_);
-  }
-
-  T* upload(b2t::Array<T>& host) {
-    if (size_ != host.size()) {  // first use, or a DIM gave it another size
-      B2T_CHECK(cudaFree(data_));
-      data_ = nullptr;
-      size_ = host.size();
-      if (size_ > 0)
-        B2T_CHECK(cudaMalloc(&data_, sizeof(T) * size_));
-      host_newer_ = true;
-    }
-    if (host_newer_ && size_ > 0) {
-      B2T_CHECK(cudaMemcpy(data_, host.data(), sizeof(T) * size_, cudaMemcpyHostToDevice));
-    }
-    host_newer_ = false;
-    return data_;
-  }
-
-  void written() {
-    device_newer_ = true;
-  }
-
-  void download(b2t::Array<T>& host) {
-    if (device_newer_ && size_ == host.size() && size_ > 0) {
-      B2T_CHECK(cudaMemcpy(host.data(), data_, sizeof(T) * size_, cudaMemcpyDeviceToHost));
-    }
-    device_newer_ = false;
-    host_newer_ = true;  // host code may change it from now on
-  }
-
- private:
-  T* data_ = nullptr;
-  std::size_t size_ = 0;
-  bool host_newer_ = true, device_newer_ = false;
-};
-
-// A scratch array of one launch (the blocks' partial results, the error flag): zeros on
-// the device; download() brings the values the kernel wrote to the host.
-template <class T>
-class DeviceTemp {
- public:
-  explicit DeviceTemp(int size) : values_(static_cast<std::size_t>(size > 0 ? size : 0)) {
-    if (!values_.empty()) {
-      B2T_CHECK(cudaMalloc(&data_, sizeof(T) * values_.size()));
-      B2T_CHECK(cudaMemset(data_, 0, sizeof(T) * values_.size()));
-    }
-  }
-  DeviceTemp(const DeviceTemp&) = delete;
-  DeviceTemp& operator=(const DeviceTemp&) = delete;
-  ~DeviceTemp() {
-    cudaFree(data_);
-  }
-
-  T* data() {
-    return data_;
-  }
-  int size() const {
-    return static_cast<int>(values_.size());
-  }
-  void download() {
-    if (!values_.empty()) {
-      B2T_CHECK(
-          cudaMemcpy(values_.data(), data_, sizeof(T) * values_.size(), cudaMemcpyDeviceToHost));
-    }
-  }
-  T operator[](int i) const {
-    return values_[static_cast<std::size_t>(i)];
-  }
-  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
-  // launch's flags.
-  bool all() const {
-    return all(0, size());
-  }
-  bool all(int begin, int end) const {
-    for (int i = begin; i < end; ++i)
-      if (values_[static_cast<std::size_t>(i)] == 0)
-        return false;
-    return true;
-  }
-  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
-  // each step is BASIC's + (-), which reports an overflow of the running total.
-  double added_to(double total) const {
-    for (T v : values_)
-      total = b2t::add(total, v);
-    return total;
-  }
-  double subtracted_from(double total) const {
-    for (T v : values_)
-      total = b2t::sub(total, v);
-    return total;
-  }
-
- private:
-  std::vector<T> values_;
-  T* data_ = nullptr;
-};
-
-// The number of iterations of FOR v = start TO limit STEP step (ECMA-55; start and step
-// are integers, the limit is evaluated once).
-inline int loop_count(int start, double limit, int step) {
-  // A loop whose lanes would pass 32-bit values (a NaN limit never ends it) is fatal
-  // rather than silently shorter or wrong (runtime/extended.py loop_count).
-  const double n = std::floor((limit - start) / step) + 1.0;
-  if (std::isnan(n) || n * std::abs(step) > 1073741824.0)
-    throw b2t::Fault("FOR loop too long for one kernel launch",
-                     "(limit " + b2t::format_number_trimmed(limit) + ")");
-  return n > 0.0 ? static_cast<int>(n) : 0;
-}
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int TILE = 512;
 
 // 10 REM 1-D HEAT EQUATION BY THE EXPLICIT STENCIL
 // 20 REM   U(I) = T(I) + R*(T(I-1) - 2*T(I) + T(I+1))
@@ -486,8 +370,8 @@ struct Program {
   b2t::Array<double> t{"T", 0, 1};
   b2t::Array<double> u{"U", 0, 1};
   // The device copies of the arrays the kernels use.
-  DeviceArray<double> t_device;
-  DeviceArray<double> u_device;
+  b2t::DeviceArray<double> t_device;
+  b2t::DeviceArray<double> u_device;
 
   void run() {
     // 80 DIM T(200), U(200)
@@ -502,11 +386,11 @@ struct Program {
     p = b2t::mul(4.0, b2t::ATN(1.0));
     // 120 FOR I = 1 TO M
     {
-      const int i_count = loop_count(1, m, 1);
-      DeviceTemp<int> done(b2t_cdiv(i_count, 512));
+      const int i_count = b2t::loop_count(1, m, 1);
+      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, TILE));
       if (t.covers(0, 1, i_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count, TILE), 1, 1);
+        if (grid.x > 0) {
           B2T_LAUNCH(::map_120, grid, 256, 0)(i_count, t_device.upload(t), t.extent(0), p, m,
                                               done.data(), done.size());
           B2T_CHECK(cudaGetLastError());
@@ -514,14 +398,15 @@ struct Program {
         }
         done.download();
       }
-      if (!(done.all())) {
+      if (!done.all()) {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         t_device.download(t);
         for (int block = 0; block < done.size(); ++block) {
           if (done[block]) {
             continue;
           }
-          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+          for (int i_lane = block * TILE; i_lane < std::min(block * TILE + TILE, i_count);
+               ++i_lane) {
             i = 1 + i_lane;
             // 130 LET T(I) = 100 * SIN(P * (I - 1) / (M - 1))
             line = 130;
@@ -548,12 +433,12 @@ struct Program {
     h = 0.0;
     // 210 FOR I = 1 TO M
     {
-      const int i_count_2 = loop_count(1, m, 1);
-      DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
-      DeviceTemp<double> h_partial(b2t_cdiv(i_count_2, 512));
+      const int i_count_2 = b2t::loop_count(1, m, 1);
+      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, TILE));
+      b2t::DeviceTemp<double> h_partial(b2t_cdiv(i_count_2, TILE));
       if (t.covers(0, 1, i_count_2)) {
-        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count_2, TILE), 1, 1);
+        if (grid.x > 0) {
           B2T_LAUNCH(::reduce_210, grid, 256, 0)(i_count_2, t_device.upload(t), t.extent(0),
                                                  done_2.data(), done_2.size(), h_partial.data(),
                                                  h_partial.size());
@@ -576,7 +461,7 @@ struct Program {
             h = b2t::add(h, h_partial[block_2]);
             continue;
           }
-          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
+          for (int i_lane_2 = block_2 * TILE; i_lane_2 < std::min(block_2 * TILE + TILE, i_count_2);
                ++i_lane_2) {
             i = 1 + i_lane_2;
             // 220 LET H = H + T(I)
@@ -592,12 +477,11 @@ struct Program {
     for (s = 1; s <= 100; ++s) {
       // 260 FOR I = 2 TO M - 1
       {
-        const int i_count_3 = loop_count(2, m - 1.0, 1);
-        DeviceTemp<int> done_3(b2t_cdiv(i_count_3, 512));
-        if (u.covers(0, 2, i_count_3) && t.covers(0, 2, i_count_3) && t.covers(0, 1, i_count_3) &&
-            t.covers(0, 3, i_count_3)) {
-          const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
-          if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const int i_count_3 = b2t::loop_count(2, m - 1.0, 1);
+        b2t::DeviceTemp<int> done_3(b2t_cdiv(i_count_3, TILE));
+        if (u.covers(0, 2, i_count_3) && t.covers(0, 1, i_count_3 + 2)) {
+          const dim3 grid(b2t_cdiv(i_count_3, TILE), 1, 1);
+          if (grid.x > 0) {
             B2T_LAUNCH(::stencil_260, grid, 256, 0)(i_count_3, u_device.upload(u), u.extent(0),
                                                     t_device.upload(t), t.extent(0), r,
                                                     done_3.data(), done_3.size());
@@ -606,7 +490,7 @@ struct Program {
           }
           done_3.download();
         }
-        if (!(done_3.all())) {
+        if (!done_3.all()) {
           // Blocks the kernel did not finish run here: BASIC reports their exceptions
           t_device.download(t);
           u_device.download(u);
@@ -614,8 +498,8 @@ struct Program {
             if (done_3[block_3]) {
               continue;
             }
-            for (int i_lane_3 = block_3 * 512; i_lane_3 < std::min(block_3 * 512 + 512, i_count_3);
-                 ++i_lane_3) {
+            for (int i_lane_3 = block_3 * TILE;
+                 i_lane_3 < std::min(block_3 * TILE + TILE, i_count_3); ++i_lane_3) {
               i = 2 + i_lane_3;
               // 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
               line = 270;
@@ -630,10 +514,10 @@ struct Program {
       }
       // 290 FOR I = 2 TO M - 1
       {
-        const int i_count_4 = loop_count(2, m - 1.0, 1);
+        const int i_count_4 = b2t::loop_count(2, m - 1.0, 1);
         if (t.covers(0, 2, i_count_4) && u.covers(0, 2, i_count_4)) {
-          const dim3 grid(b2t_cdiv(i_count_4, 512), 1, 1);
-          if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+          const dim3 grid(b2t_cdiv(i_count_4, TILE), 1, 1);
+          if (grid.x > 0) {
             B2T_LAUNCH(::map_290, grid, 256, 0)(i_count_4, t_device.upload(t), t.extent(0),
                                                 u_device.upload(u), u.extent(0));
             B2T_CHECK(cudaGetLastError());
@@ -673,12 +557,12 @@ struct Program {
     q = 0.0;
     // 410 FOR I = 1 TO M
     {
-      const int i_count_5 = loop_count(1, m, 1);
-      DeviceTemp<int> done_4(b2t_cdiv(i_count_5, 512));
-      DeviceTemp<double> q_partial(b2t_cdiv(i_count_5, 512));
+      const int i_count_5 = b2t::loop_count(1, m, 1);
+      b2t::DeviceTemp<int> done_4(b2t_cdiv(i_count_5, TILE));
+      b2t::DeviceTemp<double> q_partial(b2t_cdiv(i_count_5, TILE));
       if (t.covers(0, 1, i_count_5)) {
-        const dim3 grid(b2t_cdiv(i_count_5, 512), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count_5, TILE), 1, 1);
+        if (grid.x > 0) {
           B2T_LAUNCH(::reduce_410, grid, 256, 0)(i_count_5, t_device.upload(t), t.extent(0),
                                                  done_4.data(), done_4.size(), q_partial.data(),
                                                  q_partial.size());
@@ -701,7 +585,7 @@ struct Program {
             q = b2t::add(q, q_partial[block_4]);
             continue;
           }
-          for (int i_lane_5 = block_4 * 512; i_lane_5 < std::min(block_4 * 512 + 512, i_count_5);
+          for (int i_lane_5 = block_4 * TILE; i_lane_5 < std::min(block_4 * TILE + TILE, i_count_5);
                ++i_lane_5) {
             i = 1 + i_lane_5;
             // 420 LET Q = Q + T(I)

@@ -6,8 +6,8 @@
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 mandel.cu -o mandel
-// or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ mandel.cu -o mandel
+// or for the CPU, with basic2tile's CUDA emulator (b2t_cuda_emu.h, beside it too):
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -x c++ mandel.cu -o mandel
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -114,10 +114,10 @@ extern "C" __global__ void __launch_bounds__(256)
   bool looping_1 = valid && !(value_2 > 4.0);
   double t = 0.0;
   for (;;) {
-    bool looping_1_max_any = false;
-    looping_1_max_any = looping_1_max_any || looping_1;
-    int looping_1_max = b2t_block_any(looping_1_max_any) ? 1 : 0;
-    if (!(looping_1_max > 0))
+    bool thread_looping_1 = false;
+    thread_looping_1 = thread_looping_1 || looping_1;
+    int block_looping_1 = b2t_block_any(thread_looping_1) ? 1 : 0;
+    if (!(block_looping_1 > 0))
       break;
     // 180 IF N >= M THEN 240
     taken_3 = looping_1 && n >= m;
@@ -138,17 +138,17 @@ extern "C" __global__ void __launch_bounds__(256)
   }
   // 240 LET C(R,K) = N
   double c_tile = n;
-  bool exceptions_max_any = false;
-  exceptions_max_any = exceptions_max_any || exceptions;
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  bool thread_exceptions = false;
+  thread_exceptions = thread_exceptions || exceptions;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (finished) {
     {
       const int elem = threadIdx.x;
       const int row = elem / 16;
       const int col = elem % 16;
-      const int at_row = 1 + bid0 * 16 + row;
-      const int at_col = 1 + bid1 * 16 + col;
+      const int at_row = 1 + bid0 * tile + row;
+      const int at_col = 1 + bid1 * tile + col;
       if (at_row < 1 + r_count && at_row < c_rows && at_col < 1 + k_count && at_col < c_cols)
         c[static_cast<long long>(at_row) * c_cols + at_col] = c_tile;
     }
@@ -187,8 +187,8 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 32;
     const int col = elem % 32;
-    const int at_row = 1 + bid0 * 32 + row;
-    const int at_col = 1 + bid1 * 32 + col;
+    const int at_row = 1 + bid0 * tile + row;
+    const int at_col = 1 + bid1 * tile + col;
     c_r_k[slot] = at_row < 1 + r_count && at_row < c_rows && at_col < 1 + k_count && at_col < c_cols
                       ? c[static_cast<long long>(at_row) * c_cols + at_col]
                       : 0.0;
@@ -214,13 +214,13 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 4; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(s_total) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   const int at = bid0 * b2t_cdiv(k_count, tile) + bid1;
   if (threadIdx.x == 0 && at >= 0 && at < done_len)
     done[at] = static_cast<int>(finished);
@@ -235,130 +235,14 @@ extern "C" __global__ void __launch_bounds__(256)
 #include <string>
 
 #include "b2t_runtime.h"
+#include "b2t_launch.h"
 
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/mandel.bas";
-
-// The device copy of a BASIC array.  Host code works on the b2t::Array; upload() before a
-// launch copies it in when host code may have changed it, written() after a launch that
-// changed it, download() before host code uses it again.
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() {
-    cudaFree(data_);
-  }
-
-  T* upload(b2t::Array<T>& host) {
-    if (size_ != host.size()) {  // first use, or a DIM gave it another size
-      B2T_CHECK(cudaFree(data_));
-      data_ = nullptr;
-      size_ = host.size();
-      if (size_ > 0)
-        B2T_CHECK(cudaMalloc(&data_, sizeof(T) * size_));
-      host_newer_ = true;
-    }
-    if (host_newer_ && size_ > 0) {
-      B2T_CHECK(cudaMemcpy(data_, host.data(), sizeof(T) * size_, cudaMemcpyHostToDevice));
-    }
-    host_newer_ = false;
-    return data_;
-  }
-
-  void written() {
-    device_newer_ = true;
-  }
-
-  void download(b2t::Array<T>& host) {
-    if (device_newer_ && size_ == host.size() && size_ > 0) {
-      B2T_CHECK(cudaMemcpy(host.data(), data_, sizeof(T) * size_, cudaMemcpyDeviceToHost));
-    }
-    device_newer_ = false;
-    host_newer_ = true;  // host code may change it from now on
-  }
-
- private:
-  T* data_ = nullptr;
-  std::size_t size_ = 0;
-  bool host_newer_ = true, device_newer_ = false;
-};
-
-// A scratch array of one launch (the blocks' partial results, the error flag): zeros on
-// the device; download() brings the values the kernel wrote to the host.
-template <class T>
-class DeviceTemp {
- public:
-  explicit DeviceTemp(int size) : values_(static_cast<std::size_t>(size > 0 ? size : 0)) {
-    if (!values_.empty()) {
-      B2T_CHECK(cudaMalloc(&data_, sizeof(T) * values_.size()));
-      B2T_CHECK(cudaMemset(data_, 0, sizeof(T) * values_.size()));
-    }
-  }
-  DeviceTemp(const DeviceTemp&) = delete;
-  DeviceTemp& operator=(const DeviceTemp&) = delete;
-  ~DeviceTemp() {
-    cudaFree(data_);
-  }
-
-  T* data() {
-    return data_;
-  }
-  int size() const {
-    return static_cast<int>(values_.size());
-  }
-  void download() {
-    if (!values_.empty()) {
-      B2T_CHECK(
-          cudaMemcpy(values_.data(), data_, sizeof(T) * values_.size(), cudaMemcpyDeviceToHost));
-    }
-  }
-  T operator[](int i) const {
-    return values_[static_cast<std::size_t>(i)];
-  }
-  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
-  // launch's flags.
-  bool all() const {
-    return all(0, size());
-  }
-  bool all(int begin, int end) const {
-    for (int i = begin; i < end; ++i)
-      if (values_[static_cast<std::size_t>(i)] == 0)
-        return false;
-    return true;
-  }
-  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
-  // each step is BASIC's + (-), which reports an overflow of the running total.
-  double added_to(double total) const {
-    for (T v : values_)
-      total = b2t::add(total, v);
-    return total;
-  }
-  double subtracted_from(double total) const {
-    for (T v : values_)
-      total = b2t::sub(total, v);
-    return total;
-  }
-
- private:
-  std::vector<T> values_;
-  T* data_ = nullptr;
-};
-
-// The number of iterations of FOR v = start TO limit STEP step (ECMA-55; start and step
-// are integers, the limit is evaluated once).
-inline int loop_count(int start, double limit, int step) {
-  // A loop whose lanes would pass 32-bit values (a NaN limit never ends it) is fatal
-  // rather than silently shorter or wrong (runtime/extended.py loop_count).
-  const double n = std::floor((limit - start) / step) + 1.0;
-  if (std::isnan(n) || n * std::abs(step) > 1073741824.0)
-    throw b2t::Fault("FOR loop too long for one kernel launch",
-                     "(limit " + b2t::format_number_trimmed(limit) + ")");
-  return n > 0.0 ? static_cast<int>(n) : 0;
-}
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int ITERATE_100_TILE = 16;
+constexpr int REDUCE_500_TILE = 32;
 
 // 10 REM MANDELBROT SET BY ESCAPE TIME ON A 40 X 20 GRID.
 // 20 REM FOR EACH POINT C = X + IY ITERATE Z = Z*Z + C FROM Z = 0 UNTIL
@@ -378,7 +262,7 @@ struct Program {
   double x = 0.0, y = 0.0;
   b2t::Array<double> c{"C", 0, 2};
   // The device copies of the arrays the kernels use.
-  DeviceArray<double> c_device;
+  b2t::DeviceArray<double> c_device;
 
   void run() {
     // 80 DIM C(20,40)
@@ -387,12 +271,14 @@ struct Program {
     m = 30.0;
     // 100 FOR R = 1 TO 20
     {
-      const int r_count = loop_count(1, 20.0, 1);
-      const int k_count = loop_count(1, 40.0, 1);
-      DeviceTemp<int> done((b2t_cdiv(r_count, 16) * b2t_cdiv(k_count, 16)));
+      const int r_count = b2t::loop_count(1, 20.0, 1);
+      const int k_count = b2t::loop_count(1, 40.0, 1);
+      b2t::DeviceTemp<int> done(
+          (b2t_cdiv(r_count, ITERATE_100_TILE) * b2t_cdiv(k_count, ITERATE_100_TILE)));
       if (c.covers(0, 1, r_count) && c.covers(1, 1, k_count)) {
-        const dim3 grid(b2t_cdiv(r_count, 16), b2t_cdiv(k_count, 16), 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(r_count, ITERATE_100_TILE), b2t_cdiv(k_count, ITERATE_100_TILE),
+                        1);
+        if (grid.x > 0 && grid.y > 0) {
           B2T_LAUNCH(::iterate_100, grid, 256, 0)(r_count, k_count, c_device.upload(c), c.extent(0),
                                                   c.extent(1), m, done.data(), done.size());
           B2T_CHECK(cudaGetLastError());
@@ -404,8 +290,8 @@ struct Program {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         c_device.download(c);
         for (int r_lane = 0; r_lane < r_count; ++r_lane) {
-          const int row = r_lane / 16 * b2t_cdiv(k_count, 16);
-          if (k_count > 0 && done.all(row, row + b2t_cdiv(k_count, 16))) {
+          const int row = r_lane / ITERATE_100_TILE * b2t_cdiv(k_count, ITERATE_100_TILE);
+          if (k_count > 0 && done.all(row, row + b2t_cdiv(k_count, ITERATE_100_TILE))) {
             continue;
           }
           r = 1 + r_lane;
@@ -413,7 +299,7 @@ struct Program {
           line = 110;
           y = -1.1875 + b2t::mul(r - 1.0, 0.125);
           for (int k_lane = 0; k_lane < k_count; ++k_lane) {
-            if (done[row + k_lane / 16]) {
+            if (done[row + k_lane / ITERATE_100_TILE]) {
               continue;
             }
             k = 1 + k_lane;
@@ -498,13 +384,16 @@ struct Program {
     s = 0.0;
     // 500 FOR R = 1 TO 20
     {
-      const int r_count_2 = loop_count(1, 20.0, 1);
-      const int k_count_2 = loop_count(1, 40.0, 1);
-      DeviceTemp<int> done_2((b2t_cdiv(r_count_2, 32) * b2t_cdiv(k_count_2, 32)));
-      DeviceTemp<double> s_partial((b2t_cdiv(r_count_2, 32) * b2t_cdiv(k_count_2, 32)));
+      const int r_count_2 = b2t::loop_count(1, 20.0, 1);
+      const int k_count_2 = b2t::loop_count(1, 40.0, 1);
+      b2t::DeviceTemp<int> done_2(
+          (b2t_cdiv(r_count_2, REDUCE_500_TILE) * b2t_cdiv(k_count_2, REDUCE_500_TILE)));
+      b2t::DeviceTemp<double> s_partial(
+          (b2t_cdiv(r_count_2, REDUCE_500_TILE) * b2t_cdiv(k_count_2, REDUCE_500_TILE)));
       if (c.covers(0, 1, r_count_2) && c.covers(1, 1, k_count_2)) {
-        const dim3 grid(b2t_cdiv(r_count_2, 32), b2t_cdiv(k_count_2, 32), 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(r_count_2, REDUCE_500_TILE), b2t_cdiv(k_count_2, REDUCE_500_TILE),
+                        1);
+        if (grid.x > 0 && grid.y > 0) {
           B2T_LAUNCH(::reduce_500, grid, 256, 0)(r_count_2, k_count_2, c_device.upload(c),
                                                  c.extent(0), c.extent(1), done_2.data(),
                                                  done_2.size(), s_partial.data(), s_partial.size());
@@ -529,7 +418,8 @@ struct Program {
         }
         for (int r_lane_2 = 0; r_lane_2 < r_count_2; ++r_lane_2) {
           for (int k_lane_2 = 0; k_lane_2 < k_count_2; ++k_lane_2) {
-            if (done_2[r_lane_2 / 32 * b2t_cdiv(k_count_2, 32) + k_lane_2 / 32]) {
+            if (done_2[r_lane_2 / REDUCE_500_TILE * b2t_cdiv(k_count_2, REDUCE_500_TILE) +
+                       k_lane_2 / REDUCE_500_TILE]) {
               continue;
             }
             r = 1 + r_lane_2;

@@ -6,8 +6,8 @@
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 matmat.cu -o matmat
-// or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ matmat.cu -o matmat
+// or for the CPU, with basic2tile's CUDA emulator (b2t_cuda_emu.h, beside it too):
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -x c++ matmat.cu -o matmat
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -85,6 +85,7 @@ extern "C" __global__ void __launch_bounds__(256)
   __shared__ __align__(32) double b_tile[1024];
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
+  constexpr int tile = 64;
   constexpr int tile_k = 16;
   // 110 MAT C = A * B
   double c_tile[16];
@@ -117,8 +118,8 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 16;
         const int col = elem % 16;
-        const int at_row = bid0 * 64 + row;
-        const int at_col = kk * 16 + col;
+        const int at_row = bid0 * tile + row;
+        const int at_col = kk * tile_k + col;
         a_tile[elem] = at_row < rows && at_row < a_rows && at_col < inner && at_col < a_cols
                            ? a[static_cast<long long>(at_row) * a_cols + at_col]
                            : 0.0;
@@ -128,8 +129,8 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 64;
         const int col = elem % 64;
-        const int at_row_2 = kk * 16 + row;
-        const int at_col_2 = bid1 * 64 + col;
+        const int at_row_2 = kk * tile_k + row;
+        const int at_col_2 = bid1 * tile + col;
         b_tile[elem] = at_row_2 < inner && at_row_2 < b_rows && at_col_2 < cols && at_col_2 < b_cols
                            ? b[static_cast<long long>(at_row_2) * b_cols + at_col_2]
                            : 0.0;
@@ -167,8 +168,8 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 64;
     const int col = elem % 64;
-    const int at_row_3 = bid0 * 64 + row;
-    const int at_col_3 = bid1 * 64 + col;
+    const int at_row_3 = bid0 * tile + row;
+    const int at_col_3 = bid1 * tile + col;
     if (at_row_3 < rows && at_row_3 < c_rows && at_col_3 < cols && at_col_3 < c_cols)
       c[static_cast<long long>(at_row_3) * c_cols + at_col_3] = c_tile[slot];
   }
@@ -239,21 +240,21 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 4; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(e_tile[slot]) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (finished) {
 #pragma unroll
     for (int slot = 0; slot < 4; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
       const int row = elem / 32;
       const int col = elem % 32;
-      const int at_row = bid0 * 32 + row;
-      const int at_col = bid1 * 32 + col;
+      const int at_row = bid0 * tile + row;
+      const int at_col = bid1 * tile + col;
       if (at_row < i_count && at_row < d_rows && at_col < j_count && at_col < d_cols)
         d[static_cast<long long>(at_row) * d_cols + at_col] = d_tile[slot];
     }
@@ -262,8 +263,8 @@ extern "C" __global__ void __launch_bounds__(256)
       const int elem = threadIdx.x + 256 * slot;
       const int row = elem / 32;
       const int col = elem % 32;
-      const int at_row_2 = bid0 * 32 + row;
-      const int at_col_2 = bid1 * 32 + col;
+      const int at_row_2 = bid0 * tile + row;
+      const int at_col_2 = bid1 * tile + col;
       if (at_row_2 < i_count && at_row_2 < e_rows && at_col_2 < j_count && at_col_2 < e_cols)
         e[static_cast<long long>(at_row_2) * e_cols + at_col_2] = e_tile[slot];
     }
@@ -284,6 +285,7 @@ extern "C" __global__ void __launch_bounds__(256)
   __shared__ __align__(32) double e_tile[1024];
   const int bid0 = blockIdx.x;
   const int bid1 = blockIdx.y;
+  constexpr int tile = 64;
   constexpr int tile_k = 16;
   // 220 MAT F = D * E
   double f_tile[16];
@@ -316,8 +318,8 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 16;
         const int col = elem % 16;
-        const int at_row = bid0 * 64 + row;
-        const int at_col = kk * 16 + col;
+        const int at_row = bid0 * tile + row;
+        const int at_col = kk * tile_k + col;
         d_tile[elem] = at_row < rows && at_row < d_rows && at_col < inner && at_col < d_cols
                            ? d[static_cast<long long>(at_row) * d_cols + at_col]
                            : 0.0;
@@ -327,8 +329,8 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 64;
         const int col = elem % 64;
-        const int at_row_2 = kk * 16 + row;
-        const int at_col_2 = bid1 * 64 + col;
+        const int at_row_2 = kk * tile_k + row;
+        const int at_col_2 = bid1 * tile + col;
         e_tile[elem] = at_row_2 < inner && at_row_2 < e_rows && at_col_2 < cols && at_col_2 < e_cols
                            ? e[static_cast<long long>(at_row_2) * e_cols + at_col_2]
                            : 0.0;
@@ -366,8 +368,8 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 64;
     const int col = elem % 64;
-    const int at_row_3 = bid0 * 64 + row;
-    const int at_col_3 = bid1 * 64 + col;
+    const int at_row_3 = bid0 * tile + row;
+    const int at_col_3 = bid1 * tile + col;
     if (at_row_3 < rows && at_row_3 < f_rows && at_col_3 < cols && at_col_3 < f_cols)
       f[static_cast<long long>(at_row_3) * f_cols + at_col_3] = f_tile[slot];
   }
@@ -455,10 +457,10 @@ extern "C" __global__ void __launch_bounds__(128)
   s_total += s_acc;
   s_total = b2t_block_sum(s_total);
   exceptions = exceptions || (valid && !(fabs(s_total) < INFINITY));
-  bool exceptions_max_any = false;
-  exceptions_max_any = exceptions_max_any || exceptions;
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  bool thread_exceptions = false;
+  thread_exceptions = thread_exceptions || exceptions;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < t_partial_len)
@@ -473,10 +475,16 @@ extern "C" __global__ void __launch_bounds__(128)
 #include <string>
 
 #include "b2t_runtime.h"
+#include "b2t_launch.h"
 
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/matmat.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int MMA_110_TILE = 64;
+constexpr int MAP_160_TILE = 32;
+constexpr int MMA_220_TILE = 64;
+constexpr int REDUCE_290_TILE = 128;
 
 // The items of the DATA statements, in order: their text and whether it was quoted.
 // clang-format off
@@ -493,126 +501,6 @@ const b2t::DataItem DATA[] = {
     {"11", false}, {"12", false},
 };
 // clang-format on
-
-// The device copy of a BASIC array.  Host code works on the b2t::Array; upload() before a
-// launch copies it in when host code may have changed it, written() after a launch that
-// changed it, download() before host code uses it again.
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() {
-    cudaFree(data_);
-  }
-
-  T* upload(b2t::Array<T>& host) {
-    if (size_ != host.size()) {  // first use, or a DIM gave it another size
-      B2T_CHECK(cudaFree(data_));
-      data_ = nullptr;
-      size_ = host.size();
-      if (size_ > 0)
-        B2T_CHECK(cudaMalloc(&data_, sizeof(T) * size_));
-      host_newer_ = true;
-    }
-    if (host_newer_ && size_ > 0) {
-      B2T_CHECK(cudaMemcpy(data_, host.data(), sizeof(T) * size_, cudaMemcpyHostToDevice));
-    }
-    host_newer_ = false;
-    return data_;
-  }
-
-  void written() {
-    device_newer_ = true;
-  }
-
-  void download(b2t::Array<T>& host) {
-    if (device_newer_ && size_ == host.size() && size_ > 0) {
-      B2T_CHECK(cudaMemcpy(host.data(), data_, sizeof(T) * size_, cudaMemcpyDeviceToHost));
-    }
-    device_newer_ = false;
-    host_newer_ = true;  // host code may change it from now on
-  }
-
- private:
-  T* data_ = nullptr;
-  std::size_t size_ = 0;
-  bool host_newer_ = true, device_newer_ = false;
-};
-
-// A scratch array of one launch (the blocks' partial results, the error flag): zeros on
-// the device; download() brings the values the kernel wrote to the host.
-template <class T>
-class DeviceTemp {
- public:
-  explicit DeviceTemp(int size) : values_(static_cast<std::size_t>(size > 0 ? size : 0)) {
-    if (!values_.empty()) {
-      B2T_CHECK(cudaMalloc(&data_, sizeof(T) * values_.size()));
-      B2T_CHECK(cudaMemset(data_, 0, sizeof(T) * values_.size()));
-    }
-  }
-  DeviceTemp(const DeviceTemp&) = delete;
-  DeviceTemp& operator=(const DeviceTemp&) = delete;
-  ~DeviceTemp() {
-    cudaFree(data_);
-  }
-
-  T* data() {
-    return data_;
-  }
-  int size() const {
-    return static_cast<int>(values_.size());
-  }
-  void download() {
-    if (!values_.empty()) {
-      B2T_CHECK(
-          cudaMemcpy(values_.data(), data_, sizeof(T) * values_.size(), cudaMemcpyDeviceToHost));
-    }
-  }
-  T operator[](int i) const {
-    return values_[static_cast<std::size_t>(i)];
-  }
-  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
-  // launch's flags.
-  bool all() const {
-    return all(0, size());
-  }
-  bool all(int begin, int end) const {
-    for (int i = begin; i < end; ++i)
-      if (values_[static_cast<std::size_t>(i)] == 0)
-        return false;
-    return true;
-  }
-  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
-  // each step is BASIC's + (-), which reports an overflow of the running total.
-  double added_to(double total) const {
-    for (T v : values_)
-      total = b2t::add(total, v);
-    return total;
-  }
-  double subtracted_from(double total) const {
-    for (T v : values_)
-      total = b2t::sub(total, v);
-    return total;
-  }
-
- private:
-  std::vector<T> values_;
-  T* data_ = nullptr;
-};
-
-// The number of iterations of FOR v = start TO limit STEP step (ECMA-55; start and step
-// are integers, the limit is evaluated once).
-inline int loop_count(int start, double limit, int step) {
-  // A loop whose lanes would pass 32-bit values (a NaN limit never ends it) is fatal
-  // rather than silently shorter or wrong (runtime/extended.py loop_count).
-  const double n = std::floor((limit - start) / step) + 1.0;
-  if (std::isnan(n) || n * std::abs(step) > 1073741824.0)
-    throw b2t::Fault("FOR loop too long for one kernel launch",
-                     "(limit " + b2t::format_number_trimmed(limit) + ")");
-  return n > 0.0 ? static_cast<int>(n) : 0;
-}
 
 // 10 REM MATRIX PRODUCTS WITH MAT STATEMENTS (DARTMOUTH / ECMA-116 STYLE).
 // 20 REM FIRST A SMALL PRODUCT: MAT READ FROM DATA, C = A*B, MAT PRINT.
@@ -636,12 +524,12 @@ struct Program {
   b2t::Array<double> e{"E", 1, 2};
   b2t::Array<double> f{"F", 1, 2};
   // The device copies of the arrays the kernels use.
-  DeviceArray<double> a_device;
-  DeviceArray<double> b_device;
-  DeviceArray<double> c_device;
-  DeviceArray<double> d_device;
-  DeviceArray<double> e_device;
-  DeviceArray<double> f_device;
+  b2t::DeviceArray<double> a_device;
+  b2t::DeviceArray<double> b_device;
+  b2t::DeviceArray<double> c_device;
+  b2t::DeviceArray<double> d_device;
+  b2t::DeviceArray<double> e_device;
+  b2t::DeviceArray<double> f_device;
 
   void run() {
     // 80 DIM A(2,3), B(3,2), C(2,2)
@@ -664,8 +552,8 @@ struct Program {
     {
       line = 110;
       b2t::mat_product_shape(c, a, b);
-      const dim3 grid(b2t_cdiv(a.extent(0), 64), b2t_cdiv(b.extent(1), 64), 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+      const dim3 grid(b2t_cdiv(a.extent(0), MMA_110_TILE), b2t_cdiv(b.extent(1), MMA_110_TILE), 1);
+      if (grid.x > 0 && grid.y > 0) {
         B2T_LAUNCH(::mma_110, grid, 256, 0)(c_device.upload(c), c.extent(0), c.extent(1),
                                             a_device.upload(a), a.extent(0), a.extent(1),
                                             b_device.upload(b), b.extent(0), b.extent(1),
@@ -684,13 +572,14 @@ struct Program {
     n = 24.0;
     // 160 FOR I = 1 TO N
     {
-      const int i_count = loop_count(1, n, 1);
-      const int j_count = loop_count(1, n, 1);
-      DeviceTemp<int> done((b2t_cdiv(i_count, 32) * b2t_cdiv(j_count, 32)));
+      const int i_count = b2t::loop_count(1, n, 1);
+      const int j_count = b2t::loop_count(1, n, 1);
+      b2t::DeviceTemp<int> done(
+          (b2t_cdiv(i_count, MAP_160_TILE) * b2t_cdiv(j_count, MAP_160_TILE)));
       if (d.covers(0, 1, i_count) && d.covers(1, 1, j_count) && e.covers(0, 1, i_count) &&
           e.covers(1, 1, j_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 32), b2t_cdiv(j_count, 32), 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count, MAP_160_TILE), b2t_cdiv(j_count, MAP_160_TILE), 1);
+        if (grid.x > 0 && grid.y > 0) {
           B2T_LAUNCH(::map_160, grid, 256, 0)(i_count, j_count, d_device.upload(d), d.extent(0),
                                               d.extent(1), e_device.upload(e), e.extent(0),
                                               e.extent(1), n, done.data(), done.size());
@@ -700,13 +589,14 @@ struct Program {
         }
         done.download();
       }
-      if (!(done.all())) {
+      if (!done.all()) {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         d_device.download(d);
         e_device.download(e);
         for (int i_lane = 0; i_lane < i_count; ++i_lane) {
           for (int j_lane = 0; j_lane < j_count; ++j_lane) {
-            if (done[i_lane / 32 * b2t_cdiv(j_count, 32) + j_lane / 32]) {
+            if (done[i_lane / MAP_160_TILE * b2t_cdiv(j_count, MAP_160_TILE) +
+                     j_lane / MAP_160_TILE]) {
               continue;
             }
             i = 1 + i_lane;
@@ -729,8 +619,8 @@ struct Program {
     {
       line = 220;
       b2t::mat_product_shape(f, d, e);
-      const dim3 grid(b2t_cdiv(d.extent(0), 64), b2t_cdiv(e.extent(1), 64), 1);
-      if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+      const dim3 grid(b2t_cdiv(d.extent(0), MMA_220_TILE), b2t_cdiv(e.extent(1), MMA_220_TILE), 1);
+      if (grid.x > 0 && grid.y > 0) {
         B2T_LAUNCH(::mma_220, grid, 256, 0)(f_device.upload(f), f.extent(0), f.extent(1),
                                             d_device.upload(d), d.extent(0), d.extent(1),
                                             e_device.upload(e), e.extent(0), e.extent(1),
@@ -756,13 +646,13 @@ struct Program {
     s = 0.0;
     // 290 FOR I = 1 TO N
     {
-      const int i_count_2 = loop_count(1, n, 1);
-      DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 128));
-      DeviceTemp<double> t_partial(b2t_cdiv(i_count_2, 128));
-      DeviceTemp<double> s_partial(b2t_cdiv(i_count_2, 128));
+      const int i_count_2 = b2t::loop_count(1, n, 1);
+      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, REDUCE_290_TILE));
+      b2t::DeviceTemp<double> t_partial(b2t_cdiv(i_count_2, REDUCE_290_TILE));
+      b2t::DeviceTemp<double> s_partial(b2t_cdiv(i_count_2, REDUCE_290_TILE));
       {
-        const dim3 grid(b2t_cdiv(i_count_2, 128), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count_2, REDUCE_290_TILE), 1, 1);
+        if (grid.x > 0) {
           B2T_LAUNCH(::reduce_290, grid, 128, 0)(i_count_2, f_device.upload(f), f.extent(0),
                                                  f.extent(1), n, done_2.data(), done_2.size(),
                                                  t_partial.data(), t_partial.size(),
@@ -793,7 +683,8 @@ struct Program {
             s = b2t::add(s, s_partial[block]);
             continue;
           }
-          for (int i_lane_2 = block * 128; i_lane_2 < std::min(block * 128 + 128, i_count_2);
+          for (int i_lane_2 = block * REDUCE_290_TILE;
+               i_lane_2 < std::min(block * REDUCE_290_TILE + REDUCE_290_TILE, i_count_2);
                ++i_lane_2) {
             i = 1 + i_lane_2;
             // 300 LET T = T + F(I,I)

@@ -6,8 +6,8 @@
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 matmul.cu -o matmul
-// or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ matmul.cu -o matmul
+// or for the CPU, with basic2tile's CUDA emulator (b2t_cuda_emu.h, beside it too):
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -x c++ matmul.cu -o matmul
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -132,21 +132,21 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 4; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(b_tile[slot]) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 4; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (finished) {
 #pragma unroll
     for (int slot = 0; slot < 4; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
       const int row = elem / 32;
       const int col = elem % 32;
-      const int at_row = 1 + bid0 * 32 + row;
-      const int at_col = 1 + bid1 * 32 + col;
+      const int at_row = 1 + bid0 * tile + row;
+      const int at_col = 1 + bid1 * tile + col;
       if (at_row < 1 + i_count && at_row < a_rows && at_col < 1 + j_count && at_col < a_cols)
         a[static_cast<long long>(at_row) * a_cols + at_col] = a_tile[slot];
     }
@@ -155,8 +155,8 @@ extern "C" __global__ void __launch_bounds__(256)
       const int elem = threadIdx.x + 256 * slot;
       const int row = elem / 32;
       const int col = elem % 32;
-      const int at_row_2 = 1 + bid0 * 32 + row;
-      const int at_col_2 = 1 + bid1 * 32 + col;
+      const int at_row_2 = 1 + bid0 * tile + row;
+      const int at_col_2 = 1 + bid1 * tile + col;
       if (at_row_2 < 1 + i_count && at_row_2 < b_rows && at_col_2 < 1 + j_count &&
           at_col_2 < b_cols)
         b[static_cast<long long>(at_row_2) * b_cols + at_col_2] = b_tile[slot];
@@ -213,8 +213,8 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 16;
         const int col = elem % 16;
-        const int at_row = 1 + bid0 * 64 + row;
-        const int at_col = 1 + kk * 16 + col;
+        const int at_row = 1 + bid0 * tile + row;
+        const int at_col = 1 + kk * tile_k + col;
         a_tile[elem] =
             at_row < 1 + i_count && at_row < a_rows && at_col < 1 + k_count && at_col < a_cols
                 ? a[static_cast<long long>(at_row) * a_cols + at_col]
@@ -225,8 +225,8 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 64;
         const int col = elem % 64;
-        const int at_row_2 = 1 + kk * 16 + row;
-        const int at_col_2 = 1 + bid1 * 64 + col;
+        const int at_row_2 = 1 + kk * tile_k + row;
+        const int at_col_2 = 1 + bid1 * tile + col;
         b_tile[elem] = at_row_2 < 1 + k_count && at_row_2 < b_rows && at_col_2 < 1 + j_count &&
                                at_col_2 < b_cols
                            ? b[static_cast<long long>(at_row_2) * b_cols + at_col_2]
@@ -260,21 +260,21 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     c_tile[slot] = acc_tile[elem];
   }
-  bool block_max_any = false;
+  bool thread_block = false;
 #pragma unroll
   for (int slot = 0; slot < 16; ++slot) {
-    block_max_any = block_max_any || !(fabs(c_tile[slot]) < INFINITY);
+    thread_block = thread_block || !(fabs(c_tile[slot]) < INFINITY);
   }
-  int block_max = b2t_block_any(block_max_any) ? 1 : 0;
-  const bool finished = block_max == 0;
+  int block_block = b2t_block_any(thread_block) ? 1 : 0;
+  const bool finished = block_block == 0;
   if (finished) {
 #pragma unroll
     for (int slot = 0; slot < 16; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
       const int row = elem / 64;
       const int col = elem % 64;
-      const int at_row_3 = 1 + bid0 * 64 + row;
-      const int at_col_3 = 1 + bid1 * 64 + col;
+      const int at_row_3 = 1 + bid0 * tile + row;
+      const int at_col_3 = 1 + bid1 * tile + col;
       if (at_row_3 < 1 + i_count && at_row_3 < c_rows && at_col_3 < 1 + j_count &&
           at_col_3 < c_cols)
         c[static_cast<long long>(at_row_3) * c_cols + at_col_3] = c_tile[slot];
@@ -355,13 +355,13 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(t_total) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < t_partial_len)
@@ -374,130 +374,15 @@ extern "C" __global__ void __launch_bounds__(256)
 #include <string>
 
 #include "b2t_runtime.h"
+#include "b2t_launch.h"
 
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/matmul.bas";
-
-// The device copy of a BASIC array.  Host code works on the b2t::Array; upload() before a
-// launch copies it in when host code may have changed it, written() after a launch that
-// changed it, download() before host code uses it again.
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() {
-    cudaFree(data_);
-  }
-
-  T* upload(b2t::Array<T>& host) {
-    if (size_ != host.size()) {  // first use, or a DIM gave it another size
-      B2T_CHECK(cudaFree(data_));
-      data_ = nullptr;
-      size_ = host.size();
-      if (size_ > 0)
-        B2T_CHECK(cudaMalloc(&data_, sizeof(T) * size_));
-      host_newer_ = true;
-    }
-    if (host_newer_ && size_ > 0) {
-      B2T_CHECK(cudaMemcpy(data_, host.data(), sizeof(T) * size_, cudaMemcpyHostToDevice));
-    }
-    host_newer_ = false;
-    return data_;
-  }
-
-  void written() {
-    device_newer_ = true;
-  }
-
-  void download(b2t::Array<T>& host) {
-    if (device_newer_ && size_ == host.size() && size_ > 0) {
-      B2T_CHECK(cudaMemcpy(host.data(), data_, sizeof(T) * size_, cudaMemcpyDeviceToHost));
-    }
-    device_newer_ = false;
-    host_newer_ = true;  // host code may change it from now on
-  }
-
- private:
-  T* data_ = nullptr;
-  std::size_t size_ = 0;
-  bool host_newer_ = true, device_newer_ = false;
-};
-
-// A scratch array of one launch (the blocks' partial results, the error flag): zeros on
-// the device; download() brings the values the kernel wrote to the host.
-template <class T>
-class DeviceTemp {
- public:
-  explicit DeviceTemp(int size) : values_(static_cast<std::size_t>(size > 0 ? size : 0)) {
-    if (!values_.empty()) {
-      B2T_CHECK(cudaMalloc(&data_, sizeof(T) * values_.size()));
-      B2T_CHECK(cudaMemset(data_, 0, sizeof(T) * values_.size()));
-    }
-  }
-  DeviceTemp(const DeviceTemp&) = delete;
-  DeviceTemp& operator=(const DeviceTemp&) = delete;
-  ~DeviceTemp() {
-    cudaFree(data_);
-  }
-
-  T* data() {
-    return data_;
-  }
-  int size() const {
-    return static_cast<int>(values_.size());
-  }
-  void download() {
-    if (!values_.empty()) {
-      B2T_CHECK(
-          cudaMemcpy(values_.data(), data_, sizeof(T) * values_.size(), cudaMemcpyDeviceToHost));
-    }
-  }
-  T operator[](int i) const {
-    return values_[static_cast<std::size_t>(i)];
-  }
-  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
-  // launch's flags.
-  bool all() const {
-    return all(0, size());
-  }
-  bool all(int begin, int end) const {
-    for (int i = begin; i < end; ++i)
-      if (values_[static_cast<std::size_t>(i)] == 0)
-        return false;
-    return true;
-  }
-  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
-  // each step is BASIC's + (-), which reports an overflow of the running total.
-  double added_to(double total) const {
-    for (T v : values_)
-      total = b2t::add(total, v);
-    return total;
-  }
-  double subtracted_from(double total) const {
-    for (T v : values_)
-      total = b2t::sub(total, v);
-    return total;
-  }
-
- private:
-  std::vector<T> values_;
-  T* data_ = nullptr;
-};
-
-// The number of iterations of FOR v = start TO limit STEP step (ECMA-55; start and step
-// are integers, the limit is evaluated once).
-inline int loop_count(int start, double limit, int step) {
-  // A loop whose lanes would pass 32-bit values (a NaN limit never ends it) is fatal
-  // rather than silently shorter or wrong (runtime/extended.py loop_count).
-  const double n = std::floor((limit - start) / step) + 1.0;
-  if (std::isnan(n) || n * std::abs(step) > 1073741824.0)
-    throw b2t::Fault("FOR loop too long for one kernel launch",
-                     "(limit " + b2t::format_number_trimmed(limit) + ")");
-  return n > 0.0 ? static_cast<int>(n) : 0;
-}
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int MAP_70_TILE = 32;
+constexpr int MMA_140_TILE = 64;
+constexpr int REDUCE_320_TILE = 512;
 
 // 10 REM MATRIX MULTIPLY C = A*B OF N X N MATRICES, N = 24, BY THREE
 // 20 REM NESTED LOOPS. THE I AND J LOOPS ARE PARALLEL; THE K LOOP IS A
@@ -515,9 +400,9 @@ struct Program {
   b2t::Array<double> b{"B", 0, 2};
   b2t::Array<double> c{"C", 0, 2};
   // The device copies of the arrays the kernels use.
-  DeviceArray<double> a_device;
-  DeviceArray<double> b_device;
-  DeviceArray<double> c_device;
+  b2t::DeviceArray<double> a_device;
+  b2t::DeviceArray<double> b_device;
+  b2t::DeviceArray<double> c_device;
 
   void run() {
     // 50 DIM A(24,24), B(24,24), C(24,24)
@@ -528,13 +413,13 @@ struct Program {
     n = 24.0;
     // 70 FOR I = 1 TO N
     {
-      const int i_count = loop_count(1, n, 1);
-      const int j_count = loop_count(1, n, 1);
-      DeviceTemp<int> done((b2t_cdiv(i_count, 32) * b2t_cdiv(j_count, 32)));
+      const int i_count = b2t::loop_count(1, n, 1);
+      const int j_count = b2t::loop_count(1, n, 1);
+      b2t::DeviceTemp<int> done((b2t_cdiv(i_count, MAP_70_TILE) * b2t_cdiv(j_count, MAP_70_TILE)));
       if (a.covers(0, 1, i_count) && a.covers(1, 1, j_count) && b.covers(0, 1, i_count) &&
           b.covers(1, 1, j_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 32), b2t_cdiv(j_count, 32), 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count, MAP_70_TILE), b2t_cdiv(j_count, MAP_70_TILE), 1);
+        if (grid.x > 0 && grid.y > 0) {
           B2T_LAUNCH(::map_70, grid, 256, 0)(i_count, j_count, a_device.upload(a), a.extent(0),
                                              a.extent(1), b_device.upload(b), b.extent(0),
                                              b.extent(1), n, done.data(), done.size());
@@ -544,13 +429,14 @@ struct Program {
         }
         done.download();
       }
-      if (!(done.all())) {
+      if (!done.all()) {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         a_device.download(a);
         b_device.download(b);
         for (int i_lane = 0; i_lane < i_count; ++i_lane) {
           for (int j_lane = 0; j_lane < j_count; ++j_lane) {
-            if (done[i_lane / 32 * b2t_cdiv(j_count, 32) + j_lane / 32]) {
+            if (done[i_lane / MAP_70_TILE * b2t_cdiv(j_count, MAP_70_TILE) +
+                     j_lane / MAP_70_TILE]) {
               continue;
             }
             i = 1 + i_lane;
@@ -572,14 +458,15 @@ struct Program {
     // 130 REM THE PRODUCT
     // 140 FOR I = 1 TO N
     {
-      const int i_count_2 = loop_count(1, n, 1);
-      const int j_count_2 = loop_count(1, n, 1);
-      const int k_count = loop_count(1, n, 1);
-      DeviceTemp<int> done_2((b2t_cdiv(i_count_2, 64) * b2t_cdiv(j_count_2, 64)));
+      const int i_count_2 = b2t::loop_count(1, n, 1);
+      const int j_count_2 = b2t::loop_count(1, n, 1);
+      const int k_count = b2t::loop_count(1, n, 1);
+      b2t::DeviceTemp<int> done_2(
+          (b2t_cdiv(i_count_2, MMA_140_TILE) * b2t_cdiv(j_count_2, MMA_140_TILE)));
       if (a.covers(0, 1, i_count_2) && a.covers(1, 1, k_count) && b.covers(0, 1, k_count) &&
           b.covers(1, 1, j_count_2) && c.covers(0, 1, i_count_2) && c.covers(1, 1, j_count_2)) {
-        const dim3 grid(b2t_cdiv(i_count_2, 64), b2t_cdiv(j_count_2, 64), 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count_2, MMA_140_TILE), b2t_cdiv(j_count_2, MMA_140_TILE), 1);
+        if (grid.x > 0 && grid.y > 0) {
           B2T_CHECK(
               cudaFuncSetAttribute(::mma_140, cudaFuncAttributeMaxDynamicSharedMemorySize, 49152));
           B2T_LAUNCH(::mma_140, grid, 256, 49152)(
@@ -591,14 +478,15 @@ struct Program {
         }
         done_2.download();
       }
-      if (!(done_2.all())) {
+      if (!done_2.all()) {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         a_device.download(a);
         b_device.download(b);
         c_device.download(c);
         for (int i_lane_2 = 0; i_lane_2 < i_count_2; ++i_lane_2) {
           for (int j_lane_2 = 0; j_lane_2 < j_count_2; ++j_lane_2) {
-            if (done_2[i_lane_2 / 64 * b2t_cdiv(j_count_2, 64) + j_lane_2 / 64]) {
+            if (done_2[i_lane_2 / MMA_140_TILE * b2t_cdiv(j_count_2, MMA_140_TILE) +
+                       j_lane_2 / MMA_140_TILE]) {
               continue;
             }
             i = 1 + i_lane_2;
@@ -646,12 +534,12 @@ struct Program {
     t = 0.0;
     // 320 FOR I = 1 TO N
     {
-      const int i_count_3 = loop_count(1, n, 1);
-      DeviceTemp<int> done_3(b2t_cdiv(i_count_3, 512));
-      DeviceTemp<double> t_partial(b2t_cdiv(i_count_3, 512));
+      const int i_count_3 = b2t::loop_count(1, n, 1);
+      b2t::DeviceTemp<int> done_3(b2t_cdiv(i_count_3, REDUCE_320_TILE));
+      b2t::DeviceTemp<double> t_partial(b2t_cdiv(i_count_3, REDUCE_320_TILE));
       {
-        const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count_3, REDUCE_320_TILE), 1, 1);
+        if (grid.x > 0) {
           B2T_LAUNCH(::reduce_320, grid, 256, 0)(i_count_3, c_device.upload(c), c.extent(0),
                                                  c.extent(1), done_3.data(), done_3.size(),
                                                  t_partial.data(), t_partial.size());
@@ -674,7 +562,8 @@ struct Program {
             t = b2t::add(t, t_partial[block]);
             continue;
           }
-          for (int i_lane_3 = block * 512; i_lane_3 < std::min(block * 512 + 512, i_count_3);
+          for (int i_lane_3 = block * REDUCE_320_TILE;
+               i_lane_3 < std::min(block * REDUCE_320_TILE + REDUCE_320_TILE, i_count_3);
                ++i_lane_3) {
             i = 1 + i_lane_3;
             // 330 LET T = T + C(I,I)

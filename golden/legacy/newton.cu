@@ -6,8 +6,8 @@
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 newton.cu -o newton
-// or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ newton.cu -o newton
+// or for the CPU, with basic2tile's CUDA emulator (b2t_cuda_emu.h, beside it too):
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -x c++ newton.cu -o newton
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -92,7 +92,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     if (at < 1 + i_count && at < v_len)
       v[at] = v_tile[slot];
   }
@@ -118,7 +118,7 @@ extern "C" __global__ void __launch_bounds__(128)
   double v_i;
   {
     const int elem = threadIdx.x;
-    const int at = 1 + bid * 128 + elem;
+    const int at = 1 + bid * tile + elem;
     v_i = at < 1 + i_count && at < v_len ? v[at] : 0.0;
   }
   // 150 LET A = V(I)
@@ -132,10 +132,10 @@ extern "C" __global__ void __launch_bounds__(128)
   // 180 IF ABS(X * X - A) < E THEN 230
   bool looping_1 = valid && !(value_2 < e);
   for (;;) {
-    bool looping_1_max_any = false;
-    looping_1_max_any = looping_1_max_any || looping_1;
-    int looping_1_max = b2t_block_any(looping_1_max_any) ? 1 : 0;
-    if (!(looping_1_max > 0))
+    bool thread_looping_1 = false;
+    thread_looping_1 = thread_looping_1 || looping_1;
+    int block_looping_1 = b2t_block_any(thread_looping_1) ? 1 : 0;
+    if (!(block_looping_1 > 0))
       break;
     // 190 IF K >= 50 THEN 230
     taken_3 = looping_1 && k >= 50.0;
@@ -153,20 +153,20 @@ extern "C" __global__ void __launch_bounds__(128)
   double r_tile = x;
   // 240 LET C(I) = K
   double c_tile = k;
-  bool exceptions_max_any = false;
-  exceptions_max_any = exceptions_max_any || exceptions;
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  bool thread_exceptions = false;
+  thread_exceptions = thread_exceptions || exceptions;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (finished) {
     {
       const int elem = threadIdx.x;
-      const int at_2 = 1 + bid * 128 + elem;
+      const int at_2 = 1 + bid * tile + elem;
       if (at_2 < 1 + i_count && at_2 < c_len)
         c[at_2] = c_tile;
     }
     {
       const int elem = threadIdx.x;
-      const int at_3 = 1 + bid * 128 + elem;
+      const int at_3 = 1 + bid * tile + elem;
       if (at_3 < 1 + i_count && at_3 < r_len)
         r[at_3] = r_tile;
     }
@@ -207,21 +207,21 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     c_i[slot] = at < 1 + i_count && at < c_len ? c[at] : 0.0;
   }
   double r_i[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 1 + bid * 512 + elem;
+    const int at_2 = 1 + bid * tile + elem;
     r_i[slot] = at_2 < 1 + i_count && at_2 < r_len ? r[at_2] : 0.0;
   }
   double v_i[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_3 = 1 + bid * 512 + elem;
+    const int at_3 = 1 + bid * tile + elem;
     v_i[slot] = at_3 < 1 + i_count && at_3 < v_len ? v[at_3] : 0.0;
   }
   double t_acc[2];
@@ -272,13 +272,13 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(t_total) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < t_partial_len)
@@ -321,10 +321,15 @@ extern "C" __global__ void __launch_bounds__(256)
 #include <string>
 
 #include "b2t_runtime.h"
+#include "b2t_launch.h"
 
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/newton.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int MAP_100_TILE = 512;
+constexpr int ITERATE_140_TILE = 128;
+constexpr int REDUCE_390_TILE = 512;
 
 // The items of the DATA statements, in order: their text and whether it was quoted.
 // clang-format off
@@ -334,126 +339,6 @@ const b2t::DataItem DATA[] = {
     {"500", false},
 };
 // clang-format on
-
-// The device copy of a BASIC array.  Host code works on the b2t::Array; upload() before a
-// launch copies it in when host code may have changed it, written() after a launch that
-// changed it, download() before host code uses it again.
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() {
-    cudaFree(data_);
-  }
-
-  T* upload(b2t::Array<T>& host) {
-    if (size_ != host.size()) {  // first use, or a DIM gave it another size
-      B2T_CHECK(cudaFree(data_));
-      data_ = nullptr;
-      size_ = host.size();
-      if (size_ > 0)
-        B2T_CHECK(cudaMalloc(&data_, sizeof(T) * size_));
-      host_newer_ = true;
-    }
-    if (host_newer_ && size_ > 0) {
-      B2T_CHECK(cudaMemcpy(data_, host.data(), sizeof(T) * size_, cudaMemcpyHostToDevice));
-    }
-    host_newer_ = false;
-    return data_;
-  }
-
-  void written() {
-    device_newer_ = true;
-  }
-
-  void download(b2t::Array<T>& host) {
-    if (device_newer_ && size_ == host.size() && size_ > 0) {
-      B2T_CHECK(cudaMemcpy(host.data(), data_, sizeof(T) * size_, cudaMemcpyDeviceToHost));
-    }
-    device_newer_ = false;
-    host_newer_ = true;  // host code may change it from now on
-  }
-
- private:
-  T* data_ = nullptr;
-  std::size_t size_ = 0;
-  bool host_newer_ = true, device_newer_ = false;
-};
-
-// A scratch array of one launch (the blocks' partial results, the error flag): zeros on
-// the device; download() brings the values the kernel wrote to the host.
-template <class T>
-class DeviceTemp {
- public:
-  explicit DeviceTemp(int size) : values_(static_cast<std::size_t>(size > 0 ? size : 0)) {
-    if (!values_.empty()) {
-      B2T_CHECK(cudaMalloc(&data_, sizeof(T) * values_.size()));
-      B2T_CHECK(cudaMemset(data_, 0, sizeof(T) * values_.size()));
-    }
-  }
-  DeviceTemp(const DeviceTemp&) = delete;
-  DeviceTemp& operator=(const DeviceTemp&) = delete;
-  ~DeviceTemp() {
-    cudaFree(data_);
-  }
-
-  T* data() {
-    return data_;
-  }
-  int size() const {
-    return static_cast<int>(values_.size());
-  }
-  void download() {
-    if (!values_.empty()) {
-      B2T_CHECK(
-          cudaMemcpy(values_.data(), data_, sizeof(T) * values_.size(), cudaMemcpyDeviceToHost));
-    }
-  }
-  T operator[](int i) const {
-    return values_[static_cast<std::size_t>(i)];
-  }
-  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
-  // launch's flags.
-  bool all() const {
-    return all(0, size());
-  }
-  bool all(int begin, int end) const {
-    for (int i = begin; i < end; ++i)
-      if (values_[static_cast<std::size_t>(i)] == 0)
-        return false;
-    return true;
-  }
-  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
-  // each step is BASIC's + (-), which reports an overflow of the running total.
-  double added_to(double total) const {
-    for (T v : values_)
-      total = b2t::add(total, v);
-    return total;
-  }
-  double subtracted_from(double total) const {
-    for (T v : values_)
-      total = b2t::sub(total, v);
-    return total;
-  }
-
- private:
-  std::vector<T> values_;
-  T* data_ = nullptr;
-};
-
-// The number of iterations of FOR v = start TO limit STEP step (ECMA-55; start and step
-// are integers, the limit is evaluated once).
-inline int loop_count(int start, double limit, int step) {
-  // A loop whose lanes would pass 32-bit values (a NaN limit never ends it) is fatal
-  // rather than silently shorter or wrong (runtime/extended.py loop_count).
-  const double n = std::floor((limit - start) / step) + 1.0;
-  if (std::isnan(n) || n * std::abs(step) > 1073741824.0)
-    throw b2t::Fault("FOR loop too long for one kernel launch",
-                     "(limit " + b2t::format_number_trimmed(limit) + ")");
-  return n > 0.0 ? static_cast<int>(n) : 0;
-}
 
 // 10 REM SQUARE ROOTS OF N = 500 VALUES V(I) = I/4 BY NEWTON'S METHOD,
 // 20 REM X = (X + V/X)/2, STARTING FROM X = V. EACH ELEMENT ITERATES IN
@@ -475,9 +360,9 @@ struct Program {
   b2t::Array<double> r{"R", 0, 1};
   b2t::Array<double> c{"C", 0, 1};
   // The device copies of the arrays the kernels use.
-  DeviceArray<double> c_device;
-  DeviceArray<double> r_device;
-  DeviceArray<double> v_device;
+  b2t::DeviceArray<double> c_device;
+  b2t::DeviceArray<double> r_device;
+  b2t::DeviceArray<double> v_device;
 
   void run() {
     // 70 DIM V(500), R(500), C(500)
@@ -490,10 +375,10 @@ struct Program {
     e = 1e-06;
     // 100 FOR I = 1 TO N
     {
-      const int i_count = loop_count(1, n, 1);
+      const int i_count = b2t::loop_count(1, n, 1);
       if (v.covers(0, 1, i_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count, MAP_100_TILE), 1, 1);
+        if (grid.x > 0) {
           B2T_LAUNCH(::map_100, grid, 256, 0)(i_count, v_device.upload(v), v.extent(0));
           B2T_CHECK(cudaGetLastError());
           v_device.written();
@@ -513,11 +398,11 @@ struct Program {
     // 130 REM NEWTON'S METHOD FOR EACH ELEMENT IN TURN
     // 140 FOR I = 1 TO N
     {
-      const int i_count_2 = loop_count(1, n, 1);
-      DeviceTemp<int> done(b2t_cdiv(i_count_2, 128));
+      const int i_count_2 = b2t::loop_count(1, n, 1);
+      b2t::DeviceTemp<int> done(b2t_cdiv(i_count_2, ITERATE_140_TILE));
       if (c.covers(0, 1, i_count_2) && r.covers(0, 1, i_count_2) && v.covers(0, 1, i_count_2)) {
-        const dim3 grid(b2t_cdiv(i_count_2, 128), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count_2, ITERATE_140_TILE), 1, 1);
+        if (grid.x > 0) {
           B2T_LAUNCH(::iterate_140, grid, 128, 0)(
               i_count_2, c_device.upload(c), c.extent(0), r_device.upload(r), r.extent(0),
               v_device.upload(v), v.extent(0), e, done.data(), done.size());
@@ -527,7 +412,7 @@ struct Program {
         }
         done.download();
       }
-      if (!(done.all())) {
+      if (!done.all()) {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         c_device.download(c);
         r_device.download(r);
@@ -536,7 +421,8 @@ struct Program {
           if (done[block]) {
             continue;
           }
-          for (int i_lane_2 = block * 128; i_lane_2 < std::min(block * 128 + 128, i_count_2);
+          for (int i_lane_2 = block * ITERATE_140_TILE;
+               i_lane_2 < std::min(block * ITERATE_140_TILE + ITERATE_140_TILE, i_count_2);
                ++i_lane_2) {
             i = 1 + i_lane_2;
             // 150 LET A = V(I)
@@ -604,15 +490,15 @@ struct Program {
     j = 0.0;
     // 390 FOR I = 1 TO N
     {
-      const int i_count_3 = loop_count(1, n, 1);
-      DeviceTemp<int> done_2(b2t_cdiv(i_count_3, 512));
-      DeviceTemp<double> t_partial(b2t_cdiv(i_count_3, 512));
-      DeviceTemp<double> l_partial(b2t_cdiv(i_count_3, 512));
-      DeviceTemp<double> d_partial(b2t_cdiv(i_count_3, 512));
-      DeviceTemp<double> j_partial(b2t_cdiv(i_count_3, 512));
+      const int i_count_3 = b2t::loop_count(1, n, 1);
+      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_3, REDUCE_390_TILE));
+      b2t::DeviceTemp<double> t_partial(b2t_cdiv(i_count_3, REDUCE_390_TILE));
+      b2t::DeviceTemp<double> l_partial(b2t_cdiv(i_count_3, REDUCE_390_TILE));
+      b2t::DeviceTemp<double> d_partial(b2t_cdiv(i_count_3, REDUCE_390_TILE));
+      b2t::DeviceTemp<double> j_partial(b2t_cdiv(i_count_3, REDUCE_390_TILE));
       if (c.covers(0, 1, i_count_3) && r.covers(0, 1, i_count_3) && v.covers(0, 1, i_count_3)) {
-        const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count_3, REDUCE_390_TILE), 1, 1);
+        if (grid.x > 0) {
           B2T_LAUNCH(::reduce_390, grid, 256, 0)(
               i_count_3, c_device.upload(c), c.extent(0), r_device.upload(r), r.extent(0),
               v_device.upload(v), v.extent(0), done_2.data(), done_2.size(), t_partial.data(),
@@ -660,7 +546,8 @@ struct Program {
             }
             continue;
           }
-          for (int i_lane_3 = block_4 * 512; i_lane_3 < std::min(block_4 * 512 + 512, i_count_3);
+          for (int i_lane_3 = block_4 * REDUCE_390_TILE;
+               i_lane_3 < std::min(block_4 * REDUCE_390_TILE + REDUCE_390_TILE, i_count_3);
                ++i_lane_3) {
             i = 1 + i_lane_3;
             // 400 LET T = T + C(I)

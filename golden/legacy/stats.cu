@@ -6,8 +6,8 @@
 // reference interpreter); a fatal run-time error prints a message and exits with 1.
 // Build it with the headers basic2tile writes beside it (-arch: your GPU, sm_80 or later):
 //   nvcc -arch=sm_90 -std=c++17 stats.cu -o stats
-// or for the CPU, with basic2tile's CUDA emulator:
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -I"$(basic2tile --include-dir)" -x c++ stats.cu -o stats
+// or for the CPU, with basic2tile's CUDA emulator (b2t_cuda_emu.h, beside it too):
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -Wno-unknown-pragmas -x c++ stats.cu -o stats
 #include "b2t_cuda.h"
 
 // The smallest value of an integer type: cuTile's result of an integer division by zero.
@@ -98,7 +98,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     x_i[slot] = at < 1 + i_count && at < x_len ? x[at] : 0.0;
   }
   double sumx_acc[2];
@@ -122,13 +122,13 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(sumx_total) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < sumx_partial_len)
@@ -159,7 +159,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     x_i[slot] = at < 1 + i_count && at < x_len ? x[at] : 0.0;
   }
   double sumsq_acc[2];
@@ -192,13 +192,13 @@ extern "C" __global__ void __launch_bounds__(256)
   for (int slot = 0; slot < 2; ++slot) {
     exceptions[slot] = exceptions[slot] || (valid[slot] && !(fabs(sumsq_total) < INFINITY));
   }
-  bool exceptions_max_any = false;
+  bool thread_exceptions = false;
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
-    exceptions_max_any = exceptions_max_any || exceptions[slot];
+    thread_exceptions = thread_exceptions || exceptions[slot];
   }
-  int exceptions_max = b2t_block_any(exceptions_max_any) ? 1 : 0;
-  const bool finished = exceptions_max == 0;
+  int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
+  const bool finished = block_exceptions == 0;
   if (threadIdx.x == 0 && bid < done_len)
     done[bid] = static_cast<int>(finished);
   if (threadIdx.x == 0 && bid < sumsq_partial_len)
@@ -224,7 +224,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 2 + bid * 512 + elem;
+    const int at = 2 + bid * tile + elem;
     x_i[slot] = at < 2 + i_count && at < x_len ? x[at] : 0.0;
   }
   // 290 IF X(I) < SMALLEST THEN SMALLEST = X(I)
@@ -276,7 +276,7 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at = 1 + bid * 512 + elem;
+    const int at = 1 + bid * tile + elem;
     x_i[slot] = at < 1 + i_count && at < x_len ? x[at] : 0.0;
   }
   double above_acc[2];
@@ -336,10 +336,13 @@ extern "C" __global__ void __launch_bounds__(256)
 #include <string>
 
 #include "b2t_runtime.h"
+#include "b2t_launch.h"
 
 namespace {
 
 constexpr const char* SOURCE_NAME = "examples/stats.bas";
+// The kernels' tile sizes: iterations per block along a grid axis.
+constexpr int TILE = 512;
 
 // The items of the DATA statements, in order: their text and whether it was quoted.
 // clang-format off
@@ -357,126 +360,6 @@ const b2t::DataItem DATA[] = {
     {"15.8", false}, {"17.4", false}, {"19.9", false}, {"22.3", false}, {"21.6", false},
 };
 // clang-format on
-
-// The device copy of a BASIC array.  Host code works on the b2t::Array; upload() before a
-// launch copies it in when host code may have changed it, written() after a launch that
-// changed it, download() before host code uses it again.
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() {
-    cudaFree(data_);
-  }
-
-  T* upload(b2t::Array<T>& host) {
-    if (size_ != host.size()) {  // first use, or a DIM gave it another size
-      B2T_CHECK(cudaFree(data_));
-      data_ = nullptr;
-      size_ = host.size();
-      if (size_ > 0)
-        B2T_CHECK(cudaMalloc(&data_, sizeof(T) * size_));
-      host_newer_ = true;
-    }
-    if (host_newer_ && size_ > 0) {
-      B2T_CHECK(cudaMemcpy(data_, host.data(), sizeof(T) * size_, cudaMemcpyHostToDevice));
-    }
-    host_newer_ = false;
-    return data_;
-  }
-
-  void written() {
-    device_newer_ = true;
-  }
-
-  void download(b2t::Array<T>& host) {
-    if (device_newer_ && size_ == host.size() && size_ > 0) {
-      B2T_CHECK(cudaMemcpy(host.data(), data_, sizeof(T) * size_, cudaMemcpyDeviceToHost));
-    }
-    device_newer_ = false;
-    host_newer_ = true;  // host code may change it from now on
-  }
-
- private:
-  T* data_ = nullptr;
-  std::size_t size_ = 0;
-  bool host_newer_ = true, device_newer_ = false;
-};
-
-// A scratch array of one launch (the blocks' partial results, the error flag): zeros on
-// the device; download() brings the values the kernel wrote to the host.
-template <class T>
-class DeviceTemp {
- public:
-  explicit DeviceTemp(int size) : values_(static_cast<std::size_t>(size > 0 ? size : 0)) {
-    if (!values_.empty()) {
-      B2T_CHECK(cudaMalloc(&data_, sizeof(T) * values_.size()));
-      B2T_CHECK(cudaMemset(data_, 0, sizeof(T) * values_.size()));
-    }
-  }
-  DeviceTemp(const DeviceTemp&) = delete;
-  DeviceTemp& operator=(const DeviceTemp&) = delete;
-  ~DeviceTemp() {
-    cudaFree(data_);
-  }
-
-  T* data() {
-    return data_;
-  }
-  int size() const {
-    return static_cast<int>(values_.size());
-  }
-  void download() {
-    if (!values_.empty()) {
-      B2T_CHECK(
-          cudaMemcpy(values_.data(), data_, sizeof(T) * values_.size(), cudaMemcpyDeviceToHost));
-    }
-  }
-  T operator[](int i) const {
-    return values_[static_cast<std::size_t>(i)];
-  }
-  // Whether every value (of [begin, end)) is nonzero: every block finished, for a
-  // launch's flags.
-  bool all() const {
-    return all(0, size());
-  }
-  bool all(int begin, int end) const {
-    for (int i = begin; i < end; ++i)
-      if (values_[static_cast<std::size_t>(i)] == 0)
-        return false;
-    return true;
-  }
-  // `total` plus (minus) the blocks' results, one at a time in block order, in double:
-  // each step is BASIC's + (-), which reports an overflow of the running total.
-  double added_to(double total) const {
-    for (T v : values_)
-      total = b2t::add(total, v);
-    return total;
-  }
-  double subtracted_from(double total) const {
-    for (T v : values_)
-      total = b2t::sub(total, v);
-    return total;
-  }
-
- private:
-  std::vector<T> values_;
-  T* data_ = nullptr;
-};
-
-// The number of iterations of FOR v = start TO limit STEP step (ECMA-55; start and step
-// are integers, the limit is evaluated once).
-inline int loop_count(int start, double limit, int step) {
-  // A loop whose lanes would pass 32-bit values (a NaN limit never ends it) is fatal
-  // rather than silently shorter or wrong (runtime/extended.py loop_count).
-  const double n = std::floor((limit - start) / step) + 1.0;
-  if (std::isnan(n) || n * std::abs(step) > 1073741824.0)
-    throw b2t::Fault("FOR loop too long for one kernel launch",
-                     "(limit " + b2t::format_number_trimmed(limit) + ")");
-  return n > 0.0 ? static_cast<int>(n) : 0;
-}
 
 // 10 REM DESCRIPTIVE STATISTICS OF 30 DAILY TEMPERATURES READ FROM DATA
 // 20 REM MEAN, VARIANCE (TWO PASSES: MEAN FIRST, THEN SQUARED DEVIATIONS),
@@ -497,7 +380,7 @@ struct Program {
   double sumsq = 0.0, sumx = 0.0, variance = 0.0;
   b2t::Array<double> x{"X", 0, 1};
   // The device copies of the arrays the kernels use.
-  DeviceArray<double> x_device;
+  b2t::DeviceArray<double> x_device;
 
   void run() {
     // 70 DIM X(30)
@@ -519,12 +402,12 @@ struct Program {
     sumx = 0.0;
     // 140 FOR I = 1 TO N
     {
-      const int i_count = loop_count(1, n, 1);
-      DeviceTemp<int> done(b2t_cdiv(i_count, 512));
-      DeviceTemp<double> sumx_partial(b2t_cdiv(i_count, 512));
+      const int i_count = b2t::loop_count(1, n, 1);
+      b2t::DeviceTemp<int> done(b2t_cdiv(i_count, TILE));
+      b2t::DeviceTemp<double> sumx_partial(b2t_cdiv(i_count, TILE));
       if (x.covers(0, 1, i_count)) {
-        const dim3 grid(b2t_cdiv(i_count, 512), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count, TILE), 1, 1);
+        if (grid.x > 0) {
           B2T_LAUNCH(::reduce_140, grid, 256, 0)(i_count, x_device.upload(x), x.extent(0),
                                                  done.data(), done.size(), sumx_partial.data(),
                                                  sumx_partial.size());
@@ -547,7 +430,8 @@ struct Program {
             sumx = b2t::add(sumx, sumx_partial[block]);
             continue;
           }
-          for (int i_lane = block * 512; i_lane < std::min(block * 512 + 512, i_count); ++i_lane) {
+          for (int i_lane = block * TILE; i_lane < std::min(block * TILE + TILE, i_count);
+               ++i_lane) {
             i = 1 + i_lane;
             // 150 SUMX = SUMX + X(I)
             line = 150;
@@ -565,12 +449,12 @@ struct Program {
     sumsq = 0.0;
     // 200 FOR I = 1 TO N
     {
-      const int i_count_2 = loop_count(1, n, 1);
-      DeviceTemp<int> done_2(b2t_cdiv(i_count_2, 512));
-      DeviceTemp<double> sumsq_partial(b2t_cdiv(i_count_2, 512));
+      const int i_count_2 = b2t::loop_count(1, n, 1);
+      b2t::DeviceTemp<int> done_2(b2t_cdiv(i_count_2, TILE));
+      b2t::DeviceTemp<double> sumsq_partial(b2t_cdiv(i_count_2, TILE));
       if (x.covers(0, 1, i_count_2)) {
-        const dim3 grid(b2t_cdiv(i_count_2, 512), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count_2, TILE), 1, 1);
+        if (grid.x > 0) {
           B2T_LAUNCH(::reduce_200, grid, 256, 0)(i_count_2, x_device.upload(x), x.extent(0), mean,
                                                  done_2.data(), done_2.size(), sumsq_partial.data(),
                                                  sumsq_partial.size());
@@ -593,7 +477,7 @@ struct Program {
             sumsq = b2t::add(sumsq, sumsq_partial[block_2]);
             continue;
           }
-          for (int i_lane_2 = block_2 * 512; i_lane_2 < std::min(block_2 * 512 + 512, i_count_2);
+          for (int i_lane_2 = block_2 * TILE; i_lane_2 < std::min(block_2 * TILE + TILE, i_count_2);
                ++i_lane_2) {
             i = 1 + i_lane_2;
             // 210 SUMSQ = SUMSQ + (X(I) - MEAN) ^ 2
@@ -618,12 +502,12 @@ struct Program {
     largest = x(1);
     // 280 FOR I = 2 TO N
     {
-      const int i_count_3 = loop_count(2, n, 1);
-      DeviceTemp<double> smallest_partial(b2t_cdiv(i_count_3, 512));
-      DeviceTemp<double> largest_partial(b2t_cdiv(i_count_3, 512));
+      const int i_count_3 = b2t::loop_count(2, n, 1);
+      b2t::DeviceTemp<double> smallest_partial(b2t_cdiv(i_count_3, TILE));
+      b2t::DeviceTemp<double> largest_partial(b2t_cdiv(i_count_3, TILE));
       if (x.covers(0, 2, i_count_3)) {
-        const dim3 grid(b2t_cdiv(i_count_3, 512), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count_3, TILE), 1, 1);
+        if (grid.x > 0) {
           B2T_LAUNCH(::reduce_280, grid, 256, 0)(i_count_3, x_device.upload(x), x.extent(0),
                                                  smallest_partial.data(), smallest_partial.size(),
                                                  largest_partial.data(), largest_partial.size());
@@ -669,12 +553,12 @@ struct Program {
     below = 0.0;
     // 350 FOR I = 1 TO N
     {
-      const int i_count_4 = loop_count(1, n, 1);
-      DeviceTemp<double> above_partial(b2t_cdiv(i_count_4, 512));
-      DeviceTemp<double> below_partial(b2t_cdiv(i_count_4, 512));
+      const int i_count_4 = b2t::loop_count(1, n, 1);
+      b2t::DeviceTemp<double> above_partial(b2t_cdiv(i_count_4, TILE));
+      b2t::DeviceTemp<double> below_partial(b2t_cdiv(i_count_4, TILE));
       if (x.covers(0, 1, i_count_4)) {
-        const dim3 grid(b2t_cdiv(i_count_4, 512), 1, 1);
-        if (grid.x > 0 && grid.y > 0 && grid.z > 0) {
+        const dim3 grid(b2t_cdiv(i_count_4, TILE), 1, 1);
+        if (grid.x > 0) {
           B2T_LAUNCH(::reduce_350, grid, 256, 0)(i_count_4, x_device.upload(x), x.extent(0), mean,
                                                  above_partial.data(), above_partial.size(),
                                                  below_partial.data(), below_partial.size());

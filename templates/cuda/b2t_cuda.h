@@ -3,9 +3,9 @@
 // One .cu file builds three ways:
 //   nvcc:   nvcc -arch=sm_90 -std=c++17 prog.cu -o prog   (real CUDA; this header beside it)
 //   NVRTC:  device code only; host code is fenced by #ifndef __CUDACC_RTC__
-//   g++:    g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I<this dir> -x c++ prog.cu
-//           (the CPU emulator, C++20; see b2t_cuda_emu.h for what it does and does not model;
-//           `basic2tile --include-dir` prints <this dir>)
+//   g++:    g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -x c++ prog.cu -o prog
+//           (the CPU emulator, C++20, b2t_cuda_emu.h beside this header; see it for what it
+//           does and does not model)
 //
 // Conventions for generated code:
 //   #include "b2t_cuda.h"                         // no other CUDA header

@@ -1,9 +1,10 @@
 // b2t_cuda_emu.h -- run a CUDA C++ program on the CPU with g++, unchanged.
 //
-//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -I<this dir> -x c++ prog.cu -o prog
+//   g++ -std=c++20 -O2 -pthread -fwrapv -fcf-protection=none -x c++ prog.cu -o prog
 //
 // (C++20: the thread pool waits on std::atomic, atomics are std::atomic_ref; nvcc builds
-// the same .cu as C++17.  `basic2tile --include-dir` prints <this dir>.)
+// the same .cu as C++17.)  basic2tile writes this header beside a generated .cu as one
+// file, the b2t_emu/ headers of its include folder (`basic2tile --include-dir`) inlined.
 //
 // Generated code never includes this file itself: it includes "b2t_cuda.h", which picks
 // the real CUDA headers under nvcc/NVRTC and this emulator under a host compiler.

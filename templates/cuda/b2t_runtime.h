@@ -1,6 +1,6 @@
 // b2t_runtime.h -- the BASIC runtime of basic2tile's generated CUDA C++ host programs.
 //
-// A line-for-line port of the Python package transpiler/runtime (read its docstrings for
+// A line-for-line port of the Python package runtime/basic2tile_runtime (read its docstrings for
 // the rules; this file repeats only what C++ needs): the generated C++ program and the
 // reference interpreter print byte-identical text.  Header-only, C++17, standard library
 // only, everything in namespace b2t.
@@ -197,6 +197,14 @@ class Fault : public std::exception {
     return code_;
   }
   bool trappable = true;
+  // The line GW-BASIC names (ERL, "... in 50") when it is not the failed statement's: the
+  // NEXT a FOR found naming another variable, the DATA line of an item READ could not
+  // read (-1: the statement's own).
+  int line = -1;
+  Fault& in_line(int number) {
+    line = number;
+    return *this;
+  }
   const std::string& condition() const {
     return what_;
   }
@@ -332,7 +340,7 @@ class ErrorTrap {
     failed_ = failed;
     after_ = after;
     err = fault.code();
-    erl = line;
+    erl = fault.line >= 0 ? fault.line : line;
     return handler_;
   }
 
@@ -349,6 +357,13 @@ class ErrorTrap {
   int resume_at(int target) {
     leave();
     return target;
+  }
+
+  // RESUME n to a line the program does not have: out of the handler, then "Undefined
+  // line number" (trapped again, as PC-BASIC does).
+  int resume_undefined() {
+    leave();
+    throw Fault(gw_message(8), "", 8);
   }
 
   // The program ran past its last line: "No RESUME" inside a handler.
@@ -963,6 +978,16 @@ inline std::string OCTS(double x) {
 }
 
 // ASCII letters to upper (lower) case; other characters unchanged.
+// QBasic's LTRIM$ and RTRIM$: without the leading (trailing) spaces, only spaces.
+inline std::string LTRIMS(const std::string& s) {
+  const std::size_t first = s.find_first_not_of(' ');
+  return first == std::string::npos ? std::string() : s.substr(first);
+}
+inline std::string RTRIMS(const std::string& s) {
+  const std::size_t last = s.find_last_not_of(' ');
+  return last == std::string::npos ? std::string() : s.substr(0, last + 1);
+}
+
 inline std::string UCASES(std::string s) {
   for (char& c : s)
     if (c >= 'a' && c <= 'z')
@@ -1535,6 +1560,75 @@ inline double bit_not(double a) {
   return from_bits16(~int_of(a));
 }
 
+// QuickBASIC's LONG (`&`, msnumbers.py): CLNG(x), and the value a `&` variable stores,
+// is x rounded half away from zero, fatal "Overflow" outside 32 bits.
+inline double clng(double x) {
+  if (std::fabs(x) < 2147483648.5) {
+    const double r = round_half_away(x);
+    if (-2147483648.0 <= r && r <= 2147483647.0)
+      return r;
+  }
+  throw Fault(OVERFLOW_MS, "(" + format_number_trimmed(x) + ")");
+}
+
+// The value a `&` variable (an int32) stores for x.
+inline std::int32_t to_int32_long(double x) {
+  return static_cast<std::int32_t>(clng(x));
+}
+
+// QuickBASIC's INTEGER and LONG results of + - * (exact in a double): "Overflow" beyond.
+inline double int_result(double x) {
+  if (-32768.0 <= x && x <= 32767.0)
+    return x;
+  throw Fault(OVERFLOW_MS, "(" + format_number_trimmed(x) + ")");
+}
+inline double long_result(double x) {
+  if (-2147483648.0 <= x && x <= 2147483647.0)
+    return x;
+  throw Fault(OVERFLOW_MS, "(" + format_number_trimmed(x) + ")");
+}
+
+inline long long long_of(double x) {
+  return static_cast<long long>(clng(x));
+}
+
+// QuickBASIC's a \ b and a MOD b of LONGs; "Division by zero" is fatal there.
+inline double long_div(double a, double b) {
+  const long long left = long_of(a), right = long_of(b);
+  if (right == 0)
+    throw Fault(DIVISION_BY_ZERO_MS, "(" + std::to_string(left) + " \\ 0)");
+  return long_result(static_cast<double>(left / right));  // C++ truncates toward zero
+}
+inline double long_mod(double a, double b) {
+  const long long left = long_of(a), right = long_of(b);
+  if (right == 0)
+    throw Fault(DIVISION_BY_ZERO_MS, "(" + std::to_string(left) + " MOD 0)");
+  return static_cast<double>(left % right);  // C++ gives the sign of the dividend
+}
+
+// The 32-bit two's complement integer of the low bits of `bits`.
+inline double from_bits32(long long bits) {
+  return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits & 0xFFFFFFFF)));
+}
+inline double long_and(double a, double b) {
+  return from_bits32(long_of(a) & long_of(b));
+}
+inline double long_or(double a, double b) {
+  return from_bits32(long_of(a) | long_of(b));
+}
+inline double long_xor(double a, double b) {
+  return from_bits32(long_of(a) ^ long_of(b));
+}
+inline double long_eqv(double a, double b) {
+  return from_bits32(~(long_of(a) ^ long_of(b)));
+}
+inline double long_imp(double a, double b) {
+  return from_bits32(~long_of(a) | long_of(b));
+}
+inline double long_not(double a) {
+  return from_bits32(~long_of(a));
+}
+
 // A function's double result as a single, converted as PC-BASIC converts it (see
 // msnumbers.single_result: 23 bits below 2^23, truncated).
 inline double single_result(double x) {
@@ -1634,6 +1728,9 @@ inline double FIX(double x) {
 }
 inline double CINT(double x) {
   return cint(x);
+}
+inline double CLNG(double x) {
+  return clng(x);
 }
 inline double CSNG(double x) {
   return sng(x);
@@ -2866,7 +2963,7 @@ class Console {
   }
 
   void line_feed() {
-    put("\n");
+    put(file_width_ >= 0 ? "\r\n" : "\n");  // GW-BASIC ends a file's lines with CR LF
     column_ = 0;
   }
 
@@ -3092,6 +3189,11 @@ inline constexpr const char* FILE_ALREADY_EXISTS = "File already exists";
 inline constexpr const char* INPUT_PAST_END = "Input past end";
 inline constexpr const char* PATH_NOT_FOUND = "Path not found";
 inline constexpr const char* ACCESS_ERROR = "Path/File access error";
+inline constexpr const char* FIELD_OVERFLOW = "FIELD overflow";
+inline constexpr const char* BAD_RECORD_NUMBER = "Bad record number";
+inline constexpr int DEFAULT_RECORD_LENGTH = 128;
+inline constexpr int MAX_RECORD_LENGTH = 32767;
+inline constexpr double MAX_RECORD_NUMBER = 33554432.0;  // 2^25, PC-BASIC's limit
 
 namespace fs = std::filesystem;
 
@@ -3244,7 +3346,12 @@ class FileSystem {
 // A file open for INPUT: its text, read whole when it is opened.
 class InputFile {
  public:
-  InputFile(const fs::path& path, const std::string& name) {
+  // Its line end is CR (read() reads CR LF as one CR).  With `soft_linefeed` (--dialect
+  // ms, as GW-BASIC) a lone LF is a character: LINE INPUT # keeps it (and a CR right
+  // after it), INPUT # drops it (and such a CR) outside quotes; without, every LF is a
+  // line end (files.py).
+  InputFile(const fs::path& path, const std::string& name, bool soft_linefeed)
+      : blanks_(soft_linefeed ? std::string(" \0\n", 3) : std::string(" \0", 2)) {
     std::error_code error;
     if (path.empty())
       throw Fault(FILE_NOT_FOUND, "(" + name + ")");
@@ -3259,10 +3366,14 @@ class InputFile {
     std::fclose(handle);
     size_ = data.size();
     data = data.substr(0, data.find('\x1a'));  // Ctrl-Z ends a DOS text file
-    for (std::size_t i = 0; i < data.size(); ++i) {
-      if (data[i] == '\r') {
-        text_ += '\n';
-        if (i + 1 < data.size() && data[i + 1] == '\n')
+    if (soft_linefeed) {
+      text_ = data;
+      return;
+    }
+    for (std::size_t i = 0; i < data.size(); ++i) {  // every line end one CR
+      if (data[i] == '\r' || data[i] == '\n') {
+        text_ += '\r';
+        if (data[i] == '\r' && i + 1 < data.size() && data[i + 1] == '\n')
           ++i;
       } else {
         text_ += data[i];
@@ -3289,86 +3400,113 @@ class InputFile {
     return entry(false);
   }
 
+  // LINE INPUT #: up to a CR (CR LF) that does not follow an LF, at most 255 characters
+  // (the rest is the next line).
   std::string line() {
     if (at_end())
       throw Fault(INPUT_PAST_END);
-    std::size_t end = text_.find('\n', pos_);
-    if (end == std::string::npos)
-      end = text_.size();
-    const std::string rest = text_.substr(pos_, end - pos_);
-    if (text_length(rest) >= MS_MAX_LENGTH) {  // the rest, line end included, is the next line
-      const std::string line = rest.substr(0, text_offset(rest, MS_MAX_LENGTH));
-      pos_ += line.size();
-      return line;
+    std::string out;
+    for (std::size_t count = 0; count < MS_MAX_LENGTH; ++count) {
+      const std::string before = previous_;
+      const std::string c = read();
+      if (c.empty() || (c == "\r" && before != "\n"))
+        break;
+      out += c;
     }
-    pos_ = end + 1;
-    return rest;
+    return out;
   }
 
  private:
-  // The next character (its UTF-8 bytes), consumed; "" at the end.
-  std::string next() {
+  // The next character (its UTF-8 bytes), consumed; "" at the end.  A CR LF is one line
+  // end, read as CR (`line_ends`; not inside quotes, nor right after an LF).
+  std::string read(bool line_ends = true) {
     if (pos_ >= text_.size())
       return "";
     std::size_t end = pos_ + 1;
     while (end < text_.size() && (static_cast<unsigned char>(text_[end]) & 0xC0) == 0x80)
       ++end;
     std::string c = text_.substr(pos_, end - pos_);
+    if (line_ends && c == "\r" && previous_ != "\n" && end < text_.size() && text_[end] == '\n')
+      ++end;
     pos_ = end;
+    previous_ = c;
     return c;
   }
 
   // The text of the next item, its separator consumed (see files.py).
   std::string entry(bool number) {
-    const char last = skip_blanks();
-    std::string c = next();
-    const bool quoted = c == "\"" && !number && last != '\0';
+    const std::string last = skip(blanks_);
+    const bool escaped = last == std::string(1, '\0') || last == "\n";
+    std::string c = read();
+    const bool quoted = c == "\"" && !number && !escaped;
     if (quoted)
-      c = next();
-    if (c.empty() && last != '\0')
+      c = read(false);
+    if (c.empty() && !escaped)
       throw Fault(INPUT_PAST_END);
     std::string word, blanks;
     std::size_t length = 0;  // characters in word and blanks
-    while (!c.empty() && !((number && c == " ") || ((c == "," || c == "\n") && !quoted))) {
+    while (!c.empty() && !((number && c == " ") || ((c == "," || c == "\r") && !quoted))) {
       if (quoted && c == "\"")
         break;
+      if (c == "\n" && !quoted) {  // LF and LF CR are dropped (GW-BASIC)
+        c = read();
+        if (c == "\r")
+          c = read();
+        continue;
+      }
       if (c == " " && !quoted) {
         blanks += c;  // kept only inside a string
         ++length;
-      } else if (c != std::string(1, '\0')) {  // a line end inside quotes is CHR$(13)
-        word += blanks + (c == "\n" ? std::string("\r") : c);
+      } else if (c != std::string(1, '\0')) {  // inside quotes a line end is kept
+        word += blanks + c;
         blanks.clear();
         ++length;
       }
       if (length >= MS_MAX_LENGTH)
         break;
-      c = next();
+      c = read(!quoted);
     }
     if (c == " " || c == std::string(1, '\0') || (quoted && c == "\"")) {
-      skip_spaces();
-      if (pos_ < text_.size() && (text_[pos_] == ',' || text_[pos_] == '\n'))
-        ++pos_;
+      skip(" ");
+      if (pos_ < text_.size() && (text_[pos_] == ',' || text_[pos_] == '\r'))
+        read();
     }
     return word;
   }
 
-  // Skip spaces and NULs before an item; the last one skipped ('\x01' if none).
-  char skip_blanks() {
-    char last = '\x01';
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\0'))
-      last = text_[pos_++];
+  // Skip `characters` (single bytes); the last one skipped ("" if none).
+  std::string skip(const std::string& characters) {
+    std::string last;
+    while (pos_ < text_.size() && characters.find(text_[pos_]) != std::string::npos)
+      last = read(false);
     return last;
   }
 
-  void skip_spaces() {
-    while (pos_ < text_.size() && text_[pos_] == ' ')
-      ++pos_;
-  }
-
+  std::string blanks_;  // skipped before an item
   std::string text_;
   std::size_t pos_ = 0;
   std::size_t size_ = 0;
+  std::string previous_;  // the character read last
 };
+
+// APPEND writes over a Ctrl-Z that ends a DOS file (GW-BASIC writes one; else what is
+// appended would come after the end of the file's text), as PC-BASIC does.
+inline void drop_end_of_file(const fs::path& path) {
+  std::error_code error;
+  if (!fs::is_regular_file(path, error))
+    return;
+  const std::uintmax_t size = fs::file_size(path, error);
+  if (error || size == 0)
+    return;
+  std::FILE* handle = std::fopen(path.c_str(), "rb");
+  if (handle == nullptr)
+    return;
+  std::fseek(handle, -1, SEEK_END);
+  const bool marked = std::fgetc(handle) == 0x1a;
+  std::fclose(handle);
+  if (marked)
+    fs::resize_file(path, size - 1, error);
+}
 
 // A file open for OUTPUT or APPEND: a Console without a margin.
 class OutputFile {
@@ -3376,6 +3514,8 @@ class OutputFile {
   OutputFile(const fs::path& path, const std::string& name, bool append, UsingPrecision precision)
       : mode_(append ? 'A' : 'O') {
     std::error_code error;
+    if (append)
+      drop_end_of_file(path);
     handle_ =
         fs::is_directory(path, error) ? nullptr : std::fopen(path.c_str(), append ? "ab" : "wb");
     if (handle_ == nullptr)
@@ -3405,12 +3545,191 @@ class OutputFile {
   std::unique_ptr<Console> console_;
 };
 
-// The mode of OPEN: 'I', 'O' or 'A' (the first letter of the old form's string).
+// ---------------------------------------------------------------- random-access files
+
+// Text of characters 0 to 255 (UTF-8) as bytes, one per character; a character beyond
+// 255 is "Illegal function call" (`what` says where).
+inline std::string text_bytes(const std::string& text, const std::string& what) {
+  std::string bytes;
+  for (std::size_t i = 0; i < text.size(); i = next_code_point(text, i)) {
+    const unsigned long c = first_code_point(text.substr(i, next_code_point(text, i) - i));
+    if (c > 255)
+      throw Fault(ILLEGAL_FUNCTION_CALL, "(" + what + ")");
+    bytes.push_back(static_cast<char>(c));
+  }
+  return bytes;
+}
+
+// Bytes as text: each byte the character of its code (CHR$).
+inline std::string byte_text(const std::string& bytes) {
+  std::string text;
+  for (unsigned char c : bytes)
+    text += code_point_text(c);
+  return text;
+}
+
+// A random-access file: records of `length` bytes, numbered from 1, read into and
+// written from the start of its buffer by GET and PUT; `record` is the last one (LOC).
+// The buffer is its number's (FileTable's buffers_), shared with the FIELD variables.
+class RandomFile {
+ public:
+  RandomFile(const fs::path& path, const std::string& name, int length,
+             std::shared_ptr<std::string> buffer)
+      : length_(length), buffer_(std::move(buffer)) {
+    std::error_code error;
+    handle_ = fs::is_directory(path, error) ? nullptr : std::fopen(path.c_str(), "r+b");
+    if (handle_ == nullptr && !fs::exists(path, error))
+      handle_ = std::fopen(path.c_str(), "w+b");
+    if (handle_ == nullptr)
+      throw file_fault(path, name);
+  }
+  ~RandomFile() {
+    std::fclose(handle_);
+  }
+  RandomFile(const RandomFile&) = delete;
+  RandomFile& operator=(const RandomFile&) = delete;
+
+  int length() const {
+    return length_;
+  }
+  long record() const {
+    return record_;
+  }
+  const std::shared_ptr<std::string>& buffer() const {
+    return buffer_;
+  }
+  std::size_t size() {
+    std::fseek(handle_, 0, SEEK_END);
+    return static_cast<std::size_t>(ftello(handle_));
+  }
+  // EOF: the last GET went past the end of the file.
+  bool at_end() {
+    return static_cast<double>(record_) * length_ > static_cast<double>(size());
+  }
+  void get(long record) {
+    record = record == 0 ? record_ + 1 : record;
+    seek(record);
+    std::string data(length_, '\0');
+    const std::size_t got = std::fread(data.data(), 1, data.size(), handle_);
+    std::fill(data.begin() + static_cast<long>(got), data.end(), '\0');
+    buffer_->replace(0, data.size(), data);
+    record_ = record;
+  }
+  void put(long record) {
+    record = record == 0 ? record_ + 1 : record;
+    seek(record);  // a gap before it reads as NULs
+    std::fwrite(buffer_->data(), 1, static_cast<std::size_t>(length_), handle_);
+    std::fflush(handle_);
+    record_ = record;
+  }
+
+ private:
+  void seek(long record) {
+    fseeko(handle_, static_cast<off_t>(record - 1) * length_, SEEK_SET);
+  }
+
+  int length_;
+  std::shared_ptr<std::string> buffer_;
+  std::FILE* handle_ = nullptr;
+  long record_ = 0;
+};
+
+// GET's and PUT's record number: rounded, 1 to 2^25, else "Bad record number".
+// (A number beyond a float's range is no record number either.)
+inline long record_number(double x) {
+  x = static_cast<float>(x);  // a single, as in PC-BASIC: 2^25 + 1 is 2^25
+  if (!(0.5 <= x && x < MAX_RECORD_NUMBER + 0.5))
+    throw Fault(BAD_RECORD_NUMBER, "(" + format_number_trimmed(x) + ")");
+  return static_cast<long>(x + 0.5);
+}
+
+// The record length of OPEN: 1 to 32767 ("Overflow" beyond 16 bits).
+inline int record_length(double x) {
+  const int length = static_cast<int>(cint(x));
+  if (length < 1 || length > MAX_RECORD_LENGTH)
+    throw Fault(ILLEGAL_FUNCTION_CALL, "(a record length of " + std::to_string(length) + ")");
+  return length;
+}
+
+// The FIELD variables: each string variable's place in a record buffer, by name
+// (files.py's _Fields).  The generated code keeps the variables' values and assigns each
+// its `value` again after FIELD, GET, LSET, RSET and the MID$ statement.
+class Fields {
+ public:
+  struct Place {
+    std::shared_ptr<std::string> buffer;
+    int offset, width;
+  };
+
+  void bind(const std::shared_ptr<std::string>& buffer, const std::vector<int>& widths,
+            const std::vector<std::string>& names) {
+    int offset = 0;
+    for (std::size_t i = 0; i < widths.size() && i < names.size(); ++i) {
+      places_[names[i]] = Place{buffer, offset, widths[i]};
+      offset += widths[i];
+    }
+  }
+  std::string value(const std::string& name, const std::string& current) const {
+    const auto found = places_.find(name);
+    if (found == places_.end())
+      return current;
+    const Place& place = found->second;
+    return byte_text(place.buffer->substr(place.offset, place.width));
+  }
+  // `text` into the variable's place (if it has one); returns `text`.
+  std::string store(const std::string& name, const std::string& text) {
+    const auto found = places_.find(name);
+    if (found != places_.end()) {
+      const Place& place = found->second;
+      std::string bytes = text_bytes(text, "a record holds characters up to CHR$(255) only");
+      bytes.resize(place.width, ' ');
+      place.buffer->replace(place.offset, place.width, bytes);
+    }
+    return text;
+  }
+  // LSET or RSET: `text` cut or padded with spaces to the variable's width (a FIELD
+  // variable's; an ordinary variable's current length).
+  std::string justify(const std::string& name, const std::string& current,
+                      const std::string& text, bool right) {
+    const auto found = places_.find(name);
+    const std::size_t width =
+        found != places_.end() ? static_cast<std::size_t>(found->second.width) : text_length(current);
+    const std::string cut = text_slice(text, 0, width);
+    const std::string pad(width - text_length(cut), ' ');
+    return store(name, right ? pad + cut : cut + pad);
+  }
+  void release(const std::vector<std::string>& names) {
+    for (const std::string& name : names)
+      places_.erase(name);
+  }
+  void swap(const std::string& first, const std::string& second) {
+    const auto a = places_.find(first), b = places_.find(second);
+    std::map<std::string, Place> moved;
+    if (b != places_.end())
+      moved.emplace(first, b->second);
+    if (a != places_.end())
+      moved.emplace(second, a->second);
+    places_.erase(first);
+    places_.erase(second);
+    for (auto& entry : moved)
+      places_.insert(entry);
+  }
+
+ private:
+  std::map<std::string, Place> places_;
+};
+
+// GW-BASIC reads and writes a random-access file's record buffer there; not done here:
+// a fatal error of our own, which no ON ERROR traps.
+inline void not_random(bool random, const std::string& what) {
+  if (random)
+    throw Fault(what + " of a random-access file is not supported");
+}
+
+// The mode of OPEN: 'I', 'O', 'A' or 'R' (the first letter of the old form's string).
 inline char open_mode(const std::string& mode) {
   const char letter = mode.empty() ? '\0' : upper_ascii(mode[0]);
-  if (letter == 'R')
-    throw Fault(BAD_FILE_MODE, "(random-access files are not supported)");
-  if (letter != 'I' && letter != 'O' && letter != 'A')
+  if (letter != 'I' && letter != 'O' && letter != 'A' && letter != 'R')
     throw Fault(BAD_FILE_MODE, "(\"" + mode + "\")");
   return letter;
 }
@@ -3427,18 +3746,30 @@ class FileTable {
     return static_cast<int>(n + 0.5);
   }
 
-  void open(const std::string& name, const std::string& mode_text, double n) {
+  // `length` < 0: none given (128).
+  void open(const std::string& name, const std::string& mode_text, double n, double length) {
     const int num = number(n);
-    if (inputs_.count(num) || outputs_.count(num))
+    if (inputs_.count(num) || outputs_.count(num) || randoms_.count(num))
       throw Fault(FILE_ALREADY_OPEN, "(#" + std::to_string(num) + ")");
     const char mode = open_mode(mode_text);
+    const int size = std::isnan(length) ? DEFAULT_RECORD_LENGTH : record_length(length);
     const std::string key = FileSystem::identity(name);
     for (const auto& [other, path] : paths_) {
-      if (path == key && (mode != 'I' || !inputs_.count(other)))
+      const bool shared =
+          (mode == 'I' && inputs_.count(other)) || (mode == 'R' && randoms_.count(other));
+      if (path == key && !shared)
         throw Fault(FILE_ALREADY_OPEN, "(" + name + " as #" + std::to_string(other) + ")");
     }
     if (mode == 'I') {
-      inputs_.emplace(num, std::make_unique<InputFile>(system_.reading(name), name));
+      inputs_.emplace(num, std::make_unique<InputFile>(system_.reading(name), name, microsoft()));
+    } else if (mode == 'R') {
+      std::shared_ptr<std::string>& buffer = buffers_[num];
+      if (!buffer)
+        buffer = std::make_shared<std::string>();
+      if (buffer->size() < static_cast<std::size_t>(size))
+        buffer->resize(size, '\0');
+      const fs::path path = system_.writing(name, true);
+      randoms_.emplace(num, std::make_unique<RandomFile>(path, name, size, buffer));
     } else {
       const fs::path path = system_.writing(name, mode == 'A');
       outputs_.emplace(num, std::make_unique<OutputFile>(path, name, mode == 'A', precision_));
@@ -3448,6 +3779,7 @@ class FileTable {
 
   Console& output(double n) {
     const int num = open_number(n);
+    not_random(randoms_.count(num) > 0, "PRINT # and WRITE #");
     if (inputs_.count(num))
       throw Fault(BAD_FILE_MODE, "(#" + std::to_string(num) + " is open for input)");
     return outputs_.at(num)->console();
@@ -3473,6 +3805,8 @@ class FileTable {
 
   double eof(double n) {
     const int num = open_number(n);
+    if (randoms_.count(num))
+      return randoms_.at(num)->at_end() ? -1.0 : 0.0;
     return inputs_.count(num) && inputs_.at(num)->at_end() ? -1.0 : 0.0;
   }
 
@@ -3480,7 +3814,51 @@ class FileTable {
     const int num = open_number(n);
     if (inputs_.count(num))
       return static_cast<double>(inputs_.at(num)->size());
+    if (randoms_.count(num))
+      return static_cast<double>(randoms_.at(num)->size());
     return static_cast<double>(outputs_.at(num)->size());
+  }
+
+  double loc(double n) {
+    const int num = open_number(n);
+    if (randoms_.count(num))
+      return static_cast<double>(randoms_.at(num)->record());
+    if (inputs_.count(num))
+      throw Fault(ILLEGAL_FUNCTION_CALL, "(LOC of a sequential input file is not supported)");
+    return static_cast<double>(outputs_.at(num)->size() / 128);
+  }
+
+  // FIELD #n, widths[0] AS names[0], ...: "FIELD overflow" past the record length.
+  void field(double n, const std::vector<double>& widths, const std::vector<std::string>& names) {
+    RandomFile& file = random_file(n, BAD_FILE_NUMBER);
+    std::vector<int> sizes;
+    int total = 0;
+    for (double width : widths) {
+      const int size = static_cast<int>(cint(width));
+      if (size < 0 || size > 255)
+        throw Fault(ILLEGAL_FUNCTION_CALL, "(FIELD width " + std::to_string(size) + ")");
+      sizes.push_back(size);
+      total += size;
+    }
+    if (total > file.length())
+      throw Fault(FIELD_OVERFLOW, "(" + std::to_string(total) + " bytes in a record of " +
+                                      std::to_string(file.length()) + ")");
+    fields_.bind(file.buffer(), sizes, names);
+  }
+
+  // GET (put false) or PUT #n[, record] (record NaN: the next); a closed file is "Bad
+  // file mode", as in PC-BASIC.
+  void record(double n, double record, bool put) {
+    RandomFile& file = random_file(n, BAD_FILE_MODE);
+    const long number = std::isnan(record) ? 0 : record_number(record);
+    if (put)
+      file.put(number);
+    else
+      file.get(number);
+  }
+
+  Fields& fields() {
+    return fields_;
   }
 
   void close(const std::vector<double>& numbers) {
@@ -3493,6 +3871,7 @@ class FileTable {
     for (int num : chosen) {
       inputs_.erase(num);
       outputs_.erase(num);
+      randoms_.erase(num);
       paths_.erase(num);
     }
   }
@@ -3501,6 +3880,7 @@ class FileTable {
   // keeps it without using it.
   void width(double n, double width) {
     const int num = open_number(n);
+    not_random(randoms_.count(num) > 0, "WIDTH #");
     const int w = static_cast<int>(cint(width));
     if (w < 0 || w > FILE_WIDTH)
       throw Fault(ILLEGAL_FUNCTION_CALL,
@@ -3538,13 +3918,23 @@ class FileTable {
  private:
   int open_number(double n) {
     const int num = number(n);
-    if (!inputs_.count(num) && !outputs_.count(num))
+    if (!inputs_.count(num) && !outputs_.count(num) && !randoms_.count(num))
       throw Fault(BAD_FILE_NUMBER, "(#" + std::to_string(num) + " is not open)");
     return num;
   }
 
+  RandomFile& random_file(double n, const char* not_open) {
+    const int num = number(n);
+    if (!inputs_.count(num) && !outputs_.count(num) && !randoms_.count(num))
+      throw Fault(not_open, "(#" + std::to_string(num) + " is not open)");
+    if (!randoms_.count(num))
+      throw Fault(BAD_FILE_MODE, "(#" + std::to_string(num) + " is not a random-access file)");
+    return *randoms_.at(num);
+  }
+
   InputFile& input_file(double n) {
     const int num = open_number(n);
+    not_random(randoms_.count(num) > 0, "INPUT # and LINE INPUT #");
     if (!inputs_.count(num))
       throw Fault(BAD_FILE_MODE, "(#" + std::to_string(num) + " is open for output)");
     return *inputs_.at(num);
@@ -3561,7 +3951,13 @@ class FileTable {
   FileSystem system_;
   std::map<int, std::unique_ptr<InputFile>> inputs_;
   std::map<int, std::unique_ptr<OutputFile>> outputs_;
+  std::map<int, std::unique_ptr<RandomFile>> randoms_;
   std::map<int, std::string> paths_;  // number -> the identity of its name
+  Fields fields_;
+  // The record buffer of each file number, as GW-BASIC has one: it outlives CLOSE (a
+  // FIELD variable still shows it), and the next random file of that number uses it
+  // again, contents and all (PC-BASIC).
+  std::map<int, std::shared_ptr<std::string>> buffers_;
 };
 
 inline FileTable& file_table() {
@@ -3576,7 +3972,123 @@ inline void reset_files(UsingPrecision precision = REAL) {
 }
 
 inline void open_file(const std::string& name, const std::string& mode, double number) {
-  file_table().open(name, mode, number);
+  file_table().open(name, mode, number, std::nan(""));
+}
+
+inline void open_file(const std::string& name, const std::string& mode, double number,
+                      double length) {
+  file_table().open(name, mode, number, length);
+}
+
+inline void field(double number, const std::vector<double>& widths,
+                  const std::vector<std::string>& names) {
+  file_table().field(number, widths, names);
+}
+
+inline void get_record(double number, double record = std::nan("")) {
+  file_table().record(number, record, false);
+}
+
+inline void put_record(double number, double record = std::nan("")) {
+  file_table().record(number, record, true);
+}
+
+// The value of string variable `name`: its bytes of a record buffer if it is a FIELD
+// variable, else `current`.
+inline std::string field_value(const std::string& name, const std::string& current) {
+  return file_table().fields().value(name, current);
+}
+
+inline std::string field_store(const std::string& name, const std::string& text) {
+  return file_table().fields().store(name, text);
+}
+
+inline std::string lset(const std::string& name, const std::string& current,
+                        const std::string& text) {
+  return file_table().fields().justify(name, current, text, false);
+}
+
+inline std::string rset(const std::string& name, const std::string& current,
+                        const std::string& text) {
+  return file_table().fields().justify(name, current, text, true);
+}
+
+inline void field_release(const std::vector<std::string>& names) {
+  file_table().fields().release(names);
+}
+
+inline void field_swap(const std::string& first, const std::string& second) {
+  file_table().fields().swap(first, second);
+}
+
+// ---------------------------------------------------------------- mbf.py
+
+// x (within MBF's range) as Microsoft Binary Format with a mantissa of `bits` bits.
+inline std::string mbf_bytes(double x, int bits) {
+  std::string bytes(bits / 8 + 1, '\0');
+  if (x == 0.0)
+    return bytes;
+  int exponent = 0;
+  const double fraction = std::frexp(std::fabs(x), &exponent);  // 0.5 <= fraction < 1
+  std::uint64_t mantissa = static_cast<std::uint64_t>(std::ldexp(fraction, bits));
+  mantissa &= ~(std::uint64_t{1} << (bits - 1));  // the leading 1 is implicit...
+  if (x < 0.0)
+    mantissa |= std::uint64_t{1} << (bits - 1);  // ...its place holds the sign
+  for (int i = 0; i < bits / 8; ++i)
+    bytes[i] = static_cast<char>((mantissa >> (8 * i)) & 0xFF);
+  bytes[bits / 8] = static_cast<char>(exponent + 128);
+  return byte_text(bytes);
+}
+
+inline double mbf_value(const std::string& text, int bits, const std::string& name) {
+  const std::size_t size = bits / 8 + 1;
+  if (text_length(text) < size)
+    throw Fault(ILLEGAL_FUNCTION_CALL,
+                "(" + name + " of " + std::to_string(text_length(text)) + " characters)");
+  const std::string data =
+      text_bytes(text_slice(text, 0, size), name + " of a character beyond CHR$(255)");
+  const int exponent = static_cast<unsigned char>(data[size - 1]);
+  if (exponent == 0)
+    return 0.0;
+  std::uint64_t mantissa = 0;
+  for (std::size_t i = 0; i + 1 < size; ++i)
+    mantissa |= static_cast<std::uint64_t>(static_cast<unsigned char>(data[i])) << (8 * i);
+  const bool negative = (mantissa >> (bits - 1)) & 1;
+  mantissa |= std::uint64_t{1} << (bits - 1);
+  double value = std::ldexp(static_cast<double>(mantissa), exponent - 128 - bits);
+  value = std::min(value, DOUBLE_MAX);
+  return negative ? -value : value;
+}
+
+// MKI$(x): CINT(x) as 2 bytes, little-endian.
+inline std::string MKIS(double x) {
+  const long n = static_cast<long>(cint(x)) & 0xFFFF;
+  return byte_text(std::string{static_cast<char>(n & 0xFF), static_cast<char>(n >> 8)});
+}
+
+inline std::string MKSS(double x) {
+  return mbf_bytes(sng(x), 24);
+}
+
+inline std::string MKDS(double x) {
+  return mbf_bytes(x, 56);
+}
+
+inline double CVI(const std::string& text) {
+  if (text_length(text) < 2)
+    throw Fault(ILLEGAL_FUNCTION_CALL,
+                "(CVI of " + std::to_string(text_length(text)) + " characters)");
+  const std::string data = text_bytes(text_slice(text, 0, 2), "CVI of a character beyond CHR$(255)");
+  const int n = static_cast<unsigned char>(data[0]) | (static_cast<unsigned char>(data[1]) << 8);
+  return static_cast<double>(n >= 0x8000 ? n - 0x10000 : n);
+}
+
+inline double CVS(const std::string& text) {
+  return sng(mbf_value(text, 24, "CVS"));
+}
+
+inline double CVD(const std::string& text) {
+  return mbf_value(text, 56, "CVD");
 }
 
 // CLOSE the numbers given, or every file (also at the end of the program).
@@ -3619,6 +4131,10 @@ inline double file_lof(double number) {
   return file_table().lof(number);
 }
 
+inline double file_loc(double number) {
+  return file_table().loc(number);
+}
+
 // INKEY$, read from the program's screen (Console::inkey).
 inline std::string INKEYS() {
   return Console::screen() != nullptr ? Console::screen()->inkey() : "";
@@ -3642,12 +4158,19 @@ class DataPool {
   // `strict`: ECMA-55's 18-character limit on string data.
   // `microsoft`: numbers read as GW-BASIC's constants (number_text with INPUT's rules:
   // &H1F, 1.5D3, blanks inside; an empty item is 0).
+  // `lines`: each DATA line's number and its first item (GW-BASIC: a bad item is a
+  // Syntax error in its DATA line, which ERL names).
+  using LineStarts = std::vector<std::pair<int, std::size_t>>;
   template <std::size_t N>
-  explicit DataPool(const DataItem (&items)[N], bool strict = true, bool microsoft = false)
-      : DataPool(std::vector<DataItem>(items, items + N), strict, microsoft) {}
+  explicit DataPool(const DataItem (&items)[N], bool strict = true, bool microsoft = false,
+                    const LineStarts& lines = {})
+      : DataPool(std::vector<DataItem>(items, items + N), strict, microsoft, lines) {}
   explicit DataPool(const std::vector<DataItem>& items, bool strict = true,
-                    bool microsoft = false)
+                    bool microsoft = false, const LineStarts& lines = {})
       : strict_(strict) {
+    for (const auto& [line, start] : lines)
+      line_starts_.emplace_back(start, line);
+    std::sort(line_starts_.begin(), line_starts_.end());
     for (const DataItem& item : items) {
       std::string text = item.text;
       if (!item.quoted) {  // an unquoted datum has no surrounding spaces
@@ -3684,7 +4207,7 @@ class DataPool {
     if (i >= numbers_.size())
       throw Fault(INSUFFICIENT_DATA);
     if (!numeric_[i])
-      throw Fault(STRING_INTO_NUMBER);
+      throw Fault(STRING_INTO_NUMBER).in_line(line_of(i));
     position_ = i + 1;
     if (std::isinf(numbers_[i]))
       warn(CONSTANT_OVERFLOW);
@@ -3705,8 +4228,20 @@ class DataPool {
   std::vector<std::string> texts_;
   std::vector<double> numbers_;
   std::vector<bool> numeric_;
+  std::vector<std::pair<std::size_t, int>> line_starts_;  // (first item, line), by item
   std::size_t position_ = 0;
   bool strict_;
+
+  // The line number of the DATA statement holding `item` (-1: not known).
+  int line_of(std::size_t item) const {
+    int line = -1;
+    for (const auto& [start, number] : line_starts_) {
+      if (start > item)
+        break;
+      line = number;
+    }
+    return line;
+  }
 };
 
 // ============================================================================ arrays
@@ -3743,7 +4278,10 @@ class Array {
   }
 
   // ERASE (Microsoft BASIC): the array ceases to exist, until a DIM or a use.
-  void erase() {
+  // `redim`: QuickBASIC's REDIM, which may make an array that did not exist.
+  void erase(bool redim = false) {
+    if (!allocated_ && redim)
+      return;
     if (!allocated_)
       throw Fault(ILLEGAL_FUNCTION_CALL, "(ERASE " + name_ + ": no such array)");
     upper_.assign(upper_.size(), base_ - 1);
@@ -4261,10 +4799,19 @@ inline void report_break(Console& con, const char* line) {
 // Microsoft BASIC: an error that ends the program, as GW-BASIC shows it: the line being
 // printed ends, then "Out of DATA in 20" (no "in" for a line without a number).  A
 // condition with no GW-BASIC number shows nothing.
+// Microsoft BASIC: the "Overflow" GW-BASIC shows for each numeric constant beyond its
+// range as it loads the program, before the program's own output.
+inline void report_load_overflows(Console& con, int count) {
+  for (int i = 0; i < count; ++i)
+    con.print(gw_message(6)).newline();
+}
+
 inline void report_error(Console& con, const Fault& fault, int line) {
   if (fault.code() < 0)
     return;
   const std::string message = gw_message(fault.code());
+  if (fault.line >= 0)
+    line = fault.line;
   con.finish();
   con.print(line > 0 ? message + " in " + std::to_string(line) : message).newline();
 }

@@ -204,6 +204,9 @@ def _run(t: list[str]) -> str:
         except BasicFault as exc:
             fault = " F" + h(exc.message)
         return s(out.getvalue()) + fault
+    if op == "msreadfile":
+        with running_dialect("ms"):
+            return answer(" ".join(["readfile", *t[1:]]))
     if op == "readfile":
         path = os.environ["B2T_TEST_FILE"]
         with open(path, "wb") as handle:

@@ -18,6 +18,7 @@
 //                             with the text written
 //   readfile S OPS            INPUT # from a file holding S: OPS letters N (number),
 //                             S (string), L (LINE INPUT #), E (EOF), Z (LOF)
+//   msreadfile S OPS          the same under Microsoft BASIC (a lone LF is a character)
 //   input PROMPT|none KINDS STDIN   one Console::input (KINDS: N and S letters)
 //   reply KINDS S             parse_reply; rejected: R<hex of "what|detail">
 //   data ITEM... -- OP...     ITEM q:S or u:S; OP n read_number, s read_string, r:I restore
@@ -451,7 +452,10 @@ std::string run(const std::vector<std::string>& t) {
     }
     return str(capture.text()) + fault;
   }
-  if (op == "readfile") {
+  if (op == "readfile" || op == "msreadfile") {
+    std::unique_ptr<MicrosoftDialect> microsoft;
+    if (op == "msreadfile")
+      microsoft = std::make_unique<MicrosoftDialect>();
     const std::string path = std::string(std::getenv("B2T_TEST_FILE"));
     std::FILE* file = std::fopen(path.c_str(), "wb");
     const std::string content = text_of(t[1]);

@@ -38,6 +38,22 @@ class HostModule:
             isinstance(s, (ast.Read, ast.Restore, ast.MatRead)) for s in self.a.stmts
         )
 
+    # One DATA line and its first item in data_line_starts, in the target's syntax.
+    data_line_pair = "{line}: {start}"
+
+    def data_line_starts(self) -> str:
+        """GW-BASIC's DATA line numbers, each with its first item (a bad item is a
+        Syntax error in its line): a dict or an initializer list, or "" outside
+        --dialect ms."""
+        a = self.a
+        if not (self.uses_data and a.options.microsoft and a.data_line_start):
+            return ""
+        pairs = ", ".join(
+            self.data_line_pair.format(line=line, start=start)
+            for line, start in a.data_line_start.items()
+        )
+        return "{" + pairs + "}"
+
     def leading_rems(self) -> int:
         """How many REMs open the program (its description, printed at the top)."""
         body = self.host.body

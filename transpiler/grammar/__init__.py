@@ -9,6 +9,7 @@
     declarations.py  LET, DIM, OPTION BASE, DEF FN, RANDOMIZE, REM
     microsoft.py     DEFINT, DEFSNG, DEFDBL, DEFSTR (Microsoft BASIC)
     structured.py    QuickBASIC's DO ... LOOP, EXIT DO / FOR
+    records.py       QuickBASIC's TYPE records and STRING * n
     mat.py           Dartmouth's MAT statements
     kernel.py        cuTile BASIC: TILE, OUTPUT, INPUT A(), BID
     expressions.py   expressions, variables, array elements, function calls
@@ -39,12 +40,13 @@ from . import (
     mat,
     microsoft,
     print_input,
+    records,
     structured,
 )
 
 FAMILIES = (
-    lines, control, print_input, files, devices, declarations, microsoft, structured, mat, kernel,
-    expressions,
+    lines, control, print_input, files, devices, declarations, microsoft, structured, records,
+    mat, kernel, expressions,
 )  # fmt: skip
 
 # Precedence, lowest first, as in Microsoft BASIC (GW-BASIC's manual): IMP, EQV, XOR,

@@ -20,7 +20,7 @@ outside IF and the functions beyond ECMA-55's are extensions strict mode reports
 from __future__ import annotations
 
 from .. import ast
-from ..builtins import BUILTINS, microsoft_only
+from ..builtins import BUILTINS, QUICKBASIC_ONLY, microsoft_only
 from ..errors import BasicSyntaxError, Coord
 from ..msconstants import microsoft_constant
 from ._actions import extension, location, span, strict_error, through
@@ -152,7 +152,7 @@ def _microsoft_value(p, coord: Coord) -> float:
     and `&17` (16-bit: `&HFFFF` is -1), a `D` exponent, a suffix `!`, `#` or `%`."""
     text = p.slice[1].value.upper()
     try:
-        value = microsoft_constant(text)
+        value = microsoft_constant(text, qbasic=p.lexer.ctx.dialect == "qbasic")
     except ValueError as exc:
         raise BasicSyntaxError(f"{exc}: {text}", coord) from None
     return value
@@ -195,6 +195,8 @@ def _dialect_of_function(p, builtin, coord: Coord) -> None:
     pins --dialect ms."""
     if microsoft_only(builtin):
         p.lexer.ctx.microsoft_only(f"the function {builtin.name}", coord)
+    elif builtin.dialects == QUICKBASIC_ONLY:  # CLNG
+        p.lexer.ctx.qbasic_only(f"the function {builtin.name}", coord)
     elif builtin.microsoft_evidence:
         p.lexer.ctx.microsoft_evidence(f"the function {builtin.name}", coord)
     elif "ecma55" not in builtin.dialects:

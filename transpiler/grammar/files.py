@@ -10,21 +10,28 @@
                        | INPUT '#' expr ',' input_list
                        | LINE INPUT '#' expr ',' lvalue
                        | KILL expr | NAME expr AS expr
-    mode             ::= INPUT | OUTPUT | APPEND
+                       | FIELD ['#'] expr ',' expr AS lvalue {',' expr AS lvalue}
+                       | GET ['#'] expr [',' expr] | PUT ['#'] expr [',' expr]
+                       | LSET lvalue '=' expr | RSET lvalue '=' expr
+    mode             ::= INPUT | OUTPUT | APPEND | RANDOM
     write_list       ::= expr {',' expr}
 
-The second OPEN is the older form: `OPEN "I", #1, "DATA.TXT"` (a mode string: I, O or
-A; the record length after it is ignored, as `LEN =` is: both only size buffers of
-sequential files).  Random-access files (mode RANDOM or "R", FIELD, GET, PUT) are not
-supported.
+The second OPEN is the older form: `OPEN "I", #1, "DATA.TXT"` (a mode string: I, O, A
+or R).  The record length (`LEN =`, the old form's fourth operand) is a random-access
+file's; a sequential file ignores it (it only sizes GW-BASIC's buffers).  A FIELD
+variable is a simple string variable (not an array element); LSET and RSET become
+assignments of the internal functions `_LSET$` and `_RSET$` (passes/flatten.py writes
+what FIELD variables need around them).
 """
 
 from __future__ import annotations
 
-from .. import ast
+import copy
+
+from .. import ast, builtins
 from ._actions import extension, fail, location, microsoft_statement
 
-_MODES = {"INPUT": "I", "OUTPUT": "O", "APPEND": "A"}
+_MODES = {"INPUT": "I", "OUTPUT": "O", "APPEND": "A", "RANDOM": "R"}
 
 
 def p_open(p):
@@ -33,7 +40,8 @@ def p_open(p):
     extension(p, 1, "OPEN")
     if len(p) > 7 and p[7] != "LEN":
         fail(p, 7, f"expected LEN = record length, found {p[7]}")
-    p[0] = ast.Open(p[2], p[4], p[6], coord=location(p, 1))
+    length = p[9] if len(p) > 7 else None
+    p[0] = ast.Open(p[2], p[4], p[6], length, coord=location(p, 1))
 
 
 def p_open_mode(p):
@@ -41,10 +49,8 @@ def p_open_mode(p):
     | OUTPUT
     | NAME"""
     word = p[1]
-    if word == "RANDOM":
-        fail(p, 1, "random-access files (FOR RANDOM) are not supported")
     if word not in _MODES:
-        fail(p, 1, f"expected INPUT, OUTPUT or APPEND after FOR, found {word}")
+        fail(p, 1, f"expected INPUT, OUTPUT, APPEND or RANDOM after FOR, found {word}")
     p[0] = ast.Str(_MODES[word], coord=location(p, 1))
 
 
@@ -53,14 +59,8 @@ def p_open_old(p):
     | OPEN expr COMMA file_number COMMA expr COMMA expr"""
     extension(p, 1, "OPEN")
     microsoft_statement(p, 1, "OPEN")
-    mode = p[2]
-    if isinstance(mode, ast.Str) and mode.value[:1].upper() == "R":
-        raise p.lexer.ctx.error(
-            'random-access files (OPEN "R") are not supported',
-            mode.coord.column - 1,
-            mode.coord.length,
-        )
-    p[0] = ast.Open(p[6], mode, p[4], coord=location(p, 1))
+    length = p[8] if len(p) > 7 else None
+    p[0] = ast.Open(p[6], p[2], p[4], length, coord=location(p, 1))
 
 
 def p_file_number(p):
@@ -157,3 +157,55 @@ def p_name_file(p):
     """simple_statement : NAME_FILE expr AS expr"""
     extension(p, 1, "NAME")
     p[0] = ast.Rename(p[2], p[4], coord=location(p, 1))
+
+
+# --------------------------------------------------------------------------- random files
+
+
+def p_field(p):
+    """simple_statement : FIELD file_number COMMA field_list"""
+    extension(p, 1, "FIELD")
+    widths = [width for width, _ in p[4]]
+    names = [target.name for _, target in p[4]]
+    p[0] = ast.Field(p[2], widths, names, coord=location(p, 1))
+
+
+def p_field_list(p):
+    """field_list : expr AS lvalue
+    | field_list COMMA expr AS lvalue"""
+    target = p[len(p) - 1]
+    where = (target.coord.column - 1, target.coord.length)
+    if not isinstance(target, ast.Var):
+        why = "a FIELD variable must be a simple string variable here, not an array element"
+        raise p.lexer.ctx.error(why, *where)
+    if not target.name.endswith("$"):
+        raise p.lexer.ctx.error(f"FIELD needs string variables: {target.name} is a number", *where)
+    if len(p) == 4:
+        p[0] = [(p[1], target)]
+    else:
+        p[1].append((p[3], target))
+        p[0] = p[1]
+
+
+def p_get_put(p):
+    """simple_statement : GET file_number
+    | GET file_number COMMA expr
+    | PUT file_number
+    | PUT file_number COMMA expr"""
+    word = p[1].upper()
+    extension(p, 1, word)
+    record = p[4] if len(p) > 3 else None
+    p[0] = ast.RecordIO(p[2], record, put=word == "PUT", coord=location(p, 1))
+
+
+def p_lset(p):
+    """simple_statement : LSET lvalue EQ expr
+    | RSET lvalue EQ expr"""
+    word = p[1].upper()
+    extension(p, 1, word)
+    target = p[2]
+    name = target.name if isinstance(target, ast.Var) else ""  # an element is no FIELD variable
+    where = {"coord": location(p, 1)}
+    args = [ast.Str(name, **where), copy.deepcopy(target), p[4]]
+    function = builtins.LSET if word == "LSET" else builtins.RSET
+    p[0] = ast.Let(target, ast.Call(function, args, **where), **where)

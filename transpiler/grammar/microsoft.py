@@ -1,6 +1,6 @@
 """The grammar of the declarations only Microsoft BASIC has, and its line trace.
 
-    simple_statement ::= (DEFINT | DEFSNG | DEFDBL | DEFSTR) letters {',' letters}
+    simple_statement ::= (DEFINT | DEFSNG | DEFDBL | DEFSTR | DEFLNG) letters {',' letters}
                        | TRON | TROFF
     letters          ::= NAME ['-' NAME]                (single letters: A-Z, I-N, X)
     simple_statement ::= ON ERROR GOTO line_ref          (0: trapping off)
@@ -17,17 +17,21 @@ from ..errors import BasicSyntaxError
 from ._actions import fail, location, through
 
 # The type each statement gives (model.ValueType).
-_TYPES = {"DEFINT": "int", "DEFSNG": "num", "DEFDBL": "dbl", "DEFSTR": "str"}
+_TYPES = {"DEFINT": "int", "DEFSNG": "num", "DEFDBL": "dbl", "DEFSTR": "str", "DEFLNG": "lng"}
 
 
 def p_def_type(p):
     """simple_statement : DEFINT letter_list
     | DEFSNG letter_list
     | DEFDBL letter_list
-    | DEFSTR letter_list"""
+    | DEFSTR letter_list
+    | DEFLNG letter_list"""
     word = p.slice[1].type
     coord = location(p, 1)
-    p.lexer.ctx.microsoft_only(word, coord)
+    if word == "DEFLNG":  # QuickBASIC's LONG
+        p.lexer.ctx.qbasic_only(word, coord)
+    else:
+        p.lexer.ctx.microsoft_only(word, coord)
     p[0] = ast.DefType(_TYPES[word], p[2], coord=coord)
 
 

@@ -6,6 +6,13 @@
                        | SELECT CASE expr | CASE case_item {',' case_item} | CASE ELSE
                        | END SELECT
                        | CONST NAME '=' expr {',' NAME '=' expr}
+                       | (SUB | FUNCTION) NAME ['(' [params] ')'] [STATIC]
+                       | DECLARE (SUB | FUNCTION) NAME ['(' [params] ')']
+                       | END (SUB | FUNCTION) | EXIT (SUB | FUNCTION)
+                       | (SHARED | STATIC) NAME ['(' ')'] {',' NAME ['(' ')']}
+                       | CALL NAME ['(' expr_list ')'] | SUBNAME [expr_list]
+    param            ::= NAME [AS type] | NAME '(' ')' [AS type]
+    expr             ::= NAME '(' ')'     (a whole array: an argument of a procedure)
     array_decl       ::= NAME AS type | NAME '(' bound {',' bound} ')' [AS type]
     bound            ::= expr | 0 TO expr | 1 TO expr
     case_item        ::= expr | expr TO expr | IS relation expr
@@ -14,7 +21,9 @@ Each one pins --dialect qbasic when no dialect was chosen, and is a located erro
 the dialects that lack it (`LineContext.qbasic_only`).  The tree stays flat, as for
 WHILE/WEND: passes/flatten.py lowers DO and LOOP to WHILE and WEND (with an EXIT DO for
 a test at the bottom), and passes/blocks.py finds where each EXIT goes.  SELECT CASE
-becomes an IF ... ELSEIF chain (passes/flatten.py too).
+becomes an IF ... ELSEIF chain (passes/flatten.py too).  SUB and FUNCTION procedures
+become GOSUB subroutines (passes/procedures.py); a FUNCTION's call in an expression is
+parsed as an array element `F(x)` (or a variable `F`) and recognised there.
 """
 
 from __future__ import annotations
@@ -204,11 +213,17 @@ def p_goto_label(p):
 def p_sub(p):
     """simple_statement : SUB NAME sub_tail
     | SUB NAME LPAREN RPAREN sub_tail
-    | SUB NAME LPAREN sub_params RPAREN sub_tail"""
-    qbasic(p, 1, "SUB")
+    | SUB NAME LPAREN sub_params RPAREN sub_tail
+    | FUNCTION NAME sub_tail
+    | FUNCTION NAME LPAREN RPAREN sub_tail
+    | FUNCTION NAME LPAREN sub_params RPAREN sub_tail"""
+    word = p.slice[1].type
+    qbasic(p, 1, word)
     params = p[4] if len(p) == 7 else []
     static = p[len(p) - 1]
-    p[0] = ast.SubDef(p[2], params, static, coord=through(location(p, 1), p, 2))
+    function = word == "FUNCTION"
+    coord = through(location(p, 1), p, 2)
+    p[0] = ast.SubDef(p[2], params, static, function=function, coord=coord)
 
 
 def p_sub_tail(p):
@@ -220,22 +235,31 @@ def p_sub_tail(p):
 def p_declare_sub(p):
     """simple_statement : DECLARE SUB NAME
     | DECLARE SUB NAME LPAREN RPAREN
-    | DECLARE SUB NAME LPAREN sub_params RPAREN"""
-    qbasic(p, 1, "DECLARE SUB")
+    | DECLARE SUB NAME LPAREN sub_params RPAREN
+    | DECLARE FUNCTION NAME
+    | DECLARE FUNCTION NAME LPAREN RPAREN
+    | DECLARE FUNCTION NAME LPAREN sub_params RPAREN"""
+    word = p.slice[2].type
+    qbasic(p, 1, f"DECLARE {word}")
     params = p[5] if len(p) == 7 else []
-    p[0] = ast.DeclareSub(p[3], params, coord=location(p, 1))
+    function = word == "FUNCTION"
+    p[0] = ast.DeclareSub(p[3], params, function=function, coord=location(p, 1))
 
 
 def p_end_sub(p):
-    """simple_statement : END SUB"""
-    qbasic(p, 1, "SUB")
-    p[0] = ast.EndSub(coord=through(location(p, 1), p, 2))
+    """simple_statement : END SUB
+    | END FUNCTION"""
+    word = p.slice[2].type
+    qbasic(p, 1, word)
+    p[0] = ast.EndSub(function=word == "FUNCTION", coord=through(location(p, 1), p, 2))
 
 
 def p_exit_sub(p):
-    """simple_statement : EXIT SUB"""
-    qbasic(p, 1, "EXIT SUB")
-    p[0] = ast.ExitSub(coord=through(location(p, 1), p, 2))
+    """simple_statement : EXIT SUB
+    | EXIT FUNCTION"""
+    word = p.slice[2].type
+    qbasic(p, 1, f"EXIT {word}")
+    p[0] = ast.ExitSub(function=word == "FUNCTION", coord=through(location(p, 1), p, 2))
 
 
 def p_shared_list(p):
@@ -258,6 +282,12 @@ def p_shared(p):
     """simple_statement : SHARED shared_list"""
     qbasic(p, 1, "SHARED")
     p[0] = ast.Shared(p[2], coord=location(p, 1))
+
+
+def p_static(p):
+    """simple_statement : STATIC shared_list"""
+    qbasic(p, 1, "STATIC")
+    p[0] = ast.Static(p[2], coord=location(p, 1))
 
 
 def p_call_without_call(p):
@@ -316,10 +346,9 @@ def p_sub_param(p):
 def p_sub_param_array(p):
     """sub_param : NAME LPAREN RPAREN
     | NAME LPAREN RPAREN AS NAME"""
-    raise BasicSyntaxError(
-        f"array parameters ({p[1]}()) are not supported yet: SHARE the array",
-        through(location(p, 1), p, 3),
-    )
+    # `A()`: an array passed by reference (passes/procedures.py binds it to the argument)
+    dtype = p[5] if len(p) == 6 else None
+    p[0] = ast.ArrayDecl(p[1], [], dtype=dtype, coord=through(location(p, 1), p, 3))
 
 
 def p_on_labels(p):
@@ -339,3 +368,11 @@ def p_label_list(p):
     else:
         p[1].append(ref)
         p[0] = p[1]
+
+
+def p_whole_array(p):
+    """expr : NAME LPAREN RPAREN"""
+    # `CALL S(A())`, `F(A())`: the whole array A, an argument of a SUB or FUNCTION
+    # (passes/procedures.py binds the array parameter to it; anywhere else it is an error)
+    qbasic(p, 1, "an array argument A()")
+    p[0] = ast.Index(p[1], [], coord=through(location(p, 1), p, 3))

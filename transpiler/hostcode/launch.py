@@ -13,11 +13,10 @@ what differs between the targets is asked of `target` (the back end's part: how 
 kernel is launched, how a device array is made, saved, restored and copied back, how a
 BASIC expression is written) and of `target.syntax` (hostcode/syntax.py).  The target
 provides: syntax, fresh(name), var(name), array(name), value(expr), double_value(expr),
-store(text), number(value), read_vars (or None), mat_shape(shape), count(count, name,
-lowering), scratch(temp, name, size), kernel_launch(node, lowering), save(arrays),
-restore(arrays), block_loop_names(), element_loop_names(),
-add(kind), sum_of_blocks(kind, var, temp), round_to_int(text), extent(array, axis),
-array_arg(name).
+store(text), number(value), tile(value), read_vars (or None), mat_shape(shape),
+count(count, name, lowering), scratch(temp, name, size), kernel_launch(node, lowering),
+save(arrays), restore(arrays), block_loop_names(), element_loop_names(), add(kind),
+sum_of_blocks(kind, var, temp), round_to_int(text), extent(array, axis), array_arg(name).
 """
 
 from __future__ import annotations
@@ -38,6 +37,7 @@ from .nodes import (
     Unless,
 )
 from .syntax import Layout, grouped
+from .tile_names import tile_constants
 
 _RESTORED = "A block met an exception: the arrays go back, the whole loop runs here"
 _REPLAYED = "Blocks the kernel did not finish run here: BASIC reports their exceptions"
@@ -69,7 +69,7 @@ class LaunchLowering:
             if combine:
                 out.append(If(finished, combine, self.replay(node)))
             else:
-                out.append(If(self.s.not_(f"({finished})"), self.replay(node)))
+                out.append(If(self.s.not_(finished), self.replay(node)))
         for finish in node.finish:
             if not finish.combines:
                 out += self.finish(finish)
@@ -78,6 +78,7 @@ class LaunchLowering:
     def setup_and_launch(self, node: hostir.Launch) -> tuple[list, list]:
         """The lines before the launch (shapes, counts, scratch arrays) and the launch
         (with the download of the scratch arrays)."""
+        self.t.launch_tiles = self.t.tiles[node.kernel.name]
         out: list = []
         for shape in node.shapes:  # MAT C = A * B: check A and B, give C its shape
             out += self.t.mat_shape(shape)
@@ -95,6 +96,7 @@ class LaunchLowering:
         tests = [f"{self.values[replay.done]}.all()"]
         if replay.prefix:  # it runs even where the inner loop does not (no blocks)
             tests.append(f"{self.values[replay.loops[1].count]} > 0")
+        tests += [f"{self.values[count]} > 0" for count in replay.nonempty]
         return self.s.and_(tests)
 
     def distributed(self, node: hostir.Distributed) -> list:
@@ -126,11 +128,13 @@ class LaunchLowering:
     def launch_condition(self, node: hostir.Launch) -> str:
         """The subscripts the kernel's tile loads and stores use are all in range."""
         tests = []
-        for check in node.checks:
-            first = self.t.number(check.start + check.offset)
-            count = self.values[check.count]
-            tests.append(f"{self.t.array(check.array)}.covers({check.axis}, {first}, {count})")
-        return self.s.and_(list(dict.fromkeys(tests)))
+        for test in hostir.cover_tests(node.checks):
+            count = self.values[test.count]
+            if test.extra:
+                count += f" + {self.t.number(test.extra)}"
+            first = self.t.number(test.first)
+            tests.append(f"{self.t.array(test.array)}.covers({test.axis}, {first}, {count})")
+        return self.s.and_(tests)
 
     # ----------------------------------------------------------------- the replay
 
@@ -161,12 +165,13 @@ class LaunchLowering:
         lane = self.t.fresh(generated_name(loop.var, "lane"))
         count = self.values[loop.count]
         done = self.values[replay.done]
-        first = f"{block} * {loop.tile}"
+        tile = self.t.tile(loop.tile)
+        first = f"{block} * {tile}"
         iteration = [self.loop_value(loop, lane), Host(replay.body, lane=True)]
         skip = [line for f in combine for line in self.block_finish(f, block)]
         body = [
             If(self.s.item(done, block, flag), skip + [Continue()]),
-            ForRange(lane, first, self.s.min_(f"{first} + {loop.tile}", count), iteration),
+            ForRange(lane, first, self.s.min_(f"{first} + {tile}", count), iteration),
         ]
         return [ForEach(block, flag, done, body)]
 
@@ -189,10 +194,11 @@ class LaunchLowering:
         body = [self.loop_value(loop, lanes[loop.var]) for loop in replay.loops] + iteration
         if replay.skips_finished:
             by_axis = sorted(replay.loops, key=lambda loop: loop.axis)
-            index = f"{lanes[by_axis[0].var]}{self.s.floor_div}{by_axis[0].tile}"
+            index = f"{lanes[by_axis[0].var]}{self.s.floor_div}{self.t.tile(by_axis[0].tile)}"
             for loop in by_axis[1:]:
-                blocks = f"{self.s.cdiv}({self.values[loop.count]}, {loop.tile})"
-                lane = f"{lanes[loop.var]}{self.s.floor_div}{loop.tile}"
+                tile = self.t.tile(loop.tile)
+                blocks = f"{self.s.cdiv}({self.values[loop.count]}, {tile})"
+                lane = f"{lanes[loop.var]}{self.s.floor_div}{tile}"
                 index = f"{grouped(index)} * {blocks} + {lane}"
             body = [Unless(f"{self.values[replay.done]}[{index}]", body)]
         for loop in reversed(replay.loops):
@@ -213,12 +219,13 @@ class LaunchLowering:
         if replay.skips_finished:
             done = self.values[replay.done]
             row = self.t.fresh("row")
-            blocks = f"{self.s.cdiv}({inner_count}, {inner.tile})"
-            row_start = f"{outer_lane}{self.s.floor_div}{outer.tile} * {blocks}"
+            inner_tile = self.t.tile(inner.tile)
+            blocks = f"{self.s.cdiv}({inner_count}, {inner_tile})"
+            row_start = f"{outer_lane}{self.s.floor_div}{self.t.tile(outer.tile)} * {blocks}"
             row_body.append(Declare("const int", row, row_start))
             all_done = self.s.all_between(done, row, f"{row} + {blocks}")
             row_body.append(If(self.s.and_([f"{inner_count} > 0", all_done]), [Continue()]))
-            block = f"{row} + {inner_lane}{self.s.floor_div}{inner.tile}"
+            block = f"{row} + {inner_lane}{self.s.floor_div}{inner_tile}"
             iteration = [Unless(f"{done}[{block}]", iteration)]
         row_body.append(self.loop_value(outer, outer_lane))
         row_body.append(Host(replay.prefix, lane=True))
@@ -306,7 +313,10 @@ class LaunchLowering:
         if op == "int":
             return self.t.round_to_int(self.t.value(args[0]))
         if op == "cdiv":
-            return f"{self.s.cdiv}({self.arg(args[0])}, {self.arg(args[1])})"
+            divisor = args[1]
+            if divisor.op == "num" and divisor.args[0] in self.t.launch_tiles:
+                return f"{self.s.cdiv}({self.arg(args[0])}, {self.t.tile(divisor.args[0])})"
+            return f"{self.s.cdiv}({self.arg(args[0])}, {self.arg(divisor)})"
         if op in ("add", "sub", "mul"):
             symbol = {"add": " + ", "sub": " - ", "mul": " * "}[op]
             return "(" + symbol.join(self.arg(a) for a in args) + ")"
@@ -325,6 +335,27 @@ class LaunchTarget:
     target's parts listed in this module's docstring."""
 
     syntax = None
+
+    def name_tiles(self, names: dict[str, str]) -> None:
+        """The tile sizes, named once at the top of the program (TILE = 512) rather than
+        repeated as literals in every launch; `names`: kernel -> the host's name of it."""
+        self.tiles = tile_constants(self.host.kernels, names)  # kernel -> size -> constant
+        self.launch_tiles: dict[int, str] = {}  # those of the launch being lowered
+        self.used_tiles: set[str] = set()  # the constants the host code names
+
+    def constants(self) -> list[tuple[str, int]]:
+        """The tile size constants at the top of the program: (name, value), in kernel
+        order."""
+        named = {name: value for tiles in self.tiles.values() for value, name in tiles.items()}
+        return [(name, value) for name, value in named.items() if name in self.used_tiles]
+
+    def tile(self, value: int) -> str:
+        """A tile size of the launch being lowered: its constant's name."""
+        name = self.launch_tiles.get(value)
+        if name is None:
+            return str(value)
+        self.used_tiles.add(name)
+        return name
 
     def launch(self, node: hostir.Launch, stmts) -> list:
         self.stmts = stmts

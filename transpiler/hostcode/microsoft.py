@@ -7,11 +7,18 @@ from __future__ import annotations
 from .. import ast
 from ..semantics import BITWISE
 
+# QuickBASIC's INTEGER and LONG results of + - * and unary minus: "Overflow" beyond them.
+QUICKBASIC_INTEGERS = {"int": "int_result", "lng": "long_result"}
+
 
 def rounding(e: ast.Expr, types: dict, singles: bool) -> str:
     """The function giving the result of `e` its type: `sng` (a single, rounded as
-    GW-BASIC rounds) or `dbl`."""
-    return "sng" if types.get(e) == "num" and singles else "dbl"
+    GW-BASIC rounds) or `dbl` (QuickBASIC: `int_result` or `long_result`, "Overflow"
+    beyond an INTEGER's or a LONG's range)."""
+    value_type = types.get(e)
+    if value_type in QUICKBASIC_INTEGERS:
+        return QUICKBASIC_INTEGERS[value_type]
+    return "sng" if value_type == "num" and singles else "dbl"
 
 
 def operation(e: ast.BinOp, types: dict, singles: bool) -> str | None:
@@ -19,8 +26,9 @@ def operation(e: ast.BinOp, types: dict, singles: bool) -> str | None:
     truth values), or None for + - *: the target computes them in double and rounds
     the result with `rounding`."""
     op = e.op
+    long = types.get(e) == "lng"  # QuickBASIC's LONG: on 32-bit integers
     if op in BITWISE:
-        return f"bit_{BITWISE[op]}"  # on 16-bit integers
+        return f"{'long' if long else 'bit'}_{BITWISE[op]}"  # on 16-bit integers (LONG: 32)
     if op in ("+", "-", "*"):
         return None
     if op == "/":
@@ -30,9 +38,9 @@ def operation(e: ast.BinOp, types: dict, singles: bool) -> str | None:
             return "double_power"
         return "single_power_int" if types.get(e.right) == "int" else "single_power"
     if op == "\\":
-        return "int_div"
+        return "long_div" if long else "int_div"
     if op == "MOD":
-        return "int_mod"
+        return "long_mod" if long else "int_mod"
     raise TypeError(f"operator {op} is not supported in host programs")
 
 

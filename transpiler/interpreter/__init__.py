@@ -8,7 +8,7 @@ as Python loops and ifs, expressions inline) and runs it (`machine.py`).  Warnin
 flushes the output and raises `BasicRuntimeError` located at its statement.
 
 Semantics chosen where ECMA-55 is silent or for the extensions (see also
-`transpiler.runtime` for PRINT, INPUT, DATA, arithmetic exceptions and RND):
+`basic2tile_runtime` for PRINT, INPUT, DATA, arithmetic exceptions and RND):
 - Truth values: comparisons, AND, OR and NOT give -1 (true) or 0 (false); AND, OR and
   NOT are logical (any nonzero operand is true), not bitwise, and evaluate both sides.
 - `a MOD b` takes the sign of `a` (C fmod): see `runtime/_interp_extras.py`.

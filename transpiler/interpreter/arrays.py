@@ -54,8 +54,11 @@ class BasicArray:
         self.allocated = True
         self.erased = False
 
-    def erase(self) -> None:
-        """ERASE (Microsoft BASIC): the array ceases to exist, until a DIM or a use."""
+    def erase(self, redim: bool = False) -> None:
+        """ERASE (Microsoft BASIC): the array ceases to exist, until a DIM or a use.
+        `redim`: QuickBASIC's REDIM, which may make an array that did not exist."""
+        if not self.allocated and redim:
+            return
         if not self.allocated:
             raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(ERASE {self.name}: no such array)")
         self.upper = (self.base - 1,) * self.rank

@@ -474,7 +474,7 @@ class Generator:
                 self.line(depth, f"{call.format('spc')}({self.exprs.value(item.count)})")
             elif self.a.expr_types.get(item) == "str":
                 self.line(depth, f"{call.format('write_string')}({self.exprs.value(item)})")
-            elif self.a.expr_types.get(item) == "dbl":
+            elif self.a.expr_types.get(item) in ("dbl", "lng"):  # a LONG: all its digits
                 self.line(depth, f"{call.format('write_double')}({self.exprs.value(item)})")
             else:
                 self.line(depth, f"{call.format('write_number')}({self.exprs.value(item)})")
@@ -501,11 +501,27 @@ class Generator:
         """An item of PRINT USING or WRITE: a double (Microsoft BASIC) is marked so, to be
         written with its 16 digits."""
         value = self.exprs.value(item)
-        return f"_Double({value})" if self.a.expr_types.get(item) == "dbl" else value
+        return f"_Double({value})" if self.a.expr_types.get(item) in ("dbl", "lng") else value
 
     def s_Open(self, index, stmt: ast.Open, depth) -> None:
-        args = ", ".join(self.exprs.value(e) for e in (stmt.name, stmt.mode, stmt.number))
+        operands = (stmt.name, stmt.mode, stmt.number, stmt.length)
+        args = ", ".join(self.exprs.value(e) for e in operands if e is not None)
         self.line(depth, f"_open_file({args})")
+
+    def s_Field(self, index, stmt: ast.Field, depth) -> None:
+        widths = ", ".join(self.exprs.value(w) for w in stmt.widths)
+        self.line(depth, f"_field({self.exprs.value(stmt.channel)}, [{widths}], {stmt.names!r})")
+
+    def s_RecordIO(self, index, stmt: ast.RecordIO, depth) -> None:
+        operands = (stmt.channel, stmt.record)
+        args = ", ".join(self.exprs.value(e) for e in operands if e is not None)
+        self.line(depth, f"_{'put' if stmt.put else 'get'}_record({args})")
+
+    def s_FieldRelease(self, index, stmt: ast.FieldRelease, depth) -> None:
+        self.line(depth, f"_field_release({', '.join(map(repr, stmt.names))})")
+
+    def s_FieldSwap(self, index, stmt: ast.FieldSwap, depth) -> None:
+        self.line(depth, f"_field_swap({stmt.first!r}, {stmt.second!r})")
 
     def s_Close(self, index, stmt: ast.Close, depth) -> None:
         self.line(depth, f"_close_files({', '.join(self.exprs.value(n) for n in stmt.numbers)})")
@@ -661,7 +677,7 @@ class Generator:
             for part in (stmt.start, stmt.limit, stmt.step):
                 if part is not None:
                     self.line(depth, f"{self.temps.new()} = {self.exprs.value(part)}")
-            self.line(depth, f"_loop_fault({fault!r})")
+            self.line(depth, f"_loop_fault({fault!r}, {self.a.loop_fault_line.get(index)})")
             return
         # unstructured FOR: test once here, NEXT tests again and jumps back to index + 1
         limit, step_text, sign, step = self.for_setup(index, stmt, depth, cells=True)
@@ -725,7 +741,8 @@ class Generator:
 
     def s_Erase(self, index, stmt: ast.Erase, depth) -> None:
         for name in stmt.names:
-            self.line(depth, f"{names.array_object(name)}.erase()")
+            redim = "redim=True" if stmt.redim else ""
+            self.line(depth, f"{names.array_object(name)}.erase({redim})")
             self.refresh_shape(depth, name)
 
     def s_OnError(self, index, stmt: ast.OnError, depth) -> None:
@@ -737,6 +754,8 @@ class Generator:
             self.line(depth, "return _trap.resume()")
         elif stmt.mode == "next":
             self.line(depth, "return _trap.resume_next()")
+        elif stmt.mode == "undefined":  # RESUME to a missing line (passes/jumps.py)
+            self.line(depth, "return _trap.resume_undefined()")
         else:
             self.line(depth, f"return _trap.resume_at({self.a.jump_target[stmt.target]})")
 

@@ -116,6 +116,8 @@ class ExprCompiler:
             return Code(f"(0.0 if {self.cond(e.operand)} else -1.0)")  # NOT
         if isinstance(e, ast.BinOp):
             return self.binop(e)
+        if isinstance(e, ast.Bound):  # UBOUND: the bound the array has now
+            return Code(f"float({names.array_object(e.name)}.upper[{e.dim - 1}])")
         raise TypeError(f"cannot interpret {type(e).__name__} here")
 
     def binop(self, e: ast.BinOp) -> Code:
@@ -331,6 +333,8 @@ class StoreConversion:
                 return text
             if value_type == "int":
                 return f"_cint({text})"
+            if value_type == "lng":
+                return f"_clng({text})"
             return f"_sng({text})" if value_type == "num" and self.f32 else f"_dbl({text})"
         if value_type == "int":
             return f"_toint({text})"

@@ -34,10 +34,14 @@ from ..runtime import (
     close_files,
     concat,
     div,
+    field,
+    field_release,
+    field_swap,
     file_input,
     file_line,
     file_output,
     file_width,
+    get_record,
     kill_file,
     mid_assign,
     mid_assign_itself,
@@ -45,10 +49,12 @@ from ..runtime import (
     on_choice,
     open_file,
     power,
+    put_record,
     raise_error,
     rename_file,
     report_break,
     report_error,
+    report_load_overflows,
     reset_files,
     reset_rnd,
     round_to_int,
@@ -68,7 +74,7 @@ from .expressions import builtin_callee
 _BUILTIN_FUNCTIONS = {
     builtin_callee(b): getattr(runtime, b.python)
     for b in BUILTINS.values()
-    if b.syntax == "call" and b.python and builtin_callee(b) != b.python
+    if b.syntax in ("call", "internal") and b.python and builtin_callee(b) != b.python
 }
 RETURN_WITHOUT_GOSUB = "RETURN without GOSUB"
 GOSUB_TOO_DEEP = "GOSUB nested too deeply"
@@ -111,6 +117,17 @@ def _microsoft_names(console: Console) -> dict:
         "_beqv": runtime.bit_eqv,
         "_bimp": runtime.bit_imp,
         "_bnot": runtime.bit_not,
+        "_clng": runtime.clng,
+        "_iresult": runtime.int_result,
+        "_lresult": runtime.long_result,
+        "_ldiv": runtime.long_div,
+        "_lmod": runtime.long_mod,
+        "_land": runtime.long_and,
+        "_lor": runtime.long_or,
+        "_lxor": runtime.long_xor,
+        "_leqv": runtime.long_eqv,
+        "_limp": runtime.long_imp,
+        "_lnot": runtime.long_not,
         "_write_double": console.write_double,
         "_Double": runtime.Double,
         "_ask_seed": console.ask_seed,
@@ -137,8 +154,12 @@ class Machine:
         strict = analysis.options.strict
         self.precision = getattr(print_using, analysis.using_precision)
         self.console = Console(stdout, stdin, strict, self.precision)
+        microsoft = analysis.options.microsoft
         self.pool = DataPool(
-            [(d.text, d.quoted) for d in analysis.data], strict, analysis.options.microsoft
+            [(d.text, d.quoted) for d in analysis.data],
+            strict,
+            microsoft,
+            lines=analysis.data_line_start if microsoft else None,
         )
         self.arrays = {name: self._make_array(symbol) for name, symbol in analysis.arrays.items()}
         self.filename = f"<basic {analysis.source.name}>"
@@ -168,7 +189,10 @@ class Machine:
 
     def namespace(self) -> dict:
         console, pool, analysis = self.console, self.pool, self.analysis
-        f32 = analysis.number_type == "f32"
+        # A number read (READ, INPUT) is rounded to a float32 here, except in Microsoft
+        # BASIC, where storing converts it to its variable's type (a `#` or `&` variable
+        # keeps its digits, as the generated programs keep them).
+        f32 = analysis.number_type == "f32" and not analysis.options.microsoft
         strict = analysis.options.strict
         for_stack = ForStack()
         machine = self
@@ -199,8 +223,10 @@ class Machine:
                 return targets[i - 1]
             raise BasicFault(ON_OUT_OF_RANGE, f"({i}; 1 to {len(targets)} allowed)")
 
-        def fail(message: str) -> None:  # a Fault statement, a FOR/NEXT without partner
-            raise BasicFault(message)
+        def fail(message: str, line: int | None = None) -> None:
+            """A Fault statement, a FOR/NEXT without partner (`line`: the NEXT GW-BASIC
+            names)."""
+            raise BasicFault(message, line=line)
 
         def step_limit() -> None:
             raise BasicFault(STEP_LIMIT, f"({analysis.options.max_steps} statements)")
@@ -249,6 +275,11 @@ class Machine:
             "_file_input": file_input_numbers,
             "_file_line": file_line,
             "_kill_file": kill_file,
+            "_field": field,
+            "_get_record": get_record,
+            "_put_record": put_record,
+            "_field_release": field_release,
+            "_field_swap": field_swap,
             "_file_width": file_width,
             "_rename_file": rename_file,
             "_line_input": console.line_input,
@@ -295,6 +326,8 @@ class Machine:
         self._load()
         reset_rnd()
         reset_files(self.precision)
+        if self.analysis.options.microsoft:
+            report_load_overflows(self.console, len(self.analysis.load_overflows))
         previous_hook = set_warning_hook(self.on_notice)
         previous_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(previous_limit, 4 * self.max_depth + 1000))

@@ -20,6 +20,9 @@ from ..model import Analysis
 from ..semantics import BITWISE, is_truth_value
 from .expressions import Code, ExprCompiler, Temps, builtin_callee
 
+# QuickBASIC's INTEGER and LONG results of + - * and unary minus: "Overflow" beyond them.
+_QUICKBASIC_INTEGERS = {"int": "_iresult", "lng": "_lresult"}
+
 
 class MicrosoftExprCompiler(ExprCompiler):
     def __init__(self, analysis: Analysis, static_arrays: set[str], temps: Temps):
@@ -28,12 +31,19 @@ class MicrosoftExprCompiler(ExprCompiler):
         self.singles = analysis.number_type == "f32"
 
     def rounding(self, e: ast.Expr) -> str:
-        """The runtime function that gives the result of `e` its type."""
-        return "_sng" if self.types.get(e) == "num" and self.singles else "_dbl"
+        """The runtime function that gives the result of `e` its type (QuickBASIC's
+        INTEGER and LONG results are checked against their ranges)."""
+        value_type = self.types.get(e)
+        if value_type in _QUICKBASIC_INTEGERS:
+            return _QUICKBASIC_INTEGERS[value_type]
+        return "_sng" if value_type == "num" and self.singles else "_dbl"
 
     def code(self, e: ast.Expr) -> Code:
         if isinstance(e, ast.UnaryOp) and e.op == "NOT" and not is_truth_value(e.operand):
-            return Code(f"_bnot({self.value(e.operand)})")
+            prefix = "_l" if self.types.get(e) == "lng" else "_b"
+            return Code(f"{prefix}not({self.value(e.operand)})")
+        if isinstance(e, ast.UnaryOp) and e.op == "-" and self.types.get(e) in _QUICKBASIC_INTEGERS:
+            return Code(f"{self.rounding(e)}(-{self.code(e.operand).operand()})")
         return super().code(e)
 
     def binop(self, e: ast.BinOp) -> Code:
@@ -44,7 +54,8 @@ class MicrosoftExprCompiler(ExprCompiler):
         if op in BITWISE:
             if op in ("AND", "OR") and is_truth_value(e):
                 return super().binop(e)
-            return Code(f"_b{BITWISE[op]}({left}, {right})")
+            prefix = "_l" if self.types.get(e) == "lng" else "_b"
+            return Code(f"{prefix}{BITWISE[op]}({left}, {right})")
         if op in ("+", "-", "*"):
             return Code(f"{self.rounding(e)}({left} {op} {self.code(e.right).operand()})")
         if op == "/":
@@ -55,10 +66,11 @@ class MicrosoftExprCompiler(ExprCompiler):
                 return Code(f"_dpow({left}, {right})")
             power = "_spowi" if self.types.get(e.right) == "int" else "_spow"
             return Code(f"{power}({left}, {right})")
+        long = "_l" if self.types.get(e) == "lng" else "_i"
         if op == "\\":
-            return Code(f"_idiv({left}, {right})")
+            return Code(f"{long}div({left}, {right})")
         if op == "MOD":
-            return Code(f"_imod({left}, {right})")
+            return Code(f"{long}mod({left}, {right})")
         raise TypeError(f"unknown operator {op}")
 
     def cond(self, e: ast.Expr) -> str:
@@ -76,6 +88,6 @@ class MicrosoftExprCompiler(ExprCompiler):
                 arg = f"_sng({arg})"
             result = "_sfn" if self.rounding(e) == "_sng" else "_dbl"
             return f"{result}({builtin_callee(builtin)}({arg}))"
-        if e.name == "STR$" and self.types.get(e.args[0]) == "dbl":  # its 16 digits
+        if e.name == "STR$" and self.types.get(e.args[0]) in ("dbl", "lng"):  # 16 digits
             return f"{builtin_callee(builtin)}(_Double({self.value(e.args[0])}))"
         return super().call(e)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 def _spell(name: str) -> str:
-    return name.replace("$", "_S").replace("%", "_I").replace("#", "_D").replace("!", "_F")
+    return name.replace("$", "_S").replace("%", "_I").replace("#", "_D").replace("!", "_F").replace("&", "_L").replace(".", "_d")
 
 
 def variable(name: str) -> str:

@@ -24,6 +24,7 @@ from . import (
     jump_rules,
     jumps,
     kind,
+    records,
     symbols,
     typecheck,
 )
@@ -40,6 +41,8 @@ def analyze(program: ast.Program, source: SourceFile, options: Options) -> Analy
     # 1. legacy or kernel program: decides which of the passes below apply, and the
     #    number type.
     kind.run(analysis, diags)
+    # 1a. QuickBASIC's TYPE records: a variable or an array per field.
+    records.run(analysis, diags)
     # 1b. Microsoft BASIC: every name written with the suffix of its type (DEFINT...),
     #     before any pass reads a name.
     default_types.run(analysis, diags)

@@ -18,7 +18,12 @@ from dataclasses import dataclass, field
 from .. import ast
 from ..errors import BasicSemanticError, Diagnostics
 from ..model import Analysis, IfParts
+from ..runtime.gwerrors import gw_message
 from . import for_loops
+from .run_time_faults import fault_in_place
+
+WHILE_WITHOUT_WEND = gw_message(29)
+WEND_WITHOUT_WHILE = gw_message(30)
 
 _NAMES = {ast.For: "FOR", ast.While: "WHILE", ast.IfBlock: "IF"}
 
@@ -49,10 +54,31 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
     if analysis.options.strict or analysis.kind == "kernel":
         _pair(analysis, diags, fors=True)
     else:
+        if analysis.options.microsoft and not analysis.options.qbasic:
+            _lone_while_wend(analysis)
         _pair(analysis, diags, fors=False)
         for_loops.run(analysis, diags)
     if analysis.loop_exits:
         _resolve_exits(analysis, diags)
+
+
+def _lone_while_wend(analysis: Analysis) -> None:
+    """GW-BASIC pairs WHILE and WEND when they run, by the text as we do: a WEND with no
+    WHILE before it and a WHILE that no WEND closes are errors only then ("WEND without
+    WHILE", "WHILE without WEND", which a trap catches): each becomes a Fault."""
+    open_whiles: list[int] = []
+    lone: list[tuple[int, str, str]] = []
+    for index, stmt in enumerate(analysis.stmts):
+        if isinstance(stmt, ast.While):
+            open_whiles.append(index)
+        elif isinstance(stmt, ast.Wend):
+            if open_whiles:
+                open_whiles.pop()
+            else:
+                lone.append((index, WEND_WITHOUT_WHILE, "no WHILE before it"))
+    lone += [(index, WHILE_WITHOUT_WEND, "no WEND closes it") for index in open_whiles]
+    for index, message, why in lone:
+        fault_in_place(analysis, index, message, why, analysis.stmts[index].coord)
 
 
 def _resolve_exits(analysis: Analysis, diags: Diagnostics) -> None:

@@ -20,8 +20,9 @@ from .. import ast
 from ..errors import BasicSemanticError, Diagnostics
 from ..keywords import QBASIC_TYPES
 from ..model import Analysis
+from ..msconstants import LONG_MAX, constant_type
 
-_SUFFIX = {"int": "%", "num": "", "dbl": "#", "str": "$"}
+_SUFFIX = {"int": "%", "num": "", "dbl": "#", "str": "$", "lng": "&"}
 
 
 class _Renamer:
@@ -36,7 +37,7 @@ class _Renamer:
         self.module_suffixes: tuple[dict[str, str], dict[str, str]] | None = None
 
     def name(self, name: str, declared: dict[str, str] | None = None) -> str:
-        if name[-1] in "$%#":
+        if name[-1] in "$%#&":
             return name
         bare = name[:-1] if name[-1] == "!" else name
         if declared and bare in declared:
@@ -59,23 +60,29 @@ class _Renamer:
         elif isinstance(stmt, (ast.SubDef, ast.DeclareSub)):
             # A SUB's declarations (typed parameters, DIM ... AS) hold until its END SUB
             self.module_suffixes = (dict(self.scalar_suffix), dict(self.array_suffix))
+            if stmt.function:  # FUNCTION Avg: the type of its name (AVG# after DEFDBL A)
+                stmt.name = self.name(stmt.name)
             for param in stmt.params:
                 if param.dtype:
-                    self.typed(param.name, param.dtype, param.coord, self.scalar_suffix)
+                    array = isinstance(param, ast.ArrayDecl)  # `a() AS INTEGER`
+                    declared = self.array_suffix if array else self.scalar_suffix
+                    self.typed(param.name, param.dtype, param.coord, declared)
         elif isinstance(stmt, ast.EndSub) and self.module_suffixes is not None:
             self.scalar_suffix, self.array_suffix = self.module_suffixes
             self.module_suffixes = None
         for node in stmt.walk():
             if isinstance(node, (ast.Var, ast.ScalarDecl)):
                 node.name = self.name(node.name, self.scalar_suffix)
-            elif isinstance(node, (ast.Index, ast.ArrayDecl, ast.MatRef, ast.TileDecl)):
+            elif isinstance(node, (ast.Index, ast.ArrayDecl, ast.MatRef, ast.TileDecl, ast.Bound)):
                 node.name = self.name(node.name, self.array_suffix)
             elif isinstance(node, ast.DefFn):
                 node.name = self.name(node.name)
                 node.params = [self.name(p) for p in node.params]
             elif isinstance(node, ast.Call) and ast.is_user_function(node.name):
                 node.name = self.name(node.name)
-            elif isinstance(node, (ast.MatPrint, ast.Output, ast.Erase)):
+            elif isinstance(node, ast.Erase):  # arrays: DIM ... AS types them
+                node.names = [self.name(n, self.array_suffix) for n in node.names]
+            elif isinstance(node, (ast.MatPrint, ast.Output)):
                 node.names = [self.name(n) for n in node.names]
             elif isinstance(node, ast.MatAssign):
                 node.target = self.name(node.target)
@@ -92,7 +99,7 @@ class _Renamer:
         if isinstance(stmt, ast.Const):
             for var, value in zip(stmt.names, stmt.values, strict=True):
                 suffix = _const_suffix(value, var, self.diags, self.scalar_suffix)
-                if suffix is not None and var.name[-1] not in "$%#!":
+                if suffix is not None and var.name[-1] not in "$%#!&":
                     self.scalar_suffix[var.name] = suffix
             return
         for decl in stmt.scalars:
@@ -108,14 +115,12 @@ class _Renamer:
         if suffix is None:
             self.diags.error(
                 BasicSemanticError(
-                    f"AS {dtype}: only INTEGER, SINGLE, DOUBLE and STRING are supported "
+                    f"AS {dtype}: only INTEGER, LONG, SINGLE, DOUBLE and STRING are supported "
                     "(TYPE records are not yet)",
                     coord,
                 )
             )
-        elif suffix == "&":
-            self.diags.error(BasicSemanticError(_NO_LONG, coord))
-        elif name[-1] in "$%#!":
+        elif name[-1] in "$%#!&":
             self.diags.error(
                 BasicSemanticError(
                     f"{name} has a type suffix: it cannot be declared AS {dtype}", coord
@@ -123,9 +128,6 @@ class _Renamer:
             )
         else:
             declared[name] = "" if suffix == "!" else suffix
-
-
-_NO_LONG = "LONG (32-bit integers) is not supported yet"
 
 
 def _const_suffix(
@@ -139,10 +141,11 @@ def _const_suffix(
         text = number.text.upper()
         if "#" in text or "D" in text:
             return "#"
+        if constant_type(text, qbasic=True) == "lng":
+            return "&"
         if text.rstrip("%").isdigit():
             if number.value > 32768 or (number.value == 32768 and number is value):
-                diags.error(BasicSemanticError(f"CONST {var.name}: {_NO_LONG}", value.coord))
-                return None
+                return "&" if number.value <= LONG_MAX + (number is not value) else "#"
             return "%"
         digits = text.split("E")[0].replace(".", "").lstrip("0")
         return "#" if len(digits) > 7 else None

@@ -11,8 +11,9 @@ What it accepts, per variable of the loop body:
   start is a constant integer below 2**30 or integer variables plus a constant (`FOR J =
   I + 1`: triangular nests); an inner FOR whose bounds are an outer lane variable plus
   a constant (`FOR J = 0 TO I`) is a triangle of lanes in their box; statements between
-  the first two FORs are repeated per lane when they only set temporaries; `FOR K : FOR
-  J` below the lanes may become lanes J with K inside each (interchange);
+  the FORs are repeated per lane when they only set temporaries; `FOR K : FOR J` below
+  the lanes (temporaries may be set between them) may become lanes J with K inside each
+  (interchange);
 - scalars written in the body: *private* (set before being read in every iteration and
   not read after the loop), or *reductions*: `S = S + e`, `S = S - e`, and
   `IF e > M THEN M = e : J = I` (max/min with the index of the first/last extreme);
@@ -56,6 +57,9 @@ _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 _STATEMENT_WORDS: dict[type, str] = {
     ast.Trace: "TRON/TROFF",
     ast.TraceLine: "the line trace of TRON",
+    ast.RecordIO: "GET or PUT of a file",
+    ast.FieldRelease: "an assignment to a FIELD variable",
+    ast.FieldSwap: "SWAP of a FIELD variable",
 }
 
 
@@ -208,19 +212,29 @@ def _interchanged(dims, body, analysis, integral, live_after):
     new lane body decide whether the J lanes are independent; here J's bounds must be
     the same in every iteration of K (not K's, not set in the loop, quiet) and K's
     must not read J (whose value the source's K loop saw was the one before the nest).
-    J must not be used after the loop: its last value would depend on K running at all."""
+    J must not be used after the loop: its last value would depend on K running at all.
+    K's body may set temporaries before FOR J (`FOR K : T = ALPHA * A(I, K) : FOR J`):
+    each lane sets them again in each K, which gives J's body the values it saw, when
+    the J loop does not change them and each is set before it is read; J must then be
+    rectangular (every lane of a row runs them), and the host runs the loop as written
+    when J runs zero times (`Replay.nonempty`)."""
     stmts = [n for n in body if not _is_rem(n)]
     if len(dims) >= MAX_LANE_DIMS or len(stmts) != 1 or not isinstance(stmts[0], hostir.ForLoop):
         return None
     k_loop = stmts[0]
     inner = [n for n in k_loop.body if not _is_rem(n)]
-    if len(inner) != 1 or not isinstance(inner[0], hostir.ForLoop):
+    if not inner or not isinstance(inner[-1], hostir.ForLoop):
         return None
-    j_loop = inner[0]
+    j_loop, before = inner[-1], inner[:-1]
+    if not all(_is_scalar_let(n) for n in before) or _reads_before_set(before, analysis):
+        return None
+    set_before = _assigned_scalars(before)
+    if set_before & _assigned_scalars(j_loop.body):
+        return None
     k_var, j_var = k_loop.stmt.var.name, j_loop.stmt.var.name
-    changed = _assigned_scalars(j_loop.body) | {k_var}
+    changed = _assigned_scalars(j_loop.body) | set_before | {k_var}
     j_dim = _inner_dim(j_loop, dims, integral, analysis, changed, live_after)
-    if j_dim is None:
+    if j_dim is None or (before and j_dim.triangular):
         return None
     j_bounds = set()
     for e in (j_loop.stmt.start, j_loop.stmt.limit, j_loop.stmt.step):
@@ -230,9 +244,11 @@ def _interchanged(dims, body, analysis, integral, live_after):
     for e in (k_loop.stmt.start, k_loop.stmt.limit, k_loop.stmt.step):
         if e is not None:
             k_bounds |= expression_reads(analysis, e)
-    if j_bounds & changed or j_var in k_bounds or j_var in live_after:
+    # (The temporaries before FOR J saw J's value from before the J loop, not a lane's.)
+    before_reads = {v for n in before for v in expression_reads(analysis, n.stmt.value)}
+    if j_bounds & changed or j_var in k_bounds | before_reads or j_var in live_after:
         return None
-    moved = replace(k_loop, body=list(j_loop.body))
+    moved = replace(k_loop, body=before + list(j_loop.body))
     return [*dims, j_dim], [moved], k_loop
 
 
@@ -359,13 +375,12 @@ def _lane_space(
         inner = stmts[-1]
         before = stmts[:-1]
         set_before = _assigned_scalars(before)
-        dim = _inner_dim(inner, dims, integral, analysis, set_before, live_after)
+        # (An inner FOR's bounds may not read what the statements above it set.)
+        set_above = _assigned_scalars(prefix) | set_before
+        dim = _inner_dim(inner, dims, integral, analysis, set_above, live_after)
         if dim is None or not all(_is_scalar_let(n) for n in before):
             break
         if dim.triangular and before:
-            break
-        # The replay of a nest runs statements between FORs only below the outermost.
-        if before and len(dims) > 1:
             break
         # Statements before the inner FOR run once per outer iteration; repeating them
         # per lane is only right if the inner body does not change what they set.
@@ -421,7 +436,7 @@ def _inner_dim(inner, dims, integral, analysis, changed: set[str], live_after) -
         start = outer[var].start + offset
     else:
         try:
-            start = _lane_dim(inner, integral - set(outer)).start
+            start = _lane_dim(inner, integral - set(outer), _known_ranges(analysis, dims)).start
         except NotParallel:
             return None
     if last is not None:
@@ -500,7 +515,7 @@ def _lane_dim(
     integral: frozenset[str],
     known: dict[str, tuple[float, float]] | None = None,
 ) -> LaneDim:
-    """The lane dimension of `loop`, or NotParallel.  `known`: ranges of `%` variables
+    """The lane dimension of `loop`, or NotParallel.  `known`: ranges of variables
     (integrality.constant_ranges) for the overflow test of a `%` loop variable."""
     stmt = loop.stmt
     start: int | ast.Expr | None = constant_value(stmt.start)
@@ -749,6 +764,8 @@ class _Scan:
         if isinstance(target, ast.Var):
             if target.name.endswith("$"):
                 raise NotParallel("string variables stay on the host", target)
+            if target.name.endswith("&"):
+                raise NotParallel("LONG variables stay on the host", target)
             self.scalar_writes.add(target.name)
             self.first_write.setdefault(target.name, target)
         else:
@@ -760,10 +777,20 @@ class _Scan:
 
     def expr(self, expr: ast.Expr, stmt: ast.Stmt | None) -> None:
         for node in expr.walk():
+            if isinstance(node, ast.Bound):
+                raise NotParallel("UBOUND stays on the host", node)
+            if self.quickbasic_integer(node):
+                raise NotParallel(
+                    "QuickBASIC's INTEGER and LONG arithmetic (Overflow beyond its range) "
+                    "stays on the host",
+                    node,
+                )
             if isinstance(node, ast.Var):
                 self.scalar_reads.add(node.name)
                 if node.name.endswith("$"):
                     raise NotParallel("string variables stay on the host", node)
+                if node.name.endswith("&"):
+                    raise NotParallel("LONG variables stay on the host", node)
             elif isinstance(node, ast.Str):
                 raise NotParallel("strings stay on the host", node)
             elif isinstance(node, ast.Index):
@@ -773,6 +800,15 @@ class _Scan:
                     self.accesses.append(_Access(node.name, node.indices, node, False, stmt))
             elif isinstance(node, ast.Call):
                 self.call(node, stmt)
+
+    def quickbasic_integer(self, node: ast.Node) -> bool:
+        """+ - * or unary minus of QuickBASIC's INTEGERs or LONGs (checked on the host)."""
+        if not self.analysis.options.qbasic:
+            return False
+        arithmetic = (isinstance(node, ast.BinOp) and node.op in ("+", "-", "*")) or (
+            isinstance(node, ast.UnaryOp) and node.op == "-"
+        )
+        return arithmetic and self.analysis.expr_types.get(node) in ("int", "lng")
 
     def call(self, call: ast.Call, stmt) -> None:
         builtin = BUILTINS.get(call.name)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import ast
+from .. import ast, builtins
 from ..errors import BasicSemanticError, Diagnostics
 from ..model import Analysis
 from ..semantics import is_truth_value
@@ -23,6 +23,7 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
     if procedures.uses_procedures(analysis.program):
         procedures.lower(analysis, diags)  # QuickBASIC's SUBs: GOSUB subroutines
     flattener = _Flattener(analysis, diags)
+    flattener.field_names = field_variables(analysis.program)
     traced = _has_tron(analysis.program)
     pending: list[int] = []  # numbers of lines with no statement: they label the next one
     names: list[str] = []  # likewise QuickBASIC's labels
@@ -71,6 +72,16 @@ class _Select:
     has_else: bool = False
 
 
+def field_variables(program: ast.Program) -> list[str]:
+    """The string variables that some FIELD statement makes FIELD variables, in order."""
+    names: dict[str, None] = {}
+    for stmt in program.statements():
+        for node in stmt.walk():
+            if isinstance(node, ast.Field):
+                names.update(dict.fromkeys(node.names))
+    return list(names)
+
+
 def _has_tron(program: ast.Program) -> bool:
     """Whether the program can turn the line trace on: then every numbered line starts with
     an `ast.TraceLine` (the one place that decides it; programs without TRON keep none)."""
@@ -90,6 +101,7 @@ class _Flattener:
         self.names: set[str] | None = None  # every variable name (for temporaries)
         self.constants: dict[str, ast.Const] = {}  # QuickBASIC's CONST names
         self.const_lets: set[int] = set()  # the assignments CONST stands for
+        self.field_names: list[str] = []  # `field_variables`
 
     def emit(self, stmt: ast.Stmt, label: int | None) -> None:
         if stmt.label is None:
@@ -119,6 +131,43 @@ class _Flattener:
                 self.out.append(ast.Next([var], coord=coord, label=stmt.label))
         else:
             self.out.append(stmt)
+            if self.field_names:
+                self._field_effects(stmt)
+
+    # ------------------------------------------------------------ FIELD variables
+
+    def _field_effects(self, stmt: ast.Stmt) -> None:
+        """What a statement does to the FIELD variables, as statements after it: FIELD,
+        GET, LSET and RSET of a FIELD variable and the MID$ statement on one change a
+        record buffer, so every FIELD variable is assigned its value again (the bytes of
+        its buffer, or the value it has: `field_value`); SWAP exchanges their places; any
+        other assignment makes its variables ordinary ones."""
+        where = {"coord": stmt.coord, "label": stmt.label}
+        fields = self.field_names
+        if isinstance(stmt, ast.Field) or (isinstance(stmt, ast.RecordIO) and not stmt.put):
+            self._refresh_fields(where)
+        elif isinstance(stmt, ast.Swap):
+            names = [t.name for t in (stmt.first, stmt.second) if isinstance(t, ast.Var)]
+            if len(names) == 2 and set(names) & set(fields):
+                self._lowered(ast.FieldSwap(*names, **where), None)
+        elif isinstance(stmt, ast.MidAssign):
+            if isinstance(stmt.target, ast.Var) and stmt.target.name in fields:
+                name = stmt.target.name
+                store = _field_call(builtins.FIELD_STORE, name, stmt.coord)
+                self._lowered(ast.Let(ast.Var(name, coord=stmt.coord), store, **where), None)
+                self._refresh_fields(where)
+        elif _justifies(stmt):
+            if stmt.target.name in fields:
+                self._refresh_fields(where)
+        else:
+            written = [name for name in _assigned_names(stmt) if name in fields]
+            if written:
+                self._lowered(ast.FieldRelease(written, **where), None)
+
+    def _refresh_fields(self, where: dict) -> None:
+        for name in self.field_names:
+            value = _field_call(builtins.FIELD_VALUE, name, where["coord"])
+            self._lowered(ast.Let(ast.Var(name, coord=where["coord"]), value, **where), None)
 
     def _lower_if(self, stmt: ast.If) -> None:
         label = stmt.label
@@ -277,6 +326,27 @@ def _assigned(stmt: ast.Stmt) -> list[ast.Node]:
     if isinstance(stmt, ast.Swap):
         return [stmt.first, stmt.second]
     return []
+
+
+def _field_call(function: str, name: str, coord) -> ast.Call:
+    """`function("N$", N$)`."""
+    args: list[ast.Expr] = [ast.Str(name, coord=coord), ast.Var(name, coord=coord)]
+    return ast.Call(function, args, coord=coord)
+
+
+def _justifies(stmt: ast.Stmt) -> bool:
+    """Whether `stmt` is LSET or RSET of a simple variable (grammar/files.py)."""
+    return (
+        isinstance(stmt, ast.Let)
+        and isinstance(stmt.target, ast.Var)
+        and isinstance(stmt.value, ast.Call)
+        and stmt.value.name in (builtins.LSET, builtins.RSET)
+    )
+
+
+def _assigned_names(stmt: ast.Stmt) -> list[str]:
+    """The simple variables a statement assigns."""
+    return [t.name for t in _assigned(stmt) if isinstance(t, ast.Var)]
 
 
 def _is_string(e: ast.Expr) -> bool:

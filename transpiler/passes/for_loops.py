@@ -47,6 +47,8 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
         if next_stmt.vars and next_stmt.vars[0].name != for_stmt.var.name:
             analysis.loop_faults[a] = NEXT_WITHOUT_FOR
             analysis.loop_faults[b] = NEXT_WITHOUT_FOR
+            if (next_line := analysis.line_number(next_stmt.coord)) is not None:
+                analysis.loop_fault_line[a] = next_line
             warning = (
                 f"FOR {for_stmt.var.name} is closed by NEXT {next_stmt.vars[0].name} of "
                 f"{analysis.line_name(next_stmt.coord)} (the error {NEXT_WITHOUT_FOR} when it runs)"

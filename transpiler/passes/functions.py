@@ -13,6 +13,10 @@ from .. import ast
 from ..ast import is_user_function
 from ..errors import BasicSemanticError, Diagnostics
 from ..model import Analysis, FunctionSymbol, type_of_name
+from ..runtime.gwerrors import gw_message
+from .run_time_faults import fault_in_place
+
+UNDEFINED_FUNCTION = gw_message(18)
 
 
 def _calls(expr: ast.Expr) -> list[ast.Call]:
@@ -47,13 +51,16 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
             calls=[c.name for c in _calls(stmt.body)],
         )
 
+    undefined: dict[int, ast.Call] = {}
     for index, stmt in enumerate(analysis.stmts):
         inside = stmt.name if isinstance(stmt, ast.DefFn) else None
         for node in stmt.walk():
             if not (isinstance(node, ast.Call) and is_user_function(node.name)):
                 continue
             fn = analysis.functions.get(node.name)
-            if fn is None:
+            if fn is None and _undefined_at_run_time(analysis, stmt):
+                undefined.setdefault(index, node)
+            elif fn is None:
                 error(f"undefined function {node.name}", node.coord)
             elif node.name == inside:
                 error(f"function {node.name} calls itself (DEF FN cannot recurse)", node.coord)
@@ -69,7 +76,26 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
                     node.coord,
                 )
 
+    for index, call in undefined.items():
+        why = f"undefined function {call.name}"
+        fault_in_place(analysis, index, UNDEFINED_FUNCTION, why, call.coord)
     _check_indirect_recursion(analysis, error)
+
+
+def _undefined_at_run_time(analysis: Analysis, stmt: ast.Stmt) -> bool:
+    """GW-BASIC: a call of a function no DEF FN defines is "Undefined user function" when
+    it runs.  So here for a simple statement (not a DEF FN, whose body runs at its calls,
+    nor one that opens or closes a block)."""
+    options = analysis.options
+    if not (options.microsoft and not options.qbasic):
+        return False
+    return not isinstance(stmt, _NOT_SIMPLE)
+
+
+_NOT_SIMPLE = (
+    ast.DefFn, ast.IfBlock, ast.ElseIf, ast.Else, ast.EndIf, ast.For, ast.Next, ast.While,
+    ast.Wend,
+)  # fmt: skip
 
 
 def _count(n: int) -> str:

@@ -117,10 +117,11 @@ _READ_ONLY = (
 
 
 def constant_ranges(program: ast.Program) -> dict[str, tuple[float, float]]:
-    """The `%` variables that only LETs of constants and FORs with such bounds set: the
-    range of their values, 0 (a variable's value before it is set) included, and for a
-    FOR the value its last NEXT leaves (limit + step).  `N% = 40` (or `N = 40` under
-    DEFINT N) makes `FOR I% = 0 TO N%` a loop whose last NEXT cannot overflow."""
+    """The numeric variables that only LETs of constants and FORs with such bounds set:
+    the range of their values, 0 (a variable's value before it is set) included, and for
+    a FOR the value its last NEXT leaves (limit + step).  `N% = 40` (or `N = 40` under
+    DEFINT N, or a single-precision `N = 40`) makes `FOR I% = 0 TO N% - 1` a loop whose
+    last NEXT cannot overflow."""
     writes: dict[str, list] = {}
     unknown: set[str] = set()
     for node in program.walk():
@@ -133,7 +134,7 @@ def constant_ranges(program: ast.Program) -> dict[str, tuple[float, float]]:
             writes.setdefault(node.var.name, []).append(("for", node))
         if isinstance(node, ast.Stmt) and not isinstance(node, (ast.Let, ast.For, *_READ_ONLY)):
             unknown |= {n.name for n in node.walk() if isinstance(n, ast.Var)} - written
-    candidates = {n for n in writes if n.endswith("%") and n not in unknown}
+    candidates = {n for n in writes if not n.endswith("$") and n not in unknown}
     known: dict[str, tuple[float, float]] = {}
     needs = {name: _mentioned(writes[name]) & candidates - {name} for name in candidates}
     for _ in range(len(candidates) + 1):  # each round may resolve one more variable

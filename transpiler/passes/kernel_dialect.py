@@ -352,6 +352,8 @@ _REJECTED = {
     ast.Close: "CLOSE",
     ast.Kill: "KILL",
     ast.FileWidth: "WIDTH #",
+    ast.Field: "FIELD",
+    ast.RecordIO: "GET and PUT",
     ast.Trace: "TRON and TROFF",
     ast.Rename: "NAME",
     ast.OnError: "ON ERROR GOTO",

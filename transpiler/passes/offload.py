@@ -18,6 +18,7 @@ from ..model import Analysis
 from ..options import Options
 from . import host_facts
 from .dependence import LoopPlan, NotParallel, integral_loop_vars, plan_loop, upward_exposed
+from .forwarding import forward_scalars
 from .integrality import integral_scalars
 from .liveness import live_in
 from .matmul import is_mat_product, mat_product_launch, try_matmul
@@ -165,7 +166,8 @@ class Offloader:
         loops than the whole (a 2-D grid instead of rows of work per lane).  Each part is
         an inner FOR with the statements before it; statements after the last FOR are a
         part of their own.  A scalar one part sets and a later one reads would need a
-        value per iteration: such a loop stays whole."""
+        value per iteration: such a loop stays whole, unless the earlier part stores the
+        scalar in an element the later one can read instead (passes/forwarding.py)."""
         if len(plan.dims) != 1 or plan.reductions or plan.histograms or plan.inside:
             return None
         if plan.recurrence is not None:
@@ -177,8 +179,10 @@ class Offloader:
         if any(isinstance(n, gosubs) for n in hostir.walk(node.body)):
             return None  # what the subroutine sets is not seen part by part
         lane = {plan.dims[0].var}
-        for part in parts:
-            if set(upward_exposed(part, self.analysis, lane, set())) & plan.privates:
+        carried = self.carried(parts, lane, plan.privates)
+        if carried:  # Gram-Schmidt's S, stored in R(K,J) by the part before
+            parts = forward_scalars(parts, carried, lane, self.analysis)
+            if parts is None or self.carried(parts, lane, plan.privates):
                 return None
         try:
             plans = [
@@ -210,6 +214,15 @@ class Offloader:
             self.host.decisions.append(launch.decision)
         restore = sorted({name for launch in launches for name in launch.writes})
         return hostir.Distributed(launches, node, restore, origin=node.origin)
+
+    def carried(self, parts, lane: set[str], privates: set[str]) -> set[str]:
+        """The scalars a part reads before setting them: values of an earlier part."""
+        return {
+            name
+            for part in parts
+            for name in upward_exposed(part, self.analysis, lane, set())
+            if name in privates
+        }
 
     def mat_product(self, node: hostir.Simple) -> hostir.HNode:
         """`MAT C = A * B`: the matrix product kernel the loop nest gets, or the host

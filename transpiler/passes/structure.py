@@ -495,7 +495,8 @@ class _Procedure:
             return [hostir.OnJump(stmt.selector, targets, falls, origin=stmt)]
         if kind == "loop_fault":
             for_stmt = stmt if isinstance(stmt, ast.For) else None
-            return [hostir.LoopFault(for_stmt, self.a.loop_faults[k], origin=stmt)]
+            line = self.a.loop_fault_line.get(k)
+            return [hostir.LoopFault(for_stmt, self.a.loop_faults[k], line, origin=stmt)]
         if kind == "return":
             return [self.return_node(k, stmt, ctx)]
         if kind == "end":

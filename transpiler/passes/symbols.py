@@ -21,7 +21,11 @@ import math
 from .. import ast
 from ..errors import BasicSemanticError, Coord, Diagnostics
 from ..model import IMPLICIT_UPPER_BOUND, Analysis, ArraySymbol, VarSymbol, type_of_name
+from ..runtime.gwerrors import gw_message
 from ..runtime.limits import TOO_MANY_ELEMENTS
+from .run_time_faults import fault_in_place
+
+DUPLICATE_DEFINITION = gw_message(10)
 
 _RANK_WORDS = {1: "a one-dimensional array", 2: "a two-dimensional array"}
 
@@ -51,8 +55,12 @@ class _SymbolPass:
             if isinstance(stmt, ast.Erase)
             for name in stmt.names
         }
+        self.duplicate_dims: list[tuple[ast.Dim, Coord, ArraySymbol]] = []
         for stmt in self.a.stmts:
             self.statement(stmt)
+        for stmt, where, old in self.duplicate_dims:
+            why = f"array {old.name} dimensioned twice (first at {self.a.line_name(old.coord)})"
+            fault_in_place(self.a, self.a.stmts.index(stmt), DUPLICATE_DEFINITION, why, where)
         for name, stmt in self.erased.items():
             symbol = self.a.arrays.get(name)
             if symbol is None:
@@ -138,6 +146,16 @@ class _SymbolPass:
             return
         self.a.option_base = stmt.base
 
+    def duplicate_at_run_time(self, first: ast.Stmt | None, again: ast.Stmt) -> bool:
+        """GW-BASIC: a second DIM of an array is "Duplicate Definition" when it runs.  Only
+        where the first surely ran before (both are statements of their own, not in an IF,
+        the first in an earlier line or before it in the same line); other programs keep
+        the compile-time error."""
+        options = self.a.options
+        if not (options.microsoft and not options.qbasic) or first is None:
+            return False
+        return _plain_statement(self.a, first) and _plain_statement(self.a, again)
+
     def dim(self, decl: ast.ArrayDecl, stmt: ast.Dim) -> None:
         self.array_seen = self.array_seen or decl.coord
         if decl.dtype is not None:
@@ -189,6 +207,8 @@ class _SymbolPass:
                 self.rank_mismatch(decl.name, old, decl.coord)
             elif decl.name in self.erased:
                 old.declared = True  # DIM again after ERASE: each DIM allocates when it runs
+            elif old.declared and self.duplicate_at_run_time(old.dim_stmt, stmt):
+                self.duplicate_dims.append((stmt, decl.coord, old))
             elif old.declared:
                 self.error(
                     f"array {decl.name} dimensioned twice (first at {self.a.line_name(old.coord)})",
@@ -344,6 +364,11 @@ def bound_text(expr: ast.Expr) -> str:
         return expr.text
     value = _constant(expr)
     return f"{value:g}" if value is not None else "?"
+
+
+def _plain_statement(analysis: Analysis, stmt: ast.Stmt) -> bool:
+    """Is `stmt` a statement of its own in its line (not in an IF branch)?"""
+    return any(s is stmt for line in analysis.program.lines for s in line.statements)
 
 
 def run(analysis: Analysis, diags: Diagnostics) -> None:

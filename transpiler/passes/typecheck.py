@@ -59,13 +59,19 @@ LOGICAL = frozenset({"AND", "OR"})
 
 
 MICROSOFT_BITWISE = frozenset(BITWISE)
-_TYPE_WORDS = {"num": "a number", "int": "an integer", "dbl": "a double", "str": "a string"}
+_TYPE_WORDS = {
+    "num": "a number",
+    "int": "an integer",
+    "dbl": "a double",
+    "str": "a string",
+    "lng": "a LONG",
+}
 # The statements a type mismatch turns into a run-time Fault under --dialect ms.
 _DEFERRABLE = (ast.Let, ast.Print, ast.Dim, ast.MidAssign, ast.Swap, ast.LineInput)
 
 
 def is_numeric(t: ValueType | None) -> bool:
-    return t in ("num", "int", "dbl")
+    return t in ("num", "int", "dbl", "lng")
 
 
 def wider(left: ValueType, right: ValueType) -> ValueType:
@@ -74,13 +80,24 @@ def wider(left: ValueType, right: ValueType) -> ValueType:
     return "dbl" if "dbl" in (left, right) else "num"
 
 
+def quickbasic_wider(left: ValueType, right: ValueType) -> ValueType:
+    """QuickBASIC's type of + - * of two numbers: the more precise of INTEGER, LONG,
+    SINGLE, DOUBLE (QuickBASIC 4.5's reference, "Type conversion": the operands take the
+    precision of the most precise one); an INTEGER or LONG result that leaves its range
+    is "Overflow" (runtime msnumbers.int_result, long_result)."""
+    for t in ("dbl", "num", "lng"):
+        if t in (left, right):
+            return t
+    return "int"
+
+
 def _microsoft_result(result: str, argument: ValueType | None) -> ValueType:
     """The type of a function's result in Microsoft BASIC (builtins.MicrosoftResult)."""
     if result == "same" and argument is not None:
         return argument
-    if result == "float":
-        return "dbl" if argument == "dbl" else "num"
-    return {"int": "int", "double": "dbl"}.get(result, "num")
+    if result == "float":  # (ABS of a LONG is a LONG: QuickBASIC's ABS keeps the type)
+        return argument if argument in ("dbl", "lng") else "num"
+    return {"int": "int", "double": "dbl", "long": "lng"}.get(result, "num")
 
 
 def _is_val(e: ast.Expr) -> bool:
@@ -94,6 +111,7 @@ class _TypeChecker:
         self.types = analysis.expr_types
         self.strict = analysis.options.strict
         self.microsoft = analysis.options.microsoft
+        self.qbasic = analysis.options.qbasic
         self.params: dict[str, ValueType] = {}
         # Type mismatches of the statement being checked, when they wait for run time.
         self.mismatches: list[BasicSemanticError] | None = None
@@ -137,12 +155,23 @@ class _TypeChecker:
             return self.call(e)
         if isinstance(e, ast.Bid):
             return "int"
+        if isinstance(e, ast.Bound):  # UBOUND (passes/records.py: LBOUND is a constant)
+            symbol = self.a.arrays.get(e.name)
+            if symbol is None:
+                self.error(f"UBOUND({e.name}): the program has no array {e.name}", e.coord)
+            elif e.dim > symbol.rank:
+                self.error(
+                    f"UBOUND({e.name}, {e.dim}): {e.name} has {symbol.rank} dimension(s)", e.coord
+                )
+            return "int"
         if isinstance(e, ast.UnaryOp):
             t = self.expect_number(e.operand)
             if t is None:
                 return None
             if e.op == "NOT":
-                return "int"
+                return self.bitwise_type(t, t)
+            if self.qbasic:
+                return t  # -(-32768) is "Overflow" in QuickBASIC
             if self.microsoft and e.op == "-" and t == "int":
                 return "num"  # GW-BASIC negates an integer as a single (-(-32768))
             return t
@@ -174,6 +203,8 @@ class _TypeChecker:
             right = self.expect_number(e.right)
             if left is None or right is None:
                 return None
+            if self.qbasic:
+                return quickbasic_wider(left, right)
             if self.microsoft:
                 return wider(left, right)
             return "int" if left == right == "int" else "num"
@@ -183,7 +214,9 @@ class _TypeChecker:
             if left is None or right is None:
                 return None
             if e.op in LOGICAL or e.op in MICROSOFT_BITWISE:
-                return "int"
+                return self.bitwise_type(left, right)
+            if self.qbasic:
+                return self.quickbasic_arithmetic(e.op, left, right)
             if self.microsoft:
                 return self.microsoft_arithmetic(e.op, left, right)
             if e.op in INTEGER_PRESERVING and left == right == "int":
@@ -193,12 +226,32 @@ class _TypeChecker:
 
     # ----------------------------------------------------------------- Microsoft BASIC
 
+    def bitwise_type(self, left: ValueType, right: ValueType) -> ValueType:
+        """AND, OR... and NOT: on INTEGERs, in QuickBASIC on LONGs unless both operands
+        are INTEGERs (a single operand is rounded to a LONG)."""
+        if self.qbasic and not left == right == "int":
+            return "lng"
+        return "int"
+
+    @staticmethod
+    def quickbasic_arithmetic(op: str, left: ValueType, right: ValueType) -> ValueType:
+        """QuickBASIC's types: \\ and MOD give an INTEGER of INTEGERs, else a LONG (the
+        operands rounded to LONGs); / and ^ a single, or a double of a double (an INTEGER
+        or LONG divided is a single); + - * `quickbasic_wider`."""
+        if op in ("\\", "MOD"):
+            return "int" if left == right == "int" else "lng"
+        if op == "^":
+            return "num"  # as GW-BASIC (the interpreter's single power)
+        if op == "/":
+            return "dbl" if "dbl" in (left, right) else "num"
+        return quickbasic_wider(left, right)
+
     def microsoft_constant(self, e: ast.Num) -> ValueType:
         """A constant's type by its spelling (msconstants.py); a single takes the float32
         GW-BASIC makes of its digits (with --precision f32, the default); beyond
         GW-BASIC's range it is the largest single (or double), with the warning GW-BASIC
         gives when it reads the line, and below it 0."""
-        t = constant_type(e.text)
+        t = constant_type(e.text, qbasic=self.qbasic)
         single = t == "num" and self.a.number_type == "f32"
         if single or t == "dbl":
             # A single takes GW-BASIC's own bits for its decimal digits.
@@ -206,6 +259,8 @@ class _TypeChecker:
             largest = SINGLE_MAX if single else DOUBLE_MAX
             if abs(value) > largest:
                 self.a.warnings.append(BasicWarning(OVERFLOW, e.coord))
+                if e.coord not in self.a.load_overflows:
+                    self.a.load_overflows.append(e.coord)
                 value = math.copysign(largest, value)
             elif abs(value) < SMALLEST:
                 value = 0.0  # below GW-BASIC's range, silently
@@ -328,6 +383,16 @@ class _TypeChecker:
             self.expect_string(s.name)
             self.expect_string(s.mode)
             self.expect_number(s.number)
+            if s.length is not None:
+                self.expect_number(s.length)
+        elif isinstance(s, ast.Field):
+            self.expect_number(s.channel)
+            for width in s.widths:
+                self.expect_number(width)
+        elif isinstance(s, ast.RecordIO):
+            self.expect_number(s.channel)
+            if s.record is not None:
+                self.expect_number(s.record)
         elif isinstance(s, ast.Close):
             for number in s.numbers:
                 self.expect_number(number)

@@ -361,12 +361,25 @@ class _Vectorizer:
             done = DONE_FLAGS if self.events is not None else None
             depth = self.rank if plan.inside is None else self.rank - 1
             # An interchanged nest is replayed as written: the lane loops above the FOR
-            # that went inside, with their whole bodies.
+            # that went inside, with their whole bodies.  So is a 3-D nest with
+            # statements between its FORs (all or nothing: the outermost loop; the
+            # replay by rows is for two loops).
+            prefixed = _prefixed_levels(plan.loop, depth)
+            whole = bool(prefixed) and depth > 2
+            if whole:
+                depth = 1
             prefix, body = replay_body(plan.loop, depth)
             replay = hostir.Replay(done, loops[:depth], body, prefix)
             in_place = plan.sliced or plan.inside is not None or self.recurrence is not None
-            if done is not None and in_place:
+            if done is not None and (in_place or whole):
                 replay.restore = writes
+            if whole:
+                # Those statements run also where a loop below them runs zero times,
+                # and then no lane does.
+                below = self.counts[min(prefixed) + 1 : len(plan.dims)]
+                replay.nonempty = [count.name for count in below]
+            if plan.inside is not None and _sets_before_inner_for(plan.inside):
+                replay.nonempty.append(self.counts[-1].name)
         for axis, (dim, count) in enumerate(zip(plan.dims, self.counts)):
             # An inner loop of the nest runs only if every outer one does.
             when = tuple(c.name for c in self.counts[:axis])
@@ -1559,6 +1572,26 @@ def replay_body(loop: hostir.ForLoop, rank: int) -> tuple[list[hostir.HNode], li
         # Deeper levels have no statements between their FORs (dependence._lane_space).
         inner = [n for n in inner.body if isinstance(n, hostir.ForLoop)][-1]
     return prefix, list(inner.body)
+
+
+def _prefixed_levels(loop: hostir.ForLoop, rank: int) -> list[int]:
+    """The levels (0: the outermost FOR) of the first `rank` FORs of the nest whose
+    bodies set temporaries before the next FOR (dependence._lane_space)."""
+    out = []
+    for level in range(rank - 1):
+        if _sets_before_inner_for(loop):
+            out.append(level)
+        loop = [n for n in loop.body if isinstance(n, hostir.ForLoop)][-1]
+    return out
+
+
+def _sets_before_inner_for(loop: hostir.ForLoop) -> bool:
+    """Whether `loop` (the FOR an interchange moved inside the lanes) runs statements
+    before its inner FOR."""
+    return any(
+        not (isinstance(n, hostir.Simple) and isinstance(n.stmt, ast.Rem))
+        for n in loop.body[: [isinstance(n, hostir.ForLoop) for n in loop.body].index(True)]
+    )
 
 
 def _line_of(stmt: ast.Stmt) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ... import ir
 from ...errors import BasicUnsupportedError
 from . import element_types as T
-from .index import Index, add, mul
+from .index import Index, add, mul, paren
 
 # C++ precedence, high binds tighter.
 ATOM, UNARY, MUL, ADD, REL, EQ, AND, OR, COND = 16, 15, 13, 12, 10, 9, 5, 4, 3
@@ -114,6 +114,15 @@ class ExprPrinter:
         # Recompute locals from their definitions even where registers hold them (while
         # printing another such definition, so that unread ones can be dropped).
         self.recompute = False
+        # The kernel's tile sizes by value -> their constexpr's name (`bid * tile`, not
+        # the literal the constexpr names).
+        self.tile_names: dict[int, str] = {}
+
+    def _tiles(self, block: str, extent: int) -> str:
+        """`block` tiles of `extent` elements: the kernel's name of the extent if it has one."""
+        if extent in self.tile_names and extent > 1 and block != "0":
+            return f"{paren(block)} * {self.tile_names[extent]}"
+        return mul(block, extent)
 
     def begin(self) -> Statement:
         """Start a statement: preludes and staging needs are collected afresh."""
@@ -235,7 +244,7 @@ class ExprPrinter:
             start = self.scalar(slices[target].start) if target in slices else "0"
             block = self.scalar(tile_index[axis])
             within = index.coord(axis) if shape else "0"
-            text = add(start, mul(block, tile[axis]), within)
+            text = add(start, self._tiles(block, tile[axis]), within)
             coord = text if _is_name(text) else self.prelude(text, _coord_word(ndim, target), text)
             coords[target] = coord
             if not self.scope.nonnegative(tile_index[axis]):

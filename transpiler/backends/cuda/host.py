@@ -10,14 +10,15 @@ include.
 
 Layout (templates/cuda/program.cu.jinja): `#include "b2t_cuda.h"`, the kernels, then the
 host code fenced from NVRTC by `#ifndef __CUDACC_RTC__`: `#include "b2t_runtime.h"` (the
-C++ port of transpiler/runtime), the DATA items, and `struct Program`, whose members are
+C++ port of runtime/basic2tile_runtime), the DATA items, and `struct Program`, whose members are
 the BASIC variables and arrays, whose member functions are the DEF FN functions, the
 GOSUB subroutines and `run()`, the program itself, each statement under a
 `// 40 FOR I = 1 TO N` comment.  `main()` runs it and reports a fatal error.
 
-The two headers are written beside the .cu (`write_cuda_program`, and the CLI's `-o`),
-so the nvcc command of the file's header comment (cuda/build.py) needs nothing else; for
-the CPU, `transpiler.verify.cpu_cuda.build_cpu` builds it (g++ and the CUDA emulator).
+The headers are written beside the .cu (`write_cuda_program`, and the CLI's `-o`), the
+CPU emulator among them, so the nvcc and g++ commands of the file's header comment
+(cuda/build.py) need nothing else; `--check` builds it with
+`transpiler.verify.cpu_cuda.build_cpu` (g++ and the CUDA emulator).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from ...naming import Namer
 from ..data_rows import data_lines
 from ..host_module import HostModule
 from ..host_module import stem as _stem
-from ..render import render, templates_dir
+from ..render import render
 from . import build as cuda_build
 from .clang_verbatim import put_back, set_aside
 from .host_expr import ExprPrinter
@@ -53,7 +54,7 @@ CLANG_FORMAT_STYLE = (
 # Headers a generated program includes, written beside it.
 SUPPORT_HEADERS = cuda_build.SUPPORT_HEADERS
 # Names the generated program uses itself, which BASIC names must not take.
-# Names run() uses besides the BASIC ones: members, launch_support.cu.jinja's loop_count,
+# Names run() uses besides the BASIC ones: members, loop_count (now b2t_launch.h's),
 # cuda/launch.py's `dim3 grid` (a BASIC GRID or LOOP_COUNT must not hide them).
 _PROGRAM_NAMES = {
     "con", "data", "line", "returns", "for_stack", "run", "program", "loop_count", "grid"
@@ -72,20 +73,14 @@ def generate_cuda_program(
     return format_cpp(_ModulePrinter(host, kernels_code, file_name, lowered).render())
 
 
-def support_files() -> dict[str, str]:
-    """The headers a generated program needs beside it: file name -> text."""
-    folder = templates_dir() / "cuda"
-    return {name: (folder / name).read_text() for name in SUPPORT_HEADERS}
-
-
 def write_cuda_program(code: str, path: str | Path) -> list[Path]:
     """Write a generated program and its headers; returns the files written."""
     path = Path(path)
     written = [path]
     path.write_text(code, encoding="utf-8")
-    for name, text in support_files().items():
+    for name in cuda_build.included_headers(code):
         header = path.parent / name
-        header.write_text(text, encoding="utf-8")
+        header.write_text(cuda_build.header_text(name), encoding="utf-8")
         written.append(header)
     return written
 
@@ -209,6 +204,8 @@ class _ModulePrinter(HostModule):
             split=SPLIT,
             compile_warnings=[cpp_string(str(w)) for w in a.warnings],
             data_lines=self.data_lines() if self.uses_data else [],
+            data_line_starts=self.data_line_starts(),
+            load_overflows=len(a.load_overflows) if a.options.microsoft else 0,
             uses_data=self.uses_data,
             strict=a.options.strict,
             microsoft=a.options.microsoft,
@@ -216,7 +213,8 @@ class _ModulePrinter(HostModule):
             uses_files=a.uses_files,
             file_precision="" if a.using_precision == "REAL" else f"b2t::{a.using_precision}",
             runtime_dialect=a.runtime_dialect(),
-            device_code=self.kernels.helpers(),
+            launch_header=self.kernels.uses_launch_header(),
+            tile_constants=self.kernels.constants(),
             header=header,
             members=members,
             functions=functions + subs,
@@ -232,6 +230,8 @@ class _ModulePrinter(HostModule):
             return f"{{stdout, stdin, {strict}, b2t::{a.using_precision}}}"
         return "" if a.options.strict else "{stdout, stdin, false}"
 
+    data_line_pair = "{{{line}, {start}}}"  # an initializer list's element
+
     def data_lines(self) -> list[str]:
         """The DATA items, each DATA statement's under its comment."""
 
@@ -245,11 +245,11 @@ class _ModulePrinter(HostModule):
     def members(self) -> list[Code]:
         a = self.a
         out: list[Code] = []
-        groups: dict[str, list[str]] = {"num": [], "dbl": [], "int": [], "str": []}
+        groups: dict[str, list[str]] = {"num": [], "dbl": [], "int": [], "lng": [], "str": []}
         for name in sorted(a.variables):
             groups[_type_of(name)].append(self.namer.name(name))
-        initial = {"num": " = 0.0", "dbl": " = 0.0", "int": " = 0", "str": ""}
-        for kind in ("num", "dbl", "int", "str"):
+        initial = {"num": " = 0.0", "dbl": " = 0.0", "int": " = 0", "lng": " = 0", "str": ""}
+        for kind in ("num", "dbl", "int", "lng", "str"):
             names = groups[kind]
             for i in range(0, len(names), 8):
                 declared = ", ".join(n + initial[kind] for n in names[i : i + 8])

@@ -214,6 +214,8 @@ class ExprPrinter:
             return self._unary(e, pre)
         if isinstance(e, ast.BinOp):
             return self._binop(e, pre)
+        if isinstance(e, ast.Bound):  # UBOUND: the bound the array has now
+            return Code(f"double({self.array(e.name)}.upper({e.dim - 1}))", _PRIMARY, "double")
         raise TypeError(f"cannot print {type(e).__name__} in a host program")
 
     def _unary(self, e: ast.UnaryOp, pre: list[str]) -> Code:

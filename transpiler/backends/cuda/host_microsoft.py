@@ -29,6 +29,8 @@ class MicrosoftExprPrinter(ExprPrinter):
     def ctype_of(self, value_type: str) -> str:
         if value_type == "dbl":
             return "double"
+        if value_type == "lng":
+            return "int32"  # QuickBASIC's LONG
         return super().ctype_of(value_type)
 
     def rounding(self, e: ast.Expr) -> str:
@@ -44,7 +46,11 @@ class MicrosoftExprPrinter(ExprPrinter):
     def _unary(self, e: ast.UnaryOp, pre: list[str]) -> Code:
         if e.op == "NOT" and not is_truth_value(e.operand):
             [operand] = self._operands([e.operand], pre)
-            return Code(f"b2t::bit_not({operand.text})", _PRIMARY, "double")
+            bit_not = "b2t::long_not" if self.types.get(e) == "lng" else "b2t::bit_not"
+            return Code(f"{bit_not}({operand.text})", _PRIMARY, "double")
+        if e.op == "-" and self.types.get(e) in microsoft.QUICKBASIC_INTEGERS:
+            [operand] = self._operands([e.operand], pre)
+            return Code(f"{self.rounding(e)}(-double({operand.text}))", _PRIMARY, "double")
         return super()._unary(e, pre)
 
     def _binop(self, e: ast.BinOp, pre: list[str]) -> Code:
@@ -85,7 +91,7 @@ class MicrosoftExprPrinter(ExprPrinter):
                 text = f"b2t::sng({text})"
             converted = microsoft.single_result(e, self.types, self.singles)
             return Code(f"b2t::{converted}(b2t::{builtin.cpp}({text}))", _PRIMARY, "double")
-        if e.name == "STR$" and self.types.get(e.args[0]) == "dbl":  # its 16 digits
+        if e.name == "STR$" and self.types.get(e.args[0]) in ("dbl", "lng"):  # 16 digits
             [arg] = self._operands(e.args, pre)
             return Code(f"b2t::{builtin.cpp}(b2t::Double{{{arg.text}}})", _PRIMARY, "string")
         return super().call(e, pre)
@@ -95,13 +101,15 @@ class MicrosoftExprPrinter(ExprPrinter):
             return text
         if value_type == "int":
             return f"b2t::to_int16({text})"
+        if value_type == "lng":
+            return f"b2t::to_int32_long({text})"
         if value_type == "num" and self.singles:
             return f"b2t::sng({text})"  # a float variable: the value is a float already
         return f"b2t::dbl({text})"
 
     def print_item(self, e: ast.Expr, pre: list[str]) -> str:
         text = self.value(e, pre)
-        return f"b2t::Double{{{text}}}" if self.types.get(e) == "dbl" else text
+        return f"b2t::Double{{{text}}}" if self.types.get(e) in ("dbl", "lng") else text
 
     def _compute_effects(self, e: ast.Expr) -> Effects:
         effects = super()._compute_effects(e)

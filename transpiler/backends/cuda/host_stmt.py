@@ -163,7 +163,7 @@ class StatementPrinter(HostStatements):
         for item in items:
             if self.a.expr_types.get(item) == "str":
                 texts.append(self.expr.value(item, None))
-            elif self.a.expr_types.get(item) == "dbl":  # Microsoft BASIC: its 16 digits
+            elif self.a.expr_types.get(item) in ("dbl", "lng"):  # Microsoft BASIC: 16 digits
                 texts.append(self.expr.print_item(item, None))
             else:
                 texts.append(self.expr.double_value(item, None))
@@ -183,8 +183,28 @@ class StatementPrinter(HostStatements):
 
     def s_Open(self, node, stmt: ast.Open) -> list[Code]:
         name, mode = self.expr.value(stmt.name, None), self.expr.value(stmt.mode, None)
-        call = f"b2t::open_file({name}, {mode}, {self.file_number(stmt.number)});"
+        length = "" if stmt.length is None else f", {self.expr.value(stmt.length, None)}"
+        call = f"b2t::open_file({name}, {mode}, {self.file_number(stmt.number)}{length});"
         return self.at_line(node, True) + [Code(call)]
+
+    def s_Field(self, node, stmt: ast.Field) -> list[Code]:
+        widths = ", ".join(self.expr.value(w, None) for w in stmt.widths)
+        names = ", ".join(f'"{name}"' for name in stmt.names)
+        call = f"b2t::field({self.file_number(stmt.channel)}, {{{widths}}}, {{{names}}});"
+        return self.at_line(node, True) + [Code(call)]
+
+    def s_RecordIO(self, node, stmt: ast.RecordIO) -> list[Code]:
+        function = "put_record" if stmt.put else "get_record"
+        record = "" if stmt.record is None else f", {self.expr.value(stmt.record, None)}"
+        call = f"b2t::{function}({self.file_number(stmt.channel)}{record});"
+        return self.at_line(node, True) + [Code(call)]
+
+    def s_FieldRelease(self, node, stmt: ast.FieldRelease) -> list[Code]:
+        names = ", ".join(f'"{name}"' for name in stmt.names)
+        return [Code(f"b2t::field_release({{{names}}});")]
+
+    def s_FieldSwap(self, node, stmt: ast.FieldSwap) -> list[Code]:
+        return [Code(f'b2t::field_swap("{stmt.first}", "{stmt.second}");')]
 
     def s_Close(self, node, stmt: ast.Close) -> list[Code]:
         numbers = ", ".join(self.file_number(n) for n in stmt.numbers)
@@ -358,7 +378,8 @@ class StatementPrinter(HostStatements):
         return self.at_line(node, bool(out)) + out
 
     def s_Erase(self, node, stmt: ast.Erase) -> list[Code]:
-        out = [Code(f"{self.expr.array(name)}.erase();") for name in stmt.names]
+        redim = "true" if stmt.redim else ""
+        out = [Code(f"{self.expr.array(name)}.erase({redim});") for name in stmt.names]
         return self.at_line(node, True) + out
 
     # ----------------------------------------------------------------- MAT statements
@@ -522,7 +543,11 @@ class StatementPrinter(HostStatements):
             increment = Code(self._increment(stmt, step) + ";")
             lines += [Code(first + ";"), Code(f"if ({past})", [increment])]
             first = ""
-        header = f"for ({first}; {test}; {self._increment(stmt, step)})"
+        increment = self._increment(stmt, step)
+        if _type_of(stmt.var.name) == "int" and self.tracks_lines:
+            # a `%` variable's step can overflow: the error names the NEXT's line
+            increment = f"{self.line_var} = {next_stmt.label or 0}, {increment}"
+        header = f"for ({first}; {test}; {increment})"
         return self.at_line(node, fails) + lines + [Code(header, body)]
 
     def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
@@ -565,7 +590,8 @@ class StatementPrinter(HostStatements):
                 pre: list[str] = []
                 value = self.expr.value(part, pre)
                 lines += [Code(line) for line in pre] + [Code(f"static_cast<void>({value});")]
-        fault = Code(f"throw b2t::Fault({cpp_string(node.message)});")
+        where = f".in_line({node.line})" if node.line is not None else ""
+        fault = Code(f"throw b2t::Fault({cpp_string(node.message)}){where};")
         return self.at_line(node, True) + lines + [fault]
 
     # ----------------------------------------------------------------- other control flow
@@ -721,7 +747,11 @@ class StatementPrinter(HostStatements):
         return [Code(f"{self.trap_var}.on_error({handler}, {self.line_var});")]
 
     def n_ResumeJump(self, node: hostir.ResumeJump) -> list[Code]:
-        resume = {"retry": "resume()", "next": "resume_next()"}.get(node.mode)
+        resume = {
+            "retry": "resume()",
+            "next": "resume_next()",
+            "undefined": "resume_undefined()",  # RESUME to a missing line (passes/jumps.py)
+        }.get(node.mode)
         if resume is None:
             resume = f"resume_at({self.label(node.target)})"
         jump = f"{self.label_var} = static_cast<Label>({self.trap_var}.{resume});"

@@ -418,6 +418,7 @@ class KernelLowering:
         constants = [p for p in self.kernel.params if isinstance(p, ir.ConstParam)]
         for p in constants:
             self.emit(f"constexpr int {self.params[p.name]} = {p.value};")
+            self.printer.tile_names.setdefault(p.value, self.params[p.name])
         self.statements(self.kernel.body)
         for v, start, end in reversed(self.recomputable):
             if not v.read_in_registers:  # every use recomputed it from its definition

@@ -4,7 +4,8 @@ The launch itself (its counts, condition, replay, restore and finish) is lowered
 for both targets by hostcode/launch.py; this module is the C++ target it asks (and lays
 out through hostcode/syntax.py's C++ table).  Each BASIC array a kernel uses gets a
 device mirror, a member of `struct Program` next to the array
-(`DeviceArray<double> x_device;`):
+(`b2t::DeviceArray<double> x_device;`; DeviceArray, DeviceTemp and loop_count are in
+templates/cuda/b2t_launch.h, written beside the .cu):
 - a launch uploads the host array when host code may have changed it since the last
   copy (and reallocates when a DIM changed its size);
 - the arrays a kernel writes are then newer on the device;
@@ -23,7 +24,7 @@ from ...hostcode.launch import LaunchLowering, LaunchTarget
 from ...hostcode.nodes import Declare, If, Line, Raw
 from ...hostcode.syntax import CPP
 from ...naming import Namer
-from ..render import render
+from .build import grid_nonempty
 from .element_types import c_type
 from .kernels import CudaKernel, lower_kernel
 
@@ -40,6 +41,7 @@ class KernelLaunches(LaunchTarget):
         self.kernels: dict[str, CudaKernel] = {
             k.name: lowered.get(k.name) or lower_kernel(k) for k in host.kernels
         }
+        self.name_tiles({k.name: self.kernels[k.name].name for k in host.kernels})
         used = sorted(
             {
                 p.name
@@ -52,18 +54,9 @@ class KernelLaunches(LaunchTarget):
 
     # ----------------------------------------------------------------- program parts
 
-    def helpers(self) -> str:
-        """Host-side classes the launches use (inside the program's namespace)."""
-        if not self.host.kernels:
-            return ""
-        restores = any(
-            (isinstance(n, hostir.Launch) and n.replay is not None and n.replay.restore)
-            or isinstance(n, hostir.Distributed)
-            for n in hostir.walk(
-                self.host.body + [x for s in self.host.subroutines for x in s.body]
-            )
-        )
-        return render("cuda/launch_support.cu.jinja", restores=restores)
+    def uses_launch_header(self) -> bool:
+        """Whether the program includes b2t_launch.h (its launches' host-side classes)."""
+        return bool(self.host.kernels)
 
     def members(self) -> list:
         from .host_stmt import Code
@@ -73,7 +66,7 @@ class KernelLaunches(LaunchTarget):
         if self.mirrors:
             out.append(Code("// The device copies of the arrays the kernels use."))
         for mirror in self.mirrors.values():
-            out.append(Code(f"DeviceArray<{element}> {mirror};"))
+            out.append(Code(f"b2t::DeviceArray<{element}> {mirror};"))
         return out
 
     def to_host(self, node: hostir.ToHost) -> list:
@@ -145,14 +138,14 @@ class KernelLaunches(LaunchTarget):
         if count.limit_offset:  # a triangle's box: the outer loop's limit plus c
             limit = f"{limit} + {count.limit_offset}"
         if isinstance(count.start, int):
-            counted = f"loop_count({count.start}, {limit}, {count.step})"
+            counted = f"b2t::loop_count({count.start}, {limit}, {count.step})"
         else:  # a start of enclosing loops' variables: count from 0 to limit - start
             start = lowering.start_text(count.start)
-            counted = f"loop_count(0, ({limit}) - {start}, {count.step})"
+            counted = f"b2t::loop_count(0, ({limit}) - {start}, {count.step})"
         return [Raw(line) for line in pre] + [Declare("const int", name, counted)]
 
     def scratch(self, temp: hostir.Temp, name: str, size: str) -> list:
-        return [Raw(f"DeviceTemp<{c_type(temp.dtype)}> {name}({size});")]
+        return [Raw(f"b2t::DeviceTemp<{c_type(temp.dtype)}> {name}({size});")]
 
     def kernel_launch(self, node: hostir.Launch, lowering: LaunchLowering) -> list:
         """The grid, the launch (with the download of the scratch arrays)."""
@@ -181,7 +174,7 @@ class KernelLaunches(LaunchTarget):
         body += [Line(f"{self.mirrors[a]}.written()") for a in node.writes if a in self.mirrors]
         return [
             Raw(f"const dim3 grid({', '.join(grid)});"),
-            If("grid.x > 0 && grid.y > 0 && grid.z > 0", body),
+            If(grid_nonempty(grid), body),
         ] + [Line(f"{values[temp.name]}.download()") for temp in node.temps]
 
     def array_args(self, p: ir.ArrayParam, arg, values: dict) -> list[str]:

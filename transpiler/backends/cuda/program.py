@@ -227,7 +227,7 @@ def generate_cuda_library(
         extents=extents,
         arrays=arrays,
         grid=grid,
-        grid_nonempty="grid.x > 0 && grid.y > 0 && grid.z > 0",
+        grid_nonempty=cuda_build.grid_nonempty(grid),
         kernel_name=cuda_kernel.name,
         threads=cuda_kernel.threads,
         dynamic_shared=cuda_kernel.dynamic_shared,

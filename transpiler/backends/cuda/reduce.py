@@ -99,14 +99,17 @@ def into_local(lw, e: ir.Reduce, local, declare: bool) -> bool:
 
 def _whole_tile(lw, e: ir.Reduce, acc: ir.DType, local=None, declare: bool = True) -> None:
     operand = e.operand
+    word = _operand_word(lw, operand)
+    any_of_booleans = _any_of_booleans(e)
     if local is None:  # with keepdims too: one value for every element
-        v = lw.new_temp(e, f"{_operand_word(lw, operand)}_{e.op}", "scalar", acc)
+        # MAX of flags is whether any is set: in the block (block_exceptions), in a thread
+        v = lw.new_temp(e, f"block_{word}" if any_of_booleans else f"{word}_{e.op}", "scalar", acc)
     else:
         v = local
     decl = f"{T.c_type(acc)} " if declare else ""
-    if _any_of_booleans(e):
+    if any_of_booleans:
         flags = operand.operand
-        mine = lw.fresh(f"{v.name}_any")  # this thread's elements
+        mine = lw.fresh(f"thread_{word}")  # this thread's elements
         lw.emit(f"bool {mine} = false;")
         lw.element_loop(
             flags.type.shape,

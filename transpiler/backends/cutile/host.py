@@ -29,7 +29,7 @@ from .host_expr import ExprPrinter
 from .host_kernels import KernelPrinter
 from .host_microsoft import MicrosoftExprPrinter
 from .host_stmt import Code, StatementPrinter, _suite
-from .program import docstring_safe, format_python
+from .program import docstring_safe, format_python, runtime_requirement
 
 # What the generated module may import, by module (ABS is Python's own abs).
 _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs"} | {
@@ -37,13 +37,17 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "add", "add_all", "check_string", "div", "mul", "power", "reset_rnd", "round_to_int",
     "run_command", "sub", "sub_all", "tab", "to_integer", "loop_count", "Notice",
     "set_warning_hook", "concat", "mid_assign", "mid_assign_itself", "open_file", "close_files", "file_output",
-    "file_input", "file_line", "kill_file", "file_width", "rename_file", "reset_files", "SINGLE", "DOUBLE",
+    "file_input", "file_line", "kill_file", "file_width", "rename_file", "reset_files",
+    "field", "get_record", "put_record", "field_release", "field_swap", "SINGLE", "DOUBLE",
     "REAL",
     # Microsoft BASIC (cutile/host_microsoft.py, flow.py)
     "use_dialect", "Double", "sng", "dbl", "cint", "single_div", "double_div", "int_div",
     "int_mod", "bit_and", "bit_or", "bit_xor", "bit_eqv", "bit_imp", "bit_not",
     "single_power", "single_power_int", "double_power", "single_result", "ForStack",
-    "on_choice", "report_break", "report_error",
+    # QuickBASIC's INTEGER and LONG arithmetic
+    "clng", "int_result", "long_result", "long_div", "long_mod", "long_and", "long_or",
+    "long_xor", "long_eqv", "long_imp", "long_not",
+    "on_choice", "report_break", "report_error", "report_load_overflows",
     # error trapping (runtime/trap.py)
     "start_trap", "raise_error", "label_line",
 }  # fmt: skip
@@ -99,6 +103,8 @@ class _ModulePrinter(HostModule):
             expr.need("use_dialect")
             if a.options.microsoft:
                 expr.need("report_error")  # a fatal error on the screen, as GW-BASIC
+                if a.load_overflows:
+                    expr.need("report_load_overflows")
         elif uses_rnd:
             expr.need("reset_rnd")
         params, args = ["con: Console"], ["con"]
@@ -108,7 +114,8 @@ class _ModulePrinter(HostModule):
             if a.options.strict:
                 args.append("DataPool(DATA)")
             elif a.options.microsoft:
-                args.append("DataPool(DATA, strict=False, microsoft=True)")
+                lines = ", lines=DATA_LINES" if a.data_line_start else ""
+                args.append(f"DataPool(DATA, strict=False, microsoft=True{lines})")
             else:
                 args.append("DataPool(DATA, strict=False)")
         if self.kernels is not None:
@@ -129,6 +136,7 @@ class _ModulePrinter(HostModule):
             "cutile/program.py.jinja",
             title=f"{docstring_safe(_stem(a.source.name))}: a BASIC program translated to Python",
             version=__version__,
+            runtime_requirement=runtime_requirement(kernels=self.kernels is not None),
             source_name=docstring_safe(a.source.name),
             source_literal=repr(a.source.name),
             uses_math="math" in expr.uses,
@@ -136,10 +144,13 @@ class _ModulePrinter(HostModule):
             imports=self.imports(),
             compile_warnings=warnings,
             data_lines=self.data_lines() if self.uses_data else [],
+            data_line_starts=self.data_line_starts(),
+            load_overflows=len(a.load_overflows) if a.options.microsoft else 0,
             uses_data=self.uses_data,
             uses_end_exception=self.stmts.uses_end_exception,
             helpers=helpers_text(helpers_used(self.host.kernels)),
             kernels=self.kernels.definitions() if self.kernels is not None else [],
+            tile_constants=self.kernels.constants() if self.kernels is not None else [],
             program_params=params,
             program_args=args,
             program_body=body,
@@ -155,10 +166,12 @@ class _ModulePrinter(HostModule):
         lines = []
         runtime = sorted(uses & _RUNTIME, key=_import_order)
         if runtime:
-            lines.append(f"from transpiler.runtime import {', '.join(runtime)}")
+            lines.append(f"from basic2tile_runtime import {', '.join(runtime)}")
+        if self.kernels is not None:
+            lines.append("from basic2tile_runtime import device as b2t_device")
         arrays = sorted(uses & _ARRAYS, key=_import_order)
         if arrays:
-            lines.append(f"from transpiler.runtime.arrays import {', '.join(arrays)}")
+            lines.append(f"from basic2tile_runtime.arrays import {', '.join(arrays)}")
         return lines
 
     def data_lines(self) -> list[str]:
@@ -241,7 +254,7 @@ class _ModulePrinter(HostModule):
                 args.append(f"rank={symbol.rank}")
             if symbol.base:
                 args.append(f"base={symbol.base}")
-            dtype = {"int": "i32", "str": "str"}.get(symbol.elem_type, a.number_type)
+            dtype = {"int": "i32", "lng": "i32", "str": "str"}.get(symbol.elem_type, a.number_type)
             if dtype != "f64":
                 args.append(f"dtype={dtype!r}")
             if symbol.dim_stmt is not None:

@@ -115,6 +115,8 @@ class ExprPrinter:
             return f"0.0 if {self.cond(e.operand)} else -1.0", _COND_EXPR
         if isinstance(e, ast.BinOp):
             return self._binop(e)
+        if isinstance(e, ast.Bound):  # UBOUND: the bound the array has now
+            return f"float({self.array(e.name)}.upper[{e.dim - 1}])", _ATOM
         raise TypeError(f"cannot print {type(e).__name__} in a host program")
 
     def _binop(self, e: ast.BinOp) -> tuple[str, int]:

@@ -7,8 +7,8 @@ BASIC kernel program; each launch becomes
 
     dev.launch(saxpy_kernel, (grid,), (y.data, x.data, a), writes=(y.data,))
 
-where `dev` is the `transpiler.device` the program runs its kernels on, and BASIC arrays
-are passed as their NumPy storage (`.data`).  Float64 scalar parameters travel in
+where `dev` is the `basic2tile_runtime.device` the program runs its kernels on, and BASIC
+arrays are passed as their NumPy storage (`.data`).  Float64 scalar parameters travel in
 one-element arrays, as in the kernel program module (cuTile passes Python floats as f32).
 
 The launch's counts, condition, replay, restore and finish are lowered once for both
@@ -55,6 +55,7 @@ class KernelPrinter(LaunchTarget):
         # variables) must not hide: a scalar MAP_30 would otherwise hide kernel map_30.
         self.names = {k.name: expr.namer.ident(k.name, "kernel") for k in host.kernels}
         self.views = {k.name: self._view(k) for k in host.kernels}
+        self.name_tiles(self.names)
         self._block_names: tuple[str, str] | None = None
         self.saved: dict[str, str] = {}  # array -> the copy `snapshots` took
 
@@ -170,7 +171,7 @@ class KernelPrinter(LaunchTarget):
         args = []
         for p, arg in zip(kernel.params, node.args):
             if isinstance(p, ir.ConstParam):
-                args.append(str(p.value))
+                args.append(self.tile(p.value))
                 continue
             text = lowering.arg(arg)
             if isinstance(p, ir.ScalarParam) and p.name in view.boxed:

@@ -40,9 +40,16 @@ class MicrosoftExprPrinter(ExprPrinter):
 
     def _value(self, e: ast.Expr) -> tuple[str, int]:
         if isinstance(e, ast.UnaryOp) and e.op == "NOT" and not is_truth_value(e.operand):
-            return f"{self.need('bit_not')}({self.value(e.operand)})", _ATOM
+            bit_not = "long_not" if self.types.get(e) == "lng" else "bit_not"
+            return f"{self.need(bit_not)}({self.value(e.operand)})", _ATOM
         if isinstance(e, ast.UnaryOp) and e.op == "-" and isinstance(e.operand, ast.Num):
             return "-" + self._wrap(e.operand, _UNARY), _UNARY
+        if (
+            isinstance(e, ast.UnaryOp)
+            and e.op == "-"
+            and self.types.get(e) in microsoft.QUICKBASIC_INTEGERS
+        ):
+            return f"{self.rounding(e)}(-{self._wrap(e.operand, _UNARY)})", _ATOM
         if isinstance(e, ast.Num) and self.types.get(e) == "num" and self.singles:
             written = single_as_written(e)
             if written is not None:
@@ -99,7 +106,7 @@ class MicrosoftExprPrinter(ExprPrinter):
                 arg = f"{self.need('sng')}({arg})"
             converted = microsoft.single_result(e, self.types, self.singles)
             return f"{self.need(converted)}({self.need(builtin.python)}({arg}))"
-        if e.name == "STR$" and self.types.get(e.args[0]) == "dbl":  # its 16 digits
+        if e.name == "STR$" and self.types.get(e.args[0]) in ("dbl", "lng"):  # 16 digits
             arg = f"{self.need('Double')}({self.value(e.args[0])})"
             return f"{self.need(builtin.python)}({arg})"
         return super().call(e)
@@ -109,6 +116,8 @@ class MicrosoftExprPrinter(ExprPrinter):
             return text
         if value_type == "int":
             return f"{self.need('cint')}({text})"
+        if value_type == "lng":
+            return f"{self.need('clng')}({text})"
         if value_type == "num" and self.singles:
             return f"{self.need('sng')}({text})"
         return f"{self.need('dbl')}({text})"
@@ -116,7 +125,7 @@ class MicrosoftExprPrinter(ExprPrinter):
     def print_item(self, e: ast.Expr) -> str:
         """A PRINT item: a double prints its 16 digits."""
         text = self.value(e)
-        return f"{self.need('Double')}({text})" if self.types.get(e) == "dbl" else text
+        return f"{self.need('Double')}({text})" if self.types.get(e) in ("dbl", "lng") else text
 
     def can_fail(self, e: ast.Node, safe_subscripts=frozenset()) -> bool:
         # A warning (Division by zero, Overflow) shows on GW-BASIC's screen, the program's

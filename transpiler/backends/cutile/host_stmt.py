@@ -209,7 +209,25 @@ class StatementPrinter(HostStatements):
     def s_Open(self, stmt: ast.Open) -> list[Code]:
         name, mode = self.expr.value(stmt.name), self.expr.value(stmt.mode)
         number = self.expr.subscript(stmt.number)
-        return [Code(f"{self.need('open_file')}({name}, {mode}, {number})")]
+        length = "" if stmt.length is None else f", {self.expr.value(stmt.length)}"
+        return [Code(f"{self.need('open_file')}({name}, {mode}, {number}{length})")]
+
+    def s_Field(self, stmt: ast.Field) -> list[Code]:
+        number = self.expr.subscript(stmt.channel)
+        widths = ", ".join(self.expr.value(w) for w in stmt.widths)
+        return [Code(f"{self.need('field')}({number}, [{widths}], {stmt.names!r})")]
+
+    def s_RecordIO(self, stmt: ast.RecordIO) -> list[Code]:
+        function = self.need("put_record" if stmt.put else "get_record")
+        number = self.expr.subscript(stmt.channel)
+        record = "" if stmt.record is None else f", {self.expr.value(stmt.record)}"
+        return [Code(f"{function}({number}{record})")]
+
+    def s_FieldRelease(self, stmt: ast.FieldRelease) -> list[Code]:
+        return [Code(f"{self.need('field_release')}({', '.join(map(repr, stmt.names))})")]
+
+    def s_FieldSwap(self, stmt: ast.FieldSwap) -> list[Code]:
+        return [Code(f"{self.need('field_swap')}({stmt.first!r}, {stmt.second!r})")]
 
     def s_Close(self, stmt: ast.Close) -> list[Code]:
         numbers = ", ".join(self.expr.subscript(n) for n in stmt.numbers)
@@ -383,7 +401,8 @@ class StatementPrinter(HostStatements):
         return out
 
     def s_Erase(self, stmt: ast.Erase) -> list[Code]:
-        return [Code(f"{self.expr.array(name)}.erase()") for name in stmt.names]
+        redim = "redim=True" if stmt.redim else ""
+        return [Code(f"{self.expr.array(name)}.erase({redim})") for name in stmt.names]
 
     # ----------------------------------------------------------------- MAT statements
 
@@ -567,7 +586,8 @@ class StatementPrinter(HostStatements):
         interpreter, a FOR evaluates its parts first (only effects can be seen)."""
         parts = (node.stmt.start, node.stmt.limit, node.stmt.step) if node.stmt else ()
         lines = [Code(self.expr.value(part)) for part in parts if has_effects(part)]
-        return lines + [Code(f"raise {self.need('BasicFault')}({node.message!r})")]
+        where = f", line={node.line}" if node.line is not None else ""
+        return lines + [Code(f"raise {self.need('BasicFault')}({node.message!r}{where})")]
 
     # ----------------------------------------------------------------- other control flow
 
@@ -798,7 +818,11 @@ class StatementPrinter(HostStatements):
         return [Code(f"{self.trap_var}.on_error({node.handler!r})")]
 
     def n_ResumeJump(self, node: hostir.ResumeJump) -> list[Code]:
-        resume = {"retry": "resume()", "next": "resume_next()"}.get(node.mode)
+        resume = {
+            "retry": "resume()",
+            "next": "resume_next()",
+            "undefined": "resume_undefined()",  # RESUME to a missing line (passes/jumps.py)
+        }.get(node.mode)
         if resume is None:
             resume = f"resume_at({node.target!r})"
         return [Code(f"{self.label_var} = {self.trap_var}.{resume}"), Code("continue")]
@@ -866,6 +890,8 @@ def _safe_constant(e: ast.Expr, value_type: str, microsoft: bool = False) -> boo
     value = signed_number(e)
     if value is None:
         return False
-    if microsoft:  # CINT's 16 bits; a floating constant is in range already
+    if microsoft:  # CINT's 16 bits, CLNG's 32; a floating constant is in range already
+        if value_type == "lng":
+            return -2147483648.5 < value < 2147483647.5
         return value_type != "int" or -32768.5 < value < 32767.5
     return -2147483648.0 <= value + 0.5 < 2147483648.0

@@ -66,6 +66,14 @@ def python_string(text: str) -> str:
     return repr(text)
 
 
+def runtime_requirement(kernels: bool) -> str:
+    """What `pip install` needs to run a generated module: basic2tile-runtime of this
+    release (`~=` allows its later patch releases, as `version.require_runtime` does), with
+    cuda-tile when the module has kernels."""
+    extra = "[kernels]" if kernels else ""
+    return f"basic2tile-runtime{extra}~={__version__}"
+
+
 def docstring_safe(text: str) -> str:
     """Text that can sit inside a triple-quoted docstring without ending it or escaping."""
     if text.isprintable() and "\\" not in text and '"' not in text:
@@ -233,6 +241,7 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         "cutile/library.py.jinja",
         title=f"{kernel.name}: cuTile kernel translated from BASIC",
         version=__version__,
+        runtime_requirement=runtime_requirement(kernels=True),
         source_name=docstring_safe(source.name),
         basic_lines=[docstring_safe(line) for line in source.lines],
         basic_source_literal=python_string(source.text),

@@ -60,12 +60,17 @@ class Notice:
 class BasicFault(Exception):
     """A fatal runtime condition (READ past the data, LOG of zero...).  Ends the program,
     unless an error trap (trap.py) catches it: `code` is its GW-BASIC error number
-    (gwerrors.py; None: it has none, and no trap catches it)."""
+    (gwerrors.py; None: it has none, and no trap catches it).  `line`: the line GW-BASIC
+    names (ERL, "... in 50") when it is not the failed statement's: the NEXT a FOR found
+    naming another variable, the DATA line of an item READ could not read."""
 
-    def __init__(self, what: str, detail: str = "", code: int | None = None):
+    def __init__(
+        self, what: str, detail: str = "", code: int | None = None, line: int | None = None
+    ):
         self.what = what
         self.detail = detail
         self.code = code if code is not None else gw_code(what)
+        self.line = line
         super().__init__(self.message)
 
     @property

@@ -4,7 +4,7 @@ cuTile (`cuda.tile`) has no CPU mode; this package mirrors the part of its names
 basic2tile generates, with the compiler's typing rules and stricter run-time checks, so a
 generated `@ct.kernel` can be verified on a machine without a GPU:
 
-    from transpiler import tilesim
+    from basic2tile_runtime import tilesim
     tilesim.launch(None, (blocks,), generated_module.saxpy, (x, y, 2.0, 1024))
 
 `launch` executes the kernel's own Python function with `ct` re-bound to this package.

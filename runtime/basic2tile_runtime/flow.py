@@ -79,9 +79,19 @@ def report_error(console, fault: BasicFault, line: int | None) -> None:
     if fault.code is None:
         return
     message = gw_message(fault.code)
+    line = fault.line if fault.line is not None else line
     console.finish()
     console.write_string(f"{message} in {line}" if line else message)
     console.newline()
+
+
+def report_load_overflows(console, count: int) -> None:
+    """Microsoft BASIC: the "Overflow" GW-BASIC shows for each numeric constant beyond
+    its range as it loads the program (it goes on with the largest number), before the
+    program's own output."""
+    for _ in range(count):
+        console.write_string(OVERFLOW)
+        console.newline()
 
 
 def report_break(console, line: str) -> None:

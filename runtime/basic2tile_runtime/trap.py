@@ -25,7 +25,13 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 from .faults import BasicFault, trap_notices
-from .gwerrors import ILLEGAL_FUNCTION_CALL, NO_RESUME, RESUME_WITHOUT_ERROR, gw_message
+from .gwerrors import (
+    ILLEGAL_FUNCTION_CALL,
+    NO_RESUME,
+    RESUME_WITHOUT_ERROR,
+    UNDEFINED_LINE,
+    gw_message,
+)
 
 Label = TypeVar("Label")
 
@@ -53,7 +59,7 @@ class ErrorTrap(Generic[Label]):
         if self.handler is None or self.fault is not None or not _trappable(fault):
             raise fault
         self.fault, self.failed, self.after = fault, failed, after
-        self.err, self.erl = fault.code, line
+        self.err, self.erl = fault.code, fault.line if fault.line is not None else line
         return self.handler
 
     def resume(self) -> Label:
@@ -70,6 +76,12 @@ class ErrorTrap(Generic[Label]):
         """RESUME n."""
         self._leave()
         return target
+
+    def resume_undefined(self) -> Label:
+        """RESUME n to a line the program does not have: out of the handler, then
+        "Undefined line number" (trapped again, as PC-BASIC does)."""
+        self._leave()
+        raise BasicFault(gw_message(UNDEFINED_LINE), code=UNDEFINED_LINE)
 
     def _leave(self) -> None:
         if self.fault is None:

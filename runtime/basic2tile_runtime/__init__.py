@@ -1,4 +1,11 @@
-"""The BASIC runtime shared by the reference interpreter and the generated host programs.
+"""basic2tile-runtime: what the Python that basic2tile generates runs on.
+
+The BASIC runtime shared by basic2tile's reference interpreter and the generated host
+programs, the device layer that launches their kernels (`device`: cuda.tile on a GPU, the
+CPU tile simulator `tilesim` elsewhere) and the check that a generated module runs on the
+runtime it was generated for (`version.require_runtime`).  Pure Python and NumPy; modules
+with kernels also need cuda-tile (the `kernels` extra).  The compiler (`basic2tile`, import
+name `transpiler`) is not needed to run what it generated.
 
 Output formatting, DATA, INPUT parsing, RND and the ECMA-55 exception rules live here once,
 so that both print byte-identical text.  Semantics are bas55's (the NBS corpus oracle):
@@ -6,14 +13,10 @@ IEEE doubles, 8 significant digits, zones of 16 columns, margin 80.
 
 Generated code reads like the BASIC it came from::
 
-    from transpiler.runtime import *
+    from basic2tile_runtime import *
     con = Console()
     con.print("X = ", X, ZONE, power(X, 2.0), tab(30), SQR(Y))
 """
-
-from .._identity import require_basic2tile
-
-require_basic2tile()  # generated modules import this package: a plain message if foreign
 
 from .arith import (
     ABS,
@@ -43,23 +46,35 @@ from .extended import MAX, MIN, MOD, loop_count, to_integer
 from .faults import ERROR, WARNING, BasicFault, Notice, set_warning_hook, warn
 from .files import (
     EOF,
+    LOC,
     LOF,
     close_files,
+    field,
+    field_release,
+    field_store,
+    field_swap,
+    field_value,
     file_input,
     file_line,
     file_output,
     file_width,
+    get_record,
     kill_file,
+    lset,
     open_file,
+    put_record,
     rename_file,
     reset_files,
+    rset,
 )
-from .flow import ForStack, on_choice, report_break, report_error
+from .flow import ForStack, on_choice, report_break, report_error, report_load_overflows
 from .inputs import NUMBER, STRING, ReplyRejected, parse_reply
+from .mbf import CVD, CVI, CVS, MKDS, MKIS, MKSS
 from .msformat import Double
 from .msnumbers import (
     CDBL,
     CINT,
+    CLNG,
     CSNG,
     FIX,
     TIMER,
@@ -70,11 +85,22 @@ from .msnumbers import (
     bit_or,
     bit_xor,
     cint,
+    clng,
     dbl,
     double_div,
     double_power,
     int_div,
     int_mod,
+    int_result,
+    long_and,
+    long_div,
+    long_eqv,
+    long_imp,
+    long_mod,
+    long_not,
+    long_or,
+    long_result,
+    long_xor,
     single_div,
     single_power,
     single_power_int,
@@ -91,9 +117,11 @@ from .stringfns import (
     LCASES,
     LEFTS,
     LEN,
+    LTRIMS,
     MIDS,
     OCTS,
     RIGHTS,
+    RTRIMS,
     SPACES,
     STRINGS,
     STRS,
@@ -106,6 +134,7 @@ from .stringfns import (
 from .strings import STRING_MAX_LENGTH, check_string
 from .trap import ERL, ERR, ErrorTrap, label_line, raise_error, start_trap
 from .using import DOUBLE, REAL, SINGLE, UsingPrecision
+from .version import __version__, require_runtime
 
 __all__ = [
     "ABS",
@@ -114,8 +143,12 @@ __all__ = [
     "CDBL",
     "CHRS",
     "CINT",
+    "CLNG",
     "COS",
     "CSNG",
+    "CVD",
+    "CVI",
+    "CVS",
     "DOUBLE",
     "EOF",
     "ERL",
@@ -131,12 +164,17 @@ __all__ = [
     "LCASES",
     "LEFTS",
     "LEN",
+    "LOC",
     "LOF",
     "LOG",
+    "LTRIMS",
     "MARGIN",
     "MAX",
     "MIDS",
     "MIN",
+    "MKDS",
+    "MKIS",
+    "MKSS",
     "MOD",
     "NUMBER",
     "OCTS",
@@ -145,6 +183,7 @@ __all__ = [
     "REAL",
     "RIGHTS",
     "RND",
+    "RTRIMS",
     "SGN",
     "SIN",
     "SINGLE",
@@ -184,23 +223,41 @@ __all__ = [
     "bit_xor",
     "check_string",
     "cint",
+    "clng",
     "close_files",
     "concat",
     "dbl",
     "div",
     "double_div",
     "double_power",
+    "field",
+    "field_release",
+    "field_store",
+    "field_swap",
+    "field_value",
     "file_input",
     "file_line",
     "file_output",
     "file_width",
     "format_number",
     "format_number_trimmed",
+    "get_record",
     "int_div",
     "int_mod",
+    "int_result",
     "kill_file",
     "label_line",
+    "long_and",
+    "long_div",
+    "long_eqv",
+    "long_imp",
+    "long_mod",
+    "long_not",
+    "long_or",
+    "long_result",
+    "long_xor",
     "loop_count",
+    "lset",
     "mid_assign",
     "mid_assign_itself",
     "mul",
@@ -209,13 +266,16 @@ __all__ = [
     "parse_number",
     "parse_reply",
     "power",
+    "put_record",
     "raise_error",
     "rename_file",
     "report_break",
     "report_error",
+    "report_load_overflows",
     "reset_files",
     "reset_rnd",
     "round_to_int",
+    "rset",
     "run_command",
     "set_warning_hook",
     "single_div",
@@ -223,8 +283,8 @@ __all__ = [
     "single_power_int",
     "single_result",
     "sng",
-    "start_trap",
     "spc",
+    "start_trap",
     "sub",
     "sub_all",
     "tab",

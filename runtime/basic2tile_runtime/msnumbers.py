@@ -34,6 +34,13 @@ sign; one below the smallest (2^-128) is 0, silently.  There are no infinities a
   CINT(x), storing into a % variable   x rounded half away     F Overflow: outside 16 bits
                                        from zero
 
+QuickBASIC (--dialect qbasic) keeps an INTEGER or LONG (`&`, 32-bit) result of + - * and
+unary minus in its type, and stops with "Overflow" where it leaves that type's range
+(`int_result`, `long_result`); \\, MOD and the bitwise operators work on LONGs
+(`long_div`, `long_mod`, `long_and`...) unless both operands are INTEGERs; CLNG(x), and
+the value a `&` variable stores, is x rounded half away from zero (as CINT), fatal
+"Overflow" outside 32 bits.
+
 "W" warns and goes on, "F" ends the program (faults.py).  The functions SQR, LOG, SIN...
 (arith.py) report a domain error as "Illegal function call" in this dialect; their results
 are rounded to singles (GW-BASIC computes them in single precision, even for a double
@@ -61,6 +68,7 @@ SMALLEST = 2.0**-128  # the smallest MBF value above zero
 # A value rounds to a float32 above SINGLE_MAX from here on (half its last unit above).
 _SINGLE_LIMIT = SINGLE_MAX + 2.0**102
 INT_MIN, INT_MAX = -32768, 32767
+LONG_MIN, LONG_MAX = -2147483648, 2147483647
 
 _F32 = array("f", [0.0])
 
@@ -123,6 +131,89 @@ def cint_unsigned(x: float) -> int:
             whole += 1
         return whole if x >= 0.0 else -whole
     raise BasicFault(OVERFLOW, f"({_num(x)})")
+
+
+def clng(x: float) -> float:
+    """CLNG(x), and the value a `&` variable stores: x rounded half away from zero;
+    outside -2147483648..2147483647 it is the fatal "Overflow"."""
+    a = abs(x)
+    if a < 2147483648.5:
+        whole = math.floor(a)
+        if a - whole >= 0.5:
+            whole += 1
+        r = whole if x >= 0.0 else -whole
+        if LONG_MIN <= r <= LONG_MAX:
+            return float(r)
+    raise BasicFault(OVERFLOW, f"({_num(x)})")
+
+
+def int_result(x: float) -> float:
+    """QuickBASIC's INTEGER result of + - * (exact in a double): "Overflow" beyond 16 bits."""
+    if INT_MIN <= x <= INT_MAX:
+        return x
+    raise BasicFault(OVERFLOW, f"({_num(x)})")
+
+
+def long_result(x: float) -> float:
+    """QuickBASIC's LONG result of + - * (exact in a double up to 2^53, and far beyond 32
+    bits above that): "Overflow" beyond 32 bits."""
+    if LONG_MIN <= x <= LONG_MAX:
+        return x
+    raise BasicFault(OVERFLOW, f"({_num(x)})")
+
+
+def _long_of(x: float) -> int:
+    return int(clng(x))
+
+
+def long_div(a: float, b: float) -> float:
+    """QuickBASIC's a \\ b of LONGs: the operands rounded to LONGs, the quotient
+    truncated toward zero; "Division by zero" is fatal there."""
+    left, right = _long_of(a), _long_of(b)
+    if right == 0:
+        raise BasicFault(DIVISION_BY_ZERO, f"({left} \\ 0)")
+    quotient = abs(left) // abs(right)
+    if (left < 0) != (right < 0):
+        quotient = -quotient
+    return long_result(float(quotient))
+
+
+def long_mod(a: float, b: float) -> float:
+    """QuickBASIC's a MOD b of LONGs: the remainder has the sign of a."""
+    left, right = _long_of(a), _long_of(b)
+    if right == 0:
+        raise BasicFault(DIVISION_BY_ZERO, f"({left} MOD 0)")
+    remainder = abs(left) % abs(right)
+    return float(-remainder if left < 0 else remainder)
+
+
+def _to_int32(bits: int) -> float:
+    bits &= 0xFFFFFFFF
+    return float(bits - 0x100000000 if bits & 0x80000000 else bits)
+
+
+def long_and(a: float, b: float) -> float:
+    return _to_int32(_long_of(a) & _long_of(b))
+
+
+def long_or(a: float, b: float) -> float:
+    return _to_int32(_long_of(a) | _long_of(b))
+
+
+def long_xor(a: float, b: float) -> float:
+    return _to_int32(_long_of(a) ^ _long_of(b))
+
+
+def long_eqv(a: float, b: float) -> float:
+    return _to_int32(~(_long_of(a) ^ _long_of(b)))
+
+
+def long_imp(a: float, b: float) -> float:
+    return _to_int32(~_long_of(a) | _long_of(b))
+
+
+def long_not(a: float) -> float:
+    return _to_int32(~_long_of(a))
 
 
 def fix(x: float) -> float:
@@ -312,6 +403,10 @@ def FIX(x: float) -> float:
 
 def CINT(x: float) -> float:
     return cint(x)
+
+
+def CLNG(x: float) -> float:
+    return clng(x)
 
 
 def CSNG(x: float) -> float:

@@ -1,4 +1,4 @@
-"""Moved to `transpiler.runtime.extended` (also exported by `transpiler.runtime`)."""
+"""Moved to `basic2tile_runtime.extended` (also exported by `basic2tile_runtime`)."""
 
 from .extended import INTEGER_OVERFLOW, MAX, MIN, MOD, to_integer
 

@@ -189,6 +189,16 @@ def UCASES(s: str) -> str:
     return s.translate(_UPPER)
 
 
+def LTRIMS(s: str) -> str:
+    """QBasic's LTRIM$: the string without its leading spaces (only spaces)."""
+    return s.lstrip(" ")
+
+
+def RTRIMS(s: str) -> str:
+    """QBasic's RTRIM$: the string without its trailing spaces (only spaces)."""
+    return s.rstrip(" ")
+
+
 def LCASES(s: str) -> str:
     return s.translate(_LOWER)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 NO_RESUME = 19
 RESUME_WITHOUT_ERROR = 20
 ILLEGAL_FUNCTION_CALL = 5
+UNDEFINED_LINE = 8
 UNPRINTABLE = "Unprintable error"
 
 # fmt: off

@@ -1,9 +1,11 @@
-"""Sequential files, as Microsoft BASIC (GW-BASIC 3.23) has them.
+"""Sequential and random-access files, as Microsoft BASIC (GW-BASIC 3.23) has them.
 
     OPEN "DATA.TXT" FOR INPUT AS #1          (also OUTPUT, APPEND; or OPEN "I", #1, "DATA.TXT")
     INPUT #1, A, B$ / LINE INPUT #1, L$ / EOF(1) / LOF(1)
     PRINT #2, ... / PRINT #2, USING ... / WRITE #2, ... / CLOSE [#1, #2] / KILL / NAME
     WIDTH #2, 40                             (the line width: console.py's files)
+    OPEN "F.DAT" FOR RANDOM AS #3 LEN = 32 / FIELD #3, 20 AS N$ / LSET N$ = X$ / PUT #3, 1
+    GET #3 / LOC(3)                          (random files: `_RandomFile`, `_Fields`)
 
 One table of open files per program run (`reset_files` at the start, `close_files` at
 the end, whatever ends it), numbers 1 to 255.  A file name is a path relative to the
@@ -12,7 +14,9 @@ or drive letter is "Bad file name".  Names ignore case, as DOS's do (`dos_path`)
 existing file or folder whose name matches but for the case of ASCII letters is the one
 used (the exact name first, else the first in sorted order); a new file gets the name as
 written (GW-BASIC would write it in upper case, cut to 8.3).  Text is UTF-8 (other bytes pass through unchanged);
-lines are written with "\\n" and read ending in "\\n", "\\r\\n" or "\\r"; a Ctrl-Z ends a file
+under --dialect ms lines are written with "\\r\\n" and read ending in "\\r\\n" or "\\r", a
+lone "\\n" being a character, as GW-BASIC has them (`_InputFile`); in the other dialects
+they are written with "\\n" and read ending in any of the three.  A Ctrl-Z ends a file
 being read, as in DOS.  An output file is a `Console` without a margin: PRINT # has the
 screen's zones and number format, and PRINT # USING the screen's.
 
@@ -52,9 +56,10 @@ import shutil
 from collections.abc import Sequence
 
 from .console import FILE_WIDTH, UNLIMITED, Console
+from .dialect import microsoft
 from .faults import BasicFault
 from .inputs import NUMBER
-from .msnumbers import ILLEGAL_FUNCTION_CALL, cint
+from .msnumbers import ILLEGAL_FUNCTION_CALL, cint, float32
 from .numformat import format_number_trimmed
 from .stringfns import MAX_LENGTH, number_value
 from .using import REAL, UsingPrecision
@@ -69,6 +74,8 @@ FILE_NOT_FOUND = "File not found"
 FILE_ALREADY_OPEN = "File already open"
 FILE_ALREADY_EXISTS = "File already exists"
 INPUT_PAST_END = "Input past end"
+FIELD_OVERFLOW = "FIELD overflow"
+BAD_RECORD_NUMBER = "Bad record number"
 PATH_NOT_FOUND = "Path not found"
 ACCESS_ERROR = "Path/File access error"
 
@@ -194,9 +201,14 @@ def _missing(path: str) -> str | None:
 
 
 class _InputFile:
+    """A file open for INPUT, read whole.  Its line end is CR (`_read` reads CR LF as
+    one CR).  With `soft_linefeed` (--dialect ms, as GW-BASIC) a lone LF is a character:
+    LINE INPUT # keeps it (and a CR right after it), INPUT # drops it (and such a CR)
+    outside quotes; without, every LF is a line end, as in PC-BASIC's text files."""
+
     mode = "I"
 
-    def __init__(self, path: str | None, name: str):
+    def __init__(self, path: str | None, name: str, soft_linefeed: bool):
         if path is None:
             raise BasicFault(FILE_NOT_FOUND, f"({name})")
         with _system(lambda p: open(p, "rb"), path, name) as handle:
@@ -204,27 +216,36 @@ class _InputFile:
         self.size = len(data)
         text = data.decode("utf-8", errors="surrogateescape")
         text = text.split(_END_OF_FILE, 1)[0]
-        self.text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if not soft_linefeed:
+            text = text.replace("\r\n", "\r").replace("\n", "\r")
+        self.text = text
+        self.blanks = " \0\n" if soft_linefeed else _BLANKS  # skipped before an item
         self.pos = 0
+        self.previous = ""  # the character read last
 
     def at_end(self) -> bool:
         return self.pos >= len(self.text)
 
+    def _read(self, line_ends: bool = True) -> str:
+        """The next character, consumed; "" at the end.  A CR LF is one line end, read as
+        CR (`line_ends`; not inside quotes, nor right after an LF: PC-BASIC's
+        TextFile.read_one)."""
+        text, pos = self.text, self.pos
+        if pos >= len(text):
+            return ""
+        c = text[pos]
+        pos += 1
+        if line_ends and c == "\r" and self.previous != "\n" and text.startswith("\n", pos):
+            pos += 1
+        self.pos, self.previous = pos, c
+        return c
+
     def _skip(self, characters: str) -> str:
         """Skip `characters`; the last one skipped ("" if none)."""
-        text, pos = self.text, self.pos
-        while pos < len(text) and text[pos] in characters:
-            pos += 1
-        last = text[pos - 1] if pos > self.pos else ""
-        self.pos = pos
+        last = ""
+        while self.pos < len(self.text) and self.text[self.pos] in characters:
+            last = self._read(line_ends=False)
         return last
-
-    def _next(self) -> str:
-        """The next character, consumed; "" at the end."""
-        if self.pos >= len(self.text):
-            return ""
-        self.pos += 1
-        return self.text[self.pos - 1]
 
     def item(self, kind: str) -> float | str:
         word = self._entry(kind == NUMBER)
@@ -234,41 +255,49 @@ class _InputFile:
 
     def _entry(self, number: bool) -> str:
         """The text of the next item, its separator consumed (see the module docstring)."""
-        last = self._skip(_BLANKS)
-        c = self._next()
-        quoted = c == '"' and not number and last != "\0"
+        last = self._skip(self.blanks)
+        escaped = last in ("\0", "\n")  # a quote right after them quotes nothing
+        c = self._read()
+        quoted = c == '"' and not number and not escaped
         if quoted:
-            c = self._next()
-        if not c and last != "\0":
+            c = self._read(line_ends=False)
+        if not c and not escaped:
             raise BasicFault(INPUT_PAST_END)
         word, blanks = "", ""
-        while c and not ((number and c == " ") or (c in ",\n" and not quoted)):
+        while c and not ((number and c == " ") or (c in ",\r" and not quoted)):
             if quoted and c == '"':
                 break
+            if c == "\n" and not quoted:  # LF and LF CR are dropped (GW-BASIC)
+                c = self._read()
+                if c == "\r":
+                    c = self._read()
+                continue
             if c == " " and not quoted:
                 blanks += c  # kept only inside a string
-            elif c != "\0":  # a line end inside quotes is CHR$(13), as DOS wrote it
-                word, blanks = word + blanks + ("\r" if c == "\n" else c), ""
+            elif c != "\0":  # inside quotes a line end is kept: CHR$(13)
+                word, blanks = word + blanks + c, ""
             if len(word) + len(blanks) >= MAX_LENGTH:
                 break
-            c = self._next()
+            c = self._read(line_ends=not quoted)
         if c in _BLANKS and c or (quoted and c == '"'):
             self._skip(" ")
-            if not self.at_end() and self.text[self.pos] in ",\n":
-                self.pos += 1
+            if not self.at_end() and self.text[self.pos] in ",\r":
+                self._read()
         return word
 
     def line(self) -> str:
+        """LINE INPUT #: up to a CR (CR LF) that does not follow an LF, at most 255
+        characters (the rest is the next line)."""
         if self.at_end():
             raise BasicFault(INPUT_PAST_END)
-        end = self.text.find("\n", self.pos)
-        end = len(self.text) if end < 0 else end
-        if end - self.pos >= MAX_LENGTH:  # the rest, line end included, is the next line
-            self.pos += MAX_LENGTH
-            return self.text[self.pos - MAX_LENGTH : self.pos]
-        line = self.text[self.pos : end]
-        self.pos = end + 1
-        return line
+        characters: list[str] = []
+        while len(characters) < MAX_LENGTH:
+            before = self.previous
+            c = self._read()
+            if not c or (c == "\r" and before != "\n"):
+                break
+            characters.append(c)
+        return "".join(characters)
 
 
 class _OutputFile:
@@ -279,6 +308,8 @@ class _OutputFile:
         def open_text(p: str):
             return open(p, how, encoding="utf-8", errors="surrogateescape", newline="")
 
+        if append:
+            _drop_end_of_file(path)
         self.handle = _system(open_text, path, name)
         self.console = Console(self.handle, None, False, precision, UNLIMITED)
 
@@ -287,14 +318,154 @@ class _OutputFile:
         return os.fstat(self.handle.fileno()).st_size
 
 
+DEFAULT_RECORD_LENGTH = 128
+MAX_RECORD_LENGTH = 32767
+MAX_RECORD_NUMBER = 2**25  # PC-BASIC's limit: record - 1 fits a single's mantissa
+
+
+class _RandomFile:
+    """A random-access file: records of `length` bytes, numbered from 1, read into and
+    written from the start of `buffer` by GET and PUT; `record` is the last one (LOC).
+    The buffer is its number's (`FileTable.buffers`)."""
+
+    mode = "R"
+
+    def __init__(self, path: str, name: str, length: int, buffer: bytearray):
+        def open_binary(p: str):
+            return open(p, "r+b" if os.path.exists(p) else "w+b")
+
+        self.handle = _system(open_binary, path, name)
+        self.length = length
+        self.buffer = buffer
+        self.record = 0
+
+    def size(self) -> int:
+        self.handle.seek(0, os.SEEK_END)
+        return self.handle.tell()
+
+    def at_end(self) -> bool:
+        """EOF: the last GET went past the end of the file."""
+        return self.record * self.length > self.size()
+
+    def get(self, record: int | None) -> None:
+        record = self.record + 1 if record is None else record
+        self.handle.seek((record - 1) * self.length)
+        data = self.handle.read(self.length)
+        self.buffer[: self.length] = data.ljust(self.length, b"\0")
+        self.record = record
+
+    def put(self, record: int | None) -> None:
+        record = self.record + 1 if record is None else record
+        self.handle.seek((record - 1) * self.length)  # a gap before it reads as NULs
+        self.handle.write(self.buffer[: self.length])
+        self.record = record
+
+
+def _record_number(x: float) -> int:
+    """GET's and PUT's record number: a single (as in PC-BASIC: 2^25 + 1 is 2^25),
+    rounded, 1 to 2^25, else "Bad record number"."""
+    x = float32(x)
+    if not 0.5 <= x < MAX_RECORD_NUMBER + 0.5:
+        raise BasicFault(BAD_RECORD_NUMBER, f"({format_number_trimmed(x)})")
+    return int(x + 0.5)
+
+
+def record_length(x: float) -> int:
+    """The record length of OPEN: 1 to 32767 ("Overflow" beyond 16 bits)."""
+    length = int(cint(x))
+    if not 1 <= length <= MAX_RECORD_LENGTH:
+        raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(a record length of {length})")
+    return length
+
+
+class _Fields:
+    """The FIELD variables: each string variable's place in a record buffer, by name.
+
+    A FIELD variable's value is its bytes of the buffer (characters 0 to 255): GET
+    changes it, LSET and RSET write the buffer; an assignment of another kind (LET,
+    INPUT, READ...) makes it an ordinary variable again; SWAP exchanges places.  The
+    generated code keeps the variables' values: after each of those statements it
+    assigns every FIELD variable of the program its `value` (passes/flatten.py)."""
+
+    def __init__(self) -> None:
+        self.places: dict[str, tuple[bytearray, int, int]] = {}
+
+    def bind(self, buffer: bytearray, widths: Sequence[int], names: Sequence[str]) -> None:
+        offset = 0
+        for width, name in zip(widths, names):
+            self.places[name] = (buffer, offset, width)
+            offset += width
+
+    def value(self, name: str, current: str) -> str:
+        place = self.places.get(name)
+        if place is None:
+            return current
+        buffer, offset, width = place
+        return buffer[offset : offset + width].decode("latin-1")
+
+    def store(self, name: str, text: str) -> str:
+        """Write `text` into the variable's place (if it has one); returns `text`."""
+        place = self.places.get(name)
+        if place is not None:
+            buffer, offset, width = place
+            buffer[offset : offset + width] = _record_bytes(text[:width].ljust(width))
+        return text
+
+    def justify(self, name: str, current: str, text: str, right: bool) -> str:
+        """LSET or RSET: `text` cut or padded with spaces to the variable's width (a FIELD
+        variable's, written into its buffer; an ordinary variable's current length)."""
+        place = self.places.get(name)
+        width = place[2] if place is not None else len(current)
+        text = text[:width].rjust(width) if right else text[:width].ljust(width)
+        return self.store(name, text)
+
+    def release(self, names: Sequence[str]) -> None:
+        for name in names:
+            self.places.pop(name, None)
+
+    def swap(self, first: str, second: str) -> None:
+        a, b = self.places.pop(first, None), self.places.pop(second, None)
+        if b is not None:
+            self.places[first] = b
+        if a is not None:
+            self.places[second] = a
+
+
+def _record_bytes(text: str) -> bytes:
+    try:
+        return text.encode("latin-1")
+    except UnicodeEncodeError:
+        raise BasicFault(
+            ILLEGAL_FUNCTION_CALL, "(a record holds characters up to CHR$(255) only)"
+        ) from None
+
+
+def _drop_end_of_file(path: str) -> None:
+    """APPEND writes over a Ctrl-Z that ends a DOS file (GW-BASIC writes one; else what
+    is appended would come after the end of the file's text), as PC-BASIC does."""
+    try:
+        with open(path, "r+b") as handle:
+            if handle.seek(0, os.SEEK_END) > 0:
+                handle.seek(-1, os.SEEK_END)
+                if handle.read(1) == _END_OF_FILE.encode():
+                    handle.truncate(handle.seek(-1, os.SEEK_END))
+    except OSError:
+        pass  # a file that is not there yet, or that cannot be opened: open says why
+
+
 class FileTable:
     """The files a program has open, by number."""
 
     def __init__(self, precision: UsingPrecision = REAL, scratch: str | None = None):
         self.precision = precision
         self.system = FileSystem(scratch)
-        self.open_files: dict[int, _InputFile | _OutputFile] = {}
+        self.open_files: dict[int, _InputFile | _OutputFile | _RandomFile] = {}
         self.paths: dict[int, str] = {}  # number -> the identity of its name
+        self.fields = _Fields()
+        # The record buffer of each file number, as GW-BASIC has one: it outlives CLOSE
+        # (a FIELD variable still shows it), and the next random file of that number
+        # uses it again, contents and all (PC-BASIC).
+        self.buffers: dict[int, bytearray] = {}
 
     @staticmethod
     def number(n: float) -> int:
@@ -302,17 +473,23 @@ class FileTable:
             raise BasicFault(BAD_FILE_NUMBER, f"(#{format_number_trimmed(n)})")
         return int(n + 0.5)
 
-    def open(self, name: str, mode: str, n: float) -> None:
+    def open(self, name: str, mode: str, n: float, length: float | None = None) -> None:
         number = self.number(n)
         if number in self.open_files:
             raise BasicFault(FILE_ALREADY_OPEN, f"(#{number})")
         mode = open_mode(mode)
+        size = DEFAULT_RECORD_LENGTH if length is None else record_length(length)
         key = self.system.identity(name)
         for other, path in self.paths.items():
-            if path == key and (mode != "I" or self.open_files[other].mode != "I"):
+            shared = mode in ("I", "R") and self.open_files[other].mode == mode
+            if path == key and not shared:
                 raise BasicFault(FILE_ALREADY_OPEN, f"({name} as #{other})")
         if mode == "I":
-            channel = _InputFile(self.system.reading(name), name)
+            channel = _InputFile(self.system.reading(name), name, microsoft())
+        elif mode == "R":
+            buffer = self.buffers.setdefault(number, bytearray())
+            buffer.extend(bytes(max(0, size - len(buffer))))
+            channel = _RandomFile(self.system.writing(name, append=True), name, size, buffer)
         else:
             path = self.system.writing(name, append=mode == "A")
             channel = _OutputFile(path, name, mode == "A", self.precision)
@@ -328,15 +505,61 @@ class FileTable:
 
     def _input(self, n: float) -> _InputFile:
         channel = self._get(n)
+        _not_random(channel, "INPUT # and LINE INPUT #")
         if channel.mode != "I":
             raise BasicFault(BAD_FILE_MODE, f"(#{self.number(n)} is open for output)")
         return channel
 
     def output(self, n: float) -> Console:
         channel = self._get(n)
+        _not_random(channel, "PRINT # and WRITE #")
         if channel.mode == "I":
             raise BasicFault(BAD_FILE_MODE, f"(#{self.number(n)} is open for input)")
         return channel.console
+
+    def _random(self, n: float, not_open: str) -> _RandomFile:
+        number = self.number(n)
+        channel = self.open_files.get(number)
+        if channel is None:
+            raise BasicFault(not_open, f"(#{number} is not open)")
+        if channel.mode != "R":
+            raise BasicFault(BAD_FILE_MODE, f"(#{number} is not a random-access file)")
+        return channel
+
+    def field(self, n: float, widths: Sequence[float], names: Sequence[str]) -> None:
+        """FIELD #n, widths[0] AS names[0], ...: "FIELD overflow" past the record length
+        (GW-BASIC's rule, DSKCOM.ASM and its manual; PC-BASIC allows 128 bytes)."""
+        channel = self._random(n, BAD_FILE_NUMBER)
+        sizes = []
+        for width in widths:
+            size = int(cint(width))
+            if not 0 <= size <= 255:
+                raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(FIELD width {size})")
+            sizes.append(size)
+        if sum(sizes) > channel.length:
+            why = f"({sum(sizes)} bytes in a record of {channel.length})"
+            raise BasicFault(FIELD_OVERFLOW, why)
+        self.fields.bind(channel.buffer, sizes, names)
+
+    def record(self, n: float, record: float | None, put: bool) -> None:
+        """GET (put False) or PUT #n[, record]: a closed file is "Bad file mode", as in
+        PC-BASIC."""
+        channel = self._random(n, BAD_FILE_MODE)
+        number = None if record is None else _record_number(record)
+        if put:
+            channel.put(number)
+        else:
+            channel.get(number)
+
+    def loc(self, n: float) -> float:
+        channel = self._get(n)
+        if channel.mode == "R":
+            return float(channel.record)
+        if channel.mode == "I":
+            raise BasicFault(
+                ILLEGAL_FUNCTION_CALL, "(LOC of a sequential input file is not supported)"
+            )
+        return float(channel.size() // 128)
 
     def input(self, n: float, kinds: Sequence[str]) -> list[float | str]:
         channel = self._input(n)
@@ -347,7 +570,7 @@ class FileTable:
 
     def eof(self, n: float) -> float:
         channel = self._get(n)
-        return -1.0 if channel.mode == "I" and channel.at_end() else 0.0
+        return -1.0 if channel.mode in ("I", "R") and channel.at_end() else 0.0
 
     def lof(self, n: float) -> float:
         channel = self._get(n)
@@ -358,13 +581,14 @@ class FileTable:
         for number in chosen:
             channel = self.open_files.pop(number, None)
             self.paths.pop(number, None)
-            if isinstance(channel, _OutputFile):
+            if isinstance(channel, (_OutputFile, _RandomFile)):
                 channel.handle.close()
 
     def width(self, n: float, width: float) -> None:
         """`WIDTH #n, width`: 0 to 255 (255: lines are never broken); a file open for
         input keeps it without using it."""
         channel = self._get(n)
+        _not_random(channel, "WIDTH #")
         w = int(cint(width))
         if not 0 <= w <= FILE_WIDTH:
             raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(WIDTH #{self.number(n)}, {w})")
@@ -392,12 +616,18 @@ class FileTable:
             self.system.remove(old)
 
 
+def _not_random(channel, what: str) -> None:
+    """GW-BASIC reads and writes a random-access file's record buffer there; not done
+    here: a fatal error of our own, which no ON ERROR traps."""
+    if channel.mode == "R":
+        raise BasicFault(f"{what} of a random-access file is not supported")
+
+
 def open_mode(mode: str) -> str:
-    """The mode of OPEN: "I", "O" or "A" (the first letter of the old form's string)."""
+    """The mode of OPEN: "I", "O", "A" or "R" (the first letter of the old form's
+    string)."""
     letter = mode[:1].upper()
-    if letter == "R":
-        raise BasicFault(BAD_FILE_MODE, "(random-access files are not supported)")
-    if letter not in ("I", "O", "A"):
+    if letter not in ("I", "O", "A", "R"):
         raise BasicFault(BAD_FILE_MODE, f'("{mode}")')
     return letter
 
@@ -414,8 +644,46 @@ def reset_files(precision: UsingPrecision = REAL) -> None:
     _table = FileTable(precision, os.environ.get(SCRATCH_VARIABLE) or None)
 
 
-def open_file(name: str, mode: str, number: float) -> None:
-    _table.open(name, mode, number)
+def open_file(name: str, mode: str, number: float, length: float | None = None) -> None:
+    _table.open(name, mode, number, length)
+
+
+def field(number: float, widths: Sequence[float], names: Sequence[str]) -> None:
+    _table.field(number, widths, names)
+
+
+def get_record(number: float, record: float | None = None) -> None:
+    _table.record(number, record, put=False)
+
+
+def put_record(number: float, record: float | None = None) -> None:
+    _table.record(number, record, put=True)
+
+
+def field_value(name: str, current: str) -> str:
+    """The value of string variable `name`: its bytes of a record buffer if it is a FIELD
+    variable, else `current`."""
+    return _table.fields.value(name, current)
+
+
+def field_store(name: str, text: str) -> str:
+    return _table.fields.store(name, text)
+
+
+def lset(name: str, current: str, text: str) -> str:
+    return _table.fields.justify(name, current, text, right=False)
+
+
+def rset(name: str, current: str, text: str) -> str:
+    return _table.fields.justify(name, current, text, right=True)
+
+
+def field_release(*names: str) -> None:
+    _table.fields.release(names)
+
+
+def field_swap(first: str, second: str) -> None:
+    _table.fields.swap(first, second)
 
 
 def close_files(*numbers: float) -> None:
@@ -454,3 +722,7 @@ def EOF(number: float) -> float:
 
 def LOF(number: float) -> float:
     return _table.lof(number)
+
+
+def LOC(number: float) -> float:
+    return _table.loc(number)

@@ -14,7 +14,8 @@ is its source text and whether it was quoted; the pool decides at READ time what
 
 Microsoft BASIC (`microsoft=True`) reads a number from an unquoted item as GW-BASIC does:
 any constant of its own (`&H1F`, `&17`, `1.5D3`, `12%`, blanks inside), an empty item
-as 0; text that is not all one number is still fatal.
+as 0; text that is not all one number is GW-BASIC's "Syntax error" in the DATA line of
+the item (`lines`: DATA line number -> its first item), which ERL names too.
 
 RESTORE moves the pointer back to the first item (`restore()`), or to an item index that
 the compiler worked out for a ``RESTORE line`` extension.
@@ -22,6 +23,7 @@ the compiler worked out for a ``RESTORE line`` extension.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Iterable
 from typing import NamedTuple
@@ -46,15 +48,18 @@ class DataItem(NamedTuple):
 class DataPool:
     """The program's DATA items and the READ pointer."""
 
-    __slots__ = ("_numbers", "_position", "_strict", "_texts")
+    __slots__ = ("_line_starts", "_numbers", "_position", "_strict", "_texts")
 
     def __init__(
         self,
         items: Iterable[DataItem | tuple[str, bool]],
         strict: bool = True,
         microsoft: bool = False,
+        lines: dict[int, int] | None = None,
     ):
         self._strict = strict  # ECMA-55's 18-character limit on string data
+        # (first item, DATA line number), by item
+        self._line_starts = sorted((start, line) for line, start in (lines or {}).items())
         texts: list[str] = []
         numbers: list[float | None] = []
         for text, quoted in items:
@@ -89,11 +94,16 @@ class DataPool:
             raise BasicFault(INSUFFICIENT_DATA)
         value = self._numbers[i]
         if value is None:
-            raise BasicFault(STRING_INTO_NUMBER)
+            raise BasicFault(STRING_INTO_NUMBER, line=self._line_of(i))
         self._position = i + 1
         if math.isinf(value):
             warn(CONSTANT_OVERFLOW)
         return value
+
+    def _line_of(self, item: int) -> int | None:
+        """The line number of the DATA statement holding `item` (None: not known)."""
+        at = bisect.bisect_right(self._line_starts, (item, math.inf)) - 1
+        return self._line_starts[at][1] if at >= 0 else None
 
     def read_string(self) -> str:
         i = self._position

@@ -1,4 +1,20 @@
-{#- Host-side support of kernel launches in a generated program (backends/cuda/launch.py). -#}
+// b2t_launch.h -- the host side of the kernel launches of basic2tile's generated programs.
+//
+// A legacy BASIC program whose loops became kernels includes it after b2t_runtime.h: the
+// device copy of each BASIC array (DeviceArray), the scratch arrays of one launch
+// (DeviceTemp) and the iteration count of an offloaded FOR loop (loop_count).  Written
+// beside the generated .cu, like b2t_cuda.h and b2t_runtime.h; host code only (not for
+// NVRTC), on CUDA's runtime API or basic2tile's CPU emulator of it.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include "b2t_runtime.h"
+
+namespace b2t {
+
 // The device copy of a BASIC array.  Host code works on the b2t::Array; upload() before a
 // launch copies it in when host code may have changed it, written() after a launch that
 // changed it, download() before host code uses it again.
@@ -8,14 +24,10 @@ class DeviceArray {
   DeviceArray() = default;
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
-{% if restores %}
   ~DeviceArray() {
     cudaFree(data_);
     cudaFree(saved_);
   }
-{% else %}
-  ~DeviceArray() { cudaFree(data_); }
-{% endif %}
 
   T* upload(b2t::Array<T>& host) {
     if (size_ != host.size()) {  // first use, or a DIM gave it another size
@@ -33,7 +45,6 @@ class DeviceArray {
   }
 
   void written() { device_newer_ = true; }
-{% if restores %}
 
   // A launch whose kernel writes the array in place saves it first (after uploading
   // host changes); restore() undoes the launch when a block met an exception.
@@ -52,7 +63,6 @@ class DeviceArray {
     if (size_ > 0) B2T_CHECK(cudaMemcpy(data_, saved_, sizeof(T) * size_, cudaMemcpyDeviceToDevice));
     device_newer_ = true;
   }
-{% endif %}
 
   void download(b2t::Array<T>& host) {
     if (device_newer_ && size_ == host.size() && size_ > 0) {
@@ -64,12 +74,8 @@ class DeviceArray {
 
  private:
   T* data_ = nullptr;
-{% if restores %}
   T* saved_ = nullptr;
   std::size_t size_ = 0, saved_size_ = 0;
-{% else %}
-  std::size_t size_ = 0;
-{% endif %}
   bool host_newer_ = true, device_newer_ = false;
 };
 
@@ -131,3 +137,5 @@ inline int loop_count(int start, double limit, int step) {
                      "(limit " + b2t::format_number_trimmed(limit) + ")");
   return n > 0.0 ? static_cast<int>(n) : 0;
 }
+
+}  // namespace b2t

@@ -126,8 +126,11 @@ class BasicArray:
         self.erased = False
         self._set_shape(bounds)
 
-    def erase(self) -> None:
-        """ERASE (Microsoft BASIC): the array ceases to exist, until a DIM or a use."""
+    def erase(self, redim: bool = False) -> None:
+        """ERASE (Microsoft BASIC): the array ceases to exist, until a DIM or a use.
+        `redim`: QuickBASIC's REDIM, which may make an array that did not exist."""
+        if self._buffer is None and redim:
+            return
         if self._buffer is None:
             raise BasicFault(ILLEGAL_FUNCTION_CALL, f"(ERASE {self.name}: no such array)")
         self._buffer = None

@@ -130,8 +130,8 @@ class Console:
     open for output is a Console too, without a margin."""
 
     __slots__ = (
-        "_column", "_file_width", "_in", "_margin", "_microsoft", "_out", "_precision",
-        "_strict", "_tracing",
+        "_column", "_file_width", "_in", "_line_end", "_margin", "_microsoft", "_out",
+        "_precision", "_strict", "_tracing",
     )  # fmt: skip
 
     def __init__(
@@ -159,6 +159,8 @@ class Console:
             show_warnings_on(self._show_line if self._microsoft else None)
         # A Microsoft BASIC file's line width (see `_write_file`); None elsewhere.
         self._file_width = FILE_WIDTH if margin == UNLIMITED and self._microsoft else None
+        # GW-BASIC ends a file's lines with CR LF (a CHR$(10) printed stays a lone LF).
+        self._line_end = "\r\n" if self._file_width is not None else "\n"
         self._tracing = False  # TRON ... TROFF
 
     def set_width(self, width: int) -> None:
@@ -307,7 +309,7 @@ class Console:
         self._line_feed()
 
     def _line_feed(self) -> None:
-        self._out.write("\n")
+        self._out.write(self._line_end)
         self._column = 0
 
     def write_items(self) -> ItemWriter:
