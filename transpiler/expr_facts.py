@@ -7,6 +7,8 @@ be seen to run (warn, fail, draw a random number) so that their order matters.
 
 from __future__ import annotations
 
+import math
+
 from . import ast
 from .builtins import effect_of
 from .passes.exprutil import same_expr
@@ -60,3 +62,25 @@ def copies_itself(stmt: ast.MidAssign) -> bool:
         for node in index.walk()
     )
     return not drawn and same_expr(target, value)
+
+
+def positive_constant(e: ast.Expr) -> bool:
+    """A finite number above 0 written as such (SQR, LOG and ^ cannot fail on it)."""
+    return isinstance(e, ast.Num) and 0.0 < e.value < math.inf
+
+
+def integral_constant(e: ast.Expr) -> bool:
+    """A whole number written as such, signed or not (a power's exponent that cannot
+    make a negative base fail)."""
+    if isinstance(e, ast.UnaryOp) and e.op in "+-":
+        e = e.operand
+    return isinstance(e, ast.Num) and math.isfinite(e.value) and e.value == int(e.value)
+
+
+def print_operand(item: ast.Node) -> ast.Expr:
+    """The expression of a PRINT item: a value, or the argument of TAB or SPC."""
+    if isinstance(item, ast.Tab):
+        return item.column
+    if isinstance(item, ast.Spc):
+        return item.count
+    return item

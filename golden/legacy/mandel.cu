@@ -290,8 +290,8 @@ struct Program {
         // Blocks the kernel did not finish run here: BASIC reports their exceptions
         c_device.download(c);
         for (int r_lane = 0; r_lane < r_count; ++r_lane) {
-          const int row = r_lane / 16 * b2t_cdiv(k_count, 16);
-          if (k_count > 0 && done.all(row, row + b2t_cdiv(k_count, 16))) {
+          const int row = r_lane / ITERATE_100_TILE * b2t_cdiv(k_count, ITERATE_100_TILE);
+          if (k_count > 0 && done.all(row, row + b2t_cdiv(k_count, ITERATE_100_TILE))) {
             continue;
           }
           r = 1 + r_lane;
@@ -299,7 +299,7 @@ struct Program {
           line = 110;
           y = -1.1875 + b2t::mul(r - 1.0, 0.125);
           for (int k_lane = 0; k_lane < k_count; ++k_lane) {
-            if (done[row + k_lane / 16]) {
+            if (done[row + k_lane / ITERATE_100_TILE]) {
               continue;
             }
             k = 1 + k_lane;

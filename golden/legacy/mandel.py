@@ -264,7 +264,7 @@ def program(con: Console, dev) -> None:
         for r_lane_2 in range(r_count_2):
             for k_lane_2 in range(k_count_2):
                 if not done_2[
-                    (r_lane_2 // REDUCE_500_TILE) * ct.cdiv(k_count_2, REDUCE_500_TILE)
+                    r_lane_2 // REDUCE_500_TILE * ct.cdiv(k_count_2, REDUCE_500_TILE)
                     + k_lane_2 // REDUCE_500_TILE
                 ]:
                     r = float(1 + r_lane_2)

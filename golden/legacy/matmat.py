@@ -276,8 +276,7 @@ def program(con: Console, data: DataPool, dev) -> None:
         for i_lane in range(i_count):
             for j_lane in range(j_count):
                 if not done[
-                    (i_lane // MAP_160_TILE) * ct.cdiv(j_count, MAP_160_TILE)
-                    + j_lane // MAP_160_TILE
+                    i_lane // MAP_160_TILE * ct.cdiv(j_count, MAP_160_TILE) + j_lane // MAP_160_TILE
                 ]:
                     i = float(1 + i_lane)
                     j = float(1 + j_lane)

@@ -184,7 +184,7 @@ def program(con: Console, dev) -> None:
         for i_lane in range(i_count):
             for j_lane in range(j_count):
                 if not done[
-                    (i_lane // MAP_70_TILE) * ct.cdiv(j_count, MAP_70_TILE) + j_lane // MAP_70_TILE
+                    i_lane // MAP_70_TILE * ct.cdiv(j_count, MAP_70_TILE) + j_lane // MAP_70_TILE
                 ]:
                     i = float(1 + i_lane)
                     j = float(1 + j_lane)
@@ -223,7 +223,7 @@ def program(con: Console, dev) -> None:
         for i_lane_2 in range(i_count_2):
             for j_lane_2 in range(j_count_2):
                 if not done_2[
-                    (i_lane_2 // MMA_140_TILE) * ct.cdiv(j_count_2, MMA_140_TILE)
+                    i_lane_2 // MMA_140_TILE * ct.cdiv(j_count_2, MMA_140_TILE)
                     + j_lane_2 // MMA_140_TILE
                 ]:
                     i = float(1 + i_lane_2)

@@ -321,7 +321,7 @@ def program(con: Console, data: DataPool, dev) -> None:
         for block_2, value in enumerate(d_partial.tolist()):
             if value > d:
                 d = value
-                j = float(j_partial[block_2])
+                j = j_partial.item(block_2)
     else:
         # Blocks the kernel did not finish run here: BASIC reports their exceptions
         dev.to_host(c.data)

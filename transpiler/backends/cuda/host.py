@@ -29,9 +29,11 @@ import subprocess
 from pathlib import Path
 
 from ... import __version__, ast, hostir
-from ...model import Analysis, type_of_name
-from ...naming import Namer, declare_program_names
+from ...model import type_of_name
+from ...naming import Namer
 from ..data_rows import data_lines
+from ..host_module import HostModule
+from ..host_module import stem as _stem
 from ..render import render
 from . import build as cuda_build
 from .clang_verbatim import put_back, set_aside
@@ -164,7 +166,11 @@ def _clang_format(code: str) -> str:
     return done.stdout
 
 
-class _ModulePrinter:
+class _ModulePrinter(HostModule):
+    expr_printer = ExprPrinter
+    microsoft_printer = MicrosoftExprPrinter
+    statement_printer = StatementPrinter
+
     def __init__(
         self,
         host: hostir.HostProgram,
@@ -172,20 +178,9 @@ class _ModulePrinter:
         file_name: str | None,
         lowered: dict | None = None,
     ):
-        self.host = host
-        a: Analysis = host.analysis
-        self.a = a
+        self.set_up(host, Namer("cpp", taken=_PROGRAM_NAMES))
         self.kernels_code = kernels_code.strip("\n")
-        self.file_name = file_name or _stem(a.source.name).rsplit(".", 1)[0] + ".cu"
-        self.namer = Namer("cpp", taken=_PROGRAM_NAMES)
-        declare_program_names(self.namer, a)
-        self.array_names = {name: self.namer.name(name, "array") for name in sorted(a.arrays)}
-        self.sub_names = {sub.name: self.namer.ident(sub.name) for sub in host.subroutines}
-        printer = MicrosoftExprPrinter if a.options.microsoft else ExprPrinter
-        self.expr = printer(a, self.namer, self.array_names)
-        self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
-        self.stmts.has_return_stack = host.return_stack
-        self.stmts.static_arrays = host.static_arrays
+        self.file_name = file_name or _stem(self.a.source.name).rsplit(".", 1)[0] + ".cu"
         self.kernels = KernelLaunches(host, self.expr, self.namer, lowered)
         self.stmts.kernels = self.kernels
 
@@ -235,20 +230,7 @@ class _ModulePrinter:
             return f"{{stdout, stdin, {strict}, b2t::{a.using_precision}}}"
         return "" if a.options.strict else "{stdout, stdin, false}"
 
-    @property
-    def uses_data(self) -> bool:
-        return bool(self.a.data) or any(
-            isinstance(s, (ast.Read, ast.Restore, ast.MatRead)) for s in self.a.stmts
-        )
-
-    def data_line_starts(self) -> str:
-        """GW-BASIC's DATA line numbers, each with its first item (a bad item is a
-        Syntax error in its line): an initializer list, or "" outside --dialect ms."""
-        a = self.a
-        if not (self.uses_data and a.options.microsoft and a.data_line_start):
-            return ""
-        pairs = ", ".join(f"{{{line}, {start}}}" for line, start in a.data_line_start.items())
-        return "{" + pairs + "}"
+    data_line_pair = "{{{line}, {start}}}"  # an initializer list's element
 
     def data_lines(self) -> list[str]:
         """The DATA items, each DATA statement's under its comment."""
@@ -313,9 +295,7 @@ class _ModulePrinter:
     def run_body(self) -> tuple[list[Code], list[Code]]:
         """The leading REMs (the program's description) and the body of run()."""
         host = self.host
-        leading = 0
-        while leading < len(host.body) and _is_rem(host.body[leading]):
-            leading += 1
+        leading = self.leading_rems()
         header = self.stmts.nodes(host.body[:leading])
         self.stmts.function_locals = {}
         allocations = self.allocations()
@@ -346,21 +326,10 @@ class _ModulePrinter:
 
     def functions(self) -> list[list[Code]]:
         """The DEF FN functions the program calls (directly or through each other)."""
-        a = self.a
-        called = set(self.expr.functions_called)
-        bodies: dict[str, list[Code]] = {}
-        work = list(called)
-        while work:
-            name = work.pop()
-            before = set(self.expr.functions_called)
-            bodies[name] = self._function_body(name)  # records the functions it calls
-            for new in self.expr.functions_called - before:
-                if new not in called:
-                    called.add(new)
-                    work.append(new)
+        called, bodies = self.functions_called()
         out = []
-        for name in sorted(called, key=lambda n: a.functions[n].index):
-            fn = a.functions[name]
+        for name in called:
+            fn = self.a.functions[name]
             comment = self.stmts.comment(hostir.Simple(fn.stmt, origin=fn.stmt))
             params = ", ".join(
                 f"{self.expr.cpp_type(t)} {self.namer.name(p)}"
@@ -371,7 +340,7 @@ class _ModulePrinter:
             out.append(comment + [Code(head, bodies[name])])
         return out
 
-    def _function_body(self, name: str) -> list[Code]:
+    def function_body(self, name: str) -> list[Code]:
         fn = self.a.functions[name]
         saved_ranges, self.expr.ranges = self.expr.ranges, {}
         self.expr.params = dict(zip(fn.params, fn.param_types))
@@ -386,11 +355,3 @@ class _ModulePrinter:
 
 def _type_of(name: str) -> str:
     return type_of_name(name)
-
-
-def _is_rem(node: hostir.HNode) -> bool:
-    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Rem)
-
-
-def _stem(path: str) -> str:
-    return path.replace("\\", "/").rsplit("/", 1)[-1]

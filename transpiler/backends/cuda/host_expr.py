@@ -37,6 +37,9 @@ from ... import ast
 from ...ast import is_user_function
 from ...builtins import BUILTINS
 from ...errors import BasicUnsupportedError
+from ...expr_facts import integral_constant, positive_constant
+from ...hostcode.operators import COMPARISONS as _COMPARISONS
+from ...hostcode.operators import RUNTIME_OPERATORS
 from ...model import Analysis, type_of_name
 from ...naming import Namer
 from .host_text import cpp_number, cpp_std_string, cpp_string
@@ -52,8 +55,7 @@ _SUM = 12
 _UNARY = 15
 _PRIMARY = 17
 
-_COMPARISONS = {"=": "==", "<>": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
-_OPERATORS = {"*": "b2t::mul", "/": "b2t::div", "^": "b2t::power", "MOD": "b2t::MOD"}
+_OPERATORS = {op: f"b2t::{function}" for op, function in RUNTIME_OPERATORS.items()}
 
 # C++ types of values: "double", "float", "int32", "string", "literal" (a string literal,
 # a `const char*`).
@@ -374,7 +376,7 @@ class ExprPrinter:
             if builtin.effect == "warns":  # its message names the argument: one per call
                 return inner | Effects(warnings=frozenset({f"{e.name}@{id(e)}"}))
             if builtin.effect == "fails":
-                safe = builtin.numeric_domain and _positive_constant(e.args[0])
+                safe = builtin.numeric_domain and positive_constant(e.args[0])
                 return inner | Effects(fails=not safe)
             if builtin.effect == "io":  # a file number that is not open
                 return inner | Effects(fails=True)
@@ -393,10 +395,10 @@ class ExprPrinter:
                 return inner | Effects(warnings=frozenset({"division by zero"}))
             if e.op == "^":
                 warnings = {"operation overflow"}
-                if not _positive_constant(e.right):
+                if not positive_constant(e.right):
                     warnings.add(f"zero raised to negative value@{id(e)}")
                 return inner | Effects(
-                    warnings=frozenset(warnings), fails=not _integral_constant(e.right)
+                    warnings=frozenset(warnings), fails=not integral_constant(e.right)
                 )
         return inner
 
@@ -460,13 +462,3 @@ def _children(e: ast.Expr) -> list[ast.Expr]:
 
 def _type_of(name: str) -> str:
     return type_of_name(name)
-
-
-def _positive_constant(e: ast.Expr) -> bool:
-    return isinstance(e, ast.Num) and 0.0 < e.value < math.inf
-
-
-def _integral_constant(e: ast.Expr) -> bool:
-    if isinstance(e, ast.UnaryOp) and e.op in "+-":
-        e = e.operand
-    return isinstance(e, ast.Num) and math.isfinite(e.value) and e.value == int(e.value)

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from ... import ast
 from ...builtins import BUILTINS
+from ...hostcode import microsoft
 from ...semantics import BITWISE, is_truth_value, single_as_written
 from .host_expr import _EQUALITY, _PRIMARY, _SUM, _UNARY, Code, Effects, ExprPrinter, _as_double
 
 _OVERFLOW = frozenset({"Overflow"})
-# QuickBASIC's INTEGER and LONG results of + - * and unary minus: "Overflow" beyond them.
-_QUICKBASIC_INTEGERS = {"int": "b2t::int_result", "lng": "b2t::long_result"}
 _FAILING = frozenset({"\\", "MOD"})
 
 
@@ -35,10 +34,7 @@ class MicrosoftExprPrinter(ExprPrinter):
         return super().ctype_of(value_type)
 
     def rounding(self, e: ast.Expr) -> str:
-        value_type = self.types.get(e)
-        if value_type in _QUICKBASIC_INTEGERS:  # "Overflow" beyond an INTEGER or a LONG
-            return _QUICKBASIC_INTEGERS[value_type]
-        return "b2t::sng" if value_type == "num" and self.singles else "b2t::dbl"
+        return f"b2t::{microsoft.rounding(e, self.types, self.singles)}"
 
     def _value(self, e: ast.Expr, pre: list[str]) -> Code:
         if isinstance(e, ast.Num) and self.types.get(e) == "num" and self.singles:
@@ -52,7 +48,7 @@ class MicrosoftExprPrinter(ExprPrinter):
             [operand] = self._operands([e.operand], pre)
             bit_not = "b2t::long_not" if self.types.get(e) == "lng" else "b2t::bit_not"
             return Code(f"{bit_not}({operand.text})", _PRIMARY, "double")
-        if e.op == "-" and self.types.get(e) in _QUICKBASIC_INTEGERS:
+        if e.op == "-" and self.types.get(e) in microsoft.QUICKBASIC_INTEGERS:
             [operand] = self._operands([e.operand], pre)
             return Code(f"{self.rounding(e)}(-double({operand.text}))", _PRIMARY, "double")
         return super()._unary(e, pre)
@@ -64,26 +60,14 @@ class MicrosoftExprPrinter(ExprPrinter):
         if op in ("AND", "OR") and is_truth_value(e):
             return super()._binop(e, pre)
         left, right = self._operands([e.left, e.right], pre)
-        long = self.types.get(e) == "lng"
-        if op in BITWISE:
-            return self._call(f"b2t::{'long' if long else 'bit'}_{BITWISE[op]}", left, right)
+        function = microsoft.operation(e, self.types, self.singles)
+        if function is not None:
+            return self._call(f"b2t::{function}", left, right)
         if op in ("+", "-"):
             text = f"{_as_double(left, right, _SUM)} {op} {right.wrap(_SUM + 1)}"
-            return Code(f"{self.rounding(e)}({text})", _PRIMARY, "double")
-        if op == "*":
+        else:  # *
             text = f"{_as_double(left, right, _UNARY)} * {right.wrap(_UNARY)}"
-            return Code(f"{self.rounding(e)}({text})", _PRIMARY, "double")
-        if op == "/":
-            divide = "b2t::single_div" if self.rounding(e) == "b2t::sng" else "b2t::double_div"
-            return self._call(divide, left, right)
-        if op == "^":
-            if not self.singles:
-                return self._call("b2t::double_power", left, right)
-            power = "single_power_int" if self.types.get(e.right) == "int" else "single_power"
-            return self._call(f"b2t::{power}", left, right)
-        if op == "\\":
-            return self._call("b2t::long_div" if long else "b2t::int_div", left, right)
-        return self._call("b2t::long_mod" if long else "b2t::int_mod", left, right)  # MOD
+        return Code(f"{self.rounding(e)}({text})", _PRIMARY, "double")
 
     @staticmethod
     def _call(function: str, *operands: Code) -> Code:
@@ -105,8 +89,8 @@ class MicrosoftExprPrinter(ExprPrinter):
             text = arg.text
             if self.singles and self.types.get(e.args[0]) == "dbl":
                 text = f"b2t::sng({text})"
-            converted = "b2t::single_result" if self.rounding(e) == "b2t::sng" else "b2t::dbl"
-            return Code(f"{converted}(b2t::{builtin.cpp}({text}))", _PRIMARY, "double")
+            converted = microsoft.single_result(e, self.types, self.singles)
+            return Code(f"b2t::{converted}(b2t::{builtin.cpp}({text}))", _PRIMARY, "double")
         if e.name == "STR$" and self.types.get(e.args[0]) in ("dbl", "lng"):  # 16 digits
             [arg] = self._operands(e.args, pre)
             return Code(f"b2t::{builtin.cpp}(b2t::Double{{{arg.text}}})", _PRIMARY, "string")

@@ -24,10 +24,12 @@ from dataclasses import dataclass
 from ... import ast, hostir
 from ...errors import BasicUnsupportedError, InternalError
 from ...expr_facts import copies_itself, has_effects, signed_number
-from ...semantics import RANDOMIZE_KINDS
+from ...expr_facts import print_operand as _print_operand
+from ...hostcode.syntax import CPP
 from ...model import Analysis, type_of_name
 from ...naming import Namer
-from ..basic_origin import statement_texts
+from ...semantics import RANDOMIZE_KINDS
+from ..host_statements import HostStatements
 from .host_expr import ExprPrinter
 from .host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
 
@@ -47,17 +49,20 @@ class Code:
         return self.text.startswith("//") and self.body is None
 
 
-class StatementPrinter:
+class StatementPrinter(HostStatements):
+    syntax = CPP
+    code = Code
+    origin_comment = staticmethod(origin_comment)
+    number_text = staticmethod(cpp_number)
+    never_past = "false"
+    end_exception = "throw b2t::EndProgram()"
+    string = staticmethod(cpp_string)
+
+    def runtime(self, name: str) -> str:
+        return f"b2t::{name}"
+
     def __init__(self, analysis: Analysis, namer: Namer, expr: ExprPrinter, sub_names: dict):
-        self.a = analysis
-        self.namer = namer
-        self.expr = expr
-        self.sub_names = sub_names  # hostir subroutine name -> C++ member function name
-        self.texts = statement_texts(analysis)
-        self.commented: set[int] = set()
-        self.index_of = {id(s): i for i, s in enumerate(analysis.stmts)}
-        self.in_sub = False
-        self.uses_end_exception = False
+        super().__init__(analysis, namer, expr, sub_names)
         self.has_return_stack = False
         # dispatch labels in order of first use (a dict: a list was searched on each use)
         self.labels: dict[str, None] = {}
@@ -71,38 +76,15 @@ class StatementPrinter:
         self.trap_var = "trap"
         self.returns_var = "returns"
         self.for_stack_var = "for_stack"
-        self.uses_for_stack = False
         self.label_var = namer.fresh("label")
         self.reply_var = namer.fresh("reply")
         self.channel_var = namer.fresh("channel")
         # Locals of the function being printed that outlive one statement: the limits
         # and steps of loops lowered into a dispatch loop.  name -> C++ type
         self.function_locals: dict[str, str] = {}
-        self._for_names: dict[tuple, str] = {}
-        self.kernels = None  # a KernelLaunches, set by the module printer
         self.static_arrays: set[str] = set()  # allocated at the start (module printer)
 
     # ----------------------------------------------------------------- helpers
-
-    def comment(self, node: hostir.HNode) -> list[Code]:
-        stmt = node.origin
-        if stmt is None or id(stmt) in self.commented or id(stmt) not in self.texts:
-            return []
-        self.commented.add(id(stmt))
-        return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
-
-    def comment_of(self, stmt: ast.Stmt | None) -> list[Code]:
-        """The `// 40 ...` comment of a statement, even if it was printed before."""
-        if stmt is None or id(stmt) not in self.texts:
-            return []
-        return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
-
-    def nodes(self, nodes: list[hostir.HNode]) -> list[Code]:
-        out: list[Code] = []
-        for node in nodes:
-            out.extend(self.comment(node))
-            out.extend(getattr(self, "n_" + type(node).__name__)(node))
-        return out
 
     def at_line(self, node: hostir.HNode, fails: bool) -> list[Code]:
         """`line = 40;` before a statement that can end the program with an error or
@@ -115,14 +97,6 @@ class StatementPrinter:
     def fails(self, *exprs: ast.Expr | None) -> bool:
         """Can evaluating one of `exprs` fail or warn (report something naming its line)?"""
         return any(e is not None and _reports(self.expr.effects(e)) for e in exprs)
-
-    def var(self, name: str) -> str:
-        return self.namer.name(name)
-
-    def target_type(self, target: ast.LValue) -> str:
-        if isinstance(target, ast.Index):
-            return self.a.arrays[target.name].elem_type
-        return _type_of(target.name)
 
     def store_fails(self, target: ast.LValue) -> bool:
         """Can storing into `target` fail (a subscript, a `%` conversion, a long string)
@@ -466,8 +440,8 @@ class StatementPrinter:
 
     # ----------------------------------------------------------------- FOR loops
 
-    def _for_name(self, stmt: ast.For, role: str, for_index: int) -> str:
-        """`i_limit`, `i_step`...: one name per FOR statement and role."""
+    def _for_name(self, stmt: ast.For, role: str, for_index: int, lowered: bool = True) -> str:
+        """`i_limit`, `i_step`...: one name per FOR statement and role (lowered or not)."""
         key = (role, for_index)
         if key not in self._for_names:
             self._for_names[key] = self.namer.fresh(f"{self.var(stmt.var.name)}_{role}")
@@ -524,16 +498,6 @@ class StatementPrinter:
         if step_const < 0:
             return f"{var} >= {limit}" if exact else f"!({var} < {limit})"
         return "true"
-
-    def _past(self, var: str, limit: str, sign, step_const) -> str:
-        """The negation of `_continues`: the loop runs zero times."""
-        if step_const is None:
-            return f"({var} - {limit}) * {sign} > 0.0"
-        if step_const > 0:
-            return f"{var} > {limit}"
-        if step_const < 0:
-            return f"{var} < {limit}"
-        return "false"
 
     def _increment(self, stmt: ast.For, step: str) -> str:
         var = self.var(stmt.var.name)
@@ -630,19 +594,6 @@ class StatementPrinter:
         fault = Code(f"throw b2t::Fault({cpp_string(node.message)}){where};")
         return self.at_line(node, True) + lines + [fault]
 
-    def _lowered_loop(self, node: hostir.ForNext):
-        stmt, for_index = node.stmt, node.for_index
-        limit_const, step_const = node.plan.limit, node.plan.step
-        limit = (
-            cpp_number(limit_const)
-            if limit_const is not None
-            else self._for_name(stmt, "limit", for_index)
-        )
-        if step_const is not None:
-            return limit, cpp_number(step_const), None, step_const
-        step = self._for_name(stmt, "step", for_index)
-        return limit, step, self._for_name(stmt, "sign", for_index), None
-
     # ----------------------------------------------------------------- other control flow
 
     def n_WhileLoop(self, node: hostir.WhileLoop) -> list[Code]:
@@ -684,14 +635,8 @@ class StatementPrinter:
         number = self.line_numbers.get(e.coord.line, 0)
         return [Code(f"{self.line_var} = {number};")]
 
-    def n_Break(self, node: hostir.Break) -> list[Code]:
-        return [Code("break;")]
-
     def n_Continue(self, node: hostir.Continue) -> list[Code]:
         return [Code("continue;")]  # a C++ `for` runs its increment (the NEXT) first
-
-    def n_Call(self, node: hostir.Call) -> list[Code]:
-        return [Code(f"{self.sub_names[node.subroutine]}();")]
 
     def n_OnGosub(self, node: hostir.OnGosub) -> list[Code]:
         arms = [[Code(f"{self.sub_names[s]}();")] for s in node.subroutines]
@@ -711,18 +656,6 @@ class StatementPrinter:
         switch = Code(f"switch (b2t::{choose}({value}, {len(arms)}))", cases)
         return self.at_line(node, True) + [Code(line) for line in pre] + [switch]
 
-    def n_Return(self, node: hostir.Return) -> list[Code]:
-        return [Code("return;")]
-
-    def n_EndProgram(self, node: hostir.EndProgram) -> list[Code]:
-        lines = []
-        if node.stop_line is not None:  # Microsoft BASIC's STOP
-            lines.append(Code(f"b2t::report_break(con, {cpp_string(node.stop_line)});"))
-        if self.in_sub:
-            self.uses_end_exception = True
-            return lines + [Code("throw b2t::EndProgram();")]
-        return lines + [Code("return;")]
-
     # ----------------------------------------------------------------- dispatch loops
 
     def label(self, label: str | None) -> str:
@@ -737,9 +670,6 @@ class StatementPrinter:
         if label is None:
             return [Code("break;")]  # leave the switch, then the dispatch loop
         return [Code(f"{self.label_var} = {self.label(label)};"), Code("continue;")]
-
-    def n_Jump(self, node: hostir.Jump) -> list[Code]:
-        return self._goto(node.target)
 
     def n_OnJump(self, node: hostir.OnJump) -> list[Code]:
         arms = [[Code(f"{self.label_var} = {self.label(t)};")] for t in node.targets]
@@ -829,12 +759,6 @@ class StatementPrinter:
 
     # ----------------------------------------------------------------- kernels
 
-    def n_Launch(self, node: hostir.Launch) -> list[Code]:
-        return self.kernels.launch(node, self)
-
-    def n_Distributed(self, node: hostir.Distributed) -> list[Code]:
-        return self.kernels.distributed(node, self)
-
     def n_ToHost(self, node: hostir.ToHost) -> list[Code]:
         return self.kernels.to_host(node)
 
@@ -850,15 +774,6 @@ def _type_of(name: str) -> str:
 
 def _reports(effects) -> bool:
     return effects.fails or bool(effects.warnings)
-
-
-def _print_operand(item: ast.Node) -> ast.Expr:
-    """The expression of a PRINT item: a value, or the argument of TAB or SPC."""
-    if isinstance(item, ast.Tab):
-        return item.column
-    if isinstance(item, ast.Spc):
-        return item.count
-    return item
 
 
 def _after_comments(body: list[Code], line: Code) -> list[Code]:

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from ... import __version__, ast, hostir
 from ...builtins import BUILTINS
-from ...model import Analysis
-from ...naming import Namer, declare_program_names
+from ...naming import Namer
 from ..basic_origin import origin_comment
 from ..data_rows import data_lines
+from ..host_module import HostModule
+from ..host_module import stem as _stem
 from ..render import render
 from .helpers import helpers_text, helpers_used
 from .host_expr import ExprPrinter
@@ -72,21 +73,14 @@ def kernel_def_names(host: hostir.HostProgram) -> dict[str, str]:
     return dict(printer.kernels.names) if printer.kernels is not None else {}
 
 
-class _ModulePrinter:
+class _ModulePrinter(HostModule):
+    expr_printer = ExprPrinter
+    microsoft_printer = MicrosoftExprPrinter
+    statement_printer = StatementPrinter
+
     def __init__(self, host: hostir.HostProgram):
-        self.host = host
-        a: Analysis = host.analysis
-        self.a = a
-        self.namer = Namer("python", taken=_RUNTIME | _ARRAYS | _MODULE_NAMES)
-        declare_program_names(self.namer, a)
-        self.array_names = {name: self.namer.name(name, "array") for name in sorted(a.arrays)}
-        self.sub_names = {sub.name: self.namer.ident(sub.name) for sub in host.subroutines}
-        printer = MicrosoftExprPrinter if a.options.microsoft else ExprPrinter
-        self.expr = printer(a, self.namer, self.array_names)
-        self.stmts = StatementPrinter(a, self.namer, self.expr, self.sub_names)
-        self.stmts.has_return_stack = host.return_stack
+        self.set_up(host, Namer("python", taken=_RUNTIME | _ARRAYS | _MODULE_NAMES))
         self.stmts.read_vars = host.read_vars
-        self.stmts.static_arrays = host.static_arrays
         self.kernels = KernelPrinter(host, self.expr) if host.kernels else None
         self.stmts.kernels = self.kernels
 
@@ -188,28 +182,11 @@ class _ModulePrinter:
 
         return data_lines(self.a.stmts, self.stmts.texts, entry, origin_comment)
 
-    def data_line_starts(self) -> str:
-        """GW-BASIC's DATA line numbers, each with its first item (a bad item is a
-        Syntax error in its line): a dict, or "" outside --dialect ms."""
-        a = self.a
-        if not (self.uses_data and a.options.microsoft and a.data_line_start):
-            return ""
-        pairs = ", ".join(f"{line}: {start}" for line, start in a.data_line_start.items())
-        return "{" + pairs + "}"
-
-    @property
-    def uses_data(self) -> bool:
-        return bool(self.a.data) or any(
-            isinstance(s, (ast.Read, ast.Restore, ast.MatRead)) for s in self.a.stmts
-        )
-
     # ----------------------------------------------------------------- program()
 
     def program_body(self) -> list[Code]:
         host = self.host
-        leading = 0
-        while leading < len(host.body) and _is_rem(host.body[leading]):
-            leading += 1
+        leading = self.leading_rems()
         header = self.stmts.nodes(host.body[:leading])  # the REMs describing the program
         main = self.stmts.nodes(host.body[leading:])
         subs = []
@@ -249,27 +226,17 @@ class _ModulePrinter:
 
     def functions(self) -> list[Code]:
         """The DEF FN functions the program calls (directly or through each other)."""
-        a = self.a
-        called = set(self.expr.functions_called)
-        work = list(called)
-        while work:
-            name = work.pop()
-            before = set(self.expr.functions_called)
-            self._function_body(name)  # records the functions it calls
-            for new in self.expr.functions_called - before:
-                if new not in called:
-                    called.add(new)
-                    work.append(new)
+        called, bodies = self.functions_called()
         out = []
-        for name in sorted(called, key=lambda n: a.functions[n].index):
-            fn = a.functions[name]
+        for name in called:
+            fn = self.a.functions[name]
             comment = self.stmts.comment(hostir.Simple(fn.stmt, origin=fn.stmt))
             params = ", ".join(self.namer.name(p) for p in fn.params)
-            body = [Code(f"return {self._function_body(name)}")]
+            body = [Code(f"return {bodies[name]}")]
             out += comment + [Code(f"def {self.namer.name(name, 'function')}({params}):", body)]
         return out
 
-    def _function_body(self, name: str) -> str:
+    def function_body(self, name: str) -> str:
         fn = self.a.functions[name]
         return self.expr.store(self.expr.value(fn.body), fn.result_type)
 
@@ -313,10 +280,6 @@ class _ModulePrinter:
         return out
 
 
-def _is_rem(node: hostir.HNode) -> bool:
-    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Rem)
-
-
 def _import_order(name: str) -> tuple:
     """isort's order: CONSTANTS, Classes, functions."""
     if name.isupper():
@@ -324,7 +287,3 @@ def _import_order(name: str) -> tuple:
     if name[0].isupper():
         return (1, name)
     return (2, name)
-
-
-def _stem(path: str) -> str:
-    return path.replace("\\", "/").rsplit("/", 1)[-1]

@@ -25,6 +25,9 @@ import math
 from ... import ast
 from ...ast import is_user_function
 from ...builtins import BUILTINS, effect_of
+from ...expr_facts import integral_constant, positive_constant
+from ...hostcode.operators import COMPARISONS as _COMPARISONS
+from ...hostcode.operators import RUNTIME_OPERATORS
 from ...model import Analysis
 from ...naming import Namer
 
@@ -43,9 +46,6 @@ _AND = 8
 _SUM = 10
 _UNARY = 12
 _ATOM = 20
-
-_COMPARISONS = {"=": "==", "<>": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
-_OPERATORS = {"*": "mul", "/": "div", "^": "power", "MOD": "MOD"}
 
 
 def number_literal(value: float) -> str:
@@ -134,8 +134,8 @@ class ExprPrinter:
             left = self._wrap(e.left, _SUM)
             right = self._wrap(e.right, _SUM + 1)
             return f"{left} {op} {right}", _SUM
-        if op in _OPERATORS:
-            fn = self.need(_OPERATORS[op])
+        if op in RUNTIME_OPERATORS:
+            fn = self.need(RUNTIME_OPERATORS[op])
             return f"{fn}({self.value(e.left)}, {self.value(e.right)})", _ATOM
         if op in _COMPARISONS or op in ("AND", "OR"):
             known = constant_truth(e)
@@ -258,7 +258,7 @@ class ExprPrinter:
                 builtin = BUILTINS.get(node.name)
                 effect = builtin.effect if builtin is not None else None
                 if effect == "fails" and not (
-                    builtin.numeric_domain and _positive_constant(node.args[0])
+                    builtin.numeric_domain and positive_constant(node.args[0])
                 ):
                     return True
                 if effect == "io":  # a file number that is not open
@@ -267,11 +267,7 @@ class ExprPrinter:
                     fn = self.a.functions[node.name]
                     if fn.result_type == "int" or self.can_fail(fn.body, safe_subscripts):
                         return True
-            if (
-                isinstance(node, ast.BinOp)
-                and node.op == "^"
-                and not _integral_constant(node.right)
-            ):
+            if isinstance(node, ast.BinOp) and node.op == "^" and not integral_constant(node.right):
                 return True
             if isinstance(node, ast.BinOp) and self.a.expr_types.get(node) == "str":
                 return True  # "String too long"
@@ -292,16 +288,6 @@ def _quiet(e: ast.Expr, types: dict, plain_sums: set) -> bool:
         if isinstance(node, ast.BinOp) and node.op in ("+", "-") and node not in plain_sums:
             return False
     return True
-
-
-def _positive_constant(e: ast.Expr) -> bool:
-    return isinstance(e, ast.Num) and 0.0 < e.value < math.inf
-
-
-def _integral_constant(e: ast.Expr) -> bool:
-    if isinstance(e, ast.UnaryOp) and e.op in "+-":
-        e = e.operand
-    return isinstance(e, ast.Num) and math.isfinite(e.value) and e.value == int(e.value)
 
 
 def constant_truth(e: ast.Expr) -> bool | None:

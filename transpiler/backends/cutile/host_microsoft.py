@@ -21,12 +21,11 @@ from __future__ import annotations
 from ... import ast
 from ...builtins import BUILTINS, effect_of
 from ...expr_facts import has_effects
+from ...hostcode import microsoft
 from ...semantics import BITWISE, is_truth_value, single_as_written
 from .host_expr import _AND, _ATOM, _COMPARE, _OR, _SUM, _UNARY, ExprPrinter
 
 _PRODUCT = 11  # Python's * and /
-# QuickBASIC's INTEGER and LONG results of + - * and unary minus: "Overflow" beyond them.
-_QUICKBASIC_INTEGERS = {"int": "int_result", "lng": "long_result"}
 
 
 class MicrosoftExprPrinter(ExprPrinter):
@@ -36,12 +35,8 @@ class MicrosoftExprPrinter(ExprPrinter):
         self.singles = analysis.number_type == "f32"
 
     def rounding(self, e: ast.Expr) -> str:
-        """The runtime function giving the result of `e` its type: sng or dbl (QuickBASIC:
-        int_result or long_result, "Overflow" beyond an INTEGER's or LONG's range)."""
-        value_type = self.types.get(e)
-        if value_type in _QUICKBASIC_INTEGERS:
-            return self.need(_QUICKBASIC_INTEGERS[value_type])
-        return self.need("sng" if value_type == "num" and self.singles else "dbl")
+        """The runtime function giving the result of `e` its type: sng or dbl."""
+        return self.need(microsoft.rounding(e, self.types, self.singles))
 
     def _value(self, e: ast.Expr) -> tuple[str, int]:
         if isinstance(e, ast.UnaryOp) and e.op == "NOT" and not is_truth_value(e.operand):
@@ -49,7 +44,11 @@ class MicrosoftExprPrinter(ExprPrinter):
             return f"{self.need(bit_not)}({self.value(e.operand)})", _ATOM
         if isinstance(e, ast.UnaryOp) and e.op == "-" and isinstance(e.operand, ast.Num):
             return "-" + self._wrap(e.operand, _UNARY), _UNARY
-        if isinstance(e, ast.UnaryOp) and e.op == "-" and self.types.get(e) in _QUICKBASIC_INTEGERS:
+        if (
+            isinstance(e, ast.UnaryOp)
+            and e.op == "-"
+            and self.types.get(e) in microsoft.QUICKBASIC_INTEGERS
+        ):
             return f"{self.rounding(e)}(-{self._wrap(e.operand, _UNARY)})", _ATOM
         if isinstance(e, ast.Num) and self.types.get(e) == "num" and self.singles:
             written = single_as_written(e)
@@ -61,34 +60,16 @@ class MicrosoftExprPrinter(ExprPrinter):
         op = e.op
         if self.types.get(e) == "str" or op in ("=", "<>", "<", ">", "<=", ">="):
             return super()._binop(e)
-        if op in BITWISE:
-            if op in ("AND", "OR") and is_truth_value(e):
-                return super()._binop(e)
-            bitwise = "long_" if self.types.get(e) == "lng" else "bit_"
-            return self._call(bitwise + BITWISE[op], e.left, e.right), _ATOM
+        if op in ("AND", "OR") and is_truth_value(e):
+            return super()._binop(e)
+        function = microsoft.operation(e, self.types, self.singles)
+        if function is not None:
+            return self._call(function, e.left, e.right), _ATOM
         if op in ("+", "-"):
             text = f"{self._wrap(e.left, _SUM)} {op} {self._wrap(e.right, _SUM + 1)}"
-            return f"{self.rounding(e)}({text})", _ATOM
-        if op == "*":
+        else:  # *
             text = f"{self._wrap(e.left, _PRODUCT)} * {self._wrap(e.right, _PRODUCT + 1)}"
-            return f"{self.rounding(e)}({text})", _ATOM
-        if op == "/":
-            divide = "single_div" if self.rounding(e) == "sng" else "double_div"
-            return self._call(divide, e.left, e.right), _ATOM
-        if op == "^":
-            if not self.singles:
-                power = "double_power"
-            elif self.types.get(e.right) == "int":
-                power = "single_power_int"
-            else:
-                power = "single_power"
-            return self._call(power, e.left, e.right), _ATOM
-        integer = "long_" if self.types.get(e) == "lng" else "int_"
-        if op == "\\":
-            return self._call(integer + "div", e.left, e.right), _ATOM
-        if op == "MOD":
-            return self._call(integer + "mod", e.left, e.right), _ATOM
-        raise TypeError(f"operator {op} is not supported in host programs")
+        return f"{self.rounding(e)}({text})", _ATOM
 
     def _call(self, function: str, *operands: ast.Expr) -> str:
         return f"{self.need(function)}({', '.join(self.value(x) for x in operands)})"
@@ -123,7 +104,7 @@ class MicrosoftExprPrinter(ExprPrinter):
             arg = self.value(e.args[0])
             if self.singles and self.types.get(e.args[0]) == "dbl":
                 arg = f"{self.need('sng')}({arg})"
-            converted = "single_result" if self.rounding(e) == "sng" else "dbl"
+            converted = microsoft.single_result(e, self.types, self.singles)
             return f"{self.need(converted)}({self.need(builtin.python)}({arg}))"
         if e.name == "STR$" and self.types.get(e.args[0]) in ("dbl", "lng"):  # 16 digits
             arg = f"{self.need('Double')}({self.value(e.args[0])})"

@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from ... import ast, hostir
 from ...builtins import effect_of
 from ...expr_facts import copies_itself, has_effects, signed_number
-from ...semantics import RANDOMIZE_KINDS
+from ...expr_facts import print_operand as _print_operand
+from ...hostcode.syntax import PYTHON
 from ...model import Analysis, type_of_name
 from ...naming import Namer
-from ..basic_origin import origin_comment, statement_texts
+from ...semantics import RANDOMIZE_KINDS
+from ..basic_origin import origin_comment
+from ..host_statements import HostStatements
 from .host_expr import ExprPrinter, constant_truth, number_literal
 
 # The reference interpreter's run-time messages (transpiler/interpreter/machine.py).
@@ -54,18 +57,17 @@ class _Loop:
     next: list[Code] | None = None
 
 
-class StatementPrinter:
+class StatementPrinter(HostStatements):
+    syntax = PYTHON
+    code = Code
+    origin_comment = staticmethod(origin_comment)
+    number_text = staticmethod(number_literal)
+    end_exception = "raise EndProgram"
+    string = staticmethod(repr)
+
     def __init__(self, analysis: Analysis, namer: Namer, expr: ExprPrinter, sub_names: dict):
-        self.a = analysis
-        self.namer = namer
-        self.expr = expr
-        self.sub_names = sub_names  # hostir subroutine name -> Python name
-        self.texts = statement_texts(analysis)
-        self.commented: set[int] = set()
-        self.index_of = {id(s): i for i, s in enumerate(analysis.stmts)}
+        super().__init__(analysis, namer, expr, sub_names)
         self.loops: list[_Loop] = []
-        self.in_sub = False
-        self.uses_end_exception = False
         self.uses_return_stack = False
         self.label_var = namer.fresh("label")
         self.trap_var = namer.fresh("trap")
@@ -73,12 +75,9 @@ class StatementPrinter:
         self.returns_var = namer.fresh("returns")
         self.choice_var = namer.fresh("choice")
         self.for_stack_var = namer.fresh("for_stack")
-        self.uses_for_stack = False
         self.reply_var = namer.fresh("reply")
         self.channel_var = namer.fresh("channel")
-        self._for_names: dict[tuple, str] = {}
         self.ranges: dict[str, tuple[int, int]] = {}  # counted loop variables in scope
-        self.kernels = None  # set by the module printer when there are kernels
         self.read_vars: set[str] = set()  # variables some emitted code reads
         self.static_arrays: frozenset[str] = frozenset()  # set by the module printer
         self._stmts_by_line: dict[int, list[ast.Stmt]] | None = None
@@ -88,18 +87,7 @@ class StatementPrinter:
     def need(self, name: str) -> str:
         return self.expr.need(name)
 
-    def comment(self, node: hostir.HNode) -> list[Code]:
-        stmt = node.origin
-        if stmt is None or id(stmt) in self.commented or id(stmt) not in self.texts:
-            return []
-        self.commented.add(id(stmt))
-        return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
-
-    def comment_of(self, stmt: ast.Stmt | None) -> list[Code]:
-        """The `# 40 ...` comment of a statement, even if it was printed before."""
-        if stmt is None or id(stmt) not in self.texts:
-            return []
-        return [Code(origin_comment(stmt.label, self.texts[id(stmt)]))]
+    runtime = need
 
     def statement_holding(self, node: ast.Node) -> ast.Stmt | None:
         """The statement `node` is part of (a subscript's LET, say)."""
@@ -117,16 +105,6 @@ class StatementPrinter:
     def block(self, nodes: list[hostir.HNode]) -> list[Code]:
         return _suite(self.nodes(nodes))
 
-    def nodes(self, nodes: list[hostir.HNode]) -> list[Code]:
-        out: list[Code] = []
-        for node in nodes:
-            out.extend(self.comment(node))
-            out.extend(getattr(self, "n_" + type(node).__name__)(node))
-        return out
-
-    def var(self, name: str) -> str:
-        return self.namer.name(name)
-
     def store_var(self, name: str, text: str) -> str:
         return f"{self.var(name)} = {self.expr.store(text, _type_of(name))}"
 
@@ -134,11 +112,6 @@ class StatementPrinter:
         if isinstance(target, ast.Var):
             return self.var(target.name)
         return self.expr.element(target)
-
-    def target_type(self, target: ast.LValue) -> str:
-        if isinstance(target, ast.Index):
-            return self.a.arrays[target.name].elem_type
-        return _type_of(target.name)
 
     def assign(self, target: ast.LValue, text: str) -> str:
         return f"{self.target(target)} = {self.expr.store(text, self.target_type(target))}"
@@ -525,17 +498,6 @@ class StatementPrinter:
             lines.append(Code(self.store_var(stmt.var.name, start)))  # not FOR I = I TO ...
         return lines, limit, step, sign, step_const
 
-    def _past(self, var: str, limit: str, sign, step_const) -> str | None:
-        """The loop ends when (v - limit) * SGN(step) > 0 (ECMA-55 11.4); None: never
-        (a zero step)."""
-        if step_const is None:
-            return f"({var} - {limit}) * {sign} > 0.0"
-        if step_const > 0:
-            return f"{var} > {limit}"
-        if step_const < 0:
-            return f"{var} < {limit}"
-        return None
-
     def _continues(self, var: str, limit: str, sign, step_const, exact: bool) -> str:
         """The test at the top of a while-form FOR.  `exact`: the variable and the limit
         cannot be NaN, so `<=` says the same as `not >`."""
@@ -626,19 +588,6 @@ class StatementPrinter:
         lines = [Code(self.expr.value(part)) for part in parts if has_effects(part)]
         where = f", line={node.line}" if node.line is not None else ""
         return lines + [Code(f"raise {self.need('BasicFault')}({node.message!r}{where})")]
-
-    def _lowered_loop(self, node: hostir.ForNext):
-        stmt, for_index = node.stmt, node.for_index
-        limit_const, step_const = node.plan.limit, node.plan.step
-        limit = (
-            number_literal(limit_const)
-            if limit_const is not None
-            else self._for_name(stmt, "limit", for_index, True)
-        )
-        if step_const is not None:
-            return limit, number_literal(step_const), None, step_const
-        step = self._for_name(stmt, "step", for_index, True)
-        return limit, step, self._for_name(stmt, "sign", for_index, True), None
 
     # ----------------------------------------------------------------- other control flow
 
@@ -757,15 +706,9 @@ class StatementPrinter:
     def n_If_plain(self, condition: ast.Expr, body: list[hostir.HNode]) -> list[Code]:
         return [Code(f"if {self.expr.cond(condition)}:", self.block(body))]
 
-    def n_Break(self, node: hostir.Break) -> list[Code]:
-        return [Code("break")]
-
     def n_Continue(self, node: hostir.Continue) -> list[Code]:
         loop = self.loops[-1]
         return list(loop.next or []) + [Code("continue")]
-
-    def n_Call(self, node: hostir.Call) -> list[Code]:
-        return [Code(f"{self.sub_names[node.subroutine]}()")]
 
     def n_OnGosub(self, node: hostir.OnGosub) -> list[Code]:
         arms = [[Code(f"{self.sub_names[s]}()")] for s in node.subroutines]
@@ -787,27 +730,12 @@ class StatementPrinter:
         selector_text = f"{self.need('round_to_int')}({self.expr.value(selector)})"
         return [Code(f"match {selector_text}:", cases)]
 
-    def n_Return(self, node: hostir.Return) -> list[Code]:
-        return [Code("return")]
-
-    def n_EndProgram(self, node: hostir.EndProgram) -> list[Code]:
-        lines = []
-        if node.stop_line is not None:  # Microsoft BASIC's STOP
-            lines.append(Code(f"{self.need('report_break')}(con, {node.stop_line!r})"))
-        if self.in_sub:
-            self.uses_end_exception = True
-            return lines + [Code("raise EndProgram")]
-        return lines + [Code("return")]
-
     # ----------------------------------------------------------------- dispatch loops
 
     def _goto(self, label: str | None) -> list[Code]:
         if label is None:
             return [Code("break")]  # leave the dispatch loop
         return [Code(f"{self.label_var} = {label!r}"), Code("continue")]
-
-    def n_Jump(self, node: hostir.Jump) -> list[Code]:
-        return self._goto(node.target)
 
     def n_OnJump(self, node: hostir.OnJump) -> list[Code]:
         if node.falls_through:  # each case jumps; no case goes on after the statement
@@ -909,12 +837,6 @@ class StatementPrinter:
         self.loops.pop()
         return body
 
-    def n_Launch(self, node: hostir.Launch) -> list[Code]:
-        return self.kernels.launch(node, self)
-
-    def n_Distributed(self, node: hostir.Distributed) -> list[Code]:
-        return self.kernels.distributed(node, self)
-
     def n_ToHost(self, node: hostir.ToHost) -> list[Code]:
         return [Code(f"dev.to_host({self.expr.array(name)}.data)") for name in node.arrays]
 
@@ -973,12 +895,3 @@ def _safe_constant(e: ast.Expr, value_type: str, microsoft: bool = False) -> boo
             return -2147483648.5 < value < 2147483647.5
         return value_type != "int" or -32768.5 < value < 32767.5
     return -2147483648.0 <= value + 0.5 < 2147483648.0
-
-
-def _print_operand(item: ast.Node) -> ast.Expr:
-    """The expression of a PRINT item: a value, or the argument of TAB or SPC."""
-    if isinstance(item, ast.Tab):
-        return item.column
-    if isinstance(item, ast.Spc):
-        return item.count
-    return item

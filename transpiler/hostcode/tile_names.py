@@ -1,5 +1,5 @@
-"""The names both host printers give the kernels' tile sizes (TILE = 512), once at the top
-of the program instead of the literal in every launch."""
+"""The names the host code of both targets gives the kernels' tile sizes (TILE = 512), once
+at the top of the program instead of the literal in every launch (hostcode/launch.py)."""
 
 from __future__ import annotations
 

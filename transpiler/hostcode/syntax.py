@@ -1,0 +1,230 @@
+"""The two syntax tables of host code (Python, C++) and the walker that lays out the
+host-code IR (hostcode/nodes.py) through one of them.
+
+A table says how a construct is written, never whether to write it: the lowering
+(hostcode/launch.py) decides, and reads the few capabilities a table declares
+(`extremes`: the language has a `max` of values that keeps BASIC's comparison).
+"""
+
+from __future__ import annotations
+
+from . import nodes as n
+
+
+def _atomic(text: str) -> bool:
+    """Is `text` one operand (no operator outside brackets)?"""
+    depth = 0
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == " " and depth == 0:
+            return False
+    return True
+
+
+def grouped(text: str) -> str:
+    """`text` as the left operand of `*` (a sum gets parentheses)."""
+    return f"({text})" if " + " in text else text
+
+
+class Syntax:
+    comment = ""
+    end = ""  # what ends a simple statement
+    true = ""
+    conjunction = ""
+    floor_div = ""
+    extremes = False
+    scopes = False  # `{ ... }` makes names local
+    skips = False  # `if (c) continue;` rather than `if not c:` around the rest
+
+    def and_(self, tests: list[str]) -> str:
+        return self.conjunction.join(tests)
+
+    def not_(self, test: str) -> str:
+        raise NotImplementedError
+
+    def if_(self, cond: str) -> str:
+        raise NotImplementedError
+
+    def else_(self) -> str:
+        raise NotImplementedError
+
+    def declare(self, ctype: str, name: str, value: str) -> str:
+        raise NotImplementedError
+
+    def for_range(self, var: str, start: str | None, stop: str) -> str:
+        raise NotImplementedError
+
+    def for_each(self, index: str, item: str | None, array: str) -> str:
+        raise NotImplementedError
+
+    def item(self, array: str, index: str, item: str | None) -> str:
+        """The element a ForEach is at."""
+        return item if item is not None else f"{array}[{index}]"
+
+    def element(self, array: str, index: str) -> str:
+        """Element `index` of a host array of a kernel's results, as a number."""
+        return f"{array}[{index}]"
+
+    def all_between(self, flags: str, first: str, stop: str) -> str:
+        """Are flags first .. stop - 1 all set?"""
+        raise NotImplementedError
+
+    def as_float(self, text: str) -> str:
+        """An integer expression as a BASIC number."""
+        return text
+
+
+class PythonSyntax(Syntax):
+    comment = "# "
+    true = "True"
+    conjunction = " and "
+    floor_div = " // "
+    extremes = True  # max(v, x) is `x if x > v else v`, NaN included
+    cdiv = "ct.cdiv"
+
+    def not_(self, test):
+        return f"not {test}" if _atomic(test) else f"not ({test})"
+
+    def if_(self, cond):
+        return f"if {cond}:"
+
+    def else_(self):
+        return "else:"
+
+    def declare(self, ctype, name, value):
+        return f"{name} = {value}"
+
+    def for_range(self, var, start, stop):
+        bounds = stop if start is None else f"{start}, {stop}"
+        return f"for {var} in range({bounds}):"
+
+    def for_each(self, index, item, array):
+        return f"for {index}, {item} in enumerate({array}.tolist()):"
+
+    def element(self, array, index):
+        return f"{array}.item({index})"
+
+    def all_between(self, flags, first, stop):
+        return f"{flags}[{first} : {stop}].all()"
+
+    def as_float(self, text):
+        return f"float({text})"
+
+    def min_(self, a, b):
+        return f"min({a}, {b})"
+
+    def max_(self, a, b):
+        return f"max({a}, {b})"
+
+    def extreme(self, kind, var, value):
+        return f"{kind}({var}, {value})"
+
+    def extreme_of_all(self, kind, var, array):
+        return f"{kind}([{var}, *{array}.tolist()])"
+
+
+class CppSyntax(Syntax):
+    comment = "// "
+    end = ";"
+    true = "true"
+    conjunction = " && "
+    floor_div = " / "
+    cdiv = "b2t_cdiv"
+    scopes = True
+    skips = True
+
+    def not_(self, test):
+        return f"!{test}" if _atomic(test) else f"!({test})"
+
+    def if_(self, cond):
+        return f"if ({cond})"
+
+    def else_(self):
+        return "else"
+
+    def declare(self, ctype, name, value):
+        return f"{ctype} {name} = {value};"
+
+    def for_range(self, var, start, stop):
+        return f"for (int {var} = {start or 0}; {var} < {stop}; ++{var})"
+
+    def for_each(self, index, item, array):
+        return f"for (int {index} = 0; {index} < {array}.size(); ++{index})"
+
+    def all_between(self, flags, first, stop):
+        return f"{flags}.all({first}, {stop})"
+
+    def min_(self, a, b):
+        return f"std::min({a}, {b})"
+
+    def max_(self, a, b):
+        return f"std::max({a}, {b})"
+
+
+PYTHON = PythonSyntax()
+CPP = CppSyntax()
+
+
+class Layout:
+    """Lays out host-code nodes as a target's `Code` lines (its class: `code(text,
+    body)`); `host(nodes, lane)` and `origin(stmt)` are the target's statement printer's
+    (BASIC statements, the comment and line of a statement)."""
+
+    def __init__(self, syntax: Syntax, code, host, origin):
+        self.syntax = syntax
+        self.code = code
+        self.host = host
+        self.origin = origin
+
+    def lines(self, nodes: list) -> list:
+        out: list = []
+        for node in nodes:
+            out += getattr(self, "n_" + type(node).__name__)(node)
+        return out
+
+    def n_Line(self, node: n.Line):
+        return [self.code(node.text + self.syntax.end)]
+
+    def n_Raw(self, node: n.Raw):
+        return [self.code(node.text)]
+
+    def n_Comment(self, node: n.Comment):
+        return [self.code(self.syntax.comment + node.text)]
+
+    def n_Declare(self, node: n.Declare):
+        return [self.code(self.syntax.declare(node.ctype, node.name, node.value))]
+
+    def n_If(self, node: n.If):
+        out = [self.code(self.syntax.if_(node.cond), self.lines(node.body))]
+        if node.orelse is not None:
+            out.append(self.code(self.syntax.else_(), self.lines(node.orelse)))
+        return out
+
+    def n_Block(self, node: n.Block):
+        body = self.lines(node.body)
+        return [self.code("", body)] if self.syntax.scopes else body
+
+    def n_ForRange(self, node: n.ForRange):
+        header = self.syntax.for_range(node.var, node.start, node.stop)
+        return [self.code(header, self.lines(node.body))]
+
+    def n_ForEach(self, node: n.ForEach):
+        header = self.syntax.for_each(node.index, node.item, node.array)
+        return [self.code(header, self.lines(node.body))]
+
+    def n_Continue(self, node: n.Continue):
+        return [self.code("continue" + self.syntax.end)]
+
+    def n_Unless(self, node: n.Unless):
+        if self.syntax.skips:
+            return self.n_If(n.If(node.cond, [n.Continue()])) + self.lines(node.body)
+        return self.n_If(n.If(self.syntax.not_(node.cond), node.body))
+
+    def n_Host(self, node: n.Host):
+        return self.host(node.nodes, node.lane)
+
+    def n_Origin(self, node: n.Origin):
+        return self.origin(node.stmt)
