@@ -6,6 +6,7 @@ from dataclasses import dataclass, fields
 
 from .. import ast
 from ..builtins import BUILTINS
+from ..semantics import is_truth_value
 
 
 def same_expr(a: ast.Node, b: ast.Node) -> bool:
@@ -126,3 +127,16 @@ def sum_may_overflow(expr: ast.BinOp, types: dict) -> bool:
         if value is not None and abs(value) < _NEVER_OVERFLOWS_A_SUM:
             return False
     return True
+
+
+def negation(condition: ast.Expr) -> ast.Expr:
+    """True exactly when `condition` is false: NOT c for a truth value (-1 or 0, where
+    Microsoft's bitwise NOT agrees), else c = 0."""
+    if isinstance(condition, ast.BinOp) and condition.op in ("=", "<>"):
+        op = "<>" if condition.op == "=" else "="  # exact: IEEE != is not ==
+        return ast.BinOp(op, condition.left, condition.right, coord=condition.coord)
+    if is_truth_value(condition):
+        return ast.UnaryOp("NOT", condition, coord=condition.coord)
+    return ast.BinOp(
+        "=", condition, ast.Num(0.0, "0", coord=condition.coord), coord=condition.coord
+    )

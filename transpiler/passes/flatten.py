@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from .. import ast, builtins
 from ..errors import BasicSemanticError, Diagnostics
 from ..model import Analysis
-from ..semantics import is_truth_value
 from . import procedures
+from .exprutil import negation
 
 
 def run(analysis: Analysis, diags: Diagnostics) -> None:
@@ -200,13 +200,13 @@ class _Flattener:
             if stmt.condition is None:
                 test: ast.Expr = ast.Num(-1.0, "-1", coord=stmt.coord)
             elif stmt.until:
-                test = _negation(stmt.condition)
+                test = negation(stmt.condition)
             else:
                 test = stmt.condition
             self._lowered(ast.While(test, **where), stmt)
         elif isinstance(stmt, ast.Loop):
             if stmt.condition is not None:
-                leave = stmt.condition if stmt.until else _negation(stmt.condition)
+                leave = stmt.condition if stmt.until else negation(stmt.condition)
                 self._lowered(ast.IfBlock(leave, **where), stmt)
                 self._exit(ast.Exit("DO", **where), None)
                 self._lowered(ast.EndIf(**where), stmt)
@@ -374,16 +374,3 @@ def _case_test(name: str, items: list[ast.CaseItem]) -> ast.Expr:
             one = ast.BinOp(item.op, ast.Var(name, **where), item.value, **where)
         test = one if test is None else ast.BinOp("OR", test, one, coord=test.coord)
     return test
-
-
-def _negation(condition: ast.Expr) -> ast.Expr:
-    """True exactly when `condition` is false: NOT c for a truth value (-1 or 0, where
-    Microsoft's bitwise NOT agrees), else c = 0."""
-    if isinstance(condition, ast.BinOp) and condition.op in ("=", "<>"):
-        op = "<>" if condition.op == "=" else "="  # exact: IEEE != is not ==
-        return ast.BinOp(op, condition.left, condition.right, coord=condition.coord)
-    if is_truth_value(condition):
-        return ast.UnaryOp("NOT", condition, coord=condition.coord)
-    return ast.BinOp(
-        "=", condition, ast.Num(0.0, "0", coord=condition.coord), coord=condition.coord
-    )

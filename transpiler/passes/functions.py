@@ -71,8 +71,7 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
                 )
             elif len(node.args) != len(fn.params):
                 error(
-                    f"function {node.name} takes {_count(len(fn.params))}, "
-                    f"{len(node.args)} given",
+                    f"function {node.name} takes {_count(len(fn.params))}, {len(node.args)} given",
                     node.coord,
                 )
 

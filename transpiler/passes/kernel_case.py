@@ -14,7 +14,9 @@ from .. import ast
 from ..errors import BasicSemanticError, Diagnostics, SourceFile
 
 
-def check_identifier_case(program: ast.Program, source: SourceFile | None, diags: Diagnostics) -> None:
+def check_identifier_case(
+    program: ast.Program, source: SourceFile | None, diags: Diagnostics
+) -> None:
     if source is None:
         return
     first: dict[str, tuple[str, ast.Node]] = {}

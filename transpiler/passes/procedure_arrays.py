@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 
 from .. import ast
-from .procedures import Proc
+from .procedure_model import Proc
 
 
 def has_array_parameters(procs: dict[str, Proc]) -> bool:
@@ -127,7 +127,9 @@ def _copy(template: Proc, actuals: tuple[str, ...], count: int, values) -> Proc:
             for node in s.walk():
                 if isinstance(node, ast.Var) and node.name == template.name:
                     node.name = stmt.name  # a FUNCTION's result variable
-                elif isinstance(node, (ast.Index, ast.ArrayDecl, ast.Bound)) and node.name in binding:
+                elif (
+                    isinstance(node, (ast.Index, ast.ArrayDecl, ast.Bound)) and node.name in binding
+                ):
                     node.name = binding[node.name]
                 elif isinstance(node, ast.Shared):
                     node.names = [v for v in node.names if v.name not in binding]

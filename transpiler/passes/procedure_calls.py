@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from .. import ast
 from ..model import Analysis
+from .exprutil import negation
 from .procedure_loops import Restructurer
-from .procedures import Proc, calls_in, copy_of, reach, rewrite
+from .procedure_model import Proc, calls_in, copy_of, reach, rewrite
 
 # QuickBASIC stops with "Out of stack space" when its stack is full; here when this many
 # calls of recursive procedures are nested.
@@ -238,7 +239,7 @@ class Lowering:
             return pre + [stmt]
         if isinstance(stmt, (ast.Do, ast.Loop)) and calls_in(stmt.condition, self.functions):
             test = expression(stmt.condition)
-            leave = test if stmt.until else _negation(test)
+            leave = test if stmt.until else negation(test)
             exit_ = ast.If(leave, then_body=[ast.Exit("DO", **where)], **where)
             if isinstance(stmt, ast.Do):
                 return [ast.Do(**where)] + pre + [exit_]
@@ -521,9 +522,3 @@ def _entry(name: str) -> str:
 
 def _exit(name: str) -> str:
     return f"END {name}"
-
-
-def _negation(condition: ast.Expr) -> ast.Expr:
-    from .flatten import _negation as negation
-
-    return negation(condition)

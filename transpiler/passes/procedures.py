@@ -36,56 +36,12 @@ from __future__ import annotations
 
 import dataclasses
 
-import copy
-from dataclasses import dataclass, field
-
 from .. import ast
 from ..errors import BasicSemanticError, Diagnostics
 from ..model import Analysis
-
-
-@dataclass
-class Proc:
-    """A SUB or FUNCTION: its definition, its body's lines, and what the lowering found."""
-
-    stmt: ast.SubDef
-    body: list[ast.Line] = field(default_factory=list)
-    end: ast.EndSub | None = None
-    shared: set[str] = field(default_factory=set)  # the module's names it uses
-    statics: set[str] = field(default_factory=set)  # STATIC x: keeps its value
-    locals: list[str] = field(default_factory=list)  # mangled names, in order of use
-    arrays: set[str] = field(default_factory=set)  # its own arrays
-    temps: int = 0  # temporaries made so far
-    bound: set[str] = field(default_factory=set)  # the arrays its array parameters are
-
-    @property
-    def name(self) -> str:
-        return self.stmt.name
-
-    @property
-    def prefix(self) -> str:
-        """The name without its type suffix: the prefix of its variables."""
-        return self.name.rstrip("$%#!&")
-
-    def mangle(self, name: str) -> str:
-        return f"{self.prefix}_{name}"
-
-    @property
-    def result(self) -> str:
-        """A FUNCTION's result variable."""
-        return self.mangle(self.name)
-
-    @property
-    def params(self) -> list[str]:
-        return [self.mangle(p.name) for p in self.stmt.params]
-
-    def frame(self) -> list[str]:
-        """The variables one activation owns (what a recursive call saves)."""
-        names = list(self.params)
-        names += [n for n in self.locals if n not in self.statics and n not in names]
-        if self.stmt.function:
-            names.append(self.result)
-        return names
+from .procedure_arrays import has_array_parameters, instantiate
+from .procedure_calls import Lowering
+from .procedure_model import Proc, reach, rewrite
 
 
 def uses_procedures(program: ast.Program) -> bool:
@@ -99,8 +55,6 @@ def uses_procedures(program: ast.Program) -> bool:
 def lower(analysis: Analysis, diags: Diagnostics) -> None:
     """Rewrite `analysis.program.lines`: the module, END, then the procedures as
     subroutines."""
-    from .procedure_arrays import has_array_parameters, instantiate
-    from .procedure_calls import Lowering  # (they import this module)
 
     error = _reporter(diags)
     main, procs = _split(analysis.program.lines, error)
@@ -306,54 +260,6 @@ def _in_parentheses(arg: ast.Expr, text) -> bool:
     return 0 < where.column <= len(line) and line[where.column - 1] == "("
 
 
-def rewrite(node: ast.Node, replace) -> None:
-    """Replace, in place, every node below `node` by `replace(node)`: children first,
-    left to right (the order QuickBASIC evaluates an expression's calls in)."""
-    for name in ast._child_fields(type(node)):
-        value = getattr(node, name)
-        if isinstance(value, ast.Node):
-            rewrite(value, replace)
-            setattr(node, name, replace(value))
-        elif isinstance(value, list):
-            for i, item in enumerate(value):
-                if isinstance(item, ast.Node):
-                    rewrite(item, replace)
-                    value[i] = replace(item)
-
-
-def calls_in(node: ast.Node | None, functions) -> list[ast.Call]:
-    if node is None:
-        return []
-    return [n for n in node.walk() if isinstance(n, ast.Call) and n.name in functions]
-
-
-def callees(proc: Proc, procs: dict[str, Proc]) -> set[str]:
-    """The procedures `proc` calls (SUBs by CALL, FUNCTIONs in expressions)."""
-    names = set()
-    for line in proc.body:
-        for stmt in line.statements:
-            for node in stmt.walk():
-                if isinstance(node, (ast.CallSub, ast.Call)) and node.name in procs:
-                    names.add(node.name)
-    return names
-
-
-def reach(procs: dict[str, Proc]) -> dict[str, set[str]]:
-    """Procedure name -> every procedure a call of it may run (itself excluded unless
-    it is recursive)."""
-    direct = {name: callees(proc, procs) for name, proc in procs.items()}
-    reached = {}
-    for name in procs:
-        seen, todo = set(), list(direct[name])
-        while todo:
-            callee = todo.pop()
-            if callee not in seen:
-                seen.add(callee)
-                todo.extend(direct[callee])
-        reached[name] = seen
-    return reached
-
-
 def _shared_reached(procs: dict[str, Proc]) -> dict[str, set[str]]:
     """Procedure name -> the module's names it or a procedure it calls SHAREs."""
     reached = reach(procs)
@@ -438,7 +344,10 @@ def _rename(proc: Proc, constants: set[str], error) -> None:
     for line in proc.body:
         for stmt in line.statements:
             for node in stmt.walk():
-                if isinstance(node, (ast.Index, ast.ArrayDecl, ast.Bound)) and node.name not in module:
+                if (
+                    isinstance(node, (ast.Index, ast.ArrayDecl, ast.Bound))
+                    and node.name not in module
+                ):
                     if node.name not in proc.arrays:
                         error(
                             f"array {node.name} in {proc.stmt.word} {proc.name}: DIM it in the "
@@ -468,10 +377,6 @@ def _rename_labels(proc: Proc) -> None:
             for node in stmt.walk():
                 if isinstance(node, ast.LineRef) and node.name in labels:
                     node.name = proc.mangle(node.name)
-
-
-def copy_of(expr: ast.Expr) -> ast.Expr:
-    return copy.deepcopy(expr)
 
 
 def _fold_lower_bounds(main: list[ast.Line], procs: dict[str, Proc], error) -> None:

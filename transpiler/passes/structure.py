@@ -162,9 +162,11 @@ def _too_deep(body: list[hostir.HNode], stmts: list[ast.Stmt]) -> int | None:
         if deep is None:
             return _NO_BLOCK
         opener = index.get(id(deep.stmt if isinstance(deep, hostir.ForLoop) else deep.origin))
-        textual = isinstance(deep, hostir.ForLoop) or (
-            isinstance(deep, hostir.WhileLoop) and isinstance(deep.origin, ast.While)
-        ) or (isinstance(deep, hostir.If) and isinstance(deep.origin, ast.IfBlock))
+        textual = (
+            isinstance(deep, hostir.ForLoop)
+            or (isinstance(deep, hostir.WhileLoop) and isinstance(deep.origin, ast.While))
+            or (isinstance(deep, hostir.If) and isinstance(deep.origin, ast.IfBlock))
+        )
         if textual and opener is not None:
             return opener
         depth += _LEVELS[type(deep)]
