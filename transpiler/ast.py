@@ -407,7 +407,8 @@ class Data(Stmt):
 @dataclass(slots=True, eq=False)
 class Restore(Stmt):
     target: int | None = None  # extension: RESTORE 100
-    label: str | None = None  # QuickBASIC's RESTORE Label
+    # QuickBASIC's RESTORE Label (not `label`: every statement's line number is that)
+    target_label: str | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -741,6 +742,15 @@ class NoEffect(Rem):
     COLOR, BEEP, KEY OFF, SCREEN 0, WIDTH 80, SOUND, PLAY; CLEAR before anything is
     assigned): no code, and a compile-time warning.  `text` is its keyword; its
     arguments are not evaluated."""
+
+
+@dataclass(slots=True, eq=False)
+class Clear(NoEffect):
+    """Microsoft BASIC's `CLEAR [n] [, m]`: at the start of the program a no-op;
+    anywhere else `passes/clear.py` lowers it to the statements that reset what GW-BASIC's
+    CLEAR resets.  `sized`: it has arguments (they size GW-BASIC's memory: ignored)."""
+
+    sized: bool = False
 
 
 @dataclass(slots=True, eq=False)

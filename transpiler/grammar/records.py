@@ -75,7 +75,7 @@ def p_restore_label(p):
     if p.lexer.ctx.dialect not in (None, "qbasic"):
         raise BasicSyntaxError(f"expected a line number, found name '{p[2]}'", location(p, 2))
     _qbasic(p, 2, "RESTORE to a label")
-    p[0] = ast.Restore(label=p[2], coord=through(location(p, 1), p, 2))
+    p[0] = ast.Restore(target_label=p[2], coord=through(location(p, 1), p, 2))
 
 
 def _gw_basic_common(p) -> None:

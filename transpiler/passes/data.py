@@ -17,9 +17,9 @@ def _restore_labels(analysis: Analysis) -> None:
     """QuickBASIC's `RESTORE Label`: the data pointer at the first datum of the DATA
     statements after the label's statement (the data of those before it are skipped)."""
     restores = [
-        (index, stmt.label)
+        (index, stmt.target_label)
         for index, stmt in enumerate(analysis.stmts)
-        if isinstance(stmt, ast.Restore) and stmt.label is not None
+        if isinstance(stmt, ast.Restore) and stmt.target_label is not None
     ]
     if not restores:
         return

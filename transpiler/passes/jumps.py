@@ -68,7 +68,7 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
             analysis.jump_target[ref] = target
             if isinstance(stmt, ast.Gosub) or (isinstance(stmt, ast.OnGoto) and stmt.gosub):
                 analysis.gosub_targets.add(target)
-        label = stmt.label if isinstance(stmt, ast.Restore) else None
+        label = stmt.target_label if isinstance(stmt, ast.Restore) else None
         if label is not None and label not in analysis.name_index:
             diags.error(BasicSemanticError(f"RESTORE to non-existing label {label}", stmt.coord))
         restore = stmt.target if isinstance(stmt, ast.Restore) else None
