@@ -123,3 +123,11 @@ def test_what_cannot_be_reset_is_a_located_error(tmp_path, text, message):
     assert first.startswith(f"prog.bas:{clear_line}:4: error: {_NOT_HERE}")
     assert message in first
     assert done.stderr.count(": error: ") == 1
+
+
+def test_restore_after_a_colon(tmp_path):
+    """RESTORE that is not the first statement of its line (its QuickBASIC label once
+    shadowed the line number: 'RESTORE to non-existing label 20')."""
+    text = "10 DATA 1\n20 READ A: PRINT A: RESTORE\n30 READ A: PRINT A\n"
+    done = basic2tile(tmp_path, text, "--interpret")
+    assert (done.returncode, done.stdout) == (0, " 1 \n 1 \n"), done.stderr
