@@ -744,6 +744,15 @@ class NoEffect(Rem):
 
 
 @dataclass(slots=True, eq=False)
+class Clear(NoEffect):
+    """Microsoft BASIC's `CLEAR [n] [, m]`: at the start of the program a no-op;
+    anywhere else `passes/clear.py` lowers it to the statements that reset what GW-BASIC's
+    CLEAR resets.  `sized`: it has arguments (they size GW-BASIC's memory: ignored)."""
+
+    sized: bool = False
+
+
+@dataclass(slots=True, eq=False)
 class Stop(Stmt):
     pass
 

@@ -10,8 +10,8 @@ writing to a text stream can keep.
 They cannot change the text the program writes, so they become `ast.NoEffect` (no code,
 a compile-time warning; their arguments are not evaluated) where that is so: SCREEN 0
 (text mode) and WIDTH 80 (the width there is) only; other modes and widths are located
-errors.  CLEAR is a no-op only at the start of the program (`passes/devices.py` checks
-it).  SYSTEM ends the program, as END.  The machine statements (POKE, OUT, CALL, DEF
+errors.  CLEAR is a no-op at the start of the program; elsewhere `passes/clear.py`
+lowers it.  SYSTEM ends the program, as END.  The machine statements (POKE, OUT, CALL, DEF
 SEG, LOCATE, RUN, CHAIN...) stay reserved words: located errors, with a note saying why.
 """
 
@@ -26,11 +26,18 @@ def p_device_statement(p):
     | COLOR device_args
     | BEEP
     | SOUND device_args
-    | PLAY device_args
-    | CLEAR device_args"""
+    | PLAY device_args"""
     extension(p, 1, p[1])
     microsoft_statement(p, 1, p[1])
     p[0] = ast.NoEffect(p[1], coord=location(p, 1))
+
+
+def p_clear(p):
+    """simple_statement : CLEAR device_args"""
+    extension(p, 1, "CLEAR")
+    microsoft_statement(p, 1, "CLEAR")
+    sized = any(arg is not None for arg in p[2])
+    p[0] = ast.Clear("CLEAR", sized=sized, coord=location(p, 1))
 
 
 def p_key(p):

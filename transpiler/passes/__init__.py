@@ -14,6 +14,7 @@ from ..model import Analysis
 from ..options import Options
 from . import (
     blocks,
+    clear,
     data,
     default_types,
     devices,
@@ -46,6 +47,9 @@ def analyze(program: ast.Program, source: SourceFile, options: Options) -> Analy
     # 1b. Microsoft BASIC: every name written with the suffix of its type (DEFINT...),
     #     before any pass reads a name.
     default_types.run(analysis, diags)
+    # 1c. Microsoft BASIC's CLEAR after the start: the statements that reset what it
+    #     resets (needs the typed names of 1b; before 2, which flattens them).
+    clear.run(analysis, diags)
     # 2. the flat statement list (one-line IFs lowered to blocks, NEXT I, J split) and
     #    the line-number index: every later pass works on statement indices.
     flatten.run(analysis, diags)

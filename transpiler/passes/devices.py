@@ -5,7 +5,8 @@ it when they start), so that a program that clears its screen or beeps runs, and
 user knows what was left out.  CLEAR resets every variable, array and file: it is a
 no-op, and allowed, only where nothing can have been assigned yet, i.e. when only REMs
 and other no-ops come before it and no jump goes back to it or above it (old programs
-start with `CLEAR 1000` to size their string space).  Anywhere else it is an error.
+start with `CLEAR 1000` to size their string space).  Anywhere else it is an error
+under --dialect qbasic; under --dialect ms `passes/clear.py` lowers it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
         if not isinstance(stmt, ast.NoEffect):
             continue
         if stmt.text == "CLEAR" and not _at_start(analysis, index, first_target):
+            if analysis.options.microsoft and not analysis.options.qbasic:
+                continue  # passes/clear.py lowered it, or said why it cannot
             diags.error(
                 BasicSemanticError(
                     "CLEAR after the program has started is not supported (it resets every "
