@@ -39,8 +39,9 @@ def test_warnings_and_the_pinned_dialect_are_located():
     assert out.dialect == "ms"
     note, warning = out.warnings
     assert (note.severity, note.line) == ("note", 1) and "assuming --dialect ms" in note.message
-    assert (warning.severity, warning.line, warning.column) == ("warning", 2, 4)
-    assert warning.text.splitlines()[1] == "    20 FOR I = 1 TO 3"
+    # at the NEXT that names another FOR's variable: the statement that is wrong
+    assert (warning.severity, warning.line, warning.column) == ("warning", 3, 4)
+    assert warning.text.splitlines()[1] == "    30 NEXT J"
 
 
 def test_compile_errors_carry_every_diagnostic_with_its_place():
