@@ -111,13 +111,31 @@ def tile_size_names(axes: list[str], tile: tuple[int, ...]) -> list[tuple[str, i
     ]
 
 
+def kernel_number_type(plan: LoopPlan, analysis: Analysis) -> ir.DType:
+    """The kernel's number type: the program's, except that a Microsoft BASIC loop of a
+    single-precision program whose values are all doubles and integers (a DEFDBL
+    program's) computes in f64, as the host does; one single among them keeps f32 (and
+    its doubles then keep the loop on the host)."""
+    number_type = analysis.number_type
+    if number_type != "f32" or not analysis.options.microsoft:
+        return number_type
+    loop = plan.loop
+    types = {
+        analysis.expr_types.get(node)
+        for stmt in analysis.stmts[loop.for_index : loop.next_index + 1]
+        for node in stmt.walk()
+        if isinstance(node, ast.Expr)
+    }
+    return "f64" if "dbl" in types and "num" not in types else number_type
+
+
 class _Vectorizer:
     def __init__(self, plan: LoopPlan, analysis: Analysis, name: str, tile: tuple[int, ...]):
         self.plan = plan
         self.analysis = analysis
         self.name = name
         self.tile = tile
-        self.ndt: ir.DType = analysis.number_type
+        self.ndt: ir.DType = kernel_number_type(plan, analysis)
         # Microsoft BASIC: every operation may overflow GW-BASIC's range (see `finite`).
         self.microsoft = analysis.options.microsoft
         self.base = analysis.option_base
@@ -227,7 +245,9 @@ class _Vectorizer:
         self._param_names.add(("array", name))
         if dtype is None:
             sym = self.analysis.arrays[name]
-            if sym.elem_type != "num":
+            if sym.elem_type == "dbl" and self.ndt != "f64":
+                raise NotParallel("double-precision values stay on the host", None)
+            if sym.elem_type not in ("num", "dbl"):
                 raise NotParallel(f"array {name} is not numeric", None)
             dtype, rank = self.ndt, sym.rank
         self.params.append(ir.ArrayParam(name, dtype, rank))
