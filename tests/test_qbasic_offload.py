@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_ms_crosscut import TARGETS, basic2tile
+from tests import pcbasic_oracle
+from tests.test_ms_crosscut import TARGETS, basic2tile, interpreted_and_checked
 
 GAUSS = """\
 DEFDBL A-H, O-Z
@@ -246,3 +247,30 @@ def test_microsoft_basic_integer_products_stay_kernels(tmp_path):
     explanation = explained(tmp_path, PRODUCTS)
     assert "source line 2 FOR i% = 1 TO 300\n      -> host" in explanation, explanation
     assert checked(tmp_path, PRODUCTS) == "Overflow\n"
+
+
+# PC-BASIC 2.0.8 (tests/pcbasic_oracle.py) printed this (GW-BASIC warns "Overflow" and
+# goes on with its largest double; a double FOR variable would be a Type mismatch there).
+GW_DOUBLES = """\
+10 DEFDBL A-H
+20 DIM A(12), B(12)
+30 FOR I% = 1 TO 12: A(I%) = I% / 3#: B(I%) = A(I%) * 1D+37 * I%: NEXT I%
+40 PRINT A(1); A(12); B(1); B(12)
+"""
+GW_DOUBLES_OUTPUT = (
+    "Overflow\n" * 5 + " .3333333333333333  4  3.333333333333333D+36  1.701411834604692D+38 \n"
+)
+
+
+def test_gw_basic_double_loops_are_f64_kernels_too(tmp_path):
+    """The same holds under --dialect ms: a loop of doubles and integers is an f64 kernel
+    (it stayed on the host), and a product beyond the double range still warns "Overflow"
+    in each iteration, in order (the kernel's block is replayed on the host)."""
+    assert offloaded(explained(tmp_path, GW_DOUBLES, "ms"), "line 30    FOR I% = 1 TO 12")
+    for tile in ((), ("--tile", "4")):
+        assert interpreted_and_checked(tmp_path, GW_DOUBLES, *tile) == GW_DOUBLES_OUTPUT
+
+
+@pytest.mark.skipif(not pcbasic_oracle.AVAILABLE, reason=pcbasic_oracle.SKIP_REASON)
+def test_gw_basic_doubles_as_pc_basic_prints_them(tmp_path):
+    assert pcbasic_oracle.run(GW_DOUBLES, folder=tmp_path) == GW_DOUBLES_OUTPUT
