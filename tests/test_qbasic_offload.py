@@ -179,6 +179,18 @@ def test_a_single_in_a_double_loop_keeps_it_on_the_host(tmp_path):
     assert checked(tmp_path, text) == " .3333333432674408 \n"
 
 
+def test_a_single_in_a_subroutine_of_a_double_loop_keeps_it_on_the_host(tmp_path):
+    """The subroutine a GOSUB of the loop runs is part of the loop: its single `I% / 7`
+    keeps an f64 kernel away (--check's tolerance for singles would not see it)."""
+    text = (
+        "10 DEFDBL A-H\n20 DIM A(12), B(12)\n"
+        "30 FOR I% = 1 TO 12: A(I%) = I% / 3#: GOSUB 100: NEXT I%\n"
+        "40 PRINT B(12)\n50 END\n100 B(I%) = A(I%) + I% / 7: RETURN\n"
+    )
+    explanation = explained(tmp_path, text, "ms")
+    assert "double-precision values stay on the host" in explanation, explanation
+
+
 # The near miss: 40 * 7 * 1000 is beyond an INTEGER, so QuickBASIC stops with Overflow
 # at line 40 (the first i% whose product overflows is 5: 35000).
 OVERFLOW = """\

@@ -119,14 +119,29 @@ def kernel_number_type(plan: LoopPlan, analysis: Analysis) -> ir.DType:
     number_type = analysis.number_type
     if number_type != "f32" or not analysis.options.microsoft:
         return number_type
-    loop = plan.loop
     types = {
         analysis.expr_types.get(node)
-        for stmt in analysis.stmts[loop.for_index : loop.next_index + 1]
-        for node in stmt.walk()
+        for part in _loop_parts(plan, analysis)
+        for node in part.walk()
         if isinstance(node, ast.Expr)
     }
     return "f64" if "dbl" in types and "num" not in types else number_type
+
+
+def _loop_parts(plan: LoopPlan, analysis: Analysis):
+    """The statements and expressions of the loop: its text, and the lane body (with the
+    subroutines its GOSUBs inlined)."""
+    loop = plan.loop
+    yield from analysis.stmts[loop.for_index : loop.next_index + 1]
+    for node in hostir.walk(plan.body):
+        if isinstance(node, hostir.Simple):
+            yield node.stmt
+        elif isinstance(node, hostir.ForLoop):
+            yield node.stmt
+        elif isinstance(node, hostir.WhileLoop) and node.condition is not None:
+            yield node.condition
+        elif isinstance(node, hostir.If):
+            yield from (condition for condition, _ in node.arms)
 
 
 class _Vectorizer:
