@@ -191,6 +191,18 @@ def test_a_single_in_a_subroutine_of_a_double_loop_keeps_it_on_the_host(tmp_path
     assert "double-precision values stay on the host" in explanation, explanation
 
 
+def test_a_single_in_a_function_of_a_double_loop_keeps_it_on_the_host(tmp_path):
+    """So is the body of a DEF FN the loop calls: its single constant 1.1."""
+    text = (
+        "10 DEFDBL A-H\n20 DIM A(12)\n25 DEF FNF#(X#) = X# * 1.1\n"
+        "30 FOR I% = 1 TO 12: A(I%) = FNF#(I% / 3#): NEXT I%\n40 PRINT A(12)\n"
+    )
+    explanation = explained(tmp_path, text, "ms")
+    assert "double-precision values stay on the host" in explanation, explanation
+    doubled = text.replace("X# * 1.1", "X# * 2")
+    assert offloaded(explained(tmp_path, doubled, "ms"), "line 30    FOR I% = 1 TO 12")
+
+
 # The near miss: 40 * 7 * 1000 is beyond an INTEGER, so QuickBASIC stops with Overflow
 # at line 40 (the first i% whose product overflows is 5: 35000).
 OVERFLOW = """\

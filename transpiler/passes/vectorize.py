@@ -119,12 +119,18 @@ def kernel_number_type(plan: LoopPlan, analysis: Analysis) -> ir.DType:
     number_type = analysis.number_type
     if number_type != "f32" or not analysis.options.microsoft:
         return number_type
-    types = {
-        analysis.expr_types.get(node)
-        for part in _loop_parts(plan, analysis)
-        for node in part.walk()
-        if isinstance(node, ast.Expr)
-    }
+    types: set = set()
+    parts = list(_loop_parts(plan, analysis))
+    seen: set[str] = set()
+    while parts:
+        for node in parts.pop().walk():
+            if not isinstance(node, ast.Expr):
+                continue
+            types.add(analysis.expr_types.get(node))
+            function = analysis.functions.get(node.name) if isinstance(node, ast.Call) else None
+            if function is not None and function.name not in seen:
+                seen.add(function.name)  # a DEF FN's body is computed in the loop too
+                parts.append(function.body)
     return "f64" if "dbl" in types and "num" not in types else number_type
 
 
