@@ -272,7 +272,7 @@ def _plan(
     analysis (passes/polyhedral.py) decides the arrays that the test of shapes refuses."""
     carried = carried or {}
     body = _normalise(body, subroutines)
-    scan = _Scan(analysis, {d.var for d in dims}, ignored)
+    scan = _Scan(analysis, {d.var for d in dims}, ignored, _known_ranges(analysis, dims))
     scan.block(body)
     reductions = _find_reductions(body, scan, {d.var for d in dims})
     for r in reductions:
@@ -461,6 +461,10 @@ def _inner_dim(inner, dims, integral, analysis, changed: set[str], live_after) -
         limit_offset=limit_offset,
     )
 
+
+# The LONGs a kernel computes exactly: the integers of a single (2**24), well inside
+# QuickBASIC's LONG range.
+_EXACT_LONG_RANGE = (-(2.0**24), 2.0**24)
 
 _CONSTANT_RANGES: dict[int, tuple[ast.Program, dict]] = {}
 
@@ -703,8 +707,15 @@ class _Access:
 class _Scan:
     """Collects what the lane body reads and writes; rejects host-only statements."""
 
-    def __init__(self, analysis: Analysis, lane_vars: set[str], ignored=frozenset()):
+    def __init__(
+        self,
+        analysis: Analysis,
+        lane_vars: set[str],
+        ignored=frozenset(),
+        known: dict[str, tuple[float, float]] | None = None,
+    ):
         self.analysis = analysis
+        self.known = known or {}  # the ranges of variables (`_known_ranges`)
         self.lane_vars = lane_vars
         self.ignored = ignored
         self.scalar_reads: set[str] = set()
@@ -781,8 +792,9 @@ class _Scan:
                 raise NotParallel("UBOUND stays on the host", node)
             if self.quickbasic_integer(node):
                 raise NotParallel(
-                    "QuickBASIC's INTEGER and LONG arithmetic (Overflow beyond its range) "
-                    "stays on the host",
+                    "QuickBASIC's INTEGER and LONG arithmetic that may overflow (its "
+                    "operands' ranges are not known to keep it in range) stays on the host, "
+                    "where BASIC reports the Overflow",
                     node,
                 )
             if isinstance(node, ast.Var):
@@ -802,13 +814,20 @@ class _Scan:
                 self.call(node, stmt)
 
     def quickbasic_integer(self, node: ast.Node) -> bool:
-        """+ - * or unary minus of QuickBASIC's INTEGERs or LONGs (checked on the host)."""
+        """+ - * or unary minus of QuickBASIC's INTEGERs or LONGs that may overflow (an
+        Overflow, reported on the host): one whose value range (integrality.value_range
+        of the variables' known ranges) does not provably stay within its type's."""
         if not self.analysis.options.qbasic:
             return False
         arithmetic = (isinstance(node, ast.BinOp) and node.op in ("+", "-", "*")) or (
             isinstance(node, ast.UnaryOp) and node.op == "-"
         )
-        return arithmetic and self.analysis.expr_types.get(node) in ("int", "lng")
+        value_type = self.analysis.expr_types.get(node)
+        if not arithmetic or value_type not in ("int", "lng"):
+            return False
+        low, high = INTEGER_RANGE if value_type == "int" else _EXACT_LONG_RANGE
+        bounds = value_range(node, self.known)
+        return bounds is None or bounds[0] < low or bounds[1] > high
 
     def call(self, call: ast.Call, stmt) -> None:
         builtin = BUILTINS.get(call.name)

@@ -132,7 +132,13 @@ def constant_ranges(program: ast.Program) -> dict[str, tuple[float, float]]:
         elif isinstance(node, ast.For):
             written = {node.var.name}
             writes.setdefault(node.var.name, []).append(("for", node))
-        if isinstance(node, ast.Stmt) and not isinstance(node, (ast.Let, ast.For, *_READ_ONLY)):
+        elif isinstance(node, ast.Const):  # QuickBASIC's CONST N = 10: a LET of each
+            written = {var.name for var in node.names}
+            for var, value in zip(node.names, node.values):
+                writes.setdefault(var.name, []).append(("let", value))
+        if isinstance(node, ast.Stmt) and not isinstance(
+            node, (ast.Let, ast.For, ast.Const, *_READ_ONLY)
+        ):
             unknown |= {n.name for n in node.walk() if isinstance(n, ast.Var)} - written
     candidates = {n for n in writes if not n.endswith("$") and n not in unknown}
     known: dict[str, tuple[float, float]] = {}

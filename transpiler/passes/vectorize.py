@@ -111,13 +111,52 @@ def tile_size_names(axes: list[str], tile: tuple[int, ...]) -> list[tuple[str, i
     ]
 
 
+def kernel_number_type(plan: LoopPlan, analysis: Analysis) -> ir.DType:
+    """The kernel's number type: the program's, except that a Microsoft BASIC loop of a
+    single-precision program whose values are all doubles and integers (a DEFDBL
+    program's) computes in f64, as the host does; one single among them keeps f32 (and
+    its doubles then keep the loop on the host)."""
+    number_type = analysis.number_type
+    if number_type != "f32" or not analysis.options.microsoft:
+        return number_type
+    types: set = set()
+    parts = list(_loop_parts(plan, analysis))
+    seen: set[str] = set()
+    while parts:
+        for node in parts.pop().walk():
+            if not isinstance(node, ast.Expr):
+                continue
+            types.add(analysis.expr_types.get(node))
+            function = analysis.functions.get(node.name) if isinstance(node, ast.Call) else None
+            if function is not None and function.name not in seen:
+                seen.add(function.name)  # a DEF FN's body is computed in the loop too
+                parts.append(function.body)
+    return "f64" if "dbl" in types and "num" not in types else number_type
+
+
+def _loop_parts(plan: LoopPlan, analysis: Analysis):
+    """The statements and expressions of the loop: its text, and the lane body (with the
+    subroutines its GOSUBs inlined)."""
+    loop = plan.loop
+    yield from analysis.stmts[loop.for_index : loop.next_index + 1]
+    for node in hostir.walk(plan.body):
+        if isinstance(node, hostir.Simple):
+            yield node.stmt
+        elif isinstance(node, hostir.ForLoop):
+            yield node.stmt
+        elif isinstance(node, hostir.WhileLoop) and node.condition is not None:
+            yield node.condition
+        elif isinstance(node, hostir.If):
+            yield from (condition for condition, _ in node.arms)
+
+
 class _Vectorizer:
     def __init__(self, plan: LoopPlan, analysis: Analysis, name: str, tile: tuple[int, ...]):
         self.plan = plan
         self.analysis = analysis
         self.name = name
         self.tile = tile
-        self.ndt: ir.DType = analysis.number_type
+        self.ndt: ir.DType = kernel_number_type(plan, analysis)
         # Microsoft BASIC: every operation may overflow GW-BASIC's range (see `finite`).
         self.microsoft = analysis.options.microsoft
         self.base = analysis.option_base
@@ -227,7 +266,9 @@ class _Vectorizer:
         self._param_names.add(("array", name))
         if dtype is None:
             sym = self.analysis.arrays[name]
-            if sym.elem_type != "num":
+            if sym.elem_type == "dbl" and self.ndt != "f64":
+                raise NotParallel("double-precision values stay on the host", None)
+            if sym.elem_type not in ("num", "dbl"):
                 raise NotParallel(f"array {name} is not numeric", None)
             dtype, rank = self.ndt, sym.rank
         self.params.append(ir.ArrayParam(name, dtype, rank))

@@ -61,11 +61,12 @@ class KernelLaunches(LaunchTarget):
     def members(self) -> list:
         from .host_stmt import Code
 
-        element = self.expr.cpp_type("num")  # the element type of numeric BASIC arrays
+        arrays = self.host.analysis.arrays
         out = []
         if self.mirrors:
             out.append(Code("// The device copies of the arrays the kernels use."))
-        for mirror in self.mirrors.values():
+        for name, mirror in self.mirrors.items():
+            element = self.expr.cpp_type(arrays[name].elem_type)  # a double array's: double
             out.append(Code(f"b2t::DeviceArray<{element}> {mirror};"))
         return out
 

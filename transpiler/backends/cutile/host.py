@@ -254,7 +254,9 @@ class _ModulePrinter(HostModule):
                 args.append(f"rank={symbol.rank}")
             if symbol.base:
                 args.append(f"base={symbol.base}")
-            dtype = {"int": "i32", "lng": "i32", "str": "str"}.get(symbol.elem_type, a.number_type)
+            dtype = {"int": "i32", "lng": "i32", "str": "str", "dbl": "f64"}.get(
+                symbol.elem_type, a.number_type
+            )
             if dtype != "f64":
                 args.append(f"dtype={dtype!r}")
             if symbol.dim_stmt is not None:
