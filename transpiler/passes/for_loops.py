@@ -34,6 +34,7 @@ from .jumps import line_refs
 
 FOR_WITHOUT_NEXT = "FOR without NEXT"
 NEXT_WITHOUT_FOR = "NEXT without FOR"
+TYPE_MISMATCH = "Type mismatch"
 
 
 def run(analysis: Analysis, diags: Diagnostics) -> None:
@@ -42,9 +43,20 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
     warnings_before = len(analysis.warnings)
     inner = _innermost_pair(len(stmts), pairs)
     dynamic = _dynamic_pairs(analysis, pairs, inner)
+    gw_basic = analysis.options.microsoft and not analysis.options.qbasic
     for a, b in pairs.items():
         for_stmt, next_stmt = stmts[a], stmts[b]
-        if next_stmt.vars and next_stmt.vars[0].name != for_stmt.var.name:
+        if gw_basic and for_stmt.var.name.endswith("#"):
+            # GW-BASIC counts with integers and singles only (PC-BASIC: `FOR I# = 1 TO 3`
+            # is Type mismatch; its NEXT then closes no FOR)
+            analysis.loop_faults[a] = TYPE_MISMATCH
+            analysis.loop_faults[b] = NEXT_WITHOUT_FOR
+            warning = (
+                f"FOR {for_stmt.var.name}: a double-precision loop variable (the error "
+                f"{TYPE_MISMATCH} when it runs, as in GW-BASIC)"
+            )
+            analysis.warnings.append(BasicWarning(warning, for_stmt.var.coord))
+        elif next_stmt.vars and next_stmt.vars[0].name != for_stmt.var.name:
             analysis.loop_faults[a] = NEXT_WITHOUT_FOR
             analysis.loop_faults[b] = NEXT_WITHOUT_FOR
             if (next_line := analysis.line_number(next_stmt.coord)) is not None:
