@@ -14,7 +14,10 @@ is its source text and whether it was quoted; the pool decides at READ time what
 
 Microsoft BASIC (`microsoft=True`) reads a number from an unquoted item as GW-BASIC does:
 any constant of its own (`&H1F`, `&17`, `1.5D3`, `12%`, blanks inside), an empty item
-as 0; text that is not all one number is GW-BASIC's "Syntax error" in the DATA line of
+as 0, of the type the item would have as a constant (`stringfns.val_is_double`, as VAL
+and INPUT): `1E-30` and `0.1` are singles also when READ into a double variable (PC-BASIC
+reads them as 1.000000003171077D-30 and .1000000014901161), `0.1#`, `1D-30` and
+`1.23456789` doubles; a single beyond its range warns "Overflow" at READ; text that is not all one number is GW-BASIC's "Syntax error" in the DATA line of
 the item (`lines`: DATA line number -> its first item), which ERL names too.
 
 RESTORE moves the pointer back to the first item (`restore()`), or to an item index that
@@ -30,7 +33,8 @@ from typing import NamedTuple
 
 from .faults import BasicFault, warn
 from .numformat import parse_number
-from .stringfns import number_value
+from .msnumbers import sng
+from .stringfns import number_value, val_is_double
 from .strings import check_string
 
 INSUFFICIENT_DATA = "insufficient data for READ"
@@ -48,7 +52,7 @@ class DataItem(NamedTuple):
 class DataPool:
     """The program's DATA items and the READ pointer."""
 
-    __slots__ = ("_line_starts", "_numbers", "_position", "_strict", "_texts")
+    __slots__ = ("_line_starts", "_numbers", "_position", "_singles", "_strict", "_texts")
 
     def __init__(
         self,
@@ -62,10 +66,12 @@ class DataPool:
         self._line_starts = sorted((start, line) for line, start in (lines or {}).items())
         texts: list[str] = []
         numbers: list[float | None] = []
+        singles: list[bool] = []  # read as a single (Microsoft BASIC)
         for text, quoted in items:
             if not quoted:
                 text = text.strip(" ")  # an unquoted datum has no surrounding spaces
             texts.append(text)
+            singles.append(microsoft and not quoted and not val_is_double(text))
             # Parsed once here so that READ is a list lookup.
             if quoted:
                 numbers.append(None)
@@ -75,6 +81,7 @@ class DataPool:
                 numbers.append(parse_number(text))
         self._texts = texts
         self._numbers = numbers
+        self._singles = singles
         self._position = 0
 
     def __len__(self) -> int:
@@ -96,6 +103,8 @@ class DataPool:
         if value is None:
             raise BasicFault(STRING_INTO_NUMBER, line=self._line_of(i))
         self._position = i + 1
+        if self._singles[i]:
+            return sng(value)
         if math.isinf(value):
             warn(CONSTANT_OVERFLOW)
         return value

@@ -26,7 +26,8 @@ from collections.abc import Sequence
 
 from .faults import warn
 from .inputs import NUMBER, STRING, ReplyRejected
-from .stringfns import MAX_LENGTH, OVERFLOW, number_value
+from .msnumbers import sng
+from .stringfns import MAX_LENGTH, OVERFLOW, number_value, val_is_double
 
 REDO = "?Redo from start"
 _BLANKS = " \0\n"
@@ -89,6 +90,7 @@ def parse_ms_reply(reply: str, kinds: Sequence[str]) -> list[float | str]:
     (inputs.NUMBER or inputs.STRING); ReplyRejected(REDO) if it does not fit."""
     reader = _Reader(reply)
     values: list[float | str] = []
+    singles: list[bool] = []  # a number typed as a single constant (val_is_double)
     ends: list[str] = []
     for kind in kinds:
         word, end = _item(reader, kind)
@@ -102,8 +104,13 @@ def parse_ms_reply(reply: str, kinds: Sequence[str]) -> list[float | str]:
         if value is None:
             raise ReplyRejected(REDO)
         values.append(value)
+        singles.append(not val_is_double(word))
     if ends[-1] or "" in ends[:-1]:
         raise ReplyRejected(REDO)
+    numbers = [n for n, value in enumerate(values) if not isinstance(value, str)]
+    for n, single in zip(numbers, singles):
+        if single:  # GW-BASIC reads `0.1` as a single, also into a double variable
+            values[n] = sng(values[n])
     for n, value in enumerate(values):
         if isinstance(value, float) and math.isinf(value):
             warn(OVERFLOW)

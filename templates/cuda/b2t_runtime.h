@@ -2591,6 +2591,7 @@ inline std::string ms_reply_item(const std::string& reply, std::size_t* pos, Kin
 inline std::vector<Value> parse_ms_reply(const std::string& reply, const std::vector<Kind>& kinds) {
   std::size_t pos = 0;
   std::vector<Value> values;
+  std::vector<bool> singles;  // a number typed as a single constant (val_is_double)
   std::vector<std::string> ends;
   for (Kind kind : kinds) {
     std::string end;
@@ -2602,6 +2603,7 @@ inline std::vector<Value> parse_ms_reply(const std::string& reply, const std::ve
     } else if (number_text(word, true, &value.number) != NumberText::kNumber) {
       throw ReplyRejected{REDO, ""};
     }
+    singles.push_back(kind == NUMBER && !val_is_double(word));
     values.push_back(std::move(value));
   }
   if (!ends.back().empty())
@@ -2609,6 +2611,9 @@ inline std::vector<Value> parse_ms_reply(const std::string& reply, const std::ve
   for (std::size_t i = 0; i + 1 < ends.size(); ++i)
     if (ends[i].empty())
       throw ReplyRejected{REDO, ""};
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (singles[i])  // GW-BASIC reads `0.1` as a single, also into a double variable
+      values[i].number = sng(values[i].number);
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (kinds[i] == NUMBER && std::isinf(values[i].number)) {
       warn(OVERFLOW_ERROR);
@@ -4186,6 +4191,8 @@ class DataPool {
       texts_.push_back(text);
       numbers_.push_back(value);
       numeric_.push_back(numeric);
+      // GW-BASIC reads `0.1` as a single, also into a double variable (val_is_double)
+      singles_.push_back(microsoft && numeric && !val_is_double(text));
     }
   }
 
@@ -4209,6 +4216,8 @@ class DataPool {
     if (!numeric_[i])
       throw Fault(STRING_INTO_NUMBER).in_line(line_of(i));
     position_ = i + 1;
+    if (singles_[i])
+      return sng(numbers_[i]);
     if (std::isinf(numbers_[i]))
       warn(CONSTANT_OVERFLOW);
     return numbers_[i];
@@ -4228,6 +4237,7 @@ class DataPool {
   std::vector<std::string> texts_;
   std::vector<double> numbers_;
   std::vector<bool> numeric_;
+  std::vector<bool> singles_;  // read as a single (Microsoft BASIC)
   std::vector<std::pair<std::size_t, int>> line_starts_;  // (first item, line), by item
   std::size_t position_ = 0;
   bool strict_;
