@@ -97,12 +97,16 @@ def _generated(tmp_path: Path, target: str) -> str:
 def test_an_offloaded_sum_is_stored_as_a_single_in_both_targets(tmp_path):
     """Microsoft BASIC's S is a single: the total of the blocks' partial results, and
     the loop variable's value after the loop, are stored through its conversion (sng)
-    in the generated Python as in the C++ (the Python printer used to skip it)."""
+    in the generated Python as in the C++ (the Python printer used to skip it).  The
+    blocks' sums combine one by one with the statement's own + (sng(s + part)), each
+    rounded to a single, where all of them fit (test_ms_sum_overflow.py)."""
     python = _generated(tmp_path, "cutile")
     cpp = _generated(tmp_path, "cuda")
-    assert "s = sng(add_all(s, s_partial.tolist()))" in python
+    assert "if done_2.all() and totals_fit(s, s_partial.tolist()):" in python
+    assert "s = sng(s + value)" in python
     assert "i = sng(float(1 + max(i_count_2, 1)))" in python
-    assert "s = b2t::sng(s_partial.added_to(s));" in cpp
+    assert "if (done_2.all() && s_partial.totals_fit(s, true, false)) {" in cpp
+    assert "s = b2t::sng(s + s_partial[block_2]);" in cpp
     assert "i = b2t::sng(1 + std::max(i_count_2, 1));" in cpp
 
 

@@ -89,6 +89,7 @@ from .msnumbers import (
     dbl,
     double_div,
     double_power,
+    fits,
     int_div,
     int_mod,
     int_result,
@@ -106,6 +107,7 @@ from .msnumbers import (
     single_power_int,
     single_result,
     sng,
+    totals_fit,
 )
 from .numformat import format_number, format_number_trimmed, parse_number
 from .rnd import RANDOMIZE, RND, SplitMix64, reset_rnd
@@ -239,6 +241,7 @@ __all__ = [
     "file_line",
     "file_output",
     "file_width",
+    "fits",
     "format_number",
     "format_number_trimmed",
     "get_record",
@@ -289,6 +292,7 @@ __all__ = [
     "sub_all",
     "tab",
     "to_integer",
+    "totals_fit",
     "use_dialect",
     "warn",
 ]

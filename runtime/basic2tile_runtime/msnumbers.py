@@ -100,6 +100,30 @@ def dbl(x: float) -> float:
     return _out_of_range(x, DOUBLE_MAX)
 
 
+def fits(x: float, single: bool = True) -> bool:
+    """Whether x as a single (`single` False: a double) is within GW-BASIC's range, so
+    that `sng(x)` (`dbl(x)`) warns no "Overflow".  A kernel's per-block sum is combined
+    into its variable only where it fits: else the host runs the block's iterations,
+    whose additions may each overflow (a running total held at the largest single
+    overflows again at every positive term; one block sum would overflow once)."""
+    if single:
+        return -_SINGLE_LIMIT < x < _SINGLE_LIMIT
+    return -DOUBLE_MAX <= x <= DOUBLE_MAX
+
+
+def totals_fit(total: float, values, single: bool = True, subtract: bool = False) -> bool:
+    """Whether `total + value` (`subtract`: `-`) for each of `values` in turn, each
+    result rounded to its type, `fits`: then the kernel's per-block sums combine as
+    BASIC's sequential sum would, with no warning."""
+    rounded = sng if single else dbl
+    for value in values:
+        x = total - value if subtract else total + value
+        if not fits(x, single):
+            return False
+        total = rounded(x)
+    return True
+
+
 def _out_of_range(x: float, largest: float) -> float:
     if math.isnan(x):
         return x

@@ -120,6 +120,17 @@ class DeviceTemp {
     for (T v : values_) total = b2t::sub(total, v);
     return total;
   }
+  // Microsoft BASIC: whether `total + v` (`subtract`: `-`) for each value in turn, each
+  // result rounded to its type, fits GW-BASIC's range (msnumbers.totals_fit).
+  bool totals_fit(double total, bool single, bool subtract) const {
+    for (T v : values_) {
+      const double x = subtract ? total - v : total + v;
+      if (!b2t::fits(x, single))
+        return false;
+      total = single ? b2t::sng(x) : b2t::dbl(x);
+    }
+    return true;
+  }
 
  private:
   std::vector<T> values_;

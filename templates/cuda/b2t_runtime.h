@@ -1469,6 +1469,15 @@ inline double dbl(double x) {
   return out_of_range(x, DOUBLE_MAX);
 }
 
+// Whether x as a single (`single` false: a double) is within GW-BASIC's range, so that
+// sng(x) (dbl(x)) warns no "Overflow" (msnumbers.fits): a kernel's block sum combines
+// into its variable only where it fits, else the host runs the block's iterations.
+inline bool fits(double x, bool single) {
+  if (single)
+    return -SINGLE_LIMIT < x && x < SINGLE_LIMIT;
+  return -DOUBLE_MAX <= x && x <= DOUBLE_MAX;
+}
+
 // (round_half_away is stringfns.py's, above.)
 
 // CINT(x), and the value a `%` variable stores: fatal "Overflow" outside 16 bits.

@@ -15,8 +15,9 @@ BASIC expression is written) and of `target.syntax` (hostcode/syntax.py).  The t
 provides: syntax, fresh(name), var(name), array(name), value(expr), double_value(expr),
 store(text), number(value), tile(value), read_vars (or None), mat_shape(shape),
 count(count, name, lowering), scratch(temp, name, size), kernel_launch(node, lowering),
-save(arrays), restore(arrays), block_loop_names(), element_loop_names(), add(kind),
-sum_of_blocks(kind, var, temp), round_to_int(text), extent(array, axis), array_arg(name).
+save(arrays), restore(arrays), block_loop_names(), element_loop_names(),
+sum_of_blocks(kind, var, temp), sums_fit(finish, temp), round_to_int(text),
+extent(array, axis), array_arg(name).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ class LaunchLowering:
         else:
             out += self.t.save(replay.restore)  # put back unless every block finishes
             out.append(If(self.launch_condition(node), launch) if node.checks else Block(launch))
-            finished = self.finished(node)
+            finished = self.s.and_([self.finished(node)] + self.sums_fit(node))
             if combine:
                 out.append(If(finished, combine, self.replay(node)))
             else:
@@ -98,6 +99,30 @@ class LaunchLowering:
             tests.append(f"{self.values[replay.loops[1].count]} > 0")
         tests += [f"{self.values[count]} > 0" for count in replay.nonempty]
         return self.s.and_(tests)
+
+    def sums_fit(self, node: hostir.Launch) -> list[str]:
+        """Tests that the blocks' sums combine into their variables with no exception
+        (Microsoft BASIC: msnumbers.fits); where one fails, the replay runs the blocks
+        it must, whose additions warn as often as BASIC's."""
+        tests = [
+            self.t.sums_fit(finish, self.values[finish.temp])
+            for finish in node.finish
+            if finish.kind in ("sum", "sub")
+        ]
+        return [test for test in tests if test is not None]
+
+    def block_sums_fit(self, node: hostir.Launch, block: str) -> list[str]:
+        """Tests that a finished block's sums combine with no exception; where one fails
+        the host runs the block's iterations again.  Only a kernel that writes no array
+        may run a finished block again."""
+        if node.writes:
+            return []
+        tests = []
+        for finish in node.finish:
+            if finish.kind in ("sum", "sub"):
+                part = self.s.element(self.values[finish.temp], block)
+                tests.append(self.t.total_fits(finish.var, finish.kind, part))
+        return [test for test in tests if test is not None]
 
     def distributed(self, node: hostir.Distributed) -> list:
         """The kernels of a distributed loop in order, each while every block of the ones
@@ -169,8 +194,9 @@ class LaunchLowering:
         first = f"{block} * {tile}"
         iteration = [self.loop_value(loop, lane), Host(replay.body, lane=True)]
         skip = [line for f in combine for line in self.block_finish(f, block)]
+        combined = [self.s.item(done, block, flag)] + self.block_sums_fit(node, block)
         body = [
-            If(self.s.item(done, block, flag), skip + [Continue()]),
+            If(self.s.and_(combined), skip + [Continue()]),
             ForRange(lane, first, self.s.min_(f"{first} + {tile}", count), iteration),
         ]
         return [ForEach(block, flag, done, body)]
@@ -251,7 +277,7 @@ class LaunchLowering:
         if finish.kind in ("sum", "sub"):
             # BASIC's + and -, which report an overflow of the running total (under the
             # comment of the accumulating statement, which names the warning's line)
-            total = self.t.store(f"{self.t.add(finish.kind)}({var}, {part})")
+            total = self.t.running_total(finish.var, finish.kind, part)
             return [Origin(finish.origin), Line(f"{var} = {total}")]
         if finish.strict and not finish.payload and self.s.extremes:
             return [Line(f"{var} = {self.s.extreme(finish.kind, var, part)}")]
@@ -267,6 +293,11 @@ class LaunchLowering:
         kind = finish.kind
         if kind in ("sum", "sub"):
             # block by block, each addition reported as BASIC's + and - report it
+            if self.t.sums_fit(finish, temp) is not None:  # typed sums (ms): one by one
+                block, item = self.t.element_loop_names()
+                value = self.s.item(temp, block, item)
+                total = Line(f"{var} = {self.t.running_total(finish.var, kind, value)}")
+                return [Origin(finish.origin), ForEach(block, item, temp, [total])]
             total = self.t.store(self.t.sum_of_blocks(kind, var, temp))
             return [Origin(finish.origin), Line(f"{var} = {total}")]
         if kind in ("max", "min"):
@@ -384,6 +415,19 @@ class LaunchTarget:
 
     def store(self, text: str) -> str:
         return self.expr.store(text, "num")
+
+    def running_total(self, name: str, kind: str, part: str) -> str:
+        """BASIC's `name + part` (kind "sub": `-`), as the accumulating statement
+        computes it: a block's sum combined into its variable."""
+        return self.expr.running_total(name, _OPS[kind], part)
+
+    def total_fits(self, name: str, kind: str, part: str) -> str | None:
+        """A test that `name + part` meets no exception (None: the combination's
+        exceptions are the block's own, no test needed)."""
+        return self.expr.total_fits(name, _OPS[kind], part)
+
+
+_OPS = {"sum": "+", "sub": "-"}  # the BASIC operator of a Finish that combines sums
 
 
 def _compare(finish: hostir.Finish) -> str:

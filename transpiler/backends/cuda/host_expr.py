@@ -135,6 +135,24 @@ class ExprPrinter:
     def array(self, name: str) -> str:
         return self.array_names[name]
 
+    # ----------------------------------------------------------------- block sums
+
+    def running_total(self, name: str, op: str, part: str) -> str:
+        """BASIC's `name op part` (op "+" or "-"): a kernel block's sum combined into
+        the variable that accumulates, as the accumulating statement computes it (ECMA-55:
+        an overflow to +-inf warns once; later additions to an infinity stay quiet)."""
+        combine = "b2t::add" if op == "+" else "b2t::sub"
+        return self.store(f"{combine}({self.var(name)}, {part})", "num")
+
+    def total_fits(self, name: str, op: str, part: str) -> str | None:
+        """A test that `name op part` meets no exception, where a block's sum could meet
+        one that the block's own additions would meet more than once (None: none can)."""
+        return None
+
+    def totals_fit(self, name: str, op: str, parts: str) -> str | None:
+        """The same test for the sums of the DeviceTemp `parts` combined one by one."""
+        return None
+
     def ctype_of(self, value_type: str) -> str:
         """The C++ type storing a BASIC value type ("num", "int", "str")."""
         return {"num": self.number, "int": "int32", "str": "string"}[value_type]

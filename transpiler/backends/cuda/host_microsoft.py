@@ -13,6 +13,7 @@ from __future__ import annotations
 from ... import ast
 from ...builtins import BUILTINS
 from ...hostcode import microsoft
+from ...model import type_of_name
 from ...semantics import BITWISE, is_truth_value, single_as_written
 from .host_expr import _EQUALITY, _PRIMARY, _SUM, _UNARY, Code, Effects, ExprPrinter, _as_double
 
@@ -95,6 +96,25 @@ class MicrosoftExprPrinter(ExprPrinter):
             [arg] = self._operands(e.args, pre)
             return Code(f"b2t::{builtin.cpp}(b2t::Double{{{arg.text}}})", _PRIMARY, "string")
         return super().call(e, pre)
+
+    def running_total(self, name: str, op: str, part: str) -> str:
+        """`b2t::sng(total + part)`: each result of + and - has its type, and beyond
+        GW-BASIC's range warns "Overflow" and is the largest value."""
+        return self.store(f"{self.var(name)} {op} {part}", type_of_name(name))
+
+    def total_fits(self, name: str, op: str, part: str) -> str | None:
+        # A total held at the largest single overflows again at every later term: where
+        # the block's sum leaves the range, the host runs its iterations (b2t::fits).
+        single = "true" if self._single(name) else "false"
+        return f"b2t::fits({self.var(name)} {op} {part}, {single})"
+
+    def totals_fit(self, name: str, op: str, parts: str) -> str | None:
+        single = "true" if self._single(name) else "false"
+        subtract = "true" if op == "-" else "false"
+        return f"{parts}.totals_fit({self.var(name)}, {single}, {subtract})"
+
+    def _single(self, name: str) -> bool:
+        return type_of_name(name) == "num" and self.singles
 
     def store(self, text: str, value_type: str) -> str:
         if value_type == "str":

@@ -108,11 +108,12 @@ class KernelLaunches(LaunchTarget):
     def number(self, value) -> str:
         return _number(value)
 
-    def add(self, kind: str) -> str:
-        return "b2t::add" if kind == "sum" else "b2t::sub"
-
     def sum_of_blocks(self, kind: str, var: str, temp: str) -> str:
         return f"{temp}.{'added_to' if kind == 'sum' else 'subtracted_from'}({var})"
+
+    def sums_fit(self, finish: hostir.Finish, temp: str) -> str | None:
+        """The blocks' sums in DeviceTemp `temp` combine one by one with no exception."""
+        return self.expr.totals_fit(finish.var, "+" if finish.kind == "sum" else "-", temp)
 
     def round_to_int(self, text: str) -> str:
         return f"b2t::round_to_int({text})"

@@ -41,7 +41,7 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "field", "get_record", "put_record", "field_release", "field_swap", "SINGLE", "DOUBLE",
     "REAL",
     # Microsoft BASIC (cutile/host_microsoft.py, flow.py)
-    "use_dialect", "Double", "sng", "dbl", "cint", "single_div", "double_div", "int_div",
+    "use_dialect", "Double", "sng", "dbl", "fits", "totals_fit", "cint", "single_div", "double_div", "int_div",
     "int_mod", "bit_and", "bit_or", "bit_xor", "bit_eqv", "bit_imp", "bit_not",
     "single_power", "single_power_int", "double_power", "single_result", "ForStack",
     # QuickBASIC's INTEGER and LONG arithmetic

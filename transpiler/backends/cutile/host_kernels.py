@@ -120,13 +120,15 @@ class KernelPrinter(LaunchTarget):
     def number(self, value) -> str:
         return number_text(value)
 
-    def add(self, kind: str) -> str:
-        return self.expr.need("add" if kind == "sum" else "sub")
-
     def sum_of_blocks(self, kind: str, var: str, temp: str) -> str:
         return (
             f"{self.expr.need('add_all' if kind == 'sum' else 'sub_all')}({var}, {temp}.tolist())"
         )
+
+    def sums_fit(self, finish: hostir.Finish, temp: str) -> str | None:
+        """The blocks' sums in `temp` combine one by one with no exception."""
+        op = "+" if finish.kind == "sum" else "-"
+        return self.expr.totals_fit(finish.var, op, f"{temp}.tolist()")
 
     def round_to_int(self, text: str) -> str:
         return f"{self.expr.need('round_to_int')}({text})"

@@ -22,6 +22,7 @@ from ... import ast
 from ...builtins import BUILTINS, effect_of
 from ...expr_facts import has_effects
 from ...hostcode import microsoft
+from ...model import type_of_name
 from ...semantics import BITWISE, is_truth_value, single_as_written
 from .host_expr import _AND, _ATOM, _COMPARE, _OR, _SUM, _UNARY, ExprPrinter
 
@@ -110,6 +111,26 @@ class MicrosoftExprPrinter(ExprPrinter):
             arg = f"{self.need('Double')}({self.value(e.args[0])})"
             return f"{self.need(builtin.python)}({arg})"
         return super().call(e)
+
+    def running_total(self, name: str, op: str, part: str) -> str:
+        """`sng(total + part)`: each result of + and - has its type, and beyond GW-BASIC's
+        range warns "Overflow" and is the largest value."""
+        return self.store(f"{self.var(name)} {op} {part}", type_of_name(name))
+
+    def total_fits(self, name: str, op: str, part: str) -> str | None:
+        # A total held at the largest single overflows again at every later term: where
+        # the block's sum leaves the range, the host runs its iterations (msnumbers.fits).
+        single = "" if self._single(name) else ", single=False"
+        return f"{self.need('fits')}({self.var(name)} {op} {part}{single})"
+
+    def totals_fit(self, name: str, op: str, parts: str) -> str | None:
+        options = ("" if self._single(name) else ", single=False") + (
+            ", subtract=True" if op == "-" else ""
+        )
+        return f"{self.need('totals_fit')}({self.var(name)}, {parts}{options})"
+
+    def _single(self, name: str) -> bool:
+        return type_of_name(name) == "num" and self.singles
 
     def store(self, text: str, value_type: str) -> str:
         if value_type == "str":
