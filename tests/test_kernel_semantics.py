@@ -160,7 +160,7 @@ def test_the_tile_functions_compile_with_nvidia_compiler(tmp_path):
         out = tmp_path / name
         out.mkdir()
         files = driver.emit_binaries(analysis, code, "cutile", "cubin", "sm_90", str(out / "m.py"))
-        assert [f.name for f in files] == ["prog.sm_90.cubin"]
+        assert [f.name for f in files] == ["prog.cutile.sm_90.cubin"]
     assert used == {"basic_mod", "basic_mod_int", "basic_div_int", "basic_max", "basic_min"}
 
 

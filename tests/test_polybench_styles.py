@@ -100,6 +100,6 @@ def test_the_2d_and_3d_kernels_compile_with_nvidias_compilers(tmp_path, monkeypa
     assert cli.main([str(path), *DIALECT, "--emit", "cubin", "--target", target]) == 0
     cubins = sorted(p.name for p in tmp_path.glob("*.cubin"))
     if target == "cutile":  # one cubin per kernel
-        assert "map_100_2.sm_90.cubin" in cubins or "stencil_110.sm_90.cubin" in cubins, cubins
+        assert "map_100_2.cutile.sm_90.cubin" in cubins or "stencil_110.cutile.sm_90.cubin" in cubins, cubins
     else:  # one for the program
-        assert cubins == [f"{name.replace('-', '_')}.sm_90.cubin"], cubins
+        assert cubins == [f"{name.replace('-', '_')}.nvrtc.sm_90.cubin"], cubins

@@ -182,8 +182,10 @@ def test_the_cuda_printer_records_dispatch_labels_in_constant_time(monkeypatch):
     of an IF chain entered by a GOTO: 12.6 s of the 20 s of printing)."""
     made = []
     real = cuda_host.StatementPrinter
-    monkeypatch.setattr(
-        cuda_host, "StatementPrinter", lambda *args: made.append(real(*args)) or made[-1]
+    monkeypatch.setattr(  # the module printer makes its statement printer from this
+        cuda_host._ModulePrinter,
+        "statement_printer",
+        staticmethod(lambda *args: made.append(real(*args)) or made[-1]),
     )
     analysis = driver.front_end(SourceFile("p.bas", "10 GOTO 10\n"), Options())
     driver.generate(analysis, "cuda")

@@ -127,7 +127,7 @@ def _blocker(node: ast.Node) -> tuple[str, str] | None:
         return ("the program uses RND, and CLEAR starts its sequence again",
                 "that restart is not implemented")  # fmt: skip
     if isinstance(node, (ast.OnError, ast.Resume)) or (
-        isinstance(node, ast.Call) and node.name in ("ERR", "ERL")
+        isinstance(node, ast.Call) and (node.name == "ERR" or node.name == "ERL")
     ):
         return ("the program traps errors, and CLEAR turns trapping off and sets ERR "
                 "and ERL to 0", "that reset is not implemented")  # fmt: skip

@@ -39,8 +39,6 @@ import dataclasses
 from .. import ast
 from ..errors import BasicSemanticError, Diagnostics
 from ..model import Analysis
-from .procedure_arrays import has_array_parameters, instantiate
-from .procedure_calls import Lowering
 from .procedure_model import Proc, reach, rewrite
 
 
@@ -55,6 +53,9 @@ def uses_procedures(program: ast.Program) -> bool:
 def lower(analysis: Analysis, diags: Diagnostics) -> None:
     """Rewrite `analysis.program.lines`: the module, END, then the procedures as
     subroutines."""
+    # (imported here: procedure_loops needs expr_facts, which imports the passes package)
+    from .procedure_arrays import has_array_parameters, instantiate
+    from .procedure_calls import Lowering
 
     error = _reporter(diags)
     main, procs = _split(analysis.program.lines, error)
