@@ -311,6 +311,9 @@ _IMPLEMENTED = (
     # They are names everywhere else; the MAT grammar checks their operands.
     *(Builtin(name, frozenset(("dartmouth", "extended")), syntax="mat")
       for name in ("ZER", "CON", "IDN", "TRN", "INV")),
+    # Dartmouth BASIC (4th edition): the determinant of the matrix the last MAT INV
+    # inverted, 0 before any.
+    Builtin("DET", frozenset(("dartmouth", "extended")), ((),), python="DET", cpp="DET"),
 )
 
 # Reserved function names of the supported dialects that are not implemented yet: a

@@ -42,7 +42,7 @@ from .command import run_command
 from .console import FRE, INKEYS, MARGIN, POS, ZONE, ZONE_WIDTH, Console, Spc, Tab, spc, tab
 from .data import DataItem, DataPool
 from .dialect import use_dialect
-from .extended import MAX, MIN, MOD, loop_count, to_integer
+from .extended import DET, MAX, MIN, MOD, loop_count, to_integer
 from .faults import ERROR, WARNING, BasicFault, Notice, set_warning_hook, warn
 from .files import (
     EOF,
@@ -171,6 +171,7 @@ __all__ = [
     "LOG",
     "LTRIMS",
     "MARGIN",
+    "DET",
     "MAX",
     "MIDS",
     "MIN",

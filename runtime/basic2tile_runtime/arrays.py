@@ -37,6 +37,7 @@ import numpy as np
 from .console import Console
 from .data import DataPool
 from .dialect import mat_first_subscript
+from .extended import set_determinant
 from .faults import BasicFault
 from .inputs import NUMBER, STRING
 from .limits import IMPLICIT_UPPER_BOUND, TOO_MANY_ELEMENTS
@@ -551,19 +552,27 @@ def mat_function(target: BasicArray, name: str, source: BasicArray, f32: bool = 
 
 
 def _inverse(m: list[list[float]], name: str) -> list[float]:
+    """The inverse of `m` as a flat row-major list; its determinant (the product of the
+    pivots, negated by each row swap) for DET."""
     n = len(m)
     a = [list(row) + [1.0 if i == j else 0.0 for j in range(n)] for i, row in enumerate(m)]
+    determinant = 1.0
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
         if a[pivot][col] == 0.0:
+            set_determinant(0.0)
             raise BasicFault(SINGULAR, f"INV({name})")
+        if pivot != col:
+            determinant = -determinant
         a[col], a[pivot] = a[pivot], a[col]
         p = a[col][col]
+        determinant *= p
         a[col] = [x / p for x in a[col]]
         for r in range(n):
             if r != col and a[r][col] != 0.0:
                 f = a[r][col]
                 a[r] = [x - f * y for x, y in zip(a[r], a[col])]
+    set_determinant(determinant)
     return [x for row in a for x in row[n:]]
 
 

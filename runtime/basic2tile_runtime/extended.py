@@ -8,6 +8,9 @@ that the interpreter and the generated host programs share one definition:
   7 MOD 3 = 1, -7 MOD 3 = -1, 7 MOD -3 = 1, 7.5 MOD 2 = 1.5.  ``a MOD 0`` warns
   "division by zero" and gives NaN (the IEEE fmod result); ``inf MOD b`` gives NaN.
 - MAX(a, b) and MIN(a, b): the larger / smaller of two numbers; if one is NaN, the other.
+- DET (Dartmouth BASIC): the determinant of the matrix the last MAT INV inverted, 0
+  before any and after an INV of a singular matrix (the MAT INV of `arrays.py` and of
+  the interpreter record it).
 - A ``%`` variable holds a 32-bit signed integer: assigning x stores floor(x + 0.5) (the
   rounding ECMA-55 uses for subscripts, so BASIC has one rounding rule); a result outside
   -2147483648..2147483647, or NaN, is fatal "integer overflow (x)".
@@ -22,6 +25,18 @@ from .faults import BasicFault, warn
 from .numformat import format_number_trimmed
 
 INTEGER_OVERFLOW = "integer overflow"
+
+_determinant = [0.0]
+
+
+def DET() -> float:
+    """Dartmouth BASIC's DET: the determinant of the matrix the last MAT INV inverted."""
+    return _determinant[0]
+
+
+def set_determinant(value: float) -> None:
+    """Record what DET returns (MAT INV)."""
+    _determinant[0] = value
 
 
 def MOD(a: float, b: float) -> float:

@@ -4733,7 +4733,17 @@ void mat_transpose(Array<T>& target, const Array<U>& source) {
   store_values(target, {cols, rows}, values);
 }
 
-// MAT A = INV(B): Gauss-Jordan elimination with partial pivoting.
+// The determinant of the matrix the last MAT INV inverted (Dartmouth BASIC's DET): 0
+// before any, and after an INV of a singular matrix.
+inline double& last_determinant() {
+  static double value = 0.0;
+  return value;
+}
+
+inline double DET() { return last_determinant(); }
+
+// MAT A = INV(B): Gauss-Jordan elimination with partial pivoting; the product of the
+// pivots, negated by each row swap, is the determinant (DET).
 template <class T, class U>
 void mat_inverse(Array<T>& target, const Array<U>& source) {
   if (source.rank() != 2)
@@ -4748,15 +4758,21 @@ void mat_inverse(Array<T>& target, const Array<U>& source) {
       a[i][j] = m[i * n + j];
     a[i][n + i] = 1.0;
   }
+  double determinant = 1.0;
   for (std::size_t col = 0; col < n; ++col) {
     std::size_t pivot = col;  // the first row with the largest magnitude, as Python's max
     for (std::size_t r = col + 1; r < n; ++r)
       if (std::fabs(a[r][col]) > std::fabs(a[pivot][col]))
         pivot = r;
-    if (a[pivot][col] == 0.0)
+    if (a[pivot][col] == 0.0) {
+      last_determinant() = 0.0;
       throw Fault(SINGULAR, "INV(" + source.name() + ")");
+    }
+    if (pivot != col)
+      determinant = -determinant;
     std::swap(a[col], a[pivot]);
     const double p = a[col][col];
+    determinant *= p;
     for (double& x : a[col])
       x = x / p;
     for (std::size_t r = 0; r < n; ++r) {
@@ -4770,6 +4786,7 @@ void mat_inverse(Array<T>& target, const Array<U>& source) {
   std::vector<double> values;
   for (std::size_t i = 0; i < n; ++i)
     values.insert(values.end(), a[i].begin() + static_cast<long>(n), a[i].end());
+  last_determinant() = determinant;
   store_values(target, {static_cast<int>(n), static_cast<int>(n)}, values);
 }
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 from array import array as _array
 
 from ..runtime import NUMBER, STRING, BasicFault, Console, DataPool
+from ..runtime.extended import set_determinant
 from .arrays import BasicArray
 
 SHAPE_MISMATCH = "MAT dimensions do not match"
@@ -179,17 +180,25 @@ def mat_function(target: BasicArray, name: str, source: BasicArray, f32: bool) -
 
 
 def _inverse(m: list[list[float]], name: str) -> list[float]:
+    """The inverse of `m`, flat; its determinant (the product of the pivots, negated by
+    each row swap) becomes the runtime's DET."""
     n = len(m)
     a = [list(row) + [1.0 if i == j else 0.0 for j in range(n)] for i, row in enumerate(m)]
+    determinant = 1.0
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
         if a[pivot][col] == 0.0:
+            set_determinant(0.0)
             raise BasicFault(SINGULAR, f"INV({name})")
+        if pivot != col:
+            determinant = -determinant
         a[col], a[pivot] = a[pivot], a[col]
         p = a[col][col]
+        determinant *= p
         a[col] = [x / p for x in a[col]]
         for r in range(n):
             if r != col and a[r][col] != 0.0:
                 f = a[r][col]
                 a[r] = [x - f * y for x, y in zip(a[r], a[col])]
+    set_determinant(determinant)
     return [x for row in a for x in row[n:]]
