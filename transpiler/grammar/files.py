@@ -195,7 +195,24 @@ def p_get_put(p):
     word = p[1].upper()
     extension(p, 1, word)
     record = p[4] if len(p) > 3 else None
+    if word == "GET" and record is None and _string_variable(p[2]):
+        p[0] = _key_get(p, p[2])
+        return
     p[0] = ast.RecordIO(p[2], record, put=word == "PUT", coord=location(p, 1))
+
+
+def _string_variable(e: ast.Expr) -> bool:
+    return isinstance(e, (ast.Var, ast.Index)) and e.name.endswith("$")
+
+
+def _key_get(p, target: ast.Var | ast.Index) -> ast.Let:
+    """`GET A$` (Applesoft, Commodore BASIC): the next key typed, as `A$ = INKEY$`.  A
+    file number is never a string, so GW-BASIC's GET of a record cannot be meant; like
+    INKEY$, it pins --dialect ms when none was chosen."""
+    where = {"coord": location(p, 1)}
+    ctx = p.lexer.ctx
+    ctx.microsoft_evidence("GET of a key into a string", where["coord"])
+    return ast.Let(target, ast.Call("INKEY$", [], **where), **where)
 
 
 def p_lset(p):
