@@ -217,6 +217,8 @@ def t_NAME(t):
         word = _dotted(t, word)
     if word[-1] == "&":  # QuickBASIC's LONG suffix (`&H1F` and `&17` stay constants)
         ctx.qbasic_only(f"the LONG suffix '&' ({word})", ctx.coord(t.lexpos, len(word)))
+    if word == "ONERR" and _applesoft_onerr(t):
+        raise _onerr_unsupported(t)
     if ctx.crunch:
         word = _crunched(t, word)
     if word in STATEMENT_FUNCTIONS and _function_call(t):
@@ -289,6 +291,30 @@ def t_NAME(t):
             len(word),
         )
     return t
+
+
+_GOTO_AFTER = re.compile(r"[ \t]*GO[ \t]*TO", re.IGNORECASE)
+
+
+def _applesoft_onerr(t) -> bool:
+    """Whether the word ONERR starts a statement `ONERR GOTO n`: Applesoft's error trap,
+    which Microsoft's other tokenizers would read as `ON ERR GOTO n`, a jump on the value
+    of ERR (0 before any error: no jump)."""
+    text = t.lexer.lexdata
+    return _starts_statement(t.lexer.ctx, text, t.lexpos) and bool(
+        _GOTO_AFTER.match(text, t.lexpos + len("ONERR"))
+    )
+
+
+def _onerr_unsupported(t) -> BasicSyntaxError:
+    return BasicSyntaxError(
+        "unsupported statement ONERR GOTO (Applesoft BASIC)",
+        t.lexer.ctx.coord(t.lexpos, len("ONERR")),
+        notes=(
+            "its trap stays set after the handler jumps away, and the handler reads the "
+            "error's code with PEEK(222): Microsoft BASIC's ON ERROR GOTO and ERR differ",
+        ),
+    )
 
 
 def _dotted(t, word: str) -> str:
