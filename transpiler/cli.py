@@ -126,6 +126,13 @@ def build_arg_parser() -> argparse.ArgumentParser:
         "qbasic (QuickBASIC, QBasic)",
     )
     p.add_argument(
+        "--name-chars",
+        type=_positive_int,
+        metavar="N",
+        help="only the first N characters of a variable's name count (2: Applesoft and "
+        "Commodore BASIC, where SCORE and SC are one variable)",
+    )
+    p.add_argument(
         "--precision",
         choices=("f32", "f64", "tf32"),
         help="numeric element type (tf32: f32, with matrix products on the tensor cores' "
@@ -297,7 +304,12 @@ def _main(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"{args.source}: error: cannot read: {exc.strerror}", file=sys.stderr)
             return 1
-        options = Options(std=args.std, precision=args.precision, max_steps=args.max_steps)
+        options = Options(
+            std=args.std,
+            precision=args.precision,
+            max_steps=args.max_steps,
+            name_chars=args.name_chars,
+        )
         status = _dispatch(args, source, options)
         sys.stdout.flush()  # a full disk or a closed stdout must fail here, not at exit
         return status

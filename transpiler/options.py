@@ -31,6 +31,10 @@ class Options:
     precision: Precision | None = None
     # Interpreter guard against runaway programs (None: unlimited).
     max_steps: int | None = None
+    # How many characters of a variable's name count (`--name-chars`; None: all).  2 is
+    # Applesoft's and Commodore BASIC's: `SCORE` and `SC` are one variable there
+    # (`passes/short_names.py`).
+    name_chars: int | None = None
 
     @property
     def tf32_products(self) -> bool:

@@ -26,6 +26,7 @@ from . import (
     jumps,
     kind,
     records,
+    short_names,
     symbols,
     typecheck,
 )
@@ -47,6 +48,10 @@ def analyze(program: ast.Program, source: SourceFile, options: Options) -> Analy
     # 1b. Microsoft BASIC: every name written with the suffix of its type (DEFINT...),
     #     before any pass reads a name.
     default_types.run(analysis, diags)
+    # 1b'. --name-chars: every name cut to the characters the program's machine reads
+    #     (after 1b, which gives names their suffix); without it, a warning for names
+    #     that such a machine would read as one.
+    short_names.run(analysis, diags)
     # 1c. Microsoft BASIC's CLEAR after the start: the statements that reset what it
     #     resets (needs the typed names of 1b; before 2, which flattens them).
     clear.run(analysis, diags)
