@@ -311,8 +311,10 @@ def _onerr_unsupported(t) -> BasicSyntaxError:
         "unsupported statement ONERR GOTO (Applesoft BASIC)",
         t.lexer.ctx.coord(t.lexpos, len("ONERR")),
         notes=(
-            "its trap stays set after the handler jumps away, and the handler reads the "
-            "error's code with PEEK(222): Microsoft BASIC's ON ERROR GOTO and ERR differ",
+            (
+                "its trap stays set after the handler jumps away, and the handler reads the "
+                "error's code with PEEK(222): Microsoft BASIC's ON ERROR GOTO and ERR differ"
+            ),
         ),
     )
 

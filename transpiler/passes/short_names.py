@@ -9,9 +9,11 @@ with two variables and print something else without a word.
 With `--name-chars N` this pass rewrites every variable, array and DEF FN parameter name to
 its first N characters and its suffix (`SCORE` becomes `SC`, `COUNT%` becomes `CO%`), before
 any pass reads a name, so that the interpreter and both targets see one variable.  Without
-it, a program in which two names used as variables agree in their first two characters and
-suffix gets a warning at the first use of the second name (not under --dialect qbasic,
-whose programs have long names by design, nor in ECMA-55, whose names are two characters).
+it, a Microsoft BASIC program (--dialect ms, chosen or pinned: the 8-bit machines' BASICs
+are Microsoft's) in which two names used as variables agree in their first two characters
+and suffix gets a warning at the first use of the second name.  Extended BASIC's and
+QuickBASIC's programs have long names by design (`PEAK` and `PEAKBIN`), ECMA-55's and
+Dartmouth's names are two characters: they get none.
 """
 
 from __future__ import annotations
@@ -99,8 +101,8 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
     if chars is not None:
         _fold_names(analysis.program, chars)
         return
-    if analysis.options.qbasic or analysis.options.strict:
-        return
+    if analysis.options.std != "ms":
+        return  # extended BASIC's and QuickBASIC's programs have long names by design
     for kind, earlier, later, coord in _collisions(analysis.program):
         analysis.warnings.append(
             BasicWarning(
