@@ -144,6 +144,31 @@ def test_get_of_a_key_pins_microsoft_basic(tmp_path):
     assert "prog.bas:2: note: GET of a key into a string: assuming --dialect ms" in done.stderr
 
 
+# Applesoft's screen statements: alone as a statement each does nothing to the text (a
+# warning says so); anywhere else HOME is a name, as in GW-BASIC.
+APPLESOFT_SCREEN = """\
+10 HOME
+20 TEXT : NORMAL
+30 PRINT "TITLE"
+40 INVERSE : PRINT "MENU" : NORMAL
+50 HOME = 3: PRINT HOME
+60 IF HOME = 3 THEN HOME
+70 PRINT "END"
+"""
+
+
+def test_applesoft_screen_statements_have_no_effect(tmp_path):
+    out = interpreted_and_checked(tmp_path, APPLESOFT_SCREEN)
+    assert out == "TITLE\nMENU\n 3 \nEND\n"
+    done = basic2tile(tmp_path, APPLESOFT_SCREEN, "--interpret")
+    assert "prog.bas:1: note: Applesoft's statement HOME: assuming --dialect ms" in done.stderr
+    assert (
+        "prog.bas:1:4: warning: HOME has no effect: the output is a text stream, not a screen"
+        in done.stderr
+    )
+    assert "prog.bas:4:4: warning: INVERSE has no effect: the output is plain text" in done.stderr
+
+
 def test_applesoft_onerr_goto_is_a_located_error(tmp_path):
     """`ONERR GOTO 100` was read as `ON ERR GOTO 100` (a jump on ERR, 0 before any
     error: no jump) and the program ran on without its trap."""

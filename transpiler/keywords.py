@@ -81,6 +81,21 @@ MICROSOFT_EVIDENCE: dict[str, str] = {
     "MID$": "the MID$ statement",
 }  # fmt: skip
 
+# Applesoft BASIC's screen statements that cannot change the text a program writes: a
+# statement only where one stands alone (`HOME`, `HOME : PRINT`), a name anywhere else, as
+# in GW-BASIC.  Each is read as a statement without effect (a warning says why), and pins
+# --dialect ms as CLS does (Applesoft is a Microsoft BASIC).
+APPLESOFT_SCREEN: dict[str, str] = {
+    "HOME": "the output is a text stream, not a screen",
+    "TEXT": "text is the only mode",
+    "NORMAL": "the output is plain text",
+    "INVERSE": "the output is plain text",
+    "FLASH": "the output is plain text",
+}
+MICROSOFT_EVIDENCE.update(
+    {word: f"Applesoft's statement {word}" for word in APPLESOFT_SCREEN}
+)
+
 # Statements of Microsoft BASIC that are functions too (PLAY(n), SCREEN(r, c)): the lexer
 # reads the word followed by `(` away from the start of a statement as the function.
 STATEMENT_FUNCTIONS = frozenset(("PLAY", "SCREEN"))
@@ -173,6 +188,7 @@ NO_EFFECT: dict[str, str] = {
     "SCREEN": "text is the only mode",
     "WIDTH": "lines are 80 characters wide already",
     "CLEAR": "nothing has been assigned yet",
+    **APPLESOFT_SCREEN,
 }
 
 # Why a reserved statement or function is not supported, where the word alone does not

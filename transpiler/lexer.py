@@ -32,6 +32,7 @@ from ply import lex
 from .builtins import BUILTINS, DIALECT_NAMES, FUNCTION_NAMES
 from .errors import BasicSyntaxError, BasicWarning, Coord
 from .keywords import (
+    APPLESOFT_SCREEN,
     KEYWORDS,
     MS_CONTEXT_WORDS,
     REASONS,
@@ -219,6 +220,10 @@ def t_NAME(t):
         ctx.qbasic_only(f"the LONG suffix '&' ({word})", ctx.coord(t.lexpos, len(word)))
     if word == "ONERR" and _applesoft_onerr(t):
         raise _onerr_unsupported(t)
+    if word in APPLESOFT_SCREEN and _alone_as_statement(t, word):
+        t.type = "CLS"  # a statement without effect, as CLS (grammar/devices.py)
+        t.value = word
+        return t
     if ctx.crunch:
         word = _crunched(t, word)
     if word in STATEMENT_FUNCTIONS and _function_call(t):
@@ -303,6 +308,18 @@ def _applesoft_onerr(t) -> bool:
     text = t.lexer.lexdata
     return _starts_statement(t.lexer.ctx, text, t.lexpos) and bool(
         _GOTO_AFTER.match(text, t.lexpos + len("ONERR"))
+    )
+
+
+_STATEMENT_END = re.compile(r"[ \t]*(?:[:'\r\n]|$|ELSE\b)", re.IGNORECASE)
+
+
+def _alone_as_statement(t, word: str) -> bool:
+    """Whether `word` is a whole statement: it starts one, and `:`, the line's end, a
+    comment or ELSE follows it (`HOME`, not `HOME = 3`)."""
+    text = t.lexer.lexdata
+    return _starts_statement(t.lexer.ctx, text, t.lexpos) and bool(
+        _STATEMENT_END.match(text, t.lexpos + len(word))
     )
 
 
