@@ -104,6 +104,14 @@ def test_names_that_two_characters_join_are_warned_about(tmp_path):
     assert "note: --name-chars 2 reads names as those machines do" in done.stderr
 
 
+def test_no_name_warning_for_gw_basics_dotted_names(tmp_path):
+    """A `.` in a name is GW-BASIC's alone: PLAYER.X and PLAYER.Y warn of nothing."""
+    text = "10 PLAYER.X = 1: PLAYER.Y = 2: PRINT PLAYER.X; PLAYER.Y\n"
+    done = basic2tile(tmp_path, text, "--dialect", "ms", "--interpret")
+    assert done.stdout == " 1  2 \n"
+    assert "warning" not in done.stderr
+
+
 @pytest.mark.parametrize("dialect", ["qbasic", "extended"])
 def test_no_name_warning_outside_microsoft_basic(tmp_path, dialect):
     """QuickBASIC's and extended BASIC's programs use long names by design: `total` and

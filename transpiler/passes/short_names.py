@@ -81,8 +81,8 @@ def _collisions(program: ast.Program) -> list[tuple[str, str, str, Coord]]:
     seen: set[tuple[str, str]] = set()
     found: list[tuple[str, str, str, Coord]] = []
     for kind, name, coord in _names_used(program):
-        if (kind, name) in seen:
-            continue
+        if (kind, name) in seen or "." in name:
+            continue  # a `.` in a name is GW-BASIC's (PLAYER.X): no 8-bit machine has it
         seen.add((kind, name))
         key = (kind, folded(name, EIGHT_BIT_NAME_CHARS))
         earlier = first_name.setdefault(key, name)
