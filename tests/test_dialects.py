@@ -93,10 +93,11 @@ def test_dialect_ms_takes_it_without_a_note(statement, what, column):
 @pytest.mark.parametrize(
     "program",
     [
-        # A numerical program in Dartmouth / extended style stays in double precision:
-        # RND with an argument, `%` integers, MAT, long names and MOD pin nothing.
+        # A numerical program in extended style stays in double precision: RND with an
+        # argument, `%` integers, MAT with OPTION BASE, long names and MOD pin nothing.
         (
-            "10 DIM A(3, 3)\n20 MAT READ A\n30 DATA 1,2,3,4,5,6,7,8,9\n40 LET TOTAL = 0\n"
+            "5 OPTION BASE 1\n10 DIM A(3, 3)\n20 MAT READ A\n30 DATA 1,2,3,4,5,6,7,8,9\n"
+            "40 LET TOTAL = 0\n"
             "50 FOR I% = 1 TO 3\n60 LET TOTAL = TOTAL + A(I%, I%) * RND(1) + 7 MOD 3\n"
             "70 NEXT I%\n80 PRINT TOTAL\n90 END\n"
         ),
@@ -108,6 +109,14 @@ def test_programs_without_microsoft_constructs_stay_extended(program):
     analysis = analysed(program)
     assert analysis.options.dialect == "extended" and analysis.options.std is None
     assert analysis.notes == [] and analysis.number_type == "f64"
+
+
+def test_mat_without_option_base_pins_dartmouth():
+    analysis = analysed("10 DIM A(3, 3)\n20 MAT READ A\n30 DATA 1,2,3,4,5,6,7,8,9\n40 END\n")
+    assert analysis.options.dialect == "dartmouth" and analysis.number_type == "f64"
+    assert [str(n) for n in analysis.notes] == [
+        "d.bas:2: note: MAT statement: assuming --dialect dartmouth (MAT from row and column 1)"
+    ]
 
 
 def test_the_first_construct_is_the_one_noted():

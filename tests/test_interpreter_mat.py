@@ -62,8 +62,15 @@ def test_zer_con_idn_and_redimensioning():
 
 
 def test_option_base_zero_includes_row_and_column_zero():
-    program = "10 DIM A(1, 1)\n20 MAT A = CON\n30 PRINT A(0, 0); A(1, 1)\n40 MAT PRINT A;\n"
+    program = "5 OPTION BASE 0\n10 DIM A(1, 1)\n20 MAT A = CON\n30 PRINT A(0, 0); A(1, 1)\n40 MAT PRINT A;\n"
     assert output(program) == " 1  1 \n 1  1 \n 1  1 \n"
+
+
+def test_mat_without_option_base_is_dartmouths_from_row_one():
+    # Dartmouth BASIC, 4th edition: MAT leaves row and column 0 alone; a program with
+    # MAT and no OPTION BASE gets --dialect dartmouth (docs/dialects.md).
+    program = "10 DIM A(2, 2)\n20 MAT READ A\n30 DATA 1, 2, 3, 4\n40 MAT PRINT A;\n50 PRINT A(0, 0)\n"
+    assert output(program) == " 1  2 \n 3  4 \n 0 \n"
 
 
 def test_inverse():

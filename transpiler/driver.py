@@ -89,7 +89,7 @@ def _program_and_dialect(source: SourceFile, options: Options):
         options = dataclasses.replace(options, std="qbasic")
         return parse_program(source, options), options, note
     if not pins:
-        return program, options, None
+        return _dartmouth_if_mat(source, program, options)
     what, coord = pins[0]
     note = BasicNote(f"{what}: assuming --dialect ms", Coord(coord.file, coord.line, 0))
     options = dataclasses.replace(options, std="ms")
@@ -102,6 +102,26 @@ def _program_and_dialect(source: SourceFile, options: Options):
             raise CompileErrors([*errors.errors, note]) from None
         _check_calls_of_other_dialects(program, note)
     return program, options, note
+
+
+def _dartmouth_if_mat(source: SourceFile, program, options: Options):
+    """A MAT statement in a program without OPTION BASE pins --dialect dartmouth: every
+    BASIC with MAT (Dartmouth, HP, Full BASIC) leaves row and column 0 out of it, where
+    extended BASIC's MAT starts at OPTION BASE, 0 by default, so a Dartmouth program's
+    `MAT READ A` of a `DIM A(2, 2)` would read nine numbers instead of four."""
+    from . import ast
+
+    if any(isinstance(node, ast.OptionBase) for node in program.walk()):
+        return program, options, None
+    mat = next((node for node in program.walk() if isinstance(node, (ast.MatRead, ast.MatInput, ast.MatPrint, ast.MatAssign))), None)
+    if mat is None:
+        return program, options, None
+    note = BasicNote(
+        "MAT statement: assuming --dialect dartmouth (MAT from row and column 1)",
+        Coord(mat.coord.file, mat.coord.line, 0),
+    )
+    options = dataclasses.replace(options, std="dartmouth")
+    return parse_program(source, options), options, note
 
 
 def _check_calls_of_other_dialects(program, note: BasicNote) -> None:

@@ -251,18 +251,16 @@ def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> ho
     A MAT statement covers every element of its arrays from its first MAT subscript to the
     current upper bounds (the interpreter's `interpreter/mat.py`).  Where that is the
     OPTION BASE the kernel runs over the whole storage of A and B; where it is higher
-    (Dartmouth BASIC leaves row and column 0 alone) the statement stays on the host.  Before the launch the host makes the
+    (Dartmouth BASIC leaves row and column 0 alone) it starts one row and column in, and
+    leaves row and column 0 of C as they were.  Before the launch the host makes the
     interpreter's checks and gives C its new shape, rows(A) x cols(B) (`MatProductShape`);
     the counts are then the current extents.  Raises NotParallel (the statement stays on
     the host) when C is also an operand or an array is not a numeric matrix.
     """
     stmt = node.stmt
     a, b, c = stmt.value.left.name, stmt.value.right.name, stmt.target
-    if mat_first_subscript(analysis.options.dialect) > analysis.option_base:
-        raise NotParallel(
-            "MAT product: MAT statements leave row and column 0 alone in this dialect"
-            " (the kernel multiplies whole arrays; OPTION BASE 1 lets it)"
-        )
+    # Dartmouth's MAT leaves row and column 0 alone: the kernel starts one element in.
+    first = max(mat_first_subscript(analysis.options.dialect) - analysis.option_base, 0)
     if c in (a, b):
         raise NotParallel(f"MAT product: {c} is both the result and an operand (needs a copy)")
     for array in (a, b, c):
@@ -277,20 +275,27 @@ def mat_product_launch(node: hostir.Simple, analysis: Analysis, name: str) -> ho
     count_names = {"I": "rows", "J": "cols", "K": "inner"}
     extents = {"I": (a, 0), "J": (b, 1), "K": (a, 1)}
     origin = origin_of(stmt, analysis.source)
-    firsts = {key: 0 for key in "IJK"}
+    firsts = {key: first for key in "IJK"}
     kernel = _mma_kernel(analysis, name, a, b, c, count_names, firsts, origin, origin, False)
     args = [HostValue("array", (name,)) for name in (c, *_operands(a, b))]
-    args += [HostValue("len", extents[key]) for key in "IJK"]
+    counts = {key: _extent_from(extents[key], first) for key in "IJK"}
+    args += [counts[key] for key in "IJK"]
     args += [HostValue("num", (p.value,)) for p in mma_tile_sizes(analysis)]
     host_grid = [
-        HostValue("cdiv", (HostValue("len", extents["I"]), HostValue("num", (tm,)))),
-        HostValue("cdiv", (HostValue("len", extents["J"]), HostValue("num", (tn,)))),
+        HostValue("cdiv", (counts["I"], HostValue("num", (tm,)))),
+        HostValue("cdiv", (counts["J"], HostValue("num", (tn,)))),
     ]
     decision = ir.LoopDecision(stmt.label, stmt.coord, True, "mma", kernel.summary, name)
     shapes = [hostir.MatProductShape(c, a, b, stmt)]
     return hostir.Launch(
         kernel, decision, [], [], args, host_grid, [], [], [c], shapes, origin=stmt
     )
+
+
+def _extent_from(extent: tuple[str, int], first: int) -> HostValue:
+    """The number of rows (columns) of an array from subscript `first` of its storage."""
+    length = HostValue("len", extent)
+    return HostValue("add", (length, HostValue("num", (-first,)))) if first else length
 
 
 # ---------------------------------------------------------------- the kernel
