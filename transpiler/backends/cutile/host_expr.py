@@ -24,8 +24,8 @@ import math
 
 from ... import ast
 from ...ast import is_user_function
-from ...builtins import BUILTINS, effect_of
-from ...expr_facts import integral_constant, positive_constant
+from ...builtins import BUILTINS
+from ...expr_facts import constant_truth, has_effects, integral_constant, positive_constant
 from ...hostcode.operators import COMPARISONS as _COMPARISONS
 from ...hostcode.operators import RUNTIME_OPERATORS
 from ...model import Analysis
@@ -177,7 +177,7 @@ class ExprPrinter:
         the operators the same (evaluating the terms first is unobservable), else as a
         running total updated term by term."""
         first = self.value(run[-1].left)
-        quiet = all(_quiet(n.right, self.a.expr_types, self.a.plain_sums) for n in run)
+        quiet = not any(has_effects(n.right, analysis=self.a) for n in run)
         if quiet and all(n.op == run[0].op for n in run):
             fn = "add_all" if run[0].op == "+" else "sub_all"
             terms = ", ".join(self.value(n.right) for n in reversed(run))
@@ -208,7 +208,7 @@ class ExprPrinter:
             right = self._wrap(e.right, _COMPARE + 1)
             return f"{left} {_COMPARISONS[e.op]} {right}", _COMPARE
         if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
-            if _quiet(e.right, self.a.expr_types, self.a.plain_sums):
+            if not has_effects(e.right, analysis=self.a):
                 # Python's `and` / `or` may skip the right operand; BASIC evaluates it,
                 # which nobody can notice when it cannot warn, fail or draw RND.
                 symbol, prec = ("and", _BOOL_AND) if e.op == "AND" else ("or", _BOOL_OR)
@@ -290,63 +290,3 @@ class ExprPrinter:
             if isinstance(node, ast.BinOp) and self.a.expr_types.get(node) == "str":
                 return True  # "String too long"
         return False
-
-
-def _quiet(e: ast.Expr, types: dict, plain_sums: set) -> bool:
-    """Can evaluating `e` be skipped unnoticed (no warning, fault, RND, DEF FN)?"""
-    for node in e.walk():
-        if isinstance(node, ast.BinOp) and types.get(node) == "str":
-            return False  # a concatenation: "String too long"
-        if isinstance(node, ast.Index):
-            return False
-        if isinstance(node, ast.Call) and effect_of(node.name) != "none":
-            return False
-        if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
-            return False
-        if isinstance(node, ast.BinOp) and node.op in ("+", "-") and node not in plain_sums:
-            return False
-    return True
-
-
-def constant_truth(e: ast.Expr) -> bool | None:
-    """The truth of a condition made of constants only (comparisons of constants, AND,
-    OR, NOT): decided when translating, exactly as at run time (the same floats and
-    strings compared the same way, and none of these operations warns).  None if
-    it depends on the run."""
-    if isinstance(e, ast.BinOp) and e.op in _COMPARISONS:
-        left, right = _literal(e.left), _literal(e.right)
-        if left is None or right is None or type(left) is not type(right):
-            return None
-        return {
-            "=": left == right,
-            "<>": left != right,
-            "<": left < right,
-            ">": left > right,
-            "<=": left <= right,
-            ">=": left >= right,
-        }[e.op]
-    if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
-        left, right = constant_truth(e.left), constant_truth(e.right)
-        if left is None or right is None:
-            return None
-        return (left and right) if e.op == "AND" else (left or right)
-    if isinstance(e, ast.UnaryOp) and e.op == "NOT":
-        inner = constant_truth(e.operand)
-        return None if inner is None else not inner
-    value = _literal(e)
-    if isinstance(value, float):
-        return value != 0.0
-    return None
-
-
-def _literal(e: ast.Expr):
-    """The value of a numeric constant (possibly signed) or string constant, else None."""
-    if isinstance(e, ast.Str):
-        return e.value
-    sign = 1.0
-    while isinstance(e, ast.UnaryOp) and e.op in "+-":
-        sign = -sign if e.op == "-" else sign
-        e = e.operand
-    if isinstance(e, ast.Num):
-        return sign * float(e.value)
-    return None
