@@ -8,6 +8,7 @@ from __future__ import annotations
 from .. import ast, hostir
 from ..model import Analysis
 from ..naming import Namer, declare_program_names
+from ..hostcode.simplify import simplify
 
 
 class HostModule:
@@ -19,6 +20,7 @@ class HostModule:
     statement_printer = None
 
     def set_up(self, host: hostir.HostProgram, namer: Namer) -> None:
+        simplify(host)  # the host passes: both targets print their result
         self.host = host
         a: Analysis = host.analysis
         self.a = a

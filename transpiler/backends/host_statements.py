@@ -116,6 +116,9 @@ class HostStatements:
             return lines + self.simple(self.end_exception)
         return lines + self.simple("return")
 
+    def n_Mark(self, node: hostir.Mark) -> list:
+        return []  # its comment is all there is
+
     def n_Call(self, node: hostir.Call) -> list:
         return self.simple(f"{self.sub_names[node.subroutine]}()")
 

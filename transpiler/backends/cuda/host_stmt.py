@@ -148,6 +148,21 @@ class StatementPrinter(HostStatements):
         fails = self.fails(stmt.value) or self.store_fails(stmt.target)
         return self.at_line(node, fails) + self.assign(stmt.target, value, pre)
 
+    def n_Evaluate(self, node: hostir.Evaluate) -> list[Code]:
+        """A value that nothing reads: evaluated, and converted, for its effects only."""
+        pre: list[str] = []
+        value = self.expr.store(self.expr.value(node.value, pre), node.value_type)
+        head = self.at_line(node, True)  # its effects are all there is: it can report
+        return head + [Code(line) for line in pre] + [Code(f"static_cast<void>({value});")]
+
+    def n_MinMax(self, node: hostir.MinMax) -> list[Code]:
+        """`B = std::max(B, A)`: `A > B ? A : B` as the IF it replaces (NaN included)."""
+        pre: list[str] = []
+        value = self.expr.double_value(node.value, pre)
+        var = self.var(node.name)
+        head = self.at_line(node, self.fails(node.value)) + [Code(line) for line in pre]
+        return head + [Code(f"{var} = std::{node.fn}({var}, {value});")]
+
     # ----------------------------------------------------------------- files, PRINT USING
 
     def file_number(self, e: ast.Expr) -> str:

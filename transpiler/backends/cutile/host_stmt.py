@@ -17,10 +17,11 @@ from ...expr_facts import print_operand as _print_operand
 from ...hostcode.syntax import PYTHON
 from ...model import Analysis, type_of_name
 from ...naming import Namer
+from ...hostcode.simplify import is_comment_node
 from ...semantics import RANDOMIZE_KINDS
 from ..basic_origin import origin_comment
 from ..host_statements import HostStatements
-from .host_expr import ExprPrinter, constant_truth, number_literal
+from .host_expr import ExprPrinter, number_literal
 
 # The reference interpreter's run-time messages (transpiler/interpreter/machine.py).
 RETURN_WITHOUT_GOSUB = "RETURN without GOSUB"
@@ -136,25 +137,16 @@ class StatementPrinter(HostStatements):
         # range *and* whose value warns or fails could tell (it is fatal either way).
         target = stmt.target
         value = self.expr.store(self.expr.value(stmt.value), self.target_type(target))
-        if isinstance(target, ast.Var):
-            if value == self.var(target.name):
-                return []  # LET X = X
-            if target.name not in self.read_vars:
-                return self._discard(stmt.value, value, self.target_type(target))
+        if isinstance(target, ast.Var) and value == self.var(target.name):
+            return []  # LET X = X
         return [Code(f"{self.target(target)} = {value}")]
 
-    def _discard(self, expr: ast.Expr, text: str, value_type: str) -> list[Code]:
-        """A value stored in a variable that nothing reads: only its effects (warnings,
-        faults, RND) matter."""
-        microsoft = self.a.options.microsoft
-        # (Microsoft BASIC: storing a number may warn "Overflow" or fail too.)
-        conversion_fails = value_type == "int" or (value_type == "str" and self.expr.strict)
-        conversion_fails = conversion_fails or (microsoft and value_type != "str")
-        if not has_effects(expr, microsoft) and not (
-            conversion_fails and not _safe_constant(expr, value_type, microsoft)
-        ):
-            return []
-        return [Code(f"_ = {text}")]
+    def n_Evaluate(self, node: hostir.Evaluate) -> list[Code]:
+        return [Code(f"_ = {self.expr.store(self.expr.value(node.value), node.value_type)}")]
+
+    def n_MinMax(self, node: hostir.MinMax) -> list[Code]:
+        var = self.var(node.name)
+        return [Code(f"{var} = {node.fn}({var}, {self.expr.value(node.value)})")]
 
     def channel(self, number: ast.Expr | None) -> str:
         """What PRINT and WRITE write to: the console, or the file numbered `number`."""
@@ -599,27 +591,10 @@ class StatementPrinter(HostStatements):
         return [Code(f"while {test}:", body)]
 
     def n_If(self, node: hostir.If) -> list[Code]:
-        arms = []
         origins = node.origins or [node.origin] * len(node.arms)
-        for (condition, body), origin in zip(node.arms, origins):
-            known = constant_truth(condition)
-            if known is False:
-                continue  # a comparison of two constants: decided here, exactly as at run time
-            if known is True:
-                if not arms:
-                    return self.nodes(body)
-                arms.append((None, body, origin))
-                break
-            arms.append((condition, body, origin))
-        else:
-            if not arms:
-                return self.nodes(node.else_body or [])
-            if node.else_body:
-                arms.append((None, node.else_body, None))
-        if len(arms) == 1 and arms[0][0] is not None:
-            special = self._min_max(arms[0][0], arms[0][1])
-            if special is not None:
-                return special
+        arms = list(zip(*zip(*node.arms), origins))
+        if node.else_body:
+            arms.append((None, node.else_body, None))
         out = []
         for n, (condition, body, origin) in enumerate(arms):
             if condition is None:
@@ -631,6 +606,8 @@ class StatementPrinter(HostStatements):
             if len(arms) == 1:
                 test, body, comments = self._collapse(test, body)
             header = f"{keyword} {test}:"
+            if node.nan_kept:
+                header += "  # noqa: PLR1730 (with NaN, max/min would differ)"
             if n > 0 and origin is not None and origin is not node.origin:
                 comment = self.comment(hostir.Simple(origin, origin=origin))
                 if comment:
@@ -644,13 +621,11 @@ class StatementPrinter(HostStatements):
         b when a is false, as the nested form does."""
         comments: list[Code] = []
         while True:
-            inner = [n for n in body if not _is_comment_node(n)]
+            inner = [n for n in body if not is_comment_node(n)]
             if len(inner) != 1 or not isinstance(inner[0], hostir.If):
                 return test, body, comments
             node = inner[0]
-            if len(node.arms) != 1 or node.else_body or constant_truth(node.arms[0][0]) is not None:
-                return test, body, comments
-            if self._min_max_shape(node.arms[0][0], node.arms[0][1]) is not None:
+            if len(node.arms) != 1 or node.else_body or node.nan_kept:
                 return test, body, comments
             for n in body:
                 if n is not node:
@@ -658,53 +633,6 @@ class StatementPrinter(HostStatements):
             comments += self.comment(node)
             test = f"{test} and {self.expr.cond(node.arms[0][0])}"
             body = node.arms[0][1]
-
-    def _min_max_shape(self, condition: ast.Expr, body: list[hostir.HNode]):
-        """`IF A > B THEN B = A` (A a variable, constant or element, B a variable): the
-        function and operands of the equivalent `b = max(b, a)`, else None."""
-        stmts = [n for n in body if not _is_comment_node(n)]
-        if len(stmts) != 1 or not isinstance(stmts[0], hostir.Simple):
-            return None
-        let = stmts[0].stmt
-        if not isinstance(let, ast.Let) or not isinstance(let.target, ast.Var):
-            return None
-        if not isinstance(condition, ast.BinOp) or condition.op not in ("<", ">", "<=", ">="):
-            return None
-        name = let.target.name
-        if _type_of(name) != "num" or self.expr.f32 or self.a.options.microsoft:
-            return None
-        if not _plain_operand(let.value):
-            return None
-        left, right, op = condition.left, condition.right, condition.op
-        if _same(left, let.value) and _is_var(right, name):
-            bigger = op in (">", ">=")  # IF A > B THEN B = A
-        elif _same(right, let.value) and _is_var(left, name):
-            bigger = op in ("<", "<=")  # IF B < A THEN B = A
-        else:
-            return None
-        return ("max" if bigger else "min"), op in ("<", ">"), name, let.value
-
-    def _min_max(self, condition: ast.Expr, body: list[hostir.HNode]) -> list[Code] | None:
-        """The max/min form of `IF A > B THEN B = A`, exact: Python's max(b, a) is
-        `a if a > b else b`, NaN and signed zeros included.  With >= the comparison
-        cannot be a max (a NaN A would win), so the IF stays, marked for ruff."""
-        shape = self._min_max_shape(condition, body)
-        if shape is None:
-            return None
-        fn, strict, name, value = shape
-        if not strict:
-            out = self.n_If_plain(condition, body)
-            out[0].text += "  # noqa: PLR1730 (with NaN, max/min would differ)"
-            return out
-        out = []
-        for n in body:
-            out.extend(self.comment(n))
-        var = self.var(name)
-        out.append(Code(f"{var} = {fn}({var}, {self.expr.value(value)})"))
-        return out
-
-    def n_If_plain(self, condition: ast.Expr, body: list[hostir.HNode]) -> list[Code]:
-        return [Code(f"if {self.expr.cond(condition)}:", self.block(body))]
 
     def n_Continue(self, node: hostir.Continue) -> list[Code]:
         loop = self.loops[-1]
@@ -847,51 +775,3 @@ def _tuple(items: list[str]) -> str:
 
 def _type_of(name: str) -> str:
     return type_of_name(name)
-
-
-def _is_comment_node(node: hostir.HNode) -> bool:
-    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Rem)
-
-
-def _is_var(e: ast.Expr, name: str) -> bool:
-    return isinstance(e, ast.Var) and e.name == name
-
-
-def _plain_operand(e: ast.Expr) -> bool:
-    """A variable, a constant or an element with such subscripts: evaluating it twice
-    is evaluating it once."""
-    if isinstance(e, (ast.Var, ast.Num)):
-        return True
-    if isinstance(e, ast.Index):
-        return all(isinstance(i, (ast.Var, ast.Num)) for i in e.indices)
-    return False
-
-
-def _same(a: ast.Expr, b: ast.Expr) -> bool:
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, ast.Var):
-        return a.name == b.name
-    if isinstance(a, ast.Num):
-        return a.value == b.value
-    if isinstance(a, ast.Index):
-        return (
-            a.name == b.name
-            and len(a.indices) == len(b.indices)
-            and all(_same(x, y) for x, y in zip(a.indices, b.indices))
-        )
-    return False
-
-
-def _safe_constant(e: ast.Expr, value_type: str, microsoft: bool = False) -> bool:
-    """A constant whose conversion for storing cannot fail."""
-    if value_type == "str":
-        return isinstance(e, ast.Str) and len(e.value) <= 18
-    value = signed_number(e)
-    if value is None:
-        return False
-    if microsoft:  # CINT's 16 bits, CLNG's 32; a floating constant is in range already
-        if value_type == "lng":
-            return -2147483648.5 < value < 2147483647.5
-        return value_type != "int" or -32768.5 < value < 32767.5
-    return -2147483648.0 <= value + 0.5 < 2147483648.0
