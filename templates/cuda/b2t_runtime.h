@@ -12,7 +12,8 @@
 //   strings.py    check_string (the 18-character limit)
 //   stringfns.py  Microsoft's string functions (LEFTS, MIDS, VAL, ...), concat, mid_assign
 //   ms_inputs.py  parse_ms_reply (Microsoft's INPUT replies, "?Redo from start")
-//   arith.py      div, mul, power, round_to_int, ABS ATN COS EXP INT LOG SGN SIN SQR TAN
+//   arith.py      div, mul, power, round_to_int, ABS ATN COS COSH EXP INT LOG SGN SIN SINH
+//                 SQR TAN TANH
 //   extended.py   MOD, MAX, MIN, to_integer / to_int32 (the `%` variables)
 //   rnd.py        SplitMix64, RND, RANDOMIZE, reset_rnd (bit-identical sequences)
 //   inputs.py     parse_reply, ReplyRejected
@@ -1342,6 +1343,22 @@ inline double EXP(double x) {
       warn(OPERATION_OVERFLOW, "EXP(" + format_number_trimmed(x) + ")");
   }
   return r;
+}
+
+// Extended BASIC's hyperbolic functions: an overflow warns, as EXP's (arith.py).
+inline double hyperbolic(const char* name, double r, double x) {
+  if (std::isinf(r) && std::isfinite(x))
+    warn(OPERATION_OVERFLOW, std::string(name) + "(" + format_number_trimmed(x) + ")");
+  return r;
+}
+inline double SINH(double x) {
+  return hyperbolic("SINH", std::sinh(x), x);
+}
+inline double COSH(double x) {
+  return hyperbolic("COSH", std::cosh(x), x);
+}
+inline double TANH(double x) {
+  return std::tanh(x);
 }
 
 // The greatest integer not above x (ECMA-55 INT is floor, not truncation).
