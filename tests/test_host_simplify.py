@@ -101,3 +101,26 @@ def test_simplifying_twice_changes_nothing():
     simplify(host)
     assert [type(n).__name__ for n in hostir.walk(host.body)] == first
     assert "MinMax" in first and "Mark" in first
+
+
+SUBSCRIPTS = """\
+10 DIM X(10)
+20 DEF FNA(Z) = X(3) + Z
+30 FOR I = 1 TO 10
+40 X(I) = I
+50 NEXT I
+60 J = 11
+70 PRINT X(5); FNA(1); X(J)
+"""
+
+
+def test_subscripts_in_range_are_found_once_for_both_printers():
+    """X(I) inside FOR I = 1 TO 10 and the constants X(5) and X(3) (in a DEF FN body too)
+    are in range; X(J) is not."""
+    host = host_of(SUBSCRIPTS)
+    simplify(host)
+    safe = {
+        f"{e.name}({e.indices[0].name if hasattr(e.indices[0], 'name') else int(e.indices[0].value)})@{e.coord.line}"
+        for e in host.safe_elements
+    }
+    assert safe == {"X(3)@2", "X(I)@4", "X(5)@7"}

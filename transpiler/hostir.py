@@ -608,6 +608,9 @@ class HostProgram:
     # Set by passes/host_facts.py: variables read by printed code, arrays allocated at start.
     read_vars: frozenset[str] = frozenset()
     static_arrays: frozenset[str] = frozenset()
+    # Set by hostcode/simplify.py: the elements (ast.Index) whose subscripts are in range
+    # for sure wherever the program evaluates them.
+    safe_elements: frozenset = frozenset()
 
 
 def walk(nodes: list[HNode]):

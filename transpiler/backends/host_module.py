@@ -30,6 +30,7 @@ class HostModule:
         self.sub_names = {sub.name: namer.ident(sub.name) for sub in host.subroutines}
         printer = self.microsoft_printer if a.options.microsoft else self.expr_printer
         self.expr = printer(a, namer, self.array_names)
+        self.expr.safe_elements = host.safe_elements
         self.stmts = self.statement_printer(a, namer, self.expr, self.sub_names)
         self.stmts.has_return_stack = host.return_stack
         self.stmts.static_arrays = host.static_arrays

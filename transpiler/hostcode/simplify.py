@@ -8,13 +8,18 @@ structuring, offloading and `host_facts.annotate`, in this order:
    one becomes the ELSE (or the whole IF);
 2. dead stores: an assignment to a variable that nothing reads (`host.read_vars`) keeps
    only the effects of its value (`hostir.Evaluate`), or nothing at all;
-3. IF to max/min: `IF A > B THEN B = A` is `B = max(B, A)` (`hostir.MinMax`).
+3. IF to max/min: `IF A > B THEN B = A` is `B = max(B, A)` (`hostir.MinMax`);
+4. subscripts in range: the elements whose subscripts are integral constants or
+   variables of counted loops around them, within a DIM that never changes
+   (`host.safe_elements`: their evaluation cannot fail, which both printers use).
 
 A statement removed leaves a `hostir.Mark`, which prints its comment.  Each step is
 idempotent: a second run changes nothing.
 """
 
 from __future__ import annotations
+
+import math
 
 from .. import ast, hostir
 from ..expr_facts import constant_truth, has_effects, signed_number
@@ -26,6 +31,7 @@ def simplify(host: hostir.HostProgram) -> None:
     host.body = simplifier.nodes(host.body)
     for sub in host.subroutines:
         sub.body = simplifier.nodes(sub.body)
+    host.safe_elements = frozenset(safe_elements(host))
 
 
 class _Simplifier:
@@ -108,7 +114,11 @@ class _Simplifier:
             node.nan_kept = True
             return [node]
         marks = [hostir.Mark(origin=n.origin) for n in body if n.origin is not None]
-        return [hostir.Mark(origin=node.origin), *marks, hostir.MinMax(fn, name, value, origin=node.origin)]
+        return [
+            hostir.Mark(origin=node.origin),
+            *marks,
+            hostir.MinMax(fn, name, value, origin=node.origin),
+        ]
 
     def min_max_shape(self, condition: ast.Expr, body: list[hostir.HNode]):
         """`IF A > B THEN B = A` (A a variable, constant or element, B a variable): the
@@ -158,6 +168,98 @@ def fold_if(node: hostir.If) -> list[hostir.HNode] | None:
     node.arms, node.else_body = arms, else_body
     node.origins = kept_origins if node.origins else []
     return [node]
+
+
+def safe_elements(host: hostir.HostProgram) -> set[ast.Index]:
+    """The elements whose subscripts are in range for sure wherever the program evaluates
+    them (an element of a subroutine copied into two paths must be safe in both)."""
+    ranges = _Ranges(host.analysis)
+    ranges.nodes(host.body)
+    for sub in host.subroutines:
+        ranges.nodes(sub.body)
+    for fn in host.analysis.functions.values():  # a body runs in many places: no loop
+        ranges.expr(fn.body)
+    return ranges.safe - ranges.unsafe
+
+
+def counted_span(stmt: ast.For) -> tuple[int, int]:
+    """The values the variable of a counted loop (`for i in range`) takes: its least and
+    greatest ((0, -1) when the loop runs zero times)."""
+    start, limit = int(signed_number(stmt.start)), int(signed_number(stmt.limit))
+    step = int(signed_number(stmt.step)) if stmt.step is not None else 1
+    count = len(range(start, limit + (1 if step > 0 else -1), step))
+    last = start + step * (count - 1)
+    return (min(start, last), max(start, last)) if count else (0, -1)
+
+
+class _Ranges:
+    """The walk of `safe_elements`: the ranges of the counted loops around each node."""
+
+    def __init__(self, analysis: Analysis):
+        self.a = analysis
+        self.ranges: dict[str, tuple[int, int]] = {}
+        self.safe: set[ast.Index] = set()
+        self.unsafe: set[ast.Index] = set()
+
+    def nodes(self, nodes: list[hostir.HNode]) -> None:
+        for node in nodes:
+            self.node(node)
+
+    def node(self, node: hostir.HNode) -> None:
+        for key, value in vars(node).items():
+            if isinstance(value, ast.Node) and key != "origin":  # (its comment's statement)
+                self.expr(value)
+        if isinstance(node, hostir.If):
+            for condition, _ in node.arms:
+                self.expr(condition)
+        if isinstance(node, hostir.ForLoop) and node.counted:
+            name = node.stmt.var.name
+            saved = self.ranges.get(name)
+            self.ranges[name] = counted_span(node.stmt)
+            self.nodes(node.body)
+            self.ranges.pop(name)
+            if saved is not None:
+                self.ranges[name] = saved
+            return
+        for body in _bodies(node):
+            self.nodes(body)
+
+    def expr(self, e: ast.Node) -> None:
+        for node in e.walk():
+            if isinstance(node, ast.Index):
+                (self.safe if self.in_range(node) else self.unsafe).add(node)
+
+    def in_range(self, e: ast.Index) -> bool:
+        symbol = self.a.arrays[e.name]
+        if symbol.upper is None or symbol.redimensioned:
+            return False
+        for sub, upper in zip(e.indices, symbol.upper):
+            span = self.span(sub)
+            if span is None or span[0] < symbol.base or span[1] > upper:
+                return False
+        return True
+
+    def span(self, e: ast.Expr) -> tuple[int, int] | None:
+        if isinstance(e, ast.Num) and math.isfinite(e.value) and e.value == int(e.value):
+            return int(e.value), int(e.value)
+        if isinstance(e, ast.Var):
+            return self.ranges.get(e.name)
+        return None
+
+
+def _bodies(node: hostir.HNode) -> list[list[hostir.HNode]]:
+    """The lists of nodes inside `node` (as hostir.walk visits them)."""
+    if isinstance(node, (hostir.ForLoop, hostir.WhileLoop)):
+        return [node.body]
+    if isinstance(node, hostir.If):
+        return [body for _, body in node.arms] + [node.else_body or []]
+    if isinstance(node, hostir.Dispatch):
+        return [block.body for block in node.blocks]
+    if isinstance(node, hostir.Launch) and node.replay is not None:
+        return [node.replay.prefix, node.replay.body]
+    if isinstance(node, hostir.Distributed):
+        return [[*node.parts, node.original]]
+    return []
 
 
 def is_comment_node(node: hostir.HNode) -> bool:

@@ -30,7 +30,6 @@ Parentheses appear only where C++'s precedence (or GCC's -Wparentheses) needs th
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ... import ast
@@ -124,7 +123,7 @@ class ExprPrinter:
         self.params: dict[str, str] = {}  # DEF FN parameter -> its type, in a body
         # Counting loop variables in scope -> the range of their values (from the
         # statement printer): their subscripts cannot be out of range.
-        self.ranges: dict[str, tuple[int, int]] = {}
+        self.safe_elements: frozenset = frozenset()  # set by the module printer
         self._effects: dict[int, Effects] = {}
 
     # ----------------------------------------------------------------- names and types
@@ -422,36 +421,19 @@ class ExprPrinter:
 
     def function_effects(self, name: str) -> Effects:
         """What a call of a DEF FN function can do (its body, and the conversions of its
-        arguments and result).  Its body runs in many places, so no loop ranges apply."""
+        arguments and result)."""
         key = ("function", name)
         if key not in self._effects:
             fn = self.a.functions[name]
-            saved, self.ranges = self.ranges, {}
             body = self.effects(fn.body)
-            self.ranges = saved
             converts = fn.result_type == "int" or "int" in fn.param_types
             checks = self.strict and "str" in (fn.result_type, *fn.param_types)
             self._effects[key] = body | Effects(fails=converts or checks)
         return self._effects[key]
 
     def _safe_element(self, e: ast.Index) -> bool:
-        """Are the subscripts in range for sure: integral constants, or counting loop
-        variables, within a DIM that never changes?"""
-        symbol = self.a.arrays[e.name]
-        if symbol.upper is None or symbol.redimensioned:
-            return False
-        for sub, upper in zip(e.indices, symbol.upper):
-            span = self._span(sub)
-            if span is None or span[0] < symbol.base or span[1] > upper:
-                return False
-        return True
-
-    def _span(self, e: ast.Expr) -> tuple[int, int] | None:
-        if isinstance(e, ast.Num) and math.isfinite(e.value) and e.value == int(e.value):
-            return int(e.value), int(e.value)
-        if isinstance(e, ast.Var) and e.name not in self.params:
-            return self.ranges.get(e.name)
-        return None
+        """Are the subscripts in range for sure (hostcode/simplify.safe_elements)?"""
+        return e in self.safe_elements
 
 
 def _as_double(left: Code, right: Code, min_prec: int) -> str:

@@ -65,6 +65,7 @@ class ExprPrinter:
         self.functions_called: set[str] = set()
         self.f32 = analysis.number_type == "f32"
         self.strict = analysis.options.strict
+        self.safe_elements: frozenset = frozenset()  # set by the module printer
 
     def need(self, name: str) -> str:
         self.uses.add(name)
@@ -266,11 +267,11 @@ class ExprPrinter:
 
     # ----------------------------------------------------------------- failures
 
-    def can_fail(self, e: ast.Node, safe_subscripts=frozenset()) -> bool:
+    def can_fail(self, e: ast.Node) -> bool:
         """Can evaluating `e` end the program with a fatal error?  (Warnings do not
-        count.)  `safe_subscripts`: Index nodes known to be in range."""
+        count.)  An element in `safe_elements` (hostcode/simplify.py) is in range."""
         for node in e.walk():
-            if isinstance(node, ast.Index) and node not in safe_subscripts:
+            if isinstance(node, ast.Index) and node not in self.safe_elements:
                 return True
             if isinstance(node, ast.Call):
                 builtin = BUILTINS.get(node.name)
@@ -283,7 +284,7 @@ class ExprPrinter:
                     return True
                 if is_user_function(node.name):
                     fn = self.a.functions[node.name]
-                    if fn.result_type == "int" or self.can_fail(fn.body, safe_subscripts):
+                    if fn.result_type == "int" or self.can_fail(fn.body):
                         return True
             if isinstance(node, ast.BinOp) and node.op == "^" and not integral_constant(node.right):
                 return True

@@ -148,8 +148,8 @@ class MicrosoftExprPrinter(ExprPrinter):
         text = self.value(e)
         return f"{self.need('Double')}({text})" if self.types.get(e) in ("dbl", "lng") else text
 
-    def can_fail(self, e: ast.Node, safe_subscripts=frozenset()) -> bool:
+    def can_fail(self, e: ast.Node) -> bool:
         # A warning (Division by zero, Overflow) shows on GW-BASIC's screen, the program's
         # output, where the items before it end (and is an error in a trapping program):
         # what may warn counts as what may fail.
-        return has_effects(e, microsoft=True) or super().can_fail(e, safe_subscripts)
+        return has_effects(e, microsoft=True) or super().can_fail(e)

@@ -14,10 +14,10 @@ from ... import ast, hostir
 from ...builtins import effect_of
 from ...expr_facts import copies_itself, has_effects, signed_number
 from ...expr_facts import print_operand as _print_operand
+from ...hostcode.simplify import is_comment_node
 from ...hostcode.syntax import PYTHON
 from ...model import Analysis, type_of_name
 from ...naming import Namer
-from ...hostcode.simplify import is_comment_node
 from ...semantics import RANDOMIZE_KINDS
 from ..basic_origin import origin_comment
 from ..host_statements import HostStatements
@@ -78,7 +78,6 @@ class StatementPrinter(HostStatements):
         self.for_stack_var = namer.fresh("for_stack")
         self.reply_var = namer.fresh("reply")
         self.channel_var = namer.fresh("channel")
-        self.ranges: dict[str, tuple[int, int]] = {}  # counted loop variables in scope
         self.read_vars: set[str] = set()  # variables some emitted code reads
         self.static_arrays: frozenset[str] = frozenset()  # set by the module printer
         self._stmts_by_line: dict[int, list[ast.Stmt]] | None = None
@@ -124,14 +123,9 @@ class StatementPrinter(HostStatements):
         method = getattr(self, "s_" + type(stmt).__name__, None)
         if method is None:
             raise NotImplementedError(f"{type(stmt).__name__} in a host program")
-        return method(stmt)
+        return method(node, stmt)
 
-    def s_Rem(self, stmt: ast.Rem) -> list[Code]:
-        return []  # its comment is all there is
-
-    s_NoEffect = s_Rem
-
-    def s_Let(self, stmt: ast.Let) -> list[Code]:
+    def s_Let(self, node, stmt: ast.Let) -> list[Code]:
         # Python evaluates the value before the subscripts of an element target; the
         # interpreter the other way round.  Only an assignment whose subscript is out of
         # range *and* whose value warns or fails could tell (it is fatal either way).
@@ -148,13 +142,19 @@ class StatementPrinter(HostStatements):
         var = self.var(node.name)
         return [Code(f"{var} = {node.fn}({var}, {self.expr.value(node.value)})")]
 
+    def arg(self, e: ast.Expr) -> str:
+        return self.expr.value(e)
+
+    def file_number(self, e: ast.Expr) -> str:
+        return self.expr.subscript(e)
+
     def channel(self, number: ast.Expr | None) -> str:
         """What PRINT and WRITE write to: the console, or the file numbered `number`."""
         if number is None:
             return "con"
         return f"{self.need('file_output')}({self.expr.subscript(number)})"
 
-    def s_Print(self, stmt: ast.Print) -> list[Code]:
+    def s_Print(self, node, stmt: ast.Print) -> list[Code]:
         """One `con.print` per run of items; an item that can fail starts a new call,
         so that what the items before it print comes out first, as in the interpreter."""
         con = self.channel(stmt.channel)
@@ -171,7 +171,7 @@ class StatementPrinter(HostStatements):
                     calls[-1].append(self.need("ZONE"))
                 continue
             expr = _print_operand(item)
-            if calls[-1] and self.expr.can_fail(expr, self.safe_subscripts(expr)):
+            if calls[-1] and self.expr.can_fail(expr):
                 calls.append([])
             if isinstance(item, (ast.Tab, ast.Spc)):
                 text = self.expr.value(expr)
@@ -195,86 +195,18 @@ class StatementPrinter(HostStatements):
         """`.item(a).item(b)`: each is written before the next one is evaluated."""
         return "".join(f".item({self.expr.print_item(item)})" for item in items)
 
-    def s_Write(self, stmt: ast.Write) -> list[Code]:
+    def s_Write(self, node, stmt: ast.Write) -> list[Code]:
         return [Code(f"{self.channel(stmt.channel)}.write_items(){self._items(stmt.items)}.end()")]
 
-    def s_Open(self, stmt: ast.Open) -> list[Code]:
-        name, mode = self.expr.value(stmt.name), self.expr.value(stmt.mode)
-        number = self.expr.subscript(stmt.number)
-        length = "" if stmt.length is None else f", {self.expr.value(stmt.length)}"
-        return [Code(f"{self.need('open_file')}({name}, {mode}, {number}{length})")]
-
-    def s_Field(self, stmt: ast.Field) -> list[Code]:
+    def s_Field(self, node, stmt: ast.Field) -> list[Code]:
         number = self.expr.subscript(stmt.channel)
         widths = ", ".join(self.expr.value(w) for w in stmt.widths)
         return [Code(f"{self.need('field')}({number}, [{widths}], {stmt.names!r})")]
 
-    def s_RecordIO(self, stmt: ast.RecordIO) -> list[Code]:
-        function = self.need("put_record" if stmt.put else "get_record")
-        number = self.expr.subscript(stmt.channel)
-        record = "" if stmt.record is None else f", {self.expr.value(stmt.record)}"
-        return [Code(f"{function}({number}{record})")]
-
-    def s_FieldRelease(self, stmt: ast.FieldRelease) -> list[Code]:
+    def s_FieldRelease(self, node, stmt: ast.FieldRelease) -> list[Code]:
         return [Code(f"{self.need('field_release')}({', '.join(map(repr, stmt.names))})")]
 
-    def s_FieldSwap(self, stmt: ast.FieldSwap) -> list[Code]:
-        return [Code(f"{self.need('field_swap')}({stmt.first!r}, {stmt.second!r})")]
-
-    def s_Close(self, stmt: ast.Close) -> list[Code]:
-        numbers = ", ".join(self.expr.subscript(n) for n in stmt.numbers)
-        return [Code(f"{self.need('close_files')}({numbers})")]
-
-    def s_FileWidth(self, stmt: ast.FileWidth) -> list[Code]:
-        number, width = self.expr.subscript(stmt.channel), self.expr.value(stmt.width)
-        return [Code(f"{self.need('file_width')}({number}, {width})")]
-
-    def s_Trace(self, stmt: ast.Trace) -> list[Code]:
-        return [Code(f"con.trace({stmt.on})")]
-
-    def s_TraceLine(self, stmt: ast.TraceLine) -> list[Code]:
-        return [Code(f"con.trace_line({stmt.number})")]
-
-    def s_OnError(self, stmt: ast.OnError) -> list[Code]:
-        return []  # ON ERROR GOTO 0 in a program that never traps: nothing to turn off
-
-    def s_RaiseError(self, stmt: ast.RaiseError) -> list[Code]:
-        return [Code(f"{self.need('raise_error')}({self.expr.value(stmt.code)})")]
-
-    def s_Kill(self, stmt: ast.Kill) -> list[Code]:
-        return [Code(f"{self.need('kill_file')}({self.expr.value(stmt.name)})")]
-
-    def s_Rename(self, stmt: ast.Rename) -> list[Code]:
-        old, new = self.expr.value(stmt.old), self.expr.value(stmt.new)
-        return [Code(f"{self.need('rename_file')}({old}, {new})")]
-
-    def safe_subscripts(self, expr: ast.Expr) -> set:
-        """Elements of `expr` whose subscripts are in range for sure: integral constants
-        or counting loop variables within a constant DIM."""
-        safe = set()
-        for node in expr.walk():
-            if not isinstance(node, ast.Index):
-                continue
-            symbol = self.a.arrays[node.name]
-            if symbol.upper is None or symbol.redimensioned:
-                continue
-            ok = True
-            for sub, upper in zip(node.indices, symbol.upper):
-                span = self._span(sub)
-                if span is None or span[0] < symbol.base or span[1] > upper:
-                    ok = False
-            if ok:
-                safe.add(node)
-        return safe
-
-    def _span(self, e: ast.Expr) -> tuple[int, int] | None:
-        if isinstance(e, ast.Num) and e.value == int(e.value):
-            return int(e.value), int(e.value)
-        if isinstance(e, ast.Var):
-            return self.ranges.get(e.name)
-        return None
-
-    def s_Input(self, stmt: ast.Input) -> list[Code]:
+    def s_Input(self, node, stmt: ast.Input) -> list[Code]:
         kinds = [
             self.need("STRING") if self.target_type(t) == "str" else self.need("NUMBER")
             for t in stmt.targets
@@ -303,12 +235,12 @@ class StatementPrinter(HostStatements):
             out.append(Code(self.assign(t, f"{self.reply_var}[{n}]")))
         return out
 
-    def s_LineInput(self, stmt: ast.LineInput) -> list[Code]:
+    def s_LineInput(self, node, stmt: ast.LineInput) -> list[Code]:
         prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
         call = f"con.line_input({prompt}{', stay=True' if stmt.stay else ''})"
         return [Code(f"{self._target_or_discard(stmt.target)} = {call}")]
 
-    def s_Swap(self, stmt: ast.Swap) -> list[Code]:
+    def s_Swap(self, node, stmt: ast.Swap) -> list[Code]:
         """Both places are found before either changes (`SWAP I, A(I)` swaps with the
         element of the old I): such subscripts are computed first."""
         swapped = {t.name for t in (stmt.first, stmt.second) if isinstance(t, ast.Var)}
@@ -317,7 +249,7 @@ class StatementPrinter(HostStatements):
         second = self._place(stmt.second, swapped, out)
         return out + [Code(f"{first}, {second} = {second}, {first}")]
 
-    def s_MidAssign(self, stmt: ast.MidAssign) -> list[Code]:
+    def s_MidAssign(self, node, stmt: ast.MidAssign) -> list[Code]:
         out: list[Code] = []
         target = self._place(stmt.target, set(), out)
         args = [target, self.expr.value(stmt.start)]
@@ -354,7 +286,7 @@ class StatementPrinter(HostStatements):
             return "_"
         return self.target(target)
 
-    def s_Read(self, stmt: ast.Read) -> list[Code]:
+    def s_Read(self, node, stmt: ast.Read) -> list[Code]:
         out = []
         for t in stmt.targets:
             reader = "data.read_string()" if self.target_type(t) == "str" else "data.read_number()"
@@ -364,14 +296,10 @@ class StatementPrinter(HostStatements):
                 out.append(Code(self.assign(t, reader)))
         return out
 
-    def s_Restore(self, stmt: ast.Restore) -> list[Code]:
-        position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
-        return [Code(f"data.restore({position})" if position else "data.restore()")]
-
-    def s_Fault(self, stmt: ast.Fault) -> list[Code]:
+    def s_Fault(self, node, stmt: ast.Fault) -> list[Code]:
         return [Code(f"raise {self.need('BasicFault')}({stmt.message!r})")]
 
-    def s_Randomize(self, stmt: ast.Randomize) -> list[Code]:
+    def s_Randomize(self, node, stmt: ast.Randomize) -> list[Code]:
         randomize = self.need("RANDOMIZE")
         if stmt.seed is not None:
             kind = RANDOMIZE_KINDS[self.a.expr_types[stmt.seed]]
@@ -380,7 +308,7 @@ class StatementPrinter(HostStatements):
             return [Code(f"{randomize}(con.ask_seed(), 'int')")]
         return [Code(f"{randomize}()")]
 
-    def s_Dim(self, stmt: ast.Dim) -> list[Code]:
+    def s_Dim(self, node, stmt: ast.Dim) -> list[Code]:
         """A DIM that runs: it allocates the arrays whose shape is not fixed (run-time
         bounds, or reshaped by MAT); the others exist from the start, as in the
         interpreter."""
@@ -392,7 +320,7 @@ class StatementPrinter(HostStatements):
             out.append(Code(f"{self.expr.array(decl.name)}.allocate({bounds})"))
         return out
 
-    def s_Erase(self, stmt: ast.Erase) -> list[Code]:
+    def s_Erase(self, node, stmt: ast.Erase) -> list[Code]:
         redim = "redim=True" if stmt.redim else ""
         return [Code(f"{self.expr.array(name)}.erase({redim})") for name in stmt.names]
 
@@ -401,10 +329,10 @@ class StatementPrinter(HostStatements):
     def _f32(self) -> str:
         return ", f32=True" if self.expr.f32 else ""
 
-    def s_MatRead(self, stmt: ast.MatRead) -> list[Code]:
+    def s_MatRead(self, node, stmt: ast.MatRead) -> list[Code]:
         return self._mat_fill_from(stmt, "mat_read", "data")
 
-    def s_MatInput(self, stmt: ast.MatInput) -> list[Code]:
+    def s_MatInput(self, node, stmt: ast.MatInput) -> list[Code]:
         return self._mat_fill_from(stmt, "mat_input", "con")
 
     def _mat_fill_from(self, stmt, helper: str, source: str) -> list[Code]:
@@ -417,13 +345,13 @@ class StatementPrinter(HostStatements):
             out.append(Code(f"{self.need(helper)}({name}, {source}{self._f32()})"))
         return out
 
-    def s_MatPrint(self, stmt: ast.MatPrint) -> list[Code]:
+    def s_MatPrint(self, node, stmt: ast.MatPrint) -> list[Code]:
         arrays = ", ".join(self.expr.array(n) for n in stmt.names)
         if len(stmt.names) == 1:
             arrays += ","
         return [Code(f"{self.need('mat_print')}(({arrays}), {tuple(stmt.seps)!r}, con)")]
 
-    def s_MatAssign(self, stmt: ast.MatAssign) -> list[Code]:
+    def s_MatAssign(self, node, stmt: ast.MatAssign) -> list[Code]:
         value = stmt.value
         target = self.expr.array(stmt.target)
         if isinstance(value, ast.MatFill):
@@ -513,16 +441,9 @@ class StatementPrinter(HostStatements):
                 args = f"{start}, {stop}, {step}"
             else:
                 args = f"{start}, {stop}" if start else str(stop)
-            count = len(range(start, stop, step))
-            span = (min(start, start + step * (count - 1)), max(start, start + step * (count - 1)))
-            saved = self.ranges.get(stmt.var.name)
-            self.ranges[stmt.var.name] = span if count else (0, -1)
             self.loops.append(_Loop("for"))
             body = self.block(node.body)
             self.loops.pop()
-            self.ranges.pop(stmt.var.name)
-            if saved is not None:
-                self.ranges[stmt.var.name] = saved
             return [Code(f"for {var} in range({args}):", body)]
         lines, limit, step, sign, step_const = self._for_setup(node, False)
         test = self._continues(var, limit, sign, step_const, node.plan.exact)
