@@ -124,3 +124,25 @@ def test_subscripts_in_range_are_found_once_for_both_printers():
         for e in host.safe_elements
     }
     assert safe == {"X(3)@2", "X(I)@4", "X(5)@7"}
+
+
+NESTED_IF = """\
+10 DIM X(3)
+20 A = 2: B = 0: C = 0
+30 IF A > 1 OR B > 2 THEN IF C > 3 THEN PRINT "WRONG"
+40 IF A > 1 THEN IF X(A) > 0 THEN PRINT "NEVER"
+50 PRINT "DONE"
+"""
+
+
+def test_nested_ifs_merge_in_both_targets_with_their_precedence():
+    """`IF a OR b THEN IF c` is `(a or b) and c`: the merged Python test was
+    `a > 1.0 or b > 2.0 and c > 3.0`, which printed WRONG."""
+    python, cpp = both(NESTED_IF)
+    assert "if (a > 1.0 or b > 2.0) and c > 3.0:" in python
+    assert "if ((a > 1.0 || b > 2.0) && c > 3.0)" in cpp
+    assert "if a > 1.0 and x[a] > 0.0:" in python
+
+
+def test_nested_ifs_run_alike(tmp_path):
+    assert interpreted_and_checked(tmp_path, NESTED_IF, dialect=None) == "DONE\n"

@@ -117,6 +117,10 @@ class If(HNode):
     # `IF A >= B THEN B = A`: the shape of a max or min that NaN keeps an IF
     # (hostcode/simplify.py; the Python printer says so to its linter).
     nan_kept: bool = False
+    # Conditions of nested IFs merged into this one's single arm (hostcode/simplify.py):
+    # the body runs when its condition and then each of these holds, tested in turn
+    # (one false skips the rest, as the nested IFs did).
+    merged: list[ast.Expr] = field(default_factory=list)
 
 
 @dataclass(eq=False)

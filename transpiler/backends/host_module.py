@@ -6,9 +6,9 @@ whether it reads DATA)."""
 from __future__ import annotations
 
 from .. import ast, hostir
+from ..hostcode.simplify import simplify
 from ..model import Analysis
 from ..naming import Namer, declare_program_names
-from ..hostcode.simplify import simplify
 
 
 class HostModule:

@@ -9,7 +9,9 @@ structuring, offloading and `host_facts.annotate`, in this order:
 2. dead stores: an assignment to a variable that nothing reads (`host.read_vars`) keeps
    only the effects of its value (`hostir.Evaluate`), or nothing at all;
 3. IF to max/min: `IF A > B THEN B = A` is `B = max(B, A)` (`hostir.MinMax`);
-4. subscripts in range: the elements whose subscripts are integral constants or
+4. nested IFs merged: `IF a THEN IF b THEN ...` (nothing else in either) is one IF
+   testing a, then b (`If.merged`: `and`, `&&` skip b when a is false);
+5. subscripts in range: the elements whose subscripts are integral constants or
    variables of counted loops around them, within a DIM that never changes
    (`host.safe_elements`: their evaluation cannot fail, which both printers use).
 
@@ -66,8 +68,8 @@ class _Simplifier:
         if isinstance(node, hostir.If):
             folded = fold_if(node)
             if folded is None:
-                return self.min_max(node)
-            return [m for n in folded for m in (self.min_max(n) if n is node else [n])]
+                folded = [node]
+            return [m for n in folded for m in (self.if_(n) if n is node else [n])]
         if isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Let):
             return [self.dead_store(node)]
         return [node]
@@ -96,6 +98,10 @@ class _Simplifier:
         if value_type == "int" or (value_type == "str" and self.a.options.strict):
             return True
         return self.microsoft and value_type != "str"
+
+    def if_(self, node: hostir.If) -> list[hostir.HNode]:
+        out = self.min_max(node)
+        return merge_nested(node) if out == [node] else out
 
     # ----------------------------------------------------------------- IF to max/min
 
@@ -144,6 +150,30 @@ class _Simplifier:
         else:
             return None
         return ("max" if bigger else "min"), op in ("<", ">"), name, let.value
+
+
+def merge_nested(node: hostir.If) -> list[hostir.HNode]:
+    """`IF a THEN IF b THEN ...` (one arm each, nothing else in the outer body but
+    comments) as one IF testing a, then b; the comments between them go before it."""
+    if not _single_arm(node):
+        return [node]
+    between: list[hostir.HNode] = []
+    while True:
+        condition, body = node.arms[0]
+        inner = [n for n in body if not is_comment_node(n)]
+        if len(inner) != 1 or not isinstance(inner[0], hostir.If) or not _single_arm(inner[0]):
+            break
+        nested = inner[0]
+        between += [n for n in body if n is not nested] + [hostir.Mark(origin=nested.origin)]
+        node.merged += [nested.arms[0][0], *nested.merged]
+        node.arms = [(condition, nested.arms[0][1])]
+    if not between:
+        return [node]
+    return [hostir.Mark(origin=node.origin), *between, node]
+
+
+def _single_arm(node: hostir.If) -> bool:
+    return len(node.arms) == 1 and not node.else_body and not node.nan_kept
 
 
 def fold_if(node: hostir.If) -> list[hostir.HNode] | None:

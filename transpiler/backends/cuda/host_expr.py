@@ -121,8 +121,7 @@ class ExprPrinter:
         self.number = "float" if self.f32 else "double"
         self.functions_called: set[str] = set()
         self.params: dict[str, str] = {}  # DEF FN parameter -> its type, in a body
-        # Counting loop variables in scope -> the range of their values (from the
-        # statement printer): their subscripts cannot be out of range.
+        # The elements whose subscripts are in range for sure (hostcode/simplify.py).
         self.safe_elements: frozenset = frozenset()  # set by the module printer
         self._effects: dict[int, Effects] = {}
 
@@ -198,6 +197,24 @@ class ExprPrinter:
         if not lines:
             return code
         return Code(f"[&] {{ {' '.join(lines)} return {code.text}; }}()", _PRIMARY, code.ctype)
+
+    def all_of(self, conditions: list[ast.Expr], pre: list[str], line_of) -> str:
+        """`a && b`: true when each condition holds, tested in turn.  `pre` gets the lines
+        the first needs; a later one's lines (with `line_of(e)`, the line it names if it
+        can fail) go in a lambda, which runs only when the conditions before it hold."""
+        first = self._cond(conditions[0], pre)
+        if len(conditions) == 1:
+            return first.text
+        parts = [first.wrap(_AND)]
+        for e in conditions[1:]:
+            local: list[str] = []
+            code = self._cond(e, local)
+            lines = line_of(e) + local
+            if lines:
+                parts.append(f"[&] {{ {' '.join(lines)} return {code.text}; }}()")
+            else:
+                parts.append(code.wrap(_AND + 1))
+        return " && ".join(parts)
 
     def print_item(self, e: ast.Expr, pre: list[str]) -> str:
         """An expression printed by PRINT."""

@@ -567,11 +567,12 @@ class StatementPrinter(HostStatements):
         head: list[Code] = []
         for n, (condition, body) in enumerate(node.arms):
             pre: list[str] = []
-            test = self.expr.cond(condition, pre)
             if n == 0:
+                test = self.expr.all_of([condition, *node.merged], pre, self._line_if_fails)
                 head = self.at_line(node, self.fails(condition)) + [Code(line) for line in pre]
                 out.append(Code(f"if ({test})", self.nodes(body)))
                 continue
+            test = self.expr.cond(condition, pre)
             # An ELSE IF test cannot have lines before it: they go in a lambda.
             track = self._line_of(condition) if self.fails(condition) else []
             lines = [c.text for c in track] + pre
@@ -581,6 +582,10 @@ class StatementPrinter(HostStatements):
         if node.else_body:
             out.append(Code("else", self.nodes(node.else_body)))
         return head + out
+
+    def _line_if_fails(self, e: ast.Expr) -> list[str]:
+        """`line = N;` for a condition that can fail or warn (its message names N)."""
+        return [c.text for c in self._line_of(e)] if self.fails(e) else []
 
     def _line_of(self, e: ast.Expr) -> list[Code]:
         """`line = N;` for the BASIC line holding expression `e`."""

@@ -196,6 +196,13 @@ class ExprPrinter:
         """A Python expression true exactly when the BASIC value is nonzero."""
         return self._cond(e)[0]
 
+    def all_of(self, conditions: list[ast.Expr]) -> str:
+        """`a and b`: true when each condition holds, tested in turn (`and` skips the
+        rest after a false one)."""
+        if len(conditions) == 1:
+            return self.cond(conditions[0])
+        return " and ".join(self._cond_wrap(c, _BOOL_AND) for c in conditions)
+
     def _cond_wrap(self, e: ast.Expr, min_prec: int) -> str:
         text, prec = self._cond(e)
         return f"({text})" if prec < min_prec else text

@@ -14,7 +14,6 @@ from ... import ast, hostir
 from ...builtins import effect_of
 from ...expr_facts import copies_itself, has_effects, signed_number
 from ...expr_facts import print_operand as _print_operand
-from ...hostcode.simplify import is_comment_node
 from ...hostcode.syntax import PYTHON
 from ...model import Analysis, type_of_name
 from ...naming import Namer
@@ -513,19 +512,10 @@ class StatementPrinter(HostStatements):
 
     def n_If(self, node: hostir.If) -> list[Code]:
         origins = node.origins or [node.origin] * len(node.arms)
-        arms = list(zip(*zip(*node.arms), origins))
-        if node.else_body:
-            arms.append((None, node.else_body, None))
         out = []
-        for n, (condition, body, origin) in enumerate(arms):
-            if condition is None:
-                out.append(Code("else:", self.block(body)))
-                continue
+        for n, ((condition, body), origin) in enumerate(zip(node.arms, origins)):
             keyword = "if" if n == 0 else "elif"
-            test = self.expr.cond(condition)
-            comments: list[Code] = []
-            if len(arms) == 1:
-                test, body, comments = self._collapse(test, body)
+            test = self.expr.all_of([condition, *node.merged])
             header = f"{keyword} {test}:"
             if node.nan_kept:
                 header += "  # noqa: PLR1730 (with NaN, max/min would differ)"
@@ -534,26 +524,9 @@ class StatementPrinter(HostStatements):
                 if comment:
                     header += "  " + comment[0].text  # the IF this arm's test comes from
             out.append(Code(header, self.block(body)))
-            out[-1:-1] = comments
+        if node.else_body:
+            out.append(Code("else:", self.block(node.else_body)))
         return out
-
-    def _collapse(self, test: str, body: list[hostir.HNode]):
-        """`if a: if b: ...` (nothing else in either) is `if a and b: ...`: `and` skips
-        b when a is false, as the nested form does."""
-        comments: list[Code] = []
-        while True:
-            inner = [n for n in body if not is_comment_node(n)]
-            if len(inner) != 1 or not isinstance(inner[0], hostir.If):
-                return test, body, comments
-            node = inner[0]
-            if len(node.arms) != 1 or node.else_body or node.nan_kept:
-                return test, body, comments
-            for n in body:
-                if n is not node:
-                    comments += self.nodes([n])
-            comments += self.comment(node)
-            test = f"{test} and {self.expr.cond(node.arms[0][0])}"
-            body = node.arms[0][1]
 
     def n_Continue(self, node: hostir.Continue) -> list[Code]:
         loop = self.loops[-1]
