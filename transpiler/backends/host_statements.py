@@ -204,8 +204,26 @@ class HostStatements:
     def n_Jump(self, node: hostir.Jump) -> list:
         return self._goto(node.target)
 
+    def label_text(self, label: str) -> str:
+        """A dispatch label as a value: `'200'` in Python, the enumerator `L200` in C++."""
+        raise NotImplementedError
+
+    def as_label(self, text: str) -> str:
+        """A label the error trap returns (an int in C++) as the dispatch label's type."""
+        raise NotImplementedError
+
+    def n_ResumeJump(self, node: hostir.ResumeJump) -> list:
+        resume = _RESUMES.get(node.mode) or f"resume_at({self.label_text(node.target)})"
+        jump = f"{self.label_var} = {self.as_label(f'{self.trap_var}.{resume}')}"
+        return self.simple(jump) + self.simple("continue")
+
     def n_Launch(self, node: hostir.Launch) -> list:
         return self.kernels.launch(node, self)
 
     def n_Distributed(self, node: hostir.Distributed) -> list:
         return self.kernels.distributed(node, self)
+
+
+# RESUME, RESUME NEXT, and RESUME to a missing line (passes/jumps.py): the error trap's
+# methods (runtime/trap.py, b2t::ErrorTrap).
+_RESUMES = {"retry": "resume()", "next": "resume_next()", "undefined": "resume_undefined()"}

@@ -41,6 +41,7 @@ from ...hostcode.operators import COMPARISONS as _COMPARISONS
 from ...hostcode.operators import RUNTIME_OPERATORS
 from ...model import Analysis, type_of_name
 from ...naming import Namer
+from ..host_expressions import HostExpressions
 from .host_text import cpp_number, cpp_std_string, cpp_string
 
 # C++ precedence, low to high
@@ -108,7 +109,7 @@ class Code:
         return f"({self.text})" if self.prec < min_prec else self.text
 
 
-class ExprPrinter:
+class ExprPrinter(HostExpressions):
     """Prints expressions of one program; `pre` lists collect the lines a statement
     needs first (see the module docstring)."""
 
@@ -127,29 +128,8 @@ class ExprPrinter:
 
     # ----------------------------------------------------------------- names and types
 
-    def var(self, name: str) -> str:
-        return self.namer.name(name)
-
-    def array(self, name: str) -> str:
-        return self.array_names[name]
-
-    # ----------------------------------------------------------------- block sums
-
-    def running_total(self, name: str, op: str, part: str) -> str:
-        """BASIC's `name op part` (op "+" or "-"): a kernel block's sum combined into
-        the variable that accumulates, as the accumulating statement computes it (ECMA-55:
-        an overflow to +-inf warns once; later additions to an infinity stay quiet)."""
-        combine = "b2t::add" if op == "+" else "b2t::sub"
-        return self.store(f"{combine}({self.var(name)}, {part})", "num")
-
-    def total_fits(self, name: str, op: str, part: str) -> str | None:
-        """A test that `name op part` meets no exception, where a block's sum could meet
-        one that the block's own additions would meet more than once (None: none can)."""
-        return None
-
-    def totals_fit(self, name: str, op: str, parts: str) -> str | None:
-        """The same test for the sums of the DeviceTemp `parts` combined one by one."""
-        return None
+    def runtime(self, name: str) -> str:
+        return f"b2t::{name}"
 
     def ctype_of(self, value_type: str) -> str:
         """The C++ type storing a BASIC value type ("num", "int", "str")."""

@@ -705,16 +705,11 @@ class StatementPrinter(HostStatements):
         handler = self.label(node.handler) if node.handler is not None else "-1"
         return [Code(f"{self.trap_var}.on_error({handler}, {self.line_var});")]
 
-    def n_ResumeJump(self, node: hostir.ResumeJump) -> list[Code]:
-        resume = {
-            "retry": "resume()",
-            "next": "resume_next()",
-            "undefined": "resume_undefined()",  # RESUME to a missing line (passes/jumps.py)
-        }.get(node.mode)
-        if resume is None:
-            resume = f"resume_at({self.label(node.target)})"
-        jump = f"{self.label_var} = static_cast<Label>({self.trap_var}.{resume});"
-        return [Code(jump), Code("continue;")]
+    def label_text(self, label: str) -> str:
+        return self.label(label)
+
+    def as_label(self, text: str) -> str:
+        return f"static_cast<Label>({text})"
 
     # ----------------------------------------------------------------- kernels
 

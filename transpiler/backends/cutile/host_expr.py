@@ -30,6 +30,7 @@ from ...hostcode.operators import COMPARISONS as _COMPARISONS
 from ...hostcode.operators import RUNTIME_OPERATORS
 from ...model import Analysis
 from ...naming import Namer
+from ..host_expressions import HostExpressions
 
 # A run of this many checked sums `A + B + ...` is not printed as nested add calls (a
 # nest of 1000 passes Python's limit of 200 nested parentheses).
@@ -54,7 +55,7 @@ def number_literal(value: float) -> str:
     return repr(float(value))
 
 
-class ExprPrinter:
+class ExprPrinter(HostExpressions):
     """Prints expressions of one program; records the runtime names it uses."""
 
     def __init__(self, analysis: Analysis, namer: Namer, array_names: dict[str, str]):
@@ -71,29 +72,7 @@ class ExprPrinter:
         self.uses.add(name)
         return name
 
-    def var(self, name: str) -> str:
-        return self.namer.name(name)
-
-    def array(self, name: str) -> str:
-        return self.array_names[name]
-
-    # ----------------------------------------------------------------- block sums
-
-    def running_total(self, name: str, op: str, part: str) -> str:
-        """BASIC's `name op part` (op "+" or "-"): a kernel block's sum combined into
-        the variable that accumulates, as the accumulating statement computes it (ECMA-55:
-        an overflow to +-inf warns once; later additions to an infinity stay quiet)."""
-        total = f"{self.need('add' if op == '+' else 'sub')}({self.var(name)}, {part})"
-        return self.store(total, "num")
-
-    def total_fits(self, name: str, op: str, part: str) -> str | None:
-        """A test that `name op part` meets no exception, where a block's sum could meet
-        one that the block's own additions would meet more than once (None: none can)."""
-        return None
-
-    def totals_fit(self, name: str, op: str, parts: str) -> str | None:
-        """The same test for the sums `parts` (a list) combined one by one."""
-        return None
+    runtime = need
 
     # ----------------------------------------------------------------- values
 

@@ -24,12 +24,15 @@ from ...expr_facts import has_effects
 from ...hostcode import microsoft
 from ...model import type_of_name
 from ...semantics import BITWISE, is_truth_value, single_as_written
+from ..host_expressions import MicrosoftStores
 from .host_expr import _AND, _ATOM, _COMPARE, _OR, _SUM, _UNARY, ExprPrinter
 
 _PRODUCT = 11  # Python's * and /
 
 
-class MicrosoftExprPrinter(ExprPrinter):
+class MicrosoftExprPrinter(MicrosoftStores, ExprPrinter):
+    int_store, long_store = "cint", "clng"
+
     def __init__(self, analysis, namer, array_names):
         super().__init__(analysis, namer, array_names)
         self.types = analysis.expr_types
@@ -131,17 +134,6 @@ class MicrosoftExprPrinter(ExprPrinter):
 
     def _single(self, name: str) -> bool:
         return type_of_name(name) == "num" and self.singles
-
-    def store(self, text: str, value_type: str) -> str:
-        if value_type == "str":
-            return text
-        if value_type == "int":
-            return f"{self.need('cint')}({text})"
-        if value_type == "lng":
-            return f"{self.need('clng')}({text})"
-        if value_type == "num" and self.singles:
-            return f"{self.need('sng')}({text})"
-        return f"{self.need('dbl')}({text})"
 
     def print_item(self, e: ast.Expr) -> str:
         """A PRINT item: a double prints its 16 digits."""

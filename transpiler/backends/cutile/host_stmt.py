@@ -639,15 +639,10 @@ class StatementPrinter(HostStatements):
     def n_OnErrorGoto(self, node: hostir.OnErrorGoto) -> list[Code]:
         return [Code(f"{self.trap_var}.on_error({node.handler!r})")]
 
-    def n_ResumeJump(self, node: hostir.ResumeJump) -> list[Code]:
-        resume = {
-            "retry": "resume()",
-            "next": "resume_next()",
-            "undefined": "resume_undefined()",  # RESUME to a missing line (passes/jumps.py)
-        }.get(node.mode)
-        if resume is None:
-            resume = f"resume_at({node.target!r})"
-        return [Code(f"{self.label_var} = {self.trap_var}.{resume}"), Code("continue")]
+    label_text = staticmethod(repr)
+
+    def as_label(self, text: str) -> str:
+        return text
 
     # ----------------------------------------------------------------- kernels
 
