@@ -1,17 +1,28 @@
 """What the two host expression printers (cuda/host_expr.py, cutile/host_expr.py) share:
-names, the combination of a kernel block's sums, and Microsoft BASIC's conversion of a
-value for storing.  A subclass gives `runtime(name)` (a function of its runtime, by its
-name there) and `store(text, value_type)`."""
+names, the conversion of a value for storing (Microsoft BASIC's too), the combination of
+a kernel block's sums.  A subclass gives `runtime(name)` (a function of its runtime, by
+its name there), `int_store` and `single(text)`."""
 
 from __future__ import annotations
 
 
 class HostExpressions:
+    int_store = ""  # the runtime's conversion of a value stored into a `%` variable
+
     def runtime(self, name: str) -> str:
         raise NotImplementedError
 
-    def store(self, text: str, value_type: str) -> str:
+    def single(self, text: str) -> str:
+        """A value rounded to the float32 a variable of an f32 program holds."""
         raise NotImplementedError
+
+    def store(self, text: str, value_type: str) -> str:
+        """`text` converted for storing in a variable or element of `value_type`."""
+        if value_type == "int":
+            return f"{self.runtime(self.int_store)}({text})"
+        if value_type == "str":
+            return f"{self.runtime('check_string')}({text})" if self.strict else text
+        return self.single(text) if self.f32 else text
 
     def var(self, name: str) -> str:
         return self.namer.name(name)
@@ -38,14 +49,18 @@ class HostExpressions:
         return None
 
 
-class MicrosoftStores:
-    """Microsoft BASIC: a value stored into a variable of `value_type` is converted to it
-    (a `%` integer or a `&` LONG, fatal "Overflow" beyond; a single, warning "Overflow"
-    beyond; a double).  `int_store`, `long_store`: the runtime's names of the integer
-    conversions (for a `%`, a `&` variable)."""
+class MicrosoftExpressions:
+    """What both Microsoft BASIC printers add: the expression types, whether numbers are
+    singles, and the store conversions (a `%` integer or a `&` LONG, fatal "Overflow"
+    beyond; a single, warning "Overflow" beyond; a double).  `int_store`, `long_store`:
+    the runtime's names of the integer conversions (for a `%`, a `&` variable)."""
 
     int_store = long_store = ""
-    singles = True
+
+    def __init__(self, analysis, namer, array_names):
+        super().__init__(analysis, namer, array_names)
+        self.types = analysis.expr_types
+        self.singles = analysis.number_type == "f32"
 
     def store(self, text: str, value_type: str) -> str:
         if value_type == "str":

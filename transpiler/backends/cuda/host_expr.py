@@ -200,13 +200,10 @@ class ExprPrinter(HostExpressions):
         """An expression printed by PRINT."""
         return self.value(e, pre)
 
-    def store(self, text: str, value_type: str) -> str:
-        """`text` converted for storing in a variable or element of `value_type`."""
-        if value_type == "int":
-            return f"b2t::to_int32({text})"
-        if value_type == "str":
-            return f"b2t::check_string({text})" if self.strict else text
-        return f"static_cast<float>({text})" if self.f32 else text
+    int_store = "to_int32"
+
+    def single(self, text: str) -> str:
+        return f"static_cast<float>({text})"
 
     # ----------------------------------------------------------------- values
 

@@ -15,20 +15,15 @@ from ...builtins import BUILTINS
 from ...hostcode import microsoft
 from ...model import type_of_name
 from ...semantics import BITWISE, is_truth_value, single_as_written
-from ..host_expressions import MicrosoftStores
+from ..host_expressions import MicrosoftExpressions
 from .host_expr import _EQUALITY, _PRIMARY, _SUM, _UNARY, Code, Effects, ExprPrinter, _as_double
 
 _OVERFLOW = frozenset({"Overflow"})
 _FAILING = frozenset({"\\", "MOD"})
 
 
-class MicrosoftExprPrinter(MicrosoftStores, ExprPrinter):
+class MicrosoftExprPrinter(MicrosoftExpressions, ExprPrinter):
     int_store, long_store = "to_int16", "to_int32_long"
-
-    def __init__(self, analysis, namer, array_names):
-        super().__init__(analysis, namer, array_names)
-        self.types = analysis.expr_types
-        self.singles = analysis.number_type == "f32"
 
     def ctype_of(self, value_type: str) -> str:
         if value_type == "dbl":

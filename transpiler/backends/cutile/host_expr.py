@@ -243,13 +243,10 @@ class ExprPrinter(HostExpressions):
 
     # ----------------------------------------------------------------- stores
 
-    def store(self, text: str, value_type: str) -> str:
-        """`text` converted for storing in a variable or element of `value_type`."""
-        if value_type == "int":
-            return f"{self.need('to_integer')}({text})"
-        if value_type == "str":
-            return f"{self.need('check_string')}({text})" if self.strict else text
-        return f"{self.need('to_f32')}({text})" if self.f32 else text
+    int_store = "to_integer"
+
+    def single(self, text: str) -> str:
+        return f"{self.need('to_f32')}({text})"
 
     # ----------------------------------------------------------------- failures
 

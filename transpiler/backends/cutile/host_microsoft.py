@@ -24,19 +24,14 @@ from ...expr_facts import has_effects
 from ...hostcode import microsoft
 from ...model import type_of_name
 from ...semantics import BITWISE, is_truth_value, single_as_written
-from ..host_expressions import MicrosoftStores
+from ..host_expressions import MicrosoftExpressions
 from .host_expr import _AND, _ATOM, _COMPARE, _OR, _SUM, _UNARY, ExprPrinter
 
 _PRODUCT = 11  # Python's * and /
 
 
-class MicrosoftExprPrinter(MicrosoftStores, ExprPrinter):
+class MicrosoftExprPrinter(MicrosoftExpressions, ExprPrinter):
     int_store, long_store = "cint", "clng"
-
-    def __init__(self, analysis, namer, array_names):
-        super().__init__(analysis, namer, array_names)
-        self.types = analysis.expr_types
-        self.singles = analysis.number_type == "f32"
 
     def rounding(self, e: ast.Expr) -> str:
         """The runtime function giving the result of `e` its type: sng or dbl."""
