@@ -14,8 +14,8 @@ from transpiler import driver, hostir
 from transpiler.backends.cuda.host import generate_cuda_program
 from transpiler.backends.cutile.host import generate_program
 from transpiler.errors import SourceFile
-from transpiler.options import Options
 from transpiler.hostcode.simplify import simplify
+from transpiler.options import Options
 
 
 def host_of(text: str, options: Options = Options()) -> hostir.HostProgram:
