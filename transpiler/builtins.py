@@ -255,6 +255,12 @@ _IMPLEMENTED = (
             cpp="MAX", tile_op="max", kernel=True, kernel_program="reduce", keeps_kind=True),
     Builtin("MIN", frozenset(("extended", "kernel")), (("num", "num"),), python="MIN",
             cpp="MIN", tile_op="min", kernel=True, kernel_program="reduce", keeps_kind=True),
+    # Extended BASIC's hyperbolic functions, in double as EXP; SINH and COSH warn where
+    # they overflow, as EXP does.  Kernels evaluate them too.
+    *(Builtin(name, frozenset(("extended", "kernel")), _NUM, effect=effect, python=name,
+              cpp=name, tile_op=name.lower(), kernel=True, kernel_program="elementwise",
+              bounded=name == "TANH", small=name == "TANH")
+      for name, effect in (("SINH", "warns"), ("COSH", "warns"), ("TANH", "none"))),
     # cuTile BASIC kernel programs only.
     Builtin("SUM", frozenset(("kernel",)), (("num",), ("num", "num")), kernel_program="reduce",
             keeps_kind=True),

@@ -24,9 +24,15 @@ def signed_number(expr: ast.Expr | None) -> float | None:
     return None
 
 
-def has_effects(e: ast.Expr | None, microsoft: bool = False) -> bool:
+def has_effects(e: ast.Expr | None, microsoft: bool = False, analysis=None) -> bool:
     """Can evaluating `e` warn, fail, or draw a random number?  (If not, when it is
-    evaluated relative to other expressions does not matter.)"""
+    evaluated relative to other expressions, or whether it is evaluated at all, does not
+    matter.)  The one definition every pass and printer asks.
+
+    Without `analysis`, a sum or difference counts as quiet outside Microsoft BASIC (the
+    passes' long-standing rule); with it, the rule is exact: a concatenation can fail
+    ("String too long"), and a + or - can overflow unless the analysis proved it cannot
+    (`Analysis.plain_sums`)."""
     if e is None:
         return False
     for node in e.walk():
@@ -38,6 +44,8 @@ def has_effects(e: ast.Expr | None, microsoft: bool = False) -> bool:
             return True
         if microsoft and _microsoft_effects(node):
             return True
+        if analysis is not None and _unproved_effects(node, analysis):
+            return True
     return False
 
 
@@ -46,6 +54,62 @@ def _microsoft_effects(node: ast.Node) -> bool:
     if isinstance(node, ast.BinOp):
         return node.op in ("+", "-", "\\", "AND", "OR", "XOR", "EQV", "IMP")
     return isinstance(node, ast.UnaryOp) and node.op == "NOT"
+
+
+def _unproved_effects(node: ast.Node, analysis) -> bool:
+    """A concatenation ("String too long"), or a sum the analysis did not prove quiet."""
+    if not isinstance(node, ast.BinOp):
+        return False
+    if analysis.expr_types.get(node) == "str":
+        return True
+    return node.op in ("+", "-") and node not in analysis.plain_sums
+
+
+def constant_truth(e: ast.Expr) -> bool | None:
+    """The truth of a condition made of constants only (comparisons of constants, AND,
+    OR, NOT): decided when translating, exactly as at run time (the same floats and
+    strings compared the same way, and none of these operations warns).  None if
+    it depends on the run."""
+    if isinstance(e, ast.BinOp) and e.op in _COMPARE:
+        left, right = _literal(e.left), _literal(e.right)
+        if left is None or right is None or type(left) is not type(right):
+            return None
+        return _COMPARE[e.op](left, right)
+    if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
+        left, right = constant_truth(e.left), constant_truth(e.right)
+        if left is None or right is None:
+            return None
+        return (left and right) if e.op == "AND" else (left or right)
+    if isinstance(e, ast.UnaryOp) and e.op == "NOT":
+        inner = constant_truth(e.operand)
+        return None if inner is None else not inner
+    value = _literal(e)
+    if isinstance(value, float):
+        return value != 0.0
+    return None
+
+
+_COMPARE = {
+    "=": lambda a, b: a == b,
+    "<>": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    ">": lambda a, b: a > b,
+    "<=": lambda a, b: a <= b,
+    ">=": lambda a, b: a >= b,
+}
+
+
+def _literal(e: ast.Expr):
+    """The value of a numeric constant (possibly signed) or string constant, else None."""
+    if isinstance(e, ast.Str):
+        return e.value
+    sign = 1.0
+    while isinstance(e, ast.UnaryOp) and e.op in "+-":
+        sign = -sign if e.op == "-" else sign
+        e = e.operand
+    if isinstance(e, ast.Num):
+        return sign * float(e.value)
+    return None
 
 
 def copies_itself(stmt: ast.MidAssign) -> bool:

@@ -114,6 +114,38 @@ class If(HNode):
     # The statement each arm's condition comes from, when they differ (an elif chain
     # built from several `IF c THEN n`); empty: all from `origin`.
     origins: list[ast.Stmt] = field(default_factory=list)
+    # `IF A >= B THEN B = A`: the shape of a max or min that NaN keeps an IF
+    # (hostcode/simplify.py; the Python printer says so to its linter).
+    nan_kept: bool = False
+    # Conditions of nested IFs merged into this one's single arm (hostcode/simplify.py):
+    # the body runs when its condition and then each of these holds, tested in turn
+    # (one false skips the rest, as the nested IFs did).
+    merged: list[ast.Expr] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class MinMax(HNode):
+    """`IF A > B THEN B = A` as `B = max(B, A)` (hostcode/simplify.py): `fn` is "max"
+    or "min", `name` the variable, `value` the operand evaluating it twice would not
+    change (a variable, a constant, or an element with such subscripts)."""
+
+    fn: str
+    name: str
+    value: ast.Expr
+
+
+@dataclass(eq=False)
+class Evaluate(HNode):
+    """The value of an assignment to a variable that nothing reads: only its effects
+    (warnings, faults, RND) remain, converted as for storing into `value_type`."""
+
+    value: ast.Expr
+    value_type: str
+
+
+@dataclass(eq=False)
+class Mark(HNode):
+    """No code: where a statement the host passes removed stood (its comment stays)."""
 
 
 @dataclass(eq=False)
@@ -580,6 +612,9 @@ class HostProgram:
     # Set by passes/host_facts.py: variables read by printed code, arrays allocated at start.
     read_vars: frozenset[str] = frozenset()
     static_arrays: frozenset[str] = frozenset()
+    # Set by hostcode/simplify.py: the elements (ast.Index) whose subscripts are in range
+    # for sure wherever the program evaluates them.
+    safe_elements: frozenset = frozenset()
 
 
 def walk(nodes: list[HNode]):

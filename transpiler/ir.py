@@ -159,7 +159,7 @@ class Full(KExpr):
 
 @dataclass(eq=False, slots=True)
 class Unary(KExpr):
-    # neg not abs sqrt exp log sin cos tan atan floor ceil sign | isnan (a bool result)
+    # neg not abs sqrt exp log sin cos tan atan sinh cosh tanh floor ceil sign | isnan (bool)
     op: str
     operand: KExpr
 

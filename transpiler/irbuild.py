@@ -40,7 +40,7 @@ ARITHMETIC = (
 COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
 LOGICAL = ("and", "or")
 # Unary operations that always produce a float.
-FLOAT_FUNCTIONS = ("sqrt", "exp", "log", "sin", "cos", "tan", "atan")
+FLOAT_FUNCTIONS = ("sqrt", "exp", "log", "sin", "cos", "tan", "atan", "sinh", "cosh", "tanh")
 
 
 def is_float(dtype: DType) -> bool:

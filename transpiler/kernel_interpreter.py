@@ -67,12 +67,15 @@ ELEMENTWISE = {
     "ABS": np.abs,
     "ATN": np.arctan,
     "COS": np.cos,
+    "COSH": np.cosh,
     "EXP": np.exp,
     "LOG": np.log,
     "SGN": _sign,
     "SIN": np.sin,
+    "SINH": np.sinh,
     "SQR": np.sqrt,
     "TAN": np.tan,
+    "TANH": np.tanh,
 }
 REDUCTIONS = {"SUM": np.sum, "MAX": np.max, "MIN": np.min}
 # MAX(a, b), MIN(a, b): the comparison by which b wins (ties keep a).

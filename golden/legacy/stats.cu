@@ -532,16 +532,10 @@ struct Program {
           i = 2 + i_lane_3;
           // 290 IF X(I) < SMALLEST THEN SMALLEST = X(I)
           line = 290;
-          if (x(i) < smallest) {
-            line = 290;
-            smallest = x(i);
-          }
+          smallest = std::min(smallest, x(i));
           // 300 IF X(I) > LARGEST THEN LARGEST = X(I)
           line = 300;
-          if (x(i) > largest) {
-            line = 300;
-            largest = x(i);
-          }
+          largest = std::max(largest, x(i));
         }
       }
       i = 2 + i_count_3;

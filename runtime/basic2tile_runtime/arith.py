@@ -216,6 +216,27 @@ def EXP(x: float) -> float:
     return r
 
 
+def _hyperbolic(name: str, function):
+    def hyperbolic(x: float) -> float:
+        """Extended BASIC's hyperbolic function: an overflow warns, as EXP's."""
+        try:
+            return function(x)
+        except OverflowError:
+            warn(OPERATION_OVERFLOW, f"{name}({_num(x)})")
+            return math.copysign(INF, x) if name == "SINH" else INF
+
+    hyperbolic.__name__ = hyperbolic.__qualname__ = name
+    return hyperbolic
+
+
+SINH = _hyperbolic("SINH", math.sinh)
+COSH = _hyperbolic("COSH", math.cosh)
+
+
+def TANH(x: float) -> float:
+    return math.tanh(x)
+
+
 def INT(x: float) -> float:
     """The greatest integer not above x (ECMA-55 INT is floor, not truncation)."""
     if -_TWO52 < x < _TWO52 and x != 0.0:

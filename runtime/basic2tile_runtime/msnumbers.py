@@ -216,30 +216,6 @@ def _to_int32(bits: int) -> float:
     return float(bits - 0x100000000 if bits & 0x80000000 else bits)
 
 
-def long_and(a: float, b: float) -> float:
-    return _to_int32(_long_of(a) & _long_of(b))
-
-
-def long_or(a: float, b: float) -> float:
-    return _to_int32(_long_of(a) | _long_of(b))
-
-
-def long_xor(a: float, b: float) -> float:
-    return _to_int32(_long_of(a) ^ _long_of(b))
-
-
-def long_eqv(a: float, b: float) -> float:
-    return _to_int32(~(_long_of(a) ^ _long_of(b)))
-
-
-def long_imp(a: float, b: float) -> float:
-    return _to_int32(~_long_of(a) | _long_of(b))
-
-
-def long_not(a: float) -> float:
-    return _to_int32(~_long_of(a))
-
-
 def fix(x: float) -> float:
     """FIX(x): x truncated toward zero (keeps its type)."""
     return float(math.trunc(x)) if math.isfinite(x) else x
@@ -295,28 +271,43 @@ def _to_int16(bits: int) -> float:
     return float(bits - 0x10000 if bits & 0x8000 else bits)
 
 
-def bit_and(a: float, b: float) -> float:
-    return _to_int16(_int_of(a) & _int_of(b))
+# AND, OR, XOR, EQV and IMP, each written once for both widths: GW-BASIC's 16-bit
+# integers (`bit_and`..., operands rounded as CINT) and QuickBASIC's LONG, 32 bits
+# (`long_and`..., rounded as CLNG).  The C++ runtime does the same (b2t_runtime.h).
+_BITWISE = {
+    "and": lambda x, y: x & y,
+    "or": lambda x, y: x | y,
+    "xor": lambda x, y: x ^ y,
+    "eqv": lambda x, y: ~(x ^ y),
+    "imp": lambda x, y: ~x | y,
+}
+_WIDTHS = {"bit": (_int_of, _to_int16), "long": (_long_of, _to_int32)}
 
 
-def bit_or(a: float, b: float) -> float:
-    return _to_int16(_int_of(a) | _int_of(b))
+def _bitwise(width: str, name: str):
+    operand, word = _WIDTHS[width]
+    op = _BITWISE[name]
+
+    def operation(a: float, b: float) -> float:
+        return word(op(operand(a), operand(b)))
+
+    operation.__name__ = operation.__qualname__ = f"{width}_{name}"
+    return operation
 
 
-def bit_xor(a: float, b: float) -> float:
-    return _to_int16(_int_of(a) ^ _int_of(b))
+def _bitwise_not(width: str):
+    operand, word = _WIDTHS[width]
+
+    def operation(a: float) -> float:
+        return word(~operand(a))
+
+    operation.__name__ = operation.__qualname__ = f"{width}_not"
+    return operation
 
 
-def bit_eqv(a: float, b: float) -> float:
-    return _to_int16(~(_int_of(a) ^ _int_of(b)))
-
-
-def bit_imp(a: float, b: float) -> float:
-    return _to_int16(~_int_of(a) | _int_of(b))
-
-
-def bit_not(a: float) -> float:
-    return _to_int16(~_int_of(a))
+bit_and, bit_or, bit_xor, bit_eqv, bit_imp = (_bitwise("bit", name) for name in _BITWISE)
+long_and, long_or, long_xor, long_eqv, long_imp = (_bitwise("long", name) for name in _BITWISE)
+bit_not, long_not = _bitwise_not("bit"), _bitwise_not("long")
 
 
 def single_result(x: float) -> float:

@@ -12,7 +12,8 @@
 //   strings.py    check_string (the 18-character limit)
 //   stringfns.py  Microsoft's string functions (LEFTS, MIDS, VAL, ...), concat, mid_assign
 //   ms_inputs.py  parse_ms_reply (Microsoft's INPUT replies, "?Redo from start")
-//   arith.py      div, mul, power, round_to_int, ABS ATN COS EXP INT LOG SGN SIN SQR TAN
+//   arith.py      div, mul, power, round_to_int, ABS ATN COS COSH EXP INT LOG SGN SIN SINH
+//                 SQR TAN TANH
 //   extended.py   MOD, MAX, MIN, to_integer / to_int32 (the `%` variables)
 //   rnd.py        SplitMix64, RND, RANDOMIZE, reset_rnd (bit-identical sequences)
 //   inputs.py     parse_reply, ReplyRejected
@@ -1344,6 +1345,22 @@ inline double EXP(double x) {
   return r;
 }
 
+// Extended BASIC's hyperbolic functions: an overflow warns, as EXP's (arith.py).
+inline double hyperbolic(const char* name, double r, double x) {
+  if (std::isinf(r) && std::isfinite(x))
+    warn(OPERATION_OVERFLOW, std::string(name) + "(" + format_number_trimmed(x) + ")");
+  return r;
+}
+inline double SINH(double x) {
+  return hyperbolic("SINH", std::sinh(x), x);
+}
+inline double COSH(double x) {
+  return hyperbolic("COSH", std::cosh(x), x);
+}
+inline double TANH(double x) {
+  return std::tanh(x);
+}
+
 // The greatest integer not above x (ECMA-55 INT is floor, not truncation).
 inline double INT(double x) {
   if (-TWO52 < x && x < TWO52 && x != 0.0)
@@ -1550,25 +1567,6 @@ inline double from_bits16(long bits) {
   return static_cast<double>(static_cast<std::int16_t>(static_cast<std::uint16_t>(bits & 0xFFFF)));
 }
 
-inline double bit_and(double a, double b) {
-  return from_bits16(int_of(a) & int_of(b));
-}
-inline double bit_or(double a, double b) {
-  return from_bits16(int_of(a) | int_of(b));
-}
-inline double bit_xor(double a, double b) {
-  return from_bits16(int_of(a) ^ int_of(b));
-}
-inline double bit_eqv(double a, double b) {
-  return from_bits16(~(int_of(a) ^ int_of(b)));
-}
-inline double bit_imp(double a, double b) {
-  return from_bits16(~int_of(a) | int_of(b));
-}
-inline double bit_not(double a) {
-  return from_bits16(~int_of(a));
-}
-
 // QuickBASIC's LONG (`&`, msnumbers.py): CLNG(x), and the value a `&` variable stores,
 // is x rounded half away from zero, fatal "Overflow" outside 32 bits.
 inline double clng(double x) {
@@ -1619,23 +1617,41 @@ inline double long_mod(double a, double b) {
 inline double from_bits32(long long bits) {
   return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits & 0xFFFFFFFF)));
 }
-inline double long_and(double a, double b) {
-  return from_bits32(long_of(a) & long_of(b));
+// AND, OR, XOR, EQV, IMP and NOT on two's complement words, each written once for both
+// widths: GW-BASIC's 16-bit integers (`bit_and`..., operands rounded as CINT) and
+// QuickBASIC's LONG, 32 bits (`long_and`..., rounded as CLNG), as msnumbers.py does.
+template <int Bits>
+struct Word {
+  static long long of(double x) { return Bits == 16 ? int_of(x) : long_of(x); }
+  static double from(long long bits) { return Bits == 16 ? from_bits16(bits) : from_bits32(bits); }
+};
+template <int Bits, class Op>
+inline double bitwise(double a, double b, Op op) {
+  const long long x = Word<Bits>::of(a);  // first: its "Overflow" is the one reported
+  const long long y = Word<Bits>::of(b);
+  return Word<Bits>::from(op(x, y));
 }
-inline double long_or(double a, double b) {
-  return from_bits32(long_of(a) | long_of(b));
-}
-inline double long_xor(double a, double b) {
-  return from_bits32(long_of(a) ^ long_of(b));
-}
-inline double long_eqv(double a, double b) {
-  return from_bits32(~(long_of(a) ^ long_of(b)));
-}
-inline double long_imp(double a, double b) {
-  return from_bits32(~long_of(a) | long_of(b));
+constexpr auto AND_BITS = [](long long x, long long y) { return x & y; };
+constexpr auto OR_BITS = [](long long x, long long y) { return x | y; };
+constexpr auto XOR_BITS = [](long long x, long long y) { return x ^ y; };
+constexpr auto EQV_BITS = [](long long x, long long y) { return ~(x ^ y); };
+constexpr auto IMP_BITS = [](long long x, long long y) { return ~x | y; };
+// The runtime's names of each (semantics.BITWISE; `_band` in the interpreter).
+inline double bit_and(double a, double b) { return bitwise<16>(a, b, AND_BITS); }
+inline double bit_or(double a, double b) { return bitwise<16>(a, b, OR_BITS); }
+inline double bit_xor(double a, double b) { return bitwise<16>(a, b, XOR_BITS); }
+inline double bit_eqv(double a, double b) { return bitwise<16>(a, b, EQV_BITS); }
+inline double bit_imp(double a, double b) { return bitwise<16>(a, b, IMP_BITS); }
+inline double long_and(double a, double b) { return bitwise<32>(a, b, AND_BITS); }
+inline double long_or(double a, double b) { return bitwise<32>(a, b, OR_BITS); }
+inline double long_xor(double a, double b) { return bitwise<32>(a, b, XOR_BITS); }
+inline double long_eqv(double a, double b) { return bitwise<32>(a, b, EQV_BITS); }
+inline double long_imp(double a, double b) { return bitwise<32>(a, b, IMP_BITS); }
+inline double bit_not(double a) {
+  return Word<16>::from(~Word<16>::of(a));
 }
 inline double long_not(double a) {
-  return from_bits32(~long_of(a));
+  return Word<32>::from(~Word<32>::of(a));
 }
 
 // A function's double result as a single, converted as PC-BASIC converts it (see

@@ -6,6 +6,7 @@ whether it reads DATA)."""
 from __future__ import annotations
 
 from .. import ast, hostir
+from ..hostcode.simplify import simplify
 from ..model import Analysis
 from ..naming import Namer, declare_program_names
 
@@ -19,6 +20,7 @@ class HostModule:
     statement_printer = None
 
     def set_up(self, host: hostir.HostProgram, namer: Namer) -> None:
+        simplify(host)  # the host passes: both targets print their result
         self.host = host
         a: Analysis = host.analysis
         self.a = a
@@ -28,6 +30,7 @@ class HostModule:
         self.sub_names = {sub.name: namer.ident(sub.name) for sub in host.subroutines}
         printer = self.microsoft_printer if a.options.microsoft else self.expr_printer
         self.expr = printer(a, namer, self.array_names)
+        self.expr.safe_elements = host.safe_elements
         self.stmts = self.statement_printer(a, namer, self.expr, self.sub_names)
         self.stmts.has_return_stack = host.return_stack
         self.stmts.static_arrays = host.static_arrays

@@ -104,6 +104,79 @@ class HostStatements:
         """One simple statement (C++ ends it with `;`)."""
         return [self.code(text + self.syntax.end)]
 
+    def at_line(self, node: hostir.HNode, fails: bool) -> list:
+        """What a statement that can fail or warn needs first: C++ sets the BASIC line
+        its message names; Python finds it from the traceback (nothing)."""
+        return []
+
+    def arg(self, e: ast.Expr) -> str:
+        """The value of an argument that needs no lines before it."""
+        raise NotImplementedError
+
+    def file_number(self, e: ast.Expr) -> str:
+        """A file number argument (an integer)."""
+        raise NotImplementedError
+
+    def run(self, node: hostir.HNode, fails: bool, function: str, *args: str) -> list:
+        """A statement that is one call of the runtime's `function`; `fails`: the call
+        can end the program with an error or warn."""
+        call = f"{self.runtime(function)}({', '.join(args)})"
+        return self.at_line(node, fails) + self.simple(call)
+
+    # ----------------------------------------------------------------- BASIC statements
+    # (those whose only difference between the targets is the syntax table)
+
+    def s_Rem(self, node, stmt: ast.Stmt) -> list:
+        return []  # its comment is all there is
+
+    s_NoEffect = s_Data = s_DefFn = s_OptionBase = s_DefType = s_Rem
+
+    def s_OnError(self, node, stmt: ast.OnError) -> list:
+        return []  # ON ERROR GOTO 0 in a program that never traps: nothing to turn off
+
+    def s_Open(self, node, stmt: ast.Open) -> list:
+        args = [self.arg(stmt.name), self.arg(stmt.mode), self.file_number(stmt.number)]
+        if stmt.length is not None:
+            args.append(self.arg(stmt.length))
+        return self.run(node, True, "open_file", *args)
+
+    def s_RecordIO(self, node, stmt: ast.RecordIO) -> list:
+        args = [self.file_number(stmt.channel)]
+        if stmt.record is not None:
+            args.append(self.arg(stmt.record))
+        return self.run(node, True, "put_record" if stmt.put else "get_record", *args)
+
+    def s_FieldSwap(self, node, stmt: ast.FieldSwap) -> list:
+        names = self.string(stmt.first), self.string(stmt.second)
+        return self.run(node, False, "field_swap", *names)
+
+    def s_Close(self, node, stmt: ast.Close) -> list:
+        numbers = [self.file_number(n) for n in stmt.numbers]
+        return self.run(node, bool(numbers), "close_files", *numbers)
+
+    def s_FileWidth(self, node, stmt: ast.FileWidth) -> list:
+        number = self.file_number(stmt.channel)
+        return self.run(node, True, "file_width", number, self.arg(stmt.width))
+
+    def s_RaiseError(self, node, stmt: ast.RaiseError) -> list:
+        return self.run(node, True, "raise_error", self.arg(stmt.code))
+
+    def s_Kill(self, node, stmt: ast.Kill) -> list:
+        return self.run(node, True, "kill_file", self.arg(stmt.name))
+
+    def s_Rename(self, node, stmt: ast.Rename) -> list:
+        return self.run(node, True, "rename_file", self.arg(stmt.old), self.arg(stmt.new))
+
+    def s_Trace(self, node, stmt: ast.Trace) -> list:
+        return self.simple(f"con.trace({self.syntax.true if stmt.on else self.syntax.false})")
+
+    def s_TraceLine(self, node, stmt: ast.TraceLine) -> list:
+        return self.simple(f"con.trace_line({stmt.number})")
+
+    def s_Restore(self, node, stmt: ast.Restore) -> list:
+        position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
+        return self.simple(f"data.restore({position})" if position else "data.restore()")
+
     # ----------------------------------------------------------------- host IR nodes
 
     def n_EndProgram(self, node: hostir.EndProgram) -> list:
@@ -115,6 +188,9 @@ class HostStatements:
             self.uses_end_exception = True
             return lines + self.simple(self.end_exception)
         return lines + self.simple("return")
+
+    def n_Mark(self, node: hostir.Mark) -> list:
+        return []  # its comment is all there is
 
     def n_Call(self, node: hostir.Call) -> list:
         return self.simple(f"{self.sub_names[node.subroutine]}()")
@@ -128,8 +204,26 @@ class HostStatements:
     def n_Jump(self, node: hostir.Jump) -> list:
         return self._goto(node.target)
 
+    def label_text(self, label: str) -> str:
+        """A dispatch label as a value: `'200'` in Python, the enumerator `L200` in C++."""
+        raise NotImplementedError
+
+    def as_label(self, text: str) -> str:
+        """A label the error trap returns (an int in C++) as the dispatch label's type."""
+        raise NotImplementedError
+
+    def n_ResumeJump(self, node: hostir.ResumeJump) -> list:
+        resume = _RESUMES.get(node.mode) or f"resume_at({self.label_text(node.target)})"
+        jump = f"{self.label_var} = {self.as_label(f'{self.trap_var}.{resume}')}"
+        return self.simple(jump) + self.simple("continue")
+
     def n_Launch(self, node: hostir.Launch) -> list:
         return self.kernels.launch(node, self)
 
     def n_Distributed(self, node: hostir.Distributed) -> list:
         return self.kernels.distributed(node, self)
+
+
+# RESUME, RESUME NEXT, and RESUME to a missing line (passes/jumps.py): the error trap's
+# methods (runtime/trap.py, b2t::ErrorTrap).
+_RESUMES = {"retry": "resume()", "next": "resume_next()", "undefined": "resume_undefined()"}

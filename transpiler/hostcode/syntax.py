@@ -33,6 +33,7 @@ class Syntax:
     comment = ""
     end = ""  # what ends a simple statement
     true = ""
+    false = ""
     conjunction = ""
     floor_div = ""
     extremes = False
@@ -80,6 +81,7 @@ class Syntax:
 class PythonSyntax(Syntax):
     comment = "# "
     true = "True"
+    false = "False"
     conjunction = " and "
     floor_div = " // "
     extremes = True  # max(v, x) is `x if x > v else v`, NaN included
@@ -130,6 +132,7 @@ class CppSyntax(Syntax):
     comment = "// "
     end = ";"
     true = "true"
+    false = "false"
     conjunction = " && "
     floor_div = " / "
     cdiv = "b2t_cdiv"

@@ -43,9 +43,8 @@ import math
 from dataclasses import dataclass, field
 
 from .. import ast, hostir
-from ..builtins import effect_of
 from ..errors import InternalError
-from ..expr_facts import signed_number
+from ..expr_facts import has_effects, signed_number
 from ..model import MAX_BLOCK_DEPTH, Analysis, type_of_name
 from ..runtime.gwerrors import RESUME_WITHOUT_ERROR, gw_message
 from ..semantics import is_truth_value
@@ -692,7 +691,7 @@ class _Procedure:
             if run and run[-1][1][3] == found[3]:
                 # `IF a THEN 100` then `IF b THEN 100`: `IF a OR b THEN 100` when b has no
                 # effects (BASIC's OR evaluates b even if a is true; that is unobservable)
-                if not _pure(found[0].condition):
+                if has_effects(found[0].condition):
                     return None
                 previous = run[-1][1]
                 merged = ast.BinOp("OR", _condition(previous[0], previous), found[0].condition)
@@ -714,7 +713,7 @@ class _Procedure:
         # conditions they fold into the others' (`IF a THEN d`, `IF b THEN 200`, d: ...
         # is `if not a and b: <200 block> else: <d block>`).
         if any(found[3] == k for _, found in run):
-            if len(run) < 2 or not all(_pure(_condition(f[0], f)) for _, f in run):
+            if len(run) < 2 or any(has_effects(_condition(f[0], f)) for _, f in run):
                 return None
             return self._chain_with_defaults(seq, k, hi, ctx, run, members)
         return self._plain_chain(seq, k, hi, ctx, run, members)
@@ -949,18 +948,6 @@ class _Procedure:
 def _condition(stmt: ast.IfBlock, found: tuple = ()) -> ast.Expr:
     """The condition of a chain arm: merged ones (see `if_chain`) ride along in `found`."""
     return found[5] if len(found) > 5 else stmt.condition
-
-
-def _pure(e: ast.Expr) -> bool:
-    """Can evaluating `e` be skipped unnoticed (no warning, fault, RND, DEF FN)?"""
-    for node in e.walk():
-        if isinstance(node, ast.Index):
-            return False
-        if isinstance(node, ast.Call) and effect_of(node.name) != "none":
-            return False
-        if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
-            return False
-    return True
 
 
 def _moves_to_constant_limit(stmt: ast.For, number_type: str) -> bool:

@@ -40,7 +40,7 @@ _BINARY_OPS = {
     "or": ("||", OR),
 }
 _COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
-_MATH = {  # op -> (float function, double function)
+MATH_FUNCTIONS = {  # op -> (float function, double function)
     "sqrt": ("sqrtf", "sqrt"),
     "exp": ("expf", "exp"),
     "log": ("logf", "log"),
@@ -48,6 +48,9 @@ _MATH = {  # op -> (float function, double function)
     "cos": ("cosf", "cos"),
     "tan": ("tanf", "tan"),
     "atan": ("atanf", "atan"),
+    "sinh": ("sinhf", "sinh"),
+    "cosh": ("coshf", "cosh"),
+    "tanh": ("tanhf", "tanh"),
     "floor": ("floorf", "floor"),
     "ceil": ("ceilf", "ceil"),
     "abs": ("fabsf", "fabs"),
@@ -301,8 +304,8 @@ class ExprPrinter:
             text, prec = f"b2t_sign({self.compute(x, index, COND)})", ATOM
         elif e.op == "abs" and cdt in T.INTEGERS:
             text, prec = f"{'llabs' if cdt == 'i64' else 'abs'}({self.at(x, index)})", ATOM
-        elif e.op in _MATH and cdt in ("f32", "f64"):
-            fn = _MATH[e.op][cdt == "f64"]
+        elif e.op in MATH_FUNCTIONS and cdt in ("f32", "f64"):
+            fn = MATH_FUNCTIONS[e.op][cdt == "f64"]
             text, prec = f"{fn}({self.compute(x, index, COND)})", ATOM
         else:
             raise BasicUnsupportedError(f"{e.op} of {dtype} values has no CUDA translation")
@@ -333,7 +336,7 @@ class ExprPrinter:
             quotient = (
                 f"{self.compute(e.left, index, MUL)} / {self.compute(e.right, index, MUL + 1)}"
             )
-            text, prec = f"{_MATH['floor'][cdt == 'f64']}({quotient})", ATOM
+            text, prec = f"{MATH_FUNCTIONS['floor'][cdt == 'f64']}({quotient})", ATOM
         elif op in ("min", "max") and cdt in T.INTEGERS:
             args = f"{self.at(e.left, index)}, {self.at(e.right, index)}"
             text, prec = f"{op}({args})", ATOM
@@ -343,7 +346,7 @@ class ExprPrinter:
             args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
             text, prec = f"{helper}({args})", ATOM
         elif op in ("pow", "rem") and cdt in ("f32", "f64"):
-            fn = _MATH[op][cdt == "f64"]
+            fn = MATH_FUNCTIONS[op][cdt == "f64"]
             args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
             text, prec = f"{fn}({args})", ATOM
         elif op in _BINARY_OPS:

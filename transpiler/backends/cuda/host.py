@@ -342,12 +342,10 @@ class _ModulePrinter(HostModule):
 
     def function_body(self, name: str) -> list[Code]:
         fn = self.a.functions[name]
-        saved_ranges, self.expr.ranges = self.expr.ranges, {}
         self.expr.params = dict(zip(fn.params, fn.param_types))
         pre: list[str] = []
         value = self.expr.value(fn.body, pre)
         self.expr.params = {}
-        self.expr.ranges = saved_ranges
         return [Code(line) for line in pre] + [
             Code(f"return {self.expr.store(value, fn.result_type)};")
         ]

@@ -30,7 +30,6 @@ Parentheses appear only where C++'s precedence (or GCC's -Wparentheses) needs th
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ... import ast
@@ -42,6 +41,7 @@ from ...hostcode.operators import COMPARISONS as _COMPARISONS
 from ...hostcode.operators import RUNTIME_OPERATORS
 from ...model import Analysis, type_of_name
 from ...naming import Namer
+from ..host_expressions import HostExpressions
 from .host_text import cpp_number, cpp_std_string, cpp_string
 
 # C++ precedence, low to high
@@ -109,7 +109,7 @@ class Code:
         return f"({self.text})" if self.prec < min_prec else self.text
 
 
-class ExprPrinter:
+class ExprPrinter(HostExpressions):
     """Prints expressions of one program; `pre` lists collect the lines a statement
     needs first (see the module docstring)."""
 
@@ -122,36 +122,14 @@ class ExprPrinter:
         self.number = "float" if self.f32 else "double"
         self.functions_called: set[str] = set()
         self.params: dict[str, str] = {}  # DEF FN parameter -> its type, in a body
-        # Counting loop variables in scope -> the range of their values (from the
-        # statement printer): their subscripts cannot be out of range.
-        self.ranges: dict[str, tuple[int, int]] = {}
+        # The elements whose subscripts are in range for sure (hostcode/simplify.py).
+        self.safe_elements: frozenset = frozenset()  # set by the module printer
         self._effects: dict[int, Effects] = {}
 
     # ----------------------------------------------------------------- names and types
 
-    def var(self, name: str) -> str:
-        return self.namer.name(name)
-
-    def array(self, name: str) -> str:
-        return self.array_names[name]
-
-    # ----------------------------------------------------------------- block sums
-
-    def running_total(self, name: str, op: str, part: str) -> str:
-        """BASIC's `name op part` (op "+" or "-"): a kernel block's sum combined into
-        the variable that accumulates, as the accumulating statement computes it (ECMA-55:
-        an overflow to +-inf warns once; later additions to an infinity stay quiet)."""
-        combine = "b2t::add" if op == "+" else "b2t::sub"
-        return self.store(f"{combine}({self.var(name)}, {part})", "num")
-
-    def total_fits(self, name: str, op: str, part: str) -> str | None:
-        """A test that `name op part` meets no exception, where a block's sum could meet
-        one that the block's own additions would meet more than once (None: none can)."""
-        return None
-
-    def totals_fit(self, name: str, op: str, parts: str) -> str | None:
-        """The same test for the sums of the DeviceTemp `parts` combined one by one."""
-        return None
+    def runtime(self, name: str) -> str:
+        return f"b2t::{name}"
 
     def ctype_of(self, value_type: str) -> str:
         """The C++ type storing a BASIC value type ("num", "int", "str")."""
@@ -200,17 +178,32 @@ class ExprPrinter:
             return code
         return Code(f"[&] {{ {' '.join(lines)} return {code.text}; }}()", _PRIMARY, code.ctype)
 
+    def all_of(self, conditions: list[ast.Expr], pre: list[str], line_of) -> str:
+        """`a && b`: true when each condition holds, tested in turn.  `pre` gets the lines
+        the first needs; a later one's lines (with `line_of(e)`, the line it names if it
+        can fail) go in a lambda, which runs only when the conditions before it hold."""
+        first = self._cond(conditions[0], pre)
+        if len(conditions) == 1:
+            return first.text
+        parts = [first.wrap(_AND)]
+        for e in conditions[1:]:
+            local: list[str] = []
+            code = self._cond(e, local)
+            lines = line_of(e) + local
+            if lines:
+                parts.append(f"[&] {{ {' '.join(lines)} return {code.text}; }}()")
+            else:
+                parts.append(code.wrap(_AND + 1))
+        return " && ".join(parts)
+
     def print_item(self, e: ast.Expr, pre: list[str]) -> str:
         """An expression printed by PRINT."""
         return self.value(e, pre)
 
-    def store(self, text: str, value_type: str) -> str:
-        """`text` converted for storing in a variable or element of `value_type`."""
-        if value_type == "int":
-            return f"b2t::to_int32({text})"
-        if value_type == "str":
-            return f"b2t::check_string({text})" if self.strict else text
-        return f"static_cast<float>({text})" if self.f32 else text
+    int_store = "to_int32"
+
+    def single(self, text: str) -> str:
+        return f"static_cast<float>({text})"
 
     # ----------------------------------------------------------------- values
 
@@ -422,36 +415,19 @@ class ExprPrinter:
 
     def function_effects(self, name: str) -> Effects:
         """What a call of a DEF FN function can do (its body, and the conversions of its
-        arguments and result).  Its body runs in many places, so no loop ranges apply."""
+        arguments and result)."""
         key = ("function", name)
         if key not in self._effects:
             fn = self.a.functions[name]
-            saved, self.ranges = self.ranges, {}
             body = self.effects(fn.body)
-            self.ranges = saved
             converts = fn.result_type == "int" or "int" in fn.param_types
             checks = self.strict and "str" in (fn.result_type, *fn.param_types)
             self._effects[key] = body | Effects(fails=converts or checks)
         return self._effects[key]
 
     def _safe_element(self, e: ast.Index) -> bool:
-        """Are the subscripts in range for sure: integral constants, or counting loop
-        variables, within a DIM that never changes?"""
-        symbol = self.a.arrays[e.name]
-        if symbol.upper is None or symbol.redimensioned:
-            return False
-        for sub, upper in zip(e.indices, symbol.upper):
-            span = self._span(sub)
-            if span is None or span[0] < symbol.base or span[1] > upper:
-                return False
-        return True
-
-    def _span(self, e: ast.Expr) -> tuple[int, int] | None:
-        if isinstance(e, ast.Num) and math.isfinite(e.value) and e.value == int(e.value):
-            return int(e.value), int(e.value)
-        if isinstance(e, ast.Var) and e.name not in self.params:
-            return self.ranges.get(e.name)
-        return None
+        """Are the subscripts in range for sure (hostcode/simplify.safe_elements)?"""
+        return e in self.safe_elements
 
 
 def _as_double(left: Code, right: Code, min_prec: int) -> str:

@@ -15,17 +15,15 @@ from ...builtins import BUILTINS
 from ...hostcode import microsoft
 from ...model import type_of_name
 from ...semantics import BITWISE, is_truth_value, single_as_written
+from ..host_expressions import MicrosoftExpressions
 from .host_expr import _EQUALITY, _PRIMARY, _SUM, _UNARY, Code, Effects, ExprPrinter, _as_double
 
 _OVERFLOW = frozenset({"Overflow"})
 _FAILING = frozenset({"\\", "MOD"})
 
 
-class MicrosoftExprPrinter(ExprPrinter):
-    def __init__(self, analysis, namer, array_names):
-        super().__init__(analysis, namer, array_names)
-        self.types = analysis.expr_types
-        self.singles = analysis.number_type == "f32"
+class MicrosoftExprPrinter(MicrosoftExpressions, ExprPrinter):
+    int_store, long_store = "to_int16", "to_int32_long"
 
     def ctype_of(self, value_type: str) -> str:
         if value_type == "dbl":
@@ -115,17 +113,6 @@ class MicrosoftExprPrinter(ExprPrinter):
 
     def _single(self, name: str) -> bool:
         return type_of_name(name) == "num" and self.singles
-
-    def store(self, text: str, value_type: str) -> str:
-        if value_type == "str":
-            return text
-        if value_type == "int":
-            return f"b2t::to_int16({text})"
-        if value_type == "lng":
-            return f"b2t::to_int32_long({text})"
-        if value_type == "num" and self.singles:
-            return f"b2t::sng({text})"  # a float variable: the value is a float already
-        return f"b2t::dbl({text})"
 
     def print_item(self, e: ast.Expr, pre: list[str]) -> str:
         text = self.value(e, pre)

@@ -137,18 +137,31 @@ class StatementPrinter(HostStatements):
             )
         return method(node, stmt)
 
-    def _nothing(self, node, stmt) -> list[Code]:
-        return []  # its comment is all there is
-
-    s_Rem = s_NoEffect = s_Data = s_DefFn = s_OptionBase = s_DefType = _nothing
-
     def s_Let(self, node, stmt: ast.Let) -> list[Code]:
         pre: list[str] = []
         value = self.expr.value(stmt.value, pre)
         fails = self.fails(stmt.value) or self.store_fails(stmt.target)
         return self.at_line(node, fails) + self.assign(stmt.target, value, pre)
 
+    def n_Evaluate(self, node: hostir.Evaluate) -> list[Code]:
+        """A value that nothing reads: evaluated, and converted, for its effects only."""
+        pre: list[str] = []
+        value = self.expr.store(self.expr.value(node.value, pre), node.value_type)
+        head = self.at_line(node, True)  # its effects are all there is: it can report
+        return head + [Code(line) for line in pre] + [Code(f"static_cast<void>({value});")]
+
+    def n_MinMax(self, node: hostir.MinMax) -> list[Code]:
+        """`B = std::max(B, A)`: `A > B ? A : B` as the IF it replaces (NaN included)."""
+        pre: list[str] = []
+        value = self.expr.double_value(node.value, pre)
+        var = self.var(node.name)
+        head = self.at_line(node, self.fails(node.value)) + [Code(line) for line in pre]
+        return head + [Code(f"{var} = std::{node.fn}({var}, {value});")]
+
     # ----------------------------------------------------------------- files, PRINT USING
+
+    def arg(self, e: ast.Expr) -> str:
+        return self.expr.value(e, None)
 
     def file_number(self, e: ast.Expr) -> str:
         return self.expr.subscript(self.expr.value_code(e, None))
@@ -181,61 +194,15 @@ class StatementPrinter(HostStatements):
         chain = f"{self.channel(stmt.channel)}.write_items(){self.items(stmt.items)}.end();"
         return self.at_line(node, fails) + [Code(chain)]
 
-    def s_Open(self, node, stmt: ast.Open) -> list[Code]:
-        name, mode = self.expr.value(stmt.name, None), self.expr.value(stmt.mode, None)
-        length = "" if stmt.length is None else f", {self.expr.value(stmt.length, None)}"
-        call = f"b2t::open_file({name}, {mode}, {self.file_number(stmt.number)}{length});"
-        return self.at_line(node, True) + [Code(call)]
-
     def s_Field(self, node, stmt: ast.Field) -> list[Code]:
         widths = ", ".join(self.expr.value(w, None) for w in stmt.widths)
         names = ", ".join(f'"{name}"' for name in stmt.names)
         call = f"b2t::field({self.file_number(stmt.channel)}, {{{widths}}}, {{{names}}});"
         return self.at_line(node, True) + [Code(call)]
 
-    def s_RecordIO(self, node, stmt: ast.RecordIO) -> list[Code]:
-        function = "put_record" if stmt.put else "get_record"
-        record = "" if stmt.record is None else f", {self.expr.value(stmt.record, None)}"
-        call = f"b2t::{function}({self.file_number(stmt.channel)}{record});"
-        return self.at_line(node, True) + [Code(call)]
-
     def s_FieldRelease(self, node, stmt: ast.FieldRelease) -> list[Code]:
         names = ", ".join(f'"{name}"' for name in stmt.names)
         return [Code(f"b2t::field_release({{{names}}});")]
-
-    def s_FieldSwap(self, node, stmt: ast.FieldSwap) -> list[Code]:
-        return [Code(f'b2t::field_swap("{stmt.first}", "{stmt.second}");')]
-
-    def s_Close(self, node, stmt: ast.Close) -> list[Code]:
-        numbers = ", ".join(self.file_number(n) for n in stmt.numbers)
-        return self.at_line(node, bool(stmt.numbers)) + [Code(f"b2t::close_files({numbers});")]
-
-    def s_FileWidth(self, node, stmt: ast.FileWidth) -> list[Code]:
-        width = self.expr.value(stmt.width, None)
-        call = f"b2t::file_width({self.file_number(stmt.channel)}, {width});"
-        return self.at_line(node, True) + [Code(call)]
-
-    def s_Trace(self, node, stmt: ast.Trace) -> list[Code]:
-        return [Code(f"con.trace({'true' if stmt.on else 'false'});")]
-
-    def s_TraceLine(self, node, stmt: ast.TraceLine) -> list[Code]:
-        return [Code(f"con.trace_line({stmt.number});")]
-
-    def s_OnError(self, node, stmt: ast.OnError) -> list[Code]:
-        return []  # ON ERROR GOTO 0 in a program that never traps: nothing to turn off
-
-    def s_RaiseError(self, node, stmt: ast.RaiseError) -> list[Code]:
-        return self.at_line(node, True) + [
-            Code(f"b2t::raise_error({self.expr.value(stmt.code, None)});")
-        ]
-
-    def s_Kill(self, node, stmt: ast.Kill) -> list[Code]:
-        call = f"b2t::kill_file({self.expr.value(stmt.name, None)});"
-        return self.at_line(node, True) + [Code(call)]
-
-    def s_Rename(self, node, stmt: ast.Rename) -> list[Code]:
-        old, new = self.expr.value(stmt.old, None), self.expr.value(stmt.new, None)
-        return self.at_line(node, True) + [Code(f"b2t::rename_file({old}, {new});")]
 
     def s_Print(self, node, stmt: ast.Print) -> list[Code]:
         if stmt.using is not None:
@@ -346,10 +313,6 @@ class StatementPrinter(HostStatements):
             reader = "data.read_string()" if self.target_type(t) == "str" else "data.read_number()"
             out += self.assign(t, reader, [])
         return out
-
-    def s_Restore(self, node, stmt: ast.Restore) -> list[Code]:
-        position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
-        return [Code(f"data.restore({position});" if position else "data.restore();")]
 
     def s_Fault(self, node, stmt: ast.Fault) -> list[Code]:
         return self.at_line(node, True) + [Code(f"throw b2t::Fault({cpp_string(stmt.message)});")]
@@ -518,16 +481,7 @@ class StatementPrinter(HostStatements):
             step = int(signed_number(stmt.step)) if stmt.step is not None else 1
             test = f"{var} <= {limit}" if step > 0 else f"{var} >= {limit}"
             increment = {1: f"++{var}", -1: f"--{var}"}.get(step, f"{var} += {step}")
-            count = len(range(start, limit + (1 if step > 0 else -1), step))
-            last = start + step * (count - 1)
-            saved = self.expr.ranges.get(stmt.var.name)
-            self.expr.ranges[stmt.var.name] = (
-                (min(start, last), max(start, last)) if count else (0, -1)
-            )
             body = self.nodes(node.body)
-            self.expr.ranges.pop(stmt.var.name)
-            if saved is not None:
-                self.expr.ranges[stmt.var.name] = saved
             body += self.comment(hostir.Simple(next_stmt, origin=next_stmt))
             return [Code(f"for ({var} = {start}; {test}; {increment})", body)]
         fails = self.fails(stmt.start, stmt.limit, stmt.step) or _type_of(stmt.var.name) == "int"
@@ -613,11 +567,12 @@ class StatementPrinter(HostStatements):
         head: list[Code] = []
         for n, (condition, body) in enumerate(node.arms):
             pre: list[str] = []
-            test = self.expr.cond(condition, pre)
             if n == 0:
+                test = self.expr.all_of([condition, *node.merged], pre, self._line_if_fails)
                 head = self.at_line(node, self.fails(condition)) + [Code(line) for line in pre]
                 out.append(Code(f"if ({test})", self.nodes(body)))
                 continue
+            test = self.expr.cond(condition, pre)
             # An ELSE IF test cannot have lines before it: they go in a lambda.
             track = self._line_of(condition) if self.fails(condition) else []
             lines = [c.text for c in track] + pre
@@ -627,6 +582,10 @@ class StatementPrinter(HostStatements):
         if node.else_body:
             out.append(Code("else", self.nodes(node.else_body)))
         return head + out
+
+    def _line_if_fails(self, e: ast.Expr) -> list[str]:
+        """`line = N;` for a condition that can fail or warn (its message names N)."""
+        return [c.text for c in self._line_of(e)] if self.fails(e) else []
 
     def _line_of(self, e: ast.Expr) -> list[Code]:
         """`line = N;` for the BASIC line holding expression `e`."""
@@ -746,16 +705,11 @@ class StatementPrinter(HostStatements):
         handler = self.label(node.handler) if node.handler is not None else "-1"
         return [Code(f"{self.trap_var}.on_error({handler}, {self.line_var});")]
 
-    def n_ResumeJump(self, node: hostir.ResumeJump) -> list[Code]:
-        resume = {
-            "retry": "resume()",
-            "next": "resume_next()",
-            "undefined": "resume_undefined()",  # RESUME to a missing line (passes/jumps.py)
-        }.get(node.mode)
-        if resume is None:
-            resume = f"resume_at({self.label(node.target)})"
-        jump = f"{self.label_var} = static_cast<Label>({self.trap_var}.{resume});"
-        return [Code(jump), Code("continue;")]
+    def label_text(self, label: str) -> str:
+        return self.label(label)
+
+    def as_label(self, text: str) -> str:
+        return f"static_cast<Label>({text})"
 
     # ----------------------------------------------------------------- kernels
 

@@ -33,7 +33,7 @@ from . import element_types as T
 from . import mma as cuda_mma
 from . import reduce as cuda_reduce
 from . import scan as cuda_scan
-from .expr import ArrayInfo, ExprPrinter, ValueInfo, element
+from .expr import MATH_FUNCTIONS, ArrayInfo, ExprPrinter, ValueInfo, element
 from .host_text import cpp_string as c_string
 from .index import Index, coords_of
 from .locals import all_statements, children, plan_locals, statement_exprs, walk
@@ -44,22 +44,10 @@ STATIC_SHARED_LIMIT = 48 * 1024
 SHARED_LIMIT = 227 * 1024  # per block, with the opt-in (sm_90 and later)
 WARPS = 32  # b2t_block_reduce keeps one result per warp (a block has at most 32 warps)
 SYNC = "__syncthreads();"
+# The math functions kernels call (expr.py's, in double; each also with `f`), and the
+# two of MAX and MIN.
+_MATH = {double for _, double in MATH_FUNCTIONS.values()} | {"fmin", "fmax"}
 # Identifiers generated code uses that a BASIC name must not shadow.
-_MATH = (
-    "sqrt",
-    "exp",
-    "log",
-    "sin",
-    "cos",
-    "tan",
-    "atan",
-    "floor",
-    "ceil",
-    "pow",
-    "fmin",
-    "fmax",
-    "fabs",
-)
 RESERVED = {"wmma", "nvcuda", "size_t", "llabs", "fmod", "fmodf", "atomicAdd", "atomicMax"}
 RESERVED |= {name + suffix for name in _MATH for suffix in ("", "f")}
 

@@ -24,12 +24,13 @@ import math
 
 from ... import ast
 from ...ast import is_user_function
-from ...builtins import BUILTINS, effect_of
-from ...expr_facts import integral_constant, positive_constant
+from ...builtins import BUILTINS
+from ...expr_facts import constant_truth, has_effects, integral_constant, positive_constant
 from ...hostcode.operators import COMPARISONS as _COMPARISONS
 from ...hostcode.operators import RUNTIME_OPERATORS
 from ...model import Analysis
 from ...naming import Namer
+from ..host_expressions import HostExpressions
 
 # A run of this many checked sums `A + B + ...` is not printed as nested add calls (a
 # nest of 1000 passes Python's limit of 200 nested parentheses).
@@ -54,7 +55,7 @@ def number_literal(value: float) -> str:
     return repr(float(value))
 
 
-class ExprPrinter:
+class ExprPrinter(HostExpressions):
     """Prints expressions of one program; records the runtime names it uses."""
 
     def __init__(self, analysis: Analysis, namer: Namer, array_names: dict[str, str]):
@@ -65,34 +66,13 @@ class ExprPrinter:
         self.functions_called: set[str] = set()
         self.f32 = analysis.number_type == "f32"
         self.strict = analysis.options.strict
+        self.safe_elements: frozenset = frozenset()  # set by the module printer
 
     def need(self, name: str) -> str:
         self.uses.add(name)
         return name
 
-    def var(self, name: str) -> str:
-        return self.namer.name(name)
-
-    def array(self, name: str) -> str:
-        return self.array_names[name]
-
-    # ----------------------------------------------------------------- block sums
-
-    def running_total(self, name: str, op: str, part: str) -> str:
-        """BASIC's `name op part` (op "+" or "-"): a kernel block's sum combined into
-        the variable that accumulates, as the accumulating statement computes it (ECMA-55:
-        an overflow to +-inf warns once; later additions to an infinity stay quiet)."""
-        total = f"{self.need('add' if op == '+' else 'sub')}({self.var(name)}, {part})"
-        return self.store(total, "num")
-
-    def total_fits(self, name: str, op: str, part: str) -> str | None:
-        """A test that `name op part` meets no exception, where a block's sum could meet
-        one that the block's own additions would meet more than once (None: none can)."""
-        return None
-
-    def totals_fit(self, name: str, op: str, parts: str) -> str | None:
-        """The same test for the sums `parts` (a list) combined one by one."""
-        return None
+    runtime = need
 
     # ----------------------------------------------------------------- values
 
@@ -177,7 +157,7 @@ class ExprPrinter:
         the operators the same (evaluating the terms first is unobservable), else as a
         running total updated term by term."""
         first = self.value(run[-1].left)
-        quiet = all(_quiet(n.right, self.a.expr_types, self.a.plain_sums) for n in run)
+        quiet = not any(has_effects(n.right, analysis=self.a) for n in run)
         if quiet and all(n.op == run[0].op for n in run):
             fn = "add_all" if run[0].op == "+" else "sub_all"
             terms = ", ".join(self.value(n.right) for n in reversed(run))
@@ -195,6 +175,13 @@ class ExprPrinter:
         """A Python expression true exactly when the BASIC value is nonzero."""
         return self._cond(e)[0]
 
+    def all_of(self, conditions: list[ast.Expr]) -> str:
+        """`a and b`: true when each condition holds, tested in turn (`and` skips the
+        rest after a false one)."""
+        if len(conditions) == 1:
+            return self.cond(conditions[0])
+        return " and ".join(self._cond_wrap(c, _BOOL_AND) for c in conditions)
+
     def _cond_wrap(self, e: ast.Expr, min_prec: int) -> str:
         text, prec = self._cond(e)
         return f"({text})" if prec < min_prec else text
@@ -208,7 +195,7 @@ class ExprPrinter:
             right = self._wrap(e.right, _COMPARE + 1)
             return f"{left} {_COMPARISONS[e.op]} {right}", _COMPARE
         if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
-            if _quiet(e.right, self.a.expr_types, self.a.plain_sums):
+            if not has_effects(e.right, analysis=self.a):
                 # Python's `and` / `or` may skip the right operand; BASIC evaluates it,
                 # which nobody can notice when it cannot warn, fail or draw RND.
                 symbol, prec = ("and", _BOOL_AND) if e.op == "AND" else ("or", _BOOL_OR)
@@ -256,21 +243,18 @@ class ExprPrinter:
 
     # ----------------------------------------------------------------- stores
 
-    def store(self, text: str, value_type: str) -> str:
-        """`text` converted for storing in a variable or element of `value_type`."""
-        if value_type == "int":
-            return f"{self.need('to_integer')}({text})"
-        if value_type == "str":
-            return f"{self.need('check_string')}({text})" if self.strict else text
-        return f"{self.need('to_f32')}({text})" if self.f32 else text
+    int_store = "to_integer"
+
+    def single(self, text: str) -> str:
+        return f"{self.need('to_f32')}({text})"
 
     # ----------------------------------------------------------------- failures
 
-    def can_fail(self, e: ast.Node, safe_subscripts=frozenset()) -> bool:
+    def can_fail(self, e: ast.Node) -> bool:
         """Can evaluating `e` end the program with a fatal error?  (Warnings do not
-        count.)  `safe_subscripts`: Index nodes known to be in range."""
+        count.)  An element in `safe_elements` (hostcode/simplify.py) is in range."""
         for node in e.walk():
-            if isinstance(node, ast.Index) and node not in safe_subscripts:
+            if isinstance(node, ast.Index) and node not in self.safe_elements:
                 return True
             if isinstance(node, ast.Call):
                 builtin = BUILTINS.get(node.name)
@@ -283,70 +267,10 @@ class ExprPrinter:
                     return True
                 if is_user_function(node.name):
                     fn = self.a.functions[node.name]
-                    if fn.result_type == "int" or self.can_fail(fn.body, safe_subscripts):
+                    if fn.result_type == "int" or self.can_fail(fn.body):
                         return True
             if isinstance(node, ast.BinOp) and node.op == "^" and not integral_constant(node.right):
                 return True
             if isinstance(node, ast.BinOp) and self.a.expr_types.get(node) == "str":
                 return True  # "String too long"
         return False
-
-
-def _quiet(e: ast.Expr, types: dict, plain_sums: set) -> bool:
-    """Can evaluating `e` be skipped unnoticed (no warning, fault, RND, DEF FN)?"""
-    for node in e.walk():
-        if isinstance(node, ast.BinOp) and types.get(node) == "str":
-            return False  # a concatenation: "String too long"
-        if isinstance(node, ast.Index):
-            return False
-        if isinstance(node, ast.Call) and effect_of(node.name) != "none":
-            return False
-        if isinstance(node, ast.BinOp) and node.op in ("*", "/", "^", "MOD"):
-            return False
-        if isinstance(node, ast.BinOp) and node.op in ("+", "-") and node not in plain_sums:
-            return False
-    return True
-
-
-def constant_truth(e: ast.Expr) -> bool | None:
-    """The truth of a condition made of constants only (comparisons of constants, AND,
-    OR, NOT): decided when translating, exactly as at run time (the same floats and
-    strings compared the same way, and none of these operations warns).  None if
-    it depends on the run."""
-    if isinstance(e, ast.BinOp) and e.op in _COMPARISONS:
-        left, right = _literal(e.left), _literal(e.right)
-        if left is None or right is None or type(left) is not type(right):
-            return None
-        return {
-            "=": left == right,
-            "<>": left != right,
-            "<": left < right,
-            ">": left > right,
-            "<=": left <= right,
-            ">=": left >= right,
-        }[e.op]
-    if isinstance(e, ast.BinOp) and e.op in ("AND", "OR"):
-        left, right = constant_truth(e.left), constant_truth(e.right)
-        if left is None or right is None:
-            return None
-        return (left and right) if e.op == "AND" else (left or right)
-    if isinstance(e, ast.UnaryOp) and e.op == "NOT":
-        inner = constant_truth(e.operand)
-        return None if inner is None else not inner
-    value = _literal(e)
-    if isinstance(value, float):
-        return value != 0.0
-    return None
-
-
-def _literal(e: ast.Expr):
-    """The value of a numeric constant (possibly signed) or string constant, else None."""
-    if isinstance(e, ast.Str):
-        return e.value
-    sign = 1.0
-    while isinstance(e, ast.UnaryOp) and e.op in "+-":
-        sign = -sign if e.op == "-" else sign
-        e = e.operand
-    if isinstance(e, ast.Num):
-        return sign * float(e.value)
-    return None

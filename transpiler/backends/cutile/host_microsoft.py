@@ -24,16 +24,14 @@ from ...expr_facts import has_effects
 from ...hostcode import microsoft
 from ...model import type_of_name
 from ...semantics import BITWISE, is_truth_value, single_as_written
+from ..host_expressions import MicrosoftExpressions
 from .host_expr import _AND, _ATOM, _COMPARE, _OR, _SUM, _UNARY, ExprPrinter
 
 _PRODUCT = 11  # Python's * and /
 
 
-class MicrosoftExprPrinter(ExprPrinter):
-    def __init__(self, analysis, namer, array_names):
-        super().__init__(analysis, namer, array_names)
-        self.types = analysis.expr_types
-        self.singles = analysis.number_type == "f32"
+class MicrosoftExprPrinter(MicrosoftExpressions, ExprPrinter):
+    int_store, long_store = "cint", "clng"
 
     def rounding(self, e: ast.Expr) -> str:
         """The runtime function giving the result of `e` its type: sng or dbl."""
@@ -132,24 +130,13 @@ class MicrosoftExprPrinter(ExprPrinter):
     def _single(self, name: str) -> bool:
         return type_of_name(name) == "num" and self.singles
 
-    def store(self, text: str, value_type: str) -> str:
-        if value_type == "str":
-            return text
-        if value_type == "int":
-            return f"{self.need('cint')}({text})"
-        if value_type == "lng":
-            return f"{self.need('clng')}({text})"
-        if value_type == "num" and self.singles:
-            return f"{self.need('sng')}({text})"
-        return f"{self.need('dbl')}({text})"
-
     def print_item(self, e: ast.Expr) -> str:
         """A PRINT item: a double prints its 16 digits."""
         text = self.value(e)
         return f"{self.need('Double')}({text})" if self.types.get(e) in ("dbl", "lng") else text
 
-    def can_fail(self, e: ast.Node, safe_subscripts=frozenset()) -> bool:
+    def can_fail(self, e: ast.Node) -> bool:
         # A warning (Division by zero, Overflow) shows on GW-BASIC's screen, the program's
         # output, where the items before it end (and is an error in a trapping program):
         # what may warn counts as what may fail.
-        return has_effects(e, microsoft=True) or super().can_fail(e, safe_subscripts)
+        return has_effects(e, microsoft=True) or super().can_fail(e)

@@ -20,7 +20,7 @@ from ...naming import Namer
 from ...semantics import RANDOMIZE_KINDS
 from ..basic_origin import origin_comment
 from ..host_statements import HostStatements
-from .host_expr import ExprPrinter, constant_truth, number_literal
+from .host_expr import ExprPrinter, number_literal
 
 # The reference interpreter's run-time messages (transpiler/interpreter/machine.py).
 RETURN_WITHOUT_GOSUB = "RETURN without GOSUB"
@@ -77,7 +77,6 @@ class StatementPrinter(HostStatements):
         self.for_stack_var = namer.fresh("for_stack")
         self.reply_var = namer.fresh("reply")
         self.channel_var = namer.fresh("channel")
-        self.ranges: dict[str, tuple[int, int]] = {}  # counted loop variables in scope
         self.read_vars: set[str] = set()  # variables some emitted code reads
         self.static_arrays: frozenset[str] = frozenset()  # set by the module printer
         self._stmts_by_line: dict[int, list[ast.Stmt]] | None = None
@@ -123,38 +122,30 @@ class StatementPrinter(HostStatements):
         method = getattr(self, "s_" + type(stmt).__name__, None)
         if method is None:
             raise NotImplementedError(f"{type(stmt).__name__} in a host program")
-        return method(stmt)
+        return method(node, stmt)
 
-    def s_Rem(self, stmt: ast.Rem) -> list[Code]:
-        return []  # its comment is all there is
-
-    s_NoEffect = s_Rem
-
-    def s_Let(self, stmt: ast.Let) -> list[Code]:
+    def s_Let(self, node, stmt: ast.Let) -> list[Code]:
         # Python evaluates the value before the subscripts of an element target; the
         # interpreter the other way round.  Only an assignment whose subscript is out of
         # range *and* whose value warns or fails could tell (it is fatal either way).
         target = stmt.target
         value = self.expr.store(self.expr.value(stmt.value), self.target_type(target))
-        if isinstance(target, ast.Var):
-            if value == self.var(target.name):
-                return []  # LET X = X
-            if target.name not in self.read_vars:
-                return self._discard(stmt.value, value, self.target_type(target))
+        if isinstance(target, ast.Var) and value == self.var(target.name):
+            return []  # LET X = X
         return [Code(f"{self.target(target)} = {value}")]
 
-    def _discard(self, expr: ast.Expr, text: str, value_type: str) -> list[Code]:
-        """A value stored in a variable that nothing reads: only its effects (warnings,
-        faults, RND) matter."""
-        microsoft = self.a.options.microsoft
-        # (Microsoft BASIC: storing a number may warn "Overflow" or fail too.)
-        conversion_fails = value_type == "int" or (value_type == "str" and self.expr.strict)
-        conversion_fails = conversion_fails or (microsoft and value_type != "str")
-        if not has_effects(expr, microsoft) and not (
-            conversion_fails and not _safe_constant(expr, value_type, microsoft)
-        ):
-            return []
-        return [Code(f"_ = {text}")]
+    def n_Evaluate(self, node: hostir.Evaluate) -> list[Code]:
+        return [Code(f"_ = {self.expr.store(self.expr.value(node.value), node.value_type)}")]
+
+    def n_MinMax(self, node: hostir.MinMax) -> list[Code]:
+        var = self.var(node.name)
+        return [Code(f"{var} = {node.fn}({var}, {self.expr.value(node.value)})")]
+
+    def arg(self, e: ast.Expr) -> str:
+        return self.expr.value(e)
+
+    def file_number(self, e: ast.Expr) -> str:
+        return self.expr.subscript(e)
 
     def channel(self, number: ast.Expr | None) -> str:
         """What PRINT and WRITE write to: the console, or the file numbered `number`."""
@@ -162,7 +153,7 @@ class StatementPrinter(HostStatements):
             return "con"
         return f"{self.need('file_output')}({self.expr.subscript(number)})"
 
-    def s_Print(self, stmt: ast.Print) -> list[Code]:
+    def s_Print(self, node, stmt: ast.Print) -> list[Code]:
         """One `con.print` per run of items; an item that can fail starts a new call,
         so that what the items before it print comes out first, as in the interpreter."""
         con = self.channel(stmt.channel)
@@ -179,7 +170,7 @@ class StatementPrinter(HostStatements):
                     calls[-1].append(self.need("ZONE"))
                 continue
             expr = _print_operand(item)
-            if calls[-1] and self.expr.can_fail(expr, self.safe_subscripts(expr)):
+            if calls[-1] and self.expr.can_fail(expr):
                 calls.append([])
             if isinstance(item, (ast.Tab, ast.Spc)):
                 text = self.expr.value(expr)
@@ -203,86 +194,18 @@ class StatementPrinter(HostStatements):
         """`.item(a).item(b)`: each is written before the next one is evaluated."""
         return "".join(f".item({self.expr.print_item(item)})" for item in items)
 
-    def s_Write(self, stmt: ast.Write) -> list[Code]:
+    def s_Write(self, node, stmt: ast.Write) -> list[Code]:
         return [Code(f"{self.channel(stmt.channel)}.write_items(){self._items(stmt.items)}.end()")]
 
-    def s_Open(self, stmt: ast.Open) -> list[Code]:
-        name, mode = self.expr.value(stmt.name), self.expr.value(stmt.mode)
-        number = self.expr.subscript(stmt.number)
-        length = "" if stmt.length is None else f", {self.expr.value(stmt.length)}"
-        return [Code(f"{self.need('open_file')}({name}, {mode}, {number}{length})")]
-
-    def s_Field(self, stmt: ast.Field) -> list[Code]:
+    def s_Field(self, node, stmt: ast.Field) -> list[Code]:
         number = self.expr.subscript(stmt.channel)
         widths = ", ".join(self.expr.value(w) for w in stmt.widths)
         return [Code(f"{self.need('field')}({number}, [{widths}], {stmt.names!r})")]
 
-    def s_RecordIO(self, stmt: ast.RecordIO) -> list[Code]:
-        function = self.need("put_record" if stmt.put else "get_record")
-        number = self.expr.subscript(stmt.channel)
-        record = "" if stmt.record is None else f", {self.expr.value(stmt.record)}"
-        return [Code(f"{function}({number}{record})")]
-
-    def s_FieldRelease(self, stmt: ast.FieldRelease) -> list[Code]:
+    def s_FieldRelease(self, node, stmt: ast.FieldRelease) -> list[Code]:
         return [Code(f"{self.need('field_release')}({', '.join(map(repr, stmt.names))})")]
 
-    def s_FieldSwap(self, stmt: ast.FieldSwap) -> list[Code]:
-        return [Code(f"{self.need('field_swap')}({stmt.first!r}, {stmt.second!r})")]
-
-    def s_Close(self, stmt: ast.Close) -> list[Code]:
-        numbers = ", ".join(self.expr.subscript(n) for n in stmt.numbers)
-        return [Code(f"{self.need('close_files')}({numbers})")]
-
-    def s_FileWidth(self, stmt: ast.FileWidth) -> list[Code]:
-        number, width = self.expr.subscript(stmt.channel), self.expr.value(stmt.width)
-        return [Code(f"{self.need('file_width')}({number}, {width})")]
-
-    def s_Trace(self, stmt: ast.Trace) -> list[Code]:
-        return [Code(f"con.trace({stmt.on})")]
-
-    def s_TraceLine(self, stmt: ast.TraceLine) -> list[Code]:
-        return [Code(f"con.trace_line({stmt.number})")]
-
-    def s_OnError(self, stmt: ast.OnError) -> list[Code]:
-        return []  # ON ERROR GOTO 0 in a program that never traps: nothing to turn off
-
-    def s_RaiseError(self, stmt: ast.RaiseError) -> list[Code]:
-        return [Code(f"{self.need('raise_error')}({self.expr.value(stmt.code)})")]
-
-    def s_Kill(self, stmt: ast.Kill) -> list[Code]:
-        return [Code(f"{self.need('kill_file')}({self.expr.value(stmt.name)})")]
-
-    def s_Rename(self, stmt: ast.Rename) -> list[Code]:
-        old, new = self.expr.value(stmt.old), self.expr.value(stmt.new)
-        return [Code(f"{self.need('rename_file')}({old}, {new})")]
-
-    def safe_subscripts(self, expr: ast.Expr) -> set:
-        """Elements of `expr` whose subscripts are in range for sure: integral constants
-        or counting loop variables within a constant DIM."""
-        safe = set()
-        for node in expr.walk():
-            if not isinstance(node, ast.Index):
-                continue
-            symbol = self.a.arrays[node.name]
-            if symbol.upper is None or symbol.redimensioned:
-                continue
-            ok = True
-            for sub, upper in zip(node.indices, symbol.upper):
-                span = self._span(sub)
-                if span is None or span[0] < symbol.base or span[1] > upper:
-                    ok = False
-            if ok:
-                safe.add(node)
-        return safe
-
-    def _span(self, e: ast.Expr) -> tuple[int, int] | None:
-        if isinstance(e, ast.Num) and e.value == int(e.value):
-            return int(e.value), int(e.value)
-        if isinstance(e, ast.Var):
-            return self.ranges.get(e.name)
-        return None
-
-    def s_Input(self, stmt: ast.Input) -> list[Code]:
+    def s_Input(self, node, stmt: ast.Input) -> list[Code]:
         kinds = [
             self.need("STRING") if self.target_type(t) == "str" else self.need("NUMBER")
             for t in stmt.targets
@@ -311,12 +234,12 @@ class StatementPrinter(HostStatements):
             out.append(Code(self.assign(t, f"{self.reply_var}[{n}]")))
         return out
 
-    def s_LineInput(self, stmt: ast.LineInput) -> list[Code]:
+    def s_LineInput(self, node, stmt: ast.LineInput) -> list[Code]:
         prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
         call = f"con.line_input({prompt}{', stay=True' if stmt.stay else ''})"
         return [Code(f"{self._target_or_discard(stmt.target)} = {call}")]
 
-    def s_Swap(self, stmt: ast.Swap) -> list[Code]:
+    def s_Swap(self, node, stmt: ast.Swap) -> list[Code]:
         """Both places are found before either changes (`SWAP I, A(I)` swaps with the
         element of the old I): such subscripts are computed first."""
         swapped = {t.name for t in (stmt.first, stmt.second) if isinstance(t, ast.Var)}
@@ -325,7 +248,7 @@ class StatementPrinter(HostStatements):
         second = self._place(stmt.second, swapped, out)
         return out + [Code(f"{first}, {second} = {second}, {first}")]
 
-    def s_MidAssign(self, stmt: ast.MidAssign) -> list[Code]:
+    def s_MidAssign(self, node, stmt: ast.MidAssign) -> list[Code]:
         out: list[Code] = []
         target = self._place(stmt.target, set(), out)
         args = [target, self.expr.value(stmt.start)]
@@ -362,7 +285,7 @@ class StatementPrinter(HostStatements):
             return "_"
         return self.target(target)
 
-    def s_Read(self, stmt: ast.Read) -> list[Code]:
+    def s_Read(self, node, stmt: ast.Read) -> list[Code]:
         out = []
         for t in stmt.targets:
             reader = "data.read_string()" if self.target_type(t) == "str" else "data.read_number()"
@@ -372,14 +295,10 @@ class StatementPrinter(HostStatements):
                 out.append(Code(self.assign(t, reader)))
         return out
 
-    def s_Restore(self, stmt: ast.Restore) -> list[Code]:
-        position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
-        return [Code(f"data.restore({position})" if position else "data.restore()")]
-
-    def s_Fault(self, stmt: ast.Fault) -> list[Code]:
+    def s_Fault(self, node, stmt: ast.Fault) -> list[Code]:
         return [Code(f"raise {self.need('BasicFault')}({stmt.message!r})")]
 
-    def s_Randomize(self, stmt: ast.Randomize) -> list[Code]:
+    def s_Randomize(self, node, stmt: ast.Randomize) -> list[Code]:
         randomize = self.need("RANDOMIZE")
         if stmt.seed is not None:
             kind = RANDOMIZE_KINDS[self.a.expr_types[stmt.seed]]
@@ -388,7 +307,7 @@ class StatementPrinter(HostStatements):
             return [Code(f"{randomize}(con.ask_seed(), 'int')")]
         return [Code(f"{randomize}()")]
 
-    def s_Dim(self, stmt: ast.Dim) -> list[Code]:
+    def s_Dim(self, node, stmt: ast.Dim) -> list[Code]:
         """A DIM that runs: it allocates the arrays whose shape is not fixed (run-time
         bounds, or reshaped by MAT); the others exist from the start, as in the
         interpreter."""
@@ -400,7 +319,7 @@ class StatementPrinter(HostStatements):
             out.append(Code(f"{self.expr.array(decl.name)}.allocate({bounds})"))
         return out
 
-    def s_Erase(self, stmt: ast.Erase) -> list[Code]:
+    def s_Erase(self, node, stmt: ast.Erase) -> list[Code]:
         redim = "redim=True" if stmt.redim else ""
         return [Code(f"{self.expr.array(name)}.erase({redim})") for name in stmt.names]
 
@@ -409,10 +328,10 @@ class StatementPrinter(HostStatements):
     def _f32(self) -> str:
         return ", f32=True" if self.expr.f32 else ""
 
-    def s_MatRead(self, stmt: ast.MatRead) -> list[Code]:
+    def s_MatRead(self, node, stmt: ast.MatRead) -> list[Code]:
         return self._mat_fill_from(stmt, "mat_read", "data")
 
-    def s_MatInput(self, stmt: ast.MatInput) -> list[Code]:
+    def s_MatInput(self, node, stmt: ast.MatInput) -> list[Code]:
         return self._mat_fill_from(stmt, "mat_input", "con")
 
     def _mat_fill_from(self, stmt, helper: str, source: str) -> list[Code]:
@@ -425,13 +344,13 @@ class StatementPrinter(HostStatements):
             out.append(Code(f"{self.need(helper)}({name}, {source}{self._f32()})"))
         return out
 
-    def s_MatPrint(self, stmt: ast.MatPrint) -> list[Code]:
+    def s_MatPrint(self, node, stmt: ast.MatPrint) -> list[Code]:
         arrays = ", ".join(self.expr.array(n) for n in stmt.names)
         if len(stmt.names) == 1:
             arrays += ","
         return [Code(f"{self.need('mat_print')}(({arrays}), {tuple(stmt.seps)!r}, con)")]
 
-    def s_MatAssign(self, stmt: ast.MatAssign) -> list[Code]:
+    def s_MatAssign(self, node, stmt: ast.MatAssign) -> list[Code]:
         value = stmt.value
         target = self.expr.array(stmt.target)
         if isinstance(value, ast.MatFill):
@@ -521,16 +440,9 @@ class StatementPrinter(HostStatements):
                 args = f"{start}, {stop}, {step}"
             else:
                 args = f"{start}, {stop}" if start else str(stop)
-            count = len(range(start, stop, step))
-            span = (min(start, start + step * (count - 1)), max(start, start + step * (count - 1)))
-            saved = self.ranges.get(stmt.var.name)
-            self.ranges[stmt.var.name] = span if count else (0, -1)
             self.loops.append(_Loop("for"))
             body = self.block(node.body)
             self.loops.pop()
-            self.ranges.pop(stmt.var.name)
-            if saved is not None:
-                self.ranges[stmt.var.name] = saved
             return [Code(f"for {var} in range({args}):", body)]
         lines, limit, step, sign, step_const = self._for_setup(node, False)
         test = self._continues(var, limit, sign, step_const, node.plan.exact)
@@ -599,112 +511,22 @@ class StatementPrinter(HostStatements):
         return [Code(f"while {test}:", body)]
 
     def n_If(self, node: hostir.If) -> list[Code]:
-        arms = []
         origins = node.origins or [node.origin] * len(node.arms)
-        for (condition, body), origin in zip(node.arms, origins):
-            known = constant_truth(condition)
-            if known is False:
-                continue  # a comparison of two constants: decided here, exactly as at run time
-            if known is True:
-                if not arms:
-                    return self.nodes(body)
-                arms.append((None, body, origin))
-                break
-            arms.append((condition, body, origin))
-        else:
-            if not arms:
-                return self.nodes(node.else_body or [])
-            if node.else_body:
-                arms.append((None, node.else_body, None))
-        if len(arms) == 1 and arms[0][0] is not None:
-            special = self._min_max(arms[0][0], arms[0][1])
-            if special is not None:
-                return special
         out = []
-        for n, (condition, body, origin) in enumerate(arms):
-            if condition is None:
-                out.append(Code("else:", self.block(body)))
-                continue
+        for n, ((condition, body), origin) in enumerate(zip(node.arms, origins)):
             keyword = "if" if n == 0 else "elif"
-            test = self.expr.cond(condition)
-            comments: list[Code] = []
-            if len(arms) == 1:
-                test, body, comments = self._collapse(test, body)
+            test = self.expr.all_of([condition, *node.merged])
             header = f"{keyword} {test}:"
+            if node.nan_kept:
+                header += "  # noqa: PLR1730 (with NaN, max/min would differ)"
             if n > 0 and origin is not None and origin is not node.origin:
                 comment = self.comment(hostir.Simple(origin, origin=origin))
                 if comment:
                     header += "  " + comment[0].text  # the IF this arm's test comes from
             out.append(Code(header, self.block(body)))
-            out[-1:-1] = comments
+        if node.else_body:
+            out.append(Code("else:", self.block(node.else_body)))
         return out
-
-    def _collapse(self, test: str, body: list[hostir.HNode]):
-        """`if a: if b: ...` (nothing else in either) is `if a and b: ...`: `and` skips
-        b when a is false, as the nested form does."""
-        comments: list[Code] = []
-        while True:
-            inner = [n for n in body if not _is_comment_node(n)]
-            if len(inner) != 1 or not isinstance(inner[0], hostir.If):
-                return test, body, comments
-            node = inner[0]
-            if len(node.arms) != 1 or node.else_body or constant_truth(node.arms[0][0]) is not None:
-                return test, body, comments
-            if self._min_max_shape(node.arms[0][0], node.arms[0][1]) is not None:
-                return test, body, comments
-            for n in body:
-                if n is not node:
-                    comments += self.nodes([n])
-            comments += self.comment(node)
-            test = f"{test} and {self.expr.cond(node.arms[0][0])}"
-            body = node.arms[0][1]
-
-    def _min_max_shape(self, condition: ast.Expr, body: list[hostir.HNode]):
-        """`IF A > B THEN B = A` (A a variable, constant or element, B a variable): the
-        function and operands of the equivalent `b = max(b, a)`, else None."""
-        stmts = [n for n in body if not _is_comment_node(n)]
-        if len(stmts) != 1 or not isinstance(stmts[0], hostir.Simple):
-            return None
-        let = stmts[0].stmt
-        if not isinstance(let, ast.Let) or not isinstance(let.target, ast.Var):
-            return None
-        if not isinstance(condition, ast.BinOp) or condition.op not in ("<", ">", "<=", ">="):
-            return None
-        name = let.target.name
-        if _type_of(name) != "num" or self.expr.f32 or self.a.options.microsoft:
-            return None
-        if not _plain_operand(let.value):
-            return None
-        left, right, op = condition.left, condition.right, condition.op
-        if _same(left, let.value) and _is_var(right, name):
-            bigger = op in (">", ">=")  # IF A > B THEN B = A
-        elif _same(right, let.value) and _is_var(left, name):
-            bigger = op in ("<", "<=")  # IF B < A THEN B = A
-        else:
-            return None
-        return ("max" if bigger else "min"), op in ("<", ">"), name, let.value
-
-    def _min_max(self, condition: ast.Expr, body: list[hostir.HNode]) -> list[Code] | None:
-        """The max/min form of `IF A > B THEN B = A`, exact: Python's max(b, a) is
-        `a if a > b else b`, NaN and signed zeros included.  With >= the comparison
-        cannot be a max (a NaN A would win), so the IF stays, marked for ruff."""
-        shape = self._min_max_shape(condition, body)
-        if shape is None:
-            return None
-        fn, strict, name, value = shape
-        if not strict:
-            out = self.n_If_plain(condition, body)
-            out[0].text += "  # noqa: PLR1730 (with NaN, max/min would differ)"
-            return out
-        out = []
-        for n in body:
-            out.extend(self.comment(n))
-        var = self.var(name)
-        out.append(Code(f"{var} = {fn}({var}, {self.expr.value(value)})"))
-        return out
-
-    def n_If_plain(self, condition: ast.Expr, body: list[hostir.HNode]) -> list[Code]:
-        return [Code(f"if {self.expr.cond(condition)}:", self.block(body))]
 
     def n_Continue(self, node: hostir.Continue) -> list[Code]:
         loop = self.loops[-1]
@@ -817,15 +639,10 @@ class StatementPrinter(HostStatements):
     def n_OnErrorGoto(self, node: hostir.OnErrorGoto) -> list[Code]:
         return [Code(f"{self.trap_var}.on_error({node.handler!r})")]
 
-    def n_ResumeJump(self, node: hostir.ResumeJump) -> list[Code]:
-        resume = {
-            "retry": "resume()",
-            "next": "resume_next()",
-            "undefined": "resume_undefined()",  # RESUME to a missing line (passes/jumps.py)
-        }.get(node.mode)
-        if resume is None:
-            resume = f"resume_at({node.target!r})"
-        return [Code(f"{self.label_var} = {self.trap_var}.{resume}"), Code("continue")]
+    label_text = staticmethod(repr)
+
+    def as_label(self, text: str) -> str:
+        return text
 
     # ----------------------------------------------------------------- kernels
 
@@ -847,51 +664,3 @@ def _tuple(items: list[str]) -> str:
 
 def _type_of(name: str) -> str:
     return type_of_name(name)
-
-
-def _is_comment_node(node: hostir.HNode) -> bool:
-    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Rem)
-
-
-def _is_var(e: ast.Expr, name: str) -> bool:
-    return isinstance(e, ast.Var) and e.name == name
-
-
-def _plain_operand(e: ast.Expr) -> bool:
-    """A variable, a constant or an element with such subscripts: evaluating it twice
-    is evaluating it once."""
-    if isinstance(e, (ast.Var, ast.Num)):
-        return True
-    if isinstance(e, ast.Index):
-        return all(isinstance(i, (ast.Var, ast.Num)) for i in e.indices)
-    return False
-
-
-def _same(a: ast.Expr, b: ast.Expr) -> bool:
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, ast.Var):
-        return a.name == b.name
-    if isinstance(a, ast.Num):
-        return a.value == b.value
-    if isinstance(a, ast.Index):
-        return (
-            a.name == b.name
-            and len(a.indices) == len(b.indices)
-            and all(_same(x, y) for x, y in zip(a.indices, b.indices))
-        )
-    return False
-
-
-def _safe_constant(e: ast.Expr, value_type: str, microsoft: bool = False) -> bool:
-    """A constant whose conversion for storing cannot fail."""
-    if value_type == "str":
-        return isinstance(e, ast.Str) and len(e.value) <= 18
-    value = signed_number(e)
-    if value is None:
-        return False
-    if microsoft:  # CINT's 16 bits, CLNG's 32; a floating constant is in range already
-        if value_type == "lng":
-            return -2147483648.5 < value < 2147483647.5
-        return value_type != "int" or -32768.5 < value < 32767.5
-    return -2147483648.0 <= value + 0.5 < 2147483648.0
