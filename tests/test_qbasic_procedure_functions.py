@@ -13,6 +13,8 @@ the interpreter and both generated targets, which must agree exactly.
 
 from __future__ import annotations
 
+import re
+
 from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
 
 # The issue's example: a SUB swapping its by-reference parameters, a recursive FUNCTION.
@@ -62,13 +64,12 @@ def test_a_sub_is_a_cpp_function_with_reference_parameters(tmp_path):
     assert "saved_" not in cpp and "gosub_" not in cpp and "float swap2_a" not in cpp
 
 
-def test_the_generated_code_has_no_duplicate_or_empty_comment_and_no_dead_code(tmp_path):
+def test_the_generated_code_has_no_duplicate_or_empty_comment(tmp_path):
     """The DECLARE's comment once, no `#` alone above a hoisted call, the INTEGER call
-    depth starting at 0, nothing after a `raise` (here: GOSUB-style code, a procedure
-    jumped into by GOTO... none left: a recursive procedure in a dispatch loop)."""
+    depth starting at 0 (GOSUB-style code: test_no_code_after_a_raise_in_a_dispatch_block)."""
     python = basic2tile(tmp_path, SWAP_AND_FACT, "-o", "-", dialect="qbasic").stdout
     assert python.count("# DECLARE SUB Swap2 (A, B)") == 1
-    assert "#\n" not in python.split("def program", 1)[1].split("def basic_line", 1)[0]
+    assert not re.search(r"^ *#$", python, re.MULTILINE)
     assert "call_depth_int = 0\n" in python
 
 
@@ -334,3 +335,61 @@ def test_common_shared_is_the_programs_variable(tmp_path):
     assert interpreted_and_checked(tmp_path, COMMON_SHARED, dialect=None) == " 2 \n"
     python = basic2tile(tmp_path, COMMON_SHARED, "-o", "-", dialect="qbasic").stdout
     assert "    def inc() -> None:\n        nonlocal total\n" in python
+
+
+# A SUB that GOSUBs a subroutine of its own keeps the GOSUB lowering (the subroutine
+# uses the SUB's variables): --explain and a comment of the generated code say why.
+GOSUB_INSIDE = """\
+DECLARE SUB Report (N)
+Report 3
+SUB Report (N)
+  Total# = 0
+  FOR I = 1 TO N: GOSUB AddOne: NEXT I
+  PRINT "total"; Total#
+  EXIT SUB
+AddOne:
+  Total# = Total# + I
+  RETURN
+END SUB
+"""
+
+
+def test_a_sub_with_gosub_inside_stays_gosub_style_code_and_says_why(tmp_path):
+    assert interpreted_and_checked(tmp_path, GOSUB_INSIDE, dialect=None) == "total 6 \n"
+    why = "GOSUB-style code: it GOSUBs a subroutine of its own, which uses its variables"
+    explained = basic2tile(tmp_path, GOSUB_INSIDE, "--explain", dialect="qbasic").stdout
+    assert f"  SUB REPORT (source line 3)\n      -> {why}\n" in explained
+    python = basic2tile(tmp_path, GOSUB_INSIDE, "-o", "-", dialect="qbasic").stdout
+    assert f"    # SUB REPORT is {why}\n" in python
+    explained = basic2tile(tmp_path, SWAP_AND_FACT, "--explain", dialect="qbasic").stdout
+    assert "  SUB SWAP2 (source line 7)\n      -> a function with its parameters\n" in explained
+
+
+# A program that traps errors is one dispatch loop, its FUNCTION GOSUB-style code: its
+# "Out of stack space" is the last line of its block (a `label = ...` followed it).
+TRAPPED = """\
+DECLARE FUNCTION Fact# (N%)
+ON ERROR GOTO Handler
+PRINT Fact#(5)
+END
+Handler:
+PRINT "error"; ERR
+RESUME NEXT
+FUNCTION Fact# (N%)
+  IF N% <= 1 THEN Fact# = 1 ELSE Fact# = N% * Fact#(N% - 1)
+END FUNCTION
+"""
+
+
+def test_no_code_after_a_raise_in_a_dispatch_block(tmp_path):
+    assert interpreted_and_checked(tmp_path, TRAPPED, dialect=None) == " 120 \n"
+    python = basic2tile(tmp_path, TRAPPED, "-o", "-", dialect="qbasic").stdout
+    fault = 'raise BasicFault("Out of stack space")\n'
+    assert fault in python
+    assert python.split(fault, 1)[1].lstrip().startswith("case ")
+    assert "# FUNCTION FACT# is GOSUB-style code: the program traps errors (ON ERROR)" in python
+    # the DECLARE quoted once (not above the frames' arrays too), no empty comment above
+    # a hoisted call, INTEGERs starting at 0
+    assert python.count("# DECLARE FUNCTION Fact# (N%)") == 1
+    assert not re.search(r"^ *#$", python, re.MULTILINE)
+    assert "    call_depth_int = fact_n_int = 0\n" in python

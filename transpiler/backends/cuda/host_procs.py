@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from ... import ast, hostir
 from ...expr_facts import has_effects
+from ...passes.procedure_functions import variable_type
 from ..host_procedures import in_order
-from ..procedure_types import param_type
 from .host_text import origin_comment
 
 
@@ -29,9 +29,9 @@ class ProcedureStatements:
         after: list = []
         args = []
         for value, param in node.args:
-            kind = param_type(self.a, param)
+            kind = variable_type(self.a, param)
             target = takes_back.get(param)
-            same = isinstance(value, ast.Var) and param_type(self.a, value.name) == kind
+            same = isinstance(value, ast.Var) and variable_type(self.a, value.name) == kind
             if same and (param not in changed or _is(target, value)):
                 args.append(self.var(value.name))  # by reference when it is changed
                 continue
@@ -63,7 +63,7 @@ class ProcedureStatements:
     def n_ProcLocals(self, node: hostir.ProcLocals) -> list:
         out = []
         for name in node.names:
-            kind = param_type(self.a, name)
+            kind = variable_type(self.a, name)
             initial = "" if kind == "str" else " = 0" if kind in ("int", "lng") else " = 0.0"
             out.append(self.code(f"{self.expr.cpp_type(kind)} {self.var(name)}{initial};"))
         return out
@@ -97,7 +97,7 @@ def procedure_def(module, sub: hostir.Subroutine) -> list:
     for p, array in zip(proc.params, proc.array_params):
         if not array:
             ref = "&" if p in changed else ""
-            params.append(f"{module.expr.cpp_type(param_type(a, p))}{ref} {stmts.var(p)}")
+            params.append(f"{module.expr.cpp_type(variable_type(a, p))}{ref} {stmts.var(p)}")
     params = in_order(
         params,
         [
@@ -105,7 +105,7 @@ def procedure_def(module, sub: hostir.Subroutine) -> list:
             for i, ident, array in arrays
         ],
     )
-    result = module.expr.cpp_type(param_type(a, proc.result)) if proc.result else "void"
+    result = module.expr.cpp_type(variable_type(a, proc.result)) if proc.result else "void"
     name = module.sub_names[sub.name]
     line = a.source.line_text(proc.stmt.coord.line) or ""
     comment = Code(origin_comment(proc.stmt.label, line.strip()))

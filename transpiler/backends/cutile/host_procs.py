@@ -8,9 +8,9 @@ by value (an expression, a variable in parentheses) takes nothing back (`_`)."""
 from __future__ import annotations
 
 from ... import ast, hostir
+from ...passes.procedure_functions import variable_type
 from ..basic_origin import origin_comment
 from ..host_procedures import given_back, in_order
-from ..procedure_types import param_type
 
 _ANNOTATIONS = {"int": "int", "lng": "int", "str": "str"}
 
@@ -31,8 +31,8 @@ class ProcedureStatements:
     def proc_argument(self, value: ast.Expr, param: str) -> str:
         """An argument as its parameter takes it (a variable of the parameter's type as
         it is)."""
-        kind = param_type(self.a, param)
-        if isinstance(value, ast.Var) and param_type(self.a, value.name) == kind:
+        kind = variable_type(self.a, param)
+        if isinstance(value, ast.Var) and variable_type(self.a, value.name) == kind:
             return self.var(value.name)
         return self.expr.store(self.expr.value(value), kind)
 
@@ -43,7 +43,7 @@ class ProcedureStatements:
     def n_ProcLocals(self, node: hostir.ProcLocals) -> list:
         groups: dict[str, list[str]] = {}
         for name in node.names:
-            kind = param_type(self.a, name)
+            kind = variable_type(self.a, name)
             initial = '""' if kind == "str" else "0" if kind in ("int", "lng") else "0.0"
             groups.setdefault(initial, []).append(self.var(name))
         return [self.code(" = ".join(names + [initial])) for initial, names in groups.items()]
@@ -85,4 +85,4 @@ def procedure_def(module, sub: hostir.Subroutine) -> list:
 
 
 def _annotation(a, name: str) -> str:
-    return _ANNOTATIONS.get(param_type(a, name), "float")
+    return _ANNOTATIONS.get(variable_type(a, name), "float")
