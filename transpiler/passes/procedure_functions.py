@@ -46,41 +46,9 @@ def make_functions(host: hostir.HostProgram) -> None:
     subs = {sub.name: sub for sub in host.subroutines}
     sites = list(_sites(host, a.procedure_calls))
     entries = {s.record.proc: s.call.subroutine for s in sites if s.call.subroutine in subs}
-    notes: dict[str, str] = {}
-    for name in a.procedures:
-        if name in entries:
-            continue
-        if a.traps_errors:
-            notes[name] = "the program traps errors (ON ERROR): its code is one dispatch loop"
-        elif _jumped_to(host, name, a.procedure_calls):
-            notes[name] = "its body is not one structured piece of code (a GOTO out of it?)"
-    for name, entry in entries.items():
-        if _gosubs(subs[entry].body, a.procedure_calls):
-            notes[name] = "it GOSUBs a subroutine of its own, which uses its variables"
-    owners = _statement_owners(host)
-    candidates = set(entries) - set(notes)
-    changed = True
-    while changed:
-        changed = False
-        for site in sites:
-            proc = site.record.proc
-            if proc not in candidates:
-                continue
-            why = _why_not(site, candidates, owners, a.procedures[proc], a)
-            if why:
-                candidates.discard(proc)
-                notes[proc] = why
-                changed = True
-    saved: set[str] = set()
-    for site in sites:
-        if site.record.proc in candidates:
-            _replace_call(site, a.procedures[site.record.proc], candidates)
-            if site.record.caller in candidates:
-                host.recursive_procedures |= bool(site.record.frame)
-                saved |= {
-                    n.name for s in site.record.frame for n in s.walk() if isinstance(n, ast.Index)
-                }
-    host.unused_arrays = frozenset(saved - _arrays_used(host))
+    notes = _reasons_first(host, entries, subs)
+    candidates = _functions(sites, set(entries) - set(notes), notes, _statement_owners(host), a)
+    _replace_calls(host, sites, candidates)
     _merge_copies(host, candidates, entries, subs, notes)
     local_names = {n for name in candidates for n in a.procedures[name].own()}
     for sub in host.subroutines:  # (a call no longer assigns the parameters)
@@ -93,6 +61,56 @@ def make_functions(host: hostir.HostProgram) -> None:
     host.procedure_notes = {
         name: notes[name] for name in a.procedures if name in notes and name not in candidates
     }
+
+
+def _reasons_first(host: hostir.HostProgram, entries: dict, subs: dict) -> dict[str, str]:
+    """Why each procedure that is not a structured subroutine, or GOSUBs one of its own,
+    stays GOSUB-style code."""
+    a = host.analysis
+    notes: dict[str, str] = {}
+    for name in a.procedures:
+        if name in entries:
+            if _gosubs(subs[entries[name]].body, a.procedure_calls):
+                notes[name] = "it GOSUBs a subroutine of its own, which uses its variables"
+        elif a.traps_errors:
+            notes[name] = "the program traps errors (ON ERROR): its code is one dispatch loop"
+        elif _jumped_to(host, name, a.procedure_calls):
+            notes[name] = "its body is not one structured piece of code (a GOTO out of it?)"
+    return notes
+
+
+def _functions(sites, candidates: set[str], notes: dict, owners, a: Analysis) -> set[str]:
+    """The procedures that become functions: the candidates, less (until none is left)
+    those a call of which cannot be a call of a function."""
+    changed = True
+    while changed:
+        changed = False
+        for site in sites:
+            proc = site.record.proc
+            if proc not in candidates:
+                continue
+            why = _why_not(site, candidates, owners, a.procedures[proc], a)
+            if why:
+                candidates.discard(proc)
+                notes[proc] = why
+                changed = True
+    return candidates
+
+
+def _replace_calls(host: hostir.HostProgram, sites, candidates: set[str]) -> None:
+    """Each call of a function: one ProcCall; the arrays that held the saved frames of
+    recursive calls go when nothing else uses them."""
+    saved: set[str] = set()
+    for site in sites:
+        if site.record.proc not in candidates:
+            continue
+        _replace_call(site, host.analysis.procedures[site.record.proc], candidates)
+        if site.record.caller in candidates:
+            host.recursive_procedures |= bool(site.record.frame)
+            saved |= {
+                n.name for s in site.record.frame for n in s.walk() if isinstance(n, ast.Index)
+            }
+    host.unused_arrays = frozenset(saved - _arrays_used(host))
 
 
 def _sites(host: hostir.HostProgram, calls: dict[int, CallRecord]):
