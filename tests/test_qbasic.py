@@ -550,7 +550,7 @@ def test_subs(tmp_path):
 
 def test_sub_generated_python_reads_as_calls(tmp_path):
     done = basic2tile(tmp_path, SUBS, "-o", "-", dialect="qbasic")
-    assert "    # CALL Swap2(x, y)\n    swap2_a = sng(x)\n    swap2_b = sng(y)\n" in done.stdout
+    assert "    # CALL Swap2(x, y)\n    x, y = swap2(x, y)\n" in done.stdout
 
 
 _SUB = "\nSUB S (a)\n  a = a + 1\nEND SUB\n"

@@ -426,11 +426,11 @@ def test_out_of_stack_space(tmp_path):
     assert "prog.bas:5:5: error: Out of stack space" in done.stderr
 
 
-def test_recursive_function_generated_python_saves_its_frame(tmp_path):
+def test_recursive_function_is_a_recursive_python_function(tmp_path):
     text = "PRINT F(4)\nFUNCTION F (n)\n  IF n < 2 THEN F = 1 ELSE F = n * F(n - 1)\nEND FUNCTION\n"
     assert interpreted_and_checked(tmp_path, text, dialect=None) == " 24 \n"
     done = basic2tile(tmp_path, text, "-o", "-", dialect="qbasic")
-    assert "saved_f_n[call_depth_int] = sng(f_n)" in done.stdout
+    assert "call_1 = f(sng(sng(n - 1.0)))" in done.stdout  # its n is its own: no frame saved
     assert 'raise BasicFault("Out of stack space")' in done.stdout
 
 
@@ -543,8 +543,10 @@ def test_array_parameters(tmp_path):
 
 def test_each_array_gets_its_copy_of_the_procedure(tmp_path):
     done = basic2tile(tmp_path, ARRAY_PARAMETERS, "-o", "-", dialect="qbasic")
-    assert "d_dbl[fill_k_int] = " in done.stdout  # the first array keeps FILL's names
-    assert "e_dbl[fill_2_k_int] = " in done.stdout
+    assert "def fill(n_int: int) -> None:" in done.stdout  # the first array keeps FILL's name
+    assert "d_dbl[k_int] = " in done.stdout
+    assert "def fill_2(n_int: int) -> None:" in done.stdout
+    assert "e_dbl[k_int] = " in done.stdout
 
 
 @pytest.mark.parametrize(

@@ -230,11 +230,13 @@ def kernel_library(analysis):
 @_compiling
 def host_program(analysis, tile: tuple[int, ...] | None = None, offload: bool = True):
     from .passes.offload import offload as offload_loops
+    from .passes.procedure_functions import make_functions
     from .passes.structure import build_host_program
 
     host = build_host_program(analysis)
     if offload:
         offload_loops(host, analysis.options, tile)
+    make_functions(host)  # QuickBASIC's SUBs and FUNCTIONs
     return host
 
 

@@ -23,7 +23,20 @@ def explain(analysis, tile: tuple[int, ...] | None = None, offload: bool = True)
     if analysis.kind == "kernel":
         return _explain_library(driver.kernel_library(analysis))
     host = driver.host_program(analysis, tile, offload)
-    return explain_decisions(analysis, host.decisions, host.kernels)
+    return explain_decisions(analysis, host.decisions, host.kernels) + _procedures(host)
+
+
+def _procedures(host) -> str:
+    """QuickBASIC's SUBs and FUNCTIONs: each a function of the generated code, or why
+    not (it stays GOSUB-style code)."""
+    lines = []
+    for name, proc in host.analysis.procedures.items():
+        where = f"{proc.stmt.word} {name} (source line {proc.stmt.coord.line})"
+        if any(sub.procedure is proc for sub in host.subroutines):
+            lines.append(f"  {where}\n      -> a function with its parameters")
+        elif name in host.procedure_notes:
+            lines.append(f"  {where}\n      -> GOSUB-style code: {host.procedure_notes[name]}")
+    return "".join("\n" + line for line in lines)
 
 
 def explain_decisions(analysis, decisions: list[ir.LoopDecision], kernels: list[ir.Kernel]) -> str:

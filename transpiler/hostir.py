@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from . import ast, ir
 from .model import Analysis
+from .procedure_records import ProcedureRecord
 
 
 @dataclass(eq=False)
@@ -592,6 +593,47 @@ class Subroutine:
     body: list[HNode]
     # Scalars the subroutine assigns (Python needs `nonlocal` for them).
     assigns: list[str] = field(default_factory=list)
+    # A QuickBASIC SUB or FUNCTION printed as a function with parameters, its variables
+    # its locals (passes/procedure_functions.py); None: a GOSUB subroutine.
+    procedure: ProcedureRecord | None = None
+    # Its array parameters (when the copies of a procedure for each array it is called
+    # with are one function): (position among the parameters, parameter, the array its
+    # body names for it).
+    array_params: list[tuple[int, str, str]] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class ProcCall(HNode):
+    """A call of a SUB or FUNCTION that is a function (`Subroutine.procedure`): the
+    arguments, each with the parameter it goes to; `result` takes a FUNCTION's value;
+    `back` the variables passed by reference that the procedure may change, each with
+    its parameter (QuickBASIC passes a variable or an element by reference, an
+    expression or a variable in parentheses by value)."""
+
+    subroutine: str
+    procedure: ProcedureRecord
+    args: list[tuple[ast.Expr, str]]
+    result: str | None
+    # One per parameter the procedure may change, in order: the variable or element
+    # passed by reference that takes it back (None: passed by value).
+    back: list[tuple[ast.LValue | None, str]]
+    # The arrays passed to the function's array parameters: (position, array).
+    arrays: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class ProcReturn(HNode):
+    """Leave a SUB or FUNCTION function (END SUB, EXIT SUB): give back its result and
+    the parameters it may change."""
+
+    procedure: ProcedureRecord
+
+
+@dataclass(eq=False)
+class ProcLocals(HNode):
+    """A SUB or FUNCTION function's locals (and result), 0 or "" at each call."""
+
+    names: list[str]
 
 
 @dataclass(eq=False)
@@ -615,6 +657,15 @@ class HostProgram:
     # Set by hostcode/simplify.py: the elements (ast.Index) whose subscripts are in range
     # for sure wherever the program evaluates them.
     safe_elements: frozenset = frozenset()
+    # The variables of the SUBs and FUNCTIONs that are functions: their own locals, not
+    # the program's; and why each of the others stays a GOSUB subroutine.
+    procedure_locals: frozenset[str] = frozenset()
+    procedure_notes: dict[str, str] = field(default_factory=dict)
+    # Arrays no printed statement uses (the frames a recursive procedure saved).
+    unused_arrays: frozenset[str] = frozenset()
+    # Why the copies of the procedures with array parameters stay one function per array.
+    array_copies_note: str | None = None
+    recursive_procedures: bool = False  # a procedure function calls itself (maybe through others)
 
 
 def walk(nodes: list[HNode]):
@@ -638,7 +689,10 @@ def walk(nodes: list[HNode]):
                 yield from walk(block.body)
 
 
-_LEAVES = (Break, Continue, Return, EndProgram, Jump, ReturnJump, GosubJump, LoopFault, ResumeJump)
+_LEAVES = (
+    Break, Continue, Return, EndProgram, Jump, ReturnJump, GosubJump, LoopFault, ResumeJump,
+    ProcReturn,
+)  # fmt: skip
 
 
 def terminates(nodes: list[HNode]) -> bool:
@@ -649,6 +703,8 @@ def terminates(nodes: list[HNode]) -> bool:
     last = nodes[-1]
     if isinstance(last, _LEAVES):
         return True
+    if isinstance(last, Simple) and isinstance(last.stmt, ast.Fault):
+        return True  # it always stops the program
     if isinstance(last, (OnJump, OnGosubJump)):
         return not last.falls_through
     if isinstance(last, If):

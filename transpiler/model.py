@@ -26,6 +26,7 @@ from . import ast
 from .builtins import ValueType, effect_of
 from .errors import BasicNote, BasicWarning, Coord, SourceFile
 from .options import Options
+from .procedure_records import CallRecord, ProcedureRecord
 from .runtime.limits import IMPLICIT_UPPER_BOUND as _IMPLICIT_UPPER_BOUND
 
 Kind = Literal["legacy", "kernel"]
@@ -167,6 +168,13 @@ class Analysis:
     # (`While(-1)` for a bare DO: an endless loop), a LOOP its Wend, after
     # `IfBlock(leave), Goto, EndIf` when it tests, an EXIT a Goto (passes/flatten.py).
     lowered_from: dict[int, ast.Stmt] = field(default_factory=dict)
+    # ids of statements a pass made that stand for no source statement (the DIM of a
+    # QuickBASIC program's procedure arrays): generated code quotes no BASIC text above them.
+    unquoted: set[int] = field(default_factory=set)
+    # QuickBASIC's SUBs and FUNCTIONs (by name) and their calls (by id of the call's
+    # GOSUB), as passes/procedures.py lowered them: what makes them functions again.
+    procedures: dict[str, ProcedureRecord] = field(default_factory=dict)
+    procedure_calls: dict[int, CallRecord] = field(default_factory=dict)
     # The LineRef of each Goto lowered from EXIT DO / EXIT FOR (or from a LOOP's test):
     # passes/blocks.py puts its target in `jump_target`, past the LOOP / NEXT.
     loop_exits: dict[ast.LineRef, ast.Exit] = field(default_factory=dict)

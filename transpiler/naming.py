@@ -81,6 +81,11 @@ def generated_name(*words: str) -> str:
     return "_".join(word if is_generated(word) else _base(word) for word in words if word)
 
 
+def base_name(basic_name: str) -> str:
+    """The identifier a BASIC name wants (`N%` -> `n_int`)."""
+    return _base(basic_name)
+
+
 def _base(basic_name: str) -> str:
     """The lower-case spelling of a BASIC name with its suffix spelled out."""
     name = basic_name.upper()
@@ -168,6 +173,22 @@ class Namer:
                 candidate = f"{ident}_{n}"
             self._next[ident] = n + 1
         self._taken.add(candidate)
+        return candidate
+
+    def taken(self) -> frozenset[str]:
+        """The identifiers given so far."""
+        return frozenset(self._taken)
+
+    def local(self, basic_name: str, wanted: str, free: set[str]) -> str:
+        """Name `basic_name` by a local of a function of its own (a SUB's variable):
+        `wanted`, unless reserved or taken (`free`: taken identifiers the function may
+        shadow, those of variables it does not use)."""
+        ident = wanted + "_" if self._reserved(wanted) else wanted
+        candidate, n = ident, 2
+        while candidate in self._taken and candidate not in free:
+            candidate, n = f"{ident}_{n}", n + 1
+        self._names[("var", basic_name.upper())] = candidate
+        self._taken.add(candidate)  # (later identifiers avoid it)
         return candidate
 
     def known(self, basic_name: str, kind: str = "var") -> bool:

@@ -19,7 +19,7 @@ def statement_texts(analysis: Analysis) -> dict[int, str]:
     for line in analysis.program.lines:
         stmts = line.statements
         for k, stmt in enumerate(stmts):
-            if k and _same_place(stmts[k - 1], stmt):
+            if k and _same_place(stmts[k - 1], stmt) or id(stmt) in analysis.unquoted:
                 continue  # lowered from the same statement (a CALL): quoted once, above
             row = source.line_text(stmt.coord.line) or ""
             start = max(stmt.coord.column - 1, 0)

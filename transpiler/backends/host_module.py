@@ -9,6 +9,7 @@ from .. import ast, hostir
 from ..hostcode.simplify import simplify
 from ..model import Analysis
 from ..naming import Namer, declare_program_names
+from .host_procedures import name_procedures
 
 
 class HostModule:
@@ -28,6 +29,8 @@ class HostModule:
         declare_program_names(namer, a)
         self.array_names = {name: namer.name(name, "array") for name in sorted(a.arrays)}
         self.sub_names = {sub.name: namer.ident(sub.name) for sub in host.subroutines}
+        # SUBs and FUNCTIONs that are functions, and their array parameters
+        self.proc_arrays = name_procedures(host, namer, self.sub_names)
         printer = self.microsoft_printer if a.options.microsoft else self.expr_printer
         self.expr = printer(a, namer, self.array_names)
         self.expr.safe_elements = host.safe_elements

@@ -646,33 +646,38 @@ def _assigned_scalars(nodes: list[hostir.HNode]) -> set[str]:
 
 
 def _normalise(
-    body: list[hostir.HNode], subroutines: dict[str, hostir.Subroutine]
+    body: list[hostir.HNode],
+    subroutines: dict[str, hostir.Subroutine],
+    inlining: frozenset[str] = frozenset(),
 ) -> list[hostir.HNode]:
-    """Inline GOSUBs to structured subroutines; turn `IF c THEN <next iteration>` into
-    an IF around the rest of the body."""
+    """Inline GOSUBs to structured subroutines (`inlining`: those being inlined, a
+    recursive QuickBASIC procedure's); turn `IF c THEN <next iteration>` into an IF
+    around the rest of the body."""
     out: list[hostir.HNode] = []
     for i, node in enumerate(body):
         if isinstance(node, hostir.Call):
             sub = subroutines.get(node.subroutine)
             if sub is None:
                 raise NotParallel("GOSUB to code that is not a simple subroutine", node.origin)
+            if sub.name in inlining:
+                raise NotParallel("a recursive SUB or FUNCTION", node.origin)
             inner = list(sub.body)
             if inner and isinstance(inner[-1], hostir.Return):
                 inner = inner[:-1]
             if any(isinstance(n, hostir.Return) for n in hostir.walk(inner)):
                 raise NotParallel("the subroutine returns from several places", node.origin)
-            out.extend(_normalise(inner, subroutines))
+            out.extend(_normalise(inner, subroutines, inlining | {sub.name}))
             continue
         if isinstance(node, hostir.If) and _ends_with_continue(node):
-            rest = _normalise(body[i + 1 :], subroutines)
-            arms = [(cond, _with_rest(b, rest, subroutines)) for cond, b in node.arms]
-            else_body = _with_rest(node.else_body or [], rest, subroutines)
+            rest = _normalise(body[i + 1 :], subroutines, inlining)
+            arms = [(cond, _with_rest(b, rest, subroutines, inlining)) for cond, b in node.arms]
+            else_body = _with_rest(node.else_body or [], rest, subroutines, inlining)
             out.append(hostir.If(arms, else_body or None, origin=node.origin))
             return out
         if isinstance(node, hostir.If):
             node = hostir.If(
-                [(c, _normalise(b, subroutines)) for c, b in node.arms],
-                _normalise(node.else_body, subroutines) if node.else_body else None,
+                [(c, _normalise(b, subroutines, inlining)) for c, b in node.arms],
+                _normalise(node.else_body, subroutines, inlining) if node.else_body else None,
                 origin=node.origin,
             )
         elif isinstance(node, hostir.Continue):
@@ -686,10 +691,10 @@ def _ends_with_continue(node: hostir.If) -> bool:
     return any(b and isinstance(b[-1], hostir.Continue) for b in bodies)
 
 
-def _with_rest(body, rest, subroutines):
+def _with_rest(body, rest, subroutines, inlining=frozenset()):
     if body and isinstance(body[-1], hostir.Continue):
-        return _normalise(body[:-1], subroutines)
-    return _normalise(list(body) + list(rest), subroutines)
+        return _normalise(body[:-1], subroutines, inlining)
+    return _normalise(list(body) + list(rest), subroutines, inlining)
 
 
 # --------------------------------------------------------------------------- scanning

@@ -134,6 +134,16 @@ def _copy(template: Proc, actuals: tuple[str, ...], count: int, values) -> Proc:
                 elif isinstance(node, ast.Shared):
                     node.names = [v for v in node.names if v.name not in binding]
     made = Proc(stmt, body, template.end)
+    made.template = template.name
+    made.array_args = [
+        (i, p.name, binding[p.name]) for i, p in enumerate(template.stmt.params) if _is_array(p)
+    ]
+    made.array_bound_twice = bool(template.shared & set(binding.values())) or any(
+        isinstance(node, ast.Bound) and node.lower and node.name in binding
+        for line in template.body
+        for s in line.statements
+        for node in s.walk()
+    )
     made.bound = set(binding.values())
     made.shared = (template.shared - set(binding)) | made.bound
     return made

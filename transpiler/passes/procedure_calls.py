@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from .. import ast
 from ..model import Analysis
+from ..procedure_records import CallRecord, ProcedureRecord
 from .exprutil import negation
 from .procedure_loops import Restructurer
 from .procedure_model import Proc, calls_in, copy_of, reach, rewrite
@@ -50,6 +51,7 @@ class Lowering:
         self.changed_params = {
             name: _changed(proc) & set(proc.params) for name, proc in procs.items()
         }
+        self.changed_exactly = _changed_exactly(procs, values)
         self.changed_module = {
             name: set().union(
                 *(_changed(procs[p]) & procs[p].shared for p in self.reach[name] | {name})
@@ -107,7 +109,28 @@ class Lowering:
             ast.Line(None, [ast.Return(coord=end.coord)], name=_exit(proc.name), coord=end.coord)
         )
         self.inside = None
+        record = self._record(proc)
+        record.resets = {id(stmt) for stmt in resets}
+        self.analysis.procedures[proc.name] = record
         return lines
+
+    def _record(self, proc: Proc) -> ProcedureRecord:
+        return ProcedureRecord(
+            name=proc.name,
+            function=proc.stmt.function,
+            entry_label=_entry(proc.name),
+            params=proc.params,
+            source_params=[p.name for p in proc.stmt.params],
+            array_params=[isinstance(p, ast.ArrayDecl) for p in proc.stmt.params],
+            result=proc.result if proc.stmt.function else None,
+            locals=[n for n in proc.locals if n not in proc.statics] + proc.scratch,
+            statics=set(proc.statics),
+            changed=self.changed_exactly[proc.name],
+            stmt=proc.stmt,
+            template=proc.template,
+            array_args=list(proc.array_args),
+            array_bound_twice=proc.array_bound_twice,
+        )
 
     def _fresh_arrays(self, proc: Proc) -> None:
         """A non-STATIC procedure's DIM makes its array again, zeroed, on each call:
@@ -160,6 +183,7 @@ class Lowering:
         arrays = [ast.ArrayDecl(name, [copy_of(bound)], **where) for name in self.saved.values()]
         arrays += self.made_first
         dim = ast.Line(None, [ast.Dim(arrays, **where)], **where)
+        self.analysis.unquoted.add(id(dim.statements[0]))
         at = 0
         for i, line in enumerate(lines):
             if any(isinstance(s, ast.OptionBase) for s in line.statements):
@@ -211,6 +235,8 @@ class Lowering:
                 self.used.add(name)
                 if proc is not None and frame:
                     proc.locals.append(name)
+                elif proc is not None:
+                    proc.scratch.append(name)
                 return name
 
     # ------------------------------------------------------------------ statements
@@ -225,7 +251,7 @@ class Lowering:
         where = {"coord": stmt.coord, "label": stmt.label}
         pre: list[ast.Stmt] = []
         live: list[str] = []  # call results this statement still reads
-        hoist = self._hoister(pre, live)
+        hoist = self._hoister(pre, live, stmt)
         expression = hoist.expression
         if isinstance(stmt, ast.If):
             stmt.condition = expression(stmt.condition)
@@ -256,7 +282,7 @@ class Lowering:
             return [stmt]
         if isinstance(stmt, ast.CallSub):
             stmt.args = [expression(arg) for arg in stmt.args]
-            pre.extend(self._call(stmt.name, stmt.args, stmt.by_value, None, live, stmt.coord))
+            pre.extend(self._call(stmt.name, stmt.args, stmt.by_value, None, live, stmt))
             return pre
         if isinstance(stmt, ast.ExitSub):
             proc = self.inside
@@ -281,8 +307,8 @@ class Lowering:
         rewrite(stmt, hoist)
         return pre + [stmt]
 
-    def _hoister(self, pre: list[ast.Stmt], live: list[str]) -> _Hoister:
-        return _Hoister(self, pre, live)
+    def _hoister(self, pre: list[ast.Stmt], live: list[str], stmt: ast.Stmt) -> _Hoister:
+        return _Hoister(self, pre, live, stmt)
 
     def _print(self, stmt: ast.Print) -> list[ast.Stmt]:
         """PRINT x; F(x): QuickBASIC prints each item before it evaluates the next, so x
@@ -310,7 +336,7 @@ class Lowering:
             channel = stmt.channel if i == 0 else copy_of(stmt.channel)
             part = ast.Print(items, channel=channel, using=stmt.using, **where)
             pre: list[ast.Stmt] = []
-            rewrite(part, self._hoister(pre, []))
+            rewrite(part, self._hoister(pre, [], stmt))
             out.extend(pre + [part])
         return out
 
@@ -339,10 +365,12 @@ class Lowering:
 
     # ------------------------------------------------------------------ calls
 
-    def _call(self, name, args, values, result, live, coord) -> list[ast.Stmt]:
+    def _call(self, name, args, values, result, live, stmt: ast.Stmt) -> list[ast.Stmt]:
         """Copy in, GOSUB, take the result, copy back (saving the frame around a
-        recursive call)."""
+        recursive call).  The statements are at `stmt`'s place, the statement they are
+        made for: its comment is quoted once, above them."""
         proc = self.procs.get(name)
+        coord = stmt.coord
         where = {"coord": coord}
         if proc is None or len(proc.stmt.params) != len(args):
             return [ast.Rem("", **where)]  # reported
@@ -364,12 +392,21 @@ class Lowering:
                 sources.append(arg)
             assigned.add(param)
         out.extend(early)
+        saves: list[ast.Stmt] = []
         if recursive:
-            out.extend(self._push(frame, coord))
-        for source, param in zip(sources, params, strict=True):
-            out.append(ast.Let(ast.Var(param, **where), copy_of(source), **where))
+            saves = self._push(frame, coord)
+            out.extend(saves)
+            saves = saves[2:]  # (after the depth's count and test)
+        copy_in = [
+            ast.Let(ast.Var(param, **where), copy_of(source), **where)
+            for source, param in zip(sources, params, strict=True)
+        ]
+        out.extend(copy_in)
         ref = ast.LineRef(0, _entry(name), **where)
-        out.append(ast.Gosub(ref, **where))
+        gosub = ast.Gosub(ref, **where)
+        out.append(gosub)
+        record = CallRecord(name, self.inside and self.inside.name, copy_in, gosub, None, [])
+        record.early = early
         back: list[tuple[ast.Expr, ast.Expr]] = []
         for arg, param, value in zip(args, params, values, strict=True):
             if (
@@ -383,16 +420,26 @@ class Lowering:
             for arg, value in back:
                 if value.name in frame:  # the pop would put the caller's value back
                     held = self._temporary(_suffix(value.name))
-                    out.append(ast.Let(ast.Var(held, **where), value, **where))
+                    record.held.append(ast.Let(ast.Var(held, **where), value, **where))
+                    out.append(record.held[-1])
                     value = ast.Var(held, **where)
                 caught.append((arg, value))
             back = caught
         if result is not None:
-            out.append(ast.Let(ast.Var(result, **where), ast.Var(proc.result, **where), **where))
+            record.result = ast.Let(
+                ast.Var(result, **where), ast.Var(proc.result, **where), **where
+            )
+            out.append(record.result)
         if recursive:
-            out.extend(self._pop(frame, coord))
+            restores = self._pop(frame, coord)
+            out.extend(restores)
+            record.frame = saves + restores[:-1]  # (not the depth's count)
         for arg, value in back:
-            out.append(ast.Let(copy_of(arg), value, **where))
+            record.copy_back.append(ast.Let(copy_of(arg), value, **where))
+            out.append(record.copy_back[-1])
+        for made in out:
+            made.label = stmt.label
+        self.analysis.procedure_calls[id(gosub)] = record
         return out
 
     def _frame(self, live: list[str]) -> list[str]:
@@ -450,10 +497,13 @@ class _Hoister:
     `live` collects those temporaries (a recursive call later in the statement saves
     them)."""
 
-    def __init__(self, lowering: Lowering, pre: list[ast.Stmt], live: list[str]) -> None:
+    def __init__(
+        self, lowering: Lowering, pre: list[ast.Stmt], live: list[str], stmt: ast.Stmt
+    ) -> None:
         self.lowering = lowering
         self.pre = pre
         self.live = live
+        self.stmt = stmt  # the statement the calls are hoisted from
 
     def __call__(self, node: ast.Node) -> ast.Node:
         low = self.lowering
@@ -462,7 +512,7 @@ class _Hoister:
         # (its arguments' own calls are hoisted already: `rewrite` goes children first)
         result = low._temporary(_suffix(node.name))
         values = low.values[id(node)]
-        self.pre.extend(low._call(node.name, node.args, values, result, self.live, node.coord))
+        self.pre.extend(low._call(node.name, node.args, values, result, self.live, self.stmt))
         self.live.append(result)
         return ast.Var(result, coord=node.coord)
 
@@ -486,6 +536,45 @@ def _changed(proc: Proc) -> set[str]:
     return names
 
 
+def _changed_exactly(procs: dict[str, Proc], values) -> dict[str, set[str]]:
+    """The parameters each procedure may change: those its statements assign, and those
+    it passes by reference to a parameter the procedure called may change (a fixed
+    point: Hanoi passing its strings on to itself changes none of them)."""
+    changed: dict[str, set[str]] = {}
+    passed: dict[str, list[tuple[str, int, str]]] = {}  # (callee, index, parameter)
+    for name, proc in procs.items():
+        params = set(proc.params)
+        changed[name] = set()
+        passed[name] = []
+        for line in proc.body:
+            for stmt in line.statements:
+                for node in stmt.walk():
+                    changed[name] |= {t.name for t in _targets(node)} & params
+                    if isinstance(node, ast.Field):  # (a GET assigns them)
+                        changed[name] |= set(node.names) & params
+                    if isinstance(node, (ast.CallSub, ast.Call)) and node.name in procs:
+                        by_value = (
+                            node.by_value
+                            if isinstance(node, ast.CallSub)
+                            else values.get(id(node), [])
+                        )
+                        for i, arg in enumerate(node.args):
+                            value = by_value[i] if i < len(by_value) else True
+                            if isinstance(arg, ast.Var) and arg.name in params and not value:
+                                passed[name].append((node.name, i, arg.name))
+    growing = True
+    while growing:
+        growing = False
+        for name, calls in passed.items():
+            for callee, i, param in calls:
+                callee_params = procs[callee].params
+                changes = i < len(callee_params) and callee_params[i] in changed[callee]
+                if changes and param not in changed[name]:
+                    changed[name].add(param)
+                    growing = True
+    return changed
+
+
 def _targets(node: ast.Node) -> list:
     if isinstance(node, (ast.Let, ast.MidAssign, ast.LineInput)):
         return [node.target]
@@ -503,7 +592,7 @@ def _reads(expr: ast.Expr) -> set[str]:
 
 
 def _suffix(name: str) -> str:
-    return name[-1] if name[-1] in "$%#" else ""
+    return name[-1] if name[-1] in "$%#&!" else ""
 
 
 def _zero(name: str, coord) -> ast.Expr:

@@ -22,7 +22,15 @@ class Proc:
     locals: list[str] = field(default_factory=list)  # mangled names, in order of use
     arrays: set[str] = field(default_factory=set)  # its own arrays
     temps: int = 0  # temporaries made so far
+    scratch: list[str] = field(default_factory=list)  # those that are no locals (call results)
     bound: set[str] = field(default_factory=set)  # the arrays its array parameters are
+    # A copy for the arrays a call passes (passes/procedure_arrays.py): its template's
+    # name, and (position among the template's parameters, parameter, array) of each.
+    template: str | None = None
+    array_args: list[tuple[int, str, str]] = field(default_factory=list)
+    # The template reaches an array it is called with another way too (SHARED), or
+    # asks the lower bound of an array parameter (folded per copy).
+    array_bound_twice: bool = False
 
     @property
     def name(self) -> str:

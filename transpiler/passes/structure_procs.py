@@ -11,7 +11,8 @@ RETURN, END and STOP) is a clean single-entry piece of code:
 - it shares no statement with another subroutine;
 - every GOSUB in it goes to a structured subroutine, and no chain of GOSUBs leads back
   to it (a recursive subroutine keeps the interpreter's GOSUB stack, and its depth limit,
-  in the main dispatch loop).
+  in the main dispatch loop) unless it is a QuickBASIC SUB or FUNCTION (whose recursion
+  the lowering counts against QuickBASIC's own, smaller limit).
 
 Every other GOSUB target, with its region, joins the main program, which then handles
 GOSUB and RETURN with an explicit return stack in a dispatch loop.
@@ -151,7 +152,7 @@ def _drop_unstructured_callers(flow: Flow, regions: dict[int, set[int]], valid: 
         if len(targets) > 1:
             for t in targets:
                 together.setdefault(t, []).append(targets)
-    recursive = _recursive(calls)
+    recursive = _recursive(calls) - _procedure_entries(flow)
     work = [t for t in valid if t in recursive or any(c not in valid for c in calls[t])]
     for target, groups in together.items():
         if target not in valid:  # its ON ... GOSUB partners go with it
@@ -163,6 +164,16 @@ def _drop_unstructured_callers(flow: Flow, regions: dict[int, set[int]], valid: 
             work.extend(callers.get(t, ()))
             for group in together.get(t, ()):
                 work.extend(group)
+
+
+def _procedure_entries(flow: Flow) -> set[int]:
+    """The first statements of QuickBASIC's SUBs and FUNCTIONs: recursive or not, each
+    becomes a function (its recursion is the host language's, counted by the lowering's
+    `Out of stack space` test)."""
+    index = flow.a.name_index
+    return {
+        index[proc.entry_label] for proc in flow.a.procedures.values() if proc.entry_label in index
+    }
 
 
 def _recursive(calls: dict[int, set[int]]) -> set[int]:

@@ -34,11 +34,13 @@ from ...naming import Namer
 from ..data_rows import data_lines
 from ..host_module import HostModule
 from ..host_module import stem as _stem
+from ..host_procedures import procedure_notes
 from ..render import render
 from . import build as cuda_build
 from .clang_verbatim import put_back, set_aside
 from .host_expr import ExprPrinter
 from .host_microsoft import MicrosoftExprPrinter
+from .host_procs import procedure_def
 from .host_stmt import GOSUB_DEPTH, Code, StatementPrinter
 from .host_text import comment_text, cpp_std_string, cpp_string, origin_comment
 from .launch import KernelLaunches
@@ -247,6 +249,8 @@ class _ModulePrinter(HostModule):
         out: list[Code] = []
         groups: dict[str, list[str]] = {"num": [], "dbl": [], "int": [], "lng": [], "str": []}
         for name in sorted(a.variables):
+            if name in self.host.procedure_locals:
+                continue  # a SUB's variable: a local of its function
             groups[_type_of(name)].append(self.namer.name(name))
         initial = {"num": " = 0.0", "dbl": " = 0.0", "int": " = 0", "lng": " = 0", "str": ""}
         for kind in ("num", "dbl", "int", "lng", "str"):
@@ -275,7 +279,8 @@ class _ModulePrinter(HostModule):
         return out
 
     def _arrays_in_order(self):
-        return sorted(self.a.arrays.items(), key=lambda kv: (kv[1].coord.line, kv[1].coord.column))
+        arrays = [kv for kv in self.a.arrays.items() if kv[0] not in self.host.unused_arrays]
+        return sorted(arrays, key=lambda kv: (kv[1].coord.line, kv[1].coord.column))
 
     def allocations(self) -> list[Code]:
         """The arrays whose bounds are constants, allocated when the program starts."""
@@ -297,6 +302,7 @@ class _ModulePrinter(HostModule):
         host = self.host
         leading = self.leading_rems()
         header = self.stmts.nodes(host.body[:leading])
+        header += [Code("// " + note) for note in procedure_notes(host)]
         self.stmts.function_locals = {}
         allocations = self.allocations()
         body = self.stmts.nodes(host.body[leading:])
@@ -311,6 +317,8 @@ class _ModulePrinter(HostModule):
         ]
 
     def subroutine(self, sub: hostir.Subroutine) -> list[Code]:
+        if sub.procedure is not None:  # a SUB or FUNCTION: a function with parameters
+            return procedure_def(self, sub)
         self.stmts.in_sub = True
         self.stmts.function_locals = {}
         # A statement of a subroutine may be the main program's too: each copy keeps

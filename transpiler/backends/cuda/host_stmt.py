@@ -31,6 +31,7 @@ from ...naming import Namer
 from ...semantics import RANDOMIZE_KINDS
 from ..host_statements import HostStatements
 from .host_expr import ExprPrinter
+from .host_procs import ProcedureStatements
 from .host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
 
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
@@ -49,7 +50,7 @@ class Code:
         return self.text.startswith("//") and self.body is None
 
 
-class StatementPrinter(HostStatements):
+class StatementPrinter(ProcedureStatements, HostStatements):
     syntax = CPP
     code = Code
     origin_comment = staticmethod(origin_comment)

@@ -18,16 +18,20 @@ from __future__ import annotations
 
 from ... import __version__, ast, hostir
 from ...builtins import BUILTINS
+from ...model import type_of_name
 from ...naming import Namer
+from ...passes.procedure_calls import STACK_DEPTH
 from ..basic_origin import origin_comment
 from ..data_rows import data_lines
 from ..host_module import HostModule
 from ..host_module import stem as _stem
+from ..host_procedures import procedure_notes
 from ..render import render
 from .helpers import helpers_text, helpers_used
 from .host_expr import ExprPrinter
 from .host_kernels import KernelPrinter
 from .host_microsoft import MicrosoftExprPrinter
+from .host_procs import procedure_def
 from .host_stmt import Code, StatementPrinter, _suite
 from .program import docstring_safe, format_python, runtime_requirement
 
@@ -188,11 +192,15 @@ class _ModulePrinter(HostModule):
         host = self.host
         leading = self.leading_rems()
         header = self.stmts.nodes(host.body[:leading])  # the REMs describing the program
+        header += [Code("# " + note) for note in procedure_notes(host)]
         main = self.stmts.nodes(host.body[leading:])
         subs = []
         self.stmts.in_sub = True
         for sub in host.subroutines:
-            subs.append(self.subroutine(sub))
+            if sub.procedure is not None:  # a SUB or FUNCTION: a function with parameters
+                subs.extend(procedure_def(self, sub))
+            else:
+                subs.append(self.subroutine(sub))
         self.stmts.in_sub = False
         functions = self.functions()
         arrays = self.arrays()
@@ -200,6 +208,11 @@ class _ModulePrinter(HostModule):
         state = []
         if host.uses_dispatch and self.stmts.uses_return_stack:
             state.append(Code(f"{self.stmts.returns_var} = []  # GOSUB return labels"))
+        if host.recursive_procedures:  # each BASIC call is one Python call
+            state.append(Code(f"# QuickBASIC: Out of stack space after {STACK_DEPTH} nested calls"))
+            state.append(
+                Code(f"sys.setrecursionlimit(max(sys.getrecursionlimit(), {5 * STACK_DEPTH}))")
+            )
         if self.stmts.uses_for_stack:
             stack = f"{self.stmts.for_stack_var} = {self.expr.need('ForStack')}()"
             state.append(Code(f"{stack}  # FOR loops that are not blocks"))
@@ -247,6 +260,8 @@ class _ModulePrinter(HostModule):
         for name, symbol in sorted(
             a.arrays.items(), key=lambda kv: (kv[1].coord.line, kv[1].coord.column)
         ):
+            if name in self.host.unused_arrays:
+                continue
             args = [repr(name)]
             if symbol.upper is not None:
                 args += [str(u) for u in symbol.upper]
@@ -272,10 +287,14 @@ class _ModulePrinter(HostModule):
         interpreter starts them)."""
         groups: dict[str, list[str]] = {"num": [], "int": [], "str": []}
         for name in self.host.initialized:
-            kind = "str" if name.endswith("$") else "num"
-            groups[kind].append(self.namer.name(name))
+            if name in self.host.procedure_locals:
+                continue  # a SUB's variable: a local of its function
+            symbol = self.a.variables.get(name)
+            kind = symbol.type if symbol is not None else type_of_name(name)
+            group = "str" if kind == "str" else "int" if kind in ("int", "lng") else "num"
+            groups[group].append(self.namer.name(name))
         out = []
-        for kind, initial in (("num", "0.0"), ("str", '""')):
+        for kind, initial in (("int", "0"), ("num", "0.0"), ("str", '""')):
             names = groups[kind]
             for i in range(0, len(names), 8):
                 out.append(Code(" = ".join(names[i : i + 8] + [initial])))

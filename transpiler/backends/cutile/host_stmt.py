@@ -21,6 +21,7 @@ from ...semantics import RANDOMIZE_KINDS
 from ..basic_origin import origin_comment
 from ..host_statements import HostStatements
 from .host_expr import ExprPrinter, number_literal
+from .host_procs import ProcedureStatements
 
 # The reference interpreter's run-time messages (transpiler/interpreter/machine.py).
 RETURN_WITHOUT_GOSUB = "RETURN without GOSUB"
@@ -57,7 +58,7 @@ class _Loop:
     next: list[Code] | None = None
 
 
-class StatementPrinter(HostStatements):
+class StatementPrinter(ProcedureStatements, HostStatements):
     syntax = PYTHON
     code = Code
     origin_comment = staticmethod(origin_comment)

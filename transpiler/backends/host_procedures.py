@@ -1,0 +1,84 @@
+"""What the two host printers share in printing QuickBASIC's SUBs and FUNCTIONs as
+functions (passes/procedure_functions.py): their names and their locals' names, and
+the values a call gives back."""
+
+from __future__ import annotations
+
+from .. import hostir
+from ..naming import Namer, base_name
+from ..passes.procedure_functions import names_in
+from ..procedure_records import ProcedureRecord
+
+
+def name_procedures(
+    host: hostir.HostProgram, namer: Namer, sub_names: dict[str, str]
+) -> dict[str, list[tuple[int, str, str]]]:
+    """Each procedure function's name (`swap2` for SUB Swap2, `fact` for FUNCTION
+    Fact#) and its variables' (their names in the source: `a`, `n_int`; a FUNCTION's
+    value `result`).  A local may shadow a program variable the procedure does not use:
+    the names are given after every program name, so later identifiers avoid them."""
+    subs = [sub for sub in host.subroutines if sub.procedure is not None]
+    arrays: dict[str, list[tuple[int, str, str]]] = {}  # (position, identifier, array)
+    for sub in subs:
+        sub_names[sub.name] = namer.fresh(base_name(sub.procedure.name.rstrip("$%#!&")))
+    taken = namer.taken()
+    program_vars = {v: namer.name(v) for v in host.analysis.variables}
+    locals_: set[str] = set()  # the other functions' locals
+    for sub in subs:
+        used = names_in(sub.body)
+        free = {ident for v, ident in program_vars.items() if v not in used} & taken
+        free |= locals_
+        mine: set[str] = set()
+        arrays[sub.name] = []
+        for i, param, array in sub.array_params:  # (a key no BASIC name can be)
+            ident = namer.local(f"{sub.name} {param}()", base_name(param), free - mine)
+            arrays[sub.name].append((i, ident, array))
+            mine.add(ident)
+        for name, wanted in local_names(sub.procedure):
+            mine.add(namer.local(name, wanted, free - mine))
+        locals_ |= mine
+    return arrays
+
+
+def in_order(scalars: list, arrays: list[tuple[int, object]]) -> list:
+    """The parameters (or arguments) in the source's order: the scalar ones, with the
+    arrays put back at their positions."""
+    out = list(scalars)
+    for index, item in sorted(arrays, key=lambda pair: pair[0]):
+        out.insert(index, item)
+    return out
+
+
+def procedure_notes(host: hostir.HostProgram) -> list[str]:
+    """Why each SUB or FUNCTION that is not a function stays GOSUB-style code."""
+    procs = host.analysis.procedures
+    notes = [
+        f"{procs[name].stmt.word} {name} is GOSUB-style code: {why}"
+        for name, why in host.procedure_notes.items()
+    ]
+    if host.array_copies_note:
+        notes.append(f"one function per array passed: {host.array_copies_note}")
+    return notes
+
+
+def local_names(proc: ProcedureRecord) -> list[tuple[str, str]]:
+    """(lowered name, wanted identifier) of each variable a call owns."""
+    prefix = proc.name.rstrip("$%#!&") + "_"
+    out = []
+    for name, source, array in zip(proc.params, proc.source_params, proc.array_params):
+        if not array:
+            out.append((name, base_name(source)))
+    for name in proc.locals:
+        bare = name.removeprefix(prefix)
+        wanted = base_name(bare)  # a call's temporary `FACT_1#`: `call_1_dbl`
+        out.append((name, wanted if bare[:1].isalpha() else "call_" + wanted[len("v_") :]))
+    if proc.result:
+        out.append((proc.result, "result"))
+    return out
+
+
+def given_back(proc: ProcedureRecord) -> list[str]:
+    """What a call gives back, in order: a FUNCTION's value, then the parameters the
+    procedure may change (QuickBASIC passes variables by reference)."""
+    values = [proc.result] if proc.result else []
+    return values + proc.changed_params()
