@@ -155,11 +155,12 @@ def test_the_emulator_beside_the_program_is_one_file(capsys, tmp_path):
 )
 def test_the_headers_nvcc_command_builds_every_example(capsys, tmp_path, example, arch):
     """Every example with the header's nvcc command, the architectures taken in turn (each
-    of the three for legacy programs and for kernel programs alike)."""
+    of the three for legacy programs and for kernel programs alike), host code compiled
+    with -Wall -Wextra too: no warning from nvcc or from its host compiler."""
     assert _translate(capsys, example, tmp_path / f"{example.stem}.cu")[0] == 0
     command = _build_command(tmp_path / f"{example.stem}.cu", "nvcc")
     assert "-arch=sm_90 " in command
-    command = command.replace("-arch=sm_90 ", f"-arch={arch} ")
+    command = command.replace("-arch=sm_90 ", f"-arch={arch} -Xcompiler -Wall,-Wextra ")
     nvcc = find_nvcc()
     if not command.startswith(f"{nvcc} "):
         command = f"{nvcc}{command[len('nvcc') :]}"

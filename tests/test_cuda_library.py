@@ -147,6 +147,26 @@ def test_main_reports_missing_input(tmp_path):
 
 
 @needs_gxx
+def test_main_refuses_a_non_integer_for_an_integer_input_scalar(tmp_path):
+    """N=2.5 was read as 2 (static_cast<int>): a silent wrong result.  Now main() stops as
+    run() and the self-test do (issue 23, point 10); a whole number still works."""
+    _, code = _generate(EXAMPLES / "kernels" / "vector_add.bas")
+    source = tmp_path / "vector_add.cu"
+    source.write_text(code)
+    exe = build_cpu(source)
+    for bad in ("2.5", "nan", "inf"):
+        result = run_cpu(exe, f"{bad}\n1 2 3\n4 5 6\n")
+        assert result.returncode == 1 and result.stdout == ""
+        assert result.stderr.startswith("vector_add: N is an integer INPUT scalar; ")
+    assert run_cpu(exe, "2.5\n").stderr == (
+        "vector_add: N is an integer INPUT scalar; 2.5 is not a whole number\n"
+    )
+    result = run_cpu(exe, "2.0\n1 2\n4 5\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[1:4] == ["C 1 2", "5", "7"]
+
+
+@needs_gxx
 def test_f64_precision_and_sizes_reach_the_self_test(tmp_path):
     """--precision f64 is recorded in the .cu and used by its self-test; NAME=VALUE sizes
     choose the data (gemm with sizes that are not multiples of its tiles)."""

@@ -112,6 +112,16 @@ def test_readme_links_every_page_of_the_manual():
     assert not missing, f"README.md does not link {missing}"
 
 
+def test_the_readme_is_a_front_page():
+    """Issue 23, point 8: the README was 1,142 lines (reference, semantics, benchmarks and
+    history in one page).  It keeps what a newcomer needs, the manual the rest."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 150
+    sections = [h for h in headings(ROOT / "README.md") if not h.startswith("basic2tile")]
+    assert sections == ["The two commands", "A worked example", "The manual"]
+    assert "make demo" in text and "make test" in text
+
+
 def test_link_check_can_fail(tmp_path):
     """The checker itself: a missing file, a missing anchor and a slug only GitHub makes."""
     page = tmp_path / "page.md"

@@ -118,3 +118,36 @@ def test_exception_flags_say_whose_they_are(path):
     assert "_max_any" not in text
     for block, thread in re.findall(r"int (\w+) = b2t_block_any\((\w+)\)", text):
         assert block.startswith("block_") and thread.startswith("thread_")
+
+
+@pytest.mark.parametrize("path", GOLDEN_CU, ids=lambda p: p.stem)
+def test_element_coordinates_have_no_numbered_names(path):
+    """`at_2`, `at_row_3`: each element loop declares its coordinates in a block of its own,
+    so every loop can call them `at` (`at_row`, `at_col`); outside such a block the name
+    says whose element it is (`done_at`)."""
+    text = path.read_text()
+    assert not re.findall(r"const int (\w*at(?:_row|_col)?_\d+) =", text)
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_negated_test_is_not_negated_again(path):
+    """`if (!(!(x < e))) break;` where a loop's test needed lines before it (newton.cu)."""
+    text = path.read_text()
+    assert "!(!(" not in text and "not (not " not in text
+
+
+@pytest.mark.parametrize(
+    "test, negated",
+    [
+        ("!(a < b)", "a < b"),
+        ("!done", "done"),
+        ("a < b", "!(a < b)"),
+        ("!(a) && !(b)", "!(!(a) && !(b))"),
+        ('!(s == ")") && t', '!(!(s == ")") && t)'),
+        ('!(s == "\\")") && t', '!(!(s == "\\")") && t)'),
+    ],
+)
+def test_negating_a_cpp_test(test, negated):
+    from transpiler.backends.cuda.host_stmt import _negated
+
+    assert _negated(test) == negated

@@ -118,10 +118,10 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 64;
         const int col = elem % 64;
-        const int at_row_2 = kt * 32 + row;
-        const int at_col_2 = tn * 64 + col;
-        b_tile[elem] = at_row_2 < b_rows && at_col_2 < b_cols
-                           ? b[static_cast<long long>(at_row_2) * b_cols + at_col_2]
+        const int at_row = kt * 32 + row;
+        const int at_col = tn * 64 + col;
+        b_tile[elem] = at_row < b_rows && at_col < b_cols
+                           ? b[static_cast<long long>(at_row) * b_cols + at_col]
                            : __float2half(0.0f);
       }
       __syncthreads();
@@ -159,14 +159,15 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 64;
     const int col = elem % 64;
-    const int at_row_3 = tm * 64 + row;
-    const int at_col_3 = tn * 64 + col;
-    if (at_row_3 < c_rows && at_col_3 < c_cols)
-      c[static_cast<long long>(at_row_3) * c_cols + at_col_3] = acc[slot];
+    const int at_row = tm * 64 + row;
+    const int at_col = tn * 64 + col;
+    if (at_row < c_rows && at_col < c_cols)
+      c[static_cast<long long>(at_row) * c_cols + at_col] = acc[slot];
   }
 }
 
 #ifndef __CUDACC_RTC__
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -214,15 +215,26 @@ static double read_number(const char* what) {
   return value;
 }
 
+// The next number on stdin for an integer INPUT scalar: a whole number, never truncated.
+static double read_whole_number(const char* what) {
+  const double value = read_number(what);
+  if (!std::isfinite(value) || value != std::trunc(value)) {
+    std::fprintf(stderr, "hgemm: %s is an integer INPUT scalar; %.17g is not a whole number\n",
+                 what, value);
+    std::exit(EXIT_FAILURE);
+  }
+  return value;
+}
+
 // stdin: the INPUT scalars M, N, K in INPUT order, then the elements of the INPUT
 // arrays A, B in INPUT order, each in row-major order (their shapes follow
 // from the DIM statements), as numbers separated by white space.
 // stdout: for each OUTPUT array, a line "NAME RANK EXTENT...", then its elements in
 // row-major order, one per line (%.17g).
 int main() {
-  const int m = static_cast<int>(read_number("M"));
-  const int n = static_cast<int>(read_number("N"));
-  const int k = static_cast<int>(read_number("K"));
+  const int m = static_cast<int>(read_whole_number("M"));
+  const int n = static_cast<int>(read_whole_number("N"));
+  const int k = static_cast<int>(read_whole_number("K"));
   const int a_rows = m;
   const int a_cols = k;
   const int b_rows = k;

@@ -120,13 +120,14 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 64;
     const int col = elem % 64;
-    const int at_row_2 = bid * 16 + row;
-    if (at_row_2 < y_rows && col < y_cols)
-      y[static_cast<long long>(at_row_2) * y_cols + col] = e[slot] / row_sum[row];
+    const int at_row = bid * 16 + row;
+    if (at_row < y_rows && col < y_cols)
+      y[static_cast<long long>(at_row) * y_cols + col] = e[slot] / row_sum[row];
   }
 }
 
 #ifndef __CUDACC_RTC__
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -166,13 +167,25 @@ static double read_number(const char* what) {
   return value;
 }
 
+// The next number on stdin for an integer INPUT scalar: a whole number, never truncated.
+static double read_whole_number(const char* what) {
+  const double value = read_number(what);
+  if (!std::isfinite(value) || value != std::trunc(value)) {
+    std::fprintf(stderr,
+                 "softmax_rows: %s is an integer INPUT scalar; %.17g is not a whole number\n", what,
+                 value);
+    std::exit(EXIT_FAILURE);
+  }
+  return value;
+}
+
 // stdin: the INPUT scalars R in INPUT order, then the elements of the INPUT
 // arrays X in INPUT order, each in row-major order (their shapes follow
 // from the DIM statements), as numbers separated by white space.
 // stdout: for each OUTPUT array, a line "NAME RANK EXTENT...", then its elements in
 // row-major order, one per line (%.17g).
 int main() {
-  const int r = static_cast<int>(read_number("R"));
+  const int r = static_cast<int>(read_whole_number("R"));
   const int x_rows = r;
   const int x_cols = 64;
   const int y_rows = r;

@@ -61,6 +61,7 @@ extern "C" __global__ void __launch_bounds__(256)
 }
 
 #ifndef __CUDACC_RTC__
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -104,13 +105,24 @@ static double read_number(const char* what) {
   return value;
 }
 
+// The next number on stdin for an integer INPUT scalar: a whole number, never truncated.
+static double read_whole_number(const char* what) {
+  const double value = read_number(what);
+  if (!std::isfinite(value) || value != std::trunc(value)) {
+    std::fprintf(stderr, "vector_add: %s is an integer INPUT scalar; %.17g is not a whole number\n",
+                 what, value);
+    std::exit(EXIT_FAILURE);
+  }
+  return value;
+}
+
 // stdin: the INPUT scalars N in INPUT order, then the elements of the INPUT
 // arrays A, B in INPUT order, each in row-major order (their shapes follow
 // from the DIM statements), as numbers separated by white space.
 // stdout: for each OUTPUT array, a line "NAME RANK EXTENT...", then its elements in
 // row-major order, one per line (%.17g).
 int main() {
-  const int n = static_cast<int>(read_number("N"));
+  const int n = static_cast<int>(read_whole_number("N"));
   const int a_len = n;
   const int b_len = n;
   const int c_len = n;

@@ -208,15 +208,15 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 1 + bid * tile + elem;
-    t_i_m1[slot] = at_2 < 1 + i_count && at_2 < t_len ? t[at_2] : 0.0;
+    const int at = 1 + bid * tile + elem;
+    t_i_m1[slot] = at < 1 + i_count && at < t_len ? t[at] : 0.0;
   }
   double t_i_p1[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_3 = 3 + bid * tile + elem;
-    t_i_p1[slot] = at_3 < 3 + i_count && at_3 < t_len ? t[at_3] : 0.0;
+    const int at = 3 + bid * tile + elem;
+    t_i_p1[slot] = at < 3 + i_count && at < t_len ? t[at] : 0.0;
   }
   // 270 LET U(I) = T(I) + R * (T(I - 1) - 2 * T(I) + T(I + 1))
   double u_tile[2];
@@ -239,9 +239,9 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at_4 = 2 + bid * tile + elem;
-      if (at_4 < 2 + i_count && at_4 < u_len)
-        u[at_4] = u_tile[slot];
+      const int at = 2 + bid * tile + elem;
+      if (at < 2 + i_count && at < u_len)
+        u[at] = u_tile[slot];
     }
   }
   if (threadIdx.x == 0 && bid < done_len)
@@ -272,9 +272,9 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 2 + bid * tile + elem;
-    if (at_2 < 2 + i_count && at_2 < t_len)
-      t[at_2] = t_tile[slot];
+    const int at = 2 + bid * tile + elem;
+    if (at < 2 + i_count && at < t_len)
+      t[at] = t_tile[slot];
   }
 }
 

@@ -153,9 +153,9 @@ extern "C" __global__ void __launch_bounds__(256)
         c[static_cast<long long>(at_row) * c_cols + at_col] = c_tile;
     }
   }
-  const int at = bid0 * b2t_cdiv(k_count, tile) + bid1;
-  if (threadIdx.x == 0 && at >= 0 && at < done_len)
-    done[at] = static_cast<int>(finished);
+  const int done_at = bid0 * b2t_cdiv(k_count, tile) + bid1;
+  if (threadIdx.x == 0 && done_at >= 0 && done_at < done_len)
+    done[done_at] = static_cast<int>(finished);
 }
 
 // reduction over R, K; one 32x32 tile of iterations per block, f64
@@ -221,12 +221,12 @@ extern "C" __global__ void __launch_bounds__(256)
   }
   int block_exceptions = b2t_block_any(thread_exceptions) ? 1 : 0;
   const bool finished = block_exceptions == 0;
-  const int at = bid0 * b2t_cdiv(k_count, tile) + bid1;
-  if (threadIdx.x == 0 && at >= 0 && at < done_len)
-    done[at] = static_cast<int>(finished);
-  const int at_2 = bid0 * b2t_cdiv(k_count, tile) + bid1;
-  if (threadIdx.x == 0 && at_2 >= 0 && at_2 < s_partial_len)
-    s_partial[at_2] = s_total;
+  const int done_at = bid0 * b2t_cdiv(k_count, tile) + bid1;
+  if (threadIdx.x == 0 && done_at >= 0 && done_at < done_len)
+    done[done_at] = static_cast<int>(finished);
+  const int s_partial_at = bid0 * b2t_cdiv(k_count, tile) + bid1;
+  if (threadIdx.x == 0 && s_partial_at >= 0 && s_partial_at < s_partial_len)
+    s_partial[s_partial_at] = s_total;
 }
 
 #ifndef __CUDACC_RTC__
@@ -316,7 +316,7 @@ struct Program {
             while (true) {
               b2t::forward_progress();
               line = 170;
-              if (!(!(b2t::add(b2t::mul(u, u), b2t::mul(v, v)) > 4.0))) {
+              if (b2t::add(b2t::mul(u, u), b2t::mul(v, v)) > 4.0) {
                 break;
               }
               // 180 IF N >= M THEN 240

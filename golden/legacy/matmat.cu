@@ -129,10 +129,10 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 64;
         const int col = elem % 64;
-        const int at_row_2 = kk * tile_k + row;
-        const int at_col_2 = bid1 * tile + col;
-        b_tile[elem] = at_row_2 < inner && at_row_2 < b_rows && at_col_2 < cols && at_col_2 < b_cols
-                           ? b[static_cast<long long>(at_row_2) * b_cols + at_col_2]
+        const int at_row = kk * tile_k + row;
+        const int at_col = bid1 * tile + col;
+        b_tile[elem] = at_row < inner && at_row < b_rows && at_col < cols && at_col < b_cols
+                           ? b[static_cast<long long>(at_row) * b_cols + at_col]
                            : 0.0;
       }
       __syncthreads();
@@ -168,10 +168,10 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 64;
     const int col = elem % 64;
-    const int at_row_3 = bid0 * tile + row;
-    const int at_col_3 = bid1 * tile + col;
-    if (at_row_3 < rows && at_row_3 < c_rows && at_col_3 < cols && at_col_3 < c_cols)
-      c[static_cast<long long>(at_row_3) * c_cols + at_col_3] = c_tile[slot];
+    const int at_row = bid0 * tile + row;
+    const int at_col = bid1 * tile + col;
+    if (at_row < rows && at_row < c_rows && at_col < cols && at_col < c_cols)
+      c[static_cast<long long>(at_row) * c_cols + at_col] = c_tile[slot];
   }
 }
 
@@ -263,15 +263,15 @@ extern "C" __global__ void __launch_bounds__(256)
       const int elem = threadIdx.x + 256 * slot;
       const int row = elem / 32;
       const int col = elem % 32;
-      const int at_row_2 = bid0 * tile + row;
-      const int at_col_2 = bid1 * tile + col;
-      if (at_row_2 < i_count && at_row_2 < e_rows && at_col_2 < j_count && at_col_2 < e_cols)
-        e[static_cast<long long>(at_row_2) * e_cols + at_col_2] = e_tile[slot];
+      const int at_row = bid0 * tile + row;
+      const int at_col = bid1 * tile + col;
+      if (at_row < i_count && at_row < e_rows && at_col < j_count && at_col < e_cols)
+        e[static_cast<long long>(at_row) * e_cols + at_col] = e_tile[slot];
     }
   }
-  const int at = bid0 * b2t_cdiv(j_count, tile) + bid1;
-  if (threadIdx.x == 0 && at >= 0 && at < done_len)
-    done[at] = static_cast<int>(finished);
+  const int done_at = bid0 * b2t_cdiv(j_count, tile) + bid1;
+  if (threadIdx.x == 0 && done_at >= 0 && done_at < done_len)
+    done[done_at] = static_cast<int>(finished);
 }
 
 // matrix product F = D * E; one 64x64 tile of F per block, mma over 16-wide slices, f64
@@ -329,10 +329,10 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 64;
         const int col = elem % 64;
-        const int at_row_2 = kk * tile_k + row;
-        const int at_col_2 = bid1 * tile + col;
-        e_tile[elem] = at_row_2 < inner && at_row_2 < e_rows && at_col_2 < cols && at_col_2 < e_cols
-                           ? e[static_cast<long long>(at_row_2) * e_cols + at_col_2]
+        const int at_row = kk * tile_k + row;
+        const int at_col = bid1 * tile + col;
+        e_tile[elem] = at_row < inner && at_row < e_rows && at_col < cols && at_col < e_cols
+                           ? e[static_cast<long long>(at_row) * e_cols + at_col]
                            : 0.0;
       }
       __syncthreads();
@@ -368,10 +368,10 @@ extern "C" __global__ void __launch_bounds__(256)
     const int elem = threadIdx.x + 256 * slot;
     const int row = elem / 64;
     const int col = elem % 64;
-    const int at_row_3 = bid0 * tile + row;
-    const int at_col_3 = bid1 * tile + col;
-    if (at_row_3 < rows && at_row_3 < f_rows && at_col_3 < cols && at_col_3 < f_cols)
-      f[static_cast<long long>(at_row_3) * f_cols + at_col_3] = f_tile[slot];
+    const int at_row = bid0 * tile + row;
+    const int at_col = bid1 * tile + col;
+    if (at_row < rows && at_row < f_rows && at_col < cols && at_col < f_cols)
+      f[static_cast<long long>(at_row) * f_cols + at_col] = f_tile[slot];
   }
 }
 

@@ -155,16 +155,15 @@ extern "C" __global__ void __launch_bounds__(256)
       const int elem = threadIdx.x + 256 * slot;
       const int row = elem / 32;
       const int col = elem % 32;
-      const int at_row_2 = 1 + bid0 * tile + row;
-      const int at_col_2 = 1 + bid1 * tile + col;
-      if (at_row_2 < 1 + i_count && at_row_2 < b_rows && at_col_2 < 1 + j_count &&
-          at_col_2 < b_cols)
-        b[static_cast<long long>(at_row_2) * b_cols + at_col_2] = b_tile[slot];
+      const int at_row = 1 + bid0 * tile + row;
+      const int at_col = 1 + bid1 * tile + col;
+      if (at_row < 1 + i_count && at_row < b_rows && at_col < 1 + j_count && at_col < b_cols)
+        b[static_cast<long long>(at_row) * b_cols + at_col] = b_tile[slot];
     }
   }
-  const int at = bid0 * b2t_cdiv(j_count, tile) + bid1;
-  if (threadIdx.x == 0 && at >= 0 && at < done_len)
-    done[at] = static_cast<int>(finished);
+  const int done_at = bid0 * b2t_cdiv(j_count, tile) + bid1;
+  if (threadIdx.x == 0 && done_at >= 0 && done_at < done_len)
+    done[done_at] = static_cast<int>(finished);
 }
 
 // matrix product C = A * B; one 64x64 tile of C per block, mma over 16-wide slices, f64
@@ -225,12 +224,12 @@ extern "C" __global__ void __launch_bounds__(256)
         const int elem = threadIdx.x + 256 * slot;
         const int row = elem / 64;
         const int col = elem % 64;
-        const int at_row_2 = 1 + kk * tile_k + row;
-        const int at_col_2 = 1 + bid1 * tile + col;
-        b_tile[elem] = at_row_2 < 1 + k_count && at_row_2 < b_rows && at_col_2 < 1 + j_count &&
-                               at_col_2 < b_cols
-                           ? b[static_cast<long long>(at_row_2) * b_cols + at_col_2]
-                           : 0.0;
+        const int at_row = 1 + kk * tile_k + row;
+        const int at_col = 1 + bid1 * tile + col;
+        b_tile[elem] =
+            at_row < 1 + k_count && at_row < b_rows && at_col < 1 + j_count && at_col < b_cols
+                ? b[static_cast<long long>(at_row) * b_cols + at_col]
+                : 0.0;
       }
       __syncthreads();
 #pragma unroll
@@ -273,16 +272,15 @@ extern "C" __global__ void __launch_bounds__(256)
       const int elem = threadIdx.x + 256 * slot;
       const int row = elem / 64;
       const int col = elem % 64;
-      const int at_row_3 = 1 + bid0 * tile + row;
-      const int at_col_3 = 1 + bid1 * tile + col;
-      if (at_row_3 < 1 + i_count && at_row_3 < c_rows && at_col_3 < 1 + j_count &&
-          at_col_3 < c_cols)
-        c[static_cast<long long>(at_row_3) * c_cols + at_col_3] = c_tile[slot];
+      const int at_row = 1 + bid0 * tile + row;
+      const int at_col = 1 + bid1 * tile + col;
+      if (at_row < 1 + i_count && at_row < c_rows && at_col < 1 + j_count && at_col < c_cols)
+        c[static_cast<long long>(at_row) * c_cols + at_col] = c_tile[slot];
     }
   }
-  const int at = bid0 * b2t_cdiv(j_count, tile) + bid1;
-  if (threadIdx.x == 0 && at >= 0 && at < done_len)
-    done[at] = static_cast<int>(finished);
+  const int done_at = bid0 * b2t_cdiv(j_count, tile) + bid1;
+  if (threadIdx.x == 0 && done_at >= 0 && done_at < done_len)
+    done[done_at] = static_cast<int>(finished);
 }
 
 // reduction over I; one 512 tile of iterations per block, f64

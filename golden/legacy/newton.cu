@@ -160,15 +160,15 @@ extern "C" __global__ void __launch_bounds__(128)
   if (finished) {
     {
       const int elem = threadIdx.x;
-      const int at_2 = 1 + bid * tile + elem;
-      if (at_2 < 1 + i_count && at_2 < c_len)
-        c[at_2] = c_tile;
+      const int at = 1 + bid * tile + elem;
+      if (at < 1 + i_count && at < c_len)
+        c[at] = c_tile;
     }
     {
       const int elem = threadIdx.x;
-      const int at_3 = 1 + bid * tile + elem;
-      if (at_3 < 1 + i_count && at_3 < r_len)
-        r[at_3] = r_tile;
+      const int at = 1 + bid * tile + elem;
+      if (at < 1 + i_count && at < r_len)
+        r[at] = r_tile;
     }
   }
   if (threadIdx.x == 0 && bid < done_len)
@@ -214,15 +214,15 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 1 + bid * tile + elem;
-    r_i[slot] = at_2 < 1 + i_count && at_2 < r_len ? r[at_2] : 0.0;
+    const int at = 1 + bid * tile + elem;
+    r_i[slot] = at < 1 + i_count && at < r_len ? r[at] : 0.0;
   }
   double v_i[2];
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_3 = 1 + bid * tile + elem;
-    v_i[slot] = at_3 < 1 + i_count && at_3 < v_len ? v[at_3] : 0.0;
+    const int at = 1 + bid * tile + elem;
+    v_i[slot] = at < 1 + i_count && at < v_len ? v[at] : 0.0;
   }
   double t_acc[2];
 #pragma unroll
@@ -436,7 +436,7 @@ struct Program {
             while (true) {
               b2t::forward_progress();
               line = 180;
-              if (!(!(b2t::ABS(b2t::sub(b2t::mul(x, x), a)) < e))) {
+              if (b2t::ABS(b2t::sub(b2t::mul(x, x), a)) < e) {
                 break;
               }
               // 190 IF K >= 50 THEN 230

@@ -219,9 +219,9 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at_2 = 1 + tile_index * tile + elem;
-      if (at_2 < 1 + i_count && at_2 < p_len)
-        p[at_2] = p_tile[slot];
+      const int at = 1 + tile_index * tile + elem;
+      if (at < 1 + i_count && at < p_len)
+        p[at] = p_tile[slot];
     }
     __syncthreads();
   }
@@ -299,9 +299,9 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at_2 = 1 + bid * tile + elem;
-      if (at_2 < 1 + i_count && at_2 < g_len)
-        g[at_2] = g_tile[slot];
+      const int at = 1 + bid * tile + elem;
+      if (at < 1 + i_count && at < g_len)
+        g[at] = g_tile[slot];
     }
   }
   if (threadIdx.x == 0 && bid < done_len)

@@ -126,9 +126,9 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at_2 = 1 + bid * tile + elem;
-      if (at_2 < 1 + i_count && at_2 < y_len)
-        y[at_2] = y_tile[slot];
+      const int at = 1 + bid * tile + elem;
+      if (at < 1 + i_count && at < y_len)
+        y[at] = y_tile[slot];
     }
   }
   if (threadIdx.x == 0 && bid < done_len)
@@ -165,8 +165,8 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
   for (int slot = 0; slot < 2; ++slot) {
     const int elem = threadIdx.x + 256 * slot;
-    const int at_2 = 1 + bid * tile + elem;
-    y_tile[slot] = at_2 < 1 + i_count && at_2 < y_len ? y[at_2] : 0.0;
+    const int at = 1 + bid * tile + elem;
+    y_tile[slot] = at < 1 + i_count && at < y_len ? y[at] : 0.0;
   }
   // 160 LET Y(I) = A * X(I) + Y(I)
 
@@ -189,9 +189,9 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int slot = 0; slot < 2; ++slot) {
       const int elem = threadIdx.x + 256 * slot;
-      const int at_3 = 1 + bid * tile + elem;
-      if (at_3 < 1 + i_count && at_3 < y_len)
-        y[at_3] = y_tile[slot];
+      const int at = 1 + bid * tile + elem;
+      if (at < 1 + i_count && at < y_len)
+        y[at] = y_tile[slot];
     }
   }
   if (threadIdx.x == 0 && bid < done_len)

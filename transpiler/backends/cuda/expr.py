@@ -10,7 +10,9 @@ read from a shared-memory copy that the statement makes first (`staged`).
 
 Loads and gathers name their element coordinates in `preludes` (declarations that the
 statement emits before its expression), so the expression reads like the BASIC:
-`t_at < 2 + i_count ? t[t_at] : 0.0`.  Parentheses are emitted only where C++
+`at < 2 + i_count ? t[at] : 0.0`.  In an element loop the preludes are in a block of the
+loop's own, so every loop says `at` (`at_row`, `at_col`); elsewhere the name is the array's
+(`done_at`), as a gather's is (`t_at`).  Parentheses are emitted only where C++
 precedence needs them.
 """
 
@@ -104,6 +106,9 @@ class Statement:
 
     preludes: list[str] = field(default_factory=list)
     prelude_names: dict[str, str] = field(default_factory=dict)
+    # The preludes go inside a block of their own (an element loop's body), so the names
+    # another statement's block declared can be declared again.
+    in_block: bool = False
     staged: list[ValueInfo] = field(default_factory=list)  # register values read remapped
     reads_shared: bool = False
 
@@ -120,6 +125,9 @@ class ExprPrinter:
         # The kernel's tile sizes by value -> their constexpr's name (`bid * tile`, not
         # the literal the constexpr names).
         self.tile_names: dict[int, str] = {}
+        # A block-scoped prelude's name by the word it wanted: one per kernel, kept free
+        # of the kernel's other names (`at` in every element loop, not at_2, at_3...).
+        self.block_names: dict[str, str] = {}
 
     def _tiles(self, block: str, extent: int) -> str:
         """`block` tiles of `extent` elements: the kernel's name of the extent if it has one."""
@@ -127,9 +135,10 @@ class ExprPrinter:
             return f"{paren(block)} * {self.tile_names[extent]}"
         return mul(block, extent)
 
-    def begin(self) -> Statement:
-        """Start a statement: preludes and staging needs are collected afresh."""
-        self.stmt = Statement()
+    def begin(self, in_block: bool = False) -> Statement:
+        """Start a statement: preludes and staging needs are collected afresh.  `in_block`:
+        its preludes will be declared inside a block of their own."""
+        self.stmt = Statement(in_block=in_block)
         return self.stmt
 
     # ------------------------------------------------------------------ entry points
@@ -186,10 +195,22 @@ class ExprPrinter:
     def prelude(self, key: str, wanted: str, value: str) -> str:
         """A `const int` the statement declares before its expression (deduplicated)."""
         if key not in self.stmt.prelude_names:
-            name = self.scope.fresh(wanted)
+            name = self._prelude_name(wanted)
             self.stmt.prelude_names[key] = name
             self.stmt.preludes.append(f"const int {name} = {value};")
         return self.stmt.prelude_names[key]
+
+    def _prelude_name(self, wanted: str) -> str:
+        """The kernel's block-scoped name for `wanted` when the statement has a block of its
+        own and has not used that name yet; else a name of its own in the kernel."""
+        if not self.stmt.in_block:
+            return self.scope.fresh(wanted)
+        if wanted not in self.block_names:
+            self.block_names[wanted] = self.scope.fresh(wanted)
+        name = self.block_names[wanted]
+        if name in self.stmt.prelude_names.values():
+            return self.scope.fresh(wanted)
+        return name
 
     # ------------------------------------------------------------------ leaves
 
@@ -248,7 +269,8 @@ class ExprPrinter:
             block = self.scalar(tile_index[axis])
             within = index.coord(axis) if shape else "0"
             text = add(start, self._tiles(block, tile[axis]), within)
-            coord = text if _is_name(text) else self.prelude(text, _coord_word(ndim, target), text)
+            word = self._coord_name(name, ndim, target)
+            coord = text if _is_name(text) else self.prelude(text, word, text)
             coords[target] = coord
             if not self.scope.nonnegative(tile_index[axis]):
                 checks.append(f"{coord} >= {start}")
@@ -258,6 +280,12 @@ class ExprPrinter:
                 checks.append(f"{coord} < {self.scalar(slices[target].stop)}")
             checks.append(f"{coord} < {array.extents[target]}")
         return coords, " && ".join(checks)
+
+    def _coord_name(self, array: str, ndim: int, axis: int) -> str:
+        """`at` in an element loop's block; outside one, where the name stays declared to
+        the kernel's end, the array's (`done_at`, not at_2 beside at)."""
+        word = _coord_word(ndim, axis)
+        return word if self.stmt.in_block else f"{self.scope.array(array).name}_{word}"
 
     def _loaded(self, element: str, stored: ir.DType, wanted: ir.DType, inside: str, zero: str):
         if stored != wanted:

@@ -560,7 +560,8 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         if not pre and not track:
             return [Code(f"while ({test})", [_PROGRESS] + self.nodes(node.body))]
         # The test needs lines first, each time: at the top of an endless loop.
-        check = track + [Code(line) for line in pre] + [Code(f"if (!({test}))", [Code("break;")])]
+        leave = Code(f"if ({_negated(test)})", [Code("break;")])
+        check = track + [Code(line) for line in pre] + [leave]
         return [Code("while (true)", [_PROGRESS] + check + self.nodes(node.body))]
 
     def n_If(self, node: hostir.If) -> list[Code]:
@@ -749,6 +750,35 @@ def _label_line(label: str) -> int:
 
 def _cpp_bool(value: bool) -> str:
     return "true" if value else "false"
+
+
+def _negated(test: str) -> str:
+    """`!(test)`; for a test that is itself `!(x)` or `!x`, just x (not `!(!(x))`)."""
+    if test.startswith("!") and test[1:].isidentifier():
+        return test[1:]
+    if test.startswith("!(") and _closing_bracket(test, 1) == len(test) - 1:
+        return test[2:-1]
+    return f"!({test})"
+
+
+def _closing_bracket(text: str, start: int) -> int:
+    """Where the bracket opened at `start` closes in C++ `text` (literals skipped), or -1."""
+    depth, quote, escaped = 0, "", False
+    for at in range(start, len(text)):
+        ch = text[at]
+        if quote:
+            if ch == quote and not escaped:
+                quote = ""
+            escaped = ch == "\\" and not escaped
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth == 0:
+                return at
+    return -1
 
 
 def _break_unless_jumping(arm: list[Code]) -> list[Code]:

@@ -321,7 +321,7 @@ class KernelLowering:
         of `shape` this thread holds, after staging the register values it reads remapped."""
         used: set[int] = set()
         index = self.own_index(shape, used)
-        stmt = self.printer.begin()
+        stmt = self.printer.begin(in_block=True)
         lines = body(index)
         self.stage(stmt.staged)
         n, slots = math.prod(shape), self.slots(shape)

@@ -94,6 +94,12 @@ def host_convert(text: str, source: ir.DType, target: ir.DType) -> str:
     return f"static_cast<{T.c_type(target)}>({text})"
 
 
+def _reader(dtype: ir.DType) -> str:
+    """The main() function that reads an INPUT scalar of `dtype` from stdin: for an
+    integer, a whole number (2.5 is an error, not 2, as run() and the self-test say)."""
+    return "read_whole_number" if dtype in T.INTEGERS else "read_number"
+
+
 # ---------------------------------------------------------------------- kernel programs
 
 
@@ -109,7 +115,15 @@ def generate_cuda_library(
     name = _identifier(lib.name)
     cuda_kernel = lower_kernel(kernel)
     # run_NAME()'s names must not hide the kernel (a file-scope function).
-    taken = {f"run_{name}", "read_number", "grid", "element", "main", cuda_kernel.name}
+    taken = {
+        f"run_{name}",
+        "read_number",
+        "read_whole_number",
+        "grid",
+        "element",
+        "main",
+        cuda_kernel.name,
+    }
     host = Namer("cpp", taken=taken)
     names = {s.name: host.name(s.name) for s in lib.scalars}
     scope = HostScope(names)
@@ -182,7 +196,7 @@ def generate_cuda_library(
         {
             "ctype": T.c_type(s.dtype),
             "name": names[s.name],
-            "read": host_convert(f'read_number("{s.name}")', "f64", s.dtype),
+            "read": host_convert(f'{_reader(s.dtype)}("{s.name}")', "f64", s.dtype),
         }
         for s in lib.scalars
     ]
@@ -235,6 +249,7 @@ def generate_cuda_library(
         scalar_names=", ".join(s.name for s in lib.scalars) or "(none)",
         input_array_names=", ".join(n for n in lib.inputs if n in by_name) or "(none)",
         main_scalars=main_scalars,
+        reads_whole_numbers=any(s.dtype in T.INTEGERS for s in lib.scalars),
         main_arrays=main_arrays,
         call_args=call_args,
         outputs=outputs,
