@@ -45,7 +45,7 @@ QuickBASIC's numbers (QuickBASIC 4.5 / QBasic 1.1 reference; `quickbasic()` of d
 differ from GW-BASIC's in four places: they are IEEE (a single's range is float32's,
 up to 3.402823E+38, a double's float64's); CINT, CLNG and storing into a `%` or `&`
 variable round .5 to even, as the 8087's rounding does (CINT(2.5) is 2, CINT(3.5) 4),
-and so do the operands of \ and MOD; "Overflow" and "Division by zero" are errors
+and so do the operands of \\ and MOD; "Overflow" and "Division by zero" are errors
 that stop the program (trappable: ERR 6 and 11), not warnings; a function computed
 in double (SQR, LOG, SIN...) gives its result rounded to the nearest single (and a
 double where its argument is a double: the type checker's `qbasic` rule).
