@@ -401,7 +401,7 @@ def test_const_and_dim_as_oracle():
         ("CONST N = 1\nCONST N = 2\n", "2:7: error: CONST N% given twice"),
         ("DIM X& AS LONG\n", "1:5: error: X& has a type suffix"),
         ("DIM X AS RECORD\n", "1:5: error: AS RECORD: only INTEGER, LONG, SINGLE, DOUBLE and"),
-        ("DIM A(2 TO 5)\n", "1:7: error: only 0 or 1 can be a lower bound"),
+        ("DIM A(N TO 5)\n", "1:7: error: a lower bound must be an integer constant here"),
         ("OPTION BASE 1\nDIM A(0 TO 5)\n", "2:5: error: a lower bound of 0 after OPTION BASE 1"),
         ("DIM X% AS INTEGER\n", "1:5: error: X% has a type suffix"),
     ],

@@ -313,8 +313,10 @@ class Analysis:
         numbers, PRINT layout and RND), Dartmouth BASIC when it draws random numbers or
         has MAT statements (they leave row and column 0 alone there)."""
         dialect = self.options.dialect
+        if self.options.qbasic:
+            return "qbasic"  # GW-BASIC's PRINT layout with QuickBASIC's numbers
         if self.options.microsoft:
-            return "ms"  # QuickBASIC's numbers and PRINT are GW-BASIC's
+            return "ms"
         if dialect == "dartmouth":
             for stmt in self.stmts:
                 for node in stmt.walk():

@@ -44,3 +44,12 @@ def single_as_written(e: ast.Num) -> str | None:
     if math.isinf(written) or float32(written) != e.value or written == e.value:
         return None
     return repr(written)
+
+
+def argument_as_single(call_type: str | None, argument_type: str | None, singles: bool) -> bool:
+    """Whether a function computed in double that gives a single (SQR, LOG, SIN...: the
+    builtins' `single_precision`) takes its double argument rounded to a single first:
+    GW-BASIC computes them in single precision whatever the argument; in QuickBASIC a
+    double argument makes the call a double (the type checker's `qbasic` rule), which
+    keeps its argument."""
+    return singles and argument_type == "dbl" and call_type != "dbl"

@@ -13,7 +13,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Literal
 
-RuntimeDialect = Literal["ecma55", "extended", "ms", "dartmouth"]
+RuntimeDialect = Literal["ecma55", "extended", "ms", "qbasic", "dartmouth"]
 
 _current: list[RuntimeDialect] = ["extended"]
 # What restarts when the dialect is set (rnd.py registers RND's sequence): a hook, so that
@@ -38,7 +38,15 @@ def current_dialect() -> RuntimeDialect:
 
 
 def microsoft() -> bool:
-    return _current[0] == "ms"
+    """Microsoft BASIC's rules: GW-BASIC's (ms) and QuickBASIC's (qbasic), which share
+    PRINT's layout, INPUT's replies and the messages of errors."""
+    return _current[0] in ("ms", "qbasic")
+
+
+def quickbasic() -> bool:
+    """QuickBASIC's numbers where they differ from GW-BASIC's (IEEE singles printed to 7
+    digits, .5 rounded to even, division by zero and overflow fatal): msnumbers.py."""
+    return _current[0] == "qbasic"
 
 
 # The first row and column MAT statements work on (rows and columns below it are left
@@ -49,6 +57,7 @@ MAT_FIRST_SUBSCRIPT: dict[RuntimeDialect, int] = {
     "ecma55": 0,
     "extended": 0,
     "ms": 0,
+    "qbasic": 0,
     "dartmouth": 1,
 }
 

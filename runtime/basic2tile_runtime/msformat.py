@@ -27,12 +27,19 @@ digits, and no trailing space (the console adds it).  Zero is `0`.
    scaled: `d[0]`, `.` and the other digits if any, then `E` (`D` for doubles), the sign
    of x and |x| in at least two digits: `1E+10`, `1.234568E+07`, `3.333333320013991D-13`.
    Otherwise unscaled, without a leading zero: `123.4567`, `.0000015`, `1234567`.
+
+QuickBASIC (--dialect qbasic) keeps IEEE numbers and converts them correctly rounded
+(QuickBASIC 4.5 reference, "Floating-point numbers": IEEE format rather than Microsoft
+Binary Format): step 1 is the value rounded to D significant digits, so 1/3 prints
+`.3333333` and SQR(2) `1.414214`; the layout (step 2) is GW-BASIC's.
 """
 
 from __future__ import annotations
 
 import math
 from array import array
+
+from .dialect import quickbasic
 
 _F32 = array("f", [0.0])
 
@@ -139,10 +146,18 @@ class _Format:
 
     def decimal(self, x: float) -> tuple[int, int]:
         """(N, e10) for a positive value: D digits N, value ~ N * 10^e10."""
+        if quickbasic():
+            return self.rounded_decimal(x)
         number, e10 = self.decimal_digits(x, self.digits)
         if number >= self.limit:  # rounded up to 10^D (1D-06 is 1000...0 * 10^-22)
             return number // 10, e10 + 1
         return number, e10
+
+    def rounded_decimal(self, x: float) -> tuple[int, int]:
+        """(N, e10) of the value rounded correctly to D significant digits (QuickBASIC's
+        IEEE conversion)."""
+        mantissa, _, exponent = f"{x:.{self.digits - 1}e}".partition("e")
+        return int(mantissa.replace(".", "")), int(exponent) - (self.digits - 1)
 
     def text(self, x: float) -> str:
         if x == 0.0:

@@ -41,6 +41,15 @@ unary minus in its type, and stops with "Overflow" where it leaves that type's r
 the value a `&` variable stores, is x rounded half away from zero (as CINT), fatal
 "Overflow" outside 32 bits.
 
+QuickBASIC's numbers (QuickBASIC 4.5 / QBasic 1.1 reference; `quickbasic()` of dialect.py)
+differ from GW-BASIC's in four places: they are IEEE (a single's range is float32's,
+up to 3.402823E+38, a double's float64's); CINT, CLNG and storing into a `%` or `&`
+variable round .5 to even, as the 8087's rounding does (CINT(2.5) is 2, CINT(3.5) 4),
+and so do the operands of \\ and MOD; "Overflow" and "Division by zero" are errors
+that stop the program (trappable: ERR 6 and 11), not warnings; a function computed
+in double (SQR, LOG, SIN...) gives its result rounded to the nearest single (and a
+double where its argument is a double: the type checker's `qbasic` rule).
+
 "W" warns and goes on, "F" ends the program (faults.py).  The functions SQR, LOG, SIN...
 (arith.py) report a domain error as "Illegal function call" in this dialect; their results
 are rounded to singles (GW-BASIC computes them in single precision, even for a double
@@ -55,6 +64,7 @@ import math
 import os
 from array import array
 
+from .dialect import quickbasic
 from .faults import BasicFault, warn
 from .numformat import format_number_trimmed as _num
 
@@ -65,6 +75,10 @@ ILLEGAL_FUNCTION_CALL = "Illegal function call"
 SINGLE_MAX = (2.0 - 2.0**-23) * 2.0**126  # the largest MBF single: 1.701412E+38
 DOUBLE_MAX = (2.0 - 2.0**-52) * 2.0**126  # the largest IEEE double within MBF's range
 SMALLEST = 2.0**-128  # the smallest MBF value above zero
+# QuickBASIC's IEEE range: the largest float32, and the value from which a double rounds
+# to a float32 infinity (half the float32's last unit above it).
+IEEE_SINGLE_MAX = (2.0 - 2.0**-23) * 2.0**127
+_IEEE_SINGLE_LIMIT = IEEE_SINGLE_MAX + 2.0**103
 # A value rounds to a float32 above SINGLE_MAX from here on (half its last unit above).
 _SINGLE_LIMIT = SINGLE_MAX + 2.0**102
 INT_MIN, INT_MAX = -32768, 32767
@@ -127,19 +141,47 @@ def totals_fit(total: float, values, single: bool = True, subtract: bool = False
 def _out_of_range(x: float, largest: float) -> float:
     if math.isnan(x):
         return x
+    if quickbasic():
+        return _ieee(x, largest)
     warn(OVERFLOW)
     return largest if x > 0.0 else -largest
 
 
-def cint(x: float) -> float:
-    """CINT(x), and the value a % variable stores: x rounded half away from zero; outside
-    -32768..32767 it is the fatal "Overflow"."""
+def _ieee(x: float, largest: float) -> float:
+    """QuickBASIC's value for x beyond GW-BASIC's range: a single or a double within
+    IEEE's (`largest` says which), else the fatal "Overflow"."""
+    if largest == SINGLE_MAX and -_IEEE_SINGLE_LIMIT < x < _IEEE_SINGLE_LIMIT:
+        return float32(x)
+    if largest == DOUBLE_MAX and math.isfinite(x):
+        return x
+    raise BasicFault(OVERFLOW, f"({_num(x)})")
+
+
+def _report(what: str, detail: str = "") -> None:
+    """An "Overflow" or "Division by zero": a warning that goes on in GW-BASIC, an error
+    that stops the program in QuickBASIC."""
+    if quickbasic():
+        raise BasicFault(what, detail)
+    warn(what, detail)
+
+
+def round_whole(x: float) -> int:
+    """x rounded to an integer as CINT does (x finite): .5 away from zero in GW-BASIC,
+    to even in QuickBASIC (the 8087's round-to-nearest; Python's round is that)."""
+    if quickbasic():
+        return round(x)
     a = abs(x)
-    if a < 32768.5:
-        whole = math.floor(a)
-        if a - whole >= 0.5:  # exact: a is below 2^52
-            whole += 1
-        r = whole if x >= 0.0 else -whole
+    whole = math.floor(a)
+    if a - whole >= 0.5:  # exact: a is below 2^52 or integral
+        whole += 1
+    return whole if x >= 0.0 else -whole
+
+
+def cint(x: float) -> float:
+    """CINT(x), and the value a % variable stores: x rounded (`round_whole`); outside
+    -32768..32767 it is the fatal "Overflow"."""
+    if abs(x) < 32768.5:
+        r = round_whole(x)
         if INT_MIN <= r <= INT_MAX:
             return float(r)
     raise BasicFault(OVERFLOW, f"({_num(x)})")
@@ -158,14 +200,10 @@ def cint_unsigned(x: float) -> int:
 
 
 def clng(x: float) -> float:
-    """CLNG(x), and the value a `&` variable stores: x rounded half away from zero;
-    outside -2147483648..2147483647 it is the fatal "Overflow"."""
-    a = abs(x)
-    if a < 2147483648.5:
-        whole = math.floor(a)
-        if a - whole >= 0.5:
-            whole += 1
-        r = whole if x >= 0.0 else -whole
+    """CLNG(x), and the value a `&` variable stores: x rounded (`round_whole`); outside
+    -2147483648..2147483647 it is the fatal "Overflow"."""
+    if abs(x) < 2147483648.5:
+        r = round_whole(x)
         if LONG_MIN <= r <= LONG_MAX:
             return float(r)
     raise BasicFault(OVERFLOW, f"({_num(x)})")
@@ -222,7 +260,7 @@ def fix(x: float) -> float:
 
 
 def _divided_by_zero(a: float, largest: float) -> float:
-    warn(DIVISION_BY_ZERO)
+    _report(DIVISION_BY_ZERO)
     return -largest if a < 0.0 else largest
 
 
@@ -322,11 +360,13 @@ def single_result(x: float) -> float:
     whatever the sign, as PC-BASIC gives it."""
     if x == 0.0 or math.isnan(x):
         return x
+    if quickbasic():  # the 8087's result rounded to the nearest single
+        return sng(x)
     a = abs(x)
     if a < SMALLEST:
         return 0.0
     if a >= _SINGLE_LIMIT:  # (an infinity too)
-        warn(OVERFLOW)
+        _report(OVERFLOW)
         return SINGLE_MAX
     k = int(math.log(a, 2) - 23)  # noqa: FURB163 - PC-BASIC's own log(a) / log(2)
     m = int(a * 0.5**k)
@@ -338,7 +378,7 @@ def single_result(x: float) -> float:
         m >>= 1
     r = math.ldexp(m, k)
     if r > SINGLE_MAX:
-        warn(OVERFLOW)
+        _report(OVERFLOW)
         return SINGLE_MAX
     if r < SMALLEST:
         return 0.0
@@ -357,7 +397,7 @@ def double_power(a: float, b: float) -> float:
 
 def _power(a: float, b: float, largest: float, rounded) -> float:
     if a == 0.0 and b < 0.0:
-        warn(DIVISION_BY_ZERO)
+        _report(DIVISION_BY_ZERO)
         return largest
     if a < 0.0 and not b.is_integer():
         raise BasicFault(ILLEGAL_FUNCTION_CALL, f"({_num(a)} ^ {_num(b)})")
@@ -366,7 +406,7 @@ def _power(a: float, b: float, largest: float, rounded) -> float:
     except OverflowError:
         r = math.inf
     if largest == DOUBLE_MAX and abs(r) > DOUBLE_MAX:
-        warn(OVERFLOW)  # the positive maximum whatever the sign, as PC-BASIC
+        _report(OVERFLOW)  # the positive maximum whatever the sign, as PC-BASIC
         return largest
     return rounded(r)
 
@@ -379,7 +419,7 @@ def single_power_int(a: float, n: float) -> float:
     try:
         power = _power_by_squaring(sng(a), abs(exponent))
     except _ProductOverflow as overflow:
-        warn(OVERFLOW)
+        _report(OVERFLOW)
         return overflow.value
     return single_div(1.0, power) if exponent < 0 else power
 
@@ -402,7 +442,7 @@ def _power_by_squaring(a: float, n: int) -> float:
 
 def _product(a: float, b: float) -> float:
     r = a * b
-    if abs(r) >= _SINGLE_LIMIT:
+    if abs(r) >= _SINGLE_LIMIT and not quickbasic():  # (QuickBASIC: sng's IEEE range)
         raise _ProductOverflow(SINGLE_MAX if r > 0.0 else -SINGLE_MAX)
     return sng(r)
 

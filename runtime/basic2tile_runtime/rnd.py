@@ -200,7 +200,7 @@ def reset_rnd(state: int = INITIAL_STATE) -> None:
     with the generator of the current dialect."""
     global _generator
     dialect = current_dialect()
-    if dialect == "ms":
+    if dialect in ("ms", "qbasic"):  # (QuickBASIC's RND is GW-BASIC's here)
         _generator = GwBasicRnd()
     else:
         _generator = _SplitMixRnd(ignores_argument=dialect == "dartmouth")

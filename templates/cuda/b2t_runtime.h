@@ -425,7 +425,7 @@ inline void raise_error(double value) {
 // ============================================================================ dialect.py
 
 // The dialect the program runs in (use_dialect, after rnd.py, sets it and restarts RND).
-enum class Dialect { ecma55, extended, ms, dartmouth };
+enum class Dialect { ecma55, extended, ms, qbasic, dartmouth };
 
 inline Dialect& dialect_slot() {
   static Dialect dialect = Dialect::extended;
@@ -436,8 +436,14 @@ inline Dialect current_dialect() {
   return dialect_slot();
 }
 
+// Microsoft BASIC's rules: GW-BASIC's (ms) and QuickBASIC's (qbasic).
 inline bool microsoft() {
-  return dialect_slot() == Dialect::ms;
+  return dialect_slot() == Dialect::ms || dialect_slot() == Dialect::qbasic;
+}
+
+// QuickBASIC's numbers where they differ from GW-BASIC's (dialect.py quickbasic).
+inline bool quickbasic() {
+  return dialect_slot() == Dialect::qbasic;
 }
 
 // The first row and column MAT statements work on, or the array's OPTION BASE where that
@@ -498,6 +504,8 @@ class MsFormat {
 
   // (N, e10) for PRINT: D digits N, x ~ N * 10^e10.
   wide decimal(double x, int* e10) const {
+    if (quickbasic())
+      return rounded_decimal(x, e10);
     wide number = decimal_digits(x, digits_, e10);
     wide limit = 1;  // 10^digits: a number rounded up to D + 1 digits is one decade more
     for (int k = 0; k < digits_; ++k)
@@ -506,6 +514,20 @@ class MsFormat {
       number /= 10;
       ++*e10;
     }
+    return number;
+  }
+
+  // (N, e10) of x rounded correctly to D significant digits (QuickBASIC's IEEE
+  // conversion, msformat.rounded_decimal).
+  wide rounded_decimal(double x, int* e10) const {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*e", digits_ - 1, x);
+    wide number = 0;
+    const char* p = text;
+    for (; *p != 'e'; ++p)
+      if (*p >= '0' && *p <= '9')
+        number = number * 10 + static_cast<wide>(*p - '0');
+    *e10 = std::atoi(p + 1) - (digits_ - 1);
     return number;
   }
 
@@ -1462,12 +1484,45 @@ inline constexpr double SINGLE_MAX = (2.0 - 0x1.0p-23) * 0x1.0p126;
 inline constexpr double DOUBLE_MAX = (2.0 - 0x1.0p-52) * 0x1.0p126;
 inline constexpr double SMALLEST = 0x1.0p-128;
 inline constexpr double SINGLE_LIMIT = SINGLE_MAX + 0x1.0p102;  // rounds above SINGLE_MAX
+// QuickBASIC's IEEE range (msnumbers.py): the largest float, and where a double rounds
+// to a float infinity.
+inline constexpr double IEEE_SINGLE_MAX = (2.0 - 0x1.0p-23) * 0x1.0p127;
+inline constexpr double IEEE_SINGLE_LIMIT = IEEE_SINGLE_MAX + 0x1.0p103;
+
+// QuickBASIC's value for x beyond GW-BASIC's range (msnumbers._ieee): within IEEE's, or
+// the fatal "Overflow".
+inline double ieee_in_range(double x, double largest) {
+  if (largest == SINGLE_MAX && -IEEE_SINGLE_LIMIT < x && x < IEEE_SINGLE_LIMIT)
+    return static_cast<double>(static_cast<float>(x));
+  if (largest == DOUBLE_MAX && std::isfinite(x))
+    return x;
+  throw Fault(OVERFLOW_MS, "(" + format_number_trimmed(x) + ")");
+}
 
 inline double out_of_range(double x, double largest) {
   if (std::isnan(x))
     return x;
+  if (quickbasic())
+    return ieee_in_range(x, largest);
   warn(OVERFLOW_MS);
   return x > 0.0 ? largest : -largest;
+}
+
+// An "Overflow" or "Division by zero": a warning in GW-BASIC, fatal in QuickBASIC.
+inline void report_ms(const char* what) {
+  if (quickbasic())
+    throw Fault(what);
+  warn(what);
+}
+
+// x rounded to an integer as CINT does (msnumbers.round_whole): .5 away from zero in
+// GW-BASIC, to even in QuickBASIC (nearbyint in the default rounding mode).
+inline double round_whole(double x) {
+  if (quickbasic()) {
+    const double r = std::nearbyint(x);
+    return r == 0.0 ? 0.0 : r;
+  }
+  return round_half_away(x);
 }
 
 // x as a single: rounded to a float, within GW-BASIC's range.
@@ -1500,7 +1555,7 @@ inline bool fits(double x, bool single) {
 // CINT(x), and the value a `%` variable stores: fatal "Overflow" outside 16 bits.
 inline double cint(double x) {
   if (std::fabs(x) < 32768.5) {
-    const double r = round_half_away(x);
+    const double r = round_whole(x);
     if (-32768.0 <= r && r <= 32767.0)
       return r;
   }
@@ -1522,7 +1577,7 @@ inline double fix(double x) {
 }
 
 inline double divided_by_zero(double a, double largest) {
-  warn(DIVISION_BY_ZERO_MS);
+  report_ms(DIVISION_BY_ZERO_MS);
   return a < 0.0 ? -largest : largest;
 }
 
@@ -1571,7 +1626,7 @@ inline double from_bits16(long bits) {
 // is x rounded half away from zero, fatal "Overflow" outside 32 bits.
 inline double clng(double x) {
   if (std::fabs(x) < 2147483648.5) {
-    const double r = round_half_away(x);
+    const double r = round_whole(x);
     if (-2147483648.0 <= r && r <= 2147483647.0)
       return r;
   }
@@ -1659,11 +1714,13 @@ inline double long_not(double a) {
 inline double single_result(double x) {
   if (x == 0.0 || std::isnan(x))
     return x;
+  if (quickbasic())  // the 8087's result rounded to the nearest single
+    return sng(x);
   const double a = std::fabs(x);
   if (a < SMALLEST)
     return 0.0;
   if (a >= SINGLE_LIMIT) {  // (an infinity too)
-    warn(OVERFLOW_MS);
+    report_ms(OVERFLOW_MS);
     return SINGLE_MAX;
   }
   long long k = static_cast<long long>(std::log(a) / std::log(2.0) - 23);
@@ -1678,7 +1735,7 @@ inline double single_result(double x) {
   }
   const double r = std::ldexp(static_cast<double>(m), static_cast<int>(k));
   if (r > SINGLE_MAX) {
-    warn(OVERFLOW_MS);
+    report_ms(OVERFLOW_MS);
     return SINGLE_MAX;
   }
   if (r < SMALLEST)
@@ -1688,7 +1745,7 @@ inline double single_result(double x) {
 
 inline double ms_power(double a, double b, double largest, double (*rounded)(double)) {
   if (a == 0.0 && b < 0.0) {
-    warn(DIVISION_BY_ZERO_MS);
+    report_ms(DIVISION_BY_ZERO_MS);
     return largest;
   }
   if (a < 0.0 && b != std::floor(b))
@@ -1696,7 +1753,7 @@ inline double ms_power(double a, double b, double largest, double (*rounded)(dou
                 "(" + format_number_trimmed(a) + " ^ " + format_number_trimmed(b) + ")");
   const double r = std::pow(a, b);
   if (largest == DOUBLE_MAX && std::fabs(r) > DOUBLE_MAX) {
-    warn(OVERFLOW_MS);
+    report_ms(OVERFLOW_MS);
     return largest;
   }
   return rounded(r);
@@ -1718,7 +1775,7 @@ struct ProductOverflow {
 
 inline double ms_product(double a, double b) {
   const double r = a * b;
-  if (std::fabs(r) >= SINGLE_LIMIT)
+  if (std::fabs(r) >= SINGLE_LIMIT && !quickbasic())  // (QuickBASIC: sng's IEEE range)
     throw ProductOverflow{r > 0.0 ? SINGLE_MAX : -SINGLE_MAX};
   return sng(r);
 }
@@ -1740,7 +1797,7 @@ inline double single_power_int(double a, double n) {
   try {
     power = power_by_squaring(sng(a), exponent < 0 ? -exponent : exponent);
   } catch (const ProductOverflow& overflow) {
-    warn(OVERFLOW_MS);
+    report_ms(OVERFLOW_MS);
     return overflow.value;
   }
   return exponent < 0 ? single_div(1.0, power) : power;

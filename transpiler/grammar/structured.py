@@ -188,12 +188,15 @@ def _default_low() -> int:
 
 
 def _lower_bound(p, low: ast.Expr) -> int:
-    """A lower bound: 0 or 1 (the arrays here start at OPTION BASE), else an error."""
-    if isinstance(low, ast.Num) and low.value in (0.0, 1.0):
-        return int(low.value)
+    """A lower bound: an integer constant, `-3` too (passes/array_bounds.py shifts an
+    array whose lower bound is not 0 or 1 to start at OPTION BASE), else an error."""
+    sign = 1
+    if isinstance(low, ast.UnaryOp) and low.op == "-":
+        sign, low = -1, low.operand
+    if isinstance(low, ast.Num) and low.value.is_integer() and abs(low.value) < 2**31:
+        return sign * int(low.value)
     raise BasicSyntaxError(
-        "only 0 or 1 can be a lower bound (DIM A(0 TO n) or A(1 TO n)): the arrays here "
-        "start at OPTION BASE",
+        "a lower bound must be an integer constant here (DIM A(2 TO n), A(-3 TO 3))",
         low.coord,
     )
 

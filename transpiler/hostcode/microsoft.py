@@ -34,7 +34,7 @@ def operation(e: ast.BinOp, types: dict, singles: bool) -> str | None:
     if op == "/":
         return "single_div" if rounding(e, types, singles) == "sng" else "double_div"
     if op == "^":
-        if not singles:
+        if not singles or types.get(e) == "dbl":  # (QuickBASIC: a double operand's ^)
             return "double_power"
         return "single_power_int" if types.get(e.right) == "int" else "single_power"
     if op == "\\":

@@ -17,7 +17,7 @@ from __future__ import annotations
 from .. import ast
 from ..builtins import BUILTINS
 from ..model import Analysis
-from ..semantics import BITWISE, is_truth_value
+from ..semantics import BITWISE, argument_as_single, is_truth_value
 from .expressions import Code, ExprCompiler, Temps, builtin_callee
 
 # QuickBASIC's INTEGER and LONG results of + - * and unary minus: "Overflow" beyond them.
@@ -62,7 +62,7 @@ class MicrosoftExprCompiler(ExprCompiler):
             divide = "_sdiv" if self.rounding(e) == "_sng" else "_ddiv"
             return Code(f"{divide}({left}, {right})")
         if op == "^":
-            if not self.singles:
+            if not self.singles or self.types.get(e) == "dbl":  # (QuickBASIC: a double's ^)
                 return Code(f"_dpow({left}, {right})")
             power = "_spowi" if self.types.get(e.right) == "int" else "_spow"
             return Code(f"{power}({left}, {right})")
@@ -84,7 +84,7 @@ class MicrosoftExprCompiler(ExprCompiler):
         builtin = BUILTINS.get(e.name)
         if builtin is not None and builtin.single_precision:
             arg = self.value(e.args[0])
-            if self.singles and self.types.get(e.args[0]) == "dbl":
+            if argument_as_single(self.types.get(e), self.types.get(e.args[0]), self.singles):
                 arg = f"_sng({arg})"
             result = "_sfn" if self.rounding(e) == "_sng" else "_dbl"
             return f"{result}({builtin_callee(builtin)}({arg}))"

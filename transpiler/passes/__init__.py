@@ -13,6 +13,7 @@ from ..errors import Diagnostics, SourceFile
 from ..model import Analysis
 from ..options import Options
 from . import (
+    array_bounds,
     blocks,
     clear,
     data,
@@ -43,7 +44,10 @@ def analyze(program: ast.Program, source: SourceFile, options: Options) -> Analy
     # 1. legacy or kernel program: decides which of the passes below apply, and the
     #    number type.
     kind.run(analysis, diags)
-    # 1a. QuickBASIC's TYPE records: a variable or an array per field.
+    # 1a. QuickBASIC's lower bounds other than 0 and 1: the array shifted to start at
+    #     OPTION BASE, its subscripts with it; then TYPE records: a variable or an
+    #     array per field.
+    array_bounds.run(analysis, diags)
     records.run(analysis, diags)
     # 1b. Microsoft BASIC: every name written with the suffix of its type (DEFINT...),
     #     before any pass reads a name.

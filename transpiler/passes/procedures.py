@@ -316,7 +316,8 @@ def _check_call(node, args, values, procs, reached, constants, error) -> None:
 
 
 def _suffix(name: str) -> str:
-    return name[-1] if name[-1] in "$%#" else ""
+    """The type suffix of a name (`x AS LONG` is X& by now); `!` is a plain name's."""
+    return name[-1] if name[-1] in "$%#&" else ""
 
 
 # ------------------------------------------------------------------ names

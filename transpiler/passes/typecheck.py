@@ -38,6 +38,7 @@ double (PC-BASIC agrees on each rule):
 from __future__ import annotations
 
 import math
+import sys
 
 from .. import ast
 from ..ast import is_user_function
@@ -46,7 +47,14 @@ from ..errors import BasicSemanticError, BasicWarning, Coord, Diagnostics
 from ..model import Analysis, ValueType, type_of_name
 from ..msconstants import constant_type
 from ..runtime.msformat import single_constant
-from ..runtime.msnumbers import DOUBLE_MAX, OVERFLOW, SINGLE_MAX, SMALLEST
+from ..runtime.msnumbers import (
+    DOUBLE_MAX,
+    IEEE_SINGLE_MAX,
+    OVERFLOW,
+    SINGLE_MAX,
+    SMALLEST,
+    float32,
+)
 from ..runtime.stringfns import val_is_double
 from ..semantics import BITWISE
 from .exprutil import sum_may_overflow
@@ -89,6 +97,15 @@ def quickbasic_wider(left: ValueType, right: ValueType) -> ValueType:
         if t in (left, right):
             return t
     return "int"
+
+
+def quickbasic_double_function(builtin, types: list) -> bool:
+    """Whether QuickBASIC computes this call of a function that GW-BASIC computes in
+    single precision (SQR, LOG, EXP, SIN, COS, TAN, ATN) in double precision: when its
+    argument is a double (QuickBASIC 4.5 / BASIC PDS 7 reference, ATN: "calculated in
+    single precision if numeric-expression is an integer or single-precision value ...
+    in double-precision" otherwise; the same for the others)."""
+    return builtin.single_precision and bool(types) and types[0] == "dbl"
 
 
 def _microsoft_result(result: str, argument: ValueType | None) -> ValueType:
@@ -237,12 +254,11 @@ class _TypeChecker:
     def quickbasic_arithmetic(op: str, left: ValueType, right: ValueType) -> ValueType:
         """QuickBASIC's types: \\ and MOD give an INTEGER of INTEGERs, else a LONG (the
         operands rounded to LONGs); / and ^ a single, or a double of a double (an INTEGER
-        or LONG divided is a single); + - * `quickbasic_wider`."""
+        or LONG divided is a single, as is an INTEGER raised to a power); + - *
+        `quickbasic_wider`."""
         if op in ("\\", "MOD"):
             return "int" if left == right == "int" else "lng"
-        if op == "^":
-            return "num"  # as GW-BASIC (the interpreter's single power)
-        if op == "/":
+        if op in ("/", "^"):
             return "dbl" if "dbl" in (left, right) else "num"
         return quickbasic_wider(left, right)
 
@@ -253,6 +269,12 @@ class _TypeChecker:
         gives when it reads the line, and below it 0."""
         t = constant_type(e.text, qbasic=self.qbasic)
         single = t == "num" and self.a.number_type == "f32"
+        if single and self.qbasic:
+            # QuickBASIC's IEEE single nearest to the digits, in IEEE's range.
+            e.value = float32(e.value) if abs(e.value) <= IEEE_SINGLE_MAX else e.value
+            return self.ieee_constant(e, t, IEEE_SINGLE_MAX)
+        if t == "dbl" and self.qbasic:
+            return self.ieee_constant(e, t, sys.float_info.max)
         if single or t == "dbl":
             # A single takes GW-BASIC's own bits for its decimal digits.
             value = single_constant(e.text) if single else e.value
@@ -265,6 +287,16 @@ class _TypeChecker:
             elif abs(value) < SMALLEST:
                 value = 0.0  # below GW-BASIC's range, silently
             e.value = value
+        return t
+
+    def ieee_constant(self, e: ast.Num, t: ValueType, largest: float) -> ValueType:
+        """A QuickBASIC constant beyond IEEE's range: "Overflow" where it is read, as
+        GW-BASIC's (QuickBASIC's editor refuses the line)."""
+        if not abs(e.value) <= largest:
+            self.a.warnings.append(BasicWarning(OVERFLOW, e.coord))
+            if e.coord not in self.a.load_overflows:
+                self.a.load_overflows.append(e.coord)
+            e.value = math.copysign(largest, e.value)
         return t
 
     @staticmethod
@@ -315,6 +347,8 @@ class _TypeChecker:
         types = [self.expect(arg, want) for arg, want in zip(e.args, params)]
         if self.microsoft and e.name == "VAL":
             return self.val_type(e)
+        if self.qbasic and quickbasic_double_function(builtin, types):
+            return "dbl"
         if self.microsoft and builtin.result == "num":
             return _microsoft_result(builtin.ms_result, types[0] if types else None)
         return builtin.result

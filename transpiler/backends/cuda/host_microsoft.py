@@ -14,7 +14,7 @@ from ... import ast
 from ...builtins import BUILTINS
 from ...hostcode import microsoft
 from ...model import type_of_name
-from ...semantics import BITWISE, is_truth_value, single_as_written
+from ...semantics import BITWISE, argument_as_single, is_truth_value, single_as_written
 from ..host_expressions import MicrosoftExpressions
 from .host_expr import _EQUALITY, _PRIMARY, _SUM, _UNARY, Code, Effects, ExprPrinter, _as_double
 
@@ -86,7 +86,7 @@ class MicrosoftExprPrinter(MicrosoftExpressions, ExprPrinter):
         if builtin is not None and builtin.single_precision:
             [arg] = self._operands(e.args, pre)
             text = arg.text
-            if self.singles and self.types.get(e.args[0]) == "dbl":
+            if argument_as_single(self.types.get(e), self.types.get(e.args[0]), self.singles):
                 text = f"b2t::sng({text})"
             converted = microsoft.single_result(e, self.types, self.singles)
             return Code(f"b2t::{converted}(b2t::{builtin.cpp}({text}))", _PRIMARY, "double")

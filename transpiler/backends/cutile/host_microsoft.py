@@ -23,7 +23,7 @@ from ...builtins import BUILTINS, effect_of
 from ...expr_facts import has_effects
 from ...hostcode import microsoft
 from ...model import type_of_name
-from ...semantics import BITWISE, is_truth_value, single_as_written
+from ...semantics import BITWISE, argument_as_single, is_truth_value, single_as_written
 from ..host_expressions import MicrosoftExpressions
 from .host_expr import _AND, _ATOM, _COMPARE, _OR, _SUM, _UNARY, ExprPrinter
 
@@ -101,7 +101,7 @@ class MicrosoftExprPrinter(MicrosoftExpressions, ExprPrinter):
         builtin = BUILTINS.get(e.name)
         if builtin is not None and builtin.single_precision:
             arg = self.value(e.args[0])
-            if self.singles and self.types.get(e.args[0]) == "dbl":
+            if argument_as_single(self.types.get(e), self.types.get(e.args[0]), self.singles):
                 arg = f"{self.need('sng')}({arg})"
             converted = microsoft.single_result(e, self.types, self.singles)
             return f"{self.need(converted)}({self.need(builtin.python)}({arg}))"
