@@ -305,6 +305,8 @@ class Analysis:
         numbers, PRINT layout and RND), Dartmouth BASIC when it draws random numbers or
         has MAT statements (they leave row and column 0 alone there)."""
         dialect = self.options.dialect
+        if self.options.machine is not None:
+            return self.options.machine  # an 8-bit machine's numbers (runtime machines.py)
         if self.options.microsoft:
             return "ms"  # QuickBASIC's numbers and PRINT are GW-BASIC's
         if dialect == "dartmouth":

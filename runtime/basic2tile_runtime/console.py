@@ -50,7 +50,8 @@ from typing import NamedTuple, TextIO
 
 from .arith import round_to_int
 from .command import InputError, standard_input, standard_output
-from .dialect import microsoft
+from .dialect import machine, microsoft
+from .machines import MACHINE_NUMBERS
 from .faults import ERROR, BasicFault, Notice, notify, show_warnings_on, warn
 from .inputs import ReplyRejected, parse_reply
 from .ms_inputs import REDO, parse_ms_reply
@@ -131,7 +132,7 @@ class Console:
 
     __slots__ = (
         "_column", "_file_width", "_in", "_line_end", "_margin", "_microsoft", "_out",
-        "_precision", "_strict", "_tracing",
+        "_precision", "_strict", "_tracing", "_zone_width",
     )  # fmt: skip
 
     def __init__(
@@ -151,6 +152,8 @@ class Console:
         # GW-BASIC's layout, TAB, SPC and INPUT replies (see `_write_microsoft`): the
         # dialect the program runs in.
         self._microsoft = microsoft()
+        # Microsoft BASIC's zones: GW-BASIC's 14 columns, or an 8-bit machine's (machines.py).
+        self._zone_width = MACHINE_NUMBERS[machine()].zone_width if machine() else MS_ZONE_WIDTH
         if margin != UNLIMITED:  # the screen, whose column POS reads
             global _screen
             _screen = self
@@ -249,6 +252,9 @@ class Console:
 
     def write_double(self, x: float) -> None:
         """A double-precision number (Microsoft BASIC): 16 digits."""
+        if machine() is not None:  # an 8-bit machine prints every number its one way
+            self._write_microsoft(format_number(x))
+            return
         self._write_microsoft(format_double(x) + " ")
 
     def next_zone(self) -> None:
@@ -257,12 +263,13 @@ class Console:
             self._zone_file()
             return
         if self._microsoft:
-            zone = column // MS_ZONE_WIDTH + 1
-            if zone >= self._margin // MS_ZONE_WIDTH:
+            zone_width = self._zone_width
+            zone = column // zone_width + 1
+            if zone >= self._margin // zone_width:
                 self._line_feed()
             else:
-                self._out.write(" " * (MS_ZONE_WIDTH * zone - column))
-                self._column = MS_ZONE_WIDTH * zone
+                self._out.write(" " * (zone_width * zone - column))
+                self._column = zone_width * zone
             return
         width = ZONE_WIDTH - column % ZONE_WIDTH
         if column + width >= self._margin:

@@ -13,7 +13,10 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Literal
 
-RuntimeDialect = Literal["ecma55", "extended", "ms", "dartmouth"]
+RuntimeDialect = Literal["ecma55", "extended", "ms", "dartmouth", "applesoft", "commodore", "msx"]
+# The 8-bit machines' Microsoft BASICs: GW-BASIC's rules with their own numbers
+# (machines.py).
+MACHINES = frozenset(("applesoft", "commodore", "msx"))
 
 _current: list[RuntimeDialect] = ["extended"]
 # What restarts when the dialect is set (rnd.py registers RND's sequence): a hook, so that
@@ -38,7 +41,12 @@ def current_dialect() -> RuntimeDialect:
 
 
 def microsoft() -> bool:
-    return _current[0] == "ms"
+    return _current[0] == "ms" or _current[0] in MACHINES
+
+
+def machine() -> str | None:
+    """The 8-bit machine whose numbers the program prints (machines.py), or None."""
+    return _current[0] if _current[0] in MACHINES else None
 
 
 # The first row and column MAT statements work on (rows and columns below it are left
@@ -50,6 +58,9 @@ MAT_FIRST_SUBSCRIPT: dict[RuntimeDialect, int] = {
     "extended": 0,
     "ms": 0,
     "dartmouth": 1,
+    "applesoft": 0,
+    "commodore": 0,
+    "msx": 0,
 }
 
 

@@ -424,7 +424,7 @@ inline void raise_error(double value) {
 // ============================================================================ dialect.py
 
 // The dialect the program runs in (use_dialect, after rnd.py, sets it and restarts RND).
-enum class Dialect { ecma55, extended, ms, dartmouth };
+enum class Dialect { ecma55, extended, ms, dartmouth, applesoft, commodore, msx };
 
 inline Dialect& dialect_slot() {
   static Dialect dialect = Dialect::extended;
@@ -435,8 +435,14 @@ inline Dialect current_dialect() {
   return dialect_slot();
 }
 
+// The 8-bit machines' Microsoft BASICs (MACHINES): GW-BASIC's rules, their own numbers.
+inline bool eight_bit_machine() {
+  const Dialect d = dialect_slot();
+  return d == Dialect::applesoft || d == Dialect::commodore || d == Dialect::msx;
+}
+
 inline bool microsoft() {
-  return dialect_slot() == Dialect::ms;
+  return dialect_slot() == Dialect::ms || eight_bit_machine();
 }
 
 // The first row and column MAT statements work on, or the array's OPTION BASE where that
@@ -661,6 +667,63 @@ struct ValNumber {
   }
 };
 
+// ============================================================================ machines.py
+
+// How an 8-bit machine's BASIC prints numbers (MACHINE_NUMBERS): significant digits, the
+// smallest power of ten printed unscaled, what goes before a number that is not negative,
+// what PRINT writes after every number, the comma's zone width.
+struct MachineNumbers {
+  int digits;
+  int smallest_fixed_exponent;
+  const char* positive_sign;
+  const char* after;
+  int zone_width;
+};
+
+// The current machine's row, or nullptr for the other dialects.
+inline const MachineNumbers* machine_numbers() {
+  static const MachineNumbers applesoft{9, -2, "", "", 16};
+  static const MachineNumbers commodore{9, -2, " ", " ", 10};
+  static const MachineNumbers msx{14, -2, " ", " ", 14};
+  switch (dialect_slot()) {
+    case Dialect::applesoft:
+      return &applesoft;
+    case Dialect::commodore:
+      return &commodore;
+    case Dialect::msx:
+      return &msx;
+    default:
+      return nullptr;
+  }
+}
+
+// `x` as the machine prints it, without PRINT's space after it (STR$'s text): Commodore's
+// " .333333333", Applesoft's ".333333333", "-1.5E-03", "1E+09".
+inline std::string machine_number_text(double x, const MachineNumbers& m) {
+  const std::string positive = m.positive_sign;
+  if (x == 0)
+    return positive + "0";
+  const std::string sign = x < 0 ? "-" : positive;
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*e", m.digits - 1, std::fabs(x));
+  const std::string text = buffer;
+  const std::size_t e_pos = text.find('e');
+  const int e = std::atoi(text.c_str() + e_pos + 1);
+  std::string digits = text.substr(0, 1) + (e_pos > 2 ? text.substr(2, e_pos - 2) : "");
+  digits.erase(digits.find_last_not_of('0') + 1);
+  const int n = static_cast<int>(digits.size());
+  if (m.smallest_fixed_exponent <= e && e < 0)
+    return sign + "." + std::string(-e - 1, '0') + digits;
+  if (0 <= e && e < m.digits) {
+    if (n <= e + 1)
+      return sign + digits + std::string(e + 1 - n, '0');
+    return sign + digits.substr(0, e + 1) + "." + digits.substr(e + 1);
+  }
+  const std::string point = n > 1 ? "." + digits.substr(1) : "";
+  std::snprintf(buffer, sizeof buffer, "E%c%02d", e > 0 ? '+' : '-', std::abs(e));
+  return sign + digits.substr(0, 1) + point + buffer;
+}
+
 // ============================================================================ numformat.py
 
 inline constexpr int SIGNIFICANT_DIGITS = 8;
@@ -669,6 +732,8 @@ inline constexpr double INT_LIMIT = 1e8;  // integers below this print exactly
 // The exact PRINT text of `x`: sign or space, digits, trailing space (Microsoft
 // BASIC's text in --dialect ms).
 inline std::string format_number(double x) {
+  if (const MachineNumbers* machine = machine_numbers())
+    return machine_number_text(x, *machine) + machine->after;
   if (microsoft())
     return format_single(x) + " ";
   char buffer[64];
@@ -949,10 +1014,14 @@ inline double INSTR(double start, const std::string& text, const std::string& pa
 
 // The PRINT text of `x` without the space PRINT puts after it.
 inline std::string STRS(double x) {
+  if (const MachineNumbers* machine = machine_numbers())
+    return machine_number_text(x, *machine);  // Applesoft's STR$(5) is "5"
   const std::string text = format_number(x);
   return text.substr(0, text.size() - 1);
 }
 inline std::string STRS(Double x) {  // Microsoft BASIC's double: its 16 digits
+  if (machine_numbers() != nullptr)
+    return STRS(x.value);
   return format_double(x.value);
 }
 inline std::string STRS(ValNumber x) {
@@ -2764,6 +2833,10 @@ class Console {
 
   // A double-precision number (Microsoft BASIC): 16 digits.
   void write_double(double x) {
+    if (machine_numbers() != nullptr) {  // an 8-bit machine prints every number its one way
+      write_microsoft(format_number(x));
+      return;
+    }
     write_microsoft(format_double(x) + " ");
   }
 
@@ -2774,12 +2847,15 @@ class Console {
       return;
     }
     if (microsoft_) {
-      const int zone = column_ / MS_ZONE_WIDTH + 1;
-      if (zone >= margin_ / MS_ZONE_WIDTH) {
+      // GW-BASIC's 14 columns, or an 8-bit machine's zones (machines.py).
+      const MachineNumbers* machine = machine_numbers();
+      const int zone_width = machine != nullptr ? machine->zone_width : MS_ZONE_WIDTH;
+      const int zone = column_ / zone_width + 1;
+      if (zone >= margin_ / zone_width) {
         line_feed();
       } else {
-        put(std::string(MS_ZONE_WIDTH * zone - column_, ' '));
-        column_ = MS_ZONE_WIDTH * zone;
+        put(std::string(zone_width * zone - column_, ' '));
+        column_ = zone_width * zone;
       }
       return;
     }

@@ -1,0 +1,60 @@
+"""Numbers as the 8-bit machines' Microsoft BASICs print them (--dialect applesoft,
+commodore, msx): one row of `MACHINE_NUMBERS` per machine, read by numformat.py
+(PRINT, STR$) and console.py (the comma's zones).
+
+Applesoft and Commodore BASIC V2 keep numbers in 5-byte floats (a 32-bit mantissa) and
+print them rounded to 9 significant digits (Commodore 64 User's Guide: "when a number is
+printed, only nine digits are displayed"; "numbers between 0.01 and 999,999,999 are
+printed using standard notation", the others in scientific notation: ``?.009`` prints
+``9E-03``, ``?.01`` prints ``.01``, ``?999999998.9`` prints ``999999999`` and
+``?999999999.6`` prints ``1E+09``, VIC-20 Programmer's Reference Guide).  The exponent
+has a sign and two digits; the mantissa drops its trailing zeros and, with one digit
+left, its point (``1E+09``, ``1.23E+17``).  A Commodore writes a space before a number
+that is not negative and a cursor-right (a space) after every number; STR$ keeps the
+leading space.  Applesoft writes neither space (``PRINT 1;2`` is ``12``) and its STR$
+has none.  MSX BASIC's numbers without a suffix are 8-byte BCD doubles of 14 digits,
+printed as GW-BASIC prints them (a sign or space before, a space after).
+
+The value printed is an IEEE double (arithmetic is done in double, not in the 40-bit
+float), rounded to the machine's digits: in rare cases the last digit differs from the
+machine's, whose 32-bit mantissa rounds each operation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class MachineNumbers:
+    digits: int  # significant digits printed
+    smallest_fixed_exponent: int  # 10**this is the smallest magnitude printed unscaled
+    positive_sign: str  # before a number that is not negative
+    after: str  # PRINT writes it after every number (STR$ does not)
+    zone_width: int  # the comma's zones
+
+
+MACHINE_NUMBERS: dict[str, MachineNumbers] = {
+    "applesoft": MachineNumbers(9, -2, "", "", 16),
+    "commodore": MachineNumbers(9, -2, " ", " ", 10),
+    "msx": MachineNumbers(14, -2, " ", " ", 14),
+}
+
+
+def machine_number_text(x: float, machine: MachineNumbers) -> str:
+    """`x` as the machine prints it, without the space PRINT writes after it (STR$'s text):
+    Commodore's `` .333333333``, Applesoft's ``.333333333``, ``-1.5E-03``, ``1E+09``."""
+    if x == 0:
+        return machine.positive_sign + "0"
+    sign = "-" if x < 0 else machine.positive_sign
+    mantissa, _, exponent = f"{abs(x):.{machine.digits - 1}e}".partition("e")
+    e = int(exponent)
+    digits = (mantissa[0] + mantissa[2:]).rstrip("0")
+    if machine.smallest_fixed_exponent <= e < 0:
+        return f"{sign}.{'0' * (-e - 1)}{digits}"
+    if 0 <= e < machine.digits:
+        if len(digits) <= e + 1:
+            return sign + digits + "0" * (e + 1 - len(digits))
+        return f"{sign}{digits[:e + 1]}.{digits[e + 1:]}"
+    point = "." + digits[1:] if len(digits) > 1 else ""
+    return f"{sign}{digits[0]}{point}E{'+' if e > 0 else '-'}{abs(e):02d}"
