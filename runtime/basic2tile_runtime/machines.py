@@ -32,12 +32,16 @@ class MachineNumbers:
     positive_sign: str  # before a number that is not negative
     after: str  # PRINT writes it after every number (STR$ does not)
     zone_width: int  # the comma's zones
+    # A number stored into a % variable (or used as one: subscripts, AND, OR) loses its
+    # fraction toward minus infinity, as INT does (Applesoft, Commodore: `A% = -7.9` is
+    # -8), instead of GW-BASIC's rounding (msnumbers.cint).
+    integers_floor: bool
 
 
 MACHINE_NUMBERS: dict[str, MachineNumbers] = {
-    "applesoft": MachineNumbers(9, -2, "", "", 16),
-    "commodore": MachineNumbers(9, -2, " ", " ", 10),
-    "msx": MachineNumbers(14, -2, " ", " ", 14),
+    "applesoft": MachineNumbers(9, -2, "", "", 16, integers_floor=True),
+    "commodore": MachineNumbers(9, -2, " ", " ", 10, integers_floor=True),
+    "msx": MachineNumbers(14, -2, " ", " ", 14, integers_floor=False),
 }
 
 

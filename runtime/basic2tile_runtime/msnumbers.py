@@ -55,7 +55,9 @@ import math
 import os
 from array import array
 
+from .dialect import machine
 from .faults import BasicFault, warn
+from .machines import MACHINE_NUMBERS
 from .numformat import format_number_trimmed as _num
 
 OVERFLOW = "Overflow"
@@ -132,8 +134,11 @@ def _out_of_range(x: float, largest: float) -> float:
 
 
 def cint(x: float) -> float:
-    """CINT(x), and the value a % variable stores: x rounded half away from zero; outside
-    -32768..32767 it is the fatal "Overflow"."""
+    """CINT(x), and the value a % variable stores: x rounded half away from zero (on
+    Applesoft and Commodore BASIC `floor_int`); outside -32768..32767 it is the fatal
+    "Overflow"."""
+    if machine() is not None and MACHINE_NUMBERS[machine()].integers_floor:
+        return floor_int(x)
     a = abs(x)
     if a < 32768.5:
         whole = math.floor(a)
@@ -142,6 +147,14 @@ def cint(x: float) -> float:
         r = whole if x >= 0.0 else -whole
         if INT_MIN <= r <= INT_MAX:
             return float(r)
+    raise BasicFault(OVERFLOW, f"({_num(x)})")
+
+
+def floor_int(x: float) -> float:
+    """The integer Applesoft and Commodore BASIC store for x: INT(x), the largest integer
+    not above it (`A% = -7.9` is -8); outside -32768..32767 the fatal "Overflow"."""
+    if INT_MIN <= x < INT_MAX + 1:
+        return float(math.floor(x))
     raise BasicFault(OVERFLOW, f"({_num(x)})")
 
 

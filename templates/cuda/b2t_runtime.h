@@ -678,13 +678,14 @@ struct MachineNumbers {
   const char* positive_sign;
   const char* after;
   int zone_width;
+  bool integers_floor;  // a % variable stores INT(x), not GW-BASIC's rounding (cint)
 };
 
 // The current machine's row, or nullptr for the other dialects.
 inline const MachineNumbers* machine_numbers() {
-  static const MachineNumbers applesoft{9, -2, "", "", 16};
-  static const MachineNumbers commodore{9, -2, " ", " ", 10};
-  static const MachineNumbers msx{14, -2, " ", " ", 14};
+  static const MachineNumbers applesoft{9, -2, "", "", 16, true};
+  static const MachineNumbers commodore{9, -2, " ", " ", 10, true};
+  static const MachineNumbers msx{14, -2, " ", " ", 14, false};
   switch (dialect_slot()) {
     case Dialect::applesoft:
       return &applesoft;
@@ -1550,7 +1551,17 @@ inline bool fits(double x, bool single) {
 // (round_half_away is stringfns.py's, above.)
 
 // CINT(x), and the value a `%` variable stores: fatal "Overflow" outside 16 bits.
+// Applesoft's and Commodore BASIC's integer of x: INT(x) (`A% = -7.9` is -8).
+inline double floor_int(double x) {
+  if (-32768.0 <= x && x < 32768.0)
+    return std::floor(x);
+  throw Fault(OVERFLOW_MS, "(" + format_number_trimmed(x) + ")");
+}
+
 inline double cint(double x) {
+  const MachineNumbers* machine = machine_numbers();
+  if (machine != nullptr && machine->integers_floor)
+    return floor_int(x);
   if (std::fabs(x) < 32768.5) {
     const double r = round_half_away(x);
     if (-32768.0 <= r && r <= 32767.0)
