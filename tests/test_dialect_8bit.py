@@ -33,6 +33,7 @@ COMMODORE = """\
 60 A$ = STR$(5): PRINT "[" A$ "]"
 70 COUNT = 7: PRINT CO
 80 A% = 7.9: B% = -7.9: PRINT A%; B%
+90 PRINT TAB(5);"X";POS(0)
 """
 
 
@@ -41,7 +42,9 @@ def test_commodore_numbers(tmp_path: Path) -> None:
     numbers of lines 10-30, 9 digits); a space before a number that is not negative and a
     cursor-right after every number (line 40); zones of 10 columns (line 50); STR$ keeps
     the leading space (line 60); two characters of a name count (line 70); a % variable
-    stores INT of the value (line 80)."""
+    stores INT of the value (line 80); TAB and POS number the screen's columns from 0
+    (Commodore 64 Programmer's Reference Guide, TAB and POS: line 90 writes 5 spaces, X,
+    and the column after it, 6)."""
     assert interpreted_and_checked(tmp_path, COMMODORE, dialect="commodore") == (
         " 9E-03 \n .01 \n 999999999 \n 1E+09 \n"
         " 12131364.9 \n 1.23E+17 \n"
@@ -50,6 +53,7 @@ def test_commodore_numbers(tmp_path: Path) -> None:
         "[ 5]\n"
         " 7 \n"
         " 7 -8 \n"
+        "     X 6 \n"
     )
 
 

@@ -51,7 +51,7 @@ from typing import NamedTuple, TextIO
 from .arith import round_to_int
 from .command import InputError, standard_input, standard_output
 from .dialect import machine, microsoft
-from .machines import MACHINE_NUMBERS
+from .machines import MACHINE_NUMBERS, first_column
 from .faults import ERROR, BasicFault, Notice, notify, show_warnings_on, warn
 from .inputs import ReplyRejected, parse_reply
 from .ms_inputs import REDO, parse_ms_reply
@@ -112,7 +112,8 @@ _screen: Console | None = None  # the last screen made: POS and INKEY$ read it
 def POS(x: float) -> float:
     """The column of the screen's cursor, 1 at the start of a line and after a full line
     of 80 (the cursor waits there for the next line; Microsoft BASIC; `x` is a dummy)."""
-    return float(_screen.column % MARGIN + 1) if _screen is not None else 1.0
+    origin = first_column(machine())  # 0 on a Commodore
+    return float(_screen.column % MARGIN + origin) if _screen is not None else float(origin)
 
 
 # What FRE(x) returns: the bytes of memory a GW-BASIC program has free, as PC-BASIC 2.0.8
@@ -360,7 +361,7 @@ class Console:
 
     def _tab_microsoft(self, x: float) -> None:
         width = self._margin if self._file_width is None else self._nonzero_width()
-        target = max(to_word(x) - 1, 0) % width
+        target = max(to_word(x) - first_column(machine()), 0) % width
         if target < self._column:
             self._line_feed()
         self._out.write(" " * (target - self._column))

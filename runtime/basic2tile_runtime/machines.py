@@ -36,13 +36,21 @@ class MachineNumbers:
     # fraction toward minus infinity, as INT does (Applesoft, Commodore: `A% = -7.9` is
     # -8), instead of GW-BASIC's rounding (msnumbers.cint).
     integers_floor: bool
+    # The number of the screen's leftmost column for TAB and POS: GW-BASIC's 1, the
+    # Commodore's 0 (`PRINT TAB(5);"X"` writes 5 spaces before X there, 4 in GW-BASIC).
+    first_column: int
 
 
 MACHINE_NUMBERS: dict[str, MachineNumbers] = {
-    "applesoft": MachineNumbers(9, -2, "", "", 16, integers_floor=True),
-    "commodore": MachineNumbers(9, -2, " ", " ", 10, integers_floor=True),
-    "msx": MachineNumbers(14, -2, " ", " ", 14, integers_floor=False),
+    "applesoft": MachineNumbers(9, -2, "", "", 16, integers_floor=True, first_column=1),
+    "commodore": MachineNumbers(9, -2, " ", " ", 10, integers_floor=True, first_column=0),
+    "msx": MachineNumbers(14, -2, " ", " ", 14, integers_floor=False, first_column=1),
 }
+
+
+def first_column(machine: str | None) -> int:
+    """The number of the leftmost column for TAB and POS (GW-BASIC's 1 for None)."""
+    return MACHINE_NUMBERS[machine].first_column if machine is not None else 1
 
 
 def machine_number_text(x: float, machine: MachineNumbers) -> str:

@@ -679,13 +679,14 @@ struct MachineNumbers {
   const char* after;
   int zone_width;
   bool integers_floor;  // a % variable stores INT(x), not GW-BASIC's rounding (cint)
+  int first_column;     // the leftmost column's number for TAB and POS: the Commodore's 0
 };
 
 // The current machine's row, or nullptr for the other dialects.
 inline const MachineNumbers* machine_numbers() {
-  static const MachineNumbers applesoft{9, -2, "", "", 16, true};
-  static const MachineNumbers commodore{9, -2, " ", " ", 10, true};
-  static const MachineNumbers msx{14, -2, " ", " ", 14, false};
+  static const MachineNumbers applesoft{9, -2, "", "", 16, true, 1};
+  static const MachineNumbers commodore{9, -2, " ", " ", 10, true, 0};
+  static const MachineNumbers msx{14, -2, " ", " ", 14, false, 1};
   switch (dialect_slot()) {
     case Dialect::applesoft:
       return &applesoft;
@@ -696,6 +697,12 @@ inline const MachineNumbers* machine_numbers() {
     default:
       return nullptr;
   }
+}
+
+// The number of the leftmost column for TAB and POS (GW-BASIC's 1).
+inline int first_column() {
+  const MachineNumbers* machine = machine_numbers();
+  return machine != nullptr ? machine->first_column : 1;
 }
 
 // `x` as the machine prints it, without PRINT's space after it (STR$'s text): Commodore's
@@ -2882,7 +2889,7 @@ class Console {
   Console& tab(double x) {
     if (microsoft_) {
       const int width = file_width_ >= 0 ? nonzero_width() : margin_;
-      const int target = static_cast<int>(std::max(to_word(x) - 1, 0L) % width);
+      const int target = static_cast<int>(std::max(to_word(x) - first_column(), 0L) % width);
       if (target < column_)
         line_feed();
       put(std::string(target - column_, ' '));
@@ -3264,7 +3271,8 @@ inline ItemWriter Console::write_items() {
 // The column of the screen's cursor, 1 at the start of a line and after a full line
 // (Microsoft BASIC; the argument is a dummy).
 inline double POS(double) {
-  return Console::screen() != nullptr ? Console::screen()->column() % MARGIN + 1.0 : 1.0;
+  const double origin = first_column();  // 0 on a Commodore
+  return Console::screen() != nullptr ? Console::screen()->column() % MARGIN + origin : origin;
 }
 
 // The free memory (Microsoft BASIC; the argument is a dummy): a constant, FREE_MEMORY of
