@@ -124,3 +124,22 @@ def test_machine_dialect_is_ms_with_its_defaults() -> None:
     assert options.microsoft
     assert Options(std="commodore", name_chars=3).name_chars == 3
     assert Options(std="ms").machine is None
+
+
+INPUTS = """\
+10 INPUT A
+20 INPUT "AGE";B
+30 PRINT A+B
+"""
+
+
+def test_applesoft_input_prompts(tmp_path: Path) -> None:
+    """Applesoft BASIC Programming Reference Manual, INPUT: without a prompt string INPUT
+    writes "?" (no space); with one it writes the string alone, no "?".  A Commodore
+    writes "? " after both, as GW-BASIC does (Commodore 64 User's Guide, INPUT)."""
+    from tests.test_dialect_programs import interpreted_and_checked as with_stdin
+
+    assert with_stdin(tmp_path, INPUTS, "--dialect", "applesoft", stdin="1\n2\n") == "?AGE3\n"
+    assert with_stdin(tmp_path, INPUTS, "--dialect", "commodore", stdin="1\n2\n") == (
+        "? AGE?  3 \n"
+    )

@@ -51,7 +51,7 @@ from typing import NamedTuple, TextIO
 from .arith import round_to_int
 from .command import InputError, standard_input, standard_output
 from .dialect import machine, microsoft
-from .machines import MACHINE_NUMBERS, first_column
+from .machines import MACHINE_NUMBERS, first_column, input_question
 from .faults import ERROR, BasicFault, Notice, notify, show_warnings_on, warn
 from .inputs import ReplyRejected, parse_reply
 from .ms_inputs import REDO, parse_ms_reply
@@ -436,7 +436,7 @@ class Console:
         line on the terminal; `stay` (Microsoft's `INPUT;`) keeps the line going after
         the prompt instead.
         """
-        text = (prompt or "") + (INPUT_PROMPT if question or prompt is None else "")
+        text = (prompt or "") + input_question(machine(), prompt, question)
         while True:
             line = self._ask(text, stay)
             try:

@@ -39,10 +39,17 @@ class MachineNumbers:
     # The number of the screen's leftmost column for TAB and POS: GW-BASIC's 1, the
     # Commodore's 0 (`PRINT TAB(5);"X"` writes 5 spaces before X there, 4 in GW-BASIC).
     first_column: int
+    # What INPUT writes to ask for the reply, and whether it writes it after the
+    # program's prompt too (Applesoft: `INPUT A` writes "?", `INPUT "AGE";A` only "AGE").
+    input_question: str = "? "
+    question_after_prompt: bool = True
 
 
 MACHINE_NUMBERS: dict[str, MachineNumbers] = {
-    "applesoft": MachineNumbers(9, -2, "", "", 16, integers_floor=True, first_column=1),
+    "applesoft": MachineNumbers(
+        9, -2, "", "", 16, integers_floor=True, first_column=1,
+        input_question="?", question_after_prompt=False,
+    ),  # fmt: skip
     "commodore": MachineNumbers(9, -2, " ", " ", 10, integers_floor=True, first_column=0),
     "msx": MachineNumbers(14, -2, " ", " ", 14, integers_floor=False, first_column=1),
 }
@@ -51,6 +58,19 @@ MACHINE_NUMBERS: dict[str, MachineNumbers] = {
 def first_column(machine: str | None) -> int:
     """The number of the leftmost column for TAB and POS (GW-BASIC's 1 for None)."""
     return MACHINE_NUMBERS[machine].first_column if machine is not None else 1
+
+
+def input_question(machine: str | None, prompt: str | None, question: bool) -> str:
+    """What INPUT writes after the program's `prompt` (None: it has none) to ask for the
+    reply: GW-BASIC's "? " unless `question` is false (`INPUT "prompt", A`), the
+    machine's own otherwise."""
+    row = MACHINE_NUMBERS[machine] if machine is not None else None
+    mark = row.input_question if row is not None else "? "
+    if prompt is None:
+        return mark
+    if not question or (row is not None and not row.question_after_prompt):
+        return ""
+    return mark
 
 
 def machine_number_text(x: float, machine: MachineNumbers) -> str:

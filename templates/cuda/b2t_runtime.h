@@ -680,11 +680,13 @@ struct MachineNumbers {
   int zone_width;
   bool integers_floor;  // a % variable stores INT(x), not GW-BASIC's rounding (cint)
   int first_column;     // the leftmost column's number for TAB and POS: the Commodore's 0
+  const char* input_question = "? ";  // what INPUT writes to ask for a reply
+  bool question_after_prompt = true;  // Applesoft's INPUT "AGE";A writes only AGE
 };
 
 // The current machine's row, or nullptr for the other dialects.
 inline const MachineNumbers* machine_numbers() {
-  static const MachineNumbers applesoft{9, -2, "", "", 16, true, 1};
+  static const MachineNumbers applesoft{9, -2, "", "", 16, true, 1, "?", false};
   static const MachineNumbers commodore{9, -2, " ", " ", 10, true, 0};
   static const MachineNumbers msx{14, -2, " ", " ", 14, false, 1};
   switch (dialect_slot()) {
@@ -697,6 +699,18 @@ inline const MachineNumbers* machine_numbers() {
     default:
       return nullptr;
   }
+}
+
+// What INPUT writes after the program's prompt (if it has one) to ask for the reply:
+// GW-BASIC's "? " unless `question` is false, the machine's own otherwise (input_question).
+inline std::string input_question(bool has_prompt, bool question) {
+  const MachineNumbers* machine = machine_numbers();
+  const std::string mark = machine != nullptr ? machine->input_question : "? ";
+  if (!has_prompt)
+    return mark;
+  if (!question || (machine != nullptr && !machine->question_after_prompt))
+    return "";
+  return mark;
 }
 
 // The number of the leftmost column for TAB and POS (GW-BASIC's 1).
@@ -2996,8 +3010,7 @@ class Console {
   std::vector<Value> ask_values(const std::string* prompt, const std::vector<Kind>& kinds,
                                 bool question, bool stay) {
     std::string text = prompt != nullptr ? *prompt : "";
-    if (question || prompt == nullptr)
-      text += INPUT_PROMPT;
+    text += input_question(prompt != nullptr, question);
     for (;;) {
       const std::string line = ask(text, stay);
       try {
