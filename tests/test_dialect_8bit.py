@@ -34,6 +34,7 @@ COMMODORE = """\
 70 COUNT = 7: PRINT CO
 80 A% = 7.9: B% = -7.9: PRINT A%; B%
 90 PRINT TAB(5);"X";POS(0)
+100 DIM X(3): L = 1: H = 2: X((L + H) / 2) = 5: X(2.9) = 6: PRINT X(1); X(2); X(3)
 """
 
 
@@ -44,7 +45,8 @@ def test_commodore_numbers(tmp_path: Path) -> None:
     the leading space (line 60); two characters of a name count (line 70); a % variable
     stores INT of the value (line 80); TAB and POS number the screen's columns from 0
     (Commodore 64 Programmer's Reference Guide, TAB and POS: line 90 writes 5 spaces, X,
-    and the column after it, 6)."""
+    and the column after it, 6); a subscript is INT of its value as a % variable's is
+    (line 100: X(1.5) is X(1), X(2.9) is X(2))."""
     assert interpreted_and_checked(tmp_path, COMMODORE, dialect="commodore") == (
         " 9E-03 \n .01 \n 999999999 \n 1E+09 \n"
         " 12131364.9 \n 1.23E+17 \n"
@@ -54,6 +56,7 @@ def test_commodore_numbers(tmp_path: Path) -> None:
         " 7 \n"
         " 7 -8 \n"
         "     X 6 \n"
+        " 5  6  0 \n"
     )
 
 

@@ -31,12 +31,15 @@ class MachineDialect:
     # What numbers without a suffix are computed in: their 5-byte floats (9 digits) and
     # MSX's 8-byte BCD doubles (14) are closer to an IEEE double than to a float.
     precision: Precision
+    # A subscript is INT of its value (`X(1.9)` is X(1)), not GW-BASIC's rounding
+    # (passes/machine_subscripts.py).
+    subscripts_take_int: bool
 
 
 MACHINE_DIALECTS: dict[str, MachineDialect] = {
-    "applesoft": MachineDialect(name_chars=2, precision="f64"),
-    "commodore": MachineDialect(name_chars=2, precision="f64"),
-    "msx": MachineDialect(name_chars=2, precision="f64"),
+    "applesoft": MachineDialect(name_chars=2, precision="f64", subscripts_take_int=True),
+    "commodore": MachineDialect(name_chars=2, precision="f64", subscripts_take_int=True),
+    "msx": MachineDialect(name_chars=2, precision="f64", subscripts_take_int=False),
 }
 
 
