@@ -19,10 +19,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from transpiler.runtime.machines import MACHINE_NUMBERS, machine_number_text
 
 from tests.test_ms_crosscut import interpreted_and_checked
 from transpiler.options import Options
-from transpiler.runtime.machines import MACHINE_NUMBERS, machine_number_text
 
 COMMODORE = """\
 10 PRINT .009: PRINT .01: PRINT 999999998.9: PRINT 999999999.6

@@ -51,9 +51,9 @@ from typing import NamedTuple, TextIO
 from .arith import round_to_int
 from .command import InputError, standard_input, standard_output
 from .dialect import machine, microsoft
-from .machines import MACHINE_NUMBERS, first_column, input_question
 from .faults import ERROR, BasicFault, Notice, notify, show_warnings_on, warn
 from .inputs import ReplyRejected, parse_reply
+from .machines import MACHINE_NUMBERS, first_column, input_question
 from .ms_inputs import REDO, parse_ms_reply
 from .msformat import Double, format_double
 from .msnumbers import ILLEGAL_FUNCTION_CALL, cint

@@ -47,11 +47,34 @@ class MachineNumbers:
 
 MACHINE_NUMBERS: dict[str, MachineNumbers] = {
     "applesoft": MachineNumbers(
-        9, -2, "", "", 16, integers_floor=True, first_column=1,
-        input_question="?", question_after_prompt=False,
-    ),  # fmt: skip
-    "commodore": MachineNumbers(9, -2, " ", " ", 10, integers_floor=True, first_column=0),
-    "msx": MachineNumbers(14, -2, " ", " ", 14, integers_floor=False, first_column=1),
+        digits=9,
+        smallest_fixed_exponent=-2,
+        positive_sign="",
+        after="",
+        zone_width=16,
+        integers_floor=True,
+        first_column=1,
+        input_question="?",
+        question_after_prompt=False,
+    ),
+    "commodore": MachineNumbers(
+        digits=9,
+        smallest_fixed_exponent=-2,
+        positive_sign=" ",
+        after=" ",
+        zone_width=10,
+        integers_floor=True,
+        first_column=0,
+    ),
+    "msx": MachineNumbers(
+        digits=14,
+        smallest_fixed_exponent=-2,
+        positive_sign=" ",
+        after=" ",
+        zone_width=14,
+        integers_floor=False,
+        first_column=1,
+    ),
 }
 
 
@@ -87,6 +110,6 @@ def machine_number_text(x: float, machine: MachineNumbers) -> str:
     if 0 <= e < machine.digits:
         if len(digits) <= e + 1:
             return sign + digits + "0" * (e + 1 - len(digits))
-        return f"{sign}{digits[:e + 1]}.{digits[e + 1:]}"
+        return f"{sign}{digits[: e + 1]}.{digits[e + 1 :]}"
     point = "." + digits[1:] if len(digits) > 1 else ""
     return f"{sign}{digits[0]}{point}E{'+' if e > 0 else '-'}{abs(e):02d}"
