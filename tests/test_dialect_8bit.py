@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from transpiler.runtime.machines import MACHINE_NUMBERS, machine_number_text
 
-from tests.test_ms_crosscut import interpreted_and_checked
+from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
 from transpiler.options import Options
 
 COMMODORE = """\
@@ -146,3 +146,18 @@ def test_applesoft_input_prompts(tmp_path: Path) -> None:
     assert with_stdin(tmp_path, INPUTS, "--dialect", "commodore", stdin="1\n2\n") == (
         "? AGE?  3 \n"
     )
+
+
+def test_division_by_zero_stops_a_commodore_program(tmp_path: Path) -> None:
+    """Commodore 64 Programmer's Reference Guide, error messages: DIVISION BY ZERO and
+    OVERFLOW stop the program (GW-BASIC writes "Division by zero" and goes on).  The
+    message stays GW-BASIC's."""
+    text = '10 PRINT "A"\n20 X = 1/0\n30 PRINT "B"\n'
+    for target in ("cutile", "cuda"):
+        check = basic2tile(
+            tmp_path, text, "--check", "--device", "cpu", "--target", target,
+            dialect="commodore",
+        )  # fmt: skip
+        assert check.returncode == 0, check.stdout + check.stderr
+    done = basic2tile(tmp_path, text, "--interpret", dialect="commodore")
+    assert (done.returncode, done.stdout) == (1, "A\nDivision by zero in 20\n")

@@ -43,6 +43,10 @@ class MachineNumbers:
     # program's prompt too (Applesoft: `INPUT A` writes "?", `INPUT "AGE";A` only "AGE").
     input_question: str = "? "
     question_after_prompt: bool = True
+    # The conditions that GW-BASIC reports and goes on from (msnumbers.py's warnings)
+    # but that stop these machines' programs (`?DIVISION BY ZERO ERROR`, `?OVERFLOW
+    # ERROR`): faults.warn raises them.
+    fatal: frozenset[str] = frozenset(("Division by zero", "Overflow"))
 
 
 MACHINE_NUMBERS: dict[str, MachineNumbers] = {
@@ -76,6 +80,11 @@ MACHINE_NUMBERS: dict[str, MachineNumbers] = {
         first_column=1,
     ),
 }
+
+
+def stops_on(machine: str | None, what: str) -> bool:
+    """Whether the condition `what`, a warning in GW-BASIC, stops the machine's program."""
+    return machine is not None and what in MACHINE_NUMBERS[machine].fatal
 
 
 def first_column(machine: str | None) -> int:

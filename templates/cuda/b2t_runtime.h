@@ -306,7 +306,14 @@ inline void notify(const Notice& notice) {
 }
 
 // Report a non-fatal ECMA-55 exception; the caller goes on with its IEEE value.
+// Whether a GW-BASIC warning stops an 8-bit machine's program (machines.py, below).
+inline bool machine_stops_on(const std::string& what);
+
+// A non-fatal exception; the caller goes on with its value (on the 8-bit machines,
+// GW-BASIC's Overflow and Division by zero stop the program instead).
 inline void warn(const std::string& what, const std::string& detail = "") {
+  if (machine_stops_on(what))
+    throw Fault(what, detail);
   notify(Notice{what, detail, WARNING});
 }
 
@@ -711,6 +718,12 @@ inline std::string input_question(bool has_prompt, bool question) {
   if (!question || (machine != nullptr && !machine->question_after_prompt))
     return "";
   return mark;
+}
+
+// The conditions GW-BASIC reports and goes on from but these machines stop on (`fatal`:
+// the same two for every machine).
+inline bool machine_stops_on(const std::string& what) {
+  return machine_numbers() != nullptr && (what == "Division by zero" || what == "Overflow");
 }
 
 // The number of the leftmost column for TAB and POS (GW-BASIC's 1).
