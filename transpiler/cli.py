@@ -123,7 +123,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
         choices=DIALECTS,
         help="the BASIC dialect: extended (the default, unless a construct of one dialect "
         "pins it), ecma55 (strict ECMA-55 Minimal BASIC), ms (GW-BASIC, MBASIC), dartmouth, "
-        "qbasic (QuickBASIC, QBasic)",
+        "qbasic (QuickBASIC, QBasic), applesoft, commodore (Commodore BASIC V2), msx: ms with "
+        "that machine's numbers and two-character names",
     )
     p.add_argument(
         "--name-chars",

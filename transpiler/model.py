@@ -313,6 +313,8 @@ class Analysis:
         numbers, PRINT layout and RND), Dartmouth BASIC when it draws random numbers or
         has MAT statements (they leave row and column 0 alone there)."""
         dialect = self.options.dialect
+        if self.options.machine is not None:
+            return self.options.machine  # an 8-bit machine's numbers (runtime machines.py)
         if self.options.qbasic:
             return "qbasic"  # GW-BASIC's PRINT layout with QuickBASIC's numbers
         if self.options.microsoft:

@@ -9,11 +9,38 @@ from typing import Literal
 
 # The BASIC dialects (docs/dialects.md): what a program's text means.
 Dialect = Literal["ecma55", "extended", "ms", "dartmouth", "qbasic"]
-DIALECTS: tuple[Dialect, ...] = ("extended", "ecma55", "ms", "dartmouth", "qbasic")
+# The 8-bit machines' Microsoft BASICs: each is --dialect ms (their statements and
+# run-time rules are GW-BASIC's ancestors') with its own numbers (MACHINE_DIALECTS).
+Machine = Literal["applesoft", "commodore", "msx"]
+DIALECTS: tuple[str, ...] = (
+    "extended", "ecma55", "ms", "dartmouth", "qbasic", "applesoft", "commodore", "msx",
+)  # fmt: skip
 # The dialects with Microsoft BASIC's numbers, PRINT layout and run-time rules: GW-BASIC
 # and QuickBASIC / QBasic (which prints numbers as GW-BASIC does).
 MICROSOFT_DIALECTS = frozenset(("ms", "qbasic"))
 Precision = Literal["f32", "f64", "tf32"]
+
+
+@dataclass(frozen=True, slots=True)
+class MachineDialect:
+    """What an 8-bit machine's BASIC changes in --dialect ms (the runtime's table
+    `machines.MACHINE_NUMBERS` says how it prints numbers)."""
+
+    # How many characters of a name count (Applesoft and Commodore: 2; None: all).
+    name_chars: int | None
+    # What numbers without a suffix are computed in: their 5-byte floats (9 digits) and
+    # MSX's 8-byte BCD doubles (14) are closer to an IEEE double than to a float.
+    precision: Precision
+    # A subscript is INT of its value (`X(1.9)` is X(1)), not GW-BASIC's rounding
+    # (passes/machine_subscripts.py).
+    subscripts_take_int: bool
+
+
+MACHINE_DIALECTS: dict[str, MachineDialect] = {
+    "applesoft": MachineDialect(name_chars=2, precision="f64", subscripts_take_int=True),
+    "commodore": MachineDialect(name_chars=2, precision="f64", subscripts_take_int=True),
+    "msx": MachineDialect(name_chars=2, precision="f64", subscripts_take_int=False),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +62,21 @@ class Options:
     # Applesoft's and Commodore BASIC's: `SCORE` and `SC` are one variable there
     # (`passes/short_names.py`).
     name_chars: int | None = None
+    # The 8-bit machine whose BASIC the program is (`--dialect applesoft`, `commodore`,
+    # `msx`): `std` is then "ms", and the machine's defaults fill `name_chars` and
+    # `precision` where the user gave none (`__post_init__`).
+    machine: Machine | None = None
+
+    def __post_init__(self) -> None:
+        if self.std in MACHINE_DIALECTS:
+            object.__setattr__(self, "machine", self.std)
+            object.__setattr__(self, "std", "ms")
+        if self.machine is not None:
+            defaults = MACHINE_DIALECTS[self.machine]
+            if self.name_chars is None:
+                object.__setattr__(self, "name_chars", defaults.name_chars)
+            if self.precision is None:
+                object.__setattr__(self, "precision", defaults.precision)
 
     @property
     def tf32_products(self) -> bool:

@@ -50,9 +50,10 @@ from typing import NamedTuple, TextIO
 
 from .arith import round_to_int
 from .command import InputError, standard_input, standard_output
-from .dialect import microsoft
+from .dialect import machine, microsoft
 from .faults import ERROR, BasicFault, Notice, notify, show_warnings_on, warn
 from .inputs import ReplyRejected, parse_reply
+from .machines import MACHINE_NUMBERS, first_column, input_question
 from .ms_inputs import REDO, parse_ms_reply
 from .msformat import Double, format_double
 from .msnumbers import ILLEGAL_FUNCTION_CALL, cint
@@ -111,7 +112,8 @@ _screen: Console | None = None  # the last screen made: POS and INKEY$ read it
 def POS(x: float) -> float:
     """The column of the screen's cursor, 1 at the start of a line and after a full line
     of 80 (the cursor waits there for the next line; Microsoft BASIC; `x` is a dummy)."""
-    return float(_screen.column % MARGIN + 1) if _screen is not None else 1.0
+    origin = first_column(machine())  # 0 on a Commodore
+    return float(_screen.column % MARGIN + origin) if _screen is not None else float(origin)
 
 
 # What FRE(x) returns: the bytes of memory a GW-BASIC program has free, as PC-BASIC 2.0.8
@@ -131,7 +133,7 @@ class Console:
 
     __slots__ = (
         "_column", "_file_width", "_in", "_line_end", "_margin", "_microsoft", "_out",
-        "_precision", "_strict", "_tracing",
+        "_precision", "_strict", "_tracing", "_zone_width",
     )  # fmt: skip
 
     def __init__(
@@ -151,6 +153,8 @@ class Console:
         # GW-BASIC's layout, TAB, SPC and INPUT replies (see `_write_microsoft`): the
         # dialect the program runs in.
         self._microsoft = microsoft()
+        # Microsoft BASIC's zones: GW-BASIC's 14 columns, or an 8-bit machine's (machines.py).
+        self._zone_width = MACHINE_NUMBERS[machine()].zone_width if machine() else MS_ZONE_WIDTH
         if margin != UNLIMITED:  # the screen, whose column POS reads
             global _screen
             _screen = self
@@ -249,6 +253,9 @@ class Console:
 
     def write_double(self, x: float) -> None:
         """A double-precision number (Microsoft BASIC): 16 digits."""
+        if machine() is not None:  # an 8-bit machine prints every number its one way
+            self._write_microsoft(format_number(x))
+            return
         self._write_microsoft(format_double(x) + " ")
 
     def next_zone(self) -> None:
@@ -257,12 +264,13 @@ class Console:
             self._zone_file()
             return
         if self._microsoft:
-            zone = column // MS_ZONE_WIDTH + 1
-            if zone >= self._margin // MS_ZONE_WIDTH:
+            zone_width = self._zone_width
+            zone = column // zone_width + 1
+            if zone >= self._margin // zone_width:
                 self._line_feed()
             else:
-                self._out.write(" " * (MS_ZONE_WIDTH * zone - column))
-                self._column = MS_ZONE_WIDTH * zone
+                self._out.write(" " * (zone_width * zone - column))
+                self._column = zone_width * zone
             return
         width = ZONE_WIDTH - column % ZONE_WIDTH
         if column + width >= self._margin:
@@ -353,7 +361,7 @@ class Console:
 
     def _tab_microsoft(self, x: float) -> None:
         width = self._margin if self._file_width is None else self._nonzero_width()
-        target = max(to_word(x) - 1, 0) % width
+        target = max(to_word(x) - first_column(machine()), 0) % width
         if target < self._column:
             self._line_feed()
         self._out.write(" " * (target - self._column))
@@ -428,7 +436,7 @@ class Console:
         line on the terminal; `stay` (Microsoft's `INPUT;`) keeps the line going after
         the prompt instead.
         """
-        text = (prompt or "") + (INPUT_PROMPT if question or prompt is None else "")
+        text = (prompt or "") + input_question(machine(), prompt, question)
         while True:
             line = self._ask(text, stay)
             try:

@@ -13,7 +13,12 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Literal
 
-RuntimeDialect = Literal["ecma55", "extended", "ms", "qbasic", "dartmouth"]
+RuntimeDialect = Literal[
+    "ecma55", "extended", "ms", "qbasic", "dartmouth", "applesoft", "commodore", "msx"
+]
+# The 8-bit machines' Microsoft BASICs: GW-BASIC's rules with their own numbers
+# (machines.py).
+MACHINES = frozenset(("applesoft", "commodore", "msx"))
 
 _current: list[RuntimeDialect] = ["extended"]
 # What restarts when the dialect is set (rnd.py registers RND's sequence): a hook, so that
@@ -38,15 +43,21 @@ def current_dialect() -> RuntimeDialect:
 
 
 def microsoft() -> bool:
-    """Microsoft BASIC's rules: GW-BASIC's (ms) and QuickBASIC's (qbasic), which share
-    PRINT's layout, INPUT's replies and the messages of errors."""
-    return _current[0] in ("ms", "qbasic")
+    """Microsoft BASIC's rules: GW-BASIC's (ms), QuickBASIC's (qbasic) and the 8-bit
+    machines' (MACHINES), which share PRINT's layout, INPUT's replies and the messages
+    of errors (the machines' numbers: machines.py)."""
+    return _current[0] in ("ms", "qbasic") or _current[0] in MACHINES
 
 
 def quickbasic() -> bool:
     """QuickBASIC's numbers where they differ from GW-BASIC's (IEEE singles printed to 7
     digits, .5 rounded to even, division by zero and overflow fatal): msnumbers.py."""
     return _current[0] == "qbasic"
+
+
+def machine() -> str | None:
+    """The 8-bit machine whose numbers the program prints (machines.py), or None."""
+    return _current[0] if _current[0] in MACHINES else None
 
 
 # The first row and column MAT statements work on (rows and columns below it are left
@@ -59,6 +70,9 @@ MAT_FIRST_SUBSCRIPT: dict[RuntimeDialect, int] = {
     "ms": 0,
     "qbasic": 0,
     "dartmouth": 1,
+    "applesoft": 0,
+    "commodore": 0,
+    "msx": 0,
 }
 
 

@@ -22,7 +22,9 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .dialect import machine
 from .gwerrors import gw_code, gw_message
+from .machines import stops_on
 
 # GW-BASIC's error 2, for a statement that does not parse: found when it runs
 # (--dialect ms: parser.py turns the statement into an `ast.Fault` with it).
@@ -131,5 +133,8 @@ def notify(notice: Notice) -> None:
 
 
 def warn(what: str, detail: str = "") -> None:
-    """Report a non-fatal ECMA-55 exception; the caller goes on with its IEEE value."""
+    """Report a non-fatal ECMA-55 exception; the caller goes on with its IEEE value.  (On
+    the 8-bit machines GW-BASIC's Overflow and Division by zero stop the program.)"""
+    if stops_on(machine(), what):
+        raise BasicFault(what, detail)
     notify(Notice(what, detail))

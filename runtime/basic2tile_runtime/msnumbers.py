@@ -64,8 +64,9 @@ import math
 import os
 from array import array
 
-from .dialect import quickbasic
+from .dialect import machine, quickbasic
 from .faults import BasicFault, warn
+from .machines import MACHINE_NUMBERS
 from .numformat import format_number_trimmed as _num
 
 OVERFLOW = "Overflow"
@@ -178,12 +179,23 @@ def round_whole(x: float) -> int:
 
 
 def cint(x: float) -> float:
-    """CINT(x), and the value a % variable stores: x rounded (`round_whole`); outside
-    -32768..32767 it is the fatal "Overflow"."""
+    """CINT(x), and the value a % variable stores: x rounded (`round_whole`; on
+    Applesoft and Commodore BASIC `floor_int`); outside -32768..32767 it is the fatal
+    "Overflow"."""
+    if machine() is not None and MACHINE_NUMBERS[machine()].integers_floor:
+        return floor_int(x)
     if abs(x) < 32768.5:
         r = round_whole(x)
         if INT_MIN <= r <= INT_MAX:
             return float(r)
+    raise BasicFault(OVERFLOW, f"({_num(x)})")
+
+
+def floor_int(x: float) -> float:
+    """The integer Applesoft and Commodore BASIC store for x: INT(x), the largest integer
+    not above it (`A% = -7.9` is -8); outside -32768..32767 the fatal "Overflow"."""
+    if INT_MIN <= x < INT_MAX + 1:
+        return float(math.floor(x))
     raise BasicFault(OVERFLOW, f"({_num(x)})")
 
 

@@ -42,7 +42,8 @@ from __future__ import annotations
 import math
 import re
 
-from .dialect import microsoft
+from .dialect import machine, microsoft
+from .machines import MACHINE_NUMBERS, machine_number_text
 from .msformat import format_ms_number
 
 SIGNIFICANT_DIGITS = 8
@@ -57,6 +58,9 @@ def format_number(x: float) -> str:
     """The exact PRINT text of `x`: sign or space, digits, trailing space (Microsoft
     BASIC's text in --dialect ms: msformat.py)."""
     if microsoft():
+        if machine() is not None:
+            numbers = MACHINE_NUMBERS[machine()]
+            return machine_number_text(x, numbers) + numbers.after
         return format_ms_number(x) + " "
     # Fast path: integers of up to 8 digits print as themselves (also -0.0 -> " 0 ").
     if -_INT_LIMIT < x < _INT_LIMIT:
@@ -81,6 +85,14 @@ def format_number(x: float) -> str:
     if e < 0 and n - e <= SIGNIFICANT_DIGITS + 1:
         return f"{sign}.{'0' * (-e - 1)}{digits} "
     return f"{sign}{digits[0]}.{digits[1:]}E{'+' if e > 0 else '-'}{abs(e)} "
+
+
+def number_text(x: float) -> str:
+    """STR$'s text of `x`: PRINT's without the space it writes after a number (an 8-bit
+    machine's own: Applesoft's `STR$(5)` is "5", it writes no space after 5)."""
+    if microsoft() and machine() is not None:
+        return machine_number_text(x, MACHINE_NUMBERS[machine()])
+    return format_number(x)[:-1]
 
 
 def format_number_trimmed(x: float) -> str:

@@ -50,7 +50,7 @@ import struct
 import time
 from array import array
 
-from .dialect import current_dialect, on_use_dialect
+from .dialect import current_dialect, microsoft, on_use_dialect
 from .faults import BasicFault
 
 _F32 = array("f", [0.0])
@@ -200,7 +200,7 @@ def reset_rnd(state: int = INITIAL_STATE) -> None:
     with the generator of the current dialect."""
     global _generator
     dialect = current_dialect()
-    if dialect in ("ms", "qbasic"):  # (QuickBASIC's RND is GW-BASIC's here)
+    if microsoft():
         _generator = GwBasicRnd()
     else:
         _generator = _SplitMixRnd(ignores_argument=dialect == "dartmouth")

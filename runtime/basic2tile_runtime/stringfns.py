@@ -43,7 +43,7 @@ from .dialect import microsoft
 from .faults import BasicFault
 from .msformat import Double
 from .msnumbers import dbl, sng
-from .numformat import format_number
+from .numformat import number_text
 
 MAX_LENGTH = 255
 ILLEGAL_FUNCTION_CALL = "Illegal function call"
@@ -173,7 +173,7 @@ def INSTR(a: float | str, b: str, c: str | None = None) -> float:
 def STRS(x: float) -> str:
     """The PRINT text of `x` without the space PRINT puts after it (a `Double`, Microsoft
     BASIC's double, has its 16 digits)."""
-    return format_number(x)[:-1]
+    return number_text(x)
 
 
 def HEXS(x: float) -> str:

@@ -307,7 +307,14 @@ inline void notify(const Notice& notice) {
 }
 
 // Report a non-fatal ECMA-55 exception; the caller goes on with its IEEE value.
+// Whether a GW-BASIC warning stops an 8-bit machine's program (machines.py, below).
+inline bool machine_stops_on(const std::string& what);
+
+// A non-fatal exception; the caller goes on with its value (on the 8-bit machines,
+// GW-BASIC's Overflow and Division by zero stop the program instead).
 inline void warn(const std::string& what, const std::string& detail = "") {
+  if (machine_stops_on(what))
+    throw Fault(what, detail);
   notify(Notice{what, detail, WARNING});
 }
 
@@ -425,7 +432,7 @@ inline void raise_error(double value) {
 // ============================================================================ dialect.py
 
 // The dialect the program runs in (use_dialect, after rnd.py, sets it and restarts RND).
-enum class Dialect { ecma55, extended, ms, qbasic, dartmouth };
+enum class Dialect { ecma55, extended, ms, qbasic, dartmouth, applesoft, commodore, msx };
 
 inline Dialect& dialect_slot() {
   static Dialect dialect = Dialect::extended;
@@ -436,9 +443,16 @@ inline Dialect current_dialect() {
   return dialect_slot();
 }
 
-// Microsoft BASIC's rules: GW-BASIC's (ms) and QuickBASIC's (qbasic).
+// The 8-bit machines' Microsoft BASICs (MACHINES): GW-BASIC's rules, their own numbers.
+inline bool eight_bit_machine() {
+  const Dialect d = dialect_slot();
+  return d == Dialect::applesoft || d == Dialect::commodore || d == Dialect::msx;
+}
+
+// Microsoft BASIC's rules: GW-BASIC's (ms), QuickBASIC's (qbasic), the 8-bit machines'.
 inline bool microsoft() {
-  return dialect_slot() == Dialect::ms || dialect_slot() == Dialect::qbasic;
+  return dialect_slot() == Dialect::ms || dialect_slot() == Dialect::qbasic ||
+         eight_bit_machine();
 }
 
 // QuickBASIC's numbers where they differ from GW-BASIC's (dialect.py quickbasic).
@@ -684,6 +698,91 @@ struct ValNumber {
   }
 };
 
+// ============================================================================ machines.py
+
+// How an 8-bit machine's BASIC prints numbers (MACHINE_NUMBERS): significant digits, the
+// smallest power of ten printed unscaled, what goes before a number that is not negative,
+// what PRINT writes after every number, the comma's zone width.
+struct MachineNumbers {
+  int digits;
+  int smallest_fixed_exponent;
+  const char* positive_sign;
+  const char* after;
+  int zone_width;
+  bool integers_floor;  // a % variable stores INT(x), not GW-BASIC's rounding (cint)
+  int first_column;     // the leftmost column's number for TAB and POS: the Commodore's 0
+  const char* input_question = "? ";  // what INPUT writes to ask for a reply
+  bool question_after_prompt = true;  // Applesoft's INPUT "AGE";A writes only AGE
+};
+
+// The current machine's row, or nullptr for the other dialects.
+inline const MachineNumbers* machine_numbers() {
+  static const MachineNumbers applesoft{9, -2, "", "", 16, true, 1, "?", false};
+  static const MachineNumbers commodore{9, -2, " ", " ", 10, true, 0};
+  static const MachineNumbers msx{14, -2, " ", " ", 14, false, 1};
+  switch (dialect_slot()) {
+    case Dialect::applesoft:
+      return &applesoft;
+    case Dialect::commodore:
+      return &commodore;
+    case Dialect::msx:
+      return &msx;
+    default:
+      return nullptr;
+  }
+}
+
+// What INPUT writes after the program's prompt (if it has one) to ask for the reply:
+// GW-BASIC's "? " unless `question` is false, the machine's own otherwise (input_question).
+inline std::string input_question(bool has_prompt, bool question) {
+  const MachineNumbers* machine = machine_numbers();
+  const std::string mark = machine != nullptr ? machine->input_question : "? ";
+  if (!has_prompt)
+    return mark;
+  if (!question || (machine != nullptr && !machine->question_after_prompt))
+    return "";
+  return mark;
+}
+
+// The conditions GW-BASIC reports and goes on from but these machines stop on (`fatal`:
+// the same two for every machine).
+inline bool machine_stops_on(const std::string& what) {
+  return machine_numbers() != nullptr && (what == "Division by zero" || what == "Overflow");
+}
+
+// The number of the leftmost column for TAB and POS (GW-BASIC's 1).
+inline int first_column() {
+  const MachineNumbers* machine = machine_numbers();
+  return machine != nullptr ? machine->first_column : 1;
+}
+
+// `x` as the machine prints it, without PRINT's space after it (STR$'s text): Commodore's
+// " .333333333", Applesoft's ".333333333", "-1.5E-03", "1E+09".
+inline std::string machine_number_text(double x, const MachineNumbers& m) {
+  const std::string positive = m.positive_sign;
+  if (x == 0)
+    return positive + "0";
+  const std::string sign = x < 0 ? "-" : positive;
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*e", m.digits - 1, std::fabs(x));
+  const std::string text = buffer;
+  const std::size_t e_pos = text.find('e');
+  const int e = std::atoi(text.c_str() + e_pos + 1);
+  std::string digits = text.substr(0, 1) + (e_pos > 2 ? text.substr(2, e_pos - 2) : "");
+  digits.erase(digits.find_last_not_of('0') + 1);
+  const int n = static_cast<int>(digits.size());
+  if (m.smallest_fixed_exponent <= e && e < 0)
+    return sign + "." + std::string(-e - 1, '0') + digits;
+  if (0 <= e && e < m.digits) {
+    if (n <= e + 1)
+      return sign + digits + std::string(e + 1 - n, '0');
+    return sign + digits.substr(0, e + 1) + "." + digits.substr(e + 1);
+  }
+  const std::string point = n > 1 ? "." + digits.substr(1) : "";
+  std::snprintf(buffer, sizeof buffer, "E%c%02d", e > 0 ? '+' : '-', std::abs(e));
+  return sign + digits.substr(0, 1) + point + buffer;
+}
+
 // ============================================================================ numformat.py
 
 inline constexpr int SIGNIFICANT_DIGITS = 8;
@@ -692,6 +791,8 @@ inline constexpr double INT_LIMIT = 1e8;  // integers below this print exactly
 // The exact PRINT text of `x`: sign or space, digits, trailing space (Microsoft
 // BASIC's text in --dialect ms).
 inline std::string format_number(double x) {
+  if (const MachineNumbers* machine = machine_numbers())
+    return machine_number_text(x, *machine) + machine->after;
   if (microsoft())
     return format_single(x) + " ";
   char buffer[64];
@@ -972,10 +1073,14 @@ inline double INSTR(double start, const std::string& text, const std::string& pa
 
 // The PRINT text of `x` without the space PRINT puts after it.
 inline std::string STRS(double x) {
+  if (const MachineNumbers* machine = machine_numbers())
+    return machine_number_text(x, *machine);  // Applesoft's STR$(5) is "5"
   const std::string text = format_number(x);
   return text.substr(0, text.size() - 1);
 }
 inline std::string STRS(Double x) {  // Microsoft BASIC's double: its 16 digits
+  if (machine_numbers() != nullptr)
+    return STRS(x.value);
   return format_double(x.value);
 }
 inline std::string STRS(ValNumber x) {
@@ -1553,7 +1658,17 @@ inline bool fits(double x, bool single) {
 // (round_half_away is stringfns.py's, above.)
 
 // CINT(x), and the value a `%` variable stores: fatal "Overflow" outside 16 bits.
+// Applesoft's and Commodore BASIC's integer of x: INT(x) (`A% = -7.9` is -8).
+inline double floor_int(double x) {
+  if (-32768.0 <= x && x < 32768.0)
+    return std::floor(x);
+  throw Fault(OVERFLOW_MS, "(" + format_number_trimmed(x) + ")");
+}
+
 inline double cint(double x) {
+  const MachineNumbers* machine = machine_numbers();
+  if (machine != nullptr && machine->integers_floor)
+    return floor_int(x);
   if (std::fabs(x) < 32768.5) {
     const double r = round_whole(x);
     if (-32768.0 <= r && r <= 32767.0)
@@ -2837,6 +2952,10 @@ class Console {
 
   // A double-precision number (Microsoft BASIC): 16 digits.
   void write_double(double x) {
+    if (machine_numbers() != nullptr) {  // an 8-bit machine prints every number its one way
+      write_microsoft(format_number(x));
+      return;
+    }
     write_microsoft(format_double(x) + " ");
   }
 
@@ -2847,12 +2966,15 @@ class Console {
       return;
     }
     if (microsoft_) {
-      const int zone = column_ / MS_ZONE_WIDTH + 1;
-      if (zone >= margin_ / MS_ZONE_WIDTH) {
+      // GW-BASIC's 14 columns, or an 8-bit machine's zones (machines.py).
+      const MachineNumbers* machine = machine_numbers();
+      const int zone_width = machine != nullptr ? machine->zone_width : MS_ZONE_WIDTH;
+      const int zone = column_ / zone_width + 1;
+      if (zone >= margin_ / zone_width) {
         line_feed();
       } else {
-        put(std::string(MS_ZONE_WIDTH * zone - column_, ' '));
-        column_ = MS_ZONE_WIDTH * zone;
+        put(std::string(zone_width * zone - column_, ' '));
+        column_ = zone_width * zone;
       }
       return;
     }
@@ -2868,7 +2990,7 @@ class Console {
   Console& tab(double x) {
     if (microsoft_) {
       const int width = file_width_ >= 0 ? nonzero_width() : margin_;
-      const int target = static_cast<int>(std::max(to_word(x) - 1, 0L) % width);
+      const int target = static_cast<int>(std::max(to_word(x) - first_column(), 0L) % width);
       if (target < column_)
         line_feed();
       put(std::string(target - column_, ' '));
@@ -2975,8 +3097,7 @@ class Console {
   std::vector<Value> ask_values(const std::string* prompt, const std::vector<Kind>& kinds,
                                 bool question, bool stay) {
     std::string text = prompt != nullptr ? *prompt : "";
-    if (question || prompt == nullptr)
-      text += INPUT_PROMPT;
+    text += input_question(prompt != nullptr, question);
     for (;;) {
       const std::string line = ask(text, stay);
       try {
@@ -3250,7 +3371,8 @@ inline ItemWriter Console::write_items() {
 // The column of the screen's cursor, 1 at the start of a line and after a full line
 // (Microsoft BASIC; the argument is a dummy).
 inline double POS(double) {
-  return Console::screen() != nullptr ? Console::screen()->column() % MARGIN + 1.0 : 1.0;
+  const double origin = first_column();  // 0 on a Commodore
+  return Console::screen() != nullptr ? Console::screen()->column() % MARGIN + origin : origin;
 }
 
 // The free memory (Microsoft BASIC; the argument is a dummy): a constant, FREE_MEMORY of

@@ -26,6 +26,7 @@ from . import (
     jump_rules,
     jumps,
     kind,
+    machine_subscripts,
     records,
     short_names,
     symbols,
@@ -56,6 +57,8 @@ def analyze(program: ast.Program, source: SourceFile, options: Options) -> Analy
     #     (after 1b, which gives names their suffix); without it, a warning for names
     #     that such a machine would read as one.
     short_names.run(analysis, diags)
+    # 1b''. Applesoft's and Commodore BASIC's subscripts: INT(...) around each.
+    machine_subscripts.run(analysis, diags)
     # 1c. Microsoft BASIC's CLEAR after the start: the statements that reset what it
     #     resets (needs the typed names of 1b; before 2, which flattens them).
     clear.run(analysis, diags)
