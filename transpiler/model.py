@@ -362,3 +362,12 @@ class Analysis:
             if s is stmt:
                 return i
         raise ValueError("statement not in the flat list")
+
+
+def variable_type(a: Analysis, target: ast.LValue | str) -> str:
+    """The type of a variable (by name), or of an array element."""
+    if isinstance(target, ast.Index):
+        return a.arrays[target.name].elem_type
+    name = target if isinstance(target, str) else target.name
+    symbol = a.variables.get(name)
+    return symbol.type if symbol is not None else type_of_name(name)

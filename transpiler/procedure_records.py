@@ -8,6 +8,7 @@ the same objects, and each host node keeps the statement it prints (`origin`).""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from . import ast
@@ -67,3 +68,29 @@ class CallRecord:
     # a copy before it assigns (a recursive call's own parameters)
     early: list[ast.Let] = field(default_factory=list)
     frame: list[ast.Stmt] = field(default_factory=list)  # saves and restores of the caller
+
+
+def names_in(body: list) -> set[str]:
+    """The variables and arrays host nodes (hostir) read or write, whatever their kind."""
+    found: set[str] = set()
+    seen: set[int] = set()
+    todo: list = list(body)
+    while todo:
+        value = todo.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, ast.Node):
+            for node in value.walk():
+                if isinstance(node, (ast.Var, ast.Index)):
+                    found.add(node.name)
+        elif isinstance(value, (list, tuple)):
+            todo.extend(value)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            if isinstance(value, ProcedureRecord):
+                continue
+            fields = [f.name for f in dataclasses.fields(value) if f.name != "origin"]
+            todo.extend(getattr(value, name) for name in fields)  # (an origin is a comment)
+        elif isinstance(value, str):
+            found.add(value)  # a ProcCall's parameter or result
+    return found

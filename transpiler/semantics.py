@@ -20,6 +20,10 @@ from .runtime.msnumbers import float32
 BITWISE = {"AND": "and", "OR": "or", "XOR": "xor", "EQV": "eqv", "IMP": "imp"}
 
 # RANDOMIZE n mixes in the bytes of n as GW-BASIC stores them, by n's type.
+# QuickBASIC stops with "Out of stack space" when its stack is full; here when this many
+# calls of recursive procedures are nested.
+STACK_DEPTH = 1000
+
 RANDOMIZE_KINDS = {"int": "int", "num": "single", "dbl": "double", "lng": "single"}
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from .. import hostir
 from ..naming import Namer, base_name
-from ..passes.procedure_functions import names_in
-from ..procedure_records import ProcedureRecord
+from ..procedure_records import ProcedureRecord, names_in
 
 
 def name_procedures(

@@ -20,13 +20,11 @@ from __future__ import annotations
 from .. import ast
 from ..model import Analysis
 from ..procedure_records import CallRecord, ProcedureRecord
+from ..semantics import STACK_DEPTH
 from .exprutil import negation
 from .procedure_loops import Restructurer
 from .procedure_model import Proc, calls_in, copy_of, reach, rewrite
 
-# QuickBASIC stops with "Out of stack space" when its stack is full; here when this many
-# calls of recursive procedures are nested.
-STACK_DEPTH = 1000
 DEPTH = "CALL_DEPTH%"
 STACK_MESSAGE = "Out of stack space"
 _OUTPUT = (ast.Print, ast.Write, ast.Input, ast.LineInput)

@@ -23,11 +23,9 @@ recursively (its own frame must then be restored after the call).  Its reason is
 
 from __future__ import annotations
 
-import dataclasses
-
 from .. import ast, hostir
-from ..model import Analysis, type_of_name
-from ..procedure_records import CallRecord, ProcedureRecord
+from ..model import Analysis, variable_type
+from ..procedure_records import CallRecord, ProcedureRecord, names_in
 
 
 class _Site:
@@ -177,15 +175,6 @@ def _why_not(site: _Site, candidates: set[str], owners, proc: ProcedureRecord, a
     return None
 
 
-def variable_type(a: Analysis, target: ast.LValue | str) -> str:
-    """The type of a variable (by name), or of an array element."""
-    if isinstance(target, ast.Index):
-        return a.arrays[target.name].elem_type
-    name = target if isinstance(target, str) else target.name
-    symbol = a.variables.get(name)
-    return symbol.type if symbol is not None else type_of_name(name)
-
-
 def _param_of(let: ast.Let, record: CallRecord) -> str:
     """The parameter a copy back gives back (through the temporary that held it)."""
     name = let.value.name
@@ -275,32 +264,6 @@ def _arrays_used(host: hostir.HostProgram) -> set[str]:
                     n.name for n in node.stmt.walk() if isinstance(n, (ast.Index, ast.ArrayDecl))
                 }
     return used
-
-
-def names_in(body: list[hostir.HNode]) -> set[str]:
-    """The variables and arrays the nodes read or write (whatever their kind)."""
-    found: set[str] = set()
-    seen: set[int] = set()
-    todo: list = list(body)
-    while todo:
-        value = todo.pop()
-        if id(value) in seen:
-            continue
-        seen.add(id(value))
-        if isinstance(value, ast.Node):
-            for node in value.walk():
-                if isinstance(node, (ast.Var, ast.Index)):
-                    found.add(node.name)
-        elif isinstance(value, (list, tuple)):
-            todo.extend(value)
-        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-            if isinstance(value, ProcedureRecord):
-                continue
-            fields = [f.name for f in dataclasses.fields(value) if f.name != "origin"]
-            todo.extend(getattr(value, name) for name in fields)  # (an origin is a comment)
-        elif isinstance(value, str):
-            found.add(value)  # a ProcCall's parameter or result
-    return found
 
 
 # ------------------------------------------------------------------ array parameters

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from ... import ast, hostir
 from ...expr_facts import has_effects
-from ...passes.procedure_functions import variable_type
+from ...model import variable_type
 from ..host_procedures import in_order
+from .code import Code
 from .host_text import origin_comment
 
 
@@ -75,7 +76,6 @@ def _is(target: ast.LValue | None, value: ast.Expr) -> bool:
 
 def procedure_def(module, sub: hostir.Subroutine) -> list:
     """`void swap2(float& a, float& b)` and its body, under the comment of its SUB line."""
-    from .host_stmt import Code
 
     proc = sub.procedure
     stmts = module.stmts

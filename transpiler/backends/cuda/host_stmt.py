@@ -19,8 +19,6 @@ Differences of form, each with the same effect as the Python code:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ... import ast, hostir
 from ...errors import BasicUnsupportedError, InternalError
 from ...expr_facts import copies_itself, has_effects, signed_number
@@ -30,6 +28,7 @@ from ...model import Analysis, type_of_name
 from ...naming import Namer
 from ...semantics import RANDOMIZE_KINDS
 from ..host_statements import HostStatements
+from .code import Code
 from .host_expr import ExprPrinter
 from .host_procs import ProcedureStatements
 from .host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
@@ -37,17 +36,6 @@ from .host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
 
 
-@dataclass
-class Code:
-    """One line of code, or a compound statement: its head (`for (...)`) and body."""
-
-    text: str
-    body: list[Code] | None = None
-    braces: bool = True  # `case 1:` bodies of an ON switch go without
-
-    @property
-    def is_comment(self) -> bool:
-        return self.text.startswith("//") and self.body is None
 
 
 class StatementPrinter(ProcedureStatements, HostStatements):

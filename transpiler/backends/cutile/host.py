@@ -20,7 +20,7 @@ from ... import __version__, ast, hostir
 from ...builtins import BUILTINS
 from ...model import type_of_name
 from ...naming import Namer
-from ...passes.procedure_calls import STACK_DEPTH
+from ...semantics import STACK_DEPTH
 from ..basic_origin import origin_comment
 from ..data_rows import data_lines
 from ..host_module import HostModule

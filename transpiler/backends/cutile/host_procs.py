@@ -8,9 +8,10 @@ by value (an expression, a variable in parentheses) takes nothing back (`_`)."""
 from __future__ import annotations
 
 from ... import ast, hostir
-from ...passes.procedure_functions import variable_type
+from ...model import variable_type
 from ..basic_origin import origin_comment
 from ..host_procedures import given_back, in_order
+from .code import Code, _suite
 
 _ANNOTATIONS = {"int": "int", "lng": "int", "str": "str"}
 
@@ -52,7 +53,6 @@ class ProcedureStatements:
 def procedure_def(module, sub: hostir.Subroutine) -> list:
     """`def swap2(a: float, b: float) -> tuple[float, float]:` and its body, under the
     comment of its SUB line."""
-    from .host_stmt import Code, _suite
 
     proc = sub.procedure
     stmts = module.stmts

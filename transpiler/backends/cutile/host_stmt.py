@@ -20,6 +20,7 @@ from ...naming import Namer
 from ...semantics import RANDOMIZE_KINDS
 from ..basic_origin import origin_comment
 from ..host_statements import HostStatements
+from .code import Code, _suite
 from .host_expr import ExprPrinter, number_literal
 from .host_procs import ProcedureStatements
 
@@ -30,23 +31,6 @@ ON_OUT_OF_RANGE = "ON index out of range"
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
 
 
-@dataclass
-class Code:
-    """One line of code, or a compound statement: its header line and its body."""
-
-    text: str
-    body: list[Code] | None = None
-
-    @property
-    def is_comment(self) -> bool:
-        return self.text.startswith("#") and self.body is None
-
-
-def _suite(lines: list[Code]) -> list[Code]:
-    """A body Python accepts: `pass` if it has no statement (only comments)."""
-    if all(line.is_comment for line in lines):
-        return lines + [Code("pass")]
-    return lines
 
 
 @dataclass
