@@ -66,10 +66,16 @@ _STATEMENT_WORDS: dict[type, str] = {
 class NotParallel(Exception):
     """The loop stays on the host; `reason` says why, `coord` where."""
 
-    def __init__(self, reason: str, node: ast.Node | None = None):
+    def __init__(
+        self, reason: str, node: ast.Node | None = None, dependence: str = "", advice: str = ""
+    ):
         super().__init__(reason)
         self.reason = reason
         self.coord = node.coord if node is not None else None
+        # --explain's lines under the reason: the dependence named exactly (statement
+        # pair, array, distance), and the change to the BASIC that removes it.
+        self.dependence = dependence
+        self.advice = advice
 
 
 @dataclass(eq=False)
@@ -295,11 +301,19 @@ def _plan(
             raise NotParallel(
                 f"loop-carried dependence: {var} keeps its value from one iteration to the next",
                 exposed[var],
+                f"flow dependence on the scalar {var}: {_line(analysis, exposed[var])} reads "
+                f"{var} before any line sets it in the iteration, so it reads the value "
+                f"{_line(analysis, scan.first_write.get(var))} set in the iteration before",
+                f"the scalar {var} is carried: if each iteration needs its own value, make it "
+                f"an array element ({var}({', '.join(sorted(lane_vars))}) or similar), or set "
+                f"{var} before it is read in every iteration",
             )
         if var in live_after and var not in carried.values():
             raise NotParallel(
                 f"{var} is set in the loop and used after it (the last iteration's value would be lost)",
                 scan.first_write.get(var),
+                advice=f"keep the value each iteration gives {var} in an array element, or "
+                f"compute {var} again after the loop",
             )
     for var in reduction_vars:
         if var.endswith(("$", "%")):
@@ -348,6 +362,15 @@ def _plan(
 
 
 # --------------------------------------------------------------------------- lane space
+
+
+def _line(analysis: Analysis, node: ast.Node | None) -> str:
+    """ "line 130": the BASIC line number of the line `node` is on."""
+    coord = getattr(node, "coord", None)
+    for line in analysis.program.lines:
+        if coord is not None and line.coord.line == coord.line:
+            return f"line {line.number}"
+    return f"source line {coord.line}" if coord is not None else "a line"
 
 
 def _in_inner_loops(body: list[hostir.HNode]):
@@ -1133,7 +1156,7 @@ def _refuse(why: NotParallel, name: str, exact: NestModel | None, sliced: set[st
     if verdict.independent:
         sliced.add(name)
         return
-    out = NotParallel(f"{why.reason} ({verdict.reason})")
+    out = NotParallel(f"{why.reason} ({verdict.reason})", None, verdict.dependence, verdict.advice)
     out.coord = why.coord
     raise _Refused(out)
 

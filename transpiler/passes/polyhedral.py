@@ -45,6 +45,10 @@ class Verdict:
 
     independent: bool | None
     reason: str = ""
+    # For a dependence (False): the statement pair, the array and the distance over the
+    # lanes ("dependence: ..."), and the change to the BASIC that removes it, if any.
+    dependence: str = ""
+    advice: str = ""
 
 
 @dataclass(eq=False)
@@ -54,6 +58,7 @@ class _Access:
     write: bool
     must: bool  # a write that surely happens when its statement runs
     node: ast.Node
+    statement: str = ""  # the isl name of its statement
 
 
 @dataclass(eq=False)
@@ -252,7 +257,7 @@ class NestModel:
             except NotAffine as why:
                 self.bad_arrays.setdefault(node.name, str(why))
                 return
-        statement.accesses.append(_Access(node.name, subscripts, write, must, node))
+        statement.accesses.append(_Access(node.name, subscripts, write, must, node, statement.name))
 
     # ----------------------------------------------------------------------- isl
 
@@ -265,6 +270,7 @@ class NestModel:
         domain = isl.UnionSet(f"{params}{{ }}", context=ctx)
         schedule = empty
         to_lanes = empty
+        relations: list[tuple[_Access, isl.UnionMap]] = []  # each access of `array`
         for s in self.statements:
             tuple_ = f"{s.name}[{', '.join(s.iterators)}]"
             where = " and ".join(s.constraints) or "true"
@@ -282,6 +288,7 @@ class NestModel:
                     continue
                 element = ", ".join(_show(f) for f in a.subscripts)
                 rel = isl.UnionMap(f"{params}{{ {tuple_} -> A[{element}] }}", context=ctx)
+                relations.append((a, rel.intersect_domain(domain)))
                 if not a.write:
                     reads = reads.union(rel)
                 elif a.must:
@@ -299,8 +306,50 @@ class NestModel:
         for kind, deps in (("flow", flow), ("anti", anti), ("output", output)):
             across = deps.apply_domain(to_lanes).apply_range(to_lanes).subtract(same)
             if not across.is_empty():
-                return Verdict(False, self._describe(kind, deps, to_lanes, same, array))
+                verdict = Verdict(False, self._describe(kind, deps, to_lanes, same, array))
+                vector = self._name_dependence(
+                    verdict, kind, deps, to_lanes, same, array, relations
+                )
+                every = flow.union(anti).union(output)
+                every = every.apply_domain(to_lanes).apply_range(to_lanes).subtract(same)
+                lanes = [stmt.var.name for stmt in self.fors]
+                every_vector = _distance(every.deltas(), self.lanes)
+                verdict.advice = _advice(kind, array, lanes, vector, every_vector)
+                return verdict
         return Verdict(True, "isl: no dependence between iterations")
+
+    def _name_dependence(self, verdict, kind, deps, to_lanes, same, array, relations) -> list[str]:
+        """Fill in `verdict.dependence` (the pair of accesses, their lines, the distance
+        over the lanes), from the first pair of accesses whose dependence crosses lanes;
+        return that distance (see `_distance`)."""
+        source_writes = kind in ("flow", "output")
+        sink_writes = kind in ("anti", "output")
+        for src, src_rel in relations:
+            if src.write != source_writes:
+                continue
+            for dst, dst_rel in relations:
+                if dst.write != sink_writes:
+                    continue
+                # The instances of the dependence where these two accesses meet.
+                pair = deps.intersect(src_rel.apply_range(dst_rel.reverse()))
+                across = pair.apply_domain(to_lanes).apply_range(to_lanes).subtract(same)
+                if across.is_empty():
+                    continue
+                vector = _distance(across.deltas(), self.lanes)
+                lanes = [stmt.var.name for stmt in self.fors]
+                lines = {s.name: s.line for s in self.statements}
+                what = {"flow": "writes", "anti": "reads", "output": "writes"}
+                then = {"flow": "reads", "anti": "writes", "output": "writes"}
+                over = ", ".join(lanes)
+                verdict.dependence = (
+                    f"{kind} dependence on {array}: line {lines[src.statement]} "
+                    f"{what[kind]} {_basic(src.node)}, line {lines[dst.statement]} "
+                    f"{then[kind]} {_basic(dst.node)} in another iteration; "
+                    f"{'distance' if all(v.lstrip('-').isdigit() for v in vector) else 'direction'}"
+                    f" ({over}) = ({', '.join(vector)})"
+                )
+                return vector
+        return []
 
     def _describe(self, kind, deps, to_lanes, same, array) -> str:
         lines = {s.name: s.line for s in self.statements}
@@ -322,6 +371,79 @@ class NestModel:
                     f"{array} in two iterations",
                 }[kind]
         return f"isl: a {kind} dependence on {array} between iterations"
+
+
+def _distance(deltas: isl.UnionSet, lanes: int) -> list[str]:
+    """Each lane dimension of a dependence's distances (sink minus source): the number
+    when it is the same for every dependence, else its sign ("+", "-", ">= 0", "<= 0",
+    "any")."""
+    out = []
+    sets = []
+    deltas.foreach_set(sets.append)
+    delta = sets[0]
+    for s in sets[1:]:
+        delta = delta.union(s)
+    for k in range(lanes):
+        value = delta.sample_point().get_coordinate_val(isl.dim_type.set, k).to_python()
+        other = delta.lower_bound_val(
+            isl.dim_type.set, k, isl.Val.int_from_si(delta.get_ctx(), value + 1)
+        ).union(
+            delta.upper_bound_val(
+                isl.dim_type.set, k, isl.Val.int_from_si(delta.get_ctx(), value - 1)
+            )
+        )
+        if other.is_empty():
+            out.append(str(value))
+            continue
+        zero = isl.Val.zero(delta.get_ctx())
+        one = isl.Val.one(delta.get_ctx())
+        up = not delta.lower_bound_val(isl.dim_type.set, k, one).is_empty()
+        down = not delta.upper_bound_val(isl.dim_type.set, k, one.neg()).is_empty()
+        none = (
+            not delta.lower_bound_val(isl.dim_type.set, k, zero)
+            .upper_bound_val(isl.dim_type.set, k, zero)
+            .is_empty()
+        )
+        sign = {(True, False): "+", (False, True): "-"}.get((up, down), "any")
+        if none and sign != "any":
+            sign = ">= 0" if sign == "+" else "<= 0"
+        out.append(sign)
+    return out
+
+
+def _advice(kind: str, array: str, lanes: list[str], vector: list[str], every: list[str]) -> str:
+    """The change to the BASIC that removes the dependence, when one keeps the results:
+    a second array for an anti dependence, a subscript per lane for an output one,
+    an interchange where an inner loop carries none (`every`: the direction of all the
+    dependences on the array across lanes, `vector` the named one's)."""
+    if not vector:
+        return ""
+    if kind == "anti":
+        return (
+            f"write the new values into a second array (not {array}) and copy them back "
+            f"after the loop: then no iteration overwrites an element another still reads"
+        )
+    free = [v for v, d in zip(lanes, vector) if d != "0"]
+    if kind == "output":
+        return (
+            f"iterations that differ in {', '.join(free)} write one element of {array}: "
+            f"give the element written a subscript in {', '.join(free)} (each iteration its "
+            f"own element)"
+        )
+    independent = [v for v, d in zip(lanes, every) if d == "0"]
+    if independent and lanes[0] not in independent:
+        return (
+            f"interchange: no dependence on {array} crosses the iterations over "
+            f"{independent[0]}; with FOR {independent[0]} outside FOR {lanes[0]} (if the "
+            f"other arrays allow it) they can be the kernel's lanes"
+        )
+    return ""
+
+
+def _basic(node: ast.Index) -> str:
+    from .show import show_expr
+
+    return show_expr(node)
 
 
 def _flow(sink, must, may, schedule) -> isl.UnionMap:
