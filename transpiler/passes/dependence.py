@@ -171,9 +171,12 @@ def plan_loop(
     live_after: frozenset[str],
     subroutines: dict[str, hostir.Subroutine],
     integral: frozenset[str] = frozenset(),
+    atomics: bool = True,
 ) -> LoopPlan:
     """The LoopPlan for `loop`, or NotParallel.  `integral`: the variables of the
     enclosing host loops that hold an integer throughout `loop` (a start may use them).
+    `atomics` False: no histogram plan (a part of a distributed loop, whose sums into
+    `C(I, J)` over lanes (I, J, K) are lanes (I, J) with K inside each instead).
     The deepest nest that is parallel wins: a 3-D nest whose innermost loop carries a
     dependence is still a 2-D kernel with that loop inside (the deepest attempt's reason
     is the one reported)."""
@@ -201,6 +204,11 @@ def plan_loop(
             continue
         if plan.kind != "histogram":
             return plan
+        if not atomics:
+            first_refusal = first_refusal or NotParallel(
+                "a histogram (atomic adds) in a part of a distributed loop", loop.stmt
+            )
+            continue
         # `C(I,J) = C(I,J) + ...` over lanes (I, K, J) adds with atomics, in no fixed
         # order; an interchanged nest that holds each C(I,J) in its own lane adds in
         # BASIC's order, without atomics: preferred.

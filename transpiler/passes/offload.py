@@ -198,6 +198,7 @@ class Offloader:
                     live_after,
                     self.subroutines,
                     self.integral,
+                    atomics=False,
                 )
                 for part in parts
             ]
