@@ -43,7 +43,7 @@ from .exceptions import is_quiet
 from .exprutil import Affine, affine, constant_value, same_expr
 from .integrality import INTEGER_RANGE, constant_ranges, value_range
 from .liveness import expression_reads
-from .polyhedral import NestModel
+from .polyhedral import NestModel, every_row_runs
 
 MAX_LANE_DIMS = 3
 # A constant start of a lane loop is below this in magnitude (runtime.extended.loop_count
@@ -248,7 +248,9 @@ def _interchanged(dims, body, analysis, integral, live_after):
     k_var, j_var = k_loop.stmt.var.name, j_loop.stmt.var.name
     changed = _assigned_scalars(j_loop.body) | set_before | {k_var}
     j_dim = _inner_dim(j_loop, dims, integral, analysis, changed, live_after)
-    if j_dim is None or (before and j_dim.triangular):
+    if j_dim is None:
+        return None
+    if before and j_dim.triangular and not _every_row_runs(dims, j_loop, body, analysis, integral):
         return None
     j_bounds = set()
     for e in (j_loop.stmt.start, j_loop.stmt.limit, j_loop.stmt.step):
@@ -264,6 +266,18 @@ def _interchanged(dims, body, analysis, integral, live_after):
         return None
     moved = replace(k_loop, body=before + list(j_loop.body))
     return [*dims, j_dim], [moved], k_loop
+
+
+def _every_row_runs(dims, j_loop, body, analysis, integral) -> bool:
+    """Whether the triangular J loop runs in every iteration of the lane loops `dims`
+    (isl: `FOR J = 0 TO I` below `FOR I = 0 TO N - 1` does), so that in every row some
+    lane sets the temporaries before it, which BASIC sets in every row (and which may
+    warn).  Its bounds' scalars must hold integers and not change in the nest."""
+    if any(isinstance(n, (hostir.Call, hostir.GosubJump)) for n in hostir.walk(body)):
+        return False
+    lanes = {d.var for d in dims}
+    parameters = frozenset(integral - _assigned_scalars(body) - lanes)
+    return every_row_runs([d.stmt for d in dims], j_loop.stmt, analysis, parameters)
 
 
 def _plan(

@@ -373,6 +373,35 @@ class NestModel:
         return f"isl: a {kind} dependence on {array} between iterations"
 
 
+def every_row_runs(
+    fors: list[ast.For], inner: ast.For, analysis: Analysis, parameters_ok: frozenset[str]
+) -> bool:
+    """Whether FOR `inner` (bounds affine in the loop variables of `fors`, the lane
+    loops, outermost first) runs at least once in every iteration of the lane loops:
+    `FOR J = 0 TO I` below `FOR I = 0 TO N - 1` does, `FOR J = I + 1 TO N - 1` does not
+    (its last row is empty).  False when isl cannot tell."""
+    model = NestModel(fors, [], analysis, parameters_ok)
+    try:
+        iterators, constraints = [], []
+        for stmt in fors:
+            var = model._iterator(stmt.var.name)
+            constraints.extend(model._bounds(stmt, var, iterators))
+            iterators.append(var)
+        var = model._iterator(inner.var.name)
+        rows = constraints + model._bounds(inner, var, iterators)
+    except NotAffine:
+        return False
+    params = f"[{', '.join(model.parameters)}] -> " if model.parameters else ""
+    lanes = ", ".join(iterators)
+    where = " and ".join(constraints) or "true"
+    try:
+        outer = isl.Set(f"{params}{{ [{lanes}] : {where} }}")
+        runs = isl.Set(f"{params}{{ [{lanes}, {var}] : {' and '.join(rows)} }}")
+        return outer.subtract(runs.project_out(isl.dim_type.set, len(iterators), 1)).is_empty()
+    except isl.Error:
+        return False
+
+
 def _distance(deltas: isl.UnionSet, lanes: int) -> list[str]:
     """Each lane dimension of a dependence's distances (sink minus source): the number
     when it is the same for every dependence, else its sign ("+", "-", ">= 0", "<= 0",
