@@ -137,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
                 rounding[seed] = problems[1:]
             elif problems:
                 failures[seed] = problems
+                if not args.quiet:  # at once: a long run stopped early still names it
+                    print(f"  seed {seed} fails: {problems[0][:200]}", file=sys.stderr)
             if not args.quiet and (done % 50 == 0 or done == len(seeds)):
                 rate = done / (time.perf_counter() - start)
                 print(
