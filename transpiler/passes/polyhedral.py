@@ -406,38 +406,35 @@ def _distance(deltas: isl.UnionSet, lanes: int) -> list[str]:
     """Each lane dimension of a dependence's distances (sink minus source): the number
     when it is the same for every dependence, else its sign ("+", "-", ">= 0", "<= 0",
     "any")."""
-    out = []
     sets = []
     deltas.foreach_set(sets.append)
     delta = sets[0]
     for s in sets[1:]:
         delta = delta.union(s)
+    out = []
     for k in range(lanes):
         value = delta.sample_point().get_coordinate_val(isl.dim_type.set, k).to_python()
-        other = delta.lower_bound_val(
-            isl.dim_type.set, k, isl.Val.int_from_si(delta.get_ctx(), value + 1)
-        ).union(
-            delta.upper_bound_val(
-                isl.dim_type.set, k, isl.Val.int_from_si(delta.get_ctx(), value - 1)
-            )
-        )
-        if other.is_empty():
+        if _within(delta, k, value + 1, None).union(_within(delta, k, None, value - 1)).is_empty():
             out.append(str(value))
             continue
-        zero = isl.Val.zero(delta.get_ctx())
-        one = isl.Val.one(delta.get_ctx())
-        up = not delta.lower_bound_val(isl.dim_type.set, k, one).is_empty()
-        down = not delta.upper_bound_val(isl.dim_type.set, k, one.neg()).is_empty()
-        none = (
-            not delta.lower_bound_val(isl.dim_type.set, k, zero)
-            .upper_bound_val(isl.dim_type.set, k, zero)
-            .is_empty()
-        )
+        up = not _within(delta, k, 1, None).is_empty()
+        down = not _within(delta, k, None, -1).is_empty()
+        zero = not _within(delta, k, 0, 0).is_empty()
         sign = {(True, False): "+", (False, True): "-"}.get((up, down), "any")
-        if none and sign != "any":
+        if zero and sign != "any":
             sign = ">= 0" if sign == "+" else "<= 0"
         out.append(sign)
     return out
+
+
+def _within(delta: isl.Set, k: int, low: int | None, high: int | None) -> isl.Set:
+    """The distances whose dimension `k` lies in [low, high] (None: unbounded)."""
+    ctx = delta.get_ctx()
+    if low is not None:
+        delta = delta.lower_bound_val(isl.dim_type.set, k, isl.Val.int_from_si(ctx, low))
+    if high is not None:
+        delta = delta.upper_bound_val(isl.dim_type.set, k, isl.Val.int_from_si(ctx, high))
+    return delta
 
 
 def _advice(kind: str, array: str, lanes: list[str], vector: list[str], every: list[str]) -> str:
