@@ -32,6 +32,7 @@ import islpy as isl
 
 from .. import ast, hostir
 from ..model import Analysis
+from .show import show_expr
 
 
 class NotAffine(Exception):
@@ -312,9 +313,9 @@ class NestModel:
                 )
                 every = flow.union(anti).union(output)
                 every = every.apply_domain(to_lanes).apply_range(to_lanes).subtract(same)
-                lanes = [stmt.var.name for stmt in self.fors]
+                loop_names = [stmt.var.name for stmt in self.fors]
                 every_vector = _distance(every.deltas(), self.lanes)
-                verdict.advice = _advice(kind, array, lanes, vector, every_vector)
+                verdict.advice = _advice(kind, array, loop_names, vector, every_vector)
                 return verdict
         return Verdict(True, "isl: no dependence between iterations")
 
@@ -467,8 +468,6 @@ def _advice(kind: str, array: str, lanes: list[str], vector: list[str], every: l
 
 
 def _basic(node: ast.Index) -> str:
-    from .show import show_expr
-
     return show_expr(node)
 
 
