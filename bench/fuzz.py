@@ -8,7 +8,10 @@ generated cuTile Python and the generated CUDA C++ (both on the CPU), and bwbasi
 Program i is tests/programgen.random_program(seed + i, statements), so a failing seed
 reproduces with `--seed S --count 1`.  `--tile 4` gives every kernel tiny tiles (2x2 for a
 nest): partial tiles and many blocks, which the programs' small loops rarely need.
-`--exceptions` adds the generator's near misses of
+`--nests` fuzzes affine loop nests instead (tests/nestgen.py: distance vectors,
+triangular, skewed, strided and backward bounds, imperfect nests, `%` and DEFINT loop
+variables; every third program with `--tile 4`), where a dependence the offload
+decision misses prints a different element.  `--exceptions` adds the generator's near misses of
 run-time exceptions (warnings and errors are compared too; bwbasic is not asked, its
 messages differ).  With `--precision both` (the default) odd seeds run
 with `--precision f32`, even ones with f64.  Prints a summary (programs, agreements, failures
@@ -29,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.differential import BWBASIC, differential
+from tests.nestgen import nest_program
 from tests.programgen import random_program
 
 
@@ -53,8 +57,14 @@ def check_seed(
     precision: str,
     exceptions: bool = False,
     tile: tuple[int, ...] | None = None,
+    nests: bool = False,
 ) -> tuple[int, list[str]]:
-    program = random_program(seed, statements_for(seed), exceptions)
+    if nests:
+        program = nest_program(seed)
+        # Every third nest program with tiny tiles (partial tiles, many blocks).
+        tile = tile or ((4,) if seed % 3 == 0 else None)
+    else:
+        program = random_program(seed, statements_for(seed), exceptions)
     chosen = precision_for(seed, precision)
     try:
         # bwbasic computes in double: compare its numbers only with f64 runs.
@@ -93,6 +103,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--tile", type=int, default=None, help="tile size of every kernel (a power of two)"
     )
+    p.add_argument(
+        "--nests",
+        action="store_true",
+        help="affine loop nests whose dependences must be exact (tests/nestgen.py)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress line")
     return p.parse_args(argv)
 
@@ -115,12 +130,15 @@ def main(argv: list[str] | None = None) -> int:
             [args.precision] * n,
             [args.exceptions] * n,
             [(args.tile,) if args.tile else None] * n,
+            [args.nests] * n,
         )
         for done, (seed, problems) in enumerate(results, 1):
             if problems and problems[0] == ROUNDING_ONLY:
                 rounding[seed] = problems[1:]
             elif problems:
                 failures[seed] = problems
+                if not args.quiet:  # at once: a long run stopped early still names it
+                    print(f"  seed {seed} fails: {problems[0][:200]}", file=sys.stderr)
             if not args.quiet and (done % 50 == 0 or done == len(seeds)):
                 rate = done / (time.perf_counter() - start)
                 print(

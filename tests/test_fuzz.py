@@ -21,6 +21,7 @@ from tests.differential import (
     differential,
     interpret,
 )
+from tests.nestgen import nest_program
 from tests.programgen import random_program
 from transpiler import driver
 from transpiler.errors import SourceFile
@@ -119,3 +120,15 @@ def test_harness_reports_a_number_bwbasic_disagrees_with():
     program = '10 PRINT "V"; 1/3\n20 END\n'
     assert compare_with_bwbasic(program, "V .33333333 \n") == []
     assert compare_with_bwbasic(program, "V .33343333 \n")
+
+
+@settings(max_examples=6, **BOUNDED)
+@given(seed=SEEDS)
+def test_affine_nests_agree_on_cutile(seed):
+    """tests/nestgen.py's nests (distance vectors, triangular, skewed, strided and backward
+    bounds, imperfect nests, % and DEFINT loop variables): a loop offloaded that carries
+    a dependence prints another element (bench/fuzz.py --nests runs thousands)."""
+    program = nest_program(seed)
+    tile = (4,) if seed % 2 else None
+    outcome = differential(program, f"nest{seed}", targets=("cutile",), tile=tile)
+    assert outcome.agrees, f"{outcome.describe()}\n{program}"

@@ -5,6 +5,8 @@ One entry per FOR loop (nest) of a legacy program, by BASIC line:
     line 150  FOR I = 1 TO N   -> GPU kernel map_150 (map): elementwise map over I; ...
                                   grid: ceil(i_count / 512) blocks, tile 512, f64
     line 140  FOR I = 2 TO N   -> host: loop-carried dependence: P(I - 1) reads ...
+                                  flow dependence on P: line 150 writes P(I, J), ...
+                                  to run it on the GPU: interchange: ...
 
 and for a cuTile BASIC program, its one kernel (parameters, tiles, grid).  Parameters in
 upper case are BASIC's variables and arrays, those in lower case the kernel's own (loop
@@ -55,6 +57,10 @@ def explain_decisions(analysis, decisions: list[ir.LoopDecision], kernels: list[
         else:
             lines.append(f"  {where:<10} {text}")
             lines.append(f"      -> host: {d.reason}")
+            if d.dependence:
+                lines.append(f"         {d.dependence}")
+            if d.advice:
+                lines.append(f"         to run it on the GPU: {d.advice}")
     return "\n".join(lines)
 
 

@@ -398,6 +398,8 @@ class LoopDecision:
     kind: str  # the kernel kind, or "host"
     reason: str  # why it was kept on the host, or what was recognised
     kernel: str | None = None  # the kernel name when offloaded
+    dependence: str = ""  # kept on the host: the dependence, named exactly (--explain)
+    advice: str = ""  # kept on the host: the change to the BASIC that removes it
 
 
 # --------------------------------------------------------------------------- cuTile BASIC programs

@@ -43,7 +43,7 @@ from .exceptions import is_quiet
 from .exprutil import Affine, affine, constant_value, same_expr
 from .integrality import INTEGER_RANGE, constant_ranges, value_range
 from .liveness import expression_reads
-from .polyhedral import NestModel
+from .polyhedral import NestModel, every_row_runs
 
 MAX_LANE_DIMS = 3
 # A constant start of a lane loop is below this in magnitude (runtime.extended.loop_count
@@ -66,10 +66,16 @@ _STATEMENT_WORDS: dict[type, str] = {
 class NotParallel(Exception):
     """The loop stays on the host; `reason` says why, `coord` where."""
 
-    def __init__(self, reason: str, node: ast.Node | None = None):
+    def __init__(
+        self, reason: str, node: ast.Node | None = None, dependence: str = "", advice: str = ""
+    ):
         super().__init__(reason)
         self.reason = reason
         self.coord = node.coord if node is not None else None
+        # --explain's lines under the reason: the dependence named exactly (statement
+        # pair, array, distance), and the change to the BASIC that removes it.
+        self.dependence = dependence
+        self.advice = advice
 
 
 @dataclass(eq=False)
@@ -165,9 +171,12 @@ def plan_loop(
     live_after: frozenset[str],
     subroutines: dict[str, hostir.Subroutine],
     integral: frozenset[str] = frozenset(),
+    atomics: bool = True,
 ) -> LoopPlan:
     """The LoopPlan for `loop`, or NotParallel.  `integral`: the variables of the
     enclosing host loops that hold an integer throughout `loop` (a start may use them).
+    `atomics` False: no histogram plan (a part of a distributed loop, whose sums into
+    `C(I, J)` over lanes (I, J, K) are lanes (I, J) with K inside each instead).
     The deepest nest that is parallel wins: a 3-D nest whose innermost loop carries a
     dependence is still a 2-D kernel with that loop inside (the deepest attempt's reason
     is the one reported)."""
@@ -195,6 +204,11 @@ def plan_loop(
             continue
         if plan.kind != "histogram":
             return plan
+        if not atomics:
+            first_refusal = first_refusal or NotParallel(
+                "a histogram (atomic adds) in a part of a distributed loop", loop.stmt
+            )
+            continue
         # `C(I,J) = C(I,J) + ...` over lanes (I, K, J) adds with atomics, in no fixed
         # order; an interchanged nest that holds each C(I,J) in its own lane adds in
         # BASIC's order, without atomics: preferred.
@@ -234,7 +248,9 @@ def _interchanged(dims, body, analysis, integral, live_after):
     k_var, j_var = k_loop.stmt.var.name, j_loop.stmt.var.name
     changed = _assigned_scalars(j_loop.body) | set_before | {k_var}
     j_dim = _inner_dim(j_loop, dims, integral, analysis, changed, live_after)
-    if j_dim is None or (before and j_dim.triangular):
+    if j_dim is None:
+        return None
+    if before and j_dim.triangular and not _every_row_runs(dims, j_loop, body, analysis, integral):
         return None
     j_bounds = set()
     for e in (j_loop.stmt.start, j_loop.stmt.limit, j_loop.stmt.step):
@@ -250,6 +266,18 @@ def _interchanged(dims, body, analysis, integral, live_after):
         return None
     moved = replace(k_loop, body=before + list(j_loop.body))
     return [*dims, j_dim], [moved], k_loop
+
+
+def _every_row_runs(dims, j_loop, body, analysis, integral) -> bool:
+    """Whether the triangular J loop runs in every iteration of the lane loops `dims`
+    (isl: `FOR J = 0 TO I` below `FOR I = 0 TO N - 1` does), so that in every row some
+    lane sets the temporaries before it, which BASIC sets in every row (and which may
+    warn).  Its bounds' scalars must hold integers and not change in the nest."""
+    if any(isinstance(n, (hostir.Call, hostir.GosubJump)) for n in hostir.walk(body)):
+        return False
+    lanes = {d.var for d in dims}
+    parameters = frozenset(integral - _assigned_scalars(body) - lanes)
+    return every_row_runs([d.stmt for d in dims], j_loop.stmt, analysis, parameters)
 
 
 def _plan(
@@ -295,11 +323,19 @@ def _plan(
             raise NotParallel(
                 f"loop-carried dependence: {var} keeps its value from one iteration to the next",
                 exposed[var],
+                f"flow dependence on the scalar {var}: {_line(analysis, exposed[var])} reads "
+                f"{var} before any line sets it in the iteration, so it reads the value "
+                f"{_line(analysis, scan.first_write.get(var))} set in the iteration before",
+                f"the scalar {var} is carried: if each iteration needs its own value, make it "
+                f"an array element ({var}({', '.join(sorted(lane_vars))}) or similar), or set "
+                f"{var} before it is read in every iteration",
             )
         if var in live_after and var not in carried.values():
             raise NotParallel(
                 f"{var} is set in the loop and used after it (the last iteration's value would be lost)",
                 scan.first_write.get(var),
+                advice=f"keep the value each iteration gives {var} in an array element, or "
+                f"compute {var} again after the loop",
             )
     for var in reduction_vars:
         if var.endswith(("$", "%")):
@@ -348,6 +384,15 @@ def _plan(
 
 
 # --------------------------------------------------------------------------- lane space
+
+
+def _line(analysis: Analysis, node: ast.Node | None) -> str:
+    """ "line 130": the BASIC line number of the line `node` is on."""
+    coord = getattr(node, "coord", None)
+    for line in analysis.program.lines:
+        if coord is not None and line.coord.line == coord.line:
+            return f"line {line.number}"
+    return f"source line {coord.line}" if coord is not None else "a line"
 
 
 def _in_inner_loops(body: list[hostir.HNode]):
@@ -1138,7 +1183,7 @@ def _refuse(why: NotParallel, name: str, exact: NestModel | None, sliced: set[st
     if verdict.independent:
         sliced.add(name)
         return
-    out = NotParallel(f"{why.reason} ({verdict.reason})")
+    out = NotParallel(f"{why.reason} ({verdict.reason})", None, verdict.dependence, verdict.advice)
     out.coord = why.coord
     raise _Refused(out)
 

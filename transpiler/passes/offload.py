@@ -132,7 +132,13 @@ class Offloader:
                 launch = vectorize(plan, self.analysis, name, tile)
         except NotParallel as why:
             decision = ir.LoopDecision(
-                stmt.label, stmt.coord, False, "host", _reason(why, stmt, self.basic_labels())
+                stmt.label,
+                stmt.coord,
+                False,
+                "host",
+                _reason(why, stmt, self.basic_labels()),
+                dependence=why.dependence,
+                advice=why.advice,
             )
             self.host.decisions.append(decision)
             saved = self.integral
@@ -192,6 +198,7 @@ class Offloader:
                     live_after,
                     self.subroutines,
                     self.integral,
+                    atomics=False,
                 )
                 for part in parts
             ]

@@ -32,6 +32,7 @@ import islpy as isl
 
 from .. import ast, hostir
 from ..model import Analysis
+from .show import show_expr
 
 
 class NotAffine(Exception):
@@ -45,6 +46,10 @@ class Verdict:
 
     independent: bool | None
     reason: str = ""
+    # For a dependence (False): the statement pair, the array and the distance over the
+    # lanes ("dependence: ..."), and the change to the BASIC that removes it, if any.
+    dependence: str = ""
+    advice: str = ""
 
 
 @dataclass(eq=False)
@@ -54,6 +59,7 @@ class _Access:
     write: bool
     must: bool  # a write that surely happens when its statement runs
     node: ast.Node
+    statement: str = ""  # the isl name of its statement
 
 
 @dataclass(eq=False)
@@ -252,7 +258,7 @@ class NestModel:
             except NotAffine as why:
                 self.bad_arrays.setdefault(node.name, str(why))
                 return
-        statement.accesses.append(_Access(node.name, subscripts, write, must, node))
+        statement.accesses.append(_Access(node.name, subscripts, write, must, node, statement.name))
 
     # ----------------------------------------------------------------------- isl
 
@@ -265,6 +271,7 @@ class NestModel:
         domain = isl.UnionSet(f"{params}{{ }}", context=ctx)
         schedule = empty
         to_lanes = empty
+        relations: list[tuple[_Access, isl.UnionMap]] = []  # each access of `array`
         for s in self.statements:
             tuple_ = f"{s.name}[{', '.join(s.iterators)}]"
             where = " and ".join(s.constraints) or "true"
@@ -282,6 +289,7 @@ class NestModel:
                     continue
                 element = ", ".join(_show(f) for f in a.subscripts)
                 rel = isl.UnionMap(f"{params}{{ {tuple_} -> A[{element}] }}", context=ctx)
+                relations.append((a, rel.intersect_domain(domain)))
                 if not a.write:
                     reads = reads.union(rel)
                 elif a.must:
@@ -299,8 +307,50 @@ class NestModel:
         for kind, deps in (("flow", flow), ("anti", anti), ("output", output)):
             across = deps.apply_domain(to_lanes).apply_range(to_lanes).subtract(same)
             if not across.is_empty():
-                return Verdict(False, self._describe(kind, deps, to_lanes, same, array))
+                verdict = Verdict(False, self._describe(kind, deps, to_lanes, same, array))
+                vector = self._name_dependence(
+                    verdict, kind, deps, to_lanes, same, array, relations
+                )
+                every = flow.union(anti).union(output)
+                every = every.apply_domain(to_lanes).apply_range(to_lanes).subtract(same)
+                loop_names = [stmt.var.name for stmt in self.fors]
+                every_vector = _distance(every.deltas(), self.lanes)
+                verdict.advice = _advice(kind, array, loop_names, vector, every_vector)
+                return verdict
         return Verdict(True, "isl: no dependence between iterations")
+
+    def _name_dependence(self, verdict, kind, deps, to_lanes, same, array, relations) -> list[str]:
+        """Fill in `verdict.dependence` (the pair of accesses, their lines, the distance
+        over the lanes), from the first pair of accesses whose dependence crosses lanes;
+        return that distance (see `_distance`)."""
+        source_writes = kind in ("flow", "output")
+        sink_writes = kind in ("anti", "output")
+        for src, src_rel in relations:
+            if src.write != source_writes:
+                continue
+            for dst, dst_rel in relations:
+                if dst.write != sink_writes:
+                    continue
+                # The instances of the dependence where these two accesses meet.
+                pair = deps.intersect(src_rel.apply_range(dst_rel.reverse()))
+                across = pair.apply_domain(to_lanes).apply_range(to_lanes).subtract(same)
+                if across.is_empty():
+                    continue
+                vector = _distance(across.deltas(), self.lanes)
+                lanes = [stmt.var.name for stmt in self.fors]
+                lines = {s.name: s.line for s in self.statements}
+                what = {"flow": "writes", "anti": "reads", "output": "writes"}
+                then = {"flow": "reads", "anti": "writes", "output": "writes"}
+                over = ", ".join(lanes)
+                verdict.dependence = (
+                    f"{kind} dependence on {array}: line {lines[src.statement]} "
+                    f"{what[kind]} {_basic(src.node)}, line {lines[dst.statement]} "
+                    f"{then[kind]} {_basic(dst.node)} in another iteration; "
+                    f"{'distance' if all(v.lstrip('-').isdigit() for v in vector) else 'direction'}"
+                    f" ({over}) = ({', '.join(vector)})"
+                )
+                return vector
+        return []
 
     def _describe(self, kind, deps, to_lanes, same, array) -> str:
         lines = {s.name: s.line for s in self.statements}
@@ -322,6 +372,103 @@ class NestModel:
                     f"{array} in two iterations",
                 }[kind]
         return f"isl: a {kind} dependence on {array} between iterations"
+
+
+def every_row_runs(
+    fors: list[ast.For], inner: ast.For, analysis: Analysis, parameters_ok: frozenset[str]
+) -> bool:
+    """Whether FOR `inner` (bounds affine in the loop variables of `fors`, the lane
+    loops, outermost first) runs at least once in every iteration of the lane loops:
+    `FOR J = 0 TO I` below `FOR I = 0 TO N - 1` does, `FOR J = I + 1 TO N - 1` does not
+    (its last row is empty).  False when isl cannot tell."""
+    model = NestModel(fors, [], analysis, parameters_ok)
+    try:
+        iterators, constraints = [], []
+        for stmt in fors:
+            var = model._iterator(stmt.var.name)
+            constraints.extend(model._bounds(stmt, var, iterators))
+            iterators.append(var)
+        var = model._iterator(inner.var.name)
+        rows = constraints + model._bounds(inner, var, iterators)
+    except NotAffine:
+        return False
+    params = f"[{', '.join(model.parameters)}] -> " if model.parameters else ""
+    lanes = ", ".join(iterators)
+    where = " and ".join(constraints) or "true"
+    try:
+        outer = isl.Set(f"{params}{{ [{lanes}] : {where} }}")
+        runs = isl.Set(f"{params}{{ [{lanes}, {var}] : {' and '.join(rows)} }}")
+        return outer.subtract(runs.project_out(isl.dim_type.set, len(iterators), 1)).is_empty()
+    except isl.Error:
+        return False
+
+
+def _distance(deltas: isl.UnionSet, lanes: int) -> list[str]:
+    """Each lane dimension of a dependence's distances (sink minus source): the number
+    when it is the same for every dependence, else its sign ("+", "-", ">= 0", "<= 0",
+    "any")."""
+    sets = []
+    deltas.foreach_set(sets.append)
+    delta = sets[0]
+    for s in sets[1:]:
+        delta = delta.union(s)
+    out = []
+    for k in range(lanes):
+        value = delta.sample_point().get_coordinate_val(isl.dim_type.set, k).to_python()
+        if _within(delta, k, value + 1, None).union(_within(delta, k, None, value - 1)).is_empty():
+            out.append(str(value))
+            continue
+        up = not _within(delta, k, 1, None).is_empty()
+        down = not _within(delta, k, None, -1).is_empty()
+        zero = not _within(delta, k, 0, 0).is_empty()
+        sign = {(True, False): "+", (False, True): "-"}.get((up, down), "any")
+        if zero and sign != "any":
+            sign = ">= 0" if sign == "+" else "<= 0"
+        out.append(sign)
+    return out
+
+
+def _within(delta: isl.Set, k: int, low: int | None, high: int | None) -> isl.Set:
+    """The distances whose dimension `k` lies in [low, high] (None: unbounded)."""
+    ctx = delta.get_ctx()
+    if low is not None:
+        delta = delta.lower_bound_val(isl.dim_type.set, k, isl.Val.int_from_si(ctx, low))
+    if high is not None:
+        delta = delta.upper_bound_val(isl.dim_type.set, k, isl.Val.int_from_si(ctx, high))
+    return delta
+
+
+def _advice(kind: str, array: str, lanes: list[str], vector: list[str], every: list[str]) -> str:
+    """The change to the BASIC that removes the dependence, when one keeps the results:
+    a second array for an anti dependence, a subscript per lane for an output one,
+    an interchange where an inner loop carries none (`every`: the direction of all the
+    dependences on the array across lanes, `vector` the named one's)."""
+    if not vector:
+        return ""
+    if kind == "anti":
+        return (
+            f"write the new values into a second array (not {array}) and copy them back "
+            f"after the loop: then no iteration overwrites an element another still reads"
+        )
+    free = [v for v, d in zip(lanes, vector) if d != "0"]
+    if kind == "output":
+        return (
+            f"iterations that differ in {', '.join(free)} write one element of {array}: "
+            f"give the element written a subscript in {', '.join(free)} (each iteration its "
+            f"own element)"
+        )
+    independent = [v for v, d in zip(lanes, every) if d == "0"]
+    if independent and lanes[0] not in independent:
+        return (
+            f"interchange: no dependence on {array} crosses the iterations over "
+            f"{independent[0]}; with FOR {independent[0]} outside FOR {lanes[0]} (if the "
+            f"other arrays allow it) they can be the kernel's lanes"
+        )
+    return ""
+
+
+def _basic(node: ast.Index) -> str:
+    return show_expr(node)
 
 
 def _flow(sink, must, may, schedule) -> isl.UnionMap:

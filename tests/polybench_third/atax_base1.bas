@@ -1,0 +1,24 @@
+1 REM ATAX, OPTION BASE 1: Y = A' * (A * X), 1-based loops
+5 OPTION BASE 1
+10 M = 5: N = 7
+20 DIM A(5,7), X(7), Y(7), T(5)
+30 FOR I = 1 TO M
+40 FOR J = 1 TO N
+50 A(I,J) = (I+J)/(5*M)
+60 NEXT J
+70 NEXT I
+80 FOR J = 1 TO N: X(J) = 1 + J/N: NEXT J
+100 FOR I = 1 TO N
+110 Y(I) = 0
+120 NEXT I
+130 FOR I = 1 TO M
+140 T(I) = 0
+150 FOR J = 1 TO N
+160 T(I) = T(I) + A(I,J) * X(J)
+170 NEXT J
+180 FOR J = 1 TO N
+190 Y(J) = Y(J) + A(I,J) * T(I)
+200 NEXT J
+210 NEXT I
+500 FOR J = 1 TO N: S = S + Y(J) * J: NEXT J
+550 PRINT "ATAX"; S

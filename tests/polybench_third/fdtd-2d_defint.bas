@@ -1,0 +1,24 @@
+1 REM FDTD-2D, DEFINT I-N
+5 DEFINT I-N
+10 NX = 6: NY = 7: TMAX = 3
+20 DIM EX(6,7), EY(6,7), HZ(6,7), FICT(3)
+30 FOR I = 0 TO TMAX - 1: FICT(I) = I: NEXT I
+40 FOR I = 0 TO NX - 1: FOR J = 0 TO NY - 1
+50 EX(I,J) = (I*(J+1)) / NX: EY(I,J) = (I*(J+2)) / NY: HZ(I,J) = (I*(J+3)) / NX
+60 NEXT J: NEXT I
+100 FOR T = 0 TO TMAX - 1
+110 FOR J = 0 TO NY - 1: EY(0,J) = FICT(T): NEXT J
+140 FOR I = 1 TO NX - 1
+150 FOR J = 0 TO NY - 1: EY(I,J) = EY(I,J) - 0.5 * (HZ(I,J) - HZ(I-1,J)): NEXT J
+160 NEXT I
+190 FOR I = 0 TO NX - 1
+200 FOR J = 1 TO NY - 1: EX(I,J) = EX(I,J) - 0.5 * (HZ(I,J) - HZ(I,J-1)): NEXT J
+210 NEXT I
+240 FOR I = 0 TO NX - 2
+250 FOR J = 0 TO NY - 2
+260 HZ(I,J) = HZ(I,J) - 0.7 * (EX(I,J+1) - EX(I,J) + EY(I+1,J) - EY(I,J))
+270 NEXT J
+280 NEXT I
+290 NEXT T
+500 FOR I = 0 TO NX - 1: FOR J = 0 TO NY - 1: S = S + (EX(I,J) + EY(I,J) + HZ(I,J)) * (I + 2*J): NEXT J: NEXT I
+550 PRINT "FDTD-2D"; S
