@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from transpiler.verify.cpu_cuda import default_cache_root
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 GOLDEN = ROOT / "golden"
@@ -26,6 +28,9 @@ os.environ.setdefault("CUDA_TILE_TEMP_DIR", _CACHE)
 # prints is still built as printed (tests/test_cuda_build_output.py); run
 # `B2T_CPU_OPT=-O2 make test` to build everything as users do.
 os.environ.setdefault("B2T_CPU_OPT", "-O0")
+# One build cache for every basic2tile the tests start, also those given a TMPDIR of their
+# own (tests/test_cli_process.py): each would otherwise rebuild the precompiled headers.
+os.environ.setdefault("B2T_CPU_CACHE", str(default_cache_root()))
 
 
 @pytest.fixture(scope="session")

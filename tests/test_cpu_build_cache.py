@@ -96,3 +96,32 @@ def test_headers_beside_the_program_are_not_precompiled(tmp_path: Path):
     assert cpu_cuda._precompilable_headers(source) == (EMULATOR,)
     result = run_cpu(build_cpu(source))
     assert (result.returncode, result.stdout) == (0, "Illegal function call\n")
+
+
+TINY = '#include "b2t_cuda.h"\nint main() { std::printf("42\\n"); }\n'
+
+
+def test_B2T_CPU_CACHE_names_the_cache_folder(tmp_path: Path, monkeypatch):
+    """The suite points every basic2tile it starts at one cache, also one started with a
+    TMPDIR of its own (test_cli_process.py), which would otherwise rebuild everything."""
+    source = tmp_path / "tiny.cu"
+    source.write_text(TINY)
+    monkeypatch.setenv(cpu_cuda.CACHE_VARIABLE, str(tmp_path / "cache"))
+    cpu_cuda._cache_root.cache_clear()
+    try:
+        exe = build_cpu(source)
+    finally:
+        monkeypatch.undo()
+        cpu_cuda._cache_root.cache_clear()
+    assert exe.is_relative_to(tmp_path / "cache")
+    assert run_cpu(exe).stdout == "42\n"
+
+
+def test_a_run_gets_its_own_copy_of_the_executable(tmp_path: Path):
+    """--run/--check run the program from their own temporary folder (removed with it, and
+    where test_cli_process.py looks for what a run left running), not from the cache."""
+    from transpiler.backends.cuda.run import build
+
+    exe = build(TINY, "tiny", "cpu", tmp_path)
+    assert exe == tmp_path / "tiny"
+    assert run_cpu(exe).stdout == "42\n"

@@ -4,7 +4,7 @@
     result = run_cpu(exe, stdin="3\\n")          # a subprocess.CompletedProcess (text)
 
 The command is `g++ -std=c++20 -O2 -pthread -fwrapv -I<headers> -include b2t_cuda_emu.h -x c++`.
-Builds are cached in the temp folder under a hash of the compiler, the flags, basic2tile's
+Builds are cached in the temp folder (or $B2T_CPU_CACHE) under a hash of the compiler, the flags, basic2tile's
 headers and the .cu text (other local headers the .cu includes are not hashed: pass
 cache=False for such a program).  With the default flags the headers a build starts with
 are precompiled once: the emulator, or for a translated BASIC program (b2t_cuda.h, then
@@ -220,9 +220,18 @@ def _compiler_id() -> str:
     return f"{_compiler()}\n{done.stdout}"
 
 
+# B2T_CPU_CACHE names the cache folder: the test suite sets it, so that a basic2tile
+# started with a TMPDIR of its own still finds the builds of the others.
+CACHE_VARIABLE = "B2T_CPU_CACHE"
+
+
+def default_cache_root() -> Path:
+    return Path(tempfile.gettempdir()) / f"basic2tile-cpu-cuda-{os.getuid()}"
+
+
 @functools.cache
 def _cache_root() -> Path:
-    root = Path(tempfile.gettempdir()) / f"basic2tile-cpu-cuda-{os.getuid()}"
+    root = Path(os.environ.get(CACHE_VARIABLE) or default_cache_root())
     root.mkdir(mode=0o700, parents=True, exist_ok=True)
     return root
 
