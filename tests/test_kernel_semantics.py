@@ -267,6 +267,7 @@ def test_i32_arithmetic_wraps_around_in_the_reference_interpreter():
 
 
 @needs_gxx
+@pytest.mark.usefixtures("built_as_printed")
 @pytest.mark.parametrize("target", ["cutile", "cuda"])
 def test_i32_overflow_wraps_in_both_generated_programs(target):
     # 2147483647 + 1 wrapped in the .cu (undefined behaviour in C++) but not in the .py

@@ -93,6 +93,7 @@ RESETS_ITS_VARIABLE = (
 )
 
 
+@pytest.mark.usefixtures("built_as_printed")
 def test_a_loop_that_resets_its_variable_stays_on_the_host_and_never_ends(tmp_path):
     # The interpreter runs until --max-steps stops it; both generated programs must loop
     # as long (a C++ compiler may delete a loop without side effects it assumes to end).

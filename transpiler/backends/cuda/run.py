@@ -26,8 +26,8 @@ def build(code: str, name: str, device: str, folder: Path) -> Path:
     if device == "cpu":
         from ...verify.cpu_cuda import CpuBuildError, build_cpu
 
-        try:
-            return build_cpu(source)
+        try:  # a copy in `folder`: the program runs, and is cleaned up, with the run
+            return build_cpu(source, folder / name)
         except CpuBuildError as exc:
             raise BasicError(
                 f"g++ could not build the generated CUDA:\n{exc.output}", Coord(str(source), 0, 0)
