@@ -155,6 +155,13 @@ def _processes():
             yield int(entry.name), argv
 
 
+def _sigint_by_default() -> None:
+    """In the child before it runs: SIGINT as a terminal delivers it, also when these
+    tests run from a shell's background job (which ignores SIGINT, and an ignored signal
+    stays ignored across exec: the program would never see its Ctrl-C)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _takes_sigint_by_default(pid: int) -> bool:
     """SIGINT would end `pid` as it ends a C program (no Python handler is installed)."""
     try:
@@ -214,6 +221,7 @@ def test_an_interrupted_run_stops_the_program_and_cleans_up(tmp_path, target, si
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=_sigint_by_default,
     )
     try:
         _wait_for_the_program(tmp, parent)
@@ -307,11 +315,16 @@ def test_a_generated_program_dies_quietly_of_ctrl_c(generated, tmp_path, target)
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=_env(tmp_path),
+        preexec_fn=_sigint_by_default,
     )
-    deadline = time.monotonic() + 60
-    while not _takes_sigint_by_default(child.pid):
-        assert child.poll() is None and time.monotonic() < deadline
-        time.sleep(0.05)
-    child.send_signal(signal.SIGINT)
-    assert child.wait(60) == -signal.SIGINT
-    assert child.stderr.read() == b""
+    try:
+        deadline = time.monotonic() + 60
+        while not _takes_sigint_by_default(child.pid):
+            assert child.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        child.send_signal(signal.SIGINT)
+        assert child.wait(60) == -signal.SIGINT
+        assert child.stderr.read() == b""
+    finally:
+        if child.poll() is None:
+            child.kill()
