@@ -96,8 +96,9 @@ def test_warnings_of_the_temporary_come_in_basics_order(tmp_path, tile):
         ("T = ALPHA * A(I,K)", "T = ALPHA * A(I,K) + J"),
         # The J loop changes T.
         ("160 C(I,J) = C(I,J) + T * B(K,J)", "160 C(I,J) = C(I,J) + T * B(K,J) : T = T / 2"),
-        # A triangle of J lanes: a row without lanes would not run T.
-        ("150 FOR J = 0 TO M - 1", "150 FOR J = 0 TO I"),
+        # A triangle of J lanes with an empty row (the last I): no lane there would run T
+        # (`FOR J = 0 TO I`, a lane in every row, is interchanged: test_triangle_temporaries).
+        ("150 FOR J = 0 TO M - 1", "150 FOR J = I + 1 TO M - 1"),
     ],
     ids=["reads-j", "j-sets-t", "triangle"],
 )
