@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_polybench import _KERNEL, _run
+from tests.test_polybench import _KERNEL, _run, coverage
 
 HERE = Path(__file__).parent / "polybench_third"
 DIALECT = ("--dialect", "ms")
@@ -97,16 +97,7 @@ def test_every_program_has_its_parallel_loops():
 
 
 def test_offload_coverage_of_the_parallel_loops(capsys):
-    total = offloaded = 0
-    rows = []
-    for name, parallel in sorted(PARALLEL.items()):
-        got = offloaded_loops(HERE / f"{name}.bas") & set(parallel)
-        total += len(parallel)
-        offloaded += len(got)
-        missed = sorted(set(parallel) - got)
-        rows.append(
-            f"{name:18} {len(got)}/{len(parallel)}" + (f"  on the host: {missed}" if missed else "")
-        )
+    rows, offloaded, total = coverage(PARALLEL, lambda name: offloaded_loops(HERE / f"{name}.bas"))
     with capsys.disabled():
         print(
             "\n" + "\n".join(rows) + f"\nparallel loops offloaded (third set): {offloaded}/{total}"
