@@ -17,8 +17,12 @@ from .host_procedures import in_order, name_procedures, procedure_notes
 
 class HostModule:
     """A subclass names its expression printers (`expr_printer`, `microsoft_printer`),
-    statement printer (`statement_printer`), template (`template`) and language
-    (`language`), and gives the hooks below that raise NotImplementedError."""
+    statement printer (`statement_printer`), template and language, and gives, in its
+    syntax: `doc_text(text)` (text made safe for the file's opening comment),
+    `data_item(datum)` (a DATA item: its text, whether quoted), `gosub_function(sub,
+    body)` (a GOSUB subroutine's function), a procedure's `scalar_param(proc, param)`,
+    `array_param(ident, array)` and `procedure_head(sub, params)`, a DEF FN function's
+    `function_head(fn, name)` and `function_body(fn)` (its lines)."""
 
     expr_printer = None
     microsoft_printer = None
@@ -69,13 +73,11 @@ class HostModule:
                 self.expr.runtime(precision) if a.uses_files and precision != "REAL" else ""
             ),
             runtime_dialect=a.runtime_dialect(),
+            screen_errors=a.options.microsoft,  # GW-BASIC's fatal errors show on its screen
+            data_pool_args=self.data_pool_args(),
             tile_constants=self.kernels.constants() if self.kernels is not None else [],
             **target,
         )
-
-    def doc_text(self, text: str) -> str:
-        """`text` made safe for the file's opening comment (or docstring)."""
-        raise NotImplementedError
 
     def console_precision(self) -> str | None:
         """The digits of PRINT USING's numbers, where the Console must be told them."""
@@ -92,9 +94,16 @@ class HostModule:
         """The DATA items, each DATA statement's under its comment."""
         return data_lines(self.a.stmts, self.stmts.texts, self.data_item, self.stmts.origin_comment)
 
-    def data_item(self, datum: ast.Datum) -> str:
-        """One item of the DATA table: its text and whether it was quoted."""
-        raise NotImplementedError
+    def data_pool_args(self) -> str:
+        """The DataPool's arguments: the DATA table, and outside --strict the rules of
+        READ (Microsoft BASIC's, with each DATA line's first item)."""
+        a, syntax = self.a, self.stmts.syntax
+        args = ["DATA"] if a.options.strict else ["DATA", syntax.argument("strict", syntax.false)]
+        if a.options.microsoft and not a.options.strict:
+            args.append(syntax.argument("microsoft", syntax.true))
+            if self.data_line_starts():
+                args.append(syntax.argument("lines", "DATA_LINES"))
+        return ", ".join(args)
 
     # One DATA line and its first item in data_line_starts, in the target's syntax.
     data_line_pair = "{line}: {start}"
@@ -155,10 +164,6 @@ class HostModule:
             return self.procedure(sub)
         return self.gosub_function(sub, self.function_of(sub.body))
 
-    def gosub_function(self, sub: hostir.Subroutine, body: list) -> list:
-        """The function of a GOSUB subroutine (its comments above or in it)."""
-        raise NotImplementedError
-
     def procedure(self, sub: hostir.Subroutine) -> list:
         """A SUB or FUNCTION as a function, under the comment of its SUB line: its array
         parameters are the names of the arrays in its body."""
@@ -175,15 +180,6 @@ class HostModule:
         comment = self.stmts.code(self.stmts.origin_comment(proc.stmt.label, line.strip()))
         head = self.procedure_head(sub, ", ".join(params))
         return [comment, self.stmts.code(head, self.suite(self.function_start(sub) + body))]
-
-    def scalar_param(self, proc, param: str) -> str:
-        raise NotImplementedError
-
-    def array_param(self, ident: str, array: str) -> str:
-        raise NotImplementedError
-
-    def procedure_head(self, sub: hostir.Subroutine, params: str) -> str:
-        raise NotImplementedError
 
     @staticmethod
     def suite(lines: list) -> list:
@@ -215,12 +211,6 @@ class HostModule:
             head = self.function_head(fn, self.namer.name(name, "function"))
             out.append(comment + [self.stmts.code(head, bodies[name])])
         return out
-
-    def function_head(self, fn, name: str) -> str:
-        raise NotImplementedError
-
-    def function_body(self, fn) -> list:
-        raise NotImplementedError
 
     def arrays_in_order(self) -> list:
         """The arrays the program uses, (name, symbol) in the order of their DIMs."""

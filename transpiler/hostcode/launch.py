@@ -365,6 +365,11 @@ class LaunchTarget:
     namer (`self.namer`) answer alike.  A subclass provides `host_code(nodes, lane)`,
     `origin_code(stmt)` and the target's parts listed in this module's docstring."""
 
+    def __init__(self, host: hostir.HostProgram, expr):
+        self.host = host
+        self.expr = expr
+        self.namer = expr.namer
+
     @property
     def syntax(self):
         return self.stmts.syntax

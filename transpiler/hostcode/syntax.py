@@ -88,6 +88,10 @@ class Syntax:
         """The numbers in a host array of a kernel's results, as the runtime takes them."""
         return array
 
+    def argument(self, name: str, value: str) -> str:
+        """A constructor's argument `name` (C++'s go by position)."""
+        return value
+
 
 class PythonSyntax(Syntax):
     comment = "# "
@@ -143,6 +147,9 @@ class PythonSyntax(Syntax):
 
     def values(self, array):
         return f"{array}.tolist()"
+
+    def argument(self, name, value):
+        return f"{name}={value}"
 
 
 class CppSyntax(Syntax):

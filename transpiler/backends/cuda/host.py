@@ -185,13 +185,12 @@ class _ModulePrinter(HostModule):
         self.set_up(host, Namer("cpp", taken=_PROGRAM_NAMES))
         self.kernels_code = kernels_code.strip("\n")
         self.file_name = file_name or _stem(self.a.source.name).rsplit(".", 1)[0] + ".cu"
-        self.kernels = KernelLaunches(host, self.expr, self.namer, lowered)
+        self.kernels = KernelLaunches(host, self.expr, lowered)
         self.stmts.kernels = self.kernels
 
     # ----------------------------------------------------------------- the file
 
     def render(self) -> str:
-        a = self.a
         header, run_body = self.run_body()
         subs = [self.subroutine(sub) for sub in self.host.subroutines]
         functions = self.functions()
@@ -200,8 +199,6 @@ class _ModulePrinter(HostModule):
             cpu_command=comment_text(cuda_build.cpu_command(self.file_name)),
             kernels_code=self.kernels_code,
             split=SPLIT,
-            strict=a.options.strict,
-            microsoft=a.options.microsoft,
             console_args=self.console_args(),
             launch_header=self.kernels.uses_launch_header(),
             header=header,
@@ -274,7 +271,8 @@ class _ModulePrinter(HostModule):
             Code(f"{ctype} {name} = 0.0;") for name, ctype in self.stmts.function_locals.items()
         ]
 
-    function_start = _locals
+    def function_start(self, sub: hostir.Subroutine) -> list[Code]:
+        return self._locals()
 
     def gosub_function(self, sub: hostir.Subroutine, body: list) -> list[Code]:
         comments = []  # the REMs before the first statement describe the subroutine

@@ -22,20 +22,18 @@ from __future__ import annotations
 from ... import ast, hostir, ir
 from ...hostcode.launch import LaunchLowering, LaunchTarget
 from ...hostcode.nodes import Declare, If, Line, Raw
-from ...naming import Namer
 from .build import grid_nonempty
+from .code import Code
 from .element_types import c_type
 from .kernels import CudaKernel, lower_kernel
 
 
 class KernelLaunches(LaunchTarget):
     """Launch code of one host program; `expr` is the host printer's expression printer
-    (cuda_host_expr.ExprPrinter) and `namer` its namer."""
+    (cuda/host_expr.py's ExprPrinter)."""
 
-    def __init__(self, host: hostir.HostProgram, expr, namer: Namer, lowered: dict | None = None):
-        self.host = host
-        self.expr = expr
-        self.namer = namer
+    def __init__(self, host: hostir.HostProgram, expr, lowered: dict | None = None):
+        super().__init__(host, expr)
         lowered = lowered or {}
         self.kernels: dict[str, CudaKernel] = {
             k.name: lowered.get(k.name) or lower_kernel(k) for k in host.kernels
@@ -49,7 +47,7 @@ class KernelLaunches(LaunchTarget):
                 if isinstance(p, ir.ArrayParam) and p.name in host.analysis.arrays
             }
         )
-        self.mirrors = {name: namer.fresh(f"{expr.array(name)}_device") for name in used}
+        self.mirrors = {name: self.namer.fresh(f"{expr.array(name)}_device") for name in used}
 
     # ----------------------------------------------------------------- program parts
 
@@ -58,8 +56,6 @@ class KernelLaunches(LaunchTarget):
         return bool(self.host.kernels)
 
     def members(self) -> list:
-        from .host_stmt import Code
-
         arrays = self.host.analysis.arrays
         out = []
         if self.mirrors:
@@ -70,8 +66,6 @@ class KernelLaunches(LaunchTarget):
         return out
 
     def to_host(self, node: hostir.ToHost) -> list:
-        from .host_stmt import Code
-
         return [
             Code(f"{self.mirrors[a]}.download({self.expr.array(a)});")
             for a in node.arrays

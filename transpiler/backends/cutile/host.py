@@ -139,15 +139,8 @@ class _ModulePrinter(HostModule):
         """program()'s parameters, and main()'s arguments for them."""
         params, args = ["con: Console"], ["con"]
         if self.uses_data:
-            self.expr.need("DataPool")
-            params.append("data: DataPool")
-            if self.a.options.strict:
-                args.append("DataPool(DATA)")
-            elif self.a.options.microsoft:
-                lines = ", lines=DATA_LINES" if self.a.data_line_start else ""
-                args.append(f"DataPool(DATA, strict=False, microsoft=True{lines})")
-            else:
-                args.append("DataPool(DATA, strict=False)")
+            params.append(f"data: {self.expr.need('DataPool')}")
+            args.append(f"DataPool({self.data_pool_args()})")
         if self.kernels is not None:
             params.append("dev")
             args.append("dev")

@@ -43,9 +43,7 @@ class KernelView:
 
 class KernelPrinter(LaunchTarget):
     def __init__(self, host: hostir.HostProgram, expr: ExprPrinter):
-        self.host = host
-        self.expr = expr
-        self.namer = expr.namer
+        super().__init__(host, expr)
         # The module-level names of the kernels, which program() (the scope of the BASIC
         # variables) must not hide: a scalar MAP_30 would otherwise hide kernel map_30.
         self.names = {k.name: expr.namer.ident(k.name, "kernel") for k in host.kernels}
