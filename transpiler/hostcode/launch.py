@@ -360,12 +360,19 @@ class LaunchLowering:
 
 class LaunchTarget:
     """What the two back ends share in answering LaunchLowering: the entry points the
-    statement printers call, and the questions their expression printer (`self.expr`)
-    and namer (`self.namer`) answer alike.  A subclass sets `syntax` and provides
-    `code()` (its Code class), `host_code(nodes, lane)`, `origin_code(stmt)` and the
-    target's parts listed in this module's docstring."""
+    statement printers call, and the questions their statement printer (`self.stmts`,
+    whose syntax table and Code class it uses), expression printer (`self.expr`) and
+    namer (`self.namer`) answer alike.  A subclass provides `host_code(nodes, lane)`,
+    `origin_code(stmt)` and the target's parts listed in this module's docstring."""
 
-    syntax = None
+    def __init__(self, host: hostir.HostProgram, expr):
+        self.host = host
+        self.expr = expr
+        self.namer = expr.namer
+
+    @property
+    def syntax(self):
+        return self.stmts.syntax
 
     def name_tiles(self, names: dict[str, str]) -> None:
         """The tile sizes, named once at the top of the program (TILE = 512) rather than
@@ -397,7 +404,7 @@ class LaunchTarget:
         return self.lay_out(LaunchLowering(self).distributed(node))
 
     def lay_out(self, nodes: list) -> list:
-        return Layout(self.syntax, self.code(), self.host_code, self.origin_code).lines(nodes)
+        return Layout(self.syntax, self.stmts.code, self.host_code, self.origin_code).lines(nodes)
 
     @property
     def read_vars(self) -> set[str] | None:
@@ -415,6 +422,23 @@ class LaunchTarget:
 
     def store(self, text: str) -> str:
         return self.expr.store(text, "num")
+
+    def number(self, value) -> str:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return self.stmts.number_text(value) if isinstance(value, float) else str(value)
+
+    def round_to_int(self, text: str) -> str:
+        return f"{self.expr.runtime('round_to_int')}({text})"
+
+    def mat_shape(self, shape) -> list:
+        """MAT C = A * B: A and B checked, C given its shape."""
+        arrays = ", ".join(self.array(n) for n in (shape.target, shape.left, shape.right))
+        return [Line(f"{self.expr.runtime('mat_product_shape')}({arrays})")]
+
+    def sums_fit(self, finish: hostir.Finish, temp: str) -> str | None:
+        """The blocks' sums in `temp` combine one by one with no exception."""
+        return self.expr.totals_fit(finish.var, _OPS[finish.kind], self.syntax.values(temp))
 
     def running_total(self, name: str, kind: str, part: str) -> str:
         """BASIC's `name + part` (kind "sub": `-`), as the accumulating statement

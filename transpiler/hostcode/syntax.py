@@ -77,6 +77,21 @@ class Syntax:
         """An integer expression as a BASIC number."""
         return text
 
+    # module
+    empty_string = ""  # a new string variable's value where it is written
+
+    def zero(self, kind: str) -> str:
+        """The value a BASIC variable of `kind` starts with."""
+        return self.empty_string if kind == "str" else "0" if kind in ("int", "lng") else "0.0"
+
+    def values(self, array: str) -> str:
+        """The numbers in a host array of a kernel's results, as the runtime takes them."""
+        return array
+
+    def argument(self, name: str, value: str) -> str:
+        """A constructor's argument `name` (C++'s go by position)."""
+        return value
+
 
 class PythonSyntax(Syntax):
     comment = "# "
@@ -126,6 +141,15 @@ class PythonSyntax(Syntax):
 
     def extreme_of_all(self, kind, var, array):
         return f"{kind}([{var}, *{array}.tolist()])"
+
+    # module
+    empty_string = '""'
+
+    def values(self, array):
+        return f"{array}.tolist()"
+
+    def argument(self, name, value):
+        return f"{name}={value}"
 
 
 class CppSyntax(Syntax):

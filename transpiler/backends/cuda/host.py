@@ -28,21 +28,19 @@ import os
 import subprocess
 from pathlib import Path
 
-from ... import __version__, ast, hostir
-from ...model import type_of_name
+from ... import ast, hostir
+from ...hostcode.syntax import CPP
+from ...model import type_of_name, variable_type
 from ...naming import Namer
-from ..data_rows import data_lines
 from ..host_module import HostModule
 from ..host_module import stem as _stem
-from ..host_procedures import procedure_notes
 from ..render import render
 from . import build as cuda_build
 from .clang_verbatim import put_back, set_aside
 from .host_expr import ExprPrinter
 from .host_microsoft import MicrosoftExprPrinter
-from .host_procs import procedure_def
 from .host_stmt import GOSUB_DEPTH, Code, StatementPrinter
-from .host_text import comment_text, cpp_std_string, cpp_string, origin_comment
+from .host_text import comment_text, cpp_std_string, cpp_string
 from .launch import KernelLaunches
 
 # The one clang-format style of generated C++ (kernels and host code alike).
@@ -172,6 +170,10 @@ class _ModulePrinter(HostModule):
     expr_printer = ExprPrinter
     microsoft_printer = MicrosoftExprPrinter
     statement_printer = StatementPrinter
+    template = "cuda/program.cu.jinja"
+    language = "CUDA C++"
+    doc_text = staticmethod(comment_text)
+    data_line_pair = "{{{line}, {start}}}"  # an initializer list's element
 
     def __init__(
         self,
@@ -183,90 +185,55 @@ class _ModulePrinter(HostModule):
         self.set_up(host, Namer("cpp", taken=_PROGRAM_NAMES))
         self.kernels_code = kernels_code.strip("\n")
         self.file_name = file_name or _stem(self.a.source.name).rsplit(".", 1)[0] + ".cu"
-        self.kernels = KernelLaunches(host, self.expr, self.namer, lowered)
+        self.kernels = KernelLaunches(host, self.expr, lowered)
         self.stmts.kernels = self.kernels
 
     # ----------------------------------------------------------------- the file
 
     def render(self) -> str:
-        a = self.a
         header, run_body = self.run_body()
         subs = [self.subroutine(sub) for sub in self.host.subroutines]
         functions = self.functions()
-        members = self.members()
-        return render(
-            "cuda/program.cu.jinja",
-            title=comment_text(f"{_stem(a.source.name)}: a BASIC program translated to CUDA C++"),
-            version=__version__,
-            source_name=comment_text(a.source.name),
+        context = self.context(
             nvcc_command=comment_text(cuda_build.nvcc_command(self.file_name)),
             cpu_command=comment_text(cuda_build.cpu_command(self.file_name)),
-            source_literal=cpp_string(a.source.name),
             kernels_code=self.kernels_code,
             split=SPLIT,
-            compile_warnings=[cpp_string(str(w)) for w in a.warnings],
-            data_lines=self.data_lines() if self.uses_data else [],
-            data_line_starts=self.data_line_starts(),
-            load_overflows=len(a.load_overflows) if a.options.microsoft else 0,
-            uses_data=self.uses_data,
-            strict=a.options.strict,
-            microsoft=a.options.microsoft,
             console_args=self.console_args(),
-            uses_files=a.uses_files,
-            file_precision="" if a.using_precision == "REAL" else f"b2t::{a.using_precision}",
-            runtime_dialect=a.runtime_dialect(),
             launch_header=self.kernels.uses_launch_header(),
-            tile_constants=self.kernels.constants(),
             header=header,
-            members=members,
+            members=self.members(),
             functions=functions + subs,
             run_body=run_body,
-            uses_end_exception=self.stmts.uses_end_exception,
         )
+        return render(self.template, **context)
 
     def console_args(self) -> str:
         """The Console's constructor arguments: INPUT's strictness, PRINT USING's digits."""
-        a = self.a
-        if a.using_precision != "REAL" and a.uses_print_using:
-            strict = "true" if a.options.strict else "false"
-            return f"{{stdout, stdin, {strict}, b2t::{a.using_precision}}}"
-        return "" if a.options.strict else "{stdout, stdin, false}"
+        strict = "true" if self.a.options.strict else "false"
+        precision = self.console_precision()
+        if precision is not None:
+            return f"{{stdout, stdin, {strict}, b2t::{precision}}}"
+        return "" if self.a.options.strict else "{stdout, stdin, false}"
 
-    data_line_pair = "{{{line}, {start}}}"  # an initializer list's element
-
-    def data_lines(self) -> list[str]:
-        """The DATA items, each DATA statement's under its comment."""
-
-        def entry(datum: ast.Datum) -> str:
-            return f"{{{cpp_std_string(datum.text)}, {'true' if datum.quoted else 'false'}}},"
-
-        return data_lines(self.a.stmts, self.stmts.texts, entry, origin_comment)
+    def data_item(self, datum: ast.Datum) -> str:
+        return f"{{{cpp_std_string(datum.text)}, {'true' if datum.quoted else 'false'}}},"
 
     # ----------------------------------------------------------------- struct Program
 
     def members(self) -> list[Code]:
-        a = self.a
         out: list[Code] = []
-        groups: dict[str, list[str]] = {"num": [], "dbl": [], "int": [], "lng": [], "str": []}
-        for name in sorted(a.variables):
-            if name in self.host.procedure_locals:
-                continue  # a SUB's variable: a local of its function
-            groups[_type_of(name)].append(self.namer.name(name))
-        initial = {"num": " = 0.0", "dbl": " = 0.0", "int": " = 0", "lng": " = 0", "str": ""}
-        for kind in ("num", "dbl", "int", "lng", "str"):
-            names = groups[kind]
-            for i in range(0, len(names), 8):
-                declared = ", ".join(n + initial[kind] for n in names[i : i + 8])
-                out.append(Code(f"{self.expr.cpp_type(kind)} {declared};"))
-        for name, symbol in self._arrays_in_order():
+        kinds = ("num", "dbl", "int", "lng", "str")
+        for kind, names in self.variable_rows(sorted(self.a.variables), type_of_name, kinds):
+            initial = "" if kind == "str" else f" = {CPP.zero(kind)}"
+            declared = ", ".join(name + initial for name in names)
+            out.append(Code(f"{self.expr.cpp_type(kind)} {declared};"))
+        for name, symbol in self.arrays_in_order():
             element = self.expr.cpp_type(symbol.elem_type)
-            rank = symbol.rank
-            array = self.array_names[name]
-            out.append(
-                Code(f"b2t::Array<{element}> {array}{{{cpp_string(name)}, {symbol.base}, {rank}}};")
-            )
+            array = f"{self.array_names[name]}{{{cpp_string(name)}, {symbol.base}, {symbol.rank}}}"
+            out.append(Code(f"b2t::Array<{element}> {array};"))
         if self.host.return_stack:
-            depth = GOSUB_DEPTH[a.options.strict]
+            depth = GOSUB_DEPTH[self.a.options.strict]
             out.append(Code(f"b2t::GosubStack returns{{{depth}}};  // GOSUB return labels"))
         if self.stmts.uses_for_stack:
             stack = self.stmts.for_stack_var
@@ -275,40 +242,28 @@ class _ModulePrinter(HostModule):
             labels = list(self.stmts.labels) + (["DONE"] if self.stmts.uses_done_label else [])
             out.append(Code("// The blocks of the dispatch loops (GOTO targets)."))
             out.append(Code(f"enum Label {{ {', '.join(labels)} }};"))
-        out += self.kernels.members()
-        return out
-
-    def _arrays_in_order(self):
-        arrays = [kv for kv in self.a.arrays.items() if kv[0] not in self.host.unused_arrays]
-        return sorted(arrays, key=lambda kv: (kv[1].coord.line, kv[1].coord.column))
+        return out + self.kernels.members()
 
     def allocations(self) -> list[Code]:
         """The arrays whose bounds are constants, allocated when the program starts."""
-        static = self.host.static_arrays
         out: list[Code] = []
-        for name, symbol in self._arrays_in_order():
-            if symbol.upper is None:
-                continue  # its DIM statement allocates it
-            if symbol.dim_stmt is not None:
-                out += self.stmts.comment(hostir.Simple(symbol.dim_stmt, origin=symbol.dim_stmt))
-            elif name in static:
-                out.append(Code(f"// {name}() is used without DIM: subscripts {symbol.base} to 10"))
-            bounds = ", ".join(str(u) for u in symbol.upper)
-            out.append(Code(f"{self.array_names[name]}.allocate({{{bounds}}});"))
+        for name, symbol in self.arrays_in_order():
+            if symbol.upper is not None:  # else its DIM statement allocates it
+                bounds = ", ".join(str(u) for u in symbol.upper)
+                out += self.array_comment(name, symbol)
+                out.append(Code(f"{self.array_names[name]}.allocate({{{bounds}}});"))
         return out
 
     def run_body(self) -> tuple[list[Code], list[Code]]:
         """The leading REMs (the program's description) and the body of run()."""
-        host = self.host
-        leading = self.leading_rems()
-        header = self.stmts.nodes(host.body[:leading])
-        header += [Code("// " + note) for note in procedure_notes(host)]
-        self.stmts.function_locals = {}
+        header, rest = self.main_body()
+        self.begin_function()
         allocations = self.allocations()
-        body = self.stmts.nodes(host.body[leading:])
-        if body and body[-1].text == "return;" and body[-1].body is None:
-            body.pop()  # END on the last line
+        body = self.without_return(self.stmts.nodes(rest))  # END on the last line
         return header, self._locals() + allocations + body
+
+    def begin_function(self) -> None:
+        self.stmts.function_locals = {}
 
     def _locals(self) -> list[Code]:
         """Declarations of the function's loop limits and steps shared by dispatch blocks."""
@@ -316,40 +271,38 @@ class _ModulePrinter(HostModule):
             Code(f"{ctype} {name} = 0.0;") for name, ctype in self.stmts.function_locals.items()
         ]
 
-    def subroutine(self, sub: hostir.Subroutine) -> list[Code]:
-        if sub.procedure is not None:  # a SUB or FUNCTION: a function with parameters
-            return procedure_def(self, sub)
-        self.stmts.in_sub = True
-        self.stmts.function_locals = {}
-        # A statement of a subroutine may be the main program's too: each copy keeps
-        # its `// N` comment.
-        outer, self.stmts.commented = self.stmts.commented, set()
-        body = self.stmts.nodes(sub.body)
-        self.stmts.commented = outer
-        self.stmts.in_sub = False
+    def function_start(self, sub: hostir.Subroutine) -> list[Code]:
+        return self._locals()
+
+    def gosub_function(self, sub: hostir.Subroutine, body: list) -> list[Code]:
         comments = []  # the REMs before the first statement describe the subroutine
         while len(body) > 1 and body[0].is_comment and body[1].is_comment:
             comments.append(body.pop(0))
         return comments + [Code(f"void {self.sub_names[sub.name]}()", self._locals() + body)]
 
-    def functions(self) -> list[list[Code]]:
-        """The DEF FN functions the program calls (directly or through each other)."""
-        called, bodies = self.functions_called()
-        out = []
-        for name in called:
-            fn = self.a.functions[name]
-            comment = self.stmts.comment(hostir.Simple(fn.stmt, origin=fn.stmt))
-            params = ", ".join(
-                f"{self.expr.cpp_type(t)} {self.namer.name(p)}"
-                for p, t in zip(fn.params, fn.param_types)
-            )
-            result = self.expr.cpp_type(fn.result_type)
-            head = f"{result} {self.namer.name(name, 'function')}({params})"
-            out.append(comment + [Code(head, bodies[name])])
-        return out
+    # ----------------------------------------------------------------- functions
 
-    def function_body(self, name: str) -> list[Code]:
-        fn = self.a.functions[name]
+    def scalar_param(self, proc, param: str) -> str:
+        """A parameter the procedure may change is a reference (QuickBASIC's)."""
+        ref = "&" if param in proc.changed_params() else ""
+        return f"{self.expr.cpp_type(variable_type(self.a, param))}{ref} {self.stmts.var(param)}"
+
+    def array_param(self, ident: str, array: str) -> str:
+        return f"b2t::Array<{self.expr.cpp_type(self.a.arrays[array].elem_type)}>& {ident}"
+
+    def procedure_head(self, sub: hostir.Subroutine, params: str) -> str:
+        proc = sub.procedure
+        result = self.expr.cpp_type(variable_type(self.a, proc.result)) if proc.result else "void"
+        return f"{result} {self.sub_names[sub.name]}({params})"
+
+    def function_head(self, fn, name: str) -> str:
+        params = ", ".join(
+            f"{self.expr.cpp_type(t)} {self.namer.name(p)}"
+            for p, t in zip(fn.params, fn.param_types)
+        )
+        return f"{self.expr.cpp_type(fn.result_type)} {name}({params})"
+
+    def function_body(self, fn) -> list[Code]:
         self.expr.params = dict(zip(fn.params, fn.param_types))
         pre: list[str] = []
         value = self.expr.value(fn.body, pre)
@@ -357,7 +310,3 @@ class _ModulePrinter(HostModule):
         return [Code(line) for line in pre] + [
             Code(f"return {self.expr.store(value, fn.result_type)};")
         ]
-
-
-def _type_of(name: str) -> str:
-    return type_of_name(name)

@@ -14,8 +14,6 @@ from ... import ast, hostir
 from ...expr_facts import has_effects
 from ...model import variable_type
 from ..host_procedures import in_order
-from .code import Code
-from .host_text import origin_comment
 
 
 class ProcedureStatements:
@@ -65,49 +63,10 @@ class ProcedureStatements:
         out = []
         for name in node.names:
             kind = variable_type(self.a, name)
-            initial = "" if kind == "str" else " = 0" if kind in ("int", "lng") else " = 0.0"
+            initial = f" = {self.syntax.zero(kind)}" if kind != "str" else ""
             out.append(self.code(f"{self.expr.cpp_type(kind)} {self.var(name)}{initial};"))
         return out
 
 
 def _is(target: ast.LValue | None, value: ast.Expr) -> bool:
     return isinstance(target, ast.Var) and target.name == value.name
-
-
-def procedure_def(module, sub: hostir.Subroutine) -> list:
-    """`void swap2(float& a, float& b)` and its body, under the comment of its SUB line."""
-
-    proc = sub.procedure
-    stmts = module.stmts
-    a = module.a
-    stmts.in_sub = True
-    stmts.function_locals = {}
-    arrays = module.proc_arrays[sub.name]
-    outer, stmts.commented = stmts.commented, set()
-    names = dict(module.array_names)
-    module.array_names.update({array: ident for _, ident, array in arrays})
-    body = stmts.nodes(sub.body)
-    module.array_names.update(names)  # (the body's names for its arrays: the parameters)
-    stmts.commented = outer
-    stmts.in_sub = False
-    if body and body[-1].text == "return;" and body[-1].body is None:
-        body.pop()  # END SUB
-    changed = set(proc.changed_params())
-    params = []
-    for p, array in zip(proc.params, proc.array_params):
-        if not array:
-            ref = "&" if p in changed else ""
-            params.append(f"{module.expr.cpp_type(variable_type(a, p))}{ref} {stmts.var(p)}")
-    params = in_order(
-        params,
-        [
-            (i, f"b2t::Array<{module.expr.cpp_type(a.arrays[array].elem_type)}>& {ident}")
-            for i, ident, array in arrays
-        ],
-    )
-    result = module.expr.cpp_type(variable_type(a, proc.result)) if proc.result else "void"
-    name = module.sub_names[sub.name]
-    line = a.source.line_text(proc.stmt.coord.line) or ""
-    comment = Code(origin_comment(proc.stmt.label, line.strip()))
-    head = f"{result} {name}({', '.join(params)})"
-    return [comment, Code(head, module._locals() + body)]

@@ -22,21 +22,18 @@ from __future__ import annotations
 from ... import ast, hostir, ir
 from ...hostcode.launch import LaunchLowering, LaunchTarget
 from ...hostcode.nodes import Declare, If, Line, Raw
-from ...hostcode.syntax import CPP
-from ...naming import Namer
 from .build import grid_nonempty
+from .code import Code
 from .element_types import c_type
 from .kernels import CudaKernel, lower_kernel
 
 
 class KernelLaunches(LaunchTarget):
     """Launch code of one host program; `expr` is the host printer's expression printer
-    (cuda_host_expr.ExprPrinter) and `namer` its namer."""
+    (cuda/host_expr.py's ExprPrinter)."""
 
-    def __init__(self, host: hostir.HostProgram, expr, namer: Namer, lowered: dict | None = None):
-        self.host = host
-        self.expr = expr
-        self.namer = namer
+    def __init__(self, host: hostir.HostProgram, expr, lowered: dict | None = None):
+        super().__init__(host, expr)
         lowered = lowered or {}
         self.kernels: dict[str, CudaKernel] = {
             k.name: lowered.get(k.name) or lower_kernel(k) for k in host.kernels
@@ -50,7 +47,7 @@ class KernelLaunches(LaunchTarget):
                 if isinstance(p, ir.ArrayParam) and p.name in host.analysis.arrays
             }
         )
-        self.mirrors = {name: namer.fresh(f"{expr.array(name)}_device") for name in used}
+        self.mirrors = {name: self.namer.fresh(f"{expr.array(name)}_device") for name in used}
 
     # ----------------------------------------------------------------- program parts
 
@@ -59,8 +56,6 @@ class KernelLaunches(LaunchTarget):
         return bool(self.host.kernels)
 
     def members(self) -> list:
-        from .host_stmt import Code
-
         arrays = self.host.analysis.arrays
         out = []
         if self.mirrors:
@@ -71,8 +66,6 @@ class KernelLaunches(LaunchTarget):
         return out
 
     def to_host(self, node: hostir.ToHost) -> list:
-        from .host_stmt import Code
-
         return [
             Code(f"{self.mirrors[a]}.download({self.expr.array(a)});")
             for a in node.arrays
@@ -80,13 +73,6 @@ class KernelLaunches(LaunchTarget):
         ]
 
     # ------------------------------------------- what LaunchLowering asks of the target
-
-    syntax = CPP
-
-    def code(self):
-        from .host_stmt import Code
-
-        return Code
 
     def host_code(self, nodes: list, lane: bool) -> list:
         return self.stmts.nodes(nodes)
@@ -105,18 +91,8 @@ class KernelLaunches(LaunchTarget):
     def double_value(self, e: ast.Expr) -> str:
         return self.expr.double_value(e, None)
 
-    def number(self, value) -> str:
-        return _number(value)
-
     def sum_of_blocks(self, kind: str, var: str, temp: str) -> str:
         return f"{temp}.{'added_to' if kind == 'sum' else 'subtracted_from'}({var})"
-
-    def sums_fit(self, finish: hostir.Finish, temp: str) -> str | None:
-        """The blocks' sums in DeviceTemp `temp` combine one by one with no exception."""
-        return self.expr.totals_fit(finish.var, "+" if finish.kind == "sum" else "-", temp)
-
-    def round_to_int(self, text: str) -> str:
-        return f"b2t::round_to_int({text})"
 
     def extent(self, array: str, axis: int) -> str:
         return f"{self.expr.array(array)}.extent({axis})"
@@ -127,12 +103,11 @@ class KernelLaunches(LaunchTarget):
     element_loop_names = block_loop_names
 
     def mat_shape(self, shape) -> list:
-        out = []
-        if self.stmts.tracks_lines:
-            line = self.stmts.line_numbers.get(shape.node.coord.line, 0)
-            out.append(Line(f"{self.stmts.line_var} = {line}"))
-        arrays = ", ".join(self.expr.array(n) for n in (shape.target, shape.left, shape.right))
-        return out + [Line(f"b2t::mat_product_shape({arrays})")]
+        """The check at the line of the MAT statement (a mismatch is its error)."""
+        if not self.stmts.tracks_lines:
+            return super().mat_shape(shape)
+        line = self.stmts.line_numbers.get(shape.node.coord.line, 0)
+        return [Line(f"{self.stmts.line_var} = {line}")] + super().mat_shape(shape)
 
     def count(self, count: hostir.LoopCount, name: str, lowering: LaunchLowering) -> list:
         pre: list[str] = []
@@ -195,9 +170,3 @@ class KernelLaunches(LaunchTarget):
 
     def restore(self, arrays: list[str]) -> list:
         return [Line(f"{self.mirrors[a]}.restore()") for a in arrays]
-
-
-def _number(value) -> str:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return repr(value) if isinstance(value, float) else str(value)

@@ -24,20 +24,15 @@ from ...naming import Namer
 from ..render import render
 from . import build as cuda_build
 from . import element_types as T
+from . import host as cuda_host
 from .expr import ExprPrinter
 from .helpers import helpers_text
+from .host import format_cpp, join_pieces
 from .kernels import CudaKernel, lower_kernel
 from .run import OUTPUT_MARKER
 
 SOURCE_MARKER = "BASIC source"
 SOURCE_END = "end of BASIC source"
-
-
-def format_cpp(code: str) -> str:
-    """clang-format in the one style of generated C++ (cuda_host.CLANG_FORMAT_STYLE)."""
-    from .host import format_cpp as clang_format
-
-    return clang_format(code)
 
 
 # ---------------------------------------------------------------------- device code
@@ -58,8 +53,6 @@ def device_code(kernels: list[ir.Kernel], host_helpers: set[str] = frozenset()) 
     used = set(host_helpers)
     for ck in lowered.values():
         used |= ck.helpers
-    from .host import join_pieces
-
     parts = [helpers_text(used)] + [ck.text for ck in lowered.values()]
     return DeviceCode(join_pieces(parts), lowered)
 
@@ -115,41 +108,19 @@ def generate_cuda_library(
     name = _identifier(lib.name)
     cuda_kernel = lower_kernel(kernel)
     # run_NAME()'s names must not hide the kernel (a file-scope function).
-    taken = {
-        f"run_{name}",
-        "read_number",
-        "read_whole_number",
-        "grid",
-        "element",
-        "main",
-        cuda_kernel.name,
-    }
-    host = Namer("cpp", taken=taken)
+    taken = {f"run_{name}", "read_number", "read_whole_number", "grid", "element", "main"}
+    host = Namer("cpp", taken=taken | {cuda_kernel.name})
     names = {s.name: host.name(s.name) for s in lib.scalars}
     scope = HostScope(names)
     printer = ExprPrinter(scope)
-    arrays = []
-    extent_names: dict[str, list[str]] = {}
-    extents = []
+    arrays, extents = [], []
     for a in lib.arrays:
         hname = host.name(a.name, "array")
-        words = (
-            ["len"]
-            if len(a.extents) == 1
-            else (
-                ["rows", "cols"]
-                if len(a.extents) == 2
-                else [f"dim{k}" for k in range(len(a.extents))]
-            )
-        )
-        extent_names[a.name] = [host.fresh(f"{hname}_{w}") for w in words]
-        for ename, e in zip(extent_names[a.name], a.extents):
-            extents.append(f"const int {ename} = {printer.scalar(e)};")
-        count = " * ".join(
-            [f"static_cast<std::size_t>({extent_names[a.name][0]})"] + extent_names[a.name][1:]
-        )
+        rank = len(a.extents)
+        words = {1: ["len"], 2: ["rows", "cols"]}.get(rank) or [f"dim{k}" for k in range(rank)]
+        dims = [host.fresh(f"{hname}_{w}") for w in words]
+        extents += [f"const int {d} = {printer.scalar(e)};" for d, e in zip(dims, a.extents)]
         ctype = T.c_type(a.dtype)
-        size = " * ".join([f"sizeof({ctype})"] + extent_names[a.name])
         arrays.append(
             {
                 "basic": a.name,
@@ -157,14 +128,13 @@ def generate_cuda_library(
                 "device": host.fresh(f"d_{hname}"),
                 "ctype": ctype,
                 "dtype": a.dtype,
-                "count": count,
+                "count": " * ".join([f"static_cast<std::size_t>({dims[0]})"] + dims[1:]),
                 "bytes": host.fresh(f"{hname}_bytes"),
-                "size": size,
+                "size": " * ".join([f"sizeof({ctype})"] + dims),
                 "copy_in": a.role in ("input", "inout"),
                 "copy_out": a.name in lib.outputs,
-                "role": a.role,
-                "extents": extent_names[a.name],
-                "rank": len(a.extents),
+                "extents": dims,
+                "rank": rank,
             }
         )
     by_name = {a["basic"]: a for a in arrays}
@@ -172,8 +142,7 @@ def generate_cuda_library(
     for n in lib.inputs:
         if n in by_name:
             a = by_name[n]
-            const = "" if a["copy_out"] else "const "
-            run_params.append(f"{const}{a['ctype']}* {a['host']}")
+            run_params.append(f"{'' if a['copy_out'] else 'const '}{a['ctype']}* {a['host']}")
             call_args.append(f"{a['host']}.data()")
         else:
             s = next(s for s in lib.scalars if s.name == n)
@@ -190,8 +159,7 @@ def generate_cuda_library(
             launch_args += [by_name[p.name]["device"], *by_name[p.name]["extents"]]
         elif isinstance(p, ir.ScalarParam):
             launch_args.append(names[p.name])
-    grid = [printer.scalar(g) for g in kernel.grid]
-    grid += ["1"] * (3 - len(grid))
+    grid = [printer.scalar(g) for g in kernel.grid] + ["1"] * (3 - len(kernel.grid))
     main_scalars = [
         {
             "ctype": T.c_type(s.dtype),
@@ -200,20 +168,10 @@ def generate_cuda_library(
         }
         for s in lib.scalars
     ]
-    main_arrays = [
-        {
-            "ctype": a["ctype"],
-            "host": a["host"],
-            "count": a["count"],
-            "read": (
-                host_convert(f'read_number("{a["basic"]}")', "f64", a["dtype"])
-                if a["copy_in"]
-                else ""
-            ),
-        }
-        for a in (by_name[n] for n in lib.inputs + lib.outputs if n in by_name)
-    ]
-    main_arrays = list({a["host"]: a for a in main_arrays}.values())
+    main_arrays = {}  # each array once, an INPUT array read from stdin
+    for a in (by_name[n] for n in lib.inputs + lib.outputs if n in by_name):
+        read = host_convert(f'read_number("{a["basic"]}")', "f64", a["dtype"])
+        main_arrays[a["host"]] = dict(a, read=read if a["copy_in"] else "")
     outputs = [
         dict(by_name[n], print=host_convert("element", by_name[n]["dtype"], "f64"))
         for n in lib.outputs
@@ -250,7 +208,7 @@ def generate_cuda_library(
         input_array_names=", ".join(n for n in lib.inputs if n in by_name) or "(none)",
         main_scalars=main_scalars,
         reads_whole_numbers=any(s.dtype in T.INTEGERS for s in lib.scalars),
-        main_arrays=main_arrays,
+        main_arrays=list(main_arrays.values()),
         call_args=call_args,
         outputs=outputs,
     )
@@ -306,8 +264,6 @@ def basic_source_of(code: str) -> tuple[str, str | None] | None:
 def generate_cuda_program(host, file_name: str | None = None) -> str:
     """A legacy program with offloaded loops: host code by cuda/host.py around this
     backend's kernels (launch code: cuda/launch.py)."""
-    from . import host as cuda_host
-
     if not host.kernels:
         return cuda_host.generate_cuda_program(host, "", file_name)
     # The grid sizes of the launches are cdiv()s on the host.

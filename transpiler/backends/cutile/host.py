@@ -16,22 +16,19 @@ are assigned, and the statements, each under a `# 40 FOR I = 1 TO N` comment), a
 
 from __future__ import annotations
 
-from ... import __version__, ast, hostir
+from ... import ast, hostir
 from ...builtins import BUILTINS
-from ...model import type_of_name
+from ...hostcode.syntax import PYTHON
+from ...model import type_of_name, variable_type
 from ...naming import Namer
 from ...semantics import STACK_DEPTH
-from ..basic_origin import origin_comment
-from ..data_rows import data_lines
 from ..host_module import HostModule
-from ..host_module import stem as _stem
-from ..host_procedures import procedure_notes
+from ..host_procedures import given_back
 from ..render import render
 from .helpers import helpers_text, helpers_used
 from .host_expr import ExprPrinter
 from .host_kernels import KernelPrinter
 from .host_microsoft import MicrosoftExprPrinter
-from .host_procs import procedure_def
 from .host_stmt import Code, StatementPrinter, _suite
 from .program import docstring_safe, format_python, runtime_requirement
 
@@ -81,6 +78,10 @@ class _ModulePrinter(HostModule):
     expr_printer = ExprPrinter
     microsoft_printer = MicrosoftExprPrinter
     statement_printer = StatementPrinter
+    template = "cutile/program.py.jinja"
+    language = "Python"
+    doc_text = staticmethod(docstring_safe)
+    suite = staticmethod(_suite)
 
     def __init__(self, host: hostir.HostProgram):
         self.set_up(host, Namer("python", taken=_RUNTIME | _ARRAYS | _MODULE_NAMES))
@@ -94,16 +95,12 @@ class _ModulePrinter(HostModule):
         body = self.program_body()
         a = self.a
         expr = self.expr
-        expr.need("Console")
-        expr.need("BasicFault")
-        expr.need("run_command")
-        expr.need("Notice")
-        expr.need("set_warning_hook")
+        for name in ("Console", "BasicFault", "run_command", "Notice", "set_warning_hook"):
+            expr.need(name)
         uses_rnd = "RND" in expr.uses or "RANDOMIZE" in expr.uses
         # The runtime's dialect (runtime/dialect.py) where it changes what runs: Microsoft
         # BASIC's numbers, layout and RND; Dartmouth's RND.  It restarts RND itself.
-        runtime_dialect = a.runtime_dialect()
-        if runtime_dialect:
+        if a.runtime_dialect():
             expr.need("use_dialect")
             if a.options.microsoft:
                 expr.need("report_error")  # a fatal error on the screen, as GW-BASIC
@@ -111,59 +108,43 @@ class _ModulePrinter(HostModule):
                     expr.need("report_load_overflows")
         elif uses_rnd:
             expr.need("reset_rnd")
-        params, args = ["con: Console"], ["con"]
-        if self.uses_data:
-            expr.need("DataPool")
-            params.append("data: DataPool")
-            if a.options.strict:
-                args.append("DataPool(DATA)")
-            elif a.options.microsoft:
-                lines = ", lines=DATA_LINES" if a.data_line_start else ""
-                args.append(f"DataPool(DATA, strict=False, microsoft=True{lines})")
-            else:
-                args.append("DataPool(DATA, strict=False)")
-        if self.kernels is not None:
-            params.append("dev")
-            args.append("dev")
-        warnings = [repr(str(w)) for w in a.warnings]
         console_args = [] if a.options.strict else ["strict=False"]
-        precision = a.using_precision
-        if precision != "REAL" and a.uses_print_using:
+        precision = self.console_precision()
+        if precision is not None:
             console_args.append(f"precision={expr.need(precision)}")
-        uses_files = a.uses_files
-        if uses_files:
+        if a.uses_files:
             expr.need("reset_files")
             expr.need("close_files")
-            if precision != "REAL":
-                expr.need(precision)
-        return render(
-            "cutile/program.py.jinja",
-            title=f"{docstring_safe(_stem(a.source.name))}: a BASIC program translated to Python",
-            version=__version__,
+        params, args = self.program_signature()
+        context = self.context(
             runtime_requirement=runtime_requirement(kernels=self.kernels is not None),
-            source_name=docstring_safe(a.source.name),
-            source_literal=repr(a.source.name),
-            uses_math="math" in expr.uses,
-            uses_numpy="np" in expr.uses,
-            imports=self.imports(),
-            compile_warnings=warnings,
-            data_lines=self.data_lines() if self.uses_data else [],
-            data_line_starts=self.data_line_starts(),
-            load_overflows=len(a.load_overflows) if a.options.microsoft else 0,
-            uses_data=self.uses_data,
-            uses_end_exception=self.stmts.uses_end_exception,
             helpers=helpers_text(helpers_used(self.host.kernels)),
             kernels=self.kernels.definitions() if self.kernels is not None else [],
-            tile_constants=self.kernels.constants() if self.kernels is not None else [],
             program_params=params,
             program_args=args,
             program_body=body,
             uses_rnd=uses_rnd,
             console_args=console_args,
-            uses_files=uses_files,
-            file_precision=precision,
-            runtime_dialect=runtime_dialect,
         )
+        uses_math, uses_numpy = "math" in expr.uses, "np" in expr.uses
+        return render(
+            self.template,
+            imports=self.imports(),
+            uses_math=uses_math,
+            uses_numpy=uses_numpy,
+            **context,
+        )
+
+    def program_signature(self) -> tuple[list[str], list[str]]:
+        """program()'s parameters, and main()'s arguments for them."""
+        params, args = ["con: Console"], ["con"]
+        if self.uses_data:
+            params.append(f"data: {self.expr.need('DataPool')}")
+            args.append(f"DataPool({self.data_pool_args()})")
+        if self.kernels is not None:
+            params.append("dev")
+            args.append("dev")
+        return params, args
 
     def imports(self) -> list[str]:
         uses = self.expr.uses
@@ -178,37 +159,22 @@ class _ModulePrinter(HostModule):
             lines.append(f"from basic2tile_runtime.arrays import {', '.join(arrays)}")
         return lines
 
-    def data_lines(self) -> list[str]:
-        """One or more lines per DATA statement, each under its comment."""
-
-        def entry(datum: ast.Datum) -> str:
-            return f"({datum.text!r}, {datum.quoted}),"
-
-        return data_lines(self.a.stmts, self.stmts.texts, entry, origin_comment)
+    def data_item(self, datum: ast.Datum) -> str:
+        return f"({datum.text!r}, {datum.quoted}),"
 
     # ----------------------------------------------------------------- program()
 
     def program_body(self) -> list[Code]:
-        host = self.host
-        leading = self.leading_rems()
-        header = self.stmts.nodes(host.body[:leading])  # the REMs describing the program
-        header += [Code("# " + note) for note in procedure_notes(host)]
-        main = self.stmts.nodes(host.body[leading:])
-        subs = []
-        self.stmts.in_sub = True
-        for sub in host.subroutines:
-            if sub.procedure is not None:  # a SUB or FUNCTION: a function with parameters
-                subs.extend(procedure_def(self, sub))
-            else:
-                subs.append(self.subroutine(sub))
-        self.stmts.in_sub = False
-        functions = self.functions()
+        header, rest = self.main_body()
+        main = self.without_return(self.stmts.nodes(rest))  # END on the last line
+        subs = [line for sub in self.host.subroutines for line in self.subroutine(sub)]
+        functions = [line for function in self.functions() for line in function]
         arrays = self.arrays()
         variables = self.variables()
         state = []
-        if host.uses_dispatch and self.stmts.uses_return_stack:
+        if self.host.uses_dispatch and self.stmts.uses_return_stack:
             state.append(Code(f"{self.stmts.returns_var} = []  # GOSUB return labels"))
-        if host.recursive_procedures:  # each BASIC call is one Python call
+        if self.host.recursive_procedures:  # each BASIC call is one Python call
             state.append(Code(f"# QuickBASIC: Out of stack space after {STACK_DEPTH} nested calls"))
             state.append(
                 Code(f"sys.setrecursionlimit(max(sys.getrecursionlimit(), {5 * STACK_DEPTH}))")
@@ -216,52 +182,43 @@ class _ModulePrinter(HostModule):
         if self.stmts.uses_for_stack:
             stack = f"{self.stmts.for_stack_var} = {self.expr.need('ForStack')}()"
             state.append(Code(f"{stack}  # FOR loops that are not blocks"))
-        if main and main[-1].text == "return" and main[-1].body is None:
-            main.pop()  # END on the last line
         return _suite(header + functions + subs + arrays + variables + state + main)
 
-    def subroutine(self, sub: hostir.Subroutine) -> Code:
-        # A statement of a subroutine may be the main program's too (a GOSUB into the
-        # middle of it): each copy keeps its `# N` comment, which locates its errors.
-        outer, self.stmts.commented = self.stmts.commented, set()
-        body = self.stmts.nodes(sub.body)
-        self.stmts.commented = outer
-        assigned = sorted(self.namer.name(n) for n in sub.assigns)
-        head = []
+    def gosub_function(self, sub: hostir.Subroutine, body: list) -> list[Code]:
         comments = []
         while body and body[0].is_comment:
             comments.append(body.pop(0))
-        if assigned:
-            head.append(Code("nonlocal " + ", ".join(assigned)))
-        if body and body[-1].text == "return" and body[-1].body is None:
-            body.pop()  # RETURN at the end
-        return Code(f"def {self.sub_names[sub.name]}():", _suite(comments + head + body))
+        body = comments + self.function_start(sub) + self.without_return(body)  # RETURN
+        return [Code(f"def {self.sub_names[sub.name]}():", _suite(body))]
 
-    def functions(self) -> list[Code]:
-        """The DEF FN functions the program calls (directly or through each other)."""
-        called, bodies = self.functions_called()
-        out = []
-        for name in called:
-            fn = self.a.functions[name]
-            comment = self.stmts.comment(hostir.Simple(fn.stmt, origin=fn.stmt))
-            params = ", ".join(self.namer.name(p) for p in fn.params)
-            body = [Code(f"return {bodies[name]}")]
-            out += comment + [Code(f"def {self.namer.name(name, 'function')}({params}):", body)]
-        return out
+    def function_start(self, sub: hostir.Subroutine) -> list[Code]:
+        """The program's variables the function assigns (they are program()'s)."""
+        if not sub.assigns:
+            return []
+        return [Code("nonlocal " + ", ".join(sorted(self.namer.name(n) for n in sub.assigns)))]
 
-    def function_body(self, name: str) -> str:
-        fn = self.a.functions[name]
-        return self.expr.store(self.expr.value(fn.body), fn.result_type)
+    def scalar_param(self, proc, param: str) -> str:
+        return f"{self.stmts.var(param)}: {_annotation(self.a, param)}"
+
+    def array_param(self, ident: str, array: str) -> str:
+        return f"{ident}: {self.expr.need('BasicArray')}"
+
+    def procedure_head(self, sub: hostir.Subroutine, params: str) -> str:
+        """`def swap2(a: float, b: float) -> tuple[float, float]:`: a call gives back
+        what the procedure may change (host_procedures.given_back)."""
+        back = [_annotation(self.a, name) for name in given_back(sub.procedure)]
+        result = "None" if not back else back[0] if len(back) == 1 else f"tuple[{', '.join(back)}]"
+        return f"def {self.sub_names[sub.name]}({params}) -> {result}:"
+
+    def function_head(self, fn, name: str) -> str:
+        return f"def {name}({', '.join(self.namer.name(p) for p in fn.params)}):"
+
+    def function_body(self, fn) -> list[Code]:
+        return [Code(f"return {self.expr.store(self.expr.value(fn.body), fn.result_type)}")]
 
     def arrays(self) -> list[Code]:
-        a = self.a
-        static = self.host.static_arrays
         out = []
-        for name, symbol in sorted(
-            a.arrays.items(), key=lambda kv: (kv[1].coord.line, kv[1].coord.column)
-        ):
-            if name in self.host.unused_arrays:
-                continue
+        for name, symbol in self.arrays_in_order():
             args = [repr(name)]
             if symbol.upper is not None:
                 args += [str(u) for u in symbol.upper]
@@ -270,14 +227,11 @@ class _ModulePrinter(HostModule):
             if symbol.base:
                 args.append(f"base={symbol.base}")
             dtype = {"int": "i32", "lng": "i32", "str": "str", "dbl": "f64"}.get(
-                symbol.elem_type, a.number_type
+                symbol.elem_type, self.a.number_type
             )
             if dtype != "f64":
                 args.append(f"dtype={dtype!r}")
-            if symbol.dim_stmt is not None:
-                out += self.stmts.comment(hostir.Simple(symbol.dim_stmt, origin=symbol.dim_stmt))
-            elif name in static:
-                out.append(Code(f"# {name}() is used without DIM: subscripts {symbol.base} to 10"))
+            out += self.array_comment(name, symbol)
             new = f"{self.array_names[name]} = {self.expr.need('BasicArray')}({', '.join(args)})"
             out.append(Code(new))
         return out
@@ -285,20 +239,21 @@ class _ModulePrinter(HostModule):
     def variables(self) -> list[Code]:
         """The variables the program may read before assigning: 0 and "" (as the
         interpreter starts them)."""
-        groups: dict[str, list[str]] = {"num": [], "int": [], "str": []}
-        for name in self.host.initialized:
-            if name in self.host.procedure_locals:
-                continue  # a SUB's variable: a local of its function
+
+        def group(name: str) -> str:
             symbol = self.a.variables.get(name)
             kind = symbol.type if symbol is not None else type_of_name(name)
-            group = "str" if kind == "str" else "int" if kind in ("int", "lng") else "num"
-            groups[group].append(self.namer.name(name))
-        out = []
-        for kind, initial in (("int", "0"), ("num", "0.0"), ("str", '""')):
-            names = groups[kind]
-            for i in range(0, len(names), 8):
-                out.append(Code(" = ".join(names[i : i + 8] + [initial])))
-        return out
+            return "str" if kind == "str" else "int" if kind in ("int", "lng") else "num"
+
+        rows = self.variable_rows(self.host.initialized, group, ("int", "num", "str"))
+        return [Code(" = ".join(names + [PYTHON.zero(kind)])) for kind, names in rows]
+
+
+def _annotation(a, name: str) -> str:
+    return _ANNOTATIONS.get(variable_type(a, name), "float")
+
+
+_ANNOTATIONS = {"int": "int", "lng": "int", "str": "str"}
 
 
 def _import_order(name: str) -> tuple:

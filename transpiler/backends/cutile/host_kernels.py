@@ -24,33 +24,26 @@ from dataclasses import dataclass
 from ... import ast, hostir, ir
 from ...hostcode.launch import LaunchLowering, LaunchTarget
 from ...hostcode.nodes import Declare, Line
-from ...hostcode.syntax import PYTHON
 from ...naming import kernel_namer
 from .expr import NP_DTYPES, CutileExprPrinter
-from .host_expr import ExprPrinter, number_literal
-from .program import OriginComments, box_name, box_unpacking
+from .host_expr import ExprPrinter
+from .program import KernelInterface, OriginComments, kernel_interface
 
 
 @dataclass
 class KernelView:
-    """What the kernel_def macro needs for one kernel."""
+    """What the kernel_def macro (templates/cutile/macros.py.jinja) needs for one kernel."""
 
     kernel: ir.Kernel
-    params: list[str]
-    prologue: list[str]
+    interface: KernelInterface  # its parameters, and how each is passed
     expr: CutileExprPrinter
-    name: object
-    comment: object
-    view: object
-    index: object
-    boxed: set[str]  # scalar parameters passed in one-element arrays
+    name: object  # IR name -> its name in the def (the def's own: the host's name of it)
+    comment: OriginComments
 
 
 class KernelPrinter(LaunchTarget):
     def __init__(self, host: hostir.HostProgram, expr: ExprPrinter):
-        self.host = host
-        self.expr = expr
-        self.namer = expr.namer
+        super().__init__(host, expr)
         # The module-level names of the kernels, which program() (the scope of the BASIC
         # variables) must not hide: a scalar MAP_30 would otherwise hide kernel map_30.
         self.names = {k.name: expr.namer.ident(k.name, "kernel") for k in host.kernels}
@@ -65,46 +58,15 @@ class KernelPrinter(LaunchTarget):
     def _view(self, kernel: ir.Kernel) -> KernelView:
         namer = kernel_namer(kernel, "python")
         printer = CutileExprPrinter(namer, kernel=kernel)
-        params, prologue, boxed = [], [], set()
-        for p in kernel.params:
-            if isinstance(p, ir.ArrayParam):
-                params.append(namer.ident(p.name, "array"))
-            elif isinstance(p, ir.ScalarParam) and p.dtype == "f64":
-                var = namer.ident(p.name)
-                box = box_name(namer, p.name)
-                params.append(box)
-                prologue += box_unpacking(var, box, first=not prologue)
-                boxed.add(p.name)
-            elif isinstance(p, ir.ScalarParam):
-                params.append(namer.ident(p.name))
-            else:
-                params.append(f"{namer.ident(p.name)}: ct.Constant[int]")
+        interface = kernel_interface(kernel, namer)
         def_name = self.names[kernel.name]
 
         def name(ir_name: str) -> str:
-            # The def takes the launch's name (the host's, see self.names).
             return def_name if ir_name == kernel.name else printer.name(ir_name)
 
-        return KernelView(
-            kernel,
-            params,
-            prologue,
-            printer,
-            name,
-            OriginComments(kernel.body),
-            printer.view,
-            printer.index,
-            boxed,
-        )
+        return KernelView(kernel, interface, printer, name, OriginComments(kernel.body))
 
     # ------------------------------------------- what LaunchLowering asks of the target
-
-    syntax = PYTHON
-
-    def code(self):
-        from .host_stmt import Code
-
-        return Code
 
     def host_code(self, nodes: list, lane: bool) -> list:
         return self.stmts.lane_body(nodes) if lane else self.stmts.nodes(nodes)
@@ -117,21 +79,10 @@ class KernelPrinter(LaunchTarget):
 
     double_value = value
 
-    def number(self, value) -> str:
-        return number_text(value)
-
     def sum_of_blocks(self, kind: str, var: str, temp: str) -> str:
         return (
             f"{self.expr.need('add_all' if kind == 'sum' else 'sub_all')}({var}, {temp}.tolist())"
         )
-
-    def sums_fit(self, finish: hostir.Finish, temp: str) -> str | None:
-        """The blocks' sums in `temp` combine one by one with no exception."""
-        op = "+" if finish.kind == "sum" else "-"
-        return self.expr.totals_fit(finish.var, op, f"{temp}.tolist()")
-
-    def round_to_int(self, text: str) -> str:
-        return f"{self.expr.need('round_to_int')}({text})"
 
     def extent(self, array: str, axis: int) -> str:
         return f"{self.expr.array(array)}.data.shape[{axis}]"
@@ -147,10 +98,6 @@ class KernelPrinter(LaunchTarget):
         if self._block_names is None:
             self._block_names = (self.namer.fresh("block"), self.namer.fresh("value"))
         return self._block_names
-
-    def mat_shape(self, shape) -> list:
-        arrays = ", ".join(self.expr.array(n) for n in (shape.target, shape.left, shape.right))
-        return [Line(f"{self.expr.need('mat_product_shape')}({arrays})")]
 
     def count(self, count: hostir.LoopCount, name: str, lowering: LaunchLowering) -> list:
         """The number of iterations of FOR v = start TO limit STEP step (integers start
@@ -169,14 +116,13 @@ class KernelPrinter(LaunchTarget):
     def kernel_launch(self, node: hostir.Launch, lowering: LaunchLowering) -> list:
         """`dev.launch(...)`, then the scratch arrays back to the host."""
         kernel = node.kernel
-        view = self.views[kernel.name]
         args = []
-        for p, arg in zip(kernel.params, node.args):
-            if isinstance(p, ir.ConstParam):
-                args.append(self.tile(p.value))
+        for (how, value), arg in zip(self.views[kernel.name].interface.passing, node.args):
+            if how == "const":
+                args.append(self.tile(value))
                 continue
             text = lowering.arg(arg)
-            if isinstance(p, ir.ScalarParam) and p.name in view.boxed:
+            if how == "box":  # an f64 scalar, in a one-element array
                 text = f"{self.expr.need('np')}.array([{text}], dtype=np.float64)"
             args.append(text)
         temps = [lowering.values[t.name] for t in node.temps]
@@ -201,12 +147,6 @@ class KernelPrinter(LaunchTarget):
             Line(f"dev.restore({self.expr.array(name)}.data, {self.saved[name]})")
             for name in arrays
         ]
-
-
-def number_text(value) -> str:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return number_literal(value) if isinstance(value, float) else str(value)
 
 
 def _tuple(items: list[str]) -> str:

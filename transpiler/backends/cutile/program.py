@@ -61,11 +61,6 @@ def format_python(code: str) -> str:
     return unfold(done.stdout.decode("utf-8"), folded.runs)
 
 
-def python_string(text: str) -> str:
-    """A Python literal for arbitrary text (quotes, backslashes, control characters)."""
-    return repr(text)
-
-
 def runtime_requirement(kernels: bool) -> str:
     """What `pip install` needs to run a generated module: basic2tile-runtime of this
     release (`~=` allows its later patch releases, as `version.require_runtime` does), with
@@ -244,7 +239,7 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         runtime_requirement=runtime_requirement(kernels=True),
         source_name=docstring_safe(source.name),
         basic_lines=[docstring_safe(line) for line in source.lines],
-        basic_source_literal=python_string(source.text),
+        basic_source_literal=repr(source.text),
         precision=lib.precision,
         helpers=helpers_text(helpers_used([kernel])),
         kernel=kernel,
