@@ -193,8 +193,16 @@ NAN_DIAGONAL_OUTPUT = """\
  9  7  4  3  0  3 
  6  4  1  4  3  0 
 """
+# The J loop outside the I loop: lanes (J, I), the same shortest paths.
+COLUMNS_FIRST = (
+    IF_THEN.replace("110 FOR I", "110 FOR J")
+    .replace("120 FOR J", "120 FOR I")
+    .replace("140 NEXT J", "140 NEXT I")
+    .replace("150 NEXT I", "150 NEXT J")
+)
 MICROSOFT = {
     "if_then": (IF_THEN, IF_THEN_OUTPUT),
+    "columns_first": (COLUMNS_FIRST, IF_THEN_OUTPUT),
     "temporary": (TEMPORARY, TEMPORARY_OUTPUT),
     "base_1": (BASE_1, BASE_1_OUTPUT),
     "defint": (DEFINT, DEFINT_OUTPUT),
@@ -228,7 +236,8 @@ def test_the_i_and_j_loops_are_a_kernel_guarded_by_the_diagonal(name):
     text, _, std = PROGRAMS[name]
     explained = _explain(text, std)
     entry = _entry(explained, 110)
-    assert re.search(r"-> GPU kernel map_110 \(map\): elementwise map over I%?, J%?;", entry), entry
+    lanes = "J, I" if name == "columns_first" else "I%?, J%?"
+    assert re.search(rf"-> GPU kernel map_110 \(map\): elementwise map over {lanes};", entry), entry
     assert re.search(r"the lanes are independent only while D\(K%?, K%?\) >= 0", entry), entry
     # Over (K, I, J) step K + 1 reads what step K wrote: the K loop stays on the host.
     assert "flow dependence on D" in _entry(explained, 100)
@@ -252,6 +261,13 @@ def test_the_kernel_tests_the_guard_before_it_stores(tmp_path):
     guard = kernel.index("independent = ")
     assert "ct.gather(d, (d_k_k_at0, d_k_k_at1))" in kernel[:guard]
     assert "valid = valid & independent" in kernel[guard : kernel.index("ct.scatter(")]
+
+
+def test_the_self_comparison_may_be_one_side_of_an_and():
+    """`IF I <> J AND D(I, K) + D(K, J) < D(I, J)`: false where its second side is."""
+    text = IF_THEN.replace("130 IF D(I, K)", "130 IF I <> J AND D(I, K)")
+    entry = _entry(_explain(text, "ms"), 110)
+    assert "the lanes are independent only while D(K, K) >= 0" in entry, entry
 
 
 # Near misses: the write's condition is no self-comparison that a guard makes false.

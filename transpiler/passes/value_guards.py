@@ -129,7 +129,7 @@ def _modelled(body: list[hostir.HNode], analysis: Analysis) -> bool:
         if isinstance(node, hostir.Simple):
             if not isinstance(node.stmt, (ast.Let, ast.Rem)):
                 return False
-        elif not isinstance(node, (hostir.If, hostir.ForLoop)):
+        elif not isinstance(node, (hostir.If, hostir.ForLoop)) or getattr(node, "merged", None):
             return False
     return not any(
         isinstance(e, ast.Call) and e.name in analysis.functions
