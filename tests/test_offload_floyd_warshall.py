@@ -279,6 +279,10 @@ NEAR_MISSES = {
     # T% rounds: T% = D(I, K) + 0 may be below D(I, K).
     "rounding": "130 T% = D(I, K) + D(K, J) : IF T% < D(I, J) THEN D(I, J) = T%",
     "product": "130 IF D(I, K) * D(K, J) < D(I, J) THEN D(I, J) = D(I, K) * D(K, J)",
+    # E(I, K) + D(K, K) < E(I, K) compares two values of E(I, K): the lane changes it
+    # between the reads, and the comparison holds where D(K, K) < 5.
+    "changed_between": "130 T = E(I, J) + D(K, K) : E(I, J) = E(I, J) + 5 : "
+    "IF T < E(I, J) THEN D(I, J) = D(I, K) + D(K, J)",
 }
 
 
@@ -286,5 +290,7 @@ NEAR_MISSES = {
 def test_a_condition_no_guard_falsifies_stays_on_the_host(name):
     text = re.sub(r"^130 .*$", NEAR_MISSES[name], IF_THEN, flags=re.MULTILINE)
     entry = _entry(_explain(text, "ms"), 110)
-    assert "-> host: loop-carried dependence: D(I, K) reads an element of D" in entry, entry
+    assert re.search(r"-> host: loop-carried dependence: D\(.*\) reads an element of D", entry), (
+        entry
+    )
     assert "flow dependence on D: line 130 writes D(I, J)" in entry

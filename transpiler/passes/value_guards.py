@@ -80,7 +80,7 @@ def guards_for(model: NestModel, array: str) -> list[ast.Expr] | None:
     writes (an empty list: no test needed), or None when the pattern above does not
     hold."""
     body, analysis = model.body, model.analysis
-    if not _modelled(body, analysis):
+    if analysis.arrays[array].elem_type == "str" or not _modelled(body, analysis):
         return None
     write = _the_write(body, array)
     if write is None or not write.conditions:
@@ -355,7 +355,7 @@ def _self_comparison(cond: ast.Expr, nest: _Nest) -> ast.Expr | None:
     if not isinstance(small, ast.BinOp) or small.op != "+":
         return None
     for x, g in ((small.left, small.right), (small.right, small.left)):
-        if not (_same_value(x, large) and _invariant(g, nest)):
+        if not (_same_value(x, large, nest) and _invariant(g, nest)):
             continue
         if isinstance(g, ast.Num):
             return _ALWAYS if g.value >= 0 else None
@@ -363,15 +363,19 @@ def _self_comparison(cond: ast.Expr, nest: _Nest) -> ast.Expr | None:
     return None
 
 
-def _same_value(a: ast.Expr, b: ast.Expr) -> bool:
+def _same_value(a: ast.Expr, b: ast.Expr, nest: _Nest) -> bool:
     """Two reads of one element (equal affine subscripts) or of one variable (which the
-    body does not set: `_never_true`)."""
+    body does not set: `_never_true`).  The element is of an array the body does not
+    write, or of the array itself, whose one write comes after both reads (the lane's
+    own element) or never happens (another lane's, which this lane reads)."""
     if isinstance(a, ast.Var) and isinstance(b, ast.Var):
         return a.name == b.name
     if not (isinstance(a, ast.Index) and isinstance(b, ast.Index)):
         return False
     if a.name != b.name or len(a.indices) != len(b.indices):
         return False
+    if a.name != nest.array and a.name in nest.written:
+        return False  # the lane may change it between the two reads
     for p, q in zip(a.indices, b.indices):
         fp, fq = _form(p), _form(q)
         if fp is None or fp != fq:
