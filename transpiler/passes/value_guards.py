@@ -46,6 +46,7 @@ from .. import ast, hostir
 from ..model import Analysis, variable_type
 from .exprutil import same_expr
 from .polyhedral import NestModel, linear_form
+from .show import show_expr
 
 # The comparisons `a < b` and their mirror images `b > a`.
 _LESS = {"<": False, ">": True}
@@ -109,8 +110,6 @@ def guards_for(model: NestModel, array: str) -> list[ast.Expr] | None:
 
 def describe(guards: list[ast.Expr]) -> str:
     """The kernel summary's words for its guards (--explain)."""
-    from .show import show_expr
-
     tests = " and ".join(show_expr(g) for g in guards)
     return (
         f"the lanes are independent only while {tests} (then no lane changes an element "
