@@ -181,13 +181,31 @@ FLOYD = """10 N = 6 : DIM D(6, 6)
 """
 
 
+def test_floyd_warshall_names_the_read_of_column_k_across_steps():
+    """Over (K, I, J) step K + 1 reads what step K wrote: the K loop stays on the host
+    and names the dependence."""
+    entry = _entry(_explain(FLOYD), 30)
+    assert "flow dependence on D: line 60 writes D(I, J), line 60 reads D(I, K)" in entry, entry
+    assert "direction (K, I, J) = (>= 0, 0, any)" in entry
+
+
+def test_floyd_warshall_for_a_fixed_k_is_a_kernel_guarded_by_the_diagonal():
+    """For a fixed K, column K (`D(I, K)`) could change only if D(I, K) + D(K, K) <
+    D(I, K): never while D(K, K) >= 0, the test the kernel makes (passes/value_guards.py)."""
+    entry = _entry(_explain(FLOYD), 40)
+    assert "-> GPU kernel map_40 (map): elementwise map over I, J;" in entry, entry
+    assert "the lanes are independent only while D(K, K) >= 0" in entry
+    assert "dependence on" not in entry
+
+
 @pytest.mark.parametrize(
     ("line", "vector"), [(40, "direction (I, J) = (0, +)"), (50, "direction (J) = (+)")]
 )
-def test_floyd_warshall_names_the_read_of_column_k(line, vector):
-    """As written, column K (`D(I, K)`) may change during step K: BASIC's order
-    decides which value iteration (I, J) reads (the analysis does not know D(K, K) >= 0)."""
-    entry = _entry(_explain(FLOYD), line)
+def test_floyd_warshall_with_a_weak_comparison_names_the_read_of_column_k(line, vector):
+    """With `<=`, iteration (I, K) writes D(I, K) + D(K, K) where it equals D(I, K) (D(K, K)
+    = 0): no guard makes the write impossible, BASIC's order decides which value
+    iteration (I, J) reads, and --explain names the dependence."""
+    entry = _entry(_explain(FLOYD.replace(") < D(", ") <= D(")), line)
     assert "flow dependence on D: line 60 writes D(I, J), line 60 reads D(I, K)" in entry, entry
     assert vector in entry
 

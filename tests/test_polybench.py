@@ -7,7 +7,9 @@ their legally parallel loops must not drop.
 iterations are independent as written (no dependence carried by the loop: a sum into
 one variable or element, a recurrence or an in-place sweep is not parallel).  Lines
 outside the list are sequential; they may still become kernels (a reduction, a
-histogram), which the count does not include."""
+histogram), which the count does not include.  Floyd-Warshall's I and J loops are
+independent for the values they run on (row and column K do not change in step K when
+D(K,K) >= 0, as in the program): counted."""
 
 from __future__ import annotations
 
@@ -40,7 +42,8 @@ PARALLEL = {
     "cholesky": [],
     "trisolv": [],
     "durbin": [180, 210],
-    "floyd-warshall": [],
+    # For a fixed K, while D(K,K) >= 0 (it is here): row and column K do not change.
+    "floyd-warshall": [110, 120],
     "jacobi-1d": [110, 140],
     "jacobi-2d": [110, 120, 160, 170],
     "seidel-2d": [],
@@ -48,10 +51,11 @@ PARALLEL = {
     "heat-3d": [110, 120, 130, 210, 220, 230],
     "adi": [110, 300],
 }
-# Offloaded parallel loops today (69 of 70 by our count, 68 before the exact analysis on
-# isl; the issue's goal is 66 of its 72): a floor that a
+# Offloaded parallel loops today (71 of 72 by our count: 69 of 70 before Floyd-Warshall's
+# I and J loops counted, offloaded under the guard D(K,K) >= 0 (passes/value_guards.py),
+# 68 before the exact analysis on isl; the issue's goal is 66 of its 72): a floor that a
 # change may raise, never lower.
-OFFLOADED_AT_LEAST = 69
+OFFLOADED_AT_LEAST = 71
 
 _KERNEL = re.compile(
     r"^  line (\d+)\s+FOR .*\n\s+-> GPU kernel \S+ \(\w+\): .*? over ([A-Z0-9_%!#, ]+)"
@@ -100,7 +104,7 @@ def offloaded_lines(path: Path, *options: str) -> set[int]:
 
 def test_every_kernel_of_polybench_has_its_program():
     assert sorted(p.stem for p in HERE.glob("*.bas")) == sorted(PARALLEL)
-    assert sum(len(lines) for lines in PARALLEL.values()) == 70
+    assert sum(len(lines) for lines in PARALLEL.values()) == 72
 
 
 def coverage(parallel: dict, offloaded_of) -> tuple[list[str], int, int]:

@@ -44,6 +44,7 @@ from .exprutil import Affine, affine, constant_value, same_expr
 from .integrality import INTEGER_RANGE, constant_ranges, value_range
 from .liveness import expression_reads
 from .polyhedral import NestModel, every_row_runs
+from .value_guards import guards_for
 
 MAX_LANE_DIMS = 3
 # A constant start of a lane loop is below this in magnitude (runtime.extended.loop_count
@@ -153,6 +154,9 @@ class LoopPlan:
     # A scan (passes/recurrence.py): the statement whose value needs the element the
     # previous iteration wrote; the plan is otherwise a map.  None for a parallel loop.
     recurrence: Recurrence | None = None
+    # Tests of values under which the lanes are independent (passes/value_guards.py:
+    # Floyd-Warshall's `D(K, K) >= 0`); a block where one fails leaves the loop to the host.
+    guards: list[ast.Expr] = field(default_factory=list)
 
     @property
     def lane_vars(self) -> set[str]:
@@ -358,7 +362,7 @@ def _plan(
             - lane_vars
         )
         exact = NestModel([d.stmt for d in dims], body, analysis, parameters)
-    written, histograms, sliced = _check_arrays(scan, lane_vars, invariants, dims, exact)
+    written, histograms, sliced, guards = _check_arrays(scan, lane_vars, invariants, dims, exact)
     for node in _in_inner_loops(body):
         target = node.stmt.target if isinstance(node, hostir.Simple) else None
         if isinstance(target, ast.Index) and target.name in histograms:
@@ -380,6 +384,7 @@ def _plan(
         kind,
         sliced,
         inside,
+        guards=guards,
     )
 
 
@@ -1161,7 +1166,8 @@ def _check_arrays(
 ):
     """Classify each written array (own element, slice in place, histogram), or raise
     NotParallel.  Where the test of shapes refuses one, the exact analysis (`exact`)
-    may prove that no two lanes touch one element: the lanes then work in place."""
+    may prove that no two lanes touch one element, or that none does while the value
+    tests it returns hold (`guards`): the lanes then work in place."""
     try:
         return _classify_arrays(scan, lane_vars, invariants, dims, exact)
     except _Refused as refused:
@@ -1173,15 +1179,24 @@ class _Refused(Exception):
         self.why = why
 
 
-def _refuse(why: NotParallel, name: str, exact: NestModel | None, sliced: set[str]) -> None:
+def _refuse(
+    why: NotParallel, name: str, exact: NestModel | None, sliced: set[str], guards: list
+) -> None:
     """Raise `why` unless isl proves the lanes independent on array `name` (which is
-    then written in place); the reason adds what the exact analysis found, or why it
-    could not decide ("not affine: ...": the test of shapes decided)."""
+    then written in place), or the dependence it finds cannot happen while a test of
+    values holds (passes/value_guards.py: the test joins `guards`); the reason adds what
+    the exact analysis found, or why it could not decide ("not affine: ...": the test of
+    shapes decided)."""
     if exact is None:
         raise _Refused(why)
     verdict = exact.lanes_independent(name)
     if verdict.independent:
         sliced.add(name)
+        return
+    tests = guards_for(exact, name) if verdict.independent is False else None
+    if tests is not None:
+        sliced.add(name)
+        guards.extend(t for t in tests if not any(same_expr(t, g) for g in guards))
         return
     out = NotParallel(f"{why.reason} ({verdict.reason})", None, verdict.dependence, verdict.advice)
     out.coord = why.coord
@@ -1192,6 +1207,7 @@ def _classify_arrays(scan, lane_vars, invariants, dims, exact):
     written: dict[str, tuple[Affine, ...]] = {}
     histograms: set[str] = set()
     sliced: set[str] = set()
+    guards: list[ast.Expr] = []
     by_array: dict[str, list[_Access]] = {}
     for acc in scan.accesses:
         by_array.setdefault(acc.array, []).append(acc)
@@ -1222,7 +1238,7 @@ def _classify_arrays(scan, lane_vars, invariants, dims, exact):
             if conflict is None:
                 written[name] = own
             else:
-                _refuse(conflict, name, exact, sliced)
+                _refuse(conflict, name, exact, sliced, guards)
             continue
         if _distinct_lanes_distinct_elements(accesses, lane_vars, invariants, dims):
             sliced.add(name)
@@ -1254,8 +1270,8 @@ def _classify_arrays(scan, lane_vars, invariants, dims, exact):
                 f"(iterations could write the same element)",
                 writes[0].node,
             )
-        _refuse(why, name, exact, sliced)
-    return written, histograms, sliced
+        _refuse(why, name, exact, sliced, guards)
+    return written, histograms, sliced, guards
 
 
 def _owns_lane(form: tuple[Affine, ...], order: list[str]) -> bool:

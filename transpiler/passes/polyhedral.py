@@ -477,6 +477,11 @@ def _flow(sink, must, may, schedule) -> isl.UnionMap:
     return info.compute_flow().get_may_dependence()
 
 
+def linear_form(expr: ast.Expr) -> dict[str, float] | None:
+    """`expr` as {BASIC variable: coefficient, "": constant}, or None if not affine."""
+    return _linear(expr, lambda name: name)
+
+
 def _linear(expr: ast.Expr, name_of) -> dict[str, float] | None:
     """`expr` as {isl name: coefficient, "": constant}, or None."""
     if isinstance(expr, ast.Num):

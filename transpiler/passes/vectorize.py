@@ -46,6 +46,7 @@ from .kernel_cleanup import remove_dead_lets
 from .kernel_lowering import origin_of
 from .liveness import expression_reads
 from .show import show_expr
+from .value_guards import describe as describe_guards
 
 _BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "MOD": "rem"}
 _COMPARE = {"=": "eq", "<>": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
@@ -360,6 +361,11 @@ class _Vectorizer:
             self.events_at = 0  # the exceptions of every tile: before the loop over them
         for fits in self.starts_fit:
             self.event_unless(fits)
+        for guard in plan.guards:  # before any store: where one fails, no lane stores
+            holds = B.broadcast(B.to_bool(self.value_or_cond(guard)), self.lane_type.shape)
+            holds = self.let(self.new_name("independent"), holds)
+            self.event_unless(holds)
+            self.let(self.valid, B.binary("and", self.local(self.valid), holds, self.ndt))
         self.array_tile_prologue()
         self.reduction_prologue()
         self.block(plan.body)
@@ -473,6 +479,8 @@ class _Vectorizer:
             text += f"; {k.var.name} (line {_line_of(k)}) loops inside each lane"
         if plan.sliced:
             text += f"; in place: each lane reads and writes its own part of {', '.join(sorted(plan.sliced))}"
+        if plan.guards:
+            text += f"; {describe_guards(plan.guards)}"
         return text
 
     def scan_summary(self) -> str:
