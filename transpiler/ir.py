@@ -438,3 +438,55 @@ def field_names(cls: type) -> tuple[str, ...]:
     if names is None:
         names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
     return names
+
+
+# --------------------------------------------------------------------------- walking kernels
+# One walk of the kernel IR for every pass and printer that reads it, in field order (for
+# a Load: its tile index, then its view's bounds; for a Store: index, value, view).
+
+
+def operands(node: KExpr | KStmt) -> list[KExpr]:
+    """The expressions directly under an expression or statement (tile indices, view
+    bounds and masks included; a statement's nested bodies are not)."""
+    out: list[KExpr] = []
+    for name in field_names(type(node)):
+        value = getattr(node, name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, KExpr):
+                out.append(item)
+            elif isinstance(item, ViewSlice):
+                out += [item.start, item.stop]
+    return out
+
+
+def walk(e: KExpr):
+    """`e` and every expression under it, pre-order."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(operands(node)))
+
+
+def bodies(s: KStmt) -> list[list[KStmt]]:
+    """The statement lists nested in `s` (a loop's body, an IF's two branches)."""
+    if isinstance(s, (ForRange, WhileLoop)):
+        return [s.body]
+    if isinstance(s, IfScalar):
+        return [s.then_body, s.else_body]
+    return []
+
+
+def statements(stmts: list[KStmt]):
+    """Every statement of `stmts`, nested ones after the statement holding them."""
+    for s in stmts:
+        yield s
+        for body in bodies(s):
+            yield from statements(body)
+
+
+def expressions(stmts: list[KStmt]):
+    """Every expression under the statements of `stmts`, nested ones included."""
+    for s in statements(stmts):
+        for e in operands(s):
+            yield from walk(e)

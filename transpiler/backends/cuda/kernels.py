@@ -36,7 +36,7 @@ from . import scan as cuda_scan
 from .expr import MATH_FUNCTIONS, ArrayInfo, ExprPrinter, ValueInfo, element
 from .host_text import cpp_string as c_string
 from .index import Index, coords_of
-from .locals import all_statements, children, plan_locals, statement_exprs, walk
+from .locals import plan_locals
 
 MAX_THREADS = 256
 MAX_SLOTS = 256  # elements of one tile per thread (registers, unrolled loops)
@@ -88,11 +88,8 @@ class CudaKernel:
 def choose_threads(kernel: ir.Kernel) -> int:
     """Threads per block: one per element of the largest tile (e.g. a 256-element map),
     at most 256 (two or more elements per thread beyond), at least one warp."""
-    largest = max((math.prod(t) for t in [kernel.tile] if t), default=1)
-    for s in all_statements(kernel.body):
-        for e in statement_exprs(s):
-            for node in walk(e):
-                largest = max(largest, node.type.size)
+    largest = max((node.type.size for node in ir.expressions(kernel.body)), default=1)
+    largest = max(largest, math.prod(kernel.tile))
     threads = 1 << max(0, (largest - 1).bit_length())
     return max(32, min(MAX_THREADS, threads))
 
@@ -127,7 +124,7 @@ class KernelLowering:
         # The lowering's own names come after the kernel's (kernel_namer named those).
         self.slot = self.namer.fresh("slot")
         self.elem = self.namer.fresh("elem")
-        rank = max((len(t.shape) for t in self._types()), default=1)
+        rank = max((len(e.type.shape) for e in ir.expressions(kernel.body)), default=1)
         words = ("row", "col") if rank == 2 else tuple(f"c{a}" for a in range(rank))
         self.coord_names = [self.namer.fresh(w) for w in words] if rank > 1 else []
         grid_rank = max(1, len(kernel.grid))
@@ -154,12 +151,6 @@ class KernelLowering:
         self.comments = _origin_comments(kernel.body)
         # (local, first line, end line) of the code computing recomputable locals
         self.recomputable: list[tuple[ValueInfo, int, int]] = []
-
-    def _types(self):
-        for s in all_statements(self.kernel.body):
-            for e in statement_exprs(s):
-                for node in walk(e):
-                    yield node.type
 
     def _name_params(self) -> None:
         for p in self.kernel.params:
@@ -387,7 +378,7 @@ class KernelLowering:
 
     def hoist(self, e: ir.KExpr) -> None:
         """Compute the Reduce and Mma nodes of `e` (innermost first) into temporaries."""
-        for child in children(e):
+        for child in ir.operands(e):
             self.hoist(child)
         if id(e) in self.temps:
             return
@@ -455,7 +446,7 @@ class KernelLowering:
     def _written_arrays(self) -> set[str]:
         return {
             s.array
-            for s in all_statements(self.kernel.body)
+            for s in ir.statements(self.kernel.body)
             if isinstance(s, (ir.Store, ir.Scatter, ir.AtomicAdd, ir.AtomicMax))
         }
 
@@ -505,7 +496,7 @@ class KernelLowering:
         declare = self.plan.declared_at.get(id(s)) == s.name
         value = s.value
         if isinstance(value, ir.Mma) and v.storage == "regs":
-            for child in children(value):
+            for child in ir.operands(value):
                 self.hoist(child)
             if declare:
                 self.declare(v)
@@ -661,13 +652,13 @@ class KernelLowering:
         for e in (s.start, s.stop):
             self.hoist(e)
         var = self.values[s.var].name
-        assigned = {x.name for x in all_statements(s.body) if isinstance(x, ir.Let)}
+        assigned = {x.name for x in ir.statements(s.body) if isinstance(x, ir.Let)}
         stmt = self.printer.begin()
         start, stop = self.printer.scalar(s.start), self.printer.scalar(s.stop)
         for line in stmt.preludes:
             self.emit(line)
         self.after(stmt)
-        if any(isinstance(n, ir.Local) and n.name in assigned for n in walk(s.stop)):
+        if any(isinstance(n, ir.Local) and n.name in assigned for n in ir.walk(s.stop)):
             bound = self.fresh(f"{var}_stop")
             self.emit(f"const int {bound} = {stop};")
             stop = bound
@@ -682,7 +673,7 @@ class KernelLowering:
 
     def _WhileLoop(self, s: ir.WhileLoop) -> None:
         needs_code = any(
-            isinstance(n, (ir.Reduce, ir.Scan, ir.Mma, ir.Gather, ir.Load)) for n in walk(s.cond)
+            isinstance(n, (ir.Reduce, ir.Scan, ir.Mma, ir.Gather, ir.Load)) for n in ir.walk(s.cond)
         )
         if not needs_code:
             stmt = self.printer.begin()
@@ -744,25 +735,25 @@ def _arrays_needing_sync(kernel: ir.Kernel) -> set[str]:
     accesses: dict[str, set] = {}
     writes: set[str] = set()
     reads: set[str] = set()
-    for s in all_statements(kernel.body):
-        if isinstance(s, ir.Store):
+    for s in ir.statements(kernel.body):
+        if isinstance(s, (ir.Store, ir.Scatter, ir.AtomicAdd, ir.AtomicMax)):
             writes.add(s.array)
-            accesses.setdefault(s.array, set()).add(
-                ("tile", s.value.type.shape, _view_key(s.view), None)
-            )
-        elif isinstance(s, (ir.Scatter, ir.AtomicAdd, ir.AtomicMax)):
-            writes.add(s.array)
-            accesses.setdefault(s.array, set()).add(("element",))
-        for e in statement_exprs(s):
-            for node in walk(e):
-                if isinstance(node, (ir.Load, ir.Gather)):
-                    reads.add(node.array)
-                if isinstance(node, ir.Load):
-                    key = ("tile", node.type.shape, _view_key(node.view), node.order)
-                    accesses.setdefault(node.array, set()).add(key)
-                elif isinstance(node, ir.Gather):
-                    accesses.setdefault(node.array, set()).add(("element",))
+            accesses.setdefault(s.array, set()).add(_access(s))
+    for node in ir.expressions(kernel.body):
+        if isinstance(node, (ir.Load, ir.Gather)):
+            reads.add(node.array)
+            accesses.setdefault(node.array, set()).add(_access(node))
     return {a for a in writes & reads if len(accesses[a]) > 1 or ("element",) in accesses[a]}
+
+
+def _access(node) -> tuple:
+    """How a statement or expression touches its array: a tile (of a shape, view and axis
+    order) or single elements."""
+    if isinstance(node, ir.Store):
+        return ("tile", node.value.type.shape, _view_key(node.view), None)
+    if isinstance(node, ir.Load):
+        return ("tile", node.type.shape, _view_key(node.view), node.order)
+    return ("element",)
 
 
 def _view_key(view) -> tuple:
@@ -780,7 +771,7 @@ def _origin_comments(stmts: list[ir.KStmt]) -> dict[int, str]:
     """`// 50 LET C(BID) = ...` above the first IR statement of each BASIC line."""
     out: dict[int, str] = {}
     last = None
-    for s in all_statements(stmts):
+    for s in ir.statements(stmts):
         o = s.origin
         if o is None or o.coord.line == last:
             continue

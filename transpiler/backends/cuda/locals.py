@@ -36,77 +36,6 @@ _INDEX_NODES = (
 )
 
 
-def children(e: ir.KExpr) -> list[ir.KExpr]:
-    """The operand expressions of a node (tile indices and view bounds included)."""
-    if isinstance(e, ir.Load):
-        out = list(e.index)
-        for s in e.view:
-            out += [s.start, s.stop]
-        return out
-    if isinstance(e, ir.Gather):
-        return list(e.indices) + ([e.mask] if e.mask is not None else [])
-    if isinstance(e, ir.Unary):
-        return [e.operand]
-    if isinstance(e, ir.Binary):
-        return [e.left, e.right]
-    if isinstance(e, ir.Select):
-        return [e.cond, e.if_true, e.if_false]
-    if isinstance(e, (ir.Cast, ir.Reshape, ir.Broadcast, ir.Reduce)):
-        return [e.operand]
-    if isinstance(e, ir.Mma):
-        return [e.a, e.b, e.acc]
-    if isinstance(e, ir.Scan):
-        return [e.operand] + ([e.factor] if e.factor is not None else [])
-    return []
-
-
-def walk(e: ir.KExpr):
-    """`e` and every expression under it, pre-order."""
-    stack = [e]
-    while stack:
-        node = stack.pop()
-        yield node
-        kids = children(node)
-        if kids:
-            kids.reverse()
-            stack.extend(kids)
-
-
-def statement_exprs(s: ir.KStmt) -> list[ir.KExpr]:
-    if isinstance(s, ir.Let):
-        return [s.value]
-    if isinstance(s, ir.Store):
-        out = list(s.index) + [s.value]
-        for v in s.view:
-            out += [v.start, v.stop]
-        return out
-    if isinstance(s, (ir.Scatter, ir.AtomicAdd, ir.AtomicMax)):
-        mask = getattr(s, "mask", None)
-        return list(s.indices) + [s.value] + ([mask] if mask is not None else [])
-    if isinstance(s, ir.ForRange):
-        return [s.start, s.stop]
-    if isinstance(s, (ir.WhileLoop, ir.IfScalar)):
-        return [s.cond]
-    if isinstance(s, ir.Print):
-        return list(s.args)
-    return []
-
-
-def bodies(s: ir.KStmt) -> list[list[ir.KStmt]]:
-    if isinstance(s, (ir.ForRange, ir.WhileLoop)):
-        return [s.body]
-    if isinstance(s, ir.IfScalar):
-        return [s.then_body, s.else_body]
-    return []
-
-
-def all_statements(stmts: list[ir.KStmt]):
-    for s in stmts:
-        yield s
-        for body in bodies(s):
-            yield from all_statements(body)
-
-
 @dataclass
 class LocalsPlan:
     types: dict[str, ir.TileType] = field(default_factory=dict)
@@ -129,7 +58,7 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
     counts: dict[str, int] = {}
     first: dict[str, ir.Let] = {}
     top_level = {id(s) for s in kernel.body}
-    for s in all_statements(kernel.body):
+    for s in ir.statements(kernel.body):
         if isinstance(s, ir.ForRange):
             plan.loop_vars.add(s.var)
             up = s.step > 0 and isinstance(s.start, ir.Const) and s.start.value >= 0
@@ -165,7 +94,7 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
 
 
 def _index_only(e: ir.KExpr, plan: LocalsPlan) -> bool:
-    for node in walk(e):
+    for node in ir.walk(e):
         if isinstance(node, ir.Local):
             if node.name not in plan.index_values:
                 return False
@@ -178,8 +107,8 @@ def _check_loop_vars(stmts: list[ir.KStmt], live: set[str], ended: set[str]) -> 
     """A FOR variable may be read only inside its loop (C++ scopes it there); `ended`
     collects the variables of loops already passed."""
     for s in stmts:
-        for e in statement_exprs(s):
-            for node in walk(e):
+        for e in ir.operands(s):
+            for node in ir.walk(e):
                 if isinstance(node, ir.Local) and node.name in ended - live:
                     raise BasicUnsupportedError(
                         f"the FOR variable {node.name} is read after its loop; the CUDA "
@@ -190,7 +119,7 @@ def _check_loop_vars(stmts: list[ir.KStmt], live: set[str], ended: set[str]) -> 
             _check_loop_vars(s.body, live | {s.var}, ended)
             ended.add(s.var)
         else:
-            for body in bodies(s):
+            for body in ir.bodies(s):
                 _check_loop_vars(body, live, ended)
 
 

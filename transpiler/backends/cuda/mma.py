@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from ... import ir
 from . import element_types as T
 from .expr import ValueInfo
-from .locals import walk
 
 # Elements per 16-byte shared-memory load in the SIMT product's k loop.
 VECTOR = {"f32": 4, "tf32": 4, "f64": 2}
@@ -283,7 +282,7 @@ def is_accumulation_loop(lw, s: ir.ForRange) -> bool:
     if not (isinstance(e.acc, ir.Local) and e.acc.name == let.name):
         return False
     return not any(
-        isinstance(n, ir.Local) and n.name == let.name for x in (e.a, e.b) for n in walk(x)
+        isinstance(n, ir.Local) and n.name == let.name for x in (e.a, e.b) for n in ir.walk(x)
     )
 
 

@@ -23,7 +23,6 @@ import math
 from ... import ir
 from . import element_types as T
 from .index import Index, coords_of, linear_of
-from .locals import walk
 
 _IDENTITY = {"sum": 0, "prod": 1, "max": -math.inf, "min": math.inf}
 _INT_IDENTITY = {"sum": 0, "prod": 1, "max": -(2**31), "min": 2**31 - 1}
@@ -90,7 +89,7 @@ def into_local(lw, e: ir.Reduce, local, declare: bool) -> bool:
         or accumulator_type(operand.type.dtype) != local.dtype
     ):
         return False
-    if any(isinstance(n, ir.Local) and lw.local(n.name) is local for n in walk(operand)):
+    if any(isinstance(n, ir.Local) and lw.local(n.name) is local for n in ir.walk(operand)):
         return False  # the reduction reads the local it replaces
     lw.hoist(operand)
     _whole_tile(lw, e, local.dtype, local, declare)
