@@ -44,10 +44,6 @@ def compute_type(dtype: ir.DType) -> ir.DType:
     return "f32" if dtype in LOW_PRECISION else dtype
 
 
-def is_float(dtype: ir.DType) -> bool:
-    return dtype in ir.FLOAT_TYPES
-
-
 def literal(value: float | bool, dtype: ir.DType) -> str:
     """`value` as a C++ literal of `dtype` (1.0 for double, 1.0f for float)."""
     if dtype == "bool":

@@ -22,43 +22,28 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...errors import BasicUnsupportedError
+from ...irbuild import COMPARISONS, FLOAT_FUNCTIONS
 from . import element_types as T
 from .index import Index, add, mul, paren
 
 # C++ precedence, high binds tighter.
 ATOM, UNARY, MUL, ADD, REL, EQ, AND, OR, COND = 16, 15, 13, 12, 10, 9, 5, 4, 3
-_BINARY_OPS = {
-    "add": ("+", ADD),
-    "sub": ("-", ADD),
-    "mul": ("*", MUL),
-    "div": ("/", MUL),
-    "lt": ("<", REL),
-    "le": ("<=", REL),
-    "gt": (">", REL),
-    "ge": (">=", REL),
-    "eq": ("==", EQ),
-    "ne": ("!=", EQ),
-    "and": ("&&", AND),
-    "or": ("||", OR),
-}
-_COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
-MATH_FUNCTIONS = {  # op -> (float function, double function)
-    "sqrt": ("sqrtf", "sqrt"),
-    "exp": ("expf", "exp"),
-    "log": ("logf", "log"),
-    "sin": ("sinf", "sin"),
-    "cos": ("cosf", "cos"),
-    "tan": ("tanf", "tan"),
-    "atan": ("atanf", "atan"),
-    "sinh": ("sinhf", "sinh"),
-    "cosh": ("coshf", "cosh"),
-    "tanh": ("tanhf", "tanh"),
-    "floor": ("floorf", "floor"),
-    "ceil": ("ceilf", "ceil"),
-    "abs": ("fabsf", "fabs"),
-    "pow": ("powf", "pow"),
-    "rem": ("fmodf", "fmod"),  # BASIC's MOD: the sign of the dividend
-}
+_BINARY_OPS = {  # op -> (C++ operator, precedence)
+    "add": ("+", ADD), "sub": ("-", ADD), "mul": ("*", MUL), "div": ("/", MUL),
+    "lt": ("<", REL), "le": ("<=", REL), "gt": (">", REL), "ge": (">=", REL),
+    "eq": ("==", EQ), "ne": ("!=", EQ), "and": ("&&", AND), "or": ("||", OR),
+}  # fmt: skip
+# The <cmath> function of each IR math op on double (on float: with an `f` appended);
+# BASIC's MOD (IR `rem`) is fmod, which keeps the sign of the dividend.
+C_MATH = {op: op for op in (*FLOAT_FUNCTIONS, "floor", "ceil", "pow")}
+C_MATH |= {"abs": "fabs", "rem": "fmod"}
+
+
+def math_function(op: str, dtype: ir.DType) -> str:
+    """The C function computing `op` on `dtype` (f32 or f64) values: sqrtf, sqrt..."""
+    return C_MATH[op] + ("" if dtype == "f64" else "f")
+
+
 # Integer divisions rounded as cuTile rounds them (toward -inf for floordiv, +inf for cdiv),
 # Python's remainder (cuTile's %, IR `mod`) and C's % defined for every divisor (IR `rem`,
 # BASIC's MOD): helper functions (cuda/helpers.py).
@@ -297,23 +282,24 @@ class ExprPrinter:
 
     def _Gather(self, e: ir.Gather, index):
         array = self.scope.array(e.array)
+        target, inside = self.element_at(e.array, e.indices, e.mask, index)
+        return self._loaded(target, array.dtype, e.type.dtype, inside, T.literal(0, array.dtype))
+
+    def element_at(self, name: str, indices, mask, index: Index | None) -> tuple[str, str]:
+        """The element of array `name` at `indices` (a gather's or a scatter's, evaluated
+        at `index`) and the condition that it exists and `mask` is set."""
+        array = self.scope.array(name)
         coords, checks = [], []
-        for axis, idx in enumerate(e.indices):
+        for axis, idx in enumerate(indices):
             text = self.at(idx, index)
             if not _is_name(text):
-                word = f"{array.name}_at" if len(e.indices) == 1 else f"{array.name}_at{axis}"
+                word = f"{array.name}_at" if len(indices) == 1 else f"{array.name}_at{axis}"
                 text = self.prelude(text, word, text)
             coords.append(text)
             checks.append(f"{text} >= 0 && {text} < {array.extents[axis]}")
-        if e.mask is not None:
-            checks.append(self.wrap(e.mask, index, AND))
-        return self._loaded(
-            element(array, coords),
-            array.dtype,
-            e.type.dtype,
-            " && ".join(checks),
-            T.literal(0, array.dtype),
-        )
+        if mask is not None:
+            checks.append(self.wrap(mask, index, AND))
+        return element(array, coords), " && ".join(checks)
 
     # ------------------------------------------------------------------ arithmetic
 
@@ -332,9 +318,8 @@ class ExprPrinter:
             text, prec = f"b2t_sign({self.compute(x, index, COND)})", ATOM
         elif e.op == "abs" and cdt in T.INTEGERS:
             text, prec = f"{'llabs' if cdt == 'i64' else 'abs'}({self.at(x, index)})", ATOM
-        elif e.op in MATH_FUNCTIONS and cdt in ("f32", "f64"):
-            fn = MATH_FUNCTIONS[e.op][cdt == "f64"]
-            text, prec = f"{fn}({self.compute(x, index, COND)})", ATOM
+        elif e.op in C_MATH and cdt in ("f32", "f64"):
+            text, prec = f"{math_function(e.op, cdt)}({self.compute(x, index, COND)})", ATOM
         else:
             raise BasicUnsupportedError(f"{e.op} of {dtype} values has no CUDA translation")
         if dtype in T.LOW_PRECISION:
@@ -345,9 +330,9 @@ class ExprPrinter:
         op = e.op
         operand = e.left.type.dtype
         cdt = T.compute_type(operand)
-        if op in ("and", "or") or op in _COMPARISONS:
+        if op in ("and", "or") or op in COMPARISONS:
             symbol, prec = _BINARY_OPS[op]
-            left_prec = prec + 1 if op in _COMPARISONS else prec
+            left_prec = prec + 1 if op in COMPARISONS else prec
             if op == "or":  # && inside || gets parentheses too (GCC's -Wparentheses)
                 left_prec, right_prec = AND + 1, AND + 1
             else:
@@ -356,27 +341,18 @@ class ExprPrinter:
             right = self.compute(e.right, index, right_prec)
             return f"{left} {symbol} {right}", prec
         if op in _INT_HELPERS and (cdt in T.INTEGERS or op == "mod"):
-            helper = _INT_HELPERS[op]
-            self.scope.use_helper(helper)
-            args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
-            text, prec = f"{helper}({args})", ATOM
+            text, prec = self._call(_INT_HELPERS[op], e, index, helper=True)
         elif op == "floordiv" and cdt in ("f32", "f64"):
             quotient = (
                 f"{self.compute(e.left, index, MUL)} / {self.compute(e.right, index, MUL + 1)}"
             )
-            text, prec = f"{MATH_FUNCTIONS['floor'][cdt == 'f64']}({quotient})", ATOM
+            text, prec = f"{math_function('floor', cdt)}({quotient})", ATOM
         elif op in ("min", "max") and cdt in T.INTEGERS:
-            args = f"{self.at(e.left, index)}, {self.at(e.right, index)}"
-            text, prec = f"{op}({args})", ATOM
+            text, prec = self._call(op, e, index)
         elif op in ("min", "max") and cdt in ("f32", "f64"):
-            helper = f"b2t_{op}"
-            self.scope.use_helper(helper)
-            args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
-            text, prec = f"{helper}({args})", ATOM
+            text, prec = self._call(f"b2t_{op}", e, index, helper=True)
         elif op in ("pow", "rem") and cdt in ("f32", "f64"):
-            fn = MATH_FUNCTIONS[op][cdt == "f64"]
-            args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
-            text, prec = f"{fn}({args})", ATOM
+            text, prec = self._call(math_function(op, cdt), e, index)
         elif op in _BINARY_OPS:
             symbol, prec = _BINARY_OPS[op]
             left = self.compute(e.left, index, prec)
@@ -389,6 +365,14 @@ class ExprPrinter:
         if e.type.dtype in T.LOW_PRECISION:
             return T.from_compute(text, e.type.dtype), ATOM
         return text, prec
+
+    def _call(self, function: str, e: ir.Binary, index, helper: bool = False):
+        """`function(left, right)` on the operands in their compute type; `helper`: one
+        of cuda/helpers.py's."""
+        if helper:
+            self.scope.use_helper(function)
+        left, right = self.compute(e.left, index, COND), self.compute(e.right, index, COND)
+        return f"{function}({left}, {right})", ATOM
 
     def _Select(self, e: ir.Select, index):
         cond = self.wrap(e.cond, index, COND + 1)

@@ -33,7 +33,7 @@ from . import element_types as T
 from . import mma as cuda_mma
 from . import reduce as cuda_reduce
 from . import scan as cuda_scan
-from .expr import MATH_FUNCTIONS, ArrayInfo, ExprPrinter, ValueInfo, element
+from .expr import C_MATH, ArrayInfo, ExprPrinter, ValueInfo, element
 from .host_text import cpp_string as c_string
 from .index import Index, coords_of
 from .locals import plan_locals
@@ -44,12 +44,10 @@ STATIC_SHARED_LIMIT = 48 * 1024
 SHARED_LIMIT = 227 * 1024  # per block, with the opt-in (sm_90 and later)
 WARPS = 32  # b2t_block_reduce keeps one result per warp (a block has at most 32 warps)
 SYNC = "__syncthreads();"
-# The math functions kernels call (expr.py's, in double; each also with `f`), and the
-# two of MAX and MIN.
-_MATH = {double for _, double in MATH_FUNCTIONS.values()} | {"fmin", "fmax"}
-# Identifiers generated code uses that a BASIC name must not shadow.
-RESERVED = {"wmma", "nvcuda", "size_t", "llabs", "fmod", "fmodf", "atomicAdd", "atomicMax"}
-RESERVED |= {name + suffix for name in _MATH for suffix in ("", "f")}
+# Identifiers generated code uses that a BASIC name must not shadow: the math functions
+# kernels call (expr.py's, and fmin, fmax), each also with `f`.
+RESERVED = {"wmma", "nvcuda", "size_t", "llabs", "atomicAdd", "atomicMax"}
+RESERVED |= {name + f for name in {*C_MATH.values(), "fmin", "fmax"} for f in ("", "f")}
 
 
 @dataclass
@@ -539,8 +537,9 @@ class KernelLowering:
 
         def line(index: Index | None) -> list[str]:
             coords, inside = self.printer.tile_element(s.array, s.index, s.view, None, shape, index)
-            value = T.convert(self.printer.at(s.value, index), s.value.type.dtype, array.dtype)
-            return [self.guarded(inside, f"{element(array, coords)} = {value};")]
+            return [
+                self.guarded(inside, f"{element(array, coords)} = {self._value_for(s, index)};")
+            ]
 
         if shape:
             self.element_loop(shape, line)
@@ -569,75 +568,49 @@ class KernelLowering:
         if array in self.sync_after:
             self.barrier()
 
-    def _element_update(self, s, update) -> None:
-        """Scatter/atomics: `update(index)` for each element of the broadcast operands."""
-        operands = (
-            list(s.indices) + [s.value] + ([s.mask] if getattr(s, "mask", None) is not None else [])
-        )
+    def _Scatter(self, s: ir.Scatter) -> None:
+        self._element_update(s, "{target} = {value};")
+
+    def _AtomicAdd(self, s: ir.AtomicAdd) -> None:
+        self._element_update(s, "atomicAdd(&{target}, {value});", atomic=True)
+
+    def _AtomicMax(self, s: ir.AtomicMax) -> None:
+        function = "atomicMax" if self.arrays[s.array].dtype == "i32" else "b2t_atomic_max"
+        self._element_update(s, function + "(&{target}, {value});", atomic=True)
+
+    def _element_update(self, s, template: str, atomic: bool = False) -> None:
+        """Scatter/atomics: `template` for each element of the broadcast operands, with
+        the `target` element (when it exists, and the mask is set) and the `value`."""
+        array = self.arrays[s.array]
+        if atomic and array.dtype not in ("f32", "f64", "i32"):
+            raise BasicUnsupportedError(
+                f"atomic updates of {array.dtype} arrays have no CUDA translation here"
+            )
+        operands = ir.operands(s)
         for e in operands:
             self.hoist(e)
         shape = ()
         for e in operands:
             shape = _broadcast(shape, e.type.shape)
+
+        def update(index: Index | None) -> list[str]:
+            target, inside = self.printer.element_at(
+                s.array, s.indices, getattr(s, "mask", None), index
+            )
+            value = self._value_for(s, index)
+            return [self.guarded(inside, template.format(target=target, value=value))]
+
         if shape:
             self.element_loop(shape, update)
         else:
             self._first_thread(lambda: update(None))
         self._after_write(s.array)
 
-    def _target(self, s, index: Index | None) -> tuple[str, str]:
-        """The element `s` writes at `index` and the condition that it exists."""
-        array = self.arrays[s.array]
-        coords, checks = [], []
-        for axis, idx in enumerate(s.indices):
-            text = self.printer.at(idx, index)
-            if not text.isidentifier():
-                word = f"{array.name}_at" if len(s.indices) == 1 else f"{array.name}_at{axis}"
-                text = self.printer.prelude(text, word, text)
-            coords.append(text)
-            checks.append(f"{text} >= 0 && {text} < {array.extents[axis]}")
-        mask = getattr(s, "mask", None)
-        if mask is not None:
-            checks.append(self.printer.wrap(mask, index, 5))
-        return element(array, coords), " && ".join(checks)
-
     def _value_for(self, s, index) -> str:
+        """The value a Store, Scatter or atomic writes at `index`, in its array's type."""
         return T.convert(
             self.printer.at(s.value, index), s.value.type.dtype, self.arrays[s.array].dtype
         )
-
-    def _Scatter(self, s: ir.Scatter) -> None:
-        def update(index):
-            target, inside = self._target(s, index)
-            return [self.guarded(inside, f"{target} = {self._value_for(s, index)};")]
-
-        self._element_update(s, update)
-
-    def _AtomicAdd(self, s: ir.AtomicAdd) -> None:
-        self._check_atomic(s, ("f32", "f64", "i32"))
-
-        def update(index):
-            target, inside = self._target(s, index)
-            return [self.guarded(inside, f"atomicAdd(&{target}, {self._value_for(s, index)});")]
-
-        self._element_update(s, update)
-
-    def _AtomicMax(self, s: ir.AtomicMax) -> None:
-        self._check_atomic(s, ("f32", "f64", "i32"))
-        function = "atomicMax" if self.arrays[s.array].dtype == "i32" else "b2t_atomic_max"
-
-        def update(index):
-            target, inside = self._target(s, index)
-            return [self.guarded(inside, f"{function}(&{target}, {self._value_for(s, index)});")]
-
-        self._element_update(s, update)
-
-    def _check_atomic(self, s, dtypes) -> None:
-        dtype = self.arrays[s.array].dtype
-        if dtype not in dtypes:
-            raise BasicUnsupportedError(
-                f"atomic updates of {dtype} arrays have no CUDA translation here"
-            )
 
     def _ForRange(self, s: ir.ForRange) -> None:
         if cuda_mma.is_accumulation_loop(self, s):
