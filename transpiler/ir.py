@@ -490,3 +490,32 @@ def expressions(stmts: list[KStmt]):
     for s in statements(stmts):
         for e in operands(s):
             yield from walk(e)
+
+
+# --------------------------------------------------------------------------- facts
+
+# Operations whose result is >= 0 when both operands are.  (Integer overflow could wrap a
+# sum or product of sizes past 2**31; such a kernel indexes nothing sensible anyway.)
+_CLOSED = ("add", "mul", "floordiv", "truncdiv", "cdiv", "mod", "rem", "min")
+
+
+def nonnegative(e: KExpr, params: set[str], locals_: set[str]) -> bool:
+    """Whether `e` is certainly >= 0 (`params`, `locals_`: names known to be)."""
+    if isinstance(e, BlockId):
+        return True
+    if isinstance(e, (Const, Full)):
+        return not isinstance(e.value, bool) and e.value >= 0  # NaN is not
+    if isinstance(e, Param):
+        return e.name in params
+    if isinstance(e, Local):
+        return e.name in locals_
+    if isinstance(e, Cast):
+        return e.type.dtype != "bool" and nonnegative(e.operand, params, locals_)
+    if isinstance(e, Unary) and e.op in ("floor", "ceil"):
+        return nonnegative(e.operand, params, locals_)
+    if isinstance(e, Binary):
+        left = nonnegative(e.left, params, locals_)
+        if e.op == "max":
+            return left or nonnegative(e.right, params, locals_)
+        return e.op in _CLOSED and left and nonnegative(e.right, params, locals_)
+    return False

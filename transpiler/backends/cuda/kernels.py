@@ -207,25 +207,7 @@ class KernelLowering:
 
     def nonnegative(self, e: ir.KExpr) -> bool:
         """True when `e` (a tile index) is certainly >= 0, so no lower bound check is needed."""
-        if isinstance(e, ir.BlockId):
-            return True
-        if isinstance(e, (ir.Const, ir.Full)):
-            return e.value >= 0
-        if isinstance(e, ir.Local):
-            if e.name in self.plan.index_values:
-                return self.nonnegative(self.plan.index_values[e.name])
-            return e.name in self.plan.counting_vars
-        if isinstance(e, ir.Binary) and e.op in (
-            "add",
-            "mul",
-            "floordiv",
-            "truncdiv",
-            "cdiv",
-            "min",
-            "max",
-        ):
-            return self.nonnegative(e.left) and self.nonnegative(e.right)
-        return False
+        return ir.nonnegative(e, set(), self.plan.nonnegative)
 
     def staged_copy(self, v: ValueInfo) -> str:
         """The shared-memory copy of register value `v` (for reads of other threads' elements)."""

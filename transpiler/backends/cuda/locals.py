@@ -47,8 +47,9 @@ class LocalsPlan:
     # local -> the expression it can be recomputed from at any element
     index_values: dict[str, ir.KExpr] = field(default_factory=dict)
     loop_vars: set[str] = field(default_factory=set)
-    # FOR variables counting up from a constant >= 0 (never negative)
-    counting_vars: set[str] = field(default_factory=set)
+    # locals never negative: FOR variables counting up from a constant >= 0, and index
+    # values computed from such values (no bound check needs `>= 0` of them)
+    nonnegative: set[str] = field(default_factory=set)
 
 
 def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
@@ -84,11 +85,13 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
             plan.declared_at[id(let)] = name
         else:
             plan.declared_first.append(name)
-    plan.counting_vars = counting - not_counting
+    plan.nonnegative = counting - not_counting
     plan.bound_once = {n for n, c in counts.items() if c == 1}
     for s in kernel.body:  # top level, in order: a definition sees only earlier ones
         if isinstance(s, ir.Let) and s.name in plan.bound_once and _index_only(s.value, plan):
             plan.index_values[s.name] = s.value
+            if ir.nonnegative(s.value, set(), plan.nonnegative):
+                plan.nonnegative.add(s.name)
     _check_loop_vars(kernel.body, set(), set())
     return plan
 
