@@ -431,16 +431,16 @@ class KernelLowering:
         }
 
     def _shared_declarations(self) -> tuple[list[str], int]:
-        total = 0
+        offsets, total = [], 0  # each buffer's place in one block of memory, 8-aligned
         for b in self.shared:
-            total = -(-total // max(b.align, 8)) * max(b.align, 8) + b.bytes
-        helpers = self._helper_shared()
-        if total + helpers > SHARED_LIMIT:
+            offsets.append(-(-total // max(b.align, 8)) * max(b.align, 8))
+            total = offsets[-1] + b.bytes
+        if total + self._helper_shared() > SHARED_LIMIT:
             raise BasicUnsupportedError(
                 f"kernel {self.kernel.name} needs {total // 1024} KB of shared memory for its "
                 f"tiles; a CUDA block has at most {SHARED_LIMIT // 1024} KB (use smaller TILEs)"
             )
-        if total + helpers <= STATIC_SHARED_LIMIT:
+        if total + self._helper_shared() <= STATIC_SHARED_LIMIT:
             lines = []
             for b in self.shared:
                 align = f"__align__({b.align}) " if b.align else ""
@@ -449,13 +449,10 @@ class KernelLowering:
         # More than the static limit: one dynamic buffer, carved by hand.
         raw = self.fresh("shared_memory")
         lines = [f"B2T_DYNAMIC_SHARED(unsigned char, {raw});"]
-        offset = 0
-        for b in self.shared:
-            offset = -(-offset // max(b.align, 8)) * max(b.align, 8)
+        for b, offset in zip(self.shared, offsets):
             ctype = T.c_type(b.dtype)
             lines.append(f"{ctype}* const {b.name} = reinterpret_cast<{ctype}*>({raw} + {offset});")
-            offset += b.bytes
-        return lines, offset
+        return lines, total
 
     def _helper_shared(self) -> int:
         """Bytes of the static shared memory helper functions declare for this kernel (they
@@ -523,32 +520,25 @@ class KernelLowering:
                 self.guarded(inside, f"{element(array, coords)} = {self._value_for(s, index)};")
             ]
 
+        self._write(s.array, shape, line)
+
+    def _write(self, array: str, shape: tuple[int, ...], line) -> None:
+        """`line(index)` writes to `array` for each element of a tile of `shape`; a scalar
+        write (shape ()): every thread has the value, thread 0 writes it."""
         if shape:
             self.element_loop(shape, line)
         else:
-            self._first_thread(lambda: line(None))
-        self._after_write(s.array)
-
-    def _first_thread(self, make_lines) -> None:
-        """A scalar write: every thread has the value, thread 0 writes it."""
-        stmt = self.printer.begin()
-        self.thread_zero = True
-        lines = make_lines()
-        self.thread_zero = False
-        self.stage(stmt.staged)
-        for line in stmt.preludes + lines:
-            self.emit(line)
-        self.after(stmt)
+            self.thread_zero = True
+            self.scalar_statement(lambda: line(None))
+            self.thread_zero = False
+        if array in self.sync_after:
+            self.barrier()
 
     def guarded(self, condition: str, action: str) -> str:
         """`if (condition) action` (by thread 0 only in a scalar write)."""
         if self.thread_zero:
             condition = f"threadIdx.x == 0 && {condition}" if condition else "threadIdx.x == 0"
         return f"if ({condition}) {action}" if condition else action
-
-    def _after_write(self, array: str) -> None:
-        if array in self.sync_after:
-            self.barrier()
 
     def _Scatter(self, s: ir.Scatter) -> None:
         self._element_update(s, "{target} = {value};")
@@ -582,11 +572,7 @@ class KernelLowering:
             value = self._value_for(s, index)
             return [self.guarded(inside, template.format(target=target, value=value))]
 
-        if shape:
-            self.element_loop(shape, update)
-        else:
-            self._first_thread(lambda: update(None))
-        self._after_write(s.array)
+        self._write(s.array, shape, update)
 
     def _value_for(self, s, index) -> str:
         """The value a Store, Scatter or atomic writes at `index`, in its array's type."""
