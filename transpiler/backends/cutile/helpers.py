@@ -12,17 +12,6 @@ from __future__ import annotations
 from ... import ir
 from ..render import render
 
-# Names the generated module defines at its top level (BASIC names must not take them).
-NAMES = (
-    "basic_mod",
-    "basic_mod_int",
-    "basic_div_int",
-    "basic_max",
-    "basic_min",
-    "linear_recurrence",
-)
-
-
 def remainder_function(dtype: ir.DType) -> str:
     """The function that prints BASIC's MOD (IR `rem`) of `dtype` operands."""
     return "basic_mod" if dtype in ir.FLOAT_TYPES else "basic_mod_int"
