@@ -51,8 +51,8 @@ def literal(value: float | bool, dtype: ir.DType) -> str:
     if dtype in INTEGERS:
         number = int(value)
         suffix = "LL" if dtype == "i64" else ""
-        if dtype == "i32" and number == -(2**31):
-            return "(-2147483647 - 1)"
+        if number == -(2 ** (63 if dtype == "i64" else 31)):  # no literal has this value
+            return f"({number + 1}{suffix} - 1)"
         return f"{number}{suffix}"
     number = float(value)
     if dtype in LOW_PRECISION:

@@ -141,7 +141,6 @@ class KernelLowering:
         # (every instantiation of b2t_block_reduce has its own warp results), and whether
         # b2t_block_any's flag is used.
         self.block_reductions: set[tuple[str, ir.DType]] = set()
-        self.depth = 0  # loops around the statement being printed
         self.out: list[str] = []
         self.printer = ExprPrinter(self)
         self.thread_zero = False  # printing a write that only thread 0 does
@@ -266,11 +265,9 @@ class KernelLowering:
             self.barrier()
 
     def enter_loop(self) -> None:
-        self.depth += 1
         self.shared_reads = True  # the previous iteration's reads
 
     def leave_loop(self) -> None:
-        self.depth -= 1
         self.shared_reads = True
 
     def new_temp(
@@ -282,16 +279,12 @@ class KernelLowering:
         self.values[v.name] = v
         return v
 
-    def own_index(self, shape: tuple[int, ...], used: set[int]) -> Index:
-        """This thread's element in a slot loop over a tile of `shape`."""
-        coords = [self.elem] if len(shape) == 1 else self.coord_names[: len(shape)]
-        return Index(shape, self.elem, list(coords), own=True, used=used)
-
     def element_loop(self, shape: tuple[int, ...], body) -> None:
         """Emit `body(index)` (lines printed with self.printer) for each element of a tile
         of `shape` this thread holds, after staging the register values it reads remapped."""
-        used: set[int] = set()
-        index = self.own_index(shape, used)
+        used: set[int] = set()  # the coordinates (-1: the linear index) body reads
+        coords = [self.elem] if len(shape) == 1 else self.coord_names[: len(shape)]
+        index = Index(shape, self.elem, list(coords), own=True, used=used)
         stmt = self.printer.begin(in_block=True)
         lines = body(index)
         self.stage(stmt.staged)
@@ -308,27 +301,18 @@ class KernelLowering:
                 f"const int {self.coord_names[a]} = {derived[a]};" for a in sorted(used) if a >= 0
             ]
         inner = head + stmt.preludes + lines
-        if slots == 1 and not guard and not head and not stmt.preludes:
-            for line in lines:
-                self.emit(line)
-            self.after(stmt)
-            return
         if slots > 1:
             self.emit("#pragma unroll")
-            self.emit(f"for (int {self.slot} = 0; {self.slot} < {slots}; ++{self.slot}) {{")
-            if guard:
-                self.emit(inner[0])
-                self.emit(f"if ({self.elem} < {n}) {{")
-                inner = inner[1:]
+            opening = [f"for (int {self.slot} = 0; {self.slot} < {slots}; ++{self.slot}) {{"]
+            if guard:  # the element's index first, then the test
+                opening += [inner.pop(0), f"if ({self.elem} < {n}) {{"]
         elif guard:
-            self.emit(f"if (threadIdx.x < {n}) {{")
+            opening = [f"if (threadIdx.x < {n}) {{"]
         else:
-            self.emit("{")
-        for line in inner:
+            opening = ["{"] if inner != lines else []
+        closing = ["}" for line in opening if line.endswith("{")]
+        for line in opening + inner + closing:
             self.emit(line)
-        if slots > 1 and guard:
-            self.emit("}")
-        self.emit("}")
         self.after(stmt)
 
     def after(self, stmt) -> None:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from ... import ir
 from . import element_types as T
 from .expr import ValueInfo
+from .reduce import identity
 
-_IDENTITY = {"sum": 0, "prod": 1, "linear": 0}
 _OPERATOR = {"sum": "+", "prod": "*"}
 
 
@@ -39,12 +39,13 @@ def lower(lw, e: ir.Scan) -> None:
     # what each element combines with in this round: the value (and factor) before it
     seen = _registers(lw, "before", acc, n)
     seen_factor = _registers(lw, "factor_before", acc, n) if factors is not None else None
-    identity, one = T.literal(_IDENTITY[e.op], acc), T.literal(1, acc)
+    # a linear scan's values start as a sum's, its factors as a product's
+    start, one = identity("sum" if e.op == "linear" else e.op, acc), identity("prod", acc)
 
     def reads(index) -> list[str]:
         at = index.linear
         before = f"{at} >= {distance} ? "
-        lines = [f"{seen} = {before}{values}[{at} - {distance}] : {identity};"]
+        lines = [f"{seen} = {before}{values}[{at} - {distance}] : {start};"]
         if seen_factor:
             lines.append(f"{seen_factor} = {before}{factors}[{at} - {distance}] : {one};")
         return lines
