@@ -101,9 +101,7 @@ class Index:
         """The same element seen in a tile of another shape with as many elements."""
         if shape == self.shape:
             return self
-        if len(shape) == 1:
-            return Index(shape, self.linear, [self.linear], self.own)
-        return Index(shape, self.linear, None, self.own)
+        return Index(shape, self.linear, [self.linear] if len(shape) == 1 else None, self.own)
 
     def broadcast_from(self, shape: tuple[int, ...]) -> Index:
         """The element of a tile of `shape` that broadcasts (NumPy rules) to this one."""

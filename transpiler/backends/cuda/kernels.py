@@ -36,7 +36,7 @@ from . import scan as cuda_scan
 from .expr import C_MATH, ArrayInfo, ExprPrinter, ValueInfo, element
 from .host_text import cpp_string as c_string
 from .index import Index, coords_of
-from .locals import plan_locals
+from .locals import NOT_ELEMENTWISE, plan_locals
 
 MAX_THREADS = 256
 MAX_SLOTS = 256  # elements of one tile per thread (registers, unrolled loops)
@@ -153,13 +153,8 @@ class KernelLowering:
         for p in self.kernel.params:
             if isinstance(p, ir.ArrayParam):
                 name = self.namer.ident(p.name, "array")
-                words = (
-                    ["len"]
-                    if p.ndim == 1
-                    else ["rows", "cols"]
-                    if p.ndim == 2
-                    else [f"dim{a}" for a in range(p.ndim)]
-                )
+                words = {1: ["len"], 2: ["rows", "cols"]}.get(p.ndim)
+                words = words or [f"dim{a}" for a in range(p.ndim)]
                 extents = [self.namer.fresh(f"{name}_{w}") for w in words]
                 self.arrays[p.name] = ArrayInfo(name, p.dtype, extents)
                 self.cuda_params.append(CudaParam(p, [name, *extents]))
@@ -359,6 +354,7 @@ class KernelLowering:
         for name in self.plan.declared_first:
             self.declare(self.values[name])
         constants = [p for p in self.kernel.params if isinstance(p, ir.ConstParam)]
+        first = len(self.out)  # after the declarations of locals first bound in a loop or IF
         for p in constants:
             self.emit(f"constexpr int {self.params[p.name]} = {p.value};")
             self.printer.tile_names.setdefault(p.value, self.params[p.name])
@@ -367,10 +363,10 @@ class KernelLowering:
             if not v.read_in_registers:  # every use recomputed it from its definition
                 del self.out[start:end]
         # A constant no statement used (nvcc #177 and g++ -Wunused-variable warn) goes.
-        rest = "\n".join(self.out[len(constants) :])
+        rest = "\n".join(self.out[:first] + self.out[first + len(constants) :])
         for k in reversed(range(len(constants))):
             if not re.search(rf"\b{re.escape(self.params[constants[k].name])}\b", rest):
-                del self.out[k]
+                del self.out[first + k]
         prologue = [
             f"const int {self.bid_names[a]} = blockIdx.{'xyz'[a]};" for a in sorted(self.bids_used)
         ]
@@ -381,19 +377,11 @@ class KernelLowering:
             "cuda/kernel.cu.jinja",
             name=name,
             summary=_comment_text(self.kernel.summary),
-            layout=self._layout_comment(),
             threads=self.threads,
             params=self._signature(),
             body=body,
         )
         return CudaKernel(name, text, self.threads, self.cuda_params, dynamic, set(self.helpers))
-
-    def _layout_comment(self) -> str:
-        t = self.threads
-        return (
-            f"{t} threads per block; thread t holds elements t, t + {t}, ... of each tile "
-            "(row-major)."
-        )
 
     def _signature(self) -> list[str]:
         out = []
@@ -597,10 +585,7 @@ class KernelLowering:
         self.leave_loop()
 
     def _WhileLoop(self, s: ir.WhileLoop) -> None:
-        needs_code = any(
-            isinstance(n, (ir.Reduce, ir.Scan, ir.Mma, ir.Gather, ir.Load)) for n in ir.walk(s.cond)
-        )
-        if not needs_code:
+        if not any(isinstance(n, NOT_ELEMENTWISE) for n in ir.walk(s.cond)):
             stmt = self.printer.begin()
             cond = self.printer.scalar(s.cond)
             if not stmt.preludes and not stmt.staged:

@@ -19,21 +19,9 @@ from dataclasses import dataclass, field
 from ... import ir
 from ...errors import BasicUnsupportedError
 
-_INDEX_NODES = (
-    ir.Const,
-    ir.Full,
-    ir.Param,
-    ir.ConstRef,
-    ir.BlockId,
-    ir.Arange,
-    ir.Extent,
-    ir.Unary,
-    ir.Binary,
-    ir.Select,
-    ir.Cast,
-    ir.Reshape,
-    ir.Broadcast,
-)
+# The nodes that read memory or other threads' elements: every other node is a function
+# of the element's indices (and of locals that are).
+NOT_ELEMENTWISE = (ir.Load, ir.Gather, ir.Reduce, ir.Scan, ir.Mma)
 
 
 @dataclass
@@ -101,7 +89,7 @@ def _index_only(e: ir.KExpr, plan: LocalsPlan) -> bool:
         if isinstance(node, ir.Local):
             if node.name not in plan.index_values:
                 return False
-        elif not isinstance(node, _INDEX_NODES):
+        elif isinstance(node, NOT_ELEMENTWISE):
             return False
     return True
 
