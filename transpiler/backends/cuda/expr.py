@@ -24,7 +24,7 @@ from ... import ir
 from ...errors import BasicUnsupportedError
 from ...irbuild import COMPARISONS, FLOAT_FUNCTIONS
 from . import element_types as T
-from .index import Index, add, mul, paren
+from .index import Index, add, axis_words, mul, paren
 
 # C++ precedence, high binds tighter.
 ATOM, UNARY, MUL, ADD, REL, EQ, AND, OR, COND = 16, 15, 13, 12, 10, 9, 5, 4, 3
@@ -141,7 +141,7 @@ class ExprPrinter:
         elif index is not None and index.shape != e.type.shape:
             index = index.broadcast_from(e.type.shape)
         temp = self.scope.temp_of(e)
-        if temp is not None:
+        if temp is not None:  # Reduce, Scan and Mma nodes always are (KernelLowering.hoist)
             return self.value(temp, index)
         return getattr(self, "_" + type(e).__name__)(e, index)
 
@@ -199,21 +199,19 @@ class ExprPrinter:
 
     # ------------------------------------------------------------------ leaves
 
-    def _Param(self, e: ir.Param, index):
+    def _Param(self, e: ir.Param | ir.ConstRef, index):
         return self.scope.param(e.name), ATOM
 
-    def _ConstRef(self, e: ir.ConstRef, index):
-        return self.scope.param(e.name), ATOM
+    _ConstRef = _Param  # a constant parameter's name (its constexpr)
 
     def _Local(self, e: ir.Local, index):
         return self.value(self.scope.local(e.name), index)
 
-    def _Const(self, e: ir.Const, index):
+    def _Const(self, e: ir.Const | ir.Full, index):
         text = T.literal(e.value, e.type.dtype)
         return text, UNARY if text.startswith("-") else ATOM
 
-    def _Full(self, e: ir.Full, index):
-        return self._Const(ir.Const(e.value, type=e.type), index)
+    _Full = _Const  # every element of a Full tile is the constant
 
     def _BlockId(self, e: ir.BlockId, index):
         return self.scope.block_id(e.axis), ATOM
@@ -269,7 +267,7 @@ class ExprPrinter:
     def _coord_name(self, array: str, ndim: int, axis: int) -> str:
         """`at` in an element loop's block; outside one, where the name stays declared to
         the kernel's end, the array's (`done_at`, not at_2 beside at)."""
-        word = _coord_word(ndim, axis)
+        word = axis_words(ndim, "at", ("at_row", "at_col"), "at")[axis]
         return word if self.stmt.in_block else f"{self.scope.array(array).name}_{word}"
 
     def _loaded(self, element: str, stored: ir.DType, wanted: ir.DType, inside: str, zero: str):
@@ -396,27 +394,9 @@ class ExprPrinter:
     def _Broadcast(self, e: ir.Broadcast, index):
         return self.expr(e.operand, index)
 
-    def _Reduce(self, e: ir.Reduce, index):
-        raise AssertionError("Reduce must be lowered before printing")  # pragma: no cover
-
-    def _Scan(self, e: ir.Scan, index):
-        raise AssertionError("Scan must be lowered before printing")  # pragma: no cover
-
-    def _Mma(self, e: ir.Mma, index):
-        raise AssertionError("Mma must be lowered before printing")  # pragma: no cover
-
 
 def _is_name(text: str) -> bool:
     return text.isidentifier() or text.lstrip("-").isdigit()
-
-
-def _coord_word(ndim: int, axis: int) -> str:
-    """The name of an element coordinate in an array (shared by the arrays it indexes)."""
-    if ndim == 1:
-        return "at"
-    if ndim == 2:
-        return ("at_row", "at_col")[axis]
-    return f"at{axis}"
 
 
 def element(array: ArrayInfo, coords: list[str]) -> str:

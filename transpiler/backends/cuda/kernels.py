@@ -35,7 +35,7 @@ from . import reduce as cuda_reduce
 from . import scan as cuda_scan
 from .expr import C_MATH, ArrayInfo, ExprPrinter, ValueInfo, element
 from .host_text import cpp_string as c_string
-from .index import Index, coords_of
+from .index import Index, axis_words, coords_of
 from .locals import NOT_ELEMENTWISE, plan_locals
 
 MAX_THREADS = 256
@@ -123,8 +123,8 @@ class KernelLowering:
         self.slot = self.namer.fresh("slot")
         self.elem = self.namer.fresh("elem")
         rank = max((len(e.type.shape) for e in ir.expressions(kernel.body)), default=1)
-        words = ("row", "col") if rank == 2 else tuple(f"c{a}" for a in range(rank))
-        self.coord_names = [self.namer.fresh(w) for w in words] if rank > 1 else []
+        words = axis_words(rank, "", ("row", "col"), "c") if rank > 1 else []
+        self.coord_names = [self.namer.fresh(w) for w in words]
         grid_rank = max(1, len(kernel.grid))
         self.bid_names = [
             self.namer.fresh("bid" if grid_rank == 1 else f"bid{a}") for a in range(grid_rank)
@@ -153,8 +153,7 @@ class KernelLowering:
         for p in self.kernel.params:
             if isinstance(p, ir.ArrayParam):
                 name = self.namer.ident(p.name, "array")
-                words = {1: ["len"], 2: ["rows", "cols"]}.get(p.ndim)
-                words = words or [f"dim{a}" for a in range(p.ndim)]
+                words = axis_words(p.ndim, "len", ("rows", "cols"), "dim")
                 extents = [self.namer.fresh(f"{name}_{w}") for w in words]
                 self.arrays[p.name] = ArrayInfo(name, p.dtype, extents)
                 self.cuda_params.append(CudaParam(p, [name, *extents]))

@@ -165,14 +165,10 @@ class CutileExprPrinter:
         method = getattr(self, "_" + type(e).__name__)
         return method(e)
 
-    def _Param(self, e: ir.Param):
+    def _Param(self, e: ir.Param | ir.ConstRef | ir.Local):
         return self.name(e.name), _ATOM
 
-    def _ConstRef(self, e: ir.ConstRef):
-        return self.name(e.name), _ATOM
-
-    def _Local(self, e: ir.Local):
-        return self.name(e.name), _ATOM
+    _ConstRef = _Local = _Param  # names, all three
 
     def _Const(self, e: ir.Const):
         text = python_literal(e.value)
@@ -232,13 +228,10 @@ class CutileExprPrinter:
         return f"ct.{e.op}({self(x)})", _ATOM
 
     def _Binary(self, e: ir.Binary):
-        function = function_of(e)
-        if function is not None:  # its ct.where would make a f32 tile of two constants
+        function = function_of(e) or _CALLS.get(e.op)
+        if function is not None:  # a tile function: two constants would make a f32 tile
             left, right = self.either(e.left, e.right, e.type.dtype)
             return f"{function}({left}, {right})", _ATOM
-        if e.op in _CALLS:
-            left, right = self.either(e.left, e.right, e.type.dtype)
-            return f"{_CALLS[e.op]}({left}, {right})", _ATOM
         symbol, prec = _OPS[e.op]
         if e.op == "pow":  # right-associative
             left, right = self._wrap(e.left, prec + 1), self._wrap(e.right, _UNARY_PREC)
