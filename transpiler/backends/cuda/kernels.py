@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...errors import BasicUnsupportedError, at
+from ...irbuild import broadcast_shape
 from ...naming import kernel_namer
 from ..render import render
 from . import element_types as T
@@ -534,7 +535,7 @@ class KernelLowering:
             self.hoist(e)
         shape = ()
         for e in operands:
-            shape = _broadcast(shape, e.type.shape)
+            shape = broadcast_shape(shape, e.type.shape)
 
         def update(index: Index | None) -> list[str]:
             target, inside = self.printer.element_at(
@@ -624,16 +625,6 @@ class KernelLowering:
             return [f"if (threadIdx.x == 0) printf({c_string(s.format)}{args});"]
 
         self.scalar_statement(line)
-
-
-def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    if not a:
-        return b
-    if not b:
-        return a
-    if len(a) != len(b):
-        raise BasicUnsupportedError(f"tile shapes {a} and {b} do not broadcast")
-    return tuple(max(x, y) for x, y in zip(a, b))
 
 
 def _arrays_needing_sync(kernel: ir.Kernel) -> set[str]:
