@@ -29,6 +29,7 @@ from ... import ir
 from ...errors import BasicUnsupportedError, at
 from ...irbuild import broadcast_shape
 from ...naming import kernel_namer
+from ..basic_origin import comment_text
 from ..render import render
 from . import element_types as T
 from . import mma as cuda_mma
@@ -663,7 +664,7 @@ def _view_key(view) -> tuple:
 
 def _comment_text(text: str) -> str:
     """Text for a `//` comment: one line, printable, not ending in a line continuation."""
-    text = "".join(ch if ch.isprintable() else "?" for ch in text).rstrip()
+    text = comment_text(text).rstrip()
     return text + " ." if text.endswith("\\") else text
 
 
