@@ -22,6 +22,7 @@ so the two never meet; each backend's namer (naming.py) turns both into identifi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
 from typing import Literal, Union
 
@@ -445,11 +446,18 @@ def field_names(cls: type) -> tuple[str, ...]:
 # a Load: its tile index, then its view's bounds; for a Store: index, value, view).
 
 
+_OPERAND_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def operands(node: KExpr | KStmt) -> list[KExpr]:
     """The expressions directly under an expression or statement (tile indices, view
     bounds and masks included; a statement's nested bodies are not)."""
+    names = _OPERAND_FIELDS.get(type(node))
+    if names is None:  # the fields declared to hold expressions or view slices
+        held = [f.name for f in fields(type(node)) if re.search(r"KExpr|ViewSlice", str(f.type))]
+        names = _OPERAND_FIELDS[type(node)] = tuple(held)
     out: list[KExpr] = []
-    for name in field_names(type(node)):
+    for name in names:
         value = getattr(node, name)
         for item in value if isinstance(value, tuple) else (value,):
             if isinstance(item, KExpr):
