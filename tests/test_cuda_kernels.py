@@ -746,6 +746,22 @@ def test_block_size_follows_the_principal_tile():
     assert "__launch_bounds__(256)" in text and "slot < 2" in text
 
 
+def test_an_unused_constant_goes_and_the_declarations_before_it_stay():
+    """A constexpr no statement reads is dropped; the locals declared above the constants
+    (first bound inside an IF) were dropped in its place."""
+    t = ir.TileType("f32", (32,))
+    first = B.binary("gt", _bid(), B.const(0, "i32"), "i32")
+    body = [
+        ir.IfScalar(
+            first, [ir.Let("S", ir.Full(1.0, type=t))], [ir.Let("S", ir.Full(2.0, type=t))]
+        ),
+        ir.Store("Y", (_bid(),), _local("S", t)),
+    ]
+    params = [ir.ConstParam("unused", 7), ir.ArrayParam("Y", "f32", 1, writes=True)]
+    text = _text(_kernel("k", params, body, [], (32,)))
+    assert "float s;" in text and "unused" not in text, text
+
+
 def test_literals_and_math_functions_follow_the_element_type():
     for dtype, literal, sqrt in (("f32", "0.5f", "sqrtf("), ("f64", "0.5", "sqrt(")):
         t = ir.TileType(dtype, (32,))

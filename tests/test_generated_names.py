@@ -177,3 +177,16 @@ def test_kernel_program_input_named_like_the_program(tmp_path):
         result = driver.run(analysis, code, target, "cpu")
         assert result.returncode == 0, result.stderr
         assert "verification: PASSED" in result.stdout
+
+
+def test_cutile_helper_functions_are_reserved():
+    """No BASIC name takes the name of a tile function the generated module defines
+    (templates/cutile/helpers.py.jinja): a kernel local `linear_recurrence` would hide the
+    function its linear scan calls.  That one was missing from the reserved names."""
+    from transpiler.naming import Namer
+
+    template = EXAMPLES.parent / "templates" / "cutile" / "helpers.py.jinja"
+    defined = re.findall(r"^def (\w+)\(", template.read_text(), re.MULTILINE)
+    assert "linear_recurrence" in defined
+    namer = Namer("python")
+    assert [name for name in defined if namer.ident(name.upper()) == name] == []

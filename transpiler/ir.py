@@ -22,6 +22,7 @@ so the two never meet; each backend's namer (naming.py) turns both into identifi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
 from typing import Literal, Union
 
@@ -438,3 +439,91 @@ def field_names(cls: type) -> tuple[str, ...]:
     if names is None:
         names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
     return names
+
+
+# --------------------------------------------------------------------------- walking kernels
+# One walk of the kernel IR for every pass and printer that reads it, in field order (for
+# a Load: its tile index, then its view's bounds; for a Store: index, value, view).
+
+
+_OPERAND_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def operands(node: KExpr | KStmt) -> list[KExpr]:
+    """The expressions directly under an expression or statement (tile indices, view
+    bounds and masks included; a statement's nested bodies are not)."""
+    names = _OPERAND_FIELDS.get(type(node))
+    if names is None:  # the fields declared to hold expressions or view slices
+        held = [f.name for f in fields(type(node)) if re.search(r"KExpr|ViewSlice", str(f.type))]
+        names = _OPERAND_FIELDS[type(node)] = tuple(held)
+    out: list[KExpr] = []
+    for name in names:
+        value = getattr(node, name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, KExpr):
+                out.append(item)
+            elif isinstance(item, ViewSlice):
+                out += [item.start, item.stop]
+    return out
+
+
+def walk(e: KExpr):
+    """`e` and every expression under it, pre-order."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(operands(node)))
+
+
+def bodies(s: KStmt) -> list[list[KStmt]]:
+    """The statement lists nested in `s` (a loop's body, an IF's two branches)."""
+    if isinstance(s, (ForRange, WhileLoop)):
+        return [s.body]
+    if isinstance(s, IfScalar):
+        return [s.then_body, s.else_body]
+    return []
+
+
+def statements(stmts: list[KStmt]):
+    """Every statement of `stmts`, nested ones after the statement holding them."""
+    for s in stmts:
+        yield s
+        for body in bodies(s):
+            yield from statements(body)
+
+
+def expressions(stmts: list[KStmt]):
+    """Every expression under the statements of `stmts`, nested ones included."""
+    for s in statements(stmts):
+        for e in operands(s):
+            yield from walk(e)
+
+
+# --------------------------------------------------------------------------- facts
+
+# Operations whose result is >= 0 when both operands are.  (Integer overflow could wrap a
+# sum or product of sizes past 2**31; such a kernel indexes nothing sensible anyway.)
+_CLOSED = ("add", "mul", "floordiv", "truncdiv", "cdiv", "mod", "rem", "min")
+
+
+def nonnegative(e: KExpr, params: set[str], locals_: set[str]) -> bool:
+    """Whether `e` is certainly >= 0 (`params`, `locals_`: names known to be)."""
+    if isinstance(e, BlockId):
+        return True
+    if isinstance(e, (Const, Full)):
+        return not isinstance(e.value, bool) and e.value >= 0  # NaN is not
+    if isinstance(e, Param):
+        return e.name in params
+    if isinstance(e, Local):
+        return e.name in locals_
+    if isinstance(e, Cast):
+        return e.type.dtype != "bool" and nonnegative(e.operand, params, locals_)
+    if isinstance(e, Unary) and e.op in ("floor", "ceil"):
+        return nonnegative(e.operand, params, locals_)
+    if isinstance(e, Binary):
+        left = nonnegative(e.left, params, locals_)
+        if e.op == "max":
+            return left or nonnegative(e.right, params, locals_)
+        return e.op in _CLOSED and left and nonnegative(e.right, params, locals_)
+    return False

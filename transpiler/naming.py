@@ -49,6 +49,7 @@ _PYTHON_MODULE_NAMES = {
     "basic_div_int",
     "basic_max",
     "basic_min",
+    "linear_recurrence",
 }
 
 _CPP_KEYWORDS = set(

@@ -12,21 +12,7 @@ _READ_MODIFY_WRITE = (ir.AtomicAdd, ir.AtomicMax)
 
 def array_access(body: list[ir.KStmt]) -> tuple[set[str], set[str]]:
     """(arrays read, arrays written) anywhere in `body`, nested loops and IFs included."""
-    reads: set[str] = set()
-    writes: set[str] = set()
-    pending: list[object] = list(body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, _READS) or isinstance(node, _READ_MODIFY_WRITE):
-            reads.add(node.array)
-        if isinstance(node, _WRITES):
-            writes.add(node.array)
-        for name in ir.field_names(type(node)):
-            value = getattr(node, name)
-            if isinstance(value, (ir.KExpr, ir.KStmt, ir.ViewSlice)):
-                pending.append(value)
-            elif isinstance(value, (list, tuple)):
-                pending.extend(
-                    v for v in value if isinstance(v, (ir.KExpr, ir.KStmt, ir.ViewSlice))
-                )
+    reads = {e.array for e in ir.expressions(body) if isinstance(e, _READS)}
+    reads |= {s.array for s in ir.statements(body) if isinstance(s, _READ_MODIFY_WRITE)}
+    writes = {s.array for s in ir.statements(body) if isinstance(s, _WRITES)}
     return reads, writes

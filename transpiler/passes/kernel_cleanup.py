@@ -12,10 +12,8 @@ from .. import ir
 
 def remove_dead_lets(kernel: ir.Kernel) -> None:
     while True:
-        used: set[str] = set()
-        _reads(kernel.body, used)
-        for g in kernel.grid:
-            _expr_reads(g, used)
+        read = [*ir.expressions(kernel.body), *(n for g in kernel.grid for n in ir.walk(g))]
+        used = {e.name for e in read if isinstance(e, ir.Local)}
         if not _prune(kernel.body, used):
             return
 
@@ -39,37 +37,3 @@ def _prune(stmts: list[ir.KStmt], used: set[str]) -> bool:
         keep.append(s)
     stmts[:] = keep
     return changed
-
-
-def _reads(stmts: list[ir.KStmt], used: set[str]) -> None:
-    for s in stmts:
-        for name in ir.field_names(type(s)):
-            value = getattr(s, name)
-            if isinstance(value, ir.KExpr):
-                _expr_reads(value, used)
-            elif isinstance(value, tuple):
-                for item in value:
-                    if isinstance(item, ir.KExpr):
-                        _expr_reads(item, used)
-                    elif isinstance(item, ir.ViewSlice):
-                        _expr_reads(item.start, used)
-                        _expr_reads(item.stop, used)
-            elif isinstance(value, list) and value and isinstance(value[0], ir.KStmt):
-                _reads(value, used)
-
-
-def _expr_reads(e: ir.KExpr, used: set[str]) -> None:
-    if isinstance(e, ir.Local):
-        used.add(e.name)
-        return
-    for name in ir.field_names(type(e)):
-        value = getattr(e, name)
-        if isinstance(value, ir.KExpr):
-            _expr_reads(value, used)
-        elif isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, ir.KExpr):
-                    _expr_reads(item, used)
-                elif isinstance(item, ir.ViewSlice):
-                    _expr_reads(item.start, used)
-                    _expr_reads(item.stop, used)

@@ -3,7 +3,7 @@
 BASIC's MOD (and INT of a quotient) round toward zero, cuTile's `%` and `//` toward minus
 infinity; for operands that are never negative the two agree, and the lowering can use
 the operators cuTile has (`BID MOD NT` stays `ct.bid(0) % nt`, `INT(BID / NT)` stays
-`ct.bid(0) // nt`).  `nonnegative` is a
+`ct.bid(0) // nt`).  `ir.nonnegative` is a
 conservative check: it says True only for values built from block ids, non-negative
 constants, array sizes and variables assigned once from such values.
 """
@@ -12,13 +12,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .. import ast, ir
+from .. import ast
 from .kernel_dialect import KernelProgram
 from .nesting import ForBlock, IfChain, Nested, WhileBlock
-
-# Operations whose result is >= 0 when both operands are.  (Integer overflow could wrap a
-# sum or product of sizes past 2**31; such a kernel indexes nothing sensible anyway.)
-_CLOSED = ("add", "mul", "floordiv", "truncdiv", "cdiv", "mod", "rem", "min")
 
 
 def assignment_counts(nodes: list[Nested]) -> Counter:
@@ -47,25 +43,3 @@ def size_scalars(kp: KernelProgram) -> set[str]:
         for e in array.extents
         if isinstance(e, ast.Var) and e.name in kp.scalars
     }
-
-
-def nonnegative(e: ir.KExpr, params: set[str], locals_: set[str]) -> bool:
-    """Whether `e` is certainly >= 0 (`params`, `locals_`: names known to be)."""
-    if isinstance(e, ir.BlockId):
-        return True
-    if isinstance(e, (ir.Const, ir.Full)):
-        return not isinstance(e.value, bool) and e.value >= 0  # NaN is not
-    if isinstance(e, ir.Param):
-        return e.name in params
-    if isinstance(e, ir.Local):
-        return e.name in locals_
-    if isinstance(e, ir.Cast):
-        return e.type.dtype != "bool" and nonnegative(e.operand, params, locals_)
-    if isinstance(e, ir.Unary) and e.op in ("floor", "ceil"):
-        return nonnegative(e.operand, params, locals_)
-    if isinstance(e, ir.Binary):
-        left = nonnegative(e.left, params, locals_)
-        if e.op == "max":
-            return left or nonnegative(e.right, params, locals_)
-        return e.op in _CLOSED and left and nonnegative(e.right, params, locals_)
-    return False

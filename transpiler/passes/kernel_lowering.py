@@ -49,9 +49,10 @@ from ..ir import (
     Store,
     TileType,
     WhileLoop,
+    nonnegative,
 )
 from .kernel_dialect import MAX_WHILE_PASSES, KernelProgram
-from .kernel_facts import assignment_counts, nonnegative, size_scalars
+from .kernel_facts import assignment_counts, size_scalars
 from .kernel_params import params_read
 from .nesting import ForBlock, IfChain, Nested, WhileBlock
 

@@ -12,14 +12,4 @@ from .. import ir
 
 def params_read(body: list[ir.KStmt]) -> set[str]:
     """The names of the `ir.Param`s anywhere in `body` (expressions, indices, bounds)."""
-    names: set[str] = set()
-    stack: list[object] = list(body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ir.Param):
-            names.add(node.name)
-        elif isinstance(node, (list, tuple)):
-            stack.extend(node)
-        elif isinstance(node, (ir.KExpr, ir.KStmt, ir.ViewSlice)):
-            stack.extend(getattr(node, name) for name in ir.field_names(type(node)))
-    return names
+    return {node.name for node in ir.expressions(body) if isinstance(node, ir.Param)}

@@ -44,10 +44,6 @@ def compute_type(dtype: ir.DType) -> ir.DType:
     return "f32" if dtype in LOW_PRECISION else dtype
 
 
-def is_float(dtype: ir.DType) -> bool:
-    return dtype in ir.FLOAT_TYPES
-
-
 def literal(value: float | bool, dtype: ir.DType) -> str:
     """`value` as a C++ literal of `dtype` (1.0 for double, 1.0f for float)."""
     if dtype == "bool":
@@ -55,8 +51,8 @@ def literal(value: float | bool, dtype: ir.DType) -> str:
     if dtype in INTEGERS:
         number = int(value)
         suffix = "LL" if dtype == "i64" else ""
-        if dtype == "i32" and number == -(2**31):
-            return "(-2147483647 - 1)"
+        if number == -(2 ** (63 if dtype == "i64" else 31)):  # no literal has this value
+            return f"({number + 1}{suffix} - 1)"
         return f"{number}{suffix}"
     number = float(value)
     if dtype in LOW_PRECISION:

@@ -22,43 +22,28 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...errors import BasicUnsupportedError
+from ...irbuild import COMPARISONS, FLOAT_FUNCTIONS
 from . import element_types as T
-from .index import Index, add, mul, paren
+from .index import Index, add, axis_words, mul, paren
 
 # C++ precedence, high binds tighter.
 ATOM, UNARY, MUL, ADD, REL, EQ, AND, OR, COND = 16, 15, 13, 12, 10, 9, 5, 4, 3
-_BINARY_OPS = {
-    "add": ("+", ADD),
-    "sub": ("-", ADD),
-    "mul": ("*", MUL),
-    "div": ("/", MUL),
-    "lt": ("<", REL),
-    "le": ("<=", REL),
-    "gt": (">", REL),
-    "ge": (">=", REL),
-    "eq": ("==", EQ),
-    "ne": ("!=", EQ),
-    "and": ("&&", AND),
-    "or": ("||", OR),
-}
-_COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
-MATH_FUNCTIONS = {  # op -> (float function, double function)
-    "sqrt": ("sqrtf", "sqrt"),
-    "exp": ("expf", "exp"),
-    "log": ("logf", "log"),
-    "sin": ("sinf", "sin"),
-    "cos": ("cosf", "cos"),
-    "tan": ("tanf", "tan"),
-    "atan": ("atanf", "atan"),
-    "sinh": ("sinhf", "sinh"),
-    "cosh": ("coshf", "cosh"),
-    "tanh": ("tanhf", "tanh"),
-    "floor": ("floorf", "floor"),
-    "ceil": ("ceilf", "ceil"),
-    "abs": ("fabsf", "fabs"),
-    "pow": ("powf", "pow"),
-    "rem": ("fmodf", "fmod"),  # BASIC's MOD: the sign of the dividend
-}
+_BINARY_OPS = {  # op -> (C++ operator, precedence)
+    "add": ("+", ADD), "sub": ("-", ADD), "mul": ("*", MUL), "div": ("/", MUL),
+    "lt": ("<", REL), "le": ("<=", REL), "gt": (">", REL), "ge": (">=", REL),
+    "eq": ("==", EQ), "ne": ("!=", EQ), "and": ("&&", AND), "or": ("||", OR),
+}  # fmt: skip
+# The <cmath> function of each IR math op on double (on float: with an `f` appended);
+# BASIC's MOD (IR `rem`) is fmod, which keeps the sign of the dividend.
+C_MATH = {op: op for op in (*FLOAT_FUNCTIONS, "floor", "ceil", "pow")}
+C_MATH |= {"abs": "fabs", "rem": "fmod"}
+
+
+def math_function(op: str, dtype: ir.DType) -> str:
+    """The C function computing `op` on `dtype` (f32 or f64) values: sqrtf, sqrt..."""
+    return C_MATH[op] + ("" if dtype == "f64" else "f")
+
+
 # Integer divisions rounded as cuTile rounds them (toward -inf for floordiv, +inf for cdiv),
 # Python's remainder (cuTile's %, IR `mod`) and C's % defined for every divisor (IR `rem`,
 # BASIC's MOD): helper functions (cuda/helpers.py).
@@ -156,7 +141,7 @@ class ExprPrinter:
         elif index is not None and index.shape != e.type.shape:
             index = index.broadcast_from(e.type.shape)
         temp = self.scope.temp_of(e)
-        if temp is not None:
+        if temp is not None:  # Reduce, Scan and Mma nodes always are (KernelLowering.hoist)
             return self.value(temp, index)
         return getattr(self, "_" + type(e).__name__)(e, index)
 
@@ -214,21 +199,19 @@ class ExprPrinter:
 
     # ------------------------------------------------------------------ leaves
 
-    def _Param(self, e: ir.Param, index):
+    def _Param(self, e: ir.Param | ir.ConstRef, index):
         return self.scope.param(e.name), ATOM
 
-    def _ConstRef(self, e: ir.ConstRef, index):
-        return self.scope.param(e.name), ATOM
+    _ConstRef = _Param  # a constant parameter's name (its constexpr)
 
     def _Local(self, e: ir.Local, index):
         return self.value(self.scope.local(e.name), index)
 
-    def _Const(self, e: ir.Const, index):
+    def _Const(self, e: ir.Const | ir.Full, index):
         text = T.literal(e.value, e.type.dtype)
         return text, UNARY if text.startswith("-") else ATOM
 
-    def _Full(self, e: ir.Full, index):
-        return self._Const(ir.Const(e.value, type=e.type), index)
+    _Full = _Const  # every element of a Full tile is the constant
 
     def _BlockId(self, e: ir.BlockId, index):
         return self.scope.block_id(e.axis), ATOM
@@ -284,7 +267,7 @@ class ExprPrinter:
     def _coord_name(self, array: str, ndim: int, axis: int) -> str:
         """`at` in an element loop's block; outside one, where the name stays declared to
         the kernel's end, the array's (`done_at`, not at_2 beside at)."""
-        word = _coord_word(ndim, axis)
+        word = axis_words(ndim, "at", ("at_row", "at_col"), "at")[axis]
         return word if self.stmt.in_block else f"{self.scope.array(array).name}_{word}"
 
     def _loaded(self, element: str, stored: ir.DType, wanted: ir.DType, inside: str, zero: str):
@@ -297,23 +280,24 @@ class ExprPrinter:
 
     def _Gather(self, e: ir.Gather, index):
         array = self.scope.array(e.array)
+        target, inside = self.element_at(e.array, e.indices, e.mask, index)
+        return self._loaded(target, array.dtype, e.type.dtype, inside, T.literal(0, array.dtype))
+
+    def element_at(self, name: str, indices, mask, index: Index | None) -> tuple[str, str]:
+        """The element of array `name` at `indices` (a gather's or a scatter's, evaluated
+        at `index`) and the condition that it exists and `mask` is set."""
+        array = self.scope.array(name)
         coords, checks = [], []
-        for axis, idx in enumerate(e.indices):
+        for axis, idx in enumerate(indices):
             text = self.at(idx, index)
             if not _is_name(text):
-                word = f"{array.name}_at" if len(e.indices) == 1 else f"{array.name}_at{axis}"
+                word = f"{array.name}_at" if len(indices) == 1 else f"{array.name}_at{axis}"
                 text = self.prelude(text, word, text)
             coords.append(text)
             checks.append(f"{text} >= 0 && {text} < {array.extents[axis]}")
-        if e.mask is not None:
-            checks.append(self.wrap(e.mask, index, AND))
-        return self._loaded(
-            element(array, coords),
-            array.dtype,
-            e.type.dtype,
-            " && ".join(checks),
-            T.literal(0, array.dtype),
-        )
+        if mask is not None:
+            checks.append(self.wrap(mask, index, AND))
+        return element(array, coords), " && ".join(checks)
 
     # ------------------------------------------------------------------ arithmetic
 
@@ -332,9 +316,8 @@ class ExprPrinter:
             text, prec = f"b2t_sign({self.compute(x, index, COND)})", ATOM
         elif e.op == "abs" and cdt in T.INTEGERS:
             text, prec = f"{'llabs' if cdt == 'i64' else 'abs'}({self.at(x, index)})", ATOM
-        elif e.op in MATH_FUNCTIONS and cdt in ("f32", "f64"):
-            fn = MATH_FUNCTIONS[e.op][cdt == "f64"]
-            text, prec = f"{fn}({self.compute(x, index, COND)})", ATOM
+        elif e.op in C_MATH and cdt in ("f32", "f64"):
+            text, prec = f"{math_function(e.op, cdt)}({self.compute(x, index, COND)})", ATOM
         else:
             raise BasicUnsupportedError(f"{e.op} of {dtype} values has no CUDA translation")
         if dtype in T.LOW_PRECISION:
@@ -345,9 +328,9 @@ class ExprPrinter:
         op = e.op
         operand = e.left.type.dtype
         cdt = T.compute_type(operand)
-        if op in ("and", "or") or op in _COMPARISONS:
+        if op in ("and", "or") or op in COMPARISONS:
             symbol, prec = _BINARY_OPS[op]
-            left_prec = prec + 1 if op in _COMPARISONS else prec
+            left_prec = prec + 1 if op in COMPARISONS else prec
             if op == "or":  # && inside || gets parentheses too (GCC's -Wparentheses)
                 left_prec, right_prec = AND + 1, AND + 1
             else:
@@ -356,27 +339,18 @@ class ExprPrinter:
             right = self.compute(e.right, index, right_prec)
             return f"{left} {symbol} {right}", prec
         if op in _INT_HELPERS and (cdt in T.INTEGERS or op == "mod"):
-            helper = _INT_HELPERS[op]
-            self.scope.use_helper(helper)
-            args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
-            text, prec = f"{helper}({args})", ATOM
+            text, prec = self._call(_INT_HELPERS[op], e, index, helper=True)
         elif op == "floordiv" and cdt in ("f32", "f64"):
             quotient = (
                 f"{self.compute(e.left, index, MUL)} / {self.compute(e.right, index, MUL + 1)}"
             )
-            text, prec = f"{MATH_FUNCTIONS['floor'][cdt == 'f64']}({quotient})", ATOM
+            text, prec = f"{math_function('floor', cdt)}({quotient})", ATOM
         elif op in ("min", "max") and cdt in T.INTEGERS:
-            args = f"{self.at(e.left, index)}, {self.at(e.right, index)}"
-            text, prec = f"{op}({args})", ATOM
+            text, prec = self._call(op, e, index)
         elif op in ("min", "max") and cdt in ("f32", "f64"):
-            helper = f"b2t_{op}"
-            self.scope.use_helper(helper)
-            args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
-            text, prec = f"{helper}({args})", ATOM
+            text, prec = self._call(f"b2t_{op}", e, index, helper=True)
         elif op in ("pow", "rem") and cdt in ("f32", "f64"):
-            fn = MATH_FUNCTIONS[op][cdt == "f64"]
-            args = f"{self.compute(e.left, index, COND)}, {self.compute(e.right, index, COND)}"
-            text, prec = f"{fn}({args})", ATOM
+            text, prec = self._call(math_function(op, cdt), e, index)
         elif op in _BINARY_OPS:
             symbol, prec = _BINARY_OPS[op]
             left = self.compute(e.left, index, prec)
@@ -389,6 +363,14 @@ class ExprPrinter:
         if e.type.dtype in T.LOW_PRECISION:
             return T.from_compute(text, e.type.dtype), ATOM
         return text, prec
+
+    def _call(self, function: str, e: ir.Binary, index, helper: bool = False):
+        """`function(left, right)` on the operands in their compute type; `helper`: one
+        of cuda/helpers.py's."""
+        if helper:
+            self.scope.use_helper(function)
+        left, right = self.compute(e.left, index, COND), self.compute(e.right, index, COND)
+        return f"{function}({left}, {right})", ATOM
 
     def _Select(self, e: ir.Select, index):
         cond = self.wrap(e.cond, index, COND + 1)
@@ -412,27 +394,9 @@ class ExprPrinter:
     def _Broadcast(self, e: ir.Broadcast, index):
         return self.expr(e.operand, index)
 
-    def _Reduce(self, e: ir.Reduce, index):
-        raise AssertionError("Reduce must be lowered before printing")  # pragma: no cover
-
-    def _Scan(self, e: ir.Scan, index):
-        raise AssertionError("Scan must be lowered before printing")  # pragma: no cover
-
-    def _Mma(self, e: ir.Mma, index):
-        raise AssertionError("Mma must be lowered before printing")  # pragma: no cover
-
 
 def _is_name(text: str) -> bool:
     return text.isidentifier() or text.lstrip("-").isdigit()
-
-
-def _coord_word(ndim: int, axis: int) -> str:
-    """The name of an element coordinate in an array (shared by the arrays it indexes)."""
-    if ndim == 1:
-        return "at"
-    if ndim == 2:
-        return ("at_row", "at_col")[axis]
-    return f"at{axis}"
 
 
 def element(array: ArrayInfo, coords: list[str]) -> str:

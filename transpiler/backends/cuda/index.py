@@ -33,6 +33,12 @@ def add(*terms: str) -> str:
     return " + ".join(parts) if parts else "0"
 
 
+def axis_words(ndim: int, one: str, two: tuple[str, str], many: str) -> list[str]:
+    """Names for the axes of an `ndim`-dimensional array or tile: `one` for its only axis,
+    `two` for rows and columns, else `many` numbered."""
+    return [one] if ndim == 1 else list(two) if ndim == 2 else [f"{many}{a}" for a in range(ndim)]
+
+
 def strides(shape: tuple[int, ...]) -> list[int]:
     out, step = [], 1
     for extent in reversed(shape):
@@ -101,9 +107,7 @@ class Index:
         """The same element seen in a tile of another shape with as many elements."""
         if shape == self.shape:
             return self
-        if len(shape) == 1:
-            return Index(shape, self.linear, [self.linear], self.own)
-        return Index(shape, self.linear, None, self.own)
+        return Index(shape, self.linear, [self.linear] if len(shape) == 1 else None, self.own)
 
     def broadcast_from(self, shape: tuple[int, ...]) -> Index:
         """The element of a tile of `shape` that broadcasts (NumPy rules) to this one."""

@@ -27,16 +27,18 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...errors import BasicUnsupportedError, at
+from ...irbuild import broadcast_shape
 from ...naming import kernel_namer
+from ..basic_origin import comment_text
 from ..render import render
 from . import element_types as T
 from . import mma as cuda_mma
 from . import reduce as cuda_reduce
 from . import scan as cuda_scan
-from .expr import MATH_FUNCTIONS, ArrayInfo, ExprPrinter, ValueInfo, element
+from .expr import C_MATH, ArrayInfo, ExprPrinter, ValueInfo, element
 from .host_text import cpp_string as c_string
-from .index import Index, coords_of
-from .locals import all_statements, children, plan_locals, statement_exprs, walk
+from .index import Index, axis_words, coords_of
+from .locals import NOT_ELEMENTWISE, plan_locals
 
 MAX_THREADS = 256
 MAX_SLOTS = 256  # elements of one tile per thread (registers, unrolled loops)
@@ -44,12 +46,10 @@ STATIC_SHARED_LIMIT = 48 * 1024
 SHARED_LIMIT = 227 * 1024  # per block, with the opt-in (sm_90 and later)
 WARPS = 32  # b2t_block_reduce keeps one result per warp (a block has at most 32 warps)
 SYNC = "__syncthreads();"
-# The math functions kernels call (expr.py's, in double; each also with `f`), and the
-# two of MAX and MIN.
-_MATH = {double for _, double in MATH_FUNCTIONS.values()} | {"fmin", "fmax"}
-# Identifiers generated code uses that a BASIC name must not shadow.
-RESERVED = {"wmma", "nvcuda", "size_t", "llabs", "fmod", "fmodf", "atomicAdd", "atomicMax"}
-RESERVED |= {name + suffix for name in _MATH for suffix in ("", "f")}
+# Identifiers generated code uses that a BASIC name must not shadow: the math functions
+# kernels call (expr.py's, and fmin, fmax), each also with `f`.
+RESERVED = {"wmma", "nvcuda", "size_t", "llabs", "atomicAdd", "atomicMax"}
+RESERVED |= {name + f for name in {*C_MATH.values(), "fmin", "fmax"} for f in ("", "f")}
 
 
 @dataclass
@@ -88,11 +88,8 @@ class CudaKernel:
 def choose_threads(kernel: ir.Kernel) -> int:
     """Threads per block: one per element of the largest tile (e.g. a 256-element map),
     at most 256 (two or more elements per thread beyond), at least one warp."""
-    largest = max((math.prod(t) for t in [kernel.tile] if t), default=1)
-    for s in all_statements(kernel.body):
-        for e in statement_exprs(s):
-            for node in walk(e):
-                largest = max(largest, node.type.size)
+    largest = max((node.type.size for node in ir.expressions(kernel.body)), default=1)
+    largest = max(largest, math.prod(kernel.tile))
     threads = 1 << max(0, (largest - 1).bit_length())
     return max(32, min(MAX_THREADS, threads))
 
@@ -127,9 +124,9 @@ class KernelLowering:
         # The lowering's own names come after the kernel's (kernel_namer named those).
         self.slot = self.namer.fresh("slot")
         self.elem = self.namer.fresh("elem")
-        rank = max((len(t.shape) for t in self._types()), default=1)
-        words = ("row", "col") if rank == 2 else tuple(f"c{a}" for a in range(rank))
-        self.coord_names = [self.namer.fresh(w) for w in words] if rank > 1 else []
+        rank = max((len(e.type.shape) for e in ir.expressions(kernel.body)), default=1)
+        words = axis_words(rank, "", ("row", "col"), "c") if rank > 1 else []
+        self.coord_names = [self.namer.fresh(w) for w in words]
         grid_rank = max(1, len(kernel.grid))
         self.bid_names = [
             self.namer.fresh("bid" if grid_rank == 1 else f"bid{a}") for a in range(grid_rank)
@@ -146,7 +143,6 @@ class KernelLowering:
         # (every instantiation of b2t_block_reduce has its own warp results), and whether
         # b2t_block_any's flag is used.
         self.block_reductions: set[tuple[str, ir.DType]] = set()
-        self.depth = 0  # loops around the statement being printed
         self.out: list[str] = []
         self.printer = ExprPrinter(self)
         self.thread_zero = False  # printing a write that only thread 0 does
@@ -155,23 +151,11 @@ class KernelLowering:
         # (local, first line, end line) of the code computing recomputable locals
         self.recomputable: list[tuple[ValueInfo, int, int]] = []
 
-    def _types(self):
-        for s in all_statements(self.kernel.body):
-            for e in statement_exprs(s):
-                for node in walk(e):
-                    yield node.type
-
     def _name_params(self) -> None:
         for p in self.kernel.params:
             if isinstance(p, ir.ArrayParam):
                 name = self.namer.ident(p.name, "array")
-                words = (
-                    ["len"]
-                    if p.ndim == 1
-                    else ["rows", "cols"]
-                    if p.ndim == 2
-                    else [f"dim{a}" for a in range(p.ndim)]
-                )
+                words = axis_words(p.ndim, "len", ("rows", "cols"), "dim")
                 extents = [self.namer.fresh(f"{name}_{w}") for w in words]
                 self.arrays[p.name] = ArrayInfo(name, p.dtype, extents)
                 self.cuda_params.append(CudaParam(p, [name, *extents]))
@@ -218,25 +202,7 @@ class KernelLowering:
 
     def nonnegative(self, e: ir.KExpr) -> bool:
         """True when `e` (a tile index) is certainly >= 0, so no lower bound check is needed."""
-        if isinstance(e, ir.BlockId):
-            return True
-        if isinstance(e, (ir.Const, ir.Full)):
-            return e.value >= 0
-        if isinstance(e, ir.Local):
-            if e.name in self.plan.index_values:
-                return self.nonnegative(self.plan.index_values[e.name])
-            return e.name in self.plan.counting_vars
-        if isinstance(e, ir.Binary) and e.op in (
-            "add",
-            "mul",
-            "floordiv",
-            "truncdiv",
-            "cdiv",
-            "min",
-            "max",
-        ):
-            return self.nonnegative(e.left) and self.nonnegative(e.right)
-        return False
+        return ir.nonnegative(e, set(), self.plan.nonnegative)
 
     def staged_copy(self, v: ValueInfo) -> str:
         """The shared-memory copy of register value `v` (for reads of other threads' elements)."""
@@ -295,11 +261,9 @@ class KernelLowering:
             self.barrier()
 
     def enter_loop(self) -> None:
-        self.depth += 1
         self.shared_reads = True  # the previous iteration's reads
 
     def leave_loop(self) -> None:
-        self.depth -= 1
         self.shared_reads = True
 
     def new_temp(
@@ -311,16 +275,12 @@ class KernelLowering:
         self.values[v.name] = v
         return v
 
-    def own_index(self, shape: tuple[int, ...], used: set[int]) -> Index:
-        """This thread's element in a slot loop over a tile of `shape`."""
-        coords = [self.elem] if len(shape) == 1 else self.coord_names[: len(shape)]
-        return Index(shape, self.elem, list(coords), own=True, used=used)
-
     def element_loop(self, shape: tuple[int, ...], body) -> None:
         """Emit `body(index)` (lines printed with self.printer) for each element of a tile
         of `shape` this thread holds, after staging the register values it reads remapped."""
-        used: set[int] = set()
-        index = self.own_index(shape, used)
+        used: set[int] = set()  # the coordinates (-1: the linear index) body reads
+        coords = [self.elem] if len(shape) == 1 else self.coord_names[: len(shape)]
+        index = Index(shape, self.elem, list(coords), own=True, used=used)
         stmt = self.printer.begin(in_block=True)
         lines = body(index)
         self.stage(stmt.staged)
@@ -337,27 +297,18 @@ class KernelLowering:
                 f"const int {self.coord_names[a]} = {derived[a]};" for a in sorted(used) if a >= 0
             ]
         inner = head + stmt.preludes + lines
-        if slots == 1 and not guard and not head and not stmt.preludes:
-            for line in lines:
-                self.emit(line)
-            self.after(stmt)
-            return
         if slots > 1:
             self.emit("#pragma unroll")
-            self.emit(f"for (int {self.slot} = 0; {self.slot} < {slots}; ++{self.slot}) {{")
-            if guard:
-                self.emit(inner[0])
-                self.emit(f"if ({self.elem} < {n}) {{")
-                inner = inner[1:]
+            opening = [f"for (int {self.slot} = 0; {self.slot} < {slots}; ++{self.slot}) {{"]
+            if guard:  # the element's index first, then the test
+                opening += [inner.pop(0), f"if ({self.elem} < {n}) {{"]
         elif guard:
-            self.emit(f"if (threadIdx.x < {n}) {{")
+            opening = [f"if (threadIdx.x < {n}) {{"]
         else:
-            self.emit("{")
-        for line in inner:
+            opening = ["{"] if inner != lines else []
+        closing = ["}" for line in opening if line.endswith("{")]
+        for line in opening + inner + closing:
             self.emit(line)
-        if slots > 1 and guard:
-            self.emit("}")
-        self.emit("}")
         self.after(stmt)
 
     def after(self, stmt) -> None:
@@ -387,7 +338,7 @@ class KernelLowering:
 
     def hoist(self, e: ir.KExpr) -> None:
         """Compute the Reduce and Mma nodes of `e` (innermost first) into temporaries."""
-        for child in children(e):
+        for child in ir.operands(e):
             self.hoist(child)
         if id(e) in self.temps:
             return
@@ -404,6 +355,7 @@ class KernelLowering:
         for name in self.plan.declared_first:
             self.declare(self.values[name])
         constants = [p for p in self.kernel.params if isinstance(p, ir.ConstParam)]
+        first = len(self.out)  # after the declarations of locals first bound in a loop or IF
         for p in constants:
             self.emit(f"constexpr int {self.params[p.name]} = {p.value};")
             self.printer.tile_names.setdefault(p.value, self.params[p.name])
@@ -412,10 +364,10 @@ class KernelLowering:
             if not v.read_in_registers:  # every use recomputed it from its definition
                 del self.out[start:end]
         # A constant no statement used (nvcc #177 and g++ -Wunused-variable warn) goes.
-        rest = "\n".join(self.out[len(constants) :])
+        rest = "\n".join(self.out[:first] + self.out[first + len(constants) :])
         for k in reversed(range(len(constants))):
             if not re.search(rf"\b{re.escape(self.params[constants[k].name])}\b", rest):
-                del self.out[k]
+                del self.out[first + k]
         prologue = [
             f"const int {self.bid_names[a]} = blockIdx.{'xyz'[a]};" for a in sorted(self.bids_used)
         ]
@@ -426,19 +378,11 @@ class KernelLowering:
             "cuda/kernel.cu.jinja",
             name=name,
             summary=_comment_text(self.kernel.summary),
-            layout=self._layout_comment(),
             threads=self.threads,
             params=self._signature(),
             body=body,
         )
         return CudaKernel(name, text, self.threads, self.cuda_params, dynamic, set(self.helpers))
-
-    def _layout_comment(self) -> str:
-        t = self.threads
-        return (
-            f"{t} threads per block; thread t holds elements t, t + {t}, ... of each tile "
-            "(row-major)."
-        )
 
     def _signature(self) -> list[str]:
         out = []
@@ -455,21 +399,21 @@ class KernelLowering:
     def _written_arrays(self) -> set[str]:
         return {
             s.array
-            for s in all_statements(self.kernel.body)
+            for s in ir.statements(self.kernel.body)
             if isinstance(s, (ir.Store, ir.Scatter, ir.AtomicAdd, ir.AtomicMax))
         }
 
     def _shared_declarations(self) -> tuple[list[str], int]:
-        total = 0
+        offsets, total = [], 0  # each buffer's place in one block of memory, 8-aligned
         for b in self.shared:
-            total = -(-total // max(b.align, 8)) * max(b.align, 8) + b.bytes
-        helpers = self._helper_shared()
-        if total + helpers > SHARED_LIMIT:
+            offsets.append(-(-total // max(b.align, 8)) * max(b.align, 8))
+            total = offsets[-1] + b.bytes
+        if total + self._helper_shared() > SHARED_LIMIT:
             raise BasicUnsupportedError(
                 f"kernel {self.kernel.name} needs {total // 1024} KB of shared memory for its "
                 f"tiles; a CUDA block has at most {SHARED_LIMIT // 1024} KB (use smaller TILEs)"
             )
-        if total + helpers <= STATIC_SHARED_LIMIT:
+        if total + self._helper_shared() <= STATIC_SHARED_LIMIT:
             lines = []
             for b in self.shared:
                 align = f"__align__({b.align}) " if b.align else ""
@@ -478,13 +422,10 @@ class KernelLowering:
         # More than the static limit: one dynamic buffer, carved by hand.
         raw = self.fresh("shared_memory")
         lines = [f"B2T_DYNAMIC_SHARED(unsigned char, {raw});"]
-        offset = 0
-        for b in self.shared:
-            offset = -(-offset // max(b.align, 8)) * max(b.align, 8)
+        for b, offset in zip(self.shared, offsets):
             ctype = T.c_type(b.dtype)
             lines.append(f"{ctype}* const {b.name} = reinterpret_cast<{ctype}*>({raw} + {offset});")
-            offset += b.bytes
-        return lines, offset
+        return lines, total
 
     def _helper_shared(self) -> int:
         """Bytes of the static shared memory helper functions declare for this kernel (they
@@ -505,7 +446,7 @@ class KernelLowering:
         declare = self.plan.declared_at.get(id(s)) == s.name
         value = s.value
         if isinstance(value, ir.Mma) and v.storage == "regs":
-            for child in children(value):
+            for child in ir.operands(value):
                 self.hoist(child)
             if declare:
                 self.declare(v)
@@ -548,25 +489,23 @@ class KernelLowering:
 
         def line(index: Index | None) -> list[str]:
             coords, inside = self.printer.tile_element(s.array, s.index, s.view, None, shape, index)
-            value = T.convert(self.printer.at(s.value, index), s.value.type.dtype, array.dtype)
-            return [self.guarded(inside, f"{element(array, coords)} = {value};")]
+            return [
+                self.guarded(inside, f"{element(array, coords)} = {self._value_for(s, index)};")
+            ]
 
+        self._write(s.array, shape, line)
+
+    def _write(self, array: str, shape: tuple[int, ...], line) -> None:
+        """`line(index)` writes to `array` for each element of a tile of `shape`; a scalar
+        write (shape ()): every thread has the value, thread 0 writes it."""
         if shape:
             self.element_loop(shape, line)
         else:
-            self._first_thread(lambda: line(None))
-        self._after_write(s.array)
-
-    def _first_thread(self, make_lines) -> None:
-        """A scalar write: every thread has the value, thread 0 writes it."""
-        stmt = self.printer.begin()
-        self.thread_zero = True
-        lines = make_lines()
-        self.thread_zero = False
-        self.stage(stmt.staged)
-        for line in stmt.preludes + lines:
-            self.emit(line)
-        self.after(stmt)
+            self.thread_zero = True
+            self.scalar_statement(lambda: line(None))
+            self.thread_zero = False
+        if array in self.sync_after:
+            self.barrier()
 
     def guarded(self, condition: str, action: str) -> str:
         """`if (condition) action` (by thread 0 only in a scalar write)."""
@@ -574,79 +513,45 @@ class KernelLowering:
             condition = f"threadIdx.x == 0 && {condition}" if condition else "threadIdx.x == 0"
         return f"if ({condition}) {action}" if condition else action
 
-    def _after_write(self, array: str) -> None:
-        if array in self.sync_after:
-            self.barrier()
+    def _Scatter(self, s: ir.Scatter) -> None:
+        self._element_update(s, "{target} = {value};")
 
-    def _element_update(self, s, update) -> None:
-        """Scatter/atomics: `update(index)` for each element of the broadcast operands."""
-        operands = (
-            list(s.indices) + [s.value] + ([s.mask] if getattr(s, "mask", None) is not None else [])
-        )
+    def _AtomicAdd(self, s: ir.AtomicAdd) -> None:
+        self._element_update(s, "atomicAdd(&{target}, {value});", atomic=True)
+
+    def _AtomicMax(self, s: ir.AtomicMax) -> None:
+        function = "atomicMax" if self.arrays[s.array].dtype == "i32" else "b2t_atomic_max"
+        self._element_update(s, function + "(&{target}, {value});", atomic=True)
+
+    def _element_update(self, s, template: str, atomic: bool = False) -> None:
+        """Scatter/atomics: `template` for each element of the broadcast operands, with
+        the `target` element (when it exists, and the mask is set) and the `value`."""
+        array = self.arrays[s.array]
+        if atomic and array.dtype not in ("f32", "f64", "i32"):
+            raise BasicUnsupportedError(
+                f"atomic updates of {array.dtype} arrays have no CUDA translation here"
+            )
+        operands = ir.operands(s)
         for e in operands:
             self.hoist(e)
         shape = ()
         for e in operands:
-            shape = _broadcast(shape, e.type.shape)
-        if shape:
-            self.element_loop(shape, update)
-        else:
-            self._first_thread(lambda: update(None))
-        self._after_write(s.array)
+            shape = broadcast_shape(shape, e.type.shape)
 
-    def _target(self, s, index: Index | None) -> tuple[str, str]:
-        """The element `s` writes at `index` and the condition that it exists."""
-        array = self.arrays[s.array]
-        coords, checks = [], []
-        for axis, idx in enumerate(s.indices):
-            text = self.printer.at(idx, index)
-            if not text.isidentifier():
-                word = f"{array.name}_at" if len(s.indices) == 1 else f"{array.name}_at{axis}"
-                text = self.printer.prelude(text, word, text)
-            coords.append(text)
-            checks.append(f"{text} >= 0 && {text} < {array.extents[axis]}")
-        mask = getattr(s, "mask", None)
-        if mask is not None:
-            checks.append(self.printer.wrap(mask, index, 5))
-        return element(array, coords), " && ".join(checks)
+        def update(index: Index | None) -> list[str]:
+            target, inside = self.printer.element_at(
+                s.array, s.indices, getattr(s, "mask", None), index
+            )
+            value = self._value_for(s, index)
+            return [self.guarded(inside, template.format(target=target, value=value))]
+
+        self._write(s.array, shape, update)
 
     def _value_for(self, s, index) -> str:
+        """The value a Store, Scatter or atomic writes at `index`, in its array's type."""
         return T.convert(
             self.printer.at(s.value, index), s.value.type.dtype, self.arrays[s.array].dtype
         )
-
-    def _Scatter(self, s: ir.Scatter) -> None:
-        def update(index):
-            target, inside = self._target(s, index)
-            return [self.guarded(inside, f"{target} = {self._value_for(s, index)};")]
-
-        self._element_update(s, update)
-
-    def _AtomicAdd(self, s: ir.AtomicAdd) -> None:
-        self._check_atomic(s, ("f32", "f64", "i32"))
-
-        def update(index):
-            target, inside = self._target(s, index)
-            return [self.guarded(inside, f"atomicAdd(&{target}, {self._value_for(s, index)});")]
-
-        self._element_update(s, update)
-
-    def _AtomicMax(self, s: ir.AtomicMax) -> None:
-        self._check_atomic(s, ("f32", "f64", "i32"))
-        function = "atomicMax" if self.arrays[s.array].dtype == "i32" else "b2t_atomic_max"
-
-        def update(index):
-            target, inside = self._target(s, index)
-            return [self.guarded(inside, f"{function}(&{target}, {self._value_for(s, index)});")]
-
-        self._element_update(s, update)
-
-    def _check_atomic(self, s, dtypes) -> None:
-        dtype = self.arrays[s.array].dtype
-        if dtype not in dtypes:
-            raise BasicUnsupportedError(
-                f"atomic updates of {dtype} arrays have no CUDA translation here"
-            )
 
     def _ForRange(self, s: ir.ForRange) -> None:
         if cuda_mma.is_accumulation_loop(self, s):
@@ -661,13 +566,13 @@ class KernelLowering:
         for e in (s.start, s.stop):
             self.hoist(e)
         var = self.values[s.var].name
-        assigned = {x.name for x in all_statements(s.body) if isinstance(x, ir.Let)}
+        assigned = {x.name for x in ir.statements(s.body) if isinstance(x, ir.Let)}
         stmt = self.printer.begin()
         start, stop = self.printer.scalar(s.start), self.printer.scalar(s.stop)
         for line in stmt.preludes:
             self.emit(line)
         self.after(stmt)
-        if any(isinstance(n, ir.Local) and n.name in assigned for n in walk(s.stop)):
+        if any(isinstance(n, ir.Local) and n.name in assigned for n in ir.walk(s.stop)):
             bound = self.fresh(f"{var}_stop")
             self.emit(f"const int {bound} = {stop};")
             stop = bound
@@ -681,10 +586,7 @@ class KernelLowering:
         self.leave_loop()
 
     def _WhileLoop(self, s: ir.WhileLoop) -> None:
-        needs_code = any(
-            isinstance(n, (ir.Reduce, ir.Scan, ir.Mma, ir.Gather, ir.Load)) for n in walk(s.cond)
-        )
-        if not needs_code:
+        if not any(isinstance(n, NOT_ELEMENTWISE) for n in ir.walk(s.cond)):
             stmt = self.printer.begin()
             cond = self.printer.scalar(s.cond)
             if not stmt.preludes and not stmt.staged:
@@ -726,16 +628,6 @@ class KernelLowering:
         self.scalar_statement(line)
 
 
-def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    if not a:
-        return b
-    if not b:
-        return a
-    if len(a) != len(b):
-        raise BasicUnsupportedError(f"tile shapes {a} and {b} do not broadcast")
-    return tuple(max(x, y) for x, y in zip(a, b))
-
-
 def _arrays_needing_sync(kernel: ir.Kernel) -> set[str]:
     """Arrays written and read in one kernel where a thread may read an element another
     thread wrote (gathers, scatters, atomics, tiles of different shapes): a barrier
@@ -744,25 +636,25 @@ def _arrays_needing_sync(kernel: ir.Kernel) -> set[str]:
     accesses: dict[str, set] = {}
     writes: set[str] = set()
     reads: set[str] = set()
-    for s in all_statements(kernel.body):
-        if isinstance(s, ir.Store):
+    for s in ir.statements(kernel.body):
+        if isinstance(s, (ir.Store, ir.Scatter, ir.AtomicAdd, ir.AtomicMax)):
             writes.add(s.array)
-            accesses.setdefault(s.array, set()).add(
-                ("tile", s.value.type.shape, _view_key(s.view), None)
-            )
-        elif isinstance(s, (ir.Scatter, ir.AtomicAdd, ir.AtomicMax)):
-            writes.add(s.array)
-            accesses.setdefault(s.array, set()).add(("element",))
-        for e in statement_exprs(s):
-            for node in walk(e):
-                if isinstance(node, (ir.Load, ir.Gather)):
-                    reads.add(node.array)
-                if isinstance(node, ir.Load):
-                    key = ("tile", node.type.shape, _view_key(node.view), node.order)
-                    accesses.setdefault(node.array, set()).add(key)
-                elif isinstance(node, ir.Gather):
-                    accesses.setdefault(node.array, set()).add(("element",))
+            accesses.setdefault(s.array, set()).add(_access(s))
+    for node in ir.expressions(kernel.body):
+        if isinstance(node, (ir.Load, ir.Gather)):
+            reads.add(node.array)
+            accesses.setdefault(node.array, set()).add(_access(node))
     return {a for a in writes & reads if len(accesses[a]) > 1 or ("element",) in accesses[a]}
+
+
+def _access(node) -> tuple:
+    """How a statement or expression touches its array: a tile (of a shape, view and axis
+    order) or single elements."""
+    if isinstance(node, ir.Store):
+        return ("tile", node.value.type.shape, _view_key(node.view), None)
+    if isinstance(node, ir.Load):
+        return ("tile", node.type.shape, _view_key(node.view), node.order)
+    return ("element",)
 
 
 def _view_key(view) -> tuple:
@@ -772,7 +664,7 @@ def _view_key(view) -> tuple:
 
 def _comment_text(text: str) -> str:
     """Text for a `//` comment: one line, printable, not ending in a line continuation."""
-    text = "".join(ch if ch.isprintable() else "?" for ch in text).rstrip()
+    text = comment_text(text).rstrip()
     return text + " ." if text.endswith("\\") else text
 
 
@@ -780,7 +672,7 @@ def _origin_comments(stmts: list[ir.KStmt]) -> dict[int, str]:
     """`// 50 LET C(BID) = ...` above the first IR statement of each BASIC line."""
     out: dict[int, str] = {}
     last = None
-    for s in all_statements(stmts):
+    for s in ir.statements(stmts):
         o = s.origin
         if o is None or o.coord.line == last:
             continue

@@ -19,92 +19,9 @@ from dataclasses import dataclass, field
 from ... import ir
 from ...errors import BasicUnsupportedError
 
-_INDEX_NODES = (
-    ir.Const,
-    ir.Full,
-    ir.Param,
-    ir.ConstRef,
-    ir.BlockId,
-    ir.Arange,
-    ir.Extent,
-    ir.Unary,
-    ir.Binary,
-    ir.Select,
-    ir.Cast,
-    ir.Reshape,
-    ir.Broadcast,
-)
-
-
-def children(e: ir.KExpr) -> list[ir.KExpr]:
-    """The operand expressions of a node (tile indices and view bounds included)."""
-    if isinstance(e, ir.Load):
-        out = list(e.index)
-        for s in e.view:
-            out += [s.start, s.stop]
-        return out
-    if isinstance(e, ir.Gather):
-        return list(e.indices) + ([e.mask] if e.mask is not None else [])
-    if isinstance(e, ir.Unary):
-        return [e.operand]
-    if isinstance(e, ir.Binary):
-        return [e.left, e.right]
-    if isinstance(e, ir.Select):
-        return [e.cond, e.if_true, e.if_false]
-    if isinstance(e, (ir.Cast, ir.Reshape, ir.Broadcast, ir.Reduce)):
-        return [e.operand]
-    if isinstance(e, ir.Mma):
-        return [e.a, e.b, e.acc]
-    if isinstance(e, ir.Scan):
-        return [e.operand] + ([e.factor] if e.factor is not None else [])
-    return []
-
-
-def walk(e: ir.KExpr):
-    """`e` and every expression under it, pre-order."""
-    stack = [e]
-    while stack:
-        node = stack.pop()
-        yield node
-        kids = children(node)
-        if kids:
-            kids.reverse()
-            stack.extend(kids)
-
-
-def statement_exprs(s: ir.KStmt) -> list[ir.KExpr]:
-    if isinstance(s, ir.Let):
-        return [s.value]
-    if isinstance(s, ir.Store):
-        out = list(s.index) + [s.value]
-        for v in s.view:
-            out += [v.start, v.stop]
-        return out
-    if isinstance(s, (ir.Scatter, ir.AtomicAdd, ir.AtomicMax)):
-        mask = getattr(s, "mask", None)
-        return list(s.indices) + [s.value] + ([mask] if mask is not None else [])
-    if isinstance(s, ir.ForRange):
-        return [s.start, s.stop]
-    if isinstance(s, (ir.WhileLoop, ir.IfScalar)):
-        return [s.cond]
-    if isinstance(s, ir.Print):
-        return list(s.args)
-    return []
-
-
-def bodies(s: ir.KStmt) -> list[list[ir.KStmt]]:
-    if isinstance(s, (ir.ForRange, ir.WhileLoop)):
-        return [s.body]
-    if isinstance(s, ir.IfScalar):
-        return [s.then_body, s.else_body]
-    return []
-
-
-def all_statements(stmts: list[ir.KStmt]):
-    for s in stmts:
-        yield s
-        for body in bodies(s):
-            yield from all_statements(body)
+# The nodes that read memory or other threads' elements: every other node is a function
+# of the element's indices (and of locals that are).
+NOT_ELEMENTWISE = (ir.Load, ir.Gather, ir.Reduce, ir.Scan, ir.Mma)
 
 
 @dataclass
@@ -118,8 +35,9 @@ class LocalsPlan:
     # local -> the expression it can be recomputed from at any element
     index_values: dict[str, ir.KExpr] = field(default_factory=dict)
     loop_vars: set[str] = field(default_factory=set)
-    # FOR variables counting up from a constant >= 0 (never negative)
-    counting_vars: set[str] = field(default_factory=set)
+    # locals never negative: FOR variables counting up from a constant >= 0, and index
+    # values computed from such values (no bound check needs `>= 0` of them)
+    nonnegative: set[str] = field(default_factory=set)
 
 
 def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
@@ -129,7 +47,7 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
     counts: dict[str, int] = {}
     first: dict[str, ir.Let] = {}
     top_level = {id(s) for s in kernel.body}
-    for s in all_statements(kernel.body):
+    for s in ir.statements(kernel.body):
         if isinstance(s, ir.ForRange):
             plan.loop_vars.add(s.var)
             up = s.step > 0 and isinstance(s.start, ir.Const) and s.start.value >= 0
@@ -155,21 +73,23 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
             plan.declared_at[id(let)] = name
         else:
             plan.declared_first.append(name)
-    plan.counting_vars = counting - not_counting
+    plan.nonnegative = counting - not_counting
     plan.bound_once = {n for n, c in counts.items() if c == 1}
     for s in kernel.body:  # top level, in order: a definition sees only earlier ones
         if isinstance(s, ir.Let) and s.name in plan.bound_once and _index_only(s.value, plan):
             plan.index_values[s.name] = s.value
+            if ir.nonnegative(s.value, set(), plan.nonnegative):
+                plan.nonnegative.add(s.name)
     _check_loop_vars(kernel.body, set(), set())
     return plan
 
 
 def _index_only(e: ir.KExpr, plan: LocalsPlan) -> bool:
-    for node in walk(e):
+    for node in ir.walk(e):
         if isinstance(node, ir.Local):
             if node.name not in plan.index_values:
                 return False
-        elif not isinstance(node, _INDEX_NODES):
+        elif isinstance(node, NOT_ELEMENTWISE):
             return False
     return True
 
@@ -178,8 +98,8 @@ def _check_loop_vars(stmts: list[ir.KStmt], live: set[str], ended: set[str]) -> 
     """A FOR variable may be read only inside its loop (C++ scopes it there); `ended`
     collects the variables of loops already passed."""
     for s in stmts:
-        for e in statement_exprs(s):
-            for node in walk(e):
+        for e in ir.operands(s):
+            for node in ir.walk(e):
                 if isinstance(node, ir.Local) and node.name in ended - live:
                     raise BasicUnsupportedError(
                         f"the FOR variable {node.name} is read after its loop; the CUDA "
@@ -190,7 +110,7 @@ def _check_loop_vars(stmts: list[ir.KStmt], live: set[str], ended: set[str]) -> 
             _check_loop_vars(s.body, live | {s.var}, ended)
             ended.add(s.var)
         else:
-            for body in bodies(s):
+            for body in ir.bodies(s):
                 _check_loop_vars(body, live, ended)
 
 

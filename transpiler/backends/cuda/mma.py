@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from ... import ir
 from . import element_types as T
 from .expr import ValueInfo
-from .locals import walk
 
 # Elements per 16-byte shared-memory load in the SIMT product's k loop.
 VECTOR = {"f32": 4, "tf32": 4, "f64": 2}
@@ -190,6 +189,7 @@ class _Fragments:
         self.tile_row = lw.fresh("tile_row")
         self.tile_col = lw.fresh("tile_col")
         self.k = lw.fresh("k")
+        self.acc = lw.fresh("acc_frag")
 
     def type(self, use: str, dtype: ir.DType, layout: str = "") -> str:
         f = self.frag
@@ -210,8 +210,11 @@ class _Fragments:
             f"{self.tile_col} = {self.tile} % {per_row} * {self.frag.n};"
         )
 
-    def accumulator_at(self, c_tile: str) -> str:
-        return f"{c_tile} + {self.tile_row} * {self.n} + {self.tile_col}"
+    def move(self, verb: str, fragment: str, c_tile: str) -> None:
+        """wmma::load_matrix_sync or store_matrix_sync of `fragment` and its tile of c_tile."""
+        at = f"{c_tile} + {self.tile_row} * {self.n} + {self.tile_col}"
+        args = f"{fragment}, {at}" if verb == "load" else f"{at}, {fragment}"
+        self.lw.emit(f"wmma::{verb}_matrix_sync({args}, {self.n}, wmma::mem_row_major);")
 
     def multiply(self, acc: str, a_tile: str, b_tile: str) -> None:
         """acc += the (tile_row, tile_col) tile of a_tile @ b_tile, over all of k."""
@@ -230,36 +233,40 @@ class _Fragments:
         lw.emit("}")
 
 
-def _wmma(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, frag: Fragment) -> None:
+def _accumulator_tile(lw, e: ir.Mma, frag: Fragment) -> tuple[str, _Fragments]:
+    """Copy the accumulator of `e` to a new shared array (fragments load from memory);
+    returns it and the names of the WMMA code."""
     (m, k_size), (_, n) = e.a.type.shape, e.b.type.shape
     c_tile = lw.shared_buffer("acc_tile", frag.acc, m * n, 32)
     lw.before_write()
-    lw.element_loop(
-        (m, n),
-        lambda index: [
-            f"{c_tile}[{index.linear}] = {T.convert(lw.printer.at(e.acc, index), e.acc.type.dtype, frag.acc)};"
-        ],
-    )
+
+    def line(index) -> list[str]:
+        value = T.convert(lw.printer.at(e.acc, index), e.acc.type.dtype, frag.acc)
+        return [f"{c_tile}[{index.linear}] = {value};"]
+
+    lw.element_loop((m, n), line)
     lw.barrier()
-    f = _Fragments(lw, frag, m, n, k_size)
-    acc = lw.fresh("acc_frag")
+    return c_tile, _Fragments(lw, frag, m, n, k_size)
+
+
+def _wmma(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, frag: Fragment) -> None:
+    c_tile, f = _accumulator_tile(lw, e, frag)
+    acc = f.acc
     f.open()
     lw.emit(f"for (int {f.tile} = {f.warp}; {f.tile} < {f.tiles}; {f.tile} += {f.warps}) {{")
     f.position()
     lw.emit(f"{f.type('accumulator', frag.acc)} {acc};")
-    lw.emit(f"wmma::load_matrix_sync({acc}, {f.accumulator_at(c_tile)}, {n}, wmma::mem_row_major);")
+    f.move("load", acc, c_tile)
     f.multiply(acc, a_tile, b_tile)
-    lw.emit(
-        f"wmma::store_matrix_sync({f.accumulator_at(c_tile)}, {acc}, {n}, wmma::mem_row_major);"
-    )
+    f.move("store", acc, c_tile)
     lw.emit("}")
-    lw.emit("}")
-    lw.read_shared()
-    lw.barrier()
     _read_back(lw, target, c_tile)
 
 
 def _read_back(lw, target: ValueInfo, c_tile: str) -> None:
+    """Close the WMMA code's block; the result goes from `c_tile` to `target`'s registers."""
+    lw.emit("}")
+    lw.barrier()
     lw.element_loop(
         target.type.shape, lambda index: [f"{lw.reg(target)} = {c_tile}[{index.linear}];"]
     )
@@ -283,7 +290,7 @@ def is_accumulation_loop(lw, s: ir.ForRange) -> bool:
     if not (isinstance(e.acc, ir.Local) and e.acc.name == let.name):
         return False
     return not any(
-        isinstance(n, ir.Local) and n.name == let.name for x in (e.a, e.b) for n in walk(x)
+        isinstance(n, ir.Local) and n.name == let.name for x in (e.a, e.b) for n in ir.walk(x)
     )
 
 
@@ -292,15 +299,10 @@ def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
     e: ir.Mma = let.value
     target = lw.values[let.name]
     frag = fragment_shape(e)
-    (m, k_size), (_, n) = e.a.type.shape, e.b.type.shape
-    c_tile = lw.shared_buffer("acc_tile", frag.acc, m * n, 32)
-    lw.before_write()
-    lw.element_loop((m, n), lambda index: [f"{c_tile}[{index.linear}] = {lw.reg(target)};"])
-    lw.barrier()
-    f = _Fragments(lw, frag, m, n, k_size)
+    c_tile, f = _accumulator_tile(lw, e, frag)
+    acc = f.acc
     per_warp = -(-f.tiles // f.warps)
     partial = f.tiles % f.warps != 0
-    acc = lw.fresh("acc_frag")
     part = lw.fresh("part")
     f.open()
     lw.emit(
@@ -320,11 +322,7 @@ def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
             lw.emit("}")
         lw.emit("}")
 
-    each_tile(
-        lambda: lw.emit(
-            f"wmma::load_matrix_sync({acc}[{part}], {f.accumulator_at(c_tile)}, {n}, wmma::mem_row_major);"
-        )
-    )
+    each_tile(lambda: f.move("load", f"{acc}[{part}]", c_tile))
     lw.read_shared()
     lw.for_header(s)
     lw.enter_loop()
@@ -340,11 +338,5 @@ def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
     lw.read_shared()
     lw.leave_loop()
     lw.emit("}")
-    each_tile(
-        lambda: lw.emit(
-            f"wmma::store_matrix_sync({f.accumulator_at(c_tile)}, {acc}[{part}], {n}, wmma::mem_row_major);"
-        )
-    )
-    lw.emit("}")
-    lw.barrier()
+    each_tile(lambda: f.move("store", f"{acc}[{part}]", c_tile))
     _read_back(lw, target, c_tile)

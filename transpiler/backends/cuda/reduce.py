@@ -23,10 +23,6 @@ import math
 from ... import ir
 from . import element_types as T
 from .index import Index, coords_of, linear_of
-from .locals import walk
-
-_IDENTITY = {"sum": 0, "prod": 1, "max": -math.inf, "min": math.inf}
-_INT_IDENTITY = {"sum": 0, "prod": 1, "max": -(2**31), "min": 2**31 - 1}
 
 
 def accumulator_type(dtype: ir.DType) -> ir.DType:
@@ -34,12 +30,11 @@ def accumulator_type(dtype: ir.DType) -> ir.DType:
 
 
 def identity(op: str, dtype: ir.DType) -> str:
-    """The start value of a reduction (what it gives for no elements)."""
-    if dtype == "i64" and op in ("max", "min"):
-        return "(-9223372036854775807LL - 1)" if op == "max" else "9223372036854775807LL"
+    """The start value of a reduction or scan (what it gives for no elements)."""
     if dtype in T.INTEGERS:
-        return T.literal(_INT_IDENTITY[op], dtype)
-    return T.literal(_IDENTITY[op], dtype)
+        top = 2 ** (63 if dtype == "i64" else 31)
+        return T.literal({"sum": 0, "prod": 1, "max": -top, "min": top - 1}[op], dtype)
+    return T.literal({"sum": 0, "prod": 1, "max": -math.inf, "min": math.inf}[op], dtype)
 
 
 def combine(op: str, total: str, value: str) -> str:
@@ -90,7 +85,7 @@ def into_local(lw, e: ir.Reduce, local, declare: bool) -> bool:
         or accumulator_type(operand.type.dtype) != local.dtype
     ):
         return False
-    if any(isinstance(n, ir.Local) and lw.local(n.name) is local for n in walk(operand)):
+    if any(isinstance(n, ir.Local) and lw.local(n.name) is local for n in ir.walk(operand)):
         return False  # the reduction reads the local it replaces
     lw.hoist(operand)
     _whole_tile(lw, e, local.dtype, local, declare)

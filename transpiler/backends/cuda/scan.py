@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from ... import ir
 from . import element_types as T
+from .expr import ValueInfo
+from .reduce import identity
 
-_IDENTITY = {"sum": 0, "prod": 1, "linear": 0}
+_OPERATOR = {"sum": "+", "prod": "*"}
 
 
 def lower(lw, e: ir.Scan) -> None:
@@ -32,37 +34,34 @@ def lower(lw, e: ir.Scan) -> None:
     lw.before_write()
     lw.element_loop((n,), fill)
     lw.barrier()
-    slots = lw.slots((n,))
     distance = lw.fresh("distance")
-    seen = lw.fresh("before")
-    seen_factor = lw.fresh("factor_before") if factors is not None else None
-    mine = f"[{lw.slot}]" if slots > 1 else ""
-    c_type = T.c_type(acc)
     lw.emit(f"for (int {distance} = 1; {distance} < {n}; {distance} *= 2) {{")
-    lw.emit(f"{c_type} {seen}{f'[{slots}]' if slots > 1 else ''};")
-    if seen_factor:
-        lw.emit(f"{c_type} {seen_factor}{f'[{slots}]' if slots > 1 else ''};")
-    identity = T.literal(_IDENTITY[e.op], acc)
-    reads = [
-        f"{seen}{mine} = {lw.elem} >= {distance} ? {values}[{lw.elem} - {distance}] : {identity};"
-    ]
-    if seen_factor:
-        reads.append(
-            f"{seen_factor}{mine} = {lw.elem} >= {distance} ? {factors}[{lw.elem} - {distance}] : "
-            f"{T.literal(1, acc)};"
-        )
-    _per_element(lw, n, slots, reads)
-    lw.barrier()
-    if e.op == "sum":
-        writes = [f"{values}[{lw.elem}] = {seen}{mine} + {values}[{lw.elem}];"]
-    elif e.op == "prod":
-        writes = [f"{values}[{lw.elem}] = {seen}{mine} * {values}[{lw.elem}];"]
-    else:
-        writes = [
-            f"{values}[{lw.elem}] = {seen}{mine} * {factors}[{lw.elem}] + {values}[{lw.elem}];",
-            f"{factors}[{lw.elem}] = {seen_factor}{mine} * {factors}[{lw.elem}];",
+    # what each element combines with in this round: the value (and factor) before it
+    seen = _registers(lw, "before", acc, n)
+    seen_factor = _registers(lw, "factor_before", acc, n) if factors is not None else None
+    # a linear scan's values start as a sum's, its factors as a product's
+    start, one = identity("sum" if e.op == "linear" else e.op, acc), identity("prod", acc)
+
+    def reads(index) -> list[str]:
+        at = index.linear
+        before = f"{at} >= {distance} ? "
+        lines = [f"{seen} = {before}{values}[{at} - {distance}] : {start};"]
+        if seen_factor:
+            lines.append(f"{seen_factor} = {before}{factors}[{at} - {distance}] : {one};")
+        return lines
+
+    def writes(index) -> list[str]:
+        at = index.linear
+        if e.op != "linear":
+            return [f"{values}[{at}] = {seen} {_OPERATOR[e.op]} {values}[{at}];"]
+        return [
+            f"{values}[{at}] = {seen} * {factors}[{at}] + {values}[{at}];",
+            f"{factors}[{at}] = {seen_factor} * {factors}[{at}];",
         ]
-    _per_element(lw, n, slots, writes)
+
+    lw.element_loop((n,), reads)
+    lw.barrier()
+    lw.element_loop((n,), writes)
     lw.barrier()
     lw.emit("}")
     lw.new_temp(e, values, "shared", acc, fresh=False)
@@ -73,20 +72,9 @@ def _element(lw, operand: ir.KExpr, index, acc: ir.DType) -> str:
     return T.convert(lw.printer.at(operand, index), operand.type.dtype, acc)
 
 
-def _per_element(lw, n: int, slots: int, lines: list[str]) -> None:
-    """`lines` for each element this thread holds (`elem`, and `slot` when several)."""
-    guard = n % lw.threads != 0
-    if slots > 1:
-        lw.emit("#pragma unroll")
-        lw.emit(f"for (int {lw.slot} = 0; {lw.slot} < {slots}; ++{lw.slot}) {{")
-        lw.emit(f"const int {lw.elem} = threadIdx.x + {lw.threads} * {lw.slot};")
-    else:
-        lw.emit("{")
-        lw.emit(f"const int {lw.elem} = threadIdx.x;")
-    if guard:
-        lw.emit(f"if ({lw.elem} < {n}) {{")
-    for line in lines:
-        lw.emit(line)
-    if guard:
-        lw.emit("}")
-    lw.emit("}")
+def _registers(lw, word: str, dtype: ir.DType, n: int) -> str:
+    """Declare registers for this thread's elements of an `n`-element tile; returns the
+    element of the slot loop (`before[slot]`, or `before` for one slot)."""
+    v = ValueInfo(lw.fresh(word), ir.TileType(dtype, (n,)), "regs", dtype)
+    lw.declare(v)
+    return lw.reg(v)

@@ -8,6 +8,7 @@ readable, safe Python identifiers and generated ones never meet them.
 from __future__ import annotations
 
 from ... import ir
+from ...irbuild import FLOAT_FUNCTIONS
 from ...naming import Namer
 from .helpers import function_of
 
@@ -34,40 +35,16 @@ NP_DTYPES = {
 # Python precedence, low to high (comparisons chain in Python, so they are never
 # nested without parentheses).
 _OPS = {
-    "or": ("|", 6),
-    "and": ("&", 8),
-    "lt": ("<", 5),
-    "le": ("<=", 5),
-    "gt": (">", 5),
-    "ge": (">=", 5),
-    "eq": ("==", 5),
-    "ne": ("!=", 5),
-    "add": ("+", 10),
-    "sub": ("-", 10),
-    "mul": ("*", 11),
-    "div": ("/", 11),
-    "floordiv": ("//", 11),
-    "mod": ("%", 11),
-    "pow": ("**", 13),
-}
+    "or": ("|", 6), "and": ("&", 8), "lt": ("<", 5), "le": ("<=", 5), "gt": (">", 5),
+    "ge": (">=", 5), "eq": ("==", 5), "ne": ("!=", 5),
+    "add": ("+", 10), "sub": ("-", 10), "mul": ("*", 11), "div": ("/", 11),
+    "floordiv": ("//", 11), "mod": ("%", 11), "pow": ("**", 13),
+}  # fmt: skip
 _CALLS = {"min": "ct.minimum", "max": "ct.maximum", "cdiv": "ct.cdiv"}
 _UNARY_PREC = 12
 _ATOM = 20
-_MATH = {
-    "abs": "ct.abs",
-    "sqrt": "ct.sqrt",
-    "exp": "ct.exp",
-    "log": "ct.log",
-    "sin": "ct.sin",
-    "cos": "ct.cos",
-    "tan": "ct.tan",
-    "sinh": "ct.sinh",
-    "cosh": "ct.cosh",
-    "tanh": "ct.tanh",
-    "floor": "ct.floor",
-    "ceil": "ct.ceil",
-    "isnan": "ct.isnan",
-}
+# The IR math ops that are cuTile functions of the same name (atan is ct.atan2's).
+_MATH = ("abs", "floor", "ceil", "isnan", *(op for op in FLOAT_FUNCTIONS if op != "atan"))
 
 
 # cuTile's default types of Python constants (its "loosely typed" scalars).
@@ -110,10 +87,8 @@ def python_literal(value: float | int | bool) -> str:
     return repr(value)
 
 
-def shape_tuple(shape: tuple[int, ...]) -> str:
-    if len(shape) == 1:
-        return f"({shape[0]},)"
-    return "(" + ", ".join(str(d) for d in shape) + ")"
+def python_tuple(items: list[str]) -> str:
+    return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
 
 
 class CutileExprPrinter:
@@ -130,8 +105,7 @@ class CutileExprPrinter:
         return self.name(self.sizes[size]) if size in self.sizes else str(size)
 
     def shape(self, shape: tuple[int, ...]) -> str:
-        dims = [self.dim(d) for d in shape]
-        return f"({dims[0]},)" if len(dims) == 1 else "(" + ", ".join(dims) + ")"
+        return python_tuple([self.dim(d) for d in shape])
 
     def name(self, ir_name: str) -> str:
         return self.namer.ident(ir_name)
@@ -143,8 +117,7 @@ class CutileExprPrinter:
         return self._expr(e)[0]
 
     def index(self, index: tuple[ir.KExpr, ...]) -> str:
-        parts = [self(i) for i in index]
-        return "(" + parts[0] + ",)" if len(parts) == 1 else "(" + ", ".join(parts) + ")"
+        return python_tuple([self(i) for i in index])
 
     def view(self, array: str, view: tuple[ir.ViewSlice, ...]) -> str:
         text = self.array_ref(array)
@@ -192,14 +165,10 @@ class CutileExprPrinter:
         method = getattr(self, "_" + type(e).__name__)
         return method(e)
 
-    def _Param(self, e: ir.Param):
+    def _Param(self, e: ir.Param | ir.ConstRef | ir.Local):
         return self.name(e.name), _ATOM
 
-    def _ConstRef(self, e: ir.ConstRef):
-        return self.name(e.name), _ATOM
-
-    def _Local(self, e: ir.Local):
-        return self.name(e.name), _ATOM
+    _ConstRef = _Local = _Param  # names, all three
 
     def _Const(self, e: ir.Const):
         text = python_literal(e.value)
@@ -215,7 +184,7 @@ class CutileExprPrinter:
             f"shape={self.shape(e.type.shape) if e.type.shape else '()'}",
         ]
         if e.order is not None:
-            args.append(f"order={shape_tuple(e.order)}")
+            args.append(f"order={python_tuple([str(axis) for axis in e.order])}")
         if e.type.shape:
             args.append("padding_mode=ct.PaddingMode.ZERO")
         return f"ct.load({', '.join(args)})", _ATOM
@@ -256,16 +225,13 @@ class CutileExprPrinter:
                 f"ct.where({inner} > {zero}, {one}, {zero}) - ct.where({inner} < {zero}, {one}, {zero})",
                 10,
             )
-        return f"{_MATH[e.op]}({self(x)})", _ATOM
+        return f"ct.{e.op}({self(x)})", _ATOM
 
     def _Binary(self, e: ir.Binary):
-        function = function_of(e)
-        if function is not None:  # its ct.where would make a f32 tile of two constants
+        function = function_of(e) or _CALLS.get(e.op)
+        if function is not None:  # a tile function: two constants would make a f32 tile
             left, right = self.either(e.left, e.right, e.type.dtype)
             return f"{function}({left}, {right})", _ATOM
-        if e.op in _CALLS:
-            left, right = self.either(e.left, e.right, e.type.dtype)
-            return f"{_CALLS[e.op]}({left}, {right})", _ATOM
         symbol, prec = _OPS[e.op]
         if e.op == "pow":  # right-associative
             left, right = self._wrap(e.left, prec + 1), self._wrap(e.right, _UNARY_PREC)

@@ -12,17 +12,6 @@ from __future__ import annotations
 from ... import ir
 from ..render import render
 
-# Names the generated module defines at its top level (BASIC names must not take them).
-NAMES = (
-    "basic_mod",
-    "basic_mod_int",
-    "basic_div_int",
-    "basic_max",
-    "basic_min",
-    "linear_recurrence",
-)
-
-
 def remainder_function(dtype: ir.DType) -> str:
     """The function that prints BASIC's MOD (IR `rem`) of `dtype` operands."""
     return "basic_mod" if dtype in ir.FLOAT_TYPES else "basic_mod_int"
@@ -41,21 +30,11 @@ def function_of(e: ir.Binary) -> str | None:
 
 def helpers_used(kernels: list[ir.Kernel]) -> set[str]:
     used: set[str] = set()
-
-    def visit(node) -> None:
+    for node in (e for kernel in kernels for e in ir.expressions(kernel.body)):
         if isinstance(node, ir.Binary) and function_of(node) is not None:
             used.add(function_of(node))
         if isinstance(node, ir.Scan) and node.op == "linear":
             used.add("linear_recurrence")
-        for name in ir.field_names(type(node)):
-            value = getattr(node, name)
-            for item in value if isinstance(value, (list, tuple)) else (value,):
-                if isinstance(item, (ir.KExpr, ir.KStmt, ir.ViewSlice)):
-                    visit(item)
-
-    for kernel in kernels:
-        for stmt in kernel.body:
-            visit(stmt)
     return used
 
 
