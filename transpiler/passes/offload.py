@@ -29,23 +29,15 @@ from .recurrence import plan_scan
 OffloadLoop = Callable[["Offloader", hostir.ForLoop, set], "hostir.Launch | hostir.Distributed"]
 
 
-def offload(
-    host: hostir.HostProgram, tile: tuple[int, ...] | None, offload_loop: OffloadLoop
-) -> None:
+def offload(host: hostir.HostProgram, offload_loop: OffloadLoop) -> None:
     """Rewrite `host` in place: Launch and Distributed nodes, kernels, decisions."""
-    Offloader(host, tile, offload_loop).run()
+    Offloader(host, offload_loop).run()
 
 
 class Offloader:
-    def __init__(
-        self,
-        host: hostir.HostProgram,
-        tile: tuple[int, ...] | None,
-        offload_loop: OffloadLoop,
-    ):
+    def __init__(self, host: hostir.HostProgram, offload_loop: OffloadLoop):
         self.host = host
         self.analysis: Analysis = host.analysis
-        self.tile = tile  # --tile: the tile shape of every kernel
         self.offload_loop = offload_loop
         self.live = live_in(self.analysis)
         self.subroutines = {s.name: s for s in host.subroutines}

@@ -27,6 +27,8 @@ loops tried next): `offload_loop` is that per-loop sequence.
 
 from __future__ import annotations
 
+from functools import partial
+
 from .. import hostir
 from ..model import Analysis
 from . import host_facts
@@ -37,6 +39,8 @@ from .procedure_functions import make_functions
 from .structure import build_host_program
 from .transfers import place_transfers
 from .vectorize import choose_tile, vectorize
+
+Tile = tuple[int, ...] | None  # --tile: every kernel's tile shape (None: each its own)
 
 # The stages, in order: (name, what runs it, what it produces).
 STAGES = (
@@ -49,24 +53,23 @@ STAGES = (
 
 
 def host_program(
-    analysis: Analysis, tile: tuple[int, ...] | None = None, offload_loops: bool = True
+    analysis: Analysis, tile: Tile = None, offload_loops: bool = True
 ) -> hostir.HostProgram:
     """Stages 2 to 5 (`offload_loops` False: every loop stays on the host)."""
     host = build_host_program(analysis)  # 2. structuring
     if offload_loops:
-        offload(host, tile, offload_loop)  # 3. and 4., loop by loop
-        place_transfers(host)  # 5. host lowering
-        host_facts.annotate(host)
-    make_functions(host)
+        offload(host, partial(offload_loop, tile=tile))  # 3. planning, 4. vectorising
+        place_transfers(host)  # 5. host lowering: dev.to_host before host code,
+        host_facts.annotate(host)  # the printers' facts (launches read variables too),
+    make_functions(host)  # SUBs and FUNCTIONs as functions
     return host
 
 
 def offload_loop(
-    offloader: Offloader, loop: hostir.ForLoop, live_after: set
+    offloader: Offloader, loop: hostir.ForLoop, live_after: set, tile: Tile
 ) -> hostir.Launch | hostir.Distributed:
     """One loop: the matrix product kernel of an I/J/K nest, else its plan (parallel or
-    a scan), vectorised whole or, where it distributes, part by part.  Raises
-    NotParallel with the reason it stays on the host."""
+    a scan), vectorised whole or, where it distributes, part by part.  Raises NotParallel with the reason it stays on the host."""
     launch = try_matmul(
         loop, offloader.analysis, live_after, offloader.kernel_name("mma", loop.stmt)
     )
@@ -75,25 +78,27 @@ def offload_loop(
     plan = offloader.plan(loop, live_after)
     parts = offloader.distribution(loop, plan, live_after)
     if parts is not None:
-        distributed = _distributed(offloader, loop, parts)
+        distributed = _distributed(offloader, loop, parts, tile)
         if distributed is not None:
             return distributed
-    return _vectorised(offloader, plan, loop)
+    return _vectorised(offloader, plan, loop, tile)
 
 
-def _vectorised(offloader: Offloader, plan: LoopPlan, loop: hostir.ForLoop) -> hostir.Launch:
-    tile = choose_tile(plan, offloader.analysis.number_type, offloader.tile)
+def _vectorised(
+    offloader: Offloader, plan: LoopPlan, loop: hostir.ForLoop, tile: Tile
+) -> hostir.Launch:
+    shape = choose_tile(plan, offloader.analysis.number_type, tile)
     name = offloader.kernel_name(plan.kind, loop.stmt)
-    return vectorize(plan, offloader.analysis, name, tile)
+    return vectorize(plan, offloader.analysis, name, shape)
 
 
 def _distributed(
-    offloader: Offloader, loop: hostir.ForLoop, parts: list[LoopPlan]
+    offloader: Offloader, loop: hostir.ForLoop, parts: list[LoopPlan], tile: Tile
 ) -> hostir.Distributed | None:
     """A kernel per part, or None when a part cannot be vectorised (then the loop is
     vectorised whole)."""
     try:
-        launches = [_vectorised(offloader, part, loop) for part in parts]
+        launches = [_vectorised(offloader, part, loop, tile) for part in parts]
     except NotParallel:
         return None
     restore = sorted({name for launch in launches for name in launch.writes})
