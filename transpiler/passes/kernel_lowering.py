@@ -48,7 +48,6 @@ from ..ir import (
     ScalarParam,
     Store,
     TileType,
-    WhileLoop,
 )
 from .kernel_dialect import MAX_WHILE_PASSES, KernelProgram
 from .kernel_facts import assignment_counts, nonnegative, size_scalars
