@@ -48,10 +48,10 @@ from .expressions import ExpressionLowering
 from .launch import LaunchAssembly
 from .reductions import ReductionLowering
 from .scans import ScanLowering
-from .shapes import choose_tile, kernel_number_type, tile_size_names
+from .shapes import choose_tile, tile_size_names
 from .statements import StatementLowering
 
-__all__ = ["DONE_FLAGS", "choose_tile", "kernel_number_type", "tile_size_names", "vectorize"]
+__all__ = ["DONE_FLAGS", "choose_tile", "tile_size_names", "vectorize"]
 
 
 def vectorize(plan: LoopPlan, analysis: Analysis, name: str, tile: tuple[int, ...]) -> Launch:
