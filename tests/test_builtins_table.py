@@ -84,7 +84,8 @@ def test_entries_are_consistent(b):
         # Every legacy function runs in host code of both targets.
         assert b.python is not None and b.cpp is not None
     assert len({len(form) for form in b.forms}) == len(b.forms)  # one form per arity
-    # A domain is what makes a function fail; kernels check it (vectorize._OUTSIDE_DOMAIN).
+    # A domain is what makes a function fail; in a kernel, the NaN or infinity it gives
+    # outside it marks the block for the host (passes/vectorize/events.py).
     assert (b.domain != "any") == (b.effect == "fails")
     if b.bounded:  # finite for every argument, infinities included
         fn = getattr(runtime, b.python)

@@ -6,8 +6,8 @@ The CLI, the tests and the benchmarks all go through these functions, so each st
     parse           PLY lexer + parser -> ast.Program
     analyze         semantic passes -> model.Analysis (names, types, structure, DATA)
     kernel programs kernel_dialect (checks) -> kernel_lowering -> ir.KernelLibrary
-    legacy programs structure (host control flow) -> offload (dependence analysis,
-                    kernel extraction, transfers) -> hostir.HostProgram
+    legacy programs the middle end (passes/pipeline.py): structuring -> offload
+                    planning -> vectorising -> host lowering -> hostir.HostProgram
     generate        cuTile Python (Ruff's formatter, Black's style) or CUDA C++
                     (clang-format)
 
@@ -229,15 +229,10 @@ def kernel_library(analysis):
 
 @_compiling
 def host_program(analysis, tile: tuple[int, ...] | None = None, offload: bool = True):
-    from .passes.offload import offload as offload_loops
-    from .passes.procedure_functions import make_functions
-    from .passes.structure import build_host_program
+    """The middle end's stages after the analysis (passes/pipeline.py)."""
+    from .passes.pipeline import host_program as middle_end
 
-    host = build_host_program(analysis)
-    if offload:
-        offload_loops(host, analysis.options, tile)
-    make_functions(host)  # QuickBASIC's SUBs and FUNCTIONs
-    return host
+    return middle_end(analysis, tile, offload)
 
 
 def kernels_of(analysis) -> list:

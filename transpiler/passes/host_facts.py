@@ -1,7 +1,7 @@
 """Facts about a host program that both printers need, computed once from its host IR.
 
-`annotate(host)` runs at the end of structuring (`passes/structure.py`) and again after
-offloading (`passes/offload.py`), which adds launches and host replays:
+`annotate(host)` runs at the end of structuring (`passes/structure.py`) and again in
+host lowering, after offloading has added launches and host replays (`passes/pipeline.py`):
 
 - `read_vars`: the variables that the printed program reads somewhere.  A variable that
   nothing reads needs no assignment: only the effects of the value matter.

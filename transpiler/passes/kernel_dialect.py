@@ -61,7 +61,6 @@ class KArray:
     extents: list[ast.Expr]
     coord: Coord
     tile: tuple[int, ...] = ()  # () = addressed element by element
-    tile_coord: Coord | None = None
     is_input: bool = False
     is_output: bool = False
 
@@ -89,7 +88,6 @@ class KernelProgram:
     body: list[Nested]
     grid_rank: int
     coord: Coord
-    decl_stmts: list[ast.Stmt] = field(default_factory=list)
     # Variables that hold floats from their first assignment on (kernel_types.py).
     float_vars: set[str] = field(default_factory=set)
     # Variables first assigned inside a block, which start at 0 (kernel_types.py).
@@ -144,7 +142,6 @@ def analyze_kernel_program(
     outputs: list[str] = []
     output_coords: dict[str, Coord] = {}
     body: list[ast.Stmt] = []
-    decls: list[ast.Stmt] = []
     data: list[ast.Data] = []
     ended = False
 
@@ -155,7 +152,6 @@ def analyze_kernel_program(
         if isinstance(stmt, ast.Input) and stmt.channel is not None:
             diags.error(BasicUnsupportedError("INPUT # in a kernel program", stmt.coord))
         elif isinstance(stmt, ast.Input):
-            decls.append(stmt)
             for target in stmt.targets:
                 if not isinstance(target, ast.Var):
                     diags.error(
@@ -176,7 +172,6 @@ def analyze_kernel_program(
                 if target.name in stmt.array_params:
                     input_arrays.add(target.name)
         elif isinstance(stmt, ast.Dim):
-            decls.append(stmt)
             for decl in stmt.arrays:
                 if decl.name in dims:
                     diags.error(
@@ -184,7 +179,6 @@ def analyze_kernel_program(
                     )
                 dims[decl.name] = decl
         elif isinstance(stmt, ast.TileStmt):
-            decls.append(stmt)
             for decl in stmt.tiles:
                 if decl.name in tiles:
                     diags.error(
@@ -192,7 +186,6 @@ def analyze_kernel_program(
                     )
                 tiles[decl.name] = decl
         elif isinstance(stmt, ast.Output):
-            decls.append(stmt)
             for out in stmt.names:
                 if out not in outputs:
                     outputs.append(out)
@@ -245,7 +238,7 @@ def analyze_kernel_program(
                         decl.coord,
                     )
                 )
-            array.tile, array.tile_coord = shape, decl.coord
+            array.tile = shape
         else:
             tile_vars[name_] = shape
     for out in outputs:
@@ -277,7 +270,6 @@ def analyze_kernel_program(
         body=nested,
         grid_rank=_grid_rank(body),
         coord=program.coord,
-        decl_stmts=decls,
     )
     try:
         kp.float_vars = float_variables(kp)

@@ -29,13 +29,13 @@ from ..ir import (
     ArrayParam,
     BlockId,
     Break,
-    Full,
     ForRange,
+    Full,
     HostArray,
     IfScalar,
-    KExpr,
     Kernel,
     KernelLibrary,
+    KExpr,
     KStmt,
     Let,
     Load,
@@ -48,7 +48,6 @@ from ..ir import (
     ScalarParam,
     Store,
     TileType,
-    WhileLoop,
     nonnegative,
 )
 from .kernel_dialect import MAX_WHILE_PASSES, KernelProgram

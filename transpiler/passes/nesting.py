@@ -40,7 +40,6 @@ class IfArm:
 class IfChain:
     arms: list[IfArm]
     else_body: list["Nested"] | None = None
-    else_head: ast.Stmt | None = None
     tail: ast.Stmt | None = None  # the EndIf (None for a one-line IF)
 
 
@@ -125,7 +124,6 @@ def _if_block(stmts: list[ast.Stmt], pos: int) -> tuple[int, IfChain]:
         end, body = _sequence(stmts, end + 1)
         chain.arms.append(IfArm(arm_head.condition, body, arm_head))
     if end < len(stmts) and isinstance(stmts[end], ast.Else):
-        chain.else_head = stmts[end]
         end, chain.else_body = _sequence(stmts, end + 1)
     if end >= len(stmts) or not isinstance(stmts[end], ast.EndIf):
         raise BasicSemanticError("IF ... THEN block without ENDIF", head.coord)

@@ -64,9 +64,6 @@ class Dataflow:
                 found |= self._region_writes.get(t, set())
         return found
 
-    def subroutine_writes(self, entry: int) -> set[str]:
-        return self._region_writes.get(entry, set())
-
     # ----------------------------------------------------------------- liveness
 
     def _liveness(self) -> list[frozenset[str]]:

@@ -33,7 +33,7 @@ Every element that another lane reads keeps its value; the lanes are independent
 the array is written in place.
 
 The kernel tests each guard in every block before its first store (the test is the same
-in every lane); a block where it fails meets an exception (vectorize.py): the host puts
+in every lane); a block where it fails meets an exception (vectorize/launch.py): the host puts
 the array back and runs the loop as written, as BASIC would (hostir.Replay).  A NaN on
 the diagonal fails `D(K, K) >= 0`; so does a negative cycle's negative D(K, K).
 """
