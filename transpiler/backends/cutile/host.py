@@ -226,7 +226,9 @@ class _ModulePrinter(HostModule):
         outer, self.stmts.commented = self.stmts.commented, set()
         body = self.stmts.nodes(sub.body)
         self.stmts.commented = outer
-        assigned = sorted(self.namer.name(n) for n in sub.assigns)
+        # Not a variable that nothing reads: its stores are dropped, in the main program
+        # too, and `nonlocal` needs an assignment there.
+        assigned = sorted(self.namer.name(n) for n in sub.assigns if n in self.host.read_vars)
         head = []
         comments = []
         while body and body[0].is_comment:
