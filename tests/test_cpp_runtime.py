@@ -15,7 +15,7 @@ import struct
 
 import pytest
 
-from tests.cpp.harness import CPP_DIR, CUDA_TEMPLATES, LineDriver, compile_cpp, d, gxx, s
+from tests.cpp.harness import LineDriver, d, gxx, runtime_driver, s
 from tests.cpp.reference import answer
 from transpiler.runtime import reset_rnd
 
@@ -24,10 +24,7 @@ pytestmark = pytest.mark.skipif(gxx() is None, reason="g++ not installed")
 
 @pytest.fixture(scope="module")
 def driver():
-    exe = compile_cpp(CPP_DIR / "runtime_driver.cpp", [CUDA_TEMPLATES / "b2t_runtime.h"])
-    process = LineDriver(exe)
-    yield process
-    process.close()
+    yield from runtime_driver()
     reset_rnd()
 
 

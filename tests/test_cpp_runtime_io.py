@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from tests.cpp.harness import CPP_DIR, CUDA_TEMPLATES, LineDriver, compile_cpp, d, gxx, s
+from tests.cpp.harness import d, gxx, runtime_driver, s
 from tests.cpp.reference import answer
 from tests.test_cpp_runtime import check_all
 
@@ -22,10 +22,7 @@ pytestmark = pytest.mark.skipif(gxx() is None, reason="g++ not installed")
 
 @pytest.fixture(scope="module")
 def driver():
-    exe = compile_cpp(CPP_DIR / "runtime_driver.cpp", [CUDA_TEMPLATES / "b2t_runtime.h"])
-    process = LineDriver(exe)
-    yield process
-    process.close()
+    yield from runtime_driver()
 
 
 NUMBERS = [0.0, -1.0, 1.5, 12345.0, -0.000123, 1e30, 123456789.0, math.inf, -math.inf, math.nan]

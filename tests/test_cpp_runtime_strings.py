@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from tests.cpp.harness import CPP_DIR, CUDA_TEMPLATES, LineDriver, compile_cpp, d, gxx, s
+from tests.cpp.harness import LineDriver, d, gxx, runtime_driver, s
 from tests.cpp.reference import answer
 
 pytestmark = pytest.mark.skipif(gxx() is None, reason="g++ not installed")
@@ -36,10 +36,7 @@ VAL_TEXTS = [
 
 @pytest.fixture(scope="module")
 def driver():
-    exe = compile_cpp(CPP_DIR / "runtime_driver.cpp", [CUDA_TEMPLATES / "b2t_runtime.h"])
-    process = LineDriver(exe)
-    yield process
-    process.close()
+    yield from runtime_driver()
 
 
 def check_all(driver: LineDriver, requests: list[str]) -> None:

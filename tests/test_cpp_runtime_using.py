@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tests.cpp.harness import CPP_DIR, CUDA_TEMPLATES, LineDriver, compile_cpp, d, gxx, s
+from tests.cpp.harness import d, gxx, runtime_driver, s
 from tests.test_cpp_runtime import SPECIAL, check_all, random_doubles
 
 pytestmark = pytest.mark.skipif(gxx() is None, reason="g++ not installed")
@@ -23,10 +23,7 @@ FIXED_FORMATS = [
 
 @pytest.fixture(scope="module")
 def driver():
-    exe = compile_cpp(CPP_DIR / "runtime_driver.cpp", [CUDA_TEMPLATES / "b2t_runtime.h"])
-    process = LineDriver(exe)
-    yield process
-    process.close()
+    yield from runtime_driver()
 
 
 def random_format(rng: random.Random) -> str:

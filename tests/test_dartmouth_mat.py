@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_ms_crosscut import interpreted_and_checked
+from tests.checking import interpreted_and_checked
 from transpiler import driver, hostir
 from transpiler.errors import BasicRuntimeError, SourceFile
 from transpiler.explain import explain

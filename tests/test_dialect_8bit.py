@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from transpiler.runtime.machines import MACHINE_NUMBERS, machine_number_text
 
-from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
+from tests.checking import checked_run, interpreted_and_checked
 from transpiler.options import Options
 
 COMMODORE = """\
@@ -140,10 +140,10 @@ def test_applesoft_input_prompts(tmp_path: Path) -> None:
     """Applesoft BASIC Programming Reference Manual, INPUT: without a prompt string INPUT
     writes "?" (no space); with one it writes the string alone, no "?".  A Commodore
     writes "? " after both, as GW-BASIC does (Commodore 64 User's Guide, INPUT)."""
-    from tests.test_dialect_programs import interpreted_and_checked as with_stdin
-
-    assert with_stdin(tmp_path, INPUTS, "--dialect", "applesoft", stdin="1\n2\n") == "?AGE3\n"
-    assert with_stdin(tmp_path, INPUTS, "--dialect", "commodore", stdin="1\n2\n") == (
+    assert interpreted_and_checked(tmp_path, INPUTS, dialect="applesoft", stdin="1\n2\n") == (
+        "?AGE3\n"
+    )
+    assert interpreted_and_checked(tmp_path, INPUTS, dialect="commodore", stdin="1\n2\n") == (
         "? AGE?  3 \n"
     )
 
@@ -153,11 +153,5 @@ def test_division_by_zero_stops_a_commodore_program(tmp_path: Path) -> None:
     OVERFLOW stop the program (GW-BASIC writes "Division by zero" and goes on).  The
     message stays GW-BASIC's."""
     text = '10 PRINT "A"\n20 X = 1/0\n30 PRINT "B"\n'
-    for target in ("cutile", "cuda"):
-        check = basic2tile(
-            tmp_path, text, "--check", "--device", "cpu", "--target", target,
-            dialect="commodore",
-        )  # fmt: skip
-        assert check.returncode == 0, check.stdout + check.stderr
-    done = basic2tile(tmp_path, text, "--interpret", dialect="commodore")
+    done = checked_run(tmp_path, text, dialect="commodore")
     assert (done.returncode, done.stdout) == (1, "A\nDivision by zero in 20\n")

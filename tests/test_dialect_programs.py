@@ -18,43 +18,10 @@ held here.  The oracle of each is named with it:
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from tests import pcbasic_oracle
-
-TARGETS = ("cutile", "cuda")
-
-
-def basic2tile(
-    folder: Path, text: str, *options: str, stdin: str = ""
-) -> subprocess.CompletedProcess:
-    (folder / "prog.bas").write_text(text)
-    return subprocess.run(
-        [sys.executable, "-m", "transpiler", "prog.bas", *options],
-        cwd=folder,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
-def interpreted_and_checked(folder: Path, text: str, *options: str, stdin: str = "") -> str:
-    """What the interpreter prints, after --check passed on both targets."""
-    for target in TARGETS:
-        check = basic2tile(
-            folder, text, "--check", "--device", "cpu", "--target", target, *options,
-            stdin=stdin,
-        )  # fmt: skip
-        assert check.returncode == 0, check.stdout + check.stderr
-    done = basic2tile(folder, text, "--interpret", *options, stdin=stdin)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
+from tests.checking import basic2tile, interpreted_and_checked
 
 # ------------------------------------------------------------ two-character names
 
@@ -82,14 +49,14 @@ ABC
 
 
 def test_name_chars_2_reads_names_as_commodore_basic(tmp_path):
-    out = interpreted_and_checked(tmp_path, COMMODORE_NAMES, "--dialect", "ms", "--name-chars", "2")
+    out = interpreted_and_checked(tmp_path, COMMODORE_NAMES, "--name-chars", "2")
     assert out == COMMODORE_NAMES_OUTPUT
 
 
 def test_names_that_two_characters_join_are_warned_about(tmp_path):
     """Without --name-chars the names stay apart (GW-BASIC's 40 characters), and each
     pair the 8-bit machines would join gets a located warning."""
-    done = basic2tile(tmp_path, COMMODORE_NAMES, "--dialect", "ms", "--interpret")
+    done = basic2tile(tmp_path, COMMODORE_NAMES, "--interpret")
     assert done.returncode == 0, done.stderr
     assert done.stdout == "COUNT 0 HITS 0 \n 0 \nAB\n 0 \n"
     warnings = [line for line in done.stderr.splitlines() if ": warning: " in line]
@@ -107,7 +74,7 @@ def test_names_that_two_characters_join_are_warned_about(tmp_path):
 def test_no_name_warning_for_gw_basics_dotted_names(tmp_path):
     """A `.` in a name is GW-BASIC's alone: PLAYER.X and PLAYER.Y warn of nothing."""
     text = "10 PLAYER.X = 1: PLAYER.Y = 2: PRINT PLAYER.X; PLAYER.Y\n"
-    done = basic2tile(tmp_path, text, "--dialect", "ms", "--interpret")
+    done = basic2tile(tmp_path, text, "--interpret")
     assert done.stdout == " 1  2 \n"
     assert "warning" not in done.stderr
 
@@ -117,7 +84,7 @@ def test_no_name_warning_outside_microsoft_basic(tmp_path, dialect):
     """QuickBASIC's and extended BASIC's programs use long names by design: `total` and
     `tot` stay quiet there."""
     text = "10 total = 1: tot = 2\n20 PRINT total; tot\n"
-    done = basic2tile(tmp_path, text, "--dialect", dialect, "--interpret")
+    done = basic2tile(tmp_path, text, "--interpret", dialect=dialect)
     assert done.stdout == " 1  2 \n"
     assert "warning" not in done.stderr
 
@@ -143,12 +110,12 @@ BYE
 
 
 def test_get_of_a_string_reads_a_key(tmp_path):
-    out = interpreted_and_checked(tmp_path, APPLESOFT_GET, stdin="YNQ\n")
+    out = interpreted_and_checked(tmp_path, APPLESOFT_GET, dialect=None, stdin="YNQ\n")
     assert out == APPLESOFT_GET_OUTPUT
 
 
 def test_get_of_a_key_pins_microsoft_basic(tmp_path):
-    done = basic2tile(tmp_path, APPLESOFT_GET, "--interpret", stdin="N")
+    done = basic2tile(tmp_path, APPLESOFT_GET, "--interpret", dialect=None, stdin="N")
     assert "prog.bas:2: note: GET of a key into a string: assuming --dialect ms" in done.stderr
 
 
@@ -166,9 +133,9 @@ APPLESOFT_SCREEN = """\
 
 
 def test_applesoft_screen_statements_have_no_effect(tmp_path):
-    out = interpreted_and_checked(tmp_path, APPLESOFT_SCREEN)
+    out = interpreted_and_checked(tmp_path, APPLESOFT_SCREEN, dialect=None)
     assert out == "TITLE\nMENU\n 3 \nEND\n"
-    done = basic2tile(tmp_path, APPLESOFT_SCREEN, "--interpret")
+    done = basic2tile(tmp_path, APPLESOFT_SCREEN, "--interpret", dialect=None)
     assert "prog.bas:1: note: Applesoft's statement HOME: assuming --dialect ms" in done.stderr
     assert (
         "prog.bas:1:4: warning: HOME has no effect: the output is a text stream, not a screen"
@@ -181,8 +148,8 @@ def test_applesoft_onerr_goto_is_a_located_error(tmp_path):
     """`ONERR GOTO 100` was read as `ON ERR GOTO 100` (a jump on ERR, 0 before any
     error: no jump) and the program ran on without its trap."""
     text = '10 ONERR GOTO 100\n20 X = 1/0\n30 PRINT "NOT HERE"\n100 PRINT "TRAPPED"\n'
-    for dialect in ((), ("--dialect", "ms")):
-        done = basic2tile(tmp_path, text, "--interpret", *dialect)
+    for dialect in (None, "ms"):
+        done = basic2tile(tmp_path, text, "--interpret", dialect=dialect)
         assert done.returncode == 1
         assert done.stdout == ""
         assert done.stderr.startswith(
@@ -194,7 +161,8 @@ def test_applesoft_onerr_goto_is_a_located_error(tmp_path):
 
 def test_on_err_goto_with_a_space_stays_microsofts(tmp_path):
     """GW-BASIC's `ON ERR GOTO` (a jump on the value of ERR) is unchanged."""
-    done = basic2tile(tmp_path, "10 ON ERR GOTO 30\n20 PRINT 1\n30 PRINT 2\n", "--interpret")
+    text = "10 ON ERR GOTO 30\n20 PRINT 1\n30 PRINT 2\n"
+    done = basic2tile(tmp_path, text, "--interpret", dialect=None)
     assert done.stdout == " 1 \n 2 \n"
 
 
@@ -267,7 +235,7 @@ A    B
 
 
 def test_mbasic_listing(tmp_path):
-    assert interpreted_and_checked(tmp_path, MBASIC, "--dialect", "ms") == MBASIC_OUTPUT
+    assert interpreted_and_checked(tmp_path, MBASIC) == MBASIC_OUTPUT
 
 
 @pcbasic_oracle.requires_pcbasic
@@ -303,7 +271,7 @@ DET = 64
 
 
 def test_dartmouth_det_is_the_determinant_of_the_last_inverse(tmp_path):
-    out = interpreted_and_checked(tmp_path, DARTMOUTH_DET, "--dialect", "dartmouth")
+    out = interpreted_and_checked(tmp_path, DARTMOUTH_DET, dialect="dartmouth")
     assert out == DARTMOUTH_DET_OUTPUT
 
 
@@ -311,5 +279,5 @@ def test_dartmouth_det_of_an_inverse_is_the_reciprocal(tmp_path):
     """det [[1, 2], [3, 4]] = -2; the inverse's determinant is -1/2."""
     text = "10 DIM A(2,2),B(2,2),C(2,2)\n20 MAT READ A\n30 DATA 1,2,3,4\n"
     text += "40 MAT B = INV(A)\n50 PRINT DET\n60 MAT C = INV(B)\n70 PRINT DET\n"
-    out = interpreted_and_checked(tmp_path, text, "--dialect", "dartmouth")
+    out = interpreted_and_checked(tmp_path, text, dialect="dartmouth")
     assert out == "-2 \n-.5 \n"

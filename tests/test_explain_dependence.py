@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_ms_crosscut import interpreted_and_checked
+from tests.checking import interpreted_and_checked
 from transpiler import driver
 from transpiler.errors import SourceFile
 from transpiler.explain import explain

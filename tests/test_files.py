@@ -9,13 +9,11 @@ the error texts are GW-BASIC's messages.  Every program runs in a temporary fold
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests import pcbasic_oracle
+from tests import checking, pcbasic_oracle
 from transpiler.scratch import files_difference
 
 GXX = shutil.which("g++") is not None
@@ -58,19 +56,9 @@ ROUND_TRIP_OUTPUT = """\
 """
 
 
-def basic2tile(
-    folder: Path, text: str, *options: str, stdin: str = ""
-) -> subprocess.CompletedProcess:
+def basic2tile(folder: Path, text: str, *options: str, stdin: str = ""):
     """Run `basic2tile prog.bas OPTIONS` in `folder` (the program's current directory)."""
-    (folder / "prog.bas").write_text(text)
-    return subprocess.run(
-        [sys.executable, "-m", "transpiler", "prog.bas", *options],
-        cwd=folder,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return checking.basic2tile(folder, text, *options, dialect=None, stdin=stdin)
 
 
 def test_round_trip_in_the_interpreter(tmp_path):
@@ -162,7 +150,7 @@ def test_check_leaves_real_files_alone(tmp_path):
         '70 PRINT L$\n80 WEND\n90 CLOSE\n100 KILL "LOG.TXT"\n110 OPEN "NEW.TXT" FOR OUTPUT AS #2\n'
     )
     text += '120 WRITE #2, 1, "Z"\n130 END\n'
-    for target in ["cutile", "cuda"] if GXX else ["cutile"]:
+    for target in checking.TARGETS:
         done = basic2tile(tmp_path, text, "--check", "--device", "cpu", "--target", target)
         assert done.returncode == 0, done.stdout + done.stderr
         assert "check passed: " + target in done.stdout

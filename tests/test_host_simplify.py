@@ -9,7 +9,7 @@ programs: no oracle beyond the reference interpreter is needed).
 
 from __future__ import annotations
 
-from tests.test_ms_crosscut import interpreted_and_checked
+from tests.checking import interpreted_and_checked
 from transpiler import driver, hostir
 from transpiler.backends.cuda.host import generate_cuda_program
 from transpiler.backends.cutile.host import generate_program

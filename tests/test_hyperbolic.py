@@ -8,7 +8,7 @@ interpreter's output, held here); SINH and COSH overflow with EXP's warning.
 
 from __future__ import annotations
 
-from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
+from tests.checking import basic2tile, interpreted_and_checked
 from transpiler import driver
 from transpiler.errors import SourceFile
 from transpiler.options import Options

@@ -13,18 +13,17 @@ from __future__ import annotations
 import pytest
 
 from tests import pcbasic_oracle
+from tests.checking import basic2tile, checked_run
 from transpiler import ast, driver
 from transpiler.errors import SourceFile
 from transpiler.options import Options
-from tests.test_ms_crosscut import basic2tile
-from tests.test_ms_numbers import TARGETS
 
 # name: (program, what PC-BASIC printed)
 PROGRAMS = {
     "variables": (
         '10 A = 5: B$ = "X": C% = 3: D# = 1.5\n20 CLEAR\n'
         '30 PRINT A; "["; B$; "]"; C%; D#\n40 A = A + 1: PRINT A\n',
-        ' 0 [] 0  0 \n 1 \n',
+        " 0 [] 0  0 \n 1 \n",
     ),
     # An erased array comes back with the implicit bounds (0 to 10) at its next use.
     "array made again with 10": (
@@ -59,10 +58,7 @@ PROGRAMS = {
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_clear_as_pc_basic(tmp_path, name):
     text, printed = PROGRAMS[name]
-    for target in TARGETS:
-        check = basic2tile(tmp_path, text, "--check", "--device", "cpu", "--target", target)
-        assert check.returncode == 0, check.stdout + check.stderr
-    done = basic2tile(tmp_path, text, "--interpret")
+    done = checked_run(tmp_path, text)
     assert done.stdout == printed, done.stderr
 
 

@@ -10,46 +10,10 @@ interpreter exactly.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from tests import pcbasic_oracle
-from tests.test_ms_numbers import TARGETS
-
-
-def basic2tile(
-    folder: Path, text: str, *options: str, dialect: str | None = "ms"
-) -> subprocess.CompletedProcess:
-    """Run `basic2tile prog.bas --dialect DIALECT OPTIONS` in `folder` (None: no
-    --dialect)."""
-    (folder / "prog.bas").write_text(text)
-    chosen = ["--dialect", dialect] if dialect is not None else []
-    return subprocess.run(
-        [sys.executable, "-m", "transpiler", "prog.bas", *chosen, *options],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
-def interpreted_and_checked(
-    folder: Path, text: str, *options: str, dialect: str | None = "ms"
-) -> str:
-    """What the interpreter prints, after --check passed on both targets."""
-    for target in TARGETS:
-        check = basic2tile(
-            folder, text, "--check", "--device", "cpu", "--target", target, *options,
-            dialect=dialect,
-        )  # fmt: skip
-        assert check.returncode == 0, check.stdout + check.stderr
-    done = basic2tile(folder, text, "--interpret", *options, dialect=dialect)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
+from tests.checking import basic2tile, interpreted_and_checked
 
 # PRINT USING, WRITE and PRINT # of a double have its 16 digits and `D`; a single 7.
 DOUBLES = """\

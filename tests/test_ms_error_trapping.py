@@ -27,12 +27,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from tests.pcbasic_oracle import pcbasic_output, requires_pcbasic
-from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
-from tests.test_ms_numbers import TARGETS
-from transpiler.runtime import BasicFault
 from transpiler.runtime.gwerrors import gw_code, gw_message
+
+from tests.checking import basic2tile, checked_run, interpreted_and_checked
+from tests.pcbasic_oracle import pcbasic_output, requires_pcbasic
+from transpiler.runtime import BasicFault
 
 # Programs that end normally: (name, program, what PC-BASIC printed).
 TRAPPED = [
@@ -357,10 +356,7 @@ def test_trapped_errors_go_on_as_gw_basic(tmp_path: Path, name, program, output)
 def test_untrapped_errors_stop_where_gw_basic_stops(
     tmp_path: Path, name, program, output, message, line
 ):
-    for target in TARGETS:
-        check = basic2tile(tmp_path, program, "--check", "--device", "cpu", "--target", target)
-        assert check.returncode == 0, check.stdout + check.stderr
-    done = basic2tile(tmp_path, program, "--interpret")
+    done = checked_run(tmp_path, program)
     assert done.returncode == 1
     assert done.stdout == _screen(output, message, line)  # GW-BASIC's screen
     # the located error names the statement's source line
@@ -449,10 +445,7 @@ def test_a_missing_handler_line_is_an_error_when_it_runs(tmp_path: Path):
 
 def test_on_error_goto_0_without_a_trap_does_nothing(tmp_path: Path):
     program = '10 ON ERROR GOTO 0\n20 PRINT "A";\n30 ERROR 4\n40 PRINT "B"\n'
-    for target in TARGETS:
-        check = basic2tile(tmp_path, program, "--check", "--device", "cpu", "--target", target)
-        assert check.returncode == 0, check.stdout + check.stderr
-    done = basic2tile(tmp_path, program, "--interpret")
+    done = checked_run(tmp_path, program)
     assert (done.returncode, done.stdout) == (1, "A\nOut of DATA in 30\n")
     assert "error: Out of DATA" in done.stderr
 
@@ -471,10 +464,7 @@ def test_on_error_goto_0_without_a_trap_does_nothing(tmp_path: Path):
 def test_an_untrapped_error_shows_on_the_screen(tmp_path: Path, program, screen):
     """GW-BASIC's screen is the program's output: an error that ends the program shows
     there, and the located message goes to stderr as before (exit status 1)."""
-    for target in TARGETS:
-        check = basic2tile(tmp_path, program, "--check", "--device", "cpu", "--target", target)
-        assert check.returncode == 0, check.stdout + check.stderr
-    done = basic2tile(tmp_path, program, "--interpret")
+    done = checked_run(tmp_path, program)
     assert (done.returncode, done.stdout) == (1, screen)
     assert ": error: " in done.stderr
 

@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests import pcbasic_oracle
-from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
-from tests.test_ms_numbers import TARGETS
+from tests.checking import assert_checks, basic2tile, interpreted_and_checked
 
 requires_pcbasic = pytest.mark.skipif(
     not pcbasic_oracle.AVAILABLE, reason=pcbasic_oracle.SKIP_REASON
@@ -196,9 +195,7 @@ def test_a_file_open_under_another_spelling_is_open(tmp_path, line):
     text = line + '\n30 PRINT "NOT HERE"\n'
     done = basic2tile(tmp_path, text, "--interpret")
     assert done.returncode == 1 and "error: File already open (" in done.stderr
-    for target in TARGETS:  # the same error on the same line
-        check = basic2tile(tmp_path, text, "--check", "--device", "cpu", "--target", target)
-        assert check.returncode == 0, check.stdout + check.stderr
+    assert_checks(tmp_path, text)  # the same error on the same line
     if pcbasic_oracle.AVAILABLE:
         line_number = line.splitlines()[-1].split()[0]
         expected = f"File already open in {line_number}\n"
@@ -386,9 +383,7 @@ def test_file_width_errors(tmp_path, line, message):
     text = line + '\n20 PRINT "NOT HERE"\n'
     done = basic2tile(tmp_path, text, "--interpret")
     assert done.returncode == 1 and f"error: {message} (" in done.stderr
-    for target in TARGETS:
-        check = basic2tile(tmp_path, text, "--check", "--device", "cpu", "--target", target)
-        assert check.returncode == 0, check.stdout + check.stderr
+    assert_checks(tmp_path, text)
     if pcbasic_oracle.AVAILABLE:
         assert pcbasic_oracle.run(text, folder=tmp_path) == f"{message} in 10\n"
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.checking import interpreted_and_checked
 from tests.pcbasic_oracle import pcbasic_output, requires_pcbasic
-from tests.test_ms_crosscut import interpreted_and_checked
 
 CASES = {
     "trapped": (
@@ -22,7 +22,10 @@ CASES = {
         "50 PRINT ERR;ERL: RESUME NEXT\n",
         " 13  30 \n 0  1  30 \n",
     ),
-    "integer and single": ("10 FOR I%=1 TO 2: PRINT I%;: NEXT\n20 FOR X=1 TO 2: PRINT X;: NEXT\n", " 1  2  1  2 "),
+    "integer and single": (
+        "10 FOR I%=1 TO 2: PRINT I%;: NEXT\n20 FOR X=1 TO 2: PRINT X;: NEXT\n",
+        " 1  2  1  2 ",
+    ),
 }
 
 

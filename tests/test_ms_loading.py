@@ -22,27 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests import pcbasic_oracle
-from tests.test_ms_numbers import TARGETS
-
-
-def basic2tile(folder: Path, raw: bytes, *options: str) -> subprocess.CompletedProcess:
-    """`basic2tile prog.bas --dialect ms OPTIONS` on a file holding exactly `raw`."""
-    (folder / "prog.bas").write_bytes(raw)
-    return subprocess.run(
-        [sys.executable, "-m", "transpiler", "prog.bas", "--dialect", "ms", *options],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
-def interpreted_and_checked(folder: Path, raw: bytes) -> subprocess.CompletedProcess:
-    """The interpreter's run of the file, after --check passed on both targets."""
-    for target in TARGETS:
-        check = basic2tile(folder, raw, "--check", "--device", "cpu", "--target", target)
-        assert check.returncode == 0, check.stdout + check.stderr
-    return basic2tile(folder, raw, "--interpret")
+from tests.checking import basic2tile, checked_run
 
 
 def oracle(program: str, expected: str) -> None:
@@ -86,32 +66,28 @@ DOS_FILE = b'10 PRINT "A";\r\n20 PRINT "B"\r\n30 END\r\n\x1a'
 def test_crlf_lines_and_ctrl_z_end_the_text(tmp_path):
     """GW-BASIC's SAVE "P",A writes CRLF lines and DOS editors a Ctrl-Z after the last:
     the Ctrl-Z ends the text (GW-BASIC's manual, LOAD), in every dialect."""
-    done = interpreted_and_checked(tmp_path, DOS_FILE)
+    done = checked_run(tmp_path, DOS_FILE)
     assert (done.returncode, done.stdout, done.stderr) == (0, "AB\n", "")
     loaded_by_pcbasic(tmp_path, DOS_FILE, "AB\n")
 
 
 def test_text_after_ctrl_z_is_not_read(tmp_path):
     raw = b'10 PRINT "A"\r\n\x1a20 PRINT "B"\r\n@@@\r\n'
-    done = interpreted_and_checked(tmp_path, raw)
+    done = checked_run(tmp_path, raw)
     assert (done.returncode, done.stdout) == (0, "A\n")
     loaded_by_pcbasic(tmp_path, raw, "A\n")
 
 
 def test_lone_cr_ends_a_line(tmp_path):
     raw = b'10 PRINT "A";\r20 PRINT "B"\r'
-    done = interpreted_and_checked(tmp_path, raw)
+    done = checked_run(tmp_path, raw)
     assert (done.returncode, done.stdout) == (0, "AB\n")
     loaded_by_pcbasic(tmp_path, raw, "AB\n")
 
 
 @pytest.mark.parametrize("dialect", ["extended", "ecma55", "dartmouth"])
 def test_ctrl_z_ends_the_text_in_every_dialect(tmp_path, dialect):
-    (tmp_path / "prog.bas").write_bytes(b"10 PRINT 1\r\n20 END\r\n\x1a")
-    done = subprocess.run(
-        [sys.executable, "-m", "transpiler", "prog.bas", "--dialect", dialect, "--interpret"],
-        cwd=tmp_path, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    done = basic2tile(tmp_path, b"10 PRINT 1\r\n20 END\r\n\x1a", "--interpret", dialect=dialect)
     assert (done.returncode, done.stdout, done.stderr) == (0, " 1 \n", "")
 
 
@@ -132,7 +108,7 @@ def test_lines_run_in_order_of_number_and_a_repeated_number_replaces(tmp_path):
     """GW-BASIC stores each line by its number as it is typed or loaded, and a number
     typed again replaces its line (PC-BASIC, typing these lines in, agrees)."""
     raw = OUT_OF_ORDER.replace("\n", "\r\n").encode() + b"\x1a"
-    done = interpreted_and_checked(tmp_path, raw)
+    done = checked_run(tmp_path, raw)
     assert (done.returncode, done.stdout) == (0, OUT_OF_ORDER_OUTPUT)
     warnings = [line for line in done.stderr.splitlines() if ": warning: " in line]
     moved = "is out of order: it follows {} (line {}); it is put in its place by number"
@@ -149,7 +125,7 @@ def test_lines_run_in_order_of_number_and_a_repeated_number_replaces(tmp_path):
 def test_a_line_number_alone_deletes_its_line(tmp_path):
     """As typed in GW-BASIC's editor, and in PC-BASIC's LOAD of this file."""
     raw = b'10 PRINT "A"\r\n20 PRINT "B"\r\n30 PRINT "C"\r\n20\r\n'
-    done = interpreted_and_checked(tmp_path, raw)
+    done = checked_run(tmp_path, raw)
     assert (done.returncode, done.stdout) == (0, "A\nC\n")
     assert "prog.bas:4:1: warning: line number 20 alone deletes the line 20 on line 2" in (
         done.stderr
@@ -170,11 +146,7 @@ def test_locations_stay_on_the_lines_of_the_file(tmp_path):
 
 @pytest.mark.parametrize("dialect", ["extended", "dartmouth"])
 def test_other_dialects_keep_the_order_error(tmp_path, dialect):
-    (tmp_path / "prog.bas").write_text("20 PRINT 2\n10 PRINT 1\n")
-    done = subprocess.run(
-        [sys.executable, "-m", "transpiler", "prog.bas", "--dialect", dialect, "--interpret"],
-        cwd=tmp_path, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    done = basic2tile(tmp_path, "20 PRINT 2\n10 PRINT 1\n", "--interpret", dialect=dialect)
     assert done.returncode != 0
     assert "error: line number 10 is out of order" in done.stderr
     assert "note: --dialect ms puts the lines in order" in done.stderr
@@ -213,7 +185,7 @@ def test_spellings_gw_basic_accepts(tmp_path):
     of a plain variable, `FN ST`, relations written `=>` `=<` `><` or with spaces,
     brackets for parentheses, `.` for 0 and a string left open at the end of the line
     (PC-BASIC prints the same)."""
-    done = interpreted_and_checked(tmp_path, SPELLINGS.encode())
+    done = checked_run(tmp_path, SPELLINGS.encode())
     assert (done.returncode, done.stdout) == (0, SPELLINGS_OUTPUT)
     warnings = [line for line in done.stderr.splitlines() if ": warning: " in line]
     ignored = "after the line number is ignored, as GW-BASIC ignores it"
@@ -241,7 +213,7 @@ def test_a_statement_that_does_not_parse_stops_only_when_it_runs(tmp_path):
     """GW-BASIC tokenises lines without checking them: the statements before the bad one
     run, statements on lines never reached do not matter, and the bad one stops the
     program with "Syntax error in 50" (PC-BASIC).  Each is a located warning first."""
-    done = interpreted_and_checked(tmp_path, RUNS_INTO_SYNTAX_ERROR.encode())
+    done = checked_run(tmp_path, RUNS_INTO_SYNTAX_ERROR.encode())
     assert (done.returncode, done.stdout) == (1, "A\nCD\nE\nF\nSyntax error in 50\n")
     warnings = [line for line in done.stderr.splitlines() if ": warning: " in line]
     assert [w.split(": warning: ")[0] for w in warnings] == [
@@ -281,11 +253,7 @@ def test_unsupported_statements_stay_compile_errors(tmp_path):
 
 @pytest.mark.parametrize("dialect", ["extended", "dartmouth"])
 def test_other_dialects_reject_the_line_at_once(tmp_path, dialect):
-    (tmp_path / "prog.bas").write_text('10 PRINT "A"\n20 X = = 5\n')
-    done = subprocess.run(
-        [sys.executable, "-m", "transpiler", "prog.bas", "--dialect", dialect, "--interpret"],
-        cwd=tmp_path, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    done = basic2tile(tmp_path, '10 PRINT "A"\n20 X = = 5\n', "--interpret", dialect=dialect)
     assert (done.returncode, done.stdout) == (1, "")
     assert "prog.bas:2:8: error: expected expression, found '='" in done.stderr
 
@@ -303,7 +271,7 @@ JUMPS_WITH_NAMES = """\
 
 
 def test_the_name_after_the_line_number_of_then_else_and_on_is_ignored_too(tmp_path):
-    done = interpreted_and_checked(tmp_path, JUMPS_WITH_NAMES.encode())
+    done = checked_run(tmp_path, JUMPS_WITH_NAMES.encode())
     assert (done.returncode, done.stdout) == (0, "YES\nSUB\nBACK\n")
     assert done.stderr.count("after the line number is ignored") == 3
     oracle(JUMPS_WITH_NAMES, "YES\nSUB\nBACK\n")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests import pcbasic_oracle
-from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
+from tests.checking import basic2tile, checked_run, interpreted_and_checked
 
 # FRE(x) is a constant: what PC-BASIC prints for this one-line program (GW-BASIC's value
 # shrinks as the program and its variables grow: 60287 for FRE(""), 60181 with a REM of
@@ -52,12 +52,7 @@ RESET_PRINTED = "hi\nBad file number in 90\n"
 
 
 def test_reset_closes_every_file(tmp_path: Path) -> None:
-    for target in ("cutile", "cuda"):
-        check = basic2tile(
-            tmp_path, RESET_PROGRAM, "--check", "--device", "cpu", "--target", target
-        )
-        assert check.returncode == 0, check.stdout + check.stderr
-    done = basic2tile(tmp_path, RESET_PROGRAM, "--interpret")
+    done = checked_run(tmp_path, RESET_PROGRAM)
     assert done.stdout == RESET_PRINTED  # GW-BASIC's line on the screen too
     assert "error: Bad file number (#1 is not open)" in done.stderr
     assert "90 PRINT #1" in done.stderr
@@ -97,12 +92,7 @@ ERASE_PRINTED = " 0 []\n 55 \n 0 \n 9 \n 99 \n 40200 \nIllegal function call in 
 
 
 def test_erase_in_every_engine(tmp_path: Path) -> None:
-    for target in ("cutile", "cuda"):
-        check = basic2tile(
-            tmp_path, ERASE_PROGRAM, "--check", "--device", "cpu", "--target", target
-        )
-        assert check.returncode == 0, check.stdout + check.stderr
-    done = basic2tile(tmp_path, ERASE_PROGRAM, "--interpret")
+    done = checked_run(tmp_path, ERASE_PROGRAM)
     assert done.stdout == ERASE_PRINTED
     assert "prog.bas:13:14: error: Illegal function call (ERASE Z: no such array)" in done.stderr
 

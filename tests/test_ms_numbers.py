@@ -11,21 +11,20 @@ from __future__ import annotations
 
 import math
 import random
-import shutil
 import struct
 
 import pytest
+from transpiler.runtime.msformat import format_double, format_single, single_constant
 
+from tests.checking import TARGETS
 from tests.differential import Run, compare_runs, interpret
 from tests.pcbasic_oracle import pcbasic_output, requires_pcbasic
 from transpiler import driver
 from transpiler.errors import SourceFile
 from transpiler.options import Options
 from transpiler.runtime import msnumbers
-from transpiler.runtime.msformat import format_double, format_single, single_constant
 
 # Generated CUDA runs on the CPU through g++ and the emulation header.
-TARGETS = ("cutile", "cuda") if shutil.which("g++") else ("cutile",)
 
 
 def analysed(text: str, precision: str | None = None):

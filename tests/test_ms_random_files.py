@@ -14,8 +14,7 @@ from __future__ import annotations
 import pytest
 
 from tests import pcbasic_oracle
-from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
-from tests.test_ms_numbers import TARGETS
+from tests.checking import assert_checks, basic2tile, interpreted_and_checked
 
 requires_pcbasic = pytest.mark.skipif(
     not pcbasic_oracle.AVAILABLE, reason=pcbasic_oracle.SKIP_REASON
@@ -306,9 +305,7 @@ def test_text_statements_on_a_random_file_are_errors(tmp_path, line, message):
     text = f'10 ON ERROR GOTO 90\n20 OPEN "R", #1, "F.DAT", 10\n{line}\n40 END\n90 RESUME NEXT\n'
     done = basic2tile(tmp_path, text, "--interpret")
     assert done.returncode == 1 and f"prog.bas:3:4: error: {message}" in done.stderr
-    for target in TARGETS:
-        check = basic2tile(tmp_path, text, "--check", "--device", "cpu", "--target", target)
-        assert check.returncode == 0, check.stdout + check.stderr
+    assert_checks(tmp_path, text)
 
 
 @pytest.mark.parametrize(

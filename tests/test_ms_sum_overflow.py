@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_ms_crosscut import basic2tile
-from tests.test_ms_numbers import TARGETS
+from tests.checking import TARGETS, assert_checks, basic2tile
 
 # /tmp/g2/gs_warn.bas (a Gram-Schmidt whose norms overflow, line 120)
 GRAM_SCHMIDT = """\
@@ -78,10 +77,7 @@ PROGRAMS = {"gram_schmidt": GRAM_SCHMIDT, "nest_fault": NEST_FAULT, "held": HELD
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_sum_warns_as_often_as_the_interpreter(tmp_path, name, target, tile):
-    check = basic2tile(
-        tmp_path, PROGRAMS[name], "--check", "--device", "cpu", "--target", target, "--tile", tile
-    )
-    assert check.returncode == 0, check.stdout + check.stderr
+    assert_checks(tmp_path, PROGRAMS[name], "--tile", tile, targets=[target])
 
 
 def test_running_total_held_at_the_largest_single_overflows_at_every_term(tmp_path):

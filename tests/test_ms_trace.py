@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests import pcbasic_oracle
-from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
+from tests.checking import basic2tile, interpreted_and_checked
 from transpiler import driver
 from transpiler.errors import SourceFile
 from transpiler.options import Options

@@ -17,11 +17,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from tests.pcbasic_oracle import pcbasic_output, requires_pcbasic
-from tests.test_ms_crosscut import basic2tile
-from tests.test_ms_numbers import TARGETS
 from transpiler.runtime.gwerrors import MESSAGES, UNPRINTABLE
+
+from tests.checking import basic2tile, checked_run
+from tests.pcbasic_oracle import pcbasic_output, requires_pcbasic
 
 # What we fixed: (name, program, what PC-BASIC printed).
 # - a FOR whose NEXT names another variable: NEXT without FOR in the NEXT's line (the FOR
@@ -704,10 +703,7 @@ def gw_screen(folder: Path, program: str) -> str:
     """What the interpreter prints, after --check passed on both targets (their output
     and stderr agree with the interpreter's); the exit status is 1 exactly when the
     program ends with an error."""
-    for target in TARGETS:
-        check = basic2tile(folder, program, "--check", "--device", "cpu", "--target", target)
-        assert check.returncode == 0, check.stdout + check.stderr
-    done = basic2tile(folder, program, "--interpret")
+    done = checked_run(folder, program)
     assert done.returncode == (1 if _ends_with_an_error(done.stdout) else 0), done.stderr
     return done.stdout
 

@@ -18,8 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests import pcbasic_oracle
-from tests.test_ms_crosscut import interpreted_and_checked
-from tests.test_ms_numbers import TARGETS
+from tests.checking import TARGETS, interpreted_and_checked
 
 READ_TYPED = """\
 10 FOR I = 1 TO 9: READ X#: PRINT X#: NEXT

@@ -19,11 +19,11 @@ import random
 import struct
 
 import pytest
-
-from tests.pcbasic_oracle import pcbasic_output, requires_pcbasic
-from tests.test_ms_crosscut import interpreted_and_checked
-from tests.test_ms_numbers import _mbf_double, _mbf_single, _samples
 from transpiler.runtime.using import DOUBLE, SINGLE, NumberField, format_number_field, parse_format
+
+from tests.checking import interpreted_and_checked
+from tests.pcbasic_oracle import pcbasic_output, requires_pcbasic
+from tests.test_ms_numbers import _mbf_double, _mbf_single, _samples
 
 # The examples of issue 25, and singles that do not fit (above 1E7, `%` before them).
 EXAMPLES = """\

@@ -87,38 +87,3 @@ def test_the_check_can_fail():
     assert run == [(90, "LET S = S + A")]
     code = "void f() {\n  // 90 LET S = S + A\n  line = 90;\n  s = s_partial_2.added_to(s);\n}\n"
     assert origin_runs(code, _TOP, {90}, combines=False) == []
-
-
-# A subroutine at 420 falls through into 440, which the main program also reaches by
-# GOSUB 440: line 440 is translated twice (in gosub_420 and in the main dispatch loop).
-# The Python module locates a warning by the comment above the failing row, so each copy
-# needs its own `# 440` (the Overflow of V*R1 was reported at line 430).  Shape of a
-# published Sky & Telescope orbit program.
-SHARED_TAIL = """\
-100 R1 = 1E30
-110 FOR I = 1 TO 2
-120 IF I = 1 THEN GOSUB 420
-130 IF I = 2 THEN GOSUB 440
-140 NEXT I
-150 END
-420 V = 1E10
-430 R = 2
-440 PRINT USING "##.##"; I; V*R1; R
-470 RETURN
-"""
-
-
-@pytest.mark.parametrize("target", ["cutile", "cuda"])
-def test_a_statement_shared_by_a_subroutine_and_the_main_program_keeps_its_line(
-    tmp_path, target
-):
-    import subprocess
-    import sys
-
-    (tmp_path / "orbit.bas").write_text(SHARED_TAIL)
-    options = ["--dialect", "ms", "--check", "--device", "cpu", "--target", target]
-    done = subprocess.run(
-        [sys.executable, "-m", "transpiler", "orbit.bas", *options],
-        cwd=tmp_path, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr

@@ -23,8 +23,7 @@ CUDA C++ on the CPU), which must agree exactly; `--dialect ms` keeps GW-BASIC's 
 
 from __future__ import annotations
 
-from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
-from tests.test_qbasic_types import checked_run
+from tests.checking import basic2tile, checked_run, interpreted_and_checked
 
 # SQR(2#), LOG, EXP... of a double are doubles (16 digits); of a single, singles.  A
 # single prints its float32 value correctly rounded to 7 digits (1/3 is .3333333, where
@@ -140,7 +139,7 @@ def test_division_by_zero_and_overflow_are_trappable_errors(tmp_path):
 
 def test_division_by_zero_stops_the_program(tmp_path):
     program = 'PRINT "before"\nzero = 0\nPRINT 1 / zero\nPRINT "after"\n'
-    run = checked_run(tmp_path, program)
+    run = checked_run(tmp_path, program, dialect="qbasic")
     assert run.returncode == 1
     assert run.stdout == "before\nDivision by zero\n"
     assert "prog.bas:3:1: error: Division by zero" in run.stderr

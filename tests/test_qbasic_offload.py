@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 
 from tests import pcbasic_oracle
-from tests.test_ms_crosscut import TARGETS, basic2tile, interpreted_and_checked
+from tests.checking import assert_checks, basic2tile, checked_run, interpreted_and_checked
 
 GAUSS = """\
 DEFDBL A-H, O-Z
@@ -109,12 +109,7 @@ def checked(folder, text: str, *options: str) -> str:
     """What the interpreter prints, after --check passed on both targets, with the
     default tiles and with 4-wide ones."""
     for tile in ((), ("--tile", "4")):
-        for target in TARGETS:
-            check = basic2tile(
-                folder, text, "--check", "--device", "cpu", "--target", target,
-                *tile, *options, dialect="qbasic",
-            )  # fmt: skip
-            assert check.returncode == 0, check.stdout + check.stderr
+        assert_checks(folder, text, *tile, *options, dialect="qbasic")
     done = basic2tile(folder, text, "--interpret", *options, dialect="qbasic")
     return done.stdout
 
@@ -229,8 +224,18 @@ NEAR_MISS = """\
 @pytest.mark.parametrize(
     "text, loop, output, where",
     [
-        (OVERFLOW, "line 30    FOR i% = 1 TO 40", "Overflow in 40\n", "4:8: error: Overflow (35000)"),
-        (NEAR_MISS, "line 20    FOR i% = 1 TO 40", "Overflow in 40\n", "4:8: error: Overflow (33000)"),
+        (
+            OVERFLOW,
+            "line 30    FOR i% = 1 TO 40",
+            "Overflow in 40\n",
+            "4:8: error: Overflow (35000)",
+        ),
+        (
+            NEAR_MISS,
+            "line 20    FOR i% = 1 TO 40",
+            "Overflow in 40\n",
+            "4:8: error: Overflow (33000)",
+        ),
     ],
     ids=["integer-arrays", "single-arrays"],
 )
@@ -262,12 +267,7 @@ def test_microsoft_basic_integer_products_stay_kernels(tmp_path):
     """Under --dialect ms the loop stays a kernel (GW-BASIC's integer arithmetic gives
     singles); under qbasic its product may overflow: the host, with QuickBASIC's Overflow."""
     assert offloaded(explained(tmp_path, PRODUCTS, "ms"), "source line 2 FOR i% = 1 TO 300")
-    for target in TARGETS:
-        check = basic2tile(
-            tmp_path, PRODUCTS, "--check", "--device", "cpu", "--target", target, dialect="ms"
-        )
-        assert check.returncode == 0, check.stdout + check.stderr
-    assert basic2tile(tmp_path, PRODUCTS, "--interpret", dialect="ms").stdout == " 60000 \n"
+    assert checked_run(tmp_path, PRODUCTS).stdout == " 60000 \n"
     explanation = explained(tmp_path, PRODUCTS)
     assert "source line 2 FOR i% = 1 TO 300\n      -> host" in explanation, explanation
     assert checked(tmp_path, PRODUCTS) == "Overflow\n"

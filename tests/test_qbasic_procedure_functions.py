@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
+from tests.checking import basic2tile, checked_run, interpreted_and_checked
 
 # The issue's example: a SUB swapping its by-reference parameters, a recursive FUNCTION.
 SWAP_AND_FACT = """\
@@ -239,12 +239,7 @@ END FUNCTION
 
 
 def test_deep_recursion_then_out_of_stack_space(tmp_path):
-    for target in ("cutile", "cuda"):
-        check = basic2tile(
-            tmp_path, DEPTH, "--check", "--device", "cpu", "--target", target, dialect="qbasic"
-        )
-        assert check.returncode == 0, check.stdout + check.stderr
-    done = basic2tile(tmp_path, DEPTH, "--interpret", dialect="qbasic")
+    done = checked_run(tmp_path, DEPTH, dialect="qbasic")
     assert done.stdout == " 900 \n"
     assert "error: Out of stack space" in done.stderr
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
+from tests.checking import basic2tile, checked_run, interpreted_and_checked, refused
 
 # Recursion: Fibonacci and Ackermann FUNCTIONs, Towers of Hanoi (a SUB passing its
 # string parameters on, by reference, in a new order), a string FUNCTION that reverses
@@ -416,12 +416,7 @@ END SUB
 
 
 def test_out_of_stack_space(tmp_path):
-    for target in ("cutile", "cuda"):
-        check = basic2tile(
-            tmp_path, DEEP, "--check", "--device", "cpu", "--target", target, dialect="qbasic"
-        )
-        assert check.returncode == 0, check.stdout + check.stderr
-    done = basic2tile(tmp_path, DEEP, "--interpret", dialect="qbasic")
+    done = checked_run(tmp_path, DEEP, dialect="qbasic")
     assert done.stdout == " 250 \n 500 \n 750 \n 1000 \n"
     assert "prog.bas:5:5: error: Out of stack space" in done.stderr
 
@@ -460,9 +455,7 @@ _F = "\nFUNCTION F (a)\n  F = a + 1\nEND FUNCTION\n"
     ],
 )
 def test_function_errors_are_located(tmp_path, text, message):
-    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
-    assert done.returncode != 0
-    assert "prog.bas:" + message in done.stderr, done.stderr
+    refused(tmp_path, text, message)
 
 
 # A parallel FOR in a SUB of a program with FUNCTIONs is still a kernel.
@@ -564,9 +557,7 @@ def test_each_array_gets_its_copy_of_the_procedure(tmp_path):
     ],
 )
 def test_array_parameter_errors_are_located(tmp_path, text, message):
-    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
-    assert done.returncode != 0
-    assert "prog.bas:" + message in done.stderr, done.stderr
+    refused(tmp_path, text, message)
 
 
 def test_a_constant_is_passed_by_value(tmp_path):

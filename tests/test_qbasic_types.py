@@ -19,19 +19,7 @@ from __future__ import annotations
 import pytest
 
 from tests import pcbasic_oracle
-from tests.test_ms_crosscut import TARGETS, basic2tile, interpreted_and_checked
-
-
-def checked_run(folder, text: str, dialect: str = "qbasic"):
-    """The interpreter's run of a program that may stop with an error, after --check
-    found both targets printing and reporting the same (and exiting alike)."""
-    for target in TARGETS:
-        check = basic2tile(
-            folder, text, "--check", "--device", "cpu", "--target", target, dialect=dialect
-        )
-        assert check.returncode == 0, check.stdout + check.stderr
-    return basic2tile(folder, text, "--interpret", dialect=dialect)
-
+from tests.checking import basic2tile, checked_run, interpreted_and_checked, refused
 
 # LONG near 2^31: constants of every spelling, DIM ... AS LONG, DEFLNG, the `&` suffix,
 # \ and MOD of LONGs, bitwise operators on 32 bits, READ and SWAP, CLNG, a LONG array.
@@ -121,7 +109,7 @@ def test_long_pins_qbasic(tmp_path):
     ],
 )
 def test_overflow_stops_the_program(tmp_path, text, output, message):
-    done = checked_run(tmp_path, text)
+    done = checked_run(tmp_path, text, dialect="qbasic")
     assert done.returncode == 1
     assert done.stdout == output
     assert "prog.bas:" + message in done.stderr, done.stderr
@@ -149,7 +137,7 @@ def test_long_loops_stay_on_the_host(tmp_path):
     done = basic2tile(tmp_path, text, "--explain", dialect="qbasic")
     assert "QuickBASIC's INTEGER and LONG arithmetic that may overflow" in done.stdout
     assert "source line 5 FOR j = 1 TO 1000\n      -> GPU kernel" in done.stdout, done.stdout
-    done = checked_run(tmp_path, text)
+    done = checked_run(tmp_path, text, dialect="qbasic")
     assert done.stdout == "Overflow\n"
 
 
@@ -170,9 +158,7 @@ def test_long_generated_python_reads_as_long_arithmetic(tmp_path):
     ],
 )
 def test_long_errors_are_located(tmp_path, text, message):
-    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
-    assert done.returncode != 0
-    assert "prog.bas:" + message in done.stderr, done.stderr
+    refused(tmp_path, text, message)
 
 
 def test_sixteen_bit_hex_stays_gw_basic_under_ms(tmp_path):
@@ -305,9 +291,7 @@ _TYPE = "TYPE Pair\n  a AS INTEGER\n  b AS SINGLE\nEND TYPE\n"
     ],
 )
 def test_record_errors_are_located(tmp_path, text, message):
-    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
-    assert done.returncode != 0
-    assert "prog.bas:" + message in done.stderr, done.stderr
+    refused(tmp_path, text, message)
 
 
 # Fixed-length strings: LEN is always n; a string never stored is n CHR$(0) (Microsoft
@@ -517,6 +501,4 @@ def test_lbound_ubound(tmp_path):
     ],
 )
 def test_bound_errors_are_located(tmp_path, text, message):
-    done = basic2tile(tmp_path, text, "--interpret", dialect="qbasic")
-    assert done.returncode != 0
-    assert "prog.bas:" + message in done.stderr, done.stderr
+    refused(tmp_path, text, message)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_ms_crosscut import interpreted_and_checked
+from tests.checking import interpreted_and_checked
 
 PROGRAM = """\
 10 READ A: PRINT A

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.checking import interpreted_and_checked
 from tests.test_explain_dependence import _entry, _explain
-from tests.test_ms_crosscut import interpreted_and_checked
 
 SYRK = """10 N = 7: M = 5: ALPHA = 1.5: BETA = 1.2
 20 DIM A(7,5), C(7,7)

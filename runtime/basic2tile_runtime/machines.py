@@ -27,18 +27,22 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class MachineNumbers:
+    """How one machine prints and converts numbers.  A field left at its default is as
+    GW-BASIC does it (but `fatal`: all these machines stop where GW-BASIC warns), so a
+    row names only where its machine differs."""
+
     digits: int  # significant digits printed
-    smallest_fixed_exponent: int  # 10**this is the smallest magnitude printed unscaled
-    positive_sign: str  # before a number that is not negative
-    after: str  # PRINT writes it after every number (STR$ does not)
-    zone_width: int  # the comma's zones
+    smallest_fixed_exponent: int = -2  # 10**this is the smallest magnitude printed unscaled
+    positive_sign: str = " "  # before a number that is not negative
+    after: str = " "  # PRINT writes it after every number (STR$ does not)
+    zone_width: int = 14  # the comma's zones
     # A number stored into a % variable (or used as one: subscripts, AND, OR) loses its
     # fraction toward minus infinity, as INT does (Applesoft, Commodore: `A% = -7.9` is
     # -8), instead of GW-BASIC's rounding (msnumbers.cint).
-    integers_floor: bool
+    integers_floor: bool = False
     # The number of the screen's leftmost column for TAB and POS: GW-BASIC's 1, the
     # Commodore's 0 (`PRINT TAB(5);"X"` writes 5 spaces before X there, 4 in GW-BASIC).
-    first_column: int
+    first_column: int = 1
     # What INPUT writes to ask for the reply, and whether it writes it after the
     # program's prompt too (Applesoft: `INPUT A` writes "?", `INPUT "AGE";A` only "AGE").
     input_question: str = "? "
@@ -52,33 +56,15 @@ class MachineNumbers:
 MACHINE_NUMBERS: dict[str, MachineNumbers] = {
     "applesoft": MachineNumbers(
         digits=9,
-        smallest_fixed_exponent=-2,
         positive_sign="",
         after="",
         zone_width=16,
         integers_floor=True,
-        first_column=1,
         input_question="?",
         question_after_prompt=False,
     ),
-    "commodore": MachineNumbers(
-        digits=9,
-        smallest_fixed_exponent=-2,
-        positive_sign=" ",
-        after=" ",
-        zone_width=10,
-        integers_floor=True,
-        first_column=0,
-    ),
-    "msx": MachineNumbers(
-        digits=14,
-        smallest_fixed_exponent=-2,
-        positive_sign=" ",
-        after=" ",
-        zone_width=14,
-        integers_floor=False,
-        first_column=1,
-    ),
+    "commodore": MachineNumbers(digits=9, zone_width=10, integers_floor=True, first_column=0),
+    "msx": MachineNumbers(digits=14),
 }
 
 

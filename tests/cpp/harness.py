@@ -15,6 +15,7 @@ import struct
 import subprocess
 import tempfile
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -87,6 +88,16 @@ class LineDriver:
     def close(self) -> None:
         self._process.stdin.close()
         self._process.wait(timeout=10)
+
+
+def runtime_driver() -> Iterator[LineDriver]:
+    """runtime_driver.cpp, built with b2t_runtime.h and running, for the tests of one
+    module (its `driver` fixture yields from this); closed after them."""
+    process = LineDriver(
+        compile_cpp(CPP_DIR / "runtime_driver.cpp", [CUDA_TEMPLATES / "b2t_runtime.h"])
+    )
+    yield process
+    process.close()
 
 
 # ---- the wire format of runtime_driver.cpp

@@ -192,10 +192,13 @@ class _ModulePrinter(HostModule):
         return [Code(f"def {self.sub_names[sub.name]}():", _suite(body))]
 
     def function_start(self, sub: hostir.Subroutine) -> list[Code]:
-        """The program's variables the function assigns (they are program()'s)."""
-        if not sub.assigns:
+        """The program's variables the function assigns (they are program()'s), but not
+        one that nothing reads: its stores are dropped, in the main program too, and
+        `nonlocal` needs an assignment there."""
+        assigned = sorted(self.namer.name(n) for n in sub.assigns if n in self.host.read_vars)
+        if not assigned:
             return []
-        return [Code("nonlocal " + ", ".join(sorted(self.namer.name(n) for n in sub.assigns)))]
+        return [Code("nonlocal " + ", ".join(assigned))]
 
     def scalar_param(self, proc, param: str) -> str:
         return f"{self.stmts.var(param)}: {_annotation(self.a, param)}"
