@@ -8,8 +8,10 @@ A subclass sets `syntax` (hostcode.syntax.PYTHON or CPP), `code` (its Code class
 from __future__ import annotations
 
 from .. import ast, hostir
+from ..expr_facts import has_effects
 from ..model import Analysis, type_of_name
 from ..naming import Namer
+from ..semantics import RANDOMIZE_KINDS
 from .basic_origin import statement_texts
 
 
@@ -113,6 +115,35 @@ class HostStatements:
         """The value of an argument that needs no lines before it."""
         raise NotImplementedError
 
+    def val(self, e: ast.Expr, pre: list[str]) -> str:
+        """The value of `e`; C++ appends the lines it needs first to `pre`."""
+        raise NotImplementedError
+
+    def dval(self, e: ast.Expr, pre: list[str]) -> str:
+        """The value of `e` as a double (C++ converts an integer's)."""
+        return self.val(e, pre)
+
+    def put(self, pre: list[str]) -> list:
+        """The lines an expression needs first (C++ only; complete statements)."""
+        return [self.code(line) for line in pre]
+
+    def fails(self, *exprs: ast.Expr | None) -> bool:
+        """Can evaluating one of `exprs` fail or warn (only C++ sets the line for it)?"""
+        return False
+
+    def throw(self, message: str, line: int | None = None) -> str:
+        """The statement that ends the program with the run-time error `message`."""
+        raise NotImplementedError
+
+    def print_value(self, item: ast.Expr) -> str:
+        """An item of WRITE or PRINT USING, as the argument of `.item(...)`."""
+        raise NotImplementedError
+
+    def receive(self, target: ast.LValue, value: str) -> list:
+        """`target = value` with the store conversion (Python drops a variable nothing
+        reads)."""
+        raise NotImplementedError
+
     def file_number(self, e: ast.Expr) -> str:
         """A file number argument (an integer)."""
         raise NotImplementedError
@@ -177,7 +208,110 @@ class HostStatements:
         position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
         return self.simple(f"data.restore({position})" if position else "data.restore()")
 
+    def s_Read(self, node, stmt: ast.Read) -> list:
+        out = self.at_line(node, True)  # reading past the data is fatal
+        for t in stmt.targets:
+            reader = "data.read_string()" if self.target_type(t) == "str" else "data.read_number()"
+            out += self.receive(t, reader)
+        return out
+
+    def s_Fault(self, node, stmt: ast.Fault) -> list:
+        return self.at_line(node, True) + self.simple(self.throw(stmt.message))
+
+    def s_Randomize(self, node, stmt: ast.Randomize) -> list:
+        # fatal only for a BASIC2TILE_SEED that is not a number (or GW-BASIC's seed reply)
+        head = self.at_line(node, True)
+        randomize = self.runtime("RANDOMIZE")
+        if stmt.seed is not None:
+            pre: list[str] = []
+            seed = self.val(stmt.seed, pre)
+            kind = self.string(RANDOMIZE_KINDS[self.a.expr_types[stmt.seed]])
+            return head + self.put(pre) + self.simple(f"{randomize}({seed}, {kind})")
+        if self.a.options.microsoft:  # GW-BASIC asks for the seed
+            return head + self.simple(f"{randomize}(con.ask_seed(), {self.string('int')})")
+        return head + self.simple(f"{randomize}()")
+
+    def s_Dim(self, node, stmt: ast.Dim) -> list:
+        """A DIM that runs: it allocates the arrays whose shape is not fixed (run-time
+        bounds, or reshaped by MAT); the others exist from the start, as in the
+        interpreter."""
+        out = []
+        for decl in stmt.arrays:
+            if decl.name in self.static_arrays:
+                continue
+            bounds = self.syntax.spread([self.dval(b, None) for b in decl.bounds])
+            out += self.simple(f"{self.expr.array(decl.name)}.allocate({bounds})")
+        return self.at_line(node, bool(out)) + out
+
+    def s_Erase(self, node, stmt: ast.Erase) -> list:
+        redim = self.syntax.named("redim", self.syntax.true) if stmt.redim else ""
+        out = [
+            self.code(f"{self.expr.array(name)}.erase({redim}){self.syntax.end}")
+            for name in stmt.names
+        ]
+        return self.at_line(node, True) + out
+
+    def channel(self, number: ast.Expr | None) -> str:
+        """What PRINT and WRITE write to: the console, or the file numbered `number`."""
+        if number is None:
+            return "con"
+        return f"{self.runtime('file_output')}({self.file_number(number)})"
+
+    def _items(self, items: list[ast.Expr]) -> str:
+        """`.item(a).item(b)`: each is written before the next one is evaluated."""
+        return "".join(f".item({self.print_value(item)})" for item in items)
+
+    def s_Write(self, node, stmt: ast.Write) -> list:
+        fails = stmt.channel is not None or self.fails(*stmt.items)
+        chain = f"{self.channel(stmt.channel)}.write_items(){self._items(stmt.items)}.end()"
+        return self.at_line(node, fails) + self.simple(chain)
+
+    def print_using(self, node, stmt: ast.Print) -> list:
+        items = [i for i in stmt.items if not isinstance(i, ast.PrintSep)]
+        newline = not isinstance(stmt.items[-1], ast.PrintSep)
+        end = ".end()" if newline else f".end({self.syntax.no_newline})"
+        chain = f"{self.channel(stmt.channel)}.print_using({self.arg(stmt.using)})"
+        # a format can be wrong
+        return self.at_line(node, True) + self.simple(chain + self._items(items) + end)
+
+    def s_Field(self, node, stmt: ast.Field) -> list:
+        widths = self.syntax.list_([self.arg(w) for w in stmt.widths])
+        names = self.syntax.list_([self.string(name) for name in stmt.names])
+        return self.run(node, True, "field", self.file_number(stmt.channel), widths, names)
+
+    def s_FieldRelease(self, node, stmt: ast.FieldRelease) -> list:
+        names = self.syntax.spread([self.string(name) for name in stmt.names])
+        return self.run(node, False, "field_release", names)
+
     # ----------------------------------------------------------------- host IR nodes
+
+    def n_Evaluate(self, node: hostir.Evaluate) -> list:
+        """A value that nothing reads: evaluated, and converted, for its effects only."""
+        pre: list[str] = []
+        value = self.expr.store(self.val(node.value, pre), node.value_type)
+        head = self.at_line(node, True)  # its effects are all there is: it can report
+        return head + self.put(pre) + self.simple(self.syntax.discard(value))
+
+    def n_MinMax(self, node: hostir.MinMax) -> list:
+        """`B = max(B, A)`: `A > B ? A : B` as the IF it replaces (NaN included)."""
+        pre: list[str] = []
+        value = self.dval(node.value, pre)
+        var = self.var(node.name)
+        extreme = self.syntax.max_ if node.fn == "max" else self.syntax.min_
+        head = self.at_line(node, self.fails(node.value)) + self.put(pre)
+        return head + self.simple(f"{var} = {extreme(var, value)}")
+
+    def n_LoopFault(self, node: hostir.LoopFault) -> list:
+        """A FOR with no NEXT (or the wrong one), a NEXT with no FOR: as the
+        interpreter, a FOR evaluates its parts first (only effects can be seen)."""
+        lines: list = []
+        parts = (node.stmt.start, node.stmt.limit, node.stmt.step) if node.stmt else ()
+        for part in parts:
+            if has_effects(part):
+                pre: list[str] = []
+                value = self.val(part, pre)
+                lines += self.put(pre) + self.simple(self.syntax.evaluate(value))
+        return self.at_line(node, True) + lines + self.simple(self.throw(node.message, node.line))
 
     def n_EndProgram(self, node: hostir.EndProgram) -> list:
         lines = []

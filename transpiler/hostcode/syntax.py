@@ -77,6 +77,30 @@ class Syntax:
         """An integer expression as a BASIC number."""
         return text
 
+    # statements
+    throw = ""  # the keyword that raises an exception
+    no_newline = ""  # the argument of `end(...)` that ends a PRINT without a newline
+
+    def spread(self, items: list[str]) -> str:
+        """Values as the arguments of a call that takes any number of them."""
+        raise NotImplementedError
+
+    def list_(self, items: list[str]) -> str:
+        """Values as one list argument."""
+        raise NotImplementedError
+
+    def named(self, name: str, value: str) -> str:
+        """An optional argument (Python names it)."""
+        raise NotImplementedError
+
+    def discard(self, value: str) -> str:
+        """A statement computing `value` for its effects (a linter accepts it)."""
+        raise NotImplementedError
+
+    def evaluate(self, value: str) -> str:
+        """A statement computing `value` for its effects (one that calls)."""
+        raise NotImplementedError
+
 
 class PythonSyntax(Syntax):
     comment = "# "
@@ -127,6 +151,25 @@ class PythonSyntax(Syntax):
     def extreme_of_all(self, kind, var, array):
         return f"{kind}([{var}, *{array}.tolist()])"
 
+    # statements
+    throw = "raise "
+    no_newline = "''"
+
+    def spread(self, items):
+        return ", ".join(items)
+
+    def list_(self, items):
+        return f"[{', '.join(items)}]"
+
+    def named(self, name, value):
+        return f"{name}={value}"
+
+    def discard(self, value):
+        return f"_ = {value}"
+
+    def evaluate(self, value):
+        return value
+
 
 class CppSyntax(Syntax):
     comment = "// "
@@ -165,6 +208,23 @@ class CppSyntax(Syntax):
 
     def max_(self, a, b):
         return f"std::max({a}, {b})"
+
+    # statements
+    throw = "throw "
+    no_newline = "false"
+
+    def spread(self, items):
+        return f"{{{', '.join(items)}}}"
+
+    list_ = spread
+
+    def named(self, name, value):
+        return value
+
+    def discard(self, value):
+        return f"static_cast<void>({value})"
+
+    evaluate = discard
 
 
 PYTHON = PythonSyntax()

@@ -21,12 +21,11 @@ from __future__ import annotations
 
 from ... import ast, hostir
 from ...errors import BasicUnsupportedError, InternalError
-from ...expr_facts import copies_itself, has_effects, signed_number
+from ...expr_facts import copies_itself, signed_number
 from ...expr_facts import print_operand as _print_operand
 from ...hostcode.syntax import CPP
 from ...model import Analysis, type_of_name
 from ...naming import Namer
-from ...semantics import RANDOMIZE_KINDS
 from ..host_statements import HostStatements
 from .code import Code
 from .host_expr import ExprPrinter
@@ -34,8 +33,6 @@ from .host_procs import ProcedureStatements
 from .host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
 
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
-
-
 
 
 class StatementPrinter(ProcedureStatements, HostStatements):
@@ -132,21 +129,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         fails = self.fails(stmt.value) or self.store_fails(stmt.target)
         return self.at_line(node, fails) + self.assign(stmt.target, value, pre)
 
-    def n_Evaluate(self, node: hostir.Evaluate) -> list[Code]:
-        """A value that nothing reads: evaluated, and converted, for its effects only."""
-        pre: list[str] = []
-        value = self.expr.store(self.expr.value(node.value, pre), node.value_type)
-        head = self.at_line(node, True)  # its effects are all there is: it can report
-        return head + [Code(line) for line in pre] + [Code(f"static_cast<void>({value});")]
-
-    def n_MinMax(self, node: hostir.MinMax) -> list[Code]:
-        """`B = std::max(B, A)`: `A > B ? A : B` as the IF it replaces (NaN included)."""
-        pre: list[str] = []
-        value = self.expr.double_value(node.value, pre)
-        var = self.var(node.name)
-        head = self.at_line(node, self.fails(node.value)) + [Code(line) for line in pre]
-        return head + [Code(f"{var} = std::{node.fn}({var}, {value});")]
-
     # ----------------------------------------------------------------- files, PRINT USING
 
     def arg(self, e: ast.Expr) -> str:
@@ -155,43 +137,26 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def file_number(self, e: ast.Expr) -> str:
         return self.expr.subscript(self.expr.value_code(e, None))
 
-    def channel(self, number: ast.Expr | None) -> str:
-        """What PRINT and WRITE write to: the console, or the file numbered `number`."""
-        return "con" if number is None else f"b2t::file_output({self.file_number(number)})"
+    def val(self, e: ast.Expr, pre: list[str] | None) -> str:
+        return self.expr.value(e, pre)
 
-    def items(self, items: list[ast.Expr]) -> str:
-        """`.item(a).item(b)`: each is written before the next one is evaluated."""
-        texts = []
-        for item in items:
-            if self.a.expr_types.get(item) == "str":
-                texts.append(self.expr.value(item, None))
-            elif self.a.expr_types.get(item) in ("dbl", "lng"):  # Microsoft BASIC: 16 digits
-                texts.append(self.expr.print_item(item, None))
-            else:
-                texts.append(self.expr.double_value(item, None))
-        return "".join(f".item({text})" for text in texts)
+    def dval(self, e: ast.Expr, pre: list[str] | None) -> str:
+        return self.expr.double_value(e, pre)
 
-    def print_using(self, node, stmt: ast.Print) -> list[Code]:
-        items = [i for i in stmt.items if not isinstance(i, ast.PrintSep)]
-        end = ".end();" if not isinstance(stmt.items[-1], ast.PrintSep) else ".end(false);"
-        fmt = self.expr.value(stmt.using, None)
-        chain = f"{self.channel(stmt.channel)}.print_using({fmt}){self.items(items)}{end}"
-        return self.at_line(node, True) + [Code(chain)]  # a format can be wrong
+    def throw(self, message: str, line: int | None = None) -> str:
+        where = f".in_line({line})" if line is not None else ""
+        return f"throw b2t::Fault({cpp_string(message)}){where}"
 
-    def s_Write(self, node, stmt: ast.Write) -> list[Code]:
-        fails = stmt.channel is not None or self.fails(*stmt.items)
-        chain = f"{self.channel(stmt.channel)}.write_items(){self.items(stmt.items)}.end();"
-        return self.at_line(node, fails) + [Code(chain)]
+    def print_value(self, item: ast.Expr) -> str:
+        kind = self.a.expr_types.get(item)
+        if kind == "str":
+            return self.expr.value(item, None)
+        if kind in ("dbl", "lng"):  # Microsoft BASIC: 16 digits
+            return self.expr.print_item(item, None)
+        return self.expr.double_value(item, None)
 
-    def s_Field(self, node, stmt: ast.Field) -> list[Code]:
-        widths = ", ".join(self.expr.value(w, None) for w in stmt.widths)
-        names = ", ".join(f'"{name}"' for name in stmt.names)
-        call = f"b2t::field({self.file_number(stmt.channel)}, {{{widths}}}, {{{names}}});"
-        return self.at_line(node, True) + [Code(call)]
-
-    def s_FieldRelease(self, node, stmt: ast.FieldRelease) -> list[Code]:
-        names = ", ".join(f'"{name}"' for name in stmt.names)
-        return [Code(f"b2t::field_release({{{names}}});")]
+    def receive(self, target: ast.LValue, value: str) -> list[Code]:
+        return self.assign(target, value, [])
 
     def s_Print(self, node, stmt: ast.Print) -> list[Code]:
         if stmt.using is not None:
@@ -295,44 +260,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         if isinstance(target, ast.Var):
             return self.var(target.name)
         return self.expr.element(target, pre).text
-
-    def s_Read(self, node, stmt: ast.Read) -> list[Code]:
-        out = self.at_line(node, True)  # reading past the data is fatal
-        for t in stmt.targets:
-            reader = "data.read_string()" if self.target_type(t) == "str" else "data.read_number()"
-            out += self.assign(t, reader, [])
-        return out
-
-    def s_Fault(self, node, stmt: ast.Fault) -> list[Code]:
-        return self.at_line(node, True) + [Code(f"throw b2t::Fault({cpp_string(stmt.message)});")]
-
-    def s_Randomize(self, node, stmt: ast.Randomize) -> list[Code]:
-        # fatal only for a BASIC2TILE_SEED that is not a number (or GW-BASIC's seed reply)
-        head = self.at_line(node, True)
-        if stmt.seed is not None:
-            pre: list[str] = []
-            seed = self.expr.value(stmt.seed, pre)
-            kind = RANDOMIZE_KINDS[self.a.expr_types[stmt.seed]]
-            return (
-                head + [Code(line) for line in pre] + [Code(f'b2t::RANDOMIZE({seed}, "{kind}");')]
-            )
-        if self.a.options.microsoft:  # GW-BASIC asks for the seed
-            return head + [Code('b2t::RANDOMIZE(con.ask_seed(), "int");')]
-        return head + [Code("b2t::RANDOMIZE();")]
-
-    def s_Dim(self, node, stmt: ast.Dim) -> list[Code]:
-        out = []
-        for decl in stmt.arrays:
-            if decl.name in self.static_arrays:
-                continue  # allocated when the program starts
-            bounds = ", ".join(self.expr.double_value(b, None) for b in decl.bounds)
-            out.append(Code(f"{self.expr.array(decl.name)}.allocate({{{bounds}}});"))
-        return self.at_line(node, bool(out)) + out
-
-    def s_Erase(self, node, stmt: ast.Erase) -> list[Code]:
-        redim = "true" if stmt.redim else ""
-        out = [Code(f"{self.expr.array(name)}.erase({redim});") for name in stmt.names]
-        return self.at_line(node, True) + out
 
     # ----------------------------------------------------------------- MAT statements
 
@@ -522,20 +449,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         self.uses_for_stack = True
         find = Code(f"{self.for_stack_var}.find({cpp_string(node.loop)});")
         return head + [find] + lines + [Code(f"{self.for_stack_var}.leave();")]
-
-    def n_LoopFault(self, node: hostir.LoopFault) -> list[Code]:
-        """A FOR with no NEXT (or the wrong one), a NEXT with no FOR: as the
-        interpreter, a FOR evaluates its parts first (only effects can be seen)."""
-        lines: list[Code] = []
-        parts = (node.stmt.start, node.stmt.limit, node.stmt.step) if node.stmt else ()
-        for part in parts:
-            if has_effects(part):
-                pre: list[str] = []
-                value = self.expr.value(part, pre)
-                lines += [Code(line) for line in pre] + [Code(f"static_cast<void>({value});")]
-        where = f".in_line({node.line})" if node.line is not None else ""
-        fault = Code(f"throw b2t::Fault({cpp_string(node.message)}){where};")
-        return self.at_line(node, True) + lines + [fault]
 
     # ----------------------------------------------------------------- other control flow
 

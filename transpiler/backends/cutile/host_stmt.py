@@ -12,12 +12,11 @@ from dataclasses import dataclass
 
 from ... import ast, hostir
 from ...builtins import effect_of
-from ...expr_facts import copies_itself, has_effects, signed_number
+from ...expr_facts import copies_itself, signed_number
 from ...expr_facts import print_operand as _print_operand
 from ...hostcode.syntax import PYTHON
 from ...model import Analysis, type_of_name
 from ...naming import Namer
-from ...semantics import RANDOMIZE_KINDS
 from ..basic_origin import origin_comment
 from ..host_statements import HostStatements
 from .code import Code, _suite
@@ -29,8 +28,6 @@ RETURN_WITHOUT_GOSUB = "RETURN without GOSUB"
 GOSUB_TOO_DEEP = "GOSUB nested too deeply"
 ON_OUT_OF_RANGE = "ON index out of range"
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
-
-
 
 
 @dataclass
@@ -119,35 +116,33 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             return []  # LET X = X
         return [Code(f"{self.target(target)} = {value}")]
 
-    def n_Evaluate(self, node: hostir.Evaluate) -> list[Code]:
-        return [Code(f"_ = {self.expr.store(self.expr.value(node.value), node.value_type)}")]
-
-    def n_MinMax(self, node: hostir.MinMax) -> list[Code]:
-        var = self.var(node.name)
-        return [Code(f"{var} = {node.fn}({var}, {self.expr.value(node.value)})")]
-
     def arg(self, e: ast.Expr) -> str:
         return self.expr.value(e)
 
     def file_number(self, e: ast.Expr) -> str:
         return self.expr.subscript(e)
 
-    def channel(self, number: ast.Expr | None) -> str:
-        """What PRINT and WRITE write to: the console, or the file numbered `number`."""
-        if number is None:
-            return "con"
-        return f"{self.need('file_output')}({self.expr.subscript(number)})"
+    def val(self, e: ast.Expr, pre: list[str]) -> str:
+        return self.expr.value(e)
+
+    def throw(self, message: str, line: int | None = None) -> str:
+        where = f", line={line}" if line is not None else ""
+        return f"raise {self.need('BasicFault')}({message!r}{where})"
+
+    def print_value(self, item: ast.Expr) -> str:
+        return self.expr.print_item(item)
+
+    def receive(self, target: ast.LValue, value: str) -> list[Code]:
+        if isinstance(target, ast.Var) and target.name not in self.read_vars:
+            return [Code(self.expr.store(value, self.target_type(target)))]
+        return [Code(self.assign(target, value))]
 
     def s_Print(self, node, stmt: ast.Print) -> list[Code]:
         """One `con.print` per run of items; an item that can fail starts a new call,
         so that what the items before it print comes out first, as in the interpreter."""
-        con = self.channel(stmt.channel)
         if stmt.using is not None:
-            items = [i for i in stmt.items if not isinstance(i, ast.PrintSep)]
-            end = ".end()" if not isinstance(stmt.items[-1], ast.PrintSep) else ".end('')"
-            return [
-                Code(f"{con}.print_using({self.expr.value(stmt.using)}){self._items(items)}{end}")
-            ]
+            return self.print_using(node, stmt)
+        con = self.channel(stmt.channel)
         calls: list[list[str]] = [[]]
         for item in stmt.items:
             if isinstance(item, ast.PrintSep):
@@ -174,21 +169,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             else:
                 out.append(Code(f"{con}.print({', '.join(args + ['end=' + repr('')])})"))
         return out
-
-    def _items(self, items: list[ast.Expr]) -> str:
-        """`.item(a).item(b)`: each is written before the next one is evaluated."""
-        return "".join(f".item({self.expr.print_item(item)})" for item in items)
-
-    def s_Write(self, node, stmt: ast.Write) -> list[Code]:
-        return [Code(f"{self.channel(stmt.channel)}.write_items(){self._items(stmt.items)}.end()")]
-
-    def s_Field(self, node, stmt: ast.Field) -> list[Code]:
-        number = self.expr.subscript(stmt.channel)
-        widths = ", ".join(self.expr.value(w) for w in stmt.widths)
-        return [Code(f"{self.need('field')}({number}, [{widths}], {stmt.names!r})")]
-
-    def s_FieldRelease(self, node, stmt: ast.FieldRelease) -> list[Code]:
-        return [Code(f"{self.need('field_release')}({', '.join(map(repr, stmt.names))})")]
 
     def s_Input(self, node, stmt: ast.Input) -> list[Code]:
         kinds = [
@@ -269,44 +249,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         if isinstance(target, ast.Var) and target.name not in self.read_vars:
             return "_"
         return self.target(target)
-
-    def s_Read(self, node, stmt: ast.Read) -> list[Code]:
-        out = []
-        for t in stmt.targets:
-            reader = "data.read_string()" if self.target_type(t) == "str" else "data.read_number()"
-            if isinstance(t, ast.Var) and t.name not in self.read_vars:
-                out.append(Code(self.expr.store(reader, self.target_type(t))))
-            else:
-                out.append(Code(self.assign(t, reader)))
-        return out
-
-    def s_Fault(self, node, stmt: ast.Fault) -> list[Code]:
-        return [Code(f"raise {self.need('BasicFault')}({stmt.message!r})")]
-
-    def s_Randomize(self, node, stmt: ast.Randomize) -> list[Code]:
-        randomize = self.need("RANDOMIZE")
-        if stmt.seed is not None:
-            kind = RANDOMIZE_KINDS[self.a.expr_types[stmt.seed]]
-            return [Code(f"{randomize}({self.expr.value(stmt.seed)}, {kind!r})")]
-        if self.a.options.microsoft:  # GW-BASIC asks for the seed
-            return [Code(f"{randomize}(con.ask_seed(), 'int')")]
-        return [Code(f"{randomize}()")]
-
-    def s_Dim(self, node, stmt: ast.Dim) -> list[Code]:
-        """A DIM that runs: it allocates the arrays whose shape is not fixed (run-time
-        bounds, or reshaped by MAT); the others exist from the start, as in the
-        interpreter."""
-        out = []
-        for decl in stmt.arrays:
-            if decl.name in self.static_arrays:
-                continue
-            bounds = ", ".join(self.expr.value(b) for b in decl.bounds)
-            out.append(Code(f"{self.expr.array(decl.name)}.allocate({bounds})"))
-        return out
-
-    def s_Erase(self, node, stmt: ast.Erase) -> list[Code]:
-        redim = "redim=True" if stmt.redim else ""
-        return [Code(f"{self.expr.array(name)}.erase({redim})") for name in stmt.names]
 
     # ----------------------------------------------------------------- MAT statements
 
@@ -477,14 +419,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         """The run-time FOR stack of the loops that are not blocks."""
         self.uses_for_stack = True
         return self.for_stack_var
-
-    def n_LoopFault(self, node: hostir.LoopFault) -> list[Code]:
-        """A FOR with no NEXT (or the wrong one), a NEXT with no FOR: as the
-        interpreter, a FOR evaluates its parts first (only effects can be seen)."""
-        parts = (node.stmt.start, node.stmt.limit, node.stmt.step) if node.stmt else ()
-        lines = [Code(self.expr.value(part)) for part in parts if has_effects(part)]
-        where = f", line={node.line}" if node.line is not None else ""
-        return lines + [Code(f"raise {self.need('BasicFault')}({node.message!r}{where})")]
 
     # ----------------------------------------------------------------- other control flow
 
