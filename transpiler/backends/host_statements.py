@@ -34,6 +34,9 @@ class HostStatements:
         self.uses_for_stack = False
         self._for_names: dict[tuple, str] = {}
         self.kernels = None  # the launch printer, set by the module printer
+        # Locals of the function being printed that outlive one statement: the limits
+        # and steps of loops lowered into a dispatch loop.  name -> C++ type
+        self.function_locals: dict[str, str] = {}
 
     @staticmethod
     def origin_comment(label, text: str) -> str:
@@ -76,31 +79,6 @@ class HostStatements:
         if isinstance(target, ast.Index):
             return self.a.arrays[target.name].elem_type
         return type_of_name(target.name)
-
-    def _past(self, var: str, limit: str, sign, step_const):
-        """The loop ends when (v - limit) * SGN(step) > 0 (ECMA-55 11.4); a zero step
-        never ends it (`never_past`: C++'s `false`, None in Python, which drops the test)."""
-        if step_const is None:
-            return f"({var} - {limit}) * {sign} > 0.0"
-        if step_const > 0:
-            return f"{var} > {limit}"
-        if step_const < 0:
-            return f"{var} < {limit}"
-        return self.never_past
-
-    def _lowered_loop(self, node: hostir.ForNext):
-        """The limit, step and sign of a FOR lowered into a dispatch loop (constants, or
-        the names of the locals holding them) and the constant step (None if not)."""
-        stmt, for_index = node.stmt, node.for_index
-        limit_const, step_const = node.plan.limit, node.plan.step
-        if limit_const is not None:
-            limit = self.number_text(limit_const)
-        else:
-            limit = self._for_name(stmt, "limit", for_index, True)
-        if step_const is not None:
-            return limit, self.number_text(step_const), None, step_const
-        step = self._for_name(stmt, "step", for_index, True)
-        return limit, step, self._for_name(stmt, "sign", for_index, True), None
 
     def simple(self, text: str) -> list:
         """One simple statement (C++ ends it with `;`)."""
@@ -312,6 +290,159 @@ class HostStatements:
                 value = self.val(part, pre)
                 lines += self.put(pre) + self.simple(self.syntax.evaluate(value))
         return self.at_line(node, True) + lines + self.simple(self.throw(node.message, node.line))
+
+    # ----------------------------------------------------------------- FOR loops
+
+    names_each_for = False  # one name per FOR statement even for structured loops
+
+    def _for_name(self, stmt: ast.For, role: str, for_index: int, lowered: bool) -> str:
+        """`i_limit`, `i_step`...: one name per variable for structured loops (never two
+        active at once in one function), one per FOR statement for lowered loops (a
+        GOSUB through the return stack may run another FOR of the variable meanwhile)."""
+        each = lowered or self.names_each_for
+        key = (stmt.var.name, role, for_index if each else None)
+        if key not in self._for_names:
+            self._for_names[key] = self.namer.fresh(f"{self.var(stmt.var.name)}_{role}")
+        return self._for_names[key]
+
+    def _for_setup(self, node: hostir.ForLoop | hostir.ForInit, lowered: bool):
+        """Lines evaluating start, limit and step once (ECMA-55 11.4, in the
+        interpreter's order: start, limit, step), the texts of start, limit and step, and
+        the sign's name, as the node's plan says.  `lowered`: the names are locals of the
+        function (a dispatch loop's blocks share them), else locals declared here."""
+        stmt, for_index, plan = node.stmt, node.for_index, node.plan
+        lines: list = []
+
+        def define(role: str, value: str) -> str:
+            name = self._for_name(stmt, role, for_index, lowered)
+            if lowered:
+                self.function_locals[name] = "double"
+                lines.extend(self.simple(f"{name} = {value}"))
+            else:
+                lines.append(self.code(self.syntax.declare("const double", name, value)))
+            return name
+
+        def evaluated(e: ast.Expr) -> str:
+            pre: list[str] = []
+            value = self.val(e, pre)
+            lines.extend(self.put(pre))
+            return value
+
+        start = evaluated(stmt.start)
+        if plan.start_first:
+            start = define("start", start)
+        sign = None
+        if plan.limit is not None:
+            limit = self.number_text(plan.limit)
+        else:
+            limit = define("limit", evaluated(stmt.limit))
+        if plan.step is not None:
+            step = self.number_text(plan.step)
+        else:
+            step = define("step", evaluated(stmt.step))
+            choose = self.syntax.choose
+            sign = define(
+                "sign",
+                choose(f"{step} > 0.0", "1.0", f"({choose(f'{step} < 0.0', '-1.0', '0.0')})"),
+            )
+        return lines, start, limit, step, sign, plan.step
+
+    def _start(self, stmt: ast.For, start: str) -> str:
+        """`v = start`, or "" for FOR I = I TO ..."""
+        var = self.var(stmt.var.name)
+        value = self.expr.store(start, type_of_name(stmt.var.name))
+        return "" if value == var else f"{var} = {value}"
+
+    def _starting(self, stmt: ast.For, start: str) -> list:
+        text = self._start(stmt, start)
+        return self.simple(text) if text else []
+
+    def _past(self, var: str, limit: str, sign, step_const):
+        """The loop ends when (v - limit) * SGN(step) > 0 (ECMA-55 11.4); a zero step
+        never ends it (`never_past`: C++'s `false`, None in Python, which drops the test)."""
+        if step_const is None:
+            return f"({var} - {limit}) * {sign} > 0.0"
+        if step_const > 0:
+            return f"{var} > {limit}"
+        if step_const < 0:
+            return f"{var} < {limit}"
+        return self.never_past
+
+    def _continues(self, var: str, limit: str, sign, step_const, exact: bool) -> str:
+        """The loop goes on while not past the limit.  `exact`: the variable and the
+        limit cannot be NaN, so `<=` says the same as `not >`."""
+        if exact and step_const:
+            return f"{var} {'<=' if step_const > 0 else '>='} {limit}"
+        past = self._past(var, limit, sign, step_const)
+        if past is None or past == self.never_past:
+            return self.syntax.true
+        return self.syntax.negated(past)
+
+    def _increment(self, stmt: ast.For, step: str) -> str:
+        var = self.var(stmt.var.name)
+        kind = type_of_name(stmt.var.name)
+        if self.syntax.adds_in_place and kind != "int":
+            return f"{var} += {step}"  # in double, then rounded to the variable's type
+        return f"{var} = {self.expr.store(f'{var} + {step}', kind)}"
+
+    def _zero_trip_step(self, stmt: ast.For, limit, step, sign, step_const) -> list:
+        """Microsoft BASIC: a loop that runs zero times still adds the step once (as the
+        interpreter's zero_trip_step)."""
+        past = self._past(self.var(stmt.var.name), limit, sign, step_const)
+        return [self.code(self.syntax.if_(past), self.simple(self._increment(stmt, step)))]
+
+    def _lowered_loop(self, node: hostir.ForNext):
+        """The limit, step and sign of a FOR lowered into a dispatch loop (constants, or
+        the names of the locals holding them) and the constant step (None if not)."""
+        stmt, for_index = node.stmt, node.for_index
+        limit_const, step_const = node.plan.limit, node.plan.step
+        if limit_const is not None:
+            limit = self.number_text(limit_const)
+        else:
+            limit = self._for_name(stmt, "limit", for_index, True)
+        if step_const is not None:
+            return limit, self.number_text(step_const), None, step_const
+        step = self._for_name(stmt, "step", for_index, True)
+        return limit, step, self._for_name(stmt, "sign", for_index, True), None
+
+    def for_stack(self) -> str:
+        """The run-time FOR stack of the loops that are not blocks."""
+        self.uses_for_stack = True
+        return self.for_stack_var
+
+    def n_ForInit(self, node: hostir.ForInit) -> list:
+        stmt = node.stmt
+        fails = (
+            self.fails(stmt.start, stmt.limit, stmt.step) or type_of_name(stmt.var.name) == "int"
+        )
+        lines, start, limit, step, sign, step_const = self._for_setup(node, True)
+        lines += self._starting(stmt, start)
+        past = self._past(self.var(stmt.var.name), limit, sign, step_const)
+        enter = (
+            self.simple(f"{self.for_stack()}.enter({self.string(node.loop)})") if node.stack else []
+        )
+        if past is None:  # STEP 0: never past the limit
+            return lines + enter
+        exit = self._goto(node.exit)
+        if node.plan.zero_trip_step:
+            exit = self.simple(self._increment(stmt, step)) + exit
+        if node.stack:
+            exit = self.simple(f"{self.for_stack()}.leave()") + exit
+        return self.at_line(node, fails) + lines + enter + [self.code(self.syntax.if_(past), exit)]
+
+    def n_ForNext(self, node: hostir.ForNext) -> list:
+        stmt = node.stmt
+        limit, step, sign, step_const = self._lowered_loop(node)
+        test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
+        head = self.at_line(node, node.stack or type_of_name(stmt.var.name) == "int")
+        lines = self.simple(self._increment(stmt, step))
+        lines.append(self.code(self.syntax.if_(test), self._goto(node.body)))
+        if not node.stack:
+            return head + lines
+        find = self.simple(f"{self.for_stack()}.find({self.string(node.loop)})")
+        return head + find + lines + self.simple(f"{self.for_stack()}.leave()")
+
+    # ----------------------------------------------------------------- host IR nodes
 
     def n_EndProgram(self, node: hostir.EndProgram) -> list:
         lines = []

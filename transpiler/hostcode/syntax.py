@@ -101,6 +101,16 @@ class Syntax:
         """A statement computing `value` for its effects (one that calls)."""
         raise NotImplementedError
 
+    def choose(self, cond: str, yes: str, no: str) -> str:
+        """`yes` if `cond`, else `no` (an expression)."""
+        raise NotImplementedError
+
+    def negated(self, comparison: str) -> str:
+        """Not `comparison` (a comparison, whose operator binds tighter than `not`)."""
+        raise NotImplementedError
+
+    adds_in_place = False  # `v += step` (C++ adds in double, then rounds to v's type)
+
 
 class PythonSyntax(Syntax):
     comment = "# "
@@ -170,6 +180,12 @@ class PythonSyntax(Syntax):
     def evaluate(self, value):
         return value
 
+    def choose(self, cond, yes, no):
+        return f"{yes} if {cond} else {no}"
+
+    def negated(self, comparison):
+        return f"not {comparison}"
+
 
 class CppSyntax(Syntax):
     comment = "// "
@@ -225,6 +241,13 @@ class CppSyntax(Syntax):
         return f"static_cast<void>({value})"
 
     evaluate = discard
+    adds_in_place = True
+
+    def choose(self, cond, yes, no):
+        return f"{cond} ? {yes} : {no}"
+
+    def negated(self, comparison):
+        return f"!({comparison})"
 
 
 PYTHON = PythonSyntax()

@@ -41,6 +41,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     origin_comment = staticmethod(origin_comment)
     number_text = staticmethod(cpp_number)
     never_past = "false"
+    names_each_for = True
     end_exception = "throw b2t::EndProgram()"
     string = staticmethod(cpp_string)
 
@@ -65,9 +66,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         self.label_var = namer.fresh("label")
         self.reply_var = namer.fresh("reply")
         self.channel_var = namer.fresh("channel")
-        # Locals of the function being printed that outlive one statement: the limits
-        # and steps of loops lowered into a dispatch loop.  name -> C++ type
-        self.function_locals: dict[str, str] = {}
         self.static_arrays: set[str] = set()  # allocated at the start (module printer)
 
     # ----------------------------------------------------------------- helpers
@@ -319,75 +317,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     # ----------------------------------------------------------------- FOR loops
 
-    def _for_name(self, stmt: ast.For, role: str, for_index: int, lowered: bool = True) -> str:
-        """`i_limit`, `i_step`...: one name per FOR statement and role (lowered or not)."""
-        key = (role, for_index)
-        if key not in self._for_names:
-            self._for_names[key] = self.namer.fresh(f"{self.var(stmt.var.name)}_{role}")
-        return self._for_names[key]
-
-    def _for_setup(self, node: hostir.ForLoop | hostir.ForInit, lowered: bool):
-        """Lines evaluating start, limit and step once (ECMA-55 11.4, in the
-        interpreter's order: start, limit, step), the texts of start, limit and step, and
-        the sign's name, as the node's plan says.  `lowered`: the names are locals of the
-        function (a dispatch loop's blocks share them), else `const` locals declared here."""
-        stmt, for_index, plan = node.stmt, node.for_index, node.plan
-        lines: list[Code] = []
-
-        def define(role: str, value: str, ctype: str) -> str:
-            name = self._for_name(stmt, role, for_index)
-            if lowered:
-                self.function_locals[name] = ctype
-                lines.append(Code(f"{name} = {value};"))
-            else:
-                lines.append(Code(f"const {ctype} {name} = {value};"))
-            return name
-
-        pre: list[str] = []
-        start = self.expr.value(stmt.start, pre)
-        limit_const, step_const = plan.limit, plan.step
-        lines += [Code(line) for line in pre]
-        if plan.start_first:
-            start = define("start", start, "double")
-        if limit_const is not None:
-            limit = cpp_number(limit_const)
-        else:
-            pre = []
-            value = self.expr.value(stmt.limit, pre)
-            lines += [Code(line) for line in pre]
-            limit = define("limit", value, "double")
-        sign = None
-        if step_const is not None:
-            step = cpp_number(step_const)
-        else:
-            pre = []
-            value = self.expr.value(stmt.step, pre)
-            lines += [Code(line) for line in pre]
-            step = define("step", value, "double")
-            sign = define("sign", f"{step} > 0.0 ? 1.0 : ({step} < 0.0 ? -1.0 : 0.0)", "double")
-        return lines, start, limit, step, sign, step_const
-
-    def _continues(self, var: str, limit: str, sign, step_const, exact: bool) -> str:
-        """The loop goes on while not (v - limit) * SGN(step) > 0 (ECMA-55 11.4).
-        `exact`: the variable and the limit cannot be NaN, so `<=` says the same."""
-        if step_const is None:
-            return f"!(({var} - {limit}) * {sign} > 0.0)"
-        if step_const > 0:
-            return f"{var} <= {limit}" if exact else f"!({var} > {limit})"
-        if step_const < 0:
-            return f"{var} >= {limit}" if exact else f"!({var} < {limit})"
-        return "true"
-
-    def _increment(self, stmt: ast.For, step: str) -> str:
-        var = self.var(stmt.var.name)
-        kind = _type_of(stmt.var.name)
-        if kind == "int":
-            return f"{var} = {self.expr.store(f'{var} + {step}', kind)}"
-        return f"{var} += {step}"  # in double, then rounded to the variable's type
-
-    def _start(self, stmt: ast.For, start: str) -> str:
-        return f"{self.var(stmt.var.name)} = {self.expr.store(start, _type_of(stmt.var.name))}"
-
     def n_ForLoop(self, node: hostir.ForLoop) -> list[Code]:
         stmt = node.stmt
         var = self.var(stmt.var.name)
@@ -407,11 +336,8 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         body += self.comment(hostir.Simple(next_stmt, origin=next_stmt))
         first = self._start(stmt, start)
         if node.plan.zero_trip_step:
-            # a loop that runs zero times still adds the step once (as the interpreter's
-            # zero_trip_step)
-            past = self._past(var, limit, sign, step_const)
-            increment = Code(self._increment(stmt, step) + ";")
-            lines += [Code(first + ";"), Code(f"if ({past})", [increment])]
+            lines += self._starting(stmt, start)
+            lines += self._zero_trip_step(stmt, limit, step, sign, step_const)
             first = ""
         increment = self._increment(stmt, step)
         if _type_of(stmt.var.name) == "int" and self.tracks_lines:
@@ -419,36 +345,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             increment = f"{self.line_var} = {next_stmt.label or 0}, {increment}"
         header = f"for ({first}; {test}; {increment})"
         return self.at_line(node, fails) + lines + [Code(header, body)]
-
-    def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
-        stmt = node.stmt
-        fails = self.fails(stmt.start, stmt.limit, stmt.step) or _type_of(stmt.var.name) == "int"
-        lines, start, limit, step, sign, step_const = self._for_setup(node, True)
-        past = self._past(self.var(stmt.var.name), limit, sign, step_const)
-        lines.append(Code(self._start(stmt, start) + ";"))
-        exit = self._goto(node.exit)
-        if node.plan.zero_trip_step:  # a loop that runs zero times still adds the step
-            exit = [Code(self._increment(stmt, step) + ";")] + exit
-        if node.stack:
-            self.uses_for_stack = True
-            lines.append(Code(f"{self.for_stack_var}.enter({cpp_string(node.loop)});"))
-            exit = [Code(f"{self.for_stack_var}.leave();")] + exit
-        return self.at_line(node, fails) + lines + [Code(f"if ({past})", exit)]
-
-    def n_ForNext(self, node: hostir.ForNext) -> list[Code]:
-        stmt = node.stmt
-        limit, step, sign, step_const = self._lowered_loop(node)
-        test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
-        head = self.at_line(node, node.stack or _type_of(stmt.var.name) == "int")
-        lines = [
-            Code(self._increment(stmt, step) + ";"),
-            Code(f"if ({test})", self._goto(node.body)),
-        ]
-        if not node.stack:
-            return head + lines
-        self.uses_for_stack = True
-        find = Code(f"{self.for_stack_var}.find({cpp_string(node.loop)});")
-        return head + [find] + lines + [Code(f"{self.for_stack_var}.leave();")]
 
     # ----------------------------------------------------------------- other control flow
 

@@ -43,7 +43,13 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     syntax = PYTHON
     code = Code
     origin_comment = staticmethod(origin_comment)
-    number_text = staticmethod(number_literal)
+
+    def number_text(self, value) -> str:
+        text = number_literal(value)
+        if "math" in text:
+            self.need("math")
+        return text
+
     end_exception = "raise EndProgram"
     string = staticmethod(repr)
 
@@ -85,9 +91,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     def block(self, nodes: list[hostir.HNode]) -> list[Code]:
         return _suite(self.nodes(nodes))
-
-    def store_var(self, name: str, text: str) -> str:
-        return f"{self.var(name)} = {self.expr.store(text, _type_of(name))}"
 
     def target(self, target: ast.LValue) -> str:
         if isinstance(target, ast.Var):
@@ -304,58 +307,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     # ----------------------------------------------------------------- FOR loops
 
-    def _for_name(self, stmt: ast.For, role: str, for_index: int, lowered: bool) -> str:
-        """`i_limit`, `i_step`...: one name per variable for structured loops (never two
-        active at once in one function), one per FOR statement for lowered loops (a
-        GOSUB through the return stack may run another FOR of the variable meanwhile)."""
-        key = (stmt.var.name, role, for_index if lowered else None)
-        if key not in self._for_names:
-            self._for_names[key] = self.namer.fresh(f"{self.var(stmt.var.name)}_{role}")
-        return self._for_names[key]
-
-    def _for_setup(self, node: hostir.ForLoop | hostir.ForInit, lowered: bool):
-        """Lines evaluating start, limit and step once as the node's plan says (ECMA-55
-        11.4, in the interpreter's order: start, limit, step), and the texts of limit
-        and step."""
-        stmt, for_index, plan = node.stmt, node.for_index, node.plan
-        lines: list[Code] = []
-        start = self.expr.value(stmt.start)
-        limit_const, step_const = plan.limit, plan.step
-        if plan.start_first:
-            temp = self._for_name(stmt, "start", for_index, lowered)
-            lines.append(Code(f"{temp} = {start}"))
-            start = temp
-        if limit_const is not None:
-            limit = number_literal(limit_const)
-            if "math" in limit:
-                self.need("math")
-        else:
-            limit = self._for_name(stmt, "limit", for_index, lowered)
-            lines.append(Code(f"{limit} = {self.expr.value(stmt.limit)}"))
-        sign = None
-        if step_const is not None:
-            step = number_literal(step_const)
-        else:
-            step = self._for_name(stmt, "step", for_index, lowered)
-            sign = self._for_name(stmt, "sign", for_index, lowered)
-            lines.append(Code(f"{step} = {self.expr.value(stmt.step)}"))
-            lines.append(Code(f"{sign} = 1.0 if {step} > 0.0 else (-1.0 if {step} < 0.0 else 0.0)"))
-        if self.expr.store(start, _type_of(stmt.var.name)) != self.var(stmt.var.name):
-            lines.append(Code(self.store_var(stmt.var.name, start)))  # not FOR I = I TO ...
-        return lines, limit, step, sign, step_const
-
-    def _continues(self, var: str, limit: str, sign, step_const, exact: bool) -> str:
-        """The test at the top of a while-form FOR.  `exact`: the variable and the limit
-        cannot be NaN, so `<=` says the same as `not >`."""
-        if exact and step_const:
-            return f"{var} {'<=' if step_const > 0 else '>='} {limit}"
-        past = self._past(var, limit, sign, step_const)
-        return "True" if past is None else f"not {past}"
-
-    def _increment(self, stmt: ast.For, step: str) -> Code:
-        var = self.var(stmt.var.name)
-        return Code(self.store_var(stmt.var.name, f"{var} + {step}"))
-
     def n_ForLoop(self, node: hostir.ForLoop) -> list[Code]:
         stmt = node.stmt
         var = self.var(stmt.var.name)
@@ -371,54 +322,18 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             body = self.block(node.body)
             self.loops.pop()
             return [Code(f"for {var} in range({args}):", body)]
-        lines, limit, step, sign, step_const = self._for_setup(node, False)
+        lines, start, limit, step, sign, step_const = self._for_setup(node, False)
+        lines += self._starting(stmt, start)
         test = self._continues(var, limit, sign, step_const, node.plan.exact)
         next_stmt = self.a.stmts[node.next_index]
         increment = self.comment(hostir.Simple(next_stmt, origin=next_stmt))
-        increment.append(self._increment(stmt, step))
-        self.loops.append(_Loop("for", [self._increment(stmt, step)]))
+        increment += self.simple(self._increment(stmt, step))
+        self.loops.append(_Loop("for", self.simple(self._increment(stmt, step))))
         body = self.nodes(node.body)
         self.loops.pop()
         if node.plan.zero_trip_step:
             lines += self._zero_trip_step(stmt, limit, step, sign, step_const)
         return lines + [Code(f"while {test}:", body + increment)]
-
-    def _zero_trip_step(self, stmt: ast.For, limit, step, sign, step_const) -> list[Code]:
-        """Microsoft BASIC: a loop that runs zero times still adds the step once (as the
-        interpreter's zero_trip_step)."""
-        past = self._past(self.var(stmt.var.name), limit, sign, step_const)
-        return [Code(f"if {past}:", [self._increment(stmt, step)])]
-
-    def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
-        stmt = node.stmt
-        lines, limit, step, sign, step_const = self._for_setup(node, True)
-        past = self._past(self.var(stmt.var.name), limit, sign, step_const)
-        if past is None:  # STEP 0: never past the limit
-            if node.stack:
-                lines.append(Code(f"{self.for_stack()}.enter({node.loop!r})"))
-            return lines
-        exit = self._goto(node.exit)
-        if node.plan.zero_trip_step:
-            exit = [self._increment(stmt, step)] + exit
-        if node.stack:
-            lines.append(Code(f"{self.for_stack()}.enter({node.loop!r})"))
-            exit = [Code(f"{self.for_stack()}.leave()")] + exit
-        return lines + [Code(f"if {past}:", exit)]
-
-    def n_ForNext(self, node: hostir.ForNext) -> list[Code]:
-        stmt = node.stmt
-        limit, step, sign, step_const = self._lowered_loop(node)
-        test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
-        lines = [self._increment(stmt, step), Code(f"if {test}:", self._goto(node.body))]
-        if not node.stack:
-            return lines
-        find = Code(f"{self.for_stack()}.find({node.loop!r})")
-        return [find] + lines + [Code(f"{self.for_stack()}.leave()")]
-
-    def for_stack(self) -> str:
-        """The run-time FOR stack of the loops that are not blocks."""
-        self.uses_for_stack = True
-        return self.for_stack_var
 
     # ----------------------------------------------------------------- other control flow
 
