@@ -31,6 +31,7 @@ class HostStatements:
         self.index_of = {id(s): i for i, s in enumerate(analysis.stmts)}
         self.in_sub = False
         self.uses_end_exception = False
+        self.has_return_stack = False  # set by the module printer
         self.uses_for_stack = False
         self._for_names: dict[tuple, str] = {}
         self.kernels = None  # the launch printer, set by the module printer
@@ -466,16 +467,79 @@ class HostStatements:
     def n_Return(self, node: hostir.Return) -> list:
         return self.simple("return")
 
-    def n_Jump(self, node: hostir.Jump) -> list:
-        return self._goto(node.target)
+    # ----------------------------------------------------------------- jumps (dispatch loops)
 
-    def label_text(self, label: str) -> str:
+    breaks_from_case = False  # `break` in a case of ON leaves the dispatch loop (Python)
+
+    def label_text(self, label: str | None) -> str:
         """A dispatch label as a value: `'200'` in Python, the enumerator `L200` in C++."""
         raise NotImplementedError
 
     def as_label(self, text: str) -> str:
         """A label the error trap returns (an int in C++) as the dispatch label's type."""
         raise NotImplementedError
+
+    def _on(self, node, selector: ast.Expr, arms: list[list]) -> list:
+        """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5) chooses an arm."""
+        raise NotImplementedError
+
+    def _push(self, return_to: str) -> list:
+        """A GOSUB's push of the label it returns to."""
+        raise NotImplementedError
+
+    def _pop_check(self) -> list:
+        """What RETURN checks before it pops (C++'s pop checks itself)."""
+        return []
+
+    def _return_fault(self) -> str:
+        raise NotImplementedError
+
+    def _goto(self, label: str | None) -> list:
+        if label is None:
+            return self.simple("break")  # leave the dispatch loop
+        return self._set_label(label) + self.simple("continue")
+
+    def _set_label(self, label: str | None) -> list:
+        """Where the dispatch loop goes next (None: out of it; C++ leaves a case of ON's
+        switch first, through the label DONE)."""
+        if label is None and self.breaks_from_case:
+            return self.simple("break")
+        return self.simple(f"{self.label_var} = {self.label_text(label)}")
+
+    def n_Jump(self, node: hostir.Jump) -> list:
+        return self._goto(node.target)
+
+    def n_OnGosub(self, node: hostir.OnGosub) -> list:
+        arms = [self.simple(f"{self.sub_names[s]}()") for s in node.subroutines]
+        return self._on(node, node.selector, arms)
+
+    def n_OnJump(self, node: hostir.OnJump) -> list:
+        arms = [self._set_label(label) for label in node.targets]
+        if node.falls_through:  # each case jumps; no case goes on after the statement
+            jumps = [
+                arm if arm[-1].text.startswith("break") else arm + self.simple("continue")
+                for arm in arms
+            ]
+            return self._on(node, node.selector, jumps)
+        return self._on(node, node.selector, arms) + self.simple("continue")
+
+    def n_GosubJump(self, node: hostir.GosubJump) -> list:
+        return self.at_line(node, True) + self._push(node.return_to) + self._goto(node.target)
+
+    def n_OnGosubJump(self, node: hostir.OnGosubJump) -> list:
+        push = self._push(node.return_to)
+        if node.falls_through:  # an index out of range goes on after the statement
+            arms = [push + self._goto(label) for label in node.targets]
+            return self._on(node, node.selector, arms)
+        arms = [self._set_label(label) for label in node.targets]
+        return self._on(node, node.selector, arms) + push + self.simple("continue")
+
+    def n_ReturnJump(self, node: hostir.ReturnJump) -> list:
+        head = self.at_line(node, True)
+        if not self.has_return_stack:
+            return head + self.simple(self._return_fault())
+        pop = f"{self.label_var} = {self.as_label(f'{self.returns_var}.pop()')}"
+        return head + self._pop_check() + self.simple(pop) + self.simple("continue")
 
     def n_ResumeJump(self, node: hostir.ResumeJump) -> list:
         resume = _RESUMES.get(node.mode) or f"resume_at({self.label_text(node.target)})"

@@ -50,7 +50,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     def __init__(self, analysis: Analysis, namer: Namer, expr: ExprPrinter, sub_names: dict):
         super().__init__(analysis, namer, expr, sub_names)
-        self.has_return_stack = False
         # dispatch labels in order of first use (a dict: a list was searched on each use)
         self.labels: dict[str, None] = {}
         self.uses_done_label = False
@@ -396,10 +395,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def n_Continue(self, node: hostir.Continue) -> list[Code]:
         return [Code("continue;")]  # a C++ `for` runs its increment (the NEXT) first
 
-    def n_OnGosub(self, node: hostir.OnGosub) -> list[Code]:
-        arms = [[Code(f"{self.sub_names[s]}();")] for s in node.subroutines]
-        return self._on(node, node.selector, arms)
-
     def _on(self, node, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
         """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5); out of range is
         fatal, as in the interpreter (b2t::on_index).  Outside strict mode, Microsoft
@@ -424,38 +419,8 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         self.labels.setdefault(name)
         return name
 
-    def _goto(self, label: str | None) -> list[Code]:
-        if label is None:
-            return [Code("break;")]  # leave the switch, then the dispatch loop
-        return [Code(f"{self.label_var} = {self.label(label)};"), Code("continue;")]
-
-    def n_OnJump(self, node: hostir.OnJump) -> list[Code]:
-        arms = [[Code(f"{self.label_var} = {self.label(t)};")] for t in node.targets]
-        if node.falls_through:  # each case jumps; no case goes on after the statement
-            return self._on(node, node.selector, [arm + [Code("continue;")] for arm in arms])
-        return self._on(node, node.selector, arms) + [Code("continue;")]
-
     def _push(self, return_to: str) -> list[Code]:
         return [Code(f"{self.returns_var}.push({self.label(return_to)});")]
-
-    def n_GosubJump(self, node: hostir.GosubJump) -> list[Code]:
-        return self.at_line(node, True) + self._push(node.return_to) + self._goto(node.target)
-
-    def n_OnGosubJump(self, node: hostir.OnGosubJump) -> list[Code]:
-        arms = [[Code(f"{self.label_var} = {self.label(t)};")] for t in node.targets]
-        if node.falls_through:  # an index out of range goes on after the statement
-            jumps = [arm + self._push(node.return_to) + [Code("continue;")] for arm in arms]
-            return self._on(node, node.selector, jumps)
-        return (
-            self._on(node, node.selector, arms) + self._push(node.return_to) + [Code("continue;")]
-        )
-
-    def n_ReturnJump(self, node: hostir.ReturnJump) -> list[Code]:
-        head = self.at_line(node, True)
-        if not self.has_return_stack:
-            return head + [Code("throw b2t::Fault(b2t::RETURN_WITHOUT_GOSUB);")]
-        pop = f"{self.label_var} = static_cast<Label>({self.returns_var}.pop());"
-        return head + [Code(pop), Code("continue;")]
 
     def n_Dispatch(self, node: hostir.Dispatch) -> list[Code]:
         first = len(self.labels)
@@ -504,8 +469,11 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         handler = self.label(node.handler) if node.handler is not None else "-1"
         return [Code(f"{self.trap_var}.on_error({handler}, {self.line_var});")]
 
-    def label_text(self, label: str) -> str:
+    def label_text(self, label: str | None) -> str:
         return self.label(label)
+
+    def _return_fault(self) -> str:
+        return "throw b2t::Fault(b2t::RETURN_WITHOUT_GOSUB)"
 
     def as_label(self, text: str) -> str:
         return f"static_cast<Label>({text})"

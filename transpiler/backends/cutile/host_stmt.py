@@ -366,11 +366,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         loop = self.loops[-1]
         return list(loop.next or []) + [Code("continue")]
 
-    def n_OnGosub(self, node: hostir.OnGosub) -> list[Code]:
-        arms = [[Code(f"{self.sub_names[s]}()")] for s in node.subroutines]
-        return self._on(node.selector, arms)
-
-    def _on(self, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
+    def _on(self, node, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
         """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5); out of range is
         fatal, as in the interpreter.  Outside strict mode, Microsoft BASIC's rules
         (`on_choice`): an index of 0 or past the targets matches no case and goes on."""
@@ -388,21 +384,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     # ----------------------------------------------------------------- dispatch loops
 
-    def _goto(self, label: str | None) -> list[Code]:
-        if label is None:
-            return [Code("break")]  # leave the dispatch loop
-        return [Code(f"{self.label_var} = {label!r}"), Code("continue")]
-
-    def n_OnJump(self, node: hostir.OnJump) -> list[Code]:
-        if node.falls_through:  # each case jumps; no case goes on after the statement
-            return self._on(node.selector, [self._goto(label) for label in node.targets])
-        arms = []
-        for label in node.targets:
-            arms.append(
-                [Code("break")] if label is None else [Code(f"{self.label_var} = {label!r}")]
-            )
-        return self._on(node.selector, arms) + [Code("continue")]
-
     def _push(self, return_to: str) -> list[Code]:
         self.uses_return_stack = True
         limit = GOSUB_DEPTH[self.a.options.strict]
@@ -410,26 +391,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         return [
             Code(f"if len({self.returns_var}) >= {limit}:", [Code(fault)]),
             Code(f"{self.returns_var}.append({return_to!r})"),
-        ]
-
-    def n_GosubJump(self, node: hostir.GosubJump) -> list[Code]:
-        return self._push(node.return_to) + self._goto(node.target)
-
-    def n_OnGosubJump(self, node: hostir.OnGosubJump) -> list[Code]:
-        if node.falls_through:  # an index out of range goes on after the statement
-            arms = [self._push(node.return_to) + self._goto(label) for label in node.targets]
-            return self._on(node.selector, arms)
-        arms = [[Code(f"{self.label_var} = {label!r}")] for label in node.targets]
-        return self._on(node.selector, arms) + self._push(node.return_to) + [Code("continue")]
-
-    def n_ReturnJump(self, node: hostir.ReturnJump) -> list[Code]:
-        fault = Code(f"raise {self.need('BasicFault')}({RETURN_WITHOUT_GOSUB!r})")
-        if not self.has_return_stack:
-            return [fault]
-        return [
-            Code(f"if not {self.returns_var}:", [fault]),
-            Code(f"{self.label_var} = {self.returns_var}.pop()"),
-            Code("continue"),
         ]
 
     def n_Dispatch(self, node: hostir.Dispatch) -> list[Code]:
@@ -474,6 +435,13 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         return [Code(f"{self.trap_var}.on_error({node.handler!r})")]
 
     label_text = staticmethod(repr)
+    breaks_from_case = True
+
+    def _pop_check(self) -> list[Code]:
+        return [Code(f"if not {self.returns_var}:", self.simple(self._return_fault()))]
+
+    def _return_fault(self) -> str:
+        return self.throw(RETURN_WITHOUT_GOSUB)
 
     def as_label(self, text: str) -> str:
         return text
