@@ -8,7 +8,7 @@ A subclass sets `syntax` (hostcode.syntax.PYTHON or CPP), `code` (its Code class
 from __future__ import annotations
 
 from .. import ast, hostir
-from ..expr_facts import has_effects
+from ..expr_facts import has_effects, print_operand
 from ..model import Analysis, type_of_name
 from ..naming import Namer
 from ..semantics import RANDOMIZE_KINDS
@@ -94,9 +94,15 @@ class HostStatements:
         """The value of an argument that needs no lines before it."""
         raise NotImplementedError
 
-    def val(self, e: ast.Expr, pre: list[str]) -> str:
+    def val(self, e: ast.Expr, pre: list[str] | None) -> str:
         """The value of `e`; C++ appends the lines it needs first to `pre`."""
-        raise NotImplementedError
+        return self.expr.value(*self.args(e, pre))
+
+    takes_pre = False  # the expression printer's methods take `pre` (C++)
+
+    def args(self, e: ast.Expr, pre: list[str] | None) -> tuple:
+        """The arguments of the expression printer's methods."""
+        return (e, pre) if self.takes_pre else (e,)
 
     def dval(self, e: ast.Expr, pre: list[str]) -> str:
         """The value of `e` as a double (C++ converts an integer's)."""
@@ -239,6 +245,62 @@ class HostStatements:
     def _items(self, items: list[ast.Expr]) -> str:
         """`.item(a).item(b)`: each is written before the next one is evaluated."""
         return "".join(f".item({self.print_value(item)})" for item in items)
+
+    def print_piece(self, kind: str, text: str) -> str:
+        """A piece of a PRINT chain: an "item" `text`, a "tab" or "spc" to `text`, a
+        "zone" (the comma)."""
+        raise NotImplementedError
+
+    def print_chain(self, receiver: str, pieces: list[str], newline: bool) -> str | None:
+        """The statement printing `pieces` (and a newline), None when it prints nothing."""
+        raise NotImplementedError
+
+    def print_splits(self, e: ast.Expr) -> bool:
+        """Does an item that can fail start a new chain (Python: so that the traceback
+        names one call)?"""
+        return False
+
+    def scoped(self, lines: list) -> list:
+        """`lines` in a scope of their own (C++'s braces)."""
+        return [self.code("", lines)] if self.syntax.scopes else lines
+
+    def s_Print(self, node, stmt: ast.Print) -> list:
+        """PRINT as runs of items, each one chain of calls; an item that needs lines
+        first (or splits, `print_splits`) starts a new run, so that what the items
+        before it print comes out first, as in the interpreter."""
+        if stmt.using is not None:
+            return self.print_using(node, stmt)
+        runs: list = [[]]  # lists of pieces, and between them the lines an item needs
+        fails = stmt.channel is not None  # a file that is not open
+        for item in stmt.items:
+            if isinstance(item, ast.PrintSep):
+                if item.sep == ",":
+                    runs[-1].append(self.print_piece("zone", ""))
+                continue
+            expr = print_operand(item)
+            # TAB warns about an argument below one; SPC's is out of range
+            spacing = isinstance(item, (ast.Tab, ast.Spc))
+            fails = fails or spacing or self.fails(expr)
+            pre: list[str] = []
+            if spacing:
+                piece = self.print_piece(type(item).__name__.lower(), self.val(expr, pre))
+            else:
+                piece = self.print_piece("item", self.expr.print_item(*self.args(expr, pre)))
+            if pre or (runs[-1] and self.print_splits(expr)):
+                runs += [*pre, []]
+            runs[-1].append(piece)
+        newline = not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep)
+        receiver, head = self.channel(stmt.channel), []
+        if stmt.channel is not None and sum(isinstance(r, list) and bool(r) for r in runs) > 1:
+            head = [self.code(self.syntax.declare(self.syntax.console, self.channel_var, receiver))]
+            receiver = self.channel_var  # the file number is evaluated once
+        lines = list(head)
+        for n, run in enumerate(runs):
+            if isinstance(run, str):
+                lines.append(self.code(run))
+            elif chain := self.print_chain(receiver, run, newline and n == len(runs) - 1):
+                lines += self.simple(chain)
+        return self.at_line(node, fails) + (self.scoped(lines) if head else lines)
 
     def s_Write(self, node, stmt: ast.Write) -> list:
         fails = stmt.channel is not None or self.fails(*stmt.items)

@@ -110,6 +110,7 @@ class Syntax:
         raise NotImplementedError
 
     adds_in_place = False  # `v += step` (C++ adds in double, then rounds to v's type)
+    console = ""  # the type of a name for the console or a file PRINT writes to
 
 
 class PythonSyntax(Syntax):
@@ -242,6 +243,7 @@ class CppSyntax(Syntax):
 
     evaluate = discard
     adds_in_place = True
+    console = "b2t::Console&"
 
     def choose(self, cond, yes, no):
         return f"{cond} ? {yes} : {no}"

@@ -22,7 +22,6 @@ from __future__ import annotations
 from ... import ast, hostir
 from ...errors import BasicUnsupportedError, InternalError
 from ...expr_facts import copies_itself, signed_number
-from ...expr_facts import print_operand as _print_operand
 from ...hostcode.syntax import CPP
 from ...model import Analysis, type_of_name
 from ...naming import Namer
@@ -42,6 +41,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     number_text = staticmethod(cpp_number)
     never_past = "false"
     names_each_for = True
+    takes_pre = True
     end_exception = "throw b2t::EndProgram()"
     string = staticmethod(cpp_string)
 
@@ -134,9 +134,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def file_number(self, e: ast.Expr) -> str:
         return self.expr.subscript(self.expr.value_code(e, None))
 
-    def val(self, e: ast.Expr, pre: list[str] | None) -> str:
-        return self.expr.value(e, pre)
-
     def dval(self, e: ast.Expr, pre: list[str] | None) -> str:
         return self.expr.double_value(e, pre)
 
@@ -152,47 +149,15 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             return self.expr.print_item(item, None)
         return self.expr.double_value(item, None)
 
+    def print_piece(self, kind: str, text: str) -> str:
+        return {"zone": "zone()", "item": f"print({text})"}.get(kind, f"{kind}({text})")
+
+    def print_chain(self, receiver: str, pieces: list[str], newline: bool) -> str | None:
+        pieces = [*pieces, "newline()"] if newline else pieces
+        return f"{receiver}.{'.'.join(pieces)}" if pieces else None
+
     def receive(self, target: ast.LValue, value: str) -> list[Code]:
         return self.assign(target, value, [])
-
-    def s_Print(self, node, stmt: ast.Print) -> list[Code]:
-        if stmt.using is not None:
-            return self.print_using(node, stmt)
-        # The chains of calls `con.print(...)...;`, and the lines an item needs first
-        # between them (they run after the items before it are printed).
-        parts: list[list[str] | str] = [[]]
-        fails = stmt.channel is not None  # a file that is not open
-        for item in stmt.items:
-            if isinstance(item, ast.PrintSep):
-                if item.sep == ",":
-                    parts[-1].append("zone()")
-                continue
-            expr = _print_operand(item)
-            # TAB warns about an argument below one; SPC's is out of range
-            fails = fails or isinstance(item, (ast.Tab, ast.Spc)) or self.fails(expr)
-            pre: list[str] = []
-            if isinstance(item, (ast.Tab, ast.Spc)):
-                text = self.expr.value(expr, pre)
-                call = f"{type(item).__name__.lower()}({text})"
-            else:
-                call = f"print({self.expr.print_item(item, pre)})"
-            if pre:  # what it needs first runs after the items before it are printed
-                parts += [*pre, []]
-            parts[-1].append(call)
-        if not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep):
-            parts[-1].append("newline()")
-        chains = [part for part in parts if isinstance(part, list) and part]
-        receiver = self.channel(stmt.channel)
-        head: list[Code] = []
-        if stmt.channel is not None and len(chains) > 1:  # the file number is evaluated once
-            head = [Code(f"b2t::Console& {self.channel_var} = {receiver};")]
-            receiver = self.channel_var
-        lines = head + [
-            Code(f"{receiver}.{'.'.join(part)};") if isinstance(part, list) else Code(part)
-            for part in parts
-            if part
-        ]
-        return self.at_line(node, fails) + ([Code("", lines)] if head else lines)
 
     def s_Input(self, node, stmt: ast.Input) -> list[Code]:
         kinds = [

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from ... import ast, hostir
 from ...builtins import effect_of
 from ...expr_facts import copies_itself, signed_number
-from ...expr_facts import print_operand as _print_operand
 from ...hostcode.syntax import PYTHON
 from ...model import Analysis, type_of_name
 from ...naming import Namer
@@ -125,9 +124,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def file_number(self, e: ast.Expr) -> str:
         return self.expr.subscript(e)
 
-    def val(self, e: ast.Expr, pre: list[str]) -> str:
-        return self.expr.value(e)
-
     def throw(self, message: str, line: int | None = None) -> str:
         where = f", line={line}" if line is not None else ""
         return f"raise {self.need('BasicFault')}({message!r}{where})"
@@ -135,43 +131,21 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def print_value(self, item: ast.Expr) -> str:
         return self.expr.print_item(item)
 
+    def print_piece(self, kind: str, text: str) -> str:
+        if kind == "zone":
+            return self.need("ZONE")
+        return text if kind == "item" else f"{self.need(kind)}({text})"
+
+    def print_chain(self, receiver: str, pieces: list[str], newline: bool) -> str:
+        return f"{receiver}.print({', '.join(pieces if newline else [*pieces, 'end=' + repr('')])})"
+
+    def print_splits(self, e: ast.Expr) -> bool:
+        return self.expr.can_fail(e)
+
     def receive(self, target: ast.LValue, value: str) -> list[Code]:
         if isinstance(target, ast.Var) and target.name not in self.read_vars:
             return [Code(self.expr.store(value, self.target_type(target)))]
         return [Code(self.assign(target, value))]
-
-    def s_Print(self, node, stmt: ast.Print) -> list[Code]:
-        """One `con.print` per run of items; an item that can fail starts a new call,
-        so that what the items before it print comes out first, as in the interpreter."""
-        if stmt.using is not None:
-            return self.print_using(node, stmt)
-        con = self.channel(stmt.channel)
-        calls: list[list[str]] = [[]]
-        for item in stmt.items:
-            if isinstance(item, ast.PrintSep):
-                if item.sep == ",":
-                    calls[-1].append(self.need("ZONE"))
-                continue
-            expr = _print_operand(item)
-            if calls[-1] and self.expr.can_fail(expr):
-                calls.append([])
-            if isinstance(item, (ast.Tab, ast.Spc)):
-                text = self.expr.value(expr)
-                calls[-1].append(f"{self.need(type(item).__name__.lower())}({text})")
-            else:
-                calls[-1].append(self.expr.print_item(expr))
-        ends_line = not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep)
-        out = []
-        if len(calls) > 1 and stmt.channel is not None:  # the file number is evaluated once
-            out.append(Code(f"{self.channel_var} = {con}"))
-            con = self.channel_var
-        for n, args in enumerate(calls):
-            last = n == len(calls) - 1
-            if last and ends_line:
-                out.append(Code(f"{con}.print({', '.join(args)})"))
-            else:
-                out.append(Code(f"{con}.print({', '.join(args + ['end=' + repr('')])})"))
-        return out
 
     def s_Input(self, node, stmt: ast.Input) -> list[Code]:
         kinds = [
