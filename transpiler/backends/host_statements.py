@@ -8,6 +8,7 @@ A subclass sets `syntax` (hostcode.syntax.PYTHON or CPP), `code` (its Code class
 from __future__ import annotations
 
 from .. import ast, hostir
+from ..errors import BasicUnsupportedError
 from ..expr_facts import has_effects, print_operand
 from ..model import Analysis, type_of_name
 from ..naming import Namer
@@ -20,6 +21,7 @@ class HostStatements:
     code = None
     never_past = None
     end_exception = ""  # the statement that ends the program from a subroutine
+    backend = ""  # its name in the error for a statement it does not print
 
     def __init__(self, analysis: Analysis, namer: Namer, expr, sub_names: dict):
         self.a = analysis
@@ -92,7 +94,7 @@ class HostStatements:
 
     def arg(self, e: ast.Expr) -> str:
         """The value of an argument that needs no lines before it."""
-        raise NotImplementedError
+        return self.val(e, None)
 
     def val(self, e: ast.Expr, pre: list[str] | None) -> str:
         """The value of `e`; C++ appends the lines it needs first to `pre`."""
@@ -141,6 +143,27 @@ class HostStatements:
 
     # ----------------------------------------------------------------- BASIC statements
     # (those whose only difference between the targets is the syntax table)
+
+    def n_Simple(self, node: hostir.Simple) -> list:
+        stmt = node.stmt
+        method = getattr(self, "s_" + type(stmt).__name__, None)
+        if method is None:
+            raise BasicUnsupportedError(
+                f"{type(stmt).__name__} statements are not supported by the {self.backend} "
+                "backend yet",
+                stmt.coord,
+            )
+        return method(node, stmt)
+
+    def store_fails(self, target: ast.LValue) -> bool:
+        """Can storing into `target` fail or warn (only C++ sets the line for it)?"""
+        return False
+
+    def s_Let(self, node, stmt: ast.Let) -> list:
+        pre: list[str] = []
+        value = self.val(stmt.value, pre)
+        fails = self.fails(stmt.value) or self.store_fails(stmt.target)
+        return self.at_line(node, fails) + self.assign(stmt.target, value, pre)
 
     def s_Rem(self, node, stmt: ast.Stmt) -> list:
         return []  # its comment is all there is

@@ -20,7 +20,7 @@ Differences of form, each with the same effect as the Python code:
 from __future__ import annotations
 
 from ... import ast, hostir
-from ...errors import BasicUnsupportedError, InternalError
+from ...errors import InternalError
 from ...expr_facts import copies_itself, signed_number
 from ...hostcode.syntax import CPP
 from ...model import Analysis, type_of_name
@@ -40,6 +40,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     origin_comment = staticmethod(origin_comment)
     number_text = staticmethod(cpp_number)
     never_past = "false"
+    backend = "CUDA C++"
     names_each_for = True
     takes_pre = True
     end_exception = "throw b2t::EndProgram()"
@@ -110,26 +111,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     # ----------------------------------------------------------------- simple statements
 
-    def n_Simple(self, node: hostir.Simple) -> list[Code]:
-        stmt = node.stmt
-        method = getattr(self, "s_" + type(stmt).__name__, None)
-        if method is None:
-            raise BasicUnsupportedError(
-                f"{type(stmt).__name__} statements are not supported by the CUDA C++ backend yet",
-                stmt.coord,
-            )
-        return method(node, stmt)
-
-    def s_Let(self, node, stmt: ast.Let) -> list[Code]:
-        pre: list[str] = []
-        value = self.expr.value(stmt.value, pre)
-        fails = self.fails(stmt.value) or self.store_fails(stmt.target)
-        return self.at_line(node, fails) + self.assign(stmt.target, value, pre)
-
     # ----------------------------------------------------------------- files, PRINT USING
-
-    def arg(self, e: ast.Expr) -> str:
-        return self.expr.value(e, None)
 
     def file_number(self, e: ast.Expr) -> str:
         return self.expr.subscript(self.expr.value_code(e, None))

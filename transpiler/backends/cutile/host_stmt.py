@@ -50,6 +50,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         return text
 
     end_exception = "raise EndProgram"
+    backend = "cuTile Python"
     string = staticmethod(repr)
 
     def __init__(self, analysis: Analysis, namer: Namer, expr: ExprPrinter, sub_names: dict):
@@ -96,30 +97,17 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             return self.var(target.name)
         return self.expr.element(target)
 
-    def assign(self, target: ast.LValue, text: str) -> str:
-        return f"{self.target(target)} = {self.expr.store(text, self.target_type(target))}"
-
-    # ----------------------------------------------------------------- simple statements
-
-    def n_Simple(self, node: hostir.Simple) -> list[Code]:
-        stmt = node.stmt
-        method = getattr(self, "s_" + type(stmt).__name__, None)
-        if method is None:
-            raise NotImplementedError(f"{type(stmt).__name__} in a host program")
-        return method(node, stmt)
-
-    def s_Let(self, node, stmt: ast.Let) -> list[Code]:
-        # Python evaluates the value before the subscripts of an element target; the
-        # interpreter the other way round.  Only an assignment whose subscript is out of
-        # range *and* whose value warns or fails could tell (it is fatal either way).
-        target = stmt.target
-        value = self.expr.store(self.expr.value(stmt.value), self.target_type(target))
+    def assign(self, target: ast.LValue, value: str, pre=None) -> list[Code]:
+        """`target = value` with the store conversion.  Python evaluates the value before
+        the subscripts of an element target; the interpreter the other way round.  Only
+        an assignment whose subscript is out of range *and* whose value warns or fails
+        could tell (it is fatal either way)."""
+        value = self.expr.store(value, self.target_type(target))
         if isinstance(target, ast.Var) and value == self.var(target.name):
             return []  # LET X = X
         return [Code(f"{self.target(target)} = {value}")]
 
-    def arg(self, e: ast.Expr) -> str:
-        return self.expr.value(e)
+    # ----------------------------------------------------------------- simple statements
 
     def file_number(self, e: ast.Expr) -> str:
         return self.expr.subscript(e)
@@ -145,7 +133,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def receive(self, target: ast.LValue, value: str) -> list[Code]:
         if isinstance(target, ast.Var) and target.name not in self.read_vars:
             return [Code(self.expr.store(value, self.target_type(target)))]
-        return [Code(self.assign(target, value))]
+        return self.assign(target, value)
 
     def s_Input(self, node, stmt: ast.Input) -> list[Code]:
         kinds = [
@@ -154,7 +142,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         ]
         if stmt.channel is not None and stmt.line:
             line = f"{self.need('file_line')}({self.expr.subscript(stmt.channel)})"
-            return [Code(self.assign(stmt.targets[0], line))]
+            return self.assign(stmt.targets[0], line)
         if stmt.channel is not None:
             number = self.expr.subscript(stmt.channel)
             call = f"{self.need('file_input')}({number}, {_tuple(kinds)})"
@@ -173,7 +161,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         for n, t in enumerate(stmt.targets):
             if isinstance(t, ast.Var) and t.name not in self.read_vars:
                 continue
-            out.append(Code(self.assign(t, f"{self.reply_var}[{n}]")))
+            out += self.assign(t, f"{self.reply_var}[{n}]")
         return out
 
     def s_LineInput(self, node, stmt: ast.LineInput) -> list[Code]:
