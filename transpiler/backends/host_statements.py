@@ -1,9 +1,31 @@
-"""What the two host statement printers (cuda/host_stmt.py, cutile/host_stmt.py) share:
-the walk over host IR nodes with each statement's origin comment, and the statements
-whose only difference between Python and C++ is the syntax table (hostcode/syntax.py).
+"""The host statement printer of both targets: the walk over host IR nodes with each
+statement's origin comment, and every statement whose decisions (conversions, checks,
+temporaries, names, the shape of the lines) are the same in Python and C++.  What
+differs in form only is a line of the syntax table (hostcode/syntax.py); what differs
+in the runtime's interface is a hook of the target's printer (cuda/host_stmt.py,
+cutile/host_stmt.py):
 
-A subclass sets `syntax` (hostcode.syntax.PYTHON or CPP), `code` (its Code class) and
-`origin_comment` (its `# 40 ...` / `// 40 ...` comment of a BASIC statement)."""
+    syntax, code            hostcode.syntax.PYTHON or CPP; the target's Code class
+    origin_comment(l, t)    the `# 40 ...` / `// 40 ...` comment of a BASIC statement
+    runtime(name)           a function of the target's runtime, by its name there
+    string(text)            a string literal
+    number_text(value)      a number literal
+    file_number(e)          a file number argument (an integer)
+    throw(message, line)    the statement ending the program with a run-time error
+    print_value(e)          an item of WRITE or PRINT USING, the argument of `.item()`
+    print_piece(kind, t)    a piece of a PRINT chain: "item", "tab", "spc", "zone"
+    print_chain(r, ps, nl)  the statement printing pieces `ps` (None: nothing to print)
+    assign(t, v, pre)       `t = v` with the store conversion, after the lines `pre`
+    receive(t, v)           the same for READ (Python drops a variable nothing reads)
+    label_text(label)       a dispatch label as a value (None: the loop's end, C++)
+    as_label(text)          an int the error trap returns as a dispatch label
+    _on(node, sel, arms)    ON's choice among `arms` (a `match` or a `switch`)
+    _push(label)            a GOSUB's push of the label it returns to
+    _return_fault()         RETURN without GOSUB
+
+The hooks that only C++ fills (`at_line`, `fails`, `store_fails`, the lines `pre` an
+expression needs first, `dval`) track the BASIC line its messages name; Python finds
+the line from the traceback."""
 
 from __future__ import annotations
 
@@ -40,19 +62,6 @@ class HostStatements:
         # Locals of the function being printed that outlive one statement: the limits
         # and steps of loops lowered into a dispatch loop.  name -> C++ type
         self.function_locals: dict[str, str] = {}
-
-    @staticmethod
-    def origin_comment(label, text: str) -> str:
-        raise NotImplementedError
-
-    def runtime(self, name: str) -> str:
-        """A function of the target's runtime, by its name there."""
-        raise NotImplementedError
-
-    @staticmethod
-    def string(text: str) -> str:
-        """A string literal."""
-        raise NotImplementedError
 
     def nodes(self, nodes: list[hostir.HNode]) -> list:
         out: list = []
@@ -117,23 +126,6 @@ class HostStatements:
     def fails(self, *exprs: ast.Expr | None) -> bool:
         """Can evaluating one of `exprs` fail or warn (only C++ sets the line for it)?"""
         return False
-
-    def throw(self, message: str, line: int | None = None) -> str:
-        """The statement that ends the program with the run-time error `message`."""
-        raise NotImplementedError
-
-    def print_value(self, item: ast.Expr) -> str:
-        """An item of WRITE or PRINT USING, as the argument of `.item(...)`."""
-        raise NotImplementedError
-
-    def receive(self, target: ast.LValue, value: str) -> list:
-        """`target = value` with the store conversion (Python drops a variable nothing
-        reads)."""
-        raise NotImplementedError
-
-    def file_number(self, e: ast.Expr) -> str:
-        """A file number argument (an integer)."""
-        raise NotImplementedError
 
     def run(self, node: hostir.HNode, fails: bool, function: str, *args: str) -> list:
         """A statement that is one call of the runtime's `function`; `fails`: the call
@@ -268,15 +260,6 @@ class HostStatements:
     def _items(self, items: list[ast.Expr]) -> str:
         """`.item(a).item(b)`: each is written before the next one is evaluated."""
         return "".join(f".item({self.print_value(item)})" for item in items)
-
-    def print_piece(self, kind: str, text: str) -> str:
-        """A piece of a PRINT chain: an "item" `text`, a "tab" or "spc" to `text`, a
-        "zone" (the comma)."""
-        raise NotImplementedError
-
-    def print_chain(self, receiver: str, pieces: list[str], newline: bool) -> str | None:
-        """The statement printing `pieces` (and a newline), None when it prints nothing."""
-        raise NotImplementedError
 
     def print_splits(self, e: ast.Expr) -> bool:
         """Does an item that can fail start a new chain (Python: so that the traceback
@@ -556,28 +539,9 @@ class HostStatements:
 
     breaks_from_case = False  # `break` in a case of ON leaves the dispatch loop (Python)
 
-    def label_text(self, label: str | None) -> str:
-        """A dispatch label as a value: `'200'` in Python, the enumerator `L200` in C++."""
-        raise NotImplementedError
-
-    def as_label(self, text: str) -> str:
-        """A label the error trap returns (an int in C++) as the dispatch label's type."""
-        raise NotImplementedError
-
-    def _on(self, node, selector: ast.Expr, arms: list[list]) -> list:
-        """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5) chooses an arm."""
-        raise NotImplementedError
-
-    def _push(self, return_to: str) -> list:
-        """A GOSUB's push of the label it returns to."""
-        raise NotImplementedError
-
     def _pop_check(self) -> list:
         """What RETURN checks before it pops (C++'s pop checks itself)."""
         return []
-
-    def _return_fault(self) -> str:
-        raise NotImplementedError
 
     def _goto(self, label: str | None) -> list:
         if label is None:
