@@ -360,6 +360,52 @@ class HostStatements:
                 lines += self.put(pre) + self.simple(self.syntax.evaluate(value))
         return self.at_line(node, True) + lines + self.simple(self.throw(node.message, node.line))
 
+    # ----------------------------------------------------------------- MAT statements
+
+    def _f32(self) -> str:
+        """What a MAT helper of an f32 program takes last (Python's helpers compute in
+        f32 when told)."""
+        return ""
+
+    def _reshape(self, name: str, bounds: list[ast.Expr]) -> list:
+        dims = self.syntax.spread([self.dval(b, None) for b in bounds])
+        return self.simple(f"{self.expr.array(name)}.reshape({dims})")
+
+    def s_MatRead(self, node, stmt: ast.MatRead) -> list:
+        return self._mat_fill_from(node, stmt, "mat_read", "data")
+
+    def s_MatInput(self, node, stmt: ast.MatInput) -> list:
+        return self._mat_fill_from(node, stmt, "mat_input", "con")
+
+    def _mat_fill_from(self, node, stmt, helper: str, source: str) -> list:
+        out = self.at_line(node, True)
+        for decl in stmt.arrays:
+            if decl.bounds:
+                out += self._reshape(decl.name, decl.bounds)
+            array = self.expr.array(decl.name)
+            out += self.simple(f"{self.runtime(helper)}({array}, {source}{self._f32()})")
+        return out
+
+    def s_MatAssign(self, node, stmt: ast.MatAssign) -> list:
+        value, target = stmt.value, self.expr.array(stmt.target)
+        out = self.at_line(node, True)
+        if isinstance(value, ast.MatFill):
+            return out + self.mat_fill(stmt.target, target, value)
+        pre: list[str] = []
+        if isinstance(value, ast.MatScale):
+            factor = self.val(value.factor, pre)
+            args = ["mat_scale", target, factor, self.expr.array(value.matrix.name)]
+        elif isinstance(value, ast.MatFunc):
+            args = self.mat_op("mat_function", value.name, target, value.arg.name)
+        elif isinstance(value, ast.MatBin):
+            args = self.mat_op("mat_binary", value.op, target, value.left.name)
+            args.append(self.expr.array(value.right.name))
+        else:
+            call = f"{self.runtime('mat_copy')}({target}, {self.expr.array(value.name)})"
+            return out + self.simple(call)
+        call = f"{self.runtime(args[0])}({', '.join(args[1:])}{self._f32()})"
+        return out + self.put(pre) + self.simple(call)
+
     # ----------------------------------------------------------------- FOR loops
 
     names_each_for = False  # one name per FOR statement even for structured loops

@@ -207,23 +207,15 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     # ----------------------------------------------------------------- MAT statements
 
-    def _reshape(self, name: str, bounds: list[ast.Expr]) -> list[Code]:
-        dims = ", ".join(self.expr.double_value(b, None) for b in bounds)
-        return [Code(f"{self.expr.array(name)}.reshape({{{dims}}});")]
+    def mat_fill(self, name: str, target: str, value: ast.MatFill) -> list[Code]:
+        out = self._reshape(name, value.dims) if value.dims else []
+        if value.name == "IDN":
+            return out + [Code(f"b2t::mat_identity({target});")]
+        return out + [Code(f"b2t::mat_fill({target}, {'1.0' if value.name == 'CON' else '0.0'});")]
 
-    def s_MatRead(self, node, stmt: ast.MatRead) -> list[Code]:
-        return self._mat_fill_from(node, stmt, "b2t::mat_read", "data")
-
-    def s_MatInput(self, node, stmt: ast.MatInput) -> list[Code]:
-        return self._mat_fill_from(node, stmt, "b2t::mat_input", "con")
-
-    def _mat_fill_from(self, node, stmt, helper: str, source: str) -> list[Code]:
-        out = self.at_line(node, True)
-        for decl in stmt.arrays:
-            if decl.bounds:
-                out += self._reshape(decl.name, decl.bounds)
-            out.append(Code(f"{helper}({self.expr.array(decl.name)}, {source});"))
-        return out
+    def mat_op(self, helper: str, op: str, target: str, operand: str) -> list[str]:
+        """The helper of each operation (TRN, INV, +, -, *)."""
+        return [_MAT_HELPERS.get(op, "mat_inverse"), target, self.expr.array(operand)]
 
     def s_MatPrint(self, node, stmt: ast.MatPrint) -> list[Code]:
         out: list[Code] = []
@@ -234,32 +226,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             call = f"b2t::mat_print(con, {self.expr.array(name)}, {'true' if zoned else 'false'});"
             out.append(Code(call))
         return self.at_line(node, False) + out
-
-    def s_MatAssign(self, node, stmt: ast.MatAssign) -> list[Code]:
-        value = stmt.value
-        target = self.expr.array(stmt.target)
-        out = self.at_line(node, True)
-        if isinstance(value, ast.MatFill):
-            if value.dims:
-                out += self._reshape(stmt.target, value.dims)
-            if value.name == "IDN":
-                return out + [Code(f"b2t::mat_identity({target});")]
-            fill = "1.0" if value.name == "CON" else "0.0"
-            return out + [Code(f"b2t::mat_fill({target}, {fill});")]
-        if isinstance(value, ast.MatScale):
-            pre: list[str] = []
-            factor = self.expr.value(value.factor, pre)
-            source = self.expr.array(value.matrix.name)
-            call = f"b2t::mat_scale({target}, {factor}, {source});"
-            return out + [Code(line) for line in pre] + [Code(call)]
-        if isinstance(value, ast.MatFunc):
-            helper = "b2t::mat_transpose" if value.name == "TRN" else "b2t::mat_inverse"
-            return out + [Code(f"{helper}({target}, {self.expr.array(value.arg.name)});")]
-        if isinstance(value, ast.MatBin):
-            helper = {"+": "b2t::mat_add", "-": "b2t::mat_sub", "*": "b2t::mat_mul"}[value.op]
-            left, right = self.expr.array(value.left.name), self.expr.array(value.right.name)
-            return out + [Code(f"{helper}({target}, {left}, {right});")]
-        return out + [Code(f"b2t::mat_copy({target}, {self.expr.array(value.name)});")]
 
     # ----------------------------------------------------------------- FOR loops
 
@@ -434,6 +400,9 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 # In each iteration of a loop that may never end: C++ lets a compiler assume that a loop
 # without I/O, volatile or atomic operations ends (and delete it), BASIC does not.
 _PROGRESS = Code("b2t::forward_progress();")
+
+
+_MAT_HELPERS = {"TRN": "mat_transpose", "+": "mat_add", "-": "mat_sub", "*": "mat_mul"}
 
 
 def _type_of(name: str) -> str:

@@ -220,52 +220,20 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def _f32(self) -> str:
         return ", f32=True" if self.expr.f32 else ""
 
-    def s_MatRead(self, node, stmt: ast.MatRead) -> list[Code]:
-        return self._mat_fill_from(stmt, "mat_read", "data")
+    def mat_fill(self, name: str, target: str, value: ast.MatFill) -> list[Code]:
+        dims = ", ".join(self.expr.value(d) for d in value.dims)
+        dims_text = f", ({dims},)" if value.dims else ""
+        return [Code(f"{self.need('mat_fill')}({target}, {value.name!r}{dims_text})")]
 
-    def s_MatInput(self, node, stmt: ast.MatInput) -> list[Code]:
-        return self._mat_fill_from(stmt, "mat_input", "con")
-
-    def _mat_fill_from(self, stmt, helper: str, source: str) -> list[Code]:
-        out = []
-        for decl in stmt.arrays:
-            name = self.expr.array(decl.name)
-            if decl.bounds:
-                bounds = ", ".join(self.expr.value(b) for b in decl.bounds)
-                out.append(Code(f"{name}.reshape({bounds})"))
-            out.append(Code(f"{self.need(helper)}({name}, {source}{self._f32()})"))
-        return out
+    def mat_op(self, helper: str, op: str, target: str, operand: str) -> list[str]:
+        """`mat_function` or `mat_binary`, told the operation."""
+        return [helper, target, repr(op), self.expr.array(operand)]
 
     def s_MatPrint(self, node, stmt: ast.MatPrint) -> list[Code]:
         arrays = ", ".join(self.expr.array(n) for n in stmt.names)
         if len(stmt.names) == 1:
             arrays += ","
         return [Code(f"{self.need('mat_print')}(({arrays}), {tuple(stmt.seps)!r}, con)")]
-
-    def s_MatAssign(self, node, stmt: ast.MatAssign) -> list[Code]:
-        value = stmt.value
-        target = self.expr.array(stmt.target)
-        if isinstance(value, ast.MatFill):
-            dims = ", ".join(self.expr.value(d) for d in value.dims)
-            dims_text = f", ({dims},)" if value.dims else ""
-            return [Code(f"{self.need('mat_fill')}({target}, {value.name!r}{dims_text})")]
-        if isinstance(value, ast.MatScale):
-            factor = self.expr.value(value.factor)
-            source = self.expr.array(value.matrix.name)
-            return [Code(f"{self.need('mat_scale')}({target}, {factor}, {source}{self._f32()})")]
-        if isinstance(value, ast.MatFunc):
-            source = self.expr.array(value.arg.name)
-            call = f"{self.need('mat_function')}({target}, {value.name!r}, {source}{self._f32()})"
-            return [Code(call)]
-        if isinstance(value, ast.MatBin):
-            left = self.expr.array(value.left.name)
-            right = self.expr.array(value.right.name)
-            call = (
-                f"{self.need('mat_binary')}({target}, {value.op!r}, {left}, {right}{self._f32()})"
-            )
-            return [Code(call)]
-        source = self.expr.array(value.name)
-        return [Code(f"{self.need('mat_copy')}({target}, {source})")]
 
     # ----------------------------------------------------------------- FOR loops
 
