@@ -154,7 +154,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         elif stmt.prompt is not None:
             args = f"{cpp_std_string(stmt.prompt)}, {args}"
             if not stmt.question or stmt.stay:
-                args += f", {_cpp_bool(stmt.question)}, {_cpp_bool(stmt.stay)}"
+                args += f", {str(stmt.question).lower()}, {str(stmt.stay).lower()}"
             call = f"con.input({args})"
         else:
             call = f"con.input({args}{', true' if stmt.stay else ''})"
@@ -241,7 +241,9 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             body = self.nodes(node.body)
             body += self.comment(hostir.Simple(next_stmt, origin=next_stmt))
             return [Code(f"for ({var} = {start}; {test}; {increment})", body)]
-        fails = self.fails(stmt.start, stmt.limit, stmt.step) or _type_of(stmt.var.name) == "int"
+        fails = (
+            self.fails(stmt.start, stmt.limit, stmt.step) or type_of_name(stmt.var.name) == "int"
+        )
         lines, start, limit, step, sign, step_const = self._for_setup(node, False)
         test = self._continues(var, limit, sign, step_const, node.plan.exact)
         body = ([] if node.ends else [_PROGRESS]) + self.nodes(node.body)
@@ -252,7 +254,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             lines += self._zero_trip_step(stmt, limit, step, sign, step_const)
             first = ""
         increment = self._increment(stmt, step)
-        if _type_of(stmt.var.name) == "int" and self.tracks_lines:
+        if type_of_name(stmt.var.name) == "int" and self.tracks_lines:
             # a `%` variable's step can overflow: the error names the NEXT's line
             increment = f"{self.line_var} = {next_stmt.label or 0}, {increment}"
         header = f"for ({first}; {test}; {increment})"
@@ -405,10 +407,6 @@ _PROGRESS = Code("b2t::forward_progress();")
 _MAT_HELPERS = {"TRN": "mat_transpose", "+": "mat_add", "-": "mat_sub", "*": "mat_mul"}
 
 
-def _type_of(name: str) -> str:
-    return type_of_name(name)
-
-
 def _reports(effects) -> bool:
     return effects.fails or bool(effects.warnings)
 
@@ -427,10 +425,6 @@ def _label_line(label: str) -> int:
     a number, is 0)."""
     number = label.split(":", 1)[0]
     return int(number) if number.isdigit() else 0
-
-
-def _cpp_bool(value: bool) -> str:
-    return "true" if value else "false"
 
 
 def _negated(test: str) -> str:

@@ -14,7 +14,7 @@ from ... import ast, hostir
 from ...builtins import effect_of
 from ...expr_facts import copies_itself, signed_number
 from ...hostcode.syntax import PYTHON
-from ...model import Analysis, type_of_name
+from ...model import Analysis
 from ...naming import Namer
 from ..basic_origin import origin_comment
 from ..host_statements import HostStatements
@@ -67,7 +67,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         self.channel_var = namer.fresh("channel")
         self.read_vars: set[str] = set()  # variables some emitted code reads
         self.static_arrays: frozenset[str] = frozenset()  # set by the module printer
-        self._stmts_by_line: dict[int, list[ast.Stmt]] | None = None
 
     # ----------------------------------------------------------------- helpers
 
@@ -75,19 +74,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         return self.expr.need(name)
 
     runtime = need
-
-    def statement_holding(self, node: ast.Node) -> ast.Stmt | None:
-        """The statement `node` is part of (a subscript's LET, say)."""
-        if isinstance(node, ast.Stmt):
-            return node
-        if self._stmts_by_line is None:
-            self._stmts_by_line = {}
-            for stmt in self.a.stmts:
-                self._stmts_by_line.setdefault(stmt.coord.line, []).append(stmt)
-        for stmt in self._stmts_by_line.get(node.coord.line, ()):
-            if any(sub is node for sub in stmt.walk()):
-                return stmt
-        return None
 
     def block(self, nodes: list[hostir.HNode]) -> list[Code]:
         return _suite(self.nodes(nodes))
@@ -145,7 +131,8 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             return self.assign(stmt.targets[0], line)
         if stmt.channel is not None:
             number = self.expr.subscript(stmt.channel)
-            call = f"{self.need('file_input')}({number}, {_tuple(kinds)})"
+            kinds_tuple = f"({kinds[0]},)" if len(kinds) == 1 else f"({', '.join(kinds)})"
+            call = f"{self.need('file_input')}({number}, {kinds_tuple})"
         else:
             prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
             options = "" if stmt.question else ", question=False"
@@ -388,11 +375,3 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     def n_ToHost(self, node: hostir.ToHost) -> list[Code]:
         return [Code(f"dev.to_host({self.expr.array(name)}.data)") for name in node.arrays]
-
-
-def _tuple(items: list[str]) -> str:
-    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
-
-
-def _type_of(name: str) -> str:
-    return type_of_name(name)
