@@ -251,6 +251,21 @@ class HostStatements:
         ]
         return self.at_line(node, True) + out
 
+    def s_Input(self, node, stmt: ast.Input) -> list:
+        head = self.at_line(node, True)  # end of input is fatal
+        kinds = [
+            self.runtime("STRING" if self.target_type(t) == "str" else "NUMBER")
+            for t in stmt.targets
+        ]
+        if stmt.channel is not None and stmt.line:
+            line = f"{self.runtime('file_line')}({self.file_number(stmt.channel)})"
+            return head + self.assign(stmt.targets[0], line, [])
+        if stmt.channel is None:
+            return head + self.input_into(stmt, self.console_input(stmt, kinds), kinds)
+        number = self.file_number(stmt.channel)
+        call = f"{self.runtime('file_input')}({number}, {self.syntax.tuple_(kinds)})"
+        return head + self.input_into(stmt, call, kinds)
+
     def channel(self, number: ast.Expr | None) -> str:
         """What PRINT and WRITE write to: the console, or the file numbered `number`."""
         if number is None:

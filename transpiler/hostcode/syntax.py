@@ -89,6 +89,10 @@ class Syntax:
         """Values as one list argument."""
         raise NotImplementedError
 
+    def tuple_(self, items: list[str]) -> str:
+        """Values as one tuple argument."""
+        raise NotImplementedError
+
     def named(self, name: str, value: str) -> str:
         """An optional argument (Python names it)."""
         raise NotImplementedError
@@ -181,6 +185,9 @@ class PythonSyntax(Syntax):
     def evaluate(self, value):
         return value
 
+    def tuple_(self, items):
+        return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
     def choose(self, cond, yes, no):
         return f"{yes} if {cond} else {no}"
 
@@ -233,7 +240,7 @@ class CppSyntax(Syntax):
     def spread(self, items):
         return f"{{{', '.join(items)}}}"
 
-    list_ = spread
+    list_ = tuple_ = spread
 
     def named(self, name, value):
         return value

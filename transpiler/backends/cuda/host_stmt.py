@@ -141,31 +141,24 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def receive(self, target: ast.LValue, value: str) -> list[Code]:
         return self.assign(target, value, [])
 
-    def s_Input(self, node, stmt: ast.Input) -> list[Code]:
-        kinds = [
-            "b2t::STRING" if self.target_type(t) == "str" else "b2t::NUMBER" for t in stmt.targets
-        ]
-        args = "{" + ", ".join(kinds) + "}"
-        if stmt.channel is not None and stmt.line:
-            line = f"b2t::file_line({self.file_number(stmt.channel)})"
-            return self.at_line(node, True) + self.assign(stmt.targets[0], line, [])
-        if stmt.channel is not None:
-            call = f"b2t::file_input({self.file_number(stmt.channel)}, {args})"
-        elif stmt.prompt is not None:
-            args = f"{cpp_std_string(stmt.prompt)}, {args}"
-            if not stmt.question or stmt.stay:
-                args += f", {str(stmt.question).lower()}, {str(stmt.stay).lower()}"
-            call = f"con.input({args})"
-        else:
-            call = f"con.input({args}{', true' if stmt.stay else ''})"
-        head = self.at_line(node, True)  # end of input is fatal
+    def console_input(self, stmt: ast.Input, kinds: list[str]) -> str:
+        args = self.syntax.spread(kinds)
+        if stmt.prompt is None:
+            return f"con.input({args}{', true' if stmt.stay else ''})"
+        args = f"{cpp_std_string(stmt.prompt)}, {args}"
+        if not stmt.question or stmt.stay:
+            args += f", {str(stmt.question).lower()}, {str(stmt.stay).lower()}"
+        return f"con.input({args})"
+
+    def input_into(self, stmt: ast.Input, call: str, kinds: list[str]) -> list[Code]:
+        """The targets of INPUT from the fields of the replies `call` returns."""
         fields = [".text" if k == "b2t::STRING" else ".number" for k in kinds]
         if len(stmt.targets) == 1:
-            return head + self.assign(stmt.targets[0], f"{call}[0]{fields[0]}", [])
+            return self.assign(stmt.targets[0], f"{call}[0]{fields[0]}", [])
         body = [Code(f"const auto {self.reply_var} = {call};")]
         for n, (target, field_name) in enumerate(zip(stmt.targets, fields)):
             body += self.assign(target, f"{self.reply_var}[{n}]{field_name}", [])
-        return head + [Code("", body)]
+        return [Code("", body)]
 
     def s_LineInput(self, node, stmt: ast.LineInput) -> list[Code]:
         prompt = cpp_std_string(stmt.prompt) if stmt.prompt is not None else '""'

@@ -121,23 +121,14 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             return [Code(self.expr.store(value, self.target_type(target)))]
         return self.assign(target, value)
 
-    def s_Input(self, node, stmt: ast.Input) -> list[Code]:
-        kinds = [
-            self.need("STRING") if self.target_type(t) == "str" else self.need("NUMBER")
-            for t in stmt.targets
-        ]
-        if stmt.channel is not None and stmt.line:
-            line = f"{self.need('file_line')}({self.expr.subscript(stmt.channel)})"
-            return self.assign(stmt.targets[0], line)
-        if stmt.channel is not None:
-            number = self.expr.subscript(stmt.channel)
-            kinds_tuple = f"({kinds[0]},)" if len(kinds) == 1 else f"({', '.join(kinds)})"
-            call = f"{self.need('file_input')}({number}, {kinds_tuple})"
-        else:
-            prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
-            options = "" if stmt.question else ", question=False"
-            options += ", stay=True" if stmt.stay else ""
-            call = f"con.input({prompt}, ({', '.join(kinds)},){options})"
+    def console_input(self, stmt: ast.Input, kinds: list[str]) -> str:
+        prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
+        options = "" if stmt.question else ", question=False"
+        options += ", stay=True" if stmt.stay else ""
+        return f"con.input({prompt}, ({', '.join(kinds)},){options})"
+
+    def input_into(self, stmt: ast.Input, call: str, kinds: list[str]) -> list[Code]:
+        """The targets of INPUT from the tuple `call` returns."""
         converted = [self.expr.store("x", self.target_type(t)) != "x" for t in stmt.targets]
         if not any(converted):
             names = ", ".join(self._target_or_discard(t) for t in stmt.targets)
