@@ -80,41 +80,14 @@ class Syntax:
     # statements
     throw = ""  # the keyword that raises an exception
     no_newline = ""  # the argument of `end(...)` that ends a PRINT without a newline
-
-    def spread(self, items: list[str]) -> str:
-        """Values as the arguments of a call that takes any number of them."""
-        raise NotImplementedError
-
-    def list_(self, items: list[str]) -> str:
-        """Values as one list argument."""
-        raise NotImplementedError
-
-    def tuple_(self, items: list[str]) -> str:
-        """Values as one tuple argument."""
-        raise NotImplementedError
-
-    def named(self, name: str, value: str) -> str:
-        """An optional argument (Python names it)."""
-        raise NotImplementedError
-
-    def discard(self, value: str) -> str:
-        """A statement computing `value` for its effects (a linter accepts it)."""
-        raise NotImplementedError
-
-    def evaluate(self, value: str) -> str:
-        """A statement computing `value` for its effects (one that calls)."""
-        raise NotImplementedError
-
-    def choose(self, cond: str, yes: str, no: str) -> str:
-        """`yes` if `cond`, else `no` (an expression)."""
-        raise NotImplementedError
-
-    def negated(self, comparison: str) -> str:
-        """Not `comparison` (a comparison, whose operator binds tighter than `not`)."""
-        raise NotImplementedError
-
     adds_in_place = False  # `v += step` (C++ adds in double, then rounds to v's type)
     console = ""  # the type of a name for the console or a file PRINT writes to
+    # Each table also writes: spread(items), values as the arguments of a call that takes
+    # any number of them; list_(items), tuple_(items), values as one argument;
+    # named(name, value), an optional argument (Python names it); discard(value) and
+    # evaluate(value), a statement computing `value` for its effects (discard: one a
+    # linter accepts whatever it is); choose(cond, yes, no), a conditional expression;
+    # negated(comparison), not `comparison` (whose operator binds tighter than `not`).
 
 
 class PythonSyntax(Syntax):

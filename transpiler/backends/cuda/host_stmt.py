@@ -1,8 +1,9 @@
 """Host program nodes (`transpiler.hostir`) as C++ statements.
 
-The C++ twin of `cutile/host_stmt.py`: the same nodes, the same decisions, the same run-
-time behaviour, in C++ idiom.  The printer decides the text of every line; the template
-lays the lines out (`templates/cuda/host_body.cu.jinja`) and clang-format indents.
+The C++ twin of `cutile/host_stmt.py`: the hooks of the shared printer
+(`backends/host_statements.py`, which writes every statement whose decisions are the
+same in Python) and the statements whose C++ shape is its own.  The template lays the
+lines out (`templates/cuda/host_body.cu.jinja`) and clang-format indents.
 
 Differences of form, each with the same effect as the Python code:
 - PRINT is one chain `con.print(a).zone().print(b).newline();` (C++17 evaluates a chain
@@ -99,7 +100,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         tell, and it is fatal either way)."""
         converted = self.expr.store(value, self.target_type(target))
         if isinstance(target, ast.Var):
-            return [Code(line) for line in pre] + [Code(f"{self.var(target.name)} = {converted};")]
+            return self.put(pre) + [Code(f"{self.var(target.name)} = {converted};")]
         target_pre: list[str] = []
         element = self.expr.element(target, target_pre).text
         if target_pre:  # keep the value first
@@ -171,22 +172,22 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         first = self._place(stmt.first, pre)
         second = self._place(stmt.second, pre)
         fails = self.fails(stmt.first, stmt.second)
-        lines = [Code(line) for line in pre] + [Code(f"std::swap({first}, {second});")]
+        lines = self.put(pre) + [Code(f"std::swap({first}, {second});")]
         return self.at_line(node, fails) + lines
 
     def s_MidAssign(self, node, stmt: ast.MidAssign) -> list[Code]:
         pre: list[str] = []
         target = self._place(stmt.target, pre)
-        args = [self.expr.value(stmt.start, pre)]
+        args = [self.val(stmt.start, pre)]
         if stmt.count is not None:
-            args.append(self.expr.value(stmt.count, pre))
+            args.append(self.val(stmt.count, pre))
         function = "b2t::mid_assign_itself" if copies_itself(stmt) else "b2t::mid_assign"
         if not copies_itself(stmt):
-            args.append(self.expr.value(stmt.value, pre))
+            args.append(self.val(stmt.value, pre))
         head = self.at_line(node, True)  # a start or count out of range
         if isinstance(stmt.target, ast.Var):
             call = f"{function}({target}, {', '.join(args)})"
-            return head + [Code(line) for line in pre] + [Code(f"{target} = {call};")]
+            return head + self.put(pre) + [Code(f"{target} = {call};")]
         # An element: found once, before the arguments are evaluated.
         place = self.namer.fresh("place")
         call = f"{function}({place}, {', '.join(args)})"
@@ -265,7 +266,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             return [Code(f"while ({test})", [_PROGRESS] + self.nodes(node.body))]
         # The test needs lines first, each time: at the top of an endless loop.
         leave = Code(f"if ({_negated(test)})", [Code("break;")])
-        check = track + [Code(line) for line in pre] + [leave]
+        check = track + self.put(pre) + [leave]
         return [Code("while (true)", [_PROGRESS] + check + self.nodes(node.body))]
 
     def n_If(self, node: hostir.If) -> list[Code]:
@@ -275,7 +276,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             pre: list[str] = []
             if n == 0:
                 test = self.expr.all_of([condition, *node.merged], pre, self._line_if_fails)
-                head = self.at_line(node, self.fails(condition)) + [Code(line) for line in pre]
+                head = self.at_line(node, self.fails(condition)) + self.put(pre)
                 out.append(Code(f"if ({test})", self.nodes(body)))
                 continue
             test = self.expr.cond(condition, pre)
@@ -308,14 +309,14 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         fatal, as in the interpreter (b2t::on_index).  Outside strict mode, Microsoft
         BASIC's rules (b2t::on_choice): 0 or past the targets matches no case, goes on."""
         pre: list[str] = []
-        value = self.expr.value(selector, pre)
+        value = self.val(selector, pre)
         cases = [
             Code(f"case {n}:", arm + _break_unless_jumping(arm), braces=False)
             for n, arm in enumerate(arms, 1)
         ]
         choose = "on_index" if self.a.options.strict else "on_choice"
         switch = Code(f"switch (b2t::{choose}({value}, {len(arms)}))", cases)
-        return self.at_line(node, True) + [Code(line) for line in pre] + [switch]
+        return self.at_line(node, True) + self.put(pre) + [switch]
 
     # ----------------------------------------------------------------- dispatch loops
 

@@ -1,6 +1,8 @@
-"""Host program nodes (`transpiler.hostir`) as Python statements.
+"""Host program nodes (`transpiler.hostir`) as Python statements: the hooks of the
+shared printer (`backends/host_statements.py`, which writes every statement whose
+decisions are the same in C++) and the statements whose Python shape is its own.
 
-The printer decides the text of every line; the template lays the lines out
+The template lays the lines out
 (`templates/cutile/host_body.py.jinja` indents the blocks).  Semantics follow the
 reference interpreter (`transpiler/interpreter/codegen.py`) statement by statement;
 where its text differs, the comment on the method says why it is equivalent.
