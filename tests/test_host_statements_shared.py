@@ -16,8 +16,8 @@ from transpiler.errors import BasicUnsupportedError, SourceFile
 from transpiler.options import Options
 
 
-def _generated(text: str, target: str) -> str:
-    analysis = driver.front_end(SourceFile.decode("p.bas", text.encode()), Options(std="ms"))
+def _generated(text: str, target: str, std: str | None = "ms") -> str:
+    analysis = driver.front_end(SourceFile.decode("p.bas", text.encode()), Options(std=std))
     return driver.generate(analysis, target)
 
 
@@ -53,3 +53,10 @@ def test_a_case_of_on_gosub_pushes_then_jumps_as_gosub_does(target, push, jumps)
     lines = [line.strip() for line in _generated(ON_GOSUB, target).splitlines()]
     after_push = [lines[n + 1] for n, line in enumerate(lines) if line == push]
     assert after_push == jumps
+
+
+def test_for_i_equals_i_assigns_nothing():
+    """FOR I = I TO ... starts at I's value: C++ no longer writes `i = i` (Python never
+    did; a `%` or single-precision I still gets its conversion)."""
+    code = _generated("10 I = 2\n20 FOR I = I TO 4: PRINT I;: NEXT I\n", "cuda", None)
+    assert "i = i" not in code
