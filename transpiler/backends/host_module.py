@@ -98,11 +98,11 @@ class HostModule:
         """The DataPool's arguments: the DATA table, and outside --strict the rules of
         READ (Microsoft BASIC's, with each DATA line's first item)."""
         a, syntax = self.a, self.stmts.syntax
-        args = ["DATA"] if a.options.strict else ["DATA", syntax.argument("strict", syntax.false)]
+        args = ["DATA"] if a.options.strict else ["DATA", syntax.named("strict", syntax.false)]
         if a.options.microsoft and not a.options.strict:
-            args.append(syntax.argument("microsoft", syntax.true))
+            args.append(syntax.named("microsoft", syntax.true))
             if self.data_line_starts():
-                args.append(syntax.argument("lines", "DATA_LINES"))
+                args.append(syntax.named("lines", "DATA_LINES"))
         return ", ".join(args)
 
     # One DATA line and its first item in data_line_starts, in the target's syntax.

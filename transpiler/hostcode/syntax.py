@@ -88,9 +88,17 @@ class Syntax:
         """The numbers in a host array of a kernel's results, as the runtime takes them."""
         return array
 
-    def argument(self, name: str, value: str) -> str:
-        """A constructor's argument `name` (C++'s go by position)."""
-        return value
+    # statements
+    throw = ""  # the keyword that raises an exception
+    no_newline = ""  # the argument of `end(...)` that ends a PRINT without a newline
+    adds_in_place = False  # `v += step` (C++ adds in double, then rounds to v's type)
+    console = ""  # the type of a name for the console or a file PRINT writes to
+    # Each table also writes: spread(items), values as the arguments of a call that takes
+    # any number of them; list_(items), tuple_(items), values as one argument;
+    # named(name, value), an optional argument (Python names it); discard(value) and
+    # evaluate(value), a statement computing `value` for its effects (discard: one a
+    # linter accepts whatever it is); choose(cond, yes, no), a conditional expression;
+    # negated(comparison), not `comparison` (whose operator binds tighter than `not`).
 
 
 class PythonSyntax(Syntax):
@@ -148,8 +156,33 @@ class PythonSyntax(Syntax):
     def values(self, array):
         return f"{array}.tolist()"
 
-    def argument(self, name, value):
+    # statements
+    throw = "raise "
+    no_newline = "''"
+
+    def spread(self, items):
+        return ", ".join(items)
+
+    def list_(self, items):
+        return f"[{', '.join(items)}]"
+
+    def named(self, name, value):
         return f"{name}={value}"
+
+    def discard(self, value):
+        return f"_ = {value}"
+
+    def evaluate(self, value):
+        return value
+
+    def tuple_(self, items):
+        return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
+    def choose(self, cond, yes, no):
+        return f"{yes} if {cond} else {no}"
+
+    def negated(self, comparison):
+        return f"not {comparison}"
 
 
 class CppSyntax(Syntax):
@@ -189,6 +222,31 @@ class CppSyntax(Syntax):
 
     def max_(self, a, b):
         return f"std::max({a}, {b})"
+
+    # statements
+    throw = "throw "
+    no_newline = "false"
+
+    def spread(self, items):
+        return f"{{{', '.join(items)}}}"
+
+    list_ = tuple_ = spread
+
+    def named(self, name, value):
+        return value
+
+    def discard(self, value):
+        return f"static_cast<void>({value})"
+
+    evaluate = discard
+    adds_in_place = True
+    console = "b2t::Console&"
+
+    def choose(self, cond, yes, no):
+        return f"{cond} ? {yes} : {no}"
+
+    def negated(self, comparison):
+        return f"!({comparison})"
 
 
 PYTHON = PythonSyntax()

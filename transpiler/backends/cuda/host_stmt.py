@@ -1,8 +1,9 @@
 """Host program nodes (`transpiler.hostir`) as C++ statements.
 
-The C++ twin of `cutile/host_stmt.py`: the same nodes, the same decisions, the same run-
-time behaviour, in C++ idiom.  The printer decides the text of every line; the template
-lays the lines out (`templates/cuda/host_body.cu.jinja`) and clang-format indents.
+The C++ twin of `cutile/host_stmt.py`: the hooks of the shared printer
+(`backends/host_statements.py`, which writes every statement whose decisions are the
+same in Python) and the statements whose C++ shape is its own.  The template lays the
+lines out (`templates/cuda/host_body.cu.jinja`) and clang-format indents.
 
 Differences of form, each with the same effect as the Python code:
 - PRINT is one chain `con.print(a).zone().print(b).newline();` (C++17 evaluates a chain
@@ -20,13 +21,11 @@ Differences of form, each with the same effect as the Python code:
 from __future__ import annotations
 
 from ... import ast, hostir
-from ...errors import BasicUnsupportedError, InternalError
-from ...expr_facts import copies_itself, has_effects, signed_number
-from ...expr_facts import print_operand as _print_operand
+from ...errors import InternalError
+from ...expr_facts import copies_itself, signed_number
 from ...hostcode.syntax import CPP
 from ...model import Analysis, type_of_name
 from ...naming import Namer
-from ...semantics import RANDOMIZE_KINDS
 from ..host_statements import HostStatements
 from .code import Code
 from .host_expr import ExprPrinter
@@ -36,14 +35,15 @@ from .host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
 
 
-
-
 class StatementPrinter(ProcedureStatements, HostStatements):
     syntax = CPP
     code = Code
     origin_comment = staticmethod(origin_comment)
     number_text = staticmethod(cpp_number)
     never_past = "false"
+    backend = "CUDA C++"
+    names_each_for = True
+    takes_pre = True
     end_exception = "throw b2t::EndProgram()"
     string = staticmethod(cpp_string)
 
@@ -52,7 +52,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     def __init__(self, analysis: Analysis, namer: Namer, expr: ExprPrinter, sub_names: dict):
         super().__init__(analysis, namer, expr, sub_names)
-        self.has_return_stack = False
         # dispatch labels in order of first use (a dict: a list was searched on each use)
         self.labels: dict[str, None] = {}
         self.uses_done_label = False
@@ -68,9 +67,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         self.label_var = namer.fresh("label")
         self.reply_var = namer.fresh("reply")
         self.channel_var = namer.fresh("channel")
-        # Locals of the function being printed that outlive one statement: the limits
-        # and steps of loops lowered into a dispatch loop.  name -> C++ type
-        self.function_locals: dict[str, str] = {}
         self.static_arrays: set[str] = set()  # allocated at the start (module printer)
 
     # ----------------------------------------------------------------- helpers
@@ -104,7 +100,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         tell, and it is fatal either way)."""
         converted = self.expr.store(value, self.target_type(target))
         if isinstance(target, ast.Var):
-            return [Code(line) for line in pre] + [Code(f"{self.var(target.name)} = {converted};")]
+            return self.put(pre) + [Code(f"{self.var(target.name)} = {converted};")]
         target_pre: list[str] = []
         element = self.expr.element(target, target_pre).text
         if target_pre:  # keep the value first
@@ -116,147 +112,54 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     # ----------------------------------------------------------------- simple statements
 
-    def n_Simple(self, node: hostir.Simple) -> list[Code]:
-        stmt = node.stmt
-        method = getattr(self, "s_" + type(stmt).__name__, None)
-        if method is None:
-            raise BasicUnsupportedError(
-                f"{type(stmt).__name__} statements are not supported by the CUDA C++ backend yet",
-                stmt.coord,
-            )
-        return method(node, stmt)
-
-    def s_Let(self, node, stmt: ast.Let) -> list[Code]:
-        pre: list[str] = []
-        value = self.expr.value(stmt.value, pre)
-        fails = self.fails(stmt.value) or self.store_fails(stmt.target)
-        return self.at_line(node, fails) + self.assign(stmt.target, value, pre)
-
-    def n_Evaluate(self, node: hostir.Evaluate) -> list[Code]:
-        """A value that nothing reads: evaluated, and converted, for its effects only."""
-        pre: list[str] = []
-        value = self.expr.store(self.expr.value(node.value, pre), node.value_type)
-        head = self.at_line(node, True)  # its effects are all there is: it can report
-        return head + [Code(line) for line in pre] + [Code(f"static_cast<void>({value});")]
-
-    def n_MinMax(self, node: hostir.MinMax) -> list[Code]:
-        """`B = std::max(B, A)`: `A > B ? A : B` as the IF it replaces (NaN included)."""
-        pre: list[str] = []
-        value = self.expr.double_value(node.value, pre)
-        var = self.var(node.name)
-        head = self.at_line(node, self.fails(node.value)) + [Code(line) for line in pre]
-        return head + [Code(f"{var} = std::{node.fn}({var}, {value});")]
-
     # ----------------------------------------------------------------- files, PRINT USING
-
-    def arg(self, e: ast.Expr) -> str:
-        return self.expr.value(e, None)
 
     def file_number(self, e: ast.Expr) -> str:
         return self.expr.subscript(self.expr.value_code(e, None))
 
-    def channel(self, number: ast.Expr | None) -> str:
-        """What PRINT and WRITE write to: the console, or the file numbered `number`."""
-        return "con" if number is None else f"b2t::file_output({self.file_number(number)})"
+    def dval(self, e: ast.Expr, pre: list[str] | None) -> str:
+        return self.expr.double_value(e, pre)
 
-    def items(self, items: list[ast.Expr]) -> str:
-        """`.item(a).item(b)`: each is written before the next one is evaluated."""
-        texts = []
-        for item in items:
-            if self.a.expr_types.get(item) == "str":
-                texts.append(self.expr.value(item, None))
-            elif self.a.expr_types.get(item) in ("dbl", "lng"):  # Microsoft BASIC: 16 digits
-                texts.append(self.expr.print_item(item, None))
-            else:
-                texts.append(self.expr.double_value(item, None))
-        return "".join(f".item({text})" for text in texts)
+    def throw(self, message: str, line: int | None = None) -> str:
+        where = f".in_line({line})" if line is not None else ""
+        return f"throw b2t::Fault({cpp_string(message)}){where}"
 
-    def print_using(self, node, stmt: ast.Print) -> list[Code]:
-        items = [i for i in stmt.items if not isinstance(i, ast.PrintSep)]
-        end = ".end();" if not isinstance(stmt.items[-1], ast.PrintSep) else ".end(false);"
-        fmt = self.expr.value(stmt.using, None)
-        chain = f"{self.channel(stmt.channel)}.print_using({fmt}){self.items(items)}{end}"
-        return self.at_line(node, True) + [Code(chain)]  # a format can be wrong
+    def print_value(self, item: ast.Expr) -> str:
+        kind = self.a.expr_types.get(item)
+        if kind == "str":
+            return self.expr.value(item, None)
+        if kind in ("dbl", "lng"):  # Microsoft BASIC: 16 digits
+            return self.expr.print_item(item, None)
+        return self.expr.double_value(item, None)
 
-    def s_Write(self, node, stmt: ast.Write) -> list[Code]:
-        fails = stmt.channel is not None or self.fails(*stmt.items)
-        chain = f"{self.channel(stmt.channel)}.write_items(){self.items(stmt.items)}.end();"
-        return self.at_line(node, fails) + [Code(chain)]
+    def print_piece(self, kind: str, text: str) -> str:
+        return {"zone": "zone()", "item": f"print({text})"}.get(kind, f"{kind}({text})")
 
-    def s_Field(self, node, stmt: ast.Field) -> list[Code]:
-        widths = ", ".join(self.expr.value(w, None) for w in stmt.widths)
-        names = ", ".join(f'"{name}"' for name in stmt.names)
-        call = f"b2t::field({self.file_number(stmt.channel)}, {{{widths}}}, {{{names}}});"
-        return self.at_line(node, True) + [Code(call)]
+    def print_chain(self, receiver: str, pieces: list[str], newline: bool) -> str | None:
+        pieces = [*pieces, "newline()"] if newline else pieces
+        return f"{receiver}.{'.'.join(pieces)}" if pieces else None
 
-    def s_FieldRelease(self, node, stmt: ast.FieldRelease) -> list[Code]:
-        names = ", ".join(f'"{name}"' for name in stmt.names)
-        return [Code(f"b2t::field_release({{{names}}});")]
+    def receive(self, target: ast.LValue, value: str) -> list[Code]:
+        return self.assign(target, value, [])
 
-    def s_Print(self, node, stmt: ast.Print) -> list[Code]:
-        if stmt.using is not None:
-            return self.print_using(node, stmt)
-        # The chains of calls `con.print(...)...;`, and the lines an item needs first
-        # between them (they run after the items before it are printed).
-        parts: list[list[str] | str] = [[]]
-        fails = stmt.channel is not None  # a file that is not open
-        for item in stmt.items:
-            if isinstance(item, ast.PrintSep):
-                if item.sep == ",":
-                    parts[-1].append("zone()")
-                continue
-            expr = _print_operand(item)
-            # TAB warns about an argument below one; SPC's is out of range
-            fails = fails or isinstance(item, (ast.Tab, ast.Spc)) or self.fails(expr)
-            pre: list[str] = []
-            if isinstance(item, (ast.Tab, ast.Spc)):
-                text = self.expr.value(expr, pre)
-                call = f"{type(item).__name__.lower()}({text})"
-            else:
-                call = f"print({self.expr.print_item(item, pre)})"
-            if pre:  # what it needs first runs after the items before it are printed
-                parts += [*pre, []]
-            parts[-1].append(call)
-        if not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep):
-            parts[-1].append("newline()")
-        chains = [part for part in parts if isinstance(part, list) and part]
-        receiver = self.channel(stmt.channel)
-        head: list[Code] = []
-        if stmt.channel is not None and len(chains) > 1:  # the file number is evaluated once
-            head = [Code(f"b2t::Console& {self.channel_var} = {receiver};")]
-            receiver = self.channel_var
-        lines = head + [
-            Code(f"{receiver}.{'.'.join(part)};") if isinstance(part, list) else Code(part)
-            for part in parts
-            if part
-        ]
-        return self.at_line(node, fails) + ([Code("", lines)] if head else lines)
+    def console_input(self, stmt: ast.Input, kinds: list[str]) -> str:
+        args = self.syntax.spread(kinds)
+        if stmt.prompt is None:
+            return f"con.input({args}{', true' if stmt.stay else ''})"
+        args = f"{cpp_std_string(stmt.prompt)}, {args}"
+        if not stmt.question or stmt.stay:
+            args += f", {str(stmt.question).lower()}, {str(stmt.stay).lower()}"
+        return f"con.input({args})"
 
-    def s_Input(self, node, stmt: ast.Input) -> list[Code]:
-        kinds = [
-            "b2t::STRING" if self.target_type(t) == "str" else "b2t::NUMBER" for t in stmt.targets
-        ]
-        args = "{" + ", ".join(kinds) + "}"
-        if stmt.channel is not None and stmt.line:
-            line = f"b2t::file_line({self.file_number(stmt.channel)})"
-            return self.at_line(node, True) + self.assign(stmt.targets[0], line, [])
-        if stmt.channel is not None:
-            call = f"b2t::file_input({self.file_number(stmt.channel)}, {args})"
-        elif stmt.prompt is not None:
-            args = f"{cpp_std_string(stmt.prompt)}, {args}"
-            if not stmt.question or stmt.stay:
-                args += f", {_cpp_bool(stmt.question)}, {_cpp_bool(stmt.stay)}"
-            call = f"con.input({args})"
-        else:
-            call = f"con.input({args}{', true' if stmt.stay else ''})"
-        head = self.at_line(node, True)  # end of input is fatal
+    def input_into(self, stmt: ast.Input, call: str, kinds: list[str]) -> list[Code]:
+        """The targets of INPUT from the fields of the replies `call` returns."""
         fields = [".text" if k == "b2t::STRING" else ".number" for k in kinds]
         if len(stmt.targets) == 1:
-            return head + self.assign(stmt.targets[0], f"{call}[0]{fields[0]}", [])
+            return self.assign(stmt.targets[0], f"{call}[0]{fields[0]}", [])
         body = [Code(f"const auto {self.reply_var} = {call};")]
         for n, (target, field_name) in enumerate(zip(stmt.targets, fields)):
             body += self.assign(target, f"{self.reply_var}[{n}]{field_name}", [])
-        return head + [Code("", body)]
+        return [Code("", body)]
 
     def s_LineInput(self, node, stmt: ast.LineInput) -> list[Code]:
         prompt = cpp_std_string(stmt.prompt) if stmt.prompt is not None else '""'
@@ -269,22 +172,22 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         first = self._place(stmt.first, pre)
         second = self._place(stmt.second, pre)
         fails = self.fails(stmt.first, stmt.second)
-        lines = [Code(line) for line in pre] + [Code(f"std::swap({first}, {second});")]
+        lines = self.put(pre) + [Code(f"std::swap({first}, {second});")]
         return self.at_line(node, fails) + lines
 
     def s_MidAssign(self, node, stmt: ast.MidAssign) -> list[Code]:
         pre: list[str] = []
         target = self._place(stmt.target, pre)
-        args = [self.expr.value(stmt.start, pre)]
+        args = [self.val(stmt.start, pre)]
         if stmt.count is not None:
-            args.append(self.expr.value(stmt.count, pre))
+            args.append(self.val(stmt.count, pre))
         function = "b2t::mid_assign_itself" if copies_itself(stmt) else "b2t::mid_assign"
         if not copies_itself(stmt):
-            args.append(self.expr.value(stmt.value, pre))
+            args.append(self.val(stmt.value, pre))
         head = self.at_line(node, True)  # a start or count out of range
         if isinstance(stmt.target, ast.Var):
             call = f"{function}({target}, {', '.join(args)})"
-            return head + [Code(line) for line in pre] + [Code(f"{target} = {call};")]
+            return head + self.put(pre) + [Code(f"{target} = {call};")]
         # An element: found once, before the arguments are evaluated.
         place = self.namer.fresh("place")
         call = f"{function}({place}, {', '.join(args)})"
@@ -296,63 +199,17 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             return self.var(target.name)
         return self.expr.element(target, pre).text
 
-    def s_Read(self, node, stmt: ast.Read) -> list[Code]:
-        out = self.at_line(node, True)  # reading past the data is fatal
-        for t in stmt.targets:
-            reader = "data.read_string()" if self.target_type(t) == "str" else "data.read_number()"
-            out += self.assign(t, reader, [])
-        return out
-
-    def s_Fault(self, node, stmt: ast.Fault) -> list[Code]:
-        return self.at_line(node, True) + [Code(f"throw b2t::Fault({cpp_string(stmt.message)});")]
-
-    def s_Randomize(self, node, stmt: ast.Randomize) -> list[Code]:
-        # fatal only for a BASIC2TILE_SEED that is not a number (or GW-BASIC's seed reply)
-        head = self.at_line(node, True)
-        if stmt.seed is not None:
-            pre: list[str] = []
-            seed = self.expr.value(stmt.seed, pre)
-            kind = RANDOMIZE_KINDS[self.a.expr_types[stmt.seed]]
-            return (
-                head + [Code(line) for line in pre] + [Code(f'b2t::RANDOMIZE({seed}, "{kind}");')]
-            )
-        if self.a.options.microsoft:  # GW-BASIC asks for the seed
-            return head + [Code('b2t::RANDOMIZE(con.ask_seed(), "int");')]
-        return head + [Code("b2t::RANDOMIZE();")]
-
-    def s_Dim(self, node, stmt: ast.Dim) -> list[Code]:
-        out = []
-        for decl in stmt.arrays:
-            if decl.name in self.static_arrays:
-                continue  # allocated when the program starts
-            bounds = ", ".join(self.expr.double_value(b, None) for b in decl.bounds)
-            out.append(Code(f"{self.expr.array(decl.name)}.allocate({{{bounds}}});"))
-        return self.at_line(node, bool(out)) + out
-
-    def s_Erase(self, node, stmt: ast.Erase) -> list[Code]:
-        redim = "true" if stmt.redim else ""
-        out = [Code(f"{self.expr.array(name)}.erase({redim});") for name in stmt.names]
-        return self.at_line(node, True) + out
-
     # ----------------------------------------------------------------- MAT statements
 
-    def _reshape(self, name: str, bounds: list[ast.Expr]) -> list[Code]:
-        dims = ", ".join(self.expr.double_value(b, None) for b in bounds)
-        return [Code(f"{self.expr.array(name)}.reshape({{{dims}}});")]
+    def mat_fill(self, name: str, target: str, value: ast.MatFill) -> list[Code]:
+        out = self._reshape(name, value.dims) if value.dims else []
+        if value.name == "IDN":
+            return out + [Code(f"b2t::mat_identity({target});")]
+        return out + [Code(f"b2t::mat_fill({target}, {'1.0' if value.name == 'CON' else '0.0'});")]
 
-    def s_MatRead(self, node, stmt: ast.MatRead) -> list[Code]:
-        return self._mat_fill_from(node, stmt, "b2t::mat_read", "data")
-
-    def s_MatInput(self, node, stmt: ast.MatInput) -> list[Code]:
-        return self._mat_fill_from(node, stmt, "b2t::mat_input", "con")
-
-    def _mat_fill_from(self, node, stmt, helper: str, source: str) -> list[Code]:
-        out = self.at_line(node, True)
-        for decl in stmt.arrays:
-            if decl.bounds:
-                out += self._reshape(decl.name, decl.bounds)
-            out.append(Code(f"{helper}({self.expr.array(decl.name)}, {source});"))
-        return out
+    def mat_op(self, helper: str, op: str, target: str, operand: str) -> list[str]:
+        """The helper of each operation (TRN, INV, +, -, *)."""
+        return [_MAT_HELPERS.get(op, "mat_inverse"), target, self.expr.array(operand)]
 
     def s_MatPrint(self, node, stmt: ast.MatPrint) -> list[Code]:
         out: list[Code] = []
@@ -364,102 +221,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             out.append(Code(call))
         return self.at_line(node, False) + out
 
-    def s_MatAssign(self, node, stmt: ast.MatAssign) -> list[Code]:
-        value = stmt.value
-        target = self.expr.array(stmt.target)
-        out = self.at_line(node, True)
-        if isinstance(value, ast.MatFill):
-            if value.dims:
-                out += self._reshape(stmt.target, value.dims)
-            if value.name == "IDN":
-                return out + [Code(f"b2t::mat_identity({target});")]
-            fill = "1.0" if value.name == "CON" else "0.0"
-            return out + [Code(f"b2t::mat_fill({target}, {fill});")]
-        if isinstance(value, ast.MatScale):
-            pre: list[str] = []
-            factor = self.expr.value(value.factor, pre)
-            source = self.expr.array(value.matrix.name)
-            call = f"b2t::mat_scale({target}, {factor}, {source});"
-            return out + [Code(line) for line in pre] + [Code(call)]
-        if isinstance(value, ast.MatFunc):
-            helper = "b2t::mat_transpose" if value.name == "TRN" else "b2t::mat_inverse"
-            return out + [Code(f"{helper}({target}, {self.expr.array(value.arg.name)});")]
-        if isinstance(value, ast.MatBin):
-            helper = {"+": "b2t::mat_add", "-": "b2t::mat_sub", "*": "b2t::mat_mul"}[value.op]
-            left, right = self.expr.array(value.left.name), self.expr.array(value.right.name)
-            return out + [Code(f"{helper}({target}, {left}, {right});")]
-        return out + [Code(f"b2t::mat_copy({target}, {self.expr.array(value.name)});")]
-
     # ----------------------------------------------------------------- FOR loops
-
-    def _for_name(self, stmt: ast.For, role: str, for_index: int, lowered: bool = True) -> str:
-        """`i_limit`, `i_step`...: one name per FOR statement and role (lowered or not)."""
-        key = (role, for_index)
-        if key not in self._for_names:
-            self._for_names[key] = self.namer.fresh(f"{self.var(stmt.var.name)}_{role}")
-        return self._for_names[key]
-
-    def _for_setup(self, node: hostir.ForLoop | hostir.ForInit, lowered: bool):
-        """Lines evaluating start, limit and step once (ECMA-55 11.4, in the
-        interpreter's order: start, limit, step), the texts of start, limit and step, and
-        the sign's name, as the node's plan says.  `lowered`: the names are locals of the
-        function (a dispatch loop's blocks share them), else `const` locals declared here."""
-        stmt, for_index, plan = node.stmt, node.for_index, node.plan
-        lines: list[Code] = []
-
-        def define(role: str, value: str, ctype: str) -> str:
-            name = self._for_name(stmt, role, for_index)
-            if lowered:
-                self.function_locals[name] = ctype
-                lines.append(Code(f"{name} = {value};"))
-            else:
-                lines.append(Code(f"const {ctype} {name} = {value};"))
-            return name
-
-        pre: list[str] = []
-        start = self.expr.value(stmt.start, pre)
-        limit_const, step_const = plan.limit, plan.step
-        lines += [Code(line) for line in pre]
-        if plan.start_first:
-            start = define("start", start, "double")
-        if limit_const is not None:
-            limit = cpp_number(limit_const)
-        else:
-            pre = []
-            value = self.expr.value(stmt.limit, pre)
-            lines += [Code(line) for line in pre]
-            limit = define("limit", value, "double")
-        sign = None
-        if step_const is not None:
-            step = cpp_number(step_const)
-        else:
-            pre = []
-            value = self.expr.value(stmt.step, pre)
-            lines += [Code(line) for line in pre]
-            step = define("step", value, "double")
-            sign = define("sign", f"{step} > 0.0 ? 1.0 : ({step} < 0.0 ? -1.0 : 0.0)", "double")
-        return lines, start, limit, step, sign, step_const
-
-    def _continues(self, var: str, limit: str, sign, step_const, exact: bool) -> str:
-        """The loop goes on while not (v - limit) * SGN(step) > 0 (ECMA-55 11.4).
-        `exact`: the variable and the limit cannot be NaN, so `<=` says the same."""
-        if step_const is None:
-            return f"!(({var} - {limit}) * {sign} > 0.0)"
-        if step_const > 0:
-            return f"{var} <= {limit}" if exact else f"!({var} > {limit})"
-        if step_const < 0:
-            return f"{var} >= {limit}" if exact else f"!({var} < {limit})"
-        return "true"
-
-    def _increment(self, stmt: ast.For, step: str) -> str:
-        var = self.var(stmt.var.name)
-        kind = _type_of(stmt.var.name)
-        if kind == "int":
-            return f"{var} = {self.expr.store(f'{var} + {step}', kind)}"
-        return f"{var} += {step}"  # in double, then rounded to the variable's type
-
-    def _start(self, stmt: ast.For, start: str) -> str:
-        return f"{self.var(stmt.var.name)} = {self.expr.store(start, _type_of(stmt.var.name))}"
 
     def n_ForLoop(self, node: hostir.ForLoop) -> list[Code]:
         stmt = node.stmt
@@ -473,69 +235,24 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             body = self.nodes(node.body)
             body += self.comment(hostir.Simple(next_stmt, origin=next_stmt))
             return [Code(f"for ({var} = {start}; {test}; {increment})", body)]
-        fails = self.fails(stmt.start, stmt.limit, stmt.step) or _type_of(stmt.var.name) == "int"
+        fails = (
+            self.fails(stmt.start, stmt.limit, stmt.step) or type_of_name(stmt.var.name) == "int"
+        )
         lines, start, limit, step, sign, step_const = self._for_setup(node, False)
         test = self._continues(var, limit, sign, step_const, node.plan.exact)
         body = ([] if node.ends else [_PROGRESS]) + self.nodes(node.body)
         body += self.comment(hostir.Simple(next_stmt, origin=next_stmt))
         first = self._start(stmt, start)
         if node.plan.zero_trip_step:
-            # a loop that runs zero times still adds the step once (as the interpreter's
-            # zero_trip_step)
-            past = self._past(var, limit, sign, step_const)
-            increment = Code(self._increment(stmt, step) + ";")
-            lines += [Code(first + ";"), Code(f"if ({past})", [increment])]
+            lines += self._starting(stmt, start)
+            lines += self._zero_trip_step(stmt, limit, step, sign, step_const)
             first = ""
         increment = self._increment(stmt, step)
-        if _type_of(stmt.var.name) == "int" and self.tracks_lines:
+        if type_of_name(stmt.var.name) == "int" and self.tracks_lines:
             # a `%` variable's step can overflow: the error names the NEXT's line
             increment = f"{self.line_var} = {next_stmt.label or 0}, {increment}"
         header = f"for ({first}; {test}; {increment})"
         return self.at_line(node, fails) + lines + [Code(header, body)]
-
-    def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
-        stmt = node.stmt
-        fails = self.fails(stmt.start, stmt.limit, stmt.step) or _type_of(stmt.var.name) == "int"
-        lines, start, limit, step, sign, step_const = self._for_setup(node, True)
-        past = self._past(self.var(stmt.var.name), limit, sign, step_const)
-        lines.append(Code(self._start(stmt, start) + ";"))
-        exit = self._goto(node.exit)
-        if node.plan.zero_trip_step:  # a loop that runs zero times still adds the step
-            exit = [Code(self._increment(stmt, step) + ";")] + exit
-        if node.stack:
-            self.uses_for_stack = True
-            lines.append(Code(f"{self.for_stack_var}.enter({cpp_string(node.loop)});"))
-            exit = [Code(f"{self.for_stack_var}.leave();")] + exit
-        return self.at_line(node, fails) + lines + [Code(f"if ({past})", exit)]
-
-    def n_ForNext(self, node: hostir.ForNext) -> list[Code]:
-        stmt = node.stmt
-        limit, step, sign, step_const = self._lowered_loop(node)
-        test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
-        head = self.at_line(node, node.stack or _type_of(stmt.var.name) == "int")
-        lines = [
-            Code(self._increment(stmt, step) + ";"),
-            Code(f"if ({test})", self._goto(node.body)),
-        ]
-        if not node.stack:
-            return head + lines
-        self.uses_for_stack = True
-        find = Code(f"{self.for_stack_var}.find({cpp_string(node.loop)});")
-        return head + [find] + lines + [Code(f"{self.for_stack_var}.leave();")]
-
-    def n_LoopFault(self, node: hostir.LoopFault) -> list[Code]:
-        """A FOR with no NEXT (or the wrong one), a NEXT with no FOR: as the
-        interpreter, a FOR evaluates its parts first (only effects can be seen)."""
-        lines: list[Code] = []
-        parts = (node.stmt.start, node.stmt.limit, node.stmt.step) if node.stmt else ()
-        for part in parts:
-            if has_effects(part):
-                pre: list[str] = []
-                value = self.expr.value(part, pre)
-                lines += [Code(line) for line in pre] + [Code(f"static_cast<void>({value});")]
-        where = f".in_line({node.line})" if node.line is not None else ""
-        fault = Code(f"throw b2t::Fault({cpp_string(node.message)}){where};")
-        return self.at_line(node, True) + lines + [fault]
 
     # ----------------------------------------------------------------- other control flow
 
@@ -549,7 +266,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             return [Code(f"while ({test})", [_PROGRESS] + self.nodes(node.body))]
         # The test needs lines first, each time: at the top of an endless loop.
         leave = Code(f"if ({_negated(test)})", [Code("break;")])
-        check = track + [Code(line) for line in pre] + [leave]
+        check = track + self.put(pre) + [leave]
         return [Code("while (true)", [_PROGRESS] + check + self.nodes(node.body))]
 
     def n_If(self, node: hostir.If) -> list[Code]:
@@ -559,7 +276,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             pre: list[str] = []
             if n == 0:
                 test = self.expr.all_of([condition, *node.merged], pre, self._line_if_fails)
-                head = self.at_line(node, self.fails(condition)) + [Code(line) for line in pre]
+                head = self.at_line(node, self.fails(condition)) + self.put(pre)
                 out.append(Code(f"if ({test})", self.nodes(body)))
                 continue
             test = self.expr.cond(condition, pre)
@@ -587,23 +304,19 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def n_Continue(self, node: hostir.Continue) -> list[Code]:
         return [Code("continue;")]  # a C++ `for` runs its increment (the NEXT) first
 
-    def n_OnGosub(self, node: hostir.OnGosub) -> list[Code]:
-        arms = [[Code(f"{self.sub_names[s]}();")] for s in node.subroutines]
-        return self._on(node, node.selector, arms)
-
     def _on(self, node, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
         """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5); out of range is
         fatal, as in the interpreter (b2t::on_index).  Outside strict mode, Microsoft
         BASIC's rules (b2t::on_choice): 0 or past the targets matches no case, goes on."""
         pre: list[str] = []
-        value = self.expr.value(selector, pre)
+        value = self.val(selector, pre)
         cases = [
             Code(f"case {n}:", arm + _break_unless_jumping(arm), braces=False)
             for n, arm in enumerate(arms, 1)
         ]
         choose = "on_index" if self.a.options.strict else "on_choice"
         switch = Code(f"switch (b2t::{choose}({value}, {len(arms)}))", cases)
-        return self.at_line(node, True) + [Code(line) for line in pre] + [switch]
+        return self.at_line(node, True) + self.put(pre) + [switch]
 
     # ----------------------------------------------------------------- dispatch loops
 
@@ -615,38 +328,8 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         self.labels.setdefault(name)
         return name
 
-    def _goto(self, label: str | None) -> list[Code]:
-        if label is None:
-            return [Code("break;")]  # leave the switch, then the dispatch loop
-        return [Code(f"{self.label_var} = {self.label(label)};"), Code("continue;")]
-
-    def n_OnJump(self, node: hostir.OnJump) -> list[Code]:
-        arms = [[Code(f"{self.label_var} = {self.label(t)};")] for t in node.targets]
-        if node.falls_through:  # each case jumps; no case goes on after the statement
-            return self._on(node, node.selector, [arm + [Code("continue;")] for arm in arms])
-        return self._on(node, node.selector, arms) + [Code("continue;")]
-
     def _push(self, return_to: str) -> list[Code]:
         return [Code(f"{self.returns_var}.push({self.label(return_to)});")]
-
-    def n_GosubJump(self, node: hostir.GosubJump) -> list[Code]:
-        return self.at_line(node, True) + self._push(node.return_to) + self._goto(node.target)
-
-    def n_OnGosubJump(self, node: hostir.OnGosubJump) -> list[Code]:
-        arms = [[Code(f"{self.label_var} = {self.label(t)};")] for t in node.targets]
-        if node.falls_through:  # an index out of range goes on after the statement
-            jumps = [arm + self._push(node.return_to) + [Code("continue;")] for arm in arms]
-            return self._on(node, node.selector, jumps)
-        return (
-            self._on(node, node.selector, arms) + self._push(node.return_to) + [Code("continue;")]
-        )
-
-    def n_ReturnJump(self, node: hostir.ReturnJump) -> list[Code]:
-        head = self.at_line(node, True)
-        if not self.has_return_stack:
-            return head + [Code("throw b2t::Fault(b2t::RETURN_WITHOUT_GOSUB);")]
-        pop = f"{self.label_var} = static_cast<Label>({self.returns_var}.pop());"
-        return head + [Code(pop), Code("continue;")]
 
     def n_Dispatch(self, node: hostir.Dispatch) -> list[Code]:
         first = len(self.labels)
@@ -695,8 +378,11 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         handler = self.label(node.handler) if node.handler is not None else "-1"
         return [Code(f"{self.trap_var}.on_error({handler}, {self.line_var});")]
 
-    def label_text(self, label: str) -> str:
+    def label_text(self, label: str | None) -> str:
         return self.label(label)
+
+    def _return_fault(self) -> str:
+        return "throw b2t::Fault(b2t::RETURN_WITHOUT_GOSUB)"
 
     def as_label(self, text: str) -> str:
         return f"static_cast<Label>({text})"
@@ -712,8 +398,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 _PROGRESS = Code("b2t::forward_progress();")
 
 
-def _type_of(name: str) -> str:
-    return type_of_name(name)
+_MAT_HELPERS = {"TRN": "mat_transpose", "+": "mat_add", "-": "mat_sub", "*": "mat_mul"}
 
 
 def _reports(effects) -> bool:
@@ -734,10 +419,6 @@ def _label_line(label: str) -> int:
     a number, is 0)."""
     number = label.split(":", 1)[0]
     return int(number) if number.isdigit() else 0
-
-
-def _cpp_bool(value: bool) -> str:
-    return "true" if value else "false"
 
 
 def _negated(test: str) -> str:

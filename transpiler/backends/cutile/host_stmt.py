@@ -1,6 +1,8 @@
-"""Host program nodes (`transpiler.hostir`) as Python statements.
+"""Host program nodes (`transpiler.hostir`) as Python statements: the hooks of the
+shared printer (`backends/host_statements.py`, which writes every statement whose
+decisions are the same in C++) and the statements whose Python shape is its own.
 
-The printer decides the text of every line; the template lays the lines out
+The template lays the lines out
 (`templates/cutile/host_body.py.jinja` indents the blocks).  Semantics follow the
 reference interpreter (`transpiler/interpreter/codegen.py`) statement by statement;
 where its text differs, the comment on the method says why it is equivalent.
@@ -12,12 +14,10 @@ from dataclasses import dataclass
 
 from ... import ast, hostir
 from ...builtins import effect_of
-from ...expr_facts import copies_itself, has_effects, signed_number
-from ...expr_facts import print_operand as _print_operand
+from ...expr_facts import copies_itself, signed_number
 from ...hostcode.syntax import PYTHON
-from ...model import Analysis, type_of_name
+from ...model import Analysis
 from ...naming import Namer
-from ...semantics import RANDOMIZE_KINDS
 from ..basic_origin import origin_comment
 from ..host_statements import HostStatements
 from .code import Code, _suite
@@ -29,8 +29,6 @@ RETURN_WITHOUT_GOSUB = "RETURN without GOSUB"
 GOSUB_TOO_DEEP = "GOSUB nested too deeply"
 ON_OUT_OF_RANGE = "ON index out of range"
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
-
-
 
 
 @dataclass
@@ -46,8 +44,15 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     syntax = PYTHON
     code = Code
     origin_comment = staticmethod(origin_comment)
-    number_text = staticmethod(number_literal)
+
+    def number_text(self, value) -> str:
+        text = number_literal(value)
+        if "math" in text:
+            self.need("math")
+        return text
+
     end_exception = "raise EndProgram"
+    backend = "cuTile Python"
     string = staticmethod(repr)
 
     def __init__(self, analysis: Analysis, namer: Namer, expr: ExprPrinter, sub_names: dict):
@@ -64,7 +69,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         self.channel_var = namer.fresh("channel")
         self.read_vars: set[str] = set()  # variables some emitted code reads
         self.static_arrays: frozenset[str] = frozenset()  # set by the module printer
-        self._stmts_by_line: dict[int, list[ast.Stmt]] | None = None
 
     # ----------------------------------------------------------------- helpers
 
@@ -73,139 +77,60 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     runtime = need
 
-    def statement_holding(self, node: ast.Node) -> ast.Stmt | None:
-        """The statement `node` is part of (a subscript's LET, say)."""
-        if isinstance(node, ast.Stmt):
-            return node
-        if self._stmts_by_line is None:
-            self._stmts_by_line = {}
-            for stmt in self.a.stmts:
-                self._stmts_by_line.setdefault(stmt.coord.line, []).append(stmt)
-        for stmt in self._stmts_by_line.get(node.coord.line, ()):
-            if any(sub is node for sub in stmt.walk()):
-                return stmt
-        return None
-
     def block(self, nodes: list[hostir.HNode]) -> list[Code]:
         return _suite(self.nodes(nodes))
-
-    def store_var(self, name: str, text: str) -> str:
-        return f"{self.var(name)} = {self.expr.store(text, _type_of(name))}"
 
     def target(self, target: ast.LValue) -> str:
         if isinstance(target, ast.Var):
             return self.var(target.name)
         return self.expr.element(target)
 
-    def assign(self, target: ast.LValue, text: str) -> str:
-        return f"{self.target(target)} = {self.expr.store(text, self.target_type(target))}"
-
-    # ----------------------------------------------------------------- simple statements
-
-    def n_Simple(self, node: hostir.Simple) -> list[Code]:
-        stmt = node.stmt
-        method = getattr(self, "s_" + type(stmt).__name__, None)
-        if method is None:
-            raise NotImplementedError(f"{type(stmt).__name__} in a host program")
-        return method(node, stmt)
-
-    def s_Let(self, node, stmt: ast.Let) -> list[Code]:
-        # Python evaluates the value before the subscripts of an element target; the
-        # interpreter the other way round.  Only an assignment whose subscript is out of
-        # range *and* whose value warns or fails could tell (it is fatal either way).
-        target = stmt.target
-        value = self.expr.store(self.expr.value(stmt.value), self.target_type(target))
+    def assign(self, target: ast.LValue, value: str, pre=None) -> list[Code]:
+        """`target = value` with the store conversion.  Python evaluates the value before
+        the subscripts of an element target; the interpreter the other way round.  Only
+        an assignment whose subscript is out of range *and* whose value warns or fails
+        could tell (it is fatal either way)."""
+        value = self.expr.store(value, self.target_type(target))
         if isinstance(target, ast.Var) and value == self.var(target.name):
             return []  # LET X = X
         return [Code(f"{self.target(target)} = {value}")]
 
-    def n_Evaluate(self, node: hostir.Evaluate) -> list[Code]:
-        return [Code(f"_ = {self.expr.store(self.expr.value(node.value), node.value_type)}")]
-
-    def n_MinMax(self, node: hostir.MinMax) -> list[Code]:
-        var = self.var(node.name)
-        return [Code(f"{var} = {node.fn}({var}, {self.expr.value(node.value)})")]
-
-    def arg(self, e: ast.Expr) -> str:
-        return self.expr.value(e)
+    # ----------------------------------------------------------------- simple statements
 
     def file_number(self, e: ast.Expr) -> str:
         return self.expr.subscript(e)
 
-    def channel(self, number: ast.Expr | None) -> str:
-        """What PRINT and WRITE write to: the console, or the file numbered `number`."""
-        if number is None:
-            return "con"
-        return f"{self.need('file_output')}({self.expr.subscript(number)})"
+    def throw(self, message: str, line: int | None = None) -> str:
+        where = f", line={line}" if line is not None else ""
+        return f"raise {self.need('BasicFault')}({message!r}{where})"
 
-    def s_Print(self, node, stmt: ast.Print) -> list[Code]:
-        """One `con.print` per run of items; an item that can fail starts a new call,
-        so that what the items before it print comes out first, as in the interpreter."""
-        con = self.channel(stmt.channel)
-        if stmt.using is not None:
-            items = [i for i in stmt.items if not isinstance(i, ast.PrintSep)]
-            end = ".end()" if not isinstance(stmt.items[-1], ast.PrintSep) else ".end('')"
-            return [
-                Code(f"{con}.print_using({self.expr.value(stmt.using)}){self._items(items)}{end}")
-            ]
-        calls: list[list[str]] = [[]]
-        for item in stmt.items:
-            if isinstance(item, ast.PrintSep):
-                if item.sep == ",":
-                    calls[-1].append(self.need("ZONE"))
-                continue
-            expr = _print_operand(item)
-            if calls[-1] and self.expr.can_fail(expr):
-                calls.append([])
-            if isinstance(item, (ast.Tab, ast.Spc)):
-                text = self.expr.value(expr)
-                calls[-1].append(f"{self.need(type(item).__name__.lower())}({text})")
-            else:
-                calls[-1].append(self.expr.print_item(expr))
-        ends_line = not stmt.items or not isinstance(stmt.items[-1], ast.PrintSep)
-        out = []
-        if len(calls) > 1 and stmt.channel is not None:  # the file number is evaluated once
-            out.append(Code(f"{self.channel_var} = {con}"))
-            con = self.channel_var
-        for n, args in enumerate(calls):
-            last = n == len(calls) - 1
-            if last and ends_line:
-                out.append(Code(f"{con}.print({', '.join(args)})"))
-            else:
-                out.append(Code(f"{con}.print({', '.join(args + ['end=' + repr('')])})"))
-        return out
+    def print_value(self, item: ast.Expr) -> str:
+        return self.expr.print_item(item)
 
-    def _items(self, items: list[ast.Expr]) -> str:
-        """`.item(a).item(b)`: each is written before the next one is evaluated."""
-        return "".join(f".item({self.expr.print_item(item)})" for item in items)
+    def print_piece(self, kind: str, text: str) -> str:
+        if kind == "zone":
+            return self.need("ZONE")
+        return text if kind == "item" else f"{self.need(kind)}({text})"
 
-    def s_Write(self, node, stmt: ast.Write) -> list[Code]:
-        return [Code(f"{self.channel(stmt.channel)}.write_items(){self._items(stmt.items)}.end()")]
+    def print_chain(self, receiver: str, pieces: list[str], newline: bool) -> str:
+        return f"{receiver}.print({', '.join(pieces if newline else [*pieces, 'end=' + repr('')])})"
 
-    def s_Field(self, node, stmt: ast.Field) -> list[Code]:
-        number = self.expr.subscript(stmt.channel)
-        widths = ", ".join(self.expr.value(w) for w in stmt.widths)
-        return [Code(f"{self.need('field')}({number}, [{widths}], {stmt.names!r})")]
+    def print_splits(self, e: ast.Expr) -> bool:
+        return self.expr.can_fail(e)
 
-    def s_FieldRelease(self, node, stmt: ast.FieldRelease) -> list[Code]:
-        return [Code(f"{self.need('field_release')}({', '.join(map(repr, stmt.names))})")]
+    def receive(self, target: ast.LValue, value: str) -> list[Code]:
+        if isinstance(target, ast.Var) and target.name not in self.read_vars:
+            return [Code(self.expr.store(value, self.target_type(target)))]
+        return self.assign(target, value)
 
-    def s_Input(self, node, stmt: ast.Input) -> list[Code]:
-        kinds = [
-            self.need("STRING") if self.target_type(t) == "str" else self.need("NUMBER")
-            for t in stmt.targets
-        ]
-        if stmt.channel is not None and stmt.line:
-            line = f"{self.need('file_line')}({self.expr.subscript(stmt.channel)})"
-            return [Code(self.assign(stmt.targets[0], line))]
-        if stmt.channel is not None:
-            number = self.expr.subscript(stmt.channel)
-            call = f"{self.need('file_input')}({number}, {_tuple(kinds)})"
-        else:
-            prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
-            options = "" if stmt.question else ", question=False"
-            options += ", stay=True" if stmt.stay else ""
-            call = f"con.input({prompt}, ({', '.join(kinds)},){options})"
+    def console_input(self, stmt: ast.Input, kinds: list[str]) -> str:
+        prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
+        options = "" if stmt.question else ", question=False"
+        options += ", stay=True" if stmt.stay else ""
+        return f"con.input({prompt}, ({', '.join(kinds)},){options})"
+
+    def input_into(self, stmt: ast.Input, call: str, kinds: list[str]) -> list[Code]:
+        """The targets of INPUT from the tuple `call` returns."""
         converted = [self.expr.store("x", self.target_type(t)) != "x" for t in stmt.targets]
         if not any(converted):
             names = ", ".join(self._target_or_discard(t) for t in stmt.targets)
@@ -216,7 +141,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         for n, t in enumerate(stmt.targets):
             if isinstance(t, ast.Var) and t.name not in self.read_vars:
                 continue
-            out.append(Code(self.assign(t, f"{self.reply_var}[{n}]")))
+            out += self.assign(t, f"{self.reply_var}[{n}]")
         return out
 
     def s_LineInput(self, node, stmt: ast.LineInput) -> list[Code]:
@@ -270,64 +195,19 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             return "_"
         return self.target(target)
 
-    def s_Read(self, node, stmt: ast.Read) -> list[Code]:
-        out = []
-        for t in stmt.targets:
-            reader = "data.read_string()" if self.target_type(t) == "str" else "data.read_number()"
-            if isinstance(t, ast.Var) and t.name not in self.read_vars:
-                out.append(Code(self.expr.store(reader, self.target_type(t))))
-            else:
-                out.append(Code(self.assign(t, reader)))
-        return out
-
-    def s_Fault(self, node, stmt: ast.Fault) -> list[Code]:
-        return [Code(f"raise {self.need('BasicFault')}({stmt.message!r})")]
-
-    def s_Randomize(self, node, stmt: ast.Randomize) -> list[Code]:
-        randomize = self.need("RANDOMIZE")
-        if stmt.seed is not None:
-            kind = RANDOMIZE_KINDS[self.a.expr_types[stmt.seed]]
-            return [Code(f"{randomize}({self.expr.value(stmt.seed)}, {kind!r})")]
-        if self.a.options.microsoft:  # GW-BASIC asks for the seed
-            return [Code(f"{randomize}(con.ask_seed(), 'int')")]
-        return [Code(f"{randomize}()")]
-
-    def s_Dim(self, node, stmt: ast.Dim) -> list[Code]:
-        """A DIM that runs: it allocates the arrays whose shape is not fixed (run-time
-        bounds, or reshaped by MAT); the others exist from the start, as in the
-        interpreter."""
-        out = []
-        for decl in stmt.arrays:
-            if decl.name in self.static_arrays:
-                continue
-            bounds = ", ".join(self.expr.value(b) for b in decl.bounds)
-            out.append(Code(f"{self.expr.array(decl.name)}.allocate({bounds})"))
-        return out
-
-    def s_Erase(self, node, stmt: ast.Erase) -> list[Code]:
-        redim = "redim=True" if stmt.redim else ""
-        return [Code(f"{self.expr.array(name)}.erase({redim})") for name in stmt.names]
-
     # ----------------------------------------------------------------- MAT statements
 
     def _f32(self) -> str:
         return ", f32=True" if self.expr.f32 else ""
 
-    def s_MatRead(self, node, stmt: ast.MatRead) -> list[Code]:
-        return self._mat_fill_from(stmt, "mat_read", "data")
+    def mat_fill(self, name: str, target: str, value: ast.MatFill) -> list[Code]:
+        dims = ", ".join(self.expr.value(d) for d in value.dims)
+        dims_text = f", ({dims},)" if value.dims else ""
+        return [Code(f"{self.need('mat_fill')}({target}, {value.name!r}{dims_text})")]
 
-    def s_MatInput(self, node, stmt: ast.MatInput) -> list[Code]:
-        return self._mat_fill_from(stmt, "mat_input", "con")
-
-    def _mat_fill_from(self, stmt, helper: str, source: str) -> list[Code]:
-        out = []
-        for decl in stmt.arrays:
-            name = self.expr.array(decl.name)
-            if decl.bounds:
-                bounds = ", ".join(self.expr.value(b) for b in decl.bounds)
-                out.append(Code(f"{name}.reshape({bounds})"))
-            out.append(Code(f"{self.need(helper)}({name}, {source}{self._f32()})"))
-        return out
+    def mat_op(self, helper: str, op: str, target: str, operand: str) -> list[str]:
+        """`mat_function` or `mat_binary`, told the operation."""
+        return [helper, target, repr(op), self.expr.array(operand)]
 
     def s_MatPrint(self, node, stmt: ast.MatPrint) -> list[Code]:
         arrays = ", ".join(self.expr.array(n) for n in stmt.names)
@@ -335,84 +215,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             arrays += ","
         return [Code(f"{self.need('mat_print')}(({arrays}), {tuple(stmt.seps)!r}, con)")]
 
-    def s_MatAssign(self, node, stmt: ast.MatAssign) -> list[Code]:
-        value = stmt.value
-        target = self.expr.array(stmt.target)
-        if isinstance(value, ast.MatFill):
-            dims = ", ".join(self.expr.value(d) for d in value.dims)
-            dims_text = f", ({dims},)" if value.dims else ""
-            return [Code(f"{self.need('mat_fill')}({target}, {value.name!r}{dims_text})")]
-        if isinstance(value, ast.MatScale):
-            factor = self.expr.value(value.factor)
-            source = self.expr.array(value.matrix.name)
-            return [Code(f"{self.need('mat_scale')}({target}, {factor}, {source}{self._f32()})")]
-        if isinstance(value, ast.MatFunc):
-            source = self.expr.array(value.arg.name)
-            call = f"{self.need('mat_function')}({target}, {value.name!r}, {source}{self._f32()})"
-            return [Code(call)]
-        if isinstance(value, ast.MatBin):
-            left = self.expr.array(value.left.name)
-            right = self.expr.array(value.right.name)
-            call = (
-                f"{self.need('mat_binary')}({target}, {value.op!r}, {left}, {right}{self._f32()})"
-            )
-            return [Code(call)]
-        source = self.expr.array(value.name)
-        return [Code(f"{self.need('mat_copy')}({target}, {source})")]
-
     # ----------------------------------------------------------------- FOR loops
-
-    def _for_name(self, stmt: ast.For, role: str, for_index: int, lowered: bool) -> str:
-        """`i_limit`, `i_step`...: one name per variable for structured loops (never two
-        active at once in one function), one per FOR statement for lowered loops (a
-        GOSUB through the return stack may run another FOR of the variable meanwhile)."""
-        key = (stmt.var.name, role, for_index if lowered else None)
-        if key not in self._for_names:
-            self._for_names[key] = self.namer.fresh(f"{self.var(stmt.var.name)}_{role}")
-        return self._for_names[key]
-
-    def _for_setup(self, node: hostir.ForLoop | hostir.ForInit, lowered: bool):
-        """Lines evaluating start, limit and step once as the node's plan says (ECMA-55
-        11.4, in the interpreter's order: start, limit, step), and the texts of limit
-        and step."""
-        stmt, for_index, plan = node.stmt, node.for_index, node.plan
-        lines: list[Code] = []
-        start = self.expr.value(stmt.start)
-        limit_const, step_const = plan.limit, plan.step
-        if plan.start_first:
-            temp = self._for_name(stmt, "start", for_index, lowered)
-            lines.append(Code(f"{temp} = {start}"))
-            start = temp
-        if limit_const is not None:
-            limit = number_literal(limit_const)
-            if "math" in limit:
-                self.need("math")
-        else:
-            limit = self._for_name(stmt, "limit", for_index, lowered)
-            lines.append(Code(f"{limit} = {self.expr.value(stmt.limit)}"))
-        sign = None
-        if step_const is not None:
-            step = number_literal(step_const)
-        else:
-            step = self._for_name(stmt, "step", for_index, lowered)
-            sign = self._for_name(stmt, "sign", for_index, lowered)
-            lines.append(Code(f"{step} = {self.expr.value(stmt.step)}"))
-            lines.append(Code(f"{sign} = 1.0 if {step} > 0.0 else (-1.0 if {step} < 0.0 else 0.0)"))
-        if self.expr.store(start, _type_of(stmt.var.name)) != self.var(stmt.var.name):
-            lines.append(Code(self.store_var(stmt.var.name, start)))  # not FOR I = I TO ...
-        return lines, limit, step, sign, step_const
-
-    def _continues(self, var: str, limit: str, sign, step_const, exact: bool) -> str:
-        """The test at the top of a while-form FOR.  `exact`: the variable and the limit
-        cannot be NaN, so `<=` says the same as `not >`."""
-        if exact and step_const:
-            return f"{var} {'<=' if step_const > 0 else '>='} {limit}"
-        past = self._past(var, limit, sign, step_const)
-        return "True" if past is None else f"not {past}"
-
-    def _increment(self, stmt: ast.For, step: str) -> Code:
-        var = self.var(stmt.var.name)
-        return Code(self.store_var(stmt.var.name, f"{var} + {step}"))
 
     def n_ForLoop(self, node: hostir.ForLoop) -> list[Code]:
         stmt = node.stmt
@@ -429,62 +232,18 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             body = self.block(node.body)
             self.loops.pop()
             return [Code(f"for {var} in range({args}):", body)]
-        lines, limit, step, sign, step_const = self._for_setup(node, False)
+        lines, start, limit, step, sign, step_const = self._for_setup(node, False)
+        lines += self._starting(stmt, start)
         test = self._continues(var, limit, sign, step_const, node.plan.exact)
         next_stmt = self.a.stmts[node.next_index]
         increment = self.comment(hostir.Simple(next_stmt, origin=next_stmt))
-        increment.append(self._increment(stmt, step))
-        self.loops.append(_Loop("for", [self._increment(stmt, step)]))
+        increment += self.simple(self._increment(stmt, step))
+        self.loops.append(_Loop("for", self.simple(self._increment(stmt, step))))
         body = self.nodes(node.body)
         self.loops.pop()
         if node.plan.zero_trip_step:
             lines += self._zero_trip_step(stmt, limit, step, sign, step_const)
         return lines + [Code(f"while {test}:", body + increment)]
-
-    def _zero_trip_step(self, stmt: ast.For, limit, step, sign, step_const) -> list[Code]:
-        """Microsoft BASIC: a loop that runs zero times still adds the step once (as the
-        interpreter's zero_trip_step)."""
-        past = self._past(self.var(stmt.var.name), limit, sign, step_const)
-        return [Code(f"if {past}:", [self._increment(stmt, step)])]
-
-    def n_ForInit(self, node: hostir.ForInit) -> list[Code]:
-        stmt = node.stmt
-        lines, limit, step, sign, step_const = self._for_setup(node, True)
-        past = self._past(self.var(stmt.var.name), limit, sign, step_const)
-        if past is None:  # STEP 0: never past the limit
-            if node.stack:
-                lines.append(Code(f"{self.for_stack()}.enter({node.loop!r})"))
-            return lines
-        exit = self._goto(node.exit)
-        if node.plan.zero_trip_step:
-            exit = [self._increment(stmt, step)] + exit
-        if node.stack:
-            lines.append(Code(f"{self.for_stack()}.enter({node.loop!r})"))
-            exit = [Code(f"{self.for_stack()}.leave()")] + exit
-        return lines + [Code(f"if {past}:", exit)]
-
-    def n_ForNext(self, node: hostir.ForNext) -> list[Code]:
-        stmt = node.stmt
-        limit, step, sign, step_const = self._lowered_loop(node)
-        test = self._continues(self.var(stmt.var.name), limit, sign, step_const, False)
-        lines = [self._increment(stmt, step), Code(f"if {test}:", self._goto(node.body))]
-        if not node.stack:
-            return lines
-        find = Code(f"{self.for_stack()}.find({node.loop!r})")
-        return [find] + lines + [Code(f"{self.for_stack()}.leave()")]
-
-    def for_stack(self) -> str:
-        """The run-time FOR stack of the loops that are not blocks."""
-        self.uses_for_stack = True
-        return self.for_stack_var
-
-    def n_LoopFault(self, node: hostir.LoopFault) -> list[Code]:
-        """A FOR with no NEXT (or the wrong one), a NEXT with no FOR: as the
-        interpreter, a FOR evaluates its parts first (only effects can be seen)."""
-        parts = (node.stmt.start, node.stmt.limit, node.stmt.step) if node.stmt else ()
-        lines = [Code(self.expr.value(part)) for part in parts if has_effects(part)]
-        where = f", line={node.line}" if node.line is not None else ""
-        return lines + [Code(f"raise {self.need('BasicFault')}({node.message!r}{where})")]
 
     # ----------------------------------------------------------------- other control flow
 
@@ -517,11 +276,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         loop = self.loops[-1]
         return list(loop.next or []) + [Code("continue")]
 
-    def n_OnGosub(self, node: hostir.OnGosub) -> list[Code]:
-        arms = [[Code(f"{self.sub_names[s]}()")] for s in node.subroutines]
-        return self._on(node.selector, arms)
-
-    def _on(self, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
+    def _on(self, node, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
         """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5); out of range is
         fatal, as in the interpreter.  Outside strict mode, Microsoft BASIC's rules
         (`on_choice`): an index of 0 or past the targets matches no case and goes on."""
@@ -539,21 +294,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     # ----------------------------------------------------------------- dispatch loops
 
-    def _goto(self, label: str | None) -> list[Code]:
-        if label is None:
-            return [Code("break")]  # leave the dispatch loop
-        return [Code(f"{self.label_var} = {label!r}"), Code("continue")]
-
-    def n_OnJump(self, node: hostir.OnJump) -> list[Code]:
-        if node.falls_through:  # each case jumps; no case goes on after the statement
-            return self._on(node.selector, [self._goto(label) for label in node.targets])
-        arms = []
-        for label in node.targets:
-            arms.append(
-                [Code("break")] if label is None else [Code(f"{self.label_var} = {label!r}")]
-            )
-        return self._on(node.selector, arms) + [Code("continue")]
-
     def _push(self, return_to: str) -> list[Code]:
         self.uses_return_stack = True
         limit = GOSUB_DEPTH[self.a.options.strict]
@@ -561,26 +301,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         return [
             Code(f"if len({self.returns_var}) >= {limit}:", [Code(fault)]),
             Code(f"{self.returns_var}.append({return_to!r})"),
-        ]
-
-    def n_GosubJump(self, node: hostir.GosubJump) -> list[Code]:
-        return self._push(node.return_to) + self._goto(node.target)
-
-    def n_OnGosubJump(self, node: hostir.OnGosubJump) -> list[Code]:
-        if node.falls_through:  # an index out of range goes on after the statement
-            arms = [self._push(node.return_to) + self._goto(label) for label in node.targets]
-            return self._on(node.selector, arms)
-        arms = [[Code(f"{self.label_var} = {label!r}")] for label in node.targets]
-        return self._on(node.selector, arms) + self._push(node.return_to) + [Code("continue")]
-
-    def n_ReturnJump(self, node: hostir.ReturnJump) -> list[Code]:
-        fault = Code(f"raise {self.need('BasicFault')}({RETURN_WITHOUT_GOSUB!r})")
-        if not self.has_return_stack:
-            return [fault]
-        return [
-            Code(f"if not {self.returns_var}:", [fault]),
-            Code(f"{self.label_var} = {self.returns_var}.pop()"),
-            Code("continue"),
         ]
 
     def n_Dispatch(self, node: hostir.Dispatch) -> list[Code]:
@@ -625,6 +345,13 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         return [Code(f"{self.trap_var}.on_error({node.handler!r})")]
 
     label_text = staticmethod(repr)
+    breaks_from_case = True
+
+    def _pop_check(self) -> list[Code]:
+        return [Code(f"if not {self.returns_var}:", self.simple(self._return_fault()))]
+
+    def _return_fault(self) -> str:
+        return self.throw(RETURN_WITHOUT_GOSUB)
 
     def as_label(self, text: str) -> str:
         return text
@@ -641,11 +368,3 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     def n_ToHost(self, node: hostir.ToHost) -> list[Code]:
         return [Code(f"dev.to_host({self.expr.array(name)}.data)") for name in node.arrays]
-
-
-def _tuple(items: list[str]) -> str:
-    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
-
-
-def _type_of(name: str) -> str:
-    return type_of_name(name)
