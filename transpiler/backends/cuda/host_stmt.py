@@ -36,8 +36,6 @@ from .host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
 
 
-
-
 class StatementPrinter(ProcedureStatements, HostStatements):
     syntax = CPP
     code = Code
@@ -271,6 +269,10 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         fails = self.fails(stmt.first, stmt.second)
         lines = [Code(line) for line in pre] + [Code(f"std::swap({first}, {second});")]
         return self.at_line(node, fails) + lines
+
+    def s_ChangeToString(self, node, stmt: ast.ChangeToString) -> list[Code]:
+        value = f"b2t::change_to_string({self.expr.array(stmt.array.name)})"
+        return self.at_line(node, True) + self.assign(stmt.target, value, [])
 
     def s_MidAssign(self, node, stmt: ast.MidAssign) -> list[Code]:
         pre: list[str] = []

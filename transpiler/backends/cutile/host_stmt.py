@@ -31,8 +31,6 @@ ON_OUT_OF_RANGE = "ON index out of range"
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
 
 
-
-
 @dataclass
 class _Loop:
     """A Python loop around the code being printed: "for", "while" or "dispatch";
@@ -232,6 +230,10 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         first = self._place(stmt.first, swapped, out)
         second = self._place(stmt.second, swapped, out)
         return out + [Code(f"{first}, {second} = {second}, {first}")]
+
+    def s_ChangeToString(self, node, stmt: ast.ChangeToString) -> list[Code]:
+        value = f"{self.need('change_to_string')}({self.expr.array(stmt.array.name)})"
+        return [Code(self.assign(stmt.target, value))]
 
     def s_MidAssign(self, node, stmt: ast.MidAssign) -> list[Code]:
         out: list[Code] = []
