@@ -824,6 +824,24 @@ class MatInput(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class ChangeToCodes(Stmt):
+    """`CHANGE A$ TO A` (Dartmouth BASIC): A(0) = the length of the string, A(1), A(2)...
+    the codes of its characters."""
+
+    text: Expr
+    array: MatRef
+
+
+@dataclass(slots=True, eq=False)
+class ChangeToString(Stmt):
+    """`CHANGE A TO A$` (Dartmouth BASIC): the string of A(0) characters whose codes are
+    A(1), A(2)..."""
+
+    array: MatRef
+    target: LValue
+
+
+@dataclass(slots=True, eq=False)
 class MatExpr(Node):
     pass
 

@@ -36,6 +36,7 @@ KEYWORDS = frozenset((
     "XOR", "EQV", "IMP", "DEFINT", "DEFSNG", "DEFDBL", "DEFSTR",
     "ERROR", "RESUME",  # ON ERROR GOTO, RESUME, ERROR n
     "TILE", "OUTPUT", "BID",  # cuTile BASIC
+    "CHANGE",  # Dartmouth BASIC: a string to its character codes and back
     # Microsoft BASIC: files, PRINT USING, and the screen statements that do nothing on
     # a text stream.  (NAME, which renames a file, is the lexer's: see RENAME_WORD.)
     "USING", "LPRINT", "OPEN", "CLOSE", "WRITE", "KILL", "LINE",
@@ -124,6 +125,7 @@ MS_CONTEXT_WORDS: dict[str, tuple[MsContext, ...]] = {
     "TAB": ("call",),
     "SPC": ("call",),
     "BID": ("never",),
+    "CHANGE": ("never",),
     # QuickBASIC's statements are names in GW-BASIC (CALL and COMMON are GW-BASIC's too).
     **{word: ("never",) for word in sorted(QBASIC_KEYWORDS - {"CALL", "COMMON"})},
 }
@@ -158,7 +160,7 @@ _MICROSOFT_STATEMENTS = (
 # QBasic / QuickBASIC structured statements (names in GW-BASIC)
 _QBASIC_STATEMENTS: tuple[str, ...] = ()  # none left: every one is implemented
 _MICROSOFT_WORDS = ("SEG",)
-_DARTMOUTH_STATEMENTS = ("CHANGE",)
+_DARTMOUTH_STATEMENTS: tuple[str, ...] = ()  # none left: CHANGE is implemented
 # fmt: on
 
 MICROSOFT = "Microsoft BASIC"

@@ -41,7 +41,7 @@ from .extended import set_determinant
 from .faults import BasicFault
 from .inputs import NUMBER, STRING
 from .limits import IMPLICIT_UPPER_BOUND, TOO_MANY_ELEMENTS
-from .stringfns import ILLEGAL_FUNCTION_CALL
+from .stringfns import ILLEGAL_FUNCTION_CALL, change_codes, change_text
 from .numformat import format_number_trimmed
 
 SUBSCRIPT_OUT_OF_RANGE = "subscript out of range"
@@ -455,6 +455,17 @@ def mat_fill(target: BasicArray, name: str, dims: tuple | None = None) -> None:
         np.fill_diagonal(block, 1.0)
     else:
         target.mat_block()[...] = 1.0 if name == "CON" else 0.0
+
+
+def change_to_codes(array: BasicArray, text: str) -> None:
+    """CHANGE A$ TO A: the length and the character codes into A(0), A(1)..."""
+    for i, value in enumerate(change_codes(text)):
+        array[i] = value
+
+
+def change_to_string(array: BasicArray) -> str:
+    """CHANGE A TO A$: the string whose length is A(0) and codes A(1)..."""
+    return change_text(array[0], array.__getitem__)
 
 
 def mat_copy(target: BasicArray, source: BasicArray) -> None:

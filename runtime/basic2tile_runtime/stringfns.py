@@ -145,6 +145,18 @@ def CHRS(x: float) -> str:
     return chr(_count(x))
 
 
+def change_codes(text: str) -> list[float]:
+    """`CHANGE A$ TO A` (Dartmouth BASIC): the values of A(0), A(1)...: the length of the
+    string, then the code of each character."""
+    return [float(len(text)), *(float(ord(ch)) for ch in text)]
+
+
+def change_text(count: float, code_at) -> str:
+    """`CHANGE A TO A$`: the string of `count` (A(0)) characters whose codes are
+    code_at(1), code_at(2)...; the count and the codes follow CHR$'s rules."""
+    return "".join(CHRS(code_at(i)) for i in range(1, _count(count) + 1))
+
+
 def SPACES(n: float) -> str:
     return " " * _count(n)
 

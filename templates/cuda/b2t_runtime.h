@@ -4824,6 +4824,29 @@ void mat_identity(Array<T>& target) {
           element_from<T>(i == j ? 1.0 : 0.0);
 }
 
+// CHANGE A$ TO A (Dartmouth BASIC): A(0) = the length of the string, A(1), A(2)... the
+// codes of its characters (stored in this order: an element out of range stops there).
+template <class T>
+void change_to_codes(Array<T>& array, const std::string& text) {
+  std::vector<double> values{0.0};
+  for (std::size_t i = 0; i < text.size(); i = next_code_point(text, i))
+    values.push_back(static_cast<double>(first_code_point(text.substr(i, next_code_point(text, i) - i))));
+  values[0] = static_cast<double>(values.size() - 1);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    array(static_cast<double>(i)) = element_from<T>(values[i]);
+}
+
+// CHANGE A TO A$: the string of A(0) characters whose codes are A(1), A(2)..., the count
+// and the codes under CHR$'s rules.
+template <class T>
+std::string change_to_string(Array<T>& array) {
+  const std::size_t count = string_count(static_cast<double>(array(0.0)));
+  std::string text;
+  for (std::size_t i = 1; i <= count; ++i)
+    text += CHRS(static_cast<double>(array(static_cast<double>(i))));
+  return text;
+}
+
 // MAT A = B.
 template <class T, class U>
 void mat_copy(Array<T>& target, const Array<U>& source) {

@@ -204,6 +204,10 @@ class HostStatements:
     def s_TraceLine(self, node, stmt: ast.TraceLine) -> list:
         return self.simple(f"con.trace_line({stmt.number})")
 
+    def s_ChangeToCodes(self, node, stmt: ast.ChangeToCodes) -> list:
+        array = self.expr.array(stmt.array.name)
+        return self.run(node, True, "change_to_codes", array, self.arg(stmt.text))
+
     def s_Restore(self, node, stmt: ast.Restore) -> list:
         position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
         return self.simple(f"data.restore({position})" if position else "data.restore()")

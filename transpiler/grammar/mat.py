@@ -1,8 +1,9 @@
-"""The grammar of Dartmouth BASIC's MAT statements.
+"""The grammar of Dartmouth BASIC's MAT statements and CHANGE.
 
     simple_statement ::= MAT READ mat_list | MAT INPUT mat_list
                        | MAT PRINT mat_print_list
                        | MAT NAME '=' mat_expr
+                       | CHANGE expr TO NAME | CHANGE NAME TO lvalue
     mat_list         ::= mat_decl {',' mat_decl}
     mat_decl         ::= NAME ['(' expr_list ')']
     mat_print_list   ::= NAME [(',' | ';') [mat_print_list]]
@@ -123,3 +124,19 @@ def p_mat_expr_call(p):
         p[0] = ast.MatFunc(name, arg, coord=coord)
     else:
         fail(p, 1, f"expected ZER, CON, IDN, TRN or INV, found '{name}'")
+
+
+def p_change(p):
+    """simple_statement : CHANGE expr TO lvalue"""
+    # One rule for both directions (`CHANGE A$ TO A`, `CHANGE A TO A$`): the names' `$`
+    # say which; the type check confirms it.
+    extension(p, 1, "CHANGE")
+    source, target, where = p[2], p[4], location(p, 1)
+    if isinstance(target, ast.Var) and not target.name.endswith("$"):
+        array = ast.MatRef(target.name, coord=target.coord)
+        p[0] = ast.ChangeToCodes(source, array, coord=where)
+    elif isinstance(source, ast.Var) and not source.name.endswith("$"):
+        array = ast.MatRef(source.name, coord=source.coord)
+        p[0] = ast.ChangeToString(array, target, coord=where)
+    else:
+        fail(p, 1, "CHANGE converts a string to an array or back: CHANGE A$ TO A, CHANGE A TO A$")

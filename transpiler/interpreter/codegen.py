@@ -800,6 +800,14 @@ class Generator:
         arrays = ", ".join(names.array_object(n) for n in stmt.names)
         self.line(depth, f"_mat_print(({arrays},), {tuple(stmt.seps)!r})")
 
+    def s_ChangeToCodes(self, index, stmt: ast.ChangeToCodes, depth) -> None:
+        array = names.array_object(stmt.array.name)
+        self.line(depth, f"_change_to_codes({array}, {self.exprs.value(stmt.text)})")
+
+    def s_ChangeToString(self, index, stmt: ast.ChangeToString, depth) -> None:
+        array = names.array_object(stmt.array.name)
+        self.assign(depth, stmt.target, f"_change_to_string({array})")
+
     def s_MatAssign(self, index, stmt: ast.MatAssign, depth) -> None:
         value = stmt.value
         target = names.array_object(stmt.target)

@@ -312,6 +312,8 @@ class Machine:
             "_mat_print": lambda arrays, seps: mat.mat_print(arrays, seps, console),
             "_mat_fill": mat.mat_fill,
             "_mat_copy": mat.mat_copy,
+            "_change_to_codes": mat.change_to_codes,
+            "_change_to_string": mat.change_to_string,
             "_mat_scale": mat.mat_scale,
             "_mat_binary": mat.mat_binary,
             "_mat_function": mat.mat_function,

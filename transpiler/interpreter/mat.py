@@ -28,6 +28,7 @@ from array import array as _array
 
 from ..runtime import NUMBER, STRING, BasicFault, Console, DataPool
 from ..runtime.extended import set_determinant
+from ..runtime.stringfns import change_codes, change_text
 from .arrays import BasicArray
 
 SHAPE_MISMATCH = "MAT dimensions do not match"
@@ -108,6 +109,19 @@ def mat_fill(target: BasicArray, name: str, dims: tuple | None) -> None:
     else:
         value = 1.0 if name == "CON" else 0.0
         target.mat_store([value] * len(target.mat_cells()))
+
+
+def change_to_codes(array: BasicArray, text: str) -> None:
+    """CHANGE A$ TO A: the length and the character codes into A(0), A(1)..."""
+    for i, value in enumerate(change_codes(text)):
+        array.data[array.flat_index(i + 0.5)] = value
+
+
+def change_to_string(array: BasicArray) -> str:
+    """CHANGE A TO A$: the string whose length is A(0) and codes A(1)..."""
+    return change_text(
+        array.data[array.flat_index(0.5)], lambda i: array.data[array.flat_index(i + 0.5)]
+    )
 
 
 def mat_copy(target: BasicArray, source: BasicArray) -> None:

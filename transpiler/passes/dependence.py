@@ -61,6 +61,8 @@ _STATEMENT_WORDS: dict[type, str] = {
     ast.RecordIO: "GET or PUT of a file",
     ast.FieldRelease: "an assignment to a FIELD variable",
     ast.FieldSwap: "SWAP of a FIELD variable",
+    ast.ChangeToCodes: "CHANGE",
+    ast.ChangeToString: "CHANGE",
 }
 
 

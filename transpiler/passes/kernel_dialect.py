@@ -338,6 +338,8 @@ _REJECTED = {
     ast.MatRead: "MAT READ",
     ast.MatPrint: "MAT PRINT",
     ast.MatInput: "MAT INPUT",
+    ast.ChangeToCodes: "CHANGE",
+    ast.ChangeToString: "CHANGE",
     ast.OptionBase: "OPTION BASE",
     ast.Write: "WRITE",
     ast.Open: "OPEN",

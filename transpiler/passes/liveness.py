@@ -57,7 +57,7 @@ def statement_reads(analysis: Analysis, stmt: ast.Stmt) -> set[str]:
         targets, exprs = stmt.targets, []
     elif isinstance(stmt, ast.Input):
         targets, exprs = stmt.targets, [stmt.channel] if stmt.channel is not None else []
-    elif isinstance(stmt, ast.LineInput):
+    elif isinstance(stmt, (ast.LineInput, ast.ChangeToString)):
         targets, exprs = [stmt.target], []
     elif isinstance(stmt, ast.For):
         targets, exprs = [stmt.var], [e for e in (stmt.start, stmt.limit, stmt.step) if e]
@@ -81,7 +81,7 @@ def statement_writes(stmt: ast.Stmt) -> set[str]:
         targets = [stmt.target]
     elif isinstance(stmt, (ast.Read, ast.Input)):
         targets = stmt.targets
-    elif isinstance(stmt, (ast.LineInput, ast.MidAssign)):
+    elif isinstance(stmt, (ast.LineInput, ast.MidAssign, ast.ChangeToString)):
         targets = [stmt.target]
     elif isinstance(stmt, ast.Swap):
         targets = [stmt.first, stmt.second]

@@ -107,6 +107,12 @@ class _SymbolPass:
                 self.mat_array(name, stmt.coord, None, resized=False)
         elif isinstance(stmt, ast.MatAssign):
             self.mat_assign(stmt)
+        elif isinstance(stmt, ast.ChangeToCodes):  # a list of codes: one dimension
+            self.expr(stmt.text)
+            self.array_ref(stmt.array.name, 1, stmt.array.coord)
+        elif isinstance(stmt, ast.ChangeToString):
+            self.array_ref(stmt.array.name, 1, stmt.array.coord)
+            self.target(stmt.target)
         else:
             for child in stmt.children():
                 self.node(child)

@@ -450,6 +450,10 @@ class _TypeChecker:
                     f"{_TYPE_WORDS[second]}",
                     s.coord,
                 )
+        elif isinstance(s, ast.ChangeToCodes):
+            self.expect_string(s.text)
+        elif isinstance(s, ast.ChangeToString):
+            self.expect_string(s.target)
         elif isinstance(s, ast.MidAssign):
             self.expect_string(s.target)
             self.expect_number(s.start)

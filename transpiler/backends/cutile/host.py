@@ -54,7 +54,8 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
 }  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
-    "mat_scale", "mat_binary", "mat_function", "mat_product_shape",
+    "mat_scale", "mat_binary", "mat_function", "mat_product_shape", "change_to_codes",
+    "change_to_string",
 }  # fmt: skip
 # Names of the module and of program() that BASIC names must not take.
 _MODULE_NAMES = {
