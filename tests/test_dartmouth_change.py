@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_ms_crosscut import TARGETS, basic2tile, interpreted_and_checked
+from tests.checking import TARGETS, basic2tile, interpreted_and_checked
 
 ROUND_TRIP = """\
 10 DIM A(20)

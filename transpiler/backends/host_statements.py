@@ -208,6 +208,10 @@ class HostStatements:
         array = self.expr.array(stmt.array.name)
         return self.run(node, True, "change_to_codes", array, self.arg(stmt.text))
 
+    def s_ChangeToString(self, node, stmt: ast.ChangeToString) -> list:
+        value = f"{self.runtime('change_to_string')}({self.expr.array(stmt.array.name)})"
+        return self.at_line(node, True) + self.assign(stmt.target, value, [])
+
     def s_Restore(self, node, stmt: ast.Restore) -> list:
         position = self.a.restore_position.get(self.index_of[id(stmt)], 0)
         return self.simple(f"data.restore({position})" if position else "data.restore()")

@@ -175,10 +175,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         lines = self.put(pre) + [Code(f"std::swap({first}, {second});")]
         return self.at_line(node, fails) + lines
 
-    def s_ChangeToString(self, node, stmt: ast.ChangeToString) -> list[Code]:
-        value = f"b2t::change_to_string({self.expr.array(stmt.array.name)})"
-        return self.at_line(node, True) + self.assign(stmt.target, value, [])
-
     def s_MidAssign(self, node, stmt: ast.MidAssign) -> list[Code]:
         pre: list[str] = []
         target = self._place(stmt.target, pre)

@@ -158,10 +158,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         second = self._place(stmt.second, swapped, out)
         return out + [Code(f"{first}, {second} = {second}, {first}")]
 
-    def s_ChangeToString(self, node, stmt: ast.ChangeToString) -> list[Code]:
-        value = f"{self.need('change_to_string')}({self.expr.array(stmt.array.name)})"
-        return [Code(self.assign(stmt.target, value))]
-
     def s_MidAssign(self, node, stmt: ast.MidAssign) -> list[Code]:
         out: list[Code] = []
         target = self._place(stmt.target, set(), out)
