@@ -389,19 +389,12 @@ class KernelLowering:
         for cp in self.cuda_params:
             p = cp.param
             if isinstance(p, ir.ArrayParam):
-                const = "" if p.writes or p.name in self._written_arrays() else "const "
+                const = "" if p.writes else "const "
                 out.append(f"{const}{T.c_type(p.dtype)}* __restrict__ {cp.names[0]}")
                 out += [f"int {e}" for e in cp.names[1:]]
             elif isinstance(p, ir.ScalarParam):
                 out.append(f"{T.c_type(p.dtype)} {cp.names[0]}")
         return out
-
-    def _written_arrays(self) -> set[str]:
-        return {
-            s.array
-            for s in ir.statements(self.kernel.body)
-            if isinstance(s, (ir.Store, ir.Scatter, ir.AtomicAdd, ir.AtomicMax))
-        }
 
     def _shared_declarations(self) -> tuple[list[str], int]:
         offsets, total = [], 0  # each buffer's place in one block of memory, 8-aligned
@@ -490,7 +483,10 @@ class KernelLowering:
         def line(index: Index | None) -> list[str]:
             coords, inside = self.printer.tile_element(s.array, s.index, s.view, None, shape, index)
             return [
-                self.guarded(inside, f"{element(array, coords)} = {self._value_for(s, index)};")
+                self.guarded(
+                    inside,
+                    f"{element(array, coords)} = {self.printer.at(s.value, index, array.dtype)};",
+                )
             ]
 
         self._write(s.array, shape, line)
@@ -542,16 +538,10 @@ class KernelLowering:
             target, inside = self.printer.element_at(
                 s.array, s.indices, getattr(s, "mask", None), index
             )
-            value = self._value_for(s, index)
+            value = self.printer.at(s.value, index, array.dtype)
             return [self.guarded(inside, template.format(target=target, value=value))]
 
         self._write(s.array, shape, update)
-
-    def _value_for(self, s, index) -> str:
-        """The value a Store, Scatter or atomic writes at `index`, in its array's type."""
-        return T.convert(
-            self.printer.at(s.value, index), s.value.type.dtype, self.arrays[s.array].dtype
-        )
 
     def _ForRange(self, s: ir.ForRange) -> None:
         if cuda_mma.is_accumulation_loop(self, s):
