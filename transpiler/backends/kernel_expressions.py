@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .. import ir
 from ..errors import BasicUnsupportedError
-from ..irbuild import COMPARISONS
+from ..irbuild import COMPARISONS, FLOAT_FUNCTIONS
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,7 @@ class KernelSyntax:
     infix: dict  # IR op -> (operator, precedence)
     prefix: dict  # IR op -> prefix operator
     functions: dict  # (IR op, "int" | "float") -> the function computing it
+    math: dict  # IR math op on floats -> the function computing it
     or_operand: int = 0  # the least precedence of an operand of `or`
     right_assoc: frozenset = frozenset()  # operators grouping right to left
     target: str = ""  # in messages
@@ -41,6 +42,10 @@ CPP = KernelSyntax(
         "eq": ("==", 9), "ne": ("!=", 9), "and": ("&&", 5), "or": ("||", 4),
     },
     prefix={"neg": "-", "not": "!"},
+    # <cmath> on double (on float with an `f` appended); BASIC's MOD (IR `rem`) is fmod,
+    # which keeps the sign of the dividend.
+    math={op: op for op in (*FLOAT_FUNCTIONS, "floor", "ceil", "pow")}
+    | {"abs": "fabs", "rem": "fmod"},
     # Integer divisions rounded as cuTile rounds them, Python's remainder (IR `mod`) and C's
     # % defined for every divisor (IR `rem`, BASIC's MOD): cuda/helpers.py's b2t_ functions;
     # a float floordiv is floor of the quotient (cuda/expr.py).
@@ -62,6 +67,10 @@ PYTHON = KernelSyntax(
         "floordiv": ("//", 11), "mod": ("%", 11), "pow": ("**", 13),
     },
     prefix={"neg": "-", "not": "~"},
+    # cuTile functions of the same name (atan is ct.atan2's, cutile/expr.py)
+    math={
+        op: f"ct.{op}" for op in ("abs", "floor", "ceil", "isnan", *FLOAT_FUNCTIONS) if op != "atan"
+    },
     # cuTile's `%` and `//` follow Python: BASIC's MOD and a division truncated toward zero
     # are the module's basic_ functions (cutile/helpers.py), and so are float MAX and MIN
     # (a tie gives the first operand).

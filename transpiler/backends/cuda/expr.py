@@ -22,22 +22,17 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...errors import BasicUnsupportedError
-from ...irbuild import FLOAT_FUNCTIONS
 from ..kernel_expressions import CPP, KernelExpressions
 from . import element_types as T
 from .index import Index, add, axis_words, is_simple, mul, paren
 
 ATOM, COND = CPP.atom, 3  # COND: `?:`, the least precedence
 AND = CPP.infix["and"][1]
-# The <cmath> function of each IR math op on double (on float: with an `f` appended);
-# BASIC's MOD (IR `rem`) is fmod, which keeps the sign of the dividend.
-C_MATH = {op: op for op in (*FLOAT_FUNCTIONS, "floor", "ceil", "pow")}
-C_MATH |= {"abs": "fabs", "rem": "fmod"}
 
 
 def math_function(op: str, dtype: ir.DType) -> str:
     """The C function computing `op` on `dtype` (f32 or f64) values: sqrtf, sqrt..."""
-    return C_MATH[op] + ("" if dtype == "f64" else "f")
+    return CPP.math[op] + ("" if dtype == "f64" else "f")
 
 
 @dataclass
@@ -298,7 +293,7 @@ class ExprPrinter(KernelExpressions):
             return self.result(e, f"b2t_sign({self.operand(x, index, COND)})", ATOM)
         if e.op == "abs" and cdt in T.INTEGERS:
             return f"{'llabs' if cdt == 'i64' else 'abs'}({self.at(x, index)})", ATOM
-        if e.op in C_MATH and cdt in ("f32", "f64"):
+        if e.op in CPP.math and cdt in ("f32", "f64"):
             text = f"{math_function(e.op, cdt)}({self.operand(x, index, COND)})"
             return self.result(e, text, ATOM)
         raise BasicUnsupportedError(f"{e.op} of {e.type.dtype} values has no CUDA translation")

@@ -30,12 +30,13 @@ from ...errors import BasicUnsupportedError, at
 from ...irbuild import broadcast_shape
 from ...naming import kernel_namer
 from ..basic_origin import comment_text
+from ..kernel_expressions import CPP
 from ..render import render
 from . import element_types as T
 from . import mma as cuda_mma
 from . import reduce as cuda_reduce
 from . import scan as cuda_scan
-from .expr import C_MATH, ArrayInfo, ExprPrinter, ValueInfo, element
+from .expr import ArrayInfo, ExprPrinter, ValueInfo, element
 from .host_text import cpp_string as c_string
 from .index import Index, axis_words, coords_of
 from .locals import NOT_ELEMENTWISE, plan_locals
@@ -49,7 +50,7 @@ SYNC = "__syncthreads();"
 # Identifiers generated code uses that a BASIC name must not shadow: the math functions
 # kernels call (expr.py's, and fmin, fmax), each also with `f`.
 RESERVED = {"wmma", "nvcuda", "size_t", "llabs", "atomicAdd", "atomicMax"}
-RESERVED |= {name + f for name in {*C_MATH.values(), "fmin", "fmax"} for f in ("", "f")}
+RESERVED |= {name + f for name in {*CPP.math.values(), "fmin", "fmax"} for f in ("", "f")}
 
 
 @dataclass

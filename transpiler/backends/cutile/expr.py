@@ -8,9 +8,9 @@ readable, safe Python identifiers and generated ones never meet them.
 from __future__ import annotations
 
 from ... import ir
-from ...irbuild import FLOAT_FUNCTIONS
 from ...naming import Namer
 from ..kernel_expressions import PYTHON, KernelExpressions
+from ..render import py_tuple
 
 CT_DTYPES = {
     "f16": "ct.float16",
@@ -33,8 +33,6 @@ NP_DTYPES = {
 }
 
 _UNARY_PREC, _ATOM = PYTHON.unary, PYTHON.atom
-# The IR math ops that are cuTile functions of the same name (atan is ct.atan2's).
-_MATH = ("abs", "floor", "ceil", "isnan", *(op for op in FLOAT_FUNCTIONS if op != "atan"))
 
 
 # cuTile's default types of Python constants (its "loosely typed" scalars).
@@ -50,7 +48,7 @@ def is_loose(e: ir.KExpr) -> bool:
     if isinstance(e, (ir.Const, ir.ConstRef)):
         return True
     if isinstance(e, ir.Unary):
-        return e.op in ("neg", "not", *_MATH) and is_loose(e.operand)
+        return (e.op in PYTHON.prefix or e.op in PYTHON.math) and is_loose(e.operand)
     if isinstance(e, ir.Binary):
         return e.op in PYTHON.infix and is_loose(e.left) and is_loose(e.right)
     return False
@@ -77,10 +75,6 @@ def python_literal(value: float | int | bool) -> str:
     return repr(value)
 
 
-def python_tuple(items: list[str]) -> str:
-    return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
-
-
 class CutileExprPrinter(KernelExpressions):
     """Print IR expressions; `namer` (naming.kernel_namer) gives names their identifiers."""
 
@@ -97,7 +91,7 @@ class CutileExprPrinter(KernelExpressions):
         return self.name(self.sizes[size]) if size in self.sizes else str(size)
 
     def shape(self, shape: tuple[int, ...]) -> str:
-        return python_tuple([self.dim(d) for d in shape])
+        return py_tuple([self.dim(d) for d in shape])
 
     def name(self, ir_name: str) -> str:
         return self.namer.ident(ir_name)
@@ -109,7 +103,7 @@ class CutileExprPrinter(KernelExpressions):
         return self.expr(e)[0]
 
     def index(self, index: tuple[ir.KExpr, ...]) -> str:
-        return python_tuple([self(i) for i in index])
+        return py_tuple([self(i) for i in index])
 
     def view(self, array: str, view: tuple[ir.ViewSlice, ...]) -> str:
         text = self.array_ref(array)
@@ -167,7 +161,7 @@ class CutileExprPrinter(KernelExpressions):
             f"shape={self.shape(e.type.shape) if e.type.shape else '()'}",
         ]
         if e.order is not None:
-            args.append(f"order={python_tuple([str(axis) for axis in e.order])}")
+            args.append(f"order={py_tuple([str(axis) for axis in e.order])}")
         if e.type.shape:
             args.append("padding_mode=ct.PaddingMode.ZERO")
         return f"ct.load({', '.join(args)})", _ATOM
@@ -204,7 +198,7 @@ class CutileExprPrinter(KernelExpressions):
                 f"ct.where({inner} > {zero}, {one}, {zero}) - ct.where({inner} < {zero}, {one}, {zero})",
                 10,
             )
-        return f"ct.{e.op}({self(x)})", _ATOM
+        return f"{PYTHON.math[e.op]}({self(x)})", _ATOM
 
     def binary_call(self, function: str, e: ir.Binary, index=None):
         """A tile function: two constants would make an f32 tile."""
