@@ -22,38 +22,17 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...errors import BasicUnsupportedError
-from ...irbuild import COMPARISONS, FLOAT_FUNCTIONS
+from ..kernel_expressions import CPP, KernelExpressions
 from . import element_types as T
-from .index import Index, add, axis_words, mul, paren
+from .index import Index, add, axis_words, is_simple, mul, paren
 
-# C++ precedence, high binds tighter.
-ATOM, UNARY, MUL, ADD, REL, EQ, AND, OR, COND = 16, 15, 13, 12, 10, 9, 5, 4, 3
-_BINARY_OPS = {  # op -> (C++ operator, precedence)
-    "add": ("+", ADD), "sub": ("-", ADD), "mul": ("*", MUL), "div": ("/", MUL),
-    "lt": ("<", REL), "le": ("<=", REL), "gt": (">", REL), "ge": (">=", REL),
-    "eq": ("==", EQ), "ne": ("!=", EQ), "and": ("&&", AND), "or": ("||", OR),
-}  # fmt: skip
-# The <cmath> function of each IR math op on double (on float: with an `f` appended);
-# BASIC's MOD (IR `rem`) is fmod, which keeps the sign of the dividend.
-C_MATH = {op: op for op in (*FLOAT_FUNCTIONS, "floor", "ceil", "pow")}
-C_MATH |= {"abs": "fabs", "rem": "fmod"}
+ATOM, COND = CPP.atom, 3  # COND: `?:`, the least precedence
+AND = CPP.infix["and"][1]
 
 
 def math_function(op: str, dtype: ir.DType) -> str:
     """The C function computing `op` on `dtype` (f32 or f64) values: sqrtf, sqrt..."""
-    return C_MATH[op] + ("" if dtype == "f64" else "f")
-
-
-# Integer divisions rounded as cuTile rounds them (toward -inf for floordiv, +inf for cdiv),
-# Python's remainder (cuTile's %, IR `mod`) and C's % defined for every divisor (IR `rem`,
-# BASIC's MOD): helper functions (cuda/helpers.py).
-_INT_HELPERS = {
-    "floordiv": "b2t_floordiv",
-    "truncdiv": "b2t_truncdiv",
-    "mod": "b2t_mod",
-    "rem": "b2t_rem",
-    "cdiv": "b2t_cdiv",
-}
+    return CPP.math[op] + ("" if dtype == "f64" else "f")
 
 
 @dataclass
@@ -98,8 +77,10 @@ class Statement:
     reads_shared: bool = False
 
 
-class ExprPrinter:
+class ExprPrinter(KernelExpressions):
     """Prints expressions of one kernel; `scope` resolves names (cuda_kernels.KernelScope)."""
+
+    syntax = CPP
 
     def __init__(self, scope):
         self.scope = scope
@@ -131,10 +112,12 @@ class ExprPrinter:
     def scalar(self, e: ir.KExpr) -> str:
         return self.expr(e, None)[0]
 
-    def at(self, e: ir.KExpr, index: Index | None) -> str:
-        return self.expr(e, index)[0]
+    def at(self, e: ir.KExpr, index: Index | None, dtype: ir.DType | None = None) -> str:
+        """`e` at `index`, converted to `dtype` if one is given."""
+        text = self.expr(e, index)[0]
+        return T.convert(text, e.type.dtype, dtype) if dtype else text
 
-    def expr(self, e: ir.KExpr, index: Index | None) -> tuple[str, int]:
+    def expr(self, e: ir.KExpr, index: Index | None = None) -> tuple[str, int]:
         """(text, precedence) of `e` at `index` (None for scalars)."""
         if index is not None and not e.type.shape:
             index = None
@@ -143,13 +126,9 @@ class ExprPrinter:
         temp = self.scope.temp_of(e)
         if temp is not None:  # Reduce, Scan and Mma nodes always are (KernelLowering.hoist)
             return self.value(temp, index)
-        return getattr(self, "_" + type(e).__name__)(e, index)
+        return super().expr(e, index)
 
-    def wrap(self, e: ir.KExpr, index: Index | None, prec: int) -> str:
-        text, p = self.expr(e, index)
-        return f"({text})" if p < prec else text
-
-    def compute(self, e: ir.KExpr, index: Index | None, prec: int) -> str:
+    def operand(self, e: ir.KExpr, index: Index | None, prec: int) -> str:
         """`e` in its compute type (half precision as float), wrapped for `prec`."""
         if e.type.dtype in T.LOW_PRECISION:
             return T.to_compute(self.expr(e, index)[0], e.type.dtype)
@@ -199,25 +178,23 @@ class ExprPrinter:
 
     # ------------------------------------------------------------------ leaves
 
-    def _Param(self, e: ir.Param | ir.ConstRef, index):
-        return self.scope.param(e.name), ATOM
+    def name_of(self, e: ir.Param | ir.ConstRef) -> str:
+        return self.scope.param(e.name)
 
-    _ConstRef = _Param  # a constant parameter's name (its constexpr)
+    def literal(self, value, dtype: ir.DType) -> str:
+        return T.literal(value, dtype)
 
     def _Local(self, e: ir.Local, index):
         return self.value(self.scope.local(e.name), index)
 
-    def _Const(self, e: ir.Const | ir.Full, index):
-        text = T.literal(e.value, e.type.dtype)
-        return text, UNARY if text.startswith("-") else ATOM
-
-    _Full = _Const  # every element of a Full tile is the constant
+    def _Full(self, e: ir.Full, index):  # every element of a Full tile is the constant
+        return self._Const(e, index)
 
     def _BlockId(self, e: ir.BlockId, index):
         return self.scope.block_id(e.axis), ATOM
 
     def _Arange(self, e: ir.Arange, index):
-        return index.coord(0), ATOM if index.coord(0).isidentifier() else ADD
+        return index.coord(0), ATOM if index.coord(0).isidentifier() else CPP.infix["add"][1]
 
     def _Extent(self, e: ir.Extent, index):
         return self.scope.array(e.array).extents[e.axis], ATOM
@@ -253,7 +230,7 @@ class ExprPrinter:
             within = index.coord(axis) if shape else "0"
             text = add(start, self._tiles(block, tile[axis]), within)
             word = self._coord_name(name, ndim, target)
-            coord = text if _is_name(text) else self.prelude(text, word, text)
+            coord = text if is_simple(text) else self.prelude(text, word, text)
             coords[target] = coord
             if not self.scope.nonnegative(tile_index[axis]):
                 checks.append(f"{coord} >= {start}")
@@ -290,7 +267,7 @@ class ExprPrinter:
         coords, checks = [], []
         for axis, idx in enumerate(indices):
             text = self.at(idx, index)
-            if not _is_name(text):
+            if not is_simple(text):
                 word = f"{array.name}_at" if len(indices) == 1 else f"{array.name}_at{axis}"
                 text = self.prelude(text, word, text)
             coords.append(text)
@@ -301,76 +278,40 @@ class ExprPrinter:
 
     # ------------------------------------------------------------------ arithmetic
 
-    def _Unary(self, e: ir.Unary, index):
-        dtype = e.type.dtype
-        cdt = T.compute_type(dtype)
-        x = e.operand
-        if e.op == "not":
-            return "!" + self.wrap(x, index, UNARY), UNARY
-        if e.op == "isnan":
-            return f"isnan({self.compute(x, index, COND)})", ATOM
-        if e.op == "neg":
-            text, prec = "-" + self.compute(x, index, UNARY), UNARY
-        elif e.op == "sign":
-            self.scope.use_helper("b2t_sign")
-            text, prec = f"b2t_sign({self.compute(x, index, COND)})", ATOM
-        elif e.op == "abs" and cdt in T.INTEGERS:
-            text, prec = f"{'llabs' if cdt == 'i64' else 'abs'}({self.at(x, index)})", ATOM
-        elif e.op in C_MATH and cdt in ("f32", "f64"):
-            text, prec = f"{math_function(e.op, cdt)}({self.compute(x, index, COND)})", ATOM
-        else:
-            raise BasicUnsupportedError(f"{e.op} of {dtype} values has no CUDA translation")
-        if dtype in T.LOW_PRECISION:
-            return T.from_compute(text, dtype), ATOM
-        return text, prec
-
-    def _Binary(self, e: ir.Binary, index):
-        op = e.op
-        operand = e.left.type.dtype
-        cdt = T.compute_type(operand)
-        if op in ("and", "or") or op in COMPARISONS:
-            symbol, prec = _BINARY_OPS[op]
-            left_prec = prec + 1 if op in COMPARISONS else prec
-            if op == "or":  # && inside || gets parentheses too (GCC's -Wparentheses)
-                left_prec, right_prec = AND + 1, AND + 1
-            else:
-                right_prec = prec + 1
-            left = self.compute(e.left, index, left_prec)
-            right = self.compute(e.right, index, right_prec)
-            return f"{left} {symbol} {right}", prec
-        if op in _INT_HELPERS and (cdt in T.INTEGERS or op == "mod"):
-            text, prec = self._call(_INT_HELPERS[op], e, index, helper=True)
-        elif op == "floordiv" and cdt in ("f32", "f64"):
-            quotient = (
-                f"{self.compute(e.left, index, MUL)} / {self.compute(e.right, index, MUL + 1)}"
-            )
-            text, prec = f"{math_function('floor', cdt)}({quotient})", ATOM
-        elif op in ("min", "max") and cdt in T.INTEGERS:
-            text, prec = self._call(op, e, index)
-        elif op in ("min", "max") and cdt in ("f32", "f64"):
-            text, prec = self._call(f"b2t_{op}", e, index, helper=True)
-        elif op in ("pow", "rem") and cdt in ("f32", "f64"):
-            text, prec = self._call(math_function(op, cdt), e, index)
-        elif op in _BINARY_OPS:
-            symbol, prec = _BINARY_OPS[op]
-            left = self.compute(e.left, index, prec)
-            right = self.compute(e.right, index, prec + 1)
-            text = f"{left} {symbol} {right}"
-        else:
-            raise BasicUnsupportedError(
-                f"operation {op} on {operand} values has no CUDA translation"
-            )
+    def result(self, e: ir.KExpr, text: str, prec: int) -> tuple[str, int]:
+        """Half precision is computed in float and rounded back once."""
         if e.type.dtype in T.LOW_PRECISION:
             return T.from_compute(text, e.type.dtype), ATOM
         return text, prec
 
-    def _call(self, function: str, e: ir.Binary, index, helper: bool = False):
-        """`function(left, right)` on the operands in their compute type; `helper`: one
-        of cuda/helpers.py's."""
-        if helper:
+    def unary_call(self, e: ir.Unary, index):
+        cdt, x = T.compute_type(e.type.dtype), e.operand
+        if e.op == "isnan":
+            return f"isnan({self.operand(x, index, COND)})", ATOM
+        if e.op == "sign":
+            self.scope.use_helper("b2t_sign")
+            return self.result(e, f"b2t_sign({self.operand(x, index, COND)})", ATOM)
+        if e.op == "abs" and cdt in T.INTEGERS:
+            return f"{'llabs' if cdt == 'i64' else 'abs'}({self.at(x, index)})", ATOM
+        if e.op in CPP.math and cdt in ("f32", "f64"):
+            text = f"{math_function(e.op, cdt)}({self.operand(x, index, COND)})"
+            return self.result(e, text, ATOM)
+        raise BasicUnsupportedError(f"{e.op} of {e.type.dtype} values has no CUDA translation")
+
+    def binary_call(self, function: str, e: ir.Binary, index):
+        """`function(left, right)` on the operands in their compute type: one of
+        cuda/helpers.py's (b2t_), C++'s min and max, or a <cmath> function."""
+        cdt = T.compute_type(e.left.type.dtype)
+        if function.startswith("b2t_"):
             self.scope.use_helper(function)
-        left, right = self.compute(e.left, index, COND), self.compute(e.right, index, COND)
-        return f"{function}({left}, {right})", ATOM
+        elif cdt in ("f32", "f64"):
+            function = math_function(e.op if e.op != "floordiv" else "floor", cdt)
+        if e.op == "floordiv" and cdt in ("f32", "f64"):
+            mul = CPP.infix["div"][1]
+            left, right = self.operand(e.left, index, mul), self.operand(e.right, index, mul + 1)
+            return self.result(e, f"{function}({left} / {right})", ATOM)
+        left, right = self.operand(e.left, index, COND), self.operand(e.right, index, COND)
+        return self.result(e, f"{function}({left}, {right})", ATOM)
 
     def _Select(self, e: ir.Select, index):
         cond = self.wrap(e.cond, index, COND + 1)
@@ -393,10 +334,6 @@ class ExprPrinter:
 
     def _Broadcast(self, e: ir.Broadcast, index):
         return self.expr(e.operand, index)
-
-
-def _is_name(text: str) -> bool:
-    return text.isidentifier() or text.lstrip("-").isdigit()
 
 
 def element(array: ArrayInfo, coords: list[str]) -> str:

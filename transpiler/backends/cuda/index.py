@@ -15,9 +15,14 @@ import re
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+")
 
 
+def is_simple(text: str) -> bool:
+    """An identifier or an integer: an operand of any operator as it is."""
+    return _SIMPLE.fullmatch(text) is not None
+
+
 def paren(text: str) -> str:
-    """`text` safe to use as an operand of * / % (identifiers and numbers need nothing)."""
-    return text if _SIMPLE.fullmatch(text) else f"({text})"
+    """`text` safe to use as an operand of * / %."""
+    return text if is_simple(text) else f"({text})"
 
 
 def mul(text: str, factor: int) -> str:

@@ -30,12 +30,13 @@ from ...errors import BasicUnsupportedError, at
 from ...irbuild import broadcast_shape
 from ...naming import kernel_namer
 from ..basic_origin import comment_text
+from ..kernel_expressions import CPP
 from ..render import render
 from . import element_types as T
 from . import mma as cuda_mma
 from . import reduce as cuda_reduce
 from . import scan as cuda_scan
-from .expr import C_MATH, ArrayInfo, ExprPrinter, ValueInfo, element
+from .expr import ArrayInfo, ExprPrinter, ValueInfo, element
 from .host_text import cpp_string as c_string
 from .index import Index, axis_words, coords_of
 from .locals import NOT_ELEMENTWISE, plan_locals
@@ -49,7 +50,7 @@ SYNC = "__syncthreads();"
 # Identifiers generated code uses that a BASIC name must not shadow: the math functions
 # kernels call (expr.py's, and fmin, fmax), each also with `f`.
 RESERVED = {"wmma", "nvcuda", "size_t", "llabs", "atomicAdd", "atomicMax"}
-RESERVED |= {name + f for name in {*C_MATH.values(), "fmin", "fmax"} for f in ("", "f")}
+RESERVED |= {name + f for name in {*CPP.math.values(), "fmin", "fmax"} for f in ("", "f")}
 
 
 @dataclass
@@ -389,19 +390,12 @@ class KernelLowering:
         for cp in self.cuda_params:
             p = cp.param
             if isinstance(p, ir.ArrayParam):
-                const = "" if p.writes or p.name in self._written_arrays() else "const "
+                const = "" if p.writes else "const "
                 out.append(f"{const}{T.c_type(p.dtype)}* __restrict__ {cp.names[0]}")
                 out += [f"int {e}" for e in cp.names[1:]]
             elif isinstance(p, ir.ScalarParam):
                 out.append(f"{T.c_type(p.dtype)} {cp.names[0]}")
         return out
-
-    def _written_arrays(self) -> set[str]:
-        return {
-            s.array
-            for s in ir.statements(self.kernel.body)
-            if isinstance(s, (ir.Store, ir.Scatter, ir.AtomicAdd, ir.AtomicMax))
-        }
 
     def _shared_declarations(self) -> tuple[list[str], int]:
         offsets, total = [], 0  # each buffer's place in one block of memory, 8-aligned
@@ -490,7 +484,10 @@ class KernelLowering:
         def line(index: Index | None) -> list[str]:
             coords, inside = self.printer.tile_element(s.array, s.index, s.view, None, shape, index)
             return [
-                self.guarded(inside, f"{element(array, coords)} = {self._value_for(s, index)};")
+                self.guarded(
+                    inside,
+                    f"{element(array, coords)} = {self.printer.at(s.value, index, array.dtype)};",
+                )
             ]
 
         self._write(s.array, shape, line)
@@ -542,16 +539,10 @@ class KernelLowering:
             target, inside = self.printer.element_at(
                 s.array, s.indices, getattr(s, "mask", None), index
             )
-            value = self._value_for(s, index)
+            value = self.printer.at(s.value, index, array.dtype)
             return [self.guarded(inside, template.format(target=target, value=value))]
 
         self._write(s.array, shape, update)
-
-    def _value_for(self, s, index) -> str:
-        """The value a Store, Scatter or atomic writes at `index`, in its array's type."""
-        return T.convert(
-            self.printer.at(s.value, index), s.value.type.dtype, self.arrays[s.array].dtype
-        )
 
     def _ForRange(self, s: ir.ForRange) -> None:
         if cuda_mma.is_accumulation_loop(self, s):

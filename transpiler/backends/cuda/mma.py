@@ -93,8 +93,7 @@ def stage(lw, x: ir.KExpr, word: str, align: int) -> str:
 
 def _assign(lw, target: ValueInfo, value: ir.KExpr) -> None:
     def line(index):
-        text = T.convert(lw.printer.at(value, index), value.type.dtype, target.dtype)
-        return [f"{lw.reg(target)} = {text};"]
+        return [f"{lw.reg(target)} = {lw.printer.at(value, index, target.dtype)};"]
 
     lw.element_loop(target.type.shape, line)
 
@@ -241,7 +240,7 @@ def _accumulator_tile(lw, e: ir.Mma, frag: Fragment) -> tuple[str, _Fragments]:
     lw.before_write()
 
     def line(index) -> list[str]:
-        value = T.convert(lw.printer.at(e.acc, index), e.acc.type.dtype, frag.acc)
+        value = lw.printer.at(e.acc, index, frag.acc)
         return [f"{c_tile}[{index.linear}] = {value};"]
 
     lw.element_loop((m, n), line)

@@ -52,9 +52,7 @@ def lower(lw, e: ir.Reduce) -> None:
     if not operand.type.shape:
         v = lw.new_temp(e, f"{_operand_word(lw, operand)}_{e.op}", "scalar", acc)
         lw.scalar_statement(
-            lambda: [
-                f"const {T.c_type(acc)} {v.name} = {_as(lw.printer.scalar(operand), operand, acc)};"
-            ]
+            lambda: [f"const {T.c_type(acc)} {v.name} = {lw.printer.at(operand, None, acc)};"]
         )
         return
     if e.axis is None or len(operand.type.shape) == 1:
@@ -70,10 +68,6 @@ def _operand_word(lw, operand: ir.KExpr) -> str:
     if isinstance(operand, ir.Local):
         return lw.local(operand.name).name
     return "block"
-
-
-def _as(text: str, operand: ir.KExpr, acc: ir.DType) -> str:
-    return T.convert(text, operand.type.dtype, acc)
 
 
 def into_local(lw, e: ir.Reduce, local, declare: bool) -> bool:
@@ -117,7 +111,7 @@ def _whole_tile(lw, e: ir.Reduce, acc: ir.DType, local=None, declare: bool = Tru
     lw.emit(f"{decl}{v.name} = {identity(e.op, acc)};")
     lw.element_loop(
         operand.type.shape,
-        lambda index: [combine(e.op, v.name, _as(lw.printer.at(operand, index), operand, acc))],
+        lambda index: [combine(e.op, v.name, lw.printer.at(operand, index, acc))],
     )
     lw.use_block_reduction(e.op, acc)
     lw.emit(f"{v.name} = b2t_block_{e.op}({v.name});")
@@ -157,7 +151,7 @@ def _along_axis(lw, e: ir.Reduce, acc: ir.DType, axis: int) -> None:
     coords = _coords(shape, axis, out, pos)
     index = Index(shape, linear_of(coords, shape), coords, own=False)
     stmt = lw.printer.begin()
-    value = _as(lw.printer.at(operand, index), operand, acc)
+    value = lw.printer.at(operand, index, acc)
     lw.stage(stmt.staged)
     guard = outputs % per_round != 0
     if rounds > 1:

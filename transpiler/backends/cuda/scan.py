@@ -26,9 +26,9 @@ def lower(lw, e: ir.Scan) -> None:
     factors = lw.shared_buffer("running_factors", acc, n) if e.op == "linear" else None
 
     def fill(index) -> list[str]:
-        lines = [f"{values}[{index.linear}] = {_element(lw, e.operand, index, acc)};"]
+        lines = [f"{values}[{index.linear}] = {lw.printer.at(e.operand, index, acc)};"]
         if factors is not None:
-            lines.append(f"{factors}[{index.linear}] = {_element(lw, e.factor, index, acc)};")
+            lines.append(f"{factors}[{index.linear}] = {lw.printer.at(e.factor, index, acc)};")
         return lines
 
     lw.before_write()
@@ -66,10 +66,6 @@ def lower(lw, e: ir.Scan) -> None:
     lw.emit("}")
     lw.new_temp(e, values, "shared", acc, fresh=False)
     lw.read_shared()
-
-
-def _element(lw, operand: ir.KExpr, index, acc: ir.DType) -> str:
-    return T.convert(lw.printer.at(operand, index), operand.type.dtype, acc)
 
 
 def _registers(lw, word: str, dtype: ir.DType, n: int) -> str:

@@ -8,9 +8,9 @@ readable, safe Python identifiers and generated ones never meet them.
 from __future__ import annotations
 
 from ... import ir
-from ...irbuild import FLOAT_FUNCTIONS
 from ...naming import Namer
-from .helpers import function_of
+from ..kernel_expressions import PYTHON, KernelExpressions
+from ..render import py_tuple
 
 CT_DTYPES = {
     "f16": "ct.float16",
@@ -32,19 +32,7 @@ NP_DTYPES = {
     "bool": "np.bool_",
 }
 
-# Python precedence, low to high (comparisons chain in Python, so they are never
-# nested without parentheses).
-_OPS = {
-    "or": ("|", 6), "and": ("&", 8), "lt": ("<", 5), "le": ("<=", 5), "gt": (">", 5),
-    "ge": (">=", 5), "eq": ("==", 5), "ne": ("!=", 5),
-    "add": ("+", 10), "sub": ("-", 10), "mul": ("*", 11), "div": ("/", 11),
-    "floordiv": ("//", 11), "mod": ("%", 11), "pow": ("**", 13),
-}  # fmt: skip
-_CALLS = {"min": "ct.minimum", "max": "ct.maximum", "cdiv": "ct.cdiv"}
-_UNARY_PREC = 12
-_ATOM = 20
-# The IR math ops that are cuTile functions of the same name (atan is ct.atan2's).
-_MATH = ("abs", "floor", "ceil", "isnan", *(op for op in FLOAT_FUNCTIONS if op != "atan"))
+_UNARY_PREC, _ATOM = PYTHON.unary, PYTHON.atom
 
 
 # cuTile's default types of Python constants (its "loosely typed" scalars).
@@ -60,9 +48,9 @@ def is_loose(e: ir.KExpr) -> bool:
     if isinstance(e, (ir.Const, ir.ConstRef)):
         return True
     if isinstance(e, ir.Unary):
-        return e.op in ("neg", "not", *_MATH) and is_loose(e.operand)
+        return (e.op in PYTHON.prefix or e.op in PYTHON.math) and is_loose(e.operand)
     if isinstance(e, ir.Binary):
-        return e.op in _OPS and is_loose(e.left) and is_loose(e.right)
+        return e.op in PYTHON.infix and is_loose(e.left) and is_loose(e.right)
     return False
 
 
@@ -87,12 +75,10 @@ def python_literal(value: float | int | bool) -> str:
     return repr(value)
 
 
-def python_tuple(items: list[str]) -> str:
-    return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
-
-
-class CutileExprPrinter:
+class CutileExprPrinter(KernelExpressions):
     """Print IR expressions; `namer` (naming.kernel_namer) gives names their identifiers."""
+
+    syntax = PYTHON
 
     def __init__(self, namer: Namer, kernel: ir.Kernel | None = None):
         self.namer = namer
@@ -105,7 +91,7 @@ class CutileExprPrinter:
         return self.name(self.sizes[size]) if size in self.sizes else str(size)
 
     def shape(self, shape: tuple[int, ...]) -> str:
-        return python_tuple([self.dim(d) for d in shape])
+        return py_tuple([self.dim(d) for d in shape])
 
     def name(self, ir_name: str) -> str:
         return self.namer.ident(ir_name)
@@ -114,10 +100,10 @@ class CutileExprPrinter:
         return self.namer.ident(ir_name, "array")
 
     def __call__(self, e: ir.KExpr) -> str:
-        return self._expr(e)[0]
+        return self.expr(e)[0]
 
     def index(self, index: tuple[ir.KExpr, ...]) -> str:
-        return python_tuple([self(i) for i in index])
+        return py_tuple([self(i) for i in index])
 
     def view(self, array: str, view: tuple[ir.ViewSlice, ...]) -> str:
         text = self.array_ref(array)
@@ -157,50 +143,41 @@ class CutileExprPrinter:
             return self.typed(a, dtype), self(b)
         return self(a), self(b)
 
-    def _wrap(self, e: ir.KExpr, min_prec: int) -> str:
-        text, prec = self._expr(e)
-        return f"({text})" if prec < min_prec else text
+    def name_of(self, e: ir.Param | ir.ConstRef | ir.Local) -> str:
+        return self.name(e.name)
 
-    def _expr(self, e: ir.KExpr) -> tuple[str, int]:
-        method = getattr(self, "_" + type(e).__name__)
-        return method(e)
+    _Local = KernelExpressions._Param  # a name, as parameters are
 
-    def _Param(self, e: ir.Param | ir.ConstRef | ir.Local):
-        return self.name(e.name), _ATOM
+    def literal(self, value, dtype: ir.DType) -> str:
+        return python_literal(value)
 
-    _ConstRef = _Local = _Param  # names, all three
-
-    def _Const(self, e: ir.Const):
-        text = python_literal(e.value)
-        return text, (_UNARY_PREC if text.startswith("-") else _ATOM)
-
-    def _BlockId(self, e: ir.BlockId):
+    def _BlockId(self, e: ir.BlockId, index=None):
         return f"ct.bid({e.axis})", _ATOM
 
-    def _Load(self, e: ir.Load):
+    def _Load(self, e: ir.Load, index=None):
         args = [
             self.view(e.array, e.view),
             f"index={self.index(e.index)}",
             f"shape={self.shape(e.type.shape) if e.type.shape else '()'}",
         ]
         if e.order is not None:
-            args.append(f"order={python_tuple([str(axis) for axis in e.order])}")
+            args.append(f"order={py_tuple([str(axis) for axis in e.order])}")
         if e.type.shape:
             args.append("padding_mode=ct.PaddingMode.ZERO")
         return f"ct.load({', '.join(args)})", _ATOM
 
-    def _Gather(self, e: ir.Gather):
+    def _Gather(self, e: ir.Gather, index=None):
         idx = self(e.indices[0]) if len(e.indices) == 1 else self.index(e.indices)
         mask = f", mask={self(e.mask)}" if e.mask is not None else ""
         return f"ct.gather({self.array_ref(e.array)}, {idx}{mask})", _ATOM
 
-    def _Extent(self, e: ir.Extent):
+    def _Extent(self, e: ir.Extent, index=None):
         return f"{self.array_ref(e.array)}.shape[{e.axis}]", _ATOM
 
-    def _Arange(self, e: ir.Arange):
+    def _Arange(self, e: ir.Arange, index=None):
         return f"ct.arange({self.dim(e.type.shape[0])}, dtype=ct.int32)", _ATOM
 
-    def _Full(self, e: ir.Full):
+    def _Full(self, e: ir.Full, index=None):
         dtype = CT_DTYPES[e.type.dtype]
         if e.value == 0:
             return f"ct.zeros({self.shape(e.type.shape)}, dtype={dtype})", _ATOM
@@ -209,51 +186,38 @@ class CutileExprPrinter:
             _ATOM,
         )
 
-    def _Unary(self, e: ir.Unary):
+    def unary_call(self, e: ir.Unary, index=None):
         x = e.operand
-        if e.op == "neg":
-            return "-" + self._wrap(x, _UNARY_PREC), _UNARY_PREC
-        if e.op == "not":
-            return "~" + self._wrap(x, _UNARY_PREC), _UNARY_PREC
         if e.op == "atan":
             return f"ct.atan2({self.typed(x, e.type.dtype)}, 1.0)", _ATOM
         if e.op == "sign":
             # SGN: 1 if positive, -1 if negative, 0 otherwise.
             one, zero = ("1.0", "0.0") if e.type.dtype.startswith(("f", "b")) else ("1", "0")
-            inner = self._wrap(x, 6)
+            inner = self.wrap(x, None, 6)
             return (
                 f"ct.where({inner} > {zero}, {one}, {zero}) - ct.where({inner} < {zero}, {one}, {zero})",
                 10,
             )
-        return f"ct.{e.op}({self(x)})", _ATOM
+        return f"{PYTHON.math[e.op]}({self(x)})", _ATOM
 
-    def _Binary(self, e: ir.Binary):
-        function = function_of(e) or _CALLS.get(e.op)
-        if function is not None:  # a tile function: two constants would make a f32 tile
-            left, right = self.either(e.left, e.right, e.type.dtype)
-            return f"{function}({left}, {right})", _ATOM
-        symbol, prec = _OPS[e.op]
-        if e.op == "pow":  # right-associative
-            left, right = self._wrap(e.left, prec + 1), self._wrap(e.right, _UNARY_PREC)
-        elif prec == 5:  # comparisons never chain
-            left, right = self._wrap(e.left, prec + 1), self._wrap(e.right, prec + 1)
-        else:
-            left, right = self._wrap(e.left, prec), self._wrap(e.right, prec + 1)
-        return f"{left} {symbol} {right}", prec
+    def binary_call(self, function: str, e: ir.Binary, index=None):
+        """A tile function: two constants would make an f32 tile."""
+        left, right = self.either(e.left, e.right, e.type.dtype)
+        return f"{function}({left}, {right})", _ATOM
 
-    def _Select(self, e: ir.Select):
+    def _Select(self, e: ir.Select, index=None):
         if_true, if_false = self.either(e.if_true, e.if_false, e.type.dtype)
         return f"ct.where({self(e.cond)}, {if_true}, {if_false})", _ATOM
 
-    def _Cast(self, e: ir.Cast):
+    def _Cast(self, e: ir.Cast, index=None):
         return f"ct.astype({self(e.operand)}, {CT_DTYPES[e.type.dtype]})", _ATOM
 
-    def _Reduce(self, e: ir.Reduce):
+    def _Reduce(self, e: ir.Reduce, index=None):
         axis = "" if e.axis is None else f", axis={e.axis}"
         keep = ", keepdims=True" if e.keepdims else ""
         return f"ct.{e.op}({self(e.operand)}{axis}{keep})", _ATOM
 
-    def _Scan(self, e: ir.Scan):
+    def _Scan(self, e: ir.Scan, index=None):
         if e.op == "linear":  # the values of the (factor, value) pairs' scan
             pairs = f"({self(e.factor)}, {self(e.operand)})"
             identity = "(1.0, 0.0)" if e.type.dtype in ir.FLOAT_TYPES else "(1, 0)"
@@ -261,13 +225,13 @@ class CutileExprPrinter:
             return f"{scan}[1]", _ATOM
         return f"ct.cum{e.op}({self(e.operand)})", _ATOM
 
-    def _Mma(self, e: ir.Mma):
+    def _Mma(self, e: ir.Mma, index=None):
         return f"ct.mma({self(e.a)}, {self(e.b)}, {self(e.acc)})", _ATOM
 
-    def _Reshape(self, e: ir.Reshape):
+    def _Reshape(self, e: ir.Reshape, index=None):
         operand = self.materialized(e.operand, e.type.dtype)
         return f"ct.reshape({operand}, {self.shape(e.type.shape)})", _ATOM
 
-    def _Broadcast(self, e: ir.Broadcast):
+    def _Broadcast(self, e: ir.Broadcast, index=None):
         operand = self.materialized(e.operand, e.type.dtype)
         return f"ct.broadcast_to({operand}, {self.shape(e.type.shape)})", _ATOM

@@ -10,29 +10,16 @@ the module defines only the functions its kernels call, before the kernels.
 from __future__ import annotations
 
 from ... import ir
+from ..kernel_expressions import PYTHON, binary_function
 from ..render import render
-
-def remainder_function(dtype: ir.DType) -> str:
-    """The function that prints BASIC's MOD (IR `rem`) of `dtype` operands."""
-    return "basic_mod" if dtype in ir.FLOAT_TYPES else "basic_mod_int"
-
-
-def function_of(e: ir.Binary) -> str | None:
-    """The tile function that prints `e`, or None where cuTile has an operator for it."""
-    if e.op == "rem":
-        return remainder_function(e.left.type.dtype)
-    if e.op == "truncdiv":
-        return "basic_div_int"
-    if e.op in ("max", "min") and e.left.type.dtype in ir.FLOAT_TYPES:
-        return f"basic_{e.op}"
-    return None
 
 
 def helpers_used(kernels: list[ir.Kernel]) -> set[str]:
     used: set[str] = set()
     for node in (e for kernel in kernels for e in ir.expressions(kernel.body)):
-        if isinstance(node, ir.Binary) and function_of(node) is not None:
-            used.add(function_of(node))
+        function = binary_function(PYTHON, node) if isinstance(node, ir.Binary) else None
+        if function is not None and function.startswith("basic_"):  # the module's
+            used.add(function)
         if isinstance(node, ir.Scan) and node.op == "linear":
             used.add("linear_recurrence")
     return used
