@@ -19,17 +19,19 @@ Microsoft BASIC, the line of the file in a QuickBASIC program.  A sum into one s
 durbin's, gramschmidt's norm, lu's first K loop): then it is the only parallelism there
 is, and a reduction kernel is its offload; one inside a parallel loop runs in each lane.
 
-Coverage when these programs were written: 59 of 72, then 60 once a QuickBASIC CONST
-counts as an integer (lu_qb's `FOR J = I TO N`, passes/integrality.py).  The loops left on
-the host, and why (`--explain`):
+Coverage when these programs were written: 59 of 72; 60 once a QuickBASIC CONST counts
+as an integer (lu_qb's `FOR J = I TO N`, passes/integrality.py); 56 once a matrix product
+over `%` counters whose last NEXT may overflow stays on the host like any other loop
+(3mm_pct's first two products had become mma kernels that lost GW-BASIC's Overflow).  The
+loops left on the host, and why (`--explain`):
 - gemm_colon (3), gesummv_dbl (1), durbin_tmp (3), "double-precision values stay on the
   host": Microsoft BASIC loops of doubles, but `N - 1` or `K - I - 1` of integers is a
   single in GW-BASIC, and one single among a loop's values makes
   vectorize.kernel_number_type choose f32, where a DOUBLE array may not go;
 - jacobi-1d_dbl_qb (2), the same words: QuickBASIC DOUBLE arrays times the single
   constant `.33333`;
-- 3mm_pct's third product (2), "the integer variable I% may overflow at the loop's last
-  NEXT": its bounds are READ from DATA;
+- 3mm_pct (6), "the integer variable I% may overflow at the loop's last NEXT": its sizes
+  are READ from DATA, so NI% may be 32767;
 - trmm_qb (1), "QuickBASIC's INTEGER and LONG arithmetic that may overflow": the counter
   of `DO WHILE K% < M ... K% = K% + 1 ... LOOP` inside the lane has no known range.
 
@@ -78,7 +80,7 @@ PARALLEL = {
     # 120: the norm's sum into SUMSQ; 140, 150 (J = K + 1 TO N - 1) and 180.
     "gramschmidt_sqr": [(120, "I"), (140, "I"), (150, "J"), (180, "I")],
 }
-OFFLOADED_AT_LEAST = 60
+OFFLOADED_AT_LEAST = 56
 
 # `  line 100   FOR ...` (Microsoft BASIC) or `  source line 14 FOR ...` (QuickBASIC).
 _KERNEL = re.compile(
@@ -155,6 +157,32 @@ def test_lu_with_a_const_size_offloads_its_second_j_loop():
     """`CONST N = 12` holds an integer, so `FOR J = I TO N` is affine and the exact test
     finds its lanes independent (it was "not affine: the limit of FOR J% ...")."""
     assert (32, "J") in offloaded_loops("lu_qb")
+
+
+# GW-BASIC stops with "Overflow" at the last NEXT of FOR I% = 1 TO 32767 (I% would be
+# 32768); a matrix product kernel over I% printed E(5, 1) instead.
+OVERFLOWING_PRODUCT = """30 READ NI%, NJ%, NK%
+40 DATA 32767, 1, 1
+50 DIM A(NI%, NK%), B(NK%, NJ%), E(NI%, NJ%)
+60 A(5, 1) = 2: B(1, 1) = 3
+100 FOR I% = 1 TO NI%
+110 FOR J% = 1 TO NJ%
+120 SUM1 = 0
+130 FOR K% = 1 TO NK%: SUM1 = SUM1 + A(I%, K%) * B(K%, J%): NEXT K%
+140 E(I%, J%) = SUM1
+150 NEXT J%, I%
+500 PRINT E(5, 1)
+"""
+
+
+def test_a_matrix_product_keeps_the_overflow_of_its_counters(tmp_path):
+    path = tmp_path / "product.bas"
+    path.write_text(OVERFLOWING_PRODUCT)
+    explain = _run(path, "--explain", "--dialect", "ms").stdout
+    assert "I% may overflow at the loop's last NEXT" in explain, explain
+    result = _run(path, "--check", "--device", "cpu", "--target", "cuda", "--dialect", "ms")
+    assert result.returncode == 0, f"{result.stdout}{result.stderr}"
+    assert "Overflow in 150" in _run(path, "--interpret", "--dialect", "ms").stdout
 
 
 # A sample that runs without -m slow (one program of each dialect, the small tiles).
