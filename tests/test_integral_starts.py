@@ -70,3 +70,12 @@ def test_integrality_follows_every_write():
 70 LET M% = C : SWAP N, C
 """
     assert _integral(text) == {"A", "B", "I", "E", "F", "G", "M%"}
+
+
+def test_a_quickbasic_const_holds_its_integer():
+    """`CONST N = 12` sets N once, to an integer: N is a parameter of the exact
+    dependence test, so lu's `FOR J = I TO N` (in QuickBASIC, N a CONST) is affine.
+    Before, CONST was no write and N counted as never set, so not integral."""
+    text = "CONST N = 12, H = 2.5\nDIM A(1 TO N)\nFOR I = 1 TO N: A(I) = H: NEXT I\n"
+    found = integral_scalars(parse(SourceFile("prog.bas", text), Options(std="qbasic")))
+    assert "N" in found and "H" not in found

@@ -275,3 +275,13 @@ def test_the_name_after_the_line_number_of_then_else_and_on_is_ignored_too(tmp_p
     assert (done.returncode, done.stdout) == (0, "YES\nSUB\nBACK\n")
     assert done.stderr.count("after the line number is ignored") == 3
     oracle(JUMPS_WITH_NAMES, "YES\nSUB\nBACK\n")
+
+
+@pytest.mark.parametrize("line", [b"10 FN = 3\r\n", b"10 X = 2 / FN: PRINT X\r\n"])
+def test_fn_alone_is_a_reserved_word_not_a_name(tmp_path, line):
+    """`FN` with no function's name after it: PC-BASIC says "Syntax error in 10" (FN is
+    a token of its own); here a located compile error, where it was an internal error
+    (the renaming of default types read the letter after FN)."""
+    done = basic2tile(tmp_path, line, "--interpret")
+    assert done.returncode == 1 and "internal error" not in done.stderr
+    assert "error: FN is a reserved word of Microsoft BASIC" in done.stderr

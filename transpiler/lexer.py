@@ -240,10 +240,17 @@ def t_NAME(t):
                 f"the {precision}-precision suffix '{word[-1]}'", ctx.coord(t.lexpos, len(word))
             )
     t.value = word
-    if word == "FN" and ctx.dialect == "ms":
-        _spaced_function_name(t)
+    if word == "FN" and ctx.dialect in MICROSOFT_DIALECTS:
+        if ctx.dialect == "ms":
+            _spaced_function_name(t)
         if t.type == "FNNAME":
             return t
+        raise ctx.error(
+            "FN is a reserved word of Microsoft BASIC (a DEF FN function's name follows it), "
+            "not a name",
+            t.lexpos,
+            len(word),
+        )
     if word in ctx.sub_names and _starts_statement(ctx, t.lexer.lexdata, t.lexpos):
         t.type = "SUBNAME"  # QuickBASIC's call of a SUB without CALL
     elif word == "IS" and not _in_case(ctx, t.lexer.lexdata, t.lexpos):

@@ -7,7 +7,7 @@ variable, such as `FOR J = I + 1 TO N` inside `FOR I = N TO 1 STEP -1`, may beco
 kernel only if that variable provably holds an integer.
 
 The fact is flow-insensitive: a variable is integral when every statement that can set
-it (LET, FOR, SWAP) gives it an integral value, and nothing reads a value into it
+it (LET, CONST, FOR, SWAP) gives it an integral value, and nothing reads a value into it
 (INPUT, READ).  Variables never set hold 0.  A fixpoint drops the variables whose
 writes depend on non-integral ones.
 """
@@ -41,6 +41,9 @@ def integral_scalars(program: ast.Program) -> frozenset[str]:
             wrote(node.var.name, node.start)
             if node.step is not None:
                 wrote(node.var.name, node.step)
+        elif isinstance(node, ast.Const):  # QuickBASIC's CONST N = 12: a LET of each
+            for var, value in zip(node.names, node.values):
+                wrote(var.name, value)
         elif isinstance(node, (ast.Input, ast.Read)):
             for target in node.targets:
                 if isinstance(target, ast.Var):

@@ -34,7 +34,7 @@ from ..ir import TileType
 from ..model import Analysis
 from ..naming import generated_name
 from ..runtime.dialect import mat_first_subscript
-from .dependence import NotParallel
+from .dependence import NotParallel, _check_integer_range, _known_ranges
 from .exprutil import constant_value
 from .kernel_lowering import origin_of
 from .vectorize import DONE_FLAGS, tile_size_names
@@ -73,6 +73,7 @@ def try_matmul(
             _start(loop) is None
             or loop.stmt.step is not None
             and constant_value(loop.stmt.step) != 1
+            or not _last_next_in_range(loop.stmt, analysis)
         ):
             return None
     # The inner loops' bounds must not depend on the outer loop variables.
@@ -90,6 +91,19 @@ def try_matmul(
         store.target.name,
         node,
     )
+
+
+def _last_next_in_range(stmt: ast.For, analysis: Analysis) -> bool:
+    """Whether a `%` counter's last NEXT (limit + 1) provably stays an INTEGER: beyond
+    32767 BASIC reports an Overflow there, which the kernel would not (the loop is then
+    planned as any other, which keeps it on the host with the reason)."""
+    if not stmt.var.name.endswith("%"):
+        return True
+    try:
+        _check_integer_range(stmt, 1, _known_ranges(analysis))
+    except NotParallel:
+        return False
+    return True
 
 
 def _match(node: hostir.ForLoop):

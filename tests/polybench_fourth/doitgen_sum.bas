@@ -1,0 +1,17 @@
+10 REM DOITGEN (PolyBench/C 4.2): a SUM row per (R, Q), copied back; OPTION BASE 1
+20 OPTION BASE 1: DEFINT I-N, P-R
+30 NR = 6: NQ = 8: NP = 10
+40 DIM A(NR, NQ, NP), C4(NP, NP), SUM(NP)
+50 FOR R = 1 TO NR: FOR Q = 1 TO NQ: FOR P = 1 TO NP: A(R, Q, P) = ((R * Q + P) MOD NP) / NP: NEXT P, Q, R
+60 FOR I = 1 TO NP: FOR J = 1 TO NP: C4(I, J) = (I * J MOD NP) / NP: NEXT J, I
+100 FOR R = 1 TO NR
+110 FOR Q = 1 TO NQ
+120 FOR P = 1 TO NP
+130 SUM(P) = 0
+140 FOR S = 1 TO NP: SUM(P) = SUM(P) + A(R, Q, S) * C4(S, P): NEXT S
+150 NEXT P
+160 FOR P = 1 TO NP: A(R, Q, P) = SUM(P): NEXT P
+170 NEXT Q, R
+500 T! = 0: FOR R = 1 TO NR: FOR Q = 1 TO NQ: FOR P = 1 TO NP: T! = T! + A(R, Q, P): NEXT P, Q, R
+510 PRINT USING "DOITGEN ####.###"; T!
+520 END
