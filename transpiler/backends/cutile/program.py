@@ -149,7 +149,7 @@ def box_name(namer: Namer, param: str) -> str:
 
 def aot_param_specs(kernel: ir.Kernel):
     """The parameter specifications NVIDIA's ahead-of-time compiler needs for `kernel`,
-    matching `kernel_interface` (boxed f64 scalars are 1-D f64 arrays)."""
+    as `kernel_interface` passes them (boxed f64 scalars are 1-D f64 arrays)."""
     import cuda.tile as ct
 
     from ...verify.cutile_aot import ParamSpec
@@ -163,12 +163,13 @@ def aot_param_specs(kernel: ir.Kernel):
         "i64": ct.int64,
     }
     specs = []
-    for p in kernel.params:
-        if isinstance(p, ir.ArrayParam):
+    passing = kernel_interface(kernel, kernel_namer(kernel, "python")).passing
+    for p, (how, _) in zip(kernel.params, passing):
+        if how == "array":
             specs.append(ParamSpec.array(dtypes[p.dtype], p.ndim))
-        elif isinstance(p, ir.ScalarParam) and p.dtype == "f64":
+        elif how == "box":
             specs.append(ParamSpec.array(ct.float64, 1))
-        elif isinstance(p, ir.ScalarParam):
+        elif how == "scalar":
             specs.append(ParamSpec.scalar(dtypes[p.dtype]))
         else:
             specs.append(ParamSpec.constant(p.value))
