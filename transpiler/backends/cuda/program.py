@@ -314,13 +314,9 @@ def run_cuda_program(
 def _choose_device(device: str | None) -> str:
     from ...device import gpu_unavailable_reason
 
-    if device == "cpu":
-        return "cpu"
+    if device is not None:  # "gpu" is the driver's to check (driver._require_gpu)
+        return device
     reason = gpu_unavailable_reason()
-    if device == "gpu":
-        if reason is not None:
-            raise BasicError(f"--device gpu: no usable GPU ({reason})", Coord("<device>", 0, 0))
-        return "gpu"
     if reason is None:
         return "gpu"
     print(
