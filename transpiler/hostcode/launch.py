@@ -362,8 +362,8 @@ class LaunchTarget:
     """What the two back ends share in answering LaunchLowering: the entry points the
     statement printers call, and the questions their statement printer (`self.stmts`,
     whose syntax table and Code class it uses), expression printer (`self.expr`) and
-    namer (`self.namer`) answer alike.  A subclass provides `host_code(nodes, lane)`,
-    `origin_code(stmt)` and the target's parts listed in this module's docstring."""
+    namer (`self.namer`) answer alike.  A subclass provides the target's parts listed in
+    this module's docstring."""
 
     def __init__(self, host: hostir.HostProgram, expr):
         self.host = host
@@ -405,6 +405,14 @@ class LaunchTarget:
 
     def lay_out(self, nodes: list) -> list:
         return Layout(self.syntax, self.stmts.code, self.host_code, self.origin_code).lines(nodes)
+
+    def host_code(self, nodes: list, lane: bool) -> list:
+        """Host statements inside a launch's code (`lane`: one lane of a replayed block)."""
+        return self.stmts.nodes(nodes)
+
+    def origin_code(self, stmt) -> list:
+        """The comment of the statement a sum's combination belongs to."""
+        return self.stmts.comment_of(stmt)
 
     @property
     def read_vars(self) -> set[str] | None:

@@ -74,9 +74,6 @@ class KernelLaunches(LaunchTarget):
 
     # ------------------------------------------- what LaunchLowering asks of the target
 
-    def host_code(self, nodes: list, lane: bool) -> list:
-        return self.stmts.nodes(nodes)
-
     def origin_code(self, stmt) -> list:
         """The comment and the `line = N;` of the statement a sum's combination belongs
         to (an overflow of the running total is reported at its line)."""

@@ -71,9 +71,6 @@ class KernelPrinter(LaunchTarget):
     def host_code(self, nodes: list, lane: bool) -> list:
         return self.stmts.lane_body(nodes) if lane else self.stmts.nodes(nodes)
 
-    def origin_code(self, stmt) -> list:
-        return self.stmts.comment_of(stmt)
-
     def value(self, e: ast.Expr) -> str:
         return self.expr.value(e)
 
