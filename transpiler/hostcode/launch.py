@@ -17,7 +17,7 @@ store(text), number(value), tile(value), read_vars (or None), mat_shape(shape),
 count(count, name, lowering), scratch(temp, name, size), kernel_launch(node, lowering),
 save(arrays), restore(arrays), block_loop_names(), element_loop_names(),
 sum_of_blocks(kind, var, temp), sums_fit(finish, temp), round_to_int(text),
-extent(array, axis), array_arg(name).
+extent(array, axis) (LaunchTarget's, by `syntax.extent`), array_arg(name).
 """
 
 from __future__ import annotations
@@ -427,6 +427,9 @@ class LaunchTarget:
 
     def array(self, name: str) -> str:
         return self.expr.array(name)
+
+    def extent(self, array: str, axis: int) -> str:
+        return self.syntax.extent.format(array=self.array(array), axis=axis)
 
     def store(self, text: str) -> str:
         return self.expr.store(text, "num")

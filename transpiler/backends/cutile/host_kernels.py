@@ -81,9 +81,6 @@ class KernelPrinter(LaunchTarget):
             f"{self.expr.need('add_all' if kind == 'sum' else 'sub_all')}({var}, {temp}.tolist())"
         )
 
-    def extent(self, array: str, axis: int) -> str:
-        return f"{self.expr.array(array)}.data.shape[{axis}]"
-
     def array_arg(self, array: str) -> str:
         return f"{self.expr.array(array)}.data"
 
