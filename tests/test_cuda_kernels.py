@@ -24,10 +24,10 @@ from tests.conftest import EXAMPLES
 from transpiler import driver, hostir, ir
 from transpiler import irbuild as B
 from transpiler.backends.cuda import element_types as T
-from transpiler.backends.cuda.program import device_code, format_cpp, host_convert
 from transpiler.backends.cuda.kernels import choose_threads, lower_kernel
-from transpiler.backends.cutile.program import OriginComments, kernel_interface
+from transpiler.backends.cuda.program import device_code, format_cpp, host_convert
 from transpiler.backends.cutile.expr import CutileExprPrinter
+from transpiler.backends.cutile.program import kernel_interface, origin_comments
 from transpiler.backends.render import environment
 from transpiler.errors import BasicUnsupportedError, SourceFile
 from transpiler.naming import kernel_namer
@@ -70,7 +70,7 @@ def run_tilesim(case: Case, folder: Path) -> list:
         iface.prologue,
         printer,
         printer.name,
-        OriginComments(case.kernel.body),
+        origin_comments(case.kernel),
         printer.view,
         printer.index,
     )

@@ -8,6 +8,7 @@ their own.  Comments are made one printable line, so BASIC text cannot end them.
 
 from __future__ import annotations
 
+from .. import ir
 from ..model import Analysis
 
 
@@ -49,6 +50,29 @@ def comment_text(text: str) -> str:
     return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
-def origin_comment(label: int | None, text: str) -> str:
+def slash_comment_text(text: str) -> str:
+    """Text for a C++ `//` comment: one printable line, not ending in a line
+    continuation (a `\\` there would make the next line a comment too)."""
+    text = comment_text(text).rstrip()
+    return text + " ." if text.endswith("\\") else text
+
+
+def origin_comment(label: int | None, text: str, opener: str = "# ", safe=comment_text) -> str:
+    """The comment quoting a BASIC statement, `# 40 FOR I = 1 TO N`."""
     where = f"{label} " if label is not None else ""
-    return "# " + comment_text(where + text)
+    return opener + safe(where + text)
+
+
+def kernel_origin_comments(
+    stmts: list[ir.KStmt], opener: str = "# ", safe=comment_text
+) -> dict[int, str]:
+    """id(statement) -> `# 50 LET C(BID) = ...`, for the first IR statement of a kernel
+    translated from each BASIC line (the later ones of the same line get none)."""
+    out: dict[int, str] = {}
+    last = None
+    for s in ir.statements(stmts):
+        o = s.origin
+        if o is not None and o.coord.line != last:
+            last = o.coord.line
+            out[id(s)] = origin_comment(o.label, o.text, opener, safe)
+    return out

@@ -48,6 +48,13 @@ def in_order(scalars: list, arrays: list[tuple[int, object]]) -> list:
     return out
 
 
+def call_text(stmts, node: hostir.ProcCall, args: list[str]) -> str:
+    """`swap2(x, y, a)`: the call of a procedure's function by statement printer
+    `stmts`, with `args` (the scalar arguments) and the arrays at their positions."""
+    arrays = [(i, stmts.expr.array(name)) for i, name in node.arrays]
+    return f"{stmts.sub_names[node.subroutine]}({', '.join(in_order(args, arrays))})"
+
+
 def procedure_notes(host: hostir.HostProgram) -> list[str]:
     """Why each SUB or FUNCTION that is not a function stays GOSUB-style code."""
     procs = host.analysis.procedures

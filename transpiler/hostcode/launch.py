@@ -17,7 +17,7 @@ store(text), number(value), tile(value), read_vars (or None), mat_shape(shape),
 count(count, name, lowering), scratch(temp, name, size), kernel_launch(node, lowering),
 save(arrays), restore(arrays), block_loop_names(), element_loop_names(),
 sum_of_blocks(kind, var, temp), sums_fit(finish, temp), round_to_int(text),
-extent(array, axis), array_arg(name).
+extent(array, axis) (LaunchTarget's, by `syntax.extent`), array_arg(name).
 """
 
 from __future__ import annotations
@@ -362,8 +362,8 @@ class LaunchTarget:
     """What the two back ends share in answering LaunchLowering: the entry points the
     statement printers call, and the questions their statement printer (`self.stmts`,
     whose syntax table and Code class it uses), expression printer (`self.expr`) and
-    namer (`self.namer`) answer alike.  A subclass provides `host_code(nodes, lane)`,
-    `origin_code(stmt)` and the target's parts listed in this module's docstring."""
+    namer (`self.namer`) answer alike.  A subclass provides the target's parts listed in
+    this module's docstring."""
 
     def __init__(self, host: hostir.HostProgram, expr):
         self.host = host
@@ -406,6 +406,14 @@ class LaunchTarget:
     def lay_out(self, nodes: list) -> list:
         return Layout(self.syntax, self.stmts.code, self.host_code, self.origin_code).lines(nodes)
 
+    def host_code(self, nodes: list, lane: bool) -> list:
+        """Host statements inside a launch's code (`lane`: one lane of a replayed block)."""
+        return self.stmts.nodes(nodes)
+
+    def origin_code(self, stmt) -> list:
+        """The comment of the statement a sum's combination belongs to."""
+        return self.stmts.comment_of(stmt)
+
     @property
     def read_vars(self) -> set[str] | None:
         """The variables some host code reads (None: not known, all of them)."""
@@ -419,6 +427,9 @@ class LaunchTarget:
 
     def array(self, name: str) -> str:
         return self.expr.array(name)
+
+    def extent(self, array: str, axis: int) -> str:
+        return self.syntax.extent.format(array=self.array(array), axis=axis)
 
     def store(self, text: str) -> str:
         return self.expr.store(text, "num")

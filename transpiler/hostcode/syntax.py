@@ -79,6 +79,7 @@ class Syntax:
 
     # module
     empty_string = ""  # a new string variable's value where it is written
+    extent = ""  # a host array's size along an axis: .format(array=, axis=)
 
     def zero(self, kind: str) -> str:
         """The value a BASIC variable of `kind` starts with."""
@@ -152,6 +153,7 @@ class PythonSyntax(Syntax):
 
     # module
     empty_string = '""'
+    extent = "{array}.data.shape[{axis}]"
 
     def values(self, array):
         return f"{array}.tolist()"
@@ -195,6 +197,9 @@ class CppSyntax(Syntax):
     cdiv = "b2t_cdiv"
     scopes = True
     skips = True
+
+    # module
+    extent = "{array}.extent({axis})"
 
     def not_(self, test):
         return f"!{test}" if _atomic(test) else f"!({test})"

@@ -51,8 +51,6 @@ CLANG_FORMAT_STYLE = (
     "AllowShortBlocksOnASingleLine: Never, AllowShortCaseLabelsOnASingleLine: false, "
     "MaxEmptyLinesToKeep: 1}"
 )
-# Headers a generated program includes, written beside it.
-SUPPORT_HEADERS = cuda_build.SUPPORT_HEADERS
 # Names the generated program uses itself, which BASIC names must not take.
 # Names run() uses besides the BASIC ones: members, loop_count (now b2t_launch.h's),
 # cuda/launch.py's `dim3 grid` (a BASIC GRID or LOOP_COUNT must not hide them).

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ... import ast, hostir
 from ...expr_facts import has_effects
 from ...model import variable_type
-from ..host_procedures import in_order
+from ..host_procedures import call_text
 
 
 class ProcedureStatements:
@@ -42,8 +42,7 @@ class ProcedureStatements:
                 if target is not None:
                     after += self.assign(target, temp, [])
             args.append(text)
-        arrays = [(i, self.expr.array(name)) for i, name in node.arrays]
-        call = f"{self.sub_names[node.subroutine]}({', '.join(in_order(args, arrays))})"
+        call = call_text(self, node, args)
         if node.result is not None:
             call = f"{self.var(node.result)} = {call}"
         fails = any(self.fails(value) for value, _ in node.args)

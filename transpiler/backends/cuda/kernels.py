@@ -29,7 +29,7 @@ from ... import ir
 from ...errors import BasicUnsupportedError, at
 from ...irbuild import broadcast_shape
 from ...naming import kernel_namer
-from ..basic_origin import comment_text
+from ..basic_origin import kernel_origin_comments, slash_comment_text
 from ..kernel_expressions import CPP
 from ..render import render
 from . import element_types as T
@@ -148,7 +148,7 @@ class KernelLowering:
         self.printer = ExprPrinter(self)
         self.thread_zero = False  # printing a write that only thread 0 does
         self.sync_after = _arrays_needing_sync(kernel)
-        self.comments = _origin_comments(kernel.body)
+        self.comments = kernel_origin_comments(kernel.body, "// ", slash_comment_text)
         # (local, first line, end line) of the code computing recomputable locals
         self.recomputable: list[tuple[ValueInfo, int, int]] = []
 
@@ -378,7 +378,7 @@ class KernelLowering:
         text = render(
             "cuda/kernel.cu.jinja",
             name=name,
-            summary=_comment_text(self.kernel.summary),
+            summary=slash_comment_text(self.kernel.summary),
             threads=self.threads,
             params=self._signature(),
             body=body,
@@ -651,23 +651,3 @@ def _access(node) -> tuple:
 def _view_key(view) -> tuple:
     """Views compare by structure (IR nodes have no value equality; their repr does)."""
     return tuple((v.axis, repr(v.start), repr(v.stop)) for v in view)
-
-
-def _comment_text(text: str) -> str:
-    """Text for a `//` comment: one line, printable, not ending in a line continuation."""
-    text = comment_text(text).rstrip()
-    return text + " ." if text.endswith("\\") else text
-
-
-def _origin_comments(stmts: list[ir.KStmt]) -> dict[int, str]:
-    """`// 50 LET C(BID) = ...` above the first IR statement of each BASIC line."""
-    out: dict[int, str] = {}
-    last = None
-    for s in ir.statements(stmts):
-        o = s.origin
-        if o is None or o.coord.line == last:
-            continue
-        last = o.coord.line
-        label = f"{o.label} " if o.label is not None else ""
-        out[id(s)] = "// " + _comment_text(f"{label}{o.text}")
-    return out

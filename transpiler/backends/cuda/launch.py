@@ -74,9 +74,6 @@ class KernelLaunches(LaunchTarget):
 
     # ------------------------------------------- what LaunchLowering asks of the target
 
-    def host_code(self, nodes: list, lane: bool) -> list:
-        return self.stmts.nodes(nodes)
-
     def origin_code(self, stmt) -> list:
         """The comment and the `line = N;` of the statement a sum's combination belongs
         to (an overflow of the running total is reported at its line)."""
@@ -93,9 +90,6 @@ class KernelLaunches(LaunchTarget):
 
     def sum_of_blocks(self, kind: str, var: str, temp: str) -> str:
         return f"{temp}.{'added_to' if kind == 'sum' else 'subtracted_from'}({var})"
-
-    def extent(self, array: str, axis: int) -> str:
-        return f"{self.expr.array(array)}.extent({axis})"
 
     def block_loop_names(self) -> tuple[str, None]:
         return self.namer.fresh("block"), None
@@ -160,10 +154,8 @@ class KernelLaunches(LaunchTarget):
             temp = values[arg.args[0]]
             return [f"{temp}.data()", f"{temp}.size()"]
         name = arg.args[0]
-        array = self.expr.array(name)
-        return [f"{self.mirrors[name]}.upload({array})"] + [
-            f"{array}.extent({a})" for a in range(p.ndim)
-        ]
+        upload = f"{self.mirrors[name]}.upload({self.expr.array(name)})"
+        return [upload] + [self.extent(name, a) for a in range(p.ndim)]
 
     def save(self, arrays: list[str]) -> list:
         return [Line(f"{self.mirrors[a]}.save({self.expr.array(a)})") for a in arrays]

@@ -21,6 +21,7 @@ from pathlib import Path
 from ... import __version__, ir
 from ...errors import BasicError, Coord, SourceFile
 from ...naming import Namer
+from ..basic_origin import slash_comment_text
 from ..render import render
 from . import build as cuda_build
 from . import element_types as T
@@ -178,20 +179,21 @@ def generate_cuda_library(
     ]
     helpers = helpers_text(cuda_kernel.helpers | scope.helpers)
     precision = f", --precision {precision}" if precision else ""
+    shown_name = slash_comment_text(Path(source.name).name)
     code = render(
         "cuda/library.cu.jinja",
         title=f"{name}.cu: CUDA C++ translated from BASIC by basic2tile",
         version=__version__,
-        source_name=_comment(Path(source.name).name),
-        nvcc_command=_comment(cuda_build.nvcc_command(file_name or f"{name}.cu")),
-        cpu_command=_comment(cuda_build.cpu_command(file_name or f"{name}.cu")),
+        source_name=shown_name,
+        nvcc_command=slash_comment_text(cuda_build.nvcc_command(file_name or f"{name}.cu")),
+        cpu_command=slash_comment_text(cuda_build.cpu_command(file_name or f"{name}.cu")),
         name=name,
-        source_marker=f"{SOURCE_MARKER} ({_comment(Path(source.name).name)}{precision}):",
+        source_marker=f"{SOURCE_MARKER} ({shown_name}{precision}):",
         source_end=SOURCE_END,
         output_marker=OUTPUT_MARKER,
         # Tabs as spaces (a TAB is white space to BASIC): the self-test reads the program
-        # back from these lines, and _comment would make a TAB a "?".
-        basic_lines=[_comment(line.expandtabs(8)) for line in source.lines],
+        # back from these lines, and slash_comment_text would make a TAB a "?".
+        basic_lines=[slash_comment_text(line.expandtabs(8)) for line in source.lines],
         helpers=helpers,
         kernel=cuda_kernel.text,
         run_doc=_run_doc(lib),
@@ -227,12 +229,6 @@ def _run_doc(lib: ir.KernelLibrary) -> str:
 def _identifier(name: str) -> str:
     ident = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
     return ident if ident and not ident[0].isdigit() else f"prog_{ident}"
-
-
-def _comment(text: str) -> str:
-    """Text for a `//` comment: printable, and not ending in a line continuation."""
-    text = "".join(ch if ch.isprintable() else "?" for ch in text).rstrip()
-    return text + " ." if text.endswith("\\") else text
 
 
 def basic_source_of(code: str) -> tuple[str, str | None] | None:
@@ -318,13 +314,9 @@ def run_cuda_program(
 def _choose_device(device: str | None) -> str:
     from ...device import gpu_unavailable_reason
 
-    if device == "cpu":
-        return "cpu"
+    if device is not None:  # "gpu" is the driver's to check (driver._require_gpu)
+        return device
     reason = gpu_unavailable_reason()
-    if device == "gpu":
-        if reason is not None:
-            raise BasicError(f"--device gpu: no usable GPU ({reason})", Coord("<device>", 0, 0))
-        return "gpu"
     if reason is None:
         return "gpu"
     print(

@@ -64,6 +64,17 @@ _MODULE_NAMES = {
     "argparse", "parser", "args",
 }  # fmt: skip
 
+# The runtime names main() calls (templates/cutile/program.py.jinja), by the template
+# value that has it call them (None: always).
+_MAIN_NAMES = {
+    None: ["Console", "BasicFault", "run_command", "Notice", "set_warning_hook"],
+    "runtime_dialect": ["use_dialect"],
+    "screen_errors": ["report_error"],  # a fatal error on the screen, as GW-BASIC
+    "load_overflows": ["report_load_overflows"],
+    "reset_rnd": ["reset_rnd"],
+    "uses_files": ["reset_files", "close_files"],
+}
+
 
 def generate_program(host: hostir.HostProgram) -> str:
     return format_python(_ModulePrinter(host).render())
@@ -94,28 +105,12 @@ class _ModulePrinter(HostModule):
 
     def render(self) -> str:
         body = self.program_body()
-        a = self.a
         expr = self.expr
-        for name in ("Console", "BasicFault", "run_command", "Notice", "set_warning_hook"):
-            expr.need(name)
         uses_rnd = "RND" in expr.uses or "RANDOMIZE" in expr.uses
-        # The runtime's dialect (runtime/dialect.py) where it changes what runs: Microsoft
-        # BASIC's numbers, layout and RND; Dartmouth's RND.  It restarts RND itself.
-        if a.runtime_dialect():
-            expr.need("use_dialect")
-            if a.options.microsoft:
-                expr.need("report_error")  # a fatal error on the screen, as GW-BASIC
-                if a.load_overflows:
-                    expr.need("report_load_overflows")
-        elif uses_rnd:
-            expr.need("reset_rnd")
-        console_args = [] if a.options.strict else ["strict=False"]
+        console_args = [] if self.a.options.strict else ["strict=False"]
         precision = self.console_precision()
         if precision is not None:
             console_args.append(f"precision={expr.need(precision)}")
-        if a.uses_files:
-            expr.need("reset_files")
-            expr.need("close_files")
         params, args = self.program_signature()
         context = self.context(
             runtime_requirement=runtime_requirement(kernels=self.kernels is not None),
@@ -124,9 +119,13 @@ class _ModulePrinter(HostModule):
             program_params=params,
             program_args=args,
             program_body=body,
-            uses_rnd=uses_rnd,
+            # The runtime's dialect restarts RND itself (runtime/dialect.py).
+            reset_rnd=uses_rnd and not self.a.runtime_dialect(),
             console_args=console_args,
         )
+        for key, names in _MAIN_NAMES.items():
+            for name in names if key is None or context[key] else []:
+                expr.need(name)
         uses_math, uses_numpy = "math" in expr.uses, "np" in expr.uses
         return render(
             self.template,

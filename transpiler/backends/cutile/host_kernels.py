@@ -27,7 +27,7 @@ from ...hostcode.nodes import Declare, Line
 from ...naming import kernel_namer
 from .expr import NP_DTYPES, CutileExprPrinter
 from .host_expr import ExprPrinter
-from .program import KernelInterface, OriginComments, kernel_interface
+from .program import KernelInterface, kernel_interface, origin_comments
 
 
 @dataclass
@@ -38,7 +38,7 @@ class KernelView:
     interface: KernelInterface  # its parameters, and how each is passed
     expr: CutileExprPrinter
     name: object  # IR name -> its name in the def (the def's own: the host's name of it)
-    comment: OriginComments
+    comment: object  # IR statement -> its `# 50 ...` comment, or ""
 
 
 class KernelPrinter(LaunchTarget):
@@ -64,15 +64,12 @@ class KernelPrinter(LaunchTarget):
         def name(ir_name: str) -> str:
             return def_name if ir_name == kernel.name else printer.name(ir_name)
 
-        return KernelView(kernel, interface, printer, name, OriginComments(kernel.body))
+        return KernelView(kernel, interface, printer, name, origin_comments(kernel))
 
     # ------------------------------------------- what LaunchLowering asks of the target
 
     def host_code(self, nodes: list, lane: bool) -> list:
         return self.stmts.lane_body(nodes) if lane else self.stmts.nodes(nodes)
-
-    def origin_code(self, stmt) -> list:
-        return self.stmts.comment_of(stmt)
 
     def value(self, e: ast.Expr) -> str:
         return self.expr.value(e)
@@ -83,9 +80,6 @@ class KernelPrinter(LaunchTarget):
         return (
             f"{self.expr.need('add_all' if kind == 'sum' else 'sub_all')}({var}, {temp}.tolist())"
         )
-
-    def extent(self, array: str, axis: int) -> str:
-        return f"{self.expr.array(array)}.data.shape[{axis}]"
 
     def array_arg(self, array: str) -> str:
         return f"{self.expr.array(array)}.data"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ... import ast, hostir
 from ...model import variable_type
-from ..host_procedures import given_back, in_order
+from ..host_procedures import call_text, given_back
 
 
 class ProcedureStatements:
@@ -17,8 +17,7 @@ class ProcedureStatements:
 
     def n_ProcCall(self, node: hostir.ProcCall) -> list:
         args = [self.proc_argument(value, param) for value, param in node.args]
-        arrays = [(i, self.expr.array(name)) for i, name in node.arrays]
-        call = f"{self.sub_names[node.subroutine]}({', '.join(in_order(args, arrays))})"
+        call = call_text(self, node, args)
         targets = [self.var(node.result)] if node.result else []
         targets += [self.target(t) if t is not None else "_" for t, _ in node.back]
         if all(t == "_" for t in targets):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ... import __version__, ir
 from ...errors import BasicError, Coord, SourceFile
 from ...naming import Namer, generated_name, kernel_namer
-from ..basic_origin import comment_text
+from ..basic_origin import kernel_origin_comments
 from ..render import render
 from .comment_runs import fold, unfold
 from .expr import NP_DTYPES, CutileExprPrinter
@@ -86,31 +86,12 @@ def docstring_safe(text: str) -> str:
     return "".join(out)
 
 
-class OriginComments:
-    """`# 50 LET C(BID) = ...` above the first IR statement translated from each BASIC
-    statement (later IR statements of the same statement get none)."""
-
-    def __init__(self, stmts: list[ir.KStmt]):
-        self._text: dict[int, str] = {}
-        self._last: tuple | None = None
-        self._walk(stmts)
-
-    def _walk(self, stmts: list[ir.KStmt]) -> None:
-        for s in stmts:
-            o = s.origin
-            if o is not None:
-                key = o.coord.line  # one comment per BASIC source line
-                if key != self._last:
-                    label = f"{o.label} " if o.label is not None else ""
-                    self._text[id(s)] = "# " + comment_text(f"{label}{o.text}")
-                    self._last = key
-            for attr in ("body", "then_body", "else_body"):
-                inner = getattr(s, attr, None)
-                if inner:
-                    self._walk(inner)
-
-    def __call__(self, stmt: ir.KStmt) -> str:
-        return self._text.get(id(stmt), "")
+def origin_comments(kernel: ir.Kernel):
+    """The kernel_def macro's `comment(s)`: the `# 50 ...` comment above IR statement
+    `s` (basic_origin.kernel_origin_comments), or "".
+    """
+    comments = kernel_origin_comments(kernel.body)
+    return lambda stmt: comments.get(id(stmt), "")
 
 
 # Names of a kernel program's module (templates/cutile/library.py.jinja) beside those
@@ -168,7 +149,7 @@ def box_name(namer: Namer, param: str) -> str:
 
 def aot_param_specs(kernel: ir.Kernel):
     """The parameter specifications NVIDIA's ahead-of-time compiler needs for `kernel`,
-    matching `kernel_interface` (boxed f64 scalars are 1-D f64 arrays)."""
+    as `kernel_interface` passes them (boxed f64 scalars are 1-D f64 arrays)."""
     import cuda.tile as ct
 
     from ...verify.cutile_aot import ParamSpec
@@ -182,12 +163,13 @@ def aot_param_specs(kernel: ir.Kernel):
         "i64": ct.int64,
     }
     specs = []
-    for p in kernel.params:
-        if isinstance(p, ir.ArrayParam):
+    passing = kernel_interface(kernel, kernel_namer(kernel, "python")).passing
+    for p, (how, _) in zip(kernel.params, passing):
+        if how == "array":
             specs.append(ParamSpec.array(dtypes[p.dtype], p.ndim))
-        elif isinstance(p, ir.ScalarParam) and p.dtype == "f64":
+        elif how == "box":
             specs.append(ParamSpec.array(ct.float64, 1))
-        elif isinstance(p, ir.ScalarParam):
+        elif how == "scalar":
             specs.append(ParamSpec.scalar(dtypes[p.dtype]))
         else:
             specs.append(ParamSpec.constant(p.value))
@@ -247,7 +229,7 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         kernel_prologue=iface.prologue,
         expr=printer,
         name=printer.name,
-        comment=OriginComments(kernel.body),
+        comment=origin_comments(kernel),
         view=printer.view,
         index=printer.index,
         run_params=run_params,
