@@ -22,14 +22,11 @@ is, and a reduction kernel is its offload; one inside a parallel loop runs in ea
 Coverage when these programs were written: 59 of 72; 60 once a QuickBASIC CONST counts
 as an integer (lu_qb's `FOR J = I TO N`, passes/integrality.py); 56 once a matrix product
 over `%` counters whose last NEXT may overflow stays on the host like any other loop
-(3mm_pct's first two products had become mma kernels that lost GW-BASIC's Overflow).  The
-loops left on the host, and why (`--explain`):
-- gemm_colon (3), gesummv_dbl (1), durbin_tmp (3), "double-precision values stay on the
-  host": Microsoft BASIC loops of doubles, but `N - 1` or `K - I - 1` of integers is a
-  single in GW-BASIC, and one single among a loop's values makes
-  vectorize.kernel_number_type choose f32, where a DOUBLE array may not go;
-- jacobi-1d_dbl_qb (2), the same words: QuickBASIC DOUBLE arrays times the single
-  constant `.33333`;
+(3mm_pct's first two products had become mma kernels that lost GW-BASIC's Overflow); 65
+once the singles that f64 computes exactly alike (`N - 1` of integers, a constant like
+`.33333`) no longer make a loop of doubles compute in f32 (gemm_colon 3, gesummv_dbl 1,
+durbin_tmp 3, jacobi-1d_dbl_qb 2: tests/test_defdbl_kernels.py).  The loops left on the
+host, and why (`--explain`):
 - 3mm_pct (6), "the integer variable I% may overflow at the loop's last NEXT": its sizes
   are READ from DATA, so NI% may be 32767;
 - trmm_qb (1), "QuickBASIC's INTEGER and LONG arithmetic that may overflow": the counter
@@ -80,7 +77,7 @@ PARALLEL = {
     # 120: the norm's sum into SUMSQ; 140, 150 (J = K + 1 TO N - 1) and 180.
     "gramschmidt_sqr": [(120, "I"), (140, "I"), (150, "J"), (180, "I")],
 }
-OFFLOADED_AT_LEAST = 56
+OFFLOADED_AT_LEAST = 65
 
 # `  line 100   FOR ...` (Microsoft BASIC) or `  source line 14 FOR ...` (QuickBASIC).
 _KERNEL = re.compile(

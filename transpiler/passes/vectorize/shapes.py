@@ -62,7 +62,7 @@ def kernel_number_type(plan: LoopPlan, analysis: Analysis) -> ir.DType:
     seen: set[str] = set()
     while parts:
         for node in parts.pop().walk():
-            if not isinstance(node, ast.Expr):
+            if not isinstance(node, ast.Expr) or _widens_exactly(node, analysis):
                 continue
             types.add(analysis.expr_types.get(node))
             function = analysis.functions.get(node.name) if isinstance(node, ast.Call) else None
@@ -70,6 +70,40 @@ def kernel_number_type(plan: LoopPlan, analysis: Analysis) -> ir.DType:
                 seen.add(function.name)  # a DEF FN's body is computed in the loop too
                 parts.append(function.body)
     return "f64" if "dbl" in types and "num" not in types else number_type
+
+
+# GW-BASIC's integers are 16-bit, so a sum of them stays below 2**24 (exact in a single)
+# through this many nested + and -.
+_EXACT_SUM_DEPTH = 7
+
+
+def _widens_exactly(node: ast.Expr, analysis: Analysis, depth: int = 0) -> bool:
+    """Is `node` a single whose value f64 computes exactly alike: a single constant (the
+    float32 value GW-BASIC makes of its digits widens exactly), or an integer's
+    negation, sum or difference (GW-BASIC makes them singles: `N% - 1`, `I% + J%`),
+    which are whole numbers far below 2**24?  Such singles do not make a DEFDBL loop
+    compute in f32."""
+    kind = analysis.expr_types.get(node)
+    if kind == "int":
+        return True
+    if kind != "num" or depth > _EXACT_SUM_DEPTH:
+        return False
+    if isinstance(node, ast.Num):
+        return depth == 0  # a constant inside a sum would make it a fraction
+    if isinstance(node, ast.UnaryOp) and node.op == "-":
+        return _integral(node.operand, analysis, depth + 1)
+    if isinstance(node, ast.BinOp) and node.op in ("+", "-"):
+        return _integral(node.left, analysis, depth + 1) and _integral(
+            node.right, analysis, depth + 1
+        )
+    return False
+
+
+def _integral(node: ast.Expr, analysis: Analysis, depth: int) -> bool:
+    """An integer, or an integer sum (`_widens_exactly`) inside one."""
+    if analysis.expr_types.get(node) == "int":
+        return True
+    return not isinstance(node, ast.Num) and _widens_exactly(node, analysis, depth)
 
 
 def _loop_parts(plan: LoopPlan, analysis: Analysis):
