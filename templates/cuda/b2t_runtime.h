@@ -28,9 +28,9 @@
 //   data.py       DataPool: READ and RESTORE
 //   arrays.py     Array<T>: DIM'd arrays with rounded, checked subscripts, OPTION BASE and
 //                 contiguous row-major storage (data()); MAT statements (mat_read,
-//                 mat_input, mat_print, mat_fill, mat_identity, mat_copy, mat_scale,
-//                 mat_add, mat_sub, mat_mul, mat_product_shape, mat_transpose,
-//                 mat_inverse)
+//                 mat_input, mat_print, mat_fill, mat_copy, mat_scale, mat_binary,
+//                 mat_function, mat_product_shape; their parts mat_identity, mat_add,
+//                 mat_sub, mat_mul, mat_transpose, mat_inverse)
 //   (host code)   GosubStack, on_index (ON ... GOTO/GOSUB), EndProgram, forward_progress,
 //                 ForStack, on_choice, report_break, report_error (flow.py: Microsoft
 //                 BASIC's FOR stack, ON, STOP and an error's screen line),
@@ -58,6 +58,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -5006,6 +5007,38 @@ void mat_inverse(Array<T>& target, const Array<U>& source) {
     values.insert(values.end(), a[i].begin() + static_cast<long>(n), a[i].end());
   last_determinant() = determinant;
   store_values(target, {static_cast<int>(n), static_cast<int>(n)}, values);
+}
+
+// The MAT statements as the generated code calls them, with the BASIC word or operator
+// (the Python runtime's interface, runtime/arrays.py): MAT A = ZER, CON or IDN (new
+// dimensions first when given), MAT A = TRN(B) or INV(B), MAT A = B + C, B - C or B * C.
+template <class T>
+void mat_fill(Array<T>& target, std::string_view name, const std::vector<double>& dims = {}) {
+  if (!dims.empty())
+    target.reshape(dims);
+  if (name == "IDN")
+    mat_identity(target);
+  else
+    mat_fill(target, name == "CON" ? 1.0 : 0.0);
+}
+
+template <class T, class U>
+void mat_function(Array<T>& target, std::string_view name, const Array<U>& source) {
+  if (name == "TRN")
+    mat_transpose(target, source);
+  else
+    mat_inverse(target, source);
+}
+
+template <class T, class U, class V>
+void mat_binary(Array<T>& target, std::string_view op, const Array<U>& left,
+                const Array<V>& right) {
+  if (op == "+")
+    mat_add(target, left, right);
+  else if (op == "-")
+    mat_sub(target, left, right);
+  else
+    mat_mul(target, left, right);
 }
 
 // ============================================================================ control flow

@@ -410,24 +410,38 @@ class HostStatements:
         return out
 
     def s_MatAssign(self, node, stmt: ast.MatAssign) -> list:
+        """MAT A = ...: the runtime's helper of each form, told the BASIC word or operator
+        (`mat_fill(a, 'CON')`, `mat_binary(c, '+', a, b)`)."""
         value, target = stmt.value, self.expr.array(stmt.target)
-        out = self.at_line(node, True)
-        if isinstance(value, ast.MatFill):
-            return out + self.mat_fill(stmt.target, target, value)
+        array = self.expr.array
         pre: list[str] = []
-        if isinstance(value, ast.MatScale):
+        if isinstance(value, ast.MatFill):
+            args = ["mat_fill", target, self.string(value.name)]
+            if value.dims:
+                args.append(self.syntax.tuple_([self.dval(d, None) for d in value.dims]))
+        elif isinstance(value, ast.MatScale):
             factor = self.val(value.factor, pre)
-            args = ["mat_scale", target, factor, self.expr.array(value.matrix.name)]
+            args = ["mat_scale", target, factor, array(value.matrix.name)]
         elif isinstance(value, ast.MatFunc):
-            args = self.mat_op("mat_function", value.name, target, value.arg.name)
+            args = ["mat_function", target, self.string(value.name), array(value.arg.name)]
         elif isinstance(value, ast.MatBin):
-            args = self.mat_op("mat_binary", value.op, target, value.left.name)
-            args.append(self.expr.array(value.right.name))
+            operands = [array(value.left.name), array(value.right.name)]
+            args = ["mat_binary", target, self.string(value.op), *operands]
         else:
-            call = f"{self.runtime('mat_copy')}({target}, {self.expr.array(value.name)})"
-            return out + self.simple(call)
-        call = f"{self.runtime(args[0])}({', '.join(args[1:])}{self._f32()})"
-        return out + self.put(pre) + self.simple(call)
+            args = ["mat_copy", target, array(value.name)]
+        rounds = not isinstance(value, (ast.MatFill, ast.MatRef))  # computes new values
+        call = f"{self.runtime(args[0])}({', '.join(args[1:])}{self._f32() if rounds else ''})"
+        return self.at_line(node, True) + self.put(pre) + self.simple(call)
+
+    def s_MatPrint(self, node, stmt: ast.MatPrint) -> list:
+        out: list = []
+        for k, name in enumerate(stmt.names):
+            if k > 0:
+                out += self.simple("con.newline()")  # a blank line between two arrays
+            zoned = (stmt.seps[k] if k < len(stmt.seps) else None) != ";"
+            flag = self.syntax.true if zoned else self.syntax.false
+            out += self.simple(f"{self.runtime('mat_print')}(con, {self.expr.array(name)}, {flag})")
+        return self.at_line(node, False) + out
 
     # ----------------------------------------------------------------- FOR loops
 

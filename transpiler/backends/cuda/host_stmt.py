@@ -199,28 +199,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             return self.var(target.name)
         return self.expr.element(target, pre).text
 
-    # ----------------------------------------------------------------- MAT statements
-
-    def mat_fill(self, name: str, target: str, value: ast.MatFill) -> list[Code]:
-        out = self._reshape(name, value.dims) if value.dims else []
-        if value.name == "IDN":
-            return out + [Code(f"b2t::mat_identity({target});")]
-        return out + [Code(f"b2t::mat_fill({target}, {'1.0' if value.name == 'CON' else '0.0'});")]
-
-    def mat_op(self, helper: str, op: str, target: str, operand: str) -> list[str]:
-        """The helper of each operation (TRN, INV, +, -, *)."""
-        return [_MAT_HELPERS.get(op, "mat_inverse"), target, self.expr.array(operand)]
-
-    def s_MatPrint(self, node, stmt: ast.MatPrint) -> list[Code]:
-        out: list[Code] = []
-        for k, name in enumerate(stmt.names):
-            if k > 0:
-                out.append(Code("con.newline();"))  # a blank line between two arrays
-            zoned = (stmt.seps[k] if k < len(stmt.seps) else None) != ";"
-            call = f"b2t::mat_print(con, {self.expr.array(name)}, {'true' if zoned else 'false'});"
-            out.append(Code(call))
-        return self.at_line(node, False) + out
-
     # ----------------------------------------------------------------- FOR loops
 
     def n_ForLoop(self, node: hostir.ForLoop) -> list[Code]:
@@ -396,9 +374,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 # In each iteration of a loop that may never end: C++ lets a compiler assume that a loop
 # without I/O, volatile or atomic operations ends (and delete it), BASIC does not.
 _PROGRESS = Code("b2t::forward_progress();")
-
-
-_MAT_HELPERS = {"TRN": "mat_transpose", "+": "mat_add", "-": "mat_sub", "*": "mat_mul"}
 
 
 def _reports(effects) -> bool:

@@ -200,21 +200,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def _f32(self) -> str:
         return ", f32=True" if self.expr.f32 else ""
 
-    def mat_fill(self, name: str, target: str, value: ast.MatFill) -> list[Code]:
-        dims = ", ".join(self.expr.value(d) for d in value.dims)
-        dims_text = f", ({dims},)" if value.dims else ""
-        return [Code(f"{self.need('mat_fill')}({target}, {value.name!r}{dims_text})")]
-
-    def mat_op(self, helper: str, op: str, target: str, operand: str) -> list[str]:
-        """`mat_function` or `mat_binary`, told the operation."""
-        return [helper, target, repr(op), self.expr.array(operand)]
-
-    def s_MatPrint(self, node, stmt: ast.MatPrint) -> list[Code]:
-        arrays = ", ".join(self.expr.array(n) for n in stmt.names)
-        if len(stmt.names) == 1:
-            arrays += ","
-        return [Code(f"{self.need('mat_print')}(({arrays}), {tuple(stmt.seps)!r}, con)")]
-
     # ----------------------------------------------------------------- FOR loops
 
     def n_ForLoop(self, node: hostir.ForLoop) -> list[Code]:
