@@ -3089,9 +3089,10 @@ class Console {
                            bool question = true, bool stay = false) {
     return ask_values(&prompt, kinds, question, stay);
   }
-  // Without a prompt: "? ".
-  std::vector<Value> input(const std::vector<Kind>& kinds, bool stay = false) {
-    return ask_values(nullptr, kinds, true, stay);
+  // Without a prompt: "? " (the same arguments as Python's con.input(None, kinds, ...)).
+  std::vector<Value> input(const std::vector<Kind>& kinds, bool question = true,
+                           bool stay = false) {
+    return ask_values(nullptr, kinds, question, stay);
   }
 
  private:
@@ -3136,10 +3137,16 @@ class Console {
   }
 
   // LINE INPUT: the next line whole, up to 255 characters (the rest is dropped).
-  std::string line_input(const std::string& prompt = "", bool stay = false) {
+  std::string line_input(const std::string& prompt, bool stay = false) {
     const std::string line = ask(prompt, stay);
     return line.substr(0, text_offset(line, MS_MAX_LENGTH));
   }
+  // (a literal prompt: without this, a `const char*` would rather become the `bool`)
+  std::string line_input(const char* prompt, bool stay = false) {
+    return line_input(std::string(prompt), stay);
+  }
+  // Without a prompt.
+  std::string line_input(bool stay = false) { return line_input(std::string(), stay); }
 
   // INKEY$: the next character of the input, "" at its end; a line break is CHR$(13).
   std::string inkey() {
@@ -5064,7 +5071,10 @@ inline constexpr const char* FOR_WITHOUT_NEXT = "FOR without NEXT";
 // ON e GOTO / GOSUB outside strict mode: the 1-based target, or 0 to go on with the next
 // statement (an index of 0 or past the targets); the index is rounded half away from
 // zero, below 0 or above 255 is "Illegal function call", beyond 16 bits "Overflow".
-inline int on_choice(double value, int count) {
+// `strict`: ECMA-55's rule (on_index).
+inline int on_choice(double value, int count, bool strict = false) {
+  if (strict)
+    return on_index(value, count);
   if (std::isnan(value))
     throw Fault(ILLEGAL_FUNCTION_CALL, "(ON index NaN)");
   if (!(-32768.5 < value && value < 32767.5))

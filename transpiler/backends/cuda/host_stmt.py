@@ -22,17 +22,15 @@ from __future__ import annotations
 
 from ... import ast, hostir
 from ...errors import InternalError
-from ...expr_facts import copies_itself, signed_number
+from ...expr_facts import signed_number
 from ...hostcode.syntax import CPP
 from ...model import Analysis, type_of_name
 from ...naming import Namer
-from ..host_statements import HostStatements
+from ..host_statements import GOSUB_DEPTH, HostStatements  # noqa: F401 (cuda/host.py's)
 from .code import Code
 from .host_expr import ExprPrinter
 from .host_procs import ProcedureStatements
 from .host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
-
-GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
 
 
 class StatementPrinter(ProcedureStatements, HostStatements):
@@ -45,7 +43,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     names_each_for = True
     takes_pre = True
     end_exception = "throw b2t::EndProgram()"
-    string = staticmethod(cpp_string)
+    string = staticmethod(cpp_std_string)  # a literal, or for text with a NUL std::string
 
     def runtime(self, name: str) -> str:
         return f"b2t::{name}"
@@ -142,59 +140,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def receive(self, target: ast.LValue, value: str) -> list[Code]:
         return self.assign(target, value, [])
 
-    def console_input(self, stmt: ast.Input, kinds: list[str]) -> str:
-        args = self.syntax.spread(kinds)
-        if stmt.prompt is None:
-            return f"con.input({args}{', true' if stmt.stay else ''})"
-        args = f"{cpp_std_string(stmt.prompt)}, {args}"
-        if not stmt.question or stmt.stay:
-            args += f", {str(stmt.question).lower()}, {str(stmt.stay).lower()}"
-        return f"con.input({args})"
-
-    def input_into(self, stmt: ast.Input, call: str, kinds: list[str]) -> list[Code]:
-        """The targets of INPUT from the fields of the replies `call` returns."""
-        fields = [".text" if k == "b2t::STRING" else ".number" for k in kinds]
-        if len(stmt.targets) == 1:
-            return self.assign(stmt.targets[0], f"{call}[0]{fields[0]}", [])
-        body = [Code(f"const auto {self.reply_var} = {call};")]
-        for n, (target, field_name) in enumerate(zip(stmt.targets, fields)):
-            body += self.assign(target, f"{self.reply_var}[{n}]{field_name}", [])
-        return [Code("", body)]
-
-    def s_LineInput(self, node, stmt: ast.LineInput) -> list[Code]:
-        prompt = cpp_std_string(stmt.prompt) if stmt.prompt is not None else '""'
-        call = f"con.line_input({prompt}{', true' if stmt.stay else ''})"
-        return self.at_line(node, True) + self.assign(stmt.target, call, [])  # end of input
-
-    def s_Swap(self, node, stmt: ast.Swap) -> list[Code]:
-        # std::swap binds both places before either changes (`SWAP I, A(I)`).
-        pre: list[str] = []
-        first = self._place(stmt.first, pre)
-        second = self._place(stmt.second, pre)
-        fails = self.fails(stmt.first, stmt.second)
-        lines = self.put(pre) + [Code(f"std::swap({first}, {second});")]
-        return self.at_line(node, fails) + lines
-
-    def s_MidAssign(self, node, stmt: ast.MidAssign) -> list[Code]:
-        pre: list[str] = []
-        target = self._place(stmt.target, pre)
-        args = [self.val(stmt.start, pre)]
-        if stmt.count is not None:
-            args.append(self.val(stmt.count, pre))
-        function = "b2t::mid_assign_itself" if copies_itself(stmt) else "b2t::mid_assign"
-        if not copies_itself(stmt):
-            args.append(self.val(stmt.value, pre))
-        head = self.at_line(node, True)  # a start or count out of range
-        if isinstance(stmt.target, ast.Var):
-            call = f"{function}({target}, {', '.join(args)})"
-            return head + self.put(pre) + [Code(f"{target} = {call};")]
-        # An element: found once, before the arguments are evaluated.
-        place = self.namer.fresh("place")
-        call = f"{function}({place}, {', '.join(args)})"
-        lines = [f"std::string& {place} = {target};", *pre, f"{place} = {call};"]
-        return head + [Code("", [Code(line) for line in lines])]
-
-    def _place(self, target: ast.LValue, pre: list[str]) -> str:
+    def place(self, target: ast.LValue, changing: set[str], pre: list[str]) -> str:
         if isinstance(target, ast.Var):
             return self.var(target.name)
         return self.expr.element(target, pre).text
@@ -282,19 +228,8 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def n_Continue(self, node: hostir.Continue) -> list[Code]:
         return [Code("continue;")]  # a C++ `for` runs its increment (the NEXT) first
 
-    def _on(self, node, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
-        """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5); out of range is
-        fatal, as in the interpreter (b2t::on_index).  Outside strict mode, Microsoft
-        BASIC's rules (b2t::on_choice): 0 or past the targets matches no case, goes on."""
-        pre: list[str] = []
-        value = self.val(selector, pre)
-        cases = [
-            Code(f"case {n}:", arm + _break_unless_jumping(arm), braces=False)
-            for n, arm in enumerate(arms, 1)
-        ]
-        choose = "on_index" if self.a.options.strict else "on_choice"
-        switch = Code(f"switch (b2t::{choose}({value}, {len(arms)}))", cases)
-        return self.at_line(node, True) + self.put(pre) + [switch]
+    def case(self, n: int, arm: list[Code]) -> Code:
+        return Code(f"case {n}:", arm + _break_unless_jumping(arm), braces=False)
 
     # ----------------------------------------------------------------- dispatch loops
 
