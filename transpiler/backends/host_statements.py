@@ -16,16 +16,20 @@ cutile/host_stmt.py):
     print_piece(kind, t)    a piece of a PRINT chain: "item", "tab", "spc", "zone"
     print_chain(r, ps, nl)  the statement printing pieces `ps` (None: nothing to print)
     assign(t, v, pre)       `t = v` with the store conversion, after the lines `pre`
-    receive(t, v)           the same for READ (Python drops a variable nothing reads)
+    receive(t, v)           the same for READ, INPUT and LINE INPUT (Python drops a
+                            variable nothing reads)
+    place(t, changing, pre) a variable or element SWAP or MID$ reads and then writes
     label_text(label)       a dispatch label as a value (None: the loop's end, C++)
     as_label(text)          an int the error trap returns as a dispatch label
     case(n, arm)            an arm of ON's `match` or `switch`
     _push(label)            a GOSUB's push of the label it returns to
     _return_fault()         RETURN without GOSUB
 
-The hooks that only C++ fills (`at_line`, `fails`, `store_fails`, the lines `pre` an
-expression needs first, `dval`) track the BASIC line its messages name; Python finds
-the line from the traceback."""
+The hooks that only Python fills (`unpack`, `drops`, `print_splits`) keep its idioms:
+`A, B = con.input(...)`, no store into a variable nothing reads.  The hooks that only
+C++ fills (`at_line`, `fails`, `store_fails`, the lines `pre` an expression needs first,
+`dval`) track the BASIC line its messages name; Python finds the line from the
+traceback."""
 
 from __future__ import annotations
 
