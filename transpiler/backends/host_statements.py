@@ -717,6 +717,17 @@ class HostStatements:
             return self.simple("break")
         return self.simple(f"{self.label_var} = {self.label_text(label)}")
 
+    def block_bodies(self, node: hostir.Dispatch) -> list[tuple]:
+        """Each block of a dispatch loop with its lines, which end with the jump to the
+        block after it unless the block ends with a jump of its own."""
+        out = []
+        for block in node.blocks:
+            body = self.nodes(block.body)
+            if not hostir.terminates(block.body):
+                body += self._goto(node.fallthrough.get(block.label))
+            out.append((block, body))
+        return out
+
     def n_Jump(self, node: hostir.Jump) -> list:
         return self._goto(node.target)
 

@@ -249,10 +249,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         for block in node.blocks:  # the enumerators in block order
             self.label(block.label)
         cases = []
-        for block in node.blocks:
-            body = self.nodes(block.body)
-            if not hostir.terminates(block.body):
-                body += self._goto(node.fallthrough.get(block.label))
+        for block, body in self.block_bodies(node):
             if node.trap is not None:  # ERL, and the line of an error the trap does not take
                 body = _after_comments(body, Code(f"{self.line_var} = {_label_line(block.label)};"))
             cases.append(Code(f"case {self.label(block.label)}:", body))

@@ -232,10 +232,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def n_Dispatch(self, node: hostir.Dispatch) -> list[Code]:
         self.loops.append(_Loop("dispatch"))
         cases = []
-        for block in node.blocks:
-            body = self.nodes(block.body)
-            if not hostir.terminates(block.body):
-                body += self._goto(node.fallthrough.get(block.label))
+        for block, body in self.block_bodies(node):
             while body and body[-1].text == "continue" and body[-1].body is None:
                 body.pop()  # the end of a case goes round the loop anyway
             cases.append(Code(f"case {block.label!r}:", _suite(body)))
