@@ -246,7 +246,7 @@ def program(con: Console, data: DataPool, dev) -> None:
     con.print("SMALL PRODUCT C = A*B")
     dev.to_host(c.data)
     # 130 MAT PRINT C
-    mat_print((c,), (None,), con)
+    mat_print(con, c, True)
     # 140 REM THE LARGE PRODUCT
     # 150 LET N = 24
     n = 24.0

@@ -419,25 +419,21 @@ def mat_input(target: BasicArray, console: Console, f32: bool = False) -> None:
             block[where] = value
 
 
-def mat_print(arrays: tuple[BasicArray, ...], seps: tuple, console: Console) -> None:
-    """MAT PRINT: each row on its own line, zoned after `,` (the default) or packed after
-    `;`, with a blank line between two arrays."""
-    for k, source in enumerate(arrays):
-        if k > 0:
-            console.newline()
-        if console.column != 0:
-            console.newline()
-        zoned = (seps[k] if k < len(seps) else None) != ";"
-        text = source.dtype == "str"
-        for row in source.rows():
-            for j, value in enumerate(row):
-                if j and zoned:
-                    console.next_zone()
-                if text:
-                    console.write_string(value)
-                else:
-                    console.write_number(value)
-            console.newline()
+def mat_print(console: Console, source: BasicArray, zoned: bool) -> None:
+    """MAT PRINT of one array: each row on its own line, zoned after `,` (the default) or
+    packed after `;`.  A blank line goes between two arrays (console.newline() before)."""
+    if console.column != 0:
+        console.newline()
+    text = source.dtype == "str"
+    for row in source.rows():
+        for j, value in enumerate(row):
+            if j and zoned:
+                console.next_zone()
+            if text:
+                console.write_string(value)
+            else:
+                console.write_number(value)
+        console.newline()
 
 
 def mat_fill(target: BasicArray, name: str, dims: tuple | None = None) -> None:

@@ -12,13 +12,15 @@ index); the limit and step stay with the loop's other variables.
 `on_choice` is ON ... GOTO / GOSUB outside strict mode, as GW-BASIC does it: the
 selector rounded half away from zero; 0 or more than the number of targets goes on
 with the next statement; below 0 or above 255 is "Illegal function call", outside the
-16-bit integers "Overflow".  (Strict mode keeps ECMA-55's fatal range error.)
+16-bit integers "Overflow".  Strict mode (`strict=True`) keeps ECMA-55's rule: the
+selector rounded as floor(x + 0.5), out of range fatal.
 """
 
 from __future__ import annotations
 
 import math
 
+from .arith import round_to_int
 from .faults import BasicFault
 from .gwerrors import gw_message
 from .numformat import format_number_trimmed
@@ -58,8 +60,16 @@ class ForStack:
         self.loops.pop()
 
 
-def on_choice(value: float, count: int) -> int:
+ON_OUT_OF_RANGE = "ON index out of range"
+
+
+def on_choice(value: float, count: int, strict: bool = False) -> int:
     """The 1-based target of ON `value` GOTO with `count` targets, or 0: go on."""
+    if strict:
+        index = round_to_int(value)
+        if not 1 <= index <= count:
+            raise BasicFault(ON_OUT_OF_RANGE, f"({index}; 1 to {count} allowed)")
+        return index
     if math.isnan(value):
         raise BasicFault(ILLEGAL_FUNCTION_CALL, "(ON index NaN)")
     if not -32768.5 < value < 32767.5:  # what rounds to a 16-bit integer

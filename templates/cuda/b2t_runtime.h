@@ -28,9 +28,9 @@
 //   data.py       DataPool: READ and RESTORE
 //   arrays.py     Array<T>: DIM'd arrays with rounded, checked subscripts, OPTION BASE and
 //                 contiguous row-major storage (data()); MAT statements (mat_read,
-//                 mat_input, mat_print, mat_fill, mat_identity, mat_copy, mat_scale,
-//                 mat_add, mat_sub, mat_mul, mat_product_shape, mat_transpose,
-//                 mat_inverse)
+//                 mat_input, mat_print, mat_fill, mat_copy, mat_scale, mat_binary,
+//                 mat_function, mat_product_shape; their parts mat_identity, mat_add,
+//                 mat_sub, mat_mul, mat_transpose, mat_inverse)
 //   (host code)   GosubStack, on_index (ON ... GOTO/GOSUB), EndProgram, forward_progress,
 //                 ForStack, on_choice, report_break, report_error (flow.py: Microsoft
 //                 BASIC's FOR stack, ON, STOP and an error's screen line),
@@ -58,6 +58,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -3088,9 +3089,10 @@ class Console {
                            bool question = true, bool stay = false) {
     return ask_values(&prompt, kinds, question, stay);
   }
-  // Without a prompt: "? ".
-  std::vector<Value> input(const std::vector<Kind>& kinds, bool stay = false) {
-    return ask_values(nullptr, kinds, true, stay);
+  // Without a prompt: "? " (the same arguments as Python's con.input(None, kinds, ...)).
+  std::vector<Value> input(const std::vector<Kind>& kinds, bool question = true,
+                           bool stay = false) {
+    return ask_values(nullptr, kinds, question, stay);
   }
 
  private:
@@ -3135,10 +3137,16 @@ class Console {
   }
 
   // LINE INPUT: the next line whole, up to 255 characters (the rest is dropped).
-  std::string line_input(const std::string& prompt = "", bool stay = false) {
+  std::string line_input(const std::string& prompt, bool stay = false) {
     const std::string line = ask(prompt, stay);
     return line.substr(0, text_offset(line, MS_MAX_LENGTH));
   }
+  // (a literal prompt: without this, a `const char*` would rather become the `bool`)
+  std::string line_input(const char* prompt, bool stay = false) {
+    return line_input(std::string(prompt), stay);
+  }
+  // Without a prompt.
+  std::string line_input(bool stay = false) { return line_input(std::string(), stay); }
 
   // INKEY$: the next character of the input, "" at its end; a line break is CHR$(13).
   std::string inkey() {
@@ -5008,6 +5016,38 @@ void mat_inverse(Array<T>& target, const Array<U>& source) {
   store_values(target, {static_cast<int>(n), static_cast<int>(n)}, values);
 }
 
+// The MAT statements as the generated code calls them, with the BASIC word or operator
+// (the Python runtime's interface, runtime/arrays.py): MAT A = ZER, CON or IDN (new
+// dimensions first when given), MAT A = TRN(B) or INV(B), MAT A = B + C, B - C or B * C.
+template <class T>
+void mat_fill(Array<T>& target, std::string_view name, const std::vector<double>& dims = {}) {
+  if (!dims.empty())
+    target.reshape(dims);
+  if (name == "IDN")
+    mat_identity(target);
+  else
+    mat_fill(target, name == "CON" ? 1.0 : 0.0);
+}
+
+template <class T, class U>
+void mat_function(Array<T>& target, std::string_view name, const Array<U>& source) {
+  if (name == "TRN")
+    mat_transpose(target, source);
+  else
+    mat_inverse(target, source);
+}
+
+template <class T, class U, class V>
+void mat_binary(Array<T>& target, std::string_view op, const Array<U>& left,
+                const Array<V>& right) {
+  if (op == "+")
+    mat_add(target, left, right);
+  else if (op == "-")
+    mat_sub(target, left, right);
+  else
+    mat_mul(target, left, right);
+}
+
 // ============================================================================ control flow
 
 inline constexpr const char* RETURN_WITHOUT_GOSUB = "RETURN without GOSUB";
@@ -5031,7 +5071,10 @@ inline constexpr const char* FOR_WITHOUT_NEXT = "FOR without NEXT";
 // ON e GOTO / GOSUB outside strict mode: the 1-based target, or 0 to go on with the next
 // statement (an index of 0 or past the targets); the index is rounded half away from
 // zero, below 0 or above 255 is "Illegal function call", beyond 16 bits "Overflow".
-inline int on_choice(double value, int count) {
+// `strict`: ECMA-55's rule (on_index).
+inline int on_choice(double value, int count, bool strict = false) {
+  if (strict)
+    return on_index(value, count);
   if (std::isnan(value))
     throw Fault(ILLEGAL_FUNCTION_CALL, "(ON index NaN)");
   if (!(-32768.5 < value && value < 32767.5))

@@ -404,7 +404,7 @@ std::string run(const std::vector<std::string>& t) {
     std::string out;
     try {
       const auto values = t[1] == "none"
-                              ? console.input(kinds, t[5] == "1")
+                              ? console.input(kinds, t[4] == "1", t[5] == "1")
                               : console.input(text_of(t[1]), kinds, t[4] == "1", t[5] == "1");
       out = values_of(values, kinds) + " i" + std::to_string(console.column());
     } catch (const b2t::Fault& fault) {
@@ -422,8 +422,8 @@ std::string run(const std::vector<std::string>& t) {
     try {
       for (int i = std::stoi(t[2]); i > 0; --i)
         out += " " + str(b2t::INKEYS());
-      const std::string prompt = t[3] == "none" ? "" : text_of(t[3]);
-      out += " " + str(console.line_input(prompt));
+      // without a prompt: the overload generated code calls
+      out += " " + str(t[3] == "none" ? console.line_input() : console.line_input(text_of(t[3])));
     } catch (const b2t::Fault& fault) {
       out += " F" + hex(fault.message());
     }

@@ -16,26 +16,32 @@ cutile/host_stmt.py):
     print_piece(kind, t)    a piece of a PRINT chain: "item", "tab", "spc", "zone"
     print_chain(r, ps, nl)  the statement printing pieces `ps` (None: nothing to print)
     assign(t, v, pre)       `t = v` with the store conversion, after the lines `pre`
-    receive(t, v)           the same for READ (Python drops a variable nothing reads)
+    receive(t, v)           the same for READ, INPUT and LINE INPUT (Python drops a
+                            variable nothing reads)
+    place(t, changing, pre) a variable or element SWAP or MID$ reads and then writes
     label_text(label)       a dispatch label as a value (None: the loop's end, C++)
     as_label(text)          an int the error trap returns as a dispatch label
-    _on(node, sel, arms)    ON's choice among `arms` (a `match` or a `switch`)
+    case(n, arm)            an arm of ON's `match` or `switch`
     _push(label)            a GOSUB's push of the label it returns to
     _return_fault()         RETURN without GOSUB
 
-The hooks that only C++ fills (`at_line`, `fails`, `store_fails`, the lines `pre` an
-expression needs first, `dval`) track the BASIC line its messages name; Python finds
-the line from the traceback."""
+The hooks that only Python fills (`unpack`, `drops`, `print_splits`) keep its idioms:
+`A, B = con.input(...)`, no store into a variable nothing reads.  The hooks that only
+C++ fills (`at_line`, `fails`, `store_fails`, the lines `pre` an expression needs first,
+`dval`) track the BASIC line its messages name; Python finds the line from the
+traceback."""
 
 from __future__ import annotations
 
 from .. import ast, hostir
 from ..errors import BasicUnsupportedError
-from ..expr_facts import has_effects, print_operand
+from ..expr_facts import copies_itself, has_effects, print_operand
 from ..model import Analysis, type_of_name
 from ..naming import Namer
 from ..semantics import RANDOMIZE_KINDS
 from .basic_origin import statement_texts
+
+GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
 
 
 class HostStatements:
@@ -261,18 +267,91 @@ class HostStatements:
 
     def s_Input(self, node, stmt: ast.Input) -> list:
         head = self.at_line(node, True)  # end of input is fatal
-        kinds = [
-            self.runtime("STRING" if self.target_type(t) == "str" else "NUMBER")
-            for t in stmt.targets
-        ]
+        texts = [self.target_type(t) == "str" for t in stmt.targets]
+        kinds = [self.runtime("STRING" if text else "NUMBER") for text in texts]
         if stmt.channel is not None and stmt.line:
             line = f"{self.runtime('file_line')}({self.file_number(stmt.channel)})"
             return head + self.assign(stmt.targets[0], line, [])
         if stmt.channel is None:
-            return head + self.input_into(stmt, self.console_input(stmt, kinds), kinds)
+            return head + self.input_into(stmt, self.console_input(stmt, kinds), texts)
         number = self.file_number(stmt.channel)
         call = f"{self.runtime('file_input')}({number}, {self.syntax.tuple_(kinds)})"
-        return head + self.input_into(stmt, call, kinds)
+        return head + self.input_into(stmt, call, texts)
+
+    def console_input(self, stmt: ast.Input, kinds: list[str]) -> str:
+        prompt = [self.string(stmt.prompt)] if stmt.prompt is not None else self.syntax.no_prompt
+        flags = self.syntax.flags([("question", stmt.question, True), ("stay", stmt.stay, False)])
+        return f"con.input({', '.join([*prompt, self.syntax.tuple_(kinds), *flags])})"
+
+    def unpack(self, targets: list[ast.LValue], call: str) -> list | None:
+        """INPUT's targets as one statement unpacking what `call` returns, where the
+        language can (Python, when no target converts its value)."""
+        return None
+
+    def drops(self, target: ast.LValue) -> bool:
+        """Is `target` a variable nothing reads (Python does not store into it)?"""
+        return False
+
+    def input_into(self, stmt: ast.Input, call: str, texts: list[bool]) -> list:
+        """The targets of INPUT from the values `call` returns, one per target (C++ reads
+        a reply's `text` or `number`)."""
+        unpacked = self.unpack(stmt.targets, call)
+        if unpacked is not None:
+            return unpacked
+        fields = [self.syntax.reply_field(text) for text in texts]
+        if len(stmt.targets) == 1:
+            return self.receive(stmt.targets[0], f"{call}[0]{fields[0]}")
+        lines = [self.code(self.syntax.declare("const auto", self.reply_var, call))]
+        for n, (target, field_name) in enumerate(zip(stmt.targets, fields)):
+            if not self.drops(target):
+                lines += self.assign(target, f"{self.reply_var}[{n}]{field_name}", [])
+        return self.scoped(lines)
+
+    def s_LineInput(self, node, stmt: ast.LineInput) -> list:
+        prompt = [self.string(stmt.prompt)] if stmt.prompt is not None else self.syntax.no_prompt
+        args = [*prompt, *self.syntax.flags([("stay", stmt.stay, False)])]
+        call = f"con.line_input({', '.join(args)})"
+        return self.at_line(node, True) + self.receive(stmt.target, call)  # end of input
+
+    def place(self, target: ast.LValue, changing: set[str], pre: list[str]) -> str:
+        """A variable or element that a statement reads and then writes (SWAP, MID$),
+        found once, before it changes: the lines it needs are appended to `pre`
+        (Python: the subscripts that read a variable in `changing`, or draw RND or
+        INKEY$, computed into temporaries)."""
+        raise NotImplementedError
+
+    def s_Swap(self, node, stmt: ast.Swap) -> list:
+        """Both places are found before either changes (`SWAP I, A(I)` swaps with the
+        element of the old I)."""
+        pre: list[str] = []
+        swapped = {t.name for t in (stmt.first, stmt.second) if isinstance(t, ast.Var)}
+        first = self.place(stmt.first, swapped, pre)
+        second = self.place(stmt.second, swapped, pre)
+        head = self.at_line(node, self.fails(stmt.first, stmt.second))
+        return head + self.put(pre) + self.simple(self.syntax.swap(first, second))
+
+    def s_MidAssign(self, node, stmt: ast.MidAssign) -> list:
+        """`T$ = mid_assign(T$, start, [count,] V$)`; an element is found once, before the
+        arguments are evaluated (C++ binds a reference to it)."""
+        found: list[str] = []
+        target = self.place(stmt.target, set(), found)
+        if not isinstance(stmt.target, ast.Var) and self.syntax.binds:
+            place = self.namer.fresh("place")
+            found.append(self.syntax.declare("std::string&", place, target))
+            target = place
+        pre: list[str] = []
+        args = [target, self.val(stmt.start, pre)]
+        if stmt.count is not None:
+            args.append(self.val(stmt.count, pre))
+        elif self.syntax.absent:
+            args.append(self.syntax.absent)
+        function = "mid_assign_itself" if copies_itself(stmt) else "mid_assign"
+        if not copies_itself(stmt):
+            args.append(self.val(stmt.value, pre))
+        call = f"{self.runtime(function)}({', '.join(args)})"
+        lines = self.put(found + pre) + self.simple(f"{target} = {call}")
+        # a start or count out of range
+        return self.at_line(node, True) + (self.scoped(lines) if found else lines)
 
     def channel(self, number: ast.Expr | None) -> str:
         """What PRINT and WRITE write to: the console, or the file numbered `number`."""
@@ -410,24 +489,38 @@ class HostStatements:
         return out
 
     def s_MatAssign(self, node, stmt: ast.MatAssign) -> list:
+        """MAT A = ...: the runtime's helper of each form, told the BASIC word or operator
+        (`mat_fill(a, 'CON')`, `mat_binary(c, '+', a, b)`)."""
         value, target = stmt.value, self.expr.array(stmt.target)
-        out = self.at_line(node, True)
-        if isinstance(value, ast.MatFill):
-            return out + self.mat_fill(stmt.target, target, value)
+        array = self.expr.array
         pre: list[str] = []
-        if isinstance(value, ast.MatScale):
+        if isinstance(value, ast.MatFill):
+            args = ["mat_fill", target, self.string(value.name)]
+            if value.dims:
+                args.append(self.syntax.tuple_([self.dval(d, None) for d in value.dims]))
+        elif isinstance(value, ast.MatScale):
             factor = self.val(value.factor, pre)
-            args = ["mat_scale", target, factor, self.expr.array(value.matrix.name)]
+            args = ["mat_scale", target, factor, array(value.matrix.name)]
         elif isinstance(value, ast.MatFunc):
-            args = self.mat_op("mat_function", value.name, target, value.arg.name)
+            args = ["mat_function", target, self.string(value.name), array(value.arg.name)]
         elif isinstance(value, ast.MatBin):
-            args = self.mat_op("mat_binary", value.op, target, value.left.name)
-            args.append(self.expr.array(value.right.name))
+            operands = [array(value.left.name), array(value.right.name)]
+            args = ["mat_binary", target, self.string(value.op), *operands]
         else:
-            call = f"{self.runtime('mat_copy')}({target}, {self.expr.array(value.name)})"
-            return out + self.simple(call)
-        call = f"{self.runtime(args[0])}({', '.join(args[1:])}{self._f32()})"
-        return out + self.put(pre) + self.simple(call)
+            args = ["mat_copy", target, array(value.name)]
+        rounds = not isinstance(value, (ast.MatFill, ast.MatRef))  # computes new values
+        call = f"{self.runtime(args[0])}({', '.join(args[1:])}{self._f32() if rounds else ''})"
+        return self.at_line(node, True) + self.put(pre) + self.simple(call)
+
+    def s_MatPrint(self, node, stmt: ast.MatPrint) -> list:
+        out: list = []
+        for k, name in enumerate(stmt.names):
+            if k > 0:
+                out += self.simple("con.newline()")  # a blank line between two arrays
+            zoned = (stmt.seps[k] if k < len(stmt.seps) else None) != ";"
+            flag = self.syntax.true if zoned else self.syntax.false
+            out += self.simple(f"{self.runtime('mat_print')}(con, {self.expr.array(name)}, {flag})")
+        return self.at_line(node, False) + out
 
     # ----------------------------------------------------------------- FOR loops
 
@@ -624,8 +717,32 @@ class HostStatements:
             return self.simple("break")
         return self.simple(f"{self.label_var} = {self.label_text(label)}")
 
+    def block_bodies(self, node: hostir.Dispatch) -> list[tuple]:
+        """Each block of a dispatch loop with its lines, which end with the jump to the
+        block after it unless the block ends with a jump of its own."""
+        out = []
+        for block in node.blocks:
+            body = self.nodes(block.body)
+            if not hostir.terminates(block.body):
+                body += self._goto(node.fallthrough.get(block.label))
+            out.append((block, body))
+        return out
+
     def n_Jump(self, node: hostir.Jump) -> list:
         return self._goto(node.target)
+
+    def _on(self, node, selector: ast.Expr, arms: list[list]) -> list:
+        """ON ... GOTO / GOSUB: the runtime's `on_choice` numbers the arm to run.  Strict
+        mode: ECMA-55's selector rounded as floor(x + 0.5), out of range fatal, as in the
+        interpreter; otherwise Microsoft BASIC's rules: 0 or past the targets matches no
+        arm and goes on."""
+        pre: list[str] = []
+        value = self.val(selector, pre)
+        strict = self.syntax.flags([("strict", self.a.options.strict, False)])
+        choice = f"{self.runtime('on_choice')}({', '.join([value, str(len(arms)), *strict])})"
+        cases = [self.case(n, arm) for n, arm in enumerate(arms, 1)]
+        switch = self.code(self.syntax.switch(choice), cases)
+        return self.at_line(node, True) + self.put(pre) + [switch]
 
     def n_OnGosub(self, node: hostir.OnGosub) -> list:
         arms = [self.simple(f"{self.sub_names[s]}()") for s in node.subroutines]

@@ -99,7 +99,16 @@ class Syntax:
     # named(name, value), an optional argument (Python names it); discard(value) and
     # evaluate(value), a statement computing `value` for its effects (discard: one a
     # linter accepts whatever it is); choose(cond, yes, no), a conditional expression;
-    # negated(comparison), not `comparison` (whose operator binds tighter than `not`).
+    # negated(comparison), not `comparison` (whose operator binds tighter than `not`);
+    # flags(options), the (name, value, default) flags of a call that are not their
+    # default (Python names them; C++ passes the ones before them too, each after a
+    # comment naming it); reply_field(text),
+    # what reads one value of INPUT's reply (C++: a string's `.text` or a number's
+    # `.number`); swap(a, b), the statement exchanging two places; switch(value), the
+    # head of a choice among numbered cases.
+    no_prompt: tuple = ()  # INPUT's and LINE INPUT's prompt when there is none
+    absent = ""  # an optional argument left out (Python's runtime takes None)
+    binds = False  # an element changed in place is bound once to a reference (C++)
 
 
 class PythonSyntax(Syntax):
@@ -186,6 +195,21 @@ class PythonSyntax(Syntax):
     def negated(self, comparison):
         return f"not {comparison}"
 
+    no_prompt = ("None",)
+    absent = "None"
+
+    def flags(self, options):
+        return [f"{name}={value}" for name, value, default in options if value != default]
+
+    def reply_field(self, text):
+        return ""
+
+    def swap(self, a, b):
+        return f"{a}, {b} = {b}, {a}"
+
+    def switch(self, value):
+        return f"match {value}:"
+
 
 class CppSyntax(Syntax):
     comment = "// "
@@ -252,6 +276,22 @@ class CppSyntax(Syntax):
 
     def negated(self, comparison):
         return f"!({comparison})"
+
+    binds = True
+
+    def flags(self, options):
+        given = [n for n, (_, value, default) in enumerate(options) if value != default]
+        passed = options[: given[-1] + 1] if given else []
+        return [f"/*{name}=*/{str(value).lower()}" for name, value, _ in passed]
+
+    def reply_field(self, text):
+        return ".text" if text else ".number"
+
+    def swap(self, a, b):
+        return f"std::swap({a}, {b})"
+
+    def switch(self, value):
+        return f"switch ({value})"
 
 
 PYTHON = PythonSyntax()

@@ -22,17 +22,15 @@ from __future__ import annotations
 
 from ... import ast, hostir
 from ...errors import InternalError
-from ...expr_facts import copies_itself, signed_number
+from ...expr_facts import signed_number
 from ...hostcode.syntax import CPP
 from ...model import Analysis, type_of_name
 from ...naming import Namer
-from ..host_statements import HostStatements
+from ..host_statements import GOSUB_DEPTH, HostStatements  # noqa: F401 (cuda/host.py's)
 from .code import Code
 from .host_expr import ExprPrinter
 from .host_procs import ProcedureStatements
 from .host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
-
-GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
 
 
 class StatementPrinter(ProcedureStatements, HostStatements):
@@ -45,7 +43,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     names_each_for = True
     takes_pre = True
     end_exception = "throw b2t::EndProgram()"
-    string = staticmethod(cpp_string)
+    string = staticmethod(cpp_std_string)  # a literal, or for text with a NUL std::string
 
     def runtime(self, name: str) -> str:
         return f"b2t::{name}"
@@ -142,84 +140,10 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def receive(self, target: ast.LValue, value: str) -> list[Code]:
         return self.assign(target, value, [])
 
-    def console_input(self, stmt: ast.Input, kinds: list[str]) -> str:
-        args = self.syntax.spread(kinds)
-        if stmt.prompt is None:
-            return f"con.input({args}{', true' if stmt.stay else ''})"
-        args = f"{cpp_std_string(stmt.prompt)}, {args}"
-        if not stmt.question or stmt.stay:
-            args += f", {str(stmt.question).lower()}, {str(stmt.stay).lower()}"
-        return f"con.input({args})"
-
-    def input_into(self, stmt: ast.Input, call: str, kinds: list[str]) -> list[Code]:
-        """The targets of INPUT from the fields of the replies `call` returns."""
-        fields = [".text" if k == "b2t::STRING" else ".number" for k in kinds]
-        if len(stmt.targets) == 1:
-            return self.assign(stmt.targets[0], f"{call}[0]{fields[0]}", [])
-        body = [Code(f"const auto {self.reply_var} = {call};")]
-        for n, (target, field_name) in enumerate(zip(stmt.targets, fields)):
-            body += self.assign(target, f"{self.reply_var}[{n}]{field_name}", [])
-        return [Code("", body)]
-
-    def s_LineInput(self, node, stmt: ast.LineInput) -> list[Code]:
-        prompt = cpp_std_string(stmt.prompt) if stmt.prompt is not None else '""'
-        call = f"con.line_input({prompt}{', true' if stmt.stay else ''})"
-        return self.at_line(node, True) + self.assign(stmt.target, call, [])  # end of input
-
-    def s_Swap(self, node, stmt: ast.Swap) -> list[Code]:
-        # std::swap binds both places before either changes (`SWAP I, A(I)`).
-        pre: list[str] = []
-        first = self._place(stmt.first, pre)
-        second = self._place(stmt.second, pre)
-        fails = self.fails(stmt.first, stmt.second)
-        lines = self.put(pre) + [Code(f"std::swap({first}, {second});")]
-        return self.at_line(node, fails) + lines
-
-    def s_MidAssign(self, node, stmt: ast.MidAssign) -> list[Code]:
-        pre: list[str] = []
-        target = self._place(stmt.target, pre)
-        args = [self.val(stmt.start, pre)]
-        if stmt.count is not None:
-            args.append(self.val(stmt.count, pre))
-        function = "b2t::mid_assign_itself" if copies_itself(stmt) else "b2t::mid_assign"
-        if not copies_itself(stmt):
-            args.append(self.val(stmt.value, pre))
-        head = self.at_line(node, True)  # a start or count out of range
-        if isinstance(stmt.target, ast.Var):
-            call = f"{function}({target}, {', '.join(args)})"
-            return head + self.put(pre) + [Code(f"{target} = {call};")]
-        # An element: found once, before the arguments are evaluated.
-        place = self.namer.fresh("place")
-        call = f"{function}({place}, {', '.join(args)})"
-        lines = [f"std::string& {place} = {target};", *pre, f"{place} = {call};"]
-        return head + [Code("", [Code(line) for line in lines])]
-
-    def _place(self, target: ast.LValue, pre: list[str]) -> str:
+    def place(self, target: ast.LValue, changing: set[str], pre: list[str]) -> str:
         if isinstance(target, ast.Var):
             return self.var(target.name)
         return self.expr.element(target, pre).text
-
-    # ----------------------------------------------------------------- MAT statements
-
-    def mat_fill(self, name: str, target: str, value: ast.MatFill) -> list[Code]:
-        out = self._reshape(name, value.dims) if value.dims else []
-        if value.name == "IDN":
-            return out + [Code(f"b2t::mat_identity({target});")]
-        return out + [Code(f"b2t::mat_fill({target}, {'1.0' if value.name == 'CON' else '0.0'});")]
-
-    def mat_op(self, helper: str, op: str, target: str, operand: str) -> list[str]:
-        """The helper of each operation (TRN, INV, +, -, *)."""
-        return [_MAT_HELPERS.get(op, "mat_inverse"), target, self.expr.array(operand)]
-
-    def s_MatPrint(self, node, stmt: ast.MatPrint) -> list[Code]:
-        out: list[Code] = []
-        for k, name in enumerate(stmt.names):
-            if k > 0:
-                out.append(Code("con.newline();"))  # a blank line between two arrays
-            zoned = (stmt.seps[k] if k < len(stmt.seps) else None) != ";"
-            call = f"b2t::mat_print(con, {self.expr.array(name)}, {'true' if zoned else 'false'});"
-            out.append(Code(call))
-        return self.at_line(node, False) + out
 
     # ----------------------------------------------------------------- FOR loops
 
@@ -304,19 +228,8 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def n_Continue(self, node: hostir.Continue) -> list[Code]:
         return [Code("continue;")]  # a C++ `for` runs its increment (the NEXT) first
 
-    def _on(self, node, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
-        """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5); out of range is
-        fatal, as in the interpreter (b2t::on_index).  Outside strict mode, Microsoft
-        BASIC's rules (b2t::on_choice): 0 or past the targets matches no case, goes on."""
-        pre: list[str] = []
-        value = self.val(selector, pre)
-        cases = [
-            Code(f"case {n}:", arm + _break_unless_jumping(arm), braces=False)
-            for n, arm in enumerate(arms, 1)
-        ]
-        choose = "on_index" if self.a.options.strict else "on_choice"
-        switch = Code(f"switch (b2t::{choose}({value}, {len(arms)}))", cases)
-        return self.at_line(node, True) + self.put(pre) + [switch]
+    def case(self, n: int, arm: list[Code]) -> Code:
+        return Code(f"case {n}:", arm + _break_unless_jumping(arm), braces=False)
 
     # ----------------------------------------------------------------- dispatch loops
 
@@ -336,10 +249,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         for block in node.blocks:  # the enumerators in block order
             self.label(block.label)
         cases = []
-        for block in node.blocks:
-            body = self.nodes(block.body)
-            if not hostir.terminates(block.body):
-                body += self._goto(node.fallthrough.get(block.label))
+        for block, body in self.block_bodies(node):
             if node.trap is not None:  # ERL, and the line of an error the trap does not take
                 body = _after_comments(body, Code(f"{self.line_var} = {_label_line(block.label)};"))
             cases.append(Code(f"case {self.label(block.label)}:", body))
@@ -396,9 +306,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 # In each iteration of a loop that may never end: C++ lets a compiler assume that a loop
 # without I/O, volatile or atomic operations ends (and delete it), BASIC does not.
 _PROGRESS = Code("b2t::forward_progress();")
-
-
-_MAT_HELPERS = {"TRN": "mat_transpose", "+": "mat_add", "-": "mat_sub", "*": "mat_mul"}
 
 
 def _reports(effects) -> bool:

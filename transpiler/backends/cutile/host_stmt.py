@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from ... import ast, hostir
 from ...builtins import effect_of
-from ...expr_facts import copies_itself, signed_number
+from ...expr_facts import signed_number
 from ...hostcode.syntax import PYTHON
 from ...model import Analysis
 from ...naming import Namer
 from ..basic_origin import origin_comment
-from ..host_statements import HostStatements
+from ..host_statements import GOSUB_DEPTH, HostStatements
 from .code import Code, _suite
 from .host_expr import ExprPrinter, number_literal
 from .host_procs import ProcedureStatements
@@ -27,8 +27,6 @@ from .host_procs import ProcedureStatements
 # The reference interpreter's run-time messages (transpiler/interpreter/machine.py).
 RETURN_WITHOUT_GOSUB = "RETURN without GOSUB"
 GOSUB_TOO_DEEP = "GOSUB nested too deeply"
-ON_OUT_OF_RANGE = "ON index out of range"
-GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
 
 
 @dataclass
@@ -63,7 +61,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         self.trap_var = namer.fresh("trap")
         self.resume_var = namer.fresh("resume_next")
         self.returns_var = namer.fresh("returns")
-        self.choice_var = namer.fresh("choice")
         self.for_stack_var = namer.fresh("for_stack")
         self.reply_var = namer.fresh("reply")
         self.channel_var = namer.fresh("channel")
@@ -123,56 +120,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             return [Code(self.expr.store(value, self.target_type(target)))]
         return self.assign(target, value)
 
-    def console_input(self, stmt: ast.Input, kinds: list[str]) -> str:
-        prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
-        options = "" if stmt.question else ", question=False"
-        options += ", stay=True" if stmt.stay else ""
-        return f"con.input({prompt}, ({', '.join(kinds)},){options})"
-
-    def input_into(self, stmt: ast.Input, call: str, kinds: list[str]) -> list[Code]:
-        """The targets of INPUT from the tuple `call` returns."""
-        converted = [self.expr.store("x", self.target_type(t)) != "x" for t in stmt.targets]
-        if not any(converted):
-            names = ", ".join(self._target_or_discard(t) for t in stmt.targets)
-            if len(stmt.targets) == 1:
-                names = f"[{names}]"
-            return [Code(f"{names} = {call}")]
-        out = [Code(f"{self.reply_var} = {call}")]
-        for n, t in enumerate(stmt.targets):
-            if isinstance(t, ast.Var) and t.name not in self.read_vars:
-                continue
-            out += self.assign(t, f"{self.reply_var}[{n}]")
-        return out
-
-    def s_LineInput(self, node, stmt: ast.LineInput) -> list[Code]:
-        prompt = repr(stmt.prompt) if stmt.prompt is not None else "None"
-        call = f"con.line_input({prompt}{', stay=True' if stmt.stay else ''})"
-        return [Code(f"{self._target_or_discard(stmt.target)} = {call}")]
-
-    def s_Swap(self, node, stmt: ast.Swap) -> list[Code]:
-        """Both places are found before either changes (`SWAP I, A(I)` swaps with the
-        element of the old I): such subscripts are computed first."""
-        swapped = {t.name for t in (stmt.first, stmt.second) if isinstance(t, ast.Var)}
-        out: list[Code] = []
-        first = self._place(stmt.first, swapped, out)
-        second = self._place(stmt.second, swapped, out)
-        return out + [Code(f"{first}, {second} = {second}, {first}")]
-
-    def s_MidAssign(self, node, stmt: ast.MidAssign) -> list[Code]:
-        out: list[Code] = []
-        target = self._place(stmt.target, set(), out)
-        args = [target, self.expr.value(stmt.start)]
-        args.append(self.expr.value(stmt.count) if stmt.count is not None else "None")
-        if copies_itself(stmt):
-            call = f"{self.need('mid_assign_itself')}({', '.join(args)})"
-            return out + [Code(f"{target} = {call}")]
-        args.append(self.expr.value(stmt.value))
-        return out + [Code(f"{target} = {self.need('mid_assign')}({', '.join(args)})")]
-
-    def _place(self, target: ast.LValue, changing: set[str], out: list[Code]) -> str:
-        """A variable or element that a statement reads and then writes: subscripts that
-        read a variable in `changing`, or draw RND or INKEY$, are computed into
-        temporaries first (lines appended to `out`), so both accesses see one place."""
+    def place(self, target: ast.LValue, changing: set[str], pre: list[str]) -> str:
         if isinstance(target, ast.Var):
             return self.var(target.name)
         subscripts = []
@@ -185,35 +133,26 @@ class StatementPrinter(ProcedureStatements, HostStatements):
             )
             if names & changing or drawn:
                 temp = self.namer.fresh("subscript")
-                out.append(Code(f"{temp} = {text}"))
+                pre.append(f"{temp} = {text}")
                 text = temp
             subscripts.append(text)
         return f"{self.expr.array(target.name)}[{', '.join(subscripts)}]"
 
-    def _target_or_discard(self, target: ast.LValue) -> str:
-        if isinstance(target, ast.Var) and target.name not in self.read_vars:
-            return "_"
-        return self.target(target)
+    def drops(self, target: ast.LValue) -> bool:
+        return isinstance(target, ast.Var) and target.name not in self.read_vars
+
+    def unpack(self, targets: list[ast.LValue], call: str) -> list[Code] | None:
+        """`A, B = con.input(...)` where no target converts its value (`[A] = ...` for
+        one; `_` for a variable nothing reads)."""
+        if any(self.expr.store("x", self.target_type(t)) != "x" for t in targets):
+            return None
+        names = ", ".join("_" if self.drops(t) else self.target(t) for t in targets)
+        return [Code(f"[{names}] = {call}" if len(targets) == 1 else f"{names} = {call}")]
 
     # ----------------------------------------------------------------- MAT statements
 
     def _f32(self) -> str:
         return ", f32=True" if self.expr.f32 else ""
-
-    def mat_fill(self, name: str, target: str, value: ast.MatFill) -> list[Code]:
-        dims = ", ".join(self.expr.value(d) for d in value.dims)
-        dims_text = f", ({dims},)" if value.dims else ""
-        return [Code(f"{self.need('mat_fill')}({target}, {value.name!r}{dims_text})")]
-
-    def mat_op(self, helper: str, op: str, target: str, operand: str) -> list[str]:
-        """`mat_function` or `mat_binary`, told the operation."""
-        return [helper, target, repr(op), self.expr.array(operand)]
-
-    def s_MatPrint(self, node, stmt: ast.MatPrint) -> list[Code]:
-        arrays = ", ".join(self.expr.array(n) for n in stmt.names)
-        if len(stmt.names) == 1:
-            arrays += ","
-        return [Code(f"{self.need('mat_print')}(({arrays}), {tuple(stmt.seps)!r}, con)")]
 
     # ----------------------------------------------------------------- FOR loops
 
@@ -276,21 +215,8 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         loop = self.loops[-1]
         return list(loop.next or []) + [Code("continue")]
 
-    def _on(self, node, selector: ast.Expr, arms: list[list[Code]]) -> list[Code]:
-        """ON ... GOTO / GOSUB: the selector rounded as floor(x + 0.5); out of range is
-        fatal, as in the interpreter.  Outside strict mode, Microsoft BASIC's rules
-        (`on_choice`): an index of 0 or past the targets matches no case and goes on."""
-        cases = [Code(f"case {n}:", arm) for n, arm in enumerate(arms, 1)]
-        if not self.a.options.strict:
-            value = self.expr.value(selector)
-            return [Code(f"match {self.need('on_choice')}({value}, {len(arms)}):", cases)]
-        fault = (
-            f"raise {self.need('BasicFault')}({ON_OUT_OF_RANGE!r}, "
-            f'f"({{{self.choice_var}}}; 1 to {len(arms)} allowed)")'
-        )
-        cases.append(Code(f"case {self.choice_var}:", [Code(fault)]))
-        selector_text = f"{self.need('round_to_int')}({self.expr.value(selector)})"
-        return [Code(f"match {selector_text}:", cases)]
+    def case(self, n: int, arm: list[Code]) -> Code:
+        return Code(f"case {n}:", arm)
 
     # ----------------------------------------------------------------- dispatch loops
 
@@ -306,10 +232,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def n_Dispatch(self, node: hostir.Dispatch) -> list[Code]:
         self.loops.append(_Loop("dispatch"))
         cases = []
-        for block in node.blocks:
-            body = self.nodes(block.body)
-            if not hostir.terminates(block.body):
-                body += self._goto(node.fallthrough.get(block.label))
+        for block, body in self.block_bodies(node):
             while body and body[-1].text == "continue" and body[-1].body is None:
                 body.pop()  # the end of a case goes round the loop anyway
             cases.append(Code(f"case {block.label!r}:", _suite(body)))
