@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = ROOT / "bench" / "programs"
 sys.path.insert(0, str(ROOT))
 
-from transpiler.compare import compare_outputs
+from transpiler.run.compare import compare_outputs
 from transpiler.verify.cpu_cuda import build_cpu, run_cpu
 
 BWBASIC = shutil.which("bwbasic")

@@ -1,4 +1,4 @@
-"""Speed-up of a kernel program split across 2 Dask workers over 1 (transpiler/scaleout.py).
+"""Speed-up of a kernel program split across 2 Dask workers over 1 (transpiler/run/scaleout.py).
 
     .venv/bin/python bench/distributed.py            # CPU workers (the tile simulator)
     .venv/bin/python bench/distributed.py --quick    # small sizes: a smoke test of the harness
@@ -34,8 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from transpiler import driver, scaleout  # noqa: E402
+from transpiler import driver
 from transpiler.options import Options  # noqa: E402
+from transpiler.run import scaleout  # noqa: E402
 
 CASES = {  # name: (INPUT scalars, quick INPUT scalars)
     "vector_add": ({"N": 1 << 22}, {"N": 1 << 16}),

@@ -55,9 +55,9 @@ from transpiler import driver
 from transpiler.backends.cuda import host as cuda_host
 from transpiler.backends.cutile import host as python_host
 from transpiler.errors import SourceFile
-from transpiler.explain import explain
 from transpiler.options import Options
-from transpiler.report import build_report
+from transpiler.reports.explain import explain
+from transpiler.reports.report import build_report
 
 GOAL_RATE = 20_000  # BASIC lines per second, end to end
 GOAL_COLD = 0.5  # seconds

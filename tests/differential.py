@@ -18,14 +18,14 @@ import subprocess
 from dataclasses import dataclass, field
 
 from transpiler import driver
-from transpiler.compare import (
+from transpiler.errors import BasicError, BasicRuntimeError, CompileErrors, SourceFile
+from transpiler.options import Options
+from transpiler.run.compare import (
     compare_outputs,
     diagnostics_match,
     interpreter_diagnostics,
     program_diagnostics,
 )
-from transpiler.errors import BasicError, BasicRuntimeError, CompileErrors, SourceFile
-from transpiler.options import Options
 
 BWBASIC = shutil.which("bwbasic")
 # bwbasic prints 7 to 9 significant digits (".99991186" here is "0.9999119" there), so

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from transpiler import driver
 from transpiler.errors import SourceFile
-from transpiler.explain import explain
 from transpiler.options import Options
+from transpiler.reports.explain import explain
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden"

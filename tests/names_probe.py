@@ -20,10 +20,11 @@ import re
 import tokenize
 from contextlib import contextmanager
 
-from transpiler import driver, naming
-from transpiler.builtins import BUILTINS
+from transpiler import driver
 from transpiler.errors import SourceFile
-from transpiler.keywords import KEYWORDS, UNSUPPORTED
+from transpiler.ir import naming
+from transpiler.language.builtins import BUILTINS
+from transpiler.language.keywords import KEYWORDS, UNSUPPORTED
 from transpiler.options import Options
 
 _HEAD = """

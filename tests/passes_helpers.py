@@ -7,9 +7,9 @@ import textwrap
 import pytest
 
 from transpiler.errors import CompileErrors, SourceFile
-from transpiler.model import Analysis
+from transpiler.frontend.parser import parse
+from transpiler.ir.model import Analysis
 from transpiler.options import Options
-from transpiler.parser import parse
 from transpiler.passes import analyze
 
 

@@ -1,5 +1,5 @@
 """`Node.walk` and `Node.children` skip the fields declared as names, numbers or flags
-(transpiler/ast.py, for speed: every pass walks the tree).  That is only right while no
+(transpiler/ir/ast.py, for speed: every pass walks the tree).  That is only right while no
 node is ever stored in such a field: checked here on every example, the NBS corpus and
 random programs, against a walk that looks into every field."""
 
@@ -13,8 +13,9 @@ import pytest
 
 from tests.conftest import EXAMPLES
 from tests.programgen import random_program
-from transpiler import ast, driver
+from transpiler import driver
 from transpiler.errors import CompileErrors, SourceFile
+from transpiler.ir import ast
 from transpiler.options import Options
 
 NBS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "nbs"
@@ -59,7 +60,7 @@ def test_walk_visits_every_node_in_order():
 
 
 def _host_nodes(host):
-    from transpiler import hostir
+    from transpiler.ir import hostir
 
     nodes = list(hostir.walk(host.body))
     for sub in host.subroutines:

@@ -1,4 +1,4 @@
-"""The table of built-in functions (`transpiler/builtins.py`) against the engines.
+"""The table of built-in functions (`transpiler/language/builtins.py`) against the engines.
 
 Forward: every entry is implemented by every engine it claims (the interpreter and the
 Python and C++ host runtimes by name, offloaded loop kernels by `kernel`, cuTile BASIC
@@ -20,8 +20,13 @@ import pytest
 from transpiler.runtime.dialect import running_dialect
 
 from tests.differential import interpret, run_target
-from transpiler import ast, driver, kernel_interpreter, runtime
-from transpiler.builtins import (
+from transpiler import driver, runtime
+from transpiler.errors import CompileErrors, SourceFile
+from transpiler.frontend.grammar import mat as mat_grammar
+from transpiler.frontend.lexer import tokenize
+from transpiler.frontend.parser import parse
+from transpiler.ir import ast
+from transpiler.language.builtins import (
     BUILTINS,
     DIALECT_NAMES,
     EXTENDED_DIALECTS,
@@ -29,13 +34,10 @@ from transpiler.builtins import (
     QUICKBASIC_ONLY,
     microsoft_only,
 )
-from transpiler.compare import compare_outputs
-from transpiler.errors import CompileErrors, SourceFile
-from transpiler.grammar import mat as mat_grammar
-from transpiler.keywords import KEYWORDS, STATEMENT_FUNCTIONS
-from transpiler.lexer import tokenize
+from transpiler.language.keywords import KEYWORDS, STATEMENT_FUNCTIONS
 from transpiler.options import Options
-from transpiler.parser import parse
+from transpiler.run import kernel_interpreter
+from transpiler.run.compare import compare_outputs
 
 from .conftest import ROOT
 
@@ -85,7 +87,7 @@ def test_entries_are_consistent(b):
         assert b.python is not None and b.cpp is not None
     assert len({len(form) for form in b.forms}) == len(b.forms)  # one form per arity
     # A domain is what makes a function fail; in a kernel, the NaN or infinity it gives
-    # outside it marks the block for the host (passes/vectorize/events.py).
+    # outside it marks the block for the host (passes/parallel/vectorize/events.py).
     assert (b.domain != "any") == (b.effect == "fails")
     if b.bounded:  # finite for every argument, infinities included
         fn = getattr(runtime, b.python)
@@ -102,7 +104,7 @@ def test_python_runtime_names_exist(b):
 
 @pytest.mark.parametrize("b", [b for b in BUILTINS.values() if b.cpp], ids=lambda b: b.name)
 def test_cpp_runtime_declares_names(b):
-    header = (ROOT / "templates" / "cuda" / "b2t_runtime.h").read_text()
+    header = (ROOT / "transpiler" / "cpp_runtime" / "b2t_runtime.h").read_text()
     assert re.search(rf"^\s*(inline\s+)?[\w:&<>]+\s+{re.escape(b.cpp)}\(", header, re.MULTILINE)
 
 
@@ -316,12 +318,12 @@ def test_every_name_compared_with_a_call_is_in_the_table():
 # runtime's exports, the kernel interpreter's implementations and the MAT grammar
 # (the last two checked against the table above).
 _MAY_LIST_NAMES = {
-    "transpiler/builtins.py",
-    "transpiler/keywords.py",
+    "transpiler/language/builtins.py",
+    "transpiler/language/keywords.py",
     "runtime/basic2tile_runtime/__init__.py",
     "runtime/basic2tile_runtime/_interp_extras.py",
-    "transpiler/kernel_interpreter.py",
-    "transpiler/grammar/mat.py",
+    "transpiler/run/kernel_interpreter.py",
+    "transpiler/frontend/grammar/mat.py",
 }
 
 

@@ -9,9 +9,9 @@ import os
 import pytest
 
 from transpiler import driver
-from transpiler.compare import interpreter_diagnostics, program_diagnostics
 from transpiler.errors import BasicRuntimeError, SourceFile
 from transpiler.options import Options
+from transpiler.run.compare import interpreter_diagnostics, program_diagnostics
 
 PROGRAM = "10 LET Z = 0\n20 PRINT 1 / Z\n30 FOR I = 1 TO 2\n40 PRINT LOG(Z - I)\n50 NEXT I\n"
 
@@ -64,7 +64,7 @@ def test_check_fails_when_a_warning_is_lost():
 def test_a_number_near_zero_may_change_sign_within_the_tolerance():
     # PRINT puts a space where a minus sign goes: " 0" against "-5.5511151E-17" is a
     # number that moved by 5.6E-17 (within 1e-12 absolute), not text that changed.
-    from transpiler.compare import lines_match
+    from transpiler.run.compare import lines_match
 
     assert lines_match(" 0               1 \n", "-5.5511151E-17   1 \n", 1e-6, 1e-12)
     assert not lines_match(" 0 \n", "-1E-9 \n", 1e-6, 1e-12)

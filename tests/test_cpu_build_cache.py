@@ -120,7 +120,7 @@ def test_B2T_CPU_CACHE_names_the_cache_folder(tmp_path: Path, monkeypatch):
 def test_a_run_gets_its_own_copy_of_the_executable(tmp_path: Path):
     """--run/--check run the program from their own temporary folder (removed with it, and
     where test_cli_process.py looks for what a run left running), not from the cache."""
-    from transpiler.backends.cuda.run import build
+    from transpiler.verify.cuda_run import build
 
     exe = build(TINY, "tiny", "cpu", tmp_path)
     assert exe == tmp_path / "tiny"

@@ -19,10 +19,11 @@ import pytest
 
 from tests.differential import interpret
 from tests.pcbasic_oracle import pcbasic_output, requires_pcbasic
-from transpiler import ast, driver
+from transpiler import driver
 from transpiler.errors import CompileErrors, SourceFile
+from transpiler.frontend.parser import parse
+from transpiler.ir import ast
 from transpiler.options import Options
-from transpiler.parser import parse
 
 from .test_ms_numbers import TARGETS, run_everywhere
 

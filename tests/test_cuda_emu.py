@@ -1,4 +1,4 @@
-"""The CPU emulator of CUDA (templates/cuda/b2t_cuda_emu.h) and build_cpu/run_cpu.
+"""The CPU emulator of CUDA (transpiler/cpp_runtime/b2t_cuda_emu.h) and build_cpu/run_cpu.
 
 The programs in tests/cuda/ are ordinary CUDA (also compiled by NVRTC and nvcc in
 test_nvrtc.py and test_nvcc.py); each checks itself against a host computation and ends

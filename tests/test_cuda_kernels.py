@@ -21,8 +21,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import EXAMPLES
-from transpiler import driver, hostir, ir
-from transpiler import irbuild as B
+from transpiler import driver
 from transpiler.backends.cuda import element_types as T
 from transpiler.backends.cuda.kernels import choose_threads, lower_kernel
 from transpiler.backends.cuda.program import device_code, format_cpp, host_convert
@@ -30,7 +29,10 @@ from transpiler.backends.cutile.expr import CutileExprPrinter
 from transpiler.backends.cutile.program import kernel_interface, origin_comments
 from transpiler.backends.render import environment
 from transpiler.errors import BasicUnsupportedError, SourceFile
-from transpiler.naming import kernel_namer
+from transpiler.ir import hostir
+from transpiler.ir import irbuild as B
+from transpiler.ir import kernel as ir
+from transpiler.ir.naming import kernel_namer
 from transpiler.options import Options
 from transpiler.verify.cpu_cuda import build_cpu, run_cpu
 from transpiler.verify.nvcc import build_nvcc, find_nvcc

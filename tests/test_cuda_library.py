@@ -24,12 +24,12 @@ from transpiler.backends.cuda.program import (
     format_cpp,
     run_cuda_program,
 )
-from transpiler.backends.cuda.run import OUTPUT_MARKER, format_inputs, parse_outputs
 from transpiler.errors import BasicError, SourceFile
-from transpiler.kernel_interpreter import run_kernel_program
 from transpiler.options import Options
-from transpiler.selftest import compare, default_scalars, make_inputs
+from transpiler.run.kernel_interpreter import run_kernel_program
+from transpiler.run.selftest import compare, default_scalars, make_inputs
 from transpiler.verify.cpu_cuda import build_cpu, run_cpu
+from transpiler.verify.cuda_run import OUTPUT_MARKER, format_inputs, parse_outputs
 from transpiler.verify.nvcc import build_nvcc, find_nvcc
 from transpiler.verify.nvrtc import ARCHS, compile_cuda
 
@@ -187,7 +187,7 @@ def test_tabs_in_the_quoted_source_read_back_as_white_space():
     source, _ = basic_source_of(driver.generate(analysis, "cuda"))
     assert "60      LET C(BID) = A(BID)     + B(BID)" in source  # tab stops of 8
     assert driver.kernel_program(analysis) is not None  # the original parses...
-    from transpiler.selftest import kernel_program_from_text
+    from transpiler.run.selftest import kernel_program_from_text
 
     assert kernel_program_from_text(source, "tabs").outputs == ["C"]  # ...and so does the copy
 

@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 
 from tests.checking import interpreted_and_checked
-from transpiler import driver, hostir
+from transpiler import driver
 from transpiler.errors import BasicRuntimeError, SourceFile
-from transpiler.explain import explain
+from transpiler.ir import hostir
 from transpiler.options import Options
+from transpiler.reports.explain import explain
 
 IDENTITY = "10 DIM A(2,2) : MAT A = IDN : MAT PRINT A;\n"
 

@@ -2,7 +2,7 @@
 
 Every engine (interpreter, cuTile Python on the tile simulator, CUDA C++ on g++) runs
 what the front end accepts, and agrees; what it refuses is a located error, never an
-internal one (passes/expression_depth.py, MAX_BLOCK_DEPTH in model.py)."""
+internal one (passes/check/expression_depth.py, MAX_BLOCK_DEPTH in model.py)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import pytest
 from transpiler import driver
 from transpiler.errors import CompileErrors, SourceFile
 from transpiler.interpreter import run_program
-from transpiler.model import MAX_BLOCK_DEPTH
+from transpiler.ir.model import MAX_BLOCK_DEPTH
 from transpiler.options import Options
-from transpiler.passes.expression_depth import MAX_DEPTH, MAX_NESTING
+from transpiler.passes.check.expression_depth import MAX_DEPTH, MAX_NESTING
 
 N = MAX_NESTING
 

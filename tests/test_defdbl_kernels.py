@@ -1,7 +1,7 @@
 """A DEFDBL program's loops compute in f64 on the GPU, as the host does, even where
 GW-BASIC's types make a few values singles that f64 computes exactly alike.
 
-GW-BASIC (PC-BASIC agrees; passes/typecheck.py) gives an integer's sum, difference or
+GW-BASIC (PC-BASIC agrees; passes/check/typecheck.py) gives an integer's sum, difference or
 negation the type single (`N% - 1`, `I% + J%`), and a constant like `.5` is a single: one
 single in a loop used to make its kernel f32, which then refused the double arrays, so
 nearly every loop of a `DEFDBL A-H, O-Z: DEFINT I-N` program with `0 TO N - 1` bounds or

@@ -14,10 +14,10 @@ import sys
 import pytest
 
 from transpiler import driver
-from transpiler.builtins import BUILTINS
 from transpiler.errors import CompileErrors, SourceFile
-from transpiler.keywords import KEYWORDS, RENAME_WORD, UNSUPPORTED
-from transpiler.lexer import reserved_word
+from transpiler.frontend.lexer import reserved_word
+from transpiler.language.builtins import BUILTINS
+from transpiler.language.keywords import KEYWORDS, RENAME_WORD, UNSUPPORTED
 from transpiler.options import Options
 
 from .conftest import ROOT

@@ -1,4 +1,4 @@
-"""A kernel program's grid split across the workers of a Dask cluster (transpiler/scaleout.py).
+"""A kernel program's grid split across the workers of a Dask cluster (transpiler/run/scaleout.py).
 
 The oracle is the same generated module run on one device (the CPU tile simulator): maps
 must agree bit for bit, reductions within the element type's tolerance.  The clusters are
@@ -21,10 +21,11 @@ dd = pytest.importorskip(
     "dask.distributed", reason="Dask is not installed (pip install 'basic2tile[distributed]')"
 )
 
-from transpiler import driver, scaleout  # noqa: E402
+from transpiler import driver
+from transpiler.run import scaleout  # noqa: E402
 from transpiler.options import Options  # noqa: E402
 from transpiler.runtime.command import DeviceError  # noqa: E402
-from transpiler.selftest import (  # noqa: E402
+from transpiler.run.selftest import (  # noqa: E402
     TOLERANCE,
     default_scalars,
     kernel_program_from_text,

@@ -21,12 +21,12 @@ import pytest
 from tests import edge_values as E
 from tests.differential import Run, interpret, run_target
 from transpiler import driver
-from transpiler.backends.cuda.run import format_inputs, parse_outputs
-from transpiler.compare import compare_outputs
 from transpiler.errors import SourceFile
-from transpiler.kernel_interpreter import run_kernel_program
 from transpiler.options import Options
+from transpiler.run.compare import compare_outputs
+from transpiler.run.kernel_interpreter import run_kernel_program
 from transpiler.verify.cpu_cuda import build_cpu, run_cpu
+from transpiler.verify.cuda_run import format_inputs, parse_outputs
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")
 

@@ -15,8 +15,8 @@ import pytest
 from tests.checking import interpreted_and_checked
 from transpiler import driver
 from transpiler.errors import SourceFile
-from transpiler.explain import explain
 from transpiler.options import Options
+from transpiler.reports.explain import explain
 
 
 def _explain(program: str) -> str:
@@ -191,7 +191,7 @@ def test_floyd_warshall_names_the_read_of_column_k_across_steps():
 
 def test_floyd_warshall_for_a_fixed_k_is_a_kernel_guarded_by_the_diagonal():
     """For a fixed K, column K (`D(I, K)`) could change only if D(I, K) + D(K, K) <
-    D(I, K): never while D(K, K) >= 0, the test the kernel makes (passes/value_guards.py)."""
+    D(I, K): never while D(K, K) >= 0, the test the kernel makes (passes/parallel/value_guards.py)."""
     entry = _entry(_explain(FLOYD), 40)
     assert "-> GPU kernel map_40 (map): elementwise map over I, J;" in entry, entry
     assert "the lanes are independent only while D(K, K) >= 0" in entry

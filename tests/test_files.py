@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests import checking, pcbasic_oracle
-from transpiler.scratch import files_difference
+from transpiler.run.scratch import files_difference
 
 GXX = shutil.which("g++") is not None
 TARGETS = ["cutile", pytest.param("cuda", marks=pytest.mark.skipif(not GXX, reason="no g++"))]

@@ -9,11 +9,12 @@ import re
 import pytest
 
 from tests.golden_cases import analyse, cases
-from transpiler import driver, ir
-from transpiler import irbuild as B
+from transpiler import driver
 from transpiler.backends.cutile.program import BOX_COMMENT
-from transpiler.ir import Const, Param, TileType
-from transpiler.passes.kernel_params import params_read
+from transpiler.ir import irbuild as B
+from transpiler.ir import kernel as ir
+from transpiler.ir.kernel import Const, Param, TileType
+from transpiler.passes.kernel.kernel_params import params_read
 
 CASES = cases()
 

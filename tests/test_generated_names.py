@@ -183,7 +183,7 @@ def test_cutile_helper_functions_are_reserved():
     """No BASIC name takes the name of a tile function the generated module defines
     (templates/cutile/helpers.py.jinja): a kernel local `linear_recurrence` would hide the
     function its linear scan calls.  That one was missing from the reserved names."""
-    from transpiler.naming import Namer
+    from transpiler.ir.naming import Namer
 
     template = EXAMPLES.parent / "templates" / "cutile" / "helpers.py.jinja"
     defined = re.findall(r"^def (\w+)\(", template.read_text(), re.MULTILINE)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import ast, hostir
 from transpiler.backends.cuda.build import grid_nonempty
+from transpiler.ir import ast, hostir
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_CU = sorted((ROOT / "golden").rglob("*.cu"))

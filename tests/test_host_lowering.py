@@ -1,4 +1,4 @@
-"""FOR loops are decided once for both printers (`hostir.ForPlan`, `passes/host_facts.py`).
+"""FOR loops are decided once for both printers (`hostir.ForPlan`, `passes/host/host_facts.py`).
 
 The plan says how a FOR evaluates START, LIMIT and STEP and how it tests the end; the
 Python and C++ printers only write it.  These tests check the plan's decisions and that
@@ -11,10 +11,11 @@ import dataclasses
 
 import pytest
 
-from transpiler import driver, hostir
+from transpiler import driver
 from transpiler.backends.cuda.host import generate_cuda_program
 from transpiler.backends.cutile.host import generate_program
 from transpiler.errors import SourceFile
+from transpiler.ir import hostir
 from transpiler.options import Options
 
 

@@ -10,11 +10,12 @@ programs: no oracle beyond the reference interpreter is needed).
 from __future__ import annotations
 
 from tests.checking import interpreted_and_checked
-from transpiler import driver, hostir
+from transpiler import driver
 from transpiler.backends.cuda.host import generate_cuda_program
 from transpiler.backends.cutile.host import generate_program
 from transpiler.errors import SourceFile
 from transpiler.hostcode.simplify import simplify
+from transpiler.ir import hostir
 from transpiler.options import Options
 
 

@@ -114,8 +114,8 @@ def test_quickbasic_long_operators_are_chosen_for_both_targets():
     """QuickBASIC's LONG arithmetic (qbtypes) through the one operator choice both host
     printers ask: 32-bit \\, MOD and bitwise functions, long_result for + - * (Overflow
     beyond a LONG), and the 16-bit ones for INTEGER."""
-    from transpiler import ast
     from transpiler.hostcode import microsoft
+    from transpiler.ir import ast
 
     def binop(op, value_type):
         e = ast.BinOp(op, ast.Num(7.0), ast.Num(2.0))

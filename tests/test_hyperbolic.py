@@ -1,6 +1,6 @@
 """SINH, COSH and TANH: extended BASIC's hyperbolic functions, on the host and in kernels.
 
-One row in `transpiler/builtins.py` plus their implementations (the two runtimes, the
+One row in `transpiler/language/builtins.py` plus their implementations (the two runtimes, the
 kernel IR's operations in both kernel printers and the kernel interpreter).  Expected
 values are Python's math.sinh/cosh/tanh printed with BASIC's 8 digits (the reference
 interpreter's output, held here); SINH and COSH overflow with EXP's warning.

@@ -3,7 +3,7 @@
 - The driver calls the back ends, never the reverse: no module of `backends/` imports
   `driver` or `cli`.
 - Printers lay out text: no module of `backends/` imports a pass (`passes/`); what the
-  printers need is computed by passes into the IR (`passes/host_facts.py`).
+  printers need is computed by passes into the IR (`passes/host/host_facts.py`).
 - No import cycle among the package's modules, counting imports inside functions too
   (a deferred import hides a cycle from Python, not from a reader), except among the
   private modules of one package (`tilesim/_*.py` share their tile types).  Imports for
@@ -97,13 +97,13 @@ def test_printers_do_not_call_passes(module):
     sorted(n for n in MODULES if n.startswith(("transpiler.backends", "transpiler.passes"))),
 )
 def test_back_ends_and_passes_do_not_import_the_interpreter(module):
-    """What they must agree on with the interpreter is in `transpiler/semantics.py`."""
+    """What they must agree on with the interpreter is in `transpiler/language/semantics.py`."""
     assert not {m for m in GRAPH[module] if m.startswith("transpiler.interpreter")}
 
 
 RUNTIME_MODULES = sorted(n for n in MODULES if n.startswith("basic2tile_runtime"))
 # The runtime module that may import the compiler, and what it may import.
-DEFERS_TO_THE_COMPILER = {"basic2tile_runtime.selftest": {"transpiler.selftest"}}
+DEFERS_TO_THE_COMPILER = {"basic2tile_runtime.selftest": {"transpiler.run.selftest"}}
 
 
 @pytest.mark.parametrize("module", RUNTIME_MODULES)
@@ -173,3 +173,19 @@ def test_the_cycle_finder_finds_a_cycle():
     finally:
         GRAPH.clear()
         GRAPH.update(saved)
+
+
+LATER_STAGES = ("passes", "hostcode", "backends", "interpreter", "run", "reports", "driver", "cli")
+
+
+@pytest.mark.parametrize(
+    "module, earlier_too",
+    [(n, ()) for n in MODULES if n.startswith("transpiler.frontend")]
+    + [(n, ("frontend",)) for n in MODULES if n.startswith("transpiler.ir")],
+)
+def test_the_front_end_and_the_ir_import_no_later_stage(module, earlier_too):
+    """The folders read in pipeline order (docs/repository-layout.md): the front end and
+    the program's forms (ir/) import no pass, printer, runner or report; ir/ not the front
+    end either (the AST is what the front end builds, not what it reads)."""
+    later = {f"transpiler.{s}" for s in LATER_STAGES + earlier_too}
+    assert not {m for m in GRAPH[module] if any(m == p or m.startswith(p + ".") for p in later)}

@@ -1,5 +1,5 @@
 """Loops whose start is a variable that provably holds an integer become kernels
-(passes/integrality.py): a lane computes its loop variable as start + k * step, which is
+(passes/parallel/integrality.py): a lane computes its loop variable as start + k * step, which is
 BASIC's repeated addition only when start and step are integers.  Each program is checked
 against the interpreter on both targets with small tiles; each near miss (a start read by
 INPUT or READ, or divided) stays on the host with the reason."""
@@ -10,9 +10,9 @@ import pytest
 
 from tests.test_offload_classes import check, decisions
 from transpiler.errors import SourceFile
+from transpiler.frontend.parser import parse
 from transpiler.options import Options
-from transpiler.parser import parse
-from transpiler.passes.integrality import integral_scalars
+from transpiler.passes.parallel.integrality import integral_scalars
 
 # Back substitution's shape: the inner sum starts at the outer variable plus one, and
 # the outer loop starts at N, set once to an integer.

@@ -298,7 +298,7 @@ def test_only_constant_expressions_are_evaluated_when_compiling():
     # LOG(-1) + I fails in the iterations only if I is finite: it is no constant (it was
     # evaluated from the left up to its failing term); LOF(1) reads the program's files
     # and POS(0) its screen, not the compiler's.
-    from transpiler.passes.exceptions import constant_number, constant_reports
+    from transpiler.passes.parallel.exceptions import constant_number, constant_reports
 
     analysis = _analysis(
         "10 LET I = 1\n20 LET A = LOG(-1) + I\n30 LET B = LOF(1)\n40 LET C = POS(0)\n"

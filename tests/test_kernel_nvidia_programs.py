@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transpiler.selftest import default_scalars, make_inputs
+from transpiler.run.selftest import default_scalars, make_inputs
 from transpiler import driver
 
-from transpiler.kernel_interpreter import run_kernel_program
+from transpiler.run.kernel_interpreter import run_kernel_program
 
 from .test_kernel_semantics import _analysis, _check, _reference
 
@@ -212,7 +212,7 @@ def test_print_output_matches_the_interpreter(target):
 
 
 def test_the_self_test_reports_print_text_that_differs():
-    from transpiler.selftest import compare_printed
+    from transpiler.run.selftest import compare_printed
 
     assert compare_printed("a 1\n", "a 1\n")[0].startswith("ok PRINT")
     assert compare_printed("a 1\n", "a 2\n")[0].startswith("MISMATCH PRINT line 1")
@@ -282,8 +282,8 @@ WHILES = """10 INPUT N, A()
 
 
 def test_a_kernel_while_stops_after_nvidias_documented_number_of_passes(monkeypatch):
-    from transpiler import kernel_interpreter
-    from transpiler.passes import kernel_lowering
+    from transpiler.run import kernel_interpreter
+    from transpiler.passes.kernel import kernel_lowering
 
     monkeypatch.setattr(kernel_interpreter, "MAX_WHILE_PASSES", 50)
     monkeypatch.setattr(kernel_lowering, "MAX_WHILE_PASSES", 50)
@@ -294,7 +294,7 @@ def test_a_kernel_while_stops_after_nvidias_documented_number_of_passes(monkeypa
 
 
 def test_the_documented_bound_is_a_million_passes():
-    from transpiler.passes.kernel_dialect import MAX_WHILE_PASSES
+    from transpiler.passes.kernel.kernel_dialect import MAX_WHILE_PASSES
 
     assert MAX_WHILE_PASSES == 1_000_000
 

@@ -12,9 +12,9 @@ from tests.conftest import EXAMPLES
 from transpiler import driver
 from transpiler.backends.cutile.program import aot_param_specs, format_python
 from transpiler.errors import CompileErrors, SourceFile
-from transpiler.kernel_interpreter import run_kernel_program
 from transpiler.options import Options
-from transpiler.selftest import compare, default_scalars, make_inputs, run_generated
+from transpiler.run.kernel_interpreter import run_kernel_program
+from transpiler.run.selftest import compare, default_scalars, make_inputs, run_generated
 
 KERNEL_EXAMPLES = sorted(p for p in (EXAMPLES / "kernels").glob("*.bas") if p.stem != "hello")
 

@@ -12,9 +12,9 @@ import pytest
 
 from transpiler import driver
 from transpiler.errors import SourceFile
-from transpiler.kernel_interpreter import run_kernel_program
 from transpiler.options import Options
-from transpiler.selftest import compare, default_scalars, make_inputs
+from transpiler.run.kernel_interpreter import run_kernel_program
+from transpiler.run.selftest import compare, default_scalars, make_inputs
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")
 

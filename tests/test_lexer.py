@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from transpiler.builtins import FUNCTION_NAMES
 from transpiler.errors import BasicSyntaxError
-from transpiler.lexer import KEYWORDS, DataText, tokenize
+from transpiler.frontend.lexer import KEYWORDS, DataText, tokenize
+from transpiler.language.builtins import FUNCTION_NAMES
 
 
 def kinds(text: str, **kw) -> list[str]:

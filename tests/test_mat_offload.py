@@ -1,5 +1,5 @@
 """`MAT C = A * B` offloaded to the matrix product kernel of the I/J/K loop nest
-(passes/matmul.py `mat_product_launch`): the host checks the shapes and gives C its new
+(passes/parallel/matmul.py `mat_product_launch`): the host checks the shapes and gives C its new
 shape (`mat_product_shape`), then the `mma` kernel runs over the whole storage of A and B,
 as a MAT statement covers every element from the OPTION BASE on.  Each program runs
 translated to cuTile Python (kernels on the CPU through tilesim) and to CUDA C++ (g++ and
@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import driver, hostir
+from transpiler import driver
 from transpiler.errors import BasicRuntimeError, SourceFile
-from transpiler.explain import explain
+from transpiler.ir import hostir
 from transpiler.options import Options
+from transpiler.reports.explain import explain
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

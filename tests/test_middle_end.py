@@ -8,10 +8,10 @@ from tests.test_import_graph import GRAPH, imports_of
 from transpiler.passes import pipeline
 
 LATER_THAN_PLANNING = {
-    "transpiler.passes.vectorize",
-    "transpiler.passes.transfers",
-    "transpiler.passes.host_facts",
-    "transpiler.passes.procedure_functions",
+    "transpiler.passes.parallel.vectorize",
+    "transpiler.passes.host.transfers",
+    "transpiler.passes.host.host_facts",
+    "transpiler.passes.quickbasic.procedure_functions",
     "transpiler.passes.pipeline",
 }
 
@@ -22,11 +22,11 @@ def test_the_stages_are_written_in_order():
 
 
 def test_offload_planning_does_not_run_the_later_stages():
-    assert not imports_of("transpiler.passes.offload") & LATER_THAN_PLANNING
+    assert not imports_of("transpiler.passes.parallel.offload") & LATER_THAN_PLANNING
 
 
 def test_vectorising_leaves_host_lowering_to_the_pipeline():
-    vectorising = [m for m in GRAPH if m.startswith("transpiler.passes.vectorize")]
+    vectorising = [m for m in GRAPH if m.startswith("transpiler.passes.parallel.vectorize")]
     assert len(vectorising) > 1  # the package and its parts
     for module in vectorising:
-        assert not imports_of(module) & (LATER_THAN_PLANNING - {"transpiler.passes.vectorize"})
+        assert not imports_of(module) & (LATER_THAN_PLANNING - {"transpiler.passes.parallel.vectorize"})

@@ -1,4 +1,4 @@
-"""Microsoft BASIC's CLEAR after the program has started (--dialect ms, passes/clear.py):
+"""Microsoft BASIC's CLEAR after the program has started (--dialect ms, passes/check/clear.py):
 variables back to 0 and "", arrays erased, DATA restored, the GOSUB stack kept; what it
 resets and cannot be reset exactly here is a located error.
 
@@ -14,8 +14,9 @@ import pytest
 
 from tests import pcbasic_oracle
 from tests.checking import basic2tile, checked_run
-from transpiler import ast, driver
+from transpiler import driver
 from transpiler.errors import SourceFile
+from transpiler.ir import ast
 from transpiler.options import Options
 
 # name: (program, what PC-BASIC printed)

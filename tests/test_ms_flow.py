@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from transpiler import driver, hostir
+from transpiler import driver
+from transpiler.ir import hostir
 from transpiler.options import Options
 
 from .differential import Run, compare_runs, differential, interpret, run_target
@@ -313,7 +314,7 @@ def test_run_time_loops_are_explained_and_other_loops_still_offloaded():
     host = driver.host_program(analysis)
     launches = [n for n in hostir.walk(host.body) if isinstance(n, hostir.Launch)]
     assert len(launches) == 1
-    from transpiler.explain import explain
+    from transpiler.reports.explain import explain
 
     text = explain(analysis)
     why = "runs on the run-time FOR stack: its NEXT (line 30) is in another IF branch"

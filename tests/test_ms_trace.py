@@ -3,7 +3,7 @@ prints its number in brackets, where the output stands.
 
 A line starts when the line before it ends, or when a jump goes to its number (GOTO,
 GOSUB, IF ... THEN n, ON ... GOTO); NEXT, WEND and RETURN go back into a line without
-starting it.  `passes/flatten.py` decides it once: a program with TRON gets an
+starting it.  `passes/check/flatten.py` decides it once: a program with TRON gets an
 `ast.TraceLine` before the first statement of each numbered line.
 
 Oracle: PC-BASIC 2.0.8 (GW-BASIC 3.23, tests/pcbasic_oracle.py) printed the texts below,
@@ -88,7 +88,7 @@ def test_a_program_without_tron_has_no_trace() -> None:
 
 
 def test_a_traced_loop_stays_on_the_host_and_says_why() -> None:
-    from transpiler.explain import explain
+    from transpiler.reports.explain import explain
 
     analysis = _analysis("10 TRON\n20 FOR I=1 TO 3\n30 A(I)=I*2\n40 NEXT\n50 PRINT A(3)\n")
     assert "the line trace of TRON inside the loop runs on the host" in explain(analysis)

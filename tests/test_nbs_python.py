@@ -11,7 +11,7 @@ run here with `run_nbs` replaced by `_GeneratedRun`, which
 3. requires the same stdout as the interpreter, byte for byte (the runtime's RND is the
    same generator, so the RND programs print the same numbers), the same exit status,
    and the same warnings and fatal error on stderr, with their BASIC lines
-   (transpiler.compare.program_diagnostics);
+   (transpiler.run.compare.program_diagnostics);
 4. hands the generated program's run to test_nbs's grader: stdout equal to bas55's
    P###.ok, the PASSED lines of the RND and INPUT programs...
 
@@ -28,9 +28,9 @@ import pytest
 
 from transpiler import driver
 from transpiler.backends.cutile.host import generate_program
-from transpiler.compare import interpreter_diagnostics, program_diagnostics
 from transpiler.errors import BasicRuntimeError, Coord, SourceFile
-from transpiler.passes.structure import build_host_program
+from transpiler.passes.host.structure import build_host_program
+from transpiler.run.compare import interpreter_diagnostics, program_diagnostics
 
 from . import test_nbs
 from .test_python_host import run_script

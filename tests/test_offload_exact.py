@@ -1,4 +1,4 @@
-"""Exact dependences on isl (passes/polyhedral.py): loops that the test of access shapes
+"""Exact dependences on isl (passes/parallel/polyhedral.py): loops that the test of access shapes
 refuses but whose iterations touch disjoint elements become kernels; loops that carry a
 dependence stay on the host, with the dependence named.
 

@@ -1,5 +1,5 @@
 """Floyd-Warshall's I and J loops for a fixed K are a kernel guarded by D(K, K) >= 0
-(passes/value_guards.py): row and column K do not change in step K while the guard holds
+(passes/parallel/value_guards.py): row and column K do not change in step K while the guard holds
 (iteration (I, K) would need D(I, K) + D(K, K) < D(I, K)); each block of the kernel tests
 it before its first store, and a step where it fails (a negative cycle, a NaN on the
 diagonal) runs on the host as BASIC runs it.
@@ -23,8 +23,8 @@ import pytest
 from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
 from transpiler import driver
 from transpiler.errors import SourceFile
-from transpiler.explain import explain
 from transpiler.options import Options
+from transpiler.reports.explain import explain
 
 # IF ... THEN D(I, J) = ..., 0-based.
 IF_THEN = """\

@@ -1,5 +1,5 @@
 """A scalar that one part of a distributed loop sets and a later part reads, read from
-the element the earlier part stored it in (passes/forwarding.py): Gram-Schmidt's update
+the element the earlier part stored it in (passes/parallel/forwarding.py): Gram-Schmidt's update
 with a scalar accumulator S is a kernel over J, then a 2-D kernel over (J, I) reading
 R(K,J) where the source reads S.  Near misses keep one kernel over J.
 

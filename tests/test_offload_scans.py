@@ -1,4 +1,4 @@
-"""Scans (passes/recurrence.py): a loop whose only dependence is each iteration reading
+"""Scans (passes/parallel/recurrence.py): a loop whose only dependence is each iteration reading
 the element the previous one wrote, `P(I) = P(I - 1) + X(I)`, `P(I) = A * P(I - 1) +
 X(I)`, `P(I) = P(I - 1) * C(I)`, forwards or backwards, becomes one block that walks the
 tiles of iterations in order (ct.cumsum / ct.cumprod / ct.scan; a shared-memory block

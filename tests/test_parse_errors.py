@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from transpiler.errors import BasicSyntaxError, CompileErrors, SourceFile
+from transpiler.frontend.parser import parse
 from transpiler.options import Options
-from transpiler.parser import parse
 
 from .conftest import ROOT
 

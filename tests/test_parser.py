@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transpiler import ast
 from transpiler.errors import CompileErrors, SourceFile
+from transpiler.frontend.parser import parse
+from transpiler.ir import ast
 from transpiler.options import Options
-from transpiler.parser import parse
 
 from .conftest import NBS_DIR, ROOT
 
@@ -742,7 +742,7 @@ def test_nbs_error_lists_match_the_manifest(nbs_dir):
 def test_grammar_has_no_conflicts(tmp_path):
     from ply import yacc
 
-    from transpiler import grammar
+    from transpiler.frontend import grammar
 
     log_path = tmp_path / "parser.out"
     with open(log_path, "w") as log:
@@ -764,7 +764,7 @@ def test_tables_are_cached_per_user_and_nothing_is_written_beside_the_program(tm
     program.write_text("10 PRINT 1\n20 END\n")
     cache = tmp_path / "cache"
     script = (
-        "import sys; from transpiler.parser import parse; from transpiler.errors import "
+        "import sys; from transpiler.frontend.parser import parse; from transpiler.errors import "
         "SourceFile; from transpiler.options import Options; "
         "print(len(parse(SourceFile.read(sys.argv[1]), Options()).lines))"
     )

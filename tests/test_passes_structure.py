@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from transpiler import ast
+from transpiler.ir import ast
 
 from .passes_helpers import analysis_of, errors_of, kinds
 

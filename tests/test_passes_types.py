@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from transpiler import ast
 from transpiler.errors import CompileErrors, Coord, SourceFile
+from transpiler.ir import ast
 from transpiler.options import Options
 from transpiler.passes import analyze
 

@@ -52,7 +52,7 @@ PARALLEL = {
     "adi": [110, 300],
 }
 # Offloaded parallel loops today (71 of 72 by our count: 69 of 70 before Floyd-Warshall's
-# I and J loops counted, offloaded under the guard D(K,K) >= 0 (passes/value_guards.py),
+# I and J loops counted, offloaded under the guard D(K,K) >= 0 (passes/parallel/value_guards.py),
 # 68 before the exact analysis on isl; the goal is 66 of its 72): a floor that a
 # change may raise, never lower.
 OFFLOADED_AT_LEAST = 71

@@ -20,7 +20,7 @@ durbin's, gramschmidt's norm, lu's first K loop): then it is the only parallelis
 is, and a reduction kernel is its offload; one inside a parallel loop runs in each lane.
 
 Coverage when these programs were written: 59 of 72; 60 once a QuickBASIC CONST counts
-as an integer (lu_qb's `FOR J = I TO N`, passes/integrality.py); 56 once a matrix product
+as an integer (lu_qb's `FOR J = I TO N`, passes/parallel/integrality.py); 56 once a matrix product
 over `%` counters whose last NEXT may overflow stays on the host like any other loop
 (3mm_pct's first two products had become mma kernels that lost GW-BASIC's Overflow); 65
 once the singles that f64 computes exactly alike (`N - 1` of integers, a constant like
@@ -65,7 +65,7 @@ PARALLEL = {
     "fdtd-2d_qb": [(15, "J"), (18, "I"), (19, "J"), (23, "I"), (24, "J"), (28, "I"), (29, "J")],
     # The R and Q loops share SUM() as written: only the P loops are independent.
     "doitgen_sum": [(120, "P"), (160, "P")],
-    # Parallel for a fixed K while PATHS(K,K) >= 0, as here (passes/value_guards.py).
+    # Parallel for a fixed K while PATHS(K,K) >= 0, as here (passes/parallel/value_guards.py).
     "floyd-warshall_if": [(110, "I"), (120, "J")],
     "covariance_qb": [(15, "J"), (22, "I"), (23, "J"), (27, "I"), (28, "J")],
     # The dot product into DOT (a scalar sum; the I loop is a recurrence).

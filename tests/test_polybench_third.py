@@ -56,7 +56,7 @@ PARALLEL = {
     "lu_defint": [(160, "J")],
     "trmm_down": [(110, "J")],
     "heat-3d_while": [(110, "I"), (110, "J"), (110, "K"), (210, "I"), (210, "J"), (210, "K")],
-    # Parallel for a fixed K while P(K,K) >= 0, as here (passes/value_guards.py).
+    # Parallel for a fixed K while P(K,K) >= 0, as here (passes/parallel/value_guards.py).
     "floyd-warshall_while": [(120, "I"), (130, "J")],
 }
 OFFLOADED_AT_LEAST = 44

@@ -1,6 +1,6 @@
 """The generated Python host program does what the reference interpreter does.
 
-Each test translates a BASIC program (passes/structure.py, backends/cutile/host.py),
+Each test translates a BASIC program (passes/host/structure.py, backends/cutile/host.py),
 runs the generated module, and compares its stdout (byte for byte), whether it wrote to
 stderr, and its exit status with the interpreter's run of the same program.  The
 helpers here are shared with the other host-code tests.
@@ -19,11 +19,12 @@ from pathlib import Path
 import black
 import pytest
 
-from transpiler import driver, hostir
+from transpiler import driver
 from transpiler.backends.cutile.host import generate_program
 from transpiler.errors import BasicRuntimeError, SourceFile
+from transpiler.ir import hostir
 from transpiler.options import Options
-from transpiler.passes.structure import build_host_program
+from transpiler.passes.host.structure import build_host_program
 
 from .conftest import EXAMPLES, ROOT
 

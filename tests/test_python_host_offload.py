@@ -11,8 +11,9 @@ from pathlib import Path
 import black
 import pytest
 
-from transpiler import driver, hostir
+from transpiler import driver
 from transpiler.backends.cutile.host import generate_program
+from transpiler.ir import hostir
 
 from .test_python_host import (
     EXAMPLE_FILES,

@@ -4,7 +4,7 @@ QuickBASIC 4.5 reference, DIM: `DIM A(lower TO upper)`, "lower and upper ... can
 negative" (-32768..32767); LBOUND and UBOUND give the declared bounds; a subscript
 outside them is the run-time error 9, "Subscript out of range".  There is no QuickBASIC
 here: the outputs follow from those rules.  Every program runs through the interpreter
-and both generated targets (passes/array_bounds.py shifts such an array to start at
+and both generated targets (passes/quickbasic/array_bounds.py shifts such an array to start at
 OPTION BASE, its subscripts with it).
 """
 

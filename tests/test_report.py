@@ -13,7 +13,7 @@ from tests.scaling import cpu_seconds, time_ratio
 from transpiler import driver
 from transpiler.errors import SourceFile
 from transpiler.options import Options
-from transpiler.report import (
+from transpiler.reports.report import (
     _CPP_ORIGIN,
     _PY_ORIGIN,
     _basic_lexer,
@@ -230,7 +230,7 @@ def test_every_row_of_every_pane_has_a_stable_anchor():
 
 def test_a_section_whose_compilers_are_missing_says_so(monkeypatch):
     import transpiler.backends.cuda.program as cuda_program
-    from transpiler import report
+    from transpiler.reports import report
 
     def no_nvrtc(*args, **kwargs):
         raise ImportError("no NVRTC")

@@ -25,11 +25,12 @@ from tests.scaling import (
     lines_run,
     time_ratio,
 )
-from transpiler import driver, report
+from transpiler import driver
+from transpiler.reports import report
 from transpiler.backends.cuda import program as cuda, host as cuda_host
 from transpiler.backends.cutile import program as cutile, host as python_host
 from transpiler.errors import SourceFile
-from transpiler.explain import explain
+from transpiler.reports.explain import explain
 from transpiler.options import Options
 
 

@@ -1,4 +1,4 @@
-"""passes/structure.py: which GOTO patterns become structured host nodes, which need a
+"""passes/host/structure.py: which GOTO patterns become structured host nodes, which need a
 dispatch loop, and (on random programs full of jumps) that the result always runs like
 the interpreter."""
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import hostir
 from transpiler.errors import CompileErrors
-from transpiler.passes.structure import build_host_program
+from transpiler.ir import hostir
+from transpiler.passes.host.structure import build_host_program
 
 from .test_python_host import analyse, assert_same, program
 

@@ -8,11 +8,11 @@ import sys
 
 import pytest
 
-from transpiler.builtins import BUILTINS
 from transpiler.errors import BasicSyntaxError, CompileErrors, SourceFile
-from transpiler.keywords import KEYWORDS, REASONS, UNSUPPORTED
+from transpiler.frontend.parser import parse
+from transpiler.language.builtins import BUILTINS
+from transpiler.language.keywords import KEYWORDS, REASONS, UNSUPPORTED
 from transpiler.options import Options
-from transpiler.parser import parse
 
 from .conftest import ROOT
 

@@ -285,7 +285,7 @@ def _check_combinations(parser: argparse.ArgumentParser, args: argparse.Namespac
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .process import reopen_closed_standard_streams, sigterm_raises
+    from .run.process import reopen_closed_standard_streams, sigterm_raises
 
     reopen_closed_standard_streams()
     parser = build_arg_parser()
@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(args: argparse.Namespace) -> int:
-    from .process import ChildTimeout, Terminated
+    from .run.process import ChildTimeout, Terminated
 
     source: SourceFile | None = None
     try:
@@ -373,7 +373,7 @@ def _silence_stdout() -> None:
 
 
 def _dispatch(args: argparse.Namespace, source: SourceFile, options: Options) -> int:
-    from .passes.expression_depth import deep_recursion
+    from .passes.check.expression_depth import deep_recursion
 
     with deep_recursion():  # --explain and --html walk expressions too
         return _modes(args, source, options)
@@ -381,7 +381,7 @@ def _dispatch(args: argparse.Namespace, source: SourceFile, options: Options) ->
 
 def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> int:
     from . import driver
-    from .outfiles import check_headers_beside, check_output, write_headers_beside, write_output
+    from .run.outfiles import check_headers_beside, check_output, write_headers_beside, write_output
 
     target = _target(args)
     protected = [] if args.source == STDIN_PATH else [args.source]
@@ -393,7 +393,7 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
         check_headers_beside(to_file, protected)
     sizes = dict(args.size)
     if args.dump_tokens or args.dump_ast:
-        from . import dumps
+        from .reports import dumps
 
         sys.stdout.write(
             dumps.dump_tokens(source, options)
@@ -405,7 +405,7 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
     for note in analysis.notes:
         print(note, file=sys.stderr)
     if args.dump_analyzed:
-        from .dumps import dump_analyzed
+        from .reports.dumps import dump_analyzed
 
         sys.stdout.write(dump_analyzed(analysis))
         return 0
@@ -427,7 +427,7 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
     if args.interpret:
         return driver.interpret(analysis, sizes=sizes)
     if args.explain:
-        from .explain import explain
+        from .reports.explain import explain
 
         print(explain(analysis, tile=args.tile, offload=not args.no_offload))
         return 0
@@ -446,7 +446,7 @@ def _modes(args: argparse.Namespace, source: SourceFile, options: Options) -> in
                 file=sys.stderr,
             )
     if args.html:
-        from .report import write_report
+        from .reports.report import write_report
 
         write_report(
             analysis, args.html, tile=args.tile, protected=protected, offload=not args.no_offload
@@ -496,7 +496,7 @@ def _split_args(args: argparse.Namespace, analysis) -> list[str]:
 def _child_status(returncode: int) -> int:
     """The exit status of --run: the program's own, or 128 + N when signal N ended it
     (told on stderr unless the user or a closed pipe sent it)."""
-    from .process import exit_status
+    from .run.process import exit_status
 
     if returncode < 0 and -returncode not in (signal.SIGINT, signal.SIGPIPE, signal.SIGTERM):
         name = signal.Signals(-returncode).name if -returncode in signal.valid_signals() else ""

@@ -30,17 +30,17 @@ from typing import TextIO
 from .collector import collector_paused
 from .errors import BasicError, BasicNote, CompileErrors, Coord, SourceFile
 from .options import Options
-from .process import RunResult  # noqa: F401  (callers of run() and check() read it here)
+from .run.process import RunResult  # noqa: F401  (callers of run() and check() read it here)
 
 
 def _compiling(step):
     """Run a compiling step with the cyclic garbage collector paused (collector.py) and
     with a recursion limit that fits the deepest expression the front end accepts (the
-    passes and printers recurse over expressions: passes/expression_depth.py)."""
+    passes and printers recurse over expressions: passes/check/expression_depth.py)."""
 
     @functools.wraps(step)
     def compiling(*args, **kwargs):
-        from .passes.expression_depth import deep_recursion
+        from .passes.check.expression_depth import deep_recursion
 
         with collector_paused(), deep_recursion():
             return step(*args, **kwargs)
@@ -69,7 +69,7 @@ def _program_and_dialect(source: SourceFile, options: Options):
     it stands.  Such a program is read again with Microsoft BASIC's reserved words and
     precedence where they differ (`SUM = 3`, which extended BASIC rejects, `7 MOD 2 * 3`);
     so the pins of a program that does not parse as extended BASIC count too."""
-    from .parser import ParseErrors
+    from .frontend.parser import ParseErrors
 
     if options.std is not None:
         return parse_program(source, options), options, None
@@ -93,7 +93,7 @@ def _program_and_dialect(source: SourceFile, options: Options):
     what, coord = pins[0]
     note = BasicNote(f"{what}: assuming --dialect ms", Coord(coord.file, coord.line, 0))
     options = dataclasses.replace(options, std="ms")
-    from .lexer import reads_differently_under_ms
+    from .frontend.lexer import reads_differently_under_ms
 
     if program is None or reads_differently_under_ms(source.text):
         try:
@@ -109,7 +109,7 @@ def _dartmouth_if_mat(source: SourceFile, program, options: Options):
     BASIC with MAT (Dartmouth, HP, Full BASIC) leaves row and column 0 out of it, where
     extended BASIC's MAT starts at OPTION BASE, 0 by default, so a Dartmouth program's
     `MAT READ A` of a `DIM A(2, 2)` would read nine numbers instead of four."""
-    from . import ast
+    from .ir import ast
 
     if any(isinstance(node, ast.OptionBase) for node in program.walk()):
         return program, options, None
@@ -128,8 +128,8 @@ def _check_calls_of_other_dialects(program, note: BasicNote) -> None:
     """In a program that a construct pinned to Microsoft BASIC, `MAX(A, B)` is an array
     element (GW-BASIC reserves no MAX), which extended BASIC reads as its function: a
     located error instead of a silent guess, unless a DIM says it is an array."""
-    from . import ast
-    from .builtins import BUILTINS
+    from .ir import ast
+    from .language.builtins import BUILTINS
 
     dimensioned = {node.name for node in program.walk() if isinstance(node, ast.ArrayDecl)}
     errors = [
@@ -152,7 +152,7 @@ def _check_calls_of_other_dialects(program, note: BasicNote) -> None:
 def _no_kernel_program_under_ms(program, options: Options) -> None:
     """A cuTile BASIC kernel program is extended BASIC: under --dialect ms its words BID,
     SUM and MMA are names, as in GW-BASIC, so it is a located error there."""
-    from .passes.kernel_dialect import first_kernel_statement
+    from .passes.kernel.kernel_dialect import first_kernel_statement
 
     if options.std != "ms":
         return
@@ -172,10 +172,10 @@ def _no_kernel_program_under_ms(program, options: Options) -> None:
 def parse_program(source: SourceFile, options: Options):
     """The syntax tree; a kernel program's with NVIDIA's precedence of unary minus and
     `^` (grammar/kernel_precedence.py), so it is parsed again if it has a `^`."""
-    from .parser import parse
+    from .frontend.parser import parse
 
     program = parse(source, options)
-    from .passes.kernel_dialect import is_kernel_program
+    from .passes.kernel.kernel_dialect import is_kernel_program
 
     if "^" in source.text and is_kernel_program(program):
         program = parse(source, options, kernel=True)
@@ -190,7 +190,7 @@ def interpret(
     sizes: dict | None = None,
 ) -> int:
     """Run with the reference interpreter; returns the exit status."""
-    from .passes.expression_depth import deep_recursion
+    from .passes.check.expression_depth import deep_recursion
 
     if analysis.kind == "kernel":
         with deep_recursion():
@@ -214,7 +214,7 @@ def program_name(source: SourceFile) -> str:
 
 @_compiling
 def kernel_program(analysis):
-    from .passes.kernel_dialect import analyze_kernel_program
+    from .passes.kernel.kernel_dialect import analyze_kernel_program
 
     return analyze_kernel_program(
         analysis.program, analysis.options, program_name(analysis.source), analysis.source
@@ -222,7 +222,7 @@ def kernel_program(analysis):
 
 
 def kernel_library(analysis):
-    from .passes.kernel_lowering import lower_kernel_program
+    from .passes.kernel.kernel_lowering import lower_kernel_program
 
     return lower_kernel_program(kernel_program(analysis), analysis.source)
 
@@ -313,7 +313,7 @@ def run_generated_python(
 ) -> RunResult:
     """Run a generated cuTile Python module as a script (kernels need a real file).
     Without `capture`, the program talks to this process's terminal directly."""
-    from .process import run_child
+    from .run.process import run_child
 
     with tempfile.TemporaryDirectory(prefix="b2t-run-") as tmp:
         path = Path(tmp) / f"{script_name(name)}.py"
@@ -352,7 +352,7 @@ def run(
     name = program_name(analysis.source)
     args = []
     if analysis.kind == "kernel":
-        from .selftest import default_scalars
+        from .run.selftest import default_scalars
 
         default_scalars(kernel_program(analysis), sizes)  # located errors for bad sizes
         args = [f"{k}={v}" for k, v in (sizes or {}).items()] + list(split or [])
@@ -413,16 +413,16 @@ def check(
         return 0 if result.returncode == 0 else 1
     import io
 
-    from .compare import (
+    from .errors import BasicRuntimeError
+    from .interpreter.machine import STEP_LIMIT
+    from .run.compare import (
         compare_outputs,
         diagnostics_match,
         interpreter_diagnostics,
         program_diagnostics,
         unified_diff,
     )
-    from .errors import BasicRuntimeError
-    from .interpreter.machine import STEP_LIMIT
-    from .scratch import files_difference, scratch_folder, written_files
+    from .run.scratch import files_difference, scratch_folder, written_files
 
     stdin = sys.stdin.read() if not sys.stdin.isatty() else ""
     expected, errors = io.StringIO(), io.StringIO()
@@ -475,7 +475,7 @@ def check(
 
 
 def _diagnostics_diff(expected: list[str], actual: list[str], target: str) -> str:
-    from .compare import unified_diff
+    from .run.compare import unified_diff
 
     text = unified_diff(
         "".join(d + "\n" for d in expected),
@@ -497,7 +497,7 @@ def emit_binaries(
     folder of `output` (else the current one), never over a `protected` file; returns the
     paths written, in the form `output` was given (relative to the current folder when
     there is no `output`)."""
-    from .outfiles import write_output
+    from .run.outfiles import write_output
 
     out_dir = Path(output).parent if output else Path()
     written = []
@@ -548,8 +548,8 @@ def _compile_binaries(
 
 
 def _interpret_kernel_program(analysis, sizes, out: TextIO) -> int:
-    from .kernel_interpreter import run_kernel_program
-    from .selftest import default_scalars, make_inputs, summary
+    from .run.kernel_interpreter import run_kernel_program
+    from .run.selftest import default_scalars, make_inputs, summary
 
     kp = kernel_program(analysis)
     scalars = default_scalars(kp, sizes)

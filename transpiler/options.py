@@ -32,7 +32,7 @@ class MachineDialect:
     # MSX's 8-byte BCD doubles (14) are closer to an IEEE double than to a float.
     precision: Precision
     # A subscript is INT of its value (`X(1.9)` is X(1)), not GW-BASIC's rounding
-    # (passes/machine_subscripts.py).
+    # (passes/check/machine_subscripts.py).
     subscripts_take_int: bool
 
 
@@ -60,7 +60,7 @@ class Options:
     max_steps: int | None = None
     # How many characters of a variable's name count (`--name-chars`; None: all).  2 is
     # Applesoft's and Commodore BASIC's: `SCORE` and `SC` are one variable there
-    # (`passes/short_names.py`).
+    # (`passes/check/short_names.py`).
     name_chars: int | None = None
     # The 8-bit machine whose BASIC the program is (`--dialect applesoft`, `commodore`,
     # `msx`): `std` is then "ms", and the machine's defaults fill `name_chars` and

@@ -70,7 +70,7 @@ def to_integer(x: float) -> float:
 
 
 # The farthest a kernel's lanes go from the loop's start: lane values are 32-bit, and a
-# start is below 2**30 in magnitude (passes/dependence.py; a computed start is checked in
+# start is below 2**30 in magnitude (passes/parallel/dependence.py; a computed start is checked in
 # the kernel), so start + count * step stays a 32-bit integer.
 MAX_LOOP_SPAN = 2**30
 LOOP_TOO_LONG = "FOR loop too long for one kernel launch"

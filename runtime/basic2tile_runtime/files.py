@@ -385,7 +385,7 @@ class _Fields:
     changes it, LSET and RSET write the buffer; an assignment of another kind (LET,
     INPUT, READ...) makes it an ordinary variable again; SWAP exchanges places.  The
     generated code keeps the variables' values: after each of those statements it
-    assigns every FIELD variable of the program its `value` (passes/flatten.py)."""
+    assigns every FIELD variable of the program its `value` (passes/check/flatten.py)."""
 
     def __init__(self) -> None:
         self.places: dict[str, tuple[bytearray, int, int]] = {}

@@ -1,7 +1,7 @@
 """Microsoft BASIC's run-time control flow: the FOR stack, and ON ... GOTO's choice.
 
 `ForStack` holds the FOR loops that the front end could not make blocks
-(`passes/for_loops.py`): a FOR enters its loop, its NEXT finds it (dropping the loops
+(`passes/check/for_loops.py`): a FOR enters its loop, its NEXT finds it (dropping the loops
 entered after it and left by a jump) or fails with "NEXT without FOR", and the loop
 leaves the stack when it ends.  Loops are named by an integer (their FOR's statement
 index); the limit and step stay with the loop's other variables.

@@ -1,6 +1,6 @@
 """Sizes the BASIC runtime refuses, shared by the front end (constant DIM bounds are
 checked when compiling), the interpreter and the generated Python (bounds known only
-when the DIM runs).  templates/cuda/b2t_runtime.h has the same number."""
+when the DIM runs).  transpiler/cpp_runtime/b2t_runtime.h has the same number."""
 
 # The bounds of an array that is used without DIM (ECMA-55 8.4: 10 in each dimension),
 # also after ERASE (Microsoft BASIC).

@@ -15,7 +15,7 @@ from .version import __version__
 
 
 def main(module: ModuleType, argv: list[str]) -> int:
-    """The compiler's self-test of `module` (transpiler.selftest), or exit status 1 with
+    """The compiler's self-test of `module` (transpiler.run.selftest), or exit status 1 with
     one line on stderr when the compiler is not installed."""
     if importlib.util.find_spec("transpiler") is None:
         name = (getattr(module, "__file__", None) or "module").replace("\\", "/").rsplit("/")[-1]
@@ -26,6 +26,6 @@ def main(module: ModuleType, argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 1
-    from transpiler.selftest import main as compiler_self_test
+    from transpiler.run.selftest import main as compiler_self_test
 
     return compiler_self_test(module, argv)

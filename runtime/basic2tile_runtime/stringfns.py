@@ -25,7 +25,7 @@ single (an integer too): `VAL("1.2D23")` is a double and prints ` 1.2D+23`.  A s
 is rounded to float32 (the nearest, not GW-BASIC's own bits of the digits); beyond
 GW-BASIC's range VAL warns "Overflow" and gives the largest single or double with the
 sign (`msnumbers.sng`, `dbl`).  Which type the program computes with is decided when it
-is translated (passes/typecheck.py: the text's type for a constant text); a double is
+is translated (passes/check/typecheck.py: the text's type for a constant text); a double is
 returned as a `Double`, so that printed as it is (PRINT, STR$, WRITE, PRINT USING) it
 has its 16 digits even where the text was known only at run time.
 

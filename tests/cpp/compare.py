@@ -3,7 +3,7 @@ program, and comparing what they print.
 
 The interpreter's diagnostics carry the place and a quote of the source; a translated
 program names the BASIC line only, so diagnostics are compared as "severity: line N:
-message" lines (transpiler.compare), and a fatal error as "<file>: error: line N:
+message" lines (transpiler.run.compare), and a fatal error as "<file>: error: line N:
 <message>" (the generated programs' format).
 """
 
@@ -13,8 +13,8 @@ import io
 from dataclasses import dataclass
 
 from transpiler import driver
-from transpiler.compare import interpreter_diagnostics, program_diagnostics
 from transpiler.errors import BasicRuntimeError
+from transpiler.run.compare import interpreter_diagnostics, program_diagnostics
 
 
 @dataclass

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-CUDA_TEMPLATES = ROOT / "templates" / "cuda"
+CUDA_TEMPLATES = ROOT / "transpiler" / "cpp_runtime"
 CPP_DIR = Path(__file__).resolve().parent
 CACHE = Path(tempfile.gettempdir()) / "b2t-cpp-test-cache"
 CXXFLAGS = ["-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror"]
@@ -30,7 +30,7 @@ def gxx() -> str | None:
 
 
 def compile_cpp(source: Path, headers: list[Path], flags: list[str] | None = None) -> Path:
-    """The executable built from `source` with -I templates/cuda, cached by content."""
+    """The executable built from `source` with -I transpiler/cpp_runtime, cached by content."""
     flags = CXXFLAGS if flags is None else flags
     digest = hashlib.sha256()
     for path in [source, *headers]:

@@ -1,4 +1,4 @@
-// Test driver for templates/cuda/b2t_runtime.h: answers one request per input line, so
+// Test driver for transpiler/cpp_runtime/b2t_runtime.h: answers one request per input line, so
 // that tests/test_cpp_runtime*.py can compare thousands of cases with the Python runtime
 // through one process.
 //

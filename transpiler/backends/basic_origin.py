@@ -8,8 +8,8 @@ their own.  Comments are made one printable line, so BASIC text cannot end them.
 
 from __future__ import annotations
 
-from .. import ir
-from ..model import Analysis
+from ..ir import kernel as ir
+from ..ir.model import Analysis
 
 
 def statement_texts(analysis: Analysis) -> dict[int, str]:

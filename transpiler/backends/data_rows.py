@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import ast
+from ..ir import ast
 
 WIDTH = 92  # the items' rows, before the formatter indents them
 

@@ -7,10 +7,11 @@ statement printer (`stmts.syntax`, `stmts.code`, `stmts.string`) or a hook below
 
 from __future__ import annotations
 
-from .. import __version__, ast, hostir
+from .. import __version__
 from ..hostcode.simplify import simplify
-from ..model import Analysis
-from ..naming import Namer, declare_program_names
+from ..ir import ast, hostir
+from ..ir.model import Analysis
+from ..ir.naming import Namer, declare_program_names
 from .data_rows import data_lines
 from .host_procedures import in_order, name_procedures, procedure_notes
 

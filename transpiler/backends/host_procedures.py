@@ -1,12 +1,12 @@
 """What the two host printers share in printing QuickBASIC's SUBs and FUNCTIONs as
-functions (passes/procedure_functions.py): their names and their locals' names, and
+functions (passes/quickbasic/procedure_functions.py): their names and their locals' names, and
 the values a call gives back."""
 
 from __future__ import annotations
 
-from .. import hostir
-from ..naming import Namer, base_name
-from ..procedure_records import ProcedureRecord, names_in
+from ..ir import hostir
+from ..ir.naming import Namer, base_name
+from ..ir.procedure_records import ProcedureRecord, names_in
 
 
 def name_procedures(

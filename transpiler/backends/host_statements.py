@@ -33,12 +33,12 @@ traceback."""
 
 from __future__ import annotations
 
-from .. import ast, hostir
 from ..errors import BasicUnsupportedError
-from ..expr_facts import copies_itself, has_effects, print_operand
-from ..model import Analysis, type_of_name
-from ..naming import Namer
-from ..semantics import RANDOMIZE_KINDS
+from ..ir import ast, hostir
+from ..ir.model import Analysis, type_of_name
+from ..ir.naming import Namer
+from ..language.expr_facts import copies_itself, has_effects, print_operand
+from ..language.semantics import RANDOMIZE_KINDS
 from .basic_origin import statement_texts
 
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
@@ -788,6 +788,6 @@ class HostStatements:
         return self.kernels.distributed(node, self)
 
 
-# RESUME, RESUME NEXT, and RESUME to a missing line (passes/jumps.py): the error trap's
+# RESUME, RESUME NEXT, and RESUME to a missing line (passes/check/jumps.py): the error trap's
 # methods (runtime/trap.py, b2t::ErrorTrap).
 _RESUMES = {"retry": "resume()", "next": "resume_next()", "undefined": "resume_undefined()"}

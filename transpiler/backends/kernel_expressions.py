@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import ir
 from ..errors import BasicUnsupportedError
-from ..irbuild import COMPARISONS, FLOAT_FUNCTIONS
+from ..ir import kernel as ir
+from ..ir.irbuild import COMPARISONS, FLOAT_FUNCTIONS
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import jinja2
 
-from .. import ir
+from ..ir import kernel as ir
 
 
 def templates_dir() -> Path:
@@ -37,7 +37,7 @@ class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
     compiled again; a missing, unreadable or unwritable cache only costs the time."""
 
     def __init__(self) -> None:
-        from .._parse_tables import cache_dir
+        from ..frontend._parse_tables import cache_dir
 
         super().__init__(str(cache_dir() / "templates"), "jinja-%s.cache")
 

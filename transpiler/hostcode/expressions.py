@@ -27,12 +27,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import ast
-from ..ast import is_user_function
-from ..builtins import BUILTINS
 from ..errors import BasicUnsupportedError
-from ..expr_facts import constant_truth, integral_constant, positive_constant
-from ..model import type_of_name
+from ..ir import ast
+from ..ir.ast import is_user_function
+from ..ir.model import type_of_name
+from ..language.builtins import BUILTINS
+from ..language.expr_facts import constant_truth, integral_constant, positive_constant
 from .expression_syntax import ExpressionSyntax
 from .operators import COMPARISONS, RUNTIME_OPERATORS
 

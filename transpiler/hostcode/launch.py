@@ -22,8 +22,8 @@ extent(array, axis) (LaunchTarget's, by `syntax.extent`), array_arg(name).
 
 from __future__ import annotations
 
-from .. import ast, hostir
-from ..naming import generated_name
+from ..ir import ast, hostir
+from ..ir.naming import generated_name
 from .nodes import (
     Block,
     Comment,

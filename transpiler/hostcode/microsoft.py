@@ -19,10 +19,10 @@ writes them through the target's syntax table.  The semantics are the interprete
 
 from __future__ import annotations
 
-from .. import ast
-from ..builtins import BUILTINS
-from ..model import type_of_name
-from ..semantics import BITWISE, argument_as_single, is_truth_value, single_as_written
+from ..ir import ast
+from ..ir.model import type_of_name
+from ..language.builtins import BUILTINS
+from ..language.semantics import BITWISE, argument_as_single, is_truth_value, single_as_written
 from .expressions import Code, Effects
 
 # QuickBASIC's INTEGER and LONG results of + - * and unary minus: "Overflow" beyond them.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import hostir
+from ..ir import hostir
 
 
 @dataclass

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import math
 
-from .. import ast, hostir
-from ..expr_facts import constant_truth, has_effects, signed_number
-from ..model import Analysis, type_of_name
+from ..ir import ast, hostir
+from ..ir.model import Analysis, type_of_name
+from ..language.expr_facts import constant_truth, has_effects, signed_number
 
 
 def simplify(host: hostir.HostProgram) -> None:

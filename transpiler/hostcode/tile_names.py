@@ -3,7 +3,7 @@ at the top of the program instead of the literal in every launch (hostcode/launc
 
 from __future__ import annotations
 
-from .. import ir
+from ..ir import kernel as ir
 
 
 def tile_constants(kernels: list[ir.Kernel], names: dict[str, str]) -> dict[str, dict]:

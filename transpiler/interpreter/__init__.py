@@ -32,7 +32,7 @@ from typing import TextIO
 
 from ..collector import collector_paused
 from ..errors import BasicUnsupportedError, Coord
-from ..model import Analysis
+from ..ir.model import Analysis
 from ..runtime.dialect import running_dialect
 from .codegen import CompiledSource, Generator
 from .machine import Machine
@@ -44,7 +44,7 @@ __all__ = ["compile_program", "run_program"]
 def compile_program(analysis: Analysis, structure: bool = True) -> CompiledSource:
     """The Python source the interpreter runs for `analysis` (also for inspection).
     `structure=False` compiles no block to a Python loop or if (see regions.py)."""
-    from ..passes.expression_depth import deep_recursion
+    from ..passes.check.expression_depth import deep_recursion
 
     with deep_recursion():  # the generator recurses over expressions
         return Generator(analysis, find_regions(analysis, structure)).generate()

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import ast
-from ..expr_facts import copies_itself, signed_number
-from ..model import Analysis, type_of_name
-from ..semantics import RANDOMIZE_KINDS
+from ..ir import ast
+from ..ir.model import Analysis, type_of_name
+from ..language.expr_facts import copies_itself, signed_number
+from ..language.semantics import RANDOMIZE_KINDS
 from . import names
 from .expressions import ExprCompiler, StoreConversion, Temps, number_literal
 from .microsoft import MicrosoftExprCompiler
@@ -754,7 +754,7 @@ class Generator:
             self.line(depth, "return _trap.resume()")
         elif stmt.mode == "next":
             self.line(depth, "return _trap.resume_next()")
-        elif stmt.mode == "undefined":  # RESUME to a missing line (passes/jumps.py)
+        elif stmt.mode == "undefined":  # RESUME to a missing line (passes/check/jumps.py)
             self.line(depth, "return _trap.resume_undefined()")
         else:
             self.line(depth, f"return _trap.resume_at({self.a.jump_target[stmt.target]})")

@@ -26,10 +26,10 @@ from __future__ import annotations
 import builtins
 import math
 
-from .. import ast
-from ..builtins import BUILTINS, Builtin
-from ..model import Analysis, ArraySymbol
-from ..ast import is_user_function
+from ..ir import ast
+from ..language.builtins import BUILTINS, Builtin
+from ..ir.model import Analysis, ArraySymbol
+from ..ir.ast import is_user_function
 from ..passes.exprutil import sum_may_overflow
 from . import names
 

@@ -15,11 +15,12 @@ import math
 import sys
 from typing import TextIO
 
-from .. import ast, runtime
-from ..builtins import BUILTINS
+from .. import runtime
 from ..collector import collector_paused
 from ..errors import BasicRuntimeError, BasicWarning, Coord, InternalError
-from ..model import Analysis
+from ..ir import ast
+from ..ir.model import Analysis
+from ..language.builtins import BUILTINS
 from ..runtime import (
     NUMBER,
     RANDOMIZE,

@@ -1,6 +1,6 @@
 """Microsoft BASIC expressions (--dialect ms) to Python text for the interpreter.
 
-The operations take GW-BASIC's types (passes/typecheck.py) and the runtime's Microsoft
+The operations take GW-BASIC's types (passes/check/typecheck.py) and the runtime's Microsoft
 arithmetic (runtime/msnumbers.py): every + - * of singles is rounded to a single
 (`_sng(a + b)`: float32 arithmetic, and GW-BASIC's range), of doubles checked against
 that range (`_dbl`); / is `_sdiv` or `_ddiv` (division by zero warns), ^ `_spowi` for an
@@ -14,10 +14,10 @@ f64, singles are computed as doubles (`_dbl`, `_ddiv`, `_dpow`).
 
 from __future__ import annotations
 
-from .. import ast
-from ..builtins import BUILTINS
-from ..model import Analysis
-from ..semantics import BITWISE, argument_as_single, is_truth_value
+from ..ir import ast
+from ..ir.model import Analysis
+from ..language.builtins import BUILTINS
+from ..language.semantics import BITWISE, argument_as_single, is_truth_value
 from .expressions import Code, ExprCompiler, Temps, builtin_callee
 
 # QuickBASIC's INTEGER and LONG results of + - * and unary minus: "Overflow" beyond them.

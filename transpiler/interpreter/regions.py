@@ -35,9 +35,9 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
-from .. import ast
-from ..model import MAX_BLOCK_DEPTH, Analysis
-from ..passes.jumps import line_refs
+from ..ir import ast
+from ..ir.model import MAX_BLOCK_DEPTH, Analysis
+from ..passes.check.jumps import line_refs
 
 
 @dataclass

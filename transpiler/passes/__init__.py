@@ -1,4 +1,4 @@
-"""Semantic passes: AST -> `transpiler.model.Analysis`.
+"""Semantic passes: AST -> `transpiler.ir.model.Analysis`.
 
 One pass per module; each is `run(analysis, diagnostics)`, reads what earlier passes
 filled in, adds its own fields and records errors in `diagnostics` instead of raising,
@@ -8,12 +8,11 @@ end if any pass found one.
 
 from __future__ import annotations
 
-from .. import ast
 from ..errors import Diagnostics, SourceFile
-from ..model import Analysis
+from ..ir import ast
+from ..ir.model import Analysis
 from ..options import Options
-from . import (
-    array_bounds,
+from .check import (
     blocks,
     clear,
     data,
@@ -27,11 +26,11 @@ from . import (
     jumps,
     kind,
     machine_subscripts,
-    records,
     short_names,
     symbols,
     typecheck,
 )
+from .quickbasic import array_bounds, records
 
 
 def analyze(program: ast.Program, source: SourceFile, options: Options) -> Analysis:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from .. import ast
-from ..builtins import BUILTINS
-from ..semantics import is_truth_value
+from ..ir import ast
+from ..language.builtins import BUILTINS
+from ..language.semantics import is_truth_value
 
 
 def same_expr(a: ast.Node, b: ast.Node) -> bool:

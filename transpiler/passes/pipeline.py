@@ -5,20 +5,20 @@ Its stages, in order, and what each produces:
 1. analysis          `passes.analyze`: AST -> `model.Analysis` (names, types, the flat
                      statement list, jumps, blocks, DATA).  Run by `driver.front_end`,
                      before the rest: the interpreter and kernel programs read it too.
-2. structuring       `passes/structure.py`: Analysis -> `hostir.HostProgram`, the
+2. structuring       `passes/host/structure.py`: Analysis -> `hostir.HostProgram`, the
                      structured host control flow (FOR, WHILE, IF blocks; a dispatch
                      loop for what jumps), with the facts the printers read.
-3. offload planning  `passes/offload.py` walks the loops, outermost first; per loop
+3. offload planning  `passes/parallel/offload.py` walks the loops, outermost first; per loop
                      `matmul.try_matmul`, `dependence.plan_loop` or
                      `recurrence.plan_scan`, and the loop's distribution into parts:
                      a `dependence.LoopPlan` (lanes, reductions, privates) or
                      NotParallel, the reason it stays on the host (ir.LoopDecision).
-4. vectorising       `passes/vectorize/`: LoopPlan -> `hostir.Launch` (an `ir.Kernel`
+4. vectorising       `passes/parallel/vectorize/`: LoopPlan -> `hostir.Launch` (an `ir.Kernel`
                      and the host's side: counts, checks, replay, finishing).
-5. host lowering     `passes/transfers.py` (the `dev.to_host` calls before host code
-                     that reads the kernels' arrays), `passes/host_facts.py` (the facts
+5. host lowering     `passes/host/transfers.py` (the `dev.to_host` calls before host code
+                     that reads the kernels' arrays), `passes/host/host_facts.py` (the facts
                      the printers read, again: launches and replays read variables),
-                     `passes/procedure_functions.py` (QuickBASIC's SUBs and FUNCTIONs
+                     `passes/quickbasic/procedure_functions.py` (QuickBASIC's SUBs and FUNCTIONs
                      as functions).
 
 Stages 3 and 4 alternate loop by loop (a loop that stays on the host has its inner
@@ -29,25 +29,25 @@ from __future__ import annotations
 
 from functools import partial
 
-from .. import hostir
-from ..model import Analysis
-from . import host_facts
-from .dependence import LoopPlan, NotParallel
-from .matmul import try_matmul
-from .offload import Offloader, offload
-from .procedure_functions import make_functions
-from .structure import build_host_program
-from .transfers import place_transfers
-from .vectorize import choose_tile, vectorize
+from ..ir import hostir
+from ..ir.model import Analysis
+from .host import host_facts
+from .host.structure import build_host_program
+from .host.transfers import place_transfers
+from .parallel.dependence import LoopPlan, NotParallel
+from .parallel.matmul import try_matmul
+from .parallel.offload import Offloader, offload
+from .parallel.vectorize import choose_tile, vectorize
+from .quickbasic.procedure_functions import make_functions
 
 Tile = tuple[int, ...] | None  # --tile: every kernel's tile shape (None: each its own)
 
 # The stages, in order: (name, what runs it, what it produces).
 STAGES = (
     ("analysis", "passes.analyze", "model.Analysis"),
-    ("structuring", "passes.structure.build_host_program", "hostir.HostProgram"),
-    ("offload planning", "passes.offload", "dependence.LoopPlan per loop, or a decision"),
-    ("vectorising", "passes.vectorize.vectorize", "hostir.Launch per plan"),
+    ("structuring", "passes.host.structure.build_host_program", "hostir.HostProgram"),
+    ("offload planning", "passes.parallel.offload", "dependence.LoopPlan per loop, or a decision"),
+    ("vectorising", "passes.parallel.vectorize.vectorize", "hostir.Launch per plan"),
     ("host lowering", "transfers, host_facts, procedure_functions", "the printed host program"),
 )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import ast
+from ..ir import ast
 
 _PREC = {
     "OR": 1,

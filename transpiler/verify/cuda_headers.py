@@ -15,11 +15,11 @@ _PACKAGE = Path(__file__).resolve().parent.parent  # transpiler/
 def b2t_include_dir() -> Path:
     """The folder holding b2t_cuda.h, b2t_cuda_emu.h and b2t_emu/.
 
-    templates/cuda in a checkout; transpiler/templates/cuda in an installed wheel.
+    transpiler/cpp_runtime, in a checkout and in an installed wheel alike.
     """
-    for candidate in (_PACKAGE / "templates" / "cuda", _PACKAGE.parent / "templates" / "cuda"):
-        if (candidate / "b2t_cuda.h").is_file():
-            return candidate
+    candidate = _PACKAGE / "cpp_runtime"
+    if (candidate / "b2t_cuda.h").is_file():
+        return candidate
     raise FileNotFoundError(f"b2t_cuda.h not found under {_PACKAGE} or beside it")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ... import ir
+from ...ir import kernel as ir
 
 C_TYPES = {
     "f16": "__half",

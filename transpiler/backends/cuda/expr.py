@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ... import ir
 from ...errors import BasicUnsupportedError
+from ...ir import kernel as ir
 from ..kernel_expressions import CPP, KernelExpressions
 from . import element_types as T
 from .index import Index, add, axis_words, is_simple, mul, paren

@@ -28,10 +28,10 @@ import os
 import subprocess
 from pathlib import Path
 
-from ... import ast, hostir
 from ...hostcode.syntax import CPP
-from ...model import type_of_name, variable_type
-from ...naming import Namer
+from ...ir import ast, hostir
+from ...ir.model import type_of_name, variable_type
+from ...ir.naming import Namer
 from ..host_module import HostModule
 from ..host_module import stem as _stem
 from ..render import render

@@ -15,9 +15,9 @@ types need on top:
 
 from __future__ import annotations
 
-from ... import ast
 from ...hostcode.expression_syntax import CPP
 from ...hostcode.expressions import Code, HostExpressions
+from ...ir import ast
 from .host_text import cpp_number, cpp_std_string, cpp_string
 
 # C++ types of values: "double", "float", "int32", "string", "literal" (a string literal,

@@ -1,4 +1,4 @@
-"""QuickBASIC's SUBs and FUNCTIONs as C++ member functions (passes/procedure_functions.py).
+"""QuickBASIC's SUBs and FUNCTIONs as C++ member functions (passes/quickbasic/procedure_functions.py).
 
 By reference, the C++ way: a parameter the procedure may change is a `T&`, and a
 variable of its type is passed as it is; any other argument of such a parameter (an
@@ -10,9 +10,9 @@ than one can fail or has an effect, they go through temporaries, in order."""
 
 from __future__ import annotations
 
-from ... import ast, hostir
-from ...expr_facts import has_effects
-from ...model import variable_type
+from ...ir import ast, hostir
+from ...ir.model import variable_type
+from ...language.expr_facts import has_effects
 from ..host_procedures import call_text
 
 

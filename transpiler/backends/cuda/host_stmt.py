@@ -1,4 +1,4 @@
-"""Host program nodes (`transpiler.hostir`) as C++ statements.
+"""Host program nodes (`transpiler.ir.hostir`) as C++ statements.
 
 The C++ twin of `cutile/host_stmt.py`: the hooks of the shared printer
 (`backends/host_statements.py`, which writes every statement whose decisions are the
@@ -20,12 +20,12 @@ Differences of form, each with the same effect as the Python code:
 
 from __future__ import annotations
 
-from ... import ast, hostir
 from ...errors import InternalError
-from ...expr_facts import signed_number
 from ...hostcode.syntax import CPP
-from ...model import Analysis, type_of_name
-from ...naming import Namer
+from ...ir import ast, hostir
+from ...ir.model import Analysis, type_of_name
+from ...ir.naming import Namer
+from ...language.expr_facts import signed_number
 from ..host_statements import GOSUB_DEPTH, HostStatements  # noqa: F401 (cuda/host.py's)
 from .code import Code
 from .host_expr import ExprPrinter

@@ -25,10 +25,10 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from ... import ir
 from ...errors import BasicUnsupportedError, at
-from ...irbuild import broadcast_shape
-from ...naming import kernel_namer
+from ...ir import kernel as ir
+from ...ir.irbuild import broadcast_shape
+from ...ir.naming import kernel_namer
 from ..basic_origin import kernel_origin_comments, slash_comment_text
 from ..kernel_expressions import CPP
 from ..render import render

@@ -5,7 +5,7 @@ for both targets by hostcode/launch.py; this module is the C++ target it asks (a
 out through hostcode/syntax.py's C++ table).  Each BASIC array a kernel uses gets a
 device mirror, a member of `struct Program` next to the array
 (`b2t::DeviceArray<double> x_device;`; DeviceArray, DeviceTemp and loop_count are in
-templates/cuda/b2t_launch.h, written beside the .cu):
+transpiler/cpp_runtime/b2t_launch.h, written beside the .cu):
 - a launch uploads the host array when host code may have changed it since the last
   copy (and reallocates when a DIM changed its size);
 - the arrays a kernel writes are then newer on the device;
@@ -19,9 +19,10 @@ results, the flags of the blocks a kernel finished) are `DeviceTemp`s.
 
 from __future__ import annotations
 
-from ... import ast, hostir, ir
 from ...hostcode.launch import LaunchLowering, LaunchTarget
 from ...hostcode.nodes import Declare, If, Line, Raw
+from ...ir import ast, hostir
+from ...ir import kernel as ir
 from .build import grid_nonempty
 from .code import Code
 from .element_types import c_type

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ... import ir
 from ...errors import BasicUnsupportedError
+from ...ir import kernel as ir
 
 # The nodes that read memory or other threads' elements: every other node is a function
 # of the element's indices (and of locals that are).

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ... import ir
+from ...ir import kernel as ir
 from . import element_types as T
 from .expr import ValueInfo
 

@@ -18,9 +18,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ... import __version__, ir
+from ... import __version__
 from ...errors import BasicError, Coord, SourceFile
-from ...naming import Namer
+from ...ir import kernel as ir
+from ...ir.naming import Namer
+from ...verify.cuda_run import OUTPUT_MARKER
 from ..basic_origin import slash_comment_text
 from ..render import render
 from . import build as cuda_build
@@ -30,7 +32,6 @@ from .expr import ExprPrinter
 from .helpers import helpers_text
 from .host import format_cpp, join_pieces
 from .kernels import CudaKernel, lower_kernel
-from .run import OUTPUT_MARKER
 
 SOURCE_MARKER = "BASIC source"
 SOURCE_END = "end of BASIC source"
@@ -302,7 +303,7 @@ def run_cuda_program(
     (nvcc, then the real GPU), or None (the GPU if usable, else the CPU with a notice).
     A kernel program runs its self-test (`args` are NAME=VALUE sizes).  `timeout`
     limits the run, not the build."""
-    from .run import run_built, self_test
+    from ...verify.cuda_run import run_built, self_test
 
     device = _choose_device(device)
     source = basic_source_of(code)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from ... import ir
+from ...ir import kernel as ir
 from . import element_types as T
 from .index import Index, coords_of, linear_of
 

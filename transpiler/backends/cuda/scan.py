@@ -10,7 +10,7 @@ combine into (a1 * a2, b1 * a2 + b2).  The result is read from the shared array.
 
 from __future__ import annotations
 
-from ... import ir
+from ...ir import kernel as ir
 from . import element_types as T
 from .expr import ValueInfo
 from .reduce import identity

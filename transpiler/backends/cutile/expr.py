@@ -7,8 +7,8 @@ readable, safe Python identifiers and generated ones never meet them.
 
 from __future__ import annotations
 
-from ... import ir
-from ...naming import Namer
+from ...ir import kernel as ir
+from ...ir.naming import Namer
 from ..kernel_expressions import PYTHON, KernelExpressions
 from ..render import py_tuple
 

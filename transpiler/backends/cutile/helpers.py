@@ -9,7 +9,7 @@ the module defines only the functions its kernels call, before the kernels.
 
 from __future__ import annotations
 
-from ... import ir
+from ...ir import kernel as ir
 from ..kernel_expressions import PYTHON, binary_function
 from ..render import render
 

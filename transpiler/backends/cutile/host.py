@@ -16,12 +16,12 @@ are assigned, and the statements, each under a `# 40 FOR I = 1 TO N` comment), a
 
 from __future__ import annotations
 
-from ... import ast, hostir
-from ...builtins import BUILTINS
 from ...hostcode.syntax import PYTHON
-from ...model import type_of_name, variable_type
-from ...naming import Namer
-from ...semantics import STACK_DEPTH
+from ...ir import ast, hostir
+from ...ir.model import type_of_name, variable_type
+from ...ir.naming import Namer
+from ...language.builtins import BUILTINS
+from ...language.semantics import STACK_DEPTH
 from ..host_module import HostModule
 from ..host_procedures import given_back
 from ..render import render

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 
-from ... import ast
 from ...hostcode.expression_syntax import PYTHON
 from ...hostcode.expressions import Code, HostExpressions
+from ...ir import ast
 
 # A run of this many checked sums `A + B + ...` is not printed as nested add calls (a
 # nest of 1000 passes Python's limit of 200 nested parentheses).

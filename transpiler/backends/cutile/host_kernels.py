@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ... import ast, hostir, ir
 from ...hostcode.launch import LaunchLowering, LaunchTarget
 from ...hostcode.nodes import Declare, Line
-from ...naming import kernel_namer
+from ...ir import ast, hostir
+from ...ir import kernel as ir
+from ...ir.naming import kernel_namer
 from .expr import NP_DTYPES, CutileExprPrinter
 from .host_expr import ExprPrinter
 from .program import KernelInterface, kernel_interface, origin_comments

@@ -1,4 +1,4 @@
-"""QuickBASIC's SUBs and FUNCTIONs as Python functions (passes/procedure_functions.py).
+"""QuickBASIC's SUBs and FUNCTIONs as Python functions (passes/quickbasic/procedure_functions.py).
 
 By reference, the Python way: a procedure's parameters are its locals, and a call gives
 back, after a FUNCTION's value, the parameters the procedure may change, which the
@@ -7,8 +7,8 @@ by value (an expression, a variable in parentheses) takes nothing back (`_`)."""
 
 from __future__ import annotations
 
-from ... import ast, hostir
-from ...model import variable_type
+from ...ir import ast, hostir
+from ...ir.model import variable_type
 from ..host_procedures import call_text, given_back
 
 

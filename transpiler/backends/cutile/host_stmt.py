@@ -1,4 +1,4 @@
-"""Host program nodes (`transpiler.hostir`) as Python statements: the hooks of the
+"""Host program nodes (`transpiler.ir.hostir`) as Python statements: the hooks of the
 shared printer (`backends/host_statements.py`, which writes every statement whose
 decisions are the same in C++) and the statements whose Python shape is its own.
 
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ... import ast, hostir
-from ...builtins import effect_of
-from ...expr_facts import signed_number
 from ...hostcode.syntax import PYTHON
-from ...model import Analysis
-from ...naming import Namer
+from ...ir import ast, hostir
+from ...ir.model import Analysis
+from ...ir.naming import Namer
+from ...language.builtins import effect_of
+from ...language.expr_facts import signed_number
 from ..basic_origin import origin_comment
 from ..host_statements import GOSUB_DEPTH, HostStatements
 from .code import Code, _suite

@@ -7,9 +7,10 @@ import functools
 import subprocess
 from dataclasses import dataclass
 
-from ... import __version__, ir
+from ... import __version__
 from ...errors import BasicError, Coord, SourceFile
-from ...naming import Namer, generated_name, kernel_namer
+from ...ir import kernel as ir
+from ...ir.naming import Namer, generated_name, kernel_namer
 from ..basic_origin import kernel_origin_comments
 from ..render import render
 from .comment_runs import fold, unfold

@@ -1,0 +1,3 @@
+"""What the compiler shows a person: `--explain`, `--dump-*` and the `--html`
+review page.
+"""
