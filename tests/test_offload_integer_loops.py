@@ -104,24 +104,39 @@ OVERFLOWS = """10 DIM B(10)
 230 PRINT B(7)
 """
 
-# A limit that is any `%` variable may be 32767.
+# A limit that is any `%` variable may be 32767: READ from DATA, known only at run time.
 UNKNOWN_LIMIT = """10 DIM B(100)
-20 INPUT N%
+20 READ N%
 30 FOR L% = 0 TO N%
 40 B(L%) = L% * 2
 50 NEXT L%
-60 PRINT B(3)
+60 PRINT B(3); L%
+70 DATA 90
 """
 
 
-def test_a_loop_whose_last_next_may_overflow_stays_on_the_host(tmp_path: Path):
-    for text, line in ((OVERFLOWS, 200), (UNKNOWN_LIMIT, 30)):
-        found = decisions(text)
-        assert not found[line].offloaded
-        assert "the integer variable L% may overflow at the loop's last NEXT" in found[line].reason
-    # (The C++ host reports this Overflow at line 210 rather than 220 on main too: a
-    # separate bug of the CUDA host's NEXT, left for its own fix.)
-    check(tmp_path, OVERFLOWS, targets=("cutile",))
+def test_constant_bounds_that_overflow_keep_the_loop_on_the_host(tmp_path: Path):
+    found = decisions(OVERFLOWS)
+    assert not found[200].offloaded
+    assert "the integer variable L% may overflow at the loop's last NEXT" in found[200].reason
+    check(tmp_path, OVERFLOWS)
+
+
+def test_a_limit_known_at_run_time_is_tested_before_the_launch(tmp_path: Path):
+    """The kernel runs when the count keeps L%'s last NEXT in range (L% = 0 TO N% may
+    run 32767 times: N% <= 32766); with N% = 32767 the host runs the loop and reports
+    GW-BASIC's Overflow at the NEXT (line 50), after the loop's stores."""
+    found = decisions(UNKNOWN_LIMIT)
+    assert found[30].offloaded, found[30].reason
+    assert "it runs at most 32767 iterations of L%" in found[30].reason
+    overflowing = UNKNOWN_LIMIT.replace("B(100)", "B(32767)").replace("DATA 90", "DATA 32767")
+    for text, printed in ((UNKNOWN_LIMIT, " 6  91 \n"), (overflowing, "Overflow in 50\n")):
+        check(tmp_path, text)
+        command = [sys.executable, "-m", "transpiler", "prog.bas", "--dialect", "ms", "--interpret"]
+        result = subprocess.run(
+            command, check=False, capture_output=True, text=True, timeout=300, cwd=tmp_path
+        )
+        assert result.stdout == printed, result.stdout
 
 
 # What PC-BASIC (GW-BASIC 3.23) printed for these programs (tests/pcbasic_oracle.py).
@@ -163,6 +178,7 @@ def test_a_limit_that_only_constants_set_may_be_single_precision(tmp_path: Path)
     found = decisions(SINGLE_LIMIT)
     assert "over I%, J%;" in found[30].reason, found[30].reason
     check(tmp_path, SINGLE_LIMIT, "4")
-    # N = 32767: the last NEXT of I% overflows, which only the host reports.
+    # N = 32767: the last NEXT of I% overflows; the launch's test of the count sends the
+    # loop to the host, which reports it.
     text = SINGLE_LIMIT.replace("N = 12", "N = 32767").replace("N - 1", "N")
-    assert "the integer variable I% may overflow" in decisions(text)[30].reason
+    assert "it runs at most 32767 iterations of I%" in decisions(text)[30].reason

@@ -685,6 +685,9 @@ class HostStatements:
             return lines + self.simple(self.end_exception)
         return lines + self.simple("return")
 
+    def n_AtLine(self, node: hostir.AtLine) -> list:
+        return self.comment_of(node.stmt) + self.at_line(hostir.Mark(origin=node.stmt), True)
+
     def n_Mark(self, node: hostir.Mark) -> list:
         return []  # its comment is all there is
 

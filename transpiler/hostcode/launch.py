@@ -65,7 +65,9 @@ class LaunchLowering:
             out.append(If(self.launch_condition(node), launch + combine, self.replay(node)))
         else:
             out += self.t.save(replay.restore)  # put back unless every block finishes
-            out.append(If(self.launch_condition(node), launch) if node.checks else Block(launch))
+            out.append(
+                If(self.launch_condition(node), launch) if node.conditional else Block(launch)
+            )
             finished = self.s.and_([self.finished(node)] + self.sums_fit(node))
             if combine:
                 out.append(If(finished, combine, self.replay(node)))
@@ -134,7 +136,9 @@ class LaunchLowering:
         for n, part in enumerate(node.parts):
             self.values = {}
             setup, launch = self.setup_and_launch(part)
-            setup.append(If(self.launch_condition(part), launch) if part.checks else Block(launch))
+            setup.append(
+                If(self.launch_condition(part), launch) if part.conditional else Block(launch)
+            )
             if part.replay is not None:
                 test = (
                     self.launch_condition(part) if part.replay.done is None else self.finished(part)
@@ -151,7 +155,8 @@ class LaunchLowering:
         return [Block(out)]
 
     def launch_condition(self, node: hostir.Launch) -> str:
-        """The subscripts the kernel's tile loads and stores use are all in range."""
+        """The subscripts the kernel's tile loads and stores use are all in range, and the
+        loop counts keep `%` loop variables in range."""
         tests = []
         for test in hostir.cover_tests(node.checks):
             count = self.values[test.count]
@@ -159,6 +164,7 @@ class LaunchLowering:
                 count += f" + {self.t.number(test.extra)}"
             first = self.t.number(test.first)
             tests.append(f"{self.t.array(test.array)}.covers({test.axis}, {first}, {count})")
+        tests += [f"{self.values[check.count]} <= {check.most}" for check in node.count_checks]
         return self.s.and_(tests)
 
     # ----------------------------------------------------------------- the replay
@@ -321,11 +327,18 @@ class LaunchLowering:
                 count = self.s.max_(count, "1")
             steps = count if finish.step == 1 else f"{count} * {finish.step}"
             last = self.s.as_float(f"{self.start_text(finish.start)} + {steps}")
-            value = Line(f"{var} = {self.t.store(last)}")
+            if finish.var.endswith("%") and finish.origin is not None:
+                # Its store is BASIC's Overflow, which the loop's last NEXT reports.
+                value = [
+                    Host([hostir.AtLine(finish.origin)]),
+                    Line(f"{var} = {self.t.store(last, 'int')}"),
+                ]
+            else:
+                value = [Line(f"{var} = {self.t.store(last)}")]
             if finish.when:
                 runs = self.s.and_([f"{self.values[count]} > 0" for count in finish.when])
-                return [If(runs, [value])]
-            return [value]
+                return [If(runs, value)]
+            return value
         raise NotImplementedError(f"finish step {kind!r}")
 
     # ----------------------------------------------------------------- arguments
@@ -431,8 +444,8 @@ class LaunchTarget:
     def extent(self, array: str, axis: int) -> str:
         return self.syntax.extent.format(array=self.array(array), axis=axis)
 
-    def store(self, text: str) -> str:
-        return self.expr.store(text, "num")
+    def store(self, text: str, value_type: str = "num") -> str:
+        return self.expr.store(text, value_type)
 
     def number(self, value) -> str:
         if isinstance(value, float) and value.is_integer():

@@ -151,6 +151,15 @@ class Mark(HNode):
 
 
 @dataclass(eq=False)
+class AtLine(HNode):
+    """No code of its own: what follows belongs to `stmt` (its comment again, and in C++
+    the BASIC line a message names): a `%` loop variable's value after a kernel, whose
+    Overflow BASIC reports at the loop's last NEXT."""
+
+    stmt: ast.Stmt
+
+
+@dataclass(eq=False)
 class Break(HNode):
     """Leave the innermost ForLoop/WhileLoop (a GOTO just past its NEXT/WEND)."""
 
@@ -388,6 +397,17 @@ class RangeCheck:
 
 
 @dataclass(frozen=True)
+class CountCheck:
+    """A condition of the launch: the loop count `count` is at most `most`, so that the
+    last NEXT of a `%` loop variable stays in -32768..32767.  When it is not, the kernel
+    does not run and the host runs the whole loop (`Replay`), where BASIC's Overflow
+    comes."""
+
+    count: str
+    most: int
+
+
+@dataclass(frozen=True)
 class CoverTest:
     """One test of a launch condition, as the printers write it: subscripts `first` to
     `first + count + extra - 1` of `array` along `axis` are valid."""
@@ -558,6 +578,12 @@ class Launch(HNode):
     writes: list[str]
     shapes: list[MatProductShape] = field(default_factory=list)
     replay: Replay | None = None
+    count_checks: list[CountCheck] = field(default_factory=list)
+
+    @property
+    def conditional(self) -> bool:
+        """Does the launch depend on a test before it (`checks`, `count_checks`)?"""
+        return bool(self.checks or self.count_checks)
 
 
 @dataclass(eq=False)

@@ -97,6 +97,10 @@ class LaneDim:
     first: ast.Expr | None = None
     last: ast.Expr | None = None
     limit_offset: int = 0
+    # A `%` variable whose last NEXT may overflow: the kernel runs only where the loop
+    # count is at most this (checked before the launch; else the host runs the loop and
+    # BASIC's Overflow comes where it does).  None: the bounds keep it in range.
+    count_at_most: int | None = None
 
     @property
     def triangular(self) -> bool:
@@ -593,9 +597,40 @@ def _lane_dim(
     step = 1.0 if stmt.step is None else constant_value(stmt.step)
     if step is None or step != int(step) or step == 0:
         raise NotParallel("the loop's STEP is not a constant nonzero integer", stmt.step or stmt)
+    count_at_most = None
     if stmt.var.name.endswith("%"):
-        _check_integer_range(stmt, int(step), dict(known or {}))
-    return LaneDim(stmt.var.name, start, stmt.limit, int(step), stmt)
+        try:
+            _check_integer_range(stmt, int(step), dict(known or {}))
+        except NotParallel:
+            # A limit that surely overflows stays on the host; one that may (a `%`
+            # variable READ or INPUT) gets a test of the count before the launch.
+            count_at_most = None
+            if not _surely_overflows(stmt.limit, int(step), dict(known or {})):
+                count_at_most = _largest_count(start, int(step))
+            if count_at_most is None:
+                raise
+    return LaneDim(stmt.var.name, start, stmt.limit, int(step), stmt, count_at_most=count_at_most)
+
+
+def _surely_overflows(limit: ast.Expr, step: int, known: dict) -> bool:
+    """Does the last NEXT overflow whatever value `limit` takes in its known range?"""
+    low, high = INTEGER_RANGE
+    bounds = value_range(limit, known)
+    if bounds is None:
+        return False
+    return bounds[0] + step > high if step > 0 else bounds[1] + step < low
+
+
+def _largest_count(start: int | ast.Expr, step: int) -> int | None:
+    """The most iterations a `%` loop from the constant `start` may run before its last
+    NEXT leaves -32768..32767 (that NEXT leaves start + count * step, start + step when
+    the loop runs zero times), or None (a start that is not a constant, or one whose
+    first NEXT already overflows)."""
+    low, high = INTEGER_RANGE
+    if not isinstance(start, int) or not low <= start + step <= high:
+        return None
+    room = high - start if step > 0 else start - low
+    return int(room // abs(step))
 
 
 def _check_integer_range(stmt: ast.For, step: int, known: dict[str, tuple[float, float]]) -> None:

@@ -63,8 +63,13 @@ class LaunchAssembly:
             summary=self.summary(),
         )
         writes = sorted(self.writes)
+        count_checks = [
+            hostir.CountCheck(count.name, dim.count_at_most)
+            for dim, count in zip(plan.dims, self.counts)
+            if dim.count_at_most is not None
+        ]
         replay = None
-        if self.events is not None or self.checks:
+        if self.events is not None or self.checks or count_checks:
             loops = [
                 hostir.ReplayLoop(
                     dim.var, dim.start, dim.step, count.name, t, axis, dim.first, dim.last
@@ -105,6 +110,7 @@ class LaunchAssembly:
                     count=count.name,
                     when=when,
                     zero_trip_step=self.analysis.options.microsoft,
+                    origin=self.next_of(dim.stmt) if dim.count_at_most is not None else None,
                 )
             )
         decision = ir.LoopDecision(
@@ -122,7 +128,15 @@ class LaunchAssembly:
             writes,
             replay=replay,
             origin=first,
+            count_checks=count_checks,
         )
+
+    def next_of(self, stmt: ast.For) -> ast.Stmt | None:
+        """The NEXT that closes the FOR `stmt`."""
+        stmts = self.analysis.stmts
+        index = next(i for i, s in enumerate(stmts) if s is stmt)
+        after = self.analysis.next_of(index)
+        return stmts[after] if after is not None else None
 
     def summary(self) -> str:
         if self.recurrence is not None:
@@ -147,6 +161,12 @@ class LaunchAssembly:
             text += f"; in place: each lane reads and writes its own part of {', '.join(sorted(plan.sliced))}"
         if plan.guards:
             text += f"; {describe_guards(plan.guards)}"
+        for dim in plan.dims:
+            if dim.count_at_most is not None:
+                text += (
+                    f"; it runs at most {dim.count_at_most} iterations of {dim.var} (its last"
+                    " NEXT stays in -32768..32767): beyond, the host runs the loop"
+                )
         return text
 
     def scan_summary(self) -> str:
