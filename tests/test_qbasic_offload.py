@@ -187,15 +187,24 @@ def test_a_single_in_a_subroutine_of_a_double_loop_keeps_it_on_the_host(tmp_path
 
 
 def test_a_single_in_a_function_of_a_double_loop_keeps_it_on_the_host(tmp_path):
-    """So is the body of a DEF FN the loop calls: its single constant 1.1."""
+    """So is the body of a DEF FN the loop calls: its single SQR(2) (GW-BASIC computes
+    functions in single precision).  A single constant there is no single operation:
+    `X# * 1.1` widens the constant's float32 value, as an f64 kernel does (4 times
+    float32(1.1) is 4.400000095367432: numpy's float32(1.1) widened)."""
     text = (
-        "10 DEFDBL A-H\n20 DIM A(12)\n25 DEF FNF#(X#) = X# * 1.1\n"
+        "10 DEFDBL A-H\n20 DIM A(12)\n25 DEF FNF#(X#) = X# * SQR(2)\n"
         "30 FOR I% = 1 TO 12: A(I%) = FNF#(I% / 3#): NEXT I%\n40 PRINT A(12)\n"
     )
     explanation = explained(tmp_path, text, "ms")
     assert "double-precision values stay on the host" in explanation, explanation
-    doubled = text.replace("X# * 1.1", "X# * 2")
-    assert offloaded(explained(tmp_path, doubled, "ms"), "line 30    FOR I% = 1 TO 12")
+    for factor in ("2", "1.1"):
+        other = text.replace("SQR(2)", factor)
+        assert offloaded(explained(tmp_path, other, "ms"), "line 30    FOR I% = 1 TO 12")
+    constant = text.replace("SQR(2)", "1.1")
+    for tile in ((), ("--tile", "4")):
+        assert_checks(tmp_path, constant, *tile, dialect="ms")
+    printed = basic2tile(tmp_path, constant, "--interpret", dialect="ms").stdout
+    assert printed == " 4.400000095367432 \n"
 
 
 # The near miss: 40 * 7 * 1000 is beyond an INTEGER, so QuickBASIC stops with Overflow
