@@ -107,6 +107,28 @@ def test_every_kernel_of_polybench_has_its_program():
     assert sum(len(lines) for lines in PARALLEL.values()) == 72
 
 
+def kernel_lanes(explain: str, fors: list[tuple[int, str]], kernel_rows) -> set[tuple[int, str]]:
+    """The FORs (line, variable) whose iterations are lanes of the kernels that
+    `kernel_rows` (a pattern: the FOR's line, the lane variables, the `FOR lines` of a
+    distributed part) finds in `--explain`'s text.  A DEFINT variable is shown with its
+    %: `I%` is the FOR's `I`."""
+    plain = [(n, v.rstrip("%")) for n, v in fors]
+    out: set[tuple[int, str]] = set()
+    for match in kernel_rows.finditer(explain):
+        names = [v.strip().rstrip("%") for v in match.group(2).split(",")]
+        if match.group(3):  # a part of a distributed loop, or an interchanged nest
+            lines = [int(n) for n in match.group(3).split(",")]
+            for line, name in zip(lines, names):
+                out.update(fors[k] for k, f in enumerate(plain) if f == (line, name))
+            continue
+        position = [n for n, _ in fors].index(int(match.group(1)))
+        for k in range(position, len(fors)):
+            if names and plain[k][1] == names[0]:
+                out.add(fors[k])
+                names.pop(0)
+    return out
+
+
 def coverage(parallel: dict, offloaded_of) -> tuple[list[str], int, int]:
     """(a row per program: its offloaded/parallel loops and those left on the host, the
     loops offloaded, the parallel loops); `offloaded_of(name)` is a program's offloaded set."""

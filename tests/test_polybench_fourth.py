@@ -41,7 +41,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_polybench import _run, coverage
+from tests.test_polybench import _run, coverage, kernel_lanes
 
 HERE = Path(__file__).parent / "polybench_fourth"
 
@@ -114,20 +114,7 @@ def offloaded_loops(name: str) -> set[tuple[int, str]]:
     explain = _run(path, "--explain", *_dialect(name))
     assert explain.returncode == 0, explain.stderr
     fors = _fors(path)
-    plain = [(n, v.rstrip("%")) for n, v in fors]
-    out: set[tuple[int, str]] = set()
-    for match in _KERNEL.finditer(explain.stdout):
-        names = [v.strip().rstrip("%") for v in match.group(2).split(",")]
-        if match.group(3):  # a part of a distributed loop, or an interchanged nest
-            lines = [int(n) for n in match.group(3).split(",")]
-            for line, var in zip(lines, names):
-                out.update(fors[k] for k, f in enumerate(plain) if f == (line, var))
-            continue
-        position = [n for n, _ in fors].index(int(match.group(1)))
-        for k in range(position, len(fors)):
-            if names and plain[k][1] == names[0]:
-                out.add(fors[k])
-                names.pop(0)
+    out = kernel_lanes(explain.stdout, fors, _KERNEL)
     for match in _MATMUL.finditer(explain.stdout):
         position = [n for n, _ in fors].index(int(match.group(1)))
         out.update(fors[position : position + 2])

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_polybench import _KERNEL, _run, coverage
+from tests.test_polybench import _KERNEL, _run, coverage, kernel_lanes
 
 HERE = Path(__file__).parent / "polybench_third"
 DIALECT = ("--dialect", "ms")
@@ -77,22 +77,7 @@ def offloaded_loops(path: Path) -> set[tuple[int, str]]:
     A DEFINT variable is shown with its %: `I%` is the FOR's `I`."""
     explain = _run(path, "--explain", *DIALECT)
     assert explain.returncode == 0, explain.stderr
-    fors = _fors(path)
-    plain = [(n, v.rstrip("%")) for n, v in fors]
-    out: set[tuple[int, str]] = set()
-    for match in _KERNEL.finditer(explain.stdout):
-        names = [v.strip().rstrip("%") for v in match.group(2).split(",")]
-        if match.group(3):  # a part of a distributed loop, or an interchanged nest
-            lines = [int(n) for n in match.group(3).split(",")]
-            for line, name in zip(lines, names):
-                out.update(fors[k] for k, f in enumerate(plain) if f == (line, name))
-            continue
-        position = [n for n, _ in fors].index(int(match.group(1)))
-        for k in range(position, len(fors)):
-            if names and plain[k][1] == names[0]:
-                out.add(fors[k])
-                names.pop(0)
-    return out
+    return kernel_lanes(explain.stdout, _fors(path), _KERNEL)
 
 
 def test_every_program_has_its_parallel_loops():
