@@ -24,7 +24,7 @@ def _explain(program: str) -> str:
     return explain(analysis)
 
 
-def _entry(explained: str, line: int) -> str:
+def loop_entry(explained: str, line: int) -> str:
     """The lines --explain prints for the FOR at BASIC line `line`."""
     out, taking = [], False
     for text in explained.splitlines()[1:]:
@@ -54,7 +54,7 @@ ANTI_REWRITTEN = """10 DIM A(20), A2(20)
 
 
 def test_an_anti_dependence_suggests_a_second_array():
-    entry = _entry(_explain(ANTI), 30)
+    entry = loop_entry(_explain(ANTI), 30)
     assert "-> host:" in entry
     assert (
         "anti dependence on A: line 40 reads A(I + 1), line 40 writes A(I) in another "
@@ -64,7 +64,7 @@ def test_an_anti_dependence_suggests_a_second_array():
 
 
 def test_the_second_array_runs_on_the_gpu(tmp_path):
-    assert "-> GPU kernel" in _entry(_explain(ANTI_REWRITTEN), 30)
+    assert "-> GPU kernel" in loop_entry(_explain(ANTI_REWRITTEN), 30)
     rewritten = interpreted_and_checked(tmp_path, ANTI_REWRITTEN)
     assert rewritten == interpreted_and_checked(tmp_path, ANTI)
 
@@ -81,14 +81,14 @@ WAVEFRONT = """10 DIM B(12, 12)
 
 
 def test_a_flow_dependence_names_its_distance_vector():
-    entry = _entry(_explain(WAVEFRONT), 30)
+    entry = loop_entry(_explain(WAVEFRONT), 30)
     assert (
         "flow dependence on B: line 50 writes B(I, J), line 50 reads B(I - 1, J + 1) in "
         "another iteration; distance (I, J) = (1, -1)" in entry
     ), entry
     # No rewrite keeps the results: no advice (the J loop alone is a kernel).
     assert "to run it on the GPU" not in entry
-    assert "-> GPU kernel" in _entry(_explain(WAVEFRONT), 40)
+    assert "-> GPU kernel" in loop_entry(_explain(WAVEFRONT), 40)
 
 
 COLUMNS = """10 DIM A(12, 12)
@@ -111,7 +111,7 @@ COLUMNS_INTERCHANGED = """10 DIM A(12, 12)
 
 
 def test_a_dependence_carried_by_the_outer_loop_suggests_an_interchange():
-    entry = _entry(_explain(COLUMNS), 20)
+    entry = loop_entry(_explain(COLUMNS), 20)
     assert "distance (J, I) = (1, 0)" in entry, entry
     assert (
         "to run it on the GPU: interchange: no dependence on A crosses the iterations over I"
@@ -121,7 +121,7 @@ def test_a_dependence_carried_by_the_outer_loop_suggests_an_interchange():
 
 
 def test_the_interchanged_nest_is_a_kernel_over_the_outer_loop(tmp_path):
-    assert "-> GPU kernel" in _entry(_explain(COLUMNS_INTERCHANGED), 20)
+    assert "-> GPU kernel" in loop_entry(_explain(COLUMNS_INTERCHANGED), 20)
     rewritten = interpreted_and_checked(tmp_path, COLUMNS_INTERCHANGED)
     assert rewritten == interpreted_and_checked(tmp_path, COLUMNS)
 
@@ -138,7 +138,7 @@ OUTPUT = """10 DIM A(12, 12), V(12)
 
 
 def test_an_output_dependence_names_the_loop_its_element_ignores():
-    entry = _entry(_explain(OUTPUT), 30)
+    entry = loop_entry(_explain(OUTPUT), 30)
     assert (
         "output dependence on V: line 50 writes V(J), line 50 writes V(J) in another "
         "iteration; direction (I, J) = (+, 0)" in entry
@@ -157,7 +157,7 @@ CARRIED_SCALAR = """10 DIM V(10), B(10)
 
 
 def test_a_carried_scalar_names_its_lines_and_suggests_an_array():
-    entry = _entry(_explain(CARRIED_SCALAR), 30)
+    entry = loop_entry(_explain(CARRIED_SCALAR), 30)
     assert (
         "flow dependence on the scalar T: line 40 reads T before any line sets it in the "
         "iteration, so it reads the value line 50 set in the iteration before" in entry
@@ -184,7 +184,7 @@ FLOYD = """10 N = 6 : DIM D(6, 6)
 def test_floyd_warshall_names_the_read_of_column_k_across_steps():
     """Over (K, I, J) step K + 1 reads what step K wrote: the K loop stays on the host
     and names the dependence."""
-    entry = _entry(_explain(FLOYD), 30)
+    entry = loop_entry(_explain(FLOYD), 30)
     assert "flow dependence on D: line 60 writes D(I, J), line 60 reads D(I, K)" in entry, entry
     assert "direction (K, I, J) = (>= 0, 0, any)" in entry
 
@@ -192,7 +192,7 @@ def test_floyd_warshall_names_the_read_of_column_k_across_steps():
 def test_floyd_warshall_for_a_fixed_k_is_a_kernel_guarded_by_the_diagonal():
     """For a fixed K, column K (`D(I, K)`) could change only if D(I, K) + D(K, K) <
     D(I, K): never while D(K, K) >= 0, the test the kernel makes (passes/parallel/value_guards.py)."""
-    entry = _entry(_explain(FLOYD), 40)
+    entry = loop_entry(_explain(FLOYD), 40)
     assert "-> GPU kernel map_40 (map): elementwise map over I, J;" in entry, entry
     assert "the lanes are independent only while D(K, K) >= 0" in entry
     assert "dependence on" not in entry
@@ -205,7 +205,7 @@ def test_floyd_warshall_with_a_weak_comparison_names_the_read_of_column_k(line, 
     """With `<=`, iteration (I, K) writes D(I, K) + D(K, K) where it equals D(I, K) (D(K, K)
     = 0): no guard makes the write impossible, BASIC's order decides which value
     iteration (I, J) reads, and --explain names the dependence."""
-    entry = _entry(_explain(FLOYD.replace(") < D(", ") <= D(")), line)
+    entry = loop_entry(_explain(FLOYD.replace(") < D(", ") <= D(")), line)
     assert "flow dependence on D: line 60 writes D(I, J), line 60 reads D(I, K)" in entry, entry
     assert vector in entry
 

@@ -20,18 +20,15 @@ import re
 
 import pytest
 
+from tests.test_explain_dependence import loop_entry
 from tests.test_ms_crosscut import basic2tile, interpreted_and_checked
 from transpiler import driver
 from transpiler.errors import SourceFile
 from transpiler.options import Options
 from transpiler.reports.explain import explain
 
-# IF ... THEN D(I, J) = ..., 0-based.
-IF_THEN = """\
-10 N = 9 : DIM D(8, 8)
-20 FOR I = 0 TO N - 1 : FOR J = 0 TO N - 1
-30 D(I, J) = 99 : IF (J - I + N) MOD N = 1 OR (I * 4 + J) MOD N = 0 THEN D(I, J) = ((I + 2 * J) MOD 7) + 1
-40 NEXT J : D(I, I) = 0 : NEXT I
+# Every program's steps K (0-based): the nest of the kernel, as PolyBench writes it.
+SHORTEST_PATHS = """\
 100 FOR K = 0 TO N - 1
 110 FOR I = 0 TO N - 1
 120 FOR J = 0 TO N - 1
@@ -39,8 +36,16 @@ IF_THEN = """\
 140 NEXT J
 150 NEXT I
 160 NEXT K
-200 FOR I = 0 TO N - 1 : FOR J = 0 TO N - 1 : PRINT D(I, J); : NEXT J : PRINT : NEXT I
 """
+PRINT_D = "200 FOR I = 0 TO N - 1 : FOR J = 0 TO N - 1 : PRINT D(I, J); : NEXT J : PRINT : NEXT I\n"
+
+# IF ... THEN D(I, J) = ..., 0-based.
+IF_THEN = """\
+10 N = 9 : DIM D(8, 8)
+20 FOR I = 0 TO N - 1 : FOR J = 0 TO N - 1
+30 D(I, J) = 99 : IF (J - I + N) MOD N = 1 OR (I * 4 + J) MOD N = 0 THEN D(I, J) = ((I + 2 * J) MOD 7) + 1
+40 NEXT J : D(I, I) = 0 : NEXT I
+""" + SHORTEST_PATHS + PRINT_D
 IF_THEN_OUTPUT = """\
  0  3  9  11  16  8  12  14  17 
  16  0  6  8  13  5  9  11  14 
@@ -105,15 +110,7 @@ DEFINT = """\
 20 N = 8 : DIM D(7, 7)
 30 FOR I = 0 TO N - 1 : FOR J = 0 TO N - 1 : D(I, J) = 9999 : NEXT J : NEXT I
 40 FOR I = 0 TO N - 1 : D(I, I) = 0 : D(I, (I + 3) MOD N) = 4 + I MOD 3 : D(I, (I + 1) MOD N) = 7 : NEXT I
-100 FOR K = 0 TO N - 1
-110 FOR I = 0 TO N - 1
-120 FOR J = 0 TO N - 1
-130 IF D(I, K) + D(K, J) < D(I, J) THEN D(I, J) = D(I, K) + D(K, J)
-140 NEXT J
-150 NEXT I
-160 NEXT K
-200 FOR I = 0 TO N - 1 : FOR J = 0 TO N - 1 : PRINT D(I, J); : NEXT J : PRINT : NEXT I
-"""
+""" + SHORTEST_PATHS + PRINT_D
 DEFINT_OUTPUT = """\
  0  7  14  4  11  18  8  15 
  17  0  7  14  5  12  18  10 
@@ -131,15 +128,7 @@ NEGATIVE_CYCLE = """\
 10 N = 6 : DIM D(5, 5)
 20 FOR I = 0 TO N - 1 : FOR J = 0 TO N - 1 : D(I, J) = 100 : NEXT J : D(I, I) = 0 : NEXT I
 30 D(0, 1) = 3 : D(1, 2) = -4 : D(2, 0) = 0 : D(2, 3) = 2 : D(3, 4) = 1 : D(4, 5) = -2 : D(5, 3) = 5
-100 FOR K = 0 TO N - 1
-110 FOR I = 0 TO N - 1
-120 FOR J = 0 TO N - 1
-130 IF D(I, K) + D(K, J) < D(I, J) THEN D(I, J) = D(I, K) + D(K, J)
-140 NEXT J
-150 NEXT I
-160 NEXT K
-200 FOR I = 0 TO N - 1 : FOR J = 0 TO N - 1 : PRINT D(I, J); : NEXT J : PRINT : NEXT I
-"""
+""" + SHORTEST_PATHS + PRINT_D
 NEGATIVE_CYCLE_OUTPUT = """\
 -1  2 -2  0  1 -1 
 -4 -1 -5 -3 -2 -4 
@@ -155,13 +144,7 @@ RANDOM_GRAPH = """\
 20 FOR I = 0 TO N - 1 : FOR J = 0 TO N - 1
 30 D(I, J) = 1E+06 : IF RND(1) < .5 THEN D(I, J) = INT(RND(1) * 50) + 1
 40 NEXT J : D(I, I) = 0 : NEXT I
-100 FOR K = 0 TO N - 1
-110 FOR I = 0 TO N - 1
-120 FOR J = 0 TO N - 1
-130 IF D(I, K) + D(K, J) < D(I, J) THEN D(I, J) = D(I, K) + D(K, J)
-140 NEXT J
-150 NEXT I
-160 NEXT K
+""" + SHORTEST_PATHS + """\
 200 S = 0 : FOR I = 0 TO N - 1 : FOR J = 0 TO N - 1 : S = S + D(I, J) : NEXT J : NEXT I
 210 PRINT "TOTAL"; S : PRINT D(0, 11); D(11, 0); D(5, 6)
 """
@@ -176,15 +159,7 @@ NAN_DIAGONAL = """\
 20 FOR I = 0 TO N - 1 : FOR J = 0 TO N - 1 : D(I, J) = ABS(I - J) * 2 + 1 : NEXT J : D(I, I) = 0 : NEXT I
 30 X = 1E300 * 1E300 : D(3, 3) = X - X
 40 D(0, 5) = 1 : D(5, 2) = 1
-100 FOR K = 0 TO N - 1
-110 FOR I = 0 TO N - 1
-120 FOR J = 0 TO N - 1
-130 IF D(I, K) + D(K, J) < D(I, J) THEN D(I, J) = D(I, K) + D(K, J)
-140 NEXT J
-150 NEXT I
-160 NEXT K
-200 FOR I = 0 TO N - 1 : FOR J = 0 TO N - 1 : PRINT D(I, J); : NEXT J : PRINT : NEXT I
-"""
+""" + SHORTEST_PATHS + PRINT_D
 NAN_DIAGONAL_OUTPUT = """\
  0  3  2  5  4  1 
  3  0  3  5  7  4 
@@ -220,27 +195,16 @@ def _explain(program: str, std: str | None) -> str:
     return explain(driver.front_end(SourceFile("prog.bas", program), options))
 
 
-def _entry(explained: str, line: int) -> str:
-    """The lines --explain prints for the FOR at BASIC line `line`."""
-    out, taking = [], False
-    for text in explained.splitlines()[1:]:
-        if text.startswith("  line "):
-            taking = text.split()[1] == str(line)
-        if taking:
-            out.append(text.strip())
-    return "\n".join(out)
-
-
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_the_i_and_j_loops_are_a_kernel_guarded_by_the_diagonal(name):
     text, _, std = PROGRAMS[name]
     explained = _explain(text, std)
-    entry = _entry(explained, 110)
+    entry = loop_entry(explained, 110)
     lanes = "J, I" if name == "columns_first" else "I%?, J%?"
     assert re.search(rf"-> GPU kernel map_110 \(map\): elementwise map over {lanes};", entry), entry
     assert re.search(r"the lanes are independent only while D\(K%?, K%?\) >= 0", entry), entry
     # Over (K, I, J) step K + 1 reads what step K wrote: the K loop stays on the host.
-    assert "flow dependence on D" in _entry(explained, 100)
+    assert "flow dependence on D" in loop_entry(explained, 100)
 
 
 @pytest.mark.slow
@@ -266,7 +230,7 @@ def test_the_kernel_tests_the_guard_before_it_stores(tmp_path):
 def test_the_self_comparison_may_be_one_side_of_an_and():
     """`IF I <> J AND D(I, K) + D(K, J) < D(I, J)`: false where its second side is."""
     text = IF_THEN.replace("130 IF D(I, K)", "130 IF I <> J AND D(I, K)")
-    entry = _entry(_explain(text, "ms"), 110)
+    entry = loop_entry(_explain(text, "ms"), 110)
     assert "the lanes are independent only while D(K, K) >= 0" in entry, entry
 
 
@@ -289,7 +253,7 @@ NEAR_MISSES = {
 @pytest.mark.parametrize("name", sorted(NEAR_MISSES))
 def test_a_condition_no_guard_falsifies_stays_on_the_host(name):
     text = re.sub(r"^130 .*$", NEAR_MISSES[name], IF_THEN, flags=re.MULTILINE)
-    entry = _entry(_explain(text, "ms"), 110)
+    entry = loop_entry(_explain(text, "ms"), 110)
     assert re.search(r"-> host: loop-carried dependence: D\(.*\) reads an element of D", entry), (
         entry
     )

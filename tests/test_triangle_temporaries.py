@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from tests.checking import interpreted_and_checked
-from tests.test_explain_dependence import _entry, _explain
+from tests.test_explain_dependence import loop_entry, _explain
 
 SYRK = """10 N = 7: M = 5: ALPHA = 1.5: BETA = 1.2
 20 DIM A(7,5), C(7,7)
@@ -38,13 +38,13 @@ OVERFLOWING = LOWER.replace("NEXT J: NEXT I\n40", "NEXT J: NEXT I: A(3,2) = 1.5E
 
 
 def test_a_triangle_that_runs_in_every_row_moves_outside_k():
-    entry = _entry(_explain(LOWER), 100)
+    entry = loop_entry(_explain(LOWER), 100)
     assert "map_100_2 (map): elementwise map over I, J (FOR lines 100, 150)" in entry, entry
     assert "K (line 140) loops inside each lane" in entry
 
 
 def test_a_triangle_with_an_empty_row_keeps_the_shallower_kernel():
-    entry = _entry(_explain(STRICT_UPPER), 100)
+    entry = loop_entry(_explain(STRICT_UPPER), 100)
     assert "map_100_2 (map): elementwise map over I (FOR lines 100)" in entry, entry
 
 
