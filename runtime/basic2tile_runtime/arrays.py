@@ -422,10 +422,14 @@ def mat_input(target: BasicArray, console: Console, f32: bool = False) -> None:
 def mat_print(console: Console, source: BasicArray, zoned: bool) -> None:
     """MAT PRINT of one array: each row on its own line, zoned after `,` (the default) or
     packed after `;`.  A blank line goes between two arrays (console.newline() before)."""
+    print_rows(console, source.rows(), source.dtype == "str", zoned)
+
+
+def print_rows(console: Console, rows, text: bool, zoned: bool) -> None:
+    """The rows of a MAT PRINT (the interpreter's arrays too), from a new line."""
     if console.column != 0:
         console.newline()
-    text = source.dtype == "str"
-    for row in source.rows():
+    for row in rows:
         for j, value in enumerate(row):
             if j and zoned:
                 console.next_zone()
@@ -591,6 +595,7 @@ __all__ = [
     "mat_function",
     "mat_input",
     "mat_print",
+    "print_rows",
     "mat_product_shape",
     "mat_read",
     "mat_scale",

@@ -27,6 +27,7 @@ from __future__ import annotations
 from array import array as _array
 
 from ..runtime import NUMBER, STRING, BasicFault, Console, DataPool
+from ..runtime.arrays import print_rows
 from ..runtime.extended import set_determinant
 from ..runtime.stringfns import change_codes, change_text
 from .arrays import BasicArray
@@ -81,19 +82,8 @@ def mat_print(arrays: tuple[BasicArray, ...], seps: tuple, console: Console) -> 
     for k, source in enumerate(arrays):
         if k > 0:
             console.newline()  # a blank line between two arrays
-        if console.column != 0:
-            console.newline()
         zoned = (seps[k] if k < len(seps) else None) != ";"
-        text = isinstance(source.fill, str)
-        for row in source.rows():
-            for j, value in enumerate(row):
-                if j and zoned:
-                    console.next_zone()
-                if text:
-                    console.write_string(value)
-                else:
-                    console.write_number(value)
-            console.newline()
+        print_rows(console, source.rows(), isinstance(source.fill, str), zoned)
 
 
 def mat_fill(target: BasicArray, name: str, dims: tuple | None) -> None:
