@@ -253,6 +253,7 @@ class Analysis:
     notes: list[BasicNote] = field(default_factory=list)
 
     _labels_by_source_line: dict[int, int] | None = field(default=None, repr=False)
+    _index_by_id: dict[int, int] = field(default_factory=dict, repr=False)
 
     @property
     def traps_errors(self) -> bool:
@@ -356,12 +357,15 @@ class Analysis:
         return following
 
     def index_of(self, stmt: ast.Stmt) -> int:
-        """The statement index of a statement of `stmts` (linear search: for tests and
-        diagnostics, not for hot paths)."""
-        for i, s in enumerate(self.stmts):
-            if s is stmt:
-                return i
-        raise ValueError("statement not in the flat list")
+        """The statement index of a statement of `stmts`.  The map by identity is built
+        again when a pass has changed the list since (a found index is checked)."""
+        index = self._index_by_id.get(id(stmt))
+        if index is None or index >= len(self.stmts) or self.stmts[index] is not stmt:
+            self._index_by_id = {id(s): i for i, s in enumerate(self.stmts)}
+            index = self._index_by_id.get(id(stmt))
+            if index is None:
+                raise ValueError("statement not in the flat list")
+        return index
 
 
 def variable_type(a: Analysis, target: ast.LValue | str) -> str:

@@ -133,10 +133,8 @@ class LaunchAssembly:
 
     def next_of(self, stmt: ast.For) -> ast.Stmt | None:
         """The NEXT that closes the FOR `stmt`."""
-        stmts = self.analysis.stmts
-        index = next(i for i, s in enumerate(stmts) if s is stmt)
-        after = self.analysis.next_of(index)
-        return stmts[after] if after is not None else None
+        after = self.analysis.next_of(self.analysis.index_of(stmt))
+        return self.analysis.stmts[after] if after is not None else None
 
     def summary(self) -> str:
         if self.recurrence is not None:
