@@ -18,13 +18,9 @@ import pytest
 
 from tests.conftest import EXAMPLES
 from transpiler import driver
-from transpiler.backends.cuda.program import (
-    basic_source_of,
-    compile_kernels,
-    format_cpp,
-    run_cuda_program,
-)
+from transpiler.backends.cuda.program import basic_source_of, compile_kernels, run_cuda_program
 from transpiler.errors import BasicError, SourceFile
+from transpiler.formatting.cpp import format_cpp
 from transpiler.options import Options
 from transpiler.run.kernel_interpreter import run_kernel_program
 from transpiler.run.selftest import compare, default_scalars, make_inputs

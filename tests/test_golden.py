@@ -123,7 +123,7 @@ def test_golden_python_is_ruff_and_black_clean():
 def test_golden_cuda_is_clang_format_clean(case):
     import subprocess
 
-    from transpiler.backends.cuda.host import CLANG_FORMAT_STYLE, clang_format_path
+    from transpiler.formatting.cpp import CLANG_FORMAT_STYLE, clang_format_path
 
     path = case.golden(".cu")
     result = subprocess.run(

@@ -10,8 +10,9 @@ import pytest
 
 from tests.conftest import EXAMPLES
 from transpiler import driver
-from transpiler.backends.cutile.program import aot_param_specs, format_python
+from transpiler.backends.cutile.program import aot_param_specs
 from transpiler.errors import CompileErrors, SourceFile
+from transpiler.formatting.python import format_python
 from transpiler.options import Options
 from transpiler.run.kernel_interpreter import run_kernel_program
 from transpiler.run.selftest import compare, default_scalars, make_inputs, run_generated

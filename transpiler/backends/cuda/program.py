@@ -1,10 +1,11 @@
-"""The CUDA C++ backend: kernel IR (+ host program) -> a clang-formatted .cu file.
+"""The CUDA C++ backend: kernel IR (+ host program) -> a .cu file, before clang-format.
 
-Public entry points (used by driver.py):
-- `generate_cuda_library(lib, source)`: a cuTile BASIC kernel program as a complete .cu
+Public entry points (used by driver.py, which passes their text through the formatting
+stage, formatting/cpp.py):
+- `render_cuda_library(lib, source)`: a cuTile BASIC kernel program as a complete .cu
   (the kernel, `run_<name>()`, and a `main()` that reads INPUT values from stdin and
   prints the OUTPUT arrays);
-- `generate_cuda_program(host)`: a legacy program: host code by cuda/host.py around
+- `render_cuda_program(host)`: a legacy program: host code by cuda/host.py around
   this module's `device_code()` (helpers and kernels); the launches are cuda/launch.py's;
 - `compile_kernels(...)`: `--emit ptx|cubin` through NVRTC;
 - `run_cuda_program(...)`: `--run`/`--check`, on the CPU (g++ and the CUDA emulator) or
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from ... import __version__
 from ...errors import BasicError, Coord, SourceFile
+from ...formatting.cpp_pieces import join_pieces
 from ...ir import kernel as ir
 from ...ir.naming import Namer
 from ...verify.cuda_run import OUTPUT_MARKER
@@ -30,7 +32,6 @@ from . import element_types as T
 from . import host as cuda_host
 from .expr import ExprPrinter
 from .helpers import helpers_text
-from .host import format_cpp, join_pieces
 from .kernels import CudaKernel, lower_kernel
 
 SOURCE_MARKER = "BASIC source"
@@ -98,11 +99,12 @@ def _reader(dtype: ir.DType) -> str:
 # ---------------------------------------------------------------------- kernel programs
 
 
-def generate_cuda_library(
+def render_cuda_library(
     lib: ir.KernelLibrary, source: SourceFile, file_name: str | None = None
 ) -> str:
-    """The .cu file of a cuTile BASIC kernel program (see the module docstring); its
-    header's build commands name `file_name` (default: the program's name + .cu)."""
+    """The .cu file of a cuTile BASIC kernel program (see the module docstring), before
+    clang-format; its header's build commands name `file_name` (default: the program's
+    name + .cu)."""
     kernel = lib.kernel
     # The program's element type is f32 unless --precision said otherwise; the self-test
     # must analyse the quoted source the same way.
@@ -181,7 +183,7 @@ def generate_cuda_library(
     helpers = helpers_text(cuda_kernel.helpers | scope.helpers)
     precision = f", --precision {precision}" if precision else ""
     shown_name = slash_comment_text(Path(source.name).name)
-    code = render(
+    return render(
         "cuda/library.cu.jinja",
         title=f"{name}.cu: CUDA C++ translated from BASIC by basic2tile",
         version=__version__,
@@ -215,7 +217,6 @@ def generate_cuda_library(
         call_args=call_args,
         outputs=outputs,
     )
-    return format_cpp(code)
 
 
 def _run_doc(lib: ir.KernelLibrary) -> str:
@@ -258,14 +259,14 @@ def basic_source_of(code: str) -> tuple[str, str | None] | None:
 # ---------------------------------------------------------------------- legacy programs
 
 
-def generate_cuda_program(host, file_name: str | None = None) -> str:
-    """A legacy program with offloaded loops: host code by cuda/host.py around this
-    backend's kernels (launch code: cuda/launch.py)."""
+def render_cuda_program(host, file_name: str | None = None) -> str:
+    """A legacy program with offloaded loops, before clang-format: host code by
+    cuda/host.py around this backend's kernels (launch code: cuda/launch.py)."""
     if not host.kernels:
-        return cuda_host.generate_cuda_program(host, "", file_name)
+        return cuda_host.render_host_program(host, "", file_name)
     # The grid sizes of the launches are cdiv()s on the host.
     device = device_code(host.kernels, {"b2t_cdiv"})
-    return cuda_host.generate_cuda_program(host, device.text, file_name, device.kernels)
+    return cuda_host.render_host_program(host, device.text, file_name, device.kernels)
 
 
 # ---------------------------------------------------------------------- binaries

@@ -1,10 +1,8 @@
-"""The cuTile Python backend: kernel IR (+ host program) -> a formatted module (Ruff's
-formatter, in Black's style)."""
+"""The cuTile Python backend: kernel IR (+ host program) -> a module, before Ruff's
+formatter lays it out in Black's style (the formatting stage: formatting/python.py)."""
 
 from __future__ import annotations
 
-import functools
-import subprocess
 from dataclasses import dataclass
 
 from ... import __version__
@@ -13,53 +11,8 @@ from ...ir import kernel as ir
 from ...ir.naming import Namer, generated_name, kernel_namer
 from ..basic_origin import kernel_origin_comments
 from ..render import render
-from .comment_runs import fold, unfold
 from .expr import NP_DTYPES, CutileExprPrinter
 from .helpers import helpers_text, helpers_used
-
-# Ruff's formatter writes Black's style (tests check the output against black itself)
-# about a hundred times faster: 0.06 s instead of 4.8 s for a 5,000-line module.
-# `--isolated` with every setting on the command line: a ruff.toml or pyproject.toml
-# where basic2tile runs cannot change the generated code.
-RUFF_FORMAT = (
-    "format", "--isolated", "--no-cache", "--line-length=100", "--target-version=py310",
-    "--config=format.quote-style='double'", "--config=format.indent-style='space'",
-    "--config=format.line-ending='lf'", "--config=format.skip-magic-trailing-comma=false",
-    "--config=format.docstring-code-format=false", "--no-preview", "-",
-)  # fmt: skip
-
-
-@functools.cache
-def ruff_path() -> str:
-    """The ruff executable of the `ruff` package (a dependency of basic2tile).  Its
-    absence is a broken installation, reported as an error (exit status 1), not a bug."""
-    try:
-        from ruff.__main__ import find_ruff_bin
-
-        return find_ruff_bin()
-    except (ImportError, FileNotFoundError):
-        raise BasicError(
-            "cannot format the generated Python: the ruff package (Ruff's formatter) is "
-            "not installed or has no ruff executable; reinstall basic2tile (it depends "
-            "on ruff) or run `pip install ruff`",
-            Coord("basic2tile", 0, 0),
-        ) from None
-
-
-def format_python(code: str) -> str:
-    """`code` in Black's style at line length 100, formatted by Ruff's formatter (runs
-    of comment lines folded, as the formatter is slow on them)."""
-    folded = fold(code)
-    done = subprocess.run(
-        [ruff_path(), *RUFF_FORMAT],
-        input=folded.code.encode("utf-8"),
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip()
-        raise RuntimeError(f"ruff format failed on the generated module: {message}")
-    return unfold(done.stdout.decode("utf-8"), folded.runs)
 
 
 def runtime_requirement(kernels: bool) -> str:
@@ -177,8 +130,9 @@ def aot_param_specs(kernel: ir.Kernel):
     return specs
 
 
-def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
-    """The module for a cuTile BASIC program: the kernel, run(), and a self-test."""
+def render_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
+    """The module for a cuTile BASIC program, before the formatter: the kernel, run(), and
+    a self-test."""
     kernel = lib.kernel
     namer = library_namer(kernel)
     array_names = {a.name: namer.name(a.name, "array") for a in lib.arrays}
@@ -215,7 +169,7 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         )
     run_params = [namer.name(n) if n not in array_names else array_names[n] for n in lib.inputs]
     outputs = [array_names[o] for o in lib.outputs]
-    code = render(
+    return render(
         "cutile/library.py.jinja",
         title=f"{kernel.name}: cuTile kernel translated from BASIC",
         version=__version__,
@@ -246,7 +200,6 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         launch_args=launch_args,
         outputs=outputs,
     )
-    return format_python(code)
 
 
 def library_namer(kernel: ir.Kernel) -> Namer:
