@@ -8,6 +8,8 @@
   unformatted and the driver formats it, so the one module of `formatting/` a back end
   imports is `cpp_pieces` (the line where clang-format may cut a file); `formatting/`
   itself is text in, text out, and imports no back end, pass, driver or runner.
+- Compiling generated code with NVIDIA's compilers (`verify/emit.py`, `nvrtc`,
+  `cutile_aot`) is verification, not printing: no module of `backends/` imports them.
 - No import cycle among the package's modules, counting imports inside functions too
   (a deferred import hides a cycle from Python, not from a reader), except among the
   private modules of one package (`tilesim/_*.py` share their tile types).  Imports for
@@ -108,12 +110,18 @@ def test_back_ends_and_passes_do_not_import_the_interpreter(module):
 FORMATTING = sorted(n for n in MODULES if n.startswith("transpiler.formatting"))
 # What the back ends may take from the formatting stage: the markers they print.
 FORMATTING_MARKERS = {"transpiler.formatting", "transpiler.formatting.cpp_pieces"}
+NVIDIA_COMPILERS = {f"transpiler.verify.{name}" for name in ("emit", "nvrtc", "cutile_aot")}
 
 
 @pytest.mark.parametrize("module", BACKENDS)
 def test_backends_leave_formatting_to_the_driver(module):
     formatting = {m for m in GRAPH[module] if m.startswith("transpiler.formatting")}
     assert formatting <= FORMATTING_MARKERS
+
+
+@pytest.mark.parametrize("module", BACKENDS)
+def test_backends_do_not_run_nvidia_compilers(module):
+    assert not GRAPH[module] & NVIDIA_COMPILERS
 
 
 @pytest.mark.parametrize("module", FORMATTING)

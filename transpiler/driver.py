@@ -576,12 +576,12 @@ def _compile_binaries(
     analysis, code: str, target: str, fmt: str, arch: str, folder: Path
 ) -> list[Path]:
     if target == "cutile":
-        from .backends.cutile.program import export_kernels
+        from .verify.emit import export_kernels
 
         return export_kernels(
             kernels_of(analysis), code, (fmt,), (arch,), folder, program_name(analysis.source)
         )
-    from .backends.cuda.program import compile_kernels
+    from .verify.emit import compile_kernels
 
     return compile_kernels(code, fmt, arch, folder, program_name(analysis.source))
 

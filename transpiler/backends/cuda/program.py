@@ -7,7 +7,6 @@ stage, formatting/cpp.py):
   prints the OUTPUT arrays);
 - `render_cuda_program(host)`: a legacy program: host code by cuda/host.py around
   this module's `device_code()` (helpers and kernels); the launches are cuda/launch.py's;
-- `compile_kernels(...)`: `--emit ptx|cubin` through NVRTC;
 - `run_cuda_program(...)`: `--run`/`--check`, on the CPU (g++ and the CUDA emulator) or
   on a GPU (nvcc).  A kernel program runs as a self-test against the reference
   interpreter, like the cuTile module's.
@@ -20,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ... import __version__
-from ...errors import BasicError, Coord, SourceFile
+from ...errors import BasicError, SourceFile
 from ...formatting.cpp_pieces import join_pieces
 from ...ir import kernel as ir
 from ...ir.naming import Namer
@@ -269,26 +268,7 @@ def render_cuda_program(host, file_name: str | None = None) -> str:
     return cuda_host.render_host_program(host, device.text, file_name, device.kernels)
 
 
-# ---------------------------------------------------------------------- binaries
-
-
-def compile_kernels(code: str, fmt: str, arch: str, out_dir, name: str) -> list[Path]:
-    """`--emit ptx|cubin`: compile the device code of `code` with NVRTC for `arch`."""
-    from ...verify.nvrtc import NvrtcError, compile_cuda
-
-    if fmt not in ("ptx", "cubin"):
-        raise BasicError(
-            f"--emit {fmt} is for the cuTile target (--target cutile)", Coord(name, 0, 0)
-        )
-    try:
-        binary = compile_cuda(code, f"{name}.cu", arch=arch, output=fmt)
-    except (NvrtcError, ValueError) as exc:
-        raise BasicError(
-            f"NVRTC could not compile the generated CUDA: {exc}", Coord(f"{name}.cu", 0, 0)
-        ) from None
-    path = Path(out_dir) / f"{name}.{arch}.{fmt}"
-    path.write_bytes(binary)
-    return [path]
+# ---------------------------------------------------------------------- running
 
 
 def run_cuda_program(

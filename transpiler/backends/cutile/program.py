@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ... import __version__
-from ...errors import BasicError, Coord, SourceFile
+from ...errors import SourceFile
 from ...ir import kernel as ir
 from ...ir.naming import Namer, generated_name, kernel_namer
 from ..basic_origin import kernel_origin_comments
@@ -99,35 +99,6 @@ def kernel_interface(kernel: ir.Kernel, namer: Namer) -> KernelInterface:
 def box_name(namer: Namer, param: str) -> str:
     """The parameter of a boxed f64 scalar (`a_box` for A), the same on every use."""
     return namer.ident(generated_name(param, "box"), "box")
-
-
-def aot_param_specs(kernel: ir.Kernel):
-    """The parameter specifications NVIDIA's ahead-of-time compiler needs for `kernel`,
-    as `kernel_interface` passes them (boxed f64 scalars are 1-D f64 arrays)."""
-    import cuda.tile as ct
-
-    from ...verify.cutile_aot import ParamSpec
-
-    dtypes = {
-        "f16": ct.float16,
-        "bf16": ct.bfloat16,
-        "f32": ct.float32,
-        "f64": ct.float64,
-        "i32": ct.int32,
-        "i64": ct.int64,
-    }
-    specs = []
-    passing = kernel_interface(kernel, kernel_namer(kernel, "python")).passing
-    for p, (how, _) in zip(kernel.params, passing):
-        if how == "array":
-            specs.append(ParamSpec.array(dtypes[p.dtype], p.ndim))
-        elif how == "box":
-            specs.append(ParamSpec.array(ct.float64, 1))
-        elif how == "scalar":
-            specs.append(ParamSpec.scalar(dtypes[p.dtype]))
-        else:
-            specs.append(ParamSpec.constant(p.value))
-    return specs
 
 
 def render_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
@@ -225,38 +196,6 @@ def _returns_doc(lib: ir.KernelLibrary) -> str:
     if len(lib.outputs) == 1:
         return f"the OUTPUT array {lib.outputs[0]}"
     return "the OUTPUT arrays " + ", ".join(lib.outputs) + " as a tuple"
-
-
-def export_kernels(
-    kernels: list[tuple[ir.Kernel, str]], code: str, formats, archs, out_dir, name: str
-) -> list:
-    """Compile `kernels` (those of the generated module `code`, each with its name there)
-    with NVIDIA's compiler: Tile IR bytecode (format "tileir") and/or cubins ("cubin") for
-    each of `archs`."""
-    import importlib.util
-    import tempfile
-    from pathlib import Path
-
-    from ...verify.cutile_aot import export
-
-    for fmt in formats:
-        if fmt not in ("tileir", "cubin"):
-            raise BasicError(
-                f"--emit {fmt} is for the CUDA target (--target cuda)", Coord(name, 0, 0)
-            )
-    written = []
-    with tempfile.TemporaryDirectory(prefix="b2t-emit-") as tmp:
-        path = Path(tmp) / f"{name}.py"
-        path.write_text(code, encoding="utf-8")
-        spec = importlib.util.spec_from_file_location(f"b2t_emit_{name}", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        for kernel, def_name in kernels:
-            fn = getattr(module, def_name)
-            written += export(
-                fn, aot_param_specs(kernel), out_dir, formats=tuple(formats), archs=tuple(archs)
-            )
-    return written
 
 
 def _scalar_argument(name: str, scalar) -> str:
