@@ -10,6 +10,8 @@ The CLI, the tests and the benchmarks all go through these functions, so each st
                     planning -> vectorising -> host lowering -> hostir.HostProgram
     generate        the back ends' text from templates: cuTile Python or CUDA C++
     format          formatting/: Ruff's formatter (Black's style) or clang-format
+    verify          verify/: NVIDIA's compilers (--emit: emit.py), builds and runs of
+                    a generated .cu (--run, --check: cuda_run.py)
 
 The compiling steps run with Python's cyclic garbage collector paused (`collector.py`)
 and a recursion limit that fits the deepest expression the front end accepts.
