@@ -52,8 +52,6 @@ sys.path.insert(0, str(ROOT))
 from tests.program_shapes import SHAPES
 from tests.programgen import random_program
 from transpiler import driver
-from transpiler.backends.cuda import host as cuda_host
-from transpiler.backends.cutile import host as python_host
 from transpiler.errors import SourceFile
 from transpiler.options import Options
 from transpiler.reports.explain import explain
@@ -70,8 +68,8 @@ def program_of(lines: int) -> str:
 
 
 class Stopwatch:
-    """Times the formatter inside a backend's generate function (the printer's time is
-    the rest)."""
+    """Times the formatting stage inside the driver's generate functions (the printer's
+    time is the rest)."""
 
     def __init__(self, module, name: str):
         self.module, self.name = module, name
@@ -79,10 +77,10 @@ class Stopwatch:
         self.seconds = 0.0
 
     def __enter__(self):
-        def timed(code: str) -> str:
+        def timed(*args) -> str:
             start = time.perf_counter()
             try:
-                return self.original(code)
+                return self.original(*args)
             finally:
                 self.seconds += time.perf_counter() - start
 
@@ -114,16 +112,10 @@ def bench_size(lines: int) -> dict:
     source = SourceFile(f"gen{lines}.bas", text)
     analysis, t_front = timed(lambda: driver.front_end(source, Options()))
     row = {"lines": n, "front": t_front}
-    from transpiler.backends.cuda.program import generate_cuda_program
-
-    targets = {
-        "py": (python_host.generate_program, python_host, "format_python"),
-        "cu": (generate_cuda_program, cuda_host, "format_cpp"),
-    }
-    for target, (generate, module, formatter) in targets.items():
+    for target, name in (("py", "cutile"), ("cu", "cuda")):
         host, t_host = timed(lambda: driver.host_program(analysis))
-        with Stopwatch(module, formatter) as watch, gc_paused():  # as driver.generate
-            code, t_gen = timed(lambda host=host, generate=generate: generate(host))
+        with Stopwatch(driver, "formatted") as watch, gc_paused():  # as driver.generate
+            code, t_gen = timed(lambda host=host, name=name: driver.generate_host(host, name))
         row[target] = {
             "host": t_host,
             "print": t_gen - watch.seconds,

@@ -1,4 +1,4 @@
-"""clang-format of generated C++ in pieces, side by side (cuda_host.format_cpp).
+"""clang-format of generated C++ in pieces, side by side (formatting/cpp.py).
 
 A long .cu file is cut at the SPLIT lines the printers write between top-level pieces
 (the kernels, the host part) and the runs of pieces are formatted by separate
@@ -14,52 +14,40 @@ import pytest
 from tests.conftest import EXAMPLES
 from tests.programgen import random_program
 from transpiler import driver
-from transpiler.backends.cuda import host as cuda_host
-from transpiler.backends.cuda.host import SPLIT, format_cpp, join_pieces
 from transpiler.errors import SourceFile
+from transpiler.formatting import cpp as clang
+from transpiler.formatting.cpp import format_cpp
+from transpiler.formatting.cpp_pieces import SPLIT, join_pieces
 from transpiler.options import Options
 
 PROGRAMS = sorted(EXAMPLES.glob("*.bas"))
 
 
-def _raw_and_formatted(name: str, text: str, monkeypatch) -> tuple[str, str]:
+def _raw_and_formatted(name: str, text: str) -> tuple[str, str]:
     """The program's C++ before formatting (with its SPLIT lines), and as generated."""
     analysis = driver.front_end(SourceFile(name, text), Options())
-    seen = []
-    real = cuda_host.format_cpp
-
-    def capture(code, *args, **kwargs):
-        seen.append(code)
-        return real(code, *args, **kwargs)
-
-    monkeypatch.setattr(cuda_host, "format_cpp", capture)
-    code = driver.generate(analysis, "cuda")
-    monkeypatch.undo()
-    [raw] = seen
-    return raw, code
+    return driver.rendered(analysis, "cuda"), driver.generate(analysis, "cuda")
 
 
 def _check(raw: str, code: str) -> None:
     assert SPLIT not in code
-    whole = cuda_host._clang_format(raw.replace(SPLIT + "\n", "\n"))
+    whole = clang._clang_format(raw.replace(SPLIT + "\n", "\n"))
     assert code == whole
     for jobs in (2, 3, 64):
         assert format_cpp(raw, jobs=jobs, parallel_lines=1) == whole, jobs
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
-def test_examples_formatted_in_pieces_are_formatted_as_a_whole(path, monkeypatch):
-    raw, code = _raw_and_formatted(path.name, path.read_text(), monkeypatch)
+def test_examples_formatted_in_pieces_are_formatted_as_a_whole(path):
+    raw, code = _raw_and_formatted(path.name, path.read_text())
     if "@ct" in raw or "__global__" in raw:
         assert raw.count(SPLIT) >= 2  # around the kernels, between them
     _check(raw, code)
 
 
 @pytest.mark.parametrize("seed", [5, 11])
-def test_random_programs_formatted_in_pieces_are_formatted_as_a_whole(seed, monkeypatch):
-    raw, code = _raw_and_formatted(
-        f"rand{seed}.bas", random_program(seed=seed, statements=150), monkeypatch
-    )
+def test_random_programs_formatted_in_pieces_are_formatted_as_a_whole(seed):
+    raw, code = _raw_and_formatted(f"rand{seed}.bas", random_program(seed=seed, statements=150))
     assert raw.count(SPLIT) > 5
     _check(raw, code)
 
@@ -84,10 +72,10 @@ def _data_table(items: int) -> str:
 def test_clang_format_does_not_read_the_lines_it_leaves_alone(monkeypatch):
     """The DATA table of 10,000 DATA lines took clang-format 11 s, to leave it as it was."""
     code = f"int  a;\n{_data_table(4000)}int  b;\n"
-    expected = cuda_host._clang_format(code)
+    expected = clang._clang_format(code)
     sent = []
-    real = cuda_host._clang_format
-    monkeypatch.setattr(cuda_host, "_clang_format", lambda text: sent.append(text) or real(text))
+    real = clang._clang_format
+    monkeypatch.setattr(clang, "_clang_format", lambda text: sent.append(text) or real(text))
     assert format_cpp(code) == expected
     assert sum(text.count("\n") for text in sent) < 10
 
@@ -105,4 +93,4 @@ def test_clang_format_does_not_read_the_lines_it_leaves_alone(monkeypatch):
     ids=["at-end", "two", "unended", "with-split", "like-a-placeholder", "empty"],
 )
 def test_setting_regions_aside_changes_nothing_clang_format_writes(code):
-    assert format_cpp(code) == cuda_host._clang_format(code.replace(SPLIT + "\n", "\n"))
+    assert format_cpp(code) == clang._clang_format(code.replace(SPLIT + "\n", "\n"))

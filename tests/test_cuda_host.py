@@ -16,9 +16,11 @@ import pytest
 from tests.cpp.batch import build_batch, run_program
 from tests.cpp.compare import interpret, outcome_of_run
 from transpiler import driver
-from transpiler.backends.cuda.host import format_cpp, generate_cuda_program, write_cuda_program
+from transpiler.backends.cuda.host import render_host_program
 from transpiler.errors import SourceFile
+from transpiler.formatting.cpp import format_cpp
 from transpiler.options import Options
+from transpiler.run.outfiles import write_cuda_program
 
 SEED = "77"
 
@@ -327,7 +329,7 @@ def analysis_of(name: str):
 
 @functools.cache
 def generated(name: str) -> str:
-    return generate_cuda_program(driver.host_program(analysis_of(name), offload=False))
+    return driver.generate_host(driver.host_program(analysis_of(name), offload=False), "cuda")
 
 
 @functools.cache
@@ -377,7 +379,7 @@ def test_program_without_kernels_calls_no_cuda_api():
 def test_kernels_code_goes_after_the_cuda_header():
     host = driver.host_program(analysis_of("strings"), offload=False)
     kernel = 'extern "C" __global__ void k(float* a) {\n  a[threadIdx.x] = 0.0f;\n}'
-    code = generate_cuda_program(host, kernels_code=kernel)
+    code = format_cpp(render_host_program(host, kernels_code=kernel))
     assert (
         code.index('#include "b2t_cuda.h"')
         < code.index(kernel)

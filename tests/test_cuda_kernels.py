@@ -24,11 +24,12 @@ from tests.conftest import EXAMPLES
 from transpiler import driver
 from transpiler.backends.cuda import element_types as T
 from transpiler.backends.cuda.kernels import choose_threads, lower_kernel
-from transpiler.backends.cuda.program import device_code, format_cpp, host_convert
+from transpiler.backends.cuda.program import device_code, host_convert
 from transpiler.backends.cutile.expr import CutileExprPrinter
 from transpiler.backends.cutile.program import kernel_interface, origin_comments
 from transpiler.backends.render import environment
 from transpiler.errors import BasicUnsupportedError, SourceFile
+from transpiler.formatting.cpp import format_cpp
 from transpiler.ir import hostir
 from transpiler.ir import irbuild as B
 from transpiler.ir import kernel as ir

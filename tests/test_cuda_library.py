@@ -18,18 +18,15 @@ import pytest
 
 from tests.conftest import EXAMPLES
 from transpiler import driver
-from transpiler.backends.cuda.program import (
-    basic_source_of,
-    compile_kernels,
-    format_cpp,
-    run_cuda_program,
-)
+from transpiler.backends.cuda.program import basic_source_of, run_cuda_program
 from transpiler.errors import BasicError, SourceFile
+from transpiler.formatting.cpp import format_cpp
 from transpiler.options import Options
 from transpiler.run.kernel_interpreter import run_kernel_program
 from transpiler.run.selftest import compare, default_scalars, make_inputs
 from transpiler.verify.cpu_cuda import build_cpu, run_cpu
 from transpiler.verify.cuda_run import OUTPUT_MARKER, format_inputs, parse_outputs
+from transpiler.verify.emit import compile_kernels
 from transpiler.verify.nvcc import build_nvcc, find_nvcc
 from transpiler.verify.nvrtc import ARCHS, compile_cuda
 

@@ -21,7 +21,6 @@ import pytest
 from tests.cpp.batch import build_batch, run_program
 from tests.cpp.compare import Outcome, interpret, outcome_of_run
 from transpiler import driver
-from transpiler.backends.cuda.host import generate_cuda_program
 from transpiler.errors import SourceFile
 from transpiler.options import Options
 
@@ -138,7 +137,7 @@ def cpp_executable():
     """The host-only programs (kernels' C names would clash in one batch)."""
     return build_batch(
         {
-            name: generate_cuda_program(driver.host_program(analysis_of(name)))
+            name: driver.generate_host(driver.host_program(analysis_of(name)), "cuda")
             for name in programs()
             if not name.endswith("kernel")
         }

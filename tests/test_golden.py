@@ -78,7 +78,7 @@ def test_the_number_comparison_can_fail():
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_golden_cutile_kernels_compile_for_three_architectures(case, tmp_path):
-    from transpiler.backends.cutile.program import export_kernels
+    from transpiler.verify.emit import export_kernels
 
     analysis = analyse(case)
     code = case.golden(".py").read_text()
@@ -123,7 +123,7 @@ def test_golden_python_is_ruff_and_black_clean():
 def test_golden_cuda_is_clang_format_clean(case):
     import subprocess
 
-    from transpiler.backends.cuda.host import CLANG_FORMAT_STYLE, clang_format_path
+    from transpiler.formatting.cpp import CLANG_FORMAT_STYLE, clang_format_path
 
     path = case.golden(".cu")
     result = subprocess.run(

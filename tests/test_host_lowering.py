@@ -12,8 +12,6 @@ import dataclasses
 import pytest
 
 from transpiler import driver
-from transpiler.backends.cuda.host import generate_cuda_program
-from transpiler.backends.cutile.host import generate_program
 from transpiler.errors import SourceFile
 from transpiler.ir import hostir
 from transpiler.options import Options
@@ -70,7 +68,8 @@ def test_both_printers_follow_the_plan():
     host = host_of(text)
     (loop,) = for_nodes(host)
     assert loop.plan.exact and not loop.counted
-    assert "<= 9" in generate_program(host) and "<= 9" in generate_cuda_program(host)
+    assert "<= 9" in driver.generate_host(host, "cutile")
+    assert "<= 9" in driver.generate_host(host, "cuda")
     loop.plan = dataclasses.replace(loop.plan, exact=False)
-    assert "not i > 9" in generate_program(host)
-    assert "!(i > 9.0)" in generate_cuda_program(host)
+    assert "not i > 9" in driver.generate_host(host, "cutile")
+    assert "!(i > 9.0)" in driver.generate_host(host, "cuda")

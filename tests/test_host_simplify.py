@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from tests.checking import interpreted_and_checked
 from transpiler import driver
-from transpiler.backends.cuda.host import generate_cuda_program
-from transpiler.backends.cutile.host import generate_program
 from transpiler.errors import SourceFile
 from transpiler.hostcode.simplify import simplify
 from transpiler.ir import hostir
@@ -25,7 +23,8 @@ def host_of(text: str, options: Options = Options()) -> hostir.HostProgram:
 
 
 def both(text: str) -> tuple[str, str]:
-    return generate_program(host_of(text)), generate_cuda_program(host_of(text))
+    python = driver.generate_host(host_of(text), "cutile")
+    return python, driver.generate_host(host_of(text), "cuda")
 
 
 def code(text: str) -> str:

@@ -4,6 +4,12 @@
   `driver` or `cli`.
 - Printers lay out text: no module of `backends/` imports a pass (`passes/`); what the
   printers need is computed by passes into the IR (`passes/host/host_facts.py`).
+- The formatting stage (`formatting/`) comes after the back ends: they return their text
+  unformatted and the driver formats it, so the one module of `formatting/` a back end
+  imports is `cpp_pieces` (the line where clang-format may cut a file); `formatting/`
+  itself is text in, text out, and imports no back end, pass, driver or runner.
+- Compiling generated code with NVIDIA's compilers (`verify/emit.py`, `nvrtc`,
+  `cutile_aot`) is verification, not printing: no module of `backends/` imports them.
 - No import cycle among the package's modules, counting imports inside functions too
   (a deferred import hides a cycle from Python, not from a reader), except among the
   private modules of one package (`tilesim/_*.py` share their tile types).  Imports for
@@ -101,6 +107,34 @@ def test_back_ends_and_passes_do_not_import_the_interpreter(module):
     assert not {m for m in GRAPH[module] if m.startswith("transpiler.interpreter")}
 
 
+FORMATTING = sorted(n for n in MODULES if n.startswith("transpiler.formatting"))
+# What the back ends may take from the formatting stage: the markers they print.
+FORMATTING_MARKERS = {"transpiler.formatting", "transpiler.formatting.cpp_pieces"}
+NVIDIA_COMPILERS = {f"transpiler.verify.{name}" for name in ("emit", "nvrtc", "cutile_aot")}
+
+
+@pytest.mark.parametrize("module", BACKENDS)
+def test_backends_leave_formatting_to_the_driver(module):
+    formatting = {m for m in GRAPH[module] if m.startswith("transpiler.formatting")}
+    assert formatting <= FORMATTING_MARKERS
+
+
+@pytest.mark.parametrize("module", BACKENDS)
+def test_backends_do_not_run_nvidia_compilers(module):
+    assert not GRAPH[module] & NVIDIA_COMPILERS
+
+
+@pytest.mark.parametrize("module", FORMATTING)
+def test_the_formatting_stage_imports_only_itself_and_errors(module):
+    outside = {m for m in GRAPH[module] if not m.startswith("transpiler.formatting")}
+    assert outside <= {"transpiler.errors"}
+
+
+def test_the_formatting_stage_is_found_by_this_test():
+    assert {"transpiler.formatting.python", "transpiler.formatting.cpp"} <= set(FORMATTING)
+    assert "transpiler.formatting.cpp_pieces" in GRAPH["transpiler.backends.cuda.host"]
+
+
 RUNTIME_MODULES = sorted(n for n in MODULES if n.startswith("basic2tile_runtime"))
 # The runtime module that may import the compiler, and what it may import.
 DEFERS_TO_THE_COMPILER = {"basic2tile_runtime.selftest": {"transpiler.run.selftest"}}
@@ -175,7 +209,10 @@ def test_the_cycle_finder_finds_a_cycle():
         GRAPH.update(saved)
 
 
-LATER_STAGES = ("passes", "hostcode", "backends", "interpreter", "run", "reports", "driver", "cli")
+LATER_STAGES = (
+    "passes", "hostcode", "backends", "formatting", "verify", "interpreter", "run", "reports",
+    "driver", "cli",
+)  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ import pytest
 
 from tests.conftest import EXAMPLES
 from transpiler import driver
-from transpiler.backends.cutile.program import aot_param_specs, format_python
 from transpiler.errors import CompileErrors, SourceFile
+from transpiler.formatting.python import format_python
 from transpiler.options import Options
 from transpiler.run.kernel_interpreter import run_kernel_program
 from transpiler.run.selftest import compare, default_scalars, make_inputs, run_generated
@@ -61,6 +61,7 @@ def test_generated_kernel_matches_reference_interpreter_on_cpu(generated):
 
 def test_generated_kernel_compiles_with_nvidia_compiler(generated, tmp_path):
     from transpiler.verify.cutile_aot import export
+    from transpiler.verify.emit import aot_param_specs
 
     analysis, _, module = generated
     kernel = driver.kernel_library(analysis).kernel

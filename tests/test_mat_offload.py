@@ -215,8 +215,8 @@ def test_explain_reports_the_mat_statements_of_matmat() -> None:
 
 
 def test_mat_product_kernel_compiles_with_nvidia_compiler(tmp_path: Path) -> None:
-    from transpiler.backends.cutile.program import aot_param_specs
     from transpiler.verify.cutile_aot import export
+    from transpiler.verify.emit import aot_param_specs
 
     analysis = _analysis("matmat")
     host = driver.host_program(analysis)

@@ -31,8 +31,9 @@ from tests import test_nbs
 from tests.cpp.batch import build_batch, run_program
 from tests.cpp.compare import interpret, outcome_of_run
 from transpiler import driver
-from transpiler.backends.cuda.host import format_cpp, generate_cuda_program, write_cuda_program
 from transpiler.errors import SourceFile
+from transpiler.formatting.cpp import format_cpp
+from transpiler.run.outfiles import write_cuda_program
 from transpiler.verify.nvcc import find_nvcc
 
 from .conftest import NBS_DIR
@@ -56,7 +57,7 @@ def analysis_of(prog: str):
 
 @functools.cache
 def generated(prog: str) -> str:
-    return generate_cuda_program(driver.host_program(analysis_of(prog), offload=False))
+    return driver.generate_host(driver.host_program(analysis_of(prog), offload=False), "cuda")
 
 
 @functools.cache

@@ -27,7 +27,6 @@ from pathlib import Path
 import pytest
 
 from transpiler import driver
-from transpiler.backends.cutile.host import generate_program
 from transpiler.errors import BasicRuntimeError, Coord, SourceFile
 from transpiler.passes.host.structure import build_host_program
 from transpiler.run.compare import interpreter_diagnostics, program_diagnostics
@@ -73,7 +72,7 @@ class _GeneratedRun:
         script = self.folder / f"P{prog}_{self.runs}.py"
         source = SourceFile.read(nbs_dir / f"P{prog}.BAS")
         analysis = driver.front_end(source, test_nbs.STRICT)
-        script.write_text(generate_program(build_host_program(analysis)))
+        script.write_text(driver.generate_host(build_host_program(analysis), "cutile"))
         stdout, stderr, status = run_script(script, stdin_text, env={"BASIC2TILE_SEED": seed})
 
         assert stdout == expected.stdout

@@ -98,9 +98,9 @@ def test_a_loop_that_resets_its_variable_stays_on_the_host_and_never_ends(tmp_pa
     # The interpreter runs until --max-steps stops it; both generated programs must loop
     # as long (a C++ compiler may delete a loop without side effects it assumes to end).
     from transpiler import driver
-    from transpiler.backends.cuda.host import write_cuda_program
     from transpiler.errors import SourceFile
     from transpiler.options import Options
+    from transpiler.run.outfiles import write_cuda_program
     from transpiler.verify.cpu_cuda import build_cpu
 
     path = _write(tmp_path, RESETS_ITS_VARIABLE)

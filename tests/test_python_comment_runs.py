@@ -12,10 +12,10 @@ import pytest
 from tests import program_shapes
 from tests.conftest import EXAMPLES
 from transpiler import driver
-from transpiler.backends.cutile import program as cutile, host as python_host
-from transpiler.backends.cutile.program import RUFF_FORMAT, format_python, ruff_path
-from transpiler.backends.cutile.comment_runs import LONG_RUN, fold, unfold
 from transpiler.errors import SourceFile
+from transpiler.formatting import python as python_format
+from transpiler.formatting.comment_runs import LONG_RUN, fold, unfold
+from transpiler.formatting.python import RUFF_FORMAT, format_python, ruff_path
 from transpiler.options import Options
 
 TRICKY = '''\
@@ -64,8 +64,7 @@ def _folded_and_formatted(code: str, shortest: int) -> str:
 
 def _unformatted_module(name: str, text: str) -> str:
     analysis = driver.front_end(SourceFile(name, text), Options())
-    printer = python_host._ModulePrinter(driver.host_program(analysis))
-    return printer.render()
+    return driver.rendered(analysis, "cutile")
 
 
 def test_folding_every_run_changes_nothing_the_formatter_writes():
@@ -95,7 +94,7 @@ def test_a_long_run_of_comments_reaches_the_formatter_as_one_line(monkeypatch):
         sent.append(input.decode())
         return run(command, input=input, **kwargs)
 
-    monkeypatch.setattr(cutile.subprocess, "run", spy)
+    monkeypatch.setattr(python_format.subprocess, "run", spy)
     formatted = format_python(code)
     assert sent[0].count("#") == 1
     assert formatted == code.replace("  \n", "\n")

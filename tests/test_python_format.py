@@ -14,9 +14,9 @@ import pytest
 from tests.conftest import EXAMPLES
 from tests.programgen import random_program
 from transpiler import driver
-from transpiler.backends.cutile import program as cutile
-from transpiler.backends.cutile.program import format_python
 from transpiler.errors import BasicError, SourceFile
+from transpiler.formatting import python as python_format
+from transpiler.formatting.python import format_python
 from transpiler.options import Options
 
 BLACK = black.Mode(line_length=100)
@@ -71,12 +71,12 @@ def test_a_missing_ruff_is_a_clear_error(monkeypatch):
     def missing():
         raise FileNotFoundError("ruff")
 
-    cutile.ruff_path.cache_clear()
+    python_format.ruff_path.cache_clear()
     monkeypatch.setattr(ruff.__main__, "find_ruff_bin", missing)
     try:
         with pytest.raises(BasicError, match="ruff package"):
             format_python("x = 1\n")
     finally:
         monkeypatch.undo()
-        cutile.ruff_path.cache_clear()
+        python_format.ruff_path.cache_clear()
     assert format_python("x  =  1\n") == "x = 1\n"

@@ -20,7 +20,6 @@ import black
 import pytest
 
 from transpiler import driver
-from transpiler.backends.cutile.host import generate_program
 from transpiler.errors import BasicRuntimeError, SourceFile
 from transpiler.ir import hostir
 from transpiler.options import Options
@@ -40,7 +39,7 @@ def analyse(text: str, options: Options = EXTENDED, name: str = "prog.bas"):
 
 
 def translate(text: str, options: Options = EXTENDED, name: str = "prog.bas") -> str:
-    return generate_program(build_host_program(analyse(text, options, name)))
+    return driver.generate_host(build_host_program(analyse(text, options, name)), "cutile")
 
 
 def interpret(text: str, options: Options = EXTENDED, stdin: str = "", name: str = "prog.bas"):
@@ -388,7 +387,7 @@ def test_no_kernel_machinery_without_kernels() -> None:
 def test_host_program_tree_is_not_changed_by_printing() -> None:
     host = build_host_program(analyse(FEATURES["goto"]))
     before = [type(n).__name__ for n in hostir.walk(host.body)]
-    generate_program(host)
+    driver.generate_host(host, "cutile")
     assert [type(n).__name__ for n in hostir.walk(host.body)] == before
 
 

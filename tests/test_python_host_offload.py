@@ -12,7 +12,6 @@ import black
 import pytest
 
 from transpiler import driver
-from transpiler.backends.cutile.host import generate_program
 from transpiler.ir import hostir
 
 from .test_python_host import (
@@ -44,7 +43,7 @@ def _params():
 def test_offloaded_example_runs_like_the_interpreter(path: Path, tmp_path: Path) -> None:
     text = path.read_text()
     host = driver.host_program(analyse(text, EXTENDED, path.name))
-    code = generate_program(host)
+    code = driver.generate_host(host, "cutile")
     assert black.format_str(code, mode=black.Mode(line_length=100)) == code
     script = tmp_path / f"{path.stem}.py"
     script.write_text(code)

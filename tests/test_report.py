@@ -229,14 +229,14 @@ def test_every_row_of_every_pane_has_a_stable_anchor():
 
 
 def test_a_section_whose_compilers_are_missing_says_so(monkeypatch):
-    import transpiler.backends.cuda.program as cuda_program
     from transpiler.reports import report
+    from transpiler.verify import emit
 
     def no_nvrtc(*args, **kwargs):
         raise ImportError("no NVRTC")
 
     monkeypatch.setattr(report, "_tileirdisasm", lambda: None)
-    monkeypatch.setattr(cuda_program, "compile_kernels", no_nvrtc)
+    monkeypatch.setattr(emit, "compile_kernels", no_nvrtc)
     analysis = driver.front_end(SourceFile.read(EXAMPLES / "saxpy.bas"), Options())
     folded = re.findall(r'<details class="folded">(.*?)</details>', build_report(analysis), re.S)
     assert len(folded) == 2

@@ -27,8 +27,7 @@ from tests.scaling import (
 )
 from transpiler import driver
 from transpiler.reports import report
-from transpiler.backends.cuda import program as cuda, host as cuda_host
-from transpiler.backends.cutile import program as cutile, host as python_host
+from transpiler.backends.cuda import host as cuda_host
 from transpiler.errors import SourceFile
 from transpiler.reports.explain import explain
 from transpiler.options import Options
@@ -55,13 +54,7 @@ SHAPES = [name for name in program_shapes.SHAPES if name != "generated"]
 @pytest.fixture
 def no_formatters(monkeypatch):
     """The printers' text as it is: the formatters run in their own processes."""
-    for module, name in (
-        (cutile, "format_python"),
-        (python_host, "format_python"),
-        (cuda, "format_cpp"),
-        (cuda_host, "format_cpp"),
-    ):
-        monkeypatch.setattr(module, name, lambda code, **_: code)
+    monkeypatch.setattr(driver, "formatted", lambda code, target: code)
 
 
 def _lines_run_at(shape: str, stage: str):

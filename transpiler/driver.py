@@ -8,8 +8,10 @@ The CLI, the tests and the benchmarks all go through these functions, so each st
     kernel programs kernel_dialect (checks) -> kernel_lowering -> ir.KernelLibrary
     legacy programs the middle end (passes/pipeline.py): structuring -> offload
                     planning -> vectorising -> host lowering -> hostir.HostProgram
-    generate        cuTile Python (Ruff's formatter, Black's style) or CUDA C++
-                    (clang-format)
+    generate        the back ends' text from templates: cuTile Python or CUDA C++
+    format          formatting/: Ruff's formatter (Black's style) or clang-format
+    verify          verify/: NVIDIA's compilers (--emit: emit.py), builds and runs of
+                    a generated .cu (--run, --check: cuda_run.py)
 
 The compiling steps run with Python's cyclic garbage collector paused (`collector.py`)
 and a recursion limit that fits the deepest expression the front end accepts.
@@ -258,21 +260,60 @@ def generate(
     offload: bool = True,
     file_name: str | None = None,
 ) -> str:
-    """The generated program text for `target` ("cutile" or "cuda"); a .cu file's build
-    commands name `file_name` (the -o file's name; default: the program's)."""
+    """The generated program text for `target` ("cutile" or "cuda"): the back end's text,
+    then the formatting stage; a .cu file's build commands name `file_name` (the -o
+    file's name; default: the program's)."""
+    return formatted(rendered(analysis, target, tile, offload, file_name), target)
+
+
+@_compiling
+def rendered(
+    analysis,
+    target: str,
+    tile: tuple[int, ...] | None = None,
+    offload: bool = True,
+    file_name: str | None = None,
+) -> str:
+    """The back end's text for `target` (`generate`'s), before the formatting stage."""
+    if analysis.kind != "kernel":
+        return render_host(host_program(analysis, tile, offload), target, file_name)
     if target == "cutile":
-        if analysis.kind == "kernel":
-            from .backends.cutile.program import generate_library
+        from .backends.cutile.program import render_library
 
-            return generate_library(kernel_library(analysis), analysis.source)
-        from .backends.cutile.host import generate_program
+        return render_library(kernel_library(analysis), analysis.source)
+    from .backends.cuda.program import render_cuda_library
 
-        return generate_program(host_program(analysis, tile, offload))
-    from .backends.cuda.program import generate_cuda_library, generate_cuda_program
+    return render_cuda_library(kernel_library(analysis), analysis.source, file_name)
 
-    if analysis.kind == "kernel":
-        return generate_cuda_library(kernel_library(analysis), analysis.source, file_name)
-    return generate_cuda_program(host_program(analysis, tile, offload), file_name)
+
+@_compiling
+def render_host(host, target: str, file_name: str | None = None) -> str:
+    """The back end's text for a host program (`host_program`'s, or one a test built),
+    before the formatting stage."""
+    if target == "cutile":
+        from .backends.cutile.host import render_program
+
+        return render_program(host)
+    from .backends.cuda.program import render_cuda_program
+
+    return render_cuda_program(host, file_name)
+
+
+def generate_host(host, target: str, file_name: str | None = None) -> str:
+    """The generated program text for a host program: `render_host`, then formatted."""
+    return formatted(render_host(host, target, file_name), target)
+
+
+def formatted(code: str, target: str) -> str:
+    """The formatting stage (formatting/): a back end's text laid out by Ruff's formatter
+    in Black's style (cutile) or by clang-format (cuda)."""
+    if target == "cutile":
+        from .formatting.python import format_python
+
+        return format_python(code)
+    from .formatting.cpp import format_cpp
+
+    return format_cpp(code)
 
 
 def shadows_a_module(name: str) -> bool:
@@ -537,12 +578,12 @@ def _compile_binaries(
     analysis, code: str, target: str, fmt: str, arch: str, folder: Path
 ) -> list[Path]:
     if target == "cutile":
-        from .backends.cutile.program import export_kernels
+        from .verify.emit import export_kernels
 
         return export_kernels(
             kernels_of(analysis), code, (fmt,), (arch,), folder, program_name(analysis.source)
         )
-    from .backends.cuda.program import compile_kernels
+    from .verify.emit import compile_kernels
 
     return compile_kernels(code, fmt, arch, folder, program_name(analysis.source))
 

@@ -190,8 +190,8 @@ def ptx_pane(cuda_code: str, marks: dict[str, str]) -> Pane | None:
     installed (the optional `nvidia` extra)."""
     from pygments.lexers import TextLexer
 
-    from ..backends.cuda.program import compile_kernels
     from ..errors import BasicError
+    from ..verify.emit import compile_kernels
 
     title = PTX_TITLE
     with tempfile.TemporaryDirectory(prefix="b2t-report-") as tmp:
@@ -217,7 +217,7 @@ def tileir_pane(analysis, cutile_code: str, marks: dict[str, str]) -> Pane | Non
     from pygments.lexers import TextLexer
 
     from .. import driver
-    from ..backends.cutile.program import export_kernels
+    from ..verify.emit import export_kernels
 
     disassembler = _tileirdisasm()
     if disassembler is None:

@@ -151,3 +151,19 @@ def write_headers_beside(
         if old is not None:
             notes.append(f"replaced {header} (another version of basic2tile's {name})")
     return notes
+
+
+def write_cuda_program(code: str, path: str | Path) -> list[Path]:
+    """Write a generated program and its headers, unchecked (the tests' scratch folders;
+    the CLI's `-o` goes through `write_output` and `write_headers_beside`); returns the
+    files written."""
+    from ..backends.cuda.build import header_text, included_headers
+
+    path = Path(path)
+    written = [path]
+    path.write_text(code, encoding="utf-8")
+    for name in included_headers(code):
+        header = path.parent / name
+        header.write_text(header_text(name), encoding="utf-8")
+        written.append(header)
+    return written

@@ -1,9 +1,10 @@
 """The host part of the CUDA C++ backend: a `hostir.HostProgram` as a complete .cu program.
 
-`generate_cuda_program(host, kernels_code)` returns a clang-formatted C++17 program that,
-built and run, does what the reference interpreter does with the same program: the same
-standard output byte for byte, the same warnings on stderr, and a fatal run-time error
-printed as `<file>: error: line N: <message>` with exit status 1.  It is the C++ twin of
+`render_host_program(host, kernels_code)` returns a C++17 program (laid out by
+clang-format next, in the formatting stage: formatting/cpp.py) that, built and run, does
+what the reference interpreter does with the same program: the same standard output byte
+for byte, the same warnings on stderr, and a fatal run-time error printed as
+`<file>: error: line N: <message>` with exit status 1.  It is the C++ twin of
 `cutile/host.py` (same tree, same decisions); the kernels (`__global__` functions) are
 printed by the kernel backend and arrive as `kernels_code`, inserted after the first
 include.
@@ -15,19 +16,15 @@ the BASIC variables and arrays, whose member functions are the DEF FN functions,
 GOSUB subroutines and `run()`, the program itself, each statement under a
 `// 40 FOR I = 1 TO N` comment.  `main()` runs it and reports a fatal error.
 
-The headers are written beside the .cu (`write_cuda_program`, and the CLI's `-o`), the
-CPU emulator among them, so the nvcc and g++ commands of the file's header comment
-(cuda/build.py) need nothing else; `--check` builds it with
+The headers are written beside the .cu (`run.outfiles.write_cuda_program`, and the
+CLI's `-o`), the CPU emulator among them, so the nvcc and g++ commands of the file's
+header comment (cuda/build.py) need nothing else; `--check` builds it with
 `transpiler.verify.cpu_cuda.build_cpu` (g++ and the CUDA emulator).
 """
 
 from __future__ import annotations
 
-import functools
-import os
-import subprocess
-from pathlib import Path
-
+from ...formatting.cpp_pieces import SPLIT
 from ...hostcode.syntax import CPP
 from ...ir import ast, hostir
 from ...ir.model import type_of_name, variable_type
@@ -36,21 +33,12 @@ from ..host_module import HostModule
 from ..host_module import stem as _stem
 from ..render import render
 from . import build as cuda_build
-from .clang_verbatim import put_back, set_aside
 from .host_expr import ExprPrinter
 from .host_microsoft import MicrosoftExprPrinter
 from .host_stmt import GOSUB_DEPTH, Code, StatementPrinter
 from .host_text import comment_text, cpp_std_string, cpp_string
 from .launch import KernelLaunches
 
-# The one clang-format style of generated C++ (kernels and host code alike).
-CLANG_FORMAT_STYLE = (
-    "{BasedOnStyle: Google, ColumnLimit: 100, SortIncludes: Never, ReflowComments: false, "
-    "BreakStringLiterals: false, AllowShortFunctionsOnASingleLine: Empty, "
-    "AllowShortIfStatementsOnASingleLine: Never, AllowShortLoopsOnASingleLine: false, "
-    "AllowShortBlocksOnASingleLine: Never, AllowShortCaseLabelsOnASingleLine: false, "
-    "MaxEmptyLinesToKeep: 1}"
-)
 # Names the generated program uses itself, which BASIC names must not take.
 # Names run() uses besides the BASIC ones: members, loop_count (now b2t_launch.h's),
 # cuda/launch.py's `dim3 grid` (a BASIC GRID or LOOP_COUNT must not hide them).
@@ -59,109 +47,16 @@ _PROGRAM_NAMES = {
 }  # fmt: skip
 
 
-def generate_cuda_program(
+def render_host_program(
     host: hostir.HostProgram,
     kernels_code: str = "",
     file_name: str | None = None,
     lowered: dict | None = None,
 ) -> str:
-    """The .cu program for `host`; `kernels_code` holds the kernels' definitions and
-    `lowered` the kernels as cuda_kernels lowered them for it (by IR kernel name; the
-    launches lower them again without it)."""
-    return format_cpp(_ModulePrinter(host, kernels_code, file_name, lowered).render())
-
-
-def write_cuda_program(code: str, path: str | Path) -> list[Path]:
-    """Write a generated program and its headers; returns the files written."""
-    path = Path(path)
-    written = [path]
-    path.write_text(code, encoding="utf-8")
-    for name in cuda_build.included_headers(code):
-        header = path.parent / name
-        header.write_text(cuda_build.header_text(name), encoding="utf-8")
-        written.append(header)
-    return written
-
-
-@functools.cache
-def clang_format_path() -> str:
-    import clang_format
-
-    return clang_format.get_executable("clang-format")
-
-
-# A line the C++ printers write between two top-level pieces of a file (the kernels, the
-# host part) in place of the blank line there: `format_cpp` may format the pieces in
-# separate clang-format processes, side by side.  clang-format lays out a top-level
-# definition the same whatever precedes it across a blank line (no alignment or
-# indentation crosses one), so the result is what one process would write for the
-# file with blank lines there; tests/test_cuda_format.py checks it.  No generated line
-# can be this one: comments quoting BASIC start with a line number or a statement.
-SPLIT = "// @@b2t: clang-format may split the file here@@"
-_SPLIT_LINE = SPLIT + "\n"
-# Below this many lines one clang-format process is quicker than several.
-_PARALLEL_LINES = 4000
-
-
-def join_pieces(pieces: list[str]) -> str:
-    """Top-level pieces of C++ one after the other, a blank line (a SPLIT) between each
-    two; blank lines at their ends are dropped (clang-format keeps at most one)."""
-    kept = [p.strip("\n") + "\n" for p in pieces if p.strip()]
-    return _SPLIT_LINE.join(kept)
-
-
-def format_cpp(code: str, jobs: int | None = None, parallel_lines: int = _PARALLEL_LINES) -> str:
-    """`code` formatted by clang-format in the backend's style; SPLIT lines become blank
-    lines.  A long file is formatted in up to `jobs` (default: the CPUs) processes at
-    once, cut at SPLIT lines into runs of about equal length.  What clang-format must
-    leave alone (the DATA table) does not go through it (cuda/clang_verbatim.py)."""
-    code, verbatim = set_aside(code, keep_with=SPLIT)
-    return put_back(_format_pieces(code, jobs, parallel_lines), verbatim)
-
-
-def _format_pieces(code: str, jobs: int | None, parallel_lines: int) -> str:
-    pieces = [p.strip("\n") + "\n" for p in code.split(_SPLIT_LINE) if p.strip()]
-    if len(pieces) <= 1:
-        return _clang_format(code.replace(_SPLIT_LINE, "\n"))
-    lines = [p.count("\n") for p in pieces]
-    jobs = min(jobs or _cpus(), len(pieces), max(1, sum(lines) // max(parallel_lines, 1)))
-    if jobs <= 1:
-        return _clang_format("\n".join(pieces))
-    share = sum(lines) / jobs
-    runs: list[list[str]] = [[]]
-    done = 0  # lines in the runs so far
-    for piece, count in zip(pieces, lines):
-        # a new run once this piece would lie mostly beyond the current run's share
-        if runs[-1] and len(runs) < jobs and done + count / 2 > share * len(runs):
-            runs.append([])
-        runs[-1].append(piece)
-        done += count
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(len(runs)) as pool:
-        formatted = list(pool.map(_clang_format, ["\n".join(run) for run in runs]))
-    return "\n".join(formatted)
-
-
-def _cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-def _clang_format(code: str) -> str:
-    done = subprocess.run(
-        [clang_format_path(), f"--style={CLANG_FORMAT_STYLE}", "--assume-filename=program.cu"],
-        input=code,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"clang-format failed: {done.stderr}")
-    return done.stdout
+    """The .cu program for `host`, before clang-format (formatting/cpp.py); `kernels_code`
+    holds the kernels' definitions and `lowered` the kernels as cuda_kernels lowered them
+    for it (by IR kernel name; the launches lower them again without it)."""
+    return _ModulePrinter(host, kernels_code, file_name, lowered).render()
 
 
 class _ModulePrinter(HostModule):

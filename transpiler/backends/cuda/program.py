@@ -1,12 +1,12 @@
-"""The CUDA C++ backend: kernel IR (+ host program) -> a clang-formatted .cu file.
+"""The CUDA C++ backend: kernel IR (+ host program) -> a .cu file, before clang-format.
 
-Public entry points (used by driver.py):
-- `generate_cuda_library(lib, source)`: a cuTile BASIC kernel program as a complete .cu
+Public entry points (used by driver.py, which passes their text through the formatting
+stage, formatting/cpp.py):
+- `render_cuda_library(lib, source)`: a cuTile BASIC kernel program as a complete .cu
   (the kernel, `run_<name>()`, and a `main()` that reads INPUT values from stdin and
   prints the OUTPUT arrays);
-- `generate_cuda_program(host)`: a legacy program: host code by cuda/host.py around
+- `render_cuda_program(host)`: a legacy program: host code by cuda/host.py around
   this module's `device_code()` (helpers and kernels); the launches are cuda/launch.py's;
-- `compile_kernels(...)`: `--emit ptx|cubin` through NVRTC;
 - `run_cuda_program(...)`: `--run`/`--check`, on the CPU (g++ and the CUDA emulator) or
   on a GPU (nvcc).  A kernel program runs as a self-test against the reference
   interpreter, like the cuTile module's.
@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ... import __version__
-from ...errors import BasicError, Coord, SourceFile
+from ...errors import BasicError, SourceFile
+from ...formatting.cpp_pieces import join_pieces
 from ...ir import kernel as ir
 from ...ir.naming import Namer
 from ...verify.cuda_run import OUTPUT_MARKER
@@ -30,7 +31,6 @@ from . import element_types as T
 from . import host as cuda_host
 from .expr import ExprPrinter
 from .helpers import helpers_text
-from .host import format_cpp, join_pieces
 from .kernels import CudaKernel, lower_kernel
 
 SOURCE_MARKER = "BASIC source"
@@ -98,11 +98,12 @@ def _reader(dtype: ir.DType) -> str:
 # ---------------------------------------------------------------------- kernel programs
 
 
-def generate_cuda_library(
+def render_cuda_library(
     lib: ir.KernelLibrary, source: SourceFile, file_name: str | None = None
 ) -> str:
-    """The .cu file of a cuTile BASIC kernel program (see the module docstring); its
-    header's build commands name `file_name` (default: the program's name + .cu)."""
+    """The .cu file of a cuTile BASIC kernel program (see the module docstring), before
+    clang-format; its header's build commands name `file_name` (default: the program's
+    name + .cu)."""
     kernel = lib.kernel
     # The program's element type is f32 unless --precision said otherwise; the self-test
     # must analyse the quoted source the same way.
@@ -181,7 +182,7 @@ def generate_cuda_library(
     helpers = helpers_text(cuda_kernel.helpers | scope.helpers)
     precision = f", --precision {precision}" if precision else ""
     shown_name = slash_comment_text(Path(source.name).name)
-    code = render(
+    return render(
         "cuda/library.cu.jinja",
         title=f"{name}.cu: CUDA C++ translated from BASIC by basic2tile",
         version=__version__,
@@ -215,7 +216,6 @@ def generate_cuda_library(
         call_args=call_args,
         outputs=outputs,
     )
-    return format_cpp(code)
 
 
 def _run_doc(lib: ir.KernelLibrary) -> str:
@@ -258,36 +258,17 @@ def basic_source_of(code: str) -> tuple[str, str | None] | None:
 # ---------------------------------------------------------------------- legacy programs
 
 
-def generate_cuda_program(host, file_name: str | None = None) -> str:
-    """A legacy program with offloaded loops: host code by cuda/host.py around this
-    backend's kernels (launch code: cuda/launch.py)."""
+def render_cuda_program(host, file_name: str | None = None) -> str:
+    """A legacy program with offloaded loops, before clang-format: host code by
+    cuda/host.py around this backend's kernels (launch code: cuda/launch.py)."""
     if not host.kernels:
-        return cuda_host.generate_cuda_program(host, "", file_name)
+        return cuda_host.render_host_program(host, "", file_name)
     # The grid sizes of the launches are cdiv()s on the host.
     device = device_code(host.kernels, {"b2t_cdiv"})
-    return cuda_host.generate_cuda_program(host, device.text, file_name, device.kernels)
+    return cuda_host.render_host_program(host, device.text, file_name, device.kernels)
 
 
-# ---------------------------------------------------------------------- binaries
-
-
-def compile_kernels(code: str, fmt: str, arch: str, out_dir, name: str) -> list[Path]:
-    """`--emit ptx|cubin`: compile the device code of `code` with NVRTC for `arch`."""
-    from ...verify.nvrtc import NvrtcError, compile_cuda
-
-    if fmt not in ("ptx", "cubin"):
-        raise BasicError(
-            f"--emit {fmt} is for the cuTile target (--target cutile)", Coord(name, 0, 0)
-        )
-    try:
-        binary = compile_cuda(code, f"{name}.cu", arch=arch, output=fmt)
-    except (NvrtcError, ValueError) as exc:
-        raise BasicError(
-            f"NVRTC could not compile the generated CUDA: {exc}", Coord(f"{name}.cu", 0, 0)
-        ) from None
-    path = Path(out_dir) / f"{name}.{arch}.{fmt}"
-    path.write_bytes(binary)
-    return [path]
+# ---------------------------------------------------------------------- running
 
 
 def run_cuda_program(

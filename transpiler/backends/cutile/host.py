@@ -1,10 +1,11 @@
 """The host part of the cuTile Python backend: a `hostir.HostProgram` as a Python module.
 
-`generate_program(host)` returns a module in Black's style (Ruff's formatter) that, run
-as a script (or through its `main(device=None)`), does what the reference interpreter
-does with the same program: the same standard output byte for byte, the same warnings
-on stderr, each as `<file>: warning: line N: <message>`, and a fatal run-time error printed
-as `<file>: error: line N: <message>` with exit status 1.
+`render_program(host)` returns a module (laid out in Black's style next, in the
+formatting stage: formatting/python.py) that, run as a script (or through its
+`main(device=None)`), does what the reference interpreter does with the same program:
+the same standard output byte for byte, the same warnings on stderr, each as
+`<file>: warning: line N: <message>`, and a fatal run-time error printed as
+`<file>: error: line N: <message>` with exit status 1.
 
 Layout of the module (templates/cutile/program.py.jinja): imports of exactly the runtime
 names it uses, the DATA items, the kernels (when the offload pass made some), then
@@ -30,7 +31,7 @@ from .host_expr import ExprPrinter
 from .host_kernels import KernelPrinter
 from .host_microsoft import MicrosoftExprPrinter
 from .host_stmt import Code, StatementPrinter, _suite
-from .program import docstring_safe, format_python, runtime_requirement
+from .program import docstring_safe, runtime_requirement
 
 # What the generated module may import, by module (ABS is Python's own abs).
 _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs"} | {
@@ -76,8 +77,9 @@ _MAIN_NAMES = {
 }
 
 
-def generate_program(host: hostir.HostProgram) -> str:
-    return format_python(_ModulePrinter(host).render())
+def render_program(host: hostir.HostProgram) -> str:
+    """The module for `host`, before Ruff's formatter."""
+    return _ModulePrinter(host).render()
 
 
 def kernel_def_names(host: hostir.HostProgram) -> dict[str, str]:

@@ -1,65 +1,18 @@
-"""The cuTile Python backend: kernel IR (+ host program) -> a formatted module (Ruff's
-formatter, in Black's style)."""
+"""The cuTile Python backend: kernel IR (+ host program) -> a module, before Ruff's
+formatter lays it out in Black's style (the formatting stage: formatting/python.py)."""
 
 from __future__ import annotations
 
-import functools
-import subprocess
 from dataclasses import dataclass
 
 from ... import __version__
-from ...errors import BasicError, Coord, SourceFile
+from ...errors import SourceFile
 from ...ir import kernel as ir
 from ...ir.naming import Namer, generated_name, kernel_namer
 from ..basic_origin import kernel_origin_comments
 from ..render import render
-from .comment_runs import fold, unfold
 from .expr import NP_DTYPES, CutileExprPrinter
 from .helpers import helpers_text, helpers_used
-
-# Ruff's formatter writes Black's style (tests check the output against black itself)
-# about a hundred times faster: 0.06 s instead of 4.8 s for a 5,000-line module.
-# `--isolated` with every setting on the command line: a ruff.toml or pyproject.toml
-# where basic2tile runs cannot change the generated code.
-RUFF_FORMAT = (
-    "format", "--isolated", "--no-cache", "--line-length=100", "--target-version=py310",
-    "--config=format.quote-style='double'", "--config=format.indent-style='space'",
-    "--config=format.line-ending='lf'", "--config=format.skip-magic-trailing-comma=false",
-    "--config=format.docstring-code-format=false", "--no-preview", "-",
-)  # fmt: skip
-
-
-@functools.cache
-def ruff_path() -> str:
-    """The ruff executable of the `ruff` package (a dependency of basic2tile).  Its
-    absence is a broken installation, reported as an error (exit status 1), not a bug."""
-    try:
-        from ruff.__main__ import find_ruff_bin
-
-        return find_ruff_bin()
-    except (ImportError, FileNotFoundError):
-        raise BasicError(
-            "cannot format the generated Python: the ruff package (Ruff's formatter) is "
-            "not installed or has no ruff executable; reinstall basic2tile (it depends "
-            "on ruff) or run `pip install ruff`",
-            Coord("basic2tile", 0, 0),
-        ) from None
-
-
-def format_python(code: str) -> str:
-    """`code` in Black's style at line length 100, formatted by Ruff's formatter (runs
-    of comment lines folded, as the formatter is slow on them)."""
-    folded = fold(code)
-    done = subprocess.run(
-        [ruff_path(), *RUFF_FORMAT],
-        input=folded.code.encode("utf-8"),
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip()
-        raise RuntimeError(f"ruff format failed on the generated module: {message}")
-    return unfold(done.stdout.decode("utf-8"), folded.runs)
 
 
 def runtime_requirement(kernels: bool) -> str:
@@ -148,37 +101,9 @@ def box_name(namer: Namer, param: str) -> str:
     return namer.ident(generated_name(param, "box"), "box")
 
 
-def aot_param_specs(kernel: ir.Kernel):
-    """The parameter specifications NVIDIA's ahead-of-time compiler needs for `kernel`,
-    as `kernel_interface` passes them (boxed f64 scalars are 1-D f64 arrays)."""
-    import cuda.tile as ct
-
-    from ...verify.cutile_aot import ParamSpec
-
-    dtypes = {
-        "f16": ct.float16,
-        "bf16": ct.bfloat16,
-        "f32": ct.float32,
-        "f64": ct.float64,
-        "i32": ct.int32,
-        "i64": ct.int64,
-    }
-    specs = []
-    passing = kernel_interface(kernel, kernel_namer(kernel, "python")).passing
-    for p, (how, _) in zip(kernel.params, passing):
-        if how == "array":
-            specs.append(ParamSpec.array(dtypes[p.dtype], p.ndim))
-        elif how == "box":
-            specs.append(ParamSpec.array(ct.float64, 1))
-        elif how == "scalar":
-            specs.append(ParamSpec.scalar(dtypes[p.dtype]))
-        else:
-            specs.append(ParamSpec.constant(p.value))
-    return specs
-
-
-def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
-    """The module for a cuTile BASIC program: the kernel, run(), and a self-test."""
+def render_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
+    """The module for a cuTile BASIC program, before the formatter: the kernel, run(), and
+    a self-test."""
     kernel = lib.kernel
     namer = library_namer(kernel)
     array_names = {a.name: namer.name(a.name, "array") for a in lib.arrays}
@@ -215,7 +140,7 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         )
     run_params = [namer.name(n) if n not in array_names else array_names[n] for n in lib.inputs]
     outputs = [array_names[o] for o in lib.outputs]
-    code = render(
+    return render(
         "cutile/library.py.jinja",
         title=f"{kernel.name}: cuTile kernel translated from BASIC",
         version=__version__,
@@ -246,7 +171,6 @@ def generate_library(lib: ir.KernelLibrary, source: SourceFile) -> str:
         launch_args=launch_args,
         outputs=outputs,
     )
-    return format_python(code)
 
 
 def library_namer(kernel: ir.Kernel) -> Namer:
@@ -272,38 +196,6 @@ def _returns_doc(lib: ir.KernelLibrary) -> str:
     if len(lib.outputs) == 1:
         return f"the OUTPUT array {lib.outputs[0]}"
     return "the OUTPUT arrays " + ", ".join(lib.outputs) + " as a tuple"
-
-
-def export_kernels(
-    kernels: list[tuple[ir.Kernel, str]], code: str, formats, archs, out_dir, name: str
-) -> list:
-    """Compile `kernels` (those of the generated module `code`, each with its name there)
-    with NVIDIA's compiler: Tile IR bytecode (format "tileir") and/or cubins ("cubin") for
-    each of `archs`."""
-    import importlib.util
-    import tempfile
-    from pathlib import Path
-
-    from ...verify.cutile_aot import export
-
-    for fmt in formats:
-        if fmt not in ("tileir", "cubin"):
-            raise BasicError(
-                f"--emit {fmt} is for the CUDA target (--target cuda)", Coord(name, 0, 0)
-            )
-    written = []
-    with tempfile.TemporaryDirectory(prefix="b2t-emit-") as tmp:
-        path = Path(tmp) / f"{name}.py"
-        path.write_text(code, encoding="utf-8")
-        spec = importlib.util.spec_from_file_location(f"b2t_emit_{name}", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        for kernel, def_name in kernels:
-            fn = getattr(module, def_name)
-            written += export(
-                fn, aot_param_specs(kernel), out_dir, formats=tuple(formats), archs=tuple(archs)
-            )
-    return written
 
 
 def _scalar_argument(name: str, scalar) -> str:

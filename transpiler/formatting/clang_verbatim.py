@@ -5,7 +5,7 @@ reads them: the DATA table of a program with 10,000 DATA lines (80,000 items in 
 initializer) took it 11 s.  `set_aside` replaces the lines of each region by one
 placeholder line, which clang-format leaves as it is too, and `put_back` puts them back
 in its output.  A region that does not end, or that holds a line where the file may be
-cut (cuda_host.SPLIT), stays where it is.
+cut (`cpp_pieces.SPLIT`), stays where it is.
 """
 
 from __future__ import annotations
