@@ -14,30 +14,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ...errors import BasicUnsupportedError
 from ...ir import kernel as ir
-
-# The nodes that read memory or other threads' elements: every other node is a function
-# of the element's indices (and of locals that are).
-NOT_ELEMENTWISE = (ir.Load, ir.Gather, ir.Reduce, ir.Scan, ir.Mma)
-
-
-@dataclass
-class LocalsPlan:
-    types: dict[str, ir.TileType] = field(default_factory=dict)
-    # id(Let) -> name, for the Let that declares its local
-    declared_at: dict[int, str] = field(default_factory=dict)
-    # locals declared at the start of the kernel, in order of first binding
-    declared_first: list[str] = field(default_factory=list)
-    bound_once: set[str] = field(default_factory=set)
-    # local -> the expression it can be recomputed from at any element
-    index_values: dict[str, ir.KExpr] = field(default_factory=dict)
-    loop_vars: set[str] = field(default_factory=set)
-    # locals never negative: FOR variables counting up from a constant >= 0, and index
-    # values computed from such values (no bound check needs `>= 0` of them)
-    nonnegative: set[str] = field(default_factory=set)
+from ...ir.cuda_plan import LocalsPlan
 
 
 def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
@@ -89,7 +68,7 @@ def _index_only(e: ir.KExpr, plan: LocalsPlan) -> bool:
         if isinstance(node, ir.Local):
             if node.name not in plan.index_values:
                 return False
-        elif isinstance(node, NOT_ELEMENTWISE):
+        elif isinstance(node, ir.NOT_ELEMENTWISE):
             return False
     return True
 
