@@ -98,13 +98,7 @@ def _simt(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, product) -
             lw.emit(
                 f"for (int {i} = 0; {i} < {step}; ++{i}) {rhs}[{i}] = {b(f'({k} + {i}) * {n} + {col}')};"
             )
-            if slots > 1:
-                lw.emit("#pragma unroll")
-                lw.emit(f"for (int {lw.slot} = 0; {lw.slot} < {slots}; ++{lw.slot}) {{")
-                first = f"({row} + {rows_apart} * {lw.slot}) * {k_size} + {k}"
-            else:
-                lw.emit("{")
-                first = f"{row} * {k_size} + {k}"
+            first = _each_row(lw, slots, row, rows_apart, f" * {k_size} + {k}", "{")
             lw.emit(f"const {ctype}* {lhs} = {a_tile} + {first};")
             lw.emit("#pragma unroll")
             lw.emit(
@@ -114,14 +108,10 @@ def _simt(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, product) -
         else:
             lw.emit(f"for (int {k} = 0; {k} < {k_size}; ++{k}) {{")
             lw.emit(f"const {ctype} {rhs} = {b(f'{k} * {n} + {col}')};")
+            at = _each_row(lw, slots, row, rows_apart, f" * {k_size} + {k}")
+            lw.emit(f"{lw.reg(target)} += {a(at)} * {rhs};")
             if slots > 1:
-                lw.emit("#pragma unroll")
-                lw.emit(f"for (int {lw.slot} = 0; {lw.slot} < {slots}; ++{lw.slot}) {{")
-                at = f"({row} + {rows_apart} * {lw.slot}) * {k_size} + {k}"
-                lw.emit(f"{lw.reg(target)} += {a(at)} * {rhs};")
                 lw.emit("}")
-            else:
-                lw.emit(f"{lw.reg(target)} += {a(f'{row} * {k_size} + {k}')} * {rhs};")
         lw.emit("}")
         lw.emit("}")
         lw.read_shared()
@@ -137,6 +127,18 @@ def _simt(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, product) -
 
     lw.element_loop((m, n), body)
     lw.read_shared()
+
+
+def _each_row(lw, slots: int, row: str, rows_apart: int, offset: str, block: str = "") -> str:
+    """Open the loop over this thread's rows of the result (with one row, `block`);
+    returns the row's start in A plus `offset`."""
+    if slots > 1:
+        lw.emit("#pragma unroll")
+        lw.emit(f"for (int {lw.slot} = 0; {lw.slot} < {slots}; ++{lw.slot}) {{")
+        return f"({row} + {rows_apart} * {lw.slot}){offset}"
+    if block:
+        lw.emit(block)
+    return f"{row}{offset}"
 
 
 class _Fragments:
