@@ -30,6 +30,9 @@ class LocalsPlan:
     # locals never negative: FOR variables counting up from a constant >= 0, and index
     # values computed from such values (no bound check needs `>= 0` of them)
     nonnegative: set[str] = field(default_factory=set)
+    # id(ForRange) of loops whose stop reads a local the body assigns: the stop is
+    # evaluated once, before the loop (as Python's range does)
+    fixed_stops: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True)

@@ -142,7 +142,6 @@ class KernelLowering:
         self.out: list[str] = []
         self.printer = ExprPrinter(self)
         self.thread_zero = False  # printing a write that only thread 0 does
-        self.sync_after = self.plan.sync_after
         self.comments = kernel_origin_comments(kernel.body, "// ", slash_comment_text)
         # (local, first line, end line) of the code computing recomputable locals
         self.recomputable: list[tuple[ValueInfo, int, int]] = []
@@ -493,7 +492,7 @@ class KernelLowering:
             self.thread_zero = True
             self.scalar_statement(lambda: line(None))
             self.thread_zero = False
-        if array in self.sync_after:
+        if array in self.plan.sync_after:
             self.barrier()
 
     def guarded(self, condition: str, action: str) -> str:
@@ -506,20 +505,16 @@ class KernelLowering:
         self._element_update(s, "{target} = {value};")
 
     def _AtomicAdd(self, s: ir.AtomicAdd) -> None:
-        self._element_update(s, "atomicAdd(&{target}, {value});", atomic=True)
+        self._element_update(s, "atomicAdd(&{target}, {value});")
 
     def _AtomicMax(self, s: ir.AtomicMax) -> None:
         function = "atomicMax" if self.arrays[s.array].dtype == "i32" else "b2t_atomic_max"
-        self._element_update(s, function + "(&{target}, {value});", atomic=True)
+        self._element_update(s, function + "(&{target}, {value});")
 
-    def _element_update(self, s, template: str, atomic: bool = False) -> None:
+    def _element_update(self, s, template: str) -> None:
         """Scatter/atomics: `template` for each element of the broadcast operands, with
         the `target` element (when it exists, and the mask is set) and the `value`."""
         array = self.arrays[s.array]
-        if atomic and array.dtype not in ("f32", "f64", "i32"):
-            raise BasicUnsupportedError(
-                f"atomic updates of {array.dtype} arrays have no CUDA translation here"
-            )
         operands = ir.operands(s)
         for e in operands:
             self.hoist(e)
@@ -549,13 +544,12 @@ class KernelLowering:
         for e in (s.start, s.stop):
             self.hoist(e)
         var = self.values[s.var].name
-        assigned = {x.name for x in ir.statements(s.body) if isinstance(x, ir.Let)}
         stmt = self.printer.begin()
         start, stop = self.printer.scalar(s.start), self.printer.scalar(s.stop)
         for line in stmt.preludes:
             self.emit(line)
         self.after(stmt)
-        if any(isinstance(n, ir.Local) and n.name in assigned for n in ir.walk(s.stop)):
+        if id(s) in self.locals.fixed_stops:
             bound = self.fresh(f"{var}_stop")
             self.emit(f"const int {bound} = {stop};")
             stop = bound

@@ -9,7 +9,9 @@
   element, so broadcasting it (a (16, 1) lane tile against a (16, 16) tile) needs no
   shared memory;
 - FOR variables, which C++ scopes to their loop: reading one after its loop, or binding
-  it with LET, has no translation.
+  it with LET, has no translation;
+- FOR loops whose stop reads a local the loop assigns: C++ tests the stop at every
+  iteration, so it is computed once before the loop, as Python's range does.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
     for s in ir.statements(kernel.body):
         if isinstance(s, ir.ForRange):
             plan.loop_vars.add(s.var)
+            if _assigns_what_it_reads(s.body, s.stop):
+                plan.fixed_stops.add(id(s))
             up = s.step > 0 and isinstance(s.start, ir.Const) and s.start.value >= 0
             (counting if up else not_counting).add(s.var)
         if not isinstance(s, ir.Let):
@@ -61,6 +65,11 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
                 plan.nonnegative.add(s.name)
     _check_loop_vars(kernel.body, set(), set())
     return plan
+
+
+def _assigns_what_it_reads(body: list[ir.KStmt], e: ir.KExpr) -> bool:
+    assigned = {s.name for s in ir.statements(body) if isinstance(s, ir.Let)}
+    return any(isinstance(n, ir.Local) and n.name in assigned for n in ir.walk(e))
 
 
 def _index_only(e: ir.KExpr, plan: LocalsPlan) -> bool:

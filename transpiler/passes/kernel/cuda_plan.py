@@ -34,6 +34,7 @@ def plan_kernel(kernel: ir.Kernel) -> CudaKernelPlan:
 
 
 def _plan(kernel: ir.Kernel) -> CudaKernelPlan:
+    _check_atomics(kernel)
     threads = choose_threads(kernel)
     nodes = list(ir.expressions(kernel.body))
     return CudaKernelPlan(
@@ -49,3 +50,14 @@ def _plan(kernel: ir.Kernel) -> CudaKernelPlan:
             if isinstance(s, ir.Let) and reduces_into_local(s)
         },
     )
+
+
+def _check_atomics(kernel: ir.Kernel) -> None:
+    """CUDA's atomicAdd and atomicMax (b2t_atomic_max) take f32, f64 and i32 elements."""
+    for s in ir.statements(kernel.body):
+        dtype = kernel.param(s.array).dtype if isinstance(s, (ir.AtomicAdd, ir.AtomicMax)) else ""
+        if dtype and dtype not in ("f32", "f64", "i32"):
+            raise BasicUnsupportedError(
+                f"atomic updates of {dtype} arrays have no CUDA translation here",
+                s.origin.coord if s.origin else None,
+            )
