@@ -433,7 +433,7 @@ class KernelLowering:
         v = self.values[s.name]
         declare = self.locals.declared_at.get(id(s)) == s.name
         value = s.value
-        if isinstance(value, ir.Mma) and v.storage == "regs":
+        if isinstance(value, ir.Mma):  # a 2-D tile: in registers
             for child in ir.operands(value):
                 self.hoist(child)
             if declare:

@@ -63,7 +63,7 @@ def _assign(lw, target: ValueInfo, value: ir.KExpr) -> None:
     lw.element_loop(target.type.shape, line)
 
 
-def _simt(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, product) -> None:
+def _simt(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, product: ProductPlan):
     (m, k_size), (_, n) = e.a.type.shape, e.b.type.shape
     dtype = e.a.type.dtype
     k = lw.fresh("k")
@@ -214,14 +214,13 @@ def _accumulator_tile(lw, e: ir.Mma, product: ProductPlan) -> tuple[str, _Fragme
     return c_tile, _Fragments(lw, product, m, n, k_size)
 
 
-def _wmma(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, product) -> None:
+def _wmma(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, product: ProductPlan):
     c_tile, f = _accumulator_tile(lw, e, product)
-    frag = product.fragment
     acc = f.acc
     f.open()
     lw.emit(f"for (int {f.tile} = {f.warp}; {f.tile} < {f.tiles}; {f.tile} += {f.warps}) {{")
     f.position()
-    lw.emit(f"{f.type('accumulator', frag.acc)} {acc};")
+    lw.emit(f"{f.type('accumulator', f.frag.acc)} {acc};")
     f.move("load", acc, c_tile)
     f.multiply(acc, a_tile, b_tile)
     f.move("store", acc, c_tile)
@@ -246,8 +245,8 @@ def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
     let = s.body[0]
     e: ir.Mma = let.value
     target = lw.values[let.name]
-    c_tile, f = _accumulator_tile(lw, e, lw.plan.products[id(e)])
-    frag = f.frag
+    product = lw.plan.products[id(e)]
+    c_tile, f = _accumulator_tile(lw, e, product)
     acc = f.acc
     per_warp = -(-f.tiles // f.warps)
     partial = f.tiles % f.warps != 0
@@ -256,7 +255,7 @@ def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
     lw.emit(
         f"// The accumulator stays in tensor-core fragments for the whole loop: warp w holds result tiles w, w + {f.warps}, ..."
     )
-    lw.emit(f"{f.type('accumulator', frag.acc)} {acc}[{per_warp}];")
+    lw.emit(f"{f.type('accumulator', f.frag.acc)} {acc}[{per_warp}];")
 
     def each_tile(action) -> None:
         lw.emit("#pragma unroll")
@@ -279,8 +278,8 @@ def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
         lw.emit(comment)
     for x in (e.a, e.b):
         lw.hoist(x)
-    a_tile = stage(lw, e.a, "lhs", 32)
-    b_tile = stage(lw, e.b, "rhs", 32)
+    a_tile = stage(lw, e.a, "lhs", product.align)
+    b_tile = stage(lw, e.b, "rhs", product.align)
     lw.barrier()
     each_tile(lambda: f.multiply(f"{acc}[{part}]", a_tile, b_tile))
     lw.read_shared()
