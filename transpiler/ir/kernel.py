@@ -393,6 +393,12 @@ class Kernel:
                 return p
         raise KeyError(name)
 
+    def size_names(self) -> dict[int, str]:
+        """The constant parameters by value, the first of a value (the passes give each
+        tile size its own: tile, tile_k): both printers write an extent equal to one as
+        the parameter's name, not as the literal it names."""
+        return {p.value: p.name for p in reversed(self.params) if isinstance(p, ConstParam)}
+
 
 @dataclass(frozen=True, slots=True)
 class LoopDecision:

@@ -141,6 +141,7 @@ class KernelLowering:
         self.block_reductions: set[tuple[str, ir.DType]] = set()
         self.out: list[str] = []
         self.printer = ExprPrinter(self)
+        self.printer.tile_names = {v: self.params[n] for v, n in kernel.size_names().items()}
         self.thread_zero = False  # printing a write that only thread 0 does
         self.comments = kernel_origin_comments(kernel.body, "// ", slash_comment_text)
         # (local, first line, end line) of the code computing recomputable locals
@@ -353,7 +354,6 @@ class KernelLowering:
         first = len(self.out)  # after the declarations of locals first bound in a loop or IF
         for p in constants:
             self.emit(f"constexpr int {self.params[p.name]} = {p.value};")
-            self.printer.tile_names.setdefault(p.value, self.params[p.name])
         self.statements(self.kernel.body)
         for v, start, end in reversed(self.recomputable):
             if not v.read_in_registers:  # every use recomputed it from its definition
