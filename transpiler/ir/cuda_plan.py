@@ -3,7 +3,7 @@
 The decisions are made by `passes/kernel/cuda_plan.py` (and the modules it calls:
 `cuda_locals`, `cuda_launch_shape`, `mma_strategy`, `reduce_strategy`); the CUDA kernel
 printer (`backends/cuda/kernels.py`) reads these dataclasses and only lays out text.
-Nodes of the kernel's IR are named by `id()`: the plan lives as long as the kernel.
+It names the kernel's own IR nodes (which compare and hash by identity).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ class LocalsPlan:
     """A kernel's locals: their types, where C++ declares them, what can be recomputed."""
 
     types: dict[str, ir.TileType] = field(default_factory=dict)
-    # id(Let) -> name, for the Let that declares its local
-    declared_at: dict[int, str] = field(default_factory=dict)
+    # the Let of each local that declares it (its first, at the kernel's top level)
+    declared_at: set[ir.Let] = field(default_factory=set)
     # locals declared at the start of the kernel, in order of first binding
     declared_first: list[str] = field(default_factory=list)
     bound_once: set[str] = field(default_factory=set)
@@ -30,9 +30,9 @@ class LocalsPlan:
     # locals never negative: FOR variables counting up from a constant >= 0, and index
     # values computed from such values (no bound check needs `>= 0` of them)
     nonnegative: set[str] = field(default_factory=set)
-    # id(ForRange) of loops whose stop reads a local the body assigns: the stop is
+    # loops whose stop reads a local the body assigns: the stop is
     # evaluated once, before the loop (as Python's range does)
-    fixed_stops: set[int] = field(default_factory=set)
+    fixed_stops: set[ir.ForRange] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -89,11 +89,11 @@ class CudaKernelPlan:
     locals: LocalsPlan = field(default_factory=LocalsPlan)
     # arrays another thread may read after a write: a barrier follows each write
     sync_after: set[str] = field(default_factory=set)
-    products: dict[int, ProductPlan] = field(default_factory=dict)  # by id(Mma)
-    # id(ForRange) of GEMM main loops whose accumulator stays in WMMA fragments
-    accumulation_loops: set[int] = field(default_factory=set)
-    reductions: dict[int, ReducePlan] = field(default_factory=dict)  # by id(Reduce)
-    # id(Let) of `LET S = SUM(T)` that reduces straight into its scalar local
-    reduce_into_local: set[int] = field(default_factory=set)
+    products: dict[ir.Mma, ProductPlan] = field(default_factory=dict)
+    # GEMM main loops whose accumulator stays in WMMA fragments
+    accumulation_loops: set[ir.ForRange] = field(default_factory=set)
+    reductions: dict[ir.Reduce, ReducePlan] = field(default_factory=dict)
+    # each `LET S = SUM(T)` that reduces straight into its scalar local
+    reduce_into_local: set[ir.Let] = field(default_factory=set)
     # why the kernel has no CUDA translation (raised when it is printed for CUDA)
     unsupported: BasicUnsupportedError | None = None

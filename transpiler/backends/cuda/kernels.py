@@ -431,7 +431,7 @@ class KernelLowering:
 
     def _Let(self, s: ir.Let) -> None:
         v = self.values[s.name]
-        declare = self.locals.declared_at.get(id(s)) == s.name
+        declare = s in self.locals.declared_at
         value = s.value
         if isinstance(value, ir.Mma):  # a 2-D tile: in registers
             for child in ir.operands(value):
@@ -440,7 +440,7 @@ class KernelLowering:
                 self.declare(v)
             cuda_mma.lower(self, value, v)
             return
-        if id(s) in self.plan.reduce_into_local:
+        if s in self.plan.reduce_into_local:
             cuda_reduce.into_local(self, value, v, declare)
             return
         self.hoist(value)
@@ -532,7 +532,7 @@ class KernelLowering:
         self._write(s.array, shape, update)
 
     def _ForRange(self, s: ir.ForRange) -> None:
-        if id(s) in self.plan.accumulation_loops:
+        if s in self.plan.accumulation_loops:
             cuda_mma.lower_accumulation_loop(self, s)
             return
         self.for_header(s)
@@ -549,7 +549,7 @@ class KernelLowering:
         for line in stmt.preludes:
             self.emit(line)
         self.after(stmt)
-        if id(s) in self.locals.fixed_stops:
+        if s in self.locals.fixed_stops:
             bound = self.fresh(f"{var}_stop")
             self.emit(f"const int {bound} = {stop};")
             stop = bound

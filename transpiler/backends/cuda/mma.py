@@ -29,7 +29,7 @@ def lower(lw, e: ir.Mma, target: ValueInfo | None) -> None:
     if target is None:
         target = lw.new_temp(e, "product", "regs", e.type.dtype)
         lw.declare(target)
-    product = lw.plan.products[id(e)]
+    product = lw.plan.products[e]
     a_tile = stage(lw, e.a, "lhs", product.align)
     b_tile = stage(lw, e.b, "rhs", product.align)
     if product.fragment is not None:
@@ -245,7 +245,7 @@ def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
     let = s.body[0]
     e: ir.Mma = let.value
     target = lw.values[let.name]
-    product = lw.plan.products[id(e)]
+    product = lw.plan.products[e]
     c_tile, f = _accumulator_tile(lw, e, product)
     acc = f.acc
     per_warp = -(-f.tiles // f.warps)

@@ -43,7 +43,7 @@ def combine(op: str, total: str, value: str) -> str:
 
 def lower(lw, e: ir.Reduce) -> None:
     operand = e.operand
-    plan = lw.plan.reductions[id(e)]
+    plan = lw.plan.reductions[e]
     acc = plan.accumulator
     if plan.how == "scalar":
         v = lw.new_temp(e, f"{_operand_word(lw, operand)}_{e.op}", "scalar", acc)
@@ -74,7 +74,7 @@ def into_local(lw, e: ir.Reduce, local, declare: bool) -> None:
 def _whole_tile(lw, e: ir.Reduce, acc: ir.DType, local=None, declare: bool = True) -> None:
     operand = e.operand
     word = _operand_word(lw, operand)
-    any_of_booleans = lw.plan.reductions[id(e)].how == "any"
+    any_of_booleans = lw.plan.reductions[e].how == "any"
     if local is None:  # with keepdims too: one value for every element
         # MAX of flags is whether any is set: in the block (block_exceptions), in a thread
         v = lw.new_temp(e, f"block_{word}" if any_of_booleans else f"{word}_{e.op}", "scalar", acc)

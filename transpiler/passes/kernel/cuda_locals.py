@@ -27,12 +27,12 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
     not_counting: set[str] = set()
     counts: dict[str, int] = {}
     first: dict[str, ir.Let] = {}
-    top_level = {id(s) for s in kernel.body}
+    top_level = set(kernel.body)
     for s in ir.statements(kernel.body):
         if isinstance(s, ir.ForRange):
             plan.loop_vars.add(s.var)
             if _assigns_what_it_reads(s.body, s.stop):
-                plan.fixed_stops.add(id(s))
+                plan.fixed_stops.add(s)
             up = s.step > 0 and isinstance(s.start, ir.Const) and s.start.value >= 0
             (counting if up else not_counting).add(s.var)
         if not isinstance(s, ir.Let):
@@ -52,8 +52,8 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
             f"the FOR variable {name} is also assigned with LET in a kernel"
         )
     for name, let in first.items():
-        if id(let) in top_level:
-            plan.declared_at[id(let)] = name
+        if let in top_level:
+            plan.declared_at.add(let)
         else:
             plan.declared_first.append(name)
     plan.nonnegative = counting - not_counting

@@ -41,13 +41,11 @@ def _plan(kernel: ir.Kernel) -> CudaKernelPlan:
         threads=threads,
         locals=plan_locals(kernel),
         sync_after=arrays_needing_sync(kernel),
-        products={id(e): plan_product(e, threads) for e in nodes if isinstance(e, ir.Mma)},
+        products={e: plan_product(e, threads) for e in nodes if isinstance(e, ir.Mma)},
         accumulation_loops=accumulation_loops(kernel),
-        reductions={id(e): plan_reduce(e, threads) for e in nodes if isinstance(e, ir.Reduce)},
+        reductions={e: plan_reduce(e, threads) for e in nodes if isinstance(e, ir.Reduce)},
         reduce_into_local={
-            id(s)
-            for s in ir.statements(kernel.body)
-            if isinstance(s, ir.Let) and reduces_into_local(s)
+            s for s in ir.statements(kernel.body) if isinstance(s, ir.Let) and reduces_into_local(s)
         },
     )
 

@@ -57,11 +57,9 @@ def plan_product(e: ir.Mma, threads: int) -> ProductPlan:
     )
 
 
-def accumulation_loops(kernel: ir.Kernel) -> set[int]:
-    """id() of the GEMM main loops of `kernel`."""
-    return {
-        id(s) for s in ir.statements(kernel.body) if isinstance(s, ir.ForRange) and _accumulates(s)
-    }
+def accumulation_loops(kernel: ir.Kernel) -> set[ir.ForRange]:
+    """The GEMM main loops of `kernel`."""
+    return {s for s in ir.statements(kernel.body) if isinstance(s, ir.ForRange) and _accumulates(s)}
 
 
 def _accumulates(s: ir.ForRange) -> bool:
