@@ -40,10 +40,10 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
         counts[s.name] = counts.get(s.name, 0) + 1
         previous = plan.types.get(s.name)
         if previous is not None and previous != s.value.type:
-            raise BasicUnsupportedError(
+            raise unsupported(
                 f"{s.name} holds values of two types ({_show(previous)} and {_show(s.value.type)}); "
                 "a CUDA variable has one type",
-                s.origin.coord if s.origin else None,
+                s,
             )
         plan.types[s.name] = s.value.type
         first.setdefault(s.name, s)
@@ -89,10 +89,10 @@ def _check_loop_vars(stmts: list[ir.KStmt], live: set[str], ended: set[str]) -> 
         for e in ir.operands(s):
             for node in ir.walk(e):
                 if isinstance(node, ir.Local) and node.name in ended - live:
-                    raise BasicUnsupportedError(
+                    raise unsupported(
                         f"the FOR variable {node.name} is read after its loop; the CUDA "
                         "backend scopes it to the loop",
-                        s.origin.coord if s.origin else None,
+                        s,
                     )
         if isinstance(s, ir.ForRange):
             _check_loop_vars(s.body, live | {s.var}, ended)
@@ -100,6 +100,11 @@ def _check_loop_vars(stmts: list[ir.KStmt], live: set[str], ended: set[str]) -> 
         else:
             for body in ir.bodies(s):
                 _check_loop_vars(body, live, ended)
+
+
+def unsupported(message: str, s: ir.KStmt) -> BasicUnsupportedError:
+    """The error saying that statement `s` has no CUDA translation, at its BASIC line."""
+    return BasicUnsupportedError(message, s.origin.coord if s.origin else None)
 
 
 def _show(t: ir.TileType) -> str:

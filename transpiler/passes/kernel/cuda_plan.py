@@ -15,7 +15,7 @@ from ...errors import BasicUnsupportedError, at
 from ...ir import kernel as ir
 from ...ir.cuda_plan import CudaKernelPlan
 from .cuda_launch_shape import arrays_needing_sync, choose_threads
-from .cuda_locals import plan_locals
+from .cuda_locals import plan_locals, unsupported
 from .mma_strategy import accumulation_loops, plan_product
 from .reduce_strategy import plan_reduce, reduces_into_local
 
@@ -55,7 +55,4 @@ def _check_atomics(kernel: ir.Kernel) -> None:
     for s in ir.statements(kernel.body):
         dtype = kernel.param(s.array).dtype if isinstance(s, (ir.AtomicAdd, ir.AtomicMax)) else ""
         if dtype and dtype not in ("f32", "f64", "i32"):
-            raise BasicUnsupportedError(
-                f"atomic updates of {dtype} arrays have no CUDA translation here",
-                s.origin.coord if s.origin else None,
-            )
+            raise unsupported(f"atomic updates of {dtype} arrays have no CUDA translation here", s)
