@@ -23,7 +23,7 @@ import pytest
 from tests.conftest import EXAMPLES
 from transpiler import driver
 from transpiler.backends.cuda import element_types as T
-from transpiler.backends.cuda.kernels import choose_threads, lower_kernel
+from transpiler.backends.cuda.kernels import lower_kernel
 from transpiler.backends.cuda.program import device_code, host_convert
 from transpiler.backends.cutile.expr import CutileExprPrinter
 from transpiler.backends.cutile.program import kernel_interface, origin_comments
@@ -35,6 +35,8 @@ from transpiler.ir import irbuild as B
 from transpiler.ir import kernel as ir
 from transpiler.ir.naming import kernel_namer
 from transpiler.options import Options
+from transpiler.passes.kernel.cuda_launch_shape import choose_threads
+from transpiler.passes.kernel.cuda_plan import plan_kernel
 from transpiler.verify.cpu_cuda import build_cpu, run_cpu
 from transpiler.verify.nvcc import build_nvcc, find_nvcc
 
@@ -358,7 +360,10 @@ def _local(name: str, t: ir.TileType) -> ir.Local:
 
 
 def _kernel(name, params, body, grid, tile, dtype="f32") -> ir.Kernel:
-    return ir.Kernel(name, "tile", params, body, tuple(grid), tile, dtype)
+    """A hand-built kernel, planned for CUDA as the middle end plans the kernels it makes."""
+    kernel = ir.Kernel(name, "tile", params, body, tuple(grid), tile, dtype)
+    kernel.cuda = plan_kernel(kernel)
+    return kernel
 
 
 def _arange(n: int) -> ir.Arange:

@@ -2,8 +2,9 @@
 
 - The driver calls the back ends, never the reverse: no module of `backends/` imports
   `driver` or `cli`.
-- Printers lay out text: no module of `backends/` imports a pass (`passes/`); what the
-  printers need is computed by passes into the IR (`passes/host/host_facts.py`).
+- Printers lay out text: no module of `backends/` imports a pass (`passes/`), nor any pass
+  a printer; what the printers need is computed by passes into the IR
+  (`passes/host/host_facts.py`, `passes/kernel/cuda_plan.py`).
 - The formatting stage (`formatting/`) comes after the back ends: they return their text
   unformatted and the driver formats it, so the one module of `formatting/` a back end
   imports is `cpp_pieces` (the line where clang-format may cut a file); `formatting/`
@@ -96,6 +97,13 @@ def test_backends_do_not_import_the_driver(module):
 @pytest.mark.parametrize("module", BACKENDS)
 def test_printers_do_not_call_passes(module):
     assert not {m for m in GRAPH[module] if m.startswith("transpiler.passes")}
+
+
+@pytest.mark.parametrize("module", sorted(n for n in MODULES if n.startswith("transpiler.passes")))
+def test_passes_do_not_import_the_printers(module):
+    """Passes decide and printers lay out: what a printer needs from a pass is data in the
+    IR (`ir/cuda_plan.py`, `hostir.ForPlan`), never a call into `backends/`."""
+    assert not {m for m in GRAPH[module] if m.startswith("transpiler.backends")}
 
 
 @pytest.mark.parametrize(

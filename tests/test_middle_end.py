@@ -11,6 +11,7 @@ LATER_THAN_PLANNING = {
     "transpiler.passes.parallel.vectorize",
     "transpiler.passes.host.transfers",
     "transpiler.passes.host.host_facts",
+    "transpiler.passes.kernel.cuda_plan",
     "transpiler.passes.quickbasic.procedure_functions",
     "transpiler.passes.pipeline",
 }

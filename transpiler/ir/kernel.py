@@ -24,9 +24,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, fields
-from typing import Literal, Union
+from typing import TYPE_CHECKING, Literal, Union
 
 from ..errors import Coord
+
+if TYPE_CHECKING:
+    from .cuda_plan import CudaKernelPlan
 
 # "tf32": an f32 value rounded to TensorFloat-32 (10 mantissa bits), only as an operand
 # of an Mma (`--precision tf32`).
@@ -381,12 +384,20 @@ class Kernel:
     origin: Origin | None = None
     # One line for --explain and the HTML report: what was recognised and how it maps.
     summary: str = ""
+    # What the CUDA lowering decided (passes/kernel/cuda_plan.py; the CUDA printer reads it).
+    cuda: CudaKernelPlan | None = field(default=None, repr=False)
 
     def param(self, name: str) -> KernelParam:
         for p in self.params:
             if p.name == name:
                 return p
         raise KeyError(name)
+
+    def size_names(self) -> dict[int, str]:
+        """The constant parameters by value, the first of a value (the passes give each
+        tile size its own: tile, tile_k): both printers write an extent equal to one as
+        the parameter's name, not as the literal it names."""
+        return {p.value: p.name for p in reversed(self.params) if isinstance(p, ConstParam)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -501,6 +512,10 @@ def expressions(stmts: list[KStmt]):
 
 
 # --------------------------------------------------------------------------- facts
+
+# The nodes that read memory or other threads' elements: every other node is a function
+# of the element's indices (and of locals that are).
+NOT_ELEMENTWISE = (Load, Gather, Reduce, Scan, Mma)
 
 # Operations whose result is >= 0 when both operands are.  (Integer overflow could wrap a
 # sum or product of sizes past 2**31; such a kernel indexes nothing sensible anyway.)

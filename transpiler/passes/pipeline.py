@@ -18,6 +18,8 @@ Its stages, in order, and what each produces:
 5. host lowering     `passes/host/transfers.py` (the `dev.to_host` calls before host code
                      that reads the kernels' arrays), `passes/host/host_facts.py` (the facts
                      the printers read, again: launches and replays read variables),
+                     `passes/kernel/cuda_plan.py` (what the CUDA lowering of each kernel
+                     decided: block size, locals, products, reductions),
                      `passes/quickbasic/procedure_functions.py` (QuickBASIC's SUBs and FUNCTIONs
                      as functions).
 
@@ -34,6 +36,7 @@ from ..ir.model import Analysis
 from .host import host_facts
 from .host.structure import build_host_program
 from .host.transfers import place_transfers
+from .kernel import cuda_plan
 from .parallel.dependence import LoopPlan, NotParallel
 from .parallel.matmul import try_matmul
 from .parallel.offload import Offloader, offload
@@ -48,7 +51,11 @@ STAGES = (
     ("structuring", "passes.host.structure.build_host_program", "hostir.HostProgram"),
     ("offload planning", "passes.parallel.offload", "dependence.LoopPlan per loop, or a decision"),
     ("vectorising", "passes.parallel.vectorize.vectorize", "hostir.Launch per plan"),
-    ("host lowering", "transfers, host_facts, procedure_functions", "the printed host program"),
+    (
+        "host lowering",
+        "transfers, host_facts, cuda_plan, procedure_functions",
+        "the printed host program",
+    ),
 )
 
 
@@ -61,6 +68,7 @@ def host_program(
         offload(host, partial(offload_loop, tile=tile))  # 3. planning, 4. vectorising
         place_transfers(host)  # 5. host lowering: dev.to_host before host code,
         host_facts.annotate(host)  # the printers' facts (launches read variables too),
+        cuda_plan.annotate(host.kernels)  # the CUDA lowering's decisions,
     make_functions(host)  # SUBs and FUNCTIONs as functions
     return host
 

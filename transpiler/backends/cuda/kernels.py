@@ -1,10 +1,11 @@
 """Kernel IR -> CUDA C++ kernels: one block per grid block, tiles spread over threads.
 
-Lowering rules (see also ir.py):
-- Block size: `threads` from the largest tile the kernel computes on (32 to 256, a
-  multiple of 32).  Thread t holds elements t, t + threads, ... of every tile value, in a
-  register array (`x[slot]`; a plain variable when a tile has at most `threads`
-  elements).  Scalars (shape ()) are computed identically by every thread.
+What to do was decided before printing (`kernel.cuda`, passes/kernel/cuda_plan.py: the
+block size, the locals, the products, the reductions, the barriers after writes); this
+module lays it out:
+- Thread t holds elements t, t + threads, ... of every tile value, in a register array
+  (`x[slot]`; a plain variable when a tile has at most `threads` elements).  Scalars
+  (shape ()) are computed identically by every thread.
 - Elementwise statements are loops over the thread's slots, unrolled by the compiler.
 - Reduce, Mma, and register values read at elements other threads hold (broadcasts
   between different shapes) go through shared memory, with __syncthreads() between
@@ -39,9 +40,7 @@ from . import scan as cuda_scan
 from .expr import ArrayInfo, ExprPrinter, ValueInfo, element
 from .host_text import cpp_string as c_string
 from .index import Index, axis_words, coords_of
-from .locals import NOT_ELEMENTWISE, plan_locals
 
-MAX_THREADS = 256
 MAX_SLOTS = 256  # elements of one tile per thread (registers, unrolled loops)
 STATIC_SHARED_LIMIT = 48 * 1024
 SHARED_LIMIT = 227 * 1024  # per block, with the opt-in (sm_90 and later)
@@ -86,15 +85,6 @@ class CudaKernel:
     helpers: set[str] = field(default_factory=set)
 
 
-def choose_threads(kernel: ir.Kernel) -> int:
-    """Threads per block: one per element of the largest tile (e.g. a 256-element map),
-    at most 256 (two or more elements per thread beyond), at least one warp."""
-    largest = max((node.type.size for node in ir.expressions(kernel.body)), default=1)
-    largest = max(largest, math.prod(kernel.tile))
-    threads = 1 << max(0, (largest - 1).bit_length())
-    return max(32, min(MAX_THREADS, threads))
-
-
 def lower_kernel(kernel: ir.Kernel) -> CudaKernel:
     with at(kernel.origin.coord) if kernel.origin else contextlib.nullcontext():
         return KernelLowering(kernel).run()
@@ -104,23 +94,28 @@ class KernelLowering:
     """The state of printing one kernel (also the `scope` its ExprPrinter asks)."""
 
     def __init__(self, kernel: ir.Kernel):
+        if kernel.cuda is None:
+            raise ValueError(f"kernel {kernel.name} was not planned (passes/kernel/cuda_plan.py)")
+        if kernel.cuda.unsupported is not None:
+            raise kernel.cuda.unsupported
         self.kernel = kernel
-        self.threads = choose_threads(kernel)
+        self.plan = kernel.cuda
+        self.locals = self.plan.locals
+        self.threads = self.plan.threads
         self.namer = kernel_namer(kernel, "cpp", taken=set(RESERVED))
         self.function_name = self.namer.ident(kernel.name)
-        self.plan = plan_locals(kernel)
         self.arrays: dict[str, ArrayInfo] = {}
         self.params: dict[str, str] = {}
         self.cuda_params: list[CudaParam] = []
         self._name_params()
         self.values: dict[str, ValueInfo] = {}
-        for name, type_ in self.plan.types.items():
+        for name, type_ in self.locals.types.items():
             storage = "scalar" if type_.is_scalar else "regs"
-            definition = self.plan.index_values.get(name) if not type_.is_scalar else None
+            definition = self.locals.index_values.get(name) if not type_.is_scalar else None
             self.values[name] = ValueInfo(
                 self.namer.ident(name), type_, storage, type_.dtype, definition
             )
-        for var in sorted(self.plan.loop_vars):
+        for var in sorted(self.locals.loop_vars):
             self.values[var] = ValueInfo(self.namer.ident(var), ir.TileType("i32"), "scalar", "i32")
         # The lowering's own names come after the kernel's (kernel_namer named those).
         self.slot = self.namer.fresh("slot")
@@ -146,8 +141,8 @@ class KernelLowering:
         self.block_reductions: set[tuple[str, ir.DType]] = set()
         self.out: list[str] = []
         self.printer = ExprPrinter(self)
+        self.printer.tile_names = {v: self.params[n] for v, n in kernel.size_names().items()}
         self.thread_zero = False  # printing a write that only thread 0 does
-        self.sync_after = _arrays_needing_sync(kernel)
         self.comments = kernel_origin_comments(kernel.body, "// ", slash_comment_text)
         # (local, first line, end line) of the code computing recomputable locals
         self.recomputable: list[tuple[ValueInfo, int, int]] = []
@@ -203,7 +198,7 @@ class KernelLowering:
 
     def nonnegative(self, e: ir.KExpr) -> bool:
         """True when `e` (a tile index) is certainly >= 0, so no lower bound check is needed."""
-        return ir.nonnegative(e, set(), self.plan.nonnegative)
+        return ir.nonnegative(e, set(), self.locals.nonnegative)
 
     def staged_copy(self, v: ValueInfo) -> str:
         """The shared-memory copy of register value `v` (for reads of other threads' elements)."""
@@ -353,13 +348,12 @@ class KernelLowering:
     # ------------------------------------------------------------------ statements
 
     def run(self) -> CudaKernel:
-        for name in self.plan.declared_first:
+        for name in self.locals.declared_first:
             self.declare(self.values[name])
         constants = [p for p in self.kernel.params if isinstance(p, ir.ConstParam)]
         first = len(self.out)  # after the declarations of locals first bound in a loop or IF
         for p in constants:
             self.emit(f"constexpr int {self.params[p.name]} = {p.value};")
-            self.printer.tile_names.setdefault(p.value, self.params[p.name])
         self.statements(self.kernel.body)
         for v, start, end in reversed(self.recomputable):
             if not v.read_in_registers:  # every use recomputed it from its definition
@@ -437,24 +431,21 @@ class KernelLowering:
 
     def _Let(self, s: ir.Let) -> None:
         v = self.values[s.name]
-        declare = self.plan.declared_at.get(id(s)) == s.name
+        declare = s in self.locals.declared_at
         value = s.value
-        if isinstance(value, ir.Mma) and v.storage == "regs":
+        if isinstance(value, ir.Mma):  # a 2-D tile: in registers
             for child in ir.operands(value):
                 self.hoist(child)
             if declare:
                 self.declare(v)
             cuda_mma.lower(self, value, v)
             return
-        if (
-            isinstance(value, ir.Reduce)
-            and v.storage == "scalar"
-            and cuda_reduce.into_local(self, value, v, declare)
-        ):
+        if s in self.plan.reduce_into_local:
+            cuda_reduce.into_local(self, value, v, declare)
             return
         self.hoist(value)
         if v.storage == "scalar":
-            const = "const " if declare and s.name in self.plan.bound_once else ""
+            const = "const " if declare and s.name in self.locals.bound_once else ""
             decl = f"{const}{T.c_type(v.dtype)} " if declare else ""
             self.scalar_statement(lambda: [f"{decl}{v.name} = {self.printer.scalar(value)};"])
             return
@@ -501,7 +492,7 @@ class KernelLowering:
             self.thread_zero = True
             self.scalar_statement(lambda: line(None))
             self.thread_zero = False
-        if array in self.sync_after:
+        if array in self.plan.sync_after:
             self.barrier()
 
     def guarded(self, condition: str, action: str) -> str:
@@ -514,20 +505,16 @@ class KernelLowering:
         self._element_update(s, "{target} = {value};")
 
     def _AtomicAdd(self, s: ir.AtomicAdd) -> None:
-        self._element_update(s, "atomicAdd(&{target}, {value});", atomic=True)
+        self._element_update(s, "atomicAdd(&{target}, {value});")
 
     def _AtomicMax(self, s: ir.AtomicMax) -> None:
         function = "atomicMax" if self.arrays[s.array].dtype == "i32" else "b2t_atomic_max"
-        self._element_update(s, function + "(&{target}, {value});", atomic=True)
+        self._element_update(s, function + "(&{target}, {value});")
 
-    def _element_update(self, s, template: str, atomic: bool = False) -> None:
+    def _element_update(self, s, template: str) -> None:
         """Scatter/atomics: `template` for each element of the broadcast operands, with
         the `target` element (when it exists, and the mask is set) and the `value`."""
         array = self.arrays[s.array]
-        if atomic and array.dtype not in ("f32", "f64", "i32"):
-            raise BasicUnsupportedError(
-                f"atomic updates of {array.dtype} arrays have no CUDA translation here"
-            )
         operands = ir.operands(s)
         for e in operands:
             self.hoist(e)
@@ -545,7 +532,7 @@ class KernelLowering:
         self._write(s.array, shape, update)
 
     def _ForRange(self, s: ir.ForRange) -> None:
-        if cuda_mma.is_accumulation_loop(self, s):
+        if s in self.plan.accumulation_loops:
             cuda_mma.lower_accumulation_loop(self, s)
             return
         self.for_header(s)
@@ -557,13 +544,12 @@ class KernelLowering:
         for e in (s.start, s.stop):
             self.hoist(e)
         var = self.values[s.var].name
-        assigned = {x.name for x in ir.statements(s.body) if isinstance(x, ir.Let)}
         stmt = self.printer.begin()
         start, stop = self.printer.scalar(s.start), self.printer.scalar(s.stop)
         for line in stmt.preludes:
             self.emit(line)
         self.after(stmt)
-        if any(isinstance(n, ir.Local) and n.name in assigned for n in ir.walk(s.stop)):
+        if s in self.locals.fixed_stops:
             bound = self.fresh(f"{var}_stop")
             self.emit(f"const int {bound} = {stop};")
             stop = bound
@@ -577,7 +563,7 @@ class KernelLowering:
         self.leave_loop()
 
     def _WhileLoop(self, s: ir.WhileLoop) -> None:
-        if not any(isinstance(n, NOT_ELEMENTWISE) for n in ir.walk(s.cond)):
+        if not any(isinstance(n, ir.NOT_ELEMENTWISE) for n in ir.walk(s.cond)):
             stmt = self.printer.begin()
             cond = self.printer.scalar(s.cond)
             if not stmt.preludes and not stmt.staged:
@@ -617,37 +603,3 @@ class KernelLowering:
             return [f"if (threadIdx.x == 0) printf({c_string(s.format)}{args});"]
 
         self.scalar_statement(line)
-
-
-def _arrays_needing_sync(kernel: ir.Kernel) -> set[str]:
-    """Arrays written and read in one kernel where a thread may read an element another
-    thread wrote (gathers, scatters, atomics, tiles of different shapes): a barrier
-    follows each write.  Tile loads and stores of one shape and view touch each element
-    from the same thread and need none."""
-    accesses: dict[str, set] = {}
-    writes: set[str] = set()
-    reads: set[str] = set()
-    for s in ir.statements(kernel.body):
-        if isinstance(s, (ir.Store, ir.Scatter, ir.AtomicAdd, ir.AtomicMax)):
-            writes.add(s.array)
-            accesses.setdefault(s.array, set()).add(_access(s))
-    for node in ir.expressions(kernel.body):
-        if isinstance(node, (ir.Load, ir.Gather)):
-            reads.add(node.array)
-            accesses.setdefault(node.array, set()).add(_access(node))
-    return {a for a in writes & reads if len(accesses[a]) > 1 or ("element",) in accesses[a]}
-
-
-def _access(node) -> tuple:
-    """How a statement or expression touches its array: a tile (of a shape, view and axis
-    order) or single elements."""
-    if isinstance(node, ir.Store):
-        return ("tile", node.value.type.shape, _view_key(node.view), None)
-    if isinstance(node, ir.Load):
-        return ("tile", node.type.shape, _view_key(node.view), node.order)
-    return ("element",)
-
-
-def _view_key(view) -> tuple:
-    """Views compare by structure (IR nodes have no value equality; their repr does)."""
-    return tuple((v.axis, repr(v.start), repr(v.stop)) for v in view)

@@ -1,61 +1,27 @@
-"""Mma nodes (`a @ b + acc` on 2-D tiles) as shared-memory matrix products.
+"""Mma nodes (`a @ b + acc` on 2-D tiles) as shared-memory matrix products; which
+product each is (WMMA fragments or SIMT, its layout) was decided by
+passes/kernel/mma_strategy.py (`lw.plan.products`).
 
 Both operands are staged in shared memory (their loads are coalesced: consecutive
 threads read consecutive elements), then:
-- tensor cores (WMMA) when the inputs are f16/bf16 (m16n16k16, f32 accumulation), tf32
-  (m16n16k8, f32 operands already rounded to TensorFloat-32: `--precision tf32`) or f64
-  (m8n8k4) and the tile shapes are multiples of the fragment shape: the accumulator goes
-  through shared memory into fragments, each warp computes some 16x16 (8x8) tiles of the
-  result, and the result comes back to the threads' registers;
-- otherwise a classic SIMT product: each thread accumulates its own elements of the result
-  in registers.  When every thread holds elements of one column (the usual case), it
-  reads B's elements of its column once per k for all its rows, and A's four (f32) or
-  two (f64) consecutive k of a row with one 16-byte shared load, the same for the whole
-  warp (a broadcast): about one shared load per four FMAs.
+- tensor cores (WMMA): the accumulator goes through shared memory into fragments, each
+  warp computes some tiles of the result, and the result comes back to the threads'
+  registers;
+- SIMT: each thread accumulates its own elements of the result in registers.  When every
+  thread holds elements of one column, it reads B's elements of its column once per k
+  for all its rows, and A's consecutive k of a row with one 16-byte shared load, the same
+  for the whole warp (a broadcast): about one shared load per four FMAs.
 
-A FOR loop whose body is only `ACC = MMA(a, b, ACC)` (a GEMM main loop) keeps the
-accumulator in WMMA fragments for the whole loop instead of moving it through shared
-memory at every step.
+A GEMM main loop (`lw.plan.accumulation_loops`) keeps the accumulator in WMMA fragments
+for the whole loop instead of moving it through shared memory at every step.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...ir import kernel as ir
+from ...ir.cuda_plan import ProductPlan
 from . import element_types as T
 from .expr import ValueInfo
-
-# Elements per 16-byte shared-memory load in the SIMT product's k loop.
-VECTOR = {"f32": 4, "tf32": 4, "f64": 2}
-
-
-@dataclass(frozen=True)
-class Fragment:
-    m: int
-    n: int
-    k: int
-    input: ir.DType
-    acc: ir.DType
-
-
-def fragment_shape(e: ir.Mma) -> Fragment | None:
-    """The WMMA shape for `e`, or None for the SIMT product."""
-    (m, k), (_, n) = e.a.type.shape, e.b.type.shape
-    dtype, acc = e.a.type.dtype, e.type.dtype
-    if dtype != e.b.type.dtype:
-        return None
-    if dtype in T.LOW_PRECISION and acc == "f32":
-        frag = Fragment(16, 16, 16, dtype, acc)
-    elif dtype == "tf32" and acc == "f32":
-        frag = Fragment(16, 16, 8, dtype, acc)
-    elif dtype == "f64" and acc == "f64":
-        frag = Fragment(8, 8, 4, dtype, acc)
-    else:
-        return None
-    if m % frag.m or n % frag.n or k % frag.k:
-        return None
-    return frag
 
 
 def lower(lw, e: ir.Mma, target: ValueInfo | None) -> None:
@@ -63,18 +29,17 @@ def lower(lw, e: ir.Mma, target: ValueInfo | None) -> None:
     if target is None:
         target = lw.new_temp(e, "product", "regs", e.type.dtype)
         lw.declare(target)
-    frag = fragment_shape(e)
-    align = 32 if frag else 16  # WMMA loads need 32 bytes, vector loads 16
-    a_tile = stage(lw, e.a, "lhs", align)
-    b_tile = stage(lw, e.b, "rhs", align)
-    if frag is not None:
-        _wmma(lw, e, target, a_tile, b_tile, frag)
+    product = lw.plan.products[e]
+    a_tile = stage(lw, e.a, "lhs", product.align)
+    b_tile = stage(lw, e.b, "rhs", product.align)
+    if product.fragment is not None:
+        _wmma(lw, e, target, a_tile, b_tile, product)
         return
     acc = e.acc
     if not (isinstance(acc, ir.Local) and lw.values.get(acc.name) is target):
         _assign(lw, target, acc)
     lw.barrier()
-    _simt(lw, e, target, a_tile, b_tile)
+    _simt(lw, e, target, a_tile, b_tile, product)
 
 
 def stage(lw, x: ir.KExpr, word: str, align: int) -> str:
@@ -98,10 +63,9 @@ def _assign(lw, target: ValueInfo, value: ir.KExpr) -> None:
     lw.element_loop(target.type.shape, line)
 
 
-def _simt(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str) -> None:
+def _simt(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, product: ProductPlan):
     (m, k_size), (_, n) = e.a.type.shape, e.b.type.shape
     dtype = e.a.type.dtype
-    threads = lw.threads
     k = lw.fresh("k")
 
     def a(at: str) -> str:
@@ -111,9 +75,8 @@ def _simt(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str) -> None:
         return T.to_compute(f"{b_tile}[{at}]", dtype)
 
     row, col = lw.coord_names[:2]
-    if (m * n) % threads == 0 and threads % n == 0:
-        # Every thread holds one column: rows row, row + rows_apart, ...
-        rows_apart = threads // n
+    if product.column_per_thread:  # rows row, row + rows_apart, ...
+        rows_apart = product.rows_apart
         slots = lw.slots((m, n))
         rhs = lw.fresh("rhs")
         lw.emit("{")
@@ -124,7 +87,7 @@ def _simt(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str) -> None:
             else f"const int {row} = threadIdx.x / {n};"
         )
         ctype = T.c_type(T.compute_type(dtype))
-        step = VECTOR.get(dtype, 1) if k_size % VECTOR.get(dtype, 1) == 0 else 1
+        step = product.vector
         if step > 1:
             # `step` consecutive k at a time: A's values are adjacent in a row of a_tile
             # (one 16-byte shared load), B's are reused by all of this thread's rows.
@@ -135,13 +98,7 @@ def _simt(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str) -> None:
             lw.emit(
                 f"for (int {i} = 0; {i} < {step}; ++{i}) {rhs}[{i}] = {b(f'({k} + {i}) * {n} + {col}')};"
             )
-            if slots > 1:
-                lw.emit("#pragma unroll")
-                lw.emit(f"for (int {lw.slot} = 0; {lw.slot} < {slots}; ++{lw.slot}) {{")
-                first = f"({row} + {rows_apart} * {lw.slot}) * {k_size} + {k}"
-            else:
-                lw.emit("{")
-                first = f"{row} * {k_size} + {k}"
+            first = _each_row(lw, slots, row, rows_apart, f" * {k_size} + {k}", "{")
             lw.emit(f"const {ctype}* {lhs} = {a_tile} + {first};")
             lw.emit("#pragma unroll")
             lw.emit(
@@ -151,14 +108,10 @@ def _simt(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str) -> None:
         else:
             lw.emit(f"for (int {k} = 0; {k} < {k_size}; ++{k}) {{")
             lw.emit(f"const {ctype} {rhs} = {b(f'{k} * {n} + {col}')};")
+            at = _each_row(lw, slots, row, rows_apart, f" * {k_size} + {k}")
+            lw.emit(f"{lw.reg(target)} += {a(at)} * {rhs};")
             if slots > 1:
-                lw.emit("#pragma unroll")
-                lw.emit(f"for (int {lw.slot} = 0; {lw.slot} < {slots}; ++{lw.slot}) {{")
-                at = f"({row} + {rows_apart} * {lw.slot}) * {k_size} + {k}"
-                lw.emit(f"{lw.reg(target)} += {a(at)} * {rhs};")
                 lw.emit("}")
-            else:
-                lw.emit(f"{lw.reg(target)} += {a(f'{row} * {k_size} + {k}')} * {rhs};")
         lw.emit("}")
         lw.emit("}")
         lw.read_shared()
@@ -176,13 +129,25 @@ def _simt(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str) -> None:
     lw.read_shared()
 
 
+def _each_row(lw, slots: int, row: str, rows_apart: int, offset: str, block: str = "") -> str:
+    """Open the loop over this thread's rows of the result (with one row, `block`);
+    returns the row's start in A plus `offset`."""
+    if slots > 1:
+        lw.emit("#pragma unroll")
+        lw.emit(f"for (int {lw.slot} = 0; {lw.slot} < {slots}; ++{lw.slot}) {{")
+        return f"({row} + {rows_apart} * {lw.slot}){offset}"
+    if block:
+        lw.emit(block)
+    return f"{row}{offset}"
+
+
 class _Fragments:
     """Names and C++ types for the WMMA code of one product."""
 
-    def __init__(self, lw, frag: Fragment, m: int, n: int, k_size: int):
+    def __init__(self, lw, product: ProductPlan, m: int, n: int, k_size: int):
+        frag = product.fragment
         self.lw, self.frag, self.m, self.n, self.k_size = lw, frag, m, n, k_size
-        self.tiles = (m // frag.m) * (n // frag.n)
-        self.warps = lw.threads // 32
+        self.tiles, self.warps = product.tiles, product.warps
         self.warp = lw.fresh("warp")
         self.tile = lw.fresh("tile")
         self.tile_row = lw.fresh("tile_row")
@@ -232,10 +197,11 @@ class _Fragments:
         lw.emit("}")
 
 
-def _accumulator_tile(lw, e: ir.Mma, frag: Fragment) -> tuple[str, _Fragments]:
+def _accumulator_tile(lw, e: ir.Mma, product: ProductPlan) -> tuple[str, _Fragments]:
     """Copy the accumulator of `e` to a new shared array (fragments load from memory);
     returns it and the names of the WMMA code."""
     (m, k_size), (_, n) = e.a.type.shape, e.b.type.shape
+    frag = product.fragment
     c_tile = lw.shared_buffer("acc_tile", frag.acc, m * n, 32)
     lw.before_write()
 
@@ -245,16 +211,16 @@ def _accumulator_tile(lw, e: ir.Mma, frag: Fragment) -> tuple[str, _Fragments]:
 
     lw.element_loop((m, n), line)
     lw.barrier()
-    return c_tile, _Fragments(lw, frag, m, n, k_size)
+    return c_tile, _Fragments(lw, product, m, n, k_size)
 
 
-def _wmma(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, frag: Fragment) -> None:
-    c_tile, f = _accumulator_tile(lw, e, frag)
+def _wmma(lw, e: ir.Mma, target: ValueInfo, a_tile: str, b_tile: str, product: ProductPlan):
+    c_tile, f = _accumulator_tile(lw, e, product)
     acc = f.acc
     f.open()
     lw.emit(f"for (int {f.tile} = {f.warp}; {f.tile} < {f.tiles}; {f.tile} += {f.warps}) {{")
     f.position()
-    lw.emit(f"{f.type('accumulator', frag.acc)} {acc};")
+    lw.emit(f"{f.type('accumulator', f.frag.acc)} {acc};")
     f.move("load", acc, c_tile)
     f.multiply(acc, a_tile, b_tile)
     f.move("store", acc, c_tile)
@@ -275,30 +241,12 @@ def _read_back(lw, target: ValueInfo, c_tile: str) -> None:
 # ---------------------------------------------------------------------- GEMM main loops
 
 
-def is_accumulation_loop(lw, s: ir.ForRange) -> bool:
-    """`for ...: X = mma(a, b, X)` with tensor-core shapes and a, b not reading X."""
-    if len(s.body) != 1 or not isinstance(s.body[0], ir.Let):
-        return False
-    let = s.body[0]
-    e = let.value
-    if not isinstance(e, ir.Mma) or fragment_shape(e) is None:
-        return False
-    target = lw.values.get(let.name)
-    if target is None or target.storage != "regs" or target.type != e.type:
-        return False
-    if not (isinstance(e.acc, ir.Local) and e.acc.name == let.name):
-        return False
-    return not any(
-        isinstance(n, ir.Local) and n.name == let.name for x in (e.a, e.b) for n in ir.walk(x)
-    )
-
-
 def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
     let = s.body[0]
     e: ir.Mma = let.value
     target = lw.values[let.name]
-    frag = fragment_shape(e)
-    c_tile, f = _accumulator_tile(lw, e, frag)
+    product = lw.plan.products[e]
+    c_tile, f = _accumulator_tile(lw, e, product)
     acc = f.acc
     per_warp = -(-f.tiles // f.warps)
     partial = f.tiles % f.warps != 0
@@ -307,7 +255,7 @@ def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
     lw.emit(
         f"// The accumulator stays in tensor-core fragments for the whole loop: warp w holds result tiles w, w + {f.warps}, ..."
     )
-    lw.emit(f"{f.type('accumulator', frag.acc)} {acc}[{per_warp}];")
+    lw.emit(f"{f.type('accumulator', f.frag.acc)} {acc}[{per_warp}];")
 
     def each_tile(action) -> None:
         lw.emit("#pragma unroll")
@@ -330,8 +278,8 @@ def lower_accumulation_loop(lw, s: ir.ForRange) -> None:
         lw.emit(comment)
     for x in (e.a, e.b):
         lw.hoist(x)
-    a_tile = stage(lw, e.a, "lhs", 32)
-    b_tile = stage(lw, e.b, "rhs", 32)
+    a_tile = stage(lw, e.a, "lhs", product.align)
+    b_tile = stage(lw, e.b, "rhs", product.align)
     lw.barrier()
     each_tile(lambda: f.multiply(f"{acc}[{part}]", a_tile, b_tile))
     lw.read_shared()

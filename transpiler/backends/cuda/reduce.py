@@ -1,32 +1,27 @@
-"""Reduce nodes as block-wide reductions.
+"""Reduce nodes as block-wide reductions (how each is computed was decided by
+passes/kernel/reduce_strategy.py: `lw.plan.reductions`).
 
-A whole-tile reduction (axis None) gives a scalar: each thread combines its own
-elements, then `b2t_block_<op>` combines the threads (warp shuffles, then the warps'
-results in order) and hands every thread the same value.  MAX over booleans (is one
-true: the kernels' "did any lane meet an exception") is `b2t_block_any`, one shared
-flag between barriers, which costs less than the shuffles.
+A whole-tile reduction: each thread combines its own elements, then `b2t_block_<op>`
+combines the threads (warp shuffles, then the warps' results in order) and hands every
+thread the same value; MAX over booleans is `b2t_block_any`, one shared flag between
+barriers, which costs less than the shuffles.
 
-An axis reduction (softmax's MAX(T, 1)) gives one value per row (or column): G threads
-(a power of two up to 32, so they are lanes of one warp) share each output, each
-combining every G-th element along the axis, then a shuffle combines the G partial
-results.  The outputs go to a shared-memory array that any thread can read, with a
-barrier after it.
+An axis reduction: each of the G threads sharing an output combines every G-th element
+along the axis, then a shuffle combines the G partial results.  The outputs go to a
+shared-memory array that any thread can read, with a barrier after it.
 
-Like cuTile: booleans are reduced as int32, float max/min ignore NaN (fmax) and start
-from -inf/+inf, half-precision values are combined in float.
+Like cuTile: float max/min ignore NaN (fmax) and start from -inf/+inf.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import astuple
 
 from ...ir import kernel as ir
+from ...ir.cuda_plan import AxisGroups
 from . import element_types as T
 from .index import Index, coords_of, linear_of
-
-
-def accumulator_type(dtype: ir.DType) -> ir.DType:
-    return "i32" if dtype == "bool" else T.compute_type(dtype)
 
 
 def identity(op: str, dtype: ir.DType) -> str:
@@ -48,17 +43,17 @@ def combine(op: str, total: str, value: str) -> str:
 
 def lower(lw, e: ir.Reduce) -> None:
     operand = e.operand
-    acc = accumulator_type(operand.type.dtype)
-    if not operand.type.shape:
+    plan = lw.plan.reductions[e]
+    acc = plan.accumulator
+    if plan.how == "scalar":
         v = lw.new_temp(e, f"{_operand_word(lw, operand)}_{e.op}", "scalar", acc)
         lw.scalar_statement(
             lambda: [f"const {T.c_type(acc)} {v.name} = {lw.printer.at(operand, None, acc)};"]
         )
-        return
-    if e.axis is None or len(operand.type.shape) == 1:
-        _whole_tile(lw, e, acc)
+    elif plan.how == "axis":
+        _along_axis(lw, e, acc, plan.axis)
     else:
-        _along_axis(lw, e, acc, e.axis)
+        _whole_tile(lw, e, acc)
 
 
 def _operand_word(lw, operand: ir.KExpr) -> str:
@@ -70,26 +65,16 @@ def _operand_word(lw, operand: ir.KExpr) -> str:
     return "block"
 
 
-def into_local(lw, e: ir.Reduce, local, declare: bool) -> bool:
-    """`LET S = SUM(T)`: reduce straight into the scalar local (False: not that case)."""
-    operand = e.operand
-    if (
-        e.axis is not None
-        or not operand.type.shape
-        or accumulator_type(operand.type.dtype) != local.dtype
-    ):
-        return False
-    if any(isinstance(n, ir.Local) and lw.local(n.name) is local for n in ir.walk(operand)):
-        return False  # the reduction reads the local it replaces
-    lw.hoist(operand)
+def into_local(lw, e: ir.Reduce, local, declare: bool) -> None:
+    """`LET S = SUM(T)`: reduce straight into the scalar local."""
+    lw.hoist(e.operand)
     _whole_tile(lw, e, local.dtype, local, declare)
-    return True
 
 
 def _whole_tile(lw, e: ir.Reduce, acc: ir.DType, local=None, declare: bool = True) -> None:
     operand = e.operand
     word = _operand_word(lw, operand)
-    any_of_booleans = _any_of_booleans(e)
+    any_of_booleans = lw.plan.reductions[e].how == "any"
     if local is None:  # with keepdims too: one value for every element
         # MAX of flags is whether any is set: in the block (block_exceptions), in a thread
         v = lw.new_temp(e, f"block_{word}" if any_of_booleans else f"{word}_{e.op}", "scalar", acc)
@@ -118,28 +103,11 @@ def _whole_tile(lw, e: ir.Reduce, acc: ir.DType, local=None, declare: bool = Tru
     lw.barrier_done()
 
 
-def _any_of_booleans(e: ir.Reduce) -> bool:
-    """MAX of booleans converted to int32 over a whole tile: one block-wide OR."""
-    operand = e.operand
-    return (
-        e.op == "max"
-        and isinstance(operand, ir.Cast)
-        and operand.operand.type.dtype == "bool"
-        and operand.type.dtype == "i32"
-    )
-
-
-def _along_axis(lw, e: ir.Reduce, acc: ir.DType, axis: int) -> None:
-    operand = e.operand
+def _along_axis(lw, e: ir.Reduce, acc: ir.DType, groups: AxisGroups) -> None:
+    operand, axis = e.operand, e.axis
     shape = operand.type.shape
     length = shape[axis]
-    outputs = math.prod(shape) // length
-    threads = lw.threads
-    group = 1
-    while group * 2 <= min(32, length) and group * 2 * outputs <= threads:
-        group *= 2
-    per_round = threads // group
-    rounds = -(-outputs // per_round)
+    group, outputs, per_round, rounds = astuple(groups)
     word = {0: "col_", 1: "row_"}.get(axis, "") if len(shape) == 2 else ""
     buffer = lw.shared_buffer(f"{word}{e.op}", acc, outputs)
     v = lw.new_temp(e, buffer, "shared", acc, fresh=False)

@@ -82,10 +82,7 @@ class CutileExprPrinter(KernelExpressions):
 
     def __init__(self, namer: Namer, kernel: ir.Kernel | None = None):
         self.namer = namer
-        # A tile dimension equal to a constant parameter's value is that parameter (the
-        # passes give each distinct tile size its own: tile, tile_k).
-        params = kernel.params if kernel is not None else []
-        self.sizes = {p.value: p.name for p in params if isinstance(p, ir.ConstParam)}
+        self.sizes = kernel.size_names() if kernel is not None else {}
 
     def dim(self, size: int) -> str:
         return self.name(self.sizes[size]) if size in self.sizes else str(size)

@@ -50,6 +50,7 @@ from ...ir.kernel import (
     nonnegative,
 )
 from ...language.builtins import BUILTINS, Builtin
+from . import cuda_plan
 from .kernel_dialect import MAX_WHILE_PASSES, KernelProgram
 from .kernel_facts import assignment_counts, size_scalars
 from .kernel_params import params_read
@@ -128,6 +129,7 @@ def _lower(kp: KernelProgram, source: SourceFile | None) -> KernelLibrary:
         dtype=kp.dtype,
         summary=_summary(kp),
     )
+    cuda_plan.annotate([kernel])
     return KernelLibrary(kp.name, kernel, kp.inputs, scalars, host_arrays, kp.outputs, kp.precision)
 
 

@@ -9,35 +9,16 @@
   element, so broadcasting it (a (16, 1) lane tile against a (16, 16) tile) needs no
   shared memory;
 - FOR variables, which C++ scopes to their loop: reading one after its loop, or binding
-  it with LET, has no translation.
+  it with LET, has no translation;
+- FOR loops whose stop reads a local the loop assigns: C++ tests the stop at every
+  iteration, so it is computed once before the loop, as Python's range does.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ...errors import BasicUnsupportedError
 from ...ir import kernel as ir
-
-# The nodes that read memory or other threads' elements: every other node is a function
-# of the element's indices (and of locals that are).
-NOT_ELEMENTWISE = (ir.Load, ir.Gather, ir.Reduce, ir.Scan, ir.Mma)
-
-
-@dataclass
-class LocalsPlan:
-    types: dict[str, ir.TileType] = field(default_factory=dict)
-    # id(Let) -> name, for the Let that declares its local
-    declared_at: dict[int, str] = field(default_factory=dict)
-    # locals declared at the start of the kernel, in order of first binding
-    declared_first: list[str] = field(default_factory=list)
-    bound_once: set[str] = field(default_factory=set)
-    # local -> the expression it can be recomputed from at any element
-    index_values: dict[str, ir.KExpr] = field(default_factory=dict)
-    loop_vars: set[str] = field(default_factory=set)
-    # locals never negative: FOR variables counting up from a constant >= 0, and index
-    # values computed from such values (no bound check needs `>= 0` of them)
-    nonnegative: set[str] = field(default_factory=set)
+from ...ir.cuda_plan import LocalsPlan
 
 
 def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
@@ -46,10 +27,12 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
     not_counting: set[str] = set()
     counts: dict[str, int] = {}
     first: dict[str, ir.Let] = {}
-    top_level = {id(s) for s in kernel.body}
+    top_level = set(kernel.body)
     for s in ir.statements(kernel.body):
         if isinstance(s, ir.ForRange):
             plan.loop_vars.add(s.var)
+            if _assigns_what_it_reads(s.body, s.stop):
+                plan.fixed_stops.add(s)
             up = s.step > 0 and isinstance(s.start, ir.Const) and s.start.value >= 0
             (counting if up else not_counting).add(s.var)
         if not isinstance(s, ir.Let):
@@ -57,10 +40,10 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
         counts[s.name] = counts.get(s.name, 0) + 1
         previous = plan.types.get(s.name)
         if previous is not None and previous != s.value.type:
-            raise BasicUnsupportedError(
+            raise unsupported(
                 f"{s.name} holds values of two types ({_show(previous)} and {_show(s.value.type)}); "
                 "a CUDA variable has one type",
-                s.origin.coord if s.origin else None,
+                s,
             )
         plan.types[s.name] = s.value.type
         first.setdefault(s.name, s)
@@ -69,8 +52,8 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
             f"the FOR variable {name} is also assigned with LET in a kernel"
         )
     for name, let in first.items():
-        if id(let) in top_level:
-            plan.declared_at[id(let)] = name
+        if let in top_level:
+            plan.declared_at.add(let)
         else:
             plan.declared_first.append(name)
     plan.nonnegative = counting - not_counting
@@ -84,12 +67,17 @@ def plan_locals(kernel: ir.Kernel) -> LocalsPlan:
     return plan
 
 
+def _assigns_what_it_reads(body: list[ir.KStmt], e: ir.KExpr) -> bool:
+    assigned = {s.name for s in ir.statements(body) if isinstance(s, ir.Let)}
+    return any(isinstance(n, ir.Local) and n.name in assigned for n in ir.walk(e))
+
+
 def _index_only(e: ir.KExpr, plan: LocalsPlan) -> bool:
     for node in ir.walk(e):
         if isinstance(node, ir.Local):
             if node.name not in plan.index_values:
                 return False
-        elif isinstance(node, NOT_ELEMENTWISE):
+        elif isinstance(node, ir.NOT_ELEMENTWISE):
             return False
     return True
 
@@ -101,10 +89,10 @@ def _check_loop_vars(stmts: list[ir.KStmt], live: set[str], ended: set[str]) -> 
         for e in ir.operands(s):
             for node in ir.walk(e):
                 if isinstance(node, ir.Local) and node.name in ended - live:
-                    raise BasicUnsupportedError(
+                    raise unsupported(
                         f"the FOR variable {node.name} is read after its loop; the CUDA "
                         "backend scopes it to the loop",
-                        s.origin.coord if s.origin else None,
+                        s,
                     )
         if isinstance(s, ir.ForRange):
             _check_loop_vars(s.body, live | {s.var}, ended)
@@ -112,6 +100,11 @@ def _check_loop_vars(stmts: list[ir.KStmt], live: set[str], ended: set[str]) -> 
         else:
             for body in ir.bodies(s):
                 _check_loop_vars(body, live, ended)
+
+
+def unsupported(message: str, s: ir.KStmt) -> BasicUnsupportedError:
+    """The error saying that statement `s` has no CUDA translation, at its BASIC line."""
+    return BasicUnsupportedError(message, s.origin.coord if s.origin else None)
 
 
 def _show(t: ir.TileType) -> str:
