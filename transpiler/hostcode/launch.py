@@ -421,7 +421,7 @@ class LaunchTarget:
 
     def host_code(self, nodes: list, lane: bool) -> list:
         """Host statements inside a launch's code (`lane`: one lane of a replayed block)."""
-        return self.stmts.nodes(nodes)
+        return self.stmts.lane_body(nodes) if lane else self.stmts.nodes(nodes)
 
     def origin_code(self, stmt) -> list:
         """The comment of the statement a sum's combination belongs to."""

@@ -12,6 +12,7 @@ class Code:
 
     text: str
     body: list[Code] | None = None
+    braces: bool = True  # (C++'s: Python's blocks have none)
 
     @property
     def is_comment(self) -> bool:

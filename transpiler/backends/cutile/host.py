@@ -25,11 +25,12 @@ from ...language.semantics import STACK_DEPTH
 from ..host_module import HostModule
 from ..host_procedures import given_back
 from ..render import render
+from .code import Code, _suite
 from .helpers import helpers_text, helpers_used
 from .host_expr import ExprPrinter
 from .host_kernels import KernelPrinter
 from .host_microsoft import MicrosoftExprPrinter
-from .host_stmt import Code, StatementPrinter, _suite
+from .host_stmt import StatementPrinter
 from .program import docstring_safe, format_python, runtime_requirement
 
 # What the generated module may import, by module (ABS is Python's own abs).

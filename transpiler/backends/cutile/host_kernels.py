@@ -26,6 +26,7 @@ from ...hostcode.nodes import Declare, Line
 from ...ir import ast, hostir
 from ...ir import kernel as ir
 from ...ir.naming import kernel_namer
+from .code import Code
 from .expr import NP_DTYPES, CutileExprPrinter
 from .host_expr import ExprPrinter
 from .program import KernelInterface, kernel_interface, origin_comments
@@ -69,8 +70,8 @@ class KernelPrinter(LaunchTarget):
 
     # ------------------------------------------- what LaunchLowering asks of the target
 
-    def host_code(self, nodes: list, lane: bool) -> list:
-        return self.stmts.lane_body(nodes) if lane else self.stmts.nodes(nodes)
+    def to_host(self, node: hostir.ToHost) -> list:
+        return [Code(f"dev.to_host({self.expr.array(name)}.data)") for name in node.arrays]
 
     def value(self, e: ast.Expr) -> str:
         return self.expr.value(e)
