@@ -1,13 +1,15 @@
 """The host statement printer of both targets: the walk over host IR nodes with each
 statement's origin comment, and every statement whose decisions (conversions, checks,
-temporaries, names, the shape of the lines) are the same in Python and C++.  What
-differs in form only is a line of the syntax table (hostcode/syntax.py); what differs
-in the runtime's interface is a hook of the target's printer (cuda/host_stmt.py,
-cutile/host_stmt.py):
+temporaries, names, the shape of loops, IFs, dispatch loops and the error trap) are the
+same in Python and C++.  What differs in form only is a line of the syntax table
+(hostcode/syntax.py: `while_`, `counted`, `stepped`, `switch`, `dispatch`...); what
+differs in the runtime's interface is a hook of the target's printer
+(cuda/host_stmt.py, cutile/host_stmt.py):
 
-    syntax, code            hostcode.syntax.PYTHON or CPP; the target's Code class
+    syntax                  hostcode.syntax.PYTHON or CPP
     origin_comment(l, t)    the `# 40 ...` / `// 40 ...` comment of a BASIC statement
-    runtime(name)           a function of the target's runtime, by its name there
+    runtime(name)           a function of the target's runtime, by its name there (and
+                            `start_trap`, `fault_class`, `catch_method`: the error trap's)
     string(text)            a string literal
     number_text(value)      a number literal
     file_number(e)          a file number argument (an integer)
@@ -15,23 +17,20 @@ cutile/host_stmt.py):
     print_value(e)          an item of WRITE or PRINT USING, the argument of `.item()`
     print_piece(kind, t)    a piece of a PRINT chain: "item", "tab", "spc", "zone"
     print_chain(r, ps, nl)  the statement printing pieces `ps` (None: nothing to print)
-    assign(t, v, pre)       `t = v` with the store conversion, after the lines `pre`
-    receive(t, v)           the same for READ, INPUT and LINE INPUT (Python drops a
-                            variable nothing reads)
     place(t, changing, pre) a variable or element SWAP or MID$ reads and then writes
     label_text(label)       a dispatch label as a value (None: the loop's end, C++)
     as_label(text)          an int the error trap returns as a dispatch label
-    case(n, arm)            an arm of ON's `match` or `switch`
     _push(label)            a GOSUB's push of the label it returns to
     _return_fault()         RETURN without GOSUB
 
 The hooks that only Python fills (`unpack`, `drops`, `print_splits`) keep its idioms:
-`A, B = con.input(...)`, no store into a variable nothing reads.  The hooks that only
-C++ fills (`at_line`, `fails`, `store_fails`, the lines `pre` an expression needs first,
-`dval`) track the BASIC line its messages name; Python finds the line from the
-traceback."""
+`A, B = con.input(...)`, no store into a variable nothing reads.  C++ names the BASIC
+line its messages report (`line_var`: `at_line`, the lines `pre` an expression needs
+first, `dval`); Python finds the line from the traceback."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from ..errors import BasicUnsupportedError
 from ..ir import ast, hostir
@@ -44,9 +43,23 @@ from .basic_origin import statement_texts
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
 
 
+@dataclass
+class Code:
+    """One line of host code, or a compound statement: its head (`for (...)`, `while c:`)
+    and its body (which C++ braces, except a case's of ON: `braces`)."""
+
+    text: str
+    body: list[Code] | None = None
+    braces: bool = True
+
+    @property
+    def is_comment(self) -> bool:
+        return self.text.startswith(("#", "//")) and self.body is None
+
+
 class HostStatements:
     syntax = None
-    code = None
+    code = Code
     never_past = None
     end_exception = ""  # the statement that ends the program from a subroutine
     backend = ""  # its name in the error for a statement it does not print
@@ -68,6 +81,13 @@ class HostStatements:
         self.uses_for_stack = False
         self._for_names: dict[tuple, str] = {}
         self.kernels = None  # the launch printer, set by the module printer
+        self.static_arrays: frozenset[str] = frozenset()  # allocated at the start (the same)
+        # the printer's own locals, named beside the BASIC variables (TRAP is one)
+        fresh = namer.fresh
+        self.label_var, self.trap_var = fresh("label"), fresh("trap")
+        self.resume_var, self.reply_var, self.channel_var = map(
+            fresh, ("resume_next", "reply", "channel")
+        )
         self.loops: list = []  # per loop around the code being printed: what `continue` needs first
         # C++ names the BASIC line in a message (Python finds it from the traceback)
         lines = analysis.program.lines

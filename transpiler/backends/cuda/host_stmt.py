@@ -1,21 +1,13 @@
-"""Host program nodes (`transpiler.ir.hostir`) as C++ statements.
+"""Host program nodes (`transpiler.ir.hostir`) as C++ statements: the hooks of the
+shared printer (`backends/host_statements.py`, which writes every statement) for
+C++'s runtime (b2t_runtime.h).  The template lays the lines out
+(`templates/cuda/host_body.cu.jinja`) and clang-format indents.
 
-The C++ twin of `cutile/host_stmt.py`: the hooks of the shared printer
-(`backends/host_statements.py`, which writes every statement whose decisions are the
-same in Python) and the statements whose C++ shape is its own.  The template lays the
-lines out (`templates/cuda/host_body.cu.jinja`) and clang-format indents.
-
-Differences of form, each with the same effect as the Python code:
 - PRINT is one chain `con.print(a).zone().print(b).newline();` (C++17 evaluates a chain
   of member calls left to right, so each item is evaluated after the one before it is
   printed, as in the interpreter).
-- A FOR loop is a C++ `for` whose increment is the NEXT (so `continue` needs nothing
-  first); its limit and step are `const` locals named after the variable.
-- A dispatch loop is `for (Label label = L100;;) { switch (label) { case L100: ... } break; }`;
-  a jump is `label = L200; continue;`, leaving the loop is `break;`.
-- A statement that can end the program with an error first sets `line`, the BASIC line
-  number that `main` prints with the message (the Python module finds it from its
-  traceback instead).
+- A dispatch label is an enumerator (`L100`; `DONE` past the loop), a GOSUB pushes it
+  on `b2t::GosubStack`, which checks its depth itself.
 """
 
 from __future__ import annotations
@@ -25,8 +17,7 @@ from ...hostcode.syntax import CPP
 from ...ir import ast, hostir
 from ...ir.model import Analysis
 from ...ir.naming import Namer
-from ..host_statements import GOSUB_DEPTH, HostStatements  # noqa: F401 (cuda/host.py's)
-from .code import Code
+from ..host_statements import GOSUB_DEPTH, Code, HostStatements  # noqa: F401 (cuda/host.py's)
 from .host_expr import ExprPrinter
 from .host_procs import ProcedureStatements
 from .host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
@@ -34,7 +25,6 @@ from .host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
 
 class StatementPrinter(ProcedureStatements, HostStatements):
     syntax = CPP
-    code = Code
     origin_comment = staticmethod(origin_comment)
     number_text = staticmethod(cpp_number)
     never_past = "false"
@@ -55,14 +45,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         # dispatch labels in order of first use (a dict: a list was searched on each use)
         self.labels: dict[str, None] = {}
         self.uses_done_label = False
-        self.trap_var = "trap"
-        self.resume_var = "resume_next"
-        self.returns_var = "returns"
-        self.for_stack_var = "for_stack"
-        self.label_var = namer.fresh("label")
-        self.reply_var = namer.fresh("reply")
-        self.channel_var = namer.fresh("channel")
-        self.static_arrays: set[str] = set()  # allocated at the start (module printer)
+        self.returns_var, self.for_stack_var = "returns", "for_stack"  # members of Program
 
     # ----------------------------------------------------------------- statements
 
@@ -98,7 +81,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     # ----------------------------------------------------------------- dispatch loops
 
-    def label(self, label: str | None) -> str:
+    def label_text(self, label: str | None) -> str:
         if label is None:
             self.uses_done_label = True
             return "DONE"
@@ -107,7 +90,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         return name
 
     def _push(self, return_to: str) -> list[Code]:
-        return [Code(f"{self.returns_var}.push({self.label(return_to)});")]
+        return [Code(f"{self.returns_var}.push({self.label_text(return_to)});")]
 
     def dispatch_labels(self, node: hostir.Dispatch) -> None:
         """The enumerators in block order; a trapping loop's are the first (`resume_next`
@@ -115,10 +98,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         if node.trap is not None and self.labels:
             raise InternalError("a trapping dispatch loop must hold the first labels")
         for block in node.blocks:
-            self.label(block.label)
-
-    def label_text(self, label: str | None) -> str:
-        return self.label(label)
+            self.label_text(block.label)
 
     def _return_fault(self) -> str:
         return "throw b2t::Fault(b2t::RETURN_WITHOUT_GOSUB)"

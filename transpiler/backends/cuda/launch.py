@@ -23,8 +23,8 @@ from ...hostcode.launch import LaunchLowering, LaunchTarget
 from ...hostcode.nodes import Declare, If, Line, Raw
 from ...ir import ast, hostir
 from ...ir import kernel as ir
+from ..host_statements import Code
 from .build import grid_nonempty
-from .code import Code
 from .element_types import c_type
 from .kernels import CudaKernel, lower_kernel
 

@@ -24,8 +24,8 @@ from ...language.builtins import BUILTINS
 from ...language.semantics import STACK_DEPTH
 from ..host_module import HostModule
 from ..host_procedures import given_back
+from ..host_statements import Code
 from ..render import render
-from .code import Code, _suite
 from .helpers import helpers_text, helpers_used
 from .host_expr import ExprPrinter
 from .host_kernels import KernelPrinter
@@ -85,6 +85,13 @@ def kernel_def_names(host: hostir.HostProgram) -> dict[str, str]:
     """The names the module gives the kernels (IR kernel name -> Python name)."""
     printer = _ModulePrinter(host)
     return dict(printer.kernels.names) if printer.kernels is not None else {}
+
+
+def _suite(lines: list[Code]) -> list[Code]:
+    """A body Python accepts: `pass` if it has no statement (only comments)."""
+    if all(line.is_comment for line in lines):
+        return lines + [Code("pass")]
+    return lines
 
 
 class _ModulePrinter(HostModule):

@@ -26,7 +26,7 @@ from ...hostcode.nodes import Declare, Line
 from ...ir import ast, hostir
 from ...ir import kernel as ir
 from ...ir.naming import kernel_namer
-from .code import Code
+from ..host_statements import Code
 from .expr import NP_DTYPES, CutileExprPrinter
 from .host_expr import ExprPrinter
 from .program import KernelInterface, kernel_interface, origin_comments

@@ -1,11 +1,7 @@
 """Host program nodes (`transpiler.ir.hostir`) as Python statements: the hooks of the
-shared printer (`backends/host_statements.py`, which writes every statement whose
-decisions are the same in C++) and the statements whose Python shape is its own.
-
-The template lays the lines out
-(`templates/cutile/host_body.py.jinja` indents the blocks).  Semantics follow the
-reference interpreter (`transpiler/interpreter/codegen.py`) statement by statement;
-where its text differs, the comment on the method says why it is equivalent.
+shared printer (`backends/host_statements.py`, which writes every statement) for
+Python's runtime (runtime/basic2tile_runtime).  The template lays the lines out
+(`templates/cutile/host_body.py.jinja` indents the blocks).
 """
 
 from __future__ import annotations
@@ -16,8 +12,7 @@ from ...ir.model import Analysis
 from ...ir.naming import Namer
 from ...language.builtins import effect_of
 from ..basic_origin import origin_comment
-from ..host_statements import GOSUB_DEPTH, HostStatements
-from .code import Code
+from ..host_statements import GOSUB_DEPTH, Code, HostStatements
 from .host_expr import ExprPrinter, number_literal
 from .host_procs import ProcedureStatements
 
@@ -28,7 +23,6 @@ GOSUB_TOO_DEEP = "GOSUB nested too deeply"
 
 class StatementPrinter(ProcedureStatements, HostStatements):
     syntax = PYTHON
-    code = Code
     origin_comment = staticmethod(origin_comment)
 
     def number_text(self, value) -> str:
@@ -44,15 +38,8 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def __init__(self, analysis: Analysis, namer: Namer, expr: ExprPrinter, sub_names: dict):
         super().__init__(analysis, namer, expr, sub_names)
         self.uses_return_stack = False
-        self.label_var = namer.fresh("label")
-        self.trap_var = namer.fresh("trap")
-        self.resume_var = namer.fresh("resume_next")
-        self.returns_var = namer.fresh("returns")
-        self.for_stack_var = namer.fresh("for_stack")
-        self.reply_var = namer.fresh("reply")
-        self.channel_var = namer.fresh("channel")
+        self.returns_var, self.for_stack_var = namer.fresh("returns"), namer.fresh("for_stack")
         self.read_vars: set[str] = set()  # variables some emitted code reads
-        self.static_arrays: frozenset[str] = frozenset()  # set by the module printer
 
     # ----------------------------------------------------------------- helpers
 
