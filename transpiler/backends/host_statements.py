@@ -8,12 +8,8 @@ differs in the runtime's interface is a hook of the target's printer
 
     syntax                  hostcode.syntax.PYTHON or CPP
     origin_comment(l, t)    the `# 40 ...` / `// 40 ...` comment of a BASIC statement
-    runtime(name)           a function of the target's runtime, by its name there (and
-                            `start_trap`, `fault_class`, `catch_method`: the error trap's)
-    string(text)            a string literal
-    number_text(value)      a number literal
+    start_trap, fault_class, catch_method: the names of the error trap's runtime
     file_number(e)          a file number argument (an integer)
-    throw(message, line)    the statement ending the program with a run-time error
     print_value(e)          an item of WRITE or PRINT USING, the argument of `.item()`
     print_piece(kind, t)    a piece of a PRINT chain: "item", "tab", "spc", "zone"
     print_chain(r, ps, nl)  the statement printing pieces `ps` (None: nothing to print)
@@ -123,6 +119,15 @@ class HostStatements:
     def var(self, name: str) -> str:
         return self.namer.name(name)
 
+    def runtime(self, name: str) -> str:
+        return self.expr.runtime(name)
+
+    def number_text(self, value: float) -> str:
+        return self.expr.number_text(value)
+
+    def string(self, text: str) -> str:
+        return self.expr.string_code(text).text
+
     def target_type(self, target: ast.LValue) -> str:
         if isinstance(target, ast.Index):
             return self.a.arrays[target.name].elem_type
@@ -140,11 +145,14 @@ class HostStatements:
         label = node.origin.label if node.origin is not None else None
         return self.simple(f"{self.line_var} = {label if label is not None else 0}")
 
-    def line_if_fails(self, e: ast.Expr) -> list[str]:
-        """`line = N;` for an expression that can fail or warn, as a line it needs first."""
-        if not self.tracks_lines or not self.fails(e):
+    def line_of(self, e: ast.Expr) -> list[str]:
+        """`line = N;` naming the BASIC line of expression `e`, as a line it needs first."""
+        if not self.tracks_lines:
             return []
         return [f"{self.line_var} = {self.line_numbers.get(e.coord.line, 0)}{self.syntax.end}"]
+
+    def line_if_fails(self, e: ast.Expr) -> list[str]:
+        return self.line_of(e) if self.fails(e) else []
 
     def arg(self, e: ast.Expr) -> str:
         """The value of an argument that needs no lines before it."""
@@ -299,6 +307,11 @@ class HostStatements:
             reader = "data.read_string()" if self.target_type(t) == "str" else "data.read_number()"
             out += self.receive(t, reader)
         return out
+
+    def throw(self, message: str, line: int | None = None) -> str:
+        """The statement ending the program with a run-time error (naming `line`)."""
+        fault = self.syntax.fault(self.runtime(self.fault_class), self.string(message), line)
+        return self.syntax.throw + fault
 
     def s_Fault(self, node, stmt: ast.Fault) -> list:
         return self.at_line(node, True) + self.simple(self.throw(stmt.message))

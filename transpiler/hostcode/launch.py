@@ -35,6 +35,7 @@ from .nodes import (
     If,
     Line,
     Origin,
+    Raw,
     Unless,
 )
 from .syntax import Layout, grouped
@@ -424,8 +425,12 @@ class LaunchTarget:
         return self.stmts.lane_body(nodes) if lane else self.stmts.nodes(nodes)
 
     def origin_code(self, stmt) -> list:
-        """The comment of the statement a sum's combination belongs to."""
-        return self.stmts.comment_of(stmt)
+        """The comment of the statement a sum's combination belongs to, and C++'s
+        `line = N;` (an overflow of the running total is reported at its line)."""
+        if stmt is None:
+            return []
+        node = hostir.Simple(stmt, origin=stmt)
+        return self.stmts.comment_of(stmt) + self.stmts.at_line(node, True)
 
     @property
     def read_vars(self) -> set[str] | None:
@@ -456,9 +461,11 @@ class LaunchTarget:
         return f"{self.expr.runtime('round_to_int')}({text})"
 
     def mat_shape(self, shape) -> list:
-        """MAT C = A * B: A and B checked, C given its shape."""
+        """MAT C = A * B: A and B checked, C given its shape (at the MAT's line: a
+        mismatch is its error)."""
         arrays = ", ".join(self.array(n) for n in (shape.target, shape.left, shape.right))
-        return [Line(f"{self.expr.runtime('mat_product_shape')}({arrays})")]
+        check = Line(f"{self.expr.runtime('mat_product_shape')}({arrays})")
+        return [Raw(line) for line in self.stmts.line_of(shape.node)] + [check]
 
     def sums_fit(self, finish: hostir.Finish, temp: str) -> str | None:
         """The blocks' sums in `temp` combine one by one with no exception."""

@@ -134,7 +134,8 @@ class Syntax:
     # name), the heads of those blocks; counted(var, start, limit, step), the loop over
     # integer constants; stepped(first, test, increment), a loop whose head steps it
     # (C++'s `for`; Python has none: None); dispatch(var, entry), the lines before a
-    # dispatch loop and its head; label_map(name, pairs), a table of dispatch labels.
+    # dispatch loop and its head; label_map(name, pairs), a table of dispatch labels;
+    # fault(type, message, line), the run-time error a `throw` raises.
     progress = ""  # the call each iteration of a loop that may never end makes (C++)
     empty_body = ""  # the statement of a block with none (Python's `pass`)
     no_label = ""  # ON ERROR GOTO 0's handler
@@ -277,6 +278,9 @@ class PythonSyntax(Syntax):
     def label_map(self, name, pairs):
         return f"{name} = {{{', '.join(f'{k}: {v}' for k, v in pairs)}}}"
 
+    def fault(self, type_, message, line):
+        return f"{type_}({message}{'' if line is None else f', line={line}'})"
+
 
 class CppSyntax(Syntax):
     comment = "// "
@@ -396,6 +400,9 @@ class CppSyntax(Syntax):
     def label_map(self, name, pairs):
         """The labels indexed by the enumerators (the keys are the first ones, in order)."""
         return f"static constexpr Label {name}[] = {{{', '.join(v for _, v in pairs)}}};"
+
+    def fault(self, type_, message, line):
+        return f"{type_}({message}){'' if line is None else f'.in_line({line})'}"
 
     def in_place(self, lines, value):
         """`value` after `lines`, where no statement can go before it (a lambda)."""

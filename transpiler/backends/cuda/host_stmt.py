@@ -20,25 +20,20 @@ from ...ir.naming import Namer
 from ..host_statements import GOSUB_DEPTH, Code, HostStatements  # noqa: F401 (cuda/host.py's)
 from .host_expr import ExprPrinter
 from .host_procs import ProcedureStatements
-from .host_text import cpp_number, cpp_std_string, cpp_string, origin_comment
+from .host_text import origin_comment
 
 
 class StatementPrinter(ProcedureStatements, HostStatements):
     syntax = CPP
     origin_comment = staticmethod(origin_comment)
-    number_text = staticmethod(cpp_number)
     never_past = "false"
     backend = "CUDA C++"
     names_each_for = True
     takes_pre = True
     end_exception = "throw b2t::EndProgram()"
-    string = staticmethod(cpp_std_string)  # a literal, or for text with a NUL std::string
 
     line_var = "line"
     start_trap, fault_class, catch_method = "error_trap", "Fault", "catch_fault"
-
-    def runtime(self, name: str) -> str:
-        return f"b2t::{name}"
 
     def __init__(self, analysis: Analysis, namer: Namer, expr: ExprPrinter, sub_names: dict):
         super().__init__(analysis, namer, expr, sub_names)
@@ -54,10 +49,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     def dval(self, e: ast.Expr, pre: list[str] | None) -> str:
         return self.expr.double_value(e, pre)
-
-    def throw(self, message: str, line: int | None = None) -> str:
-        where = f".in_line({line})" if line is not None else ""
-        return f"throw b2t::Fault({cpp_string(message)}){where}"
 
     def print_value(self, item: ast.Expr) -> str:
         kind = self.a.expr_types.get(item)

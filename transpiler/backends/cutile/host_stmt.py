@@ -13,7 +13,7 @@ from ...ir.naming import Namer
 from ...language.builtins import effect_of
 from ..basic_origin import origin_comment
 from ..host_statements import GOSUB_DEPTH, Code, HostStatements
-from .host_expr import ExprPrinter, number_literal
+from .host_expr import ExprPrinter
 from .host_procs import ProcedureStatements
 
 # The reference interpreter's run-time messages (transpiler/interpreter/machine.py).
@@ -25,15 +25,8 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     syntax = PYTHON
     origin_comment = staticmethod(origin_comment)
 
-    def number_text(self, value) -> str:
-        text = number_literal(value)
-        if "math" in text:
-            self.need("math")
-        return text
-
     end_exception = "raise EndProgram"
     backend = "cuTile Python"
-    string = staticmethod(repr)
 
     def __init__(self, analysis: Analysis, namer: Namer, expr: ExprPrinter, sub_names: dict):
         super().__init__(analysis, namer, expr, sub_names)
@@ -42,11 +35,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         self.read_vars: set[str] = set()  # variables some emitted code reads
 
     # ----------------------------------------------------------------- helpers
-
-    def need(self, name: str) -> str:
-        return self.expr.need(name)
-
-    runtime = need
 
     def target(self, target: ast.LValue) -> str:
         if isinstance(target, ast.Var):
@@ -58,17 +46,13 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def file_number(self, e: ast.Expr) -> str:
         return self.expr.subscript(e)
 
-    def throw(self, message: str, line: int | None = None) -> str:
-        where = f", line={line}" if line is not None else ""
-        return f"raise {self.need('BasicFault')}({message!r}{where})"
-
     def print_value(self, item: ast.Expr) -> str:
         return self.expr.print_item(item)
 
     def print_piece(self, kind: str, text: str) -> str:
         if kind == "zone":
-            return self.need("ZONE")
-        return text if kind == "item" else f"{self.need(kind)}({text})"
+            return self.runtime("ZONE")
+        return text if kind == "item" else f"{self.runtime(kind)}({text})"
 
     def print_chain(self, receiver: str, pieces: list[str], newline: bool) -> str:
         return f"{receiver}.print({', '.join(pieces if newline else [*pieces, 'end=' + repr('')])})"
@@ -115,7 +99,7 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def _push(self, return_to: str) -> list[Code]:
         self.uses_return_stack = True
         limit = GOSUB_DEPTH[self.a.options.strict]
-        fault = f"raise {self.need('BasicFault')}({GOSUB_TOO_DEEP!r}, '({limit} levels)')"
+        fault = f"raise {self.runtime('BasicFault')}({GOSUB_TOO_DEEP!r}, '({limit} levels)')"
         return [
             Code(f"if len({self.returns_var}) >= {limit}:", [Code(fault)]),
             Code(f"{self.returns_var}.append({return_to!r})"),
