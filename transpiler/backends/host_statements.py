@@ -15,7 +15,6 @@ differs in the runtime's interface is a hook of the target's printer
     print_chain(r, ps, nl)  the statement printing pieces `ps` (None: nothing to print)
     place(t, changing, pre) a variable or element SWAP or MID$ reads and then writes
     label_text(label)       a dispatch label as a value (None: the loop's end, C++)
-    as_label(text)          an int the error trap returns as a dispatch label
     _push(label)            a GOSUB's push of the label it returns to
     _return_fault()         RETURN without GOSUB
 
@@ -796,12 +795,10 @@ class HostStatements:
             body = self.suite(self.loop_body(node.body))
             if self.syntax.next_in_counted_body:
                 body += self.comment(next_comment)
-            return [
-                self.code(self.syntax.counted(self.var(stmt.var.name), start, limit, step), body)
-            ]
-        fails = (
-            self.fails(stmt.start, stmt.limit, stmt.step) or type_of_name(stmt.var.name) == "int"
-        )
+            head = self.syntax.counted(self.var(stmt.var.name), start, limit, step)
+            return [self.code(head, body)]
+        integer = type_of_name(stmt.var.name) == "int"
+        fails = self.fails(stmt.start, stmt.limit, stmt.step) or integer
         lines, start, limit, step, sign, step_const = self._for_setup(node, False)
         test = self._continues(self.var(stmt.var.name), limit, sign, step_const, node.plan.exact)
         increment, first = self._increment(stmt, step), self._start(stmt, start)
@@ -817,7 +814,7 @@ class HostStatements:
             return head + [self.code(self.syntax.while_(test), body + next_lines)]
         body = ([] if node.ends else self.progress()) + self.loop_body(node.body)
         body += self.comment(next_comment)
-        if type_of_name(stmt.var.name) == "int" and self.tracks_lines:
+        if integer and self.tracks_lines:
             # a `%` variable's step can overflow: the error names the NEXT's line
             increment = f"{self.line_var} = {next_stmt.label or 0}, {increment}"
         return head + [self.code(self.syntax.stepped(first, test, increment), body)]
@@ -958,32 +955,28 @@ class HostStatements:
         leave = self.simple("break") if self.syntax.cases_fall_through else []
         if node.trap is None:
             return start + [self.code(head, self.progress() + [switch] + leave)]
-        trap, label = self.trap_var, self.label_var
-        after = node.trap.after
-        pairs = [(self.label_text(b.label), self.label_text(after[b.label])) for b in node.blocks]
+        # ON ERROR GOTO: a fault in a block (one statement) goes to the handler (the
+        # runtime's error trap), told where RESUME NEXT goes on and the line (ERL)
+        s, trap, label = self.syntax, self.trap_var, self.label_var
+        named = self.label_text
+        after = [(named(b.label), named(node.trap.after[b.label])) for b in node.blocks]
         line = self.line_var or f"{self.runtime('label_line')}({label})"
         caught = f"{trap}.{self.catch_method}(fault, {label}, {self.resume_var}[{label}], {line})"
-        handler = self.simple(f"{label} = {self.as_label(caught)}")
-        handler += self.simple("continue") if leave else []
-        fault = self.syntax.catch(self.runtime(self.fault_class), "fault")
-        loop = [self.code(self.syntax.try_, [switch]), self.code(fault, handler)]
-        return [  # a fault in a block (one statement) goes to the handler (runtime/trap.py)
-            self.code(
-                self.syntax.declare("b2t::ErrorTrap&", trap, f"{self.runtime(self.start_trap)}()")
-            ),
-            self.code(
-                self.syntax.comment + "where RESUME NEXT goes on after an error in each statement"
-            ),
-            self.code(self.syntax.label_map(self.resume_var, pairs)),
+        handler = self.simple(f"{label} = {s.as_label(caught)}")
+        if leave:  # go round, past the `break` after the switch
+            handler += self.simple("continue")
+        fault = self.code(s.catch(self.runtime(self.fault_class), "fault"), handler)
+        return [
+            self.code(s.declare("b2t::ErrorTrap&", trap, f"{self.runtime(self.start_trap)}()")),
+            self.code(s.comment + "where RESUME NEXT goes on after an error in each statement"),
+            self.code(s.label_map(self.resume_var, after)),
             *start,
-            self.code(head, self.progress() + loop + leave),
+            self.code(head, [*self.progress(), self.code(s.try_, [switch]), fault, *leave]),
             *self.simple(f"{trap}.finish()"),
         ]
 
     def n_OnErrorGoto(self, node: hostir.OnErrorGoto) -> list:
-        handler = (
-            self.label_text(node.handler) if node.handler is not None else self.syntax.no_label
-        )
+        handler = self.syntax.no_label if node.handler is None else self.label_text(node.handler)
         line = [self.line_var] if self.line_var else []
         return self.simple(f"{self.trap_var}.on_error({', '.join([handler, *line])})")
 
@@ -1029,12 +1022,12 @@ class HostStatements:
         head = self.at_line(node, True)
         if not self.has_return_stack:
             return head + self.simple(self._return_fault())
-        pop = f"{self.label_var} = {self.as_label(f'{self.returns_var}.pop()')}"
+        pop = f"{self.label_var} = {self.syntax.as_label(f'{self.returns_var}.pop()')}"
         return head + self._pop_check() + self.simple(pop) + self.simple("continue")
 
     def n_ResumeJump(self, node: hostir.ResumeJump) -> list:
         resume = _RESUMES.get(node.mode) or f"resume_at({self.label_text(node.target)})"
-        jump = f"{self.label_var} = {self.as_label(f'{self.trap_var}.{resume}')}"
+        jump = f"{self.label_var} = {self.syntax.as_label(f'{self.trap_var}.{resume}')}"
         return self.simple(jump) + self.simple("continue")
 
     def n_ToHost(self, node: hostir.ToHost) -> list:

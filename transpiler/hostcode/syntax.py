@@ -135,7 +135,8 @@ class Syntax:
     # integer constants; stepped(first, test, increment), a loop whose head steps it
     # (C++'s `for`; Python has none: None); dispatch(var, entry), the lines before a
     # dispatch loop and its head; label_map(name, pairs), a table of dispatch labels;
-    # fault(type, message, line), the run-time error a `throw` raises.
+    # fault(type, message, line), the run-time error a `throw` raises; as_label(value),
+    # an int (the runtime's) as a dispatch label.
     progress = ""  # the call each iteration of a loop that may never end makes (C++)
     empty_body = ""  # the statement of a block with none (Python's `pass`)
     no_label = ""  # ON ERROR GOTO 0's handler
@@ -281,6 +282,9 @@ class PythonSyntax(Syntax):
     def fault(self, type_, message, line):
         return f"{type_}({message}{'' if line is None else f', line={line}'})"
 
+    def as_label(self, value):
+        return value
+
 
 class CppSyntax(Syntax):
     comment = "// "
@@ -403,6 +407,9 @@ class CppSyntax(Syntax):
 
     def fault(self, type_, message, line):
         return f"{type_}({message}){'' if line is None else f'.in_line({line})'}"
+
+    def as_label(self, value):
+        return f"static_cast<Label>({value})"
 
     def in_place(self, lines, value):
         """`value` after `lines`, where no statement can go before it (a lambda)."""

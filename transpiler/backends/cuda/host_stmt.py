@@ -93,6 +93,3 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     def _return_fault(self) -> str:
         return "throw b2t::Fault(b2t::RETURN_WITHOUT_GOSUB)"
-
-    def as_label(self, text: str) -> str:
-        return f"static_cast<Label>({text})"

@@ -112,6 +112,3 @@ class StatementPrinter(ProcedureStatements, HostStatements):
 
     def _return_fault(self) -> str:
         return self.throw(RETURN_WITHOUT_GOSUB)
-
-    def as_label(self, text: str) -> str:
-        return text
