@@ -845,7 +845,8 @@ class HostStatements:
                 header = self.syntax.elif_(self.in_place(condition))
             if node.nan_kept:
                 header += self.syntax.keeps_nan
-            if n > 0 and origin not in (None, node.origin) and self.syntax.header_comments:
+            elsewhere = origin is not None and origin is not node.origin
+            if n > 0 and elsewhere and self.syntax.header_comments:
                 comment = self.comment(hostir.Simple(origin, origin=origin))
                 if comment:
                     header += "  " + comment[0].text  # the IF this arm's test comes from
