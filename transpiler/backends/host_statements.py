@@ -169,7 +169,7 @@ class HostStatements:
 
     def dval(self, e: ast.Expr, pre: list[str]) -> str:
         """The value of `e` as a double (C++ converts an integer's)."""
-        return self.val(e, pre)
+        return self.expr.double_value(*self.args(e, pre))
 
     def put(self, pre: list[str]) -> list:
         """The lines an expression needs first (C++ only; complete statements)."""
@@ -221,7 +221,7 @@ class HostStatements:
                 return []  # LET X = X
             return self.put(pre) + self.simple(f"{self.var(target.name)} = {converted}")
         target_pre: list[str] = []
-        element = self.expr._element(target, target_pre).text
+        element = self.target(target, target_pre)
         if target_pre:  # keep the value first
             temp = self.namer.fresh("tmp")
             pre = [*pre, self.syntax.declare("const auto", temp, converted)]
@@ -401,7 +401,13 @@ class HostStatements:
         found once, before it changes: the lines it needs are appended to `pre`
         (Python: the subscripts that read a variable in `changing`, or draw RND or
         INKEY$, computed into temporaries)."""
-        raise NotImplementedError
+        return self.target(target, pre)
+
+    def target(self, target: ast.LValue, pre: list[str] | None = None) -> str:
+        """A variable or element to store into (C++: its subscripts' lines go to `pre`)."""
+        if isinstance(target, ast.Var):
+            return self.var(target.name)
+        return self.expr._element(target, [] if pre is None else pre).text
 
     def s_Swap(self, node, stmt: ast.Swap) -> list:
         """Both places are found before either changes (`SWAP I, A(I)` swaps with the

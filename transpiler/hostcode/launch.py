@@ -388,6 +388,12 @@ class LaunchTarget:
     def syntax(self):
         return self.stmts.syntax
 
+    def value(self, e: ast.Expr) -> str:
+        return self.stmts.val(e, None)
+
+    def double_value(self, e: ast.Expr) -> str:
+        return self.stmts.dval(e, None)
+
     def name_tiles(self, names: dict[str, str]) -> None:
         """The tile sizes, named once at the top of the program (TILE = 512) rather than
         repeated as literals in every launch; `names`: kernel -> the host's name of it."""

@@ -47,9 +47,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def file_number(self, e: ast.Expr) -> str:
         return self.expr.subscript(self.expr.value_code(e, None))
 
-    def dval(self, e: ast.Expr, pre: list[str] | None) -> str:
-        return self.expr.double_value(e, pre)
-
     def print_value(self, item: ast.Expr) -> str:
         kind = self.a.expr_types.get(item)
         if kind == "str":
@@ -64,11 +61,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
     def print_chain(self, receiver: str, pieces: list[str], newline: bool) -> str | None:
         pieces = [*pieces, "newline()"] if newline else pieces
         return f"{receiver}.{'.'.join(pieces)}" if pieces else None
-
-    def place(self, target: ast.LValue, changing: set[str], pre: list[str]) -> str:
-        if isinstance(target, ast.Var):
-            return self.var(target.name)
-        return self.expr.element(target, pre).text
 
     # ----------------------------------------------------------------- dispatch loops
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ...hostcode.launch import LaunchLowering, LaunchTarget
 from ...hostcode.nodes import Declare, If, Line, Raw
-from ...ir import ast, hostir
+from ...ir import hostir
 from ...ir import kernel as ir
 from ..host_statements import Code
 from .build import grid_nonempty
@@ -74,12 +74,6 @@ class KernelLaunches(LaunchTarget):
         ]
 
     # ------------------------------------------- what LaunchLowering asks of the target
-
-    def value(self, e: ast.Expr) -> str:
-        return self.expr.value(e, None)
-
-    def double_value(self, e: ast.Expr) -> str:
-        return self.expr.double_value(e, None)
 
     def sum_of_blocks(self, kind: str, var: str, temp: str) -> str:
         return f"{temp}.{'added_to' if kind == 'sum' else 'subtracted_from'}({var})"

@@ -57,6 +57,8 @@ class ExprPrinter(HostExpressions):
     def value(self, e: ast.Expr) -> str:
         return self._value(e, []).text
 
+    double_value = value  # a number as it is (C++ converts an integer's)
+
     def cond(self, e: ast.Expr) -> str:
         """A Python expression true exactly when the BASIC value is nonzero."""
         return self._cond(e, []).text

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ...hostcode.launch import LaunchLowering, LaunchTarget
 from ...hostcode.nodes import Declare, Line
-from ...ir import ast, hostir
+from ...ir import hostir
 from ...ir import kernel as ir
 from ...ir.naming import kernel_namer
 from ..host_statements import Code
@@ -72,11 +72,6 @@ class KernelPrinter(LaunchTarget):
 
     def to_host(self, node: hostir.ToHost) -> list:
         return [Code(f"dev.to_host({self.expr.array(name)}.data)") for name in node.arrays]
-
-    def value(self, e: ast.Expr) -> str:
-        return self.expr.value(e)
-
-    double_value = value
 
     def sum_of_blocks(self, kind: str, var: str, temp: str) -> str:
         return (

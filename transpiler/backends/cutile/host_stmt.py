@@ -34,13 +34,6 @@ class StatementPrinter(ProcedureStatements, HostStatements):
         self.returns_var, self.for_stack_var = namer.fresh("returns"), namer.fresh("for_stack")
         self.read_vars: set[str] = set()  # variables some emitted code reads
 
-    # ----------------------------------------------------------------- helpers
-
-    def target(self, target: ast.LValue) -> str:
-        if isinstance(target, ast.Var):
-            return self.var(target.name)
-        return self.expr.element(target)
-
     # ----------------------------------------------------------------- simple statements
 
     def file_number(self, e: ast.Expr) -> str:
