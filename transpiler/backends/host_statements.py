@@ -80,16 +80,14 @@ class HostStatements:
         # the printer's own locals, named beside the BASIC variables (TRAP is one)
         fresh = namer.fresh
         self.label_var, self.trap_var = fresh("label"), fresh("trap")
-        self.resume_var, self.reply_var, self.channel_var = map(
-            fresh, ("resume_next", "reply", "channel")
-        )
-        self.loops: list = []  # per loop around the code being printed: what `continue` needs first
-        # C++ names the BASIC line in a message (Python finds it from the traceback)
+        self.resume_var, self.reply_var = fresh("resume_next"), fresh("reply")
+        self.channel_var = fresh("channel")
+        self.loops: list = []  # per enclosing loop: the lines a `continue` needs first
+        # C++ names the BASIC line in a message (Python finds it from the traceback):
+        # source line -> BASIC line number
         lines = analysis.program.lines
         self.tracks_lines = self.line_var is not None and any(ln.number is not None for ln in lines)
-        self.line_numbers = {
-            ln.coord.line: ln.number for ln in lines if ln.number
-        }  # source line ->
+        self.line_numbers = {ln.coord.line: ln.number for ln in lines if ln.number}
         # Locals of the function being printed that outlive one statement: the limits
         # and steps of loops lowered into a dispatch loop.  name -> C++ type
         self.function_locals: dict[str, str] = {}

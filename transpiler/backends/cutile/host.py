@@ -87,13 +87,6 @@ def kernel_def_names(host: hostir.HostProgram) -> dict[str, str]:
     return dict(printer.kernels.names) if printer.kernels is not None else {}
 
 
-def _suite(lines: list[Code]) -> list[Code]:
-    """A body Python accepts: `pass` if it has no statement (only comments)."""
-    if all(line.is_comment for line in lines):
-        return lines + [Code("pass")]
-    return lines
-
-
 class _ModulePrinter(HostModule):
     expr_printer = ExprPrinter
     microsoft_printer = MicrosoftExprPrinter
@@ -101,7 +94,9 @@ class _ModulePrinter(HostModule):
     template = "cutile/program.py.jinja"
     language = "Python"
     doc_text = staticmethod(docstring_safe)
-    suite = staticmethod(_suite)
+
+    def suite(self, lines: list) -> list:
+        return self.stmts.suite(lines)  # `pass` in a body of comments only
 
     def __init__(self, host: hostir.HostProgram):
         self.set_up(host, Namer("python", taken=_RUNTIME | _ARRAYS | _MODULE_NAMES))
@@ -190,14 +185,14 @@ class _ModulePrinter(HostModule):
         if self.stmts.uses_for_stack:
             stack = f"{self.stmts.for_stack_var} = {self.expr.need('ForStack')}()"
             state.append(Code(f"{stack}  # FOR loops that are not blocks"))
-        return _suite(header + functions + subs + arrays + variables + state + main)
+        return self.suite(header + functions + subs + arrays + variables + state + main)
 
     def gosub_function(self, sub: hostir.Subroutine, body: list) -> list[Code]:
         comments = []
         while body and body[0].is_comment:
             comments.append(body.pop(0))
         body = comments + self.function_start(sub) + self.without_return(body)  # RETURN
-        return [Code(f"def {self.sub_names[sub.name]}():", _suite(body))]
+        return [Code(f"def {self.sub_names[sub.name]}():", self.suite(body))]
 
     def function_start(self, sub: hostir.Subroutine) -> list[Code]:
         """The program's variables the function assigns (they are program()'s), but not
