@@ -136,7 +136,8 @@ class Syntax:
     # (C++'s `for`; Python has none: None); dispatch(var, entry), the lines before a
     # dispatch loop and its head; label_map(name, pairs), a table of dispatch labels;
     # fault(type, message, line), the run-time error a `throw` raises; as_label(value),
-    # an int (the runtime's) as a dispatch label.
+    # an int (the runtime's) as a dispatch label; in_place(lines, value), C++'s lambda
+    # running `lines` where no statement can go before a value (Python needs none).
     progress = ""  # the call each iteration of a loop that may never end makes (C++)
     empty_body = ""  # the statement of a block with none (Python's `pass`)
     no_label = ""  # ON ERROR GOTO 0's handler
