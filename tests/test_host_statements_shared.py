@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.checking import interpreted_and_checked
 from transpiler import driver
 from transpiler.backends.host_statements import HostStatements
 from transpiler.errors import BasicUnsupportedError, SourceFile
@@ -60,3 +61,23 @@ def test_for_i_equals_i_assigns_nothing():
     did; a `%` or single-precision I still gets its conversion)."""
     code = _generated("10 I = 2\n20 FOR I = I TO 4: PRINT I;: NEXT I\n", "cuda", None)
     assert "i = i" not in code
+
+
+# PC-BASIC (GW-BASIC 3.23) printed this; the error trap's locals used to be C++'s fixed
+# `trap` and `resume_next`, which hid the BASIC variables TRAP and RESUME.NEXT (the
+# program did not compile).  Now both targets name them beside the BASIC variables.
+TRAP_NAMES = """\
+10 ON ERROR GOTO 100
+20 TRAP = 5: RESUME.NEXT = 7: LABEL = 9: REPLY = 2: CHANNEL = 3
+30 PRINT TRAP; RESUME.NEXT; LABEL; REPLY; CHANNEL
+40 ERROR 5
+50 PRINT "END"
+60 END
+100 PRINT "E"; ERR; ERL
+110 RESUME NEXT
+"""
+
+
+def test_the_error_trap_s_locals_leave_basic_variables_of_their_names_alone(tmp_path):
+    printed = interpreted_and_checked(tmp_path, TRAP_NAMES)
+    assert printed == " 5  7  9  2  3 \nE 5  40 \nEND\n"

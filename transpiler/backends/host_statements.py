@@ -1,55 +1,66 @@
 """The host statement printer of both targets: the walk over host IR nodes with each
 statement's origin comment, and every statement whose decisions (conversions, checks,
-temporaries, names, the shape of the lines) are the same in Python and C++.  What
-differs in form only is a line of the syntax table (hostcode/syntax.py); what differs
-in the runtime's interface is a hook of the target's printer (cuda/host_stmt.py,
-cutile/host_stmt.py):
+temporaries, names, the shape of loops, IFs, dispatch loops and the error trap) are the
+same in Python and C++.  What differs in form only is a line of the syntax table
+(hostcode/syntax.py: `while_`, `counted`, `stepped`, `switch`, `dispatch`...); what
+differs in the runtime's interface is a hook of the target's printer
+(cuda/host_stmt.py, cutile/host_stmt.py):
 
-    syntax, code            hostcode.syntax.PYTHON or CPP; the target's Code class
+    syntax                  hostcode.syntax.PYTHON or CPP
     origin_comment(l, t)    the `# 40 ...` / `// 40 ...` comment of a BASIC statement
-    runtime(name)           a function of the target's runtime, by its name there
-    string(text)            a string literal
-    number_text(value)      a number literal
+    start_trap, fault_class, catch_method: the names of the error trap's runtime
     file_number(e)          a file number argument (an integer)
-    throw(message, line)    the statement ending the program with a run-time error
     print_value(e)          an item of WRITE or PRINT USING, the argument of `.item()`
     print_piece(kind, t)    a piece of a PRINT chain: "item", "tab", "spc", "zone"
     print_chain(r, ps, nl)  the statement printing pieces `ps` (None: nothing to print)
-    assign(t, v, pre)       `t = v` with the store conversion, after the lines `pre`
-    receive(t, v)           the same for READ, INPUT and LINE INPUT (Python drops a
-                            variable nothing reads)
     place(t, changing, pre) a variable or element SWAP or MID$ reads and then writes
     label_text(label)       a dispatch label as a value (None: the loop's end, C++)
-    as_label(text)          an int the error trap returns as a dispatch label
-    case(n, arm)            an arm of ON's `match` or `switch`
     _push(label)            a GOSUB's push of the label it returns to
     _return_fault()         RETURN without GOSUB
 
 The hooks that only Python fills (`unpack`, `drops`, `print_splits`) keep its idioms:
-`A, B = con.input(...)`, no store into a variable nothing reads.  The hooks that only
-C++ fills (`at_line`, `fails`, `store_fails`, the lines `pre` an expression needs first,
-`dval`) track the BASIC line its messages name; Python finds the line from the
-traceback."""
+`A, B = con.input(...)`, no store into a variable nothing reads.  C++ names the BASIC
+line its messages report (`line_var`: `at_line`, the lines `pre` an expression needs
+first, `dval`); Python finds the line from the traceback."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from ..errors import BasicUnsupportedError
 from ..ir import ast, hostir
 from ..ir.model import Analysis, type_of_name
 from ..ir.naming import Namer
-from ..language.expr_facts import copies_itself, has_effects, print_operand
+from ..language.expr_facts import copies_itself, has_effects, print_operand, signed_number
 from ..language.semantics import RANDOMIZE_KINDS
 from .basic_origin import statement_texts
 
 GOSUB_DEPTH = {True: 256, False: 10000}  # strict ECMA-55 (bas55's), extended
 
 
+@dataclass
+class Code:
+    """One line of host code, or a compound statement: its head (`for (...)`, `while c:`)
+    and its body (which C++ braces, except a case's of ON: `braces`)."""
+
+    text: str
+    body: list[Code] | None = None
+    braces: bool = True
+
+    @property
+    def is_comment(self) -> bool:
+        return self.text.startswith(("#", "//")) and self.body is None
+
+
 class HostStatements:
     syntax = None
-    code = None
+    code = Code
     never_past = None
     end_exception = ""  # the statement that ends the program from a subroutine
     backend = ""  # its name in the error for a statement it does not print
+    line_var = None  # the variable naming the BASIC line messages report (C++)
+    # the runtime's error trap: what starts it, the fault it catches, its method for one
+    start_trap, fault_class, catch_method = "start_trap", "BasicFault", "catch"
 
     def __init__(self, analysis: Analysis, namer: Namer, expr, sub_names: dict):
         self.a = analysis
@@ -65,6 +76,18 @@ class HostStatements:
         self.uses_for_stack = False
         self._for_names: dict[tuple, str] = {}
         self.kernels = None  # the launch printer, set by the module printer
+        self.static_arrays: frozenset[str] = frozenset()  # allocated at the start (the same)
+        # the printer's own locals, named beside the BASIC variables (TRAP is one)
+        fresh = namer.fresh
+        self.label_var, self.trap_var = fresh("label"), fresh("trap")
+        self.resume_var, self.reply_var = fresh("resume_next"), fresh("reply")
+        self.channel_var = fresh("channel")
+        self.loops: list = []  # per enclosing loop: the lines a `continue` needs first
+        # C++ names the BASIC line in a message (Python finds it from the traceback):
+        # source line -> BASIC line number
+        lines = analysis.program.lines
+        self.tracks_lines = self.line_var is not None and any(ln.number is not None for ln in lines)
+        self.line_numbers = {ln.coord.line: ln.number for ln in lines if ln.number}
         # Locals of the function being printed that outlive one statement: the limits
         # and steps of loops lowered into a dispatch loop.  name -> C++ type
         self.function_locals: dict[str, str] = {}
@@ -93,6 +116,15 @@ class HostStatements:
     def var(self, name: str) -> str:
         return self.namer.name(name)
 
+    def runtime(self, name: str) -> str:
+        return self.expr.runtime(name)
+
+    def number_text(self, value: float) -> str:
+        return self.expr.number_text(value)
+
+    def string(self, text: str) -> str:
+        return self.expr.string_code(text).text
+
     def target_type(self, target: ast.LValue) -> str:
         if isinstance(target, ast.Index):
             return self.a.arrays[target.name].elem_type
@@ -103,9 +135,21 @@ class HostStatements:
         return [self.code(text + self.syntax.end)]
 
     def at_line(self, node: hostir.HNode, fails: bool) -> list:
-        """What a statement that can fail or warn needs first: C++ sets the BASIC line
-        its message names; Python finds it from the traceback (nothing)."""
-        return []
+        """`line = 40;` before a statement that can end the program with an error or
+        report a warning (both name the line; Python finds it from the traceback)."""
+        if not fails or not self.tracks_lines:
+            return []
+        label = node.origin.label if node.origin is not None else None
+        return self.simple(f"{self.line_var} = {label if label is not None else 0}")
+
+    def line_of(self, e: ast.Expr) -> list[str]:
+        """`line = N;` naming the BASIC line of expression `e`, as a line it needs first."""
+        if not self.tracks_lines:
+            return []
+        return [f"{self.line_var} = {self.line_numbers.get(e.coord.line, 0)}{self.syntax.end}"]
+
+    def line_if_fails(self, e: ast.Expr) -> list[str]:
+        return self.line_of(e) if self.fails(e) else []
 
     def arg(self, e: ast.Expr) -> str:
         """The value of an argument that needs no lines before it."""
@@ -123,15 +167,15 @@ class HostStatements:
 
     def dval(self, e: ast.Expr, pre: list[str]) -> str:
         """The value of `e` as a double (C++ converts an integer's)."""
-        return self.val(e, pre)
+        return self.expr.double_value(*self.args(e, pre))
 
     def put(self, pre: list[str]) -> list:
         """The lines an expression needs first (C++ only; complete statements)."""
         return [self.code(line) for line in pre]
 
     def fails(self, *exprs: ast.Expr | None) -> bool:
-        """Can evaluating one of `exprs` fail or warn (only C++ sets the line for it)?"""
-        return False
+        """Can evaluating one of `exprs` fail or warn (report something naming its line)?"""
+        return any(e is not None and _reports(self.expr.effects(e)) for e in exprs)
 
     def run(self, node: hostir.HNode, fails: bool, function: str, *args: str) -> list:
         """A statement that is one call of the runtime's `function`; `fails`: the call
@@ -154,8 +198,40 @@ class HostStatements:
         return method(node, stmt)
 
     def store_fails(self, target: ast.LValue) -> bool:
-        """Can storing into `target` fail or warn (only C++ sets the line for it)?"""
-        return False
+        """Can storing into `target` fail (a subscript, a `%` conversion, a long string)
+        or warn (Microsoft BASIC: a number beyond a single's range)?"""
+        kind = self.target_type(target)
+        if kind == "int" or (kind == "str" and self.expr.strict):
+            return True
+        if self.a.options.microsoft and kind != "str":
+            return True
+        return isinstance(target, ast.Index) and self.fails(target)
+
+    def assign(self, target: ast.LValue, value: str, pre: list[str]) -> list:
+        """`target = value` with the store conversion, after the lines `pre`.  The value
+        is evaluated before the target's subscripts (C++ computes it into a temporary
+        if they need lines first); the interpreter the other way round: only an
+        assignment whose subscript is out of range *and* whose value warns or fails
+        could tell, and it is fatal either way."""
+        converted = self.expr.store(value, self.target_type(target))
+        if isinstance(target, ast.Var):
+            if converted == self.var(target.name) and not pre:
+                return []  # LET X = X
+            return self.put(pre) + self.simple(f"{self.var(target.name)} = {converted}")
+        target_pre: list[str] = []
+        element = self.target(target, target_pre)
+        if target_pre:  # keep the value first
+            temp = self.namer.fresh("tmp")
+            pre = [*pre, self.syntax.declare("const auto", temp, converted)]
+            converted = temp
+        return self.put(pre + target_pre) + self.simple(f"{element} = {converted}")
+
+    def receive(self, target: ast.LValue, value: str) -> list:
+        """The same for READ, INPUT and LINE INPUT (a variable nothing reads only
+        evaluates the value, `drops`)."""
+        if self.drops(target):
+            return self.simple(self.expr.store(value, self.target_type(target)))
+        return self.assign(target, value, [])
 
     def s_Let(self, node, stmt: ast.Let) -> list:
         pre: list[str] = []
@@ -228,6 +304,11 @@ class HostStatements:
             reader = "data.read_string()" if self.target_type(t) == "str" else "data.read_number()"
             out += self.receive(t, reader)
         return out
+
+    def throw(self, message: str, line: int | None = None) -> str:
+        """The statement ending the program with a run-time error (naming `line`)."""
+        fault = self.syntax.fault(self.runtime(self.fault_class), self.string(message), line)
+        return self.syntax.throw + fault
 
     def s_Fault(self, node, stmt: ast.Fault) -> list:
         return self.at_line(node, True) + self.simple(self.throw(stmt.message))
@@ -318,7 +399,13 @@ class HostStatements:
         found once, before it changes: the lines it needs are appended to `pre`
         (Python: the subscripts that read a variable in `changing`, or draw RND or
         INKEY$, computed into temporaries)."""
-        raise NotImplementedError
+        return self.target(target, pre)
+
+    def target(self, target: ast.LValue, pre: list[str] | None = None) -> str:
+        """A variable or element to store into (C++: its subscripts' lines go to `pre`)."""
+        if isinstance(target, ast.Var):
+            return self.var(target.name)
+        return self.expr._element(target, [] if pre is None else pre).text
 
     def s_Swap(self, node, stmt: ast.Swap) -> list:
         """Both places are found before either changes (`SWAP I, A(I)` swaps with the
@@ -673,6 +760,115 @@ class HostStatements:
         find = self.simple(f"{self.for_stack()}.find({self.string(node.loop)})")
         return head + find + lines + self.simple(f"{self.for_stack()}.leave()")
 
+    # ----------------------------------------------------------------- structured loops, IF
+
+    def suite(self, lines: list) -> list:
+        """A body the language accepts (Python: `pass` if it has only comments)."""
+        if self.syntax.empty_body and all(line.is_comment for line in lines):
+            return lines + [self.code(self.syntax.empty_body)]
+        return lines
+
+    def block(self, nodes: list[hostir.HNode]) -> list:
+        return self.suite(self.nodes(nodes))
+
+    def loop_body(self, nodes: list[hostir.HNode], next_lines: list | None = None) -> list:
+        """A loop's body; `next_lines`: what a `continue` in it needs first (the NEXT of
+        a FOR whose body ends with it)."""
+        self.loops.append(next_lines)
+        body = self.nodes(nodes)
+        self.loops.pop()
+        return body
+
+    def lane_body(self, nodes: list[hostir.HNode]) -> list:
+        """One iteration of an offloaded loop that the host runs again (`hostir.Replay`):
+        a GOTO to the loop's NEXT is a `continue` of the loop over its iterations."""
+        return self.suite(self.loop_body(nodes))
+
+    def progress(self) -> list:
+        """The first line of a loop that may never end (C++ may assume that a loop
+        without I/O, volatile or atomic operations ends, and delete it; BASIC does not)."""
+        return self.simple(self.syntax.progress) if self.syntax.progress else []
+
+    def n_ForLoop(self, node: hostir.ForLoop) -> list:
+        stmt = node.stmt
+        next_stmt = self.a.stmts[node.next_index]
+        next_comment = hostir.Simple(next_stmt, origin=next_stmt)
+        if node.counted:  # a counting loop over integer constants
+            start, limit = int(signed_number(stmt.start)), int(signed_number(stmt.limit))
+            step = int(signed_number(stmt.step)) if stmt.step is not None else 1
+            body = self.suite(self.loop_body(node.body))
+            if self.syntax.next_in_counted_body:
+                body += self.comment(next_comment)
+            head = self.syntax.counted(self.var(stmt.var.name), start, limit, step)
+            return [self.code(head, body)]
+        integer = type_of_name(stmt.var.name) == "int"
+        fails = self.fails(stmt.start, stmt.limit, stmt.step) or integer
+        lines, start, limit, step, sign, step_const = self._for_setup(node, False)
+        test = self._continues(self.var(stmt.var.name), limit, sign, step_const, node.plan.exact)
+        increment, first = self._increment(stmt, step), self._start(stmt, start)
+        if node.plan.zero_trip_step or self.syntax.stepped is None:
+            lines += self._starting(stmt, start)
+            first = ""
+        if node.plan.zero_trip_step:
+            lines += self._zero_trip_step(stmt, limit, step, sign, step_const)
+        head = self.at_line(node, fails) + lines
+        if self.syntax.stepped is None:  # a while loop whose body ends with the NEXT
+            next_lines = self.comment(next_comment) + self.simple(increment)
+            body = self.loop_body(node.body, self.simple(increment))
+            return head + [self.code(self.syntax.while_(test), body + next_lines)]
+        body = ([] if node.ends else self.progress()) + self.loop_body(node.body)
+        body += self.comment(next_comment)
+        if integer and self.tracks_lines:
+            # a `%` variable's step can overflow: the error names the NEXT's line
+            increment = f"{self.line_var} = {next_stmt.label or 0}, {increment}"
+        return head + [self.code(self.syntax.stepped(first, test, increment), body)]
+
+    def n_WhileLoop(self, node: hostir.WhileLoop) -> list:
+        test, check = self.syntax.true, []
+        if node.condition is not None:
+            pre: list[str] = []
+            test = self.expr.cond(*self.args(node.condition, pre))
+            check = self.at_line(node, self.fails(node.condition)) + self.put(pre)
+        if check:  # the test needs lines first, each time: at the top of an endless loop
+            leave = self.code(self.syntax.if_(self.syntax.negated(test)), self.simple("break"))
+            check, test = check + [leave], self.syntax.true
+        body = self.suite(self.loop_body(node.body))
+        return [self.code(self.syntax.while_(test), self.progress() + check + body)]
+
+    def n_If(self, node: hostir.If) -> list:
+        origins = node.origins or [node.origin] * len(node.arms)
+        head: list = []
+        out = []
+        for n, ((condition, body), origin) in enumerate(zip(node.arms, origins)):
+            if n == 0:
+                pre: list[str] = []
+                test = self.expr.all_of([condition, *node.merged], pre, self.line_if_fails)
+                head = self.at_line(node, self.fails(condition)) + self.put(pre)
+                header = self.syntax.if_(test)
+            else:  # no line can go before an ELSE IF's test
+                header = self.syntax.elif_(self.in_place(condition))
+            if node.nan_kept:
+                header += self.syntax.keeps_nan
+            elsewhere = origin is not None and origin is not node.origin
+            if n > 0 and elsewhere and self.syntax.header_comments:
+                comment = self.comment(hostir.Simple(origin, origin=origin))
+                if comment:
+                    header += "  " + comment[0].text  # the IF this arm's test comes from
+            out.append(self.code(header, self.block(body)))
+        if node.else_body:
+            out.append(self.code(self.syntax.else_(), self.block(node.else_body)))
+        return head + out
+
+    def in_place(self, condition: ast.Expr) -> str:
+        """A condition where no line can go before it (C++ evaluates them in a lambda)."""
+        pre: list[str] = []
+        test = self.expr.cond(*self.args(condition, pre))
+        lines = self.line_if_fails(condition) + pre
+        return self.syntax.in_place(lines, test) if lines else test
+
+    def n_Continue(self, node: hostir.Continue) -> list:
+        return list(self.loops[-1] or []) + self.simple("continue")
+
     # ----------------------------------------------------------------- host IR nodes
 
     def n_EndProgram(self, node: hostir.EndProgram) -> list:
@@ -702,8 +898,6 @@ class HostStatements:
 
     # ----------------------------------------------------------------- jumps (dispatch loops)
 
-    breaks_from_case = False  # `break` in a case of ON leaves the dispatch loop (Python)
-
     def _pop_check(self) -> list:
         """What RETURN checks before it pops (C++'s pop checks itself)."""
         return []
@@ -716,7 +910,7 @@ class HostStatements:
     def _set_label(self, label: str | None) -> list:
         """Where the dispatch loop goes next (None: out of it; C++ leaves a case of ON's
         switch first, through the label DONE)."""
-        if label is None and self.breaks_from_case:
+        if label is None and not self.syntax.cases_fall_through:  # `break` leaves the loop
             return self.simple("break")
         return self.simple(f"{self.label_var} = {self.label_text(label)}")
 
@@ -733,6 +927,63 @@ class HostStatements:
 
     def n_Jump(self, node: hostir.Jump) -> list:
         return self._goto(node.target)
+
+    def dispatch_labels(self, node: hostir.Dispatch) -> None:
+        """Names the labels of a dispatch loop's blocks first (C++'s enumerators)."""
+
+    def case(self, value, arm: list):
+        """A case of a `match` or `switch` (C++: ends with `break;` unless it jumps)."""
+        jumps = bool(arm) and arm[-1].text == "continue" + self.syntax.end
+        if self.syntax.cases_fall_through and not jumps:
+            arm = arm + self.simple("break")
+        return self.code(f"case {value}:", arm, braces=False)
+
+    def n_Dispatch(self, node: hostir.Dispatch) -> list:
+        self.dispatch_labels(node)
+        self.loops.append(None)
+        cases = []
+        for block, body in self.block_bodies(node):
+            if not self.syntax.cases_fall_through:  # its end goes round the loop anyway
+                while body and body[-1].text == "continue" and body[-1].body is None:
+                    body.pop()
+            if node.trap is not None and self.line_var:  # ERL, the line of an error not trapped
+                erl = self.simple(f"{self.line_var} = {_label_line(block.label)}")
+                body = _after_comments(body, erl[0])
+            cases.append(self.code(f"case {self.label_text(block.label)}:", self.suite(body)))
+        self.loops.pop()
+        if node.trap is not None or self.syntax.cases_fall_through:  # C++: other loops' labels
+            cases.append(self.code(self.syntax.default_case, self.simple("break"), braces=False))
+        switch = self.code(self.syntax.switch(self.label_var), cases)
+        before, head = self.syntax.dispatch(self.label_var, self.label_text(node.entry))
+        start = [self.code(line) for line in before]
+        # C++: a case's `break` (the default's) leaves the switch only, then this the loop
+        leave = self.simple("break") if self.syntax.cases_fall_through else []
+        if node.trap is None:
+            return start + [self.code(head, self.progress() + [switch] + leave)]
+        # ON ERROR GOTO: a fault in a block (one statement) goes to the handler (the
+        # runtime's error trap), told where RESUME NEXT goes on and the line (ERL)
+        s, trap, label = self.syntax, self.trap_var, self.label_var
+        named = self.label_text
+        after = [(named(b.label), named(node.trap.after[b.label])) for b in node.blocks]
+        line = self.line_var or f"{self.runtime('label_line')}({label})"
+        caught = f"{trap}.{self.catch_method}(fault, {label}, {self.resume_var}[{label}], {line})"
+        handler = self.simple(f"{label} = {s.as_label(caught)}")
+        if leave:  # go round, past the `break` after the switch
+            handler += self.simple("continue")
+        fault = self.code(s.catch(self.runtime(self.fault_class), "fault"), handler)
+        return [
+            self.code(s.declare("b2t::ErrorTrap&", trap, f"{self.runtime(self.start_trap)}()")),
+            self.code(s.comment + "where RESUME NEXT goes on after an error in each statement"),
+            self.code(s.label_map(self.resume_var, after)),
+            *start,
+            self.code(head, [*self.progress(), self.code(s.try_, [switch]), fault, *leave]),
+            *self.simple(f"{trap}.finish()"),
+        ]
+
+    def n_OnErrorGoto(self, node: hostir.OnErrorGoto) -> list:
+        handler = self.syntax.no_label if node.handler is None else self.label_text(node.handler)
+        line = [self.line_var] if self.line_var else []
+        return self.simple(f"{self.trap_var}.on_error({', '.join([handler, *line])})")
 
     def _on(self, node, selector: ast.Expr, arms: list[list]) -> list:
         """ON ... GOTO / GOSUB: the runtime's `on_choice` numbers the arm to run.  Strict
@@ -776,19 +1027,42 @@ class HostStatements:
         head = self.at_line(node, True)
         if not self.has_return_stack:
             return head + self.simple(self._return_fault())
-        pop = f"{self.label_var} = {self.as_label(f'{self.returns_var}.pop()')}"
+        pop = f"{self.label_var} = {self.syntax.as_label(f'{self.returns_var}.pop()')}"
         return head + self._pop_check() + self.simple(pop) + self.simple("continue")
 
     def n_ResumeJump(self, node: hostir.ResumeJump) -> list:
         resume = _RESUMES.get(node.mode) or f"resume_at({self.label_text(node.target)})"
-        jump = f"{self.label_var} = {self.as_label(f'{self.trap_var}.{resume}')}"
+        jump = f"{self.label_var} = {self.syntax.as_label(f'{self.trap_var}.{resume}')}"
         return self.simple(jump) + self.simple("continue")
+
+    def n_ToHost(self, node: hostir.ToHost) -> list:
+        return self.kernels.to_host(node)
 
     def n_Launch(self, node: hostir.Launch) -> list:
         return self.kernels.launch(node, self)
 
     def n_Distributed(self, node: hostir.Distributed) -> list:
         return self.kernels.distributed(node, self)
+
+
+def _reports(effects) -> bool:
+    return effects.fails or bool(effects.warnings)
+
+
+def _after_comments(body: list, line) -> list:
+    """`line` after the comments that start `body`, in place of the same line there."""
+    n = 0
+    while n < len(body) and body[n].is_comment:
+        n += 1
+    rest = body[n + 1 :] if n < len(body) and body[n] == line else body[n:]
+    return body[:n] + [line] + rest
+
+
+def _label_line(label: str) -> int:
+    """ERL of a statement from its dispatch label ("300", "300:2"; "_7", a line without
+    a number, is 0)."""
+    number = label.split(":", 1)[0]
+    return int(number) if number.isdigit() else 0
 
 
 # RESUME, RESUME NEXT, and RESUME to a missing line (passes/check/jumps.py): the error trap's

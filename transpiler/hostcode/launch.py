@@ -35,6 +35,7 @@ from .nodes import (
     If,
     Line,
     Origin,
+    Raw,
     Unless,
 )
 from .syntax import Layout, grouped
@@ -387,6 +388,12 @@ class LaunchTarget:
     def syntax(self):
         return self.stmts.syntax
 
+    def value(self, e: ast.Expr) -> str:
+        return self.stmts.val(e, None)
+
+    def double_value(self, e: ast.Expr) -> str:
+        return self.stmts.dval(e, None)
+
     def name_tiles(self, names: dict[str, str]) -> None:
         """The tile sizes, named once at the top of the program (TILE = 512) rather than
         repeated as literals in every launch; `names`: kernel -> the host's name of it."""
@@ -421,11 +428,15 @@ class LaunchTarget:
 
     def host_code(self, nodes: list, lane: bool) -> list:
         """Host statements inside a launch's code (`lane`: one lane of a replayed block)."""
-        return self.stmts.nodes(nodes)
+        return self.stmts.lane_body(nodes) if lane else self.stmts.nodes(nodes)
 
     def origin_code(self, stmt) -> list:
-        """The comment of the statement a sum's combination belongs to."""
-        return self.stmts.comment_of(stmt)
+        """The comment of the statement a sum's combination belongs to, and C++'s
+        `line = N;` (an overflow of the running total is reported at its line)."""
+        if stmt is None:
+            return []
+        node = hostir.Simple(stmt, origin=stmt)
+        return self.stmts.comment_of(stmt) + self.stmts.at_line(node, True)
 
     @property
     def read_vars(self) -> set[str] | None:
@@ -456,9 +467,11 @@ class LaunchTarget:
         return f"{self.expr.runtime('round_to_int')}({text})"
 
     def mat_shape(self, shape) -> list:
-        """MAT C = A * B: A and B checked, C given its shape."""
+        """MAT C = A * B: A and B checked, C given its shape (at the MAT's line: a
+        mismatch is its error)."""
         arrays = ", ".join(self.array(n) for n in (shape.target, shape.left, shape.right))
-        return [Line(f"{self.expr.runtime('mat_product_shape')}({arrays})")]
+        check = Line(f"{self.expr.runtime('mat_product_shape')}({arrays})")
+        return [Raw(line) for line in self.stmts.line_of(shape.node)] + [check]
 
     def sums_fit(self, finish: hostir.Finish, temp: str) -> str | None:
         """The blocks' sums in `temp` combine one by one with no exception."""

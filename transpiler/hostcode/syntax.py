@@ -24,6 +24,26 @@ def _atomic(text: str) -> bool:
     return True
 
 
+def _closing_bracket(text: str, start: int) -> int:
+    """Where the bracket opened at `start` closes in C++ `text` (literals skipped), or -1."""
+    depth, quote, escaped = 0, "", False
+    for at in range(start, len(text)):
+        ch = text[at]
+        if quote:
+            if ch == quote and not escaped:
+                quote = ""
+            escaped = ch == "\\" and not escaped
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth == 0:
+                return at
+    return -1
+
+
 def grouped(text: str) -> str:
     """`text` as the left operand of `*` (a sum gets parentheses)."""
     return f"({text})" if " + " in text else text
@@ -109,6 +129,25 @@ class Syntax:
     no_prompt: tuple = ()  # INPUT's and LINE INPUT's prompt when there is none
     absent = ""  # an optional argument left out (Python's runtime takes None)
     binds = False  # an element changed in place is bound once to a reference (C++)
+
+    # control flow.  Each table also writes: while_(test), elif_(test), try_, catch(type,
+    # name), the heads of those blocks; counted(var, start, limit, step), the loop over
+    # integer constants; stepped(first, test, increment), a loop whose head steps it
+    # (C++'s `for`; Python has none: None); dispatch(var, entry), the lines before a
+    # dispatch loop and its head; label_map(name, pairs), a table of dispatch labels;
+    # fault(type, message, line), the run-time error a `throw` raises; as_label(value),
+    # an int (the runtime's) as a dispatch label; in_place(lines, value), C++'s lambda
+    # running `lines` where no statement can go before a value (Python needs none).
+    progress = ""  # the call each iteration of a loop that may never end makes (C++)
+    empty_body = ""  # the statement of a block with none (Python's `pass`)
+    no_label = ""  # ON ERROR GOTO 0's handler
+    default_case = ""  # the case of a dispatch loop's labels no case names
+    # C++'s `switch`: a case runs on into the next one unless it leaves (`break`, which
+    # leaves the switch only); Python's `match` leaves after a case (`break` leaves the loop).
+    cases_fall_through = False
+    keeps_nan = ""  # what an IF that NaN keeps from being a max or min says to the linter
+    header_comments = False  # a block's head can end with a comment (Python)
+    next_in_counted_body = False  # the NEXT's comment ends a counted loop (C++'s `for`)
 
 
 class PythonSyntax(Syntax):
@@ -210,6 +249,43 @@ class PythonSyntax(Syntax):
     def switch(self, value):
         return f"match {value}:"
 
+    # control flow
+    empty_body = "pass"
+    no_label = "None"
+    default_case = "case _:  # past the last line"
+    keeps_nan = "  # noqa: PLR1730 (with NaN, max/min would differ)"
+    header_comments = True
+    try_ = "try:"
+
+    def while_(self, test):
+        return f"while {test}:"
+
+    def elif_(self, test):
+        return f"elif {test}:"
+
+    def catch(self, type_, name):
+        return f"except {type_} as {name}:"
+
+    def counted(self, var, start, limit, step):
+        stop = limit + 1 if step > 0 else limit - 1
+        if step != 1:
+            return f"for {var} in range({start}, {stop}, {step}):"
+        return f"for {var} in range({f'{start}, {stop}' if start else stop}):"
+
+    stepped = None
+
+    def dispatch(self, var, entry):
+        return [f"{var} = {entry}"], "while True:"
+
+    def label_map(self, name, pairs):
+        return f"{name} = {{{', '.join(f'{k}: {v}' for k, v in pairs)}}}"
+
+    def fault(self, type_, message, line):
+        return f"{type_}({message}{'' if line is None else f', line={line}'})"
+
+    def as_label(self, value):
+        return value
+
 
 class CppSyntax(Syntax):
     comment = "// "
@@ -275,6 +351,11 @@ class CppSyntax(Syntax):
         return f"{cond} ? {yes} : {no}"
 
     def negated(self, comparison):
+        """`!(test)`; for a test that is itself `!(x)` or `!x`, just x (not `!(!(x))`)."""
+        if comparison.startswith("!") and comparison[1:].isidentifier():
+            return comparison[1:]
+        if comparison.startswith("!(") and _closing_bracket(comparison, 1) == len(comparison) - 1:
+            return comparison[2:-1]
         return f"!({comparison})"
 
     binds = True
@@ -292,6 +373,48 @@ class CppSyntax(Syntax):
 
     def switch(self, value):
         return f"switch ({value})"
+
+    # control flow
+    progress = "b2t::forward_progress()"  # C++ may assume a loop without effects ends
+    no_label = "-1"
+    default_case = "default:  // DONE, or a block of another loop"
+    cases_fall_through = True
+    next_in_counted_body = True
+    try_ = "try"
+
+    def while_(self, test):
+        return f"while ({test})"
+
+    def elif_(self, test):
+        return f"else if ({test})"
+
+    def catch(self, type_, name):
+        return f"catch (const {type_}& {name})"
+
+    def counted(self, var, start, limit, step):
+        test = f"{var} <= {limit}" if step > 0 else f"{var} >= {limit}"
+        increment = {1: f"++{var}", -1: f"--{var}"}.get(step, f"{var} += {step}")
+        return self.stepped(f"{var} = {start}", test, increment)
+
+    def stepped(self, first, test, increment):
+        return f"for ({first}; {test}; {increment})"
+
+    def dispatch(self, var, entry):
+        return [], f"for (Label {var} = {entry};;)"
+
+    def label_map(self, name, pairs):
+        """The labels indexed by the enumerators (the keys are the first ones, in order)."""
+        return f"static constexpr Label {name}[] = {{{', '.join(v for _, v in pairs)}}};"
+
+    def fault(self, type_, message, line):
+        return f"{type_}({message}){'' if line is None else f'.in_line({line})'}"
+
+    def as_label(self, value):
+        return f"static_cast<Label>({value})"
+
+    def in_place(self, lines, value):
+        """`value` after `lines`, where no statement can go before it (a lambda)."""
+        return f"[&] {{ {' '.join(lines)} return {value}; }}()"
 
 
 PYTHON = PythonSyntax()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ...hostcode.expression_syntax import CPP
 from ...hostcode.expressions import Code, HostExpressions
+from ...hostcode.syntax import CPP as CPP_STATEMENTS
 from ...ir import ast
 from .host_text import cpp_number, cpp_std_string, cpp_string
 
@@ -94,7 +95,7 @@ class ExprPrinter(HostExpressions):
         code = evaluate(e, lines)
         if not lines:
             return code
-        return Code(f"[&] {{ {' '.join(lines)} return {code.text}; }}()", CPP.atom_prec, code.ctype)
+        return Code(CPP_STATEMENTS.in_place(lines, code.text), CPP.atom_prec, code.ctype)
 
     def all_of(self, conditions: list[ast.Expr], pre: list[str], line_of) -> str:
         """`a && b`: true when each condition holds, tested in turn.  `pre` gets the lines
@@ -109,7 +110,7 @@ class ExprPrinter(HostExpressions):
             code = self._cond(e, local)
             lines = line_of(e) + local
             if lines:
-                parts.append(f"[&] {{ {' '.join(lines)} return {code.text}; }}()")
+                parts.append(CPP_STATEMENTS.in_place(lines, code.text))
             else:
                 parts.append(code.wrap(CPP.lazy_and_prec + 1))
         return " && ".join(parts)

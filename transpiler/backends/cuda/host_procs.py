@@ -46,10 +46,8 @@ class ProcedureStatements:
         if node.result is not None:
             call = f"{self.var(node.result)} = {call}"
         fails = any(self.fails(value) for value, _ in node.args)
-        lines = [self.code(line) for line in pre] + [self.code(call + ";")] + after
-        if len(lines) > 1 and pre:
-            lines = [self.code("", lines)]  # a block: its temporaries' scope
-        return self.at_line(node, fails) + lines
+        lines = self.put(pre) + self.simple(call) + after
+        return self.at_line(node, fails) + (self.scoped(lines) if pre else lines)  # their scope
 
     def _has_effect(self, value: ast.Expr) -> bool:
         return self.fails(value) or has_effects(value, self.a.options.microsoft)

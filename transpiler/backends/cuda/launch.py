@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from ...hostcode.launch import LaunchLowering, LaunchTarget
 from ...hostcode.nodes import Declare, If, Line, Raw
-from ...ir import ast, hostir
+from ...ir import hostir
 from ...ir import kernel as ir
+from ..host_statements import Code
 from .build import grid_nonempty
-from .code import Code
 from .element_types import c_type
 from .kernels import CudaKernel, lower_kernel
 
@@ -75,20 +75,6 @@ class KernelLaunches(LaunchTarget):
 
     # ------------------------------------------- what LaunchLowering asks of the target
 
-    def origin_code(self, stmt) -> list:
-        """The comment and the `line = N;` of the statement a sum's combination belongs
-        to (an overflow of the running total is reported at its line)."""
-        if stmt is None:
-            return []
-        node = hostir.Simple(stmt, origin=stmt)
-        return self.stmts.comment_of(stmt) + self.stmts.at_line(node, True)
-
-    def value(self, e: ast.Expr) -> str:
-        return self.expr.value(e, None)
-
-    def double_value(self, e: ast.Expr) -> str:
-        return self.expr.double_value(e, None)
-
     def sum_of_blocks(self, kind: str, var: str, temp: str) -> str:
         return f"{temp}.{'added_to' if kind == 'sum' else 'subtracted_from'}({var})"
 
@@ -96,13 +82,6 @@ class KernelLaunches(LaunchTarget):
         return self.namer.fresh("block"), None
 
     element_loop_names = block_loop_names
-
-    def mat_shape(self, shape) -> list:
-        """The check at the line of the MAT statement (a mismatch is its error)."""
-        if not self.stmts.tracks_lines:
-            return super().mat_shape(shape)
-        line = self.stmts.line_numbers.get(shape.node.coord.line, 0)
-        return [Line(f"{self.stmts.line_var} = {line}")] + super().mat_shape(shape)
 
     def count(self, count: hostir.LoopCount, name: str, lowering: LaunchLowering) -> list:
         pre: list[str] = []

@@ -25,12 +25,13 @@ from ...language.builtins import BUILTINS
 from ...language.semantics import STACK_DEPTH
 from ..host_module import HostModule
 from ..host_procedures import given_back
+from ..host_statements import Code
 from ..render import render
 from .helpers import helpers_text, helpers_used
 from .host_expr import ExprPrinter
 from .host_kernels import KernelPrinter
 from .host_microsoft import MicrosoftExprPrinter
-from .host_stmt import Code, StatementPrinter, _suite
+from .host_stmt import StatementPrinter
 from .program import docstring_safe, runtime_requirement
 
 # What the generated module may import, by module (ABS is Python's own abs).
@@ -95,7 +96,9 @@ class _ModulePrinter(HostModule):
     template = "cutile/program.py.jinja"
     language = "Python"
     doc_text = staticmethod(docstring_safe)
-    suite = staticmethod(_suite)
+
+    def suite(self, lines: list) -> list:
+        return self.stmts.suite(lines)  # `pass` in a body of comments only
 
     def __init__(self, host: hostir.HostProgram):
         self.set_up(host, Namer("python", taken=_RUNTIME | _ARRAYS | _MODULE_NAMES))
@@ -184,14 +187,14 @@ class _ModulePrinter(HostModule):
         if self.stmts.uses_for_stack:
             stack = f"{self.stmts.for_stack_var} = {self.expr.need('ForStack')}()"
             state.append(Code(f"{stack}  # FOR loops that are not blocks"))
-        return _suite(header + functions + subs + arrays + variables + state + main)
+        return self.suite(header + functions + subs + arrays + variables + state + main)
 
     def gosub_function(self, sub: hostir.Subroutine, body: list) -> list[Code]:
         comments = []
         while body and body[0].is_comment:
             comments.append(body.pop(0))
         body = comments + self.function_start(sub) + self.without_return(body)  # RETURN
-        return [Code(f"def {self.sub_names[sub.name]}():", _suite(body))]
+        return [Code(f"def {self.sub_names[sub.name]}():", self.suite(body))]
 
     def function_start(self, sub: hostir.Subroutine) -> list[Code]:
         """The program's variables the function assigns (they are program()'s), but not

@@ -57,13 +57,15 @@ class ExprPrinter(HostExpressions):
     def value(self, e: ast.Expr) -> str:
         return self._value(e, []).text
 
+    double_value = value  # a number as it is (C++ converts an integer's)
+
     def cond(self, e: ast.Expr) -> str:
         """A Python expression true exactly when the BASIC value is nonzero."""
         return self._cond(e, []).text
 
-    def all_of(self, conditions: list[ast.Expr]) -> str:
+    def all_of(self, conditions: list[ast.Expr], pre=None, line_of=None) -> str:
         """`a and b`: true when each condition holds, tested in turn (`and` skips the
-        rest after a false one)."""
+        rest after a false one; no condition needs lines first, `pre` and `line_of`)."""
         if len(conditions) == 1:
             return self.cond(conditions[0])
         return " and ".join(self._cond(c, []).wrap(PYTHON.lazy_and_prec) for c in conditions)

@@ -23,9 +23,10 @@ from dataclasses import dataclass
 
 from ...hostcode.launch import LaunchLowering, LaunchTarget
 from ...hostcode.nodes import Declare, Line
-from ...ir import ast, hostir
+from ...ir import hostir
 from ...ir import kernel as ir
 from ...ir.naming import kernel_namer
+from ..host_statements import Code
 from .expr import NP_DTYPES, CutileExprPrinter
 from .host_expr import ExprPrinter
 from .program import KernelInterface, kernel_interface, origin_comments
@@ -69,13 +70,8 @@ class KernelPrinter(LaunchTarget):
 
     # ------------------------------------------- what LaunchLowering asks of the target
 
-    def host_code(self, nodes: list, lane: bool) -> list:
-        return self.stmts.lane_body(nodes) if lane else self.stmts.nodes(nodes)
-
-    def value(self, e: ast.Expr) -> str:
-        return self.expr.value(e)
-
-    double_value = value
+    def to_host(self, node: hostir.ToHost) -> list:
+        return [Code(f"dev.to_host({self.expr.array(name)}.data)") for name in node.arrays]
 
     def sum_of_blocks(self, kind: str, var: str, temp: str) -> str:
         return (
