@@ -28,12 +28,14 @@ import os
 import subprocess
 from pathlib import Path
 
+from ...hostcode.module_plan import stem as _stem
+from ...hostcode.module_plan import variable_rows
+from ...hostcode.procedures import Param
 from ...hostcode.syntax import CPP
 from ...ir import ast, hostir
 from ...ir.model import type_of_name, variable_type
 from ...ir.naming import Namer
 from ..host_module import HostModule
-from ..host_module import stem as _stem
 from ..render import render
 from . import build as cuda_build
 from .clang_verbatim import put_back, set_aside
@@ -209,7 +211,7 @@ class _ModulePrinter(HostModule):
     def console_args(self) -> str:
         """The Console's constructor arguments: INPUT's strictness, PRINT USING's digits."""
         strict = "true" if self.a.options.strict else "false"
-        precision = self.console_precision()
+        precision = self.plan.console_precision
         if precision is not None:
             return f"{{stdout, stdin, {strict}, b2t::{precision}}}"
         return "" if self.a.options.strict else "{stdout, stdin, false}"
@@ -222,14 +224,16 @@ class _ModulePrinter(HostModule):
     def members(self) -> list[Code]:
         out: list[Code] = []
         kinds = ("num", "dbl", "int", "lng", "str")
-        for kind, names in self.variable_rows(sorted(self.a.variables), type_of_name, kinds):
+        variables = sorted(self.a.variables)
+        for kind, names in variable_rows(self.host, self.namer, variables, type_of_name, kinds):
             initial = "" if kind == "str" else f" = {CPP.zero(kind)}"
             declared = ", ".join(name + initial for name in names)
             out.append(Code(f"{self.expr.cpp_type(kind)} {declared};"))
-        for name, symbol in self.arrays_in_order():
+        for array in self.plan.arrays:
+            symbol = array.symbol
             element = self.expr.cpp_type(symbol.elem_type)
-            array = f"{self.array_names[name]}{{{cpp_string(name)}, {symbol.base}, {symbol.rank}}}"
-            out.append(Code(f"b2t::Array<{element}> {array};"))
+            made = f"{array.ident}{{{cpp_string(array.name)}, {symbol.base}, {symbol.rank}}}"
+            out.append(Code(f"b2t::Array<{element}> {made};"))
         if self.host.return_stack:
             depth = GOSUB_DEPTH[self.a.options.strict]
             out.append(Code(f"b2t::GosubStack returns{{{depth}}};  // GOSUB return labels"))
@@ -245,19 +249,19 @@ class _ModulePrinter(HostModule):
     def allocations(self) -> list[Code]:
         """The arrays whose bounds are constants, allocated when the program starts."""
         out: list[Code] = []
-        for name, symbol in self.arrays_in_order():
-            if symbol.upper is not None:  # else its DIM statement allocates it
-                bounds = ", ".join(str(u) for u in symbol.upper)
-                out += self.array_comment(name, symbol)
-                out.append(Code(f"{self.array_names[name]}.allocate({{{bounds}}});"))
+        for array in self.plan.arrays:
+            if array.allocated:  # else its DIM statement allocates it
+                bounds = ", ".join(str(u) for u in array.symbol.upper)
+                out += self.array_comment(array)
+                out.append(Code(f"{array.ident}.allocate({{{bounds}}});"))
         return out
 
     def run_body(self) -> tuple[list[Code], list[Code]]:
         """The leading REMs (the program's description) and the body of run()."""
-        header, rest = self.main_body()
+        header = self.main_header()
         self.begin_function()
         allocations = self.allocations()
-        body = self.without_return(self.stmts.nodes(rest))  # END on the last line
+        body = self.without_return(self.stmts.nodes(self.plan.body))  # END on the last line
         return header, self._locals() + allocations + body
 
     def begin_function(self) -> None:
@@ -280,13 +284,13 @@ class _ModulePrinter(HostModule):
 
     # ----------------------------------------------------------------- functions
 
-    def scalar_param(self, proc, param: str) -> str:
+    def param(self, p: Param) -> str:
         """A parameter the procedure may change is a reference (QuickBASIC's)."""
-        ref = "&" if param in proc.changed_params() else ""
-        return f"{self.expr.cpp_type(variable_type(self.a, param))}{ref} {self.stmts.var(param)}"
-
-    def array_param(self, ident: str, array: str) -> str:
-        return f"b2t::Array<{self.expr.cpp_type(self.a.arrays[array].elem_type)}>& {ident}"
+        if p.array:
+            return f"b2t::Array<{self.expr.cpp_type(p.kind)}>& {p.name}"
+        return (
+            f"{self.expr.cpp_type(p.kind)}{'&' if p.by_reference else ''} {self.stmts.var(p.name)}"
+        )
 
     def procedure_head(self, sub: hostir.Subroutine, params: str) -> str:
         proc = sub.procedure

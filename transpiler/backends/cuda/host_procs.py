@@ -10,10 +10,10 @@ than one can fail or has an effect, they go through temporaries, in order."""
 
 from __future__ import annotations
 
+from ...hostcode.procedures import call_text
 from ...ir import ast, hostir
 from ...ir.model import variable_type
 from ...language.expr_facts import has_effects
-from ..host_procedures import call_text
 
 
 class ProcedureStatements:
