@@ -90,6 +90,16 @@ class HostModule:
         procedures stay GOSUB-style code."""
         return self.stmts.nodes(self.plan.header) + [self.comment(n) for n in self.plan.notes]
 
+    def main_code(self) -> list:
+        """The rest of the main program."""
+        return self.without_return(self.stmts.nodes(self.plan.body))  # END on the last line
+
+    def program_functions(self) -> list[list]:
+        """The functions of the DEF FNs, then of the subroutines and procedures (printed
+        first: the DEF FNs they call are printed too)."""
+        subs = [self.subroutine(sub) for sub in self.host.subroutines]
+        return self.functions() + subs
+
     def without_return(self, body: list) -> list:
         """`body` without the `return` that ends it (END on the last line, END SUB, a
         subroutine's last RETURN): the function ends there anyway."""

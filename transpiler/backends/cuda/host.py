@@ -192,8 +192,7 @@ class _ModulePrinter(HostModule):
 
     def render(self) -> str:
         header, run_body = self.run_body()
-        subs = [self.subroutine(sub) for sub in self.host.subroutines]
-        functions = self.functions()
+        functions = self.program_functions()
         context = self.context(
             nvcc_command=comment_text(cuda_build.nvcc_command(self.file_name)),
             cpu_command=comment_text(cuda_build.cpu_command(self.file_name)),
@@ -203,7 +202,7 @@ class _ModulePrinter(HostModule):
             launch_header=self.kernels.uses_launch_header(),
             header=header,
             members=self.members(),
-            functions=functions + subs,
+            functions=functions,
             run_body=run_body,
         )
         return render(self.template, **context)
@@ -261,7 +260,7 @@ class _ModulePrinter(HostModule):
         header = self.main_header()
         self.begin_function()
         allocations = self.allocations()
-        body = self.without_return(self.stmts.nodes(self.plan.body))  # END on the last line
+        body = self.main_code()
         return header, self._locals() + allocations + body
 
     def begin_function(self) -> None:

@@ -167,9 +167,8 @@ class _ModulePrinter(HostModule):
 
     def program_body(self) -> list[Code]:
         header = self.main_header()
-        main = self.without_return(self.stmts.nodes(self.plan.body))  # END on the last line
-        subs = [line for sub in self.host.subroutines for line in self.subroutine(sub)]
-        functions = [line for function in self.functions() for line in function]
+        main = self.main_code()
+        functions = [line for function in self.program_functions() for line in function]
         arrays = self.arrays()
         variables = self.variables()
         state = []
@@ -183,7 +182,7 @@ class _ModulePrinter(HostModule):
         if self.stmts.uses_for_stack:
             stack = f"{self.stmts.for_stack_var} = {self.expr.need('ForStack')}()"
             state.append(Code(f"{stack}  # FOR loops that are not blocks"))
-        return _suite(header + functions + subs + arrays + variables + state + main)
+        return _suite(header + functions + arrays + variables + state + main)
 
     def gosub_function(self, sub: hostir.Subroutine, body: list) -> list[Code]:
         comments = []
