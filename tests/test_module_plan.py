@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from transpiler import driver
 from transpiler.errors import SourceFile
-from transpiler.hostcode.module_plan import plan_module
+from transpiler.hostcode.module_plan import ModulePlan
 from transpiler.hostcode.procedures import parameters
 from transpiler.ir.naming import Namer
 from transpiler.options import Options
@@ -25,7 +25,7 @@ GW_PROGRAM = """\
 def _plan(text: str, options: Options):
     analysis = driver.front_end(SourceFile("prog.bas", text), options)
     host = driver.host_program(analysis)
-    return analysis, host, plan_module(host, Namer("python"), "Python")
+    return analysis, host, ModulePlan(host, Namer("python"), "Python")
 
 
 def test_the_plan_decides_the_data_table_and_the_arrays_for_both_targets():

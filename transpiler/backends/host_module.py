@@ -6,7 +6,7 @@ the statement printer (`stmts.syntax`, `stmts.code`, `stmts.string`) or a hook b
 
 from __future__ import annotations
 
-from ..hostcode.module_plan import data_rows, plan_module
+from ..hostcode.module_plan import ModulePlan, data_rows
 from ..hostcode.procedures import parameters
 from ..ir import hostir
 from ..ir.naming import Namer
@@ -29,7 +29,7 @@ class HostModule:
     kernels = None  # the launch printer (hostcode/launch.py's LaunchTarget), if any
 
     def set_up(self, host: hostir.HostProgram, namer: Namer) -> None:
-        self.plan = plan = plan_module(host, namer, self.language)
+        self.plan = plan = ModulePlan(host, namer, self.language)
         self.host, self.a, self.namer = host, host.analysis, namer
         self.array_names, self.sub_names = plan.array_names, plan.sub_names
         printer = self.microsoft_printer if self.a.options.microsoft else self.expr_printer

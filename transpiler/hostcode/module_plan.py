@@ -2,7 +2,7 @@
 (backends/cuda/host.py, backends/cutile/host.py) write, decided here and written there
 each in its syntax.
 
-`plan_module(host, namer, language)` names the program's variables, arrays and
+`ModulePlan(host, namer, language)` names the program's variables, arrays and
 procedure functions, splits off the leading REMs (the program's description), and
 decides whether the program reads DATA (and which DATA statements make the table),
 which arrays it makes and under which comment, and the values of the template's main()
@@ -12,12 +12,12 @@ that do not depend on the target.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .. import __version__
 from ..ir import ast, hostir
 from ..ir.naming import Namer, declare_program_names
-from .procedures import ArrayParams, name_procedures, procedure_notes
+from .procedures import name_procedures, procedure_notes
 from .simplify import simplify
 
 DATA_WIDTH = 92  # the DATA items' rows, before the formatter indents them
@@ -39,65 +39,45 @@ class ArrayPlan:
         return self.symbol.upper is not None
 
 
-@dataclass
 class ModulePlan:
-    array_names: dict[str, str]  # BASIC array -> the target's name (printers update it)
-    sub_names: dict[str, str]  # hostir subroutine -> its function's name
-    proc_arrays: dict[str, ArrayParams]  # procedure function -> its array parameters
-    header: list[hostir.HNode]  # the leading REMs, printed at the top
-    notes: list[str]  # comments after them: why procedures stay GOSUB-style code
-    body: list[hostir.HNode]  # the rest of the main program
-    arrays: list[ArrayPlan]  # in the order of their DIMs
-    uses_data: bool
-    data: list[ast.Data]  # the DATA statements whose items make the table
-    data_line_starts: list[tuple[int, int]]  # GW-BASIC's DATA lines, each's first item
-    data_pool: list[tuple[str, object]]  # DataPool's arguments after DATA: (name, value)
-    console_precision: str | None  # PRINT USING's digits, where the Console must know them
-    file_precision: str | None  # the digits of numbers the files write (None: the default)
-    title: str
-    values: dict = field(default_factory=dict)  # the template's, written as they are
+    """The decisions, as plain attributes; `array_names` is the dict the expression
+    printer reads (a procedure's printer renames its array parameters in it)."""
 
-
-def plan_module(host: hostir.HostProgram, namer: Namer, language: str) -> ModulePlan:
-    simplify(host)  # the host passes: both targets print their result
-    a = host.analysis
-    declare_program_names(namer, a)
-    array_names = {name: namer.name(name, "array") for name in sorted(a.arrays)}
-    sub_names = {sub.name: namer.ident(sub.name) for sub in host.subroutines}
-    proc_arrays = name_procedures(host, namer, sub_names)
-    leading = 0  # the REMs the program starts with
-    while leading < len(host.body) and _is_rem(host.body[leading]):
-        leading += 1
-    uses_data = bool(a.data) or any(
-        isinstance(s, (ast.Read, ast.Restore, ast.MatRead)) for s in a.stmts
-    )
-    microsoft, strict = a.options.microsoft, a.options.strict
-    starts = list(a.data_line_start.items()) if uses_data and microsoft else []
-    precision = a.using_precision
-    return ModulePlan(
-        array_names=array_names,
-        sub_names=sub_names,
-        proc_arrays=proc_arrays,
-        header=host.body[:leading],
-        notes=procedure_notes(host),
-        body=host.body[leading:],
-        arrays=_arrays(host, array_names),
-        uses_data=uses_data,
-        data=[s for s in a.stmts if isinstance(s, ast.Data) and s.read] if uses_data else [],
-        data_line_starts=starts,
-        data_pool=_data_pool(strict, microsoft, bool(starts)),
-        console_precision=precision if precision != "REAL" and a.uses_print_using else None,
-        file_precision=precision if a.uses_files and precision != "REAL" else None,
-        title=f"{stem(a.source.name)}: a BASIC program translated to {language}",
-        values=dict(
-            version=__version__,
-            load_overflows=len(a.load_overflows) if microsoft else 0,
-            uses_data=uses_data,
-            uses_files=a.uses_files,
-            runtime_dialect=a.runtime_dialect(),
-            screen_errors=microsoft,  # GW-BASIC's fatal errors show on its screen
-        ),
-    )
+    def __init__(self, host: hostir.HostProgram, namer: Namer, language: str):
+        simplify(host)  # the host passes: both targets print their result
+        a = host.analysis
+        declare_program_names(namer, a)
+        self.array_names = {name: namer.name(name, "array") for name in sorted(a.arrays)}
+        self.sub_names = {sub.name: namer.ident(sub.name) for sub in host.subroutines}
+        # each procedure function's array parameters
+        self.proc_arrays = name_procedures(host, namer, self.sub_names)
+        leading = 0  # the REMs the program starts with: its description, at the top
+        while leading < len(host.body) and _is_rem(host.body[leading]):
+            leading += 1
+        self.header, self.body = host.body[:leading], host.body[leading:]
+        self.notes = procedure_notes(host)  # comments after the header
+        self.arrays = _arrays(host, self.array_names)
+        self.uses_data = bool(a.data) or any(
+            isinstance(s, (ast.Read, ast.Restore, ast.MatRead)) for s in a.stmts
+        )
+        microsoft, strict, reads = a.options.microsoft, a.options.strict, self.uses_data
+        # the DATA statements whose items make the table; GW-BASIC's DATA lines, each
+        # with the index of its first item (a bad item's ERL)
+        self.data = [s for s in a.stmts if isinstance(s, ast.Data) and s.read] if reads else []
+        self.data_line_starts = list(a.data_line_start.items()) if reads and microsoft else []
+        self.data_pool = _data_pool(strict, microsoft, bool(self.data_line_starts))
+        precision = a.using_precision  # PRINT USING's and the files' digits, if not REAL
+        self.console_precision = precision if precision != "REAL" and a.uses_print_using else None
+        self.file_precision = precision if a.uses_files and precision != "REAL" else None
+        self.title = f"{stem(a.source.name)}: a BASIC program translated to {language}"
+        self.values = {  # the template's values, written as they are
+            "version": __version__,
+            "load_overflows": len(a.load_overflows) if microsoft else 0,
+            "uses_data": self.uses_data,
+            "uses_files": a.uses_files,
+            "runtime_dialect": a.runtime_dialect(),
+            "screen_errors": microsoft,  # GW-BASIC's fatal errors show on its screen
+        }
 
 
 def _data_pool(strict: bool, microsoft: bool, lines: bool) -> list[tuple[str, object]]:
