@@ -101,7 +101,9 @@ def test_back_ends_and_passes_do_not_import_the_interpreter(module):
     assert not {m for m in GRAPH[module] if m.startswith("transpiler.interpreter")}
 
 
-@pytest.mark.parametrize("module", sorted(n for n in MODULES if n.startswith("transpiler.hostcode")))
+@pytest.mark.parametrize(
+    "module", sorted(n for n in MODULES if n.startswith("transpiler.hostcode"))
+)
 def test_hostcode_imports_no_printer(module):
     """hostcode/ decides host code once for both targets (the module's plan, the
     procedures, the launches); backends/ only print it, never the reverse."""

@@ -4,6 +4,10 @@ generated Python and C++ alike."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from transpiler import driver
 from transpiler.errors import SourceFile
 from transpiler.hostcode.module_plan import ModulePlan
@@ -74,3 +78,29 @@ END SUB
         (False, False),
     ]
     assert plan.sub_names[sub.name] == "scale"
+
+
+DEF_FNS = """\
+10 DEF FNA(X) = X * X + 1
+20 DEF FNB(X, Y) = FNA(X) / Y + SQR(ABS(Y))
+30 DEF FNI%(N%) = N% \\ 3 + N% MOD 2
+40 PRINT FNB(2, 3); FNI%(7)
+"""
+
+
+def test_def_fn_bodies_are_printed_in_the_program_order(tmp_path):
+    """The C++ temporaries of the DEF FN bodies are numbered in the program's order, the
+    same in every run: the bodies were printed in the order of a set of names, which
+    Python's string hashing changes from one process to the next (with seed 0 FNI%'s
+    temporary was `tmp` and FNB's `tmp_2`)."""
+    (tmp_path / "prog.bas").write_text(DEF_FNS)
+    for seed in ("0", "1"):
+        subprocess.run(
+            [sys.executable, "-m", "transpiler", "prog.bas", "--dialect", "ms", "-o", "prog.cu"],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True,
+        )
+        cpp = (tmp_path / "prog.cu").read_text()
+        assert "const auto tmp = b2t::single_div(fn_a(b2t::sng(x)), y);" in cpp
+        assert "const auto tmp_2 = b2t::int_div(n_int, 3.0);" in cpp

@@ -18,8 +18,8 @@ class HostModule:
     syntax: `doc_text(text)` (text made safe for the file's opening comment),
     `data_item(datum)` (a DATA item: its text, whether quoted), `gosub_function(sub,
     body)` (a GOSUB subroutine's function), a procedure's `param(p)` (a
-    hostcode.procedures.Param) and `procedure_head(sub, params)`, a DEF FN function's
-    `function_head(fn, name)` and `function_body(fn)` (its lines)."""
+    hostcode.procedures.Param) and `procedure_head(sub, params)`, and a DEF FN
+    function's `function_head(fn, name)`."""
 
     expr_printer = None
     microsoft_printer = None
@@ -153,25 +153,32 @@ class HostModule:
 
     def functions(self) -> list[list]:
         """The DEF FN functions the program calls (directly or through each other), each
-        under its comment, in the program's order."""
-        called = set(self.expr.functions_called)
+        under its comment, in the program's order.  The bodies are printed in that order
+        too, the first one not printed yet each time (printing one records the functions
+        it calls), so that their temporaries' names do not depend on Python's hashing."""
+        index = {name: fn.index for name, fn in self.a.functions.items()}
         bodies: dict = {}
-        work = list(called)
-        while work:  # `function_body` records the functions each calls
-            name = work.pop()
-            before = set(self.expr.functions_called)
+        while pending := self.expr.functions_called - bodies.keys():
+            name = min(pending, key=index.get)
             bodies[name] = self.function_body(self.a.functions[name])
-            for new in self.expr.functions_called - before:
-                if new not in called:
-                    called.add(new)
-                    work.append(new)
         out = []
-        for name in sorted(called, key=lambda n: self.a.functions[n].index):
+        for name in sorted(bodies, key=index.get):
             fn = self.a.functions[name]
             comment = self.stmts.comment(hostir.Simple(fn.stmt, origin=fn.stmt))
             head = self.function_head(fn, self.namer.name(name, "function"))
             out.append(comment + [self.stmts.code(head, bodies[name])])
         return out
+
+    def function_body(self, fn) -> list:
+        """A DEF FN function's body: the lines its value needs first (C++), and `return`
+        the value stored as the function's type."""
+        self.expr.params = dict(zip(fn.params, fn.param_types))
+        pre: list[str] = []
+        value = self.stmts.val(fn.body, pre)
+        self.expr.params = {}
+        return self.stmts.put(pre) + self.stmts.simple(
+            f"return {self.expr.store(value, fn.result_type)}"
+        )
 
     def array_comment(self, array) -> list:
         """The comment above an array made when the program starts (a ModulePlan's)."""

@@ -302,12 +302,3 @@ class _ModulePrinter(HostModule):
             for p, t in zip(fn.params, fn.param_types)
         )
         return f"{self.expr.cpp_type(fn.result_type)} {name}({params})"
-
-    def function_body(self, fn) -> list[Code]:
-        self.expr.params = dict(zip(fn.params, fn.param_types))
-        pre: list[str] = []
-        value = self.expr.value(fn.body, pre)
-        self.expr.params = {}
-        return [Code(line) for line in pre] + [
-            Code(f"return {self.expr.store(value, fn.result_type)};")
-        ]

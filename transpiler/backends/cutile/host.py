@@ -215,9 +215,6 @@ class _ModulePrinter(HostModule):
     def function_head(self, fn, name: str) -> str:
         return f"def {name}({', '.join(self.namer.name(p) for p in fn.params)}):"
 
-    def function_body(self, fn) -> list[Code]:
-        return [Code(f"return {self.expr.store(self.expr.value(fn.body), fn.result_type)}")]
-
     def arrays(self) -> list[Code]:
         out = []
         for array in self.plan.arrays:
