@@ -57,27 +57,31 @@ class ModulePlan:
         self.header, self.body = host.body[:leading], host.body[leading:]
         self.notes = procedure_notes(host)  # comments after the header
         self.arrays = _arrays(host, self.array_names)
-        self.uses_data = bool(a.data) or any(
-            isinstance(s, (ast.Read, ast.Restore, ast.MatRead)) for s in a.stmts
-        )
-        microsoft, strict, reads = a.options.microsoft, a.options.strict, self.uses_data
-        # the DATA statements whose items make the table; GW-BASIC's DATA lines, each
-        # with the index of its first item (a bad item's ERL)
-        self.data = [s for s in a.stmts if isinstance(s, ast.Data) and s.read] if reads else []
-        self.data_line_starts = list(a.data_line_start.items()) if reads and microsoft else []
-        self.data_pool = _data_pool(strict, microsoft, bool(self.data_line_starts))
+        self._plan_data(a)
         precision = a.using_precision  # PRINT USING's and the files' digits, if not REAL
         self.console_precision = precision if precision != "REAL" and a.uses_print_using else None
         self.file_precision = precision if a.uses_files and precision != "REAL" else None
         self.title = f"{stem(a.source.name)}: a BASIC program translated to {language}"
         self.values = {  # the template's values, written as they are
             "version": __version__,
-            "load_overflows": len(a.load_overflows) if microsoft else 0,
+            "load_overflows": len(a.load_overflows) if a.options.microsoft else 0,
             "uses_data": self.uses_data,
             "uses_files": a.uses_files,
             "runtime_dialect": a.runtime_dialect(),
-            "screen_errors": microsoft,  # GW-BASIC's fatal errors show on its screen
+            "screen_errors": a.options.microsoft,  # fatal errors on GW-BASIC's screen
         }
+
+    def _plan_data(self, a) -> None:
+        """Whether the program reads DATA; then the DATA statements whose items make the
+        table, GW-BASIC's DATA lines each with the index of its first item (a bad
+        item's ERL), and the DataPool's arguments after the table."""
+        self.uses_data = reads = bool(a.data) or any(
+            isinstance(s, (ast.Read, ast.Restore, ast.MatRead)) for s in a.stmts
+        )
+        microsoft = a.options.microsoft
+        self.data = [s for s in a.stmts if isinstance(s, ast.Data) and s.read] if reads else []
+        self.data_line_starts = list(a.data_line_start.items()) if reads and microsoft else []
+        self.data_pool = _data_pool(a.options.strict, microsoft, bool(self.data_line_starts))
 
 
 def _data_pool(strict: bool, microsoft: bool, lines: bool) -> list[tuple[str, object]]:
