@@ -114,8 +114,9 @@ def local_names(proc: ProcedureRecord) -> list[tuple[str, str]]:
     return out
 
 
-def given_back(proc: ProcedureRecord) -> list[str]:
+def given_back(proc: ProcedureRecord, references: bool = False) -> list[str]:
     """What a call gives back, in order: a FUNCTION's value, then the parameters the
-    procedure may change (QuickBASIC passes variables by reference)."""
+    procedure may change (QuickBASIC passes variables by reference), unless the
+    function takes them as `references` (C++'s `T&`, Param.by_reference)."""
     values = [proc.result] if proc.result else []
-    return values + proc.changed_params()
+    return values if references else values + proc.changed_params()

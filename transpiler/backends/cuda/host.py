@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ...hostcode.module_plan import stem as _stem
 from ...hostcode.module_plan import variable_rows
-from ...hostcode.procedures import Param
+from ...hostcode.procedures import Param, given_back
 from ...hostcode.syntax import CPP
 from ...ir import ast, hostir
 from ...ir.model import type_of_name, variable_type
@@ -292,8 +292,8 @@ class _ModulePrinter(HostModule):
         )
 
     def procedure_head(self, sub: hostir.Subroutine, params: str) -> str:
-        proc = sub.procedure
-        result = self.expr.cpp_type(variable_type(self.a, proc.result)) if proc.result else "void"
+        back = given_back(sub.procedure, references=True)  # the changed ones are T&
+        result = self.expr.cpp_type(variable_type(self.a, back[0])) if back else "void"
         return f"{result} {self.sub_names[sub.name]}({params})"
 
     def function_head(self, fn, name: str) -> str:
