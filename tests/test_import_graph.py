@@ -143,6 +143,15 @@ def test_the_formatting_stage_is_found_by_this_test():
     assert "transpiler.formatting.cpp_pieces" in GRAPH["transpiler.backends.cuda.host"]
 
 
+@pytest.mark.parametrize(
+    "module", sorted(n for n in MODULES if n.startswith("transpiler.hostcode"))
+)
+def test_hostcode_imports_no_printer(module):
+    """hostcode/ decides host code once for both targets (the module's plan, the
+    procedures, the launches); backends/ only print it, never the reverse."""
+    assert not {m for m in GRAPH[module] if m.startswith("transpiler.backends")}
+
+
 RUNTIME_MODULES = sorted(n for n in MODULES if n.startswith("basic2tile_runtime"))
 # The runtime module that may import the compiler, and what it may import.
 DEFERS_TO_THE_COMPILER = {"basic2tile_runtime.selftest": {"transpiler.run.selftest"}}

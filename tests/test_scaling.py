@@ -186,6 +186,6 @@ def test_the_cuda_printer_records_dispatch_labels_in_constant_time(monkeypatch):
     printer = made[0]
 
     def seconds(count: int) -> float:
-        return cpu_seconds(lambda: [printer.label(f"{count}:{k}") for k in range(count)])
+        return cpu_seconds(lambda: [printer.label_text(f"{count}:{k}") for k in range(count)])
 
     assert time_ratio(seconds, 25_000, repeat=3) <= LINEAR_TIME_RATIO

@@ -1,19 +1,15 @@
 """What the two host printers (cuda/host.py, cutile/host.py) share in printing a
-program's module: the names, the expression and statement printers, the decisions that
-do not depend on the target's syntax (the leading REMs, the DEF FN functions it calls,
-whether it reads DATA, which arrays it makes, the functions of its subroutines and
-procedures, the values its template needs), each written in the target's syntax by the
-statement printer (`stmts.syntax`, `stmts.code`, `stmts.string`) or a hook below."""
+program's module as hostcode/module_plan.py planned it: the names, the expression and
+statement printers, and the pieces both write alike in their syntax (the template's
+values, the DATA rows, the functions of DEF FNs, subroutines and procedures), through
+the statement printer (`stmts.syntax`, `stmts.code`, `stmts.string`) or a hook below."""
 
 from __future__ import annotations
 
-from .. import __version__
-from ..hostcode.simplify import simplify
-from ..ir import ast, hostir
-from ..ir.model import Analysis
-from ..ir.naming import Namer, declare_program_names
-from .data_rows import data_lines
-from .host_procedures import in_order, name_procedures, procedure_notes
+from ..hostcode.module_plan import ModulePlan, data_rows
+from ..hostcode.procedures import parameters
+from ..ir import hostir
+from ..ir.naming import Namer
 
 
 class HostModule:
@@ -21,9 +17,9 @@ class HostModule:
     statement printer (`statement_printer`), template and language, and gives, in its
     syntax: `doc_text(text)` (text made safe for the file's opening comment),
     `data_item(datum)` (a DATA item: its text, whether quoted), `gosub_function(sub,
-    body)` (a GOSUB subroutine's function), a procedure's `scalar_param(proc, param)`,
-    `array_param(ident, array)` and `procedure_head(sub, params)`, a DEF FN function's
-    `function_head(fn, name)` and `function_body(fn)` (its lines)."""
+    body)` (a GOSUB subroutine's function), a procedure's `param(p)` (a
+    hostcode.procedures.Param) and `procedure_head(sub, params)`, and a DEF FN
+    function's `function_head(fn, name)`."""
 
     expr_printer = None
     microsoft_printer = None
@@ -33,93 +29,55 @@ class HostModule:
     kernels = None  # the launch printer (hostcode/launch.py's LaunchTarget), if any
 
     def set_up(self, host: hostir.HostProgram, namer: Namer) -> None:
-        simplify(host)  # the host passes: both targets print their result
-        self.host = host
-        a: Analysis = host.analysis
-        self.a = a
-        self.namer = namer
-        declare_program_names(namer, a)
-        self.array_names = {name: namer.name(name, "array") for name in sorted(a.arrays)}
-        self.sub_names = {sub.name: namer.ident(sub.name) for sub in host.subroutines}
-        # SUBs and FUNCTIONs that are functions, and their array parameters
-        self.proc_arrays = name_procedures(host, namer, self.sub_names)
-        printer = self.microsoft_printer if a.options.microsoft else self.expr_printer
-        self.expr = printer(a, namer, self.array_names)
+        self.plan = plan = ModulePlan(host, namer, self.language)
+        self.host, self.a, self.namer = host, host.analysis, namer
+        self.array_names, self.sub_names = plan.array_names, plan.sub_names
+        printer = self.microsoft_printer if self.a.options.microsoft else self.expr_printer
+        self.expr = printer(self.a, namer, self.array_names)
         self.expr.safe_elements = host.safe_elements
-        self.stmts = self.statement_printer(a, namer, self.expr, self.sub_names)
+        self.stmts = self.statement_printer(self.a, namer, self.expr, self.sub_names)
         self.stmts.has_return_stack = host.return_stack
         self.stmts.static_arrays = host.static_arrays
 
     # ----------------------------------------------------------------- the template
 
     def context(self, **target) -> dict:
-        """The template's values that both targets compute alike, with `target`'s."""
-        a = self.a
-        string = self.stmts.string
-        precision = a.using_precision
-        title = f"{stem(a.source.name)}: a BASIC program translated to {self.language}"
+        """The template's values that both targets write alike, with `target`'s."""
+        plan, a, string = self.plan, self.a, self.stmts.string
         return dict(
-            title=self.doc_text(title),
-            version=__version__,
+            plan.values,
+            title=self.doc_text(plan.title),
             source_name=self.doc_text(a.source.name),
             source_literal=string(a.source.name),
             compile_warnings=[string(str(w)) for w in a.warnings],
-            data_lines=self.data_lines() if self.uses_data else [],
+            data_lines=data_rows(plan.data, self.data_item, self.data_comment),
             data_line_starts=self.data_line_starts(),
-            load_overflows=len(a.load_overflows) if a.options.microsoft else 0,
-            uses_data=self.uses_data,
             uses_end_exception=self.stmts.uses_end_exception,
-            uses_files=a.uses_files,
-            file_precision=(
-                self.expr.runtime(precision) if a.uses_files and precision != "REAL" else ""
-            ),
-            runtime_dialect=a.runtime_dialect(),
-            screen_errors=a.options.microsoft,  # GW-BASIC's fatal errors show on its screen
+            file_precision=self.expr.runtime(plan.file_precision) if plan.file_precision else "",
             data_pool_args=self.data_pool_args(),
             tile_constants=self.kernels.constants() if self.kernels is not None else [],
             **target,
         )
 
-    def console_precision(self) -> str | None:
-        """The digits of PRINT USING's numbers, where the Console must be told them."""
-        a = self.a
-        return a.using_precision if a.using_precision != "REAL" and a.uses_print_using else None
-
-    @property
-    def uses_data(self) -> bool:
-        return bool(self.a.data) or any(
-            isinstance(s, (ast.Read, ast.Restore, ast.MatRead)) for s in self.a.stmts
-        )
-
-    def data_lines(self) -> list[str]:
-        """The DATA items, each DATA statement's under its comment."""
-        return data_lines(self.a.stmts, self.stmts.texts, self.data_item, self.stmts.origin_comment)
+    def data_comment(self, stmt) -> str:
+        return self.stmts.origin_comment(stmt.label, self.stmts.texts.get(id(stmt), "DATA"))
 
     def data_pool_args(self) -> str:
-        """The DataPool's arguments: the DATA table, and outside --strict the rules of
-        READ (Microsoft BASIC's, with each DATA line's first item)."""
-        a, syntax = self.a, self.stmts.syntax
-        args = ["DATA"] if a.options.strict else ["DATA", syntax.named("strict", syntax.false)]
-        if a.options.microsoft and not a.options.strict:
-            args.append(syntax.named("microsoft", syntax.true))
-            if self.data_line_starts():
-                args.append(syntax.named("lines", "DATA_LINES"))
-        return ", ".join(args)
+        syntax = self.stmts.syntax
+        flags = {True: syntax.true, False: syntax.false}
+        pool = [syntax.named(n, flags.get(v, v)) for n, v in self.plan.data_pool]
+        return ", ".join(["DATA"] + pool)
 
     # One DATA line and its first item in data_line_starts, in the target's syntax.
     data_line_pair = "{line}: {start}"
 
     def data_line_starts(self) -> str:
-        """GW-BASIC's DATA line numbers, each with its first item (a bad item is a
-        Syntax error in its line): a dict or an initializer list, or "" outside
-        --dialect ms."""
-        a = self.a
-        if not (self.uses_data and a.options.microsoft and a.data_line_start):
+        """GW-BASIC's DATA line numbers, each with its first item: a dict or an
+        initializer list, or "" where there are none."""
+        if not self.plan.data_line_starts:
             return ""
-        pairs = ", ".join(
-            self.data_line_pair.format(line=line, start=start)
-            for line, start in a.data_line_start.items()
-        )
+        pair = self.data_line_pair
+        pairs = ", ".join(pair.format(line=n, start=i) for n, i in self.plan.data_line_starts)
         return "{" + pairs + "}"
 
     # ----------------------------------------------------------------- the program's code
@@ -127,16 +85,20 @@ class HostModule:
     def comment(self, text: str):
         return self.stmts.code(self.stmts.syntax.comment + text)
 
-    def main_body(self) -> tuple[list, list[hostir.HNode]]:
+    def main_header(self) -> list:
         """The leading REMs (the program's description, printed at the top) with why
-        procedures stay GOSUB-style code, and the nodes of the rest of the program."""
-        body = self.host.body
-        leading = 0
-        while leading < len(body) and _is_rem(body[leading]):
-            leading += 1
-        header = self.stmts.nodes(body[:leading])
-        header += [self.comment(note) for note in procedure_notes(self.host)]
-        return header, body[leading:]
+        procedures stay GOSUB-style code."""
+        return self.stmts.nodes(self.plan.header) + [self.comment(n) for n in self.plan.notes]
+
+    def main_code(self) -> list:
+        """The rest of the main program."""
+        return self.without_return(self.stmts.nodes(self.plan.body))  # END on the last line
+
+    def program_functions(self) -> list[list]:
+        """The functions of the DEF FNs, then of the subroutines and procedures (printed
+        first: the DEF FNs they call are printed too)."""
+        subs = [self.subroutine(sub) for sub in self.host.subroutines]
+        return self.functions() + subs
 
     def without_return(self, body: list) -> list:
         """`body` without the `return` that ends it (END on the last line, END SUB, a
@@ -169,17 +131,15 @@ class HostModule:
         """A SUB or FUNCTION as a function, under the comment of its SUB line: its array
         parameters are the names of the arrays in its body."""
         proc = sub.procedure
-        arrays = self.proc_arrays[sub.name]
+        arrays = self.plan.proc_arrays[sub.name]
         names = dict(self.array_names)
         self.array_names.update({array: ident for _, ident, array in arrays})
         body = self.without_return(self.function_of(sub.body))  # END SUB
         self.array_names.update(names)
-        pairs = zip(proc.params, proc.array_params)
-        scalars = [self.scalar_param(proc, p) for p, array in pairs if not array]
-        params = in_order(scalars, [(i, self.array_param(ident, a)) for i, ident, a in arrays])
+        params = ", ".join(self.param(p) for p in parameters(self.a, proc, arrays))
         line = self.a.source.line_text(proc.stmt.coord.line) or ""
         comment = self.stmts.code(self.stmts.origin_comment(proc.stmt.label, line.strip()))
-        head = self.procedure_head(sub, ", ".join(params))
+        head = self.procedure_head(sub, params)
         return [comment, self.stmts.code(head, self.suite(self.function_start(sub) + body))]
 
     @staticmethod
@@ -193,54 +153,36 @@ class HostModule:
 
     def functions(self) -> list[list]:
         """The DEF FN functions the program calls (directly or through each other), each
-        under its comment, in the program's order."""
-        called = set(self.expr.functions_called)
+        under its comment, in the program's order.  The bodies are printed in that order
+        too, the first one not printed yet each time (printing one records the functions
+        it calls), so that their temporaries' names do not depend on Python's hashing."""
+        index = {name: fn.index for name, fn in self.a.functions.items()}
         bodies: dict = {}
-        work = list(called)
-        while work:  # `function_body` records the functions each calls
-            name = work.pop()
-            before = set(self.expr.functions_called)
+        while pending := self.expr.functions_called - bodies.keys():
+            name = min(pending, key=index.get)
             bodies[name] = self.function_body(self.a.functions[name])
-            for new in self.expr.functions_called - before:
-                if new not in called:
-                    called.add(new)
-                    work.append(new)
         out = []
-        for name in sorted(called, key=lambda n: self.a.functions[n].index):
+        for name in sorted(bodies, key=index.get):
             fn = self.a.functions[name]
             comment = self.stmts.comment(hostir.Simple(fn.stmt, origin=fn.stmt))
             head = self.function_head(fn, self.namer.name(name, "function"))
             out.append(comment + [self.stmts.code(head, bodies[name])])
         return out
 
-    def arrays_in_order(self) -> list:
-        """The arrays the program uses, (name, symbol) in the order of their DIMs."""
-        arrays = [kv for kv in self.a.arrays.items() if kv[0] not in self.host.unused_arrays]
-        return sorted(arrays, key=lambda kv: (kv[1].coord.line, kv[1].coord.column))
+    def function_body(self, fn) -> list:
+        """A DEF FN function's body: the lines its value needs first (C++), and `return`
+        the value stored as the function's type."""
+        self.expr.params = dict(zip(fn.params, fn.param_types))
+        pre: list[str] = []
+        value = self.stmts.val(fn.body, pre)
+        self.expr.params = {}
+        return self.stmts.put(pre) + self.stmts.simple(
+            f"return {self.expr.store(value, fn.result_type)}"
+        )
 
-    def array_comment(self, name: str, symbol) -> list:
-        """The comment above an array made when the program starts: its DIM's, or why
-        it has the bounds it has."""
-        if symbol.dim_stmt is not None:
-            return self.stmts.comment(hostir.Simple(symbol.dim_stmt, origin=symbol.dim_stmt))
-        if name in self.host.static_arrays:
-            return [self.comment(f"{name}() is used without DIM: subscripts {symbol.base} to 10")]
-        return []
-
-    def variable_rows(self, names, group_of, groups: tuple[str, ...]) -> list:
-        """The program's variables among `names` (a SUB's are locals of its function),
-        as (group, names) rows of up to eight, group by group."""
-        named: dict[str, list[str]] = {group: [] for group in groups}
-        for name in names:
-            if name not in self.host.procedure_locals:
-                named[group_of(name)].append(self.namer.name(name))
-        return [(g, named[g][i : i + 8]) for g in groups for i in range(0, len(named[g]), 8)]
-
-
-def _is_rem(node: hostir.HNode) -> bool:
-    return isinstance(node, hostir.Simple) and isinstance(node.stmt, ast.Rem)
-
-
-def stem(path: str) -> str:
-    """The file name of a source path (either slash)."""
-    return path.replace("\\", "/").rsplit("/", 1)[-1]
+    def array_comment(self, array) -> list:
+        """The comment above an array made when the program starts (a ModulePlan's)."""
+        dim = array.symbol.dim_stmt
+        if dim is not None:
+            return self.stmts.comment(hostir.Simple(dim, origin=dim))
+        return [self.comment(array.note)] if array.note else []

@@ -25,12 +25,14 @@ header comment (cuda/build.py) need nothing else; `--check` builds it with
 from __future__ import annotations
 
 from ...formatting.cpp_pieces import SPLIT
+from ...hostcode.module_plan import stem as _stem
+from ...hostcode.module_plan import variable_rows
+from ...hostcode.procedures import Param, given_back
 from ...hostcode.syntax import CPP
 from ...ir import ast, hostir
 from ...ir.model import type_of_name, variable_type
 from ...ir.naming import Namer
 from ..host_module import HostModule
-from ..host_module import stem as _stem
 from ..render import render
 from . import build as cuda_build
 from .host_expr import ExprPrinter
@@ -85,8 +87,7 @@ class _ModulePrinter(HostModule):
 
     def render(self) -> str:
         header, run_body = self.run_body()
-        subs = [self.subroutine(sub) for sub in self.host.subroutines]
-        functions = self.functions()
+        functions = self.program_functions()
         context = self.context(
             nvcc_command=comment_text(cuda_build.nvcc_command(self.file_name)),
             cpu_command=comment_text(cuda_build.cpu_command(self.file_name)),
@@ -96,7 +97,7 @@ class _ModulePrinter(HostModule):
             launch_header=self.kernels.uses_launch_header(),
             header=header,
             members=self.members(),
-            functions=functions + subs,
+            functions=functions,
             run_body=run_body,
         )
         return render(self.template, **context)
@@ -104,7 +105,7 @@ class _ModulePrinter(HostModule):
     def console_args(self) -> str:
         """The Console's constructor arguments: INPUT's strictness, PRINT USING's digits."""
         strict = "true" if self.a.options.strict else "false"
-        precision = self.console_precision()
+        precision = self.plan.console_precision
         if precision is not None:
             return f"{{stdout, stdin, {strict}, b2t::{precision}}}"
         return "" if self.a.options.strict else "{stdout, stdin, false}"
@@ -117,14 +118,16 @@ class _ModulePrinter(HostModule):
     def members(self) -> list[Code]:
         out: list[Code] = []
         kinds = ("num", "dbl", "int", "lng", "str")
-        for kind, names in self.variable_rows(sorted(self.a.variables), type_of_name, kinds):
+        variables = sorted(self.a.variables)
+        for kind, names in variable_rows(self.host, self.namer, variables, type_of_name, kinds):
             initial = "" if kind == "str" else f" = {CPP.zero(kind)}"
             declared = ", ".join(name + initial for name in names)
             out.append(Code(f"{self.expr.cpp_type(kind)} {declared};"))
-        for name, symbol in self.arrays_in_order():
+        for array in self.plan.arrays:
+            symbol = array.symbol
             element = self.expr.cpp_type(symbol.elem_type)
-            array = f"{self.array_names[name]}{{{cpp_string(name)}, {symbol.base}, {symbol.rank}}}"
-            out.append(Code(f"b2t::Array<{element}> {array};"))
+            made = f"{array.ident}{{{cpp_string(array.name)}, {symbol.base}, {symbol.rank}}}"
+            out.append(Code(f"b2t::Array<{element}> {made};"))
         if self.host.return_stack:
             depth = GOSUB_DEPTH[self.a.options.strict]
             out.append(Code(f"b2t::GosubStack returns{{{depth}}};  // GOSUB return labels"))
@@ -140,19 +143,19 @@ class _ModulePrinter(HostModule):
     def allocations(self) -> list[Code]:
         """The arrays whose bounds are constants, allocated when the program starts."""
         out: list[Code] = []
-        for name, symbol in self.arrays_in_order():
-            if symbol.upper is not None:  # else its DIM statement allocates it
-                bounds = ", ".join(str(u) for u in symbol.upper)
-                out += self.array_comment(name, symbol)
-                out.append(Code(f"{self.array_names[name]}.allocate({{{bounds}}});"))
+        for array in self.plan.arrays:
+            if array.allocated:  # else its DIM statement allocates it
+                bounds = ", ".join(str(u) for u in array.symbol.upper)
+                out += self.array_comment(array)
+                out.append(Code(f"{array.ident}.allocate({{{bounds}}});"))
         return out
 
     def run_body(self) -> tuple[list[Code], list[Code]]:
         """The leading REMs (the program's description) and the body of run()."""
-        header, rest = self.main_body()
+        header = self.main_header()
         self.begin_function()
         allocations = self.allocations()
-        body = self.without_return(self.stmts.nodes(rest))  # END on the last line
+        body = self.main_code()
         return header, self._locals() + allocations + body
 
     def begin_function(self) -> None:
@@ -175,17 +178,17 @@ class _ModulePrinter(HostModule):
 
     # ----------------------------------------------------------------- functions
 
-    def scalar_param(self, proc, param: str) -> str:
+    def param(self, p: Param) -> str:
         """A parameter the procedure may change is a reference (QuickBASIC's)."""
-        ref = "&" if param in proc.changed_params() else ""
-        return f"{self.expr.cpp_type(variable_type(self.a, param))}{ref} {self.stmts.var(param)}"
-
-    def array_param(self, ident: str, array: str) -> str:
-        return f"b2t::Array<{self.expr.cpp_type(self.a.arrays[array].elem_type)}>& {ident}"
+        if p.array:
+            return f"b2t::Array<{self.expr.cpp_type(p.kind)}>& {p.name}"
+        return (
+            f"{self.expr.cpp_type(p.kind)}{'&' if p.by_reference else ''} {self.stmts.var(p.name)}"
+        )
 
     def procedure_head(self, sub: hostir.Subroutine, params: str) -> str:
-        proc = sub.procedure
-        result = self.expr.cpp_type(variable_type(self.a, proc.result)) if proc.result else "void"
+        back = given_back(sub.procedure, references=True)  # the changed ones are T&
+        result = self.expr.cpp_type(variable_type(self.a, back[0])) if back else "void"
         return f"{result} {self.sub_names[sub.name]}({params})"
 
     def function_head(self, fn, name: str) -> str:
@@ -194,12 +197,3 @@ class _ModulePrinter(HostModule):
             for p, t in zip(fn.params, fn.param_types)
         )
         return f"{self.expr.cpp_type(fn.result_type)} {name}({params})"
-
-    def function_body(self, fn) -> list[Code]:
-        self.expr.params = dict(zip(fn.params, fn.param_types))
-        pre: list[str] = []
-        value = self.expr.value(fn.body, pre)
-        self.expr.params = {}
-        return [Code(line) for line in pre] + [
-            Code(f"return {self.expr.store(value, fn.result_type)};")
-        ]

@@ -10,10 +10,10 @@ than one can fail or has an effect, they go through temporaries, in order."""
 
 from __future__ import annotations
 
+from ...hostcode.procedures import call_text, given_back
 from ...ir import ast, hostir
 from ...ir.model import variable_type
 from ...language.expr_facts import has_effects
-from ..host_procedures import call_text
 
 
 class ProcedureStatements:
@@ -53,8 +53,8 @@ class ProcedureStatements:
         return self.fails(value) or has_effects(value, self.a.options.microsoft)
 
     def n_ProcReturn(self, node: hostir.ProcReturn) -> list:
-        result = node.procedure.result
-        return [self.code(f"return {self.var(result)};" if result else "return;")]
+        values = [self.var(name) for name in given_back(node.procedure, references=True)]
+        return self.simple(" ".join(["return", *values]))
 
     def n_ProcLocals(self, node: hostir.ProcLocals) -> list:
         out = []

@@ -17,6 +17,8 @@ are assigned, and the statements, each under a `# 40 FOR I = 1 TO N` comment), a
 
 from __future__ import annotations
 
+from ...hostcode.module_plan import variable_rows
+from ...hostcode.procedures import Param, given_back
 from ...hostcode.syntax import PYTHON
 from ...ir import ast, hostir
 from ...ir.model import type_of_name, variable_type
@@ -24,7 +26,6 @@ from ...ir.naming import Namer
 from ...language.builtins import BUILTINS
 from ...language.semantics import STACK_DEPTH
 from ..host_module import HostModule
-from ..host_procedures import given_back
 from ..host_statements import Code
 from ..render import render
 from .helpers import helpers_text, helpers_used
@@ -113,7 +114,7 @@ class _ModulePrinter(HostModule):
         expr = self.expr
         uses_rnd = "RND" in expr.uses or "RANDOMIZE" in expr.uses
         console_args = [] if self.a.options.strict else ["strict=False"]
-        precision = self.console_precision()
+        precision = self.plan.console_precision
         if precision is not None:
             console_args.append(f"precision={expr.need(precision)}")
         params, args = self.program_signature()
@@ -143,7 +144,7 @@ class _ModulePrinter(HostModule):
     def program_signature(self) -> tuple[list[str], list[str]]:
         """program()'s parameters, and main()'s arguments for them."""
         params, args = ["con: Console"], ["con"]
-        if self.uses_data:
+        if self.plan.uses_data:
             params.append(f"data: {self.expr.need('DataPool')}")
             args.append(f"DataPool({self.data_pool_args()})")
         if self.kernels is not None:
@@ -170,10 +171,9 @@ class _ModulePrinter(HostModule):
     # ----------------------------------------------------------------- program()
 
     def program_body(self) -> list[Code]:
-        header, rest = self.main_body()
-        main = self.without_return(self.stmts.nodes(rest))  # END on the last line
-        subs = [line for sub in self.host.subroutines for line in self.subroutine(sub)]
-        functions = [line for function in self.functions() for line in function]
+        header = self.main_header()
+        main = self.main_code()
+        functions = [line for function in self.program_functions() for line in function]
         arrays = self.arrays()
         variables = self.variables()
         state = []
@@ -187,7 +187,7 @@ class _ModulePrinter(HostModule):
         if self.stmts.uses_for_stack:
             stack = f"{self.stmts.for_stack_var} = {self.expr.need('ForStack')}()"
             state.append(Code(f"{stack}  # FOR loops that are not blocks"))
-        return self.suite(header + functions + subs + arrays + variables + state + main)
+        return self.suite(header + functions + arrays + variables + state + main)
 
     def gosub_function(self, sub: hostir.Subroutine, body: list) -> list[Code]:
         comments = []
@@ -205,15 +205,14 @@ class _ModulePrinter(HostModule):
             return []
         return [Code("nonlocal " + ", ".join(assigned))]
 
-    def scalar_param(self, proc, param: str) -> str:
-        return f"{self.stmts.var(param)}: {_annotation(self.a, param)}"
-
-    def array_param(self, ident: str, array: str) -> str:
-        return f"{ident}: {self.expr.need('BasicArray')}"
+    def param(self, p: Param) -> str:
+        if p.array:
+            return f"{p.name}: {self.expr.need('BasicArray')}"
+        return f"{self.stmts.var(p.name)}: {_ANNOTATIONS.get(p.kind, 'float')}"
 
     def procedure_head(self, sub: hostir.Subroutine, params: str) -> str:
         """`def swap2(a: float, b: float) -> tuple[float, float]:`: a call gives back
-        what the procedure may change (host_procedures.given_back)."""
+        what the procedure may change (hostcode.procedures.given_back)."""
         back = [_annotation(self.a, name) for name in given_back(sub.procedure)]
         result = "None" if not back else back[0] if len(back) == 1 else f"tuple[{', '.join(back)}]"
         return f"def {self.sub_names[sub.name]}({params}) -> {result}:"
@@ -221,14 +220,12 @@ class _ModulePrinter(HostModule):
     def function_head(self, fn, name: str) -> str:
         return f"def {name}({', '.join(self.namer.name(p) for p in fn.params)}):"
 
-    def function_body(self, fn) -> list[Code]:
-        return [Code(f"return {self.expr.store(self.expr.value(fn.body), fn.result_type)}")]
-
     def arrays(self) -> list[Code]:
         out = []
-        for name, symbol in self.arrays_in_order():
-            args = [repr(name)]
-            if symbol.upper is not None:
+        for array in self.plan.arrays:
+            symbol = array.symbol
+            args = [repr(array.name)]
+            if array.allocated:
                 args += [str(u) for u in symbol.upper]
             else:
                 args.append(f"rank={symbol.rank}")
@@ -239,9 +236,8 @@ class _ModulePrinter(HostModule):
             )
             if dtype != "f64":
                 args.append(f"dtype={dtype!r}")
-            out += self.array_comment(name, symbol)
-            new = f"{self.array_names[name]} = {self.expr.need('BasicArray')}({', '.join(args)})"
-            out.append(Code(new))
+            out += self.array_comment(array)
+            out.append(Code(f"{array.ident} = {self.expr.need('BasicArray')}({', '.join(args)})"))
         return out
 
     def variables(self) -> list[Code]:
@@ -253,7 +249,8 @@ class _ModulePrinter(HostModule):
             kind = symbol.type if symbol is not None else type_of_name(name)
             return "str" if kind == "str" else "int" if kind in ("int", "lng") else "num"
 
-        rows = self.variable_rows(self.host.initialized, group, ("int", "num", "str"))
+        groups = ("int", "num", "str")
+        rows = variable_rows(self.host, self.namer, self.host.initialized, group, groups)
         return [Code(" = ".join(names + [PYTHON.zero(kind)])) for kind, names in rows]
 
 

@@ -7,9 +7,9 @@ by value (an expression, a variable in parentheses) takes nothing back (`_`)."""
 
 from __future__ import annotations
 
+from ...hostcode.procedures import call_text, given_back
 from ...ir import ast, hostir
 from ...ir.model import variable_type
-from ..host_procedures import call_text, given_back
 
 
 class ProcedureStatements:

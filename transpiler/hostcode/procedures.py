@@ -1,23 +1,30 @@
-"""What the two host printers share in printing QuickBASIC's SUBs and FUNCTIONs as
-functions (passes/quickbasic/procedure_functions.py): their names and their locals' names, and
-the values a call gives back."""
+"""QuickBASIC's SUBs and FUNCTIONs lowered to functions once, for both targets
+(passes/quickbasic/procedure_functions.py made them): their names and their locals'
+names, their parameters in order, and the values a call gives back.  The printers
+(backends/*/host.py, host_procs.py) only write them in their syntax."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..ir import hostir
+from ..ir.model import Analysis, variable_type
 from ..ir.naming import Namer, base_name
 from ..ir.procedure_records import ProcedureRecord, names_in
+
+# Each procedure function's array parameters: (position, identifier, the array).
+ArrayParams = list[tuple[int, str, str]]
 
 
 def name_procedures(
     host: hostir.HostProgram, namer: Namer, sub_names: dict[str, str]
-) -> dict[str, list[tuple[int, str, str]]]:
+) -> dict[str, ArrayParams]:
     """Each procedure function's name (`swap2` for SUB Swap2, `fact` for FUNCTION
     Fact#) and its variables' (their names in the source: `a`, `n_int`; a FUNCTION's
     value `result`).  A local may shadow a program variable the procedure does not use:
     the names are given after every program name, so later identifiers avoid them."""
     subs = [sub for sub in host.subroutines if sub.procedure is not None]
-    arrays: dict[str, list[tuple[int, str, str]]] = {}  # (position, identifier, array)
+    arrays: dict[str, ArrayParams] = {}
     for sub in subs:
         sub_names[sub.name] = namer.fresh(base_name(sub.procedure.name.rstrip("$%#!&")))
     taken = namer.taken()
@@ -37,6 +44,30 @@ def name_procedures(
             mine.add(namer.local(name, wanted, free - mine))
         locals_ |= mine
     return arrays
+
+
+@dataclass
+class Param:
+    """A parameter of a procedure's function: a scalar (`name` its variable, `kind` its
+    type; `by_reference`: the procedure may change it) or an array (`name` the
+    function's identifier for it, `kind` its elements' type)."""
+
+    name: str
+    kind: str
+    array: bool = False
+    by_reference: bool = False
+
+
+def parameters(a: Analysis, proc: ProcedureRecord, arrays: ArrayParams) -> list[Param]:
+    """The parameters of a procedure's function in the source's order."""
+    changed = proc.changed_params()
+    scalars = [
+        Param(p, variable_type(a, p), by_reference=p in changed)
+        for p, array in zip(proc.params, proc.array_params)
+        if not array
+    ]
+    array_params = [(i, Param(ident, a.arrays[name].elem_type, True)) for i, ident, name in arrays]
+    return in_order(scalars, array_params)
 
 
 def in_order(scalars: list, arrays: list[tuple[int, object]]) -> list:
@@ -83,8 +114,9 @@ def local_names(proc: ProcedureRecord) -> list[tuple[str, str]]:
     return out
 
 
-def given_back(proc: ProcedureRecord) -> list[str]:
+def given_back(proc: ProcedureRecord, references: bool = False) -> list[str]:
     """What a call gives back, in order: a FUNCTION's value, then the parameters the
-    procedure may change (QuickBASIC passes variables by reference)."""
+    procedure may change (QuickBASIC passes variables by reference), unless the
+    function takes them as `references` (C++'s `T&`, Param.by_reference)."""
     values = [proc.result] if proc.result else []
-    return values + proc.changed_params()
+    return values if references else values + proc.changed_params()
