@@ -3,6 +3,7 @@
     OPEN "DATA.TXT" FOR INPUT AS #1          (also OUTPUT, APPEND; or OPEN "I", #1, "DATA.TXT")
     INPUT #1, A, B$ / LINE INPUT #1, L$ / EOF(1) / LOF(1)
     PRINT #2, ... / PRINT #2, USING ... / WRITE #2, ... / CLOSE [#1, #2] / KILL / NAME
+    MKDIR "SUB" / RMDIR "SUB"                (folders: `FileSystem.make_folder`)
     WIDTH #2, 40                             (the line width: console.py's files)
     OPEN "F.DAT" FOR RANDOM AS #3 LEN = 32 / FIELD #3, 20 AS N$ / LSET N$ = X$ / PUT #3, 1
     GET #3 / LOC(3)                          (random files: `_RandomFile`, `_Fields`)
@@ -156,7 +157,10 @@ class FileSystem:
         if self.scratch is None:
             return key
         mirror = self._mirror(key)
-        if not os.path.isdir(os.path.dirname(key)):
+        folder = os.path.dirname(key)
+        if not self.is_folder(folder):
+            if os.path.isdir(folder):  # a real folder RMDIR removed
+                raise BasicFault(PATH_NOT_FOUND, f"({name})")
             return key  # fails as the real path would: "Path not found"
         os.makedirs(os.path.dirname(mirror), exist_ok=True)
         hidden = self.identity(name) in self.hidden
@@ -180,6 +184,56 @@ class FileSystem:
         _system(os.remove, path, name)
         if self.scratch is not None:
             self.hidden.add(self.identity(name))
+
+    # Folders (MKDIR, RMDIR).  In scratch mode a new folder is made in the scratch
+    # folder, and RMDIR of a real one only hides it, as KILL hides a real file.
+
+    def is_folder(self, key: str) -> bool:
+        """Whether the folder at the absolute path `key` is there for the program."""
+        if self.scratch is not None and os.path.isdir(self._mirror(key)):
+            return True
+        return os.path.isdir(key) and key.translate(_ASCII_UPPER) not in self.hidden
+
+    def make_folder(self, name: str) -> None:
+        """MKDIR: a file or folder of that name is "Path/File access error", a missing
+        parent folder "Path not found" (GW-BASIC's errors 75 and 76)."""
+        key = self.key(name)
+        if self.is_folder(key) or self.exists(name):
+            raise BasicFault(ACCESS_ERROR, f"({name})")
+        if not self.is_folder(os.path.dirname(key)):
+            raise BasicFault(PATH_NOT_FOUND, f"({name})")
+        if self.scratch is None:
+            _system(os.mkdir, key, name)
+        else:
+            os.makedirs(self._mirror(key), exist_ok=True)
+
+    def remove_folder(self, name: str) -> None:
+        """RMDIR: no such folder (a file too) is "Path not found", a folder that is not
+        empty "Path/File access error"."""
+        key = self.key(name)
+        if not self.is_folder(key):
+            raise BasicFault(PATH_NOT_FOUND, f"({name})")
+        if self._visible_entries(key):
+            raise BasicFault(ACCESS_ERROR, f"({name})")
+        if self.scratch is None:
+            _system(os.rmdir, key, name)
+            return
+        mirror = self._mirror(key)
+        if os.path.isdir(mirror):
+            os.rmdir(mirror)
+        if os.path.isdir(key):
+            self.hidden.add(key.translate(_ASCII_UPPER))
+
+    def _visible_entries(self, key: str) -> set[str]:
+        """The names in the folder `key` the program can see."""
+        found: set[str] = set()
+        if self.scratch is not None and os.path.isdir(self._mirror(key)):
+            found.update(os.listdir(self._mirror(key)))
+        if os.path.isdir(key):
+            for entry in os.listdir(key):
+                if os.path.join(key, entry).translate(_ASCII_UPPER) not in self.hidden:
+                    found.add(entry)
+        return found
 
 
 def _system(action, path: str, name: str):
@@ -714,6 +768,16 @@ def kill_file(name: str) -> None:
 
 def rename_file(old: str, new: str) -> None:
     _table.rename(old, new)
+
+
+def make_directory(name: str) -> None:
+    """MKDIR name."""
+    _table.system.make_folder(name)
+
+
+def remove_directory(name: str) -> None:
+    """RMDIR name."""
+    _table.system.remove_folder(name)
 
 
 def EOF(number: float) -> float:

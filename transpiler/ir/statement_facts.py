@@ -148,6 +148,8 @@ STATEMENT_FACTS: dict[type[ast.Stmt], StatementFacts] = {
     ast.FileWidth: _F("WIDTH #", {"channel": "num", "width": "num"}, **_FILE),
     ast.Kill: _F("KILL", {"name": "str"}, runtime="kill_file", **_FILE),
     ast.Rename: _F("NAME", {"old": "str", "new": "str"}, runtime="rename_file", **_FILE),
+    ast.MakeDirectory: _F("MKDIR", {"path": "str"}, runtime="make_directory", **_FILE),
+    ast.RemoveDirectory: _F("RMDIR", {"path": "str"}, runtime="remove_directory", **_FILE),
     # cuTile BASIC kernel programs
     ast.TileStmt: _F("TILE"),
     ast.Output: _F("OUTPUT"),
