@@ -1,4 +1,5 @@
-"""GW-BASIC 3's MKDIR and RMDIR: make a folder, remove an empty one.
+"""GW-BASIC 3's MKDIR, RMDIR and CHDIR: make a folder, remove an empty one, find names
+from another.
 
 Oracle: PC-BASIC 2.0.8 (GW-BASIC 3.23, tests/pcbasic_oracle.py) runs each program when it
 is installed, in a folder holding the same files; the texts below are what it printed
@@ -7,7 +8,8 @@ separator swapped), and they stay in the test so that it keeps its teeth without
 Errors, as GW-BASIC's manual and PC-BASIC have them: MKDIR of a name that is a file or
 folder already is "Path/File access error" (75), of a folder in a missing folder "Path not
 found" (76); RMDIR of a missing folder (a file too) "Path not found", of a folder that is
-not empty "Path/File access error"; an empty name is "Bad file name" (64).  Every program
+not empty "Path/File access error"; CHDIR to a missing folder (a file too) "Path not
+found"; an empty name is "Bad file name" (64).  Every program
 runs through the interpreter and both generated programs (cuTile Python and CUDA C++ on
 the CPU), which must agree exactly (`interpreted_and_checked`; --check runs them in
 scratch folders, so the folders here are changed only by the interpreter's run).
@@ -18,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from basic2tile_runtime import change_directory, reset_files
 
 from tests import pcbasic_oracle
 from tests.checking import basic2tile, checked_run, interpreted_and_checked
@@ -128,6 +131,60 @@ def test_check_changes_no_real_folder(tmp_path):
         assert oracle_run(tmp_path, text) == expected
 
 
+# CHDIR: names are found from the new folder, ".." included.
+CHDIR = """\
+10 ON ERROR GOTO 1000
+20 MKDIR "SUB": CHDIR "SUB"
+30 OPEN "A.TXT" FOR OUTPUT AS #1: PRINT #1, "HI": CLOSE
+40 MKDIR "INNER": CHDIR "INNER": CHDIR ".."
+50 CHDIR "..": OPEN "SUB/A.TXT" FOR INPUT AS #1: LINE INPUT #1, L$: PRINT L$: CLOSE
+60 CHDIR "NOPE"
+70 CHDIR "FILE.TXT"
+80 CHDIR ""
+90 CHDIR "sub/inner": OPEN "B.TXT" FOR OUTPUT AS #1: CLOSE: CHDIR "../..": PRINT "back"
+100 KILL "SUB/INNER/B.TXT": RMDIR "SUB/INNER": KILL "SUB/A.TXT": RMDIR "SUB"
+110 CHDIR ".": PRINT "done"
+120 END
+1000 PRINT "error"; ERR; "in"; ERL: RESUME NEXT
+"""
+CHDIR_OUTPUT = """\
+HI
+error 76 in 60 
+error 76 in 70 
+error 64 in 80 
+back
+done
+"""
+
+
+@pytest.mark.parametrize("oracle", [False, pytest.param(True, marks=requires_pcbasic)])
+def test_chdir(tmp_path, oracle):
+    (tmp_path / "FILE.TXT").write_bytes(b"")
+    run = oracle_run if oracle else interpreted_and_checked
+    assert run(tmp_path, CHDIR) == CHDIR_OUTPUT
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "prog.bas") == ["FILE.TXT"]
+
+
+def test_a_name_is_found_from_chdir_s_folder(tmp_path):
+    (tmp_path / "SUB").mkdir()
+    (tmp_path / "SUB" / "X.TXT").write_bytes(b"sub\r\n")
+    (tmp_path / "X.TXT").write_bytes(b"top\r\n")
+    text = '10 OPEN "X.TXT" FOR INPUT AS #1: LINE INPUT #1, L$: PRINT L$: CLOSE\n20 CHDIR "SUB"\n'
+    text += '30 OPEN "X.TXT" FOR INPUT AS #1: LINE INPUT #1, L$: PRINT L$: CLOSE\n'
+    assert interpreted_and_checked(tmp_path, text) == "top\nsub\n"
+
+
+def test_chdir_leaves_the_process_where_it_was(tmp_path, monkeypatch):
+    """The folder is the running program's table of files, not the process's: the
+    interpreter runs in the compiler's process, and the next run starts afresh."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "SUB").mkdir()
+    reset_files()
+    change_directory("SUB")
+    assert Path.cwd() == tmp_path
+    reset_files()
+
+
 def test_a_loop_with_mkdir_stays_on_the_host_and_says_why(tmp_path):
     program = (
         '10 DIM A(9)\n20 FOR I = 1 TO 3\n30 A(I) = I\n40 MKDIR "D" + STR$(I)\n50 NEXT I\n60 END\n'
@@ -136,7 +193,7 @@ def test_a_loop_with_mkdir_stays_on_the_host_and_says_why(tmp_path):
     assert "MKDIR inside the loop runs on the host" in explained.stdout
 
 
-@pytest.mark.parametrize("word", ["MKDIR", "RMDIR"])
+@pytest.mark.parametrize("word", ["MKDIR", "RMDIR", "CHDIR"])
 def test_not_in_a_kernel_program(tmp_path, word):
     program = (
         "10 INPUT N, A()\n20 DIM A(N), C(N)\n30 TILE A(128), C(128)\n"

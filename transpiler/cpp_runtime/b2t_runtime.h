@@ -3485,19 +3485,20 @@ class FileSystem {
     return !scratch_.empty();
   }
 
-  // The absolute path of `name`: an existing file whose name matches but for case
-  // (dos_path), else the name as written.
-  static fs::path key(const std::string& name) {
+  // The absolute path of `name` (from CHDIR's folder): an existing file whose name
+  // matches but for case (dos_path), else the name as written.
+  fs::path key(const std::string& name) const {
     if (name.empty() || name.find('\0') != std::string::npos)
       throw Fault(BAD_FILE_NAME, name.empty() ? "(an empty name)" : "");
     if (is_dos_device(name))
       throw Fault(BAD_FILE_NAME, "(" + name + ": devices and drive letters are not supported)");
     std::error_code error;
-    return dos_path(fs::absolute(fs::path(name), error).lexically_normal());
+    const fs::path from = current_.empty() ? fs::current_path(error) : current_;
+    return dos_path((from / fs::path(name)).lexically_normal());
   }
 
   // One text for every spelling of a file's name: which files are open, KILLed.
-  static std::string identity(const std::string& name) {
+  std::string identity(const std::string& name) const {
     return upper_ascii_text(key(name).string());
   }
 
@@ -3604,6 +3605,14 @@ class FileSystem {
       hidden_.insert(identity(name));
   }
 
+  // CHDIR: the folder names are found from; no such folder is "Path not found".
+  void change_folder(const std::string& name) {
+    const fs::path real = key(name);
+    if (!is_folder(real))
+      throw Fault(PATH_NOT_FOUND, "(" + name + ")");
+    current_ = real;
+  }
+
  private:
   fs::path mirror(const fs::path& real) const {
     return dos_path(fs::path(scratch_) / real.relative_path());
@@ -3626,6 +3635,7 @@ class FileSystem {
   std::string scratch_;
   // real files KILLed and folders RMDIRed in scratch mode, by identity
   std::set<std::string> hidden_;
+  fs::path current_;  // CHDIR's folder (empty: the process's)
 };
 
 // A file open for INPUT: its text, read whole when it is opened.
@@ -4038,7 +4048,7 @@ class FileTable {
       throw Fault(FILE_ALREADY_OPEN, "(#" + std::to_string(num) + ")");
     const char mode = open_mode(mode_text);
     const int size = std::isnan(length) ? DEFAULT_RECORD_LENGTH : record_length(length);
-    const std::string key = FileSystem::identity(name);
+    const std::string key = system_.identity(name);
     for (const auto& [other, path] : paths_) {
       const bool shared =
           (mode == 'I' && inputs_.count(other)) || (mode == 'R' && randoms_.count(other));
@@ -4182,8 +4192,12 @@ class FileTable {
     system_.remove_folder(name);
   }
 
+  void change_folder(const std::string& name) {
+    system_.change_folder(name);
+  }
+
   void kill(const std::string& name) {
-    if (is_open(FileSystem::identity(name)))
+    if (is_open(system_.identity(name)))
       throw Fault(FILE_ALREADY_OPEN, "(" + name + ")");
     system_.remove(name);
   }
@@ -4193,7 +4207,7 @@ class FileTable {
       throw Fault(FILE_NOT_FOUND, "(" + old_name + ")");
     if (system_.exists(new_name))
       throw Fault(FILE_ALREADY_EXISTS, "(" + new_name + ")");
-    if (is_open(FileSystem::identity(old_name)))
+    if (is_open(system_.identity(old_name)))
       throw Fault(FILE_ALREADY_OPEN, "(" + old_name + ")");
     const fs::path source = system_.reading(old_name);
     const fs::path target = system_.writing(new_name, false);
@@ -4415,13 +4429,17 @@ inline void rename_file(const std::string& old_name, const std::string& new_name
   file_table().rename(old_name, new_name);
 }
 
-// MKDIR and RMDIR.
+// MKDIR, RMDIR and CHDIR.
 inline void make_directory(const std::string& name) {
   file_table().make_folder(name);
 }
 
 inline void remove_directory(const std::string& name) {
   file_table().remove_folder(name);
+}
+
+inline void change_directory(const std::string& name) {
+  file_table().change_folder(name);
 }
 
 // EOF(n) and LOF(n) (EOF is a macro of <cstdio>).

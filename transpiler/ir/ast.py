@@ -385,6 +385,13 @@ class RemoveDirectory(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class ChangeDirectory(Stmt):
+    """`CHDIR path` (GW-BASIC 3): the folder file names are found from."""
+
+    path: Expr
+
+
+@dataclass(slots=True, eq=False)
 class LineInput(Stmt):
     """`LINE INPUT [;] ["prompt";] A$` (Microsoft BASIC): a whole line into A$."""
 

@@ -150,6 +150,7 @@ STATEMENT_FACTS: dict[type[ast.Stmt], StatementFacts] = {
     ast.Rename: _F("NAME", {"old": "str", "new": "str"}, runtime="rename_file", **_FILE),
     ast.MakeDirectory: _F("MKDIR", {"path": "str"}, runtime="make_directory", **_FILE),
     ast.RemoveDirectory: _F("RMDIR", {"path": "str"}, runtime="remove_directory", **_FILE),
+    ast.ChangeDirectory: _F("CHDIR", {"path": "str"}, runtime="change_directory", **_FILE),
     # cuTile BASIC kernel programs
     ast.TileStmt: _F("TILE"),
     ast.Output: _F("OUTPUT"),
