@@ -215,3 +215,15 @@ def test_a_name_that_is_a_number_is_a_type_mismatch(tmp_path):
     done = basic2tile(tmp_path, "10 RMDIR 5\n", "--interpret")
     assert done.returncode != 0
     assert "prog.bas:1:" in done.stderr and "string expression expected" in done.stderr
+
+
+def test_a_trailing_slash_names_the_same_folder(tmp_path):
+    """`SUB/` is SUB on every target (C++ kept the empty last part: its MKDIR looked for
+    the folder SUB/ in SUB, "Path not found").  GW-BASIC differs here: PC-BASIC gives
+    "Path not found" for MKDIR "A\\" (docs: not implemented)."""
+    text = (
+        '10 MKDIR "SUB/": PRINT "made"\n20 CHDIR "SUB/": PRINT "in"\n'
+        '30 CHDIR "../": RMDIR "SUB/": PRINT "gone"\n'
+    )
+    assert interpreted_and_checked(tmp_path, text) == "made\nin\ngone\n"
+    assert not (tmp_path / "SUB").exists()

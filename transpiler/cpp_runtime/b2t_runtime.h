@@ -3494,7 +3494,10 @@ class FileSystem {
       throw Fault(BAD_FILE_NAME, "(" + name + ": devices and drive letters are not supported)");
     std::error_code error;
     const fs::path from = current_.empty() ? fs::current_path(error) : current_;
-    return dos_path((from / fs::path(name)).lexically_normal());
+    fs::path path = (from / fs::path(name)).lexically_normal();
+    if (!path.has_filename() && path.has_relative_path())
+      path = path.parent_path();  // "SUB/" is SUB, as Python's normpath has it
+    return dos_path(path);
   }
 
   // One text for every spelling of a file's name: which files are open, KILLed.
