@@ -26,11 +26,22 @@ def _generated(text: str, target: str, std: str | None = "ms") -> str:
 def test_a_statement_a_printer_lacks_is_a_located_error(monkeypatch, target, backend):
     """Both targets say which statement, where, and which back end (the Python printer
     raised a bare NotImplementedError)."""
-    monkeypatch.delattr(HostStatements, "s_Kill")
+    monkeypatch.delattr(HostStatements, "s_RaiseError")  # (KILL is a runtime call: no s_Kill)
     with pytest.raises(BasicUnsupportedError) as caught:
-        _generated('10 PRINT "A"\n20 KILL "X.DAT"\n30 END\n', target)
-    assert caught.value.message == f"Kill statements are not supported by the {backend} backend yet"
+        _generated('10 PRINT "A"\n20 ERROR 5\n30 END\n', target)
+    message = f"RaiseError statements are not supported by the {backend} backend yet"
+    assert caught.value.message == message
     assert caught.value.coord.line == 2
+
+
+@pytest.mark.parametrize("target", ["cutile", "cuda"])
+def test_a_runtime_statement_is_printed_from_its_row(target):
+    """KILL and NAME have no printer method: statement_facts names the runtime function,
+    and their operands are its arguments, in order."""
+    code = _generated('10 KILL "A.DAT"\n20 NAME "B" AS "C"\n', target)
+    prefix = "b2t::" if target == "cuda" else ""
+    assert f'{prefix}kill_file("A.DAT")' in code
+    assert f'{prefix}rename_file("B", "C")' in code
 
 
 ON_GOSUB = """\

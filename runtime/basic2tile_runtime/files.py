@@ -3,13 +3,15 @@
     OPEN "DATA.TXT" FOR INPUT AS #1          (also OUTPUT, APPEND; or OPEN "I", #1, "DATA.TXT")
     INPUT #1, A, B$ / LINE INPUT #1, L$ / EOF(1) / LOF(1)
     PRINT #2, ... / PRINT #2, USING ... / WRITE #2, ... / CLOSE [#1, #2] / KILL / NAME
+    MKDIR "SUB" / RMDIR "SUB" / CHDIR "SUB"  (folders: `FileSystem.make_folder`...)
     WIDTH #2, 40                             (the line width: console.py's files)
     OPEN "F.DAT" FOR RANDOM AS #3 LEN = 32 / FIELD #3, 20 AS N$ / LSET N$ = X$ / PUT #3, 1
     GET #3 / LOC(3)                          (random files: `_RandomFile`, `_Fields`)
 
 One table of open files per program run (`reset_files` at the start, `close_files` at
 the end, whatever ends it), numbers 1 to 255.  A file name is a path relative to the
-current directory of the running program; a DOS device (``SCRN:``, ``LPT1:``, ``COM1:``...)
+current directory of the running program (the folder of its last CHDIR, else the
+process's); a DOS device (``SCRN:``, ``LPT1:``, ``COM1:``...)
 or drive letter is "Bad file name".  Names ignore case, as DOS's do (`dos_path`): an
 existing file or folder whose name matches but for the case of ASCII letters is the one
 used (the exact name first, else the first in sorted order); a new file gets the name as
@@ -118,24 +120,24 @@ class FileSystem:
 
     def __init__(self, scratch: str | None = None):
         self.scratch = scratch
-        self.hidden: set[str] = set()  # real files KILLed in scratch mode, by `identity`
+        # real files KILLed and folders RMDIRed in scratch mode, by `identity`
+        self.hidden: set[str] = set()
+        self.current: str | None = None  # CHDIR's folder (None: the process's)
 
-    @staticmethod
-    def key(name: str) -> str:
-        """The absolute path of `name`: an existing file whose name matches but for case
-        (`dos_path`), else the name as written."""
+    def key(self, name: str) -> str:
+        """The absolute path of `name` (from CHDIR's folder): an existing file whose
+        name matches but for case (`dos_path`), else the name as written."""
         if not name or "\0" in name:
             raise BasicFault(BAD_FILE_NAME, "(an empty name)" if not name else "")
         if _DEVICE.fullmatch(name):
             raise BasicFault(
                 BAD_FILE_NAME, f"({name}: devices and drive letters are not supported)"
             )
-        return dos_path(os.path.abspath(name))
+        return dos_path(os.path.normpath(os.path.join(self.current or os.getcwd(), name)))
 
-    @classmethod
-    def identity(cls, name: str) -> str:
+    def identity(self, name: str) -> str:
         """One text for every spelling of a file's name: which files are open, KILLed."""
-        return cls.key(name).translate(_ASCII_UPPER)
+        return self.key(name).translate(_ASCII_UPPER)
 
     def _mirror(self, key: str) -> str:
         return dos_path(os.path.join(self.scratch, key.lstrip(os.sep)))
@@ -156,7 +158,10 @@ class FileSystem:
         if self.scratch is None:
             return key
         mirror = self._mirror(key)
-        if not os.path.isdir(os.path.dirname(key)):
+        folder = os.path.dirname(key)
+        if not self.is_folder(folder):
+            if os.path.isdir(folder):  # a real folder RMDIR removed
+                raise BasicFault(PATH_NOT_FOUND, f"({name})")
             return key  # fails as the real path would: "Path not found"
         os.makedirs(os.path.dirname(mirror), exist_ok=True)
         hidden = self.identity(name) in self.hidden
@@ -180,6 +185,65 @@ class FileSystem:
         _system(os.remove, path, name)
         if self.scratch is not None:
             self.hidden.add(self.identity(name))
+
+    # Folders (MKDIR, RMDIR).  In scratch mode a new folder is made in the scratch
+    # folder, and RMDIR of a real one only hides it, as KILL hides a real file.
+
+    def is_folder(self, key: str) -> bool:
+        """Whether the folder at the absolute path `key` is there for the program."""
+        if self.scratch is not None and os.path.isdir(self._mirror(key)):
+            return True
+        return os.path.isdir(key) and key.translate(_ASCII_UPPER) not in self.hidden
+
+    def make_folder(self, name: str) -> None:
+        """MKDIR: a file or folder of that name is "Path/File access error", a missing
+        parent folder "Path not found" (GW-BASIC's errors 75 and 76)."""
+        key = self.key(name)
+        if self.is_folder(key) or self.exists(name):
+            raise BasicFault(ACCESS_ERROR, f"({name})")
+        if not self.is_folder(os.path.dirname(key)):
+            raise BasicFault(PATH_NOT_FOUND, f"({name})")
+        if self.scratch is None:
+            _system(os.mkdir, key, name)
+        else:
+            os.makedirs(self._mirror(key), exist_ok=True)
+
+    def remove_folder(self, name: str) -> None:
+        """RMDIR: no such folder (a file too) is "Path not found", a folder that is not
+        empty "Path/File access error"."""
+        key = self.key(name)
+        if not self.is_folder(key):
+            raise BasicFault(PATH_NOT_FOUND, f"({name})")
+        if self._visible_entries(key):
+            raise BasicFault(ACCESS_ERROR, f"({name})")
+        if self.scratch is None:
+            _system(os.rmdir, key, name)
+            return
+        mirror = self._mirror(key)
+        if os.path.isdir(mirror):
+            os.rmdir(mirror)
+        if os.path.isdir(key):
+            self.hidden.add(key.translate(_ASCII_UPPER))
+
+    def change_folder(self, name: str) -> None:
+        """CHDIR: the folder names are found from; no such folder is "Path not found".
+        (The process's own folder does not change: the interpreter runs in the
+        compiler's process.)"""
+        key = self.key(name)
+        if not self.is_folder(key):
+            raise BasicFault(PATH_NOT_FOUND, f"({name})")
+        self.current = key
+
+    def _visible_entries(self, key: str) -> set[str]:
+        """The names in the folder `key` the program can see."""
+        found: set[str] = set()
+        if self.scratch is not None and os.path.isdir(self._mirror(key)):
+            found.update(os.listdir(self._mirror(key)))
+        if os.path.isdir(key):
+            for entry in os.listdir(key):
+                if os.path.join(key, entry).translate(_ASCII_UPPER) not in self.hidden:
+                    found.add(entry)
+        return found
 
 
 def _system(action, path: str, name: str):
@@ -714,6 +778,21 @@ def kill_file(name: str) -> None:
 
 def rename_file(old: str, new: str) -> None:
     _table.rename(old, new)
+
+
+def make_directory(name: str) -> None:
+    """MKDIR name."""
+    _table.system.make_folder(name)
+
+
+def remove_directory(name: str) -> None:
+    """RMDIR name."""
+    _table.system.remove_folder(name)
+
+
+def change_directory(name: str) -> None:
+    """CHDIR name."""
+    _table.system.change_folder(name)
 
 
 def EOF(number: float) -> float:

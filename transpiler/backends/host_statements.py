@@ -31,6 +31,7 @@ from ..errors import BasicUnsupportedError
 from ..ir import ast, hostir
 from ..ir.model import Analysis, type_of_name
 from ..ir.naming import Namer
+from ..ir.statement_facts import facts_of, runtime_arguments
 from ..language.expr_facts import copies_itself, has_effects, print_operand, signed_number
 from ..language.semantics import RANDOMIZE_KINDS
 from .basic_origin import statement_texts
@@ -183,12 +184,20 @@ class HostStatements:
         call = f"{self.runtime(function)}({', '.join(args)})"
         return self.at_line(node, fails) + self.simple(call)
 
+    def runtime_call(self, node: hostir.HNode, stmt: ast.Stmt) -> list:
+        """A statement that is one call of the runtime (statement_facts' `runtime`: KILL,
+        NAME, MKDIR...), its operands the arguments."""
+        args = [self.arg(e) for e in runtime_arguments(stmt)]
+        return self.run(node, True, facts_of(stmt).runtime, *args)
+
     # ----------------------------------------------------------------- BASIC statements
     # (those whose only difference between the targets is the syntax table)
 
     def n_Simple(self, node: hostir.Simple) -> list:
         stmt = node.stmt
         method = getattr(self, "s_" + type(stmt).__name__, None)
+        if method is None and facts_of(stmt).runtime:
+            return self.runtime_call(node, stmt)
         if method is None:
             raise BasicUnsupportedError(
                 f"{type(stmt).__name__} statements are not supported by the {self.backend} "
@@ -273,12 +282,6 @@ class HostStatements:
 
     def s_RaiseError(self, node, stmt: ast.RaiseError) -> list:
         return self.run(node, True, "raise_error", self.arg(stmt.code))
-
-    def s_Kill(self, node, stmt: ast.Kill) -> list:
-        return self.run(node, True, "kill_file", self.arg(stmt.name))
-
-    def s_Rename(self, node, stmt: ast.Rename) -> list:
-        return self.run(node, True, "rename_file", self.arg(stmt.old), self.arg(stmt.new))
 
     def s_Trace(self, node, stmt: ast.Trace) -> list:
         return self.simple(f"con.trace({self.syntax.true if stmt.on else self.syntax.false})")

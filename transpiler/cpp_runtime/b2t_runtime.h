@@ -3485,19 +3485,23 @@ class FileSystem {
     return !scratch_.empty();
   }
 
-  // The absolute path of `name`: an existing file whose name matches but for case
-  // (dos_path), else the name as written.
-  static fs::path key(const std::string& name) {
+  // The absolute path of `name` (from CHDIR's folder): an existing file whose name
+  // matches but for case (dos_path), else the name as written.
+  fs::path key(const std::string& name) const {
     if (name.empty() || name.find('\0') != std::string::npos)
       throw Fault(BAD_FILE_NAME, name.empty() ? "(an empty name)" : "");
     if (is_dos_device(name))
       throw Fault(BAD_FILE_NAME, "(" + name + ": devices and drive letters are not supported)");
     std::error_code error;
-    return dos_path(fs::absolute(fs::path(name), error).lexically_normal());
+    const fs::path from = current_.empty() ? fs::current_path(error) : current_;
+    fs::path path = (from / fs::path(name)).lexically_normal();
+    if (!path.has_filename() && path.has_relative_path())
+      path = path.parent_path();  // "SUB/" is SUB, as Python's normpath has it
+    return dos_path(path);
   }
 
   // One text for every spelling of a file's name: which files are open, KILLed.
-  static std::string identity(const std::string& name) {
+  std::string identity(const std::string& name) const {
     return upper_ascii_text(key(name).string());
   }
 
@@ -3520,8 +3524,12 @@ class FileSystem {
       return real;
     const fs::path copy = mirror(real);
     std::error_code error;
-    if (!fs::is_directory(real.parent_path(), error))
+    const fs::path folder = real.parent_path();
+    if (!is_folder(folder)) {
+      if (fs::is_directory(folder, error))  // a real folder RMDIR removed
+        throw Fault(PATH_NOT_FOUND, "(" + name + ")");
       return real;  // fails as the real path would: "Path not found"
+    }
     fs::create_directories(copy.parent_path(), error);
     const bool copied =
         append && !fs::exists(fs::symlink_status(copy, error)) && !hidden_.count(identity(name));
@@ -3535,6 +3543,55 @@ class FileSystem {
     const fs::path path = reading(name);
     std::error_code error;
     return !path.empty() && fs::is_regular_file(path, error);
+  }
+
+  // Folders (MKDIR, RMDIR).  In scratch mode a new folder is made in the scratch
+  // folder, and RMDIR of a real one only hides it, as KILL hides a real file.
+
+  // Whether the folder at the absolute path `key` is there for the program.
+  bool is_folder(const fs::path& key) const {
+    std::error_code error;
+    if (scratch() && fs::is_directory(mirror(key), error))
+      return true;
+    return fs::is_directory(key, error) && !hidden_.count(upper_ascii_text(key.string()));
+  }
+
+  // MKDIR: a file or folder of that name is "Path/File access error", a missing parent
+  // folder "Path not found" (GW-BASIC's errors 75 and 76).
+  void make_folder(const std::string& name) {
+    const fs::path real = key(name);
+    if (is_folder(real) || exists(name))
+      throw Fault(ACCESS_ERROR, "(" + name + ")");
+    if (!is_folder(real.parent_path()))
+      throw Fault(PATH_NOT_FOUND, "(" + name + ")");
+    std::error_code error;
+    if (!scratch()) {
+      if (!fs::create_directory(real, error))
+        throw file_fault(real, name);
+      return;
+    }
+    fs::create_directories(mirror(real), error);
+  }
+
+  // RMDIR: no such folder (a file too) is "Path not found", a folder that is not empty
+  // "Path/File access error".
+  void remove_folder(const std::string& name) {
+    const fs::path real = key(name);
+    if (!is_folder(real))
+      throw Fault(PATH_NOT_FOUND, "(" + name + ")");
+    if (!visible_entries(real).empty())
+      throw Fault(ACCESS_ERROR, "(" + name + ")");
+    std::error_code error;
+    if (!scratch()) {
+      if (!fs::remove(real, error))
+        throw file_fault(real, name);
+      return;
+    }
+    const fs::path copy = mirror(real);
+    if (fs::is_directory(copy, error))
+      fs::remove(copy, error);
+    if (fs::is_directory(real, error))
+      hidden_.insert(upper_ascii_text(real.string()));
   }
 
   void remove(const std::string& name) {
@@ -3551,13 +3608,37 @@ class FileSystem {
       hidden_.insert(identity(name));
   }
 
+  // CHDIR: the folder names are found from; no such folder is "Path not found".
+  void change_folder(const std::string& name) {
+    const fs::path real = key(name);
+    if (!is_folder(real))
+      throw Fault(PATH_NOT_FOUND, "(" + name + ")");
+    current_ = real;
+  }
+
  private:
   fs::path mirror(const fs::path& real) const {
     return dos_path(fs::path(scratch_) / real.relative_path());
   }
 
+  // The names in the folder `key` the program can see.
+  std::set<std::string> visible_entries(const fs::path& key) const {
+    std::set<std::string> found;
+    std::error_code error;
+    if (scratch() && fs::is_directory(mirror(key), error))
+      for (const auto& entry : fs::directory_iterator(mirror(key), error))
+        found.insert(entry.path().filename().string());
+    if (fs::is_directory(key, error))
+      for (const auto& entry : fs::directory_iterator(key, error))
+        if (!hidden_.count(upper_ascii_text(entry.path().string())))
+          found.insert(entry.path().filename().string());
+    return found;
+  }
+
   std::string scratch_;
-  std::set<std::string> hidden_;  // real files KILLed in scratch mode, by identity
+  // real files KILLed and folders RMDIRed in scratch mode, by identity
+  std::set<std::string> hidden_;
+  fs::path current_;  // CHDIR's folder (empty: the process's)
 };
 
 // A file open for INPUT: its text, read whole when it is opened.
@@ -3970,7 +4051,7 @@ class FileTable {
       throw Fault(FILE_ALREADY_OPEN, "(#" + std::to_string(num) + ")");
     const char mode = open_mode(mode_text);
     const int size = std::isnan(length) ? DEFAULT_RECORD_LENGTH : record_length(length);
-    const std::string key = FileSystem::identity(name);
+    const std::string key = system_.identity(name);
     for (const auto& [other, path] : paths_) {
       const bool shared =
           (mode == 'I' && inputs_.count(other)) || (mode == 'R' && randoms_.count(other));
@@ -4106,8 +4187,20 @@ class FileTable {
       outputs_.at(num)->console().set_width(w);
   }
 
+  void make_folder(const std::string& name) {
+    system_.make_folder(name);
+  }
+
+  void remove_folder(const std::string& name) {
+    system_.remove_folder(name);
+  }
+
+  void change_folder(const std::string& name) {
+    system_.change_folder(name);
+  }
+
   void kill(const std::string& name) {
-    if (is_open(FileSystem::identity(name)))
+    if (is_open(system_.identity(name)))
       throw Fault(FILE_ALREADY_OPEN, "(" + name + ")");
     system_.remove(name);
   }
@@ -4117,7 +4210,7 @@ class FileTable {
       throw Fault(FILE_NOT_FOUND, "(" + old_name + ")");
     if (system_.exists(new_name))
       throw Fault(FILE_ALREADY_EXISTS, "(" + new_name + ")");
-    if (is_open(FileSystem::identity(old_name)))
+    if (is_open(system_.identity(old_name)))
       throw Fault(FILE_ALREADY_OPEN, "(" + old_name + ")");
     const fs::path source = system_.reading(old_name);
     const fs::path target = system_.writing(new_name, false);
@@ -4337,6 +4430,19 @@ inline void kill_file(const std::string& name) {
 
 inline void rename_file(const std::string& old_name, const std::string& new_name) {
   file_table().rename(old_name, new_name);
+}
+
+// MKDIR, RMDIR and CHDIR.
+inline void make_directory(const std::string& name) {
+  file_table().make_folder(name);
+}
+
+inline void remove_directory(const std::string& name) {
+  file_table().remove_folder(name);
+}
+
+inline void change_directory(const std::string& name) {
+  file_table().change_folder(name);
 }
 
 // EOF(n) and LOF(n) (EOF is a macro of <cstdio>).

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from ..ir import ast
 from ..ir.model import Analysis, type_of_name
+from ..ir.statement_facts import facts_of, runtime_arguments
 from ..language.expr_facts import copies_itself, signed_number
 from ..language.semantics import RANDOMIZE_KINDS
 from . import names
@@ -398,9 +399,17 @@ class Generator:
 
     def statement(self, index: int, stmt: ast.Stmt, depth: int) -> None:
         method = getattr(self, "s_" + type(stmt).__name__, None)
+        if method is None and facts_of(stmt).runtime:
+            method = self.runtime_call
         if method is None:
             raise NotImplementedError(f"statement {type(stmt).__name__}")
         method(index, stmt, depth)
+
+    def runtime_call(self, index, stmt: ast.Stmt, depth) -> None:
+        """A statement that is one call of the runtime (statement_facts' `runtime`),
+        bound in the machine's namespace as `_` + its name."""
+        args = ", ".join(self.exprs.value(e) for e in runtime_arguments(stmt))
+        self.line(depth, f"_{facts_of(stmt).runtime}({args})")
 
     def assign_var(self, depth: int, name: str, value: str) -> None:
         cell = names.variable(name)
@@ -535,14 +544,6 @@ class Generator:
 
     def s_TraceLine(self, index, stmt: ast.TraceLine, depth) -> None:
         self.line(depth, f"_console.trace_line({stmt.number})")
-
-    def s_Kill(self, index, stmt: ast.Kill, depth) -> None:
-        self.line(depth, f"_kill_file({self.exprs.value(stmt.name)})")
-
-    def s_Rename(self, index, stmt: ast.Rename, depth) -> None:
-        self.line(
-            depth, f"_rename_file({self.exprs.value(stmt.old)}, {self.exprs.value(stmt.new)})"
-        )
 
     def s_Input(self, index, stmt: ast.Input, depth) -> None:
         kinds = [

@@ -20,6 +20,7 @@ from ..collector import collector_paused
 from ..errors import BasicRuntimeError, BasicWarning, Coord, InternalError
 from ..ir import ast
 from ..ir.model import Analysis
+from ..ir.statement_facts import STATEMENT_FACTS
 from ..language.builtins import BUILTINS
 from ..runtime import (
     NUMBER,
@@ -43,7 +44,6 @@ from ..runtime import (
     file_output,
     file_width,
     get_record,
-    kill_file,
     mid_assign,
     mid_assign_itself,
     mul,
@@ -52,7 +52,6 @@ from ..runtime import (
     power,
     put_record,
     raise_error,
-    rename_file,
     report_break,
     report_error,
     report_load_overflows,
@@ -76,6 +75,12 @@ _BUILTIN_FUNCTIONS = {
     builtin_callee(b): getattr(runtime, b.python)
     for b in BUILTINS.values()
     if b.syntax in ("call", "internal") and b.python and builtin_callee(b) != b.python
+}
+# The runtime functions of the statements that are one call (KILL, NAME, MKDIR...).
+_RUNTIME_STATEMENTS = {
+    "_" + facts.runtime: getattr(runtime, facts.runtime)
+    for facts in STATEMENT_FACTS.values()
+    if facts.runtime
 }
 RETURN_WITHOUT_GOSUB = "RETURN without GOSUB"
 GOSUB_TOO_DEEP = "GOSUB nested too deeply"
@@ -275,14 +280,12 @@ class Machine:
             "_file_output": file_output,
             "_file_input": file_input_numbers,
             "_file_line": file_line,
-            "_kill_file": kill_file,
             "_field": field,
             "_get_record": get_record,
             "_put_record": put_record,
             "_field_release": field_release,
             "_field_swap": field_swap,
             "_file_width": file_width,
-            "_rename_file": rename_file,
             "_line_input": console.line_input,
             "_mid_assign": mid_assign,
             "_mid_assign_itself": mid_assign_itself,
@@ -318,6 +321,7 @@ class Machine:
             "_mat_scale": mat.mat_scale,
             "_mat_binary": mat.mat_binary,
             "_mat_function": mat.mat_function,
+            **_RUNTIME_STATEMENTS,
         }
         if analysis.options.microsoft:
             names.update(_microsoft_names(console))

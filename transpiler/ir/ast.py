@@ -371,6 +371,27 @@ class Rename(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class MakeDirectory(Stmt):
+    """`MKDIR path` (GW-BASIC 3): make a folder."""
+
+    path: Expr
+
+
+@dataclass(slots=True, eq=False)
+class RemoveDirectory(Stmt):
+    """`RMDIR path` (GW-BASIC 3): remove an empty folder."""
+
+    path: Expr
+
+
+@dataclass(slots=True, eq=False)
+class ChangeDirectory(Stmt):
+    """`CHDIR path` (GW-BASIC 3): the folder file names are found from."""
+
+    path: Expr
+
+
+@dataclass(slots=True, eq=False)
 class LineInput(Stmt):
     """`LINE INPUT [;] ["prompt";] A$` (Microsoft BASIC): a whole line into A$."""
 

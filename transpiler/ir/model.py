@@ -28,6 +28,7 @@ from ..options import Options
 from ..runtime.limits import IMPLICIT_UPPER_BOUND as _IMPLICIT_UPPER_BOUND
 from . import ast
 from .procedure_records import CallRecord, ProcedureRecord
+from .statement_facts import facts_of
 
 Kind = Literal["legacy", "kernel"]
 NumberType = Literal["f32", "f64"]
@@ -266,10 +267,7 @@ class Analysis:
         """Does the program use Microsoft BASIC's files (the host opens and closes the
         table of files around the run)?"""
         for stmt in self.stmts:
-            if isinstance(
-                stmt,
-                (ast.Open, ast.Close, ast.Kill, ast.Rename, ast.FileWidth, ast.Field, ast.RecordIO),
-            ):
+            if facts_of(stmt).files:
                 return True
             if getattr(stmt, "channel", None) is not None:
                 return True

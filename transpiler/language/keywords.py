@@ -40,6 +40,7 @@ KEYWORDS = frozenset((
     # Microsoft BASIC: files, PRINT USING, and the screen statements that do nothing on
     # a text stream.  (NAME, which renames a file, is the lexer's: see RENAME_WORD.)
     "USING", "LPRINT", "OPEN", "CLOSE", "WRITE", "KILL", "LINE",
+    "MKDIR", "RMDIR", "CHDIR",  # Microsoft BASIC (GW-BASIC 3): folders
     "CLS", "COLOR", "BEEP", "KEY", "OFF", "SCREEN", "WIDTH", "SOUND", "PLAY", "SYSTEM", "CLEAR",
     "TRON", "TROFF",  # Microsoft BASIC's line trace
     "RESET",  # Microsoft BASIC: closes every file
@@ -148,11 +149,11 @@ class Unsupported:
 
 _MICROSOFT_STATEMENTS = (
     # GW-BASIC 3.23 (its manual's statement and command list)
-    "AUTO", "BLOAD", "BSAVE", "CALL", "CHAIN", "CHDIR", "CIRCLE", "COM", "COMMON", "CONT",
+    "AUTO", "BLOAD", "BSAVE", "CALL", "CHAIN", "CIRCLE", "COM", "COMMON", "CONT",
     "DATE$", "DELETE", "DRAW", "EDIT", "ENVIRON", "FILES",
-    "IOCTL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE", "LOCK", "MERGE", "MKDIR",
+    "IOCTL", "LINE", "LIST", "LLIST", "LOAD", "LOCATE", "LOCK", "MERGE",
     "MOTOR", "NEW", "OUT", "PAINT", "PALETTE", "PCOPY", "PEN", "POKE", "PRESET", "PSET",
-    "RENUM", "RMDIR", "RUN", "SAVE", "SHELL", "STRIG",
+    "RENUM", "RUN", "SAVE", "SHELL", "STRIG",
     "TIME$", "TIMER", "UNLOCK", "VIEW", "WAIT", "WINDOW",
     # GW-BASIC reserves these too (PC-BASIC's tokens)
     "CALLS", "LCOPY",

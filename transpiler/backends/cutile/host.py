@@ -23,6 +23,7 @@ from ...hostcode.syntax import PYTHON
 from ...ir import ast, hostir
 from ...ir.model import type_of_name, variable_type
 from ...ir.naming import Namer
+from ...ir.statement_facts import STATEMENT_FACTS
 from ...language.builtins import BUILTINS
 from ...language.semantics import STACK_DEPTH
 from ..host_module import HostModule
@@ -41,7 +42,7 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "add", "add_all", "check_string", "div", "mul", "power", "reset_rnd", "round_to_int",
     "run_command", "sub", "sub_all", "tab", "to_integer", "loop_count", "Notice",
     "set_warning_hook", "concat", "mid_assign", "mid_assign_itself", "open_file", "close_files", "file_output",
-    "file_input", "file_line", "kill_file", "file_width", "rename_file", "reset_files",
+    "file_input", "file_line", "file_width", "reset_files",
     "field", "get_record", "put_record", "field_release", "field_swap", "SINGLE", "DOUBLE",
     "REAL",
     # Microsoft BASIC (cutile/host_microsoft.py, flow.py)
@@ -54,7 +55,7 @@ _RUNTIME = {b.python for b in BUILTINS.values() if b.python and b.python != "abs
     "on_choice", "report_break", "report_error", "report_load_overflows",
     # error trapping (runtime/trap.py)
     "start_trap", "raise_error", "label_line",
-}  # fmt: skip
+} | {facts.runtime for facts in STATEMENT_FACTS.values() if facts.runtime}  # fmt: skip
 _ARRAYS = {
     "BasicArray", "to_f32", "mat_read", "mat_input", "mat_print", "mat_fill", "mat_copy",
     "mat_scale", "mat_binary", "mat_function", "mat_product_shape", "change_to_codes",

@@ -9,7 +9,7 @@
                        | WRITE [write_list] | WRITE '#' expr [',' write_list]
                        | INPUT '#' expr ',' input_list
                        | LINE INPUT '#' expr ',' lvalue
-                       | KILL expr | NAME expr AS expr
+                       | KILL expr | NAME expr AS expr | MKDIR expr | RMDIR expr | CHDIR expr
                        | FIELD ['#'] expr ',' expr AS lvalue {',' expr AS lvalue}
                        | GET ['#'] expr [',' expr] | PUT ['#'] expr [',' expr]
                        | LSET lvalue '=' expr | RSET lvalue '=' expr
@@ -152,6 +152,21 @@ def p_kill(p):
     """simple_statement : KILL expr"""
     extension(p, 1, "KILL")
     p[0] = ast.Kill(p[2], coord=location(p, 1))
+
+
+_FOLDER_STATEMENTS = {
+    "MKDIR": ast.MakeDirectory,
+    "RMDIR": ast.RemoveDirectory,
+    "CHDIR": ast.ChangeDirectory,
+}
+
+
+def p_folder(p):
+    """simple_statement : MKDIR expr
+    | RMDIR expr
+    | CHDIR expr"""
+    extension(p, 1, p[1])
+    p[0] = _FOLDER_STATEMENTS[p[1]](p[2], coord=location(p, 1))
 
 
 def p_name_file(p):

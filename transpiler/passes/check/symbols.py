@@ -21,6 +21,7 @@ import math
 from ...errors import BasicSemanticError, Coord, Diagnostics
 from ...ir import ast
 from ...ir.model import IMPLICIT_UPPER_BOUND, Analysis, ArraySymbol, VarSymbol, type_of_name
+from ...ir.statement_facts import facts_of, fields_in_order, operands
 from ...runtime.gwerrors import gw_message
 from ...runtime.limits import TOO_MANY_ELEMENTS
 from .run_time_faults import fault_in_place
@@ -78,23 +79,6 @@ class _SymbolPass:
             self.params = frozenset(stmt.params)
             self.expr(stmt.body)
             self.params = frozenset()
-        elif isinstance(stmt, ast.Let):
-            self.target(stmt.target)
-            self.expr(stmt.value)
-        elif isinstance(stmt, (ast.Read, ast.Input)):
-            for target in stmt.targets:
-                self.target(target)
-        elif isinstance(stmt, (ast.LineInput, ast.Swap, ast.MidAssign)):
-            for target in _targets(stmt):
-                self.target(target)
-            for child in stmt.children():
-                if child not in _targets(stmt):
-                    self.node(child)
-        elif isinstance(stmt, ast.For):
-            self.target(stmt.var)
-            for e in (stmt.start, stmt.limit, stmt.step):
-                if e is not None:
-                    self.expr(e)
         elif isinstance(stmt, (ast.MatRead, ast.MatInput)):
             for decl in stmt.arrays:
                 self.mat_array(
@@ -107,15 +91,22 @@ class _SymbolPass:
                 self.mat_array(name, stmt.coord, None, resized=False)
         elif isinstance(stmt, ast.MatAssign):
             self.mat_assign(stmt)
-        elif isinstance(stmt, ast.ChangeToCodes):  # a list of codes: one dimension
-            self.expr(stmt.text)
-            self.array_ref(stmt.array.name, 1, stmt.array.coord)
-        elif isinstance(stmt, ast.ChangeToString):
-            self.array_ref(stmt.array.name, 1, stmt.array.coord)
-            self.target(stmt.target)
         else:
-            for child in stmt.children():
-                self.node(child)
+            self.fields(stmt)
+
+    def fields(self, stmt: ast.Stmt) -> None:
+        """A statement's fields in order: what it assigns (statement_facts' stores and
+        updates), the one-dimensional arrays it names (`lists`), expressions."""
+        facts = facts_of(stmt)
+        assigned = facts.stores + facts.updates
+        for name in fields_in_order(stmt):
+            for child in operands(stmt, (name,)):
+                if name in assigned:
+                    self.target(child)
+                elif name in facts.lists:  # a list of values: one dimension
+                    self.array_ref(child.name, 1, child.coord)
+                elif isinstance(child, ast.Node):
+                    self.node(child)
 
     def node(self, node: ast.Node) -> None:
         if isinstance(node, ast.Expr):
@@ -383,10 +374,3 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
     # them is an error already, so only the valid program's base matters.
     for symbol in analysis.arrays.values():
         symbol.base = analysis.option_base
-
-
-def _targets(stmt: ast.Stmt) -> list[ast.LValue]:
-    """What LINE INPUT, SWAP and the MID$ statement assign."""
-    if isinstance(stmt, ast.Swap):
-        return [stmt.first, stmt.second]
-    return [stmt.target]

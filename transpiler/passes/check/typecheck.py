@@ -44,6 +44,7 @@ from ...errors import BasicSemanticError, BasicWarning, Coord, Diagnostics
 from ...ir import ast
 from ...ir.ast import is_user_function
 from ...ir.model import Analysis, ValueType, type_of_name
+from ...ir.statement_facts import facts_of, typed_operands
 from ...language.builtins import legacy_builtin
 from ...language.msconstants import constant_type
 from ...language.semantics import BITWISE
@@ -74,8 +75,6 @@ _TYPE_WORDS = {
     "str": "a string",
     "lng": "a LONG",
 }
-# The statements a type mismatch turns into a run-time Fault under --dialect ms.
-_DEFERRABLE = (ast.Let, ast.Print, ast.Dim, ast.MidAssign, ast.Swap, ast.LineInput)
 
 
 def is_numeric(t: ValueType | None) -> bool:
@@ -406,38 +405,6 @@ class _TypeChecker:
                     self.expect_string(target)
                 else:
                     self.expr(target)
-        elif isinstance(s, ast.Read):
-            for target in s.targets:
-                self.expr(target)
-        elif isinstance(s, ast.Write):
-            self.channel(s.channel)
-            for item in s.items:
-                self.expr(item)
-        elif isinstance(s, ast.Open):
-            self.expect_string(s.name)
-            self.expect_string(s.mode)
-            self.expect_number(s.number)
-            if s.length is not None:
-                self.expect_number(s.length)
-        elif isinstance(s, ast.Field):
-            self.expect_number(s.channel)
-            for width in s.widths:
-                self.expect_number(width)
-        elif isinstance(s, ast.RecordIO):
-            self.expect_number(s.channel)
-            if s.record is not None:
-                self.expect_number(s.record)
-        elif isinstance(s, ast.Close):
-            for number in s.numbers:
-                self.expect_number(number)
-        elif isinstance(s, ast.Kill):
-            self.expect_string(s.name)
-        elif isinstance(s, ast.FileWidth):
-            self.expect_number(s.channel)
-            self.expect_number(s.width)
-        elif isinstance(s, ast.Rename):
-            self.expect_string(s.old)
-            self.expect_string(s.new)
         elif isinstance(s, ast.LineInput):
             if self.expr(s.target) not in ("str", None):
                 self.mismatch("LINE INPUT reads a line into a string variable", s.target.coord)
@@ -450,32 +417,6 @@ class _TypeChecker:
                     f"{_TYPE_WORDS[second]}",
                     s.coord,
                 )
-        elif isinstance(s, ast.ChangeToCodes):
-            self.expect_string(s.text)
-        elif isinstance(s, ast.ChangeToString):
-            self.expect_string(s.target)
-        elif isinstance(s, ast.MidAssign):
-            self.expect_string(s.target)
-            self.expect_number(s.start)
-            if s.count is not None:
-                self.expect_number(s.count)
-            self.expect_string(s.value)
-        elif isinstance(s, (ast.IfBlock, ast.ElseIf, ast.While)):
-            self.expect_number(s.condition)
-        elif isinstance(s, ast.OnGoto):
-            self.expect_number(s.selector)
-        elif isinstance(s, ast.Randomize) and s.seed is not None:
-            self.expect_number(s.seed)
-        elif isinstance(s, ast.RaiseError):
-            self.expect_number(s.code)
-        elif isinstance(s, ast.For):
-            self.expect_number(s.var)
-            for e in (s.start, s.limit, s.step):
-                if e is not None:
-                    self.expect_number(e)
-        elif isinstance(s, ast.Next):
-            for var in s.vars:
-                self.expect_number(var)
         elif isinstance(s, ast.Dim):
             for decl in s.arrays:
                 for bound in decl.bounds:
@@ -491,6 +432,18 @@ class _TypeChecker:
                     self.expect_number(bound)
         elif isinstance(s, ast.MatAssign):
             self.mat_assign(s)
+        else:
+            self.operands(s)
+
+    def operands(self, s: ast.Stmt) -> None:
+        """The operands statement_facts types, in order."""
+        for operand, kind in typed_operands(s):
+            if kind == "str":
+                self.expect_string(operand)
+            elif kind == "num":
+                self.expect_number(operand)
+            else:
+                self.expr(operand)
 
     def channel(self, number: ast.Expr | None) -> None:
         """The file number of PRINT #, INPUT #, WRITE #."""
@@ -528,7 +481,7 @@ def run(analysis: Analysis, diags: Diagnostics) -> None:
     checker = _TypeChecker(analysis, diags)
     deferring = analysis.options.microsoft
     for index, stmt in enumerate(analysis.stmts):
-        if not (deferring and isinstance(stmt, _DEFERRABLE)):
+        if not (deferring and facts_of(stmt).deferred_mismatch):
             checker.statement(stmt)
             continue
         checker.mismatches = []

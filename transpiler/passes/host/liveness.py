@@ -16,6 +16,7 @@ from collections.abc import Sequence, Set
 
 from ...ir import ast
 from ...ir.model import Analysis
+from ...ir.statement_facts import assigned, facts_of, fields_in_order, operands
 from .cfg import successors
 
 
@@ -49,27 +50,26 @@ def function_reads(analysis: Analysis, name: str, _active=None) -> set[str]:
 
 def statement_reads(analysis: Analysis, stmt: ast.Stmt) -> set[str]:
     """The simple variables a flat statement reads (a DEF FN's body is read where the
-    function is called, not where it is defined)."""
+    function is called, not where it is defined): the whole statement, or, where it
+    stores into variables without reading them (statement_facts' `stores`), the
+    subscripts of those and its other fields."""
     found: set[str] = set()
-    if isinstance(stmt, ast.Let):
-        targets, exprs = [stmt.target], [stmt.value]
-    elif isinstance(stmt, ast.Read):
-        targets, exprs = stmt.targets, []
-    elif isinstance(stmt, ast.Input):
-        targets, exprs = stmt.targets, [stmt.channel] if stmt.channel is not None else []
-    elif isinstance(stmt, (ast.LineInput, ast.ChangeToString)):
-        targets, exprs = [stmt.target], []
-    elif isinstance(stmt, ast.For):
-        targets, exprs = [stmt.var], [e for e in (stmt.start, stmt.limit, stmt.step) if e]
-    elif isinstance(stmt, ast.Next):
-        targets, exprs = [], list(stmt.vars)
-    elif isinstance(stmt, ast.DefFn):
+    if isinstance(stmt, ast.DefFn):
         return found
+    stores = facts_of(stmt).stores
+    if stores:
+        exprs = [
+            node
+            for name in fields_in_order(stmt)
+            if name not in stores
+            for node in operands(stmt, (name,))
+            if isinstance(node, ast.Node)
+        ]
+        for target in operands(stmt, stores):
+            if isinstance(target, ast.Index):
+                exprs.extend(target.indices)
     else:
-        targets, exprs = [], [stmt]
-    for target in targets:
-        if isinstance(target, ast.Index):
-            exprs.extend(target.indices)
+        exprs = [stmt]
     for e in exprs:
         found |= expression_reads(analysis, e)
     return found
@@ -77,21 +77,7 @@ def statement_reads(analysis: Analysis, stmt: ast.Stmt) -> set[str]:
 
 def statement_writes(stmt: ast.Stmt) -> set[str]:
     """The simple variables a statement assigns (always, when it completes)."""
-    if isinstance(stmt, ast.Let):
-        targets = [stmt.target]
-    elif isinstance(stmt, (ast.Read, ast.Input)):
-        targets = stmt.targets
-    elif isinstance(stmt, (ast.LineInput, ast.MidAssign, ast.ChangeToString)):
-        targets = [stmt.target]
-    elif isinstance(stmt, ast.Swap):
-        targets = [stmt.first, stmt.second]
-    elif isinstance(stmt, ast.For):
-        targets = [stmt.var]
-    elif isinstance(stmt, ast.Next):
-        targets = list(stmt.vars)
-    else:
-        return set()
-    return {t.name for t in targets if isinstance(t, ast.Var)}
+    return {t.name for t in assigned(stmt) if isinstance(t, ast.Var)}
 
 
 def solve(

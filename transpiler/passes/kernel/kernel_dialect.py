@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from ...errors import BasicSemanticError, BasicUnsupportedError, Coord, Diagnostics, SourceFile
 from ...ir import ast
 from ...ir.kernel import DType
+from ...ir.statement_facts import facts_of
 from ...options import Options
 from .kernel_case import check_identifier_case
 from .kernel_data import data_items, resolve_reads
@@ -298,20 +299,19 @@ _I32_MAX = 2**31 - 1
 
 def _check_kernel_statement(stmt: ast.Stmt, diags: Diagnostics) -> None:
     """Statements a kernel cannot contain."""
-    word = _IGNORED_BY_NVIDIA.get(type(stmt))
-    if word is not None:
+    facts = facts_of(stmt)
+    if facts.kernel == "ignored":
         diags.error(
             BasicUnsupportedError(
-                f"{word} is not supported inside a kernel program "
+                f"{facts.word} is not supported inside a kernel program "
                 "(a kernel program is the body of one GPU kernel; NVIDIA's compiler ignores it silently)",
                 stmt.coord,
             )
         )
-    word = _REJECTED.get(type(stmt))
-    if word is not None:
+    elif facts.kernel == "rejected":
         diags.error(
             BasicUnsupportedError(
-                f"{word} is not supported inside a kernel program "
+                f"{facts.word} is not supported inside a kernel program "
                 "(a kernel program is the body of one GPU kernel)",
                 stmt.coord,
             )
@@ -325,35 +325,6 @@ def _check_kernel_statement(stmt: ast.Stmt, diags: Diagnostics) -> None:
                     "IF ... THEN <line> (a jump) is not supported in a kernel", stmt.coord
                 )
             )
-
-
-# NVIDIA's compiler parses these and drops them: a kernel would silently run on.
-_IGNORED_BY_NVIDIA = {ast.Goto: "GOTO", ast.Gosub: "GOSUB", ast.Return: "RETURN"}
-_REJECTED = {
-    ast.OnGoto: "ON ... GOTO",
-    ast.Restore: "RESTORE",
-    ast.DefFn: "DEF FN",
-    ast.Randomize: "RANDOMIZE",
-    ast.MatAssign: "MAT",
-    ast.MatRead: "MAT READ",
-    ast.MatPrint: "MAT PRINT",
-    ast.MatInput: "MAT INPUT",
-    ast.ChangeToCodes: "CHANGE",
-    ast.ChangeToString: "CHANGE",
-    ast.OptionBase: "OPTION BASE",
-    ast.Write: "WRITE",
-    ast.Open: "OPEN",
-    ast.Close: "CLOSE",
-    ast.Kill: "KILL",
-    ast.FileWidth: "WIDTH #",
-    ast.Field: "FIELD",
-    ast.RecordIO: "GET and PUT",
-    ast.Trace: "TRON and TROFF",
-    ast.Rename: "NAME",
-    ast.OnError: "ON ERROR GOTO",
-    ast.Resume: "RESUME",
-    ast.RaiseError: "ERROR",
-}
 
 
 def _scalar_types(inputs: list[str], arrays: set[str]) -> dict[str, DType]:

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 
 from ...ir import ast, hostir
 from ...ir.model import Analysis
+from ...ir.statement_facts import facts_of
 from ...language.builtins import BUILTINS, effect_of
 from ..exprutil import Affine, affine, constant_value, same_expr
 from ..host.liveness import expression_reads
@@ -52,18 +53,6 @@ MAX_LANE_DIMS = 3
 _LARGEST_START = 2**30
 _REVERSED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
-
-
-# Statements whose class name is not the word a reader knows them by.
-_STATEMENT_WORDS: dict[type, str] = {
-    ast.Trace: "TRON/TROFF",
-    ast.TraceLine: "the line trace of TRON",
-    ast.RecordIO: "GET or PUT of a file",
-    ast.FieldRelease: "an assignment to a FIELD variable",
-    ast.FieldSwap: "SWAP of a FIELD variable",
-    ast.ChangeToCodes: "CHANGE",
-    ast.ChangeToString: "CHANGE",
-}
 
 
 class NotParallel(Exception):
@@ -857,11 +846,11 @@ class _Scan:
             raise NotParallel(reason, origin)
 
     def simple(self, stmt: ast.Stmt) -> None:
+        facts = facts_of(stmt)
+        if not facts.lane:
+            raise NotParallel(facts.host_reason, stmt)
         if isinstance(stmt, ast.Rem):
             return
-        if not isinstance(stmt, ast.Let):
-            word = _STATEMENT_WORDS.get(type(stmt)) or type(stmt).__name__.upper()
-            raise NotParallel(f"{word} inside the loop runs on the host", stmt)
         target = stmt.target
         self.expr(stmt.value, stmt)
         if isinstance(target, ast.Var):

@@ -20,6 +20,7 @@ from __future__ import annotations
 from ...ir import ast
 from ...ir.model import Analysis
 from ...ir.procedure_records import CallRecord, ProcedureRecord
+from ...ir.statement_facts import assigned
 from ...language.semantics import STACK_DEPTH
 from ..exprutil import negation
 from .procedure_loops import Restructurer
@@ -574,15 +575,8 @@ def _changed_exactly(procs: dict[str, Proc], values) -> dict[str, set[str]]:
 
 
 def _targets(node: ast.Node) -> list:
-    if isinstance(node, (ast.Let, ast.MidAssign, ast.LineInput)):
-        return [node.target]
-    if isinstance(node, ast.For):
-        return [node.var]
-    if isinstance(node, (ast.Input, ast.Read)):
-        return list(node.targets)
-    if isinstance(node, ast.Swap):
-        return [node.first, node.second]
-    return []
+    """What a statement assigns (statement_facts' stores and updates)."""
+    return assigned(node) if isinstance(node, ast.Stmt) else []
 
 
 def _reads(expr: ast.Expr) -> set[str]:
