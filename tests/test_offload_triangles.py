@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.checking import basic2tile
 from tests.test_offload_classes import decisions
 from tests.test_offload_slices import SYMMETRIC as SLICES_SYMMETRIC
 from tests.test_offload_slices import check
@@ -101,3 +102,28 @@ def test_a_swap_outside_a_triangle_stays_on_the_host():
     # Over the whole square, CV(i, j) and CV(j, i) are two lanes' elements.
     found = decisions(SYMMETRIC.replace("110 FOR J = I TO M - 1", "110 FOR J = 0 TO M - 1"))
     assert "over I, J" not in found[100].reason, found[100].reason
+
+
+# A row of a triangle (bench/fuzz.py --nests, seeds 30105 and 30129): I stays on the host
+# (A(J - 2, 3) is another row's element), each row J = 3 TO I is a kernel.  With tiles of
+# 4, the last block's lanes past I are no iterations; unmasked, lane J = 10 of row 8 read
+# A(8, 3), which block 0 writes (the simulator reported the race).
+ROW_OF_A_TRIANGLE = """10 DIM A(19, 19)
+20 FOR I = 0 TO 19 : FOR J = 0 TO 19 : LET A(I, J) = I + J / 4 : NEXT J : NEXT I
+100 FOR I = 8 TO 3 STEP -1
+110 FOR J = 3 TO I
+120 LET A(I, J) = A(I, J) * 0.5 + A(J - 2, 3) / 4
+130 NEXT J
+140 NEXT I
+150 FOR I = 0 TO 9 : PRINT A(I, 3); A(8, I) : NEXT I
+"""
+
+
+def test_lanes_past_the_end_of_a_row_do_not_read(tmp_path):
+    found = decisions(ROW_OF_A_TRIANGLE)
+    assert not found[100].offloaded and found[110].offloaded, found[110].reason
+    done = basic2tile(tmp_path, ROW_OF_A_TRIANGLE, "-o", "prog.py", dialect=None)
+    assert done.returncode == 0, done.stderr
+    kernel = (tmp_path / "prog.py").read_text()
+    assert "ct.gather(a, (a_j_m2_3_at0, a_j_m2_3_at1), mask=valid)" in kernel
+    check(tmp_path, ROW_OF_A_TRIANGLE, "4")

@@ -422,10 +422,9 @@ extern "C" __global__ void __launch_bounds__(128)
   exceptions = exceptions || (valid && !f_i_i_ok);
   // 300 LET T = T + F(I,I)
   t_acc =
-      t_acc + (valid ? f_i_i_at0 >= 0 && f_i_i_at0 < f_rows && f_i_i_at1 >= 0 && f_i_i_at1 < f_cols
-                           ? f[static_cast<long long>(f_i_i_at0) * f_cols + f_i_i_at1]
-                           : 0.0
-                     : 0.0);
+      t_acc + (f_i_i_at0 >= 0 && f_i_i_at0 < f_rows && f_i_i_at1 >= 0 && f_i_i_at1 < f_cols && valid
+                   ? f[static_cast<long long>(f_i_i_at0) * f_cols + f_i_i_at1]
+                   : 0.0);
   // 310 FOR J = 1 TO N
   const double j_start = 1.0;
   const double j_step = 1.0;
@@ -443,10 +442,9 @@ extern "C" __global__ void __launch_bounds__(128)
     exceptions = exceptions || (valid && !f_i_j_ok);
     // 320 LET S = S + F(I,J)
     s_acc = s_acc +
-            (valid ? f_i_j_at0 >= 0 && f_i_j_at0 < f_rows && f_i_j_at1 >= 0 && f_i_j_at1 < f_cols
-                         ? f[static_cast<long long>(f_i_j_at0) * f_cols + f_i_j_at1]
-                         : 0.0
-                   : 0.0);
+            (f_i_j_at0 >= 0 && f_i_j_at0 < f_rows && f_i_j_at1 >= 0 && f_i_j_at1 < f_cols && valid
+                 ? f[static_cast<long long>(f_i_j_at0) * f_cols + f_i_j_at1]
+                 : 0.0);
   }
   j = j_start + static_cast<double>(j_trips) * j_step;
   double t_total = 0.0;

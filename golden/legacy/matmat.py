@@ -171,7 +171,7 @@ def reduce_290(i_count, f, n_box, done, t_partial, s_partial, tile: ct.Constant[
     )
     exceptions = exceptions | valid & ~f_i_i_ok
     # 300 LET T = T + F(I,I)
-    t_acc = t_acc + ct.where(valid, ct.gather(f, (f_i_i_at0, f_i_i_at1)), 0.0)
+    t_acc = t_acc + ct.gather(f, (f_i_i_at0, f_i_i_at1), mask=valid)
     # 310 FOR J = 1 TO N
     j_start = 1.0
     j_step = 1.0
@@ -190,7 +190,7 @@ def reduce_290(i_count, f, n_box, done, t_partial, s_partial, tile: ct.Constant[
         f_i_j_ok = (f_i_j_at0 >= 0) & (f_i_j_at0 < f.shape[0]) & f_i_j_in1
         exceptions = exceptions | valid & ~f_i_j_ok
         # 320 LET S = S + F(I,J)
-        s_acc = s_acc + ct.where(valid, ct.gather(f, (f_i_j_at0, f_i_j_at1)), 0.0)
+        s_acc = s_acc + ct.gather(f, (f_i_j_at0, f_i_j_at1), mask=valid)
 
     j = j_start + ct.astype(j_trips, ct.float64) * j_step
     t_total = ct.sum(t_acc)

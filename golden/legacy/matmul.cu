@@ -338,10 +338,9 @@ extern "C" __global__ void __launch_bounds__(256)
     const int c_at0 = c_i_i_at0[slot];
     const int c_at1 = c_i_i_at1[slot];
     t_acc[slot] =
-        t_acc[slot] + (valid[slot] ? c_at0 >= 0 && c_at0 < c_rows && c_at1 >= 0 && c_at1 < c_cols
-                                         ? c[static_cast<long long>(c_at0) * c_cols + c_at1]
-                                         : 0.0
-                                   : 0.0);
+        t_acc[slot] + (c_at0 >= 0 && c_at0 < c_rows && c_at1 >= 0 && c_at1 < c_cols && valid[slot]
+                           ? c[static_cast<long long>(c_at0) * c_cols + c_at1]
+                           : 0.0);
   }
   double t_total = 0.0;
 #pragma unroll

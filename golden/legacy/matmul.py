@@ -139,7 +139,7 @@ def reduce_320(i_count, c, done, t_partial, tile: ct.Constant[int]):
     )
     exceptions = exceptions | valid & ~c_i_i_ok
     # 330 LET T = T + C(I,I)
-    t_acc = t_acc + ct.where(valid, ct.gather(c, (c_i_i_at0, c_i_i_at1)), 0.0)
+    t_acc = t_acc + ct.gather(c, (c_i_i_at0, c_i_i_at1), mask=valid)
     t_total = ct.sum(t_acc)
     exceptions = exceptions | valid & ~ct.broadcast_to(ct.abs(t_total) < float("inf"), (tile,))
     finished = ct.max(ct.astype(exceptions, ct.int32)) == 0

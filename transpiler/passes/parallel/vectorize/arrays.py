@@ -132,15 +132,18 @@ class ArrayAccess:
         return self.gather(name, indices, shape)
 
     def gather(self, name: str, indices, shape) -> ir.Gather:
-        """The elements at `indices`.  In a triangle of lanes, the lanes of its box that
-        are not iterations do not read: their elements may be other lanes' to write."""
-        mask = None
-        if any(dim.triangular for dim in self.plan.dims):
-            mask = self.full_mask()
-            shape = B.broadcast_shape(shape, self.lane_type.shape)
+        """The elements at `indices`.  Where the indices differ between lanes, only the
+        active lanes read, as only valid lanes store: a lane past the loop's end in the
+        last tile, or of a triangle's box outside the triangle, is no iteration, and
+        its element may be another block's to write.  An index the same in every lane
+        reads an element the block's valid lanes read too."""
+        if not shape:
+            return ir.Gather(name, indices, None, type=TileType(self.ndt, shape))
+        if shape != self.lane_type.shape:
             # cuTile broadcasts the mask to the indices' shape, not the other way round.
-            indices = tuple(B.broadcast(index, shape) for index in indices)
-        return ir.Gather(name, indices, mask, type=TileType(self.ndt, shape))
+            shape = B.broadcast_shape(shape, self.lane_type.shape)
+            indices = tuple(B.broadcast(i, shape) if i.type.shape else i for i in indices)
+        return ir.Gather(name, indices, self.full_mask(), type=TileType(self.ndt, shape))
 
     def own_slice_read(self, e: ast.Index, own: KExpr) -> KExpr:
         """A read of the lane's own slice of an array the loop writes (dependence

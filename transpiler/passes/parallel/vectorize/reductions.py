@@ -44,8 +44,9 @@ class ReductionLowering:
             acc = self.local(self.accumulators[r.var])
             if r.op != self.sums()[r.var].op:  # S = S - e in a sum finished by +, or the reverse
                 value = B.unary("neg", value, self.ndt)
-            term = B.select(mask, value, B.const(0.0, self.ndt), self.ndt)
-            self.let(acc.name, B.binary("add", acc, term, self.ndt), origin)
+            if not _masked_gather(value, mask):  # else the masked-off lanes read 0 already
+                value = B.select(mask, value, B.const(0.0, self.ndt), self.ndt)
+            self.let(acc.name, B.binary("add", acc, value, self.ndt), origin)
             return
         if self.loops:
             raise NotParallel("a maximum/minimum is updated inside an inner loop", stmt)
@@ -171,3 +172,9 @@ class ReductionLowering:
         self.temps.append(Temp(name, self.ndt, self.block_count()))
         self.array_param(name, self.ndt, 1, temp=True)
         return name
+
+
+def _masked_gather(value: KExpr, mask: KExpr) -> bool:
+    """`value` is a gather that reads only the lanes of `mask` (`ArrayAccess.gather`):
+    cuTile pads the others with 0."""
+    return isinstance(value, ir.Gather) and repr(value.mask) == repr(mask)
