@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 from ..errors import BasicSemanticError
+from ..language.builtins import FLOAT_TILE_OPS
 from .kernel import (
     FLOAT_TYPES,
     Binary,
@@ -40,7 +41,7 @@ ARITHMETIC = (
 COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
 LOGICAL = ("and", "or")
 # Unary operations that always produce a float.
-FLOAT_FUNCTIONS = ("sqrt", "exp", "log", "sin", "cos", "tan", "atan", "sinh", "cosh", "tanh")
+FLOAT_FUNCTIONS = FLOAT_TILE_OPS
 
 
 def is_float(dtype: DType) -> bool:

@@ -357,6 +357,14 @@ BUILTINS: dict[str, Builtin] = {entry.name: entry for entry in _IMPLEMENTED + _U
 # error there).  Keyword entries have tokens of their own; MAT words are names.
 FUNCTION_NAMES = frozenset(name for name, b in BUILTINS.items() if b.syntax == "call")
 
+# The kernel IR's operations computed in floating point (an integer operand is converted
+# first): each is the C math function and the `ct.` function of its name, so a new one
+# needs only its row.
+FLOAT_TILE_OPS = tuple(
+    b.tile_op for b in BUILTINS.values()
+    if b.tile_op and b.kernel_program == "elementwise" and not b.keeps_kind
+)
+
 
 def lookup(name: str) -> Builtin | None:
     return BUILTINS.get(name)
