@@ -148,6 +148,6 @@ def test_a_negated_test_is_not_negated_again(path):
     ],
 )
 def test_negating_a_cpp_test(test, negated):
-    from transpiler.backends.cuda.host_stmt import _negated
+    from transpiler.hostcode.syntax import CPP
 
-    assert _negated(test) == negated
+    assert CPP.negated(test) == negated

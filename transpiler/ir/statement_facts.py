@@ -79,7 +79,7 @@ STATEMENT_FACTS: dict[type[ast.Stmt], StatementFacts] = {
     ast.Data: _F("DATA"),
     ast.Restore: _F("RESTORE", kernel="rejected"),
     ast.Write: _F("WRITE", {"channel": "num", "items": "any"}, kernel="rejected"),
-    ast.NoEffect: _F("a statement without effect"),
+    ast.NoEffect: _F("a statement without effect", lane=True),  # CLS in a loop: nothing to run
     ast.Trace: _F("TRON/TROFF", kernel="rejected"),
     ast.TraceLine: _F("the line trace of TRON"),
     # flow
