@@ -43,7 +43,7 @@ demo: $(VENV)/.installed
 	@$(B2T) examples/kernels/gemm.bas --run --device cpu
 
 test: $(VENV)/.installed-test
-	$(PY) -m pytest -n auto -q --durations=30
+	$(PY) -m pytest -n auto --dist worksteal -q --durations=30
 
 # The manual (docs/) as a site in site/; strict: a warning (a broken link or anchor) fails.
 docs: $(VENV)/.installed-docs

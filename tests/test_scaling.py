@@ -71,8 +71,8 @@ def _lines_run_at(shape: str, stage: str):
 def test_each_stage_is_linear_in_each_shape(shape, stage, no_formatters):
     measure = _lines_run_at(shape, stage)
     measure(50)  # imports, caches and compiled templates, once
-    found, counts = growth(measure, 200)
-    assert found <= LINEAR_GROWTH, f"{stage} on {shape}: lines run at 200/400/800: {counts}"
+    found, counts = growth(measure, 100)
+    assert found <= LINEAR_GROWTH, f"{stage} on {shape}: lines run at 100/200/400: {counts}"
 
 
 def test_the_interpreter_compiles_with_the_collector_paused(monkeypatch):
