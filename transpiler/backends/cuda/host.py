@@ -33,11 +33,12 @@ from ...ir import ast, hostir
 from ...ir.model import type_of_name, variable_type
 from ...ir.naming import Namer
 from ..host_module import HostModule
+from ..host_statements import GOSUB_DEPTH, Code
 from ..render import render
 from . import build as cuda_build
 from .host_expr import ExprPrinter
 from .host_microsoft import MicrosoftExprPrinter
-from .host_stmt import GOSUB_DEPTH, Code, StatementPrinter
+from .host_stmt import StatementPrinter
 from .host_text import comment_text, cpp_std_string, cpp_string
 from .launch import KernelLaunches
 

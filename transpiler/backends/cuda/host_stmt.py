@@ -17,7 +17,7 @@ from ...hostcode.syntax import CPP
 from ...ir import ast, hostir
 from ...ir.model import Analysis
 from ...ir.naming import Namer
-from ..host_statements import GOSUB_DEPTH, Code, HostStatements  # noqa: F401 (cuda/host.py's)
+from ..host_statements import Code, HostStatements
 from .host_expr import ExprPrinter
 from .host_procs import ProcedureStatements
 from .host_text import origin_comment
